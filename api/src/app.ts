@@ -1,0 +1,110 @@
+/**
+ * buildApp(): the whole BFF as a Fastify instance, for main.ts and for tests that inject
+ * requests into the real app. The database is passed in already started.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { AppConfig } from './config.ts';
+import type { DatabaseHandle } from './db/index.ts';
+import { loggerOptions } from './logger.ts';
+import { type AppRouter, appRouter } from './router.ts';
+import type { Context } from './trpc.ts';
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: DestinationStream;
+}
+
+const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/dev'];
+
+export async function buildApp({ config, database, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, logStream),
+    // Batched tRPC calls put every procedure name into one path segment.
+    routerOptions: { maxParamLength: 5000 },
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    trustProxy: config.env === 'production',
+    bodyLimit: 1024 * 1024,
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    reply.header('x-frame-options', 'DENY');
+    return payload;
+  });
+
+  await app.register(fastifyCookie);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const ok = await database.ping();
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', database: ok });
+  });
+
+  // tRPC replaces the JSON body parser inside its own scope, so it gets a scope of its own.
+  await app.register(async (scope) => {
+    await scope.register(fastifyTRPCPlugin, {
+      prefix: '/trpc',
+      trpcOptions: {
+        router: appRouter,
+        createContext: ({ req, res }): Context => ({ db: database.db, config, req, res }),
+        onError({ error, path: procedurePath, req }) {
+          if (error.code === 'INTERNAL_SERVER_ERROR') {
+            req.log.error({ err: error.cause ?? error, procedure: procedurePath }, 'tRPC error');
+          }
+        },
+      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+    });
+  });
+
+  const indexHtml = path.join(config.webDist, 'index.html');
+  const serveWeb = existsSync(indexHtml);
+  if (serveWeb) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(reply, filePath) {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          reply.header('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = API_PREFIXES.some(
+      (prefix) => request.url === prefix || request.url.startsWith(`${prefix}/`),
+    );
+    if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      // The client router owns every other path, including its not-found page.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply
+      .code(404)
+      .send({ error: 'Not Found', message: `No route for ${request.method} ${request.url}` });
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(status).send({
+      error: status >= 500 ? 'Internal Server Error' : 'Bad Request',
+      message:
+        status >= 500 ? 'Something went wrong on our side. Please try again in a moment.' : error.message,
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('defaults to the embedded backend on port 3000 with data in .data', () => {
+    const config = loadConfig({});
+    expect(config.backend).toBe('embedded');
+    expect(config.port).toBe(3000);
+    expect(config.dataDir.endsWith('.data')).toBe(true);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.seedDemo).toBe(true);
+  });
+
+  it.each([
+    ['abc', /PORT must be a whole number \(got "abc"\)/],
+    ['70000', /PORT must be between 0 and 65535/],
+    ['30.5', /PORT must be a whole number/],
+  ])('stops on PORT=%s with a message naming PORT', (value, message) => {
+    expect(() => loadConfig({ PORT: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: value })).toThrow(message);
+  });
+
+  it.each(['not a url', 'mysql://localhost/db', 'postgres://'])(
+    'stops on DATABASE_URL=%s naming it',
+    (value) => {
+      expect(() => loadConfig({ DATABASE_URL: value })).toThrow(/DATABASE_URL must be a postgres:\/\//);
+    },
+  );
+
+  it('accepts a real connection string and lists every bad variable at once', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u:p@db.example:5432/reshelf' }).databaseUrl).toBe(
+      'postgresql://u:p@db.example:5432/reshelf',
+    );
+    try {
+      loadConfig({ PORT: 'x', BACKEND: 'cloud' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).issues.map((issue) => issue.split(' ')[0])).toEqual(['BACKEND', 'PORT']);
+    }
+  });
+
+  it('never seeds demo data in production or on the hosted backend', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(loadConfig({ BACKEND: 'supabase', DATABASE_URL: 'postgres://h/db' }).seedDemo).toBe(false);
+    expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+});

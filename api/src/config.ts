@@ -1,0 +1,105 @@
+/**
+ * Configuration from the environment, parsed once at start. A missing or malformed
+ * variable stops the process with a message naming it.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const postgresUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be a postgres:// or postgresql:// connection string with a host');
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  BACKEND: z.enum(['embedded', 'supabase']).default('embedded'),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  PORT: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('3000')
+      .refine((value) => /^\d+$/.test(value), 'must be a whole number')
+      .transform(Number)
+      .refine((value) => value >= 0 && value <= 65535, 'must be between 0 and 65535'),
+  ),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('.data')),
+  DATABASE_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
+  DATABASE_POOL_MAX: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(200).default(10),
+  ),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_ORIGIN: z.preprocess(
+    emptyAsUndefined,
+    z.url('must be a URL such as https://reshelf.example').optional(),
+  ),
+  WEB_DIST: z.preprocess(emptyAsUndefined, z.string().optional()),
+  SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false'], 'must be true or false').optional()),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  env: Env['NODE_ENV'];
+  backend: Env['BACKEND'];
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  logLevel: Env['LOG_LEVEL'];
+  publicOrigin: string | undefined;
+  /** Built web client to serve, when present. */
+  webDist: string;
+  /** Seed demo data on the first start (embedded backend, never in production). */
+  seedDemo: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = issue.path.join('.') || 'environment';
+        const value = source[name];
+        const shown = value === undefined ? '' : ` (got ${JSON.stringify(value)})`;
+        return `${name} ${issue.message}${shown}`;
+      }),
+    );
+  }
+  const env = parsed.data;
+  return {
+    env: env.NODE_ENV,
+    backend: env.BACKEND,
+    host: env.HOST,
+    port: env.PORT,
+    dataDir: path.resolve(REPO_ROOT, env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    databasePoolMax: env.DATABASE_POOL_MAX,
+    logLevel: env.LOG_LEVEL,
+    publicOrigin: env.PUBLIC_ORIGIN,
+    webDist: path.resolve(REPO_ROOT, env.WEB_DIST ?? 'web/dist'),
+    seedDemo:
+      env.BACKEND === 'embedded' && env.NODE_ENV !== 'production' && (env.SEED_DEMO ?? 'true') === 'true',
+  };
+}

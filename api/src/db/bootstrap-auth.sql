@@ -1,0 +1,82 @@
+-- Embedded-only bootstrap: the shapes of Supabase's `auth` schema that our migrations and
+-- row-level-security policies rely on. Supabase creates the real ones; this file is never
+-- applied in hosted mode. It is idempotent and runs before the migrations on every start.
+
+do $$
+begin
+  if not exists (select 1 from pg_roles where rolname = 'anon') then
+    create role anon nologin noinherit;
+  end if;
+  if not exists (select 1 from pg_roles where rolname = 'authenticated') then
+    create role authenticated nologin noinherit;
+  end if;
+  if not exists (select 1 from pg_roles where rolname = 'service_role') then
+    create role service_role nologin noinherit bypassrls;
+  end if;
+end
+$$;
+
+create schema if not exists auth;
+create schema if not exists extensions;
+
+create table if not exists auth.users (
+  instance_id uuid,
+  id uuid primary key default gen_random_uuid(),
+  aud varchar(255) default 'authenticated',
+  role varchar(255) default 'authenticated',
+  email varchar(255),
+  encrypted_password varchar(255),
+  email_confirmed_at timestamptz,
+  invited_at timestamptz,
+  confirmation_token varchar(255),
+  confirmation_sent_at timestamptz,
+  recovery_token varchar(255),
+  recovery_sent_at timestamptz,
+  email_change varchar(255),
+  last_sign_in_at timestamptz,
+  raw_app_meta_data jsonb not null default '{}'::jsonb,
+  raw_user_meta_data jsonb not null default '{}'::jsonb,
+  is_super_admin boolean,
+  banned_until timestamptz,
+  is_anonymous boolean not null default false,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  deleted_at timestamptz
+);
+create unique index if not exists users_email_key on auth.users (lower(email)) where email is not null;
+
+-- The JWT helpers Supabase provides. They read the claims PostgREST would set.
+create or replace function auth.jwt() returns jsonb language sql stable as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claims', true), ''),
+    '{}'
+  )::jsonb
+$$;
+
+create or replace function auth.uid() returns uuid language sql stable as $$
+  select nullif(
+    coalesce(current_setting('request.jwt.claim.sub', true), auth.jwt() ->> 'sub'),
+    ''
+  )::uuid
+$$;
+
+create or replace function auth.role() returns text language sql stable as $$
+  select nullif(
+    coalesce(current_setting('request.jwt.claim.role', true), auth.jwt() ->> 'role'),
+    ''
+  )::text
+$$;
+
+create or replace function auth.email() returns text language sql stable as $$
+  select nullif(
+    coalesce(current_setting('request.jwt.claim.email', true), auth.jwt() ->> 'email'),
+    ''
+  )::text
+$$;
+
+grant usage on schema auth to anon, authenticated, service_role;
+grant usage on schema public to anon, authenticated, service_role;
+grant usage on schema extensions to anon, authenticated, service_role;
+alter default privileges in schema public grant select on tables to anon;
+alter default privileges in schema public grant select, insert, update, delete on tables to authenticated, service_role;
+alter default privileges in schema public grant usage, select on sequences to authenticated, service_role;

@@ -1,0 +1,156 @@
+/**
+ * Applies supabase/migrations/*.sql in filename order, each exactly once, each in its own
+ * transaction together with its record in public.schema_migrations. An applied migration
+ * whose file has changed stops start-up with a message naming the file. A session-level
+ * advisory lock makes concurrent starts (several BFF instances) take turns.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../supabase/migrations/', import.meta.url));
+const BOOTSTRAP_AUTH_SQL = fileURLToPath(new URL('./bootstrap-auth.sql', import.meta.url));
+const MIGRATION_FILE = /^(\d{14})_[a-z0-9_]+\.sql$/;
+/** Arbitrary constant shared by every runner: "reshelf migrations". */
+const LOCK_KEY = 726_175_001;
+
+export class MigrationError extends Error {
+  constructor(
+    message: string,
+    readonly file?: string,
+  ) {
+    super(message);
+    this.name = 'MigrationError';
+  }
+}
+
+export interface MigrationFile {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export interface MigrateResult {
+  applied: string[];
+  alreadyApplied: number;
+}
+
+export function checksumOf(sql: string): string {
+  return createHash('sha256').update(sql).digest('hex');
+}
+
+export async function readMigrations(dir = MIGRATIONS_DIR): Promise<MigrationFile[]> {
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort();
+  const files: MigrationFile[] = [];
+  for (const name of names) {
+    if (!MIGRATION_FILE.test(name)) {
+      throw new MigrationError(
+        `Migration file name ${name} must look like YYYYMMDDHHMMSS_description.sql (lower case)`,
+        name,
+      );
+    }
+    const sql = await readFile(path.join(dir, name), 'utf8');
+    files.push({ name, sql, checksum: checksumOf(sql) });
+  }
+  return files;
+}
+
+function describePgError(error: unknown, sql: string): string {
+  const e = error as { message?: string; position?: string };
+  let where = '';
+  if (e.position) {
+    const offset = Number(e.position);
+    const line = sql.slice(0, offset).split('\n').length;
+    where = ` (line ${line})`;
+  }
+  return `${e.message ?? String(error)}${where}`;
+}
+
+/** Embedded-only: Supabase's auth schema shapes that the migrations reference. */
+export async function bootstrapAuth(client: pg.ClientBase): Promise<void> {
+  const sql = await readFile(BOOTSTRAP_AUTH_SQL, 'utf8');
+  await client.query('select pg_advisory_lock($1)', [LOCK_KEY]);
+  try {
+    await client.query(sql);
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [LOCK_KEY]);
+  }
+}
+
+export async function migrate(
+  connectionString: string,
+  options: { dir?: string; bootstrap?: boolean; log?: (line: string) => void } = {},
+): Promise<MigrateResult> {
+  const log = options.log ?? (() => {});
+  const files = await readMigrations(options.dir);
+  const client = new pg.Client({ connectionString, application_name: 'reshelf-migrate' });
+  await client.connect();
+  try {
+    if (options.bootstrap) await bootstrapAuth(client);
+    await client.query('select pg_advisory_lock($1)', [LOCK_KEY]);
+    try {
+      await client.query(`
+        create table if not exists public.schema_migrations (
+          name text primary key,
+          checksum text not null,
+          applied_at timestamptz not null default now()
+        );
+        alter table public.schema_migrations enable row level security;
+      `);
+      const { rows } = await client.query<{ name: string; checksum: string }>(
+        'select name, checksum from public.schema_migrations order by name',
+      );
+      const applied = new Map(rows.map((row) => [row.name, row.checksum]));
+      const lastApplied = rows.at(-1)?.name;
+
+      for (const file of files) {
+        const checksum = applied.get(file.name);
+        if (checksum !== undefined && checksum !== file.checksum) {
+          throw new MigrationError(
+            `Migration ${file.name} was edited after it was applied (its checksum no longer matches). ` +
+              'Restore the original file and put the change in a new migration.',
+            file.name,
+          );
+        }
+      }
+      const pending = files.filter((file) => !applied.has(file.name));
+      for (const file of pending) {
+        if (lastApplied && file.name < lastApplied) {
+          throw new MigrationError(
+            `Migration ${file.name} sorts before ${lastApplied}, which is already applied. ` +
+              'Rename it with a later timestamp so migrations stay in order.',
+            file.name,
+          );
+        }
+      }
+
+      const done: string[] = [];
+      for (const file of pending) {
+        await client.query('begin');
+        try {
+          await client.query(file.sql);
+          await client.query('insert into public.schema_migrations (name, checksum) values ($1, $2)', [
+            file.name,
+            file.checksum,
+          ]);
+          await client.query('commit');
+        } catch (error) {
+          await client.query('rollback');
+          throw new MigrationError(
+            `Migration ${file.name} failed and was rolled back: ${describePgError(error, file.sql)}`,
+            file.name,
+          );
+        }
+        log(`applied migration ${file.name}`);
+        done.push(file.name);
+      }
+      return { applied: done, alreadyApplied: applied.size };
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
+    }
+  } finally {
+    await client.end();
+  }
+}

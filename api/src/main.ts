@@ -1,0 +1,58 @@
+/**
+ * Process entry: configuration, database, the app, and a graceful shutdown that drains
+ * requests before stopping the database, so SIGINT/SIGTERM leave no postgres behind.
+ */
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { MigrationError } from './db/migrate.ts';
+import { type RunningDatabase, startDatabase } from './runtime.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const bootLog = {
+    info: (message: string) => console.info(`[reshelf] ${message}`),
+    debug: (message: string) => {
+      if (config.logLevel === 'debug' || config.logLevel === 'trace') console.info(`[postgres] ${message}`);
+    },
+  };
+
+  let database: RunningDatabase | undefined;
+  let shuttingDown = false;
+  const shutdown = async (signal: string, app?: { close(): Promise<void> }) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    bootLog.info(`${signal} received: draining requests, then stopping`);
+    const force = setTimeout(() => {
+      console.error('[reshelf] shutdown took longer than 25 s; exiting');
+      process.exit(1);
+    }, 25_000);
+    try {
+      await app?.close();
+      await database?.stop();
+      clearTimeout(force);
+      process.exit(0);
+    } catch (error) {
+      console.error('[reshelf] error during shutdown', error);
+      process.exit(1);
+    }
+  };
+
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => void shutdown(signal, app));
+  }
+
+  database = await startDatabase(config, bootLog);
+  if (shuttingDown) return;
+  app = await buildApp({ config, database: database.handle });
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof MigrationError) {
+    console.error(`[reshelf] ${error.message}`);
+  } else {
+    console.error('[reshelf] failed to start:', error);
+  }
+  process.exit(1);
+});

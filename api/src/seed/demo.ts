@@ -1,0 +1,52 @@
+/**
+ * The embedded demo seed: run on the first start of an embedded marketplace so a newcomer
+ * never meets an empty site. Each part runs once (recorded in seed_runs) and in one
+ * transaction, so a failure leaves nothing half-written.
+ */
+import type { Database } from '../db/index.ts';
+import { CATEGORIES, GENRES } from './reference-data.ts';
+
+export interface SeedReport {
+  ran: string[];
+}
+
+async function once(db: Database, name: string, work: (trx: Database) => Promise<Record<string, unknown>>) {
+  return db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto('seed_runs')
+      .values({ name })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .returning('name')
+      .executeTakeFirst();
+    if (!claimed) return false;
+    const details = await work(trx);
+    await trx
+      .updateTable('seed_runs')
+      .set({ details: JSON.stringify(details) })
+      .where('name', '=', name)
+      .execute();
+    return true;
+  });
+}
+
+export async function seedReferenceData(db: Database): Promise<{ categories: number; genres: number }> {
+  const categories = await db
+    .insertInto('categories')
+    .values(CATEGORIES.map((category, position) => ({ ...category, position })))
+    .onConflict((oc) => oc.column('slug').doNothing())
+    .returning('id')
+    .execute();
+  const genres = await db
+    .insertInto('genres')
+    .values(GENRES.map((genre, position) => ({ ...genre, position })))
+    .onConflict((oc) => oc.column('slug').doNothing())
+    .returning('id')
+    .execute();
+  return { categories: categories.length, genres: genres.length };
+}
+
+export async function runDemoSeed(db: Database): Promise<SeedReport> {
+  const ran: string[] = [];
+  if (await once(db, 'reference-data', (trx) => seedReferenceData(trx))) ran.push('reference-data');
+  return { ran };
+}

@@ -1,0 +1,49 @@
+/** The real Fastify app on a per-file test database, with its log lines captured. */
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { type AppConfig, loadConfig } from '../config.ts';
+import { seedReferenceData } from '../seed/demo.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  config: AppConfig;
+  /** Every log line the app wrote, as raw JSON text. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  options: { env?: NodeJS.ProcessEnv; referenceData?: boolean } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  if (options.referenceData ?? true) await seedReferenceData(database.handle.db);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: database.url,
+    WEB_DIST: 'api/.no-web-dist',
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, callback) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const app = await buildApp({ config, database: database.handle, logStream });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    logs,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/** Roles and tiers (spec section 6, brief section 3). */
+
+export const STAFF_ROLES = ['admin', 'moderator'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const ADMIN_TIERS = {
+  super_admin: 4,
+  ops_admin: 3,
+  support_agent: 2,
+  read_only: 1,
+} as const;
+export type AdminTier = keyof typeof ADMIN_TIERS;
+export const ADMIN_TIER_NAMES = Object.keys(ADMIN_TIERS) as AdminTier[];
+export const DEFAULT_REQUIRED_TIER_LEVEL = 1;
+
+/** Roles are compared lower-cased: a row stored as "ADMIN" still grants admin. */
+export function isStaffRole(role: string): boolean {
+  const lowered = role.trim().toLowerCase();
+  return (STAFF_ROLES as readonly string[]).includes(lowered);
+}
+
+export function hasStaffRole(roles: readonly string[]): boolean {
+  return roles.some(isStaffRole);
+}
+
+export function tierLevel(tier: string | null | undefined): number {
+  if (!tier) return 0;
+  return (ADMIN_TIERS as Record<string, number>)[tier.trim().toLowerCase()] ?? 0;
+}
+
+export function tierForLevel(level: number): AdminTier | undefined {
+  return ADMIN_TIER_NAMES.find((name) => ADMIN_TIERS[name] === level);
+}

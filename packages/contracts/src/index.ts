@@ -1,0 +1,4 @@
+export * from './access.ts';
+export * from './constants.ts';
+export * from './money.ts';
+export * from './schemas.ts';

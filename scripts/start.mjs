@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// `pnpm start`: builds the web client when it is missing or older than its sources, then
+// serves the built web and the API on one port (PORT, default 3000) with data in DATA_DIR.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = path.join(root, 'web/dist/index.html');
+
+function newest(dir) {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const full = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
+  }
+  return latest;
+}
+
+const sources = Math.max(newest(path.join(root, 'web')), newest(path.join(root, 'packages')));
+if (!existsSync(dist) || statSync(dist).mtimeMs < sources) {
+  console.info('[reshelf] building the web client…');
+  const vite = path.join(root, 'web/node_modules/vite/bin/vite.js');
+  const build = spawnSync(process.execPath, [vite, 'build'], {
+    cwd: path.join(root, 'web'),
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api/src/main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

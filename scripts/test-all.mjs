@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `pnpm test:all`: everything CI checks, in order, stopping at the first failure.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const steps = [
+  ['typecheck', 'node', [path.join(root, 'scripts/typecheck.mjs')]],
+  ['lint', bin('biome'), ['check', '.']],
+  [
+    'web build',
+    process.execPath,
+    [path.join(root, 'web/node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    'web',
+  ],
+  ['chromium', process.execPath, [path.join(root, 'scripts/ensure-chromium.mjs')]],
+  ['tests (unit, integration, browser)', bin('vitest'), ['run']],
+];
+
+for (const [name, command, args, cwd] of steps) {
+  const started = Date.now();
+  console.info(`\n▶ ${name}`);
+  const result = spawnSync(command, args, {
+    cwd: path.join(root, cwd ?? ''),
+    stdio: 'inherit',
+    env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' },
+  });
+  if (result.status !== 0) {
+    console.error(`\n✗ ${name} failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status || 1);
+  }
+  console.info(`✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}

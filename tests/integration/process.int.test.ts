@@ -1,0 +1,176 @@
+/**
+ * The real entry point as a process: start-up, restart with data kept, SIGTERM leaving no
+ * postgres behind, recovery after a hard kill, bad configuration, and an ordinary user.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmod, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../api/src/db/embedded.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MAIN = path.join(ROOT, 'api/src/main.ts');
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function tempDataDir(owner?: { uid: number; gid: number }): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'reshelf-proc-'));
+  await chmod(dir, 0o755);
+  if (owner) await chown(dir, owner.uid, owner.gid);
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function launch(env: NodeJS.ProcessEnv, as?: { uid: number; gid: number }): Omit<Started, 'port'> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      ...env,
+      HOME: as ? tmpdir() : process.env.HOME,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(as ?? {}),
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+  return { child, output: () => output, exited };
+}
+
+async function startMarketplace(dataDir: string, as?: { uid: number; gid: number }): Promise<Started> {
+  const port = await freePort();
+  const started = launch({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' }, as);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (started.child.exitCode !== null) throw new Error(`exited early:\n${started.output()}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (response.ok) return { ...started, port };
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no /healthz within 30 s:\n${started.output()}`);
+}
+
+function postgresProcessesFor(dataDir: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid,args']).toString();
+  return out
+    .split('\n')
+    .filter((line) => line.includes('postgres') && line.includes(path.join(dataDir, 'pg')));
+}
+
+async function embeddedClient(dataDir: string, output: string): Promise<pg.Client> {
+  const port = /embedded PostgreSQL ready on port (\d+)/.exec(output)?.[1];
+  const password = (await readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port: Number(port),
+    user: 'postgres',
+    password,
+    database: 'reshelf',
+  });
+  await client.connect();
+  return client;
+}
+
+async function categorySlugs(port: number): Promise<string[]> {
+  const response = await fetch(`http://127.0.0.1:${port}/trpc/catalogue.categories`);
+  const body = (await response.json()) as { result: { data: { slug: string }[] } };
+  return body.result.data.map((category) => category.slug);
+}
+
+describe('the marketplace process', () => {
+  it('starts, keeps its data across a restart, and leaves no postgres after SIGTERM', async () => {
+    const dataDir = await tempDataDir();
+    const first = await startMarketplace(dataDir);
+    expect(first.output()).toContain('demo data seeded: reference-data');
+    expect(await categorySlugs(first.port)).toContain('fiction');
+
+    const client = await embeddedClient(dataDir, first.output());
+    await client.query(
+      "insert into categories (slug, name, position) values ('kept-across-restarts', 'Kept', 100)",
+    );
+    await client.end();
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(postgresProcessesFor(dataDir)).toEqual([]);
+
+    const second = await startMarketplace(dataDir);
+    expect(second.output()).not.toContain('demo data seeded');
+    expect(second.output()).toContain('0 applied, 1 already in place');
+    expect(await categorySlugs(second.port)).toContain('kept-across-restarts');
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+    expect(postgresProcessesFor(dataDir)).toEqual([]);
+  });
+
+  it('recovers when a killed process left its postgres running', async () => {
+    const dataDir = await tempDataDir();
+    const first = await startMarketplace(dataDir);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(postgresProcessesFor(dataDir).length).toBeGreaterThan(0);
+
+    const second = await startMarketplace(dataDir);
+    expect(await categorySlugs(second.port)).toContain('fiction');
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(postgresProcessesFor(dataDir)).toEqual([]);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT must be a whole number \(got "eighty"\)/],
+    [
+      { DATABASE_URL: 'localhost:5432' },
+      /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ connection string/,
+    ],
+  ])('refuses to start on %o with a message naming the variable', async (env, message) => {
+    const started = launch(env);
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toMatch(message);
+  });
+
+  it.runIf(process.getuid?.() === 0)('runs as an ordinary user too', async () => {
+    const nobody = { uid: 65534, gid: 65534 };
+    const dataDir = await tempDataDir(nobody);
+    const started = await startMarketplace(dataDir, nobody);
+    expect(await categorySlugs(started.port)).toContain('fiction');
+    const owner = execFileSync('stat', ['-c', '%u', path.join(dataDir, 'pg')])
+      .toString()
+      .trim();
+    expect(owner).toBe('65534');
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+    expect(postgresProcessesFor(dataDir)).toEqual([]);
+  });
+});

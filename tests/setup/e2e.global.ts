@@ -1,0 +1,50 @@
+/**
+ * Browser tests run against the real marketplace: the built web served by the real BFF on
+ * a throwaway embedded PostgreSQL with the demo seed, on a free port.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { buildApp } from '../../api/src/app.ts';
+import { loadConfig } from '../../api/src/config.ts';
+import { freePort } from '../../api/src/db/embedded.ts';
+import { startDatabase } from '../../api/src/runtime.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+    e2eDatabaseUrl: string;
+  }
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export default async function setup(project: TestProject) {
+  if (!existsSync(path.join(ROOT, 'web/dist/index.html'))) {
+    const vite = path.join(ROOT, 'web/node_modules/vite/bin/vite.js');
+    const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+      cwd: path.join(ROOT, 'web'),
+      stdio: 'inherit',
+    });
+    if (build.status !== 0) throw new Error('web build failed');
+  }
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'reshelf-e2e-'));
+  await chmod(dataDir, 0o755);
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATA_DIR: dataDir, HOST: '127.0.0.1' });
+  const quiet = { info: () => {}, debug: () => {} };
+  const database = await startDatabase(config, quiet);
+  const app = await buildApp({ config, database: database.handle });
+  const port = await freePort();
+  await app.listen({ port, host: '127.0.0.1' });
+  project.provide('baseURL', `http://127.0.0.1:${port}`);
+  project.provide('e2eDatabaseUrl', database.url);
+  return async () => {
+    await app.close();
+    await database.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * One throwaway PostgreSQL cluster per test run, with a migrated template database that
+ * each test file clones (api/src/testing/db.ts), so files run in parallel in isolation.
+ */
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '../../api/src/db/embedded.ts';
+import { migrate } from '../../api/src/db/migrate.ts';
+import { ensureDatabaseExists } from '../../api/src/runtime.ts';
+import { TEMPLATE_DATABASE } from '../../api/src/testing/db.ts';
+
+export default async function setup(project: TestProject) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'reshelf-test-pg-'));
+  await chmod(dir, 0o755);
+  const server = await startEmbeddedPostgres({ dataDir: dir, ephemeral: true });
+  await ensureDatabaseExists(server.url(), TEMPLATE_DATABASE);
+  await migrate(server.url(TEMPLATE_DATABASE), { bootstrap: true });
+  project.provide('pgServerUrl', server.url());
+  return async () => {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+}
