@@ -1,0 +1,37 @@
+import { Search } from 'lucide-react';
+import { Link, NavLink } from 'react-router-dom';
+import { Button } from '../../components/ui/button.tsx';
+import { Wordmark } from './Wordmark.tsx';
+
+export function SiteHeader() {
+  return (
+    <header className="border-b border-line bg-paper/95 backdrop-blur-sm md:sticky md:top-0 md:z-40">
+      <div className="mx-auto flex w-full max-w-6xl flex-wrap items-center gap-x-4 gap-y-3 px-4 py-3 sm:px-6 lg:px-8">
+        <Wordmark />
+
+        <Link
+          to="/search"
+          className="group order-last flex h-11 w-full min-w-0 items-center gap-3 rounded-full border border-line bg-paper px-4 text-sm text-ink-muted shadow-sm transition-colors hover:border-ink/30 hover:bg-white md:order-none md:mx-auto md:w-auto md:max-w-md md:flex-1"
+        >
+          <Search aria-hidden="true" className="size-4 shrink-0 text-ink-muted group-hover:text-brand" />
+          <span className="truncate">Search by title, author or ISBN</span>
+        </Link>
+
+        <nav aria-label="Main" className="ml-auto flex items-center gap-1 sm:gap-2 md:ml-0">
+          <NavLink
+            to="/listings"
+            className="rounded-md px-3 py-2 text-sm font-semibold text-ink-soft transition-colors hover:bg-paper-deep hover:text-ink aria-[current=page]:text-brand"
+          >
+            Browse
+          </NavLink>
+          <Button asChild variant="brand" size="sm">
+            <Link to="/sell">
+              <span className="sm:hidden">Sell</span>
+              <span className="hidden sm:inline">Sell a book</span>
+            </Link>
+          </Button>
+        </nav>
+      </div>
+    </header>
+  );
+}

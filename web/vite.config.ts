@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type ProxyOptions } from 'vite';
+
+/** The API (BFF) listens here in development; everything below is proxied to it. */
+const API_DEV_ORIGIN = 'http://127.0.0.1:3000';
+const PROXIED_PATHS = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/dev'] as const;
+
+/**
+ * The Host header is kept as the browser sent it (no changeOrigin), so the API's same-origin
+ * check sees the page's own origin; X-Forwarded-* carry the client address and protocol.
+ */
+const proxy: Record<string, ProxyOptions> = Object.fromEntries(
+  // Anchored patterns, so /dev matches /dev and /dev/... but not a page such as /devon.
+  PROXIED_PATHS.map((path) => [`^${path}(?:[/?]|$)`, { target: API_DEV_ORIGIN, xfwd: true }]),
+);
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  plugins: [react(), tailwindcss()],
+  server: {
+    port: 5173,
+    strictPort: true,
+    proxy,
+  },
+  preview: {
+    port: 4173,
+    proxy,
+  },
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Libraries change less often than the app: separate chunks stay cached across deploys.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react',
+              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
+            },
+            { name: 'data', test: /[\\/]node_modules[\\/](@tanstack|@trpc)[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
+});
