@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { createDatabase } from './db/index.ts';
+import { createSecrets } from './secrets.ts';
 import { createTestApp, type TestApp } from './testing/app.ts';
 
 let t: TestApp;
@@ -34,6 +35,7 @@ describe('health', () => {
     const app = await buildApp({
       config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST: 'api/.no-web-dist' }),
       database: unreachable,
+      secrets: createSecrets('x'.repeat(32)),
     });
     await app.ready();
     try {

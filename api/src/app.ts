@@ -14,18 +14,25 @@ import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { loggerOptions } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
+import type { Secrets } from './secrets.ts';
 import type { Context } from './trpc.ts';
 
 export interface BuildAppOptions {
   config: AppConfig;
   database: DatabaseHandle;
+  secrets: Secrets;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
 }
 
 const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/dev'];
 
-export async function buildApp({ config, database, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  secrets,
+  logStream,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
     // Batched tRPC calls put every procedure name into one path segment.
@@ -58,7 +65,7 @@ export async function buildApp({ config, database, logStream }: BuildAppOptions)
       prefix: '/trpc',
       trpcOptions: {
         router: appRouter,
-        createContext: ({ req, res }): Context => ({ db: database.db, config, req, res }),
+        createContext: ({ req, res }): Context => ({ db: database.db, config, secrets, req, res }),
         onError({ error, path: procedurePath, req }) {
           if (error.code === 'INTERNAL_SERVER_ERROR') {
             req.log.error({ err: error.cause ?? error, procedure: procedurePath }, 'tRPC error');

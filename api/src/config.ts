@@ -47,6 +47,7 @@ const envSchema = z.object({
     z.url('must be a URL such as https://reshelf.example').optional(),
   ),
   WEB_DIST: z.preprocess(emptyAsUndefined, z.string().optional()),
+  APP_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false'], 'must be true or false').optional()),
 });
 
@@ -64,6 +65,8 @@ export interface AppConfig {
   publicOrigin: string | undefined;
   /** Built web client to serve, when present. */
   webDist: string;
+  /** Master secret; when absent outside production, one is kept in DATA_DIR/app.secret. */
+  appSecret: string | undefined;
   /** Seed demo data on the first start (embedded backend, never in production). */
   seedDemo: boolean;
 }
@@ -99,6 +102,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL,
     publicOrigin: env.PUBLIC_ORIGIN,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST ?? 'web/dist'),
+    appSecret: env.APP_SECRET,
     seedDemo:
       env.BACKEND === 'embedded' && env.NODE_ENV !== 'production' && (env.SEED_DEMO ?? 'true') === 'true',
   };

@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { MigrationError } from './db/migrate.ts';
 import { type RunningDatabase, startDatabase } from './runtime.ts';
+import { loadSecrets } from './secrets.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -42,9 +43,10 @@ async function main(): Promise<void> {
     process.on(signal, () => void shutdown(signal, app));
   }
 
+  const secrets = await loadSecrets(config);
   database = await startDatabase(config, bootLog);
   if (shuttingDown) return;
-  app = await buildApp({ config, database: database.handle });
+  app = await buildApp({ config, database: database.handle, secrets });
   await app.listen({ port: config.port, host: config.host });
 }
 

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/index.ts';
 import { AppError } from './errors.ts';
+import type { Secrets } from './secrets.ts';
 
 export type AccessLevel = 'public' | 'authed' | 'staff' | `tier:${number}`;
 
@@ -20,6 +21,7 @@ export interface Meta {
 export interface Context {
   db: Database;
   config: AppConfig;
+  secrets: Secrets;
   req: FastifyRequest;
   res: FastifyReply;
 }

@@ -13,6 +13,7 @@ import { buildApp } from '../../api/src/app.ts';
 import { loadConfig } from '../../api/src/config.ts';
 import { freePort } from '../../api/src/db/embedded.ts';
 import { startDatabase } from '../../api/src/runtime.ts';
+import { loadSecrets } from '../../api/src/secrets.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -37,7 +38,7 @@ export default async function setup(project: TestProject) {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATA_DIR: dataDir, HOST: '127.0.0.1' });
   const quiet = { info: () => {}, debug: () => {} };
   const database = await startDatabase(config, quiet);
-  const app = await buildApp({ config, database: database.handle });
+  const app = await buildApp({ config, database: database.handle, secrets: await loadSecrets(config) });
   const port = await freePort();
   await app.listen({ port, host: '127.0.0.1' });
   project.provide('baseURL', `http://127.0.0.1:${port}`);

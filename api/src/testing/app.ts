@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { type AppConfig, loadConfig } from '../config.ts';
+import { createSecrets } from '../secrets.ts';
 import { seedReferenceData } from '../seed/demo.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
@@ -34,7 +35,8 @@ export async function createTestApp(
       callback();
     },
   });
-  const app = await buildApp({ config, database: database.handle, logStream });
+  const secrets = createSecrets('test-secret-that-is-long-enough-for-hkdf-0123456789');
+  const app = await buildApp({ config, database: database.handle, secrets, logStream });
   await app.ready();
   return {
     app,

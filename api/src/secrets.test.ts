@@ -1,0 +1,34 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+import { createSecrets, loadSecrets } from './secrets.ts';
+
+describe('secrets', () => {
+  it('derives a different key per purpose and verifies only its own signatures', () => {
+    const secrets = createSecrets('a'.repeat(40));
+    expect(secrets.key('jwt').equals(secrets.key('unsubscribe'))).toBe(false);
+    const signature = secrets.sign('unsubscribe', 'user-1');
+    expect(secrets.verify('unsubscribe', 'user-1', signature)).toBe(true);
+    expect(secrets.verify('unsubscribe', 'user-2', signature)).toBe(false);
+    expect(secrets.verify('email-token', 'user-1', signature)).toBe(false);
+    expect(secrets.verify('unsubscribe', 'user-1', 'short')).toBe(false);
+  });
+
+  it('keeps an embedded secret in DATA_DIR across starts and requires APP_SECRET in production', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'reshelf-secret-'));
+    try {
+      const config = loadConfig({ DATA_DIR: dir });
+      const first = await loadSecrets(config);
+      const second = await loadSecrets(config);
+      expect(first.sign('jwt', 'x')).toBe(second.sign('jwt', 'x'));
+      expect((await readFile(path.join(dir, 'app.secret'), 'utf8')).length).toBeGreaterThanOrEqual(32);
+      await expect(loadSecrets(loadConfig({ NODE_ENV: 'production', DATA_DIR: dir }))).rejects.toThrow(
+        /APP_SECRET is required in production/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
