@@ -32,7 +32,7 @@ export async function generateDatabaseTypes(options: {
       '--default-schema',
       'public',
       '--include-pattern',
-      '{public.*,auth.users}',
+      '{public.*,auth.users,auth.sessions,auth.refresh_tokens,auth.one_time_tokens}',
       '--exclude-pattern',
       'public.schema_migrations',
       '--out-file',

@@ -12,27 +12,29 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
+import { resolveAuth } from './features/auth/resolve-auth.ts';
+import { csrfGuard } from './http/csrf.ts';
 import { loggerOptions } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
 import type { Secrets } from './secrets.ts';
+import { createServices, type Services } from './services.ts';
 import type { Context } from './trpc.ts';
 
 export interface BuildAppOptions {
   config: AppConfig;
   database: DatabaseHandle;
   secrets: Secrets;
+  /** Backend adapters; made from the configuration when not given. */
+  services?: Services;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
 }
 
 const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/dev'];
 
-export async function buildApp({
-  config,
-  database,
-  secrets,
-  logStream,
-}: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database, secrets, logStream } = options;
+  const services = options.services ?? (await createServices(config, database, secrets));
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
     // Batched tRPC calls put every procedure name into one path segment.
@@ -61,11 +63,21 @@ export async function buildApp({
 
   // tRPC replaces the JSON body parser inside its own scope, so it gets a scope of its own.
   await app.register(async (scope) => {
+    scope.addHook('onRequest', csrfGuard(config));
     await scope.register(fastifyTRPCPlugin, {
       prefix: '/trpc',
       trpcOptions: {
         router: appRouter,
-        createContext: ({ req, res }): Context => ({ db: database.db, config, secrets, req, res }),
+        createContext: async ({ req, res }): Promise<Context> => ({
+          db: database.db,
+          config,
+          secrets,
+          identity: services.identity,
+          mailer: services.mailer,
+          auth: await resolveAuth(req, res, services.identity, config),
+          req,
+          res,
+        }),
         onError({ error, path: procedurePath, req }) {
           if (error.code === 'INTERNAL_SERVER_ERROR') {
             req.log.error({ err: error.cause ?? error, procedure: procedurePath }, 'tRPC error');

@@ -39,9 +39,24 @@ describe('loadConfig', () => {
     }
   });
 
+  it('refuses the hosted backend without its settings, listing every missing one', () => {
+    expect(() => loadConfig({ BACKEND: 'supabase' })).toThrow(
+      /DATABASE_URL is required when BACKEND=supabase\n.*SUPABASE_URL is required.*\n.*SUPABASE_ANON_KEY is required.*\n.*SUPABASE_SERVICE_ROLE_KEY is required.*\n.*APP_SECRET is required/,
+    );
+  });
+
   it('never seeds demo data in production or on the hosted backend', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
-    expect(loadConfig({ BACKEND: 'supabase', DATABASE_URL: 'postgres://h/db' }).seedDemo).toBe(false);
+    expect(
+      loadConfig({
+        BACKEND: 'supabase',
+        DATABASE_URL: 'postgres://h/db',
+        SUPABASE_URL: 'https://abc.supabase.co',
+        SUPABASE_ANON_KEY: 'anon-key-0123456789abcdef',
+        SUPABASE_SERVICE_ROLE_KEY: 'service-key-0123456789abcdef',
+        APP_SECRET: 's'.repeat(40),
+      }).seedDemo,
+    ).toBe(false);
     expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
 });

@@ -22,34 +22,63 @@ const postgresUrl = z
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  BACKEND: z.enum(['embedded', 'supabase']).default('embedded'),
-  HOST: z.string().trim().min(1).default('0.0.0.0'),
-  PORT: z.preprocess(
-    emptyAsUndefined,
-    z
-      .string()
-      .default('3000')
-      .refine((value) => /^\d+$/.test(value), 'must be a whole number')
-      .transform(Number)
-      .refine((value) => value >= 0 && value <= 65535, 'must be between 0 and 65535'),
-  ),
-  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('.data')),
-  DATABASE_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
-  DATABASE_POOL_MAX: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int('must be a whole number').min(1).max(200).default(10),
-  ),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PUBLIC_ORIGIN: z.preprocess(
-    emptyAsUndefined,
-    z.url('must be a URL such as https://reshelf.example').optional(),
-  ),
-  WEB_DIST: z.preprocess(emptyAsUndefined, z.string().optional()),
-  APP_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
-  SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false'], 'must be true or false').optional()),
-});
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    BACKEND: z.enum(['embedded', 'supabase']).default('embedded'),
+    HOST: z.string().trim().min(1).default('0.0.0.0'),
+    PORT: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .default('3000')
+        .refine((value) => /^\d+$/.test(value), 'must be a whole number')
+        .transform(Number)
+        .refine((value) => value >= 0 && value <= 65535, 'must be between 0 and 65535'),
+    ),
+    DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('.data')),
+    DATABASE_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
+    DATABASE_POOL_MAX: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number().int('must be a whole number').min(1).max(200).default(10),
+    ),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    PUBLIC_ORIGIN: z.preprocess(
+      emptyAsUndefined,
+      z.url('must be a URL such as https://reshelf.example').optional(),
+    ),
+    WEB_DIST: z.preprocess(emptyAsUndefined, z.string().optional()),
+    APP_SECRET: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(32, 'must be at least 32 characters').optional(),
+    ),
+    SUPABASE_URL: z.preprocess(
+      emptyAsUndefined,
+      z.url('must be your project URL, e.g. https://abc.supabase.co').optional(),
+    ),
+    SUPABASE_ANON_KEY: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(20, 'must be the project anon key').optional(),
+    ),
+    SUPABASE_SERVICE_ROLE_KEY: z.preprocess(
+      emptyAsUndefined,
+      z.string().min(20, 'must be the project service-role key').optional(),
+    ),
+    SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false'], 'must be true or false').optional()),
+  })
+  .superRefine((env, ctx) => {
+    if (env.BACKEND !== 'supabase') return;
+    for (const name of [
+      'DATABASE_URL',
+      'SUPABASE_URL',
+      'SUPABASE_ANON_KEY',
+      'SUPABASE_SERVICE_ROLE_KEY',
+      'APP_SECRET',
+    ] as const) {
+      if (!env[name])
+        ctx.addIssue({ code: 'custom', path: [name], message: 'is required when BACKEND=supabase' });
+    }
+  });
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -67,6 +96,8 @@ export interface AppConfig {
   webDist: string;
   /** Master secret; when absent outside production, one is kept in DATA_DIR/app.secret. */
   appSecret: string | undefined;
+  /** Hosted backend (BACKEND=supabase) credentials; held only by the BFF. */
+  supabase: { url: string; anonKey: string; serviceRoleKey: string } | undefined;
   /** Seed demo data on the first start (embedded backend, never in production). */
   seedDemo: boolean;
 }
@@ -103,6 +134,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicOrigin: env.PUBLIC_ORIGIN,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST ?? 'web/dist'),
     appSecret: env.APP_SECRET,
+    supabase:
+      env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY
+        ? {
+            url: env.SUPABASE_URL,
+            anonKey: env.SUPABASE_ANON_KEY,
+            serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY,
+          }
+        : undefined,
     seedDemo:
       env.BACKEND === 'embedded' && env.NODE_ENV !== 'production' && (env.SEED_DEMO ?? 'true') === 'true',
   };

@@ -3,10 +3,10 @@
  * requests before stopping the database, so SIGINT/SIGTERM leave no postgres behind.
  */
 import { buildApp } from './app.ts';
+import { prepare } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { MigrationError } from './db/migrate.ts';
-import { type RunningDatabase, startDatabase } from './runtime.ts';
-import { loadSecrets } from './secrets.ts';
+import type { RunningDatabase } from './runtime.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -43,10 +43,15 @@ async function main(): Promise<void> {
     process.on(signal, () => void shutdown(signal, app));
   }
 
-  const secrets = await loadSecrets(config);
-  database = await startDatabase(config, bootLog);
+  const prepared = await prepare(config, bootLog);
+  database = prepared.database;
   if (shuttingDown) return;
-  app = await buildApp({ config, database: database.handle, secrets });
+  app = await buildApp({
+    config,
+    database: database.handle,
+    secrets: prepared.secrets,
+    services: prepared.services,
+  });
   await app.listen({ port: config.port, host: config.host });
 }
 

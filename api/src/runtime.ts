@@ -1,14 +1,13 @@
 /**
  * Brings up the database for a configuration: the embedded PostgreSQL (unless
  * DATABASE_URL names another), the auth bootstrap and migrations for the embedded
- * backend, and the first-start demo seed.
+ * backend. (bootstrap.ts adds the services and the demo seed.)
  */
 import pg from 'pg';
 import type { AppConfig } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { createDatabase, type DatabaseHandle } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
-import { runDemoSeed } from './seed/demo.ts';
 
 export const EMBEDDED_DATABASE_NAME = 'reshelf';
 
@@ -65,10 +64,6 @@ export async function startDatabase(config: AppConfig, log: RuntimeLogger): Prom
       log.info(`migrations: ${result.applied.length} applied, ${result.alreadyApplied} already in place`);
     }
     handle = createDatabase(url, { max: config.databasePoolMax });
-    if (config.seedDemo) {
-      const report = await runDemoSeed(handle.db);
-      if (report.ran.length) log.info(`demo data seeded: ${report.ran.join(', ')}`);
-    }
   } catch (error) {
     await handle?.close();
     await stopEmbedded?.();

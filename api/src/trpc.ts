@@ -1,15 +1,29 @@
 /**
- * The tRPC instance, its context and the procedure builders. Every procedure is built
- * from exactly one access level, recorded in its meta so a test can walk them all:
- *   publicProcedure  anyone
- *   (later issues add signed-in, staff and global-admin tier builders here)
+ * The tRPC instance, its context and the procedure builders. Every procedure is built from
+ * exactly one access level, recorded in its meta so a test can walk them all:
+ *   publicProcedure        anyone
+ *   authedProcedure        a signed-in person (401 otherwise)
+ *   staffProcedure         a user_roles row admin or moderator, compared lower-cased (403)
+ *   tierProcedure(level)   an active admin_users record at or above the level (403)
+ * Access checks run before input validation, so a caller without access learns nothing
+ * about what input a procedure expects.
  */
+import {
+  type ADMIN_TIERS,
+  DEFAULT_REQUIRED_TIER_LEVEL,
+  hasStaffRole,
+  tierForLevel,
+  tierLevel,
+} from '@reshelf/contracts';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/index.ts';
 import { AppError } from './errors.ts';
+import type { AccessClaims, IdentityProvider } from './features/auth/identity/types.ts';
+import type { AuthState } from './features/auth/resolve-auth.ts';
+import type { Mailer } from './features/mail/mailer.ts';
 import type { Secrets } from './secrets.ts';
 
 export type AccessLevel = 'public' | 'authed' | 'staff' | `tier:${number}`;
@@ -22,9 +36,16 @@ export interface Context {
   db: Database;
   config: AppConfig;
   secrets: Secrets;
+  identity: IdentityProvider;
+  mailer: Mailer;
+  auth: AuthState;
   req: FastifyRequest;
   res: FastifyReply;
 }
+
+export const STAFF_FORBIDDEN_MESSAGE =
+  "You don't have permission to access the admin portal with your current account.";
+export const ADMIN_RECORD_REQUIRED_MESSAGE = 'Access denied: Admin privileges required';
 
 const t = initTRPC
   .context<Context>()
@@ -55,7 +76,11 @@ const errorBoundary = t.middleware(async ({ next, ctx }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
-    if (cause instanceof AppError) throw cause.toTRPC();
+    if (cause instanceof AppError) {
+      const retryAfter = cause.details?.retryAfterSeconds;
+      if (typeof retryAfter === 'number') ctx.res.header('retry-after', String(retryAfter));
+      throw cause.toTRPC();
+    }
     if (result.error.code === 'INTERNAL_SERVER_ERROR') {
       ctx.req.log.error({ err: cause ?? result.error }, 'procedure failed');
       throw new TRPCError({
@@ -74,3 +99,70 @@ export const middleware = t.middleware;
 const baseProcedure = t.procedure.use(errorBoundary);
 
 export const publicProcedure = baseProcedure.meta({ access: 'public' });
+
+const requireUser = t.middleware(({ ctx, next }) => {
+  if (!ctx.auth.claims) {
+    throw new TRPCError({
+      code: 'UNAUTHORIZED',
+      message: ctx.auth.rejected
+        ? 'Your session has expired. Please sign in again.'
+        : 'Please sign in to continue.',
+    });
+  }
+  return next({ ctx: { user: ctx.auth.claims as AccessClaims } });
+});
+
+export const authedProcedure = baseProcedure.meta({ access: 'authed' }).use(requireUser);
+
+/** The caller's roles, lower-cased. A lookup error is reported to the caller as denial. */
+export async function rolesOf(db: Database, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute();
+  return rows.map((row) => row.role.trim().toLowerCase());
+}
+
+export async function activeAdminTier(db: Database, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('admin_users')
+    .select('admin_role')
+    .where('user_id', '=', userId)
+    .where('is_active', '=', true)
+    .executeTakeFirst();
+  return row?.admin_role ?? null;
+}
+
+export const staffProcedure = baseProcedure
+  .meta({ access: 'staff' })
+  .use(requireUser)
+  .use(async ({ ctx, next }) => {
+    let roles: string[];
+    try {
+      roles = await rolesOf(ctx.db, ctx.user.userId);
+    } catch (error) {
+      ctx.req.log.warn({ err: error }, 'role lookup failed: access denied');
+      throw new TRPCError({ code: 'FORBIDDEN', message: STAFF_FORBIDDEN_MESSAGE });
+    }
+    if (!hasStaffRole(roles)) throw new TRPCError({ code: 'FORBIDDEN', message: STAFF_FORBIDDEN_MESSAGE });
+    return next({ ctx: { roles, isAdmin: roles.includes('admin') } });
+  });
+
+export function tierProcedure(requiredLevel: number = DEFAULT_REQUIRED_TIER_LEVEL) {
+  const requiredTier = tierForLevel(requiredLevel);
+  if (!requiredTier) throw new Error(`No admin tier has level ${requiredLevel}`);
+  return baseProcedure
+    .meta({ access: `tier:${requiredLevel}` })
+    .use(requireUser)
+    .use(async ({ ctx, next }) => {
+      let tier: string | null;
+      try {
+        tier = await activeAdminTier(ctx.db, ctx.user.userId);
+      } catch (error) {
+        ctx.req.log.warn({ err: error }, 'admin record lookup failed: access denied');
+        throw new TRPCError({ code: 'FORBIDDEN', message: 'Failed to verify admin access' });
+      }
+      if (!tier) throw new TRPCError({ code: 'FORBIDDEN', message: ADMIN_RECORD_REQUIRED_MESSAGE });
+      if (tierLevel(tier) < requiredLevel) {
+        throw new TRPCError({ code: 'FORBIDDEN', message: `Access denied: ${requiredTier} role required` });
+      }
+      return next({ ctx: { adminTier: tier as keyof typeof ADMIN_TIERS, adminLevel: tierLevel(tier) } });
+    });
+}

@@ -10,10 +10,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { buildApp } from '../../api/src/app.ts';
+import { prepare } from '../../api/src/bootstrap.ts';
 import { loadConfig } from '../../api/src/config.ts';
 import { freePort } from '../../api/src/db/embedded.ts';
-import { startDatabase } from '../../api/src/runtime.ts';
-import { loadSecrets } from '../../api/src/secrets.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -37,8 +36,8 @@ export default async function setup(project: TestProject) {
   await chmod(dataDir, 0o755);
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATA_DIR: dataDir, HOST: '127.0.0.1' });
   const quiet = { info: () => {}, debug: () => {} };
-  const database = await startDatabase(config, quiet);
-  const app = await buildApp({ config, database: database.handle, secrets: await loadSecrets(config) });
+  const { database, secrets, services } = await prepare(config, quiet);
+  const app = await buildApp({ config, database: database.handle, secrets, services });
   const port = await freePort();
   await app.listen({ port, host: '127.0.0.1' });
   project.provide('baseURL', `http://127.0.0.1:${port}`);

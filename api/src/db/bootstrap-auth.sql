@@ -80,3 +80,39 @@ grant usage on schema extensions to anon, authenticated, service_role;
 alter default privileges in schema public grant select on tables to anon;
 alter default privileges in schema public grant select, insert, update, delete on tables to authenticated, service_role;
 alter default privileges in schema public grant usage, select on sequences to authenticated, service_role;
+
+-- Sessions, rotating refresh tokens and single-use email tokens of the local identity
+-- provider (Supabase Auth keeps the same kinds of rows in its own tables).
+create table if not exists auth.sessions (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  user_agent text,
+  ip text,
+  created_at timestamptz not null default now(),
+  refreshed_at timestamptz,
+  not_after timestamptz not null
+);
+create index if not exists sessions_user_idx on auth.sessions (user_id);
+
+create table if not exists auth.refresh_tokens (
+  id bigserial primary key,
+  token_hash text not null unique,
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  parent_hash text,
+  revoked boolean not null default false,
+  created_at timestamptz not null default now(),
+  revoked_at timestamptz
+);
+create index if not exists refresh_tokens_session_idx on auth.refresh_tokens (session_id);
+
+create table if not exists auth.one_time_tokens (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  token_type text not null check (token_type in ('confirmation_token', 'recovery_token')),
+  token_hash text not null unique,
+  relates_to text not null,
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null
+);
+create index if not exists one_time_tokens_user_idx on auth.one_time_tokens (user_id, token_type);

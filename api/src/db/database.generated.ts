@@ -9,6 +9,8 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
 
+export type Int8 = ColumnType<string, bigint | number | string, bigint | number | string>;
+
 export type Json = JsonValue;
 
 export type JsonArray = JsonValue[];
@@ -29,6 +31,37 @@ export interface AdminUsers {
   created_by: string | null;
   is_active: Generated<boolean>;
   updated_at: Generated<Timestamp>;
+  user_id: string;
+}
+
+export interface AuthOneTimeTokens {
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  id: Generated<string>;
+  relates_to: string;
+  token_hash: string;
+  token_type: string;
+  user_id: string;
+}
+
+export interface AuthRefreshTokens {
+  created_at: Generated<Timestamp>;
+  id: Generated<Int8>;
+  parent_hash: string | null;
+  revoked: Generated<boolean>;
+  revoked_at: Timestamp | null;
+  session_id: string;
+  token_hash: string;
+  user_id: string;
+}
+
+export interface AuthSessions {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  ip: string | null;
+  not_after: Timestamp;
+  refreshed_at: Timestamp | null;
+  user_agent: string | null;
   user_id: string;
 }
 
@@ -105,6 +138,20 @@ export interface Disputes {
   updated_at: Generated<Timestamp>;
 }
 
+export interface EmailOutbox {
+  created_at: Generated<Timestamp>;
+  error: string | null;
+  html_body: string | null;
+  id: Generated<string>;
+  sent_at: Timestamp | null;
+  status: Generated<string>;
+  subject: string;
+  template: string;
+  text_body: string;
+  to_address: string;
+  user_id: string | null;
+}
+
 export interface Genres {
   created_at: Generated<Timestamp>;
   description: string | null;
@@ -160,14 +207,29 @@ export interface Orders {
   updated_at: Generated<Timestamp>;
 }
 
+export interface ProfileGenres {
+  created_at: Generated<Timestamp>;
+  genre_id: string;
+  user_id: string;
+}
+
 export interface Profiles {
   avatar_url: string | null;
   bio: string | null;
   created_at: Generated<Timestamp>;
   display_name: string;
   id: string;
+  onboarded_at: Timestamp | null;
+  signup_completed_at: Timestamp | null;
   town: string | null;
   updated_at: Generated<Timestamp>;
+}
+
+export interface RateLimits {
+  bucket: string;
+  hits: Generated<number>;
+  key: string;
+  window_start: Timestamp;
 }
 
 export interface SeedRuns {
@@ -185,15 +247,21 @@ export interface UserRoles {
 
 export interface DB {
   admin_users: AdminUsers;
+  "auth.one_time_tokens": AuthOneTimeTokens;
+  "auth.refresh_tokens": AuthRefreshTokens;
+  "auth.sessions": AuthSessions;
   "auth.users": AuthUsers;
   book_genres: BookGenres;
   books: Books;
   categories: Categories;
   disputes: Disputes;
+  email_outbox: EmailOutbox;
   genres: Genres;
   listings: Listings;
   orders: Orders;
+  profile_genres: ProfileGenres;
   profiles: Profiles;
+  rate_limits: RateLimits;
   seed_runs: SeedRuns;
   user_roles: UserRoles;
 }

@@ -8,10 +8,6 @@ let db: Database;
 
 async function createUser(email: string): Promise<string> {
   const row = await db.insertInto('auth.users').values({ email }).returning('id').executeTakeFirstOrThrow();
-  await db
-    .insertInto('profiles')
-    .values({ id: row.id, display_name: email.split('@')[0]! })
-    .execute();
   return row.id;
 }
 

@@ -4,6 +4,8 @@
  * transaction, so a failure leaves nothing half-written.
  */
 import type { Database } from '../db/index.ts';
+import type { IdentityProvider } from '../features/auth/identity/types.ts';
+import { seedDemoAccounts } from './demo-accounts.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
 
 export interface SeedReport {
@@ -45,8 +47,27 @@ export async function seedReferenceData(db: Database): Promise<{ categories: num
   return { categories: categories.length, genres: genres.length };
 }
 
-export async function runDemoSeed(db: Database): Promise<SeedReport> {
+export async function runDemoSeed(
+  db: Database,
+  services: { identity: IdentityProvider },
+): Promise<SeedReport> {
   const ran: string[] = [];
   if (await once(db, 'reference-data', (trx) => seedReferenceData(trx))) ran.push('reference-data');
+  const accounts = await db
+    .selectFrom('seed_runs')
+    .select('name')
+    .where('name', '=', 'demo-accounts')
+    .executeTakeFirst();
+  if (!accounts) {
+    // Accounts go through the identity provider (its own connection), so they are
+    // recorded only once all of them exist; a failure part-way is completed next start.
+    const ids = await seedDemoAccounts(db, services.identity);
+    await db
+      .insertInto('seed_runs')
+      .values({ name: 'demo-accounts', details: JSON.stringify({ accounts: Object.keys(ids).length }) })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    ran.push('demo-accounts');
+  }
   return { ran };
 }

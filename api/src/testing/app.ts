@@ -5,12 +5,14 @@ import { buildApp } from '../app.ts';
 import { type AppConfig, loadConfig } from '../config.ts';
 import { createSecrets } from '../secrets.ts';
 import { seedReferenceData } from '../seed/demo.ts';
+import { createServices, type Services } from '../services.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export interface TestApp {
   app: FastifyInstance;
   database: TestDatabase;
   config: AppConfig;
+  services: Services;
   /** Every log line the app wrote, as raw JSON text. */
   logs: string[];
   close(): Promise<void>;
@@ -36,12 +38,14 @@ export async function createTestApp(
     },
   });
   const secrets = createSecrets('test-secret-that-is-long-enough-for-hkdf-0123456789');
-  const app = await buildApp({ config, database: database.handle, secrets, logStream });
+  const services = await createServices(config, database.handle, secrets);
+  const app = await buildApp({ config, database: database.handle, secrets, services, logStream });
   await app.ready();
   return {
     app,
     database,
     config,
+    services,
     logs,
     async close() {
       await app.close();

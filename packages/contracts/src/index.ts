@@ -2,3 +2,4 @@ export * from './access.ts';
 export * from './constants.ts';
 export * from './money.ts';
 export * from './schemas.ts';
+export * from './auth.ts';

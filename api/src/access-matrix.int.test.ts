@@ -1,0 +1,125 @@
+/**
+ * Walks every procedure of the API against every access level and checks the answer is
+ * allowed, 401 or 403 as its declared level says. A procedure without a declared level
+ * fails the test. Calls send an input no procedure accepts, so an allowed call stops at
+ * validation (400) and changes nothing.
+ */
+import { tierLevel } from '@reshelf/contracts';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRouter } from './router.ts';
+import { createTestApp, type TestApp } from './testing/app.ts';
+import { createUser } from './testing/auth.ts';
+import type { AccessLevel } from './trpc.ts';
+
+interface Level {
+  name: string;
+  roles?: string[];
+  tier?: string;
+  tierActive?: boolean;
+  anonymous?: boolean;
+}
+
+const LEVELS: Level[] = [
+  { name: 'anonymous', anonymous: true },
+  { name: 'signed in' },
+  { name: 'moderator', roles: ['moderator'] },
+  { name: 'admin', roles: ['admin'] },
+  { name: 'admin stored upper-case', roles: ['ADMIN'] },
+  { name: 'read_only', tier: 'read_only' },
+  { name: 'support_agent', tier: 'support_agent' },
+  { name: 'ops_admin', tier: 'ops_admin' },
+  { name: 'super_admin', tier: 'super_admin' },
+  { name: 'deactivated super_admin', tier: 'super_admin', tierActive: false },
+];
+
+type Procedure = { _def: { type: 'query' | 'mutation' | 'subscription'; meta?: { access?: AccessLevel } } };
+const procedures = Object.entries(
+  (appRouter as unknown as { _def: { procedures: Record<string, Procedure> } })._def.procedures,
+);
+
+function expected(access: AccessLevel, level: Level): 200 | 401 | 403 {
+  if (access === 'public') return 200;
+  if (level.anonymous) return 401;
+  if (access === 'authed') return 200;
+  if (access === 'staff') {
+    return (level.roles ?? []).some((role) => ['admin', 'moderator'].includes(role.toLowerCase()))
+      ? 200
+      : 403;
+  }
+  const required = Number(access.slice('tier:'.length));
+  const active = level.tier && level.tierActive !== false;
+  return active && tierLevel(level.tier) >= required ? 200 : 403;
+}
+
+let t: TestApp;
+const tokens = new Map<string, string>();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const [index, level] of LEVELS.entries()) {
+    if (level.anonymous) continue;
+    const user = await createUser(t.database.handle.db, t.services.identity, `level${index}@matrix.test`, {
+      roles: level.roles,
+      tier: level.tier,
+      tierActive: level.tierActive,
+    });
+    tokens.set(level.name, user.accessToken);
+  }
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('access matrix', () => {
+  it('finds every procedure with exactly one declared access level', () => {
+    expect(procedures.length).toBeGreaterThan(10);
+    const undeclared = procedures
+      .filter(([, procedure]) => !procedure._def.meta?.access)
+      .map(([path]) => path);
+    expect(undeclared).toEqual([]);
+    for (const [, procedure] of procedures) {
+      expect(procedure._def.meta?.access).toMatch(/^(public|authed|staff|tier:[1-4])$/);
+    }
+  });
+
+  it('keeps each area at or above its minimum level', () => {
+    const rules: [RegExp, RegExp][] = [
+      [/^admin\./, /^(staff|tier:[1-4])$/],
+      [/^globalAdmin\./, /^tier:[1-4]$/],
+      [/^account\./, /^(authed|staff|tier:[1-4])$/],
+    ];
+    const weakened = procedures
+      .filter(([path, procedure]) =>
+        rules.some(([area, allowed]) => area.test(path) && !allowed.test(procedure._def.meta?.access ?? '')),
+      )
+      .map(([path, procedure]) => `${path}: ${procedure._def.meta?.access}`);
+    expect(weakened).toEqual([]);
+  });
+
+  it('answers every procedure at every level as declared', async () => {
+    const mismatches: string[] = [];
+    for (const [path, procedure] of procedures) {
+      const access = procedure._def.meta?.access as AccessLevel;
+      for (const level of LEVELS) {
+        const token = tokens.get(level.name);
+        const input = encodeURIComponent(JSON.stringify(987654321));
+        let call =
+          procedure._def.type === 'query'
+            ? request(t.app.server).get(`/trpc/${path}?input=${input}`)
+            : request(t.app.server).post(`/trpc/${path}`).set('x-reshelf-client', 'matrix').send('987654321');
+        call = call.set('content-type', 'application/json');
+        if (token) call = call.set('authorization', `Bearer ${token}`);
+        const response = await call;
+        const want = expected(access, level);
+        const got = response.status === 401 || response.status === 403 ? response.status : 200;
+        if (got !== want)
+          mismatches.push(`${path} [${access}] as ${level.name}: got ${response.status}, want ${want}`);
+        if (want === 200 && response.status >= 500)
+          mismatches.push(`${path} as ${level.name}: ${response.status}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+});

@@ -1,0 +1,55 @@
+import { displayNameSchema } from '@reshelf/contracts';
+import { z } from 'zod';
+import { authedProcedure, router } from '../../trpc.ts';
+import { completeOnboarding, completeSignup, getProfile } from './account.service.ts';
+
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} is at most ${max} characters`)
+    .transform((value) => (value === '' ? null : value))
+    .nullable()
+    .default(null);
+
+const ok = z.object({ ok: z.literal(true) });
+
+export const accountRouter = router({
+  profile: authedProcedure
+    .input(z.void())
+    .output(
+      z.object({
+        displayName: z.string(),
+        town: z.string().nullable(),
+        bio: z.string().nullable(),
+        signupCompleted: z.boolean(),
+        onboarded: z.boolean(),
+        favouriteGenreIds: z.array(z.string().uuid()),
+      }),
+    )
+    .query(({ ctx }) => getProfile(ctx.db, ctx.user.userId)),
+
+  completeSignup: authedProcedure
+    .input(
+      z.object({
+        displayName: displayNameSchema,
+        town: optionalText(80, 'Town'),
+        bio: optionalText(1000, 'About you'),
+      }),
+    )
+    .output(ok)
+    .mutation(async ({ ctx, input }) => {
+      await completeSignup(ctx.db, ctx.user.userId, input);
+      return { ok: true as const };
+    }),
+
+  completeOnboarding: authedProcedure
+    .input(
+      z.object({ genreIds: z.array(z.string().uuid('Unknown genre')).max(20, 'Pick at most 20 genres') }),
+    )
+    .output(ok)
+    .mutation(async ({ ctx, input }) => {
+      await completeOnboarding(ctx.db, ctx.user.userId, input.genreIds);
+      return { ok: true as const };
+    }),
+});

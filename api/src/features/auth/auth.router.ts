@@ -1,0 +1,116 @@
+import {
+  CLIENT_HEADER,
+  displayNameSchema,
+  emailSchema,
+  meSchema,
+  newPasswordSchema,
+  oneTimeTokenSchema,
+  passwordSchema,
+  signInResultSchema,
+} from '@reshelf/contracts';
+import { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import { type Context, publicProcedure, router } from '../../trpc.ts';
+import * as auth from './auth.service.ts';
+import type { Session } from './identity/types.ts';
+import { requestInfo } from './resolve-auth.ts';
+import { clearSessionCookies, setSessionCookies } from './session-cookies.ts';
+
+/** The origin the emailed links lead to: the configured public origin, else this request's. */
+export function linkOrigin(ctx: Context): string {
+  if (ctx.config.publicOrigin) return ctx.config.publicOrigin.replace(/\/$/, '');
+  return `${ctx.req.protocol}://${ctx.req.host}`;
+}
+
+function deps(ctx: Context): auth.AuthDeps {
+  const origin = linkOrigin(ctx);
+  return {
+    db: ctx.db,
+    identity: ctx.identity,
+    production: ctx.config.env === 'production',
+    links: { confirmUrl: `${origin}/auth/confirm`, resetUrl: `${origin}/reset-password` },
+    info: requestInfo(ctx.req),
+  };
+}
+
+/** Browsers (the web client) get httpOnly cookies; other clients get the tokens. */
+function deliver(ctx: Context, session: Session) {
+  if (ctx.req.headers[CLIENT_HEADER] === 'web') {
+    setSessionCookies(ctx.res, ctx.config, session);
+    return undefined;
+  }
+  return {
+    accessToken: session.accessToken,
+    refreshToken: session.refreshToken,
+    expiresAt: session.expiresAt,
+  };
+}
+
+async function signedIn(ctx: Context, session: Session) {
+  const user = await auth.describeUser(ctx.db, ctx.identity, session.user.id);
+  if (!user) throw new AppError('NOT_FOUND', 'That account no longer exists.');
+  return { user, tokens: deliver(ctx, session) };
+}
+
+const ok = z.object({ ok: z.literal(true) });
+
+export const authRouter = router({
+  me: publicProcedure
+    .input(z.void())
+    .output(z.object({ user: meSchema.nullable() }))
+    .query(async ({ ctx }) => {
+      const claims = ctx.auth.claims;
+      return { user: claims ? await auth.describeUser(ctx.db, ctx.identity, claims.userId) : null };
+    }),
+
+  signUp: publicProcedure
+    .input(z.object({ email: emailSchema, password: newPasswordSchema, displayName: displayNameSchema }))
+    .output(z.object({ email: z.string() }))
+    .mutation(({ ctx, input }) => auth.signUp(deps(ctx), input)),
+
+  resendConfirmation: publicProcedure
+    .input(z.object({ email: emailSchema }))
+    .output(z.object({ email: z.string() }))
+    .mutation(({ ctx, input }) => auth.resendConfirmation(deps(ctx), input.email)),
+
+  confirmEmail: publicProcedure
+    .input(z.object({ token: oneTimeTokenSchema }))
+    .output(signInResultSchema)
+    .mutation(async ({ ctx, input }) => signedIn(ctx, await auth.confirmEmail(deps(ctx), input.token))),
+
+  signIn: publicProcedure
+    .input(z.object({ email: emailSchema, password: passwordSchema }))
+    .output(signInResultSchema)
+    .mutation(async ({ ctx, input }) => signedIn(ctx, await auth.signIn(deps(ctx), input))),
+
+  refresh: publicProcedure
+    .input(z.object({ refreshToken: z.string().min(20).max(200) }))
+    .output(signInResultSchema)
+    .mutation(async ({ ctx, input }) => signedIn(ctx, await auth.refresh(deps(ctx), input.refreshToken))),
+
+  signOut: publicProcedure
+    .input(z.object({ scope: z.enum(['local', 'global']).default('local') }))
+    .output(ok)
+    .mutation(async ({ ctx, input }) => {
+      await auth.signOut(ctx.identity, ctx.auth.claims, input.scope);
+      clearSessionCookies(ctx.res, ctx.config);
+      return { ok: true as const };
+    }),
+
+  requestPasswordReset: publicProcedure
+    .input(z.object({ email: emailSchema }))
+    .output(ok)
+    .mutation(async ({ ctx, input }) => {
+      await auth.requestPasswordReset(deps(ctx), input.email);
+      return { ok: true as const };
+    }),
+
+  resetPassword: publicProcedure
+    .input(z.object({ token: oneTimeTokenSchema, password: newPasswordSchema }))
+    .output(ok)
+    .mutation(async ({ ctx, input }) => {
+      await auth.resetPassword(deps(ctx), input);
+      clearSessionCookies(ctx.res, ctx.config);
+      return { ok: true as const };
+    }),
+});

@@ -1,0 +1,204 @@
+/**
+ * Sign-up, sign-in, confirmation, reset and sign-out, over the identity port, with the
+ * password policy and the rate limits (per IP and per account) applied here, once, for
+ * both backends.
+ */
+import { tierLevel } from '@reshelf/contracts';
+import type { Database } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import { clear, enforce, hit, peek, type RateRule, tooManyAttempts } from '../../http/rate-limit.ts';
+import { activeAdminTier, rolesOf } from '../../trpc.ts';
+import { normaliseEmail } from './identity/local.ts';
+import {
+  type AccessClaims,
+  IdentityError,
+  type IdentityProvider,
+  type LinkBuilder,
+  type RequestInfo,
+  type Session,
+} from './identity/types.ts';
+import { passwordProblems } from './password-policy.ts';
+
+export const AUTH_LIMITS = {
+  signInIp: { bucket: 'sign-in:ip', limit: 50, windowSeconds: 15 * 60 },
+  signInFailures: { bucket: 'sign-in:failures', limit: 10, windowSeconds: 15 * 60 },
+  signUpIp: { bucket: 'sign-up:ip', limit: 10, windowSeconds: 60 * 60 },
+  signUpAccount: { bucket: 'sign-up:account', limit: 3, windowSeconds: 60 * 60 },
+  resendIp: { bucket: 'resend:ip', limit: 10, windowSeconds: 15 * 60 },
+  resendAccount: { bucket: 'resend:account', limit: 3, windowSeconds: 15 * 60 },
+  resetIp: { bucket: 'reset:ip', limit: 10, windowSeconds: 60 * 60 },
+  resetAccount: { bucket: 'reset:account', limit: 3, windowSeconds: 60 * 60 },
+  resetSubmitIp: { bucket: 'reset-submit:ip', limit: 20, windowSeconds: 60 * 60 },
+} satisfies Record<string, RateRule>;
+
+export const DEMO_EMAIL_DOMAIN = '@reshelf.test';
+
+export interface AuthDeps {
+  db: Database;
+  identity: IdentityProvider;
+  production: boolean;
+  links: LinkBuilder;
+  info: RequestInfo;
+}
+
+export function toAppError(error: unknown): unknown {
+  if (!(error instanceof IdentityError)) return error;
+  switch (error.code) {
+    case 'invalid_credentials':
+    case 'invalid_token':
+    case 'token_expired':
+    case 'weak_password':
+      return new AppError('BAD_INPUT', error.message);
+    case 'email_not_confirmed':
+      return new AppError('PRECONDITION_FAILED', error.message);
+    case 'refresh_token_reused':
+      return new AppError('UNAUTHENTICATED', error.message);
+    case 'user_banned':
+      return new AppError('FORBIDDEN', error.message);
+    case 'unavailable':
+      return new AppError('UNAVAILABLE', error.message);
+    case 'upstream_error':
+      return error.status === 401
+        ? new AppError('UNAUTHENTICATED', 'Your session has expired. Please sign in again.')
+        : new AppError('BAD_GATEWAY', error.message);
+  }
+}
+
+async function translate<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toAppError(error);
+  }
+}
+
+function assertPassword(password: string, context: { email?: string; displayName?: string }) {
+  const problems = passwordProblems(password, context);
+  if (problems.length) throw new AppError('BAD_INPUT', problems.join(' '), { field: 'password', problems });
+}
+
+function refuseDemoInProduction(deps: AuthDeps, email: string) {
+  if (deps.production && normaliseEmail(email).endsWith(DEMO_EMAIL_DOMAIN)) {
+    throw new AppError('FORBIDDEN', 'Demo accounts are not available on this site.');
+  }
+}
+
+export async function signUp(
+  deps: AuthDeps,
+  input: { email: string; password: string; displayName: string },
+) {
+  const email = normaliseEmail(input.email);
+  refuseDemoInProduction(deps, email);
+  assertPassword(input.password, { email, displayName: input.displayName });
+  await enforce(deps.db, [
+    [AUTH_LIMITS.signUpIp, deps.info.ip ?? 'unknown'],
+    [AUTH_LIMITS.signUpAccount, email],
+  ]);
+  await translate(() => deps.identity.signUp({ ...input, email }, deps.links));
+  return { email };
+}
+
+export async function resendConfirmation(deps: AuthDeps, rawEmail: string) {
+  const email = normaliseEmail(rawEmail);
+  await enforce(deps.db, [
+    [AUTH_LIMITS.resendIp, deps.info.ip ?? 'unknown'],
+    [AUTH_LIMITS.resendAccount, email],
+  ]);
+  await translate(() => deps.identity.resendConfirmation(email, deps.links));
+  return { email };
+}
+
+export async function confirmEmail(deps: AuthDeps, token: string): Promise<Session> {
+  return translate(() => deps.identity.confirmEmail(token, deps.info));
+}
+
+export async function signIn(deps: AuthDeps, input: { email: string; password: string }): Promise<Session> {
+  const email = normaliseEmail(input.email);
+  refuseDemoInProduction(deps, email);
+  await enforce(deps.db, [[AUTH_LIMITS.signInIp, deps.info.ip ?? 'unknown']]);
+  const failures = await peek(deps.db, AUTH_LIMITS.signInFailures, email);
+  if (!failures.allowed) throw tooManyAttempts(failures.retryAfterSeconds);
+  try {
+    const session = await deps.identity.signIn(email, input.password, deps.info);
+    await clear(deps.db, AUTH_LIMITS.signInFailures, email);
+    return session;
+  } catch (error) {
+    if (error instanceof IdentityError && error.code === 'invalid_credentials') {
+      await hit(deps.db, AUTH_LIMITS.signInFailures, email);
+    }
+    throw toAppError(error);
+  }
+}
+
+export async function refresh(deps: AuthDeps, refreshToken: string): Promise<Session> {
+  return translate(() => deps.identity.refresh(refreshToken, deps.info));
+}
+
+export async function requestPasswordReset(deps: AuthDeps, rawEmail: string) {
+  const email = normaliseEmail(rawEmail);
+  await enforce(deps.db, [
+    [AUTH_LIMITS.resetIp, deps.info.ip ?? 'unknown'],
+    [AUTH_LIMITS.resetAccount, email],
+  ]);
+  // The same answer whether or not the address has an account.
+  await translate(() => deps.identity.requestPasswordReset(email, deps.links));
+}
+
+export async function resetPassword(deps: AuthDeps, input: { token: string; password: string }) {
+  assertPassword(input.password, {});
+  await enforce(deps.db, [[AUTH_LIMITS.resetSubmitIp, deps.info.ip ?? 'unknown']]);
+  return translate(() => deps.identity.resetPassword(input.token, input.password));
+}
+
+export async function signOut(
+  identity: IdentityProvider,
+  claims: AccessClaims | null,
+  scope: 'local' | 'global',
+) {
+  if (claims) await translate(() => identity.signOut(claims, scope));
+}
+
+export interface Me {
+  id: string;
+  email: string;
+  emailConfirmed: boolean;
+  displayName: string;
+  signupCompleted: boolean;
+  onboarded: boolean;
+  roles: string[];
+  isStaff: boolean;
+  isAdmin: boolean;
+  adminTier: string | null;
+  adminLevel: number;
+}
+
+export async function describeUser(
+  db: Database,
+  identity: IdentityProvider,
+  userId: string,
+): Promise<Me | null> {
+  const [user, profile, roles, tier] = await Promise.all([
+    identity.getUser(userId),
+    db
+      .selectFrom('profiles')
+      .select(['display_name', 'signup_completed_at', 'onboarded_at'])
+      .where('id', '=', userId)
+      .executeTakeFirst(),
+    rolesOf(db, userId).catch(() => [] as string[]),
+    activeAdminTier(db, userId).catch(() => null),
+  ]);
+  if (!user) return null;
+  return {
+    id: user.id,
+    email: user.email,
+    emailConfirmed: user.emailConfirmed,
+    displayName: profile?.display_name ?? '',
+    signupCompleted: Boolean(profile?.signup_completed_at),
+    onboarded: Boolean(profile?.onboarded_at),
+    roles,
+    isStaff: roles.some((role) => role === 'admin' || role === 'moderator'),
+    isAdmin: roles.includes('admin'),
+    adminTier: tier,
+    adminLevel: tierLevel(tier),
+  };
+}

@@ -1,0 +1,305 @@
+/**
+ * Supabase Auth (hosted backend) behind the identity port. The BFF holds the anon and
+ * service-role keys; browsers never see either. Supabase sends the confirmation and reset
+ * emails itself; its email templates must link to `{{ .RedirectTo }}?token={{ .TokenHash }}`
+ * (see docs/hosted-supabase.md).
+ *
+ * Failures are mapped at this boundary: a request that could not be sent → `unavailable`;
+ * an answer of 5xx (or a relay error) → `upstream_error`; 401 → `upstream_error` with
+ * status 401, which the service turns into UNAUTHORIZED; known 4xx codes → their meaning.
+ */
+import {
+  AuthClient,
+  type AuthError,
+  type Session as SupabaseSession,
+  type User as SupabaseUser,
+} from '@supabase/supabase-js';
+import type { Database } from '../../../db/index.ts';
+import { normaliseEmail } from './local.ts';
+import {
+  type AccessClaims,
+  IdentityError,
+  type IdentityProvider,
+  type IdentityUser,
+  type Session,
+} from './types.ts';
+
+export interface SupabaseIdentityOptions {
+  url: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  db: Database;
+  /** Injected in tests to see the exact requests; the global fetch otherwise. */
+  fetch?: typeof fetch;
+}
+
+const VERIFY_CACHE_MS = 30_000;
+
+function toUser(user: SupabaseUser): IdentityUser {
+  return {
+    id: user.id,
+    email: user.email ?? '',
+    emailConfirmed: Boolean(user.email_confirmed_at),
+    createdAt: user.created_at,
+  };
+}
+
+function decodePayload(jwt: string): Record<string, unknown> {
+  const part = jwt.split('.')[1];
+  if (!part) return {};
+  try {
+    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+function toSession(session: SupabaseSession): Session {
+  const payload = decodePayload(session.access_token);
+  return {
+    accessToken: session.access_token,
+    refreshToken: session.refresh_token,
+    expiresAt: session.expires_at ?? Math.floor(Date.now() / 1000) + session.expires_in,
+    sessionId: typeof payload.session_id === 'string' ? payload.session_id : '',
+    user: toUser(session.user),
+  };
+}
+
+/** Maps a supabase-js error (or a thrown fetch failure) to the port's error. */
+export function mapSupabaseError(
+  error: AuthError | Error | null | undefined,
+  fallback: string,
+): IdentityError {
+  if (!error) return new IdentityError('upstream_error', fallback);
+  const status = 'status' in error ? (error.status as number | undefined) : undefined;
+  const code = 'code' in error ? (error.code as string | undefined) : undefined;
+  if (status !== undefined && status >= 500) {
+    return new IdentityError(
+      'upstream_error',
+      'The sign-in service had a problem. Please try again in a moment.',
+      status,
+    );
+  }
+  if (error.name === 'AuthRetryableFetchError' || !status) {
+    return new IdentityError(
+      'unavailable',
+      'We could not reach the sign-in service. Please try again in a moment.',
+    );
+  }
+  if (status === 401) return new IdentityError('upstream_error', 'Your session has expired.', 401);
+  switch (code) {
+    case 'invalid_credentials':
+      return new IdentityError('invalid_credentials', 'Incorrect email or password.');
+    case 'email_not_confirmed':
+      return new IdentityError(
+        'email_not_confirmed',
+        'Please confirm your email address first: use the link we emailed you, or ask for a new one.',
+      );
+    case 'refresh_token_already_used':
+      return new IdentityError(
+        'refresh_token_reused',
+        'Your session has ended for your security. Please sign in again.',
+      );
+    case 'otp_expired':
+      return new IdentityError('token_expired', 'This link has expired. Please ask for a new one.');
+    case 'weak_password':
+      return new IdentityError('weak_password', error.message);
+    case 'user_banned':
+      return new IdentityError('user_banned', 'This account is suspended.');
+    case 'refresh_token_not_found':
+    case 'session_not_found':
+    case 'bad_jwt':
+      return new IdentityError('invalid_token', 'Your session has ended. Please sign in again.');
+    default:
+      return status === 403 || status === 404 || status === 422 || status === 400
+        ? new IdentityError('invalid_token', error.message || fallback, status)
+        : new IdentityError('upstream_error', error.message || fallback, status);
+  }
+}
+
+export function createSupabaseIdentity(options: SupabaseIdentityOptions): IdentityProvider {
+  // Only the auth client: the full supabase-js client also opens realtime, which needs a
+  // WebSocket that Node 20 does not have.
+  const client = (key: string) =>
+    new AuthClient({
+      url: `${options.url.replace(/\/$/, '')}/auth/v1`,
+      headers: { apikey: key, Authorization: `Bearer ${key}` },
+      persistSession: false,
+      autoRefreshToken: false,
+      detectSessionInUrl: false,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  const anon = { auth: client(options.anonKey) };
+  const admin = { auth: client(options.serviceRoleKey) };
+  const verified = new Map<string, { claims: AccessClaims; until: number }>();
+
+  type Result<T> = { data: T; error: null } | { data: unknown; error: AuthError };
+
+  async function call<T>(work: () => Promise<Result<T>>, fallback: string): Promise<T> {
+    let result: Result<T>;
+    try {
+      result = await work();
+    } catch (error) {
+      throw mapSupabaseError(error as Error, fallback);
+    }
+    if (result.error) throw mapSupabaseError(result.error, fallback);
+    return result.data as T;
+  }
+
+  async function signOutToken(token: string, scope: 'local' | 'global', fallback: string) {
+    await call(async () => {
+      const { error } = await admin.auth.admin.signOut(token, scope);
+      return error ? { data: null, error } : { data: null, error: null };
+    }, fallback);
+  }
+
+  return {
+    kind: 'supabase',
+
+    async signUp(input, links) {
+      await call(
+        () =>
+          anon.auth.signUp({
+            email: normaliseEmail(input.email),
+            password: input.password,
+            options: { data: { display_name: input.displayName }, emailRedirectTo: links.confirmUrl },
+          }),
+        'Sign-up failed',
+      );
+    },
+
+    async resendConfirmation(email, links) {
+      await call(
+        () =>
+          anon.auth.resend({
+            type: 'signup',
+            email: normaliseEmail(email),
+            options: { emailRedirectTo: links.confirmUrl },
+          }),
+        'Could not resend the confirmation email',
+      );
+    },
+
+    async confirmEmail(token) {
+      const data = await call(
+        () => anon.auth.verifyOtp({ token_hash: token, type: 'email' }),
+        'Confirmation failed',
+      );
+      if (!data.session) throw new IdentityError('invalid_token', 'This confirmation link is not valid.');
+      return toSession(data.session);
+    },
+
+    async signIn(email, password) {
+      const data = await call(
+        () => anon.auth.signInWithPassword({ email: normaliseEmail(email), password }),
+        'Sign-in failed',
+      );
+      return toSession(data.session);
+    },
+
+    async refresh(refreshToken) {
+      const data = await call(
+        () => anon.auth.refreshSession({ refresh_token: refreshToken }),
+        'Refresh failed',
+      );
+      if (!data.session)
+        throw new IdentityError('invalid_token', 'Your session has ended. Please sign in again.');
+      return toSession(data.session);
+    },
+
+    async verify(accessToken) {
+      const cached = verified.get(accessToken);
+      if (cached && cached.until > Date.now()) return cached.claims;
+      let user: SupabaseUser;
+      try {
+        user = (await call(() => admin.auth.getUser(accessToken), 'Token check failed')).user;
+      } catch (error) {
+        // An outage is reported as one; only a refused token means "not signed in".
+        const outage =
+          error instanceof IdentityError && (error.code === 'unavailable' || (error.status ?? 0) >= 500);
+        if (outage) throw error;
+        return null;
+      }
+      const payload = decodePayload(accessToken);
+      const claims: AccessClaims = {
+        userId: user.id,
+        email: user.email ?? '',
+        sessionId: typeof payload.session_id === 'string' ? payload.session_id : '',
+        expiresAt: typeof payload.exp === 'number' ? payload.exp : 0,
+        accessToken,
+      };
+      if (verified.size > 10_000) verified.clear();
+      verified.set(accessToken, {
+        claims,
+        until: Math.min(Date.now() + VERIFY_CACHE_MS, claims.expiresAt * 1000),
+      });
+      return claims;
+    },
+
+    async signOut(claims, scope) {
+      if (!claims.accessToken) return;
+      for (const [token, entry] of verified)
+        if (entry.claims.userId === claims.userId) verified.delete(token);
+      await signOutToken(claims.accessToken, scope, 'Sign-out failed');
+    },
+
+    async requestPasswordReset(email, links) {
+      await call(
+        () => anon.auth.resetPasswordForEmail(normaliseEmail(email), { redirectTo: links.resetUrl }),
+        'Could not send the reset email',
+      );
+    },
+
+    async resetPassword(token, newPassword) {
+      const data = await call(
+        () => anon.auth.verifyOtp({ token_hash: token, type: 'recovery' }),
+        'Reset failed',
+      );
+      if (!data.session || !data.user)
+        throw new IdentityError('invalid_token', 'This password reset link is not valid.');
+      const userId = data.user.id;
+      await call(() => admin.auth.admin.updateUserById(userId, { password: newPassword }), 'Reset failed');
+      await signOutToken(data.session.access_token, 'global', 'Reset failed');
+      verified.clear();
+      return { userId };
+    },
+
+    async getUser(userId) {
+      try {
+        const data = await call(() => admin.auth.admin.getUserById(userId), 'User lookup failed');
+        return toUser(data.user);
+      } catch (error) {
+        if (error instanceof IdentityError && error.code === 'invalid_token') return null;
+        throw error;
+      }
+    },
+
+    async ensureUser(input) {
+      const email = normaliseEmail(input.email);
+      const existing = await options.db
+        .selectFrom('auth.users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirst();
+      if (existing) {
+        await call(
+          () =>
+            admin.auth.admin.updateUserById(existing.id, { password: input.password, email_confirm: true }),
+          'Could not update the user',
+        );
+        return { id: existing.id };
+      }
+      const data = await call(
+        () =>
+          admin.auth.admin.createUser({
+            email,
+            password: input.password,
+            email_confirm: true,
+            user_metadata: { display_name: input.displayName },
+          }),
+        'Could not create the user',
+      );
+      return { id: data.user.id };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The identity port. Two adapters: the local provider (embedded backend: our own tables,
+ * bcrypt hashes, HS256 JWTs with Supabase's claims, rotating refresh tokens) and Supabase
+ * Auth (hosted backend). Services and procedures see only this interface.
+ */
+
+export interface IdentityUser {
+  id: string;
+  email: string;
+  emailConfirmed: boolean;
+  createdAt: string;
+}
+
+export interface Session {
+  accessToken: string;
+  refreshToken: string;
+  /** Seconds since the epoch when the access token expires. */
+  expiresAt: number;
+  sessionId: string;
+  user: IdentityUser;
+}
+
+/** What a verified access token tells us. */
+export interface AccessClaims {
+  userId: string;
+  email: string;
+  sessionId: string;
+  expiresAt: number;
+  /** The token itself, kept where the provider needs it again (Supabase sign-out). */
+  accessToken?: string;
+}
+
+export type IdentityErrorCode =
+  | 'invalid_credentials'
+  | 'email_not_confirmed'
+  | 'invalid_token'
+  | 'token_expired'
+  | 'refresh_token_reused'
+  | 'weak_password'
+  | 'user_banned'
+  | 'unavailable'
+  | 'upstream_error';
+
+export class IdentityError extends Error {
+  constructor(
+    readonly code: IdentityErrorCode,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'IdentityError';
+  }
+}
+
+export interface LinkBuilder {
+  /** Where the emailed confirmation link leads (the token is added by the provider). */
+  confirmUrl: string;
+  /** Where the emailed password-reset link leads. */
+  resetUrl: string;
+}
+
+export interface RequestInfo {
+  userAgent?: string;
+  ip?: string;
+}
+
+export interface IdentityProvider {
+  readonly kind: 'local' | 'supabase';
+  /** Creates an unconfirmed account and emails a confirmation link. An address already
+   * registered gets an email saying so instead; the caller cannot tell the difference. */
+  signUp(input: { email: string; password: string; displayName: string }, links: LinkBuilder): Promise<void>;
+  resendConfirmation(email: string, links: LinkBuilder): Promise<void>;
+  confirmEmail(token: string, info: RequestInfo): Promise<Session>;
+  signIn(email: string, password: string, info: RequestInfo): Promise<Session>;
+  refresh(refreshToken: string, info: RequestInfo): Promise<Session>;
+  /** Null when the token is not valid now (bad signature, expired, session ended). */
+  verify(accessToken: string): Promise<AccessClaims | null>;
+  signOut(claims: AccessClaims, scope: 'local' | 'global'): Promise<void>;
+  requestPasswordReset(email: string, links: LinkBuilder): Promise<void>;
+  /** Sets a new password from a single-use emailed token and ends every session. */
+  resetPassword(token: string, newPassword: string): Promise<{ userId: string }>;
+  getUser(userId: string): Promise<IdentityUser | null>;
+  /** For seeds and operators: a confirmed account with a password, created or updated. */
+  ensureUser(input: { email: string; password: string; displayName: string }): Promise<{ id: string }>;
+}

@@ -1,0 +1,43 @@
+/** Development-only tools. In production every procedure here answers NOT_FOUND. */
+import { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import { type Context, publicProcedure, router } from '../../trpc.ts';
+
+function assertDevelopment(ctx: Context) {
+  if (ctx.config.env === 'production') throw new AppError('NOT_FOUND', 'Not found');
+}
+
+const messageSchema = z.object({
+  id: z.string().uuid(),
+  to: z.string(),
+  subject: z.string(),
+  template: z.string(),
+  text: z.string(),
+  html: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const devRouter = router({
+  mailbox: publicProcedure
+    .input(z.object({ to: z.string().trim().max(320).optional() }).default({}))
+    .output(z.array(messageSchema))
+    .query(async ({ ctx, input }) => {
+      assertDevelopment(ctx);
+      let query = ctx.db
+        .selectFrom('email_outbox')
+        .select(['id', 'to_address', 'subject', 'template', 'text_body', 'html_body', 'created_at'])
+        .orderBy('created_at', 'desc')
+        .limit(100);
+      if (input.to) query = query.where('to_address', 'ilike', `%${input.to.replace(/[%_\\]/g, '\\$&')}%`);
+      const rows = await query.execute();
+      return rows.map((row) => ({
+        id: row.id,
+        to: row.to_address,
+        subject: row.subject,
+        template: row.template,
+        text: row.text_body,
+        html: row.html_body,
+        createdAt: row.created_at.toISOString(),
+      }));
+    }),
+});

@@ -1,0 +1,29 @@
+/** The backend adapters for a configuration (brief §2: one port, two adapters each). */
+import type { AppConfig } from './config.ts';
+import type { DatabaseHandle } from './db/index.ts';
+import { createLocalIdentity } from './features/auth/identity/local.ts';
+import type { IdentityProvider } from './features/auth/identity/types.ts';
+import { createDevMailbox, type Mailer } from './features/mail/mailer.ts';
+import type { Secrets } from './secrets.ts';
+
+export interface Services {
+  identity: IdentityProvider;
+  mailer: Mailer;
+}
+
+export async function createServices(
+  config: AppConfig,
+  database: DatabaseHandle,
+  secrets: Secrets,
+): Promise<Services> {
+  const mailer = createDevMailbox(database.db);
+  if (config.backend === 'supabase') {
+    const supabase = config.supabase;
+    if (!supabase)
+      throw new Error('BACKEND=supabase needs SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY');
+    // Loaded only in hosted mode: supabase-js is large and warns about Node 20 on import.
+    const { createSupabaseIdentity } = await import('./features/auth/identity/supabase.ts');
+    return { mailer, identity: createSupabaseIdentity({ ...supabase, db: database.db }) };
+  }
+  return { mailer, identity: createLocalIdentity({ db: database.db, secrets, mailer }) };
+}
