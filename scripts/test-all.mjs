@@ -15,6 +15,18 @@ const steps = [
     [path.join(root, 'web/node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
     'web',
   ],
+  [
+    'edge functions: deno check',
+    bin('deno'),
+    ['check', '--config', 'deno.json', 'serve-all.ts', '_shared/handler.test.ts'],
+    'supabase/functions',
+  ],
+  [
+    'edge functions: deno test',
+    bin('deno'),
+    ['test', '--config', 'deno.json', '--allow-env', '_shared/'],
+    'supabase/functions',
+  ],
   ['chromium', process.execPath, [path.join(root, 'scripts/ensure-chromium.mjs')]],
   ['tests (unit, integration, browser)', bin('vitest'), ['run']],
 ];

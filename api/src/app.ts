@@ -74,6 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           secrets,
           identity: services.identity,
           mailer: services.mailer,
+          functions: services.functions,
           auth: await resolveAuth(req, res, services.identity, config),
           req,
           res,

@@ -1,6 +1,11 @@
 /** The backend adapters for a configuration (brief §2: one port, two adapters each). */
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
+import {
+  createEdgeFunctions,
+  createInProcessFunctions,
+  type ServerFunctions,
+} from './features/admin/server-functions.ts';
 import { createLocalIdentity } from './features/auth/identity/local.ts';
 import type { IdentityProvider } from './features/auth/identity/types.ts';
 import { createDevMailbox, type Mailer } from './features/mail/mailer.ts';
@@ -9,6 +14,7 @@ import type { Secrets } from './secrets.ts';
 export interface Services {
   identity: IdentityProvider;
   mailer: Mailer;
+  functions: ServerFunctions;
 }
 
 export async function createServices(
@@ -23,7 +29,15 @@ export async function createServices(
       throw new Error('BACKEND=supabase needs SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY');
     // Loaded only in hosted mode: supabase-js is large and warns about Node 20 on import.
     const { createSupabaseIdentity } = await import('./features/auth/identity/supabase.ts');
-    return { mailer, identity: createSupabaseIdentity({ ...supabase, db: database.db }) };
+    return {
+      mailer,
+      identity: createSupabaseIdentity({ ...supabase, db: database.db }),
+      functions: createEdgeFunctions({ url: supabase.url, serviceRoleKey: supabase.serviceRoleKey }),
+    };
   }
-  return { mailer, identity: createLocalIdentity({ db: database.db, secrets, mailer }) };
+  return {
+    mailer,
+    identity: createLocalIdentity({ db: database.db, secrets, mailer }),
+    functions: createInProcessFunctions(database.pool),
+  };
 }

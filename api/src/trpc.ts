@@ -21,6 +21,7 @@ import { z } from 'zod';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/index.ts';
 import { AppError } from './errors.ts';
+import type { ServerFunctions } from './features/admin/server-functions.ts';
 import type { AccessClaims, IdentityProvider } from './features/auth/identity/types.ts';
 import type { AuthState } from './features/auth/resolve-auth.ts';
 import type { Mailer } from './features/mail/mailer.ts';
@@ -38,6 +39,7 @@ export interface Context {
   secrets: Secrets;
   identity: IdentityProvider;
   mailer: Mailer;
+  functions: ServerFunctions;
   auth: AuthState;
   req: FastifyRequest;
   res: FastifyReply;

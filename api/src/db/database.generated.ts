@@ -198,6 +198,7 @@ export interface Orders {
   paid_at: Timestamp | null;
   postage_minor: Generated<number>;
   reference: Generated<string>;
+  refunded_at: Timestamp | null;
   reserved_until: Timestamp | null;
   seller_id: string;
   shipping_address: Json | null;

@@ -19,7 +19,12 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { env?: NodeJS.ProcessEnv; referenceData?: boolean } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    referenceData?: boolean;
+    /** Replace some adapters (e.g. hosted Edge Functions); the rest come from the config. */
+    services?: (defaults: Services, database: TestDatabase) => Services | Promise<Services>;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   if (options.referenceData ?? true) await seedReferenceData(database.handle.db);
@@ -38,7 +43,8 @@ export async function createTestApp(
     },
   });
   const secrets = createSecrets('test-secret-that-is-long-enough-for-hkdf-0123456789');
-  const services = await createServices(config, database.handle, secrets);
+  const defaults = await createServices(config, database.handle, secrets);
+  const services = options.services ? await options.services(defaults, database) : defaults;
   const app = await buildApp({ config, database: database.handle, secrets, services, logStream });
   await app.ready();
   return {

@@ -35,13 +35,13 @@ export async function resolveAuth(
   const bearer = bearerToken(request);
   if (bearer) {
     const claims = await identity.verify(bearer);
-    return { claims, via: 'bearer', rejected: !claims };
+    return { claims: claims && { ...claims, accessToken: bearer }, via: 'bearer', rejected: !claims };
   }
   const cookies = readSessionCookies(request, config);
   if (!cookies.access && !cookies.refresh) return { claims: null, via: null, rejected: false };
   if (cookies.access) {
     const claims = await identity.verify(cookies.access);
-    if (claims) return { claims, via: 'cookie', rejected: false };
+    if (claims) return { claims: { ...claims, accessToken: cookies.access }, via: 'cookie', rejected: false };
   }
   if (cookies.refresh) {
     try {
@@ -53,6 +53,7 @@ export async function resolveAuth(
           email: session.user.email,
           sessionId: session.sessionId,
           expiresAt: session.expiresAt,
+          accessToken: session.accessToken,
         },
         via: 'cookie',
         rejected: false,

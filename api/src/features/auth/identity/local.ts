@@ -31,6 +31,9 @@ export interface LocalIdentityOptions {
    * request (two tabs refreshing at once), not theft. */
   reuseIntervalSeconds?: number;
   bcryptCost?: number;
+  /** The HS256 key for access tokens; derived from the app secret when not given. A
+   * hosted-style setup passes Supabase's JWT secret here so Edge Functions can verify. */
+  jwtKey?: Uint8Array;
 }
 
 const ISSUER = 'reshelf/auth/v1';
@@ -85,7 +88,7 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
   const sessionTtl = options.sessionTtlSeconds ?? 30 * 24 * 60 * 60;
   const reuseInterval = options.reuseIntervalSeconds ?? 10;
   const cost = options.bcryptCost ?? 10;
-  const jwtKey = secrets.key('jwt');
+  const jwtKey = options.jwtKey ?? secrets.key('jwt');
 
   async function findByEmail(email: string): Promise<UserRow | undefined> {
     return db

@@ -1,0 +1,126 @@
+/**
+ * The server-functions port (spec §7). Embedded: the shared logic runs in-process on our
+ * pool. Hosted: the BFF calls the Supabase Edge Function with the service-role key and
+ * the caller's bearer token, and maps the failure kinds of spec §8 — failed to send,
+ * relay error, non-2xx (a 401 becomes UNAUTHORIZED).
+ */
+import type pg from 'pg';
+import {
+  type AdminMetrics,
+  type AdminPeriod,
+  adminCleanupListings,
+  adminMetrics,
+  type CleanupResult,
+  FunctionInputError,
+  type SqlClient,
+} from '../../../../supabase/functions/_shared/admin.ts';
+import { AppError } from '../../errors.ts';
+
+export type { AdminMetrics, CleanupResult };
+
+export interface Caller {
+  /** The signed-in staff member's access token, forwarded to hosted functions. */
+  accessToken?: string;
+}
+
+export interface ServerFunctions {
+  readonly kind: 'in-process' | 'edge';
+  adminMetrics(input: { period: AdminPeriod }, caller: Caller): Promise<AdminMetrics>;
+  adminCleanupListings(caller: Caller): Promise<CleanupResult>;
+}
+
+export function poolClient(pool: pg.Pool): SqlClient {
+  return {
+    async query<Row>(text: string, params: unknown[] = []) {
+      const result = await pool.query(text, params);
+      return result.rows as Row[];
+    },
+  };
+}
+
+async function inputErrorsAsBadInput<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof FunctionInputError) throw new AppError('BAD_INPUT', error.message);
+    throw error;
+  }
+}
+
+export function createInProcessFunctions(pool: pg.Pool): ServerFunctions {
+  const sql = poolClient(pool);
+  return {
+    kind: 'in-process',
+    adminMetrics: (input) => inputErrorsAsBadInput(() => adminMetrics(sql, input)),
+    adminCleanupListings: () => inputErrorsAsBadInput(() => adminCleanupListings(sql)),
+  };
+}
+
+export interface EdgeFunctionsOptions {
+  /** The project URL (functions live under /functions/v1/<name>). */
+  url: string;
+  serviceRoleKey: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export function createEdgeFunctions(options: EdgeFunctionsOptions): ServerFunctions {
+  const send = options.fetch ?? fetch;
+  const base = options.url.replace(/\/$/, '');
+
+  async function invoke<T>(name: string, body: unknown, caller: Caller): Promise<T> {
+    if (!caller.accessToken) throw new AppError('UNAUTHENTICATED', 'Session expired—please sign in');
+    let response: Response;
+    try {
+      response = await send(`${base}/functions/v1/${name}`, {
+        method: 'POST',
+        headers: {
+          apikey: options.serviceRoleKey,
+          authorization: `Bearer ${caller.accessToken}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body ?? {}),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      });
+    } catch {
+      // Failed to send: the function could not be reached at all.
+      throw new AppError(
+        'UNAVAILABLE',
+        `Could not reach the ${name} function. Please try again in a moment.`,
+      );
+    }
+    if (response.headers.get('x-relay-error') === 'true') {
+      throw new AppError(
+        'BAD_GATEWAY',
+        `The ${name} function could not be reached (relay error). Please try again.`,
+      );
+    }
+    let payload: unknown;
+    try {
+      payload = await response.json();
+    } catch {
+      payload = undefined;
+    }
+    if (response.ok) return payload as T;
+    const message =
+      typeof payload === 'object' && payload && 'error' in payload && typeof payload.error === 'string'
+        ? payload.error
+        : `${name} failed`;
+    switch (response.status) {
+      case 400:
+        throw new AppError('BAD_INPUT', message);
+      case 401:
+        throw new AppError('UNAUTHENTICATED', 'Session expired—please sign in');
+      case 403:
+        throw new AppError('FORBIDDEN', message);
+      default:
+        throw new AppError('BAD_GATEWAY', `${name} failed (HTTP ${response.status}): ${message}`);
+    }
+  }
+
+  return {
+    kind: 'edge',
+    adminMetrics: (input, caller) => invoke('admin-metrics', input, caller),
+    adminCleanupListings: (caller) => invoke('admin-cleanup-listings', {}, caller),
+  };
+}
