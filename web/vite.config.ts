@@ -13,8 +13,20 @@ const PROXIED_PATHS = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/dev
  */
 const proxy: Record<string, ProxyOptions> = Object.fromEntries(
   // Anchored patterns, so /dev matches /dev and /dev/... but not a page such as /devon.
-  PROXIED_PATHS.map((path) => [`^${path}(?:[/?]|$)`, { target: API_DEV_ORIGIN, xfwd: true }]),
+  PROXIED_PATHS.map((path) => [
+    `^${path}(?:[/?]|$)`,
+    { target: API_DEV_ORIGIN, xfwd: true, ...(path === '/dev' ? { bypass: serveDevPages } : {}) },
+  ]),
 );
+
+/**
+ * /dev also holds pages (the dev mailbox at /dev/mailbox): a browser opening one asks for HTML,
+ * so serve the app instead of proxying. The API's calls there ask for other types.
+ */
+function serveDevPages(request: { method?: string; headers: { accept?: string } }): string | undefined {
+  const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+  return wantsPage ? '/index.html' : undefined;
+}
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 

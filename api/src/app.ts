@@ -30,7 +30,7 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
 }
 
-const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/dev'];
+const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage'];
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database, secrets, logStream } = options;

@@ -62,6 +62,11 @@ const t = initTRPC
           ...shape.data,
           stack: undefined,
           zodError,
+          // Which field a domain error is about, when it says (e.g. the password policy).
+          field:
+            error.cause instanceof AppError && typeof error.cause.details?.field === 'string'
+              ? error.cause.details.field
+              : undefined,
         },
       };
     },

@@ -13,7 +13,7 @@ const routes: Record<string, (request: Request) => Promise<Response>> = {
 
 const port = Number(Deno.args[0] ?? 54321);
 Deno.serve(
-  { port, hostname: '127.0.0.1', onListen: () => console.log(`functions listening on ${port}`) },
+  { port, hostname: '127.0.0.1', onListen: () => console.info(`functions listening on ${port}`) },
   (request) => {
     const name = /^\/functions\/v1\/([a-z0-9-]+)$/.exec(new URL(request.url).pathname)?.[1];
     const route = name ? routes[name] : undefined;

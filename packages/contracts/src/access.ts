@@ -31,3 +31,30 @@ export function tierLevel(tier: string | null | undefined): number {
 export function tierForLevel(level: number): AdminTier | undefined {
   return ADMIN_TIER_NAMES.find((name) => ADMIN_TIERS[name] === level);
 }
+
+/** Spec §2: routes that need a session (no session: /login, replacing history). */
+export const SIGNED_IN_ROUTES = [
+  '/email-verification',
+  '/onboarding',
+  '/onboarding/complete',
+  '/social',
+  '/checkout',
+  '/checkout/confirm',
+  '/checkout/offer',
+  '/sell',
+  '/sell/new',
+  '/sell/:id',
+  '/sell/:id/:subpage',
+  '/sell/confirm',
+  '/sell/wizard',
+  '/messages',
+  '/recommendations',
+  '/account',
+  '/account/settings',
+  '/account/listings',
+  '/account/wishlist',
+  '/account/notifications',
+  '/charity/sell',
+  '/charity/bulk-listing',
+  '/charity/dashboard',
+] as const;

@@ -21,7 +21,11 @@ export const displayNameSchema = z
   .min(1, 'Enter the name other people will see')
   .max(60, 'Use at most 60 characters');
 
-export const oneTimeTokenSchema = z.string().trim().min(20, 'This link is incomplete').max(200, 'This link is not valid');
+export const oneTimeTokenSchema = z
+  .string()
+  .trim()
+  .min(20, 'This link is incomplete')
+  .max(200, 'This link is not valid');
 
 export const meSchema = z.object({
   id: z.string().uuid(),
@@ -49,29 +53,3 @@ export const signInResultSchema = z.object({
   /** Only for clients that hold their own tokens (the app, scripts); browsers get cookies. */
   tokens: sessionTokensSchema.optional(),
 });
-
-export const SIGNED_IN_ROUTES = [
-  '/email-verification',
-  '/onboarding',
-  '/onboarding/complete',
-  '/social',
-  '/checkout',
-  '/checkout/confirm',
-  '/checkout/offer',
-  '/sell',
-  '/sell/new',
-  '/sell/:id',
-  '/sell/:id/:subpage',
-  '/sell/confirm',
-  '/sell/wizard',
-  '/messages',
-  '/recommendations',
-  '/account',
-  '/account/settings',
-  '/account/listings',
-  '/account/wishlist',
-  '/account/notifications',
-  '/charity/sell',
-  '/charity/bulk-listing',
-  '/charity/dashboard',
-] as const;

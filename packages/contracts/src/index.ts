@@ -1,5 +1,5 @@
 export * from './access.ts';
+export * from './auth.ts';
 export * from './constants.ts';
 export * from './money.ts';
 export * from './schemas.ts';
-export * from './auth.ts';

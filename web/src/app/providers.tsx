@@ -1,14 +1,24 @@
 import { SECONDARY_TOAST } from '@reshelf/contracts';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type CSSProperties, type ReactNode, useState } from 'react';
 import { Toaster } from 'sonner';
+import { markSignedOut } from '../features/auth/session.ts';
 import { createTrpcClient, trpc } from '../lib/trpc.ts';
 import { useIsMobile } from '../lib/use-media-query.ts';
 import { createQueryClient } from './query-client.ts';
 
 /** Everything the app needs above the router: the query cache, the API client and toasts. */
 export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => {
+    // Any UNAUTHORIZED answer means the session has ended: mark the person signed out. The
+    // guard of a signed-in page then sends them to /login?next=<that page> (history replaced),
+    // and the sign-in page brings them back. Their data stays until the next person signs in,
+    // so the page being left does not refetch it on its way out.
+    const client: QueryClient = createQueryClient({
+      onUnauthorized: () => markSignedOut(client, { forgetData: false }),
+    });
+    return client;
+  });
   const [trpcClient] = useState(createTrpcClient);
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>

@@ -1,14 +1,29 @@
 import { QUERY_CACHE } from '@reshelf/contracts';
-import { QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { isUnauthorized, shouldRetry } from '../lib/api-errors.ts';
+
+export interface QueryClientOptions {
+  /**
+   * Called when any query or mutation is answered UNAUTHORIZED: the session has ended (expired,
+   * revoked, or signed out elsewhere). The app marks the person signed out, and the guard of a
+   * signed-in page then sends them to /login?next=<this page>.
+   */
+  onUnauthorized?: (error: unknown) => void;
+}
 
 /** The spec's cache settings (section 9): fresh 5 minutes, kept 10, one retry, no refetch on focus. */
-export function createQueryClient(): QueryClient {
+export function createQueryClient(options: QueryClientOptions = {}): QueryClient {
+  const onError = (error: unknown) => {
+    if (isUnauthorized(error)) options.onUnauthorized?.(error);
+  };
   return new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: {
         staleTime: QUERY_CACHE.staleTimeMs,
         gcTime: QUERY_CACHE.gcTimeMs,
-        retry: QUERY_CACHE.retry,
+        retry: (failureCount, error) => shouldRetry(failureCount, error, QUERY_CACHE.retry),
         refetchOnWindowFocus: QUERY_CACHE.refetchOnWindowFocus,
       },
     },

@@ -1,5 +1,16 @@
+import { ADMIN_TIERS, SIGNED_IN_ROUTES } from '@reshelf/contracts';
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { HomeSkeleton, PageSkeleton } from '../components/placeholders.tsx';
+import {
+  AdminSkeleton,
+  AuthFormSkeleton,
+  HomeSkeleton,
+  PageSkeleton,
+  SessionSkeleton,
+} from '../components/placeholders.tsx';
+import { RequireStaff } from '../features/admin/RequireStaff.tsx';
+import { RequireAuth } from '../features/auth/RequireAuth.tsx';
+import { RequireAdminTier } from '../features/global-admin/access.tsx';
 import { RootLayout } from '../features/layout/RootLayout.tsx';
 import { RootErrorBoundary } from './RootErrorBoundary.tsx';
 
@@ -8,8 +19,53 @@ import { RootErrorBoundary } from './RootErrorBoundary.tsx';
  * needs a static hydrateFallbackElement, shown inside the layout while its code loads on a
  * first visit (later navigations keep the current page and show the progress bar instead).
  *
- * Add later pages as children of the root, each with `lazy` and a fitting placeholder.
+ * Guards are layout routes (loaded with the app, so they can decide before any page code
+ * arrives): RequireAuth around the spec's signed-in list, RequireStaff around /admin, and
+ * RequireAdminTier around each global admin page.
  */
+type LazyPage = () => Promise<{ Component: ComponentType }>;
+
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
+  return async () => ({ Component: pick(await load()) });
+}
+
+const notFound = page(
+  () => import('../features/not-found/NotFoundPage.tsx'),
+  (m) => m.NotFoundPage,
+);
+
+type SignedInRoute = (typeof SIGNED_IN_ROUTES)[number];
+
+/**
+ * The signed-in pages built so far. The rest of the spec's list belongs to later issues; until
+ * then each shows the not-found page, behind the same guard (a signed-out visitor still goes
+ * to /login).
+ */
+const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
+  '/email-verification': page(
+    () => import('../features/auth/EmailVerificationPage.tsx'),
+    (m) => m.EmailVerificationPage,
+  ),
+  '/onboarding': page(
+    () => import('../features/auth/OnboardingPage.tsx'),
+    (m) => m.OnboardingPage,
+  ),
+  '/onboarding/complete': page(
+    () => import('../features/auth/OnboardingCompletePage.tsx'),
+    (m) => m.OnboardingCompletePage,
+  ),
+  '/account': page(
+    () => import('../features/account/AccountPage.tsx'),
+    (m) => m.AccountPage,
+  ),
+};
+
+export const signedInRoutes: RouteObject[] = SIGNED_IN_ROUTES.map((path) => ({
+  path: path.slice(1),
+  hydrateFallbackElement: <SessionSkeleton />,
+  lazy: SIGNED_IN_PAGES[path] ?? notFound,
+}));
+
 export const routes: RouteObject[] = [
   {
     id: 'root',
@@ -20,19 +76,123 @@ export const routes: RouteObject[] = [
       {
         index: true,
         hydrateFallbackElement: <HomeSkeleton />,
-        lazy: async () => {
-          const { HomePage } = await import('../features/home/HomePage.tsx');
-          return { Component: HomePage };
-        },
+        lazy: page(
+          () => import('../features/home/HomePage.tsx'),
+          (m) => m.HomePage,
+        ),
+      },
+
+      // Signing in and up (public).
+      {
+        path: 'login',
+        hydrateFallbackElement: <AuthFormSkeleton />,
+        lazy: page(
+          () => import('../features/auth/LoginPage.tsx'),
+          (m) => m.LoginPage,
+        ),
       },
       {
-        path: '*',
-        hydrateFallbackElement: <PageSkeleton />,
-        lazy: async () => {
-          const { NotFoundPage } = await import('../features/not-found/NotFoundPage.tsx');
-          return { Component: NotFoundPage };
-        },
+        path: 'email-confirmation',
+        hydrateFallbackElement: <AuthFormSkeleton />,
+        lazy: page(
+          () => import('../features/auth/EmailConfirmationPage.tsx'),
+          (m) => m.EmailConfirmationPage,
+        ),
       },
+      {
+        path: 'auth/confirm',
+        hydrateFallbackElement: <AuthFormSkeleton />,
+        lazy: page(
+          () => import('../features/auth/ConfirmEmailPage.tsx'),
+          (m) => m.ConfirmEmailPage,
+        ),
+      },
+      {
+        path: 'complete-signup',
+        hydrateFallbackElement: <AuthFormSkeleton />,
+        lazy: page(
+          () => import('../features/auth/CompleteSignupPage.tsx'),
+          (m) => m.CompleteSignupPage,
+        ),
+      },
+      {
+        path: 'forgot-password',
+        hydrateFallbackElement: <AuthFormSkeleton />,
+        lazy: page(
+          () => import('../features/auth/ForgotPasswordPage.tsx'),
+          (m) => m.ForgotPasswordPage,
+        ),
+      },
+      {
+        path: 'reset-password',
+        hydrateFallbackElement: <AuthFormSkeleton />,
+        lazy: page(
+          () => import('../features/auth/ResetPasswordPage.tsx'),
+          (m) => m.ResetPasswordPage,
+        ),
+      },
+
+      // Signed-in pages (spec section 2): no session, /login with history replaced.
+      { id: 'signed-in', element: <RequireAuth />, children: signedInRoutes },
+
+      // Staff area: admin or moderator; the skeleton while access is checked, then the page or 403.
+      {
+        path: 'admin',
+        element: <RequireStaff />,
+        children: [
+          {
+            index: true,
+            hydrateFallbackElement: <AdminSkeleton />,
+            lazy: page(
+              () => import('../features/admin/StaffHomePage.tsx'),
+              (m) => m.StaffHomePage,
+            ),
+          },
+          { path: '*', hydrateFallbackElement: <AdminSkeleton />, lazy: notFound },
+        ],
+      },
+
+      // Global admin, by tier (spec section 6).
+      {
+        path: 'global-admin',
+        element: <RequireAdminTier level={ADMIN_TIERS.read_only} />,
+        children: [
+          {
+            index: true,
+            hydrateFallbackElement: <AdminSkeleton />,
+            lazy: page(
+              () => import('../features/global-admin/GlobalAdminOverviewPage.tsx'),
+              (m) => m.GlobalAdminOverviewPage,
+            ),
+          },
+        ],
+      },
+      {
+        path: 'global-admin/email-templates',
+        element: <RequireAdminTier level={ADMIN_TIERS.support_agent} />,
+        children: [
+          {
+            index: true,
+            hydrateFallbackElement: <AdminSkeleton />,
+            lazy: page(
+              () => import('../features/global-admin/EmailTemplatesPage.tsx'),
+              (m) => m.EmailTemplatesPage,
+            ),
+          },
+        ],
+      },
+
+      // Development only: the API answers NOT_FOUND in production, and so does the page.
+      {
+        path: 'dev/mailbox',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: page(
+          () => import('../features/dev/DevMailboxPage.tsx'),
+          (m) => m.DevMailboxPage,
+        ),
+      },
+
+      { path: '*', hydrateFallbackElement: <PageSkeleton />, lazy: notFound },
     ],
   },
 ];

@@ -133,15 +133,56 @@ export function HomeSkeleton() {
 }
 
 /** A generic page while its code loads: a heading and a few paragraphs. */
-export function PageSkeleton() {
+export function PageSkeleton({ label = 'Loading page' }: { label?: string }) {
   return (
-    <Busy label="Loading page" className="mx-auto w-full max-w-3xl px-4 py-12 sm:px-6 lg:px-8">
+    <Busy label={label} className="mx-auto w-full max-w-3xl px-4 py-12 sm:px-6 lg:px-8">
       <Skeleton className="h-9 w-2/3" />
       <div className="mt-6 flex flex-col gap-3">
         <Skeleton className="h-4 w-full" />
         <Skeleton className="h-4 w-full" />
         <Skeleton className="h-4 w-5/6" />
       </div>
+    </Busy>
+  );
+}
+
+/** A signed-in page while the session is checked (spec section 2: the guard's placeholder). */
+export function SessionSkeleton() {
+  return <PageSkeleton label="Checking your session" />;
+}
+
+/** The sign-in, sign-up and password pages: a heading, then a card with a form. */
+export function AuthFormSkeleton() {
+  return (
+    <Busy label="Loading page" className="flex flex-1 justify-center bg-paper-deep/60 px-4 py-10 sm:py-16">
+      <div className="w-full max-w-md">
+        <Skeleton className="h-9 w-3/5" />
+        <Skeleton className="mt-3 h-4 w-4/5" />
+        <div className="mt-6 flex flex-col gap-5 rounded-xl border border-line bg-paper p-5 shadow-card sm:p-8">
+          <Skeleton className="h-4 w-24" />
+          <Skeleton className="h-11 w-full rounded-lg" />
+          <Skeleton className="h-4 w-20" />
+          <Skeleton className="h-11 w-full rounded-lg" />
+          <Skeleton className="mt-2 h-12 w-full rounded-lg" />
+        </div>
+      </div>
+    </Busy>
+  );
+}
+
+/** The staff area while access is checked (spec section 2): title, then a row of cards. */
+export function AdminSkeleton({ label = 'Checking your access' }: { label?: string }) {
+  return (
+    <Busy label={label} className="mx-auto w-full max-w-6xl px-4 py-10 sm:px-6 lg:px-8">
+      <Skeleton className="h-4 w-28" />
+      <Skeleton className="mt-3 h-9 w-64 max-w-full" />
+      <Skeleton className="mt-3 h-4 w-80 max-w-full" />
+      <div className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <Skeleton className="h-28 rounded-xl" />
+        <Skeleton className="h-28 rounded-xl" />
+        <Skeleton className="h-28 rounded-xl" />
+      </div>
+      <Skeleton className="mt-6 h-56 w-full rounded-xl" />
     </Busy>
   );
 }

@@ -2,6 +2,9 @@
  * Browser sessions live in httpOnly cookies set by the BFF: tokens never reach page
  * scripts. Outside development the names carry the `__Host-` prefix and `Secure`.
  */
+// The cookie plugin's type augmentation (request.cookies, reply.setCookie) must be visible
+// wherever this file is type-checked, including through the web client's router import.
+import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Session } from './identity/types.ts';

@@ -1,6 +1,7 @@
 import { Search } from 'lucide-react';
 import { Link, NavLink } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
+import { HeaderAccount } from './HeaderAccount.tsx';
 import { Wordmark } from './Wordmark.tsx';
 
 export function SiteHeader() {
@@ -30,6 +31,7 @@ export function SiteHeader() {
               <span className="hidden sm:inline">Sell a book</span>
             </Link>
           </Button>
+          <HeaderAccount />
         </nav>
       </div>
     </header>

@@ -1,0 +1,156 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { Genre } from '@reshelf/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { Check } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router-dom';
+import { z } from 'zod';
+import { SubmitButton } from '../../components/form/SubmitButton.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { AuthShell } from './AuthShell.tsx';
+import { refreshSession, useSession } from './session.ts';
+
+export const MAX_GENRES = 20;
+
+const genresSchema = z.object({
+  genreIds: z.array(z.string()).max(MAX_GENRES, `Pick at most ${MAX_GENRES} genres`),
+});
+type GenreValues = z.input<typeof genresSchema>;
+
+/** /onboarding (signed in): pick favourite genres, or skip; then /onboarding/complete. */
+export function OnboardingPage() {
+  usePageMeta('Pick your favourite genres', 'Tell us what you like to read.');
+  const genres = trpc.catalogue.genres.useQuery();
+  const profile = trpc.account.profile.useQuery();
+
+  return (
+    <AuthShell
+      width="wide"
+      eyebrow="Step 2 of 2"
+      title="What do you like to read?"
+      description="Pick a few favourite genres and we'll show you more of what you love. You can change them any time, or skip this for now."
+    >
+      {genres.isError || profile.isError ? (
+        <Alert tone="error">
+          {apiErrorMessage(genres.error ?? profile.error)}{' '}
+          <button
+            type="button"
+            className="font-semibold text-brand underline"
+            onClick={() => {
+              void genres.refetch();
+              void profile.refetch();
+            }}
+          >
+            Try again
+          </button>
+        </Alert>
+      ) : genres.isPending || profile.isPending ? (
+        <GenreSkeleton />
+      ) : (
+        <GenreForm genres={genres.data} chosen={profile.data.favouriteGenreIds} />
+      )}
+    </AuthShell>
+  );
+}
+
+function GenreSkeleton() {
+  return (
+    <div role="status" aria-busy="true" aria-label="Loading genres" className="flex flex-wrap gap-2">
+      {[28, 36, 24, 32, 40, 28, 24, 36, 32].map((width, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static placeholders that never reorder.
+        <Skeleton key={index} className="h-11 rounded-full" style={{ width: `${width * 4}px` }} />
+      ))}
+    </div>
+  );
+}
+
+function GenreForm({ genres, chosen }: { genres: Genre[]; chosen: string[] }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const utils = trpc.useUtils();
+  const session = useSession();
+  const completeOnboarding = trpc.account.completeOnboarding.useMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [skipping, setSkipping] = useState(false);
+  const form = useForm<GenreValues, unknown, z.output<typeof genresSchema>>({
+    resolver: zodResolver(genresSchema),
+    defaultValues: { genreIds: chosen },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const picked = form.watch('genreIds') ?? [];
+
+  async function save(genreIds: string[], skipped: boolean) {
+    setProblem(null);
+    try {
+      // Skipping saves nothing, but still marks onboarding done; it never clears earlier choices.
+      const alreadyOnboarded = session.status === 'signed-in' && session.user.onboarded;
+      if (!(skipped && alreadyOnboarded)) {
+        await completeOnboarding.mutateAsync({ genreIds });
+        await Promise.all([refreshSession(queryClient), utils.account.profile.invalidate()]);
+      }
+      await navigate('/onboarding/complete', { state: { skipped } });
+    } catch (error) {
+      setProblem(apiErrorMessage(error));
+    }
+  }
+
+  const onSubmit = form.handleSubmit(({ genreIds }) => save(genreIds, false));
+  const onSkip = async () => {
+    setSkipping(true);
+    await save([], true);
+    setSkipping(false);
+  };
+  const busy = isSubmitting || skipping;
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-6">
+      <fieldset aria-describedby={errors.genreIds ? 'genres-error' : undefined}>
+        <legend className="text-sm font-semibold text-ink">Favourite genres</legend>
+        <p className="mt-1 text-sm text-ink-muted" aria-live="polite">
+          {picked.length === 0 ? 'None picked yet.' : `${picked.length} picked.`}
+        </p>
+        <div className="mt-4 flex flex-wrap gap-2" data-testid="genre-options">
+          {genres.map((genre) => (
+            <label
+              key={genre.id}
+              className="group relative inline-flex min-h-11 cursor-pointer select-none items-center gap-2 rounded-full border border-ink/20 bg-white px-4 text-sm font-medium text-ink-soft transition-colors hover:border-ink/40 has-checked:border-brand has-checked:bg-brand has-checked:text-brand-foreground has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-brand"
+            >
+              <input
+                type="checkbox"
+                value={genre.id}
+                className="peer sr-only"
+                {...form.register('genreIds')}
+              />
+              <Check aria-hidden="true" className="hidden size-4 peer-checked:block" />
+              {genre.name}
+            </label>
+          ))}
+        </div>
+        {errors.genreIds ? (
+          <p id="genres-error" className="mt-3 text-sm font-medium text-destructive">
+            {errors.genreIds.message}
+          </p>
+        ) : null}
+      </fieldset>
+      {problem ? (
+        <Alert tone="error" data-testid="form-error">
+          {problem}
+        </Alert>
+      ) : null}
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button type="button" variant="ghost" size="lg" onClick={onSkip} disabled={busy}>
+          {skipping ? 'Skipping…' : 'Skip for now'}
+        </Button>
+        <SubmitButton pending={isSubmitting} disabled={busy} pendingLabel="Saving…" className="sm:w-auto">
+          Save and continue
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
