@@ -35,6 +35,8 @@ function buildWeb(args: string[]): void {
   const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', ...args], {
     cwd: path.join(ROOT, 'web'),
     stdio: 'inherit',
+    // Vitest runs with NODE_ENV=test, which would give a development build of React.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (build.status !== 0) throw new Error(`web build failed (vite build ${args.join(' ')})`);
 }

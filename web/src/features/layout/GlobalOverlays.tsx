@@ -10,15 +10,23 @@ import { WelcomeGift } from '../welcome-gift/WelcomeGift.tsx';
  * here too; analytics holds them until the visitor accepts cookies.
  */
 export function GlobalOverlays() {
-  const { pathname } = useLocation();
-  useEffect(() => {
-    track('page_view', { path: pathname });
-  }, [pathname]);
-
+  usePageViews();
   return (
     <>
       <CookieBanner />
       <WelcomeGift />
     </>
   );
+}
+
+/** The last history entry counted, so a re-render or a remount never counts a visit twice. */
+let lastCountedKey: string | null = null;
+
+function usePageViews() {
+  const { key, pathname } = useLocation();
+  useEffect(() => {
+    if (key === lastCountedKey) return;
+    lastCountedKey = key;
+    track('page_view', { path: pathname });
+  }, [key, pathname]);
 }
