@@ -179,6 +179,17 @@ describe('cookie banner', () => {
     });
   }
 
+  it('gives keyboard focus back to where it came from after a choice', async () => {
+    const { page } = await openPaused();
+    await showBanner(page);
+    const search = page.getByRole('link', { name: /Search by title/ });
+    await search.focus();
+    await banner(page).getByRole('button', { name: 'Decline', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    expect(await stored(page, 'cookie-consent')).toBe('declined');
+    expect(await search.evaluate((element) => element === document.activeElement)).toBe(true);
+  });
+
   it('is full width at the bottom of a phone', async () => {
     const { page } = await openPaused({ viewport: 'phone' });
     await showBanner(page);
