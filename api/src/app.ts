@@ -54,6 +54,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(fastifyCookie);
+  await import('./http/cors.ts').then(({ registerCors }) => registerCors(app, config));
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

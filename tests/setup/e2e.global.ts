@@ -1,6 +1,11 @@
 /**
  * Browser tests run against the real marketplace: the built web served by the real BFF on
  * a throwaway embedded PostgreSQL with the demo seed, on a free port.
+ *
+ * The web served is the production build plus the browser-test hooks (`vite build --mode e2e`,
+ * docs/decisions/0003-shell-test-hooks.md), rebuilt on every run into tests/.artifacts/web-e2e.
+ * The production build (web/dist) is built too when missing, so a test can check that the hooks
+ * are not in it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -22,19 +27,31 @@ declare module 'vitest' {
 }
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const E2E_WEB_DIST = path.join(ROOT, 'tests/.artifacts/web-e2e');
+
+function buildWeb(args: string[]): void {
+  const vite = path.join(ROOT, 'web/node_modules/vite/bin/vite.js');
+  const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', ...args], {
+    cwd: path.join(ROOT, 'web'),
+    stdio: 'inherit',
+    // Vitest runs with NODE_ENV=test, which would give a development build of React.
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (build.status !== 0) throw new Error(`web build failed (vite build ${args.join(' ')})`);
+}
 
 export default async function setup(project: TestProject) {
-  if (!existsSync(path.join(ROOT, 'web/dist/index.html'))) {
-    const vite = path.join(ROOT, 'web/node_modules/vite/bin/vite.js');
-    const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-      cwd: path.join(ROOT, 'web'),
-      stdio: 'inherit',
-    });
-    if (build.status !== 0) throw new Error('web build failed');
-  }
+  if (!existsSync(path.join(ROOT, 'web/dist/index.html'))) buildWeb([]);
+  buildWeb(['--mode', 'e2e', '--outDir', E2E_WEB_DIST]);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'reshelf-e2e-'));
   await chmod(dataDir, 0o755);
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DATA_DIR: dataDir, HOST: '127.0.0.1' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    WEB_DIST: E2E_WEB_DIST,
+  });
   const quiet = { info: () => {}, debug: () => {} };
   const { database, secrets, services } = await prepare(config, quiet);
   const app = await buildApp({ config, database: database.handle, secrets, services });

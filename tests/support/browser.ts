@@ -41,10 +41,13 @@ export async function newPage(
   return { context, page };
 }
 
-/** Saves a screenshot under tests/.artifacts for a person to look at. */
-export async function snapshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a screenshot under tests/.artifacts for a person to look at: the whole page, or with
+ * `fullPage: false` just the screen (for overlays fixed to the viewport).
+ */
+export async function snapshot(page: Page, name: string, { fullPage = true } = {}): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }

@@ -1,10 +1,12 @@
 import { RotateCw } from 'lucide-react';
 import { useEffect } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { PageSkeleton } from '../components/placeholders.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { Wordmark } from '../features/layout/Wordmark.tsx';
 import { NotFoundContent } from '../features/not-found/NotFoundContent.tsx';
 import { usePageMeta } from '../lib/page-meta.ts';
+import { isChunkLoadError, isRecoveryReloadPending } from './preload-recovery.ts';
 
 /** The spec's router fallback text (section 2, "Global overlays"). */
 export const UNEXPECTED_ERROR_TEXT = 'Unexpected Application Error!';
@@ -16,10 +18,14 @@ export const UNEXPECTED_ERROR_TEXT = 'Unexpected Application Error!';
 export function RootErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // The page's code failed to load and a fresh load is already under way (preload-recovery.ts).
+  const reloading = isRecoveryReloadPending();
 
   useEffect(() => {
-    if (!notFound) console.error(error);
-  }, [error, notFound]);
+    if (!notFound && !reloading) console.error(error);
+  }, [error, notFound, reloading]);
+
+  if (reloading) return <PageSkeleton />;
 
   return (
     <div className="flex min-h-dvh flex-col">
@@ -38,6 +44,7 @@ export function RootErrorBoundary() {
 function UnexpectedError({ error }: { error: unknown }) {
   usePageMeta('Something went wrong');
   const detail = import.meta.env.DEV ? describe(error) : null;
+  const chunkFailed = isChunkLoadError(error);
   return (
     <section
       data-testid="app-error"
@@ -47,9 +54,10 @@ function UnexpectedError({ error }: { error: unknown }) {
       <h1 id="app-error-title" className="text-3xl font-semibold sm:text-4xl">
         {UNEXPECTED_ERROR_TEXT}
       </h1>
-      <p className="mt-4 text-lg text-ink-muted">
-        Sorry, something went wrong while showing this page. Reloading usually fixes it; if it keeps
-        happening, start again from the home page.
+      <p data-testid="app-error-message" className="mt-4 text-lg text-ink-muted">
+        {chunkFailed
+          ? 'Sorry, this page could not be loaded. You may be offline, or Reshelf may have just been updated. Check your connection, then reload the page.'
+          : 'Sorry, something went wrong while showing this page. Reloading usually fixes it; if it keeps happening, start again from the home page.'}
       </p>
       <div className="mt-8 flex w-full flex-col gap-3 sm:w-auto sm:flex-row">
         <Button variant="brand" size="lg" onClick={() => window.location.reload()}>

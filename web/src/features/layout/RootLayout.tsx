@@ -1,9 +1,13 @@
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router-dom';
+import { GlobalOverlays } from './GlobalOverlays.tsx';
 import { NavigationProgress } from './NavigationProgress.tsx';
 import { SiteFooter } from './SiteFooter.tsx';
 import { SiteHeader } from './SiteHeader.tsx';
 
-/** The frame around every public page: skip link, header, main landmark, footer. */
+/**
+ * The frame around every public page: skip link, header, main landmark, footer, and the global
+ * overlays (cookie banner, welcome gift).
+ */
 export function RootLayout() {
   const navigation = useNavigation();
   return (
@@ -20,6 +24,7 @@ export function RootLayout() {
         <Outlet />
       </main>
       <SiteFooter />
+      <GlobalOverlays />
       <ScrollRestoration />
     </div>
   );

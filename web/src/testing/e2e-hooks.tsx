@@ -1,0 +1,70 @@
+/**
+ * Browser-test hooks, present only in the `vite build --mode e2e` bundle the browser tests serve
+ * (see main.tsx and docs/decisions/0003-shell-test-hooks.md). They let a test raise toasts
+ * through the same API features use, and render every button variant and size, before any
+ * product page does so itself.
+ */
+import { BUTTON_SIZES, BUTTON_VARIANTS } from '@reshelf/contracts';
+import { Plus } from 'lucide-react';
+import { createRoot, type Root } from 'react-dom/client';
+import { Button } from '../components/ui/button.tsx';
+import { notify } from '../components/ui/notify.ts';
+import { dismissToast, toast } from '../components/ui/use-toast.ts';
+
+export interface ReshelfTestHooks {
+  toast: typeof toast;
+  dismissToast: typeof dismissToast;
+  notify: typeof notify;
+  /** Shows every button variant in every size, in a panel over the page. */
+  showButtons: () => void;
+}
+
+declare global {
+  interface Window {
+    __reshelfTest?: ReshelfTestHooks;
+  }
+}
+
+let gallery: Root | null = null;
+
+function ButtonGallery() {
+  return (
+    <section
+      data-testid="button-gallery"
+      aria-label="Buttons"
+      className="fixed inset-0 z-[200] overflow-auto bg-paper p-6"
+    >
+      <div className="grid gap-4">
+        {BUTTON_VARIANTS.map((variant) => (
+          <div key={variant} className="flex flex-wrap items-center gap-3">
+            {BUTTON_SIZES.map((size) => (
+              <Button
+                key={size}
+                variant={variant}
+                size={size}
+                data-variant={variant}
+                data-size={size}
+                aria-label={size === 'icon' ? `${variant} icon` : undefined}
+              >
+                {size === 'icon' ? <Plus aria-hidden="true" /> : `${variant} ${size}`}
+              </Button>
+            ))}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+window.__reshelfTest = {
+  toast,
+  dismissToast,
+  notify,
+  showButtons() {
+    if (gallery) return;
+    const host = document.createElement('div');
+    document.body.append(host);
+    gallery = createRoot(host);
+    gallery.render(<ButtonGallery />);
+  },
+};
