@@ -75,6 +75,8 @@ export interface Books {
   page_count: number | null;
   published_year: number | null;
   publisher: string | null;
+  search_authors: Generated<string | null>;
+  search_title: Generated<string | null>;
   subtitle: string | null;
   title: string;
   updated_at: Generated<Timestamp>;
@@ -91,6 +93,36 @@ export interface Categories {
   updated_at: Generated<Timestamp>;
 }
 
+export interface Charities {
+  approved_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  description: string | null;
+  id: Generated<string>;
+  logo_url: string | null;
+  name: string;
+  owner_id: string | null;
+  registered_number: string;
+  search_name: Generated<string | null>;
+  slug: string;
+  status: Generated<string>;
+  town: string | null;
+  updated_at: Generated<Timestamp>;
+  website: string | null;
+}
+
+export interface ContactMessages {
+  created_at: Generated<Timestamp>;
+  email: string;
+  handled_at: Timestamp | null;
+  handled_by: string | null;
+  id: Generated<string>;
+  message: string;
+  name: string;
+  sender_key: string | null;
+  topic: string;
+  user_id: string | null;
+}
+
 export interface Disputes {
   id: Generated<string>;
   kind: string;
@@ -105,6 +137,15 @@ export interface Disputes {
   updated_at: Generated<Timestamp>;
 }
 
+export interface EmailSuppressions {
+  created_at: Generated<Timestamp>;
+  email: string | null;
+  id: Generated<string>;
+  list: string;
+  source: Generated<string>;
+  user_id: string | null;
+}
+
 export interface Genres {
   created_at: Generated<Timestamp>;
   description: string | null;
@@ -117,21 +158,32 @@ export interface Genres {
 
 export interface Listings {
   book_id: string | null;
+  category_id: string | null;
+  charity_id: string | null;
   condition: string | null;
   condition_notes: string | null;
   created_at: Generated<Timestamp>;
   description: string | null;
   ex_library: Generated<boolean>;
+  genre_ids: Generated<string[]>;
   id: Generated<string>;
   parcel_size: string | null;
   photos: Generated<Json>;
   price_minor: number | null;
   published_at: Timestamp | null;
   removed_reason: string | null;
+  search_document: Generated<string>;
   seller_id: string;
   slug: string | null;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
+}
+
+export interface ListingViews {
+  listing_id: string;
+  viewed_at: Generated<Timestamp>;
+  viewed_on: Generated<Timestamp>;
+  viewer_key: string;
 }
 
 export interface Orders {
@@ -160,6 +212,17 @@ export interface Orders {
   updated_at: Generated<Timestamp>;
 }
 
+export interface Pages {
+  body_markdown: string;
+  created_at: Generated<Timestamp>;
+  description: string;
+  published: Generated<boolean>;
+  slug: string;
+  title: string;
+  updated_at: Generated<Timestamp>;
+  updated_by: string | null;
+}
+
 export interface Profiles {
   avatar_url: string | null;
   bio: string | null;
@@ -176,10 +239,33 @@ export interface SeedRuns {
   ran_at: Generated<Timestamp>;
 }
 
+export interface Settings {
+  description: string | null;
+  key: string;
+  updated_at: Generated<Timestamp>;
+  updated_by: string | null;
+  value: Json;
+}
+
+export interface StaffPicks {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  listing_id: string;
+  note: string | null;
+  picked_by: string | null;
+  position: Generated<number>;
+}
+
 export interface UserRoles {
   created_at: Generated<Timestamp>;
   id: Generated<string>;
   role: string;
+  user_id: string;
+}
+
+export interface WishlistItems {
+  created_at: Generated<Timestamp>;
+  listing_id: string;
   user_id: string;
 }
 
@@ -189,11 +275,19 @@ export interface DB {
   book_genres: BookGenres;
   books: Books;
   categories: Categories;
+  charities: Charities;
+  contact_messages: ContactMessages;
   disputes: Disputes;
+  email_suppressions: EmailSuppressions;
   genres: Genres;
+  listing_views: ListingViews;
   listings: Listings;
   orders: Orders;
+  pages: Pages;
   profiles: Profiles;
   seed_runs: SeedRuns;
+  settings: Settings;
+  staff_picks: StaffPicks;
   user_roles: UserRoles;
+  wishlist_items: WishlistItems;
 }

@@ -12,11 +12,21 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/**
+ * pg_trgm thresholds for every connection: how alike two texts must be for the trigram
+ * operators search uses (`%` whole-text similarity, `<%` word similarity). The defaults
+ * (0.3 and 0.6) miss common misspellings of a surname ("Tolkein"); these catch them without
+ * flooding results. Set per connection so that every database (including cloned test
+ * databases) behaves the same.
+ */
+export const TRIGRAM_THRESHOLDS = { similarity: 0.3, wordSimilarity: 0.5 } as const;
+
 export function createDatabase(connectionString: string, options: { max?: number } = {}): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,
     application_name: 'reshelf-api',
+    options: `-c pg_trgm.similarity_threshold=${TRIGRAM_THRESHOLDS.similarity} -c pg_trgm.word_similarity_threshold=${TRIGRAM_THRESHOLDS.wordSimilarity}`,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });

@@ -4,7 +4,9 @@
  * transaction, so a failure leaves nothing half-written.
  */
 import type { Database } from '../db/index.ts';
+import { seedCatalogueDemo } from './catalogue-demo.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
+import { seedSitePages } from './site-pages.ts';
 
 export interface SeedReport {
   ran: string[];
@@ -48,5 +50,7 @@ export async function seedReferenceData(db: Database): Promise<{ categories: num
 export async function runDemoSeed(db: Database): Promise<SeedReport> {
   const ran: string[] = [];
   if (await once(db, 'reference-data', (trx) => seedReferenceData(trx))) ran.push('reference-data');
+  if (await once(db, 'site-pages', (trx) => seedSitePages(trx))) ran.push('site-pages');
+  if (await once(db, 'catalogue-demo', (trx) => seedCatalogueDemo(trx))) ran.push('catalogue-demo');
   return { ran };
 }

@@ -1,4 +1,6 @@
 export * from './access.ts';
+export * from './catalogue.ts';
 export * from './constants.ts';
+export * from './isbn.ts';
 export * from './money.ts';
 export * from './schemas.ts';
