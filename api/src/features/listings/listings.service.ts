@@ -196,6 +196,7 @@ export async function browseListings(db: Database, params: BrowseParams): Promis
  *   - books whose normalised title or authors are trigram-similar to the text (misspellings
  *     such as "Pride and Prejudise" or "Hary Poter"), or equal to it;
  *   - the book with that ISBN, when the text is an ISBN-10 or ISBN-13 (hyphens allowed).
+ * Text with "quoted phrases" or -exclusions is taken literally: full-text and ISBN only.
  * Ranking: an ISBN hit, then an exact title, then title similarity, author similarity and
  * the full-text rank; ties go to the newest listing.
  */
@@ -204,6 +205,8 @@ export async function searchListings(db: Database, params: SearchParams): Promis
   const refs = await resolveRefs(db, params);
   const where = filterSql(params, refs, asOf);
   const isbn = normaliseIsbn(params.q);
+  // "Quoted phrases" and -exclusions ask for precision: no fuzzy matching for them.
+  const fuzzy = !/"|(^|\s)-\S/.test(params.q);
   const offset = (params.page - 1) * params.pageSize;
   const q = params.q;
   const order =
@@ -222,11 +225,12 @@ export async function searchListings(db: Database, params: SearchParams): Promis
         b.search_title = public.search_normalise(${q}) as exact_title,
         coalesce(b.isbn13 = ${isbn}, false) as isbn_hit
       from public.books b
-      where b.search_title = public.search_normalise(${q})
-         or b.isbn13 = ${isbn}
-         or b.search_title % public.search_normalise(${q})
-         or public.search_normalise(${q}) <% b.search_title
-         or public.search_normalise(${q}) <% b.search_authors
+      where b.isbn13 = ${isbn}
+         or (${fuzzy} and (
+               b.search_title = public.search_normalise(${q})
+            or b.search_title % public.search_normalise(${q})
+            or public.search_normalise(${q}) <% b.search_title
+            or public.search_normalise(${q}) <% b.search_authors))
     ),
     hits as (
       select l.id from public.listings l, input
