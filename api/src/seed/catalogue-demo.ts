@@ -290,13 +290,19 @@ export async function seedCatalogueDemo(db: Database): Promise<CatalogueDemoRepo
     }
   });
 
+  // Listed in a mixed order over the last five weeks, so "recently added" is varied.
+  const recency = new Map(
+    [...planned.keys()]
+      .sort((a, b) => pick(`order:${a}`) - pick(`order:${b}`))
+      .map((plannedIndex, rank) => [plannedIndex, rank]),
+  );
   const listingRows = planned.map((plan, n) => {
     const key = `${plan.book.isbn13}:${plan.copy}`;
     const condition = choose(`${key}:condition`, CONDITIONS_BY_WEIGHT);
     const exLibrary = plan.charityId !== null && pick(`${key}:exlib`) < 0.25;
     const notes = choose(`${key}:notes`, CONDITION_NOTES[condition]);
     const words = plan.charityId ? SELLER_WORDS[5]! : choose(`${key}:words`, SELLER_WORDS.slice(0, 5));
-    const hoursAgo = 2 + n * 11 + Math.floor(pick(`${key}:time`) * 9);
+    const hoursAgo = 2 + recency.get(n)! * 9 + Math.floor(pick(`${key}:time`) * 8);
     return {
       seller_id: plan.sellerId,
       charity_id: plan.charityId,
