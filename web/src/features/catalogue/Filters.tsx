@@ -22,9 +22,24 @@ const fieldClass =
  * Filters for a listings page. Every change goes straight into the URL (which is the state);
  * prices wait for "Apply" and are checked first. On small screens the panel folds away.
  */
+/**
+ * A value that follows the URL but changes at once when a person changes it: the router
+ * updates the URL a moment later, and a control must not flick back in between.
+ */
+function useFollow<T>(value: T, key: string): [T, (next: T) => void] {
+  const [local, setLocal] = useState(value);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the value's identity.
+  useEffect(() => setLocal(value), [key]);
+  return [local, setLocal];
+}
+
 export function Filters({ params, fixed = [] }: { params: ListingParams; fixed?: FixedFilter[] }) {
   const [search, setSearch] = useSearchParams();
   const id = useId();
+  const [conditions, setConditions] = useFollow(params.conditions, params.conditions.join(','));
+  const [category, setCategory] = useFollow(params.category ?? '', params.category ?? '');
+  const [genre, setGenre] = useFollow(params.genre ?? '', params.genre ?? '');
+  const [charityOnly, setCharityOnly] = useFollow(params.charityOnly, String(params.charityOnly));
   const categories = trpc.catalogue.categories.useQuery(undefined, { enabled: !fixed.includes('category') });
   const genres = trpc.catalogue.genres.useQuery(undefined, { enabled: !fixed.includes('genre') });
   const count = activeFilterCount(params);
@@ -33,10 +48,12 @@ export function Filters({ params, fixed = [] }: { params: ListingParams; fixed?:
     setSearch(withChanges(search, changes), { preventScrollReset: true });
 
   const toggleCondition = (condition: string, checked: boolean) => {
-    const next = new Set<string>(params.conditions);
+    const next = new Set<string>(conditions);
     if (checked) next.add(condition);
     else next.delete(condition);
-    change({ condition: CONDITIONS.filter((c) => next.has(c)).join(',') || null });
+    const list = CONDITIONS.filter((c) => next.has(c));
+    setConditions(list);
+    change({ condition: list.join(',') || null });
   };
 
   return (
@@ -74,8 +91,11 @@ export function Filters({ params, fixed = [] }: { params: ListingParams; fixed?:
             <select
               id={`${id}-category`}
               className={fieldClass}
-              value={params.category ?? ''}
-              onChange={(event) => change({ category: event.target.value || null })}
+              value={category}
+              onChange={(event) => {
+                setCategory(event.target.value);
+                change({ category: event.target.value || null });
+              }}
             >
               <option value="">All categories</option>
               {categories.data?.map((category) => (
@@ -95,8 +115,11 @@ export function Filters({ params, fixed = [] }: { params: ListingParams; fixed?:
             <select
               id={`${id}-genre`}
               className={fieldClass}
-              value={params.genre ?? ''}
-              onChange={(event) => change({ genre: event.target.value || null })}
+              value={genre}
+              onChange={(event) => {
+                setGenre(event.target.value);
+                change({ genre: event.target.value || null });
+              }}
             >
               <option value="">All genres</option>
               {genres.data?.map((genre) => (
@@ -115,7 +138,7 @@ export function Filters({ params, fixed = [] }: { params: ListingParams; fixed?:
               <input
                 type="checkbox"
                 className="size-4 accent-brand"
-                checked={params.conditions.includes(condition)}
+                checked={conditions.includes(condition)}
                 onChange={(event) => toggleCondition(condition, event.target.checked)}
               />
               {CONDITION_LABELS[condition]}
@@ -130,8 +153,11 @@ export function Filters({ params, fixed = [] }: { params: ListingParams; fixed?:
             <input
               type="checkbox"
               className="size-4 accent-brand"
-              checked={params.charityOnly}
-              onChange={(event) => change({ charity: event.target.checked ? '1' : null })}
+              checked={charityOnly}
+              onChange={(event) => {
+                setCharityOnly(event.target.checked);
+                change({ charity: event.target.checked ? '1' : null });
+              }}
             />
             Charity sellers only
           </label>
@@ -251,6 +277,7 @@ export function SortSelect({ value, hasQuery }: { value: ListingSort; hasQuery: 
   const [search, setSearch] = useSearchParams();
   const id = useId();
   const sorts = LISTING_SORTS.filter((sort) => hasQuery || sort !== 'relevance');
+  const [current, setCurrent] = useFollow(value, value);
   return (
     <div className="flex items-center gap-2">
       <label htmlFor={id} className="text-sm whitespace-nowrap text-ink-muted">

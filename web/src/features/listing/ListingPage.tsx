@@ -244,11 +244,15 @@ export function PriceBreakdown({ price }: { price: ListingPriceBreakdown }) {
     <dl className="flex flex-col gap-2 text-sm" data-testid="price-breakdown">
       <div className="flex justify-between gap-4">
         <dt className="text-ink-soft">Item price</dt>
-        <dd className="font-medium tabular-nums">{formatPence(price.itemMinor)}</dd>
+        <dd className="font-medium tabular-nums" data-testid="price-item">
+          {formatPence(price.itemMinor)}
+        </dd>
       </div>
       <div className="flex justify-between gap-4">
         <dt className="text-ink-soft">Postage ({PARCEL_LABELS[price.parcelSize]})</dt>
-        <dd className="font-medium tabular-nums">{formatPence(price.postageMinor)}</dd>
+        <dd className="font-medium tabular-nums" data-testid="price-postage">
+          {formatPence(price.postageMinor)}
+        </dd>
       </div>
       <div className="flex justify-between gap-4">
         <dt className="text-ink-soft">
@@ -258,7 +262,9 @@ export function PriceBreakdown({ price }: { price: ListingPriceBreakdown }) {
             including VAT of {formatPence(price.protectionVatMinor)}
           </span>
         </dt>
-        <dd className="font-medium tabular-nums">{formatPence(price.protectionMinor)}</dd>
+        <dd className="font-medium tabular-nums" data-testid="price-protection">
+          {formatPence(price.protectionMinor)}
+        </dd>
       </div>
       <div className="mt-1 flex justify-between gap-4 border-t border-line pt-3 text-base">
         <dt className="font-semibold">Total</dt>
