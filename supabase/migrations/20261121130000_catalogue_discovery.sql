@@ -78,46 +78,38 @@ create trigger charities_touch before update on public.charities
 alter table public.listings
   add column charity_id uuid references public.charities (id) on delete set null;
 create index listings_charity_idx on public.listings (charity_id, published_at desc, id desc)
+  include (price_minor, condition)
   where status = 'active' and charity_id is not null;
 
 -- Search support -----------------------------------------------------------------------
--- Books carry normalised title and author text for typo-tolerant (trigram) matching and
--- exact-title ranking. Listings carry a denormalised copy of what browsing filters and
--- full-text search need (the book's category, its genres, and one tsvector over the book's
--- title, authors and description plus the listing's own description), kept up to date by
--- the triggers below, so every catalogue query is answered from indexes on one table.
+-- Search works on books: normalised title and author text (trigram matching for typos,
+-- equality for exact titles) and two tsvectors, one for the title and authors (strong
+-- matches) and one for the description (weaker ones), all generated from the row. Listings
+-- carry a denormalised copy of what browsing filters need (the book's category and genres),
+-- kept up to date by the triggers below, so every catalogue query is answered from indexes
+-- on one table at a time. The plans are in docs/catalogue-queries.md.
 
 alter table public.books
   add column search_title text generated always as (
     public.search_normalise(title || coalesce(' ' || subtitle, ''))
   ) stored,
-  add column search_authors text generated always as (
-    public.search_normalise(authors)
+  add column search_authors text generated always as (public.search_normalise(authors)) stored,
+  add column title_document tsvector generated always as (
+    setweight(to_tsvector('english'::regconfig, public.search_normalise(title || coalesce(' ' || subtitle, ''))), 'A') ||
+    setweight(to_tsvector('english'::regconfig, public.search_normalise(authors)), 'B')
+  ) stored,
+  add column description_document tsvector generated always as (
+    to_tsvector('english'::regconfig, public.search_normalise(left(coalesce(description, ''), 4000)))
   ) stored;
 create index books_search_title_idx on public.books (search_title);
 create index books_search_title_trgm_idx on public.books using gin (search_title gin_trgm_ops);
 create index books_search_authors_trgm_idx on public.books using gin (search_authors gin_trgm_ops);
+create index books_title_document_idx on public.books using gin (title_document);
+create index books_description_document_idx on public.books using gin (description_document);
 
 alter table public.listings
   add column category_id uuid references public.categories (id) on delete set null,
-  add column genre_ids uuid[] not null default '{}',
-  add column search_document tsvector not null default ''::tsvector;
-
--- Weights: title and subtitle A, authors B, the book's and the listing's descriptions C.
-create or replace function public.listing_search_document(p_book_id uuid, p_description text)
-returns tsvector
-language sql stable parallel safe
-set search_path = public, extensions, pg_catalog
-as $$
-  select
-    setweight(to_tsvector('english', coalesce(b.search_title, '')), 'A') ||
-    setweight(to_tsvector('english', coalesce(b.search_authors, '')), 'B') ||
-    setweight(to_tsvector('english', public.search_normalise(
-      left(coalesce(b.description, ''), 4000) || ' ' || coalesce(p_description, '')
-    )), 'C')
-  from public.books b
-  where b.id = p_book_id
-$$;
+  add column genre_ids uuid[] not null default '{}';
 
 create or replace function public.book_genre_ids(p_book_id uuid) returns uuid[]
 language sql stable parallel safe
@@ -135,17 +127,14 @@ begin
   if new.book_id is null then
     new.category_id := null;
     new.genre_ids := '{}';
-    new.search_document := to_tsvector('english', public.search_normalise(coalesce(new.description, '')));
   else
     select b.category_id into new.category_id from public.books b where b.id = new.book_id;
     new.genre_ids := public.book_genre_ids(new.book_id);
-    new.search_document := coalesce(
-      public.listing_search_document(new.book_id, new.description), ''::tsvector);
   end if;
   return new;
 end;
 $$;
-create trigger listings_denormalise before insert or update of book_id, description
+create trigger listings_denormalise before insert or update of book_id
   on public.listings for each row execute function public.listings_denormalise();
 
 create or replace function public.books_refresh_listings() returns trigger
@@ -153,14 +142,11 @@ language plpgsql
 set search_path = public, pg_catalog
 as $$
 begin
-  update public.listings l
-     set category_id = new.category_id,
-         search_document = coalesce(public.listing_search_document(new.id, l.description), ''::tsvector)
-   where l.book_id = new.id;
+  update public.listings set category_id = new.category_id where book_id = new.id;
   return null;
 end;
 $$;
-create trigger books_refresh_listings after update of title, subtitle, authors, description, category_id
+create trigger books_refresh_listings after update of category_id
   on public.books for each row execute function public.books_refresh_listings();
 
 create or replace function public.book_genres_refresh_listings() returns trigger
@@ -180,20 +166,24 @@ $$;
 create trigger book_genres_refresh_listings after insert or update or delete
   on public.book_genres for each row execute function public.book_genres_refresh_listings();
 
--- Indexes for what the catalogue asks of active listings (docs/catalogue-queries.md).
-create index listings_search_document_idx on public.listings using gin (search_document)
-  where status = 'active';
+-- Indexes for what the catalogue asks of active listings. Each ordering index carries the
+-- filter columns, so counting the matches of a filtered page is an index-only scan.
 create index listings_genre_ids_idx on public.listings using gin (genre_ids)
   where status = 'active';
 create index listings_active_published_idx on public.listings (published_at desc, id desc)
+  include (price_minor, condition, category_id, charity_id, seller_id)
   where status = 'active';
 create index listings_active_price_idx on public.listings (price_minor, id)
+  include (published_at, condition, category_id, charity_id, seller_id)
   where status = 'active';
 create index listings_active_category_published_idx on public.listings (category_id, published_at desc, id desc)
+  include (price_minor, condition, charity_id)
   where status = 'active';
 create index listings_active_category_price_idx on public.listings (category_id, price_minor, id)
+  include (published_at, condition, charity_id)
   where status = 'active';
-create index listings_active_condition_published_idx on public.listings (condition, published_at desc, id desc)
+create index listings_active_book_idx on public.listings (book_id)
+  include (published_at, price_minor, condition, category_id, charity_id)
   where status = 'active';
 
 -- Signals for trending -----------------------------------------------------------------

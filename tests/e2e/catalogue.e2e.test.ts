@@ -63,7 +63,9 @@ describe('a newcomer finds a book', () => {
     expect(count).toBeGreaterThan(0);
     for (let i = 0; i < count; i++) {
       expect((await cards.nth(i).getByTestId('card-condition').innerText()).startsWith(condition)).toBe(true);
-      expect(pence(await cards.nth(i).getByTestId('card-price').innerText())).toBeLessThanOrEqual(Number(maxPounds) * 100);
+      expect(pence(await cards.nth(i).getByTestId('card-price').innerText())).toBeLessThanOrEqual(
+        Number(maxPounds) * 100,
+      );
     }
     expect(await cards.first().getByRole('heading').innerText()).toBe('Pride and Prejudice');
     await snapshot(page, 'catalogue-search-filtered-desktop');
@@ -108,7 +110,12 @@ describe('a newcomer finds a book', () => {
       '@type': 'Book',
       name: 'Pride and Prejudice',
       isbn: '9780141439518',
-      offers: { '@type': 'Offer', priceCurrency: 'GBP', price: (price / 100).toFixed(2), availability: 'https://schema.org/InStock' },
+      offers: {
+        '@type': 'Offer',
+        priceCurrency: 'GBP',
+        price: (price / 100).toFixed(2),
+        availability: 'https://schema.org/InStock',
+      },
     });
     await page.getByRole('heading', { name: 'Similar books' }).waitFor();
     await snapshot(page, 'catalogue-listing-desktop');
@@ -136,7 +143,9 @@ describe('a newcomer finds a book', () => {
     await page.getByTestId('charities').getByTestId('charity-card').first().waitFor();
     // Covers are drawn at a fixed shape: every card's cover is 3:4.
     const ratios = await page.$$eval('[data-testid="generated-cover"]', (covers) =>
-      covers.slice(0, 6).map((cover) => cover.getBoundingClientRect().height / cover.getBoundingClientRect().width),
+      covers
+        .slice(0, 6)
+        .map((cover) => cover.getBoundingClientRect().height / cover.getBoundingClientRect().width),
     );
     for (const ratio of ratios) expect(ratio).toBeCloseTo(4 / 3, 1);
     await noHorizontalScroll(page);
@@ -190,7 +199,9 @@ describe('shelves and charities', () => {
     await box.fill('lighthouse diaries of a seafarer');
     await box.press('Enter');
     await page.waitForURL(/\/search\/not-found\?q=lighthouse/);
-    await page.getByRole('heading', { name: /No books found for “lighthouse diaries of a seafarer”/ }).waitFor();
+    await page
+      .getByRole('heading', { name: /No books found for “lighthouse diaries of a seafarer”/ })
+      .waitFor();
     await page.getByTestId('popular-categories').waitFor();
     expect(await page.getByTestId('popular-categories').getByRole('link').count()).toBeGreaterThanOrEqual(3);
     await page.getByRole('heading', { name: 'Did you mean…' }).waitFor();

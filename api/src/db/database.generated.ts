@@ -68,6 +68,7 @@ export interface Books {
   cover_url: string | null;
   created_at: Generated<Timestamp>;
   description: string | null;
+  description_document: Generated<string | null>;
   id: Generated<string>;
   isbn10: string | null;
   isbn13: string | null;
@@ -79,6 +80,7 @@ export interface Books {
   search_title: Generated<string | null>;
   subtitle: string | null;
   title: string;
+  title_document: Generated<string | null>;
   updated_at: Generated<Timestamp>;
 }
 
@@ -172,7 +174,6 @@ export interface Listings {
   price_minor: number | null;
   published_at: Timestamp | null;
   removed_reason: string | null;
-  search_document: Generated<string>;
   seller_id: string;
   slug: string | null;
   status: Generated<string>;

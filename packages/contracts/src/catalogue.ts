@@ -23,8 +23,11 @@ export const CATALOGUE_LIMITS = {
   maxPage: 10_000,
   /** Search text is refused (400) beyond this many characters; the web input stops there. */
   maxQueryLength: 200,
-  /** Totals are counted up to this many; beyond it the page says "10,000+". */
-  countCap: 10_000,
+  /**
+   * Totals are counted up to this many; beyond it the page says "1,000+" (counting every
+   * match of a broad filter would cost more than the page itself).
+   */
+  countCap: 1_000,
   maxPriceMinor: COMMERCIAL_DEFAULTS.maxPriceMinor,
 } as const;
 

@@ -181,9 +181,7 @@ describe('shelves', () => {
     expect(found.items[0].title).toBe('Renamed Completely');
     const { rows } = await sql<{
       n: number;
-    }>`select count(*)::int as n from listings where search_document = ''::tsvector and status = 'active'`.execute(
-      db,
-    );
+    }>`select count(*)::int as n from listings where genre_ids is null and status = 'active'`.execute(db);
     expect(rows[0]!.n).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
 /**
- * Browsing, search and the listing page. Every query reads active listings through the
- * denormalised columns kept by the catalogue migration's triggers (category_id, genre_ids,
- * search_document), so each is answered from indexes on one table; the plans are in
- * docs/catalogue-queries.md.
+ * Browsing, search and the listing page. Browsing reads active listings through the columns
+ * the catalogue migration's triggers keep (category_id, genre_ids) and covering indexes;
+ * search finds books first (their search columns are generated), then their listings. The
+ * hot statements run as prepared statements (PREPARED_TAG). Plans: docs/catalogue-queries.md.
  *
  * Pagination is by page number over a snapshot: every page is "as of" a moment (returned with
  * the first page and passed back for the next), so listings published later never shift the
@@ -21,7 +21,7 @@ import {
   type SearchResult,
 } from '@reshelf/contracts';
 import { type RawBuilder, sql } from 'kysely';
-import type { Database } from '../../db/index.ts';
+import { type Database, PREPARED_TAG } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
 
@@ -88,7 +88,7 @@ async function resolveRefs(db: Database, filters: Filters): Promise<ResolvedRefs
     category_ids: string[] | null;
     genre_id: string | null;
     charity_id: string | null;
-  }>`
+  }>`${sql.raw(PREPARED_TAG)}
     select
       (select array_agg(c.id) from public.categories c
         where c.slug = ${filters.category ?? null}
@@ -174,13 +174,13 @@ export async function browseListings(db: Database, params: BrowseParams): Promis
   const where = filterSql(params, refs, asOf);
   const offset = (params.page - 1) * params.pageSize;
   const [items, count] = await Promise.all([
-    sql<CardRow>`
+    sql<CardRow>`${sql.raw(PREPARED_TAG)}
       select ${CARD_COLUMNS}
       from public.listings l ${CARD_JOINS}
       where ${where}
       order by ${orderSql(params.sort)}
       limit ${params.pageSize + 1} offset ${offset}`.execute(db),
-    sql<{ total: number }>`
+    sql<{ total: number }>`${sql.raw(PREPARED_TAG)}
       select count(*)::int as total from (
         select 1 from public.listings l where ${where} limit ${CATALOGUE_LIMITS.countCap + 1}
       ) capped`.execute(db),
@@ -189,16 +189,23 @@ export async function browseListings(db: Database, params: BrowseParams): Promis
 }
 
 /**
- * Full-text search with typo tolerance. Candidates come from three places:
- *   - the listings' search_document (title A, authors B, descriptions C) matching
- *     websearch_to_tsquery, which understands "quoted phrases", OR and -minus and never
- *     fails on unbalanced quotes;
- *   - books whose normalised title or authors are trigram-similar to the text (misspellings
- *     such as "Pride and Prejudise" or "Hary Poter"), or equal to it;
- *   - the book with that ISBN, when the text is an ISBN-10 or ISBN-13 (hyphens allowed).
- * Text with "quoted phrases" or -exclusions is taken literally: full-text and ISBN only.
- * Ranking: an ISBN hit, then an exact title, then title similarity, author similarity and
- * the full-text rank; ties go to the newest listing.
+ * How much search considers: the best strong (title, author, ISBN) and weak (description)
+ * matching books, and how few strong matches make it look for misspellings too.
+ */
+export const SEARCH_LIMITS = { strong: 200, weak: 60, fuzzyBelow: 10, fuzzy: 60 } as const;
+
+/**
+ * Full-text search with typo tolerance, over books, then their active listings.
+ *   Strong matches: the title and authors (websearch_to_tsquery, which understands "quoted
+ *   phrases", OR and -minus and never fails on unbalanced quotes), an exact title, and the
+ *   book with that ISBN when the text is an ISBN-10 or ISBN-13 (hyphens allowed).
+ *   Misspellings: when the words match fewer than 10 books, titles and authors that are
+ *   trigram-similar to the text ("Pride and Prejudise", "Hary Poter", "Tolkein") join them.
+ *   Weak matches: the words appear in the book's description.
+ * Text with "quoted phrases" or -exclusions is taken literally: no fuzzy matching for it.
+ * Ranking: strong before weak; then an ISBN hit, an exact title, the full-text rank (shorter
+ * titles first) or the trigram similarity; ties go to the newest listing. The best 200
+ * strong and 60 weak books are considered, which bounds the work for very broad text.
  */
 export async function searchListings(db: Database, params: SearchParams): Promise<SearchResult> {
   const asOf = snapshotTime(params.asOf);
@@ -212,45 +219,54 @@ export async function searchListings(db: Database, params: SearchParams): Promis
   const order =
     params.sort === 'price_asc' || params.sort === 'price_desc' || params.sort === 'newest'
       ? orderSql(params.sort)
-      : sql`score desc, l.published_at desc, l.id desc`;
-  const { rows } = await sql<CardRow & { total: number }>`
+      : sql`b.tier, b.score desc, l.published_at desc, l.id desc`;
+  const { rows } = await sql<CardRow & { total: number }>`${sql.raw(PREPARED_TAG)}
     with input as materialized (
-      select websearch_to_tsquery('english', public.search_normalise(${q})) as tsq
+      select websearch_to_tsquery('english', public.search_normalise(${q})) as tsq,
+             public.search_normalise(${q}) as qn
     ),
-    book_hits as materialized (
-      select b.id as book_id,
-        greatest(similarity(b.search_title, public.search_normalise(${q})),
-                 word_similarity(public.search_normalise(${q}), b.search_title)) as title_sim,
-        word_similarity(public.search_normalise(${q}), b.search_authors) as author_sim,
-        b.search_title = public.search_normalise(${q}) as exact_title,
-        coalesce(b.isbn13 = ${isbn}, false) as isbn_hit
-      from public.books b
-      where b.isbn13 = ${isbn}
-         or (${fuzzy} and (
-               b.search_title = public.search_normalise(${q})
-            or b.search_title % public.search_normalise(${q})
-            or public.search_normalise(${q}) <% b.search_title
-            or public.search_normalise(${q}) <% b.search_authors))
+    exact as materialized (
+      select b.id,
+        (case when b.isbn13 = ${isbn} then 100 else 0 end
+         + case when b.search_title = input.qn then 50 else 0 end
+         + 10 * ts_rank_cd(b.title_document, input.tsq, 1)) as score
+      from public.books b, input
+      where b.isbn13 = ${isbn} or b.search_title = input.qn or b.title_document @@ input.tsq
+      order by score desc
+      limit ${SEARCH_LIMITS.strong}
+    ),
+    fuzzy as materialized (
+      select b.id,
+        10 * greatest(word_similarity(input.qn, b.search_title), 0.5 * word_similarity(input.qn, b.search_authors))
+          as score
+      from public.books b, input
+      where ${fuzzy} and (select count(*) from exact) < ${SEARCH_LIMITS.fuzzyBelow}
+        and (b.search_title % input.qn or input.qn <% b.search_title or input.qn <% b.search_authors)
+        and not exists (select 1 from exact e where e.id = b.id)
+      order by score desc
+      limit ${SEARCH_LIMITS.fuzzy}
+    ),
+    weak as materialized (
+      select b.id, ts_rank_cd(b.description_document, input.tsq) as score
+      from public.books b, input
+      where b.description_document @@ input.tsq
+        and not exists (select 1 from exact e where e.id = b.id)
+        and not exists (select 1 from fuzzy f where f.id = b.id)
+      order by score desc
+      limit ${SEARCH_LIMITS.weak}
     ),
     hits as (
-      select l.id from public.listings l, input
-       where l.status = 'active' and l.search_document @@ input.tsq
-      union
-      select l.id from public.listings l join book_hits h on h.book_id = l.book_id
-       where l.status = 'active'
+      select id, 0 as tier, score from exact
+      union all select id, 0 as tier, score from fuzzy
+      union all select id, 1 as tier, score from weak
     )
-    select ${CARD_COLUMNS},
-      (case when h.isbn_hit then 100 else 0 end
-       + case when h.exact_title then 50 else 0 end
-       + 10 * coalesce(h.title_sim, 0)
-       + 5 * coalesce(h.author_sim, 0)
-       + 10 * ts_rank_cd(l.search_document, input.tsq)) as score,
-      count(*) over ()::int as total
-    from hits
-    join public.listings l on l.id = hits.id
-    ${CARD_JOINS}
-    left join book_hits h on h.book_id = l.book_id
-    cross join input
+    select ${CARD_COLUMNS}, count(*) over ()::int as total
+    from (
+      select hits.tier, hits.score, bk.id, bk.title, bk.authors, bk.isbn13, bk.cover_url
+      from hits join public.books bk on bk.id = hits.id
+    ) b
+    join public.listings l on l.book_id = b.id
+    left join public.charities ch on ch.id = l.charity_id and ch.status = 'approved'
     where ${where}
     order by ${order}
     limit ${params.pageSize + 1} offset ${offset}`.execute(db);
@@ -311,7 +327,7 @@ const UNAVAILABLE: Partial<Record<ListingDetail['status'], ListingDetail['unavai
 /** The listing page. Drafts are not found; sold, reserved, withdrawn and removed ones say so. */
 export async function getListingBySlug(db: Database, slug: string): Promise<ListingDetail> {
   const [{ rows }, settings] = await Promise.all([
-    sql<DetailRow>`
+    sql<DetailRow>`${sql.raw(PREPARED_TAG)}
       select l.id, l.slug, l.status, l.condition, l.ex_library, l.condition_notes, l.description,
         l.photos, l.price_minor, l.parcel_size, l.published_at,
         b.title, b.subtitle, b.authors, b.isbn13, b.isbn10, b.publisher, b.published_year,
