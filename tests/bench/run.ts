@@ -11,7 +11,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowseInput, browseInputSchema, type SearchInput, searchInputSchema } from '@reshelf/contracts';
@@ -263,13 +263,25 @@ async function captureStatements(
   return requests;
 }
 
+/** Runs one request's statements on one pooled connection, as the BFF's Kysely does. */
+async function replay(pool: pg.Pool, statements: Statement[]): Promise<void> {
+  const client = await pool.connect();
+  try {
+    for (const statement of statements) await client.query(statement.sql, statement.parameters as unknown[]);
+  } finally {
+    client.release();
+  }
+}
+
 async function sqlAlone(pool: pg.Pool, requests: Statement[][], rounds: number): Promise<Stats> {
   const latencies: number[] = [];
+  // Once through unmeasured, so each connection has prepared its statements.
+  for (const statements of requests) await replay(pool, statements);
   const started = performance.now();
   for (let round = 0; round < rounds; round++) {
     for (const statements of requests) {
       const t0 = performance.now();
-      for (const statement of statements) await pool.query(statement.sql, statement.parameters as unknown[]);
+      await replay(pool, statements);
       latencies.push(performance.now() - t0);
     }
   }
@@ -284,7 +296,7 @@ async function sqlUnderLoad(pool: pg.Pool, requests: Statement[][], seconds: num
     while (performance.now() < deadline) {
       const statements = requests[next++ % requests.length]!;
       const t0 = performance.now();
-      for (const statement of statements) await pool.query(statement.sql, statement.parameters as unknown[]);
+      await replay(pool, statements);
       latencies.push(performance.now() - t0);
     }
   };
@@ -324,6 +336,12 @@ async function main(): Promise<void> {
     bff = started.child;
     const pool = createDatabase(databaseUrl, { max: POOL_MAX }).pool;
     const results: Record<string, unknown> = {};
+    // The floor: the same HTTP stack answering /healthz, with no database work at all.
+    log('\nbaseline: GET /healthz (no database)');
+    await loadBff(started.url, ['/healthz'], WARMUP_S);
+    const floor = await loadBff(started.url, ['/healthz'], DURATION_S);
+    log(`  p50 ${floor.p50} ms, p95 ${floor.p95} ms, p99 ${floor.p99} ms, ${floor.perSecond} req/s`);
+    const loadBefore = loadavg();
     for (const scenario of scenarios()) {
       log(`\n${scenario.title}: ${scenario.paths.length} distinct requests`);
       // Every input must answer 200 before it is timed.
@@ -359,6 +377,9 @@ async function main(): Promise<void> {
       ranAt: new Date().toISOString(),
       machine,
       data: { ...BENCH_SIZE, seedSeconds },
+      /** 1-minute load average when the load started and ended: other work on the machine skews every figure. */
+      loadAverage: { before: loadBefore[0], after: loadavg()[0] },
+      baselineHealthz: floor,
       load: {
         connections: CONNECTIONS,
         durationSeconds: DURATION_S,

@@ -192,7 +192,7 @@ export async function browseListings(db: Database, params: BrowseParams): Promis
  * How much search considers: the best strong (title, author, ISBN) and weak (description)
  * matching books, and how few strong matches make it look for misspellings too.
  */
-export const SEARCH_LIMITS = { strong: 200, weak: 60, fuzzyBelow: 10, fuzzy: 60 } as const;
+export const SEARCH_LIMITS = { strong: 200, weak: 60, weakSample: 400, fuzzyBelow: 10, fuzzy: 60 } as const;
 
 /**
  * Full-text search with typo tolerance, over books, then their active listings.
@@ -205,7 +205,8 @@ export const SEARCH_LIMITS = { strong: 200, weak: 60, fuzzyBelow: 10, fuzzy: 60 
  * Text with "quoted phrases" or -exclusions is taken literally: no fuzzy matching for it.
  * Ranking: strong before weak; then an ISBN hit, an exact title, the full-text rank (shorter
  * titles first) or the trigram similarity; ties go to the newest listing. The best 200
- * strong and 60 weak books are considered, which bounds the work for very broad text.
+ * strong and 60 weak books (ranked from the first 400 description matches) are considered,
+ * which bounds the work for very broad text.
  */
 export async function searchListings(db: Database, params: SearchParams): Promise<SearchResult> {
   const asOf = snapshotTime(params.asOf);
@@ -247,11 +248,16 @@ export async function searchListings(db: Database, params: SearchParams): Promis
       limit ${SEARCH_LIMITS.fuzzy}
     ),
     weak as materialized (
-      select b.id, ts_rank_cd(b.description_document, input.tsq) as score
-      from public.books b, input
-      where b.description_document @@ input.tsq
-        and not exists (select 1 from exact e where e.id = b.id)
-        and not exists (select 1 from fuzzy f where f.id = b.id)
+      select w.id, ts_rank_cd(w.description_document, input.tsq) as score
+      from (
+        -- Common words can match thousands of descriptions: rank a bounded sample of them.
+        select b.id, b.description_document
+        from public.books b, input
+        where b.description_document @@ input.tsq
+          and not exists (select 1 from exact e where e.id = b.id)
+          and not exists (select 1 from fuzzy f where f.id = b.id)
+        limit ${SEARCH_LIMITS.weakSample}
+      ) w, input
       order by score desc
       limit ${SEARCH_LIMITS.weak}
     ),

@@ -9,7 +9,9 @@ export function pageWindow(current: number, last: number): (number | 'gap')[] {
   const result: (number | 'gap')[] = [];
   for (const [index, page] of sorted.entries()) {
     const previous = sorted[index - 1];
-    if (previous !== undefined && page - previous > 1) result.push('gap');
+    // A gap of one page shows that page rather than "…".
+    if (previous !== undefined && page - previous === 2) result.push(previous + 1);
+    else if (previous !== undefined && page - previous > 2) result.push('gap');
     result.push(page);
   }
   return result;
