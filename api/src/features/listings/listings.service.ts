@@ -173,26 +173,72 @@ export async function browseListings(db: Database, params: BrowseParams): Promis
   const refs = await resolveRefs(db, params);
   const where = filterSql(params, refs, asOf);
   const offset = (params.page - 1) * params.pageSize;
-  const [items, count] = await Promise.all([
-    sql<CardRow>`${sql.raw(PREPARED_TAG)}
-      select ${CARD_COLUMNS}
-      from public.listings l ${CARD_JOINS}
-      where ${where}
-      order by ${orderSql(params.sort)}
-      limit ${params.pageSize + 1} offset ${offset}`.execute(db),
-    sql<{ total: number }>`${sql.raw(PREPARED_TAG)}
-      select count(*)::int as total from (
-        select 1 from public.listings l where ${where} limit ${CATALOGUE_LIMITS.countCap + 1}
-      ) capped`.execute(db),
-  ]);
-  return pageOf(items.rows, params, count.rows[0]?.total ?? 0, asOf);
+  // One statement, one connection: the capped count runs once as an InitPlan beside the page.
+  const countSql = sql`(select count(*)::int from (
+      select 1 from public.listings l where ${where} limit ${CATALOGUE_LIMITS.countCap + 1}
+    ) capped)`;
+  const { rows } = await sql<CardRow & { total: number }>`${sql.raw(PREPARED_TAG)}
+    select ${CARD_COLUMNS}, ${countSql} as total
+    from public.listings l ${CARD_JOINS}
+    where ${where}
+    order by ${orderSql(params.sort)}
+    limit ${params.pageSize + 1} offset ${offset}`.execute(db);
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    // Past the last page (or nothing at all): no row carried the count.
+    const counted = await sql<{
+      total: number;
+    }>`${sql.raw(PREPARED_TAG)} select ${countSql} as total`.execute(db);
+    total = counted.rows[0]?.total ?? 0;
+  }
+  return pageOf(rows, params, total, asOf);
 }
 
 /**
  * How much search considers: the best strong (title, author, ISBN) and weak (description)
  * matching books, and how few strong matches make it look for misspellings too.
  */
-export const SEARCH_LIMITS = { strong: 200, weak: 60, weakSample: 400, fuzzyBelow: 10, fuzzy: 60 } as const;
+export const SEARCH_LIMITS = {
+  strong: 200,
+  weak: 60,
+  weakSample: 400,
+  fuzzyBelow: 10,
+  fuzzy: 60,
+  fuzzySample: 300,
+} as const;
+
+/** Little words that every title shares: left out of misspelling matches ("the hobit"). */
+const FUZZY_STOPWORDS = new Set([
+  'the',
+  'a',
+  'an',
+  'and',
+  'of',
+  'in',
+  'on',
+  'at',
+  'to',
+  'for',
+  'by',
+  'with',
+  'from',
+  'or',
+  'is',
+  'as',
+]);
+
+/**
+ * The text to match misspellings with: the words without the little ones. Empty (no fuzzy
+ * matching) for "quoted phrases" and -exclusions, which ask for precision, and for text of
+ * little words only.
+ */
+export function fuzzySearchText(q: string): string {
+  if (/"|(^|\s)-\S/.test(q)) return '';
+  return q
+    .split(/\s+/)
+    .filter((word) => word && !FUZZY_STOPWORDS.has(word.toLowerCase()))
+    .join(' ');
+}
 
 /**
  * Full-text search with typo tolerance, over books, then their active listings.
@@ -213,8 +259,7 @@ export async function searchListings(db: Database, params: SearchParams): Promis
   const refs = await resolveRefs(db, params);
   const where = filterSql(params, refs, asOf);
   const isbn = normaliseIsbn(params.q);
-  // "Quoted phrases" and -exclusions ask for precision: no fuzzy matching for them.
-  const fuzzy = !/"|(^|\s)-\S/.test(params.q);
+  const fuzzyText = fuzzySearchText(params.q);
   const offset = (params.page - 1) * params.pageSize;
   const q = params.q;
   const order =
@@ -237,13 +282,19 @@ export async function searchListings(db: Database, params: SearchParams): Promis
       limit ${SEARCH_LIMITS.strong}
     ),
     fuzzy as materialized (
-      select b.id,
-        10 * greatest(word_similarity(input.qn, b.search_title), 0.5 * word_similarity(input.qn, b.search_authors))
-          as score
-      from public.books b, input
-      where ${fuzzy} and (select count(*) from exact) < ${SEARCH_LIMITS.fuzzyBelow}
-        and (b.search_title % input.qn or input.qn <% b.search_title or input.qn <% b.search_authors)
-        and not exists (select 1 from exact e where e.id = b.id)
+      select f.id,
+        10 * greatest(word_similarity(public.search_normalise(${fuzzyText}), f.search_title),
+                      0.5 * word_similarity(public.search_normalise(${fuzzyText}), f.search_authors)) as score
+      from (
+        -- Short or common fragments can resemble thousands of titles: rank a bounded sample.
+        select b.id, b.search_title, b.search_authors
+        from public.books b
+        where ${fuzzyText !== ''} and (select count(*) from exact) < ${SEARCH_LIMITS.fuzzyBelow}
+          and (public.search_normalise(${fuzzyText}) <% b.search_title
+               or public.search_normalise(${fuzzyText}) <% b.search_authors)
+          and not exists (select 1 from exact e where e.id = b.id)
+        limit ${SEARCH_LIMITS.fuzzySample}
+      ) f
       order by score desc
       limit ${SEARCH_LIMITS.fuzzy}
     ),
