@@ -3,8 +3,15 @@ import { accountRouter } from './features/account/account.router.ts';
 import { adminRouter } from './features/admin/admin.router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
 import { catalogueRouter } from './features/catalogue/catalogue.router.ts';
+import { charitiesRouter } from './features/charities/charities.router.ts';
+import { contactRouter } from './features/contact/contact.router.ts';
 import { devRouter } from './features/dev/dev.router.ts';
+import { discoveryRouter } from './features/discovery/discovery.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
+import { listingsRouter } from './features/listings/listings.router.ts';
+import { pagesRouter } from './features/pages/pages.router.ts';
+import { sellersRouter } from './features/sellers/sellers.router.ts';
+import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
 import { router } from './trpc.ts';
 
 export const appRouter = router({
@@ -14,6 +21,13 @@ export const appRouter = router({
   admin: adminRouter,
   globalAdmin: globalAdminRouter,
   dev: devRouter,
+  listings: listingsRouter,
+  discovery: discoveryRouter,
+  charities: charitiesRouter,
+  sellers: sellersRouter,
+  pages: pagesRouter,
+  contact: contactRouter,
+  unsubscribe: unsubscribeRouter,
 });
 
 export type AppRouter = typeof appRouter;

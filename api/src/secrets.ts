@@ -8,7 +8,15 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppConfig } from './config.ts';
 
-export type SecretPurpose = 'jwt' | 'refresh-token' | 'email-token' | 'unsubscribe' | 'webhook' | 'api-token';
+export type SecretPurpose =
+  | 'jwt'
+  | 'refresh-token'
+  | 'email-token'
+  | 'unsubscribe'
+  | 'webhook'
+  | 'api-token'
+  /** Salted hashes that stand in for a visitor (view counting, contact-form flood control). */
+  | 'visitor';
 
 export interface Secrets {
   key(purpose: SecretPurpose): Buffer;

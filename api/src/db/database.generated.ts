@@ -101,6 +101,7 @@ export interface Books {
   cover_url: string | null;
   created_at: Generated<Timestamp>;
   description: string | null;
+  description_document: Generated<string | null>;
   id: Generated<string>;
   isbn10: string | null;
   isbn13: string | null;
@@ -108,8 +109,11 @@ export interface Books {
   page_count: number | null;
   published_year: number | null;
   publisher: string | null;
+  search_authors: Generated<string | null>;
+  search_title: Generated<string | null>;
   subtitle: string | null;
   title: string;
+  title_document: Generated<string | null>;
   updated_at: Generated<Timestamp>;
 }
 
@@ -122,6 +126,36 @@ export interface Categories {
   position: Generated<number>;
   slug: string;
   updated_at: Generated<Timestamp>;
+}
+
+export interface Charities {
+  approved_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  description: string | null;
+  id: Generated<string>;
+  logo_url: string | null;
+  name: string;
+  owner_id: string | null;
+  registered_number: string;
+  search_name: Generated<string | null>;
+  slug: string;
+  status: Generated<string>;
+  town: string | null;
+  updated_at: Generated<Timestamp>;
+  website: string | null;
+}
+
+export interface ContactMessages {
+  created_at: Generated<Timestamp>;
+  email: string;
+  handled_at: Timestamp | null;
+  handled_by: string | null;
+  id: Generated<string>;
+  message: string;
+  name: string;
+  sender_key: string | null;
+  topic: string;
+  user_id: string | null;
 }
 
 export interface Disputes {
@@ -152,6 +186,15 @@ export interface EmailOutbox {
   user_id: string | null;
 }
 
+export interface EmailSuppressions {
+  created_at: Generated<Timestamp>;
+  email: string | null;
+  id: Generated<string>;
+  list: string;
+  source: Generated<string>;
+  user_id: string | null;
+}
+
 export interface Genres {
   created_at: Generated<Timestamp>;
   description: string | null;
@@ -164,11 +207,14 @@ export interface Genres {
 
 export interface Listings {
   book_id: string | null;
+  category_id: string | null;
+  charity_id: string | null;
   condition: string | null;
   condition_notes: string | null;
   created_at: Generated<Timestamp>;
   description: string | null;
   ex_library: Generated<boolean>;
+  genre_ids: Generated<string[]>;
   id: Generated<string>;
   parcel_size: string | null;
   photos: Generated<Json>;
@@ -179,6 +225,13 @@ export interface Listings {
   slug: string | null;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
+}
+
+export interface ListingViews {
+  listing_id: string;
+  viewed_at: Generated<Timestamp>;
+  viewed_on: Generated<Timestamp>;
+  viewer_key: string;
 }
 
 export interface Orders {
@@ -206,6 +259,17 @@ export interface Orders {
   total_minor: number;
   tracking_ref: string | null;
   updated_at: Generated<Timestamp>;
+}
+
+export interface Pages {
+  body_markdown: string;
+  created_at: Generated<Timestamp>;
+  description: string;
+  published: Generated<boolean>;
+  slug: string;
+  title: string;
+  updated_at: Generated<Timestamp>;
+  updated_by: string | null;
 }
 
 export interface ProfileGenres {
@@ -239,10 +303,33 @@ export interface SeedRuns {
   ran_at: Generated<Timestamp>;
 }
 
+export interface Settings {
+  description: string | null;
+  key: string;
+  updated_at: Generated<Timestamp>;
+  updated_by: string | null;
+  value: Json;
+}
+
+export interface StaffPicks {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  listing_id: string;
+  note: string | null;
+  picked_by: string | null;
+  position: Generated<number>;
+}
+
 export interface UserRoles {
   created_at: Generated<Timestamp>;
   id: Generated<string>;
   role: string;
+  user_id: string;
+}
+
+export interface WishlistItems {
+  created_at: Generated<Timestamp>;
+  listing_id: string;
   user_id: string;
 }
 
@@ -255,14 +342,22 @@ export interface DB {
   book_genres: BookGenres;
   books: Books;
   categories: Categories;
+  charities: Charities;
+  contact_messages: ContactMessages;
   disputes: Disputes;
   email_outbox: EmailOutbox;
+  email_suppressions: EmailSuppressions;
   genres: Genres;
+  listing_views: ListingViews;
   listings: Listings;
   orders: Orders;
+  pages: Pages;
   profile_genres: ProfileGenres;
   profiles: Profiles;
   rate_limits: RateLimits;
   seed_runs: SeedRuns;
+  settings: Settings;
+  staff_picks: StaffPicks;
   user_roles: UserRoles;
+  wishlist_items: WishlistItems;
 }

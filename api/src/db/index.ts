@@ -1,4 +1,5 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { createHash } from 'node:crypto';
+import { Kysely, type LogConfig, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './database.generated.ts';
 
@@ -12,17 +13,60 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function createDatabase(connectionString: string, options: { max?: number } = {}): DatabaseHandle {
+/**
+ * pg_trgm thresholds for every connection: how alike two texts must be for the trigram
+ * operators search uses (`%` whole-text similarity, `<%` word similarity). The defaults
+ * (0.3 and 0.6) miss common misspellings of a surname ("Tolkein"); these catch them without
+ * flooding results. Set per connection so that every database (including cloned test
+ * databases) behaves the same.
+ */
+export const TRIGRAM_THRESHOLDS = { similarity: 0.3, wordSimilarity: 0.5 } as const;
+
+/**
+ * A statement whose text starts with this comment runs as a named prepared statement: each
+ * connection parses and plans it once and then reuses the plan (PostgreSQL re-plans for the
+ * first few runs and keeps a generic plan when it is as good). Used for the catalogue's hot
+ * queries, where planning a many-join statement costs more than running it. The name comes
+ * from the text, so every distinct shape of a dynamic query gets its own statement.
+ */
+export const PREPARED_TAG = '/* prepared */';
+
+type QueryFn = (...args: unknown[]) => unknown;
+
+function prepareTaggedStatements(client: pg.PoolClient): void {
+  const original = client.query.bind(client) as QueryFn;
+  const query: QueryFn = (text, values, ...rest) => {
+    if (typeof text === 'string' && text.startsWith(PREPARED_TAG) && rest.length === 0) {
+      const name = `rs_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      return original({ name, text, values });
+    }
+    return original(text, values, ...rest);
+  };
+  (client as unknown as { query: QueryFn }).query = query;
+}
+
+export function createDatabase(
+  connectionString: string,
+  options: {
+    max?: number /** Kysely's query log (the benchmark records each statement). */;
+    log?: LogConfig;
+  } = {},
+): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,
     application_name: 'reshelf-api',
+    options: `-c pg_trgm.similarity_threshold=${TRIGRAM_THRESHOLDS.similarity} -c pg_trgm.word_similarity_threshold=${TRIGRAM_THRESHOLDS.wordSimilarity}`,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pool.on('connect', prepareTaggedStatements);
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    ...(options.log ? { log: options.log } : {}),
+  });
   return {
     db,
     pool,

@@ -5,8 +5,10 @@
  */
 import type { Database } from '../db/index.ts';
 import type { IdentityProvider } from '../features/auth/identity/types.ts';
+import { seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
+import { seedSitePages } from './site-pages.ts';
 
 export interface SeedReport {
   ran: string[];
@@ -69,5 +71,7 @@ export async function runDemoSeed(
       .execute();
     ran.push('demo-accounts');
   }
+  if (await once(db, 'site-pages', (trx) => seedSitePages(trx))) ran.push('site-pages');
+  if (await once(db, 'catalogue-demo', (trx) => seedCatalogueDemo(trx))) ran.push('catalogue-demo');
   return { ran };
 }

@@ -1,10 +1,12 @@
-import { ADMIN_TIERS, SIGNED_IN_ROUTES } from '@reshelf/contracts';
+import { ADMIN_TIERS, PRODUCT, SIGNED_IN_ROUTES } from '@reshelf/contracts';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import {
   AdminSkeleton,
   AuthFormSkeleton,
   HomeSkeleton,
+  ListingSkeleton,
+  ListingsGridSkeleton,
   PageSkeleton,
   SessionSkeleton,
 } from '../components/placeholders.tsx';
@@ -66,6 +68,29 @@ export const signedInRoutes: RouteObject[] = SIGNED_IN_ROUTES.map((path) => ({
   lazy: SIGNED_IN_PAGES[path] ?? notFound,
 }));
 
+const gridFallback = (
+  <div className="mx-auto w-full max-w-6xl px-4 py-10 sm:px-6 lg:px-8">
+    <ListingsGridSkeleton />
+  </div>
+);
+
+const catalogue = () => import('../features/discovery/ShelfPages.tsx');
+const charity = () => import('../features/charity/CharityPages.tsx');
+const sellers = () => import('../features/sellers/SellerPages.tsx');
+const staticPage = () => import('../features/pages/StaticPage.tsx');
+
+/** A static page kept in the database, at a fixed path. */
+function fixedPage(path: string, slug: string): RouteObject {
+  return {
+    path,
+    hydrateFallbackElement: <PageSkeleton />,
+    lazy: async () => {
+      const { StaticPage } = await staticPage();
+      return { element: <StaticPage slug={slug} /> };
+    },
+  };
+}
+
 export const routes: RouteObject[] = [
   {
     id: 'root',
@@ -90,6 +115,110 @@ export const routes: RouteObject[] = [
           () => import('../features/auth/LoginPage.tsx'),
           (m) => m.LoginPage,
         ),
+      },
+      {
+        path: 'listings',
+        hydrateFallbackElement: gridFallback,
+        lazy: async () => ({
+          Component: (await import('../features/catalogue/ListingsPage.tsx')).ListingsPage,
+        }),
+      },
+      {
+        path: 'search',
+        hydrateFallbackElement: gridFallback,
+        lazy: async () => ({ Component: (await import('../features/search/SearchPage.tsx')).SearchPage }),
+      },
+      {
+        path: 'search/not-found',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({
+          Component: (await import('../features/search/SearchNotFoundPage.tsx')).SearchNotFoundPage,
+        }),
+      },
+      {
+        path: 'listing/:slug',
+        hydrateFallbackElement: <ListingSkeleton />,
+        lazy: async () => ({ Component: (await import('../features/listing/ListingPage.tsx')).ListingPage }),
+      },
+      {
+        path: 'categories',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({ Component: (await catalogue()).CategoriesPage }),
+      },
+      {
+        path: 'c/:slug',
+        hydrateFallbackElement: gridFallback,
+        lazy: async () => ({ Component: (await catalogue()).CategoryPage }),
+      },
+      {
+        path: 'g/:slug',
+        hydrateFallbackElement: gridFallback,
+        lazy: async () => ({ Component: (await catalogue()).GenrePage }),
+      },
+      {
+        path: 'trending',
+        hydrateFallbackElement: gridFallback,
+        lazy: async () => ({ Component: (await catalogue()).TrendingPage }),
+      },
+      {
+        path: 'recently-added',
+        hydrateFallbackElement: gridFallback,
+        lazy: async () => ({ Component: (await catalogue()).RecentlyAddedPage }),
+      },
+      {
+        path: 'staff-picks',
+        hydrateFallbackElement: gridFallback,
+        lazy: async () => ({ Component: (await catalogue()).StaffPicksPage }),
+      },
+      {
+        path: 'discover-sellers',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({ Component: (await sellers()).DiscoverSellersPage }),
+      },
+      {
+        path: 'seller/:sellerId',
+        hydrateFallbackElement: gridFallback,
+        lazy: async () => ({ Component: (await sellers()).SellerPage }),
+      },
+      {
+        path: 'charity',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({ Component: (await charity()).CharityLandingPage }),
+      },
+      {
+        path: 'charity/directory',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({ Component: (await charity()).CharityDirectoryPage }),
+      },
+      {
+        path: 'charity/:slug',
+        hydrateFallbackElement: gridFallback,
+        lazy: async () => ({ Component: (await charity()).CharityProfilePage }),
+      },
+      {
+        path: 'pages/contact',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({ Component: (await import('../features/pages/ContactPage.tsx')).ContactPage }),
+      },
+      {
+        path: 'pages/:slug',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({ Component: (await staticPage()).StaticPage }),
+      },
+      fixedPage('terms', 'terms'),
+      fixedPage('help-centre', 'help-centre'),
+      fixedPage('help-centre/faq', 'faq'),
+      {
+        path: PRODUCT.appPath.slice(1),
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({ Component: (await import('../features/pages/AppPage.tsx')).AppPage }),
+      },
+      {
+        path: 'unsubscribe',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({
+          Component: (await import('../features/pages/UnsubscribePage.tsx')).UnsubscribePage,
+        }),
       },
       {
         path: 'email-confirmation',

@@ -1,6 +1,7 @@
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { CategorySection } from './CategorySection.tsx';
 import { HomeHero } from './HomeHero.tsx';
+import { CharityShelf, ListingShelves } from './HomeSections.tsx';
 import { HowItWorks } from './HowItWorks.tsx';
 
 export const HOME_TITLE = 'Pre-loved books, bought and sold';
@@ -12,7 +13,9 @@ export function HomePage() {
   return (
     <>
       <HomeHero />
+      <ListingShelves />
       <CategorySection />
+      <CharityShelf />
       <HowItWorks />
     </>
   );

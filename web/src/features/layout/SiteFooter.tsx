@@ -6,11 +6,25 @@ type FooterLink = { to: string; label: string };
 
 const FOOTER_GROUPS: { title: string; links: FooterLink[] }[] = [
   {
+    title: 'Discover',
+    links: [
+      { to: '/categories', label: 'Categories' },
+      { to: '/trending', label: 'Trending' },
+      { to: '/staff-picks', label: 'Staff picks' },
+      { to: '/recently-added', label: 'Recently added' },
+      { to: '/discover-sellers', label: 'Sellers' },
+      { to: '/charity', label: 'Charities' },
+    ],
+  },
+  {
     title: PRODUCT.name,
     links: [
       { to: '/pages/about-us', label: 'About us' },
+      { to: '/pages/sustainability', label: 'Sustainability' },
+      { to: PRODUCT.appPath, label: 'The app' },
       { to: '/pages/contact', label: 'Contact us' },
       { to: '/help-centre', label: 'Help centre' },
+      { to: '/help-centre/faq', label: 'FAQ' },
     ],
   },
   {
@@ -19,6 +33,7 @@ const FOOTER_GROUPS: { title: string; links: FooterLink[] }[] = [
       { to: '/terms', label: 'Terms and conditions' },
       { to: '/pages/privacy-policy', label: 'Privacy policy' },
       { to: '/pages/cookie-policy', label: 'Cookie policy' },
+      { to: '/pages/accessibility-policy', label: 'Accessibility' },
     ],
   },
 ];
@@ -27,7 +42,7 @@ export function SiteFooter() {
   const year = new Date().getFullYear();
   return (
     <footer className="border-t border-line bg-ink text-paper/80">
-      <div className="mx-auto grid w-full max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-[1.4fr_1fr] lg:px-8">
+      <div className="mx-auto grid w-full max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-[1fr_2fr] lg:px-8">
         <div className="max-w-sm">
           <Wordmark inverted />
           <p className="mt-4 text-sm leading-relaxed">
@@ -36,7 +51,7 @@ export function SiteFooter() {
           </p>
         </div>
 
-        <nav aria-label="Footer" className="grid grid-cols-2 gap-8">
+        <nav aria-label="Footer" className="grid grid-cols-2 gap-8 sm:grid-cols-3">
           {FOOTER_GROUPS.map((group) => (
             <div key={group.title}>
               <h2 className="font-sans text-sm font-semibold uppercase tracking-wider text-paper">

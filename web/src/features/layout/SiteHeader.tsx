@@ -1,6 +1,6 @@
-import { Search } from 'lucide-react';
 import { Link, NavLink } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
+import { HeaderSearch } from '../search/HeaderSearch.tsx';
 import { HeaderAccount } from './HeaderAccount.tsx';
 import { Wordmark } from './Wordmark.tsx';
 
@@ -10,13 +10,7 @@ export function SiteHeader() {
       <div className="mx-auto flex w-full max-w-6xl flex-wrap items-center gap-x-4 gap-y-3 px-4 py-3 sm:px-6 lg:px-8">
         <Wordmark />
 
-        <Link
-          to="/search"
-          className="group order-last flex h-11 w-full min-w-0 items-center gap-3 rounded-full border border-line bg-paper px-4 text-sm text-ink-muted shadow-sm transition-colors hover:border-ink/30 hover:bg-white md:order-none md:mx-auto md:w-auto md:max-w-md md:flex-1"
-        >
-          <Search aria-hidden="true" className="size-4 shrink-0 text-ink-muted group-hover:text-brand" />
-          <span className="truncate">Search by title, author or ISBN</span>
-        </Link>
+        <HeaderSearch className="order-last w-full min-w-0 md:order-none md:mx-auto md:w-auto md:max-w-md md:flex-1" />
 
         <nav aria-label="Main" className="ml-auto flex items-center gap-1 sm:gap-2 md:ml-0">
           <NavLink

@@ -1,0 +1,213 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createBook, createListing, createPerson, trpcQuery } from '../../testing/catalogue.ts';
+
+let t: TestApp;
+let db: Database;
+let sellerId: string;
+let buyerId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  sellerId = await createPerson(db, 'shelf@reshelf.test', 'Shelf');
+  buyerId = await createPerson(db, 'buyer@reshelf.test', 'Buyer');
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+async function views(listingId: string, count: number, daysAgo = 0) {
+  const day = new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  for (let i = 0; i < count; i++) {
+    await db
+      .insertInto('listing_views')
+      .values({ listing_id: listingId, viewed_on: day, viewer_key: `visitor-${listingId}-${daysAgo}-${i}` })
+      .execute();
+  }
+}
+
+describe('trending', () => {
+  it('ranks books by recent views, wishlist saves and sales, showing an active copy', async () => {
+    const viewed = await createBook(db, { title: 'Viewed A Lot', category: 'fiction' });
+    const wished = await createBook(db, { title: 'Wished For', category: 'fiction' });
+    const selling = await createBook(db, { title: 'Selling Fast', category: 'fiction' });
+    const stale = await createBook(db, { title: 'Popular Last Year', category: 'fiction' });
+    const viewedListing = await createListing(db, { sellerId, bookId: viewed });
+    const wishedListing = await createListing(db, { sellerId, bookId: wished });
+    const soldCopy = await createListing(db, { sellerId, bookId: selling, status: 'sold', price: 800 });
+    const secondCopy = await createListing(db, { sellerId, bookId: selling, price: 900 });
+    const staleListing = await createListing(db, { sellerId, bookId: stale });
+
+    await views(viewedListing.id, 4); // 4 x 1
+    await db
+      .insertInto('wishlist_items')
+      .values({ user_id: buyerId, listing_id: wishedListing.id })
+      .execute();
+    await views(wishedListing.id, 2); // 3 + 2 = 5
+    await db
+      .insertInto('orders')
+      .values({
+        buyer_id: buyerId,
+        seller_id: sellerId,
+        listing_id: soldCopy.id,
+        status: 'completed',
+        item_price_minor: 800,
+        postage_minor: 299,
+        buyer_protection_minor: 110,
+        total_minor: 1209,
+        paid_at: new Date(Date.now() - 2 * 86_400_000),
+      })
+      .execute();
+    await views(secondCopy.id, 1); // 5 + 1 = 6
+    await views(staleListing.id, 50, 30); // outside the window
+
+    const response = await trpcQuery(t.app, 'discovery.trending', { limit: 10 });
+    expect(response.status).toBe(200);
+    const trending = response.body.result.data as { id: string; title: string }[];
+    expect(trending.map((card) => card.title)).toEqual(['Selling Fast', 'Wished For', 'Viewed A Lot']);
+    expect(trending[0]!.id).toBe(secondCopy.id); // the sold copy is not offered
+  });
+});
+
+describe('staff picks and recently added', () => {
+  it('lists active staff picks in order, with their notes', async () => {
+    const a = await createBook(db, { title: 'Pick One', category: 'history' });
+    const b = await createBook(db, { title: 'Pick Two', category: 'history' });
+    const la = await createListing(db, { sellerId, bookId: a });
+    const lb = await createListing(db, { sellerId, bookId: b });
+    const gone = await createListing(db, { sellerId, bookId: b, status: 'sold' });
+    await db
+      .insertInto('staff_picks')
+      .values([
+        { listing_id: lb.id, position: 2, note: 'Second' },
+        { listing_id: la.id, position: 1, note: 'First' },
+        { listing_id: gone.id, position: 0, note: 'Sold: hidden' },
+      ])
+      .execute();
+    const picks = (await trpcQuery(t.app, 'discovery.staffPicks', {})).body.result.data;
+    expect(picks.map((pick: { title: string; note: string }) => [pick.title, pick.note])).toEqual([
+      ['Pick One', 'First'],
+      ['Pick Two', 'Second'],
+    ]);
+  });
+
+  it('lists recently added books newest first, never future-dated ones', async () => {
+    const book = await createBook(db, { title: 'Brand New Listing', category: 'fiction' });
+    await createListing(db, { sellerId, bookId: book, publishedAt: new Date() });
+    await createListing(db, { sellerId, bookId: book, publishedAt: new Date(Date.now() + 86_400_000) });
+    const recent = (await trpcQuery(t.app, 'discovery.recent', { limit: 3 })).body.result.data;
+    expect(recent[0].title).toBe('Brand New Listing');
+    expect(recent.filter((card: { title: string }) => card.title === 'Brand New Listing')).toHaveLength(1);
+  });
+
+  it('gathers the home page sections in one call', async () => {
+    const home = (await trpcQuery(t.app, 'discovery.home')).body.result.data;
+    expect(Object.keys(home).sort()).toEqual(['charities', 'recent', 'staffPicks', 'trending']);
+    expect(home.recent.length).toBeGreaterThan(0);
+  });
+});
+
+describe('shelves', () => {
+  it('counts active books per category and finds one by slug', async () => {
+    const categories = (await trpcQuery(t.app, 'discovery.categories')).body.result.data;
+    const history = categories.find((c: { slug: string }) => c.slug === 'history');
+    expect(history.activeListings).toBe(2);
+    const one = await trpcQuery(t.app, 'discovery.category', { slug: 'history' });
+    expect(one.body.result.data).toMatchObject({
+      slug: 'history',
+      name: 'History',
+      activeListings: 2,
+      parent: null,
+    });
+    expect((await trpcQuery(t.app, 'discovery.category', { slug: 'no-such-shelf' })).status).toBe(404);
+  });
+
+  it('includes sub-categories in a parent category', async () => {
+    const parent = await db
+      .selectFrom('categories')
+      .select('id')
+      .where('slug', '=', 'history')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('categories')
+      .values({ slug: 'military-history', name: 'Military History', parent_id: parent.id })
+      .execute();
+    const book = await createBook(db, { title: 'Battles Long Ago', category: 'military-history' });
+    await createListing(db, { sellerId, bookId: book });
+    const browse = (await trpcQuery(t.app, 'listings.browse', { category: 'history' })).body.result.data;
+    expect(browse.items.map((item: { title: string }) => item.title)).toContain('Battles Long Ago');
+    const child = (await trpcQuery(t.app, 'discovery.category', { slug: 'military-history' })).body.result
+      .data;
+    expect(child.parent).toEqual({ slug: 'history', name: 'History' });
+  });
+
+  it('finds a genre by slug, or answers 404', async () => {
+    const book = await createBook(db, {
+      title: 'Cosy Village Mystery',
+      category: 'crime-thriller',
+      genres: ['cosy-crime'],
+    });
+    await createListing(db, { sellerId, bookId: book });
+    const genre = (await trpcQuery(t.app, 'discovery.genre', { slug: 'cosy-crime' })).body.result.data;
+    expect(genre).toMatchObject({ slug: 'cosy-crime', name: 'Cosy crime', activeListings: 1 });
+    expect((await trpcQuery(t.app, 'discovery.genre', { slug: 'space-westerns' })).status).toBe(404);
+  });
+
+  it('keeps genre filters right when a book’s genres change', async () => {
+    const book = await createBook(db, { title: 'Changing Genres', category: 'fiction', genres: ['horror'] });
+    await createListing(db, { sellerId, bookId: book });
+    const humour = await db
+      .selectFrom('genres')
+      .select('id')
+      .where('slug', '=', 'humour')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('book_genres').values({ book_id: book, genre_id: humour.id }).execute();
+    await db
+      .deleteFrom('book_genres')
+      .where('book_id', '=', book)
+      .where('genre_id', '<>', humour.id)
+      .execute();
+    const inHumour = (await trpcQuery(t.app, 'listings.browse', { genre: 'humour' })).body.result.data;
+    const inHorror = (await trpcQuery(t.app, 'listings.browse', { genre: 'horror' })).body.result.data;
+    expect(inHumour.items.map((item: { title: string }) => item.title)).toContain('Changing Genres');
+    expect(inHorror.items.map((item: { title: string }) => item.title)).not.toContain('Changing Genres');
+    // And a renamed book is found by its new title.
+    await db.updateTable('books').set({ title: 'Renamed Completely' }).where('id', '=', book).execute();
+    const found = (await trpcQuery(t.app, 'listings.search', { q: 'renamed completely' })).body.result.data;
+    expect(found.items[0].title).toBe('Renamed Completely');
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from listings where genre_ids is null and status = 'active'`.execute(db);
+    expect(rows[0]!.n).toBe(0);
+  });
+});
+
+describe('search suggestions', () => {
+  it('offers similar titles on sale and the fullest categories when a search finds nothing', async () => {
+    const book = await createBook(db, { title: 'The Lighthouse Keeper', category: 'fiction' });
+    await createListing(db, { sellerId, bookId: book });
+    const empty = (await trpcQuery(t.app, 'listings.search', { q: 'lighthouse diaries of a seafarer' })).body
+      .result.data;
+    expect(empty.total).toBe(0);
+    const response = await trpcQuery(t.app, 'discovery.suggestions', {
+      q: 'lighthouse diaries of a seafarer',
+    });
+    expect(response.status).toBe(200);
+    const suggestions = response.body.result.data;
+    expect(suggestions.titles[0].title).toBe('The Lighthouse Keeper');
+    expect(suggestions.categories.length).toBeGreaterThan(0);
+    expect(suggestions.categories[0].activeListings).toBeGreaterThanOrEqual(
+      suggestions.categories.at(-1).activeListings,
+    );
+  });
+
+  it('answers emoji or nonsense with categories only', async () => {
+    const suggestions = (await trpcQuery(t.app, 'discovery.suggestions', { q: '🦄🦄' })).body.result.data;
+    expect(suggestions.titles).toEqual([]);
+    expect(suggestions.categories.length).toBeGreaterThan(0);
+  });
+});

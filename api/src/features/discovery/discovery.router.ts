@@ -1,0 +1,59 @@
+import {
+  categorySummarySchema,
+  homeSchema,
+  listingCardSchema,
+  namedRefSchema,
+  searchQuerySchema,
+  searchSuggestionsSchema,
+  slugSchema,
+  staffPickSchema,
+} from '@reshelf/contracts';
+import { z } from 'zod';
+import { publicProcedure, router } from '../../trpc.ts';
+import {
+  categoryBySlug,
+  categorySummaries,
+  genreBySlug,
+  homeSections,
+  recentListings,
+  searchSuggestions,
+  staffPicks,
+  trendingListings,
+} from './discovery.service.ts';
+
+const limitInput = z.object({ limit: z.number().int().min(1).max(48).default(24) });
+
+export const discoveryRouter = router({
+  home: publicProcedure
+    .input(z.void())
+    .output(homeSchema)
+    .query(({ ctx }) => homeSections(ctx.db)),
+  trending: publicProcedure
+    .input(limitInput)
+    .output(z.array(listingCardSchema))
+    .query(({ ctx, input }) => trendingListings(ctx.db, input.limit)),
+  staffPicks: publicProcedure
+    .input(limitInput)
+    .output(z.array(staffPickSchema))
+    .query(({ ctx, input }) => staffPicks(ctx.db, input.limit)),
+  recent: publicProcedure
+    .input(limitInput)
+    .output(z.array(listingCardSchema))
+    .query(({ ctx, input }) => recentListings(ctx.db, input.limit)),
+  categories: publicProcedure
+    .input(z.void())
+    .output(z.array(categorySummarySchema))
+    .query(({ ctx }) => categorySummaries(ctx.db)),
+  category: publicProcedure
+    .input(z.object({ slug: slugSchema }))
+    .output(categorySummarySchema.extend({ parent: namedRefSchema.nullable() }))
+    .query(({ ctx, input }) => categoryBySlug(ctx.db, input.slug)),
+  genre: publicProcedure
+    .input(z.object({ slug: slugSchema }))
+    .output(categorySummarySchema)
+    .query(({ ctx, input }) => genreBySlug(ctx.db, input.slug)),
+  suggestions: publicProcedure
+    .input(z.object({ q: searchQuerySchema }))
+    .output(searchSuggestionsSchema)
+    .query(({ ctx, input }) => searchSuggestions(ctx.db, input.q)),
+});

@@ -1,0 +1,180 @@
+/**
+ * Ways into the catalogue other than search: staff picks, trending, recently added, the
+ * shelves (categories and genres), and suggestions when a search finds nothing.
+ */
+import type {
+  CategorySummary,
+  Home,
+  ListingCard,
+  NamedRef,
+  SearchSuggestions,
+  StaffPick,
+} from '@reshelf/contracts';
+import { sql } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import { featuredCharities } from '../charities/charities.service.ts';
+import { CARD_COLUMNS, CARD_JOINS, type CardRow, toCard } from '../listings/listings.service.ts';
+
+/** How far back trending looks, and what each signal is worth. */
+export const TRENDING = {
+  windowDays: 14,
+  weights: { view: 1, wishlist: 3, sale: 5 },
+} as const;
+
+export async function staffPicks(db: Database, limit = 12): Promise<StaffPick[]> {
+  const { rows } = await sql<CardRow & { note: string | null }>`
+    select ${CARD_COLUMNS}, sp.note
+    from public.staff_picks sp
+    join public.listings l on l.id = sp.listing_id and l.status = 'active'
+    ${CARD_JOINS}
+    order by sp.position, sp.created_at
+    limit ${limit}`.execute(db);
+  return rows.map((row) => ({ ...toCard(row), note: row.note }));
+}
+
+/**
+ * Trending books: views, wishlist saves and sales of any copy in the last 14 days, weighted
+ * 1 / 3 / 5. A sold copy cannot be bought, so each trending book is shown by its cheapest
+ * active copy.
+ */
+export async function trendingListings(db: Database, limit = 12): Promise<ListingCard[]> {
+  const { view, wishlist, sale } = TRENDING.weights;
+  const { rows } = await sql<CardRow>`
+    with signals as (
+      select l.book_id, count(*) * ${view}::numeric as score
+        from public.listing_views v join public.listings l on l.id = v.listing_id
+       where v.viewed_on >= current_date - ${TRENDING.windowDays}::int
+       group by l.book_id
+      union all
+      select l.book_id, count(*) * ${wishlist}::numeric
+        from public.wishlist_items w join public.listings l on l.id = w.listing_id
+       where w.created_at >= now() - make_interval(days => ${TRENDING.windowDays})
+       group by l.book_id
+      union all
+      select l.book_id, count(*) * ${sale}::numeric
+        from public.orders o join public.listings l on l.id = o.listing_id
+       where o.status in ('paid', 'dispatched', 'delivered', 'completed')
+         and o.paid_at >= now() - make_interval(days => ${TRENDING.windowDays})
+       group by l.book_id
+    ),
+    scores as (select book_id, sum(score) as score from signals group by book_id),
+    best as (
+      select distinct on (l.book_id) l.id, s.score
+        from scores s join public.listings l on l.book_id = s.book_id and l.status = 'active'
+       order by l.book_id, l.price_minor, l.published_at desc
+    )
+    select ${CARD_COLUMNS}
+    from best join public.listings l on l.id = best.id
+    ${CARD_JOINS}
+    order by best.score desc, l.published_at desc, l.id
+    limit ${limit}`.execute(db);
+  return rows.map(toCard);
+}
+
+export async function recentListings(db: Database, limit = 12): Promise<ListingCard[]> {
+  const { rows } = await sql<CardRow>`
+    select ${CARD_COLUMNS}
+    from public.listings l ${CARD_JOINS}
+    where l.status = 'active' and l.published_at <= now()
+    order by l.published_at desc, l.id desc
+    limit ${limit}`.execute(db);
+  return rows.map(toCard);
+}
+
+export async function homeSections(db: Database): Promise<Home> {
+  const [picks, trending, recent, charities] = await Promise.all([
+    staffPicks(db, 8),
+    trendingListings(db, 8),
+    recentListings(db, 8),
+    featuredCharities(db, 4),
+  ]);
+  return { staffPicks: picks, trending, recent, charities };
+}
+
+export async function categorySummaries(db: Database): Promise<CategorySummary[]> {
+  const { rows } = await sql<{ slug: string; name: string; description: string | null; active: number }>`
+    select c.slug, c.name, c.description,
+      (select count(*)::int from public.listings l where l.category_id = c.id and l.status = 'active') as active
+    from public.categories c
+    order by c.position, c.name`.execute(db);
+  return rows.map((row) => ({
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    activeListings: row.active,
+  }));
+}
+
+export async function categoryBySlug(
+  db: Database,
+  slug: string,
+): Promise<CategorySummary & { parent: NamedRef | null }> {
+  const row = await db
+    .selectFrom('categories as c')
+    .leftJoin('categories as p', 'p.id', 'c.parent_id')
+    .select(['c.id', 'c.slug', 'c.name', 'c.description', 'p.slug as parent_slug', 'p.name as parent_name'])
+    .where('c.slug', '=', slug)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND', `There is no category called “${slug}”.`);
+  const { rows } = await sql<{ active: number }>`
+    select count(*)::int as active from public.listings l
+    where l.status = 'active'
+      and l.category_id in (select id from public.categories where id = ${row.id} or parent_id = ${row.id})`.execute(
+    db,
+  );
+  return {
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    activeListings: rows[0]?.active ?? 0,
+    parent: row.parent_slug && row.parent_name ? { slug: row.parent_slug, name: row.parent_name } : null,
+  };
+}
+
+export async function genreBySlug(db: Database, slug: string): Promise<CategorySummary> {
+  const row = await db
+    .selectFrom('genres')
+    .select(['id', 'slug', 'name', 'description'])
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND', `There is no genre called “${slug}”.`);
+  const { rows } = await sql<{ active: number }>`
+    select count(*)::int as active from public.listings l
+    where l.status = 'active' and l.genre_ids @> array[${row.id}]::uuid[]`.execute(db);
+  return {
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    activeListings: rows[0]?.active ?? 0,
+  };
+}
+
+/**
+ * For a search that found nothing: titles on sale that look a little like the text (a looser
+ * trigram threshold than search uses) and the categories with the most books.
+ */
+export async function searchSuggestions(db: Database, q: string): Promise<SearchSuggestions> {
+  const titles = await db.transaction().execute(async (trx) => {
+    await sql`set local pg_trgm.similarity_threshold = 0.15`.execute(trx);
+    await sql`set local pg_trgm.word_similarity_threshold = 0.3`.execute(trx);
+    const { rows } = await sql<{ title: string; authors: string[]; similarity: number }>`
+      select b.title, b.authors,
+        greatest(similarity(b.search_title, public.search_normalise(${q})),
+                 word_similarity(public.search_normalise(${q}), b.search_title),
+                 word_similarity(public.search_normalise(${q}), b.search_authors))::float8 as similarity
+      from public.books b
+      where (b.search_title % public.search_normalise(${q})
+             or public.search_normalise(${q}) <% b.search_title
+             or public.search_normalise(${q}) <% b.search_authors)
+        and exists (select 1 from public.listings l where l.book_id = b.id and l.status = 'active')
+      order by similarity desc, b.title
+      limit 6`.execute(trx);
+    return rows;
+  });
+  const categories = (await categorySummaries(db))
+    .filter((category) => category.activeListings > 0)
+    .sort((a, b) => b.activeListings - a.activeListings)
+    .slice(0, 6);
+  return { query: q, titles, categories };
+}

@@ -1,0 +1,45 @@
+import {
+  browseInputSchema,
+  listingCardSchema,
+  listingDetailSchema,
+  listingPageSchema,
+  searchInputSchema,
+  searchResultSchema,
+  slugSchema,
+} from '@reshelf/contracts';
+import { z } from 'zod';
+import { publicProcedure, router } from '../../trpc.ts';
+import {
+  browseListings,
+  getListingBySlug,
+  recordListingView,
+  searchListings,
+  similarListings,
+} from './listings.service.ts';
+import { visitorKey } from './visitor.ts';
+
+export const listingsRouter = router({
+  browse: publicProcedure
+    .input(browseInputSchema)
+    .output(listingPageSchema)
+    .query(({ ctx, input }) => browseListings(ctx.db, input)),
+  search: publicProcedure
+    .input(searchInputSchema)
+    .output(searchResultSchema)
+    .query(({ ctx, input }) => searchListings(ctx.db, input)),
+  bySlug: publicProcedure
+    .input(z.object({ slug: slugSchema }))
+    .output(listingDetailSchema)
+    .query(({ ctx, input }) => getListingBySlug(ctx.db, input.slug)),
+  similar: publicProcedure
+    .input(z.object({ slug: slugSchema, limit: z.number().int().min(1).max(24).default(8) }))
+    .output(z.array(listingCardSchema))
+    .query(({ ctx, input }) => similarListings(ctx.db, input.slug, input.limit)),
+  recordView: publicProcedure
+    .input(z.object({ listingId: z.uuid('Listing must be a listing id') }))
+    .output(z.object({ recorded: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await recordListingView(ctx.db, input.listingId, visitorKey(ctx));
+      return { recorded: true as const };
+    }),
+});

@@ -1,0 +1,505 @@
+/**
+ * Browsing, search and the listing page. Browsing reads active listings through the columns
+ * the catalogue migration's triggers keep (category_id, genre_ids) and covering indexes;
+ * search finds books first (their search columns are generated), then their listings. The
+ * hot statements run as prepared statements (PREPARED_TAG). Plans: docs/catalogue-queries.md.
+ *
+ * Pagination is by page number over a snapshot: every page is "as of" a moment (returned with
+ * the first page and passed back for the next), so listings published later never shift the
+ * pages a person is walking through, and a link reproduces the page it was copied from.
+ */
+import {
+  type BrowseParams,
+  CATALOGUE_LIMITS,
+  type ListingCard,
+  type ListingDetail,
+  type ListingPage,
+  normaliseIsbn,
+  parseConditionList,
+  priceBreakdown,
+  type SearchParams,
+  type SearchResult,
+} from '@reshelf/contracts';
+import { type RawBuilder, sql } from 'kysely';
+import { type Database, PREPARED_TAG } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import { getCommercialSettings } from '../settings/settings.service.ts';
+
+/** The columns of a listing card, from listings l, books b and an approved charity ch. */
+export const CARD_COLUMNS = sql`
+  l.id, l.slug, b.title, b.authors, b.isbn13, b.cover_url, l.photos ->> 0 as photo_url,
+  l.condition, l.ex_library, l.price_minor, l.parcel_size, l.status,
+  ch.slug as charity_slug, ch.name as charity_name, l.published_at`;
+
+export const CARD_JOINS = sql`
+  join public.books b on b.id = l.book_id
+  left join public.charities ch on ch.id = l.charity_id and ch.status = 'approved'`;
+
+export interface CardRow {
+  id: string;
+  slug: string;
+  title: string;
+  authors: string[];
+  isbn13: string | null;
+  cover_url: string | null;
+  photo_url: string | null;
+  condition: ListingCard['condition'];
+  ex_library: boolean;
+  price_minor: number;
+  parcel_size: ListingCard['parcelSize'];
+  status: ListingCard['status'];
+  charity_slug: string | null;
+  charity_name: string | null;
+  published_at: Date | null;
+}
+
+export function toCard(row: CardRow): ListingCard {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    authors: row.authors,
+    isbn13: row.isbn13,
+    coverUrl: row.cover_url,
+    photoUrl: row.photo_url,
+    condition: row.condition,
+    exLibrary: row.ex_library,
+    priceMinor: row.price_minor,
+    parcelSize: row.parcel_size,
+    status: row.status,
+    charity: row.charity_slug && row.charity_name ? { slug: row.charity_slug, name: row.charity_name } : null,
+    publishedAt: (row.published_at ?? new Date(0)).toISOString(),
+  };
+}
+
+type Filters = Omit<BrowseParams, 'page' | 'pageSize' | 'sort'>;
+
+interface ResolvedRefs {
+  categoryIds: string[] | null;
+  genreId: string | null;
+  charityId: string | null;
+}
+
+/** Turns the slugs in a filter into ids, or a clear NOT_FOUND for one that does not exist. */
+async function resolveRefs(db: Database, filters: Filters): Promise<ResolvedRefs> {
+  const refs: ResolvedRefs = { categoryIds: null, genreId: null, charityId: null };
+  if (!filters.category && !filters.genre && !filters.charity) return refs;
+  const { rows } = await sql<{
+    category_ids: string[] | null;
+    genre_id: string | null;
+    charity_id: string | null;
+  }>`${sql.raw(PREPARED_TAG)}
+    select
+      (select array_agg(c.id) from public.categories c
+        where c.slug = ${filters.category ?? null}
+           or c.parent_id = (select p.id from public.categories p where p.slug = ${filters.category ?? null})
+      ) as category_ids,
+      (select g.id from public.genres g where g.slug = ${filters.genre ?? null}) as genre_id,
+      (select ch.id from public.charities ch
+        where ch.slug = ${filters.charity ?? null} and ch.status = 'approved') as charity_id`.execute(db);
+  const row = rows[0]!;
+  if (filters.category && !row.category_ids?.length) {
+    throw new AppError('NOT_FOUND', `There is no category called “${filters.category}”.`);
+  }
+  if (filters.genre && !row.genre_id) {
+    throw new AppError('NOT_FOUND', `There is no genre called “${filters.genre}”.`);
+  }
+  if (filters.charity && !row.charity_id) {
+    throw new AppError('NOT_FOUND', `There is no charity called “${filters.charity}” on Reshelf.`);
+  }
+  return { categoryIds: row.category_ids, genreId: row.genre_id, charityId: row.charity_id };
+}
+
+/** The WHERE conditions on active listings `l` for a set of filters, as of a moment. */
+function filterSql(filters: Filters, refs: ResolvedRefs, asOf: Date): RawBuilder<unknown> {
+  const conditions: RawBuilder<unknown>[] = [sql`l.status = 'active'`, sql`l.published_at <= ${asOf}`];
+  if (refs.categoryIds) {
+    conditions.push(
+      refs.categoryIds.length === 1
+        ? sql`l.category_id = ${refs.categoryIds[0]}`
+        : sql`l.category_id = any(${refs.categoryIds}::uuid[])`,
+    );
+  }
+  if (refs.genreId) conditions.push(sql`l.genre_ids @> array[${refs.genreId}]::uuid[]`);
+  if (refs.charityId) conditions.push(sql`l.charity_id = ${refs.charityId}`);
+  const conditionList = parseConditionList(filters.condition);
+  if (conditionList.length) conditions.push(sql`l.condition = any(${conditionList}::text[])`);
+  if (filters.minPrice !== undefined) conditions.push(sql`l.price_minor >= ${filters.minPrice}`);
+  if (filters.maxPrice !== undefined) conditions.push(sql`l.price_minor <= ${filters.maxPrice}`);
+  if (filters.charityOnly) conditions.push(sql`l.charity_id is not null`);
+  if (filters.seller) conditions.push(sql`l.seller_id = ${filters.seller}`);
+  return sql.join(conditions, sql` and `);
+}
+
+function orderSql(sort: BrowseParams['sort']): RawBuilder<unknown> {
+  switch (sort) {
+    case 'price_asc':
+      return sql`l.price_minor asc, l.id asc`;
+    case 'price_desc':
+      return sql`l.price_minor desc, l.id desc`;
+    default:
+      // Without search text there is nothing to be relevant to: newest first.
+      return sql`l.published_at desc, l.id desc`;
+  }
+}
+
+function snapshotTime(asOf: string | undefined): Date {
+  const now = new Date();
+  if (!asOf) return now;
+  const given = new Date(asOf);
+  return given > now ? now : given;
+}
+
+function pageOf(
+  rows: CardRow[],
+  params: { page: number; pageSize: number },
+  total: number,
+  asOf: Date,
+): ListingPage {
+  const hasNextPage = rows.length > params.pageSize;
+  return {
+    items: rows.slice(0, params.pageSize).map(toCard),
+    page: params.page,
+    pageSize: params.pageSize,
+    total: Math.min(total, CATALOGUE_LIMITS.countCap),
+    totalCapped: total > CATALOGUE_LIMITS.countCap,
+    hasNextPage,
+    asOf: asOf.toISOString(),
+  };
+}
+
+export async function browseListings(db: Database, params: BrowseParams): Promise<ListingPage> {
+  const asOf = snapshotTime(params.asOf);
+  const refs = await resolveRefs(db, params);
+  const where = filterSql(params, refs, asOf);
+  const offset = (params.page - 1) * params.pageSize;
+  // One statement, one connection: the capped count runs once as an InitPlan beside the page.
+  const countSql = sql`(select count(*)::int from (
+      select 1 from public.listings l where ${where} limit ${CATALOGUE_LIMITS.countCap + 1}
+    ) capped)`;
+  const { rows } = await sql<CardRow & { total: number }>`${sql.raw(PREPARED_TAG)}
+    select ${CARD_COLUMNS}, ${countSql} as total
+    from public.listings l ${CARD_JOINS}
+    where ${where}
+    order by ${orderSql(params.sort)}
+    limit ${params.pageSize + 1} offset ${offset}`.execute(db);
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    // Past the last page (or nothing at all): no row carried the count.
+    const counted = await sql<{
+      total: number;
+    }>`${sql.raw(PREPARED_TAG)} select ${countSql} as total`.execute(db);
+    total = counted.rows[0]?.total ?? 0;
+  }
+  return pageOf(rows, params, total, asOf);
+}
+
+/**
+ * How much search considers: the best strong (title, author, ISBN) and weak (description)
+ * matching books, and how few strong matches make it look for misspellings too.
+ */
+export const SEARCH_LIMITS = {
+  strong: 200,
+  weak: 60,
+  weakSample: 400,
+  fuzzyBelow: 10,
+  fuzzy: 60,
+  fuzzySample: 300,
+} as const;
+
+/** Little words that every title shares: left out of misspelling matches ("the hobit"). */
+const FUZZY_STOPWORDS = new Set([
+  'the',
+  'a',
+  'an',
+  'and',
+  'of',
+  'in',
+  'on',
+  'at',
+  'to',
+  'for',
+  'by',
+  'with',
+  'from',
+  'or',
+  'is',
+  'as',
+]);
+
+/**
+ * The text to match misspellings with: the words without the little ones. Empty (no fuzzy
+ * matching) for "quoted phrases" and -exclusions, which ask for precision, and for text of
+ * little words only.
+ */
+export function fuzzySearchText(q: string): string {
+  if (/"|(^|\s)-\S/.test(q)) return '';
+  return q
+    .split(/\s+/)
+    .filter((word) => word && !FUZZY_STOPWORDS.has(word.toLowerCase()))
+    .join(' ');
+}
+
+/**
+ * Full-text search with typo tolerance, over books, then their active listings.
+ *   Strong matches: the title and authors (websearch_to_tsquery, which understands "quoted
+ *   phrases", OR and -minus and never fails on unbalanced quotes), an exact title, and the
+ *   book with that ISBN when the text is an ISBN-10 or ISBN-13 (hyphens allowed).
+ *   Misspellings: when the words match fewer than 10 books, titles and authors that are
+ *   trigram-similar to the text ("Pride and Prejudise", "Hary Poter", "Tolkein") join them.
+ *   Weak matches: the words appear in the book's description.
+ * Text with "quoted phrases" or -exclusions is taken literally: no fuzzy matching for it.
+ * Ranking: strong before weak; then an ISBN hit, an exact title, the full-text rank (shorter
+ * titles first) or the trigram similarity; ties go to the newest listing. The best 200
+ * strong and 60 weak books (ranked from the first 400 description matches) are considered,
+ * which bounds the work for very broad text.
+ */
+export async function searchListings(db: Database, params: SearchParams): Promise<SearchResult> {
+  const asOf = snapshotTime(params.asOf);
+  const refs = await resolveRefs(db, params);
+  const where = filterSql(params, refs, asOf);
+  const isbn = normaliseIsbn(params.q);
+  const fuzzyText = fuzzySearchText(params.q);
+  const offset = (params.page - 1) * params.pageSize;
+  const q = params.q;
+  const order =
+    params.sort === 'price_asc' || params.sort === 'price_desc' || params.sort === 'newest'
+      ? orderSql(params.sort)
+      : sql`b.tier, b.score desc, l.published_at desc, l.id desc`;
+  const { rows } = await sql<CardRow & { total: number }>`${sql.raw(PREPARED_TAG)}
+    with input as materialized (
+      select websearch_to_tsquery('english', public.search_normalise(${q})) as tsq,
+             public.search_normalise(${q}) as qn
+    ),
+    exact as materialized (
+      select b.id,
+        (case when b.isbn13 = ${isbn} then 100 else 0 end
+         + case when b.search_title = input.qn then 50 else 0 end
+         + 10 * ts_rank_cd(b.title_document, input.tsq, 1)) as score
+      from public.books b, input
+      where b.isbn13 = ${isbn} or b.search_title = input.qn or b.title_document @@ input.tsq
+      order by score desc
+      limit ${SEARCH_LIMITS.strong}
+    ),
+    fuzzy as materialized (
+      select f.id,
+        10 * greatest(word_similarity(public.search_normalise(${fuzzyText}), f.search_title),
+                      0.5 * word_similarity(public.search_normalise(${fuzzyText}), f.search_authors)) as score
+      from (
+        -- Short or common fragments can resemble thousands of titles: rank a bounded sample.
+        select b.id, b.search_title, b.search_authors
+        from public.books b
+        where ${fuzzyText !== ''} and (select count(*) from exact) < ${SEARCH_LIMITS.fuzzyBelow}
+          and (public.search_normalise(${fuzzyText}) <% b.search_title
+               or public.search_normalise(${fuzzyText}) <% b.search_authors)
+          and not exists (select 1 from exact e where e.id = b.id)
+        limit ${SEARCH_LIMITS.fuzzySample}
+      ) f
+      order by score desc
+      limit ${SEARCH_LIMITS.fuzzy}
+    ),
+    weak as materialized (
+      select w.id, ts_rank_cd(w.description_document, input.tsq) as score
+      from (
+        -- Common words can match thousands of descriptions: rank a bounded sample of them.
+        select b.id, b.description_document
+        from public.books b, input
+        where b.description_document @@ input.tsq
+          and not exists (select 1 from exact e where e.id = b.id)
+          and not exists (select 1 from fuzzy f where f.id = b.id)
+        limit ${SEARCH_LIMITS.weakSample}
+      ) w, input
+      order by score desc
+      limit ${SEARCH_LIMITS.weak}
+    ),
+    hits as (
+      select id, 0 as tier, score from exact
+      union all select id, 0 as tier, score from fuzzy
+      union all select id, 1 as tier, score from weak
+    )
+    select ${CARD_COLUMNS}, count(*) over ()::int as total
+    from (
+      select hits.tier, hits.score, bk.id, bk.title, bk.authors, bk.isbn13, bk.cover_url
+      from hits join public.books bk on bk.id = hits.id
+    ) b
+    join public.listings l on l.book_id = b.id
+    left join public.charities ch on ch.id = l.charity_id and ch.status = 'approved'
+    where ${where}
+    order by ${order}
+    limit ${params.pageSize + 1} offset ${offset}`.execute(db);
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && params.page > 1) {
+    // Past the last page: the window count has no row to ride on, so count separately.
+    total = (await searchListings(db, { ...params, page: 1, pageSize: 1, asOf: asOf.toISOString() })).total;
+  }
+  return { ...pageOf(rows, params, total, asOf), query: q, isbn };
+}
+
+interface DetailRow {
+  id: string;
+  slug: string;
+  status: ListingDetail['status'];
+  condition: ListingDetail['condition'];
+  ex_library: boolean;
+  condition_notes: string | null;
+  description: string | null;
+  photos: unknown;
+  price_minor: number;
+  parcel_size: ListingDetail['price']['parcelSize'];
+  published_at: Date | null;
+  title: string;
+  subtitle: string | null;
+  authors: string[];
+  isbn13: string | null;
+  isbn10: string | null;
+  publisher: string | null;
+  published_year: number | null;
+  page_count: number | null;
+  language: string;
+  cover_url: string | null;
+  book_description: string | null;
+  category_slug: string | null;
+  category_name: string | null;
+  genres: { slug: string; name: string }[] | null;
+  seller_id: string;
+  seller_name: string | null;
+  seller_town: string | null;
+  seller_bio: string | null;
+  seller_avatar: string | null;
+  seller_since: Date;
+  seller_active: number;
+  charity_slug: string | null;
+  charity_name: string | null;
+  charity_town: string | null;
+  charity_number: string | null;
+}
+
+const UNAVAILABLE: Partial<Record<ListingDetail['status'], ListingDetail['unavailableReason']>> = {
+  sold: 'sold',
+  reserved: 'reserved',
+  withdrawn: 'withdrawn',
+  removed: 'removed',
+};
+
+/** The listing page. Drafts are not found; sold, reserved, withdrawn and removed ones say so. */
+export async function getListingBySlug(db: Database, slug: string): Promise<ListingDetail> {
+  const [{ rows }, settings] = await Promise.all([
+    sql<DetailRow>`${sql.raw(PREPARED_TAG)}
+      select l.id, l.slug, l.status, l.condition, l.ex_library, l.condition_notes, l.description,
+        l.photos, l.price_minor, l.parcel_size, l.published_at,
+        b.title, b.subtitle, b.authors, b.isbn13, b.isbn10, b.publisher, b.published_year,
+        b.page_count, b.language, b.cover_url, b.description as book_description,
+        cat.slug as category_slug, cat.name as category_name,
+        (select json_agg(json_build_object('slug', g.slug, 'name', g.name) order by g.position, g.name)
+           from public.genres g where g.id = any(l.genre_ids)) as genres,
+        l.seller_id, p.display_name as seller_name, p.town as seller_town, p.bio as seller_bio,
+        p.avatar_url as seller_avatar, coalesce(p.created_at, u.created_at) as seller_since,
+        (select count(*)::int from public.listings sl
+          where sl.seller_id = l.seller_id and sl.status = 'active') as seller_active,
+        ch.slug as charity_slug, ch.name as charity_name, ch.town as charity_town,
+        ch.registered_number as charity_number
+      from public.listings l
+      join public.books b on b.id = l.book_id
+      join auth.users u on u.id = l.seller_id
+      left join public.profiles p on p.id = l.seller_id
+      left join public.categories cat on cat.id = l.category_id
+      left join public.charities ch on ch.id = l.charity_id and ch.status = 'approved'
+      where l.slug = ${slug} and l.status <> 'draft'`.execute(db),
+    getCommercialSettings(db),
+  ]);
+  const row = rows[0];
+  if (!row) {
+    throw new AppError(
+      'NOT_FOUND',
+      'We couldn’t find that listing. It may never have existed, or the link is wrong.',
+    );
+  }
+  const removed = row.status === 'removed';
+  const breakdown = priceBreakdown({
+    itemMinor: row.price_minor,
+    postageMinor: settings.postageMinor[row.parcel_size],
+    protection: settings.buyerProtection,
+  });
+  const charity =
+    row.charity_slug && row.charity_name && row.charity_number
+      ? {
+          slug: row.charity_slug,
+          name: row.charity_name,
+          town: row.charity_town,
+          registeredNumber: row.charity_number,
+        }
+      : null;
+  return {
+    id: row.id,
+    slug: row.slug,
+    status: row.status,
+    available: row.status === 'active',
+    unavailableReason: UNAVAILABLE[row.status] ?? null,
+    title: row.title,
+    subtitle: row.subtitle,
+    authors: row.authors,
+    isbn13: row.isbn13,
+    isbn10: row.isbn10,
+    publisher: row.publisher,
+    publishedYear: row.published_year,
+    pageCount: row.page_count,
+    language: row.language,
+    coverUrl: row.cover_url,
+    bookDescription: row.book_description,
+    condition: row.condition,
+    exLibrary: row.ex_library,
+    // A listing staff removed keeps its book details but not the seller's words or photos.
+    conditionNotes: removed ? null : row.condition_notes,
+    description: removed ? null : row.description,
+    photos: removed || !Array.isArray(row.photos) ? [] : row.photos.filter((p) => typeof p === 'string'),
+    publishedAt: row.published_at?.toISOString() ?? null,
+    category:
+      row.category_slug && row.category_name ? { slug: row.category_slug, name: row.category_name } : null,
+    genres: row.genres ?? [],
+    seller: {
+      id: row.seller_id,
+      displayName: charity?.name ?? row.seller_name ?? 'A Reshelf seller',
+      town: charity?.town ?? row.seller_town,
+      bio: row.seller_bio,
+      avatarUrl: row.seller_avatar,
+      memberSince: row.seller_since.toISOString(),
+      activeListings: row.seller_active,
+      charity: charity ? { slug: charity.slug, name: charity.name } : null,
+    },
+    charity,
+    price: {
+      ...breakdown,
+      parcelSize: row.parcel_size,
+      protectionFixedMinor: settings.buyerProtection.fixedMinor,
+      protectionPercent: settings.buyerProtection.percent,
+    },
+  };
+}
+
+/** Other copies of the same book first, then books sharing its genres, then its category. */
+export async function similarListings(db: Database, slug: string, limit = 8): Promise<ListingCard[]> {
+  const { rows } = await sql<CardRow>`
+    with target as (
+      select id, book_id, category_id, genre_ids from public.listings where slug = ${slug}
+    )
+    select ${CARD_COLUMNS}
+    from target t
+    join public.listings l
+      on l.status = 'active' and l.id <> t.id
+     and (l.book_id = t.book_id or l.category_id = t.category_id or l.genre_ids && t.genre_ids)
+    ${CARD_JOINS}
+    order by (l.book_id = t.book_id) desc,
+             cardinality(array(select unnest(l.genre_ids) intersect select unnest(t.genre_ids))) desc,
+             (l.category_id = t.category_id) desc,
+             l.published_at desc, l.id desc
+    limit ${limit}`.execute(db);
+  return rows.map(toCard);
+}
+
+/** Counts a view once per listing, visitor and day (the visitor key is a salted hash). */
+export async function recordListingView(db: Database, listingId: string, visitorKey: string): Promise<void> {
+  await sql`
+    insert into public.listing_views (listing_id, viewer_key)
+    select l.id, ${visitorKey} from public.listings l where l.id = ${listingId} and l.status <> 'draft'
+    on conflict do nothing`.execute(db);
+}

@@ -1,0 +1,11 @@
+import { pageSchema, slugSchema } from '@reshelf/contracts';
+import { z } from 'zod';
+import { publicProcedure, router } from '../../trpc.ts';
+import { pageBySlug } from './pages.service.ts';
+
+export const pagesRouter = router({
+  bySlug: publicProcedure
+    .input(z.object({ slug: slugSchema }))
+    .output(pageSchema)
+    .query(({ ctx, input }) => pageBySlug(ctx.db, input.slug)),
+});

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecrets } from '../../secrets.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createPerson, trpcMutation, trpcQuery } from '../../testing/catalogue.ts';
+import { unsubscribePath } from './unsubscribe.service.ts';
+
+let t: TestApp;
+let userId: string;
+// The same secret createTestApp gives the app.
+const secrets = createSecrets('test-secret-that-is-long-enough-for-hkdf-0123456789');
+
+function linkInput(path: string) {
+  const params = new URL(path, 'http://x').searchParams;
+  return { u: params.get('u')!, l: params.get('l')!, s: params.get('s')! };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  userId = await createPerson(t.database.handle.db, 'sam.reader@example.co.uk');
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('unsubscribe links', () => {
+  it('work without signing in, record the suppression once, and say so', async () => {
+    const input = linkInput(unsubscribePath(secrets, userId, 'newsletter'));
+    const check = await trpcQuery(t.app, 'unsubscribe.check', input);
+    expect(check.status).toBe(200);
+    expect(check.body.result.data).toEqual({
+      list: 'newsletter',
+      listLabel: 'the Reshelf newsletter',
+      recipient: 's•••••••••@example.co.uk',
+      unsubscribed: false,
+    });
+    for (let i = 0; i < 2; i++) {
+      const confirm = await trpcMutation(t.app, 'unsubscribe.confirm', input);
+      expect(confirm.status).toBe(200);
+      expect(confirm.body.result.data.unsubscribed).toBe(true);
+    }
+    const rows = await t.database.handle.db.selectFrom('email_suppressions').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ user_id: userId, list: 'newsletter', source: 'link' });
+    expect((await trpcQuery(t.app, 'unsubscribe.check', input)).body.result.data.unsubscribed).toBe(true);
+  });
+
+  it('work for an email address without an account', async () => {
+    const input = linkInput(unsubscribePath(secrets, 'guest@example.com', 'all'));
+    const confirm = await trpcMutation(t.app, 'unsubscribe.confirm', input);
+    expect(confirm.body.result.data).toMatchObject({
+      list: 'all',
+      recipient: 'g••••@example.com',
+      unsubscribed: true,
+    });
+    // "all" covers every list.
+    const other = linkInput(unsubscribePath(secrets, 'guest@example.com', 'recommendations'));
+    expect((await trpcQuery(t.app, 'unsubscribe.check', other)).body.result.data.unsubscribed).toBe(true);
+  });
+
+  it('refuse a tampered link with a clear message and record nothing', async () => {
+    const good = linkInput(unsubscribePath(secrets, userId, 'recommendations'));
+    const tampered = [
+      { ...good, u: '00000000-0000-4000-8000-000000000000' },
+      { ...good, l: 'wishlist_alerts' },
+      { ...good, s: `${good.s.slice(0, -2)}xx` },
+      { ...good, s: 'short' },
+      linkInput(
+        unsubscribePath(createSecrets('another-secret-entirely-0123456789abcdef'), userId, 'recommendations'),
+      ),
+    ];
+    for (const input of tampered) {
+      for (const response of [
+        await trpcQuery(t.app, 'unsubscribe.check', input),
+        await trpcMutation(t.app, 'unsubscribe.confirm', input),
+      ]) {
+        expect(response.status).toBe(400);
+        expect(response.body.error.message).toMatch(/This unsubscribe link isn’t valid/);
+      }
+    }
+    const rows = await t.database.handle.db
+      .selectFrom('email_suppressions')
+      .select('list')
+      .where('list', 'in', ['recommendations', 'wishlist_alerts'])
+      .where('user_id', '=', userId)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('answer an incomplete link with a 400, not a 500', async () => {
+    expect((await trpcQuery(t.app, 'unsubscribe.check', { u: userId })).status).toBe(400);
+    expect(
+      (await trpcQuery(t.app, 'unsubscribe.check', { u: 'x'.repeat(10_000), l: 'all', s: 'abc' })).status,
+    ).toBe(400);
+  });
+});

@@ -1,0 +1,59 @@
+import { CONDITION_LABELS, formatPence, type ListingCard as ListingCardData } from '@reshelf/contracts';
+import { HeartHandshake } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { cn } from '../../lib/utils.ts';
+import { BookCover } from './BookCover.tsx';
+
+export function ListingCard({
+  listing,
+  note,
+  className,
+}: {
+  listing: ListingCardData;
+  note?: string | null;
+  className?: string;
+}) {
+  return (
+    <article
+      data-testid="listing-card"
+      className={cn(
+        'group relative flex h-full flex-col gap-3 rounded-xl border border-line bg-paper p-3 shadow-card transition duration-200 hover:border-ink/25 hover:shadow-card-hover motion-safe:hover:-translate-y-0.5',
+        className,
+      )}
+    >
+      <BookCover
+        title={listing.title}
+        authors={listing.authors}
+        isbn13={listing.isbn13}
+        coverUrl={listing.photoUrl ?? listing.coverUrl}
+      />
+      <div className="flex min-w-0 flex-1 flex-col">
+        <h3 className="line-clamp-2 font-serif text-base leading-snug font-semibold">
+          <Link
+            to={`/listing/${listing.slug}`}
+            className="rounded-sm after:absolute after:inset-0 after:rounded-xl focus-visible:outline-none group-has-[:focus-visible]:outline-2 group-has-[:focus-visible]:outline-brand"
+          >
+            {listing.title}
+          </Link>
+        </h3>
+        <p className="mt-0.5 line-clamp-1 text-sm text-ink-muted">{listing.authors.join(', ')}</p>
+        {note ? <p className="mt-2 line-clamp-3 text-sm text-ink-soft italic">“{note}”</p> : null}
+        <div className="mt-auto flex flex-wrap items-end justify-between gap-x-2 gap-y-1 pt-3">
+          <p className="text-lg leading-none font-semibold text-ink" data-testid="card-price">
+            {formatPence(listing.priceMinor)}
+          </p>
+          <p className="text-xs font-medium text-ink-muted" data-testid="card-condition">
+            {CONDITION_LABELS[listing.condition]}
+            {listing.exLibrary ? ' · ex-library' : ''}
+          </p>
+        </div>
+        {listing.charity ? (
+          <p className="mt-2 flex items-center gap-1.5 text-xs font-medium text-moss">
+            <HeartHandshake aria-hidden="true" className="size-3.5 shrink-0" />
+            <span className="truncate">{listing.charity.name}</span>
+          </p>
+        ) : null}
+      </div>
+    </article>
+  );
+}

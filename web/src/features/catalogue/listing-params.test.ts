@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { coverSeed } from './BookCover.tsx';
+import { poundsToPence, readListingParams, toApiInput, withChanges } from './listing-params.ts';
+import { pageWindow } from './Pagination.tsx';
+
+describe('listing params in the URL', () => {
+  it('reads filters, pounds and the page, ignoring what makes no sense', () => {
+    const params = readListingParams(
+      new URLSearchParams(
+        'q=hobbit&category=fantasy&condition=good,mint,like_new&minPrice=2&maxPrice=7.50&charity=1&sort=price_asc&page=3&asOf=2026-11-21T10:00:00.000Z',
+      ),
+    );
+    expect(params).toMatchObject({
+      q: 'hobbit',
+      category: 'fantasy',
+      conditions: ['good', 'like_new'],
+      charityOnly: true,
+      sort: 'price_asc',
+      page: 3,
+    });
+    expect(toApiInput(params)).toEqual({
+      category: 'fantasy',
+      condition: 'good,like_new',
+      minPrice: 200,
+      maxPrice: 750,
+      charityOnly: true,
+      sort: 'price_asc',
+      page: 3,
+      pageSize: 24,
+      asOf: '2026-11-21T10:00:00.000Z',
+    });
+    const odd = readListingParams(new URLSearchParams('page=-4&sort=random&minPrice=abc&maxPrice=99999999'));
+    expect(odd.page).toBe(1);
+    expect(odd.sort).toBeUndefined();
+    expect(toApiInput(odd)).toEqual({ page: 1, pageSize: 24 });
+  });
+
+  it('swaps a reversed price range rather than failing', () => {
+    const params = readListingParams(new URLSearchParams('minPrice=10&maxPrice=2'));
+    expect(toApiInput(params)).toMatchObject({ minPrice: 200, maxPrice: 1000 });
+  });
+
+  it('keeps fixed filters of the page (a category page’s own category)', () => {
+    const params = readListingParams(new URLSearchParams('category=cookery'));
+    expect(toApiInput(params, { category: 'fiction' }).category).toBe('fiction');
+  });
+
+  it('starts again at page 1 when a filter changes, but not when the page does', () => {
+    const current = new URLSearchParams('q=emma&page=4&asOf=2026-11-21T10:00:00.000Z');
+    expect(withChanges(current, { condition: 'good' }).toString()).toBe('q=emma&condition=good');
+    expect(withChanges(current, { page: '5' }).toString()).toBe(
+      'q=emma&page=5&asOf=2026-11-21T10%3A00%3A00.000Z',
+    );
+    expect(withChanges(current, { q: null }).toString()).toBe('');
+  });
+
+  it('reads typed pounds as pence', () => {
+    expect(poundsToPence('4.50')).toBe(450);
+    expect(poundsToPence('£12')).toBe(1200);
+    expect(poundsToPence('')).toBeUndefined();
+    expect(poundsToPence('ten')).toBeUndefined();
+    expect(poundsToPence('10001')).toBeUndefined();
+  });
+});
+
+describe('page links', () => {
+  it('shows the first, the last and two either side of the current page', () => {
+    expect(pageWindow(1, 1)).toEqual([1]);
+    expect(pageWindow(1, 5)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageWindow(10, 42)).toEqual([1, 'gap', 8, 9, 10, 11, 12, 'gap', 42]);
+    expect(pageWindow(42, 42)).toEqual([1, 'gap', 40, 41, 42]);
+  });
+});
+
+describe('generated covers', () => {
+  it('give a book the same colour every time', () => {
+    expect(coverSeed('9780141439518')).toBe(coverSeed('9780141439518'));
+    expect(coverSeed('9780141439518')).not.toBe(coverSeed('9780261102217'));
+  });
+});

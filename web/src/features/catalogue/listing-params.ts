@@ -1,0 +1,121 @@
+/**
+ * The URL is the state of a listings page: filters, sort, page and the snapshot time all live
+ * in the query string, so a copied link reproduces the page. Prices are pounds in the URL
+ * ("maxPrice=7.50") and pence in the API.
+ */
+import {
+  type BrowseInput,
+  CATALOGUE_LIMITS,
+  CONDITIONS,
+  type Condition,
+  LISTING_SORTS,
+  type ListingSort,
+  parsePounds,
+} from '@reshelf/contracts';
+
+export interface ListingParams {
+  q: string;
+  category: string | undefined;
+  genre: string | undefined;
+  conditions: Condition[];
+  minPrice: string;
+  maxPrice: string;
+  charityOnly: boolean;
+  sort: ListingSort | undefined;
+  page: number;
+  asOf: string | undefined;
+}
+
+/** Keys that change what is listed: changing one starts again at page 1, as of now. */
+export const FILTER_KEYS = [
+  'q',
+  'category',
+  'genre',
+  'condition',
+  'minPrice',
+  'maxPrice',
+  'charity',
+  'sort',
+] as const;
+
+export function readListingParams(search: URLSearchParams): ListingParams {
+  const page = Number.parseInt(search.get('page') ?? '1', 10);
+  const sort = search.get('sort');
+  return {
+    q: (search.get('q') ?? '').slice(0, CATALOGUE_LIMITS.maxQueryLength),
+    category: search.get('category') || undefined,
+    genre: search.get('genre') || undefined,
+    conditions: (search.get('condition') ?? '')
+      .split(',')
+      .filter((value): value is Condition => (CONDITIONS as readonly string[]).includes(value)),
+    minPrice: search.get('minPrice') ?? '',
+    maxPrice: search.get('maxPrice') ?? '',
+    charityOnly: search.get('charity') === '1',
+    sort: sort && (LISTING_SORTS as readonly string[]).includes(sort) ? (sort as ListingSort) : undefined,
+    page: Number.isFinite(page) && page >= 1 ? Math.min(page, CATALOGUE_LIMITS.maxPage) : 1,
+    asOf: search.get('asOf') || undefined,
+  };
+}
+
+/** A pounds amount from the URL as pence, or undefined when blank or not an amount. */
+export function poundsToPence(value: string): number | undefined {
+  if (!value.trim()) return undefined;
+  const pence = parsePounds(value);
+  return pence === null || pence > CATALOGUE_LIMITS.maxPriceMinor ? undefined : pence;
+}
+
+/** The API input for these params (with any fixed filters of the page, such as its category). */
+export function toApiInput(params: ListingParams, fixed: Partial<BrowseInput> = {}): BrowseInput {
+  let minPrice = poundsToPence(params.minPrice);
+  let maxPrice = poundsToPence(params.maxPrice);
+  if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) {
+    [minPrice, maxPrice] = [maxPrice, minPrice];
+  }
+  const input: BrowseInput = {
+    category: params.category,
+    genre: params.genre,
+    condition: params.conditions.length ? params.conditions.join(',') : undefined,
+    minPrice,
+    maxPrice,
+    charityOnly: params.charityOnly || undefined,
+    sort: params.sort,
+    page: params.page,
+    pageSize: CATALOGUE_LIMITS.pageSize,
+    asOf: params.asOf,
+    ...fixed,
+  };
+  // Drop undefined keys: they would only lengthen the request URL.
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as BrowseInput;
+}
+
+/**
+ * The query string after changing some keys. Changing a filter or the sort drops the page and
+ * the snapshot; moving between pages keeps them.
+ */
+export function withChanges(
+  search: URLSearchParams,
+  changes: Record<string, string | null | undefined>,
+): URLSearchParams {
+  const next = new URLSearchParams(search);
+  let filterChanged = false;
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null || value === undefined || value === '') next.delete(key);
+    else next.set(key, value);
+    if ((FILTER_KEYS as readonly string[]).includes(key)) filterChanged = true;
+  }
+  if (filterChanged) {
+    next.delete('page');
+    next.delete('asOf');
+  }
+  return next;
+}
+
+export function activeFilterCount(params: ListingParams): number {
+  return (
+    (params.category ? 1 : 0) +
+    (params.genre ? 1 : 0) +
+    (params.conditions.length ? 1 : 0) +
+    (params.minPrice || params.maxPrice ? 1 : 0) +
+    (params.charityOnly ? 1 : 0)
+  );
+}

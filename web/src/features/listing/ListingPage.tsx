@@ -1,0 +1,432 @@
+import {
+  CONDITION_LABELS,
+  formatPence,
+  type ListingDetail,
+  type ListingPriceBreakdown,
+  type PARCEL_SIZES,
+} from '@reshelf/contracts';
+import { BadgeCheck, HeartHandshake, Info, MapPin, PackageCheck, ShieldCheck, Store } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { ListingSkeleton } from '../../components/placeholders.tsx';
+import { QueryError } from '../../components/QueryError.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { isNotFound } from '../../lib/errors.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { BookCover } from '../catalogue/BookCover.tsx';
+import { ListingGrid } from '../catalogue/ListingGrid.tsx';
+import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
+import { bookJsonLd } from './json-ld.ts';
+
+const PARCEL_LABELS: Record<(typeof PARCEL_SIZES)[number], string> = {
+  small: 'small parcel',
+  medium: 'medium parcel',
+  large: 'large parcel',
+};
+
+const UNAVAILABLE_TEXT: Record<
+  NonNullable<ListingDetail['unavailableReason']>,
+  { title: string; text: string }
+> = {
+  sold: {
+    title: 'This copy has been sold',
+    text: 'Someone else got there first. Other copies may be for sale.',
+  },
+  reserved: {
+    title: 'This copy is reserved',
+    text: 'Someone is checking out with it right now. If they don’t complete the purchase it will be back on sale shortly.',
+  },
+  withdrawn: { title: 'This listing has been withdrawn', text: 'The seller has taken this copy off sale.' },
+  removed: {
+    title: 'This listing has been removed',
+    text: 'Our team removed this listing because it broke our rules. Other copies may be for sale.',
+  },
+};
+
+export function ListingPage() {
+  const { slug = '' } = useParams();
+  const listing = trpc.listings.bySlug.useQuery(
+    { slug },
+    { retry: (count, error) => !isNotFound(error) && count < 1 },
+  );
+  const detail = listing.data;
+  usePageMeta(
+    detail
+      ? `${detail.title} by ${detail.authors.join(', ')}`
+      : listing.isError
+        ? 'Listing not found'
+        : 'Loading listing',
+    detail
+      ? `${CONDITION_LABELS[detail.condition]} copy of ${detail.title} for ${formatPence(detail.price.itemMinor)}, sold by ${detail.seller.displayName} on Reshelf with buyer protection.`
+      : undefined,
+  );
+
+  if (listing.isPending) return <ListingSkeleton />;
+  if (listing.isError) {
+    if (isNotFound(listing.error)) return <NotFoundContent />;
+    return (
+      <div className="mx-auto w-full max-w-6xl px-4 py-12 sm:px-6 lg:px-8">
+        <QueryError what="this listing" onRetry={() => listing.refetch()} retrying={listing.isFetching} />
+      </div>
+    );
+  }
+  return <ListingView listing={listing.data} />;
+}
+
+function ListingView({ listing }: { listing: ListingDetail }) {
+  const recordView = trpc.listings.recordView.useMutation();
+  const recorded = useRef<string | null>(null);
+  const { mutate } = recordView;
+  useEffect(() => {
+    if (listing.available && recorded.current !== listing.id) {
+      recorded.current = listing.id;
+      mutate({ listingId: listing.id });
+    }
+  }, [listing.id, listing.available, mutate]);
+
+  const similar = trpc.listings.similar.useQuery({ slug: listing.slug, limit: 8 });
+  const photos = listing.photos;
+
+  return (
+    <div data-testid="listing-page">
+      <script type="application/ld+json" data-testid="listing-json-ld">
+        {JSON.stringify(bookJsonLd(listing, window.location.origin)).replace(/</g, '\\u003c')}
+      </script>
+      <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 lg:px-8 lg:py-12">
+        <nav aria-label="Breadcrumb" className="mb-6 text-sm text-ink-muted">
+          <ol className="flex flex-wrap items-center gap-1.5">
+            <li>
+              <Link to="/listings" className="underline-offset-4 hover:text-ink hover:underline">
+                Books
+              </Link>
+            </li>
+            {listing.category ? (
+              <li className="flex items-center gap-1.5">
+                <span aria-hidden="true">/</span>
+                <Link
+                  to={`/c/${listing.category.slug}`}
+                  className="underline-offset-4 hover:text-ink hover:underline"
+                >
+                  {listing.category.name}
+                </Link>
+              </li>
+            ) : null}
+          </ol>
+        </nav>
+
+        <div className="grid gap-8 md:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] md:gap-12">
+          <div className="flex flex-col gap-3">
+            <div className="mx-auto w-full max-w-sm md:max-w-none">
+              <BookCover
+                title={listing.title}
+                authors={listing.authors}
+                isbn13={listing.isbn13}
+                coverUrl={listing.coverUrl}
+                size="large"
+                eager
+              />
+            </div>
+            {photos.length ? (
+              <ul className="grid grid-cols-4 gap-2" aria-label="Photos from the seller">
+                {photos.map((photo, index) => (
+                  <li
+                    key={photo}
+                    className="aspect-square overflow-hidden rounded-md border border-line bg-paper-deep"
+                  >
+                    <a href={photo} target="_blank" rel="noreferrer">
+                      <img
+                        src={photo}
+                        alt={`${listing.title}, the copy for sale (view ${index + 1})`}
+                        width={160}
+                        height={160}
+                        loading="lazy"
+                        decoding="async"
+                        className="size-full object-cover"
+                      />
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+
+          <div className="min-w-0">
+            {listing.category ? (
+              <p className="text-sm font-semibold tracking-widest text-brand uppercase">
+                {listing.category.name}
+              </p>
+            ) : null}
+            <h1 className="mt-2 text-3xl font-semibold break-words sm:text-4xl">{listing.title}</h1>
+            {listing.subtitle ? <p className="mt-1 text-lg text-ink-soft">{listing.subtitle}</p> : null}
+            <p className="mt-2 text-lg text-ink-muted">
+              by{' '}
+              {listing.authors.map((author, index) => (
+                <span key={author}>
+                  {index > 0 ? ', ' : null}
+                  <Link
+                    to={`/search?q=${encodeURIComponent(author)}`}
+                    className="font-medium text-ink underline-offset-4 hover:text-brand hover:underline"
+                  >
+                    {author}
+                  </Link>
+                </span>
+              ))}
+            </p>
+
+            <div className="mt-4 flex flex-wrap items-center gap-2">
+              <span
+                className="rounded-full bg-moss-soft px-3 py-1 text-sm font-semibold text-moss"
+                data-testid="listing-condition"
+              >
+                {CONDITION_LABELS[listing.condition]}
+              </span>
+              {listing.exLibrary ? (
+                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
+                  Ex-library
+                </span>
+              ) : null}
+              {listing.charity ? (
+                <span className="inline-flex items-center gap-1.5 rounded-full bg-brand-soft px-3 py-1 text-sm font-semibold text-brand">
+                  <HeartHandshake aria-hidden="true" className="size-4" />
+                  Charity seller
+                </span>
+              ) : null}
+            </div>
+
+            {listing.available ? <BuyBox listing={listing} /> : <Unavailable listing={listing} />}
+
+            {listing.conditionNotes || listing.description ? (
+              <section aria-labelledby="seller-notes" className="mt-8">
+                <h2 id="seller-notes" className="text-xl font-semibold">
+                  About this copy
+                </h2>
+                {listing.conditionNotes ? (
+                  <p className="mt-2 text-ink-soft">{listing.conditionNotes}</p>
+                ) : null}
+                {listing.description ? <p className="mt-2 text-ink-soft">{listing.description}</p> : null}
+              </section>
+            ) : null}
+
+            {listing.bookDescription ? (
+              <section aria-labelledby="about-book" className="mt-8">
+                <h2 id="about-book" className="text-xl font-semibold">
+                  About the book
+                </h2>
+                <p className="mt-2 text-ink-soft">{listing.bookDescription}</p>
+              </section>
+            ) : null}
+
+            <BookFacts listing={listing} />
+            <SellerCard listing={listing} />
+          </div>
+        </div>
+      </div>
+
+      <section aria-labelledby="similar-title" className="border-t border-line bg-paper-deep/50">
+        <div className="mx-auto w-full max-w-6xl px-4 py-10 sm:px-6 lg:px-8">
+          <h2 id="similar-title" className="mb-6 text-2xl font-semibold sm:text-3xl">
+            Similar books
+          </h2>
+          <ListingGrid
+            query={similar}
+            what="similar books"
+            empty={<p>No similar books are for sale right now.</p>}
+          />
+        </div>
+      </section>
+    </div>
+  );
+}
+
+export function PriceBreakdown({ price }: { price: ListingPriceBreakdown }) {
+  return (
+    <dl className="flex flex-col gap-2 text-sm" data-testid="price-breakdown">
+      <div className="flex justify-between gap-4">
+        <dt className="text-ink-soft">Item price</dt>
+        <dd className="font-medium tabular-nums" data-testid="price-item">
+          {formatPence(price.itemMinor)}
+        </dd>
+      </div>
+      <div className="flex justify-between gap-4">
+        <dt className="text-ink-soft">Postage ({PARCEL_LABELS[price.parcelSize]})</dt>
+        <dd className="font-medium tabular-nums" data-testid="price-postage">
+          {formatPence(price.postageMinor)}
+        </dd>
+      </div>
+      <div className="flex justify-between gap-4">
+        <dt className="text-ink-soft">
+          Buyer protection
+          <span className="block text-xs text-ink-muted">
+            {formatPence(price.protectionFixedMinor)} + {price.protectionPercent}% of the item price,
+            including VAT of {formatPence(price.protectionVatMinor)}
+          </span>
+        </dt>
+        <dd className="font-medium tabular-nums" data-testid="price-protection">
+          {formatPence(price.protectionMinor)}
+        </dd>
+      </div>
+      <div className="mt-1 flex justify-between gap-4 border-t border-line pt-3 text-base">
+        <dt className="font-semibold">Total</dt>
+        <dd className="font-semibold tabular-nums" data-testid="price-total">
+          {formatPence(price.totalMinor)}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function BuyBox({ listing }: { listing: ListingDetail }) {
+  return (
+    <section
+      aria-labelledby="price-title"
+      className="mt-6 rounded-xl border border-line bg-paper p-5 shadow-card"
+    >
+      <h2 id="price-title" className="sr-only">
+        Price
+      </h2>
+      <p className="font-serif text-4xl font-semibold" data-testid="listing-price">
+        {formatPence(listing.price.itemMinor)}
+      </p>
+      <p className="mt-1 text-sm text-ink-muted">
+        {formatPence(listing.price.totalMinor)} in total with postage and buyer protection
+      </p>
+      <div className="mt-5">
+        <PriceBreakdown price={listing.price} />
+      </div>
+      <div className="mt-6 flex flex-col gap-3 sm:flex-row">
+        <Button asChild variant="cta" size="lg" className="sm:flex-1">
+          <Link to={`/checkout?listing=${encodeURIComponent(listing.slug)}`}>Buy now</Link>
+        </Button>
+      </div>
+      <ul className="mt-5 flex flex-col gap-2 text-sm text-ink-soft">
+        <li className="flex gap-2">
+          <ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-moss" />
+          Your money is held until the book reaches you.
+        </li>
+        <li className="flex gap-2">
+          <PackageCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-moss" />
+          {listing.charity
+            ? 'Sold by a charity: you can return it within 14 days of delivery.'
+            : 'If it doesn’t arrive or isn’t as described, we’ll put it right.'}
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+function Unavailable({ listing }: { listing: ListingDetail }) {
+  const reason = UNAVAILABLE_TEXT[listing.unavailableReason ?? 'withdrawn'];
+  return (
+    <section
+      role="status"
+      data-testid="listing-unavailable"
+      className="mt-6 flex flex-col gap-4 rounded-xl border border-line bg-paper-deep p-5"
+    >
+      <div className="flex gap-3">
+        <Info aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand" />
+        <div>
+          <h2 className="text-xl font-semibold">{reason.title}</h2>
+          <p className="mt-1 text-ink-soft">{reason.text}</p>
+        </div>
+      </div>
+      <Button asChild variant="brand" className="self-start">
+        <Link to={`/search?q=${encodeURIComponent(listing.isbn13 ?? listing.title)}`}>Find other copies</Link>
+      </Button>
+    </section>
+  );
+}
+
+function BookFacts({ listing }: { listing: ListingDetail }) {
+  const facts: [string, string | null][] = [
+    ['ISBN-13', listing.isbn13],
+    ['ISBN-10', listing.isbn10],
+    ['Publisher', listing.publisher],
+    ['Published', listing.publishedYear ? String(listing.publishedYear) : null],
+    ['Pages', listing.pageCount ? listing.pageCount.toLocaleString('en-GB') : null],
+  ];
+  const shown = facts.filter((fact): fact is [string, string] => Boolean(fact[1]));
+  return (
+    <section aria-labelledby="book-details" className="mt-8">
+      <h2 id="book-details" className="text-xl font-semibold">
+        Book details
+      </h2>
+      <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-6 gap-y-1.5 text-sm">
+        {shown.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-ink-muted">{label}</dt>
+            <dd className="break-words text-ink">{value}</dd>
+          </div>
+        ))}
+        {listing.genres.length ? (
+          <div className="contents">
+            <dt className="text-ink-muted">Genres</dt>
+            <dd className="flex flex-wrap gap-x-2">
+              {listing.genres.map((genre) => (
+                <Link
+                  key={genre.slug}
+                  to={`/g/${genre.slug}`}
+                  className="text-brand underline-offset-4 hover:underline"
+                >
+                  {genre.name}
+                </Link>
+              ))}
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+function SellerCard({ listing }: { listing: ListingDetail }) {
+  const { seller, charity } = listing;
+  const since = new Date(seller.memberSince).toLocaleDateString('en-GB', { month: 'long', year: 'numeric' });
+  const profile = charity ? `/charity/${charity.slug}` : `/seller/${seller.id}`;
+  return (
+    <section
+      aria-labelledby="seller-title"
+      className="mt-8 rounded-xl border border-line bg-paper p-5 shadow-card"
+      data-testid="seller-card"
+    >
+      <h2 id="seller-title" className="sr-only">
+        The seller
+      </h2>
+      <div className="flex items-start gap-4">
+        <span
+          aria-hidden="true"
+          className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-soft font-serif text-xl font-semibold text-brand"
+        >
+          {charity ? <HeartHandshake className="size-6" /> : seller.displayName.slice(0, 1).toUpperCase()}
+        </span>
+        <div className="min-w-0">
+          <p className="font-serif text-lg font-semibold">
+            <Link to={profile} className="underline-offset-4 hover:text-brand hover:underline">
+              {seller.displayName}
+            </Link>
+          </p>
+          <p className="mt-0.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-muted">
+            {seller.town ? (
+              <span className="inline-flex items-center gap-1">
+                <MapPin aria-hidden="true" className="size-3.5" />
+                {seller.town}
+              </span>
+            ) : null}
+            <span className="inline-flex items-center gap-1">
+              <Store aria-hidden="true" className="size-3.5" />
+              {seller.activeListings} {seller.activeListings === 1 ? 'book' : 'books'} for sale
+            </span>
+            <span>On Reshelf since {since}</span>
+          </p>
+          {charity ? (
+            <p className="mt-2 inline-flex items-center gap-1.5 text-sm text-moss">
+              <BadgeCheck aria-hidden="true" className="size-4" />
+              Registered charity {charity.registeredNumber}
+            </p>
+          ) : null}
+          {seller.bio && !charity ? <p className="mt-2 text-sm text-ink-soft">{seller.bio}</p> : null}
+        </div>
+      </div>
+    </section>
+  );
+}

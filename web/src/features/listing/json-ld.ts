@@ -1,0 +1,49 @@
+import type { ListingDetail } from '@reshelf/contracts';
+
+const CONDITION_SCHEMA = 'https://schema.org/UsedCondition';
+
+/** schema.org Book with its Offer, for search engines (https://schema.org/Book). */
+export function bookJsonLd(listing: ListingDetail, origin: string): Record<string, unknown> {
+  const url = `${origin}/listing/${listing.slug}`;
+  const availability = listing.available
+    ? 'https://schema.org/InStock'
+    : listing.unavailableReason === 'sold'
+      ? 'https://schema.org/SoldOut'
+      : 'https://schema.org/Discontinued';
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Book',
+    name: listing.title,
+    ...(listing.subtitle ? { alternativeHeadline: listing.subtitle } : {}),
+    author: listing.authors.map((name) => ({ '@type': 'Person', name })),
+    ...(listing.isbn13 ? { isbn: listing.isbn13 } : {}),
+    ...(listing.publisher ? { publisher: { '@type': 'Organization', name: listing.publisher } } : {}),
+    ...(listing.publishedYear ? { datePublished: String(listing.publishedYear) } : {}),
+    ...(listing.pageCount ? { numberOfPages: listing.pageCount } : {}),
+    ...(listing.bookDescription ? { description: listing.bookDescription } : {}),
+    ...(listing.coverUrl ? { image: listing.coverUrl } : {}),
+    inLanguage: listing.language,
+    url,
+    offers: {
+      '@type': 'Offer',
+      url,
+      price: (listing.price.itemMinor / 100).toFixed(2),
+      priceCurrency: 'GBP',
+      availability,
+      itemCondition: CONDITION_SCHEMA,
+      seller: {
+        '@type': listing.charity ? 'Organization' : 'Person',
+        name: listing.seller.displayName,
+      },
+      shippingDetails: {
+        '@type': 'OfferShippingDetails',
+        shippingRate: {
+          '@type': 'MonetaryAmount',
+          value: (listing.price.postageMinor / 100).toFixed(2),
+          currency: 'GBP',
+        },
+        shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'GB' },
+      },
+    },
+  };
+}
