@@ -14,11 +14,12 @@ import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { resolveAuth } from './features/auth/resolve-auth.ts';
 import { csrfGuard } from './http/csrf.ts';
+import { createPublicCache } from './http/public-cache.ts';
 import { loggerOptions } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
 import type { Secrets } from './secrets.ts';
 import { createServices, type Services } from './services.ts';
-import type { Context } from './trpc.ts';
+import type { Context, Meta } from './trpc.ts';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -63,8 +64,37 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   // tRPC replaces the JSON body parser inside its own scope, so it gets a scope of its own.
+  // Public catalogue answers, cached briefly and dropped whenever the catalogue changes.
+  const cacheable = new Set(
+    Object.entries(
+      (appRouter as unknown as { _def: { procedures: Record<string, { _def: { meta?: Meta } }> } })._def
+        .procedures,
+    )
+      .filter(([, procedure]) => procedure._def.meta?.cache === true)
+      .map(([path]) => path),
+  );
+  const publicCache =
+    config.publicCacheSeconds > 0 && cacheable.size > 0
+      ? createPublicCache({
+          ttlMs: config.publicCacheSeconds * 1000,
+          cacheable: (path) => cacheable.has(path),
+        })
+      : undefined;
+  if (publicCache) {
+    const stopListening = await database.listen(
+      'reshelf_catalogue',
+      () => publicCache.invalidate(),
+      () => publicCache.invalidate(),
+    );
+    app.addHook('onClose', async () => stopListening());
+  }
+
   await app.register(async (scope) => {
     scope.addHook('onRequest', csrfGuard(config));
+    if (publicCache) {
+      scope.addHook('onRequest', publicCache.onRequest);
+      scope.addHook('onSend', publicCache.onSend);
+    }
     await scope.register(fastifyTRPCPlugin, {
       prefix: '/trpc',
       trpcOptions: {

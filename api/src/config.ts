@@ -64,6 +64,10 @@ const envSchema = z
       emptyAsUndefined,
       z.string().min(20, 'must be the project service-role key').optional(),
     ),
+    PUBLIC_CACHE_SECONDS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce.number().int('must be a whole number').min(0).max(3600).optional(),
+    ),
     SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false'], 'must be true or false').optional()),
   })
   .superRefine((env, ctx) => {
@@ -98,6 +102,8 @@ export interface AppConfig {
   appSecret: string | undefined;
   /** Hosted backend (BACKEND=supabase) credentials; held only by the BFF. */
   supabase: { url: string; anonKey: string; serviceRoleKey: string } | undefined;
+  /** Lifetime of cached public catalogue answers; 0 turns the cache off (the default in tests). */
+  publicCacheSeconds: number;
   /** Seed demo data on the first start (embedded backend, never in production). */
   seedDemo: boolean;
 }
@@ -134,6 +140,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicOrigin: env.PUBLIC_ORIGIN,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST ?? 'web/dist'),
     appSecret: env.APP_SECRET,
+    publicCacheSeconds: env.PUBLIC_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 60),
     supabase:
       env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY
         ? {

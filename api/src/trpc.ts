@@ -1,7 +1,7 @@
 /**
  * The tRPC instance, its context and the procedure builders. Every procedure is built from
  * exactly one access level, recorded in its meta so a test can walk them all:
- *   publicProcedure        anyone
+ *   publicProcedure        anyone (cachedPublicProcedure: anyone, answer shared and cached)
  *   authedProcedure        a signed-in person (401 otherwise)
  *   staffProcedure         a user_roles row admin or moderator, compared lower-cased (403)
  *   tierProcedure(level)   an active admin_users record at or above the level (403)
@@ -31,6 +31,8 @@ export type AccessLevel = 'public' | 'authed' | 'staff' | `tier:${number}`;
 
 export interface Meta {
   access?: AccessLevel;
+  /** The answer is public data, the same for every visitor: the public cache may keep it. */
+  cache?: boolean;
 }
 
 export interface Context {
@@ -106,6 +108,9 @@ export const middleware = t.middleware;
 const baseProcedure = t.procedure.use(errorBoundary);
 
 export const publicProcedure = baseProcedure.meta({ access: 'public' });
+
+/** A public read whose answer is the same for everyone: cached briefly (http/public-cache.ts). */
+export const cachedPublicProcedure = baseProcedure.meta({ access: 'public', cache: true });
 
 const requireUser = t.middleware(({ ctx, next }) => {
   if (!ctx.auth.claims) {

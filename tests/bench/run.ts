@@ -167,7 +167,10 @@ function stats(latencies: number[], seconds: number): Stats {
 
 // The BFF under load -----------------------------------------------------------------------
 
-async function startBff(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
+async function startBff(
+  databaseUrl: string,
+  cacheSeconds: number,
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/src/main.ts')], {
     cwd: ROOT,
@@ -181,6 +184,8 @@ async function startBff(databaseUrl: string): Promise<{ url: string; child: Chil
       PORT: String(port),
       HOST: '127.0.0.1',
       WEB_DIST: path.join(ROOT, 'api/.no-web-dist'),
+      // The production default caches public answers briefly; 0 measures every request cold.
+      PUBLIC_CACHE_SECONDS: String(cacheSeconds),
     },
     // Request logs are written (pino at info, as in production) and thrown away.
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -314,6 +319,7 @@ async function main(): Promise<void> {
   await chmod(dir, 0o755);
   const server = await startEmbeddedPostgres({ dataDir: dir, ephemeral: true });
   let bff: ChildProcess | undefined;
+  let bffCold: ChildProcess | undefined;
   try {
     const databaseUrl = server.url('reshelf_bench');
     await ensureDatabaseExists(server.url(), 'reshelf_bench');
@@ -332,8 +338,10 @@ async function main(): Promise<void> {
     }
     const seedSeconds = (Date.now() - seedStarted) / 1000;
 
-    const started = await startBff(databaseUrl);
+    const started = await startBff(databaseUrl, 60);
     bff = started.child;
+    const cold = await startBff(databaseUrl, 0);
+    bffCold = cold.child;
     const pool = createDatabase(databaseUrl, { max: POOL_MAX }).pool;
     const results: Record<string, unknown> = {};
     // The floor: the same HTTP stack answering /healthz, with no database work at all.
@@ -354,6 +362,11 @@ async function main(): Promise<void> {
       log(
         `  BFF: p50 ${bffStats.p50} ms, p95 ${bffStats.p95} ms, p99 ${bffStats.p99} ms, ${bffStats.perSecond} req/s`,
       );
+      await loadBff(cold.url, scenario.paths, WARMUP_S);
+      const coldStats = await loadBff(cold.url, scenario.paths, DURATION_S);
+      log(
+        `  BFF without the public cache: p50 ${coldStats.p50} ms, p95 ${coldStats.p95} ms, p99 ${coldStats.p99} ms, ${coldStats.perSecond} req/s`,
+      );
       const statements = await captureStatements(databaseUrl, scenario, Math.min(scenario.paths.length, 200));
       const alone = await sqlAlone(pool, statements, scenario.paths.length < 50 ? 5 : 1);
       const loaded = await sqlUnderLoad(pool, statements, Math.max(5, Math.round(DURATION_S / 2)));
@@ -365,6 +378,7 @@ async function main(): Promise<void> {
         distinctRequests: scenario.paths.length,
         statementsPerRequest: Math.max(...statements.map((s) => s.length)),
         bff: bffStats,
+        bffWithoutCache: coldStats,
         sqlAlone: alone,
         sqlConcurrent: loaded,
         meetsTarget: bffStats.p95 <= TARGET_P95_MS && bffStats.non2xx === 0 && bffStats.errors === 0,
@@ -403,6 +417,7 @@ async function main(): Promise<void> {
         {
           title: string;
           bff: Stats & { non2xx: number };
+          bffWithoutCache: Stats & { non2xx: number };
           sqlAlone: Stats;
           sqlConcurrent: Stats;
           meetsTarget: boolean;
@@ -411,9 +426,11 @@ async function main(): Promise<void> {
     );
     log(`\nwritten to ${path.relative(process.cwd(), RESULTS)}`);
   } finally {
-    if (bff && bff.exitCode === null) {
-      bff.kill('SIGTERM');
-      await new Promise((r) => bff?.once('exit', r));
+    for (const child of [bff, bffCold]) {
+      if (child && child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
     }
     await server.stop();
     await rm(dir, { recursive: true, force: true });
@@ -426,6 +443,7 @@ function printTable(
     {
       title: string;
       bff: Stats & { non2xx: number };
+      bffWithoutCache: Stats & { non2xx: number };
       sqlAlone: Stats;
       sqlConcurrent: Stats;
       meetsTarget: boolean;
@@ -440,6 +458,8 @@ function printTable(
       'BFF p99',
       'BFF req/s',
       'non-2xx',
+      'no-cache p95',
+      'no-cache req/s',
       'SQL alone p50',
       'SQL alone p95',
       'SQL@50 p95',
@@ -452,6 +472,8 @@ function printTable(
       `${r.bff.p99} ms`,
       String(r.bff.perSecond),
       String(r.bff.non2xx),
+      `${r.bffWithoutCache.p95} ms`,
+      String(r.bffWithoutCache.perSecond),
       `${r.sqlAlone.p50} ms`,
       `${r.sqlAlone.p95} ms`,
       `${r.sqlConcurrent.p95} ms`,

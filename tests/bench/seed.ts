@@ -207,7 +207,9 @@ export async function seedBench(client: pg.Client, log: (line: string) => void):
     select u.id, ${literal(FIRST)}[1 + (n % ${FIRST.length})] || '''s books',
            ${literal(['Bristol', 'York', 'Leeds', 'Norwich', 'Exeter', 'Durham', 'Cardiff', 'Glasgow'])}[1 + (n % 8)],
            u.created_at
-    from (select id, created_at, row_number() over (order by id) as n from auth.users) u;
+    from (select id, created_at, row_number() over (order by id) as n from auth.users) u
+    on conflict (id) do update
+      set display_name = excluded.display_name, town = excluded.town, created_at = excluded.created_at;
     insert into public.charities (slug, name, registered_number, status, town, owner_id, description)
     select 'bench-charity-' || i, 'Bench Charity Books ' || i, (1100000 + i)::text, 'approved',
            ${literal(PLACES)}[1 + (i % ${PLACES.length})],

@@ -10,6 +10,16 @@ export interface DatabaseHandle {
   pool: pg.Pool;
   /** True when the database answers within the timeout. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /**
+   * LISTENs on a channel over a connection of its own, reconnecting after a failure
+   * (`onConnected` runs on every (re)connection: notifications may have been missed).
+   * Resolves once listening; the returned function stops.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onConnected?: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -67,9 +77,51 @@ export function createDatabase(
     dialect: new PostgresDialect({ pool }),
     ...(options.log ? { log: options.log } : {}),
   });
+  async function listen(channel: string, onNotify: (payload: string) => void, onConnected?: () => void) {
+    let client: pg.Client | undefined;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    const connect = async (): Promise<void> => {
+      const next = new pg.Client({ connectionString, application_name: 'reshelf-api-listen' });
+      next.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      next.on('error', () => {
+        if (stopped || client !== next) return;
+        client = undefined;
+        next.end().catch(() => {});
+        onConnected?.(); // Assume anything may have changed while we were deaf.
+        retry = setTimeout(() => void connect().catch(() => {}), 1_000);
+      });
+      try {
+        await next.connect();
+        await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+      } catch (error) {
+        await next.end().catch(() => {});
+        if (stopped) return;
+        retry = setTimeout(() => void connect().catch(() => {}), 1_000);
+        throw error;
+      }
+      if (stopped) {
+        await next.end().catch(() => {});
+        return;
+      }
+      client = next;
+      onConnected?.();
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+      client = undefined;
+    };
+  }
+
   return {
     db,
     pool,
+    listen,
     async ping(timeoutMs = 2_000) {
       let timer: NodeJS.Timeout | undefined;
       try {

@@ -1,14 +1,14 @@
 import { categorySchema, genreSchema } from '@reshelf/contracts';
 import { z } from 'zod';
-import { publicProcedure, router } from '../../trpc.ts';
+import { cachedPublicProcedure, publicProcedure, router } from '../../trpc.ts';
 import { listCategories, listGenres } from './catalogue.service.ts';
 
 export const catalogueRouter = router({
-  categories: publicProcedure
+  categories: cachedPublicProcedure
     .input(z.void())
     .output(z.array(categorySchema))
     .query(({ ctx }) => listCategories(ctx.db)),
-  genres: publicProcedure
+  genres: cachedPublicProcedure
     .input(z.void())
     .output(z.array(genreSchema))
     .query(({ ctx }) => listGenres(ctx.db)),

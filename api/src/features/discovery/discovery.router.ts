@@ -9,7 +9,7 @@ import {
   staffPickSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
-import { publicProcedure, router } from '../../trpc.ts';
+import { cachedPublicProcedure, publicProcedure, router } from '../../trpc.ts';
 import {
   categoryBySlug,
   categorySummaries,
@@ -24,35 +24,35 @@ import {
 const limitInput = z.object({ limit: z.number().int().min(1).max(48).default(24) });
 
 export const discoveryRouter = router({
-  home: publicProcedure
+  home: cachedPublicProcedure
     .input(z.void())
     .output(homeSchema)
     .query(({ ctx }) => homeSections(ctx.db)),
-  trending: publicProcedure
+  trending: cachedPublicProcedure
     .input(limitInput)
     .output(z.array(listingCardSchema))
     .query(({ ctx, input }) => trendingListings(ctx.db, input.limit)),
-  staffPicks: publicProcedure
+  staffPicks: cachedPublicProcedure
     .input(limitInput)
     .output(z.array(staffPickSchema))
     .query(({ ctx, input }) => staffPicks(ctx.db, input.limit)),
-  recent: publicProcedure
+  recent: cachedPublicProcedure
     .input(limitInput)
     .output(z.array(listingCardSchema))
     .query(({ ctx, input }) => recentListings(ctx.db, input.limit)),
-  categories: publicProcedure
+  categories: cachedPublicProcedure
     .input(z.void())
     .output(z.array(categorySummarySchema))
     .query(({ ctx }) => categorySummaries(ctx.db)),
-  category: publicProcedure
+  category: cachedPublicProcedure
     .input(z.object({ slug: slugSchema }))
     .output(categorySummarySchema.extend({ parent: namedRefSchema.nullable() }))
     .query(({ ctx, input }) => categoryBySlug(ctx.db, input.slug)),
-  genre: publicProcedure
+  genre: cachedPublicProcedure
     .input(z.object({ slug: slugSchema }))
     .output(categorySummarySchema)
     .query(({ ctx, input }) => genreBySlug(ctx.db, input.slug)),
-  suggestions: publicProcedure
+  suggestions: cachedPublicProcedure
     .input(z.object({ q: searchQuerySchema }))
     .output(searchSuggestionsSchema)
     .query(({ ctx, input }) => searchSuggestions(ctx.db, input.q)),

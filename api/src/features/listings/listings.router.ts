@@ -8,7 +8,7 @@ import {
   slugSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
-import { publicProcedure, router } from '../../trpc.ts';
+import { cachedPublicProcedure, publicProcedure, router } from '../../trpc.ts';
 import {
   browseListings,
   getListingBySlug,
@@ -19,19 +19,19 @@ import {
 import { visitorKey } from './visitor.ts';
 
 export const listingsRouter = router({
-  browse: publicProcedure
+  browse: cachedPublicProcedure
     .input(browseInputSchema)
     .output(listingPageSchema)
     .query(({ ctx, input }) => browseListings(ctx.db, input)),
-  search: publicProcedure
+  search: cachedPublicProcedure
     .input(searchInputSchema)
     .output(searchResultSchema)
     .query(({ ctx, input }) => searchListings(ctx.db, input)),
-  bySlug: publicProcedure
+  bySlug: cachedPublicProcedure
     .input(z.object({ slug: slugSchema }))
     .output(listingDetailSchema)
     .query(({ ctx, input }) => getListingBySlug(ctx.db, input.slug)),
-  similar: publicProcedure
+  similar: cachedPublicProcedure
     .input(z.object({ slug: slugSchema, limit: z.number().int().min(1).max(24).default(8) }))
     .output(z.array(listingCardSchema))
     .query(({ ctx, input }) => similarListings(ctx.db, input.slug, input.limit)),

@@ -1,10 +1,10 @@
 import { pageSchema, slugSchema } from '@reshelf/contracts';
 import { z } from 'zod';
-import { publicProcedure, router } from '../../trpc.ts';
+import { cachedPublicProcedure, publicProcedure, router } from '../../trpc.ts';
 import { pageBySlug } from './pages.service.ts';
 
 export const pagesRouter = router({
-  bySlug: publicProcedure
+  bySlug: cachedPublicProcedure
     .input(z.object({ slug: slugSchema }))
     .output(pageSchema)
     .query(({ ctx, input }) => pageBySlug(ctx.db, input.slug)),

@@ -1,0 +1,109 @@
+/**
+ * A short-lived, in-process cache of public catalogue answers (decision 0008). Only GET
+ * calls whose every procedure is marked `cache: true` (built with cachedPublicProcedure:
+ * public data, the same for every visitor) are cached, by their full URL, and only their
+ * 200 answers. Any change to catalogue tables NOTIFYs every instance, which drops the whole
+ * cache at once; entries also expire after PUBLIC_CACHE_SECONDS. A hit is answered before
+ * tRPC runs at all.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+interface Entry {
+  body: string;
+  contentType: string;
+  expiresAt: number;
+}
+
+export interface PublicCache {
+  readonly size: number;
+  /** Drops every entry; answers being computed now will not be stored. */
+  invalidate(): void;
+  onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
+}
+
+export interface PublicCacheOptions {
+  ttlMs: number;
+  maxEntries?: number;
+  /** Whether a procedure's answer may be shared by every visitor. */
+  cacheable: (procedurePath: string) => boolean;
+  /** Mount point of tRPC. */
+  prefix?: string;
+}
+
+const pending = new WeakMap<FastifyRequest, { key: string; generation: number }>();
+
+export function createPublicCache(options: PublicCacheOptions): PublicCache {
+  const maxEntries = options.maxEntries ?? 5_000;
+  const prefix = `${options.prefix ?? '/trpc'}/`;
+  const entries = new Map<string, Entry>();
+  let generation = 0;
+
+  function keyFor(request: FastifyRequest): string | undefined {
+    if (request.method !== 'GET' || !request.url.startsWith(prefix)) return undefined;
+    const end = request.url.indexOf('?');
+    const segment = request.url.slice(prefix.length, end === -1 ? undefined : end);
+    let paths: string[];
+    try {
+      paths = decodeURIComponent(segment).split(',');
+    } catch {
+      return undefined;
+    }
+    return paths.length > 0 && paths.every(options.cacheable) ? request.url : undefined;
+  }
+
+  return {
+    get size() {
+      return entries.size;
+    },
+
+    invalidate() {
+      generation += 1;
+      entries.clear();
+    },
+
+    async onRequest(request, reply) {
+      const key = keyFor(request);
+      if (!key) return undefined;
+      const entry = entries.get(key);
+      if (entry && entry.expiresAt > Date.now()) {
+        // Most recently used goes to the back, so eviction takes the coldest first.
+        entries.delete(key);
+        entries.set(key, entry);
+        return reply
+          .code(200)
+          .header('content-type', entry.contentType)
+          .header('x-cache', 'HIT')
+          .send(entry.body);
+      }
+      if (entry) entries.delete(key);
+      pending.set(request, { key, generation });
+      return undefined;
+    },
+
+    async onSend(request, reply, payload) {
+      const marker = pending.get(request);
+      if (!marker) return payload;
+      pending.delete(request);
+      reply.header('x-cache', 'MISS');
+      // tRPC answers with a fetch Response; its own status is the one that counts here.
+      if (!(payload instanceof Response) || payload.status !== 200) return payload;
+      const contentType = payload.headers.get('content-type') ?? 'application/json';
+      const copy = payload.clone();
+      void copy.text().then(
+        (body) => {
+          // An answer computed before a change must not outlive it.
+          if (marker.generation !== generation) return;
+          entries.set(marker.key, { body, contentType, expiresAt: Date.now() + options.ttlMs });
+          while (entries.size > maxEntries) {
+            const oldest = entries.keys().next().value;
+            if (oldest === undefined) break;
+            entries.delete(oldest);
+          }
+        },
+        () => {},
+      );
+      return payload;
+    },
+  };
+}
