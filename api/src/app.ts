@@ -13,6 +13,7 @@ import type { DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { resolveAuth } from './features/auth/resolve-auth.ts';
+import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { createPublicCache } from './http/public-cache.ts';
 import { loggerOptions } from './logger.ts';
@@ -31,7 +32,7 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
 }
 
-const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage'];
+const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments'];
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database, secrets, logStream } = options;
@@ -106,6 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           identity: services.identity,
           mailer: services.mailer,
           functions: services.functions,
+          payments: services.payments,
           auth: await resolveAuth(req, res, services.identity, config),
           req,
           res,
@@ -118,6 +120,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
     });
   });
+
+  await registerPaymentRoutes(app, { db: database.db, payments: services.payments, mailer: services.mailer });
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = existsSync(indexHtml);

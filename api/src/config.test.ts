@@ -45,8 +45,25 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes payments with the test provider outside production and requires Stripe in production', () => {
+    expect(loadConfig({}).payments).toEqual({ provider: 'test' });
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /STRIPE_SECRET_KEY is required when payments go through Stripe\n.*STRIPE_WEBHOOK_SECRET is required/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENTS: 'test' })).toThrow(
+      /PAYMENTS cannot be test in production/,
+    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' })
+        .payments,
+    ).toEqual({ provider: 'stripe', secretKey: 'sk_live_1', webhookSecret: 'whsec_1' });
+  });
+
   it('never seeds demo data in production or on the hosted backend', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })
+        .seedDemo,
+    ).toBe(false);
     expect(
       loadConfig({
         BACKEND: 'supabase',

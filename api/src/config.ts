@@ -68,9 +68,36 @@ const envSchema = z
       emptyAsUndefined,
       z.coerce.number().int('must be a whole number').min(0).max(3600).optional(),
     ),
+    PAYMENTS: z.preprocess(emptyAsUndefined, z.enum(['test', 'stripe'], 'must be test or stripe').optional()),
+    STRIPE_SECRET_KEY: z.preprocess(
+      emptyAsUndefined,
+      z.string().startsWith('sk_', 'must be a Stripe secret key (sk_…)').optional(),
+    ),
+    STRIPE_WEBHOOK_SECRET: z.preprocess(
+      emptyAsUndefined,
+      z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_…)').optional(),
+    ),
     SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false'], 'must be true or false').optional()),
   })
   .superRefine((env, ctx) => {
+    const payments = env.PAYMENTS ?? (env.NODE_ENV === 'production' ? 'stripe' : 'test');
+    if (payments === 'test' && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENTS'],
+        message: 'cannot be test in production: use stripe',
+      });
+    }
+    if (payments === 'stripe') {
+      for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+        if (!env[name])
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'is required when payments go through Stripe',
+          });
+      }
+    }
     if (env.BACKEND !== 'supabase') return;
     for (const name of [
       'DATABASE_URL',
@@ -102,6 +129,8 @@ export interface AppConfig {
   appSecret: string | undefined;
   /** Hosted backend (BACKEND=supabase) credentials; held only by the BFF. */
   supabase: { url: string; anonKey: string; serviceRoleKey: string } | undefined;
+  /** Who takes payments: the local test provider (not in production) or Stripe Checkout. */
+  payments: { provider: 'test' } | { provider: 'stripe'; secretKey: string; webhookSecret: string };
   /** Lifetime of cached public catalogue answers; 0 turns the cache off (the default in tests). */
   publicCacheSeconds: number;
   /** Seed demo data on the first start (embedded backend, never in production). */
@@ -140,6 +169,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicOrigin: env.PUBLIC_ORIGIN,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST ?? 'web/dist'),
     appSecret: env.APP_SECRET,
+    payments:
+      (env.PAYMENTS ?? (env.NODE_ENV === 'production' ? 'stripe' : 'test')) === 'stripe'
+        ? {
+            provider: 'stripe',
+            secretKey: env.STRIPE_SECRET_KEY ?? '',
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? '',
+          }
+        : { provider: 'test' },
     publicCacheSeconds: env.PUBLIC_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 60),
     supabase:
       env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY

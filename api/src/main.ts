@@ -4,6 +4,7 @@
  */
 import { buildApp } from './app.ts';
 import { prepare } from './bootstrap.ts';
+import { startJobRunner } from './features/jobs/jobs.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { MigrationError } from './db/migrate.ts';
 import type { RunningDatabase } from './runtime.ts';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   };
 
   let database: RunningDatabase | undefined;
+  let stopBackground: (() => Promise<void>) | undefined;
   let shuttingDown = false;
   const shutdown = async (signal: string, app?: { close(): Promise<void> }) => {
     if (shuttingDown) return;
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
     }, 25_000);
     try {
       await app?.close();
+      await stopBackground?.();
       await database?.stop();
       clearTimeout(force);
       process.exit(0);
@@ -53,6 +56,12 @@ async function main(): Promise<void> {
     services: prepared.services,
   });
   await app.listen({ port: config.port, host: config.host });
+  // Reservation lapses and other time-based transitions, from PostgreSQL (see jobs.ts).
+  const stopJobs = startJobRunner(
+    { db: database.handle.db },
+    { log: (message, error) => (error ? app?.log.error({ err: error }, message) : app?.log.info(message)) },
+  );
+  stopBackground = stopJobs;
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,7 @@ import { adminRouter } from './features/admin/admin.router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
 import { catalogueRouter } from './features/catalogue/catalogue.router.ts';
 import { charitiesRouter } from './features/charities/charities.router.ts';
+import { checkoutRouter } from './features/checkout/checkout.router.ts';
 import { contactRouter } from './features/contact/contact.router.ts';
 import { devRouter } from './features/dev/dev.router.ts';
 import { discoveryRouter } from './features/discovery/discovery.router.ts';
@@ -15,6 +16,7 @@ import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts'
 import { router } from './trpc.ts';
 
 export const appRouter = router({
+  checkout: checkoutRouter,
   auth: authRouter,
   account: accountRouter,
   catalogue: catalogueRouter,

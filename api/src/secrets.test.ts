@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createSecrets, loadSecrets } from './secrets.ts';
 
+const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_offline', STRIPE_WEBHOOK_SECRET: 'whsec_offline' };
+
 describe('secrets', () => {
   it('derives a different key per purpose and verifies only its own signatures', () => {
     const secrets = createSecrets('a'.repeat(40));
@@ -24,9 +26,9 @@ describe('secrets', () => {
       const second = await loadSecrets(config);
       expect(first.sign('jwt', 'x')).toBe(second.sign('jwt', 'x'));
       expect((await readFile(path.join(dir, 'app.secret'), 'utf8')).length).toBeGreaterThanOrEqual(32);
-      await expect(loadSecrets(loadConfig({ NODE_ENV: 'production', DATA_DIR: dir }))).rejects.toThrow(
-        /APP_SECRET is required in production/,
-      );
+      await expect(
+        loadSecrets(loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, ...STRIPE })),
+      ).rejects.toThrow(/APP_SECRET is required in production/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -9,12 +9,25 @@ import {
 import { createLocalIdentity } from './features/auth/identity/local.ts';
 import type { IdentityProvider } from './features/auth/identity/types.ts';
 import { createDevMailbox, type Mailer } from './features/mail/mailer.ts';
+import { createStripeProvider } from './features/payments/stripe-provider.ts';
+import { createTestProvider } from './features/payments/test-provider.ts';
+import type { PaymentProvider } from './features/payments/types.ts';
 import type { Secrets } from './secrets.ts';
 
 export interface Services {
   identity: IdentityProvider;
   mailer: Mailer;
   functions: ServerFunctions;
+  payments: PaymentProvider;
+}
+
+export function createPaymentProvider(config: AppConfig, secrets: Secrets): PaymentProvider {
+  return config.payments.provider === 'stripe'
+    ? createStripeProvider({
+        secretKey: config.payments.secretKey,
+        webhookSecret: config.payments.webhookSecret,
+      })
+    : createTestProvider({ secrets });
 }
 
 export async function createServices(
@@ -33,11 +46,13 @@ export async function createServices(
       mailer,
       identity: createSupabaseIdentity({ ...supabase, db: database.db }),
       functions: createEdgeFunctions({ url: supabase.url, serviceRoleKey: supabase.serviceRoleKey }),
+      payments: createPaymentProvider(config, secrets),
     };
   }
   return {
     mailer,
     identity: createLocalIdentity({ db: database.db, secrets, mailer }),
     functions: createInProcessFunctions(database.pool),
+    payments: createPaymentProvider(config, secrets),
   };
 }

@@ -25,6 +25,7 @@ import type { ServerFunctions } from './features/admin/server-functions.ts';
 import type { AccessClaims, IdentityProvider } from './features/auth/identity/types.ts';
 import type { AuthState } from './features/auth/resolve-auth.ts';
 import type { Mailer } from './features/mail/mailer.ts';
+import type { PaymentProvider } from './features/payments/types.ts';
 import type { Secrets } from './secrets.ts';
 
 export type AccessLevel = 'public' | 'authed' | 'staff' | `tier:${number}`;
@@ -42,6 +43,7 @@ export interface Context {
   identity: IdentityProvider;
   mailer: Mailer;
   functions: ServerFunctions;
+  payments: PaymentProvider;
   auth: AuthState;
   req: FastifyRequest;
   res: FastifyReply;

@@ -177,6 +177,9 @@ async function startBff(
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // Production requires Stripe for payments; the benchmark never pays for anything.
+      STRIPE_SECRET_KEY: 'sk_test_benchmark_unused',
+      STRIPE_WEBHOOK_SECRET: 'whsec_benchmark_unused',
       LOG_LEVEL: 'info',
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_MAX: String(POOL_MAX),

@@ -25,6 +25,18 @@ export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
+export interface Addresses {
+  created_at: Generated<Timestamp>;
+  full_name: string;
+  id: Generated<string>;
+  is_default: Generated<boolean>;
+  line1: string;
+  line2: string | null;
+  postcode: string;
+  town: string;
+  user_id: string;
+}
+
 export interface AdminUsers {
   admin_role: string;
   created_at: Generated<Timestamp>;
@@ -205,6 +217,24 @@ export interface Genres {
   updated_at: Generated<Timestamp>;
 }
 
+export interface IdempotencyKeys {
+  created_at: Generated<Timestamp>;
+  key: string;
+  request_hash: string;
+  response: Json | null;
+  scope: string;
+  user_id: string;
+}
+
+export interface JobRuns {
+  affected: Generated<number>;
+  error: string | null;
+  finished_at: Timestamp | null;
+  id: Generated<Int8>;
+  job: string;
+  started_at: Generated<Timestamp>;
+}
+
 export interface Listings {
   book_id: string | null;
   category_id: string | null;
@@ -234,21 +264,55 @@ export interface ListingViews {
   viewer_key: string;
 }
 
+export interface Offers {
+  amount_minor: number;
+  buyer_id: string;
+  checkout_deadline: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  id: Generated<string>;
+  listing_id: string;
+  made_by: string;
+  message: string | null;
+  parent_id: string | null;
+  responded_at: Timestamp | null;
+  seller_id: string;
+  status: Generated<string>;
+}
+
+export interface OrderEvents {
+  actor_id: string | null;
+  actor_kind: string;
+  created_at: Generated<Timestamp>;
+  from_status: string | null;
+  id: Generated<Int8>;
+  note: string | null;
+  order_id: string;
+  to_status: string;
+}
+
 export interface Orders {
   buyer_id: string;
   buyer_protection_minor: Generated<number>;
+  buyer_protection_vat_minor: Generated<number>;
+  cancel_reason: string | null;
   cancelled_at: Timestamp | null;
   carrier: string | null;
+  complete_after: Timestamp | null;
   completed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   currency: Generated<string>;
   delivered_at: Timestamp | null;
+  discount_code: string | null;
   discount_minor: Generated<number>;
+  dispatch_by: Timestamp | null;
   dispatched_at: Timestamp | null;
   id: Generated<string>;
   item_price_minor: number;
   listing_id: string;
+  offer_id: string | null;
   paid_at: Timestamp | null;
+  parcel_size: string | null;
   postage_minor: Generated<number>;
   reference: Generated<string>;
   refunded_at: Timestamp | null;
@@ -270,6 +334,37 @@ export interface Pages {
   title: string;
   updated_at: Generated<Timestamp>;
   updated_by: string | null;
+}
+
+export interface PaymentEvents {
+  event_id: string;
+  outcome: string | null;
+  payload: Json;
+  provider: string;
+  received_at: Generated<Timestamp>;
+  type: string;
+}
+
+export interface Payments {
+  amount_minor: number;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  order_id: string;
+  provider: string;
+  provider_ref: string;
+  refunded_minor: Generated<number>;
+  status: Generated<string>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface Payouts {
+  amount_minor: number;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  order_id: string;
+  released_at: Timestamp | null;
+  seller_id: string;
+  status: Generated<string>;
 }
 
 export interface ProfileGenres {
@@ -295,6 +390,18 @@ export interface RateLimits {
   hits: Generated<number>;
   key: string;
   window_start: Timestamp;
+}
+
+export interface Refunds {
+  amount_minor: number;
+  buyer_protection_minor: Generated<number>;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  id: Generated<string>;
+  order_id: string;
+  payment_id: string;
+  provider_ref: string | null;
+  reason: string;
 }
 
 export interface SeedRuns {
@@ -334,6 +441,7 @@ export interface WishlistItems {
 }
 
 export interface DB {
+  addresses: Addresses;
   admin_users: AdminUsers;
   "auth.one_time_tokens": AuthOneTimeTokens;
   "auth.refresh_tokens": AuthRefreshTokens;
@@ -348,13 +456,21 @@ export interface DB {
   email_outbox: EmailOutbox;
   email_suppressions: EmailSuppressions;
   genres: Genres;
+  idempotency_keys: IdempotencyKeys;
+  job_runs: JobRuns;
   listing_views: ListingViews;
   listings: Listings;
+  offers: Offers;
+  order_events: OrderEvents;
   orders: Orders;
   pages: Pages;
+  payment_events: PaymentEvents;
+  payments: Payments;
+  payouts: Payouts;
   profile_genres: ProfileGenres;
   profiles: Profiles;
   rate_limits: RateLimits;
+  refunds: Refunds;
   seed_runs: SeedRuns;
   settings: Settings;
   staff_picks: StaffPicks;

@@ -1,6 +1,7 @@
 export * from './access.ts';
 export * from './auth.ts';
 export * from './catalogue.ts';
+export * from './checkout.ts';
 export * from './constants.ts';
 export * from './isbn.ts';
 export * from './money.ts';

@@ -68,6 +68,32 @@ async function paidOrder(protection: number, paidAt: string, refundedAt?: string
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  if (refundedAt) {
+    // A full refund, buyer protection included, recorded through the payment.
+    const payment = await db
+      .insertInto('payments')
+      .values({
+        order_id: row.id,
+        provider: 'test',
+        provider_ref: `fixture-${row.id}`,
+        amount_minor: 1299 + protection,
+        status: 'succeeded',
+        refunded_minor: 1299 + protection,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('refunds')
+      .values({
+        order_id: row.id,
+        payment_id: payment.id,
+        amount_minor: 1299 + protection,
+        buyer_protection_minor: protection,
+        reason: 'Fixture refund',
+        created_at: new Date(refundedAt),
+      })
+      .execute();
+  }
   return row.id;
 }
 

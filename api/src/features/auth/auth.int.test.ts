@@ -220,7 +220,14 @@ describe('sessions', () => {
   });
 
   it('refuses cookies in production without __Host- and Secure, and sets both', async () => {
-    const prod = await createTestApp({ env: { NODE_ENV: 'production', APP_SECRET: 'p'.repeat(40) } });
+    const prod = await createTestApp({
+      env: {
+        NODE_ENV: 'production',
+        APP_SECRET: 'p'.repeat(40),
+        STRIPE_SECRET_KEY: 'sk_test_offline',
+        STRIPE_WEBHOOK_SECRET: 'whsec_offline',
+      },
+    });
     try {
       const user = await createUser(prod.database.handle.db, prod.services.identity, 'prod@example.com');
       const response = await request(prod.app.server)

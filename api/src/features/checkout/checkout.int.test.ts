@@ -1,0 +1,412 @@
+/**
+ * The buying invariants of brief §5, each against real PostgreSQL: a listing sold at most
+ * once under a crowd of simultaneous buyers, reservations lapsing, webhooks applied once and
+ * in any order, refunds capped at what was paid, WELCOME20 on one first order only, and
+ * retried checkout calls answered once.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import { createSecrets } from '../../secrets.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { runJob } from '../jobs/jobs.ts';
+import { createTestProvider } from '../payments/test-provider.ts';
+import { WebhookSignatureError } from '../payments/types.ts';
+import {
+  applyPaymentEvent,
+  type CheckoutDeps,
+  JUST_SOLD_MESSAGE,
+  quote,
+  refundPayment,
+  startCheckout,
+  withIdempotency,
+} from './checkout.service.ts';
+
+let t: TestApp;
+let db: Database;
+let deps: CheckoutDeps;
+const provider = createTestProvider({ secrets: createSecrets('checkout-test-secret-0123456789abcdef') });
+const address = {
+  fullName: 'Jo March',
+  line1: '1 Orchard House',
+  line2: null,
+  town: 'Concord',
+  postcode: 'OX1 2JD',
+};
+let n = 0;
+
+async function person(label: string): Promise<{ id: string; email: string }> {
+  n += 1;
+  const email = `${label}-${n}@buyers.test`;
+  return { id: await createPerson(db, email), email };
+}
+
+async function listingFor(sellerId: string, price = 1000): Promise<string> {
+  const bookId = await createBook(db, { title: `A fine book ${n}` });
+  return (await createListing(db, { sellerId, bookId, price, parcelSize: 'small' })).id;
+}
+
+/** A prior completed order, so the buyer is past WELCOME20. */
+async function makeReturning(buyerId: string): Promise<void> {
+  const seller = await person('old-seller');
+  const listingId = await listingFor(seller.id);
+  await db
+    .insertInto('orders')
+    .values({
+      buyer_id: buyerId,
+      seller_id: seller.id,
+      listing_id: listingId,
+      status: 'completed',
+      item_price_minor: 1000,
+      total_minor: 1000,
+    })
+    .execute();
+}
+
+async function deliver(providerRef: string, outcome: 'success' | 'decline' | 'abandon', amount: number) {
+  const signed = provider.signedEvent(providerRef, outcome, amount);
+  return { signed, event: provider.parseWebhook(signed.body, signed.headers) };
+}
+
+async function paymentOf(orderId: string) {
+  return db.selectFrom('payments').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  deps = { db, payments: provider, mailer: t.services.mailer, origin: 'http://shop.test' };
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('quote', () => {
+  it('prices item, postage, buyer protection with its VAT, and WELCOME20 for a first order', async () => {
+    const seller = await person('seller');
+    const buyer = await person('buyer');
+    const listingId = await listingFor(seller.id, 1000);
+    const q = await quote(db, buyer.id, { listingId });
+    // 70p + 5% of £10.00 = £1.20, of which VAT (20%, inclusive) is 20p; 20% off £10.00.
+    expect(q).toMatchObject({
+      itemMinor: 1000,
+      postageMinor: 299,
+      protectionMinor: 120,
+      protectionVatMinor: 20,
+      discountMinor: 200,
+      discountCode: 'WELCOME20',
+      totalMinor: 1000 + 299 + 120 - 200,
+    });
+    await makeReturning(buyer.id);
+    expect(await quote(db, buyer.id, { listingId })).toMatchObject({
+      discountMinor: 0,
+      discountCode: null,
+      totalMinor: 1419,
+    });
+  });
+
+  it('refuses a seller buying their own book', async () => {
+    const seller = await person('seller');
+    const listingId = await listingFor(seller.id);
+    await expect(quote(db, seller.id, { listingId })).rejects.toThrow('You cannot buy your own book.');
+  });
+});
+
+describe('a listing is sold at most once', () => {
+  it('lets exactly one of 50 simultaneous buyers reserve and pay; the others are told and not charged', async () => {
+    const seller = await person('seller');
+    const listingId = await listingFor(seller.id, 1500);
+    const buyers = await Promise.all(Array.from({ length: 50 }, () => person('crowd')));
+    const attempts = await Promise.allSettled(
+      buyers.map((buyer) => startCheckout(deps, buyer, { listingId, address })),
+    );
+    const won = attempts.filter((a) => a.status === 'fulfilled');
+    const lost = attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(49);
+    for (const failure of lost) {
+      expect(failure.reason).toBeInstanceOf(AppError);
+      expect((failure.reason as AppError).message).toBe(JUST_SOLD_MESSAGE);
+    }
+    const orders = await db.selectFrom('orders').selectAll().where('listing_id', '=', listingId).execute();
+    expect(orders).toHaveLength(1);
+    const payments = await db
+      .selectFrom('payments')
+      .select('id')
+      .where(
+        'order_id',
+        'in',
+        orders.map((o) => o.id),
+      )
+      .execute();
+    expect(payments).toHaveLength(1);
+
+    const order = orders[0]!;
+    const { event } = await deliver((await paymentOf(order.id)).provider_ref, 'success', order.total_minor);
+    expect(await applyPaymentEvent(deps, 'test', event)).toBe('paid');
+    const listing = await db
+      .selectFrom('listings')
+      .select('status')
+      .where('id', '=', listingId)
+      .executeTakeFirstOrThrow();
+    expect(listing.status).toBe('sold');
+    const paid = await db
+      .selectFrom('orders')
+      .selectAll()
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow();
+    expect(paid.status).toBe('paid');
+    expect(paid.dispatch_by!.getTime()).toBeGreaterThan(paid.paid_at!.getTime() + 5 * 86_400_000 - 1);
+    const payout = await db
+      .selectFrom('payouts')
+      .selectAll()
+      .where('order_id', '=', order.id)
+      .executeTakeFirstOrThrow();
+    expect(payout).toMatchObject({ status: 'held', amount_minor: 1500 + 299 });
+  });
+});
+
+describe('reservations', () => {
+  it('lapse after 15 minutes and the book returns to sale', async () => {
+    const seller = await person('seller');
+    const buyer = await person('buyer');
+    const listingId = await listingFor(seller.id);
+    const started = await startCheckout(deps, buyer, { listingId, address });
+    const order = await db
+      .selectFrom('orders')
+      .selectAll()
+      .where('id', '=', started.orderId)
+      .executeTakeFirstOrThrow();
+    const minutes = (order.reserved_until!.getTime() - order.created_at.getTime()) / 60_000;
+    expect(Math.round(minutes)).toBe(15);
+    expect(await runJob({ db }, 'reservations.lapse')).toBe(0);
+
+    await db
+      .updateTable('orders')
+      .set({ reserved_until: new Date(Date.now() - 1000) })
+      .where('id', '=', order.id)
+      .execute();
+    expect(await runJob({ db }, 'reservations.lapse')).toBeGreaterThanOrEqual(1);
+    const after = await db
+      .selectFrom('orders')
+      .select(['status', 'cancel_reason'])
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual({
+      status: 'cancelled',
+      cancel_reason: 'The 15-minute reservation lapsed before payment',
+    });
+    const listing = await db
+      .selectFrom('listings')
+      .select('status')
+      .where('id', '=', listingId)
+      .executeTakeFirstOrThrow();
+    expect(listing.status).toBe('active');
+    const events = await db
+      .selectFrom('order_events')
+      .selectAll()
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute();
+    expect(events.map((e) => [e.from_status, e.to_status, e.actor_kind])).toEqual([
+      [null, 'pending_payment', 'buyer'],
+      ['pending_payment', 'cancelled', 'system'],
+    ]);
+    const run = await db
+      .selectFrom('job_runs')
+      .selectAll()
+      .where('job', '=', 'reservations.lapse')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(run.finished_at).not.toBeNull();
+
+    // Someone else can now buy it.
+    const other = await person('buyer');
+    await expect(startCheckout(deps, other, { listingId, address })).resolves.toMatchObject({
+      orderId: expect.any(String),
+    });
+  });
+
+  it('a payment that lands after the lapse still buys the book if nobody else has', async () => {
+    const seller = await person('seller');
+    const buyer = await person('buyer');
+    const listingId = await listingFor(seller.id);
+    const started = await startCheckout(deps, buyer, { listingId, address });
+    await db
+      .updateTable('orders')
+      .set({ reserved_until: new Date(Date.now() - 1000) })
+      .where('id', '=', started.orderId)
+      .execute();
+    await runJob({ db }, 'reservations.lapse');
+    const { event } = await deliver(
+      (await paymentOf(started.orderId)).provider_ref,
+      'success',
+      started.totalMinor,
+    );
+    expect(await applyPaymentEvent(deps, 'test', event)).toBe('paid_late');
+    const order = await db
+      .selectFrom('orders')
+      .select('status')
+      .where('id', '=', started.orderId)
+      .executeTakeFirstOrThrow();
+    expect(order.status).toBe('paid');
+  });
+});
+
+describe('webhooks', () => {
+  it('change nothing the second time, and only move orders forwards when out of order', async () => {
+    const seller = await person('seller');
+    const buyer = await person('buyer');
+    const listingId = await listingFor(seller.id);
+    const started = await startCheckout(deps, buyer, { listingId, address });
+    const ref = (await paymentOf(started.orderId)).provider_ref;
+    const { event } = await deliver(ref, 'success', started.totalMinor);
+    expect(await applyPaymentEvent(deps, 'test', event)).toBe('paid');
+    expect(await applyPaymentEvent(deps, 'test', event)).toBe('duplicate');
+    // A decline for the same payment arriving late changes nothing.
+    const late = await deliver(ref, 'decline', started.totalMinor);
+    expect(await applyPaymentEvent(deps, 'test', late.event)).toBe('no_change');
+    const order = await db
+      .selectFrom('orders')
+      .select('status')
+      .where('id', '=', started.orderId)
+      .executeTakeFirstOrThrow();
+    expect(order.status).toBe('paid');
+    const events = await db
+      .selectFrom('order_events')
+      .select('to_status')
+      .where('order_id', '=', started.orderId)
+      .execute();
+    expect(events.map((e) => e.to_status)).toEqual(['pending_payment', 'paid']);
+  });
+
+  it('a decline cancels the order and puts the book back on sale', async () => {
+    const seller = await person('seller');
+    const buyer = await person('buyer');
+    const listingId = await listingFor(seller.id);
+    const started = await startCheckout(deps, buyer, { listingId, address });
+    const { event } = await deliver(
+      (await paymentOf(started.orderId)).provider_ref,
+      'decline',
+      started.totalMinor,
+    );
+    expect(await applyPaymentEvent(deps, 'test', event)).toBe('released');
+    const listing = await db
+      .selectFrom('listings')
+      .select('status')
+      .where('id', '=', listingId)
+      .executeTakeFirstOrThrow();
+    expect(listing.status).toBe('active');
+  });
+
+  it('refuses a tampered or missing signature', () => {
+    const signed = provider.signedEvent('tp_x', 'success', 100);
+    expect(() => provider.parseWebhook(signed.body.replace('100', '1'), signed.headers)).toThrow(
+      WebhookSignatureError,
+    );
+    expect(() => provider.parseWebhook(signed.body, {})).toThrow(WebhookSignatureError);
+  });
+});
+
+describe('refunds', () => {
+  it('never exceed what was paid, even when two are asked for at once', async () => {
+    const seller = await person('seller');
+    const buyer = await person('buyer');
+    const listingId = await listingFor(seller.id);
+    const started = await startCheckout(deps, buyer, { listingId, address });
+    const payment = await paymentOf(started.orderId);
+    await applyPaymentEvent(
+      deps,
+      'test',
+      (await deliver(payment.provider_ref, 'success', started.totalMinor)).event,
+    );
+    const share = Math.ceil(started.totalMinor * 0.6);
+    const both = await Promise.allSettled([
+      refundPayment(deps, {
+        orderId: started.orderId,
+        paymentId: payment.id,
+        amountMinor: share,
+        protectionMinor: 0,
+        reason: 'Part refund',
+        actor: { id: null, kind: 'staff' },
+      }),
+      refundPayment(deps, {
+        orderId: started.orderId,
+        paymentId: payment.id,
+        amountMinor: share,
+        protectionMinor: 0,
+        reason: 'Part refund',
+        actor: { id: null, kind: 'staff' },
+      }),
+    ]);
+    expect(both.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = both.find((r): r is PromiseRejectedResult => r.status === 'rejected')!;
+    expect((refused.reason as Error).message).toMatch(
+      /^At most \d+ pence of this payment can still be refunded\.$/,
+    );
+    const after = await paymentOf(started.orderId);
+    expect(after.refunded_minor).toBe(share);
+    // And the database itself refuses an overshoot.
+    await expect(
+      db
+        .updateTable('payments')
+        .set({ refunded_minor: after.amount_minor + 1 })
+        .where('id', '=', after.id)
+        .execute(),
+    ).rejects.toThrow(/payments_check/);
+  });
+});
+
+describe('WELCOME20', () => {
+  it('applies to one first order only, even when two first checkouts race', async () => {
+    const seller = await person('seller');
+    const buyer = await person('first-timer');
+    const [a, b] = [await listingFor(seller.id, 2000), await listingFor(seller.id, 3000)];
+    const results = await Promise.all([
+      startCheckout(deps, buyer, { listingId: a, address }),
+      startCheckout(deps, buyer, { listingId: b, address }),
+    ]);
+    const orders = await db
+      .selectFrom('orders')
+      .select(['discount_code', 'discount_minor'])
+      .where(
+        'id',
+        'in',
+        results.map((r) => r.orderId),
+      )
+      .execute();
+    expect(orders.filter((o) => o.discount_code === 'WELCOME20')).toHaveLength(1);
+    expect(orders.filter((o) => o.discount_code === null)).toHaveLength(1);
+    // The database holds the rule too.
+    await expect(
+      sql`update orders set discount_code = 'WELCOME20' where id in (${sql.join(results.map((r) => r.orderId))})`.execute(
+        db,
+      ),
+    ).rejects.toThrow(/orders_one_welcome_per_buyer/);
+  });
+});
+
+describe('idempotent checkout', () => {
+  it('answers a retried call with the first answer and refuses a reused key', async () => {
+    const seller = await person('seller');
+    const buyer = await person('buyer');
+    const listingId = await listingFor(seller.id);
+    const request = { listingId, address };
+    const call = () =>
+      withIdempotency(db, buyer.id, 'checkout.start', 'key-0123456789', request, () =>
+        startCheckout(deps, buyer, request),
+      );
+    const first = await call();
+    const again = await call();
+    expect(again).toEqual(first);
+    expect(
+      await db.selectFrom('orders').select('id').where('buyer_id', '=', buyer.id).execute(),
+    ).toHaveLength(1);
+    await expect(
+      withIdempotency(db, buyer.id, 'checkout.start', 'key-0123456789', { other: true }, async () => 1),
+    ).rejects.toThrow('This request key was already used for a different request.');
+  });
+});

@@ -1,0 +1,113 @@
+import { addressInputSchema, idempotencyKeySchema, quoteSchema } from '@reshelf/contracts';
+import { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import { authedProcedure, type Context, router } from '../../trpc.ts';
+import { linkOrigin } from '../auth/auth.router.ts';
+import { quote, startCheckout, withIdempotency } from './checkout.service.ts';
+
+const sourceSchema = z.union([
+  z.object({ listingId: z.string().uuid('Unknown book'), offerId: z.undefined().optional() }),
+  z.object({ offerId: z.string().uuid('Unknown offer'), listingId: z.undefined().optional() }),
+]);
+
+const orderViewSchema = z.object({
+  id: z.string().uuid(),
+  reference: z.string(),
+  status: z.string(),
+  title: z.string(),
+  itemMinor: z.number().int(),
+  postageMinor: z.number().int(),
+  protectionMinor: z.number().int(),
+  protectionVatMinor: z.number().int(),
+  discountMinor: z.number().int(),
+  discountCode: z.string().nullable(),
+  totalMinor: z.number().int(),
+  cancelReason: z.string().nullable(),
+  listingSlug: z.string().nullable(),
+});
+
+function source(input: { listingId?: string; offerId?: string }) {
+  return input.offerId ? { offerId: input.offerId } : { listingId: input.listingId as string };
+}
+
+function deps(ctx: Context) {
+  return { db: ctx.db, payments: ctx.payments, mailer: ctx.mailer, origin: linkOrigin(ctx) };
+}
+
+export const checkoutRouter = router({
+  /** The server's price for a listing or an accepted offer, line by line. */
+  quote: authedProcedure
+    .input(sourceSchema)
+    .output(quoteSchema)
+    .query(({ ctx, input }) => quote(ctx.db, ctx.user.userId, source(input))),
+
+  /** Reserves the book for 15 minutes and opens the payment; a retried key answers once. */
+  start: authedProcedure
+    .input(
+      z.intersection(
+        sourceSchema,
+        z.object({ address: addressInputSchema, idempotencyKey: idempotencyKeySchema }),
+      ),
+    )
+    .output(
+      z.object({
+        orderId: z.string().uuid(),
+        reference: z.string(),
+        redirectUrl: z.string(),
+        totalMinor: z.number().int(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const buyer = { id: ctx.user.userId, email: ctx.user.email };
+      const request = { ...source(input), address: input.address };
+      return withIdempotency(ctx.db, buyer.id, 'checkout.start', input.idempotencyKey, request, () =>
+        startCheckout(deps(ctx), buyer, request),
+      );
+    }),
+
+  /** The buyer's view of one order, for the success and cancel pages. */
+  order: authedProcedure
+    .input(z.object({ orderId: z.string().uuid('Unknown order') }))
+    .output(orderViewSchema)
+    .query(async ({ ctx, input }) => {
+      const row = await ctx.db
+        .selectFrom('orders as o')
+        .innerJoin('listings as l', 'l.id', 'o.listing_id')
+        .innerJoin('books as b', 'b.id', 'l.book_id')
+        .select([
+          'o.id',
+          'o.reference',
+          'o.status',
+          'o.buyer_id',
+          'b.title',
+          'o.item_price_minor',
+          'o.postage_minor',
+          'o.buyer_protection_minor',
+          'o.buyer_protection_vat_minor',
+          'o.discount_minor',
+          'o.discount_code',
+          'o.total_minor',
+          'o.cancel_reason',
+          'l.slug',
+        ])
+        .where('o.id', '=', input.orderId)
+        .executeTakeFirst();
+      if (!row || row.buyer_id !== ctx.user.userId)
+        throw new AppError('NOT_FOUND', 'We could not find that order.');
+      return {
+        id: row.id,
+        reference: row.reference,
+        status: row.status,
+        title: row.title,
+        itemMinor: row.item_price_minor,
+        postageMinor: row.postage_minor,
+        protectionMinor: row.buyer_protection_minor,
+        protectionVatMinor: row.buyer_protection_vat_minor,
+        discountMinor: row.discount_minor,
+        discountCode: row.discount_code,
+        totalMinor: row.total_minor,
+        cancelReason: row.cancel_reason,
+        listingSlug: row.slug,
+      };
+    }),
+});

@@ -1,0 +1,605 @@
+/**
+ * Checkout (brief §4–§5). A quote prices a listing (or an accepted offer) for a buyer; start
+ * reserves the listing for 15 minutes, creates the pending order and the provider's payment
+ * session; the provider's webhook then makes the order paid, or releases the listing.
+ *
+ * Invariants held by the database, not by this process: a listing has at most one live
+ * order (the conditional reserve and a partial unique index), WELCOME20 is on at most one
+ * live order per buyer (a per-buyer lock and a partial unique index), a webhook event is
+ * applied once (its id is the key of payment_events), a refund never exceeds the payment
+ * (a check constraint), and every state change writes an order event.
+ */
+import { createHash } from 'node:crypto';
+import {
+  type AddressInput,
+  COMMERCIAL_DEFAULTS,
+  percentOf,
+  priceBreakdown,
+  type Quote,
+  WELCOME_GIFT,
+} from '@reshelf/contracts';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/database.generated.ts';
+import type { Database } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { PaymentEvent, PaymentProvider } from '../payments/types.ts';
+import { getCommercialSettings } from '../settings/settings.service.ts';
+import { addWorkingDays } from './working-days.ts';
+
+export const JUST_SOLD_MESSAGE = 'This book has just been sold. Take a look at similar books instead.';
+
+type Executor = Database | Transaction<DB>;
+
+export interface CheckoutDeps {
+  db: Database;
+  payments: PaymentProvider;
+  mailer: Mailer;
+  /** The site's origin, for the provider's return URLs. */
+  origin: string;
+}
+
+export type Actor = { id: string | null; kind: 'buyer' | 'seller' | 'staff' | 'system' | 'provider' };
+
+export async function recordEvent(
+  db: Executor,
+  orderId: string,
+  from: string | null,
+  to: string,
+  actor: Actor,
+  note?: string,
+): Promise<void> {
+  await db
+    .insertInto('order_events')
+    .values({
+      order_id: orderId,
+      from_status: from,
+      to_status: to,
+      actor_id: actor.id,
+      actor_kind: actor.kind,
+      note: note ?? null,
+    })
+    .execute();
+}
+
+/** A buyer's first order gets WELCOME20: no order of theirs is live or done yet. */
+async function welcomeEligible(db: Executor, buyerId: string): Promise<boolean> {
+  const previous = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('buyer_id', '=', buyerId)
+    .where('status', '<>', 'cancelled')
+    .limit(1)
+    .executeTakeFirst();
+  return !previous;
+}
+
+interface Purchasable {
+  listingId: string;
+  sellerId: string;
+  title: string;
+  status: string;
+  priceMinor: number;
+  parcelSize: 'small' | 'medium' | 'large';
+  offerId: string | null;
+  offerAmountMinor: number | null;
+}
+
+async function purchasable(
+  db: Executor,
+  buyerId: string,
+  source: { listingId: string } | { offerId: string },
+): Promise<Purchasable> {
+  let listingId: string;
+  let offer: { id: string; amount_minor: number } | undefined;
+  if ('offerId' in source) {
+    const row = await db
+      .selectFrom('offers')
+      .select(['id', 'listing_id', 'amount_minor', 'status', 'buyer_id', 'checkout_deadline'])
+      .where('id', '=', source.offerId)
+      .executeTakeFirst();
+    if (!row || row.buyer_id !== buyerId) throw new AppError('NOT_FOUND', 'We could not find that offer.');
+    if (row.status !== 'accepted' || !row.checkout_deadline || row.checkout_deadline.getTime() < Date.now()) {
+      throw new AppError(
+        'PRECONDITION_FAILED',
+        'This offer can no longer be bought at its price: accepted offers must be paid within 24 hours.',
+      );
+    }
+    listingId = row.listing_id;
+    offer = row;
+  } else {
+    listingId = source.listingId;
+  }
+  const listing = await db
+    .selectFrom('listings as l')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select(['l.id', 'l.seller_id', 'l.status', 'l.price_minor', 'l.parcel_size', 'b.title'])
+    .where('l.id', '=', listingId)
+    .executeTakeFirst();
+  if (!listing) throw new AppError('NOT_FOUND', 'We could not find that book.');
+  if (listing.seller_id === buyerId) throw new AppError('BAD_INPUT', 'You cannot buy your own book.');
+  return {
+    listingId: listing.id,
+    sellerId: listing.seller_id,
+    title: listing.title,
+    status: listing.status,
+    priceMinor: listing.price_minor ?? 0,
+    parcelSize: (listing.parcel_size ?? 'small') as Purchasable['parcelSize'],
+    offerId: offer?.id ?? null,
+    offerAmountMinor: offer?.amount_minor ?? null,
+  };
+}
+
+function assertOnSale(item: Purchasable): void {
+  // A book reserved for an accepted offer is on sale to that offer's buyer only.
+  const open = item.offerId
+    ? item.status === 'reserved' || item.status === 'active'
+    : item.status === 'active';
+  if (!open) throw new AppError('CONFLICT', JUST_SOLD_MESSAGE);
+}
+
+async function price(db: Executor, buyerId: string, item: Purchasable): Promise<Quote> {
+  const settings = await getCommercialSettings(db as Database);
+  const itemMinor = item.offerAmountMinor ?? item.priceMinor;
+  const breakdown = priceBreakdown({
+    itemMinor,
+    postageMinor: settings.postageMinor[item.parcelSize],
+    protection: settings.buyerProtection,
+  });
+  const welcome = await welcomeEligible(db, buyerId);
+  const discountMinor = welcome ? percentOf(itemMinor, WELCOME_GIFT.discountPercent) : 0;
+  return {
+    listingId: item.listingId,
+    title: item.title,
+    itemMinor,
+    postageMinor: breakdown.postageMinor,
+    parcelSize: item.parcelSize,
+    protectionMinor: breakdown.protectionMinor,
+    protectionVatMinor: breakdown.protectionVatMinor,
+    discountMinor,
+    discountCode: welcome ? WELCOME_GIFT.code : null,
+    totalMinor: breakdown.totalMinor - discountMinor,
+    offerId: item.offerId,
+  };
+}
+
+/** What the buyer would pay now, line by line; the server's figures, never the browser's. */
+export async function quote(
+  db: Database,
+  buyerId: string,
+  source: { listingId: string } | { offerId: string },
+): Promise<Quote> {
+  const item = await purchasable(db, buyerId, source);
+  assertOnSale(item);
+  return price(db, buyerId, item);
+}
+
+export interface StartResult {
+  orderId: string;
+  reference: string;
+  redirectUrl: string;
+  totalMinor: number;
+}
+
+/**
+ * A retried call with the same key gets the first answer; the same key with a different
+ * request is refused. A failed attempt frees its key.
+ */
+export async function withIdempotency<T>(
+  db: Database,
+  userId: string,
+  scope: string,
+  key: string,
+  request: unknown,
+  work: () => Promise<T>,
+): Promise<T> {
+  const requestHash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
+  const claimed = await db
+    .insertInto('idempotency_keys')
+    .values({ user_id: userId, scope, key, request_hash: requestHash })
+    .onConflict((oc) => oc.columns(['user_id', 'scope', 'key']).doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  if (!claimed) {
+    const existing = await db
+      .selectFrom('idempotency_keys')
+      .select(['request_hash', 'response'])
+      .where('user_id', '=', userId)
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    if (existing.request_hash !== requestHash) {
+      throw new AppError('CONFLICT', 'This request key was already used for a different request.');
+    }
+    if (existing.response === null) {
+      throw new AppError('CONFLICT', 'This request is still being processed. Please wait a moment.');
+    }
+    return existing.response as T;
+  }
+  try {
+    const result = await work();
+    await db
+      .updateTable('idempotency_keys')
+      .set({ response: JSON.stringify(result) })
+      .where('user_id', '=', userId)
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .execute();
+    return result;
+  } catch (error) {
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('user_id', '=', userId)
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .execute();
+    throw error;
+  }
+}
+
+export async function startCheckout(
+  deps: CheckoutDeps,
+  buyer: { id: string; email: string },
+  input: ({ listingId: string } | { offerId: string }) & { address: AddressInput },
+): Promise<StartResult> {
+  const reservedUntil = new Date(Date.now() + COMMERCIAL_DEFAULTS.reservationMinutes * 60 * 1000);
+  const order = await deps.db.transaction().execute(async (trx) => {
+    // One checkout at a time per buyer, so WELCOME20 cannot be claimed twice in a race.
+    await sql`select pg_advisory_xact_lock(hashtext(${`checkout:${buyer.id}`}))`.execute(trx);
+    const item = await purchasable(trx, buyer.id, input);
+    assertOnSale(item);
+    const priced = await price(trx, buyer.id, item);
+    // The one conditional update that decides who gets the book.
+    const reserved = await trx
+      .updateTable('listings')
+      .set({ status: 'reserved' })
+      .where('id', '=', item.listingId)
+      .where('status', '=', item.offerId ? item.status : 'active')
+      .returning('id')
+      .executeTakeFirst();
+    if (!reserved) throw new AppError('CONFLICT', JUST_SOLD_MESSAGE);
+    const created = await trx
+      .insertInto('orders')
+      .values({
+        buyer_id: buyer.id,
+        seller_id: item.sellerId,
+        listing_id: item.listingId,
+        offer_id: item.offerId,
+        status: 'pending_payment',
+        item_price_minor: priced.itemMinor,
+        postage_minor: priced.postageMinor,
+        buyer_protection_minor: priced.protectionMinor,
+        buyer_protection_vat_minor: priced.protectionVatMinor,
+        discount_minor: priced.discountMinor,
+        discount_code: priced.discountCode,
+        parcel_size: priced.parcelSize,
+        total_minor: priced.totalMinor,
+        reserved_until: reservedUntil,
+        shipping_address: JSON.stringify(input.address),
+      })
+      .returning(['id', 'reference'])
+      .executeTakeFirstOrThrow();
+    await recordEvent(trx, created.id, null, 'pending_payment', { id: buyer.id, kind: 'buyer' });
+    return { ...created, priced, title: item.title };
+  });
+
+  let session: Awaited<ReturnType<PaymentProvider['createCheckout']>>;
+  try {
+    session = await deps.payments.createCheckout({
+      orderId: order.id,
+      reference: order.reference,
+      amountMinor: order.priced.totalMinor,
+      description: `${order.title} (order ${order.reference})`,
+      customerEmail: buyer.email,
+      successUrl: `${deps.origin}/checkout/success?order=${order.id}`,
+      cancelUrl: `${deps.origin}/checkout/cancel?order=${order.id}`,
+      expiresAt: reservedUntil,
+    });
+  } catch (error) {
+    await cancelPendingOrder(deps.db, order.id, 'The payment service could not be reached', {
+      id: null,
+      kind: 'system',
+    });
+    throw new AppError(
+      'UNAVAILABLE',
+      'We could not reach the payment service. Nothing was charged: please try again.',
+      {
+        cause: String(error),
+      },
+    );
+  }
+  await deps.db
+    .insertInto('payments')
+    .values({
+      order_id: order.id,
+      provider: deps.payments.kind,
+      provider_ref: session.providerRef,
+      amount_minor: order.priced.totalMinor,
+    })
+    .execute();
+  return {
+    orderId: order.id,
+    reference: order.reference,
+    redirectUrl: session.redirectUrl,
+    totalMinor: order.priced.totalMinor,
+  };
+}
+
+/** Cancels an order still waiting for payment and puts its book back on sale. */
+export async function cancelPendingOrder(
+  db: Database,
+  orderId: string,
+  reason: string,
+  actor: Actor,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const order = await trx
+      .updateTable('orders')
+      .set({ status: 'cancelled', cancelled_at: new Date(), cancel_reason: reason })
+      .where('id', '=', orderId)
+      .where('status', '=', 'pending_payment')
+      .returning(['id', 'listing_id', 'offer_id'])
+      .executeTakeFirst();
+    if (!order) return false;
+    await releaseListing(trx, order.listing_id, order.offer_id);
+    await recordEvent(trx, order.id, 'pending_payment', 'cancelled', actor, reason);
+    return true;
+  });
+}
+
+/** Back on sale (or back to its accepted offer's buyer while that offer may still be paid). */
+async function releaseListing(
+  trx: Transaction<DB>,
+  listingId: string,
+  offerId: string | null,
+): Promise<void> {
+  let status = 'active';
+  if (offerId) {
+    const offer = await trx
+      .selectFrom('offers')
+      .select(['status', 'checkout_deadline'])
+      .where('id', '=', offerId)
+      .executeTakeFirst();
+    if (
+      offer?.status === 'accepted' &&
+      offer.checkout_deadline &&
+      offer.checkout_deadline.getTime() > Date.now()
+    ) {
+      status = 'reserved';
+    }
+  }
+  await trx
+    .updateTable('listings')
+    .set({ status })
+    .where('id', '=', listingId)
+    .where('status', '=', 'reserved')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('orders')
+            .select('id')
+            .whereRef('orders.listing_id', '=', 'listings.id')
+            .where('orders.status', 'not in', ['cancelled', 'refunded']),
+        ),
+      ),
+    )
+    .execute();
+}
+
+export type WebhookOutcome =
+  | 'duplicate'
+  | 'unknown_payment'
+  | 'paid'
+  | 'paid_late'
+  | 'refunded_late'
+  | 'released'
+  | 'no_change';
+
+/**
+ * Applies a verified provider event once. A second delivery of the same event changes
+ * nothing; events arriving out of order only move an order forwards.
+ */
+export async function applyPaymentEvent(
+  deps: CheckoutDeps,
+  provider: string,
+  event: PaymentEvent,
+): Promise<WebhookOutcome> {
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const fresh = await trx
+      .insertInto('payment_events')
+      .values({ provider, event_id: event.id, type: event.type, payload: JSON.stringify(event.raw ?? {}) })
+      .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
+      .returning('event_id')
+      .executeTakeFirst();
+    if (!fresh) return { result: 'duplicate' as const };
+
+    const payment = await trx
+      .selectFrom('payments')
+      .selectAll()
+      .where('provider', '=', provider)
+      .where('provider_ref', '=', event.providerRef)
+      .forUpdate()
+      .executeTakeFirst();
+    const finish = async (result: WebhookOutcome, extra: Record<string, unknown> = {}) => {
+      await trx
+        .updateTable('payment_events')
+        .set({ outcome: result })
+        .where('provider', '=', provider)
+        .where('event_id', '=', event.id)
+        .execute();
+      return { result, ...extra };
+    };
+    if (!payment) return finish('unknown_payment');
+    const order = await trx
+      .selectFrom('orders')
+      .selectAll()
+      .where('id', '=', payment.order_id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const actor: Actor = { id: null, kind: 'provider' };
+
+    if (event.type === 'payment.succeeded') {
+      if (payment.status === 'succeeded') return finish('no_change');
+      await trx.updateTable('payments').set({ status: 'succeeded' }).where('id', '=', payment.id).execute();
+      if (order.status === 'pending_payment' || order.status === 'cancelled') {
+        // A payment that lands after the reservation lapsed still buys the book if nobody
+        // else has; otherwise the money goes straight back.
+        const late = order.status === 'cancelled';
+        const sold = await trx
+          .updateTable('listings')
+          .set({ status: 'sold' })
+          .where('id', '=', order.listing_id)
+          .where('status', 'in', late ? ['active'] : ['reserved'])
+          .returning('id')
+          .executeTakeFirst();
+        const competing =
+          late &&
+          (await trx
+            .selectFrom('orders')
+            .select('id')
+            .where('listing_id', '=', order.listing_id)
+            .where('id', '<>', order.id)
+            .where('status', 'not in', ['cancelled', 'refunded'])
+            .executeTakeFirst());
+        if (sold && !competing) {
+          const paidAt = new Date();
+          await trx
+            .updateTable('orders')
+            .set({
+              status: 'paid',
+              paid_at: paidAt,
+              dispatch_by: addWorkingDays(paidAt, COMMERCIAL_DEFAULTS.dispatchWorkingDays),
+              cancelled_at: null,
+              cancel_reason: null,
+            })
+            .where('id', '=', order.id)
+            .execute();
+          if (order.offer_id)
+            await trx
+              .updateTable('offers')
+              .set({ status: 'purchased' })
+              .where('id', '=', order.offer_id)
+              .execute();
+          await trx
+            .insertInto('payouts')
+            .values({
+              seller_id: order.seller_id,
+              order_id: order.id,
+              amount_minor: order.item_price_minor + order.postage_minor,
+            })
+            .onConflict((oc) => oc.column('order_id').doNothing())
+            .execute();
+          await recordEvent(
+            trx,
+            order.id,
+            order.status,
+            'paid',
+            actor,
+            late ? 'Paid after the reservation had lapsed' : undefined,
+          );
+          return finish(late ? 'paid_late' : 'paid', { orderId: order.id });
+        }
+        return finish('refunded_late', {
+          refund: { paymentId: payment.id, amount: payment.amount_minor, orderId: order.id },
+        });
+      }
+      return finish('no_change');
+    }
+
+    if (event.type === 'payment.failed' || event.type === 'payment.abandoned') {
+      if (payment.status !== 'pending') return finish('no_change');
+      await trx
+        .updateTable('payments')
+        .set({ status: event.type === 'payment.failed' ? 'failed' : 'abandoned' })
+        .where('id', '=', payment.id)
+        .execute();
+      if (order.status !== 'pending_payment') return finish('no_change');
+      const reason =
+        event.type === 'payment.failed' ? 'The payment was declined' : 'The payment was abandoned';
+      await trx
+        .updateTable('orders')
+        .set({ status: 'cancelled', cancelled_at: new Date(), cancel_reason: reason })
+        .where('id', '=', order.id)
+        .execute();
+      await releaseListing(trx, order.listing_id, order.offer_id);
+      await recordEvent(trx, order.id, 'pending_payment', 'cancelled', actor, reason);
+      return finish('released');
+    }
+    return finish('no_change');
+  });
+
+  if (outcome.result === 'refunded_late' && 'refund' in outcome) {
+    const { paymentId, amount, orderId } = outcome.refund as {
+      paymentId: string;
+      amount: number;
+      orderId: string;
+    };
+    await refundPayment(deps, {
+      orderId,
+      paymentId,
+      amountMinor: amount,
+      protectionMinor: 0,
+      reason: 'Paid after the book was sold to someone else',
+      actor: { id: null, kind: 'system' },
+    });
+  }
+  return outcome.result;
+}
+
+/**
+ * Gives money back through the provider and records it. The payment row is locked and the
+ * database refuses a total above what was paid, so concurrent refunds cannot overshoot.
+ */
+export async function refundPayment(
+  deps: Pick<CheckoutDeps, 'db' | 'payments'>,
+  input: {
+    orderId: string;
+    paymentId: string;
+    amountMinor: number;
+    protectionMinor: number;
+    reason: string;
+    actor: Actor;
+  },
+): Promise<{ refundId: string }> {
+  if (!Number.isInteger(input.amountMinor) || input.amountMinor <= 0) {
+    throw new AppError('BAD_INPUT', 'A refund must be a whole number of pence above zero.');
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const payment = await trx
+      .selectFrom('payments')
+      .selectAll()
+      .where('id', '=', input.paymentId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (payment.status !== 'succeeded')
+      throw new AppError('PRECONDITION_FAILED', 'Only a completed payment can be refunded.');
+    const left = payment.amount_minor - payment.refunded_minor;
+    if (input.amountMinor > left) {
+      throw new AppError('BAD_INPUT', `At most ${left} pence of this payment can still be refunded.`);
+    }
+    const { refundRef } = await deps.payments.refund({
+      providerRef: payment.provider_ref,
+      amountMinor: input.amountMinor,
+      reason: input.reason,
+    });
+    await trx
+      .updateTable('payments')
+      .set({ refunded_minor: payment.refunded_minor + input.amountMinor })
+      .where('id', '=', payment.id)
+      .execute();
+    const refund = await trx
+      .insertInto('refunds')
+      .values({
+        order_id: input.orderId,
+        payment_id: payment.id,
+        amount_minor: input.amountMinor,
+        buyer_protection_minor: input.protectionMinor,
+        reason: input.reason,
+        provider_ref: refundRef,
+        created_by: input.actor.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { refundId: refund.id };
+  });
+}

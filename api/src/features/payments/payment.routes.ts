@@ -1,0 +1,153 @@
+/**
+ * HTTP routes of the payment port, outside tRPC:
+ *   POST /api/webhooks/payments/:provider   the provider's signed webhook (raw body)
+ *   GET  /payments/test/:ref                the test provider's hosted-style payment page
+ *   POST /payments/test/:ref/:outcome       pay, decline or abandon: the provider then posts
+ *                                           its signed webhook, and sends the buyer back
+ */
+import { formatPence } from '@reshelf/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../db/index.ts';
+import { applyPaymentEvent } from '../checkout/checkout.service.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { TestOutcome, TestProvider } from './test-provider.ts';
+import { type PaymentProvider, WebhookSignatureError } from './types.ts';
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+const OUTCOMES: Record<TestOutcome, string> = {
+  success: 'Pay now',
+  decline: 'Simulate a declined card',
+  abandon: 'Cancel and return to Reshelf',
+};
+
+function paymentPage(input: {
+  ref: string;
+  amount: string;
+  reference: string;
+  title: string;
+  status: string;
+}): string {
+  const done = input.status !== 'pending';
+  const buttons = (Object.keys(OUTCOMES) as TestOutcome[])
+    .map(
+      (outcome) =>
+        `<form method="post" action="/payments/test/${escapeHtml(input.ref)}/${outcome}"><button class="${outcome}" type="submit"${done ? ' disabled' : ''}>${escapeHtml(OUTCOMES[outcome])}</button></form>`,
+    )
+    .join('');
+  return `<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Test payment · Reshelf</title>
+<style>
+body{margin:0;font-family:system-ui,sans-serif;background:#f4f1ec;color:#211c17;display:grid;place-items:center;min-height:100vh}
+main{background:#fff;border-radius:16px;box-shadow:0 10px 30px rgba(0,0,0,.08);padding:32px;max-width:420px;width:calc(100% - 32px)}
+.badge{display:inline-block;background:#fde68a;color:#78350f;border-radius:999px;padding:4px 10px;font-size:12px;font-weight:700;letter-spacing:.04em}
+h1{font-size:22px;margin:16px 0 4px}.amount{font-size:36px;font-weight:700;margin:16px 0}
+p{color:#6b6258;margin:4px 0}form{margin:0}button{width:100%;margin-top:12px;padding:14px;border-radius:10px;border:1px solid #d6cfc4;background:#fff;font-size:16px;font-weight:600;cursor:pointer}
+button.success{background:#166534;border-color:#166534;color:#fff}button.decline{color:#991b1b}button:disabled{opacity:.5;cursor:not-allowed}
+</style></head><body><main>
+<span class="badge">TEST MODE · NO REAL MONEY</span>
+<h1>Reshelf test payments</h1>
+<p>${escapeHtml(input.title)}</p><p>Order ${escapeHtml(input.reference)}</p>
+<div class="amount" data-testid="amount">${escapeHtml(input.amount)}</div>
+${done ? `<p data-testid="status">This payment is ${escapeHtml(input.status)}.</p>` : ''}
+${buttons}
+</main></body></html>`;
+}
+
+export async function registerPaymentRoutes(
+  app: FastifyInstance,
+  deps: { db: Database; payments: PaymentProvider; mailer: Mailer },
+): Promise<void> {
+  await app.register(async (scope) => {
+    // Signatures are computed over the exact bytes received.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) =>
+      done(null, body),
+    );
+
+    scope.post<{ Params: { provider: string } }>(
+      '/api/webhooks/payments/:provider',
+      async (request, reply) => {
+        if (request.params.provider !== deps.payments.kind) {
+          return reply
+            .code(404)
+            .send({ error: 'Not Found', message: `No ${request.params.provider} payments here` });
+        }
+        let event: ReturnType<PaymentProvider['parseWebhook']>;
+        try {
+          event = deps.payments.parseWebhook(String(request.body ?? ''), request.headers);
+        } catch (error) {
+          if (error instanceof WebhookSignatureError)
+            return reply.code(400).send({ error: 'Bad Request', message: error.message });
+          return reply
+            .code(400)
+            .send({ error: 'Bad Request', message: 'The webhook body could not be read' });
+        }
+        const origin = `${request.protocol}://${request.host}`;
+        const outcome = await applyPaymentEvent({ ...deps, origin }, deps.payments.kind, event);
+        request.log.info({ eventId: event.id, type: event.type, outcome }, 'payment webhook applied');
+        return reply.send({ received: true, outcome });
+      },
+    );
+  });
+
+  if (deps.payments.kind !== 'test') return;
+  const provider = deps.payments as TestProvider;
+
+  const lookup = (ref: string) =>
+    deps.db
+      .selectFrom('payments as p')
+      .innerJoin('orders as o', 'o.id', 'p.order_id')
+      .innerJoin('listings as l', 'l.id', 'o.listing_id')
+      .innerJoin('books as b', 'b.id', 'l.book_id')
+      .select(['p.provider_ref', 'p.amount_minor', 'p.status', 'o.id as orderId', 'o.reference', 'b.title'])
+      .where('p.provider', '=', 'test')
+      .where('p.provider_ref', '=', ref)
+      .executeTakeFirst();
+
+  app.get<{ Params: { ref: string } }>('/payments/test/:ref', async (request, reply) => {
+    const payment = await lookup(request.params.ref);
+    if (!payment) return reply.code(404).type('text/html').send('<p>This payment link is not valid.</p>');
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(
+        paymentPage({
+          ref: payment.provider_ref,
+          amount: formatPence(payment.amount_minor),
+          reference: payment.reference,
+          title: payment.title,
+          status: payment.status,
+        }),
+      );
+  });
+
+  app.post<{ Params: { ref: string; outcome: string } }>(
+    '/payments/test/:ref/:outcome',
+    async (request, reply) => {
+      const outcome = request.params.outcome as TestOutcome;
+      if (!(outcome in OUTCOMES))
+        return reply.code(404).send({ error: 'Not Found', message: 'Unknown outcome' });
+      const payment = await lookup(request.params.ref);
+      if (!payment)
+        return reply.code(404).send({ error: 'Not Found', message: 'This payment link is not valid.' });
+      if (payment.status === 'pending') {
+        // The provider tells the shop through its signed webhook, as a real provider would.
+        const signed = provider.signedEvent(payment.provider_ref, outcome, payment.amount_minor);
+        const delivered = await app.inject({
+          method: 'POST',
+          url: '/api/webhooks/payments/test',
+          headers: { 'content-type': 'application/json', ...signed.headers },
+          payload: signed.body,
+        });
+        if (delivered.statusCode !== 200)
+          request.log.error({ body: delivered.body }, 'test webhook delivery failed');
+      }
+      const target = outcome === 'success' ? 'success' : 'cancel';
+      return reply.redirect(`/checkout/${target}?order=${payment.orderId}`, 303);
+    },
+  );
+}

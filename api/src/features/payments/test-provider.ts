@@ -1,0 +1,91 @@
+/**
+ * The embedded test payment provider. It behaves like a hosted checkout: the buyer is sent
+ * to its payment page (served by the BFF at /payments/test/<ref>) and chooses an outcome —
+ * success, decline or abandon — and the provider then posts a signed webhook to
+ * /api/webhooks/payments/test, exactly as a real provider would, before sending the buyer
+ * back to the shop. Signatures are HMAC-SHA256 over "<timestamp>.<body>" with a key
+ * derived from the app secret; a stale timestamp (over 5 minutes) is refused.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Secrets } from '../../secrets.ts';
+import {
+  type CheckoutSession,
+  type CheckoutSessionInput,
+  type PaymentEvent,
+  type PaymentProvider,
+  WebhookSignatureError,
+} from './types.ts';
+
+export const TEST_SIGNATURE_HEADER = 'x-reshelf-test-signature';
+const TOLERANCE_SECONDS = 300;
+
+export type TestOutcome = 'success' | 'decline' | 'abandon';
+
+const EVENT_TYPES: Record<TestOutcome, PaymentEvent['type']> = {
+  success: 'payment.succeeded',
+  decline: 'payment.failed',
+  abandon: 'payment.abandoned',
+};
+
+export interface TestProvider extends PaymentProvider {
+  readonly kind: 'test';
+  /** The signed webhook the provider sends for an outcome (body and headers). */
+  signedEvent(
+    providerRef: string,
+    outcome: TestOutcome,
+    amountMinor: number,
+  ): { body: string; headers: Record<string, string> };
+}
+
+export function createTestProvider(options: { secrets: Secrets }): TestProvider {
+  const sign = (timestamp: number, body: string) => options.secrets.sign('webhook', `${timestamp}.${body}`);
+  return {
+    kind: 'test',
+
+    async createCheckout(input: CheckoutSessionInput): Promise<CheckoutSession> {
+      const providerRef = `tp_${randomBytes(12).toString('hex')}`;
+      // The payment page is served by the same site the buyer came from.
+      return { providerRef, redirectUrl: `${new URL(input.successUrl).origin}/payments/test/${providerRef}` };
+    },
+
+    signedEvent(providerRef, outcome, amountMinor) {
+      const body = JSON.stringify({
+        id: `evt_${randomUUID()}`,
+        type: EVENT_TYPES[outcome],
+        data: { providerRef, amountMinor },
+      });
+      const timestamp = Math.floor(Date.now() / 1000);
+      return { body, headers: { [TEST_SIGNATURE_HEADER]: `t=${timestamp},v1=${sign(timestamp, body)}` } };
+    },
+
+    parseWebhook(rawBody, headers) {
+      const header = headers[TEST_SIGNATURE_HEADER];
+      const value = Array.isArray(header) ? header[0] : header;
+      const match = /^t=(\d+),v1=([A-Za-z0-9_-]+)$/.exec(value ?? '');
+      if (!match) throw new WebhookSignatureError('The webhook has no valid signature header');
+      const timestamp = Number(match[1]);
+      if (Math.abs(Date.now() / 1000 - timestamp) > TOLERANCE_SECONDS) {
+        throw new WebhookSignatureError('The webhook signature is too old');
+      }
+      if (!options.secrets.verify('webhook', `${timestamp}.${rawBody}`, match[2]!)) {
+        throw new WebhookSignatureError();
+      }
+      const event = JSON.parse(rawBody) as {
+        id: string;
+        type: PaymentEvent['type'];
+        data: { providerRef: string; amountMinor?: number };
+      };
+      return {
+        id: event.id,
+        type: event.type,
+        providerRef: event.data.providerRef,
+        amountMinor: event.data.amountMinor,
+        raw: event,
+      };
+    },
+
+    async refund() {
+      return { refundRef: `tr_${randomBytes(12).toString('hex')}` };
+    },
+  };
+}

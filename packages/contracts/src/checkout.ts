@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** A UK postcode, normalised to upper case with one space before the inward code. */
+export function normalisePostcode(value: string): string | null {
+  const compact = value.replace(/\s+/g, '').toUpperCase();
+  if (!/^[A-Z]{1,2}[0-9][A-Z0-9]?[0-9][A-Z]{2}$/.test(compact)) return null;
+  return `${compact.slice(0, -3)} ${compact.slice(-3)}`;
+}
+
+export const postcodeSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter a postcode')
+  .transform((value, ctx) => {
+    const normalised = normalisePostcode(value);
+    if (!normalised) {
+      ctx.addIssue({ code: 'custom', message: 'Enter a UK postcode, like SW1A 1AA' });
+      return z.NEVER;
+    }
+    return normalised;
+  });
+
+export const addressInputSchema = z.object({
+  fullName: z.string().trim().min(1, 'Enter the name to deliver to').max(100, 'Use at most 100 characters'),
+  line1: z
+    .string()
+    .trim()
+    .min(1, 'Enter the first line of the address')
+    .max(100, 'Use at most 100 characters'),
+  line2: z
+    .string()
+    .trim()
+    .max(100, 'Use at most 100 characters')
+    .transform((value) => (value === '' ? null : value))
+    .nullable()
+    .default(null),
+  town: z.string().trim().min(1, 'Enter a town or city').max(60, 'Use at most 60 characters'),
+  postcode: postcodeSchema,
+});
+export type AddressInput = z.infer<typeof addressInputSchema>;
+
+export const quoteSchema = z.object({
+  listingId: z.string().uuid(),
+  title: z.string(),
+  itemMinor: z.number().int(),
+  postageMinor: z.number().int(),
+  parcelSize: z.enum(['small', 'medium', 'large']),
+  protectionMinor: z.number().int(),
+  protectionVatMinor: z.number().int(),
+  discountMinor: z.number().int(),
+  discountCode: z.literal('WELCOME20').nullable(),
+  totalMinor: z.number().int(),
+  offerId: z.string().uuid().nullable(),
+});
+export type Quote = z.infer<typeof quoteSchema>;
+
+export const idempotencyKeySchema = z
+  .string()
+  .trim()
+  .min(8, 'The idempotency key is too short')
+  .max(100, 'The idempotency key is too long');
