@@ -1,6 +1,6 @@
 import { categorySchema, genreSchema } from '@reshelf/contracts';
 import { z } from 'zod';
-import { cachedPublicProcedure, publicProcedure, router } from '../../trpc.ts';
+import { cachedPublicProcedure, router } from '../../trpc.ts';
 import { listCategories, listGenres } from './catalogue.service.ts';
 
 export const catalogueRouter = router({

@@ -5,7 +5,7 @@ import {
   slugSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
-import { cachedPublicProcedure, publicProcedure, router } from '../../trpc.ts';
+import { cachedPublicProcedure, router } from '../../trpc.ts';
 import { charityBySlug, charityDirectory, featuredCharities } from './charities.service.ts';
 
 export const charitiesRouter = router({

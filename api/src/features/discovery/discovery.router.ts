@@ -9,7 +9,7 @@ import {
   staffPickSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
-import { cachedPublicProcedure, publicProcedure, router } from '../../trpc.ts';
+import { cachedPublicProcedure, router } from '../../trpc.ts';
 import {
   categoryBySlug,
   categorySummaries,

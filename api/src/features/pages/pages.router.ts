@@ -1,6 +1,6 @@
 import { pageSchema, slugSchema } from '@reshelf/contracts';
 import { z } from 'zod';
-import { cachedPublicProcedure, publicProcedure, router } from '../../trpc.ts';
+import { cachedPublicProcedure, router } from '../../trpc.ts';
 import { pageBySlug } from './pages.service.ts';
 
 export const pagesRouter = router({

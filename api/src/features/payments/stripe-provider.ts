@@ -7,7 +7,6 @@ import Stripe from 'stripe';
 import {
   type CheckoutSession,
   type CheckoutSessionInput,
-  type PaymentEvent,
   type PaymentProvider,
   WebhookSignatureError,
 } from './types.ts';

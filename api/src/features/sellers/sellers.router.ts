@@ -1,6 +1,6 @@
 import { sellerCardSchema } from '@reshelf/contracts';
 import { z } from 'zod';
-import { cachedPublicProcedure, publicProcedure, router } from '../../trpc.ts';
+import { cachedPublicProcedure, router } from '../../trpc.ts';
 import { discoverSellers, sellerById } from './sellers.service.ts';
 
 export const sellersRouter = router({

@@ -2,7 +2,6 @@ import { CATALOGUE_LIMITS } from '@reshelf/contracts';
 import { Search } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { cn } from '../../lib/utils.ts';
 
 /** The site header's search box: title, author or ISBN, straight to /search?q=… */
 export function HeaderSearch({ className }: { className?: string }) {
