@@ -60,6 +60,14 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../features/account/AccountPage.tsx'),
     (m) => m.AccountPage,
   ),
+  '/checkout': page(
+    () => import('../features/checkout/CheckoutPages.tsx'),
+    (m) => m.CheckoutPage,
+  ),
+  '/checkout/confirm': page(
+    () => import('../features/checkout/CheckoutPages.tsx'),
+    (m) => m.CheckoutConfirmPage,
+  ),
 };
 
 export const signedInRoutes: RouteObject[] = SIGNED_IN_ROUTES.map((path) => ({
@@ -250,6 +258,23 @@ export const routes: RouteObject[] = [
         lazy: page(
           () => import('../features/auth/ForgotPasswordPage.tsx'),
           (m) => m.ForgotPasswordPage,
+        ),
+      },
+      // Where the payment provider sends the buyer back (public routes in spec section 2).
+      {
+        path: 'checkout/success',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: page(
+          () => import('../features/checkout/CheckoutPages.tsx'),
+          (m) => m.CheckoutSuccessPage,
+        ),
+      },
+      {
+        path: 'checkout/cancel',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: page(
+          () => import('../features/checkout/CheckoutPages.tsx'),
+          (m) => m.CheckoutCancelPage,
         ),
       },
       {

@@ -125,29 +125,36 @@ export async function registerPaymentRoutes(
       );
   });
 
-  app.post<{ Params: { ref: string; outcome: string } }>(
-    '/payments/test/:ref/:outcome',
-    async (request, reply) => {
-      const outcome = request.params.outcome as TestOutcome;
-      if (!(outcome in OUTCOMES))
-        return reply.code(404).send({ error: 'Not Found', message: 'Unknown outcome' });
-      const payment = await lookup(request.params.ref);
-      if (!payment)
-        return reply.code(404).send({ error: 'Not Found', message: 'This payment link is not valid.' });
-      if (payment.status === 'pending') {
-        // The provider tells the shop through its signed webhook, as a real provider would.
-        const signed = provider.signedEvent(payment.provider_ref, outcome, payment.amount_minor);
-        const delivered = await app.inject({
-          method: 'POST',
-          url: '/api/webhooks/payments/test',
-          headers: { 'content-type': 'application/json', ...signed.headers },
-          payload: signed.body,
-        });
-        if (delivered.statusCode !== 200)
-          request.log.error({ body: delivered.body }, 'test webhook delivery failed');
-      }
-      const target = outcome === 'success' ? 'success' : 'cancel';
-      return reply.redirect(`/checkout/${target}?order=${payment.orderId}`, 303);
-    },
-  );
+  // The page's forms post url-encoded (empty) bodies: accept and ignore any body here.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) =>
+      done(null, undefined),
+    );
+    scope.post<{ Params: { ref: string; outcome: string } }>(
+      '/payments/test/:ref/:outcome',
+      async (request, reply) => {
+        const outcome = request.params.outcome as TestOutcome;
+        if (!(outcome in OUTCOMES))
+          return reply.code(404).send({ error: 'Not Found', message: 'Unknown outcome' });
+        const payment = await lookup(request.params.ref);
+        if (!payment)
+          return reply.code(404).send({ error: 'Not Found', message: 'This payment link is not valid.' });
+        if (payment.status === 'pending') {
+          // The provider tells the shop through its signed webhook, as a real provider would.
+          const signed = provider.signedEvent(payment.provider_ref, outcome, payment.amount_minor);
+          const delivered = await app.inject({
+            method: 'POST',
+            url: '/api/webhooks/payments/test',
+            headers: { 'content-type': 'application/json', ...signed.headers },
+            payload: signed.body,
+          });
+          if (delivered.statusCode !== 200)
+            request.log.error({ body: delivered.body }, 'test webhook delivery failed');
+        }
+        const target = outcome === 'success' ? 'success' : 'cancel';
+        return reply.redirect(`/checkout/${target}?order=${payment.orderId}`, 303);
+      },
+    );
+  });
 }
