@@ -70,6 +70,24 @@ async function deliver(providerRef: string, outcome: 'success' | 'decline' | 'ab
   return { signed, event: provider.parseWebhook(signed.body, signed.headers) };
 }
 
+async function listingStatus(listingId: string): Promise<string> {
+  const row = await db
+    .selectFrom('listings')
+    .select('status')
+    .where('id', '=', listingId)
+    .executeTakeFirstOrThrow();
+  return row.status;
+}
+
+/** A seller's book, and a new buyer's checkout of it waiting for payment. */
+async function startedCheckout() {
+  const seller = await person('seller');
+  const buyer = await person('buyer');
+  const listingId = await listingFor(seller.id);
+  const started = await startCheckout(deps, buyer, { listingId, address });
+  return { seller, buyer, listingId, started };
+}
+
 async function paymentOf(orderId: string) {
   return db.selectFrom('payments').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
 }
@@ -147,12 +165,7 @@ describe('a listing is sold at most once', () => {
     const order = orders[0]!;
     const { event } = await deliver((await paymentOf(order.id)).provider_ref, 'success', order.total_minor);
     expect(await applyPaymentEvent(deps, 'test', event)).toBe('paid');
-    const listing = await db
-      .selectFrom('listings')
-      .select('status')
-      .where('id', '=', listingId)
-      .executeTakeFirstOrThrow();
-    expect(listing.status).toBe('sold');
+    expect(await listingStatus(listingId)).toBe('sold');
     const paid = await db
       .selectFrom('orders')
       .selectAll()
@@ -171,10 +184,7 @@ describe('a listing is sold at most once', () => {
 
 describe('reservations', () => {
   it('lapse after 15 minutes and the book returns to sale', async () => {
-    const seller = await person('seller');
-    const buyer = await person('buyer');
-    const listingId = await listingFor(seller.id);
-    const started = await startCheckout(deps, buyer, { listingId, address });
+    const { buyer, listingId, started } = await startedCheckout();
     const order = await db
       .selectFrom('orders')
       .selectAll()
@@ -199,12 +209,7 @@ describe('reservations', () => {
       status: 'cancelled',
       cancel_reason: 'The 15-minute reservation lapsed before payment',
     });
-    const listing = await db
-      .selectFrom('listings')
-      .select('status')
-      .where('id', '=', listingId)
-      .executeTakeFirstOrThrow();
-    expect(listing.status).toBe('active');
+    expect(await listingStatus(listingId)).toBe('active');
     const events = await db
       .selectFrom('order_events')
       .selectAll()
@@ -231,10 +236,7 @@ describe('reservations', () => {
   });
 
   it('a payment that lands after the lapse still buys the book if nobody else has', async () => {
-    const seller = await person('seller');
-    const buyer = await person('buyer');
-    const listingId = await listingFor(seller.id);
-    const started = await startCheckout(deps, buyer, { listingId, address });
+    const { buyer, listingId, started } = await startedCheckout();
     await db
       .updateTable('orders')
       .set({ reserved_until: new Date(Date.now() - 1000) })
@@ -258,10 +260,7 @@ describe('reservations', () => {
 
 describe('webhooks', () => {
   it('change nothing the second time, and only move orders forwards when out of order', async () => {
-    const seller = await person('seller');
-    const buyer = await person('buyer');
-    const listingId = await listingFor(seller.id);
-    const started = await startCheckout(deps, buyer, { listingId, address });
+    const { buyer, listingId, started } = await startedCheckout();
     const ref = (await paymentOf(started.orderId)).provider_ref;
     const { event } = await deliver(ref, 'success', started.totalMinor);
     expect(await applyPaymentEvent(deps, 'test', event)).toBe('paid');
@@ -284,22 +283,14 @@ describe('webhooks', () => {
   });
 
   it('a decline cancels the order and puts the book back on sale', async () => {
-    const seller = await person('seller');
-    const buyer = await person('buyer');
-    const listingId = await listingFor(seller.id);
-    const started = await startCheckout(deps, buyer, { listingId, address });
+    const { buyer, listingId, started } = await startedCheckout();
     const { event } = await deliver(
       (await paymentOf(started.orderId)).provider_ref,
       'decline',
       started.totalMinor,
     );
     expect(await applyPaymentEvent(deps, 'test', event)).toBe('released');
-    const listing = await db
-      .selectFrom('listings')
-      .select('status')
-      .where('id', '=', listingId)
-      .executeTakeFirstOrThrow();
-    expect(listing.status).toBe('active');
+    expect(await listingStatus(listingId)).toBe('active');
   });
 
   it('refuses a tampered or missing signature', () => {
@@ -313,10 +304,7 @@ describe('webhooks', () => {
 
 describe('refunds', () => {
   it('never exceed what was paid, even when two are asked for at once', async () => {
-    const seller = await person('seller');
-    const buyer = await person('buyer');
-    const listingId = await listingFor(seller.id);
-    const started = await startCheckout(deps, buyer, { listingId, address });
+    const { buyer, listingId, started } = await startedCheckout();
     const payment = await paymentOf(started.orderId);
     await applyPaymentEvent(
       deps,
