@@ -184,7 +184,7 @@ describe('a listing is sold at most once', () => {
 
 describe('reservations', () => {
   it('lapse after 15 minutes and the book returns to sale', async () => {
-    const { buyer, listingId, started } = await startedCheckout();
+    const { listingId, started } = await startedCheckout();
     const order = await db
       .selectFrom('orders')
       .selectAll()
@@ -236,7 +236,7 @@ describe('reservations', () => {
   });
 
   it('a payment that lands after the lapse still buys the book if nobody else has', async () => {
-    const { buyer, listingId, started } = await startedCheckout();
+    const { started } = await startedCheckout();
     await db
       .updateTable('orders')
       .set({ reserved_until: new Date(Date.now() - 1000) })
@@ -260,7 +260,7 @@ describe('reservations', () => {
 
 describe('webhooks', () => {
   it('change nothing the second time, and only move orders forwards when out of order', async () => {
-    const { buyer, listingId, started } = await startedCheckout();
+    const { started } = await startedCheckout();
     const ref = (await paymentOf(started.orderId)).provider_ref;
     const { event } = await deliver(ref, 'success', started.totalMinor);
     expect(await applyPaymentEvent(deps, 'test', event)).toBe('paid');
@@ -283,7 +283,7 @@ describe('webhooks', () => {
   });
 
   it('a decline cancels the order and puts the book back on sale', async () => {
-    const { buyer, listingId, started } = await startedCheckout();
+    const { listingId, started } = await startedCheckout();
     const { event } = await deliver(
       (await paymentOf(started.orderId)).provider_ref,
       'decline',
@@ -304,7 +304,7 @@ describe('webhooks', () => {
 
 describe('refunds', () => {
   it('never exceed what was paid, even when two are asked for at once', async () => {
-    const { buyer, listingId, started } = await startedCheckout();
+    const { started } = await startedCheckout();
     const payment = await paymentOf(started.orderId);
     await applyPaymentEvent(
       deps,
