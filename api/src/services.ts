@@ -10,6 +10,7 @@ import { createLocalIdentity } from './features/auth/identity/local.ts';
 import type { IdentityProvider } from './features/auth/identity/types.ts';
 import { createDevMailbox, type Mailer } from './features/mail/mailer.ts';
 import type { Secrets } from './secrets.ts';
+import { SNAPSHOT_BOOKS } from './seed/books.ts';
 
 export interface Services {
   identity: IdentityProvider;
@@ -38,6 +39,6 @@ export async function createServices(
   return {
     mailer,
     identity: createLocalIdentity({ db: database.db, secrets, mailer }),
-    functions: createInProcessFunctions(database.pool),
+    functions: createInProcessFunctions(database.pool, { snapshot: SNAPSHOT_BOOKS }),
   };
 }

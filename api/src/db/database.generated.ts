@@ -297,6 +297,13 @@ export interface RateLimits {
   window_start: Timestamp;
 }
 
+export interface SeedItems {
+  created_at: Generated<Timestamp>;
+  kind: string;
+  row_id: string;
+  slot: number | null;
+}
+
 export interface SeedRuns {
   details: Generated<Json>;
   name: string;
@@ -355,6 +362,7 @@ export interface DB {
   profile_genres: ProfileGenres;
   profiles: Profiles;
   rate_limits: RateLimits;
+  seed_items: SeedItems;
   seed_runs: SeedRuns;
   settings: Settings;
   staff_picks: StaffPicks;
