@@ -22,7 +22,16 @@ const seedSchema = z.object({
 
 const searchSchema = z.object({
   users: z.array(z.object({ id: z.string(), email: z.string(), displayName: z.string() })),
-  listings: z.array(z.object({ id: z.string(), slug: z.string(), title: z.string(), status: z.string() })),
+  listings: z.array(
+    z.object({
+      id: z.string(),
+      slug: z.string(),
+      title: z.string(),
+      status: z.string(),
+      sellerName: z.string(),
+      priceMinor: z.number().int().nullable(),
+    }),
+  ),
   orders: z.array(
     z.object({ id: z.string(), reference: z.string(), status: z.string(), totalMinor: z.number().int() }),
   ),

@@ -10,7 +10,14 @@ export const ADMIN_SEARCH_LIMIT = 5;
 
 export interface AdminSearchResults {
   users: { id: string; email: string; displayName: string }[];
-  listings: { id: string; slug: string; title: string; status: string }[];
+  listings: {
+    id: string;
+    slug: string;
+    title: string;
+    status: string;
+    sellerName: string;
+    priceMinor: number | null;
+  }[];
   orders: { id: string; reference: string; status: string; totalMinor: number }[];
 }
 
@@ -40,7 +47,17 @@ export async function searchAdmin(db: Database, query: string): Promise<AdminSea
     db
       .selectFrom('listings as l')
       .innerJoin('books as b', 'b.id', 'l.book_id')
-      .select(['l.id', 'l.slug', 'b.title', 'l.status'])
+      .leftJoin('profiles as p', 'p.id', 'l.seller_id')
+      .leftJoin('charities as c', 'c.id', 'l.charity_id')
+      .select([
+        'l.id',
+        'l.slug',
+        'b.title',
+        'l.status',
+        'l.price_minor',
+        'p.display_name',
+        'c.name as charity_name',
+      ])
       .where('l.slug', 'is not', null)
       .where((eb) =>
         eb.or([
@@ -67,7 +84,14 @@ export async function searchAdmin(db: Database, query: string): Promise<AdminSea
       email: row.email ?? '',
       displayName: row.display_name ?? '',
     })),
-    listings: listings.map((row) => ({ id: row.id, slug: row.slug!, title: row.title, status: row.status })),
+    listings: listings.map((row) => ({
+      id: row.id,
+      slug: row.slug!,
+      title: row.title,
+      status: row.status,
+      sellerName: row.charity_name ?? row.display_name ?? '',
+      priceMinor: row.price_minor,
+    })),
     orders: orders.map((row) => ({
       id: row.id,
       reference: row.reference,

@@ -402,6 +402,11 @@ describe('admin.search', () => {
     const titles = byTitle.body.result.data.listings.map((l: { title: string }) => l.title);
     expect(titles.length).toBeGreaterThan(0);
     expect(titles.every((title: string) => title === 'Pride and Prejudice')).toBe(true);
+    // Which copy is which: the seller (or charity) and the price.
+    for (const listing of byTitle.body.result.data.listings) {
+      expect(listing.sellerName).not.toBe('');
+      expect(listing.priceMinor).toBeGreaterThan(0);
+    }
     const slug = byTitle.body.result.data.listings[0].slug;
     const bySlug = await search(slug);
     expect(bySlug.body.result.data.listings.map((l: { slug: string }) => l.slug)).toEqual([slug]);
