@@ -18,7 +18,7 @@ const steps = [
   [
     'edge functions: deno check',
     bin('deno'),
-    ['check', '--config', 'deno.json', 'serve-all.ts', '_shared/handler.test.ts'],
+    ['check', '--config', 'deno.json', 'serve-all.ts', '_shared/handler.test.ts', '_shared/seed.test.ts'],
     'supabase/functions',
   ],
   [

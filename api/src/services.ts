@@ -13,6 +13,7 @@ import { createStripeProvider } from './features/payments/stripe-provider.ts';
 import { createTestProvider } from './features/payments/test-provider.ts';
 import type { PaymentProvider } from './features/payments/types.ts';
 import type { Secrets } from './secrets.ts';
+import { SNAPSHOT_BOOKS } from './seed/books.ts';
 
 export interface Services {
   identity: IdentityProvider;
@@ -52,7 +53,7 @@ export async function createServices(
   return {
     mailer,
     identity: createLocalIdentity({ db: database.db, secrets, mailer }),
-    functions: createInProcessFunctions(database.pool),
+    functions: createInProcessFunctions(database.pool, { snapshot: SNAPSHOT_BOOKS }),
     payments: createPaymentProvider(config, secrets),
   };
 }

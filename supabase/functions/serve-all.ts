@@ -5,10 +5,12 @@
  */
 import { handler as adminCleanupListings } from './admin-cleanup-listings/index.ts';
 import { handler as adminMetrics } from './admin-metrics/index.ts';
+import { handler as seedOpenLibraryRecent } from './seed-openlibrary-recent/index.ts';
 
 const routes: Record<string, (request: Request) => Promise<Response>> = {
   'admin-metrics': adminMetrics,
   'admin-cleanup-listings': adminCleanupListings,
+  'seed-openlibrary-recent': seedOpenLibraryRecent,
 };
 
 const port = Number(Deno.args[0] ?? 54321);

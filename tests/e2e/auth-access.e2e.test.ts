@@ -44,7 +44,7 @@ describe('staff area', () => {
     }
   });
 
-  it('shows the skeleton while access is checked, then the staff home to a moderator', async () => {
+  it('shows the skeleton while access is checked, then the staff dashboard to a moderator', async () => {
     const { context, page } = await newPage(browser, 'desktop');
     await signInViaApi(context, 'moderator@reshelf.test');
     let release: () => void = () => {};
@@ -61,11 +61,10 @@ describe('staff area', () => {
     await page.goto('/admin');
     await page.getByRole('status', { name: 'Checking your access' }).waitFor();
     release();
-    const home = page.getByTestId('staff-home');
-    await home.getByRole('heading', { name: 'Staff area' }).waitFor();
-    expect(await home.getByTestId('staff-roles').getByRole('listitem').allTextContents()).toEqual([
-      'moderator',
-    ]);
+    await page.getByTestId('staff-dashboard').getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect(await page.getByTestId('staff-signed-in-as').textContent()).toContain(
+      'moderator@reshelf.test · moderator',
+    );
     await context.close();
   });
 
@@ -75,13 +74,15 @@ describe('staff area', () => {
     await page.waitForURL('**/login?next=%2Fadmin');
     await signInViaApi(context, 'admin@reshelf.test');
     await page.goto('/admin');
-    const home = page.getByTestId('staff-home');
-    await home.getByText('Alex Admin').waitFor();
-    expect(await home.getByTestId('staff-roles').getByRole('listitem').allTextContents()).toEqual(['admin']);
+    const signedInAs = page.getByTestId('staff-signed-in-as');
+    await signedInAs.getByText('Alex Admin').waitFor();
+    expect(await signedInAs.textContent()).toContain('admin@reshelf.test · admin');
+    await page.getByTestId('staff-dashboard').waitFor();
     await snapshot(page, 'auth-staff-home-desktop');
-    // Unknown staff pages are not found, inside the guard.
+    // Unknown staff pages are not found, inside the guard and the staff frame.
     await page.goto('/admin/no-such-page');
     await page.getByTestId('not-found').waitFor();
+    await page.getByTestId('staff-sidebar').waitFor();
     await context.close();
   });
 });

@@ -404,6 +404,13 @@ export interface Refunds {
   reason: string;
 }
 
+export interface SeedItems {
+  created_at: Generated<Timestamp>;
+  kind: string;
+  row_id: string;
+  slot: number | null;
+}
+
 export interface SeedRuns {
   details: Generated<Json>;
   name: string;
@@ -471,6 +478,7 @@ export interface DB {
   profiles: Profiles;
   rate_limits: RateLimits;
   refunds: Refunds;
+  seed_items: SeedItems;
   seed_runs: SeedRuns;
   settings: Settings;
   staff_picks: StaffPicks;

@@ -29,7 +29,13 @@ afterAll(async () => {
 
 describe('the demo seed', () => {
   it('fills an empty marketplace once', async () => {
-    expect((await seed()).ran).toEqual(['reference-data', 'demo-accounts', 'site-pages', 'catalogue-demo']);
+    expect((await seed()).ran).toEqual([
+      'reference-data',
+      'demo-accounts',
+      'site-pages',
+      'catalogue-demo',
+      'seed-openlibrary-recent',
+    ]);
     expect((await seed()).ran).toEqual([]);
   });
 
@@ -82,11 +88,36 @@ describe('the demo seed', () => {
       db.selectFrom('listing_views').select('listing_id').execute(),
       db.selectFrom('wishlist_items').select('listing_id').execute(),
       db.selectFrom('staff_picks').select('listing_id').execute(),
-      db.selectFrom('orders').select(['status', 'total_minor']).execute(),
+      db
+        .selectFrom('orders')
+        .select(['status', 'total_minor'])
+        // The catalogue's own sales, not the staff seed's orders.
+        .where('id', 'not in', db.selectFrom('seed_items').select('row_id').where('kind', '=', 'order'))
+        .execute(),
     ]);
     expect(views.length).toBeGreaterThan(100);
     expect(wishes.length).toBeGreaterThan(5);
     expect(picks.length).toBeGreaterThanOrEqual(6);
+    expect(orders.length).toBeGreaterThan(0);
     expect(orders.every((order) => order.status === 'completed')).toBe(true);
+  });
+
+  it('runs the staff seed once, on the snapshot’s books and the demo people, so the dashboard has numbers', async () => {
+    const items = await db
+      .selectFrom('seed_items')
+      .select(['kind', (eb) => eb.fn.countAll<string>().as('count')])
+      .groupBy('kind')
+      .execute();
+    const byKind = Object.fromEntries(items.map((item) => [item.kind, Number(item.count)]));
+    // The books and people were there already: the seed made only listings and orders.
+    expect(byKind).toEqual({ listing: 40, sold_listing: 24, order: 24, dispute: 4 });
+    const duplicates = await db
+      .selectFrom('listings')
+      .select(['seller_id', 'book_id'])
+      .where('status', '=', 'active')
+      .groupBy(['seller_id', 'book_id'])
+      .having((eb) => eb.fn.countAll(), '>', 1)
+      .execute();
+    expect(duplicates).toEqual([]);
   });
 });

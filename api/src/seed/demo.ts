@@ -3,8 +3,12 @@
  * never meets an empty site. Each part runs once (recorded in seed_runs) and in one
  * transaction, so a failure leaves nothing half-written.
  */
+import { CompiledQuery } from 'kysely';
+import type { SqlClient } from '../../../supabase/functions/_shared/admin.ts';
+import { seedOpenLibraryRecent } from '../../../supabase/functions/_shared/seed.ts';
 import type { Database } from '../db/index.ts';
 import type { IdentityProvider } from '../features/auth/identity/types.ts';
+import { SNAPSHOT_BOOKS } from './books.ts';
 import { seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
@@ -49,6 +53,16 @@ export async function seedReferenceData(db: Database): Promise<{ categories: num
   return { categories: categories.length, genres: genres.length };
 }
 
+/** The shared server-function code's SQL client, on a Kysely connection or transaction. */
+export function kyselyClient(db: Database): SqlClient {
+  return {
+    async query<Row>(text: string, params: unknown[] = []) {
+      const result = await db.executeQuery<Row>(CompiledQuery.raw(text, params));
+      return [...result.rows];
+    },
+  };
+}
+
 export async function runDemoSeed(
   db: Database,
   services: { identity: IdentityProvider },
@@ -73,5 +87,11 @@ export async function runDemoSeed(
   }
   if (await once(db, 'site-pages', (trx) => seedSitePages(trx))) ran.push('site-pages');
   if (await once(db, 'catalogue-demo', (trx) => seedCatalogueDemo(trx))) ran.push('catalogue-demo');
+  // The staff dashboard's "Seed 40 books + orders", once, so its cards show numbers from the start.
+  const staffSeed = (trx: Database) =>
+    seedOpenLibraryRecent(kyselyClient(trx), { reset: false }, { snapshot: SNAPSHOT_BOOKS }).then(
+      (result) => ({ ...result }),
+    );
+  if (await once(db, 'seed-openlibrary-recent', staffSeed)) ran.push('seed-openlibrary-recent');
   return { ran };
 }

@@ -9,6 +9,16 @@ export interface QueryClientOptions {
    * signed-in page then sends them to /login?next=<this page>.
    */
   onUnauthorized?: (error: unknown) => void;
+  /** Shows a blocking message (window.alert in the browser). */
+  alert?: (message: string) => void;
+}
+
+/**
+ * A query whose meta carries `sessionExpiredAlert` tells the person in an alert before the app
+ * treats the session as ended (spec section 8: the dashboard's metrics on a 401).
+ */
+export interface AppQueryMeta extends Record<string, unknown> {
+  sessionExpiredAlert?: string;
 }
 
 /** The spec's cache settings (section 9): fresh 5 minutes, kept 10, one retry, no refetch on focus. */
@@ -16,8 +26,15 @@ export function createQueryClient(options: QueryClientOptions = {}): QueryClient
   const onError = (error: unknown) => {
     if (isUnauthorized(error)) options.onUnauthorized?.(error);
   };
+  const onQueryError = (error: unknown, query: { meta?: Record<string, unknown> }) => {
+    const message = (query.meta as AppQueryMeta | undefined)?.sessionExpiredAlert;
+    if (isUnauthorized(error) && typeof message === 'string') {
+      (options.alert ?? ((text: string) => window.alert(text)))(message);
+    }
+    onError(error);
+  };
   return new QueryClient({
-    queryCache: new QueryCache({ onError }),
+    queryCache: new QueryCache({ onError: onQueryError }),
     mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: {

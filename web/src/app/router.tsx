@@ -36,6 +36,11 @@ const notFound = page(
   (m) => m.NotFoundPage,
 );
 
+const staffDashboard = page(
+  () => import('../features/admin/DashboardPage.tsx'),
+  (m) => m.DashboardPage,
+);
+
 type SignedInRoute = (typeof SIGNED_IN_ROUTES)[number];
 
 /**
@@ -289,20 +294,30 @@ export const routes: RouteObject[] = [
       // Signed-in pages (spec section 2): no session, /login with history replaced.
       { id: 'signed-in', element: <RequireAuth />, children: signedInRoutes },
 
-      // Staff area: admin or moderator; the skeleton while access is checked, then the page or 403.
+      // Staff area: admin or moderator; the skeleton while access is checked, then the staff
+      // frame (sidebar, header, command palette) or 403. The sidebar's links without a page yet
+      // show the not-found page inside the frame. Spec section 2: users, orders, payments and
+      // logs show the same basic dashboard.
       {
         path: 'admin',
         element: <RequireStaff />,
         children: [
           {
-            index: true,
             hydrateFallbackElement: <AdminSkeleton />,
             lazy: page(
-              () => import('../features/admin/StaffHomePage.tsx'),
-              (m) => m.StaffHomePage,
+              () => import('../features/admin/AdminLayout.tsx'),
+              (m) => m.AdminLayout,
             ),
+            children: [
+              { index: true, hydrateFallbackElement: <AdminSkeleton />, lazy: staffDashboard },
+              ...['users', 'orders', 'payments', 'logs'].map((path) => ({
+                path,
+                hydrateFallbackElement: <AdminSkeleton />,
+                lazy: staffDashboard,
+              })),
+              { path: '*', hydrateFallbackElement: <AdminSkeleton />, lazy: notFound },
+            ],
           },
-          { path: '*', hydrateFallbackElement: <AdminSkeleton />, lazy: notFound },
         ],
       },
 

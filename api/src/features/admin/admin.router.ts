@@ -1,6 +1,7 @@
 import { ADMIN_PERIODS } from '@reshelf/contracts';
 import { z } from 'zod';
 import { type Context, router, staffProcedure } from '../../trpc.ts';
+import { searchAdmin } from './admin.service.ts';
 
 const metricsSchema = z.object({
   disputes_open: z.number().int(),
@@ -12,6 +13,28 @@ const cleanupSchema = z.object({
   duplicates_removed: z.number().int(),
   no_image_removed: z.number().int(),
   total_deleted: z.number().int(),
+});
+
+const seedSchema = z.object({
+  listings: z.number().int(),
+  orders: z.number().int(),
+});
+
+const searchSchema = z.object({
+  users: z.array(z.object({ id: z.string(), email: z.string(), displayName: z.string() })),
+  listings: z.array(
+    z.object({
+      id: z.string(),
+      slug: z.string(),
+      title: z.string(),
+      status: z.string(),
+      sellerName: z.string(),
+      priceMinor: z.number().int().nullable(),
+    }),
+  ),
+  orders: z.array(
+    z.object({ id: z.string(), reference: z.string(), status: z.string(), totalMinor: z.number().int() }),
+  ),
 });
 
 const caller = (ctx: Context) => ({ accessToken: ctx.auth.claims?.accessToken });
@@ -38,4 +61,27 @@ export const adminRouter = router({
     .input(z.object({}).strict().optional())
     .output(cleanupSchema)
     .mutation(({ ctx }) => ctx.functions.adminCleanupListings(caller(ctx))),
+
+  /**
+   * seed-openlibrary-recent: 40 real books on sale and orders across the periods; with reset,
+   * what an earlier seed made is removed first (all in one statement).
+   */
+  seed: staffProcedure
+    .input(z.object({ reset: z.boolean('reset must be true or false').default(false) }).strict())
+    .output(seedSchema)
+    .mutation(({ ctx, input }) => ctx.functions.seedOpenLibraryRecent(input, caller(ctx))),
+
+  /** The command palette: people, listings and orders matching some text. */
+  search: staffProcedure
+    .input(
+      z.object({
+        q: z
+          .string()
+          .trim()
+          .min(2, 'Type at least 2 characters to search')
+          .max(100, 'Search for at most 100 characters'),
+      }),
+    )
+    .output(searchSchema)
+    .query(({ ctx, input }) => searchAdmin(ctx.db, input.q)),
 });

@@ -1,15 +1,20 @@
 /**
  * The BFF in hosted mode invokes the Edge Functions over HTTP (served by Deno as
  * `supabase functions serve` would) against the same PostgreSQL, and gets the same answers
- * as the in-process adapter.
+ * as the in-process adapter. Open Library is a local stand-in (OPENLIBRARY_SEARCH_URL), so
+ * the functions never reach the internet; it can answer with recent books or fail.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMetrics } from '../../../../supabase/functions/_shared/admin.ts';
+import { SEED_BOOK_COUNT } from '../../../../supabase/functions/_shared/seed.ts';
 import { freePort } from '../../db/embedded.ts';
+import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser } from '../../testing/auth.ts';
 import { createLocalIdentity } from '../auth/identity/local.ts';
@@ -22,6 +27,40 @@ const JWT_SECRET = 'edge-test-jwt-secret-0123456789abcdef';
 let deno: ChildProcess;
 let functionsUrl: string;
 let t: TestApp;
+
+// Open Library's stand-in: 30 recent books (valid 979 ISBN-13s, covers), or a failure.
+let openLibrary: Server;
+let openLibraryUrl: string;
+let openLibraryUp = true;
+const openLibraryRequests: string[] = [];
+
+function isbn13(first12: string): string {
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += Number(first12[i]) * (i % 2 === 0 ? 1 : 3);
+  return first12 + String((10 - (sum % 10)) % 10);
+}
+
+const RECENT_BOOKS = Array.from({ length: 30 }, (_, n) => ({
+  title: `A Recent Novel ${n + 1}`,
+  author_name: [`Recent Author ${n + 1}`],
+  isbn: ['not-an-isbn', isbn13(`97988800${String(n).padStart(4, '0')}`)],
+  cover_i: 9000 + n,
+  first_publish_year: 2025,
+}));
+
+async function startOpenLibrary(): Promise<string> {
+  openLibrary = createServer((req, res) => {
+    openLibraryRequests.push(req.url ?? '');
+    if (!openLibraryUp) {
+      res.writeHead(503).end('down for maintenance');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ numFound: RECENT_BOOKS.length, docs: RECENT_BOOKS }));
+  });
+  await new Promise<void>((resolve) => openLibrary.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(openLibrary.address() as AddressInfo).port}/search.json?q=recent`;
+}
 
 async function startFunctions(databaseUrl: string): Promise<string> {
   const port = await freePort();
@@ -45,6 +84,7 @@ async function startFunctions(databaseUrl: string): Promise<string> {
         SUPABASE_DB_URL: databaseUrl,
         SUPABASE_SERVICE_ROLE_KEY: SERVICE_KEY,
         SUPABASE_JWT_SECRET: JWT_SECRET,
+        OPENLIBRARY_SEARCH_URL: openLibraryUrl,
         NO_COLOR: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,6 +108,7 @@ async function startFunctions(databaseUrl: string): Promise<string> {
 }
 
 beforeAll(async () => {
+  openLibraryUrl = await startOpenLibrary();
   t = await createTestApp({
     services: async (defaults, database) => {
       functionsUrl = await startFunctions(database.url);
@@ -88,6 +129,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   deno?.kill('SIGTERM');
+  openLibrary?.close();
   await t?.close();
 });
 
@@ -153,5 +195,69 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
     });
     expect(badPeriod.status).toBe(400);
     expect(await badPeriod.json()).toEqual({ error: 'period must be one of today, mtd, last30, ytd' });
+  });
+
+  it('seeds through seed-openlibrary-recent: Open Library first, the snapshot when it is down', async () => {
+    const db = t.database.handle.db;
+    const staff = await createUser(db, t.services.identity, 'edge-seed@example.com', { roles: ['admin'] });
+    const seed = (reset: boolean) =>
+      request(t.app.server)
+        .post('/trpc/admin.seed')
+        .set('authorization', `Bearer ${staff.accessToken}`)
+        .send({ reset });
+    const seededBooks = () =>
+      db
+        .selectFrom('books')
+        .innerJoin('seed_items', 'seed_items.row_id', 'books.id')
+        .select(['books.isbn13', 'books.title', 'books.cover_url'])
+        .where('seed_items.kind', '=', 'book')
+        .execute();
+
+    const first = await seed(false);
+    expect(first.status).toBe(200);
+    expect(first.body.result.data).toEqual({ listings: 40, orders: 24 });
+    expect(openLibraryRequests).toEqual(['/search.json?q=recent']);
+    const fromOpenLibrary = await seededBooks();
+    expect(fromOpenLibrary).toHaveLength(SEED_BOOK_COUNT);
+    // The 30 recent books with their covers, topped up with 10 from the snapshot.
+    expect(fromOpenLibrary.filter((book) => book.title.startsWith('A Recent Novel'))).toHaveLength(30);
+    expect(
+      fromOpenLibrary.filter((book) => book.cover_url?.startsWith('https://covers.openlibrary.org/b/id/9')),
+    ).toHaveLength(30);
+
+    // Seeding again without reset adds nothing.
+    expect((await seed(false)).body.result.data).toEqual({ listings: 0, orders: 0 });
+
+    openLibraryUp = false;
+    const again = await seed(true);
+    expect(again.status).toBe(200);
+    expect(again.body.result.data).toEqual({ listings: 40, orders: 24 });
+    const fromSnapshot = await seededBooks();
+    expect(new Set(fromSnapshot.map((book) => book.isbn13))).toEqual(
+      new Set(SNAPSHOT_BOOKS.slice(0, SEED_BOOK_COUNT).map((book) => book.isbn13)),
+    );
+    expect(fromSnapshot.every((book) => book.cover_url === null)).toBe(true);
+    // The reset removed the Open Library books the first seed made.
+    const leftovers = await db
+      .selectFrom('books')
+      .select('id')
+      .where('title', 'like', 'A Recent Novel%')
+      .execute();
+    expect(leftovers).toHaveLength(0);
+
+    // The cards read the seeded data through admin-metrics.
+    const metrics = await request(t.app.server)
+      .get(`/trpc/admin.metrics?input=${encodeURIComponent(JSON.stringify({ period: 'today' }))}`)
+      .set('authorization', `Bearer ${staff.accessToken}`);
+    expect(metrics.body.result.data.disputes_open).toBe(4);
+    expect(metrics.body.result.data.buyer_protection_minor).toBeGreaterThan(0);
+
+    const badInput = await fetch(`${functionsUrl}/functions/v1/seed-openlibrary-recent`, {
+      method: 'POST',
+      headers: { apikey: SERVICE_KEY, authorization: `Bearer ${staff.accessToken}` },
+      body: '{"reset":"yes"}',
+    });
+    expect(badInput.status).toBe(400);
+    expect(await badInput.json()).toEqual({ error: 'reset must be true or false' });
   });
 });

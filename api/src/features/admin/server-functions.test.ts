@@ -90,4 +90,38 @@ describe('Edge Functions adapter', () => {
     await expect(functions.adminCleanupListings({})).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     expect(sent).toHaveLength(0);
   });
+
+  it('sends seed-openlibrary-recent {reset} and maps its failures the same way', async () => {
+    const { functions, sent } = adapter(() => json(200, { listings: 40, orders: 24 }));
+    expect(await functions.seedOpenLibraryRecent({ reset: true }, caller)).toEqual({
+      listings: 40,
+      orders: 24,
+    });
+    expect(sent[0]!.url).toBe('https://proj.supabase.co/functions/v1/seed-openlibrary-recent');
+    expect(JSON.parse(String(sent[0]!.init.body))).toEqual({ reset: true });
+
+    const failing = (reply: () => Response | Promise<Response>) =>
+      adapter(reply).functions.seedOpenLibraryRecent({ reset: false }, caller);
+    await expect(
+      failing(() => {
+        throw new TypeError('fetch failed');
+      }),
+    ).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'Could not reach the seed-openlibrary-recent function. Please try again in a moment.',
+    });
+    await expect(failing(() => json(502, {}, { 'x-relay-error': 'true' }))).rejects.toMatchObject({
+      code: 'BAD_GATEWAY',
+    });
+    await expect(failing(() => json(401, { error: 'expired' }))).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'Session expired—please sign in',
+    });
+    await expect(failing(() => json(500, { error: 'seed-openlibrary-recent failed' }))).rejects.toMatchObject(
+      {
+        code: 'BAD_GATEWAY',
+        message: 'seed-openlibrary-recent failed (HTTP 500): seed-openlibrary-recent failed',
+      },
+    );
+  });
 });

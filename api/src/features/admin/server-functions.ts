@@ -14,9 +14,15 @@ import {
   FunctionInputError,
   type SqlClient,
 } from '../../../../supabase/functions/_shared/admin.ts';
+import {
+  type SeedInput,
+  type SeedResult,
+  type SnapshotBook,
+  seedOpenLibraryRecent,
+} from '../../../../supabase/functions/_shared/seed.ts';
 import { AppError } from '../../errors.ts';
 
-export type { AdminMetrics, CleanupResult };
+export type { AdminMetrics, CleanupResult, SeedInput, SeedResult };
 
 export interface Caller {
   /** The signed-in staff member's access token, forwarded to hosted functions. */
@@ -27,6 +33,7 @@ export interface ServerFunctions {
   readonly kind: 'in-process' | 'edge';
   adminMetrics(input: { period: AdminPeriod }, caller: Caller): Promise<AdminMetrics>;
   adminCleanupListings(caller: Caller): Promise<CleanupResult>;
+  seedOpenLibraryRecent(input: SeedInput, caller: Caller): Promise<SeedResult>;
 }
 
 export function poolClient(pool: pg.Pool): SqlClient {
@@ -47,12 +54,22 @@ async function inputErrorsAsBadInput<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createInProcessFunctions(pool: pg.Pool): ServerFunctions {
+export interface InProcessOptions {
+  /**
+   * The books seed-openlibrary-recent uses. The embedded backend never reaches the network,
+   * so it always seeds from the bundled snapshot of real books.
+   */
+  snapshot: readonly SnapshotBook[];
+}
+
+export function createInProcessFunctions(pool: pg.Pool, options: InProcessOptions): ServerFunctions {
   const sql = poolClient(pool);
   return {
     kind: 'in-process',
     adminMetrics: (input) => inputErrorsAsBadInput(() => adminMetrics(sql, input)),
     adminCleanupListings: () => inputErrorsAsBadInput(() => adminCleanupListings(sql)),
+    seedOpenLibraryRecent: (input) =>
+      inputErrorsAsBadInput(() => seedOpenLibraryRecent(sql, input, { snapshot: options.snapshot })),
   };
 }
 
@@ -122,5 +139,6 @@ export function createEdgeFunctions(options: EdgeFunctionsOptions): ServerFuncti
     kind: 'edge',
     adminMetrics: (input, caller) => invoke('admin-metrics', input, caller),
     adminCleanupListings: (caller) => invoke('admin-cleanup-listings', {}, caller),
+    seedOpenLibraryRecent: (input, caller) => invoke('seed-openlibrary-recent', input, caller),
   };
 }

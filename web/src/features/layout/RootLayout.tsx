@@ -3,29 +3,40 @@ import { GlobalOverlays } from './GlobalOverlays.tsx';
 import { NavigationProgress } from './NavigationProgress.tsx';
 import { SiteFooter } from './SiteFooter.tsx';
 import { SiteHeader } from './SiteHeader.tsx';
+import { SiteChromeProvider } from './site-chrome.tsx';
 
 /**
  * The frame around every public page: skip link, header, main landmark, footer, and the global
- * overlays (cookie banner, welcome gift).
+ * overlays (cookie banner, welcome gift). The staff area hides the header and footer for its own
+ * frame (site-chrome.tsx); the page keeps its place in the tree, so nothing remounts.
  */
 export function RootLayout() {
   const navigation = useNavigation();
   return (
-    <div className="flex min-h-dvh flex-col">
-      <a
-        href="#main"
-        className="sr-only rounded-md bg-ink px-4 py-2 text-sm font-semibold text-paper focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
-      >
-        Skip to main content
-      </a>
-      <NavigationProgress />
-      <SiteHeader />
-      <main id="main" tabIndex={-1} aria-busy={navigation.state !== 'idle'} className="flex flex-1 flex-col">
-        <Outlet />
-      </main>
-      <SiteFooter />
-      <GlobalOverlays />
-      <ScrollRestoration />
-    </div>
+    <SiteChromeProvider>
+      {(chromeHidden) => (
+        <div className="flex min-h-dvh flex-col">
+          <a
+            href="#main"
+            className="sr-only rounded-md bg-ink px-4 py-2 text-sm font-semibold text-paper focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+          >
+            Skip to main content
+          </a>
+          <NavigationProgress />
+          {chromeHidden ? null : <SiteHeader />}
+          <main
+            id="main"
+            tabIndex={-1}
+            aria-busy={navigation.state !== 'idle'}
+            className="flex flex-1 flex-col"
+          >
+            <Outlet />
+          </main>
+          {chromeHidden ? null : <SiteFooter />}
+          <GlobalOverlays />
+          <ScrollRestoration />
+        </div>
+      )}
+    </SiteChromeProvider>
   );
 }

@@ -1,0 +1,471 @@
+/**
+ * The staff dashboard in a real browser (issue 5): the period selector and cards against the
+ * API's numbers, Demo Data Management with its toasts, the sidebar (Ctrl/Cmd+B, the cookie,
+ * the phone sheet), the command palette, not-found pages inside the staff frame, and the
+ * metrics' session-expired path. Signed in as the demo accounts.
+ *
+ * Seeding, resetting and cleaning up change the whole catalogue, so this file runs against a
+ * marketplace of its own (tests/support/server.ts), not the one the other files share.
+ */
+import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
+import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pathOf, signInViaApi } from '../support/auth.ts';
+import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
+
+let browser: Browser;
+let marketplace: OwnMarketplace;
+
+beforeAll(async () => {
+  [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await marketplace?.stop();
+});
+
+async function staffPage(
+  email = 'admin@reshelf.test',
+  viewport: keyof typeof VIEWPORTS = 'desktop',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS[viewport] });
+  // No cookie banner or welcome gift over the dashboard.
+  await context.addInitScript(() => {
+    localStorage.setItem('cookie-consent', 'declined');
+    localStorage.setItem('has-visited', 'true');
+  });
+  await signInViaApi(context, email);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+interface Metrics {
+  disputes_open: number;
+  active_listings: number;
+  buyer_protection_minor: number;
+}
+
+async function apiMetrics(context: BrowserContext, period: AdminPeriod): Promise<Metrics> {
+  const input = encodeURIComponent(JSON.stringify({ period }));
+  const response = await context.request.get(`/trpc/admin.metrics?input=${input}`);
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { result: { data: Metrics } }).result.data;
+}
+
+const asCards = (metrics: Metrics) => ({
+  disputes: metrics.disputes_open.toLocaleString('en-GB'),
+  listings: metrics.active_listings.toLocaleString('en-GB'),
+  revenue: formatPence(metrics.buyer_protection_minor),
+});
+
+/** The three cards once they show the figures for `period`. */
+async function cards(page: Page, period: AdminPeriod) {
+  await page.locator(`[data-testid="metrics"][data-period="${period}"][aria-busy="false"]`).waitFor();
+  const value = (id: string) => page.getByTestId(`${id}-value`).textContent();
+  return {
+    disputes: await value('metric-disputes'),
+    listings: await value('metric-listings'),
+    revenue: await value('metric-revenue'),
+  };
+}
+
+const openToast = (page: Page) => page.locator('[data-testid="primary-toast"][data-state="open"]');
+
+async function toastShows(page: Page, title: string) {
+  const toast = openToast(page).filter({ hasText: title });
+  await toast.waitFor();
+  const [, description] = await toast.locator('.grid > *').allTextContents();
+  return { variant: await toast.getAttribute('data-variant'), description };
+}
+
+/** Holds every call to a procedure until released, so the page can be seen mid-call. */
+async function hold(page: Page, procedure: string) {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const matcher = (url: URL) => url.pathname.includes(procedure);
+  const passed: Promise<void>[] = [];
+  await page.route(matcher, (route) => {
+    const pass = held.then(() => route.continue());
+    passed.push(pass);
+    return pass;
+  });
+  return {
+    release: async () => {
+      release();
+      await Promise.all(passed);
+      await page.unroute(matcher);
+    },
+  };
+}
+
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+
+describe('staff dashboard', () => {
+  it('opens on MTD and shows the API’s figures for each period as it changes', async () => {
+    const { context, page } = await staffPage();
+    await page.goto('/admin');
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    expect(await page.getByRole('radio', { name: 'MTD' }).isChecked()).toBe(true);
+    expect(await cards(page, 'mtd')).toEqual(asCards(await apiMetrics(context, 'mtd')));
+    await snapshot(page, 'admin-dashboard-desktop');
+
+    const revenues = new Set<string | null>();
+    for (const period of ADMIN_PERIODS) {
+      await page.getByRole('radio', { name: ADMIN_PERIOD_LABELS[period] }).check();
+      await page.waitForURL(`**/admin?period=${period}`);
+      const shown = await cards(page, period);
+      expect(shown, period).toEqual(asCards(await apiMetrics(context, period)));
+      revenues.add(shown.revenue);
+    }
+    // The first-start seed spread orders over the periods, so the revenue card changes.
+    expect(revenues.size).toBeGreaterThan(1);
+
+    // The period is in the address: a reload keeps it.
+    await page.goto('/admin?period=ytd');
+    expect(await page.getByRole('radio', { name: 'YTD' }).isChecked()).toBe(true);
+    await cards(page, 'ytd');
+    await context.close();
+  });
+
+  it('cleans up, seeds, and resets and seeds: each button disabled while it runs, then its toast', async () => {
+    const { context, page } = await staffPage();
+    await page.goto('/admin');
+    await cards(page, 'mtd');
+
+    // Cleanup duplicates.
+    let call = await hold(page, 'admin.cleanupListings');
+    const cleaned = page.waitForResponse((response) => response.url().includes('admin.cleanupListings'));
+    await button(page, 'Cleanup duplicates').click();
+    await expect.poll(() => button(page, 'Cleanup duplicates').isDisabled()).toBe(true);
+    expect(await button(page, 'Seed 40 books + orders').isEnabled()).toBe(true);
+    expect(await button(page, 'Reset and Seed').isEnabled()).toBe(true);
+    await snapshot(page, 'admin-dashboard-cleanup-running', { fullPage: false });
+    await call.release();
+    const removed = ((await (await cleaned).json()) as [{ result: { data: Record<string, number> } }])[0]
+      .result.data;
+    const cleanup = await toastShows(page, 'Cleanup complete');
+    expect(cleanup).toEqual({
+      variant: 'default',
+      description: `Removed ${removed.duplicates_removed} duplicates and ${removed.no_image_removed} listings without an image: ${removed.total_deleted} in total.`,
+    });
+    expect(removed.total_deleted).toBeGreaterThan(0);
+    expect(await button(page, 'Cleanup duplicates').isEnabled()).toBe(true);
+    await expect
+      .poll(() => page.getByTestId('metric-listings-value').textContent())
+      .toBe(asCards(await apiMetrics(context, 'mtd')).listings);
+
+    // Seed: the clean-up removed the seed's imageless listings, so seeding again refills them.
+    call = await hold(page, 'admin.seed');
+    await button(page, 'Seed 40 books + orders').click();
+    await expect.poll(() => button(page, 'Seed 40 books + orders').isDisabled()).toBe(true);
+    expect(await button(page, 'Reset and Seed').isEnabled()).toBe(true);
+    await call.release();
+    expect(await toastShows(page, 'Seeded demo data')).toEqual({
+      variant: 'default',
+      description: '40 listings and 0 orders added.',
+    });
+    await snapshot(page, 'admin-dashboard-seeded-toast', { fullPage: false });
+    await expect
+      .poll(() => page.getByTestId('metric-listings-value').textContent())
+      .toBe(asCards(await apiMetrics(context, 'mtd')).listings);
+
+    // Reset and Seed: everything the seed made goes and comes back, orders too.
+    call = await hold(page, 'admin.seed');
+    await button(page, 'Reset and Seed').click();
+    await expect.poll(() => button(page, 'Reset and Seed').isDisabled()).toBe(true);
+    expect(await button(page, 'Seed 40 books + orders').isEnabled()).toBe(true);
+    await call.release();
+    expect(await toastShows(page, 'Reset and seeded')).toEqual({
+      variant: 'default',
+      description: '40 listings and 24 orders added.',
+    });
+    await expect.poll(async () => cards(page, 'mtd')).toEqual(asCards(await apiMetrics(context, 'mtd')));
+    const today = await apiMetrics(context, 'today');
+    expect(today.disputes_open).toBe(4);
+    expect(today.buyer_protection_minor).toBeGreaterThan(0);
+
+    // Seeding once more without reset adds nothing.
+    await button(page, 'Seed 40 books + orders').click();
+    expect((await toastShows(page, 'Seeded demo data')).description).toBe(
+      'The demo data was already in place: 0 listings and 0 orders added.',
+    );
+    await context.close();
+  });
+
+  it('says "Seeding failed" and "Cleanup failed" with the API’s message', async () => {
+    const { context, page } = await staffPage();
+    await page.goto('/admin');
+    await cards(page, 'mtd');
+    // The calls reach the API with input it refuses, so the messages are the API's own.
+    const spoil = (body: string) => async (route: Route, request: Request) => {
+      if (request.method() === 'POST') await route.continue({ postData: body });
+      else await route.continue();
+    };
+    const messageOf = async (procedure: string) => {
+      const response = await page.waitForResponse((r) => r.url().includes(procedure));
+      return ((await response.json()) as [{ error: { message: string } }])[0].error.message;
+    };
+
+    await page.route((url) => url.pathname.includes('admin.seed'), spoil('{"0":{"reset":"yes"}}'));
+    let message = messageOf('admin.seed');
+    await button(page, 'Seed 40 books + orders').click();
+    expect(await toastShows(page, 'Seeding failed')).toEqual({
+      variant: 'destructive',
+      description: await message,
+    });
+    expect(await message).toBe('reset: reset must be true or false');
+    await snapshot(page, 'admin-dashboard-seeding-failed', { fullPage: false });
+    message = messageOf('admin.seed');
+    await button(page, 'Reset and Seed').click();
+    await openToast(page).filter({ hasText: 'Seeding failed' }).waitFor();
+    await expect.poll(() => button(page, 'Reset and Seed').isEnabled()).toBe(true);
+
+    await page.route((url) => url.pathname.includes('admin.cleanupListings'), spoil('{"0":{"dryRun":true}}'));
+    message = messageOf('admin.cleanupListings');
+    await button(page, 'Cleanup duplicates').click();
+    expect(await toastShows(page, 'Cleanup failed')).toEqual({
+      variant: 'destructive',
+      description: await message,
+    });
+    await context.close();
+  });
+
+  it('shows 0 on the cards when the figures cannot be loaded, and recovers', async () => {
+    const { context, page } = await staffPage();
+    await page.goto('/admin');
+    await cards(page, 'mtd');
+    const offline = (url: URL) => url.pathname.includes('admin.metrics');
+    await page.route(offline, (route) => route.abort('failed'));
+    await page.getByRole('radio', { name: 'Today' }).check();
+    expect(await cards(page, 'today')).toEqual({ disputes: '0', listings: '0', revenue: '£0.00' });
+    await page.getByTestId('metrics-failed').waitFor();
+    await page.unroute(offline);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => cards(page, 'today')).toEqual(asCards(await apiMetrics(context, 'today')));
+    await context.close();
+  });
+
+  it('on a 401 alerts "Session expired—please sign in" and goes to /login', async () => {
+    const { context, page } = await staffPage();
+    await page.goto('/admin');
+    await cards(page, 'mtd');
+    const alerts: string[] = [];
+    page.on('dialog', (dialog) => {
+      alerts.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.accept();
+    });
+    // The session ends (signed out elsewhere): the next figures are answered 401.
+    await context.clearCookies();
+    await page.getByRole('radio', { name: 'YTD' }).check();
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(alerts).toEqual(['alert: Session expired—please sign in']);
+    expect(pathOf(page)).toBe(`/login?next=${encodeURIComponent('/admin?period=ytd')}`);
+    await context.close();
+  });
+
+  it('shows a moderator the same dashboard', async () => {
+    const { context, page } = await staffPage('moderator@reshelf.test');
+    await page.goto('/admin');
+    expect(await cards(page, 'mtd')).toEqual(asCards(await apiMetrics(context, 'mtd')));
+    for (const name of ['Seed 40 books + orders', 'Reset and Seed', 'Cleanup duplicates']) {
+      expect(await button(page, name).isEnabled()).toBe(true);
+    }
+    expect(await page.getByTestId('staff-signed-in-as').textContent()).toContain('moderator');
+    await page.getByRole('radio', { name: 'Last 30d' }).check();
+    expect(await cards(page, 'last30')).toEqual(asCards(await apiMetrics(context, 'last30')));
+    await snapshot(page, 'admin-dashboard-moderator-desktop');
+    await context.close();
+  });
+
+  it('fits a phone: one column, the sidebar an 18rem sheet', async () => {
+    const { context, page } = await staffPage('admin@reshelf.test', 'phone');
+    await page.goto('/admin');
+    await cards(page, 'mtd');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await snapshot(page, 'admin-dashboard-phone');
+    // No sidebar on the page below 768 px until it is asked for.
+    expect(await page.getByTestId('staff-sidebar').count()).toBe(0);
+    await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Staff area' });
+    await sheet.waitFor();
+    await expect.poll(async () => (await sheet.boundingBox())?.width).toBe(288);
+    await snapshot(page, 'admin-sidebar-sheet-phone', { fullPage: false });
+    await sheet.getByRole('link', { name: 'Disputes', exact: true }).click();
+    await page.waitForURL('**/admin/disputes');
+    await sheet.waitFor({ state: 'detached' });
+    await page.getByTestId('not-found').waitFor();
+    // Ctrl+B opens the sheet too.
+    await page.keyboard.press('Control+b');
+    await sheet.waitFor();
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'detached' });
+    await context.close();
+  });
+});
+
+describe('staff frame', () => {
+  it('Ctrl/Cmd+B collapses the 16rem sidebar to a 3rem rail, remembered in sidebar_state for 7 days', async () => {
+    const { context, page } = await staffPage();
+    await page.goto('/admin');
+    const sidebar = page.getByTestId('staff-sidebar');
+    await sidebar.waitFor();
+    const width = async () => (await sidebar.boundingBox())?.width;
+    expect(await sidebar.getAttribute('data-state')).toBe('expanded');
+    await expect.poll(width).toBe(256);
+
+    await page.keyboard.press('Control+b');
+    await expect.poll(() => sidebar.getAttribute('data-state')).toBe('collapsed');
+    await expect.poll(width).toBe(48);
+    const cookie = (await context.cookies()).find((c) => c.name === 'sidebar_state');
+    expect(cookie?.value).toBe('false');
+    const sevenDays = Date.now() / 1000 + 7 * 24 * 60 * 60;
+    expect(Math.abs((cookie?.expires ?? 0) - sevenDays)).toBeLessThan(120);
+
+    // Collapsed, each link is its icon, named by its label and shown in a tooltip.
+    const disputes = sidebar.getByRole('link', { name: 'Disputes', exact: true });
+    await disputes.hover();
+    await page.locator('[data-radix-popper-content-wrapper]').getByText('Disputes').waitFor();
+    await snapshot(page, 'admin-sidebar-collapsed-desktop', { fullPage: false });
+
+    // Remembered across visits.
+    await page.reload();
+    await expect.poll(() => sidebar.getAttribute('data-state')).toBe('collapsed');
+    await page.keyboard.press('Meta+b');
+    await expect.poll(() => sidebar.getAttribute('data-state')).toBe('expanded');
+    await expect.poll(width).toBe(256);
+    expect((await context.cookies()).find((c) => c.name === 'sidebar_state')?.value).toBe('true');
+    // The trigger does the same.
+    await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+    await expect.poll(() => sidebar.getAttribute('data-state')).toBe('collapsed');
+    await context.close();
+  });
+
+  it('lists the spec’s links in order; those without a page show not-found inside the frame', async () => {
+    const { context, page } = await staffPage();
+    await page.goto('/admin');
+    await page.getByTestId('staff-dashboard').waitFor();
+    const nav = page.getByRole('navigation', { name: 'Staff', exact: true });
+    const hrefs = await nav
+      .getByRole('link')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(
+      [
+        '',
+        '/users',
+        '/listings',
+        '/staff-picks',
+        '/trending-books',
+        '/offers',
+        '/reports',
+        '/disputes',
+        '/shipping-disputes',
+        '/refunds',
+        '/promotions',
+        '/flags',
+        '/categories',
+        '/seo',
+        '/email-templates',
+        '/exports',
+        '/audit',
+        '/accessibility',
+        '/covers-backfill',
+      ].map((path) => `/admin${path}`),
+    );
+    expect(await page.getByRole('banner').count()).toBe(0);
+
+    await nav.getByRole('link', { name: 'Offers' }).click();
+    await page.waitForURL('**/admin/offers');
+    await page.getByTestId('not-found').waitFor();
+    expect(await page.getByTestId('staff-header').isVisible()).toBe(true);
+    expect(await nav.getByRole('link', { name: 'Offers' }).getAttribute('aria-current')).toBe('page');
+    await snapshot(page, 'admin-not-found-desktop', { fullPage: false });
+
+    // Spec: users shows the same basic dashboard.
+    await nav.getByRole('link', { name: 'Users' }).click();
+    await page.getByTestId('staff-dashboard').waitFor();
+
+    // The header's links, and the quick links.
+    const header = page.getByTestId('staff-header');
+    await header.getByRole('link', { name: 'Analytics' }).click();
+    await page.waitForURL('**/admin/analytics');
+    await page.getByTestId('not-found').waitFor();
+    await header.getByRole('link', { name: 'Revenue' }).click();
+    await page.waitForURL('**/admin/revenue');
+    await page.goto('/admin');
+    const quick = page.getByRole('region', { name: 'Quick links' });
+    await quick.getByRole('link').first().waitFor();
+    expect(
+      await quick
+        .getByRole('link')
+        .evaluateAll((links) => links.map((a) => `${a.textContent?.trim()} ${a.getAttribute('href')}`)),
+    ).toEqual([
+      'Go to Disputes /admin/disputes',
+      'View Listings /admin/listings',
+      'Revenue /admin/revenue',
+      'Analytics /admin/analytics',
+    ]);
+    await header.getByRole('link', { name: 'Back to site' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('banner').waitFor();
+    expect(await page.getByTestId('staff-shell').count()).toBe(0);
+    await context.close();
+  });
+
+  it('Ctrl/Cmd+K and the "Search (⌘K)" box open a palette that jumps to pages and finds listings, people and orders', async () => {
+    const { context, page } = await staffPage();
+    await page.goto('/admin');
+    const palette = page.getByRole('dialog', { name: 'Search the staff area' });
+    const input = palette.getByRole('combobox');
+
+    // Any staff page, from the keyboard.
+    await page.getByTestId('staff-dashboard').waitFor();
+    await page.keyboard.press('Control+k');
+    await input.fill('export');
+    await palette.getByRole('option', { name: /Exports/ }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/admin/exports');
+    await palette.waitFor({ state: 'detached' });
+    await page.getByTestId('not-found').waitFor();
+
+    // A listing, from the search box.
+    await page.getByRole('button', { name: 'Search (⌘K)' }).click();
+    await input.fill('pride and');
+    const listing = palette.getByRole('option', { name: /Pride and Prejudice/ }).first();
+    await listing.waitFor();
+    await snapshot(page, 'admin-command-palette-desktop', { fullPage: false });
+    await listing.click();
+    await page.waitForURL('**/listing/pride-and-prejudice-*');
+    await page.getByRole('heading', { name: 'Pride and Prejudice', level: 1 }).waitFor();
+
+    // A person and an order.
+    await page.goto('/admin');
+    await page.getByTestId('staff-dashboard').waitFor();
+    await page.keyboard.press('Meta+k');
+    await input.fill('whitfield');
+    await palette.getByRole('option', { name: /Jo Whitfield/ }).click();
+    await page.waitForURL(`**/admin/users?q=${encodeURIComponent('bookworm@reshelf.test')}`);
+
+    const found = await context.request.get(
+      `/trpc/admin.search?input=${encodeURIComponent(JSON.stringify({ q: 'RS-' }))}`,
+    );
+    const reference = ((await found.json()) as { result: { data: { orders: { reference: string }[] } } })
+      .result.data.orders[0]!.reference;
+    await page.keyboard.press('Control+k');
+    await input.fill(reference.toLowerCase());
+    await palette.getByRole('option', { name: new RegExp(reference) }).click();
+    await page.waitForURL(`**/admin/orders?q=${reference}`);
+
+    // Nothing found says so.
+    await page.keyboard.press('Control+k');
+    await input.fill('zzqxw');
+    await palette.getByText('Nothing matches “zzqxw”').waitFor();
+    await page.keyboard.press('Escape');
+    await palette.waitFor({ state: 'detached' });
+    await context.close();
+  });
+});

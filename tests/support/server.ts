@@ -1,0 +1,44 @@
+/**
+ * A marketplace of a test file's own: the real BFF serving the browser-test build of the web
+ * (built by the global setup) on a fresh embedded PostgreSQL with the first-start demo seed.
+ * For tests that change data everyone else relies on (the staff dashboard's seed, reset and
+ * clean-up remove or add listings across the whole catalogue).
+ */
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../api/src/app.ts';
+import { prepare } from '../../api/src/bootstrap.ts';
+import { loadConfig } from '../../api/src/config.ts';
+import { freePort } from '../../api/src/db/embedded.ts';
+import { E2E_WEB_DIST } from '../setup/e2e.global.ts';
+
+export interface OwnMarketplace {
+  baseURL: string;
+  stop(): Promise<void>;
+}
+
+export async function startOwnMarketplace(): Promise<OwnMarketplace> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'reshelf-e2e-own-'));
+  await chmod(dataDir, 0o755);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    WEB_DIST: E2E_WEB_DIST,
+  });
+  const quiet = { info: () => {}, debug: () => {} };
+  const { database, secrets, services } = await prepare(config, quiet);
+  const app = await buildApp({ config, database: database.handle, secrets, services });
+  const port = await freePort();
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    baseURL: `http://127.0.0.1:${port}`,
+    async stop() {
+      await app.close();
+      await database.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
