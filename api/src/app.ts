@@ -13,6 +13,8 @@ import type { DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { resolveAuth } from './features/auth/resolve-auth.ts';
+import { registerUploadRoutes } from './features/selling/upload.route.ts';
+import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { createPublicCache } from './http/public-cache.ts';
 import { loggerOptions } from './logger.ts';
@@ -106,6 +108,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           identity: services.identity,
           mailer: services.mailer,
           functions: services.functions,
+          storage: services.storage,
+          bookLookup: services.bookLookup,
           auth: await resolveAuth(req, res, services.identity, config),
           req,
           res,
@@ -118,6 +122,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
     });
   });
+
+  // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.
+  await registerStorageRoute(app, services.storage);
+  await registerUploadRoutes(app, { config, db: database.db, services });
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = existsSync(indexHtml);

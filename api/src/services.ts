@@ -1,4 +1,5 @@
 /** The backend adapters for a configuration (brief §2: one port, two adapters each). */
+import path from 'node:path';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import {
@@ -9,12 +10,24 @@ import {
 import { createLocalIdentity } from './features/auth/identity/local.ts';
 import type { IdentityProvider } from './features/auth/identity/types.ts';
 import { createDevMailbox, type Mailer } from './features/mail/mailer.ts';
+import {
+  type BookLookupPort,
+  createOfflineBookLookup,
+  createOpenLibraryLookup,
+} from './features/selling/book-lookup.ts';
+import { createEmbeddedStorage } from './features/storage/embedded.ts';
+import type { StoragePort } from './features/storage/storage.ts';
+import { createSupabaseStorage } from './features/storage/supabase.ts';
 import type { Secrets } from './secrets.ts';
 
 export interface Services {
   identity: IdentityProvider;
   mailer: Mailer;
   functions: ServerFunctions;
+  /** Photos and other files (brief §2: local disk, or Supabase Storage). */
+  storage: StoragePort;
+  /** Book details by ISBN beyond our catalogue (Open Library when online, else nothing). */
+  bookLookup: BookLookupPort;
 }
 
 export async function createServices(
@@ -23,6 +36,8 @@ export async function createServices(
   secrets: Secrets,
 ): Promise<Services> {
   const mailer = createDevMailbox(database.db);
+  const bookLookup =
+    config.bookLookup === 'openlibrary' ? createOpenLibraryLookup() : createOfflineBookLookup();
   if (config.backend === 'supabase') {
     const supabase = config.supabase;
     if (!supabase)
@@ -33,11 +48,19 @@ export async function createServices(
       mailer,
       identity: createSupabaseIdentity({ ...supabase, db: database.db }),
       functions: createEdgeFunctions({ url: supabase.url, serviceRoleKey: supabase.serviceRoleKey }),
+      storage: createSupabaseStorage({
+        url: supabase.url,
+        serviceRoleKey: supabase.serviceRoleKey,
+        bucket: config.storageBucket,
+      }),
+      bookLookup,
     };
   }
   return {
     mailer,
     identity: createLocalIdentity({ db: database.db, secrets, mailer }),
     functions: createInProcessFunctions(database.pool),
+    storage: createEmbeddedStorage(path.join(config.dataDir, 'storage')),
+    bookLookup,
   };
 }

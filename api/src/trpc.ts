@@ -25,6 +25,8 @@ import type { ServerFunctions } from './features/admin/server-functions.ts';
 import type { AccessClaims, IdentityProvider } from './features/auth/identity/types.ts';
 import type { AuthState } from './features/auth/resolve-auth.ts';
 import type { Mailer } from './features/mail/mailer.ts';
+import type { BookLookupPort } from './features/selling/book-lookup.ts';
+import type { StoragePort } from './features/storage/storage.ts';
 import type { Secrets } from './secrets.ts';
 
 export type AccessLevel = 'public' | 'authed' | 'staff' | `tier:${number}`;
@@ -42,6 +44,8 @@ export interface Context {
   identity: IdentityProvider;
   mailer: Mailer;
   functions: ServerFunctions;
+  storage: StoragePort;
+  bookLookup: BookLookupPort;
   auth: AuthState;
   req: FastifyRequest;
   res: FastifyReply;
