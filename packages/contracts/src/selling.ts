@@ -72,7 +72,7 @@ export const SELLING_STEPS = ['isbn', 'details', 'condition', 'photos', 'price',
 export type SellingStep = (typeof SELLING_STEPS)[number];
 export const SELLING_STEP_LABELS: Record<SellingStep, string> = {
   isbn: 'ISBN',
-  details: 'Book details',
+  details: 'Details',
   condition: 'Condition',
   photos: 'Photos',
   price: 'Price',
