@@ -34,9 +34,12 @@ export function ListingCard({
           isbn13={listing.isbn13}
           coverUrl={listing.photoUrl ? photoThumbUrl(listing.photoUrl) : listing.coverUrl}
         />
-        {listing.status === 'active' || listing.status === 'reserved' ? (
-          <WishlistButton listingId={listing.id} title={listing.title} className="absolute top-2 right-2" />
-        ) : null}
+        <WishlistButton
+          listingId={listing.id}
+          title={listing.title}
+          available={listing.status === 'active' || listing.status === 'reserved'}
+          className="absolute top-2 right-2"
+        />
         {listing.status === 'sold' || listing.status === 'withdrawn' || listing.status === 'removed' ? (
           <span className="absolute top-2 left-2 rounded-full bg-ink/85 px-2.5 py-1 text-xs font-semibold text-paper">
             {listing.status === 'sold' ? 'Sold' : 'No longer for sale'}

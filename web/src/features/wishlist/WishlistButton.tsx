@@ -10,15 +10,19 @@ export function WishlistButton({
   listingId,
   title,
   variant = 'card',
+  available = true,
   className,
 }: {
   listingId: string;
   title: string;
   variant?: 'card' | 'page';
+  /** On sale (or reserved): it can be saved. A saved book no longer on sale can still be removed. */
+  available?: boolean;
   className?: string;
 }) {
   const { isWished, toggle } = useWishlist();
   const wished = isWished(listingId);
+  if (!available && !wished) return null;
   const label = wished ? `Remove ${title} from your wishlist` : `Save ${title} to your wishlist`;
   if (variant === 'page') {
     return (
