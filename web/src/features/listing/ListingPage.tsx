@@ -333,9 +333,19 @@ function Unavailable({ listing }: { listing: ListingDetail }) {
           <p className="mt-1 text-ink-soft">{reason.text}</p>
         </div>
       </div>
-      <Button asChild variant="brand" className="self-start">
-        <Link to={`/search?q=${encodeURIComponent(listing.isbn13 ?? listing.title)}`}>Find other copies</Link>
-      </Button>
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <Button asChild variant="brand" size="lg">
+          <Link to={`/search?q=${encodeURIComponent(listing.isbn13 ?? listing.title)}`}>
+            Find other copies
+          </Link>
+        </Button>
+        <WishlistButton
+          listingId={listing.id}
+          title={listing.title}
+          variant="page"
+          available={listing.status === 'reserved'}
+        />
+      </div>
     </section>
   );
 }

@@ -65,38 +65,40 @@ export function NotificationsPage() {
           </Button>
         ) : null}
       </PageHeader>
-      <PageBody className="max-w-3xl">
-        {list.isPending ? (
-          <div
-            role="status"
-            aria-busy="true"
-            aria-label="Loading your notifications"
-            className="flex flex-col gap-3"
-          >
-            {[0, 1, 2].map((key) => (
-              <Skeleton key={key} className="h-24 w-full rounded-xl" />
-            ))}
-          </div>
-        ) : list.isError ? (
-          <QueryError what="your notifications" onRetry={() => list.refetch()} retrying={list.isFetching} />
-        ) : list.data.items.length === 0 ? (
-          <div className="flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted">
-            <BellOff aria-hidden="true" className="size-6" />
-            <p>
-              No notifications yet. Tap the heart on any book to save it to your wishlist, and we’ll tell you
-              if its price drops.
-            </p>
-            <Button asChild variant="brand">
-              <Link to="/listings">Browse books</Link>
-            </Button>
-          </div>
-        ) : (
-          <ul className="flex flex-col gap-3" data-testid="notifications">
-            {list.data.items.map((item) => (
-              <NotificationItem key={item.id} item={item} />
-            ))}
-          </ul>
-        )}
+      <PageBody>
+        <div className="max-w-3xl">
+          {list.isPending ? (
+            <div
+              role="status"
+              aria-busy="true"
+              aria-label="Loading your notifications"
+              className="flex flex-col gap-3"
+            >
+              {[0, 1, 2].map((key) => (
+                <Skeleton key={key} className="h-24 w-full rounded-xl" />
+              ))}
+            </div>
+          ) : list.isError ? (
+            <QueryError what="your notifications" onRetry={() => list.refetch()} retrying={list.isFetching} />
+          ) : list.data.items.length === 0 ? (
+            <div className="flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted">
+              <BellOff aria-hidden="true" className="size-6" />
+              <p>
+                No notifications yet. Tap the heart on any book to save it to your wishlist, and we’ll tell
+                you if its price drops.
+              </p>
+              <Button asChild variant="brand">
+                <Link to="/listings">Browse books</Link>
+              </Button>
+            </div>
+          ) : (
+            <ul className="flex flex-col gap-3" data-testid="notifications">
+              {list.data.items.map((item) => (
+                <NotificationItem key={item.id} item={item} />
+              ))}
+            </ul>
+          )}
+        </div>
       </PageBody>
     </div>
   );
