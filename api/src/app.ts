@@ -14,6 +14,8 @@ import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { resolveAuth } from './features/auth/resolve-auth.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
+import { registerUploadRoutes } from './features/selling/upload.route.ts';
+import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { createPublicCache } from './http/public-cache.ts';
 import { loggerOptions } from './logger.ts';
@@ -108,6 +110,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           mailer: services.mailer,
           functions: services.functions,
           payments: services.payments,
+          storage: services.storage,
+          bookLookup: services.bookLookup,
           auth: await resolveAuth(req, res, services.identity, config),
           req,
           res,
@@ -122,6 +126,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await registerPaymentRoutes(app, { db: database.db, payments: services.payments, mailer: services.mailer });
+  // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.
+  await registerStorageRoute(app, services.storage);
+  await registerUploadRoutes(app, { config, db: database.db, services });
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = existsSync(indexHtml);

@@ -78,6 +78,17 @@ const envSchema = z
       z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_…)').optional(),
     ),
     SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false'], 'must be true or false').optional()),
+    BOOK_LOOKUP: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['offline', 'openlibrary'], 'must be offline or openlibrary').optional(),
+    ),
+    SUPABASE_STORAGE_BUCKET: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be a bucket name: lower-case letters, digits and hyphens')
+        .default('listing-photos'),
+    ),
   })
   .superRefine((env, ctx) => {
     const payments = env.PAYMENTS ?? (env.NODE_ENV === 'production' ? 'stripe' : 'test');
@@ -135,6 +146,13 @@ export interface AppConfig {
   publicCacheSeconds: number;
   /** Seed demo data on the first start (embedded backend, never in production). */
   seedDemo: boolean;
+  /**
+   * Where book details come from for an ISBN our catalogue lacks: Open Library (hosted mode,
+   * where the BFF is online) or nowhere (the seller types them in). Never the network in tests.
+   */
+  bookLookup: 'offline' | 'openlibrary';
+  /** The public Supabase Storage bucket for photos (hosted mode). */
+  storageBucket: string;
 }
 
 export class ConfigError extends Error {
@@ -188,5 +206,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         : undefined,
     seedDemo:
       env.BACKEND === 'embedded' && env.NODE_ENV !== 'production' && (env.SEED_DEMO ?? 'true') === 'true',
+    bookLookup:
+      env.NODE_ENV === 'test'
+        ? 'offline'
+        : (env.BOOK_LOOKUP ?? (env.BACKEND === 'supabase' ? 'openlibrary' : 'offline')),
+    storageBucket: env.SUPABASE_STORAGE_BUCKET,
   };
 }

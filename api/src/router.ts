@@ -10,9 +10,12 @@ import { devRouter } from './features/dev/dev.router.ts';
 import { discoveryRouter } from './features/discovery/discovery.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
 import { listingsRouter } from './features/listings/listings.router.ts';
+import { notificationsRouter } from './features/notifications/notifications.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
+import { sellingRouter } from './features/selling/selling.router.ts';
 import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
+import { wishlistRouter } from './features/wishlist/wishlist.router.ts';
 import { router } from './trpc.ts';
 
 export const appRouter = router({
@@ -30,6 +33,9 @@ export const appRouter = router({
   pages: pagesRouter,
   contact: contactRouter,
   unsubscribe: unsubscribeRouter,
+  selling: sellingRouter,
+  wishlist: wishlistRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,4 +1,5 @@
 /** The backend adapters for a configuration (brief §2: one port, two adapters each). */
+import path from 'node:path';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import {
@@ -12,6 +13,14 @@ import { createDevMailbox, type Mailer } from './features/mail/mailer.ts';
 import { createStripeProvider } from './features/payments/stripe-provider.ts';
 import { createTestProvider } from './features/payments/test-provider.ts';
 import type { PaymentProvider } from './features/payments/types.ts';
+import {
+  type BookLookupPort,
+  createOfflineBookLookup,
+  createOpenLibraryLookup,
+} from './features/selling/book-lookup.ts';
+import { createEmbeddedStorage } from './features/storage/embedded.ts';
+import type { StoragePort } from './features/storage/storage.ts';
+import { createSupabaseStorage } from './features/storage/supabase.ts';
 import type { Secrets } from './secrets.ts';
 import { SNAPSHOT_BOOKS } from './seed/books.ts';
 
@@ -19,6 +28,10 @@ export interface Services {
   identity: IdentityProvider;
   mailer: Mailer;
   functions: ServerFunctions;
+  /** Photos and other files (brief §2: local disk, or Supabase Storage). */
+  storage: StoragePort;
+  /** Book details by ISBN beyond our catalogue (Open Library when online, else nothing). */
+  bookLookup: BookLookupPort;
   payments: PaymentProvider;
 }
 
@@ -37,6 +50,8 @@ export async function createServices(
   secrets: Secrets,
 ): Promise<Services> {
   const mailer = createDevMailbox(database.db);
+  const bookLookup =
+    config.bookLookup === 'openlibrary' ? createOpenLibraryLookup() : createOfflineBookLookup();
   if (config.backend === 'supabase') {
     const supabase = config.supabase;
     if (!supabase)
@@ -48,6 +63,12 @@ export async function createServices(
       identity: createSupabaseIdentity({ ...supabase, db: database.db }),
       functions: createEdgeFunctions({ url: supabase.url, serviceRoleKey: supabase.serviceRoleKey }),
       payments: createPaymentProvider(config, secrets),
+      storage: createSupabaseStorage({
+        url: supabase.url,
+        serviceRoleKey: supabase.serviceRoleKey,
+        bucket: config.storageBucket,
+      }),
+      bookLookup,
     };
   }
   return {
@@ -55,5 +76,7 @@ export async function createServices(
     identity: createLocalIdentity({ db: database.db, secrets, mailer }),
     functions: createInProcessFunctions(database.pool, { snapshot: SNAPSHOT_BOOKS }),
     payments: createPaymentProvider(config, secrets),
+    storage: createEmbeddedStorage(path.join(config.dataDir, 'storage')),
+    bookLookup,
   };
 }

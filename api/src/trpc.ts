@@ -26,6 +26,8 @@ import type { AccessClaims, IdentityProvider } from './features/auth/identity/ty
 import type { AuthState } from './features/auth/resolve-auth.ts';
 import type { Mailer } from './features/mail/mailer.ts';
 import type { PaymentProvider } from './features/payments/types.ts';
+import type { BookLookupPort } from './features/selling/book-lookup.ts';
+import type { StoragePort } from './features/storage/storage.ts';
 import type { Secrets } from './secrets.ts';
 
 export type AccessLevel = 'public' | 'authed' | 'staff' | `tier:${number}`;
@@ -44,6 +46,8 @@ export interface Context {
   mailer: Mailer;
   functions: ServerFunctions;
   payments: PaymentProvider;
+  storage: StoragePort;
+  bookLookup: BookLookupPort;
   auth: AuthState;
   req: FastifyRequest;
   res: FastifyReply;

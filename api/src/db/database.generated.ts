@@ -112,6 +112,7 @@ export interface Books {
   category_id: string | null;
   cover_url: string | null;
   created_at: Generated<Timestamp>;
+  created_by: string | null;
   description: string | null;
   description_document: Generated<string | null>;
   id: Generated<string>;
@@ -243,6 +244,7 @@ export interface Listings {
   condition_notes: string | null;
   created_at: Generated<Timestamp>;
   description: string | null;
+  draft_isbn13: string | null;
   ex_library: Generated<boolean>;
   genre_ids: Generated<string[]>;
   id: Generated<string>;
@@ -262,6 +264,16 @@ export interface ListingViews {
   viewed_at: Generated<Timestamp>;
   viewed_on: Generated<Timestamp>;
   viewer_key: string;
+}
+
+export interface Notifications {
+  created_at: Generated<Timestamp>;
+  data: Generated<Json>;
+  id: Generated<string>;
+  kind: string;
+  listing_id: string | null;
+  read_at: Timestamp | null;
+  user_id: string;
 }
 
 export interface Offers {
@@ -467,6 +479,7 @@ export interface DB {
   job_runs: JobRuns;
   listing_views: ListingViews;
   listings: Listings;
+  notifications: Notifications;
   offers: Offers;
   order_events: OrderEvents;
   orders: Orders;

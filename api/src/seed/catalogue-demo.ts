@@ -7,7 +7,13 @@
  * Users are created without passwords; the sign-in work gives the demo accounts theirs.
  */
 import { createHash } from 'node:crypto';
-import { COMMERCIAL_DEFAULTS, type Condition, type ParcelSize, priceBreakdown } from '@reshelf/contracts';
+import {
+  COMMERCIAL_DEFAULTS,
+  type Condition,
+  type ParcelSize,
+  priceBreakdown,
+  slugify,
+} from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { type SeedBook, SNAPSHOT_BOOKS, upsertSnapshotBooks } from './books.ts';
@@ -153,18 +159,6 @@ function pick(key: string): number {
 
 function choose<T>(key: string, items: readonly T[]): T {
   return items[Math.floor(pick(key) * items.length)]!;
-}
-
-export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/['’]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/g, '');
 }
 
 function listingSlug(book: SeedBook, copy: number): string {

@@ -1,4 +1,7 @@
 /** The real Fastify app on a per-file test database, with its log lines captured. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
@@ -28,11 +31,14 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   if (options.referenceData ?? true) await seedReferenceData(database.handle.db);
+  // Stored files (photos) go to a directory of the test's own, removed afterwards.
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'reshelf-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     DATABASE_URL: database.url,
     WEB_DIST: 'api/.no-web-dist',
+    DATA_DIR: dataDir,
     ...options.env,
   });
   const logs: string[] = [];
@@ -56,6 +62,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -6,3 +6,4 @@ export * from './constants.ts';
 export * from './isbn.ts';
 export * from './money.ts';
 export * from './schemas.ts';
+export * from './selling.ts';

@@ -50,3 +50,50 @@ export function normaliseIsbn(input: string): string | null {
   if (isValidIsbn10(compact)) return isbn10To13(compact);
   return null;
 }
+
+/** Why text is not an ISBN, so a person can be told what to fix. */
+export type IsbnProblem = 'empty' | 'characters' | 'length' | 'prefix' | 'check_digit';
+
+export type IsbnParse =
+  | { ok: true; isbn13: string; isbn10: string | null; typed: 'isbn10' | 'isbn13' }
+  | { ok: false; problem: IsbnProblem };
+
+/** What to tell a person about each problem. */
+export const ISBN_MESSAGES: Record<IsbnProblem, string> = {
+  empty: 'Enter the ISBN from the back cover or the copyright page',
+  characters: 'An ISBN has only digits (and an X at the end of some 10-digit ISBNs)',
+  length: 'An ISBN has 10 or 13 digits: check you have typed them all',
+  prefix: 'A 13-digit ISBN starts with 978 or 979',
+  check_digit: 'That ISBN’s last digit doesn’t match the others: check it against the book',
+};
+
+/**
+ * Parses an ISBN as a person typed it (hyphens, spaces, an "ISBN" label, a lower-case x),
+ * saying what is wrong when it is not one: the wrong characters, the wrong length, a 13-digit
+ * number that is not a book's (978/979), or a check digit that does not match.
+ */
+export function parseIsbn(input: string): IsbnParse {
+  const compact = input
+    .trim()
+    .replace(/^isbn(?:-1[03])?:?\s*/i, '')
+    .replace(/[\s\u2010-\u2015-]/g, '')
+    .toUpperCase();
+  if (compact === '') return { ok: false, problem: 'empty' };
+  if (!/^\d+X?$/.test(compact)) return { ok: false, problem: 'characters' };
+  if (compact.length === 13) {
+    if (compact.endsWith('X')) return { ok: false, problem: 'characters' };
+    if (!/^97[89]/.test(compact)) return { ok: false, problem: 'prefix' };
+    if (!isValidIsbn13(compact)) return { ok: false, problem: 'check_digit' };
+    return { ok: true, isbn13: compact, isbn10: isbn13To10(compact), typed: 'isbn13' };
+  }
+  if (compact.length === 10) {
+    if (!isValidIsbn10(compact)) return { ok: false, problem: 'check_digit' };
+    return { ok: true, isbn13: isbn10To13(compact), isbn10: compact, typed: 'isbn10' };
+  }
+  return { ok: false, problem: 'length' };
+}
+
+/** The ISBN-13 with the usual hyphen after the prefix, for reading: 978-0141439518. */
+export function formatIsbn13(isbn13: string): string {
+  return /^\d{13}$/.test(isbn13) ? `${isbn13.slice(0, 3)}-${isbn13.slice(3)}` : isbn13;
+}

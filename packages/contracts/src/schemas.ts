@@ -7,6 +7,22 @@ export const slugSchema = z
   .max(120, 'A slug is at most 120 characters')
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Use lower-case letters, digits and single hyphens');
 
+/**
+ * A URL slug from a title: accents dropped, lower case, runs of anything else made one hyphen,
+ * at most 80 characters ("Brontë's Jane Eyre" → "brontes-jane-eyre"). Empty when nothing is left.
+ */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/g, '');
+}
+
 export const categorySchema = z.object({
   id: z.string().uuid(),
   slug: z.string(),

@@ -43,6 +43,8 @@ const staffDashboard = page(
 
 type SignedInRoute = (typeof SIGNED_IN_ROUTES)[number];
 
+const sell = () => import('../features/sell/SellPages.tsx');
+
 /**
  * The signed-in pages built so far. The rest of the spec's list belongs to later issues; until
  * then each shows the not-found page, behind the same guard (a signed-out visitor still goes
@@ -72,6 +74,24 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
   '/checkout/confirm': page(
     () => import('../features/checkout/CheckoutPages.tsx'),
     (m) => m.CheckoutConfirmPage,
+  ),
+  '/sell': page(sell, (m) => m.SellStartPage),
+  '/sell/new': page(sell, (m) => m.SellWizardPage),
+  '/sell/wizard': page(sell, (m) => m.SellWizardPage),
+  '/sell/confirm': page(sell, (m) => m.SellConfirmPage),
+  '/sell/:id': page(sell, (m) => m.SellListingPage),
+  '/sell/:id/:subpage': page(sell, (m) => m.SellEditPage),
+  '/account/listings': page(
+    () => import('../features/sell/MyListingsPage.tsx'),
+    (m) => m.MyListingsPage,
+  ),
+  '/account/wishlist': page(
+    () => import('../features/wishlist/WishlistPage.tsx'),
+    (m) => m.WishlistPage,
+  ),
+  '/account/notifications': page(
+    () => import('../features/notifications/NotificationsPage.tsx'),
+    (m) => m.NotificationsPage,
   ),
 };
 

@@ -1,3 +1,4 @@
+import { mediaUrl } from '../../lib/media.ts';
 import { cn } from '../../lib/utils.ts';
 
 /** Cover colours: deep, bookish tones that keep white or paper-coloured text readable. */
@@ -30,8 +31,8 @@ type BookCoverProps = {
   isbn13?: string | null;
   coverUrl?: string | null;
   className?: string;
-  /** Larger type for the listing page. */
-  size?: 'card' | 'large';
+  /** Larger type for the listing page; just the initial for small thumbnails in lists. */
+  size?: 'card' | 'large' | 'thumb';
   /** Load at once (the listing page's main image) rather than when scrolled near. */
   eager?: boolean;
 };
@@ -55,7 +56,7 @@ export function BookCover({
     return (
       <div className={cn(frame, 'bg-paper-deep')}>
         <img
-          src={coverUrl}
+          src={mediaUrl(coverUrl)}
           alt={`Cover of ${title}`}
           width={300}
           height={400}
@@ -89,33 +90,39 @@ export function BookCover({
         )}
         style={{ backgroundColor: colours.band }}
       />
-      <div
-        aria-hidden="true"
-        className={cn(
-          'relative flex h-full flex-col pr-[8%] pl-[14%]',
-          layout === 1 ? 'justify-start pt-[14%]' : 'justify-center',
-          large ? 'gap-4' : 'gap-2',
-        )}
-      >
-        <span
+      {size === 'thumb' ? (
+        <span aria-hidden="true" className="relative m-auto pl-[6%] font-serif text-lg font-semibold">
+          {title.trim().charAt(0).toUpperCase()}
+        </span>
+      ) : (
+        <div
+          aria-hidden="true"
           className={cn(
-            'line-clamp-5 font-serif leading-tight font-semibold break-words [text-wrap:balance]',
-            large ? 'text-3xl sm:text-4xl' : 'text-sm sm:text-base',
+            'relative flex h-full flex-col pr-[8%] pl-[14%]',
+            layout === 1 ? 'justify-start pt-[14%]' : 'justify-center',
+            large ? 'gap-4' : 'gap-2',
           )}
         >
-          {title}
-        </span>
-        {author ? (
           <span
             className={cn(
-              'line-clamp-2 opacity-85',
-              large ? 'text-base sm:text-lg' : 'text-[0.7rem] sm:text-xs',
+              'line-clamp-5 font-serif leading-tight font-semibold break-words [text-wrap:balance]',
+              large ? 'text-3xl sm:text-4xl' : 'text-sm sm:text-base',
             )}
           >
-            {author}
+            {title}
           </span>
-        ) : null}
-      </div>
+          {author ? (
+            <span
+              className={cn(
+                'line-clamp-2 opacity-85',
+                large ? 'text-base sm:text-lg' : 'text-[0.7rem] sm:text-xs',
+              )}
+            >
+              {author}
+            </span>
+          ) : null}
+        </div>
+      )}
     </div>
   );
 }

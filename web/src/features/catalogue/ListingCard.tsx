@@ -1,7 +1,13 @@
-import { CONDITION_LABELS, formatPence, type ListingCard as ListingCardData } from '@reshelf/contracts';
+import {
+  CONDITION_LABELS,
+  formatPence,
+  type ListingCard as ListingCardData,
+  photoThumbUrl,
+} from '@reshelf/contracts';
 import { HeartHandshake } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { cn } from '../../lib/utils.ts';
+import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { BookCover } from './BookCover.tsx';
 
 export function ListingCard({
@@ -21,12 +27,25 @@ export function ListingCard({
         className,
       )}
     >
-      <BookCover
-        title={listing.title}
-        authors={listing.authors}
-        isbn13={listing.isbn13}
-        coverUrl={listing.photoUrl ?? listing.coverUrl}
-      />
+      <div className="relative">
+        <BookCover
+          title={listing.title}
+          authors={listing.authors}
+          isbn13={listing.isbn13}
+          coverUrl={listing.photoUrl ? photoThumbUrl(listing.photoUrl) : listing.coverUrl}
+        />
+        <WishlistButton
+          listingId={listing.id}
+          title={listing.title}
+          available={listing.status === 'active' || listing.status === 'reserved'}
+          className="absolute top-2 right-2"
+        />
+        {listing.status === 'sold' || listing.status === 'withdrawn' || listing.status === 'removed' ? (
+          <span className="absolute top-2 left-2 rounded-full bg-ink/85 px-2.5 py-1 text-xs font-semibold text-paper">
+            {listing.status === 'sold' ? 'Sold' : 'No longer for sale'}
+          </span>
+        ) : null}
+      </div>
       <div className="flex min-w-0 flex-1 flex-col">
         <h3 className="line-clamp-2 font-serif text-base leading-snug font-semibold">
           <Link

@@ -1,4 +1,4 @@
-import { ChevronDown, LogOut, ShieldCheck, UserRound } from 'lucide-react';
+import { Bell, BookOpen, ChevronDown, Heart, LogOut, ShieldCheck, UserRound } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
@@ -6,6 +6,7 @@ import { cn } from '../../lib/utils.ts';
 import { loginPath, pathOf } from '../auth/next-path.ts';
 import { type SessionUser, useSession } from '../auth/session.ts';
 import { useSignOut } from '../auth/use-sign-out.ts';
+import { NotificationBell } from '../notifications/NotificationBell.tsx';
 
 /** Pages about signing in: coming back to them after signing in makes no sense. */
 const AUTH_PAGES = ['/login', '/forgot-password', '/reset-password', '/email-confirmation', '/auth/confirm'];
@@ -29,7 +30,14 @@ export function HeaderAccount() {
     );
   }
 
-  if (session.status === 'signed-in') return <AccountMenu user={session.user} />;
+  if (session.status === 'signed-in') {
+    return (
+      <>
+        <NotificationBell />
+        <AccountMenu user={session.user} />
+      </>
+    );
+  }
 
   const here = AUTH_PAGES.includes(location.pathname) ? null : pathOf(location);
   return (
@@ -95,7 +103,7 @@ function AccountMenu({ user }: { user: SessionUser }) {
         </span>
         <ChevronDown
           aria-hidden="true"
-          className={cn('size-4 shrink-0 transition-transform', open && 'rotate-180')}
+          className={cn('size-4 shrink-0 transition-transform max-sm:hidden', open && 'rotate-180')}
         />
       </button>
       {open ? (
@@ -112,6 +120,24 @@ function AccountMenu({ user }: { user: SessionUser }) {
               <Link to="/account" onClick={close} className={itemClass}>
                 <UserRound aria-hidden="true" />
                 Your account
+              </Link>
+            </li>
+            <li>
+              <Link to="/account/listings" onClick={close} className={itemClass}>
+                <BookOpen aria-hidden="true" />
+                Your listings
+              </Link>
+            </li>
+            <li>
+              <Link to="/account/wishlist" onClick={close} className={itemClass}>
+                <Heart aria-hidden="true" />
+                Wishlist
+              </Link>
+            </li>
+            <li>
+              <Link to="/account/notifications" onClick={close} className={itemClass}>
+                <Bell aria-hidden="true" />
+                Notifications
               </Link>
             </li>
             {user.isStaff ? (

@@ -12,11 +12,13 @@ import { ListingSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { isNotFound } from '../../lib/errors.ts';
+import { mediaUrl, thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { ListingGrid } from '../catalogue/ListingGrid.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
+import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { bookJsonLd } from './json-ld.ts';
 
 const PARCEL_LABELS: Record<(typeof PARCEL_SIZES)[number], string> = {
@@ -134,9 +136,9 @@ function ListingView({ listing }: { listing: ListingDetail }) {
                     key={photo}
                     className="aspect-square overflow-hidden rounded-md border border-line bg-paper-deep"
                   >
-                    <a href={photo} target="_blank" rel="noreferrer">
+                    <a href={mediaUrl(photo)} target="_blank" rel="noreferrer">
                       <img
-                        src={photo}
+                        src={thumbUrl(photo)}
                         alt={`${listing.title}, the copy for sale (view ${index + 1})`}
                         width={160}
                         height={160}
@@ -298,6 +300,7 @@ function BuyBox({ listing }: { listing: ListingDetail }) {
         <Button asChild variant="cta" size="lg" className="sm:flex-1">
           <Link to={`/checkout?listing=${encodeURIComponent(listing.slug)}`}>Buy now</Link>
         </Button>
+        <WishlistButton listingId={listing.id} title={listing.title} variant="page" />
       </div>
       <ul className="mt-5 flex flex-col gap-2 text-sm text-ink-soft">
         <li className="flex gap-2">
@@ -330,9 +333,19 @@ function Unavailable({ listing }: { listing: ListingDetail }) {
           <p className="mt-1 text-ink-soft">{reason.text}</p>
         </div>
       </div>
-      <Button asChild variant="brand" className="self-start">
-        <Link to={`/search?q=${encodeURIComponent(listing.isbn13 ?? listing.title)}`}>Find other copies</Link>
-      </Button>
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <Button asChild variant="brand" size="lg">
+          <Link to={`/search?q=${encodeURIComponent(listing.isbn13 ?? listing.title)}`}>
+            Find other copies
+          </Link>
+        </Button>
+        <WishlistButton
+          listingId={listing.id}
+          title={listing.title}
+          variant="page"
+          available={listing.status === 'reserved'}
+        />
+      </div>
     </section>
   );
 }

@@ -1,0 +1,100 @@
+/**
+ * The book lookup port: details of a book by ISBN from outside our catalogue. Two adapters:
+ * offline (knows nothing: the seller types the details) and Open Library, used in hosted mode
+ * where the BFF can reach the internet. The Open Library adapter never fails a listing: a slow,
+ * missing or malformed answer is "not found" and the seller types the details instead. Tests
+ * use the offline adapter, or the Open Library one with a fake fetch.
+ */
+import { z } from 'zod';
+
+export interface ExternalBook {
+  title: string;
+  subtitle: string | null;
+  authors: string[];
+  publisher: string | null;
+  publishedYear: number | null;
+  pageCount: number | null;
+  coverUrl: string | null;
+}
+
+export interface BookLookupPort {
+  readonly kind: 'offline' | 'openlibrary';
+  lookup(isbn13: string): Promise<ExternalBook | null>;
+}
+
+export function createOfflineBookLookup(): BookLookupPort {
+  return { kind: 'offline', lookup: async () => null };
+}
+
+const openLibraryRecord = z.object({
+  title: z.string().trim().min(1),
+  subtitle: z.string().optional(),
+  authors: z.array(z.object({ name: z.string() })).optional(),
+  publishers: z.array(z.object({ name: z.string() })).optional(),
+  publish_date: z.string().optional(),
+  number_of_pages: z.number().int().optional(),
+  cover: z.object({ large: z.string().optional(), medium: z.string().optional() }).optional(),
+});
+
+function clip(text: string | undefined, max: number): string | null {
+  const value = text?.trim();
+  return value ? value.slice(0, max) : null;
+}
+
+/** Maps Open Library's "data" record onto what our books table accepts (its checks and limits). */
+export function fromOpenLibrary(record: unknown): ExternalBook | null {
+  const parsed = openLibraryRecord.safeParse(record);
+  if (!parsed.success) return null;
+  const data = parsed.data;
+  const year = Number(/\b(1[4-9]\d\d|20\d\d)\b/.exec(data.publish_date ?? '')?.[1]);
+  const authors = (data.authors ?? [])
+    .map((author) => author.name.trim().slice(0, 200))
+    .filter(Boolean)
+    .slice(0, 20);
+  const cover = data.cover?.large ?? data.cover?.medium;
+  return {
+    title: data.title.trim().slice(0, 300),
+    subtitle: clip(data.subtitle, 300),
+    authors,
+    publisher: clip(data.publishers?.[0]?.name, 200),
+    publishedYear: Number.isInteger(year) && year >= 1450 && year <= 2100 ? year : null,
+    pageCount:
+      data.number_of_pages && data.number_of_pages >= 1 && data.number_of_pages <= 20_000
+        ? data.number_of_pages
+        : null,
+    coverUrl: cover && /^https:\/\//.test(cover) && cover.length <= 2048 ? cover : null,
+  };
+}
+
+export function createOpenLibraryLookup(
+  options: {
+    baseUrl?: string;
+    fetch?: typeof fetch;
+    timeoutMs?: number;
+    onError?: (error: unknown) => void;
+  } = {},
+): BookLookupPort {
+  const send = options.fetch ?? fetch;
+  const base = (options.baseUrl ?? 'https://openlibrary.org').replace(/\/$/, '');
+  return {
+    kind: 'openlibrary',
+    async lookup(isbn13) {
+      const key = `ISBN:${isbn13}`;
+      try {
+        const response = await send(
+          `${base}/api/books?bibkeys=${encodeURIComponent(key)}&format=json&jscmd=data`,
+          {
+            headers: { accept: 'application/json' },
+            signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
+          },
+        );
+        if (!response.ok) return null;
+        const body = (await response.json()) as Record<string, unknown>;
+        return fromOpenLibrary(body?.[key]);
+      } catch (error) {
+        options.onError?.(error);
+        return null;
+      }
+    },
+  };
+}

@@ -1,0 +1,538 @@
+/**
+ * Selling through the real app and database: the wizard's draft saved at every step and
+ * resumed, each bad input's message, publishing (all or nothing, unique slugs under 20
+ * concurrent publishes, found by search at once), editing refused while reserved or sold,
+ * withdrawing and relisting, "my listings" and the price suggestion.
+ */
+import { isbn10To13, SELLING_MESSAGES, type SellerListing } from '@reshelf/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, type TestUser } from '../../testing/auth.ts';
+import { createBook, createListing } from '../../testing/catalogue.ts';
+import { asUser, createOrder, dataOf, errorOf, photo } from '../../testing/selling.ts';
+import { lockOf, PUBLISH_ATTEMPTS, publishStats } from './selling.service.ts';
+
+const PRIDE = '9780141439518';
+const EMMA = '9780141439587';
+const UNKNOWN = '9780262033848'; // Introduction to Algorithms: not in this catalogue
+
+/** A valid ISBN-13 no other test uses (isbn10To13 takes the first nine digits). */
+function freshIsbn(n: number): string {
+  return isbn10To13(`${String(500_000_000 + n).padStart(9, '0')}0`);
+}
+
+let t: TestApp;
+let seller: TestUser;
+let other: TestUser;
+let buyer: TestUser;
+let prideId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const db = t.database.handle.db;
+  seller = await createUser(db, t.services.identity, 'seller@selling.test');
+  other = await createUser(db, t.services.identity, 'other@selling.test');
+  buyer = await createUser(db, t.services.identity, 'buyer@selling.test');
+  prideId = await createBook(db, {
+    title: 'Pride and Prejudice',
+    authors: ['Jane Austen'],
+    isbn13: PRIDE,
+    category: 'fiction',
+  });
+  await createBook(db, { title: 'Emma', authors: ['Jane Austen'], isbn13: EMMA, category: 'fiction' });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+const db = () => t.database.handle.db;
+
+async function start(user: TestUser, isbn: string | null) {
+  return dataOf<{ listing: SellerListing; resumed: boolean; source: string | null }>(
+    await asUser(t.app, user.accessToken).mutation('selling.start', { isbn }),
+  );
+}
+
+async function update(user: TestUser, input: Record<string, unknown>) {
+  return asUser(t.app, user.accessToken).mutation('selling.update', input);
+}
+
+/** A complete draft of a book: condition, one uploaded photo, price and parcel. */
+async function completeDraft(user: TestUser, isbn: string, priceMinor = 650): Promise<SellerListing> {
+  const { listing } = await start(user, isbn);
+  dataOf(
+    await update(user, { listingId: listing.id, condition: 'very_good', conditionNotes: 'Light wear.' }),
+  );
+  const upload = await asUser(t.app, user.accessToken).upload(
+    listing.id,
+    await photo(),
+    'cover.png',
+    'image/png',
+  );
+  expect(upload.status).toBe(201);
+  return dataOf<SellerListing>(
+    await update(user, { listingId: listing.id, priceMinor, parcelSize: 'small' }),
+  );
+}
+
+async function listingRow(id: string) {
+  return db().selectFrom('listings').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+describe('the wizard’s draft', () => {
+  it('is created at the first step from the catalogue’s book, saved at each step, and resumed', async () => {
+    const first = await start(seller, '978-0-14-143951-8');
+    expect(first.resumed).toBe(false);
+    expect(first.source).toBe('catalogue');
+    expect(first.listing).toMatchObject({
+      status: 'draft',
+      slug: null,
+      isbn13: PRIDE,
+      book: { id: prideId, title: 'Pride and Prejudice', authors: ['Jane Austen'], editable: false },
+      missing: ['condition', 'photos', 'price', 'parcel'],
+      postageMinor: { small: 299, medium: 399, large: 549 },
+      lock: null,
+    });
+    const id = first.listing.id;
+
+    const condition = dataOf<SellerListing>(
+      await update(seller, {
+        listingId: id,
+        condition: 'good',
+        exLibrary: true,
+        conditionNotes: ' Spine creased. ',
+      }),
+    );
+    expect(condition).toMatchObject({ condition: 'good', exLibrary: true, conditionNotes: 'Spine creased.' });
+    expect(condition.missing).toEqual(['photos', 'price', 'parcel']);
+
+    // Leaving and coming back: the same ISBN carries on the same draft, with what was saved.
+    const again = await start(seller, '0141439513');
+    expect(again.resumed).toBe(true);
+    expect(again.listing.id).toBe(id);
+    expect(again.listing.condition).toBe('good');
+    const read = dataOf<SellerListing>(
+      await asUser(t.app, seller.accessToken).query('selling.get', { listingId: id }),
+    );
+    expect(read.missing).toEqual(['photos', 'price', 'parcel']);
+
+    const drafts = dataOf(await asUser(t.app, seller.accessToken).query('selling.mine', { status: 'draft' }));
+    expect(drafts.items.map((item: { id: string }) => item.id)).toContain(id);
+    expect(drafts.items.find((item: { id: string }) => item.id === id)).toMatchObject({
+      title: 'Pride and Prejudice',
+      missing: ['photos', 'price', 'parcel'],
+    });
+
+    // The draft is nobody else's business, and not on the site.
+    expect(
+      errorOf(await asUser(t.app, other.accessToken).query('selling.get', { listingId: id })).status,
+    ).toBe(404);
+    expect(
+      errorOf(
+        await asUser(t.app, other.accessToken).mutation('selling.update', { listingId: id, priceMinor: 1 }),
+      ),
+    ).toEqual({ status: 404, message: SELLING_MESSAGES.notYours });
+    await asUser(t.app, seller.accessToken).mutation('selling.deleteDraft', { listingId: id });
+  });
+
+  it('keeps an ISBN the catalogue lacks until the seller types the book, which they may then correct', async () => {
+    const { listing, source } = await start(seller, UNKNOWN);
+    expect(source).toBeNull();
+    expect(listing).toMatchObject({
+      book: null,
+      isbn13: UNKNOWN,
+      missing: ['details', 'condition', 'photos', 'price', 'parcel'],
+    });
+
+    const typed = dataOf<SellerListing>(
+      await update(seller, {
+        listingId: listing.id,
+        book: {
+          title: 'Introduction to Algorithms',
+          authors: ['Thomas H. Cormen', 'Charles E. Leiserson', ''],
+          publisher: 'MIT Press',
+          publishedYear: 2009,
+          categorySlug: 'science-nature',
+        },
+      }),
+    );
+    expect(typed.book).toMatchObject({
+      isbn13: UNKNOWN,
+      title: 'Introduction to Algorithms',
+      authors: ['Thomas H. Cormen', 'Charles E. Leiserson'],
+      category: { slug: 'science-nature' },
+      editable: true,
+    });
+    expect(typed.missing).toEqual(['condition', 'photos', 'price', 'parcel']);
+    const corrected = dataOf<SellerListing>(
+      await update(seller, {
+        listingId: listing.id,
+        book: {
+          title: 'Introduction to Algorithms',
+          subtitle: 'Third edition',
+          authors: ['Thomas H. Cormen'],
+        },
+      }),
+    );
+    expect(corrected.book).toMatchObject({
+      id: typed.book!.id,
+      subtitle: 'Third edition',
+      authors: ['Thomas H. Cormen'],
+    });
+    const book = await db()
+      .selectFrom('books')
+      .selectAll()
+      .where('isbn13', '=', UNKNOWN)
+      .executeTakeFirstOrThrow();
+    expect(book.created_by).toBe(seller.id);
+
+    // Another seller starting from the same ISBN now gets that book, and may not change it.
+    const second = await start(other, UNKNOWN);
+    expect(second.source).toBe('catalogue');
+    expect(second.listing.book).toMatchObject({ id: typed.book!.id, editable: false });
+    const refused = errorOf(
+      await update(other, { listingId: second.listing.id, book: { title: 'Mine now', authors: ['Me'] } }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.message).toMatch(/come from our catalogue/);
+  });
+
+  it('starts a book without an ISBN from typed details', async () => {
+    const { listing } = await start(seller, null);
+    expect(listing).toMatchObject({ isbn13: null, book: null });
+    const typed = dataOf<SellerListing>(
+      await update(seller, {
+        listingId: listing.id,
+        book: { title: 'A Victorian Hymnal', authors: ['Anonymous'] },
+      }),
+    );
+    expect(typed.book).toMatchObject({ isbn13: null, title: 'A Victorian Hymnal' });
+  });
+});
+
+describe('bad inputs get their clear messages', () => {
+  it('an ISBN with a bad check digit, too short, or not digits', async () => {
+    const api = asUser(t.app, seller.accessToken);
+    expect(errorOf(await api.mutation('selling.start', { isbn: '9780141439519' }))).toEqual({
+      status: 400,
+      message: 'isbn: That ISBN’s last digit doesn’t match the others: check it against the book',
+    });
+    expect(errorOf(await api.mutation('selling.start', { isbn: '97801414' })).message).toMatch(
+      /10 or 13 digits/,
+    );
+    expect(errorOf(await api.mutation('selling.start', { isbn: 'the hobbit' })).message).toMatch(
+      /only digits/,
+    );
+  });
+
+  it('a price of 0 or above £10,000, a title over 300 characters, a long description', async () => {
+    const { listing } = await start(seller, EMMA);
+    const messages = async (input: Record<string, unknown>) =>
+      errorOf(await update(seller, { listingId: listing.id, ...input }));
+    expect(await messages({ priceMinor: 0 })).toEqual({
+      status: 400,
+      message: `priceMinor: ${SELLING_MESSAGES.priceTooLow}`,
+    });
+    expect(await messages({ priceMinor: 1_000_001 })).toEqual({
+      status: 400,
+      message: `priceMinor: ${SELLING_MESSAGES.priceTooHigh}`,
+    });
+    expect((await messages({ priceMinor: 4.5 })).message).toBe(
+      `priceMinor: ${SELLING_MESSAGES.priceNotPence}`,
+    );
+    expect((await messages({ book: { title: 'x'.repeat(301), authors: ['A'] } })).message).toBe(
+      `book.title: ${SELLING_MESSAGES.titleTooLong}`,
+    );
+    expect((await messages({ description: 'y'.repeat(5001) })).message).toBe(
+      `description: ${SELLING_MESSAGES.descriptionTooLong}`,
+    );
+    // The whole call is refused: the valid price beside the bad title is not saved either.
+    await messages({ priceMinor: 700, book: { title: 'x'.repeat(301), authors: ['A'] } });
+    expect((await listingRow(listing.id)).price_minor).toBeNull();
+    // A refusal inside the transaction undoes the rest of the call too.
+    const catalogueBook = errorOf(
+      await update(seller, {
+        listingId: listing.id,
+        priceMinor: 700,
+        book: { title: 'Emma!', authors: ['J. A.'] },
+      }),
+    );
+    expect(catalogueBook.status).toBe(400);
+    expect((await listingRow(listing.id)).price_minor).toBeNull();
+    // The boundaries themselves are fine.
+    expect(dataOf(await update(seller, { listingId: listing.id, priceMinor: 1_000_000 })).priceMinor).toBe(
+      1_000_000,
+    );
+    expect(dataOf(await update(seller, { listingId: listing.id, priceMinor: 1 })).priceMinor).toBe(1);
+  });
+
+  it('no photo: publishing is refused and nothing is half-saved', async () => {
+    const { listing } = await start(seller, EMMA);
+    dataOf(
+      await update(seller, {
+        listingId: listing.id,
+        condition: 'like_new',
+        priceMinor: 900,
+        parcelSize: 'medium',
+      }),
+    );
+    const before = await listingRow(listing.id);
+    const refused = errorOf(
+      await asUser(t.app, seller.accessToken).mutation('selling.publish', { listingId: listing.id }),
+    );
+    expect(refused).toEqual({ status: 400, message: SELLING_MESSAGES.noPhoto });
+    const after = await listingRow(listing.id);
+    expect(after).toMatchObject({ status: 'draft', slug: null, published_at: null });
+    expect(after.updated_at).toEqual(before.updated_at);
+  });
+
+  it('a draft missing anything else names the first missing step when published', async () => {
+    const { listing } = await start(seller, freshIsbn(1));
+    const api = asUser(t.app, seller.accessToken);
+    const publish = async () => (await api.mutation('selling.publish', { listingId: listing.id })).body.error;
+    expect(await publish()).toMatchObject({
+      message: SELLING_MESSAGES.bookMissing,
+      data: { field: 'details' },
+    });
+    dataOf(await update(seller, { listingId: listing.id, book: { title: 'Untitled', authors: ['Nobody'] } }));
+    expect(await publish()).toMatchObject({
+      message: SELLING_MESSAGES.conditionMissing,
+      data: { field: 'condition' },
+    });
+    expect((await listingRow(listing.id)).status).toBe('draft');
+  });
+});
+
+describe('publishing', () => {
+  it('puts a complete draft on sale with a slug, found by search and on its page at once', async () => {
+    const draft = await completeDraft(seller, PRIDE, 777);
+    expect(draft.missing).toEqual([]);
+    expect(draft.photos).toHaveLength(1);
+    const published = dataOf<SellerListing>(
+      await asUser(t.app, seller.accessToken).mutation('selling.publish', { listingId: draft.id }),
+    );
+    expect(published).toMatchObject({ status: 'active', missing: [], lock: null });
+    expect(published.slug).toMatch(/^pride-and-prejudice(-[a-z0-9]{6})?$/);
+    expect(published.publishedAt).not.toBeNull();
+    // Publishing again changes nothing.
+    const again = dataOf<SellerListing>(
+      await asUser(t.app, seller.accessToken).mutation('selling.publish', { listingId: draft.id }),
+    );
+    expect(again.slug).toBe(published.slug);
+
+    const search = dataOf(await asUser(t.app, buyer.accessToken).query('listings.search', { q: PRIDE }));
+    expect(search.items.map((item: { id: string }) => item.id)).toContain(draft.id);
+    const byTitle = dataOf(
+      await asUser(t.app, buyer.accessToken).query('listings.search', { q: 'pride prejudice' }),
+    );
+    expect(byTitle.items[0]).toMatchObject({ id: draft.id, priceMinor: 777, photoUrl: published.photos[0] });
+    const page = dataOf(
+      await asUser(t.app, buyer.accessToken).query('listings.bySlug', { slug: published.slug }),
+    );
+    expect(page).toMatchObject({
+      id: draft.id,
+      available: true,
+      condition: 'very_good',
+      photos: published.photos,
+    });
+  });
+
+  it('gives 20 listings of the same title published at once 20 different slugs', async () => {
+    // A title never published before, so they all race for its plain slug first.
+    const same = await createBook(db(), { title: 'The Same Title Twenty Times', authors: ['Ann Author'] });
+    const retriesBefore = publishStats.slugRetries;
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const listing = await db()
+        .insertInto('listings')
+        .values({
+          seller_id: i % 2 ? seller.id : other.id,
+          book_id: same,
+          status: 'draft',
+          condition: 'good',
+          price_minor: 400 + i,
+          parcel_size: 'small',
+          photos: JSON.stringify([`/storage/listings/x${i}/p/1600.webp`]),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids.push(listing.id);
+    }
+    const answers = await Promise.all(
+      ids.map((id, i) =>
+        asUser(t.app, (i % 2 ? seller : other).accessToken).mutation('selling.publish', { listingId: id }),
+      ),
+    );
+    const published = answers.map((answer) => dataOf<SellerListing>(answer));
+    expect(published.every((listing) => listing.status === 'active')).toBe(true);
+    const slugs = published.map((listing) => listing.slug!);
+    expect(new Set(slugs).size).toBe(20);
+    for (const slug of slugs) expect(slug).toMatch(/^the-same-title-twenty-times(-[a-z0-9]{6})?$/);
+    expect(slugs.filter((slug) => slug === 'the-same-title-twenty-times')).toHaveLength(1);
+    // Some of them lost the race for the plain slug and were tried again.
+    expect(publishStats.slugRetries).toBeGreaterThan(retriesBefore);
+    const rows = await db()
+      .selectFrom('listings')
+      .select(['slug', 'status'])
+      .where('id', 'in', ids)
+      .execute();
+    expect(rows.every((row) => row.status === 'active')).toBe(true);
+    expect(PUBLISH_ATTEMPTS).toBeGreaterThan(1);
+  });
+});
+
+describe('editing a listing a buyer has', () => {
+  it('is refused while reserved (or an order waits for payment), with the reason, and allowed again after', async () => {
+    const draft = await completeDraft(seller, EMMA, 500);
+    dataOf(await asUser(t.app, seller.accessToken).mutation('selling.publish', { listingId: draft.id }));
+    await db().updateTable('listings').set({ status: 'reserved' }).where('id', '=', draft.id).execute();
+    const orderId = await createOrder(db(), {
+      listingId: draft.id,
+      buyerId: buyer.id,
+      sellerId: seller.id,
+      status: 'pending_payment',
+    });
+    const api = asUser(t.app, seller.accessToken);
+    const price = errorOf(await update(seller, { listingId: draft.id, priceMinor: 450 }));
+    expect(price).toEqual({ status: 409, message: SELLING_MESSAGES.reserved });
+    expect(price.message).toMatch(/^This book is reserved by a buyer who is paying for it now/);
+    expect(errorOf(await update(seller, { listingId: draft.id, conditionNotes: 'x' })).status).toBe(409);
+    const upload = await api.upload(draft.id, await photo());
+    expect(upload.status).toBe(409);
+    expect(upload.body.message).toBe(SELLING_MESSAGES.reserved);
+    const read = dataOf<SellerListing>(await api.query('selling.get', { listingId: draft.id }));
+    expect(
+      errorOf(await api.mutation('selling.removePhoto', { listingId: draft.id, url: read.photos[0] })).status,
+    ).toBe(409);
+    const withdraw = dataOf(await api.mutation('selling.withdraw', { listingIds: [draft.id] }));
+    expect(withdraw).toEqual({
+      done: [],
+      refused: [{ id: draft.id, title: 'Emma', message: SELLING_MESSAGES.reserved }],
+    });
+    expect(read.lock).toEqual({ reason: 'reserved', message: SELLING_MESSAGES.reserved });
+    expect((await listingRow(draft.id)).price_minor).toBe(500);
+
+    // The buyer gave up: the reservation ends, and the seller may edit again.
+    await db()
+      .updateTable('orders')
+      .set({ status: 'cancelled', cancelled_at: new Date() })
+      .where('id', '=', orderId)
+      .execute();
+    await db().updateTable('listings').set({ status: 'active' }).where('id', '=', draft.id).execute();
+    expect(dataOf(await update(seller, { listingId: draft.id, priceMinor: 450 })).priceMinor).toBe(450);
+  });
+
+  it('is refused once paid for, and for good when sold', async () => {
+    const draft = await completeDraft(seller, EMMA, 520);
+    dataOf(await asUser(t.app, seller.accessToken).mutation('selling.publish', { listingId: draft.id }));
+    await createOrder(db(), { listingId: draft.id, buyerId: buyer.id, sellerId: seller.id, status: 'paid' });
+    expect(errorOf(await update(seller, { listingId: draft.id, priceMinor: 400 }))).toEqual({
+      status: 409,
+      message: SELLING_MESSAGES.sold,
+    });
+    await db().updateTable('listings').set({ status: 'sold' }).where('id', '=', draft.id).execute();
+    const api = asUser(t.app, seller.accessToken);
+    expect(errorOf(await api.mutation('selling.relist', { listingId: draft.id })).message).toBe(
+      SELLING_MESSAGES.sold,
+    );
+    expect(dataOf(await api.query('selling.get', { listingId: draft.id })).lock.reason).toBe('sold');
+  });
+
+  it('follows one rule for every status and order state', () => {
+    expect(lockOf('active', null)).toBeNull();
+    expect(lockOf('withdrawn', null)).toBeNull();
+    expect(lockOf('draft', null)).toBeNull();
+    expect(lockOf('reserved', null)).toBe('reserved');
+    expect(lockOf('active', 'pending_payment')).toBe('reserved');
+    for (const state of ['paid', 'dispatched', 'delivered', 'completed', 'disputed']) {
+      expect(lockOf('active', state)).toBe('sold');
+    }
+    expect(lockOf('sold', null)).toBe('sold');
+    expect(lockOf('removed', null)).toBe('removed');
+  });
+});
+
+describe('my listings', () => {
+  it('withdraws in bulk (reporting what it cannot), relists, filters by status and counts', async () => {
+    const mine = await createUser(db(), t.services.identity, 'bulk@selling.test');
+    const ids: string[] = [];
+    for (const price of [300, 400]) {
+      const { id } = await createListing(db(), { sellerId: mine.id, bookId: prideId, price });
+      await db()
+        .updateTable('listings')
+        .set({ photos: JSON.stringify(['/storage/x/1600.webp']) })
+        .where('id', '=', id)
+        .execute();
+      ids.push(id);
+    }
+    const { listing: draft } = await start(mine, EMMA);
+    const theirs = await createListing(db(), { sellerId: other.id, bookId: prideId });
+    const api = asUser(t.app, mine.accessToken);
+    const result = dataOf(
+      await api.mutation('selling.withdraw', { listingIds: [...ids, draft.id, theirs.id] }),
+    );
+    expect(result.done).toEqual(ids);
+    expect(result.refused).toEqual([
+      { id: draft.id, title: 'Emma', message: 'This is a draft, not on sale: delete it instead.' },
+      { id: theirs.id, title: null, message: SELLING_MESSAGES.notYours },
+    ]);
+    expect((await listingRow(theirs.id)).status).toBe('active');
+
+    const withdrawn = dataOf(await api.query('selling.mine', { status: 'withdrawn' }));
+    expect(withdrawn.items.map((item: { id: string }) => item.id).sort()).toEqual([...ids].sort());
+    expect(withdrawn.counts).toMatchObject({ all: 3, draft: 1, withdrawn: 2, active: 0 });
+
+    const relisted = dataOf<SellerListing>(await api.mutation('selling.relist', { listingId: ids[0] }));
+    expect(relisted.status).toBe('active');
+    expect(dataOf(await api.query('selling.mine', {})).counts).toMatchObject({ active: 1, withdrawn: 1 });
+    expect(errorOf(await api.mutation('selling.relist', { listingId: draft.id })).status).toBe(409);
+    expect(errorOf(await api.mutation('selling.withdraw', { listingIds: [] })).message).toBe(
+      'listingIds: Choose at least one listing',
+    );
+
+    // A draft can be deleted; a published listing cannot.
+    expect(dataOf(await api.mutation('selling.deleteDraft', { listingId: draft.id }))).toEqual({
+      deleted: true,
+    });
+    expect(errorOf(await api.mutation('selling.deleteDraft', { listingId: ids[0] })).status).toBe(409);
+  });
+});
+
+describe('price suggestion', () => {
+  it('is the median of other copies of the same book on sale, else of the same category and condition', async () => {
+    const suggest = await createUser(db(), t.services.identity, 'suggest@selling.test');
+    const book = await createBook(db(), {
+      title: 'Persuasion',
+      authors: ['Jane Austen'],
+      isbn13: '9780141439686',
+      category: 'fiction',
+    });
+    for (const price of [400, 650, 900])
+      await createListing(db(), { sellerId: other.id, bookId: book, price });
+    await createListing(db(), { sellerId: other.id, bookId: book, price: 5000, status: 'sold' });
+    const { listing } = await start(suggest, '9780141439686');
+    const api = asUser(t.app, suggest.accessToken);
+    expect(dataOf(await api.query('selling.priceSuggestion', { listingId: listing.id }))).toEqual({
+      suggestedMinor: 650,
+      basis: 'same_book',
+      sampleSize: 3,
+      lowMinor: 400,
+      highMinor: 900,
+    });
+
+    // A book nobody else sells: books in its category in the same condition.
+    const { listing: lonely } = await start(suggest, freshIsbn(2));
+    dataOf(
+      await api.mutation('selling.update', {
+        listingId: lonely.id,
+        book: { title: 'Crime and Punishment', authors: ['Fyodor Dostoevsky'], categorySlug: 'fiction' },
+      }),
+    );
+    expect(dataOf(await api.query('selling.priceSuggestion', { listingId: lonely.id }))).toBeNull();
+    dataOf(await api.mutation('selling.update', { listingId: lonely.id, condition: 'good' }));
+    const similar = dataOf(await api.query('selling.priceSuggestion', { listingId: lonely.id }));
+    expect(similar.basis).toBe('category_condition');
+    expect(similar.sampleSize).toBeGreaterThan(0);
+  });
+});

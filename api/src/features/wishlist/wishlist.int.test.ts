@@ -1,0 +1,199 @@
+/**
+ * The wishlist and its notifications through the real app and database: saving and listing
+ * books, and an in-app notification (made in the same transaction) when a saved listing's
+ * price drops or it sells.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, type TestUser } from '../../testing/auth.ts';
+import { createBook, createListing } from '../../testing/catalogue.ts';
+import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+
+let t: TestApp;
+let seller: TestUser;
+let buyer: TestUser;
+let friend: TestUser;
+let bookId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const db = t.database.handle.db;
+  seller = await createUser(db, t.services.identity, 'seller@wishlist.test');
+  buyer = await createUser(db, t.services.identity, 'buyer@wishlist.test');
+  friend = await createUser(db, t.services.identity, 'friend@wishlist.test');
+  bookId = await createBook(db, { title: 'Emma', authors: ['Jane Austen'], isbn13: '9780141439587' });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+const db = () => t.database.handle.db;
+
+async function activeListing(price = 600) {
+  const listing = await createListing(db(), { sellerId: seller.id, bookId, price });
+  await db()
+    .updateTable('listings')
+    .set({ photos: JSON.stringify(['/storage/x/1600.webp']) })
+    .where('id', '=', listing.id)
+    .execute();
+  return listing;
+}
+
+async function wish(user: TestUser, listingId: string, wished = true) {
+  return asUser(t.app, user.accessToken).mutation('wishlist.toggle', { listingId, wished });
+}
+
+async function notifications(user: TestUser) {
+  return dataOf(await asUser(t.app, user.accessToken).query('notifications.list', { limit: 50 }));
+}
+
+async function reprice(listingId: string, priceMinor: number) {
+  return dataOf(
+    await asUser(t.app, seller.accessToken).mutation('selling.update', { listingId, priceMinor }),
+  );
+}
+
+describe('the wishlist', () => {
+  it('saves and forgets a listing (idempotently), lists it and answers which are saved', async () => {
+    const listing = await activeListing();
+    expect(dataOf(await wish(buyer, listing.id))).toEqual({ wished: true });
+    expect(dataOf(await wish(buyer, listing.id))).toEqual({ wished: true });
+    const api = asUser(t.app, buyer.accessToken);
+    expect(dataOf(await api.query('wishlist.status'))).toEqual({ listingIds: [listing.id] });
+    expect(dataOf(await api.query('wishlist.list'))).toEqual([
+      expect.objectContaining({ id: listing.id, slug: listing.slug, title: 'Emma', priceMinor: 600 }),
+    ]);
+    // Someone else's wishlist is their own.
+    expect(dataOf(await asUser(t.app, friend.accessToken).query('wishlist.status'))).toEqual({
+      listingIds: [],
+    });
+    expect(dataOf(await wish(buyer, listing.id, false))).toEqual({ wished: false });
+    expect(dataOf(await api.query('wishlist.list'))).toEqual([]);
+  });
+
+  it('refuses one’s own listing, drafts and books no longer for sale', async () => {
+    const listing = await activeListing();
+    expect(errorOf(await wish(seller, listing.id))).toEqual({
+      status: 400,
+      message: 'This is your own listing, so it can’t go on your wishlist.',
+    });
+    const draft = await createListing(db(), { sellerId: seller.id, bookId, status: 'draft' });
+    expect(errorOf(await wish(buyer, draft.id)).status).toBe(404);
+    const sold = await createListing(db(), { sellerId: seller.id, bookId, status: 'sold' });
+    expect(errorOf(await wish(buyer, sold.id)).message).toMatch(/no longer for sale/);
+    expect(errorOf(await wish(buyer, 'not-an-id')).status).toBe(400);
+  });
+
+  it('needs a session', async () => {
+    const listing = await activeListing();
+    const response = await asUser(t.app, 'not-a-token').mutation('wishlist.toggle', {
+      listingId: listing.id,
+      wished: true,
+    });
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('notifications for wished-for listings', () => {
+  it('tells each person who saved it when the price drops, not the seller, and not when it rises', async () => {
+    const listing = await activeListing(800);
+    dataOf(await wish(buyer, listing.id));
+    dataOf(await wish(friend, listing.id));
+    await reprice(listing.id, 900);
+    expect((await notifications(buyer)).items).toEqual([]);
+
+    await reprice(listing.id, 650);
+    const mine = await notifications(buyer);
+    expect(mine.unread).toBe(1);
+    expect(mine.items).toEqual([
+      expect.objectContaining({
+        kind: 'wishlist_price_drop',
+        title: 'Price drop on your wishlist',
+        body: 'Emma is now £6.50 (was £9.00).',
+        read: false,
+        listing: expect.objectContaining({ slug: listing.slug, title: 'Emma', authors: ['Jane Austen'] }),
+      }),
+    ]);
+    expect((await notifications(friend)).unread).toBe(1);
+    expect((await notifications(seller)).items).toEqual([]);
+    expect(dataOf(await asUser(t.app, buyer.accessToken).query('notifications.unreadCount'))).toEqual({
+      unread: 1,
+    });
+
+    // Another drop before the person looks: still one notification, from the first price to the latest.
+    await reprice(listing.id, 500);
+    const coalesced = await notifications(buyer);
+    expect(coalesced.items).toHaveLength(1);
+    expect(coalesced.items[0].body).toBe('Emma is now £5.00 (was £9.00).');
+
+    // Read, and the next drop is news again.
+    expect(
+      dataOf(await asUser(t.app, buyer.accessToken).mutation('notifications.markRead', { ids: 'all' })),
+    ).toEqual({
+      unread: 0,
+    });
+    await reprice(listing.id, 450);
+    const later = await notifications(buyer);
+    expect(later.unread).toBe(1);
+    expect(later.items.map((item: { body: string; read: boolean }) => [item.body, item.read])).toEqual([
+      ['Emma is now £4.50 (was £5.00).', false],
+      ['Emma is now £5.00 (was £9.00).', true],
+    ]);
+    // Marking one read; someone else's ids do nothing.
+    const friendsId = (await notifications(friend)).items[0].id;
+    expect(
+      dataOf(await asUser(t.app, buyer.accessToken).mutation('notifications.markRead', { ids: [friendsId] })),
+    ).toEqual({
+      unread: 1,
+    });
+    expect((await notifications(friend)).unread).toBe(1);
+  });
+
+  it('tells them when it sells, in the same transaction as the sale', async () => {
+    const listing = await activeListing(700);
+    dataOf(await wish(buyer, listing.id));
+    // A sale that rolls back tells nobody.
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('listings').set({ status: 'sold' }).where('id', '=', listing.id).execute();
+        const inside = await trx
+          .selectFrom('notifications')
+          .select('kind')
+          .where('listing_id', '=', listing.id)
+          .execute();
+        expect(inside).toEqual([{ kind: 'wishlist_sold' }]);
+        throw new Error('payment failed');
+      })
+      .catch(() => {});
+    expect(
+      await db().selectFrom('notifications').select('id').where('listing_id', '=', listing.id).execute(),
+    ).toEqual([]);
+
+    await db().updateTable('listings').set({ status: 'sold' }).where('id', '=', listing.id).execute();
+    const mine = await notifications(buyer);
+    expect(mine.items[0]).toMatchObject({
+      kind: 'wishlist_sold',
+      title: 'A book on your wishlist has sold',
+      body: 'Emma has been sold to another reader. Other copies may be for sale.',
+    });
+    // Sold is sold: it says so on the wishlist too.
+    const list = dataOf(await asUser(t.app, buyer.accessToken).query('wishlist.list'));
+    expect(list.find((card: { id: string }) => card.id === listing.id)?.status).toBe('sold');
+  });
+
+  it('keeps per-person answers out of the public listing answers', async () => {
+    const listing = await activeListing();
+    dataOf(await wish(buyer, listing.id));
+    const page = await asUser(t.app, buyer.accessToken).query('listings.bySlug', { slug: listing.slug });
+    expect(JSON.stringify(page.body)).not.toMatch(/wish/i);
+    // The trigger writes notifications only for price and status changes.
+    const { rows } = await sql<{ tgname: string }>`
+      select tgname from pg_trigger where tgrelid = 'public.listings'::regclass and tgname like '%wishlist%'`.execute(
+      db(),
+    );
+    expect(rows.map((row) => row.tgname)).toEqual(['listings_notify_wishlisters']);
+  });
+});

@@ -1,0 +1,72 @@
+/** Helpers for selling tests: calls as a signed-in person, generated photos, uploads, orders. */
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import request from 'supertest';
+import type { Database } from '../db/index.ts';
+
+/** A tRPC call as a person with a bearer token (the app or a script). */
+export function asUser(app: FastifyInstance, token: string) {
+  return {
+    query(path: string, input?: unknown) {
+      const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+      return request(app.server).get(`/trpc/${path}${query}`).set('authorization', `Bearer ${token}`);
+    },
+    mutation(path: string, input: unknown) {
+      return request(app.server)
+        .post(`/trpc/${path}`)
+        .set('authorization', `Bearer ${token}`)
+        .set('content-type', 'application/json')
+        .send(JSON.stringify(input));
+    },
+    upload(listingId: string, bytes: Buffer, filename = 'photo.jpg', contentType = 'image/jpeg') {
+      return request(app.server)
+        .post(`/api/uploads/listing-photo?listingId=${listingId}`)
+        .set('authorization', `Bearer ${token}`)
+        .attach('photo', bytes, { filename, contentType });
+    },
+  };
+}
+
+/** The answer of a tRPC call: its data, or its error's message and HTTP status. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely.
+export function dataOf<T = any>(response: request.Response): T {
+  if (response.status !== 200) {
+    throw new Error(`expected 200, got ${response.status}: ${JSON.stringify(response.body)}`);
+  }
+  return response.body.result.data as T;
+}
+
+export function errorOf(response: request.Response): { status: number; message: string } {
+  return { status: response.status, message: response.body?.error?.message ?? response.body?.message };
+}
+
+/** A real photo, generated: a coloured rectangle in the given format. */
+export function photo(width = 64, height = 48, format: 'png' | 'jpeg' | 'webp' = 'png'): Promise<Buffer> {
+  const image = sharp({ create: { width, height, channels: 3, background: '#3f5a45' } });
+  return (format === 'png' ? image.png() : format === 'jpeg' ? image.jpeg() : image.webp()).toBuffer();
+}
+
+/** An order on a listing, as the checkout would make it (totals that add up). */
+export async function createOrder(
+  db: Database,
+  order: { listingId: string; buyerId: string; sellerId: string; status: string; priceMinor?: number },
+): Promise<string> {
+  const item = order.priceMinor ?? 500;
+  const row = await db
+    .insertInto('orders')
+    .values({
+      listing_id: order.listingId,
+      buyer_id: order.buyerId,
+      seller_id: order.sellerId,
+      status: order.status,
+      item_price_minor: item,
+      postage_minor: 299,
+      buyer_protection_minor: 95,
+      total_minor: item + 299 + 95,
+      reserved_until: order.status === 'pending_payment' ? new Date(Date.now() + 15 * 60_000) : null,
+      paid_at: order.status === 'pending_payment' ? null : new Date(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
