@@ -11,13 +11,11 @@ import { type ReactNode, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Field } from '../../components/form/Field.tsx';
-import { SubmitButton } from '../../components/form/SubmitButton.tsx';
-import { Alert } from '../../components/ui/alert.tsx';
 import { Textarea } from '../../components/ui/input.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { cn } from '../../lib/utils.ts';
 import { useSaveListing } from './sell-state.ts';
-import { StepActions } from './WizardFrame.tsx';
+import { StepFormFooter } from './WizardFrame.tsx';
 
 export const CONDITION_HINTS: Record<Condition, string> = {
   like_new: 'Looks unread: no creases, marks or wear.',
@@ -123,16 +121,7 @@ export function ConditionForm({
       >
         {(control) => <Textarea {...control} {...form.register('conditionNotes')} rows={3} />}
       </Field>
-      {problem ? (
-        <Alert tone="error" data-testid="form-error">
-          {problem}
-        </Alert>
-      ) : null}
-      <StepActions back={back}>
-        <SubmitButton pending={isSubmitting} className="sm:w-auto" data-testid="step-submit">
-          {submitLabel}
-        </SubmitButton>
-      </StepActions>
+      <StepFormFooter problem={problem} back={back} pending={isSubmitting} submitLabel={submitLabel} />
     </form>
   );
 }

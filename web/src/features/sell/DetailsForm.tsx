@@ -5,7 +5,6 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { Field } from '../../components/form/Field.tsx';
-import { SubmitButton } from '../../components/form/SubmitButton.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { fieldClasses, Input, Textarea } from '../../components/ui/input.tsx';
 import { apiErrorMessage, apiFieldErrors } from '../../lib/api-errors.ts';
@@ -13,7 +12,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { useSaveListing } from './sell-state.ts';
-import { StepActions } from './WizardFrame.tsx';
+import { StepFormFooter } from './WizardFrame.tsx';
 
 const thisYear = new Date().getFullYear();
 
@@ -155,16 +154,13 @@ function CatalogueDetails({
       >
         {(control) => <Textarea {...control} {...form.register('description')} rows={3} />}
       </Field>
-      {problem ? (
-        <Alert tone="error" className="mt-4" data-testid="form-error">
-          {problem}
-        </Alert>
-      ) : null}
-      <StepActions back={back}>
-        <SubmitButton pending={form.formState.isSubmitting} className="sm:w-auto" data-testid="step-submit">
-          {submitLabel}
-        </SubmitButton>
-      </StepActions>
+      <StepFormFooter
+        problem={problem}
+        back={back}
+        pending={form.formState.isSubmitting}
+        submitLabel={submitLabel}
+        problemClassName="mt-4"
+      />
     </form>
   );
 }
@@ -287,16 +283,7 @@ function TypedDetails({
       >
         {(control) => <Textarea {...control} {...form.register('description')} rows={3} />}
       </Field>
-      {problem ? (
-        <Alert tone="error" data-testid="form-error">
-          {problem}
-        </Alert>
-      ) : null}
-      <StepActions back={back}>
-        <SubmitButton pending={isSubmitting} className="sm:w-auto" data-testid="step-submit">
-          {submitLabel}
-        </SubmitButton>
-      </StepActions>
+      <StepFormFooter problem={problem} back={back} pending={isSubmitting} submitLabel={submitLabel} />
     </form>
   );
 }

@@ -13,8 +13,6 @@ import { type ReactNode, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Field } from '../../components/form/Field.tsx';
-import { SubmitButton } from '../../components/form/SubmitButton.tsx';
-import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
@@ -22,7 +20,7 @@ import { apiErrorMessage, apiFieldErrors } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { poundsText, priceTextSchema, useSaveListing } from './sell-state.ts';
-import { StepActions } from './WizardFrame.tsx';
+import { StepFormFooter } from './WizardFrame.tsx';
 
 type PriceField = 'price' | 'parcel';
 
@@ -167,16 +165,7 @@ export function PriceForm({
           ) : null}
         </fieldset>
       ) : null}
-      {problem ? (
-        <Alert tone="error" data-testid="form-error">
-          {problem}
-        </Alert>
-      ) : null}
-      <StepActions back={back}>
-        <SubmitButton pending={isSubmitting} className="sm:w-auto" data-testid="step-submit">
-          {submitLabel}
-        </SubmitButton>
-      </StepActions>
+      <StepFormFooter problem={problem} back={back} pending={isSubmitting} submitLabel={submitLabel} />
     </form>
   );
 }

@@ -2,6 +2,8 @@ import { SELLING_STEP_LABELS, SELLING_STEPS, type SellingStep } from '@reshelf/c
 import { Check } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { SubmitButton } from '../../components/form/SubmitButton.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
 import { cn } from '../../lib/utils.ts';
 import { wizardPath } from './sell-state.ts';
 
@@ -118,5 +120,35 @@ export function StepActions({ back, children }: { back?: ReactNode; children: Re
       <div>{back}</div>
       <div className="flex flex-col gap-3 sm:flex-row">{children}</div>
     </div>
+  );
+}
+
+/** The end of a wizard step's form: the server's objection, if any, then back and submit. */
+export function StepFormFooter({
+  problem,
+  back,
+  pending,
+  submitLabel,
+  problemClassName,
+}: {
+  problem: ReactNode;
+  back?: ReactNode;
+  pending: boolean;
+  submitLabel: ReactNode;
+  problemClassName?: string;
+}) {
+  return (
+    <>
+      {problem ? (
+        <Alert tone="error" className={problemClassName} data-testid="form-error">
+          {problem}
+        </Alert>
+      ) : null}
+      <StepActions back={back}>
+        <SubmitButton pending={pending} className="sm:w-auto" data-testid="step-submit">
+          {submitLabel}
+        </SubmitButton>
+      </StepActions>
+    </>
   );
 }
