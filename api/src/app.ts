@@ -125,7 +125,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   });
 
-  await registerPaymentRoutes(app, { db: database.db, payments: services.payments, mailer: services.mailer });
+  await registerPaymentRoutes(app, {
+    db: database.db,
+    payments: services.payments,
+    mailer: services.mailer,
+    publicOrigin: config.publicOrigin,
+  });
   // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.
   await registerStorageRoute(app, services.storage);
   await registerUploadRoutes(app, { config, db: database.db, services });

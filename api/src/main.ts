@@ -57,9 +57,17 @@ async function main(): Promise<void> {
   });
   await app.listen({ port: config.port, host: config.host });
   // Reservation lapses and other time-based transitions, from PostgreSQL (see jobs.ts).
+  const jobLog = (message: string, error?: unknown) =>
+    error ? app?.log.error({ err: error }, message) : app?.log.info(message);
   const stopJobs = startJobRunner(
-    { db: database.handle.db },
-    { log: (message, error) => (error ? app?.log.error({ err: error }, message) : app?.log.info(message)) },
+    {
+      db: database.handle.db,
+      payments: prepared.services.payments,
+      mailer: prepared.services.mailer,
+      origin: config.publicOrigin?.replace(/\/$/, '') ?? `http://localhost:${config.port}`,
+      log: jobLog,
+    },
+    { log: jobLog },
   );
   stopBackground = stopJobs;
 }

@@ -11,6 +11,8 @@ import { discoveryRouter } from './features/discovery/discovery.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
 import { listingsRouter } from './features/listings/listings.router.ts';
 import { notificationsRouter } from './features/notifications/notifications.router.ts';
+import { offersRouter } from './features/offers/offers.router.ts';
+import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
@@ -36,6 +38,9 @@ export const appRouter = router({
   selling: sellingRouter,
   wishlist: wishlistRouter,
   notifications: notificationsRouter,
+  orders: ordersRouter,
+  offers: offersRouter,
+  disputes: disputesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -288,8 +288,10 @@ export interface Offers {
   message: string | null;
   parent_id: string | null;
   responded_at: Timestamp | null;
+  round: Generated<number>;
   seller_id: string;
   status: Generated<string>;
+  thread_id: string;
 }
 
 export interface OrderEvents {
@@ -310,11 +312,13 @@ export interface Orders {
   cancel_reason: string | null;
   cancelled_at: Timestamp | null;
   carrier: string | null;
+  charity_sale: Generated<boolean>;
   complete_after: Timestamp | null;
   completed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   currency: Generated<string>;
   delivered_at: Timestamp | null;
+  delivery_due_at: Timestamp | null;
   discount_code: string | null;
   discount_minor: Generated<number>;
   dispatch_by: Timestamp | null;

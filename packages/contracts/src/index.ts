@@ -5,5 +5,6 @@ export * from './checkout.ts';
 export * from './constants.ts';
 export * from './isbn.ts';
 export * from './money.ts';
+export * from './orders.ts';
 export * from './schemas.ts';
 export * from './selling.ts';

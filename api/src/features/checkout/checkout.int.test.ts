@@ -192,14 +192,14 @@ describe('reservations', () => {
       .executeTakeFirstOrThrow();
     const minutes = (order.reserved_until!.getTime() - order.created_at.getTime()) / 60_000;
     expect(Math.round(minutes)).toBe(15);
-    expect(await runJob({ db }, 'reservations.lapse')).toBe(0);
+    expect(await runJob(deps, 'reservations.lapse')).toBe(0);
 
     await db
       .updateTable('orders')
       .set({ reserved_until: new Date(Date.now() - 1000) })
       .where('id', '=', order.id)
       .execute();
-    expect(await runJob({ db }, 'reservations.lapse')).toBeGreaterThanOrEqual(1);
+    expect(await runJob(deps, 'reservations.lapse')).toBeGreaterThanOrEqual(1);
     const after = await db
       .selectFrom('orders')
       .select(['status', 'cancel_reason'])
@@ -242,7 +242,7 @@ describe('reservations', () => {
       .set({ reserved_until: new Date(Date.now() - 1000) })
       .where('id', '=', started.orderId)
       .execute();
-    await runJob({ db }, 'reservations.lapse');
+    await runJob(deps, 'reservations.lapse');
     const { event } = await deliver(
       (await paymentOf(started.orderId)).provider_ref,
       'success',

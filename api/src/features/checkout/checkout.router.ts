@@ -1,8 +1,14 @@
-import { addressInputSchema, idempotencyKeySchema, quoteSchema } from '@reshelf/contracts';
+import {
+  addressInputSchema,
+  idempotencyKeySchema,
+  quoteSchema,
+  savedAddressSchema,
+} from '@reshelf/contracts';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { authedProcedure, type Context, router } from '../../trpc.ts';
 import { linkOrigin } from '../auth/auth.router.ts';
+import { listAddresses, removeAddress, saveAddress } from './addresses.service.ts';
 import { quote, startCheckout, withIdempotency } from './checkout.service.ts';
 
 const sourceSchema = z.union([
@@ -31,7 +37,13 @@ function source(input: { listingId?: string; offerId?: string }) {
 }
 
 function deps(ctx: Context) {
-  return { db: ctx.db, payments: ctx.payments, mailer: ctx.mailer, origin: linkOrigin(ctx) };
+  return {
+    db: ctx.db,
+    payments: ctx.payments,
+    mailer: ctx.mailer,
+    origin: linkOrigin(ctx),
+    log: (message: string, error?: unknown) => ctx.req.log.error({ err: error }, message),
+  };
 }
 
 export const checkoutRouter = router({
@@ -109,5 +121,24 @@ export const checkoutRouter = router({
         cancelReason: row.cancel_reason,
         listingSlug: row.slug,
       };
+    }),
+
+  /** The caller's saved delivery addresses, the default first. */
+  addresses: authedProcedure
+    .input(z.object({}).optional())
+    .output(z.array(savedAddressSchema))
+    .query(({ ctx }) => listAddresses(ctx.db, ctx.user.userId)),
+
+  saveAddress: authedProcedure
+    .input(z.object({ address: addressInputSchema, makeDefault: z.boolean().default(false) }))
+    .output(savedAddressSchema)
+    .mutation(({ ctx, input }) => saveAddress(ctx.db, ctx.user.userId, input.address, input.makeDefault)),
+
+  removeAddress: authedProcedure
+    .input(z.object({ addressId: z.string().uuid('Unknown address') }))
+    .output(z.object({ removed: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      await removeAddress(ctx.db, ctx.user.userId, input.addressId);
+      return { removed: true as const };
     }),
 });

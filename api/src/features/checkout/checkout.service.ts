@@ -23,6 +23,8 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { closeOffersForSoldListing } from '../offers/offers.service.ts';
+import { sendOrderMail } from '../orders/order-mail.ts';
 import type { PaymentEvent, PaymentProvider } from '../payments/types.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
 import { addWorkingDays } from './working-days.ts';
@@ -37,6 +39,7 @@ export interface CheckoutDeps {
   mailer: Mailer;
   /** The site's origin, for the provider's return URLs. */
   origin: string;
+  log?: (message: string, error?: unknown) => void;
 }
 
 export type Actor = { id: string | null; kind: 'buyer' | 'seller' | 'staff' | 'system' | 'provider' };
@@ -77,6 +80,7 @@ async function welcomeEligible(db: Executor, buyerId: string): Promise<boolean> 
 interface Purchasable {
   listingId: string;
   sellerId: string;
+  charitySale: boolean;
   title: string;
   status: string;
   priceMinor: number;
@@ -113,7 +117,7 @@ async function purchasable(
   const listing = await db
     .selectFrom('listings as l')
     .innerJoin('books as b', 'b.id', 'l.book_id')
-    .select(['l.id', 'l.seller_id', 'l.status', 'l.price_minor', 'l.parcel_size', 'b.title'])
+    .select(['l.id', 'l.seller_id', 'l.status', 'l.price_minor', 'l.parcel_size', 'l.charity_id', 'b.title'])
     .where('l.id', '=', listingId)
     .executeTakeFirst();
   if (!listing) throw new AppError('NOT_FOUND', 'We could not find that book.');
@@ -121,6 +125,7 @@ async function purchasable(
   return {
     listingId: listing.id,
     sellerId: listing.seller_id,
+    charitySale: listing.charity_id !== null,
     title: listing.title,
     status: listing.status,
     priceMinor: listing.price_minor ?? 0,
@@ -273,6 +278,7 @@ export async function startCheckout(
         discount_minor: priced.discountMinor,
         discount_code: priced.discountCode,
         parcel_size: priced.parcelSize,
+        charity_sale: item.charitySale,
         total_minor: priced.totalMinor,
         reserved_until: reservedUntil,
         shipping_address: JSON.stringify(input.address),
@@ -480,6 +486,7 @@ export async function applyPaymentEvent(
               .set({ status: 'purchased' })
               .where('id', '=', order.offer_id)
               .execute();
+          await closeOffersForSoldListing(trx, order.listing_id, order.offer_id);
           await trx
             .insertInto('payouts')
             .values({
@@ -528,6 +535,9 @@ export async function applyPaymentEvent(
     return finish('no_change');
   });
 
+  if ((outcome.result === 'paid' || outcome.result === 'paid_late') && 'orderId' in outcome) {
+    await sendOrderMail(deps, outcome.orderId as string, 'placed');
+  }
   if (outcome.result === 'refunded_late' && 'refund' in outcome) {
     const { paymentId, amount, orderId } = outcome.refund as {
       paymentId: string;
@@ -552,54 +562,63 @@ export async function applyPaymentEvent(
  */
 export async function refundPayment(
   deps: Pick<CheckoutDeps, 'db' | 'payments'>,
-  input: {
-    orderId: string;
-    paymentId: string;
-    amountMinor: number;
-    protectionMinor: number;
-    reason: string;
-    actor: Actor;
-  },
+  input: RefundInput,
+): Promise<{ refundId: string }> {
+  return deps.db.transaction().execute((trx) => refundWithin(trx, deps.payments, input));
+}
+
+export interface RefundInput {
+  orderId: string;
+  paymentId: string;
+  amountMinor: number;
+  protectionMinor: number;
+  reason: string;
+  actor: Actor;
+}
+
+/** The same, inside a transaction the caller owns (so the order's state moves with it). */
+export async function refundWithin(
+  trx: Transaction<DB>,
+  payments: PaymentProvider,
+  input: RefundInput,
 ): Promise<{ refundId: string }> {
   if (!Number.isInteger(input.amountMinor) || input.amountMinor <= 0) {
     throw new AppError('BAD_INPUT', 'A refund must be a whole number of pence above zero.');
   }
-  return deps.db.transaction().execute(async (trx) => {
-    const payment = await trx
-      .selectFrom('payments')
-      .selectAll()
-      .where('id', '=', input.paymentId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    if (payment.status !== 'succeeded')
-      throw new AppError('PRECONDITION_FAILED', 'Only a completed payment can be refunded.');
-    const left = payment.amount_minor - payment.refunded_minor;
-    if (input.amountMinor > left) {
-      throw new AppError('BAD_INPUT', `At most ${left} pence of this payment can still be refunded.`);
-    }
-    const { refundRef } = await deps.payments.refund({
-      providerRef: payment.provider_ref,
-      amountMinor: input.amountMinor,
-      reason: input.reason,
-    });
-    await trx
-      .updateTable('payments')
-      .set({ refunded_minor: payment.refunded_minor + input.amountMinor })
-      .where('id', '=', payment.id)
-      .execute();
-    const refund = await trx
-      .insertInto('refunds')
-      .values({
-        order_id: input.orderId,
-        payment_id: payment.id,
-        amount_minor: input.amountMinor,
-        buyer_protection_minor: input.protectionMinor,
-        reason: input.reason,
-        provider_ref: refundRef,
-        created_by: input.actor.id,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { refundId: refund.id };
+  const payment = await trx
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', '=', input.paymentId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  if (payment.status !== 'succeeded')
+    throw new AppError('PRECONDITION_FAILED', 'Only a completed payment can be refunded.');
+  const left = payment.amount_minor - payment.refunded_minor;
+  if (input.amountMinor > left) {
+    throw new AppError('BAD_INPUT', `At most ${left} pence of this payment can still be refunded.`);
+  }
+  const { refundRef } = await payments.refund({
+    providerRef: payment.provider_ref,
+    amountMinor: input.amountMinor,
+    reason: input.reason,
   });
+  await trx
+    .updateTable('payments')
+    .set({ refunded_minor: payment.refunded_minor + input.amountMinor })
+    .where('id', '=', payment.id)
+    .execute();
+  const refund = await trx
+    .insertInto('refunds')
+    .values({
+      order_id: input.orderId,
+      payment_id: payment.id,
+      amount_minor: input.amountMinor,
+      buyer_protection_minor: input.protectionMinor,
+      reason: input.reason,
+      provider_ref: refundRef,
+      created_by: input.actor.id,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { refundId: refund.id };
 }

@@ -8,9 +8,18 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { cancelPendingOrder } from '../checkout/checkout.service.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { expireOffers, lapseAcceptedOffers } from '../offers/offers.service.ts';
+import { autoComplete, cancelUndispatched, presumeDelivered } from '../orders/orders.service.ts';
+import type { PaymentProvider } from '../payments/types.ts';
 
 export interface JobContext {
   db: Database;
+  payments: PaymentProvider;
+  mailer: Mailer;
+  /** The site's origin, for links in emails. */
+  origin: string;
+  log?: (message: string, error?: unknown) => void;
 }
 
 export type Job = (context: JobContext) => Promise<number>;
@@ -41,39 +50,53 @@ export const lapseReservations: Job = async ({ db }) => {
 
 export const JOBS: Record<string, Job> = {
   'reservations.lapse': lapseReservations,
+  'offers.expire': (context) => expireOffers(context),
+  'offers.lapse': ({ db }) => lapseAcceptedOffers(db),
+  'orders.dispatch_deadline': (context) => cancelUndispatched(context),
+  'orders.presume_delivered': (context) => presumeDelivered(context),
+  'orders.auto_complete': (context) => autoComplete(context),
 };
 
-/** Runs one job unless another instance is running it; answers how many rows it moved. */
+/**
+ * Runs one job unless another instance is running it; answers how many rows it moved, or null
+ * when another instance holds it. The advisory lock is session-level, so it is taken and
+ * released on one pinned connection (a pool could hand the unlock to another session).
+ */
 export async function runJob(context: JobContext, name: string): Promise<number | null> {
   const job = JOBS[name];
   if (!job) throw new Error(`No job called ${name}`);
-  const lock = await sql<{
-    locked: boolean;
-  }>`select pg_try_advisory_lock(hashtext(${`job:${name}`})) as locked`.execute(context.db);
-  if (!lock.rows[0]?.locked) return null;
-  const run = await context.db
-    .insertInto('job_runs')
-    .values({ job: name })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  try {
-    const affected = await job(context);
-    await context.db
-      .updateTable('job_runs')
-      .set({ finished_at: new Date(), affected })
-      .where('id', '=', run.id)
-      .execute();
-    return affected;
-  } catch (error) {
-    await context.db
-      .updateTable('job_runs')
-      .set({ finished_at: new Date(), error: String((error as Error).message ?? error).slice(0, 1000) })
-      .where('id', '=', run.id)
-      .execute();
-    throw error;
-  } finally {
-    await sql`select pg_advisory_unlock(hashtext(${`job:${name}`}))`.execute(context.db);
-  }
+  return context.db.connection().execute(async (connection) => {
+    const key = `job:${name}`;
+    const lock = await sql<{
+      locked: boolean;
+    }>`select pg_try_advisory_lock(hashtext(${key})) as locked`.execute(connection);
+    if (!lock.rows[0]?.locked) return null;
+    try {
+      const run = await context.db
+        .insertInto('job_runs')
+        .values({ job: name })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      try {
+        const affected = await job(context);
+        await context.db
+          .updateTable('job_runs')
+          .set({ finished_at: new Date(), affected })
+          .where('id', '=', run.id)
+          .execute();
+        return affected;
+      } catch (error) {
+        await context.db
+          .updateTable('job_runs')
+          .set({ finished_at: new Date(), error: String((error as Error).message ?? error).slice(0, 1000) })
+          .where('id', '=', run.id)
+          .execute();
+        throw error;
+      }
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(connection);
+    }
+  });
 }
 
 /** Runs every job every `intervalMs` until stopped; a failing job is logged, not fatal. */

@@ -59,7 +59,7 @@ ${buttons}
 
 export async function registerPaymentRoutes(
   app: FastifyInstance,
-  deps: { db: Database; payments: PaymentProvider; mailer: Mailer },
+  deps: { db: Database; payments: PaymentProvider; mailer: Mailer; publicOrigin?: string | undefined },
 ): Promise<void> {
   await app.register(async (scope) => {
     // Signatures are computed over the exact bytes received.
@@ -86,8 +86,12 @@ export async function registerPaymentRoutes(
             .code(400)
             .send({ error: 'Bad Request', message: 'The webhook body could not be read' });
         }
-        const origin = `${request.protocol}://${request.host}`;
-        const outcome = await applyPaymentEvent({ ...deps, origin }, deps.payments.kind, event);
+        const origin = deps.publicOrigin?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
+        const outcome = await applyPaymentEvent(
+          { ...deps, origin, log: (message, error) => request.log.error({ err: error }, message) },
+          deps.payments.kind,
+          event,
+        );
         request.log.info({ eventId: event.id, type: event.type, outcome }, 'payment webhook applied');
         return reply.send({ received: true, outcome });
       },

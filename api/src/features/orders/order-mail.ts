@@ -1,0 +1,316 @@
+/**
+ * The emails of the order lifecycle (issue 8): placed, dispatched, delivered, completed,
+ * cancelled, dispute opened and resolved, and the offer steps. Sent after the change is
+ * committed; a mail failure is logged and never undoes the change.
+ */
+import { formatPence } from '@reshelf/contracts';
+import type { Database } from '../../db/index.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { layout } from '../mail/templates.ts';
+
+export interface OrderMailDeps {
+  db: Database;
+  mailer: Mailer;
+  /** The site's origin, for the links. */
+  origin: string;
+  log?: (message: string, error?: unknown) => void;
+}
+
+interface Party {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface OrderParties {
+  reference: string;
+  title: string;
+  totalMinor: number;
+  payoutMinor: number;
+  buyer: Party;
+  seller: Party;
+}
+
+export async function orderParties(db: Database, orderId: string): Promise<OrderParties | undefined> {
+  const row = await db
+    .selectFrom('orders as o')
+    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .innerJoin('auth.users as bu', 'bu.id', 'o.buyer_id')
+    .innerJoin('auth.users as su', 'su.id', 'o.seller_id')
+    .leftJoin('profiles as bp', 'bp.id', 'o.buyer_id')
+    .leftJoin('profiles as sp', 'sp.id', 'o.seller_id')
+    .select([
+      'o.reference',
+      'o.total_minor',
+      'o.item_price_minor',
+      'o.postage_minor',
+      'b.title',
+      'o.buyer_id',
+      'o.seller_id',
+      'bu.email as buyer_email',
+      'su.email as seller_email',
+      'bp.display_name as buyer_name',
+      'sp.display_name as seller_name',
+    ])
+    .where('o.id', '=', orderId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    reference: row.reference,
+    title: row.title,
+    totalMinor: row.total_minor,
+    payoutMinor: row.item_price_minor + row.postage_minor,
+    buyer: { id: row.buyer_id, email: row.buyer_email ?? '', name: row.buyer_name ?? 'there' },
+    seller: { id: row.seller_id, email: row.seller_email ?? '', name: row.seller_name ?? 'there' },
+  };
+}
+
+export type OrderMailKind =
+  | 'placed'
+  | 'dispatched'
+  | 'delivered'
+  | 'completed'
+  | 'cancelled'
+  | 'dispute_opened'
+  | 'dispute_resolved_refund'
+  | 'dispute_resolved_release'
+  | 'dispute_withdrawn';
+
+interface Letter {
+  to: Party;
+  subject: string;
+  lines: string[];
+  action: { label: string; url: string };
+}
+
+function letters(
+  kind: OrderMailKind,
+  p: OrderParties,
+  origin: string,
+  orderId: string,
+  detail: string | null,
+): Letter[] {
+  const buyerUrl = (id: string) => ({ label: 'View your order', url: `${origin}/account/orders/${id}` });
+  const sellerUrl = (id: string) => ({ label: 'View the sale', url: `${origin}/account/sales/${id}` });
+  const ref = `order ${p.reference}`;
+  const title = `“${p.title}”`;
+  switch (kind) {
+    case 'placed':
+      return [
+        {
+          to: p.buyer,
+          subject: `Order confirmed: ${p.title}`,
+          lines: [
+            `Thanks for your order, ${p.buyer.name}. You paid ${formatPence(p.totalMinor)} for ${title} (${ref}).`,
+            'The seller has 5 working days to send it. We will email you the tracking reference as soon as it is on its way.',
+          ],
+          action: buyerUrl(orderId),
+        },
+        {
+          to: p.seller,
+          subject: `You sold ${p.title} — please send it`,
+          lines: [
+            `Good news, ${p.seller.name}: ${title} has sold (${ref}).`,
+            'Please post it within 5 working days and add the carrier and tracking reference, or the order will be cancelled and the buyer refunded.',
+            `You will receive ${formatPence(p.payoutMinor)} once the buyer confirms everything is OK.`,
+          ],
+          action: sellerUrl(orderId),
+        },
+      ];
+    case 'dispatched':
+      return [
+        {
+          to: p.buyer,
+          subject: `On its way: ${p.title}`,
+          lines: [
+            `${title} has been dispatched (${ref}). ${detail ?? ''}`.trim(),
+            'When it arrives, check it matches the description and tap “Everything is OK”, or report a problem within 2 days.',
+          ],
+          action: buyerUrl(orderId),
+        },
+      ];
+    case 'delivered':
+      return [
+        {
+          to: p.buyer,
+          subject: `Delivered: ${p.title}`,
+          lines: [
+            `${title} has been delivered (${ref}).`,
+            'If everything is as described, tap “Everything is OK” so the seller is paid. If something is wrong, report it within 2 days; after that the order completes automatically.',
+          ],
+          action: buyerUrl(orderId),
+        },
+        {
+          to: p.seller,
+          subject: `Delivered: ${p.title}`,
+          lines: [
+            `${title} has been delivered to the buyer (${ref}).`,
+            `Your ${formatPence(p.payoutMinor)} is released when the buyer confirms, or automatically after 2 days.`,
+          ],
+          action: sellerUrl(orderId),
+        },
+      ];
+    case 'completed':
+      return [
+        {
+          to: p.buyer,
+          subject: `Order complete: ${p.title}`,
+          lines: [`Your order for ${title} is complete (${ref}). Happy reading!`],
+          action: buyerUrl(orderId),
+        },
+        {
+          to: p.seller,
+          subject: `Payout released: ${formatPence(p.payoutMinor)}`,
+          lines: [
+            `The order for ${title} is complete (${ref}).`,
+            `${formatPence(p.payoutMinor)} has been released to your payouts.`,
+          ],
+          action: { label: 'View your payouts', url: `${origin}/account/payouts` },
+        },
+      ];
+    case 'cancelled':
+      return [
+        {
+          to: p.buyer,
+          subject: `Order cancelled and refunded: ${p.title}`,
+          lines: [
+            `Your order for ${title} has been cancelled (${ref}). ${detail ?? ''}`.trim(),
+            `We have refunded ${formatPence(p.totalMinor)} to your original payment method; it usually shows within 5–10 working days.`,
+          ],
+          action: buyerUrl(orderId),
+        },
+        {
+          to: p.seller,
+          subject: `Order cancelled: ${p.title}`,
+          lines: [`The order for ${title} has been cancelled (${ref}). ${detail ?? ''}`.trim()],
+          action: sellerUrl(orderId),
+        },
+      ];
+    case 'dispute_opened':
+      return [
+        {
+          to: p.buyer,
+          subject: `We have your report: ${p.title}`,
+          lines: [
+            `Thanks for telling us about ${ref}. The seller's payment is on hold while our team looks into it.`,
+            'We usually reply within 2 working days.',
+          ],
+          action: buyerUrl(orderId),
+        },
+        {
+          to: p.seller,
+          subject: `The buyer reported a problem: ${p.title}`,
+          lines: [
+            `The buyer of ${title} has reported a problem (${ref}): ${detail ?? ''}`.trim(),
+            'Your payout is on hold while our team looks into it. We will be in touch if we need anything from you.',
+          ],
+          action: sellerUrl(orderId),
+        },
+      ];
+    case 'dispute_resolved_refund':
+      return [
+        {
+          to: p.buyer,
+          subject: `Refund on its way: ${p.title}`,
+          lines: [
+            `We have resolved your report on ${ref} in your favour and refunded ${formatPence(p.totalMinor)}.`,
+            detail ?? '',
+          ].filter(Boolean),
+          action: buyerUrl(orderId),
+        },
+        {
+          to: p.seller,
+          subject: `Report resolved: ${p.title}`,
+          lines: [`We have resolved the report on ${ref} by refunding the buyer.`, detail ?? ''].filter(
+            Boolean,
+          ),
+          action: sellerUrl(orderId),
+        },
+      ];
+    case 'dispute_resolved_release':
+      return [
+        {
+          to: p.buyer,
+          subject: `Report resolved: ${p.title}`,
+          lines: [
+            `We have looked into your report on ${ref} and released the payment to the seller.`,
+            detail ?? '',
+          ].filter(Boolean),
+          action: buyerUrl(orderId),
+        },
+        {
+          to: p.seller,
+          subject: `Payout released: ${formatPence(p.payoutMinor)}`,
+          lines: [
+            `We have resolved the report on ${ref} and released ${formatPence(p.payoutMinor)} to your payouts.`,
+            detail ?? '',
+          ].filter(Boolean),
+          action: { label: 'View your payouts', url: `${origin}/account/payouts` },
+        },
+      ];
+    case 'dispute_withdrawn':
+      return [
+        {
+          to: p.seller,
+          subject: `Report withdrawn: ${p.title}`,
+          lines: [
+            `The buyer has withdrawn their report on ${ref}.`,
+            `${formatPence(p.payoutMinor)} has been released to your payouts.`,
+          ],
+          action: { label: 'View your payouts', url: `${origin}/account/payouts` },
+        },
+      ];
+  }
+}
+
+/** Emails both parties (as the step needs) about an order; failures are logged, not thrown. */
+export async function sendOrderMail(
+  deps: OrderMailDeps,
+  orderId: string,
+  kind: OrderMailKind,
+  detail: string | null = null,
+): Promise<void> {
+  try {
+    const parties = await orderParties(deps.db, orderId);
+    if (!parties) return;
+    for (const letter of letters(kind, parties, deps.origin, orderId, detail)) {
+      if (!letter.to.email) continue;
+      const { action } = letter;
+      await deps.mailer.send({
+        to: letter.to.email,
+        subject: letter.subject,
+        text: `${letter.lines.join('\n\n')}\n\n${action.label}: ${action.url}\n`,
+        html: layout(letter.lines, action),
+        template: `order.${kind}`,
+        userId: letter.to.id,
+      });
+    }
+  } catch (error) {
+    deps.log?.(`order email ${kind} for ${orderId} failed`, error);
+  }
+}
+
+export interface OfferMail {
+  to: { id: string; email: string };
+  subject: string;
+  lines: string[];
+  action: { label: string; url: string };
+  template: string;
+}
+
+/** Sends one offer email; failures are logged, not thrown. */
+export async function sendOfferMail(deps: OrderMailDeps, mail: OfferMail): Promise<void> {
+  try {
+    await deps.mailer.send({
+      to: mail.to.email,
+      subject: mail.subject,
+      text: `${mail.lines.join('\n\n')}\n\n${mail.action.label}: ${mail.action.url}\n`,
+      html: layout(mail.lines, mail.action),
+      template: mail.template,
+      userId: mail.to.id,
+    });
+  } catch (error) {
+    deps.log?.(`offer email ${mail.template} failed`, error);
+  }
+}

@@ -1,0 +1,168 @@
+/** Orders after payment, the seller's payouts, and the staff's dispute queue. */
+import {
+  DISPUTE_KINDS,
+  dispatchInputSchema,
+  orderDetailSchema,
+  orderRoleSchema,
+  orderSummarySchema,
+  payoutsViewSchema,
+  reasonSchema,
+} from '@reshelf/contracts';
+import { z } from 'zod';
+import { authedProcedure, type Context, router, staffProcedure } from '../../trpc.ts';
+import { linkOrigin } from '../auth/auth.router.ts';
+import {
+  cancelBySeller,
+  confirmOrder,
+  dispatchOrder,
+  disputeQueue,
+  getOrder,
+  listOrders,
+  listPayouts,
+  markArrived,
+  type OrderDeps,
+  openDispute,
+  resolveDispute,
+  withdrawDispute,
+} from './orders.service.ts';
+
+export function orderDeps(ctx: Context): OrderDeps {
+  return {
+    db: ctx.db,
+    payments: ctx.payments,
+    mailer: ctx.mailer,
+    origin: linkOrigin(ctx),
+    log: (message, error) => ctx.req.log.error({ err: error }, message),
+  };
+}
+
+const orderIdSchema = z.object({ orderId: z.string().uuid('Unknown order') });
+const done = z.object({ ok: z.literal(true) });
+const ok = { ok: true as const };
+
+export const ordersRouter = router({
+  /** The caller's purchases (buyer) or sales (seller), newest first. */
+  list: authedProcedure
+    .input(z.object({ role: orderRoleSchema, status: z.enum(['open', 'done']).optional() }))
+    .output(z.array(orderSummarySchema))
+    .query(({ ctx, input }) => listOrders(ctx.db, ctx.user.userId, input.role, { status: input.status })),
+
+  /** One order with its timeline and what the caller may do next. */
+  get: authedProcedure
+    .input(orderIdSchema)
+    .output(orderDetailSchema)
+    .query(({ ctx, input }) => getOrder(ctx.db, { id: ctx.user.userId }, input.orderId)),
+
+  /** The seller adds the carrier and tracking reference. */
+  dispatch: authedProcedure
+    .input(dispatchInputSchema)
+    .output(done)
+    .mutation(async ({ ctx, input }) => {
+      await dispatchOrder(orderDeps(ctx), ctx.user.userId, input);
+      return ok;
+    }),
+
+  /** The seller cannot send it: cancel and refund the buyer in full. */
+  cancel: authedProcedure
+    .input(orderIdSchema.extend({ reason: reasonSchema('why you cannot send it') }))
+    .output(done)
+    .mutation(async ({ ctx, input }) => {
+      await cancelBySeller(orderDeps(ctx), ctx.user.userId, input);
+      return ok;
+    }),
+
+  /** The buyer says it has arrived. */
+  markArrived: authedProcedure
+    .input(orderIdSchema)
+    .output(done)
+    .mutation(async ({ ctx, input }) => {
+      await markArrived(orderDeps(ctx), ctx.user.userId, input.orderId);
+      return ok;
+    }),
+
+  /** "Everything is OK": completes the order and releases the seller's payout. */
+  confirm: authedProcedure
+    .input(orderIdSchema)
+    .output(done)
+    .mutation(async ({ ctx, input }) => {
+      await confirmOrder(orderDeps(ctx), ctx.user.userId, input.orderId);
+      return ok;
+    }),
+
+  /** The buyer reports a problem with the book, or a parcel that never arrived. */
+  reportProblem: authedProcedure
+    .input(
+      orderIdSchema.extend({
+        kind: z.enum(DISPUTE_KINDS, { message: 'Choose what went wrong' }),
+        reason: reasonSchema('what went wrong'),
+      }),
+    )
+    .output(z.object({ disputeId: z.string().uuid() }))
+    .mutation(({ ctx, input }) => openDispute(orderDeps(ctx), ctx.user.userId, input)),
+
+  /** The buyer withdraws their report; the order completes. */
+  withdrawReport: authedProcedure
+    .input(orderIdSchema)
+    .output(done)
+    .mutation(async ({ ctx, input }) => {
+      await withdrawDispute(orderDeps(ctx), ctx.user.userId, input.orderId);
+      return ok;
+    }),
+
+  /** The seller's payouts ledger: held until an order completes, then released. */
+  payouts: authedProcedure
+    .input(z.object({}).optional())
+    .output(payoutsViewSchema)
+    .query(({ ctx }) => listPayouts(ctx.db, ctx.user.userId)),
+});
+
+const disputeItemSchema = z.object({
+  id: z.string().uuid(),
+  orderId: z.string().uuid(),
+  reference: z.string(),
+  title: z.string(),
+  kind: z.enum(DISPUTE_KINDS),
+  status: z.string(),
+  reason: z.string(),
+  resolutionNote: z.string().nullable(),
+  buyerName: z.string(),
+  sellerName: z.string(),
+  totalMinor: z.number().int(),
+  openedAt: z.string(),
+  resolvedAt: z.string().nullable(),
+});
+
+export const disputesRouter = router({
+  /** The queue: open disputes oldest first, or resolved ones newest first. */
+  queue: staffProcedure
+    .input(
+      z.object({
+        kind: z.enum(DISPUTE_KINDS).optional(),
+        status: z.enum(['open', 'resolved', 'all']).default('open'),
+      }),
+    )
+    .output(z.array(disputeItemSchema))
+    .query(({ ctx, input }) => disputeQueue(ctx.db, input)),
+
+  /** An order as staff see it, with its whole timeline. */
+  order: staffProcedure
+    .input(orderIdSchema)
+    .output(orderDetailSchema)
+    .query(({ ctx, input }) => getOrder(ctx.db, { id: ctx.user.userId, staff: true }, input.orderId)),
+
+  /** Refund the buyer in full through the payment port, or release the payout to the seller. */
+  resolve: staffProcedure
+    .input(
+      z.object({
+        disputeId: z.string().uuid('Unknown dispute'),
+        outcome: z.enum(['refund', 'release'], { message: 'Choose refund or release' }),
+        note: z
+          .string()
+          .trim()
+          .min(5, 'Write a short note for both parties (at least 5 characters)')
+          .max(2000, 'Use at most 2,000 characters'),
+      }),
+    )
+    .output(z.object({ orderId: z.string().uuid(), refundedMinor: z.number().int() }))
+    .mutation(({ ctx, input }) => resolveDispute(orderDeps(ctx), ctx.user.userId, input)),
+});

@@ -1,0 +1,856 @@
+/**
+ * The order lifecycle after payment (brief §5):
+ *   paid → dispatched (carrier + tracking, within 5 working days) → delivered → completed
+ *   (the buyer's "Everything is OK", or 2 days after delivery) → the payout is released.
+ * Side exits: cancelled with a refund (the seller cannot send it, or missed the dispatch
+ * deadline), disputed (a problem within 2 days of delivery, or nothing arrived after the
+ * carrier's window) → staff refund the buyer (refunded) or release to the seller (completed).
+ *
+ * Every move is one conditional update on the order's current status, inside a transaction
+ * with its order event, payout and refund; a second click or a racing job finds the order
+ * moved on and changes nothing. Emails go after the commit.
+ */
+import {
+  CARRIERS,
+  type Carrier,
+  COMMERCIAL_DEFAULTS,
+  type DisputeKind,
+  type OrderActions,
+  type OrderDetail,
+  type OrderRole,
+  type OrderSummary,
+  type PayoutsView,
+  PRESUMED_DELIVERY_WORKING_DAYS,
+} from '@reshelf/contracts';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/database.generated.ts';
+import type { Database } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import { type Actor, recordEvent, refundWithin } from '../checkout/checkout.service.ts';
+import { addWorkingDays } from '../checkout/working-days.ts';
+import type { PaymentProvider } from '../payments/types.ts';
+import { type OrderMailDeps, type OrderMailKind, sendOrderMail } from './order-mail.ts';
+
+export interface OrderDeps extends OrderMailDeps {
+  payments: PaymentProvider;
+}
+
+type Trx = Transaction<DB>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MOVED_ON = 'This order has moved on since you opened it. Refresh the page to see where it is now.';
+
+const iso = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);
+
+// Reading ----------------------------------------------------------------------------------
+
+function orderQuery(db: Database | Trx) {
+  return db
+    .selectFrom('orders as o')
+    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .leftJoin('profiles as bp', 'bp.id', 'o.buyer_id')
+    .leftJoin('profiles as sp', 'sp.id', 'o.seller_id')
+    .select([
+      'o.id',
+      'o.reference',
+      'o.status',
+      'o.buyer_id',
+      'o.seller_id',
+      'o.listing_id',
+      'o.offer_id',
+      'o.item_price_minor',
+      'o.postage_minor',
+      'o.buyer_protection_minor',
+      'o.buyer_protection_vat_minor',
+      'o.discount_minor',
+      'o.discount_code',
+      'o.total_minor',
+      'o.parcel_size',
+      'o.charity_sale',
+      'o.shipping_address',
+      'o.carrier',
+      'o.tracking_ref',
+      'o.created_at',
+      'o.paid_at',
+      'o.dispatch_by',
+      'o.dispatched_at',
+      'o.delivery_due_at',
+      'o.delivered_at',
+      'o.complete_after',
+      'o.completed_at',
+      'o.cancelled_at',
+      'o.cancel_reason',
+      'l.slug',
+      'b.title',
+      'b.cover_url',
+      sql<string | null>`l.photos ->> 0`.as('photo_url'),
+      'bp.display_name as buyer_name',
+      'sp.display_name as seller_name',
+    ]);
+}
+
+type OrderRow = NonNullable<Awaited<ReturnType<ReturnType<typeof orderQuery>['executeTakeFirst']>>>;
+
+function nextStep(row: OrderRow, role: OrderRole): string {
+  const date = (value: Date | null) =>
+    value
+      ? value.toLocaleDateString('en-GB', {
+          weekday: 'short',
+          day: 'numeric',
+          month: 'short',
+          timeZone: 'Europe/London',
+        })
+      : '';
+  switch (row.status) {
+    case 'pending_payment':
+      return role === 'buyer' ? 'Waiting for your payment' : 'Waiting for the buyer’s payment';
+    case 'paid':
+      return role === 'seller'
+        ? `Send it and add tracking by ${date(row.dispatch_by)}`
+        : `The seller sends it by ${date(row.dispatch_by)}`;
+    case 'dispatched':
+      return role === 'buyer'
+        ? `On its way — due by ${date(row.delivery_due_at)}`
+        : `On its way with ${carrierLabel(row.carrier) ?? 'the carrier'}`;
+    case 'delivered':
+      return role === 'buyer'
+        ? `Check it and confirm by ${date(row.complete_after)}`
+        : `Payout released by ${date(row.complete_after)}`;
+    case 'completed':
+      return role === 'seller' ? 'Complete — payout released' : 'Complete';
+    case 'disputed':
+      return 'Issue reported — our team is looking into it';
+    case 'refunded':
+      return 'Refunded to the buyer';
+    case 'cancelled':
+      return row.cancel_reason ?? 'Cancelled';
+    default:
+      return '';
+  }
+}
+
+function carrierLabel(carrier: string | null): string | null {
+  if (!carrier) return null;
+  return carrier in CARRIERS ? CARRIERS[carrier as Carrier].label : carrier;
+}
+
+function toSummary(row: OrderRow, role: OrderRole): OrderSummary {
+  return {
+    id: row.id,
+    reference: row.reference,
+    status: row.status,
+    role,
+    title: row.title,
+    listingSlug: row.slug,
+    imageUrl: row.photo_url ?? row.cover_url,
+    counterpartName: (role === 'buyer' ? row.seller_name : row.buyer_name) ?? 'A Reshelf member',
+    totalMinor: row.total_minor,
+    itemMinor: row.item_price_minor,
+    createdAt: row.created_at.toISOString(),
+    paidAt: iso(row.paid_at),
+    dispatchBy: iso(row.dispatch_by),
+    nextStep: nextStep(row, role),
+  };
+}
+
+/** The buyer's purchases or the seller's sales, newest first; unpaid attempts are left out. */
+export async function listOrders(
+  db: Database,
+  userId: string,
+  role: OrderRole,
+  options: { status?: 'open' | 'done'; limit?: number } = {},
+): Promise<OrderSummary[]> {
+  let query = orderQuery(db)
+    .where(role === 'buyer' ? 'o.buyer_id' : 'o.seller_id', '=', userId)
+    .where('o.paid_at', 'is not', null);
+  if (options.status === 'open') {
+    query = query.where('o.status', 'in', ['paid', 'dispatched', 'delivered', 'disputed']);
+  } else if (options.status === 'done') {
+    query = query.where('o.status', 'in', ['completed', 'cancelled', 'refunded']);
+  }
+  const rows = await query
+    .orderBy('o.created_at', 'desc')
+    .limit(options.limit ?? 100)
+    .execute();
+  return rows.map((row) => toSummary(row, role));
+}
+
+function actionsFor(
+  row: OrderRow,
+  role: OrderRole | 'staff',
+  dispute: { status: string; opened_by: string } | undefined,
+  now: Date,
+): OrderActions {
+  const buyer = role === 'buyer';
+  const seller = role === 'seller';
+  return {
+    canDispatch: seller && row.status === 'paid',
+    canCancel: seller && row.status === 'paid',
+    canMarkArrived: buyer && row.status === 'dispatched',
+    canConfirm: buyer && (row.status === 'dispatched' || row.status === 'delivered'),
+    canReportProblem:
+      buyer &&
+      (row.status === 'dispatched' ||
+        (row.status === 'delivered' && !!row.complete_after && row.complete_after > now)),
+    canReportNotReceived:
+      buyer && row.status === 'dispatched' && !!row.delivery_due_at && row.delivery_due_at <= now,
+    canWithdrawDispute:
+      buyer && row.status === 'disputed' && dispute?.status === 'open' && dispute.opened_by === row.buyer_id,
+  };
+}
+
+/** One order as its buyer, its seller or staff see it. */
+export async function getOrder(
+  db: Database,
+  viewer: { id: string; staff?: boolean },
+  orderId: string,
+): Promise<OrderDetail> {
+  const row = await orderQuery(db).where('o.id', '=', orderId).executeTakeFirst();
+  const role: OrderRole | 'staff' | null = !row
+    ? null
+    : row.buyer_id === viewer.id
+      ? 'buyer'
+      : row.seller_id === viewer.id
+        ? 'seller'
+        : viewer.staff
+          ? 'staff'
+          : null;
+  if (!row || !role || (role !== 'staff' && !row.paid_at && row.status !== 'pending_payment')) {
+    throw new AppError('NOT_FOUND', 'We could not find that order. Check the link, or look in your orders.');
+  }
+  const [events, dispute, payout, refunded] = await Promise.all([
+    db
+      .selectFrom('order_events')
+      .select(['from_status', 'to_status', 'actor_kind', 'note', 'created_at'])
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('disputes')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('opened_at', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+    db
+      .selectFrom('payouts')
+      .select(['amount_minor', 'status', 'released_at'])
+      .where('order_id', '=', orderId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('refunds')
+      .select(sql<number>`coalesce(sum(amount_minor), 0)::int`.as('total'))
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const summaryRole: OrderRole = role === 'seller' ? 'seller' : 'buyer';
+  const address = row.shipping_address as OrderDetail['address'];
+  return {
+    ...toSummary(row, summaryRole),
+    postageMinor: row.postage_minor,
+    protectionMinor: row.buyer_protection_minor,
+    protectionVatMinor: row.buyer_protection_vat_minor,
+    discountMinor: row.discount_minor,
+    discountCode: row.discount_code,
+    parcelSize: row.parcel_size,
+    offerId: row.offer_id,
+    charitySale: row.charity_sale,
+    address: address ?? null,
+    carrier: row.carrier,
+    carrierLabel: carrierLabel(row.carrier),
+    trackingRef: row.tracking_ref,
+    dispatchedAt: iso(row.dispatched_at),
+    deliveryDueAt: iso(row.delivery_due_at),
+    deliveredAt: iso(row.delivered_at),
+    disputeUntil: row.status === 'delivered' ? iso(row.complete_after) : null,
+    completedAt: iso(row.completed_at),
+    cancelledAt: iso(row.cancelled_at),
+    cancelReason: row.cancel_reason,
+    refundedMinor: refunded.total,
+    // The buyer does not see what the seller is paid.
+    payout:
+      role !== 'buyer' && payout
+        ? { amountMinor: payout.amount_minor, status: payout.status, releasedAt: iso(payout.released_at) }
+        : null,
+    dispute: dispute
+      ? {
+          id: dispute.id,
+          kind: dispute.kind as DisputeKind,
+          status: dispute.status,
+          reason: dispute.reason,
+          resolutionNote: dispute.resolution_note,
+          openedAt: dispute.opened_at.toISOString(),
+          resolvedAt: iso(dispute.resolved_at),
+        }
+      : null,
+    events: events.map((event) => ({
+      fromStatus: event.from_status,
+      toStatus: event.to_status,
+      actorKind: event.actor_kind,
+      note: event.note,
+      createdAt: event.created_at.toISOString(),
+    })),
+    actions: actionsFor(row, role, dispute, new Date()),
+  };
+}
+
+// Moving ------------------------------------------------------------------------------------
+
+/** Locks the order and checks who may act on it; answers the locked row. */
+async function lockOrder(trx: Trx, orderId: string, party: { id: string; as: OrderRole } | 'any') {
+  const row = await trx
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', '=', orderId)
+    .forUpdate()
+    .executeTakeFirst();
+  const mine = row && (party === 'any' || (party.as === 'buyer' ? row.buyer_id : row.seller_id) === party.id);
+  if (!row || !mine) {
+    throw new AppError('NOT_FOUND', 'We could not find that order. Check the link, or look in your orders.');
+  }
+  return row;
+}
+
+type LockedOrder = Awaited<ReturnType<typeof lockOrder>>;
+
+function requireStatus(order: LockedOrder, allowed: string[], message = MOVED_ON): void {
+  if (!allowed.includes(order.status)) throw new AppError('PRECONDITION_FAILED', message);
+}
+
+async function move(
+  trx: Trx,
+  order: LockedOrder,
+  to: string,
+  set: Record<string, unknown>,
+  actor: Actor,
+  note?: string,
+): Promise<void> {
+  const moved = await trx
+    .updateTable('orders')
+    .set({ ...set, status: to })
+    .where('id', '=', order.id)
+    .where('status', '=', order.status)
+    .returning('id')
+    .executeTakeFirst();
+  if (!moved) throw new AppError('PRECONDITION_FAILED', MOVED_ON);
+  await recordEvent(trx, order.id, order.status, to, actor, note);
+}
+
+async function releasePayout(trx: Trx, orderId: string): Promise<void> {
+  await trx
+    .updateTable('payouts')
+    .set({ status: 'released', released_at: new Date() })
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'held')
+    .execute();
+}
+
+async function complete(trx: Trx, order: LockedOrder, actor: Actor, note?: string): Promise<void> {
+  await move(trx, order, 'completed', { completed_at: new Date() }, actor, note);
+  await releasePayout(trx, order.id);
+}
+
+/**
+ * Refunds everything still refundable on the order through the payment port, cancels the
+ * seller's payout, and moves the order to `to` (cancelled or refunded).
+ */
+async function refundAll(
+  trx: Trx,
+  payments: PaymentProvider,
+  order: LockedOrder,
+  to: 'cancelled' | 'refunded',
+  reason: string,
+  actor: Actor,
+): Promise<number> {
+  const payment = await trx
+    .selectFrom('payments')
+    .select(['id', 'amount_minor', 'refunded_minor'])
+    .where('order_id', '=', order.id)
+    .where('status', '=', 'succeeded')
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!payment) {
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      'This order has no completed payment on record, so there is nothing to refund.',
+    );
+  }
+  const protectionRefunded = await trx
+    .selectFrom('refunds')
+    .select(sql<number>`coalesce(sum(buyer_protection_minor), 0)::int`.as('total'))
+    .where('order_id', '=', order.id)
+    .executeTakeFirstOrThrow();
+  const amount = payment.amount_minor - payment.refunded_minor;
+  if (amount > 0) {
+    await refundWithin(trx, payments, {
+      orderId: order.id,
+      paymentId: payment.id,
+      amountMinor: amount,
+      protectionMinor: Math.max(0, order.buyer_protection_minor - protectionRefunded.total),
+      reason,
+      actor,
+    });
+  }
+  await move(
+    trx,
+    order,
+    to,
+    to === 'cancelled' ? { cancelled_at: new Date(), cancel_reason: reason } : {},
+    actor,
+    reason,
+  );
+  await trx
+    .updateTable('payouts')
+    .set({ status: 'cancelled' })
+    .where('order_id', '=', order.id)
+    .where('status', '=', 'held')
+    .execute();
+  return amount;
+}
+
+async function afterCommit(deps: OrderDeps, orderId: string, kind: OrderMailKind, detail?: string | null) {
+  await sendOrderMail(deps, orderId, kind, detail ?? null);
+}
+
+/** The seller posts the book: carrier and tracking reference, within the dispatch deadline. */
+export async function dispatchOrder(
+  deps: OrderDeps,
+  sellerId: string,
+  input: { orderId: string; carrier: Carrier; trackingRef: string },
+): Promise<void> {
+  const now = new Date();
+  await deps.db.transaction().execute(async (trx) => {
+    const order = await lockOrder(trx, input.orderId, { id: sellerId, as: 'seller' });
+    requireStatus(
+      order,
+      ['paid'],
+      order.status === 'cancelled' ? 'This order was cancelled, so it must not be sent.' : MOVED_ON,
+    );
+    await move(
+      trx,
+      order,
+      'dispatched',
+      {
+        dispatched_at: now,
+        carrier: input.carrier,
+        tracking_ref: input.trackingRef,
+        delivery_due_at: addWorkingDays(now, CARRIERS[input.carrier].windowWorkingDays),
+      },
+      { id: sellerId, kind: 'seller' },
+      `${CARRIERS[input.carrier].label} ${input.trackingRef}`,
+    );
+  });
+  await afterCommit(
+    deps,
+    input.orderId,
+    'dispatched',
+    `It is with ${CARRIERS[input.carrier].label}, tracking reference ${input.trackingRef}.`,
+  );
+}
+
+async function deliver(trx: Trx, order: LockedOrder, actor: Actor, note?: string): Promise<LockedOrder> {
+  const deliveredAt = new Date();
+  const completeAfter = new Date(deliveredAt.getTime() + COMMERCIAL_DEFAULTS.autoCompleteDays * DAY_MS);
+  await move(
+    trx,
+    order,
+    'delivered',
+    { delivered_at: deliveredAt, complete_after: completeAfter },
+    actor,
+    note,
+  );
+  return { ...order, status: 'delivered', delivered_at: deliveredAt, complete_after: completeAfter };
+}
+
+/** The buyer says it has arrived: the 2-day window to check it starts now. */
+export async function markArrived(deps: OrderDeps, buyerId: string, orderId: string): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const order = await lockOrder(trx, orderId, { id: buyerId, as: 'buyer' });
+    requireStatus(order, ['dispatched']);
+    await deliver(trx, order, { id: buyerId, kind: 'buyer' }, 'The buyer confirmed it arrived');
+  });
+  await afterCommit(deps, orderId, 'delivered');
+}
+
+/** "Everything is OK": the order completes and the seller's payout is released. */
+export async function confirmOrder(deps: OrderDeps, buyerId: string, orderId: string): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    let order = await lockOrder(trx, orderId, { id: buyerId, as: 'buyer' });
+    requireStatus(order, ['dispatched', 'delivered']);
+    const actor: Actor = { id: buyerId, kind: 'buyer' };
+    if (order.status === 'dispatched')
+      order = await deliver(trx, order, actor, 'The buyer confirmed it arrived');
+    await complete(trx, order, actor, 'Everything is OK');
+  });
+  await afterCommit(deps, orderId, 'completed');
+}
+
+/** The buyer reports a problem (within 2 days of delivery) or a parcel that never came. */
+export async function openDispute(
+  deps: OrderDeps,
+  buyerId: string,
+  input: { orderId: string; kind: DisputeKind; reason: string },
+): Promise<{ disputeId: string }> {
+  const now = new Date();
+  const result = await deps.db.transaction().execute(async (trx) => {
+    let order = await lockOrder(trx, input.orderId, { id: buyerId, as: 'buyer' });
+    const actor: Actor = { id: buyerId, kind: 'buyer' };
+    if (input.kind === 'not_received') {
+      requireStatus(
+        order,
+        ['dispatched'],
+        order.status === 'paid'
+          ? 'The seller has not sent it yet. If it is not dispatched by the deadline, the order is cancelled and refunded automatically.'
+          : 'A missing parcel can only be reported while the order is on its way.',
+      );
+      if (!order.delivery_due_at || order.delivery_due_at > now) {
+        const due = order.delivery_due_at?.toLocaleDateString('en-GB', {
+          day: 'numeric',
+          month: 'long',
+          timeZone: 'Europe/London',
+        });
+        throw new AppError(
+          'PRECONDITION_FAILED',
+          `The carrier’s delivery window has not ended yet. If it has not arrived by ${due ?? 'then'}, you can report it then.`,
+        );
+      }
+    } else {
+      requireStatus(
+        order,
+        ['dispatched', 'delivered'],
+        'A problem can be reported only once the book has arrived and within 2 days of delivery.',
+      );
+      if (order.status === 'dispatched') {
+        order = await deliver(trx, order, actor, 'The buyer said it arrived');
+      } else if (!order.complete_after || order.complete_after <= now) {
+        throw new AppError(
+          'PRECONDITION_FAILED',
+          'The 2 days to report a problem after delivery have passed, so this order is complete.',
+        );
+      }
+    }
+    const dispute = await trx
+      .insertInto('disputes')
+      .values({ order_id: order.id, opened_by: buyerId, kind: input.kind, reason: input.reason })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await move(
+      trx,
+      order,
+      'disputed',
+      {},
+      actor,
+      input.kind === 'not_received' ? 'Not received' : 'Not as described',
+    );
+    return { disputeId: dispute.id };
+  });
+  await afterCommit(deps, input.orderId, 'dispute_opened', input.reason);
+  return result;
+}
+
+/** The buyer withdraws their report (it turned up, or it was fine): the order completes. */
+export async function withdrawDispute(deps: OrderDeps, buyerId: string, orderId: string): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const order = await lockOrder(trx, orderId, { id: buyerId, as: 'buyer' });
+    requireStatus(order, ['disputed']);
+    const withdrawn = await trx
+      .updateTable('disputes')
+      .set({ status: 'withdrawn' })
+      .where('order_id', '=', orderId)
+      .where('status', '=', 'open')
+      .where('opened_by', '=', buyerId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!withdrawn) throw new AppError('PRECONDITION_FAILED', MOVED_ON);
+    const actor: Actor = { id: buyerId, kind: 'buyer' };
+    await complete(trx, order, actor, 'The buyer withdrew their report');
+  });
+  await afterCommit(deps, orderId, 'dispute_withdrawn');
+}
+
+/** The seller cannot send it: the order is cancelled and the buyer refunded in full. */
+export async function cancelBySeller(
+  deps: OrderDeps,
+  sellerId: string,
+  input: { orderId: string; reason: string },
+): Promise<void> {
+  const reason = `Cancelled by the seller: ${input.reason}`;
+  await deps.db.transaction().execute(async (trx) => {
+    const order = await lockOrder(trx, input.orderId, { id: sellerId, as: 'seller' });
+    requireStatus(order, ['paid'], 'Only an order that has not been dispatched can be cancelled.');
+    await refundAll(trx, deps.payments, order, 'cancelled', reason, { id: sellerId, kind: 'seller' });
+    // The seller could not send it, so it is not on sale until they relist it.
+    await trx
+      .updateTable('listings')
+      .set({ status: 'withdrawn' })
+      .where('id', '=', order.listing_id)
+      .execute();
+  });
+  await afterCommit(deps, input.orderId, 'cancelled', reason);
+}
+
+// Staff ---------------------------------------------------------------------------------------
+
+export interface DisputeQueueItem {
+  id: string;
+  orderId: string;
+  reference: string;
+  title: string;
+  kind: DisputeKind;
+  status: string;
+  reason: string;
+  resolutionNote: string | null;
+  buyerName: string;
+  sellerName: string;
+  totalMinor: number;
+  openedAt: string;
+  resolvedAt: string | null;
+}
+
+export async function disputeQueue(
+  db: Database,
+  filter: { kind?: DisputeKind; status: 'open' | 'resolved' | 'all'; limit?: number },
+): Promise<DisputeQueueItem[]> {
+  let query = db
+    .selectFrom('disputes as d')
+    .innerJoin('orders as o', 'o.id', 'd.order_id')
+    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .leftJoin('profiles as bp', 'bp.id', 'o.buyer_id')
+    .leftJoin('profiles as sp', 'sp.id', 'o.seller_id')
+    .select([
+      'd.id',
+      'd.order_id',
+      'o.reference',
+      'b.title',
+      'd.kind',
+      'd.status',
+      'd.reason',
+      'd.resolution_note',
+      'bp.display_name as buyer_name',
+      'sp.display_name as seller_name',
+      'o.total_minor',
+      'd.opened_at',
+      'd.resolved_at',
+    ]);
+  if (filter.kind) query = query.where('d.kind', '=', filter.kind);
+  if (filter.status === 'open') query = query.where('d.status', '=', 'open');
+  if (filter.status === 'resolved') query = query.where('d.status', '<>', 'open');
+  const rows = await query
+    .orderBy('d.opened_at', filter.status === 'open' ? 'asc' : 'desc')
+    .limit(filter.limit ?? 200)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    orderId: row.order_id,
+    reference: row.reference,
+    title: row.title,
+    kind: row.kind as DisputeKind,
+    status: row.status,
+    reason: row.reason,
+    resolutionNote: row.resolution_note,
+    buyerName: row.buyer_name ?? 'Buyer',
+    sellerName: row.seller_name ?? 'Seller',
+    totalMinor: row.total_minor,
+    openedAt: row.opened_at.toISOString(),
+    resolvedAt: iso(row.resolved_at),
+  }));
+}
+
+/** Staff settle a dispute: refund the buyer in full through the payment port, or release. */
+export async function resolveDispute(
+  deps: OrderDeps,
+  staffId: string,
+  input: { disputeId: string; outcome: 'refund' | 'release'; note: string },
+): Promise<{ orderId: string; refundedMinor: number }> {
+  const actor: Actor = { id: staffId, kind: 'staff' };
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const dispute = await trx
+      .selectFrom('disputes')
+      .select(['id', 'order_id', 'status'])
+      .where('id', '=', input.disputeId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!dispute) throw new AppError('NOT_FOUND', 'We could not find that dispute.');
+    if (dispute.status !== 'open') {
+      throw new AppError('PRECONDITION_FAILED', 'This dispute has already been resolved. Refresh the queue.');
+    }
+    const order = await lockOrder(trx, dispute.order_id, 'any');
+    requireStatus(order, ['disputed']);
+    let refunded = 0;
+    if (input.outcome === 'refund') {
+      refunded = await refundAll(
+        trx,
+        deps.payments,
+        order,
+        'refunded',
+        `Dispute resolved: ${input.note}`,
+        actor,
+      );
+    } else {
+      await complete(trx, order, actor, `Dispute resolved: ${input.note}`);
+    }
+    await trx
+      .updateTable('disputes')
+      .set({
+        status: input.outcome === 'refund' ? 'resolved_refund' : 'resolved_release',
+        resolution_note: input.note,
+        resolved_by: staffId,
+        resolved_at: new Date(),
+      })
+      .where('id', '=', dispute.id)
+      .execute();
+    return { orderId: order.id, refundedMinor: refunded };
+  });
+  await afterCommit(
+    deps,
+    result.orderId,
+    input.outcome === 'refund' ? 'dispute_resolved_refund' : 'dispute_resolved_release',
+    input.note,
+  );
+  return result;
+}
+
+// Payouts -------------------------------------------------------------------------------------
+
+export async function listPayouts(db: Database, sellerId: string): Promise<PayoutsView> {
+  const rows = await db
+    .selectFrom('payouts as p')
+    .innerJoin('orders as o', 'o.id', 'p.order_id')
+    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select([
+      'p.id',
+      'p.order_id',
+      'o.reference',
+      'b.title',
+      'p.amount_minor',
+      'p.status',
+      'p.created_at',
+      'p.released_at',
+    ])
+    .where('p.seller_id', '=', sellerId)
+    .orderBy('p.created_at', 'desc')
+    .limit(500)
+    .execute();
+  const sum = (status: string) =>
+    rows.filter((row) => row.status === status).reduce((total, row) => total + row.amount_minor, 0);
+  return {
+    heldMinor: sum('held'),
+    releasedMinor: sum('released'),
+    items: rows.map((row) => ({
+      id: row.id,
+      orderId: row.order_id,
+      reference: row.reference,
+      title: row.title,
+      amountMinor: row.amount_minor,
+      status: row.status as 'held' | 'released' | 'cancelled',
+      createdAt: row.created_at.toISOString(),
+      releasedAt: iso(row.released_at),
+    })),
+  };
+}
+
+// Jobs ------------------------------------------------------------------------------------------
+
+const SYSTEM: Actor = { id: null, kind: 'system' };
+
+/** Paid orders not dispatched within 5 working days: cancelled, the buyer refunded. */
+export async function cancelUndispatched(deps: OrderDeps, now = new Date()): Promise<number> {
+  const due = await deps.db
+    .selectFrom('orders')
+    .select('id')
+    .where('status', '=', 'paid')
+    .where('dispatch_by', '<', now)
+    .orderBy('dispatch_by')
+    .limit(200)
+    .execute();
+  let moved = 0;
+  const reason = 'The seller did not dispatch it within 5 working days';
+  for (const { id } of due) {
+    const done = await deps.db.transaction().execute(async (trx) => {
+      const order = await lockOrder(trx, id, 'any');
+      if (order.status !== 'paid' || !order.dispatch_by || order.dispatch_by >= now) return false;
+      await refundAll(trx, deps.payments, order, 'cancelled', reason, SYSTEM);
+      await trx
+        .updateTable('listings')
+        .set({ status: 'withdrawn' })
+        .where('id', '=', order.listing_id)
+        .execute();
+      return true;
+    });
+    if (done) {
+      moved += 1;
+      await afterCommit(deps, id, 'cancelled', `${reason}, so we have cancelled it.`);
+    }
+  }
+  return moved;
+}
+
+/**
+ * Dispatched orders nobody reported missing, some working days after the carrier's window:
+ * taken as delivered, which starts the buyer's 2 days to check the book.
+ */
+export async function presumeDelivered(deps: OrderDeps, now = new Date()): Promise<number> {
+  const candidates = await deps.db
+    .selectFrom('orders')
+    .select(['id', 'delivery_due_at'])
+    .where('status', '=', 'dispatched')
+    .where('delivery_due_at', '<', now)
+    .orderBy('delivery_due_at')
+    .limit(500)
+    .execute();
+  let moved = 0;
+  for (const candidate of candidates) {
+    if (!candidate.delivery_due_at) continue;
+    if (addWorkingDays(candidate.delivery_due_at, PRESUMED_DELIVERY_WORKING_DAYS) > now) continue;
+    const done = await deps.db.transaction().execute(async (trx) => {
+      const order = await lockOrder(trx, candidate.id, 'any');
+      if (order.status !== 'dispatched') return false;
+      await deliver(
+        trx,
+        order,
+        SYSTEM,
+        'Taken as delivered: nothing was reported missing after the carrier’s window',
+      );
+      return true;
+    });
+    if (done) {
+      moved += 1;
+      await afterCommit(deps, candidate.id, 'delivered');
+    }
+  }
+  return moved;
+}
+
+/** Delivered orders with no report after 2 days complete and release the seller's payout. */
+export async function autoComplete(deps: OrderDeps, now = new Date()): Promise<number> {
+  const due = await deps.db
+    .selectFrom('orders')
+    .select('id')
+    .where('status', '=', 'delivered')
+    .where('complete_after', '<=', now)
+    .orderBy('complete_after')
+    .limit(500)
+    .execute();
+  let moved = 0;
+  for (const { id } of due) {
+    const done = await deps.db.transaction().execute(async (trx) => {
+      const order = await lockOrder(trx, id, 'any');
+      if (order.status !== 'delivered' || !order.complete_after || order.complete_after > now) return false;
+      await complete(
+        trx,
+        order,
+        SYSTEM,
+        `Completed automatically ${COMMERCIAL_DEFAULTS.autoCompleteDays} days after delivery`,
+      );
+      return true;
+    });
+    if (done) {
+      moved += 1;
+      await afterCommit(deps, id, 'completed');
+    }
+  }
+  return moved;
+}

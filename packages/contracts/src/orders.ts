@@ -1,0 +1,231 @@
+/**
+ * Offers, orders, disputes and payouts (brief §4–§5): the shapes both sides share. The server
+ * computes what a person may do next (`actions`); the web only shows those buttons.
+ */
+import { z } from 'zod';
+import { addressInputSchema } from './checkout.ts';
+import { COMMERCIAL_DEFAULTS } from './constants.ts';
+
+/** UK carriers a seller can dispatch with, and how many working days each usually takes. */
+export const CARRIERS = {
+  royal_mail_tracked_24: { label: 'Royal Mail Tracked 24', windowWorkingDays: 2 },
+  royal_mail_tracked_48: { label: 'Royal Mail Tracked 48', windowWorkingDays: 3 },
+  evri: { label: 'Evri', windowWorkingDays: 4 },
+  dpd: { label: 'DPD', windowWorkingDays: 2 },
+  yodel: { label: 'Yodel', windowWorkingDays: 4 },
+  inpost: { label: 'InPost', windowWorkingDays: 3 },
+  parcelforce: { label: 'Parcelforce', windowWorkingDays: 3 },
+  other: { label: 'Another tracked service', windowWorkingDays: 5 },
+} as const;
+export type Carrier = keyof typeof CARRIERS;
+export const CARRIER_IDS = Object.keys(CARRIERS) as [Carrier, ...Carrier[]];
+
+/** After the carrier's window, a parcel nobody reported missing is taken as delivered. */
+export const PRESUMED_DELIVERY_WORKING_DAYS = 5;
+
+export const trackingRefSchema = z
+  .string()
+  .trim()
+  .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+  .pipe(
+    z
+      .string()
+      .min(6, 'Enter the tracking reference from your proof of postage (at least 6 characters)')
+      .max(40, 'A tracking reference is at most 40 characters')
+      .regex(/^[A-Z0-9-]+$/, 'A tracking reference has only letters, numbers and hyphens'),
+  );
+
+export const dispatchInputSchema = z.object({
+  orderId: z.string().uuid('Unknown order'),
+  carrier: z.enum(CARRIER_IDS, { message: 'Choose the carrier you sent it with' }),
+  trackingRef: trackingRefSchema,
+});
+
+export const reasonSchema = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(10, `Tell us ${what} in at least 10 characters`)
+    .max(2000, 'Use at most 2,000 characters');
+
+export const DISPUTE_KINDS = ['item_not_as_described', 'not_received'] as const;
+export type DisputeKind = (typeof DISPUTE_KINDS)[number];
+export const DISPUTE_KIND_LABELS: Record<DisputeKind, string> = {
+  item_not_as_described: 'Not as described',
+  not_received: 'Not received',
+};
+
+export const ORDER_STATUS_LABELS: Record<string, string> = {
+  pending_payment: 'Awaiting payment',
+  paid: 'Paid — to dispatch',
+  dispatched: 'Dispatched',
+  delivered: 'Delivered',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  disputed: 'Issue reported',
+  refunded: 'Refunded',
+};
+
+export const orderRoleSchema = z.enum(['buyer', 'seller']);
+export type OrderRole = z.infer<typeof orderRoleSchema>;
+
+export const orderSummarySchema = z.object({
+  id: z.string().uuid(),
+  reference: z.string(),
+  status: z.string(),
+  role: orderRoleSchema,
+  title: z.string(),
+  listingSlug: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  counterpartName: z.string(),
+  totalMinor: z.number().int(),
+  itemMinor: z.number().int(),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+  dispatchBy: z.string().nullable(),
+  /** A short line saying what happens next, for the list. */
+  nextStep: z.string(),
+});
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+
+export const orderEventSchema = z.object({
+  fromStatus: z.string().nullable(),
+  toStatus: z.string(),
+  actorKind: z.string(),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const disputeViewSchema = z.object({
+  id: z.string().uuid(),
+  kind: z.enum(DISPUTE_KINDS),
+  status: z.string(),
+  reason: z.string(),
+  resolutionNote: z.string().nullable(),
+  openedAt: z.string(),
+  resolvedAt: z.string().nullable(),
+});
+
+export const orderActionsSchema = z.object({
+  canDispatch: z.boolean(),
+  canCancel: z.boolean(),
+  canMarkArrived: z.boolean(),
+  canConfirm: z.boolean(),
+  canReportProblem: z.boolean(),
+  canReportNotReceived: z.boolean(),
+  canWithdrawDispute: z.boolean(),
+});
+export type OrderActions = z.infer<typeof orderActionsSchema>;
+
+export const orderDetailSchema = orderSummarySchema.extend({
+  postageMinor: z.number().int(),
+  protectionMinor: z.number().int(),
+  protectionVatMinor: z.number().int(),
+  discountMinor: z.number().int(),
+  discountCode: z.string().nullable(),
+  parcelSize: z.string().nullable(),
+  offerId: z.string().uuid().nullable(),
+  charitySale: z.boolean(),
+  address: addressInputSchema.nullable(),
+  carrier: z.string().nullable(),
+  carrierLabel: z.string().nullable(),
+  trackingRef: z.string().nullable(),
+  dispatchedAt: z.string().nullable(),
+  deliveryDueAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  disputeUntil: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+  cancelReason: z.string().nullable(),
+  refundedMinor: z.number().int(),
+  payout: z
+    .object({ amountMinor: z.number().int(), status: z.string(), releasedAt: z.string().nullable() })
+    .nullable(),
+  dispute: disputeViewSchema.nullable(),
+  events: z.array(orderEventSchema),
+  actions: orderActionsSchema,
+});
+export type OrderDetail = z.infer<typeof orderDetailSchema>;
+
+export const payoutsViewSchema = z.object({
+  heldMinor: z.number().int(),
+  releasedMinor: z.number().int(),
+  items: z.array(
+    z.object({
+      id: z.string().uuid(),
+      orderId: z.string().uuid(),
+      reference: z.string(),
+      title: z.string(),
+      amountMinor: z.number().int(),
+      status: z.enum(['held', 'released', 'cancelled']),
+      createdAt: z.string(),
+      releasedAt: z.string().nullable(),
+    }),
+  ),
+});
+export type PayoutsView = z.infer<typeof payoutsViewSchema>;
+
+// Offers ---------------------------------------------------------------------------------
+
+export const offerAmountSchema = z
+  .number({ message: 'Enter an amount in pounds, like 4.50' })
+  .int('Offers are in whole pence')
+  .positive('Enter an amount above £0.00')
+  .max(COMMERCIAL_DEFAULTS.maxPriceMinor, 'Offers are at most £10,000.00');
+
+export const offerMessageSchema = z
+  .string()
+  .trim()
+  .max(500, 'Keep your message to 500 characters')
+  .optional()
+  .transform((value) => (value ? value : null));
+
+export const offerRoundSchema = z.object({
+  id: z.string().uuid(),
+  madeBy: z.enum(['buyer', 'seller']),
+  amountMinor: z.number().int(),
+  status: z.string(),
+  message: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  checkoutDeadline: z.string().nullable(),
+});
+
+export const offerThreadSchema = z.object({
+  /** The latest round: the one anybody can act on. */
+  currentId: z.string().uuid(),
+  status: z.string(),
+  role: orderRoleSchema,
+  listing: z.object({
+    id: z.string().uuid(),
+    slug: z.string().nullable(),
+    title: z.string(),
+    priceMinor: z.number().int(),
+    imageUrl: z.string().nullable(),
+    status: z.string(),
+  }),
+  counterpartName: z.string(),
+  rounds: z.array(offerRoundSchema),
+  actions: z.object({
+    canAccept: z.boolean(),
+    canDecline: z.boolean(),
+    canCounter: z.boolean(),
+    canWithdraw: z.boolean(),
+    canPay: z.boolean(),
+  }),
+  /** The least a counter may be, when countering is allowed. */
+  counterMinMinor: z.number().int().nullable(),
+  counterMaxMinor: z.number().int().nullable(),
+});
+export type OfferThread = z.infer<typeof offerThreadSchema>;
+
+export const savedAddressSchema = addressInputSchema.extend({
+  id: z.string().uuid(),
+  isDefault: z.boolean(),
+});
+export type SavedAddress = z.infer<typeof savedAddressSchema>;
+
+/** The least a buyer may offer: half the asking price, rounded up to the penny. */
+export function minimumOfferMinor(askingMinor: number): number {
+  return Math.ceil((askingMinor * COMMERCIAL_DEFAULTS.offerMinPercent) / 100);
+}
