@@ -321,6 +321,34 @@ describe('seed-openlibrary-recent', () => {
     expect(await seededIds('order')).toHaveLength(24);
   });
 
+  it('gives each seeded order its payment and payout, which go with it on reset', async () => {
+    const orders = await seededIds('order');
+    expect(orders).toHaveLength(24);
+    const payments = await db
+      .selectFrom('payments as p')
+      .innerJoin('orders as o', 'o.id', 'p.order_id')
+      .select(['p.status', 'p.amount_minor', 'o.total_minor'])
+      .where('p.order_id', 'in', orders)
+      .execute();
+    expect(payments).toHaveLength(24);
+    expect(payments.every((row) => row.status === 'succeeded' && row.amount_minor === row.total_minor)).toBe(
+      true,
+    );
+    const payouts = await db
+      .selectFrom('payouts as p')
+      .innerJoin('orders as o', 'o.id', 'p.order_id')
+      .select(['p.status as payout', 'o.status as order'])
+      .where('p.order_id', 'in', orders)
+      .execute();
+    expect(payouts).toHaveLength(24);
+    for (const row of payouts) expect(row.payout).toBe(row.order === 'completed' ? 'released' : 'held');
+    await sql`select public.seed_openlibrary_reset()`.execute(db);
+    const left = await db.selectFrom('payments').select('id').where('order_id', 'in', orders).execute();
+    expect(left).toEqual([]);
+    expect(await seededIds('order')).toEqual([]);
+    expect((await seedCall(false)).body.result.data).toEqual({ listings: 40, orders: 24 });
+  });
+
   it('spreads the orders so each period has its own revenue (Europe/London, in BST)', async () => {
     const now = new Date('2026-07-15T12:00:00Z');
     const pool = poolClient(t.database.handle.pool);
