@@ -1,16 +1,16 @@
 /** Transactional emails, written for people. Each returns a subject, plain text and HTML. */
 
-interface Rendered {
+export interface Rendered {
   subject: string;
   text: string;
   html: string;
 }
 
-function escapeHtml(value: string): string {
+export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-function layout(paragraphs: string[], action?: { label: string; url: string }): string {
+export function layout(paragraphs: string[], action?: { label: string; url: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join('');
   const button = action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#8c2f23;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p><p style="margin:0 0 16px;color:#6b6258;font-size:13px">Or paste this link into your browser: ${escapeHtml(action.url)}</p>`
