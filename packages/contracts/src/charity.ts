@@ -228,8 +228,8 @@ export type BulkColumn = (typeof BULK_COLUMNS)[number]['key'];
 export const BULK_TEMPLATE_CSV = [
   BULK_COLUMNS.map((column) => column.key).join(','),
   '9780141439518,Very good,4.50,Light shelf wear to the cover,D-00123,,small,,',
-  '978-0-00-711556-8,Good,3.00,,D-00124,,,,',
-  '9781999999990,Like new,6.00,Signed by the author,,https://example.org/photos/signed-copy.jpg,medium,A Local History of Banbury,J. Smith',
+  '978-0-14-143966-2,Good,3.00,,D-00124,,,,',
+  '9780951234563,Like new,6.00,Signed by the author,,https://example.org/photos/signed-copy.jpg,medium,A Local History of Banbury,J. Smith',
 ].join('\r\n');
 
 export const DONOR_REFERENCE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._/-]{0,39}$/;
