@@ -15,13 +15,24 @@ import {
 describe('registered charity numbers', () => {
   it('accepts England and Wales numbers of 6 to 8 digits', () => {
     expect(parseCharityNumber('123456')).toEqual({ ok: true, number: '123456', register: 'england_wales' });
-    expect(parseCharityNumber(' 1148392 ')).toEqual({ ok: true, number: '1148392', register: 'england_wales' });
-    expect(parseCharityNumber('12345678')).toEqual({ ok: true, number: '12345678', register: 'england_wales' });
+    expect(parseCharityNumber(' 1148392 ')).toEqual({
+      ok: true,
+      number: '1148392',
+      register: 'england_wales',
+    });
+    expect(parseCharityNumber('12345678')).toEqual({
+      ok: true,
+      number: '12345678',
+      register: 'england_wales',
+    });
   });
 
   it('refuses England and Wales numbers of other lengths with the rule', () => {
     expect(parseCharityNumber('12345')).toEqual({ ok: false, message: CHARITY_NUMBER_MESSAGES.englandWales });
-    expect(parseCharityNumber('123456789')).toEqual({ ok: false, message: CHARITY_NUMBER_MESSAGES.englandWales });
+    expect(parseCharityNumber('123456789')).toEqual({
+      ok: false,
+      message: CHARITY_NUMBER_MESSAGES.englandWales,
+    });
   });
 
   it('accepts Scottish numbers (SC and 6 digits), in any case and with spaces', () => {
@@ -37,7 +48,10 @@ describe('registered charity numbers', () => {
       number: 'NIC100123',
       register: 'northern_ireland',
     });
-    expect(parseCharityNumber('NI100123')).toEqual({ ok: false, message: CHARITY_NUMBER_MESSAGES.northernIreland });
+    expect(parseCharityNumber('NI100123')).toEqual({
+      ok: false,
+      message: CHARITY_NUMBER_MESSAGES.northernIreland,
+    });
     expect(parseCharityNumber('NIC1001234')).toEqual({
       ok: false,
       message: CHARITY_NUMBER_MESSAGES.northernIreland,
@@ -149,7 +163,10 @@ describe('bulk-listing rows', () => {
       ok: false,
       errors: [BULK_MESSAGES.isbnMissing, BULK_MESSAGES.conditionMissing],
     });
-    expect(validateBulkRow({ ...good, price: '0' })).toEqual({ ok: false, errors: [BULK_MESSAGES.priceTooLow] });
+    expect(validateBulkRow({ ...good, price: '0' })).toEqual({
+      ok: false,
+      errors: [BULK_MESSAGES.priceTooLow],
+    });
     expect(validateBulkRow({ ...good, price: '10000.01' })).toEqual({
       ok: false,
       errors: [BULK_MESSAGES.priceTooHigh],

@@ -70,7 +70,9 @@ function upload(user: TestUser, csv: string, filename = 'books.csv') {
 async function finished(user: TestUser, importId: string) {
   await vi.waitFor(
     async () => {
-      const status = dataOf(await asUser(t.app, user.accessToken).query('charities.importStatus', { importId }));
+      const status = dataOf(
+        await asUser(t.app, user.accessToken).query('charities.importStatus', { importId }),
+      );
       expect(status.status).toBe('done');
     },
     { timeout: 120_000, interval: 100 },
@@ -113,7 +115,9 @@ describe('applying to sell as a charity', () => {
     // Applying twice is refused, and so is someone else with the same number.
     expect(errorOf(await me.mutation('charities.signup', application)).status).toBe(409);
     const other = asUser(t.app, helper.accessToken);
-    expect(errorOf(await other.mutation('charities.signup', { ...application, name: 'Copycat Books' }))).toEqual({
+    expect(
+      errorOf(await other.mutation('charities.signup', { ...application, name: 'Copycat Books' })),
+    ).toEqual({
       status: 409,
       message:
         'A charity with the number 1148393 has already applied or sells on Reshelf. If it is yours, ask its owner to invite you.',
@@ -127,7 +131,11 @@ describe('applying to sell as a charity', () => {
     expect(errorOf(start).message).toMatch(/waiting for approval/);
     const csv = await upload(owner, 'isbn,condition,price\n9780141439518,Good,3.00\n');
     expect(csv.status).toBe(403);
-    const book = await db.selectFrom('books').select('id').where('isbn13', '=', KNOWN[0]).executeTakeFirstOrThrow();
+    const book = await db
+      .selectFrom('books')
+      .select('id')
+      .where('isbn13', '=', KNOWN[0])
+      .executeTakeFirstOrThrow();
     await expect(
       db
         .insertInto('listings')
@@ -163,22 +171,42 @@ describe('applying to sell as a charity', () => {
       address: '12 Parsons Street, Banbury, OX16 5LW',
       ownerEmail: 'second@charities.test',
     });
-    const short = await staffCalls.mutation('charities.review', { charityId: created.id, decision: 'reject', reason: 'no' });
+    const short = await staffCalls.mutation('charities.review', {
+      charityId: created.id,
+      decision: 'reject',
+      reason: 'no',
+    });
     expect(errorOf(short).status).toBe(400);
     const reason = 'The charity number belongs to a different charity on the Scottish register.';
-    dataOf(await staffCalls.mutation('charities.review', { charityId: created.id, decision: 'reject', reason }));
+    dataOf(
+      await staffCalls.mutation('charities.review', { charityId: created.id, decision: 'reject', reason }),
+    );
     const mail = (await mailTo(applicant.email))[0]!;
     expect(mail.template).toBe('charity-rejected');
     expect(mail.text_body).toContain(reason);
-    const audit = await db.selectFrom('charity_reviews').selectAll().where('charity_id', '=', created.id).execute();
+    const audit = await db
+      .selectFrom('charity_reviews')
+      .selectAll()
+      .where('charity_id', '=', created.id)
+      .execute();
     expect(audit).toMatchObject([{ decision: 'rejected', reason, actor_id: staff.id }]);
-    expect(dataOf(await me.query('charities.mine'))).toMatchObject({ status: 'rejected', rejectionReason: reason });
+    expect(dataOf(await me.query('charities.mine'))).toMatchObject({
+      status: 'rejected',
+      rejectionReason: reason,
+    });
     // A second decision on the same application is refused.
-    const again = await staffCalls.mutation('charities.review', { charityId: created.id, decision: 'approve' });
+    const again = await staffCalls.mutation('charities.review', {
+      charityId: created.id,
+      decision: 'approve',
+    });
     expect(errorOf(again)).toEqual({ status: 409, message: 'This application has already been rejected.' });
     // The applicant applies again with the corrected number.
     const retry = dataOf(
-      await me.mutation('charities.signup', { ...application, name: 'Second Chance Books', registeredNumber: 'SC054321' }),
+      await me.mutation('charities.signup', {
+        ...application,
+        name: 'Second Chance Books',
+        registeredNumber: 'SC054321',
+      }),
     );
     expect(retry.slug).toBe('second-chance-books-2');
     expect(dataOf(await me.query('charities.mine'))).toMatchObject({ status: 'pending', id: retry.id });
@@ -193,11 +221,19 @@ describe('applying to sell as a charity', () => {
   });
 
   it('lets staff approve: emailed, recorded, in the directory', async () => {
-    dataOf(await asUser(t.app, staff.accessToken).mutation('charities.review', { charityId, decision: 'approve' }));
+    dataOf(
+      await asUser(t.app, staff.accessToken).mutation('charities.review', { charityId, decision: 'approve' }),
+    );
     expect((await mailTo(owner.email))[0]).toMatchObject({ template: 'charity-approved' });
-    const audit = await db.selectFrom('charity_reviews').selectAll().where('charity_id', '=', charityId).execute();
+    const audit = await db
+      .selectFrom('charity_reviews')
+      .selectAll()
+      .where('charity_id', '=', charityId)
+      .execute();
     expect(audit).toMatchObject([{ decision: 'approved', reason: null, actor_id: staff.id }]);
-    const profile = dataOf(await asUser(t.app, owner.accessToken).query('charities.bySlug', { slug: 'banbury-hospice-books' }));
+    const profile = dataOf(
+      await asUser(t.app, owner.accessToken).query('charities.bySlug', { slug: 'banbury-hospice-books' }),
+    );
     expect(profile).toMatchObject({ name: 'Banbury Hospice Books', town: 'Banbury' });
   });
 });
@@ -207,7 +243,9 @@ describe('the charity team', () => {
     const me = asUser(t.app, owner.accessToken);
     dataOf(await me.mutation('charities.invite', { email: 'Helper@Charities.test' }));
     expect((await mailTo('helper@charities.test'))[0]).toMatchObject({ template: 'charity-invited' });
-    expect(errorOf(await me.mutation('charities.invite', { email: 'helper@charities.test' })).status).toBe(409);
+    expect(errorOf(await me.mutation('charities.invite', { email: 'helper@charities.test' })).status).toBe(
+      409,
+    );
     const them = asUser(t.app, helper.accessToken);
     const invitations = dataOf(await them.query('charities.invitations'));
     expect(invitations).toMatchObject([{ charityName: 'Banbury Hospice Books' }]);
@@ -217,7 +255,9 @@ describe('the charity team', () => {
       invitationId: invitations[0].id,
     });
     expect(errorOf(stolen).status).toBe(404);
-    const joined = dataOf(await them.mutation('charities.acceptInvitation', { invitationId: invitations[0].id }));
+    const joined = dataOf(
+      await them.mutation('charities.acceptInvitation', { invitationId: invitations[0].id }),
+    );
     expect(joined).toMatchObject({ name: 'Banbury Hospice Books', role: 'staff', status: 'approved' });
     const team = dataOf(await me.query('charities.team'));
     expect(team.members.map((m: { role: string }) => m.role)).toEqual(['owner', 'staff']);
@@ -228,14 +268,21 @@ describe('the charity team', () => {
 
   it('starts a listing for the charity through the sell wizard, with its donor reference', async () => {
     const them = asUser(t.app, helper.accessToken);
-    const started = dataOf(await them.mutation('charities.startListing', { isbn: KNOWN[1], donorReference: 'D-77' }));
+    const started = dataOf(
+      await them.mutation('charities.startListing', { isbn: KNOWN[1], donorReference: 'D-77' }),
+    );
     expect(started.source).toBe('catalogue');
     const row = await db
       .selectFrom('listings')
       .select(['charity_id', 'donor_reference', 'status', 'seller_id'])
       .where('id', '=', started.listing.id)
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ charity_id: charityId, donor_reference: 'D-77', status: 'draft', seller_id: helper.id });
+    expect(row).toEqual({
+      charity_id: charityId,
+      donor_reference: 'D-77',
+      status: 'draft',
+      seller_id: helper.id,
+    });
   });
 });
 
@@ -244,7 +291,9 @@ function rows50(): string {
   for (let i = 0; i < 50; i++) {
     const isbn = KNOWN[i % KNOWN.length];
     const donor = i % 3 === 0 ? `D-${100 + (i % 7)}` : '';
-    lines.push(`${isbn},${['Like new', 'Very good', 'Good', 'Well read'][i % 4]},${(2 + i / 10).toFixed(2)},Copy ${i + 1},${donor},`);
+    lines.push(
+      `${isbn},${['Like new', 'Very good', 'Good', 'Well read'][i % 4]},${(2 + i / 10).toFixed(2)},Copy ${i + 1},${donor},`,
+    );
   }
   lines[11] = '9780141439519,Good,3.00,Copy 11,,'; // a bad check digit
   lines[23] = `${KNOWN[2]},Very good,,Copy 23,,`; // no price
@@ -271,7 +320,9 @@ describe('bulk listing from a CSV', () => {
     const done = await finished(owner, importId);
     expect(done).toMatchObject({ processedRows: 50, listedRows: 47, draftRows: 0, failedRows: 0 });
     const problems = await report(owner, importId, 'problems');
-    expect(problems.rows.map((r: { rowNumber: number; errors: string[] }) => [r.rowNumber, r.errors])).toEqual([
+    expect(
+      problems.rows.map((r: { rowNumber: number; errors: string[] }) => [r.rowNumber, r.errors]),
+    ).toEqual([
       [12, ['ISBN: That ISBN’s last digit doesn’t match the others: check it against the book']],
       [24, [BULK_MESSAGES.priceMissing]],
       [38, [BULK_MESSAGES.conditionUnknown('Mint')]],
@@ -302,7 +353,9 @@ describe('bulk listing from a CSV', () => {
   });
 
   it('gives the rows to correct as a CSV that, corrected, uploads again', async () => {
-    const file = dataOf(await asUser(t.app, owner.accessToken).query('charities.importCorrections', { importId }));
+    const file = dataOf(
+      await asUser(t.app, owner.accessToken).query('charities.importCorrections', { importId }),
+    );
     expect(file.fileName).toBe('spring-donations-to-correct.csv');
     const records = parse(file.csv, { columns: true }) as Record<string, string>[];
     expect(records.map((r) => r.problems)).toEqual([
@@ -333,7 +386,12 @@ describe('bulk listing from a CSV', () => {
     const done = await finished(helper, response.body.id);
     expect(done).toMatchObject({ listedRows: 2, draftRows: 1 });
     const all = await report(helper, response.body.id);
-    expect(all.rows.map((r: { status: string }) => r.status)).toEqual(['listed', 'invalid', 'listed', 'draft']);
+    expect(all.rows.map((r: { status: string }) => r.status)).toEqual([
+      'listed',
+      'invalid',
+      'listed',
+      'draft',
+    ]);
     expect(all.rows[1].errors).toEqual([BULK_MESSAGES.duplicate(2)]);
     expect(all.rows[2].title).toBe('A Local History of Banbury');
     const draft = await db
@@ -346,7 +404,8 @@ describe('bulk listing from a CSV', () => {
 
   it('lists 2,000 rows in one upload, in batches that show progress', async () => {
     const lines = ['isbn,condition,price,notes'];
-    for (let i = 0; i < 2000; i++) lines.push(`${KNOWN[i % 5]},Good,${(1 + (i % 50) / 10).toFixed(2)},Box ${i}`);
+    for (let i = 0; i < 2000; i++)
+      lines.push(`${KNOWN[i % 5]},Good,${(1 + (i % 50) / 10).toFixed(2)},Box ${i}`);
     const response = await upload(owner, lines.join('\n'), 'warehouse.csv');
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ totalRows: 2000, invalidRows: 0 });
@@ -354,7 +413,9 @@ describe('bulk listing from a CSV', () => {
     await vi.waitFor(
       async () => {
         const status = dataOf(
-          await asUser(t.app, owner.accessToken).query('charities.importStatus', { importId: response.body.id }),
+          await asUser(t.app, owner.accessToken).query('charities.importStatus', {
+            importId: response.body.id,
+          }),
         );
         seen.add(status.processedRows);
         expect(status.status).toBe('done');

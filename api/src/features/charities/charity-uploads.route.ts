@@ -100,12 +100,10 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown,
   const code = (error as { code?: string }).code;
   if (code?.startsWith('FST_')) return refuse(reply, 400, fallback);
   request.log.error({ err: error }, 'charity upload failed');
-  return reply
-    .code(500)
-    .send({
-      error: 'Internal Server Error',
-      message: 'Something went wrong on our side. Please try again in a moment.',
-    });
+  return reply.code(500).send({
+    error: 'Internal Server Error',
+    message: 'Something went wrong on our side. Please try again in a moment.',
+  });
 }
 
 export async function registerCharityUploadRoutes(
