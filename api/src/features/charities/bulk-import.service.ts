@@ -450,11 +450,23 @@ export async function processImport(deps: ImportDeps, importId: string): Promise
       // Each batch renews the lease; yield between batches so requests keep being served.
       await new Promise((resolve) => setImmediate(resolve));
     }
+    // Rows another instance still holds (it took the lease after ours lapsed, during slow
+    // book lookups) are not done yet: that instance marks the import done when it finishes.
     await deps.db
       .updateTable('charity_imports')
       .set({ status: 'done', finished_at: new Date(), lease_until: null })
       .where('id', '=', importId)
       .where('status', '=', 'processing')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('charity_import_rows')
+              .select('row_number')
+              .where('import_id', '=', importId)
+              .where('status', '=', 'pending'),
+          ),
+        ),
+      )
       .execute();
   } catch (error) {
     // Let another poll take it up again at once rather than after the lease.

@@ -134,7 +134,7 @@ describe('applying to sell as a charity', () => {
     const book = await db
       .selectFrom('books')
       .select('id')
-      .where('isbn13', '=', KNOWN[0])
+      .where('isbn13', '=', KNOWN[0]!)
       .executeTakeFirstOrThrow();
     await expect(
       db
