@@ -18,7 +18,8 @@ import {
   type ReturnRequest,
   type ReturnStatus,
 } from '@reshelf/contracts';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { type Actor, type CheckoutDeps, recordEvent, refundPayment } from '../checkout/checkout.service.ts';
@@ -53,7 +54,7 @@ interface OrderForReturn {
 }
 
 async function orderForReturn(
-  db: Database,
+  db: Database | Transaction<DB>,
   orderId: string,
   { lock = false } = {},
 ): Promise<OrderForReturn | undefined> {
@@ -204,7 +205,7 @@ export async function requestReturn(
   input: { orderId: string; reason: string },
 ): Promise<ReturnEligibility> {
   const created = await deps.db.transaction().execute(async (trx) => {
-    const order = await orderForReturn(trx as unknown as Database, input.orderId, { lock: true });
+    const order = await orderForReturn(trx, input.orderId, { lock: true });
     if (!order || order.buyer_id !== buyer.userId)
       throw new AppError('NOT_FOUND', 'We could not find that order.');
     const existing = await trx
