@@ -129,6 +129,17 @@ export function logoPrefix(userId: string): string {
   return `charity-logos/${userId}/`;
 }
 
+/** Whether a URL is a logo this person uploaded (its key under their prefix, as we name it). */
+function isOwnLogo(storage: StoragePort, userId: string, url: string): boolean {
+  const prefix = logoPrefix(userId);
+  const key = url.slice(url.indexOf(prefix));
+  return (
+    url.includes(prefix) &&
+    new RegExp(`^${prefix}[0-9a-f]{16}/\\d+\\.webp$`).test(key) &&
+    storage.publicUrl(key) === url
+  );
+}
+
 async function freeSlug(db: Database, name: string): Promise<string> {
   const base = (slugify(name) || 'charity').slice(0, 70).replace(/-+$/, '');
   const taken = await db
@@ -157,7 +168,7 @@ export async function signUpCharity(
   input: CharitySignupInput,
 ): Promise<{ id: string; slug: string; name: string }> {
   const values = charitySignupInputSchema.parse(input);
-  if (values.logoUrl && !values.logoUrl.startsWith(deps.storage.publicUrl(logoPrefix(applicant.userId)))) {
+  if (values.logoUrl && !isOwnLogo(deps.storage, applicant.userId, values.logoUrl)) {
     throw new AppError('BAD_INPUT', 'Upload your logo again: we couldn’t find the one you chose.', {
       field: 'logoUrl',
     });

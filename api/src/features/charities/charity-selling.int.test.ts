@@ -12,7 +12,7 @@ import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { asUser, dataOf, errorOf, photo } from '../../testing/selling.ts';
 
 let t: TestApp;
 let db: Database;
@@ -122,6 +122,60 @@ describe('applying to sell as a charity', () => {
       message:
         'A charity with the number 1148393 has already applied or sells on Reshelf. If it is yours, ask its owner to invite you.',
     });
+  });
+
+  it('takes a logo as a 400 px WebP under the applicant’s own prefix, and only such a logo', async () => {
+    const uploaded = await request(t.app.server)
+      .post('/api/uploads/charity-logo')
+      .set('authorization', `Bearer ${helper.accessToken}`)
+      .attach('logo', await photo(900, 600, 'jpeg'), { filename: 'logo.jpg', contentType: 'image/jpeg' });
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body.url).toMatch(
+      new RegExp(`/storage/charity-logos/${helper.id}/[0-9a-f]{16}/400\\.webp$`),
+    );
+    const served = await request(t.app.server).get(uploaded.body.url);
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toBe('image/webp');
+    const notAnImage = await request(t.app.server)
+      .post('/api/uploads/charity-logo')
+      .set('authorization', `Bearer ${helper.accessToken}`)
+      .attach('logo', Buffer.from('not a picture'), { filename: 'logo.png', contentType: 'image/png' });
+    expect(notAnImage.status).toBe(400);
+    const anonymous = await request(t.app.server)
+      .post('/api/uploads/charity-logo')
+      .set('x-reshelf-client', 'script')
+      .attach('logo', await photo(), { filename: 'logo.png', contentType: 'image/png' });
+    expect(anonymous.status).toBe(401);
+    // Someone else's logo is refused at sign-up.
+    const borrowed = await asUser(t.app, owner.accessToken).mutation('charities.signup', {
+      ...application,
+      registeredNumber: 'NIC100123',
+      logoUrl: uploaded.body.url,
+    });
+    expect(errorOf(borrowed)).toEqual({
+      status: 400,
+      message: 'Upload your logo again: we couldn’t find the one you chose.',
+    });
+    // One's own logo is taken, and shown in the directory once approved.
+    const applicant = await createUser(db, t.services.identity, 'logo@charities.test');
+    const own = await request(t.app.server)
+      .post('/api/uploads/charity-logo')
+      .set('authorization', `Bearer ${applicant.accessToken}`)
+      .attach('logo', await photo(), { filename: 'logo.png', contentType: 'image/png' });
+    const created = dataOf(
+      await asUser(t.app, applicant.accessToken).mutation('charities.signup', {
+        ...application,
+        name: 'Logo Books',
+        registeredNumber: 'NIC100123',
+        logoUrl: own.body.url,
+      }),
+    );
+    const stored = await db
+      .selectFrom('charities')
+      .select('logo_url')
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.logo_url).toBe(own.body.url);
   });
 
   it('keeps a pending charity from selling, in the service and in the database', async () => {

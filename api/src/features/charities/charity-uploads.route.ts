@@ -27,32 +27,9 @@ import { csrfGuard } from '../../http/csrf.ts';
 import type { Services } from '../../services.ts';
 import { resolveAuth } from '../auth/resolve-auth.ts';
 import { processPhoto } from '../selling/photos.ts';
+import { refuse, STATUS_OF } from '../selling/upload.route.ts';
 import { createImport } from './bulk-import.service.ts';
 import { logoPrefix } from './charity-account.service.ts';
-
-const STATUS: Record<string, number> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  PRECONDITION_FAILED: 412,
-  TOO_MANY_REQUESTS: 429,
-  BAD_GATEWAY: 502,
-  SERVICE_UNAVAILABLE: 503,
-};
-const ERROR_NAMES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-};
-
-function refuse(reply: FastifyReply, status: number, message: string) {
-  return reply.code(status).send({ error: ERROR_NAMES[status] ?? 'Error', message });
-}
 
 /** The signed-in caller and their one uploaded file, or a refusal already sent. */
 async function receiveFile(
@@ -95,8 +72,7 @@ async function receiveFile(
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, fallback: string) {
-  if (error instanceof AppError)
-    return refuse(reply, STATUS[APP_ERROR_CODES[error.code]] ?? 400, error.message);
+  if (error instanceof AppError) return refuse(reply, STATUS_OF[APP_ERROR_CODES[error.code]], error.message);
   const code = (error as { code?: string }).code;
   if (code?.startsWith('FST_')) return refuse(reply, 400, fallback);
   request.log.error({ err: error }, 'charity upload failed');
