@@ -178,13 +178,11 @@ describe('charities', () => {
       header.join(','),
       ...records.map((r) => header.map((h) => JSON.stringify(r[h] ?? '')).join(',')),
     ];
-    await page
-      .getByTestId('csv-input')
-      .setInputFiles({
-        name: 'e2e-box-7-fixed.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from(fixed.join('\r\n')),
-      });
+    await page.getByTestId('csv-input').setInputFiles({
+      name: 'e2e-box-7-fixed.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(fixed.join('\r\n')),
+    });
     await report.getByText('e2e-box-7-fixed.csv').waitFor();
     await report.getByText('Every row is done').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('import-summary').innerText()).toMatch(/Listed\s+3/);
