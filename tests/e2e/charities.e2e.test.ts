@@ -197,6 +197,29 @@ describe('charities', () => {
     await phone.context.close();
   });
 
+  it('sells a donated book for the charity through the sell wizard, with its donor reference', async () => {
+    const { context, page } = await signedIn('charity@reshelf.test', 'phone');
+    await page.goto('/charity/sell');
+    await page.getByTestId('selling-for').getByText('Selling for Cherwell Valley Hospice Books').waitFor();
+    await page.getByTestId('donor-reference').fill('D-00777');
+    await page.getByTestId('isbn-input').fill(ISBNS[3]!);
+    await noHorizontalScroll(page);
+    await snapshot(page, 'charity-sell-phone');
+    await page.getByTestId('isbn-input').press('Enter');
+    await page.waitForURL(/\/sell\/wizard\?draft=.+&step=details/);
+    const draftId = new URL(page.url()).searchParams.get('draft');
+    const { rows } = await db.query(
+      `select l.status, l.donor_reference, c.name from public.listings l
+       join public.charities c on c.id = l.charity_id where l.id = $1`,
+      [draftId],
+    );
+    expect(rows).toEqual([
+      { status: 'draft', donor_reference: 'D-00777', name: 'Cherwell Valley Hospice Books' },
+    ]);
+    await db.query('delete from public.listings where id = $1', [draftId]);
+    await context.close();
+  });
+
   it('shows the charity dashboard with its figures and charts', async () => {
     for (const viewport of ['desktop', 'phone'] as const) {
       const { context, page } = await signedIn('charity@reshelf.test', viewport);
