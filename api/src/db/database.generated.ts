@@ -142,20 +142,85 @@ export interface Categories {
 }
 
 export interface Charities {
+  address_line1: string | null;
+  address_line2: string | null;
   approved_at: Timestamp | null;
+  contact_email: string | null;
+  contact_name: string | null;
+  contact_phone: string | null;
   created_at: Generated<Timestamp>;
   description: string | null;
   id: Generated<string>;
   logo_url: string | null;
   name: string;
   owner_id: string | null;
+  postcode: string | null;
   registered_number: string;
+  rejection_reason: string | null;
+  reviewed_at: Timestamp | null;
+  reviewed_by: string | null;
   search_name: Generated<string | null>;
   slug: string;
   status: Generated<string>;
   town: string | null;
   updated_at: Generated<Timestamp>;
   website: string | null;
+}
+
+export interface CharityImportRows {
+  cells: Json;
+  errors: Generated<Json>;
+  import_id: string;
+  item: Json | null;
+  listing_id: string | null;
+  row_number: number;
+  status: string;
+}
+
+export interface CharityImports {
+  charity_id: string;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  draft_rows: Generated<number>;
+  failed_rows: Generated<number>;
+  file_name: string;
+  file_sha256: string;
+  finished_at: Timestamp | null;
+  id: Generated<string>;
+  invalid_rows: number;
+  lease_until: Timestamp | null;
+  listed_rows: Generated<number>;
+  processed_rows: Generated<number>;
+  status: Generated<string>;
+  total_rows: number;
+}
+
+export interface CharityInvitations {
+  accepted_at: Timestamp | null;
+  accepted_by: string | null;
+  charity_id: string;
+  created_at: Generated<Timestamp>;
+  email: string;
+  id: Generated<string>;
+  invited_by: string | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface CharityMembers {
+  charity_id: string;
+  created_at: Generated<Timestamp>;
+  invited_by: string | null;
+  role: string;
+  user_id: string;
+}
+
+export interface CharityReviews {
+  actor_id: string | null;
+  charity_id: string;
+  created_at: Generated<Timestamp>;
+  decision: string;
+  id: Generated<Int8>;
+  reason: string | null;
 }
 
 export interface ContactMessages {
@@ -244,6 +309,7 @@ export interface Listings {
   condition_notes: string | null;
   created_at: Generated<Timestamp>;
   description: string | null;
+  donor_reference: string | null;
   draft_isbn13: string | null;
   ex_library: Generated<boolean>;
   genre_ids: Generated<string[]>;
@@ -420,6 +486,24 @@ export interface Refunds {
   reason: string;
 }
 
+export interface ReturnRequests {
+  buyer_id: string;
+  charity_id: string;
+  created_at: Generated<Timestamp>;
+  decline_reason: string | null;
+  id: Generated<string>;
+  order_id: string;
+  reason: string;
+  refund_id: string | null;
+  refund_minor: number | null;
+  refunded_at: Timestamp | null;
+  refunded_by: string | null;
+  responded_at: Timestamp | null;
+  responded_by: string | null;
+  status: Generated<string>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface SeedItems {
   created_at: Generated<Timestamp>;
   kind: string;
@@ -474,6 +558,11 @@ export interface DB {
   books: Books;
   categories: Categories;
   charities: Charities;
+  charity_import_rows: CharityImportRows;
+  charity_imports: CharityImports;
+  charity_invitations: CharityInvitations;
+  charity_members: CharityMembers;
+  charity_reviews: CharityReviews;
   contact_messages: ContactMessages;
   disputes: Disputes;
   email_outbox: EmailOutbox;
@@ -495,6 +584,7 @@ export interface DB {
   profiles: Profiles;
   rate_limits: RateLimits;
   refunds: Refunds;
+  return_requests: ReturnRequests;
   seed_items: SeedItems;
   seed_runs: SeedRuns;
   settings: Settings;

@@ -325,6 +325,8 @@ export async function seedCatalogueDemo(db: Database): Promise<CatalogueDemoRepo
       description: words,
       price_minor: priceFor(plan.book, condition, key),
       parcel_size: parcelFor(plan.book),
+      // Charities record who donated each book, for Retail Gift Aid (a few regular donors).
+      donor_reference: plan.charityId ? `D-${String(101 + (n % 7)).padStart(5, '0')}` : null,
       published_at: new Date(Date.now() - hoursAgo * 3_600_000),
       created_at: new Date(Date.now() - hoursAgo * 3_600_000),
     };

@@ -1,6 +1,7 @@
 export * from './access.ts';
 export * from './auth.ts';
 export * from './catalogue.ts';
+export * from './charity.ts';
 export * from './checkout.ts';
 export * from './constants.ts';
 export * from './isbn.ts';

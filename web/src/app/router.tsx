@@ -44,6 +44,7 @@ const staffDashboard = page(
 type SignedInRoute = (typeof SIGNED_IN_ROUTES)[number];
 
 const sell = () => import('../features/sell/SellPages.tsx');
+const charitySell = () => import('../features/charity/CharitySellPages.tsx');
 
 /**
  * The signed-in pages built so far. The rest of the spec's list belongs to later issues; until
@@ -93,6 +94,12 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../features/notifications/NotificationsPage.tsx'),
     (m) => m.NotificationsPage,
   ),
+  '/charity/sell': page(charitySell, (m) => m.CharitySellPage),
+  '/charity/bulk-listing': page(charitySell, (m) => m.BulkListingPage),
+  '/charity/dashboard': page(
+    () => import('../features/charity/CharityDashboardPage.tsx'),
+    (m) => m.CharityDashboardPage,
+  ),
 };
 
 export const signedInRoutes: RouteObject[] = SIGNED_IN_ROUTES.map((path) => ({
@@ -109,6 +116,7 @@ const gridFallback = (
 
 const catalogue = () => import('../features/discovery/ShelfPages.tsx');
 const charity = () => import('../features/charity/CharityPages.tsx');
+const charitySignup = () => import('../features/charity/CharitySignupPages.tsx');
 const sellers = () => import('../features/sellers/SellerPages.tsx');
 const staticPage = () => import('../features/pages/StaticPage.tsx');
 
@@ -224,6 +232,16 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await charity()).CharityDirectoryPage }),
       },
       {
+        path: 'charity/signup',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({ Component: (await charitySignup()).CharitySignupPage }),
+      },
+      {
+        path: 'charity-signup-confirmation',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({ Component: (await charitySignup()).CharitySignupConfirmationPage }),
+      },
+      {
         path: 'charity/:slug',
         hydrateFallbackElement: gridFallback,
         lazy: async () => ({ Component: (await charity()).CharityProfilePage }),
@@ -330,6 +348,14 @@ export const routes: RouteObject[] = [
             ),
             children: [
               { index: true, hydrateFallbackElement: <AdminSkeleton />, lazy: staffDashboard },
+              {
+                path: 'charities',
+                hydrateFallbackElement: <AdminSkeleton />,
+                lazy: page(
+                  () => import('../features/charity/AdminCharitiesPage.tsx'),
+                  (m) => m.AdminCharitiesPage,
+                ),
+              },
               ...['users', 'orders', 'payments', 'logs'].map((path) => ({
                 path,
                 hydrateFallbackElement: <AdminSkeleton />,

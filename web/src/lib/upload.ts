@@ -33,34 +33,45 @@ export function checkPhotoFile(file: { type: string; size: number }): string | n
 }
 
 /**
- * Sends one photo for a listing (POST /api/uploads/listing-photo, multipart) with the session
- * cookie and the client header, reporting progress from 0 to 1.
+ * Sends one file as multipart/form-data (field `file`, or the name given) to one of the API's
+ * upload routes, with the session cookie and the client header, reporting progress from 0 to
+ * 1. Resolves with the JSON answer of a 2xx; rejects with the server's message otherwise.
  */
+export function uploadFile<T>(
+  path: string,
+  file: Blob & { name?: string },
+  options: { field?: string; fallbackMessage: string; onProgress?: (fraction: number) => void },
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', apiUrl(path));
+    xhr.withCredentials = true;
+    xhr.setRequestHeader(CLIENT_HEADER, CLIENT_KIND);
+    xhr.responseType = 'json';
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) options.onProgress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      const body = xhr.response as { message?: string } | null;
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as T);
+      else reject(new UploadError(body?.message ?? options.fallbackMessage, xhr.status));
+    };
+    xhr.onerror = () => reject(new UploadError(CONNECTION_PROBLEM, 0));
+    const form = new FormData();
+    form.append(options.field ?? 'file', file, file.name ?? options.field ?? 'upload');
+    xhr.send(form);
+  });
+}
+
+/** Sends one photo for a listing (POST /api/uploads/listing-photo). */
 export function uploadListingPhoto(
   listingId: string,
   file: Blob & { name?: string },
   onProgress?: (fraction: number) => void,
 ): Promise<PhotoUploadResult> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', apiUrl(`/api/uploads/listing-photo?listingId=${encodeURIComponent(listingId)}`));
-    xhr.withCredentials = true;
-    xhr.setRequestHeader(CLIENT_HEADER, CLIENT_KIND);
-    xhr.responseType = 'json';
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress?.(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      const body = xhr.response as { message?: string } | null;
-      if (xhr.status === 201) resolve(body as PhotoUploadResult);
-      else
-        reject(
-          new UploadError(body?.message ?? 'The photo could not be uploaded. Please try again.', xhr.status),
-        );
-    };
-    xhr.onerror = () => reject(new UploadError(CONNECTION_PROBLEM, 0));
-    const form = new FormData();
-    form.append('photo', file, file.name ?? 'photo');
-    xhr.send(form);
-  });
+  return uploadFile<PhotoUploadResult>(
+    `/api/uploads/listing-photo?listingId=${encodeURIComponent(listingId)}`,
+    file,
+    { field: 'photo', fallbackMessage: 'The photo could not be uploaded. Please try again.', onProgress },
+  );
 }

@@ -1,14 +1,93 @@
+/**
+ * Charities: the public directory and profiles; a charity's own side (applying, its team,
+ * selling, bulk listing, the dashboard, Gift Aid and returns); the buyer's return request; and
+ * staff review of applications. A charity's procedures are for signed-in people and check
+ * membership in the service (requireCharity), so a non-member is refused with a reason.
+ */
 import {
+  bulkImportReportSchema,
+  bulkImportSchema,
+  CHARITY_STATUSES,
+  charityApplicationSchema,
+  charityDashboardSchema,
   charityDirectoryInputSchema,
   charityDirectorySchema,
+  charityInvitationSchema,
+  charityReviewInputSchema,
+  charitySignupInputSchema,
   charitySummarySchema,
+  charityTeamSchema,
+  csvFileSchema,
+  DONOR_REFERENCE_PATTERN,
+  giftAidInputSchema,
+  giftAidSummarySchema,
+  isbnInputSchema,
+  myCharitySchema,
+  returnEligibilitySchema,
+  returnReasonSchema,
+  returnRequestSchema,
+  sellerListingSchema,
   slugSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
-import { cachedPublicProcedure, router } from '../../trpc.ts';
+import { authedProcedure, type Context, cachedPublicProcedure, router, staffProcedure } from '../../trpc.ts';
+import { linkOrigin } from '../auth/auth.router.ts';
+import {
+  correctionsCsv,
+  importReport,
+  importStatus,
+  REPORT_FILTERS,
+  recentImports,
+} from './bulk-import.service.ts';
 import { charityBySlug, charityDirectory, featuredCharities } from './charities.service.ts';
+import {
+  acceptInvitation,
+  charityTeam,
+  inviteMember,
+  myCharity,
+  myInvitations,
+  removeMember,
+  revokeInvitation,
+  signUpCharity,
+  startCharityListing,
+} from './charity-account.service.ts';
+import { charityDashboard, giftAidCsv, giftAidSummary } from './charity-dashboard.service.ts';
+import { charityApplications, reviewCharity } from './charity-review.service.ts';
+import {
+  acceptReturn,
+  charityReturns,
+  declineReturn,
+  receiveReturn,
+  requestReturn,
+  returnEligibility,
+} from './returns.service.ts';
+
+function deps(ctx: Context) {
+  return { db: ctx.db, mailer: ctx.mailer, origin: linkOrigin(ctx) };
+}
+
+function importDeps(ctx: Context) {
+  return {
+    db: ctx.db,
+    bookLookup: ctx.bookLookup,
+    log: (err: unknown, message: string) => ctx.req.log.error({ err }, message),
+  };
+}
+
+const ok = z.object({ ok: z.literal(true) });
+const importId = z.object({ importId: z.uuid('Unknown upload') });
+const returnId = z.object({ returnId: z.uuid('Unknown return') });
+const orderId = z.object({ orderId: z.uuid('Unknown order') });
+const donorReferenceSchema = z
+  .string()
+  .trim()
+  .regex(
+    DONOR_REFERENCE_PATTERN,
+    'A donor reference has letters, digits, spaces and . _ / - only, up to 40 characters',
+  );
 
 export const charitiesRouter = router({
+  // Public ---------------------------------------------------------------------------------
   featured: cachedPublicProcedure
     .input(z.object({ limit: z.number().int().min(1).max(24).default(6) }))
     .output(z.array(charitySummarySchema))
@@ -21,4 +100,143 @@ export const charitiesRouter = router({
     .input(z.object({ slug: slugSchema }))
     .output(charitySummarySchema)
     .query(({ ctx, input }) => charityBySlug(ctx.db, input.slug)),
+
+  // Applying and the team ------------------------------------------------------------------
+  mine: authedProcedure
+    .input(z.object({}).optional())
+    .output(myCharitySchema)
+    .query(({ ctx }) => myCharity(ctx.db, ctx.user.userId)),
+  signup: authedProcedure
+    .input(charitySignupInputSchema)
+    .output(z.object({ id: z.uuid(), slug: z.string(), name: z.string() }))
+    .mutation(({ ctx, input }) =>
+      signUpCharity(
+        { ...deps(ctx), storage: ctx.storage },
+        { userId: ctx.user.userId, email: ctx.user.email },
+        input,
+      ),
+    ),
+  invitations: authedProcedure
+    .input(z.object({}).optional())
+    .output(z.array(charityInvitationSchema))
+    .query(({ ctx }) => myInvitations(ctx.db, { userId: ctx.user.userId, email: ctx.user.email })),
+  acceptInvitation: authedProcedure
+    .input(z.object({ invitationId: z.uuid('Unknown invitation') }))
+    .output(myCharitySchema)
+    .mutation(({ ctx, input }) =>
+      acceptInvitation(ctx.db, { userId: ctx.user.userId, email: ctx.user.email }, input.invitationId),
+    ),
+  team: authedProcedure
+    .input(z.object({}).optional())
+    .output(charityTeamSchema)
+    .query(({ ctx }) => charityTeam(ctx.db, ctx.user.userId)),
+  invite: authedProcedure
+    .input(z.object({ email: z.email('Enter the email address of the person to invite').max(254) }))
+    .output(z.object({ id: z.uuid() }))
+    .mutation(({ ctx, input }) => inviteMember(deps(ctx), { userId: ctx.user.userId }, input.email)),
+  revokeInvitation: authedProcedure
+    .input(z.object({ invitationId: z.uuid('Unknown invitation') }))
+    .output(ok)
+    .mutation(async ({ ctx, input }) => {
+      await revokeInvitation(ctx.db, ctx.user.userId, input.invitationId);
+      return { ok: true as const };
+    }),
+  removeMember: authedProcedure
+    .input(z.object({ userId: z.uuid('Unknown person') }))
+    .output(ok)
+    .mutation(async ({ ctx, input }) => {
+      await removeMember(ctx.db, ctx.user.userId, input.userId);
+      return { ok: true as const };
+    }),
+
+  // Selling ----------------------------------------------------------------------------------
+  startListing: authedProcedure
+    .input(
+      z.object({
+        isbn: isbnInputSchema.nullable(),
+        donorReference: donorReferenceSchema.nullable().default(null),
+      }),
+    )
+    .output(
+      z.object({
+        listing: sellerListingSchema,
+        resumed: z.boolean(),
+        source: z.enum(['catalogue', 'openlibrary']).nullable(),
+      }),
+    )
+    .mutation(({ ctx, input }) => startCharityListing(ctx.db, ctx.bookLookup, ctx.user.userId, input)),
+  imports: authedProcedure
+    .input(z.object({}).optional())
+    .output(z.array(bulkImportSchema))
+    .query(({ ctx }) => recentImports(ctx.db, ctx.user.userId)),
+  importStatus: authedProcedure
+    .input(importId)
+    .output(bulkImportSchema)
+    .query(({ ctx, input }) => importStatus(importDeps(ctx), ctx.user.userId, input.importId)),
+  importReport: authedProcedure
+    .input(
+      importId.extend({
+        filter: z.enum(REPORT_FILTERS).default('all'),
+        page: z.number().int().min(1).max(1000).default(1),
+        pageSize: z.number().int().min(1).max(200).default(50),
+      }),
+    )
+    .output(bulkImportReportSchema)
+    .query(({ ctx, input }) => importReport(ctx.db, ctx.user.userId, input)),
+  importCorrections: authedProcedure
+    .input(importId)
+    .output(csvFileSchema)
+    .query(({ ctx, input }) => correctionsCsv(ctx.db, ctx.user.userId, input.importId)),
+
+  // Dashboard and Gift Aid ------------------------------------------------------------------
+  dashboard: authedProcedure
+    .input(z.object({}).optional())
+    .output(charityDashboardSchema)
+    .query(({ ctx }) => charityDashboard(ctx.db, ctx.user.userId)),
+  giftAid: authedProcedure
+    .input(giftAidInputSchema)
+    .output(giftAidSummarySchema)
+    .query(({ ctx, input }) => giftAidSummary(ctx.db, ctx.user.userId, input.taxYear)),
+  giftAidCsv: authedProcedure
+    .input(giftAidInputSchema.extend({ detail: z.enum(['donors', 'items']).default('donors') }))
+    .output(csvFileSchema)
+    .query(({ ctx, input }) => giftAidCsv(ctx.db, ctx.user.userId, input)),
+
+  // Returns ----------------------------------------------------------------------------------
+  returns: authedProcedure
+    .input(z.object({}).optional())
+    .output(z.array(returnRequestSchema))
+    .query(({ ctx }) => charityReturns(ctx.db, ctx.user.userId)),
+  acceptReturn: authedProcedure
+    .input(returnId)
+    .output(returnRequestSchema)
+    .mutation(({ ctx, input }) => acceptReturn(deps(ctx), ctx.user.userId, input.returnId)),
+  declineReturn: authedProcedure
+    .input(returnId.extend({ reason: returnReasonSchema }))
+    .output(returnRequestSchema)
+    .mutation(({ ctx, input }) => declineReturn(deps(ctx), ctx.user.userId, input)),
+  receiveReturn: authedProcedure
+    .input(returnId)
+    .output(returnRequestSchema)
+    .mutation(({ ctx, input }) =>
+      receiveReturn({ ...deps(ctx), payments: ctx.payments }, ctx.user.userId, input.returnId),
+    ),
+  returnEligibility: authedProcedure
+    .input(orderId)
+    .output(returnEligibilitySchema)
+    .query(({ ctx, input }) => returnEligibility(ctx.db, ctx.user.userId, input.orderId)),
+  requestReturn: authedProcedure
+    .input(orderId.extend({ reason: returnReasonSchema }))
+    .output(returnEligibilitySchema)
+    .mutation(({ ctx, input }) => requestReturn(deps(ctx), { userId: ctx.user.userId }, input)),
+
+  // Staff ------------------------------------------------------------------------------------
+  applications: staffProcedure
+    .input(z.object({ status: z.enum(CHARITY_STATUSES).default('pending') }))
+    .output(z.array(charityApplicationSchema))
+    .query(({ ctx, input }) => charityApplications(ctx.db, input.status)),
+  review: staffProcedure
+    .input(charityReviewInputSchema)
+    .output(z.object({ status: z.enum(['approved', 'rejected']) }))
+    .mutation(({ ctx, input }) => reviewCharity(deps(ctx), ctx.user.userId, input)),
 });

@@ -1,12 +1,12 @@
 /** Transactional emails, written for people. Each returns a subject, plain text and HTML. */
 
-interface Rendered {
+export interface Rendered {
   subject: string;
   text: string;
   html: string;
 }
 
-function escapeHtml(value: string): string {
+export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 

@@ -25,7 +25,7 @@ import { addPhoto, assertCanAddPhoto } from './selling.service.ts';
 
 export const LISTING_PHOTO_PATH = '/api/uploads/listing-photo';
 
-const STATUS_OF: Record<(typeof APP_ERROR_CODES)[keyof typeof APP_ERROR_CODES], number> = {
+export const STATUS_OF: Record<(typeof APP_ERROR_CODES)[keyof typeof APP_ERROR_CODES], number> = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
@@ -37,7 +37,8 @@ const STATUS_OF: Record<(typeof APP_ERROR_CODES)[keyof typeof APP_ERROR_CODES], 
   BAD_GATEWAY: 502,
 };
 
-function refuse(reply: FastifyReply, status: number, message: string) {
+/** A refusal as JSON { error, message }, the message written for people. */
+export function refuse(reply: FastifyReply, status: number, message: string) {
   const error =
     status === 401
       ? 'Unauthorized'

@@ -10,9 +10,9 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { ADMIN_HEADER_PAGES, ADMIN_SIDEBAR_PAGES, type AdminPage } from './admin-pages.ts';
+import { ADMIN_HEADER_PAGES, ADMIN_OTHER_PAGES, ADMIN_SIDEBAR_PAGES, type AdminPage } from './admin-pages.ts';
 
-const PAGES: readonly AdminPage[] = [...ADMIN_SIDEBAR_PAGES, ...ADMIN_HEADER_PAGES];
+const PAGES: readonly AdminPage[] = [...ADMIN_SIDEBAR_PAGES, ...ADMIN_HEADER_PAGES, ...ADMIN_OTHER_PAGES];
 export const SEARCH_MIN_LENGTH = 2;
 
 function useDebounced<T>(value: T, ms: number): T {

@@ -13,6 +13,7 @@ import {
   FolderTree,
   Globe,
   HandCoins,
+  HeartHandshake,
   ImagePlus,
   LayoutDashboard,
   type LucideIcon,
@@ -68,3 +69,16 @@ export const ADMIN_HEADER_PAGES: readonly AdminPage[] = [
 
 /** Spec section 2: users, orders, payments and logs all show the same basic dashboard. */
 export const DASHBOARD_ALIASES = ['users', 'orders', 'payments', 'logs'] as const;
+
+/**
+ * Staff pages outside the spec's sidebar list, found with the command palette: charity
+ * applications to approve or reject (issue 10).
+ */
+export const ADMIN_OTHER_PAGES: readonly AdminPage[] = [
+  {
+    path: '/admin/charities',
+    label: 'Charities',
+    icon: HeartHandshake,
+    keywords: ['charity', 'applications', 'approve', 'reject'],
+  },
+];

@@ -16,6 +16,7 @@ import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { isNotFound } from '../../lib/errors.ts';
+import { mediaUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
@@ -31,9 +32,13 @@ export function CharityCard({ charity }: { charity: CharitySummary }) {
       <span className="flex items-start gap-3">
         <span
           aria-hidden="true"
-          className="flex size-11 shrink-0 items-center justify-center rounded-full bg-moss-soft text-moss"
+          className="flex size-11 shrink-0 items-center justify-center overflow-hidden rounded-full bg-moss-soft text-moss"
         >
-          <HeartHandshake className="size-5" />
+          {charity.logoUrl ? (
+            <img src={mediaUrl(charity.logoUrl)} alt="" className="size-full bg-white object-contain" />
+          ) : (
+            <HeartHandshake className="size-5" />
+          )}
         </span>
         <span className="min-w-0">
           <span className="block font-serif text-lg leading-snug font-semibold">{charity.name}</span>

@@ -5,7 +5,16 @@ import {
   type ListingPriceBreakdown,
   type PARCEL_SIZES,
 } from '@reshelf/contracts';
-import { BadgeCheck, HeartHandshake, Info, MapPin, PackageCheck, ShieldCheck, Store } from 'lucide-react';
+import {
+  BadgeCheck,
+  HeartHandshake,
+  Info,
+  MapPin,
+  PackageCheck,
+  ShieldCheck,
+  Store,
+  Undo2,
+} from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ListingSkeleton } from '../../components/placeholders.tsx';
@@ -192,6 +201,16 @@ function ListingView({ listing }: { listing: ListingDetail }) {
                 <span className="inline-flex items-center gap-1.5 rounded-full bg-brand-soft px-3 py-1 text-sm font-semibold text-brand">
                   <HeartHandshake aria-hidden="true" className="size-4" />
                   Charity seller
+                </span>
+              ) : null}
+              {listing.charity ? (
+                <span
+                  className="inline-flex items-center gap-1.5 rounded-full bg-moss-soft px-3 py-1 text-sm font-semibold text-moss"
+                  title="Charities sell as traders: return the book within 14 days of delivery"
+                  data-testid="charity-returns"
+                >
+                  <Undo2 aria-hidden="true" className="size-4" />
+                  14-day returns
                 </span>
               ) : null}
             </div>

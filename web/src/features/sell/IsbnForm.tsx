@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ISBN_MESSAGES, parseIsbn } from '@reshelf/contracts';
+import { ISBN_MESSAGES, parseIsbn, type SellerListing } from '@reshelf/contracts';
 import { ScanBarcode } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -59,7 +59,14 @@ function useBarcodeDetector(): BarcodeDetectorLike | null {
  * barcode where the browser can. Submitting starts the draft (or carries on the one already
  * started for this ISBN) and goes to the book's details.
  */
-export function IsbnForm({ autoFocus = true }: { autoFocus?: boolean }) {
+export function IsbnForm({
+  autoFocus = true,
+  startWith,
+}: {
+  autoFocus?: boolean;
+  /** Starts the draft another way (a charity's listing); the wizard's own start otherwise. */
+  startWith?: (isbn: string | null) => Promise<{ listing: SellerListing; resumed: boolean }>;
+}) {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const start = trpc.selling.start.useMutation();
@@ -78,7 +85,7 @@ export function IsbnForm({ autoFocus = true }: { autoFocus?: boolean }) {
   const begin = async (isbn: string | null) => {
     setProblem(null);
     try {
-      const result = await start.mutateAsync({ isbn });
+      const result = await (startWith ? startWith(isbn) : start.mutateAsync({ isbn }));
       utils.selling.get.setData({ listingId: result.listing.id }, result.listing);
       void utils.selling.mine.invalidate();
       if (result.resumed) notify.info('You had started listing this book: carry on where you left off.');

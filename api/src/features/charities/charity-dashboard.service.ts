@@ -1,0 +1,207 @@
+/**
+ * The charity dashboard's figures and Retail Gift Aid.
+ *
+ * A sale counts once the buyer has paid and until it is cancelled or refunded: orders paid,
+ * dispatched, delivered or completed. Proceeds are the item price (what the charity receives
+ * for the book; postage pays for the post, and a WELCOME20 discount is Reshelf's, not the
+ * charity's). Months and tax years are in London time.
+ *
+ * Gift Aid: a listing may carry the donor's reference; the proceeds of each donor's items sold
+ * in a UK tax year (6 April to 5 April) are what the charity claims on and tells the donor in
+ * its letter. The export is a CSV per tax year: one row per donor, or one row per item sold.
+ */
+import { type CharityDashboard, type GiftAidSummary, taxYearLabel, taxYearOf } from '@reshelf/contracts';
+import { stringify } from 'csv-stringify/sync';
+import { sql } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import { requireCharity } from './charity-account.service.ts';
+
+const SOLD = sql`('paid', 'dispatched', 'delivered', 'completed')`;
+
+export async function charityDashboard(db: Database, userId: string): Promise<CharityDashboard> {
+  const charity = await requireCharity(db, userId);
+  const id = charity.charityId;
+  const [sales, listings, payouts, categories, monthly, returns] = await Promise.all([
+    sql<{ orders: number; proceeds: number; last30_orders: number; last30_proceeds: number }>`
+      select count(*)::int as orders, coalesce(sum(o.item_price_minor), 0)::int as proceeds,
+        count(*) filter (where o.paid_at >= now() - interval '30 days')::int as last30_orders,
+        coalesce(sum(o.item_price_minor) filter (where o.paid_at >= now() - interval '30 days'), 0)::int as last30_proceeds
+      from public.orders o join public.listings l on l.id = o.listing_id
+      where l.charity_id = ${id} and o.status in ${SOLD}`.execute(db),
+    sql<{ status: string; count: number }>`
+      select status, count(*)::int as count from public.listings
+      where charity_id = ${id} group by status order by count desc`.execute(db),
+    sql<{ status: string; amount: number }>`
+      select p.status, coalesce(sum(p.amount_minor), 0)::int as amount
+      from public.payouts p join public.orders o on o.id = p.order_id
+      join public.listings l on l.id = o.listing_id
+      where l.charity_id = ${id} group by p.status`.execute(db),
+    sql<{ name: string; sold: number; proceeds: number }>`
+      select coalesce(c.name, 'Uncategorised') as name, count(*)::int as sold,
+        sum(o.item_price_minor)::int as proceeds
+      from public.orders o join public.listings l on l.id = o.listing_id
+      join public.books b on b.id = l.book_id
+      left join public.categories c on c.id = b.category_id
+      where l.charity_id = ${id} and o.status in ${SOLD}
+      group by c.name order by proceeds desc, name limit 5`.execute(db),
+    sql<{ month: string; orders: number; proceeds: number }>`
+      with months as (
+        select generate_series(
+          date_trunc('month', now() at time zone 'Europe/London') - interval '11 months',
+          date_trunc('month', now() at time zone 'Europe/London'),
+          interval '1 month') as month
+      )
+      select to_char(m.month, 'YYYY-MM') as month, count(o.id)::int as orders,
+        coalesce(sum(o.item_price_minor), 0)::int as proceeds
+      from months m
+      left join (public.orders o join public.listings l on l.id = o.listing_id and l.charity_id = ${id})
+        on o.status in ${SOLD}
+        and date_trunc('month', o.paid_at at time zone 'Europe/London') = m.month
+      group by m.month order by m.month`.execute(db),
+    sql<{ open: number }>`
+      select count(*)::int as open from public.return_requests
+      where charity_id = ${id} and status in ('requested', 'accepted')`.execute(db),
+  ]);
+  const payout = (status: string) => payouts.rows.find((row) => row.status === status)?.amount ?? 0;
+  const s = sales.rows[0]!;
+  return {
+    sales: {
+      ordersCount: s.orders,
+      proceedsMinor: s.proceeds,
+      last30Count: s.last30_orders,
+      last30Minor: s.last30_proceeds,
+    },
+    listingsByStatus: listings.rows,
+    payouts: {
+      heldMinor: payout('held'),
+      releasedMinor: payout('released'),
+      cancelledMinor: payout('cancelled'),
+    },
+    topCategories: categories.rows.map((row) => ({
+      name: row.name,
+      sold: row.sold,
+      proceedsMinor: row.proceeds,
+    })),
+    monthly: monthly.rows.map((row) => ({
+      month: row.month,
+      orders: row.orders,
+      proceedsMinor: row.proceeds,
+    })),
+    openReturns: returns.rows[0]?.open ?? 0,
+  };
+}
+
+/** The dates of a tax year, 6 April to 5 April, as London calendar dates. */
+function taxYearBounds(startYear: number) {
+  return { from: `${startYear}-04-06`, to: `${startYear + 1}-04-06` };
+}
+
+interface GiftAidItem {
+  donor_reference: string;
+  paid_at: Date;
+  reference: string;
+  title: string;
+  isbn13: string | null;
+  item_price_minor: number;
+}
+
+async function giftAidItems(db: Database, charityId: string, taxYear: number): Promise<GiftAidItem[]> {
+  const { from, to } = taxYearBounds(taxYear);
+  const { rows } = await sql<GiftAidItem>`
+    select l.donor_reference, o.paid_at, o.reference, b.title, b.isbn13, o.item_price_minor
+    from public.orders o
+    join public.listings l on l.id = o.listing_id
+    join public.books b on b.id = l.book_id
+    where l.charity_id = ${charityId} and l.donor_reference is not null and o.status in ${SOLD}
+      and (o.paid_at at time zone 'Europe/London') >= ${from}::date
+      and (o.paid_at at time zone 'Europe/London') < ${to}::date
+    order by l.donor_reference, o.paid_at`.execute(db);
+  return rows;
+}
+
+export async function giftAidSummary(db: Database, userId: string, taxYear: number): Promise<GiftAidSummary> {
+  const charity = await requireCharity(db, userId);
+  const [items, years] = await Promise.all([
+    giftAidItems(db, charity.charityId, taxYear),
+    sql<{ paid_at: Date }>`
+      select min(o.paid_at) as paid_at from public.orders o
+      join public.listings l on l.id = o.listing_id
+      where l.charity_id = ${charity.charityId} and l.donor_reference is not null and o.status in ${SOLD}
+      union all
+      select max(o.paid_at) from public.orders o
+      join public.listings l on l.id = o.listing_id
+      where l.charity_id = ${charity.charityId} and l.donor_reference is not null and o.status in ${SOLD}`.execute(
+      db,
+    ),
+  ]);
+  const byDonor = new Map<string, { itemsSold: number; proceedsMinor: number }>();
+  for (const item of items) {
+    const donor = byDonor.get(item.donor_reference) ?? { itemsSold: 0, proceedsMinor: 0 };
+    donor.itemsSold += 1;
+    donor.proceedsMinor += item.item_price_minor;
+    byDonor.set(item.donor_reference, donor);
+  }
+  const [first, last] = years.rows.map((row) => (row.paid_at ? taxYearOf(row.paid_at) : null));
+  const current = taxYearOf(new Date());
+  const span: number[] = [];
+  for (let year = Math.max(last ?? current, current); year >= (first ?? current); year--) span.push(year);
+  return {
+    taxYear,
+    label: taxYearLabel(taxYear),
+    donors: [...byDonor.entries()].map(([donorReference, totals]) => ({ donorReference, ...totals })),
+    totalMinor: items.reduce((sum, item) => sum + item.item_price_minor, 0),
+    itemsSold: items.length,
+    years: span,
+  };
+}
+
+const pounds = (minor: number) => (minor / 100).toFixed(2);
+const londonDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' });
+
+/** The Gift Aid export for a tax year: per donor (claim and letters) or per item sold. */
+export async function giftAidCsv(
+  db: Database,
+  userId: string,
+  input: { taxYear: number; detail: 'donors' | 'items' },
+): Promise<{ fileName: string; csv: string }> {
+  const charity = await requireCharity(db, userId);
+  const label = taxYearLabel(input.taxYear);
+  if (input.detail === 'items') {
+    const items = await giftAidItems(db, charity.charityId, input.taxYear);
+    return {
+      fileName: `${charity.slug}-gift-aid-items-${label}.csv`,
+      csv: stringify(
+        items.map((item) => [
+          item.donor_reference,
+          londonDay.format(item.paid_at),
+          item.reference,
+          item.title,
+          item.isbn13 ?? '',
+          pounds(item.item_price_minor),
+        ]),
+        {
+          header: true,
+          columns: ['donor_reference', 'date_sold', 'order_reference', 'title', 'isbn', 'proceeds_gbp'],
+          record_delimiter: '\r\n',
+        },
+      ),
+    };
+  }
+  const summary = await giftAidSummary(db, userId, input.taxYear);
+  return {
+    fileName: `${charity.slug}-gift-aid-donors-${label}.csv`,
+    csv: stringify(
+      summary.donors.map((donor) => [
+        donor.donorReference,
+        label,
+        donor.itemsSold,
+        pounds(donor.proceedsMinor),
+      ]),
+      {
+        header: true,
+        columns: ['donor_reference', 'tax_year', 'items_sold', 'proceeds_gbp'],
+        record_delimiter: '\r\n',
+      },
+    ),
+  };
+}

@@ -1,0 +1,392 @@
+/**
+ * Charity orders (issue 10): the 14-day return flow (request, accept or decline, refund when
+ * the book is back, each step emailed and recorded), Retail Gift Aid totals per donor and tax
+ * year with their CSV exports, and the dashboard's figures, all on fixtures.
+ */
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, type TestUser } from '../../testing/auth.ts';
+import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
+import { asUser, createOrder, dataOf, errorOf } from '../../testing/selling.ts';
+
+let t: TestApp;
+let db: Database;
+let owner: TestUser;
+let buyer: TestUser;
+let privateSeller: TestUser;
+let otherOwner: TestUser;
+let charityId: string;
+let bookId: string;
+let n = 0;
+
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  owner = await createUser(db, t.services.identity, 'owner@orders.test');
+  buyer = await createUser(db, t.services.identity, 'buyer@orders.test');
+  privateSeller = await createUser(db, t.services.identity, 'private@orders.test');
+  otherOwner = await createUser(db, t.services.identity, 'other@orders.test');
+  charityId = await createCharity(db, { slug: 'cherwell-books', name: 'Cherwell Books', ownerId: owner.id });
+  await db
+    .updateTable('charities')
+    .set({
+      address_line1: '4 Market Place',
+      town: 'Banbury',
+      postcode: 'OX16 5LW',
+      contact_email: 'shop@cherwell.test',
+    })
+    .where('id', '=', charityId)
+    .execute();
+  await createCharity(db, { slug: 'other-books', name: 'Other Books', ownerId: otherOwner.id });
+  bookId = await createBook(db, { title: 'Returnable Novel', category: 'fiction' });
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A paid order for a new listing, moved to a status, with its payment and held payout. */
+async function order(options: {
+  charity?: boolean;
+  status: string;
+  deliveredDaysAgo?: number;
+  paidAt?: Date;
+  price?: number;
+  donor?: string | null;
+  category?: string;
+}): Promise<{ orderId: string; listingId: string }> {
+  n += 1;
+  const seller = options.charity === false ? privateSeller : owner;
+  const book = options.category
+    ? await createBook(db, { title: `Book ${n}`, category: options.category })
+    : bookId;
+  const listing = await createListing(db, {
+    sellerId: seller.id,
+    bookId: book,
+    charityId: options.charity === false ? null : charityId,
+    status: 'sold',
+    price: options.price ?? 600,
+  });
+  if (options.donor) {
+    await db
+      .updateTable('listings')
+      .set({ donor_reference: options.donor })
+      .where('id', '=', listing.id)
+      .execute();
+  }
+  const orderId = await createOrder(db, {
+    listingId: listing.id,
+    buyerId: buyer.id,
+    sellerId: seller.id,
+    status: options.status,
+    priceMinor: options.price ?? 600,
+  });
+  const delivered =
+    options.deliveredDaysAgo === undefined ? null : new Date(Date.now() - options.deliveredDaysAgo * DAY);
+  const row = await db
+    .updateTable('orders')
+    .set({ delivered_at: delivered, ...(options.paidAt ? { paid_at: options.paidAt } : {}) })
+    .where('id', '=', orderId)
+    .returning('total_minor')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('payments')
+    .values({
+      order_id: orderId,
+      provider: 'test',
+      provider_ref: `pay_${orderId}`,
+      amount_minor: row.total_minor,
+      status: 'succeeded',
+    })
+    .execute();
+  await db
+    .insertInto('payouts')
+    .values({ seller_id: seller.id, order_id: orderId, amount_minor: (options.price ?? 600) + 299 })
+    .execute();
+  return { orderId, listingId: listing.id };
+}
+
+const asBuyer = () => asUser(t.app, buyer.accessToken);
+const asOwner = () => asUser(t.app, owner.accessToken);
+
+async function lastMail(to: string) {
+  return db
+    .selectFrom('email_outbox')
+    .select(['template', 'text_body'])
+    .where('to_address', '=', to)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}
+
+describe('14-day returns', () => {
+  it('are for charity orders only, once delivered and within 14 days', async () => {
+    const privateOrder = await order({ charity: false, status: 'delivered', deliveredDaysAgo: 1 });
+    const eligibility = dataOf(
+      await asBuyer().query('charities.returnEligibility', { orderId: privateOrder.orderId }),
+    );
+    expect(eligibility).toMatchObject({ charityOrder: false, eligible: false, request: null });
+    expect(eligibility.reason).toMatch(/^Only books bought from charities can be returned/);
+
+    const inTransit = await order({ status: 'dispatched' });
+    expect(
+      dataOf(await asBuyer().query('charities.returnEligibility', { orderId: inTransit.orderId })),
+    ).toMatchObject({
+      charityOrder: true,
+      eligible: false,
+      reason: 'You can ask to return the book once it has been delivered.',
+    });
+
+    const late = await order({ status: 'completed', deliveredDaysAgo: 15 });
+    const refused = await asBuyer().mutation('charities.requestReturn', {
+      orderId: late.orderId,
+      reason: 'Changed my mind',
+    });
+    expect(errorOf(refused).status).toBe(412);
+    expect(errorOf(refused).message).toMatch(
+      /^The 14 days to return this book ended on \d{1,2} \w+ \d{4}\.$/,
+    );
+
+    const onTime = await order({ status: 'completed', deliveredDaysAgo: 13 });
+    expect(
+      dataOf(await asBuyer().query('charities.returnEligibility', { orderId: onTime.orderId })),
+    ).toMatchObject({
+      eligible: true,
+      reason: null,
+    });
+  });
+
+  it('keeps other people’s orders private', async () => {
+    const mine = await order({ status: 'delivered', deliveredDaysAgo: 1 });
+    const stranger = asUser(t.app, privateSeller.accessToken);
+    expect(
+      errorOf(await stranger.query('charities.returnEligibility', { orderId: mine.orderId })).status,
+    ).toBe(404);
+    expect(
+      errorOf(
+        await stranger.mutation('charities.requestReturn', {
+          orderId: mine.orderId,
+          reason: 'Not mine at all',
+        }),
+      ).status,
+    ).toBe(404);
+  });
+
+  it('runs request → accept → received: the buyer refunded the book and postage, the order refunded', async () => {
+    const { orderId, listingId } = await order({ status: 'delivered', deliveredDaysAgo: 2, price: 800 });
+    const short = await asBuyer().mutation('charities.requestReturn', { orderId, reason: 'bad' });
+    expect(errorOf(short).status).toBe(400);
+    const requested = dataOf(
+      await asBuyer().mutation('charities.requestReturn', {
+        orderId,
+        reason: 'The cover is torn, not as described.',
+      }),
+    );
+    expect(requested).toMatchObject({
+      eligible: false,
+      request: { status: 'requested', returnAddress: null },
+    });
+    expect(await lastMail('owner@orders.test')).toMatchObject({ template: 'charity-return-requested' });
+    expect(await lastMail('shop@cherwell.test')).toMatchObject({ template: 'charity-return-requested' });
+    expect(
+      errorOf(await asBuyer().mutation('charities.requestReturn', { orderId, reason: 'Asking again please' }))
+        .status,
+    ).toBe(409);
+
+    const list = dataOf(await asOwner().query('charities.returns'));
+    const request = list.find((r: { orderId: string }) => r.orderId === orderId);
+    expect(request).toMatchObject({ status: 'requested', buyerName: 'buyer', title: 'Returnable Novel' });
+    // Another charity cannot touch it; the book must be accepted before it is received.
+    const other = asUser(t.app, otherOwner.accessToken);
+    expect(errorOf(await other.mutation('charities.acceptReturn', { returnId: request.id })).status).toBe(
+      404,
+    );
+    expect(errorOf(await asOwner().mutation('charities.receiveReturn', { returnId: request.id }))).toEqual({
+      status: 409,
+      message: 'Accept the return first: the buyer then posts the book back to you.',
+    });
+
+    dataOf(await asOwner().mutation('charities.acceptReturn', { returnId: request.id }));
+    const accepted = await lastMail('buyer@orders.test');
+    expect(accepted?.template).toBe('charity-return-accepted');
+    expect(accepted?.text_body).toContain('Cherwell Books, 4 Market Place, Banbury, OX16 5LW');
+    const buyerView = dataOf(await asBuyer().query('charities.returnEligibility', { orderId }));
+    expect(buyerView.request).toMatchObject({
+      status: 'accepted',
+      returnAddress: 'Cherwell Books, 4 Market Place, Banbury, OX16 5LW',
+    });
+    expect(
+      errorOf(
+        await asOwner().mutation('charities.declineReturn', { returnId: request.id, reason: 'Too late now' }),
+      ).status,
+    ).toBe(409);
+
+    const refunded = dataOf(await asOwner().mutation('charities.receiveReturn', { returnId: request.id }));
+    // 800p book + 299p postage; the 95p buyer-protection fee is not refunded.
+    expect(refunded).toMatchObject({ status: 'refunded', refundMinor: 1099 });
+    const refunds = await db.selectFrom('refunds').selectAll().where('order_id', '=', orderId).execute();
+    expect(refunds).toMatchObject([{ amount_minor: 1099, buyer_protection_minor: 0, created_by: owner.id }]);
+    const payment = await db
+      .selectFrom('payments')
+      .select('refunded_minor')
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    expect(payment.refunded_minor).toBe(1099);
+    const after = await db
+      .selectFrom('orders')
+      .innerJoin('payouts', 'payouts.order_id', 'orders.id')
+      .innerJoin('listings', 'listings.id', 'orders.listing_id')
+      .select(['orders.status', 'payouts.status as payout', 'listings.status as listing'])
+      .where('orders.id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual({ status: 'refunded', payout: 'cancelled', listing: 'withdrawn' });
+    expect(listingId).toBeTruthy();
+    const events = await db
+      .selectFrom('order_events')
+      .select(['from_status', 'to_status', 'actor_kind', 'note'])
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      .execute();
+    expect(events).toMatchObject([
+      {
+        from_status: 'delivered',
+        to_status: 'delivered',
+        actor_kind: 'buyer',
+        note: 'Return requested: The cover is torn, not as described.',
+      },
+      { from_status: 'delivered', to_status: 'delivered', actor_kind: 'seller', note: 'Return accepted' },
+      { from_status: 'delivered', to_status: 'refunded', actor_kind: 'seller' },
+    ]);
+    expect((await lastMail('buyer@orders.test'))?.template).toBe('charity-return-refunded');
+    // Received twice refunds once.
+    expect(
+      errorOf(await asOwner().mutation('charities.receiveReturn', { returnId: request.id })).status,
+    ).toBe(409);
+  });
+
+  it('lets the charity decline with a reason, emailed to the buyer', async () => {
+    const { orderId } = await order({ status: 'completed', deliveredDaysAgo: 5 });
+    const requested = dataOf(
+      await asBuyer().mutation('charities.requestReturn', {
+        orderId,
+        reason: 'I found a cheaper copy elsewhere',
+      }),
+    );
+    const short = await asOwner().mutation('charities.declineReturn', {
+      returnId: requested.request.id,
+      reason: 'no',
+    });
+    expect(errorOf(short).status).toBe(400);
+    const declined = dataOf(
+      await asOwner().mutation('charities.declineReturn', {
+        returnId: requested.request.id,
+        reason: 'The book arrived back with water damage.',
+      }),
+    );
+    expect(declined).toMatchObject({
+      status: 'declined',
+      declineReason: 'The book arrived back with water damage.',
+    });
+    const mail = await lastMail('buyer@orders.test');
+    expect(mail?.template).toBe('charity-return-declined');
+    expect(mail?.text_body).toContain('The book arrived back with water damage.');
+    const orderRow = await db
+      .selectFrom('orders')
+      .select('status')
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    expect(orderRow.status).toBe('completed');
+  });
+});
+
+describe('Retail Gift Aid', () => {
+  beforeAll(async () => {
+    // Tax year 2025-26 runs from 6 April 2025 to 5 April 2026 (London time).
+    await order({ status: 'completed', donor: 'D-1', price: 500, paidAt: new Date('2025-04-05T12:00:00Z') }); // 2024-25
+    await order({ status: 'completed', donor: 'D-1', price: 400, paidAt: new Date('2025-04-05T23:30:00Z') }); // 6 April, BST
+    await order({ status: 'delivered', donor: 'D-1', price: 250, paidAt: new Date('2026-01-10T10:00:00Z') });
+    await order({ status: 'paid', donor: 'D-2', price: 1200, paidAt: new Date('2025-09-01T10:00:00Z') });
+    await order({ status: 'refunded', donor: 'D-2', price: 999, paidAt: new Date('2025-09-02T10:00:00Z') });
+    await order({ status: 'cancelled', donor: 'D-3', price: 999, paidAt: new Date('2025-09-03T10:00:00Z') });
+    await order({ status: 'completed', donor: 'D-3', price: 700, paidAt: new Date('2026-04-06T09:00:00Z') }); // 2026-27
+    await order({ status: 'completed', donor: null, price: 300, paidAt: new Date('2025-10-01T10:00:00Z') });
+  });
+
+  it('totals proceeds per donor in a tax year, leaving out cancelled and refunded sales', async () => {
+    const summary = dataOf(await asOwner().query('charities.giftAid', { taxYear: 2025 }));
+    expect(summary).toMatchObject({
+      taxYear: 2025,
+      label: '2025-26',
+      donors: [
+        { donorReference: 'D-1', itemsSold: 2, proceedsMinor: 650 },
+        { donorReference: 'D-2', itemsSold: 1, proceedsMinor: 1200 },
+      ],
+      totalMinor: 1850,
+      itemsSold: 3,
+    });
+    expect(summary.years).toEqual(expect.arrayContaining([2026, 2025, 2024]));
+    const earlier = dataOf(await asOwner().query('charities.giftAid', { taxYear: 2024 }));
+    expect(earlier.donors).toEqual([{ donorReference: 'D-1', itemsSold: 1, proceedsMinor: 500 }]);
+  });
+
+  it('exports the claim per donor and per item as CSV', async () => {
+    const donors = dataOf(await asOwner().query('charities.giftAidCsv', { taxYear: 2025, detail: 'donors' }));
+    expect(donors.fileName).toBe('cherwell-books-gift-aid-donors-2025-26.csv');
+    expect(parse(donors.csv, { columns: true })).toEqual([
+      { donor_reference: 'D-1', tax_year: '2025-26', items_sold: '2', proceeds_gbp: '6.50' },
+      { donor_reference: 'D-2', tax_year: '2025-26', items_sold: '1', proceeds_gbp: '12.00' },
+    ]);
+    const items = dataOf(await asOwner().query('charities.giftAidCsv', { taxYear: 2025, detail: 'items' }));
+    const rows = parse(items.csv, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.donor_reference, r.date_sold, r.proceeds_gbp])).toEqual([
+      ['D-1', '2025-04-06', '4.00'],
+      ['D-1', '2026-01-10', '2.50'],
+      ['D-2', '2025-09-01', '12.00'],
+    ]);
+  });
+
+  it('is the charity’s own: someone else’s charity sees only its own (none)', async () => {
+    const other = dataOf(
+      await asUser(t.app, otherOwner.accessToken).query('charities.giftAid', { taxYear: 2025 }),
+    );
+    expect(other).toMatchObject({ donors: [], totalMinor: 0 });
+    const nobody = await asBuyer().query('charities.giftAid', { taxYear: 2025 });
+    expect(errorOf(nobody).status).toBe(403);
+  });
+});
+
+describe('the charity dashboard', () => {
+  it('adds up sales, listings by status, payouts, categories and months', async () => {
+    await order({ status: 'completed', price: 450, category: 'history', paidAt: new Date() });
+    const dashboard = dataOf(await asOwner().query('charities.dashboard'));
+    const sold = await db
+      .selectFrom('orders')
+      .innerJoin('listings', 'listings.id', 'orders.listing_id')
+      .select([
+        (eb) => eb.fn.countAll<string>().as('n'),
+        (eb) => eb.fn.sum<string>('orders.item_price_minor').as('sum'),
+      ])
+      .where('listings.charity_id', '=', charityId)
+      .where('orders.status', 'in', ['paid', 'dispatched', 'delivered', 'completed'])
+      .executeTakeFirstOrThrow();
+    expect(dashboard.sales.ordersCount).toBe(Number(sold.n));
+    expect(dashboard.sales.proceedsMinor).toBe(Number(sold.sum));
+    expect(dashboard.monthly).toHaveLength(12);
+    expect(dashboard.monthly.at(-1).orders).toBeGreaterThanOrEqual(1);
+    expect(dashboard.topCategories.map((c: { name: string }) => c.name)).toEqual(
+      expect.arrayContaining(['Fiction', 'History']),
+    );
+    expect(dashboard.listingsByStatus).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ status: 'sold' }),
+        expect.objectContaining({ status: 'withdrawn', count: 1 }),
+      ]),
+    );
+    expect(dashboard.payouts.cancelledMinor).toBe(1099);
+    expect(dashboard.payouts.heldMinor).toBeGreaterThan(0);
+    expect(dashboard.openReturns).toBe(0);
+  });
+});

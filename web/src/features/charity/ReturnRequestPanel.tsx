@@ -1,0 +1,117 @@
+/**
+ * The buyer's side of a charity return, for an order's page: whether the book can go back and
+ * until when, the request form (a reason), and then where the request stands (accepted with
+ * the address to post it to, declined with the charity's reason, or refunded). Renders nothing
+ * for an order from a private seller.
+ */
+import { formatPence, RETURN_STATUS_LABELS, returnReasonSchema } from '@reshelf/contracts';
+import { Undo2 } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Textarea } from '../../components/ui/input.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { trpc } from '../../lib/trpc.ts';
+
+const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+
+export function ReturnRequestPanel({ orderId }: { orderId: string }) {
+  const utils = trpc.useUtils();
+  const eligibility = trpc.charities.returnEligibility.useQuery({ orderId });
+  const request = trpc.charities.requestReturn.useMutation({
+    onSuccess: (data) => utils.charities.returnEligibility.setData({ orderId }, data),
+  });
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const id = useId();
+
+  if (eligibility.isPending) return <Skeleton className="h-24 rounded-xl" />;
+  if (eligibility.isError || !eligibility.data.charityOrder) return null;
+  const data = eligibility.data;
+  const existing = data.request;
+
+  return (
+    <section
+      aria-labelledby={`${id}-title`}
+      className="rounded-xl border border-line bg-paper p-5 shadow-card"
+      data-testid="return-panel"
+    >
+      <h2 id={`${id}-title`} className="flex items-center gap-2 text-lg font-semibold">
+        <Undo2 aria-hidden="true" className="size-5 text-moss" />
+        14-day returns
+      </h2>
+      {existing ? (
+        <div className="mt-3 flex flex-col gap-2 text-ink-soft" data-testid="return-status">
+          <p className="font-semibold text-ink">{RETURN_STATUS_LABELS[existing.status]}</p>
+          <p>
+            You asked on {DATE.format(new Date(existing.createdAt))}: “{existing.reason}”
+          </p>
+          {existing.status === 'requested' ? (
+            <p>{existing.charityName} will answer soon; we’ll email you.</p>
+          ) : null}
+          {existing.status === 'accepted' && existing.returnAddress ? (
+            <p>
+              Post the book to <strong>{existing.returnAddress}</strong> and keep proof of postage. You’ll be
+              refunded as soon as the charity has it back.
+            </p>
+          ) : null}
+          {existing.status === 'declined' ? <p>The charity’s reason: “{existing.declineReason}”</p> : null}
+          {existing.status === 'refunded' && existing.refundMinor ? (
+            <p>We refunded {formatPence(existing.refundMinor)} to your payment method.</p>
+          ) : null}
+        </div>
+      ) : data.eligible ? (
+        <div className="mt-3 flex flex-col gap-3">
+          <p className="text-ink-soft">
+            This book came from a charity: you can return it until{' '}
+            {data.deadline ? DATE.format(new Date(data.deadline)) : 'the end of its 14 days'}.
+          </p>
+          {open ? (
+            <form
+              className="flex flex-col gap-2"
+              onSubmit={(event) => {
+                event.preventDefault();
+                const parsed = returnReasonSchema.safeParse(reason);
+                if (!parsed.success) {
+                  setInvalid(parsed.error.issues[0]?.message ?? 'Tell the charity what is wrong');
+                  return;
+                }
+                setInvalid(null);
+                request.mutate({ orderId, reason: parsed.data });
+              }}
+            >
+              <label htmlFor={`${id}-reason`} className="text-sm font-semibold">
+                Why are you returning it?
+              </label>
+              <Textarea
+                id={`${id}-reason`}
+                value={reason}
+                maxLength={1000}
+                aria-invalid={Boolean(invalid)}
+                onChange={(event) => setReason(event.target.value)}
+              />
+              {invalid ? <p className="text-sm font-medium text-destructive">{invalid}</p> : null}
+              <div className="flex gap-2">
+                <Button type="submit" variant="brand" disabled={request.isPending}>
+                  Ask to return it
+                </Button>
+                <Button type="button" variant="ghost" onClick={() => setOpen(false)}>
+                  Cancel
+                </Button>
+              </div>
+            </form>
+          ) : (
+            <Button variant="outline" className="self-start" onClick={() => setOpen(true)}>
+              Return this book
+            </Button>
+          )}
+          {request.error ? <Alert tone="error">{apiErrorMessage(request.error)}</Alert> : null}
+        </div>
+      ) : (
+        <p className="mt-3 text-ink-soft">{data.reason}</p>
+      )}
+    </section>
+  );
+}
