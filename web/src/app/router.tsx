@@ -41,9 +41,13 @@ const staffDashboard = page(
   (m) => m.DashboardPage,
 );
 
+const staffDisputes = () => import('../features/admin/DisputesPage.tsx');
+
 type SignedInRoute = (typeof SIGNED_IN_ROUTES)[number];
 
 const sell = () => import('../features/sell/SellPages.tsx');
+const checkout = () => import('../features/checkout/CheckoutPages.tsx');
+const orders = () => import('../features/orders/OrdersPages.tsx');
 
 /**
  * The signed-in pages built so far. The rest of the spec's list belongs to later issues; until
@@ -75,6 +79,7 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../features/checkout/CheckoutPages.tsx'),
     (m) => m.CheckoutConfirmPage,
   ),
+  '/checkout/offer': page(checkout, (m) => m.CheckoutOfferPage),
   '/sell': page(sell, (m) => m.SellStartPage),
   '/sell/new': page(sell, (m) => m.SellWizardPage),
   '/sell/wizard': page(sell, (m) => m.SellWizardPage),
@@ -92,6 +97,18 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
   '/account/notifications': page(
     () => import('../features/notifications/NotificationsPage.tsx'),
     (m) => m.NotificationsPage,
+  ),
+  '/account/offers': page(
+    () => import('../features/offers/OffersPage.tsx'),
+    (m) => m.OffersPage,
+  ),
+  '/account/orders': page(orders, (m) => m.PurchasesPage),
+  '/account/orders/:orderId': page(orders, (m) => m.PurchaseDetailPage),
+  '/account/sales': page(orders, (m) => m.SalesPage),
+  '/account/sales/:orderId': page(orders, (m) => m.SaleDetailPage),
+  '/account/payouts': page(
+    () => import('../features/orders/PayoutsPage.tsx'),
+    (m) => m.PayoutsPage,
   ),
 };
 
@@ -335,6 +352,16 @@ export const routes: RouteObject[] = [
                 hydrateFallbackElement: <AdminSkeleton />,
                 lazy: staffDashboard,
               })),
+              {
+                path: 'disputes',
+                hydrateFallbackElement: <AdminSkeleton />,
+                lazy: page(staffDisputes, (m) => m.DisputesPage),
+              },
+              {
+                path: 'shipping-disputes',
+                hydrateFallbackElement: <AdminSkeleton />,
+                lazy: page(staffDisputes, (m) => m.ShippingDisputesPage),
+              },
               { path: '*', hydrateFallbackElement: <AdminSkeleton />, lazy: notFound },
             ],
           },

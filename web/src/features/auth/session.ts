@@ -21,7 +21,18 @@ export type SessionState =
 export const ME_QUERY_KEY = getQueryKey(trpc.auth.me, undefined, 'query');
 
 /** API routers whose answers belong to the signed-in person; forgotten when the person changes. */
-const PERSONAL_ROUTERS = new Set(['account', 'admin', 'globalAdmin', 'selling', 'wishlist', 'notifications']);
+const PERSONAL_ROUTERS = new Set([
+  'account',
+  'admin',
+  'globalAdmin',
+  'selling',
+  'wishlist',
+  'notifications',
+  'checkout',
+  'offers',
+  'orders',
+  'disputes',
+]);
 
 export function useSession(): SessionState {
   const me = trpc.auth.me.useQuery();
