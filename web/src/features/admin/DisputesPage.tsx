@@ -260,7 +260,10 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
                       {...control}
                       rows={3}
                       value={note}
-                      onChange={(event) => setNote(event.target.value)}
+                      onChange={(event) => {
+                        setNote(event.target.value);
+                        setNoteError(undefined);
+                      }}
                     />
                   )}
                 </Field>

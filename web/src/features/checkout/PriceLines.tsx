@@ -31,13 +31,15 @@ export function PriceLines({
     <dl className="flex flex-col gap-2 text-sm" data-testid="price-lines">
       <div className="flex justify-between gap-4">
         <dt>{itemLabel}</dt>
-        <dd className="tabular-nums" data-testid="item-price">
+        <dd className="shrink-0 whitespace-nowrap tabular-nums" data-testid="item-price">
           {formatPence(quote.itemMinor)}
         </dd>
       </div>
       <div className="flex justify-between gap-4">
         <dt>Postage{parcel ? ` (${parcel.toLowerCase()})` : ''}</dt>
-        <dd className="tabular-nums">{formatPence(quote.postageMinor)}</dd>
+        <dd className="shrink-0 whitespace-nowrap tabular-nums" data-testid="postage">
+          {formatPence(quote.postageMinor)}
+        </dd>
       </div>
       <div className="flex justify-between gap-4">
         <dt>
@@ -46,26 +48,26 @@ export function PriceLines({
             includes VAT of {formatPence(quote.protectionVatMinor)}
           </span>
         </dt>
-        <dd className="tabular-nums" data-testid="protection-fee">
+        <dd className="shrink-0 whitespace-nowrap tabular-nums" data-testid="protection-fee">
           {formatPence(quote.protectionMinor)}
         </dd>
       </div>
       {quote.discountMinor > 0 ? (
         <div className="flex justify-between gap-4 text-emerald-800" data-testid="discount-line">
           <dt>{quote.discountCode ?? 'Discount'}: 20% off your first order</dt>
-          <dd className="tabular-nums">−{formatPence(quote.discountMinor)}</dd>
+          <dd className="shrink-0 whitespace-nowrap tabular-nums">−{formatPence(quote.discountMinor)}</dd>
         </div>
       ) : null}
       <div className="mt-2 flex justify-between gap-4 border-t border-line pt-3 text-base font-semibold">
         <dt>Total</dt>
-        <dd className="tabular-nums" data-testid="total">
+        <dd className="shrink-0 whitespace-nowrap tabular-nums" data-testid="total">
           {formatPence(quote.totalMinor)}
         </dd>
       </div>
       {refundedMinor > 0 ? (
         <div className="flex justify-between gap-4 font-semibold text-moss" data-testid="refunded-line">
           <dt>{refundedLabel}</dt>
-          <dd className="tabular-nums">−{formatPence(refundedMinor)}</dd>
+          <dd className="shrink-0 whitespace-nowrap tabular-nums">−{formatPence(refundedMinor)}</dd>
         </div>
       ) : null}
     </dl>

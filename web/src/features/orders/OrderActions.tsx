@@ -367,7 +367,10 @@ function ReasonDialog({
             {...control}
             rows={4}
             value={reason}
-            onChange={(event) => setReason(event.target.value)}
+            onChange={(event) => {
+              setReason(event.target.value);
+              setReasonError(undefined);
+            }}
           />
         )}
       </Field>
