@@ -8,7 +8,9 @@
  *   payout released; the dev mailbox has every step's email;
  * - the dispute path: the buyer buys, the seller dispatches, the buyer reports a problem; the
  *   staff dashboard's Open Disputes goes up by one, an admin refunds it at /admin/disputes, the
- *   buyer's order shows Refunded and Buyer Protection revenue drops by the order's fee.
+ *   buyer's order shows Refunded and Buyer Protection revenue drops by the order's fee;
+ * - a parcel that never came: after the carrier's window (moved on in the database), the buyer
+ *   reports it missing and staff release the payment from /admin/shipping-disputes.
  *
  * The dashboard's figures cover the whole marketplace and WELCOME20 needs a buyer with no
  * orders yet, so this file runs against a marketplace of its own (tests/support/server.ts):
@@ -23,6 +25,7 @@ import {
   minimumOfferMinor,
   parsePounds,
 } from '@reshelf/contracts';
+import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillSignIn, signInViaApi, toast } from '../support/auth.ts';
@@ -127,6 +130,8 @@ async function sellerBooks(seller: Person): Promise<SellerListing[]> {
 }
 
 let books: SellerListing[] = [];
+
+const ADDRESS = { fullName: 'Ava Reader', line1: '12 Turl Street', town: 'Oxford', postcode: 'OX1 3DP' };
 
 /** The buyer's address form at checkout, filled in. */
 async function fillAddress(page: Page) {
@@ -356,10 +361,7 @@ describe('buying', () => {
     const book = books[1]!;
     const title = book.title!;
     // The buyer has a saved address (the first test saved one; saving it again keeps one).
-    await mutate(buyer.context, 'checkout.saveAddress', {
-      address: { fullName: 'Ava Reader', line1: '12 Turl Street', town: 'Oxford', postcode: 'OX1 3DP' },
-      makeDefault: true,
-    });
+    await mutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
 
     const dashboard = async () => {
       await admin.page.goto('/admin?period=ytd');
@@ -460,6 +462,92 @@ describe('buying', () => {
     expect(toSeller).toEqual(
       expect.arrayContaining([`The buyer reported a problem: ${title}`, `Report resolved: ${title}`]),
     );
+    await Promise.all([seller.context.close(), buyer.context.close(), admin.context.close()]);
+  });
+
+  it('a parcel that never came: "It hasn’t arrived" after the carrier’s window, staff release to the seller', async () => {
+    const seller = await signedIn('seller@reshelf.test');
+    const buyer = await signedIn('buyer@reshelf.test');
+    const admin = await signedIn('admin@reshelf.test');
+    if (books.length < 3) books = await sellerBooks(seller);
+    const book = books[2]!;
+    const title = book.title!;
+
+    await mutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
+    await buyer.page.goto(`/checkout?listing=${book.slug}`);
+    await buyer.page.getByTestId('saved-address').filter({ hasText: '12 Turl Street' }).waitFor();
+    await buyer.page.getByRole('button', { name: 'Continue to confirm' }).click();
+    const { orderId } = await payOnConfirmPage(buyer.page);
+    await dispatch(seller, orderId, title);
+
+    // Before the carrier's window ends, a missing parcel cannot be reported yet.
+    await buyer.page.goto(`/account/orders/${orderId}`);
+    await buyer.page.getByTestId('buyer-actions').getByText('you can report it missing here').waitFor();
+    expect(await buyer.page.getByRole('button', { name: 'It hasn’t arrived' }).count()).toBe(0);
+
+    // The carrier's window passes (Royal Mail Tracked 24: 2 working days).
+    const db = new pg.Client({ connectionString: marketplace.databaseUrl });
+    await db.connect();
+    try {
+      const moved = await db.query(
+        "update orders set delivery_due_at = now() - interval '1 hour' where id = $1 and status = 'dispatched'",
+        [orderId],
+      );
+      expect(moved.rowCount).toBe(1);
+    } finally {
+      await db.end();
+    }
+    await buyer.page.reload();
+    await buyer.page.getByRole('button', { name: 'It hasn’t arrived' }).click();
+    const missing = buyer.page.getByRole('dialog', { name: 'It hasn’t arrived' });
+    await missing
+      .getByLabel('What happened?')
+      .fill('Tracking has shown "in transit" for days and nothing came.');
+    await missing.getByRole('button', { name: 'Report it missing' }).click();
+    await toast(buyer.page, 'Report sent').waitFor();
+    await buyer.page.locator('[data-testid="order-detail"][data-status="disputed"]').waitFor();
+
+    // It is a shipping dispute, not one about the book.
+    const reference = (await query<{ reference: string }>(buyer.context, 'orders.get', { orderId }))
+      .reference;
+    await admin.page.goto('/admin/disputes');
+    await admin.page.getByTestId('dispute-queue').waitFor();
+    await admin.page.getByRole('heading', { name: 'Disputes', level: 1 }).waitFor();
+    // The seed's open disputes about books are listed (one query answers the whole list).
+    await admin.page.getByTestId('dispute-row').first().waitFor();
+    expect(
+      await admin.page.locator(`[data-testid="dispute-row"][data-reference="${reference}"]`).count(),
+    ).toBe(0);
+    await admin.page
+      .getByRole('navigation', { name: 'Staff', exact: true })
+      .getByRole('link', { name: 'Shipping disputes' })
+      .click();
+    await admin.page.waitForURL('**/admin/shipping-disputes');
+    const row = admin.page.locator(`[data-testid="dispute-row"][data-reference="${reference}"]`);
+    await row.getByText('Not received').waitFor();
+    await row.getByRole('button', { name: /Review/ }).click();
+    const review = admin.page.getByTestId('dispute-review');
+    await review.getByLabel('Note to both parties').fill('The carrier confirmed delivery to the porch.');
+    await review.getByRole('button', { name: 'Release to seller' }).click();
+    await admin.page
+      .getByRole('dialog', { name: "Release the payment to Sam's Shelf?" })
+      .getByRole('button', { name: 'Release to seller' })
+      .click();
+    await admin.page
+      .locator('[data-testid="primary-toast"][data-state="open"]')
+      .filter({ hasText: 'Released to the seller' })
+      .waitFor();
+    await row.waitFor({ state: 'detached' });
+
+    // The order completes: the seller is paid, the buyer sees the decision.
+    await buyer.page.reload();
+    await buyer.page.locator('[data-testid="order-detail"][data-status="completed"]').waitFor();
+    await expect(buyer.page.getByTestId('dispute-status').textContent()).resolves.toBe(
+      'Resolved: the payment was released to the seller',
+    );
+    await seller.page.goto('/account/payouts');
+    const payout = seller.page.getByTestId('payout-row').filter({ hasText: reference });
+    await expect(payout.getByTestId('payout-status').textContent()).resolves.toBe('Released');
     await Promise.all([seller.context.close(), buyer.context.close(), admin.context.close()]);
   });
 
