@@ -476,8 +476,24 @@ describe('buying', { timeout: 180_000 }, () => {
     const title = book.title!;
 
     await mutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
+    const york = {
+      fullName: 'Ava Reader',
+      line1: 'Flat 2, 5 High Petergate',
+      town: 'York',
+      postcode: 'YO1 7HH',
+    };
+    await mutate(buyer.context, 'checkout.saveAddress', { address: york, makeDefault: false });
     await buyer.page.goto(`/checkout?listing=${book.slug}`);
-    await buyer.page.getByTestId('saved-address').filter({ hasText: '12 Turl Street' }).waitFor();
+    // The default is chosen; an address no longer wanted can be removed here.
+    const oxford = buyer.page.getByTestId('saved-address').filter({ hasText: '12 Turl Street' });
+    await oxford.waitFor();
+    expect(await oxford.getByRole('radio').isChecked()).toBe(true);
+    await buyer.page
+      .getByRole('button', { name: 'Remove the address for Ava Reader, Flat 2, 5 High Petergate' })
+      .click();
+    await toast(buyer.page, 'Address removed').waitFor();
+    await buyer.page.getByTestId('saved-address').filter({ hasText: 'York' }).waitFor({ state: 'detached' });
+    expect(await oxford.getByRole('radio').isChecked()).toBe(true);
     await buyer.page.getByRole('button', { name: 'Continue to confirm' }).click();
     const { orderId } = await payOnConfirmPage(buyer.page);
     await dispatch(seller, orderId, title);
