@@ -298,7 +298,7 @@ describe('staff dashboard', () => {
     await sheet.getByRole('link', { name: 'Disputes', exact: true }).click();
     await page.waitForURL('**/admin/disputes');
     await sheet.waitFor({ state: 'detached' });
-    await page.getByTestId('not-found').waitFor();
+    await page.getByTestId('dispute-queue').waitFor();
     // Ctrl+B opens the sheet too.
     await page.keyboard.press('Control+b');
     await sheet.waitFor();

@@ -15,6 +15,8 @@ import { E2E_WEB_DIST } from '../setup/e2e.global.ts';
 
 export interface OwnMarketplace {
   baseURL: string;
+  /** Its database, for a test that must move time on (a carrier's window passing). */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startOwnMarketplace(): Promise<OwnMarketplace> {
   await app.listen({ port, host: '127.0.0.1' });
   return {
     baseURL: `http://127.0.0.1:${port}`,
+    databaseUrl: database.url,
     async stop() {
       await app.close();
       await database.stop();

@@ -32,7 +32,11 @@ export function tierForLevel(level: number): AdminTier | undefined {
   return ADMIN_TIER_NAMES.find((name) => ADMIN_TIERS[name] === level);
 }
 
-/** Spec §2: routes that need a session (no session: /login, replacing history). */
+/**
+ * Spec §2: routes that need a session (no session: /login, replacing history). After the
+ * spec's /account pages come the buying pages under it (issue 8), which the order and offer
+ * emails link to.
+ */
 export const SIGNED_IN_ROUTES = [
   '/email-verification',
   '/onboarding',
@@ -54,6 +58,12 @@ export const SIGNED_IN_ROUTES = [
   '/account/listings',
   '/account/wishlist',
   '/account/notifications',
+  '/account/offers',
+  '/account/orders',
+  '/account/orders/:orderId',
+  '/account/sales',
+  '/account/sales/:orderId',
+  '/account/payouts',
   '/charity/sell',
   '/charity/bulk-listing',
   '/charity/dashboard',

@@ -41,10 +41,14 @@ const staffDashboard = page(
   (m) => m.DashboardPage,
 );
 
+const staffDisputes = () => import('../features/admin/DisputesPage.tsx');
+
 type SignedInRoute = (typeof SIGNED_IN_ROUTES)[number];
 
 const sell = () => import('../features/sell/SellPages.tsx');
 const charitySell = () => import('../features/charity/CharitySellPages.tsx');
+const checkout = () => import('../features/checkout/CheckoutPages.tsx');
+const orders = () => import('../features/orders/OrdersPages.tsx');
 
 /**
  * The signed-in pages built so far. The rest of the spec's list belongs to later issues; until
@@ -76,6 +80,7 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../features/checkout/CheckoutPages.tsx'),
     (m) => m.CheckoutConfirmPage,
   ),
+  '/checkout/offer': page(checkout, (m) => m.CheckoutOfferPage),
   '/sell': page(sell, (m) => m.SellStartPage),
   '/sell/new': page(sell, (m) => m.SellWizardPage),
   '/sell/wizard': page(sell, (m) => m.SellWizardPage),
@@ -99,6 +104,18 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
   '/charity/dashboard': page(
     () => import('../features/charity/CharityDashboardPage.tsx'),
     (m) => m.CharityDashboardPage,
+  ),
+  '/account/offers': page(
+    () => import('../features/offers/OffersPage.tsx'),
+    (m) => m.OffersPage,
+  ),
+  '/account/orders': page(orders, (m) => m.PurchasesPage),
+  '/account/orders/:orderId': page(orders, (m) => m.PurchaseDetailPage),
+  '/account/sales': page(orders, (m) => m.SalesPage),
+  '/account/sales/:orderId': page(orders, (m) => m.SaleDetailPage),
+  '/account/payouts': page(
+    () => import('../features/orders/PayoutsPage.tsx'),
+    (m) => m.PayoutsPage,
   ),
 };
 
@@ -361,6 +378,16 @@ export const routes: RouteObject[] = [
                 hydrateFallbackElement: <AdminSkeleton />,
                 lazy: staffDashboard,
               })),
+              {
+                path: 'disputes',
+                hydrateFallbackElement: <AdminSkeleton />,
+                lazy: page(staffDisputes, (m) => m.DisputesPage),
+              },
+              {
+                path: 'shipping-disputes',
+                hydrateFallbackElement: <AdminSkeleton />,
+                lazy: page(staffDisputes, (m) => m.ShippingDisputesPage),
+              },
               { path: '*', hydrateFallbackElement: <AdminSkeleton />, lazy: notFound },
             ],
           },

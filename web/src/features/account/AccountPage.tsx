@@ -6,6 +6,8 @@ import {
   LogOut,
   MailWarning,
   ShieldCheck,
+  ShoppingBag,
+  Store,
   UserRound,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -21,7 +23,10 @@ import { textLinkClass } from '../auth/AuthShell.tsx';
 import { type SessionUser, useSession } from '../auth/session.ts';
 import { useSignOut } from '../auth/use-sign-out.ts';
 
-/** /account (signed in): the profile, the email address's status, staff links and signing out. */
+/**
+ * /account (signed in): buying and selling (orders, sales, offers, payouts), the profile, the
+ * email address's status, staff links and signing out.
+ */
 export function AccountPage() {
   usePageMeta('Your account');
   const session = useSession();
@@ -52,6 +57,27 @@ export function AccountPage() {
       ) : null}
 
       <div className="mt-8 grid gap-4 md:grid-cols-2">
+        <Card icon={ShoppingBag} title="Buying" testId="account-buying">
+          <p className="text-ink-soft">
+            Track what you’ve bought, confirm it arrived safely, and answer sellers’ counter-offers.
+          </p>
+          <div className="mt-auto flex flex-wrap gap-x-5 gap-y-1">
+            <CardLink to="/account/orders">Your orders</CardLink>
+            <CardLink to="/account/offers?view=made">Offers you’ve made</CardLink>
+            <CardLink to="/account/wishlist">Wishlist</CardLink>
+          </div>
+        </Card>
+        <Card icon={Store} title="Selling" testId="account-selling">
+          <p className="text-ink-soft">
+            Send what you’ve sold, answer buyers’ offers, and see what you’ve earned.
+          </p>
+          <div className="mt-auto flex flex-wrap gap-x-5 gap-y-1">
+            <CardLink to="/account/sales">Your sales</CardLink>
+            <CardLink to="/account/offers?view=received">Offers received</CardLink>
+            <CardLink to="/account/payouts">Payouts</CardLink>
+            <CardLink to="/account/listings">Your listings</CardLink>
+          </div>
+        </Card>
         <ProfileCard />
         <EmailCard user={user} />
         <Card icon={KeyRound} title="Password">

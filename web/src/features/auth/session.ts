@@ -29,6 +29,10 @@ const PERSONAL_ROUTERS = new Set([
   'wishlist',
   'notifications',
   'charities',
+  'checkout',
+  'offers',
+  'orders',
+  'disputes',
 ]);
 
 export function useSession(): SessionState {

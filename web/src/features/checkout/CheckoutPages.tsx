@@ -1,6 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type AddressInput, addressInputSchema, formatPence, type Quote } from '@reshelf/contracts';
-import { CheckCircle2, Lock, ShieldCheck, XCircle } from 'lucide-react';
+import {
+  type AddressInput,
+  addressInputSchema,
+  formatPence,
+  type Quote,
+  type SavedAddress,
+} from '@reshelf/contracts';
+import { CheckCircle2, Clock, HandCoins, Lock, ShieldCheck, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -11,12 +17,49 @@ import { PageSkeleton } from '../../components/placeholders.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
+import { notify } from '../../components/ui/notify.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { cn } from '../../lib/utils.ts';
+import { formatWhen, timeLeft } from '../orders/format.ts';
+import { PriceLines } from './PriceLines.tsx';
 
 const ADDRESS_KEY = 'reshelf:checkout-address';
-const PARCEL_LABELS = { small: 'Small parcel', medium: 'Medium parcel', large: 'Large parcel' } as const;
+
+/**
+ * What is being bought: a listing at its price (/checkout?listing=<slug>) or an accepted offer
+ * at the offer's price (/checkout/offer?offer=<id>). Both go on to /checkout/confirm with the
+ * same parameter, and share every component below.
+ */
+export type CheckoutSource = { kind: 'listing'; slug: string } | { kind: 'offer'; offerId: string };
+
+function sourceQuery(source: CheckoutSource): string {
+  return source.kind === 'offer'
+    ? `offer=${encodeURIComponent(source.offerId)}`
+    : `listing=${encodeURIComponent(source.slug)}`;
+}
+
+/** The first step: the book and where to send it. */
+export function addressStepPath(source: CheckoutSource): string {
+  return source.kind === 'offer'
+    ? `/checkout/offer?${sourceQuery(source)}`
+    : `/checkout?${sourceQuery(source)}`;
+}
+
+export function confirmStepPath(source: CheckoutSource): string {
+  return `/checkout/confirm?${sourceQuery(source)}`;
+}
+
+/** The source in the address: `offer` wins on /checkout/confirm; each first step reads its own. */
+function useSource(accept: 'listing' | 'offer' | 'either'): CheckoutSource | null {
+  const [params] = useSearchParams();
+  const offerId = params.get('offer') ?? '';
+  const slug = params.get('listing') ?? '';
+  if (offerId && accept !== 'listing') return { kind: 'offer', offerId };
+  if (slug && accept !== 'offer') return { kind: 'listing', slug };
+  return null;
+}
 
 function Shell({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -27,61 +70,79 @@ function Shell({ title, children }: { title: string; children: React.ReactNode }
   );
 }
 
-/** The listing the buyer came from (by slug) and the server's price for them. */
-function useCheckoutQuote() {
-  const [params] = useSearchParams();
-  const slug = params.get('listing') ?? '';
-  const listing = trpc.listings.bySlug.useQuery({ slug }, { enabled: slug !== '' });
-  const listingId = listing.data?.id;
-  const quote = trpc.checkout.quote.useQuery(
-    { listingId: listingId ?? '' },
-    { enabled: Boolean(listingId), retry: false },
-  );
-  return { slug, listing, quote };
+interface AcceptedOffer {
+  amountMinor: number;
+  askingMinor: number;
+  checkoutDeadline: string | null;
 }
 
-export function PriceLines({
-  quote,
-}: {
-  quote: Pick<
-    Quote,
-    'itemMinor' | 'postageMinor' | 'protectionMinor' | 'protectionVatMinor' | 'discountMinor' | 'totalMinor'
-  > & { discountCode: string | null; parcelSize?: Quote['parcelSize'] };
-}) {
+/**
+ * The server's price for the source, and for an offer the offer itself (its deadline and the
+ * asking price it came down from). `problem` is the first error, to be shown instead of the page.
+ */
+function useCheckoutQuote(source: CheckoutSource | null) {
+  const slug = source?.kind === 'listing' ? source.slug : '';
+  const offerId = source?.kind === 'offer' ? source.offerId : '';
+  const listing = trpc.listings.bySlug.useQuery({ slug }, { enabled: slug !== '' });
+  const listingId = listing.data?.id ?? '';
+  const quote = trpc.checkout.quote.useQuery(offerId ? { offerId } : { listingId }, {
+    enabled: offerId !== '' || listingId !== '',
+    retry: false,
+  });
+  const threads = trpc.offers.list.useQuery(
+    { role: 'buyer', listingId: quote.data?.listingId },
+    { enabled: offerId !== '' && Boolean(quote.data) },
+  );
+  let offer: AcceptedOffer | null = null;
+  for (const thread of threads.data ?? []) {
+    const round = thread.rounds.find((candidate) => candidate.id === offerId);
+    if (round) {
+      offer = {
+        amountMinor: round.amountMinor,
+        askingMinor: thread.listing.priceMinor,
+        checkoutDeadline: round.checkoutDeadline,
+      };
+    }
+  }
+  const problem = listing.error ?? quote.error ?? null;
+  const loading = !problem && (quote.isPending || (offerId !== '' && threads.isPending));
+  return { listingSlug: slug || null, quote, offer, problem, loading };
+}
+
+/** The book and its price, line by line, with the offer and its deadline when buying from one. */
+function QuoteSummary({ quote, offer }: { quote: Quote; offer: AcceptedOffer | null }) {
+  const left = offer?.checkoutDeadline ? timeLeft(offer.checkoutDeadline) : null;
   return (
-    <dl className="flex flex-col gap-2 text-sm" data-testid="price-lines">
-      <div className="flex justify-between">
-        <dt>Item</dt>
-        <dd>{formatPence(quote.itemMinor)}</dd>
-      </div>
-      <div className="flex justify-between">
-        <dt>Postage{quote.parcelSize ? ` (${PARCEL_LABELS[quote.parcelSize].toLowerCase()})` : ''}</dt>
-        <dd>{formatPence(quote.postageMinor)}</dd>
-      </div>
-      <div className="flex justify-between">
-        <dt>
-          Buyer protection
-          <span className="block text-xs text-ink-muted">
-            includes VAT of {formatPence(quote.protectionVatMinor)}
-          </span>
-        </dt>
-        <dd>{formatPence(quote.protectionMinor)}</dd>
-      </div>
-      {quote.discountMinor > 0 ? (
-        <div className="flex justify-between text-emerald-800" data-testid="discount-line">
-          <dt>{quote.discountCode ?? 'Discount'}: 20% off your first order</dt>
-          <dd>−{formatPence(quote.discountMinor)}</dd>
+    <section className="rounded-xl border border-line bg-white p-5">
+      <p className="font-semibold break-words">{quote.title}</p>
+      {quote.offerId && offer ? (
+        <div
+          className="mt-3 flex gap-2.5 rounded-lg bg-brand-soft/60 p-3 text-sm text-ink-soft"
+          data-testid="offer-deadline"
+        >
+          <HandCoins aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand" />
+          <p>
+            Your offer of <strong className="text-ink">{formatPence(offer.amountMinor)}</strong> was accepted
+            (asking price {formatPence(offer.askingMinor)}).
+            {offer.checkoutDeadline ? (
+              <>
+                {' '}
+                The seller is holding it for you until{' '}
+                <strong className="text-ink">{formatWhen(offer.checkoutDeadline)}</strong>
+                {left ? ` (${left} left)` : ''}: pay by then, or it goes back on sale at its full price.
+              </>
+            ) : null}
+          </p>
         </div>
       ) : null}
-      <div className="mt-2 flex justify-between border-t border-line pt-3 text-base font-semibold">
-        <dt>Total</dt>
-        <dd data-testid="total">{formatPence(quote.totalMinor)}</dd>
+      <div className="mt-4">
+        <PriceLines quote={quote} itemLabel={quote.offerId ? 'Item at your offer price' : 'Item'} />
       </div>
-    </dl>
+    </section>
   );
 }
 
-function savedAddress(): AddressInput | null {
+function readStoredAddress(): AddressInput | null {
   try {
     const value = sessionStorage.getItem(ADDRESS_KEY);
     return value ? (addressInputSchema.parse(JSON.parse(value)) as AddressInput) : null;
@@ -90,14 +151,76 @@ function savedAddress(): AddressInput | null {
   }
 }
 
+function storeAddress(address: AddressInput): void {
+  sessionStorage.setItem(ADDRESS_KEY, JSON.stringify(address));
+}
+
+function sameAddress(a: AddressInput, b: AddressInput): boolean {
+  const norm = (value: string | null | undefined) => (value ?? '').trim().toLowerCase();
+  return (
+    norm(a.fullName) === norm(b.fullName) &&
+    norm(a.line1) === norm(b.line1) &&
+    norm(a.line2) === norm(b.line2) &&
+    norm(a.town) === norm(b.town) &&
+    norm(a.postcode) === norm(b.postcode)
+  );
+}
+
+function toAddress(saved: SavedAddress): AddressInput {
+  return {
+    fullName: saved.fullName,
+    line1: saved.line1,
+    line2: saved.line2,
+    town: saved.town,
+    postcode: saved.postcode,
+  };
+}
+
 type AddressValues = z.input<typeof addressInputSchema>;
+const NEW_ADDRESS = 'new';
 
 /** /checkout?listing=<slug>: the book and where to send it. */
 export function CheckoutPage() {
   usePageMeta('Checkout', 'Where should we send your book?');
+  const source = useSource('listing');
+  if (!source)
+    return <CheckoutProblem message="Choose a book first: this checkout link has no book in it." />;
+  return <AddressStep source={source} />;
+}
+
+/** /checkout/offer?offer=<id>: the same, priced from the buyer's accepted offer. */
+export function CheckoutOfferPage() {
+  usePageMeta('Checkout', 'Buy the book at the price you agreed with the seller.');
+  const source = useSource('offer');
+  if (!source) {
+    return (
+      <CheckoutProblem
+        message="This checkout link has no offer in it. Open it from your offers."
+        source={{ kind: 'offer', offerId: '' }}
+      />
+    );
+  }
+  return <AddressStep source={source} />;
+}
+
+function AddressStep({ source }: { source: CheckoutSource }) {
   const navigate = useNavigate();
-  const { slug, listing, quote } = useCheckoutQuote();
-  const previous = useMemo(savedAddress, []);
+  const { quote, offer, problem, loading, listingSlug } = useCheckoutQuote(source);
+  const utils = trpc.useUtils();
+  const saved = trpc.checkout.addresses.useQuery(undefined, { staleTime: 0 });
+  const saveAddress = trpc.checkout.saveAddress.useMutation({
+    onSuccess: () => void utils.checkout.addresses.invalidate(),
+  });
+  const removeAddress = trpc.checkout.removeAddress.useMutation({
+    onSuccess: () => {
+      void utils.checkout.addresses.invalidate();
+      notify.success('Address removed');
+    },
+    onError: (error) => notify.error(apiErrorMessage(error)),
+  });
+  const previous = useMemo(readStoredAddress, []);
+  const [choice, setChoice] = useState<string | null>(null);
+  const [saveForNextTime, setSaveForNextTime] = useState(false);
   const form = useForm<AddressValues>({
     resolver: zodResolver(addressInputSchema),
     defaultValues: {
@@ -108,64 +231,182 @@ export function CheckoutPage() {
       postcode: previous?.postcode ?? '',
     },
   });
-  if (!slug) return <CheckoutProblem message="Choose a book first: this checkout link has no book in it." />;
-  if (listing.isPending || quote.isPending) return <PageSkeleton />;
-  if (listing.isError || quote.isError)
-    return <CheckoutProblem message={apiErrorMessage(listing.error ?? quote.error)} slug={slug} />;
+
+  const addresses = saved.data ?? [];
+  // Until the buyer picks: the address they used a moment ago, else their default.
+  const preselected = (() => {
+    const match = previous ? addresses.find((address) => sameAddress(address, previous)) : undefined;
+    if (match) return match.id;
+    if (previous) return NEW_ADDRESS;
+    return addresses.find((address) => address.isDefault)?.id ?? addresses[0]?.id ?? NEW_ADDRESS;
+  })();
+  const selected =
+    choice && (choice === NEW_ADDRESS || addresses.some((address) => address.id === choice))
+      ? choice
+      : preselected;
+
+  if (problem)
+    return <CheckoutProblem message={apiErrorMessage(problem)} source={source} slug={listingSlug} />;
+  if (loading || !quote.data || saved.isPending) return <PageSkeleton />;
   const errors = form.formState.errors;
+  const next = (address: AddressInput) => {
+    storeAddress(address);
+    navigate(confirmStepPath(source));
+  };
+  const submitNew = form.handleSubmit(async (values) => {
+    const address = addressInputSchema.parse(values);
+    if (saveForNextTime) {
+      try {
+        await saveAddress.mutateAsync({ address, makeDefault: addresses.length === 0 });
+      } catch {
+        return; // The reason is shown above the button.
+      }
+    }
+    next(address);
+  });
+
   return (
     <Shell title="Checkout">
-      <section className="rounded-xl border border-line bg-white p-5">
-        <p className="font-semibold">{quote.data.title}</p>
-        <div className="mt-4">
-          <PriceLines quote={quote.data} />
-        </div>
-      </section>
+      <QuoteSummary quote={quote.data} offer={offer} />
       <form
         className="flex flex-col gap-4 rounded-xl border border-line bg-white p-5"
         noValidate
-        onSubmit={form.handleSubmit((values) => {
-          sessionStorage.setItem(ADDRESS_KEY, JSON.stringify(addressInputSchema.parse(values)));
-          navigate(`/checkout/confirm?listing=${encodeURIComponent(slug)}`);
-        })}
+        aria-label="Delivery address"
+        onSubmit={(event) => {
+          const chosen = addresses.find((address) => address.id === selected);
+          if (selected !== NEW_ADDRESS && chosen) {
+            event.preventDefault();
+            next(toAddress(chosen));
+            return;
+          }
+          void submitNew(event);
+        }}
       >
         <h2 className="text-lg font-semibold">Delivery address (UK)</h2>
-        <Field label="Full name" error={errors.fullName?.message}>
-          {(control) => <Input {...control} autoComplete="name" {...form.register('fullName')} />}
-        </Field>
-        <Field label="Address line 1" error={errors.line1?.message}>
-          {(control) => <Input {...control} autoComplete="address-line1" {...form.register('line1')} />}
-        </Field>
-        <Field label="Address line 2" optional error={errors.line2?.message}>
-          {(control) => <Input {...control} autoComplete="address-line2" {...form.register('line2')} />}
-        </Field>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Town or city" error={errors.town?.message}>
-            {(control) => <Input {...control} autoComplete="address-level2" {...form.register('town')} />}
-          </Field>
-          <Field label="Postcode" error={errors.postcode?.message}>
-            {(control) => (
-              <Input
-                {...control}
-                autoComplete="postal-code"
-                className="uppercase"
-                {...form.register('postcode')}
+        {saved.isError ? (
+          <Alert tone="info">We couldn’t load your saved addresses, so enter the address here.</Alert>
+        ) : null}
+        {addresses.length ? (
+          <fieldset className="flex flex-col gap-2" data-testid="saved-addresses">
+            <legend className="sr-only">Where to send it</legend>
+            {addresses.map((address) => (
+              <div
+                key={address.id}
+                className={cn(
+                  'flex items-start gap-3 rounded-xl border p-3 transition-colors has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand',
+                  selected === address.id ? 'border-brand bg-brand-soft/40' : 'border-line',
+                )}
+                data-testid="saved-address"
+              >
+                <label className="flex min-w-0 flex-1 cursor-pointer items-start gap-3 text-sm">
+                  <input
+                    type="radio"
+                    name="saved-address"
+                    className="mt-1 size-4 shrink-0 accent-brand"
+                    checked={selected === address.id}
+                    onChange={() => setChoice(address.id)}
+                  />
+                  <span className="min-w-0 break-words">
+                    <span className="font-semibold text-ink">{address.fullName}</span>
+                    {address.isDefault ? (
+                      <span className="ml-2 rounded-full bg-moss-soft px-2 py-0.5 text-xs font-semibold text-moss">
+                        Default
+                      </span>
+                    ) : null}
+                    <span className="block text-ink-soft">
+                      {[address.line1, address.line2, address.town, address.postcode]
+                        .filter(Boolean)
+                        .join(', ')}
+                    </span>
+                  </span>
+                </label>
+                <Button
+                  variant="link"
+                  size="sm"
+                  className="shrink-0 text-sm"
+                  disabled={removeAddress.isPending}
+                  aria-label={`Remove the address for ${address.fullName}, ${address.line1}`}
+                  onClick={() => removeAddress.mutate({ addressId: address.id })}
+                >
+                  Remove
+                </Button>
+              </div>
+            ))}
+            <label
+              className={cn(
+                'flex cursor-pointer items-center gap-3 rounded-xl border p-3 text-sm font-semibold has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand',
+                selected === NEW_ADDRESS ? 'border-brand bg-brand-soft/40' : 'border-line',
+              )}
+            >
+              <input
+                type="radio"
+                name="saved-address"
+                className="size-4 shrink-0 accent-brand"
+                checked={selected === NEW_ADDRESS}
+                onChange={() => setChoice(NEW_ADDRESS)}
               />
-            )}
-          </Field>
-        </div>
+              Send it to a new address
+            </label>
+          </fieldset>
+        ) : null}
+        {selected === NEW_ADDRESS ? (
+          <div className="flex flex-col gap-4">
+            <Field label="Full name" error={errors.fullName?.message}>
+              {(control) => <Input {...control} autoComplete="name" {...form.register('fullName')} />}
+            </Field>
+            <Field label="Address line 1" error={errors.line1?.message}>
+              {(control) => <Input {...control} autoComplete="address-line1" {...form.register('line1')} />}
+            </Field>
+            <Field label="Address line 2" optional error={errors.line2?.message}>
+              {(control) => <Input {...control} autoComplete="address-line2" {...form.register('line2')} />}
+            </Field>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label="Town or city" error={errors.town?.message}>
+                {(control) => <Input {...control} autoComplete="address-level2" {...form.register('town')} />}
+              </Field>
+              <Field label="Postcode" error={errors.postcode?.message}>
+                {(control) => (
+                  <Input
+                    {...control}
+                    autoComplete="postal-code"
+                    className="uppercase"
+                    {...form.register('postcode')}
+                  />
+                )}
+              </Field>
+            </div>
+            <label className="flex cursor-pointer items-start gap-3 text-sm">
+              <input
+                type="checkbox"
+                className="mt-0.5 size-4 shrink-0 accent-brand"
+                checked={saveForNextTime}
+                onChange={(event) => setSaveForNextTime(event.target.checked)}
+              />
+              <span>
+                <span className="font-semibold text-ink">Save this address for next time</span>
+                <span className="block text-ink-muted">
+                  {addresses.length
+                    ? 'It will be offered with your other saved addresses.'
+                    : 'It becomes your default address.'}
+                </span>
+              </span>
+            </label>
+          </div>
+        ) : null}
+        {saveAddress.isError ? <Alert tone="error">{apiErrorMessage(saveAddress.error)}</Alert> : null}
         <SubmitButton pending={form.formState.isSubmitting}>Continue to confirm</SubmitButton>
       </form>
     </Shell>
   );
 }
 
-/** /checkout/confirm?listing=<slug>: the full price and the one button that pays. */
+/** /checkout/confirm?listing=<slug> or ?offer=<id>: the full price and the one button that pays. */
 export function CheckoutConfirmPage() {
   usePageMeta('Confirm and pay', 'Check your order and pay securely.');
   const navigate = useNavigate();
-  const { slug, listing, quote } = useCheckoutQuote();
-  const address = useMemo(savedAddress, []);
+  const source = useSource('either');
+  const { quote, offer, problem, loading, listingSlug } = useCheckoutQuote(source);
+  const address = useMemo(readStoredAddress, []);
   // One key per attempt on this page: a retried click or a flaky network cannot pay twice.
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const start = trpc.checkout.start.useMutation({
@@ -174,25 +415,28 @@ export function CheckoutConfirmPage() {
     },
   });
   useEffect(() => {
-    if (slug && !address) navigate(`/checkout?listing=${encodeURIComponent(slug)}`, { replace: true });
-  }, [slug, address, navigate]);
-  if (!slug) return <CheckoutProblem message="Choose a book first: this checkout link has no book in it." />;
-  if (!address || listing.isPending || quote.isPending) return <PageSkeleton />;
-  if (listing.isError || quote.isError)
-    return <CheckoutProblem message={apiErrorMessage(listing.error ?? quote.error)} slug={slug} />;
+    if (source && !address) navigate(addressStepPath(source), { replace: true });
+  }, [source, address, navigate]);
+  if (!source)
+    return <CheckoutProblem message="Choose a book first: this checkout link has no book in it." />;
+  if (problem)
+    return <CheckoutProblem message={apiErrorMessage(problem)} source={source} slug={listingSlug} />;
+  if (!address || loading || !quote.data) return <PageSkeleton />;
+  const priced = quote.data;
+  const pay = () =>
+    start.mutate(
+      source.kind === 'offer'
+        ? { offerId: source.offerId, address, idempotencyKey }
+        : { listingId: priced.listingId, address, idempotencyKey },
+    );
   return (
     <Shell title="Confirm and pay">
-      <section className="rounded-xl border border-line bg-white p-5">
-        <p className="font-semibold">{quote.data.title}</p>
-        <div className="mt-4">
-          <PriceLines quote={quote.data} />
-        </div>
-      </section>
+      <QuoteSummary quote={priced} offer={offer} />
       <section className="rounded-xl border border-line bg-white p-5 text-sm">
         <div className="flex items-start justify-between gap-4">
-          <div>
+          <div className="min-w-0">
             <h2 className="text-base font-semibold">Sending to</h2>
-            <address className="mt-1 not-italic text-ink-soft" data-testid="address">
+            <address className="mt-1 not-italic break-words text-ink-soft" data-testid="address">
               {address.fullName}
               <br />
               {address.line1}
@@ -206,10 +450,7 @@ export function CheckoutConfirmPage() {
               {address.town} {address.postcode}
             </address>
           </div>
-          <Link
-            className="font-semibold text-brand underline"
-            to={`/checkout?listing=${encodeURIComponent(slug)}`}
-          >
+          <Link className="font-semibold text-brand underline" to={addressStepPath(source)}>
             Change
           </Link>
         </div>
@@ -220,22 +461,25 @@ export function CheckoutConfirmPage() {
         reserved for you for 15 minutes while you pay.
       </p>
       {start.isError ? <Alert tone="error">{apiErrorMessage(start.error)}</Alert> : null}
-      <Button
-        size="lg"
-        variant="cta"
-        disabled={start.isPending || start.isSuccess}
-        onClick={() => start.mutate({ listingId: quote.data.listingId, address, idempotencyKey })}
-      >
+      <Button size="lg" variant="cta" disabled={start.isPending || start.isSuccess} onClick={pay}>
         <Lock aria-hidden="true" className="size-4" />
         {start.isPending || start.isSuccess
           ? 'Opening the payment page…'
-          : `Pay ${formatPence(quote.data.totalMinor)}`}
+          : `Pay ${formatPence(priced.totalMinor)}`}
       </Button>
     </Shell>
   );
 }
 
-function CheckoutProblem({ message, slug }: { message: string; slug?: string }) {
+function CheckoutProblem({
+  message,
+  source,
+  slug,
+}: {
+  message: string;
+  source?: CheckoutSource;
+  slug?: string | null;
+}) {
   return (
     <Shell title="Checkout">
       <Alert tone="error">{message}</Alert>
@@ -243,6 +487,14 @@ function CheckoutProblem({ message, slug }: { message: string; slug?: string }) 
         {slug ? (
           <Button asChild variant="outline">
             <Link to={`/listing/${encodeURIComponent(slug)}`}>Back to the book</Link>
+          </Button>
+        ) : null}
+        {source?.kind === 'offer' ? (
+          <Button asChild variant="outline">
+            <Link to="/account/offers?view=made">
+              <Clock aria-hidden="true" />
+              Your offers
+            </Link>
           </Button>
         ) : null}
         <Button asChild>
@@ -273,7 +525,7 @@ export function CheckoutSuccessPage() {
     <Shell title={paid ? 'Thank you: your book is on its way' : 'Confirming your payment…'}>
       <section className="rounded-xl border border-line bg-white p-5" data-testid="order-summary">
         <p className="flex items-center gap-2 font-semibold">
-          {paid ? <CheckCircle2 aria-hidden="true" className="size-5 text-emerald-700" /> : null}
+          {paid ? <CheckCircle2 aria-hidden="true" className="size-5 shrink-0 text-emerald-700" /> : null}
           Order {order.data.reference}: {order.data.title}
         </p>
         <p className="mt-1 text-sm text-ink-soft" data-testid="order-status">
@@ -287,32 +539,58 @@ export function CheckoutSuccessPage() {
           <PriceLines quote={order.data} />
         </div>
       </section>
-      <Button asChild variant="outline">
-        <Link to="/listings">Keep browsing</Link>
-      </Button>
+      <div className="flex flex-wrap gap-3">
+        {paid ? (
+          <Button asChild variant="brand">
+            <Link to={`/account/orders/${order.data.id}`}>Track your order</Link>
+          </Button>
+        ) : null}
+        <Button asChild variant="outline">
+          <Link to="/listings">Keep browsing</Link>
+        </Button>
+      </div>
     </Shell>
   );
 }
 
-/** /checkout/cancel?order=: the payment did not complete; nothing was taken. */
+/**
+ * /checkout/cancel?order=: the payment did not complete; nothing was taken. A book bought from
+ * an accepted offer is still held for the buyer until the offer's deadline, so "Try again"
+ * goes back to the offer's checkout while it can still be paid.
+ */
 export function CheckoutCancelPage() {
   usePageMeta('Payment not completed', 'Your payment did not go through.');
   const [params] = useSearchParams();
   const orderId = params.get('order') ?? '';
   const order = trpc.checkout.order.useQuery({ orderId }, { enabled: orderId !== '', retry: false });
-  const slug = order.data?.listingSlug ?? undefined;
+  const slug = order.data?.listingSlug ?? '';
+  const listing = trpc.listings.bySlug.useQuery({ slug }, { enabled: slug !== '', retry: false });
+  const threads = trpc.offers.list.useQuery(
+    { role: 'buyer', listingId: listing.data?.id },
+    { enabled: Boolean(listing.data) },
+  );
+  const payable = threads.data?.find((thread) => thread.actions.canPay);
+  // Known once the listing (and, if it loaded, the buyer's offers on it) have answered.
+  const settled = slug !== '' && !listing.isPending && (!listing.data || !threads.isPending);
+  const retry: CheckoutSource | null = !settled
+    ? null
+    : payable
+      ? { kind: 'offer', offerId: payable.currentId }
+      : { kind: 'listing', slug };
   return (
     <Shell title="Payment not completed">
       <p className="flex items-start gap-2 text-ink-soft" data-testid="cancel-message">
         <XCircle aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-destructive" />
         Nothing was taken from your account
-        {order.data?.cancelReason ? ` (${order.data.cancelReason.toLowerCase()})` : ''}. The book has gone
-        back on sale, so if you still want it, you can try again now.
+        {order.data?.cancelReason ? ` (${order.data.cancelReason.toLowerCase()})` : ''}.{' '}
+        {payable
+          ? 'The seller is still holding the book for you at your offer price, so you can try again now.'
+          : 'The book has gone back on sale, so if you still want it, you can try again now.'}
       </p>
       <div className="flex flex-wrap gap-3">
-        {slug ? (
+        {retry ? (
           <Button asChild>
-            <Link to={`/checkout?listing=${encodeURIComponent(slug)}`}>Try again</Link>
+            <Link to={addressStepPath(retry)}>Try again</Link>
           </Button>
         ) : null}
         <Button asChild variant="outline">

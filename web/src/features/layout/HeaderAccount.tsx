@@ -1,4 +1,15 @@
-import { Bell, BookOpen, ChevronDown, Heart, LogOut, ShieldCheck, UserRound } from 'lucide-react';
+import {
+  Bell,
+  BookOpen,
+  ChevronDown,
+  HandCoins,
+  Heart,
+  LogOut,
+  ShieldCheck,
+  ShoppingBag,
+  Store,
+  UserRound,
+} from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
@@ -120,6 +131,24 @@ function AccountMenu({ user }: { user: SessionUser }) {
               <Link to="/account" onClick={close} className={itemClass}>
                 <UserRound aria-hidden="true" />
                 Your account
+              </Link>
+            </li>
+            <li>
+              <Link to="/account/orders" onClick={close} className={itemClass}>
+                <ShoppingBag aria-hidden="true" />
+                Your orders
+              </Link>
+            </li>
+            <li>
+              <Link to="/account/sales" onClick={close} className={itemClass}>
+                <Store aria-hidden="true" />
+                Your sales
+              </Link>
+            </li>
+            <li>
+              <Link to="/account/offers" onClick={close} className={itemClass}>
+                <HandCoins aria-hidden="true" />
+                Offers
               </Link>
             </li>
             <li>

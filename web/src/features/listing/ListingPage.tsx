@@ -27,6 +27,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { ListingGrid } from '../catalogue/ListingGrid.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
+import { ListingOffer } from '../offers/ListingOffer.tsx';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { bookJsonLd } from './json-ld.ts';
 
@@ -321,6 +322,9 @@ function BuyBox({ listing }: { listing: ListingDetail }) {
         </Button>
         <WishlistButton listingId={listing.id} title={listing.title} variant="page" />
       </div>
+      <div className="mt-3 empty:hidden">
+        <ListingOffer listing={listing} />
+      </div>
       <ul className="mt-5 flex flex-col gap-2 text-sm text-ink-soft">
         <li className="flex gap-2">
           <ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-moss" />
@@ -352,6 +356,11 @@ function Unavailable({ listing }: { listing: ListingDetail }) {
           <p className="mt-1 text-ink-soft">{reason.text}</p>
         </div>
       </div>
+      {listing.status === 'reserved' ? (
+        <div className="empty:hidden">
+          <ListingOffer listing={listing} />
+        </div>
+      ) : null}
       <div className="flex flex-col gap-3 sm:flex-row">
         <Button asChild variant="brand" size="lg">
           <Link to={`/search?q=${encodeURIComponent(listing.isbn13 ?? listing.title)}`}>

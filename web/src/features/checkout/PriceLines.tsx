@@ -1,0 +1,75 @@
+import { formatPence, type Quote } from '@reshelf/contracts';
+
+const PARCEL_LABELS = { small: 'Small parcel', medium: 'Medium parcel', large: 'Large parcel' } as const;
+
+type Priced = Pick<
+  Quote,
+  'itemMinor' | 'postageMinor' | 'protectionMinor' | 'protectionVatMinor' | 'discountMinor' | 'totalMinor'
+> & { discountCode: string | null; parcelSize?: string | null };
+
+/**
+ * What the buyer pays, line by line (brief §4): the item, postage for the parcel size, buyer
+ * protection with the VAT it includes, WELCOME20 when the server applied it, the total; and,
+ * after a refund, what went back.
+ */
+export function PriceLines({
+  quote,
+  itemLabel = 'Item',
+  refundedMinor = 0,
+  refundedLabel = 'Refunded to you',
+}: {
+  quote: Priced;
+  itemLabel?: string;
+  refundedMinor?: number;
+  refundedLabel?: string;
+}) {
+  const parcel =
+    quote.parcelSize && quote.parcelSize in PARCEL_LABELS
+      ? PARCEL_LABELS[quote.parcelSize as Quote['parcelSize']]
+      : null;
+  return (
+    <dl className="flex flex-col gap-2 text-sm" data-testid="price-lines">
+      <div className="flex justify-between gap-4">
+        <dt>{itemLabel}</dt>
+        <dd className="shrink-0 whitespace-nowrap tabular-nums" data-testid="item-price">
+          {formatPence(quote.itemMinor)}
+        </dd>
+      </div>
+      <div className="flex justify-between gap-4">
+        <dt>Postage{parcel ? ` (${parcel.toLowerCase()})` : ''}</dt>
+        <dd className="shrink-0 whitespace-nowrap tabular-nums" data-testid="postage">
+          {formatPence(quote.postageMinor)}
+        </dd>
+      </div>
+      <div className="flex justify-between gap-4">
+        <dt>
+          Buyer protection
+          <span className="block text-xs text-ink-muted">
+            includes VAT of {formatPence(quote.protectionVatMinor)}
+          </span>
+        </dt>
+        <dd className="shrink-0 whitespace-nowrap tabular-nums" data-testid="protection-fee">
+          {formatPence(quote.protectionMinor)}
+        </dd>
+      </div>
+      {quote.discountMinor > 0 ? (
+        <div className="flex justify-between gap-4 text-emerald-800" data-testid="discount-line">
+          <dt>{quote.discountCode ?? 'Discount'}: 20% off your first order</dt>
+          <dd className="shrink-0 whitespace-nowrap tabular-nums">−{formatPence(quote.discountMinor)}</dd>
+        </div>
+      ) : null}
+      <div className="mt-2 flex justify-between gap-4 border-t border-line pt-3 text-base font-semibold">
+        <dt>Total</dt>
+        <dd className="shrink-0 whitespace-nowrap tabular-nums" data-testid="total">
+          {formatPence(quote.totalMinor)}
+        </dd>
+      </div>
+      {refundedMinor > 0 ? (
+        <div className="flex justify-between gap-4 font-semibold text-moss" data-testid="refunded-line">
+          <dt>{refundedLabel}</dt>
+          <dd className="shrink-0 whitespace-nowrap tabular-nums">−{formatPence(refundedMinor)}</dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}

@@ -1,0 +1,379 @@
+/**
+ * What the buyer or the seller can do next with an order: only the buttons the server's
+ * `actions` allow, each saying what will happen. Every step refreshes the order and its lists.
+ */
+import {
+  CARRIER_IDS,
+  CARRIERS,
+  type Carrier,
+  type DisputeKind,
+  formatPence,
+  type OrderDetail,
+  reasonSchema,
+  trackingRefSchema,
+} from '@reshelf/contracts';
+import { PackageCheck, ThumbsUp, Truck } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { Field } from '../../components/form/Field.tsx';
+import { SubmitButton } from '../../components/form/SubmitButton.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { fieldClasses, Input, Textarea } from '../../components/ui/input.tsx';
+import { notify } from '../../components/ui/notify.ts';
+import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { cn } from '../../lib/utils.ts';
+import { formatWhen } from './format.ts';
+import { Panel } from './OrderParts.tsx';
+
+function useRefreshOrders() {
+  const utils = trpc.useUtils();
+  return () => {
+    void utils.orders.invalidate();
+    void utils.offers.invalidate();
+  };
+}
+
+export function hasActions(order: OrderDetail): boolean {
+  return Object.values(order.actions).some(Boolean);
+}
+
+// Seller --------------------------------------------------------------------------------------
+
+export function SellerActions({ order }: { order: OrderDetail }) {
+  const { actions } = order;
+  const [cancelling, setCancelling] = useState(false);
+  if (!actions.canDispatch && !actions.canCancel) return null;
+  return (
+    <Panel title="Send it" testId="seller-actions">
+      {order.dispatchBy ? (
+        <p className="text-sm text-ink-soft">
+          Post it to the address below and add the tracking reference by{' '}
+          <strong className="text-ink">{formatWhen(order.dispatchBy)}</strong>, or the order is cancelled and
+          the buyer refunded.
+        </p>
+      ) : null}
+      {actions.canDispatch ? <DispatchForm order={order} /> : null}
+      {actions.canCancel ? (
+        <div className="mt-4 border-t border-line pt-4">
+          <Button variant="link" onClick={() => setCancelling(true)}>
+            I can’t send it
+          </Button>
+          <ReasonDialog
+            open={cancelling}
+            onOpenChange={setCancelling}
+            order={order}
+            kind="cancel"
+            title="Cancel this order?"
+            description={`We cancel the order and refund the buyer ${formatPence(order.totalMinor)} in full, through the payment provider. The book is taken off sale; you can put it back on sale from your listings.`}
+            reasonLabel="Why can’t you send it?"
+            what="why you cannot send it"
+            confirmLabel="Cancel and refund the buyer"
+          />
+        </div>
+      ) : null}
+    </Panel>
+  );
+}
+
+function DispatchForm({ order }: { order: OrderDetail }) {
+  const refresh = useRefreshOrders();
+  const [carrier, setCarrier] = useState<Carrier | ''>('');
+  const [trackingRef, setTrackingRef] = useState('');
+  const [errors, setErrors] = useState<{ carrier?: string; trackingRef?: string }>({});
+  const dispatch = trpc.orders.dispatch.useMutation({
+    onSuccess: () => {
+      refresh();
+      notify.success('Dispatched: we’ve emailed the buyer the tracking reference');
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const tracking = trackingRefSchema.safeParse(trackingRef);
+    const next = {
+      carrier: carrier ? undefined : 'Choose the carrier you sent it with',
+      trackingRef: tracking.success ? undefined : tracking.error.issues[0]?.message,
+    };
+    setErrors(next);
+    if (!carrier || !tracking.success) return;
+    dispatch.mutate({ orderId: order.id, carrier, trackingRef: tracking.data });
+  };
+  return (
+    <form noValidate onSubmit={submit} className="mt-4 flex flex-col gap-4" aria-label="Dispatch">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Carrier" error={errors.carrier}>
+          {(control) => (
+            <select
+              {...control}
+              value={carrier}
+              onChange={(event) => setCarrier(event.target.value as Carrier | '')}
+              className={cn(fieldClasses, 'h-11 pr-8')}
+            >
+              <option value="">Choose…</option>
+              {CARRIER_IDS.map((id) => (
+                <option key={id} value={id}>
+                  {CARRIERS[id].label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Tracking reference" error={errors.trackingRef}>
+          {(control) => (
+            <Input
+              {...control}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              className="uppercase"
+              value={trackingRef}
+              onChange={(event) => setTrackingRef(event.target.value)}
+            />
+          )}
+        </Field>
+      </div>
+      {dispatch.isError ? <Alert tone="error">{apiErrorMessage(dispatch.error)}</Alert> : null}
+      <SubmitButton pending={dispatch.isPending} size="default" className="sm:w-auto sm:self-start">
+        <Truck aria-hidden="true" />
+        Mark as dispatched
+      </SubmitButton>
+    </form>
+  );
+}
+
+// Buyer ---------------------------------------------------------------------------------------
+
+type BuyerDialog = 'confirm' | 'problem' | 'not_received' | 'withdraw' | null;
+
+export function BuyerActions({ order }: { order: OrderDetail }) {
+  const { actions } = order;
+  const refresh = useRefreshOrders();
+  const [dialog, setDialog] = useState<BuyerDialog>(null);
+  const arrived = trpc.orders.markArrived.useMutation({
+    onSuccess: () => {
+      refresh();
+      notify.success('Thanks: check it over, then tap “Everything is OK”');
+    },
+    onError: (error) => {
+      refresh();
+      notify.error(apiErrorMessage(error));
+    },
+  });
+  const confirm = trpc.orders.confirm.useMutation({
+    onSuccess: () => {
+      refresh();
+      setDialog(null);
+      notify.success('Order complete: the seller has been paid. Happy reading!');
+    },
+  });
+  const withdraw = trpc.orders.withdrawReport.useMutation({
+    onSuccess: () => {
+      refresh();
+      setDialog(null);
+      notify.success('Report withdrawn: the order is complete');
+    },
+  });
+  const open = (next: BuyerDialog) => {
+    confirm.reset();
+    withdraw.reset();
+    setDialog(next);
+  };
+  const any =
+    actions.canMarkArrived ||
+    actions.canConfirm ||
+    actions.canReportProblem ||
+    actions.canReportNotReceived ||
+    actions.canWithdrawDispute;
+  if (!any) return null;
+  const seller = order.counterpartName;
+  return (
+    <Panel title={order.status === 'disputed' ? 'Your report' : 'Has it arrived?'} testId="buyer-actions">
+      {order.status === 'dispatched' && order.deliveryDueAt ? (
+        <p className="text-sm text-ink-soft">
+          It’s on its way and due by <strong className="text-ink">{formatWhen(order.deliveryDueAt)}</strong>.
+          When it arrives, check it matches the description.
+        </p>
+      ) : null}
+      {order.status === 'delivered' && order.disputeUntil ? (
+        <p className="text-sm text-ink-soft">
+          Check it matches the description. If something is wrong, report it by{' '}
+          <strong className="text-ink">{formatWhen(order.disputeUntil)}</strong>; after that the order
+          completes and the seller is paid.
+        </p>
+      ) : null}
+      {actions.canWithdrawDispute ? (
+        <p className="text-sm text-ink-soft">
+          Our team is looking into your report and usually replies within 2 working days. If it turned up or
+          it’s fine after all, you can withdraw the report and the order completes.
+        </p>
+      ) : null}
+      <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+        {actions.canConfirm ? (
+          <Button variant="brand" size="lg" onClick={() => open('confirm')}>
+            <ThumbsUp aria-hidden="true" />
+            Everything is OK
+          </Button>
+        ) : null}
+        {actions.canMarkArrived ? (
+          <Button
+            variant="outline"
+            size="lg"
+            disabled={arrived.isPending}
+            onClick={() => arrived.mutate({ orderId: order.id })}
+          >
+            <PackageCheck aria-hidden="true" />
+            It’s arrived
+          </Button>
+        ) : null}
+        {actions.canReportProblem ? (
+          <Button variant="outline" size="lg" onClick={() => open('problem')}>
+            Report a problem
+          </Button>
+        ) : null}
+        {actions.canReportNotReceived ? (
+          <Button variant="outline" size="lg" onClick={() => open('not_received')}>
+            It hasn’t arrived
+          </Button>
+        ) : null}
+        {actions.canWithdrawDispute ? (
+          <Button variant="outline" size="lg" onClick={() => open('withdraw')}>
+            Withdraw my report
+          </Button>
+        ) : null}
+      </div>
+      {order.status === 'dispatched' && !actions.canReportNotReceived && order.deliveryDueAt ? (
+        <p className="mt-3 text-xs text-ink-muted">
+          If it hasn’t arrived by {formatWhen(order.deliveryDueAt)}, you can report it missing here.
+        </p>
+      ) : null}
+
+      <ConfirmDialog
+        open={dialog === 'confirm'}
+        onOpenChange={(next) => setDialog(next ? 'confirm' : null)}
+        title="Is everything OK?"
+        description={`This completes the order and releases the payment to ${seller}. You can’t report a problem with it afterwards.`}
+        confirmLabel="Yes, everything is OK"
+        pending={confirm.isPending}
+        error={confirm.isError ? apiErrorMessage(confirm.error) : null}
+        onConfirm={() => confirm.mutate({ orderId: order.id })}
+      />
+      <ConfirmDialog
+        open={dialog === 'withdraw'}
+        onOpenChange={(next) => setDialog(next ? 'withdraw' : null)}
+        title="Withdraw your report?"
+        description={`The order completes and ${seller} is paid. You can’t reopen the report afterwards.`}
+        confirmLabel="Withdraw the report"
+        pending={withdraw.isPending}
+        error={withdraw.isError ? apiErrorMessage(withdraw.error) : null}
+        onConfirm={() => withdraw.mutate({ orderId: order.id })}
+      />
+      <ReasonDialog
+        open={dialog === 'problem'}
+        onOpenChange={(next) => setDialog(next ? 'problem' : null)}
+        order={order}
+        kind="item_not_as_described"
+        title="Report a problem"
+        description="Tell us what’s wrong with the book compared with its description. The seller’s payment stays on hold while our team looks into it; we usually reply within 2 working days."
+        reasonLabel="What’s wrong?"
+        what="what went wrong"
+        confirmLabel="Send the report"
+      />
+      <ReasonDialog
+        open={dialog === 'not_received'}
+        onOpenChange={(next) => setDialog(next ? 'not_received' : null)}
+        order={order}
+        kind="not_received"
+        title="It hasn’t arrived"
+        description="The carrier’s delivery window has passed. Tell us anything that helps, such as whether the tracking shows it delivered. The seller’s payment stays on hold while our team looks into it."
+        reasonLabel="What happened?"
+        what="what went wrong"
+        confirmLabel="Report it missing"
+      />
+    </Panel>
+  );
+}
+
+// A step with a reason: the seller's cancel, the buyer's two reports --------------------------
+
+function ReasonDialog({
+  open,
+  onOpenChange,
+  order,
+  kind,
+  title,
+  description,
+  reasonLabel,
+  what,
+  confirmLabel,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  order: OrderDetail;
+  kind: 'cancel' | DisputeKind;
+  title: string;
+  description: string;
+  reasonLabel: string;
+  what: string;
+  confirmLabel: string;
+}) {
+  const refresh = useRefreshOrders();
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | undefined>();
+  const done = (message: string) => {
+    refresh();
+    onOpenChange(false);
+    setReason('');
+    notify.success(message);
+  };
+  const cancel = trpc.orders.cancel.useMutation({
+    onSuccess: () => done('Order cancelled: the buyer is being refunded in full'),
+  });
+  const report = trpc.orders.reportProblem.useMutation({
+    onSuccess: () => done('Report sent: the seller’s payment is on hold while we look into it'),
+  });
+  const mutation = kind === 'cancel' ? cancel : report;
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={(next) => {
+        if (next) {
+          cancel.reset();
+          report.reset();
+          setReasonError(undefined);
+        }
+        onOpenChange(next);
+      }}
+      title={title}
+      description={description}
+      confirmLabel={confirmLabel}
+      confirmVariant={kind === 'cancel' ? 'destructive' : 'brand'}
+      pending={mutation.isPending}
+      error={mutation.isError ? apiErrorMessage(mutation.error) : null}
+      onConfirm={() => {
+        const parsed = reasonSchema(what).safeParse(reason);
+        if (!parsed.success) {
+          setReasonError(parsed.error.issues[0]?.message);
+          return;
+        }
+        setReasonError(undefined);
+        if (kind === 'cancel') cancel.mutate({ orderId: order.id, reason: parsed.data });
+        else report.mutate({ orderId: order.id, kind, reason: parsed.data });
+      }}
+    >
+      <Field label={reasonLabel} error={reasonError}>
+        {(control) => (
+          <Textarea
+            {...control}
+            rows={4}
+            value={reason}
+            onChange={(event) => {
+              setReason(event.target.value);
+              setReasonError(undefined);
+            }}
+          />
+        )}
+      </Field>
+    </ConfirmDialog>
+  );
+}

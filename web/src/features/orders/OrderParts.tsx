@@ -1,0 +1,240 @@
+/**
+ * The pieces of an order shared by the buyer's, the seller's and staff's views: the status
+ * pill, the money, the delivery address, tracking, the dispute and the timeline.
+ */
+import { DISPUTE_KIND_LABELS, formatPence, type OrderDetail } from '@reshelf/contracts';
+import { Scale } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { cn } from '../../lib/utils.ts';
+import { PriceLines } from '../checkout/PriceLines.tsx';
+import { actorLabel, formatWhen, orderStatusLabel, orderStatusTone } from './format.ts';
+
+export type OrderViewer = 'buyer' | 'seller' | 'staff';
+
+export function OrderStatusBadge({ status }: { status: string }) {
+  return (
+    <span
+      className={cn(
+        'inline-block shrink-0 rounded-full px-2.5 py-0.5 text-xs font-semibold',
+        orderStatusTone(status),
+      )}
+      data-testid="order-status-badge"
+    >
+      {orderStatusLabel(status)}
+    </span>
+  );
+}
+
+export function Panel({
+  title,
+  children,
+  testId,
+  className,
+}: {
+  title: string;
+  children: ReactNode;
+  testId?: string;
+  className?: string;
+}) {
+  return (
+    <section
+      aria-label={title}
+      className={cn('rounded-xl border border-line bg-paper p-5 shadow-card', className)}
+      data-testid={testId}
+    >
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <div className="mt-3">{children}</div>
+    </section>
+  );
+}
+
+/** The buyer (and staff) see what was paid; the seller sees what they receive. */
+export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: OrderViewer }) {
+  if (viewer === 'seller') {
+    const payout = order.payout;
+    return (
+      <Panel title="Your money" testId="order-money">
+        <dl className="flex flex-col gap-2 text-sm">
+          <div className="flex justify-between gap-4">
+            <dt>Item{order.offerId ? ' (at the accepted offer)' : ''}</dt>
+            <dd className="tabular-nums">{formatPence(order.itemMinor)}</dd>
+          </div>
+          <div className="flex justify-between gap-4">
+            <dt>Postage, for you to send it</dt>
+            <dd className="tabular-nums">{formatPence(order.postageMinor)}</dd>
+          </div>
+          <div className="mt-2 flex justify-between gap-4 border-t border-line pt-3 text-base font-semibold">
+            <dt>You receive</dt>
+            <dd className="tabular-nums" data-testid="payout-amount">
+              {formatPence(payout?.amountMinor ?? order.itemMinor + order.postageMinor)}
+            </dd>
+          </div>
+        </dl>
+        <p className="mt-3 text-sm text-ink-muted" data-testid="payout-status">
+          {payout?.status === 'released'
+            ? `Released to your payouts${payout.releasedAt ? ` on ${formatWhen(payout.releasedAt)}` : ''}.`
+            : payout?.status === 'cancelled'
+              ? 'No payout: the buyer was refunded.'
+              : 'Held until the buyer confirms everything is OK, or 2 days after delivery.'}
+        </p>
+      </Panel>
+    );
+  }
+  return (
+    <Panel title={viewer === 'buyer' ? 'What you paid' : 'What the buyer paid'} testId="order-money">
+      <PriceLines
+        quote={{
+          itemMinor: order.itemMinor,
+          postageMinor: order.postageMinor,
+          protectionMinor: order.protectionMinor,
+          protectionVatMinor: order.protectionVatMinor,
+          discountMinor: order.discountMinor,
+          discountCode: order.discountCode,
+          totalMinor: order.totalMinor,
+          parcelSize: order.parcelSize,
+        }}
+        itemLabel={order.offerId ? 'Item at the accepted offer' : 'Item'}
+        refundedMinor={order.refundedMinor}
+        refundedLabel={viewer === 'buyer' ? 'Refunded to you' : 'Refunded to the buyer'}
+      />
+      {viewer === 'staff' && order.payout ? (
+        <p className="mt-3 text-sm text-ink-muted">
+          Seller’s payout {formatPence(order.payout.amountMinor)}: {order.payout.status}
+          {order.payout.releasedAt ? ` on ${formatWhen(order.payout.releasedAt)}` : ''}.
+        </p>
+      ) : null}
+    </Panel>
+  );
+}
+
+export function DeliveryAddress({ order, viewer }: { order: OrderDetail; viewer: OrderViewer }) {
+  const address = order.address;
+  return (
+    <Panel title={viewer === 'seller' ? 'Post it to' : 'Delivery address'} testId="order-address">
+      {address ? (
+        <address className="text-sm not-italic break-words text-ink-soft">
+          <span className="font-semibold text-ink">{address.fullName}</span>
+          <br />
+          {address.line1}
+          {address.line2 ? (
+            <>
+              <br />
+              {address.line2}
+            </>
+          ) : null}
+          <br />
+          {address.town}
+          <br />
+          {address.postcode}
+        </address>
+      ) : (
+        <p className="text-sm text-ink-muted">No address on record.</p>
+      )}
+    </Panel>
+  );
+}
+
+export function Tracking({ order }: { order: OrderDetail }) {
+  if (!order.trackingRef) return null;
+  return (
+    <Panel title="Tracking" testId="order-tracking">
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
+        <dt className="text-ink-muted">Carrier</dt>
+        <dd className="break-words">{order.carrierLabel ?? order.carrier}</dd>
+        <dt className="text-ink-muted">Reference</dt>
+        <dd className="font-mono break-all" data-testid="tracking-ref">
+          {order.trackingRef}
+        </dd>
+        {order.dispatchedAt ? (
+          <>
+            <dt className="text-ink-muted">Sent</dt>
+            <dd>{formatWhen(order.dispatchedAt)}</dd>
+          </>
+        ) : null}
+        {order.deliveredAt ? (
+          <>
+            <dt className="text-ink-muted">Delivered</dt>
+            <dd>{formatWhen(order.deliveredAt)}</dd>
+          </>
+        ) : order.deliveryDueAt ? (
+          <>
+            <dt className="text-ink-muted">Due by</dt>
+            <dd>{formatWhen(order.deliveryDueAt)}</dd>
+          </>
+        ) : null}
+      </dl>
+    </Panel>
+  );
+}
+
+const DISPUTE_STATUS: Record<string, string> = {
+  open: 'Open: our team is looking into it',
+  resolved_refund: 'Resolved: the buyer was refunded',
+  resolved_release: 'Resolved: the payment was released to the seller',
+  withdrawn: 'Withdrawn by the buyer',
+};
+
+export function DisputeInfo({ order }: { order: OrderDetail }) {
+  const dispute = order.dispute;
+  if (!dispute) return null;
+  return (
+    <section
+      aria-label="Reported problem"
+      className={cn(
+        'rounded-xl border p-5 shadow-card',
+        dispute.status === 'open' ? 'border-destructive/30 bg-destructive/5' : 'border-line bg-paper',
+      )}
+      data-testid="order-dispute"
+      data-status={dispute.status}
+    >
+      <h2 className="flex items-center gap-2 text-lg font-semibold">
+        <Scale aria-hidden="true" className="size-5 text-brand" />
+        {DISPUTE_KIND_LABELS[dispute.kind]}
+      </h2>
+      <p className="mt-1 text-sm font-semibold text-ink" data-testid="dispute-status">
+        {DISPUTE_STATUS[dispute.status] ?? dispute.status}
+      </p>
+      <p className="mt-2 text-sm break-words whitespace-pre-line text-ink-soft">“{dispute.reason}”</p>
+      <p className="mt-1 text-xs text-ink-muted">Reported {formatWhen(dispute.openedAt)}</p>
+      {dispute.resolutionNote ? (
+        <div className="mt-3 rounded-lg bg-paper-deep p-3 text-sm">
+          <p className="font-semibold text-ink">
+            Our decision{dispute.resolvedAt ? `, ${formatWhen(dispute.resolvedAt)}` : ''}
+          </p>
+          <p className="mt-1 break-words whitespace-pre-line text-ink-soft" data-testid="dispute-resolution">
+            {dispute.resolutionNote}
+          </p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+export function OrderTimeline({ order, viewer }: { order: OrderDetail; viewer: OrderViewer }) {
+  return (
+    <Panel title="Timeline" testId="order-timeline">
+      <ol className="flex flex-col gap-3 border-l-2 border-line pl-4 text-sm">
+        {order.events.map((event, index) => (
+          <li
+            // Events never reorder or change once written.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the timeline is append-only.
+            key={index}
+            className="relative"
+            data-testid="timeline-event"
+          >
+            <span
+              aria-hidden="true"
+              className="absolute top-1.5 -left-[1.3rem] size-2.5 rounded-full border-2 border-paper bg-brand"
+            />
+            <p className="font-semibold text-ink">{orderStatusLabel(event.toStatus)}</p>
+            <p className="text-ink-muted">
+              {actorLabel(event.actorKind, viewer)} ·{' '}
+              <time dateTime={event.createdAt}>{formatWhen(event.createdAt)}</time>
+            </p>
+            {event.note ? <p className="mt-0.5 break-words text-ink-soft">{event.note}</p> : null}
+          </li>
+        ))}
+      </ol>
+    </Panel>
+  );
+}

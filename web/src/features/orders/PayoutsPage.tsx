@@ -1,0 +1,145 @@
+/**
+ * /account/payouts: the seller's payouts ledger. Each sale's item price and postage is held
+ * from payment until the buyer confirms (or 2 days after delivery), then released.
+ */
+import { formatPence, type PayoutsView } from '@reshelf/contracts';
+import { Wallet } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
+import { QueryError } from '../../components/QueryError.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { cn } from '../../lib/utils.ts';
+import { formatDay } from './format.ts';
+
+const STATUS: Record<PayoutsView['items'][number]['status'], { label: string; tone: string }> = {
+  held: { label: 'Held', tone: 'bg-accent/25 text-accent-foreground' },
+  released: { label: 'Released', tone: 'bg-moss-soft text-moss' },
+  cancelled: { label: 'Cancelled', tone: 'bg-paper-deep text-ink-muted' },
+};
+
+export function PayoutsPage() {
+  usePageMeta('Your payouts');
+  const payouts = trpc.orders.payouts.useQuery(undefined, { staleTime: 0 });
+  return (
+    <div>
+      <PageHeader
+        title="Your payouts"
+        description="What your sales have earned. We hold each payment until the buyer confirms everything is OK (or 2 days after delivery), then release it to you."
+        crumbs={[
+          { to: '/account', label: 'Your account' },
+          { to: '/account/sales', label: 'Your sales' },
+        ]}
+      />
+      <PageBody>
+        <div className="max-w-4xl">
+          {payouts.isPending ? (
+            <div
+              role="status"
+              aria-busy="true"
+              aria-label="Loading your payouts"
+              className="flex flex-col gap-4"
+            >
+              <div className="grid gap-4 sm:grid-cols-2">
+                <Skeleton className="h-28 rounded-xl" />
+                <Skeleton className="h-28 rounded-xl" />
+              </div>
+              <Skeleton className="h-48 w-full rounded-xl" />
+            </div>
+          ) : payouts.isError ? (
+            <QueryError what="your payouts" onRetry={() => payouts.refetch()} retrying={payouts.isFetching} />
+          ) : (
+            <>
+              <div className="grid gap-4 sm:grid-cols-2">
+                <Total
+                  label="Released"
+                  hint="Paid out for completed sales"
+                  value={payouts.data.releasedMinor}
+                  testId="payouts-released"
+                />
+                <Total
+                  label="Held"
+                  hint="Waiting for buyers to confirm"
+                  value={payouts.data.heldMinor}
+                  testId="payouts-held"
+                />
+              </div>
+              {payouts.data.items.length === 0 ? (
+                <div className="mt-6 flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted">
+                  <Wallet aria-hidden="true" className="size-6 text-brand" />
+                  <p>No payouts yet. When one of your books sells, its payment appears here.</p>
+                  <Button asChild variant="brand">
+                    <Link to="/sell/new">List a book</Link>
+                  </Button>
+                </div>
+              ) : (
+                <section aria-labelledby="ledger-title" className="mt-8">
+                  <h2 id="ledger-title" className="text-xl font-semibold">
+                    Ledger
+                  </h2>
+                  <ul className="mt-3 flex flex-col gap-2" data-testid="payouts-ledger">
+                    {payouts.data.items.map((item) => (
+                      <li key={item.id} data-testid="payout-row" data-status={item.status}>
+                        <Link
+                          to={`/account/sales/${item.orderId}`}
+                          className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1 rounded-xl border border-line bg-paper p-4 shadow-card transition-colors hover:border-ink/25"
+                        >
+                          <p className="min-w-0 font-semibold break-words text-ink">{item.title}</p>
+                          <p className="text-right font-semibold tabular-nums" data-testid="payout-amount">
+                            {formatPence(item.amountMinor)}
+                          </p>
+                          <p className="min-w-0 text-sm text-ink-muted">
+                            {item.reference} · sold {formatDay(item.createdAt)}
+                            {item.releasedAt ? ` · released ${formatDay(item.releasedAt)}` : ''}
+                          </p>
+                          <p className="text-right">
+                            <span
+                              className={cn(
+                                'inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold',
+                                STATUS[item.status].tone,
+                              )}
+                              data-testid="payout-status"
+                            >
+                              {STATUS[item.status].label}
+                            </span>
+                          </p>
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              )}
+            </>
+          )}
+        </div>
+      </PageBody>
+    </div>
+  );
+}
+
+function Total({
+  label,
+  hint,
+  value,
+  testId,
+}: {
+  label: string;
+  hint: string;
+  value: number;
+  testId: string;
+}) {
+  return (
+    <div className="rounded-xl border border-line bg-paper p-5 shadow-card" data-testid={testId}>
+      <h3 className="font-sans text-sm font-semibold text-ink-muted">{label}</h3>
+      <p
+        className="mt-1 font-serif text-3xl font-semibold tabular-nums text-ink"
+        data-testid={`${testId}-value`}
+      >
+        {formatPence(value)}
+      </p>
+      <p className="mt-1 text-xs text-ink-muted">{hint}</p>
+    </div>
+  );
+}

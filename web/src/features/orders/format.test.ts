@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { actorLabel, formatDay, formatWhen, orderStatusLabel, timeLeft } from './format.ts';
+
+describe('formatWhen and formatDay', () => {
+  it('show UK time: GMT in winter, BST in summer', () => {
+    expect(formatWhen('2026-11-21T14:05:00Z')).toBe('Sat 21 Nov, 14:05');
+    expect(formatWhen('2026-07-01T14:05:00Z')).toBe('Wed 1 Jul, 15:05');
+    expect(formatDay('2026-03-28T23:30:00Z')).toBe('Sat 28 Mar 2026');
+    // 23:30 UTC on 29 March is 00:30 on the 30th in London once the clocks have gone forward.
+    expect(formatDay('2026-03-29T23:30:00Z')).toBe('Mon 30 Mar 2026');
+  });
+});
+
+describe('timeLeft', () => {
+  const now = Date.parse('2026-11-21T12:00:00Z');
+  const at = (ms: number) => new Date(now + ms).toISOString();
+  it('says days from two days, then hours, then minutes', () => {
+    expect(timeLeft(at(48 * 3600_000), now)).toBe('2 days');
+    expect(timeLeft(at(47 * 3600_000 + 59 * 60_000), now)).toBe('47 hours');
+    expect(timeLeft(at(3600_000), now)).toBe('1 hour');
+    expect(timeLeft(at(59 * 60_000 + 59_000), now)).toBe('59 minutes');
+    expect(timeLeft(at(60_000), now)).toBe('1 minute');
+    expect(timeLeft(at(30_000), now)).toBe('under a minute');
+  });
+  it('is null once the deadline has passed', () => {
+    expect(timeLeft(at(0), now)).toBeNull();
+    expect(timeLeft(at(-1000), now)).toBeNull();
+  });
+});
+
+describe('labels', () => {
+  it('names order statuses from the shared list, and unknown ones as they are', () => {
+    expect(orderStatusLabel('paid')).toBe('Paid — to dispatch');
+    expect(orderStatusLabel('refunded')).toBe('Refunded');
+    expect(orderStatusLabel('something_new')).toBe('something_new');
+  });
+  it('says "You" for the viewer’s own steps', () => {
+    expect(actorLabel('buyer', 'buyer')).toBe('You');
+    expect(actorLabel('seller', 'buyer')).toBe('The seller');
+    expect(actorLabel('staff', 'seller')).toBe('Reshelf’s team');
+    expect(actorLabel('system', 'staff')).toBe('Reshelf');
+  });
+});
