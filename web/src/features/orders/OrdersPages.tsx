@@ -15,6 +15,7 @@ import { isNotFound } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
+import { ReturnRequestPanel } from '../charity/ReturnRequestPanel.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { formatDay } from './format.ts';
 import { BuyerActions, SellerActions } from './OrderActions.tsx';
@@ -233,6 +234,7 @@ function OrderDetailPage({ party: role }: { party: OrderRole }) {
           <div className="flex min-w-0 flex-col gap-4">
             {role === 'seller' ? <SellerActions order={detail} /> : <BuyerActions order={detail} />}
             <DisputeInfo order={detail} />
+            {role === 'buyer' && detail.charitySale ? <ReturnRequestPanel orderId={detail.id} /> : null}
             {detail.status === 'cancelled' && detail.cancelReason ? (
               <section
                 className="rounded-xl border border-line bg-paper-deep p-5 text-sm"
