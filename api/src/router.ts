@@ -1,6 +1,7 @@
 /** The whole API surface: a pure index of feature routers. */
 import { accountRouter } from './features/account/account.router.ts';
 import { adminRouter } from './features/admin/admin.router.ts';
+import { apiTokensRouter } from './features/api-tokens/api-tokens.router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
 import { catalogueRouter } from './features/catalogue/catalogue.router.ts';
 import { charitiesRouter } from './features/charities/charities.router.ts';
@@ -36,6 +37,7 @@ export const appRouter = router({
   selling: sellingRouter,
   wishlist: wishlistRouter,
   notifications: notificationsRouter,
+  apiTokens: apiTokensRouter,
 });
 
 export type AppRouter = typeof appRouter;
