@@ -12,6 +12,7 @@ import { discoveryRouter } from './features/discovery/discovery.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
 import { listingsRouter } from './features/listings/listings.router.ts';
 import { notificationsRouter } from './features/notifications/notifications.router.ts';
+import { opsRouter } from './features/ops/ops.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
@@ -38,6 +39,7 @@ export const appRouter = router({
   wishlist: wishlistRouter,
   notifications: notificationsRouter,
   apiTokens: apiTokensRouter,
+  ops: opsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -12,6 +12,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoAccounts } from '../../seed/demo-accounts.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser } from '../../testing/auth.ts';
 import { createApiToken } from '../api-tokens/api-tokens.service.ts';
@@ -104,8 +105,13 @@ let PATH_VALUES: Record<string, Record<string, string>>;
 beforeAll(async () => {
   t = await createTestApp();
   const db = t.database.handle.db;
+  // A marketplace as a first start leaves it: the demo accounts and the seed's books and orders.
+  await seedDemoAccounts(db, t.services.identity);
   await t.services.functions.seedOpenLibraryRecent({ reset: false }, {});
-  const admin = await createUser(db, t.services.identity, 'contract-admin@example.com', { roles: ['admin'] });
+  const admin = await createUser(db, t.services.identity, 'contract-admin@example.com', {
+    roles: ['admin'],
+    tier: 'super_admin',
+  });
   sessionToken = admin.accessToken;
   apiToken = (
     await createApiToken(db, t.secrets, admin.id, {
