@@ -68,7 +68,7 @@ describe('docker/compose.yaml', () => {
     expect(app.depends_on).toEqual({ db: { condition: 'service_healthy' } });
     expect(db.image).toMatch(/^postgres:\d+/);
     expect(db.healthcheck.test.join(' ')).toMatch(/pg_isready/);
-    expect(app.ports).toEqual(['${PORT:-3000}:3000']);
+    expect(app.ports).toEqual([['$', '{PORT:-3000}:3000'].join('')]);
     // Named volumes for the database and for stored photos, declared at the top level.
     for (const mount of [...db.volumes, ...app.volumes]) {
       expect(Object.keys(compose.volumes)).toContain(mount.split(':')[0]);
