@@ -304,3 +304,35 @@ describe('sessions stay sessions', () => {
     );
   });
 });
+
+describe('with the public cache on', () => {
+  it('still refuses a revoked token on a cached public procedure', async () => {
+    const cached = await createTestApp({ env: { PUBLIC_CACHE_SECONDS: '60' } });
+    try {
+      const cdb = cached.database.handle.db;
+      const owner = await createUser(cdb, cached.services.identity, 'cache-staff@example.com', {
+        roles: ['admin'],
+      });
+      const created = await request(cached.app.server)
+        .post('/trpc/apiTokens.create')
+        .set('authorization', `Bearer ${owner.accessToken}`)
+        .send({ name: 'Cached', scope: 'read' });
+      const { token, id } = created.body.result.data;
+      const genres = () =>
+        request(cached.app.server).get('/trpc/catalogue.genres').set('authorization', `Bearer ${token}`);
+      // Anonymous calls fill the cache.
+      expect((await request(cached.app.server).get('/trpc/catalogue.genres')).status).toBe(200);
+      expect((await request(cached.app.server).get('/trpc/catalogue.genres')).headers['x-cache']).toBe('HIT');
+      expect((await genres()).status).toBe(200);
+      await request(cached.app.server)
+        .post('/trpc/apiTokens.revoke')
+        .set('authorization', `Bearer ${owner.accessToken}`)
+        .send({ id });
+      const refused = await genres();
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.message).toMatch(/revoked/);
+    } finally {
+      await cached.close();
+    }
+  });
+});
