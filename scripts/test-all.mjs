@@ -10,6 +10,16 @@ const steps = [
   ['typecheck', 'node', [path.join(root, 'scripts/typecheck.mjs')]],
   ['lint', bin('biome'), ['check', '.']],
   [
+    'openapi: up to date',
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'api/scripts/openapi.ts'), '--verify'],
+  ],
+  [
+    'openapi: lint (Redocly, recommended-strict)',
+    bin('redocly'),
+    ['lint', 'openapi/openapi.json', '--config', 'openapi/redocly.yaml'],
+  ],
+  [
     'web build',
     process.execPath,
     [path.join(root, 'web/node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
@@ -37,7 +47,7 @@ for (const [name, command, args, cwd] of steps) {
   const result = spawnSync(command, args, {
     cwd: path.join(root, cwd ?? ''),
     stdio: 'inherit',
-    env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' },
+    env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1', REDOCLY_TELEMETRY: 'off' },
   });
   if (result.status !== 0) {
     console.error(`\n✗ ${name} failed (exit ${result.status ?? result.signal})`);

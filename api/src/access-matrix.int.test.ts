@@ -88,6 +88,7 @@ describe('access matrix', () => {
     const rules: [RegExp, RegExp][] = [
       [/^admin\./, /^(staff|tier:[1-4])$/],
       [/^globalAdmin\./, /^tier:[1-4]$/],
+      [/^ops\./, /^tier:[3-4]$/],
       [/^account\./, /^(authed|staff|tier:[1-4])$/],
     ];
     const weakened = procedures

@@ -93,9 +93,16 @@ describe('HTTP behaviour', () => {
   });
 
   it('answers unknown API paths with a JSON 404', async () => {
-    const response = await request(t.app.server).get('/api/v1/nothing');
+    const response = await request(t.app.server).get('/api/nothing');
     expect(response.status).toBe(404);
-    expect(response.body.message).toBe('No route for GET /api/v1/nothing');
+    expect(response.body.message).toBe('No route for GET /api/nothing');
+    // The REST API answers in its own error shape (openapi/README.md).
+    const rest = await request(t.app.server).get('/api/v1/nothing');
+    expect(rest.status).toBe(404);
+    expect(rest.body).toEqual({
+      code: 'NOT_FOUND',
+      message: 'There is no GET /api/v1/nothing. The operations are listed in /api/v1/openapi.json.',
+    });
   });
 
   it('keeps credentials out of the logs', async () => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
@@ -15,6 +16,7 @@ import type { DatabaseHandle } from './db/index.ts';
 import { resolveAuth } from './features/auth/resolve-auth.ts';
 import { registerCharityUploadRoutes } from './features/charities/charity-uploads.route.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
+import { registerRestApi } from './features/public-api/rest.route.ts';
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { csrfGuard } from './http/csrf.ts';
@@ -93,6 +95,31 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.addHook('onClose', async () => stopListening());
   }
 
+  /** One context for /trpc and /api/v1; the REST API reads bearer tokens only. */
+  async function createContext(req: FastifyRequest, res: FastifyReply, cookies: boolean): Promise<Context> {
+    const auth = await resolveAuth(req, res, services.identity, config, {
+      apiTokens: { db: database.db, secrets },
+      cookies,
+    });
+    return {
+      db: database.db,
+      config,
+      secrets,
+      identity: services.identity,
+      mailer: services.mailer,
+      // Hosted Edge Functions verify a Supabase session token: an API-token caller (already
+      // checked by the procedure's access level) runs the same SQL in-process (decision 0014).
+      functions:
+        auth.apiToken && services.functionsForApiTokens ? services.functionsForApiTokens : services.functions,
+      payments: services.payments,
+      storage: services.storage,
+      bookLookup: services.bookLookup,
+      auth,
+      req,
+      res,
+    };
+  }
+
   await app.register(async (scope) => {
     scope.addHook('onRequest', csrfGuard(config));
     if (publicCache) {
@@ -103,20 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       prefix: '/trpc',
       trpcOptions: {
         router: appRouter,
-        createContext: async ({ req, res }): Promise<Context> => ({
-          db: database.db,
-          config,
-          secrets,
-          identity: services.identity,
-          mailer: services.mailer,
-          functions: services.functions,
-          payments: services.payments,
-          storage: services.storage,
-          bookLookup: services.bookLookup,
-          auth: await resolveAuth(req, res, services.identity, config),
-          req,
-          res,
-        }),
+        createContext: ({ req, res }) => createContext(req, res, true),
         onError({ error, path: procedurePath, req }) {
           if (error.code === 'INTERNAL_SERVER_ERROR') {
             req.log.error({ err: error.cause ?? error, procedure: procedurePath }, 'tRPC error');
@@ -134,8 +148,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.
   await registerStorageRoute(app, services.storage);
-  await registerUploadRoutes(app, { config, db: database.db, services });
+  await registerUploadRoutes(app, { config, db: database.db, services, secrets });
   await registerCharityUploadRoutes(app, { config, db: database.db, services });
+  // The REST API (/api/v1) and its docs (/api/docs): the published procedures, bearer only.
+  await registerRestApi(app, { createContext: (req, res) => createContext(req, res, false) });
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = existsSync(indexHtml);

@@ -45,6 +45,31 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses to start hosted in production listing everything missing in one message', () => {
+    let message = '';
+    try {
+      loadConfig({ BACKEND: 'supabase', NODE_ENV: 'production' });
+    } catch (error) {
+      message = (error as ConfigError).message;
+    }
+    expect(message.split('\n')[0]).toBe('Invalid configuration:');
+    expect(
+      message
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim().split(' ')[1]),
+    ).toEqual([
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'DATABASE_URL',
+      'SUPABASE_URL',
+      'SUPABASE_ANON_KEY',
+      'SUPABASE_SERVICE_ROLE_KEY',
+      'APP_SECRET',
+      'PUBLIC_ORIGIN',
+    ]);
+  });
+
   it('takes payments with the test provider outside production and requires Stripe in production', () => {
     expect(loadConfig({}).payments).toEqual({ provider: 'test' });
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(

@@ -120,6 +120,15 @@ const envSchema = z
       if (!env[name])
         ctx.addIssue({ code: 'custom', path: [name], message: 'is required when BACKEND=supabase' });
     }
+    // Hosted in production: emailed links (Supabase's redirect URLs) and CORS need the site's origin.
+    if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_ORIGIN'],
+        message:
+          "is required when BACKEND=supabase in production (the site's origin, e.g. https://reshelf.example)",
+      });
+    }
   });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,6 +1,7 @@
 /** The whole API surface: a pure index of feature routers. */
 import { accountRouter } from './features/account/account.router.ts';
 import { adminRouter } from './features/admin/admin.router.ts';
+import { apiTokensRouter } from './features/api-tokens/api-tokens.router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
 import { catalogueRouter } from './features/catalogue/catalogue.router.ts';
 import { charitiesRouter } from './features/charities/charities.router.ts';
@@ -12,6 +13,7 @@ import { globalAdminRouter } from './features/global-admin/global-admin.router.t
 import { listingsRouter } from './features/listings/listings.router.ts';
 import { notificationsRouter } from './features/notifications/notifications.router.ts';
 import { offersRouter } from './features/offers/offers.router.ts';
+import { opsRouter } from './features/ops/ops.router.ts';
 import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
@@ -41,6 +43,8 @@ export const appRouter = router({
   orders: ordersRouter,
   offers: offersRouter,
   disputes: disputesRouter,
+  apiTokens: apiTokensRouter,
+  ops: opsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -33,6 +33,11 @@ export interface Services {
   /** Book details by ISBN beyond our catalogue (Open Library when online, else nothing). */
   bookLookup: BookLookupPort;
   payments: PaymentProvider;
+  /**
+   * Hosted backend: the server functions for callers with a personal API token, which an Edge
+   * Function cannot verify. The same shared SQL, run in-process (decision 0014).
+   */
+  functionsForApiTokens?: ServerFunctions;
 }
 
 export function createPaymentProvider(config: AppConfig, secrets: Secrets): PaymentProvider {
@@ -62,6 +67,7 @@ export async function createServices(
       mailer,
       identity: createSupabaseIdentity({ ...supabase, db: database.db }),
       functions: createEdgeFunctions({ url: supabase.url, serviceRoleKey: supabase.serviceRoleKey }),
+      functionsForApiTokens: createInProcessFunctions(database.pool, { snapshot: SNAPSHOT_BOOKS }),
       payments: createPaymentProvider(config, secrets),
       storage: createSupabaseStorage({
         url: supabase.url,

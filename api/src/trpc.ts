@@ -6,7 +6,12 @@
  *   staffProcedure         a user_roles row admin or moderator, compared lower-cased (403)
  *   tierProcedure(level)   an active admin_users record at or above the level (403)
  * Access checks run before input validation, so a caller without access learns nothing
- * about what input a procedure expects.
+ * about what input a procedure expects. A personal API token (Bearer rsk_…) acts as its
+ * owner; a read-only one is refused every mutation, a refused one every procedure.
+ *
+ * Publishing a procedure on the REST API (/api/v1, openapi/openapi.json) is one meta line,
+ * `.meta({ openapi: { method: 'GET', path: '/listings/{slug}', tags: ['Catalogue'] } })`, plus
+ * its `.output()`: see openapi/README.md.
  */
 import {
   type ADMIN_TIERS,
@@ -17,6 +22,7 @@ import {
 } from '@reshelf/contracts';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/index.ts';
@@ -36,6 +42,8 @@ export interface Meta {
   access?: AccessLevel;
   /** The answer is public data, the same for every visitor: the public cache may keep it. */
   cache?: boolean;
+  /** Published on the REST API under /api/v1 (features/public-api). */
+  openapi?: OpenApiMeta['openapi'];
 }
 
 export interface Context {
@@ -111,7 +119,26 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-const baseProcedure = t.procedure.use(errorBoundary);
+export const READ_ONLY_TOKEN_MESSAGE =
+  'This API token can only read. Create a read-and-write token in Account settings to make changes.';
+
+/** Personal API tokens: a refused token fails every call; a read-only one fails mutations. */
+const apiTokenGuard = t.middleware(({ ctx, type, next }) => {
+  const { refusal, apiToken } = ctx.auth;
+  if (refusal) {
+    if (refusal.retryAfterSeconds) ctx.res.header('retry-after', String(refusal.retryAfterSeconds));
+    throw new TRPCError({
+      code: refusal.status === 429 ? 'TOO_MANY_REQUESTS' : 'UNAUTHORIZED',
+      message: refusal.message,
+    });
+  }
+  if (apiToken?.scope === 'read' && type === 'mutation') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: READ_ONLY_TOKEN_MESSAGE });
+  }
+  return next();
+});
+
+const baseProcedure = t.procedure.use(errorBoundary).use(apiTokenGuard);
 
 export const publicProcedure = baseProcedure.meta({ access: 'public' });
 

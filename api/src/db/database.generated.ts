@@ -46,6 +46,19 @@ export interface AdminUsers {
   user_id: string;
 }
 
+export interface ApiTokens {
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  id: Generated<string>;
+  last_used_at: Timestamp | null;
+  name: string;
+  revoked_at: Timestamp | null;
+  scope: string;
+  token_hash: string;
+  token_prefix: string;
+  user_id: string;
+}
+
 export interface AuthOneTimeTokens {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -550,6 +563,7 @@ export interface WishlistItems {
 export interface DB {
   addresses: Addresses;
   admin_users: AdminUsers;
+  api_tokens: ApiTokens;
   "auth.one_time_tokens": AuthOneTimeTokens;
   "auth.refresh_tokens": AuthRefreshTokens;
   "auth.sessions": AuthSessions;

@@ -41,6 +41,8 @@ export function createPublicCache(options: PublicCacheOptions): PublicCache {
 
   function keyFor(request: FastifyRequest): string | undefined {
     if (request.method !== 'GET' || !request.url.startsWith(prefix)) return undefined;
+    // A call with an API token is answered by the procedure, so a revoked token is refused at once.
+    if (/^Bearer\s+rsk_/i.test(request.headers.authorization ?? '')) return undefined;
     const end = request.url.indexOf('?');
     const segment = request.url.slice(prefix.length, end === -1 ? undefined : end);
     let paths: string[];

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { type AppConfig, loadConfig } from '../config.ts';
-import { createSecrets } from '../secrets.ts';
+import { createSecrets, type Secrets } from '../secrets.ts';
 import { seedReferenceData } from '../seed/demo.ts';
 import { createServices, type Services } from '../services.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
@@ -16,6 +16,7 @@ export interface TestApp {
   database: TestDatabase;
   config: AppConfig;
   services: Services;
+  secrets: Secrets;
   /** Every log line the app wrote, as raw JSON text. */
   logs: string[];
   close(): Promise<void>;
@@ -58,6 +59,7 @@ export async function createTestApp(
     database,
     config,
     services,
+    secrets,
     logs,
     async close() {
       await app.close();

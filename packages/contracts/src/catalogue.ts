@@ -68,6 +68,7 @@ export const searchQuerySchema = z
     CATALOGUE_LIMITS.maxQueryLength,
     `Search text can be at most ${CATALOGUE_LIMITS.maxQueryLength} characters`,
   )
+  .meta({ description: 'Title, author, ISBN, category or genre', examples: ['tolkien'] })
   .transform(cleanSearchText)
   .pipe(z.string().min(1, 'Enter something to search for'));
 

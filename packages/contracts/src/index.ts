@@ -1,4 +1,5 @@
 export * from './access.ts';
+export * from './api-tokens.ts';
 export * from './auth.ts';
 export * from './catalogue.ts';
 export * from './charity.ts';

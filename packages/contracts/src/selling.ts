@@ -287,7 +287,15 @@ export const myListingsSchema = z.object({
   page: z.number().int(),
   pageSize: z.number().int(),
   total: z.number().int(),
-  counts: z.record(z.enum(MY_LISTING_FILTERS), z.number().int()),
+  /** How many of the caller's listings each tab holds. */
+  counts: z.object({
+    all: z.number().int(),
+    draft: z.number().int(),
+    active: z.number().int(),
+    reserved: z.number().int(),
+    sold: z.number().int(),
+    withdrawn: z.number().int(),
+  } satisfies Record<(typeof MY_LISTING_FILTERS)[number], z.ZodNumber>),
 });
 export type MyListings = z.infer<typeof myListingsSchema>;
 

@@ -87,6 +87,10 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
   '/sell/confirm': page(sell, (m) => m.SellConfirmPage),
   '/sell/:id': page(sell, (m) => m.SellListingPage),
   '/sell/:id/:subpage': page(sell, (m) => m.SellEditPage),
+  '/account/settings': page(
+    () => import('../features/account/SettingsPage.tsx'),
+    (m) => m.SettingsPage,
+  ),
   '/account/listings': page(
     () => import('../features/sell/MyListingsPage.tsx'),
     (m) => m.MyListingsPage,

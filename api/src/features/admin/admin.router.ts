@@ -48,6 +48,9 @@ export const adminRouter = router({
 
   /** admin-metrics: the dashboard's three cards for a period (Europe/London). */
   metrics: staffProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/admin/metrics', tags: ['Staff'], summary: 'Dashboard metrics' },
+    })
     .input(
       z
         .object({ period: z.enum(ADMIN_PERIODS, 'Choose today, mtd, last30 or ytd').default('mtd') })
@@ -58,6 +61,9 @@ export const adminRouter = router({
 
   /** admin-cleanup-listings: duplicates and listings without an image. */
   cleanupListings: staffProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/admin/cleanup', tags: ['Staff'], summary: 'Clean up listings' },
+    })
     .input(z.object({}).strict().optional())
     .output(cleanupSchema)
     .mutation(({ ctx }) => ctx.functions.adminCleanupListings(caller(ctx))),
@@ -67,6 +73,7 @@ export const adminRouter = router({
    * what an earlier seed made is removed first (all in one statement).
    */
   seed: staffProcedure
+    .meta({ openapi: { method: 'POST', path: '/admin/seed', tags: ['Staff'], summary: 'Seed demo data' } })
     .input(z.object({ reset: z.boolean('reset must be true or false').default(false) }).strict())
     .output(seedSchema)
     .mutation(({ ctx, input }) => ctx.functions.seedOpenLibraryRecent(input, caller(ctx))),

@@ -92,6 +92,12 @@ export const authRouter = router({
     .input(z.object({ scope: z.enum(['local', 'global']).default('local') }))
     .output(ok)
     .mutation(async ({ ctx, input }) => {
+      if (ctx.auth.via === 'api-token') {
+        throw new AppError(
+          'FORBIDDEN',
+          'An API token is not a session and cannot sign out. Revoke the token in Account settings instead.',
+        );
+      }
       await auth.signOut(ctx.identity, ctx.auth.claims, input.scope);
       clearSessionCookies(ctx.res, ctx.config);
       return { ok: true as const };

@@ -1,18 +1,87 @@
 /**
  * Who is calling: a bearer token (the app, scripts, integrators) or the session cookies
  * (browsers). An expired access cookie is renewed from the refresh cookie on the way
- * through, so a person's session refreshes without them noticing.
+ * through, so a person's session refreshes without them noticing. A bearer token starting
+ * `rsk_` is a personal API token (features/api-tokens), looked up on every request.
  */
+import type { ApiTokenScope } from '@reshelf/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.ts';
+import type { Database } from '../../db/index.ts';
+import { hit, peek, type RateRule } from '../../http/rate-limit.ts';
+import type { Secrets } from '../../secrets.ts';
+import { API_TOKEN_REJECTIONS, checkApiToken, looksLikeApiToken } from '../api-tokens/api-tokens.service.ts';
 import type { AccessClaims, IdentityProvider } from './identity/types.ts';
 import { clearSessionCookies, readSessionCookies, setSessionCookies } from './session-cookies.ts';
 
 export interface AuthState {
   claims: AccessClaims | null;
-  via: 'bearer' | 'cookie' | null;
+  via: 'bearer' | 'cookie' | 'api-token' | null;
   /** A credential was presented but is not valid (expired, revoked, forged). */
   rejected: boolean;
+  /** The personal API token the call came with (via 'api-token'). */
+  apiToken?: { id: string; scope: ApiTokenScope };
+  /**
+   * A presented API token was refused: every procedure answers with this, public ones too,
+   * so a script learns at once that its token no longer works.
+   */
+  refusal?: { status: 401 | 429; message: string; retryAfterSeconds?: number };
+}
+
+/** Failed API-token lookups per IP: guessing tokens is hopeless anyway, this keeps it quiet. */
+export const API_TOKEN_FAILURES: RateRule = {
+  bucket: 'api-token-failure',
+  limit: 20,
+  windowSeconds: 15 * 60,
+};
+
+export interface ApiTokenAuth {
+  db: Database;
+  secrets: Secrets;
+}
+
+async function resolveApiToken(
+  request: FastifyRequest,
+  token: string,
+  tokens: ApiTokenAuth,
+): Promise<AuthState> {
+  const ip = request.ip;
+  const limit = await peek(tokens.db, API_TOKEN_FAILURES, ip);
+  if (!limit.allowed) {
+    const minutes = Math.max(1, Math.ceil(limit.retryAfterSeconds / 60));
+    return {
+      claims: null,
+      via: 'api-token',
+      rejected: true,
+      refusal: {
+        status: 429,
+        message: `Too many attempts with API tokens that do not work. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+        retryAfterSeconds: limit.retryAfterSeconds,
+      },
+    };
+  }
+  const check = await checkApiToken(tokens.db, tokens.secrets, token);
+  if (!check.ok) {
+    await hit(tokens.db, API_TOKEN_FAILURES, ip);
+    request.log.info({ reason: check.reason }, 'API token refused');
+    return {
+      claims: null,
+      via: 'api-token',
+      rejected: true,
+      refusal: { status: 401, message: API_TOKEN_REJECTIONS[check.reason] },
+    };
+  }
+  return {
+    claims: {
+      userId: check.userId,
+      email: check.email,
+      sessionId: check.tokenId,
+      expiresAt: Math.floor(check.expiresAt.getTime() / 1000),
+    },
+    via: 'api-token',
+    rejected: false,
+    apiToken: { id: check.tokenId, scope: check.scope },
+  };
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -31,12 +100,22 @@ export async function resolveAuth(
   reply: FastifyReply,
   identity: IdentityProvider,
   config: AppConfig,
+  options: {
+    /** Accept personal API tokens (rsk_…) as bearer tokens. */
+    apiTokens?: ApiTokenAuth;
+    /** Read the session cookies (browsers); the REST API takes bearer tokens only. */
+    cookies?: boolean;
+  } = {},
 ): Promise<AuthState> {
   const bearer = bearerToken(request);
+  if (bearer && options.apiTokens && looksLikeApiToken(bearer)) {
+    return resolveApiToken(request, bearer, options.apiTokens);
+  }
   if (bearer) {
     const claims = await identity.verify(bearer);
     return { claims: claims && { ...claims, accessToken: bearer }, via: 'bearer', rejected: !claims };
   }
+  if (options.cookies === false) return { claims: null, via: null, rejected: false };
   const cookies = readSessionCookies(request, config);
   if (!cookies.access && !cookies.refresh) return { claims: null, via: null, rejected: false };
   if (cookies.access) {

@@ -5,10 +5,12 @@ import { listCategories, listGenres } from './catalogue.service.ts';
 
 export const catalogueRouter = router({
   categories: cachedPublicProcedure
+    .meta({ openapi: { method: 'GET', path: '/categories', tags: ['Catalogue'], summary: 'Categories' } })
     .input(z.void())
     .output(z.array(categorySchema))
     .query(({ ctx }) => listCategories(ctx.db)),
   genres: cachedPublicProcedure
+    .meta({ openapi: { method: 'GET', path: '/genres', tags: ['Catalogue'], summary: 'Genres' } })
     .input(z.void())
     .output(z.array(genreSchema))
     .query(({ ctx }) => listGenres(ctx.db)),

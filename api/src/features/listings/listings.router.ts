@@ -20,14 +20,26 @@ import { visitorKey } from './visitor.ts';
 
 export const listingsRouter = router({
   browse: cachedPublicProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/listings', tags: ['Catalogue'], summary: 'Browse listings on sale' },
+    })
     .input(browseInputSchema)
     .output(listingPageSchema)
     .query(({ ctx, input }) => browseListings(ctx.db, input)),
   search: cachedPublicProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/listings/search',
+        tags: ['Catalogue'],
+        summary: 'Search the catalogue',
+      },
+    })
     .input(searchInputSchema)
     .output(searchResultSchema)
     .query(({ ctx, input }) => searchListings(ctx.db, input)),
   bySlug: cachedPublicProcedure
+    .meta({ openapi: { method: 'GET', path: '/listings/{slug}', tags: ['Catalogue'], summary: 'A listing' } })
     .input(z.object({ slug: slugSchema }))
     .output(listingDetailSchema)
     .query(({ ctx, input }) => getListingBySlug(ctx.db, input.slug)),

@@ -18,7 +18,9 @@ import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { APP_ERROR_CODES, AppError } from '../../errors.ts';
 import { csrfGuard } from '../../http/csrf.ts';
+import type { Secrets } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
+import { READ_ONLY_TOKEN_MESSAGE } from '../../trpc.ts';
 import { resolveAuth } from '../auth/resolve-auth.ts';
 import { processPhoto } from './photos.ts';
 import { addPhoto, assertCanAddPhoto } from './selling.service.ts';
@@ -58,16 +60,23 @@ export function refuse(reply: FastifyReply, status: number, message: string) {
 
 export async function registerUploadRoutes(
   app: FastifyInstance,
-  options: { config: AppConfig; db: Database; services: Services },
+  options: { config: AppConfig; db: Database; services: Services; secrets: Secrets },
 ): Promise<void> {
-  const { config, db, services } = options;
+  const { config, db, services, secrets } = options;
   await app.register(async (scope) => {
     scope.addHook('onRequest', csrfGuard(config));
     await scope.register(fastifyMultipart, {
       limits: { fileSize: SELLING_LIMITS.maxPhotoBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
     });
     scope.post(LISTING_PHOTO_PATH, async (request, reply) => {
-      const auth = await resolveAuth(request, reply, services.identity, config);
+      const auth = await resolveAuth(request, reply, services.identity, config, {
+        apiTokens: { db, secrets },
+      });
+      if (auth.refusal) {
+        if (auth.refusal.retryAfterSeconds)
+          reply.header('retry-after', String(auth.refusal.retryAfterSeconds));
+        return refuse(reply, auth.refusal.status, auth.refusal.message);
+      }
       if (!auth.claims) {
         return refuse(
           reply,
@@ -75,6 +84,7 @@ export async function registerUploadRoutes(
           auth.rejected ? 'Your session has expired. Please sign in again.' : 'Please sign in to continue.',
         );
       }
+      if (auth.apiToken?.scope === 'read') return refuse(reply, 403, READ_ONLY_TOKEN_MESSAGE);
       const listingId = listingIdSchema.safeParse((request.query as { listingId?: unknown }).listingId);
       if (!listingId.success) return refuse(reply, 400, 'Say which listing the photo is for (listingId).');
       if (!request.isMultipart()) return refuse(reply, 400, SELLING_MESSAGES.photoMissingFile);

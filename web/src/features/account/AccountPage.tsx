@@ -5,6 +5,7 @@ import {
   Loader2,
   LogOut,
   MailWarning,
+  Settings,
   ShieldCheck,
   ShoppingBag,
   Store,
@@ -85,6 +86,12 @@ export function AccountPage() {
             To change your password, we'll email you a link. Changing it signs you out on every device.
           </p>
           <CardLink to="/forgot-password">Change your password</CardLink>
+        </Card>
+        <Card icon={Settings} title="Settings" testId="account-settings">
+          <p className="text-ink-soft">
+            API tokens let your own scripts and other apps use Reshelf as you (staff, sellers and charities).
+          </p>
+          <CardLink to="/account/settings">API tokens</CardLink>
         </Card>
         {user.isStaff || user.adminLevel > 0 ? <StaffCard user={user} /> : null}
         <SignOutCard />

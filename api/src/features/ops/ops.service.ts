@@ -1,0 +1,245 @@
+/**
+ * Operators' work, called by `pnpm ops` (api/scripts/ops.ts) through the typed procedures:
+ * the orders of a period for export (read-only), a new staff account, and granting or
+ * withdrawing a staff role or a global-admin tier.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AdminPeriod, AdminTier } from '@reshelf/contracts';
+import { sql } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import { normaliseEmail } from '../auth/identity/local.ts';
+import type { IdentityProvider, LinkBuilder } from '../auth/identity/types.ts';
+import { type RoleGrant, type STAFF_GRANTS, TIER_GRANTS } from './roles.ts';
+
+/** Orders in an export at most: a larger period is refused with a message, not truncated. */
+export const ORDER_EXPORT_LIMIT = 50_000;
+
+export async function periodBounds(db: Database, period: AdminPeriod) {
+  const { rows } = await sql<{
+    starts_at: Date;
+    ends_at: Date;
+  }>`select starts_at, ends_at from public.admin_period_bounds(${period}, now())`.execute(db);
+  const bounds = rows[0];
+  if (!bounds) throw new AppError('BAD_INPUT', 'Choose today, mtd, last30 or ytd');
+  return bounds;
+}
+
+/**
+ * The orders paid in a period (Europe/London, as the dashboard counts them), oldest first,
+ * with their amounts in pence. Names of the people are not included: ids only.
+ */
+export async function exportOrders(db: Database, period: AdminPeriod) {
+  const bounds = await periodBounds(db, period);
+  const rows = await db
+    .selectFrom('orders as o')
+    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .leftJoin('charities as c', 'c.id', 'l.charity_id')
+    .select([
+      'o.id',
+      'o.reference',
+      'o.status',
+      'o.created_at',
+      'o.paid_at',
+      'o.dispatched_at',
+      'o.delivered_at',
+      'o.completed_at',
+      'o.cancelled_at',
+      'o.refunded_at',
+      'b.title',
+      'b.isbn13',
+      'o.seller_id',
+      'o.buyer_id',
+      'c.name as charity_name',
+      'o.item_price_minor',
+      'o.postage_minor',
+      'o.buyer_protection_minor',
+      'o.discount_minor',
+      'o.total_minor',
+    ])
+    .where('o.paid_at', '>=', bounds.starts_at)
+    .where('o.paid_at', '<', bounds.ends_at)
+    .orderBy('o.paid_at')
+    .orderBy('o.reference')
+    .limit(ORDER_EXPORT_LIMIT + 1)
+    .execute();
+  if (rows.length > ORDER_EXPORT_LIMIT) {
+    throw new AppError(
+      'BAD_INPUT',
+      `More than ${ORDER_EXPORT_LIMIT.toLocaleString('en-GB')} orders were paid in this period: choose a shorter one.`,
+    );
+  }
+  const iso = (value: Date | null) => value?.toISOString() ?? null;
+  return {
+    period,
+    from: bounds.starts_at.toISOString(),
+    to: bounds.ends_at.toISOString(),
+    orders: rows.map((row) => ({
+      id: row.id,
+      reference: row.reference,
+      status: row.status,
+      createdAt: row.created_at.toISOString(),
+      paidAt: iso(row.paid_at),
+      dispatchedAt: iso(row.dispatched_at),
+      deliveredAt: iso(row.delivered_at),
+      completedAt: iso(row.completed_at),
+      cancelledAt: iso(row.cancelled_at),
+      refundedAt: iso(row.refunded_at),
+      title: row.title,
+      isbn13: row.isbn13,
+      sellerId: row.seller_id,
+      buyerId: row.buyer_id,
+      charity: row.charity_name,
+      itemMinor: row.item_price_minor,
+      postageMinor: row.postage_minor,
+      protectionMinor: row.buyer_protection_minor,
+      discountMinor: row.discount_minor,
+      totalMinor: row.total_minor,
+    })),
+  };
+}
+
+async function accountByEmail(db: Database, email: string) {
+  return db
+    .selectFrom('auth.users')
+    .select(['id', 'email'])
+    .where(sql<string>`lower(email)`, '=', normaliseEmail(email))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+async function requireAccount(db: Database, email: string) {
+  const account = await accountByEmail(db, email);
+  if (!account) {
+    throw new AppError(
+      'NOT_FOUND',
+      `No account has the email ${normaliseEmail(email)}. Create one with \`pnpm ops create-staff-user\`.`,
+    );
+  }
+  return account;
+}
+
+function checkCanGrant(role: RoleGrant, actor: { tier: AdminTier; level: number }) {
+  const isTier = (TIER_GRANTS as readonly string[]).includes(role);
+  // Staff roles: ops admins and above. Global-admin tiers: super admins only.
+  const needed = isTier ? 4 : 3;
+  if (actor.level < needed) {
+    throw new AppError(
+      'FORBIDDEN',
+      isTier
+        ? 'Access denied: super_admin role required to grant or withdraw global-admin tiers'
+        : 'Access denied: ops_admin role required to grant or withdraw staff roles',
+    );
+  }
+  return isTier;
+}
+
+async function grant(db: Database, userId: string, role: RoleGrant, isTier: boolean, actorId: string) {
+  if (isTier) {
+    await db
+      .insertInto('admin_users')
+      .values({ user_id: userId, admin_role: role, is_active: true, created_by: actorId })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ admin_role: role, is_active: true }))
+      .execute();
+    return;
+  }
+  await db
+    .insertInto('user_roles')
+    .values({ user_id: userId, role })
+    .onConflict((oc) => oc.expression(sql`user_id, lower(role)`).doNothing())
+    .execute();
+}
+
+/** Grants a staff role (user_roles) or a global-admin tier (admin_users, one per person). */
+export async function grantRole(
+  db: Database,
+  actor: { userId: string; tier: AdminTier; level: number },
+  input: { email: string; role: RoleGrant },
+) {
+  const isTier = checkCanGrant(input.role, actor);
+  const account = await requireAccount(db, input.email);
+  await grant(db, account.id, input.role, isTier, actor.userId);
+  return {
+    userId: account.id,
+    email: account.email ?? input.email,
+    role: input.role,
+    granted: true as const,
+  };
+}
+
+/** Withdraws a staff role, or deactivates a global-admin tier. Never the caller's own tier. */
+export async function revokeRole(
+  db: Database,
+  actor: { userId: string; tier: AdminTier; level: number },
+  input: { email: string; role: RoleGrant },
+) {
+  const isTier = checkCanGrant(input.role, actor);
+  const account = await requireAccount(db, input.email);
+  if (isTier) {
+    if (account.id === actor.userId) {
+      throw new AppError(
+        'BAD_INPUT',
+        'You cannot withdraw your own global-admin tier: ask another super admin.',
+      );
+    }
+    const updated = await db
+      .updateTable('admin_users')
+      .set({ is_active: false })
+      .where('user_id', '=', account.id)
+      .where('admin_role', '=', input.role)
+      .where('is_active', '=', true)
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!updated) throw new AppError('NOT_FOUND', `${account.email} does not hold the ${input.role} tier.`);
+  } else {
+    const deleted = await db
+      .deleteFrom('user_roles')
+      .where('user_id', '=', account.id)
+      .where(sql<string>`lower(role)`, '=', input.role)
+      .returning('id')
+      .executeTakeFirst();
+    if (!deleted) throw new AppError('NOT_FOUND', `${account.email} does not have the ${input.role} role.`);
+  }
+  return {
+    userId: account.id,
+    email: account.email ?? input.email,
+    role: input.role,
+    granted: false as const,
+  };
+}
+
+/**
+ * A new account with a staff role: created without a usable password, then sent the
+ * password-reset email so the person chooses their own. An email already registered is
+ * refused (give that account the role with grant-role instead).
+ */
+export async function createStaffUser(
+  db: Database,
+  identity: IdentityProvider,
+  links: LinkBuilder,
+  actor: { userId: string; tier: AdminTier; level: number },
+  input: { email: string; displayName: string; role: (typeof STAFF_GRANTS)[number] },
+) {
+  checkCanGrant(input.role, actor);
+  if (await accountByEmail(db, input.email)) {
+    throw new AppError(
+      'CONFLICT',
+      `An account with the email ${normaliseEmail(input.email)} already exists. Give it the role with \`pnpm ops grant-role\`.`,
+    );
+  }
+  const { id } = await identity.ensureUser({
+    email: input.email,
+    // Nobody knows this password: the person sets their own from the emailed link.
+    password: randomBytes(32).toString('base64url'),
+    displayName: input.displayName,
+  });
+  await grant(db, id, input.role, false, actor.userId);
+  await identity.requestPasswordReset(input.email, links);
+  return {
+    userId: id,
+    email: normaliseEmail(input.email),
+    role: input.role,
+    passwordEmailSent: true as const,
+  };
+}
