@@ -3,8 +3,16 @@
  * computes what a person may do next (`actions`); the web only shows those buttons.
  */
 import { z } from 'zod';
-import { addressInputSchema } from './checkout.ts';
 import { COMMERCIAL_DEFAULTS } from './constants.ts';
+
+/** A delivery address as the server answers it (already checked and normalised). */
+export const addressViewSchema = z.object({
+  fullName: z.string(),
+  line1: z.string(),
+  line2: z.string().nullable(),
+  town: z.string(),
+  postcode: z.string(),
+});
 
 /** UK carriers a seller can dispatch with, and how many working days each usually takes. */
 export const CARRIERS = {
@@ -126,7 +134,7 @@ export const orderDetailSchema = orderSummarySchema.extend({
   parcelSize: z.string().nullable(),
   offerId: z.string().uuid().nullable(),
   charitySale: z.boolean(),
-  address: addressInputSchema.nullable(),
+  address: addressViewSchema.nullable(),
   carrier: z.string().nullable(),
   carrierLabel: z.string().nullable(),
   trackingRef: z.string().nullable(),
@@ -219,7 +227,7 @@ export const offerThreadSchema = z.object({
 });
 export type OfferThread = z.infer<typeof offerThreadSchema>;
 
-export const savedAddressSchema = addressInputSchema.extend({
+export const savedAddressSchema = addressViewSchema.extend({
   id: z.string().uuid(),
   isDefault: z.boolean(),
 });

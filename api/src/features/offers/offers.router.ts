@@ -52,7 +52,20 @@ export const offersRouter = router({
 
   /** Offers the caller made (buyer) or received (seller), optionally for one listing. */
   list: authedProcedure
-    .input(z.object({ role: orderRoleSchema, listingId: z.string().uuid().optional() }))
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/me/offers',
+        tags: ['Offers'],
+        summary: 'Offers you made or received',
+      },
+    })
+    .input(
+      z.object({
+        role: orderRoleSchema.meta({ examples: ['buyer'] }),
+        listingId: z.string().uuid().optional(),
+      }),
+    )
     .output(z.array(offerThreadSchema))
     .query(({ ctx, input }) =>
       listThreads(ctx.db, ctx.user.userId, input.role, input.listingId ? { listingId: input.listingId } : {}),

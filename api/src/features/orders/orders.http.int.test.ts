@@ -118,6 +118,16 @@ describe('offer to payout over HTTP', () => {
     const payouts = dataOf(await asSeller.query('orders.payouts', {}));
     expect(payouts.releasedMinor).toBe(sale.payout.amountMinor);
     expect(payouts.items[0]).toMatchObject({ orderId, status: 'released' });
+    // An integrator reads the same over REST with a bearer token.
+    const rest = await request(t.app.server)
+      .get('/api/v1/me/orders?role=buyer')
+      .set('authorization', `Bearer ${buyer.accessToken}`);
+    expect(rest.status).toBe(200);
+    expect(rest.body).toEqual([expect.objectContaining({ id: orderId, status: 'completed', role: 'buyer' })]);
+    const detail = await request(t.app.server)
+      .get(`/api/v1/me/orders/${orderId}`)
+      .set('authorization', `Bearer ${seller.accessToken}`);
+    expect(detail.body).toMatchObject({ id: orderId, role: 'seller', payout: { status: 'released' } });
     const purchases = dataOf(await asBuyer.query('orders.list', { role: 'buyer' }));
     expect(purchases.map((row: { id: string; status: string }) => [row.id, row.status])).toEqual([
       [orderId, 'completed'],

@@ -43,12 +43,28 @@ const ok = { ok: true as const };
 export const ordersRouter = router({
   /** The caller's purchases (buyer) or sales (seller), newest first. */
   list: authedProcedure
-    .input(z.object({ role: orderRoleSchema, status: z.enum(['open', 'done']).optional() }))
+    .meta({
+      openapi: { method: 'GET', path: '/me/orders', tags: ['Orders'], summary: 'Your purchases or sales' },
+    })
+    .input(
+      z.object({
+        role: orderRoleSchema.meta({ examples: ['buyer'] }),
+        status: z.enum(['open', 'done']).optional(),
+      }),
+    )
     .output(z.array(orderSummarySchema))
     .query(({ ctx, input }) => listOrders(ctx.db, ctx.user.userId, input.role, { status: input.status })),
 
   /** One order with its timeline and what the caller may do next. */
   get: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/me/orders/{orderId}',
+        tags: ['Orders'],
+        summary: 'One of your orders',
+      },
+    })
     .input(orderIdSchema)
     .output(orderDetailSchema)
     .query(({ ctx, input }) => getOrder(ctx.db, { id: ctx.user.userId }, input.orderId)),
@@ -111,7 +127,10 @@ export const ordersRouter = router({
 
   /** The seller's payouts ledger: held until an order completes, then released. */
   payouts: authedProcedure
-    .input(z.object({}).optional())
+    .meta({
+      openapi: { method: 'GET', path: '/me/payouts', tags: ['Orders'], summary: 'Your payouts ledger' },
+    })
+    .input(z.object({}))
     .output(payoutsViewSchema)
     .query(({ ctx }) => listPayouts(ctx.db, ctx.user.userId)),
 });
