@@ -1,6 +1,7 @@
 /** The whole API surface: a pure index of feature routers. */
 import { accountRouter } from './features/account/account.router.ts';
 import { adminRouter } from './features/admin/admin.router.ts';
+import { auditRouter } from './features/audit/audit.router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
 import { catalogueRouter } from './features/catalogue/catalogue.router.ts';
 import { charitiesRouter } from './features/charities/charities.router.ts';
@@ -41,6 +42,7 @@ export const appRouter = router({
   orders: ordersRouter,
   offers: offersRouter,
   disputes: disputesRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -46,6 +46,18 @@ export interface AdminUsers {
   user_id: string;
 }
 
+export interface AuditLog {
+  action: string;
+  actor_email: string | null;
+  actor_id: string | null;
+  created_at: Generated<Timestamp>;
+  details: Generated<Json>;
+  id: Generated<Int8>;
+  request_id: string | null;
+  target_id: string | null;
+  target_type: string | null;
+}
+
 export interface AuthOneTimeTokens {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -466,6 +478,7 @@ export interface WishlistItems {
 export interface DB {
   addresses: Addresses;
   admin_users: AdminUsers;
+  audit_log: AuditLog;
   "auth.one_time_tokens": AuthOneTimeTokens;
   "auth.refresh_tokens": AuthRefreshTokens;
   "auth.sessions": AuthSessions;
