@@ -90,7 +90,7 @@ describe('access matrix', () => {
   it('keeps each area at or above its minimum level', () => {
     const rules: [RegExp, RegExp][] = [
       [/^admin\./, /^(staff|admin|tier:[1-4])$/],
-      [/^audit\./, /^(staff|admin)$/],
+      [/^(audit|emailTemplates)\./, /^(staff|admin)$/],
       [/^globalAdmin\./, /^tier:[1-4]$/],
       [/^account\./, /^(authed|staff|admin|tier:[1-4])$/],
     ];

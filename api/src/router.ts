@@ -9,6 +9,7 @@ import { checkoutRouter } from './features/checkout/checkout.router.ts';
 import { contactRouter } from './features/contact/contact.router.ts';
 import { devRouter } from './features/dev/dev.router.ts';
 import { discoveryRouter } from './features/discovery/discovery.router.ts';
+import { emailTemplatesRouter } from './features/email-templates/email-templates.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
 import { listingsRouter } from './features/listings/listings.router.ts';
 import { notificationsRouter } from './features/notifications/notifications.router.ts';
@@ -43,6 +44,7 @@ export const appRouter = router({
   offers: offersRouter,
   disputes: disputesRouter,
   audit: auditRouter,
+  emailTemplates: emailTemplatesRouter,
 });
 
 export type AppRouter = typeof appRouter;

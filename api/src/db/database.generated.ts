@@ -220,6 +220,18 @@ export interface EmailSuppressions {
   user_id: string | null;
 }
 
+export interface EmailTemplates {
+  body: string | null;
+  draft_body: string | null;
+  draft_subject: string | null;
+  draft_updated_at: Timestamp | null;
+  draft_updated_by: string | null;
+  key: string;
+  subject: string | null;
+  updated_at: Timestamp | null;
+  updated_by: string | null;
+}
+
 export interface Genres {
   created_at: Generated<Timestamp>;
   description: string | null;
@@ -491,6 +503,7 @@ export interface DB {
   disputes: Disputes;
   email_outbox: EmailOutbox;
   email_suppressions: EmailSuppressions;
+  email_templates: EmailTemplates;
   genres: Genres;
   idempotency_keys: IdempotencyKeys;
   job_runs: JobRuns;
