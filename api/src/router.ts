@@ -10,6 +10,7 @@ import { contactRouter } from './features/contact/contact.router.ts';
 import { devRouter } from './features/dev/dev.router.ts';
 import { discoveryRouter } from './features/discovery/discovery.router.ts';
 import { emailTemplatesRouter } from './features/email-templates/email-templates.router.ts';
+import { flagsRouter } from './features/flags/flags.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
 import { listingsRouter } from './features/listings/listings.router.ts';
 import { notificationsRouter } from './features/notifications/notifications.router.ts';
@@ -45,6 +46,7 @@ export const appRouter = router({
   disputes: disputesRouter,
   audit: auditRouter,
   emailTemplates: emailTemplatesRouter,
+  flags: flagsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -232,6 +232,15 @@ export interface EmailTemplates {
   updated_by: string | null;
 }
 
+export interface FeatureFlags {
+  created_at: Generated<Timestamp>;
+  description: string;
+  enabled: Generated<boolean>;
+  key: string;
+  updated_at: Generated<Timestamp>;
+  updated_by: string | null;
+}
+
 export interface Genres {
   created_at: Generated<Timestamp>;
   description: string | null;
@@ -504,6 +513,7 @@ export interface DB {
   email_outbox: EmailOutbox;
   email_suppressions: EmailSuppressions;
   email_templates: EmailTemplates;
+  feature_flags: FeatureFlags;
   genres: Genres;
   idempotency_keys: IdempotencyKeys;
   job_runs: JobRuns;
