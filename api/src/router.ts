@@ -19,6 +19,7 @@ import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts
 import { pagesRouter } from './features/pages/pages.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
+import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
 import { wishlistRouter } from './features/wishlist/wishlist.router.ts';
 import { router } from './trpc.ts';
@@ -47,6 +48,7 @@ export const appRouter = router({
   audit: auditRouter,
   emailTemplates: emailTemplatesRouter,
   flags: flagsRouter,
+  staffPicks: staffPicksRouter,
 });
 
 export type AppRouter = typeof appRouter;
