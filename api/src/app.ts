@@ -13,6 +13,7 @@ import type { DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { resolveAuth } from './features/auth/resolve-auth.ts';
+import { registerExportRoutes } from './features/exports/exports.route.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
@@ -134,6 +135,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.
   await registerStorageRoute(app, services.storage);
   await registerUploadRoutes(app, { config, db: database.db, services });
+  await registerExportRoutes(app, { config, db: database.db, services });
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = existsSync(indexHtml);
