@@ -13,14 +13,13 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): La
   return async () => ({ Component: pick(await load()) });
 }
 
+// biome-ignore format: one page a line reads best.
 const PAGES: [string[], LazyPage][] = [
-  [
-    ['audit'],
-    page(
-      () => import('./AuditPage.tsx'),
-      (m) => m.AuditPage,
-    ),
-  ],
+  [['audit'], page(() => import('./AuditPage.tsx'), (m) => m.AuditPage)],
+  [['emails', 'email-templates'], page(() => import('./EmailsPage.tsx'), (m) => m.EmailsPage)],
+  [['settings', 'flags'], page(() => import('./SettingsPage.tsx'), (m) => m.SettingsPage)],
+  [['staff-picks'], page(() => import('./StaffPicksPage.tsx'), (m) => m.StaffPicksPage)],
+  [['exports'], page(() => import('./ExportsPage.tsx'), (m) => m.ExportsPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
