@@ -47,6 +47,9 @@ function expected(access: AccessLevel, level: Level): 200 | 401 | 403 {
       ? 200
       : 403;
   }
+  if (access === 'admin') {
+    return (level.roles ?? []).some((role) => role.toLowerCase() === 'admin') ? 200 : 403;
+  }
   const required = Number(access.slice('tier:'.length));
   const active = level.tier && level.tierActive !== false;
   return active && tierLevel(level.tier) >= required ? 200 : 403;
@@ -80,16 +83,17 @@ describe('access matrix', () => {
       .map(([path]) => path);
     expect(undeclared).toEqual([]);
     for (const [, procedure] of procedures) {
-      expect(procedure._def.meta?.access).toMatch(/^(public|authed|staff|tier:[1-4])$/);
+      expect(procedure._def.meta?.access).toMatch(/^(public|authed|staff|admin|tier:[1-4])$/);
     }
   });
 
   it('keeps each area at or above its minimum level', () => {
     const rules: [RegExp, RegExp][] = [
-      [/^admin\./, /^(staff|tier:[1-4])$/],
+      [/^admin\./, /^(staff|admin|tier:[1-4])$/],
+      [/^(audit|emailTemplates)\./, /^(staff|admin)$/],
       [/^globalAdmin\./, /^tier:[1-4]$/],
       [/^ops\./, /^tier:[3-4]$/],
-      [/^account\./, /^(authed|staff|tier:[1-4])$/],
+      [/^account\./, /^(authed|staff|admin|tier:[1-4])$/],
     ];
     const weakened = procedures
       .filter(([path, procedure]) =>

@@ -15,6 +15,7 @@ import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { resolveAuth } from './features/auth/resolve-auth.ts';
 import { registerCharityUploadRoutes } from './features/charities/charity-uploads.route.ts';
+import { registerExportRoutes } from './features/exports/exports.route.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
 import { registerRestApi } from './features/public-api/rest.route.ts';
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
@@ -152,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerCharityUploadRoutes(app, { config, db: database.db, services });
   // The REST API (/api/v1) and its docs (/api/docs): the published procedures, bearer only.
   await registerRestApi(app, { createContext: (req, res) => createContext(req, res, false) });
+  await registerExportRoutes(app, { config, db: database.db, services });
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = existsSync(indexHtml);

@@ -2,6 +2,7 @@
 import { accountRouter } from './features/account/account.router.ts';
 import { adminRouter } from './features/admin/admin.router.ts';
 import { apiTokensRouter } from './features/api-tokens/api-tokens.router.ts';
+import { auditRouter } from './features/audit/audit.router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
 import { catalogueRouter } from './features/catalogue/catalogue.router.ts';
 import { charitiesRouter } from './features/charities/charities.router.ts';
@@ -9,6 +10,8 @@ import { checkoutRouter } from './features/checkout/checkout.router.ts';
 import { contactRouter } from './features/contact/contact.router.ts';
 import { devRouter } from './features/dev/dev.router.ts';
 import { discoveryRouter } from './features/discovery/discovery.router.ts';
+import { emailTemplatesRouter } from './features/email-templates/email-templates.router.ts';
+import { flagsRouter } from './features/flags/flags.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
 import { listingsRouter } from './features/listings/listings.router.ts';
 import { notificationsRouter } from './features/notifications/notifications.router.ts';
@@ -18,6 +21,7 @@ import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts
 import { pagesRouter } from './features/pages/pages.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
+import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
 import { wishlistRouter } from './features/wishlist/wishlist.router.ts';
 import { router } from './trpc.ts';
@@ -45,6 +49,10 @@ export const appRouter = router({
   disputes: disputesRouter,
   apiTokens: apiTokensRouter,
   ops: opsRouter,
+  audit: auditRouter,
+  emailTemplates: emailTemplatesRouter,
+  flags: flagsRouter,
+  staffPicks: staffPicksRouter,
 });
 
 export type AppRouter = typeof appRouter;

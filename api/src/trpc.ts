@@ -4,6 +4,7 @@
  *   publicProcedure        anyone (cachedPublicProcedure: anyone, answer shared and cached)
  *   authedProcedure        a signed-in person (401 otherwise)
  *   staffProcedure         a user_roles row admin or moderator, compared lower-cased (403)
+ *   adminProcedure         staff with the role admin (moderators: 403)
  *   tierProcedure(level)   an active admin_users record at or above the level (403)
  * Access checks run before input validation, so a caller without access learns nothing
  * about what input a procedure expects. A personal API token (Bearer rsk_…) acts as its
@@ -12,6 +13,9 @@
  * Publishing a procedure on the REST API (/api/v1, openapi/openapi.json) is one meta line,
  * `.meta({ openapi: { method: 'GET', path: '/listings/{slug}', tags: ['Catalogue'] } })`, plus
  * its `.output()`: see openapi/README.md.
+ *
+ * Staff and tier procedures run inside an audit trail (features/audit): a mutation that
+ * succeeds without recording what it did in the audit log is a defect, reported here.
  */
 import {
   type ADMIN_TIERS,
@@ -28,6 +32,7 @@ import type { AppConfig } from './config.ts';
 import type { Database } from './db/index.ts';
 import { AppError } from './errors.ts';
 import type { ServerFunctions } from './features/admin/server-functions.ts';
+import { runInAuditTrail } from './features/audit/audit.service.ts';
 import type { AccessClaims, IdentityProvider } from './features/auth/identity/types.ts';
 import type { AuthState } from './features/auth/resolve-auth.ts';
 import type { Mailer } from './features/mail/mailer.ts';
@@ -36,7 +41,7 @@ import type { BookLookupPort } from './features/selling/book-lookup.ts';
 import type { StoragePort } from './features/storage/storage.ts';
 import type { Secrets } from './secrets.ts';
 
-export type AccessLevel = 'public' | 'authed' | 'staff' | `tier:${number}`;
+export type AccessLevel = 'public' | 'authed' | 'staff' | 'admin' | `tier:${number}`;
 
 export interface Meta {
   access?: AccessLevel;
@@ -64,6 +69,8 @@ export interface Context {
 export const STAFF_FORBIDDEN_MESSAGE =
   "You don't have permission to access the admin portal with your current account.";
 export const ADMIN_RECORD_REQUIRED_MESSAGE = 'Access denied: Admin privileges required';
+/** A moderator calling an admin-only procedure (spec section 8's wording). */
+export const ADMIN_ROLE_REQUIRED_MESSAGE = 'Access denied: admin role required';
 
 const t = initTRPC
   .context<Context>()
@@ -175,6 +182,32 @@ export async function activeAdminTier(db: Database, userId: string): Promise<str
   return row?.admin_role ?? null;
 }
 
+export const AUDIT_MISSING_MESSAGE = 'staff mutation finished without an audit log entry';
+
+/**
+ * Staff and tier procedures: the actor and request are known to recordAudit, and a mutation
+ * that succeeds without an audit entry is an error outside production (a logged error in it).
+ */
+const auditTrail = t.middleware(async ({ ctx, type, path, next }) => {
+  const claims = ctx.auth.claims as AccessClaims;
+  return runInAuditTrail(
+    { actorId: claims.userId, actorEmail: claims.email ?? null, requestId: String(ctx.req.id) },
+    async (trail) => {
+      const result = await next();
+      if (type === 'mutation' && result.ok && trail.recorded === 0) {
+        ctx.req.log.error({ path }, AUDIT_MISSING_MESSAGE);
+        if (ctx.config.env !== 'production') {
+          throw new TRPCError({
+            code: 'INTERNAL_SERVER_ERROR',
+            message: `${path}: ${AUDIT_MISSING_MESSAGE}`,
+          });
+        }
+      }
+      return result;
+    },
+  );
+});
+
 export const staffProcedure = baseProcedure
   .meta({ access: 'staff' })
   .use(requireUser)
@@ -188,7 +221,14 @@ export const staffProcedure = baseProcedure
     }
     if (!hasStaffRole(roles)) throw new TRPCError({ code: 'FORBIDDEN', message: STAFF_FORBIDDEN_MESSAGE });
     return next({ ctx: { roles, isAdmin: roles.includes('admin') } });
-  });
+  })
+  .use(auditTrail);
+
+/** Staff with the role admin: user roles, settings and templates (moderators get 403). */
+export const adminProcedure = staffProcedure.meta({ access: 'admin' }).use(({ ctx, next }) => {
+  if (!ctx.isAdmin) throw new TRPCError({ code: 'FORBIDDEN', message: ADMIN_ROLE_REQUIRED_MESSAGE });
+  return next();
+});
 
 export function tierProcedure(requiredLevel: number = DEFAULT_REQUIRED_TIER_LEVEL) {
   const requiredTier = tierForLevel(requiredLevel);
@@ -209,5 +249,6 @@ export function tierProcedure(requiredLevel: number = DEFAULT_REQUIRED_TIER_LEVE
         throw new TRPCError({ code: 'FORBIDDEN', message: `Access denied: ${requiredTier} role required` });
       }
       return next({ ctx: { adminTier: tier as keyof typeof ADMIN_TIERS, adminLevel: tierLevel(tier) } });
-    });
+    })
+    .use(auditTrail);
 }

@@ -430,7 +430,7 @@ describe('staff frame', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL('**/admin/exports');
     await palette.waitFor({ state: 'detached' });
-    await page.getByTestId('not-found').waitFor();
+    await page.getByTestId('exports-page').waitFor();
 
     // A listing, from the search box.
     await page.getByRole('button', { name: 'Search (⌘K)' }).click();

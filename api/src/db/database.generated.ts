@@ -59,6 +59,18 @@ export interface ApiTokens {
   user_id: string;
 }
 
+export interface AuditLog {
+  action: string;
+  actor_email: string | null;
+  actor_id: string | null;
+  created_at: Generated<Timestamp>;
+  details: Generated<Json>;
+  id: Generated<Int8>;
+  request_id: string | null;
+  target_id: string | null;
+  target_type: string | null;
+}
+
 export interface AuthOneTimeTokens {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -284,6 +296,27 @@ export interface EmailSuppressions {
   list: string;
   source: Generated<string>;
   user_id: string | null;
+}
+
+export interface EmailTemplates {
+  body: string | null;
+  draft_body: string | null;
+  draft_subject: string | null;
+  draft_updated_at: Timestamp | null;
+  draft_updated_by: string | null;
+  key: string;
+  subject: string | null;
+  updated_at: Timestamp | null;
+  updated_by: string | null;
+}
+
+export interface FeatureFlags {
+  created_at: Generated<Timestamp>;
+  description: string;
+  enabled: Generated<boolean>;
+  key: string;
+  updated_at: Generated<Timestamp>;
+  updated_by: string | null;
 }
 
 export interface Genres {
@@ -564,6 +597,7 @@ export interface DB {
   addresses: Addresses;
   admin_users: AdminUsers;
   api_tokens: ApiTokens;
+  audit_log: AuditLog;
   "auth.one_time_tokens": AuthOneTimeTokens;
   "auth.refresh_tokens": AuthRefreshTokens;
   "auth.sessions": AuthSessions;
@@ -581,6 +615,8 @@ export interface DB {
   disputes: Disputes;
   email_outbox: EmailOutbox;
   email_suppressions: EmailSuppressions;
+  email_templates: EmailTemplates;
+  feature_flags: FeatureFlags;
   genres: Genres;
   idempotency_keys: IdempotencyKeys;
   job_runs: JobRuns;

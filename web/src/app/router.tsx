@@ -10,6 +10,7 @@ import {
   PageSkeleton,
   SessionSkeleton,
 } from '../components/placeholders.tsx';
+import { ADMIN_OPERATION_ROUTES } from '../features/admin/ops/routes.tsx';
 import { RequireStaff } from '../features/admin/RequireStaff.tsx';
 import { RequireAuth } from '../features/auth/RequireAuth.tsx';
 import { RequireAdminTier } from '../features/global-admin/access.tsx';
@@ -392,6 +393,7 @@ export const routes: RouteObject[] = [
                 hydrateFallbackElement: <AdminSkeleton />,
                 lazy: page(staffDisputes, (m) => m.ShippingDisputesPage),
               },
+              ...ADMIN_OPERATION_ROUTES,
               { path: '*', hydrateFallbackElement: <AdminSkeleton />, lazy: notFound },
             ],
           },

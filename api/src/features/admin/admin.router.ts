@@ -1,6 +1,7 @@
 import { ADMIN_PERIODS } from '@reshelf/contracts';
 import { z } from 'zod';
 import { type Context, router, staffProcedure } from '../../trpc.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { searchAdmin } from './admin.service.ts';
 
 const metricsSchema = z.object({
@@ -66,7 +67,16 @@ export const adminRouter = router({
     })
     .input(z.object({}).strict().optional())
     .output(cleanupSchema)
-    .mutation(({ ctx }) => ctx.functions.adminCleanupListings(caller(ctx))),
+    .mutation(async ({ ctx }) => {
+      // The function is one statement of its own (both backends): recorded once it succeeded.
+      const result = await ctx.functions.adminCleanupListings(caller(ctx));
+      await recordAudit(ctx.db, {
+        action: 'admin.cleanupListings',
+        targetType: 'listings',
+        details: { ...result },
+      });
+      return result;
+    }),
 
   /**
    * seed-openlibrary-recent: 40 real books on sale and orders across the periods; with reset,
@@ -76,7 +86,15 @@ export const adminRouter = router({
     .meta({ openapi: { method: 'POST', path: '/admin/seed', tags: ['Staff'], summary: 'Seed demo data' } })
     .input(z.object({ reset: z.boolean('reset must be true or false').default(false) }).strict())
     .output(seedSchema)
-    .mutation(({ ctx, input }) => ctx.functions.seedOpenLibraryRecent(input, caller(ctx))),
+    .mutation(async ({ ctx, input }) => {
+      const result = await ctx.functions.seedOpenLibraryRecent(input, caller(ctx));
+      await recordAudit(ctx.db, {
+        action: 'admin.seed',
+        targetType: 'demo_data',
+        details: { reset: input.reset, ...result },
+      });
+      return result;
+    }),
 
   /** The command palette: people, listings and orders matching some text. */
   search: staffProcedure

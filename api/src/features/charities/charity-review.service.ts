@@ -13,6 +13,7 @@ import {
 } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import type { CharityDeps } from './charity-account.service.ts';
 import { charityMail } from './charity-mail.ts';
 
@@ -115,6 +116,13 @@ export async function reviewCharity(
         actor_id: staffId,
       })
       .execute();
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: approve ? 'charity.approve' : 'charity.reject',
+      targetType: 'charity',
+      targetId: updated.id,
+      details: { name: updated.name, ...(reason ? { reason } : {}) },
+    });
     return updated;
   });
   const owner = charity.owner_id

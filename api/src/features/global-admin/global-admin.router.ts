@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { router, tierProcedure } from '../../trpc.ts';
-import { EMAIL_TEMPLATE_CATALOGUE } from '../mail/catalogue.ts';
+import {
+  emailTemplateViewSchema,
+  templateEditSchema,
+  templateKeySchema,
+} from '../email-templates/email-templates.router.ts';
+import {
+  listEmailTemplates,
+  publishEmailTemplateDraft,
+  saveEmailTemplateDraft,
+} from '../email-templates/email-templates.service.ts';
 import { listAdminUsers } from './global-admin.service.ts';
+
+const done = z.object({ ok: z.literal(true) });
 
 export const globalAdminRouter = router({
   /** /global-admin: the caller's tier and the admin records (any active tier). */
@@ -29,13 +40,30 @@ export const globalAdminRouter = router({
       admins: await listAdminUsers(ctx.db),
     })),
 
-  /** /global-admin/email-templates: support agents and above. */
+  /**
+   * /global-admin/email-templates: support agents and above. The same templates as
+   * /admin/emails, with the version in use and any draft.
+   */
   emailTemplates: tierProcedure(2)
     .input(z.void())
-    .output(
-      z.array(z.object({ key: z.string(), name: z.string(), subject: z.string(), sentWhen: z.string() })),
-    )
-    .query(() =>
-      EMAIL_TEMPLATE_CATALOGUE.map(({ key, name, subject, sentWhen }) => ({ key, name, subject, sentWhen })),
-    ),
+    .output(z.array(emailTemplateViewSchema))
+    .query(({ ctx }) => listEmailTemplates(ctx.db)),
+
+  /** Support agents and above write drafts; nothing is sent from a draft. */
+  saveEmailTemplateDraft: tierProcedure(2)
+    .input(templateEditSchema)
+    .output(done)
+    .mutation(async ({ ctx, input }) => {
+      await saveEmailTemplateDraft(ctx.db, ctx.user.userId, input);
+      return { ok: true as const };
+    }),
+
+  /** Ops admins and above publish a draft: it is sent from then on. */
+  publishEmailTemplate: tierProcedure(3)
+    .input(z.object({ key: templateKeySchema }))
+    .output(done)
+    .mutation(async ({ ctx, input }) => {
+      await publishEmailTemplateDraft(ctx.db, ctx.user.userId, input.key);
+      return { ok: true as const };
+    }),
 });

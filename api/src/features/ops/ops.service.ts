@@ -5,9 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AdminPeriod, AdminTier } from '@reshelf/contracts';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { normaliseEmail } from '../auth/identity/local.ts';
 import type { IdentityProvider, LinkBuilder } from '../auth/identity/types.ts';
 import { type RoleGrant, type STAFF_GRANTS, TIER_GRANTS } from './roles.ts';
@@ -135,7 +137,13 @@ function checkCanGrant(role: RoleGrant, actor: { tier: AdminTier; level: number 
   return isTier;
 }
 
-async function grant(db: Database, userId: string, role: RoleGrant, isTier: boolean, actorId: string) {
+async function grant(
+  db: Database | Transaction<DB>,
+  userId: string,
+  role: RoleGrant,
+  isTier: boolean,
+  actorId: string,
+) {
   if (isTier) {
     await db
       .insertInto('admin_users')
@@ -159,7 +167,16 @@ export async function grantRole(
 ) {
   const isTier = checkCanGrant(input.role, actor);
   const account = await requireAccount(db, input.email);
-  await grant(db, account.id, input.role, isTier, actor.userId);
+  await db.transaction().execute(async (trx) => {
+    await grant(trx, account.id, input.role, isTier, actor.userId);
+    await recordAudit(trx, {
+      actorId: actor.userId,
+      action: isTier ? 'tier.grant' : 'role.grant',
+      targetType: 'user',
+      targetId: account.id,
+      details: { email: account.email, role: input.role },
+    });
+  });
   return {
     userId: account.id,
     email: account.email ?? input.email,
@@ -176,37 +193,54 @@ export async function revokeRole(
 ) {
   const isTier = checkCanGrant(input.role, actor);
   const account = await requireAccount(db, input.email);
-  if (isTier) {
-    if (account.id === actor.userId) {
-      throw new AppError(
-        'BAD_INPUT',
-        'You cannot withdraw your own global-admin tier: ask another super admin.',
-      );
-    }
-    const updated = await db
-      .updateTable('admin_users')
-      .set({ is_active: false })
-      .where('user_id', '=', account.id)
-      .where('admin_role', '=', input.role)
-      .where('is_active', '=', true)
-      .returning('user_id')
-      .executeTakeFirst();
-    if (!updated) throw new AppError('NOT_FOUND', `${account.email} does not hold the ${input.role} tier.`);
-  } else {
-    const deleted = await db
-      .deleteFrom('user_roles')
-      .where('user_id', '=', account.id)
-      .where(sql<string>`lower(role)`, '=', input.role)
-      .returning('id')
-      .executeTakeFirst();
-    if (!deleted) throw new AppError('NOT_FOUND', `${account.email} does not have the ${input.role} role.`);
-  }
+  await db.transaction().execute(async (trx) => {
+    await withdraw(trx, account, isTier);
+    await recordAudit(trx, {
+      actorId: actor.userId,
+      action: isTier ? 'tier.revoke' : 'role.revoke',
+      targetType: 'user',
+      targetId: account.id,
+      details: { email: account.email, role: input.role },
+    });
+  });
   return {
     userId: account.id,
     email: account.email ?? input.email,
     role: input.role,
     granted: false as const,
   };
+
+  async function withdraw(
+    trx: Transaction<DB>,
+    account: { id: string; email: string | null },
+    isTier: boolean,
+  ) {
+    if (isTier) {
+      if (account.id === actor.userId) {
+        throw new AppError(
+          'BAD_INPUT',
+          'You cannot withdraw your own global-admin tier: ask another super admin.',
+        );
+      }
+      const updated = await trx
+        .updateTable('admin_users')
+        .set({ is_active: false })
+        .where('user_id', '=', account.id)
+        .where('admin_role', '=', input.role)
+        .where('is_active', '=', true)
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!updated) throw new AppError('NOT_FOUND', `${account.email} does not hold the ${input.role} tier.`);
+    } else {
+      const deleted = await trx
+        .deleteFrom('user_roles')
+        .where('user_id', '=', account.id)
+        .where(sql<string>`lower(role)`, '=', input.role)
+        .returning('id')
+        .executeTakeFirst();
+      if (!deleted) throw new AppError('NOT_FOUND', `${account.email} does not have the ${input.role} role.`);
+    }
+  }
 }
 
 /**
@@ -234,7 +268,16 @@ export async function createStaffUser(
     password: randomBytes(32).toString('base64url'),
     displayName: input.displayName,
   });
-  await grant(db, id, input.role, false, actor.userId);
+  await db.transaction().execute(async (trx) => {
+    await grant(trx, id, input.role, false, actor.userId);
+    await recordAudit(trx, {
+      actorId: actor.userId,
+      action: 'staff.create',
+      targetType: 'user',
+      targetId: id,
+      details: { email: normaliseEmail(input.email), role: input.role },
+    });
+  });
   await identity.requestPasswordReset(input.email, links);
   return {
     userId: id,

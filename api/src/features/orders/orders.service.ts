@@ -26,6 +26,7 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { type Actor, recordEvent, refundWithin } from '../checkout/checkout.service.ts';
 import { addWorkingDays } from '../checkout/working-days.ts';
 import type { PaymentProvider } from '../payments/types.ts';
@@ -701,6 +702,20 @@ export async function resolveDispute(
       })
       .where('id', '=', dispute.id)
       .execute();
+    // Audit log (issue 9): the staff action, in the same transaction.
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: 'dispute.resolve',
+      targetType: 'dispute',
+      targetId: dispute.id,
+      details: {
+        orderId: order.id,
+        reference: order.reference,
+        outcome: input.outcome,
+        refundedMinor: refunded,
+        note: input.note,
+      },
+    });
     return { orderId: order.id, refundedMinor: refunded };
   });
   await afterCommit(

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../../db/index.ts';
 import type { Secrets } from '../../../secrets.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { alreadyRegisteredEmail, confirmSignupEmail, resetPasswordEmail } from '../../mail/templates.ts';
+import { renderEmail } from '../../mail/render.ts';
 import {
   IdentityError,
   type IdentityProvider,
@@ -235,7 +235,10 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
       .set({ confirmation_sent_at: new Date() })
       .where('id', '=', user.id)
       .execute();
-    const email = confirmSignupEmail({ displayName, url: withToken(links.confirmUrl, token) });
+    const email = await renderEmail(db, 'confirm-signup', {
+      displayName,
+      url: withToken(links.confirmUrl, token),
+    });
     await mailer.send({ to: user.email, template: 'confirm-signup', userId: user.id, ...email });
   }
 
@@ -247,7 +250,7 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
       const existing = await findByEmail(email);
       if (existing) {
         if (existing.email_confirmed_at) {
-          const message = alreadyRegisteredEmail({
+          const message = await renderEmail(db, 'already-registered', {
             loginUrl: new URL('/login', links.confirmUrl).toString(),
             resetUrl: new URL('/forgot-password', links.confirmUrl).toString(),
           });
@@ -436,7 +439,7 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
         .set({ recovery_sent_at: new Date() })
         .where('id', '=', user.id)
         .execute();
-      const message = resetPasswordEmail({ url: withToken(links.resetUrl, token) });
+      const message = await renderEmail(db, 'reset-password', { url: withToken(links.resetUrl, token) });
       await mailer.send({ to: user.email, template: 'reset-password', userId: user.id, ...message });
     },
 

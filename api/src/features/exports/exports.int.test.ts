@@ -1,0 +1,119 @@
+/** CSV exports: staff only, by period in London days, streamed, formulas neutralised, audited. */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, type TestUser } from '../../testing/auth.ts';
+import { paidOrder } from '../../testing/orders.ts';
+
+let t: TestApp;
+let db: Database;
+let moderator: TestUser;
+let member: TestUser;
+let order: Awaited<ReturnType<typeof paidOrder>>;
+const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Europe/London' });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  moderator = await createUser(db, t.services.identity, 'moderator@exports.test', { roles: ['moderator'] });
+  member = await createUser(db, t.services.identity, 'member@exports.test');
+  order = await paidOrder(t, 1250, '=HYPERLINK("http://evil.test")');
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+const download = (file: string, query: string, token?: string) => {
+  const call = request(t.app.server).get(`/api/admin/exports/${file}?${query}`);
+  return token ? call.set('authorization', `Bearer ${token}`) : call;
+};
+
+function parse(text: string): string[][] {
+  // Simple CSV reading for the test: no embedded newlines in these fixtures.
+  return text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\n')
+    .map((line) =>
+      [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)]
+        .slice(0, -1)
+        .map((m) => m[1]!.replace(/^"|"$/g, '').replace(/""/g, '"')),
+    );
+}
+
+describe('exports', () => {
+  it('orders paid in the period, with money in pounds and the formula neutralised', async () => {
+    const response = await download('orders.csv', `from=${today}&to=${today}`, moderator.accessToken);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="reshelf-orders-${today}-to-${today}.csv"`,
+    );
+    const [header, ...rows] = parse(response.text);
+    expect(header).toContain('reference');
+    expect(rows).toHaveLength(1);
+    const row = Object.fromEntries(header!.map((name, index) => [name, rows[0]![index]]));
+    expect(row).toMatchObject({
+      reference: order.reference,
+      status: 'paid',
+      buyer_email: order.buyer.email,
+      item_price_gbp: '12.50',
+      total_gbp: (order.totalMinor / 100).toFixed(2),
+      refunded_gbp: '0.00',
+    });
+    expect(row.title!.startsWith("'=HYPERLINK")).toBe(true);
+  });
+
+  it('payouts and listings; an earlier period is empty but for the header', async () => {
+    const payouts = parse(
+      (await download('payouts.csv', `from=${today}&to=${today}`, moderator.accessToken)).text,
+    );
+    expect(payouts[1]).toEqual(expect.arrayContaining([order.reference, order.seller.email, 'held']));
+    const listings = parse(
+      (await download('listings.csv', `from=${today}&to=${today}`, moderator.accessToken)).text,
+    );
+    expect(listings[0]).toContain('slug');
+    expect(listings.length).toBeGreaterThan(1);
+    const old = parse(
+      (await download('orders.csv', 'from=2020-01-01&to=2020-01-31', moderator.accessToken)).text,
+    );
+    expect(old).toHaveLength(1);
+  });
+
+  it('is for staff only, checks the period and records each export', async () => {
+    expect((await download('orders.csv', `from=${today}&to=${today}`)).status).toBe(401);
+    const refused = await download('orders.csv', `from=${today}&to=${today}`, member.accessToken);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(
+      "You don't have permission to access the admin portal with your current account.",
+    );
+    const backwards = await download('orders.csv', 'from=2026-02-02&to=2026-02-01', moderator.accessToken);
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.message).toBe('The start date must be on or before the end date');
+    expect(
+      (await download('orders.csv', 'from=2024-01-01&to=2025-06-01', moderator.accessToken)).body.message,
+    ).toContain('at most 366 days');
+    expect((await download('orders.csv', 'from=yesterday&to=today', moderator.accessToken)).status).toBe(400);
+    expect((await download('secrets.csv', `from=${today}&to=${today}`, moderator.accessToken)).status).toBe(
+      404,
+    );
+    const audit = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', 'like', 'export.%')
+      .orderBy('id')
+      .execute();
+    expect(audit.map((row) => row.action)).toEqual([
+      'export.orders',
+      'export.payouts',
+      'export.listings',
+      'export.orders',
+    ]);
+    expect(audit[0]).toMatchObject({
+      actor_email: 'moderator@exports.test',
+      details: { from: today, to: today },
+    });
+  });
+});

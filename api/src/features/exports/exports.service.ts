@@ -1,0 +1,235 @@
+/**
+ * CSV exports for staff (/admin/exports): orders, payouts and listings for a period of days
+ * in Europe/London time (both ends included). Rows are read in pages of 500 by keyset and
+ * streamed out, so an export of any size never sits in memory whole.
+ *
+ * orders    paid in the period (unpaid attempts are not orders yet)
+ * payouts   created in the period (held when the order was paid; released or cancelled since)
+ * listings  published in the period
+ */
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import { sql } from 'kysely';
+import type { Database } from '../../db/index.ts';
+
+export const EXPORT_KINDS = ['orders', 'payouts', 'listings'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+export interface ExportPeriod {
+  from: string;
+  to: string;
+}
+
+const PAGE = 500;
+
+const pence = (value: number | null | undefined) =>
+  value === null || value === undefined ? '' : (value / 100).toFixed(2);
+const iso = (value: Date | null) => (value ? value.toISOString() : '');
+
+/** The period's bounds as timestamps: London midnight of `from` to London midnight after `to`. */
+const start = (period: ExportPeriod) =>
+  sql<Date>`(${period.from}::date)::timestamp at time zone 'Europe/London'`;
+const end = (period: ExportPeriod) =>
+  sql<Date>`(${period.to}::date + 1)::timestamp at time zone 'Europe/London'`;
+
+type Row = Record<string, string | number>;
+
+const COLUMNS: Record<ExportKind, string[]> = {
+  orders: [
+    'reference',
+    'status',
+    'paid_at',
+    'title',
+    'buyer_email',
+    'seller_email',
+    'charity_sale',
+    'item_price_gbp',
+    'postage_gbp',
+    'buyer_protection_gbp',
+    'buyer_protection_vat_gbp',
+    'discount_gbp',
+    'discount_code',
+    'total_gbp',
+    'refunded_gbp',
+  ],
+  payouts: ['order_reference', 'seller_email', 'amount_gbp', 'status', 'created_at', 'released_at'],
+  listings: [
+    'slug',
+    'title',
+    'isbn13',
+    'status',
+    'condition',
+    'price_gbp',
+    'parcel_size',
+    'seller_email',
+    'charity',
+    'published_at',
+  ],
+};
+
+async function* pages<T extends { id: string }>(
+  load: (after: string | null) => Promise<T[]>,
+): AsyncGenerator<T> {
+  let after: string | null = null;
+  for (;;) {
+    const rows = await load(after);
+    yield* rows;
+    if (rows.length < PAGE) return;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+function orderRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
+  return (async function* () {
+    for await (const row of pages((after) => {
+      let query = db
+        .selectFrom('orders as o')
+        .innerJoin('listings as l', 'l.id', 'o.listing_id')
+        .innerJoin('books as b', 'b.id', 'l.book_id')
+        .leftJoin('auth.users as bu', 'bu.id', 'o.buyer_id')
+        .leftJoin('auth.users as su', 'su.id', 'o.seller_id')
+        .select([
+          'o.id',
+          'o.reference',
+          'o.status',
+          'o.paid_at',
+          'b.title',
+          'bu.email as buyer_email',
+          'su.email as seller_email',
+          'o.charity_sale',
+          'o.item_price_minor',
+          'o.postage_minor',
+          'o.buyer_protection_minor',
+          'o.buyer_protection_vat_minor',
+          'o.discount_minor',
+          'o.discount_code',
+          'o.total_minor',
+          sql<number>`coalesce((select sum(r.amount_minor) from public.refunds r where r.order_id = o.id), 0)::int`.as(
+            'refunded_minor',
+          ),
+        ])
+        .where('o.paid_at', '>=', start(period))
+        .where('o.paid_at', '<', end(period));
+      if (after) query = query.where('o.id', '>', after);
+      return query.orderBy('o.id').limit(PAGE).execute();
+    })) {
+      yield {
+        reference: row.reference,
+        status: row.status,
+        paid_at: iso(row.paid_at),
+        title: row.title,
+        buyer_email: row.buyer_email ?? '',
+        seller_email: row.seller_email ?? '',
+        charity_sale: row.charity_sale ? 'yes' : 'no',
+        item_price_gbp: pence(row.item_price_minor),
+        postage_gbp: pence(row.postage_minor),
+        buyer_protection_gbp: pence(row.buyer_protection_minor),
+        buyer_protection_vat_gbp: pence(row.buyer_protection_vat_minor),
+        discount_gbp: pence(row.discount_minor),
+        discount_code: row.discount_code ?? '',
+        total_gbp: pence(row.total_minor),
+        refunded_gbp: pence(row.refunded_minor),
+      };
+    }
+  })();
+}
+
+function payoutRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
+  return (async function* () {
+    for await (const row of pages((after) => {
+      let query = db
+        .selectFrom('payouts as p')
+        .innerJoin('orders as o', 'o.id', 'p.order_id')
+        .leftJoin('auth.users as su', 'su.id', 'p.seller_id')
+        .select([
+          'p.id',
+          'o.reference',
+          'su.email',
+          'p.amount_minor',
+          'p.status',
+          'p.created_at',
+          'p.released_at',
+        ])
+        .where('p.created_at', '>=', start(period))
+        .where('p.created_at', '<', end(period));
+      if (after) query = query.where('p.id', '>', after);
+      return query.orderBy('p.id').limit(PAGE).execute();
+    })) {
+      yield {
+        order_reference: row.reference,
+        seller_email: row.email ?? '',
+        amount_gbp: pence(row.amount_minor),
+        status: row.status,
+        created_at: iso(row.created_at),
+        released_at: iso(row.released_at),
+      };
+    }
+  })();
+}
+
+function listingRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
+  return (async function* () {
+    for await (const row of pages((after) => {
+      let query = db
+        .selectFrom('listings as l')
+        .innerJoin('books as b', 'b.id', 'l.book_id')
+        .leftJoin('auth.users as su', 'su.id', 'l.seller_id')
+        .leftJoin('charities as c', 'c.id', 'l.charity_id')
+        .select([
+          'l.id',
+          'l.slug',
+          'b.title',
+          'b.isbn13',
+          'l.status',
+          'l.condition',
+          'l.price_minor',
+          'l.parcel_size',
+          'su.email',
+          'c.name as charity',
+          'l.published_at',
+        ])
+        .where('l.published_at', '>=', start(period))
+        .where('l.published_at', '<', end(period));
+      if (after) query = query.where('l.id', '>', after);
+      return query.orderBy('l.id').limit(PAGE).execute();
+    })) {
+      yield {
+        slug: row.slug ?? '',
+        title: row.title,
+        isbn13: row.isbn13 ?? '',
+        status: row.status,
+        condition: row.condition ?? '',
+        price_gbp: pence(row.price_minor),
+        parcel_size: row.parcel_size ?? '',
+        seller_email: row.email ?? '',
+        charity: row.charity ?? '',
+        published_at: iso(row.published_at),
+      };
+    }
+  })();
+}
+
+/** Neutralises cells a spreadsheet would run as a formula (CSV injection). */
+function safeCell(value: string | number): string | number {
+  return typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** The export as a stream of CSV text, header first. */
+export function exportCsv(db: Database, kind: ExportKind, period: ExportPeriod): Readable {
+  const rows =
+    kind === 'orders'
+      ? orderRows(db, period)
+      : kind === 'payouts'
+        ? payoutRows(db, period)
+        : listingRows(db, period);
+  const safe = (async function* () {
+    for await (const row of rows) {
+      yield Object.fromEntries(Object.entries(row).map(([key, value]) => [key, safeCell(value)]));
+    }
+  })();
+  return Readable.from(safe).pipe(stringify({ header: true, columns: COLUMNS[kind], bom: true }));
+}
+
+export function exportFileName(kind: ExportKind, period: ExportPeriod): string {
+  return `reshelf-${kind}-${period.from}-to-${period.to}.csv`;
+}

@@ -1,0 +1,175 @@
+/**
+ * The transactional emails staff can edit (decision 0016): each template's default subject
+ * and body, written here in code, with the {{variables}} it may use. A stored version in
+ * email_templates replaces the default while it exists (see render.ts).
+ *
+ * Bodies are plain text: paragraphs separated by a blank line. The HTML version is the same
+ * paragraphs in the Reshelf layout, with the template's button.
+ */
+export interface TemplateVariable {
+  description: string;
+  /** Shown in previews and test sends. */
+  sample: string;
+  /** The body must use it (e.g. the link that does the work). */
+  required?: boolean;
+}
+
+export interface TemplateDefinition {
+  key: string;
+  name: string;
+  sentWhen: string;
+  variables: Record<string, TemplateVariable>;
+  subject: string;
+  body: string;
+  /** The button in the HTML version: its label and the variable holding its link. */
+  action?: { label: string; urlVariable: string };
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const SAMPLE_LINK = 'https://reshelf.example/…';
+
+export const EMAIL_TEMPLATES = [
+  {
+    key: 'confirm-signup',
+    name: 'Confirm your email',
+    sentWhen: 'Someone signs up, or asks for the confirmation link again',
+    variables: {
+      displayName: { description: 'The name they signed up with', sample: 'Jo' },
+      url: {
+        description: 'The confirmation link (works once, for 24 hours)',
+        sample: SAMPLE_LINK,
+        required: true,
+      },
+    },
+    subject: 'Confirm your email address',
+    body: [
+      'Hello {{displayName}},',
+      'Thanks for joining Reshelf. Please confirm your email address to finish setting up your account.',
+      'Confirm your email: {{url}}',
+      'This link works once and expires in 24 hours. If you did not sign up, you can ignore this email.',
+    ].join('\n\n'),
+    action: { label: 'Confirm my email', urlVariable: 'url' },
+  },
+  {
+    key: 'already-registered',
+    name: 'Already registered',
+    sentWhen: 'Someone signs up with an address that already has an account',
+    variables: {
+      loginUrl: { description: 'The sign-in page', sample: SAMPLE_LINK, required: true },
+      resetUrl: { description: 'The forgotten-password page', sample: SAMPLE_LINK },
+    },
+    subject: 'You already have a Reshelf account',
+    body: [
+      'Someone tried to create a Reshelf account with this email address, but you already have one.',
+      'If it was you, sign in at {{loginUrl}}, or reset your password at {{resetUrl}} if you have forgotten it.',
+      'If it was not you, you can ignore this email: nothing has changed.',
+    ].join('\n\n'),
+    action: { label: 'Sign in', urlVariable: 'loginUrl' },
+  },
+  {
+    key: 'reset-password',
+    name: 'Reset your password',
+    sentWhen: 'Someone asks to reset a forgotten password',
+    variables: {
+      url: { description: 'The reset link (works once, for 1 hour)', sample: SAMPLE_LINK, required: true },
+    },
+    subject: 'Reset your Reshelf password',
+    body: [
+      'We received a request to reset the password for your Reshelf account.',
+      'Choose a new password: {{url}}',
+      'The link works once and expires in 1 hour. Resetting your password signs you out everywhere.',
+      'If you did not ask for this, you can ignore this email: your password stays the same.',
+    ].join('\n\n'),
+    action: { label: 'Choose a new password', urlVariable: 'url' },
+  },
+] as const satisfies readonly TemplateDefinition[];
+
+export type EmailTemplateKey = (typeof EMAIL_TEMPLATES)[number]['key'];
+
+export const EMAIL_TEMPLATE_KEYS = EMAIL_TEMPLATES.map((template) => template.key) as [
+  EmailTemplateKey,
+  ...EmailTemplateKey[],
+];
+
+export function templateDefinition(key: string): TemplateDefinition | undefined {
+  return (EMAIL_TEMPLATES as readonly TemplateDefinition[]).find((template) => template.key === key);
+}
+
+const VARIABLE = /\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}/g;
+
+/** Problems with an edited subject and body, as sentences; empty when it can be saved. */
+export function templateProblems(definition: TemplateDefinition, subject: string, body: string): string[] {
+  const problems: string[] = [];
+  const known = Object.keys(definition.variables);
+  const list = known.map((name) => `{{${name}}}`).join(', ');
+  for (const [part, text] of [
+    ['subject', subject],
+    ['body', body],
+  ] as const) {
+    for (const match of text.matchAll(VARIABLE)) {
+      if (!known.includes(match[1]!)) {
+        problems.push(`The ${part} uses {{${match[1]}}}, which this email does not have. Use ${list}.`);
+      }
+    }
+    const stray = text.replace(VARIABLE, '');
+    if (stray.includes('{{') || stray.includes('}}')) {
+      problems.push(`The ${part} has an unfinished variable: write each one as {{name}}.`);
+    }
+  }
+  for (const [name, variable] of Object.entries(definition.variables)) {
+    if (variable.required && !new RegExp(`\\{\\{\\s*${name}\\s*\\}\\}`).test(body)) {
+      problems.push(`The body must include {{${name}}} (${variable.description.toLowerCase()}).`);
+    }
+  }
+  if (/\n/.test(subject)) problems.push('The subject must be one line.');
+  return [...new Set(problems)];
+}
+
+export function fillVariables(text: string, variables: Record<string, string>): string {
+  return text.replace(VARIABLE, (whole, name: string) => variables[name] ?? whole);
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** The Reshelf email layout: paragraphs and an optional button. Everything is escaped. */
+export function layout(paragraphs: string[], action?: { label: string; url: string }): string {
+  const body = paragraphs
+    .map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#8c2f23;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(action.label)}</a></p><p style="margin:0 0 16px;color:#6b6258;font-size:13px">Or paste this link into your browser: ${escapeHtml(action.url)}</p>`
+    : '';
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#211c17;background:#fbf7f0;padding:24px"><div style="max-width:560px;margin:auto;background:#fff;border-radius:12px;padding:32px"><p style="font-weight:700;font-size:20px;margin:0 0 24px">Reshelf</p>${body}${button}<p style="color:#6b6258;font-size:13px;margin-top:32px">Reshelf — pre-loved books, passed on.</p></div></body></html>`;
+}
+
+/** A subject and body (the default or a stored one) filled in with the variables. */
+export function renderTemplate(
+  definition: TemplateDefinition,
+  version: { subject: string; body: string },
+  variables: Record<string, string>,
+): RenderedEmail {
+  const subject = fillVariables(version.subject, variables).replace(/\s+/g, ' ').trim();
+  const text = fillVariables(version.body, variables).replace(/\r\n/g, '\n').trim();
+  const paragraphs = text
+    .split(/\n{2,}/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const url = definition.action ? variables[definition.action.urlVariable] : undefined;
+  return {
+    subject,
+    text: `${text}\n`,
+    html: layout(paragraphs, definition.action && url ? { label: definition.action.label, url } : undefined),
+  };
+}
+
+/** Sample values of a template's variables, for previews and test sends. */
+export function sampleVariables(definition: TemplateDefinition): Record<string, string> {
+  return Object.fromEntries(Object.entries(definition.variables).map(([name, v]) => [name, v.sample]));
+}

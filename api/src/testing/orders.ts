@@ -1,0 +1,101 @@
+/** Orders for staff tests: paid through checkout and the test provider's webhook, then moved on. */
+import type { Database } from '../db/index.ts';
+import {
+  applyPaymentEvent,
+  type CheckoutDeps,
+  startCheckout,
+} from '../features/checkout/checkout.service.ts';
+import { dispatchOrder, markArrived, openDispute } from '../features/orders/orders.service.ts';
+import type { TestProvider } from '../features/payments/test-provider.ts';
+import type { TestApp } from './app.ts';
+import { createBook, createListing, createPerson } from './catalogue.ts';
+
+const address = {
+  fullName: 'Jo March',
+  line1: '1 Orchard House',
+  line2: null,
+  town: 'Bath',
+  postcode: 'BA1 1AA',
+};
+let n = 0;
+
+export function orderDepsFor(t: TestApp): CheckoutDeps {
+  return {
+    db: t.database.handle.db,
+    payments: t.services.payments,
+    mailer: t.services.mailer,
+    origin: 'http://shop.test',
+  };
+}
+
+async function person(db: Database, label: string) {
+  n += 1;
+  const email = `${label}-${n}-${Math.random().toString(36).slice(2, 8)}@staff-orders.test`;
+  return { id: await createPerson(db, email), email };
+}
+
+/** A paid order: a seller's book bought by a new buyer through checkout and the webhook. */
+export async function paidOrder(t: TestApp, price = 1000, title = 'Staff order book') {
+  const deps = orderDepsFor(t);
+  const db = deps.db;
+  const seller = await person(db, 'seller');
+  const buyer = await person(db, 'buyer');
+  const bookId = await createBook(db, { title: `${title} ${n}` });
+  const listing = await createListing(db, { sellerId: seller.id, bookId, price, parcelSize: 'small' });
+  const started = await startCheckout(deps, buyer, { listingId: listing.id, address });
+  const payment = await db
+    .selectFrom('payments')
+    .select(['id', 'provider_ref'])
+    .where('order_id', '=', started.orderId)
+    .executeTakeFirstOrThrow();
+  const provider = t.services.payments as TestProvider;
+  const signed = provider.signedEvent(payment.provider_ref, 'success', started.totalMinor);
+  const outcome = await applyPaymentEvent(deps, 'test', provider.parseWebhook(signed.body, signed.headers));
+  if (outcome !== 'paid') throw new Error(`payment not applied: ${outcome}`);
+  const reference = (
+    await db
+      .selectFrom('orders')
+      .select('reference')
+      .where('id', '=', started.orderId)
+      .executeTakeFirstOrThrow()
+  ).reference;
+  return {
+    seller,
+    buyer,
+    listingId: listing.id,
+    orderId: started.orderId,
+    reference,
+    paymentId: payment.id,
+    totalMinor: started.totalMinor,
+  };
+}
+
+/** A paid order whose parcel never came: dispatched, then a shipping dispute. */
+export async function disputedOrder(
+  t: TestApp,
+  kind: 'not_received' | 'item_not_as_described' = 'not_received',
+  price = 1000,
+) {
+  const deps = orderDepsFor(t);
+  const order = await paidOrder(t, price);
+  await dispatchOrder(deps, order.seller.id, {
+    orderId: order.orderId,
+    carrier: 'dpd',
+    trackingRef: '15501234567890',
+  });
+  if (kind === 'item_not_as_described') await markArrived(deps, order.buyer.id, order.orderId);
+  else {
+    // The carrier's window has passed: the buyer may report that nothing arrived.
+    await deps.db
+      .updateTable('orders')
+      .set({ delivery_due_at: new Date(Date.now() - 60_000) })
+      .where('id', '=', order.orderId)
+      .execute();
+  }
+  const { disputeId } = await openDispute(deps, order.buyer.id, {
+    orderId: order.orderId,
+    kind,
+    reason: kind === 'not_received' ? 'Nothing has arrived after two weeks.' : 'Pages are missing.',
+  });
+  return { ...order, disputeId };
+}

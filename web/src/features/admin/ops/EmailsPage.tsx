@@ -1,0 +1,253 @@
+/**
+ * /admin/emails (also the sidebar's /admin/email-templates): the transactional emails' wording.
+ * Staff read them; admins edit the subject and body with {{variables}}, preview with sample
+ * values, send a test to their own address (the dev mailbox in development), publish, or go
+ * back to the default. The server checks every edit and says what is wrong.
+ */
+import type { AppRouter } from '@reshelf/api/router';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { LoaderCircle, RotateCcw, Save, Send } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Button } from '../../../components/ui/button.tsx';
+import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
+import { toast } from '../../../components/ui/use-toast.ts';
+import { apiErrorMessage } from '../../../lib/api-errors.ts';
+import { trpc } from '../../../lib/trpc.ts';
+import { cn } from '../../../lib/utils.ts';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+
+export function EmailsPage() {
+  const templates = trpc.emailTemplates.list.useQuery();
+  const access = trpc.admin.access.useQuery();
+  const [params, setParams] = useSearchParams();
+  const selectedKey = params.get('template') ?? templates.data?.[0]?.key;
+  const selected = templates.data?.find((template) => template.key === selectedKey);
+
+  return (
+    <AdminPageFrame
+      title="Email templates"
+      description="The emails Reshelf sends. Edit the wording with {{variables}}, preview it, and send yourself a test before publishing."
+      testId="emails-page"
+    >
+      {templates.isError ? (
+        <EmptyState>{apiErrorMessage(templates.error)}</EmptyState>
+      ) : templates.isPending ? (
+        <p className="flex items-center gap-2 text-ink-muted">
+          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading templates…
+        </p>
+      ) : (
+        <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
+          <nav aria-label="Email templates">
+            <ul className="flex gap-2 overflow-x-auto lg:flex-col">
+              {templates.data.map((template) => (
+                <li key={template.key} className="shrink-0">
+                  <button
+                    type="button"
+                    data-testid="email-template-item"
+                    aria-current={template.key === selectedKey ? 'true' : undefined}
+                    onClick={() => setParams({ template: template.key }, { replace: true })}
+                    className={cn(
+                      'w-full cursor-pointer rounded-lg border px-3 py-2 text-left text-sm transition-colors',
+                      template.key === selectedKey
+                        ? 'border-brand bg-brand-soft text-brand'
+                        : 'border-line bg-paper hover:border-ink/30',
+                    )}
+                  >
+                    <span className="block font-semibold">{template.name}</span>
+                    <span className="block text-xs text-ink-muted">
+                      {template.customised ? 'Edited' : 'Default wording'}
+                      {template.draft ? ' · draft waiting' : ''}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          {selected ? (
+            <TemplateEditor key={selected.key} template={selected} isAdmin={access.data?.isAdmin ?? false} />
+          ) : null}
+        </div>
+      )}
+    </AdminPageFrame>
+  );
+}
+
+type Template = inferRouterOutputs<AppRouter>['emailTemplates']['list'][number];
+type TemplateKey = inferRouterInputs<AppRouter>['emailTemplates']['reset']['key'];
+
+function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: boolean }) {
+  const utils = trpc.useUtils();
+  const [subject, setSubject] = useState(template.subject);
+  const [body, setBody] = useState(template.body);
+  const [preview, setPreview] = useState<{ subject: string; html: string } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [previewing, setPreviewing] = useState(false);
+  useEffect(() => {
+    setSubject(template.subject);
+    setBody(template.body);
+  }, [template.subject, template.body]);
+  const changed = subject !== template.subject || body !== template.body;
+  const key = template.key as TemplateKey;
+  const edit = { key, subject, body };
+
+  const fail = (title: string) => (error: unknown) =>
+    toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
+  const refresh = () => void utils.emailTemplates.list.invalidate();
+  const update = trpc.emailTemplates.update.useMutation({
+    onSuccess: () => {
+      toast({
+        title: 'Template published',
+        description: `“${template.name}” is sent with this wording from now on.`,
+      });
+      refresh();
+    },
+    onError: fail('Template not saved'),
+  });
+  const reset = trpc.emailTemplates.reset.useMutation({
+    onSuccess: () => {
+      toast({
+        title: 'Back to the default',
+        description: `“${template.name}” uses the default wording again.`,
+      });
+      refresh();
+    },
+    onError: fail('Template not reset'),
+  });
+  const sendTest = trpc.emailTemplates.sendTest.useMutation({
+    onSuccess: (result) =>
+      toast({ title: 'Test email sent', description: `“${result.subject}” went to ${result.to}.` }),
+    onError: fail('Test email not sent'),
+  });
+
+  async function showPreview() {
+    setPreviewing(true);
+    try {
+      const rendered = await utils.emailTemplates.preview.fetch(edit);
+      setPreview({ subject: rendered.subject, html: rendered.html });
+      setProblem(null);
+    } catch (error) {
+      setPreview(null);
+      setProblem(apiErrorMessage(error));
+    } finally {
+      setPreviewing(false);
+    }
+  }
+
+  return (
+    <section
+      className="flex min-w-0 flex-col gap-5"
+      aria-labelledby="template-title"
+      data-testid="email-template-editor"
+    >
+      <div>
+        <h2 id="template-title" className="text-2xl font-semibold">
+          {template.name}
+        </h2>
+        <p className="text-sm text-ink-muted">
+          Sent when: {template.sentWhen}.{' '}
+          {template.customised && template.updatedAt
+            ? `Edited by ${template.updatedBy ?? 'a former staff member'} on ${formatDateTime(template.updatedAt)}.`
+            : 'Default wording.'}
+        </p>
+      </div>
+
+      <div className="rounded-xl border border-line bg-paper p-4">
+        <h3 className="text-sm font-semibold">Variables</h3>
+        <ul className="mt-2 grid gap-1 text-sm">
+          {template.variables.map((variable) => (
+            <li key={variable.name}>
+              <code className="rounded bg-paper-deep px-1.5 py-0.5 text-xs">{`{{${variable.name}}}`}</code>{' '}
+              {variable.description}
+              {variable.required ? ' (must be in the body)' : ''}
+            </li>
+          ))}
+        </ul>
+      </div>
+
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor="template-subject">Subject</Label>
+        <Input
+          id="template-subject"
+          value={subject}
+          onChange={(event) => setSubject(event.target.value)}
+          maxLength={200}
+          readOnly={!isAdmin}
+        />
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor="template-body">Body</Label>
+        <Textarea
+          id="template-body"
+          value={body}
+          onChange={(event) => setBody(event.target.value)}
+          className="min-h-64 font-mono text-sm"
+          readOnly={!isAdmin}
+          aria-describedby="template-body-hint"
+        />
+        <p id="template-body-hint" className="text-xs text-ink-muted">
+          Plain text; leave a blank line between paragraphs. The email’s button is added for you.
+        </p>
+      </div>
+      {problem ? (
+        <p role="alert" className="text-sm font-semibold text-destructive" data-testid="template-problem">
+          {problem}
+        </p>
+      ) : null}
+
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" onClick={() => void showPreview()} disabled={previewing}>
+          {previewing ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : null}
+          Preview
+        </Button>
+        {isAdmin ? (
+          <>
+            <Button variant="outline" onClick={() => sendTest.mutate(edit)} disabled={sendTest.isPending}>
+              {sendTest.isPending ? (
+                <LoaderCircle className="animate-spin" aria-hidden="true" />
+              ) : (
+                <Send aria-hidden="true" />
+              )}
+              Send a test to me
+            </Button>
+            <Button
+              variant="brand"
+              onClick={() => update.mutate(edit)}
+              disabled={!changed || update.isPending}
+            >
+              {update.isPending ? (
+                <LoaderCircle className="animate-spin" aria-hidden="true" />
+              ) : (
+                <Save aria-hidden="true" />
+              )}
+              Save and publish
+            </Button>
+            {template.customised ? (
+              <Button variant="ghost" onClick={() => reset.mutate({ key })} disabled={reset.isPending}>
+                <RotateCcw aria-hidden="true" />
+                Use the default wording
+              </Button>
+            ) : null}
+          </>
+        ) : (
+          <p className="self-center text-sm text-ink-muted">Only admins can change or test emails.</p>
+        )}
+      </div>
+
+      {preview ? (
+        <div className="flex flex-col gap-2" data-testid="template-preview">
+          <p className="text-sm">
+            <span className="font-semibold">Subject:</span>{' '}
+            <span data-testid="template-preview-subject">{preview.subject}</span>
+          </p>
+          <iframe
+            title="Email preview"
+            srcDoc={preview.html}
+            sandbox=""
+            className="h-[28rem] w-full rounded-xl border border-line bg-white"
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * The staff area's working pages (issue 9), as routes inside the staff frame. The sidebar's
+ * spellings and the spec's both lead to the same page (email-templates and emails, flags and
+ * settings, trending-books and trending).
+ */
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router-dom';
+import { AdminSkeleton } from '../../../components/placeholders.tsx';
+
+type LazyPage = () => Promise<{ Component: ComponentType }>;
+
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
+  return async () => ({ Component: pick(await load()) });
+}
+
+// biome-ignore format: one page a line reads best.
+const PAGES: [string[], LazyPage][] = [
+  [['audit'], page(() => import('./AuditPage.tsx'), (m) => m.AuditPage)],
+  [['emails', 'email-templates'], page(() => import('./EmailsPage.tsx'), (m) => m.EmailsPage)],
+  [['settings', 'flags'], page(() => import('./SettingsPage.tsx'), (m) => m.SettingsPage)],
+  [['staff-picks'], page(() => import('./StaffPicksPage.tsx'), (m) => m.StaffPicksPage)],
+  [['exports'], page(() => import('./ExportsPage.tsx'), (m) => m.ExportsPage)],
+];
+
+export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
+  paths.map((path) => ({ path, hydrateFallbackElement: <AdminSkeleton />, lazy })),
+);
