@@ -114,6 +114,24 @@ export const disputeViewSchema = z.object({
   resolvedAt: z.string().nullable(),
 });
 
+/** One dispute in the staff's queue. */
+export const disputeQueueItemSchema = z.object({
+  id: z.string().uuid(),
+  orderId: z.string().uuid(),
+  reference: z.string(),
+  title: z.string(),
+  kind: z.enum(DISPUTE_KINDS),
+  status: z.string(),
+  reason: z.string(),
+  resolutionNote: z.string().nullable(),
+  buyerName: z.string(),
+  sellerName: z.string(),
+  totalMinor: z.number().int(),
+  openedAt: z.string(),
+  resolvedAt: z.string().nullable(),
+});
+export type DisputeQueueItem = z.infer<typeof disputeQueueItemSchema>;
+
 export const orderActionsSchema = z.object({
   canDispatch: z.boolean(),
   canCancel: z.boolean(),

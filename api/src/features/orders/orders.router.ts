@@ -2,6 +2,7 @@
 import {
   DISPUTE_KINDS,
   dispatchInputSchema,
+  disputeQueueItemSchema,
   orderDetailSchema,
   orderRoleSchema,
   orderSummarySchema,
@@ -135,22 +136,6 @@ export const ordersRouter = router({
     .query(({ ctx }) => listPayouts(ctx.db, ctx.user.userId)),
 });
 
-const disputeItemSchema = z.object({
-  id: z.string().uuid(),
-  orderId: z.string().uuid(),
-  reference: z.string(),
-  title: z.string(),
-  kind: z.enum(DISPUTE_KINDS),
-  status: z.string(),
-  reason: z.string(),
-  resolutionNote: z.string().nullable(),
-  buyerName: z.string(),
-  sellerName: z.string(),
-  totalMinor: z.number().int(),
-  openedAt: z.string(),
-  resolvedAt: z.string().nullable(),
-});
-
 export const disputesRouter = router({
   /** The queue: open disputes oldest first, or resolved ones newest first. */
   queue: staffProcedure
@@ -160,7 +145,7 @@ export const disputesRouter = router({
         status: z.enum(['open', 'resolved', 'all']).default('open'),
       }),
     )
-    .output(z.array(disputeItemSchema))
+    .output(z.array(disputeQueueItemSchema))
     .query(({ ctx, input }) => disputeQueue(ctx.db, input)),
 
   /** An order as staff see it, with its whole timeline. */

@@ -15,6 +15,7 @@ import {
   type Carrier,
   COMMERCIAL_DEFAULTS,
   type DisputeKind,
+  type DisputeQueueItem,
   type OrderActions,
   type OrderDetail,
   type OrderRole,
@@ -593,22 +594,6 @@ export async function cancelBySeller(
 
 // Staff ---------------------------------------------------------------------------------------
 
-export interface DisputeQueueItem {
-  id: string;
-  orderId: string;
-  reference: string;
-  title: string;
-  kind: DisputeKind;
-  status: string;
-  reason: string;
-  resolutionNote: string | null;
-  buyerName: string;
-  sellerName: string;
-  totalMinor: number;
-  openedAt: string;
-  resolvedAt: string | null;
-}
-
 export async function disputeQueue(
   db: Database,
   filter: { kind?: DisputeKind; status: 'open' | 'resolved' | 'all'; limit?: number },
@@ -771,6 +756,30 @@ export async function listPayouts(db: Database, sellerId: string): Promise<Payou
 
 const SYSTEM: Actor = { id: null, kind: 'system' };
 
+/**
+ * Moves each due order in its own transaction: `step` locks it, checks it is still due and
+ * moves it (answering false when another instance or a person got there first); the email
+ * goes after the commit. Answers how many moved.
+ */
+async function moveEach(
+  deps: OrderDeps,
+  ids: string[],
+  step: (trx: Trx, order: LockedOrder) => Promise<boolean>,
+  mail: { kind: OrderMailKind; detail?: string },
+): Promise<number> {
+  let moved = 0;
+  for (const id of ids) {
+    const done = await deps.db
+      .transaction()
+      .execute(async (trx) => step(trx, await lockOrder(trx, id, 'any')));
+    if (done) {
+      moved += 1;
+      await afterCommit(deps, id, mail.kind, mail.detail);
+    }
+  }
+  return moved;
+}
+
 /** Paid orders not dispatched within 5 working days: cancelled, the buyer refunded. */
 export async function cancelUndispatched(deps: OrderDeps, now = new Date()): Promise<number> {
   const due = await deps.db
@@ -781,11 +790,11 @@ export async function cancelUndispatched(deps: OrderDeps, now = new Date()): Pro
     .orderBy('dispatch_by')
     .limit(200)
     .execute();
-  let moved = 0;
   const reason = 'The seller did not dispatch it within 5 working days';
-  for (const { id } of due) {
-    const done = await deps.db.transaction().execute(async (trx) => {
-      const order = await lockOrder(trx, id, 'any');
+  return moveEach(
+    deps,
+    due.map((row) => row.id),
+    async (trx, order) => {
       if (order.status !== 'paid' || !order.dispatch_by || order.dispatch_by >= now) return false;
       await refundAll(trx, deps.payments, order, 'cancelled', reason, SYSTEM);
       await trx
@@ -794,13 +803,9 @@ export async function cancelUndispatched(deps: OrderDeps, now = new Date()): Pro
         .where('id', '=', order.listing_id)
         .execute();
       return true;
-    });
-    if (done) {
-      moved += 1;
-      await afterCommit(deps, id, 'cancelled', `${reason}, so we have cancelled it.`);
-    }
-  }
-  return moved;
+    },
+    { kind: 'cancelled', detail: `${reason}, so we have cancelled it.` },
+  );
 }
 
 /**
@@ -816,12 +821,14 @@ export async function presumeDelivered(deps: OrderDeps, now = new Date()): Promi
     .orderBy('delivery_due_at')
     .limit(500)
     .execute();
-  let moved = 0;
-  for (const candidate of candidates) {
-    if (!candidate.delivery_due_at) continue;
-    if (addWorkingDays(candidate.delivery_due_at, PRESUMED_DELIVERY_WORKING_DAYS) > now) continue;
-    const done = await deps.db.transaction().execute(async (trx) => {
-      const order = await lockOrder(trx, candidate.id, 'any');
+  const due = candidates.filter(
+    (row) =>
+      row.delivery_due_at && addWorkingDays(row.delivery_due_at, PRESUMED_DELIVERY_WORKING_DAYS) <= now,
+  );
+  return moveEach(
+    deps,
+    due.map((row) => row.id),
+    async (trx, order) => {
       if (order.status !== 'dispatched') return false;
       await deliver(
         trx,
@@ -830,13 +837,9 @@ export async function presumeDelivered(deps: OrderDeps, now = new Date()): Promi
         'Taken as delivered: nothing was reported missing after the carrier’s window',
       );
       return true;
-    });
-    if (done) {
-      moved += 1;
-      await afterCommit(deps, candidate.id, 'delivered');
-    }
-  }
-  return moved;
+    },
+    { kind: 'delivered' },
+  );
 }
 
 /** Delivered orders with no report after 2 days complete and release the seller's payout. */
@@ -849,10 +852,10 @@ export async function autoComplete(deps: OrderDeps, now = new Date()): Promise<n
     .orderBy('complete_after')
     .limit(500)
     .execute();
-  let moved = 0;
-  for (const { id } of due) {
-    const done = await deps.db.transaction().execute(async (trx) => {
-      const order = await lockOrder(trx, id, 'any');
+  return moveEach(
+    deps,
+    due.map((row) => row.id),
+    async (trx, order) => {
       if (order.status !== 'delivered' || !order.complete_after || order.complete_after > now) return false;
       await complete(
         trx,
@@ -861,11 +864,7 @@ export async function autoComplete(deps: OrderDeps, now = new Date()): Promise<n
         `Completed automatically ${COMMERCIAL_DEFAULTS.autoCompleteDays} days after delivery`,
       );
       return true;
-    });
-    if (done) {
-      moved += 1;
-      await afterCommit(deps, id, 'completed');
-    }
-  }
-  return moved;
+    },
+    { kind: 'completed' },
+  );
 }

@@ -5,7 +5,12 @@
  * and the two outcomes, refund the buyer or release to the seller, each with a note both
  * parties read and a confirmation.
  */
-import { DISPUTE_KIND_LABELS, type DisputeKind, formatPence } from '@reshelf/contracts';
+import {
+  DISPUTE_KIND_LABELS,
+  type DisputeKind,
+  type DisputeQueueItem,
+  formatPence,
+} from '@reshelf/contracts';
 import { Scale } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -48,21 +53,7 @@ const PAGES: Record<DisputeKind, { path: string; title: string; description: str
 
 const NOTE_MIN = 5;
 
-type DisputeItem = {
-  id: string;
-  orderId: string;
-  reference: string;
-  title: string;
-  kind: DisputeKind;
-  status: string;
-  reason: string;
-  resolutionNote: string | null;
-  buyerName: string;
-  sellerName: string;
-  totalMinor: number;
-  openedAt: string;
-  resolvedAt: string | null;
-};
+type DisputeItem = DisputeQueueItem;
 
 export function DisputesPage() {
   return <DisputeQueue kind="item_not_as_described" />;
