@@ -23,6 +23,7 @@ import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
+import { usersRouter } from './features/users/users.router.ts';
 import { wishlistRouter } from './features/wishlist/wishlist.router.ts';
 import { router } from './trpc.ts';
 
@@ -53,6 +54,7 @@ export const appRouter = router({
   emailTemplates: emailTemplatesRouter,
   flags: flagsRouter,
   staffPicks: staffPicksRouter,
+  users: usersRouter,
 });
 
 export type AppRouter = typeof appRouter;

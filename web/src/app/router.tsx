@@ -378,7 +378,7 @@ export const routes: RouteObject[] = [
                   (m) => m.AdminCharitiesPage,
                 ),
               },
-              ...['users', 'orders', 'payments', 'logs'].map((path) => ({
+              ...['orders', 'payments', 'logs'].map((path) => ({
                 path,
                 hydrateFallbackElement: <AdminSkeleton />,
                 lazy: staffDashboard,

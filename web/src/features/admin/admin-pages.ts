@@ -68,7 +68,10 @@ export const ADMIN_HEADER_PAGES: readonly AdminPage[] = [
   { path: '/admin/revenue', label: 'Revenue', icon: PoundSterling, keywords: ['money', 'buyer protection'] },
 ];
 
-/** Spec section 2: users, orders, payments and logs all show the same basic dashboard. */
+/**
+ * Spec section 2: users, orders, payments and logs all show the same basic dashboard
+ * (`BasicDashboard` in DashboardPage.tsx, above each page's own table once it has one).
+ */
 export const DASHBOARD_ALIASES = ['users', 'orders', 'payments', 'logs'] as const;
 
 /**

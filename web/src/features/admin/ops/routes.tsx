@@ -20,6 +20,7 @@ const PAGES: [string[], LazyPage][] = [
   [['settings', 'flags'], page(() => import('./SettingsPage.tsx'), (m) => m.SettingsPage)],
   [['staff-picks'], page(() => import('./StaffPicksPage.tsx'), (m) => m.StaffPicksPage)],
   [['exports'], page(() => import('./ExportsPage.tsx'), (m) => m.ExportsPage)],
+  [['users'], page(() => import('./UsersPage.tsx'), (m) => m.UsersPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
