@@ -21,6 +21,7 @@ import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts
 import { pagesRouter } from './features/pages/pages.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
+import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
 import { usersRouter } from './features/users/users.router.ts';
@@ -55,6 +56,7 @@ export const appRouter = router({
   flags: flagsRouter,
   staffPicks: staffPicksRouter,
   users: usersRouter,
+  staffListings: staffListingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -21,6 +21,7 @@ const PAGES: [string[], LazyPage][] = [
   [['staff-picks'], page(() => import('./StaffPicksPage.tsx'), (m) => m.StaffPicksPage)],
   [['exports'], page(() => import('./ExportsPage.tsx'), (m) => m.ExportsPage)],
   [['users'], page(() => import('./UsersPage.tsx'), (m) => m.UsersPage)],
+  [['listings'], page(() => import('./ListingsPage.tsx'), (m) => m.ListingsPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
