@@ -22,6 +22,7 @@ import { pagesRouter } from './features/pages/pages.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
 import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
+import { staffOrdersRouter } from './features/staff-orders/staff-orders.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
 import { usersRouter } from './features/users/users.router.ts';
@@ -57,6 +58,7 @@ export const appRouter = router({
   staffPicks: staffPicksRouter,
   users: usersRouter,
   staffListings: staffListingsRouter,
+  staffOrders: staffOrdersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -378,7 +378,7 @@ export const routes: RouteObject[] = [
                   (m) => m.AdminCharitiesPage,
                 ),
               },
-              ...['orders', 'payments', 'logs'].map((path) => ({
+              ...['logs'].map((path) => ({
                 path,
                 hydrateFallbackElement: <AdminSkeleton />,
                 lazy: staffDashboard,

@@ -22,6 +22,8 @@ const PAGES: [string[], LazyPage][] = [
   [['exports'], page(() => import('./ExportsPage.tsx'), (m) => m.ExportsPage)],
   [['users'], page(() => import('./UsersPage.tsx'), (m) => m.UsersPage)],
   [['listings'], page(() => import('./ListingsPage.tsx'), (m) => m.ListingsPage)],
+  [['orders'], page(() => import('./OrdersPage.tsx'), (m) => m.OrdersPage)],
+  [['payments'], page(() => import('./OrdersPage.tsx'), (m) => m.PaymentsPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
