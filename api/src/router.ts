@@ -19,6 +19,7 @@ import { offersRouter } from './features/offers/offers.router.ts';
 import { opsRouter } from './features/ops/ops.router.ts';
 import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
+import { revenueRouter } from './features/revenue/revenue.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
 import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
@@ -59,6 +60,7 @@ export const appRouter = router({
   users: usersRouter,
   staffListings: staffListingsRouter,
   staffOrders: staffOrdersRouter,
+  revenue: revenueRouter,
 });
 
 export type AppRouter = typeof appRouter;

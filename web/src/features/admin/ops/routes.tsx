@@ -24,6 +24,7 @@ const PAGES: [string[], LazyPage][] = [
   [['listings'], page(() => import('./ListingsPage.tsx'), (m) => m.ListingsPage)],
   [['orders'], page(() => import('./OrdersPage.tsx'), (m) => m.OrdersPage)],
   [['payments'], page(() => import('./OrdersPage.tsx'), (m) => m.PaymentsPage)],
+  [['revenue'], page(() => import('./RevenuePage.tsx'), (m) => m.RevenuePage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
