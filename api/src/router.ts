@@ -13,6 +13,7 @@ import { discoveryRouter } from './features/discovery/discovery.router.ts';
 import { emailTemplatesRouter } from './features/email-templates/email-templates.router.ts';
 import { flagsRouter } from './features/flags/flags.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
+import { jobLogRouter } from './features/job-log/job-log.router.ts';
 import { listingsRouter } from './features/listings/listings.router.ts';
 import { notificationsRouter } from './features/notifications/notifications.router.ts';
 import { offersRouter } from './features/offers/offers.router.ts';
@@ -61,6 +62,7 @@ export const appRouter = router({
   staffListings: staffListingsRouter,
   staffOrders: staffOrdersRouter,
   revenue: revenueRouter,
+  jobLog: jobLogRouter,
 });
 
 export type AppRouter = typeof appRouter;

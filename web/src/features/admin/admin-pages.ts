@@ -1,6 +1,6 @@
 /**
  * The staff area's pages. The sidebar lists the spec's links in its order (section 2); the
- * router decides which have a page (the dashboard, disputes and shipping disputes so far), and
+ * router decides which have a page (app/router.tsx and ops/routes.tsx), and
  * the rest show the not-found page inside the staff layout until their issue builds them. The
  * command palette offers all of them.
  */

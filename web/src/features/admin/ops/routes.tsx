@@ -25,6 +25,7 @@ const PAGES: [string[], LazyPage][] = [
   [['orders'], page(() => import('./OrdersPage.tsx'), (m) => m.OrdersPage)],
   [['payments'], page(() => import('./OrdersPage.tsx'), (m) => m.PaymentsPage)],
   [['revenue'], page(() => import('./RevenuePage.tsx'), (m) => m.RevenuePage)],
+  [['logs'], page(() => import('./LogsPage.tsx'), (m) => m.LogsPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
