@@ -101,6 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const auth = await resolveAuth(req, res, services.identity, config, {
       apiTokens: { db: database.db, secrets },
       cookies,
+      suspensions: database.db,
     });
     return {
       db: database.db,

@@ -13,16 +13,21 @@ import { discoveryRouter } from './features/discovery/discovery.router.ts';
 import { emailTemplatesRouter } from './features/email-templates/email-templates.router.ts';
 import { flagsRouter } from './features/flags/flags.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
+import { jobLogRouter } from './features/job-log/job-log.router.ts';
 import { listingsRouter } from './features/listings/listings.router.ts';
 import { notificationsRouter } from './features/notifications/notifications.router.ts';
 import { offersRouter } from './features/offers/offers.router.ts';
 import { opsRouter } from './features/ops/ops.router.ts';
 import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
+import { revenueRouter } from './features/revenue/revenue.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
+import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
+import { staffOrdersRouter } from './features/staff-orders/staff-orders.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
+import { usersRouter } from './features/users/users.router.ts';
 import { wishlistRouter } from './features/wishlist/wishlist.router.ts';
 import { router } from './trpc.ts';
 
@@ -53,6 +58,11 @@ export const appRouter = router({
   emailTemplates: emailTemplatesRouter,
   flags: flagsRouter,
   staffPicks: staffPicksRouter,
+  users: usersRouter,
+  staffListings: staffListingsRouter,
+  staffOrders: staffOrdersRouter,
+  revenue: revenueRouter,
+  jobLog: jobLogRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -34,7 +34,7 @@ import { AppError } from './errors.ts';
 import type { ServerFunctions } from './features/admin/server-functions.ts';
 import { runInAuditTrail } from './features/audit/audit.service.ts';
 import type { AccessClaims, IdentityProvider } from './features/auth/identity/types.ts';
-import type { AuthState } from './features/auth/resolve-auth.ts';
+import { type AuthState, SUSPENDED_MESSAGE } from './features/auth/resolve-auth.ts';
 import type { Mailer } from './features/mail/mailer.ts';
 import type { PaymentProvider } from './features/payments/types.ts';
 import type { BookLookupPort } from './features/selling/book-lookup.ts';
@@ -156,9 +156,11 @@ const requireUser = t.middleware(({ ctx, next }) => {
   if (!ctx.auth.claims) {
     throw new TRPCError({
       code: 'UNAUTHORIZED',
-      message: ctx.auth.rejected
-        ? 'Your session has expired. Please sign in again.'
-        : 'Please sign in to continue.',
+      message: ctx.auth.suspended
+        ? SUSPENDED_MESSAGE
+        : ctx.auth.rejected
+          ? 'Your session has expired. Please sign in again.'
+          : 'Please sign in to continue.',
     });
   }
   return next({ ctx: { user: ctx.auth.claims as AccessClaims } });

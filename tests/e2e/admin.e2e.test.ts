@@ -387,7 +387,7 @@ describe('staff frame', () => {
 
     // Spec: users shows the same basic dashboard.
     await nav.getByRole('link', { name: 'Users' }).click();
-    await page.getByTestId('staff-dashboard').waitFor();
+    await page.getByTestId('users-page').getByTestId('basic-dashboard').getByTestId('metrics').waitFor();
 
     // The header's links, and the quick links.
     const header = page.getByTestId('staff-header');

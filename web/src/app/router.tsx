@@ -357,7 +357,7 @@ export const routes: RouteObject[] = [
       // Staff area: admin or moderator; the skeleton while access is checked, then the staff
       // frame (sidebar, header, command palette) or 403. The sidebar's links without a page yet
       // show the not-found page inside the frame. Spec section 2: users, orders, payments and
-      // logs show the same basic dashboard.
+      // logs show the same basic dashboard (BasicDashboard, above their tables: ops/routes.tsx).
       {
         path: 'admin',
         element: <RequireStaff />,
@@ -378,11 +378,6 @@ export const routes: RouteObject[] = [
                   (m) => m.AdminCharitiesPage,
                 ),
               },
-              ...['users', 'orders', 'payments', 'logs'].map((path) => ({
-                path,
-                hydrateFallbackElement: <AdminSkeleton />,
-                lazy: staffDashboard,
-              })),
               {
                 path: 'disputes',
                 hydrateFallbackElement: <AdminSkeleton />,

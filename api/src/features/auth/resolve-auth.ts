@@ -11,7 +11,7 @@ import type { Database } from '../../db/index.ts';
 import { hit, peek, type RateRule } from '../../http/rate-limit.ts';
 import type { Secrets } from '../../secrets.ts';
 import { API_TOKEN_REJECTIONS, checkApiToken, looksLikeApiToken } from '../api-tokens/api-tokens.service.ts';
-import type { AccessClaims, IdentityProvider } from './identity/types.ts';
+import { type AccessClaims, IdentityError, type IdentityProvider } from './identity/types.ts';
 import { clearSessionCookies, readSessionCookies, setSessionCookies } from './session-cookies.ts';
 
 export interface AuthState {
@@ -26,6 +26,22 @@ export interface AuthState {
    * so a script learns at once that its token no longer works.
    */
   refusal?: { status: 401 | 429; message: string; retryAfterSeconds?: number };
+  /** The credential belongs to a suspended account (staff suspended it on /admin/users). */
+  suspended?: boolean;
+}
+
+/** What a suspended person is told on their next request, and when they try to sign in. */
+export const SUSPENDED_MESSAGE = 'This account is suspended. Contact us if you think this is a mistake.';
+
+/** Whether an account is suspended now (auth.users.banned_until in the future). */
+export async function isSuspended(db: Database, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('auth.users')
+    .select('id')
+    .where('id', '=', userId)
+    .where('banned_until', '>', new Date())
+    .executeTakeFirst();
+  return Boolean(row);
 }
 
 /** Failed API-token lookups per IP: guessing tokens is hopeless anyway, this keeps it quiet. */
@@ -105,7 +121,27 @@ export async function resolveAuth(
     apiTokens?: ApiTokenAuth;
     /** Read the session cookies (browsers); the REST API takes bearer tokens only. */
     cookies?: boolean;
+    /**
+     * Check on every request that the account is not suspended, so a suspension ends an
+     * existing session at once (the hosted provider's access tokens stay valid until expiry).
+     */
+    suspensions?: Database;
   } = {},
+): Promise<AuthState> {
+  const state = await resolveCredentials(request, reply, identity, config, options);
+  if (state.claims && options.suspensions && (await isSuspended(options.suspensions, state.claims.userId))) {
+    if (state.via === 'cookie') clearSessionCookies(reply, config);
+    return { claims: null, via: state.via, rejected: true, suspended: true };
+  }
+  return state;
+}
+
+async function resolveCredentials(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  identity: IdentityProvider,
+  config: AppConfig,
+  options: { apiTokens?: ApiTokenAuth; cookies?: boolean },
 ): Promise<AuthState> {
   const bearer = bearerToken(request);
   if (bearer && options.apiTokens && looksLikeApiToken(bearer)) {
@@ -139,6 +175,10 @@ export async function resolveAuth(
       };
     } catch (error) {
       request.log.info({ reason: (error as Error).message }, 'session refresh refused');
+      if (error instanceof IdentityError && error.code === 'user_banned') {
+        clearSessionCookies(reply, config);
+        return { claims: null, via: 'cookie', rejected: true, suspended: true };
+      }
     }
   }
   clearSessionCookies(reply, config);

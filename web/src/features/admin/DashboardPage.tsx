@@ -64,13 +64,47 @@ export function cleanupSummary(result: {
   return `Removed ${plural(result.duplicates_removed, 'duplicate', 'duplicates')} and ${plural(result.no_image_removed, 'listing', 'listings')} without an image: ${result.total_deleted} in total.`;
 }
 
-export function DashboardPage() {
-  usePageMeta('Staff dashboard');
+/** The period in the address (?period=), shown at once when chosen; the address follows. */
+function useDashboardPeriod(): [AdminPeriod, (period: AdminPeriod) => void] {
   const [params, setParams] = useSearchParams();
   const periodInUrl = periodFromParam(params.get('period'));
-  // Shown at once when chosen; the address follows (and a change of address wins).
   const [period, setPeriod] = useState(periodInUrl);
   useEffect(() => setPeriod(periodInUrl), [periodInUrl]);
+  return [
+    period,
+    (next) => {
+      setPeriod(next);
+      setParams(
+        (current) => {
+          const updated = new URLSearchParams(current);
+          updated.set('period', next);
+          return updated;
+        },
+        { replace: true },
+      );
+    },
+  ];
+}
+
+/**
+ * Spec section 2: "users, orders, payments and logs all show the same basic dashboard": the
+ * period selector and the three cards, above each page's own table.
+ */
+export function BasicDashboard() {
+  const [period, setPeriod] = useDashboardPeriod();
+  return (
+    <section aria-label="Basic dashboard" data-testid="basic-dashboard" className="flex flex-col gap-4">
+      <div className="flex justify-end">
+        <PeriodSelector value={period} onChange={setPeriod} />
+      </div>
+      <Metrics period={period} />
+    </section>
+  );
+}
+
+export function DashboardPage() {
+  usePageMeta('Staff dashboard');
+  const [period, setPeriod] = useDashboardPeriod();
 
   return (
     <div
@@ -82,20 +116,7 @@ export function DashboardPage() {
           <p className="text-sm font-semibold uppercase tracking-widest text-brand">Reshelf staff</p>
           <h1 className="mt-1 text-3xl font-semibold sm:text-4xl">Dashboard</h1>
         </div>
-        <PeriodSelector
-          value={period}
-          onChange={(next) => {
-            setPeriod(next);
-            setParams(
-              (current) => {
-                const updated = new URLSearchParams(current);
-                updated.set('period', next);
-                return updated;
-              },
-              { replace: true },
-            );
-          }}
-        />
+        <PeriodSelector value={period} onChange={setPeriod} />
       </div>
 
       <Metrics period={period} />

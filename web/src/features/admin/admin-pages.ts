@@ -1,6 +1,6 @@
 /**
  * The staff area's pages. The sidebar lists the spec's links in its order (section 2); the
- * router decides which have a page (the dashboard, disputes and shipping disputes so far), and
+ * router decides which have a page (app/router.tsx and ops/routes.tsx), and
  * the rest show the not-found page inside the staff layout until their issue builds them. The
  * command palette offers all of them.
  */
@@ -68,7 +68,10 @@ export const ADMIN_HEADER_PAGES: readonly AdminPage[] = [
   { path: '/admin/revenue', label: 'Revenue', icon: PoundSterling, keywords: ['money', 'buyer protection'] },
 ];
 
-/** Spec section 2: users, orders, payments and logs all show the same basic dashboard. */
+/**
+ * Spec section 2: users, orders, payments and logs all show the same basic dashboard
+ * (`BasicDashboard` in DashboardPage.tsx, above each page's own table once it has one).
+ */
 export const DASHBOARD_ALIASES = ['users', 'orders', 'payments', 'logs'] as const;
 
 /**

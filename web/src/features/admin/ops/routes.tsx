@@ -20,6 +20,12 @@ const PAGES: [string[], LazyPage][] = [
   [['settings', 'flags'], page(() => import('./SettingsPage.tsx'), (m) => m.SettingsPage)],
   [['staff-picks'], page(() => import('./StaffPicksPage.tsx'), (m) => m.StaffPicksPage)],
   [['exports'], page(() => import('./ExportsPage.tsx'), (m) => m.ExportsPage)],
+  [['users'], page(() => import('./UsersPage.tsx'), (m) => m.UsersPage)],
+  [['listings'], page(() => import('./ListingsPage.tsx'), (m) => m.ListingsPage)],
+  [['orders'], page(() => import('./OrdersPage.tsx'), (m) => m.OrdersPage)],
+  [['payments'], page(() => import('./OrdersPage.tsx'), (m) => m.PaymentsPage)],
+  [['revenue'], page(() => import('./RevenuePage.tsx'), (m) => m.RevenuePage)],
+  [['logs'], page(() => import('./LogsPage.tsx'), (m) => m.LogsPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>

@@ -1,0 +1,69 @@
+/** /admin/logs: staff read the job runs, filtered by job and to failures; others may not. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, type TestUser } from '../../testing/auth.ts';
+import { trpcQuery } from '../../testing/catalogue.ts';
+import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { runJob } from '../jobs/jobs.ts';
+
+let t: TestApp;
+let db: Database;
+let moderator: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  moderator = await createUser(db, t.services.identity, 'moderator@logs.test', { roles: ['moderator'] });
+  await db.deleteFrom('job_runs').execute();
+  const context = {
+    db,
+    payments: t.services.payments,
+    mailer: t.services.mailer,
+    origin: 'http://shop.test',
+  };
+  await runJob(context, 'offers.expire');
+  await runJob(context, 'orders.auto_complete');
+  await db
+    .insertInto('job_runs')
+    .values({ job: 'orders.auto_complete', finished_at: new Date(), error: 'connection reset' })
+    .execute();
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('job log', () => {
+  it('is for staff only', async () => {
+    expect((await trpcQuery(t.app, 'jobLog.runs', {})).status).toBe(401);
+    const member = await createUser(db, t.services.identity, 'member@logs.test');
+    expect((await asUser(t.app, member.accessToken).query('jobLog.runs', {})).status).toBe(403);
+  });
+
+  it('lists runs newest first, by job, and only failures', async () => {
+    const as = asUser(t.app, moderator.accessToken);
+    expect(dataOf(await as.query('jobLog.jobs'))).toContain('orders.auto_complete');
+    const all = dataOf(await as.query('jobLog.runs', {}));
+    expect(all.rows.map((row: { job: string }) => row.job)).toEqual([
+      'orders.auto_complete',
+      'orders.auto_complete',
+      'offers.expire',
+    ]);
+    expect(all.rows[1]).toMatchObject({ moved: 0, error: null, finishedAt: expect.any(String) });
+    const byJob = dataOf(await as.query('jobLog.runs', { job: 'offers.expire' }));
+    expect(byJob.rows).toHaveLength(1);
+    const failed = dataOf(await as.query('jobLog.runs', { errorsOnly: true }));
+    expect(failed.rows).toEqual([
+      expect.objectContaining({ job: 'orders.auto_complete', error: 'connection reset' }),
+    ]);
+    const firstPage = dataOf(await as.query('jobLog.runs', { limit: 2 }));
+    expect(firstPage.rows).toHaveLength(2);
+    const next = dataOf(await as.query('jobLog.runs', { limit: 2, before: firstPage.nextBefore }));
+    expect(next).toEqual({ rows: [expect.objectContaining({ job: 'offers.expire' })], nextBefore: null });
+    expect(errorOf(await as.query('jobLog.runs', { job: 'nope' }))).toEqual({
+      status: 400,
+      message: 'job: Choose a job from the list',
+    });
+  });
+});

@@ -1,0 +1,157 @@
+/** /admin/orders and /admin/payments: staff search; admins refund in full or in part, audited. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, type TestUser } from '../../testing/auth.ts';
+import { trpcQuery } from '../../testing/catalogue.ts';
+import { paidOrder } from '../../testing/orders.ts';
+import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+
+let t: TestApp;
+let db: Database;
+let admin: TestUser;
+let moderator: TestUser;
+let order: Awaited<ReturnType<typeof paidOrder>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  admin = await createUser(db, t.services.identity, 'admin@orders-staff.test', { roles: ['admin'] });
+  moderator = await createUser(db, t.services.identity, 'moderator@orders-staff.test', {
+    roles: ['moderator'],
+  });
+  order = await paidOrder(t, 1000);
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('staff orders and payments', () => {
+  it('staff find orders and payments by reference, email and status; others may not', async () => {
+    const as = asUser(t.app, moderator.accessToken);
+    const byRef = dataOf(await as.query('staffOrders.search', { q: order.reference.toLowerCase() }));
+    expect(byRef).toEqual([
+      expect.objectContaining({
+        id: order.orderId,
+        status: 'paid',
+        buyerEmail: order.buyer.email,
+        refundedMinor: 0,
+      }),
+    ]);
+    expect(
+      dataOf(await as.query('staffOrders.search', { q: order.seller.email })).map(
+        (r: { id: string }) => r.id,
+      ),
+    ).toEqual([order.orderId]);
+    expect(dataOf(await as.query('staffOrders.search', { q: order.reference, status: 'refunded' }))).toEqual(
+      [],
+    );
+    const payments = dataOf(
+      await as.query('staffOrders.payments', { q: order.buyer.email, status: 'succeeded' }),
+    );
+    expect(payments).toEqual([
+      expect.objectContaining({ orderId: order.orderId, amountMinor: order.totalMinor, refundedMinor: 0 }),
+    ]);
+    expect((await asUser(t.app, admin.accessToken).query('staffOrders.search', {})).status).toBe(200);
+    expect((await trpcQuery(t.app, 'staffOrders.search', {})).status).toBe(401);
+  });
+
+  it('moderators cannot refund', async () => {
+    expect(
+      errorOf(
+        await asUser(t.app, moderator.accessToken).mutation('staffOrders.refund', {
+          orderId: order.orderId,
+          amountMinor: 'full',
+          reason: 'Goodwill',
+        }),
+      ),
+    ).toEqual({ status: 403, message: 'Access denied: admin role required' });
+  });
+
+  it('a partial refund goes through the payment port; the order keeps its state; the log records it', async () => {
+    const as = asUser(t.app, admin.accessToken);
+    expect(
+      errorOf(
+        await as.mutation('staffOrders.refund', {
+          orderId: order.orderId,
+          amountMinor: 100_000,
+          reason: 'Too much',
+        }),
+      ),
+    ).toEqual({
+      status: 400,
+      message: `At most £${(order.totalMinor / 100).toFixed(2)} can still be refunded on this order.`,
+    });
+    const partial = dataOf(
+      await as.mutation('staffOrders.refund', {
+        orderId: order.orderId,
+        amountMinor: 250,
+        reason: 'Cover was creased',
+      }),
+    );
+    expect(partial).toEqual({ refundedMinor: 250, status: 'paid' });
+    const payment = await db
+      .selectFrom('payments')
+      .selectAll()
+      .where('id', '=', order.paymentId)
+      .executeTakeFirstOrThrow();
+    expect(payment.refunded_minor).toBe(250);
+    const refund = await db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('order_id', '=', order.orderId)
+      .executeTakeFirstOrThrow();
+    expect(refund).toMatchObject({ amount_minor: 250, buyer_protection_minor: 0, created_by: admin.id });
+    expect(refund.provider_ref).toMatch(/^tr_/);
+    const events = dataOf(await as.query('disputes.order', { orderId: order.orderId })).events;
+    expect(events.at(-1)).toMatchObject({ note: 'Partial refund of £2.50: Cover was creased' });
+  });
+
+  it('a full refund returns the rest, protection included: the order is refunded and the payout cancelled', async () => {
+    const as = asUser(t.app, admin.accessToken);
+    const full = dataOf(
+      await as.mutation('staffOrders.refund', {
+        orderId: order.orderId,
+        amountMinor: 'full',
+        reason: 'Lost in post',
+      }),
+    );
+    expect(full).toEqual({ refundedMinor: order.totalMinor, status: 'refunded' });
+    const refunds = await db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('order_id', '=', order.orderId)
+      .orderBy('created_at')
+      .execute();
+    const protection = await db
+      .selectFrom('orders')
+      .select('buyer_protection_minor')
+      .where('id', '=', order.orderId)
+      .executeTakeFirstOrThrow();
+    expect(refunds.map((r) => r.buyer_protection_minor)).toEqual([0, protection.buyer_protection_minor]);
+    const payout = await db
+      .selectFrom('payouts')
+      .select('status')
+      .where('order_id', '=', order.orderId)
+      .executeTakeFirst();
+    expect(payout?.status).toBe('cancelled');
+    const audit = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'order.refund')
+      .orderBy('id')
+      .execute();
+    expect(audit.map((row) => (row.details as { full: boolean }).full)).toEqual([false, true]);
+    expect(audit[1]).toMatchObject({ actor_email: admin.email, target_id: order.orderId });
+    expect(
+      errorOf(
+        await as.mutation('staffOrders.refund', {
+          orderId: order.orderId,
+          amountMinor: 'full',
+          reason: 'Again',
+        }),
+      ),
+    ).toEqual({ status: 409, message: 'This order is already refunded: nothing is left to refund.' });
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Orders and payments for staff (/admin/orders, /admin/payments). Staff search them; an order's
+ * events are `disputes.order`; refunds are for admins.
+ */
+import { z } from 'zod';
+import { adminProcedure, router, staffProcedure } from '../../trpc.ts';
+import {
+  ORDER_STATUSES,
+  PAYMENT_STATUSES,
+  refundOrder,
+  searchOrders,
+  searchPayments,
+} from './staff-orders.service.ts';
+
+const q = z.string().trim().max(320, 'Use at most 320 characters').optional();
+const limit = z.number().int().min(1).max(100).default(50);
+
+export const staffOrdersRouter = router({
+  search: staffProcedure
+    .input(z.object({ q, status: z.enum(ORDER_STATUSES, 'Choose a status from the list').optional(), limit }))
+    .output(
+      z.array(
+        z.object({
+          id: z.string(),
+          reference: z.string(),
+          status: z.string(),
+          title: z.string().nullable(),
+          buyerEmail: z.string().nullable(),
+          sellerEmail: z.string().nullable(),
+          totalMinor: z.number(),
+          refundedMinor: z.number(),
+          createdAt: z.string(),
+        }),
+      ),
+    )
+    .query(({ ctx, input }) => searchOrders(ctx.db, input)),
+
+  payments: staffProcedure
+    .input(
+      z.object({ q, status: z.enum(PAYMENT_STATUSES, 'Choose a status from the list').optional(), limit }),
+    )
+    .output(
+      z.array(
+        z.object({
+          id: z.string(),
+          orderId: z.string(),
+          reference: z.string(),
+          provider: z.string(),
+          providerRef: z.string(),
+          status: z.string(),
+          amountMinor: z.number(),
+          refundedMinor: z.number(),
+          buyerEmail: z.string().nullable(),
+          createdAt: z.string(),
+        }),
+      ),
+    )
+    .query(({ ctx, input }) => searchPayments(ctx.db, input)),
+
+  refund: adminProcedure
+    .input(
+      z.object({
+        orderId: z.uuid('Choose an order from the list'),
+        amountMinor: z.union(
+          [z.literal('full'), z.number().int('Use whole pence').positive('Refund more than £0.00')],
+          'Choose the full amount or a number of pence',
+        ),
+        reason: z
+          .string()
+          .trim()
+          .min(3, 'Give a reason (at least 3 characters)')
+          .max(500, 'Use at most 500 characters'),
+      }),
+    )
+    .output(z.object({ refundedMinor: z.number(), status: z.string() }))
+    .mutation(({ ctx, input }) =>
+      refundOrder({ db: ctx.db, payments: ctx.payments }, ctx.user.userId, input),
+    ),
+});

@@ -1,0 +1,90 @@
+/**
+ * /admin/listings in a real browser (issue 9): a moderator finds a seller's listing, removes it
+ * with a reason (the listing page then says it is unavailable, the seller has the email in the
+ * dev mailbox), and restores it; both actions are in the audit log. Removing changes what
+ * every visitor sees, so this file runs against a marketplace of its own.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInViaApi } from '../support/auth.ts';
+import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
+
+let browser: Browser;
+let marketplace: OwnMarketplace;
+
+beforeAll(async () => {
+  [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await marketplace?.stop();
+});
+
+async function signedIn(
+  email: string,
+  viewport: keyof typeof VIEWPORTS = 'desktop',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS[viewport] });
+  await context.addInitScript(() => {
+    localStorage.setItem('cookie-consent', 'declined');
+    localStorage.setItem('has-visited', 'true');
+  });
+  await signInViaApi(context, email);
+  return { context, page: await context.newPage() };
+}
+
+const openToast = (page: Page, title: string) =>
+  page.locator('[data-testid="primary-toast"][data-state="open"]').filter({ hasText: title });
+
+describe('admin listings', () => {
+  it('a moderator removes a listing with a reason and restores it', async () => {
+    const { context, page } = await signedIn('moderator@reshelf.test');
+    await page.goto('/admin/listings?seller=seller%40reshelf.test&status=active');
+    await page.getByRole('heading', { name: 'Listings', level: 1 }).waitFor();
+    const row = page.getByTestId('staff-listing').first();
+    await row.waitFor();
+    expect(await page.getByLabel('Status').inputValue()).toBe('active');
+    const link = row.getByRole('link').first();
+    const title = (await link.textContent())!;
+    const href = (await link.getAttribute('href'))!;
+
+    await row.getByRole('button', { name: 'Remove…' }).click();
+    await row.getByLabel('Reason (the seller is told)').fill('Photos show a different edition');
+    await row.getByRole('button', { name: 'Remove listing' }).click();
+    await openToast(page, 'Listing removed').waitFor();
+    // It leaves the active filter; find it among the removed ones.
+    await page.goto('/admin/listings?seller=seller%40reshelf.test&status=removed');
+    const removed = page.getByTestId('staff-listing').filter({ hasText: title });
+    await removed.getByText('Removed: Photos show a different edition').waitFor();
+    await snapshot(page, 'admin-listings-removed-desktop');
+
+    const mail = await context.request.get(
+      `/trpc/dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: 'seller@reshelf.test' }))}`,
+    );
+    expect(mail.ok()).toBe(true);
+    const [latest] = ((await mail.json()) as { result: { data: { template: string; text: string }[] } })
+      .result.data;
+    expect(latest?.template).toBe('listing_removed');
+    expect(latest?.text).toContain('The reason: Photos show a different edition');
+
+    await page.goto(href);
+    await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+    await page.getByText('This listing has been removed').waitFor();
+    expect(await page.getByRole('link', { name: 'Buy now' }).count()).toBe(0);
+
+    await page.goto('/admin/listings?seller=seller%40reshelf.test&status=removed');
+    await removed.getByRole('button', { name: 'Restore…' }).click();
+    await removed.getByLabel('Reason (the seller is told)').fill('Seller sent the right photos');
+    await removed.getByRole('button', { name: 'Restore listing' }).click();
+    await openToast(page, 'Listing restored').waitFor();
+
+    await page.goto('/admin/audit?action=listing');
+    await page.getByTestId('audit-row').first().waitFor();
+    expect(
+      await page.getByTestId('audit-row').evaluateAll((rows) => rows.map((r) => r.dataset.action)),
+    ).toEqual(['listing.restore', 'listing.remove']);
+    await context.close();
+  });
+});

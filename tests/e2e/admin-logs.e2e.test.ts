@@ -1,0 +1,70 @@
+/**
+ * /admin/logs in a real browser (issue 9): the shared basic dashboard on top, then the job
+ * runs; a moderator narrows them to one job, then to failed runs. The e2e server runs no job
+ * runner, so the runs are recorded in its own marketplace's database first.
+ */
+import pg from 'pg';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInViaApi } from '../support/auth.ts';
+import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
+
+let browser: Browser;
+let marketplace: OwnMarketplace;
+
+beforeAll(async () => {
+  [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
+  const db = new pg.Client({ connectionString: marketplace.databaseUrl });
+  await db.connect();
+  try {
+    await db.query(`
+      insert into public.job_runs (job, started_at, finished_at, affected, error) values
+        ('offers.expire', now() - interval '3 minutes', now() - interval '3 minutes', 2, null),
+        ('orders.auto_complete', now() - interval '2 minutes', now() - interval '2 minutes', 0, 'connection reset by peer'),
+        ('orders.auto_complete', now() - interval '1 minute', now() - interval '1 minute', 4, null)`);
+  } finally {
+    await db.end();
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await marketplace?.stop();
+});
+
+describe('admin logs', () => {
+  it('a moderator filters the job runs by job and to errors', async () => {
+    const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS.phone });
+    await context.addInitScript(() => {
+      localStorage.setItem('cookie-consent', 'declined');
+      localStorage.setItem('has-visited', 'true');
+    });
+    await signInViaApi(context, 'moderator@reshelf.test');
+    const page = await context.newPage();
+    await page.goto('/admin/logs');
+    await page.getByRole('heading', { name: 'Logs', level: 1 }).waitFor();
+    await page.getByTestId('basic-dashboard').getByTestId('metric-disputes-value').waitFor();
+    const runs = page.getByTestId('job-run');
+    await runs.first().waitFor();
+    const jobsShown = () => runs.evaluateAll((rows) => rows.map((row) => row.dataset.job));
+    expect(await jobsShown()).toEqual(['orders.auto_complete', 'orders.auto_complete', 'offers.expire']);
+
+    await page.getByLabel('Job').selectOption('offers.expire');
+    await page.waitForURL('**/admin/logs?job=offers.expire');
+    await page
+      .locator('[data-testid="job-run"][data-job="orders.auto_complete"]')
+      .first()
+      .waitFor({ state: 'detached' });
+    expect(await jobsShown()).toEqual(['offers.expire']);
+
+    await page.getByLabel('Job').selectOption('');
+    await page.getByLabel('Errors only').check();
+    await page.waitForURL('**/admin/logs?errors=1');
+    await page.locator('[data-testid="job-run"][data-job="offers.expire"]').waitFor({ state: 'detached' });
+    expect(await jobsShown()).toEqual(['orders.auto_complete']);
+    await runs.getByText('connection reset by peer').waitFor();
+    await snapshot(page, 'admin-logs-errors-phone');
+    await context.close();
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * /admin/revenue in a real browser (issue 9): buyer protection and postage for each period.
+ * The demo admin resolves a shipping dispute with a refund on /admin/shipping-disputes; the
+ * money goes back through the payment port and today's protection refunded rises by the
+ * order's buyer protection on the revenue page. Runs against a marketplace of its own.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInViaApi } from '../support/auth.ts';
+import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
+
+let browser: Browser;
+let marketplace: OwnMarketplace;
+
+beforeAll(async () => {
+  [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await marketplace?.stop();
+});
+
+async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS.desktop });
+  await context.addInitScript(() => {
+    localStorage.setItem('cookie-consent', 'declined');
+    localStorage.setItem('has-visited', 'true');
+  });
+  await signInViaApi(context, email);
+  return { context, page: await context.newPage() };
+}
+
+const pence = (text: string | null) => Math.round(Number((text ?? '').replace(/[£,]/g, '')) * 100);
+
+async function todayFigures(page: Page) {
+  await page.goto('/admin/revenue');
+  const today = page.locator('[data-testid="revenue-row"][data-period="today"]');
+  await today.waitFor();
+  return {
+    refunded: pence(await today.getByTestId('protection-refunded').textContent()),
+    net: pence(await today.getByTestId('protection-net').textContent()),
+    refunds: pence(await today.getByTestId('refunds-total').textContent()),
+  };
+}
+
+describe('admin revenue', () => {
+  it('shows a shipping dispute refunded on /admin/shipping-disputes in today’s figures', async () => {
+    const { context, page } = await signedIn('admin@reshelf.test');
+    const before = await todayFigures(page);
+    expect(
+      await page.getByTestId('revenue-row').evaluateAll((rows) => rows.map((r) => r.dataset.period)),
+    ).toEqual(['today', 'mtd', 'last30', 'ytd']);
+
+    await page.goto('/admin/shipping-disputes');
+    const row = page.getByTestId('dispute-row').first();
+    await row.waitFor();
+    const reference = (await row.getAttribute('data-reference'))!;
+    const orders = await context.request.get(
+      `/trpc/staffOrders.search?input=${encodeURIComponent(JSON.stringify({ q: reference }))}`,
+    );
+    const orderId = ((await orders.json()) as { result: { data: { id: string }[] } }).result.data[0]!.id;
+    const detail = await context.request.get(
+      `/trpc/disputes.order?input=${encodeURIComponent(JSON.stringify({ orderId }))}`,
+    );
+    const order = (
+      (await detail.json()) as { result: { data: { protectionMinor: number; totalMinor: number } } }
+    ).result.data;
+
+    await row.getByRole('button', { name: /Review/ }).click();
+    const review = page.getByTestId('dispute-review');
+    await review.getByLabel('Note to both parties').fill('The carrier lost the parcel: refunded in full.');
+    await review.getByRole('button', { name: 'Refund buyer' }).click();
+    await page
+      .getByRole('dialog', { name: /^Refund / })
+      .getByRole('button', { name: 'Refund buyer' })
+      .click();
+    await page
+      .locator('[data-testid="primary-toast"][data-state="open"]')
+      .filter({ hasText: 'Buyer refunded' })
+      .waitFor();
+
+    const after = await todayFigures(page);
+    expect(after.refunded - before.refunded).toBe(order.protectionMinor);
+    expect(before.net - after.net).toBe(order.protectionMinor);
+    expect(after.refunds - before.refunds).toBe(order.totalMinor);
+    await snapshot(page, 'admin-revenue-desktop');
+    await context.close();
+  });
+});

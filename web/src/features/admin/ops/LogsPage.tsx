@@ -1,0 +1,139 @@
+/**
+ * /admin/logs (staff): the shared basic dashboard, then the job log: each run of the scheduled
+ * jobs (reservations lapsing, offers expiring, dispatch deadlines, deliveries presumed, orders
+ * completed) with when it started and finished, how many it moved and its error. Filter by
+ * job and to failed runs (kept in the address); older runs 50 at a time.
+ */
+import { keepPreviousData } from '@tanstack/react-query';
+import { LoaderCircle } from 'lucide-react';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Button } from '../../../components/ui/button.tsx';
+import { fieldClasses, Label } from '../../../components/ui/input.tsx';
+import { apiErrorMessage } from '../../../lib/api-errors.ts';
+import { trpc } from '../../../lib/trpc.ts';
+import { BasicDashboard } from '../DashboardPage.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+
+export function LogsPage() {
+  const [params, setParams] = useSearchParams();
+  const job = params.get('job') ?? '';
+  const errorsOnly = params.get('errors') === '1';
+  const [pages, setPages] = useState<string[]>([]);
+  const before = pages.at(-1);
+  const jobs = trpc.jobLog.jobs.useQuery();
+  const runs = trpc.jobLog.runs.useQuery(
+    { ...(job ? { job } : {}), errorsOnly, ...(before ? { before } : {}), limit: 50 },
+    { placeholderData: keepPreviousData },
+  );
+
+  function update(key: string, value: string | null) {
+    setPages([]);
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(key, value);
+        else next.delete(key);
+        return next;
+      },
+      { replace: true },
+    );
+  }
+
+  return (
+    <AdminPageFrame
+      title="Logs"
+      description="Every run of the scheduled jobs that move orders and offers on: when it ran, how many it moved, and what went wrong."
+      testId="logs-page"
+    >
+      <BasicDashboard />
+      <div className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-end">
+        <div className="flex flex-col gap-1 sm:w-72">
+          <Label htmlFor="logs-job">Job</Label>
+          <select
+            id="logs-job"
+            value={job}
+            onChange={(event) => update('job', event.target.value || null)}
+            className={`${fieldClasses} h-11`}
+          >
+            <option value="">All jobs</option>
+            {(jobs.data ?? []).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label className="flex h-11 items-center gap-2 text-sm font-semibold">
+          <input
+            type="checkbox"
+            checked={errorsOnly}
+            onChange={(event) => update('errors', event.target.checked ? '1' : null)}
+            className="size-4"
+          />
+          Errors only
+        </label>
+      </div>
+
+      {runs.isError ? (
+        <EmptyState>{apiErrorMessage(runs.error)}</EmptyState>
+      ) : runs.isPending ? (
+        <p className="flex items-center gap-2 text-ink-muted">
+          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading runs…
+        </p>
+      ) : runs.data.rows.length === 0 ? (
+        <EmptyState testId="logs-empty">
+          {errorsOnly ? 'No failed runs.' : 'No runs yet: the job runner records each run here.'}
+        </EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+          <table className="w-full min-w-[40rem] text-left text-sm" aria-busy={runs.isFetching}>
+            <caption className="sr-only">Job runs, newest first</caption>
+            <thead className="border-b border-line text-ink-muted">
+              <tr>
+                <th className="px-4 py-3 font-semibold">Job</th>
+                <th className="px-4 py-3 font-semibold">Started</th>
+                <th className="px-4 py-3 font-semibold">Finished</th>
+                <th className="px-4 py-3 text-right font-semibold">Moved</th>
+                <th className="px-4 py-3 font-semibold">Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.data.rows.map((row) => (
+                <tr
+                  key={row.id}
+                  className="border-b border-line/60 align-top last:border-0"
+                  data-testid="job-run"
+                  data-job={row.job}
+                >
+                  <td className="px-4 py-3 font-mono text-xs">{row.job}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(row.startedAt)}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">
+                    {row.finishedAt ? formatDateTime(row.finishedAt) : 'Running'}
+                  </td>
+                  <td className="px-4 py-3 text-right tabular-nums">{row.moved.toLocaleString('en-GB')}</td>
+                  <td className="px-4 py-3 break-words text-destructive">{row.error ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="flex gap-2">
+        {pages.length > 0 ? (
+          <Button variant="outline" onClick={() => setPages((current) => current.slice(0, -1))}>
+            Newer runs
+          </Button>
+        ) : null}
+        {runs.data?.nextBefore ? (
+          <Button
+            variant="outline"
+            onClick={() => setPages((current) => [...current, runs.data.nextBefore!])}
+          >
+            Older runs
+          </Button>
+        ) : null}
+      </div>
+    </AdminPageFrame>
+  );
+}
