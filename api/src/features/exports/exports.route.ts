@@ -42,7 +42,7 @@ export async function registerExportRoutes(
           .code(404)
           .send({ error: 'Not Found', message: 'Choose orders.csv, payouts.csv or listings.csv.' });
       }
-      const auth = await resolveAuth(request, reply, services.identity, config);
+      const auth = await resolveAuth(request, reply, services.identity, config, { suspensions: db });
       if (!auth.claims) {
         return reply.code(401).send({ error: 'Unauthorized', message: 'Please sign in to continue.' });
       }

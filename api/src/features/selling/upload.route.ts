@@ -71,6 +71,7 @@ export async function registerUploadRoutes(
     scope.post(LISTING_PHOTO_PATH, async (request, reply) => {
       const auth = await resolveAuth(request, reply, services.identity, config, {
         apiTokens: { db, secrets },
+        suspensions: db,
       });
       if (auth.refusal) {
         if (auth.refusal.retryAfterSeconds)
