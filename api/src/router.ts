@@ -20,6 +20,7 @@ import { offersRouter } from './features/offers/offers.router.ts';
 import { opsRouter } from './features/ops/ops.router.ts';
 import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
+import { refundsRouter } from './features/refunds/refunds.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
@@ -63,6 +64,7 @@ export const appRouter = router({
   staffOrders: staffOrdersRouter,
   revenue: revenueRouter,
   jobLog: jobLogRouter,
+  refunds: refundsRouter,
 });
 
 export type AppRouter = typeof appRouter;

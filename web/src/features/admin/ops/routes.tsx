@@ -26,6 +26,7 @@ const PAGES: [string[], LazyPage][] = [
   [['payments'], page(() => import('./OrdersPage.tsx'), (m) => m.PaymentsPage)],
   [['revenue'], page(() => import('./RevenuePage.tsx'), (m) => m.RevenuePage)],
   [['logs'], page(() => import('./LogsPage.tsx'), (m) => m.LogsPage)],
+  [['refunds'], page(() => import('./RefundsPage.tsx'), (m) => m.RefundsPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>

@@ -1,0 +1,93 @@
+/**
+ * /admin/refunds in a real browser (issue 9): the demo admin refunds part of a paid order on
+ * /admin/orders; the refunds ledger then shows it — found by reference, kept by the "Today"
+ * filter, with its amount, reason and who made it — and its reference leads back to the order
+ * on /admin/orders. A moderator reads the ledger too. Refunds change the figures, so this file
+ * runs against a marketplace of its own.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInViaApi } from '../support/auth.ts';
+import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
+
+let browser: Browser;
+let marketplace: OwnMarketplace;
+
+beforeAll(async () => {
+  [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await marketplace?.stop();
+});
+
+async function signedIn(
+  email: string,
+  viewport: keyof typeof VIEWPORTS = 'desktop',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS[viewport] });
+  await context.addInitScript(() => {
+    localStorage.setItem('cookie-consent', 'declined');
+    localStorage.setItem('has-visited', 'true');
+  });
+  await signInViaApi(context, email);
+  return { context, page: await context.newPage() };
+}
+
+const openToast = (page: Page, title: string) =>
+  page.locator('[data-testid="primary-toast"][data-state="open"]').filter({ hasText: title });
+
+describe('admin refunds', () => {
+  it('a refund made on /admin/orders shows in the ledger, found by reference and period, linked to its order', async () => {
+    const { context, page } = await signedIn('admin@reshelf.test');
+    await page.goto('/admin/orders?status=paid');
+    const first = page.getByTestId('staff-order').first();
+    const reference = (await first.locator('.font-mono').textContent())!;
+    await first.click();
+    const sheet = page.getByTestId('order-sheet');
+    await sheet.getByText(reference).first().waitFor();
+    await sheet.getByLabel('Part of it').check();
+    await sheet.getByLabel('Amount (£)').fill('1.25');
+    await sheet.getByLabel('Reason').fill('Spine cracked in transit');
+    await sheet.getByRole('button', { name: 'Refund' }).click();
+    await openToast(page, 'Refund sent').waitFor();
+
+    await page.goto('/admin/refunds');
+    const ledger = page.getByTestId('refunds-page');
+    await ledger.getByRole('heading', { name: 'Refunds', level: 1 }).waitFor();
+    await ledger.getByLabel('Order reference').fill(reference);
+    await ledger.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForURL(/[?&]q=/);
+    const row = page.locator(`[data-testid="refund-row"][data-reference="${reference}"]`);
+    await row.waitFor();
+    expect(await page.getByTestId('refund-row').count()).toBe(1);
+    expect(await row.getByTestId('refund-amount').textContent()).toBe('£1.25');
+    expect(await row.getByTestId('refund-protection').textContent()).toBe('£0.00');
+    expect(await row.getByTestId('refund-reason').textContent()).toBe('Spine cracked in transit');
+    expect(await row.getByTestId('refund-by').textContent()).toBe('admin@reshelf.test');
+    expect(await page.getByTestId('refunds-sum').textContent()).toBe('£1.25');
+
+    await ledger.getByLabel('Period').selectOption('today');
+    await page.waitForURL(/[?&]period=today/);
+    await row.waitFor();
+    await snapshot(page, 'admin-refunds-desktop');
+
+    await row.getByRole('link', { name: reference }).click();
+    await page.waitForURL(/\/admin\/orders\?/);
+    await page
+      .getByTestId('order-sheet')
+      .getByText('Partial refund of £1.25: Spine cracked in transit')
+      .waitFor();
+    await context.close();
+  });
+
+  it('a moderator reads the ledger; a reference that matches nothing says so', async () => {
+    const { context, page } = await signedIn('moderator@reshelf.test', 'phone');
+    await page.goto('/admin/refunds?q=NO-SUCH-ORDER');
+    await page.getByTestId('refunds-empty').getByText('No refunds match.').waitFor();
+    await snapshot(page, 'admin-refunds-mobile');
+    await context.close();
+  });
+});
