@@ -580,6 +580,13 @@ export interface StaffPicks {
   position: Generated<number>;
 }
 
+export interface TrendingOverrides {
+  created_at: Generated<Timestamp>;
+  listing_id: string;
+  mode: string;
+  set_by: string | null;
+}
+
 export interface UserRoles {
   created_at: Generated<Timestamp>;
   id: Generated<string>;
@@ -639,6 +646,7 @@ export interface DB {
   seed_runs: SeedRuns;
   settings: Settings;
   staff_picks: StaffPicks;
+  trending_overrides: TrendingOverrides;
   user_roles: UserRoles;
   wishlist_items: WishlistItems;
 }

@@ -36,7 +36,8 @@ export async function staffPicks(db: Database, limit = 12): Promise<StaffPick[]>
 /**
  * Trending books: views, wishlist saves and sales of any copy in the last 14 days, weighted
  * 1 / 3 / 5. A sold copy cannot be bought, so each trending book is shown by its cheapest
- * active copy.
+ * active copy. Staff curate it (`trending_overrides`, /admin/trending-books): pinned listings
+ * on sale come first, in the order they were pinned; a hidden listing's book is left out.
  */
 export async function trendingListings(db: Database, limit = 12): Promise<ListingCard[]> {
   const { view, wishlist, sale } = TRENDING.weights;
@@ -59,15 +60,32 @@ export async function trendingListings(db: Database, limit = 12): Promise<Listin
        group by l.book_id
     ),
     scores as (select book_id, sum(score) as score from signals group by book_id),
+    hidden as (
+      select l.book_id from public.trending_overrides t join public.listings l on l.id = t.listing_id
+       where t.mode = 'hide'
+    ),
+    pinned as (
+      select l.id, l.book_id, row_number() over (order by t.created_at, t.listing_id) as pin_rank
+        from public.trending_overrides t
+        join public.listings l on l.id = t.listing_id and l.status = 'active'
+       where t.mode = 'pin' and l.book_id not in (select book_id from hidden)
+    ),
     best as (
       select distinct on (l.book_id) l.id, s.score
         from scores s join public.listings l on l.book_id = s.book_id and l.status = 'active'
+       where s.book_id not in (select book_id from hidden)
+         and s.book_id not in (select book_id from pinned)
        order by l.book_id, l.price_minor, l.published_at desc
+    ),
+    ranked as (
+      select id, pin_rank, null::numeric as score from pinned
+      union all
+      select id, null, score from best
     )
     select ${CARD_COLUMNS}
-    from best join public.listings l on l.id = best.id
+    from ranked r join public.listings l on l.id = r.id
     ${CARD_JOINS}
-    order by best.score desc, l.published_at desc, l.id
+    order by r.pin_rank nulls last, r.score desc nulls last, l.published_at desc, l.id
     limit ${limit}`.execute(db);
   return rows.map(toCard);
 }

@@ -27,6 +27,7 @@ const PAGES: [string[], LazyPage][] = [
   [['revenue'], page(() => import('./RevenuePage.tsx'), (m) => m.RevenuePage)],
   [['logs'], page(() => import('./LogsPage.tsx'), (m) => m.LogsPage)],
   [['refunds'], page(() => import('./RefundsPage.tsx'), (m) => m.RefundsPage)],
+  [['trending-books', 'trending'], page(() => import('./TrendingBooksPage.tsx'), (m) => m.TrendingBooksPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>

@@ -1,0 +1,225 @@
+/**
+ * /admin/trending-books: the computed trending list with pin and hide. A pinned listing leads
+ * the public list (discovery.trending) while on sale; a hidden listing's book leaves it, with
+ * every copy; each change is audited; staff only; the table drops the public cache.
+ */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, type TestUser } from '../../testing/auth.ts';
+import { createBook, createListing, createPerson, trpcQuery } from '../../testing/catalogue.ts';
+import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { MAX_TRENDING_PINS } from './staff-trending.service.ts';
+
+let t: TestApp;
+let db: Database;
+let moderator: TestUser;
+let sellerId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  moderator = await createUser(db, t.services.identity, 'moderator@trending.test', { roles: ['moderator'] });
+  sellerId = await createPerson(db, 'seller@trending.test', 'Trend Seller');
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+async function views(listingId: string, count: number) {
+  const day = new Date().toISOString().slice(0, 10);
+  for (let i = 0; i < count; i++) {
+    await db
+      .insertInto('listing_views')
+      .values({ listing_id: listingId, viewed_on: day, viewer_key: `v-${listingId}-${i}` })
+      .execute();
+  }
+}
+
+async function publicTrending(): Promise<{ id: string; title: string }[]> {
+  const response = await trpcQuery(t.app, 'discovery.trending', { limit: 24 });
+  expect(response.status).toBe(200);
+  return response.body.result.data;
+}
+
+const staff = () => asUser(t.app, moderator.accessToken);
+
+async function auditActions(listingId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('audit_log')
+    .select('action')
+    .where('target_id', '=', listingId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.action);
+}
+
+describe('trending books for staff', () => {
+  it('is for staff only', async () => {
+    expect((await trpcQuery(t.app, 'staffTrending.board')).status).toBe(401);
+    const member = await createUser(db, t.services.identity, 'member@trending.test');
+    expect((await asUser(t.app, member.accessToken).query('staffTrending.board')).status).toBe(403);
+    const listing = await createListing(db, {
+      sellerId,
+      bookId: await createBook(db, { title: 'Not Yours' }),
+    });
+    const refused = await asUser(t.app, member.accessToken).mutation('staffTrending.set', {
+      listingId: listing.id,
+      mode: 'pin',
+    });
+    expect(refused.status).toBe(403);
+    expect(await db.selectFrom('trending_overrides').selectAll().execute()).toEqual([]);
+  });
+
+  it('pins a listing to the top and hides a book with all its copies; the public list follows', async () => {
+    const hot = await createListing(db, { sellerId, bookId: await createBook(db, { title: 'Hot Book' }) });
+    const warmBook = await createBook(db, { title: 'Warm Book' });
+    const warm = await createListing(db, { sellerId, bookId: warmBook, price: 500 });
+    const warmCopy = await createListing(db, { sellerId, bookId: warmBook, price: 900 });
+    const quiet = await createListing(db, {
+      sellerId,
+      bookId: await createBook(db, { title: 'Quiet Book' }),
+    });
+    await views(hot.id, 9);
+    await views(warm.id, 5);
+    await views(warmCopy.id, 1);
+    await views(quiet.id, 1);
+    expect((await publicTrending()).map((card) => card.title).slice(0, 3)).toEqual([
+      'Hot Book',
+      'Warm Book',
+      'Quiet Book',
+    ]);
+
+    dataOf(await staff().mutation('staffTrending.set', { listingId: quiet.id, mode: 'pin' }));
+    expect((await publicTrending()).map((card) => card.title).slice(0, 3)).toEqual([
+      'Quiet Book',
+      'Hot Book',
+      'Warm Book',
+    ]);
+
+    // Hiding the cheaper copy hides the book: the dearer copy does not take its place.
+    dataOf(await staff().mutation('staffTrending.set', { listingId: warm.id, mode: 'hide' }));
+    const after = await publicTrending();
+    expect(after.map((card) => card.title).slice(0, 2)).toEqual(['Quiet Book', 'Hot Book']);
+    expect(after.map((card) => card.id)).not.toContain(warmCopy.id);
+    expect(after.map((card) => card.id)).not.toContain(warm.id);
+
+    const board = dataOf(await staff().query('staffTrending.board'));
+    expect(board.list[0]).toMatchObject({ id: quiet.id, title: 'Quiet Book', pinned: true });
+    expect(board.list[1]).toMatchObject({ id: hot.id, pinned: false });
+    expect(board.overrides).toEqual([
+      expect.objectContaining({ listingId: quiet.id, mode: 'pin', setBy: 'moderator@trending.test' }),
+      expect.objectContaining({ listingId: warm.id, mode: 'hide', title: 'Warm Book' }),
+    ]);
+
+    // A pinned listing that sells leaves the top; unhiding brings the book back.
+    await db.updateTable('listings').set({ status: 'sold' }).where('id', '=', quiet.id).execute();
+    expect((await publicTrending())[0]!.title).toBe('Hot Book');
+    dataOf(await staff().mutation('staffTrending.clear', { listingId: warm.id }));
+    expect((await publicTrending()).map((card) => card.title).slice(0, 2)).toEqual(['Hot Book', 'Warm Book']);
+
+    expect(await auditActions(quiet.id)).toEqual(['trending.pin']);
+    expect(await auditActions(warm.id)).toEqual(['trending.hide', 'trending.unhide']);
+    await db.deleteFrom('trending_overrides').execute();
+  });
+
+  it('refuses to pin what is not on sale, twice, or beyond the limit, with messages', async () => {
+    const sold = await createListing(db, {
+      sellerId,
+      bookId: await createBook(db, { title: 'Gone Book' }),
+      status: 'sold',
+    });
+    expect(errorOf(await staff().mutation('staffTrending.set', { listingId: sold.id, mode: 'pin' }))).toEqual(
+      {
+        status: 412,
+        message: 'Only a listing on sale can be pinned to trending.',
+      },
+    );
+    const ids: string[] = [];
+    for (let i = 0; i < MAX_TRENDING_PINS; i++) {
+      const listing = await createListing(db, {
+        sellerId,
+        bookId: await createBook(db, { title: `Pin ${i}` }),
+      });
+      dataOf(await staff().mutation('staffTrending.set', { listingId: listing.id, mode: 'pin' }));
+      ids.push(listing.id);
+    }
+    expect(errorOf(await staff().mutation('staffTrending.set', { listingId: ids[0], mode: 'pin' }))).toEqual({
+      status: 409,
+      message: 'That listing is already pinned.',
+    });
+    const extra = await createListing(db, {
+      sellerId,
+      bookId: await createBook(db, { title: 'One Too Many' }),
+    });
+    const refused = errorOf(
+      await staff().mutation('staffTrending.set', { listingId: extra.id, mode: 'pin' }),
+    );
+    expect(refused.message).toBe(
+      `At most ${MAX_TRENDING_PINS} listings can be pinned to trending. Unpin one first.`,
+    );
+    expect(await auditActions(extra.id)).toEqual([]);
+    expect(errorOf(await staff().mutation('staffTrending.clear', { listingId: extra.id })).message).toBe(
+      'That listing is neither pinned nor hidden any more. Refresh the page.',
+    );
+    // The list shown publicly starts with the pins, in the order they were made.
+    expect((await publicTrending()).slice(0, MAX_TRENDING_PINS).map((card) => card.id)).toEqual(ids);
+    await db.deleteFrom('trending_overrides').execute();
+  });
+
+  it('drops the public cache on a change, like any catalogue change (decision 0008)', async () => {
+    const cached = await createTestApp({ env: { PUBLIC_CACHE_SECONDS: '60' } });
+    try {
+      const cdb = cached.database.handle.db;
+      const curator = await createUser(cdb, cached.services.identity, 'curator@trending.test', {
+        roles: ['moderator'],
+      });
+      const seller = await createPerson(cdb, 'cache-seller@trending.test');
+      const top = await createListing(cdb, {
+        sellerId: seller,
+        bookId: await createBook(cdb, { title: 'Top' }),
+      });
+      const low = await createListing(cdb, {
+        sellerId: seller,
+        bookId: await createBook(cdb, { title: 'Low' }),
+      });
+      const day = new Date().toISOString().slice(0, 10);
+      for (const [id, count] of [
+        [top.id, 3],
+        [low.id, 1],
+      ] as const) {
+        for (let i = 0; i < count; i++) {
+          await cdb
+            .insertInto('listing_views')
+            .values({ listing_id: id, viewed_on: day, viewer_key: `visitor-${id}-${i}` })
+            .execute();
+        }
+      }
+      const url = `/trpc/discovery.trending?input=${encodeURIComponent(JSON.stringify({ limit: 5 }))}`;
+      const first = await request(cached.app.server).get(url);
+      expect(first.body.result.data.map((card: { id: string }) => card.id)).toEqual([top.id, low.id]);
+      expect((await request(cached.app.server).get(url)).headers['x-cache']).toBe('HIT');
+      dataOf(
+        await asUser(cached.app, curator.accessToken).mutation('staffTrending.set', {
+          listingId: low.id,
+          mode: 'pin',
+        }),
+      );
+      const deadline = Date.now() + 5_000;
+      let ids: string[] = [];
+      while (Date.now() < deadline) {
+        ids = (await request(cached.app.server).get(url)).body.result.data.map(
+          (card: { id: string }) => card.id,
+        );
+        if (ids[0] === low.id) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(ids).toEqual([low.id, top.id]);
+    } finally {
+      await cached.close();
+    }
+  });
+});
