@@ -1,6 +1,7 @@
 /** The whole API surface: a pure index of feature routers. */
 import { accountRouter } from './features/account/account.router.ts';
 import { adminRouter } from './features/admin/admin.router.ts';
+import { analyticsRouter } from './features/analytics/analytics.router.ts';
 import { apiTokensRouter } from './features/api-tokens/api-tokens.router.ts';
 import { auditRouter } from './features/audit/audit.router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
@@ -67,6 +68,7 @@ export const appRouter = router({
   jobLog: jobLogRouter,
   refunds: refundsRouter,
   staffTrending: staffTrendingRouter,
+  analytics: analyticsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -28,6 +28,7 @@ const PAGES: [string[], LazyPage][] = [
   [['logs'], page(() => import('./LogsPage.tsx'), (m) => m.LogsPage)],
   [['refunds'], page(() => import('./RefundsPage.tsx'), (m) => m.RefundsPage)],
   [['trending-books', 'trending'], page(() => import('./TrendingBooksPage.tsx'), (m) => m.TrendingBooksPage)],
+  [['analytics'], page(() => import('./AnalyticsPage.tsx'), (m) => m.AnalyticsPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
