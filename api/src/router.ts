@@ -25,6 +25,7 @@ import { refundsRouter } from './features/refunds/refunds.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
+import { staffBooksRouter } from './features/staff-books/staff-books.router.ts';
 import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
 import { staffOrdersRouter } from './features/staff-orders/staff-orders.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
@@ -69,6 +70,7 @@ export const appRouter = router({
   refunds: refundsRouter,
   staffTrending: staffTrendingRouter,
   analytics: analyticsRouter,
+  staffBooks: staffBooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -393,7 +393,7 @@ describe('staff frame', () => {
     const header = page.getByTestId('staff-header');
     await header.getByRole('link', { name: 'Analytics' }).click();
     await page.waitForURL('**/admin/analytics');
-    await page.getByTestId('not-found').waitFor();
+    await page.getByTestId('analytics-page').waitFor();
     await header.getByRole('link', { name: 'Revenue' }).click();
     await page.waitForURL('**/admin/revenue');
     await page.goto('/admin');

@@ -85,4 +85,10 @@ export const ADMIN_OTHER_PAGES: readonly AdminPage[] = [
     icon: HeartHandshake,
     keywords: ['charity', 'applications', 'approve', 'reject'],
   },
+  {
+    path: '/admin/books',
+    label: 'Books',
+    icon: BookOpen,
+    keywords: ['catalogue', 'isbn', 'merge', 'duplicates'],
+  },
 ];

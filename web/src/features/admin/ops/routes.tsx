@@ -29,6 +29,7 @@ const PAGES: [string[], LazyPage][] = [
   [['refunds'], page(() => import('./RefundsPage.tsx'), (m) => m.RefundsPage)],
   [['trending-books', 'trending'], page(() => import('./TrendingBooksPage.tsx'), (m) => m.TrendingBooksPage)],
   [['analytics'], page(() => import('./AnalyticsPage.tsx'), (m) => m.AnalyticsPage)],
+  [['books'], page(() => import('./BooksPage.tsx'), (m) => m.BooksPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
