@@ -14,6 +14,7 @@ import { emailTemplatesRouter } from './features/email-templates/email-templates
 import { flagsRouter } from './features/flags/flags.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
 import { jobLogRouter } from './features/job-log/job-log.router.ts';
+import { launchPlanRouter } from './features/launch-plan/launch-plan.router.ts';
 import { listingsRouter } from './features/listings/listings.router.ts';
 import { notificationsRouter } from './features/notifications/notifications.router.ts';
 import { offersRouter } from './features/offers/offers.router.ts';
@@ -63,6 +64,7 @@ export const appRouter = router({
   staffOrders: staffOrdersRouter,
   revenue: revenueRouter,
   jobLog: jobLogRouter,
+  launchPlan: launchPlanRouter,
 });
 
 export type AppRouter = typeof appRouter;

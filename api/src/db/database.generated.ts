@@ -347,6 +347,17 @@ export interface JobRuns {
   started_at: Generated<Timestamp>;
 }
 
+export interface LaunchPlanItems {
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  done_at: Timestamp | null;
+  done_by: string | null;
+  id: Generated<string>;
+  owner: string | null;
+  position: Generated<number>;
+  title: string;
+}
+
 export interface Listings {
   book_id: string | null;
   category_id: string | null;
@@ -620,6 +631,7 @@ export interface DB {
   genres: Genres;
   idempotency_keys: IdempotencyKeys;
   job_runs: JobRuns;
+  launch_plan_items: LaunchPlanItems;
   listing_views: ListingViews;
   listings: Listings;
   notifications: Notifications;

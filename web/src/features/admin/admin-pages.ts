@@ -17,6 +17,7 @@ import {
   HeartHandshake,
   ImagePlus,
   LayoutDashboard,
+  ListChecks,
   type LucideIcon,
   Mail,
   Megaphone,
@@ -85,4 +86,5 @@ export const ADMIN_OTHER_PAGES: readonly AdminPage[] = [
     icon: HeartHandshake,
     keywords: ['charity', 'applications', 'approve', 'reject'],
   },
+  { path: '/admin/launch-plan', label: 'Launch plan', icon: ListChecks, keywords: ['checklist', 'launch'] },
 ];

@@ -26,6 +26,7 @@ const PAGES: [string[], LazyPage][] = [
   [['payments'], page(() => import('./OrdersPage.tsx'), (m) => m.PaymentsPage)],
   [['revenue'], page(() => import('./RevenuePage.tsx'), (m) => m.RevenuePage)],
   [['logs'], page(() => import('./LogsPage.tsx'), (m) => m.LogsPage)],
+  [['launch-plan'], page(() => import('./LaunchPlanPage.tsx'), (m) => m.LaunchPlanPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
