@@ -27,6 +27,7 @@ import { sellingRouter } from './features/selling/selling.router.ts';
 import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
 import { staffOrdersRouter } from './features/staff-orders/staff-orders.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
+import { taxonomyRouter } from './features/taxonomy/taxonomy.router.ts';
 import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
 import { usersRouter } from './features/users/users.router.ts';
 import { wishlistRouter } from './features/wishlist/wishlist.router.ts';
@@ -65,6 +66,7 @@ export const appRouter = router({
   revenue: revenueRouter,
   jobLog: jobLogRouter,
   launchPlan: launchPlanRouter,
+  taxonomy: taxonomyRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -27,6 +27,7 @@ const PAGES: [string[], LazyPage][] = [
   [['revenue'], page(() => import('./RevenuePage.tsx'), (m) => m.RevenuePage)],
   [['logs'], page(() => import('./LogsPage.tsx'), (m) => m.LogsPage)],
   [['launch-plan'], page(() => import('./LaunchPlanPage.tsx'), (m) => m.LaunchPlanPage)],
+  [['categories'], page(() => import('./CategoriesPage.tsx'), (m) => m.CategoriesPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
