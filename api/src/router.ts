@@ -24,6 +24,7 @@ import { pagesRouter } from './features/pages/pages.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
+import { seoRouter } from './features/seo/seo.router.ts';
 import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
 import { staffOrdersRouter } from './features/staff-orders/staff-orders.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
@@ -67,6 +68,7 @@ export const appRouter = router({
   jobLog: jobLogRouter,
   launchPlan: launchPlanRouter,
   taxonomy: taxonomyRouter,
+  seo: seoRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -162,6 +162,8 @@ export interface Categories {
   name: string;
   parent_id: string | null;
   position: Generated<number>;
+  seo_description: string | null;
+  seo_title: string | null;
   slug: string;
   updated_at: Generated<Timestamp>;
 }
@@ -469,6 +471,8 @@ export interface Pages {
   created_at: Generated<Timestamp>;
   description: string;
   published: Generated<boolean>;
+  seo_description: string | null;
+  seo_title: string | null;
   slug: string;
   title: string;
   updated_at: Generated<Timestamp>;

@@ -28,6 +28,7 @@ const PAGES: [string[], LazyPage][] = [
   [['logs'], page(() => import('./LogsPage.tsx'), (m) => m.LogsPage)],
   [['launch-plan'], page(() => import('./LaunchPlanPage.tsx'), (m) => m.LaunchPlanPage)],
   [['categories'], page(() => import('./CategoriesPage.tsx'), (m) => m.CategoriesPage)],
+  [['seo'], page(() => import('./SeoPage.tsx'), (m) => m.SeoPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
