@@ -1,4 +1,5 @@
 /** The whole API surface: a pure index of feature routers. */
+import { accessibilityRouter } from './features/accessibility/accessibility.router.ts';
 import { accountRouter } from './features/account/account.router.ts';
 import { adminRouter } from './features/admin/admin.router.ts';
 import { apiTokensRouter } from './features/api-tokens/api-tokens.router.ts';
@@ -69,6 +70,7 @@ export const appRouter = router({
   launchPlan: launchPlanRouter,
   taxonomy: taxonomyRouter,
   seo: seoRouter,
+  accessibility: accessibilityRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -29,6 +29,7 @@ const PAGES: [string[], LazyPage][] = [
   [['launch-plan'], page(() => import('./LaunchPlanPage.tsx'), (m) => m.LaunchPlanPage)],
   [['categories'], page(() => import('./CategoriesPage.tsx'), (m) => m.CategoriesPage)],
   [['seo'], page(() => import('./SeoPage.tsx'), (m) => m.SeoPage)],
+  [['accessibility'], page(() => import('./AccessibilityPage.tsx'), (m) => m.AccessibilityPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
