@@ -5,6 +5,7 @@ import { adminRouter } from './features/admin/admin.router.ts';
 import { apiTokensRouter } from './features/api-tokens/api-tokens.router.ts';
 import { auditRouter } from './features/audit/audit.router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
+import { bookSigningsRouter } from './features/book-signings/book-signings.router.ts';
 import { catalogueRouter } from './features/catalogue/catalogue.router.ts';
 import { charitiesRouter } from './features/charities/charities.router.ts';
 import { checkoutRouter } from './features/checkout/checkout.router.ts';
@@ -71,6 +72,7 @@ export const appRouter = router({
   taxonomy: taxonomyRouter,
   seo: seoRouter,
   accessibility: accessibilityRouter,
+  bookSignings: bookSigningsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -155,6 +155,19 @@ export interface Books {
   updated_at: Generated<Timestamp>;
 }
 
+export interface BookSignings {
+  author: string;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  description: string | null;
+  id: Generated<string>;
+  published_at: Timestamp | null;
+  starts_at: Timestamp;
+  title: string;
+  updated_at: Generated<Timestamp>;
+  venue: string;
+}
+
 export interface Categories {
   created_at: Generated<Timestamp>;
   description: string | null;
@@ -618,6 +631,7 @@ export interface DB {
   "auth.sessions": AuthSessions;
   "auth.users": AuthUsers;
   book_genres: BookGenres;
+  book_signings: BookSignings;
   books: Books;
   categories: Categories;
   charities: Charities;

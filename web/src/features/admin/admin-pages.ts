@@ -7,6 +7,7 @@
 import {
   Accessibility,
   BookOpen,
+  CalendarDays,
   ChartColumn,
   ClipboardList,
   Download,
@@ -87,4 +88,10 @@ export const ADMIN_OTHER_PAGES: readonly AdminPage[] = [
     keywords: ['charity', 'applications', 'approve', 'reject'],
   },
   { path: '/admin/launch-plan', label: 'Launch plan', icon: ListChecks, keywords: ['checklist', 'launch'] },
+  {
+    path: '/admin/book-signings',
+    label: 'Book signings',
+    icon: CalendarDays,
+    keywords: ['events', 'authors'],
+  },
 ];

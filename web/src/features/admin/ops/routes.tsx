@@ -30,6 +30,7 @@ const PAGES: [string[], LazyPage][] = [
   [['categories'], page(() => import('./CategoriesPage.tsx'), (m) => m.CategoriesPage)],
   [['seo'], page(() => import('./SeoPage.tsx'), (m) => m.SeoPage)],
   [['accessibility'], page(() => import('./AccessibilityPage.tsx'), (m) => m.AccessibilityPage)],
+  [['book-signings'], page(() => import('./BookSigningsPage.tsx'), (m) => m.BookSigningsPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
