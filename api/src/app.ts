@@ -57,7 +57,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    reply.header('x-frame-options', 'DENY');
+    // SAMEORIGIN, not DENY: /admin/accessibility runs axe on the site's own pages in iframes.
+    reply.header('x-frame-options', 'SAMEORIGIN');
     return payload;
   });
 

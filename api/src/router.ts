@@ -1,10 +1,12 @@
 /** The whole API surface: a pure index of feature routers. */
+import { accessibilityRouter } from './features/accessibility/accessibility.router.ts';
 import { accountRouter } from './features/account/account.router.ts';
 import { adminRouter } from './features/admin/admin.router.ts';
 import { analyticsRouter } from './features/analytics/analytics.router.ts';
 import { apiTokensRouter } from './features/api-tokens/api-tokens.router.ts';
 import { auditRouter } from './features/audit/audit.router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
+import { bookSigningsRouter } from './features/book-signings/book-signings.router.ts';
 import { catalogueRouter } from './features/catalogue/catalogue.router.ts';
 import { charitiesRouter } from './features/charities/charities.router.ts';
 import { checkoutRouter } from './features/checkout/checkout.router.ts';
@@ -15,6 +17,7 @@ import { emailTemplatesRouter } from './features/email-templates/email-templates
 import { flagsRouter } from './features/flags/flags.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
 import { jobLogRouter } from './features/job-log/job-log.router.ts';
+import { launchPlanRouter } from './features/launch-plan/launch-plan.router.ts';
 import { listingsRouter } from './features/listings/listings.router.ts';
 import { notificationsRouter } from './features/notifications/notifications.router.ts';
 import { offersRouter } from './features/offers/offers.router.ts';
@@ -25,11 +28,13 @@ import { refundsRouter } from './features/refunds/refunds.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
+import { seoRouter } from './features/seo/seo.router.ts';
 import { staffBooksRouter } from './features/staff-books/staff-books.router.ts';
 import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
 import { staffOrdersRouter } from './features/staff-orders/staff-orders.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { staffTrendingRouter } from './features/staff-trending/staff-trending.router.ts';
+import { taxonomyRouter } from './features/taxonomy/taxonomy.router.ts';
 import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
 import { usersRouter } from './features/users/users.router.ts';
 import { wishlistRouter } from './features/wishlist/wishlist.router.ts';
@@ -71,6 +76,11 @@ export const appRouter = router({
   staffTrending: staffTrendingRouter,
   analytics: analyticsRouter,
   staffBooks: staffBooksRouter,
+  launchPlan: launchPlanRouter,
+  taxonomy: taxonomyRouter,
+  seo: seoRouter,
+  accessibility: accessibilityRouter,
+  bookSignings: bookSigningsRouter,
 });
 
 export type AppRouter = typeof appRouter;

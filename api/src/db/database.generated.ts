@@ -155,6 +155,19 @@ export interface Books {
   updated_at: Generated<Timestamp>;
 }
 
+export interface BookSignings {
+  author: string;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  description: string | null;
+  id: Generated<string>;
+  published_at: Timestamp | null;
+  starts_at: Timestamp;
+  title: string;
+  updated_at: Generated<Timestamp>;
+  venue: string;
+}
+
 export interface Categories {
   created_at: Generated<Timestamp>;
   description: string | null;
@@ -162,6 +175,8 @@ export interface Categories {
   name: string;
   parent_id: string | null;
   position: Generated<number>;
+  seo_description: string | null;
+  seo_title: string | null;
   slug: string;
   updated_at: Generated<Timestamp>;
 }
@@ -347,6 +362,17 @@ export interface JobRuns {
   started_at: Generated<Timestamp>;
 }
 
+export interface LaunchPlanItems {
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  done_at: Timestamp | null;
+  done_by: string | null;
+  id: Generated<string>;
+  owner: string | null;
+  position: Generated<number>;
+  title: string;
+}
+
 export interface Listings {
   book_id: string | null;
   category_id: string | null;
@@ -458,6 +484,8 @@ export interface Pages {
   created_at: Generated<Timestamp>;
   description: string;
   published: Generated<boolean>;
+  seo_description: string | null;
+  seo_title: string | null;
   slug: string;
   title: string;
   updated_at: Generated<Timestamp>;
@@ -610,6 +638,7 @@ export interface DB {
   "auth.sessions": AuthSessions;
   "auth.users": AuthUsers;
   book_genres: BookGenres;
+  book_signings: BookSignings;
   books: Books;
   categories: Categories;
   charities: Charities;
@@ -627,6 +656,7 @@ export interface DB {
   genres: Genres;
   idempotency_keys: IdempotencyKeys;
   job_runs: JobRuns;
+  launch_plan_items: LaunchPlanItems;
   listing_views: ListingViews;
   listings: Listings;
   notifications: Notifications;

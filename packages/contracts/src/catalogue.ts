@@ -278,6 +278,9 @@ export const pageSchema = z.object({
   description: z.string(),
   bodyMarkdown: z.string(),
   updatedAt: z.string(),
+  /** Search-engine title and description set at /admin/seo; null: use title and description. */
+  seoTitle: z.string().nullable(),
+  seoDescription: z.string().nullable(),
 });
 export type StaticPage = z.infer<typeof pageSchema>;
 

@@ -46,7 +46,13 @@ export const discoveryRouter = router({
     .query(({ ctx }) => categorySummaries(ctx.db)),
   category: cachedPublicProcedure
     .input(z.object({ slug: slugSchema }))
-    .output(categorySummarySchema.extend({ parent: namedRefSchema.nullable() }))
+    .output(
+      categorySummarySchema.extend({
+        parent: namedRefSchema.nullable(),
+        seoTitle: z.string().nullable(),
+        seoDescription: z.string().nullable(),
+      }),
+    )
     .query(({ ctx, input }) => categoryBySlug(ctx.db, input.slug)),
   genre: cachedPublicProcedure
     .input(z.object({ slug: slugSchema }))

@@ -127,11 +127,22 @@ export async function categorySummaries(db: Database): Promise<CategorySummary[]
 export async function categoryBySlug(
   db: Database,
   slug: string,
-): Promise<CategorySummary & { parent: NamedRef | null }> {
+): Promise<
+  CategorySummary & { parent: NamedRef | null; seoTitle: string | null; seoDescription: string | null }
+> {
   const row = await db
     .selectFrom('categories as c')
     .leftJoin('categories as p', 'p.id', 'c.parent_id')
-    .select(['c.id', 'c.slug', 'c.name', 'c.description', 'p.slug as parent_slug', 'p.name as parent_name'])
+    .select([
+      'c.id',
+      'c.slug',
+      'c.name',
+      'c.description',
+      'c.seo_title',
+      'c.seo_description',
+      'p.slug as parent_slug',
+      'p.name as parent_name',
+    ])
     .where('c.slug', '=', slug)
     .executeTakeFirst();
   if (!row) throw new AppError('NOT_FOUND', `There is no category called “${slug}”.`);
@@ -147,6 +158,8 @@ export async function categoryBySlug(
     description: row.description,
     activeListings: rows[0]?.active ?? 0,
     parent: row.parent_slug && row.parent_name ? { slug: row.parent_slug, name: row.parent_name } : null,
+    seoTitle: row.seo_title,
+    seoDescription: row.seo_description,
   };
 }
 

@@ -6,7 +6,7 @@ import { AppError } from '../../errors.ts';
 export async function pageBySlug(db: Database, slug: string): Promise<StaticPage> {
   const row = await db
     .selectFrom('pages')
-    .select(['slug', 'title', 'description', 'body_markdown', 'updated_at'])
+    .select(['slug', 'title', 'description', 'body_markdown', 'updated_at', 'seo_title', 'seo_description'])
     .where('slug', '=', slug)
     .where('published', '=', true)
     .executeTakeFirst();
@@ -21,5 +21,7 @@ export async function pageBySlug(db: Database, slug: string): Promise<StaticPage
     description: row.description,
     bodyMarkdown: row.body_markdown,
     updatedAt: row.updated_at.toISOString(),
+    seoTitle: row.seo_title,
+    seoDescription: row.seo_description,
   };
 }

@@ -7,6 +7,7 @@
 import {
   Accessibility,
   BookOpen,
+  CalendarDays,
   ChartColumn,
   ClipboardList,
   Download,
@@ -17,6 +18,7 @@ import {
   HeartHandshake,
   ImagePlus,
   LayoutDashboard,
+  ListChecks,
   type LucideIcon,
   Mail,
   Megaphone,
@@ -90,5 +92,12 @@ export const ADMIN_OTHER_PAGES: readonly AdminPage[] = [
     label: 'Books',
     icon: BookOpen,
     keywords: ['catalogue', 'isbn', 'merge', 'duplicates'],
+  },
+  { path: '/admin/launch-plan', label: 'Launch plan', icon: ListChecks, keywords: ['checklist', 'launch'] },
+  {
+    path: '/admin/book-signings',
+    label: 'Book signings',
+    icon: CalendarDays,
+    keywords: ['events', 'authors'],
   },
 ];

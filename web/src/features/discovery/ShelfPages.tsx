@@ -69,10 +69,12 @@ export function CategoryPage() {
   const category = trpc.discovery.category.useQuery({ slug }, noRetryOn404);
   const name = category.data?.name;
   usePageMeta(
-    name ? `${name} books` : category.isError ? 'Category not found' : 'Category',
-    name
-      ? `Second-hand ${name.toLowerCase()} books for sale on Reshelf. ${category.data?.description ?? ''}`.trim()
-      : undefined,
+    category.data?.seoTitle ??
+      (name ? `${name} books` : category.isError ? 'Category not found' : 'Category'),
+    category.data?.seoDescription ??
+      (name
+        ? `Second-hand ${name.toLowerCase()} books for sale on Reshelf. ${category.data?.description ?? ''}`.trim()
+        : undefined),
   );
   if (category.isError && isNotFound(category.error)) return <NotFoundContent />;
   return (

@@ -27,7 +27,10 @@ export function StaticPage({ slug: fixedSlug }: { slug?: string }) {
     { slug },
     { retry: (count, error) => !isNotFound(error) && count < 1 },
   );
-  usePageMeta(page.data?.title ?? (page.isError ? 'Page not found' : 'Loading'), page.data?.description);
+  usePageMeta(
+    page.data?.seoTitle ?? page.data?.title ?? (page.isError ? 'Page not found' : 'Loading'),
+    page.data?.seoDescription ?? page.data?.description,
+  );
   if (page.isPending) return <PageSkeleton />;
   if (page.isError) {
     if (isNotFound(page.error) || page.error.data?.httpStatus === 400) return <NotFoundContent />;

@@ -30,6 +30,11 @@ const PAGES: [string[], LazyPage][] = [
   [['trending-books', 'trending'], page(() => import('./TrendingBooksPage.tsx'), (m) => m.TrendingBooksPage)],
   [['analytics'], page(() => import('./AnalyticsPage.tsx'), (m) => m.AnalyticsPage)],
   [['books'], page(() => import('./BooksPage.tsx'), (m) => m.BooksPage)],
+  [['launch-plan'], page(() => import('./LaunchPlanPage.tsx'), (m) => m.LaunchPlanPage)],
+  [['categories'], page(() => import('./CategoriesPage.tsx'), (m) => m.CategoriesPage)],
+  [['seo'], page(() => import('./SeoPage.tsx'), (m) => m.SeoPage)],
+  [['accessibility'], page(() => import('./AccessibilityPage.tsx'), (m) => m.AccessibilityPage)],
+  [['book-signings'], page(() => import('./BookSigningsPage.tsx'), (m) => m.BookSigningsPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>

@@ -1,0 +1,94 @@
+/**
+ * The accessibility statement: admins read and edit /pages/accessibility-policy, the public
+ * page follows, the change is audited; moderators and members are refused.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { seedSitePages } from '../../seed/site-pages.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, type TestUser } from '../../testing/auth.ts';
+import { trpcQuery } from '../../testing/catalogue.ts';
+import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+
+let t: TestApp;
+let db: Database;
+let admin: TestUser;
+let moderator: TestUser;
+let member: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  admin = await createUser(db, t.services.identity, 'admin@a11y.test', { roles: ['admin'] });
+  moderator = await createUser(db, t.services.identity, 'moderator@a11y.test', { roles: ['moderator'] });
+  member = await createUser(db, t.services.identity, 'member@a11y.test');
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('accessibility statement', () => {
+  it('is missing until the site pages exist, then admins edit it and the public page follows', async () => {
+    const as = asUser(t.app, admin.accessToken);
+    expect(errorOf(await as.query('accessibility.statement')).status).toBe(404);
+    await seedSitePages(db);
+    const before = dataOf(await as.query('accessibility.statement'));
+    expect(before.title).toBe('Accessibility statement');
+
+    dataOf(
+      await as.mutation('accessibility.saveStatement', {
+        title: 'Accessibility statement',
+        description: 'How Reshelf works for everyone.',
+        bodyMarkdown: '# Our standard\n\nWe aim for WCAG 2.2 AA.',
+      }),
+    );
+    const after = dataOf(await as.query('accessibility.statement'));
+    expect(after).toMatchObject({
+      bodyMarkdown: '# Our standard\n\nWe aim for WCAG 2.2 AA.',
+      updatedBy: 'admin@a11y.test',
+    });
+    const publicPage = dataOf(await trpcQuery(t.app, 'pages.bySlug', { slug: 'accessibility-policy' }));
+    expect(publicPage).toMatchObject({
+      description: 'How Reshelf works for everyone.',
+      bodyMarkdown: '# Our standard\n\nWe aim for WCAG 2.2 AA.',
+    });
+    const audit = await db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_id', 'target_id'])
+      .where('action', '=', 'accessibility.statement')
+      .execute();
+    expect(audit).toEqual([
+      { action: 'accessibility.statement', actor_id: admin.id, target_id: 'accessibility-policy' },
+    ]);
+  });
+
+  it('refuses an empty statement and anyone but an admin, changing nothing', async () => {
+    const as = asUser(t.app, admin.accessToken);
+    expect(
+      errorOf(
+        await as.mutation('accessibility.saveStatement', {
+          title: 'A',
+          description: 'B',
+          bodyMarkdown: '   ',
+        }),
+      ),
+    ).toMatchObject({ status: 400 });
+    for (const user of [moderator, member]) {
+      const other = asUser(t.app, user.accessToken);
+      expect(errorOf(await other.query('accessibility.statement')).status).toBe(403);
+      expect(
+        errorOf(
+          await other.mutation('accessibility.saveStatement', {
+            title: 'Hacked',
+            description: 'x',
+            bodyMarkdown: 'x',
+          }),
+        ).status,
+      ).toBe(403);
+    }
+    expect(dataOf(await as.query('accessibility.statement')).bodyMarkdown).toBe(
+      '# Our standard\n\nWe aim for WCAG 2.2 AA.',
+    );
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * /admin/book-signings (staff): author events. Create one as a draft (title, author, venue,
+ * date and time, description), edit it, publish or unpublish it. Soonest first.
+ */
+import type { AppRouter } from '@reshelf/api/router';
+import type { inferRouterOutputs } from '@trpc/server';
+import { LoaderCircle, Pencil, Plus } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { Button } from '../../../components/ui/button.tsx';
+import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
+import { toast } from '../../../components/ui/use-toast.ts';
+import { apiErrorMessage } from '../../../lib/api-errors.ts';
+import { trpc } from '../../../lib/trpc.ts';
+import { cn } from '../../../lib/utils.ts';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+
+type Signing = inferRouterOutputs<AppRouter>['bookSignings']['list'][number];
+
+const failed = (title: string) => (error: unknown) =>
+  toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
+
+/** An ISO time as a datetime-local value in this browser's time zone. */
+function toLocalInput(iso: string): string {
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+export function BookSigningsPage() {
+  const signings = trpc.bookSignings.list.useQuery();
+  const utils = trpc.useUtils();
+  const refresh = () => void utils.bookSignings.invalidate();
+  const [editing, setEditing] = useState<string | null>(null);
+  const publish = trpc.bookSignings.setPublished.useMutation({
+    onSuccess: (_data, input) => toast({ title: input.published ? 'Event published' : 'Event unpublished' }),
+    onSettled: refresh,
+    onError: failed('Event not changed'),
+  });
+
+  return (
+    <AdminPageFrame
+      title="Book signings"
+      description="Author events: create them as drafts, edit them, and publish them when they are confirmed."
+      testId="book-signings-page"
+    >
+      <details className="rounded-xl border border-line bg-paper p-4">
+        <summary className="cursor-pointer font-semibold">
+          <Plus className="mr-1 inline size-4" aria-hidden="true" />
+          New event
+        </summary>
+        <div className="mt-3">
+          <SigningForm onDone={refresh} />
+        </div>
+      </details>
+      {signings.isError ? (
+        <EmptyState>{apiErrorMessage(signings.error)}</EmptyState>
+      ) : signings.isPending ? (
+        <p className="flex items-center gap-2 text-ink-muted">
+          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading events…
+        </p>
+      ) : signings.data.length === 0 ? (
+        <EmptyState testId="book-signings-empty">
+          No book signings yet: create the first one above.
+        </EmptyState>
+      ) : (
+        <ul className="flex flex-col gap-3" data-testid="book-signings">
+          {signings.data.map((signing) => (
+            <li
+              key={signing.id}
+              data-testid="book-signing"
+              data-published={signing.publishedAt ? 'true' : 'false'}
+              className="rounded-xl border border-line bg-paper p-4"
+            >
+              {editing === signing.id ? (
+                <SigningForm
+                  signing={signing}
+                  onDone={() => {
+                    setEditing(null);
+                    refresh();
+                  }}
+                  onCancel={() => setEditing(null)}
+                />
+              ) : (
+                <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
+                  <div className="min-w-0 flex-1">
+                    <p className="font-semibold">
+                      {signing.title}{' '}
+                      <span
+                        className={cn(
+                          'ml-1 rounded px-1.5 py-0.5 text-xs font-semibold',
+                          signing.publishedAt ? 'bg-brand/10 text-brand' : 'bg-ink/10 text-ink-muted',
+                        )}
+                      >
+                        {signing.publishedAt ? 'Published' : 'Draft'}
+                      </span>
+                    </p>
+                    <p className="text-sm text-ink-soft">
+                      {signing.author} · {signing.venue} · {formatDateTime(signing.startsAt)}
+                    </p>
+                    {signing.description ? <p className="mt-1 text-sm">{signing.description}</p> : null}
+                  </div>
+                  <div className="flex gap-2">
+                    <Button variant="outline" size="sm" onClick={() => setEditing(signing.id)}>
+                      <Pencil aria-hidden="true" /> Edit <span className="sr-only">{signing.title}</span>
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant={signing.publishedAt ? 'outline' : 'default'}
+                      disabled={publish.isPending}
+                      onClick={() => publish.mutate({ id: signing.id, published: !signing.publishedAt })}
+                    >
+                      {signing.publishedAt ? 'Unpublish' : 'Publish'}
+                      <span className="sr-only"> {signing.title}</span>
+                    </Button>
+                  </div>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </AdminPageFrame>
+  );
+}
+
+function SigningForm({
+  signing,
+  onDone,
+  onCancel,
+}: {
+  signing?: Signing;
+  onDone: () => void;
+  onCancel?: () => void;
+}) {
+  const [title, setTitle] = useState(signing?.title ?? '');
+  const [author, setAuthor] = useState(signing?.author ?? '');
+  const [venue, setVenue] = useState(signing?.venue ?? '');
+  const [startsAt, setStartsAt] = useState(signing ? toLocalInput(signing.startsAt) : '');
+  const [description, setDescription] = useState(signing?.description ?? '');
+  const create = trpc.bookSignings.create.useMutation({
+    onSuccess: () => {
+      toast({ title: 'Event created', description: 'It is a draft until you publish it.' });
+      setTitle('');
+      setAuthor('');
+      setVenue('');
+      setStartsAt('');
+      setDescription('');
+      onDone();
+    },
+    onError: failed('Event not created'),
+  });
+  const update = trpc.bookSignings.update.useMutation({
+    onSuccess: () => {
+      toast({ title: 'Event saved' });
+      onDone();
+    },
+    onError: failed('Event not saved'),
+  });
+  const prefix = `signing-${signing?.id ?? 'new'}`;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const when = new Date(startsAt);
+    if (Number.isNaN(when.getTime())) {
+      toast({
+        variant: 'destructive',
+        title: 'Event not saved',
+        description: 'Choose the date and time it starts.',
+      });
+      return;
+    }
+    const fields = { title, author, venue, startsAt: when.toISOString(), description };
+    if (signing) update.mutate({ ...fields, id: signing.id });
+    else create.mutate(fields);
+  }
+
+  return (
+    <form
+      className="grid gap-3 sm:grid-cols-2"
+      onSubmit={submit}
+      aria-label={signing ? `Edit ${signing.title}` : 'New event'}
+    >
+      <div className="flex flex-col gap-1">
+        <Label htmlFor={`${prefix}-title`}>Title</Label>
+        <Input
+          id={`${prefix}-title`}
+          value={title}
+          required
+          maxLength={200}
+          onChange={(e) => setTitle(e.target.value)}
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <Label htmlFor={`${prefix}-author`}>Author</Label>
+        <Input
+          id={`${prefix}-author`}
+          value={author}
+          required
+          maxLength={120}
+          onChange={(e) => setAuthor(e.target.value)}
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <Label htmlFor={`${prefix}-venue`}>Venue</Label>
+        <Input
+          id={`${prefix}-venue`}
+          value={venue}
+          required
+          maxLength={200}
+          onChange={(e) => setVenue(e.target.value)}
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <Label htmlFor={`${prefix}-starts`}>Date and time</Label>
+        <Input
+          id={`${prefix}-starts`}
+          type="datetime-local"
+          value={startsAt}
+          required
+          onChange={(e) => setStartsAt(e.target.value)}
+        />
+      </div>
+      <div className="flex flex-col gap-1 sm:col-span-2">
+        <Label htmlFor={`${prefix}-description`}>Description (optional)</Label>
+        <Textarea
+          id={`${prefix}-description`}
+          value={description}
+          maxLength={2000}
+          className="min-h-20"
+          onChange={(e) => setDescription(e.target.value)}
+        />
+      </div>
+      <div className="flex gap-2">
+        <Button type="submit" disabled={create.isPending || update.isPending}>
+          {signing ? 'Save event' : 'Create event'}
+        </Button>
+        {onCancel ? (
+          <Button type="button" variant="ghost" onClick={onCancel}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
