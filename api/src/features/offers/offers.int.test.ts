@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
-import { AppError } from '../../errors.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { rejects } from '../../testing/errors.ts';
 import { applyPaymentEvent, quote, startCheckout } from '../checkout/checkout.service.ts';
 import { type JobContext, runJob } from '../jobs/jobs.ts';
 import { createTestProvider } from '../payments/test-provider.ts';
@@ -38,16 +38,6 @@ async function book(price = 1000) {
   const bookId = await createBook(db, { title: `Offer book ${n}` });
   const listing = await createListing(db, { sellerId: seller.id, bookId, price, parcelSize: 'small' });
   return { seller, listingId: listing.id };
-}
-
-async function rejects(promise: Promise<unknown>, code: AppError['code'], message?: RegExp) {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  expect((error as AppError).code).toBe(code);
-  if (message) expect((error as AppError).message).toMatch(message);
 }
 
 async function listingStatus(listingId: string) {

@@ -6,10 +6,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
-import { AppError } from '../../errors.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { rejects } from '../../testing/errors.ts';
 import { applyPaymentEvent, startCheckout } from '../checkout/checkout.service.ts';
 import { type JobContext, runJob } from '../jobs/jobs.ts';
 import { createTestProvider } from '../payments/test-provider.ts';
@@ -90,16 +90,6 @@ async function templatesSentTo(email: string): Promise<string[]> {
     .orderBy('created_at')
     .execute();
   return rows.map((row) => row.template);
-}
-
-async function rejects(promise: Promise<unknown>, code: AppError['code'], message?: RegExp) {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  expect((error as AppError).code).toBe(code);
-  if (message) expect((error as AppError).message).toMatch(message);
 }
 
 async function metrics() {
