@@ -4,10 +4,10 @@
  * numbers behind each chart agree with its total and with the API. A moderator sees it too.
  * Read-only, so it runs against the shared demo marketplace.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedIn } from '../support/auth.ts';
+import { launchBrowser, snapshot } from '../support/browser.ts';
 
 let browser: Browser;
 
@@ -18,19 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function signedIn(
-  email: string,
-  viewport: keyof typeof VIEWPORTS = 'desktop',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: inject('baseURL'), viewport: VIEWPORTS[viewport] });
-  await context.addInitScript(() => {
-    localStorage.setItem('cookie-consent', 'declined');
-    localStorage.setItem('has-visited', 'true');
-  });
-  await signInViaApi(context, email);
-  return { context, page: await context.newPage() };
-}
 
 async function chartNumbers(page: Page, metric: string) {
   const chart = page.locator(`[data-testid="analytics-chart"][data-metric="${metric}"]`);
@@ -45,7 +32,7 @@ async function chartNumbers(page: Page, metric: string) {
 
 describe('admin analytics', () => {
   it('shows the three series as charts by day, then by month, matching the API', async () => {
-    const { context, page } = await signedIn('admin@reshelf.test');
+    const { context, page } = await signedIn(browser, 'admin@reshelf.test');
     await page.goto('/admin/analytics');
     await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
     await page.locator('[data-testid="analytics-charts"][data-range="daily"]').waitFor();
@@ -93,7 +80,7 @@ describe('admin analytics', () => {
   });
 
   it('a moderator reads it on a phone', async () => {
-    const { context, page } = await signedIn('moderator@reshelf.test', 'phone');
+    const { context, page } = await signedIn(browser, 'moderator@reshelf.test', { viewport: 'phone' });
     await page.goto('/admin/analytics?range=monthly');
     await page.locator('[data-testid="analytics-charts"][data-range="monthly"]').waitFor();
     await snapshot(page, 'admin-analytics-phone');

@@ -4,10 +4,10 @@
  * A moderator may edit but the merge is refused with a toast. Changes the catalogue, so this
  * file runs against a marketplace of its own.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { openToast, signedIn } from '../support/auth.ts';
+import { launchBrowser, snapshot } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
@@ -22,22 +22,6 @@ afterAll(async () => {
   await marketplace?.stop();
 });
 
-async function signedIn(
-  email: string,
-  viewport: keyof typeof VIEWPORTS = 'desktop',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS[viewport] });
-  await context.addInitScript(() => {
-    localStorage.setItem('cookie-consent', 'declined');
-    localStorage.setItem('has-visited', 'true');
-  });
-  await signInViaApi(context, email);
-  return { context, page: await context.newPage() };
-}
-
-const openToast = (page: Page, title: string) =>
-  page.locator('[data-testid="primary-toast"][data-state="open"]').filter({ hasText: title });
-
 const listingsOf = async (page: Page, id: string) =>
   Number.parseInt(
     (await page.locator(`[data-book="${id}"]`).getByTestId('book-listings').textContent())!,
@@ -46,7 +30,7 @@ const listingsOf = async (page: Page, id: string) =>
 
 describe('admin books', () => {
   it('an admin corrects a book, then merges it into another; listings move and the audit log has both', async () => {
-    const { context, page } = await signedIn('admin@reshelf.test');
+    const { context, page } = await signedIn(browser, 'admin@reshelf.test', { baseURL: marketplace.baseURL });
     await page.goto('/admin/books');
     const rows = page.getByTestId('staff-book');
     await rows.nth(1).waitFor();
@@ -92,7 +76,10 @@ describe('admin books', () => {
   });
 
   it('a moderator may not merge books: the server refuses, shown as a toast', async () => {
-    const { context, page } = await signedIn('moderator@reshelf.test', 'phone');
+    const { context, page } = await signedIn(browser, 'moderator@reshelf.test', {
+      baseURL: marketplace.baseURL,
+      viewport: 'phone',
+    });
     await page.goto('/admin/books');
     const first = page.getByTestId('staff-book').first();
     await first.waitFor();

@@ -4,10 +4,10 @@
  * dev mailbox), and restores it; both actions are in the audit log. Removing changes what
  * every visitor sees, so this file runs against a marketplace of its own.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { openToast, signedIn } from '../support/auth.ts';
+import { launchBrowser, snapshot } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
@@ -22,25 +22,11 @@ afterAll(async () => {
   await marketplace?.stop();
 });
 
-async function signedIn(
-  email: string,
-  viewport: keyof typeof VIEWPORTS = 'desktop',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS[viewport] });
-  await context.addInitScript(() => {
-    localStorage.setItem('cookie-consent', 'declined');
-    localStorage.setItem('has-visited', 'true');
-  });
-  await signInViaApi(context, email);
-  return { context, page: await context.newPage() };
-}
-
-const openToast = (page: Page, title: string) =>
-  page.locator('[data-testid="primary-toast"][data-state="open"]').filter({ hasText: title });
-
 describe('admin listings', () => {
   it('a moderator removes a listing with a reason and restores it', async () => {
-    const { context, page } = await signedIn('moderator@reshelf.test');
+    const { context, page } = await signedIn(browser, 'moderator@reshelf.test', {
+      baseURL: marketplace.baseURL,
+    });
     await page.goto('/admin/listings?seller=seller%40reshelf.test&status=active');
     await page.getByRole('heading', { name: 'Listings', level: 1 }).waitFor();
     const row = page.getByTestId('staff-listing').first();

@@ -5,10 +5,10 @@
  * refunds. A moderator may look but not refund. Refunds change the figures, so this file runs
  * against a marketplace of its own.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { openToast, signedIn } from '../support/auth.ts';
+import { launchBrowser, snapshot } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
@@ -23,25 +23,9 @@ afterAll(async () => {
   await marketplace?.stop();
 });
 
-async function signedIn(
-  email: string,
-  viewport: keyof typeof VIEWPORTS = 'desktop',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS[viewport] });
-  await context.addInitScript(() => {
-    localStorage.setItem('cookie-consent', 'declined');
-    localStorage.setItem('has-visited', 'true');
-  });
-  await signInViaApi(context, email);
-  return { context, page: await context.newPage() };
-}
-
-const openToast = (page: Page, title: string) =>
-  page.locator('[data-testid="primary-toast"][data-state="open"]').filter({ hasText: title });
-
 describe('admin orders and payments', () => {
   it('an admin refunds part of a paid order, then the rest; payments and the audit log show it', async () => {
-    const { context, page } = await signedIn('admin@reshelf.test');
+    const { context, page } = await signedIn(browser, 'admin@reshelf.test', { baseURL: marketplace.baseURL });
     await page.goto('/admin/orders?status=paid');
     await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
     await page.getByTestId('basic-dashboard').getByTestId('metric-revenue-value').waitFor();
@@ -85,7 +69,10 @@ describe('admin orders and payments', () => {
   });
 
   it('a moderator sees orders but the refund is refused', async () => {
-    const { context, page } = await signedIn('moderator@reshelf.test', 'phone');
+    const { context, page } = await signedIn(browser, 'moderator@reshelf.test', {
+      baseURL: marketplace.baseURL,
+      viewport: 'phone',
+    });
     await page.goto('/admin/orders?status=paid');
     await page.getByTestId('staff-order').first().click();
     const sheet = page.getByTestId('order-sheet');

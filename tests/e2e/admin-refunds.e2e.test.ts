@@ -5,10 +5,10 @@
  * on /admin/orders. A moderator reads the ledger too. Refunds change the figures, so this file
  * runs against a marketplace of its own.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { openToast, signedIn } from '../support/auth.ts';
+import { launchBrowser, snapshot } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
@@ -23,25 +23,9 @@ afterAll(async () => {
   await marketplace?.stop();
 });
 
-async function signedIn(
-  email: string,
-  viewport: keyof typeof VIEWPORTS = 'desktop',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS[viewport] });
-  await context.addInitScript(() => {
-    localStorage.setItem('cookie-consent', 'declined');
-    localStorage.setItem('has-visited', 'true');
-  });
-  await signInViaApi(context, email);
-  return { context, page: await context.newPage() };
-}
-
-const openToast = (page: Page, title: string) =>
-  page.locator('[data-testid="primary-toast"][data-state="open"]').filter({ hasText: title });
-
 describe('admin refunds', () => {
   it('a refund made on /admin/orders shows in the ledger, found by reference and period, linked to its order', async () => {
-    const { context, page } = await signedIn('admin@reshelf.test');
+    const { context, page } = await signedIn(browser, 'admin@reshelf.test', { baseURL: marketplace.baseURL });
     await page.goto('/admin/orders?status=paid');
     const first = page.getByTestId('staff-order').first();
     const reference = (await first.locator('.font-mono').textContent())!;
@@ -84,7 +68,10 @@ describe('admin refunds', () => {
   });
 
   it('a moderator reads the ledger; a reference that matches nothing says so', async () => {
-    const { context, page } = await signedIn('moderator@reshelf.test', 'phone');
+    const { context, page } = await signedIn(browser, 'moderator@reshelf.test', {
+      baseURL: marketplace.baseURL,
+      viewport: 'phone',
+    });
     await page.goto('/admin/refunds?q=NO-SUCH-ORDER');
     await page.getByTestId('refunds-empty').getByText('No refunds match.').waitFor();
     await snapshot(page, 'admin-refunds-mobile');

@@ -4,10 +4,10 @@
  * money goes back through the payment port and today's protection refunded rises by the
  * order's buyer protection on the revenue page. Runs against a marketplace of its own.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { signedIn } from '../support/auth.ts';
+import { launchBrowser, snapshot } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
@@ -21,16 +21,6 @@ afterAll(async () => {
   await browser?.close();
   await marketplace?.stop();
 });
-
-async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS.desktop });
-  await context.addInitScript(() => {
-    localStorage.setItem('cookie-consent', 'declined');
-    localStorage.setItem('has-visited', 'true');
-  });
-  await signInViaApi(context, email);
-  return { context, page: await context.newPage() };
-}
 
 const pence = (text: string | null) => Math.round(Number((text ?? '').replace(/[£,]/g, '')) * 100);
 
@@ -47,7 +37,7 @@ async function todayFigures(page: Page) {
 
 describe('admin revenue', () => {
   it('shows a shipping dispute refunded on /admin/shipping-disputes in today’s figures', async () => {
-    const { context, page } = await signedIn('admin@reshelf.test');
+    const { context, page } = await signedIn(browser, 'admin@reshelf.test', { baseURL: marketplace.baseURL });
     const before = await todayFigures(page);
     expect(
       await page.getByTestId('revenue-row').evaluateAll((rows) => rows.map((r) => r.dataset.period)),

@@ -4,10 +4,10 @@
  * /trending; both are undone from the "Pinned and hidden" list. A moderator may curate too.
  * Curation changes the public list, so this file runs against a marketplace of its own.
  */
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { openToast, signedIn } from '../support/auth.ts';
+import { launchBrowser, snapshot } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
@@ -21,22 +21,6 @@ afterAll(async () => {
   await browser?.close();
   await marketplace?.stop();
 });
-
-async function signedIn(
-  email: string,
-  viewport: keyof typeof VIEWPORTS = 'desktop',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS[viewport] });
-  await context.addInitScript(() => {
-    localStorage.setItem('cookie-consent', 'declined');
-    localStorage.setItem('has-visited', 'true');
-  });
-  await signInViaApi(context, email);
-  return { context, page: await context.newPage() };
-}
-
-const openToast = (page: Page, title: string) =>
-  page.locator('[data-testid="primary-toast"][data-state="open"]').filter({ hasText: title });
 
 async function hrefOf(item: Locator): Promise<string> {
   return (await item.getByRole('link').first().getAttribute('href'))!;
@@ -54,7 +38,7 @@ async function publicHrefs(page: Page): Promise<string[]> {
 
 describe('admin trending books', () => {
   it('pins a book to the top of /trending and hides another from it, then undoes both', async () => {
-    const { context, page } = await signedIn('admin@reshelf.test');
+    const { context, page } = await signedIn(browser, 'admin@reshelf.test', { baseURL: marketplace.baseURL });
     await page.goto('/admin/trending-books');
     const items = page.getByTestId('trending-item');
     await items.first().waitFor();
@@ -107,7 +91,10 @@ describe('admin trending books', () => {
   });
 
   it('a moderator curates trending on a phone', async () => {
-    const { context, page } = await signedIn('moderator@reshelf.test', 'phone');
+    const { context, page } = await signedIn(browser, 'moderator@reshelf.test', {
+      baseURL: marketplace.baseURL,
+      viewport: 'phone',
+    });
     await page.goto('/admin/trending');
     await page.getByRole('heading', { name: 'Trending books', level: 1 }).waitFor();
     await page.getByTestId('trending-item').first().waitFor();

@@ -4,10 +4,10 @@
  * and grants then revokes moderator; each action is in the audit log. A moderator is refused.
  * Suspending changes who may sign in, so this file runs against a marketplace of its own.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { openToast, signedIn } from '../support/auth.ts';
+import { launchBrowser, snapshot } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
@@ -22,28 +22,15 @@ afterAll(async () => {
   await marketplace?.stop();
 });
 
-async function signedIn(
-  email: string,
-  viewport: keyof typeof VIEWPORTS = 'desktop',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS[viewport] });
-  await context.addInitScript(() => {
-    localStorage.setItem('cookie-consent', 'declined');
-    localStorage.setItem('has-visited', 'true');
-  });
-  await signInViaApi(context, email);
-  return { context, page: await context.newPage() };
-}
-
-const openToast = (page: Page, title: string) =>
-  page.locator('[data-testid="primary-toast"][data-state="open"]').filter({ hasText: title });
-
 describe('admin users', () => {
   it('finds a person, suspends them so their session stops, restores them, and grants moderator', async () => {
-    const buyer = await signedIn('buyer@reshelf.test');
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
     expect((await buyer.context.request.get('/trpc/account.profile')).status()).toBe(200);
 
-    const { context, page } = await signedIn('admin@reshelf.test', 'phone');
+    const { context, page } = await signedIn(browser, 'admin@reshelf.test', {
+      baseURL: marketplace.baseURL,
+      viewport: 'phone',
+    });
     await page.goto('/admin/users?q=buyer%40reshelf');
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     await page.getByTestId('basic-dashboard').getByTestId('metric-listings-value').waitFor();
@@ -90,7 +77,9 @@ describe('admin users', () => {
   });
 
   it('refuses a moderator', async () => {
-    const { context, page } = await signedIn('moderator@reshelf.test');
+    const { context, page } = await signedIn(browser, 'moderator@reshelf.test', {
+      baseURL: marketplace.baseURL,
+    });
     await page.goto('/admin/users');
     await page.getByTestId('users-page').getByText('Access denied: admin role required').first().waitFor();
     await context.close();

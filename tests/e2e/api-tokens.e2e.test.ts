@@ -4,10 +4,10 @@
  * it stops working at once. A buyer is told who may have tokens. The interactive API docs
  * load with everything from this site (no CDN). Screenshots at 390 and 1280 px.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
-import { baseURL, launchBrowser, newPage, snapshot, type VIEWPORTS } from '../support/browser.ts';
+import { signedIn } from '../support/auth.ts';
+import { baseURL, launchBrowser, newPage, snapshot } from '../support/browser.ts';
 
 let browser: Browser;
 
@@ -19,16 +19,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signedIn(
-  email: string,
-  viewport: keyof typeof VIEWPORTS,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const { context, page } = await newPage(browser, viewport);
-  await context.addInitScript(() => localStorage.setItem('cookie-consent', 'declined'));
-  await signInViaApi(context, email);
-  return { context, page };
-}
-
 async function noHorizontalScroll(page: Page): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(1);
@@ -39,7 +29,10 @@ const myListings = (token: string) =>
 
 describe('API tokens in account settings', () => {
   it('creates a token shown once, which works on the API until it is revoked', async () => {
-    const { context, page } = await signedIn('seller@reshelf.test', 'phone');
+    const { context, page } = await signedIn(browser, 'seller@reshelf.test', {
+      viewport: 'phone',
+      returning: false,
+    });
     await page.goto('/account');
     await page.getByRole('link', { name: 'API tokens' }).click();
     await page.waitForURL('**/account/settings');
@@ -95,7 +88,7 @@ describe('API tokens in account settings', () => {
   });
 
   it('tells a buyer who may have tokens', async () => {
-    const { context, page } = await signedIn('buyer@reshelf.test', 'desktop');
+    const { context, page } = await signedIn(browser, 'buyer@reshelf.test', { returning: false });
     await page.goto('/account/settings');
     await page.getByTestId('tokens-not-eligible').waitFor();
     expect(await page.getByTestId('tokens-not-eligible').textContent()).toMatch(

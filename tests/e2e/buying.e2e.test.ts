@@ -28,7 +28,7 @@ import {
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fillSignIn, signInViaApi, toast } from '../support/auth.ts';
+import { fillSignIn, signedIn, toast } from '../support/auth.ts';
 import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
 
@@ -50,18 +50,6 @@ const WEB = { [CLIENT_HEADER]: 'web' };
 interface Person {
   context: BrowserContext;
   page: Page;
-}
-
-async function signedIn(email: string): Promise<Person> {
-  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS.desktop });
-  // The cookie banner and the welcome gift are the shell's business; keep them off the buttons.
-  await context.addInitScript(() => {
-    localStorage.setItem('cookie-consent', 'declined');
-    localStorage.setItem('has-visited', 'true');
-  });
-  await signInViaApi(context, email);
-  const page = await context.newPage();
-  return { context, page };
 }
 
 async function query<T>(context: BrowserContext, procedure: string, input?: unknown): Promise<T> {
@@ -183,8 +171,8 @@ async function dispatch(seller: Person, orderId: string, title: string) {
 // Each test is a whole journey of two or three people: more than the project's minute on a busy machine.
 describe('buying', { timeout: 180_000 }, () => {
   it('offer, counter, accept, pay with WELCOME20, dispatch, "Everything is OK", payout released', async () => {
-    const seller = await signedIn('seller@reshelf.test');
-    const buyer = await signedIn('buyer@reshelf.test');
+    const seller = await signedIn(browser, 'seller@reshelf.test', { baseURL: marketplace.baseURL });
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
     books = await sellerBooks(seller);
     const book = books[0]!;
     const title = book.title!;
@@ -356,9 +344,9 @@ describe('buying', { timeout: 180_000 }, () => {
   });
 
   it('a reported problem goes to the dispute queue; staff refund it and the dashboard follows', async () => {
-    const seller = await signedIn('seller@reshelf.test');
-    const buyer = await signedIn('buyer@reshelf.test');
-    const admin = await signedIn('admin@reshelf.test');
+    const seller = await signedIn(browser, 'seller@reshelf.test', { baseURL: marketplace.baseURL });
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
+    const admin = await signedIn(browser, 'admin@reshelf.test', { baseURL: marketplace.baseURL });
     if (books.length === 0) books = await sellerBooks(seller);
     const book = books[1]!;
     const title = book.title!;
@@ -468,9 +456,9 @@ describe('buying', { timeout: 180_000 }, () => {
   });
 
   it('a parcel that never came: "It hasn’t arrived" after the carrier’s window, staff release to the seller', async () => {
-    const seller = await signedIn('seller@reshelf.test');
-    const buyer = await signedIn('buyer@reshelf.test');
-    const admin = await signedIn('admin@reshelf.test');
+    const seller = await signedIn(browser, 'seller@reshelf.test', { baseURL: marketplace.baseURL });
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
+    const admin = await signedIn(browser, 'admin@reshelf.test', { baseURL: marketplace.baseURL });
     if (books.length < 3) books = await sellerBooks(seller);
     const book = books[2]!;
     const title = book.title!;

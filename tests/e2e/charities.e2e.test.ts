@@ -8,10 +8,10 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createConfirmedAccount, signInViaApi, uniqueEmail } from '../support/auth.ts';
-import { launchBrowser, newPage, snapshot, type VIEWPORTS } from '../support/browser.ts';
+import { createConfirmedAccount, signedIn, uniqueEmail } from '../support/auth.ts';
+import { launchBrowser, newPage, snapshot } from '../support/browser.ts';
 
 let browser: Browser;
 let db: pg.Client;
@@ -37,17 +37,6 @@ afterAll(async () => {
   await browser?.close();
   await db?.end();
 });
-
-async function signedIn(
-  email: string,
-  viewport: keyof typeof VIEWPORTS,
-  password?: string,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const { context, page } = await newPage(browser, viewport);
-  await context.addInitScript(() => localStorage.setItem('cookie-consent', 'declined'));
-  await signInViaApi(context, email, password);
-  return { context, page };
-}
 
 async function noHorizontalScroll(page: Page): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -77,7 +66,7 @@ describe('charities', () => {
 
     for (const viewport of ['phone', 'desktop'] as const) {
       // The phone only looks at the form; the desktop fills it in.
-      const { context, page } = await signedIn(email, viewport, password);
+      const { context, page } = await signedIn(browser, email, { viewport, password, returning: false });
       await page.goto('/charity/signup');
       const form = page.getByRole('form', { name: 'Charity application' });
       await form.waitFor();
@@ -108,7 +97,7 @@ describe('charities', () => {
       await context.close();
     }
 
-    const staff = await signedIn('admin@reshelf.test', 'desktop');
+    const staff = await signedIn(browser, 'admin@reshelf.test', { returning: false });
     await staff.page.goto('/admin/charities');
     const card = staff.page.getByTestId('charity-application').filter({ hasText: NAME });
     await card.waitFor();
@@ -130,7 +119,7 @@ describe('charities', () => {
   });
 
   it('charity@reshelf.test bulk-lists 50 rows with three bad ones, corrects them and uploads again', async () => {
-    const { context, page } = await signedIn('charity@reshelf.test', 'desktop');
+    const { context, page } = await signedIn(browser, 'charity@reshelf.test', { returning: false });
     await page.goto('/charity/bulk-listing');
     await page.getByRole('button', { name: 'Download the template' }).waitFor();
     const [template] = await Promise.all([
@@ -189,7 +178,7 @@ describe('charities', () => {
     await snapshot(page, 'charity-bulk-fixed-desktop');
     await context.close();
 
-    const phone = await signedIn('charity@reshelf.test', 'phone');
+    const phone = await signedIn(browser, 'charity@reshelf.test', { viewport: 'phone', returning: false });
     await phone.page.goto('/charity/bulk-listing');
     await phone.page.getByRole('button', { name: 'Download the template' }).waitFor();
     await noHorizontalScroll(phone.page);
@@ -198,7 +187,10 @@ describe('charities', () => {
   });
 
   it('sells a donated book for the charity through the sell wizard, with its donor reference', async () => {
-    const { context, page } = await signedIn('charity@reshelf.test', 'phone');
+    const { context, page } = await signedIn(browser, 'charity@reshelf.test', {
+      viewport: 'phone',
+      returning: false,
+    });
     await page.goto('/charity/sell');
     await page.getByTestId('selling-for').getByText('Selling for Cherwell Valley Hospice Books').waitFor();
     await page.getByTestId('donor-reference').fill('D-00777');
@@ -222,7 +214,10 @@ describe('charities', () => {
 
   it('shows the charity dashboard with its figures and charts', async () => {
     for (const viewport of ['desktop', 'phone'] as const) {
-      const { context, page } = await signedIn('charity@reshelf.test', viewport);
+      const { context, page } = await signedIn(browser, 'charity@reshelf.test', {
+        viewport,
+        returning: false,
+      });
       await page.goto('/charity/dashboard');
       await page.getByTestId('charity-stats').waitFor();
       await page.getByTestId('sales-chart').locator('svg').first().waitFor();

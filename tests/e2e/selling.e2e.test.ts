@@ -7,10 +7,10 @@
  */
 
 import pg from 'pg';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
-import { launchBrowser, newPage, snapshot, type VIEWPORTS } from '../support/browser.ts';
+import { signedIn } from '../support/auth.ts';
+import { launchBrowser, newPage, snapshot } from '../support/browser.ts';
 import { makePng } from '../support/png.ts';
 
 let browser: Browser;
@@ -26,17 +26,6 @@ afterAll(async () => {
   await browser?.close();
   await db?.end();
 });
-
-async function signedIn(
-  email: string,
-  viewport: keyof typeof VIEWPORTS,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const { context, page } = await newPage(browser, viewport);
-  // The cookie banner is the shell's business; keep it from covering the buttons here.
-  await context.addInitScript(() => localStorage.setItem('cookie-consent', 'declined'));
-  await signInViaApi(context, email);
-  return { context, page };
-}
 
 /** Waits until every image on the page has loaded (for screenshots worth looking at). */
 async function imagesLoaded(page: Page): Promise<void> {
@@ -124,7 +113,7 @@ async function listBook(
 
 describe('selling a book', () => {
   it('lists a real book with a photo from its ISBN in one pass, found by search at once; edits the price; a buyer who wished for it hears of the drop', async () => {
-    const seller = await signedIn('seller@reshelf.test', 'desktop');
+    const seller = await signedIn(browser, 'seller@reshelf.test', { returning: false });
     const errors: string[] = [];
     seller.page.on('pageerror', (error) => errors.push(String(error)));
 
@@ -149,7 +138,7 @@ describe('selling a book', () => {
     await results.locator(`a[href="/listing/${slug}"]`).waitFor();
 
     // The buyer saves it to their wishlist from its page.
-    const buyer = await signedIn('buyer@reshelf.test', 'phone');
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { viewport: 'phone', returning: false });
     await buyer.page.goto(`/listing/${slug}`);
     expect(await buyer.page.getByTestId('listing-price').innerText()).toBe('£8.75');
     const heart = buyer.page.getByTestId('wishlist-button');
@@ -202,7 +191,7 @@ describe('selling a book', () => {
   });
 
   it('works on a phone, and the same pages look right there', async () => {
-    const seller = await signedIn('seller@reshelf.test', 'phone');
+    const seller = await signedIn(browser, 'seller@reshelf.test', { viewport: 'phone', returning: false });
     const listed = await listBook(
       seller.page,
       { isbn: '0-14-143984-X', title: 'Dracula', price: '5.20' },
@@ -223,7 +212,7 @@ describe('selling a book', () => {
     await visitor.page.waitForURL(`**/login?next=${encodeURIComponent(path)}`);
     await visitor.context.close();
 
-    const buyer = await signedIn('buyer@reshelf.test', 'desktop');
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { returning: false });
     await buyer.page.goto(path);
     await buyer.page.getByTestId('notification-bell').waitFor();
     await buyer.page.getByTestId('wishlist-button').click();
@@ -242,7 +231,10 @@ describe('selling a book', () => {
 
 describe('bad inputs and refusals', () => {
   it('says what is wrong with each bad input', async () => {
-    const { context, page } = await signedIn('seller@reshelf.test', 'phone');
+    const { context, page } = await signedIn(browser, 'seller@reshelf.test', {
+      viewport: 'phone',
+      returning: false,
+    });
     const fieldError = page.getByTestId('field-error');
 
     // An ISBN with a bad check digit, and one too short.
@@ -331,7 +323,7 @@ describe('bad inputs and refusals', () => {
   });
 
   it('refuses to edit a listing a buyer is paying for, and says why', async () => {
-    const { context, page } = await signedIn('seller@reshelf.test', 'desktop');
+    const { context, page } = await signedIn(browser, 'seller@reshelf.test', { returning: false });
     const { rows } = await db.query<{ id: string; status: string }>(
       `select l.id, l.status from listings l join auth.users u on u.id = l.seller_id
         where u.email = 'seller@reshelf.test' and l.status = 'active' order by l.published_at desc limit 1`,

@@ -4,8 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CLIENT_HEADER } from '@reshelf/contracts';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../api/src/seed/demo-accounts.ts';
+import { baseURL as sharedBaseURL, VIEWPORTS } from './browser.ts';
 
 export { DEMO_PASSWORD };
 
@@ -74,6 +75,41 @@ export async function createConfirmedAccount(
   });
   if (!confirm.ok()) throw new Error(`confirmation failed: ${confirm.status()} ${await confirm.text()}`);
   await context.clearCookies();
+}
+
+export interface SignedInOptions {
+  /** The marketplace to open; the shared one unless a test started its own. */
+  baseURL?: string;
+  viewport?: keyof typeof VIEWPORTS;
+  password?: string;
+  /**
+   * Mark the visitor as returning, so the welcome gift never opens over the page (true unless
+   * a test is about the first visit).
+   */
+  returning?: boolean;
+}
+
+/**
+ * A new browser context signed in through the API as `email`, with cookies declined (the banner
+ * stays off the buttons), and a page in it.
+ */
+export async function signedIn(
+  browser: Browser,
+  email: string,
+  { baseURL = sharedBaseURL(), viewport = 'desktop', password, returning = true }: SignedInOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport: VIEWPORTS[viewport] });
+  await context.addInitScript((returningVisitor) => {
+    localStorage.setItem('cookie-consent', 'declined');
+    if (returningVisitor) localStorage.setItem('has-visited', 'true');
+  }, returning);
+  await signInViaApi(context, email, password);
+  return { context, page: await context.newPage() };
+}
+
+/** The staff area's open toast with this title. */
+export function openToast(page: Page, title: string): Locator {
+  return page.locator('[data-testid="primary-toast"][data-state="open"]').filter({ hasText: title });
 }
 
 /** A Sonner toast with this text. */
