@@ -259,6 +259,37 @@ export async function publishEmailTemplateDraft(db: Database, staffId: string, k
   });
 }
 
+/** Throws the draft away (support agents and above): the version in use is unchanged. */
+export async function discardEmailTemplateDraft(db: Database, staffId: string, key: string): Promise<void> {
+  definitionOf(key);
+  await db.transaction().execute(async (trx) => {
+    // A row holding only a draft goes; one with a published version keeps it.
+    const discarded =
+      (await trx
+        .deleteFrom('email_templates')
+        .where('key', '=', key)
+        .where('subject', 'is', null)
+        .where('draft_subject', 'is not', null)
+        .returning('key')
+        .executeTakeFirst()) ??
+      (await trx
+        .updateTable('email_templates')
+        .set({ draft_subject: null, draft_body: null, draft_updated_by: null, draft_updated_at: null })
+        .where('key', '=', key)
+        .where('draft_subject', 'is not', null)
+        .returning('key')
+        .executeTakeFirst());
+    if (!discarded) throw new AppError('PRECONDITION_FAILED', 'There is no draft of this email to discard.');
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: 'email_template.discardDraft',
+      targetType: 'email_template',
+      targetId: key,
+      details: {},
+    });
+  });
+}
+
 /** Sends the edit (or the version in use) with sample values to the staff member's address. */
 export async function sendTestEmail(
   deps: { db: Database; mailer: Mailer },

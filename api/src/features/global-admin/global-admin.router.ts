@@ -1,18 +1,41 @@
+import { ADMIN_TIER_NAMES } from '@reshelf/contracts';
 import { z } from 'zod';
 import { router, tierProcedure } from '../../trpc.ts';
 import {
   emailTemplateViewSchema,
+  renderedSchema,
   templateEditSchema,
   templateKeySchema,
 } from '../email-templates/email-templates.router.ts';
 import {
+  discardEmailTemplateDraft,
   listEmailTemplates,
+  previewEmailTemplate,
   publishEmailTemplateDraft,
   saveEmailTemplateDraft,
+  sendTestEmail,
 } from '../email-templates/email-templates.service.ts';
-import { listAdminUsers } from './global-admin.service.ts';
+import { deactivateAdmin, listAdminUsers, setAdminTier } from './global-admin.service.ts';
+import { platformHealth } from './health.service.ts';
 
 const done = z.object({ ok: z.literal(true) });
+const healthStatus = z.enum(['ok', 'warning', 'failing']);
+const part = { status: healthStatus, problems: z.array(z.string()) };
+const actor = (ctx: {
+  user: { userId: string };
+  adminTier: (typeof ADMIN_TIER_NAMES)[number];
+  adminLevel: number;
+}) => ({
+  userId: ctx.user.userId,
+  tier: ctx.adminTier,
+  level: ctx.adminLevel,
+});
+const grantResult = z.object({
+  userId: z.string(),
+  email: z.string(),
+  role: z.string(),
+  granted: z.boolean(),
+});
 
 export const globalAdminRouter = router({
   /** /global-admin: the caller's tier and the admin records (any active tier). */
@@ -40,6 +63,66 @@ export const globalAdminRouter = router({
       admins: await listAdminUsers(ctx.db),
     })),
 
+  /** /global-admin: database, job runner and mail outbox, read from PostgreSQL (any tier). */
+  health: tierProcedure(1)
+    .input(z.void())
+    .output(
+      z.object({
+        checkedAt: z.string(),
+        status: healthStatus,
+        database: z.object({
+          ...part,
+          roundTripMs: z.number(),
+          version: z.string(),
+          sizeBytes: z.number(),
+          connections: z.number().int(),
+          migrationsApplied: z.number().int(),
+          latestMigration: z.string().nullable(),
+          migrationsPending: z.array(z.string()),
+        }),
+        jobs: z.object({
+          ...part,
+          runs: z.array(
+            z.object({
+              job: z.string(),
+              lastStartedAt: z.string().nullable(),
+              lastFinishedAt: z.string().nullable(),
+              lastError: z.string().nullable(),
+              runsLastDay: z.number().int(),
+              failuresLastDay: z.number().int(),
+            }),
+          ),
+        }),
+        mail: z.object({
+          ...part,
+          queued: z.number().int(),
+          oldestQueuedAt: z.string().nullable(),
+          sentLastDay: z.number().int(),
+          failedLastDay: z.number().int(),
+          lastSentAt: z.string().nullable(),
+          lastFailure: z.object({ at: z.string(), error: z.string().nullable() }).nullable(),
+        }),
+      }),
+    )
+    .query(({ ctx }) => platformHealth(ctx.db)),
+
+  /** Super admins grant a tier, change one, or reactivate a record. Never their own. */
+  setAdminTier: tierProcedure(4)
+    .input(
+      z.object({
+        email: z.email('Enter the email address of an existing account').trim().max(320),
+        tier: z.enum(ADMIN_TIER_NAMES, 'Choose a tier: super_admin, ops_admin, support_agent or read_only'),
+      }),
+    )
+    .output(grantResult)
+    .mutation(({ ctx, input }) => setAdminTier(ctx.db, actor(ctx), input)),
+
+  /** Super admins deactivate a record: it stays listed and no longer grants access. */
+  deactivateAdmin: tierProcedure(4)
+    .input(z.object({ userId: z.uuid('Choose an admin record from the list') }))
+    .output(grantResult)
+    .mutation(({ ctx, input }) => deactivateAdmin(ctx.db, actor(ctx), input)),
+
   /**
    * /global-admin/email-templates: support agents and above. The same templates as
    * /admin/emails, with the version in use and any draft.
@@ -55,6 +138,33 @@ export const globalAdminRouter = router({
     .output(done)
     .mutation(async ({ ctx, input }) => {
       await saveEmailTemplateDraft(ctx.db, ctx.user.userId, input);
+      return { ok: true as const };
+    }),
+
+  /** The edit as it would be sent, with sample values; problems come back as the error. */
+  previewEmailTemplate: tierProcedure(2)
+    .input(templateEditSchema)
+    .output(renderedSchema)
+    .query(({ input }) => previewEmailTemplate(input)),
+
+  /** The edit, with sample values, to the caller's own address (the dev mailbox in development). */
+  sendTestEmail: tierProcedure(2)
+    .input(templateEditSchema)
+    .output(z.object({ to: z.string(), subject: z.string() }))
+    .mutation(({ ctx, input }) =>
+      sendTestEmail(
+        { db: ctx.db, mailer: ctx.mailer },
+        { id: ctx.user.userId, email: ctx.user.email },
+        input,
+      ),
+    ),
+
+  /** Support agents and above throw a draft away; the version in use stays. */
+  discardEmailTemplateDraft: tierProcedure(2)
+    .input(z.object({ key: templateKeySchema }))
+    .output(done)
+    .mutation(async ({ ctx, input }) => {
+      await discardEmailTemplateDraft(ctx.db, ctx.user.userId, input.key);
       return { ok: true as const };
     }),
 

@@ -1,4 +1,7 @@
+import type { AdminTier } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import { grantRole, revokeRole } from '../ops/ops.service.ts';
 
 export async function listAdminUsers(db: Database) {
   const rows = await db
@@ -18,4 +21,27 @@ export async function listAdminUsers(db: Database) {
     isActive: row.is_active,
     since: row.created_at.toISOString(),
   }));
+}
+
+type Actor = { userId: string; tier: AdminTier; level: number };
+
+/**
+ * Grants a tier to an account, changes an existing record's tier, or reactivates a record
+ * (super admins; the same rules and audit as `pnpm ops grant-role`).
+ */
+export function setAdminTier(db: Database, actor: Actor, input: { email: string; tier: AdminTier }) {
+  return grantRole(db, actor, { email: input.email, role: input.tier });
+}
+
+/** Deactivates an active admin record: it stays listed, and no longer grants access. */
+export async function deactivateAdmin(db: Database, actor: Actor, input: { userId: string }) {
+  const record = await db
+    .selectFrom('admin_users as a')
+    .innerJoin('auth.users as u', 'u.id', 'a.user_id')
+    .select(['a.admin_role', 'a.is_active', 'u.email'])
+    .where('a.user_id', '=', input.userId)
+    .executeTakeFirst();
+  if (!record?.email) throw new AppError('NOT_FOUND', 'No admin record for this person.');
+  if (!record.is_active) throw new AppError('CONFLICT', `${record.email} is already inactive.`);
+  return revokeRole(db, actor, { email: record.email, role: record.admin_role as AdminTier });
 }

@@ -167,6 +167,10 @@ export async function grantRole(
 ) {
   const isTier = checkCanGrant(input.role, actor);
   const account = await requireAccount(db, input.email);
+  if (isTier && account.id === actor.userId) {
+    // A super admin demoting themselves could leave nobody able to grant tiers.
+    throw new AppError('BAD_INPUT', 'You cannot change your own global-admin tier: ask another super admin.');
+  }
   await db.transaction().execute(async (trx) => {
     await grant(trx, account.id, input.role, isTier, actor.userId);
     await recordAudit(trx, {

@@ -1,0 +1,274 @@
+/**
+ * Global admin: platform health read from PostgreSQL (database, job runner, mail outbox, each
+ * with its reasons), admin records that only super admins grant, change and deactivate (every
+ * change audited, never their own), and the template tools support agents use on drafts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
+import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { JOBS, runJob } from '../jobs/jobs.ts';
+import { JOB_STALE_AFTER_MS, MAIL_STUCK_AFTER_MS, platformHealth } from './health.service.ts';
+
+let t: TestApp;
+let db: Database;
+let superAdmin: TestUser;
+let ops: TestUser;
+let support: TestUser;
+let readOnly: TestUser;
+let member: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  const make = (email: string, options: Parameters<typeof createUser>[3] = {}) =>
+    createUser(db, t.services.identity, email, options);
+  superAdmin = await make('super@global.test', { tier: 'super_admin' });
+  ops = await make('ops@global.test', { tier: 'ops_admin' });
+  support = await make('support@global.test', { tier: 'support_agent' });
+  readOnly = await make('readonly@global.test', { tier: 'read_only' });
+  member = await make('member@global.test');
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+const audits = (action: string) =>
+  db.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id', 'desc').execute();
+
+const jobContext = () => ({
+  db,
+  payments: t.services.payments,
+  mailer: t.services.mailer,
+  origin: 'http://shop.test',
+  log: () => {},
+});
+
+describe('platform health', () => {
+  it('reports the database with its migrations, for every tier', async () => {
+    const health = dataOf(await asUser(t.app, readOnly.accessToken).query('globalAdmin.health'));
+    expect(health.database).toMatchObject({ status: 'ok', problems: [], migrationsPending: [] });
+    expect(health.database.version).toMatch(/^\d+/);
+    expect(health.database.sizeBytes).toBeGreaterThan(1_000_000);
+    expect(health.database.connections).toBeGreaterThanOrEqual(1);
+    expect(health.database.migrationsApplied).toBeGreaterThan(10);
+    expect(health.database.latestMigration).toMatch(/^\d{14}_.+\.sql$/);
+    expect(errorOf(await asUser(t.app, member.accessToken).query('globalAdmin.health')).status).toBe(403);
+  });
+
+  it('says the job runner is failing until every job has run lately, and names a failed run', async () => {
+    const before = await platformHealth(db);
+    expect(before.jobs.status).toBe('failing');
+    expect(before.jobs.problems).toContain('offers.expire has never run');
+    expect(before.status).toBe('failing');
+
+    for (const name of Object.keys(JOBS)) await runJob(jobContext(), name);
+    const after = await platformHealth(db);
+    expect(after.jobs).toMatchObject({ status: 'ok', problems: [] });
+    expect(after.jobs.runs.find((run) => run.job === 'offers.expire')).toMatchObject({
+      runsLastDay: 1,
+      failuresLastDay: 0,
+      lastError: null,
+    });
+
+    const later = new Date(Date.now() + JOB_STALE_AFTER_MS + 60_000);
+    const stale = await platformHealth(db, later);
+    expect(stale.jobs.status).toBe('failing');
+    expect(
+      stale.jobs.problems.some((problem) => /^orders\.auto_complete last ran \d+ minutes ago$/.test(problem)),
+    ).toBe(true);
+
+    await db
+      .insertInto('job_runs')
+      .values({ job: 'offers.lapse', finished_at: new Date(), error: 'connection reset' })
+      .execute();
+    const failed = await platformHealth(db);
+    expect(failed.jobs.status).toBe('warning');
+    expect(failed.jobs.problems).toEqual(['offers.lapse failed on its last run: connection reset']);
+    expect(failed.jobs.runs.find((run) => run.job === 'offers.lapse')).toMatchObject({
+      runsLastDay: 2,
+      failuresLastDay: 1,
+    });
+    for (const name of Object.keys(JOBS)) await runJob(jobContext(), name);
+  });
+
+  it('counts the mail outbox and flags a message stuck in the queue or failed', async () => {
+    await t.services.mailer.send({ to: member.email, subject: 'Hello', text: 'Hi', template: 'test.health' });
+    const fine = await platformHealth(db);
+    expect(fine.mail).toMatchObject({ status: 'ok', queued: 0, failedLastDay: 0 });
+    expect(fine.mail.sentLastDay).toBeGreaterThanOrEqual(1);
+    expect(fine.mail.lastSentAt).not.toBeNull();
+
+    const queuedAt = new Date(Date.now() - MAIL_STUCK_AFTER_MS - 5 * 60_000);
+    await db
+      .insertInto('email_outbox')
+      .values([
+        {
+          to_address: member.email,
+          subject: 'Stuck',
+          text_body: 'x',
+          template: 'test.health',
+          created_at: queuedAt,
+        },
+        {
+          to_address: member.email,
+          subject: 'Bounced',
+          text_body: 'x',
+          template: 'test.health',
+          status: 'failed',
+          error: 'mailbox unavailable',
+        },
+      ])
+      .execute();
+    const stuck = await platformHealth(db);
+    expect(stuck.mail).toMatchObject({
+      status: 'failing',
+      queued: 1,
+      oldestQueuedAt: queuedAt.toISOString(),
+      failedLastDay: 1,
+      lastFailure: { error: 'mailbox unavailable' },
+    });
+    expect(stuck.mail.problems).toEqual([
+      'The oldest queued message has waited 20 minutes',
+      '1 message failed in the last 24 hours',
+    ]);
+    await db.deleteFrom('email_outbox').where('template', '=', 'test.health').execute();
+  });
+});
+
+describe('admin records', () => {
+  it('lets a super admin grant a tier, change it, deactivate and reactivate it, each audited', async () => {
+    const target = await createUser(db, t.services.identity, 'newcomer@global.test');
+    const as = asUser(t.app, superAdmin.accessToken);
+    dataOf(
+      await as.mutation('globalAdmin.setAdminTier', { email: 'Newcomer@Global.test', tier: 'read_only' }),
+    );
+    const records = async () =>
+      dataOf(await asUser(t.app, readOnly.accessToken).query('globalAdmin.overview')).admins as {
+        userId: string;
+        tier: string;
+        isActive: boolean;
+      }[];
+    expect((await records()).find((admin) => admin.userId === target.id)).toMatchObject({
+      tier: 'read_only',
+      isActive: true,
+    });
+
+    dataOf(await as.mutation('globalAdmin.setAdminTier', { email: target.email, tier: 'support_agent' }));
+    expect((await records()).find((admin) => admin.userId === target.id)?.tier).toBe('support_agent');
+
+    dataOf(await as.mutation('globalAdmin.deactivateAdmin', { userId: target.id }));
+    expect((await records()).find((admin) => admin.userId === target.id)?.isActive).toBe(false);
+    expect(errorOf(await as.mutation('globalAdmin.deactivateAdmin', { userId: target.id }))).toEqual({
+      status: 409,
+      message: 'newcomer@global.test is already inactive.',
+    });
+    expect(errorOf(await asUser(t.app, target.accessToken).query('globalAdmin.overview')).status).toBe(403);
+
+    dataOf(await as.mutation('globalAdmin.setAdminTier', { email: target.email, tier: 'support_agent' }));
+    expect((await records()).find((admin) => admin.userId === target.id)?.isActive).toBe(true);
+
+    const grants = (await audits('tier.grant')).filter((row) => row.target_id === target.id);
+    expect(grants.map((row) => (row.details as { role: string }).role)).toEqual([
+      'support_agent',
+      'support_agent',
+      'read_only',
+    ]);
+    expect(grants[0]).toMatchObject({ actor_email: superAdmin.email });
+    expect((await audits('tier.revoke')).filter((row) => row.target_id === target.id)).toHaveLength(1);
+  });
+
+  it('refuses lower tiers with the spec’s message, and a super admin changing their own record', async () => {
+    for (const user of [ops, support, readOnly]) {
+      expect(
+        errorOf(
+          await asUser(t.app, user.accessToken).mutation('globalAdmin.setAdminTier', {
+            email: member.email,
+            tier: 'super_admin',
+          }),
+        ),
+      ).toEqual({ status: 403, message: 'Access denied: super_admin role required' });
+    }
+    expect(
+      errorOf(
+        await asUser(t.app, ops.accessToken).mutation('globalAdmin.deactivateAdmin', { userId: support.id }),
+      ),
+    ).toEqual({ status: 403, message: 'Access denied: super_admin role required' });
+
+    const as = asUser(t.app, superAdmin.accessToken);
+    expect(
+      errorOf(await as.mutation('globalAdmin.setAdminTier', { email: superAdmin.email, tier: 'read_only' })),
+    ).toEqual({
+      status: 400,
+      message: 'You cannot change your own global-admin tier: ask another super admin.',
+    });
+    expect(errorOf(await as.mutation('globalAdmin.deactivateAdmin', { userId: superAdmin.id })).status).toBe(
+      400,
+    );
+    expect(
+      errorOf(
+        await as.mutation('globalAdmin.setAdminTier', { email: 'nobody@global.test', tier: 'read_only' }),
+      ).status,
+    ).toBe(404);
+    expect(
+      errorOf(await as.mutation('globalAdmin.setAdminTier', { email: 'not an email', tier: 'boss' })).message,
+    ).toMatch(/Enter the email address of an existing account|Choose a tier/);
+  });
+});
+
+describe('email templates in global admin', () => {
+  const draft = {
+    key: 'reset-password',
+    subject: 'Choose a new Reshelf password',
+    body: 'Hello.\n\nChoose a new password here: {{url}}',
+  };
+
+  it('lets a support agent preview, test and discard a draft; the version in use stays', async () => {
+    const as = asUser(t.app, support.accessToken);
+    const preview = dataOf(await as.query('globalAdmin.previewEmailTemplate', draft));
+    expect(preview.subject).toBe(draft.subject);
+    expect(preview.text).toContain('Choose a new password here: http');
+    expect(
+      errorOf(await as.query('globalAdmin.previewEmailTemplate', { ...draft, body: 'No link at all' }))
+        .message,
+    ).toMatch(/\{\{url\}\}/);
+
+    const sent = dataOf(await as.mutation('globalAdmin.sendTestEmail', draft));
+    expect(sent).toEqual({ to: support.email, subject: `[Test] ${draft.subject}` });
+    expect((await lastEmailTo(db, support.email))?.subject).toBe(`[Test] ${draft.subject}`);
+
+    dataOf(await as.mutation('globalAdmin.saveEmailTemplateDraft', draft));
+    dataOf(await as.mutation('globalAdmin.discardEmailTemplateDraft', { key: draft.key }));
+    const listed = dataOf(await as.query('globalAdmin.emailTemplates'));
+    expect(listed.find((template: { key: string }) => template.key === draft.key)).toMatchObject({
+      draft: null,
+      subject: 'Reset your Reshelf password',
+    });
+    expect(errorOf(await as.mutation('globalAdmin.discardEmailTemplateDraft', { key: draft.key }))).toEqual({
+      status: 412,
+      message: 'There is no draft of this email to discard.',
+    });
+    expect((await audits('email_template.discardDraft'))[0]).toMatchObject({ actor_email: support.email });
+    expect(
+      errorOf(await asUser(t.app, readOnly.accessToken).mutation('globalAdmin.sendTestEmail', draft)),
+    ).toEqual({ status: 403, message: 'Access denied: support_agent role required' });
+  });
+
+  it('keeps the published version when a later draft is discarded', async () => {
+    const as = asUser(t.app, support.accessToken);
+    dataOf(await as.mutation('globalAdmin.saveEmailTemplateDraft', draft));
+    dataOf(
+      await asUser(t.app, ops.accessToken).mutation('globalAdmin.publishEmailTemplate', { key: draft.key }),
+    );
+    dataOf(await as.mutation('globalAdmin.saveEmailTemplateDraft', { ...draft, subject: 'Second thoughts' }));
+    dataOf(await as.mutation('globalAdmin.discardEmailTemplateDraft', { key: draft.key }));
+    const listed = dataOf(await as.query('globalAdmin.emailTemplates'));
+    expect(listed.find((template: { key: string }) => template.key === draft.key)).toMatchObject({
+      draft: null,
+      subject: draft.subject,
+      customised: true,
+    });
+  });
+});
