@@ -1,9 +1,9 @@
 /**
  * The staff area's working pages in a real browser (issue 9), signed in as the demo admin and
- * moderator: curate the staff picks the home page then shows, edit an email template, preview
- * it and send a test to the dev mailbox, switch a feature flag, export last month's orders as
- * CSV, and find each action in the audit log. A moderator does the queue work but cannot
- * change settings or templates.
+ * moderator: resolve a shipping dispute with a refund, curate the staff picks the home page
+ * then shows, edit an email template, preview it and send a test to the dev mailbox, switch a
+ * feature flag, export last month's orders as CSV, and find each action in the audit log. A
+ * moderator does the queue work but cannot change roles, settings or templates.
  *
  * Flags and staff picks change what every visitor sees, so this file runs against a
  * marketplace of its own (tests/support/server.ts).
@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
+import { openToast, signInViaApi } from '../support/auth.ts';
 import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
 
@@ -51,10 +51,28 @@ async function api<T>(context: BrowserContext, path: string, input?: unknown): P
   return ((await response.json()) as { result: { data: T } }).result.data;
 }
 
-const openToast = (page: Page, title: string) =>
-  page.locator('[data-testid="primary-toast"][data-state="open"]').filter({ hasText: title });
-
 describe('admin operations', () => {
+  it('resolves a shipping dispute with a refund, and the queue moves on', async () => {
+    const { context, page } = await staffPage();
+    await page.goto('/admin/shipping-disputes');
+    const row = page.getByTestId('dispute-row').first();
+    await row.waitFor();
+    const reference = (await row.getAttribute('data-reference'))!;
+    await row.getByRole('button', { name: /Review/ }).click();
+    const review = page.getByTestId('dispute-review');
+    await review.getByLabel('Note to both parties').fill('The carrier lost the parcel: refunded in full.');
+    await review.getByRole('button', { name: 'Refund buyer' }).click();
+    await page
+      .getByRole('dialog', { name: /^Refund / })
+      .getByRole('button', { name: 'Refund buyer' })
+      .click();
+    await openToast(page, 'Buyer refunded').waitFor();
+    await expect
+      .poll(() => page.locator(`[data-testid="dispute-row"][data-reference="${reference}"]`).count())
+      .toBe(0);
+    await context.close();
+  });
+
   it('curates the staff picks that the home page then shows, in that order', async () => {
     const { context, page } = await staffPage();
     await page.goto('/admin/staff-picks');
@@ -183,6 +201,7 @@ describe('admin operations', () => {
       .getByTestId('audit-row')
       .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-action')));
     for (const action of [
+      'dispute.resolve',
       'staff_pick.add',
       'email_template.sendTest',
       'email_template.update',
@@ -208,10 +227,14 @@ describe('admin operations', () => {
     await context.close();
   });
 
-  it('a moderator curates picks but cannot change settings or templates', async () => {
+  it('a moderator works the queues and curates picks but cannot change roles, settings or templates', async () => {
     const { context, page } = await staffPage('moderator@reshelf.test', 'phone');
+    await page.goto('/admin/disputes');
+    await page.getByRole('heading', { name: 'Disputes', level: 1 }).waitFor();
     await page.goto('/admin/staff-picks');
     await page.getByTestId('staff-pick').first().waitFor();
+    await page.goto('/admin/users');
+    await page.getByTestId('users-page').getByText('Access denied: admin role required').first().waitFor();
     await page.goto('/admin/settings');
     await page.getByRole('switch', { name: /^welcome_gift/ }).click();
     await openToast(page, 'Flag not changed').getByText('Access denied: admin role required').waitFor();

@@ -146,9 +146,12 @@ describe('global admin', () => {
       await page.waitForURL('**/global-admin/email-templates');
       const templates = page.getByTestId('email-template');
       await templates.first().waitFor();
-      const confirm = templates.filter({ hasText: 'confirm-signup' });
-      await confirm.getByText('Confirm your email address').waitFor();
-      await confirm.getByText('Someone signs up, or asks for the confirmation link again').waitFor();
+      await templates.filter({ hasText: 'confirm-signup' }).getByRole('button').click();
+      const editor = page.getByTestId('global-template-editor');
+      await editor
+        .getByText('Sent when: Someone signs up, or asks for the confirmation link again.')
+        .waitFor();
+      expect(await editor.getByLabel('Subject').inputValue()).toBe('Confirm your email address');
       expect(await templates.count()).toBeGreaterThanOrEqual(3);
       await noHorizontalScroll(page);
       if (viewport === 'desktop') await snapshot(page, 'auth-global-admin-templates-desktop');

@@ -1,14 +1,36 @@
-import { Mail } from 'lucide-react';
+/**
+ * /global-admin/email-templates (support_agent and above): the same templates as /admin/emails.
+ * Support agents write drafts (preview, test to themselves, save, discard); nothing is sent from
+ * a draft until an ops admin or above publishes it. The server checks each tier again.
+ */
+
+import type { AppRouter } from '@reshelf/api/router';
+import { ADMIN_TIERS } from '@reshelf/contracts';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { LoaderCircle, Save, Send, Trash2, Upload } from 'lucide-react';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { toast } from 'sonner';
 import { AdminSkeleton } from '../../components/placeholders.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { AdminCallFailed } from './access.tsx';
-import { GlobalAdminFrame } from './GlobalAdminFrame.tsx';
+import { cn } from '../../lib/utils.ts';
+import { TemplateFields, TemplatePreview } from '../admin/ops/EmailTemplateFields.tsx';
+import { useSession } from '../auth/session.ts';
+import { AdminCallFailed, useTierRefusal } from './access.tsx';
+import { formatDate, GlobalAdminFrame } from './GlobalAdminFrame.tsx';
 
-/** /global-admin/email-templates (support_agent and above): the emails Reshelf sends. */
+type Template = inferRouterOutputs<AppRouter>['globalAdmin']['emailTemplates'][number];
+type TemplateKey = inferRouterInputs<AppRouter>['globalAdmin']['publishEmailTemplate']['key'];
+
 export function EmailTemplatesPage() {
   usePageMeta('Email templates');
   const templates = trpc.globalAdmin.emailTemplates.useQuery();
+  const session = useSession();
+  const level = session.status === 'signed-in' ? session.user.adminLevel : 0;
+  const [params, setParams] = useSearchParams();
 
   if (templates.isPending) return <AdminSkeleton label="Loading email templates" />;
   if (templates.isError) {
@@ -20,38 +42,181 @@ export function EmailTemplatesPage() {
       />
     );
   }
+  const selectedKey = params.get('template') ?? templates.data[0]?.key;
+  const selected = templates.data.find((template) => template.key === selectedKey);
 
   return (
-    <GlobalAdminFrame title="Email templates" description="The emails Reshelf sends, and when it sends them.">
-      <ul className="grid gap-4 md:grid-cols-2" data-testid="email-templates">
-        {templates.data.map((template) => (
-          <li
-            key={template.key}
-            className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-5 shadow-card"
-            data-testid="email-template"
-          >
-            <div className="flex items-start gap-3">
-              <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-soft text-brand">
-                <Mail aria-hidden="true" className="size-4" />
-              </span>
-              <div className="min-w-0">
-                <h2 className="text-lg font-semibold">{template.name}</h2>
-                <p className="font-mono text-xs text-ink-muted">{template.key}</p>
-              </div>
-            </div>
-            <dl className="grid gap-2 text-sm">
-              <div>
-                <dt className="font-semibold text-ink">Subject</dt>
-                <dd className="text-ink-soft">{template.subject}</dd>
-              </div>
-              <div>
-                <dt className="font-semibold text-ink">When it is sent</dt>
-                <dd className="text-ink-soft">{template.sentWhen}</dd>
-              </div>
-            </dl>
-          </li>
-        ))}
-      </ul>
+    <GlobalAdminFrame
+      title="Email templates"
+      description="The emails Reshelf sends. Support agents write drafts; an ops admin or above publishes them, and only then are they sent."
+    >
+      <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
+        <nav aria-label="Email templates">
+          <ul className="flex gap-2 overflow-x-auto lg:flex-col" data-testid="email-templates">
+            {templates.data.map((template) => (
+              <li key={template.key} className="shrink-0" data-testid="email-template">
+                <button
+                  type="button"
+                  aria-current={template.key === selectedKey ? 'true' : undefined}
+                  onClick={() => setParams({ template: template.key }, { replace: true })}
+                  className={cn(
+                    'w-full cursor-pointer rounded-lg border px-3 py-2 text-left text-sm transition-colors',
+                    template.key === selectedKey
+                      ? 'border-brand bg-brand-soft text-brand'
+                      : 'border-line bg-paper hover:border-ink/30',
+                  )}
+                >
+                  <span className="block font-semibold">{template.name}</span>
+                  <span className="block font-mono text-xs text-ink-muted">{template.key}</span>
+                  <span className="block text-xs text-ink-muted">
+                    {template.draft ? 'Draft waiting' : template.customised ? 'Edited' : 'Default wording'}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {selected ? (
+          <DraftEditor
+            key={`${selected.key}:${selected.draft?.updatedAt ?? ''}:${selected.updatedAt ?? ''}`}
+            template={selected}
+            canPublish={level >= ADMIN_TIERS.ops_admin}
+          />
+        ) : null}
+      </div>
     </GlobalAdminFrame>
+  );
+}
+
+function DraftEditor({ template, canPublish }: { template: Template; canPublish: boolean }) {
+  const utils = trpc.useUtils();
+  const refused = useTierRefusal();
+  const start = template.draft ?? template;
+  const [subject, setSubject] = useState(start.subject);
+  const [body, setBody] = useState(start.body);
+  const [preview, setPreview] = useState<{ subject: string; html: string } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [previewing, setPreviewing] = useState(false);
+  const key = template.key as TemplateKey;
+  const edit = { key, subject, body };
+  const unsaved = subject !== start.subject || body !== start.body;
+
+  const fail = (title: string) => (error: unknown) => {
+    if (!refused(error)) toast.error(title, { description: apiErrorMessage(error) });
+  };
+  const refresh = () => void utils.globalAdmin.emailTemplates.invalidate();
+  const save = trpc.globalAdmin.saveEmailTemplateDraft.useMutation({
+    onSuccess: () => {
+      toast.success('Draft saved', { description: 'Nothing is sent from it until it is published.' });
+      refresh();
+    },
+    onError: fail('Draft not saved'),
+  });
+  const discard = trpc.globalAdmin.discardEmailTemplateDraft.useMutation({
+    onSuccess: () => {
+      toast.success('Draft discarded', { description: `“${template.name}” keeps the wording in use.` });
+      refresh();
+    },
+    onError: fail('Draft not discarded'),
+  });
+  const publish = trpc.globalAdmin.publishEmailTemplate.useMutation({
+    onSuccess: () => {
+      toast.success('Draft published', {
+        description: `“${template.name}” is sent with this wording from now on.`,
+      });
+      refresh();
+    },
+    onError: fail('Draft not published'),
+  });
+  const sendTest = trpc.globalAdmin.sendTestEmail.useMutation({
+    onSuccess: (result) =>
+      toast.success('Test email sent', { description: `“${result.subject}” went to ${result.to}.` }),
+    onError: fail('Test email not sent'),
+  });
+
+  async function showPreview() {
+    setPreviewing(true);
+    try {
+      const rendered = await utils.globalAdmin.previewEmailTemplate.fetch(edit);
+      setPreview({ subject: rendered.subject, html: rendered.html });
+      setProblem(null);
+    } catch (error) {
+      setPreview(null);
+      if (!refused(error)) setProblem(apiErrorMessage(error));
+    } finally {
+      setPreviewing(false);
+    }
+  }
+
+  const spinner = <LoaderCircle className="animate-spin" aria-hidden="true" />;
+  return (
+    <section
+      className="flex min-w-0 flex-col gap-5"
+      aria-labelledby="template-title"
+      data-testid="global-template-editor"
+    >
+      <div>
+        <h2 id="template-title" className="text-2xl font-semibold">
+          {template.name}
+        </h2>
+        <p className="text-sm text-ink-muted">Sent when: {template.sentWhen}.</p>
+        <p className="mt-2 text-sm" data-testid="draft-state">
+          {template.draft
+            ? `Draft by ${template.draft.updatedBy ?? 'a former staff member'}${
+                template.draft.updatedAt ? ` on ${formatDate(template.draft.updatedAt)}` : ''
+              }, waiting to be published. In use: “${template.subject}”.`
+            : 'No draft. You are editing a copy of the wording in use.'}
+        </p>
+      </div>
+
+      <TemplateFields
+        variables={template.variables}
+        subject={subject}
+        body={body}
+        onSubject={setSubject}
+        onBody={setBody}
+        readOnly={false}
+        problem={problem}
+      />
+
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" onClick={() => void showPreview()} disabled={previewing}>
+          {previewing ? spinner : null}
+          Preview
+        </Button>
+        <Button variant="outline" onClick={() => sendTest.mutate(edit)} disabled={sendTest.isPending}>
+          {sendTest.isPending ? spinner : <Send aria-hidden="true" />}
+          Send a test to me
+        </Button>
+        <Button variant="brand" onClick={() => save.mutate(edit)} disabled={!unsaved || save.isPending}>
+          {save.isPending ? spinner : <Save aria-hidden="true" />}
+          Save draft
+        </Button>
+        {template.draft ? (
+          <Button variant="ghost" onClick={() => discard.mutate({ key })} disabled={discard.isPending}>
+            <Trash2 aria-hidden="true" />
+            Discard draft
+          </Button>
+        ) : null}
+        {canPublish && template.draft ? (
+          <Button
+            variant="brand"
+            onClick={() => publish.mutate({ key })}
+            disabled={unsaved || publish.isPending}
+            title={unsaved ? 'Save the draft first' : undefined}
+          >
+            {publish.isPending ? spinner : <Upload aria-hidden="true" />}
+            Publish draft
+          </Button>
+        ) : null}
+      </div>
+      {!canPublish ? (
+        <p className="text-sm text-ink-muted">An ops admin or above publishes drafts.</p>
+      ) : unsaved && template.draft ? (
+        <p className="text-sm text-ink-muted">Save your changes to the draft before publishing it.</p>
+      ) : null}
+
+      <TemplatePreview preview={preview} />
+    </section>
   );
 }

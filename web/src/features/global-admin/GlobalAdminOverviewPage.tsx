@@ -1,18 +1,31 @@
 import { ADMIN_TIERS } from '@reshelf/contracts';
-import { ShieldCheck } from 'lucide-react';
+import { ShieldCheck, UserPlus } from 'lucide-react';
+import { useState } from 'react';
 import { AdminSkeleton } from '../../components/placeholders.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import { useSession } from '../auth/session.ts';
+import { type AdminRecord, DeactivateDialog, SetTierDialog } from './AdminRecordDialogs.tsx';
 import { AdminCallFailed } from './access.tsx';
 import { formatDate, GlobalAdminFrame } from './GlobalAdminFrame.tsx';
+import { PlatformHealthPanel } from './PlatformHealthPanel.tsx';
 
 const TOP_LEVEL = Math.max(...Object.values(ADMIN_TIERS));
 
-/** /global-admin (read_only and above): your tier, and everyone with an admin record. */
+type Editing = { kind: 'grant' } | { kind: 'tier' | 'deactivate'; record: AdminRecord } | null;
+
+/**
+ * /global-admin (read_only and above): your tier, platform health, and everyone with an admin
+ * record; super admins grant, change, deactivate and reactivate records (never their own).
+ */
 export function GlobalAdminOverviewPage() {
   usePageMeta('Global admin');
   const overview = trpc.globalAdmin.overview.useQuery();
+  const session = useSession();
+  const [editing, setEditing] = useState<Editing>(null);
+  const selfId = session.status === 'signed-in' ? session.user.id : null;
 
   if (overview.isPending) return <AdminSkeleton label="Loading global admin" />;
   if (overview.isError) {
@@ -25,6 +38,22 @@ export function GlobalAdminOverviewPage() {
     );
   }
   const { tier, level, admins } = overview.data;
+  const canManage = level >= ADMIN_TIERS.super_admin;
+  const actions = (admin: AdminRecord) =>
+    canManage && admin.userId !== selfId ? (
+      <div className="flex flex-wrap gap-2">
+        <Button size="sm" variant="outline" onClick={() => setEditing({ kind: 'tier', record: admin })}>
+          {admin.isActive ? 'Change tier' : 'Reactivate'}
+        </Button>
+        {admin.isActive ? (
+          <Button size="sm" variant="ghost" onClick={() => setEditing({ kind: 'deactivate', record: admin })}>
+            Deactivate
+          </Button>
+        ) : null}
+      </div>
+    ) : canManage ? (
+      <span className="text-xs text-ink-muted">You</span>
+    ) : null;
 
   return (
     <GlobalAdminFrame
@@ -50,13 +79,26 @@ export function GlobalAdminOverviewPage() {
         </div>
       </section>
 
+      <PlatformHealthPanel />
+
       <section aria-labelledby="admins-title" className="mt-10">
-        <h2 id="admins-title" className="text-2xl font-semibold">
-          Admin users
-        </h2>
-        <p className="mt-1 text-sm text-ink-muted">
-          {admins.length} {admins.length === 1 ? 'record' : 'records'}. Only active records grant access.
-        </p>
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <div>
+            <h2 id="admins-title" className="text-2xl font-semibold">
+              Admin users
+            </h2>
+            <p className="mt-1 text-sm text-ink-muted">
+              {admins.length} {admins.length === 1 ? 'record' : 'records'}. Only active records grant access.
+              {canManage ? '' : ' Only super admins change them.'}
+            </p>
+          </div>
+          {canManage ? (
+            <Button variant="brand" onClick={() => setEditing({ kind: 'grant' })}>
+              <UserPlus aria-hidden="true" />
+              Grant a tier
+            </Button>
+          ) : null}
+        </div>
         {admins.length === 0 ? (
           <p className="mt-4 rounded-xl border border-dashed border-line p-6 text-ink-muted">
             No admin records yet.
@@ -77,6 +119,7 @@ export function GlobalAdminOverviewPage() {
                     <TierBadge tier={admin.tier} />
                     <span>Since {formatDate(admin.since)}</span>
                   </p>
+                  {canManage ? <div className="mt-3">{actions(admin)}</div> : null}
                 </li>
               ))}
             </ul>
@@ -99,11 +142,16 @@ export function GlobalAdminOverviewPage() {
                     <th scope="col" className="px-4 py-3 font-semibold">
                       Since
                     </th>
+                    {canManage ? (
+                      <th scope="col" className="px-4 py-3 font-semibold">
+                        <span className="sr-only">Actions</span>
+                      </th>
+                    ) : null}
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-line">
                   {admins.map((admin) => (
-                    <tr key={admin.userId}>
+                    <tr key={admin.userId} data-testid="admin-record" data-email={admin.email}>
                       <td className="px-4 py-3 font-semibold text-ink">{admin.displayName || '—'}</td>
                       <td className="px-4 py-3 break-words text-ink-soft">{admin.email}</td>
                       <td className="px-4 py-3">
@@ -113,6 +161,7 @@ export function GlobalAdminOverviewPage() {
                         <StatusBadge active={admin.isActive} />
                       </td>
                       <td className="px-4 py-3 whitespace-nowrap text-ink-soft">{formatDate(admin.since)}</td>
+                      {canManage ? <td className="px-4 py-3">{actions(admin)}</td> : null}
                     </tr>
                   ))}
                 </tbody>
@@ -121,6 +170,23 @@ export function GlobalAdminOverviewPage() {
           </>
         )}
       </section>
+
+      {editing?.kind === 'grant' || editing?.kind === 'tier' ? (
+        <SetTierDialog
+          key={editing.kind === 'tier' ? editing.record.userId : 'grant'}
+          record={editing.kind === 'tier' ? editing.record : null}
+          open
+          onOpenChange={(open) => (open ? undefined : setEditing(null))}
+        />
+      ) : null}
+      {editing?.kind === 'deactivate' ? (
+        <DeactivateDialog
+          key={editing.record.userId}
+          record={editing.record}
+          open
+          onOpenChange={(open) => (open ? undefined : setEditing(null))}
+        />
+      ) : null}
     </GlobalAdminFrame>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { tierForLevel } from '@reshelf/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { AdminSkeleton } from '../../components/placeholders.tsx';
@@ -99,4 +99,24 @@ export function AdminCallFailed({
   if (code === 'UNAUTHORIZED') return <AdminSkeleton />;
   if (denied) return <Deny message={message} to={message === ADMIN_REQUIRED_TOAST ? '/' : '/admin'} />;
   return <CheckFailed retry={retry} retrying={retrying} />;
+}
+
+/**
+ * For a global admin action the server refused by tier (someone's tier changed since the page
+ * loaded, or a button the page hid was reached anyway): the spec's toast, and `auth.me` read
+ * again so the page shows what the person may still do. Answers whether it was such a refusal.
+ */
+export function useTierRefusal(): (error: unknown) => boolean {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : '';
+      if (apiErrorCode(error) !== 'FORBIDDEN') return false;
+      if (message !== ADMIN_REQUIRED_TOAST && !ROLE_REQUIRED.test(message)) return false;
+      toast.error(message, { id: TOAST_ID });
+      void refreshSession(queryClient);
+      return true;
+    },
+    [queryClient],
+  );
 }

@@ -10,12 +10,12 @@ import { LoaderCircle, RotateCcw, Save, Send } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
-import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { TemplateFields, TemplatePreview } from './EmailTemplateFields.tsx';
 
 export function EmailsPage() {
   const templates = trpc.emailTemplates.list.useQuery();
@@ -152,48 +152,15 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
         </p>
       </div>
 
-      <div className="rounded-xl border border-line bg-paper p-4">
-        <h3 className="text-sm font-semibold">Variables</h3>
-        <ul className="mt-2 grid gap-1 text-sm">
-          {template.variables.map((variable) => (
-            <li key={variable.name}>
-              <code className="rounded bg-paper-deep px-1.5 py-0.5 text-xs">{`{{${variable.name}}}`}</code>{' '}
-              {variable.description}
-              {variable.required ? ' (must be in the body)' : ''}
-            </li>
-          ))}
-        </ul>
-      </div>
-
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="template-subject">Subject</Label>
-        <Input
-          id="template-subject"
-          value={subject}
-          onChange={(event) => setSubject(event.target.value)}
-          maxLength={200}
-          readOnly={!isAdmin}
-        />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="template-body">Body</Label>
-        <Textarea
-          id="template-body"
-          value={body}
-          onChange={(event) => setBody(event.target.value)}
-          className="min-h-64 font-mono text-sm"
-          readOnly={!isAdmin}
-          aria-describedby="template-body-hint"
-        />
-        <p id="template-body-hint" className="text-xs text-ink-muted">
-          Plain text; leave a blank line between paragraphs. The email’s button is added for you.
-        </p>
-      </div>
-      {problem ? (
-        <p role="alert" className="text-sm font-semibold text-destructive" data-testid="template-problem">
-          {problem}
-        </p>
-      ) : null}
+      <TemplateFields
+        variables={template.variables}
+        subject={subject}
+        body={body}
+        onSubject={setSubject}
+        onBody={setBody}
+        readOnly={!isAdmin}
+        problem={problem}
+      />
 
       <div className="flex flex-wrap gap-2">
         <Button variant="outline" onClick={() => void showPreview()} disabled={previewing}>
@@ -234,20 +201,7 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
         )}
       </div>
 
-      {preview ? (
-        <div className="flex flex-col gap-2" data-testid="template-preview">
-          <p className="text-sm">
-            <span className="font-semibold">Subject:</span>{' '}
-            <span data-testid="template-preview-subject">{preview.subject}</span>
-          </p>
-          <iframe
-            title="Email preview"
-            srcDoc={preview.html}
-            sandbox=""
-            className="h-[28rem] w-full rounded-xl border border-line bg-white"
-          />
-        </div>
-      ) : null}
+      <TemplatePreview preview={preview} />
     </section>
   );
 }

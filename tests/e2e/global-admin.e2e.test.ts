@@ -1,0 +1,126 @@
+/**
+ * /global-admin in a real browser (issue 9): platform health for every tier; a super admin
+ * grants, changes and deactivates an admin record; a support agent drafts an email and sends
+ * themselves a test, and an ops admin publishes it. Changes admin records and templates that
+ * other tests rely on, so this file runs against a marketplace of its own.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedIn, toast } from '../support/auth.ts';
+import { launchBrowser, snapshot } from '../support/browser.ts';
+import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
+
+let browser: Browser;
+let marketplace: OwnMarketplace;
+
+beforeAll(async () => {
+  [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await marketplace?.stop();
+});
+
+const open = (email: string, viewport: 'desktop' | 'phone' = 'desktop') =>
+  signedIn(browser, email, { baseURL: marketplace.baseURL, viewport });
+
+async function noHorizontalScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+}
+
+describe('global admin', () => {
+  it('a super admin sees platform health and grants, changes and deactivates a tier', async () => {
+    const { context, page } = await open('super@reshelf.test');
+    await page.goto('/global-admin');
+    const database = page.getByTestId('health-database');
+    await database.locator('[data-testid="health-status"][data-status="ok"]').waitFor();
+    expect(await database.getByTestId('database-migrations').textContent()).toMatch(/^\d+ applied$/);
+    // This marketplace runs no job runner, and the panel says so rather than looking healthy.
+    const jobs = page.getByTestId('health-job-runner');
+    await jobs.getByText('offers.expire has never run').waitFor();
+    expect(await jobs.getByTestId('health-status').getAttribute('data-status')).toBe('failing');
+    await page.getByTestId('health-mail-outbox').getByTestId('mail-sent').waitFor();
+
+    await page.getByRole('button', { name: 'Grant a tier' }).click();
+    const grant = page.getByRole('dialog', { name: 'Grant a global-admin tier' });
+    await grant.getByLabel('Email address').fill('nobody-here@reshelf.test');
+    await grant.getByRole('button', { name: 'Grant the tier' }).click();
+    await grant.getByText('No account has the email nobody-here@reshelf.test').waitFor();
+    await grant.getByLabel('Email address').fill('seller@reshelf.test');
+    await grant.getByLabel('Tier').selectOption('support_agent');
+    await grant.getByRole('button', { name: 'Grant the tier' }).click();
+    await toast(page, 'seller@reshelf.test is now support_agent.').waitFor();
+    const record = page.locator('[data-testid="admin-record"][data-email="seller@reshelf.test"]');
+    await record.getByText('support_agent').waitFor();
+
+    await record.getByRole('button', { name: 'Change tier' }).click();
+    const change = page.getByRole('dialog', { name: 'Change seller@reshelf.test’s tier' });
+    await change.getByLabel('Tier').selectOption('read_only');
+    await change.getByRole('button', { name: 'Change the tier' }).click();
+    await record.getByText('read_only').waitFor();
+
+    await record.getByRole('button', { name: 'Deactivate' }).click();
+    await page
+      .getByRole('dialog', { name: 'Deactivate seller@reshelf.test?' })
+      .getByRole('button', { name: 'Deactivate' })
+      .click();
+    await toast(page, 'Admin record deactivated').waitFor();
+    await record.getByText('Inactive').waitFor();
+    await record.getByRole('button', { name: 'Reactivate' }).waitFor();
+    // Their own record has no buttons: a super admin cannot lock themselves out.
+    const own = page.locator('[data-testid="admin-record"][data-email="super@reshelf.test"]');
+    expect(await own.getByRole('button').count()).toBe(0);
+    await snapshot(page, 'global-admin-super-desktop');
+    await context.close();
+  });
+
+  it('read_only sees health and the records, with nothing to change, on a phone', async () => {
+    const { context, page } = await open('readonly@reshelf.test', 'phone');
+    await page.goto('/global-admin');
+    await page.getByTestId('health-database').getByTestId('database-round-trip').waitFor();
+    await page.getByText('Only super admins change them.').waitFor();
+    expect(await page.getByRole('button', { name: 'Grant a tier' }).count()).toBe(0);
+    await noHorizontalScroll(page);
+    await snapshot(page, 'global-admin-read-only-phone');
+    await context.close();
+  });
+
+  it('a support agent drafts an email and tests it; an ops admin publishes it', async () => {
+    const support = await open('support@reshelf.test');
+    await support.page.goto('/global-admin/email-templates?template=reset-password');
+    const editor = support.page.getByTestId('global-template-editor');
+    await editor.getByText('No draft. You are editing a copy of the wording in use.').waitFor();
+    await editor.getByLabel('Subject').fill('Choose a new Reshelf password');
+    await editor.getByLabel('Body').fill('Hello,\n\nChoose a new password: {{url}}\n\nIt works once.');
+    await editor.getByRole('button', { name: 'Preview' }).click();
+    await editor.getByTestId('template-preview-subject').getByText('Choose a new Reshelf password').waitFor();
+    await editor.getByRole('button', { name: 'Send a test to me' }).click();
+    await toast(
+      support.page,
+      '“[Test] Choose a new Reshelf password” went to support@reshelf.test.',
+    ).waitFor();
+    await editor.getByRole('button', { name: 'Save draft' }).click();
+    await toast(support.page, 'Draft saved').waitFor();
+    await editor.getByText(/^Draft by support@reshelf\.test on .+, waiting to be published\./).waitFor();
+    expect(await editor.getByRole('button', { name: 'Publish draft' }).count()).toBe(0);
+    await editor.getByText('An ops admin or above publishes drafts.').waitFor();
+    await support.context.close();
+
+    const ops = await open('ops@reshelf.test');
+    await ops.page.goto('/global-admin/email-templates?template=reset-password');
+    const opsEditor = ops.page.getByTestId('global-template-editor');
+    expect(await opsEditor.getByLabel('Subject').inputValue()).toBe('Choose a new Reshelf password');
+    await opsEditor.getByRole('button', { name: 'Publish draft' }).click();
+    await toast(ops.page, 'Draft published').waitFor();
+    await opsEditor.getByText('No draft. You are editing a copy of the wording in use.').waitFor();
+    await ops.page
+      .getByTestId('email-template')
+      .filter({ hasText: 'reset-password' })
+      .getByText('Edited')
+      .waitFor();
+    await snapshot(ops.page, 'global-admin-templates-desktop');
+    await ops.context.close();
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * The parts of an email template editor shared by /admin/emails and
+ * /global-admin/email-templates: the variables it may use, the subject and body fields, the
+ * server's objection to an edit, and the rendered preview.
+ */
+import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
+
+export interface TemplateVariable {
+  name: string;
+  description: string;
+  required: boolean;
+}
+
+export function TemplateFields({
+  variables,
+  subject,
+  body,
+  onSubject,
+  onBody,
+  readOnly,
+  problem,
+}: {
+  variables: TemplateVariable[];
+  subject: string;
+  body: string;
+  onSubject: (value: string) => void;
+  onBody: (value: string) => void;
+  readOnly: boolean;
+  problem: string | null;
+}) {
+  return (
+    <>
+      <div className="rounded-xl border border-line bg-paper p-4">
+        <h3 className="text-sm font-semibold">Variables</h3>
+        <ul className="mt-2 grid gap-1 text-sm">
+          {variables.map((variable) => (
+            <li key={variable.name}>
+              <code className="rounded bg-paper-deep px-1.5 py-0.5 text-xs">{`{{${variable.name}}}`}</code>{' '}
+              {variable.description}
+              {variable.required ? ' (must be in the body)' : ''}
+            </li>
+          ))}
+        </ul>
+      </div>
+
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor="template-subject">Subject</Label>
+        <Input
+          id="template-subject"
+          value={subject}
+          onChange={(event) => onSubject(event.target.value)}
+          maxLength={200}
+          readOnly={readOnly}
+        />
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor="template-body">Body</Label>
+        <Textarea
+          id="template-body"
+          value={body}
+          onChange={(event) => onBody(event.target.value)}
+          className="min-h-64 font-mono text-sm"
+          readOnly={readOnly}
+          aria-describedby="template-body-hint"
+        />
+        <p id="template-body-hint" className="text-xs text-ink-muted">
+          Plain text; leave a blank line between paragraphs. The email’s button is added for you.
+        </p>
+      </div>
+      {problem ? (
+        <p role="alert" className="text-sm font-semibold text-destructive" data-testid="template-problem">
+          {problem}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function TemplatePreview({ preview }: { preview: { subject: string; html: string } | null }) {
+  if (!preview) return null;
+  return (
+    <div className="flex flex-col gap-2" data-testid="template-preview">
+      <p className="text-sm">
+        <span className="font-semibold">Subject:</span>{' '}
+        <span data-testid="template-preview-subject">{preview.subject}</span>
+      </p>
+      <iframe
+        title="Email preview"
+        srcDoc={preview.html}
+        sandbox=""
+        className="h-[28rem] w-full rounded-xl border border-line bg-white"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * Super admins' changes to admin records on /global-admin: grant a tier to an account by its
+ * email, change a record's tier or reactivate it, and deactivate it. The server checks the tier
+ * again and keeps each change in the audit log; a refusal by tier is the spec's toast.
+ */
+import { ADMIN_TIER_NAMES, type AdminTier } from '@reshelf/contracts';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { fieldClasses, Input, Label } from '../../components/ui/input.tsx';
+import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { useTierRefusal } from './access.tsx';
+
+export interface AdminRecord {
+  userId: string;
+  email: string;
+  displayName: string;
+  tier: string;
+  isActive: boolean;
+}
+
+const TIER_HINTS: Record<AdminTier, string> = {
+  super_admin: 'everything, including these records',
+  ops_admin: 'operations, publishing emails, staff roles',
+  support_agent: 'support tools and email drafts',
+  read_only: 'can look, cannot change',
+};
+
+function useAfterChange(onDone: () => void) {
+  const utils = trpc.useUtils();
+  const refused = useTierRefusal();
+  return {
+    onSuccess: () => {
+      void utils.globalAdmin.overview.invalidate();
+      onDone();
+    },
+    refused,
+  };
+}
+
+/** Grant (no record given) or change/reactivate (a record given). */
+export function SetTierDialog({
+  record,
+  open,
+  onOpenChange,
+}: {
+  record: AdminRecord | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const [email, setEmail] = useState(record?.email ?? '');
+  const [tier, setTier] = useState<AdminTier>((record?.tier as AdminTier) ?? 'read_only');
+  const [error, setError] = useState<string | null>(null);
+  const after = useAfterChange(() => onOpenChange(false));
+  const save = trpc.globalAdmin.setAdminTier.useMutation({
+    onSuccess: (result) => {
+      toast.success(
+        record && !record.isActive ? 'Admin record reactivated' : record ? 'Tier changed' : 'Tier granted',
+        { description: `${result.email} is now ${result.role}.` },
+      );
+      after.onSuccess();
+    },
+    onError: (failure) => {
+      if (after.refused(failure)) onOpenChange(false);
+      else setError(apiErrorMessage(failure));
+    },
+  });
+  const title = !record
+    ? 'Grant a global-admin tier'
+    : record.isActive
+      ? `Change ${record.email}’s tier`
+      : `Reactivate ${record.email}`;
+
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={title}
+      description={
+        record
+          ? 'The change applies at their next page load. It is kept in the audit log.'
+          : 'The person needs a Reshelf account first. The grant is kept in the audit log.'
+      }
+      confirmLabel={!record ? 'Grant the tier' : record.isActive ? 'Change the tier' : 'Reactivate'}
+      pending={save.isPending}
+      error={error}
+      onConfirm={() => {
+        setError(null);
+        save.mutate({ email: record?.email ?? email, tier });
+      }}
+    >
+      {record ? null : (
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor="grant-email">Email address</Label>
+          <Input
+            id="grant-email"
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            required
+          />
+        </div>
+      )}
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor="grant-tier">Tier</Label>
+        <select
+          id="grant-tier"
+          value={tier}
+          onChange={(event) => setTier(event.target.value as AdminTier)}
+          className={`${fieldClasses} h-11`}
+        >
+          {ADMIN_TIER_NAMES.map((name) => (
+            <option key={name} value={name}>
+              {name} — {TIER_HINTS[name]}
+            </option>
+          ))}
+        </select>
+      </div>
+    </ConfirmDialog>
+  );
+}
+
+export function DeactivateDialog({
+  record,
+  open,
+  onOpenChange,
+}: {
+  record: AdminRecord;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const after = useAfterChange(() => onOpenChange(false));
+  const deactivate = trpc.globalAdmin.deactivateAdmin.useMutation({
+    onSuccess: (result) => {
+      toast.success('Admin record deactivated', {
+        description: `${result.email} no longer has global admin.`,
+      });
+      after.onSuccess();
+    },
+    onError: (failure) => {
+      if (after.refused(failure)) onOpenChange(false);
+      else setError(apiErrorMessage(failure));
+    },
+  });
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Deactivate ${record.email}?`}
+      description={`They lose ${record.tier} access at their next page load. The record stays here, so you can reactivate it.`}
+      confirmLabel="Deactivate"
+      confirmVariant="destructive"
+      pending={deactivate.isPending}
+      error={error}
+      onConfirm={() => {
+        setError(null);
+        deactivate.mutate({ userId: record.userId });
+      }}
+    />
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * /global-admin's platform health: the database, the job runner and the mail outbox, each
+ * with its status and the reasons behind it. Read again every 30 seconds while open.
+ */
+import type { AppRouter } from '@reshelf/api/router';
+import type { inferRouterOutputs } from '@trpc/server';
+import { Activity, Database, Mail, RefreshCw, Timer } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { cn } from '../../lib/utils.ts';
+
+type Health = inferRouterOutputs<AppRouter>['globalAdmin']['health'];
+type Status = Health['status'];
+
+const STATUS_LABEL: Record<Status, string> = { ok: 'Healthy', warning: 'Needs a look', failing: 'Failing' };
+const STATUS_STYLE: Record<Status, string> = {
+  ok: 'bg-moss-soft text-moss',
+  warning: 'bg-accent/25 text-accent-foreground',
+  failing: 'bg-destructive/10 text-destructive',
+};
+
+const timeFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+const when = (iso: string | null) => (iso ? timeFormat.format(new Date(iso)) : 'never');
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toLocaleString('en-GB', { maximumFractionDigits: 1 })} MB`;
+}
+
+function StatusBadge({ status }: { status: Status }) {
+  return (
+    <span
+      data-testid="health-status"
+      data-status={status}
+      className={cn(
+        'inline-block shrink-0 rounded-full px-2.5 py-0.5 text-xs font-semibold',
+        STATUS_STYLE[status],
+      )}
+    >
+      {STATUS_LABEL[status]}
+    </span>
+  );
+}
+
+function Part({
+  name,
+  icon,
+  status,
+  problems,
+  children,
+}: {
+  name: string;
+  icon: ReactNode;
+  status: Status;
+  problems: string[];
+  children: ReactNode;
+}) {
+  const id = `health-${name.toLowerCase().replace(/\s+/g, '-')}`;
+  return (
+    <section
+      aria-labelledby={id}
+      data-testid={id}
+      className="flex min-w-0 flex-col gap-3 rounded-xl border border-line bg-paper p-5 shadow-card"
+    >
+      <div className="flex items-start justify-between gap-3">
+        <h3 id={id} className="flex items-center gap-2 font-sans text-base font-semibold text-ink">
+          <span className="flex size-8 items-center justify-center rounded-full bg-brand-soft text-brand">
+            {icon}
+          </span>
+          {name}
+        </h3>
+        <StatusBadge status={status} />
+      </div>
+      {problems.length > 0 ? (
+        <ul className="list-disc pl-5 text-sm text-ink" data-testid="health-problems">
+          {problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      ) : null}
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm [&_dt]:break-all">{children}</dl>
+    </section>
+  );
+}
+
+function Fact({ term, children, testId }: { term: string; children: ReactNode; testId?: string }) {
+  return (
+    <>
+      <dt className="text-ink-muted">{term}</dt>
+      <dd className="min-w-0 break-words text-ink" data-testid={testId}>
+        {children}
+      </dd>
+    </>
+  );
+}
+
+export function PlatformHealthPanel() {
+  const health = trpc.globalAdmin.health.useQuery(undefined, { refetchInterval: 30_000 });
+
+  return (
+    <section aria-labelledby="health-title" className="mt-10" data-testid="platform-health">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 id="health-title" className="flex items-center gap-2 text-2xl font-semibold">
+            Platform health {health.data ? <StatusBadge status={health.data.status} /> : null}
+          </h2>
+          <p className="mt-1 text-sm text-ink-muted">
+            {health.data ? `Checked ${when(health.data.checkedAt)}.` : 'Checking…'} Read from the database, so
+            every server reports the same.
+          </p>
+        </div>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => void health.refetch()}
+          disabled={health.isFetching}
+        >
+          <RefreshCw aria-hidden="true" className={cn(health.isFetching && 'animate-spin')} />
+          Check again
+        </Button>
+      </div>
+
+      {health.isError ? (
+        <p role="alert" className="mt-4 rounded-xl border border-destructive/30 bg-destructive/5 p-4 text-sm">
+          The health check failed: {apiErrorMessage(health.error)}
+        </p>
+      ) : !health.data ? (
+        <div className="mt-4 grid gap-4 lg:grid-cols-3">
+          <Skeleton className="h-48" />
+          <Skeleton className="h-48" />
+          <Skeleton className="h-48" />
+        </div>
+      ) : (
+        <div className="mt-4 grid gap-4 lg:grid-cols-3">
+          <Part
+            name="Database"
+            icon={<Database aria-hidden="true" className="size-4" />}
+            {...health.data.database}
+          >
+            <Fact term="Round trip" testId="database-round-trip">
+              {health.data.database.roundTripMs} ms
+            </Fact>
+            <Fact term="PostgreSQL">{health.data.database.version}</Fact>
+            <Fact term="Size">{megabytes(health.data.database.sizeBytes)}</Fact>
+            <Fact term="Connections">{health.data.database.connections}</Fact>
+            <Fact term="Migrations" testId="database-migrations">
+              {health.data.database.migrationsApplied} applied
+              {health.data.database.migrationsPending.length
+                ? `, ${health.data.database.migrationsPending.length} pending`
+                : ''}
+            </Fact>
+          </Part>
+
+          <Part
+            name="Job runner"
+            icon={<Timer aria-hidden="true" className="size-4" />}
+            {...health.data.jobs}
+          >
+            {health.data.jobs.runs.map((run) => (
+              <Fact key={run.job} term={run.job}>
+                <span data-testid="job-last-run" data-job={run.job}>
+                  {run.lastStartedAt ? when(run.lastStartedAt) : 'never run'}
+                </span>
+                {run.runsLastDay ? (
+                  <span className="block text-xs text-ink-muted">
+                    {run.runsLastDay} in 24 h{run.failuresLastDay ? `, ${run.failuresLastDay} failed` : ''}
+                  </span>
+                ) : null}
+              </Fact>
+            ))}
+          </Part>
+
+          <Part
+            name="Mail outbox"
+            icon={<Mail aria-hidden="true" className="size-4" />}
+            {...health.data.mail}
+          >
+            <Fact term="Queued" testId="mail-queued">
+              {health.data.mail.queued}
+              {health.data.mail.oldestQueuedAt ? ` (oldest ${when(health.data.mail.oldestQueuedAt)})` : ''}
+            </Fact>
+            <Fact term="Sent in 24 h" testId="mail-sent">
+              {health.data.mail.sentLastDay}
+            </Fact>
+            <Fact term="Failed in 24 h">{health.data.mail.failedLastDay}</Fact>
+            <Fact term="Last sent">{when(health.data.mail.lastSentAt)}</Fact>
+            {health.data.mail.lastFailure ? (
+              <Fact term="Last failure">
+                {when(health.data.mail.lastFailure.at)}:{' '}
+                {health.data.mail.lastFailure.error ?? 'no reason given'}
+              </Fact>
+            ) : null}
+          </Part>
+        </div>
+      )}
+      <p className="mt-3 flex items-center gap-1.5 text-xs text-ink-muted">
+        <Activity aria-hidden="true" className="size-3.5" /> The job runner is failing when a job has not run
+        for 5 minutes; mail is failing when a message has waited in the queue for 15.
+      </p>
+    </section>
+  );
+}
