@@ -28,12 +28,13 @@ interface StaffListing {
   id: string;
   slug: string;
   title: string;
+  priceMinor: number;
 }
 
 /** Two active listings of the demo seller, found through the staff search. */
-async function sellerListings(context: BrowserContext): Promise<StaffListing[]> {
+async function sellerListings(context: BrowserContext, limit = 2): Promise<StaffListing[]> {
   const input = encodeURIComponent(
-    JSON.stringify({ seller: 'seller@reshelf.test', status: 'active', limit: 2 }),
+    JSON.stringify({ seller: 'seller@reshelf.test', status: 'active', limit }),
   );
   const response = await context.request.get(`/trpc/staffListings.search?input=${input}`);
   expect(response.ok()).toBe(true);
@@ -80,6 +81,7 @@ describe('reports', () => {
     await dialog.getByRole('alert').filter({ hasText: 'Choose a reason from the list.' }).waitFor();
     await dialog.getByLabel('Counterfeit or not as described').check();
     await dialog.getByLabel('Details (optional)').fill('The photos are of a different edition.');
+    await snapshot(buyer.page, 'report-listing-dialog-desktop', { fullPage: false });
     await dialog.getByRole('button', { name: 'Send report' }).click();
     await toast(buyer.page, 'Thanks — we’ll review this report').waitFor();
     await dialog.waitFor({ state: 'hidden' });
@@ -151,5 +153,75 @@ describe('reports', () => {
     ).toEqual(['report.dismiss', 'report.action']);
     await buyer.context.close();
     await staff.context.close();
+  });
+
+  it('a seller reports a rude offer message; a moderator removes it and the buyer’s thread says so', async () => {
+    const staff = await signedIn(browser, 'moderator@reshelf.test', { baseURL: marketplace.baseURL });
+    // The first test removed the newest; take another on sale.
+    const listings = await sellerListings(staff.context, 5);
+    const target = listings.at(-1);
+    if (!target) throw new Error('the demo seller has no active listing left');
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
+    const made = await buyer.context.request.post('/trpc/offers.make', {
+      headers: { [CLIENT_HEADER]: 'web' },
+      data: {
+        listingId: target.id,
+        amountMinor: Math.ceil(target.priceMinor * 0.75),
+        message: 'Take it or leave it, you thief',
+      },
+    });
+    if (!made.ok()) throw new Error(`offer: ${made.status()} ${await made.text()}`);
+
+    const seller = await signedIn(browser, 'seller@reshelf.test', {
+      baseURL: marketplace.baseURL,
+      viewport: 'phone',
+    });
+    await seller.page.goto('/account/offers?view=received');
+    const thread = seller.page.getByTestId('offer-thread').filter({ hasText: target.title });
+    await thread.getByText('“Take it or leave it, you thief”').waitFor();
+    await thread.getByRole('button', { name: /^Report this message from / }).click();
+    const dialog = seller.page.getByRole('dialog', { name: 'Report this message' });
+    await dialog.getByLabel('Offensive content').check();
+    await dialog.getByRole('button', { name: 'Send report' }).click();
+    await toast(seller.page, 'Thanks — we’ll review this report').waitFor();
+    await noSideways(seller.page);
+
+    // The buyer sees their own message, with nothing to report.
+    await buyer.page.goto('/account/offers?view=made');
+    const mine = buyer.page.getByTestId('offer-thread').filter({ hasText: target.title });
+    await mine.getByText('“Take it or leave it, you thief”').waitFor();
+    expect(await mine.getByRole('button', { name: /^Report/ }).count()).toBe(0);
+
+    const { page } = staff;
+    await page.goto('/admin/reports?kind=offer_message');
+    // The sidebar counts the open queue: the demo seed's three and this one.
+    const badge = page.getByRole('navigation', { name: 'Staff' }).getByTestId('sidebar-badge');
+    await badge.filter({ hasText: /^4$/ }).waitFor();
+    const report = page.getByTestId('report').filter({ hasText: 'Take it or leave it, you thief' });
+    await report.getByText('Offensive content').waitFor();
+    await report.getByRole('button', { name: 'Remove message…' }).click();
+    await report.getByLabel('Reason (the sender is told if you warn them)').fill('Abusive language');
+    await report.getByLabel('Warn the sender by email').check();
+    await report.getByRole('button', { name: 'Remove message', exact: true }).click();
+    await openToast(page, 'Message removed').waitFor();
+    await badge.filter({ hasText: /^3$/ }).waitFor();
+
+    for (const [who, view] of [
+      [buyer.page, 'made'],
+      [seller.page, 'received'],
+    ] as const) {
+      await who.goto(`/account/offers?view=${view}`);
+      const shown = who.getByTestId('offer-thread').filter({ hasText: target.title });
+      await shown.getByTestId('message-removed').filter({ hasText: 'Message removed by Reshelf' }).waitFor();
+      expect(await shown.getByText('Take it or leave it').count()).toBe(0);
+    }
+    const mail = await staff.context.request.get(
+      `/trpc/dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: 'buyer@reshelf.test' }))}`,
+    );
+    const [latest] = ((await mail.json()) as { result: { data: { template: string; text: string }[] } })
+      .result.data;
+    expect(latest?.template).toBe('offer_message_removed');
+    expect(latest?.text).toContain('The reason: Abusive language');
+    await Promise.all([buyer.context.close(), seller.context.close(), staff.context.close()]);
   });
 });

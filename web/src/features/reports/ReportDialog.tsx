@@ -91,7 +91,10 @@ export function ReportDialog({ open, onOpenChange, title, description, send }: R
                   name={`${id}-reason`}
                   value={value}
                   checked={reason === value}
-                  onChange={() => setReason(value)}
+                  onChange={() => {
+                    setReason(value);
+                    setError(null);
+                  }}
                   className="size-4 accent-brand"
                 />
                 {REPORT_REASON_LABELS[value]}
