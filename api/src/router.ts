@@ -25,6 +25,7 @@ import { opsRouter } from './features/ops/ops.router.ts';
 import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
 import { refundsRouter } from './features/refunds/refunds.router.ts';
+import { reportsRouter, staffReportsRouter } from './features/reports/reports.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
@@ -81,6 +82,8 @@ export const appRouter = router({
   seo: seoRouter,
   accessibility: accessibilityRouter,
   bookSignings: bookSigningsRouter,
+  reports: reportsRouter,
+  staffReports: staffReportsRouter,
 });
 
 export type AppRouter = typeof appRouter;

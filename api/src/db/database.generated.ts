@@ -424,6 +424,7 @@ export interface Offers {
   listing_id: string;
   made_by: string;
   message: string | null;
+  message_hidden_at: Timestamp | null;
   parent_id: string | null;
   responded_at: Timestamp | null;
   round: Generated<number>;
@@ -560,6 +561,21 @@ export interface Refunds {
   reason: string;
 }
 
+export interface Reports {
+  created_at: Generated<Timestamp>;
+  details: string | null;
+  id: Generated<string>;
+  listing_id: string | null;
+  offer_id: string | null;
+  reason: string;
+  reporter_id: string;
+  resolution_note: string | null;
+  resolved_at: Timestamp | null;
+  resolved_by: string | null;
+  status: Generated<string>;
+  target_kind: string;
+}
+
 export interface ReturnRequests {
   buyer_id: string;
   charity_id: string;
@@ -671,6 +687,7 @@ export interface DB {
   profiles: Profiles;
   rate_limits: RateLimits;
   refunds: Refunds;
+  reports: Reports;
   return_requests: ReturnRequests;
   seed_items: SeedItems;
   seed_runs: SeedRuns;

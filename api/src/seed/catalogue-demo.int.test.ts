@@ -34,6 +34,7 @@ describe('the demo seed', () => {
       'demo-accounts',
       'site-pages',
       'catalogue-demo',
+      'demo-reports',
       'seed-openlibrary-recent',
     ]);
     expect((await seed()).ran).toEqual([]);
@@ -119,5 +120,19 @@ describe('the demo seed', () => {
       .having((eb) => eb.fn.countAll(), '>', 1)
       .execute();
     expect(duplicates).toEqual([]);
+  });
+
+  it('leaves a few open reports on demo listings, so /admin/reports has a queue', async () => {
+    const reports = await db
+      .selectFrom('reports as r')
+      .innerJoin('listings as l', 'l.id', 'r.listing_id')
+      .innerJoin('auth.users as u', 'u.id', 'l.seller_id')
+      .select(['r.status', 'r.listing_id', 'u.email'])
+      .execute();
+    expect(reports).toHaveLength(3);
+    expect(reports.every((report) => report.status === 'open')).toBe(true);
+    expect(new Set(reports.map((report) => report.listing_id)).size).toBe(2);
+    // Never the demo seller's: browser tests work with those listings.
+    expect(reports.every((report) => report.email === 'margaret@reshelf.test')).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import type { IdentityProvider } from '../features/auth/identity/types.ts';
 import { SNAPSHOT_BOOKS } from './books.ts';
 import { seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
+import { seedDemoReports } from './demo-reports.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
 import { seedSitePages } from './site-pages.ts';
 
@@ -87,6 +88,7 @@ export async function runDemoSeed(
   }
   if (await once(db, 'site-pages', (trx) => seedSitePages(trx))) ran.push('site-pages');
   if (await once(db, 'catalogue-demo', (trx) => seedCatalogueDemo(trx))) ran.push('catalogue-demo');
+  if (await once(db, 'demo-reports', (trx) => seedDemoReports(trx))) ran.push('demo-reports');
   // The staff dashboard's "Seed 40 books + orders", once, so its cards show numbers from the start.
   const staffSeed = (trx: Database) =>
     seedOpenLibraryRecent(kyselyClient(trx), { reset: false }, { snapshot: SNAPSHOT_BOOKS }).then(

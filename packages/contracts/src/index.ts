@@ -8,5 +8,6 @@ export * from './constants.ts';
 export * from './isbn.ts';
 export * from './money.ts';
 export * from './orders.ts';
+export * from './reports.ts';
 export * from './schemas.ts';
 export * from './selling.ts';

@@ -211,7 +211,10 @@ export const offerRoundSchema = z.object({
   madeBy: z.enum(['buyer', 'seller']),
   amountMinor: z.number().int(),
   status: z.string(),
+  /** Null when there was none, or when Reshelf removed it after a report. */
   message: z.string().nullable(),
+  /** Reshelf removed this round's message after a report (the thread says so). */
+  messageRemoved: z.boolean(),
   createdAt: z.string(),
   expiresAt: z.string(),
   checkoutDeadline: z.string().nullable(),

@@ -395,6 +395,7 @@ export async function listThreads(
       'o.amount_minor',
       'o.status',
       'o.message',
+      'o.message_hidden_at',
       'o.created_at',
       'o.expires_at',
       'o.checkout_deadline',
@@ -440,7 +441,9 @@ export async function listThreads(
         madeBy: row.made_by as 'buyer' | 'seller',
         amountMinor: row.amount_minor,
         status: effectiveStatus(row, now),
-        message: row.message,
+        // A message staff removed after a report never leaves the server again.
+        message: row.message_hidden_at ? null : row.message,
+        messageRemoved: row.message_hidden_at !== null,
         createdAt: row.created_at.toISOString(),
         expiresAt: row.expires_at.toISOString(),
         checkoutDeadline: row.checkout_deadline?.toISOString() ?? null,

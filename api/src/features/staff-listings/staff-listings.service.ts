@@ -7,6 +7,7 @@
  * Only a listing nobody is buying can be removed (active, draft or withdrawn): one reserved or
  * sold belongs to an order, which staff handle on the order and dispute pages. Restoring puts
  * back the status recorded by the latest `listing.remove` entry of the (append-only) audit log.
+ * Removing a listing answers every open report on it: they close as actioned, with the reason.
  */
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
@@ -14,6 +15,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { layout } from '../mail/registry.ts';
+import { closeOpenReports } from '../reports/close-reports.ts';
 
 export const REMOVABLE_STATUSES = ['active', 'draft', 'withdrawn'] as const;
 export const LISTING_STATUSES = ['active', 'draft', 'reserved', 'sold', 'removed', 'withdrawn'] as const;
@@ -178,6 +180,9 @@ export async function setListingRemoved(
       targetId: input.listingId,
       details: { from: before.status, to: status, reason: input.reason },
     });
+    if (input.removed) {
+      await closeOpenReports(trx, staffId, { listingId: input.listingId }, input.reason);
+    }
     return toListing(await listingQuery(trx).where('l.id', '=', input.listingId).executeTakeFirstOrThrow());
   });
   await emailSeller(deps.mailer, listing, input.removed, input.reason, deps.origin);

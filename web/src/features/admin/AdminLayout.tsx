@@ -51,6 +51,12 @@ function StaffSidebar() {
   const { state, isMobile, setOpenMobile } = useSidebar();
   const collapsed = state === 'collapsed' && !isMobile;
   const closeSheet = useCallback(() => setOpenMobile(false), [setOpenMobile]);
+  // The reports queue's length beside its link; the page refreshes it as reports are worked.
+  const openReports = trpc.staffReports.openCount.useQuery(undefined, { staleTime: 60_000 });
+  const open = openReports.data?.open ?? 0;
+  const counts: Record<string, { count: number; description: string }> = {
+    '/admin/reports': { count: open, description: `${open} open ${open === 1 ? 'report' : 'reports'}` },
+  };
   return (
     <Sidebar label="Staff area">
       <div
@@ -84,6 +90,7 @@ function StaffSidebar() {
                 icon={page.icon}
                 end={page.path === ADMIN_HOME}
                 onNavigate={isMobile ? closeSheet : undefined}
+                badge={counts[page.path]}
               />
             </li>
           ))}

@@ -14,6 +14,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useId,
   useMemo,
   useRef,
   useState,
@@ -189,20 +190,26 @@ export function SidebarLink({
   icon: Icon,
   end = false,
   onNavigate,
+  badge,
 }: {
   to: string;
   label: string;
   icon: LucideIcon;
   end?: boolean;
   onNavigate?: () => void;
+  /** A number beside the label (e.g. open reports); described, so the link's name stays the label. */
+  badge?: { count: number; description: string };
 }) {
   const { state, isMobile } = useSidebar();
   const collapsed = state === 'collapsed' && !isMobile;
+  const badgeId = useId();
+  const shown = badge && badge.count > 0 ? badge : null;
   const link = (
     <NavLink
       to={to}
       end={end}
       onClick={onNavigate}
+      aria-describedby={shown ? badgeId : undefined}
       className={cn(
         'flex h-9 min-w-0 items-center gap-3 rounded-md px-2.5 text-sm font-medium text-ink-soft transition-colors hover:bg-paper-edge hover:text-ink aria-[current=page]:bg-paper aria-[current=page]:font-semibold aria-[current=page]:text-brand aria-[current=page]:shadow-card',
         collapsed && 'justify-center px-0',
@@ -210,6 +217,23 @@ export function SidebarLink({
     >
       <Icon aria-hidden="true" className="size-4 shrink-0" />
       <span className={cn('truncate', collapsed && 'sr-only')}>{label}</span>
+      {shown ? (
+        <span
+          data-testid="sidebar-badge"
+          className={cn(
+            'ml-auto shrink-0 rounded-full bg-brand px-1.5 text-xs font-semibold text-brand-foreground tabular-nums',
+            collapsed && 'sr-only',
+          )}
+          aria-hidden="true"
+        >
+          {shown.count}
+        </span>
+      ) : null}
+      {shown ? (
+        <span id={badgeId} hidden>
+          {shown.description}
+        </span>
+      ) : null}
     </NavLink>
   );
   if (!collapsed) return link;

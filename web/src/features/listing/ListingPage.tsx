@@ -28,6 +28,7 @@ import { BookCover } from '../catalogue/BookCover.tsx';
 import { ListingGrid } from '../catalogue/ListingGrid.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { ListingOffer } from '../offers/ListingOffer.tsx';
+import { ReportListing } from '../reports/ReportListing.tsx';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { bookJsonLd } from './json-ld.ts';
 
@@ -241,6 +242,7 @@ function ListingView({ listing }: { listing: ListingDetail }) {
 
             <BookFacts listing={listing} />
             <SellerCard listing={listing} />
+            <ReportListing listing={listing} />
           </div>
         </div>
       </div>

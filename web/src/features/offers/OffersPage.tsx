@@ -1,10 +1,11 @@
 /**
  * /account/offers (?view=made | received; the offer emails link here): every offer thread the
  * person is in, with its rounds, where it stands, the time left, and the buttons the server
- * allows next (accept, decline, counter, withdraw, pay now).
+ * allows next (accept, decline, counter, withdraw, pay now). A message the other person sent
+ * can be reported to our team; one we removed after a report says so instead.
  */
 import { formatPence, type OfferThread, photoThumbUrl } from '@reshelf/contracts';
-import { HandCoins } from 'lucide-react';
+import { Flag, HandCoins } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -20,6 +21,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { formatWhen, offerStatusLabel, timeLeft } from '../orders/format.ts';
+import { ReportDialog } from '../reports/ReportDialog.tsx';
 import { OfferAmountForm } from './OfferAmountForm.tsx';
 
 type View = 'made' | 'received';
@@ -211,8 +213,15 @@ function ThreadCard({ thread }: { thread: OfferThread }) {
                 · <time dateTime={round.createdAt}>{formatWhen(round.createdAt)}</time>
                 {round.id !== current.id ? ` · ${offerStatusLabel(round.status).toLowerCase()}` : ''}
               </p>
-              {round.message ? (
-                <p className="mt-0.5 break-words text-ink-muted italic">“{round.message}”</p>
+              {round.messageRemoved ? (
+                <p className="mt-0.5 text-ink-muted" data-testid="message-removed">
+                  Message removed by Reshelf
+                </p>
+              ) : round.message ? (
+                <div className="mt-0.5 flex flex-wrap items-baseline gap-x-3">
+                  <p className="min-w-0 break-words text-ink-muted italic">“{round.message}”</p>
+                  {round.madeBy !== thread.role ? <ReportMessage offerId={round.id} from={them} /> : null}
+                </div>
               ) : null}
             </li>
           );
@@ -313,6 +322,32 @@ function ThreadCard({ thread }: { thread: OfferThread }) {
         onConfirm={() => withdraw.mutate({ offerId: thread.currentId })}
       />
     </li>
+  );
+}
+
+/** "Report" beside a message the other person sent: it goes to our team's queue. */
+function ReportMessage({ offerId, from }: { offerId: string; from: string }) {
+  const [open, setOpen] = useState(false);
+  const report = trpc.reports.message.useMutation();
+  return (
+    <>
+      <Button
+        variant="link"
+        size="sm"
+        className="h-auto gap-1 px-0 text-xs text-ink-muted hover:text-ink"
+        onClick={() => setOpen(true)}
+      >
+        <Flag aria-hidden="true" className="size-3.5" />
+        Report<span className="sr-only"> this message from {from}</span>
+      </Button>
+      <ReportDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Report this message"
+        description={`Tell our team what’s wrong with ${from}’s message. They aren’t told who reported it.`}
+        send={(input) => report.mutateAsync({ offerId, ...input })}
+      />
+    </>
   );
 }
 

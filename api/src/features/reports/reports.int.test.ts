@@ -1,0 +1,416 @@
+/**
+ * Reports against real PostgreSQL: members report a listing or a message sent to them (not
+ * their own, once while open, rate-limited); staff, moderators too, list the queue, dismiss
+ * with a note, and act: a listing is removed and every open report on it closes, a message is
+ * hidden from both people in the thread. Every staff change is in the audit log.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { hit } from '../../http/rate-limit.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
+import { createBook, createListing, trpcMutation, trpcQuery } from '../../testing/catalogue.ts';
+import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { REPORT_RATE } from './reports.service.ts';
+
+let t: TestApp;
+let db: Database;
+let moderator: TestUser;
+let admin: TestUser;
+let seller: TestUser;
+let buyer: TestUser;
+let other: TestUser;
+let fake: { id: string; slug: string };
+let spare: { id: string; slug: string };
+let offerId: string;
+let counterId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  moderator = await createUser(db, t.services.identity, 'moderator@reports.test', { roles: ['moderator'] });
+  admin = await createUser(db, t.services.identity, 'admin@reports.test', { roles: ['admin'] });
+  seller = await createUser(db, t.services.identity, 'seller@reports.test');
+  buyer = await createUser(db, t.services.identity, 'buyer@reports.test');
+  other = await createUser(db, t.services.identity, 'other@reports.test');
+  fake = await createListing(db, {
+    sellerId: seller.id,
+    bookId: await createBook(db, { title: 'A Very Suspicious Atlas' }),
+    price: 2000,
+  });
+  spare = await createListing(db, {
+    sellerId: seller.id,
+    bookId: await createBook(db, { title: 'An Honest Almanac' }),
+    price: 1000,
+  });
+  // A thread with a message each way: the buyer's offer, the seller's rude counter.
+  offerId = dataOf(
+    await asUser(t.app, buyer.accessToken).mutation('offers.make', {
+      listingId: spare.id,
+      amountMinor: 700,
+      message: 'Would you take £7?',
+    }),
+  ).offerId;
+  counterId = dataOf(
+    await asUser(t.app, seller.accessToken).mutation('offers.counter', {
+      offerId,
+      amountMinor: 900,
+      message: 'Go away, you cheapskate',
+    }),
+  ).offerId;
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+async function auditOf(action: string) {
+  return db
+    .selectFrom('audit_log')
+    .select(['actor_email', 'target_type', 'target_id', 'details'])
+    .where('action', '=', action)
+    .orderBy('id')
+    .execute();
+}
+
+async function reportRow(id: string) {
+  return db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+describe('who may call', () => {
+  it('members report when signed in; only staff see and work the queue', async () => {
+    expect(
+      (await trpcMutation(t.app, 'reports.listing', { listingId: fake.id, reason: 'prohibited' })).status,
+    ).toBe(401);
+    const member = asUser(t.app, buyer.accessToken);
+    expect((await member.query('staffReports.list', {})).status).toBe(403);
+    expect((await member.query('staffReports.openCount')).status).toBe(403);
+    const some = '00000000-0000-4000-8000-000000000000';
+    expect((await member.mutation('staffReports.dismiss', { reportId: some, note: 'Nope' })).status).toBe(
+      403,
+    );
+    expect((await member.mutation('staffReports.act', { reportId: some, note: 'Nope' })).status).toBe(403);
+    expect((await trpcQuery(t.app, 'staffReports.list', {})).status).toBe(401);
+    expect((await asUser(t.app, moderator.accessToken).query('staffReports.list', {})).status).toBe(200);
+    expect((await asUser(t.app, admin.accessToken).query('staffReports.list', {})).status).toBe(200);
+  });
+});
+
+describe('reporting', () => {
+  it('checks the reason and details', async () => {
+    const as = asUser(t.app, buyer.accessToken);
+    expect(errorOf(await as.mutation('reports.listing', { listingId: fake.id, reason: 'boring' }))).toEqual({
+      status: 400,
+      message: 'reason: Choose a reason from the list',
+    });
+    expect(
+      errorOf(
+        await as.mutation('reports.listing', {
+          listingId: fake.id,
+          reason: 'other',
+          details: 'x'.repeat(1001),
+        }),
+      ),
+    ).toEqual({ status: 400, message: 'details: Keep the details to 1,000 characters' });
+  });
+
+  it('refuses your own listing and your own message, and messages not sent to you', async () => {
+    expect(
+      errorOf(
+        await asUser(t.app, seller.accessToken).mutation('reports.listing', {
+          listingId: fake.id,
+          reason: 'prohibited',
+        }),
+      ),
+    ).toEqual({ status: 403, message: 'You can’t report your own listing.' });
+    expect(
+      errorOf(
+        await asUser(t.app, buyer.accessToken).mutation('reports.message', { offerId, reason: 'offensive' }),
+      ),
+    ).toEqual({ status: 403, message: 'You can’t report your own message.' });
+    expect(
+      errorOf(
+        await asUser(t.app, other.accessToken).mutation('reports.message', {
+          offerId: counterId,
+          reason: 'offensive',
+        }),
+      ),
+    ).toEqual({ status: 404, message: 'We could not find that message.' });
+    const draft = await createListing(db, {
+      sellerId: seller.id,
+      bookId: await createBook(db, { title: 'Unpublished' }),
+      status: 'draft',
+    });
+    expect(
+      errorOf(
+        await asUser(t.app, buyer.accessToken).mutation('reports.listing', {
+          listingId: draft.id,
+          reason: 'other',
+        }),
+      ).status,
+    ).toBe(404);
+    expect(await db.selectFrom('reports').select('id').execute()).toEqual([]);
+  });
+
+  it('takes one open report per member and target', async () => {
+    const as = asUser(t.app, buyer.accessToken);
+    const { id } = dataOf(
+      await as.mutation('reports.listing', {
+        listingId: fake.id,
+        reason: 'not_as_described',
+        details: '  The photos are of a different edition.  ',
+      }),
+    );
+    expect(await reportRow(id)).toMatchObject({
+      target_kind: 'listing',
+      listing_id: fake.id,
+      offer_id: null,
+      reporter_id: buyer.id,
+      reason: 'not_as_described',
+      details: 'The photos are of a different edition.',
+      status: 'open',
+      resolved_at: null,
+    });
+    expect(
+      errorOf(await as.mutation('reports.listing', { listingId: fake.id, reason: 'prohibited' })),
+    ).toEqual({
+      status: 409,
+      message: 'You’ve already reported this; our team will review it.',
+    });
+    // Someone else may report the same listing.
+    dataOf(
+      await asUser(t.app, other.accessToken).mutation('reports.listing', {
+        listingId: fake.id,
+        reason: 'prohibited',
+      }),
+    );
+    // The message the seller sent the buyer.
+    dataOf(
+      await as.mutation('reports.message', {
+        offerId: counterId,
+        reason: 'offensive',
+        details: 'Rude counter-offer',
+      }),
+    );
+    expect(
+      errorOf(await as.mutation('reports.message', { offerId: counterId, reason: 'spam_or_scam' })).status,
+    ).toBe(409);
+  });
+
+  it('is rate-limited per member', async () => {
+    const busy = await createUser(db, t.services.identity, 'busy@reports.test');
+    for (let i = 0; i < REPORT_RATE.limit; i += 1) await hit(db, REPORT_RATE, busy.id);
+    const refused = errorOf(
+      await asUser(t.app, busy.accessToken).mutation('reports.listing', {
+        listingId: spare.id,
+        reason: 'other',
+      }),
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.message).toMatch(/^Too many attempts/);
+  });
+});
+
+describe('the staff queue', () => {
+  it('lists open reports with their target and how many open reports it has', async () => {
+    const as = asUser(t.app, moderator.accessToken);
+    const open = dataOf(await as.query('staffReports.list', {}));
+    expect(open).toHaveLength(3);
+    const [first, second, third] = open;
+    expect(first).toMatchObject({
+      kind: 'listing',
+      reason: 'not_as_described',
+      reasonLabel: 'Counterfeit or not as described',
+      details: 'The photos are of a different edition.',
+      reporter: { email: buyer.email },
+      openOnTarget: 2,
+      listing: { id: fake.id, title: 'A Very Suspicious Atlas', status: 'active', sellerEmail: seller.email },
+      message: null,
+    });
+    expect(second).toMatchObject({ kind: 'listing', openOnTarget: 2, reporter: { email: other.email } });
+    expect(third).toMatchObject({
+      kind: 'offer_message',
+      openOnTarget: 1,
+      listing: null,
+      message: {
+        offerId: counterId,
+        text: 'Go away, you cheapskate',
+        hidden: false,
+        senderEmail: seller.email,
+        listingTitle: 'An Honest Almanac',
+      },
+    });
+    const messages = dataOf(await as.query('staffReports.list', { kind: 'offer_message' }));
+    expect(messages.map((report: { id: string }) => report.id)).toEqual([third.id]);
+    expect(dataOf(await as.query('staffReports.list', { status: 'dismissed' }))).toEqual([]);
+    expect(dataOf(await as.query('staffReports.openCount'))).toEqual({ open: 3 });
+    expect(errorOf(await as.query('staffReports.list', { status: 'closed' }))).toEqual({
+      status: 400,
+      message: 'status: Choose a status from the list',
+    });
+  });
+
+  it('dismisses one report with a note, audited; the others on the listing stay open', async () => {
+    const as = asUser(t.app, moderator.accessToken);
+    const [mine, theirs] = dataOf(await as.query('staffReports.list', { kind: 'listing' }));
+    expect(errorOf(await as.mutation('staffReports.dismiss', { reportId: theirs.id, note: '' }))).toEqual({
+      status: 400,
+      message: 'note: Write a note (at least 3 characters): why it needs no action',
+    });
+    dataOf(await as.mutation('staffReports.dismiss', { reportId: theirs.id, note: 'Not a prohibited item' }));
+    expect(await reportRow(theirs.id)).toMatchObject({
+      status: 'dismissed',
+      resolved_by: moderator.id,
+      resolution_note: 'Not a prohibited item',
+    });
+    expect(await auditOf('report.dismiss')).toEqual([
+      {
+        actor_email: moderator.email,
+        target_type: 'report',
+        target_id: theirs.id,
+        details: { kind: 'listing', reason: 'prohibited', listingId: fake.id, note: 'Not a prohibited item' },
+      },
+    ]);
+    expect((await reportRow(mine.id)).status).toBe('open');
+    expect(
+      errorOf(await as.mutation('staffReports.dismiss', { reportId: theirs.id, note: 'Again, please' })),
+    ).toEqual({ status: 409, message: 'This report is already dismissed. Refresh the page.' });
+    const dismissed = dataOf(await as.query('staffReports.list', { status: 'dismissed' }));
+    expect(dismissed).toMatchObject([
+      { id: theirs.id, resolvedByEmail: moderator.email, resolutionNote: 'Not a prohibited item' },
+    ]);
+  });
+
+  it('acting on a listing removes it, emails the seller and closes every open report on it', async () => {
+    // A third member reports it too, so two reports are open on the listing.
+    const third = await createUser(db, t.services.identity, 'third@reports.test');
+    const { id: late } = dataOf(
+      await asUser(t.app, third.accessToken).mutation('reports.listing', {
+        listingId: fake.id,
+        reason: 'spam_or_scam',
+      }),
+    );
+    const as = asUser(t.app, moderator.accessToken);
+    const [first] = dataOf(await as.query('staffReports.list', { kind: 'listing' }));
+    expect(first.openOnTarget).toBe(2);
+    expect(
+      dataOf(await as.mutation('staffReports.act', { reportId: first.id, note: 'Counterfeit copy' })),
+    ).toEqual({ kind: 'listing', closed: 2 });
+    expect(dataOf(await trpcQuery(t.app, 'listings.bySlug', { slug: fake.slug }))).toMatchObject({
+      status: 'removed',
+      available: false,
+    });
+    expect(await lastEmailTo(db, seller.email)).toMatchObject({ template: 'listing_removed' });
+    for (const id of [first.id, late]) {
+      expect(await reportRow(id)).toMatchObject({
+        status: 'actioned',
+        resolved_by: moderator.id,
+        resolution_note: 'Counterfeit copy',
+      });
+    }
+    // The dismissed one stays dismissed.
+    expect(dataOf(await as.query('staffReports.list', { status: 'dismissed' }))).toHaveLength(1);
+    expect(await auditOf('listing.remove')).toMatchObject([
+      { actor_email: moderator.email, target_id: fake.id, details: { reason: 'Counterfeit copy' } },
+    ]);
+    expect((await auditOf('report.action')).map((entry) => entry.target_id).sort()).toEqual(
+      [first.id, late].sort(),
+    );
+    expect(errorOf(await as.mutation('staffReports.act', { reportId: late, note: 'Again' }))).toEqual({
+      status: 409,
+      message: 'This report is already actioned. Refresh the page.',
+    });
+    // A removed listing cannot be reported again.
+    expect(
+      errorOf(
+        await asUser(t.app, buyer.accessToken).mutation('reports.listing', {
+          listingId: fake.id,
+          reason: 'other',
+        }),
+      ),
+    ).toEqual({ status: 409, message: 'Our team has already removed this listing.' });
+  });
+
+  it('removing a listing from /admin/listings closes its open reports too', async () => {
+    const listing = await createListing(db, {
+      sellerId: seller.id,
+      bookId: await createBook(db, { title: 'Reported Then Removed' }),
+    });
+    const { id } = dataOf(
+      await asUser(t.app, buyer.accessToken).mutation('reports.listing', {
+        listingId: listing.id,
+        reason: 'prohibited',
+      }),
+    );
+    dataOf(
+      await asUser(t.app, admin.accessToken).mutation('staffListings.setRemoved', {
+        listingId: listing.id,
+        removed: true,
+        reason: 'Prohibited item',
+      }),
+    );
+    expect(await reportRow(id)).toMatchObject({ status: 'actioned', resolved_by: admin.id });
+  });
+
+  it('acting on a message hides it in the thread for both people and may warn its sender', async () => {
+    const as = asUser(t.app, moderator.accessToken);
+    const [report] = dataOf(await as.query('staffReports.list', { kind: 'offer_message' }));
+    expect(
+      dataOf(
+        await as.mutation('staffReports.act', {
+          reportId: report.id,
+          note: 'Abusive language',
+          warnSender: true,
+        }),
+      ),
+    ).toEqual({ kind: 'offer_message', closed: 1 });
+    for (const [user, role] of [
+      [buyer, 'buyer'],
+      [seller, 'seller'],
+    ] as const) {
+      const [thread] = dataOf(
+        await asUser(t.app, user.accessToken).query('offers.list', { role, listingId: spare.id }),
+      );
+      const rounds = thread.rounds.map(
+        (round: { id: string; message: string | null; messageRemoved: boolean }) => ({
+          id: round.id,
+          message: round.message,
+          messageRemoved: round.messageRemoved,
+        }),
+      );
+      expect(rounds).toEqual([
+        { id: offerId, message: 'Would you take £7?', messageRemoved: false },
+        { id: counterId, message: null, messageRemoved: true },
+      ]);
+    }
+    expect(await reportRow(report.id)).toMatchObject({
+      status: 'actioned',
+      resolution_note: 'Abusive language',
+    });
+    expect(await auditOf('offer.hide_message')).toEqual([
+      {
+        actor_email: moderator.email,
+        target_type: 'offer',
+        target_id: counterId,
+        details: { senderId: seller.id, note: 'Abusive language', warned: true },
+      },
+    ]);
+    const warning = await lastEmailTo(db, seller.email);
+    expect(warning).toMatchObject({ template: 'offer_message_removed' });
+    expect(warning?.text_body).toContain('The reason: Abusive language');
+    // Staff still see what was said; the reporter cannot report it again.
+    const [closed] = dataOf(
+      await as.query('staffReports.list', { status: 'actioned', kind: 'offer_message' }),
+    );
+    expect(closed.message).toMatchObject({ text: 'Go away, you cheapskate', hidden: true });
+    expect(
+      errorOf(
+        await asUser(t.app, buyer.accessToken).mutation('reports.message', {
+          offerId: counterId,
+          reason: 'other',
+        }),
+      ),
+    ).toEqual({ status: 409, message: 'Our team has already removed this message.' });
+    expect(dataOf(await as.query('staffReports.openCount'))).toEqual({ open: 0 });
+  });
+});

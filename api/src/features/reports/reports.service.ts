@@ -1,0 +1,429 @@
+/**
+ * Reports (issue 9). A signed-in member reports a listing on sale (not their own), or a
+ * message someone sent them with an offer (not their own), with a reason from a fixed list
+ * and optional details. One open report per member and target: reporting again while it is
+ * open is refused kindly. Reports are rate-limited per member.
+ *
+ * Staff (moderators too) work the queue at /admin/reports: each report with what it is about
+ * and how many open reports that target has. They dismiss one with a note, or act: a listing
+ * is removed through the staff listing removal (which closes every open report on it, see
+ * close-reports.ts), a message is hidden (`offers.message_hidden_at`; threads then say
+ * "Message removed by Reshelf") and its sender may be warned by email. Every change is
+ * audited in its transaction.
+ */
+import {
+  REPORT_REASON_LABELS,
+  type ReportReason,
+  type ReportStatus,
+  type ReportTargetKind,
+} from '@reshelf/contracts';
+import { sql } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import { enforce, type RateRule } from '../../http/rate-limit.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { layout } from '../mail/registry.ts';
+import { setListingRemoved } from '../staff-listings/staff-listings.service.ts';
+import { closeOpenReports } from './close-reports.ts';
+
+/** Enough for a member reporting a bad batch of listings; not enough to flood the queue. */
+export const REPORT_RATE: RateRule = { bucket: 'report', limit: 20, windowSeconds: 60 * 60 };
+
+export const ALREADY_REPORTED = 'You’ve already reported this; our team will review it.';
+const GONE = 'That report no longer exists. Refresh the page.';
+
+/** Listings a member can see on the site, and so report. */
+const REPORTABLE_LISTING_STATUSES = ['active', 'reserved', 'sold', 'withdrawn'];
+
+export interface ReportInput {
+  reason: ReportReason;
+  details: string | null;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '23505';
+}
+
+async function insertReport(
+  db: Database,
+  values: { target_kind: ReportTargetKind; listing_id?: string; offer_id?: string; reporter_id: string },
+  input: ReportInput,
+): Promise<{ id: string }> {
+  try {
+    return await db
+      .insertInto('reports')
+      .values({ ...values, reason: input.reason, details: input.details })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', ALREADY_REPORTED);
+    throw error;
+  }
+}
+
+export async function reportListing(
+  db: Database,
+  reporterId: string,
+  input: ReportInput & { listingId: string },
+): Promise<{ id: string }> {
+  const listing = await db
+    .selectFrom('listings')
+    .select(['seller_id', 'status'])
+    .where('id', '=', input.listingId)
+    .executeTakeFirst();
+  if (!listing || !REPORTABLE_LISTING_STATUSES.includes(listing.status)) {
+    if (listing?.status === 'removed') {
+      throw new AppError('CONFLICT', 'Our team has already removed this listing.');
+    }
+    throw new AppError('NOT_FOUND', 'We could not find that listing.');
+  }
+  if (listing.seller_id === reporterId) {
+    throw new AppError('FORBIDDEN', 'You can’t report your own listing.');
+  }
+  await enforce(db, [[REPORT_RATE, reporterId]]);
+  return insertReport(
+    db,
+    { target_kind: 'listing', listing_id: input.listingId, reporter_id: reporterId },
+    input,
+  );
+}
+
+export async function reportOfferMessage(
+  db: Database,
+  reporterId: string,
+  input: ReportInput & { offerId: string },
+): Promise<{ id: string }> {
+  const offer = await db
+    .selectFrom('offers')
+    .select(['buyer_id', 'seller_id', 'made_by', 'message', 'message_hidden_at'])
+    .where('id', '=', input.offerId)
+    .executeTakeFirst();
+  const NOT_FOUND = new AppError('NOT_FOUND', 'We could not find that message.');
+  // Only the two people in the thread know the message exists.
+  if (!offer || (offer.buyer_id !== reporterId && offer.seller_id !== reporterId)) throw NOT_FOUND;
+  const senderId = offer.made_by === 'buyer' ? offer.buyer_id : offer.seller_id;
+  if (senderId === reporterId) throw new AppError('FORBIDDEN', 'You can’t report your own message.');
+  if (!offer.message) throw NOT_FOUND;
+  if (offer.message_hidden_at) {
+    throw new AppError('CONFLICT', 'Our team has already removed this message.');
+  }
+  await enforce(db, [[REPORT_RATE, reporterId]]);
+  return insertReport(
+    db,
+    { target_kind: 'offer_message', offer_id: input.offerId, reporter_id: reporterId },
+    input,
+  );
+}
+
+// Staff ------------------------------------------------------------------------------------------
+
+export interface StaffReport {
+  id: string;
+  kind: ReportTargetKind;
+  reason: ReportReason;
+  reasonLabel: string;
+  details: string | null;
+  status: ReportStatus;
+  createdAt: string;
+  reporter: { id: string; name: string | null; email: string | null };
+  /** Open reports on the same listing or message, this one included if open. */
+  openOnTarget: number;
+  resolvedAt: string | null;
+  resolvedByEmail: string | null;
+  resolutionNote: string | null;
+  listing: {
+    id: string;
+    slug: string | null;
+    title: string | null;
+    status: string;
+    sellerName: string | null;
+    sellerEmail: string | null;
+  } | null;
+  message: {
+    offerId: string;
+    text: string | null;
+    hidden: boolean;
+    senderName: string | null;
+    senderEmail: string | null;
+    listingTitle: string | null;
+    listingSlug: string | null;
+  } | null;
+}
+
+export async function listReports(
+  db: Database,
+  filter: { status: ReportStatus; kind?: ReportTargetKind; limit: number },
+): Promise<StaffReport[]> {
+  let query = db
+    .selectFrom('reports as r')
+    .innerJoin('auth.users as ru', 'ru.id', 'r.reporter_id')
+    .leftJoin('profiles as rp', 'rp.id', 'r.reporter_id')
+    .leftJoin('auth.users as staff', 'staff.id', 'r.resolved_by')
+    .leftJoin('offers as o', 'o.id', 'r.offer_id')
+    // The listing reported, or the one the offer was about.
+    .leftJoin('listings as l', (join) =>
+      join.on((eb) =>
+        eb.or([eb('l.id', '=', eb.ref('r.listing_id')), eb('l.id', '=', eb.ref('o.listing_id'))]),
+      ),
+    )
+    .leftJoin('books as b', 'b.id', 'l.book_id')
+    .leftJoin('auth.users as su', 'su.id', 'l.seller_id')
+    .leftJoin('profiles as sp', 'sp.id', 'l.seller_id')
+    // Who sent the message: the buyer for an offer, the seller for a counter.
+    .leftJoin('auth.users as mu', (join) =>
+      join.on((eb) =>
+        eb(
+          'mu.id',
+          '=',
+          eb
+            .case()
+            .when('o.made_by', '=', 'buyer')
+            .then(eb.ref('o.buyer_id'))
+            .else(eb.ref('o.seller_id'))
+            .end(),
+        ),
+      ),
+    )
+    .leftJoin('profiles as mp', 'mp.id', 'mu.id')
+    .select((eb) => [
+      'r.id',
+      'r.target_kind',
+      'r.listing_id',
+      'r.offer_id',
+      'r.reason',
+      'r.details',
+      'r.status',
+      'r.created_at',
+      'r.resolved_at',
+      'r.resolution_note',
+      'r.reporter_id',
+      'ru.email as reporter_email',
+      'rp.display_name as reporter_name',
+      'staff.email as staff_email',
+      'o.message',
+      'o.message_hidden_at',
+      'l.id as l_id',
+      'l.slug',
+      'l.status as listing_status',
+      'b.title',
+      'su.email as seller_email',
+      'sp.display_name as seller_name',
+      'mu.email as sender_email',
+      'mp.display_name as sender_name',
+      eb
+        .selectFrom('reports as s')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('s.status', '=', 'open')
+        .where((inner) =>
+          inner.or([
+            inner('s.listing_id', '=', inner.ref('r.listing_id')),
+            inner('s.offer_id', '=', inner.ref('r.offer_id')),
+          ]),
+        )
+        .as('open_on_target'),
+    ])
+    .where('r.status', '=', filter.status);
+  if (filter.kind) query = query.where('r.target_kind', '=', filter.kind);
+  // The open queue oldest first (first come, first served); closed ones most recent first.
+  query =
+    filter.status === 'open' ? query.orderBy('r.created_at', 'asc') : query.orderBy('r.resolved_at', 'desc');
+  const rows = await query.orderBy('r.id').limit(filter.limit).execute();
+  return rows.map((row) => {
+    const reason = row.reason as ReportReason;
+    return {
+      id: row.id,
+      kind: row.target_kind as ReportTargetKind,
+      reason,
+      reasonLabel: REPORT_REASON_LABELS[reason] ?? reason,
+      details: row.details,
+      status: row.status as ReportStatus,
+      createdAt: row.created_at.toISOString(),
+      reporter: { id: row.reporter_id, name: row.reporter_name ?? null, email: row.reporter_email ?? null },
+      openOnTarget: row.open_on_target ?? 0,
+      resolvedAt: row.resolved_at?.toISOString() ?? null,
+      resolvedByEmail: row.staff_email ?? null,
+      resolutionNote: row.resolution_note,
+      listing:
+        row.target_kind === 'listing' && row.l_id
+          ? {
+              id: row.l_id,
+              slug: row.slug ?? null,
+              title: row.title ?? null,
+              status: row.listing_status ?? 'removed',
+              sellerName: row.seller_name ?? null,
+              sellerEmail: row.seller_email ?? null,
+            }
+          : null,
+      message:
+        row.target_kind === 'offer_message' && row.offer_id
+          ? {
+              offerId: row.offer_id,
+              text: row.message ?? null,
+              hidden: row.message_hidden_at !== null,
+              senderName: row.sender_name ?? null,
+              senderEmail: row.sender_email ?? null,
+              listingTitle: row.title ?? null,
+              listingSlug: row.slug ?? null,
+            }
+          : null,
+    };
+  });
+}
+
+/** Open reports, for the staff sidebar and dashboard. */
+export async function countOpenReports(db: Database): Promise<number> {
+  const row = await db
+    .selectFrom('reports')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('status', '=', 'open')
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+async function openReport(db: Database, reportId: string) {
+  const report = await db
+    .selectFrom('reports')
+    .select(['id', 'status', 'target_kind', 'listing_id', 'offer_id'])
+    .where('id', '=', reportId)
+    .executeTakeFirst();
+  if (!report) throw new AppError('NOT_FOUND', GONE);
+  if (report.status !== 'open') {
+    throw new AppError('CONFLICT', `This report is already ${report.status}. Refresh the page.`);
+  }
+  return report;
+}
+
+/** Closes one report without action (the others on the same target stay open). */
+export async function dismissReport(
+  db: Database,
+  staffId: string,
+  input: { reportId: string; note: string },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const closed = await trx
+      .updateTable('reports')
+      .set({
+        status: 'dismissed',
+        resolved_by: staffId,
+        resolved_at: sql<Date>`now()`,
+        resolution_note: input.note,
+      })
+      .where('id', '=', input.reportId)
+      .where('status', '=', 'open')
+      .returning(['target_kind', 'reason', 'listing_id', 'offer_id'])
+      .executeTakeFirst();
+    if (!closed) {
+      await openReport(trx, input.reportId); // throws why: gone, or closed already
+      throw new AppError('CONFLICT', GONE);
+    }
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: 'report.dismiss',
+      targetType: 'report',
+      targetId: input.reportId,
+      details: {
+        kind: closed.target_kind,
+        reason: closed.reason,
+        ...(closed.listing_id ? { listingId: closed.listing_id } : { offerId: closed.offer_id }),
+        note: input.note,
+      },
+    });
+  });
+}
+
+export interface ActDeps {
+  db: Database;
+  mailer: Mailer;
+  origin: string;
+}
+
+/**
+ * Acts on a report. A listing is removed with the note as the reason the seller is told
+ * (the staff listing removal, which also closes every open report on it). A message is hidden
+ * from the thread, every open report on it closes, and, if asked, its sender is warned.
+ */
+export async function actOnReport(
+  deps: ActDeps,
+  staffId: string,
+  input: { reportId: string; note: string; warnSender: boolean },
+): Promise<{ kind: ReportTargetKind; closed: number }> {
+  const report = await openReport(deps.db, input.reportId);
+  if (report.target_kind === 'listing' && report.listing_id) {
+    const open = await countOpenOn(deps.db, { listingId: report.listing_id });
+    await setListingRemoved(deps, staffId, {
+      listingId: report.listing_id,
+      removed: true,
+      reason: input.note,
+    });
+    return { kind: 'listing', closed: open };
+  }
+  if (!report.offer_id) throw new Error(`report ${report.id} has no target`);
+  const offerId = report.offer_id;
+  const { closed, sender } = await deps.db.transaction().execute(async (trx) => {
+    const offer = await trx
+      .selectFrom('offers as o')
+      .innerJoin('listings as l', 'l.id', 'o.listing_id')
+      .innerJoin('books as b', 'b.id', 'l.book_id')
+      .select(['o.message_hidden_at', 'o.made_by', 'o.buyer_id', 'o.seller_id', 'b.title'])
+      .where('o.id', '=', offerId)
+      .forUpdate('o')
+      .executeTakeFirst();
+    if (!offer) throw new AppError('NOT_FOUND', 'That message no longer exists. Refresh the page.');
+    if (!offer.message_hidden_at) {
+      await trx
+        .updateTable('offers')
+        .set({ message_hidden_at: sql<Date>`now()` })
+        .where('id', '=', offerId)
+        .execute();
+    }
+    const senderId = offer.made_by === 'buyer' ? offer.buyer_id : offer.seller_id;
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: 'offer.hide_message',
+      targetType: 'offer',
+      targetId: offerId,
+      details: { senderId, note: input.note, warned: input.warnSender },
+    });
+    const closed = await closeOpenReports(trx, staffId, { offerId }, input.note);
+    return { closed, sender: { id: senderId, title: offer.title } };
+  });
+  if (input.warnSender) await warnSender(deps, sender.id, sender.title, input.note);
+  return { kind: 'offer_message', closed };
+}
+
+async function countOpenOn(db: Database, target: { listingId: string }): Promise<number> {
+  const row = await db
+    .selectFrom('reports')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('status', '=', 'open')
+    .where('listing_id', '=', target.listingId)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/** The sender of a removed message is told why, and what happens if it continues. */
+async function warnSender(deps: ActDeps, senderId: string, title: string, note: string): Promise<void> {
+  const person = await deps.db
+    .selectFrom('auth.users as u')
+    .leftJoin('profiles as p', 'p.id', 'u.id')
+    .select(['u.email', 'p.display_name'])
+    .where('u.id', '=', senderId)
+    .executeTakeFirst();
+  if (!person?.email) return;
+  const paragraphs = [
+    `Hello ${person.display_name ?? 'there'},`,
+    `Our team has removed a message you sent with an offer on “${title}”, because it broke our community rules.`,
+    `The reason: ${note}`,
+    'Please keep messages polite and about the book. If it happens again we may suspend your account.',
+  ];
+  const url = `${deps.origin}/account/offers`;
+  await deps.mailer.send({
+    to: person.email,
+    subject: 'A message you sent on Reshelf was removed',
+    text: `${paragraphs.join('\n\n')}\n\nYour offers: ${url}\n`,
+    html: layout(paragraphs, { label: 'See your offers', url }),
+    template: 'offer_message_removed',
+    userId: senderId,
+  });
+}
