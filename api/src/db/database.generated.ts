@@ -519,6 +519,7 @@ export interface Payouts {
   created_at: Generated<Timestamp>;
   id: Generated<string>;
   order_id: string;
+  release_after: Timestamp | null;
   released_at: Timestamp | null;
   seller_id: string;
   status: Generated<string>;

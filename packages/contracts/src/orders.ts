@@ -165,7 +165,13 @@ export const orderDetailSchema = orderSummarySchema.extend({
   cancelReason: z.string().nullable(),
   refundedMinor: z.number().int(),
   payout: z
-    .object({ amountMinor: z.number().int(), status: z.string(), releasedAt: z.string().nullable() })
+    .object({
+      amountMinor: z.number().int(),
+      status: z.string(),
+      releasedAt: z.string().nullable(),
+      /** A charity sale's payout, held until its 14-day return window closes. */
+      releaseAfter: z.string().nullable(),
+    })
     .nullable(),
   dispute: disputeViewSchema.nullable(),
   events: z.array(orderEventSchema),
@@ -186,6 +192,7 @@ export const payoutsViewSchema = z.object({
       status: z.enum(['held', 'released', 'cancelled']),
       createdAt: z.string(),
       releasedAt: z.string().nullable(),
+      releaseAfter: z.string().nullable(),
     }),
   ),
 });

@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
 import { asUser, createOrder, dataOf, errorOf } from '../../testing/selling.ts';
+import { releaseHeldPayouts } from '../orders/orders.service.ts';
 
 let t: TestApp;
 let db: Database;
@@ -89,7 +90,11 @@ async function order(options: {
     options.deliveredDaysAgo === undefined ? null : new Date(Date.now() - options.deliveredDaysAgo * DAY);
   const row = await db
     .updateTable('orders')
-    .set({ delivered_at: delivered, ...(options.paidAt ? { paid_at: options.paidAt } : {}) })
+    .set({
+      delivered_at: delivered,
+      charity_sale: options.charity !== false,
+      ...(options.paidAt ? { paid_at: options.paidAt } : {}),
+    })
     .where('id', '=', orderId)
     .returning('total_minor')
     .executeTakeFirstOrThrow();
@@ -388,5 +393,64 @@ describe('the charity dashboard', () => {
     expect(dashboard.payouts.cancelledMinor).toBe(1099);
     expect(dashboard.payouts.heldMinor).toBeGreaterThan(0);
     expect(dashboard.openReturns).toBe(0);
+  });
+});
+
+// Last: these orders change the charity's figures the dashboard test adds up.
+describe('charity payouts and the return window', () => {
+  const payoutOf = (orderId: string) =>
+    db
+      .selectFrom('payouts')
+      .select(['status', 'release_after', 'released_at'])
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow();
+
+  it('holds a completed charity sale’s payout until 14 days after delivery, then releases it', async () => {
+    const { orderId } = await order({ status: 'delivered', deliveredDaysAgo: 1 });
+    dataOf(await asBuyer().mutation('orders.confirm', { orderId }));
+    const held = await payoutOf(orderId);
+    expect(held.status).toBe('held');
+    const delivered = (
+      await db.selectFrom('orders').select('delivered_at').where('id', '=', orderId).executeTakeFirstOrThrow()
+    ).delivered_at!;
+    expect(held.release_after?.getTime()).toBe(delivered.getTime() + 14 * DAY);
+    const seen = dataOf(await asOwner().query('orders.get', { orderId }));
+    expect(seen.payout).toMatchObject({ status: 'held', releaseAfter: held.release_after!.toISOString() });
+    expect(seen.nextStep).toMatch(/^Complete — payout released on .+, when the return window closes$/);
+    expect((await lastMail('owner@orders.test'))?.text_body).toMatch(
+      /will be released to your payouts on \d{1,2} \w+ \d{4}, when the buyer’s 14-day return window closes/,
+    );
+
+    await releaseHeldPayouts(db, new Date(held.release_after!.getTime() - 60_000));
+    expect((await payoutOf(orderId)).status).toBe('held');
+    const at = new Date(held.release_after!.getTime() + 60_000);
+    expect(await releaseHeldPayouts(db, at)).toBeGreaterThanOrEqual(1);
+    expect(await payoutOf(orderId)).toMatchObject({ status: 'released', released_at: at });
+  });
+
+  it('keeps it held while a return is open, cancels it when the return is refunded', async () => {
+    const { orderId } = await order({ status: 'delivered', deliveredDaysAgo: 3 });
+    dataOf(await asBuyer().mutation('orders.confirm', { orderId }));
+    const requested = dataOf(
+      await asBuyer().mutation('charities.requestReturn', {
+        orderId,
+        reason: 'Pages are missing from the end.',
+      }),
+    );
+    const afterWindow = new Date(Date.now() + 15 * DAY);
+    await releaseHeldPayouts(db, afterWindow);
+    expect((await payoutOf(orderId)).status).toBe('held');
+
+    dataOf(await asOwner().mutation('charities.acceptReturn', { returnId: requested.request.id }));
+    dataOf(await asOwner().mutation('charities.receiveReturn', { returnId: requested.request.id }));
+    expect((await payoutOf(orderId)).status).toBe('cancelled');
+    await releaseHeldPayouts(db, afterWindow);
+    expect((await payoutOf(orderId)).status).toBe('cancelled');
+  });
+
+  it('releases a private seller’s payout on completion, as before', async () => {
+    const { orderId } = await order({ charity: false, status: 'delivered', deliveredDaysAgo: 1 });
+    dataOf(await asBuyer().mutation('orders.confirm', { orderId }));
+    expect(await payoutOf(orderId)).toMatchObject({ status: 'released', release_after: null });
   });
 });

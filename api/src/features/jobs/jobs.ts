@@ -10,7 +10,7 @@ import type { Database } from '../../db/index.ts';
 import { cancelPendingOrder } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { expireOffers, lapseAcceptedOffers } from '../offers/offers.service.ts';
-import { autoComplete, cancelUndispatched, presumeDelivered } from '../orders/orders.service.ts';
+import { autoComplete, cancelUndispatched, presumeDelivered, releaseHeldPayouts } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/types.ts';
 
 export interface JobContext {
@@ -55,6 +55,7 @@ export const JOBS: Record<string, Job> = {
   'orders.dispatch_deadline': (context) => cancelUndispatched(context),
   'orders.presume_delivered': (context) => presumeDelivered(context),
   'orders.auto_complete': (context) => autoComplete(context),
+  'payouts.release_held': ({ db }) => releaseHeldPayouts(db),
 };
 
 /**

@@ -8,6 +8,14 @@ import type { Database } from '../../db/index.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { layout } from '../mail/templates.ts';
 
+const londonDayFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+const londonDay = (date: Date) => londonDayFormat.format(date);
+
 export interface OrderMailDeps {
   db: Database;
   mailer: Mailer;
@@ -27,6 +35,8 @@ export interface OrderParties {
   title: string;
   totalMinor: number;
   payoutMinor: number;
+  /** A charity sale's payout still held through the return window: when it will be released. */
+  payoutReleaseAfter: Date | null;
   buyer: Party;
   seller: Party;
 }
@@ -40,7 +50,9 @@ export async function orderParties(db: Database, orderId: string): Promise<Order
     .innerJoin('auth.users as su', 'su.id', 'o.seller_id')
     .leftJoin('profiles as bp', 'bp.id', 'o.buyer_id')
     .leftJoin('profiles as sp', 'sp.id', 'o.seller_id')
+    .leftJoin('payouts as po', (join) => join.onRef('po.order_id', '=', 'o.id').on('po.status', '=', 'held'))
     .select([
+      'po.release_after',
       'o.reference',
       'o.total_minor',
       'o.item_price_minor',
@@ -61,6 +73,7 @@ export async function orderParties(db: Database, orderId: string): Promise<Order
     title: row.title,
     totalMinor: row.total_minor,
     payoutMinor: row.item_price_minor + row.postage_minor,
+    payoutReleaseAfter: row.release_after,
     buyer: { id: row.buyer_id, email: row.buyer_email ?? '', name: row.buyer_name ?? 'there' },
     seller: { id: row.seller_id, email: row.seller_email ?? '', name: row.seller_name ?? 'there' },
   };
@@ -159,15 +172,25 @@ function letters(
           lines: [`Your order for ${title} is complete (${ref}). Happy reading!`],
           action: buyerUrl(orderId),
         },
-        {
-          to: p.seller,
-          subject: `Payout released: ${formatPence(p.payoutMinor)}`,
-          lines: [
-            `The order for ${title} is complete (${ref}).`,
-            `${formatPence(p.payoutMinor)} has been released to your payouts.`,
-          ],
-          action: { label: 'View your payouts', url: `${origin}/account/payouts` },
-        },
+        p.payoutReleaseAfter
+          ? {
+              to: p.seller,
+              subject: `Order complete: ${formatPence(p.payoutMinor)} on ${londonDay(p.payoutReleaseAfter)}`,
+              lines: [
+                `The order for ${title} is complete (${ref}).`,
+                `${formatPence(p.payoutMinor)} will be released to your payouts on ${londonDay(p.payoutReleaseAfter)}, when the buyer’s 14-day return window closes.`,
+              ],
+              action: { label: 'View your payouts', url: `${origin}/account/payouts` },
+            }
+          : {
+              to: p.seller,
+              subject: `Payout released: ${formatPence(p.payoutMinor)}`,
+              lines: [
+                `The order for ${title} is complete (${ref}).`,
+                `${formatPence(p.payoutMinor)} has been released to your payouts.`,
+              ],
+              action: { label: 'View your payouts', url: `${origin}/account/payouts` },
+            },
       ];
     case 'cancelled':
       return [
@@ -241,9 +264,13 @@ function letters(
         },
         {
           to: p.seller,
-          subject: `Payout released: ${formatPence(p.payoutMinor)}`,
+          subject: p.payoutReleaseAfter
+            ? `Report resolved: ${formatPence(p.payoutMinor)} on ${londonDay(p.payoutReleaseAfter)}`
+            : `Payout released: ${formatPence(p.payoutMinor)}`,
           lines: [
-            `We have resolved the report on ${ref} and released ${formatPence(p.payoutMinor)} to your payouts.`,
+            p.payoutReleaseAfter
+              ? `We have resolved the report on ${ref} in your favour. ${formatPence(p.payoutMinor)} will be released to your payouts on ${londonDay(p.payoutReleaseAfter)}, when the buyer’s 14-day return window closes.`
+              : `We have resolved the report on ${ref} and released ${formatPence(p.payoutMinor)} to your payouts.`,
             detail ?? '',
           ].filter(Boolean),
           action: { label: 'View your payouts', url: `${origin}/account/payouts` },

@@ -118,9 +118,16 @@ function nextStep(row: OrderRow, role: OrderRole): string {
     case 'delivered':
       return role === 'buyer'
         ? `Check it and confirm by ${date(row.complete_after)}`
-        : `Payout released by ${date(row.complete_after)}`;
-    case 'completed':
-      return role === 'seller' ? 'Complete — payout released' : 'Complete';
+        : returnWindowEnds(row)
+          ? `Payout released on ${date(returnWindowEnds(row))}, when the 14-day return window closes`
+          : `Payout released by ${date(row.complete_after)}`;
+    case 'completed': {
+      if (role !== 'seller') return 'Complete';
+      const windowEnds = returnWindowEnds(row);
+      return windowEnds && windowEnds > new Date()
+        ? `Complete — payout released on ${date(windowEnds)}, when the return window closes`
+        : 'Complete — payout released';
+    }
     case 'disputed':
       return 'Issue reported — our team is looking into it';
     case 'refunded':
@@ -237,7 +244,7 @@ export async function getOrder(
       .executeTakeFirst(),
     db
       .selectFrom('payouts')
-      .select(['amount_minor', 'status', 'released_at'])
+      .select(['amount_minor', 'status', 'released_at', 'release_after'])
       .where('order_id', '=', orderId)
       .executeTakeFirst(),
     db
@@ -273,7 +280,12 @@ export async function getOrder(
     // The buyer does not see what the seller is paid.
     payout:
       role !== 'buyer' && payout
-        ? { amountMinor: payout.amount_minor, status: payout.status, releasedAt: iso(payout.released_at) }
+        ? {
+            amountMinor: payout.amount_minor,
+            status: payout.status,
+            releasedAt: iso(payout.released_at),
+            releaseAfter: iso(payout.release_after),
+          }
         : null,
     dispute: dispute
       ? {
@@ -339,18 +351,30 @@ async function move(
   await recordEvent(trx, order.id, order.status, to, actor, note);
 }
 
-async function releasePayout(trx: Trx, orderId: string): Promise<void> {
-  await trx
-    .updateTable('payouts')
-    .set({ status: 'released', released_at: new Date() })
-    .where('order_id', '=', orderId)
-    .where('status', '=', 'held')
-    .execute();
+/** When a charity sale's 14-day return window closes (null for other sales, or before delivery). */
+export function returnWindowEnds(order: { charity_sale: boolean; delivered_at: Date | null }): Date | null {
+  return order.charity_sale && order.delivered_at
+    ? new Date(order.delivered_at.getTime() + COMMERCIAL_DEFAULTS.charityReturnDays * DAY_MS)
+    : null;
+}
+
+/**
+ * Releases the seller's held payout, or for a charity sale still within its return window
+ * keeps it held until the window closes (`payouts.release_held` releases it then).
+ */
+async function releasePayout(trx: Trx, order: LockedOrder, now = new Date()): Promise<void> {
+  const holdUntil = returnWindowEnds(order);
+  const update = trx.updateTable('payouts').where('order_id', '=', order.id).where('status', '=', 'held');
+  if (holdUntil && holdUntil > now) {
+    await update.set({ release_after: holdUntil }).execute();
+    return;
+  }
+  await update.set({ status: 'released', released_at: now }).execute();
 }
 
 async function complete(trx: Trx, order: LockedOrder, actor: Actor, note?: string): Promise<void> {
   await move(trx, order, 'completed', { completed_at: new Date() }, actor, note);
-  await releasePayout(trx, order.id);
+  await releasePayout(trx, order);
 }
 
 /**
@@ -729,6 +753,7 @@ export async function listPayouts(db: Database, sellerId: string): Promise<Payou
       'p.status',
       'p.created_at',
       'p.released_at',
+      'p.release_after',
     ])
     .where('p.seller_id', '=', sellerId)
     .orderBy('p.created_at', 'desc')
@@ -748,6 +773,7 @@ export async function listPayouts(db: Database, sellerId: string): Promise<Payou
       status: row.status as 'held' | 'released' | 'cancelled',
       createdAt: row.created_at.toISOString(),
       releasedAt: iso(row.released_at),
+      releaseAfter: iso(row.release_after),
     })),
   };
 }
@@ -840,6 +866,39 @@ export async function presumeDelivered(deps: OrderDeps, now = new Date()): Promi
     },
     { kind: 'delivered' },
   );
+}
+
+/**
+ * Charity payouts held through the 14-day return window are released once it has closed, for
+ * completed orders with no return still open (requested or accepted: the book may be on its
+ * way back). One statement, so a return being refunded at the same moment either cancels the
+ * payout first or finds it released.
+ */
+export async function releaseHeldPayouts(db: Database, now = new Date()): Promise<number> {
+  const released = await db
+    .updateTable('payouts as p')
+    .set({ status: 'released', released_at: now })
+    .where('p.status', '=', 'held')
+    .where('p.release_after', '<=', now)
+    .where(({ exists, not, selectFrom }) =>
+      exists(
+        selectFrom('orders as o')
+          .select('o.id')
+          .whereRef('o.id', '=', 'p.order_id')
+          .where('o.status', '=', 'completed'),
+      ).and(
+        not(
+          exists(
+            selectFrom('return_requests as r')
+              .select('r.id')
+              .whereRef('r.order_id', '=', 'p.order_id')
+              .where('r.status', 'in', ['requested', 'accepted']),
+          ),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(released.numUpdatedRows);
 }
 
 /** Delivered orders with no report after 2 days complete and release the seller's payout. */

@@ -75,7 +75,11 @@ export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: Orde
             ? `Released to your payouts${payout.releasedAt ? ` on ${formatWhen(payout.releasedAt)}` : ''}.`
             : payout?.status === 'cancelled'
               ? 'No payout: the buyer was refunded.'
-              : 'Held until the buyer confirms everything is OK, or 2 days after delivery.'}
+              : payout?.releaseAfter
+                ? `Held until ${formatWhen(payout.releaseAfter)}, when the 14-day return window closes.`
+                : order.charitySale
+                  ? 'Held until the 14-day return window after delivery closes.'
+                  : 'Held until the buyer confirms everything is OK, or 2 days after delivery.'}
         </p>
       </Panel>
     );

@@ -92,7 +92,11 @@ export function PayoutsPage() {
                           </p>
                           <p className="min-w-0 text-sm text-ink-muted">
                             {item.reference} · sold {formatDay(item.createdAt)}
-                            {item.releasedAt ? ` · released ${formatDay(item.releasedAt)}` : ''}
+                            {item.releasedAt
+                              ? ` · released ${formatDay(item.releasedAt)}`
+                              : item.status === 'held' && item.releaseAfter
+                                ? ` · released ${formatDay(item.releaseAfter)}, after the return window`
+                                : ''}
                           </p>
                           <p className="text-right">
                             <span
