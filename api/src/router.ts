@@ -24,6 +24,7 @@ import { offersRouter } from './features/offers/offers.router.ts';
 import { opsRouter } from './features/ops/ops.router.ts';
 import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
+import { promotionsRouter } from './features/promotions/promotions.router.ts';
 import { refundsRouter } from './features/refunds/refunds.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
@@ -81,6 +82,7 @@ export const appRouter = router({
   seo: seoRouter,
   accessibility: accessibilityRouter,
   bookSignings: bookSigningsRouter,
+  promotions: promotionsRouter,
 });
 
 export type AppRouter = typeof appRouter;
