@@ -49,7 +49,11 @@ export const promoCodeInputSchema = z
 
 export const promoOutcomeSchema = z.object({
   code: z.string(),
-  applied: z.boolean(),
+  /**
+   * applied: the code's discount is on the quote; refused: the code cannot be used (message says
+   * why, and checkout refuses it); welcome_kept: valid, but WELCOME20 takes more off, so it stays.
+   */
+  status: z.enum(['applied', 'refused', 'welcome_kept']),
   message: z.string().nullable(),
 });
 export type PromoOutcome = z.infer<typeof promoOutcomeSchema>;

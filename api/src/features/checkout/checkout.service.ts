@@ -7,8 +7,8 @@
  * order (the conditional reserve and a partial unique index), WELCOME20 is on at most one
  * live order per buyer (a per-buyer lock and a partial unique index), a promotion's limits
  * hold (the same per-buyer lock, and a row lock on the promotion while its uses are counted),
- * a webhook event is applied once (its id is the key of payment_events), a refund never exceeds the payment
- * (a check constraint), and every state change writes an order event.
+ * a webhook event is applied once (its id is the key of payment_events), a refund never
+ * exceeds the payment (a check constraint), and every state change writes an order event.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -189,16 +189,16 @@ async function price(
     const code = promoCode.trim().toUpperCase();
     if (code === WELCOME_GIFT.code) {
       promoRefusal = welcome ? null : 'WELCOME20 is a gift for your first order only.';
-      promo = { code, applied: welcome, message: promoRefusal };
+      promo = { code, status: welcome ? 'applied' : 'refused', message: promoRefusal };
     } else {
       const check = await checkPromotion(db, buyerId, code, itemMinor, options);
       if (!check.ok) {
         promoRefusal = check.message;
-        promo = { code, applied: false, message: check.message };
+        promo = { code, status: 'refused', message: check.message };
       } else if (discount && discount.minor >= check.discountMinor) {
         promo = {
           code: check.code,
-          applied: false,
+          status: 'welcome_kept',
           message: `Your first-order ${WELCOME_GIFT.code} discount saves you more (${formatPence(discount.minor)}), so we kept it: discounts can’t be combined.`,
         };
       } else {
@@ -210,7 +210,7 @@ async function price(
         };
         promo = {
           code: check.code,
-          applied: true,
+          status: 'applied',
           message: welcome
             ? `${check.code} saves you more than your first-order ${WELCOME_GIFT.code} discount, so it replaces it: discounts can’t be combined.`
             : null,

@@ -253,7 +253,7 @@ describe('a promo code at checkout', () => {
       discountCode: tenPercent,
       discountLabel: '15% off',
       totalMinor: 1000 + 299 + 120 - 150,
-      promo: { code: tenPercent, applied: true, message: null },
+      promo: { code: tenPercent, status: 'applied', message: null },
     });
     const big = await make({ kind: 'fixed', percentOff: null, amountOffMinor: 5000 });
     expect(await quote(db, buyer.id, { listingId }, big)).toMatchObject({
@@ -290,7 +290,7 @@ describe('a promo code at checkout', () => {
         discountMinor: 0,
         discountCode: null,
         totalMinor: 900 + 299 + 115,
-        promo: { code, applied: false, message },
+        promo: { code, status: 'refused', message },
       });
       await rejects(
         startCheckout(deps, buyer, { listingId, address, promoCode: code }),
@@ -326,12 +326,12 @@ describe('a promo code at checkout', () => {
     const second = await listing(1200);
     expect((await quote(db, buyer.id, { listingId: second }, code)).promo).toEqual({
       code,
-      applied: false,
+      status: 'refused',
       message: 'You have already used this code.',
     });
     await cancelPendingOrder(db, first.orderId, 'The payment was abandoned', { id: null, kind: 'system' });
     expect(await row(code)).toMatchObject({ redemptions: 0, discountedMinor: 0 });
-    expect((await quote(db, buyer.id, { listingId: second }, code)).promo?.applied).toBe(true);
+    expect((await quote(db, buyer.id, { listingId: second }, code)).promo?.status).toBe('applied');
   });
 
   it('holds the total limit when many buyers check out with the code at once', async () => {
@@ -374,7 +374,7 @@ describe('a promo code at checkout', () => {
       discountLabel: '20% off your first order',
       promo: {
         code: small,
-        applied: false,
+        status: 'welcome_kept',
         message:
           'Your first-order WELCOME20 discount saves you more (£2.00), so we kept it: discounts can’t be combined.',
       },
@@ -384,7 +384,7 @@ describe('a promo code at checkout', () => {
     expect(await quote(db, buyer.id, { listingId }, big)).toMatchObject({
       discountMinor: 500,
       discountCode: big,
-      promo: { code: big, applied: true },
+      promo: { code: big, status: 'applied' },
     });
     const started = await startCheckout(deps, buyer, { listingId, address, promoCode: big });
     const order = await db
@@ -407,7 +407,7 @@ describe('a promo code at checkout', () => {
     const returning = await returningBuyer();
     expect((await quote(db, returning.id, { listingId: await listing() }, 'welcome20')).promo).toEqual({
       code: 'WELCOME20',
-      applied: false,
+      status: 'refused',
       message: 'WELCOME20 is a gift for your first order only.',
     });
   });
@@ -430,7 +430,7 @@ describe('a promo code at checkout', () => {
     const answer = dataOf(
       await buyer.query('checkout.quote', { listingId, promoCode: ` ${code.toLowerCase()} ` }),
     );
-    expect(answer).toMatchObject({ discountMinor: 500, discountCode: code, promo: { applied: true } });
+    expect(answer).toMatchObject({ discountMinor: 500, discountCode: code, promo: { status: 'applied' } });
     expect(errorOf(await buyer.query('checkout.quote', { listingId, promoCode: '' })).message).toContain(
       'Enter a promo code',
     );
