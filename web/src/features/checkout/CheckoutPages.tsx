@@ -6,7 +6,6 @@ import {
   type Quote,
   type SavedAddress,
 } from '@reshelf/contracts';
-import { keepPreviousData } from '@tanstack/react-query';
 import { CheckCircle2, Clock, HandCoins, Lock, ShieldCheck, Tag, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -91,8 +90,11 @@ function useCheckoutQuote(source: CheckoutSource | null, promoCode: string | nul
   const quote = trpc.checkout.quote.useQuery(offerId ? { offerId, ...promo } : { listingId, ...promo }, {
     enabled: offerId !== '' || listingId !== '',
     retry: false,
-    // Applying or removing a code keeps the page while the new price loads.
-    placeholderData: keepPreviousData,
+    // Applying or removing a code keeps the page while the new price loads (same book only).
+    placeholderData: (previous) =>
+      previous && (offerId ? previous.offerId === offerId : previous.listingId === listingId)
+        ? previous
+        : undefined,
   });
   const threads = trpc.offers.list.useQuery(
     { role: 'buyer', listingId: quote.data?.listingId },
