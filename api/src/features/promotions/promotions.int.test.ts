@@ -12,6 +12,7 @@ import { createBook, createListing, createPerson } from '../../testing/catalogue
 import { rejects } from '../../testing/errors.ts';
 import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
 import { type CheckoutDeps, cancelPendingOrder, quote, startCheckout } from '../checkout/checkout.service.ts';
+import { makeOffer, respondToOffer } from '../offers/offers.service.ts';
 import { createTestProvider } from '../payments/test-provider.ts';
 import { createPromotion, listPromotions, type PromotionInput } from './promotions.service.ts';
 
@@ -410,6 +411,30 @@ describe('a promo code at checkout', () => {
       status: 'refused',
       message: 'WELCOME20 is a gift for your first order only.',
     });
+  });
+
+  it('prices an accepted offer from the offer: the minimum spend and the discount use its amount', async () => {
+    const buyer = await returningBuyer();
+    const seller = await person('seller');
+    const bookId = await createBook(db, { title: `Offered book ${n}` });
+    const { id: listingId } = await createListing(db, { sellerId: seller.id, bookId, price: 1000 });
+    const { offerId } = await makeOffer(deps, buyer.id, { listingId, amountMinor: 800, message: null });
+    await respondToOffer(deps, seller.id, { offerId, action: 'accept' });
+    const nine = await make({ minItemMinor: 900 });
+    expect((await quote(db, buyer.id, { offerId }, nine)).promo).toEqual({
+      code: nine,
+      status: 'refused',
+      message: 'Spend at least £9.00 to use this code.',
+    });
+    const quarter = await make({ percentOff: 25 });
+    expect(await quote(db, buyer.id, { offerId }, quarter)).toMatchObject({
+      itemMinor: 800,
+      discountMinor: 200,
+      discountCode: quarter,
+    });
+    const started = await startCheckout(deps, buyer, { offerId, address, promoCode: quarter });
+    expect(await row(quarter)).toMatchObject({ redemptions: 1, discountedMinor: 200 });
+    expect(started.totalMinor).toBe(800 + 299 + 110 - 200);
   });
 
   it('answers through the quote procedure, with the code in any case', async () => {
