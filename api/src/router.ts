@@ -24,6 +24,7 @@ import { offersRouter } from './features/offers/offers.router.ts';
 import { opsRouter } from './features/ops/ops.router.ts';
 import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
+import { promotionsRouter } from './features/promotions/promotions.router.ts';
 import { refundsRouter } from './features/refunds/refunds.router.ts';
 import { reportsRouter, staffReportsRouter } from './features/reports/reports.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
@@ -84,6 +85,7 @@ export const appRouter = router({
   bookSignings: bookSigningsRouter,
   reports: reportsRouter,
   staffReports: staffReportsRouter,
+  promotions: promotionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -469,6 +469,7 @@ export interface Orders {
   paid_at: Timestamp | null;
   parcel_size: string | null;
   postage_minor: Generated<number>;
+  promotion_id: string | null;
   reference: Generated<string>;
   refunded_at: Timestamp | null;
   reserved_until: Timestamp | null;
@@ -540,6 +541,23 @@ export interface Profiles {
   onboarded_at: Timestamp | null;
   signup_completed_at: Timestamp | null;
   town: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface Promotions {
+  active: Generated<boolean>;
+  amount_off_minor: number | null;
+  code: string;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  ends_at: Timestamp;
+  id: Generated<string>;
+  kind: string;
+  min_item_minor: number | null;
+  per_buyer_limit: Generated<number>;
+  percent_off: number | null;
+  starts_at: Timestamp;
+  total_limit: number | null;
   updated_at: Generated<Timestamp>;
 }
 
@@ -686,6 +704,7 @@ export interface DB {
   payouts: Payouts;
   profile_genres: ProfileGenres;
   profiles: Profiles;
+  promotions: Promotions;
   rate_limits: RateLimits;
   refunds: Refunds;
   reports: Reports;

@@ -39,6 +39,25 @@ export const addressInputSchema = z.object({
 });
 export type AddressInput = z.infer<typeof addressInputSchema>;
 
+/** A promo code as a buyer types it: spaces trimmed, upper case; the server decides if it exists. */
+export const promoCodeInputSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .min(1, 'Enter a promo code')
+  .max(40, 'We don’t recognise that code.');
+
+export const promoOutcomeSchema = z.object({
+  code: z.string(),
+  /**
+   * applied: the code's discount is on the quote; refused: the code cannot be used (message says
+   * why, and checkout refuses it); welcome_kept: valid, but WELCOME20 takes more off, so it stays.
+   */
+  status: z.enum(['applied', 'refused', 'welcome_kept']),
+  message: z.string().nullable(),
+});
+export type PromoOutcome = z.infer<typeof promoOutcomeSchema>;
+
 export const quoteSchema = z.object({
   listingId: z.string().uuid(),
   title: z.string(),
@@ -48,9 +67,14 @@ export const quoteSchema = z.object({
   protectionMinor: z.number().int(),
   protectionVatMinor: z.number().int(),
   discountMinor: z.number().int(),
-  discountCode: z.literal('WELCOME20').nullable(),
+  /** WELCOME20 or the promotion's code; at most one discount applies (decision 0019). */
+  discountCode: z.string().nullable(),
+  /** What the discount is, for the buyer: "20% off your first order", "£5.00 off". */
+  discountLabel: z.string().nullable(),
   totalMinor: z.number().int(),
   offerId: z.string().uuid().nullable(),
+  /** The promo code the buyer entered, whether it applied, and if not, why. */
+  promo: promoOutcomeSchema.nullable(),
 });
 export type Quote = z.infer<typeof quoteSchema>;
 

@@ -3,8 +3,8 @@
  *
  * A sale counts once the buyer has paid and until it is cancelled or refunded: orders paid,
  * dispatched, delivered or completed. Proceeds are the item price (what the charity receives
- * for the book; postage pays for the post, and a WELCOME20 discount is Reshelf's, not the
- * charity's). Months and tax years are in London time.
+ * for the book; postage pays for the post, and a discount, WELCOME20 or a promo code, is
+ * Reshelf's, not the charity's). Months and tax years are in London time.
  *
  * Gift Aid: a listing may carry the donor's reference; the proceeds of each donor's items sold
  * in a UK tax year (6 April to 5 April) are what the charity claims on and tells the donor in

@@ -1,6 +1,7 @@
 import {
   addressInputSchema,
   idempotencyKeySchema,
+  promoCodeInputSchema,
   quoteSchema,
   savedAddressSchema,
 } from '@reshelf/contracts';
@@ -15,6 +16,8 @@ const sourceSchema = z.union([
   z.object({ listingId: z.string().uuid('Unknown book'), offerId: z.undefined().optional() }),
   z.object({ offerId: z.string().uuid('Unknown offer'), listingId: z.undefined().optional() }),
 ]);
+
+const promoField = z.object({ promoCode: promoCodeInputSchema.optional() });
 
 const orderViewSchema = z.object({
   id: z.string().uuid(),
@@ -48,17 +51,22 @@ function deps(ctx: Context) {
 
 export const checkoutRouter = router({
   /** The server's price for a listing or an accepted offer, line by line. */
+  /** With `promoCode`, the quote says whether the code applies and, if not, why (decision 0019). */
   quote: authedProcedure
-    .input(sourceSchema)
+    .input(z.intersection(sourceSchema, promoField))
     .output(quoteSchema)
-    .query(({ ctx, input }) => quote(ctx.db, ctx.user.userId, source(input))),
+    .query(({ ctx, input }) => quote(ctx.db, ctx.user.userId, source(input), input.promoCode ?? null)),
 
   /** Reserves the book for 15 minutes and opens the payment; a retried key answers once. */
   start: authedProcedure
     .input(
       z.intersection(
         sourceSchema,
-        z.object({ address: addressInputSchema, idempotencyKey: idempotencyKeySchema }),
+        z.object({
+          address: addressInputSchema,
+          idempotencyKey: idempotencyKeySchema,
+          promoCode: promoField.shape.promoCode,
+        }),
       ),
     )
     .output(
@@ -71,7 +79,7 @@ export const checkoutRouter = router({
     )
     .mutation(async ({ ctx, input }) => {
       const buyer = { id: ctx.user.userId, email: ctx.user.email };
-      const request = { ...source(input), address: input.address };
+      const request = { ...source(input), address: input.address, promoCode: input.promoCode ?? null };
       return withIdempotency(ctx.db, buyer.id, 'checkout.start', input.idempotencyKey, request, () =>
         startCheckout(deps(ctx), buyer, request),
       );

@@ -5,14 +5,17 @@
  *
  * Invariants held by the database, not by this process: a listing has at most one live
  * order (the conditional reserve and a partial unique index), WELCOME20 is on at most one
- * live order per buyer (a per-buyer lock and a partial unique index), a webhook event is
- * applied once (its id is the key of payment_events), a refund never exceeds the payment
- * (a check constraint), and every state change writes an order event.
+ * live order per buyer (a per-buyer lock and a partial unique index), a promotion's limits
+ * hold (the same per-buyer lock, and a row lock on the promotion while its uses are counted),
+ * a webhook event is applied once (its id is the key of payment_events), a refund never
+ * exceeds the payment (a check constraint), and every state change writes an order event.
  */
 import { createHash } from 'node:crypto';
 import {
   type AddressInput,
   COMMERCIAL_DEFAULTS,
+  formatPence,
+  type PromoOutcome,
   percentOf,
   priceBreakdown,
   type Quote,
@@ -26,6 +29,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { closeOffersForSoldListing } from '../offers/offers.service.ts';
 import { sendOrderMail } from '../orders/order-mail.ts';
 import type { PaymentEvent, PaymentProvider } from '../payments/types.ts';
+import { checkPromotion } from '../promotions/promotions.service.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
 import { addWorkingDays } from './working-days.ts';
 
@@ -143,7 +147,26 @@ function assertOnSale(item: Purchasable): void {
   if (!open) throw new AppError('CONFLICT', JUST_SOLD_MESSAGE);
 }
 
-async function price(db: Executor, buyerId: string, item: Purchasable): Promise<Quote> {
+interface Priced {
+  quote: Quote;
+  /** The promotion the order uses, when the entered code won (decision 0019). */
+  promotionId: string | null;
+  /** Why the entered code cannot be used at all (not "WELCOME20 was better"). */
+  promoRefusal: string | null;
+}
+
+/**
+ * One discount at most. A buyer's first order gets WELCOME20; a promo code they enter applies
+ * instead only when it takes more off, and the quote says which one won and why. With `lock`
+ * (inside the order's transaction) the promotion row is locked while its uses are counted.
+ */
+async function price(
+  db: Executor,
+  buyerId: string,
+  item: Purchasable,
+  promoCode: string | null = null,
+  options: { lock?: boolean } = {},
+): Promise<Priced> {
   const settings = await getCommercialSettings(db as Database);
   const itemMinor = item.offerAmountMinor ?? item.priceMinor;
   const breakdown = priceBreakdown({
@@ -152,19 +175,68 @@ async function price(db: Executor, buyerId: string, item: Purchasable): Promise<
     protection: settings.buyerProtection,
   });
   const welcome = await welcomeEligible(db, buyerId);
-  const discountMinor = welcome ? percentOf(itemMinor, WELCOME_GIFT.discountPercent) : 0;
+  let discount: { code: string; minor: number; label: string; promotionId: string | null } | null = welcome
+    ? {
+        code: WELCOME_GIFT.code,
+        minor: percentOf(itemMinor, WELCOME_GIFT.discountPercent),
+        label: `${WELCOME_GIFT.discountPercent}% off your first order`,
+        promotionId: null,
+      }
+    : null;
+  let promo: PromoOutcome | null = null;
+  let promoRefusal: string | null = null;
+  if (promoCode) {
+    const code = promoCode.trim().toUpperCase();
+    if (code === WELCOME_GIFT.code) {
+      promoRefusal = welcome ? null : 'WELCOME20 is a gift for your first order only.';
+      promo = { code, status: welcome ? 'applied' : 'refused', message: promoRefusal };
+    } else {
+      const check = await checkPromotion(db, buyerId, code, itemMinor, options);
+      if (!check.ok) {
+        promoRefusal = check.message;
+        promo = { code, status: 'refused', message: check.message };
+      } else if (discount && discount.minor >= check.discountMinor) {
+        promo = {
+          code: check.code,
+          status: 'welcome_kept',
+          message: `Your first-order ${WELCOME_GIFT.code} discount saves you more (${formatPence(discount.minor)}), so we kept it: discounts can’t be combined.`,
+        };
+      } else {
+        discount = {
+          code: check.code,
+          minor: check.discountMinor,
+          label: check.label,
+          promotionId: check.promotionId,
+        };
+        promo = {
+          code: check.code,
+          status: 'applied',
+          message: welcome
+            ? `${check.code} saves you more than your first-order ${WELCOME_GIFT.code} discount, so it replaces it: discounts can’t be combined.`
+            : null,
+        };
+      }
+    }
+  }
+  const discountMinor = discount?.minor ?? 0;
   return {
-    listingId: item.listingId,
-    title: item.title,
-    itemMinor,
-    postageMinor: breakdown.postageMinor,
-    parcelSize: item.parcelSize,
-    protectionMinor: breakdown.protectionMinor,
-    protectionVatMinor: breakdown.protectionVatMinor,
-    discountMinor,
-    discountCode: welcome ? WELCOME_GIFT.code : null,
-    totalMinor: breakdown.totalMinor - discountMinor,
-    offerId: item.offerId,
+    quote: {
+      listingId: item.listingId,
+      title: item.title,
+      itemMinor,
+      postageMinor: breakdown.postageMinor,
+      parcelSize: item.parcelSize,
+      protectionMinor: breakdown.protectionMinor,
+      protectionVatMinor: breakdown.protectionVatMinor,
+      discountMinor,
+      discountCode: discount?.code ?? null,
+      discountLabel: discount?.label ?? null,
+      totalMinor: breakdown.totalMinor - discountMinor,
+      offerId: item.offerId,
+      promo,
+    },
+    promotionId: discount?.promotionId ?? null,
+    promoRefusal,
   };
 }
 
@@ -173,10 +245,11 @@ export async function quote(
   db: Database,
   buyerId: string,
   source: { listingId: string } | { offerId: string },
+  promoCode: string | null = null,
 ): Promise<Quote> {
   const item = await purchasable(db, buyerId, source);
   assertOnSale(item);
-  return price(db, buyerId, item);
+  return (await price(db, buyerId, item, promoCode)).quote;
 }
 
 export interface StartResult {
@@ -245,15 +318,26 @@ export async function withIdempotency<T>(
 export async function startCheckout(
   deps: CheckoutDeps,
   buyer: { id: string; email: string },
-  input: ({ listingId: string } | { offerId: string }) & { address: AddressInput },
+  input: ({ listingId: string } | { offerId: string }) & {
+    address: AddressInput;
+    promoCode?: string | null;
+  },
 ): Promise<StartResult> {
   const reservedUntil = new Date(Date.now() + COMMERCIAL_DEFAULTS.reservationMinutes * 60 * 1000);
   const order = await deps.db.transaction().execute(async (trx) => {
-    // One checkout at a time per buyer, so WELCOME20 cannot be claimed twice in a race.
+    // One checkout at a time per buyer, so WELCOME20 (or a promotion's per-buyer limit)
+    // cannot be claimed twice in a race; the promotion's own row lock guards its total.
     await sql`select pg_advisory_xact_lock(hashtext(${`checkout:${buyer.id}`}))`.execute(trx);
     const item = await purchasable(trx, buyer.id, input);
     assertOnSale(item);
-    const priced = await price(trx, buyer.id, item);
+    const {
+      quote: priced,
+      promotionId,
+      promoRefusal,
+    } = await price(trx, buyer.id, item, input.promoCode ?? null, { lock: true });
+    // A code that stopped working since the quote is refused, not silently dropped: the buyer
+    // would otherwise pay more than the page told them.
+    if (promoRefusal) throw new AppError('PRECONDITION_FAILED', promoRefusal);
     // The one conditional update that decides who gets the book.
     const reserved = await trx
       .updateTable('listings')
@@ -277,6 +361,7 @@ export async function startCheckout(
         buyer_protection_vat_minor: priced.protectionVatMinor,
         discount_minor: priced.discountMinor,
         discount_code: priced.discountCode,
+        promotion_id: promotionId,
         parcel_size: priced.parcelSize,
         charity_sale: item.charitySale,
         total_minor: priced.totalMinor,

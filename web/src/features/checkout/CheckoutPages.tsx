@@ -6,7 +6,7 @@ import {
   type Quote,
   type SavedAddress,
 } from '@reshelf/contracts';
-import { CheckCircle2, Clock, HandCoins, Lock, ShieldCheck, XCircle } from 'lucide-react';
+import { CheckCircle2, Clock, HandCoins, Lock, ShieldCheck, Tag, XCircle } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -26,6 +26,7 @@ import { formatWhen, timeLeft } from '../orders/format.ts';
 import { PriceLines } from './PriceLines.tsx';
 
 const ADDRESS_KEY = 'reshelf:checkout-address';
+const PROMO_KEY = 'reshelf:checkout-promo';
 
 /**
  * What is being bought: a listing at its price (/checkout?listing=<slug>) or an accepted offer
@@ -80,14 +81,20 @@ interface AcceptedOffer {
  * The server's price for the source, and for an offer the offer itself (its deadline and the
  * asking price it came down from). `problem` is the first error, to be shown instead of the page.
  */
-function useCheckoutQuote(source: CheckoutSource | null) {
+function useCheckoutQuote(source: CheckoutSource | null, promoCode: string | null) {
   const slug = source?.kind === 'listing' ? source.slug : '';
   const offerId = source?.kind === 'offer' ? source.offerId : '';
   const listing = trpc.listings.bySlug.useQuery({ slug }, { enabled: slug !== '' });
   const listingId = listing.data?.id ?? '';
-  const quote = trpc.checkout.quote.useQuery(offerId ? { offerId } : { listingId }, {
+  const promo = promoCode ? { promoCode } : {};
+  const quote = trpc.checkout.quote.useQuery(offerId ? { offerId, ...promo } : { listingId, ...promo }, {
     enabled: offerId !== '' || listingId !== '',
     retry: false,
+    // Applying or removing a code keeps the page while the new price loads (same book only).
+    placeholderData: (previous) =>
+      previous && (offerId ? previous.offerId === offerId : previous.listingId === listingId)
+        ? previous
+        : undefined,
   });
   const threads = trpc.offers.list.useQuery(
     { role: 'buyer', listingId: quote.data?.listingId },
@@ -109,8 +116,116 @@ function useCheckoutQuote(source: CheckoutSource | null) {
   return { listingSlug: slug || null, quote, offer, problem, loading };
 }
 
+/**
+ * The promo code the buyer applied, kept for this tab like the address, so it follows them from
+ * the address step to the confirm step (and back).
+ */
+function usePromoCode(): [string | null, (code: string | null) => void] {
+  const [code, setCode] = useState<string | null>(() => {
+    try {
+      return sessionStorage.getItem(PROMO_KEY);
+    } catch {
+      return null;
+    }
+  });
+  const update = (next: string | null) => {
+    try {
+      if (next) sessionStorage.setItem(PROMO_KEY, next);
+      else sessionStorage.removeItem(PROMO_KEY);
+    } catch {
+      // Private modes may refuse storage: the code still applies on this page.
+    }
+    setCode(next);
+  };
+  return [code, update];
+}
+
+interface PromoControls {
+  onApply: (code: string) => void;
+  onRemove: () => void;
+  checking: boolean;
+}
+
+/**
+ * "Promo code" with Apply and Remove. The server decides: the quote says whether the code
+ * applied, was refused (shown as the field's error) or lost to WELCOME20 (one discount only).
+ */
+function PromoCodeField({ quote, promo }: { quote: Quote; promo: PromoControls }) {
+  const [draft, setDraft] = useState('');
+  const [empty, setEmpty] = useState(false);
+  const outcome = quote.promo;
+  if (outcome && outcome.status !== 'refused') {
+    return (
+      <div className="mt-4 flex flex-col gap-2 border-t border-line pt-4 text-sm" data-testid="promo-applied">
+        <div className="flex items-center justify-between gap-3">
+          <p className="flex min-w-0 items-center gap-2">
+            <Tag aria-hidden="true" className="size-4 shrink-0 text-brand" />
+            <span className="min-w-0 break-words">
+              Promo code <strong>{outcome.code}</strong>
+              {outcome.status === 'applied' ? ' applied' : ' not used'}
+            </span>
+          </p>
+          <Button variant="link" size="sm" disabled={promo.checking} onClick={promo.onRemove}>
+            Remove <span className="sr-only">promo code {outcome.code}</span>
+          </Button>
+        </div>
+        {outcome.message ? (
+          <p className="text-ink-soft" data-testid="promo-message">
+            {outcome.message}
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+  const error = empty ? 'Enter a promo code' : (outcome?.message ?? undefined);
+  return (
+    <form
+      className="mt-4 border-t border-line pt-4"
+      noValidate
+      aria-label="Promo code"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const code = draft.trim().toUpperCase();
+        setEmpty(code === '');
+        if (code) promo.onApply(code);
+      }}
+    >
+      <Field label="Promo code" optional error={error}>
+        {(control) => (
+          <div className="flex gap-2">
+            <Input
+              {...control}
+              className="min-w-0 flex-1 uppercase"
+              autoComplete="off"
+              maxLength={40}
+              value={draft}
+              onChange={(event) => setDraft(event.target.value)}
+            />
+            <Button type="submit" variant="outline" disabled={promo.checking}>
+              {promo.checking ? 'Checking…' : 'Apply'}
+            </Button>
+          </div>
+        )}
+      </Field>
+      {outcome ? (
+        <Button variant="link" size="sm" className="mt-1 px-0" onClick={promo.onRemove}>
+          Clear <span className="sr-only">the promo code {outcome.code}</span>
+        </Button>
+      ) : null}
+    </form>
+  );
+}
+
 /** The book and its price, line by line, with the offer and its deadline when buying from one. */
-function QuoteSummary({ quote, offer }: { quote: Quote; offer: AcceptedOffer | null }) {
+function QuoteSummary({
+  quote,
+  offer,
+  promo,
+}: {
+  quote: Quote;
+  offer: AcceptedOffer | null;
+  promo: PromoControls;
+}) {
   const left = offer?.checkoutDeadline ? timeLeft(offer.checkoutDeadline) : null;
   return (
     <section className="rounded-xl border border-line bg-white p-5">
@@ -138,6 +253,7 @@ function QuoteSummary({ quote, offer }: { quote: Quote; offer: AcceptedOffer | n
       <div className="mt-4">
         <PriceLines quote={quote} itemLabel={quote.offerId ? 'Item at your offer price' : 'Item'} />
       </div>
+      <PromoCodeField quote={quote} promo={promo} />
     </section>
   );
 }
@@ -205,7 +321,8 @@ export function CheckoutOfferPage() {
 
 function AddressStep({ source }: { source: CheckoutSource }) {
   const navigate = useNavigate();
-  const { quote, offer, problem, loading, listingSlug } = useCheckoutQuote(source);
+  const [promoCode, setPromoCode] = usePromoCode();
+  const { quote, offer, problem, loading, listingSlug } = useCheckoutQuote(source, promoCode);
   const utils = trpc.useUtils();
   const saved = trpc.checkout.addresses.useQuery(undefined, { staleTime: 0 });
   const saveAddress = trpc.checkout.saveAddress.useMutation({
@@ -267,7 +384,11 @@ function AddressStep({ source }: { source: CheckoutSource }) {
 
   return (
     <Shell title="Checkout">
-      <QuoteSummary quote={quote.data} offer={offer} />
+      <QuoteSummary
+        quote={quote.data}
+        offer={offer}
+        promo={{ onApply: setPromoCode, onRemove: () => setPromoCode(null), checking: quote.isFetching }}
+      />
       <form
         className="flex flex-col gap-4 rounded-xl border border-line bg-white p-5"
         noValidate
@@ -405,14 +526,18 @@ export function CheckoutConfirmPage() {
   usePageMeta('Confirm and pay', 'Check your order and pay securely.');
   const navigate = useNavigate();
   const source = useSource('either');
-  const { quote, offer, problem, loading, listingSlug } = useCheckoutQuote(source);
+  const [promoCode, setPromoCode] = usePromoCode();
+  const { quote, offer, problem, loading, listingSlug } = useCheckoutQuote(source, promoCode);
   const address = useMemo(readStoredAddress, []);
   // One key per attempt on this page: a retried click or a flaky network cannot pay twice.
   const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const utils = trpc.useUtils();
   const start = trpc.checkout.start.useMutation({
     onSuccess: (result) => {
       window.location.assign(result.redirectUrl);
     },
+    // A code may have run out since the page priced it: show the fresh price and the reason.
+    onError: () => void utils.checkout.quote.invalidate(),
   });
   useEffect(() => {
     if (source && !address) navigate(addressStepPath(source), { replace: true });
@@ -423,15 +548,21 @@ export function CheckoutConfirmPage() {
     return <CheckoutProblem message={apiErrorMessage(problem)} source={source} slug={listingSlug} />;
   if (!address || loading || !quote.data) return <PageSkeleton />;
   const priced = quote.data;
+  // Only a code that took money off goes with the payment; a refused one is shown, not sent.
+  const promo = priced.promo?.status === 'applied' ? { promoCode: priced.promo.code } : {};
   const pay = () =>
     start.mutate(
       source.kind === 'offer'
-        ? { offerId: source.offerId, address, idempotencyKey }
-        : { listingId: priced.listingId, address, idempotencyKey },
+        ? { offerId: source.offerId, address, idempotencyKey, ...promo }
+        : { listingId: priced.listingId, address, idempotencyKey, ...promo },
     );
   return (
     <Shell title="Confirm and pay">
-      <QuoteSummary quote={priced} offer={offer} />
+      <QuoteSummary
+        quote={priced}
+        offer={offer}
+        promo={{ onApply: setPromoCode, onRemove: () => setPromoCode(null), checking: quote.isFetching }}
+      />
       <section className="rounded-xl border border-line bg-white p-5 text-sm">
         <div className="flex items-start justify-between gap-4">
           <div className="min-w-0">

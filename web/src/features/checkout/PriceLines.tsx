@@ -1,16 +1,23 @@
-import { formatPence, type Quote } from '@reshelf/contracts';
+import { formatPence, type Quote, WELCOME_GIFT } from '@reshelf/contracts';
 
 const PARCEL_LABELS = { small: 'Small parcel', medium: 'Medium parcel', large: 'Large parcel' } as const;
 
 type Priced = Pick<
   Quote,
   'itemMinor' | 'postageMinor' | 'protectionMinor' | 'protectionVatMinor' | 'discountMinor' | 'totalMinor'
-> & { discountCode: string | null; parcelSize?: string | null };
+> & { discountCode: string | null; discountLabel?: string | null; parcelSize?: string | null };
+
+/** What a discount is: the quote says; an order knows only its code (WELCOME20 or a promotion). */
+function discountText(code: string | null, label: string | null | undefined): string {
+  if (label) return `${code ?? 'Discount'}: ${label}`;
+  if (code === WELCOME_GIFT.code) return `${code}: ${WELCOME_GIFT.discountPercent}% off your first order`;
+  return code ? `Promo code ${code}` : 'Discount';
+}
 
 /**
  * What the buyer pays, line by line (brief §4): the item, postage for the parcel size, buyer
- * protection with the VAT it includes, WELCOME20 when the server applied it, the total; and,
- * after a refund, what went back.
+ * protection with the VAT it includes, the discount (WELCOME20 or a promo code) when the server
+ * applied one, the total; and, after a refund, what went back.
  */
 export function PriceLines({
   quote,
@@ -54,7 +61,7 @@ export function PriceLines({
       </div>
       {quote.discountMinor > 0 ? (
         <div className="flex justify-between gap-4 text-emerald-800" data-testid="discount-line">
-          <dt>{quote.discountCode ?? 'Discount'}: 20% off your first order</dt>
+          <dt>{discountText(quote.discountCode, quote.discountLabel)}</dt>
           <dd className="shrink-0 whitespace-nowrap tabular-nums">−{formatPence(quote.discountMinor)}</dd>
         </div>
       ) : null}

@@ -36,6 +36,7 @@ const PAGES: [string[], LazyPage][] = [
   [['accessibility'], page(() => import('./AccessibilityPage.tsx'), (m) => m.AccessibilityPage)],
   [['book-signings'], page(() => import('./BookSigningsPage.tsx'), (m) => m.BookSigningsPage)],
   [['reports'], page(() => import('./ReportsPage.tsx'), (m) => m.ReportsPage)],
+  [['promotions'], page(() => import('./PromotionsPage.tsx'), (m) => m.PromotionsPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
