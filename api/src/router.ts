@@ -31,6 +31,7 @@ import { sellingRouter } from './features/selling/selling.router.ts';
 import { seoRouter } from './features/seo/seo.router.ts';
 import { staffBooksRouter } from './features/staff-books/staff-books.router.ts';
 import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
+import { staffOffersRouter } from './features/staff-offers/staff-offers.router.ts';
 import { staffOrdersRouter } from './features/staff-orders/staff-orders.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { staffTrendingRouter } from './features/staff-trending/staff-trending.router.ts';
@@ -81,6 +82,7 @@ export const appRouter = router({
   seo: seoRouter,
   accessibility: accessibilityRouter,
   bookSignings: bookSigningsRouter,
+  staffOffers: staffOffersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -417,6 +417,8 @@ export interface Notifications {
 export interface Offers {
   amount_minor: number;
   buyer_id: string;
+  cancel_reason: string | null;
+  cancelled_by: string | null;
   checkout_deadline: Timestamp | null;
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;

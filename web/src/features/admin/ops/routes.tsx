@@ -35,6 +35,7 @@ const PAGES: [string[], LazyPage][] = [
   [['seo'], page(() => import('./SeoPage.tsx'), (m) => m.SeoPage)],
   [['accessibility'], page(() => import('./AccessibilityPage.tsx'), (m) => m.AccessibilityPage)],
   [['book-signings'], page(() => import('./BookSigningsPage.tsx'), (m) => m.BookSigningsPage)],
+  [['offers'], page(() => import('./OffersPage.tsx'), (m) => m.OffersPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
