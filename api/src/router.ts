@@ -11,6 +11,7 @@ import { catalogueRouter } from './features/catalogue/catalogue.router.ts';
 import { charitiesRouter } from './features/charities/charities.router.ts';
 import { checkoutRouter } from './features/checkout/checkout.router.ts';
 import { contactRouter } from './features/contact/contact.router.ts';
+import { coversBackfillRouter } from './features/covers-backfill/covers-backfill.router.ts';
 import { devRouter } from './features/dev/dev.router.ts';
 import { discoveryRouter } from './features/discovery/discovery.router.ts';
 import { emailTemplatesRouter } from './features/email-templates/email-templates.router.ts';
@@ -83,6 +84,7 @@ export const appRouter = router({
   accessibility: accessibilityRouter,
   bookSignings: bookSigningsRouter,
   staffOffers: staffOffersRouter,
+  coversBackfill: coversBackfillRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -36,6 +36,7 @@ const PAGES: [string[], LazyPage][] = [
   [['accessibility'], page(() => import('./AccessibilityPage.tsx'), (m) => m.AccessibilityPage)],
   [['book-signings'], page(() => import('./BookSigningsPage.tsx'), (m) => m.BookSigningsPage)],
   [['offers'], page(() => import('./OffersPage.tsx'), (m) => m.OffersPage)],
+  [['covers-backfill'], page(() => import('./CoversBackfillPage.tsx'), (m) => m.CoversBackfillPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
