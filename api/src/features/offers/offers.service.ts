@@ -414,11 +414,12 @@ export async function cancelOfferAsStaff(
   input: { offerId: string; reason: string },
 ): Promise<StaffCancelResult> {
   const result = await deps.db.transaction().execute(async (trx) => {
+    // Not locked here: the endings below are conditional updates (and an accepted offer's locks
+    // its book's orders first, in the lapse job's order), so a race ends in "moved on".
     const offer = await trx
       .selectFrom('offers')
       .selectAll()
       .where('id', '=', input.offerId)
-      .forUpdate()
       .executeTakeFirst();
     if (!offer) throw new AppError('NOT_FOUND', 'We could not find that offer. Refresh the page.');
     const now = new Date();
