@@ -256,7 +256,24 @@ describe('staff offers: cancelling', () => {
     expect(mails.map((mail) => mail.to_address).sort()).toEqual(
       [pending.buyer.email, pending.seller.email].sort(),
     );
-    // Closed: a second cancel is refused and writes nothing.
+    // Closed like a withdrawn offer: the buyer may offer on the book again.
+    const listingId = (
+      await db
+        .selectFrom('offers')
+        .select('listing_id')
+        .where('id', '=', pending.offerId)
+        .executeTakeFirstOrThrow()
+    ).listing_id;
+    const buyerId = (
+      await db
+        .selectFrom('auth.users')
+        .select('id')
+        .where('email', '=', pending.buyer.email)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const again = await makeOffer(deps, buyerId, { listingId, amountMinor: 650, message: null });
+    expect((await row(again.offerId)).status).toBe('pending');
+    // A second cancel is refused and writes nothing.
     expect(
       errorOf(await as.mutation('staffOffers.cancel', { offerId: pending.offerId, reason: 'Again please' })),
     ).toEqual({ status: 412, message: expect.stringContaining('no longer open (it is cancelled)') });
