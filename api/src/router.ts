@@ -11,6 +11,7 @@ import { catalogueRouter } from './features/catalogue/catalogue.router.ts';
 import { charitiesRouter } from './features/charities/charities.router.ts';
 import { checkoutRouter } from './features/checkout/checkout.router.ts';
 import { contactRouter } from './features/contact/contact.router.ts';
+import { coversBackfillRouter } from './features/covers-backfill/covers-backfill.router.ts';
 import { devRouter } from './features/dev/dev.router.ts';
 import { discoveryRouter } from './features/discovery/discovery.router.ts';
 import { emailTemplatesRouter } from './features/email-templates/email-templates.router.ts';
@@ -33,6 +34,7 @@ import { sellingRouter } from './features/selling/selling.router.ts';
 import { seoRouter } from './features/seo/seo.router.ts';
 import { staffBooksRouter } from './features/staff-books/staff-books.router.ts';
 import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
+import { staffOffersRouter } from './features/staff-offers/staff-offers.router.ts';
 import { staffOrdersRouter } from './features/staff-orders/staff-orders.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { staffTrendingRouter } from './features/staff-trending/staff-trending.router.ts';
@@ -86,6 +88,8 @@ export const appRouter = router({
   reports: reportsRouter,
   staffReports: staffReportsRouter,
   promotions: promotionsRouter,
+  staffOffers: staffOffersRouter,
+  coversBackfill: coversBackfillRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -276,6 +276,35 @@ export interface ContactMessages {
   user_id: string | null;
 }
 
+export interface CoverBackfillItems {
+  book_id: string | null;
+  checked_at: Timestamp | null;
+  cover_url: string | null;
+  detail: string | null;
+  isbn13: string | null;
+  outcome: string | null;
+  position: number;
+  run_id: string;
+  title: string;
+}
+
+export interface CoverBackfillRuns {
+  checked: Generated<number>;
+  error: string | null;
+  errors: Generated<number>;
+  finished_at: Timestamp | null;
+  found: Generated<number>;
+  id: Generated<string>;
+  lookup: string;
+  no_isbn: Generated<number>;
+  not_found: Generated<number>;
+  requested: number;
+  selection: string;
+  started_at: Generated<Timestamp>;
+  started_by: string | null;
+  status: Generated<string>;
+}
+
 export interface Disputes {
   id: Generated<string>;
   kind: string;
@@ -417,6 +446,8 @@ export interface Notifications {
 export interface Offers {
   amount_minor: number;
   buyer_id: string;
+  cancel_reason: string | null;
+  cancelled_by: string | null;
   checkout_deadline: Timestamp | null;
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -683,6 +714,8 @@ export interface DB {
   charity_members: CharityMembers;
   charity_reviews: CharityReviews;
   contact_messages: ContactMessages;
+  cover_backfill_items: CoverBackfillItems;
+  cover_backfill_runs: CoverBackfillRuns;
   disputes: Disputes;
   email_outbox: EmailOutbox;
   email_suppressions: EmailSuppressions;

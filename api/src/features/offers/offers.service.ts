@@ -20,6 +20,7 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { type OrderMailDeps, sendOfferMail } from '../orders/order-mail.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -334,12 +335,162 @@ export async function withdrawOffer(db: Database, userId: string, offerId: strin
     requireOpen(offer);
     if (offer.made_by !== role)
       throw new AppError('BAD_INPUT', 'Only the person who made an offer can withdraw it.');
-    await trx
-      .updateTable('offers')
-      .set({ status: 'withdrawn', responded_at: new Date() })
-      .where('id', '=', offer.id)
-      .execute();
+    await closePendingRound(trx, offer.id, { status: 'withdrawn' });
   });
+}
+
+/** How an open round ends; a staff cancellation carries who and why. */
+type Ending =
+  | { status: 'withdrawn' | 'lapsed' }
+  | { status: 'cancelled'; cancel_reason: string; cancelled_by: string };
+
+/**
+ * Closes a pending round (withdrawn by its maker, or cancelled by staff). Nothing is held for
+ * a pending offer, so there is nothing to release; false when the round has moved on.
+ */
+async function closePendingRound(trx: Trx, offerId: string, ending: Ending) {
+  const closed = await trx
+    .updateTable('offers')
+    .set({ ...ending, responded_at: new Date() })
+    .where('id', '=', offerId)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .executeTakeFirst();
+  return closed !== undefined;
+}
+
+/**
+ * Ends an accepted offer that was not paid (lapsed after 24 hours, or cancelled by staff) and
+ * puts its book back on normal sale. An offer whose buyer is paying at this moment waits for
+ * that payment's outcome ('paying'); 'moved' when the offer is no longer accepted.
+ */
+async function endAcceptedOffer(
+  trx: Trx,
+  offer: { id: string; listing_id: string },
+  ending: Ending,
+): Promise<'ended' | 'paying' | 'moved'> {
+  const live = await trx
+    .selectFrom('orders')
+    .select('id')
+    .where('listing_id', '=', offer.listing_id)
+    .where('status', 'not in', ['cancelled', 'refunded'])
+    .forUpdate()
+    .executeTakeFirst();
+  if (live) return 'paying';
+  const ended = await trx
+    .updateTable('offers')
+    .set(ending)
+    .where('id', '=', offer.id)
+    .where('status', '=', 'accepted')
+    .returning('id')
+    .executeTakeFirst();
+  if (!ended) return 'moved';
+  await trx
+    .updateTable('listings')
+    .set({ status: 'active' })
+    .where('id', '=', offer.listing_id)
+    .where('status', '=', 'reserved')
+    .execute();
+  return 'ended';
+}
+
+export interface StaffCancelResult {
+  /** What the offer was before: pending (nothing held) or accepted (the book was held). */
+  was: 'pending' | 'accepted';
+  /** The accepted offer's book went back on normal sale. */
+  released: boolean;
+}
+
+/**
+ * Staff cancel an open offer (/admin/offers), e.g. for abuse: the thread's latest round while
+ * it is pending, or accepted and not yet paid. An accepted one ends exactly as a lapse does
+ * (the book back on sale; refused while its buyer is paying). Audited in the same
+ * transaction; both parties are emailed afterwards. The reason stays with staff (the offer
+ * and the audit log); the emails say only that Reshelf cancelled it.
+ */
+export async function cancelOfferAsStaff(
+  deps: OrderMailDeps,
+  staffId: string,
+  input: { offerId: string; reason: string },
+): Promise<StaffCancelResult> {
+  const result = await deps.db.transaction().execute(async (trx) => {
+    // Not locked here: the endings below are conditional updates (and an accepted offer's locks
+    // its book's orders first, in the lapse job's order), so a race ends in "moved on".
+    const offer = await trx
+      .selectFrom('offers')
+      .selectAll()
+      .where('id', '=', input.offerId)
+      .executeTakeFirst();
+    if (!offer) throw new AppError('NOT_FOUND', 'We could not find that offer. Refresh the page.');
+    const now = new Date();
+    const status = effectiveStatus(offer, now);
+    if (status !== 'pending' && status !== 'accepted') {
+      throw new AppError(
+        'PRECONDITION_FAILED',
+        `This offer is no longer open (it is ${status}), so there is nothing to cancel. Refresh the page.`,
+      );
+    }
+    const was: StaffCancelResult['was'] = status;
+    const listing = await listingFor(trx, offer.listing_id);
+    const ending: Ending = { status: 'cancelled', cancel_reason: input.reason, cancelled_by: staffId };
+    let released = false;
+    if (status === 'pending') {
+      if (!(await closePendingRound(trx, offer.id, ending))) throw new AppError('CONFLICT', MOVED_ON);
+    } else {
+      const outcome = await endAcceptedOffer(trx, offer, ending);
+      if (outcome === 'paying') {
+        throw new AppError(
+          'CONFLICT',
+          'The buyer is paying for this offer right now. Wait for the payment to finish, then deal with the order instead.',
+        );
+      }
+      if (outcome === 'moved') throw new AppError('CONFLICT', MOVED_ON);
+      released = true;
+    }
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: 'offer.cancel',
+      targetType: 'offer',
+      targetId: offer.id,
+      details: {
+        reason: input.reason,
+        was,
+        released,
+        title: listing.title,
+        listingId: offer.listing_id,
+        threadId: offer.thread_id,
+        amountMinor: offer.amount_minor,
+      },
+    });
+    return { offer, was, released, title: listing.title };
+  });
+  const { offer, title } = result;
+  const [buyer, seller] = await Promise.all([
+    person(deps.db, offer.buyer_id),
+    person(deps.db, offer.seller_id),
+  ]);
+  const amount = formatPence(offer.amount_minor);
+  for (const [to, role] of [
+    [buyer, 'buyer'],
+    [seller, 'seller'],
+  ] as const) {
+    await sendOfferMail(deps, {
+      to,
+      subject: `Offer cancelled: ${title}`,
+      lines: [
+        `Our team has cancelled the offer of ${amount} for “${title}”.`,
+        result.released
+          ? role === 'buyer'
+            ? 'The book is no longer held for you and is back on sale.'
+            : 'The book is no longer held for the buyer and is back on sale.'
+          : 'Nothing more needs doing.',
+        'If you have questions, reply to this email or contact us.',
+      ],
+      action: { label: 'View your offers', url: offersUrl(deps.origin, role) },
+      template: 'offer.cancelled',
+    });
+  }
+  return { was: result.was, released: result.released };
 }
 
 /** When a book is sold, its other open offers are closed. */
@@ -509,31 +660,9 @@ export async function lapseAcceptedOffers(db: Database, now = new Date()): Promi
     .execute();
   let moved = 0;
   for (const offer of due) {
-    const done = await db.transaction().execute(async (trx) => {
-      const live = await trx
-        .selectFrom('orders')
-        .select('id')
-        .where('listing_id', '=', offer.listing_id)
-        .where('status', 'not in', ['cancelled', 'refunded'])
-        .forUpdate()
-        .executeTakeFirst();
-      if (live) return false;
-      const lapsed = await trx
-        .updateTable('offers')
-        .set({ status: 'lapsed' })
-        .where('id', '=', offer.id)
-        .where('status', '=', 'accepted')
-        .returning('id')
-        .executeTakeFirst();
-      if (!lapsed) return false;
-      await trx
-        .updateTable('listings')
-        .set({ status: 'active' })
-        .where('id', '=', offer.listing_id)
-        .where('status', '=', 'reserved')
-        .execute();
-      return true;
-    });
+    const done = await db
+      .transaction()
+      .execute(async (trx) => (await endAcceptedOffer(trx, offer, { status: 'lapsed' })) === 'ended');
     if (done) moved += 1;
   }
   return moved;

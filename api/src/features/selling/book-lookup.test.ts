@@ -50,6 +50,25 @@ describe('book lookup', () => {
     ).toBeNull();
   });
 
+  it('find tells "not found" from a failure, for callers that report it', async () => {
+    expect(await fake({ status: 200, body: {} }).lookup.find(ISBN)).toEqual({ status: 'not_found' });
+    expect(await fake({ status: 404 }).lookup.find(ISBN)).toEqual({ status: 'not_found' });
+    expect(await fake({ status: 503 }).lookup.find(ISBN)).toEqual({
+      status: 'error',
+      message: 'Open Library answered HTTP 503',
+    });
+    expect(await fake(new TypeError('fetch failed')).lookup.find(ISBN)).toEqual({
+      status: 'error',
+      message: 'Could not reach Open Library',
+    });
+    expect(await fake({ status: 200, body: { [`ISBN:${ISBN}`]: { title: '' } } }).lookup.find(ISBN)).toEqual({
+      status: 'error',
+      message: 'Open Library’s record for this ISBN was malformed',
+    });
+    expect(await fake({ status: 200, body: [1, 2] }).lookup.find(ISBN)).toMatchObject({ status: 'error' });
+    expect(await createOfflineBookLookup().find(ISBN)).toEqual({ status: 'not_found' });
+  });
+
   it('keeps what it maps within the catalogue’s limits', () => {
     const book = fromOpenLibrary({
       ...RECORD,

@@ -17,13 +17,22 @@ export interface ExternalBook {
   coverUrl: string | null;
 }
 
+/** What one lookup came to, for callers that report it (the covers backfill). */
+export type LookupOutcome =
+  | { status: 'found'; book: ExternalBook }
+  | { status: 'not_found' }
+  | { status: 'error'; message: string };
+
 export interface BookLookupPort {
   readonly kind: 'offline' | 'openlibrary';
+  /** The book, or null for anything else (selling never fails on a lookup). */
   lookup(isbn13: string): Promise<ExternalBook | null>;
+  /** The same lookup, telling "not found" from a failure. Never throws. */
+  find(isbn13: string): Promise<LookupOutcome>;
 }
 
 export function createOfflineBookLookup(): BookLookupPort {
-  return { kind: 'offline', lookup: async () => null };
+  return { kind: 'offline', lookup: async () => null, find: async () => ({ status: 'not_found' }) };
 }
 
 const openLibraryRecord = z.object({
@@ -76,25 +85,48 @@ export function createOpenLibraryLookup(
 ): BookLookupPort {
   const send = options.fetch ?? fetch;
   const base = (options.baseUrl ?? 'https://openlibrary.org').replace(/\/$/, '');
+  const timeoutMs = options.timeoutMs ?? 3_000;
+  const failed = (error: unknown, message: string): LookupOutcome => {
+    options.onError?.(error);
+    return { status: 'error', message };
+  };
+  async function find(isbn13: string): Promise<LookupOutcome> {
+    const key = `ISBN:${isbn13}`;
+    let body: unknown;
+    try {
+      const response = await send(
+        `${base}/api/books?bibkeys=${encodeURIComponent(key)}&format=json&jscmd=data`,
+        { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) },
+      );
+      if (response.status === 404) return { status: 'not_found' };
+      if (!response.ok) {
+        return failed(new Error(`HTTP ${response.status}`), `Open Library answered HTTP ${response.status}`);
+      }
+      body = await response.json();
+    } catch (error) {
+      const name = (error as { name?: string } | null)?.name;
+      if (name === 'TimeoutError' || name === 'AbortError') {
+        return failed(error, `No answer from Open Library within ${timeoutMs / 1000} s`);
+      }
+      if (error instanceof SyntaxError) return failed(error, 'Open Library’s answer was not JSON');
+      return failed(error, 'Could not reach Open Library');
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      return failed(new Error('unexpected answer'), 'Open Library’s answer was not the expected shape');
+    }
+    const record = (body as Record<string, unknown>)[key];
+    if (record === undefined) return { status: 'not_found' };
+    const book = fromOpenLibrary(record);
+    if (!book)
+      return failed(new Error('unreadable record'), 'Open Library’s record for this ISBN was malformed');
+    return { status: 'found', book };
+  }
   return {
     kind: 'openlibrary',
+    find,
     async lookup(isbn13) {
-      const key = `ISBN:${isbn13}`;
-      try {
-        const response = await send(
-          `${base}/api/books?bibkeys=${encodeURIComponent(key)}&format=json&jscmd=data`,
-          {
-            headers: { accept: 'application/json' },
-            signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
-          },
-        );
-        if (!response.ok) return null;
-        const body = (await response.json()) as Record<string, unknown>;
-        return fromOpenLibrary(body?.[key]);
-      } catch (error) {
-        options.onError?.(error);
-        return null;
-      }
+      const outcome = await find(isbn13);
+      return outcome.status === 'found' ? outcome.book : null;
     },
   };
 }

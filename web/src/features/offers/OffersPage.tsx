@@ -392,6 +392,8 @@ function summary(thread: OfferThread): string {
       return `The offer of ${amount} expired unanswered`;
     case 'lapsed':
       return `Accepted at ${amount} but not paid within 24 hours: the book went back on sale`;
+    case 'cancelled':
+      return `Our team cancelled this offer of ${amount}: we have emailed you about it`;
     default:
       return offerStatusLabel(thread.status);
   }

@@ -115,6 +115,8 @@ export function offerStatusLabel(status: string): string {
       return 'Not paid in time';
     case 'purchased':
       return 'Bought';
+    case 'cancelled':
+      return 'Cancelled by Reshelf';
     default:
       return status;
   }

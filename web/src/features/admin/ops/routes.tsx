@@ -37,6 +37,8 @@ const PAGES: [string[], LazyPage][] = [
   [['book-signings'], page(() => import('./BookSigningsPage.tsx'), (m) => m.BookSigningsPage)],
   [['reports'], page(() => import('./ReportsPage.tsx'), (m) => m.ReportsPage)],
   [['promotions'], page(() => import('./PromotionsPage.tsx'), (m) => m.PromotionsPage)],
+  [['offers'], page(() => import('./OffersPage.tsx'), (m) => m.OffersPage)],
+  [['covers-backfill'], page(() => import('./CoversBackfillPage.tsx'), (m) => m.CoversBackfillPage)],
 ];
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
