@@ -41,7 +41,9 @@ describe('admin orders and payments', () => {
     await sheet.getByLabel('Reason').fill('Dust jacket torn');
     await sheet.getByRole('button', { name: 'Refund' }).click();
     await openToast(page, 'Refund sent').waitFor();
-    await sheet.getByText('Partial refund of £1.00: Dust jacket torn').waitFor();
+    await sheet
+      .getByText('Partial refund of £1.00 (£1.00 from the seller’s payout): Dust jacket torn')
+      .waitFor();
     await sheet.getByText('£1.00 refunded').waitFor();
     await snapshot(page, 'admin-orders-refund-desktop', { fullPage: false });
 
@@ -49,7 +51,9 @@ describe('admin orders and payments', () => {
     await sheet.getByLabel('Reason').fill('Seller cannot send it');
     await sheet.getByRole('button', { name: 'Refund' }).click();
     await openToast(page, 'Refund sent').waitFor();
-    await sheet.getByText(/Refunded £[\d.]+ by staff: Seller cannot send it/).waitFor();
+    await sheet
+      .getByText(/Refunded £[\d.]+ by staff \(£[\d.]+ from the seller’s payout\): Seller cannot send it/)
+      .waitFor();
     expect(await sheet.getByTestId('refund-form').count()).toBe(0);
     await page.keyboard.press('Escape');
 

@@ -62,7 +62,7 @@ describe('admin refunds', () => {
     await page.waitForURL(/\/admin\/orders\?/);
     await page
       .getByTestId('order-sheet')
-      .getByText('Partial refund of £1.25: Spine cracked in transit')
+      .getByText('Partial refund of £1.25 (£1.25 from the seller’s payout): Spine cracked in transit')
       .waitFor();
     await context.close();
   });

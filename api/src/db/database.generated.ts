@@ -553,6 +553,8 @@ export interface Payouts {
   order_id: string;
   release_after: Timestamp | null;
   released_at: Timestamp | null;
+  reversed_at: Timestamp | null;
+  reversed_minor: Generated<number>;
   seller_id: string;
   status: Generated<string>;
 }

@@ -5,7 +5,7 @@ import {
   type CheckoutDeps,
   startCheckout,
 } from '../features/checkout/checkout.service.ts';
-import { dispatchOrder, markArrived, openDispute } from '../features/orders/orders.service.ts';
+import { confirmOrder, dispatchOrder, markArrived, openDispute } from '../features/orders/orders.service.ts';
 import type { TestProvider } from '../features/payments/test-provider.ts';
 import type { TestApp } from './app.ts';
 import { createBook, createListing, createPerson } from './catalogue.ts';
@@ -98,4 +98,18 @@ export async function disputedOrder(
     reason: kind === 'not_received' ? 'Nothing has arrived after two weeks.' : 'Pages are missing.',
   });
   return { ...order, disputeId };
+}
+
+/** A paid order the buyer has received and confirmed: completed, the seller's payout released. */
+export async function completedOrder(t: TestApp, price = 1000) {
+  const deps = orderDepsFor(t);
+  const order = await paidOrder(t, price);
+  await dispatchOrder(deps, order.seller.id, {
+    orderId: order.orderId,
+    carrier: 'royal_mail_tracked_48',
+    trackingRef: 'AB123456789GB',
+  });
+  await markArrived(deps, order.buyer.id, order.orderId);
+  await confirmOrder(deps, order.buyer.id, order.orderId);
+  return order;
 }

@@ -167,6 +167,8 @@ export const orderDetailSchema = orderSummarySchema.extend({
   payout: z
     .object({
       amountMinor: z.number().int(),
+      /** Taken back from the payout by staff refunds (decision 0022). */
+      reversedMinor: z.number().int(),
       status: z.string(),
       releasedAt: z.string().nullable(),
       /** A charity sale's payout, held until its 14-day return window closes. */
@@ -193,6 +195,7 @@ export const payoutsViewSchema = z.object({
       createdAt: z.string(),
       releasedAt: z.string().nullable(),
       releaseAfter: z.string().nullable(),
+      reversedMinor: z.number().int(),
     }),
   ),
 });

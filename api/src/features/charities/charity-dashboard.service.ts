@@ -32,7 +32,7 @@ export async function charityDashboard(db: Database, userId: string): Promise<Ch
       select status, count(*)::int as count from public.listings
       where charity_id = ${id} group by status order by count desc`.execute(db),
     sql<{ status: string; amount: number }>`
-      select p.status, coalesce(sum(p.amount_minor), 0)::int as amount
+      select p.status, coalesce(sum(p.amount_minor - p.reversed_minor), 0)::int as amount
       from public.payouts p join public.orders o on o.id = p.order_id
       join public.listings l on l.id = o.listing_id
       where l.charity_id = ${id} group by p.status`.execute(db),

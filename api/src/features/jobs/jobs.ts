@@ -10,7 +10,12 @@ import type { Database } from '../../db/index.ts';
 import { cancelPendingOrder } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { expireOffers, lapseAcceptedOffers } from '../offers/offers.service.ts';
-import { autoComplete, cancelUndispatched, presumeDelivered, releaseHeldPayouts } from '../orders/orders.service.ts';
+import {
+  autoComplete,
+  cancelUndispatched,
+  presumeDelivered,
+  releaseHeldPayouts,
+} from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/types.ts';
 
 export interface JobContext {

@@ -283,7 +283,9 @@ function letters(
           subject: `Report withdrawn: ${p.title}`,
           lines: [
             `The buyer has withdrawn their report on ${ref}.`,
-            `${formatPence(p.payoutMinor)} has been released to your payouts.`,
+            p.payoutReleaseAfter
+              ? `${formatPence(p.payoutMinor)} will be released to your payouts on ${londonDay(p.payoutReleaseAfter)}, when the buyer’s 14-day return window closes.`
+              : `${formatPence(p.payoutMinor)} has been released to your payouts.`,
           ],
           action: { label: 'View your payouts', url: `${origin}/account/payouts` },
         },
@@ -315,6 +317,56 @@ export async function sendOrderMail(
     }
   } catch (error) {
     deps.log?.(`order email ${kind} for ${orderId} failed`, error);
+  }
+}
+
+/** A refund staff made on an order: the buyer is told what comes back, the seller what it costs them. */
+export async function sendStaffRefundMail(
+  deps: OrderMailDeps,
+  orderId: string,
+  refund: { amountMinor: number; full: boolean; reason: string; sellerDeductedMinor: number },
+): Promise<void> {
+  try {
+    const p = await orderParties(deps.db, orderId);
+    if (!p) return;
+    const ref = `order ${p.reference}`;
+    const letters: Letter[] = [
+      {
+        to: p.buyer,
+        subject: `Refund of ${formatPence(refund.amountMinor)}: ${p.title}`,
+        lines: [
+          `We have refunded ${formatPence(refund.amountMinor)} on ${ref} for “${p.title}”${refund.full ? ', all that was left to refund' : ''}.`,
+          `Why: ${refund.reason}`,
+          'It goes back to the card you paid with, usually within 5 to 10 working days.',
+        ],
+        action: { label: 'View your order', url: `${deps.origin}/account/orders/${orderId}` },
+      },
+    ];
+    if (refund.sellerDeductedMinor > 0) {
+      letters.push({
+        to: p.seller,
+        subject: `Refund on ${p.reference}: ${formatPence(refund.sellerDeductedMinor)} from your payout`,
+        lines: [
+          `Our team refunded the buyer ${formatPence(refund.amountMinor)} on ${ref} for “${p.title}”.`,
+          `Why: ${refund.reason}`,
+          `${formatPence(refund.sellerDeductedMinor)} of it comes out of your payout for this sale. If you think this is wrong, reply to this email.`,
+        ],
+        action: { label: 'View your payouts', url: `${deps.origin}/account/payouts` },
+      });
+    }
+    for (const letter of letters) {
+      if (!letter.to.email) continue;
+      await deps.mailer.send({
+        to: letter.to.email,
+        subject: letter.subject,
+        text: `${letter.lines.join('\n\n')}\n\n${letter.action.label}: ${letter.action.url}\n`,
+        html: layout(letter.lines, letter.action),
+        template: letter.to === p.buyer ? 'order.staff_refund' : 'order.staff_refund_seller',
+        userId: letter.to.id,
+      });
+    }
+  } catch (error) {
+    deps.log?.(`staff refund email for ${orderId} failed`, error);
   }
 }
 

@@ -244,7 +244,7 @@ export async function getOrder(
       .executeTakeFirst(),
     db
       .selectFrom('payouts')
-      .select(['amount_minor', 'status', 'released_at', 'release_after'])
+      .select(['amount_minor', 'reversed_minor', 'status', 'released_at', 'release_after'])
       .where('order_id', '=', orderId)
       .executeTakeFirst(),
     db
@@ -282,6 +282,7 @@ export async function getOrder(
       role !== 'buyer' && payout
         ? {
             amountMinor: payout.amount_minor,
+            reversedMinor: payout.reversed_minor,
             status: payout.status,
             releasedAt: iso(payout.released_at),
             releaseAfter: iso(payout.release_after),
@@ -754,13 +755,17 @@ export async function listPayouts(db: Database, sellerId: string): Promise<Payou
       'p.created_at',
       'p.released_at',
       'p.release_after',
+      'p.reversed_minor',
     ])
     .where('p.seller_id', '=', sellerId)
     .orderBy('p.created_at', 'desc')
     .limit(500)
     .execute();
+  // What the seller is owed for each sale: the payout less any refund taken back from it.
   const sum = (status: string) =>
-    rows.filter((row) => row.status === status).reduce((total, row) => total + row.amount_minor, 0);
+    rows
+      .filter((row) => row.status === status)
+      .reduce((total, row) => total + row.amount_minor - row.reversed_minor, 0);
   return {
     heldMinor: sum('held'),
     releasedMinor: sum('released'),
@@ -774,6 +779,7 @@ export async function listPayouts(db: Database, sellerId: string): Promise<Payou
       createdAt: row.created_at.toISOString(),
       releasedAt: iso(row.released_at),
       releaseAfter: iso(row.release_after),
+      reversedMinor: row.reversed_minor,
     })),
   };
 }

@@ -4,8 +4,9 @@ import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { trpcQuery } from '../../testing/catalogue.ts';
-import { paidOrder } from '../../testing/orders.ts';
+import { completedOrder, paidOrder } from '../../testing/orders.ts';
 import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { listPayouts } from '../orders/orders.service.ts';
 
 let t: TestApp;
 let db: Database;
@@ -90,7 +91,7 @@ describe('staff orders and payments', () => {
         reason: 'Cover was creased',
       }),
     );
-    expect(partial).toEqual({ refundedMinor: 250, status: 'paid' });
+    expect(partial).toEqual({ refundedMinor: 250, status: 'paid', sellerDeductedMinor: 250 });
     const payment = await db
       .selectFrom('payments')
       .selectAll()
@@ -105,7 +106,18 @@ describe('staff orders and payments', () => {
     expect(refund).toMatchObject({ amount_minor: 250, buyer_protection_minor: 0, created_by: admin.id });
     expect(refund.provider_ref).toMatch(/^tr_/);
     const events = dataOf(await as.query('disputes.order', { orderId: order.orderId })).events;
-    expect(events.at(-1)).toMatchObject({ note: 'Partial refund of £2.50: Cover was creased' });
+    expect(events.at(-1)).toMatchObject({
+      note: 'Partial refund of £2.50 (£2.50 from the seller’s payout): Cover was creased',
+    });
+    // The seller's part comes out of their payout, still held until the order completes.
+    const payout = await db
+      .selectFrom('payouts')
+      .select(['status', 'amount_minor', 'reversed_minor'])
+      .where('order_id', '=', order.orderId)
+      .executeTakeFirstOrThrow();
+    expect(payout).toMatchObject({ status: 'held', reversed_minor: 250 });
+    const sellerView = await listPayouts(db, order.seller.id);
+    expect(sellerView.heldMinor).toBe(payout.amount_minor - 250);
   });
 
   it('a full refund returns the rest, protection included: the order is refunded and the payout cancelled', async () => {
@@ -117,7 +129,16 @@ describe('staff orders and payments', () => {
         reason: 'Lost in post',
       }),
     );
-    expect(full).toEqual({ refundedMinor: order.totalMinor, status: 'refunded' });
+    const before = await db
+      .selectFrom('payouts')
+      .select(['amount_minor', 'reversed_minor'])
+      .where('order_id', '=', order.orderId)
+      .executeTakeFirstOrThrow();
+    expect(full).toEqual({
+      refundedMinor: order.totalMinor,
+      status: 'refunded',
+      sellerDeductedMinor: before.amount_minor - before.reversed_minor,
+    });
     const refunds = await db
       .selectFrom('refunds')
       .selectAll()
@@ -153,5 +174,63 @@ describe('staff orders and payments', () => {
         }),
       ),
     ).toEqual({ status: 409, message: 'This order is already refunded: nothing is left to refund.' });
+  });
+
+  it('a refund after completion takes the released payout back from the seller, and both are emailed', async () => {
+    const done = await completedOrder(t, 1200);
+    const payoutOf = () =>
+      db
+        .selectFrom('payouts')
+        .select(['status', 'amount_minor', 'reversed_minor', 'reversed_at'])
+        .where('order_id', '=', done.orderId)
+        .executeTakeFirstOrThrow();
+    expect((await payoutOf()).status).toBe('released');
+    const as = asUser(t.app, admin.accessToken);
+    const part = dataOf(
+      await as.mutation('staffOrders.refund', {
+        orderId: done.orderId,
+        amountMinor: 300,
+        reason: 'Water damage',
+      }),
+    );
+    expect(part).toMatchObject({ status: 'completed', sellerDeductedMinor: 300 });
+    expect(await payoutOf()).toMatchObject({ status: 'released', reversed_minor: 300 });
+
+    const rest = dataOf(
+      await as.mutation('staffOrders.refund', {
+        orderId: done.orderId,
+        amountMinor: 'full',
+        reason: 'Unreadable',
+      }),
+    );
+    const payout = await payoutOf();
+    expect(rest).toMatchObject({ status: 'refunded', sellerDeductedMinor: payout.amount_minor - 300 });
+    expect(payout).toMatchObject({ status: 'released', reversed_minor: payout.amount_minor });
+    expect(payout.reversed_at).not.toBeNull();
+
+    const ledger = await listPayouts(db, done.seller.id);
+    expect(ledger.items.find((item) => item.orderId === done.orderId)).toMatchObject({
+      status: 'released',
+      reversedMinor: payout.amount_minor,
+    });
+    expect(ledger.releasedMinor).toBe(0);
+
+    const mail = await db
+      .selectFrom('email_outbox')
+      .select(['to_address', 'subject', 'text_body'])
+      .where('template', 'in', ['order.staff_refund', 'order.staff_refund_seller'])
+      .where('to_address', 'in', [done.buyer.email, done.seller.email])
+      .orderBy('created_at')
+      .execute();
+    expect(mail.map((m) => [m.to_address, m.subject])).toEqual([
+      [done.buyer.email, expect.stringMatching(/^Refund of £3\.00: /)],
+      [done.seller.email, `Refund on ${done.reference}: £3.00 from your payout`],
+      [done.buyer.email, expect.stringMatching(/^Refund of £\d+\.\d\d: /)],
+      [
+        done.seller.email,
+        expect.stringMatching(new RegExp(`^Refund on ${done.reference}: £\\d+\\.\\d\\d from your payout$`)),
+      ],
+    ]);
+    expect(mail[0]!.text_body).toContain('Why: Water damage');
   });
 });

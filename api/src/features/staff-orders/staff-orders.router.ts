@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { adminProcedure, router, staffProcedure } from '../../trpc.ts';
+import { orderDeps } from '../orders/orders.router.ts';
 import {
   ORDER_STATUSES,
   PAYMENT_STATUSES,
@@ -72,8 +73,8 @@ export const staffOrdersRouter = router({
           .max(500, 'Use at most 500 characters'),
       }),
     )
-    .output(z.object({ refundedMinor: z.number(), status: z.string() }))
+    .output(z.object({ refundedMinor: z.number(), status: z.string(), sellerDeductedMinor: z.number() }))
     .mutation(({ ctx, input }) =>
-      refundOrder({ db: ctx.db, payments: ctx.payments }, ctx.user.userId, input),
+      refundOrder({ db: ctx.db, payments: ctx.payments, mail: orderDeps(ctx) }, ctx.user.userId, input),
     ),
 });

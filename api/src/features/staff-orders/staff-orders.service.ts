@@ -7,6 +7,11 @@
  * the seller's held payout cancelled (as a dispute refund does); a part → the order keeps its
  * state and its timeline gets a note. Buyer protection counts as refunded (for revenue) only
  * with a full refund: a partial refund gives back the book's price or postage first.
+ *
+ * What it means for the seller (decision 0022): the refund comes out of their payout. A full
+ * refund takes back all of it — a held payout is cancelled, a released one reversed (a debt
+ * against the seller); a part takes back up to the part, held or released
+ * (`payouts.reversed_minor`). Both people are emailed once the refund has committed.
  */
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
@@ -14,6 +19,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { recordEvent, refundWithin } from '../checkout/checkout.service.ts';
+import { type OrderMailDeps, sendStaffRefundMail } from '../orders/order-mail.ts';
 import type { PaymentProvider } from '../payments/types.ts';
 
 export const ORDER_STATUSES = [
@@ -153,12 +159,39 @@ export async function searchPayments(
 
 const CLOSED = ['pending_payment', 'cancelled', 'refunded'];
 
+/**
+ * Takes the seller's part of a refund back from their payout, in the refund's transaction;
+ * answers how much was taken.
+ */
+async function takeFromPayout(trx: Transaction<DB>, orderId: string, amount: number, full: boolean) {
+  const payout = await trx
+    .selectFrom('payouts')
+    .select(['id', 'status', 'amount_minor', 'reversed_minor'])
+    .where('order_id', '=', orderId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!payout || payout.status === 'cancelled') return 0;
+  const remaining = payout.amount_minor - payout.reversed_minor;
+  const part = full ? remaining : Math.min(amount, remaining);
+  if (part <= 0) return 0;
+  if (full && payout.status === 'held') {
+    await trx.updateTable('payouts').set({ status: 'cancelled' }).where('id', '=', payout.id).execute();
+  } else {
+    await trx
+      .updateTable('payouts')
+      .set({ reversed_minor: payout.reversed_minor + part, reversed_at: new Date() })
+      .where('id', '=', payout.id)
+      .execute();
+  }
+  return part;
+}
+
 export async function refundOrder(
-  deps: { db: Database; payments: PaymentProvider },
+  deps: { db: Database; payments: PaymentProvider; mail?: OrderMailDeps },
   staffId: string,
   input: { orderId: string; amountMinor: number | 'full'; reason: string },
-): Promise<{ refundedMinor: number; status: string }> {
-  return deps.db.transaction().execute(async (trx: Transaction<DB>) => {
+): Promise<{ refundedMinor: number; status: string; sellerDeductedMinor: number }> {
+  const result = await deps.db.transaction().execute(async (trx: Transaction<DB>) => {
     const order = await trx
       .selectFrom('orders')
       .select(['id', 'reference', 'status', 'buyer_protection_minor'])
@@ -213,7 +246,12 @@ export async function refundOrder(
       reason: input.reason,
       actor,
     });
-    const money = `£${(amount / 100).toFixed(2)}`;
+    const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
+    const money = pounds(amount);
+    const sellerDeductedMinor = await takeFromPayout(trx, order.id, amount, full);
+    const fromSeller = sellerDeductedMinor
+      ? ` (${pounds(sellerDeductedMinor)} from the seller’s payout)`
+      : '';
     let status = order.status;
     if (full) {
       status = 'refunded';
@@ -222,19 +260,13 @@ export async function refundOrder(
         .set({ status, refunded_at: new Date(), updated_at: new Date() })
         .where('id', '=', order.id)
         .execute();
-      await trx
-        .updateTable('payouts')
-        .set({ status: 'cancelled' })
-        .where('order_id', '=', order.id)
-        .where('status', '=', 'held')
-        .execute();
       await recordEvent(
         trx,
         order.id,
         order.status,
         status,
         actor,
-        `Refunded ${money} by staff: ${input.reason}`,
+        `Refunded ${money} by staff${fromSeller}: ${input.reason}`,
       );
     } else {
       await recordEvent(
@@ -243,7 +275,7 @@ export async function refundOrder(
         order.status,
         order.status,
         actor,
-        `Partial refund of ${money}: ${input.reason}`,
+        `Partial refund of ${money}${fromSeller}: ${input.reason}`,
       );
     }
     await recordAudit(trx, {
@@ -251,13 +283,33 @@ export async function refundOrder(
       action: 'order.refund',
       targetType: 'order',
       targetId: order.id,
-      details: { reference: order.reference, amountMinor: amount, full, reason: input.reason, refundId },
+      details: {
+        reference: order.reference,
+        amountMinor: amount,
+        full,
+        reason: input.reason,
+        refundId,
+        sellerDeductedMinor,
+      },
     });
     const total = await trx
       .selectFrom('refunds')
       .select(sql<number>`coalesce(sum(amount_minor), 0)::int`.as('total'))
       .where('order_id', '=', order.id)
       .executeTakeFirstOrThrow();
-    return { refundedMinor: total.total, status };
+    return { refundedMinor: total.total, status, sellerDeductedMinor, amount, full };
   });
+  if (deps.mail) {
+    await sendStaffRefundMail(deps.mail, input.orderId, {
+      amountMinor: result.amount,
+      full: result.full,
+      reason: input.reason,
+      sellerDeductedMinor: result.sellerDeductedMinor,
+    });
+  }
+  return {
+    refundedMinor: result.refundedMinor,
+    status: result.status,
+    sellerDeductedMinor: result.sellerDeductedMinor,
+  };
 }

@@ -63,10 +63,20 @@ export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: Orde
             <dt>Postage, for you to send it</dt>
             <dd className="tabular-nums">{formatPence(order.postageMinor)}</dd>
           </div>
+          {payout && payout.reversedMinor > 0 && payout.status !== 'cancelled' ? (
+            <div className="flex justify-between gap-4">
+              <dt>Refunded to the buyer by Reshelf</dt>
+              <dd className="tabular-nums" data-testid="payout-reversed">
+                −{formatPence(payout.reversedMinor)}
+              </dd>
+            </div>
+          ) : null}
           <div className="mt-2 flex justify-between gap-4 border-t border-line pt-3 text-base font-semibold">
             <dt>You receive</dt>
             <dd className="tabular-nums" data-testid="payout-amount">
-              {formatPence(payout?.amountMinor ?? order.itemMinor + order.postageMinor)}
+              {formatPence(
+                payout ? payout.amountMinor - payout.reversedMinor : order.itemMinor + order.postageMinor,
+              )}
             </dd>
           </div>
         </dl>

@@ -88,7 +88,16 @@ export function PayoutsPage() {
                         >
                           <p className="min-w-0 font-semibold break-words text-ink">{item.title}</p>
                           <p className="text-right font-semibold tabular-nums" data-testid="payout-amount">
-                            {formatPence(item.amountMinor)}
+                            {formatPence(item.amountMinor - item.reversedMinor)}
+                            {item.reversedMinor > 0 && item.status !== 'cancelled' ? (
+                              <span
+                                className="block text-xs font-normal text-ink-muted"
+                                data-testid="payout-reversed"
+                              >
+                                {formatPence(item.amountMinor)} less {formatPence(item.reversedMinor)}{' '}
+                                refunded
+                              </span>
+                            ) : null}
                           </p>
                           <p className="min-w-0 text-sm text-ink-muted">
                             {item.reference} · sold {formatDay(item.createdAt)}

@@ -308,7 +308,11 @@ function Refund({ orderId, leftMinor }: { orderId: string; leftMinor: number }) 
     onSuccess: (result) => {
       toast({
         title: 'Refund sent',
-        description: `${formatPence(result.refundedMinor)} refunded on this order in all; it is ${result.status.replace('_', ' ')}.`,
+        description: `${formatPence(result.refundedMinor)} refunded on this order in all; it is ${result.status.replace('_', ' ')}.${
+          result.sellerDeductedMinor
+            ? ` ${formatPence(result.sellerDeductedMinor)} came out of the seller’s payout.`
+            : ''
+        }`,
       });
       setAmount('');
       setReason('');
