@@ -11,6 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refundDispute } from '../support/admin.ts';
 import { openToast, signInViaApi } from '../support/auth.ts';
 import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
@@ -58,15 +59,7 @@ describe('admin operations', () => {
     const row = page.getByTestId('dispute-row').first();
     await row.waitFor();
     const reference = (await row.getAttribute('data-reference'))!;
-    await row.getByRole('button', { name: /Review/ }).click();
-    const review = page.getByTestId('dispute-review');
-    await review.getByLabel('Note to both parties').fill('The carrier lost the parcel: refunded in full.');
-    await review.getByRole('button', { name: 'Refund buyer' }).click();
-    await page
-      .getByRole('dialog', { name: /^Refund / })
-      .getByRole('button', { name: 'Refund buyer' })
-      .click();
-    await openToast(page, 'Buyer refunded').waitFor();
+    await refundDispute(page, row);
     await expect
       .poll(() => page.locator(`[data-testid="dispute-row"][data-reference="${reference}"]`).count())
       .toBe(0);

@@ -6,6 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refundDispute } from '../support/admin.ts';
 import { signedIn } from '../support/auth.ts';
 import { launchBrowser, snapshot } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
@@ -58,18 +59,7 @@ describe('admin revenue', () => {
       (await detail.json()) as { result: { data: { protectionMinor: number; totalMinor: number } } }
     ).result.data;
 
-    await row.getByRole('button', { name: /Review/ }).click();
-    const review = page.getByTestId('dispute-review');
-    await review.getByLabel('Note to both parties').fill('The carrier lost the parcel: refunded in full.');
-    await review.getByRole('button', { name: 'Refund buyer' }).click();
-    await page
-      .getByRole('dialog', { name: /^Refund / })
-      .getByRole('button', { name: 'Refund buyer' })
-      .click();
-    await page
-      .locator('[data-testid="primary-toast"][data-state="open"]')
-      .filter({ hasText: 'Buyer refunded' })
-      .waitFor();
+    await refundDispute(page, row);
 
     const after = await todayFigures(page);
     expect(after.refunded - before.refunded).toBe(order.protectionMinor);

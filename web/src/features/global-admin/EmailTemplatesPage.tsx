@@ -17,7 +17,7 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
-import { TemplateFields, TemplatePreview } from '../admin/ops/EmailTemplateFields.tsx';
+import { TemplateFields, TemplatePreview, useTemplatePreview } from '../admin/ops/EmailTemplateFields.tsx';
 import { useSession } from '../auth/session.ts';
 import { AdminCallFailed, useTierRefusal } from './access.tsx';
 import { formatDate, GlobalAdminFrame } from './GlobalAdminFrame.tsx';
@@ -94,11 +94,14 @@ function DraftEditor({ template, canPublish }: { template: Template; canPublish:
   const start = template.draft ?? template;
   const [subject, setSubject] = useState(start.subject);
   const [body, setBody] = useState(start.body);
-  const [preview, setPreview] = useState<{ subject: string; html: string } | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [previewing, setPreviewing] = useState(false);
   const key = template.key as TemplateKey;
   const edit = { key, subject, body };
+  const {
+    preview,
+    problem,
+    previewing,
+    show: showPreview,
+  } = useTemplatePreview(() => utils.globalAdmin.previewEmailTemplate.fetch(edit), refused);
   const unsaved = subject !== start.subject || body !== start.body;
 
   const fail = (title: string) => (error: unknown) => {
@@ -133,20 +136,6 @@ function DraftEditor({ template, canPublish }: { template: Template; canPublish:
       toast.success('Test email sent', { description: `“${result.subject}” went to ${result.to}.` }),
     onError: fail('Test email not sent'),
   });
-
-  async function showPreview() {
-    setPreviewing(true);
-    try {
-      const rendered = await utils.globalAdmin.previewEmailTemplate.fetch(edit);
-      setPreview({ subject: rendered.subject, html: rendered.html });
-      setProblem(null);
-    } catch (error) {
-      setPreview(null);
-      if (!refused(error)) setProblem(apiErrorMessage(error));
-    } finally {
-      setPreviewing(false);
-    }
-  }
 
   const spinner = <LoaderCircle className="animate-spin" aria-hidden="true" />;
   return (

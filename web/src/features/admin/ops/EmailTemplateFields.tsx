@@ -3,7 +3,9 @@
  * /global-admin/email-templates: the variables it may use, the subject and body fields, the
  * server's objection to an edit, and the rendered preview.
  */
+import { useState } from 'react';
 import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
+import { apiErrorMessage } from '../../../lib/api-errors.ts';
 
 export interface TemplateVariable {
   name: string;
@@ -92,4 +94,31 @@ export function TemplatePreview({ preview }: { preview: { subject: string; html:
       />
     </div>
   );
+}
+
+/**
+ * The preview of an edit: `show` renders it through the server (`render`); the server's
+ * objection, if any, becomes `problem` — unless `handled` says it dealt with the error itself.
+ */
+export function useTemplatePreview(
+  render: () => Promise<{ subject: string; html: string }>,
+  handled: (error: unknown) => boolean = () => false,
+) {
+  const [preview, setPreview] = useState<{ subject: string; html: string } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [previewing, setPreviewing] = useState(false);
+  async function show() {
+    setPreviewing(true);
+    try {
+      const rendered = await render();
+      setPreview({ subject: rendered.subject, html: rendered.html });
+      setProblem(null);
+    } catch (error) {
+      setPreview(null);
+      if (!handled(error)) setProblem(apiErrorMessage(error));
+    } finally {
+      setPreviewing(false);
+    }
+  }
+  return { preview, problem, previewing, show };
 }

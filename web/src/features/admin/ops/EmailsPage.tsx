@@ -15,7 +15,7 @@ import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
-import { TemplateFields, TemplatePreview } from './EmailTemplateFields.tsx';
+import { TemplateFields, TemplatePreview, useTemplatePreview } from './EmailTemplateFields.tsx';
 
 export function EmailsPage() {
   const templates = trpc.emailTemplates.list.useQuery();
@@ -80,9 +80,6 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
   const utils = trpc.useUtils();
   const [subject, setSubject] = useState(template.subject);
   const [body, setBody] = useState(template.body);
-  const [preview, setPreview] = useState<{ subject: string; html: string } | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [previewing, setPreviewing] = useState(false);
   useEffect(() => {
     setSubject(template.subject);
     setBody(template.body);
@@ -90,6 +87,12 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
   const changed = subject !== template.subject || body !== template.body;
   const key = template.key as TemplateKey;
   const edit = { key, subject, body };
+  const {
+    preview,
+    problem,
+    previewing,
+    show: showPreview,
+  } = useTemplatePreview(() => utils.emailTemplates.preview.fetch(edit));
 
   const fail = (title: string) => (error: unknown) =>
     toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -119,20 +122,6 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
       toast({ title: 'Test email sent', description: `“${result.subject}” went to ${result.to}.` }),
     onError: fail('Test email not sent'),
   });
-
-  async function showPreview() {
-    setPreviewing(true);
-    try {
-      const rendered = await utils.emailTemplates.preview.fetch(edit);
-      setPreview({ subject: rendered.subject, html: rendered.html });
-      setProblem(null);
-    } catch (error) {
-      setPreview(null);
-      setProblem(apiErrorMessage(error));
-    } finally {
-      setPreviewing(false);
-    }
-  }
 
   return (
     <section
