@@ -18,6 +18,7 @@ import { registerCharityUploadRoutes } from './features/charities/charity-upload
 import { registerExportRoutes } from './features/exports/exports.route.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
 import { registerRestApi } from './features/public-api/rest.route.ts';
+import { createRequestLogRecorder, requestLine } from './features/request-log/request-log.recorder.ts';
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { csrfGuard } from './http/csrf.ts';
@@ -61,6 +62,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-frame-options', 'SAMEORIGIN');
     return payload;
   });
+
+  // The request log on /admin/logs: one line per API request, written after the answer.
+  const requestLog = createRequestLogRecorder(database.db, {
+    onError: (error, lines) => app.log.warn({ err: error, lines }, 'request log lines not written'),
+  });
+  app.decorate('requestLog', requestLog);
+  app.decorateRequest('actorId', null);
+  app.addHook('onResponse', async (request, reply) => {
+    const line = requestLine(request, reply, request.actorId);
+    if (line) requestLog.record(line);
+  });
+  app.addHook('onClose', async () => requestLog.stop());
 
   await app.register(fastifyCookie);
   await import('./http/cors.ts').then(({ registerCors }) => registerCors(app, config));

@@ -28,6 +28,7 @@ import { pagesRouter } from './features/pages/pages.router.ts';
 import { promotionsRouter } from './features/promotions/promotions.router.ts';
 import { refundsRouter } from './features/refunds/refunds.router.ts';
 import { reportsRouter, staffReportsRouter } from './features/reports/reports.router.ts';
+import { requestLogRouter } from './features/request-log/request-log.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
@@ -90,6 +91,7 @@ export const appRouter = router({
   promotions: promotionsRouter,
   staffOffers: staffOffersRouter,
   coversBackfill: coversBackfillRouter,
+  requestLog: requestLogRouter,
 });
 
 export type AppRouter = typeof appRouter;

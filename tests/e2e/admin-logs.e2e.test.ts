@@ -1,12 +1,13 @@
 /**
  * /admin/logs in a real browser (issue 9): the shared basic dashboard on top, then the job
  * runs; a moderator narrows them to one job, then to failed runs. The e2e server runs no job
- * runner, so the runs are recorded in its own marketplace's database first.
+ * runner, so the runs are recorded in its own marketplace's database first. Then the request
+ * log: a buyer's failed call shows up, found by status and by person.
  */
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInViaApi } from '../support/auth.ts';
+import { signedIn, signInViaApi } from '../support/auth.ts';
 import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
 import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
 
@@ -65,6 +66,46 @@ describe('admin logs', () => {
     expect(await jobsShown()).toEqual(['orders.auto_complete']);
     await runs.getByText('connection reset by peer').waitFor();
     await snapshot(page, 'admin-logs-errors-phone');
+    await context.close();
+  });
+
+  it('a moderator finds a buyer’s failed request in the request log', async () => {
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
+    const failed = await buyer.context.request.get('/trpc/orders.get?input=%7B%22orderId%22%3A%22nope%22%7D');
+    expect(failed.status()).toBe(400);
+    const requestId = failed.headers()['x-request-id']!;
+    await buyer.context.close();
+
+    const { context, page } = await signedIn(browser, 'moderator@reshelf.test', {
+      baseURL: marketplace.baseURL,
+      viewport: 'phone',
+    });
+    await page.goto('/admin/logs');
+    await page.getByRole('navigation', { name: 'Logs' }).getByRole('link', { name: 'Requests' }).click();
+    await page.waitForURL('**/admin/logs?log=requests');
+    const form = page.getByRole('form', { name: 'Filter the requests' });
+    await form.getByLabel('Status').selectOption('4xx');
+    await form.getByLabel('Person').fill('buyer@reshelf');
+    const line = page.locator(`[data-testid="request-line"][data-path="/trpc/orders.get"]`);
+    // Lines are written a moment after the answer: search again until it is there.
+    await expect
+      .poll(
+        async () => {
+          await form.getByRole('button', { name: 'Search the requests' }).click();
+          await page
+            .locator('[data-testid="request-log"] table[aria-busy="false"], [data-testid="requests-empty"]')
+            .first()
+            .waitFor();
+          return line.count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBeGreaterThan(0);
+    await page.waitForURL(/status=4xx/);
+    await line.first().getByText('buyer@reshelf.test').waitFor();
+    await line.first().getByText(requestId).waitFor();
+    expect(await line.first().getAttribute('data-status')).toBe('400');
+    await snapshot(page, 'admin-logs-requests-phone');
     await context.close();
   });
 });

@@ -628,6 +628,17 @@ export interface Reports {
   target_kind: string;
 }
 
+export interface RequestLog {
+  at: Timestamp;
+  duration_ms: number;
+  id: Generated<Int8>;
+  method: string;
+  path: string;
+  request_id: string;
+  status: number;
+  user_id: string | null;
+}
+
 export interface ReturnRequests {
   buyer_id: string;
   charity_id: string;
@@ -743,6 +754,7 @@ export interface DB {
   rate_limits: RateLimits;
   refunds: Refunds;
   reports: Reports;
+  request_log: RequestLog;
   return_requests: ReturnRequests;
   seed_items: SeedItems;
   seed_runs: SeedRuns;

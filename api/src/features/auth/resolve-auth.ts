@@ -14,6 +14,13 @@ import { API_TOKEN_REJECTIONS, checkApiToken, looksLikeApiToken } from '../api-t
 import { type AccessClaims, IdentityError, type IdentityProvider } from './identity/types.ts';
 import { clearSessionCookies, readSessionCookies, setSessionCookies } from './session-cookies.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who made the request once auth has been resolved (the request log's user), else null. */
+    actorId: string | null;
+  }
+}
+
 export interface AuthState {
   claims: AccessClaims | null;
   via: 'bearer' | 'cookie' | 'api-token' | null;
@@ -133,6 +140,7 @@ export async function resolveAuth(
     if (state.via === 'cookie') clearSessionCookies(reply, config);
     return { claims: null, via: state.via, rejected: true, suspended: true };
   }
+  request.actorId = state.claims?.userId ?? null;
   return state;
 }
 

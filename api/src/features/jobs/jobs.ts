@@ -17,6 +17,7 @@ import {
   releaseHeldPayouts,
 } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/types.ts';
+import { pruneRequestLog } from '../request-log/request-log.service.ts';
 
 export interface JobContext {
   db: Database;
@@ -61,6 +62,7 @@ export const JOBS: Record<string, Job> = {
   'orders.presume_delivered': (context) => presumeDelivered(context),
   'orders.auto_complete': (context) => autoComplete(context),
   'payouts.release_held': ({ db }) => releaseHeldPayouts(db),
+  'request_log.prune': ({ db }) => pruneRequestLog(db),
 };
 
 /**

@@ -1,21 +1,47 @@
 /**
- * /admin/logs (staff): the shared basic dashboard, then the job log: each run of the scheduled
- * jobs (reservations lapsing, offers expiring, dispatch deadlines, deliveries presumed, orders
- * completed) with when it started and finished, how many it moved and its error. Filter by
- * job and to failed runs (kept in the address); older runs 50 at a time.
+ * /admin/logs (staff): the shared basic dashboard, then two logs. Jobs (the default): each run
+ * of the scheduled jobs (reservations lapsing, offers expiring, dispatch deadlines, deliveries
+ * presumed, orders completed, payouts released, old request lines pruned) with when it started
+ * and finished, how many it moved and its error; filter by job and to failed runs (kept in the
+ * address); older runs 50 at a time. Requests (?log=requests): the structured request log
+ * (RequestLogPanel.tsx).
  */
 import { keepPreviousData } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { LinkTabs } from '../../../components/LinkTabs.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Label } from '../../../components/ui/input.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { BasicDashboard } from '../DashboardPage.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { RequestLogPanel } from './RequestLogPanel.tsx';
 
 export function LogsPage() {
+  const [params] = useSearchParams();
+  const view = params.get('log') === 'requests' ? 'requests' : 'jobs';
+  return (
+    <AdminPageFrame
+      title="Logs"
+      description="What the server did: every API request it answered, and every run of the scheduled jobs that move orders and offers on."
+      testId="logs-page"
+    >
+      <BasicDashboard />
+      <LinkTabs
+        label="Logs"
+        tabs={[
+          { to: '/admin/logs', label: 'Jobs', current: view === 'jobs' },
+          { to: '/admin/logs?log=requests', label: 'Requests', current: view === 'requests' },
+        ]}
+      />
+      {view === 'requests' ? <RequestLogPanel /> : <JobRunsPanel />}
+    </AdminPageFrame>
+  );
+}
+
+function JobRunsPanel() {
   const [params, setParams] = useSearchParams();
   const job = params.get('job') ?? '';
   const errorsOnly = params.get('errors') === '1';
@@ -41,12 +67,7 @@ export function LogsPage() {
   }
 
   return (
-    <AdminPageFrame
-      title="Logs"
-      description="Every run of the scheduled jobs that move orders and offers on: when it ran, how many it moved, and what went wrong."
-      testId="logs-page"
-    >
-      <BasicDashboard />
+    <>
       <div className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-end">
         <div className="flex flex-col gap-1 sm:w-72">
           <Label htmlFor="logs-job">Job</Label>
@@ -134,6 +155,6 @@ export function LogsPage() {
           </Button>
         ) : null}
       </div>
-    </AdminPageFrame>
+    </>
   );
 }

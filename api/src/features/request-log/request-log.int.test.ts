@@ -1,0 +1,128 @@
+/**
+ * The request log: each API request answered through the real app becomes one line (path
+ * without its query, status, duration, who), static files and health checks none; staff search
+ * it by status class, method, path or procedure, request id, person and slowness, newest first
+ * by keyset; others may not; lines past 14 days are pruned.
+ */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, type TestUser } from '../../testing/auth.ts';
+import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { loggedPath } from './request-log.recorder.ts';
+import { pruneRequestLog } from './request-log.service.ts';
+
+let t: TestApp;
+let db: Database;
+let moderator: TestUser;
+let member: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  moderator = await createUser(db, t.services.identity, 'moderator@requests.test', { roles: ['moderator'] });
+  member = await createUser(db, t.services.identity, 'member@requests.test');
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+const search = async (input: Record<string, unknown> = {}) => {
+  await t.app.requestLog.flush();
+  return dataOf(await asUser(t.app, moderator.accessToken).query('requestLog.search', input));
+};
+
+describe('the request log', () => {
+  it('keeps only API paths, never their query strings', () => {
+    expect(loggedPath('/trpc/catalogue.search?input=%7B%22q%22%3A%22me%40x.com%22%7D')).toBe(
+      '/trpc/catalogue.search',
+    );
+    expect(loggedPath('/api/v1/listings?token=secret')).toBe('/api/v1/listings');
+    expect(loggedPath('/payments/webhook/test')).toBe('/payments/webhook/test');
+    for (const path of [
+      '/healthz',
+      '/readyz',
+      '/assets/index.js',
+      '/listing/a-book',
+      '/storage/x.webp',
+      '/trpcx',
+    ])
+      expect(loggedPath(path)).toBeNull();
+  });
+
+  it('records a signed-in call with who made it, and a failed one with its status', async () => {
+    const marker = `req-${Date.now()}`;
+    const ok = await asUser(t.app, member.accessToken)
+      .query('account.profile')
+      .set('x-request-id', `${marker}-ok`);
+    expect(ok.status).toBe(200);
+    const missing = await request(t.app.server)
+      .get('/trpc/no.such.procedure?input=%7B%7D')
+      .set('x-request-id', `${marker}-404`);
+    expect(missing.status).toBe(404);
+    await request(t.app.server).get('/healthz');
+
+    const mine = await search({ requestId: `${marker}-ok` });
+    expect(mine.rows).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        path: '/trpc/account.profile',
+        status: 200,
+        userEmail: 'member@requests.test',
+      }),
+    ]);
+    expect(mine.rows[0].durationMs).toBeGreaterThanOrEqual(0);
+    const notFound = await search({ requestId: `${marker}-404` });
+    expect(notFound.rows).toEqual([
+      expect.objectContaining({ path: '/trpc/no.such.procedure', status: 404, userEmail: null }),
+    ]);
+    expect((await search({ path: '/healthz' })).rows).toEqual([]);
+  });
+
+  it('filters by status class, method, procedure, person and slowness, newest first, 50 at a time', async () => {
+    for (let i = 0; i < 3; i += 1) await asUser(t.app, member.accessToken).query('account.profile');
+    const errors = await search({ status: '4xx' });
+    expect(errors.rows.length).toBeGreaterThan(0);
+    expect(errors.rows.every((row: { status: number }) => row.status >= 400 && row.status < 500)).toBe(true);
+
+    const byProcedure = await search({ path: 'account.profile', user: 'member@requests', method: 'GET' });
+    expect(byProcedure.rows.length).toBeGreaterThanOrEqual(4);
+    const ids = byProcedure.rows.map((row: { id: string }) => Number(row.id));
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+
+    const first = await search({ path: '/trpc/', limit: 2 });
+    expect(first.rows).toHaveLength(2);
+    const next = await search({ path: '/trpc/', limit: 2, before: first.nextBefore });
+    expect(Number(next.rows[0].id)).toBeLessThan(Number(first.rows[1].id));
+
+    expect((await search({ slowerThanMs: 600_000 })).rows).toEqual([]);
+  });
+
+  it('is for staff only, and explains bad filters', async () => {
+    expect(errorOf(await asUser(t.app, member.accessToken).query('requestLog.search', {})).status).toBe(403);
+    const bad = errorOf(
+      await asUser(t.app, moderator.accessToken).query('requestLog.search', { status: '6xx' }),
+    );
+    expect(bad).toMatchObject({ status: 400 });
+    expect(bad.message).toMatch(/Choose 2xx, 3xx, 4xx or 5xx/);
+  });
+
+  it('prunes lines older than 14 days', async () => {
+    await db
+      .insertInto('request_log')
+      .values({
+        at: new Date(Date.now() - 15 * 86_400_000),
+        request_id: 'old-line',
+        method: 'GET',
+        path: '/trpc/old',
+        status: 200,
+        duration_ms: 1,
+      })
+      .execute();
+    expect(await pruneRequestLog(db)).toBeGreaterThanOrEqual(1);
+    expect((await search({ requestId: 'old-line' })).rows).toEqual([]);
+    expect((await search({ path: 'account.profile' })).rows.length).toBeGreaterThan(0);
+  });
+});
