@@ -60,8 +60,11 @@ describe('admin logs', () => {
     expect(await jobsShown()).toEqual(['offers.expire']);
 
     await page.getByLabel('Job').selectOption('');
-    await page.getByLabel('Errors only').check();
+    await page.waitForURL((url) => url.pathname === '/admin/logs' && url.search === '');
+    // The box follows the address, so it is checked once the address says so: click, then wait.
+    await page.getByLabel('Errors only').click();
     await page.waitForURL('**/admin/logs?errors=1');
+    expect(await page.getByLabel('Errors only').isChecked()).toBe(true);
     await page.locator('[data-testid="job-run"][data-job="offers.expire"]').waitFor({ state: 'detached' });
     expect(await jobsShown()).toEqual(['orders.auto_complete']);
     await runs.getByText('connection reset by peer').waitFor();
