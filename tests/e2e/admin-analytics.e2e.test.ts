@@ -5,19 +5,12 @@
  * Read-only, so it runs against the shared demo marketplace.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signedIn } from '../support/auth.ts';
-import { launchBrowser, snapshot } from '../support/browser.ts';
+import { snapshot, withBrowser } from '../support/browser.ts';
 
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+withBrowser((launched) => (browser = launched));
 
 async function chartNumbers(page: Page, metric: string) {
   const chart = page.locator(`[data-testid="analytics-chart"][data-metric="${metric}"]`);

@@ -4,19 +4,12 @@
  * so the shared e2e marketplace is enough; the title is unique to this run.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInViaApi } from '../support/auth.ts';
-import { baseURL, launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { baseURL, snapshot, VIEWPORTS, withBrowser } from '../support/browser.ts';
 
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+withBrowser((launched) => (browser = launched));
 
 describe('admin book signings', () => {
   it('a moderator creates, publishes and edits an event', async () => {

@@ -5,19 +5,12 @@
  * are unique to this run.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInViaApi } from '../support/auth.ts';
-import { baseURL, launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
+import { baseURL, snapshot, VIEWPORTS, withBrowser } from '../support/browser.ts';
 
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+withBrowser((launched) => (browser = launched));
 
 describe('admin launch plan', () => {
   it('a moderator adds items, ticks one off and moves it to the top', async () => {

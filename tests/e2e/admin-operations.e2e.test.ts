@@ -10,23 +10,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { refundDispute } from '../support/admin.ts';
 import { openToast, signInViaApi } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
-import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
+import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
 let marketplace: OwnMarketplace;
-
-beforeAll(async () => {
-  [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await marketplace?.stop();
-});
+withOwnMarketplace((started) => ({ browser, marketplace } = started));
 
 async function staffPage(
   email = 'admin@reshelf.test',

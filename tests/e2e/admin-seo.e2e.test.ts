@@ -5,22 +5,14 @@
  * own (tests/support/server.ts).
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInViaApi } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
-import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
+import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
 let marketplace: OwnMarketplace;
-
-beforeAll(async () => {
-  [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await marketplace?.stop();
-});
+withOwnMarketplace((started) => ({ browser, marketplace } = started));
 
 const metaDescription = (page: Page) => page.locator('meta[name="description"]').getAttribute('content');
 

@@ -9,22 +9,14 @@
  */
 import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pathOf, signInViaApi } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
-import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
+import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
 let marketplace: OwnMarketplace;
-
-beforeAll(async () => {
-  [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await marketplace?.stop();
-});
+withOwnMarketplace((started) => ({ browser, marketplace } = started));
 
 async function staffPage(
   email = 'admin@reshelf.test',

@@ -3,21 +3,14 @@
  * global admin toasts and where each sends the person.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pathOf, signInViaApi, toast } from '../support/auth.ts';
-import { launchBrowser, newPage, snapshot } from '../support/browser.ts';
+import { newPage, snapshot, withBrowser } from '../support/browser.ts';
 
 const FORBIDDEN_TEXT = "You don't have permission to access the admin portal with your current account.";
 
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+withBrowser((launched) => (browser = launched));
 
 async function noHorizontalScroll(page: Page): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -3,7 +3,7 @@
  * Tests share one server and database, so each uses addresses of its own.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createConfirmedAccount,
   DEMO_PASSWORD,
@@ -15,17 +15,10 @@ import {
   signInViaApi,
   uniqueEmail,
 } from '../support/auth.ts';
-import { baseURL, launchBrowser, newPage, snapshot } from '../support/browser.ts';
+import { baseURL, newPage, snapshot, withBrowser } from '../support/browser.ts';
 
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+withBrowser((launched) => (browser = launched));
 
 describe('signing up', () => {
   it('sign up → read the email in the dev mailbox → confirm → profile → genres → all set', async () => {

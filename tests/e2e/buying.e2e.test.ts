@@ -27,22 +27,14 @@ import {
 } from '@reshelf/contracts';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fillSignIn, signedIn, toast } from '../support/auth.ts';
-import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
-import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
+import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
 let marketplace: OwnMarketplace;
-
-beforeAll(async () => {
-  [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await marketplace?.stop();
-});
+withOwnMarketplace((started) => ({ browser, marketplace } = started));
 
 const PHONE = { width: 375, height: 812 };
 const WEB = { [CLIENT_HEADER]: 'web' };

@@ -2,18 +2,11 @@
  * The catalogue as a newcomer meets it, in Chromium, on the demo marketplace seeded at start.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, snapshot } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { newPage, snapshot, withBrowser } from '../support/browser.ts';
 
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+withBrowser((launched) => (browser = launched));
 
 /** "£12.08" -> 1208 */
 function pence(text: string): number {

@@ -3,19 +3,12 @@
  * page and back, paying or declining, with the server's price breakdown all the way.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInViaApi } from '../support/auth.ts';
-import { launchBrowser, newPage, snapshot } from '../support/browser.ts';
+import { newPage, snapshot, withBrowser } from '../support/browser.ts';
 
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+withBrowser((launched) => (browser = launched));
 
 async function buyFirstListing(
   viewport: 'phone' | 'desktop',

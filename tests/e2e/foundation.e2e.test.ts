@@ -1,17 +1,10 @@
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, snapshot } from '../support/browser.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { newPage, snapshot, withBrowser } from '../support/browser.ts';
 
 let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+withBrowser((launched) => (browser = launched));
 
 async function addCategory(slug: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: inject('e2eDatabaseUrl') });

@@ -7,22 +7,14 @@
  */
 import { CLIENT_HEADER } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openToast, signedIn, toast } from '../support/auth.ts';
-import { launchBrowser, snapshot } from '../support/browser.ts';
-import { type OwnMarketplace, startOwnMarketplace } from '../support/server.ts';
+import { snapshot } from '../support/browser.ts';
+import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
 let marketplace: OwnMarketplace;
-
-beforeAll(async () => {
-  [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await marketplace?.stop();
-});
+withOwnMarketplace((started) => ({ browser, marketplace } = started));
 
 interface StaffListing {
   id: string;

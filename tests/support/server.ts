@@ -7,11 +7,14 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../api/src/app.ts';
 import { prepare } from '../../api/src/bootstrap.ts';
 import { loadConfig } from '../../api/src/config.ts';
 import { freePort } from '../../api/src/db/embedded.ts';
 import { E2E_WEB_DIST } from '../setup/e2e.global.ts';
+import { launchBrowser } from './browser.ts';
 
 export interface OwnMarketplace {
   baseURL: string;
@@ -44,4 +47,23 @@ export async function startOwnMarketplace(): Promise<OwnMarketplace> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A browser and a marketplace of the test file's own, started before its tests and stopped
+ * after them: `withOwnMarketplace((started) => ({ browser, marketplace } = started));`.
+ */
+export function withOwnMarketplace(
+  use: (started: { browser: Browser; marketplace: OwnMarketplace }) => void,
+): void {
+  let browser: Browser | undefined;
+  let marketplace: OwnMarketplace | undefined;
+  beforeAll(async () => {
+    [browser, marketplace] = await Promise.all([launchBrowser(), startOwnMarketplace()]);
+    use({ browser, marketplace });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await marketplace?.stop();
+  });
 }
