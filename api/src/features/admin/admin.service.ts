@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { escapeLike } from '../../db/search.ts';
 
 export const ADMIN_SEARCH_LIMIT = 5;
 
@@ -19,11 +20,6 @@ export interface AdminSearchResults {
     priceMinor: number | null;
   }[];
   orders: { id: string; reference: string; status: string; totalMinor: number }[];
-}
-
-/** Text for LIKE with its wildcards and the escape character taken literally. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
 export async function searchAdmin(db: Database, query: string): Promise<AdminSearchResults> {

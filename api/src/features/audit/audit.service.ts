@@ -11,6 +11,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
+import { escapeLike, keysetPage } from '../../db/search.ts';
 
 export interface AuditTrail {
   actorId: string;
@@ -100,10 +101,6 @@ export interface AuditFilter {
   limit: number;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
-}
-
 export async function searchAudit(
   db: Database,
   filter: AuditFilter,
@@ -139,7 +136,7 @@ export async function searchAudit(
     .orderBy('id', 'desc')
     .limit(filter.limit + 1)
     .execute();
-  const page = rows.slice(0, filter.limit);
+  const { page, nextBefore } = keysetPage(rows, filter.limit);
   return {
     rows: page.map((row) => ({
       id: String(row.id),
@@ -152,7 +149,7 @@ export async function searchAudit(
       requestId: row.request_id,
       createdAt: row.created_at.toISOString(),
     })),
-    nextBefore: rows.length > filter.limit ? String(page[page.length - 1]!.id) : null,
+    nextBefore,
   };
 }
 

@@ -4,6 +4,7 @@
  * error. Filter by job and to failed runs; 50 at a time by keyset.
  */
 import type { Database } from '../../db/index.ts';
+import { keysetPage } from '../../db/search.ts';
 import { JOBS } from '../jobs/jobs.ts';
 
 export interface JobRun {
@@ -33,7 +34,7 @@ export async function searchJobRuns(
     .orderBy('id', 'desc')
     .limit(filter.limit + 1)
     .execute();
-  const page = rows.slice(0, filter.limit);
+  const { page, nextBefore } = keysetPage(rows, filter.limit);
   return {
     rows: page.map((row) => ({
       id: String(row.id),
@@ -43,6 +44,6 @@ export async function searchJobRuns(
       moved: row.affected,
       error: row.error,
     })),
-    nextBefore: rows.length > filter.limit ? String(page.at(-1)!.id) : null,
+    nextBefore,
   };
 }

@@ -8,6 +8,7 @@
 import type { AdminPeriod } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { escapeLike } from '../../db/search.ts';
 
 export interface RefundRow {
   id: string;
@@ -26,10 +27,6 @@ export interface RefundLedger {
   count: number;
   totalMinor: number;
   protectionMinor: number;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
 export async function refundLedger(

@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { escapeLike, keysetPage } from '../../db/search.ts';
 
 export const REQUEST_LOG_DAYS = 14;
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
@@ -32,8 +33,6 @@ export interface RequestLogRow {
   durationMs: number;
   userEmail: string | null;
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 export async function searchRequestLog(
   db: Database,
@@ -63,7 +62,7 @@ export async function searchRequestLog(
     .orderBy('r.id', 'desc')
     .limit(filter.limit + 1)
     .execute();
-  const page = rows.slice(0, filter.limit);
+  const { page, nextBefore } = keysetPage(rows, filter.limit);
   return {
     rows: page.map((row) => ({
       id: String(row.id),
@@ -75,7 +74,7 @@ export async function searchRequestLog(
       durationMs: row.duration_ms,
       userEmail: row.email ?? null,
     })),
-    nextBefore: rows.length > filter.limit ? String(page.at(-1)!.id) : null,
+    nextBefore,
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 
@@ -18,10 +19,6 @@ export interface StaffBookRow {
   description: string | null;
   category: string | null;
   listings: number;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
 export async function searchBooks(

@@ -11,6 +11,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -31,10 +32,6 @@ export interface StaffListing {
   sellerEmail: string | null;
   sellerName: string | null;
   createdAt: string;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
 function listingQuery(db: Database) {

@@ -13,6 +13,7 @@
 import type { AdminPeriod } from '@reshelf/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { escapeLike } from '../../db/search.ts';
 
 export const OFFER_STATUSES = [
   'pending',
@@ -73,10 +74,6 @@ function effective(alias: 'o' | 'r', now: Date) {
     when ${sql.ref(`${alias}.status`)} = 'pending' and ${sql.ref(`${alias}.expires_at`)} <= ${now} then 'expired'
     when ${sql.ref(`${alias}.status`)} = 'accepted' and ${sql.ref(`${alias}.checkout_deadline`)} <= ${now} then 'lapsed'
     else ${sql.ref(`${alias}.status`)} end`;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
 function discount(priceMinor: number, amountMinor: number): number {

@@ -16,6 +16,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
+import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { recordEvent, refundWithin } from '../checkout/checkout.service.ts';
@@ -57,10 +58,6 @@ export interface StaffPaymentRow {
   refundedMinor: number;
   buyerEmail: string | null;
   createdAt: string;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
 export async function searchOrders(

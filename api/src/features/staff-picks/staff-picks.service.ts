@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 
@@ -21,10 +22,6 @@ export interface StaffPickRow {
   note: string | null;
   position: number;
   pickedBy: string | null;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
 export async function listStaffPicks(db: Database): Promise<StaffPickRow[]> {

@@ -9,6 +9,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 
@@ -37,10 +38,6 @@ export interface UserDetail extends UserSummary {
   emailConfirmed: boolean;
   listings: { total: number; active: number };
   orders: { bought: number; sold: number; recent: UserOrder[] };
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (match) => `\\${match}`);
 }
 
 function baseQuery(db: Database) {

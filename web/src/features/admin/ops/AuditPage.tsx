@@ -11,6 +11,7 @@ import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { KeysetPager, useKeysetPages } from './KeysetPager.tsx';
 
 const FILTERS = ['q', 'actor', 'action', 'from', 'to'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -22,8 +23,8 @@ export function AuditPage() {
     string
   >;
   const [draft, setDraft] = useState(filter);
-  const [pages, setPages] = useState<string[]>([]);
-  const before = pages.at(-1);
+  const pages = useKeysetPages();
+  const before = pages.before;
   const input = {
     ...Object.fromEntries(Object.entries(filter).filter(([, value]) => value)),
     ...(before ? { before } : {}),
@@ -36,7 +37,7 @@ export function AuditPage() {
     event.preventDefault();
     const next = new URLSearchParams();
     for (const key of FILTERS) if (draft[key].trim()) next.set(key, draft[key].trim());
-    setPages([]);
+    pages.reset();
     setParams(next, { replace: true });
   }
 
@@ -95,7 +96,7 @@ export function AuditPage() {
             variant="ghost"
             onClick={() => {
               setDraft({ q: '', actor: '', action: '', from: '', to: '' });
-              setPages([]);
+              pages.reset();
               setParams(new URLSearchParams(), { replace: true });
             }}
           >
@@ -153,21 +154,7 @@ export function AuditPage() {
           </table>
         </div>
       )}
-      <div className="flex gap-2">
-        {pages.length > 0 ? (
-          <Button variant="outline" onClick={() => setPages((current) => current.slice(0, -1))}>
-            Newer entries
-          </Button>
-        ) : null}
-        {log.data?.nextBefore ? (
-          <Button
-            variant="outline"
-            onClick={() => setPages((current) => [...current, log.data!.nextBefore!])}
-          >
-            Older entries
-          </Button>
-        ) : null}
-      </div>
+      <KeysetPager pages={pages} nextBefore={log.data?.nextBefore} noun="entries" />
     </AdminPageFrame>
   );
 }

@@ -8,15 +8,14 @@
  */
 import { keepPreviousData } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
-import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { LinkTabs } from '../../../components/LinkTabs.tsx';
-import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Label } from '../../../components/ui/input.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { BasicDashboard } from '../DashboardPage.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { KeysetPager, useKeysetPages } from './KeysetPager.tsx';
 import { RequestLogPanel } from './RequestLogPanel.tsx';
 
 export function LogsPage() {
@@ -45,8 +44,8 @@ function JobRunsPanel() {
   const [params, setParams] = useSearchParams();
   const job = params.get('job') ?? '';
   const errorsOnly = params.get('errors') === '1';
-  const [pages, setPages] = useState<string[]>([]);
-  const before = pages.at(-1);
+  const pages = useKeysetPages();
+  const before = pages.before;
   const jobs = trpc.jobLog.jobs.useQuery();
   const runs = trpc.jobLog.runs.useQuery(
     { ...(job ? { job } : {}), errorsOnly, ...(before ? { before } : {}), limit: 50 },
@@ -54,7 +53,7 @@ function JobRunsPanel() {
   );
 
   function update(key: string, value: string | null) {
-    setPages([]);
+    pages.reset();
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -140,21 +139,7 @@ function JobRunsPanel() {
           </table>
         </div>
       )}
-      <div className="flex gap-2">
-        {pages.length > 0 ? (
-          <Button variant="outline" onClick={() => setPages((current) => current.slice(0, -1))}>
-            Newer runs
-          </Button>
-        ) : null}
-        {runs.data?.nextBefore ? (
-          <Button
-            variant="outline"
-            onClick={() => setPages((current) => [...current, runs.data.nextBefore!])}
-          >
-            Older runs
-          </Button>
-        ) : null}
-      </div>
+      <KeysetPager pages={pages} nextBefore={runs.data?.nextBefore} noun="runs" />
     </>
   );
 }

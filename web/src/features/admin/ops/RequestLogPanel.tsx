@@ -6,7 +6,7 @@
  */
 import { keepPreviousData } from '@tanstack/react-query';
 import { LoaderCircle, Search } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
@@ -14,6 +14,7 @@ import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { KeysetPager, useKeysetPages } from './KeysetPager.tsx';
 
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -30,7 +31,7 @@ function statusTone(status: number): string {
 
 export function RequestLogPanel() {
   const [params, setParams] = useSearchParams();
-  const [pages, setPages] = useState<string[]>([]);
+  const pages = useKeysetPages();
   const read = (key: string) => params.get(key) ?? '';
   const slow = Number.parseInt(read('slow'), 10);
   const filter = {
@@ -43,7 +44,7 @@ export function RequestLogPanel() {
     ...(read('user') ? { user: read('user') } : {}),
     ...(Number.isFinite(slow) && slow >= 0 ? { slowerThanMs: slow } : {}),
   };
-  const before = pages.at(-1);
+  const before = pages.before;
   const lines = trpc.requestLog.search.useQuery(
     { ...filter, ...(before ? { before } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
@@ -52,7 +53,7 @@ export function RequestLogPanel() {
   function apply(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setPages([]);
+    pages.reset();
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -194,21 +195,7 @@ export function RequestLogPanel() {
           </table>
         </div>
       )}
-      <div className="flex gap-2">
-        {pages.length > 0 ? (
-          <Button variant="outline" onClick={() => setPages((current) => current.slice(0, -1))}>
-            Newer requests
-          </Button>
-        ) : null}
-        {lines.data?.nextBefore ? (
-          <Button
-            variant="outline"
-            onClick={() => setPages((current) => [...current, lines.data.nextBefore!])}
-          >
-            Older requests
-          </Button>
-        ) : null}
-      </div>
+      <KeysetPager pages={pages} nextBefore={lines.data?.nextBefore} noun="requests" />
     </section>
   );
 }
