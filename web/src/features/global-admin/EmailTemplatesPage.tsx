@@ -16,8 +16,12 @@ import { Button } from '../../components/ui/button.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { cn } from '../../lib/utils.ts';
-import { TemplateFields, TemplatePreview, useTemplatePreview } from '../admin/ops/EmailTemplateFields.tsx';
+import {
+  TemplateFields,
+  TemplatePicker,
+  TemplatePreview,
+  useTemplatePreview,
+} from '../admin/ops/EmailTemplateFields.tsx';
 import { useSession } from '../auth/session.ts';
 import { AdminCallFailed, useTierRefusal } from './access.tsx';
 import { formatDate, GlobalAdminFrame } from './GlobalAdminFrame.tsx';
@@ -51,31 +55,11 @@ export function EmailTemplatesPage() {
       description="The emails Reshelf sends. Support agents write drafts; an ops admin or above publishes them, and only then are they sent."
     >
       <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
-        <nav aria-label="Email templates">
-          <ul className="flex gap-2 overflow-x-auto lg:flex-col" data-testid="email-templates">
-            {templates.data.map((template) => (
-              <li key={template.key} className="shrink-0" data-testid="email-template">
-                <button
-                  type="button"
-                  aria-current={template.key === selectedKey ? 'true' : undefined}
-                  onClick={() => setParams({ template: template.key }, { replace: true })}
-                  className={cn(
-                    'w-full cursor-pointer rounded-lg border px-3 py-2 text-left text-sm transition-colors',
-                    template.key === selectedKey
-                      ? 'border-brand bg-brand-soft text-brand'
-                      : 'border-line bg-paper hover:border-ink/30',
-                  )}
-                >
-                  <span className="block font-semibold">{template.name}</span>
-                  <span className="block font-mono text-xs text-ink-muted">{template.key}</span>
-                  <span className="block text-xs text-ink-muted">
-                    {template.draft ? 'Draft waiting' : template.customised ? 'Edited' : 'Default wording'}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <TemplatePicker
+          templates={templates.data}
+          selectedKey={selectedKey}
+          onSelect={(key) => setParams({ template: key }, { replace: true })}
+        />
         {selected ? (
           <DraftEditor
             key={`${selected.key}:${selected.draft?.updatedAt ?? ''}:${selected.updatedAt ?? ''}`}

@@ -6,11 +6,53 @@
 import { useState } from 'react';
 import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
+import { cn } from '../../../lib/utils.ts';
 
 export interface TemplateVariable {
   name: string;
   description: string;
   required: boolean;
+}
+
+/** The list of templates beside the editor: each one's name, key and whether it was changed. */
+export function TemplatePicker({
+  templates,
+  selectedKey,
+  onSelect,
+}: {
+  templates: { key: string; name: string; customised: boolean; draft: unknown }[];
+  selectedKey: string | undefined;
+  onSelect: (key: string) => void;
+}) {
+  return (
+    <nav aria-label="Email templates">
+      <ul className="flex gap-2 overflow-x-auto lg:flex-col" data-testid="email-templates">
+        {templates.map((template) => (
+          <li key={template.key} className="shrink-0" data-testid="email-template">
+            <button
+              type="button"
+              data-testid="email-template-item"
+              aria-current={template.key === selectedKey ? 'true' : undefined}
+              onClick={() => onSelect(template.key)}
+              className={cn(
+                'w-full cursor-pointer rounded-lg border px-3 py-2 text-left text-sm transition-colors',
+                template.key === selectedKey
+                  ? 'border-brand bg-brand-soft text-brand'
+                  : 'border-line bg-paper hover:border-ink/30',
+              )}
+            >
+              <span className="block font-semibold">{template.name}</span>
+              <span className="block font-mono text-xs text-ink-muted">{template.key}</span>
+              <span className="block text-xs text-ink-muted">
+                {template.customised ? 'Edited' : 'Default wording'}
+                {template.draft ? ' · draft waiting' : ''}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
 }
 
 export function TemplateFields({

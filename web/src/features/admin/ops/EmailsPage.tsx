@@ -13,9 +13,13 @@ import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
-import { TemplateFields, TemplatePreview, useTemplatePreview } from './EmailTemplateFields.tsx';
+import {
+  TemplateFields,
+  TemplatePicker,
+  TemplatePreview,
+  useTemplatePreview,
+} from './EmailTemplateFields.tsx';
 
 export function EmailsPage() {
   const templates = trpc.emailTemplates.list.useQuery();
@@ -38,32 +42,11 @@ export function EmailsPage() {
         </p>
       ) : (
         <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
-          <nav aria-label="Email templates">
-            <ul className="flex gap-2 overflow-x-auto lg:flex-col">
-              {templates.data.map((template) => (
-                <li key={template.key} className="shrink-0">
-                  <button
-                    type="button"
-                    data-testid="email-template-item"
-                    aria-current={template.key === selectedKey ? 'true' : undefined}
-                    onClick={() => setParams({ template: template.key }, { replace: true })}
-                    className={cn(
-                      'w-full cursor-pointer rounded-lg border px-3 py-2 text-left text-sm transition-colors',
-                      template.key === selectedKey
-                        ? 'border-brand bg-brand-soft text-brand'
-                        : 'border-line bg-paper hover:border-ink/30',
-                    )}
-                  >
-                    <span className="block font-semibold">{template.name}</span>
-                    <span className="block text-xs text-ink-muted">
-                      {template.customised ? 'Edited' : 'Default wording'}
-                      {template.draft ? ' · draft waiting' : ''}
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          <TemplatePicker
+            templates={templates.data}
+            selectedKey={selectedKey}
+            onSelect={(key) => setParams({ template: key }, { replace: true })}
+          />
           {selected ? (
             <TemplateEditor key={selected.key} template={selected} isAdmin={access.data?.isAdmin ?? false} />
           ) : null}
