@@ -15,7 +15,7 @@ import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 /** The pages most visitors see first, checked in this order. */
 export const KEY_PAGES = [
@@ -164,9 +164,7 @@ function StatementEditor() {
       {statement.isError ? (
         <EmptyState>{apiErrorMessage(statement.error)}</EmptyState>
       ) : statement.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading the statement…
-        </p>
+        <LoadingLine>Loading the statement…</LoadingLine>
       ) : (
         <form className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4" onSubmit={submit}>
           <div className="grid gap-3 sm:grid-cols-2">

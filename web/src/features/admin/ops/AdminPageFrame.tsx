@@ -1,4 +1,3 @@
-/** The frame of a staff working page: the eyebrow, title, what it is for, and its content. */
 import type { ReactNode } from 'react';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { cn } from '../../../lib/utils.ts';
@@ -38,6 +37,11 @@ export function AdminPageFrame({
       {children}
     </div>
   );
+}
+
+/** In place of a table while it loads: a spinner and what is coming. */
+export function LoadingLine({ children }: { children: ReactNode }) {
+  return <LoadingLine>{children}</LoadingLine>;
 }
 
 /** A message in place of a table: loading failed, or nothing matches. */

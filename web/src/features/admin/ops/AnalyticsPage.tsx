@@ -1,16 +1,10 @@
-/**
- * /admin/analytics (staff): listings published, orders paid and sign-ups over time, as charts —
- * by day for the last 30 days or by month for this year (London time), chosen in the address
- * (`?range=monthly`). Each chart has its numbers in a table for screen readers.
- */
-import { LoaderCircle } from 'lucide-react';
 import { useId } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Button } from '../../../components/ui/button.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
 
 type Range = 'daily' | 'monthly';
 type Metric = 'listingsPublished' | 'ordersPaid' | 'signUps';
@@ -73,9 +67,7 @@ export function AnalyticsPage() {
       {series.isError ? (
         <EmptyState>{apiErrorMessage(series.error)}</EmptyState>
       ) : series.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading analytics…
-        </p>
+        <LoadingLine>Loading analytics…</LoadingLine>
       ) : (
         <div
           className="grid gap-4 lg:grid-cols-2"

@@ -3,14 +3,14 @@
  * by actor, action and dates; newest first, 50 at a time.
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import { LoaderCircle, Search } from 'lucide-react';
+import { Search } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 import { KeysetPager, useKeysetPages } from './KeysetPager.tsx';
 
 const FILTERS = ['q', 'actor', 'action', 'from', 'to'] as const;
@@ -108,9 +108,7 @@ export function AuditPage() {
       {log.isError ? (
         <EmptyState testId="audit-error">{apiErrorMessage(log.error)}</EmptyState>
       ) : log.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading the log…
-        </p>
+        <LoadingLine>Loading the log…</LoadingLine>
       ) : log.data.rows.length === 0 ? (
         <EmptyState testId="audit-empty">No entries match these filters.</EmptyState>
       ) : (

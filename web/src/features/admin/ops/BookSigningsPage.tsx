@@ -4,7 +4,7 @@
  */
 import type { AppRouter } from '@reshelf/api/router';
 import type { inferRouterOutputs } from '@trpc/server';
-import { LoaderCircle, Pencil, Plus } from 'lucide-react';
+import { Pencil, Plus } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
@@ -12,7 +12,7 @@ import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 type Signing = inferRouterOutputs<AppRouter>['bookSignings']['list'][number];
 
@@ -55,9 +55,7 @@ export function BookSigningsPage() {
       {signings.isError ? (
         <EmptyState>{apiErrorMessage(signings.error)}</EmptyState>
       ) : signings.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading events…
-        </p>
+        <LoadingLine>Loading events…</LoadingLine>
       ) : signings.data.length === 0 ? (
         <EmptyState testId="book-signings-empty">
           No book signings yet: create the first one above.

@@ -16,7 +16,7 @@ import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/inp
 import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
 
 type Book = inferRouterOutputs<AppRouter>['staffBooks']['search'][number];
 
@@ -63,9 +63,7 @@ export function BooksPage() {
       {books.isError ? (
         <EmptyState>{apiErrorMessage(books.error)}</EmptyState>
       ) : books.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading books…
-        </p>
+        <LoadingLine>Loading books…</LoadingLine>
       ) : books.data.length === 0 ? (
         <EmptyState testId="books-empty">No books match.</EmptyState>
       ) : (

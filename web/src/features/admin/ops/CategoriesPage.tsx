@@ -7,7 +7,7 @@
 import type { AppRouter } from '@reshelf/api/router';
 import { slugify } from '@reshelf/contracts';
 import type { inferRouterOutputs } from '@trpc/server';
-import { ArrowDown, ArrowUp, LoaderCircle, Pencil, Plus, Trash2 } from 'lucide-react';
+import { ArrowDown, ArrowUp, Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
@@ -15,7 +15,7 @@ import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/inp
 import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
 
 type Kind = 'category' | 'genre';
 type Node = inferRouterOutputs<AppRouter>['taxonomy']['trees']['categories'][number];
@@ -55,9 +55,7 @@ export function CategoriesPage() {
       {trees.isError ? (
         <EmptyState>{apiErrorMessage(trees.error)}</EmptyState>
       ) : trees.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading categories…
-        </p>
+        <LoadingLine>Loading categories…</LoadingLine>
       ) : (
         <>
           <TreeSection kind="category" title="Categories" nodes={trees.data.categories} />

@@ -15,7 +15,7 @@ import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 type Outputs = inferRouterOutputs<AppRouter>['coversBackfill'];
 type Run = Outputs['overview']['runs'][number];
@@ -90,9 +90,7 @@ export function CoversBackfillPage() {
       {overview.isError ? (
         <EmptyState>{apiErrorMessage(overview.error)}</EmptyState>
       ) : overview.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading books…
-        </p>
+        <LoadingLine>Loading books…</LoadingLine>
       ) : (
         <>
           {overview.data.lookup === 'offline' ? (
@@ -229,11 +227,7 @@ function RunReport({ runId }: { runId: string }) {
   );
   if (run.isError) return <EmptyState>{apiErrorMessage(run.error)}</EmptyState>;
   if (!run.data) {
-    return (
-      <p className="flex items-center gap-2 text-ink-muted">
-        <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading the report…
-      </p>
-    );
+    return <LoadingLine>Loading the report…</LoadingLine>;
   }
   const data = run.data;
   return (

@@ -13,7 +13,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 import {
   TemplateFields,
   TemplatePicker,
@@ -37,9 +37,7 @@ export function EmailsPage() {
       {templates.isError ? (
         <EmptyState>{apiErrorMessage(templates.error)}</EmptyState>
       ) : templates.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading templates…
-        </p>
+        <LoadingLine>Loading templates…</LoadingLine>
       ) : (
         <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
           <TemplatePicker

@@ -2,14 +2,14 @@
  * /admin/launch-plan: the checklist staff work through before and around launch. Add an item
  * with an owner, tick it off (who and when are kept), untick it, move it up or down, remove it.
  */
-import { ArrowDown, ArrowUp, LoaderCircle, Plus, Trash2 } from 'lucide-react';
+import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -52,9 +52,7 @@ export function LaunchPlanPage() {
       {items.isError ? (
         <EmptyState>{apiErrorMessage(items.error)}</EmptyState>
       ) : items.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading the plan…
-        </p>
+        <LoadingLine>Loading the plan…</LoadingLine>
       ) : items.data.length === 0 ? (
         <EmptyState testId="launch-plan-empty">
           Nothing on the launch plan yet: add the first item above.

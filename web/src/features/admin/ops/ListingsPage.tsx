@@ -5,7 +5,7 @@
  */
 import { formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { ArchiveRestore, LoaderCircle, Search, Trash2 } from 'lucide-react';
+import { ArchiveRestore, Search, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
@@ -13,7 +13,7 @@ import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 const STATUSES = ['active', 'draft', 'reserved', 'sold', 'removed', 'withdrawn'] as const;
 type Status = (typeof STATUSES)[number];
@@ -94,9 +94,7 @@ export function ListingsPage() {
       {listings.isError ? (
         <EmptyState>{apiErrorMessage(listings.error)}</EmptyState>
       ) : listings.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading listings…
-        </p>
+        <LoadingLine>Loading listings…</LoadingLine>
       ) : listings.data.length === 0 ? (
         <EmptyState testId="listings-empty">No listings match.</EmptyState>
       ) : (

@@ -7,14 +7,13 @@
  * (RequestLogPanel.tsx).
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import { LoaderCircle } from 'lucide-react';
 import { useSearchParams } from 'react-router-dom';
 import { LinkTabs } from '../../../components/LinkTabs.tsx';
 import { fieldClasses, Label } from '../../../components/ui/input.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { BasicDashboard } from '../DashboardPage.tsx';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 import { KeysetPager, useKeysetPages } from './KeysetPager.tsx';
 import { RequestLogPanel } from './RequestLogPanel.tsx';
 
@@ -98,9 +97,7 @@ function JobRunsPanel() {
       {runs.isError ? (
         <EmptyState>{apiErrorMessage(runs.error)}</EmptyState>
       ) : runs.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading runs…
-        </p>
+        <LoadingLine>Loading runs…</LoadingLine>
       ) : runs.data.rows.length === 0 ? (
         <EmptyState testId="logs-empty">
           {errorsOnly ? 'No failed runs.' : 'No runs yet: the job runner records each run here.'}

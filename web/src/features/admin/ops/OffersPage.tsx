@@ -10,7 +10,7 @@ import type { AppRouter } from '@reshelf/api/router';
 import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
-import { Ban, LoaderCircle, Search } from 'lucide-react';
+import { Ban, Search } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
@@ -21,7 +21,7 @@ import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { offerStatusLabel } from '../../orders/format.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 type Thread = inferRouterOutputs<AppRouter>['staffOffers']['search'][number];
 
@@ -153,9 +153,7 @@ export function OffersPage() {
       {threads.isError ? (
         <EmptyState>{apiErrorMessage(threads.error)}</EmptyState>
       ) : threads.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading offers…
-        </p>
+        <LoadingLine>Loading offers…</LoadingLine>
       ) : threads.data.length === 0 ? (
         <EmptyState testId="offers-empty">No offers match.</EmptyState>
       ) : (

@@ -6,7 +6,7 @@
  */
 import { formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { LoaderCircle, Search, Undo2 } from 'lucide-react';
+import { Search, Undo2 } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
@@ -17,7 +17,7 @@ import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { DisputeInfo, OrderMoney, OrderStatusBadge, OrderTimeline } from '../../orders/OrderParts.tsx';
 import { BasicDashboard } from '../DashboardPage.tsx';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 const ORDER_STATUSES = [
   'pending_payment',
@@ -109,11 +109,7 @@ function pick<T extends string>(values: readonly T[], value: string): T | undefi
 }
 
 function Loading({ what }: { what: string }) {
-  return (
-    <p className="flex items-center gap-2 text-ink-muted">
-      <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading {what}…
-    </p>
-  );
+  return <LoadingLine>Loading {what}…</LoadingLine>;
 }
 
 export function OrdersPage() {

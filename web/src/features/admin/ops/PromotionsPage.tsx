@@ -8,7 +8,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { AppRouter } from '@reshelf/api/router';
 import { formatPence, parsePounds, WELCOME_GIFT } from '@reshelf/contracts';
 import type { inferRouterOutputs } from '@trpc/server';
-import { LoaderCircle, Pause, Pencil, Play, Plus } from 'lucide-react';
+import { Pause, Pencil, Play, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -20,7 +20,7 @@ import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 type Promotion = inferRouterOutputs<AppRouter>['promotions']['list'][number];
 
@@ -73,9 +73,7 @@ export function PromotionsPage() {
       {promotions.isError ? (
         <EmptyState>{apiErrorMessage(promotions.error)}</EmptyState>
       ) : promotions.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading codes…
-        </p>
+        <LoadingLine>Loading codes…</LoadingLine>
       ) : promotions.data.length === 0 ? (
         <EmptyState testId="promotions-empty">No promotions yet.</EmptyState>
       ) : (

@@ -7,14 +7,14 @@
  */
 import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { LoaderCircle, Search } from 'lucide-react';
+import { Search } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 function asPeriod(value: string | null): AdminPeriod | undefined {
   return (ADMIN_PERIODS as readonly string[]).includes(value ?? '') ? (value as AdminPeriod) : undefined;
@@ -86,9 +86,7 @@ export function RefundsPage() {
       {ledger.isError ? (
         <EmptyState>{apiErrorMessage(ledger.error)}</EmptyState>
       ) : ledger.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading refunds…
-        </p>
+        <LoadingLine>Loading refunds…</LoadingLine>
       ) : ledger.data.count === 0 ? (
         <EmptyState testId="refunds-empty">No refunds match.</EmptyState>
       ) : (

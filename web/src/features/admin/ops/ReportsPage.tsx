@@ -9,7 +9,7 @@
 import type { AppRouter } from '@reshelf/api/router';
 import { keepPreviousData } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
-import { BookOpen, LoaderCircle, MessageSquareWarning, ShieldX, XCircle } from 'lucide-react';
+import { BookOpen, MessageSquareWarning, ShieldX, XCircle } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
@@ -18,7 +18,7 @@ import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 type Report = inferRouterOutputs<AppRouter>['staffReports']['list'][number];
 
@@ -97,9 +97,7 @@ export function ReportsPage() {
       {reports.isError ? (
         <EmptyState>{apiErrorMessage(reports.error)}</EmptyState>
       ) : reports.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading reports…
-        </p>
+        <LoadingLine>Loading reports…</LoadingLine>
       ) : reports.data.length === 0 ? (
         <EmptyState testId="reports-empty">
           {status === 'open' ? 'No open reports: the queue is clear.' : `No ${status} reports.`}

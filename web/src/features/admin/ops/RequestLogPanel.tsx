@@ -5,7 +5,7 @@
  * lines 50 at a time. Kept 14 days.
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import { LoaderCircle, Search } from 'lucide-react';
+import { Search } from 'lucide-react';
 import type { FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
@@ -13,7 +13,7 @@ import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 import { KeysetPager, useKeysetPages } from './KeysetPager.tsx';
 
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
@@ -140,9 +140,7 @@ export function RequestLogPanel() {
       {lines.isError ? (
         <EmptyState>{apiErrorMessage(lines.error)}</EmptyState>
       ) : lines.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading requests…
-        </p>
+        <LoadingLine>Loading requests…</LoadingLine>
       ) : lines.data.rows.length === 0 ? (
         <EmptyState testId="requests-empty">No requests match. Lines are kept for 14 days.</EmptyState>
       ) : (

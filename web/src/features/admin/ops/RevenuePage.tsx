@@ -4,10 +4,9 @@
  * as the dashboard's card counts it, so a dispute refunded today lowers today's figure.
  */
 import { ADMIN_PERIOD_LABELS, formatPence } from '@reshelf/contracts';
-import { LoaderCircle } from 'lucide-react';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
 
 export function RevenuePage() {
   const revenue = trpc.revenue.byPeriod.useQuery();
@@ -20,9 +19,7 @@ export function RevenuePage() {
       {revenue.isError ? (
         <EmptyState>{apiErrorMessage(revenue.error)}</EmptyState>
       ) : revenue.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading revenue…
-        </p>
+        <LoadingLine>Loading revenue…</LoadingLine>
       ) : (
         <div className="overflow-x-auto rounded-xl border border-line bg-paper">
           <table className="w-full min-w-[44rem] text-left text-sm" data-testid="revenue-table">

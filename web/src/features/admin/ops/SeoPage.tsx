@@ -6,7 +6,7 @@
 import type { AppRouter } from '@reshelf/api/router';
 import { PRODUCT } from '@reshelf/contracts';
 import type { inferRouterOutputs } from '@trpc/server';
-import { LoaderCircle, Pencil } from 'lucide-react';
+import { Pencil } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
@@ -15,7 +15,7 @@ import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { DEFAULT_DESCRIPTION } from '../../../lib/page-meta.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
 
 type Entry = inferRouterOutputs<AppRouter>['seo']['list']['pages'][number];
 type Kind = 'page' | 'category';
@@ -45,9 +45,7 @@ export function SeoPage() {
       {seo.isError ? (
         <EmptyState>{apiErrorMessage(seo.error)}</EmptyState>
       ) : seo.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading pages…
-        </p>
+        <LoadingLine>Loading pages…</LoadingLine>
       ) : (
         <>
           <SeoSection kind="page" title="Static pages" entries={seo.data.pages} />

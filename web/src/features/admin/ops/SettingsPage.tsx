@@ -3,7 +3,7 @@
  * switch them on and off, describe them and add new ones. A moderator's attempt is refused by
  * the server with "Access denied: admin role required", shown as a toast.
  */
-import { LoaderCircle, Plus } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label } from '../../../components/ui/input.tsx';
@@ -11,7 +11,7 @@ import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 const refused = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -40,9 +40,7 @@ export function SettingsPage() {
       {flags.isError ? (
         <EmptyState>{apiErrorMessage(flags.error)}</EmptyState>
       ) : flags.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading flags…
-        </p>
+        <LoadingLine>Loading flags…</LoadingLine>
       ) : (
         <ul className="flex flex-col gap-3" data-testid="flags">
           {flags.data.map((flag) => (

@@ -5,7 +5,7 @@
  * marked here.
  */
 import { formatPence } from '@reshelf/contracts';
-import { ArrowDown, ArrowUp, LoaderCircle, Plus, Search, Trash2 } from 'lucide-react';
+import { ArrowDown, ArrowUp, Plus, Search, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
@@ -13,7 +13,7 @@ import { Input, Label } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -57,9 +57,7 @@ export function StaffPicksPage() {
       {picks.isError ? (
         <EmptyState>{apiErrorMessage(picks.error)}</EmptyState>
       ) : picks.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading picks…
-        </p>
+        <LoadingLine>Loading picks…</LoadingLine>
       ) : picks.data.length === 0 ? (
         <EmptyState testId="staff-picks-empty">
           No staff picks yet: the home page's shelf is hidden until you add one.

@@ -5,13 +5,13 @@
  * off the list. Pins and hides are listed below, to undo.
  */
 import { formatPence } from '@reshelf/contracts';
-import { EyeOff, LoaderCircle, Pin, Undo2 } from 'lucide-react';
+import { EyeOff, Pin, Undo2 } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -54,9 +54,7 @@ export function TrendingBooksPage() {
       {board.isError ? (
         <EmptyState>{apiErrorMessage(board.error)}</EmptyState>
       ) : board.isPending ? (
-        <p className="flex items-center gap-2 text-ink-muted">
-          <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading trending books…
-        </p>
+        <LoadingLine>Loading trending books…</LoadingLine>
       ) : (
         <>
           <section className="flex flex-col gap-3" aria-labelledby="trending-list-title">

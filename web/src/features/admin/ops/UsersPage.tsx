@@ -6,7 +6,7 @@
  */
 import { formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { LoaderCircle, Search, ShieldCheck, ShieldOff, UserRoundCheck, UserRoundX } from 'lucide-react';
+import { Search, ShieldCheck, ShieldOff, UserRoundCheck, UserRoundX } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
@@ -16,7 +16,7 @@ import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { BasicDashboard } from '../DashboardPage.tsx';
-import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 const refused = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -79,9 +79,7 @@ export function UsersPage() {
           {people.isError ? (
             <EmptyState>{apiErrorMessage(people.error)}</EmptyState>
           ) : people.isPending ? (
-            <p className="flex items-center gap-2 text-ink-muted">
-              <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading people…
-            </p>
+            <LoadingLine>Loading people…</LoadingLine>
           ) : people.data.length === 0 ? (
             <EmptyState testId="users-empty">Nobody matches “{q}”.</EmptyState>
           ) : (
@@ -170,11 +168,7 @@ function Person({ userId }: { userId: string }) {
 
   if (person.isError) return <EmptyState>{apiErrorMessage(person.error)}</EmptyState>;
   if (person.isPending) {
-    return (
-      <p className="flex items-center gap-2 text-ink-muted">
-        <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> Loading…
-      </p>
-    );
+    return <LoadingLine>Loading…</LoadingLine>;
   }
   const data = person.data;
   const isModerator = data.roles.includes('moderator');
