@@ -1,3 +1,5 @@
+/** The frame of a staff working page: the eyebrow, title, what it is for, and its content. */
+import { LoaderCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { cn } from '../../../lib/utils.ts';
@@ -41,7 +43,11 @@ export function AdminPageFrame({
 
 /** In place of a table while it loads: a spinner and what is coming. */
 export function LoadingLine({ children }: { children: ReactNode }) {
-  return <LoadingLine>{children}</LoadingLine>;
+  return (
+    <p className="flex items-center gap-2 text-ink-muted">
+      <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> {children}
+    </p>
+  );
 }
 
 /** A message in place of a table: loading failed, or nothing matches. */
