@@ -13,6 +13,8 @@ const children = [
     {
       cwd: root,
       stdio: 'inherit',
+      // The site is Vite's page: links in emails and back from the payment page lead there.
+      env: { ...process.env, PUBLIC_ORIGIN: process.env.PUBLIC_ORIGIN || 'http://localhost:5173' },
     },
   ),
   spawn(process.execPath, [path.join(root, 'web/node_modules/vite/bin/vite.js')], {

@@ -5,7 +5,8 @@ import { defineConfig, type ProxyOptions } from 'vite';
 
 /** The API (BFF) listens here in development; everything below is proxied to it. */
 const API_DEV_ORIGIN = 'http://127.0.0.1:3000';
-const PROXIED_PATHS = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/dev'] as const;
+// /payments: the test provider's payment page and its buttons (served by the API).
+const PROXIED_PATHS = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments', '/dev'] as const;
 
 /**
  * The Host header is kept as the browser sent it (no changeOrigin), so the API's same-origin

@@ -160,7 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     db: database.db,
     payments: services.payments,
     mailer: services.mailer,
-    publicOrigin: config.publicOrigin,
+    origin: config.siteOrigin,
   });
   // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.
   await registerStorageRoute(app, services.storage);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
+const SITE = 'https://reshelf.example';
+const STRIPE = { STRIPE_SECRET_KEY: 'sk_live_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+
 describe('loadConfig', () => {
   it('defaults to the embedded backend on port 3000 with data in .data', () => {
     const config = loadConfig({});
@@ -59,6 +62,7 @@ describe('loadConfig', () => {
         .slice(1)
         .map((line) => line.trim().split(' ')[1]),
     ).toEqual([
+      'PUBLIC_ORIGIN',
       'STRIPE_SECRET_KEY',
       'STRIPE_WEBHOOK_SECRET',
       'DATABASE_URL',
@@ -66,28 +70,35 @@ describe('loadConfig', () => {
       'SUPABASE_ANON_KEY',
       'SUPABASE_SERVICE_ROLE_KEY',
       'APP_SECRET',
-      'PUBLIC_ORIGIN',
     ]);
   });
 
   it('takes payments with the test provider outside production and requires Stripe in production', () => {
     expect(loadConfig({}).payments).toEqual({ provider: 'test' });
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: SITE })).toThrow(
       /STRIPE_SECRET_KEY is required when payments go through Stripe\n.*STRIPE_WEBHOOK_SECRET is required/,
     );
-    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENTS: 'test' })).toThrow(
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: SITE, PAYMENTS: 'test' })).toThrow(
       /PAYMENTS cannot be test in production/,
     );
     expect(
-      loadConfig({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' })
-        .payments,
+      loadConfig({
+        NODE_ENV: 'production',
+        PUBLIC_ORIGIN: SITE,
+        STRIPE_SECRET_KEY: 'sk_live_1',
+        STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      }).payments,
     ).toEqual({ provider: 'stripe', secretKey: 'sk_live_1', webhookSecret: 'whsec_1' });
   });
 
   it('never seeds demo data in production or on the hosted backend', () => {
     expect(
-      loadConfig({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' })
-        .seedDemo,
+      loadConfig({
+        NODE_ENV: 'production',
+        PUBLIC_ORIGIN: SITE,
+        STRIPE_SECRET_KEY: 'sk_test_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      }).seedDemo,
     ).toBe(false);
     expect(
       loadConfig({
@@ -100,5 +111,30 @@ describe('loadConfig', () => {
       }).seedDemo,
     ).toBe(false);
     expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+
+  it('takes the origin of links in emails from PUBLIC_ORIGIN, required in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', ...STRIPE })).toThrow(
+      /PUBLIC_ORIGIN is required in production: the site's public origin, which links in emails lead to/,
+    );
+    const production = loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: `${SITE}/`, ...STRIPE });
+    expect(production.siteOrigin).toBe(SITE);
+    // CORS keeps admitting PUBLIC_ORIGIN as it was given.
+    expect(production.publicOrigin).toBe(`${SITE}/`);
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'ftp://reshelf.example' })).toThrow(
+      /PUBLIC_ORIGIN must be an http:\/\/ or https:\/\/ origin/,
+    );
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'reshelf.example' })).toThrow(/PUBLIC_ORIGIN must be a URL/);
+  });
+
+  it('defaults the origin of links outside production to the address the server listens on', () => {
+    expect(loadConfig({}).siteOrigin).toBe('http://localhost:3000');
+    expect(loadConfig({ NODE_ENV: 'test', PORT: '4100' }).siteOrigin).toBe('http://localhost:4100');
+    expect(loadConfig({ HOST: '127.0.0.1', PORT: '4100' }).siteOrigin).toBe('http://127.0.0.1:4100');
+    expect(loadConfig({ HOST: '::1', PORT: '4100' }).siteOrigin).toBe('http://[::1]:4100');
+    expect(loadConfig({ HOST: '::', PORT: '4100' }).siteOrigin).toBe('http://localhost:4100');
+    expect(loadConfig({ PORT: '4100', PUBLIC_ORIGIN: 'http://books.test:5173' }).siteOrigin).toBe(
+      'http://books.test:5173',
+    );
   });
 });

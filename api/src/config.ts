@@ -45,7 +45,13 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     PUBLIC_ORIGIN: z.preprocess(
       emptyAsUndefined,
-      z.url('must be a URL such as https://reshelf.example').optional(),
+      z
+        .url('must be a URL such as https://reshelf.example')
+        .refine(
+          (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+          'must be an http:// or https:// origin such as https://reshelf.example',
+        )
+        .optional(),
     ),
     WEB_DIST: z.preprocess(emptyAsUndefined, z.string().optional()),
     APP_SECRET: z.preprocess(
@@ -91,6 +97,15 @@ const envSchema = z
     ),
   })
   .superRefine((env, ctx) => {
+    // Links in emails and the payment provider's return addresses need the site's real origin.
+    if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_ORIGIN'],
+        message:
+          "is required in production: the site's public origin, which links in emails lead to (e.g. https://reshelf.example)",
+      });
+    }
     const payments = env.PAYMENTS ?? (env.NODE_ENV === 'production' ? 'stripe' : 'test');
     if (payments === 'test' && env.NODE_ENV === 'production') {
       ctx.addIssue({
@@ -120,15 +135,6 @@ const envSchema = z
       if (!env[name])
         ctx.addIssue({ code: 'custom', path: [name], message: 'is required when BACKEND=supabase' });
     }
-    // Hosted in production: emailed links (Supabase's redirect URLs) and CORS need the site's origin.
-    if (env.NODE_ENV === 'production' && !env.PUBLIC_ORIGIN) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['PUBLIC_ORIGIN'],
-        message:
-          "is required when BACKEND=supabase in production (the site's origin, e.g. https://reshelf.example)",
-      });
-    }
   });
 
 export type Env = z.infer<typeof envSchema>;
@@ -142,7 +148,15 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   databasePoolMax: number;
   logLevel: Env['LOG_LEVEL'];
+  /** PUBLIC_ORIGIN as configured: CORS and the CSRF check admit it. */
   publicOrigin: string | undefined;
+  /**
+   * The one origin every link in an email, and the payment provider's return addresses, lead
+   * to: PUBLIC_ORIGIN, or (outside production, where it is optional) the address this server
+   * listens on. Never taken from a request, whose Host a sender chooses and whose origin is
+   * "localhost:80" for the test provider's webhook delivered inside the process.
+   */
+  siteOrigin: string;
   /** Built web client to serve, when present. */
   webDist: string;
   /** Master secret; when absent outside production, one is kept in DATA_DIR/app.secret. */
@@ -162,6 +176,12 @@ export interface AppConfig {
   bookLookup: 'offline' | 'openlibrary';
   /** The public Supabase Storage bucket for photos (hosted mode). */
   storageBucket: string;
+}
+
+/** The name a browser on this machine reaches the server by, for a HOST it listens on. */
+function listenHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return 'localhost';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 export class ConfigError extends Error {
@@ -194,6 +214,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     databasePoolMax: env.DATABASE_POOL_MAX,
     logLevel: env.LOG_LEVEL,
     publicOrigin: env.PUBLIC_ORIGIN,
+    siteOrigin: env.PUBLIC_ORIGIN
+      ? new URL(env.PUBLIC_ORIGIN).origin
+      : `http://${listenHost(env.HOST)}:${env.PORT}`,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST ?? 'web/dist'),
     appSecret: env.APP_SECRET,
     payments:

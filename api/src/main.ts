@@ -64,7 +64,7 @@ async function main(): Promise<void> {
       db: database.handle.db,
       payments: prepared.services.payments,
       mailer: prepared.services.mailer,
-      origin: config.publicOrigin?.replace(/\/$/, '') ?? `http://localhost:${config.port}`,
+      origin: config.siteOrigin,
       log: jobLog,
     },
     { log: jobLog },

@@ -27,7 +27,14 @@ describe('secrets', () => {
       expect(first.sign('jwt', 'x')).toBe(second.sign('jwt', 'x'));
       expect((await readFile(path.join(dir, 'app.secret'), 'utf8')).length).toBeGreaterThanOrEqual(32);
       await expect(
-        loadSecrets(loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, ...STRIPE })),
+        loadSecrets(
+          loadConfig({
+            NODE_ENV: 'production',
+            PUBLIC_ORIGIN: 'https://reshelf.example',
+            DATA_DIR: dir,
+            ...STRIPE,
+          }),
+        ),
       ).rejects.toThrow(/APP_SECRET is required in production/);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -186,6 +186,7 @@ async function startBff(
       APP_SECRET: randomBytes(32).toString('hex'),
       PORT: String(port),
       HOST: '127.0.0.1',
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
       WEB_DIST: path.join(ROOT, 'api/.no-web-dist'),
       // The production default caches public answers briefly; 0 measures every request cold.
       PUBLIC_CACHE_SECONDS: String(cacheSeconds),

@@ -45,19 +45,23 @@ export default async function setup(project: TestProject) {
   buildWeb(['--mode', 'e2e', '--outDir', E2E_WEB_DIST]);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'reshelf-e2e-'));
   await chmod(dataDir, 0o755);
-  const config = loadConfig({
+  const env = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
     WEB_DIST: E2E_WEB_DIST,
-  });
+  };
   const quiet = { info: () => {}, debug: () => {} };
-  const { database, secrets, services } = await prepare(config, quiet);
-  const app = await buildApp({ config, database: database.handle, secrets, services });
+  const { database, secrets, services } = await prepare(loadConfig(env), quiet);
+  // The port is chosen once PostgreSQL holds its own; links in emails lead back to this very
+  // server, as the browser reaches it.
   const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const config = loadConfig({ ...env, PORT: String(port), PUBLIC_ORIGIN: baseURL });
+  const app = await buildApp({ config, database: database.handle, secrets, services });
   await app.listen({ port, host: '127.0.0.1' });
-  project.provide('baseURL', `http://127.0.0.1:${port}`);
+  project.provide('baseURL', baseURL);
   project.provide('e2eDatabaseUrl', database.url);
   return async () => {
     await app.close();

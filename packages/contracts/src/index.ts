@@ -7,6 +7,7 @@ export * from './checkout.ts';
 export * from './constants.ts';
 export * from './isbn.ts';
 export * from './money.ts';
+export * from './next-path.ts';
 export * from './orders.ts';
 export * from './reports.ts';
 export * from './schemas.ts';

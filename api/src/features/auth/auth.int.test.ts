@@ -223,6 +223,7 @@ describe('sessions', () => {
     const prod = await createTestApp({
       env: {
         NODE_ENV: 'production',
+        PUBLIC_ORIGIN: 'https://reshelf.example',
         APP_SECRET: 'p'.repeat(40),
         STRIPE_SECRET_KEY: 'sk_test_offline',
         STRIPE_WEBHOOK_SECRET: 'whsec_offline',

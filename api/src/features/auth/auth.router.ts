@@ -16,14 +16,8 @@ import type { Session } from './identity/types.ts';
 import { requestInfo } from './resolve-auth.ts';
 import { clearSessionCookies, setSessionCookies } from './session-cookies.ts';
 
-/** The origin the emailed links lead to: the configured public origin, else this request's. */
-export function linkOrigin(ctx: Context): string {
-  if (ctx.config.publicOrigin) return ctx.config.publicOrigin.replace(/\/$/, '');
-  return `${ctx.req.protocol}://${ctx.req.host}`;
-}
-
 function deps(ctx: Context): auth.AuthDeps {
-  const origin = linkOrigin(ctx);
+  const origin = ctx.config.siteOrigin;
   return {
     db: ctx.db,
     identity: ctx.identity,

@@ -31,7 +31,6 @@ import {
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, type Context, cachedPublicProcedure, router, staffProcedure } from '../../trpc.ts';
-import { linkOrigin } from '../auth/auth.router.ts';
 import {
   correctionsCsv,
   importReport,
@@ -63,7 +62,7 @@ import {
 } from './returns.service.ts';
 
 function deps(ctx: Context) {
-  return { db: ctx.db, mailer: ctx.mailer, origin: linkOrigin(ctx) };
+  return { db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin };
 }
 
 function importDeps(ctx: Context) {

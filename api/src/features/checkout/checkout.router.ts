@@ -8,7 +8,6 @@ import {
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { authedProcedure, type Context, router } from '../../trpc.ts';
-import { linkOrigin } from '../auth/auth.router.ts';
 import { listAddresses, removeAddress, saveAddress } from './addresses.service.ts';
 import { quote, startCheckout, withIdempotency } from './checkout.service.ts';
 
@@ -44,7 +43,7 @@ function deps(ctx: Context) {
     db: ctx.db,
     payments: ctx.payments,
     mailer: ctx.mailer,
-    origin: linkOrigin(ctx),
+    origin: ctx.config.siteOrigin,
     log: (message: string, error?: unknown) => ctx.req.log.error({ err: error }, message),
   };
 }

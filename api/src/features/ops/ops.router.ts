@@ -1,7 +1,6 @@
 import { ADMIN_PERIODS } from '@reshelf/contracts';
 import { z } from 'zod';
 import { router, tierProcedure } from '../../trpc.ts';
-import { linkOrigin } from '../auth/auth.router.ts';
 import { createStaffUser, exportOrders, grantRole, revokeRole } from './ops.service.ts';
 import { ROLE_GRANTS, STAFF_GRANTS } from './roles.ts';
 
@@ -111,7 +110,7 @@ export const opsRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => {
-      const origin = linkOrigin(ctx);
+      const origin = ctx.config.siteOrigin;
       return createStaffUser(
         ctx.db,
         ctx.identity,

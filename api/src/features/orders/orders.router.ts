@@ -11,7 +11,6 @@ import {
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, type Context, router, staffProcedure } from '../../trpc.ts';
-import { linkOrigin } from '../auth/auth.router.ts';
 import {
   cancelBySeller,
   confirmOrder,
@@ -32,7 +31,7 @@ export function orderDeps(ctx: Context): OrderDeps {
     db: ctx.db,
     payments: ctx.payments,
     mailer: ctx.mailer,
-    origin: linkOrigin(ctx),
+    origin: ctx.config.siteOrigin,
     log: (message, error) => ctx.req.log.error({ err: error }, message),
   };
 }

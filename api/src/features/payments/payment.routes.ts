@@ -59,7 +59,13 @@ ${buttons}
 
 export async function registerPaymentRoutes(
   app: FastifyInstance,
-  deps: { db: Database; payments: PaymentProvider; mailer: Mailer; publicOrigin?: string | undefined },
+  deps: {
+    db: Database;
+    payments: PaymentProvider;
+    mailer: Mailer;
+    /** The site's origin for links in emails (config.siteOrigin), never this request's. */
+    origin: string;
+  },
 ): Promise<void> {
   await app.register(async (scope) => {
     // Signatures are computed over the exact bytes received.
@@ -86,9 +92,8 @@ export async function registerPaymentRoutes(
             .code(400)
             .send({ error: 'Bad Request', message: 'The webhook body could not be read' });
         }
-        const origin = deps.publicOrigin?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
         const outcome = await applyPaymentEvent(
-          { ...deps, origin, log: (message, error) => request.log.error({ err: error }, message) },
+          { ...deps, log: (message, error) => request.log.error({ err: error }, message) },
           deps.payments.kind,
           event,
         );

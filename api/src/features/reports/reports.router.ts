@@ -5,7 +5,6 @@
 import { REPORT_REASONS, REPORT_STATUSES, REPORT_TARGET_KINDS, reportFieldsSchema } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router, staffProcedure } from '../../trpc.ts';
-import { linkOrigin } from '../auth/auth.router.ts';
 import {
   actOnReport,
   countOpenReports,
@@ -116,6 +115,6 @@ export const staffReportsRouter = router({
     )
     .output(z.object({ kind: z.enum(REPORT_TARGET_KINDS), closed: z.number().int() }))
     .mutation(({ ctx, input }) =>
-      actOnReport({ db: ctx.db, mailer: ctx.mailer, origin: linkOrigin(ctx) }, ctx.user.userId, input),
+      actOnReport({ db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin }, ctx.user.userId, input),
     ),
 });

@@ -1,7 +1,6 @@
 /** Listings for staff (/admin/listings): search, remove and restore with a reason. Moderators too. */
 import { z } from 'zod';
 import { router, staffProcedure } from '../../trpc.ts';
-import { linkOrigin } from '../auth/auth.router.ts';
 import { LISTING_STATUSES, searchListings, setListingRemoved } from './staff-listings.service.ts';
 
 const listingSchema = z.object({
@@ -44,6 +43,6 @@ export const staffListingsRouter = router({
     )
     .output(listingSchema)
     .mutation(({ ctx, input }) =>
-      setListingRemoved({ db: ctx.db, mailer: ctx.mailer, origin: linkOrigin(ctx) }, ctx.user.userId, input),
+      setListingRemoved({ db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin }, ctx.user.userId, input),
     ),
 });

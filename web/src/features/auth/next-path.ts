@@ -1,38 +1,17 @@
 /**
- * Where to go after signing in. `next` comes from the address bar, so it is untrusted: only a
- * same-site path is accepted (one leading slash, never `//` or `/\`, which browsers treat as
- * another host, and never an absolute URL).
+ * Where to go after signing in. `next` comes from the address bar, so it is untrusted: the
+ * one shared check (`safeNextPath` in @reshelf/contracts, which the API uses too) accepts only
+ * a same-site path.
  */
 
-import { SIGNED_IN_ROUTES } from '@reshelf/contracts';
+import { LOGIN_PATH, SIGNED_IN_ROUTES, withNext } from '@reshelf/contracts';
 import { matchPath } from 'react-router-dom';
 
-export const LOGIN_PATH = '/login';
-const PLACEHOLDER_ORIGIN = 'https://reshelf.invalid';
-
-export function safeNextPath(raw: string | null | undefined): string | null {
-  if (!raw) return null;
-  if (!raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return null;
-  // Control characters and backslashes have no place in our paths, and browsers rewrite them.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting them is the point.
-  if (/[\u0000-\u001f\u007f\\]/.test(raw)) return null;
-  let url: URL;
-  try {
-    url = new URL(raw, PLACEHOLDER_ORIGIN);
-  } catch {
-    return null;
-  }
-  if (url.origin !== PLACEHOLDER_ORIGIN) return null;
-  const path = `${url.pathname}${url.search}${url.hash}`;
-  // Coming back to the sign-in page after signing in would go nowhere.
-  if (url.pathname === LOGIN_PATH) return null;
-  return path;
-}
+export { LOGIN_PATH, safeNextPath, withNext } from '@reshelf/contracts';
 
 /** The sign-in page, coming back to `next` afterwards. */
 export function loginPath(next?: string | null): string {
-  const safe = safeNextPath(next);
-  return safe && safe !== '/' ? `${LOGIN_PATH}?next=${encodeURIComponent(safe)}` : LOGIN_PATH;
+  return withNext(LOGIN_PATH, next);
 }
 
 /** The path, query and hash of a router location, as `next` wants it. */
