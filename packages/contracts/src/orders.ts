@@ -93,6 +93,10 @@ export const orderSummarySchema = z.object({
   dispatchBy: z.string().nullable(),
   /** A short line saying what happens next, for the list. */
   nextStep: z.string(),
+  /** The buyer's order waiting for payment: until when the book is held for them (else null). */
+  reservedUntil: z.string().nullable(),
+  /** The buyer left the payment page and can go back to it ("Finish paying"). */
+  canFinishPaying: z.boolean(),
 });
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 

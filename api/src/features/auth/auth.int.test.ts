@@ -114,6 +114,44 @@ describe('sign-up and confirmation', () => {
     expect(response.status).toBe(400);
     expect(response.body.error.message).toBe('This confirmation link has expired. Please ask for a new one.');
   });
+
+  it('carries `next` (where the person was going) through the emailed link, and its resend', async () => {
+    const email = 'buying-on-the-way@example.com';
+    const next = '/checkout?listing=middlemarch-1a2b';
+    const response = await request(t.app.server)
+      .post(call('auth.signUp'))
+      .set(WEB)
+      .send({ email, password: 'a-long-new-password', displayName: 'Dorothea', next });
+    expect(response.status).toBe(200);
+    const link = (text: string) => /https?:\/\/\S+\/auth\/confirm\?\S+/.exec(text)?.[0] ?? '';
+    const first = new URL(link((await lastEmailTo(t.database.handle.db, email))!.text_body));
+    expect(first.pathname).toBe('/auth/confirm');
+    expect(first.searchParams.get('next')).toBe(next);
+    expect(first.searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+
+    const resent = await request(t.app.server)
+      .post(call('auth.resendConfirmation'))
+      .set(WEB)
+      .send({ email, next });
+    expect(resent.status).toBe(200);
+    const second = new URL(link((await lastEmailTo(t.database.handle.db, email))!.text_body));
+    expect(second.searchParams.get('next')).toBe(next);
+    expect(second.searchParams.get('token')).not.toBe(first.searchParams.get('token'));
+  });
+
+  it.each(['//evil.example/checkout', 'https://evil.example/', 'javascript:alert(1)', 'checkout'])(
+    'refuses next=%s as somewhere other than this site, and sends nothing',
+    async (next) => {
+      const email = `open-redirect-${next.length}@example.com`;
+      const response = await request(t.app.server)
+        .post(call('auth.signUp'))
+        .set(WEB)
+        .send({ email, password: 'a-long-new-password', displayName: 'Casaubon', next });
+      expect(response.status).toBe(400);
+      expect(response.body.error.message).toMatch(/next must be a path on this site/);
+      expect(await lastEmailTo(t.database.handle.db, email)).toBeUndefined();
+    },
+  );
 });
 
 describe('sessions', () => {

@@ -4,9 +4,11 @@ import {
   emailSchema,
   meSchema,
   newPasswordSchema,
+  nextPathSchema,
   oneTimeTokenSchema,
   passwordSchema,
   signInResultSchema,
+  withNext,
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
@@ -16,13 +18,21 @@ import type { Session } from './identity/types.ts';
 import { requestInfo } from './resolve-auth.ts';
 import { clearSessionCookies, setSessionCookies } from './session-cookies.ts';
 
-function deps(ctx: Context): auth.AuthDeps {
+/**
+ * Emailed links lead to the site's one origin (config.siteOrigin). `next`, already checked as a
+ * same-site path, rides along on the confirmation link so that the person ends up where they
+ * were going when they signed up (a checkout they started, say).
+ */
+function deps(ctx: Context, next?: string): auth.AuthDeps {
   const origin = ctx.config.siteOrigin;
   return {
     db: ctx.db,
     identity: ctx.identity,
     production: ctx.config.env === 'production',
-    links: { confirmUrl: `${origin}/auth/confirm`, resetUrl: `${origin}/reset-password` },
+    links: {
+      confirmUrl: withNext(`${origin}/auth/confirm`, next),
+      resetUrl: `${origin}/reset-password`,
+    },
     info: requestInfo(ctx.req),
   };
 }
@@ -57,15 +67,23 @@ export const authRouter = router({
       return { user: claims ? await auth.describeUser(ctx.db, ctx.identity, claims.userId) : null };
     }),
 
+  /** `next`: where to go once the address is confirmed and the account set up. */
   signUp: publicProcedure
-    .input(z.object({ email: emailSchema, password: newPasswordSchema, displayName: displayNameSchema }))
+    .input(
+      z.object({
+        email: emailSchema,
+        password: newPasswordSchema,
+        displayName: displayNameSchema,
+        next: nextPathSchema.optional(),
+      }),
+    )
     .output(z.object({ email: z.string() }))
-    .mutation(({ ctx, input }) => auth.signUp(deps(ctx), input)),
+    .mutation(({ ctx, input: { next, ...input } }) => auth.signUp(deps(ctx, next), input)),
 
   resendConfirmation: publicProcedure
-    .input(z.object({ email: emailSchema }))
+    .input(z.object({ email: emailSchema, next: nextPathSchema.optional() }))
     .output(z.object({ email: z.string() }))
-    .mutation(({ ctx, input }) => auth.resendConfirmation(deps(ctx), input.email)),
+    .mutation(({ ctx, input }) => auth.resendConfirmation(deps(ctx, input.next), input.email)),
 
   confirmEmail: publicProcedure
     .input(z.object({ token: oneTimeTokenSchema }))

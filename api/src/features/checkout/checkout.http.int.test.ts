@@ -87,6 +87,60 @@ describe('checkout over HTTP', () => {
     expect(listing.status).toBe('active');
   });
 
+  it('leaving the payment page keeps the book for the buyer, who finishes paying the same order', async () => {
+    const { listingId, auth } = await setup('leave');
+    const get = (procedure: string, input: unknown, headers = auth) =>
+      request(t.app.server)
+        .get(`/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`)
+        .set(headers);
+    const started = await request(t.app.server)
+      .post('/trpc/checkout.start')
+      .set(auth)
+      .send({ listingId, address, idempotencyKey: 'leave-path-0001' });
+    const { orderId, redirectUrl } = started.body.result.data;
+    const pagePath = new URL(redirectUrl).pathname;
+
+    // "Cancel and return to Reshelf": back to the shop, as Stripe's back link does; nothing ends.
+    const page = await request(t.app.server).get(pagePath);
+    expect(page.text).toContain(`action="${pagePath}/cancel"`);
+    const left = await request(t.app.server).post(`${pagePath}/cancel`);
+    expect(left.status).toBe(303);
+    expect(left.headers.location).toBe(`/checkout/cancel?order=${orderId}`);
+
+    const order = await get('checkout.order', { orderId });
+    expect(order.body.result.data).toMatchObject({ status: 'pending_payment', canFinishPaying: true });
+    expect(Date.parse(order.body.result.data.reservedUntil)).toBeGreaterThan(Date.now());
+    expect((await get('checkout.held', { listingId })).body.result.data).toMatchObject({ orderId });
+    const mine = await get('orders.list', { role: 'buyer', status: 'open' });
+    expect(mine.body.result.data).toEqual([
+      expect.objectContaining({ id: orderId, status: 'pending_payment', canFinishPaying: true }),
+    ]);
+    expect(mine.body.result.data[0].nextStep).toMatch(/^Reserved for you until \d{2}:\d{2}: finish paying$/);
+
+    // Someone else: still reserved, and neither the order nor its payment is theirs.
+    const stranger = await createUser(t.database.handle.db, t.services.identity, 'leave-other@example.com');
+    const theirs = { authorization: `Bearer ${stranger.accessToken}` };
+    expect((await get('checkout.held', { listingId }, theirs)).body.result.data).toBeNull();
+    const refused = await request(t.app.server).post('/trpc/checkout.resume').set(theirs).send({ orderId });
+    expect(refused.status).toBe(404);
+    const quoted = await get('checkout.quote', { listingId }, theirs);
+    expect(quoted.status).toBe(409);
+
+    const resumed = await request(t.app.server).post('/trpc/checkout.resume').set(auth).send({ orderId });
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.result.data).toMatchObject({ orderId, redirectUrl });
+    const paid = await request(t.app.server).post(`${pagePath}/success`);
+    expect(paid.headers.location).toBe(`/checkout/success?order=${orderId}`);
+    const after = await get('checkout.order', { orderId });
+    expect(after.body.result.data).toMatchObject({
+      status: 'paid',
+      canFinishPaying: false,
+      reservedUntil: null,
+    });
+    // What happens next: the seller's 5 working days to send it.
+    expect(Date.parse(after.body.result.data.dispatchBy)).toBeGreaterThan(Date.now() + 5 * 86_400_000);
+  });
+
   it('refuses a bad postcode, an unsigned webhook and another person’s order', async () => {
     const { listingId, auth } = await setup('refusals');
     const bad = await request(t.app.server)

@@ -14,12 +14,16 @@ import { createBook, createListing, createPerson } from '../../testing/catalogue
 import { runJob } from '../jobs/jobs.ts';
 import { createTestProvider } from '../payments/test-provider.ts';
 import { WebhookSignatureError } from '../payments/types.ts';
+import type { PaymentProvider } from '../payments/types.ts';
 import {
   applyPaymentEvent,
   type CheckoutDeps,
+  heldForBuyer,
   JUST_SOLD_MESSAGE,
+  OWN_RESERVATION_MESSAGE,
   quote,
   refundPayment,
+  resumeCheckout,
   startCheckout,
   withIdempotency,
 } from './checkout.service.ts';
@@ -255,6 +259,119 @@ describe('reservations', () => {
       .where('id', '=', started.orderId)
       .executeTakeFirstOrThrow();
     expect(order.status).toBe('paid');
+  });
+});
+
+describe('a buyer who leaves the payment page', () => {
+  async function orderRow(orderId: string) {
+    return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+  }
+
+  it('resumes the same order and payment session; anyone else still finds the book reserved', async () => {
+    const { buyer, listingId, started } = await startedCheckout();
+    const ref = (await paymentOf(started.orderId)).provider_ref;
+
+    // Starting again is not "just sold" for them: it points them at the order they have.
+    await expect(quote(db, buyer.id, { listingId })).rejects.toThrow(OWN_RESERVATION_MESSAGE);
+    await expect(startCheckout(deps, buyer, { listingId, address })).rejects.toThrow(OWN_RESERVATION_MESSAGE);
+    const held = await heldForBuyer(db, buyer.id, listingId);
+    expect(held).toMatchObject({
+      orderId: started.orderId,
+      reference: started.reference,
+      totalMinor: started.totalMinor,
+    });
+    expect(held!.reservedUntil.getTime()).toBe((await orderRow(started.orderId)).reserved_until!.getTime());
+
+    const resumed = await resumeCheckout(deps, buyer, started.orderId);
+    expect(resumed).toEqual({
+      orderId: started.orderId,
+      reference: started.reference,
+      redirectUrl: started.redirectUrl,
+      totalMinor: started.totalMinor,
+    });
+    const payments = await db
+      .selectFrom('payments')
+      .selectAll()
+      .where('order_id', '=', started.orderId)
+      .execute();
+    expect(payments.map((p) => [p.provider_ref, p.status])).toEqual([[ref, 'pending']]);
+
+    // Anyone else: the book is reserved, the order is not theirs to see or pay.
+    const other = await person('other-buyer');
+    await expect(quote(db, other.id, { listingId })).rejects.toThrow(JUST_SOLD_MESSAGE);
+    expect(await heldForBuyer(db, other.id, listingId)).toBeNull();
+    await expect(resumeCheckout(deps, other, started.orderId)).rejects.toThrow(
+      'We could not find that order.',
+    );
+    expect(await listingStatus(listingId)).toBe('reserved');
+
+    const { event } = await deliver(ref, 'success', started.totalMinor);
+    expect(await applyPaymentEvent(deps, 'test', event)).toBe('paid');
+    expect((await orderRow(started.orderId)).status).toBe('paid');
+    await expect(resumeCheckout(deps, buyer, started.orderId)).rejects.toThrow(
+      'This order is already paid: nothing more to pay.',
+    );
+    expect(await heldForBuyer(db, buyer.id, listingId)).toBeNull();
+  });
+
+  it('cannot resume once the 15-minute reservation has lapsed; the order is cancelled as before', async () => {
+    const { buyer, listingId, started } = await startedCheckout();
+    await db
+      .updateTable('orders')
+      .set({ reserved_until: new Date(Date.now() - 1000) })
+      .where('id', '=', started.orderId)
+      .execute();
+    const lapsed = /^The 15 minutes we held this book for you have run out/;
+    await expect(resumeCheckout(deps, buyer, started.orderId)).rejects.toThrow(lapsed);
+    expect(await heldForBuyer(db, buyer.id, listingId)).toBeNull();
+    await runJob(deps, 'reservations.lapse');
+    expect((await orderRow(started.orderId)).status).toBe('cancelled');
+    await expect(resumeCheckout(deps, buyer, started.orderId)).rejects.toThrow(lapsed);
+    expect(await listingStatus(listingId)).toBe('active');
+  });
+
+  it('gets a fresh session for the same order when the provider’s has closed, and the old one can no longer cancel it', async () => {
+    let fresh = 0;
+    const closing: PaymentProvider = {
+      ...provider,
+      async resumeCheckout(_providerRef, input) {
+        fresh += 1;
+        return provider.createCheckout(input);
+      },
+    };
+    const closingDeps = { ...deps, payments: closing };
+    const seller = await person('seller');
+    const buyer = await person('buyer');
+    const listingId = await listingFor(seller.id);
+    const started = await startCheckout(closingDeps, buyer, { listingId, address });
+    const oldRef = (await paymentOf(started.orderId)).provider_ref;
+
+    const resumed = await resumeCheckout(closingDeps, buyer, started.orderId);
+    expect(fresh).toBe(1);
+    expect(resumed.orderId).toBe(started.orderId);
+    expect(resumed.redirectUrl).not.toBe(started.redirectUrl);
+    const payments = await db
+      .selectFrom('payments')
+      .select(['provider_ref', 'status', 'amount_minor'])
+      .where('order_id', '=', started.orderId)
+      .orderBy('created_at')
+      .execute();
+    expect(payments).toHaveLength(2);
+    expect(payments[0]).toEqual({
+      provider_ref: oldRef,
+      status: 'abandoned',
+      amount_minor: started.totalMinor,
+    });
+    expect(payments[1]).toMatchObject({ status: 'pending', amount_minor: started.totalMinor });
+    expect(resumed.redirectUrl).toContain(payments[1]!.provider_ref);
+
+    // The closed session expiring later changes nothing; paying the new one buys the book.
+    const expired = await deliver(oldRef, 'abandon', started.totalMinor);
+    expect(await applyPaymentEvent(closingDeps, 'test', expired.event)).toBe('no_change');
+    expect((await orderRow(started.orderId)).status).toBe('pending_payment');
+    const paid = await deliver(payments[1]!.provider_ref, 'success', started.totalMinor);
+    expect(await applyPaymentEvent(closingDeps, 'test', paid.event)).toBe('paid');
+    expect(await listingStatus(listingId)).toBe('sold');
   });
 });
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { authedProcedure, type Context, router } from '../../trpc.ts';
 import { listAddresses, removeAddress, saveAddress } from './addresses.service.ts';
-import { quote, startCheckout, withIdempotency } from './checkout.service.ts';
+import { heldForBuyer, quote, resumeCheckout, startCheckout, withIdempotency } from './checkout.service.ts';
 
 const sourceSchema = z.union([
   z.object({ listingId: z.string().uuid('Unknown book'), offerId: z.undefined().optional() }),
@@ -32,6 +32,19 @@ const orderViewSchema = z.object({
   totalMinor: z.number().int(),
   cancelReason: z.string().nullable(),
   listingSlug: z.string().nullable(),
+  /** While the order waits for payment within its reservation: until when the book is held. */
+  reservedUntil: z.string().nullable(),
+  /** The buyer can go back to the payment they left ("Finish paying"). */
+  canFinishPaying: z.boolean(),
+  /** Once paid: when the seller must have sent it by. */
+  dispatchBy: z.string().nullable(),
+});
+
+const startResultSchema = z.object({
+  orderId: z.string().uuid(),
+  reference: z.string(),
+  redirectUrl: z.string(),
+  totalMinor: z.number().int(),
 });
 
 function source(input: { listingId?: string; offerId?: string }) {
@@ -68,14 +81,7 @@ export const checkoutRouter = router({
         }),
       ),
     )
-    .output(
-      z.object({
-        orderId: z.string().uuid(),
-        reference: z.string(),
-        redirectUrl: z.string(),
-        totalMinor: z.number().int(),
-      }),
-    )
+    .output(startResultSchema)
     .mutation(async ({ ctx, input }) => {
       const buyer = { id: ctx.user.userId, email: ctx.user.email };
       const request = { ...source(input), address: input.address, promoCode: input.promoCode ?? null };
@@ -84,6 +90,33 @@ export const checkoutRouter = router({
       );
     }),
 
+  /**
+   * "Finish paying": back to the payment the buyer left, for the same order (the same session
+   * while the provider keeps it open), within the book's 15-minute reservation.
+   */
+  resume: authedProcedure
+    .input(z.object({ orderId: z.string().uuid('Unknown order') }))
+    .output(startResultSchema)
+    .mutation(({ ctx, input }) =>
+      resumeCheckout(deps(ctx), { id: ctx.user.userId, email: ctx.user.email }, input.orderId),
+    ),
+  /** The caller's own order waiting for payment on this book, while it is held for them; else null. */
+  held: authedProcedure
+    .input(z.object({ listingId: z.string().uuid('Unknown book') }))
+    .output(
+      z
+        .object({
+          orderId: z.string().uuid(),
+          reference: z.string(),
+          reservedUntil: z.string(),
+          totalMinor: z.number().int(),
+        })
+        .nullable(),
+    )
+    .query(async ({ ctx, input }) => {
+      const held = await heldForBuyer(ctx.db, ctx.user.userId, input.listingId);
+      return held ? { ...held, reservedUntil: held.reservedUntil.toISOString() } : null;
+    }),
   /** The buyer's view of one order, for the success and cancel pages. */
   order: authedProcedure
     .input(z.object({ orderId: z.string().uuid('Unknown order') }))
@@ -107,12 +140,16 @@ export const checkoutRouter = router({
           'o.discount_code',
           'o.total_minor',
           'o.cancel_reason',
+          'o.reserved_until',
+          'o.dispatch_by',
           'l.slug',
         ])
         .where('o.id', '=', input.orderId)
         .executeTakeFirst();
       if (!row || row.buyer_id !== ctx.user.userId)
         throw new AppError('NOT_FOUND', 'We could not find that order.');
+      const held =
+        row.status === 'pending_payment' && row.reserved_until !== null && row.reserved_until > new Date();
       return {
         id: row.id,
         reference: row.reference,
@@ -127,6 +164,9 @@ export const checkoutRouter = router({
         totalMinor: row.total_minor,
         cancelReason: row.cancel_reason,
         listingSlug: row.slug,
+        reservedUntil: held ? (row.reserved_until as Date).toISOString() : null,
+        canFinishPaying: held,
+        dispatchBy: row.dispatch_by?.toISOString() ?? null,
       };
     }),
 

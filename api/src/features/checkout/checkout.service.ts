@@ -28,12 +28,23 @@ import { AppError } from '../../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { closeOffersForSoldListing } from '../offers/offers.service.ts';
 import { sendOrderMail } from '../orders/order-mail.ts';
-import type { PaymentEvent, PaymentProvider } from '../payments/types.ts';
+import type {
+  CheckoutSession,
+  CheckoutSessionInput,
+  PaymentEvent,
+  PaymentProvider,
+} from '../payments/types.ts';
 import { checkPromotion } from '../promotions/promotions.service.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
 import { addWorkingDays } from './working-days.ts';
 
 export const JUST_SOLD_MESSAGE = 'This book has just been sold. Take a look at similar books instead.';
+/** To the buyer who reserved the book and comes back to buy it again instead of finishing. */
+export const OWN_RESERVATION_MESSAGE =
+  'You’ve already started buying this book, and it’s held for you while you pay: finish paying for that order rather than starting again.';
+export const LAPSED_REASON = 'The 15-minute reservation lapsed before payment';
+const LAPSED_MESSAGE =
+  'The 15 minutes we held this book for you have run out, so that order was cancelled and nothing was taken. If the book is still for sale, you can buy it again.';
 
 type Executor = Database | Transaction<DB>;
 
@@ -139,7 +150,63 @@ async function purchasable(
   };
 }
 
-function assertOnSale(item: Purchasable): void {
+/**
+ * The buyer's own order waiting for payment on this book, still within its reservation. A
+ * buyer who left the payment page finishes that order (resumeCheckout); they are not told the
+ * book has "just been sold" to them.
+ */
+export interface HeldOrder {
+  orderId: string;
+  reference: string;
+  reservedUntil: Date;
+  totalMinor: number;
+}
+
+export async function heldForBuyer(
+  db: Executor,
+  buyerId: string,
+  listingId: string,
+): Promise<HeldOrder | null> {
+  const row = await db
+    .selectFrom('orders')
+    .select(['id', 'reference', 'reserved_until', 'total_minor'])
+    .where('listing_id', '=', listingId)
+    .where('buyer_id', '=', buyerId)
+    .where('status', '=', 'pending_payment')
+    .where('reserved_until', '>', new Date())
+    .executeTakeFirst();
+  if (!row?.reserved_until) return null;
+  return {
+    orderId: row.id,
+    reference: row.reference,
+    reservedUntil: row.reserved_until,
+    totalMinor: row.total_minor,
+  };
+}
+
+/**
+ * The buyer's own reservations of this book that have run out but that the job has not
+ * cancelled yet: cancelled now, as the job would, so coming back to buy again is not refused
+ * for the half-minute until it runs.
+ */
+async function lapseOwnOverdue(db: Database, buyerId: string, listingId: string): Promise<void> {
+  const overdue = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('listing_id', '=', listingId)
+    .where('buyer_id', '=', buyerId)
+    .where('status', '=', 'pending_payment')
+    .where('reserved_until', '<=', new Date())
+    .execute();
+  for (const order of overdue) {
+    await cancelPendingOrder(db, order.id, LAPSED_REASON, { id: null, kind: 'system' });
+  }
+}
+
+async function assertOnSale(db: Executor, buyerId: string, item: Purchasable): Promise<void> {
+  if (await heldForBuyer(db, buyerId, item.listingId)) {
+    throw new AppError('CONFLICT', OWN_RESERVATION_MESSAGE);
+  }
   // A book reserved for an accepted offer is on sale to that offer's buyer only.
   const open = item.offerId
     ? item.status === 'reserved' || item.status === 'active'
@@ -247,8 +314,10 @@ export async function quote(
   source: { listingId: string } | { offerId: string },
   promoCode: string | null = null,
 ): Promise<Quote> {
+  const found = await purchasable(db, buyerId, source);
+  await lapseOwnOverdue(db, buyerId, found.listingId);
   const item = await purchasable(db, buyerId, source);
-  assertOnSale(item);
+  await assertOnSale(db, buyerId, item);
   return (await price(db, buyerId, item, promoCode)).quote;
 }
 
@@ -323,13 +392,14 @@ export async function startCheckout(
     promoCode?: string | null;
   },
 ): Promise<StartResult> {
+  await lapseOwnOverdue(deps.db, buyer.id, (await purchasable(deps.db, buyer.id, input)).listingId);
   const reservedUntil = new Date(Date.now() + COMMERCIAL_DEFAULTS.reservationMinutes * 60 * 1000);
   const order = await deps.db.transaction().execute(async (trx) => {
     // One checkout at a time per buyer, so WELCOME20 (or a promotion's per-buyer limit)
     // cannot be claimed twice in a race; the promotion's own row lock guards its total.
     await sql`select pg_advisory_xact_lock(hashtext(${`checkout:${buyer.id}`}))`.execute(trx);
     const item = await purchasable(trx, buyer.id, input);
-    assertOnSale(item);
+    await assertOnSale(trx, buyer.id, item);
     const {
       quote: priced,
       promotionId,
@@ -374,18 +444,18 @@ export async function startCheckout(
     return { ...created, priced, title: item.title };
   });
 
-  let session: Awaited<ReturnType<PaymentProvider['createCheckout']>>;
+  let session: CheckoutSession;
   try {
-    session = await deps.payments.createCheckout({
-      orderId: order.id,
-      reference: order.reference,
-      amountMinor: order.priced.totalMinor,
-      description: `${order.title} (order ${order.reference})`,
-      customerEmail: buyer.email,
-      successUrl: `${deps.origin}/checkout/success?order=${order.id}`,
-      cancelUrl: `${deps.origin}/checkout/cancel?order=${order.id}`,
-      expiresAt: reservedUntil,
-    });
+    session = await deps.payments.createCheckout(
+      sessionInput(deps.origin, {
+        id: order.id,
+        reference: order.reference,
+        totalMinor: order.priced.totalMinor,
+        title: order.title,
+        buyerEmail: buyer.email,
+        reservedUntil,
+      }),
+    );
   } catch (error) {
     await cancelPendingOrder(deps.db, order.id, 'The payment service could not be reached', {
       id: null,
@@ -413,6 +483,148 @@ export async function startCheckout(
     reference: order.reference,
     redirectUrl: session.redirectUrl,
     totalMinor: order.priced.totalMinor,
+  };
+}
+
+/** What the payment provider is asked for, for an order: the same for a first or a resumed session. */
+function sessionInput(
+  origin: string,
+  order: {
+    id: string;
+    reference: string;
+    totalMinor: number;
+    title: string;
+    buyerEmail: string;
+    reservedUntil: Date;
+  },
+): CheckoutSessionInput {
+  return {
+    orderId: order.id,
+    reference: order.reference,
+    amountMinor: order.totalMinor,
+    description: `${order.title} (order ${order.reference})`,
+    customerEmail: order.buyerEmail,
+    successUrl: `${origin}/checkout/success?order=${order.id}`,
+    cancelUrl: `${origin}/checkout/cancel?order=${order.id}`,
+    expiresAt: order.reservedUntil,
+  };
+}
+
+/**
+ * "Finish paying": the buyer who left the payment page goes back to the same order and, while
+ * the provider keeps it open, the same payment session (a closed one is replaced by a new
+ * session for the same order, and the old payment marked abandoned so its expiry cannot cancel
+ * the order). Only within the order's reservation; after it the order is cancelled as the
+ * reservations job would. Nobody but the order's buyer can resume it.
+ */
+export async function resumeCheckout(
+  deps: CheckoutDeps,
+  buyer: { id: string; email: string },
+  orderId: string,
+): Promise<StartResult> {
+  const order = await deps.db
+    .selectFrom('orders as o')
+    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select([
+      'o.id',
+      'o.reference',
+      'o.buyer_id',
+      'o.status',
+      'o.reserved_until',
+      'o.total_minor',
+      'o.cancel_reason',
+      'b.title',
+    ])
+    .where('o.id', '=', orderId)
+    .executeTakeFirst();
+  if (!order || order.buyer_id !== buyer.id) throw new AppError('NOT_FOUND', 'We could not find that order.');
+  if (order.status === 'pending_payment' && (!order.reserved_until || order.reserved_until <= new Date())) {
+    await cancelPendingOrder(deps.db, order.id, LAPSED_REASON, { id: null, kind: 'system' });
+    throw new AppError('PRECONDITION_FAILED', LAPSED_MESSAGE);
+  }
+  if (order.status === 'cancelled') {
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      order.cancel_reason === LAPSED_REASON
+        ? LAPSED_MESSAGE
+        : 'This order was cancelled, so there is nothing to pay. If the book is still for sale, you can buy it again.',
+    );
+  }
+  if (order.status !== 'pending_payment') {
+    throw new AppError('PRECONDITION_FAILED', 'This order is already paid: nothing more to pay.');
+  }
+  const payment = await deps.db
+    .selectFrom('payments')
+    .select(['id', 'provider_ref'])
+    .where('order_id', '=', order.id)
+    .where('provider', '=', deps.payments.kind)
+    .where('status', '=', 'pending')
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!payment) {
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      'This payment can no longer be finished. Nothing was taken: wait a moment and buy the book again.',
+    );
+  }
+  const input = sessionInput(deps.origin, {
+    id: order.id,
+    reference: order.reference,
+    totalMinor: order.total_minor,
+    title: order.title,
+    buyerEmail: buyer.email,
+    reservedUntil: order.reserved_until as Date,
+  });
+  let session: CheckoutSession;
+  try {
+    session = await deps.payments.resumeCheckout(payment.provider_ref, input);
+  } catch (error) {
+    throw new AppError(
+      'UNAVAILABLE',
+      'We could not reach the payment service. Nothing was charged, and the book is still held for you: please try again.',
+      { cause: String(error) },
+    );
+  }
+  if (session.providerRef !== payment.provider_ref) {
+    await deps.db.transaction().execute(async (trx) => {
+      // Still waiting for this payment? (A webhook may have just settled it.)
+      const still = await trx
+        .selectFrom('orders')
+        .select('status')
+        .where('id', '=', order.id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const replaced = await trx
+        .updateTable('payments')
+        .set({ status: 'abandoned' })
+        .where('id', '=', payment.id)
+        .where('status', '=', 'pending')
+        .returning('id')
+        .executeTakeFirst();
+      if (still.status !== 'pending_payment' || !replaced) {
+        throw new AppError(
+          'CONFLICT',
+          'This order has just changed. Check your orders to see where it stands.',
+        );
+      }
+      await trx
+        .insertInto('payments')
+        .values({
+          order_id: order.id,
+          provider: deps.payments.kind,
+          provider_ref: session.providerRef,
+          amount_minor: order.total_minor,
+        })
+        .execute();
+    });
+  }
+  return {
+    orderId: order.id,
+    reference: order.reference,
+    redirectUrl: session.redirectUrl,
+    totalMinor: order.total_minor,
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
-import { cancelPendingOrder } from '../checkout/checkout.service.ts';
+import { cancelPendingOrder, LAPSED_REASON } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { expireOffers, lapseAcceptedOffers } from '../offers/offers.service.ts';
 import {
@@ -42,12 +42,7 @@ export const lapseReservations: Job = async ({ db }) => {
     .execute();
   let moved = 0;
   for (const order of due) {
-    if (
-      await cancelPendingOrder(db, order.id, 'The 15-minute reservation lapsed before payment', {
-        id: null,
-        kind: 'system',
-      })
-    ) {
+    if (await cancelPendingOrder(db, order.id, LAPSED_REASON, { id: null, kind: 'system' })) {
       moved += 1;
     }
   }

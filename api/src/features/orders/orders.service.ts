@@ -74,6 +74,7 @@ function orderQuery(db: Database | Trx) {
       'o.carrier',
       'o.tracking_ref',
       'o.created_at',
+      'o.reserved_until',
       'o.paid_at',
       'o.dispatch_by',
       'o.dispatched_at',
@@ -106,7 +107,14 @@ function nextStep(row: OrderRow, role: OrderRole): string {
       : '';
   switch (row.status) {
     case 'pending_payment':
-      return role === 'buyer' ? 'Waiting for your payment' : 'Waiting for the buyer’s payment';
+      if (role !== 'buyer') return 'Waiting for the buyer’s payment';
+      return heldFor(row)
+        ? `Reserved for you until ${(row.reserved_until as Date).toLocaleTimeString('en-GB', {
+            hour: '2-digit',
+            minute: '2-digit',
+            timeZone: 'Europe/London',
+          })}: finish paying`
+        : 'The reservation has run out: nothing was taken';
     case 'paid':
       return role === 'seller'
         ? `Send it and add tracking by ${date(row.dispatch_by)}`
@@ -139,6 +147,11 @@ function nextStep(row: OrderRow, role: OrderRole): string {
   }
 }
 
+/** An order waiting for its buyer's payment while the book is still held for them. */
+function heldFor(row: OrderRow, now = new Date()): boolean {
+  return row.status === 'pending_payment' && row.reserved_until !== null && row.reserved_until > now;
+}
+
 function carrierLabel(carrier: string | null): string | null {
   if (!carrier) return null;
   return carrier in CARRIERS ? CARRIERS[carrier as Carrier].label : carrier;
@@ -160,21 +173,34 @@ function toSummary(row: OrderRow, role: OrderRole): OrderSummary {
     paidAt: iso(row.paid_at),
     dispatchBy: iso(row.dispatch_by),
     nextStep: nextStep(row, role),
+    reservedUntil: heldFor(row) ? iso(row.reserved_until) : null,
+    canFinishPaying: role === 'buyer' && heldFor(row),
   };
 }
 
-/** The buyer's purchases or the seller's sales, newest first; unpaid attempts are left out. */
+/**
+ * The buyer's purchases or the seller's sales, newest first. Unpaid attempts are left out, but
+ * for the buyer the one whose book is still held for them while they pay, so they can finish.
+ */
 export async function listOrders(
   db: Database,
   userId: string,
   role: OrderRole,
   options: { status?: 'open' | 'done'; limit?: number } = {},
 ): Promise<OrderSummary[]> {
+  const now = new Date();
   let query = orderQuery(db)
     .where(role === 'buyer' ? 'o.buyer_id' : 'o.seller_id', '=', userId)
-    .where('o.paid_at', 'is not', null);
+    .where((eb) =>
+      role === 'buyer'
+        ? eb.or([
+            eb('o.paid_at', 'is not', null),
+            eb.and([eb('o.status', '=', 'pending_payment'), eb('o.reserved_until', '>', now)]),
+          ])
+        : eb('o.paid_at', 'is not', null),
+    );
   if (options.status === 'open') {
-    query = query.where('o.status', 'in', ['paid', 'dispatched', 'delivered', 'disputed']);
+    query = query.where('o.status', 'in', ['pending_payment', 'paid', 'dispatched', 'delivered', 'disputed']);
   } else if (options.status === 'done') {
     query = query.where('o.status', 'in', ['completed', 'cancelled', 'refunded']);
   }

@@ -2,8 +2,10 @@
  * HTTP routes of the payment port, outside tRPC:
  *   POST /api/webhooks/payments/:provider   the provider's signed webhook (raw body)
  *   GET  /payments/test/:ref                the test provider's hosted-style payment page
- *   POST /payments/test/:ref/:outcome       pay, decline or abandon: the provider then posts
- *                                           its signed webhook, and sends the buyer back
+ *   POST /payments/test/:ref/:choice        pay or decline: the provider then posts its signed
+ *                                           webhook and sends the buyer back; or cancel: back
+ *                                           to the shop with the session still open, as
+ *                                           Stripe's back link does (they may finish paying)
  */
 import { formatPence } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -17,11 +19,13 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-const OUTCOMES: Record<TestOutcome, string> = {
-  success: 'Pay now',
-  decline: 'Simulate a declined card',
-  abandon: 'Cancel and return to Reshelf',
-};
+/** The page's buttons: the outcome each one reports in a webhook, or none (cancel). */
+const CHOICES = {
+  success: { label: 'Pay now', outcome: 'success' },
+  decline: { label: 'Simulate a declined card', outcome: 'decline' },
+  cancel: { label: 'Cancel and return to Reshelf', outcome: null },
+} as const satisfies Record<string, { label: string; outcome: TestOutcome | null }>;
+type Choice = keyof typeof CHOICES;
 
 function paymentPage(input: {
   ref: string;
@@ -31,10 +35,10 @@ function paymentPage(input: {
   status: string;
 }): string {
   const done = input.status !== 'pending';
-  const buttons = (Object.keys(OUTCOMES) as TestOutcome[])
+  const buttons = (Object.keys(CHOICES) as Choice[])
     .map(
-      (outcome) =>
-        `<form method="post" action="/payments/test/${escapeHtml(input.ref)}/${outcome}"><button class="${outcome}" type="submit"${done ? ' disabled' : ''}>${escapeHtml(OUTCOMES[outcome])}</button></form>`,
+      (choice) =>
+        `<form method="post" action="/payments/test/${escapeHtml(input.ref)}/${choice}"><button class="${choice}" type="submit"${done ? ' disabled' : ''}>${escapeHtml(CHOICES[choice].label)}</button></form>`,
     )
     .join('');
   return `<!doctype html>
@@ -140,16 +144,16 @@ export async function registerPaymentRoutes(
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) =>
       done(null, undefined),
     );
-    scope.post<{ Params: { ref: string; outcome: string } }>(
-      '/payments/test/:ref/:outcome',
+    scope.post<{ Params: { ref: string; choice: string } }>(
+      '/payments/test/:ref/:choice',
       async (request, reply) => {
-        const outcome = request.params.outcome as TestOutcome;
-        if (!(outcome in OUTCOMES))
-          return reply.code(404).send({ error: 'Not Found', message: 'Unknown outcome' });
+        if (!Object.hasOwn(CHOICES, request.params.choice))
+          return reply.code(404).send({ error: 'Not Found', message: 'Unknown choice' });
+        const { outcome } = CHOICES[request.params.choice as Choice];
         const payment = await lookup(request.params.ref);
         if (!payment)
           return reply.code(404).send({ error: 'Not Found', message: 'This payment link is not valid.' });
-        if (payment.status === 'pending') {
+        if (outcome && payment.status === 'pending') {
           // The provider tells the shop through its signed webhook, as a real provider would.
           const signed = provider.signedEvent(payment.provider_ref, outcome, payment.amount_minor);
           const delivered = await app.inject({

@@ -71,3 +71,72 @@ describe('Stripe webhooks', () => {
     expect(() => provider.parseWebhook(body, {})).toThrow(WebhookSignatureError);
   });
 });
+
+describe('finishing a payment later (resumeCheckout)', () => {
+  const input = {
+    orderId: '5b0f3f2e-8f7e-4c1e-9d55-2b7f6c1a9e01',
+    reference: 'RS-ABC123',
+    amountMinor: 1219,
+    description: 'Middlemarch (order RS-ABC123)',
+    customerEmail: 'buyer@example.com',
+    successUrl: 'https://reshelf.example/checkout/success?order=5b0f3f2e-8f7e-4c1e-9d55-2b7f6c1a9e01',
+    cancelUrl: 'https://reshelf.example/checkout/cancel?order=5b0f3f2e-8f7e-4c1e-9d55-2b7f6c1a9e01',
+    expiresAt: new Date(Date.now() + 10 * 60_000),
+  };
+
+  /** A Stripe client whose sessions are whatever the test says; it records what is asked. */
+  function fakeStripe(session: { status: 'open' | 'complete' | 'expired'; url: string | null }) {
+    const calls: { retrieved: string[]; created: Record<string, unknown>[] } = { retrieved: [], created: [] };
+    const stub = {
+      checkout: {
+        sessions: {
+          async retrieve(id: string) {
+            calls.retrieved.push(id);
+            return { id, ...session };
+          },
+          async create(params: Record<string, unknown>) {
+            calls.created.push(params);
+            return { id: 'cs_test_fresh', status: 'open', url: 'https://checkout.stripe.com/c/pay/cs_test_fresh' };
+          },
+        },
+      },
+    } as unknown as Stripe;
+    return {
+      calls,
+      provider: createStripeProvider({ secretKey: 'sk_test_x', webhookSecret: SECRET, client: stub }),
+    };
+  }
+
+  it('sends the buyer back to the same Checkout page while its session is open', async () => {
+    const { calls, provider } = fakeStripe({ status: 'open', url: 'https://checkout.stripe.com/c/pay/cs_test_open' });
+    await expect(provider.resumeCheckout('cs_test_open', input)).resolves.toEqual({
+      providerRef: 'cs_test_open',
+      redirectUrl: 'https://checkout.stripe.com/c/pay/cs_test_open',
+    });
+    expect(calls).toEqual({ retrieved: ['cs_test_open'], created: [] });
+  });
+
+  it('opens a new session for the same order once the old one has expired', async () => {
+    const { calls, provider } = fakeStripe({ status: 'expired', url: null });
+    await expect(provider.resumeCheckout('cs_test_old', input)).resolves.toEqual({
+      providerRef: 'cs_test_fresh',
+      redirectUrl: 'https://checkout.stripe.com/c/pay/cs_test_fresh',
+    });
+    expect(calls.created).toHaveLength(1);
+    expect(calls.created[0]).toMatchObject({
+      client_reference_id: input.orderId,
+      metadata: { orderId: input.orderId, reference: input.reference },
+      success_url: input.successUrl,
+      cancel_url: input.cancelUrl,
+    });
+  });
+
+  it('sends a buyer whose session is already paid to the success page', async () => {
+    const { calls, provider } = fakeStripe({ status: 'complete', url: null });
+    await expect(provider.resumeCheckout('cs_test_paid', input)).resolves.toEqual({
+      providerRef: 'cs_test_paid',
+      redirectUrl: input.successUrl,
+    });
+    expect(calls.created).toEqual([]);
+  });
+});

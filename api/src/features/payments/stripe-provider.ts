@@ -20,36 +20,47 @@ export interface StripeProviderOptions {
 
 export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
   const stripe = options.client ?? new Stripe(options.secretKey, { maxNetworkRetries: 2, timeout: 20_000 });
+  async function createCheckout(input: CheckoutSessionInput): Promise<CheckoutSession> {
+    const session = await stripe.checkout.sessions.create({
+      mode: 'payment',
+      client_reference_id: input.orderId,
+      customer_email: input.customerEmail,
+      metadata: { orderId: input.orderId, reference: input.reference },
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: 'gbp',
+            unit_amount: input.amountMinor,
+            product_data: { name: input.description },
+          },
+        },
+      ],
+      success_url: input.successUrl,
+      cancel_url: input.cancelUrl,
+      // Stripe allows 30 minutes at the least; the reservation lapses sooner and the order
+      // is cancelled, so a late payment is refunded by the webhook handler.
+      expires_at: Math.max(
+        Math.floor(input.expiresAt.getTime() / 1000),
+        Math.floor(Date.now() / 1000) + 30 * 60,
+      ),
+    });
+    if (!session.url) throw new Error('Stripe returned no checkout URL');
+    return { providerRef: session.id, redirectUrl: session.url };
+  }
+
   return {
     kind: 'stripe',
+    createCheckout,
 
-    async createCheckout(input: CheckoutSessionInput): Promise<CheckoutSession> {
-      const session = await stripe.checkout.sessions.create({
-        mode: 'payment',
-        client_reference_id: input.orderId,
-        customer_email: input.customerEmail,
-        metadata: { orderId: input.orderId, reference: input.reference },
-        line_items: [
-          {
-            quantity: 1,
-            price_data: {
-              currency: 'gbp',
-              unit_amount: input.amountMinor,
-              product_data: { name: input.description },
-            },
-          },
-        ],
-        success_url: input.successUrl,
-        cancel_url: input.cancelUrl,
-        // Stripe allows 30 minutes at the least; the reservation lapses sooner and the order
-        // is cancelled, so a late payment is refunded by the webhook handler.
-        expires_at: Math.max(
-          Math.floor(input.expiresAt.getTime() / 1000),
-          Math.floor(Date.now() / 1000) + 30 * 60,
-        ),
-      });
-      if (!session.url) throw new Error('Stripe returned no checkout URL');
-      return { providerRef: session.id, redirectUrl: session.url };
+    async resumeCheckout(providerRef, input) {
+      const session = await stripe.checkout.sessions.retrieve(providerRef);
+      // Still open: the same Checkout page.
+      if (session.status === 'open' && session.url) return { providerRef, redirectUrl: session.url };
+      // Paid: the success page waits for the webhook that says so.
+      if (session.status === 'complete') return { providerRef, redirectUrl: input.successUrl };
+      // Expired: a new session for the same order.
+      return createCheckout(input);
     },
 
     parseWebhook(rawBody, headers) {

@@ -1,10 +1,12 @@
 /**
  * The embedded test payment provider. It behaves like a hosted checkout: the buyer is sent
- * to its payment page (served by the BFF at /payments/test/<ref>) and chooses an outcome —
- * success, decline or abandon — and the provider then posts a signed webhook to
- * /api/webhooks/payments/test, exactly as a real provider would, before sending the buyer
- * back to the shop. Signatures are HMAC-SHA256 over "<timestamp>.<body>" with a key
- * derived from the app secret; a stale timestamp (over 5 minutes) is refused.
+ * to its payment page (served by the BFF at /payments/test/<ref>) and pays or has the card
+ * declined — the provider then posts a signed webhook to /api/webhooks/payments/test, exactly
+ * as a real provider would, before sending the buyer back to the shop — or goes back to the
+ * shop without paying, which, as with Stripe's back link, leaves the session open to come back
+ * to. `abandon` is the session expiring (Stripe's checkout.session.expired). Signatures are
+ * HMAC-SHA256 over "<timestamp>.<body>" with a key derived from the app secret; a stale
+ * timestamp (over 5 minutes) is refused.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Secrets } from '../../secrets.ts';
@@ -37,6 +39,11 @@ export interface TestProvider extends PaymentProvider {
   ): { body: string; headers: Record<string, string> };
 }
 
+/** The payment page is served by the same site the buyer is sent back to. */
+function pageUrl(input: CheckoutSessionInput, providerRef: string): string {
+  return `${new URL(input.successUrl).origin}/payments/test/${providerRef}`;
+}
+
 export function createTestProvider(options: { secrets: Secrets }): TestProvider {
   const sign = (timestamp: number, body: string) => options.secrets.sign('webhook', `${timestamp}.${body}`);
   return {
@@ -44,8 +51,11 @@ export function createTestProvider(options: { secrets: Secrets }): TestProvider 
 
     async createCheckout(input: CheckoutSessionInput): Promise<CheckoutSession> {
       const providerRef = `tp_${randomBytes(12).toString('hex')}`;
-      // The payment page is served by the same site the buyer came from.
-      return { providerRef, redirectUrl: `${new URL(input.successUrl).origin}/payments/test/${providerRef}` };
+      return { providerRef, redirectUrl: pageUrl(input, providerRef) };
+    },
+    async resumeCheckout(providerRef, input) {
+      // Its sessions stay open until paid, declined or expired by the shop: always the same page.
+      return { providerRef, redirectUrl: pageUrl(input, providerRef) };
     },
 
     signedEvent(providerRef, outcome, amountMinor) {

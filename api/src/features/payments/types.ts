@@ -44,6 +44,12 @@ export class WebhookSignatureError extends Error {
 export interface PaymentProvider {
   readonly kind: 'test' | 'stripe';
   createCheckout(input: CheckoutSessionInput): Promise<CheckoutSession>;
+  /**
+   * The buyer is back to finish paying an order: the same session while it is still open (the
+   * same reference and page), else a new session for the same order (a new reference). A
+   * session already paid answers with its reference and the success address.
+   */
+  resumeCheckout(providerRef: string, input: CheckoutSessionInput): Promise<CheckoutSession>;
   /** Verifies the signature and reads the event; throws WebhookSignatureError. */
   parseWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): PaymentEvent;
   /** Gives money back; never more than was paid (the caller checks the ledger first). */

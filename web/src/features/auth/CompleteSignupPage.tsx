@@ -3,7 +3,7 @@ import { displayNameSchema } from '@reshelf/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { z } from 'zod';
 import { Field } from '../../components/form/Field.tsx';
 import { SubmitButton } from '../../components/form/SubmitButton.tsx';
@@ -16,7 +16,7 @@ import { apiErrorMessage, apiFieldErrors } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { AuthShell } from './AuthShell.tsx';
-import { loginPath } from './next-path.ts';
+import { loginPath, safeNextPath, withNext } from './next-path.ts';
 import { refreshSession, useSession } from './session.ts';
 
 export const TOWN_MAX = 80;
@@ -39,6 +39,8 @@ export function CompleteSignupPage() {
   usePageMeta('Finish your profile', 'Tell other readers a little about yourself.');
   const session = useSession();
   const location = useLocation();
+  const [params] = useSearchParams();
+  const next = safeNextPath(params.get('next'));
   const justConfirmed = Boolean((location.state as { justConfirmed?: boolean } | null)?.justConfirmed);
 
   if (session.status === 'loading') return <AuthFormSkeleton />;
@@ -50,7 +52,7 @@ export function CompleteSignupPage() {
         <div className="flex flex-col gap-5">
           <p className="text-ink-soft">Sign in to finish setting up your account.</p>
           <Button asChild variant="brand" size="lg">
-            <Link to={loginPath('/complete-signup')}>Sign in</Link>
+            <Link to={loginPath(withNext('/complete-signup', next))}>Sign in</Link>
           </Button>
         </div>
       </AuthShell>
@@ -71,12 +73,12 @@ export function CompleteSignupPage() {
         ) : null
       }
     >
-      <ProfileFormLoader />
+      <ProfileFormLoader next={next} />
     </AuthShell>
   );
 }
 
-function ProfileFormLoader() {
+function ProfileFormLoader({ next }: { next: string | null }) {
   const profile = trpc.account.profile.useQuery();
   if (profile.isPending) {
     return (
@@ -101,6 +103,7 @@ function ProfileFormLoader() {
   }
   return (
     <ProfileForm
+      next={next}
       defaults={{
         displayName: profile.data.displayName,
         town: profile.data.town ?? '',
@@ -110,7 +113,7 @@ function ProfileFormLoader() {
   );
 }
 
-function ProfileForm({ defaults }: { defaults: ProfileValues }) {
+function ProfileForm({ defaults, next }: { defaults: ProfileValues; next: string | null }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const utils = trpc.useUtils();
@@ -129,7 +132,7 @@ function ProfileForm({ defaults }: { defaults: ProfileValues }) {
     try {
       await completeSignup.mutateAsync(values);
       await Promise.all([refreshSession(queryClient), utils.account.profile.invalidate()]);
-      await navigate('/onboarding');
+      await navigate(withNext('/onboarding', next));
     } catch (error) {
       const fields = apiFieldErrors(error);
       let placed = false;

@@ -8,19 +8,22 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { AuthShell, textLinkClass } from './AuthShell.tsx';
+import { loginPath, safeNextPath, withNext } from './next-path.ts';
 import { markSignedIn } from './session.ts';
 
 type Outcome = { state: 'working' } | { state: 'failed'; message: string };
 
 /**
  * /auth/confirm?token=…, the link in the confirmation email. Confirming signs the person in
- * (the API sets the session cookies); they continue to /complete-signup. The token works once,
+ * (the API sets the session cookies); they continue to /complete-signup, carrying `next` (where
+ * they were going when they signed up) through the profile and onboarding. The token works once,
  * so it is sent exactly once, even when React runs effects twice in development.
  */
 export function ConfirmEmailPage() {
   usePageMeta('Confirming your email address');
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
+  const next = safeNextPath(params.get('next'));
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const confirm = trpc.auth.confirmEmail.useMutation();
@@ -35,11 +38,11 @@ export function ConfirmEmailPage() {
     confirm.mutateAsync({ token }).then(
       async (result) => {
         markSignedIn(queryClient, result.user);
-        await navigate('/complete-signup', { replace: true, state: { justConfirmed: true } });
+        await navigate(withNext('/complete-signup', next), { replace: true, state: { justConfirmed: true } });
       },
       (error: unknown) => setOutcome({ state: 'failed', message: apiErrorMessage(error) }),
     );
-  }, [token, confirm, navigate, queryClient]);
+  }, [token, next, confirm, navigate, queryClient]);
 
   if (outcome.state === 'working') {
     return (
@@ -64,10 +67,10 @@ export function ConfirmEmailPage() {
         </p>
         <div className="flex flex-col gap-3 sm:flex-row">
           <Button asChild variant="brand" size="lg">
-            <Link to="/login">Sign in</Link>
+            <Link to={loginPath(next)}>Sign in</Link>
           </Button>
           <Button asChild variant="outline" size="lg">
-            <Link to="/email-confirmation">Get a new link</Link>
+            <Link to={withNext('/email-confirmation', next)}>Get a new link</Link>
           </Button>
         </div>
         <p className="text-sm text-ink-muted">

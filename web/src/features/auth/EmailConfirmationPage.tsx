@@ -3,7 +3,7 @@ import { emailSchema } from '@reshelf/contracts';
 import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { z } from 'zod';
 import { Field } from '../../components/form/Field.tsx';
 import { SubmitButton } from '../../components/form/SubmitButton.tsx';
@@ -11,6 +11,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { DevMailboxHint } from '../dev/DevMailboxHint.tsx';
 import { AuthShell, textLinkClass } from './AuthShell.tsx';
+import { loginPath, safeNextPath, withNext } from './next-path.ts';
 import { pendingEmail, rememberPendingEmail } from './pending-email.ts';
 import { ResendConfirmation } from './ResendConfirmation.tsx';
 
@@ -25,6 +26,8 @@ function emailFromState(state: unknown): string | null {
 export function EmailConfirmationPage() {
   usePageMeta('Check your inbox', 'Confirm your email address to finish creating your Reshelf account.');
   const location = useLocation();
+  const [params] = useSearchParams();
+  const next = safeNextPath(params.get('next'));
   const [email, setEmail] = useState(() => emailFromState(location.state) ?? pendingEmail());
 
   return (
@@ -42,7 +45,7 @@ export function EmailConfirmationPage() {
       footer={
         <>
           Already confirmed?{' '}
-          <Link to="/login" className={textLinkClass}>
+          <Link to={loginPath(next)} className={textLinkClass}>
             Sign in
           </Link>
         </>
@@ -66,11 +69,11 @@ export function EmailConfirmationPage() {
           </div>
           <div className="border-t border-line pt-5">
             <p className="mb-3 text-sm font-semibold text-ink">Didn't get it?</p>
-            <ResendConfirmation email={email} />
+            <ResendConfirmation email={email} next={next} />
           </div>
           <p className="text-sm text-ink-muted">
             Wrong address?{' '}
-            <Link to="/login?mode=signup" className={textLinkClass}>
+            <Link to={withNext('/login?mode=signup', next)} className={textLinkClass}>
               Sign up again
             </Link>{' '}
             with the right one.

@@ -92,7 +92,7 @@ export function LoginPage() {
         )
       }
     >
-      {mode === 'signup' ? <SignUpForm /> : <SignInForm />}
+      {mode === 'signup' ? <SignUpForm next={next} /> : <SignInForm />}
     </AuthShell>
   );
 }

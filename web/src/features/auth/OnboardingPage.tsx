@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Check } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { z } from 'zod';
 import { SubmitButton } from '../../components/form/SubmitButton.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -13,7 +13,9 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { notify } from '../../components/ui/notify.ts';
 import { AuthShell } from './AuthShell.tsx';
+import { safeNextPath } from './next-path.ts';
 import { refreshSession, useSession } from './session.ts';
 
 export const MAX_GENRES = 20;
@@ -23,11 +25,16 @@ const genresSchema = z.object({
 });
 type GenreValues = z.input<typeof genresSchema>;
 
-/** /onboarding (signed in): pick favourite genres, or skip; then /onboarding/complete. */
+/**
+ * /onboarding (signed in): pick favourite genres, or skip; then /onboarding/complete, or
+ * straight on to `next` when sign-up began on the way somewhere (a checkout, say).
+ */
 export function OnboardingPage() {
   usePageMeta('Pick your favourite genres', 'Tell us what you like to read.');
   const genres = trpc.catalogue.genres.useQuery();
   const profile = trpc.account.profile.useQuery();
+  const [params] = useSearchParams();
+  const next = safeNextPath(params.get('next'));
 
   return (
     <AuthShell
@@ -53,7 +60,7 @@ export function OnboardingPage() {
       ) : genres.isPending || profile.isPending ? (
         <GenreSkeleton />
       ) : (
-        <GenreForm genres={genres.data} chosen={profile.data.favouriteGenreIds} />
+        <GenreForm genres={genres.data} chosen={profile.data.favouriteGenreIds} next={next} />
       )}
     </AuthShell>
   );
@@ -70,7 +77,7 @@ function GenreSkeleton() {
   );
 }
 
-function GenreForm({ genres, chosen }: { genres: Genre[]; chosen: string[] }) {
+function GenreForm({ genres, chosen, next }: { genres: Genre[]; chosen: string[]; next: string | null }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const utils = trpc.useUtils();
@@ -93,6 +100,11 @@ function GenreForm({ genres, chosen }: { genres: Genre[]; chosen: string[] }) {
       if (!(skipped && alreadyOnboarded)) {
         await completeOnboarding.mutateAsync({ genreIds });
         await Promise.all([refreshSession(queryClient), utils.account.profile.invalidate()]);
+      }
+      if (next) {
+        notify.success('You’re all set', { description: 'Your account is ready. Carry on where you were.' });
+        await navigate(next, { replace: true });
+        return;
       }
       await navigate('/onboarding/complete', { state: { skipped } });
     } catch (error) {

@@ -8,7 +8,16 @@ import { trpc } from '../../lib/trpc.ts';
  * Sends the confirmation link again. The API limits how often (3 per address per 15 minutes)
  * and says so: "Too many attempts. Try again in N minutes."
  */
-export function ResendConfirmation({ email, label = 'Resend the email' }: { email: string; label?: string }) {
+export function ResendConfirmation({
+  email,
+  label = 'Resend the email',
+  next = null,
+}: {
+  email: string;
+  label?: string;
+  /** Where the new link leads on to, as the first one did. */
+  next?: string | null;
+}) {
   const resend = trpc.auth.resendConfirmation.useMutation();
   return (
     <div className="flex flex-col gap-4">
@@ -17,7 +26,7 @@ export function ResendConfirmation({ email, label = 'Resend the email' }: { emai
         size="lg"
         className="w-full sm:w-auto"
         disabled={resend.isPending}
-        onClick={() => resend.mutate({ email })}
+        onClick={() => resend.mutate(next ? { email, next } : { email })}
       >
         {resend.isPending ? (
           <Loader2 aria-hidden="true" className="motion-safe:animate-spin" />

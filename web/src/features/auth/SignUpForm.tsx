@@ -12,6 +12,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { apiErrorCode, apiErrorMessage, apiFieldErrors } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { textLinkClass } from './AuthShell.tsx';
+import { withNext } from './next-path.ts';
 import { rememberPendingEmail } from './pending-email.ts';
 
 /** The server checks the whole password policy; the length rule is mirrored here. */
@@ -25,8 +26,12 @@ const FIELDS = ['displayName', 'email', 'password'] as const;
 
 export const PASSWORD_HINT = 'At least 10 characters. Avoid common passwords and your email address.';
 
-/** Creates an unconfirmed account, then shows /email-confirmation ("check your inbox"). */
-export function SignUpForm() {
+/**
+ * Creates an unconfirmed account, then shows /email-confirmation ("check your inbox"). `next`
+ * (a checked same-site path: where the person was going) travels in the emailed link, so
+ * confirming, finishing the profile and onboarding end there.
+ */
+export function SignUpForm({ next = null }: { next?: string | null }) {
   const navigate = useNavigate();
   const signUp = trpc.auth.signUp.useMutation();
   const [problem, setProblem] = useState<string | null>(null);
@@ -40,9 +45,9 @@ export function SignUpForm() {
   const onSubmit = form.handleSubmit(async (values) => {
     setProblem(null);
     try {
-      const { email } = await signUp.mutateAsync(values);
+      const { email } = await signUp.mutateAsync(next ? { ...values, next } : values);
       rememberPendingEmail(email);
-      await navigate('/email-confirmation', { state: { email } });
+      await navigate(withNext('/email-confirmation', next), { state: { email } });
     } catch (error) {
       const fields = apiFieldErrors(error);
       let placed = false;

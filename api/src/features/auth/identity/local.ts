@@ -5,6 +5,7 @@
  * and single-use emailed tokens for confirmation and password reset.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { withNext } from '@reshelf/contracts';
 import bcrypt from 'bcryptjs';
 import { jwtVerify, SignJWT } from 'jose';
 import { sql } from 'kysely';
@@ -55,9 +56,11 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** The link with its token first, then whatever the link already carried (such as `next`). */
 function withToken(url: string, token: string): string {
   const target = new URL(url);
-  target.searchParams.set('token', token);
+  const rest = [...target.searchParams].filter(([name]) => name !== 'token');
+  target.search = new URLSearchParams([['token', token], ...rest]).toString();
   return target.toString();
 }
 
@@ -251,7 +254,11 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
       if (existing) {
         if (existing.email_confirmed_at) {
           const message = await renderEmail(db, 'already-registered', {
-            loginUrl: new URL('/login', links.confirmUrl).toString(),
+            // Signing in still ends where sign-up was heading (`next` on the confirmation link).
+            loginUrl: withNext(
+              new URL('/login', links.confirmUrl).toString(),
+              new URL(links.confirmUrl).searchParams.get('next'),
+            ),
             resetUrl: new URL('/forgot-password', links.confirmUrl).toString(),
           });
           await mailer.send({ to: email, template: 'already-registered', userId: existing.id, ...message });
