@@ -13,8 +13,8 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
 import { runJob } from '../jobs/jobs.ts';
 import { createTestProvider } from '../payments/test-provider.ts';
-import { WebhookSignatureError } from '../payments/types.ts';
 import type { PaymentProvider } from '../payments/types.ts';
+import { WebhookSignatureError } from '../payments/types.ts';
 import {
   applyPaymentEvent,
   type CheckoutDeps,

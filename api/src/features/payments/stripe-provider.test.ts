@@ -96,7 +96,11 @@ describe('finishing a payment later (resumeCheckout)', () => {
           },
           async create(params: Record<string, unknown>) {
             calls.created.push(params);
-            return { id: 'cs_test_fresh', status: 'open', url: 'https://checkout.stripe.com/c/pay/cs_test_fresh' };
+            return {
+              id: 'cs_test_fresh',
+              status: 'open',
+              url: 'https://checkout.stripe.com/c/pay/cs_test_fresh',
+            };
           },
         },
       },
@@ -108,7 +112,10 @@ describe('finishing a payment later (resumeCheckout)', () => {
   }
 
   it('sends the buyer back to the same Checkout page while its session is open', async () => {
-    const { calls, provider } = fakeStripe({ status: 'open', url: 'https://checkout.stripe.com/c/pay/cs_test_open' });
+    const { calls, provider } = fakeStripe({
+      status: 'open',
+      url: 'https://checkout.stripe.com/c/pay/cs_test_open',
+    });
     await expect(provider.resumeCheckout('cs_test_open', input)).resolves.toEqual({
       providerRef: 'cs_test_open',
       redirectUrl: 'https://checkout.stripe.com/c/pay/cs_test_open',

@@ -43,6 +43,10 @@ export const staffListingsRouter = router({
     )
     .output(listingSchema)
     .mutation(({ ctx, input }) =>
-      setListingRemoved({ db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin }, ctx.user.userId, input),
+      setListingRemoved(
+        { db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin },
+        ctx.user.userId,
+        input,
+      ),
     ),
 });

@@ -6,7 +6,17 @@ import {
   type Quote,
   type SavedAddress,
 } from '@reshelf/contracts';
-import { CheckCircle2, Clock, HandCoins, Lock, ShieldCheck, Tag, XCircle } from 'lucide-react';
+import {
+  CheckCircle2,
+  Clock,
+  HandCoins,
+  Lock,
+  Package,
+  ShieldCheck,
+  Tag,
+  Truck,
+  XCircle,
+} from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -22,7 +32,8 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
-import { formatWhen, timeLeft } from '../orders/format.ts';
+import { formatDay, formatWhen, timeLeft } from '../orders/format.ts';
+import { HeldForYou, HeldForYouOnListing } from './FinishPaying.tsx';
 import { PriceLines } from './PriceLines.tsx';
 
 const ADDRESS_KEY = 'reshelf:checkout-address';
@@ -113,7 +124,7 @@ function useCheckoutQuote(source: CheckoutSource | null, promoCode: string | nul
   }
   const problem = listing.error ?? quote.error ?? null;
   const loading = !problem && (quote.isPending || (offerId !== '' && threads.isPending));
-  return { listingSlug: slug || null, quote, offer, problem, loading };
+  return { listingSlug: slug || null, listingId: listingId || null, quote, offer, problem, loading };
 }
 
 /**
@@ -322,7 +333,7 @@ export function CheckoutOfferPage() {
 function AddressStep({ source }: { source: CheckoutSource }) {
   const navigate = useNavigate();
   const [promoCode, setPromoCode] = usePromoCode();
-  const { quote, offer, problem, loading, listingSlug } = useCheckoutQuote(source, promoCode);
+  const { quote, offer, problem, loading, listingSlug, listingId } = useCheckoutQuote(source, promoCode);
   const utils = trpc.useUtils();
   const saved = trpc.checkout.addresses.useQuery(undefined, { staleTime: 0 });
   const saveAddress = trpc.checkout.saveAddress.useMutation({
@@ -363,7 +374,14 @@ function AddressStep({ source }: { source: CheckoutSource }) {
       : preselected;
 
   if (problem)
-    return <CheckoutProblem message={apiErrorMessage(problem)} source={source} slug={listingSlug} />;
+    return (
+      <CheckoutProblem
+        message={apiErrorMessage(problem)}
+        source={source}
+        slug={listingSlug}
+        listingId={listingId}
+      />
+    );
   if (loading || !quote.data || saved.isPending) return <PageSkeleton />;
   const errors = form.formState.errors;
   const next = (address: AddressInput) => {
@@ -527,7 +545,7 @@ export function CheckoutConfirmPage() {
   const navigate = useNavigate();
   const source = useSource('either');
   const [promoCode, setPromoCode] = usePromoCode();
-  const { quote, offer, problem, loading, listingSlug } = useCheckoutQuote(source, promoCode);
+  const { quote, offer, problem, loading, listingSlug, listingId } = useCheckoutQuote(source, promoCode);
   const address = useMemo(readStoredAddress, []);
   // One key per attempt on this page: a retried click or a flaky network cannot pay twice.
   const [idempotencyKey] = useState(() => crypto.randomUUID());
@@ -545,7 +563,14 @@ export function CheckoutConfirmPage() {
   if (!source)
     return <CheckoutProblem message="Choose a book first: this checkout link has no book in it." />;
   if (problem)
-    return <CheckoutProblem message={apiErrorMessage(problem)} source={source} slug={listingSlug} />;
+    return (
+      <CheckoutProblem
+        message={apiErrorMessage(problem)}
+        source={source}
+        slug={listingSlug}
+        listingId={listingId}
+      />
+    );
   if (!address || loading || !quote.data) return <PageSkeleton />;
   const priced = quote.data;
   // Only a code that took money off goes with the payment; a refused one is shown, not sent.
@@ -606,14 +631,18 @@ function CheckoutProblem({
   message,
   source,
   slug,
+  listingId,
 }: {
   message: string;
   source?: CheckoutSource;
   slug?: string | null;
+  /** The book, when known: a buyer who already holds it gets "Finish paying" here. */
+  listingId?: string | null;
 }) {
   return (
     <Shell title="Checkout">
       <Alert tone="error">{message}</Alert>
+      {listingId ? <HeldForYouOnListing listingId={listingId} /> : null}
       <div className="flex flex-wrap gap-3">
         {slug ? (
           <Button asChild variant="outline">
@@ -636,7 +665,10 @@ function CheckoutProblem({
   );
 }
 
-/** /checkout/success?order=: waits the moment the provider's webhook may take, then thanks. */
+/**
+ * /checkout/success?order=: waits the moment the provider's webhook may take, then thanks and
+ * says what happens next. Paid is not sent: the seller has 5 working days to send it.
+ */
 export function CheckoutSuccessPage() {
   usePageMeta('Order placed', 'Thank you for your order.');
   const [params] = useSearchParams();
@@ -652,8 +684,9 @@ export function CheckoutSuccessPage() {
   if (order.isPending) return <PageSkeleton />;
   if (order.isError) return <CheckoutProblem message={apiErrorMessage(order.error)} />;
   const paid = order.data.status !== 'pending_payment' && order.data.status !== 'cancelled';
+  const dispatchBy = order.data.dispatchBy;
   return (
-    <Shell title={paid ? 'Thank you: your book is on its way' : 'Confirming your payment…'}>
+    <Shell title={paid ? 'Thank you: your order is paid' : 'Confirming your payment…'}>
       <section className="rounded-xl border border-line bg-white p-5" data-testid="order-summary">
         <p className="flex items-center gap-2 font-semibold">
           {paid ? <CheckCircle2 aria-hidden="true" className="size-5 shrink-0 text-emerald-700" /> : null}
@@ -661,7 +694,7 @@ export function CheckoutSuccessPage() {
         </p>
         <p className="mt-1 text-sm text-ink-soft" data-testid="order-status">
           {paid
-            ? 'Paid. The seller has 5 working days to send it, and we will email you at each step.'
+            ? `Paid. The seller has 5 working days to send it${dispatchBy ? ` (by ${formatDay(dispatchBy)})` : ''}, and we’ll email you at each step.`
             : order.data.status === 'cancelled'
               ? `This order was cancelled: ${order.data.cancelReason ?? 'the payment did not complete'}.`
               : 'We are waiting for the payment provider to confirm. This takes a moment.'}
@@ -670,6 +703,34 @@ export function CheckoutSuccessPage() {
           <PriceLines quote={order.data} />
         </div>
       </section>
+      {paid ? (
+        <section className="rounded-xl border border-line bg-white p-5" data-testid="what-next">
+          <h2 className="text-lg font-semibold">What happens next</h2>
+          <ol className="mt-3 flex flex-col gap-3 text-sm text-ink-soft">
+            <li className="flex gap-3">
+              <Package aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand" />
+              <span>
+                The seller posts it within 5 working days
+                {dispatchBy ? (
+                  <>
+                    {' '}
+                    — by <strong className="text-ink">{formatDay(dispatchBy)}</strong>
+                  </>
+                ) : null}
+                . If they don’t, the order is cancelled and you get all your money back.
+              </span>
+            </li>
+            <li className="flex gap-3">
+              <Truck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand" />
+              <span>We email you the carrier and tracking reference as soon as it’s on its way.</span>
+            </li>
+            <li className="flex gap-3">
+              <ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-emerald-700" />
+              <span>The seller is paid only once you have the book and tell us everything is OK.</span>
+            </li>
+          </ol>
+        </section>
+      ) : null}
       <div className="flex flex-wrap gap-3">
         {paid ? (
           <Button asChild variant="brand">
@@ -684,39 +745,115 @@ export function CheckoutSuccessPage() {
   );
 }
 
+function CancelShell({ children }: { children: React.ReactNode }) {
+  return (
+    <Shell title="Payment not completed">
+      {children}
+      <div className="flex flex-wrap gap-3">
+        <Button asChild variant="outline">
+          <Link to="/listings">Browse books</Link>
+        </Button>
+      </div>
+    </Shell>
+  );
+}
+
+function NothingTaken({ children }: { children?: React.ReactNode }) {
+  return (
+    <p className="flex items-start gap-2 text-ink-soft" data-testid="cancel-message">
+      <XCircle aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-destructive" />
+      <span>Nothing was taken from your account.{children ? <> {children}</> : null}</span>
+    </p>
+  );
+}
+
 /**
- * /checkout/cancel?order=: the payment did not complete; nothing was taken. A book bought from
- * an accepted offer is still held for the buyer until the offer's deadline, so "Try again"
- * goes back to the offer's checkout while it can still be paid.
+ * /checkout/cancel?order=: the buyer came back without paying; nothing was taken. While the
+ * book is still held for them, "Finish paying" goes back to the same payment. Once the order
+ * is cancelled: a book from an accepted offer is still held for its buyer until the offer's
+ * deadline ("Try again" at the offer price); any other book is offered again only if it is
+ * really back on sale. Without an order, the page says nothing about a book.
  */
 export function CheckoutCancelPage() {
   usePageMeta('Payment not completed', 'Your payment did not go through.');
   const [params] = useSearchParams();
   const orderId = params.get('order') ?? '';
   const order = trpc.checkout.order.useQuery({ orderId }, { enabled: orderId !== '', retry: false });
-  const slug = order.data?.listingSlug ?? '';
+  const cancelled = order.data?.status === 'cancelled';
+  const slug = (cancelled && order.data?.listingSlug) || '';
   const listing = trpc.listings.bySlug.useQuery({ slug }, { enabled: slug !== '', retry: false });
   const threads = trpc.offers.list.useQuery(
     { role: 'buyer', listingId: listing.data?.id },
     { enabled: Boolean(listing.data) },
   );
+
+  if (!orderId || order.isError) {
+    return (
+      <CancelShell>
+        <NothingTaken>Your payment didn’t go through.</NothingTaken>
+      </CancelShell>
+    );
+  }
+  if (order.isPending) return <PageSkeleton />;
+  const detail = order.data;
+
+  if (detail.status === 'pending_payment') {
+    return (
+      <CancelShell>
+        {detail.canFinishPaying && detail.reservedUntil ? (
+          <>
+            <NothingTaken>
+              We’re still holding “{detail.title}” for you (order {detail.reference}), so you can finish
+              paying now.
+            </NothingTaken>
+            <HeldForYou orderId={detail.id} reservedUntil={detail.reservedUntil} />
+          </>
+        ) : (
+          <NothingTaken>
+            The 15 minutes we held “{detail.title}” for you have run out, so the order will be cancelled.
+          </NothingTaken>
+        )}
+      </CancelShell>
+    );
+  }
+  if (!cancelled) {
+    return (
+      <Shell title="This order is paid">
+        <p className="text-ink-soft" data-testid="cancel-message">
+          Order {detail.reference} for “{detail.title}” went through after all.
+        </p>
+        <div className="flex flex-wrap gap-3">
+          <Button asChild variant="brand">
+            <Link to={`/account/orders/${detail.id}`}>Track your order</Link>
+          </Button>
+        </div>
+      </Shell>
+    );
+  }
+
   const payable = threads.data?.find((thread) => thread.actions.canPay);
   // Known once the listing (and, if it loaded, the buyer's offers on it) have answered.
-  const settled = slug !== '' && !listing.isPending && (!listing.data || !threads.isPending);
-  const retry: CheckoutSource | null = !settled
-    ? null
-    : payable
-      ? { kind: 'offer', offerId: payable.currentId }
-      : { kind: 'listing', slug };
+  const settled = slug === '' || (!listing.isPending && (!listing.data || !threads.isPending));
+  if (!settled) return <PageSkeleton />;
+  const onSale = listing.data?.available === true;
+  const retry: CheckoutSource | null = payable
+    ? { kind: 'offer', offerId: payable.currentId }
+    : onSale
+      ? { kind: 'listing', slug }
+      : null;
+  const reason = detail.cancelReason ? ` (${detail.cancelReason.toLowerCase()})` : '';
   return (
     <Shell title="Payment not completed">
       <p className="flex items-start gap-2 text-ink-soft" data-testid="cancel-message">
         <XCircle aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-destructive" />
-        Nothing was taken from your account
-        {order.data?.cancelReason ? ` (${order.data.cancelReason.toLowerCase()})` : ''}.{' '}
-        {payable
-          ? 'The seller is still holding the book for you at your offer price, so you can try again now.'
-          : 'The book has gone back on sale, so if you still want it, you can try again now.'}
+        <span>
+          Nothing was taken from your account{reason}.{' '}
+          {payable
+            ? 'The seller is still holding the book for you at your offer price, so you can try again now.'
+            : onSale
+              ? 'The book is back on sale, so if you still want it, you can try again now.'
+              : 'The book is no longer for sale.'}
+        </span>
       </p>
       <div className="flex flex-wrap gap-3">
         {retry ? (

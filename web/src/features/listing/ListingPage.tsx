@@ -20,12 +20,14 @@ import { Link, useParams } from 'react-router-dom';
 import { ListingSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { isNotFound } from '../../lib/errors.ts';
 import { mediaUrl, thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { ListingGrid } from '../catalogue/ListingGrid.tsx';
+import { HeldForYou, useHeldOrder } from '../checkout/FinishPaying.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { ListingOffer } from '../offers/ListingOffer.tsx';
 import { ReportListing } from '../reports/ReportListing.tsx';
@@ -345,6 +347,10 @@ function BuyBox({ listing }: { listing: ListingDetail }) {
 
 function Unavailable({ listing }: { listing: ListingDetail }) {
   const reason = UNAVAILABLE_TEXT[listing.unavailableReason ?? 'withdrawn'];
+  // The buyer who reserved it, back from the payment page: it is theirs to finish paying for.
+  const { held, settled } = useHeldOrder(listing.id, listing.status === 'reserved');
+  if (held) return <HeldForYou orderId={held.orderId} reservedUntil={held.reservedUntil} className="mt-6" />;
+  if (!settled) return <Skeleton className="mt-6 h-40 w-full rounded-xl" />;
   return (
     <section
       role="status"

@@ -16,6 +16,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { ReturnRequestPanel } from '../charity/ReturnRequestPanel.tsx';
+import { FinishPayingButton, HeldForYou } from '../checkout/FinishPaying.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { formatDay } from './format.ts';
 import { BuyerActions, SellerActions } from './OrderActions.tsx';
@@ -128,11 +129,12 @@ function OrderList({ party: role }: { party: OrderRole }) {
 
 function OrderRow({ order, base }: { order: OrderSummary; base: string }) {
   return (
-    <li data-testid="order-row" data-status={order.status}>
-      <Link
-        to={`${base}/${order.id}`}
-        className="flex gap-4 rounded-xl border border-line bg-paper p-4 shadow-card transition-colors hover:border-ink/25"
-      >
+    <li
+      data-testid="order-row"
+      data-status={order.status}
+      className="rounded-xl border border-line bg-paper shadow-card transition-colors has-[a:hover]:border-ink/25"
+    >
+      <Link to={`${base}/${order.id}`} className="flex gap-4 rounded-xl p-4">
         <div className="w-14 shrink-0">
           <BookCover
             size="thumb"
@@ -158,6 +160,12 @@ function OrderRow({ order, base }: { order: OrderSummary; base: string }) {
           <p className="mt-1 text-xs text-ink-muted">Ordered {formatDay(order.paidAt ?? order.createdAt)}</p>
         </div>
       </Link>
+      {order.canFinishPaying ? (
+        // Outside the link: a button cannot sit inside one.
+        <div className="border-t border-line px-4 py-3 sm:pl-22">
+          <FinishPayingButton orderId={order.id} size="default" className="sm:items-start" />
+        </div>
+      ) : null}
     </li>
   );
 }
@@ -232,6 +240,9 @@ function OrderDetailPage({ party: role }: { party: OrderRole }) {
       <PageBody>
         <div className="grid max-w-5xl gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <div className="flex min-w-0 flex-col gap-4">
+            {role === 'buyer' && detail.canFinishPaying && detail.reservedUntil ? (
+              <HeldForYou orderId={detail.id} reservedUntil={detail.reservedUntil} />
+            ) : null}
             {role === 'seller' ? <SellerActions order={detail} /> : <BuyerActions order={detail} />}
             <DisputeInfo order={detail} />
             {role === 'buyer' && detail.charitySale ? <ReturnRequestPanel orderId={detail.id} /> : null}

@@ -23,6 +23,13 @@ const DAY = new Intl.DateTimeFormat('en-GB', {
   timeZone: TIME_ZONE,
 });
 
+const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: TIME_ZONE });
+
+/** "14:05" in UK time, for a deadline within the hour (a book held while its buyer pays). */
+export function formatTime(iso: string): string {
+  return TIME.format(new Date(iso));
+}
+
 /** "Sat 22 Nov, 14:05" in UK time. */
 export function formatWhen(iso: string): string {
   return WHEN.format(new Date(iso));
