@@ -131,7 +131,7 @@ async function payOnConfirmPage(page: Page): Promise<{ orderId: string; total: s
   await expect(page.getByTestId('amount').textContent()).resolves.toBe(total);
   await page.getByRole('button', { name: 'Pay now' }).click();
   await page.waitForURL(/\/checkout\/success\?order=/);
-  await page.getByRole('heading', { name: 'Thank you: your book is on its way', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Thank you: your order is paid', level: 1 }).waitFor();
   const orderId = new URL(page.url()).searchParams.get('order')!;
   return { orderId, total };
 }

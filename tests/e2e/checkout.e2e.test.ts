@@ -50,7 +50,7 @@ describe('checkout', () => {
     const { context, page } = await buyFirstListing('desktop', 'Pay now');
     await page.waitForURL(/\/checkout\/success\?order=/);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
-      'Thank you: your book is on its way',
+      'Thank you: your order is paid',
     );
     await expect(page.getByTestId('order-status').textContent()).resolves.toMatch(/^Paid\./);
     await snapshot(page, 'checkout-success-desktop');

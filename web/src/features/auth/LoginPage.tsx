@@ -92,7 +92,7 @@ export function LoginPage() {
         )
       }
     >
-      {mode === 'signup' ? <SignUpForm next={next} /> : <SignInForm />}
+      {mode === 'signup' ? <SignUpForm next={next} /> : <SignInForm next={next} />}
     </AuthShell>
   );
 }

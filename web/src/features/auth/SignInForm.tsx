@@ -13,14 +13,18 @@ import { Input } from '../../components/ui/input.tsx';
 import { apiErrorCode, apiErrorMessage, apiFieldErrors } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { textLinkClass } from './AuthShell.tsx';
+import { withNext } from './next-path.ts';
 import { rememberPendingEmail } from './pending-email.ts';
 import { markSignedIn } from './session.ts';
 
 const signInSchema = z.object({ email: emailSchema, password: passwordSchema });
 type SignInValues = z.input<typeof signInSchema>;
 
-/** Signs in; the page then leaves for `next` once the session shows the person signed in. */
-export function SignInForm() {
+/**
+ * Signs in; the page then leaves for `next` once the session shows the person signed in. An
+ * unconfirmed account is offered a new confirmation link that carries `next` on too.
+ */
+export function SignInForm({ next = null }: { next?: string | null }) {
   const queryClient = useQueryClient();
   const signIn = trpc.auth.signIn.useMutation();
   const [problem, setProblem] = useState<{ message: string; unconfirmedEmail?: string } | null>(null);
@@ -85,7 +89,7 @@ export function SignInForm() {
           <p>{problem.message}</p>
           {problem.unconfirmedEmail ? (
             <Link
-              to="/email-confirmation"
+              to={withNext('/email-confirmation', next)}
               state={{ email: problem.unconfirmedEmail }}
               className={`mt-2 inline-block ${textLinkClass}`}
             >

@@ -694,7 +694,7 @@ export function CheckoutSuccessPage() {
         </p>
         <p className="mt-1 text-sm text-ink-soft" data-testid="order-status">
           {paid
-            ? `Paid. The seller has 5 working days to send it${dispatchBy ? ` (by ${formatDay(dispatchBy)})` : ''}, and we’ll email you at each step.`
+            ? 'Paid. The seller has 5 working days to send it, and we’ll email you at each step.'
             : order.data.status === 'cancelled'
               ? `This order was cancelled: ${order.data.cancelReason ?? 'the payment did not complete'}.`
               : 'We are waiting for the payment provider to confirm. This takes a moment.'}
@@ -803,10 +803,14 @@ export function CheckoutCancelPage() {
         {detail.canFinishPaying && detail.reservedUntil ? (
           <>
             <NothingTaken>
-              We’re still holding “{detail.title}” for you (order {detail.reference}), so you can finish
-              paying now.
+              You left the payment page before paying. We’re still holding “{detail.title}” for you, so you
+              can finish paying now.
             </NothingTaken>
-            <HeldForYou orderId={detail.id} reservedUntil={detail.reservedUntil} />
+            <HeldForYou
+              orderId={detail.id}
+              reservedUntil={detail.reservedUntil}
+              order={{ reference: detail.reference, totalMinor: detail.totalMinor }}
+            />
           </>
         ) : (
           <NothingTaken>

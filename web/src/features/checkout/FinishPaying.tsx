@@ -3,6 +3,7 @@
  * (checkout.resume) while the book is held for them. Shown on the listing, in /account/orders
  * and on /checkout/cancel; anyone else sees the book as reserved.
  */
+import { formatPence } from '@reshelf/contracts';
 import { Lock, Timer } from 'lucide-react';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -52,10 +53,13 @@ export function FinishPayingButton({
 export function HeldForYou({
   orderId,
   reservedUntil,
+  order,
   className,
 }: {
   orderId: string;
   reservedUntil: string;
+  /** The order's reference and what is left to pay, where the page does not show them already. */
+  order?: { reference: string; totalMinor: number };
   className?: string;
 }) {
   return (
@@ -74,6 +78,12 @@ export function HeldForYou({
             You started paying for this book. Nothing has been taken yet: finish paying by then, or it goes
             back on sale.
           </p>
+          {order ? (
+            <p className="mt-2 text-sm text-ink-soft" data-testid="held-order">
+              Order {order.reference} · <strong className="text-ink">{formatPence(order.totalMinor)}</strong>{' '}
+              to pay
+            </p>
+          ) : null}
         </div>
       </div>
       <FinishPayingButton orderId={orderId} />
@@ -99,5 +109,12 @@ export function useHeldOrder(listingId: string, enabled = true) {
 export function HeldForYouOnListing({ listingId, className }: { listingId: string; className?: string }) {
   const { held } = useHeldOrder(listingId);
   if (!held) return null;
-  return <HeldForYou orderId={held.orderId} reservedUntil={held.reservedUntil} className={className} />;
+  return (
+    <HeldForYou
+      orderId={held.orderId}
+      reservedUntil={held.reservedUntil}
+      order={held}
+      className={className}
+    />
+  );
 }

@@ -349,7 +349,11 @@ function Unavailable({ listing }: { listing: ListingDetail }) {
   const reason = UNAVAILABLE_TEXT[listing.unavailableReason ?? 'withdrawn'];
   // The buyer who reserved it, back from the payment page: it is theirs to finish paying for.
   const { held, settled } = useHeldOrder(listing.id, listing.status === 'reserved');
-  if (held) return <HeldForYou orderId={held.orderId} reservedUntil={held.reservedUntil} className="mt-6" />;
+  if (held) {
+    return (
+      <HeldForYou orderId={held.orderId} reservedUntil={held.reservedUntil} order={held} className="mt-6" />
+    );
+  }
   if (!settled) return <Skeleton className="mt-6 h-40 w-full rounded-xl" />;
   return (
     <section

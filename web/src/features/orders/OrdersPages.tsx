@@ -157,7 +157,9 @@ function OrderRow({ order, base }: { order: OrderSummary; base: string }) {
           <p className="mt-1 text-sm font-medium text-ink-soft" data-testid="order-next-step">
             {order.nextStep}
           </p>
-          <p className="mt-1 text-xs text-ink-muted">Ordered {formatDay(order.paidAt ?? order.createdAt)}</p>
+          <p className="mt-1 text-xs text-ink-muted">
+            {order.paidAt ? `Ordered ${formatDay(order.paidAt)}` : `Started ${formatDay(order.createdAt)}`}
+          </p>
         </div>
       </Link>
       {order.canFinishPaying ? (
