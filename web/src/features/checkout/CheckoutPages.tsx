@@ -107,14 +107,18 @@ function useCheckoutQuote(source: CheckoutSource | null, promoCode: string | nul
         ? previous
         : undefined,
   });
+  // The buyer's threads on this book (all of them while the quote is unknown or refused, so that
+  // the book is known even then: "Finish paying" for an order already started from the offer).
   const threads = trpc.offers.list.useQuery(
     { role: 'buyer', listingId: quote.data?.listingId },
-    { enabled: offerId !== '' && Boolean(quote.data) },
+    { enabled: offerId !== '' && (Boolean(quote.data) || quote.isError) },
   );
   let offer: AcceptedOffer | null = null;
+  let offerListingId: string | null = null;
   for (const thread of threads.data ?? []) {
     const round = thread.rounds.find((candidate) => candidate.id === offerId);
     if (round) {
+      offerListingId = thread.listing.id;
       offer = {
         amountMinor: round.amountMinor,
         askingMinor: thread.listing.priceMinor,
@@ -124,7 +128,14 @@ function useCheckoutQuote(source: CheckoutSource | null, promoCode: string | nul
   }
   const problem = listing.error ?? quote.error ?? null;
   const loading = !problem && (quote.isPending || (offerId !== '' && threads.isPending));
-  return { listingSlug: slug || null, listingId: listingId || null, quote, offer, problem, loading };
+  return {
+    listingSlug: slug || null,
+    listingId: listingId || offerListingId,
+    quote,
+    offer,
+    problem,
+    loading,
+  };
 }
 
 /**

@@ -99,10 +99,10 @@ export function useHeldOrder(listingId: string, enabled = true) {
   const session = useSession();
   const asked = enabled && listingId !== '' && session.status === 'signed-in';
   const held = trpc.checkout.held.useQuery({ listingId }, { enabled: asked, staleTime: 0, retry: false });
-  return {
-    held: held.data ?? null,
-    settled: session.status === 'signed-out' || (asked ? !held.isPending : session.status !== 'loading'),
-  };
+  let settled = true;
+  if (asked) settled = !held.isPending;
+  else if (enabled && session.status === 'loading') settled = false;
+  return { held: held.data ?? null, settled };
 }
 
 /** On a checkout that cannot start: the order they already have for this book, if any. */

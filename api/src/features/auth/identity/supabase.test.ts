@@ -108,12 +108,27 @@ describe('Supabase identity adapter: requests', () => {
     );
     const url = new URL(sent[0]!.url);
     expect(`${url.origin}${url.pathname}`).toBe(`${URL_BASE}/auth/v1/signup`);
-    expect(url.searchParams.get('redirect_to')).toBe(links.confirmUrl);
+    // Always with a query, as the Confirm signup template appends `&token=…` (docs/hosted-supabase.md).
+    expect(url.searchParams.get('redirect_to')).toBe('https://reshelf.example/auth/confirm?next=%2F');
     expect(sent[0]!.body).toMatchObject({
       email: 'jo@example.com',
       password: 'a-long-password',
       data: { display_name: 'Jo March' },
     });
+  });
+
+  it('keeps where sign-up was heading (`next`) on the confirmation redirect', async () => {
+    const { identity, sent } = fakeSupabase([{ status: 200, body: { ...USER, email_confirmed_at: null } }]);
+    const next = '/checkout?listing=middlemarch-1a2b';
+    await identity.signUp(
+      { email: 'jo@example.com', password: 'a-long-password', displayName: 'Jo March' },
+      { ...links, confirmUrl: `${links.confirmUrl}?next=${encodeURIComponent(next)}` },
+    );
+    const redirect = new URL(new URL(sent[0]!.url).searchParams.get('redirect_to')!);
+    expect(redirect.searchParams.get('next')).toBe(next);
+    // What the template makes of it: the page gets both the token and next.
+    const emailed = new URL(`${redirect.toString()}&token=hash123`);
+    expect([emailed.searchParams.get('token'), emailed.searchParams.get('next')]).toEqual(['hash123', next]);
   });
 
   it('checks an access token with the service key, and caches the answer', async () => {

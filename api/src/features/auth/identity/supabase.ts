@@ -117,6 +117,17 @@ export function mapSupabaseError(
   }
 }
 
+/**
+ * The confirmation redirect always carries a query (`next`, "/" when there is nowhere to go
+ * on to), because the Confirm signup template appends `&token={{ .TokenHash }}` to it
+ * (docs/hosted-supabase.md): the page then reads the token and `next` alike.
+ */
+function confirmRedirect(url: string): string {
+  const target = new URL(url);
+  if (!target.searchParams.has('next')) target.searchParams.set('next', '/');
+  return target.toString();
+}
+
 export function createSupabaseIdentity(options: SupabaseIdentityOptions): IdentityProvider {
   // Only the auth client: the full supabase-js client also opens realtime, which needs a
   // WebSocket that Node 20 does not have.
@@ -162,7 +173,10 @@ export function createSupabaseIdentity(options: SupabaseIdentityOptions): Identi
           anon.auth.signUp({
             email: normaliseEmail(input.email),
             password: input.password,
-            options: { data: { display_name: input.displayName }, emailRedirectTo: links.confirmUrl },
+            options: {
+              data: { display_name: input.displayName },
+              emailRedirectTo: confirmRedirect(links.confirmUrl),
+            },
           }),
         'Sign-up failed',
       );
@@ -174,7 +188,7 @@ export function createSupabaseIdentity(options: SupabaseIdentityOptions): Identi
           anon.auth.resend({
             type: 'signup',
             email: normaliseEmail(email),
-            options: { emailRedirectTo: links.confirmUrl },
+            options: { emailRedirectTo: confirmRedirect(links.confirmUrl) },
           }),
         'Could not resend the confirmation email',
       );
