@@ -189,7 +189,7 @@ export async function heldForBuyer(
  * cancelled yet: cancelled now, as the job would, so coming back to buy again is not refused
  * for the half-minute until it runs.
  */
-async function lapseOwnOverdue(db: Database, buyerId: string, listingId: string): Promise<void> {
+async function lapseOwnOverdue(db: Database, buyerId: string, listingId: string): Promise<boolean> {
   const overdue = await db
     .selectFrom('orders')
     .select('id')
@@ -198,9 +198,11 @@ async function lapseOwnOverdue(db: Database, buyerId: string, listingId: string)
     .where('status', '=', 'pending_payment')
     .where('reserved_until', '<=', new Date())
     .execute();
+  let lapsed = false;
   for (const order of overdue) {
-    await cancelPendingOrder(db, order.id, LAPSED_REASON, { id: null, kind: 'system' });
+    lapsed = (await cancelPendingOrder(db, order.id, LAPSED_REASON, { id: null, kind: 'system' })) || lapsed;
   }
+  return lapsed;
 }
 
 async function assertOnSale(db: Executor, buyerId: string, item: Purchasable): Promise<void> {
@@ -314,9 +316,9 @@ export async function quote(
   source: { listingId: string } | { offerId: string },
   promoCode: string | null = null,
 ): Promise<Quote> {
-  const found = await purchasable(db, buyerId, source);
-  await lapseOwnOverdue(db, buyerId, found.listingId);
-  const item = await purchasable(db, buyerId, source);
+  let item = await purchasable(db, buyerId, source);
+  // Their own run-out reservation is let go first: the book may be back on sale.
+  if (await lapseOwnOverdue(db, buyerId, item.listingId)) item = await purchasable(db, buyerId, source);
   await assertOnSale(db, buyerId, item);
   return (await price(db, buyerId, item, promoCode)).quote;
 }
@@ -392,6 +394,7 @@ export async function startCheckout(
     promoCode?: string | null;
   },
 ): Promise<StartResult> {
+  // Their own run-out reservation of this book is let go first (outside the transaction below).
   await lapseOwnOverdue(deps.db, buyer.id, (await purchasable(deps.db, buyer.id, input)).listingId);
   const reservedUntil = new Date(Date.now() + COMMERCIAL_DEFAULTS.reservationMinutes * 60 * 1000);
   const order = await deps.db.transaction().execute(async (trx) => {

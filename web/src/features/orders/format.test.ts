@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actorLabel, formatDay, formatWhen, orderStatusLabel, timeLeft } from './format.ts';
+import { actorLabel, formatDay, formatTime, formatWhen, orderStatusLabel, timeLeft } from './format.ts';
 
 describe('formatWhen and formatDay', () => {
   it('show UK time: GMT in winter, BST in summer', () => {
@@ -8,6 +8,9 @@ describe('formatWhen and formatDay', () => {
     expect(formatDay('2026-03-28T23:30:00Z')).toBe('Sat 28 Mar 2026');
     // 23:30 UTC on 29 March is 00:30 on the 30th in London once the clocks have gone forward.
     expect(formatDay('2026-03-29T23:30:00Z')).toBe('Mon 30 Mar 2026');
+    // A book held while its buyer pays: the time alone.
+    expect(formatTime('2026-11-21T14:05:00Z')).toBe('14:05');
+    expect(formatTime('2026-07-01T14:05:00Z')).toBe('15:05');
   });
 });
 
