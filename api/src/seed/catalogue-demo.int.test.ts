@@ -164,7 +164,9 @@ describe('the demo seed', () => {
     expect(listings.length).toBe(catalogueDemoSlugs().length + 40 + 24);
     expect(first.covers).toMatchObject({ listings: listings.length, covers: SNAPSHOT_BOOKS.length });
     // How long drawing them took on this machine (reported; a first start should stay quick).
-    console.info(`demo covers: ${first.covers.covers} covers for ${first.covers.listings} listings in ${first.covers.ms} ms`);
+    console.info(
+      `demo covers: ${first.covers.covers} covers for ${first.covers.listings} listings in ${first.covers.ms} ms`,
+    );
     const urls = new Set<string>();
     for (const listing of listings) {
       const photos = listing.photos as string[];

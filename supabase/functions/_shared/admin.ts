@@ -179,14 +179,18 @@ export async function adminCleanupListings(
   }
   const row = rows[0];
   if (!row) throw new Error('admin_cleanup_listings returned no row');
-  const sample = typeof row.sample === 'string' ? (JSON.parse(row.sample) as CleanupSampleItem[]) : row.sample;
+  const sample =
+    typeof row.sample === 'string' ? (JSON.parse(row.sample) as CleanupSampleItem[]) : row.sample;
   return {
     duplicates_removed: Number(row.duplicates_removed),
     no_image_removed: Number(row.no_image_removed),
     total_deleted: Number(row.total_deleted),
     dry_run: input.dryRun,
     digest: row.digest,
-    sample: sample.map((item) => ({ ...item, price_minor: item.price_minor === null ? null : Number(item.price_minor) })),
+    sample: sample.map((item) => ({
+      ...item,
+      price_minor: item.price_minor === null ? null : Number(item.price_minor),
+    })),
     listing_ids: uuidArray(row.listing_ids),
     run_id: row.run_id,
   };

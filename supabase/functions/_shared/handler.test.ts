@@ -169,14 +169,17 @@ Deno.test('a moderator may preview the clean-up but not run it', async () => {
   assertEquals(preview.body.listing_ids, []);
   assertEquals(preview.calls, [[true, 'u9', null]]);
   const refused = await cleanup(moderator, '{}');
-  assertEquals({ status: refused.status, body: refused.body, calls: refused.calls }, {
-    status: 403,
-    body: { error: 'Access denied: admin role required' },
-    calls: [],
-  });
+  assertEquals(
+    { status: refused.status, body: refused.body, calls: refused.calls },
+    {
+      status: 403,
+      body: { error: 'Access denied: admin role required' },
+      calls: [],
+    },
+  );
 });
 
-Deno.test('an admin runs it, with the preview\'s digest; a changed set is a 409', async () => {
+Deno.test("an admin runs it, with the preview's digest; a changed set is a 409", async () => {
   const admin = { staff: true, admin: true };
   const ran = await cleanup(admin, JSON.stringify({ expected: DIGEST }));
   assertEquals(ran.status, 200);
@@ -186,8 +189,11 @@ Deno.test('an admin runs it, with the preview\'s digest; a changed set is a 409'
     code: 'RSCHG',
   });
   const stale = await cleanup(admin, JSON.stringify({ expected: DIGEST }), changed);
-  assertEquals({ status: stale.status, body: stale.body }, {
-    status: 409,
-    body: { error: 'The listings to clean up have changed since the preview.' },
-  });
+  assertEquals(
+    { status: stale.status, body: stale.body },
+    {
+      status: 409,
+      body: { error: 'The listings to clean up have changed since the preview.' },
+    },
+  );
 });

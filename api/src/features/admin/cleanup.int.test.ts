@@ -99,11 +99,7 @@ async function bulkUpload(charityId: string, hours: number, listingIds: string[]
 const statuses = async () =>
   Object.fromEntries(
     (
-      await db
-        .selectFrom('listings')
-        .select(['id', 'status'])
-        .where('id', 'in', Object.values(ids))
-        .execute()
+      await db.selectFrom('listings').select(['id', 'status']).where('id', 'in', Object.values(ids)).execute()
     ).map((row) => [row.id, row.status]),
   );
 
@@ -229,7 +225,11 @@ describe('admin-cleanup-listings, safely', () => {
     });
     expect(await statuses()).toEqual(Object.fromEntries(Object.values(ids).map((id) => [id, 'active'])));
     // Its seller adds a photo: the set is the previewed one again.
-    await db.updateTable('listings').set({ photos: JSON.stringify(PHOTO) }).where('id', '=', late).execute();
+    await db
+      .updateTable('listings')
+      .set({ photos: JSON.stringify(PHOTO) })
+      .where('id', '=', late)
+      .execute();
     expect(dataOf(await preview(admin)).digest).toBe(digest);
     expect(errorOf(await run(admin, { expected: 'not-a-digest' }))).toMatchObject({ status: 400 });
   });
@@ -268,9 +268,8 @@ describe('admin-cleanup-listings, safely', () => {
       .execute();
     const removals = entries.filter((entry) => entry.action === 'listing.remove');
     expect(new Set(removals.map((entry) => entry.target_id))).toEqual(new Set(withdrawn));
-    const run_id = (entries.find((entry) => entry.action === 'admin.cleanupListings')?.details as {
-      run_id: string;
-    }).run_id;
+    const summary = entries.find((entry) => entry.action === 'admin.cleanupListings');
+    const run_id = (summary?.details as { run_id?: string } | undefined)?.run_id;
     expect(run_id).toMatch(/^[0-9a-f-]{36}$/);
     for (const entry of removals) {
       expect(entry).toMatchObject({
@@ -299,7 +298,11 @@ describe('admin-cleanup-listings, safely', () => {
     expect(toCharity.subject).toBe('Your listing “Donated Atlas” has been withdrawn');
 
     // Run again: nothing left to take.
-    expect(dataOf(await run(admin))).toEqual({ duplicates_removed: 0, no_image_removed: 0, total_deleted: 0 });
+    expect(dataOf(await run(admin))).toEqual({
+      duplicates_removed: 0,
+      no_image_removed: 0,
+      total_deleted: 0,
+    });
   });
 
   it('staff restore a withdrawn listing from /admin/listings, within 30 days', async () => {
@@ -346,7 +349,9 @@ describe('admin-cleanup-listings, safely', () => {
     const [found] = dataOf(await as.query('staffListings.search', { q: 'Long Gone' }));
     expect(found).toMatchObject({ status: 'removed', restorable: false });
     expect(
-      errorOf(await as.mutation('staffListings.setRemoved', { listingId: old, removed: false, reason: 'Please' })),
+      errorOf(
+        await as.mutation('staffListings.setRemoved', { listingId: old, removed: false, reason: 'Please' }),
+      ),
     ).toEqual({
       status: 409,
       message:

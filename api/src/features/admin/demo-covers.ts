@@ -163,7 +163,10 @@ export function coverSvg(spec: CoverSpec): string {
   const lineHeight = Math.round(title.size * 1.14);
   const titleTop = 200 + title.size;
   const titleLines = title.lines
-    .map((line, index) => `<tspan x="${TEXT_LEFT}" y="${titleTop + index * lineHeight}">${escapeXml(line)}</tspan>`)
+    .map(
+      (line, index) =>
+        `<tspan x="${TEXT_LEFT}" y="${titleTop + index * lineHeight}">${escapeXml(line)}</tspan>`,
+    )
     .join('');
   const ruleY = titleTop + (title.lines.length - 1) * lineHeight + 40;
   const authorLines = wrapText(spec.authors.join(', '), Math.floor(TEXT_WIDTH / (30 * 0.55)), 2);
@@ -243,7 +246,10 @@ async function inBatches<T>(items: readonly T[], size: number, work: (item: T) =
  * cover as its photo. Files first, then the rows (each only while it still has no photo);
  * answers how many listings and covers, and how long it took.
  */
-export async function attachDemoCovers(deps: { db: Database; storage: StoragePort }): Promise<DemoCoversReport> {
+export async function attachDemoCovers(deps: {
+  db: Database;
+  storage: StoragePort;
+}): Promise<DemoCoversReport> {
   const started = performance.now();
   const { db, storage } = deps;
   const rows = await db

@@ -168,7 +168,11 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
       .get('/trpc/admin.cleanupPreview')
       .set('authorization', `Bearer ${moderator.accessToken}`);
     expect(preview.status).toBe(200);
-    expect(preview.body.result.data).toMatchObject({ duplicates_removed: 0, no_image_removed: 1, total_deleted: 1 });
+    expect(preview.body.result.data).toMatchObject({
+      duplicates_removed: 0,
+      no_image_removed: 1,
+      total_deleted: 1,
+    });
     expect(preview.body.result.data.sample[0]).toMatchObject({ listing_id: listing.id, rule: 'no_image' });
 
     const refused = await request(t.app.server)
@@ -191,7 +195,11 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
       .send({ expected: preview.body.result.data.digest });
     expect(ran.status).toBe(200);
     expect(ran.body.result.data).toEqual({ duplicates_removed: 0, no_image_removed: 1, total_deleted: 1 });
-    const after = await db.selectFrom('listings').select('status').where('id', '=', listing.id).executeTakeFirst();
+    const after = await db
+      .selectFrom('listings')
+      .select('status')
+      .where('id', '=', listing.id)
+      .executeTakeFirst();
     expect(after?.status).toBe('removed');
     expect((await lastEmailTo(db, seller.email))?.template).toBe('listing_removed');
   });
@@ -265,12 +273,12 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
       .select(['listings.photos', 'books.cover_url'])
       .where('seed_items.kind', '=', 'listing')
       .execute();
-    expect(withCovers.filter((row) => row.cover_url).every((row) => (row.photos as string[]).length === 0)).toBe(
-      true,
-    );
-    expect(withCovers.filter((row) => !row.cover_url).every((row) => (row.photos as string[]).length === 1)).toBe(
-      true,
-    );
+    expect(
+      withCovers.filter((row) => row.cover_url).every((row) => (row.photos as string[]).length === 0),
+    ).toBe(true);
+    expect(
+      withCovers.filter((row) => !row.cover_url).every((row) => (row.photos as string[]).length === 1),
+    ).toBe(true);
 
     // Seeding again without reset adds nothing.
     expect((await seed(false)).body.result.data).toEqual({ listings: 0, orders: 0 });
