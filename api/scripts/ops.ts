@@ -26,7 +26,9 @@ Commands (the token each needs):
   metrics [--period today|mtd|last30|ytd]     the staff dashboard's numbers (staff)
   seed                                        seed 40 books with orders (staff, read-write token)
   reset-seed                                  remove what earlier seeds made, then seed (staff, read-write)
-  cleanup                                     remove duplicate listings and those without an image (staff, read-write)
+  cleanup --dry-run                           what the clean-up would withdraw, with some titles (staff)
+  cleanup                                     withdraw duplicate listings and those without an image
+                                              (admin, read-write; staff restore them at /admin/listings for 30 days)
   create-staff-user --email E --name N [--role moderator|admin]
                                               a new staff account, emailed a link to set its password
                                               (ops_admin or super_admin, read-write)
@@ -161,10 +163,26 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
         return 0;
       }
       case 'cleanup': {
+        if (values['dry-run']) {
+          const preview = await client.admin.cleanupPreview.query();
+          const titles = preview.sample.map(
+            (item) =>
+              `  ${item.rule === 'duplicate' ? 'duplicate' : 'no image '}  “${item.title}” (${item.seller_name})`,
+          );
+          print(
+            preview,
+            [
+              `Would withdraw: ${preview.duplicates_removed} duplicates, ${preview.no_image_removed} without an image, ${preview.total_deleted} in all`,
+              ...titles,
+              '',
+            ].join('\n'),
+          );
+          return 0;
+        }
         const result = await client.admin.cleanupListings.mutate({});
         print(
           result,
-          `Cleanup complete: ${result.duplicates_removed} duplicates, ${result.no_image_removed} without an image, ${result.total_deleted} removed in all\n`,
+          `Cleanup complete: ${result.duplicates_removed} duplicates, ${result.no_image_removed} without an image, ${result.total_deleted} withdrawn in all\n`,
         );
         return 0;
       }
@@ -280,6 +298,7 @@ function parseOptions(argv: string[]) {
       role: { type: 'string' },
       out: { type: 'string' },
       json: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

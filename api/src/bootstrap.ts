@@ -22,6 +22,12 @@ export async function prepare(config: AppConfig, log: RuntimeLogger): Promise<Pr
     if (config.seedDemo) {
       const report = await runDemoSeed(database.handle.db, services);
       if (report.ran.length) log.info(`demo data seeded: ${report.ran.join(', ')}`);
+      if (report.covers.error) log.info(`demo covers could not be drawn: ${report.covers.error}`);
+      if (report.covers.listings) {
+        log.info(
+          `demo covers: ${report.covers.covers} drawn for ${report.covers.listings} listings in ${report.covers.ms} ms`,
+        );
+      }
     }
     return { database, secrets, services };
   } catch (error) {

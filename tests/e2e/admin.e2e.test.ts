@@ -6,8 +6,15 @@
  *
  * Seeding, resetting and cleaning up change the whole catalogue, so this file runs against a
  * marketplace of its own (tests/support/server.ts), not the one the other files share.
+ *
+ * Cleanup (issue 16): the button opens a dialog with a dry run of the clean-up; on a first
+ * start it has nothing to take (the demo listings have generated covers); with a duplicate and
+ * a listing without an image added it shows both, an admin confirms, and Active Listings goes
+ * down by two, not to 0. A moderator sees the preview without the button that runs it.
  */
+import { randomBytes } from 'node:crypto';
 import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
+import pg from 'pg';
 import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pathOf, signInViaApi } from '../support/auth.ts';
@@ -96,6 +103,75 @@ async function hold(page: Page, procedure: string) {
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 
+/** Runs SQL on the marketplace's own database (fixtures the clean-up should or should not take). */
+async function onDatabase<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
+  const db = new pg.Client({ connectionString: marketplace.databaseUrl });
+  await db.connect();
+  try {
+    return await work(db);
+  } finally {
+    await db.end();
+  }
+}
+
+/** A listing of the demo seller's with no photo, of a book with no cover. */
+async function imagelessListing(db: pg.Client, title: string, sellerEmail = 'seller@reshelf.test') {
+  const book = await db.query<{ id: string }>(
+    `insert into public.books (title, authors) values ($1, array['A. N. Author']) returning id`,
+    [title],
+  );
+  const listing = await db.query<{ id: string }>(
+    `insert into public.listings (seller_id, book_id, slug, status, condition, price_minor, parcel_size, published_at)
+     select u.id, $1, $2, 'active', 'good', 650, 'small', now() from auth.users u where u.email = $3
+     returning id`,
+    [book.rows[0]!.id, `cleanup-${randomBytes(5).toString('hex')}`, sellerEmail],
+  );
+  return listing.rows[0]!.id;
+}
+
+/**
+ * What the clean-up should take: a second copy of one of Sam's Shelf's listings, alike in
+ * every way, and a listing without any image. What it must leave: a listing a charity's bulk
+ * upload made just now, still without photos.
+ */
+async function cleanupFixtures(suffix: string) {
+  return onDatabase(async (db) => {
+    const duplicate = await db.query<{ title: string }>(
+      `insert into public.listings (seller_id, charity_id, book_id, slug, status, condition, ex_library,
+                                    condition_notes, description, price_minor, parcel_size, photos, published_at)
+       select l.seller_id, l.charity_id, l.book_id, l.slug || '-again', 'active', l.condition, l.ex_library,
+              l.condition_notes, l.description, l.price_minor, l.parcel_size, l.photos, now()
+       from public.listings l join auth.users u on u.id = l.seller_id
+       where u.email = 'seller@reshelf.test' and l.status = 'active'
+       order by l.created_at limit 1
+       returning (select title from public.books b where b.id = book_id)`,
+    );
+    const imageless = `A Jacketless Notebook ${suffix}`;
+    await imagelessListing(db, imageless);
+    const bulk = `Fresh From The Donations Van ${suffix}`;
+    const listingId = await imagelessListing(db, bulk, 'charity@reshelf.test');
+    const upload = await db.query<{ id: string }>(
+      `insert into public.charity_imports (charity_id, created_by, file_name, file_sha256, status, total_rows, invalid_rows)
+       select c.id, c.owner_id, 'donations.csv', $1, 'done', 1, 0
+       from public.charities c join auth.users u on u.id = c.owner_id where u.email = 'charity@reshelf.test'
+       returning id`,
+      [randomBytes(32).toString('hex')],
+    );
+    await db.query(
+      `update public.listings set charity_id = i.charity_id from public.charity_imports i where i.id = $1 and listings.id = $2`,
+      [upload.rows[0]!.id, listingId],
+    );
+    await db.query(
+      `insert into public.charity_import_rows (import_id, row_number, cells, item, status, listing_id)
+       values ($1, 2, '{}', '{}', 'listed', $2)`,
+      [upload.rows[0]!.id, listingId],
+    );
+    return { duplicate: duplicate.rows[0]!.title, imageless, bulk };
+  });
+}
+
+const cleanupDialog = (page: Page) => page.getByRole('dialog', { name: 'Clean up listings?' });
+
 describe('staff dashboard', () => {
   it('opens on MTD and shows the API’s figures for each period as it changes', async () => {
     const { context, page } = await staffPage();
@@ -128,37 +204,91 @@ describe('staff dashboard', () => {
     await page.goto('/admin');
     await cards(page, 'mtd');
 
-    // Cleanup duplicates.
-    let call = await hold(page, 'admin.cleanupListings');
-    const cleaned = page.waitForResponse((response) => response.url().includes('admin.cleanupListings'));
+    // Cleanup duplicates. On a first start there is nothing to take: every demo listing has
+    // its generated cover (before, one click took Active Listings from 124 to 0).
+    const firstStart = await cards(page, 'mtd');
     await button(page, 'Cleanup duplicates').click();
-    await expect.poll(() => button(page, 'Cleanup duplicates').isDisabled()).toBe(true);
-    expect(await button(page, 'Seed 40 books + orders').isEnabled()).toBe(true);
-    expect(await button(page, 'Reset and Seed').isEnabled()).toBe(true);
+    let dialog = cleanupDialog(page);
+    await dialog
+      .getByText('Nothing to clean up: no duplicate listings, and every listing has a photo or a cover.')
+      .waitFor();
+    expect(await dialog.getByRole('button', { name: /^Withdraw/ }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const suffix = randomBytes(3).toString('hex');
+    const fixtures = await cleanupFixtures(suffix);
+    const before = Number((await apiMetrics(context, 'mtd')).active_listings);
+    expect(before).toBe(Number(firstStart.listings!.replace(/,/g, '')) + 3);
+    await page.reload();
+    await cards(page, 'mtd');
+
+    await button(page, 'Cleanup duplicates').click();
+    dialog = cleanupDialog(page);
+    await dialog.getByTestId('cleanup-sample').waitFor();
+    expect(await dialog.getByTestId('cleanup-summary').textContent()).toBe(
+      '2 listings would be taken off sale: 1 duplicate and 1 listing without an image.',
+    );
+    const sample = dialog.getByTestId('cleanup-sample-item');
+    expect(await sample.count()).toBe(2);
+    await sample.filter({ hasText: fixtures.duplicate }).getByText('Duplicate', { exact: true }).waitFor();
+    await sample.filter({ hasText: fixtures.imageless }).getByText('No image', { exact: true }).waitFor();
+    // The charity's bulk upload of a minute ago is not in it.
+    expect(await dialog.getByText(fixtures.bulk).count()).toBe(0);
+    await dialog.getByText('Nothing is deleted.', { exact: false }).waitFor();
+    await snapshot(page, 'admin-cleanup-dialog-desktop', { fullPage: false });
+
+    const call = await hold(page, 'admin.cleanupListings');
+    const cleaned = page.waitForResponse((response) => response.url().includes('admin.cleanupListings'));
+    const withdraw = dialog.getByRole('button', { name: 'Withdraw 2 listings' });
+    await withdraw.click();
+    // While it runs: the confirmation and the page's button (behind the dialog, hidden from
+    // the accessibility tree while the dialog is open) are disabled, the others are not.
+    const behind = (name: string) => page.getByRole('button', { name, exact: true, includeHidden: true });
+    await expect.poll(() => withdraw.getAttribute('aria-busy')).toBe('true');
+    expect(await withdraw.isDisabled()).toBe(true);
+    expect(await behind('Cleanup duplicates').isDisabled()).toBe(true);
+    expect(await behind('Seed 40 books + orders').isEnabled()).toBe(true);
+    expect(await behind('Reset and Seed').isEnabled()).toBe(true);
     await snapshot(page, 'admin-dashboard-cleanup-running', { fullPage: false });
     await call.release();
     const removed = ((await (await cleaned).json()) as [{ result: { data: Record<string, number> } }])[0]
       .result.data;
+    expect(removed).toEqual({ duplicates_removed: 1, no_image_removed: 1, total_deleted: 2 });
+    await dialog.waitFor({ state: 'detached' });
     const cleanup = await toastShows(page, 'Cleanup complete');
     expect(cleanup).toEqual({
       variant: 'default',
-      description: `Removed ${removed.duplicates_removed} duplicates and ${removed.no_image_removed} listings without an image: ${removed.total_deleted} in total.`,
+      description:
+        'Removed 1 duplicate and 1 listing without an image: 2 in total. Staff can restore them from Listings for 30 days.',
     });
-    expect(removed.total_deleted).toBeGreaterThan(0);
     expect(await button(page, 'Cleanup duplicates').isEnabled()).toBe(true);
+    // Active Listings goes down by the two, not to 0.
     await expect
       .poll(() => page.getByTestId('metric-listings-value').textContent())
-      .toBe(asCards(await apiMetrics(context, 'mtd')).listings);
+      .toBe((before - 2).toLocaleString('en-GB'));
 
-    // Seed: the clean-up removed the seed's imageless listings, so seeding again refills them.
-    call = await hold(page, 'admin.seed');
+    // They are withdrawn, not deleted: staff find them under Listings, restorable.
+    await page.goto(`/admin/listings?q=${encodeURIComponent(fixtures.imageless)}`);
+    const row = page.getByTestId('staff-listing').filter({ hasText: fixtures.imageless });
+    await row
+      .getByTestId('restore-window')
+      .getByText('staff can restore it until', { exact: false })
+      .waitFor();
+    expect(await row.getAttribute('data-status')).toBe('removed');
+    expect(await row.getByRole('button', { name: 'Restore…' }).isVisible()).toBe(true);
+    await page.goto('/admin');
+    await cards(page, 'mtd');
+
+    // Seed: the seed's listings are all still there, so seeding again adds nothing.
+    let seedCall = await hold(page, 'admin.seed');
     await button(page, 'Seed 40 books + orders').click();
     await expect.poll(() => button(page, 'Seed 40 books + orders').isDisabled()).toBe(true);
     expect(await button(page, 'Reset and Seed').isEnabled()).toBe(true);
-    await call.release();
+    await seedCall.release();
     expect(await toastShows(page, 'Seeded demo data')).toEqual({
       variant: 'default',
-      description: '40 listings and 0 orders added.',
+      description: 'The demo data was already in place: 0 listings and 0 orders added.',
     });
     await snapshot(page, 'admin-dashboard-seeded-toast', { fullPage: false });
     await expect
@@ -166,11 +296,11 @@ describe('staff dashboard', () => {
       .toBe(asCards(await apiMetrics(context, 'mtd')).listings);
 
     // Reset and Seed: everything the seed made goes and comes back, orders too.
-    call = await hold(page, 'admin.seed');
+    seedCall = await hold(page, 'admin.seed');
     await button(page, 'Reset and Seed').click();
     await expect.poll(() => button(page, 'Reset and Seed').isDisabled()).toBe(true);
     expect(await button(page, 'Seed 40 books + orders').isEnabled()).toBe(true);
-    await call.release();
+    await seedCall.release();
     expect(await toastShows(page, 'Reset and seeded')).toEqual({
       variant: 'default',
       description: '40 listings and 24 orders added.',
@@ -180,11 +310,9 @@ describe('staff dashboard', () => {
     expect(today.disputes_open).toBe(4);
     expect(today.buyer_protection_minor).toBeGreaterThan(0);
 
-    // Seeding once more without reset adds nothing.
-    await button(page, 'Seed 40 books + orders').click();
-    expect((await toastShows(page, 'Seeded demo data')).description).toBe(
-      'The demo data was already in place: 0 listings and 0 orders added.',
-    );
+    // The reset seed's listings have their covers too: the clean-up still finds nothing.
+    await button(page, 'Cleanup duplicates').click();
+    await cleanupDialog(page).getByText('Nothing to clean up', { exact: false }).waitFor();
     await context.close();
   });
 
@@ -216,9 +344,11 @@ describe('staff dashboard', () => {
     await openToast(page).filter({ hasText: 'Seeding failed' }).waitFor();
     await expect.poll(() => button(page, 'Reset and Seed').isEnabled()).toBe(true);
 
+    await onDatabase((db) => imagelessListing(db, `A Listing To Fail On ${randomBytes(3).toString('hex')}`));
     await page.route((url) => url.pathname.includes('admin.cleanupListings'), spoil('{"0":{"dryRun":true}}'));
     message = messageOf('admin.cleanupListings');
     await button(page, 'Cleanup duplicates').click();
+    await cleanupDialog(page).getByRole('button', { name: 'Withdraw 1 listing' }).click();
     expect(await toastShows(page, 'Cleanup failed')).toEqual({
       variant: 'destructive',
       description: await message,
@@ -267,6 +397,17 @@ describe('staff dashboard', () => {
       expect(await button(page, name).isEnabled()).toBe(true);
     }
     expect(await page.getByTestId('staff-signed-in-as').textContent()).toContain('moderator');
+    // A moderator sees what the clean-up would take, but only admins run it.
+    const title = `A Moderator Sees This ${randomBytes(3).toString('hex')}`;
+    await onDatabase((db) => imagelessListing(db, title));
+    await button(page, 'Cleanup duplicates').click();
+    const dialog = cleanupDialog(page);
+    await dialog.getByTestId('cleanup-sample-item').filter({ hasText: title }).waitFor();
+    await dialog.getByTestId('cleanup-admins-only').waitFor();
+    expect(await dialog.getByRole('button', { name: /^Withdraw/ }).count()).toBe(0);
+    await snapshot(page, 'admin-cleanup-dialog-moderator-desktop', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await dialog.waitFor({ state: 'detached' });
     await page.getByRole('radio', { name: 'Last 30d' }).check();
     expect(await cards(page, 'last30')).toEqual(asCards(await apiMetrics(context, 'last30')));
     await snapshot(page, 'admin-dashboard-moderator-desktop');
@@ -280,6 +421,19 @@ describe('staff dashboard', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);
     await snapshot(page, 'admin-dashboard-phone');
+    // The clean-up's preview fits a phone.
+    const title = `A Phone-Sized Preview ${randomBytes(3).toString('hex')}`;
+    await onDatabase((db) => imagelessListing(db, title));
+    await button(page, 'Cleanup duplicates').click();
+    const dialog = cleanupDialog(page);
+    await dialog.getByTestId('cleanup-sample-item').filter({ hasText: title }).waitFor();
+    await dialog.getByRole('button', { name: /^Withdraw \d+ listings?$/ }).waitFor();
+    const box = await dialog.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await snapshot(page, 'admin-cleanup-dialog-phone', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Not now' }).click();
+    await dialog.waitFor({ state: 'detached' });
     // No sidebar on the page below 768 px until it is asked for.
     expect(await page.getByTestId('staff-sidebar').count()).toBe(0);
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();

@@ -134,12 +134,16 @@ describe('a newcomer finds a book', () => {
       await page.getByTestId(shelf).getByTestId('listing-card').first().waitFor();
     }
     await page.getByTestId('charities').getByTestId('charity-card').first().waitFor();
-    // Covers are drawn at a fixed shape: every card's cover is 3:4.
-    const ratios = await page.$$eval('[data-testid="generated-cover"]', (covers) =>
-      covers
-        .slice(0, 6)
-        .map((cover) => cover.getBoundingClientRect().height / cover.getBoundingClientRect().width),
+    // Covers sit in a fixed shape: every card's cover (the demo's generated cover images, or
+    // one drawn in the page) is 3:4.
+    const ratios = await page.$$eval(
+      '[data-testid="cover-image"], [data-testid="generated-cover"]',
+      (covers) =>
+        covers
+          .slice(0, 6)
+          .map((cover) => cover.getBoundingClientRect().height / cover.getBoundingClientRect().width),
     );
+    expect(ratios).toHaveLength(6);
     for (const ratio of ratios) expect(ratio).toBeCloseTo(4 / 3, 1);
     await noHorizontalScroll(page);
     await snapshot(page, 'catalogue-home-phone');

@@ -1,35 +1,56 @@
+import { photoThumbUrl } from '@reshelf/contracts';
+import { sql } from 'kysely';
+import sharp from 'sharp';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/index.ts';
-import { createLocalIdentity } from '../features/auth/identity/local.ts';
-import { createDevMailbox } from '../features/mail/mailer.ts';
-import { createSecrets } from '../secrets.ts';
-import { createTestDatabase, type TestDatabase } from '../testing/db.ts';
+import { createTestApp, type TestApp } from '../testing/app.ts';
+import { createUser } from '../testing/auth.ts';
+import { asUser, dataOf } from '../testing/selling.ts';
 import { SNAPSHOT_BOOKS } from './books.ts';
-import { runDemoSeed } from './demo.ts';
+import { catalogueDemoSlugs } from './catalogue-demo.ts';
+import { runDemoSeed, type SeedReport } from './demo.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo-accounts.ts';
 
-let t: TestDatabase;
+let t: TestApp;
 let db: Database;
 let seed: () => ReturnType<typeof runDemoSeed>;
+let first: SeedReport;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  db = t.handle.db;
-  const identity = createLocalIdentity({
-    db,
-    secrets: createSecrets('s'.repeat(40)),
-    mailer: createDevMailbox(db),
-  });
-  seed = () => runDemoSeed(db, { identity });
+  // An empty marketplace, as on a first start: not even the reference data.
+  t = await createTestApp({ referenceData: false });
+  db = t.database.handle.db;
+  seed = () => runDemoSeed(db, t.services);
 });
 
 afterAll(async () => {
-  await t.drop();
+  await t.close();
 });
+
+/** The demo listings: the first-start catalogue's and the staff seed's. */
+function demoListings() {
+  return db
+    .selectFrom('listings as l')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select(['l.id', 'l.status', 'l.photos', 'b.title'])
+    .where((eb) =>
+      eb.or([
+        eb('l.slug', 'in', catalogueDemoSlugs()),
+        eb(
+          'l.id',
+          'in',
+          eb.selectFrom('seed_items').select('row_id').where('kind', 'in', ['listing', 'sold_listing']),
+        ),
+      ]),
+    )
+    .execute();
+}
 
 describe('the demo seed', () => {
   it('fills an empty marketplace once', async () => {
-    expect((await seed()).ran).toEqual([
+    first = await seed();
+    expect(first.ran).toEqual([
       'reference-data',
       'demo-accounts',
       'site-pages',
@@ -37,7 +58,9 @@ describe('the demo seed', () => {
       'demo-reports',
       'seed-openlibrary-recent',
     ]);
-    expect((await seed()).ran).toEqual([]);
+    const again = await seed();
+    expect(again.ran).toEqual([]);
+    expect(again.covers).toMatchObject({ listings: 0, covers: 0 });
   });
 
   it('creates the demo sellers and charity users by the emails other work relies on', async () => {
@@ -134,5 +157,70 @@ describe('the demo seed', () => {
     expect(new Set(reports.map((report) => report.listing_id)).size).toBe(2);
     // Never the demo seller's: browser tests work with those listings.
     expect(reports.every((report) => report.email === 'margaret@reshelf.test')).toBe(true);
+  });
+
+  it('gives every demo listing a generated cover as its photo, stored and served', async () => {
+    const listings = await demoListings();
+    expect(listings.length).toBe(catalogueDemoSlugs().length + 40 + 24);
+    expect(first.covers).toMatchObject({ listings: listings.length, covers: SNAPSHOT_BOOKS.length });
+    // How long drawing them took on this machine (reported; a first start should stay quick).
+    console.info(
+      `demo covers: ${first.covers.covers} covers for ${first.covers.listings} listings in ${first.covers.ms} ms`,
+    );
+    const urls = new Set<string>();
+    for (const listing of listings) {
+      const photos = listing.photos as string[];
+      expect([listing.title, photos.length]).toEqual([listing.title, 1]);
+      expect(photos[0]).toMatch(/^\/storage\/demo-covers\/[0-9a-f]{16}\/1600\.webp$/);
+      urls.add(photos[0]!);
+    }
+    // One cover per book, shared by its copies.
+    expect(urls.size).toBe(SNAPSHOT_BOOKS.length);
+
+    const [url] = [...urls];
+    const large = await request(t.app.server).get(url!).buffer(true);
+    expect(large.status).toBe(200);
+    expect(large.headers['content-type']).toBe('image/webp');
+    expect(await sharp(large.body).metadata()).toMatchObject({ format: 'webp', width: 600, height: 800 });
+    const thumb = await request(t.app.server).get(photoThumbUrl(url!)).buffer(true);
+    expect(thumb.status).toBe(200);
+    expect(await sharp(thumb.body).metadata()).toMatchObject({ format: 'webp', width: 300, height: 400 });
+    // A cover, not a blank: the title's and the band's colours differ from the cloth's.
+    const { channels } = await sharp(large.body).stats();
+    expect(Math.max(...channels.map((channel) => channel.stdev))).toBeGreaterThan(20);
+
+    // The listing pages show them: the card's photo is the cover.
+    const pride = await db
+      .selectFrom('listings as l')
+      .innerJoin('books as b', 'b.id', 'l.book_id')
+      .select(['l.slug', 'l.photos'])
+      .where('b.title', '=', 'Pride and Prejudice')
+      .where('l.status', '=', 'active')
+      .executeTakeFirstOrThrow();
+    const page = dataOf(
+      await request(t.app.server).get(
+        `/trpc/listings.bySlug?input=${encodeURIComponent(JSON.stringify({ slug: pride.slug }))}`,
+      ),
+    );
+    expect(JSON.stringify(page)).toContain((pride.photos as string[])[0]);
+  });
+
+  it('leaves the clean-up nothing to take', async () => {
+    const moderator = await createUser(db, t.services.identity, 'covers-moderator@example.com', {
+      roles: ['moderator'],
+    });
+    const preview = dataOf(await asUser(t.app, moderator.accessToken).query('admin.cleanupPreview'));
+    expect(preview).toMatchObject({ duplicates_removed: 0, no_image_removed: 0, total_deleted: 0 });
+  });
+
+  it('Reset and Seed gives the new listings covers too', async () => {
+    const admin = await createUser(db, t.services.identity, 'covers-admin@example.com', { roles: ['admin'] });
+    const reset = await asUser(t.app, admin.accessToken).mutation('admin.seed', { reset: true });
+    expect(dataOf(reset)).toEqual({ listings: 40, orders: 24 });
+    const { rows } = await sql<{ bare: number }>`
+      select count(*)::int as bare from public.listings l
+      join public.seed_items s on s.row_id = l.id and s.kind in ('listing', 'sold_listing')
+      where jsonb_array_length(l.photos) = 0`.execute(db);
+    expect(rows[0]!.bare).toBe(0);
   });
 });

@@ -236,6 +236,18 @@ async function createPerson(db: Database, person: DemoPerson, createdDaysAgo: nu
   return id;
 }
 
+/** The copies the demo catalogue lists: one of every snapshot book, a second of every fifth. */
+function plannedCopies(): { book: SeedBook; copy: number }[] {
+  return SNAPSHOT_BOOKS.flatMap((book, index) =>
+    Array.from({ length: index % 5 === 0 ? 2 : 1 }, (_, copy) => ({ book, copy })),
+  );
+}
+
+/** The slugs of the demo catalogue's listings (deterministic), so later work can find them. */
+export function catalogueDemoSlugs(): string[] {
+  return plannedCopies().map(({ book, copy }) => listingSlug(book, copy));
+}
+
 export interface CatalogueDemoReport extends Record<string, unknown> {
   sellers: number;
   charities: number;
@@ -285,19 +297,14 @@ export async function seedCatalogueDemo(db: Database): Promise<CatalogueDemoRepo
     sellerId: string;
     charityId: string | null;
   };
-  const planned: Planned[] = [];
-  SNAPSHOT_BOOKS.forEach((book, index) => {
-    const copies = index % 5 === 0 ? 2 : 1;
-    for (let copy = 0; copy < copies; copy++) {
-      const n = planned.length;
-      const charity = n % 3 === 2 ? charityOwners[Math.floor(n / 3) % charityOwners.length]! : null;
-      planned.push({
-        book,
-        copy,
-        sellerId: charity ? charity.userId : sellerIds[n % sellerIds.length]!,
-        charityId: charity?.charityId ?? null,
-      });
-    }
+  const planned: Planned[] = plannedCopies().map(({ book, copy }, n) => {
+    const charity = n % 3 === 2 ? charityOwners[Math.floor(n / 3) % charityOwners.length]! : null;
+    return {
+      book,
+      copy,
+      sellerId: charity ? charity.userId : sellerIds[n % sellerIds.length]!,
+      charityId: charity?.charityId ?? null,
+    };
   });
 
   // Listed in a mixed order over the last five weeks, so "recently added" is varied.

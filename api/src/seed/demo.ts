@@ -1,13 +1,16 @@
 /**
  * The embedded demo seed: run on the first start of an embedded marketplace so a newcomer
  * never meets an empty site. Each part runs once (recorded in seed_runs) and in one
- * transaction, so a failure leaves nothing half-written.
+ * transaction, so a failure leaves nothing half-written. Then the demo listings get their
+ * generated covers (features/admin/demo-covers.ts), stored through the storage port.
  */
 import { CompiledQuery } from 'kysely';
 import type { SqlClient } from '../../../supabase/functions/_shared/admin.ts';
 import { seedOpenLibraryRecent } from '../../../supabase/functions/_shared/seed.ts';
 import type { Database } from '../db/index.ts';
+import { attachDemoCovers, type DemoCoversReport } from '../features/admin/demo-covers.ts';
 import type { IdentityProvider } from '../features/auth/identity/types.ts';
+import type { StoragePort } from '../features/storage/storage.ts';
 import { SNAPSHOT_BOOKS } from './books.ts';
 import { seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
@@ -17,6 +20,8 @@ import { seedSitePages } from './site-pages.ts';
 
 export interface SeedReport {
   ran: string[];
+  /** Generated covers given to demo listings without an image (every start; usually none). */
+  covers: DemoCoversReport & { error?: string };
 }
 
 async function once(db: Database, name: string, work: (trx: Database) => Promise<Record<string, unknown>>) {
@@ -66,7 +71,7 @@ export function kyselyClient(db: Database): SqlClient {
 
 export async function runDemoSeed(
   db: Database,
-  services: { identity: IdentityProvider },
+  services: { identity: IdentityProvider; storage: StoragePort },
 ): Promise<SeedReport> {
   const ran: string[] = [];
   if (await once(db, 'reference-data', (trx) => seedReferenceData(trx))) ran.push('reference-data');
@@ -95,5 +100,15 @@ export async function runDemoSeed(
       (result) => ({ ...result }),
     );
   if (await once(db, 'seed-openlibrary-recent', staffSeed)) ran.push('seed-openlibrary-recent');
-  return { ran };
+  // Every start, not once: demo listings still without an image (a first start, or data from
+  // before covers were drawn) get their generated covers; otherwise this finds nothing.
+  // A failure here is reported, not fatal: the marketplace starts, and the next start or
+  // seed tries again.
+  let covers: SeedReport['covers'];
+  try {
+    covers = await attachDemoCovers({ db, storage: services.storage });
+  } catch (error) {
+    covers = { listings: 0, covers: 0, ms: 0, error: (error as Error).message };
+  }
+  return { ran, covers };
 }

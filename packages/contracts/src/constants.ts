@@ -93,6 +93,9 @@ export const ADMIN_PERIOD_LABELS: Record<AdminPeriod, string> = {
 
 export const SEED_BOOK_COUNT = 40;
 
+/** Days staff may restore a listing the clean-up withdrew (decision 0023); after that it stays withdrawn. */
+export const CLEANUP_RESTORE_DAYS = 30;
+
 /** Brief section 4: starting values; the live values are settings staff can change. */
 export const COMMERCIAL_DEFAULTS = {
   buyerProtectionFixedMinor: 70,

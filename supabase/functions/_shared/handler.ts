@@ -3,12 +3,19 @@
  * request must carry the service-role key as `apikey` and the signed-in staff member's
  * access token as `Authorization: Bearer`. The token is verified with SUPABASE_JWT_SECRET
  * and the caller's staff role is checked in the database again (defence in depth: the API
- * already checked). Answers: 200 with the result, 400 for bad input, 401, 403, 405, 500.
+ * already checked). Answers: 200 with the result, 400 for bad input, 401, 403 (not staff, or not
+ * the role the call needs), 405, 409 (the data changed under a confirmation), 500.
  */
 // @ts-types="@types/pg"
 import pg from 'pg';
 import { jwtVerify } from 'jose';
-import { FunctionInputError, isStaff, type SqlClient } from './admin.ts';
+import {
+  FunctionConflictError,
+  FunctionForbiddenError,
+  FunctionInputError,
+  isStaff,
+  type SqlClient,
+} from './admin.ts';
 
 export interface FunctionContext {
   sql: SqlClient;
@@ -91,6 +98,8 @@ export function createHandler(
       return json(200, await work({ sql, body, userId }));
     } catch (error) {
       if (error instanceof FunctionInputError) return json(400, { error: error.message });
+      if (error instanceof FunctionForbiddenError) return json(403, { error: error.message });
+      if (error instanceof FunctionConflictError) return json(409, { error: error.message });
       console.error(`${name} failed`, error);
       return json(500, { error: `${name} failed` });
     }

@@ -1,6 +1,12 @@
 import { adminCleanupListings } from '../_shared/admin.ts';
 import { createHandler } from '../_shared/handler.ts';
 
-export const handler = createHandler('admin-cleanup-listings', ({ sql }) => adminCleanupListings(sql));
+/**
+ * admin-cleanup-listings: `{dry_run: true}` previews (staff); `{}` or `{expected}` withdraws
+ * (admins only, checked here again).
+ */
+export const handler = createHandler('admin-cleanup-listings', ({ sql, body, userId }) =>
+  adminCleanupListings(sql, body, userId),
+);
 
 if (import.meta.main) Deno.serve(handler);

@@ -1,6 +1,6 @@
 /**
- * admin-metrics and admin-cleanup-listings on fixtures, against hand-computed answers,
- * including midnight and month boundaries in GMT and in BST (Europe/London).
+ * admin-metrics on fixtures, against hand-computed answers, including midnight and month
+ * boundaries in GMT and in BST (Europe/London). admin-cleanup-listings: cleanup.int.test.ts.
  */
 import { sql } from 'kysely';
 import request from 'supertest';
@@ -182,70 +182,5 @@ describe('admin-metrics periods (Europe/London)', () => {
       .set(auth);
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('period: Choose today, mtd, last30 or ytd');
-  });
-});
-
-describe('admin-cleanup-listings', () => {
-  it('removes duplicates (keeping the oldest) and imageless listings, never deleting one with an order', async () => {
-    const cleanupSeller = (await createUser(db, t.services.identity, 'cleanup-seller@example.com')).id;
-    const duplicated = await book();
-    const oldest = await listing(duplicated, { sellerId: cleanupSeller, createdAt: '2026-01-01T00:00:00Z' });
-    const second = await listing(duplicated, { sellerId: cleanupSeller, createdAt: '2026-02-01T00:00:00Z' });
-    const third = await listing(duplicated, { sellerId: cleanupSeller, createdAt: '2026-03-01T00:00:00Z' });
-    // Another seller's copy of the same book is not a duplicate.
-    const othersCopy = await listing(duplicated, { createdAt: '2026-02-15T00:00:00Z' });
-    const imageless = await listing(await book(null), { sellerId: cleanupSeller, photos: [] });
-    const coverOnly = await listing(await book('https://covers.example/1.jpg'), {
-      sellerId: cleanupSeller,
-      photos: [],
-    });
-    // The third duplicate has an order (cancelled): it is marked removed, not deleted.
-    await db
-      .insertInto('orders')
-      .values({
-        buyer_id: buyer,
-        seller_id: cleanupSeller,
-        listing_id: third,
-        status: 'cancelled',
-        item_price_minor: 1000,
-        total_minor: 1000,
-      })
-      .execute();
-
-    const staff = await createUser(db, t.services.identity, 'cleanup-staff@example.com', {
-      roles: ['admin'],
-    });
-    const response = await request(t.app.server)
-      .post('/trpc/admin.cleanupListings')
-      .set('authorization', `Bearer ${staff.accessToken}`)
-      .send({});
-    expect(response.status).toBe(200);
-    expect(response.body.result.data).toEqual({
-      duplicates_removed: 2,
-      no_image_removed: 1,
-      total_deleted: 3,
-    });
-
-    const remaining = await db
-      .selectFrom('listings')
-      .select(['id', 'status', 'removed_reason'])
-      .where('id', 'in', [oldest, second, third, othersCopy, imageless, coverOnly])
-      .execute();
-    const byId = new Map(remaining.map((row) => [row.id, row]));
-    expect(byId.get(oldest)?.status).toBe('active');
-    expect(byId.has(second)).toBe(false);
-    expect(byId.get(third)).toMatchObject({
-      status: 'removed',
-      removed_reason: 'Duplicate listing removed by clean-up',
-    });
-    expect(byId.get(othersCopy)?.status).toBe('active');
-    expect(byId.has(imageless)).toBe(false);
-    expect(byId.get(coverOnly)?.status).toBe('active');
-
-    const again = await request(t.app.server)
-      .post('/trpc/admin.cleanupListings')
-      .set('authorization', `Bearer ${staff.accessToken}`)
-      .send({});
-    expect(again.body.result.data).toEqual({ duplicates_removed: 0, no_image_removed: 0, total_deleted: 0 });
   });
 });

@@ -1,8 +1,12 @@
 import { ADMIN_PERIODS } from '@reshelf/contracts';
 import { z } from 'zod';
-import { type Context, router, staffProcedure } from '../../trpc.ts';
+import { AppError } from '../../errors.ts';
+import { adminProcedure, type Context, router, staffProcedure } from '../../trpc.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { linkOrigin } from '../auth/auth.router.ts';
+import { emailCleanupWithdrawals } from '../staff-listings/staff-listings.service.ts';
 import { searchAdmin } from './admin.service.ts';
+import { attachDemoCovers } from './demo-covers.ts';
 
 const metricsSchema = z.object({
   disputes_open: z.number().int(),
@@ -14,6 +18,21 @@ const cleanupSchema = z.object({
   duplicates_removed: z.number().int(),
   no_image_removed: z.number().int(),
   total_deleted: z.number().int(),
+});
+
+const cleanupPreviewSchema = cleanupSchema.extend({
+  digest: z.string(),
+  sample: z.array(
+    z.object({
+      listing_id: z.string(),
+      slug: z.string().nullable(),
+      title: z.string(),
+      authors: z.string(),
+      seller_name: z.string(),
+      rule: z.enum(['duplicate', 'no_image']),
+      price_minor: z.number().int().nullable(),
+    }),
+  ),
 });
 
 const seedSchema = z.object({
@@ -38,7 +57,10 @@ const searchSchema = z.object({
   ),
 });
 
-const caller = (ctx: Context) => ({ accessToken: ctx.auth.claims?.accessToken });
+const caller = (ctx: Context) => ({
+  accessToken: ctx.auth.claims?.accessToken,
+  userId: ctx.auth.claims?.userId,
+});
 
 export const adminRouter = router({
   /** The staff guard of /admin: who the caller is as staff. */
@@ -60,27 +82,80 @@ export const adminRouter = router({
     .output(metricsSchema)
     .query(({ ctx, input }) => ctx.functions.adminMetrics(input, caller(ctx))),
 
-  /** admin-cleanup-listings: duplicates and listings without an image. */
-  cleanupListings: staffProcedure
+  /**
+   * admin-cleanup-listings as a dry run: what "Cleanup duplicates" would withdraw (counts, up
+   * to five titles of each rule, and the digest a confirmation sends back). Moderators too.
+   */
+  cleanupPreview: staffProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/admin/cleanup/preview',
+        tags: ['Staff'],
+        summary: 'Preview the listings clean-up',
+      },
+    })
+    .input(z.void())
+    .output(cleanupPreviewSchema)
+    .query(async ({ ctx }) => {
+      const answer = await ctx.functions.adminCleanupListings({ dryRun: true }, caller(ctx));
+      return {
+        duplicates_removed: answer.duplicates_removed,
+        no_image_removed: answer.no_image_removed,
+        total_deleted: answer.total_deleted,
+        digest: answer.digest,
+        sample: answer.sample,
+      };
+    }),
+
+  /**
+   * admin-cleanup-listings: withdraws duplicates and listings without any image (admins only).
+   * `expected` is the preview's digest: when the set has changed since, nothing happens (409).
+   * The spec's answer; the sellers are emailed once the withdrawal has committed.
+   */
+  cleanupListings: adminProcedure
     .meta({
       openapi: { method: 'POST', path: '/admin/cleanup', tags: ['Staff'], summary: 'Clean up listings' },
     })
-    .input(z.object({}).strict().optional())
+    .input(
+      z
+        .object({
+          expected: z
+            .string()
+            .regex(/^[0-9a-f]{32}$/, 'Send the digest the preview answered (32 hex characters)')
+            .optional(),
+        })
+        .strict()
+        .optional(),
+    )
     .output(cleanupSchema)
-    .mutation(async ({ ctx }) => {
+    .mutation(async ({ ctx, input }) => {
       // The function is one statement of its own (both backends): recorded once it succeeded.
-      const result = await ctx.functions.adminCleanupListings(caller(ctx));
+      const answer = await ctx.functions.adminCleanupListings(
+        { dryRun: false, ...(input?.expected ? { expected: input.expected } : {}) },
+        caller(ctx),
+      );
+      const result = {
+        duplicates_removed: answer.duplicates_removed,
+        no_image_removed: answer.no_image_removed,
+        total_deleted: answer.total_deleted,
+      };
       await recordAudit(ctx.db, {
         action: 'admin.cleanupListings',
         targetType: 'listings',
-        details: { ...result },
+        details: { ...result, run_id: answer.run_id },
       });
+      await emailCleanupWithdrawals(
+        { db: ctx.db, mailer: ctx.mailer, origin: linkOrigin(ctx), log: ctx.req.log },
+        answer.listing_ids,
+      );
       return result;
     }),
 
   /**
    * seed-openlibrary-recent: 40 real books on sale and orders across the periods; with reset,
-   * what an earlier seed made is removed first (all in one statement).
+   * what an earlier seed made is removed first (all in one statement). Then the seeded
+   * listings without any image get their generated covers.
    */
   seed: staffProcedure
     .meta({ openapi: { method: 'POST', path: '/admin/seed', tags: ['Staff'], summary: 'Seed demo data' } })
@@ -93,6 +168,17 @@ export const adminRouter = router({
         targetType: 'demo_data',
         details: { reset: input.reset, ...result },
       });
+      // The Edge Function cannot draw images (no sharp in Deno): in both backends the BFF gives
+      // the seeded listings their generated covers, through the storage port.
+      try {
+        await attachDemoCovers({ db: ctx.db, storage: ctx.storage });
+      } catch (error) {
+        ctx.req.log.error({ err: error }, 'demo covers failed');
+        throw new AppError(
+          'UNAVAILABLE',
+          'The demo data was seeded, but its cover images could not be stored. Seed again to add them.',
+        );
+      }
       return result;
     }),
 

@@ -16,7 +16,8 @@ import { SEED_BOOK_COUNT } from '../../../../supabase/functions/_shared/seed.ts'
 import { freePort } from '../../db/embedded.ts';
 import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { createUser } from '../../testing/auth.ts';
+import { createUser, lastEmailTo } from '../../testing/auth.ts';
+import { createBook, createListing } from '../../testing/catalogue.ts';
 import { createLocalIdentity } from '../auth/identity/local.ts';
 import { createEdgeFunctions, poolClient } from './server-functions.ts';
 
@@ -148,20 +149,59 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
     }
   });
 
-  it('runs admin-cleanup-listings through the function', async () => {
-    const staff = await createUser(t.database.handle.db, t.services.identity, 'edge-cleanup@example.com', {
+  it('previews admin-cleanup-listings through the function for a moderator; only an admin runs it', async () => {
+    const db = t.database.handle.db;
+    const moderator = await createUser(db, t.services.identity, 'edge-cleanup@example.com', {
       roles: ['moderator'],
     });
-    const response = await request(t.app.server)
-      .post('/trpc/admin.cleanupListings')
-      .set('authorization', `Bearer ${staff.accessToken}`)
-      .send({});
-    expect(response.status).toBe(200);
-    expect(response.body.result.data).toEqual({
-      duplicates_removed: 0,
-      no_image_removed: 0,
-      total_deleted: 0,
+    const admin = await createUser(db, t.services.identity, 'edge-cleanup-admin@example.com', {
+      roles: ['admin'],
     });
+    // A listing with no photo and no cover, from a seller of its own.
+    const seller = await createUser(db, t.services.identity, 'edge-cleanup-seller@example.com');
+    const listing = await createListing(db, {
+      sellerId: seller.id,
+      bookId: await createBook(db, { title: 'An Edge Case Without A Cover' }),
+    });
+
+    const preview = await request(t.app.server)
+      .get('/trpc/admin.cleanupPreview')
+      .set('authorization', `Bearer ${moderator.accessToken}`);
+    expect(preview.status).toBe(200);
+    expect(preview.body.result.data).toMatchObject({
+      duplicates_removed: 0,
+      no_image_removed: 1,
+      total_deleted: 1,
+    });
+    expect(preview.body.result.data.sample[0]).toMatchObject({ listing_id: listing.id, rule: 'no_image' });
+
+    const refused = await request(t.app.server)
+      .post('/trpc/admin.cleanupListings')
+      .set('authorization', `Bearer ${moderator.accessToken}`)
+      .send({});
+    expect(refused.status).toBe(403);
+    // The function checks again: a moderator calling it directly is refused too.
+    const direct = await fetch(`${functionsUrl}/functions/v1/admin-cleanup-listings`, {
+      method: 'POST',
+      headers: { apikey: SERVICE_KEY, authorization: `Bearer ${moderator.accessToken}` },
+      body: '{}',
+    });
+    expect(direct.status).toBe(403);
+    expect(await direct.json()).toEqual({ error: 'Access denied: admin role required' });
+
+    const ran = await request(t.app.server)
+      .post('/trpc/admin.cleanupListings')
+      .set('authorization', `Bearer ${admin.accessToken}`)
+      .send({ expected: preview.body.result.data.digest });
+    expect(ran.status).toBe(200);
+    expect(ran.body.result.data).toEqual({ duplicates_removed: 0, no_image_removed: 1, total_deleted: 1 });
+    const after = await db
+      .selectFrom('listings')
+      .select('status')
+      .where('id', '=', listing.id)
+      .executeTakeFirst();
+    expect(after?.status).toBe('removed');
+    expect((await lastEmailTo(db, seller.email))?.template).toBe('listing_removed');
   });
 
   it('refuses callers without the service key, without a valid token, or without a staff role', async () => {
@@ -225,6 +265,21 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
       fromOpenLibrary.filter((book) => book.cover_url?.startsWith('https://covers.openlibrary.org/b/id/9')),
     ).toHaveLength(30);
 
+    // Open Library's books have covers: their listings are left without a generated one.
+    const withCovers = await db
+      .selectFrom('listings')
+      .innerJoin('seed_items', 'seed_items.row_id', 'listings.id')
+      .innerJoin('books', 'books.id', 'listings.book_id')
+      .select(['listings.photos', 'books.cover_url'])
+      .where('seed_items.kind', '=', 'listing')
+      .execute();
+    expect(
+      withCovers.filter((row) => row.cover_url).every((row) => (row.photos as string[]).length === 0),
+    ).toBe(true);
+    expect(
+      withCovers.filter((row) => !row.cover_url).every((row) => (row.photos as string[]).length === 1),
+    ).toBe(true);
+
     // Seeding again without reset adds nothing.
     expect((await seed(false)).body.result.data).toEqual({ listings: 0, orders: 0 });
 
@@ -237,6 +292,22 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
       new Set(SNAPSHOT_BOOKS.slice(0, SEED_BOOK_COUNT).map((book) => book.isbn13)),
     );
     expect(fromSnapshot.every((book) => book.cover_url === null)).toBe(true);
+    // The Edge Function cannot draw: the BFF gave the seeded listings (books without a cover)
+    // their generated covers through the storage port, as it does in-process.
+    const seededListings = await db
+      .selectFrom('listings')
+      .innerJoin('seed_items', 'seed_items.row_id', 'listings.id')
+      .select('listings.photos')
+      .where('seed_items.kind', 'in', ['listing', 'sold_listing'])
+      .execute();
+    expect(seededListings).toHaveLength(64);
+    for (const { photos } of seededListings) {
+      const [url] = photos as string[];
+      expect(url).toMatch(/^\/storage\/demo-covers\/[0-9a-f]{16}\/1600\.webp$/);
+      expect(await t.services.storage.get(url!.slice('/storage/'.length))).toMatchObject({
+        contentType: 'image/webp',
+      });
+    }
     // The reset removed the Open Library books the first seed made.
     const leftovers = await db
       .selectFrom('books')

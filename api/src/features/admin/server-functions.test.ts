@@ -87,8 +87,22 @@ describe('Edge Functions adapter', () => {
 
   it('refuses to call without the caller’s token', async () => {
     const { functions, sent } = adapter(() => json(200, {}));
-    await expect(functions.adminCleanupListings({})).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(functions.adminCleanupListings({ dryRun: true }, {})).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
     expect(sent).toHaveLength(0);
+  });
+
+  it('sends admin-cleanup-listings {dry_run, expected}; a 409 (stale confirmation) becomes CONFLICT', async () => {
+    const { functions, sent } = adapter(() => json(409, { error: 'The listings to clean up have changed' }));
+    await expect(
+      functions.adminCleanupListings({ dryRun: false, expected: 'a'.repeat(32) }, caller),
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: 'The listings to clean up have changed' });
+    expect(sent[0]!.url).toBe('https://proj.supabase.co/functions/v1/admin-cleanup-listings');
+    expect(JSON.parse(String(sent[0]!.init.body))).toEqual({ dry_run: false, expected: 'a'.repeat(32) });
+    const preview = adapter(() => json(200, {}));
+    await preview.functions.adminCleanupListings({ dryRun: true }, caller);
+    expect(JSON.parse(String(preview.sent[0]!.init.body))).toEqual({ dry_run: true });
   });
 
   it('sends seed-openlibrary-recent {reset} and maps its failures the same way', async () => {

@@ -2,7 +2,7 @@
  * The server-functions port (spec §7). Embedded: the shared logic runs in-process on our
  * pool. Hosted: the BFF calls the Supabase Edge Function with the service-role key and
  * the caller's bearer token, and maps the failure kinds of spec §8 — failed to send,
- * relay error, non-2xx (a 401 becomes UNAUTHORIZED).
+ * relay error, non-2xx (a 401 becomes UNAUTHORIZED; 400, 403 and 409 keep their meaning).
  */
 import type pg from 'pg';
 import {
@@ -10,7 +10,11 @@ import {
   type AdminPeriod,
   adminCleanupListings,
   adminMetrics,
+  type CleanupAnswer,
   type CleanupResult,
+  type CleanupSampleItem,
+  FunctionConflictError,
+  FunctionForbiddenError,
   FunctionInputError,
   type SqlClient,
 } from '../../../../supabase/functions/_shared/admin.ts';
@@ -22,17 +26,26 @@ import {
 } from '../../../../supabase/functions/_shared/seed.ts';
 import { AppError } from '../../errors.ts';
 
-export type { AdminMetrics, CleanupResult, SeedInput, SeedResult };
+export type { AdminMetrics, CleanupAnswer, CleanupResult, CleanupSampleItem, SeedInput, SeedResult };
 
 export interface Caller {
   /** The signed-in staff member's access token, forwarded to hosted functions. */
   accessToken?: string;
+  /** Who calls: recorded as the actor of what a function changes (in-process). */
+  userId?: string;
+}
+
+export interface CleanupCall {
+  /** Preview only: what would be withdrawn; nothing changes. */
+  dryRun: boolean;
+  /** The preview's digest; a run refuses when the set has changed since. */
+  expected?: string;
 }
 
 export interface ServerFunctions {
   readonly kind: 'in-process' | 'edge';
   adminMetrics(input: { period: AdminPeriod }, caller: Caller): Promise<AdminMetrics>;
-  adminCleanupListings(caller: Caller): Promise<CleanupResult>;
+  adminCleanupListings(input: CleanupCall, caller: Caller): Promise<CleanupAnswer>;
   seedOpenLibraryRecent(input: SeedInput, caller: Caller): Promise<SeedResult>;
 }
 
@@ -50,8 +63,15 @@ async function inputErrorsAsBadInput<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     if (error instanceof FunctionInputError) throw new AppError('BAD_INPUT', error.message);
+    if (error instanceof FunctionForbiddenError) throw new AppError('FORBIDDEN', error.message);
+    if (error instanceof FunctionConflictError) throw new AppError('CONFLICT', error.message);
     throw error;
   }
+}
+
+/** The function's body for a call: `{dry_run}` and, when confirming, `{expected}`. */
+function cleanupBody(input: CleanupCall): { dry_run: boolean; expected?: string } {
+  return input.expected ? { dry_run: input.dryRun, expected: input.expected } : { dry_run: input.dryRun };
 }
 
 export interface InProcessOptions {
@@ -67,7 +87,11 @@ export function createInProcessFunctions(pool: pg.Pool, options: InProcessOption
   return {
     kind: 'in-process',
     adminMetrics: (input) => inputErrorsAsBadInput(() => adminMetrics(sql, input)),
-    adminCleanupListings: () => inputErrorsAsBadInput(() => adminCleanupListings(sql)),
+    adminCleanupListings: (input, caller) =>
+      inputErrorsAsBadInput(() => {
+        if (!caller.userId) throw new AppError('UNAUTHENTICATED', 'Session expired—please sign in');
+        return adminCleanupListings(sql, cleanupBody(input), caller.userId);
+      }),
     seedOpenLibraryRecent: (input) =>
       inputErrorsAsBadInput(() => seedOpenLibraryRecent(sql, input, { snapshot: options.snapshot })),
   };
@@ -130,6 +154,8 @@ export function createEdgeFunctions(options: EdgeFunctionsOptions): ServerFuncti
         throw new AppError('UNAUTHENTICATED', 'Session expired—please sign in');
       case 403:
         throw new AppError('FORBIDDEN', message);
+      case 409:
+        throw new AppError('CONFLICT', message);
       default:
         throw new AppError('BAD_GATEWAY', `${name} failed (HTTP ${response.status}): ${message}`);
     }
@@ -138,7 +164,7 @@ export function createEdgeFunctions(options: EdgeFunctionsOptions): ServerFuncti
   return {
     kind: 'edge',
     adminMetrics: (input, caller) => invoke('admin-metrics', input, caller),
-    adminCleanupListings: (caller) => invoke('admin-cleanup-listings', {}, caller),
+    adminCleanupListings: (input, caller) => invoke('admin-cleanup-listings', cleanupBody(input), caller),
     seedOpenLibraryRecent: (input, caller) => invoke('seed-openlibrary-recent', input, caller),
   };
 }

@@ -93,7 +93,7 @@ describe('existing staff actions are recorded', () => {
     const cleanup = dataOf(await asUser(t.app, admin.accessToken).mutation('admin.cleanupListings', {}));
     const [cleanupRow] = await rowsFor('admin.cleanupListings');
     expect(cleanupRow).toMatchObject({ actor_email: 'admin@audit.test' });
-    expect(cleanupRow!.details).toEqual(cleanup);
+    expect(cleanupRow!.details).toEqual({ ...cleanup, run_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   });
 });
 

@@ -16,6 +16,7 @@ import { freePort } from '../../db/embedded.ts';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo } from '../../testing/auth.ts';
+import { createBook, createListing } from '../../testing/catalogue.ts';
 import { createApiToken } from '../api-tokens/api-tokens.service.ts';
 import { periodBounds } from './ops.service.ts';
 
@@ -122,14 +123,28 @@ describe('pnpm ops', () => {
     expect(today.out.split('\r\n')[0]).toBe(lines[0]);
   });
 
-  it('resets and seeds, and cleans up', async () => {
+  it('resets and seeds; previews the clean-up (staff) and runs it (admins)', async () => {
     const reset = await ops(['reset-seed'], tokens.superWrite);
     expect(reset.out).toBe('Reset and seeded: 40 listings, 24 orders\n');
-    const cleanup = await ops(['cleanup'], tokens.superWrite);
-    expect(cleanup.code).toBe(0);
-    expect(cleanup.out).toMatch(
-      /^Cleanup complete: \d+ duplicates, \d+ without an image, \d+ removed in all\n$/,
+    // A listing without any image, so there is something to clean up.
+    const seller = await createUser(db, t.services.identity, 'ops-seller@example.com');
+    await createListing(db, {
+      sellerId: seller.id,
+      bookId: await createBook(db, { title: 'The Faceless Folio' }),
+    });
+    const preview = await ops(['cleanup', '--dry-run'], tokens.moderator);
+    expect(preview).toMatchObject({ code: 0, err: '' });
+    expect(preview.out).toBe(
+      'Would withdraw: 0 duplicates, 1 without an image, 1 in all\n  no image   “The Faceless Folio” (ops-seller)\n',
     );
+    const refused = await ops(['cleanup'], tokens.moderator);
+    expect(refused.code).toBe(4);
+    expect(refused.err).toMatch(/^Not allowed: Access denied: admin role required/);
+    const cleanup = await ops(['cleanup'], tokens.superWrite);
+    expect(cleanup).toMatchObject({
+      code: 0,
+      out: 'Cleanup complete: 0 duplicates, 1 without an image, 1 withdrawn in all\n',
+    });
   });
 
   it('creates a staff user who is emailed a link to set a password, and refuses the same email twice', async () => {

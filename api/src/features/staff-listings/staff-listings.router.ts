@@ -14,6 +14,8 @@ const listingSchema = z.object({
   sellerEmail: z.string().nullable(),
   sellerName: z.string().nullable(),
   createdAt: z.string(),
+  restorable: z.boolean(),
+  restoreUntil: z.string().nullable(),
 });
 
 export const staffListingsRouter = router({

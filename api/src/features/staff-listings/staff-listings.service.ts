@@ -8,7 +8,14 @@
  * sold belongs to an order, which staff handle on the order and dispute pages. Restoring puts
  * back the status recorded by the latest `listing.remove` entry of the (append-only) audit log.
  * Removing a listing answers every open report on it: they close as actioned, with the reason.
+ *
+ * The listings clean-up (admin-cleanup-listings, decision 0023) withdraws listings the same
+ * way, with `listing.remove` entries marked `cleanup`: staff restore those here for
+ * CLEANUP_RESTORE_DAYS days, after which they stay withdrawn. Its sellers are emailed by
+ * `emailCleanupWithdrawals`, one email per seller.
  */
+import { CLEANUP_RESTORE_DAYS } from '@reshelf/contracts';
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { escapeLike } from '../../db/search.ts';
@@ -32,7 +39,22 @@ export interface StaffListing {
   sellerEmail: string | null;
   sellerName: string | null;
   createdAt: string;
+  /** Whether staff may restore it now (removed, and not a clean-up withdrawal past its window). */
+  restorable: boolean;
+  /** For a clean-up withdrawal: the end of the window in which staff may restore it. */
+  restoreUntil: string | null;
 }
+
+const RESTORE_WINDOW_MS = CLEANUP_RESTORE_DAYS * 86_400_000;
+
+/** When the clean-up withdrew the listing, if its latest removal was the clean-up's. */
+const cleanupWithdrawnAt = sql<Date | null>`(
+  select case when a.details ? 'cleanup' then a.created_at end
+  from public.audit_log a
+  where a.target_type = 'listing' and a.target_id = l.id::text and a.action = 'listing.remove'
+  order by a.id desc
+  limit 1
+)`;
 
 function listingQuery(db: Database) {
   return db
@@ -51,12 +73,16 @@ function listingQuery(db: Database) {
       'u.email',
       'p.display_name',
       'l.created_at',
+      cleanupWithdrawnAt.as('cleanup_withdrawn_at'),
     ]);
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof listingQuery>['executeTakeFirstOrThrow']>>;
 
 function toListing(row: Row): StaffListing {
+  const removed = row.status === 'removed';
+  const withdrawnAt = removed && row.cleanup_withdrawn_at ? new Date(row.cleanup_withdrawn_at) : null;
+  const restoreUntil = withdrawnAt ? new Date(withdrawnAt.getTime() + RESTORE_WINDOW_MS) : null;
   return {
     id: row.id,
     slug: row.slug,
@@ -68,6 +94,8 @@ function toListing(row: Row): StaffListing {
     sellerEmail: row.email ?? null,
     sellerName: row.display_name ?? null,
     createdAt: row.created_at.toISOString(),
+    restorable: removed && (!restoreUntil || restoreUntil.getTime() > Date.now()),
+    restoreUntil: restoreUntil?.toISOString() ?? null,
   };
 }
 
@@ -155,12 +183,23 @@ export async function setListingRemoved(
       }
       const removal = await trx
         .selectFrom('audit_log')
-        .select(sql<string | null>`details->>'from'`.as('from'))
+        .select([
+          sql<string | null>`details->>'from'`.as('from'),
+          sql<boolean>`details ? 'cleanup'`.as('cleanup'),
+          'created_at',
+        ])
         .where('action', '=', 'listing.remove')
+        .where('target_type', '=', 'listing')
         .where('target_id', '=', input.listingId)
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst();
+      if (removal?.cleanup && Date.now() - removal.created_at.getTime() > RESTORE_WINDOW_MS) {
+        throw new AppError(
+          'CONFLICT',
+          `The clean-up withdrew this listing more than ${CLEANUP_RESTORE_DAYS} days ago, so it can no longer be restored. The seller can list the book again.`,
+        );
+      }
       status = (REMOVABLE_STATUSES as readonly string[]).includes(removal?.from ?? '')
         ? (removal?.from as string)
         : 'withdrawn';
@@ -184,4 +223,64 @@ export async function setListingRemoved(
   });
   await emailSeller(deps.mailer, listing, input.removed, input.reason, deps.origin);
   return listing;
+}
+
+/**
+ * After the clean-up withdrew listings: one email per seller, naming each listing and why, and
+ * how long our team can put them back. Sent after the withdrawal committed; a failed email is
+ * logged and does not undo anything.
+ */
+export async function emailCleanupWithdrawals(
+  deps: { db: Database; mailer: Mailer; origin: string; log: Pick<FastifyBaseLogger, 'error'> },
+  listingIds: readonly string[],
+): Promise<number> {
+  if (listingIds.length === 0) return 0;
+  const rows = await deps.db
+    .selectFrom('listings as l')
+    .leftJoin('books as b', 'b.id', 'l.book_id')
+    .innerJoin('auth.users as u', 'u.id', 'l.seller_id')
+    .leftJoin('profiles as p', 'p.id', 'l.seller_id')
+    .select(['l.id', 'l.seller_id', 'l.removed_reason', 'b.title', 'u.email', 'p.display_name'])
+    .where('l.id', 'in', [...listingIds])
+    .orderBy('b.title')
+    .execute();
+  const bySeller = new Map<string, typeof rows>();
+  for (const row of rows) {
+    if (!row.email) continue;
+    bySeller.set(row.seller_id, [...(bySeller.get(row.seller_id) ?? []), row]);
+  }
+  const url = `${deps.origin}/account/listings`;
+  let sent = 0;
+  for (const [sellerId, listings] of bySeller) {
+    const first = listings[0]!;
+    const one = listings.length === 1;
+    const lines = listings.map(
+      (listing) =>
+        `“${listing.title ?? 'Untitled'}”: ${(listing.removed_reason ?? '').replace(/^Withdrawn by our clean-up: /, '')}`,
+    );
+    const paragraphs = [
+      `Hello ${first.display_name ?? 'there'},`,
+      one
+        ? `Our clean-up of the catalogue has withdrawn your listing “${first.title ?? 'Untitled'}” from Reshelf. Buyers can no longer see or buy it.`
+        : `Our clean-up of the catalogue has withdrawn ${listings.length} of your listings from Reshelf. Buyers can no longer see or buy them.`,
+      ...lines,
+      `If this was a mistake, reply to this email within ${CLEANUP_RESTORE_DAYS} days and our team will put ${one ? 'it' : 'them'} back. After that you can list the book again yourself.`,
+    ];
+    try {
+      await deps.mailer.send({
+        to: first.email!,
+        subject: one
+          ? `Your listing “${first.title ?? 'Untitled'}” has been withdrawn`
+          : `${listings.length} of your listings have been withdrawn`,
+        text: `${paragraphs.join('\n\n')}\n\nYour listings: ${url}\n`,
+        html: layout(paragraphs, { label: 'See your listings', url }),
+        template: 'listing_removed',
+        userId: sellerId,
+      });
+      sent += 1;
+    } catch (error) {
+      deps.log.error({ err: error, sellerId }, 'clean-up withdrawal email failed');
+    }
+  }
+  return sent;
 }

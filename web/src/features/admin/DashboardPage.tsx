@@ -10,6 +10,7 @@ import {
   ADMIN_PERIOD_LABELS,
   ADMIN_PERIODS,
   type AdminPeriod,
+  CLEANUP_RESTORE_DAYS,
   DEFAULT_ADMIN_PERIOD,
   formatPence,
   SEED_BOOK_COUNT,
@@ -36,6 +37,7 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import { CleanupDialog } from './CleanupDialog.tsx';
 
 export const SESSION_EXPIRED_ALERT = 'Session expired—please sign in';
 
@@ -61,7 +63,10 @@ export function cleanupSummary(result: {
   no_image_removed: number;
   total_deleted: number;
 }): string {
-  return `Removed ${plural(result.duplicates_removed, 'duplicate', 'duplicates')} and ${plural(result.no_image_removed, 'listing', 'listings')} without an image: ${result.total_deleted} in total.`;
+  const removed = `Removed ${plural(result.duplicates_removed, 'duplicate', 'duplicates')} and ${plural(result.no_image_removed, 'listing', 'listings')} without an image: ${result.total_deleted} in total.`;
+  return result.total_deleted > 0
+    ? `${removed} Staff can restore them from Listings for ${CLEANUP_RESTORE_DAYS} days.`
+    : removed;
 }
 
 /** The period in the address (?period=), shown at once when chosen; the address follows. */
@@ -293,11 +298,17 @@ function DemoDataManagement() {
     onError: onSeedError,
     onSettled: refresh,
   });
+  const access = trpc.admin.access.useQuery();
+  const [cleanupOpen, setCleanupOpen] = useState(false);
   const cleanup = trpc.admin.cleanupListings.useMutation({
     onSuccess: (result) => toast({ title: 'Cleanup complete', description: cleanupSummary(result) }),
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Cleanup failed', description: apiErrorMessage(error) }),
-    onSettled: refresh,
+    onSettled: () => {
+      setCleanupOpen(false);
+      refresh();
+      void utils.admin.cleanupPreview.invalidate();
+    },
   });
 
   return (
@@ -323,8 +334,10 @@ function DemoDataManagement() {
           and nothing else.
         </li>
         <li>
-          <strong className="text-ink">Cleanup</strong> removes duplicate listings (the oldest copy stays) and
-          listings with no photo and no cover image.
+          <strong className="text-ink">Cleanup</strong> takes off sale duplicate listings (one seller's copies
+          of a book in the same condition, at the same price: the oldest stays) and listings with no photo and
+          no cover image. It shows what would go before anything happens; staff can restore them for{' '}
+          {CLEANUP_RESTORE_DAYS} days. Admins run it.
         </li>
       </ul>
       <div className="mt-5 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
@@ -348,11 +361,18 @@ function DemoDataManagement() {
           variant="outline"
           icon={Eraser}
           running={cleanup.isPending}
-          onClick={() => cleanup.mutate()}
+          onClick={() => setCleanupOpen(true)}
         >
           Cleanup duplicates
         </RunButton>
       </div>
+      <CleanupDialog
+        open={cleanupOpen}
+        onOpenChange={setCleanupOpen}
+        isAdmin={access.data?.isAdmin ?? false}
+        running={cleanup.isPending}
+        onConfirm={(digest) => cleanup.mutate({ expected: digest })}
+      />
     </section>
   );
 }

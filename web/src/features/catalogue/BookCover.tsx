@@ -54,7 +54,7 @@ export function BookCover({
   const frame = cn('relative aspect-[3/4] w-full overflow-hidden rounded-lg shadow-card', className);
   if (coverUrl) {
     return (
-      <div className={cn(frame, 'bg-paper-deep')}>
+      <div className={cn(frame, 'bg-paper-deep')} data-testid="cover-image">
         <img
           src={mediaUrl(coverUrl)}
           alt={`Cover of ${title}`}

@@ -118,6 +118,8 @@ interface Listing {
   sellerEmail: string | null;
   sellerName: string | null;
   createdAt: string;
+  restorable: boolean;
+  restoreUntil: string | null;
 }
 
 const CHANGEABLE = ['active', 'draft', 'withdrawn', 'removed'];
@@ -163,12 +165,19 @@ function ListingRow({ listing }: { listing: Listing }) {
             {listing.priceMinor !== null ? ` · ${formatPence(listing.priceMinor)}` : ''}
           </p>
           {listing.removedReason ? <p className="mt-1 text-sm">Removed: {listing.removedReason}</p> : null}
+          {removed && listing.restoreUntil ? (
+            <p className="mt-1 text-sm text-ink-muted" data-testid="restore-window">
+              {listing.restorable
+                ? `Withdrawn by the clean-up: staff can restore it until ${formatDateTime(listing.restoreUntil)}.`
+                : `Withdrawn by the clean-up more than 30 days ago: it stays withdrawn. The seller can list the book again.`}
+            </p>
+          ) : null}
         </div>
         <div className="flex shrink-0 items-center gap-2">
           <span className="rounded-full bg-brand-soft px-2 py-0.5 text-xs font-semibold text-brand">
             {listing.status}
           </span>
-          {CHANGEABLE.includes(listing.status) && !open ? (
+          {CHANGEABLE.includes(listing.status) && (!removed || listing.restorable) && !open ? (
             <Button variant="outline" size="sm" onClick={() => setOpen(true)}>
               {removed ? <ArchiveRestore aria-hidden="true" /> : <Trash2 aria-hidden="true" />}
               {removed ? 'Restore…' : 'Remove…'}
