@@ -40,7 +40,7 @@ export async function registerExportRoutes(
       if (!kind) {
         return reply
           .code(404)
-          .send({ error: 'Not Found', message: 'Choose orders.csv, payouts.csv or listings.csv.' });
+          .send({ error: 'Not Found', message: 'Choose orders.csv, payouts.csv, listings.csv or revenue.csv.' });
       }
       const auth = await resolveAuth(request, reply, services.identity, config, { suspensions: db });
       if (!auth.claims) {
