@@ -170,12 +170,16 @@ export interface Me {
   isAdmin: boolean;
   adminTier: string | null;
   adminLevel: number;
+  adminLookupFailed: boolean;
 }
+
+const LOOKUP_FAILED = Symbol('lookup failed');
 
 export async function describeUser(
   db: Database,
   identity: IdentityProvider,
   userId: string,
+  log?: { warn(details: object, message: string): void },
 ): Promise<Me | null> {
   const [user, profile, roles, tier] = await Promise.all([
     identity.getUser(userId),
@@ -184,10 +188,18 @@ export async function describeUser(
       .select(['display_name', 'signup_completed_at', 'onboarded_at'])
       .where('id', '=', userId)
       .executeTakeFirst(),
+    // Spec §6: a role lookup error means no staff access.
     rolesOf(db, userId).catch(() => [] as string[]),
-    activeAdminTier(db, userId).catch(() => null),
+    // An admin record lookup error is not "no record": it is said, so the web can answer with
+    // "Failed to verify admin access" (spec §8) as the tier procedures do.
+    activeAdminTier(db, userId).catch((error: unknown) => {
+      log?.warn({ err: error }, 'admin record lookup failed');
+      return LOOKUP_FAILED;
+    }),
   ]);
   if (!user) return null;
+  const adminLookupFailed = tier === LOOKUP_FAILED;
+  const adminTier = adminLookupFailed ? null : tier;
   return {
     id: user.id,
     email: user.email,
@@ -198,7 +210,8 @@ export async function describeUser(
     roles,
     isStaff: roles.some((role) => role === 'admin' || role === 'moderator'),
     isAdmin: roles.includes('admin'),
-    adminTier: tier,
-    adminLevel: tierLevel(tier),
+    adminTier,
+    adminLevel: tierLevel(adminTier),
+    adminLookupFailed,
   };
 }
