@@ -115,7 +115,9 @@ describe('admin revenue', () => {
     await buyer.page.getByRole('link', { name: 'Buy now' }).click();
     await buyer.page.waitForURL(/\/checkout\?listing=/);
     const discountLine = buyer.page.getByTestId('discount-line');
-    await expect(discountLine.locator('dt').textContent()).resolves.toBe('WELCOME20: 20% off your first order');
+    await expect(discountLine.locator('dt').textContent()).resolves.toBe(
+      'WELCOME20: 20% off your first order',
+    );
     const discount = Math.abs(pence(await discountLine.locator('dd').textContent()));
     const fee = pence(await buyer.page.getByTestId('protection-fee').textContent());
     expect(discount).toBe(Math.round((book.priceMinor ?? 0) * 0.2));
@@ -147,7 +149,10 @@ describe('admin revenue', () => {
       const href = (await row.getByTestId('revenue-csv').getAttribute('href'))!;
       const response = await admin.context.request.get(href);
       expect(response.ok(), period).toBe(true);
-      const [header, ...lines] = (await response.text()).replace(/^\uFEFF/, '').trim().split('\n');
+      const [header, ...lines] = (await response.text())
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\n');
       const names = header!.split(',');
       const total = Object.fromEntries(
         names.map((name, i) => [name, lines.find((line) => line.startsWith('total,'))!.split(',')[i]]),

@@ -366,12 +366,15 @@ describe('bad inputs and refusals', () => {
         '/sell/abc/price',
         '/sell/00000000-0000-4000-8000-000000000000/details',
         '/sell/wizard?draft=abc&step=price',
+        // The same for other pages named by an id in the address.
+        '/account/orders/abc',
+        '/account/sales/not-an-order',
       ]) {
         await page.goto(path);
         await page.getByTestId('not-found').waitFor();
         // The same page as the catch-all route: no validation message, no "Try again".
         expect(await page.getByRole('heading', { level: 1 }).textContent(), path).toBe('Page not found');
-        expect(await page.getByText('listingId').count(), path).toBe(0);
+        expect(await page.getByText(/listingId|orderId/).count(), path).toBe(0);
         expect(await page.getByRole('button', { name: 'Try again' }).count(), path).toBe(0);
       }
       await page.goto('/sell/abc');

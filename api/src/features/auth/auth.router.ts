@@ -60,7 +60,9 @@ export const authRouter = router({
     .output(z.object({ user: meSchema.nullable() }))
     .query(async ({ ctx }) => {
       const claims = ctx.auth.claims;
-      return { user: claims ? await auth.describeUser(ctx.db, ctx.identity, claims.userId, ctx.req.log) : null };
+      return {
+        user: claims ? await auth.describeUser(ctx.db, ctx.identity, claims.userId, ctx.req.log) : null,
+      };
     }),
 
   signUp: publicProcedure

@@ -173,8 +173,6 @@ export interface Me {
   adminLookupFailed: boolean;
 }
 
-const LOOKUP_FAILED = Symbol('lookup failed');
-
 export async function describeUser(
   db: Database,
   identity: IdentityProvider,
@@ -192,14 +190,17 @@ export async function describeUser(
     rolesOf(db, userId).catch(() => [] as string[]),
     // An admin record lookup error is not "no record": it is said, so the web can answer with
     // "Failed to verify admin access" (spec §8) as the tier procedures do.
-    activeAdminTier(db, userId).catch((error: unknown) => {
-      log?.warn({ err: error }, 'admin record lookup failed');
-      return LOOKUP_FAILED;
-    }),
+    activeAdminTier(db, userId).then(
+      (found) => ({ tier: found, failed: false }),
+      (error: unknown) => {
+        log?.warn({ err: error }, 'admin record lookup failed');
+        return { tier: null, failed: true };
+      },
+    ),
   ]);
   if (!user) return null;
-  const adminLookupFailed = tier === LOOKUP_FAILED;
-  const adminTier = adminLookupFailed ? null : tier;
+  const adminLookupFailed = tier.failed;
+  const adminTier = tier.tier;
   return {
     id: user.id,
     email: user.email,

@@ -295,7 +295,10 @@ describe('applying to sell as a charity', () => {
 describe('telling staff about an application', () => {
   it('emails every active admin and counts the applications waiting', async () => {
     const make = (email: string, roles: string[]) => createUser(db, t.services.identity, email, { roles });
-    const admins = [await make('admin-one@charities.test', ['admin']), await make('admin-two@charities.test', ['Admin'])];
+    const admins = [
+      await make('admin-one@charities.test', ['admin']),
+      await make('admin-two@charities.test', ['Admin']),
+    ];
     const suspended = await make('admin-away@charities.test', ['admin']);
     await db
       .updateTable('auth.users')
@@ -334,7 +337,9 @@ describe('telling staff about an application', () => {
     expect(await mailTo(suspended.email)).toEqual([]);
     expect(await waiting(staff)).toBe(before + 1);
     expect(await waiting(admins[0]!)).toBe(before + 1);
-    expect(errorOf(await asUser(t.app, applicant.accessToken).query('charities.waitingCount')).status).toBe(403);
+    expect(errorOf(await asUser(t.app, applicant.accessToken).query('charities.waitingCount')).status).toBe(
+      403,
+    );
 
     dataOf(
       await asUser(t.app, staff.accessToken).mutation('charities.review', {

@@ -130,7 +130,10 @@ async function revenueCsv(from: string, to: string): Promise<Map<string, Record<
     .get(`/api/admin/exports/revenue.csv?from=${from}&to=${to}`)
     .set('authorization', `Bearer ${moderator.accessToken}`);
   expect(response.status).toBe(200);
-  const [header, ...lines] = response.text.replace(/^\uFEFF/, '').trim().split('\n');
+  const [header, ...lines] = response.text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\n');
   const names = header!.split(',');
   return new Map(
     lines.map((line) => {
@@ -228,7 +231,9 @@ describe('discounts Reshelf funds', () => {
       expect(now.discountsFundedMinor).toBe(now.discountsGivenMinor - now.discountsReturnedMinor);
     }
     // The dashboard's Buyer Protection card keeps its meaning: protection net of refunds only.
-    const metrics = dataOf(await asUser(t.app, moderator.accessToken).query('admin.metrics', { period: 'mtd' }));
+    const metrics = dataOf(
+      await asUser(t.app, moderator.accessToken).query('admin.metrics', { period: 'mtd' }),
+    );
     expect(metrics.buyer_protection_minor).toBe(after.mtd!.protectionNetMinor);
 
     // The CSV for each period's London days has the page's figures in its total row.

@@ -51,7 +51,9 @@ function CheckFailed({
   useEffect(() => {
     toast.error(VERIFY_FAILED_TOAST, { id: TOAST_ID });
   }, []);
-  return <SessionCheckFailed title={VERIFY_FAILED_TOAST} message={message} retry={retry} retrying={retrying} />;
+  return (
+    <SessionCheckFailed title={VERIFY_FAILED_TOAST} message={message} retry={retry} retrying={retrying} />
+  );
 }
 
 /** `auth.me` could not read the admin record: neither allowed nor denied yet. */

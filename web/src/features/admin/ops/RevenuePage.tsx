@@ -8,8 +8,8 @@
  */
 import { ADMIN_PERIOD_LABELS, formatPence } from '@reshelf/contracts';
 import { Download } from 'lucide-react';
-import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { apiUrl } from '../../../lib/api.ts';
+import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
 
