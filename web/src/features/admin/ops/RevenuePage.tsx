@@ -20,8 +20,8 @@ export function revenueCsvUrl(row: { startsAt: string; endsAt: string }): string
   return apiUrl(`/api/admin/exports/revenue.csv?from=${londonDay(row.startsAt)}&to=${londonDay(row.endsAt)}`);
 }
 
-const cell = 'px-4 py-3 text-right tabular-nums';
-const head = 'px-4 py-3 text-right font-semibold';
+const cell = 'px-3 py-3 text-right tabular-nums';
+const head = 'px-3 py-3 text-right font-semibold';
 
 export function RevenuePage() {
   const revenue = trpc.revenue.byPeriod.useQuery();
@@ -38,11 +38,11 @@ export function RevenuePage() {
       ) : (
         <>
           <div className="overflow-x-auto rounded-xl border border-line bg-paper">
-            <table className="w-full min-w-[62rem] text-left text-sm" data-testid="revenue-table">
+            <table className="w-full min-w-[54rem] text-left text-sm" data-testid="revenue-table">
               <caption className="sr-only">Revenue by period</caption>
               <thead className="border-b border-line text-ink-muted">
                 <tr>
-                  <th className="px-4 py-3 font-semibold">Period</th>
+                  <th className="sticky left-0 bg-paper px-3 py-3 font-semibold">Period</th>
                   <th className={head}>Orders paid</th>
                   <th className={head}>Buyer protection charged</th>
                   <th className={head}>Protection refunded</th>
@@ -51,9 +51,6 @@ export function RevenuePage() {
                   <th className={`${head} text-ink`}>Net income</th>
                   <th className={head}>Postage</th>
                   <th className={head}>All refunds</th>
-                  <th className="px-4 py-3 font-semibold">
-                    <span className="sr-only">Download</span>
-                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -64,8 +61,18 @@ export function RevenuePage() {
                     data-testid="revenue-row"
                     data-period={row.period}
                   >
-                    <th scope="row" className="px-4 py-3 font-semibold">
-                      {ADMIN_PERIOD_LABELS[row.period]}
+                    <th scope="row" className="sticky left-0 bg-paper px-3 py-3 align-top font-semibold">
+                      <span className="block whitespace-nowrap">{ADMIN_PERIOD_LABELS[row.period]}</span>
+                      <a
+                        href={revenueCsvUrl(row)}
+                        download
+                        data-testid="revenue-csv"
+                        aria-label={`Download ${ADMIN_PERIOD_LABELS[row.period]} revenue as CSV`}
+                        className="mt-0.5 inline-flex items-center gap-1 text-xs font-semibold text-brand underline-offset-4 hover:underline"
+                      >
+                        <Download aria-hidden="true" className="size-3.5" />
+                        CSV
+                      </a>
                     </th>
                     <td className={cell}>{row.ordersPaid.toLocaleString('en-GB')}</td>
                     <td className={cell} data-testid="protection-charged">
@@ -90,18 +97,6 @@ export function RevenuePage() {
                     <td className={cell}>{formatPence(row.postageMinor)}</td>
                     <td className={cell} data-testid="refunds-total">
                       {formatPence(row.refundsMinor)}
-                    </td>
-                    <td className="px-4 py-3 text-right">
-                      <a
-                        href={revenueCsvUrl(row)}
-                        download
-                        data-testid="revenue-csv"
-                        aria-label={`Download ${ADMIN_PERIOD_LABELS[row.period]} revenue as CSV`}
-                        className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 font-semibold text-brand underline-offset-4 hover:underline"
-                      >
-                        <Download aria-hidden="true" className="size-4" />
-                        CSV
-                      </a>
                     </td>
                   </tr>
                 ))}
