@@ -499,11 +499,15 @@ describe('staff frame', () => {
     const hrefs = await nav
       .getByRole('link')
       .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    // The spec's links in its order, with Charities, Orders, Payments and Logs among them.
     expect(hrefs).toEqual(
       [
         '',
         '/users',
+        '/charities',
         '/listings',
+        '/orders',
+        '/payments',
         '/staff-picks',
         '/trending-books',
         '/offers',
@@ -518,10 +522,21 @@ describe('staff frame', () => {
         '/email-templates',
         '/exports',
         '/audit',
+        '/logs',
         '/accessibility',
         '/covers-backfill',
       ].map((path) => `/admin${path}`),
     );
+    for (const [name, testId] of [
+      ['Charities', 'admin-charities'],
+      ['Orders', 'orders-page'],
+      ['Payments', 'payments-page'],
+      ['Logs', 'logs-page'],
+    ] as const) {
+      await nav.getByRole('link', { name, exact: true }).click();
+      await page.getByTestId(testId).waitFor();
+      expect(await nav.getByRole('link', { name, exact: true }).getAttribute('aria-current')).toBe('page');
+    }
     expect(await page.getByRole('banner').count()).toBe(0);
 
     await nav.getByRole('link', { name: 'Offers' }).click();
@@ -608,6 +623,20 @@ describe('staff frame', () => {
     await input.fill(reference.toLowerCase());
     await palette.getByRole('option', { name: new RegExp(reference) }).click();
     await page.waitForURL(`**/admin/orders?q=${reference}`);
+
+    // Every staff page is in the palette, the sidebar's new links too.
+    for (const [typed, path] of [
+      ['charit', '/admin/charities'],
+      ['orders', '/admin/orders'],
+      ['payments', '/admin/payments'],
+      ['logs', '/admin/logs'],
+    ] as const) {
+      await page.keyboard.press('Control+k');
+      await input.fill(typed);
+      await palette.locator(`[cmdk-item][data-value="page ${path}"]`).click();
+      await page.waitForURL(`**${path}`);
+      await palette.waitFor({ state: 'detached' });
+    }
 
     // Nothing found says so.
     await page.keyboard.press('Control+k');

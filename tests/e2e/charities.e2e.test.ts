@@ -64,6 +64,16 @@ describe('charities', () => {
     await createConfirmedAccount(setup.context, email, password, 'Pat Kidlington');
     await setup.context.close();
 
+    // Staff see how many applications wait, on the dashboard.
+    const staff = await signedIn(browser, 'admin@reshelf.test', { returning: false });
+    const waiting = async () => {
+      await staff.page.goto('/admin');
+      const link = staff.page.getByRole('link', { name: /^Charity applications waiting: \d+/ });
+      await link.waitFor();
+      return Number((await link.getAttribute('aria-label'))!.match(/: (\d+)/)![1]);
+    };
+    const before = await waiting();
+
     for (const viewport of ['phone', 'desktop'] as const) {
       // The phone only looks at the form; the desktop fills it in.
       const { context, page } = await signedIn(browser, email, { viewport, password, returning: false });
@@ -97,14 +107,25 @@ describe('charities', () => {
       await context.close();
     }
 
-    const staff = await signedIn(browser, 'admin@reshelf.test', { returning: false });
-    await staff.page.goto('/admin/charities');
+    // Every admin is emailed about it, and the dashboard counts it and leads to the queue.
+    const mail = await staff.context.request.get(
+      `/trpc/dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: 'admin@reshelf.test' }))}`,
+    );
+    const subjects = ((await mail.json()) as { result: { data: { subject: string }[] } }).result.data.map(
+      (message) => message.subject,
+    );
+    expect(subjects).toContain(`New charity application: ${NAME}`);
+    expect(await waiting()).toBe(before + 1);
+    await snapshot(staff.page, 'charity-admin-dashboard-waiting-desktop');
+    await staff.page.getByRole('link', { name: /^Charity applications waiting/ }).click();
+    await staff.page.waitForURL('**/admin/charities');
     const card = staff.page.getByTestId('charity-application').filter({ hasText: NAME });
     await card.waitFor();
     expect(await card.innerText()).toContain('Scottish Charity Regulator (OSCR)');
     await snapshot(staff.page, 'charity-admin-queue-desktop');
     await card.getByRole('button', { name: 'Approve' }).click();
     await card.waitFor({ state: 'detached' });
+    expect(await waiting()).toBe(before);
     await staff.context.close();
 
     const visitor = await newPage(browser, 'phone');

@@ -4,6 +4,7 @@
  * themselves a test, and an ops admin publishes it. Changes admin records and templates that
  * other tests rely on, so this file runs against a marketplace of its own.
  */
+import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signedIn, toast } from '../support/auth.ts';
@@ -114,5 +115,33 @@ describe('global admin', () => {
       .waitFor();
     await snapshot(ops.page, 'global-admin-templates-desktop');
     await ops.context.close();
+  });
+
+  it('an admin record lookup that fails says "Failed to verify admin access", and works again on retry', async () => {
+    const { context, page } = await open('super@reshelf.test');
+    const db = new pg.Client({ connectionString: marketplace.databaseUrl });
+    await db.connect();
+    try {
+      // The admin record cannot be read (a broken table), so the check itself fails: not a denial.
+      await db.query('alter table public.admin_users rename to admin_users_unreadable');
+      await page.goto('/global-admin');
+      await toast(page, 'Failed to verify admin access').waitFor();
+      const failed = page.getByRole('alert').filter({ hasText: 'Failed to verify admin access' });
+      await failed.waitFor();
+      expect(await toast(page, 'Access denied: Admin privileges required').count()).toBe(0);
+      expect(new URL(page.url()).pathname).toBe('/global-admin');
+      await snapshot(page, 'global-admin-verify-failed-desktop');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await noHorizontalScroll(page);
+      await snapshot(page, 'global-admin-verify-failed-phone');
+
+      await db.query('alter table public.admin_users_unreadable rename to admin_users');
+      await failed.getByRole('button', { name: 'Try again' }).click();
+      await page.getByTestId('health-database').waitFor();
+    } finally {
+      await db.query('alter table if exists public.admin_users_unreadable rename to admin_users');
+      await db.end();
+      await context.close();
+    }
   });
 });

@@ -350,4 +350,38 @@ describe('bad inputs and refusals', () => {
     }
     await context.close();
   });
+
+  it('an address with no listing of theirs behind it shows the not-found page', async () => {
+    const { rows } = await db.query<{ id: string }>(
+      `select l.id from public.listings l join auth.users u on u.id = l.seller_id
+       where u.email <> 'seller@reshelf.test' and l.status = 'active' limit 1`,
+    );
+    const someoneElses = rows[0]!.id;
+    for (const viewport of ['phone', 'desktop'] as const) {
+      const { context, page } = await signedIn(browser, 'seller@reshelf.test', { viewport });
+      for (const path of [
+        '/sell/abc',
+        '/sell/00000000-0000-4000-8000-000000000000',
+        `/sell/${someoneElses}`,
+        '/sell/abc/price',
+        '/sell/00000000-0000-4000-8000-000000000000/details',
+        '/sell/wizard?draft=abc&step=price',
+        // The same for other pages named by an id in the address.
+        '/account/orders/abc',
+        '/account/sales/not-an-order',
+      ]) {
+        await page.goto(path);
+        await page.getByTestId('not-found').waitFor();
+        // The same page as the catch-all route: no validation message, no "Try again".
+        expect(await page.getByRole('heading', { level: 1 }).textContent(), path).toBe('Page not found');
+        expect(await page.getByText(/listingId|orderId/).count(), path).toBe(0);
+        expect(await page.getByRole('button', { name: 'Try again' }).count(), path).toBe(0);
+      }
+      await page.goto('/sell/abc');
+      await page.getByTestId('not-found').waitFor();
+      await noHorizontalScroll(page);
+      await snapshot(page, `selling-not-found-${viewport}`);
+      await context.close();
+    }
+  });
 });

@@ -34,15 +34,28 @@ async function person(db: Database, label: string) {
   return { id: await createPerson(db, email), email };
 }
 
-/** A paid order: a seller's book bought by a new buyer through checkout and the webhook. */
-export async function paidOrder(t: TestApp, price = 1000, title = 'Staff order book') {
+/**
+ * A paid order: a seller's book bought through checkout and the webhook, by a new buyer (so
+ * WELCOME20 applies, their first order) unless `options.buyer` is given; `options.promoCode`
+ * is entered at checkout as a buyer would.
+ */
+export async function paidOrder(
+  t: TestApp,
+  price = 1000,
+  title = 'Staff order book',
+  options: { buyer?: { id: string; email: string }; promoCode?: string } = {},
+) {
   const deps = orderDepsFor(t);
   const db = deps.db;
   const seller = await person(db, 'seller');
-  const buyer = await person(db, 'buyer');
+  const buyer = options.buyer ?? (await person(db, 'buyer'));
   const bookId = await createBook(db, { title: `${title} ${n}` });
   const listing = await createListing(db, { sellerId: seller.id, bookId, price, parcelSize: 'small' });
-  const started = await startCheckout(deps, buyer, { listingId: listing.id, address });
+  const started = await startCheckout(deps, buyer, {
+    listingId: listing.id,
+    address,
+    promoCode: options.promoCode ?? null,
+  });
   const payment = await db
     .selectFrom('payments')
     .select(['id', 'provider_ref'])

@@ -39,6 +39,11 @@ export const meSchema = z.object({
   isAdmin: z.boolean(),
   adminTier: z.string().nullable(),
   adminLevel: z.number().int(),
+  /**
+   * The admin record could not be read (a database error), so `adminTier` says nothing: the
+   * global-admin guard shows "Failed to verify admin access" rather than a denial (spec §8).
+   */
+  adminLookupFailed: z.boolean(),
 });
 export type MeDto = z.infer<typeof meSchema>;
 

@@ -42,8 +42,6 @@ const staffDashboard = page(
   (m) => m.DashboardPage,
 );
 
-const staffDisputes = () => import('../features/admin/DisputesPage.tsx');
-
 type SignedInRoute = (typeof SIGNED_IN_ROUTES)[number];
 
 const sell = () => import('../features/sell/SellPages.tsx');
@@ -370,24 +368,6 @@ export const routes: RouteObject[] = [
             ),
             children: [
               { index: true, hydrateFallbackElement: <AdminSkeleton />, lazy: staffDashboard },
-              {
-                path: 'charities',
-                hydrateFallbackElement: <AdminSkeleton />,
-                lazy: page(
-                  () => import('../features/charity/AdminCharitiesPage.tsx'),
-                  (m) => m.AdminCharitiesPage,
-                ),
-              },
-              {
-                path: 'disputes',
-                hydrateFallbackElement: <AdminSkeleton />,
-                lazy: page(staffDisputes, (m) => m.DisputesPage),
-              },
-              {
-                path: 'shipping-disputes',
-                hydrateFallbackElement: <AdminSkeleton />,
-                lazy: page(staffDisputes, (m) => m.ShippingDisputesPage),
-              },
               ...ADMIN_OPERATION_ROUTES,
               { path: '*', hydrateFallbackElement: <AdminSkeleton />, lazy: notFound },
             ],

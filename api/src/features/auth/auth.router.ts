@@ -51,7 +51,7 @@ function deliver(ctx: Context, session: Session) {
 }
 
 async function signedIn(ctx: Context, session: Session) {
-  const user = await auth.describeUser(ctx.db, ctx.identity, session.user.id);
+  const user = await auth.describeUser(ctx.db, ctx.identity, session.user.id, ctx.req.log);
   if (!user) throw new AppError('NOT_FOUND', 'That account no longer exists.');
   return { user, tokens: deliver(ctx, session) };
 }
@@ -64,7 +64,9 @@ export const authRouter = router({
     .output(z.object({ user: meSchema.nullable() }))
     .query(async ({ ctx }) => {
       const claims = ctx.auth.claims;
-      return { user: claims ? await auth.describeUser(ctx.db, ctx.identity, claims.userId) : null };
+      return {
+        user: claims ? await auth.describeUser(ctx.db, ctx.identity, claims.userId, ctx.req.log) : null,
+      };
     }),
 
   /** `next`: where to go once the address is confirmed and the account set up. */

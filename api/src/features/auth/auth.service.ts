@@ -170,12 +170,14 @@ export interface Me {
   isAdmin: boolean;
   adminTier: string | null;
   adminLevel: number;
+  adminLookupFailed: boolean;
 }
 
 export async function describeUser(
   db: Database,
   identity: IdentityProvider,
   userId: string,
+  log?: { warn(details: object, message: string): void },
 ): Promise<Me | null> {
   const [user, profile, roles, tier] = await Promise.all([
     identity.getUser(userId),
@@ -184,10 +186,21 @@ export async function describeUser(
       .select(['display_name', 'signup_completed_at', 'onboarded_at'])
       .where('id', '=', userId)
       .executeTakeFirst(),
+    // Spec §6: a role lookup error means no staff access.
     rolesOf(db, userId).catch(() => [] as string[]),
-    activeAdminTier(db, userId).catch(() => null),
+    // An admin record lookup error is not "no record": it is said, so the web can answer with
+    // "Failed to verify admin access" (spec §8) as the tier procedures do.
+    activeAdminTier(db, userId).then(
+      (found) => ({ tier: found, failed: false }),
+      (error: unknown) => {
+        log?.warn({ err: error }, 'admin record lookup failed');
+        return { tier: null, failed: true };
+      },
+    ),
   ]);
   if (!user) return null;
+  const adminLookupFailed = tier.failed;
+  const adminTier = tier.tier;
   return {
     id: user.id,
     email: user.email,
@@ -198,7 +211,8 @@ export async function describeUser(
     roles,
     isStaff: roles.some((role) => role === 'admin' || role === 'moderator'),
     isAdmin: roles.includes('admin'),
-    adminTier: tier,
-    adminLevel: tierLevel(tier),
+    adminTier,
+    adminLevel: tierLevel(adminTier),
+    adminLookupFailed,
   };
 }

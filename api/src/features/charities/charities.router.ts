@@ -49,6 +49,7 @@ import {
   revokeInvitation,
   signUpCharity,
   startCharityListing,
+  waitingApplications,
 } from './charity-account.service.ts';
 import { charityDashboard, giftAidCsv, giftAidSummary } from './charity-dashboard.service.ts';
 import { charityApplications, reviewCharity } from './charity-review.service.ts';
@@ -230,6 +231,11 @@ export const charitiesRouter = router({
     .mutation(({ ctx, input }) => requestReturn(deps(ctx), { userId: ctx.user.userId }, input)),
 
   // Staff ------------------------------------------------------------------------------------
+  /** How many applications wait for review: the dashboard's card and the sidebar's badge. */
+  waitingCount: staffProcedure
+    .input(z.object({}).optional())
+    .output(z.object({ waiting: z.number().int() }))
+    .query(async ({ ctx }) => ({ waiting: await waitingApplications(ctx.db) })),
   applications: staffProcedure
     .input(z.object({ status: z.enum(CHARITY_STATUSES).default('pending') }))
     .output(z.array(charityApplicationSchema))

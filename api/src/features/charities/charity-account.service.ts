@@ -9,11 +9,13 @@
  * charity's data.
  */
 import {
+  CHARITY_REGISTER_LABELS,
   type CharityInvitation,
   type CharitySignupInput,
   type CharityTeam,
   charitySignupInputSchema,
   type MyCharity,
+  parseCharityNumber,
   slugify,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
@@ -23,6 +25,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { BookLookupPort } from '../selling/book-lookup.ts';
 import { type StartResult, startListing } from '../selling/selling.service.ts';
 import type { StoragePort } from '../storage/storage.ts';
+import { activeAdmins } from '../users/users.service.ts';
 import { charityMail } from './charity-mail.ts';
 
 export interface CharityDeps {
@@ -237,7 +240,44 @@ export async function signUpCharity(
     template: 'charity-received',
     userId: applicant.userId,
   });
+  await tellAdmins(deps, { ...values, name: created.name, applicantEmail: applicant.email });
   return created;
+}
+
+/** Charity applications waiting for staff review (the dashboard's card, the sidebar's badge). */
+export async function waitingApplications(db: Database): Promise<number> {
+  const row = await db
+    .selectFrom('charities')
+    .select((eb) => eb.fn.countAll<string>().as('waiting'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.waiting);
+}
+
+/** Every active admin is emailed about a new application, with how many are waiting. */
+async function tellAdmins(
+  deps: CharityDeps,
+  application: { name: string; registeredNumber: string; town: string; applicantEmail: string },
+): Promise<void> {
+  const [admins, waiting] = await Promise.all([activeAdmins(deps.db), waitingApplications(deps.db)]);
+  const parsed = parseCharityNumber(application.registeredNumber);
+  const mail = charityMail.applicationForStaff({
+    name: application.name,
+    registeredNumber: application.registeredNumber,
+    register: CHARITY_REGISTER_LABELS[parsed.ok ? parsed.register : 'england_wales'],
+    town: application.town,
+    applicantEmail: application.applicantEmail,
+    waiting,
+    url: `${deps.origin}/admin/charities`,
+  });
+  for (const admin of admins) {
+    await deps.mailer.send({
+      to: admin.email,
+      ...mail,
+      template: 'charity-application-staff',
+      userId: admin.id,
+    });
+  }
 }
 
 // The team ---------------------------------------------------------------------------------------

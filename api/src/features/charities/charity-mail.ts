@@ -1,4 +1,7 @@
-/** The charity emails: application received, approved or rejected, invitations, and returns. */
+/**
+ * The charity emails: application received (to the applicant, and to every admin), approved or
+ * rejected, invitations, and returns.
+ */
 import { formatPence } from '@reshelf/contracts';
 import { layout, type Rendered } from '../mail/templates.ts';
 
@@ -16,6 +19,29 @@ export const charityMail = {
         'Our team checks every charity against its register before it can sell. This usually takes one or two working days, and we will email you either way.',
       ],
       { label: 'See your application', url: input.url },
+    ),
+  /** To every active admin: an application is waiting for review at /admin/charities. */
+  applicationForStaff: (input: {
+    name: string;
+    registeredNumber: string;
+    register: string;
+    town: string;
+    applicantEmail: string;
+    waiting: number;
+    url: string;
+  }) =>
+    render(
+      `New charity application: ${input.name}`,
+      [
+        `${input.name} has applied to sell on Reshelf as a charity (${input.town}).`,
+        `Registered number: ${input.registeredNumber} (${input.register}). Applicant: ${input.applicantEmail}.`,
+        `Please check the number against the register, then approve or reject it. ${
+          input.waiting === 1
+            ? 'This is the only application waiting.'
+            : `${input.waiting} applications are waiting in all.`
+        }`,
+      ],
+      { label: 'Review applications', url: input.url },
     ),
   approved: (input: { name: string; url: string }) =>
     render(

@@ -292,6 +292,65 @@ describe('applying to sell as a charity', () => {
   });
 });
 
+describe('telling staff about an application', () => {
+  it('emails every active admin and counts the applications waiting', async () => {
+    const make = (email: string, roles: string[]) => createUser(db, t.services.identity, email, { roles });
+    const admins = [
+      await make('admin-one@charities.test', ['admin']),
+      await make('admin-two@charities.test', ['Admin']),
+    ];
+    const suspended = await make('admin-away@charities.test', ['admin']);
+    await db
+      .updateTable('auth.users')
+      .set({ banned_until: new Date('9999-12-31T00:00:00Z') })
+      .where('id', '=', suspended.id)
+      .execute();
+    const applicant = await createUser(db, t.services.identity, 'new-applicant@charities.test');
+    const waiting = async (user: TestUser) =>
+      dataOf(await asUser(t.app, user.accessToken).query('charities.waitingCount')).waiting as number;
+    const before = await waiting(staff);
+    const pending = await db
+      .selectFrom('charities')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    expect(before).toBe(Number(pending.n));
+
+    const created = dataOf(
+      await asUser(t.app, applicant.accessToken).mutation('charities.signup', {
+        ...application,
+        name: 'Witney Air Ambulance Books',
+        registeredNumber: '1098765',
+      }),
+    );
+    for (const admin of admins) {
+      const [mail] = await mailTo(admin.email);
+      expect(mail, admin.email).toMatchObject({
+        template: 'charity-application-staff',
+        subject: 'New charity application: Witney Air Ambulance Books',
+      });
+      expect(mail!.text_body).toContain('1098765');
+      expect(mail!.text_body).toContain('/admin/charities');
+    }
+    // Not moderators, and not an admin who is suspended.
+    expect(await mailTo(staff.email)).toEqual([]);
+    expect(await mailTo(suspended.email)).toEqual([]);
+    expect(await waiting(staff)).toBe(before + 1);
+    expect(await waiting(admins[0]!)).toBe(before + 1);
+    expect(errorOf(await asUser(t.app, applicant.accessToken).query('charities.waitingCount')).status).toBe(
+      403,
+    );
+
+    dataOf(
+      await asUser(t.app, staff.accessToken).mutation('charities.review', {
+        charityId: created.id,
+        decision: 'approve',
+      }),
+    );
+    expect(await waiting(staff)).toBe(before);
+  });
+});
+
 describe('the charity team', () => {
   it('lets the owner invite staff, who accept once signed in with that address', async () => {
     const me = asUser(t.app, owner.accessToken);

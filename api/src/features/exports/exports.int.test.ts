@@ -5,10 +5,12 @@ import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { paidOrder } from '../../testing/orders.ts';
+import { refundOrder } from '../staff-orders/staff-orders.service.ts';
 
 let t: TestApp;
 let db: Database;
 let moderator: TestUser;
+let admin: TestUser;
 let member: TestUser;
 let order: Awaited<ReturnType<typeof paidOrder>>;
 const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Europe/London' });
@@ -17,6 +19,7 @@ beforeAll(async () => {
   t = await createTestApp();
   db = t.database.handle.db;
   moderator = await createUser(db, t.services.identity, 'moderator@exports.test', { roles: ['moderator'] });
+  admin = await createUser(db, t.services.identity, 'admin@exports.test', { roles: ['admin'] });
   member = await createUser(db, t.services.identity, 'member@exports.test');
   order = await paidOrder(t, 1250, '=HYPERLINK("http://evil.test")');
 });
@@ -114,6 +117,95 @@ describe('exports', () => {
     expect(audit[0]).toMatchObject({
       actor_email: 'moderator@exports.test',
       details: { from: today, to: today },
+    });
+  });
+
+  it('payouts say what was taken back; revenue has a row a day and a total, negative amounts as numbers', async () => {
+    const late = await paidOrder(t, 2000, 'Paid yesterday');
+    // Paid yesterday (London), refunded today: today's protection is negative.
+    const yesterday = new Date(Date.now() - 86_400_000).toLocaleDateString('en-CA', {
+      timeZone: 'Europe/London',
+    });
+    await db
+      .updateTable('orders')
+      .set({ paid_at: new Date(Date.now() - 86_400_000) })
+      .where('id', '=', late.orderId)
+      .execute();
+    const deps = { db, payments: t.services.payments };
+    await refundOrder(deps, admin.id, { orderId: late.orderId, amountMinor: 250, reason: 'A torn jacket.' });
+    const payouts = parse(
+      (await download('payouts.csv', `from=${today}&to=${today}`, moderator.accessToken)).text,
+    );
+    const header = payouts[0]!;
+    expect(header).toEqual([
+      'order_reference',
+      'seller_email',
+      'amount_gbp',
+      'reversed_gbp',
+      'status',
+      'created_at',
+      'released_at',
+    ]);
+    const payout = payouts.find((row) => row[0] === late.reference)!;
+    expect(payout.slice(2, 5)).toEqual(['22.99', '2.50', 'held']);
+
+    await refundOrder(deps, admin.id, { orderId: late.orderId, amountMinor: 'full', reason: 'Lost.' });
+    const money = async (orderId: string) =>
+      db
+        .selectFrom('orders')
+        .select(['buyer_protection_minor as protection', 'discount_minor as discount'])
+        .where('id', '=', orderId)
+        .executeTakeFirstOrThrow();
+    const early = await money(order.orderId); // paid today, kept
+    const back = await money(late.orderId); // paid yesterday, all refunded today
+    const response = await download('revenue.csv', `from=${yesterday}&to=${today}`, moderator.accessToken);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="reshelf-revenue-${yesterday}-to-${today}.csv"`,
+    );
+    const [columns, ...rows] = parse(response.text);
+    expect(columns).toEqual([
+      'day',
+      'orders_paid',
+      'buyer_protection_charged_gbp',
+      'buyer_protection_refunded_gbp',
+      'buyer_protection_net_gbp',
+      'discounts_given_gbp',
+      'discounts_returned_gbp',
+      'discounts_funded_gbp',
+      'net_gbp',
+      'postage_gbp',
+      'refunds_gbp',
+    ]);
+    expect(rows.map((row) => row[0])).toEqual([yesterday, today, 'total']);
+    const record = (day: string) =>
+      Object.fromEntries(columns!.map((name, i) => [name, rows.find((row) => row[0] === day)![i]]));
+    const pounds = (minor: number) => (minor / 100).toFixed(2);
+    expect(record(yesterday)).toMatchObject({
+      orders_paid: '1',
+      buyer_protection_charged_gbp: pounds(back.protection),
+      buyer_protection_refunded_gbp: '0.00',
+      discounts_given_gbp: pounds(back.discount),
+      discounts_funded_gbp: pounds(back.discount),
+      net_gbp: pounds(back.protection - back.discount),
+    });
+    // Today: one order kept, and yesterday's order's protection and discount went back.
+    expect(back.protection).toBeGreaterThan(early.protection);
+    expect(record(today)).toMatchObject({
+      orders_paid: '1',
+      buyer_protection_charged_gbp: pounds(early.protection),
+      buyer_protection_refunded_gbp: pounds(back.protection),
+      buyer_protection_net_gbp: pounds(early.protection - back.protection),
+      discounts_given_gbp: pounds(early.discount),
+      discounts_returned_gbp: pounds(back.discount),
+      discounts_funded_gbp: pounds(early.discount - back.discount),
+      net_gbp: pounds(early.protection - back.protection - (early.discount - back.discount)),
+    });
+    // A negative amount is a number, not text with a quote before it.
+    expect(record(today)!.buyer_protection_net_gbp).toMatch(/^-\d+\.\d\d$/);
+    expect(record('total')).toMatchObject({
+      orders_paid: '2',
+      net_gbp: pounds(early.protection - early.discount),
     });
   });
 });

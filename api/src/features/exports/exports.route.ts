@@ -38,9 +38,10 @@ export async function registerExportRoutes(
     async (request, reply) => {
       const kind = EXPORT_KINDS.find((candidate) => request.params.file === `${candidate}.csv`);
       if (!kind) {
-        return reply
-          .code(404)
-          .send({ error: 'Not Found', message: 'Choose orders.csv, payouts.csv or listings.csv.' });
+        return reply.code(404).send({
+          error: 'Not Found',
+          message: 'Choose orders.csv, payouts.csv, listings.csv or revenue.csv.',
+        });
       }
       const auth = await resolveAuth(request, reply, services.identity, config, { suspensions: db });
       if (!auth.claims) {

@@ -1,18 +1,21 @@
 /**
- * CSV exports for staff (/admin/exports): orders, payouts and listings for a period of days
- * in Europe/London time (both ends included). Rows are read in pages of 500 by keyset and
+ * CSV exports for staff (/admin/exports): orders, payouts, listings and revenue for a period of
+ * days in Europe/London time (both ends included). Rows are read in pages of 500 by keyset and
  * streamed out, so an export of any size never sits in memory whole.
  *
  * orders    paid in the period (unpaid attempts are not orders yet)
  * payouts   created in the period (held when the order was paid; released or cancelled since)
  * listings  published in the period
+ * revenue   one row per day of the period, then `total`: the figures of /admin/revenue, from
+ *           the same query (`revenueFor`), so a period's total row is the page's row for it
  */
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { revenueByDay } from '../revenue/revenue.service.ts';
 
-export const EXPORT_KINDS = ['orders', 'payouts', 'listings'] as const;
+export const EXPORT_KINDS = ['orders', 'payouts', 'listings', 'revenue'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 export interface ExportPeriod {
@@ -52,7 +55,15 @@ const COLUMNS: Record<ExportKind, string[]> = {
     'total_gbp',
     'refunded_gbp',
   ],
-  payouts: ['order_reference', 'seller_email', 'amount_gbp', 'status', 'created_at', 'released_at'],
+  payouts: [
+    'order_reference',
+    'seller_email',
+    'amount_gbp',
+    'reversed_gbp',
+    'status',
+    'created_at',
+    'released_at',
+  ],
   listings: [
     'slug',
     'title',
@@ -64,6 +75,19 @@ const COLUMNS: Record<ExportKind, string[]> = {
     'seller_email',
     'charity',
     'published_at',
+  ],
+  revenue: [
+    'day',
+    'orders_paid',
+    'buyer_protection_charged_gbp',
+    'buyer_protection_refunded_gbp',
+    'buyer_protection_net_gbp',
+    'discounts_given_gbp',
+    'discounts_returned_gbp',
+    'discounts_funded_gbp',
+    'net_gbp',
+    'postage_gbp',
+    'refunds_gbp',
   ],
 };
 
@@ -211,19 +235,45 @@ function listingRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
   })();
 }
 
-/** Neutralises cells a spreadsheet would run as a formula (CSV injection). */
-function safeCell(value: string | number): string | number {
-  return typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+function revenueRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
+  return (async function* () {
+    for (const row of await revenueByDay(db, period)) {
+      yield {
+        day: row.key,
+        orders_paid: row.ordersPaid,
+        buyer_protection_charged_gbp: pence(row.protectionChargedMinor),
+        buyer_protection_refunded_gbp: pence(row.protectionRefundedMinor),
+        buyer_protection_net_gbp: pence(row.protectionNetMinor),
+        discounts_given_gbp: pence(row.discountsGivenMinor),
+        discounts_returned_gbp: pence(row.discountsReturnedMinor),
+        discounts_funded_gbp: pence(row.discountsFundedMinor),
+        net_gbp: pence(row.netMinor),
+        postage_gbp: pence(row.postageMinor),
+        refunds_gbp: pence(row.refundsMinor),
+      };
+    }
+  })();
+}
+
+const ROWS: Record<ExportKind, (db: Database, period: ExportPeriod) => AsyncGenerator<Row>> = {
+  orders: orderRows,
+  payouts: payoutRows,
+  listings: listingRows,
+  revenue: revenueRows,
+};
+
+/**
+ * Neutralises cells a spreadsheet would run as a formula (CSV injection). A plain number, such
+ * as a negative amount, is no formula and stays a number.
+ */
+export function safeCell(value: string | number): string | number {
+  if (typeof value !== 'string' || /^-?\d+(\.\d+)?$/.test(value)) return value;
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
 /** The export as a stream of CSV text, header first. */
 export function exportCsv(db: Database, kind: ExportKind, period: ExportPeriod): Readable {
-  const rows =
-    kind === 'orders'
-      ? orderRows(db, period)
-      : kind === 'payouts'
-        ? payoutRows(db, period)
-        : listingRows(db, period);
+  const rows = ROWS[kind](db, period);
   const safe = (async function* () {
     for await (const row of rows) {
       yield Object.fromEntries(Object.entries(row).map(([key, value]) => [key, safeCell(value)]));

@@ -3,6 +3,7 @@
  * with its reasons), admin records that only super admins grant, change and deactivate (every
  * change audited, never their own), and the template tools support agents use on drafts.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -269,6 +270,39 @@ describe('email templates in global admin', () => {
       draft: null,
       subject: draft.subject,
       customised: true,
+    });
+  });
+});
+
+describe('a failed admin record lookup', () => {
+  it('is not a denial: auth.me says the check failed, and tier procedures answer "Failed to verify admin access"', async () => {
+    const me = async () => dataOf(await asUser(t.app, superAdmin.accessToken).query('auth.me')).user;
+    expect(await me()).toMatchObject({ adminTier: 'super_admin', adminLevel: 4, adminLookupFailed: false });
+    // This file's own database: the admin records cannot be read for a moment.
+    await sql`alter table public.admin_users rename to admin_users_unreadable`.execute(db);
+    try {
+      expect(await me()).toMatchObject({
+        email: 'super@global.test',
+        adminTier: null,
+        adminLevel: 0,
+        adminLookupFailed: true,
+      });
+      expect(errorOf(await asUser(t.app, superAdmin.accessToken).query('globalAdmin.overview'))).toEqual({
+        status: 403,
+        message: 'Failed to verify admin access',
+      });
+      // Someone with no admin record is told the same while it cannot be read: nobody knows.
+      expect((await dataOf(await asUser(t.app, member.accessToken).query('auth.me'))).user).toMatchObject({
+        adminTier: null,
+        adminLookupFailed: true,
+      });
+    } finally {
+      await sql`alter table public.admin_users_unreadable rename to admin_users`.execute(db);
+    }
+    expect(await me()).toMatchObject({ adminTier: 'super_admin', adminLookupFailed: false });
+    expect((await dataOf(await asUser(t.app, member.accessToken).query('auth.me'))).user).toMatchObject({
+      adminTier: null,
+      adminLookupFailed: false,
     });
   });
 });

@@ -17,6 +17,20 @@ export const EMAIL_TEMPLATE_CATALOGUE = [
     sentWhen: 'Someone applies to sell as a charity',
   },
   {
+    key: 'charity-application-staff',
+    name: 'Charity application waiting (staff)',
+    subject: charityMail.applicationForStaff({
+      name: 'Your Charity',
+      registeredNumber: '1148392',
+      register: 'Charity Commission for England and Wales',
+      town: 'Banbury',
+      applicantEmail: 'applicant@example.org',
+      waiting: 1,
+      url: example,
+    }).subject,
+    sentWhen: 'Someone applies to sell as a charity (to every active admin)',
+  },
+  {
     key: 'charity-approved',
     name: 'Charity approved',
     subject: charityMail.approved({ name: 'Your Charity', url: example }).subject,

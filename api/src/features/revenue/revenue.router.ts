@@ -1,4 +1,7 @@
-/** Revenue (/admin/revenue): buyer protection and postage by period. Staff read it. */
+/**
+ * Revenue (/admin/revenue): buyer protection, the discounts Reshelf funds, net income and
+ * postage by period (definitions in revenue.service.ts). Staff read it.
+ */
 import { ADMIN_PERIODS } from '@reshelf/contracts';
 import { z } from 'zod';
 import { router, staffProcedure } from '../../trpc.ts';
@@ -17,6 +20,10 @@ export const revenueRouter = router({
           protectionChargedMinor: z.number(),
           protectionRefundedMinor: z.number(),
           protectionNetMinor: z.number(),
+          discountsGivenMinor: z.number(),
+          discountsReturnedMinor: z.number(),
+          discountsFundedMinor: z.number(),
+          netMinor: z.number(),
           postageMinor: z.number(),
           refundsMinor: z.number(),
         }),

@@ -1,5 +1,6 @@
 /**
- * The staff area's frame (spec section 2): the sidebar with the spec's links in its order, a
+ * The staff area's frame (spec section 2): the sidebar with the spec's links in its order
+ * (admin-pages.ts, with Charities, Orders, Payments and Logs), a
  * header with the search box ("Search (⌘K)"), the links to analytics and revenue and back to
  * the site, and the command palette. Pages render inside it, including the not-found page for
  * links whose pages come in later issues.
@@ -51,11 +52,17 @@ function StaffSidebar() {
   const { state, isMobile, setOpenMobile } = useSidebar();
   const collapsed = state === 'collapsed' && !isMobile;
   const closeSheet = useCallback(() => setOpenMobile(false), [setOpenMobile]);
-  // The reports queue's length beside its link; the page refreshes it as reports are worked.
+  // The queues' lengths beside their links; their pages refresh them as the work is done.
   const openReports = trpc.staffReports.openCount.useQuery(undefined, { staleTime: 60_000 });
   const open = openReports.data?.open ?? 0;
+  const charities = trpc.charities.waitingCount.useQuery(undefined, { staleTime: 60_000 });
+  const waiting = charities.data?.waiting ?? 0;
   const counts: Record<string, { count: number; description: string }> = {
     '/admin/reports': { count: open, description: `${open} open ${open === 1 ? 'report' : 'reports'}` },
+    '/admin/charities': {
+      count: waiting,
+      description: `${waiting} charity ${waiting === 1 ? 'application' : 'applications'} waiting`,
+    },
   };
   return (
     <Sidebar label="Staff area">

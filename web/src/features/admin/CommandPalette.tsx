@@ -10,9 +10,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { ADMIN_HEADER_PAGES, ADMIN_OTHER_PAGES, ADMIN_SIDEBAR_PAGES, type AdminPage } from './admin-pages.ts';
-
-const PAGES: readonly AdminPage[] = [...ADMIN_SIDEBAR_PAGES, ...ADMIN_HEADER_PAGES, ...ADMIN_OTHER_PAGES];
+import { ADMIN_PAGES, type AdminPage } from './admin-pages.ts';
 export const SEARCH_MIN_LENGTH = 2;
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -27,7 +25,7 @@ function useDebounced<T>(value: T, ms: number): T {
 function pageMatches(page: AdminPage, text: string): boolean {
   const needle = text.trim().toLowerCase();
   if (!needle) return true;
-  return [page.label, page.path, ...(page.keywords ?? [])].some((word) =>
+  return [page.label, page.path, ...(page.aliases ?? []), ...(page.keywords ?? [])].some((word) =>
     word.toLowerCase().includes(needle),
   );
 }
@@ -71,7 +69,7 @@ export function CommandPalette({
     navigate(path);
   };
 
-  const pages = PAGES.filter((page) => pageMatches(page, search));
+  const pages = ADMIN_PAGES.filter((page) => pageMatches(page, search));
   const found = searching && search.trim().length >= SEARCH_MIN_LENGTH ? results.data : undefined;
   const waiting = search.trim().length >= SEARCH_MIN_LENGTH && (q !== search.trim() || results.isFetching);
 

@@ -15,9 +15,9 @@ import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { mediaUrl } from '../../lib/media.ts';
-import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import { AdminPageFrame } from '../admin/ops/AdminPageFrame.tsx';
 
 const TABS: { key: CharityStatus; label: string }[] = [
   { key: 'pending', label: 'Waiting' },
@@ -28,19 +28,15 @@ const TABS: { key: CharityStatus; label: string }[] = [
 const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
 export function AdminCharitiesPage() {
-  usePageMeta('Charities: staff');
   const [search, setSearch] = useSearchParams();
   const status = (TABS.find((tab) => tab.key === search.get('status'))?.key ?? 'pending') as CharityStatus;
   const list = trpc.charities.applications.useQuery({ status });
   return (
-    <div className="flex flex-col gap-6 p-4 sm:p-6">
-      <div>
-        <h1 className="text-2xl font-semibold">Charities</h1>
-        <p className="mt-1 text-ink-muted">
-          Check each application against its charity register before approving. Only approved charities sell
-          and appear in the directory.
-        </p>
-      </div>
+    <AdminPageFrame
+      title="Charities"
+      description="Check each application against its charity register before approving. Only approved charities sell and appear in the directory."
+      testId="admin-charities"
+    >
       <div role="tablist" aria-label="Applications" className="flex gap-2">
         {TABS.map((tab) => (
           <button
@@ -73,7 +69,7 @@ export function AdminCharitiesPage() {
           ))}
         </ul>
       )}
-    </div>
+    </AdminPageFrame>
   );
 }
 
@@ -82,6 +78,7 @@ function ApplicationCard({ application }: { application: CharityApplication }) {
   const review = trpc.charities.review.useMutation({
     onSuccess: (result) => {
       void utils.charities.applications.invalidate();
+      void utils.charities.waitingCount.invalidate();
       notify.success(
         `${application.name} ${result.status === 'approved' ? 'approved' : 'rejected'}; the owner has been emailed.`,
       );

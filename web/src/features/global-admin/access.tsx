@@ -2,11 +2,13 @@
  * Global admin access (spec sections 6 and 8). Tiers come from active admin_users records:
  * super_admin 4, ops_admin 3, support_agent 2, read_only 1. The client decides from `auth.me`
  * so a person is not shown a page they cannot use, and the API, the authority, answers the
- * same way: its FORBIDDEN messages lead to the same toasts and places.
+ * same way: its FORBIDDEN messages lead to the same toasts and places. When the admin record
+ * could not be read (`adminLookupFailed`), the check failed: "Failed to verify admin access"
+ * and a way to try again, never a denial.
  */
 import { tierForLevel } from '@reshelf/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { AdminSkeleton } from '../../components/placeholders.tsx';
@@ -37,16 +39,36 @@ function Deny({ message, to }: { message: string; to: string }) {
 }
 
 /** The check itself failed (connection, server): say so, and offer to try again. */
-function CheckFailed({ retry, retrying }: { retry: () => void; retrying: boolean }) {
+function CheckFailed({
+  retry,
+  retrying,
+  message = 'Check your connection, then try again.',
+}: {
+  retry: () => void;
+  retrying: boolean;
+  message?: string;
+}) {
   useEffect(() => {
     toast.error(VERIFY_FAILED_TOAST, { id: TOAST_ID });
   }, []);
   return (
-    <SessionCheckFailed
-      title={VERIFY_FAILED_TOAST}
-      message="Check your connection, then try again."
+    <SessionCheckFailed title={VERIFY_FAILED_TOAST} message={message} retry={retry} retrying={retrying} />
+  );
+}
+
+/** `auth.me` could not read the admin record: neither allowed nor denied yet. */
+function LookupFailed() {
+  const queryClient = useQueryClient();
+  const [retrying, setRetrying] = useState(false);
+  const retry = () => {
+    setRetrying(true);
+    void refreshSession(queryClient).finally(() => setRetrying(false));
+  };
+  return (
+    <CheckFailed
       retry={retry}
       retrying={retrying}
+      message="We couldn't read your admin record just now. Try again in a moment."
     />
   );
 }
@@ -66,6 +88,7 @@ export function RequireAdminTier({ level }: { level: number }) {
       return <Deny message={LOGIN_REQUIRED_TOAST} to={loginPath(pathOf(location))} />;
   }
   const { user } = session;
+  if (user.adminLookupFailed) return <LookupFailed />;
   if (!user.adminTier || user.adminLevel < 1) return <Deny message={ADMIN_REQUIRED_TOAST} to="/" />;
   if (user.adminLevel < level) return <Deny message={roleRequiredToast(requiredRole)} to="/admin" />;
   return <Outlet />;

@@ -13,6 +13,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { isNotFound } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { isRouteId } from '../../lib/route-ids.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { ReturnRequestPanel } from '../charity/ReturnRequestPanel.tsx';
@@ -175,11 +176,13 @@ function OrderRow({ order, base }: { order: OrderSummary; base: string }) {
 function OrderDetailPage({ party: role }: { party: OrderRole }) {
   const meta = ROLE[role];
   const { orderId = '' } = useParams();
+  const valid = isRouteId(orderId);
   const order = trpc.orders.get.useQuery(
     { orderId },
-    { staleTime: 0, retry: (count, error) => !isNotFound(error) && count < 1 },
+    { enabled: valid, staleTime: 0, retry: (count, error) => !isNotFound(error) && count < 1 },
   );
-  usePageMeta(order.data ? `Order ${order.data.reference}` : 'Your order');
+  usePageMeta(order.data ? `Order ${order.data.reference}` : valid ? 'Your order' : 'Page not found');
+  if (!valid) return <NotFoundContent />;
   if (order.isPending) {
     return (
       <PageBody>

@@ -35,6 +35,7 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { isNotFound } from '../../lib/errors.ts';
 import { thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { isRouteId } from '../../lib/route-ids.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
@@ -178,26 +179,22 @@ export function SellWizardPage() {
   return <DraftWizard listingId={draftId} requested={isStep(step) && step !== 'isbn' ? step : null} />;
 }
 
+/**
+ * The seller's own listing named by the address. `missing` when the id is malformed (never
+ * sent to the API), unknown, or another seller's: the page then shows the not-found page, as
+ * the catch-all route does.
+ */
 function useSellerListing(listingId: string) {
-  return trpc.selling.get.useQuery(
+  const valid = isRouteId(listingId);
+  const listing = trpc.selling.get.useQuery(
     { listingId },
-    { retry: (count, error) => !isNotFound(error) && count < 1 },
+    { enabled: valid, retry: (count, error) => !isNotFound(error) && count < 1 },
   );
+  return { listing, missing: !valid || (listing.isError && isNotFound(listing.error)) };
 }
 
-function ListingMissing({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  if (isNotFound(error)) {
-    return (
-      <div className="mx-auto w-full max-w-3xl px-4 py-12 sm:px-6">
-        <Alert tone="error" title="We couldn’t find that listing">
-          It may have been deleted, or it belongs to another account.{' '}
-          <Link to="/account/listings" className={linkClass}>
-            See your listings
-          </Link>
-        </Alert>
-      </div>
-    );
-  }
+/** Loading the listing failed for another reason (connection, server): say so, try again. */
+function ListingFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-12 sm:px-6">
       <QueryError what="your listing" onRetry={onRetry} message={apiErrorMessage(error)} />
@@ -224,13 +221,14 @@ function WizardSkeleton() {
 
 function DraftWizard({ listingId, requested }: { listingId: string; requested: SellingStep | null }) {
   const navigate = useNavigate();
-  const listing = useSellerListing(listingId);
+  const { listing, missing } = useSellerListing(listingId);
   // Opened on a listing already published: its edit page. Published from here: stay on the
   // review while the confirmation page loads.
   const openedAsDraft = useRef<boolean | null>(null);
   if (listing.data && openedAsDraft.current === null) openedAsDraft.current = listing.data.status === 'draft';
+  if (missing) return <NotFoundContent />;
   if (listing.isPending) return <WizardSkeleton />;
-  if (listing.isError) return <ListingMissing error={listing.error} onRetry={() => listing.refetch()} />;
+  if (listing.isError) return <ListingFailed error={listing.error} onRetry={() => listing.refetch()} />;
   const data = listing.data;
   if (data.status !== 'draft' && !openedAsDraft.current) return <Navigate to={editPath(data.id)} replace />;
   const step = data.status === 'draft' ? (requested ?? resumeStep(data)) : 'review';
@@ -347,11 +345,12 @@ export function SellConfirmPage() {
   usePageMeta('Your book is on sale');
   const [params] = useSearchParams();
   const id = params.get('listing') ?? '';
-  const listing = trpc.selling.get.useQuery({ listingId: id }, { enabled: id !== '', retry: false });
+  const { listing, missing } = useSellerListing(id);
   const [copied, setCopied] = useState(false);
   if (!id) return <Navigate to="/account/listings" replace />;
+  if (missing) return <NotFoundContent />;
   if (listing.isPending) return <PageSkeleton label="Loading your listing" />;
-  if (listing.isError) return <ListingMissing error={listing.error} onRetry={() => listing.refetch()} />;
+  if (listing.isError) return <ListingFailed error={listing.error} onRetry={() => listing.refetch()} />;
   const data = listing.data;
   if (data.status === 'draft') return <Navigate to={wizardPath(data.id, resumeStep(data))} replace />;
   const url = `${window.location.origin}/listing/${data.slug}`;
@@ -455,10 +454,17 @@ const SUBPAGES: {
 /** /sell/{id}: a published listing's page for its seller: what it says, and what can be changed. */
 export function SellListingPage() {
   const { id = '' } = useParams();
-  const listing = useSellerListing(id);
-  usePageMeta(listing.data?.book ? `Your listing: ${listing.data.book.title}` : 'Your listing');
+  const { listing, missing } = useSellerListing(id);
+  usePageMeta(
+    missing
+      ? 'Page not found'
+      : listing.data?.book
+        ? `Your listing: ${listing.data.book.title}`
+        : 'Your listing',
+  );
+  if (missing) return <NotFoundContent />;
   if (listing.isPending) return <WizardSkeleton />;
-  if (listing.isError) return <ListingMissing error={listing.error} onRetry={() => listing.refetch()} />;
+  if (listing.isError) return <ListingFailed error={listing.error} onRetry={() => listing.refetch()} />;
   const data = listing.data;
   if (data.status === 'draft') return <Navigate to={wizardPath(data.id, resumeStep(data))} replace />;
   return (
@@ -629,13 +635,15 @@ const SUBPAGE_TITLES: Record<EditSubpage, string> = {
 export function SellEditPage() {
   const { id = '', subpage = '' } = useParams();
   const navigate = useNavigate();
-  const listing = useSellerListing(id);
+  const { listing, missing } = useSellerListing(id);
   const known = (EDIT_SUBPAGES as readonly string[]).includes(subpage);
-  usePageMeta(known ? `Edit listing: ${SUBPAGE_TITLES[subpage as EditSubpage]}` : 'Page not found');
-  if (!known) return <NotFoundContent />;
+  usePageMeta(
+    known && !missing ? `Edit listing: ${SUBPAGE_TITLES[subpage as EditSubpage]}` : 'Page not found',
+  );
+  if (!known || missing) return <NotFoundContent />;
   const page = subpage as EditSubpage;
   if (listing.isPending) return <WizardSkeleton />;
-  if (listing.isError) return <ListingMissing error={listing.error} onRetry={() => listing.refetch()} />;
+  if (listing.isError) return <ListingFailed error={listing.error} onRetry={() => listing.refetch()} />;
   const data = listing.data;
   if (data.status === 'draft') return <Navigate to={wizardPath(data.id, SUBPAGE_TO_STEP[page])} replace />;
   const title =

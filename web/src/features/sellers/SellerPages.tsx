@@ -6,6 +6,7 @@ import { QueryError } from '../../components/QueryError.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { isNotFound } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { isRouteId } from '../../lib/route-ids.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
@@ -91,7 +92,7 @@ export function DiscoverSellersPage() {
 
 export function SellerPage() {
   const { sellerId = '' } = useParams();
-  const valid = /^[0-9a-f-]{36}$/i.test(sellerId);
+  const valid = isRouteId(sellerId);
   const seller = trpc.sellers.byId.useQuery(
     { sellerId },
     { enabled: valid, retry: (count, error) => !isNotFound(error) && count < 1 },

@@ -1,5 +1,5 @@
 /**
- * /admin/exports: orders, payouts and listings as CSV for a period of days (Europe/London,
+ * /admin/exports: orders, payouts, listings and revenue as CSV for a period of days (Europe/London,
  * both ends included). The file streams straight from the API as a download; each export is
  * recorded in the audit log.
  */
@@ -18,6 +18,11 @@ const KINDS = [
   },
   { kind: 'payouts', label: 'Payouts', hint: 'Sellers’ payouts created in the period, held or released.' },
   { kind: 'listings', label: 'Listings', hint: 'Listings published in the period, with their status now.' },
+  {
+    kind: 'revenue',
+    label: 'Revenue',
+    hint: 'Each day’s buyer protection, discounts funded and net income, as on the Revenue page, then the total.',
+  },
 ] as const;
 
 const londonDay = (date: Date) => date.toLocaleDateString('en-CA', { timeZone: 'Europe/London' });
@@ -38,7 +43,7 @@ export function ExportsPage() {
   return (
     <AdminPageFrame
       title="Exports"
-      description="Download orders, payouts or listings as CSV for a period (London days, both ends included). Money is in pounds."
+      description="Download orders, payouts, listings or revenue as CSV for a period (London days, both ends included). Money is in pounds."
       testId="exports-page"
     >
       <fieldset className="grid gap-3 rounded-xl border border-line bg-paper p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
@@ -70,7 +75,7 @@ export function ExportsPage() {
           Choose a start date on or before the end date.
         </p>
       ) : null}
-      <ul className="grid gap-4 md:grid-cols-3">
+      <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-4">
         {KINDS.map(({ kind, label, hint }) => (
           <li
             key={kind}

@@ -1,7 +1,9 @@
 /**
- * The staff area's working pages (issue 9), as routes inside the staff frame. The sidebar's
- * spellings and the spec's both lead to the same page (email-templates and emails, flags and
- * settings, trending-books and trending).
+ * The staff area's pages (besides the dashboard), as routes inside the staff frame: the one
+ * table of them. The sidebar's spellings and the spec's both lead to the same page
+ * (email-templates and emails, flags and settings, trending-books and trending). Every path
+ * here is in admin-pages.ts (checked by admin-pages.test.ts), so the sidebar or the command
+ * palette finds it.
  */
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
@@ -15,6 +17,9 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): La
 
 // biome-ignore format: one page a line reads best.
 const PAGES: [string[], LazyPage][] = [
+  [['charities'], page(() => import('../../charity/AdminCharitiesPage.tsx'), (m) => m.AdminCharitiesPage)],
+  [['disputes'], page(() => import('../DisputesPage.tsx'), (m) => m.DisputesPage)],
+  [['shipping-disputes'], page(() => import('../DisputesPage.tsx'), (m) => m.ShippingDisputesPage)],
   [['audit'], page(() => import('./AuditPage.tsx'), (m) => m.AuditPage)],
   [['emails', 'email-templates'], page(() => import('./EmailsPage.tsx'), (m) => m.EmailsPage)],
   [['settings', 'flags'], page(() => import('./SettingsPage.tsx'), (m) => m.SettingsPage)],
@@ -40,6 +45,9 @@ const PAGES: [string[], LazyPage][] = [
   [['offers'], page(() => import('./OffersPage.tsx'), (m) => m.OffersPage)],
   [['covers-backfill'], page(() => import('./CoversBackfillPage.tsx'), (m) => m.CoversBackfillPage)],
 ];
+
+/** Every staff page's address under /admin (the dashboard is the index). */
+export const ADMIN_ROUTE_PATHS: readonly string[] = PAGES.flatMap(([paths]) => paths);
 
 export const ADMIN_OPERATION_ROUTES: RouteObject[] = PAGES.flatMap(([paths, lazy]) =>
   paths.map((path) => ({ path, hydrateFallbackElement: <AdminSkeleton />, lazy })),
