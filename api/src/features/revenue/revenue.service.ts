@@ -24,7 +24,7 @@
  *   with their payout, so not income); refunds: every refund made in the period, in full.
  *
  * One query (`revenueFor`) works out every figure for any list of periods, so the page and the
- * CSV cannot disagree. Decision 0023 has the reasoning.
+ * CSV cannot disagree. Decision 0027 has the reasoning.
  */
 import { ADMIN_PERIODS, type AdminPeriod } from '@reshelf/contracts';
 import { sql } from 'kysely';
