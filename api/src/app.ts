@@ -20,6 +20,7 @@ import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
 import { registerRestApi } from './features/public-api/rest.route.ts';
 import { createRequestLogRecorder, requestLine } from './features/request-log/request-log.recorder.ts';
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
+import { registerSitemapRoutes } from './features/sitemap/sitemap.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { createPublicCache } from './http/public-cache.ts';
@@ -39,7 +40,7 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
 }
 
-const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments'];
+const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments', '/sitemaps'];
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database, secrets, logStream } = options;
@@ -169,6 +170,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The REST API (/api/v1) and its docs (/api/docs): the published procedures, bearer only.
   await registerRestApi(app, { createContext: (req, res) => createContext(req, res, false) });
   await registerExportRoutes(app, { config, db: database.db, services });
+  // robots.txt and the sitemaps, for search engines (not the web's index.html).
+  await registerSitemapRoutes(app, { db: database.db, config });
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = existsSync(indexHtml);
