@@ -171,7 +171,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerRestApi(app, { createContext: (req, res) => createContext(req, res, false) });
   await registerExportRoutes(app, { config, db: database.db, services });
   // robots.txt and the sitemaps, for search engines (not the web's index.html).
-  await registerSitemapRoutes(app, { db: database.db, config });
+  // Kept in memory like the public catalogue answers, and not at all when that cache is off.
+  await registerSitemapRoutes(app, {
+    db: database.db,
+    config,
+    ...(config.publicCacheSeconds > 0 ? {} : { cacheMs: 0 }),
+  });
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = existsSync(indexHtml);
