@@ -18,7 +18,11 @@ import { registerCharityUploadRoutes } from './features/charities/charity-upload
 import { registerExportRoutes } from './features/exports/exports.route.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
 import { registerRestApi } from './features/public-api/rest.route.ts';
-import { createRequestLogRecorder, requestLine } from './features/request-log/request-log.recorder.ts';
+import {
+  createRequestLogRecorder,
+  loggedPath,
+  requestLine,
+} from './features/request-log/request-log.recorder.ts';
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerSitemapRoutes } from './features/sitemap/sitemap.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
@@ -70,9 +74,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.decorate('requestLog', requestLog);
   app.decorateRequest('actorId', null);
+  // The answer starts to leave: its line will follow, and requestLog.flush() waits for it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (loggedPath(request.url)) requestLog.answering(reply.raw);
+    return payload;
+  });
   app.addHook('onResponse', async (request, reply) => {
     const line = requestLine(request, reply, request.actorId);
-    if (line) requestLog.record(line);
+    if (line) requestLog.record(line, reply.raw);
   });
   app.addHook('onClose', async () => requestLog.stop());
 
