@@ -26,6 +26,7 @@ import {
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerSitemapRoutes } from './features/sitemap/sitemap.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
+import { createBackgroundWork } from './http/background.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { createPublicCache } from './http/public-cache.ts';
 import { loggerOptions } from './logger.ts';
@@ -84,6 +85,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (line) requestLog.record(line, reply.raw);
   });
   app.addHook('onClose', async () => requestLog.stop());
+  // Work left running after an answer (a covers backfill): tests wait for it to settle.
+  const background = createBackgroundWork();
+  app.decorate('background', background);
 
   await app.register(fastifyCookie);
   await import('./http/cors.ts').then(({ registerCors }) => registerCors(app, config));
@@ -140,6 +144,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       payments: services.payments,
       storage: services.storage,
       bookLookup: services.bookLookup,
+      background,
       auth,
       req,
       res,
