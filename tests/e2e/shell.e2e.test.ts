@@ -28,6 +28,8 @@ interface TestHooks {
   notify: ((message: string, options?: { duration?: number }) => string | number) &
     Record<'success' | 'info' | 'warning' | 'error' | 'loading', (message: string) => string | number>;
   showButtons: () => void;
+  /** Resolves once React has rendered every earlier update and run its effects. */
+  rendered: () => Promise<void>;
 }
 
 declare global {

@@ -62,6 +62,12 @@ function ButtonGallery() {
   );
 }
 
+/** Renders nothing; tells when its effect has run (see `rendered`). */
+function RenderProbe({ onEffect }: { onEffect: () => void }) {
+  useEffect(() => onEffect(), [onEffect]);
+  return null;
+}
+
 window.__reshelfTest = {
   toast,
   dismissToast,
@@ -78,14 +84,14 @@ window.__reshelfTest = {
     // pending effects before it renders anything new: once the probe's effect runs, they have.
     return new Promise<void>((resolve) => {
       const probe = createRoot(document.createElement('div'));
-      function Probe() {
-        useEffect(() => {
-          resolve();
-          queueMicrotask(() => probe.unmount());
-        }, []);
-        return null;
-      }
-      probe.render(<Probe />);
+      probe.render(
+        <RenderProbe
+          onEffect={() => {
+            resolve();
+            queueMicrotask(() => probe.unmount());
+          }}
+        />,
+      );
     });
   },
 };
