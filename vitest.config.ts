@@ -28,6 +28,9 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll waits for the page like a locator wait does, so it gets the same budget
+          // (Playwright's 30 s) instead of Vitest's 1 s: a busy machine is slower, not broken.
+          expect: { poll: { timeout: 30_000 } },
         },
       },
     ],

@@ -18,9 +18,15 @@ import { registerCharityUploadRoutes } from './features/charities/charity-upload
 import { registerExportRoutes } from './features/exports/exports.route.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
 import { registerRestApi } from './features/public-api/rest.route.ts';
-import { createRequestLogRecorder, requestLine } from './features/request-log/request-log.recorder.ts';
+import {
+  createRequestLogRecorder,
+  loggedPath,
+  requestLine,
+} from './features/request-log/request-log.recorder.ts';
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
+import { registerSitemapRoutes } from './features/sitemap/sitemap.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
+import { createBackgroundWork } from './http/background.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { createPublicCache } from './http/public-cache.ts';
 import { loggerOptions } from './logger.ts';
@@ -39,7 +45,7 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
 }
 
-const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments'];
+const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments', '/sitemaps'];
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database, secrets, logStream } = options;
@@ -69,11 +75,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.decorate('requestLog', requestLog);
   app.decorateRequest('actorId', null);
+  // The answer starts to leave: its line will follow, and requestLog.flush() waits for it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (loggedPath(request.url)) requestLog.answering(reply.raw);
+    return payload;
+  });
   app.addHook('onResponse', async (request, reply) => {
     const line = requestLine(request, reply, request.actorId);
-    if (line) requestLog.record(line);
+    if (line) requestLog.record(line, reply.raw);
   });
   app.addHook('onClose', async () => requestLog.stop());
+  // Work left running after an answer (a covers backfill): tests wait for it to settle.
+  const background = createBackgroundWork();
+  app.decorate('background', background);
 
   await app.register(fastifyCookie);
   await import('./http/cors.ts').then(({ registerCors }) => registerCors(app, config));
@@ -130,6 +144,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       payments: services.payments,
       storage: services.storage,
       bookLookup: services.bookLookup,
+      background,
       auth,
       req,
       res,
@@ -169,6 +184,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The REST API (/api/v1) and its docs (/api/docs): the published procedures, bearer only.
   await registerRestApi(app, { createContext: (req, res) => createContext(req, res, false) });
   await registerExportRoutes(app, { config, db: database.db, services });
+  // robots.txt and the sitemaps, for search engines (not the web's index.html).
+  // Kept in memory like the public catalogue answers, and not at all when that cache is off.
+  await registerSitemapRoutes(app, {
+    db: database.db,
+    config,
+    ...(config.publicCacheSeconds > 0 ? {} : { cacheMs: 0 }),
+  });
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = existsSync(indexHtml);

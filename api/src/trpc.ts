@@ -39,6 +39,7 @@ import type { Mailer } from './features/mail/mailer.ts';
 import type { PaymentProvider } from './features/payments/types.ts';
 import type { BookLookupPort } from './features/selling/book-lookup.ts';
 import type { StoragePort } from './features/storage/storage.ts';
+import type { BackgroundWork } from './http/background.ts';
 import type { Secrets } from './secrets.ts';
 
 export type AccessLevel = 'public' | 'authed' | 'staff' | 'admin' | `tier:${number}`;
@@ -61,6 +62,8 @@ export interface Context {
   payments: PaymentProvider;
   storage: StoragePort;
   bookLookup: BookLookupPort;
+  /** Work that goes on after the answer (tracked, so tests can wait for it). */
+  background: BackgroundWork;
   auth: AuthState;
   req: FastifyRequest;
   res: FastifyReply;

@@ -183,7 +183,7 @@ describe('selling a book', () => {
     await noHorizontalScroll(buyer.page);
     await snapshot(buyer.page, 'selling-notifications-phone');
     // Seen: the bell's count goes once the page has been read.
-    await buyer.page.getByTestId('notification-count').waitFor({ state: 'detached', timeout: 10_000 });
+    await buyer.page.getByTestId('notification-count').waitFor({ state: 'detached' });
 
     expect(errors).toEqual([]);
     await seller.context.close();

@@ -28,6 +28,8 @@ interface TestHooks {
   notify: ((message: string, options?: { duration?: number }) => string | number) &
     Record<'success' | 'info' | 'warning' | 'error' | 'loading', (message: string) => string | number>;
   showButtons: () => void;
+  /** Resolves once React has rendered every earlier update and run its effects. */
+  rendered: () => Promise<void>;
 }
 
 declare global {
@@ -129,13 +131,13 @@ describe('cookie banner', () => {
     await page.clock.runFor(1999);
     expect(await banner(page).count()).toBe(0);
     await page.clock.runFor(1);
-    await page.locator('[data-testid="cookie-banner"]').waitFor({ state: 'attached', timeout: 2000 });
+    await page.locator('[data-testid="cookie-banner"]').waitFor({ state: 'attached' });
     expect(await banner(page).getAttribute('data-state')).toBe('entering');
     expect(await banner(page).evaluate((element) => getComputedStyle(element).opacity)).toBe('0');
     await page.clock.runFor(99);
     expect(await banner(page).getAttribute('data-state')).toBe('entering');
     await page.clock.runFor(1);
-    await page.locator('[data-testid="cookie-banner"][data-state="open"]').waitFor({ timeout: 2000 });
+    await page.locator('[data-testid="cookie-banner"][data-state="open"]').waitFor();
     await settled(page, '[data-testid="cookie-banner"]');
     expect(await banner(page).isVisible()).toBe(true);
     expect(await banner(page).evaluate((element) => getComputedStyle(element).opacity)).toBe('1');
@@ -170,7 +172,7 @@ describe('cookie banner', () => {
       await page.clock.runFor(299);
       expect(await banner(page).count()).toBe(1);
       await page.clock.runFor(1);
-      await banner(page).waitFor({ state: 'detached', timeout: 2000 });
+      await banner(page).waitFor({ state: 'detached' });
 
       await page.reload();
       await page.locator('#main').waitFor();
@@ -227,7 +229,7 @@ describe('welcome gift', () => {
 
   async function showGift(page: Page) {
     await page.clock.runFor(90_000);
-    await gift(page).waitFor({ timeout: 2000 });
+    await gift(page).waitFor();
     await settled(page, '[data-testid="welcome-gift"]');
     // Radix starts listening for clicks outside on a zero-delay timer once open.
     await page.clock.runFor(1);
@@ -236,7 +238,7 @@ describe('welcome gift', () => {
   async function unlock(page: Page) {
     await gift(page).getByRole('button', { name: 'Unlock your welcome gift' }).click();
     await page.clock.runFor(600);
-    await page.locator('[data-testid="welcome-gift"][data-phase="revealed"]').waitFor({ timeout: 2000 });
+    await page.locator('[data-testid="welcome-gift"][data-phase="revealed"]').waitFor();
     await settled(page, '[data-testid="welcome-gift"]');
   }
 
@@ -246,7 +248,7 @@ describe('welcome gift', () => {
     expect(await gift(page).count()).toBe(0);
     expect(await stored(page, 'gift-modal-shown')).toBeNull();
     await page.clock.runFor(1);
-    await gift(page).waitFor({ timeout: 2000 });
+    await gift(page).waitFor();
     const dialog = page.getByRole('dialog', { name: 'A welcome gift for you' });
     expect(await dialog.count()).toBe(1);
     expect(await gift(page).getAttribute('data-phase')).toBe('locked');
@@ -279,7 +281,7 @@ describe('welcome gift', () => {
       expect(await gift(page).getAttribute('data-phase')).toBe('unlocking');
       expect(await stored(page, 'first-time-discount')).toBeNull();
       await page.clock.runFor(1);
-      await page.locator('[data-testid="welcome-gift"][data-phase="revealed"]').waitFor({ timeout: 2000 });
+      await page.locator('[data-testid="welcome-gift"][data-phase="revealed"]').waitFor();
 
       expect(await gift(page).getByTestId('welcome-gift-headline').textContent()).toBe('20% OFF');
       expect(await gift(page).getByTestId('welcome-gift-code').textContent()).toBe('WELCOME20');
@@ -298,7 +300,7 @@ describe('welcome gift', () => {
     await search.focus();
     await showGift(page);
     await page.keyboard.press('Escape');
-    await gift(page).waitFor({ state: 'detached', timeout: 2000 });
+    await gift(page).waitFor({ state: 'detached' });
     expect(await stored(page, 'has-visited')).toBe('true');
     await page.clock.runFor(10);
     expect(await search.evaluate((element) => element === document.activeElement)).toBe(true);
@@ -323,7 +325,7 @@ describe('welcome gift', () => {
       await showGift(page);
       if (how === 'Start browsing') await unlock(page);
       await action(page);
-      await gift(page).waitFor({ state: 'detached', timeout: 2000 });
+      await gift(page).waitFor({ state: 'detached' });
       expect(await stored(page, 'has-visited')).toBe('true');
     });
   }
@@ -364,7 +366,7 @@ describe('welcome gift', () => {
       await page.clock.runFor(599);
       expect(await gift(page).getAttribute('data-phase')).toBe('unlocking');
       await page.clock.runFor(1);
-      await page.locator('[data-testid="welcome-gift"][data-phase="revealed"]').waitFor({ timeout: 2000 });
+      await page.locator('[data-testid="welcome-gift"][data-phase="revealed"]').waitFor();
     }
   });
 });
@@ -406,7 +408,7 @@ describe('primary toasts', () => {
     await page.clock.runFor(4999);
     expect(await open(page).count()).toBe(1);
     await page.clock.runFor(1);
-    await open(page).waitFor({ state: 'detached', timeout: 2000 });
+    await open(page).waitFor({ state: 'detached' });
     await page.getByTestId('primary-toast').waitFor({ state: 'detached' });
   });
 
@@ -441,7 +443,7 @@ describe('primary toasts', () => {
     await settled(page, '[data-testid="primary-toast"]');
     expect(await open(page).count()).toBe(1);
     await drag(51);
-    await open(page).waitFor({ state: 'detached', timeout: 2000 });
+    await open(page).waitFor({ state: 'detached' });
   });
 
   for (const viewport of ['phone', 'desktop'] as const) {
@@ -507,11 +509,11 @@ describe('secondary toasts (Sonner)', () => {
     await page.clock.runFor(3998);
     expect(await toast.getAttribute('data-removed')).toBe('false');
     await page.clock.runFor(1);
-    await page.locator('[data-sonner-toast][data-removed="true"]').waitFor({ timeout: 2000 });
+    await page.locator('[data-sonner-toast][data-removed="true"]').waitFor();
     await page.clock.runFor(199);
     expect(await toast.count()).toBe(1);
     await page.clock.runFor(1);
-    await toast.waitFor({ state: 'detached', timeout: 2000 });
+    await toast.waitFor({ state: 'detached' });
   });
 
   it('keeps loading and infinite-duration toasts until they are dismissed', async () => {
@@ -607,7 +609,7 @@ describe('secondary toasts (Sonner)', () => {
     await page.mouse.move(5, 5);
     await page.locator('[data-sonner-toast][data-expanded="false"]').waitFor();
     await page.clock.runFor(4000);
-    await page.locator('[data-sonner-toast][data-removed="true"]').waitFor({ timeout: 2000 });
+    await page.locator('[data-sonner-toast][data-removed="true"]').waitFor();
   });
 
   it('pauses while the page is hidden', async () => {
@@ -618,8 +620,9 @@ describe('secondary toasts (Sonner)', () => {
         Object.defineProperty(document, 'hidden', { configurable: true, get: () => value });
         document.dispatchEvent(new Event('visibilitychange'));
       }, hidden);
-      // React applies the change in a task of its own; the paused page clock does not move meanwhile.
-      await page.waitForTimeout(100);
+      // React applies the change in a task of its own: wait until it has, effects and all
+      // (the paused page clock does not move meanwhile).
+      await page.evaluate(() => window.__reshelfTest!.rendered());
     };
     const shown = () => page.locator('[data-sonner-toast][data-removed="false"]').count();
     await page.evaluate(() => window.__reshelfTest!.notify('Still here when you come back'));
@@ -635,7 +638,7 @@ describe('secondary toasts (Sonner)', () => {
     for (let step = 0; step < 11; step += 1) await page.clock.runFor(250);
     expect(await shown()).toBe(1);
     await page.clock.runFor(250);
-    await page.locator('[data-sonner-toast][data-removed="true"]').waitFor({ timeout: 2000 });
+    await page.locator('[data-sonner-toast][data-removed="true"]').waitFor();
   });
 
   it('swiping past 20 px dismisses a toast; 20 px or less does not', async () => {
@@ -667,10 +670,11 @@ describe('secondary toasts (Sonner)', () => {
       await page.mouse.up();
     };
     await drag(19);
-    await page.waitForTimeout(300);
+    // Whatever letting go decided has been rendered by now.
+    await page.evaluate(() => window.__reshelfTest!.rendered());
     expect(await page.locator('[data-sonner-toast][data-removed="false"]').count()).toBe(1);
     await drag(21);
-    await page.locator('[data-sonner-toast][data-removed="true"]').waitFor({ timeout: 2000 });
+    await page.locator('[data-sonner-toast][data-removed="true"]').waitFor();
   });
 });
 

@@ -20,6 +20,11 @@ export interface OwnMarketplace {
   baseURL: string;
   /** Its database, for a test that must move time on (a carrier's window passing). */
   databaseUrl: string;
+  /**
+   * Writes the request log's waiting lines: once it resolves, every API request answered
+   * before the call is in /admin/logs (the recorder otherwise writes a few seconds later).
+   */
+  flushRequestLog(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +50,7 @@ export async function startOwnMarketplace(): Promise<OwnMarketplace> {
   return {
     baseURL,
     databaseUrl: database.url,
+    flushRequestLog: () => app.requestLog.flush(),
     async stop() {
       await app.close();
       await database.stop();

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { createUser } from '../testing/auth.ts';
+import { until } from '../testing/until.ts';
 
 let t: TestApp;
 
@@ -18,15 +19,6 @@ afterAll(async () => {
 });
 
 const get = (url: string) => request(t.app.server).get(url);
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('public cache', () => {
   it('answers a repeated public read from the cache', async () => {

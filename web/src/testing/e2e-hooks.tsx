@@ -6,6 +6,7 @@
  */
 import { BUTTON_SIZES, BUTTON_VARIANTS } from '@reshelf/contracts';
 import { Plus } from 'lucide-react';
+import { useEffect } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { Button } from '../components/ui/button.tsx';
 import { notify } from '../components/ui/notify.ts';
@@ -17,6 +18,11 @@ export interface ReshelfTestHooks {
   notify: typeof notify;
   /** Shows every button variant in every size, in a panel over the page. */
   showButtons: () => void;
+  /**
+   * Resolves once React has rendered every update made before the call and run its effects:
+   * a test waits for that instead of for some milliseconds.
+   */
+  rendered: () => Promise<void>;
 }
 
 declare global {
@@ -56,6 +62,12 @@ function ButtonGallery() {
   );
 }
 
+/** Renders nothing; tells when its effect has run (see `rendered`). */
+function RenderProbe({ onEffect }: { onEffect: () => void }) {
+  useEffect(() => onEffect(), [onEffect]);
+  return null;
+}
+
 window.__reshelfTest = {
   toast,
   dismissToast,
@@ -66,5 +78,20 @@ window.__reshelfTest = {
     document.body.append(host);
     gallery = createRoot(host);
     gallery.render(<ButtonGallery />);
+  },
+  rendered() {
+    // A probe root of its own renders after the updates already scheduled, and React runs any
+    // pending effects before it renders anything new: once the probe's effect runs, they have.
+    return new Promise<void>((resolve) => {
+      const probe = createRoot(document.createElement('div'));
+      probe.render(
+        <RenderProbe
+          onEffect={() => {
+            resolve();
+            queueMicrotask(() => probe.unmount());
+          }}
+        />,
+      );
+    });
   },
 };

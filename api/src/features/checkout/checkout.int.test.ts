@@ -5,12 +5,12 @@
  * retried checkout calls answered once.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
 import { runJob } from '../jobs/jobs.ts';
 import { createTestProvider } from '../payments/test-provider.ts';
 import type { PaymentProvider } from '../payments/types.ts';
@@ -27,6 +27,7 @@ import {
   startCheckout,
   withIdempotency,
 } from './checkout.service.ts';
+import { deliveryHolidayRegion, sellerHolidayRegion } from './holiday-region.ts';
 
 let t: TestApp;
 let db: Database;
@@ -183,6 +184,78 @@ describe('a listing is sold at most once', () => {
       .where('order_id', '=', order.id)
       .executeTakeFirstOrThrow();
     expect(payout).toMatchObject({ status: 'held', amount_minor: 1500 + 299 });
+  });
+});
+
+describe('the dispatch deadline counts the seller’s working days', () => {
+  async function saveAddress(userId: string, postcode: string, isDefault: boolean) {
+    await db
+      .insertInto('addresses')
+      .values({
+        user_id: userId,
+        full_name: 'S',
+        line1: '1 High St',
+        town: 'T',
+        postcode,
+        is_default: isDefault,
+      })
+      .execute();
+  }
+
+  it('takes the region from a charity’s postcode, else the seller’s default address, else England and Wales', async () => {
+    const nobody = await person('seller');
+    expect(
+      await sellerHolidayRegion(db, { seller_id: nobody.id, listing_id: await listingFor(nobody.id) }),
+    ).toBe('england-and-wales');
+
+    const glasgow = await person('seller');
+    await saveAddress(glasgow.id, 'OX1 2JD', false);
+    await saveAddress(glasgow.id, 'G1 1XQ', true);
+    expect(
+      await sellerHolidayRegion(db, { seller_id: glasgow.id, listing_id: await listingFor(glasgow.id) }),
+    ).toBe('scotland');
+
+    const owner = await person('charity');
+    await saveAddress(owner.id, 'OX1 2JD', true);
+    const charityId = await createCharity(db, {
+      slug: `belfast-books-${n}`,
+      name: 'Belfast Books',
+      ownerId: owner.id,
+    });
+    await db.updateTable('charities').set({ postcode: 'BT1 1AA' }).where('id', '=', charityId).execute();
+    const bookId = await createBook(db, { title: 'Donated' });
+    const { id: charityListing } = await createListing(db, { sellerId: owner.id, bookId, charityId });
+    expect(await sellerHolidayRegion(db, { seller_id: owner.id, listing_id: charityListing })).toBe(
+      'northern-ireland',
+    );
+    // The delivery window counts the working days where the parcel goes.
+    expect(deliveryHolidayRegion({ ...address, postcode: 'EH1 1YZ' })).toBe('scotland');
+    expect(deliveryHolidayRegion(null)).toBe('england-and-wales');
+  });
+
+  it('sets a paid order’s deadline five working days on, in the seller’s region', async () => {
+    const seller = await person('seller');
+    await saveAddress(seller.id, 'BT7 1NN', true);
+    const buyer = await person('buyer');
+    const listingId = await listingFor(seller.id);
+    const started = await startCheckout(deps, buyer, { listingId, address });
+    const payment = await paymentOf(started.orderId);
+    const { event } = await deliver(payment.provider_ref, 'success', payment.amount_minor);
+    // Paid on Friday 9 July 2027: Monday the 12th is a bank holiday in Northern Ireland only.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2027-07-09T10:00:00Z') });
+    try {
+      expect(await applyPaymentEvent(deps, 'test', event)).toBe('paid');
+    } finally {
+      vi.useRealTimers();
+    }
+    const paid = await db
+      .selectFrom('orders')
+      .select(['paid_at', 'dispatch_by'])
+      .where('id', '=', started.orderId)
+      .executeTakeFirstOrThrow();
+    expect(paid.paid_at).toEqual(new Date('2027-07-09T10:00:00Z'));
+    // In England it would be Friday the 16th.
+    expect(paid.dispatch_by).toEqual(new Date('2027-07-19T10:00:00Z'));
   });
 });
 

@@ -36,6 +36,7 @@ import type {
 } from '../payments/types.ts';
 import { checkPromotion } from '../promotions/promotions.service.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
+import { sellerHolidayRegion } from './holiday-region.ts';
 import { addWorkingDays } from './working-days.ts';
 
 export const JUST_SOLD_MESSAGE = 'This book has just been sold. Take a look at similar books instead.';
@@ -774,7 +775,11 @@ export async function applyPaymentEvent(
             .set({
               status: 'paid',
               paid_at: paidAt,
-              dispatch_by: addWorkingDays(paidAt, COMMERCIAL_DEFAULTS.dispatchWorkingDays),
+              dispatch_by: addWorkingDays(
+                paidAt,
+                COMMERCIAL_DEFAULTS.dispatchWorkingDays,
+                await sellerHolidayRegion(trx, order),
+              ),
               cancelled_at: null,
               cancel_reason: null,
             })

@@ -101,7 +101,7 @@ export const coversBackfillRouter = router({
         input,
       );
       // The lookups go on after this answer; failures are recorded on the run itself.
-      void finished;
+      ctx.background.track(finished);
       return { runId, requested };
     }),
 });

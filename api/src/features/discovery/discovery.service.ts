@@ -14,7 +14,13 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { featuredCharities } from '../charities/charities.service.ts';
-import { CARD_COLUMNS, CARD_JOINS, type CardRow, toCard } from '../listings/listings.service.ts';
+import {
+  CARD_COLUMNS,
+  CARD_JOINS,
+  type CardRow,
+  suggestionWords,
+  toCard,
+} from '../listings/listings.service.ts';
 
 /** How far back trending looks, and what each signal is worth. */
 export const TRENDING = {
@@ -182,27 +188,37 @@ export async function genreBySlug(db: Database, slug: string): Promise<CategoryS
 }
 
 /**
- * For a search that found nothing: titles on sale that look a little like the text (a looser
- * trigram threshold than search uses) and the categories with the most books.
+ * For a search that found nothing: books on sale that share a word with the text or come close
+ * to one of its words ("did you mean"), and the categories with the most books. Each word of
+ * the text (suggestionWords) is compared on its own with the titles and authors by trigram
+ * word similarity at the same threshold search uses for misspellings (0.5, TRIGRAM_THRESHOLDS),
+ * so one misspelt word is found beside a word that matches nothing ("hobit xyzzy"), while a
+ * title sharing only a syllable is not offered ("murakami" is not "The Thursday Murder Club").
+ * Books sharing more of the words come first, then the closer ones.
  */
 export async function searchSuggestions(db: Database, q: string): Promise<SearchSuggestions> {
-  const titles = await db.transaction().execute(async (trx) => {
-    await sql`set local pg_trgm.similarity_threshold = 0.15`.execute(trx);
-    await sql`set local pg_trgm.word_similarity_threshold = 0.3`.execute(trx);
-    const { rows } = await sql<{ title: string; authors: string[]; similarity: number }>`
-      select b.title, b.authors,
-        greatest(similarity(b.search_title, public.search_normalise(${q})),
-                 word_similarity(public.search_normalise(${q}), b.search_title),
-                 word_similarity(public.search_normalise(${q}), b.search_authors))::float8 as similarity
-      from public.books b
-      where (b.search_title % public.search_normalise(${q})
-             or public.search_normalise(${q}) <% b.search_title
-             or public.search_normalise(${q}) <% b.search_authors)
-        and exists (select 1 from public.listings l where l.book_id = b.id and l.status = 'active')
-      order by similarity desc, b.title
-      limit 6`.execute(trx);
-    return rows;
-  });
+  const words = suggestionWords(q);
+  const titles = words.length
+    ? (
+        await sql<{ title: string; authors: string[]; similarity: number }>`
+          with words as materialized (
+            select distinct public.search_normalise(word) as word from unnest(${words}::text[]) as word
+          ),
+          matches as (
+            select b.id, b.title, b.authors, count(*) as words_matched,
+              max(greatest(word_similarity(w.word, b.search_title),
+                           word_similarity(w.word, b.search_authors))) as similarity
+            from words w
+            join public.books b on w.word <% b.search_title or w.word <% b.search_authors
+            group by b.id
+          )
+          select m.title, m.authors, m.similarity::float8 as similarity
+          from matches m
+          where exists (select 1 from public.listings l where l.book_id = m.id and l.status = 'active')
+          order by m.words_matched desc, m.similarity desc, m.title
+          limit 6`.execute(db)
+      ).rows
+    : [];
   const categories = (await categorySummaries(db))
     .filter((category) => category.activeListings > 0)
     .sort((a, b) => b.activeListings - a.activeListings)

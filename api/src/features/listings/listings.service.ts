@@ -240,6 +240,23 @@ export function fuzzySearchText(q: string): string {
     .join(' ');
 }
 
+/** At most this many words of a text are compared one by one ("did you mean"). */
+export const SUGGESTION_WORDS = 8;
+
+/**
+ * The words of a text worth comparing one by one: without quotes, -exclusions (words asked to
+ * be absent), little words and words under three letters (too few trigrams to resemble
+ * anything by more than chance). The first SUGGESTION_WORDS, each once.
+ */
+export function suggestionWords(q: string): string[] {
+  const words = q
+    .split(/\s+/)
+    .filter((word) => !word.startsWith('-'))
+    .map((word) => word.replace(/["“”]/g, '').toLowerCase())
+    .filter((word) => [...word].length >= 3 && !FUZZY_STOPWORDS.has(word));
+  return [...new Set(words)].slice(0, SUGGESTION_WORDS);
+}
+
 /**
  * Full-text search with typo tolerance, over books, then their active listings.
  *   Strong matches: the title and authors (websearch_to_tsquery, which understands "quoted
@@ -249,10 +266,18 @@ export function fuzzySearchText(q: string): string {
  *   trigram-similar to the text ("Pride and Prejudise", "Hary Poter", "Tolkein") join them.
  *   Weak matches: the words appear in the book's description.
  * Text with "quoted phrases" or -exclusions is taken literally: no fuzzy matching for it.
- * Ranking: strong before weak; then an ISBN hit, an exact title, the full-text rank (shorter
- * titles first) or the trigram similarity; ties go to the newest listing. The best 200
- * strong and 60 weak books (ranked from the first 400 description matches) are considered,
- * which bounds the work for very broad text.
+ *
+ * Ranking is by a fixed order of keys, never one sum of scores on different scales:
+ *   1. the tier: books with every word in the title or authors, then misspelling matches,
+ *      then description matches (a look-alike never outranks the real word);
+ *   2. within the first tier: an ISBN hit, then an exact title, then a title holding any of the
+ *      words (a title match outranks an author-only match), then the full-text rank (title
+ *      words weigh more than authors', shorter titles first); within misspellings: a title
+ *      look-alike before an author look-alike, then the similarity;
+ *   3. the shorter title (so "Tolkein" ranks Tolkien's books as "Tolkien" does), then the
+ *      newest listing.
+ * The best 200 strong and 60 weak books (ranked from the first 400 description matches) are
+ * considered, which bounds the work for very broad text.
  */
 export async function searchListings(db: Database, params: SearchParams): Promise<SearchResult> {
   const asOf = snapshotTime(params.asOf);
@@ -265,29 +290,34 @@ export async function searchListings(db: Database, params: SearchParams): Promis
   const order =
     params.sort === 'price_asc' || params.sort === 'price_desc' || params.sort === 'newest'
       ? orderSql(params.sort)
-      : sql`b.tier, b.score desc, l.published_at desc, l.id desc`;
+      : sql`b.tier, b.strength desc, b.title_match desc, b.score desc, char_length(b.title),
+            l.published_at desc, l.id desc`;
   const { rows } = await sql<CardRow & { total: number }>`${sql.raw(PREPARED_TAG)}
     with input as materialized (
       select websearch_to_tsquery('english', public.search_normalise(${q})) as tsq,
-             public.search_normalise(${q}) as qn
+             public.search_normalise(${q}) as qn,
+             tsvector_to_array(to_tsvector('english', public.search_normalise(${q}))) as words
     ),
     exact as materialized (
-      select b.id,
-        (case when b.isbn13 = ${isbn} then 100 else 0 end
-         + case when b.search_title = input.qn then 50 else 0 end
-         + 10 * ts_rank_cd(b.title_document, input.tsq, 1)) as score
-      from public.books b, input
-      where b.isbn13 = ${isbn} or b.search_title = input.qn or b.title_document @@ input.tsq
-      order by score desc
+      select e.* from (
+        select b.id,
+          case when b.isbn13 = ${isbn} then 2 when b.search_title = input.qn then 1 else 0 end as strength,
+          (tsvector_to_array(ts_filter(b.title_document, '{a}')) && input.words)::int as title_match,
+          ts_rank_cd(b.title_document, input.tsq, 1) as score
+        from public.books b, input
+        where b.isbn13 = ${isbn} or b.search_title = input.qn or b.title_document @@ input.tsq
+      ) e
+      order by e.strength desc, e.title_match desc, e.score desc
       limit ${SEARCH_LIMITS.strong}
     ),
     fuzzy as materialized (
-      select f.id,
-        10 * greatest(word_similarity(public.search_normalise(${fuzzyText}), f.search_title),
-                      0.5 * word_similarity(public.search_normalise(${fuzzyText}), f.search_authors)) as score
+      select f.id, f.title_like::int as title_match,
+        greatest(word_similarity(public.search_normalise(${fuzzyText}), f.search_title),
+                 word_similarity(public.search_normalise(${fuzzyText}), f.search_authors)) as score
       from (
         -- Short or common fragments can resemble thousands of titles: rank a bounded sample.
-        select b.id, b.search_title, b.search_authors
+        select b.id, b.search_title, b.search_authors,
+          public.search_normalise(${fuzzyText}) <% b.search_title as title_like
         from public.books b
         where ${fuzzyText !== ''} and (select count(*) from exact) < ${SEARCH_LIMITS.fuzzyBelow}
           and (public.search_normalise(${fuzzyText}) <% b.search_title
@@ -295,7 +325,7 @@ export async function searchListings(db: Database, params: SearchParams): Promis
           and not exists (select 1 from exact e where e.id = b.id)
         limit ${SEARCH_LIMITS.fuzzySample}
       ) f
-      order by score desc
+      order by title_match desc, score desc
       limit ${SEARCH_LIMITS.fuzzy}
     ),
     weak as materialized (
@@ -313,13 +343,14 @@ export async function searchListings(db: Database, params: SearchParams): Promis
       limit ${SEARCH_LIMITS.weak}
     ),
     hits as (
-      select id, 0 as tier, score from exact
-      union all select id, 0 as tier, score from fuzzy
-      union all select id, 1 as tier, score from weak
+      select id, 0 as tier, strength, title_match, score from exact
+      union all select id, 1 as tier, 0 as strength, title_match, score from fuzzy
+      union all select id, 2 as tier, 0 as strength, 0 as title_match, score from weak
     )
     select ${CARD_COLUMNS}, count(*) over ()::int as total
     from (
-      select hits.tier, hits.score, bk.id, bk.title, bk.authors, bk.isbn13, bk.cover_url
+      select hits.tier, hits.strength, hits.title_match, hits.score,
+        bk.id, bk.title, bk.authors, bk.isbn13, bk.cover_url
       from hits join public.books bk on bk.id = hits.id
     ) b
     join public.listings l on l.book_id = b.id

@@ -4,7 +4,7 @@
  * by staff with a refund through the payment port or a release, payouts, and the emails.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -23,6 +23,7 @@ import {
   markArrived,
   type OrderDeps,
   openDispute,
+  presumeDelivered,
   resolveDispute,
   withdrawDispute,
 } from './orders.service.ts';
@@ -47,12 +48,12 @@ async function person(label: string) {
 }
 
 /** A paid order: a seller's book bought by a new buyer through checkout and the webhook. */
-async function paidOrder(price = 1000) {
+async function paidOrder(price = 1000, to = address) {
   const seller = await person('seller');
   const buyer = await person('buyer');
   const bookId = await createBook(db, { title: `Order book ${n}` });
   const listing = await createListing(db, { sellerId: seller.id, bookId, price, parcelSize: 'small' });
-  const started = await startCheckout(deps, buyer, { listingId: listing.id, address });
+  const started = await startCheckout(deps, buyer, { listingId: listing.id, address: to });
   const payment = await db
     .selectFrom('payments')
     .select('provider_ref')
@@ -476,5 +477,38 @@ describe('the seller cannot send it', () => {
       'PRECONDITION_FAILED',
       /not been dispatched/,
     );
+  });
+});
+
+describe('the carrier’s window counts working days where the parcel is delivered', () => {
+  it('skips St Andrew’s Day for a Scottish address, and presumes delivery later there', async () => {
+    const toEdinburgh = await paidOrder(1000, { ...address, town: 'Edinburgh', postcode: 'EH1 1YZ' });
+    const toBath = await paidOrder(1000);
+    // Dispatched with DPD (2 working days) on Friday 26 November 2027; Tuesday the 30th is a
+    // bank holiday in Scotland only.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2027-11-26T10:00:00Z') });
+    try {
+      for (const { seller, orderId } of [toEdinburgh, toBath]) {
+        await dispatchOrder(deps, seller.id, { orderId, carrier: 'dpd', trackingRef: '15501111111111' });
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await order(toEdinburgh.orderId)).delivery_due_at).toEqual(new Date('2027-12-01T10:00:00Z'));
+    expect((await order(toBath.orderId)).delivery_due_at).toEqual(new Date('2027-11-30T10:00:00Z'));
+
+    // Presumed delivered five working days after the window, counted there too: with both
+    // windows ending on Friday 26 November, Friday 3 December in England, Monday the 6th in
+    // Scotland.
+    await db
+      .updateTable('orders')
+      .set({ delivery_due_at: new Date('2027-11-26T10:00:00Z') })
+      .where('id', 'in', [toEdinburgh.orderId, toBath.orderId])
+      .execute();
+    await presumeDelivered(deps, new Date('2027-12-04T12:00:00Z'));
+    expect((await order(toBath.orderId)).status).toBe('delivered');
+    expect((await order(toEdinburgh.orderId)).status).toBe('dispatched');
+    await presumeDelivered(deps, new Date('2027-12-06T12:00:00Z'));
+    expect((await order(toEdinburgh.orderId)).status).toBe('delivered');
   });
 });

@@ -29,6 +29,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { type Actor, recordEvent, refundWithin } from '../checkout/checkout.service.ts';
+import { deliveryHolidayRegion } from '../checkout/holiday-region.ts';
 import { addWorkingDays } from '../checkout/working-days.ts';
 import type { PaymentProvider } from '../payments/types.ts';
 import { type OrderMailDeps, type OrderMailKind, sendOrderMail } from './order-mail.ts';
@@ -488,7 +489,11 @@ export async function dispatchOrder(
         dispatched_at: now,
         carrier: input.carrier,
         tracking_ref: input.trackingRef,
-        delivery_due_at: addWorkingDays(now, CARRIERS[input.carrier].windowWorkingDays),
+        delivery_due_at: addWorkingDays(
+          now,
+          CARRIERS[input.carrier].windowWorkingDays,
+          deliveryHolidayRegion(order.shipping_address),
+        ),
       },
       { id: sellerId, kind: 'seller' },
       `${CARRIERS[input.carrier].label} ${input.trackingRef}`,
@@ -873,7 +878,7 @@ export async function cancelUndispatched(deps: OrderDeps, now = new Date()): Pro
 export async function presumeDelivered(deps: OrderDeps, now = new Date()): Promise<number> {
   const candidates = await deps.db
     .selectFrom('orders')
-    .select(['id', 'delivery_due_at'])
+    .select(['id', 'delivery_due_at', 'shipping_address'])
     .where('status', '=', 'dispatched')
     .where('delivery_due_at', '<', now)
     .orderBy('delivery_due_at')
@@ -881,7 +886,12 @@ export async function presumeDelivered(deps: OrderDeps, now = new Date()): Promi
     .execute();
   const due = candidates.filter(
     (row) =>
-      row.delivery_due_at && addWorkingDays(row.delivery_due_at, PRESUMED_DELIVERY_WORKING_DAYS) <= now,
+      row.delivery_due_at &&
+      addWorkingDays(
+        row.delivery_due_at,
+        PRESUMED_DELIVERY_WORKING_DAYS,
+        deliveryHolidayRegion(row.shipping_address),
+      ) <= now,
   );
   return moveEach(
     deps,

@@ -1,7 +1,13 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_DIR } from '../../db/migrate.ts';
 import { SITE_PAGES, seedSitePages } from '../../seed/site-pages.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { trpcQuery } from '../../testing/catalogue.ts';
+
+const EMAIL_PAGES_MIGRATION = '20261124130000_pages_say_what_emails_do.sql';
 
 let t: TestApp;
 
@@ -66,5 +72,59 @@ describe('static pages', () => {
       .where('slug', '=', 'about-us')
       .executeTakeFirstOrThrow();
     expect(page.title).toBe('About us (edited)');
+  });
+});
+
+/** What the seeded FAQ and help centre said until 2026-11-24: the account has no such setting. */
+const OLD_FAQ_ANSWER =
+  "Use the unsubscribe link at the bottom of any email, or change your email settings in your account. You'll still get emails about your orders.";
+const OLD_HELP_ACCOUNT =
+  'Change your email preferences from your account settings, or use the unsubscribe link at the bottom of any email we send.';
+/** Promises of an email setting in the account, which has none (only API tokens). */
+const PROMISED_SETTING = /email (settings|preferences)/i;
+
+describe('what the pages say about emails', () => {
+  it('says what is true: service emails cannot be turned off, and there is no email setting', async () => {
+    for (const slug of ['faq', 'help-centre']) {
+      const page = (await trpcQuery(t.app, 'pages.bySlug', { slug })).body.result.data;
+      expect(page.bodyMarkdown, slug).not.toMatch(PROMISED_SETTING);
+    }
+    const faq = (await trpcQuery(t.app, 'pages.bySlug', { slug: 'faq' })).body.result.data.bodyMarkdown;
+    expect(faq).toMatch(/can't be turned off while you have an account/);
+    expect(faq).toMatch(/We don't send newsletters or marketing emails/);
+  });
+
+  it('corrects a site seeded before, and leaves a page staff have rewritten alone', async () => {
+    const db = t.database.handle.db;
+    const migration = (await readFile(path.join(MIGRATIONS_DIR, EMAIL_PAGES_MIGRATION), 'utf8')).trim();
+    const setBody = (slug: string, body: string) =>
+      db.updateTable('pages').set({ body_markdown: body }).where('slug', '=', slug).execute();
+    const bodyOf = async (slug: string) =>
+      (
+        await db
+          .selectFrom('pages')
+          .select('body_markdown')
+          .where('slug', '=', slug)
+          .executeTakeFirstOrThrow()
+      ).body_markdown;
+
+    await setBody('faq', `## How do I stop getting emails?\n\n${OLD_FAQ_ANSWER}\n\n## Other\n\nKept.`);
+    await setBody('help-centre', `## Your account\n\n${OLD_HELP_ACCOUNT}`);
+    await sql.raw(migration).execute(db);
+    for (const slug of ['faq', 'help-centre']) {
+      expect(await bodyOf(slug), slug).not.toMatch(PROMISED_SETTING);
+      expect(await bodyOf(slug), slug).toMatch(/can't be turned off while you have an account/);
+    }
+    expect(await bodyOf('faq')).toMatch(/^## How do I stop getting emails\?\n\nReshelf only emails you/);
+    expect(await bodyOf('faq')).toMatch(/## Other\n\nKept\.$/);
+    const corrected = await bodyOf('faq');
+    await sql.raw(migration).execute(db);
+    expect(await bodyOf('faq')).toBe(corrected);
+
+    // Not the seeded sentence any more: staff's own words stay.
+    const rewritten = `Rewritten by staff: ${OLD_HELP_ACCOUNT.replace('Change', 'Please change')}`;
+    await setBody('help-centre', rewritten);
+    await sql.raw(migration).execute(db);
+    expect(await bodyOf('help-centre')).toBe(rewritten);
   });
 });

@@ -4,13 +4,15 @@
  * it by status class, method, path or procedure, request id, person and slowness, newest first
  * by keyset; others may not; lines past 14 days are pruned.
  */
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
-import { loggedPath } from './request-log.recorder.ts';
+import { createRequestLogRecorder, loggedPath, type RequestLine } from './request-log.recorder.ts';
 import { pruneRequestLog } from './request-log.service.ts';
 
 let t: TestApp;
@@ -124,5 +126,71 @@ describe('the request log', () => {
     expect(await pruneRequestLog(db)).toBeGreaterThanOrEqual(1);
     expect((await search({ requestId: 'old-line' })).rows).toEqual([]);
     expect((await search({ path: 'account.profile' })).rows.length).toBeGreaterThan(0);
+  });
+});
+
+describe('what flush() guarantees', () => {
+  /** A response as the recorder sees it: finished or not, then closed. */
+  function response(): ServerResponse & { end(finished: boolean): void } {
+    const raw = new EventEmitter() as EventEmitter & {
+      writableFinished: boolean;
+      end(finished: boolean): void;
+    };
+    raw.writableFinished = false;
+    raw.end = (finished) => {
+      raw.writableFinished = finished;
+      raw.emit('close');
+    };
+    return raw as unknown as ServerResponse & { end(finished: boolean): void };
+  }
+  const line = (requestId: string): RequestLine => ({
+    at: new Date(),
+    requestId,
+    method: 'GET',
+    path: '/trpc/flush.test',
+    status: 200,
+    durationMs: 1,
+    userId: null,
+  });
+  const written = async (requestId: string) =>
+    (await db.selectFrom('request_log').select('id').where('request_id', '=', requestId).execute()).length;
+
+  it('writes the line of every answer already sent, even one whose line is not recorded yet', async () => {
+    // A long interval: only flush() writes here.
+    const recorder = createRequestLogRecorder(db, { flushEveryMs: 3_600_000 });
+    const sent = response();
+    recorder.answering(sent); // the answer left (onSend)…
+    let flushed = false;
+    const flushing = recorder.flush().then(() => {
+      flushed = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(flushed).toBe(false); // …so flush() waits for its line,
+    recorder.record(line('flush-late-line'), sent); // which comes once it has finished (onResponse).
+    await flushing;
+    expect(await written('flush-late-line')).toBe(1);
+    await recorder.stop();
+  });
+
+  it('does not wait for an answer that was cut off before it finished', async () => {
+    const recorder = createRequestLogRecorder(db, { flushEveryMs: 3_600_000 });
+    const cut = response();
+    recorder.answering(cut);
+    recorder.record(line('flush-before-cut'));
+    const flushing = recorder.flush();
+    cut.end(false); // the client went away: no onResponse will come
+    await flushing;
+    expect(await written('flush-before-cut')).toBe(1);
+    await recorder.stop();
+  });
+
+  it('holds through the app: a line is written by the time flush() returns after the answer', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      const id = `flush-app-${Date.now()}-${i}`;
+      const answer = await request(t.app.server).get('/trpc/no.such.procedure').set('x-request-id', id);
+      expect(answer.status).toBe(404);
+      await t.app.requestLog.flush();
+      expect(await written(id)).toBe(1);
+    }
   });
 });

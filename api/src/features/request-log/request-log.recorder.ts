@@ -3,7 +3,16 @@
  * path: the answer goes first, the line waits in memory and is written with others in one
  * insert every couple of seconds (or sooner once many wait). If the database cannot keep up the
  * oldest waiting lines are dropped, never the requests themselves; pino still has every line.
+ *
+ * What flush() guarantees (tests and shutdown rely on it; nothing needs to wait and hope):
+ * once it resolves, the line of every logged request whose answer had started to leave before
+ * the call is in the table, unless it was dropped or failed to insert (both reported through
+ * onError). The line is made when the answer has finished (onResponse, for the full duration),
+ * which can be after the client has it; so the app announces each answer as it starts to leave
+ * (`answering`, from onSend) and flush() first waits for those lines, or for the answer to be
+ * cut off.
  */
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.ts';
 
@@ -25,9 +34,16 @@ export interface RequestLine {
 }
 
 export interface RequestLogRecorder {
-  record(line: RequestLine): void;
-  /** Writes what waits now (tests, and shutdown). */
+  /** A logged request's answer starts to leave (onSend): its line will follow. */
+  answering(response: ServerResponse): void;
+  /** The line of a finished answer (onResponse), given the same response when announced. */
+  record(line: RequestLine, response?: ServerResponse): void;
+  /**
+   * Writes every line recorded so far and those of every answer announced so far (waiting
+   * for them to finish, or to be cut off), then resolves.
+   */
   flush(): Promise<void>;
+  /** Stops the timer and writes what waits, without waiting for answers still going out. */
   stop(): Promise<void>;
 }
 
@@ -72,6 +88,12 @@ export function createRequestLogRecorder(
   let waiting: RequestLine[] = [];
   let writing: Promise<void> = Promise.resolve();
   let stopped = false;
+  /** Answers on their way whose lines are not recorded yet, each with how to say it is settled. */
+  const announced = new Map<ServerResponse, { settled: Promise<void>; settle: () => void }>();
+  const settle = (response: ServerResponse) => {
+    announced.get(response)?.settle();
+    announced.delete(response);
+  };
 
   const write = async () => {
     while (waiting.length > 0) {
@@ -97,15 +119,31 @@ export function createRequestLogRecorder(
       }
     }
   };
-  const flush = () => {
+  const writeNow = () => {
     writing = writing.then(write);
     return writing;
   };
-  const timer = setInterval(() => void flush(), options.flushEveryMs ?? 2000);
+  const timer = setInterval(() => void writeNow(), options.flushEveryMs ?? 2000);
   timer.unref();
 
   return {
-    record(line) {
+    answering(response) {
+      // Already gone (the client hung up first): its 'close' has passed and no line will come.
+      if (stopped || response.destroyed || announced.has(response)) return;
+      let resolve = () => {};
+      const settled = new Promise<void>((done) => {
+        resolve = done;
+      });
+      announced.set(response, { settled, settle: resolve });
+      response.once('close', () => {
+        // Cut off before it finished: no line will come. Finished: onResponse records it,
+        // perhaps a few callbacks after 'close' (async hooks); settle anyway once those have run.
+        if (!response.writableFinished) settle(response);
+        else setImmediate(() => settle(response));
+      });
+    },
+    record(line, response) {
+      if (response) settle(response);
       if (stopped) return;
       waiting.push(line);
       if (waiting.length > maxWaiting) {
@@ -113,13 +151,17 @@ export function createRequestLogRecorder(
         waiting = waiting.slice(dropped);
         options.onError?.(new Error('request log backlog full'), dropped);
       }
-      if (waiting.length >= batchSize) void flush();
+      if (waiting.length >= batchSize) void writeNow();
     },
-    flush,
+    async flush() {
+      await Promise.all([...announced.values()].map((answer) => answer.settled));
+      await writeNow();
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await flush();
+      for (const response of [...announced.keys()]) settle(response);
+      await writeNow();
     },
   };
 }

@@ -10,7 +10,7 @@ import { AppError } from '../../errors.ts';
 import type { Secrets } from '../../secrets.ts';
 
 const INVALID_LINK =
-  'This unsubscribe link isn’t valid: it may have been changed or cut short. Copy the whole link from the email, or sign in and change your email settings.';
+  'This unsubscribe link isn’t valid: it may have been changed or cut short. Copy the whole link from the email and try again, or write to us with “Contact us” at the bottom of the page.';
 
 function payload(subject: string, list: string): string {
   return `${subject}\n${list}`;

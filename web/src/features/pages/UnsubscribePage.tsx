@@ -19,7 +19,7 @@ export function UnsubscribePage() {
   let body: React.ReactNode;
   if (!complete) {
     body = (
-      <Problem text="This unsubscribe link is incomplete. Copy the whole link from the email, or sign in and change your email settings." />
+      <Problem text="This unsubscribe link is incomplete. Copy the whole link from the email and try again, or write to us with “Contact us” at the bottom of the page." />
     );
   } else if (check.isPending) {
     body = (
