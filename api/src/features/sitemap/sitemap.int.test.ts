@@ -85,7 +85,7 @@ describe('robots.txt', () => {
     expect(lines).toContain('Sitemap: https://reshelf.example/sitemap.xml');
   });
 
-  it('falls back to the origin the request came in on without PUBLIC_ORIGIN', () => {
+  it('names the sitemap at whatever origin it is given, listing each private prefix once', () => {
     expect(robotsTxt('http://localhost:3000')).toContain('Sitemap: http://localhost:3000/sitemap.xml');
     // Each signed-in page once, by its shortest private prefix.
     const prefixes = disallowedPrefixes();
@@ -157,7 +157,7 @@ describe('a catalogue past one file', () => {
 
   beforeAll(async () => {
     small = Fastify();
-    await registerSitemapRoutes(small, { db, config: { publicOrigin: undefined }, perFile: PER_FILE });
+    await registerSitemapRoutes(small, { db, config: { siteOrigin: 'http://shop.test' }, perFile: PER_FILE });
     await small.ready();
     // Enough active listings for three files of five.
     const sellerId = await createPerson(db, 'many@reshelf.test');

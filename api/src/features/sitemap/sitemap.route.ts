@@ -2,7 +2,7 @@
  * GET /robots.txt, /sitemap.xml and /sitemaps/<pages|listings>-<n>.xml (see sitemap.service.ts).
  * Registered before the web's fallback, which would otherwise answer them with index.html.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import {
@@ -13,14 +13,6 @@ import {
   sitemapIndexXml,
   urlsetXml,
 } from './sitemap.service.ts';
-
-/**
- * The site's public origin for absolute links: PUBLIC_ORIGIN when set, else the origin the
- * request came in on. (Kept in this one function so a shared public-origin helper can replace it.)
- */
-export function siteOrigin(config: Pick<AppConfig, 'publicOrigin'>, request: FastifyRequest): string {
-  return config.publicOrigin ? new URL(config.publicOrigin).origin : `${request.protocol}://${request.host}`;
-}
 
 /** Crawlers come back daily at most: ten minutes' staleness costs nothing. */
 const SITEMAP_SECONDS = 600;
@@ -66,7 +58,8 @@ export async function registerSitemapRoutes(
   app: FastifyInstance,
   deps: {
     db: Database;
-    config: Pick<AppConfig, 'publicOrigin'>;
+    /** Absolute links use the one configured public origin (config.siteOrigin), never a request's Host. */
+    config: Pick<AppConfig, 'siteOrigin'>;
     /** URLs per sitemap file: the protocol's 50,000 unless a test lowers it. */
     perFile?: number;
     /** How long a made sitemap is kept in memory (10 minutes; 0: never). */
@@ -76,15 +69,15 @@ export async function registerSitemapRoutes(
   const perFile = deps.perFile ?? SITEMAP_MAX_URLS;
   const cached = createSitemapCache(deps.cacheMs ?? SITEMAP_SECONDS * 1000);
 
-  app.get('/robots.txt', async (request, reply) =>
+  app.get('/robots.txt', async (_request, reply) =>
     reply
       .type('text/plain; charset=utf-8')
       .header('cache-control', ROBOTS_CACHE)
-      .send(robotsTxt(siteOrigin(deps.config, request))),
+      .send(robotsTxt(deps.config.siteOrigin)),
   );
 
-  app.get('/sitemap.xml', async (request, reply) => {
-    const origin = siteOrigin(deps.config, request);
+  app.get('/sitemap.xml', async (_request, reply) => {
+    const origin = deps.config.siteOrigin;
     const document = await rootSitemap(deps.db, perFile);
     return sendXml(
       reply,
@@ -96,7 +89,7 @@ export async function registerSitemapRoutes(
 
   app.get<{ Params: { file: string } }>('/sitemaps/:file', async (request, reply) => {
     const match = SITEMAP_FILE.exec(request.params.file);
-    const origin = siteOrigin(deps.config, request);
+    const origin = deps.config.siteOrigin;
     const xml = match
       ? await cached(`${origin}/sitemaps/${request.params.file}`, async () => {
           const entries = await sitemapFile(
