@@ -29,6 +29,11 @@ afterAll(async () => {
 
 /** Waits until every image on the page has loaded (for screenshots worth looking at). */
 async function imagesLoaded(page: Page): Promise<void> {
+  // Lazy images below the fold (the demo covers in a grid) load only when scrolled to: a
+  // full-page screenshot needs them all, so they are asked for now.
+  await page.evaluate(() => {
+    for (const image of document.images) image.loading = 'eager';
+  });
   await page.waitForFunction(() => [...document.images].every((image) => image.complete));
 }
 
