@@ -39,6 +39,15 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
 }
 
+/**
+ * TRUST_PROXY as Fastify's trustProxy. A hop count becomes proxy-addr's trust function
+ * (believe the nearest `hops` addresses): Fastify 5.12 takes a bare number as "trust nothing".
+ */
+export function trustProxyOption(trust: AppConfig['trustProxy']) {
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust;
+  return trust;
+}
+
 const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments'];
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -50,7 +59,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { maxParamLength: 5000 },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: config.env === 'production',
+    // Only the configured proxies' X-Forwarded-For (TRUST_PROXY; none by default): trusting
+    // every hop let a client forge the address the per-IP limits count.
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
 
