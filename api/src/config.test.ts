@@ -160,7 +160,10 @@ describe('loadConfig', () => {
   it.each([
     ['true', /TRUST_PROXY cannot trust every proxy: any client could then choose the address/],
     ['11', /TRUST_PROXY must be a hop count from 1 to 10/],
-    ['10.0.0.0/33', /TRUST_PROXY must be off, a hop count such as 1, or a comma-separated list .*"10\.0\.0\.0\/33"/],
+    [
+      '10.0.0.0/33',
+      /TRUST_PROXY must be off, a hop count such as 1, or a comma-separated list .*"10\.0\.0\.0\/33"/,
+    ],
     ['proxy.internal', /not an address: "proxy\.internal"\) \(got "proxy\.internal"\)/],
     ['10.0.0.1,,10.0.0.2', /not an address: ""/],
   ])('stops on TRUST_PROXY=%s with a message naming it', (value, message) => {

@@ -64,7 +64,10 @@ const trustProxySchema = z.preprocess(
       if (/^\d+$/.test(value)) {
         const hops = Number(value);
         if (hops > 10) {
-          ctx.addIssue({ code: 'custom', message: 'must be a hop count from 1 to 10 (the proxies in front of the site)' });
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be a hop count from 1 to 10 (the proxies in front of the site)',
+          });
           return z.NEVER;
         }
         return hops;

@@ -41,7 +41,12 @@ async function appTrusting(trustProxy: string): Promise<FastifyInstance> {
     WEB_DIST: 'api/.no-web-dist',
     TRUST_PROXY: trustProxy,
   });
-  const app = await buildApp({ config, database: t.database.handle, secrets: t.secrets, services: t.services });
+  const app = await buildApp({
+    config,
+    database: t.database.handle,
+    secrets: t.secrets,
+    services: t.services,
+  });
   await app.ready();
   extra.push(app);
   return app;
