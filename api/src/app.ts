@@ -22,6 +22,7 @@ import { createRequestLogRecorder, requestLine } from './features/request-log/re
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { csrfGuard } from './http/csrf.ts';
+import { rejectNulParameters } from './http/nul-guard.ts';
 import { createPublicCache } from './http/public-cache.ts';
 import { loggerOptions } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
@@ -50,6 +51,12 @@ export function trustProxyOption(trust: AppConfig['trustProxy']) {
 
 const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments'];
 
+function isApiPath(url: string): boolean {
+  return API_PREFIXES.some(
+    (prefix) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`),
+  );
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database, secrets, logStream } = options;
   const services = options.services ?? (await createServices(config, database, secrets));
@@ -64,6 +71,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
+
+  // A NUL (which PostgreSQL cannot store) in a parameter of the routes outside the procedures;
+  // tRPC and the REST API refuse it in their own shape (trpc.ts).
+  app.addHook(
+    'onRequest',
+    rejectNulParameters({
+      only: (urlPath) => isApiPath(urlPath) && !/^\/(?:trpc|api\/v1)(?:\/|$)/.test(urlPath),
+    }),
+  );
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
@@ -197,9 +213,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isApi = API_PREFIXES.some(
-      (prefix) => request.url === prefix || request.url.startsWith(`${prefix}/`),
-    );
+    const isApi = isApiPath(request.url);
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
       // The client router owns every other path, including its not-found page.
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
