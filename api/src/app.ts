@@ -22,8 +22,8 @@ import { createRequestLogRecorder, requestLine } from './features/request-log/re
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { csrfGuard } from './http/csrf.ts';
-import { rejectNulParameters } from './http/nul-guard.ts';
 import { createPublicCache } from './http/public-cache.ts';
+import { rejectUnstorableParameters } from './http/text-guard.ts';
 import { loggerOptions } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
 import type { Secrets } from './secrets.ts';
@@ -49,6 +49,9 @@ export function trustProxyOption(trust: AppConfig['trustProxy']) {
   return trust;
 }
 
+/** The largest request body any route reads (uploads set their own, larger, limits). */
+export const BODY_LIMIT = 1024 * 1024;
+
 const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments'];
 
 function isApiPath(url: string): boolean {
@@ -69,14 +72,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Only the configured proxies' X-Forwarded-For (TRUST_PROXY; none by default): trusting
     // every hop let a client forge the address the per-IP limits count.
     trustProxy: trustProxyOption(config.trustProxy),
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
   });
 
-  // A NUL (which PostgreSQL cannot store) in a parameter of the routes outside the procedures;
-  // tRPC and the REST API refuse it in their own shape (trpc.ts).
+  // Text PostgreSQL cannot store (a NUL, half a surrogate pair) in a parameter of the routes
+  // outside the procedures; tRPC and the REST API refuse it in their own shape (trpc.ts).
   app.addHook(
     'onRequest',
-    rejectNulParameters({
+    rejectUnstorableParameters({
       only: (urlPath) => isApiPath(urlPath) && !/^\/(?:trpc|api\/v1)(?:\/|$)/.test(urlPath),
     }),
   );
@@ -226,6 +229,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (status === 413) {
+      return reply.code(413).send({
+        error: 'Payload Too Large',
+        message: `The request body is too large: send at most ${BODY_LIMIT / 1024 / 1024} MB.`,
+      });
+    }
     return reply.code(status).send({
       error: status >= 500 ? 'Internal Server Error' : 'Bad Request',
       message:

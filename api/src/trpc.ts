@@ -8,8 +8,9 @@
  *   tierProcedure(level)   an active admin_users record at or above the level (403)
  * Access checks run before input validation, so a caller without access learns nothing
  * about what input a procedure expects. Then, before any schema, the raw input is refused
- * whole (400, naming the field) when any text in it holds a NUL character, which PostgreSQL
- * cannot store: one check for every procedure, on /trpc and the REST API alike. A personal API token (Bearer rsk_…) acts as its
+ * whole (400, naming the field) when any text in it holds a NUL character or half of a
+ * surrogate pair, which PostgreSQL cannot store: one check for every procedure, on /trpc and
+ * the REST API alike. A personal API token (Bearer rsk_…) acts as its
  * owner; a read-only one is refused every mutation, a refused one every procedure.
  *
  * Publishing a procedure on the REST API (/api/v1, openapi/openapi.json) is one meta line,
@@ -22,9 +23,8 @@
 import {
   type ADMIN_TIERS,
   DEFAULT_REQUIRED_TIER_LEVEL,
-  findNul,
+  findTextFault,
   hasStaffRole,
-  NUL_MESSAGE,
   tierForLevel,
   tierLevel,
 } from '@reshelf/contracts';
@@ -152,27 +152,31 @@ const apiTokenGuard = t.middleware(({ ctx, type, next }) => {
 const baseProcedure = t.procedure.use(errorBoundary).use(apiTokenGuard);
 
 /**
- * Refuses an input with a NUL character in any text or key, before the procedure's schema
- * runs, as a validation error naming the field ("title: Text cannot contain a NUL character").
- * Each builder adds it after its access checks.
+ * Refuses an input with text PostgreSQL cannot store (a NUL character, or half of a surrogate
+ * pair) in any field or key, before the procedure's schema runs, as a validation error naming
+ * the field ("title: Text cannot contain a NUL character"). Each builder adds it after its
+ * access checks.
  */
-const rejectNul = t.middleware(async ({ getRawInput, next }) => {
-  const path = findNul(await getRawInput());
-  if (path) {
+const rejectUnstorableText = t.middleware(async ({ getRawInput, next }) => {
+  const fault = findTextFault(await getRawInput());
+  if (fault) {
+    const issue = { code: 'custom' as const, path: fault.path, message: fault.message, input: undefined };
     throw new TRPCError({
       code: 'BAD_REQUEST',
-      message: NUL_MESSAGE,
+      message: fault.message,
       // ZodRealError, the Error that zod's own parse throws (a plain ZodError is not an Error).
-      cause: new z.ZodRealError([{ code: 'custom', path, message: NUL_MESSAGE, input: undefined }]),
+      cause: new z.ZodRealError([issue]),
     });
   }
   return next();
 });
 
-export const publicProcedure = baseProcedure.meta({ access: 'public' }).use(rejectNul);
+export const publicProcedure = baseProcedure.meta({ access: 'public' }).use(rejectUnstorableText);
 
 /** A public read whose answer is the same for everyone: cached briefly (http/public-cache.ts). */
-export const cachedPublicProcedure = baseProcedure.meta({ access: 'public', cache: true }).use(rejectNul);
+export const cachedPublicProcedure = baseProcedure
+  .meta({ access: 'public', cache: true })
+  .use(rejectUnstorableText);
 
 const requireUser = t.middleware(({ ctx, next }) => {
   if (!ctx.auth.claims) {
@@ -188,7 +192,10 @@ const requireUser = t.middleware(({ ctx, next }) => {
   return next({ ctx: { user: ctx.auth.claims as AccessClaims } });
 });
 
-export const authedProcedure = baseProcedure.meta({ access: 'authed' }).use(requireUser).use(rejectNul);
+export const authedProcedure = baseProcedure
+  .meta({ access: 'authed' })
+  .use(requireUser)
+  .use(rejectUnstorableText);
 
 /** The caller's roles, lower-cased. A lookup error is reported to the caller as denial. */
 export async function rolesOf(db: Database, userId: string): Promise<string[]> {
@@ -247,7 +254,7 @@ const staffOnly = baseProcedure
     return next({ ctx: { roles, isAdmin: roles.includes('admin') } });
   });
 
-export const staffProcedure = staffOnly.use(auditTrail).use(rejectNul);
+export const staffProcedure = staffOnly.use(auditTrail).use(rejectUnstorableText);
 
 /** Staff with the role admin: user roles, settings and templates (moderators get 403). */
 export const adminProcedure = staffOnly
@@ -257,7 +264,7 @@ export const adminProcedure = staffOnly
     return next();
   })
   .use(auditTrail)
-  .use(rejectNul);
+  .use(rejectUnstorableText);
 
 export function tierProcedure(requiredLevel: number = DEFAULT_REQUIRED_TIER_LEVEL) {
   const requiredTier = tierForLevel(requiredLevel);
@@ -280,5 +287,5 @@ export function tierProcedure(requiredLevel: number = DEFAULT_REQUIRED_TIER_LEVE
       return next({ ctx: { adminTier: tier as keyof typeof ADMIN_TIERS, adminLevel: tierLevel(tier) } });
     })
     .use(auditTrail)
-    .use(rejectNul);
+    .use(rejectUnstorableText);
 }

@@ -25,8 +25,8 @@ import {
   type BulkRowStatus,
   bulkItemKey,
   mapBulkHeader,
-  NUL_MESSAGE,
   slugify,
+  textProblem,
   validateBulkRow,
 } from '@reshelf/contracts';
 import { CsvError } from 'csv-parse';
@@ -75,12 +75,13 @@ export function parseBulkCsv(text: string): ParsedRow[] {
   }
   const [header, ...body] = records;
   if (!header) throw new AppError('BAD_INPUT', BULK_MESSAGES.empty);
-  // PostgreSQL cannot store a NUL character: the file is refused, naming the first such cell.
+  // Text PostgreSQL cannot store (a NUL character): the file is refused, naming the first
+  // such cell.
   records.forEach((record, index) => {
-    const position = record.findIndex((cell) => cell.includes('\u0000'));
+    const position = record.findIndex((cell) => textProblem(cell) !== null);
     if (position === -1) return;
     const column = index === 0 ? 'the column names' : header[position]?.trim() || `column ${position + 1}`;
-    throw new AppError('BAD_INPUT', `Row ${index + 1}, ${column}: ${NUL_MESSAGE}`);
+    throw new AppError('BAD_INPUT', `Row ${index + 1}, ${column}: ${textProblem(record[position]!)}`);
   });
   const { columns, missing, unknown } = mapBulkHeader(header);
   if (missing.length) throw new AppError('BAD_INPUT', BULK_MESSAGES.missingColumns(missing));

@@ -24,7 +24,7 @@ import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { APP_ERROR_CODES, AppError } from '../../errors.ts';
 import { csrfGuard } from '../../http/csrf.ts';
-import { multipartNulProblem } from '../../http/nul-guard.ts';
+import { multipartTextProblem } from '../../http/text-guard.ts';
 import type { Services } from '../../services.ts';
 import { resolveAuth } from '../auth/resolve-auth.ts';
 import { processPhoto } from '../selling/photos.ts';
@@ -56,9 +56,9 @@ async function receiveFile(
     refuse(reply, 400, options.missing);
     return null;
   }
-  const nul = multipartNulProblem(file);
-  if (nul) {
-    refuse(reply, 400, nul);
+  const badText = multipartTextProblem(file);
+  if (badText) {
+    refuse(reply, 400, badText);
     return null;
   }
   try {

@@ -1,9 +1,10 @@
 /**
  * A NUL character (which PostgreSQL cannot store) anywhere a client sends text is refused at
  * the boundary with a 400 naming the field: procedure inputs on /trpc and the REST API, CSV
- * cells of a bulk listing, multipart fields, and the parameters of the other REST routes.
+ * cells of a bulk listing, multipart fields, and the parameters of the other REST routes. So is
+ * half of a surrogate pair, which jsonb (the audit log's details, for one) refuses.
  */
-import { BULK_TEMPLATE_CSV, NUL_MESSAGE } from '@reshelf/contracts';
+import { BULK_TEMPLATE_CSV, LONE_SURROGATE_MESSAGE, NUL_MESSAGE } from '@reshelf/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.ts';
@@ -69,6 +70,18 @@ describe('procedure inputs', () => {
     const path = await request(t.app.server).get('/api/v1/listings/dune%00');
     expect(path.status).toBe(400);
     expect(path.body.message).toBe(`slug: ${NUL_MESSAGE}`);
+    expect(noServerErrors()).toEqual([]);
+  });
+
+  it('refuses half of a surrogate pair, which the audit log’s jsonb cannot hold', async () => {
+    const staff = await createUser(t.database.handle.db, t.services.identity, 'nul-staff@example.com', {
+      roles: ['moderator'],
+    });
+    const response = await asUser(t.app, staff.accessToken).mutation('launchPlan.add', {
+      title: 'Order the shelving \ud83d',
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.message).toBe(`title: ${LONE_SURROGATE_MESSAGE}`);
     expect(noServerErrors()).toEqual([]);
   });
 
