@@ -22,7 +22,8 @@ import { createRequestLogRecorder, requestLine } from './features/request-log/re
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { csrfGuard } from './http/csrf.ts';
-import { createPublicCache } from './http/public-cache.ts';
+import { createPublicCache, isPublicCall } from './http/public-cache.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
 import { loggerOptions } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
@@ -86,12 +87,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    // SAMEORIGIN, not DENY: /admin/accessibility runs axe on the site's own pages in iframes.
-    reply.header('x-frame-options', 'SAMEORIGIN');
     return payload;
   });
+  // CSP, HSTS (production), Referrer-Policy, nosniff, no-store on private API answers.
+  app.decorateRequest('publicAnswer', false);
+  app.addHook('onSend', securityHeaders(config, path.join(config.webDist, 'index.html')).onSend);
 
   // The request log on /admin/logs: one line per API request, written after the answer.
   const requestLog = createRequestLogRecorder(database.db, {
@@ -168,6 +168,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(async (scope) => {
     scope.addHook('onRequest', csrfGuard(config));
+    // Public catalogue reads may be kept by caches; every other answer is no-store.
+    scope.addHook('onRequest', async (request) => {
+      request.publicAnswer = isPublicCall(request, (procedurePath) => cacheable.has(procedurePath));
+    });
     if (publicCache) {
       scope.addHook('onRequest', publicCache.onRequest);
       scope.addHook('onSend', publicCache.onSend);
