@@ -299,8 +299,6 @@ describe('hostile input on every procedure with text in its input', () => {
         counts.calls += 1;
         const status = response.statusCode;
         const message = messageOf(response.body);
-        if (process.env.SWEEP_DEBUG)
-          console.log(`${status} ${path} ${variant.label} :: ${message.slice(0, 120)}`);
         const where = `${path} (${variant.label})`;
         if (status >= 500) problems.push(`${where}: ${status} ${message}`);
         else if (typeof variant.expect === 'object') {
