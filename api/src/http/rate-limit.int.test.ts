@@ -7,6 +7,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_LIMITS } from '../features/auth/auth.service.ts';
 import { API_TOKEN_FAILURES } from '../features/auth/resolve-auth.ts';
+import { CONTACT_LIMIT, submitContactMessage } from '../features/contact/contact.service.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { createUser, TEST_PASSWORD } from '../testing/auth.ts';
 
@@ -171,5 +172,31 @@ describe('limits that count every attempt', () => {
       .execute();
     // The sign-up's own email and one per resend let through.
     expect(mails).toHaveLength(1 + AUTH_LIMITS.resendAccount.limit);
+  });
+});
+
+describe('the contact form’s limit per sender', () => {
+  it('keeps at most the limit’s worth of 20 concurrent messages from one sender', async () => {
+    const message = {
+      name: 'Storm Sender',
+      email: 'storm@example.com',
+      topic: 'other' as const,
+      message: 'Hello, this message is long enough to be sent.',
+    };
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () =>
+        submitContactMessage(t.database.handle.db, message, { senderKey: 'storm-sender' }),
+      ),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(CONTACT_LIMIT.messages);
+    for (const result of results.filter((each) => each.status === 'rejected')) {
+      expect((result as PromiseRejectedResult).reason).toMatchObject({ code: 'RATE_LIMITED' });
+    }
+    const stored = await t.database.handle.db
+      .selectFrom('contact_messages')
+      .select('id')
+      .where('sender_key', '=', 'storm-sender')
+      .execute();
+    expect(stored).toHaveLength(CONTACT_LIMIT.messages);
   });
 });
