@@ -28,7 +28,9 @@ import { registerSitemapRoutes } from './features/sitemap/sitemap.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { createBackgroundWork } from './http/background.ts';
 import { csrfGuard } from './http/csrf.ts';
-import { createPublicCache } from './http/public-cache.ts';
+import { createPublicCache, isPublicCall } from './http/public-cache.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { rejectUnstorableParameters } from './http/text-guard.ts';
 import { loggerOptions } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
 import type { Secrets } from './secrets.ts';
@@ -45,7 +47,25 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
 }
 
+/**
+ * TRUST_PROXY as Fastify's trustProxy. A hop count becomes proxy-addr's trust function
+ * (believe the nearest `hops` addresses): Fastify 5.12 takes a bare number as "trust nothing".
+ */
+export function trustProxyOption(trust: AppConfig['trustProxy']) {
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust;
+  return trust;
+}
+
+/** The largest request body any route reads (uploads set their own, larger, limits). */
+export const BODY_LIMIT = 1024 * 1024;
+
 const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments', '/sitemaps'];
+
+function isApiPath(url: string): boolean {
+  return API_PREFIXES.some(
+    (prefix) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`),
+  );
+}
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database, secrets, logStream } = options;
@@ -56,18 +76,28 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { maxParamLength: 5000 },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: config.env === 'production',
-    bodyLimit: 1024 * 1024,
+    // Only the configured proxies' X-Forwarded-For (TRUST_PROXY; none by default): trusting
+    // every hop let a client forge the address the per-IP limits count.
+    trustProxy: trustProxyOption(config.trustProxy),
+    bodyLimit: BODY_LIMIT,
   });
+
+  // Text PostgreSQL cannot store (a NUL, half a surrogate pair) in a parameter of the routes
+  // outside the procedures; tRPC and the REST API refuse it in their own shape (trpc.ts).
+  app.addHook(
+    'onRequest',
+    rejectUnstorableParameters({
+      only: (urlPath) => isApiPath(urlPath) && !/^\/(?:trpc|api\/v1)(?:\/|$)/.test(urlPath),
+    }),
+  );
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    // SAMEORIGIN, not DENY: /admin/accessibility runs axe on the site's own pages in iframes.
-    reply.header('x-frame-options', 'SAMEORIGIN');
     return payload;
   });
+  // CSP, HSTS (production), Referrer-Policy, nosniff, no-store on private API answers.
+  app.decorateRequest('publicAnswer', false);
+  app.addHook('onSend', securityHeaders(config, path.join(config.webDist, 'index.html')).onSend);
 
   // The request log on /admin/logs: one line per API request, written after the answer.
   const requestLog = createRequestLogRecorder(database.db, {
@@ -153,6 +183,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(async (scope) => {
     scope.addHook('onRequest', csrfGuard(config));
+    // Public catalogue reads may be kept by caches; every other answer is no-store.
+    scope.addHook('onRequest', async (request) => {
+      request.publicAnswer = isPublicCall(request, (procedurePath) => cacheable.has(procedurePath));
+    });
     if (publicCache) {
       scope.addHook('onRequest', publicCache.onRequest);
       scope.addHook('onSend', publicCache.onSend);
@@ -208,9 +242,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isApi = API_PREFIXES.some(
-      (prefix) => request.url === prefix || request.url.startsWith(`${prefix}/`),
-    );
+    const isApi = isApiPath(request.url);
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
       // The client router owns every other path, including its not-found page.
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
@@ -223,6 +255,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (status === 413) {
+      return reply.code(413).send({
+        error: 'Payload Too Large',
+        message: `The request body is too large: send at most ${BODY_LIMIT / 1024 / 1024} MB.`,
+      });
+    }
     return reply.code(status).send({
       error: status >= 500 ? 'Internal Server Error' : 'Bad Request',
       message:

@@ -137,4 +137,36 @@ describe('loadConfig', () => {
       'http://books.test:5173',
     );
   });
+
+  it('trusts no proxy by default, even in production', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: SITE, ...STRIPE }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+  });
+
+  it('takes TRUST_PROXY as a hop count or a list of proxy addresses and ranges', () => {
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: ' 2 ' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it.each([
+    ['true', /TRUST_PROXY cannot trust every proxy: any client could then choose the address/],
+    ['11', /TRUST_PROXY must be a hop count from 1 to 10/],
+    [
+      '10.0.0.0/33',
+      /TRUST_PROXY must be off, a hop count such as 1, or a comma-separated list .*"10\.0\.0\.0\/33"/,
+    ],
+    ['proxy.internal', /not an address: "proxy\.internal"\) \(got "proxy\.internal"\)/],
+    ['10.0.0.1,,10.0.0.2', /not an address: ""/],
+  ])('stops on TRUST_PROXY=%s with a message naming it', (value, message) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(message);
+  });
 });

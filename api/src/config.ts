@@ -2,6 +2,7 @@
  * Configuration from the environment, parsed once at start. A missing or malformed
  * variable stops the process with a message naming it.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -21,6 +22,68 @@ const postgresUrl = z
   }, 'must be a postgres:// or postgresql:// connection string with a host');
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+/** proxy-addr's names for whole ranges (Fastify's trustProxy understands them). */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;
+
+/** One entry of a TRUST_PROXY list: an address, a CIDR range, or a range's name. */
+function isProxyAddress(entry: string): boolean {
+  if ((PROXY_RANGE_NAMES as readonly string[]).includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: which X-Forwarded-For hops to believe. Off by default (the client's own
+ * address); a hop count (the proxies in front of the site, e.g. 1 behind one load balancer);
+ * or the proxies' addresses / CIDR ranges. Never "every proxy": then anyone could pick the
+ * address our per-IP limits see.
+ */
+export type TrustProxy = false | number | string[];
+
+const trustProxySchema = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx): TrustProxy => {
+      if (value === undefined || /^(false|off|none|0)$/i.test(value)) return false;
+      if (/^(true|on|all|\*)$/i.test(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'cannot trust every proxy: any client could then choose the address the per-IP limits see. Give the number of proxies in front of the site (e.g. 1) or their addresses',
+        });
+        return z.NEVER;
+      }
+      if (/^\d+$/.test(value)) {
+        const hops = Number(value);
+        if (hops > 10) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be a hop count from 1 to 10 (the proxies in front of the site)',
+          });
+          return z.NEVER;
+        }
+        return hops;
+      }
+      const entries = value.split(',').map((entry) => entry.trim());
+      const bad = entries.filter((entry) => !isProxyAddress(entry));
+      if (bad.length) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be off, a hop count such as 1, or a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.0/8,::1 (not an address: ${bad.map((entry) => JSON.stringify(entry)).join(', ')})`,
+        });
+        return z.NEVER;
+      }
+      return entries;
+    }),
+);
 
 const envSchema = z
   .object({
@@ -42,6 +105,7 @@ const envSchema = z
       emptyAsUndefined,
       z.coerce.number().int('must be a whole number').min(1).max(200).default(10),
     ),
+    TRUST_PROXY: trustProxySchema,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     PUBLIC_ORIGIN: z.preprocess(
       emptyAsUndefined,
@@ -176,6 +240,11 @@ export interface AppConfig {
   bookLookup: 'offline' | 'openlibrary';
   /** The public Supabase Storage bucket for photos (hosted mode). */
   storageBucket: string;
+  /**
+   * Which proxies' X-Forwarded-For to believe (Fastify's trustProxy): none (false), a hop
+   * count, or their addresses. request.ip, and so every per-IP limit, follows it.
+   */
+  trustProxy: TrustProxy;
 }
 
 /** The name a browser on this machine reaches the server by, for a HOST it listens on. */
@@ -243,5 +312,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         ? 'offline'
         : (env.BOOK_LOOKUP ?? (env.BACKEND === 'supabase' ? 'openlibrary' : 'offline')),
     storageBucket: env.SUPABASE_STORAGE_BUCKET,
+    trustProxy: env.TRUST_PROXY,
   };
 }

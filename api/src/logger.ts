@@ -1,7 +1,9 @@
 /**
- * pino options shared by the app and its tests. Request lines carry the request id;
- * credentials never reach a log line: authorization and cookie headers, set-cookie,
- * password and token fields, and token-like query parameters are redacted.
+ * pino options shared by the app and its tests. Request lines carry the request id and the
+ * path alone (`/trpc/<procedure>`, `/api/v1/...`): never the query string, which carries
+ * a tRPC call's input (a staff search by someone's email) and REST search terms. Credentials
+ * never reach a log line: authorization and cookie headers, set-cookie, password and token
+ * fields are redacted.
  */
 import type { FastifyServerOptions } from 'fastify';
 import type { DestinationStream, LoggerOptions } from 'pino';
@@ -29,10 +31,10 @@ export const REDACT_PATHS = [
   ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
-const SENSITIVE_QUERY = /([?&](?:token|access_token|refresh_token|code|password|key|signature)=)[^&#]*/gi;
-
-export function redactUrl(url: string): string {
-  return url.replace(SENSITIVE_QUERY, '$1[Redacted]');
+/** A request's path without its query string or fragment: what a log line may say. */
+export function pathOf(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
 }
 
 interface RequestLike {
@@ -52,7 +54,7 @@ export function loggerOptions(level: string, stream?: DestinationStream): Fastif
         return {
           id: request.id,
           method: request.method,
-          url: request.url ? redactUrl(request.url) : undefined,
+          url: request.url ? pathOf(request.url) : undefined,
           remoteAddress: request.ip,
           userAgent: request.headers?.['user-agent'],
         };

@@ -7,7 +7,10 @@
  *   adminProcedure         staff with the role admin (moderators: 403)
  *   tierProcedure(level)   an active admin_users record at or above the level (403)
  * Access checks run before input validation, so a caller without access learns nothing
- * about what input a procedure expects. A personal API token (Bearer rsk_…) acts as its
+ * about what input a procedure expects. Then, before any schema, the raw input is refused
+ * whole (400, naming the field) when any text in it holds a NUL character or half of a
+ * surrogate pair, which PostgreSQL cannot store: one check for every procedure, on /trpc and
+ * the REST API alike. A personal API token (Bearer rsk_…) acts as its
  * owner; a read-only one is refused every mutation, a refused one every procedure.
  *
  * Publishing a procedure on the REST API (/api/v1, openapi/openapi.json) is one meta line,
@@ -20,6 +23,7 @@
 import {
   type ADMIN_TIERS,
   DEFAULT_REQUIRED_TIER_LEVEL,
+  findTextFault,
   hasStaffRole,
   tierForLevel,
   tierLevel,
@@ -150,10 +154,32 @@ const apiTokenGuard = t.middleware(({ ctx, type, next }) => {
 
 const baseProcedure = t.procedure.use(errorBoundary).use(apiTokenGuard);
 
-export const publicProcedure = baseProcedure.meta({ access: 'public' });
+/**
+ * Refuses an input with text PostgreSQL cannot store (a NUL character, or half of a surrogate
+ * pair) in any field or key, before the procedure's schema runs, as a validation error naming
+ * the field ("title: Text cannot contain a NUL character"). Each builder adds it after its
+ * access checks.
+ */
+const rejectUnstorableText = t.middleware(async ({ getRawInput, next }) => {
+  const fault = findTextFault(await getRawInput());
+  if (fault) {
+    const issue = { code: 'custom' as const, path: fault.path, message: fault.message, input: undefined };
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: fault.message,
+      // ZodRealError, the Error that zod's own parse throws (a plain ZodError is not an Error).
+      cause: new z.ZodRealError([issue]),
+    });
+  }
+  return next();
+});
+
+export const publicProcedure = baseProcedure.meta({ access: 'public' }).use(rejectUnstorableText);
 
 /** A public read whose answer is the same for everyone: cached briefly (http/public-cache.ts). */
-export const cachedPublicProcedure = baseProcedure.meta({ access: 'public', cache: true });
+export const cachedPublicProcedure = baseProcedure
+  .meta({ access: 'public', cache: true })
+  .use(rejectUnstorableText);
 
 const requireUser = t.middleware(({ ctx, next }) => {
   if (!ctx.auth.claims) {
@@ -169,7 +195,10 @@ const requireUser = t.middleware(({ ctx, next }) => {
   return next({ ctx: { user: ctx.auth.claims as AccessClaims } });
 });
 
-export const authedProcedure = baseProcedure.meta({ access: 'authed' }).use(requireUser);
+export const authedProcedure = baseProcedure
+  .meta({ access: 'authed' })
+  .use(requireUser)
+  .use(rejectUnstorableText);
 
 /** The caller's roles, lower-cased. A lookup error is reported to the caller as denial. */
 export async function rolesOf(db: Database, userId: string): Promise<string[]> {
@@ -213,7 +242,7 @@ const auditTrail = t.middleware(async ({ ctx, type, path, next }) => {
   );
 });
 
-export const staffProcedure = baseProcedure
+const staffOnly = baseProcedure
   .meta({ access: 'staff' })
   .use(requireUser)
   .use(async ({ ctx, next }) => {
@@ -226,14 +255,19 @@ export const staffProcedure = baseProcedure
     }
     if (!hasStaffRole(roles)) throw new TRPCError({ code: 'FORBIDDEN', message: STAFF_FORBIDDEN_MESSAGE });
     return next({ ctx: { roles, isAdmin: roles.includes('admin') } });
-  })
-  .use(auditTrail);
+  });
+
+export const staffProcedure = staffOnly.use(auditTrail).use(rejectUnstorableText);
 
 /** Staff with the role admin: user roles, settings and templates (moderators get 403). */
-export const adminProcedure = staffProcedure.meta({ access: 'admin' }).use(({ ctx, next }) => {
-  if (!ctx.isAdmin) throw new TRPCError({ code: 'FORBIDDEN', message: ADMIN_ROLE_REQUIRED_MESSAGE });
-  return next();
-});
+export const adminProcedure = staffOnly
+  .meta({ access: 'admin' })
+  .use(({ ctx, next }) => {
+    if (!ctx.isAdmin) throw new TRPCError({ code: 'FORBIDDEN', message: ADMIN_ROLE_REQUIRED_MESSAGE });
+    return next();
+  })
+  .use(auditTrail)
+  .use(rejectUnstorableText);
 
 export function tierProcedure(requiredLevel: number = DEFAULT_REQUIRED_TIER_LEVEL) {
   const requiredTier = tierForLevel(requiredLevel);
@@ -255,5 +289,6 @@ export function tierProcedure(requiredLevel: number = DEFAULT_REQUIRED_TIER_LEVE
       }
       return next({ ctx: { adminTier: tier as keyof typeof ADMIN_TIERS, adminLevel: tierLevel(tier) } });
     })
-    .use(auditTrail);
+    .use(auditTrail)
+    .use(rejectUnstorableText);
 }

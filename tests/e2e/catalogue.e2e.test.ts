@@ -3,7 +3,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newPage, snapshot, withBrowser } from '../support/browser.ts';
+import { newPage, snapshot, watchContentSecurityPolicy, withBrowser } from '../support/browser.ts';
 
 let browser: Browser;
 withBrowser((launched) => (browser = launched));
@@ -23,6 +23,7 @@ async function noHorizontalScroll(page: Page): Promise<void> {
 describe('a newcomer finds a book', () => {
   it('searches from the home page with a misspelt title, filters by condition and price, and sees the full price', async () => {
     const { context, page } = await newPage(browser, 'desktop');
+    const blocked = await watchContentSecurityPolicy(context);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
 
@@ -113,6 +114,8 @@ describe('a newcomer finds a book', () => {
     await page.getByRole('heading', { name: 'Similar books' }).waitFor();
     await snapshot(page, 'catalogue-listing-desktop');
     expect(errors).toEqual([]);
+    // The whole journey ran under the production Content-Security-Policy with nothing blocked.
+    expect(blocked).toEqual([]);
     await context.close();
   });
 

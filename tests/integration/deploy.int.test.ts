@@ -84,6 +84,9 @@ describe('docker/compose.yaml', () => {
     expect(config.databaseUrl).toBe('postgres://reshelf:sample0password@db:5432/reshelf');
     expect(config.payments.provider).toBe('stripe');
     expect(config.dataDir).toBe('/app/.data');
+    // No proxy in front by default: X-Forwarded-For is believed only when TRUST_PROXY says so.
+    expect(config.trustProxy).toBe(false);
+    expect(loadConfig({ ...environment, TRUST_PROXY: 'uniquelocal' }).trustProxy).toEqual(['uniquelocal']);
     expect(app.volumes).toContain('app-data:/app/.data');
   });
 

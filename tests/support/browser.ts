@@ -54,6 +54,30 @@ export async function newPage(
 }
 
 /**
+ * Collects what the page's Content-Security-Policy blocked, in every page and frame of a
+ * context: the browser's own console report and the securitypolicyviolation event. The site
+ * sends its production policy in every mode (api/src/http/security-headers.ts), so a test
+ * that ends with an empty list has run under it without anything blocked.
+ */
+export async function watchContentSecurityPolicy(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(
+        `CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+      );
+    });
+  });
+  context.on('console', (message) => {
+    const text = message.text();
+    if (/Content Security Policy|CSP violation/i.test(text)) {
+      violations.push(`${message.page()?.url() ?? '?'}: ${text}`);
+    }
+  });
+  return violations;
+}
+
+/**
  * Saves a screenshot under tests/.artifacts for a person to look at: the whole page, or with
  * `fullPage: false` just the screen (for overlays fixed to the viewport).
  */

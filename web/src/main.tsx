@@ -1,3 +1,5 @@
+// First: zod must know before any schema is built that this page allows no eval.
+import './zod-config.ts';
 import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -33,6 +33,29 @@ export interface PublicCacheOptions {
 
 const pending = new WeakMap<FastifyRequest, { key: string; generation: number }>();
 
+/** The procedures a tRPC call names (a batch names several), or undefined if unreadable. */
+export function trpcCallPaths(url: string, prefix = '/trpc/'): string[] | undefined {
+  if (!url.startsWith(prefix)) return undefined;
+  const end = url.indexOf('?');
+  const segment = url.slice(prefix.length, end === -1 ? undefined : end);
+  try {
+    return decodeURIComponent(segment).split(',');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A GET whose every procedure answers public data, the same for everyone. */
+export function isPublicCall(
+  request: FastifyRequest,
+  cacheable: (procedurePath: string) => boolean,
+  prefix = '/trpc/',
+): boolean {
+  if (request.method !== 'GET') return false;
+  const paths = trpcCallPaths(request.url, prefix);
+  return Boolean(paths && paths.length > 0 && paths.every(cacheable));
+}
+
 export function createPublicCache(options: PublicCacheOptions): PublicCache {
   const maxEntries = options.maxEntries ?? 5_000;
   const prefix = `${options.prefix ?? '/trpc'}/`;
@@ -40,18 +63,9 @@ export function createPublicCache(options: PublicCacheOptions): PublicCache {
   let generation = 0;
 
   function keyFor(request: FastifyRequest): string | undefined {
-    if (request.method !== 'GET' || !request.url.startsWith(prefix)) return undefined;
     // A call with an API token is answered by the procedure, so a revoked token is refused at once.
     if (/^Bearer\s+rsk_/i.test(request.headers.authorization ?? '')) return undefined;
-    const end = request.url.indexOf('?');
-    const segment = request.url.slice(prefix.length, end === -1 ? undefined : end);
-    let paths: string[];
-    try {
-      paths = decodeURIComponent(segment).split(',');
-    } catch {
-      return undefined;
-    }
-    return paths.length > 0 && paths.every(options.cacheable) ? request.url : undefined;
+    return isPublicCall(request, options.cacheable, prefix) ? request.url : undefined;
   }
 
   return {

@@ -1,6 +1,15 @@
 /**
  * Fixed-window rate limits kept in PostgreSQL, so every BFF instance shares the counts.
- * `hit` counts an attempt; `peek` reads without counting (for limits on failures only).
+ *
+ * Checking and counting are one statement (`reserve`): a conditional upsert takes one of the
+ * window's `limit` slots, or takes nothing and answers "refused" once they are gone. However
+ * many requests arrive at the same moment, at most `limit` of them are let through to do the
+ * work the limit guards; the rest are refused without being evaluated.
+ *
+ * Limits on failures only (wrong passwords for an account, API tokens that do not work) take
+ * a slot before the attempt is evaluated and give it back (`release`) when the attempt turns
+ * out not to be a failure. Counting after the check instead let 40 concurrent wrong passwords
+ * all through a limit of 10, since each one checked before any had counted.
  */
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
@@ -13,33 +22,41 @@ export interface RateRule {
 }
 
 export interface RateState {
-  hits: number;
+  /** A slot was taken for this attempt: go ahead. */
   allowed: boolean;
+  /** Slots taken in this window, this one included when allowed. */
+  hits: number;
   retryAfterSeconds: number;
+  /** The window the slot was taken in (to give it back to the same one). */
+  windowStart: Date;
 }
 
 function windowStart(rule: RateRule) {
   return sql<Date>`to_timestamp(floor(extract(epoch from now()) / ${rule.windowSeconds}) * ${rule.windowSeconds})`;
 }
 
-function state(rule: RateRule, hits: number, start: Date): RateState {
+function retryAfter(rule: RateRule, start: Date): number {
   const resetAt = start.getTime() + rule.windowSeconds * 1000;
-  return {
-    hits,
-    allowed: hits <= rule.limit,
-    retryAfterSeconds: Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)),
-  };
+  return Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
 }
 
-export async function hit(db: Database, rule: RateRule, key: string): Promise<RateState> {
-  const row = await db
+/**
+ * Takes one of the window's slots for an attempt, in one statement: the row is created with
+ * 1, or raised by 1 only while it is below the limit (the row lock makes concurrent callers
+ * take turns, each seeing the others' counts). Nothing is counted when the answer is no.
+ */
+export async function reserve(db: Database, rule: RateRule, key: string): Promise<RateState> {
+  const taken = await db
     .insertInto('rate_limits')
     .values({ bucket: rule.bucket, key, window_start: windowStart(rule), hits: 1 })
     .onConflict((oc) =>
-      oc.columns(['bucket', 'key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }),
+      oc
+        .columns(['bucket', 'key', 'window_start'])
+        .doUpdateSet({ hits: sql`rate_limits.hits + 1` })
+        .where('rate_limits.hits', '<', rule.limit),
     )
     .returning(['hits', 'window_start'])
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
   // Now and then, forget windows that ended long ago.
   if (Math.random() < 0.01) {
     await db
@@ -47,23 +64,44 @@ export async function hit(db: Database, rule: RateRule, key: string): Promise<Ra
       .where('window_start', '<', sql<Date>`now() - interval '1 day'`)
       .execute();
   }
-  return state(rule, row.hits, row.window_start);
-}
-
-export async function peek(db: Database, rule: RateRule, key: string): Promise<RateState> {
-  const row = await db
+  if (taken) {
+    return {
+      allowed: true,
+      hits: taken.hits,
+      retryAfterSeconds: retryAfter(rule, taken.window_start),
+      windowStart: taken.window_start,
+    };
+  }
+  const full = await db
     .selectFrom('rate_limits')
     .select(['hits', 'window_start'])
     .where('bucket', '=', rule.bucket)
     .where('key', '=', key)
     .where('window_start', '=', windowStart(rule))
     .executeTakeFirst();
-  // A peek asks "may one more happen?", so the limit is reached at `limit` hits.
-  const hits = row?.hits ?? 0;
-  const result = state(rule, hits, row?.window_start ?? new Date());
-  return { ...result, allowed: hits < rule.limit };
+  const start = full?.window_start ?? new Date();
+  return {
+    allowed: false,
+    hits: full?.hits ?? rule.limit,
+    retryAfterSeconds: retryAfter(rule, start),
+    windowStart: start,
+  };
 }
 
+/** Gives back a slot `reserve` took: the attempt did not count against the limit after all. */
+export async function release(db: Database, rule: RateRule, key: string, taken: RateState): Promise<void> {
+  if (!taken.allowed) return;
+  await db
+    .updateTable('rate_limits')
+    .set({ hits: sql`hits - 1` })
+    .where('bucket', '=', rule.bucket)
+    .where('key', '=', key)
+    .where('window_start', '=', taken.windowStart)
+    .where('hits', '>', 0)
+    .execute();
+}
+
+/** Forgets every count for a key (e.g. an account's failed sign-ins once one succeeds). */
 export async function clear(db: Database, rule: RateRule, key: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('bucket', '=', rule.bucket).where('key', '=', key).execute();
 }
@@ -77,10 +115,18 @@ export function tooManyAttempts(retryAfterSeconds: number): AppError {
   );
 }
 
-/** Counts an attempt against each rule and throws when any is over its limit. */
+/**
+ * Takes a slot under each rule and throws when any is full. A refused attempt counts under
+ * none of them: the slots already taken for it are given back.
+ */
 export async function enforce(db: Database, checks: [RateRule, string][]): Promise<void> {
+  const taken: [RateRule, string, RateState][] = [];
   for (const [rule, key] of checks) {
-    const result = await hit(db, rule, key);
-    if (!result.allowed) throw tooManyAttempts(result.retryAfterSeconds);
+    const state = await reserve(db, rule, key);
+    if (!state.allowed) {
+      for (const [heldRule, heldKey, held] of taken) await release(db, heldRule, heldKey, held);
+      throw tooManyAttempts(state.retryAfterSeconds);
+    }
+    taken.push([rule, key, state]);
   }
 }

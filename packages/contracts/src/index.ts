@@ -12,3 +12,4 @@ export * from './orders.ts';
 export * from './reports.ts';
 export * from './schemas.ts';
 export * from './selling.ts';
+export * from './text.ts';

@@ -6,7 +6,7 @@
 import { tierLevel } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { clear, enforce, hit, peek, type RateRule, tooManyAttempts } from '../../http/rate-limit.ts';
+import { clear, enforce, type RateRule, release, reserve, tooManyAttempts } from '../../http/rate-limit.ts';
 import { activeAdminTier, rolesOf } from '../../trpc.ts';
 import { normaliseEmail } from './identity/local.ts';
 import {
@@ -115,16 +115,20 @@ export async function confirmEmail(deps: AuthDeps, token: string): Promise<Sessi
 export async function signIn(deps: AuthDeps, input: { email: string; password: string }): Promise<Session> {
   const email = normaliseEmail(input.email);
   refuseDemoInProduction(deps, email);
-  await enforce(deps.db, [[AUTH_LIMITS.signInIp, deps.info.ip ?? 'unknown']]);
-  const failures = await peek(deps.db, AUTH_LIMITS.signInFailures, email);
-  if (!failures.allowed) throw tooManyAttempts(failures.retryAfterSeconds);
+  const ip = deps.info.ip ?? 'unknown';
+  await enforce(deps.db, [[AUTH_LIMITS.signInIp, ip]]);
+  // The attempt takes one of the account's failure slots before the password is checked, so
+  // at most the limit's worth of guesses is ever checked, however many arrive at once. It
+  // gives the slot back unless the password was wrong.
+  const failure = await reserve(deps.db, AUTH_LIMITS.signInFailures, email);
+  if (!failure.allowed) throw tooManyAttempts(failure.retryAfterSeconds);
   try {
     const session = await deps.identity.signIn(email, input.password, deps.info);
     await clear(deps.db, AUTH_LIMITS.signInFailures, email);
     return session;
   } catch (error) {
-    if (error instanceof IdentityError && error.code === 'invalid_credentials') {
-      await hit(deps.db, AUTH_LIMITS.signInFailures, email);
+    if (!(error instanceof IdentityError && error.code === 'invalid_credentials')) {
+      await release(deps.db, AUTH_LIMITS.signInFailures, email, failure).catch(() => {});
     }
     throw toAppError(error);
   }

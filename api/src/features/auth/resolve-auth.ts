@@ -8,7 +8,7 @@ import type { ApiTokenScope } from '@reshelf/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
-import { hit, peek, type RateRule } from '../../http/rate-limit.ts';
+import { type RateRule, release, reserve } from '../../http/rate-limit.ts';
 import type { Secrets } from '../../secrets.ts';
 import { API_TOKEN_REJECTIONS, checkApiToken, looksLikeApiToken } from '../api-tokens/api-tokens.service.ts';
 import { type AccessClaims, IdentityError, type IdentityProvider } from './identity/types.ts';
@@ -69,7 +69,9 @@ async function resolveApiToken(
   tokens: ApiTokenAuth,
 ): Promise<AuthState> {
   const ip = request.ip;
-  const limit = await peek(tokens.db, API_TOKEN_FAILURES, ip);
+  // A failure slot is taken before the token is looked up and given back when it works, so
+  // concurrent guesses from one address cannot all be checked before any has counted.
+  const limit = await reserve(tokens.db, API_TOKEN_FAILURES, ip);
   if (!limit.allowed) {
     const minutes = Math.max(1, Math.ceil(limit.retryAfterSeconds / 60));
     return {
@@ -83,9 +85,15 @@ async function resolveApiToken(
       },
     };
   }
-  const check = await checkApiToken(tokens.db, tokens.secrets, token);
+  let check: Awaited<ReturnType<typeof checkApiToken>>;
+  try {
+    check = await checkApiToken(tokens.db, tokens.secrets, token);
+  } catch (error) {
+    await release(tokens.db, API_TOKEN_FAILURES, ip, limit).catch(() => {});
+    throw error;
+  }
+  if (check.ok) await release(tokens.db, API_TOKEN_FAILURES, ip, limit);
   if (!check.ok) {
-    await hit(tokens.db, API_TOKEN_FAILURES, ip);
     request.log.info({ reason: check.reason }, 'API token refused');
     return {
       claims: null,

@@ -26,6 +26,7 @@ import {
   bulkItemKey,
   mapBulkHeader,
   slugify,
+  textProblem,
   validateBulkRow,
 } from '@reshelf/contracts';
 import { CsvError } from 'csv-parse';
@@ -74,6 +75,14 @@ export function parseBulkCsv(text: string): ParsedRow[] {
   }
   const [header, ...body] = records;
   if (!header) throw new AppError('BAD_INPUT', BULK_MESSAGES.empty);
+  // Text PostgreSQL cannot store (a NUL character): the file is refused, naming the first
+  // such cell.
+  records.forEach((record, index) => {
+    const position = record.findIndex((cell) => textProblem(cell) !== null);
+    if (position === -1) return;
+    const column = index === 0 ? 'the column names' : header[position]?.trim() || `column ${position + 1}`;
+    throw new AppError('BAD_INPUT', `Row ${index + 1}, ${column}: ${textProblem(record[position]!)}`);
+  });
   const { columns, missing, unknown } = mapBulkHeader(header);
   if (missing.length) throw new AppError('BAD_INPUT', BULK_MESSAGES.missingColumns(missing));
   if (unknown.length) throw new AppError('BAD_INPUT', BULK_MESSAGES.unknownColumns(unknown));

@@ -24,6 +24,7 @@ import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { APP_ERROR_CODES, AppError } from '../../errors.ts';
 import { csrfGuard } from '../../http/csrf.ts';
+import { multipartTextProblem } from '../../http/text-guard.ts';
 import type { Services } from '../../services.ts';
 import { resolveAuth } from '../auth/resolve-auth.ts';
 import { processPhoto } from '../selling/photos.ts';
@@ -53,6 +54,11 @@ async function receiveFile(
   const file = await request.file();
   if (!file) {
     refuse(reply, 400, options.missing);
+    return null;
+  }
+  const badText = multipartTextProblem(file);
+  if (badText) {
+    refuse(reply, 400, badText);
     return null;
   }
   try {

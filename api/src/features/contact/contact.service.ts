@@ -4,6 +4,7 @@
  * can send a few messages an hour.
  */
 import { type ContactInput, contactInputSchema } from '@reshelf/contracts';
+import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 
@@ -25,31 +26,36 @@ export async function submitContactMessage(
     // Only a bot fills in the hidden field: thank it and keep nothing.
     return { received: true, reference: 'RS-MSG' };
   }
-  const since = new Date(Date.now() - CONTACT_LIMIT.windowMinutes * 60_000);
-  const recent = await db
-    .selectFrom('contact_messages')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('sender_key', '=', sender.senderKey)
-    .where('created_at', '>=', since)
-    .executeTakeFirstOrThrow();
-  if (Number(recent.count) >= CONTACT_LIMIT.messages) {
-    throw new AppError(
-      'RATE_LIMITED',
-      'You have sent several messages in the last hour. We will reply to those first; please wait a while before sending another.',
-    );
-  }
-  const row = await db
-    .insertInto('contact_messages')
-    .values({
-      name: message.name,
-      email: message.email,
-      topic: message.topic,
-      message: message.message,
-      user_id: sender.userId ?? null,
-      sender_key: sender.senderKey,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  // Counting and sending are one step: a sender's messages take turns (a lock on their key for
+  // the transaction), so concurrent ones cannot all see a count under the limit.
+  const row = await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('contact'), hashtext(${sender.senderKey}))`.execute(trx);
+    const since = new Date(Date.now() - CONTACT_LIMIT.windowMinutes * 60_000);
+    const recent = await trx
+      .selectFrom('contact_messages')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('sender_key', '=', sender.senderKey)
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    if (Number(recent.count) >= CONTACT_LIMIT.messages) {
+      throw new AppError(
+        'RATE_LIMITED',
+        'You have sent several messages in the last hour. We will reply to those first; please wait a while before sending another.',
+      );
+    }
+    return trx
+      .insertInto('contact_messages')
+      .values({
+        name: message.name,
+        email: message.email,
+        topic: message.topic,
+        message: message.message,
+        user_id: sender.userId ?? null,
+        sender_key: sender.senderKey,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  });
   return { received: true, reference: `RS-MSG-${row.id.slice(0, 8).toUpperCase()}` };
 }
 

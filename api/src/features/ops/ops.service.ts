@@ -12,6 +12,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { normaliseEmail } from '../auth/identity/local.ts';
 import type { IdentityProvider, LinkBuilder } from '../auth/identity/types.ts';
+import { assertMayActOn } from '../global-admin/tier-protection.ts';
 import { type RoleGrant, type STAFF_GRANTS, TIER_GRANTS } from './roles.ts';
 
 /** Orders in an export at most: a larger period is refused with a message, not truncated. */
@@ -171,6 +172,13 @@ export async function grantRole(
     // A super admin demoting themselves could leave nobody able to grant tiers.
     throw new AppError('BAD_INPUT', 'You cannot change your own global-admin tier: ask another super admin.');
   }
+  await assertMayActOn(db, {
+    actorId: actor.userId,
+    target: account,
+    action: isTier ? 'tier.grant' : 'role.grant',
+    verb: isTier ? 'change the global-admin tier of' : 'change the roles of',
+    details: { role: input.role },
+  });
   await db.transaction().execute(async (trx) => {
     await grant(trx, account.id, input.role, isTier, actor.userId);
     await recordAudit(trx, {
@@ -197,6 +205,13 @@ export async function revokeRole(
 ) {
   const isTier = checkCanGrant(input.role, actor);
   const account = await requireAccount(db, input.email);
+  await assertMayActOn(db, {
+    actorId: actor.userId,
+    target: account,
+    action: isTier ? 'tier.revoke' : 'role.revoke',
+    verb: isTier ? 'withdraw the global-admin tier of' : 'change the roles of',
+    details: { role: input.role },
+  });
   await db.transaction().execute(async (trx) => {
     await withdraw(trx, account, isTier);
     await recordAudit(trx, {

@@ -9,11 +9,12 @@
  */
 import { formatPence } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
 import { applyPaymentEvent } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { TestOutcome, TestProvider } from './test-provider.ts';
-import { type PaymentProvider, WebhookSignatureError } from './types.ts';
+import { type PaymentProvider, WebhookEventError, WebhookSignatureError } from './types.ts';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -26,6 +27,12 @@ const CHOICES = {
   cancel: { label: 'Cancel and return to Reshelf', outcome: null },
 } as const satisfies Record<string, { label: string; outcome: TestOutcome | null }>;
 type Choice = keyof typeof CHOICES;
+const CHOICE_NAMES = Object.keys(CHOICES) as [Choice, ...Choice[]];
+/** Only the page's own buttons: an inherited name such as __proto__ is no choice at all. */
+const choiceSchema = z.enum(
+  CHOICE_NAMES,
+  `Choose ${CHOICE_NAMES.slice(0, -1).join(', ')} or ${CHOICE_NAMES.at(-1)}`,
+);
 
 function paymentPage(input: {
   ref: string;
@@ -90,7 +97,7 @@ export async function registerPaymentRoutes(
         try {
           event = deps.payments.parseWebhook(String(request.body ?? ''), request.headers);
         } catch (error) {
-          if (error instanceof WebhookSignatureError)
+          if (error instanceof WebhookSignatureError || error instanceof WebhookEventError)
             return reply.code(400).send({ error: 'Bad Request', message: error.message });
           return reply
             .code(400)
@@ -147,9 +154,13 @@ export async function registerPaymentRoutes(
     scope.post<{ Params: { ref: string; choice: string } }>(
       '/payments/test/:ref/:choice',
       async (request, reply) => {
-        if (!Object.hasOwn(CHOICES, request.params.choice))
-          return reply.code(404).send({ error: 'Not Found', message: 'Unknown choice' });
-        const { outcome } = CHOICES[request.params.choice as Choice];
+        const choice = choiceSchema.safeParse(request.params.choice);
+        if (!choice.success) {
+          return reply
+            .code(400)
+            .send({ error: 'Bad Request', message: `choice: ${choice.error.issues[0]?.message}` });
+        }
+        const { outcome } = CHOICES[choice.data];
         const payment = await lookup(request.params.ref);
         if (!payment)
           return reply.code(404).send({ error: 'Not Found', message: 'This payment link is not valid.' });

@@ -9,25 +9,38 @@
  * timestamp (over 5 minutes) is refused.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { Secrets } from '../../secrets.ts';
 import {
   type CheckoutSession,
   type CheckoutSessionInput,
   type PaymentEvent,
   type PaymentProvider,
+  WebhookEventError,
   WebhookSignatureError,
 } from './types.ts';
 
 export const TEST_SIGNATURE_HEADER = 'x-reshelf-test-signature';
 const TOLERANCE_SECONDS = 300;
 
-export type TestOutcome = 'success' | 'decline' | 'abandon';
+export const TEST_OUTCOMES = ['success', 'decline', 'abandon'] as const;
+export type TestOutcome = (typeof TEST_OUTCOMES)[number];
 
-const EVENT_TYPES: Record<TestOutcome, PaymentEvent['type']> = {
+const EVENT_TYPES = {
   success: 'payment.succeeded',
   decline: 'payment.failed',
   abandon: 'payment.abandoned',
-};
+} as const satisfies Record<TestOutcome, PaymentEvent['type']>;
+
+/** The events this provider sends, and nothing else (even correctly signed). */
+const testEventSchema = z.object({
+  id: z.string().min(1).max(200),
+  type: z.enum(Object.values(EVENT_TYPES)),
+  data: z.object({
+    providerRef: z.string().min(1).max(200),
+    amountMinor: z.number().int().min(0).optional(),
+  }),
+});
 
 export interface TestProvider extends PaymentProvider {
   readonly kind: 'test';
@@ -80,11 +93,21 @@ export function createTestProvider(options: { secrets: Secrets }): TestProvider 
       if (!options.secrets.verify('webhook', `${timestamp}.${rawBody}`, match[2]!)) {
         throw new WebhookSignatureError();
       }
-      const event = JSON.parse(rawBody) as {
-        id: string;
-        type: PaymentEvent['type'];
-        data: { providerRef: string; amountMinor?: number };
-      };
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        throw new WebhookEventError('the body is not JSON');
+      }
+      const parsed = testEventSchema.safeParse(body);
+      if (!parsed.success) {
+        throw new WebhookEventError(
+          parsed.error.issues
+            .map((issue) => `${issue.path.join('.') || 'event'}: ${issue.message}`)
+            .join('; '),
+        );
+      }
+      const event = parsed.data;
       return {
         id: event.id,
         type: event.type,

@@ -41,6 +41,14 @@ export class WebhookSignatureError extends Error {
   }
 }
 
+/** A signed webhook whose event is not one the provider sends (nothing is stored). */
+export class WebhookEventError extends Error {
+  constructor(problem: string) {
+    super(`The webhook event is not one we know: ${problem}`);
+    this.name = 'WebhookEventError';
+  }
+}
+
 export interface PaymentProvider {
   readonly kind: 'test' | 'stripe';
   createCheckout(input: CheckoutSessionInput): Promise<CheckoutSession>;
@@ -50,7 +58,7 @@ export interface PaymentProvider {
    * session already paid answers with its reference and the success address.
    */
   resumeCheckout(providerRef: string, input: CheckoutSessionInput): Promise<CheckoutSession>;
-  /** Verifies the signature and reads the event; throws WebhookSignatureError. */
+  /** Verifies the signature and reads the event; throws WebhookSignatureError or WebhookEventError. */
   parseWebhook(rawBody: string, headers: Record<string, string | string[] | undefined>): PaymentEvent;
   /** Gives money back; never more than was paid (the caller checks the ledger first). */
   refund(input: { providerRef: string; amountMinor: number; reason: string }): Promise<{ refundRef: string }>;

@@ -200,6 +200,8 @@ export async function registerRestApi(app: FastifyInstance, options: RestApiOpti
           method: entry.method,
           url: entry.route.replace(/\{(\w+)\}/g, ':$1'),
           handler: async (request, reply) => {
+            // Public catalogue reads may be kept by caches (security-headers.ts: no-store otherwise).
+            request.publicAnswer = entry.method === 'GET' && entry.procedure._def.meta?.cache === true;
             try {
               const ctx = await options.createContext(request, reply);
               const data = await callerFor(ctx, entry.path)(inputFor(entry, request));

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
-import { hit } from '../../http/rate-limit.ts';
+import { reserve } from '../../http/rate-limit.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
 import { createBook, createListing, trpcMutation, trpcQuery } from '../../testing/catalogue.ts';
@@ -199,7 +199,7 @@ describe('reporting', () => {
 
   it('is rate-limited per member', async () => {
     const busy = await createUser(db, t.services.identity, 'busy@reports.test');
-    for (let i = 0; i < REPORT_RATE.limit; i += 1) await hit(db, REPORT_RATE, busy.id);
+    for (let i = 0; i < REPORT_RATE.limit; i += 1) await reserve(db, REPORT_RATE, busy.id);
     const refused = errorOf(
       await asUser(t.app, busy.accessToken).mutation('reports.listing', {
         listingId: spare.id,

@@ -15,6 +15,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.ts';
+import { pathOf } from '../../logger.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,7 +53,7 @@ const LOGGED = /^\/(?:trpc|api|payments)(?:\/|$)/;
 
 /** The path alone: query strings can carry search terms, emails and tokens. */
 export function loggedPath(url: string): string | null {
-  const path = url.split('?', 1)[0] ?? '';
+  const path = pathOf(url);
   return LOGGED.test(path) ? path.slice(0, 2000) : null;
 }
 

@@ -18,6 +18,7 @@ import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { APP_ERROR_CODES, AppError } from '../../errors.ts';
 import { csrfGuard } from '../../http/csrf.ts';
+import { multipartTextProblem } from '../../http/text-guard.ts';
 import type { Secrets } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
 import { READ_ONLY_TOKEN_MESSAGE } from '../../trpc.ts';
@@ -93,6 +94,8 @@ export async function registerUploadRoutes(
         await assertCanAddPhoto(db, auth.claims.userId, listingId.data);
         const file = await request.file();
         if (!file) return refuse(reply, 400, SELLING_MESSAGES.photoMissingFile);
+        const badText = multipartTextProblem(file);
+        if (badText) return refuse(reply, 400, badText);
         let bytes: Buffer;
         try {
           bytes = await file.toBuffer();

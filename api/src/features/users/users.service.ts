@@ -6,12 +6,16 @@
  * A suspension is `auth.users.banned_until` set far in the future, the column both identity
  * providers already refuse at sign-in and on refresh; the request's auth resolution also checks
  * it (features/auth/resolve-auth.ts), so an existing session stops on the next request.
+ *
+ * Nobody acts on an account whose global-admin tier is above their own (a staff admin without
+ * a tier has none): features/global-admin/tier-protection.ts, refusals audited.
  */
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { assertMayActOn } from '../global-admin/tier-protection.ts';
 
 /** Suspended "until further notice": the year 9999, which every client parses. */
 const SUSPENDED_UNTIL = new Date('9999-12-31T00:00:00Z');
@@ -132,6 +136,16 @@ export async function getUser(db: Database, userId: string): Promise<UserDetail>
   };
 }
 
+async function requirePerson(db: Database, userId: string): Promise<{ id: string; email: string | null }> {
+  const person = await db
+    .selectFrom('auth.users')
+    .select(['id', 'email'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!person) throw new AppError('NOT_FOUND', 'There is no such person. Search again.');
+  return person;
+}
+
 export async function setSuspended(
   db: Database,
   staffId: string,
@@ -140,6 +154,13 @@ export async function setSuspended(
   if (input.userId === staffId) {
     throw new AppError('BAD_INPUT', "You can't suspend or unsuspend your own account. Ask another admin.");
   }
+  await assertMayActOn(db, {
+    actorId: staffId,
+    target: await requirePerson(db, input.userId),
+    action: input.suspended ? 'user.suspend' : 'user.unsuspend',
+    verb: input.suspended ? 'suspend' : 'restore',
+    details: { reason: input.reason },
+  });
   await db.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom('auth.users')
@@ -177,6 +198,12 @@ export async function setModerator(
   staffId: string,
   input: { userId: string; moderator: boolean },
 ): Promise<UserDetail> {
+  await assertMayActOn(db, {
+    actorId: staffId,
+    target: await requirePerson(db, input.userId),
+    action: input.moderator ? 'user.grant_moderator' : 'user.revoke_moderator',
+    verb: input.moderator ? 'give the moderator role to' : 'take the moderator role from',
+  });
   await db.transaction().execute(async (trx) => {
     const person = await trx
       .selectFrom('auth.users')
