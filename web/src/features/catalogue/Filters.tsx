@@ -277,7 +277,6 @@ export function SortSelect({ value, hasQuery }: { value: ListingSort; hasQuery: 
   const [search, setSearch] = useSearchParams();
   const id = useId();
   const sorts = LISTING_SORTS.filter((sort) => hasQuery || sort !== 'relevance');
-  const [current, setCurrent] = useFollow(value, value);
   return (
     <div className="flex items-center gap-2">
       <label htmlFor={id} className="text-sm whitespace-nowrap text-ink-muted">
