@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { adminProcedure, type Context, router, staffProcedure } from '../../trpc.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { linkOrigin } from '../auth/auth.router.ts';
 import { emailCleanupWithdrawals } from '../staff-listings/staff-listings.service.ts';
 import { searchAdmin } from './admin.service.ts';
 import { attachDemoCovers } from './demo-covers.ts';
@@ -146,7 +145,7 @@ export const adminRouter = router({
         details: { ...result, run_id: answer.run_id },
       });
       await emailCleanupWithdrawals(
-        { db: ctx.db, mailer: ctx.mailer, origin: linkOrigin(ctx), log: ctx.req.log },
+        { db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin, log: ctx.req.log },
         answer.listing_ids,
       );
       return result;
