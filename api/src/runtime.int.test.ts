@@ -81,6 +81,22 @@ describe('the runtime connection of a PostgreSQL of your own', () => {
     ]);
   });
 
+  it('says what to do when the runtime role cannot connect', async () => {
+    const { log } = logger();
+    await expect(
+      startDatabase(
+        loadConfig({
+          NODE_ENV: 'test',
+          DATABASE_MIGRATION_URL: database.url,
+          DATABASE_URL: withCredentials(database.url, 'nobody_here', 'wrong'),
+        }),
+        log,
+      ),
+    ).rejects.toThrow(
+      /^Could not connect to the database as nobody_here \(DATABASE_URL\): password authentication failed for user "nobody_here"\. Check its password, or give it a login as the owner/,
+    );
+  });
+
   it('refuses a runtime role that could not see a row, saying what to run', async () => {
     await asOwner((client) =>
       client.query(`create role ${NO_BYPASS} login password '${password}' nobypassrls;

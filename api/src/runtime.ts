@@ -91,9 +91,29 @@ export async function startDatabase(config: AppConfig, log: RuntimeLogger): Prom
       const password = await runtimeRolePassword(config.dataDir);
       await provisionRuntimeRole(ownerUrl!, password);
       url = withCredentials(ownerUrl!, RUNTIME_ROLE, password);
+    } else if (config.backend === 'embedded' && config.databaseMigrationUrl) {
+      // Docker and self-hosted: the owner gives the runtime role named in DATABASE_URL its login
+      // and that password, so a fresh or an existing database needs no step by hand.
+      const runtime = new URL(url);
+      if (decodeURIComponent(runtime.username) === RUNTIME_ROLE && runtime.password) {
+        await provisionRuntimeRole(ownerUrl!, decodeURIComponent(runtime.password)).catch((error: Error) =>
+          (log.warn ?? log.info)(
+            `database: could not give ${RUNTIME_ROLE} its login as the owner (${error.message}); using it as it is`,
+          ),
+        );
+      }
     }
     handle = createDatabase(url, { max: config.databasePoolMax });
-    runtimeRole = await inspectRuntimeRole(handle.pool);
+    try {
+      runtimeRole = await inspectRuntimeRole(handle.pool);
+    } catch (error) {
+      const who = decodeURIComponent(new URL(url).username) || 'the runtime role';
+      throw new Error(
+        `Could not connect to the database as ${who} (DATABASE_URL): ${(error as Error).message}. ` +
+          `Check its password, or give it a login as the owner: alter role ${who} login password '…'; ` +
+          '(docker/README.md, docs/hosted-supabase.md).',
+      );
+    }
     checkRuntimeRole(runtimeRole, log);
   } catch (error) {
     await handle?.close();
