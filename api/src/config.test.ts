@@ -53,16 +53,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_MIGRATION_URL: 'postgres://postgres:b@db:5432/reshelf' })).toThrow(
       /DATABASE_MIGRATION_URL needs DATABASE_URL too/,
     );
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://a@db/r', DATABASE_MIGRATION_URL: 'db:5432' })).toThrow(
-      /DATABASE_MIGRATION_URL must be a postgres:\/\//,
-    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://a@db/r', DATABASE_MIGRATION_URL: 'db:5432' }),
+    ).toThrow(/DATABASE_MIGRATION_URL must be a postgres:\/\//);
     expect(() =>
       loadConfig({
         BACKEND: 'supabase',
         DATABASE_URL: 'postgres://reshelf_app:a@db:5432/postgres',
         DATABASE_MIGRATION_URL: 'postgres://postgres:b@db:5432/postgres',
       }),
-    ).toThrow(/DATABASE_MIGRATION_URL is not used with BACKEND=supabase: apply the migrations with `supabase db push`/);
+    ).toThrow(
+      /DATABASE_MIGRATION_URL is not used with BACKEND=supabase: apply the migrations with `supabase db push`/,
+    );
   });
 
   it('refuses the hosted backend without its settings, listing every missing one', () => {

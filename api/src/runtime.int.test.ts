@@ -42,9 +42,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await asOwner((client) => client.query(`drop owned by ${NO_BYPASS}; drop role if exists ${NO_BYPASS}`)).catch(
-    () => {},
-  );
+  await asOwner((client) =>
+    client.query(`drop owned by ${NO_BYPASS}; drop role if exists ${NO_BYPASS}`),
+  ).catch(() => {});
   await database.drop();
 });
 
@@ -60,7 +60,9 @@ describe('the runtime connection of a PostgreSQL of your own', () => {
     try {
       expect(running.ownerUrl).toBe(database.url);
       expect(running.runtimeRole).toMatchObject({ role: RUNTIME_ROLE, superuser: false, ownsTables: false });
-      expect(lines).toContain('info database: the BFF connects as reshelf_app (not superuser, owns no tables)');
+      expect(lines).toContain(
+        'info database: the BFF connects as reshelf_app (not superuser, owns no tables)',
+      );
       const { rows } = await running.handle.pool.query<{ user: string; migrations: number }>(
         'select current_user as user, (select count(*)::int from public.schema_migrations) as migrations',
       );

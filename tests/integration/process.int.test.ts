@@ -117,7 +117,9 @@ describe('the marketplace process', () => {
     expect(await categorySlugs(first.port)).toContain('fiction');
 
     // The pool connects as the runtime role, never as the superuser (decision 0026).
-    expect(first.output()).toContain('database: the BFF connects as reshelf_app (not superuser, owns no tables)');
+    expect(first.output()).toContain(
+      'database: the BFF connects as reshelf_app (not superuser, owns no tables)',
+    );
     expect((await stat(path.join(dataDir, 'reshelf_app.password'))).mode & 0o777).toBe(0o600);
     const client = await embeddedClient(dataDir, first.output());
     const { rows: sessions } = await client.query(

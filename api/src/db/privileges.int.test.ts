@@ -19,7 +19,11 @@ const SYSTEM_SCHEMAS = ['pg_catalog', 'information_schema', 'pg_toast'];
 let t: TestDatabase;
 let owner: pg.Client;
 
-async function query<T extends pg.QueryResultRow>(client: pg.ClientBase, text: string, values: unknown[] = []) {
+async function query<T extends pg.QueryResultRow>(
+  client: pg.ClientBase,
+  text: string,
+  values: unknown[] = [],
+) {
   return (await client.query<T>(text, values)).rows;
 }
 
@@ -134,7 +138,11 @@ describe('client roles (anon, authenticated) write nothing', () => {
        values ($1, $2, 'crime-and-punishment-sold', 'sold', 'good', 1250, 'small', now()) returning id`,
       [seller!.id, book!.id],
     );
-    const claims = JSON.stringify({ sub: seller!.id, role: 'authenticated', email: 'sold-seller@privileges.test' });
+    const claims = JSON.stringify({
+      sub: seller!.id,
+      role: 'authenticated',
+      email: 'sold-seller@privileges.test',
+    });
 
     /** One statement as PostgREST runs it for this session: role and claims for one transaction. */
     const asSeller = async (text: string, values: unknown[] = []) => {
@@ -149,7 +157,9 @@ describe('client roles (anon, authenticated) write nothing', () => {
     };
 
     // The seller still reads their own listing (a policy says so)…
-    const read = await asSeller('select status, price_minor from public.listings where id = $1', [listing!.id]);
+    const read = await asSeller('select status, price_minor from public.listings where id = $1', [
+      listing!.id,
+    ]);
     expect(read.rows).toEqual([{ status: 'sold', price_minor: 1250 }]);
     // …but cannot change, add or delete it: the grant is gone, so RLS is not even consulted.
     await expect(

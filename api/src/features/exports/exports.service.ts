@@ -7,10 +7,10 @@
  * payouts   created in the period (held when the order was paid; released or cancelled since)
  * listings  published in the period
  */
-import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { type CsvCell, csvStream, pounds } from '../../http/csv.ts';
 
 export const EXPORT_KINDS = ['orders', 'payouts', 'listings'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
@@ -22,17 +22,13 @@ export interface ExportPeriod {
 
 const PAGE = 500;
 
-const pence = (value: number | null | undefined) =>
-  value === null || value === undefined ? '' : (value / 100).toFixed(2);
-const iso = (value: Date | null) => (value ? value.toISOString() : '');
-
 /** The period's bounds as timestamps: London midnight of `from` to London midnight after `to`. */
 const start = (period: ExportPeriod) =>
   sql<Date>`(${period.from}::date)::timestamp at time zone 'Europe/London'`;
 const end = (period: ExportPeriod) =>
   sql<Date>`(${period.to}::date + 1)::timestamp at time zone 'Europe/London'`;
 
-type Row = Record<string, string | number>;
+type Row = Record<string, CsvCell>;
 
 const COLUMNS: Record<ExportKind, string[]> = {
   orders: [
@@ -116,19 +112,19 @@ function orderRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
       yield {
         reference: row.reference,
         status: row.status,
-        paid_at: iso(row.paid_at),
+        paid_at: row.paid_at,
         title: row.title,
         buyer_email: row.buyer_email ?? '',
         seller_email: row.seller_email ?? '',
         charity_sale: row.charity_sale ? 'yes' : 'no',
-        item_price_gbp: pence(row.item_price_minor),
-        postage_gbp: pence(row.postage_minor),
-        buyer_protection_gbp: pence(row.buyer_protection_minor),
-        buyer_protection_vat_gbp: pence(row.buyer_protection_vat_minor),
-        discount_gbp: pence(row.discount_minor),
+        item_price_gbp: pounds(row.item_price_minor),
+        postage_gbp: pounds(row.postage_minor),
+        buyer_protection_gbp: pounds(row.buyer_protection_minor),
+        buyer_protection_vat_gbp: pounds(row.buyer_protection_vat_minor),
+        discount_gbp: pounds(row.discount_minor),
         discount_code: row.discount_code ?? '',
-        total_gbp: pence(row.total_minor),
-        refunded_gbp: pence(row.refunded_minor),
+        total_gbp: pounds(row.total_minor),
+        refunded_gbp: pounds(row.refunded_minor),
       };
     }
   })();
@@ -159,11 +155,11 @@ function payoutRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
       yield {
         order_reference: row.reference,
         seller_email: row.email ?? '',
-        amount_gbp: pence(row.amount_minor),
-        reversed_gbp: pence(row.reversed_minor),
+        amount_gbp: pounds(row.amount_minor),
+        reversed_gbp: pounds(row.reversed_minor),
         status: row.status,
-        created_at: iso(row.created_at),
-        released_at: iso(row.released_at),
+        created_at: row.created_at,
+        released_at: row.released_at,
       };
     }
   })();
@@ -201,22 +197,20 @@ function listingRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
         isbn13: row.isbn13 ?? '',
         status: row.status,
         condition: row.condition ?? '',
-        price_gbp: pence(row.price_minor),
+        price_gbp: pounds(row.price_minor),
         parcel_size: row.parcel_size ?? '',
         seller_email: row.email ?? '',
         charity: row.charity ?? '',
-        published_at: iso(row.published_at),
+        published_at: row.published_at,
       };
     }
   })();
 }
 
-/** Neutralises cells a spreadsheet would run as a formula (CSV injection). */
-function safeCell(value: string | number): string | number {
-  return typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/** The export as a stream of CSV text, header first. */
+/**
+ * The export as a stream of CSV text, header first, through the one CSV writer: text that a
+ * spreadsheet would run as a formula is neutralised there, money stays numbers (http/csv.ts).
+ */
 export function exportCsv(db: Database, kind: ExportKind, period: ExportPeriod): Readable {
   const rows =
     kind === 'orders'
@@ -224,12 +218,7 @@ export function exportCsv(db: Database, kind: ExportKind, period: ExportPeriod):
       : kind === 'payouts'
         ? payoutRows(db, period)
         : listingRows(db, period);
-  const safe = (async function* () {
-    for await (const row of rows) {
-      yield Object.fromEntries(Object.entries(row).map(([key, value]) => [key, safeCell(value)]));
-    }
-  })();
-  return Readable.from(safe).pipe(stringify({ header: true, columns: COLUMNS[kind], bom: true }));
+  return csvStream(COLUMNS[kind], rows, { bom: true });
 }
 
 export function exportFileName(kind: ExportKind, period: ExportPeriod): string {
