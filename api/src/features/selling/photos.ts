@@ -76,7 +76,7 @@ export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
       const raw = {
         raw: { width: large.info.width, height: large.info.height, channels: large.info.channels },
       };
-      const encode = async (image: sharp.Sharp, quality: number): Promise<PhotoVariant> => {
+      const encode = async (image: ReturnType<typeof sharp>, quality: number): Promise<PhotoVariant> => {
         const { data, info } = await image.webp({ quality }).toBuffer({ resolveWithObject: true });
         return { body: data, width: info.width, height: info.height, contentType: 'image/webp' };
       };
