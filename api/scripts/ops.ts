@@ -14,8 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import { toCsv } from '../src/features/ops/csv.ts';
 import { ROLE_GRANTS, STAFF_GRANTS } from '../src/features/ops/roles.ts';
+import { csvText, pounds } from '../src/http/csv.ts';
 import type { AppRouter } from '../src/router.ts';
 
 export const DEFAULT_URL = 'http://localhost:3000';
@@ -70,8 +70,6 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], flag: str
   }
   return value as T;
 }
-
-const pounds = (minor: number) => (minor / 100).toFixed(2);
 
 /** Why a call failed, in words an operator can act on, and the exit code. */
 export function describeFailure(error: unknown, url: string): { message: string; code: number } {
@@ -214,7 +212,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
       case 'export-orders': {
         const chosen = period(values.period);
         const result = await client.ops.exportOrders.query({ period: chosen });
-        const csv = toCsv(
+        const csv = csvText(
           [
             'reference',
             'status',

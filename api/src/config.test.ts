@@ -42,6 +42,31 @@ describe('loadConfig', () => {
     }
   });
 
+  it("takes the owner's connection for migrations apart from the runtime one, only beside DATABASE_URL", () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://reshelf_app:a@db:5432/reshelf',
+      DATABASE_MIGRATION_URL: 'postgres://postgres:b@db:5432/reshelf',
+    });
+    expect(config.databaseUrl).toBe('postgres://reshelf_app:a@db:5432/reshelf');
+    expect(config.databaseMigrationUrl).toBe('postgres://postgres:b@db:5432/reshelf');
+    expect(loadConfig({}).databaseMigrationUrl).toBeUndefined();
+    expect(() => loadConfig({ DATABASE_MIGRATION_URL: 'postgres://postgres:b@db:5432/reshelf' })).toThrow(
+      /DATABASE_MIGRATION_URL needs DATABASE_URL too/,
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://a@db/r', DATABASE_MIGRATION_URL: 'db:5432' }),
+    ).toThrow(/DATABASE_MIGRATION_URL must be a postgres:\/\//);
+    expect(() =>
+      loadConfig({
+        BACKEND: 'supabase',
+        DATABASE_URL: 'postgres://reshelf_app:a@db:5432/postgres',
+        DATABASE_MIGRATION_URL: 'postgres://postgres:b@db:5432/postgres',
+      }),
+    ).toThrow(
+      /DATABASE_MIGRATION_URL is not used with BACKEND=supabase: apply the migrations with `supabase db push`/,
+    );
+  });
+
   it('refuses the hosted backend without its settings, listing every missing one', () => {
     expect(() => loadConfig({ BACKEND: 'supabase' })).toThrow(
       /DATABASE_URL is required when BACKEND=supabase\n.*SUPABASE_URL is required.*\n.*SUPABASE_ANON_KEY is required.*\n.*SUPABASE_SERVICE_ROLE_KEY is required.*\n.*APP_SECRET is required/,

@@ -101,6 +101,7 @@ const envSchema = z
     ),
     DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('.data')),
     DATABASE_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
+    DATABASE_MIGRATION_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
     DATABASE_POOL_MAX: z.preprocess(
       emptyAsUndefined,
       z.coerce.number().int('must be a whole number').min(1).max(200).default(10),
@@ -188,6 +189,21 @@ const envSchema = z
           });
       }
     }
+    if (env.DATABASE_MIGRATION_URL && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_MIGRATION_URL'],
+        message:
+          "needs DATABASE_URL too: DATABASE_MIGRATION_URL is the owner's connection for migrations, DATABASE_URL the runtime role's",
+      });
+    }
+    if (env.DATABASE_MIGRATION_URL && env.BACKEND === 'supabase') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_MIGRATION_URL'],
+        message: 'is not used with BACKEND=supabase: apply the migrations with `supabase db push`',
+      });
+    }
     if (env.BACKEND !== 'supabase') return;
     for (const name of [
       'DATABASE_URL',
@@ -209,7 +225,10 @@ export interface AppConfig {
   host: string;
   port: number;
   dataDir: string;
+  /** The runtime connection (the pool's); none: the embedded PostgreSQL. */
   databaseUrl: string | undefined;
+  /** The schema owner's connection for migrations, when not the runtime one (decision 0026). */
+  databaseMigrationUrl: string | undefined;
   databasePoolMax: number;
   logLevel: Env['LOG_LEVEL'];
   /** PUBLIC_ORIGIN as configured: CORS and the CSRF check admit it. */
@@ -280,6 +299,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     port: env.PORT,
     dataDir: path.resolve(REPO_ROOT, env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
+    databaseMigrationUrl: env.DATABASE_MIGRATION_URL,
     databasePoolMax: env.DATABASE_POOL_MAX,
     logLevel: env.LOG_LEVEL,
     publicOrigin: env.PUBLIC_ORIGIN,

@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const bootLog = {
     info: (message: string) => console.info(`[reshelf] ${message}`),
+    warn: (message: string) => console.warn(`[reshelf] warning: ${message}`),
     debug: (message: string) => {
       if (config.logLevel === 'debug' || config.logLevel === 'trace') console.info(`[postgres] ${message}`);
     },

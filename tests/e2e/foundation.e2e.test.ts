@@ -20,6 +20,21 @@ async function addCategory(slug: string, name: string): Promise<void> {
 }
 
 describe('foundation', () => {
+  it('serves from a connection as the runtime role, never the superuser (decision 0026)', async () => {
+    const response = await fetch(`${inject('baseURL')}/trpc/catalogue.categories`);
+    expect(response.status).toBe(200);
+    const client = new pg.Client({ connectionString: inject('e2eDatabaseUrl') });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        "select distinct usename from pg_stat_activity where application_name = 'reshelf-api' and datname = current_database()",
+      );
+      expect(rows).toEqual([{ usename: 'reshelf_app' }]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('home lists the categories read from the database', async () => {
     await addCategory('e2e-rare-maps', 'Rare Maps (e2e)');
     const { context, page } = await newPage(browser, 'desktop');

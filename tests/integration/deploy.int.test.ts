@@ -37,6 +37,7 @@ function interpolate(value: string, env: Record<string, string>): string {
 
 const SAMPLE_ENV = {
   POSTGRES_PASSWORD: 'sample0password',
+  APP_DB_PASSWORD: 'sample0runtime',
   APP_SECRET: 'a-sample-app-secret-that-is-long-enough-0123456789',
   STRIPE_SECRET_KEY: 'sk_test_sample',
   STRIPE_WEBHOOK_SECRET: 'whsec_sample',
@@ -81,7 +82,9 @@ describe('docker/compose.yaml', () => {
     );
     const config = loadConfig(environment);
     expect(config.env).toBe('production');
-    expect(config.databaseUrl).toBe('postgres://reshelf:sample0password@db:5432/reshelf');
+    // Requests as the runtime role, migrations as the owner (decision 0026).
+    expect(config.databaseUrl).toBe('postgres://reshelf_app:sample0runtime@db:5432/reshelf');
+    expect(config.databaseMigrationUrl).toBe('postgres://reshelf:sample0password@db:5432/reshelf');
     expect(config.payments.provider).toBe('stripe');
     expect(config.dataDir).toBe('/app/.data');
     // No proxy in front by default: X-Forwarded-For is believed only when TRUST_PROXY says so.

@@ -1,9 +1,10 @@
 /**
- * The real entry point as a process: start-up, restart with data kept, SIGTERM leaving no
- * postgres behind, recovery after a hard kill, bad configuration, and an ordinary user.
+ * The real entry point as a process: start-up (its pool connected as the runtime role), restart
+ * with data kept, SIGTERM leaving no postgres behind, recovery after a hard kill, bad
+ * configuration, and an ordinary user.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmod, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,7 +120,16 @@ describe('the marketplace process', { timeout: 2 * START_BUDGET_MS + 30_000 }, (
     expect(first.output()).toContain('demo data seeded: reference-data');
     expect(await categorySlugs(first.port)).toContain('fiction');
 
+    // The pool connects as the runtime role, never as the superuser (decision 0026).
+    expect(first.output()).toContain(
+      'database: the BFF connects as reshelf_app (not superuser, owns no tables)',
+    );
+    expect((await stat(path.join(dataDir, 'reshelf_app.password'))).mode & 0o777).toBe(0o600);
     const client = await embeddedClient(dataDir, first.output());
+    const { rows: sessions } = await client.query(
+      "select distinct usename from pg_stat_activity where application_name = 'reshelf-api'",
+    );
+    expect(sessions).toEqual([{ usename: 'reshelf_app' }]);
     await client.query(
       "insert into categories (slug, name, position) values ('kept-across-restarts', 'Kept', 100)",
     );

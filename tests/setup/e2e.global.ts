@@ -18,6 +18,7 @@ import { buildApp } from '../../api/src/app.ts';
 import { prepare } from '../../api/src/bootstrap.ts';
 import { loadConfig } from '../../api/src/config.ts';
 import { freePort } from '../../api/src/db/embedded.ts';
+import { RUNTIME_ROLE, type RuntimeRoleReport } from '../../api/src/db/runtime-role.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,6 +41,13 @@ function buildWeb(args: string[]): void {
   if (build.status !== 0) throw new Error(`web build failed (vite build ${args.join(' ')})`);
 }
 
+/** The marketplace under test must connect as the runtime role, as a real one does (decision 0026). */
+export function assertRuntimeRole(report: RuntimeRoleReport): void {
+  if (report.role !== RUNTIME_ROLE || report.superuser || report.ownsTables) {
+    throw new Error(`the BFF under test connects as ${JSON.stringify(report)}, not as ${RUNTIME_ROLE}`);
+  }
+}
+
 export default async function setup(project: TestProject) {
   if (!existsSync(path.join(ROOT, 'web/dist/index.html'))) buildWeb([]);
   buildWeb(['--mode', 'e2e', '--outDir', E2E_WEB_DIST]);
@@ -54,6 +62,7 @@ export default async function setup(project: TestProject) {
   };
   const quiet = { info: () => {}, debug: () => {} };
   const { database, secrets, services } = await prepare(loadConfig(env), quiet);
+  assertRuntimeRole(database.runtimeRole);
   // The port is chosen once PostgreSQL holds its own; links in emails lead back to this very
   // server, as the browser reaches it.
   const port = await freePort();
@@ -62,7 +71,8 @@ export default async function setup(project: TestProject) {
   const app = await buildApp({ config, database: database.handle, secrets, services });
   await app.listen({ port, host: '127.0.0.1' });
   project.provide('baseURL', baseURL);
-  project.provide('e2eDatabaseUrl', database.url);
+  // Tests arrange data as the owner; the BFF itself connects as its runtime role.
+  project.provide('e2eDatabaseUrl', database.ownerUrl);
   return async () => {
     await app.close();
     await database.stop();

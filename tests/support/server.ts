@@ -13,12 +13,15 @@ import { buildApp } from '../../api/src/app.ts';
 import { prepare } from '../../api/src/bootstrap.ts';
 import { loadConfig } from '../../api/src/config.ts';
 import { freePort } from '../../api/src/db/embedded.ts';
-import { E2E_WEB_DIST } from '../setup/e2e.global.ts';
+import { assertRuntimeRole, E2E_WEB_DIST } from '../setup/e2e.global.ts';
 import { launchBrowser } from './browser.ts';
 
 export interface OwnMarketplace {
   baseURL: string;
-  /** Its database, for a test that must move time on (a carrier's window passing). */
+  /**
+   * Its database as the owner, for a test that must move time on (a carrier's window passing);
+   * the marketplace itself connects as the runtime role.
+   */
   databaseUrl: string;
   /**
    * Writes the request log's waiting lines: once it resolves, every API request answered
@@ -40,6 +43,7 @@ export async function startOwnMarketplace(): Promise<OwnMarketplace> {
   };
   const quiet = { info: () => {}, debug: () => {} };
   const { database, secrets, services } = await prepare(loadConfig(env), quiet);
+  assertRuntimeRole(database.runtimeRole);
   // The port is chosen once PostgreSQL holds its own; links in emails lead back to this very
   // server, as the browser reaches it.
   const port = await freePort();
@@ -49,7 +53,7 @@ export async function startOwnMarketplace(): Promise<OwnMarketplace> {
   await app.listen({ port, host: '127.0.0.1' });
   return {
     baseURL,
-    databaseUrl: database.url,
+    databaseUrl: database.ownerUrl,
     flushRequestLog: () => app.requestLog.flush(),
     async stop() {
       await app.close();

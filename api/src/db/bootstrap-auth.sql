@@ -13,6 +13,12 @@ begin
   if not exists (select 1 from pg_roles where rolname = 'service_role') then
     create role service_role nologin noinherit bypassrls;
   end if;
+  -- The BFF's runtime role (api/src/db/runtime-role.ts, decision 0026); the migration
+  -- 20261124180000_database_privileges.sql grants it the app's tables, the end of this file
+  -- the auth tables, and start-up gives it a login.
+  if not exists (select 1 from pg_roles where rolname = 'reshelf_app') then
+    create role reshelf_app nologin nosuperuser nocreatedb nocreaterole noreplication bypassrls;
+  end if;
 end
 $$;
 
@@ -77,9 +83,11 @@ $$;
 grant usage on schema auth to anon, authenticated, service_role;
 grant usage on schema public to anon, authenticated, service_role;
 grant usage on schema extensions to anon, authenticated, service_role;
-alter default privileges in schema public grant select on tables to anon;
-alter default privileges in schema public grant select, insert, update, delete on tables to authenticated, service_role;
-alter default privileges in schema public grant usage, select on sequences to authenticated, service_role;
+-- The client roles (anon, authenticated) get no default grants: the BFF is the only writer,
+-- and a migration grants SELECT where it adds a read policy (decision 0026). service_role is
+-- Supabase's server-side key, like the BFF.
+alter default privileges in schema public grant select, insert, update, delete on tables to service_role;
+alter default privileges in schema public grant usage, select on sequences to service_role;
 
 -- Sessions, rotating refresh tokens and single-use email tokens of the local identity
 -- provider (Supabase Auth keeps the same kinds of rows in its own tables).
@@ -116,3 +124,9 @@ create table if not exists auth.one_time_tokens (
   expires_at timestamptz not null
 );
 create index if not exists one_time_tokens_user_idx on auth.one_time_tokens (user_id, token_type);
+
+-- The BFF's runtime role runs the local identity provider: it reads and writes these tables.
+grant usage on schema auth to reshelf_app;
+grant usage on schema extensions to reshelf_app;
+grant select, insert, update, delete on all tables in schema auth to reshelf_app;
+grant usage, select on all sequences in schema auth to reshelf_app;

@@ -37,7 +37,7 @@ export async function createTestApp(
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
-    DATABASE_URL: database.url,
+    DATABASE_URL: database.appUrl,
     WEB_DIST: 'api/.no-web-dist',
     DATA_DIR: dataDir,
     ...options.env,
@@ -50,9 +50,11 @@ export async function createTestApp(
     },
   });
   const secrets = createSecrets('test-secret-that-is-long-enough-for-hkdf-0123456789');
-  const defaults = await createServices(config, database.handle, secrets);
+  // The app connects as the BFF's runtime role, as in production: the privilege wall is
+  // exercised by every test that drives the app.
+  const defaults = await createServices(config, database.appHandle, secrets);
   const services = options.services ? await options.services(defaults, database) : defaults;
-  const app = await buildApp({ config, database: database.handle, secrets, services, logStream });
+  const app = await buildApp({ config, database: database.appHandle, secrets, services, logStream });
   await app.ready();
   return {
     app,

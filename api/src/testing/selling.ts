@@ -1,4 +1,5 @@
 /** Helpers for selling tests: calls as a signed-in person, generated photos, uploads, orders. */
+import { crc32, createDeflate } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import request from 'supertest';
@@ -38,6 +39,43 @@ export function dataOf<T = any>(response: request.Response): T {
 
 export function errorOf(response: request.Response): { status: number; message: string } {
   return { status: response.status, message: response.body?.error?.message ?? response.body?.message };
+}
+
+/**
+ * A real PNG of one colour at any size, written without an image library: its rows deflate to
+ * almost nothing, so a 50-megapixel image is a file of about 150 KB (what an attacker would
+ * send). RGB, 8 bits, no interlace.
+ */
+export async function solidPng(width: number, height: number, rgb: [number, number, number] = [63, 90, 69]) {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // bit depth 8, colour type RGB, deflate, adaptive, no interlace
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x += 1) row.set(rgb, 1 + x * 3); // filter byte 0, then pixels
+  const deflate = createDeflate({ level: 9 });
+  const parts: Buffer[] = [];
+  deflate.on('data', (part: Buffer) => parts.push(part));
+  const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
+  for (let y = 0; y < height; y += 1) {
+    if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await done;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', Buffer.concat(parts)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A real photo, generated: a coloured rectangle in the given format. */

@@ -14,6 +14,8 @@ export const SELLING_LIMITS = {
   maxPhotos: 8,
   /** Uploads over this are refused (10 MB). */
   maxPhotoBytes: 10 * 1024 * 1024,
+  /** Images with more pixels are refused from their header, before decoding (40 megapixels). */
+  maxPhotoPixels: 40_000_000,
   /** Longest edge of the two stored sizes of every photo, in pixels. */
   photoLargePx: 1600,
   photoThumbPx: 400,
@@ -60,6 +62,9 @@ export const SELLING_MESSAGES = {
   photoTooBig: 'That photo is over 10 MB. Choose a smaller one (phone photos are usually 2–5 MB).',
   photoUnreadable: 'We couldn’t read that photo: the file may be damaged. Try another one.',
   photoMissingFile: 'Choose a photo to upload',
+  photoTooManyPixels:
+    'This image is larger than 40 megapixels. Resize it or choose a smaller one (a phone photo is usually about 12).',
+  photoBusy: 'We’re busy with a lot of photos right now. Try again in a few seconds.',
   reserved:
     'This book is reserved by a buyer who is paying for it now, so it can’t be changed. If they don’t finish paying within 15 minutes it goes back on sale and you can change it again.',
   sold: 'This book has been sold, so its listing can’t be changed any more.',

@@ -21,6 +21,7 @@ import { sql } from 'kysely';
 import sharp from 'sharp';
 import type { Database } from '../../db/index.ts';
 import { catalogueDemoSlugs } from '../../seed/catalogue-demo.ts';
+import { imageWork } from '../images/image-work.ts';
 import type { StoragePort } from '../storage/storage.ts';
 
 /** Bump when the drawing changes, so new covers get new keys (old URLs stay cached). */
@@ -200,20 +201,28 @@ export interface RenderedCover {
   thumb: Buffer;
 }
 
-/** The cover in both photo sizes, as WebP. */
+/**
+ * The cover in both photo sizes, as WebP: drawn inside the limiter every image path shares
+ * (decision 0026), waiting its turn behind uploads rather than being refused.
+ */
 export async function renderCover(spec: CoverSpec): Promise<RenderedCover> {
-  const { data, info } = await sharp(Buffer.from(coverSvg(spec)))
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-  const [large, thumb] = await Promise.all([
-    sharp(data, raw).webp({ quality: 82, effort: 1 }).toBuffer(),
-    sharp(data, raw)
-      .resize(COVER_THUMB_WIDTH, COVER_THUMB_HEIGHT)
-      .webp({ quality: 78, effort: 1 })
-      .toBuffer(),
-  ]);
-  return { large, thumb };
+  return imageWork.run(
+    async () => {
+      const { data, info } = await sharp(Buffer.from(coverSvg(spec)))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+      const [large, thumb] = await Promise.all([
+        sharp(data, raw).webp({ quality: 82, effort: 1 }).toBuffer(),
+        sharp(data, raw)
+          .resize(COVER_THUMB_WIDTH, COVER_THUMB_HEIGHT)
+          .webp({ quality: 78, effort: 1 })
+          .toBuffer(),
+      ]);
+      return { large, thumb };
+    },
+    { background: true },
+  );
 }
 
 /** The storage keys of a cover: named by what is drawn, in the two sizes a photo has. */

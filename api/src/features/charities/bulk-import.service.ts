@@ -31,11 +31,11 @@ import {
 } from '@reshelf/contracts';
 import { CsvError } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { csvText, readBackCell } from '../../http/csv.ts';
 import type { BookLookupPort } from '../selling/book-lookup.ts';
 import { requireCharity } from './charity-account.service.ts';
 
@@ -94,7 +94,8 @@ export function parseBulkCsv(text: string): ParsedRow[] {
     const cells: Partial<Record<BulkColumn, string>> = {};
     record.forEach((cell, position) => {
       const key = columns[position];
-      if (key) cells[key] = cell;
+      // A corrections file we wrote comes back with our quote mark before a formula character.
+      if (key) cells[key] = readBackCell(cell);
     });
     const checked = validateBulkRow(cells);
     rows.push({
@@ -587,15 +588,17 @@ export async function correctionsCsv(
     .orderBy('row_number')
     .execute();
   const keys = BULK_COLUMNS.map((column) => column.key);
-  const csv = stringify(
+  // Through the one CSV writer: a cell someone typed that a spreadsheet would run as a formula
+  // is written as text (with a quote mark, which parseBulkCsv takes off again).
+  const csv = csvText(
+    [...keys, 'problems'],
     rows.map((r) => {
       const cells = r.cells as Record<string, string>;
-      return [
-        ...keys.map((key) => cells[key] ?? ''),
-        `Row ${r.row_number}: ${(r.errors as string[]).join('; ')}`,
-      ];
+      return {
+        ...Object.fromEntries(keys.map((key) => [key, cells[key] ?? ''])),
+        problems: `Row ${r.row_number}: ${(r.errors as string[]).join('; ')}`,
+      } as Record<BulkColumn | 'problems', string>;
     }),
-    { header: true, columns: [...keys, 'problems'], record_delimiter: '\r\n' },
   );
   const base = row.file_name.replace(/\.csv$/i, '');
   return { fileName: `${base}-to-correct.csv`, csv };

@@ -11,9 +11,9 @@
  * its letter. The export is a CSV per tax year: one row per donor, or one row per item sold.
  */
 import { type CharityDashboard, type GiftAidSummary, taxYearLabel, taxYearOf } from '@reshelf/contracts';
-import { stringify } from 'csv-stringify/sync';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { csvText, pounds } from '../../http/csv.ts';
 import { requireCharity } from './charity-account.service.ts';
 
 const SOLD = sql`('paid', 'dispatched', 'delivered', 'completed')`;
@@ -155,10 +155,12 @@ export async function giftAidSummary(db: Database, userId: string, taxYear: numb
   };
 }
 
-const pounds = (minor: number) => (minor / 100).toFixed(2);
 const londonDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' });
 
-/** The Gift Aid export for a tax year: per donor (claim and letters) or per item sold. */
+/**
+ * The Gift Aid export for a tax year: per donor (claim and letters) or per item sold, through
+ * the one CSV writer (a donor reference or a title a spreadsheet would run is written as text).
+ */
 export async function giftAidCsv(
   db: Database,
   userId: string,
@@ -170,38 +172,30 @@ export async function giftAidCsv(
     const items = await giftAidItems(db, charity.charityId, input.taxYear);
     return {
       fileName: `${charity.slug}-gift-aid-items-${label}.csv`,
-      csv: stringify(
-        items.map((item) => [
-          item.donor_reference,
-          londonDay.format(item.paid_at),
-          item.reference,
-          item.title,
-          item.isbn13 ?? '',
-          pounds(item.item_price_minor),
-        ]),
-        {
-          header: true,
-          columns: ['donor_reference', 'date_sold', 'order_reference', 'title', 'isbn', 'proceeds_gbp'],
-          record_delimiter: '\r\n',
-        },
+      csv: csvText(
+        ['donor_reference', 'date_sold', 'order_reference', 'title', 'isbn', 'proceeds_gbp'],
+        items.map((item) => ({
+          donor_reference: item.donor_reference,
+          date_sold: londonDay.format(item.paid_at),
+          order_reference: item.reference,
+          title: item.title,
+          isbn: item.isbn13,
+          proceeds_gbp: pounds(item.item_price_minor),
+        })),
       ),
     };
   }
   const summary = await giftAidSummary(db, userId, input.taxYear);
   return {
     fileName: `${charity.slug}-gift-aid-donors-${label}.csv`,
-    csv: stringify(
-      summary.donors.map((donor) => [
-        donor.donorReference,
-        label,
-        donor.itemsSold,
-        pounds(donor.proceedsMinor),
-      ]),
-      {
-        header: true,
-        columns: ['donor_reference', 'tax_year', 'items_sold', 'proceeds_gbp'],
-        record_delimiter: '\r\n',
-      },
+    csv: csvText(
+      ['donor_reference', 'tax_year', 'items_sold', 'proceeds_gbp'],
+      summary.donors.map((donor) => ({
+        donor_reference: donor.donorReference,
+        tax_year: label,
+        items_sold: donor.itemsSold,
+        proceeds_gbp: pounds(donor.proceedsMinor),
+      })),
     ),
   };
 }

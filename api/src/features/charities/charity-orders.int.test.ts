@@ -4,6 +4,7 @@
  * year with their CSV exports, and the dashboard's figures, all on fixtures.
  */
 import { parse } from 'csv-parse/sync';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -59,12 +60,14 @@ async function order(options: {
   price?: number;
   donor?: string | null;
   category?: string;
+  title?: string;
 }): Promise<{ orderId: string; listingId: string }> {
   n += 1;
   const seller = options.charity === false ? privateSeller : owner;
-  const book = options.category
-    ? await createBook(db, { title: `Book ${n}`, category: options.category })
-    : bookId;
+  const book =
+    options.category || options.title
+      ? await createBook(db, { title: options.title ?? `Book ${n}`, category: options.category ?? 'fiction' })
+      : bookId;
   const listing = await createListing(db, {
     sellerId: seller.id,
     bookId: book,
@@ -350,6 +353,35 @@ describe('Retail Gift Aid', () => {
       ['D-1', '2025-04-06', '4.00'],
       ['D-1', '2026-01-10', '2.50'],
       ['D-2', '2025-09-01', '12.00'],
+    ]);
+  });
+
+  it('writes a donor reference or a title that a spreadsheet would run as a formula as text', async () => {
+    // Donor references are checked when typed and by the database (listings_donor_reference_check);
+    // the CSV writer must not rely on either (issue 17), so this test takes the check away.
+    await sql`alter table public.listings drop constraint listings_donor_reference_check`.execute(db);
+    await order({
+      status: 'completed',
+      donor: '@SUM(1)',
+      price: 350,
+      paidAt: new Date('2023-06-01T10:00:00Z'),
+      title: '=HYPERLINK("http://evil","x")',
+    });
+    const donors = dataOf(await asOwner().query('charities.giftAidCsv', { taxYear: 2023, detail: 'donors' }));
+    expect(donors.csv).toBe(
+      'donor_reference,tax_year,items_sold,proceeds_gbp\r\n' + "'@SUM(1),2023-24,1,3.50\r\n",
+    );
+    const items = dataOf(await asOwner().query('charities.giftAidCsv', { taxYear: 2023, detail: 'items' }));
+    expect(items.csv).toContain(`"'=HYPERLINK(""http://evil"",""x"")"`);
+    expect(parse(items.csv, { columns: true })).toEqual([
+      {
+        donor_reference: "'@SUM(1)",
+        date_sold: '2023-06-01',
+        order_reference: expect.any(String),
+        title: `'=HYPERLINK("http://evil","x")`,
+        isbn: expect.any(String),
+        proceeds_gbp: '3.50',
+      },
     ]);
   });
 

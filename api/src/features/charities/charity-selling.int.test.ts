@@ -9,6 +9,7 @@ import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/index.ts';
+import { csvText } from '../../http/csv.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook } from '../../testing/catalogue.ts';
@@ -484,6 +485,43 @@ describe('bulk listing from a CSV', () => {
     const response = await upload(owner, fixed, 'spring-donations-to-correct.csv');
     expect(response.body).toMatchObject({ totalRows: 3, invalidRows: 0 });
     expect(await finished(owner, response.body.id)).toMatchObject({ listedRows: 3 });
+  });
+
+  it('writes the rows to correct with formulas as text, and takes its own quote marks off on upload', async () => {
+    const csv = [
+      'isbn,condition,price,notes,donor_reference,title',
+      `${KNOWN[2]},Good,,- slight foxing,@SUM(1),"=HYPERLINK(""http://evil"",""x"")"`,
+    ].join('\n');
+    const first = await upload(helper, csv, 'formulas.csv');
+    expect(first.body).toMatchObject({ totalRows: 1, invalidRows: 1 });
+    await finished(helper, first.body.id);
+    const file = dataOf(
+      await asUser(t.app, helper.accessToken).query('charities.importCorrections', {
+        importId: first.body.id,
+      }),
+    );
+    // What a spreadsheet opens: every cell someone typed that starts a formula is text.
+    expect(file.csv).toContain(`"'=HYPERLINK(""http://evil"",""x"")"`);
+    const [record] = parse(file.csv, { columns: true }) as Record<string, string>[];
+    expect(record).toMatchObject({
+      notes: "'- slight foxing",
+      donor_reference: "'@SUM(1)",
+      title: `'=HYPERLINK("http://evil","x")`,
+    });
+    // Corrected in the spreadsheet (a price, a donor reference the rules accept) and sent back:
+    // the notes are what was first typed, without our quote mark.
+    const fixed = csvText(Object.keys(record!), [
+      { ...record!, price: '3.00', donor_reference: 'F-0001', title: '' },
+    ]);
+    const again = await upload(helper, fixed, 'formulas-to-correct.csv');
+    expect(again.body).toMatchObject({ totalRows: 1, invalidRows: 0 });
+    expect(await finished(helper, again.body.id)).toMatchObject({ listedRows: 1 });
+    const listed = await db
+      .selectFrom('listings')
+      .select(['condition_notes', 'price_minor'])
+      .where('donor_reference', '=', 'F-0001')
+      .executeTakeFirstOrThrow();
+    expect(listed).toEqual({ condition_notes: '- slight foxing', price_minor: 300 });
   });
 
   it('flags duplicates within a file, and lists unknown ISBNs (typed in, or as drafts)', async () => {

@@ -28,7 +28,7 @@ import { multipartTextProblem } from '../../http/text-guard.ts';
 import type { Services } from '../../services.ts';
 import { resolveAuth } from '../auth/resolve-auth.ts';
 import { processPhoto } from '../selling/photos.ts';
-import { refuse, STATUS_OF } from '../selling/upload.route.ts';
+import { refuse, retryAfterOf, STATUS_OF } from '../selling/upload.route.ts';
 import { createImport } from './bulk-import.service.ts';
 import { logoPrefix } from './charity-account.service.ts';
 
@@ -78,7 +78,11 @@ async function receiveFile(
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, fallback: string) {
-  if (error instanceof AppError) return refuse(reply, STATUS_OF[APP_ERROR_CODES[error.code]], error.message);
+  if (error instanceof AppError) {
+    const retryAfter = retryAfterOf(error);
+    if (retryAfter) reply.header('retry-after', String(retryAfter));
+    return refuse(reply, STATUS_OF[APP_ERROR_CODES[error.code]], error.message);
+  }
   const code = (error as { code?: string }).code;
   if (code?.startsWith('FST_')) return refuse(reply, 400, fallback);
   request.log.error({ err: error }, 'charity upload failed');

@@ -9,10 +9,10 @@
  * revenue   one row per day of the period, then `total`: the figures of /admin/revenue, from
  *           the same query (`revenueFor`), so a period's total row is the page's row for it
  */
-import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { type CsvCell, csvStream, pounds } from '../../http/csv.ts';
 import { revenueByDay } from '../revenue/revenue.service.ts';
 
 export const EXPORT_KINDS = ['orders', 'payouts', 'listings', 'revenue'] as const;
@@ -25,17 +25,13 @@ export interface ExportPeriod {
 
 const PAGE = 500;
 
-const pence = (value: number | null | undefined) =>
-  value === null || value === undefined ? '' : (value / 100).toFixed(2);
-const iso = (value: Date | null) => (value ? value.toISOString() : '');
-
 /** The period's bounds as timestamps: London midnight of `from` to London midnight after `to`. */
 const start = (period: ExportPeriod) =>
   sql<Date>`(${period.from}::date)::timestamp at time zone 'Europe/London'`;
 const end = (period: ExportPeriod) =>
   sql<Date>`(${period.to}::date + 1)::timestamp at time zone 'Europe/London'`;
 
-type Row = Record<string, string | number>;
+type Row = Record<string, CsvCell>;
 
 const COLUMNS: Record<ExportKind, string[]> = {
   orders: [
@@ -140,19 +136,19 @@ function orderRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
       yield {
         reference: row.reference,
         status: row.status,
-        paid_at: iso(row.paid_at),
+        paid_at: row.paid_at,
         title: row.title,
         buyer_email: row.buyer_email ?? '',
         seller_email: row.seller_email ?? '',
         charity_sale: row.charity_sale ? 'yes' : 'no',
-        item_price_gbp: pence(row.item_price_minor),
-        postage_gbp: pence(row.postage_minor),
-        buyer_protection_gbp: pence(row.buyer_protection_minor),
-        buyer_protection_vat_gbp: pence(row.buyer_protection_vat_minor),
-        discount_gbp: pence(row.discount_minor),
+        item_price_gbp: pounds(row.item_price_minor),
+        postage_gbp: pounds(row.postage_minor),
+        buyer_protection_gbp: pounds(row.buyer_protection_minor),
+        buyer_protection_vat_gbp: pounds(row.buyer_protection_vat_minor),
+        discount_gbp: pounds(row.discount_minor),
         discount_code: row.discount_code ?? '',
-        total_gbp: pence(row.total_minor),
-        refunded_gbp: pence(row.refunded_minor),
+        total_gbp: pounds(row.total_minor),
+        refunded_gbp: pounds(row.refunded_minor),
       };
     }
   })();
@@ -183,11 +179,11 @@ function payoutRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
       yield {
         order_reference: row.reference,
         seller_email: row.email ?? '',
-        amount_gbp: pence(row.amount_minor),
-        reversed_gbp: pence(row.reversed_minor),
+        amount_gbp: pounds(row.amount_minor),
+        reversed_gbp: pounds(row.reversed_minor),
         status: row.status,
-        created_at: iso(row.created_at),
-        released_at: iso(row.released_at),
+        created_at: row.created_at,
+        released_at: row.released_at,
       };
     }
   })();
@@ -225,11 +221,11 @@ function listingRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
         isbn13: row.isbn13 ?? '',
         status: row.status,
         condition: row.condition ?? '',
-        price_gbp: pence(row.price_minor),
+        price_gbp: pounds(row.price_minor),
         parcel_size: row.parcel_size ?? '',
         seller_email: row.email ?? '',
         charity: row.charity ?? '',
-        published_at: iso(row.published_at),
+        published_at: row.published_at,
       };
     }
   })();
@@ -241,15 +237,15 @@ function revenueRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
       yield {
         day: row.key,
         orders_paid: row.ordersPaid,
-        buyer_protection_charged_gbp: pence(row.protectionChargedMinor),
-        buyer_protection_refunded_gbp: pence(row.protectionRefundedMinor),
-        buyer_protection_net_gbp: pence(row.protectionNetMinor),
-        discounts_given_gbp: pence(row.discountsGivenMinor),
-        discounts_returned_gbp: pence(row.discountsReturnedMinor),
-        discounts_funded_gbp: pence(row.discountsFundedMinor),
-        net_gbp: pence(row.netMinor),
-        postage_gbp: pence(row.postageMinor),
-        refunds_gbp: pence(row.refundsMinor),
+        buyer_protection_charged_gbp: pounds(row.protectionChargedMinor),
+        buyer_protection_refunded_gbp: pounds(row.protectionRefundedMinor),
+        buyer_protection_net_gbp: pounds(row.protectionNetMinor),
+        discounts_given_gbp: pounds(row.discountsGivenMinor),
+        discounts_returned_gbp: pounds(row.discountsReturnedMinor),
+        discounts_funded_gbp: pounds(row.discountsFundedMinor),
+        net_gbp: pounds(row.netMinor),
+        postage_gbp: pounds(row.postageMinor),
+        refunds_gbp: pounds(row.refundsMinor),
       };
     }
   })();
@@ -263,23 +259,11 @@ const ROWS: Record<ExportKind, (db: Database, period: ExportPeriod) => AsyncGene
 };
 
 /**
- * Neutralises cells a spreadsheet would run as a formula (CSV injection). A plain number, such
- * as a negative amount, is no formula and stays a number.
+ * The export as a stream of CSV text, header first, through the one CSV writer: text that a
+ * spreadsheet would run as a formula is neutralised there, money stays numbers (http/csv.ts).
  */
-export function safeCell(value: string | number): string | number {
-  if (typeof value !== 'string' || /^-?\d+(\.\d+)?$/.test(value)) return value;
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/** The export as a stream of CSV text, header first. */
 export function exportCsv(db: Database, kind: ExportKind, period: ExportPeriod): Readable {
-  const rows = ROWS[kind](db, period);
-  const safe = (async function* () {
-    for await (const row of rows) {
-      yield Object.fromEntries(Object.entries(row).map(([key, value]) => [key, safeCell(value)]));
-    }
-  })();
-  return Readable.from(safe).pipe(stringify({ header: true, columns: COLUMNS[kind], bom: true }));
+  return csvStream(COLUMNS[kind], ROWS[kind](db, period), { bom: true });
 }
 
 export function exportFileName(kind: ExportKind, period: ExportPeriod): string {

@@ -7,6 +7,8 @@ import { SELLING_LIMITS, SELLING_MESSAGES } from '@reshelf/contracts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
+import { solidPng } from '../../testing/selling.ts';
+import { imageWork } from '../images/image-work.ts';
 import { processPhoto, sniffImageType } from './photos.ts';
 
 function image(width: number, height: number, colour = '#8c2f24') {
@@ -44,6 +46,29 @@ describe('what a file is', () => {
     const png = await image(20, 20).png().toBuffer();
     const broken = Buffer.concat([png.subarray(0, 40), Buffer.alloc(200, 7)]);
     expect((await refusal(broken)).message).toBe(SELLING_MESSAGES.photoUnreadable);
+  });
+
+  it('refuses an image over 40 megapixels from its header, without decoding it', async () => {
+    const huge = await solidPng(10_000, 5_000); // 50 megapixels in a file of about 150 KB
+    expect(huge.length).toBeLessThan(SELLING_LIMITS.maxPhotoBytes / 10);
+    const before = imageWork.stats().started;
+    const refused = await refusal(huge);
+    expect(refused.code).toBe('BAD_INPUT');
+    expect(refused.message).toBe(SELLING_MESSAGES.photoTooManyPixels);
+    expect(refused.message).toMatch(/^This image is larger than 40 megapixels\./);
+    expect(imageWork.stats().started).toBe(before); // no image work began: nothing was decoded
+  });
+
+  it('draws the line at 40,000,000 pixels exactly, by the header', async () => {
+    // Only the header matters to the check: a PNG cut off after its IHDR, saying a size.
+    const withSize = async (width: number, height: number) => {
+      const bytes = Buffer.from((await solidPng(width, 1)).subarray(0, 33)); // signature and IHDR
+      bytes.writeUInt32BE(height, 20);
+      return bytes;
+    };
+    expect((await refusal(await withSize(8_000, 5_001))).message).toBe(SELLING_MESSAGES.photoTooManyPixels);
+    // Exactly 40 megapixels passes the check, and this file then fails to decode.
+    expect((await refusal(await withSize(8_000, 5_000))).message).toBe(SELLING_MESSAGES.photoUnreadable);
   });
 
   it('refuses anything over 10 MB before looking at it', async () => {

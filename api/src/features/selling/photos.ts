@@ -5,13 +5,15 @@
  * fits it inside 1600 px and 400 px squares without enlarging it, and writes WebP. Nothing of
  * the original's metadata is copied: EXIF (with any GPS location), XMP and ICC comments are
  * left behind.
+ *
+ * Decoding costs what the pixels cost, whatever the file's size (decision 0026): the header is
+ * read first and an image over 40 megapixels refused undecoded; the rest is decoded once (the
+ * small size is made from the large one), inside the limiter every image path shares.
  */
 import { PHOTO_TYPES, type PhotoType, SELLING_LIMITS, SELLING_MESSAGES } from '@reshelf/contracts';
 import sharp from 'sharp';
 import { AppError } from '../../errors.ts';
-
-// One photo at a time per core is plenty; libvips' cache only costs memory here.
-sharp.cache(false);
+import { imageDimensions, imageWork } from '../images/image-work.ts';
 
 /** The image type of a file from its signature, or null when it is not one we accept. */
 export function sniffImageType(bytes: Uint8Array): PhotoType | null {
@@ -37,10 +39,13 @@ export interface ProcessedPhoto {
   thumb: PhotoVariant;
 }
 
-/** Pixels a photo may have (a 100-megapixel camera's worth); more is refused before decoding. */
-export const MAX_INPUT_PIXELS = 100_000_000;
+/** Pixels a photo may have; more is refused from the header, before decoding. */
+export const MAX_INPUT_PIXELS = SELLING_LIMITS.maxPhotoPixels;
 
-/** Checks an uploaded file and makes its web sizes; refusals are AppErrors with the message to show. */
+/**
+ * Checks an uploaded file and makes its web sizes; refusals are AppErrors with the message to
+ * show (BAD_INPUT, or UNAVAILABLE with `retryAfterSeconds` when too many images are waiting).
+ */
 export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
   if (bytes.length > SELLING_LIMITS.maxPhotoBytes)
     throw new AppError('BAD_INPUT', SELLING_MESSAGES.photoTooBig);
@@ -48,21 +53,48 @@ export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
   if (!sourceType || !(PHOTO_TYPES as readonly string[]).includes(sourceType)) {
     throw new AppError('BAD_INPUT', SELLING_MESSAGES.photoNotImage);
   }
-  const variant = async (edge: number, quality: number): Promise<PhotoVariant> => {
-    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
-      .rotate()
-      .resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
-      .webp({ quality })
-      .toBuffer({ resolveWithObject: true });
-    return { body: data, width: info.width, height: info.height, contentType: 'image/webp' };
-  };
-  try {
-    const [large, thumb] = await Promise.all([
-      variant(SELLING_LIMITS.photoLargePx, 82),
-      variant(SELLING_LIMITS.photoThumbPx, 76),
-    ]);
-    return { sourceType, large, thumb };
-  } catch {
+  const size = imageDimensions(bytes);
+  if (!size || size.width === 0 || size.height === 0) {
     throw new AppError('BAD_INPUT', SELLING_MESSAGES.photoUnreadable);
   }
+  if (size.width * size.height > MAX_INPUT_PIXELS) {
+    throw new AppError('BAD_INPUT', SELLING_MESSAGES.photoTooManyPixels, { ...size });
+  }
+  return imageWork.run(async () => {
+    try {
+      // Decoded once, upright, at the large size; the thumbnail is made from that.
+      const large = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+        .rotate()
+        .resize({
+          width: SELLING_LIMITS.photoLargePx,
+          height: SELLING_LIMITS.photoLargePx,
+          fit: 'inside',
+          withoutEnlargement: true,
+        })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const raw = {
+        raw: { width: large.info.width, height: large.info.height, channels: large.info.channels },
+      };
+      const encode = async (image: ReturnType<typeof sharp>, quality: number): Promise<PhotoVariant> => {
+        const { data, info } = await image.webp({ quality }).toBuffer({ resolveWithObject: true });
+        return { body: data, width: info.width, height: info.height, contentType: 'image/webp' };
+      };
+      return {
+        sourceType,
+        large: await encode(sharp(large.data, raw), 82),
+        thumb: await encode(
+          sharp(large.data, raw).resize({
+            width: SELLING_LIMITS.photoThumbPx,
+            height: SELLING_LIMITS.photoThumbPx,
+            fit: 'inside',
+            withoutEnlargement: true,
+          }),
+          76,
+        ),
+      };
+    } catch {
+      throw new AppError('BAD_INPUT', SELLING_MESSAGES.photoUnreadable);
+    }
+  });
 }

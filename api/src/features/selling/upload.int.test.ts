@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook } from '../../testing/catalogue.ts';
-import { asUser, dataOf, photo } from '../../testing/selling.ts';
+import { asUser, dataOf, photo, solidPng } from '../../testing/selling.ts';
+import {
+  IMAGE_BUSY_RETRY_SECONDS,
+  IMAGE_WORK_CONCURRENCY,
+  IMAGE_WORK_QUEUE,
+  imageWork,
+} from '../images/image-work.ts';
 
 let t: TestApp;
 let seller: TestUser;
@@ -206,6 +212,100 @@ describe('uploading a listing photo', () => {
       .field('note', 'no file here');
     expect(noFile.status).toBe(400);
     expect(noFile.body.message).toBe(SELLING_MESSAGES.photoMissingFile);
+  });
+});
+
+describe('image work, bounded (decision 0026)', () => {
+  it('refuses a 50-megapixel PNG from its header with the message, and never decodes it', async () => {
+    const draft = await newDraft();
+    const huge = await solidPng(10_000, 5_000);
+    expect(huge.length).toBeLessThan(1024 * 1024); // a small file: one colour deflates to nothing
+    const before = imageWork.stats().started;
+    const response = await asUser(t.app, seller.accessToken).upload(draft.id, huge, 'huge.png', 'image/png');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'Bad Request', message: SELLING_MESSAGES.photoTooManyPixels });
+    expect(response.body.message).toMatch(/^This image is larger than 40 megapixels\./);
+    expect(imageWork.stats().started).toBe(before);
+    expect(await storedFiles(draft.id)).toEqual([]);
+    // A charity's logo goes the same way.
+    const logo = await request(t.app.server)
+      .post('/api/uploads/charity-logo')
+      .set('authorization', `Bearer ${seller.accessToken}`)
+      .attach('file', huge, { filename: 'logo.png', contentType: 'image/png' });
+    expect(logo.status).toBe(400);
+    expect(logo.body.message).toBe(SELLING_MESSAGES.photoTooManyPixels);
+    expect(imageWork.stats().started).toBe(before);
+  });
+
+  it('takes 12 large uploads at once, two decoding at a time, with memory bounded', async () => {
+    // 36 megapixels each, under the limit: 108 MB apiece once decoded.
+    const big = await solidPng(6_000, 6_000);
+    const drafts = await Promise.all(Array.from({ length: 12 }, () => newDraft()));
+    imageWork.resetStats();
+    const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 5);
+    const started = performance.now();
+    let responses: Awaited<ReturnType<ReturnType<typeof asUser>['upload']>>[];
+    try {
+      responses = await Promise.all(
+        drafts.map((draft, n) =>
+          asUser(t.app, seller.accessToken).upload(draft.id, big, `big-${n}.png`, 'image/png'),
+        ),
+      );
+    } finally {
+      clearInterval(sampler);
+    }
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const after = process.memoryUsage().rss;
+    const stats = imageWork.stats();
+    console.info(
+      `12 uploads of 36 MP: ${Math.round(performance.now() - started)} ms; RSS ${mb(before)} MB before, ` +
+        `${mb(peak)} MB at most (+${mb(peak - before)} MB), ${mb(after)} MB after; ` +
+        `at most ${stats.maxActive} decoding at once`,
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(12).fill(201));
+    expect(responses[0]!.body).toMatchObject({ width: 1600, height: 1600 });
+    expect(stats).toMatchObject({ started: 12, refused: 0, active: 0, queued: 0 });
+    expect(stats.maxActive).toBeLessThanOrEqual(IMAGE_WORK_CONCURRENCY);
+    // Twelve decoded at once would be 1.3 GB; two at a time stays far below even that of one run.
+    expect(peak - before).toBeLessThan(500 * 1024 * 1024);
+  });
+
+  it('answers 503 with Retry-After while too many images are waiting, and takes them again after', async () => {
+    const draft = await newDraft();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const held = Array.from({ length: IMAGE_WORK_CONCURRENCY + IMAGE_WORK_QUEUE }, () =>
+      imageWork.run(() => released),
+    );
+    try {
+      const response = await asUser(t.app, seller.accessToken).upload(
+        draft.id,
+        await photo(),
+        'p.png',
+        'image/png',
+      );
+      expect(response.status).toBe(503);
+      expect(response.headers['retry-after']).toBe(String(IMAGE_BUSY_RETRY_SECONDS));
+      expect(response.body).toEqual({ error: 'Service Unavailable', message: SELLING_MESSAGES.photoBusy });
+      expect(await storedFiles(draft.id)).toEqual([]);
+    } finally {
+      release();
+      await Promise.all(held);
+    }
+    const again = await asUser(t.app, seller.accessToken).upload(
+      draft.id,
+      await photo(),
+      'p.png',
+      'image/png',
+    );
+    expect(again.status).toBe(201);
   });
 });
 

@@ -8,8 +8,9 @@
  * cookie sessions the CSRF rule (the x-reshelf-client header, and our own Origin). The file's
  * type is read from its first bytes; over 10 MB is refused while it streams in. The answer is
  * the photo's two URLs and the listing as it now is; refusals are JSON { error, message } with
- * the message to show: 400 (not an image, unreadable, too many photos), 401, 403, 404, 409
- * (reserved or sold) and 413 (too big).
+ * the message to show: 400 (not an image, unreadable, over 40 megapixels, too many photos),
+ * 401, 403, 404, 409 (reserved or sold), 413 (too big) and 503 with Retry-After (too many
+ * images being processed at once: decision 0026).
  */
 import fastifyMultipart from '@fastify/multipart';
 import { listingIdSchema, SELLING_LIMITS, SELLING_MESSAGES } from '@reshelf/contracts';
@@ -39,6 +40,12 @@ export const STATUS_OF: Record<(typeof APP_ERROR_CODES)[keyof typeof APP_ERROR_C
   SERVICE_UNAVAILABLE: 503,
   BAD_GATEWAY: 502,
 };
+
+/** Seconds a refusal asks the caller to wait (a busy image limiter), if it says. */
+export function retryAfterOf(error: AppError): number | undefined {
+  const seconds = error.details?.retryAfterSeconds;
+  return typeof seconds === 'number' && seconds > 0 ? seconds : undefined;
+}
 
 /** A refusal as JSON { error, message }, the message written for people. */
 export function refuse(reply: FastifyReply, status: number, message: string) {
@@ -117,7 +124,9 @@ export async function registerUploadRoutes(
         });
       } catch (error) {
         if (error instanceof AppError) {
-          if (error.code === 'BAD_GATEWAY' || error.code === 'UNAVAILABLE') {
+          const retryAfter = retryAfterOf(error);
+          if (retryAfter) reply.header('retry-after', String(retryAfter));
+          else if (error.code === 'BAD_GATEWAY' || error.code === 'UNAVAILABLE') {
             request.log.error({ err: error, details: error.details }, 'photo storage failed');
           }
           return refuse(reply, STATUS_OF[APP_ERROR_CODES[error.code]], error.message);
