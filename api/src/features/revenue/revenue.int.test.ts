@@ -133,7 +133,7 @@ async function revenueCsv(from: string, to: string): Promise<Map<string, Record<
   const [header, ...lines] = response.text
     .replace(/^\uFEFF/, '')
     .trim()
-    .split('\n');
+    .split(/\r?\n/);
   const names = header!.split(',');
   return new Map(
     lines.map((line) => {
