@@ -179,7 +179,7 @@ describe('admin operations', () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/^reshelf-orders-\d{4}-\d{2}-01-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = await readFile((await download.path())!, 'utf8');
-    const [header] = text.replace(/^\uFEFF/, '').split('\n');
+    const [header] = text.replace(/^\uFEFF/, '').split(/\r?\n/);
     expect(header).toBe(
       'reference,status,paid_at,title,buyer_email,seller_email,charity_sale,item_price_gbp,postage_gbp,buyer_protection_gbp,buyer_protection_vat_gbp,discount_gbp,discount_code,total_gbp,refunded_gbp',
     );

@@ -152,7 +152,7 @@ describe('admin revenue', () => {
       const [header, ...lines] = (await response.text())
         .replace(/^\uFEFF/, '')
         .trim()
-        .split('\n');
+        .split(/\r?\n/);
       const names = header!.split(',');
       const total = Object.fromEntries(
         names.map((name, i) => [name, lines.find((line) => line.startsWith('total,'))!.split(',')[i]]),
