@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -13,7 +14,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
-import { resolveAuth } from './features/auth/resolve-auth.ts';
+import { APP_ERROR_CODES, asAppError, HTTP_STATUS_OF, retryAfterOf } from './errors.ts';
+import { type AuthState, resolveAuth } from './features/auth/resolve-auth.ts';
 import { registerCharityUploadRoutes } from './features/charities/charity-uploads.route.ts';
 import { registerExportRoutes } from './features/exports/exports.route.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
@@ -52,6 +54,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     trustProxy: config.env === 'production',
     bodyLimit: 1024 * 1024,
+  });
+
+  // First, so that every route registered below uses it (routes keep the handler in force when
+  // they are registered).
+  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+    // Domain errors and infrastructure failures (503 with Retry-After) from the raw routes.
+    const known = asAppError(error);
+    if (known) {
+      const status = HTTP_STATUS_OF[APP_ERROR_CODES[known.code]];
+      if (status >= 500) request.log.warn({ err: error }, 'request failed: service unavailable');
+      const retryAfter = retryAfterOf(known);
+      if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+      return reply.code(status).send({ error: STATUS_CODES[status] ?? 'Error', message: known.message });
+    }
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(status).send({
+      error: status >= 500 ? 'Internal Server Error' : (STATUS_CODES[status] ?? 'Bad Request'),
+      message:
+        status >= 500 ? 'Something went wrong on our side. Please try again in a moment.' : error.message,
+    });
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -112,11 +135,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   /** One context for /trpc and /api/v1; the REST API reads bearer tokens only. */
   async function createContext(req: FastifyRequest, res: FastifyReply, cookies: boolean): Promise<Context> {
-    const auth = await resolveAuth(req, res, services.identity, config, {
-      apiTokens: { db: database.db, secrets },
-      cookies,
-      suspensions: database.db,
-    });
+    let auth: AuthState;
+    try {
+      auth = await resolveAuth(req, res, services.identity, config, {
+        apiTokens: { db: database.db, secrets },
+        cookies,
+        suspensions: database.db,
+      });
+    } catch (error) {
+      // The database (or sign-in service) did not answer: 503 with Retry-After, never a 401.
+      const known = asAppError(error);
+      if (!known) throw error;
+      req.log.warn({ err: error }, 'credentials could not be checked');
+      const retryAfter = retryAfterOf(known);
+      if (retryAfter !== undefined) res.header('retry-after', String(retryAfter));
+      throw known.toTRPC();
+    }
     return {
       db: database.db,
       config,
@@ -196,16 +230,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return reply
       .code(404)
       .send({ error: 'Not Found', message: `No route for ${request.method} ${request.url}` });
-  });
-
-  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.code(status).send({
-      error: status >= 500 ? 'Internal Server Error' : 'Bad Request',
-      message:
-        status >= 500 ? 'Something went wrong on our side. Please try again in a moment.' : error.message,
-    });
   });
 
   return app;

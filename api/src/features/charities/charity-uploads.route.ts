@@ -22,7 +22,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
-import { APP_ERROR_CODES, AppError } from '../../errors.ts';
+import { APP_ERROR_CODES, asAppError, retryAfterOf } from '../../errors.ts';
 import { csrfGuard } from '../../http/csrf.ts';
 import type { Services } from '../../services.ts';
 import { resolveAuth } from '../auth/resolve-auth.ts';
@@ -72,7 +72,13 @@ async function receiveFile(
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, fallback: string) {
-  if (error instanceof AppError) return refuse(reply, STATUS_OF[APP_ERROR_CODES[error.code]], error.message);
+  // Domain errors, and the database being unreachable (503 with Retry-After).
+  const known = asAppError(error);
+  if (known) {
+    const retryAfter = retryAfterOf(known);
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+    return refuse(reply, STATUS_OF[APP_ERROR_CODES[known.code]], known.message);
+  }
   const code = (error as { code?: string }).code;
   if (code?.startsWith('FST_')) return refuse(reply, 400, fallback);
   request.log.error({ err: error }, 'charity upload failed');

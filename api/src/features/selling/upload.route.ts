@@ -16,7 +16,7 @@ import { listingIdSchema, SELLING_LIMITS, SELLING_MESSAGES } from '@reshelf/cont
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
-import { APP_ERROR_CODES, AppError } from '../../errors.ts';
+import { APP_ERROR_CODES, AppError, retryAfterOf } from '../../errors.ts';
 import { csrfGuard } from '../../http/csrf.ts';
 import type { Secrets } from '../../secrets.ts';
 import type { Services } from '../../services.ts';
@@ -117,6 +117,8 @@ export async function registerUploadRoutes(
           if (error.code === 'BAD_GATEWAY' || error.code === 'UNAVAILABLE') {
             request.log.error({ err: error, details: error.details }, 'photo storage failed');
           }
+          const retryAfter = retryAfterOf(error);
+          if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
           return refuse(reply, STATUS_OF[APP_ERROR_CODES[error.code]], error.message);
         }
         const code = (error as { code?: string }).code;
