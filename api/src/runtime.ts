@@ -26,6 +26,8 @@ export interface RunningDatabase {
 
 export async function ensureDatabaseExists(serverUrl: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
+  // A lost connection fails the query in progress; without a listener it would end the process.
+  client.on('error', () => {});
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
