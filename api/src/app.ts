@@ -24,6 +24,7 @@ import { createRequestLogRecorder, requestLine } from './features/request-log/re
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { csrfGuard } from './http/csrf.ts';
+import { registerLoadShedding } from './http/load-shedding.ts';
 import { createPublicCache } from './http/public-cache.ts';
 import { loggerOptions } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
@@ -97,6 +98,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (line) requestLog.record(line);
   });
   app.addHook('onClose', async () => requestLog.stop());
+
+  // Overloaded (event loop lagging, or the database pool's queue full): 503 with Retry-After
+  // at the door, before any work, except for /healthz and /readyz.
+  await registerLoadShedding(app, { database, maxEventLoopDelayMs: config.maxEventLoopDelayMs });
 
   await app.register(fastifyCookie);
   await import('./http/cors.ts').then(({ registerCors }) => registerCors(app, config));

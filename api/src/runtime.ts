@@ -65,7 +65,12 @@ export async function startDatabase(config: AppConfig, log: RuntimeLogger): Prom
       const result = await migrate(url, { bootstrap: true, log: (line) => log.info(line) });
       log.info(`migrations: ${result.applied.length} applied, ${result.alreadyApplied} already in place`);
     }
-    handle = createDatabase(url, { max: config.databasePoolMax });
+    handle = createDatabase(url, {
+      max: config.databasePoolMax,
+      maxWaiting: config.databasePoolMaxWaiting,
+      onConnectionError: (error, where) =>
+        log.info(`database connection lost (${where}): ${error.message}; reconnecting`),
+    });
   } catch (error) {
     await handle?.close();
     await stopEmbedded?.();
