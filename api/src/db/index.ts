@@ -67,7 +67,11 @@ class BoundedPool extends pg.Pool {
 
   /** Every connection busy and the queue at its bound. */
   saturated(): boolean {
-    return this.idleCount === 0 && this.totalCount >= (this.options.max ?? 10) && this.waitingCount >= this.maxWaiting;
+    return (
+      this.idleCount === 0 &&
+      this.totalCount >= (this.options.max ?? 10) &&
+      this.waitingCount >= this.maxWaiting
+    );
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: pg.Pool's connect has a callback and a promise form.
@@ -121,7 +125,8 @@ export function createDatabase(
   connectionString: string,
   options: {
     max?: number;
-    /** Requests that may wait for a connection before more are refused (default 2 × max). */
+    /** Requests that may wait for a connection before more are refused (default: no bound;
+     * the server passes DATABASE_POOL_MAX_WAITING). */
     maxWaiting?: number;
     /** Kysely's query log (the benchmark records each statement). */
     log?: LogConfig;
@@ -140,7 +145,7 @@ export function createDatabase(
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
     },
-    options.maxWaiting ?? 2 * max,
+    options.maxWaiting ?? Number.POSITIVE_INFINITY,
   );
   const lost = (error: Error) => options.onConnectionError?.(error, 'pool');
   // An idle client losing its connection must not crash the process; the pool replaces it.

@@ -73,10 +73,9 @@ describe('a full database pool queue', () => {
         '/trpc/catalogue.categories,catalogue.genres?batch=1&input={}',
       );
       expectShed(batch);
-      expect(batch.body.map((entry: { error: { data: { code: string } } }) => entry.error.data.code)).toEqual([
-        'SERVICE_UNAVAILABLE',
-        'SERVICE_UNAVAILABLE',
-      ]);
+      expect(batch.body.map((entry: { error: { data: { code: string } } }) => entry.error.data.code)).toEqual(
+        ['SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE'],
+      );
       const rest = await request(app.server).get('/api/v1/categories');
       expectShed(rest);
       expect(rest.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: OVERLOADED_MESSAGE });

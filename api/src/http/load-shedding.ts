@@ -32,9 +32,7 @@ function trpcBody(request: FastifyRequest): unknown {
     },
   });
   const batch = (request.query as Record<string, unknown> | undefined)?.batch;
-  return batch === '1' || batch === 'true'
-    ? procedures.split(',').map(envelope)
-    : envelope(procedures);
+  return batch === '1' || batch === 'true' ? procedures.split(',').map(envelope) : envelope(procedures);
 }
 
 export function shedBody(request: FastifyRequest): unknown {
@@ -56,7 +54,10 @@ export interface LoadSheddingOptions {
   maxEventLoopDelayMs: number;
 }
 
-export async function registerLoadShedding(app: FastifyInstance, options: LoadSheddingOptions): Promise<void> {
+export async function registerLoadShedding(
+  app: FastifyInstance,
+  options: LoadSheddingOptions,
+): Promise<void> {
   if (options.maxEventLoopDelayMs > 0) {
     await app.register(underPressure, {
       maxEventLoopDelay: options.maxEventLoopDelayMs,

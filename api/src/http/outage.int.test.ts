@@ -136,7 +136,9 @@ describe('while PostgreSQL is down', () => {
     expectUnavailable(await request(app.server).get('/trpc/catalogue.categories'));
 
     proxy.restore();
-    const back = await request(app.server).get('/api/v1/me/listings').set('authorization', `Bearer ${apiToken}`);
+    const back = await request(app.server)
+      .get('/api/v1/me/listings')
+      .set('authorization', `Bearer ${apiToken}`);
     expect(back.status).toBe(200);
   });
 
