@@ -14,7 +14,14 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
-import { APP_ERROR_CODES, asAppError, HTTP_STATUS_OF, retryAfterOf } from './errors.ts';
+import {
+  APP_ERROR_CODES,
+  AppError,
+  asAppError,
+  HTTP_STATUS_OF,
+  logUnavailable,
+  retryAfterOf,
+} from './errors.ts';
 import { type AuthState, resolveAuth } from './features/auth/resolve-auth.ts';
 import { registerCharityUploadRoutes } from './features/charities/charity-uploads.route.ts';
 import { registerExportRoutes } from './features/exports/exports.route.ts';
@@ -64,7 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const known = asAppError(error);
     if (known) {
       const status = HTTP_STATUS_OF[APP_ERROR_CODES[known.code]];
-      if (status >= 500) request.log.warn({ err: error }, 'request failed: service unavailable');
+      if (!(error instanceof AppError)) logUnavailable(request.log, error);
       const retryAfter = retryAfterOf(known);
       if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
       return reply.code(status).send({ error: STATUS_CODES[status] ?? 'Error', message: known.message });
@@ -151,7 +158,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // The database (or sign-in service) did not answer: 503 with Retry-After, never a 401.
       const known = asAppError(error);
       if (!known) throw error;
-      req.log.warn({ err: error }, 'credentials could not be checked');
+      if (error instanceof AppError) req.log.warn({ err: error }, 'credentials could not be checked');
+      else logUnavailable(req.log, error);
       const retryAfter = retryAfterOf(known);
       if (retryAfter !== undefined) res.header('retry-after', String(retryAfter));
       throw known.toTRPC();

@@ -161,3 +161,15 @@ export function retryAfterOf(error: AppError): number | undefined {
   if (typeof value === 'number') return value;
   return error.code === 'UNAVAILABLE' ? UNAVAILABLE_RETRY_AFTER_SECONDS : undefined;
 }
+
+/**
+ * The one log line for a request answered UNAVAILABLE because of an infrastructure failure:
+ * shed (the pool's queue was full: the same line as the load shedder's) or the database down.
+ */
+export function logUnavailable(log: { warn(details: object, message: string): void }, error: unknown): void {
+  if (infrastructureFailure(error) === 'overloaded') {
+    log.warn({ reason: 'database pool queue full' }, 'request shed: overloaded');
+  } else {
+    log.warn({ err: error }, 'request failed: database unavailable');
+  }
+}

@@ -30,7 +30,14 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/index.ts';
-import { AppError, asAppError, infrastructureFailure, retryAfterOf, unavailableError } from './errors.ts';
+import {
+  AppError,
+  asAppError,
+  infrastructureFailure,
+  logUnavailable,
+  retryAfterOf,
+  unavailableError,
+} from './errors.ts';
 import type { ServerFunctions } from './features/admin/server-functions.ts';
 import { runInAuditTrail } from './features/audit/audit.service.ts';
 import type { AccessClaims, IdentityProvider } from './features/auth/identity/types.ts';
@@ -110,9 +117,7 @@ const errorBoundary = t.middleware(async ({ next, ctx }) => {
   if (!result.ok) {
     const cause = asAppError(result.error.cause);
     if (cause) {
-      if (!(result.error.cause instanceof AppError)) {
-        ctx.req.log.warn({ err: result.error.cause }, 'procedure failed: database unavailable');
-      }
+      if (!(result.error.cause instanceof AppError)) logUnavailable(ctx.req.log, result.error.cause);
       const retryAfter = retryAfterOf(cause);
       if (retryAfter !== undefined) ctx.res.header('retry-after', String(retryAfter));
       throw cause.toTRPC();

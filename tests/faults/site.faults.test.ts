@@ -181,7 +181,10 @@ describe('PostgreSQL restarting under load', () => {
         phase = `back ${restart}`;
         await until(
           'the site to serve a signed-in request again',
-          async () => (await call(site.base, query('auth.me'), { headers: web })).status === 200,
+          async () => {
+            if (site.crashes.length) throw new Error(`the site exited:\n${site.crashes[0]!.output}`);
+            return (await call(site.base, query('auth.me'), { headers: web })).status === 200;
+          },
           { timeoutMs: 30_000, everyMs: 25 },
         );
         recoveries.push(Date.now() - upAt);

@@ -8,7 +8,7 @@ import type { ApiTokenScope } from '@reshelf/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
-import { AppError, asAppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../errors.ts';
+import { AppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../errors.ts';
 import { hit, peek, type RateRule } from '../../http/rate-limit.ts';
 import type { Secrets } from '../../secrets.ts';
 import { API_TOKEN_REJECTIONS, checkApiToken, looksLikeApiToken } from '../api-tokens/api-tokens.service.ts';
@@ -60,9 +60,9 @@ function credentialRefused(error: unknown): error is IdentityError {
 }
 
 /**
- * What resolving a caller's credentials failed with, for the caller: a database or sign-in
- * service that cannot be reached is UNAVAILABLE (503 with Retry-After, decision 0024); anything
- * else (a bug) goes on as it is.
+ * What resolving a caller's credentials failed with, for the caller: the hosted sign-in service
+ * not answering is UNAVAILABLE (503 with Retry-After, decision 0024); a database failure goes on
+ * as it is, for the caller to classify (errors.ts asAppError), and so does anything else (a bug).
  */
 export function authFailure(error: unknown): unknown {
   if (
@@ -71,7 +71,7 @@ export function authFailure(error: unknown): unknown {
   ) {
     return new AppError('UNAVAILABLE', error.message, { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS });
   }
-  return asAppError(error) ?? error;
+  return error;
 }
 
 /** What a suspended person is told on their next request, and when they try to sign in. */

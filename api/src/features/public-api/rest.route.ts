@@ -20,7 +20,7 @@ import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { asAppError, retryAfterOf } from '../../errors.ts';
+import { asAppError, logUnavailable, retryAfterOf } from '../../errors.ts';
 import { appRouter } from '../../router.ts';
 import type { Context } from '../../trpc.ts';
 import {
@@ -213,6 +213,7 @@ export async function registerRestApi(app: FastifyInstance, options: RestApiOpti
               // anything else is a domain error, the database being unreachable (503), or a bug.
               const known = cause instanceof TRPCError ? null : asAppError(cause);
               if (known) {
+                if (known !== cause) logUnavailable(request.log, cause);
                 const retryAfter = retryAfterOf(known);
                 if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
               }
