@@ -54,17 +54,27 @@ export interface LoadSheddingOptions {
   maxEventLoopDelayMs: number;
 }
 
+/** How long after it is ready an instance ignores its event loop's lag (its start-up's own). */
+export const STARTUP_GRACE_MS = 2_000;
+
 export async function registerLoadShedding(
   app: FastifyInstance,
   options: LoadSheddingOptions,
 ): Promise<void> {
   if (options.maxEventLoopDelayMs > 0) {
+    // Building the app and loading its code block the loop for a while: that lag is not load,
+    // and a fresh instance must not turn away its first requests for it. The lag is judged
+    // only from a little after the start, when every sample was taken since.
+    let judgeFrom = Number.POSITIVE_INFINITY;
+    app.addHook('onReady', async () => {
+      judgeFrom = Date.now() + STARTUP_GRACE_MS;
+    });
     await app.register(underPressure, {
       maxEventLoopDelay: options.maxEventLoopDelayMs,
       // Sampled often, so shedding starts (and stops) within a fraction of a second.
       sampleInterval: 250,
       pressureHandler: (request, reply, type, value) =>
-        NEVER_SHED.has(pathOf(request.url))
+        NEVER_SHED.has(pathOf(request.url)) || Date.now() < judgeFrom
           ? undefined
           : (shed(request, reply, `${type} ${Math.round(Number(value ?? 0))}`) as never),
     });
