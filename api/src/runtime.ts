@@ -45,7 +45,11 @@ export async function startDatabase(config: AppConfig, log: RuntimeLogger): Prom
       throw new Error('DATABASE_URL is required when BACKEND=supabase');
     }
     const started = Date.now();
-    const server = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => log.debug(line) });
+    const server = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      log: (line) => log.debug(line),
+      notice: (line) => log.info(line),
+    });
     stopEmbedded = () => server.stop();
     try {
       await ensureDatabaseExists(server.url(), EMBEDDED_DATABASE_NAME);

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { infrastructureFailure, PoolSaturatedError } from '../errors.ts';
 import { createTestDatabase, type TestDatabase } from '../testing/db.ts';
-import { type DatabaseProxy, startDatabaseProxy } from '../testing/db-proxy.ts';
+import { startDatabaseProxy } from '../testing/db-proxy.ts';
 import { createDatabase } from './index.ts';
 
 let database: TestDatabase;
