@@ -1,11 +1,13 @@
 /**
  * Records each API request in `request_log` (the request log on /admin/logs), off the request's
  * path: the answer goes first, the line waits in memory and is written with others in one
- * insert every couple of seconds (or sooner once many wait). If the database cannot keep up the
- * oldest waiting lines are dropped, never the requests themselves; pino still has every line.
+ * insert every couple of seconds (or sooner once many wait). While the database is away or too
+ * busy, lines wait for a later flush; if too many wait, the oldest are dropped, never the requests
+ * themselves; pino still has every line.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.ts';
+import { infrastructureFailure } from '../../errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,6 +74,8 @@ export function createRequestLogRecorder(
   let waiting: RequestLine[] = [];
   let writing: Promise<void> = Promise.resolve();
   let stopped = false;
+  /** The last flush found the database away: said once, not every flush. */
+  let deferred = false;
 
   const write = async () => {
     while (waiting.length > 0) {
@@ -93,8 +97,19 @@ export function createRequestLogRecorder(
           )
           .execute();
       } catch (error) {
+        if (infrastructureFailure(error) && !stopped) {
+          // The database is away or too busy: keep the lines (within the bound) for the next
+          // flush rather than lose them, and stop trying until then.
+          waiting = [...batch, ...waiting];
+          const dropped = Math.max(0, waiting.length - maxWaiting);
+          if (dropped) waiting = waiting.slice(dropped);
+          if (!deferred) options.onError?.(error, dropped);
+          deferred = true;
+          return;
+        }
         options.onError?.(error, batch.length);
       }
+      deferred = false;
     }
   };
   const flush = () => {
