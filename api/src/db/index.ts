@@ -149,7 +149,8 @@ export function createDatabase(
   );
   const lost = (error: Error) => options.onConnectionError?.(error, 'pool');
   // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', lost);
+  // (Reported by the client's own listener below, which hears it too.)
+  pool.on('error', () => {});
   pool.on('connect', (client) => {
     keepErrorsHandled(client, lost);
     wrapQuery(client);

@@ -6,7 +6,10 @@ import { authFailure } from './resolve-auth.ts';
 describe('auth failures that are outages (decision 0024)', () => {
   it('answers the hosted sign-in service not answering as 503 with Retry-After, not as signed out', () => {
     for (const error of [
-      new IdentityError('unavailable', 'We could not reach the sign-in service. Please try again in a moment.'),
+      new IdentityError(
+        'unavailable',
+        'We could not reach the sign-in service. Please try again in a moment.',
+      ),
       new IdentityError('upstream_error', 'The sign-in service had a problem.', 502),
     ]) {
       const answered = authFailure(error);
