@@ -21,6 +21,17 @@ export default defineConfig({
         },
       },
       {
+        // The fault suite (decision 0024): the real site and PostgreSQL as processes, restarted,
+        // killed and overloaded. Run on its own (`pnpm test:faults`), never beside other tests.
+        test: {
+          name: 'faults',
+          include: ['tests/faults/**/*.faults.test.ts'],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.test.ts'],

@@ -38,7 +38,14 @@ const steps = [
     'supabase/functions',
   ],
   ['chromium', process.execPath, [path.join(root, 'scripts/ensure-chromium.mjs')]],
-  ['tests (unit, integration, browser)', bin('vitest'), ['run']],
+  [
+    'tests (unit, integration, browser)',
+    bin('vitest'),
+    ['run', '--project', 'unit', '--project', 'integration', '--project', 'e2e'],
+  ],
+  // On its own, after everything else: it restarts PostgreSQL, kills the site and overloads it,
+  // and its timings must not compete with other tests (decision 0024).
+  ['fault suite (PostgreSQL restarts, SIGKILL, overload)', bin('vitest'), ['run', '--project', 'faults']],
 ];
 
 for (const [name, command, args, cwd] of steps) {

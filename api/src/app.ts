@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -13,7 +14,15 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
-import { resolveAuth } from './features/auth/resolve-auth.ts';
+import {
+  APP_ERROR_CODES,
+  AppError,
+  asAppError,
+  HTTP_STATUS_OF,
+  logUnavailable,
+  retryAfterOf,
+} from './errors.ts';
+import { type AuthState, resolveAuth } from './features/auth/resolve-auth.ts';
 import { registerCharityUploadRoutes } from './features/charities/charity-uploads.route.ts';
 import { registerExportRoutes } from './features/exports/exports.route.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
@@ -28,6 +37,7 @@ import { registerSitemapRoutes } from './features/sitemap/sitemap.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { createBackgroundWork } from './http/background.ts';
 import { csrfGuard } from './http/csrf.ts';
+import { registerLoadShedding } from './http/load-shedding.ts';
 import { createPublicCache, isPublicCall } from './http/public-cache.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
@@ -82,6 +92,33 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: BODY_LIMIT,
   });
 
+  // First, so that every route registered below uses it (routes keep the handler in force when
+  // they are registered).
+  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+    // Domain errors and infrastructure failures (503 with Retry-After) from the raw routes.
+    const known = asAppError(error);
+    if (known) {
+      const status = HTTP_STATUS_OF[APP_ERROR_CODES[known.code]];
+      if (!(error instanceof AppError)) logUnavailable(request.log, error);
+      const retryAfter = retryAfterOf(known);
+      if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+      return reply.code(status).send({ error: STATUS_CODES[status] ?? 'Error', message: known.message });
+    }
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (status === 413) {
+      return reply.code(413).send({
+        error: 'Payload Too Large',
+        message: `The request body is too large: send at most ${BODY_LIMIT / 1024 / 1024} MB.`,
+      });
+    }
+    return reply.code(status).send({
+      error: status >= 500 ? 'Internal Server Error' : (STATUS_CODES[status] ?? 'Bad Request'),
+      message:
+        status >= 500 ? 'Something went wrong on our side. Please try again in a moment.' : error.message,
+    });
+  });
+
   // Text PostgreSQL cannot store (a NUL, half a surrogate pair) in a parameter of the routes
   // outside the procedures; tRPC and the REST API refuse it in their own shape (trpc.ts).
   app.addHook(
@@ -118,6 +155,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Work left running after an answer (a covers backfill): tests wait for it to settle.
   const background = createBackgroundWork();
   app.decorate('background', background);
+
+  // Overloaded (event loop lagging, or the database pool's queue full): 503 with Retry-After
+  // at the door, before any work, except for /healthz and /readyz.
+  await registerLoadShedding(app, { database, maxEventLoopDelayMs: config.maxEventLoopDelayMs });
 
   await app.register(fastifyCookie);
   await import('./http/cors.ts').then(({ registerCors }) => registerCors(app, config));
@@ -156,11 +197,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   /** One context for /trpc and /api/v1; the REST API reads bearer tokens only. */
   async function createContext(req: FastifyRequest, res: FastifyReply, cookies: boolean): Promise<Context> {
-    const auth = await resolveAuth(req, res, services.identity, config, {
-      apiTokens: { db: database.db, secrets },
-      cookies,
-      suspensions: database.db,
-    });
+    let auth: AuthState;
+    try {
+      auth = await resolveAuth(req, res, services.identity, config, {
+        apiTokens: { db: database.db, secrets },
+        cookies,
+        suspensions: database.db,
+      });
+    } catch (error) {
+      // The database (or sign-in service) did not answer: 503 with Retry-After, never a 401.
+      const known = asAppError(error);
+      if (!known) throw error;
+      if (error instanceof AppError) req.log.warn({ err: error }, 'credentials could not be checked');
+      else logUnavailable(req.log, error);
+      const retryAfter = retryAfterOf(known);
+      if (retryAfter !== undefined) res.header('retry-after', String(retryAfter));
+      throw known.toTRPC();
+    }
     return {
       db: database.db,
       config,
@@ -250,22 +303,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return reply
       .code(404)
       .send({ error: 'Not Found', message: `No route for ${request.method} ${request.url}` });
-  });
-
-  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    if (status === 413) {
-      return reply.code(413).send({
-        error: 'Payload Too Large',
-        message: `The request body is too large: send at most ${BODY_LIMIT / 1024 / 1024} MB.`,
-      });
-    }
-    return reply.code(status).send({
-      error: status >= 500 ? 'Internal Server Error' : 'Bad Request',
-      message:
-        status >= 500 ? 'Something went wrong on our side. Please try again in a moment.' : error.message,
-    });
   });
 
   return app;

@@ -23,6 +23,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: value })).toThrow(message);
   });
 
+  it('bounds the pool queue at twice the pool unless told, and sheds on event-loop lag outside tests', () => {
+    expect(loadConfig({})).toMatchObject({ databasePoolMaxWaiting: 20, maxEventLoopDelayMs: 200 });
+    expect(loadConfig({ DATABASE_POOL_MAX: '4' }).databasePoolMaxWaiting).toBe(8);
+    expect(loadConfig({ DATABASE_POOL_MAX_WAITING: '0' }).databasePoolMaxWaiting).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'test' }).maxEventLoopDelayMs).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'test', MAX_EVENT_LOOP_DELAY_MS: '150' }).maxEventLoopDelayMs).toBe(150);
+    expect(() => loadConfig({ DATABASE_POOL_MAX_WAITING: 'lots' })).toThrow(
+      /DATABASE_POOL_MAX_WAITING must be a whole number/,
+    );
+    expect(() => loadConfig({ DATABASE_POOL_MAX_WAITING: '-1' })).toThrow(/DATABASE_POOL_MAX_WAITING/);
+    expect(() => loadConfig({ MAX_EVENT_LOOP_DELAY_MS: '1.5' })).toThrow(
+      /MAX_EVENT_LOOP_DELAY_MS must be a whole number of milliseconds/,
+    );
+  });
+
   it.each(['not a url', 'mysql://localhost/db', 'postgres://'])(
     'stops on DATABASE_URL=%s naming it',
     (value) => {

@@ -107,6 +107,24 @@ const envSchema = z
       z.coerce.number().int('must be a whole number').min(1).max(200).default(10),
     ),
     TRUST_PROXY: trustProxySchema,
+    DATABASE_POOL_MAX_WAITING: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number('must be a whole number')
+        .int('must be a whole number')
+        .min(0, 'must be 0 or more')
+        .max(10_000, 'must be at most 10000')
+        .optional(),
+    ),
+    MAX_EVENT_LOOP_DELAY_MS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number('must be a whole number of milliseconds')
+        .int('must be a whole number of milliseconds')
+        .min(0, 'must be 0 (off) or more')
+        .max(60_000, 'must be at most 60000')
+        .optional(),
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     PUBLIC_ORIGIN: z.preprocess(
       emptyAsUndefined,
@@ -230,6 +248,13 @@ export interface AppConfig {
   /** The schema owner's connection for migrations, when not the runtime one (decision 0026). */
   databaseMigrationUrl: string | undefined;
   databasePoolMax: number;
+  /**
+   * Requests that may wait for a database connection when every one is in use; the next is
+   * refused at once with 503 and Retry-After instead of queueing (decision 0024).
+   */
+  databasePoolMaxWaiting: number;
+  /** Shed requests (503, Retry-After) while the event loop lags more than this; 0: never. */
+  maxEventLoopDelayMs: number;
   logLevel: Env['LOG_LEVEL'];
   /** PUBLIC_ORIGIN as configured: CORS and the CSRF check admit it. */
   publicOrigin: string | undefined;
@@ -301,6 +326,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: env.DATABASE_URL,
     databaseMigrationUrl: env.DATABASE_MIGRATION_URL,
     databasePoolMax: env.DATABASE_POOL_MAX,
+    databasePoolMaxWaiting: env.DATABASE_POOL_MAX_WAITING ?? 2 * env.DATABASE_POOL_MAX,
+    // Off in tests, where a busy test machine's lag would shed a test's own requests.
+    maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS ?? (env.NODE_ENV === 'test' ? 0 : 200),
     logLevel: env.LOG_LEVEL,
     publicOrigin: env.PUBLIC_ORIGIN,
     siteOrigin: env.PUBLIC_ORIGIN

@@ -68,7 +68,8 @@ async function main(): Promise<void> {
       origin: config.siteOrigin,
       log: jobLog,
     },
-    { log: jobLog },
+    // A first round soon after start: reservations a crash left behind lapse without waiting.
+    { log: jobLog, firstRunMs: 5_000 },
   );
   stopBackground = stopJobs;
 }

@@ -47,6 +47,8 @@ export interface RunningDatabase {
 
 export async function ensureDatabaseExists(serverUrl: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
+  // A lost connection fails the query in progress; without a listener it would end the process.
+  client.on('error', () => {});
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
@@ -65,7 +67,11 @@ export async function startDatabase(config: AppConfig, log: RuntimeLogger): Prom
       throw new Error('DATABASE_URL is required when BACKEND=supabase');
     }
     const started = Date.now();
-    const server = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => log.debug(line) });
+    const server = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      log: (line) => log.debug(line),
+      notice: (line) => log.info(line),
+    });
     stopEmbedded = () => server.stop();
     try {
       await ensureDatabaseExists(server.url(), EMBEDDED_DATABASE_NAME);
@@ -103,7 +109,12 @@ export async function startDatabase(config: AppConfig, log: RuntimeLogger): Prom
         );
       }
     }
-    handle = createDatabase(url, { max: config.databasePoolMax });
+    handle = createDatabase(url, {
+      max: config.databasePoolMax,
+      maxWaiting: config.databasePoolMaxWaiting,
+      onConnectionError: (error, where) =>
+        log.info(`database connection lost (${where}): ${error.message}; reconnecting`),
+    });
     try {
       runtimeRole = await inspectRuntimeRole(handle.pool);
     } catch (error) {

@@ -34,7 +34,14 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/index.ts';
-import { AppError } from './errors.ts';
+import {
+  AppError,
+  asAppError,
+  infrastructureFailure,
+  logUnavailable,
+  retryAfterOf,
+  unavailableError,
+} from './errors.ts';
 import type { ServerFunctions } from './features/admin/server-functions.ts';
 import { runInAuditTrail } from './features/audit/audit.service.ts';
 import type { AccessClaims, IdentityProvider } from './features/auth/identity/types.ts';
@@ -108,14 +115,18 @@ function summariseZodError(error: z.ZodError): string {
     .join('; ');
 }
 
-/** Turns domain errors into tRPC errors and hides anything unexpected. */
+/**
+ * Turns domain errors into tRPC errors and hides anything unexpected. A database that cannot be
+ * reached (or a pool too busy to queue for) is UNAVAILABLE: 503 with Retry-After (errors.ts).
+ */
 const errorBoundary = t.middleware(async ({ next, ctx }) => {
   const result = await next();
   if (!result.ok) {
-    const cause = result.error.cause;
-    if (cause instanceof AppError) {
-      const retryAfter = cause.details?.retryAfterSeconds;
-      if (typeof retryAfter === 'number') ctx.res.header('retry-after', String(retryAfter));
+    const cause = asAppError(result.error.cause);
+    if (cause) {
+      if (!(result.error.cause instanceof AppError)) logUnavailable(ctx.req.log, result.error.cause);
+      const retryAfter = retryAfterOf(cause);
+      if (retryAfter !== undefined) ctx.res.header('retry-after', String(retryAfter));
       throw cause.toTRPC();
     }
     if (result.error.code === 'INTERNAL_SERVER_ERROR') {
@@ -250,6 +261,9 @@ const staffOnly = baseProcedure
     try {
       roles = await rolesOf(ctx.db, ctx.user.userId);
     } catch (error) {
+      // Denied either way; a database that cannot be reached says so (503), not "no permission".
+      const down = infrastructureFailure(error);
+      if (down) throw unavailableError(down, error);
       ctx.req.log.warn({ err: error }, 'role lookup failed: access denied');
       throw new TRPCError({ code: 'FORBIDDEN', message: STAFF_FORBIDDEN_MESSAGE });
     }
@@ -280,6 +294,8 @@ export function tierProcedure(requiredLevel: number = DEFAULT_REQUIRED_TIER_LEVE
       try {
         tier = await activeAdminTier(ctx.db, ctx.user.userId);
       } catch (error) {
+        const down = infrastructureFailure(error);
+        if (down) throw unavailableError(down, error);
         ctx.req.log.warn({ err: error }, 'admin record lookup failed: access denied');
         throw new TRPCError({ code: 'FORBIDDEN', message: 'Failed to verify admin access' });
       }

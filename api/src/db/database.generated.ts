@@ -375,7 +375,19 @@ export interface Genres {
 
 export interface IdempotencyKeys {
   created_at: Generated<Timestamp>;
+  /**
+   * The request holding the key (random per attempt).
+   */
+  holder: string | null;
   key: string;
+  /**
+   * While the request is working: renewed by its heartbeat. Null once answered.
+   */
+  locked_until: Timestamp | null;
+  /**
+   * What the work recorded so far, in its own transaction; a retry that takes the key over carries on from it.
+   */
+  progress: Json | null;
   request_hash: string;
   response: Json | null;
   scope: string;

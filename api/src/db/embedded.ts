@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { backoffDelay, RECONNECT_BACKOFF } from './backoff.ts';
 
 export interface EmbeddedPostgresOptions {
   /** Directory holding the cluster (`pg/`) and its password file. Created if missing. */
@@ -21,6 +22,8 @@ export interface EmbeddedPostgresOptions {
   /** Trade durability for speed (throwaway test clusters only). */
   ephemeral?: boolean;
   log?: (line: string) => void;
+  /** Told when the server stops by itself and is started again (always worth showing). */
+  notice?: (line: string) => void;
 }
 
 export interface EmbeddedPostgres {
@@ -28,6 +31,8 @@ export interface EmbeddedPostgres {
   readonly dataDir: string;
   /** Connection string for a database on this cluster (default `postgres`). */
   url(database?: string): string;
+  /** The server process now (it changes when the server is started again after a crash). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -164,6 +169,7 @@ function run(binary: string, args: string[], who: RunAs | undefined): Promise<st
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => {});
+  const notice = options.notice ?? log;
   const dataDir = path.resolve(options.dataDir);
   const pgData = path.join(dataDir, 'pg');
   const passwordFile = path.join(dataDir, 'postgres.password');
@@ -233,42 +239,88 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     ...(options.ephemeral ? ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'] : []),
   ];
   const args = ['-D', pgData, '-p', String(port), ...settings.flatMap((s) => ['-c', s])];
-  const child: ChildProcess = spawn(postgres, args, { ...(who ?? {}), stdio: ['ignore', 'ignore', 'pipe'] });
+
+  /** Starts the server; resolves once it accepts connections. */
+  const launch = async (): Promise<ChildProcess> => {
+    const child: ChildProcess = spawn(postgres, args, {
+      ...(who ?? {}),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      let stderr = '';
+      const onData = (chunk: Buffer) => {
+        const text = chunk.toString('utf8');
+        stderr += text;
+        for (const line of text.split('\n')) if (line.trim()) log(line.trim());
+        if (text.includes('database system is ready to accept connections')) {
+          cleanup();
+          resolve();
+        }
+      };
+      const onClose = (code: number | null) => {
+        cleanup();
+        reject(new Error(`PostgreSQL stopped during start-up (exit code ${code}): ${stderr.trim()}`));
+      };
+      const cleanup = () => {
+        child.stderr?.off('data', onData);
+        child.off('close', onClose);
+        // Keep draining stderr so the server never blocks on a full pipe.
+        child.stderr?.on('data', (chunk: Buffer) => {
+          for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) log(line.trim());
+        });
+      };
+      child.stderr?.on('data', onData);
+      child.on('close', onClose);
+      child.on('error', reject);
+    });
+    return child;
+  };
+
+  let current = await launch();
+  let stopped = false;
+  let relaunch: NodeJS.Timeout | undefined;
+  let failures = 0;
 
   // Should this process end without stopping the server (an uncaught error, process.exit),
   // ask it to shut down rather than leave it running.
   const onExit = () => {
-    if (child.exitCode === null) child.kill('SIGINT');
+    if (current.exitCode === null) current.kill('SIGINT');
   };
   process.on('exit', onExit);
 
-  await new Promise<void>((resolve, reject) => {
-    let stderr = '';
-    const onData = (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
-      stderr += text;
-      for (const line of text.split('\n')) if (line.trim()) log(line.trim());
-      if (text.includes('database system is ready to accept connections')) {
-        cleanup();
-        resolve();
-      }
-    };
-    const onClose = (code: number | null) => {
-      cleanup();
-      reject(new Error(`PostgreSQL stopped during start-up (exit code ${code}): ${stderr.trim()}`));
-    };
-    const cleanup = () => {
-      child.stderr?.off('data', onData);
-      child.off('close', onClose);
-      // Keep draining stderr so the server never blocks on a full pipe.
-      child.stderr?.on('data', (chunk: Buffer) => {
-        for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) log(line.trim());
-      });
-    };
-    child.stderr?.on('data', onData);
-    child.on('close', onClose);
-    child.on('error', reject);
-  });
+  // The server is ours: should it stop by itself (killed, crashed), start it again, on the same
+  // port and data, after a pause that grows with each failed attempt (decision 0024). The site
+  // answers 503 meanwhile and serves again as soon as it is back.
+  const supervise = (child: ChildProcess) => {
+    child.once('exit', (code, signal) => {
+      if (stopped || child !== current) return;
+      notice(`PostgreSQL stopped unexpectedly (${signal ?? `exit code ${code}`}): starting it again`);
+      scheduleRelaunch();
+    });
+  };
+  const scheduleRelaunch = () => {
+    relaunch = setTimeout(
+      async () => {
+        try {
+          const next = await launch();
+          if (stopped) {
+            next.kill('SIGINT');
+            return;
+          }
+          current = next;
+          failures = 0;
+          supervise(next);
+          notice('PostgreSQL is running again');
+        } catch (error) {
+          failures += 1;
+          notice(`PostgreSQL could not be started again: ${(error as Error).message}`);
+          if (!stopped) scheduleRelaunch();
+        }
+      },
+      backoffDelay(failures, RECONNECT_BACKOFF),
+    );
+  };
+  supervise(current);
 
   let stopping: Promise<void> | undefined;
   return {
@@ -277,9 +329,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     url(database = 'postgres') {
       return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
     },
+    get pid() {
+      return current.pid ?? 0;
+    },
     stop() {
       stopping ??= new Promise<void>((resolve) => {
+        stopped = true;
+        clearTimeout(relaunch);
         process.off('exit', onExit);
+        const child = current;
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
         child.once('exit', () => {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Kysely, type LogConfig, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { infrastructureFailure, PoolSaturatedError } from '../errors.ts';
+import { backoffDelay, RECONNECT_BACKOFF } from './backoff.ts';
 import type { DB } from './database.generated.ts';
 
 export type Database = Kysely<DB>;
@@ -8,8 +10,15 @@ export type Database = Kysely<DB>;
 export interface DatabaseHandle {
   db: Database;
   pool: pg.Pool;
-  /** True when the database answers within the timeout. */
+  /**
+   * True when the database answers within the timeout. Asked over a connection of its own, so
+   * that /readyz says whether PostgreSQL answers, not how long this instance's queue is.
+   */
   ping(timeoutMs?: number): Promise<boolean>;
+  /** Connections in use and requests waiting for one (the load shedder and the fault suite). */
+  poolStats(): { total: number; idle: number; waiting: number; maxWaiting: number };
+  /** Whether another request for a connection would be refused rather than queued. */
+  saturated(): boolean;
   /**
    * LISTENs on a channel over a connection of its own, reconnecting after a failure
    * (`onConnected` runs on every (re)connection: notifications may have been missed).
@@ -43,14 +52,71 @@ export const PREPARED_TAG = '/* prepared */';
 
 type QueryFn = (...args: unknown[]) => unknown;
 
-function prepareTaggedStatements(client: pg.PoolClient): void {
-  const original = client.query.bind(client) as QueryFn;
-  const query: QueryFn = (text, values, ...rest) => {
-    if (typeof text === 'string' && text.startsWith(PREPARED_TAG) && rest.length === 0) {
-      const name = `rs_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-      return original({ name, text, values });
+/**
+ * A pool that refuses to queue beyond a bound: with every connection in use and `maxWaiting`
+ * requests already waiting, a further checkout fails at once with PoolSaturatedError (answered
+ * 503 with Retry-After) instead of joining a queue whose wait would outlast any useful answer.
+ */
+class BoundedPool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    readonly maxWaiting: number,
+  ) {
+    super(config);
+  }
+
+  /** Every connection busy and the queue at its bound. */
+  saturated(): boolean {
+    return (
+      this.idleCount === 0 &&
+      this.totalCount >= (this.options.max ?? 10) &&
+      this.waitingCount >= this.maxWaiting
+    );
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg.Pool's connect has a callback and a promise form.
+  override connect(callback?: any): any {
+    if (this.saturated()) {
+      const error = new PoolSaturatedError(this.waitingCount);
+      if (callback) {
+        process.nextTick(() => callback(error, undefined, () => {}));
+        return undefined;
+      }
+      return Promise.reject(error);
     }
-    return original(text, values, ...rest);
+    return callback ? super.connect(callback) : super.connect();
+  }
+}
+
+/**
+ * Every client the pool makes keeps an 'error' listener for life. pg emits 'error' on a client
+ * whose connection dies; the pool listens only while the client is idle, so a client checked out
+ * at that moment (a request, a transaction, the job runner's pinned connection) would otherwise
+ * raise an unhandled 'error' event and end the process. The query in progress fails on its own
+ * (answered 503); the broken client is discarded when it is released.
+ */
+function keepErrorsHandled(client: pg.PoolClient, onError: (error: Error) => void): void {
+  client.on('error', onError);
+}
+
+/**
+ * Wraps a pooled client's query: statements tagged PREPARED_TAG run as named prepared
+ * statements, and a statement that fails because the connection died ends the client, so that
+ * the pool discards it on release instead of handing the dead connection to the next request
+ * (the server's FATAL message can arrive, and the query fail, before the socket closes).
+ */
+function wrapQuery(client: pg.PoolClient): void {
+  const original = client.query.bind(client) as QueryFn;
+  const discardIfDead = (error: unknown) => {
+    if (infrastructureFailure(error) === 'database') client.end().catch(() => {});
+  };
+  const query: QueryFn = (text, values, ...rest) => {
+    const result =
+      typeof text === 'string' && text.startsWith(PREPARED_TAG) && rest.length === 0
+        ? original({ name: `rs_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text, values })
+        : original(text, values, ...rest);
+    if (result instanceof Promise) result.catch(discardIfDead);
+    return result;
   };
   (client as unknown as { query: QueryFn }).query = query;
 }
@@ -58,21 +124,37 @@ function prepareTaggedStatements(client: pg.PoolClient): void {
 export function createDatabase(
   connectionString: string,
   options: {
-    max?: number /** Kysely's query log (the benchmark records each statement). */;
+    max?: number;
+    /** Requests that may wait for a connection before more are refused (default: no bound;
+     * the server passes DATABASE_POOL_MAX_WAITING). */
+    maxWaiting?: number;
+    /** Kysely's query log (the benchmark records each statement). */
     log?: LogConfig;
+    /** Told about connections lost (idle or in use) and LISTEN reconnections. */
+    onConnectionError?: (error: Error, where: 'pool' | 'listen') => void;
   } = {},
 ): DatabaseHandle {
-  const pool = new pg.Pool({
-    connectionString,
-    max: options.max ?? 10,
-    application_name: 'reshelf-api',
-    options: `-c pg_trgm.similarity_threshold=${TRIGRAM_THRESHOLDS.similarity} -c pg_trgm.word_similarity_threshold=${TRIGRAM_THRESHOLDS.wordSimilarity}`,
-    connectionTimeoutMillis: 5_000,
-    idleTimeoutMillis: 30_000,
-  });
+  const max = options.max ?? 10;
+  const connectionOptions = `-c pg_trgm.similarity_threshold=${TRIGRAM_THRESHOLDS.similarity} -c pg_trgm.word_similarity_threshold=${TRIGRAM_THRESHOLDS.wordSimilarity}`;
+  const pool = new BoundedPool(
+    {
+      connectionString,
+      max,
+      application_name: 'reshelf-api',
+      options: connectionOptions,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+    },
+    options.maxWaiting ?? Number.POSITIVE_INFINITY,
+  );
+  const lost = (error: Error) => options.onConnectionError?.(error, 'pool');
   // An idle client losing its connection must not crash the process; the pool replaces it.
+  // (Reported by the client's own listener below, which hears it too.)
   pool.on('error', () => {});
-  pool.on('connect', prepareTaggedStatements);
+  pool.on('connect', (client) => {
+    keepErrorsHandled(client, lost);
+    wrapQuery(client);
+  });
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),
     ...(options.log ? { log: options.log } : {}),
@@ -81,25 +163,39 @@ export function createDatabase(
     let client: pg.Client | undefined;
     let stopped = false;
     let retry: NodeJS.Timeout | undefined;
+    // Consecutive failed attempts: the next one waits longer (capped, jittered).
+    let failures = 0;
+    const reconnect = () => {
+      if (stopped) return;
+      clearTimeout(retry);
+      retry = setTimeout(() => void connect().catch(() => {}), backoffDelay(failures, RECONNECT_BACKOFF));
+      retry.unref();
+      failures += 1;
+    };
     const connect = async (): Promise<void> => {
-      const next = new pg.Client({ connectionString, application_name: 'reshelf-api-listen' });
+      const next = new pg.Client({
+        connectionString,
+        application_name: 'reshelf-api-listen',
+        connectionTimeoutMillis: 5_000,
+      });
       next.on('notification', (message) => {
         if (message.channel === channel) onNotify(message.payload ?? '');
       });
-      next.on('error', () => {
+      // Listened to for the client's whole life: an error while connecting is handled below.
+      next.on('error', (error) => {
         if (stopped || client !== next) return;
+        options.onConnectionError?.(error, 'listen');
         client = undefined;
         next.end().catch(() => {});
         onConnected?.(); // Assume anything may have changed while we were deaf.
-        retry = setTimeout(() => void connect().catch(() => {}), 1_000);
+        reconnect();
       });
       try {
         await next.connect();
         await next.query(`listen ${pg.escapeIdentifier(channel)}`);
       } catch (error) {
         await next.end().catch(() => {});
-        if (stopped) return;
-        retry = setTimeout(() => void connect().catch(() => {}), 1_000);
+        reconnect();
         throw error;
       }
       if (stopped) {
@@ -107,6 +203,7 @@ export function createDatabase(
         return;
       }
       client = next;
+      failures = 0;
       onConnected?.();
     };
     await connect();
@@ -118,25 +215,84 @@ export function createDatabase(
     };
   }
 
+  // /readyz's own connection, kept open between probes and replaced when it fails.
+  let health: Promise<pg.Client> | undefined;
+  let probing: Promise<boolean> | undefined;
+  const healthClient = () => {
+    health ??= (async () => {
+      const client = new pg.Client({
+        connectionString,
+        application_name: 'reshelf-api-health',
+        connectionTimeoutMillis: 2_000,
+      });
+      client.on('error', () => {
+        health = undefined;
+        client.end().catch(() => {});
+      });
+      try {
+        await client.connect();
+      } catch (error) {
+        health = undefined;
+        await client.end().catch(() => {});
+        throw error;
+      }
+      return client;
+    })();
+    return health;
+  };
+  const probe = async (timeoutMs: number): Promise<boolean> => {
+    let timer: NodeJS.Timeout | undefined;
+    let client: pg.Client | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+      });
+      await Promise.race([
+        healthClient().then((connected) => {
+          client = connected;
+          return connected.query('select 1');
+        }),
+        timeout,
+      ]);
+      return true;
+    } catch {
+      // A probe that timed out may have left a stuck connection: start afresh next time.
+      if (client) {
+        health = undefined;
+        client.end().catch(() => {});
+      }
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   return {
     db,
     pool,
     listen,
-    async ping(timeoutMs = 2_000) {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
-        });
-        await Promise.race([pool.query('select 1'), timeout]);
-        return true;
-      } catch {
-        return false;
-      } finally {
-        clearTimeout(timer);
-      }
+    ping(timeoutMs = 2_000) {
+      // Concurrent probes share one query.
+      probing ??= probe(timeoutMs).finally(() => {
+        probing = undefined;
+      });
+      return probing;
+    },
+    poolStats() {
+      return {
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        maxWaiting: pool.maxWaiting,
+      };
+    },
+    saturated() {
+      return pool.saturated();
     },
     async close() {
+      const client = health;
+      health = undefined;
+      await client?.then((connected) => connected.end()).catch(() => {});
       await db.destroy();
     },
   };

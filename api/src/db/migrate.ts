@@ -86,6 +86,8 @@ export async function migrate(
   const log = options.log ?? (() => {});
   const files = await readMigrations(options.dir);
   const client = new pg.Client({ connectionString, application_name: 'reshelf-migrate' });
+  // A lost connection fails the statement in progress (and so the run); it must not end the process.
+  client.on('error', () => {});
   await client.connect();
   try {
     if (options.bootstrap) await bootstrapAuth(client);

@@ -8,6 +8,7 @@ import type { ApiTokenScope } from '@reshelf/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
+import { AppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../errors.ts';
 import { type RateRule, release, reserve } from '../../http/rate-limit.ts';
 import type { Secrets } from '../../secrets.ts';
 import { API_TOKEN_REJECTIONS, checkApiToken, looksLikeApiToken } from '../api-tokens/api-tokens.service.ts';
@@ -35,6 +36,42 @@ export interface AuthState {
   refusal?: { status: 401 | 429; message: string; retryAfterSeconds?: number };
   /** The credential belongs to a suspended account (staff suspended it on /admin/users). */
   suspended?: boolean;
+}
+
+/**
+ * Identity failures that say the credential itself is no good (forged, expired, ended, reused,
+ * or its account suspended). Only these end a session: anything else (the database or the
+ * hosted sign-in service not answering) is an outage, answered 503, and the cookies stay.
+ */
+function credentialRefused(error: unknown): error is IdentityError {
+  if (!(error instanceof IdentityError)) return false;
+  switch (error.code) {
+    case 'invalid_token':
+    case 'token_expired':
+    case 'refresh_token_reused':
+    case 'user_banned':
+    case 'invalid_credentials':
+      return true;
+    case 'upstream_error':
+      return error.status === 401;
+    default:
+      return false;
+  }
+}
+
+/**
+ * What resolving a caller's credentials failed with, for the caller: the hosted sign-in service
+ * not answering is UNAVAILABLE (503 with Retry-After, decision 0024); a database failure goes on
+ * as it is, for the caller to classify (errors.ts asAppError), and so does anything else (a bug).
+ */
+export function authFailure(error: unknown): unknown {
+  if (
+    error instanceof IdentityError &&
+    (error.code === 'unavailable' || (error.code === 'upstream_error' && error.status !== 401))
+  ) {
+    return new AppError('UNAVAILABLE', error.message, { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS });
+  }
+  return error;
 }
 
 /** What a suspended person is told on their next request, and when they try to sign in. */
@@ -143,13 +180,23 @@ export async function resolveAuth(
     suspensions?: Database;
   } = {},
 ): Promise<AuthState> {
-  const state = await resolveCredentials(request, reply, identity, config, options);
-  if (state.claims && options.suspensions && (await isSuspended(options.suspensions, state.claims.userId))) {
-    if (state.via === 'cookie') clearSessionCookies(reply, config);
-    return { claims: null, via: state.via, rejected: true, suspended: true };
+  try {
+    const state = await resolveCredentials(request, reply, identity, config, options);
+    if (
+      state.claims &&
+      options.suspensions &&
+      (await isSuspended(options.suspensions, state.claims.userId))
+    ) {
+      if (state.via === 'cookie') clearSessionCookies(reply, config);
+      return { claims: null, via: state.via, rejected: true, suspended: true };
+    }
+    request.actorId = state.claims?.userId ?? null;
+    return state;
+  } catch (error) {
+    // Nothing was decided about the credential, so no cookie is cleared. (Cookies a refresh
+    // already renewed before the failure still go out with the error: the old ones are spent.)
+    throw authFailure(error);
   }
-  request.actorId = state.claims?.userId ?? null;
-  return state;
 }
 
 async function resolveCredentials(
@@ -190,8 +237,10 @@ async function resolveCredentials(
         rejected: false,
       };
     } catch (error) {
-      request.log.info({ reason: (error as Error).message }, 'session refresh refused');
-      if (error instanceof IdentityError && error.code === 'user_banned') {
+      // Only a refused refresh token ends the session; an outage is reported as one.
+      if (!credentialRefused(error)) throw error;
+      request.log.info({ reason: error.message }, 'session refresh refused');
+      if (error.code === 'user_banned') {
         clearSessionCookies(reply, config);
         return { claims: null, via: 'cookie', rejected: true, suspended: true };
       }

@@ -22,13 +22,13 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
-import { APP_ERROR_CODES, AppError } from '../../errors.ts';
+import { APP_ERROR_CODES, asAppError, retryAfterOf } from '../../errors.ts';
 import { csrfGuard } from '../../http/csrf.ts';
 import { multipartTextProblem } from '../../http/text-guard.ts';
 import type { Services } from '../../services.ts';
 import { resolveAuth } from '../auth/resolve-auth.ts';
 import { processPhoto } from '../selling/photos.ts';
-import { refuse, retryAfterOf, STATUS_OF } from '../selling/upload.route.ts';
+import { refuse, STATUS_OF } from '../selling/upload.route.ts';
 import { createImport } from './bulk-import.service.ts';
 import { logoPrefix } from './charity-account.service.ts';
 
@@ -78,10 +78,12 @@ async function receiveFile(
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, fallback: string) {
-  if (error instanceof AppError) {
-    const retryAfter = retryAfterOf(error);
-    if (retryAfter) reply.header('retry-after', String(retryAfter));
-    return refuse(reply, STATUS_OF[APP_ERROR_CODES[error.code]], error.message);
+  // Domain errors, and the database being unreachable (503 with Retry-After).
+  const known = asAppError(error);
+  if (known) {
+    const retryAfter = retryAfterOf(known);
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+    return refuse(reply, STATUS_OF[APP_ERROR_CODES[known.code]], known.message);
   }
   const code = (error as { code?: string }).code;
   if (code?.startsWith('FST_')) return refuse(reply, 400, fallback);

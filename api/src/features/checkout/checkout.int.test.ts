@@ -4,8 +4,10 @@
  * in any order, refunds capped at what was paid, WELCOME20 on one first order only, and
  * retried checkout calls answered once.
  */
+
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { createSecrets } from '../../secrets.ts';
@@ -13,12 +15,14 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
 import { runJob } from '../jobs/jobs.ts';
 import { createTestProvider } from '../payments/test-provider.ts';
-import type { PaymentProvider } from '../payments/types.ts';
+import type { CheckoutSession, PaymentProvider } from '../payments/types.ts';
 import { WebhookSignatureError } from '../payments/types.ts';
 import {
   applyPaymentEvent,
   type CheckoutDeps,
   heldForBuyer,
+  IDEMPOTENCY_LEASE_SECONDS,
+  type IdempotentAttempt,
   JUST_SOLD_MESSAGE,
   OWN_RESERVATION_MESSAGE,
   quote,
@@ -586,5 +590,198 @@ describe('idempotent checkout', () => {
     await expect(
       withIdempotency(db, buyer.id, 'checkout.start', 'key-0123456789', { other: true }, async () => 1),
     ).rejects.toThrow('This request key was already used for a different request.');
+  });
+});
+
+describe('idempotency keys whose holder died (decision 0024)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Polls a condition (with real timers while setInterval is faked), up to 10 seconds. */
+  async function until(condition: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error('condition not met within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  /** The key's row as the database has it. */
+  async function keyRow(userId: string, key: string) {
+    return db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .select(sql<boolean>`coalesce(locked_until, created_at) < now()`.as('lapsed'))
+      .where('user_id', '=', userId)
+      .where('scope', '=', 'checkout.start')
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * A checkout whose process dies mid-way: before the payment opened (the payment provider
+   * never answers) or just after it (before the answer was stored). Its heartbeats being timers
+   * of the dead process, its lease is never renewed.
+   */
+  async function dyingCheckout(stage: 'before-payment' | 'after-payment') {
+    const seller = await person('seller');
+    const buyer = await person('buyer');
+    const listingId = await listingFor(seller.id);
+    const request = { listingId, address, promoCode: null };
+    const key = `dying-${stage}-${n}`;
+    let hang!: (error: Error) => void;
+    const hung = new Promise<never>((_, reject) => {
+      hang = reject;
+    });
+    const unanswering: CheckoutDeps = {
+      ...deps,
+      payments: { ...provider, kind: provider.kind, createCheckout: (): Promise<CheckoutSession> => hung },
+    };
+    const work =
+      stage === 'before-payment'
+        ? (attempt: IdempotentAttempt) => startCheckout(unanswering, buyer, request, attempt)
+        : async (attempt: IdempotentAttempt) => {
+            await startCheckout(deps, buyer, request, attempt);
+            return hung;
+          };
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const first = withIdempotency(db, buyer.id, 'checkout.start', key, request, work, {
+      leaseSeconds: 1,
+    }).catch((error: unknown) => error);
+    // It got as far as reserving the book (and, after-payment, opening the payment) ...
+    // (Polled by hand: vi.waitFor would move the faked timers on, and so the heartbeat.)
+    await until(async () => {
+      const order = await db
+        .selectFrom('orders')
+        .select('id')
+        .where('buyer_id', '=', buyer.id)
+        .where('listing_id', '=', listingId)
+        .executeTakeFirst();
+      if (!order) return false;
+      if (stage === 'before-payment') return true;
+      const payments = await db
+        .selectFrom('payments')
+        .select('id')
+        .where('order_id', '=', order.id)
+        .execute();
+      return payments.length === 1;
+    });
+    // ... and its lease then ran out, with nobody renewing it.
+    await until(async () => (await keyRow(buyer.id, key)).lapsed);
+    vi.useRealTimers();
+    return { buyer, listingId, request, key, first, kill: () => hang(new Error('the process died')) };
+  }
+
+  const retry = (buyer: { id: string; email: string }, key: string, request: object) =>
+    withIdempotency(db, buyer.id, 'checkout.start', key, request, (attempt) =>
+      startCheckout(deps, buyer, request as never, attempt),
+    );
+
+  it('reclaims a key whose holder died before the payment opened: the retry completes with a fresh order', async () => {
+    const dead = await dyingCheckout('before-payment');
+    try {
+      const result = await retry(dead.buyer, dead.key, dead.request);
+      expect(result.redirectUrl).toMatch(/\/payments\/test\//);
+      const orders = await db
+        .selectFrom('orders')
+        .select(['id', 'status', 'cancel_reason'])
+        .where('buyer_id', '=', dead.buyer.id)
+        .orderBy('created_at')
+        .execute();
+      // The interrupted order let the book go; the retry's order holds it and has its payment.
+      expect(orders.map((order) => order.status)).toEqual(['cancelled', 'pending_payment']);
+      expect(orders[1]!.id).toBe(result.orderId);
+      expect(await paymentOf(result.orderId)).toMatchObject({ status: 'pending' });
+      expect(await listingStatus(dead.listingId)).toBe('reserved');
+      // Answered once: the same key now gives the same answer.
+      expect(await retry(dead.buyer, dead.key, dead.request)).toEqual(result);
+    } finally {
+      dead.kill();
+      await dead.first;
+    }
+  });
+
+  it('reclaims a key whose holder died after the payment opened: the retry goes back to that payment', async () => {
+    const dead = await dyingCheckout('after-payment');
+    try {
+      const result = await retry(dead.buyer, dead.key, dead.request);
+      const orders = await db
+        .selectFrom('orders')
+        .select(['id', 'status'])
+        .where('buyer_id', '=', dead.buyer.id)
+        .execute();
+      expect(orders).toEqual([{ id: result.orderId, status: 'pending_payment' }]);
+      const payment = await paymentOf(result.orderId);
+      expect(result.redirectUrl).toContain(payment.provider_ref);
+      expect(await retry(dead.buyer, dead.key, dead.request)).toEqual(result);
+    } finally {
+      dead.kill();
+      await dead.first;
+    }
+  });
+
+  it('keeps the key of a holder that is still working, however long it takes', async () => {
+    const buyer = await person('buyer');
+    const key = `slow-holder-${n}`;
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const slow = withIdempotency(
+      db,
+      buyer.id,
+      'checkout.start',
+      key,
+      { slow: true },
+      async () => {
+        await gate;
+        return { done: true };
+      },
+      { leaseSeconds: 1 },
+    );
+    // Well past one lease, the heartbeat has kept it.
+    await vi.waitFor(
+      async () => {
+        const row = await keyRow(buyer.id, key);
+        const { rows } = await sql<{
+          past: boolean;
+        }>`select now() > ${row.created_at}::timestamptz + interval '1.5 seconds' as past`.execute(db);
+        expect(rows[0]!.past).toBe(true);
+        expect(row.lapsed).toBe(false);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    await expect(
+      withIdempotency(db, buyer.id, 'checkout.start', key, { slow: true }, async () => ({ done: false }), {
+        leaseSeconds: 1,
+      }),
+    ).rejects.toThrow('This request is still being processed. Please wait a moment.');
+    finish();
+    expect(await slow).toEqual({ done: true });
+    expect(
+      await withIdempotency(db, buyer.id, 'checkout.start', key, { slow: true }, async () => ({
+        done: false,
+      })),
+    ).toEqual({ done: true });
+  });
+
+  it('reclaims a key left unanswered from before leases, once it is older than a lease', async () => {
+    const seller = await person('seller');
+    const buyer = await person('buyer');
+    const listingId = await listingFor(seller.id);
+    const request = { listingId, address, promoCode: null };
+    await db
+      .insertInto('idempotency_keys')
+      .values({
+        user_id: buyer.id,
+        scope: 'checkout.start',
+        key: 'left-behind-0001',
+        request_hash: createHash('sha256').update(JSON.stringify(request)).digest('hex'),
+        created_at: sql<Date>`now() - make_interval(secs => ${IDEMPOTENCY_LEASE_SECONDS + 1})`,
+      })
+      .execute();
+    const result = await retry(buyer, 'left-behind-0001', request);
+    expect(await paymentOf(result.orderId)).toMatchObject({ status: 'pending' });
   });
 });

@@ -85,8 +85,8 @@ export const checkoutRouter = router({
     .mutation(async ({ ctx, input }) => {
       const buyer = { id: ctx.user.userId, email: ctx.user.email };
       const request = { ...source(input), address: input.address, promoCode: input.promoCode ?? null };
-      return withIdempotency(ctx.db, buyer.id, 'checkout.start', input.idempotencyKey, request, () =>
-        startCheckout(deps(ctx), buyer, request),
+      return withIdempotency(ctx.db, buyer.id, 'checkout.start', input.idempotencyKey, request, (attempt) =>
+        startCheckout(deps(ctx), buyer, request, attempt),
       );
     }),
 

@@ -10,7 +10,7 @@
  * a webhook event is applied once (its id is the key of payment_events), a refund never
  * exceeds the payment (a check constraint), and every state change writes an order event.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   type AddressInput,
   COMMERCIAL_DEFAULTS,
@@ -331,9 +331,24 @@ export interface StartResult {
   totalMinor: number;
 }
 
+/** How long a key stays held without a heartbeat before a retry may take it over (decision 0024). */
+export const IDEMPOTENCY_LEASE_SECONDS = 30;
+
+/** What the work under an idempotency key is told, and can record as it goes. */
+export interface IdempotentAttempt {
+  /** What an earlier attempt with this key recorded before it stopped (its process died), else null. */
+  progress: Record<string, unknown> | null;
+  /** Records how far the work got, in the transaction that got it there (so both or neither stay). */
+  checkpoint(executor: Executor, progress: Record<string, unknown>): Promise<void>;
+}
+
 /**
- * A retried call with the same key gets the first answer; the same key with a different
- * request is refused. A failed attempt frees its key.
+ * A retried call with the same key gets the first answer; the same key with a different request
+ * is refused, and so is a retry while the first call is still working (409). The call holding the
+ * key renews a short lease while it works; a key with no answer whose lease ran out belongs to a
+ * call whose process died, and the next retry takes it over (one conditional update, so one
+ * retry wins) and carries on from the progress that call recorded. A failed attempt lets its key
+ * go at once: a retry then runs again.
  */
 export async function withIdempotency<T>(
   db: Database,
@@ -341,50 +356,147 @@ export async function withIdempotency<T>(
   scope: string,
   key: string,
   request: unknown,
-  work: () => Promise<T>,
+  work: (attempt: IdempotentAttempt) => Promise<T>,
+  options: { leaseSeconds?: number } = {},
 ): Promise<T> {
+  const leaseSeconds = options.leaseSeconds ?? IDEMPOTENCY_LEASE_SECONDS;
   const requestHash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
+  const holder = randomUUID();
+  const leaseEnd = () => sql<Date>`now() + make_interval(secs => ${leaseSeconds})`;
+  const mine = () =>
+    db
+      .updateTable('idempotency_keys')
+      .where('user_id', '=', userId)
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .where('holder', '=', holder);
+
+  let progress: Record<string, unknown> | null = null;
   const claimed = await db
     .insertInto('idempotency_keys')
-    .values({ user_id: userId, scope, key, request_hash: requestHash })
+    .values({ user_id: userId, scope, key, request_hash: requestHash, holder, locked_until: leaseEnd() })
     .onConflict((oc) => oc.columns(['user_id', 'scope', 'key']).doNothing())
     .returning('key')
     .executeTakeFirst();
   if (!claimed) {
-    const existing = await db
-      .selectFrom('idempotency_keys')
-      .select(['request_hash', 'response'])
-      .where('user_id', '=', userId)
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .executeTakeFirstOrThrow();
-    if (existing.request_hash !== requestHash) {
-      throw new AppError('CONFLICT', 'This request key was already used for a different request.');
-    }
-    if (existing.response === null) {
-      throw new AppError('CONFLICT', 'This request is still being processed. Please wait a moment.');
-    }
-    return existing.response as T;
-  }
-  try {
-    const result = await work();
-    await db
+    const taken = await db
       .updateTable('idempotency_keys')
-      .set({ response: JSON.stringify(result) })
+      .set({ holder, locked_until: leaseEnd() })
       .where('user_id', '=', userId)
       .where('scope', '=', scope)
       .where('key', '=', key)
+      .where('request_hash', '=', requestHash)
+      .where('response', 'is', null)
+      .where(
+        sql<Date>`coalesce(locked_until, created_at + make_interval(secs => ${leaseSeconds}))`,
+        '<',
+        sql<Date>`now()`,
+      )
+      .returning('progress')
+      .executeTakeFirst();
+    if (!taken) {
+      const existing = await db
+        .selectFrom('idempotency_keys')
+        .select(['request_hash', 'response'])
+        .where('user_id', '=', userId)
+        .where('scope', '=', scope)
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow();
+      if (existing.request_hash !== requestHash) {
+        throw new AppError('CONFLICT', 'This request key was already used for a different request.');
+      }
+      if (existing.response === null) {
+        throw new AppError('CONFLICT', 'This request is still being processed. Please wait a moment.');
+      }
+      return existing.response as T;
+    }
+    progress = (taken.progress as Record<string, unknown> | null) ?? null;
+  }
+
+  // The heartbeat: the lease outlives this call only while this process is alive.
+  const heartbeat = setInterval(
+    () =>
+      void mine()
+        .set({ locked_until: leaseEnd() })
+        .where('response', 'is', null)
+        .execute()
+        .catch(() => {}),
+    (leaseSeconds * 1000) / 3,
+  );
+  heartbeat.unref();
+  const attempt: IdempotentAttempt = {
+    progress,
+    async checkpoint(executor, recorded) {
+      await executor
+        .updateTable('idempotency_keys')
+        .set({ progress: JSON.stringify(recorded) })
+        .where('user_id', '=', userId)
+        .where('scope', '=', scope)
+        .where('key', '=', key)
+        .where('holder', '=', holder)
+        .execute();
+    },
+  };
+  try {
+    const result = await work(attempt);
+    clearInterval(heartbeat);
+    await mine()
+      .set({ response: JSON.stringify(result), locked_until: null })
       .execute();
     return result;
   } catch (error) {
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('user_id', '=', userId)
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .execute();
+    clearInterval(heartbeat);
+    // Let the key go now (what the attempt recorded stays for the retry). Should the database
+    // be unreachable, the lease lets it go a little later instead.
+    await mine()
+      .set({ locked_until: sql<Date>`now() - interval '1 millisecond'` })
+      .execute()
+      .catch(() => {});
     throw error;
   }
+}
+
+/** Why an order whose checkout stopped before its payment opened was let go by the retry. */
+export const INTERRUPTED_REASON = 'The checkout was interrupted before the payment opened';
+
+/**
+ * A retried checkout whose first attempt died after reserving the book (decision 0024): back to
+ * that order's payment while it is held, or, when its payment never opened, the order is let go
+ * and the caller starts afresh (null). A paid order answers as paid.
+ */
+async function continueCheckout(
+  deps: CheckoutDeps,
+  buyer: { id: string; email: string },
+  orderId: string,
+): Promise<StartResult | null> {
+  const order = await deps.db
+    .selectFrom('orders')
+    .select(['id', 'reference', 'status', 'reserved_until', 'total_minor', 'buyer_id'])
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  if (!order || order.buyer_id !== buyer.id || order.status === 'cancelled') return null;
+  if (order.status !== 'pending_payment') {
+    return {
+      orderId: order.id,
+      reference: order.reference,
+      redirectUrl: `${deps.origin}/checkout/success?order=${order.id}`,
+      totalMinor: order.total_minor,
+    };
+  }
+  const opened = await deps.db
+    .selectFrom('payments')
+    .select('id')
+    .where('order_id', '=', order.id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (!opened || !order.reserved_until || order.reserved_until <= new Date()) {
+    await cancelPendingOrder(deps.db, order.id, opened ? LAPSED_REASON : INTERRUPTED_REASON, {
+      id: null,
+      kind: 'system',
+    });
+    return null;
+  }
+  return resumeCheckout(deps, buyer, order.id);
 }
 
 export async function startCheckout(
@@ -394,7 +506,15 @@ export async function startCheckout(
     address: AddressInput;
     promoCode?: string | null;
   },
+  /** Under an idempotency key: the order is recorded as the key's progress, and a retry of an
+   * attempt that died carries on from the order it made. */
+  attempt?: IdempotentAttempt,
 ): Promise<StartResult> {
+  const earlier = attempt?.progress?.orderId;
+  if (typeof earlier === 'string') {
+    const continued = await continueCheckout(deps, buyer, earlier);
+    if (continued) return continued;
+  }
   // Their own run-out reservation of this book is let go first (outside the transaction below).
   await lapseOwnOverdue(deps.db, buyer.id, (await purchasable(deps.db, buyer.id, input)).listingId);
   const reservedUntil = new Date(Date.now() + COMMERCIAL_DEFAULTS.reservationMinutes * 60 * 1000);
@@ -445,6 +565,7 @@ export async function startCheckout(
       .returning(['id', 'reference'])
       .executeTakeFirstOrThrow();
     await recordEvent(trx, created.id, null, 'pending_payment', { id: buyer.id, kind: 'buyer' });
+    await attempt?.checkpoint(trx, { orderId: created.id });
     return { ...created, priced, title: item.title };
   });
 

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
+import { infrastructureFailure } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { rolesOf, STAFF_FORBIDDEN_MESSAGE } from '../../trpc.ts';
 import { daySchema } from '../audit/audit.router.ts';
@@ -51,6 +52,8 @@ export async function registerExportRoutes(
       try {
         staff = hasStaffRole(await rolesOf(db, auth.claims.userId));
       } catch (error) {
+        // The database not answering is a 503 (the error handler), not "no permission".
+        if (infrastructureFailure(error)) throw error;
         request.log.warn({ err: error }, 'role lookup failed: access denied');
       }
       if (!staff) return reply.code(403).send({ error: 'Forbidden', message: STAFF_FORBIDDEN_MESSAGE });

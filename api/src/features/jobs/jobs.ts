@@ -6,7 +6,9 @@
  * recorded in job_runs.
  */
 import { sql } from 'kysely';
+import { type BackoffOptions, backoffDelay } from '../../db/backoff.ts';
 import type { Database } from '../../db/index.ts';
+import { infrastructureFailure } from '../../errors.ts';
 import { cancelPendingOrder, LAPSED_REASON } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { expireOffers, lapseAcceptedOffers } from '../offers/offers.service.ts';
@@ -102,32 +104,71 @@ export async function runJob(context: JobContext, name: string): Promise<number 
   });
 }
 
-/** Runs every job every `intervalMs` until stopped; a failing job is logged, not fatal. */
-export function startJobRunner(
-  context: JobContext,
-  options: { intervalMs?: number; log?: (message: string, error?: unknown) => void } = {},
-): () => Promise<void> {
+export interface JobRunnerOptions {
+  /** Between rounds while the database answers (30 s). */
+  intervalMs?: number;
+  /** Before the first round (the interval). */
+  firstRunMs?: number;
+  /** Between attempts while the database cannot be reached: doubling, capped at the interval, jittered. */
+  backoff?: BackoffOptions;
+  log?: (message: string, error?: unknown) => void;
+  /** After each round: whether the database answered, and when the next round is. */
+  onRound?: (round: { ok: boolean; nextInMs: number }) => void;
+}
+
+/**
+ * Runs every job every `intervalMs` until stopped; a failing job is logged, not fatal. When the
+ * database cannot be reached the round stops (every job would fail the same way) and the next
+ * attempt comes sooner than the interval but further apart each time (exponential backoff), so
+ * the jobs resume soon after the database is back without hammering it while it is down. Each
+ * job takes its pinned connection afresh from the pool, so a lost connection is simply replaced.
+ */
+export function startJobRunner(context: JobContext, options: JobRunnerOptions = {}): () => Promise<void> {
   const interval = options.intervalMs ?? 30_000;
+  const backoff = options.backoff ?? { baseMs: 1_000, capMs: interval };
   let stopped = false;
   let running: Promise<void> | undefined;
-  const tick = async () => {
+  let timer: NodeJS.Timeout | undefined;
+  let failures = 0;
+
+  /** One round of every job; false when the database could not be reached. */
+  const round = async (): Promise<boolean> => {
     for (const name of Object.keys(JOBS)) {
-      if (stopped) return;
+      if (stopped) return true;
       try {
         const moved = await runJob(context, name);
         if (moved) options.log?.(`job ${name} moved ${moved}`);
       } catch (error) {
+        if (infrastructureFailure(error)) {
+          if (failures === 0) options.log?.('jobs paused: the database cannot be reached', error);
+          return false;
+        }
         options.log?.(`job ${name} failed`, error);
       }
     }
+    if (failures > 0) options.log?.('jobs resumed: the database answers again');
+    return true;
   };
-  const timer = setInterval(() => {
-    if (!running) running = tick().finally(() => (running = undefined));
-  }, interval);
-  timer.unref();
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = round()
+        .then((ok) => {
+          failures = ok ? 0 : failures + 1;
+          const nextInMs = ok ? interval : backoffDelay(failures - 1, backoff);
+          options.onRound?.({ ok, nextInMs });
+          schedule(nextInMs);
+        })
+        .finally(() => {
+          running = undefined;
+        });
+    }, delay);
+    timer.unref();
+  };
+  schedule(options.firstRunMs ?? interval);
   return async () => {
     stopped = true;
-    clearInterval(timer);
+    clearTimeout(timer);
     await running;
   };
 }

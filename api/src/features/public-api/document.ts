@@ -101,6 +101,8 @@ const ERROR_RESPONSES = {
   NotFound: 'Nothing with that id or slug.',
   TooManyRequests:
     'Too many attempts (for example with tokens that do not work): wait for Retry-After seconds.',
+  ServiceUnavailable:
+    'Unavailable for a moment: the database cannot be reached, or this server is too busy. Try again after Retry-After seconds; your session or token stays valid.',
   Error: 'Any other error, with the same shape.',
 } as const;
 type ErrorResponseName = keyof typeof ERROR_RESPONSES;
@@ -122,6 +124,8 @@ export function errorStatuses(options: {
     ...(options.isRestricted || options.isMutation ? { '403': 'Forbidden' } : {}),
     ...(options.hasPathParameters ? { '404': 'NotFound' } : {}),
     '429': 'TooManyRequests',
+    // Any operation, when the database blinks or the server sheds load (decision 0024).
+    '503': 'ServiceUnavailable',
     default: 'Error',
   };
 }
@@ -222,7 +226,20 @@ export function buildOpenApiDocument(): OpenAPIObject {
   components.responses = Object.fromEntries(
     Object.entries(ERROR_RESPONSES).map(([name, description]) => [
       name,
-      { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      {
+        description,
+        ...(name === 'ServiceUnavailable'
+          ? {
+              headers: {
+                'Retry-After': {
+                  description: 'Seconds to wait before trying again.',
+                  schema: { type: 'integer', minimum: 1 },
+                },
+              },
+            }
+          : {}),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
     ]),
   );
   return document;

@@ -20,6 +20,7 @@ import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { asAppError, logUnavailable, retryAfterOf } from '../../errors.ts';
 import { appRouter } from '../../router.ts';
 import type { Context } from '../../trpc.ts';
 import {
@@ -210,10 +211,19 @@ export async function registerRestApi(app: FastifyInstance, options: RestApiOpti
                 .type('application/json')
                 .send(JSON.stringify(data ?? null));
             } catch (cause) {
+              // A procedure's errors arrive as TRPCErrors (the error boundary mapped them);
+              // anything else is a domain error, the database being unreachable (503), or a bug.
+              const known = cause instanceof TRPCError ? null : asAppError(cause);
+              if (known) {
+                if (known !== cause) logUnavailable(request.log, cause);
+                const retryAfter = retryAfterOf(known);
+                if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+              }
               const error =
                 cause instanceof TRPCError
                   ? cause
-                  : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal error', cause });
+                  : (known?.toTRPC() ??
+                    new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal error', cause }));
               if (error.code === 'INTERNAL_SERVER_ERROR') {
                 request.log.error(
                   { err: error.cause ?? error, procedure: entry.path },

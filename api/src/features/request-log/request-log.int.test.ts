@@ -9,8 +9,10 @@ import type { ServerResponse } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
+import { createDatabase } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
+import { startDatabaseProxy } from '../../testing/db-proxy.ts';
 import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
 import { createRequestLogRecorder, loggedPath, type RequestLine } from './request-log.recorder.ts';
 import { pruneRequestLog } from './request-log.service.ts';
@@ -109,6 +111,48 @@ describe('the request log', () => {
     );
     expect(bad).toMatchObject({ status: 400 });
     expect(bad.message).toMatch(/Choose 2xx, 3xx, 4xx or 5xx/);
+  });
+
+  it('keeps lines while the database is away and writes them once it is back', async () => {
+    const proxy = await startDatabaseProxy(t.database.url);
+    const handle = createDatabase(proxy.url, { max: 1 });
+    const problems: number[] = [];
+    const recorder = createRequestLogRecorder(handle.db, {
+      flushEveryMs: 60_000,
+      onError: (_error, dropped) => problems.push(dropped),
+    });
+    const marker = `outage-${Date.now()}`;
+    try {
+      proxy.cut();
+      for (const n of [1, 2, 3]) {
+        recorder.record({
+          at: new Date(),
+          requestId: `${marker}-${n}`,
+          method: 'GET',
+          path: '/trpc/catalogue.categories',
+          status: 503,
+          durationMs: 1,
+          userId: null,
+        });
+      }
+      await recorder.flush();
+      await recorder.flush();
+      // Said once, nothing dropped.
+      expect(problems).toEqual([0]);
+      proxy.restore();
+      await recorder.flush();
+      const written = await db
+        .selectFrom('request_log')
+        .select('request_id')
+        .where('request_id', 'like', `${marker}-%`)
+        .orderBy('request_id')
+        .execute();
+      expect(written.map((row) => row.request_id)).toEqual([1, 2, 3].map((n) => `${marker}-${n}`));
+    } finally {
+      await recorder.stop();
+      await handle.close();
+      await proxy.close();
+    }
   });
 
   it('prunes lines older than 14 days', async () => {

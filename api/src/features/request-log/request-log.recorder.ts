@@ -1,20 +1,22 @@
 /**
  * Records each API request in `request_log` (the request log on /admin/logs), off the request's
  * path: the answer goes first, the line waits in memory and is written with others in one
- * insert every couple of seconds (or sooner once many wait). If the database cannot keep up the
- * oldest waiting lines are dropped, never the requests themselves; pino still has every line.
+ * insert every couple of seconds (or sooner once many wait). While the database is away or too
+ * busy, lines wait for a later flush; if too many wait, the oldest are dropped, never the requests
+ * themselves; pino still has every line.
  *
  * What flush() guarantees (tests and shutdown rely on it; nothing needs to wait and hope):
  * once it resolves, the line of every logged request whose answer had started to leave before
- * the call is in the table, unless it was dropped or failed to insert (both reported through
- * onError). The line is made when the answer has finished (onResponse, for the full duration),
- * which can be after the client has it; so the app announces each answer as it starts to leave
- * (`answering`, from onSend) and flush() first waits for those lines, or for the answer to be
- * cut off.
+ * the call is in the table, unless it was dropped, failed to insert, or the database was away
+ * (all reported through onError). The line is made when the answer has finished (onResponse,
+ * for the full duration), which can be after the client has it; so the app announces each
+ * answer as it starts to leave (`answering`, from onSend) and flush() first waits for those
+ * lines, or for the answer to be cut off.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/index.ts';
+import { infrastructureFailure } from '../../errors.ts';
 import { pathOf } from '../../logger.ts';
 
 declare module 'fastify' {
@@ -95,6 +97,8 @@ export function createRequestLogRecorder(
     announced.get(response)?.settle();
     announced.delete(response);
   };
+  /** The last flush found the database away: said once, not every flush. */
+  let deferred = false;
 
   const write = async () => {
     while (waiting.length > 0) {
@@ -116,8 +120,19 @@ export function createRequestLogRecorder(
           )
           .execute();
       } catch (error) {
+        if (infrastructureFailure(error) && !stopped) {
+          // The database is away or too busy: keep the lines (within the bound) for the next
+          // flush rather than lose them, and stop trying until then.
+          waiting = [...batch, ...waiting];
+          const dropped = Math.max(0, waiting.length - maxWaiting);
+          if (dropped) waiting = waiting.slice(dropped);
+          if (!deferred) options.onError?.(error, dropped);
+          deferred = true;
+          return;
+        }
         options.onError?.(error, batch.length);
       }
+      deferred = false;
     }
   };
   const writeNow = () => {

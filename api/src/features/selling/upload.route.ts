@@ -17,7 +17,7 @@ import { listingIdSchema, SELLING_LIMITS, SELLING_MESSAGES } from '@reshelf/cont
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
-import { APP_ERROR_CODES, AppError } from '../../errors.ts';
+import { APP_ERROR_CODES, AppError, retryAfterOf } from '../../errors.ts';
 import { csrfGuard } from '../../http/csrf.ts';
 import { multipartTextProblem } from '../../http/text-guard.ts';
 import type { Secrets } from '../../secrets.ts';
@@ -40,12 +40,6 @@ export const STATUS_OF: Record<(typeof APP_ERROR_CODES)[keyof typeof APP_ERROR_C
   SERVICE_UNAVAILABLE: 503,
   BAD_GATEWAY: 502,
 };
-
-/** Seconds a refusal asks the caller to wait (a busy image limiter), if it says. */
-export function retryAfterOf(error: AppError): number | undefined {
-  const seconds = error.details?.retryAfterSeconds;
-  return typeof seconds === 'number' && seconds > 0 ? seconds : undefined;
-}
 
 /** A refusal as JSON { error, message }, the message written for people. */
 export function refuse(reply: FastifyReply, status: number, message: string) {
@@ -124,11 +118,13 @@ export async function registerUploadRoutes(
         });
       } catch (error) {
         if (error instanceof AppError) {
-          const retryAfter = retryAfterOf(error);
-          if (retryAfter) reply.header('retry-after', String(retryAfter));
-          else if (error.code === 'BAD_GATEWAY' || error.code === 'UNAVAILABLE') {
+          // A busy image limiter says how long to wait; storage failing is worth a log line.
+          const busy = typeof error.details?.retryAfterSeconds === 'number';
+          if (!busy && (error.code === 'BAD_GATEWAY' || error.code === 'UNAVAILABLE')) {
             request.log.error({ err: error, details: error.details }, 'photo storage failed');
           }
+          const retryAfter = retryAfterOf(error);
+          if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
           return refuse(reply, STATUS_OF[APP_ERROR_CODES[error.code]], error.message);
         }
         const code = (error as { code?: string }).code;

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { withNext } from '@reshelf/contracts';
 import bcrypt from 'bcryptjs';
-import { jwtVerify, SignJWT } from 'jose';
+import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import type { Database } from '../../../db/index.ts';
 import type { Secrets } from '../../../secrets.ts';
@@ -352,6 +352,9 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
         await db.deleteFrom('auth.sessions').where('user_id', '=', row.id).execute();
         throw new IdentityError('user_banned', 'This account is suspended.');
       }
+      // Read before the token rotates, so that a database lost after the rotation cannot leave
+      // the person holding only the spent token.
+      const displayName = await displayNameOf(row.id);
       const next = opaqueToken();
       const outcome = await db.transaction().execute(async (trx) => {
         const rotated = await trx
@@ -399,37 +402,41 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
           'Your session has ended for your security. Please sign in again.',
         );
       }
-      return sessionFor(toIdentityUser(row), row.sessionId, next);
+      const user = toIdentityUser(row);
+      const { token, expiresAt } = await issueAccessToken(user, row.sessionId, displayName);
+      return { accessToken: token, refreshToken: next, expiresAt, sessionId: row.sessionId, user };
     },
 
     async verify(accessToken) {
+      let payload: JWTPayload;
       try {
-        const { payload } = await jwtVerify(accessToken, jwtKey, {
+        ({ payload } = await jwtVerify(accessToken, jwtKey, {
           issuer: ISSUER,
           audience: AUDIENCE,
           algorithms: ['HS256'],
-        });
-        const sessionId = typeof payload.session_id === 'string' ? payload.session_id : undefined;
-        if (!payload.sub || !sessionId || !payload.exp) return null;
-        const live = await db
-          .selectFrom('auth.sessions as s')
-          .innerJoin('auth.users as u', 'u.id', 's.user_id')
-          .select('s.id')
-          .where('s.id', '=', sessionId)
-          .where('s.user_id', '=', payload.sub)
-          .where('s.not_after', '>', new Date())
-          .where((eb) => eb.or([eb('u.banned_until', 'is', null), eb('u.banned_until', '<', new Date())]))
-          .executeTakeFirst();
-        if (!live) return null;
-        return {
-          userId: payload.sub,
-          email: typeof payload.email === 'string' ? payload.email : '',
-          sessionId,
-          expiresAt: payload.exp,
-        };
+        }));
       } catch {
-        return null;
+        return null; // Forged, expired or not a token of ours.
       }
+      const sessionId = typeof payload.session_id === 'string' ? payload.session_id : undefined;
+      if (!payload.sub || !sessionId || !payload.exp) return null;
+      // A database that cannot be asked is an outage, thrown as one: never "not signed in".
+      const live = await db
+        .selectFrom('auth.sessions as s')
+        .innerJoin('auth.users as u', 'u.id', 's.user_id')
+        .select('s.id')
+        .where('s.id', '=', sessionId)
+        .where('s.user_id', '=', payload.sub)
+        .where('s.not_after', '>', new Date())
+        .where((eb) => eb.or([eb('u.banned_until', 'is', null), eb('u.banned_until', '<', new Date())]))
+        .executeTakeFirst();
+      if (!live) return null;
+      return {
+        userId: payload.sub,
+        email: typeof payload.email === 'string' ? payload.email : '',
+        sessionId,
+        expiresAt: payload.exp,
+      };
     },
 
     async signOut(claims, scope) {
