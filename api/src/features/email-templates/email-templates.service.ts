@@ -307,21 +307,26 @@ export async function sendTestEmail(
   }
   const rendered = renderTemplate(definition, version, sampleVariables(definition));
   const subject = `[Test] ${rendered.subject}`;
-  await deps.mailer.send({
-    to: staff.email,
-    subject,
-    text: rendered.text,
-    html: rendered.html,
-    template: `test.${input.key}`,
-    userId: staff.id,
-  });
-  // Recorded once it went: a failed send changes nothing.
-  await recordAudit(deps.db, {
-    actorId: staff.id,
-    action: 'email_template.sendTest',
-    targetType: 'email_template',
-    targetId: input.key,
-    details: { to: staff.email, subject },
+  // The test email and its audit entry: both or neither.
+  await deps.db.transaction().execute(async (trx) => {
+    await deps.mailer.send(
+      {
+        to: staff.email,
+        subject,
+        text: rendered.text,
+        html: rendered.html,
+        template: `test.${input.key}`,
+        userId: staff.id,
+      },
+      { trx },
+    );
+    await recordAudit(trx, {
+      actorId: staff.id,
+      action: 'email_template.sendTest',
+      targetType: 'email_template',
+      targetId: input.key,
+      details: { to: staff.email, subject },
+    });
   });
   return { to: staff.email, subject };
 }
