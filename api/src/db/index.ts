@@ -13,7 +13,8 @@ export interface DatabaseHandle {
   /**
    * LISTENs on a channel over a connection of its own, reconnecting after a failure
    * (`onConnected` runs on every (re)connection: notifications may have been missed).
-   * Resolves once listening; the returned function stops.
+   * Resolves once listening; the returned function stops. Rejects when the first connection
+   * fails, leaving nothing running.
    */
   listen(
     channel: string,
@@ -80,6 +81,7 @@ export function createDatabase(
   async function listen(channel: string, onNotify: (payload: string) => void, onConnected?: () => void) {
     let client: pg.Client | undefined;
     let stopped = false;
+    let established = false;
     let retry: NodeJS.Timeout | undefined;
     const connect = async (): Promise<void> => {
       const next = new pg.Client({ connectionString, application_name: 'reshelf-api-listen' });
@@ -99,6 +101,9 @@ export function createDatabase(
       } catch (error) {
         await next.end().catch(() => {});
         if (stopped) return;
+        // The first connection's failure is the caller's (it gets no handle to stop a retry);
+        // after that, keep trying.
+        if (!established) throw error;
         retry = setTimeout(() => void connect().catch(() => {}), 1_000);
         throw error;
       }
@@ -107,6 +112,7 @@ export function createDatabase(
         return;
       }
       client = next;
+      established = true;
       onConnected?.();
     };
     await connect();

@@ -9,6 +9,7 @@ import type { DatabaseHandle } from '../../db/index.ts';
 import type { Mailer } from './mailer.ts';
 
 export const MAIL_CHANNEL = 'reshelf_mail';
+const LISTEN_RETRY_MS = 5_000;
 
 export interface MailDelivery {
   /** Drains the outbox now (as a NOTIFY does). */
@@ -47,7 +48,23 @@ export async function startMailDelivery(
     });
   };
 
-  const stopListening = await database.listen(MAIL_CHANNEL, wake, wake);
+  // A BFF starts while its database is down (it answers /readyz 503 meanwhile): it listens
+  // once the database answers, and drains then.
+  let stopListening: (() => Promise<void>) | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const listen = async (): Promise<void> => {
+    try {
+      const stop = await database.listen(MAIL_CHANNEL, wake, wake);
+      if (stopped) await stop();
+      else stopListening = stop;
+    } catch (error) {
+      if (stopped) return;
+      log(`mail wake-ups: cannot LISTEN yet (trying again in ${LISTEN_RETRY_MS / 1000} s)`, error);
+      retry = setTimeout(() => void listen(), LISTEN_RETRY_MS);
+      retry.unref();
+    }
+  };
+  await listen();
   return {
     wake,
     async idle() {
@@ -55,7 +72,8 @@ export async function startMailDelivery(
     },
     async stop() {
       stopped = true;
-      await stopListening();
+      clearTimeout(retry);
+      await stopListening?.();
       while (running) await running;
     },
   };
