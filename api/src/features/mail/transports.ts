@@ -99,11 +99,20 @@ export function createSmtpTransport(options: SmtpTransportOptions): MailTranspor
         });
         return { providerMessageId: info.serverMessageId ?? info.messageId };
       } catch (error) {
-        const failure = error as { message?: string; code?: string; permanent?: boolean; response?: string };
-        // A 5xx refusal of this message or recipient is final; a refused login is the
-        // operator's to fix, so those messages wait for the next attempt.
-        const permanent = failure.permanent === true && failure.code !== 'EAUTH';
-        throw new MailDeliveryError(`SMTP: ${failure.response ?? failure.message ?? String(error)}`, {
+        const failure = error as {
+          message?: string;
+          code?: string;
+          command?: string;
+          permanent?: boolean;
+          response?: string;
+        };
+        // Final: the server refused this recipient or this message with a 5xx, or nodemailer
+        // found the address or message unsendable before asking. Anything about the
+        // connection, TLS or the login is the operator's to fix: the message waits.
+        const aboutTheMessage = failure.code === 'EENVELOPE' || failure.code === 'EMESSAGE';
+        const permanent = aboutTheMessage && failure.permanent !== false;
+        const step = failure.command && failure.command !== 'CONN' ? ` (${failure.command})` : '';
+        throw new MailDeliveryError(`SMTP${step}: ${failure.response ?? failure.message ?? String(error)}`, {
           permanent,
           cause: error,
         });
