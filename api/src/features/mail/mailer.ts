@@ -137,7 +137,8 @@ export function createMailer(options: MailerOptions): Mailer {
     const leaseUntil = new Date(at.getTime() + MAIL_LEASE_MS);
     // One statement: a row is claimed by exactly one sender; rows another sender holds (or is
     // claiming right now) are skipped, not waited for. A claim whose lease ran out (its
-    // sender died mid-send) is claimed again.
+    // sender died mid-send) is claimed again. The outer condition repeats the inner one, so a
+    // row that changed under the claim is never taken twice.
     const { rows } = await sql<ClaimedRow>`
       update public.email_outbox as o
       set status = 'sending', lease_until = ${leaseUntil}, lease_token = ${token},
@@ -150,6 +151,8 @@ export function createMailer(options: MailerOptions): Mailer {
         limit ${limit}
         for update skip locked
       )
+        and ((o.status = 'queued' and o.next_attempt_at <= ${at})
+          or (o.status = 'sending' and o.lease_until < ${at}))
       returning o.id, o.to_address, o.subject, o.text_body, o.html_body, o.message_id, o.user_id,
                 o.list, o.unsubscribe_url, o.attempts`.execute(db);
     return { rows, token };
