@@ -56,9 +56,23 @@ function selfSignedCertificate(): { key: string; cert: string } | null {
     execFileSync(
       'openssl',
       [
-        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-        '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-        '-subj', '/CN=localhost', '-days', '2', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+        '-subj',
+        '/CN=localhost',
+        '-days',
+        '2',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
       ],
       { stdio: 'ignore' },
     );
@@ -112,7 +126,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         if (options.failData) {
-          callback(Object.assign(new Error(options.failData.message), { responseCode: options.failData.code }));
+          callback(
+            Object.assign(new Error(options.failData.message), { responseCode: options.failData.code }),
+          );
           return;
         }
         const raw = Buffer.concat(chunks).toString('utf8');

@@ -95,7 +95,9 @@ function withUnsubscribeFooter(
   const footer = `<p style="color:#6b6258;font-size:13px;margin-top:24px">${escapeHtml(sentence)} <a href="${escapeHtml(pageUrl)}" style="color:#6b6258">${escapeHtml(pageUrl)}</a></p>`;
   const close = message.html.lastIndexOf('</div></body>');
   const html =
-    close >= 0 ? `${message.html.slice(0, close)}${footer}${message.html.slice(close)}` : `${message.html}${footer}`;
+    close >= 0
+      ? `${message.html.slice(0, close)}${footer}${message.html.slice(close)}`
+      : `${message.html}${footer}`;
   return { text, html };
 }
 

@@ -253,7 +253,11 @@ describe('senders', () => {
     for (let attempt = 1; attempt < MAIL_MAX_ATTEMPTS; attempt++) {
       expect(await mailer.deliver()).toEqual({ ...nothing, retried: 1 });
       const queued = await row(id);
-      expect(queued).toMatchObject({ status: 'queued', attempts: attempt, last_error: 'SMTP: 451 Try again later' });
+      expect(queued).toMatchObject({
+        status: 'queued',
+        attempts: attempt,
+        last_error: 'SMTP: 451 Try again later',
+      });
       waits.push((queued.next_attempt_at.getTime() - clock.now().getTime()) / 60_000);
       // Not due yet: nothing is tried before its time.
       expect(await mailer.deliver()).toEqual(nothing);
@@ -365,7 +369,10 @@ describe('non-essential messages', () => {
     expect(alert.html).toContain(`href="${page.replaceAll('&', '&#38;')}"`);
     // The footer sits inside the layout, before it closes.
     expect(alert.html.endsWith('</div></body></html>')).toBe(true);
-    expect(await row(alertId)).toMatchObject({ list: 'wishlist_alerts', unsubscribe_url: oneClick.slice(1, -1) });
+    expect(await row(alertId)).toMatchObject({
+      list: 'wishlist_alerts',
+      unsubscribe_url: oneClick.slice(1, -1),
+    });
 
     const order = transport.sent.find((message) => message.id === orderId)!;
     expect(order.headers).toEqual({});

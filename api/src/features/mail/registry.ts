@@ -129,7 +129,9 @@ export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailC
 /** Whether an email is essential, or the list it belongs to; undefined for an unknown template. */
 export function emailClass(template: string): EmailClass | undefined {
   return EMAIL_CLASSES.find((entry) =>
-    entry.family ? template.startsWith(entry.key) && template.length > entry.key.length : template === entry.key,
+    entry.family
+      ? template.startsWith(entry.key) && template.length > entry.key.length
+      : template === entry.key,
   )?.class;
 }
 

@@ -27,7 +27,10 @@ async function sink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
 }
 
 function smtp(url: string): MailTransport {
-  const transport = createSmtpTransport({ url, timeouts: { connection: 5_000, greeting: 5_000, socket: 5_000 } });
+  const transport = createSmtpTransport({
+    url,
+    timeouts: { connection: 5_000, greeting: 5_000, socket: 5_000 },
+  });
   cleanups.push(() => transport.close());
   return transport;
 }
@@ -168,7 +171,12 @@ async function fakeResend(answer: { status: number; body?: unknown } | 'never'):
       raw += chunk;
     });
     request.on('end', () => {
-      requests.push({ method: request.method, url: request.url, headers: request.headers, body: JSON.parse(raw) });
+      requests.push({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: JSON.parse(raw),
+      });
       if (answer === 'never') return;
       response.writeHead(answer.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(answer.body ?? {}));
@@ -232,8 +240,13 @@ describe('the Resend transport', () => {
       [429, 'rate_limit_exceeded'],
       [401, 'missing_api_key'],
     ] as const) {
-      const server = await fakeResend({ status, body: { statusCode: status, name, message: `${name} here` } });
-      const later = await failure(createResendTransport({ apiKey: 're_x', endpoint: server.endpoint }).send(message()));
+      const server = await fakeResend({
+        status,
+        body: { statusCode: status, name, message: `${name} here` },
+      });
+      const later = await failure(
+        createResendTransport({ apiKey: 're_x', endpoint: server.endpoint }).send(message()),
+      );
       expect([status, later.permanent]).toEqual([status, false]);
       expect(later.message).toBe(`Resend answered ${status}: ${name} here`);
     }

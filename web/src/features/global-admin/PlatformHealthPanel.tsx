@@ -233,7 +233,8 @@ export function PlatformHealthPanel() {
       )}
       <p className="mt-3 flex items-center gap-1.5 text-xs text-ink-muted">
         <Activity aria-hidden="true" className="size-3.5" /> The job runner is failing when a job has not run
-        for 5 minutes; mail is failing when a message has waited in the queue for 15, or when the latest attempt failed and nothing has been sent since.
+        for 5 minutes; mail is failing when a message has waited in the queue for 15, or when the latest
+        attempt failed and nothing has been sent since.
       </p>
     </section>
   );
