@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { MIGRATIONS_DIR } from '../../db/migrate.ts';
 import { JOBS } from '../jobs/jobs.ts';
+import { MAIL_MAX_ATTEMPTS } from '../mail/mailer.ts';
 
 export type HealthStatus = 'ok' | 'warning' | 'failing';
 
@@ -175,8 +176,9 @@ async function mailHealth(
       sql<number>`count(*) filter (where status = 'sent' and sent_at >= ${dayAgo})::int`.as('sent'),
       sql<number>`count(*) filter (where status = 'failed' and failed_at >= ${dayAgo})::int`.as('failed'),
       sql<Date | null>`max(sent_at)`.as('last_sent'),
-      // The latest attempt that failed, of a message not sent since.
-      sql<Date | null>`max(last_attempt_at) filter (where status in ('queued', 'failed') and last_error is not null)`.as(
+      // The latest attempt that failed for a reason of the sending itself (a message waiting to
+      // try again, or one that ran out of attempts), not a provider refusing one message.
+      sql<Date | null>`max(last_attempt_at) filter (where last_error is not null and (status = 'queued' or (status = 'failed' and attempts >= ${MAIL_MAX_ATTEMPTS})))`.as(
         'last_failed_attempt',
       ),
     ])

@@ -8,9 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EMAIL_LIST_LABELS } from '@reshelf/contracts';
-import { sql, type Updateable } from 'kysely';
+import { sql, type UpdateObject } from 'kysely';
 import { parseMailFrom } from '../../config.ts';
-import type { EmailOutbox } from '../../db/database.generated.ts';
+import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import type { Secrets } from '../../secrets.ts';
 import { unsubscribePath } from '../unsubscribe/unsubscribe.service.ts';
@@ -122,39 +122,47 @@ export interface MailerOptions {
   secrets: Secrets;
   /** The site's one public origin: unsubscribe links lead there. */
   origin: string;
-  /** The clock of claims, leases and backoff (tests move it on). */
+  /**
+   * The clock of claims, leases and backoff, for tests that move time on. Without it the
+   * database's clock decides, the same one that stamped the rows: a row queued this very
+   * millisecond is due, and instances whose clocks differ agree.
+   */
   now?: () => Date;
 }
 
 export function createMailer(options: MailerOptions): Mailer {
   const { db, transport, secrets, origin } = options;
-  const now = options.now ?? (() => new Date());
+  const clock = options.now;
+  /** Now, or `ms` from now, by the test's clock or the database's. */
+  const at = (ms = 0) =>
+    clock
+      ? sql<Date>`${new Date(clock().getTime() + ms)}::timestamptz`
+      : sql<Date>`statement_timestamp() + ${ms} * interval '1 millisecond'`;
   const from = parseMailFrom(options.from);
   if (!from) throw new Error(`MAIL_FROM is not an email address: ${options.from}`);
   const messageIdDomain = from.address.slice(from.address.lastIndexOf('@') + 1);
 
   async function claim(limit: number): Promise<{ rows: ClaimedRow[]; token: string }> {
     const token = randomUUID();
-    const at = now();
-    const leaseUntil = new Date(at.getTime() + MAIL_LEASE_MS);
+    const now = at();
     // One statement: a row is claimed by exactly one sender; rows another sender holds (or is
     // claiming right now) are skipped, not waited for. A claim whose lease ran out (its
     // sender died mid-send) is claimed again. The outer condition repeats the inner one, so a
     // row that changed under the claim is never taken twice.
     const { rows } = await sql<ClaimedRow>`
       update public.email_outbox as o
-      set status = 'sending', lease_until = ${leaseUntil}, lease_token = ${token},
-          attempts = o.attempts + 1, last_attempt_at = ${at}
+      set status = 'sending', lease_until = ${at(MAIL_LEASE_MS)}, lease_token = ${token},
+          attempts = o.attempts + 1, last_attempt_at = ${now}
       where o.id in (
         select id from public.email_outbox
-        where (status = 'queued' and next_attempt_at <= ${at})
-           or (status = 'sending' and lease_until < ${at})
+        where (status = 'queued' and next_attempt_at <= ${now})
+           or (status = 'sending' and lease_until < ${now})
         order by next_attempt_at, created_at
         limit ${limit}
         for update skip locked
       )
-        and ((o.status = 'queued' and o.next_attempt_at <= ${at})
-          or (o.status = 'sending' and o.lease_until < ${at}))
+        and ((o.status = 'queued' and o.next_attempt_at <= ${now})
+          or (o.status = 'sending' and o.lease_until < ${now}))
       returning o.id, o.to_address, o.subject, o.text_body, o.html_body, o.message_id, o.user_id,
                 o.list, o.unsubscribe_url, o.attempts`.execute(db);
     return { rows, token };
@@ -180,7 +188,7 @@ export function createMailer(options: MailerOptions): Mailer {
   async function settle(
     row: ClaimedRow,
     token: string,
-    values: Updateable<EmailOutbox>,
+    values: UpdateObject<DB, 'email_outbox'>,
     log?: MailLog,
   ): Promise<void> {
     const result = await db
@@ -225,7 +233,7 @@ export function createMailer(options: MailerOptions): Mailer {
       await settle(
         row,
         token,
-        { status: 'sent', sent_at: now(), provider_message_id: providerMessageId.slice(0, 500) },
+        { status: 'sent', sent_at: at(), provider_message_id: providerMessageId.slice(0, 500) },
         log,
       );
       report.sent += 1;
@@ -233,7 +241,7 @@ export function createMailer(options: MailerOptions): Mailer {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, ERROR_MAX);
       const permanent = error instanceof MailDeliveryError && error.permanent;
       if (permanent || row.attempts >= MAIL_MAX_ATTEMPTS) {
-        await settle(row, token, { status: 'failed', failed_at: now(), last_error: reason }, log);
+        await settle(row, token, { status: 'failed', failed_at: at(), last_error: reason }, log);
         report.failed += 1;
       } else {
         await settle(
@@ -242,7 +250,7 @@ export function createMailer(options: MailerOptions): Mailer {
           {
             status: 'queued',
             last_error: reason,
-            next_attempt_at: new Date(now().getTime() + backoffMs(row.attempts)),
+            next_attempt_at: at(backoffMs(row.attempts)),
           },
           log,
         );
