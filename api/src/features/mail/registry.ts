@@ -213,7 +213,15 @@ export function renderTemplate(
   };
 }
 
-/** Sample values of a template's variables, for previews and test sends. */
-export function sampleVariables(definition: TemplateDefinition): Record<string, string> {
-  return Object.fromEntries(Object.entries(definition.variables).map(([name, v]) => [name, v.sample]));
+/**
+ * Sample values of a template's variables, for previews and test sends. Given the site's
+ * origin (a test send, which is a real email), the sample links lead there.
+ */
+export function sampleVariables(definition: TemplateDefinition, origin?: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(definition.variables).map(([name, v]) => [
+      name,
+      origin && v.sample === SAMPLE_LINK ? `${origin}/…` : v.sample,
+    ]),
+  );
 }
