@@ -43,10 +43,12 @@ set message_id = '<' || id::text || '@reshelf.invalid>',
     failed_at = case when status = 'failed' then created_at else failed_at end
 where message_id is null;
 
--- Every email has an HTML part as well as its text.
+-- Every email has an HTML part as well as its text. Several messages queued in one
+-- transaction keep the order they were written in (now() is the transaction's start).
 alter table public.email_outbox
   alter column message_id set not null,
-  alter column html_body set not null;
+  alter column html_body set not null,
+  alter column created_at set default clock_timestamp();
 create unique index email_outbox_message_id_key on public.email_outbox (message_id);
 
 -- What the sender looks for: due queued rows, and claims whose lease ran out.
