@@ -25,6 +25,7 @@ import {
 import { type AuthState, resolveAuth } from './features/auth/resolve-auth.ts';
 import { registerCharityUploadRoutes } from './features/charities/charity-uploads.route.ts';
 import { registerExportRoutes } from './features/exports/exports.route.ts';
+import { type MailDelivery, startMailDelivery } from './features/mail/delivery.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
 import { registerRestApi } from './features/public-api/rest.route.ts';
 import {
@@ -35,6 +36,7 @@ import {
 import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerSitemapRoutes } from './features/sitemap/sitemap.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
+import { registerUnsubscribeRoutes } from './features/unsubscribe/unsubscribe.route.ts';
 import { createBackgroundWork } from './http/background.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
@@ -68,6 +70,13 @@ export function trustProxyOption(trust: AppConfig['trustProxy']) {
 
 /** The largest request body any route reads (uploads set their own, larger, limits). */
 export const BODY_LIMIT = 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's mail sender: tests await mail.idle() after a wake-up. */
+    mail: MailDelivery;
+  }
+}
 
 const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments', '/sitemaps'];
 
@@ -159,6 +168,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Overloaded (event loop lagging, or the database pool's queue full): 503 with Retry-After
   // at the door, before any work, except for /healthz and /readyz.
   await registerLoadShedding(app, { database, maxEventLoopDelayMs: config.maxEventLoopDelayMs });
+  // Mail leaves through the outbox: this instance's sender wakes on every queued message.
+  const mail = await startMailDelivery(database, services.mailer, (message, error) =>
+    error ? app.log.warn({ err: error }, message) : app.log.info(message),
+  );
+  app.decorate('mail', mail);
+  app.addHook('onClose', async () => {
+    await mail.stop();
+    await services.mailer.close();
+  });
 
   await app.register(fastifyCookie);
   await import('./http/cors.ts').then(({ registerCors }) => registerCors(app, config));
@@ -264,6 +282,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer: services.mailer,
     origin: config.siteOrigin,
   });
+  // One-click unsubscribe (RFC 8058) from a non-essential email's List-Unsubscribe header.
+  await registerUnsubscribeRoutes(app, { db: database.db, secrets });
   // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.
   await registerStorageRoute(app, services.storage);
   await registerUploadRoutes(app, { config, db: database.db, services, secrets });

@@ -3,6 +3,11 @@ import { ConfigError, loadConfig } from './config.ts';
 
 const SITE = 'https://reshelf.example';
 const STRIPE = { STRIPE_SECRET_KEY: 'sk_live_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+const MAIL = {
+  MAIL: 'smtp',
+  SMTP_URL: 'smtp://postman:s3cret-pass@smtp.reshelf.example:587',
+  MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
+};
 
 describe('loadConfig', () => {
   it('defaults to the embedded backend on port 3000 with data in .data', () => {
@@ -105,6 +110,7 @@ describe('loadConfig', () => {
       'PUBLIC_ORIGIN',
       'STRIPE_SECRET_KEY',
       'STRIPE_WEBHOOK_SECRET',
+      'MAIL',
       'DATABASE_URL',
       'SUPABASE_URL',
       'SUPABASE_ANON_KEY',
@@ -127,6 +133,7 @@ describe('loadConfig', () => {
         PUBLIC_ORIGIN: SITE,
         STRIPE_SECRET_KEY: 'sk_live_1',
         STRIPE_WEBHOOK_SECRET: 'whsec_1',
+        ...MAIL,
       }).payments,
     ).toEqual({ provider: 'stripe', secretKey: 'sk_live_1', webhookSecret: 'whsec_1' });
   });
@@ -138,6 +145,7 @@ describe('loadConfig', () => {
         PUBLIC_ORIGIN: SITE,
         STRIPE_SECRET_KEY: 'sk_test_x',
         STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        ...MAIL,
       }).seedDemo,
     ).toBe(false);
     expect(
@@ -154,10 +162,10 @@ describe('loadConfig', () => {
   });
 
   it('takes the origin of links in emails from PUBLIC_ORIGIN, required in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', ...STRIPE })).toThrow(
+    expect(() => loadConfig({ NODE_ENV: 'production', ...STRIPE, ...MAIL })).toThrow(
       /PUBLIC_ORIGIN is required in production: the site's public origin, which links in emails lead to/,
     );
-    const production = loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: `${SITE}/`, ...STRIPE });
+    const production = loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: `${SITE}/`, ...STRIPE, ...MAIL });
     expect(production.siteOrigin).toBe(SITE);
     // CORS keeps admitting PUBLIC_ORIGIN as it was given.
     expect(production.publicOrigin).toBe(`${SITE}/`);
@@ -208,5 +216,62 @@ describe('loadConfig', () => {
     ['10.0.0.1,,10.0.0.2', /not an address: ""/],
   ])('stops on TRUST_PROXY=%s with a message naming it', (value, message) => {
     expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(message);
+  });
+
+  it('keeps mail in the dev mailbox outside production and refuses that in production', () => {
+    expect(loadConfig({}).mail).toEqual({ transport: 'dev', from: 'Reshelf <no-reply@reshelf.test>' });
+    const production = { NODE_ENV: 'production', PUBLIC_ORIGIN: SITE, ...STRIPE };
+    expect(() => loadConfig(production)).toThrow(
+      /MAIL is required in production: smtp \(with SMTP_URL\) or resend \(with RESEND_API_KEY\)/,
+    );
+    expect(() => loadConfig({ ...production, MAIL: 'dev' })).toThrow(/MAIL cannot be dev in production/);
+    expect(() => loadConfig({ ...production, MAIL: 'sendgrid' })).toThrow(/MAIL must be dev, smtp or resend/);
+    expect(loadConfig({ ...production, ...MAIL }).mail).toEqual({
+      transport: 'smtp',
+      from: 'Reshelf <no-reply@reshelf.example>',
+      smtpUrl: 'smtp://postman:s3cret-pass@smtp.reshelf.example:587',
+    });
+    expect(
+      loadConfig({
+        ...production,
+        MAIL: 'resend',
+        RESEND_API_KEY: 're_123456789',
+        MAIL_FROM: 'no-reply@reshelf.example',
+      }).mail,
+    ).toEqual({ transport: 'resend', from: 'no-reply@reshelf.example', resendApiKey: 're_123456789' });
+  });
+
+  it('names each missing or malformed mail setting, without repeating a credential', () => {
+    const issues = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as ConfigError).issues;
+      }
+      return [];
+    };
+    expect(issues({ MAIL: 'smtp' })).toEqual([
+      'SMTP_URL is required when MAIL=smtp, e.g. smtp://user:password@smtp.example.com:587',
+      'MAIL_FROM is required when MAIL=smtp: the sender, e.g. Reshelf <no-reply@reshelf.example>',
+    ]);
+    expect(issues({ MAIL: 'resend', MAIL_FROM: 'no-reply@reshelf.example' })).toEqual([
+      'RESEND_API_KEY is required when MAIL=resend',
+    ]);
+    const badUrl = issues({ ...MAIL, SMTP_URL: 'https://postman:s3cret-pass@smtp.reshelf.example' });
+    expect(badUrl).toEqual([
+      'SMTP_URL must be an smtp:// (STARTTLS) or smtps:// (TLS) URL with a host, e.g. smtp://user:password@smtp.example.com:587',
+    ]);
+    expect(badUrl.join('\n')).not.toContain('s3cret');
+    expect(issues({ ...MAIL, RESEND_API_KEY: 'sk_not_resend' })[0]).toBe(
+      'RESEND_API_KEY must be a Resend API key (re_…)',
+    );
+    for (const from of ['not an address', 'Reshelf <no-reply>', 'a@b.example, c@d.example']) {
+      expect(issues({ ...MAIL, MAIL_FROM: from })[0]).toMatch(
+        /^MAIL_FROM must be an email address, or a name and an address: Reshelf <no-reply@reshelf\.example>/,
+      );
+    }
+    expect(loadConfig({ ...MAIL, MAIL_FROM: '"Reshelf Books" <books@reshelf.example>' }).mail.from).toBe(
+      '"Reshelf Books" <books@reshelf.example>',
+    );
   });
 });

@@ -85,6 +85,19 @@ const trustProxySchema = z.preprocess(
     }),
 );
 
+/** The sender's address in MAIL_FROM: `no-reply@reshelf.example` or `Reshelf <no-reply@reshelf.example>`. */
+export function parseMailFrom(value: string): { name: string | null; address: string } | null {
+  const match = /^\s*(?:"?([^"<>]*?)"?\s*<([^<>\s]+)>|([^<>\s]+))\s*$/.exec(value);
+  if (!match) return null;
+  const address = (match[2] ?? match[3])!;
+  if (!z.email().safeParse(address).success) return null;
+  const name = match[1]?.trim();
+  return { name: name ? name : null, address };
+}
+
+/** The development sender: nothing leaves the machine, so any address of a reserved domain does. */
+export const DEV_MAIL_FROM = 'Reshelf <no-reply@reshelf.test>';
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -166,6 +179,41 @@ const envSchema = z
       emptyAsUndefined,
       z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_…)').optional(),
     ),
+    MAIL: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['dev', 'smtp', 'resend'], 'must be dev, smtp or resend').optional(),
+    ),
+    SMTP_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .trim()
+        .refine((value) => {
+          try {
+            const url = new URL(value);
+            return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+          } catch {
+            return false;
+          }
+        }, 'must be an smtp:// (STARTTLS) or smtps:// (TLS) URL with a host, e.g. smtp://user:password@smtp.example.com:587')
+        .optional(),
+    ),
+    RESEND_API_KEY: z.preprocess(
+      emptyAsUndefined,
+      z.string().trim().startsWith('re_', 'must be a Resend API key (re_…)').optional(),
+    ),
+    MAIL_FROM: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .trim()
+        .max(320)
+        .refine(
+          (value) => parseMailFrom(value) !== null,
+          'must be an email address, or a name and an address: Reshelf <no-reply@reshelf.example>',
+        )
+        .optional(),
+    ),
     SEED_DEMO: z.preprocess(emptyAsUndefined, z.enum(['true', 'false'], 'must be true or false').optional()),
     BOOK_LOOKUP: z.preprocess(
       emptyAsUndefined,
@@ -222,6 +270,38 @@ const envSchema = z
         message: 'is not used with BACKEND=supabase: apply the migrations with `supabase db push`',
       });
     }
+    // Mail must leave the building in production: the dev mailbox keeps it in the database.
+    const mail = env.MAIL ?? (env.NODE_ENV === 'production' ? undefined : 'dev');
+    if (!mail) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MAIL'],
+        message: 'is required in production: smtp (with SMTP_URL) or resend (with RESEND_API_KEY)',
+      });
+    } else if (mail === 'dev' && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MAIL'],
+        message: 'cannot be dev in production, where nobody reads the dev mailbox: use smtp or resend',
+      });
+    }
+    if (mail === 'smtp' && !env.SMTP_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message: 'is required when MAIL=smtp, e.g. smtp://user:password@smtp.example.com:587',
+      });
+    }
+    if (mail === 'resend' && !env.RESEND_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['RESEND_API_KEY'], message: 'is required when MAIL=resend' });
+    }
+    if ((mail === 'smtp' || mail === 'resend') && !env.MAIL_FROM) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MAIL_FROM'],
+        message: `is required when MAIL=${mail}: the sender, e.g. Reshelf <no-reply@reshelf.example>`,
+      });
+    }
     if (env.BACKEND !== 'supabase') return;
     for (const name of [
       'DATABASE_URL',
@@ -275,6 +355,14 @@ export interface AppConfig {
   payments: { provider: 'test' } | { provider: 'stripe'; secretKey: string; webhookSecret: string };
   /** Lifetime of cached public catalogue answers; 0 turns the cache off (the default in tests). */
   publicCacheSeconds: number;
+  /**
+   * Where email goes (decision 0028): the dev mailbox (the outbox, read at /dev/mailbox; never
+   * in production), an SMTP server, or Resend's API. `from` is MAIL_FROM.
+   */
+  mail:
+    | { transport: 'dev'; from: string }
+    | { transport: 'smtp'; from: string; smtpUrl: string }
+    | { transport: 'resend'; from: string; resendApiKey: string };
   /** Seed demo data on the first start (embedded backend, never in production). */
   seedDemo: boolean;
   /**
@@ -297,12 +385,27 @@ function listenHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
+function mailConfig(env: Env): AppConfig['mail'] {
+  const from = env.MAIL_FROM ?? DEV_MAIL_FROM;
+  switch (env.MAIL ?? 'dev') {
+    case 'smtp':
+      return { transport: 'smtp', from, smtpUrl: env.SMTP_URL ?? '' };
+    case 'resend':
+      return { transport: 'resend', from, resendApiKey: env.RESEND_API_KEY ?? '' };
+    default:
+      return { transport: 'dev', from };
+  }
+}
+
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
     super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }
+
+/** Variables whose values are credentials (SMTP_URL may carry a password). */
+const SECRET_VARIABLES = new Set(['SMTP_URL', 'RESEND_API_KEY']);
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(source);
@@ -311,7 +414,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       parsed.error.issues.map((issue) => {
         const name = issue.path.join('.') || 'environment';
         const value = source[name];
-        const shown = value === undefined ? '' : ` (got ${JSON.stringify(value)})`;
+        // A secret is never repeated into logs: the message names the variable only.
+        const shown =
+          value === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(value)})`;
         return `${name} ${issue.message}${shown}`;
       }),
     );
@@ -353,6 +458,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
             serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY,
           }
         : undefined,
+    mail: mailConfig(env),
     seedDemo:
       env.BACKEND === 'embedded' && env.NODE_ENV !== 'production' && (env.SEED_DEMO ?? 'true') === 'true',
     bookLookup:

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createSecrets, loadSecrets } from './secrets.ts';
 
-const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_offline', STRIPE_WEBHOOK_SECRET: 'whsec_offline' };
+const STRIPE = {
+  STRIPE_SECRET_KEY: 'sk_test_offline',
+  STRIPE_WEBHOOK_SECRET: 'whsec_offline',
+  MAIL: 'smtp',
+  SMTP_URL: 'smtp://127.0.0.1:9',
+  MAIL_FROM: 'no-reply@reshelf.example',
+};
 
 describe('secrets', () => {
   it('derives a different key per purpose and verifies only its own signatures', () => {

@@ -9,7 +9,13 @@ import {
 } from './features/admin/server-functions.ts';
 import { createLocalIdentity } from './features/auth/identity/local.ts';
 import type { IdentityProvider } from './features/auth/identity/types.ts';
-import { createDevMailbox, type Mailer } from './features/mail/mailer.ts';
+import { createMailer, type Mailer } from './features/mail/mailer.ts';
+import {
+  createDevTransport,
+  createResendTransport,
+  createSmtpTransport,
+  type MailTransport,
+} from './features/mail/transports.ts';
 import { createStripeProvider } from './features/payments/stripe-provider.ts';
 import { createTestProvider } from './features/payments/test-provider.ts';
 import type { PaymentProvider } from './features/payments/types.ts';
@@ -49,12 +55,30 @@ export function createPaymentProvider(config: AppConfig, secrets: Secrets): Paym
     : createTestProvider({ secrets });
 }
 
+/** The transport MAIL names (decision 0028). */
+export function createMailTransport(config: AppConfig): MailTransport {
+  switch (config.mail.transport) {
+    case 'smtp':
+      return createSmtpTransport({ url: config.mail.smtpUrl });
+    case 'resend':
+      return createResendTransport({ apiKey: config.mail.resendApiKey });
+    default:
+      return createDevTransport();
+  }
+}
+
 export async function createServices(
   config: AppConfig,
   database: DatabaseHandle,
   secrets: Secrets,
 ): Promise<Services> {
-  const mailer = createDevMailbox(database.db);
+  const mailer = createMailer({
+    db: database.db,
+    transport: createMailTransport(config),
+    from: config.mail.from,
+    secrets,
+    origin: config.siteOrigin,
+  });
   const bookLookup =
     config.bookLookup === 'openlibrary' ? createOpenLibraryLookup() : createOfflineBookLookup();
   if (config.backend === 'supabase') {

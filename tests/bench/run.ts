@@ -180,6 +180,10 @@ async function startBff(
       // Production requires Stripe for payments; the benchmark never pays for anything.
       STRIPE_SECRET_KEY: 'sk_test_benchmark_unused',
       STRIPE_WEBHOOK_SECRET: 'whsec_benchmark_unused',
+      // Production mail must leave the building; the benchmark sends none (port 9 discards).
+      MAIL: 'smtp',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
       LOG_LEVEL: 'info',
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_MAX: String(POOL_MAX),

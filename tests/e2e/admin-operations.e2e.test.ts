@@ -144,7 +144,8 @@ describe('admin operations', () => {
       to: 'admin@reshelf.test',
     });
     expect(mailbox[0]).toMatchObject({ subject: '[Test] Choose a new Reshelf password' });
-    expect(mailbox[0]!.text).toContain('Pick a new password: https://reshelf.example/…');
+    // The test email's links lead to this site, not to the preview's sample domain.
+    expect(mailbox[0]!.text).toContain(`Pick a new password: ${marketplace.baseURL}/…`);
 
     await page.getByRole('button', { name: 'Save and publish' }).click();
     await openToast(page, 'Template published').waitFor();

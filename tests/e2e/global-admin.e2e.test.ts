@@ -25,6 +25,19 @@ async function noHorizontalScroll(page: Page): Promise<void> {
 
 describe('global admin', () => {
   it('a super admin sees platform health and grants, changes and deactivates a tier', async () => {
+    // A message the mail server refused for good, as the sender records it.
+    const client = new pg.Client({ connectionString: marketplace.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(
+        `insert into email_outbox (to_address, subject, text_body, html_body, template, message_id,
+           status, attempts, last_attempt_at, failed_at, last_error)
+         values ('nobody@example.com', 'Order confirmed', 'x', '<p>x</p>', 'order.placed',
+           '<e2e-failed@reshelf.test>', 'failed', 1, now(), now(), 'SMTP (RCPT TO): 550 No such mailbox')`,
+      );
+    } finally {
+      await client.end();
+    }
     const { context, page } = await open('super@reshelf.test');
     await page.goto('/global-admin');
     const database = page.getByTestId('health-database');
@@ -34,7 +47,15 @@ describe('global admin', () => {
     const jobs = page.getByTestId('health-job-runner');
     await jobs.getByText('offers.expire has never run').waitFor();
     expect(await jobs.getByTestId('health-status').getAttribute('data-status')).toBe('failing');
-    await page.getByTestId('health-mail-outbox').getByTestId('mail-sent').waitFor();
+    const mail = page.getByTestId('health-mail-outbox');
+    await mail.getByTestId('mail-sent').waitFor();
+    await mail.getByText('1 message failed in the last 24 hours').waitFor();
+    expect(await mail.getByTestId('health-status').getAttribute('data-status')).toBe('warning');
+    expect(await mail.getByTestId('mail-transport').textContent()).toBe('the dev mailbox (nothing leaves)');
+    expect(await mail.getByTestId('mail-failed').textContent()).toBe('1');
+    expect(await mail.getByTestId('mail-errors').textContent()).toMatch(
+      /order\.placed · failed after 1 attempt\s*SMTP \(RCPT TO\): 550 No such mailbox/,
+    );
 
     await page.getByRole('button', { name: 'Grant a tier' }).click();
     const grant = page.getByRole('dialog', { name: 'Grant a global-admin tier' });

@@ -41,7 +41,10 @@ const SAMPLE_ENV = {
   APP_SECRET: 'a-sample-app-secret-that-is-long-enough-0123456789',
   STRIPE_SECRET_KEY: 'sk_test_sample',
   STRIPE_WEBHOOK_SECRET: 'whsec_sample',
+  MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
 };
+/** Settings compose passes on when given (MAIL=smtp needs SMTP_URL; the app itself says so). */
+const SAMPLE_MAIL = { SMTP_URL: 'smtp://postman:sample@smtp.example.com:587' };
 
 function hasComposePlugin(): boolean {
   try {
@@ -77,19 +80,29 @@ describe('docker/compose.yaml', () => {
   });
 
   it('gives the app an environment its configuration accepts in production, pointing at the db service', () => {
-    const environment = Object.fromEntries(
-      Object.entries(app.environment).map(([name, value]) => [name, interpolate(String(value), SAMPLE_ENV)]),
-    );
-    const config = loadConfig(environment);
+    const environmentWith = (env: Record<string, string>) =>
+      Object.fromEntries(
+        Object.entries(app.environment).map(([name, value]) => [name, interpolate(String(value), env)]),
+      );
+    const config = loadConfig(environmentWith({ ...SAMPLE_ENV, ...SAMPLE_MAIL }));
     expect(config.env).toBe('production');
     // Requests as the runtime role, migrations as the owner (decision 0026).
     expect(config.databaseUrl).toBe('postgres://reshelf_app:sample0runtime@db:5432/reshelf');
     expect(config.databaseMigrationUrl).toBe('postgres://reshelf:sample0password@db:5432/reshelf');
+    expect(config.mail).toEqual({
+      transport: 'smtp',
+      from: SAMPLE_ENV.MAIL_FROM,
+      smtpUrl: SAMPLE_MAIL.SMTP_URL,
+    });
+    expect(() => loadConfig(environmentWith(SAMPLE_ENV))).toThrow(/SMTP_URL is required when MAIL=smtp/);
     expect(config.payments.provider).toBe('stripe');
     expect(config.dataDir).toBe('/app/.data');
     // No proxy in front by default: X-Forwarded-For is believed only when TRUST_PROXY says so.
     expect(config.trustProxy).toBe(false);
-    expect(loadConfig({ ...environment, TRUST_PROXY: 'uniquelocal' }).trustProxy).toEqual(['uniquelocal']);
+    expect(
+      loadConfig({ ...environmentWith({ ...SAMPLE_ENV, ...SAMPLE_MAIL }), TRUST_PROXY: 'uniquelocal' })
+        .trustProxy,
+    ).toEqual(['uniquelocal']);
     expect(app.volumes).toContain('app-data:/app/.data');
   });
 

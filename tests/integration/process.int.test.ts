@@ -168,6 +168,9 @@ describe('the marketplace process', { timeout: 2 * START_BUDGET_MS + 30_000 }, (
       { DATABASE_URL: 'localhost:5432' },
       /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ connection string/,
     ],
+    // Mail must leave the building in production.
+    [{ NODE_ENV: 'production', MAIL: 'dev' }, /MAIL cannot be dev in production/],
+    [{ NODE_ENV: 'production', MAIL: 'smtp' }, /SMTP_URL is required when MAIL=smtp/],
   ])('refuses to start on %o with a message naming the variable', async (env, message) => {
     const started = launch(env);
     expect(await started.exited).toBe(1);

@@ -320,16 +320,26 @@ export interface Disputes {
 }
 
 export interface EmailOutbox {
+  attempts: Generated<number>;
   created_at: Generated<Timestamp>;
-  error: string | null;
-  html_body: string | null;
+  failed_at: Timestamp | null;
+  html_body: string;
   id: Generated<string>;
+  last_attempt_at: Timestamp | null;
+  last_error: string | null;
+  lease_token: string | null;
+  lease_until: Timestamp | null;
+  list: string | null;
+  message_id: string;
+  next_attempt_at: Generated<Timestamp>;
+  provider_message_id: string | null;
   sent_at: Timestamp | null;
   status: Generated<string>;
   subject: string;
   template: string;
   text_body: string;
   to_address: string;
+  unsubscribe_url: string | null;
   user_id: string | null;
 }
 

@@ -22,7 +22,8 @@ export interface DatabaseHandle {
   /**
    * LISTENs on a channel over a connection of its own, reconnecting after a failure
    * (`onConnected` runs on every (re)connection: notifications may have been missed).
-   * Resolves once listening; the returned function stops.
+   * Resolves once listening; the returned function stops. Rejects when the first connection
+   * fails, leaving nothing running.
    */
   listen(
     channel: string,
@@ -162,6 +163,7 @@ export function createDatabase(
   async function listen(channel: string, onNotify: (payload: string) => void, onConnected?: () => void) {
     let client: pg.Client | undefined;
     let stopped = false;
+    let established = false;
     let retry: NodeJS.Timeout | undefined;
     // Consecutive failed attempts: the next one waits longer (capped, jittered).
     let failures = 0;
@@ -195,6 +197,10 @@ export function createDatabase(
         await next.query(`listen ${pg.escapeIdentifier(channel)}`);
       } catch (error) {
         await next.end().catch(() => {});
+        if (stopped) return;
+        // The first connection's failure is the caller's (it gets no handle to stop a retry);
+        // after that, keep trying.
+        if (!established) throw error;
         reconnect();
         throw error;
       }
@@ -203,6 +209,7 @@ export function createDatabase(
         return;
       }
       client = next;
+      established = true;
       failures = 0;
       onConnected?.();
     };

@@ -265,6 +265,10 @@ describe('sessions', () => {
         APP_SECRET: 'p'.repeat(40),
         STRIPE_SECRET_KEY: 'sk_test_offline',
         STRIPE_WEBHOOK_SECRET: 'whsec_offline',
+        // Production mail must leave the building; nothing here sends any (port 9 discards).
+        MAIL: 'smtp',
+        SMTP_URL: 'smtp://127.0.0.1:9',
+        MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
       },
     });
     try {

@@ -162,7 +162,8 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
 
 /**
  * An application to sell as a charity. The applicant becomes its owner (a trigger adds the
- * membership) and is emailed; staff approve or reject it. Someone whose earlier application
+ * membership) and is emailed, as is every admin, in the application's transaction; staff
+ * approve or reject it. Someone whose earlier application
  * was rejected may apply again: the old membership goes, the old record stays for the audit.
  */
 export async function signUpCharity(
@@ -195,7 +196,7 @@ export async function signUpCharity(
           .where('charity_id', '=', existing.charityId)
           .execute();
       }
-      return trx
+      const created = await trx
         .insertInto('charities')
         .values({
           slug: await freeSlug(deps.db, values.name),
@@ -216,6 +217,14 @@ export async function signUpCharity(
         })
         .returning(['id', 'slug', 'name'])
         .executeTakeFirstOrThrow();
+      // The applicant's receipt and every admin's notice, with the application.
+      const mail = charityMail.received({ name: created.name, url: `${deps.origin}/charity/dashboard` });
+      await deps.mailer.send(
+        { to: applicant.email, ...mail, template: 'charity-received', userId: applicant.userId },
+        { trx },
+      );
+      await tellAdmins(trx, deps, { ...values, name: created.name, applicantEmail: applicant.email });
+      return created;
     });
   } catch (error) {
     if (isUniqueViolation(error, 'charities_registered_number_key')) {
@@ -233,14 +242,6 @@ export async function signUpCharity(
     }
     throw error;
   }
-  const mail = charityMail.received({ name: created.name, url: `${deps.origin}/charity/dashboard` });
-  await deps.mailer.send({
-    to: applicant.email,
-    ...mail,
-    template: 'charity-received',
-    userId: applicant.userId,
-  });
-  await tellAdmins(deps, { ...values, name: created.name, applicantEmail: applicant.email });
   return created;
 }
 
@@ -254,12 +255,17 @@ export async function waitingApplications(db: Database): Promise<number> {
   return Number(row.waiting);
 }
 
-/** Every active admin is emailed about a new application, with how many are waiting. */
+/**
+ * Every active admin is emailed about a new application, with how many are waiting: queued on
+ * `trx`, the application's transaction.
+ */
 async function tellAdmins(
+  trx: Database,
   deps: CharityDeps,
   application: { name: string; registeredNumber: string; town: string; applicantEmail: string },
 ): Promise<void> {
-  const [admins, waiting] = await Promise.all([activeAdmins(deps.db), waitingApplications(deps.db)]);
+  const admins = await activeAdmins(trx);
+  const waiting = await waitingApplications(trx);
   const parsed = parseCharityNumber(application.registeredNumber);
   const mail = charityMail.applicationForStaff({
     name: application.name,
@@ -271,12 +277,10 @@ async function tellAdmins(
     url: `${deps.origin}/admin/charities`,
   });
   for (const admin of admins) {
-    await deps.mailer.send({
-      to: admin.email,
-      ...mail,
-      template: 'charity-application-staff',
-      userId: admin.id,
-    });
+    await deps.mailer.send(
+      { to: admin.email, ...mail, template: 'charity-application-staff', userId: admin.id },
+      { trx },
+    );
   }
 }
 
@@ -340,21 +344,6 @@ export async function inviteMember(
       { field: 'email' },
     );
   }
-  let invitation: { id: string };
-  try {
-    invitation = await deps.db
-      .insertInto('charity_invitations')
-      .values({ charity_id: charity.charityId, email, invited_by: inviter.userId })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-  } catch (error) {
-    if (isUniqueViolation(error, 'charity_invitations_open')) {
-      throw new AppError('CONFLICT', 'You have already invited that address: the invitation is waiting.', {
-        field: 'email',
-      });
-    }
-    throw error;
-  }
   const inviterProfile = await deps.db
     .selectFrom('profiles')
     .select('display_name')
@@ -365,7 +354,26 @@ export async function inviteMember(
     inviterName: inviterProfile?.display_name ?? charity.name,
     url: `${deps.origin}/charity/dashboard`,
   });
-  await deps.mailer.send({ to: email, ...mail, template: 'charity-invited' });
+  let invitation: { id: string };
+  try {
+    // The invitation and its email: all or nothing.
+    invitation = await deps.db.transaction().execute(async (trx) => {
+      const created = await trx
+        .insertInto('charity_invitations')
+        .values({ charity_id: charity.charityId, email, invited_by: inviter.userId })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await deps.mailer.send({ to: email, ...mail, template: 'charity-invited' }, { trx });
+      return created;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'charity_invitations_open')) {
+      throw new AppError('CONFLICT', 'You have already invited that address: the invitation is waiting.', {
+        field: 'email',
+      });
+    }
+    throw error;
+  }
   return invitation;
 }
 

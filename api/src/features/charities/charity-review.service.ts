@@ -82,7 +82,7 @@ export async function reviewCharity(
   const review = charityReviewInputSchema.parse(input);
   const approve = review.decision === 'approve';
   const reason = review.decision === 'reject' ? review.reason : null;
-  const charity = await deps.db.transaction().execute(async (trx) => {
+  await deps.db.transaction().execute(async (trx) => {
     const now = new Date();
     const updated = await trx
       .updateTable('charities')
@@ -123,25 +123,28 @@ export async function reviewCharity(
       targetId: updated.id,
       details: { name: updated.name, ...(reason ? { reason } : {}) },
     });
-    return updated;
+    // The owner is told in the decision's transaction.
+    const owner = updated.owner_id
+      ? await trx
+          .selectFrom('auth.users')
+          .select('email')
+          .where('id', '=', updated.owner_id)
+          .executeTakeFirst()
+      : undefined;
+    if (owner?.email) {
+      const mail = approve
+        ? charityMail.approved({ name: updated.name, url: `${deps.origin}/charity/dashboard` })
+        : charityMail.rejected({ name: updated.name, reason: reason!, url: `${deps.origin}/charity/signup` });
+      await deps.mailer.send(
+        {
+          to: owner.email,
+          ...mail,
+          template: approve ? 'charity-approved' : 'charity-rejected',
+          userId: updated.owner_id,
+        },
+        { trx },
+      );
+    }
   });
-  const owner = charity.owner_id
-    ? await deps.db
-        .selectFrom('auth.users')
-        .select('email')
-        .where('id', '=', charity.owner_id)
-        .executeTakeFirst()
-    : undefined;
-  if (owner?.email) {
-    const mail = approve
-      ? charityMail.approved({ name: charity.name, url: `${deps.origin}/charity/dashboard` })
-      : charityMail.rejected({ name: charity.name, reason: reason!, url: `${deps.origin}/charity/signup` });
-    await deps.mailer.send({
-      to: owner.email,
-      ...mail,
-      template: approve ? 'charity-approved' : 'charity-rejected',
-      userId: charity.owner_id,
-    });
-  }
   return { status: approve ? 'approved' : 'rejected' };
 }

@@ -204,7 +204,7 @@ export async function requestReturn(
   buyer: { userId: string },
   input: { orderId: string; reason: string },
 ): Promise<ReturnEligibility> {
-  const created = await deps.db.transaction().execute(async (trx) => {
+  await deps.db.transaction().execute(async (trx) => {
     const order = await orderForReturn(trx, input.orderId, { lock: true });
     if (!order || order.buyer_id !== buyer.userId)
       throw new AppError('NOT_FOUND', 'We could not find that order.');
@@ -233,17 +233,16 @@ export async function requestReturn(
       { id: buyer.userId, kind: 'buyer' },
       `Return requested: ${input.reason}`,
     );
-    return order;
+    const mail = charityMail.returnRequested({
+      title: order.title,
+      reference: order.reference,
+      reason: input.reason,
+      url: `${deps.origin}/charity/dashboard#returns`,
+    });
+    for (const to of await charityRecipients(trx, order.charity_id!)) {
+      await deps.mailer.send({ to, ...mail, template: 'charity-return-requested' }, { trx });
+    }
   });
-  const mail = charityMail.returnRequested({
-    title: created.title,
-    reference: created.reference,
-    reason: input.reason,
-    url: `${deps.origin}/charity/dashboard#returns`,
-  });
-  for (const to of await charityRecipients(deps.db, created.charity_id!)) {
-    await deps.mailer.send({ to, ...mail, template: 'charity-return-requested' });
-  }
   return returnEligibility(deps.db, buyer.userId, input.orderId);
 }
 
@@ -277,14 +276,16 @@ async function respond(
   }
 }
 
+/** The buyer's email about their return, queued on `trx` (the step's transaction). */
 async function buyerMail(
+  trx: Database,
   deps: CharityDeps,
   row: ReturnRow,
   mail: { subject: string; text: string; html: string },
   template: string,
 ) {
   if (!row.buyer_email) return;
-  await deps.mailer.send({ to: row.buyer_email, ...mail, template, userId: row.buyer_id });
+  await deps.mailer.send({ to: row.buyer_email, ...mail, template, userId: row.buyer_id }, { trx });
 }
 
 /** Notes a step of the return on the order's history (its status does not change). */
@@ -303,20 +304,24 @@ export async function acceptReturn(
   returnId: string,
 ): Promise<ReturnRequest> {
   const row = await charityReturn(deps.db, userId, returnId);
-  await respond(deps.db, row.id, 'requested', { status: 'accepted', responded_by: userId });
-  await noteOnOrder(deps.db, row.order_id, { id: userId, kind: 'seller' }, 'Return accepted');
-  const accepted = (await returnById(deps.db, row.id))!;
-  await buyerMail(
-    deps,
-    accepted,
-    charityMail.returnAccepted({
-      title: row.title,
-      reference: row.reference,
-      address: returnAddress(accepted) ?? row.charity_name,
-      url: `${deps.origin}/account/orders`,
-    }),
-    'charity-return-accepted',
-  );
+  const accepted = await deps.db.transaction().execute(async (trx) => {
+    await respond(trx, row.id, 'requested', { status: 'accepted', responded_by: userId });
+    await noteOnOrder(trx, row.order_id, { id: userId, kind: 'seller' }, 'Return accepted');
+    const accepted = (await returnById(trx, row.id))!;
+    await buyerMail(
+      trx,
+      deps,
+      accepted,
+      charityMail.returnAccepted({
+        title: row.title,
+        reference: row.reference,
+        address: returnAddress(accepted) ?? row.charity_name,
+        url: `${deps.origin}/account/orders`,
+      }),
+      'charity-return-accepted',
+    );
+    return accepted;
+  });
   return toReturn(accepted, true);
 }
 
@@ -326,29 +331,28 @@ export async function declineReturn(
   input: { returnId: string; reason: string },
 ): Promise<ReturnRequest> {
   const row = await charityReturn(deps.db, userId, input.returnId);
-  await respond(deps.db, row.id, 'requested', {
-    status: 'declined',
-    decline_reason: input.reason,
-    responded_by: userId,
+  const declined = await deps.db.transaction().execute(async (trx) => {
+    await respond(trx, row.id, 'requested', {
+      status: 'declined',
+      decline_reason: input.reason,
+      responded_by: userId,
+    });
+    await noteOnOrder(trx, row.order_id, { id: userId, kind: 'seller' }, `Return declined: ${input.reason}`);
+    const declined = (await returnById(trx, row.id))!;
+    await buyerMail(
+      trx,
+      deps,
+      declined,
+      charityMail.returnDeclined({
+        title: row.title,
+        reference: row.reference,
+        reason: input.reason,
+        url: `${deps.origin}/account/orders`,
+      }),
+      'charity-return-declined',
+    );
+    return declined;
   });
-  await noteOnOrder(
-    deps.db,
-    row.order_id,
-    { id: userId, kind: 'seller' },
-    `Return declined: ${input.reason}`,
-  );
-  const declined = (await returnById(deps.db, row.id))!;
-  await buyerMail(
-    deps,
-    declined,
-    charityMail.returnDeclined({
-      title: row.title,
-      reference: row.reference,
-      reason: input.reason,
-      url: `${deps.origin}/account/orders`,
-    }),
-    'charity-return-declined',
-  );
   return toReturn(declined, true);
 }
 
@@ -413,7 +417,7 @@ export async function receiveReturn(
       .execute();
     throw error;
   }
-  await deps.db.transaction().execute(async (trx) => {
+  const refunded = await deps.db.transaction().execute(async (trx) => {
     await trx
       .updateTable('return_requests')
       .set({
@@ -458,19 +462,21 @@ export async function receiveReturn(
         .where('status', '=', 'sold')
         .execute();
     }
+    const refunded = (await returnById(trx, row.id))!;
+    await buyerMail(
+      trx,
+      deps,
+      refunded,
+      charityMail.returnRefunded({
+        title: row.title,
+        reference: row.reference,
+        amountMinor: refund.amountMinor,
+        url: `${deps.origin}/account/orders`,
+      }),
+      'charity-return-refunded',
+    );
+    return refunded;
   });
-  const refunded = (await returnById(deps.db, row.id))!;
-  await buyerMail(
-    deps,
-    refunded,
-    charityMail.returnRefunded({
-      title: row.title,
-      reference: row.reference,
-      amountMinor: refund.amountMinor,
-      url: `${deps.origin}/account/orders`,
-    }),
-    'charity-return-refunded',
-  );
   return toReturn(refunded, true);
 }
 

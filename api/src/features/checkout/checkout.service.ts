@@ -27,7 +27,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { closeOffersForSoldListing } from '../offers/offers.service.ts';
-import { sendOrderMail } from '../orders/order-mail.ts';
+import { queueOrderMail } from '../orders/order-mail.ts';
 import type {
   CheckoutSession,
   CheckoutSessionInput,
@@ -930,6 +930,8 @@ export async function applyPaymentEvent(
             actor,
             late ? 'Paid after the reservation had lapsed' : undefined,
           );
+          // The confirmation to the buyer and "please send it" to the seller, with the payment.
+          await queueOrderMail(trx, deps, order.id, 'placed');
           return finish(late ? 'paid_late' : 'paid', { orderId: order.id });
         }
         return finish('refunded_late', {
@@ -961,9 +963,6 @@ export async function applyPaymentEvent(
     return finish('no_change');
   });
 
-  if ((outcome.result === 'paid' || outcome.result === 'paid_late') && 'orderId' in outcome) {
-    await sendOrderMail(deps, outcome.orderId as string, 'placed');
-  }
   if (outcome.result === 'refunded_late' && 'refund' in outcome) {
     const { paymentId, amount, orderId } = outcome.refund as {
       paymentId: string;

@@ -14,6 +14,8 @@ const messageSchema = z.object({
   template: z.string(),
   text: z.string(),
   html: z.string().nullable(),
+  /** Queued (the sender has not picked it up yet), sent, failed or suppressed. */
+  status: z.string(),
   createdAt: z.string(),
 });
 
@@ -25,7 +27,9 @@ export const devRouter = router({
       assertDevelopment(ctx);
       let query = ctx.db
         .selectFrom('email_outbox')
-        .select(['id', 'to_address', 'subject', 'template', 'text_body', 'html_body', 'created_at'])
+        // Every message, whatever its delivery has reached: a test reads a link the moment the
+        // action that queued it has answered.
+        .select(['id', 'to_address', 'subject', 'template', 'text_body', 'html_body', 'status', 'created_at'])
         .orderBy('created_at', 'desc')
         .limit(100);
       if (input.to) query = query.where('to_address', 'ilike', `%${input.to.replace(/[%_\\]/g, '\\$&')}%`);
@@ -37,6 +41,7 @@ export const devRouter = router({
         template: row.template,
         text: row.text_body,
         html: row.html_body,
+        status: row.status,
         createdAt: row.created_at.toISOString(),
       }));
     }),

@@ -292,7 +292,7 @@ export async function discardEmailTemplateDraft(db: Database, staffId: string, k
 
 /** Sends the edit (or the version in use) with sample values to the staff member's address. */
 export async function sendTestEmail(
-  deps: { db: Database; mailer: Mailer },
+  deps: { db: Database; mailer: Mailer; origin: string },
   staff: { id: string; email: string },
   input: { key: string; subject?: string; body?: string },
 ): Promise<{ to: string; subject: string }> {
@@ -305,23 +305,28 @@ export async function sendTestEmail(
     const current = (await listEmailTemplates(deps.db)).find((template) => template.key === input.key)!;
     version = { subject: current.subject, body: current.body };
   }
-  const rendered = renderTemplate(definition, version, sampleVariables(definition));
+  const rendered = renderTemplate(definition, version, sampleVariables(definition, deps.origin));
   const subject = `[Test] ${rendered.subject}`;
-  await deps.mailer.send({
-    to: staff.email,
-    subject,
-    text: rendered.text,
-    html: rendered.html,
-    template: `test.${input.key}`,
-    userId: staff.id,
-  });
-  // Recorded once it went: a failed send changes nothing.
-  await recordAudit(deps.db, {
-    actorId: staff.id,
-    action: 'email_template.sendTest',
-    targetType: 'email_template',
-    targetId: input.key,
-    details: { to: staff.email, subject },
+  // The test email and its audit entry: both or neither.
+  await deps.db.transaction().execute(async (trx) => {
+    await deps.mailer.send(
+      {
+        to: staff.email,
+        subject,
+        text: rendered.text,
+        html: rendered.html,
+        template: `test.${input.key}`,
+        userId: staff.id,
+      },
+      { trx },
+    );
+    await recordAudit(trx, {
+      actorId: staff.id,
+      action: 'email_template.sendTest',
+      targetType: 'email_template',
+      targetId: input.key,
+      details: { to: staff.email, subject },
+    });
   });
   return { to: staff.email, subject };
 }

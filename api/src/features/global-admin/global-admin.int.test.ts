@@ -95,31 +95,58 @@ describe('platform health', () => {
     for (const name of Object.keys(JOBS)) await runJob(jobContext(), name);
   });
 
-  it('counts the mail outbox and flags a message stuck in the queue or failed', async () => {
-    await t.services.mailer.send({ to: member.email, subject: 'Hello', text: 'Hi', template: 'test.health' });
-    const fine = await platformHealth(db);
-    expect(fine.mail).toMatchObject({ status: 'ok', queued: 0, failedLastDay: 0 });
-    expect(fine.mail.sentLastDay).toBeGreaterThanOrEqual(1);
-    expect(fine.mail.lastSentAt).not.toBeNull();
+  it('counts the mail outbox and flags a message stuck in the queue, failing sends, or failures', async () => {
+    await t.services.mailer.send({
+      to: member.email,
+      subject: 'Hello',
+      text: 'Hi',
+      html: '<p>Hi</p>',
+      template: 'test.health',
+    });
+    await t.services.mailer.deliver();
+    const fine = dataOf(await asUser(t.app, readOnly.accessToken).query('globalAdmin.health')).mail;
+    expect(fine).toMatchObject({
+      status: 'ok',
+      transport: 'dev',
+      queued: 0,
+      sending: 0,
+      failedLastDay: 0,
+      lastErrors: [],
+    });
+    expect(fine.sentLastDay).toBeGreaterThanOrEqual(1);
+    expect(fine.lastSentAt).not.toBeNull();
 
+    // A message queued 20 minutes ago whose attempts keep failing (its next one is not due yet,
+    // so the running sender leaves it), and one that failed for good.
     const queuedAt = new Date(Date.now() - MAIL_STUCK_AFTER_MS - 5 * 60_000);
+    const row = (id: string) => ({
+      id,
+      message_id: `<${id}@reshelf.test>`,
+      to_address: member.email,
+      text_body: 'x',
+      html_body: '<p>x</p>',
+      template: 'test.health',
+    });
     await db
       .insertInto('email_outbox')
       .values([
         {
-          to_address: member.email,
+          ...row('00000000-0000-4000-8000-00000000a001'),
           subject: 'Stuck',
-          text_body: 'x',
-          template: 'test.health',
           created_at: queuedAt,
+          attempts: 3,
+          last_attempt_at: new Date(),
+          last_error: 'SMTP: connect ECONNREFUSED',
+          next_attempt_at: new Date(Date.now() + 60 * 60_000),
         },
         {
-          to_address: member.email,
+          ...row('00000000-0000-4000-8000-00000000a002'),
           subject: 'Bounced',
-          text_body: 'x',
-          template: 'test.health',
           status: 'failed',
-          error: 'mailbox unavailable',
+          attempts: 1,
+          last_attempt_at: new Date(Date.now() - 60_000),
+          failed_at: new Date(Date.now() - 60_000),
+          last_error: 'SMTP: 550 mailbox unavailable',
         },
       ])
       .execute();
@@ -127,12 +154,17 @@ describe('platform health', () => {
     expect(stuck.mail).toMatchObject({
       status: 'failing',
       queued: 1,
+      retrying: 1,
       oldestQueuedAt: queuedAt.toISOString(),
       failedLastDay: 1,
-      lastFailure: { error: 'mailbox unavailable' },
     });
+    expect(stuck.mail.lastErrors).toMatchObject([
+      { template: 'test.health', status: 'retrying', attempts: 3, error: 'SMTP: connect ECONNREFUSED' },
+      { template: 'test.health', status: 'failed', attempts: 1, error: 'SMTP: 550 mailbox unavailable' },
+    ]);
     expect(stuck.mail.problems).toEqual([
       'The oldest queued message has waited 20 minutes',
+      'Sending fails: the latest attempt failed within the last minute and nothing has been sent since',
       '1 message failed in the last 24 hours',
     ]);
     await db.deleteFrom('email_outbox').where('template', '=', 'test.health').execute();

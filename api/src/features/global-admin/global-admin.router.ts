@@ -95,16 +95,27 @@ export const globalAdminRouter = router({
         }),
         mail: z.object({
           ...part,
+          transport: z.enum(['dev', 'smtp', 'resend']).nullable(),
           queued: z.number().int(),
+          retrying: z.number().int(),
           oldestQueuedAt: z.string().nullable(),
+          sending: z.number().int(),
           sentLastDay: z.number().int(),
           failedLastDay: z.number().int(),
           lastSentAt: z.string().nullable(),
-          lastFailure: z.object({ at: z.string(), error: z.string().nullable() }).nullable(),
+          lastErrors: z.array(
+            z.object({
+              at: z.string(),
+              template: z.string(),
+              status: z.enum(['retrying', 'failed']),
+              attempts: z.number().int(),
+              error: z.string(),
+            }),
+          ),
         }),
       }),
     )
-    .query(({ ctx }) => platformHealth(ctx.db)),
+    .query(({ ctx }) => platformHealth(ctx.db, new Date(), { mailTransport: ctx.mailer.transport })),
 
   /** Super admins grant a tier, change one, or reactivate a record. Never their own. */
   setAdminTier: tierProcedure(4)
@@ -153,7 +164,7 @@ export const globalAdminRouter = router({
     .output(z.object({ to: z.string(), subject: z.string() }))
     .mutation(({ ctx, input }) =>
       sendTestEmail(
-        { db: ctx.db, mailer: ctx.mailer },
+        { db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin },
         { id: ctx.user.userId, email: ctx.user.email },
         input,
       ),

@@ -9,12 +9,13 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { MIGRATIONS_DIR } from '../../db/migrate.ts';
 import { JOBS } from '../jobs/jobs.ts';
+import { MAIL_MAX_ATTEMPTS } from '../mail/mailer.ts';
 
 export type HealthStatus = 'ok' | 'warning' | 'failing';
 
 /** The runner ticks every 30 s; a job not seen for this long means no runner is ticking. */
 export const JOB_STALE_AFTER_MS = 5 * 60_000;
-/** A message queued for longer than this has not gone out. */
+/** A message queued for longer than this has not gone out; a failed attempt this recent means sending fails. */
 export const MAIL_STUCK_AFTER_MS = 15 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -47,12 +48,27 @@ export interface PlatformHealth {
   mail: {
     status: HealthStatus;
     problems: string[];
+    /** Where this instance sends mail: the dev mailbox, SMTP or Resend (MAIL). */
+    transport: 'dev' | 'smtp' | 'resend' | null;
+    /** Waiting to be sent (including messages waiting for another attempt). */
     queued: number;
+    /** Of those, messages an attempt already failed for. */
+    retrying: number;
+    /** When the oldest message not yet sent was queued. */
     oldestQueuedAt: string | null;
+    /** Claimed by a sender right now. */
+    sending: number;
     sentLastDay: number;
     failedLastDay: number;
     lastSentAt: string | null;
-    lastFailure: { at: string; error: string | null } | null;
+    /** The latest failed attempts of messages not sent since, newest first (at most 5, last 24 h). */
+    lastErrors: {
+      at: string;
+      template: string;
+      status: 'retrying' | 'failed';
+      attempts: number;
+      error: string;
+    }[];
   };
 }
 
@@ -144,31 +160,57 @@ async function jobHealth(db: Database, now: Date): Promise<PlatformHealth['jobs'
   return { status, problems, runs };
 }
 
-async function mailHealth(db: Database, now: Date): Promise<PlatformHealth['mail']> {
+async function mailHealth(
+  db: Database,
+  now: Date,
+  transport: PlatformHealth['mail']['transport'],
+): Promise<PlatformHealth['mail']> {
   const dayAgo = new Date(now.getTime() - DAY_MS);
   const summary = await db
     .selectFrom('email_outbox')
     .select([
       sql<number>`count(*) filter (where status = 'queued')::int`.as('queued'),
-      sql<Date | null>`min(created_at) filter (where status = 'queued')`.as('oldest_queued'),
-      sql<number>`count(*) filter (where status = 'sent' and created_at >= ${dayAgo})::int`.as('sent'),
-      sql<number>`count(*) filter (where status = 'failed' and created_at >= ${dayAgo})::int`.as('failed'),
+      sql<number>`count(*) filter (where status = 'queued' and attempts > 0)::int`.as('retrying'),
+      sql<Date | null>`min(created_at) filter (where status in ('queued', 'sending'))`.as('oldest_queued'),
+      sql<number>`count(*) filter (where status = 'sending')::int`.as('sending'),
+      sql<number>`count(*) filter (where status = 'sent' and sent_at >= ${dayAgo})::int`.as('sent'),
+      sql<number>`count(*) filter (where status = 'failed' and failed_at >= ${dayAgo})::int`.as('failed'),
       sql<Date | null>`max(sent_at)`.as('last_sent'),
+      // The latest attempt that failed for a reason of the sending itself (a message waiting to
+      // try again, or one that ran out of attempts), not a provider refusing one message.
+      sql<Date | null>`max(last_attempt_at) filter (where last_error is not null and (status = 'queued' or (status = 'failed' and attempts >= ${MAIL_MAX_ATTEMPTS})))`.as(
+        'last_failed_attempt',
+      ),
     ])
     .executeTakeFirstOrThrow();
-  const lastFailure = await db
+  const lastErrors = await db
     .selectFrom('email_outbox')
-    .select(['created_at', 'error'])
-    .where('status', '=', 'failed')
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .select(['last_attempt_at', 'template', 'status', 'attempts', 'last_error'])
+    .where('last_error', 'is not', null)
+    .where('status', 'in', ['queued', 'failed'])
+    .where('last_attempt_at', '>=', dayAgo)
+    .orderBy('last_attempt_at', 'desc')
+    .limit(5)
+    .execute();
   const problems: string[] = [];
   let status: HealthStatus = 'ok';
   const oldest = summary.oldest_queued ? new Date(summary.oldest_queued) : null;
-  if (oldest && now.getTime() - oldest.getTime() > MAIL_STUCK_AFTER_MS) {
+  if (oldest && now.getTime() - oldest.getTime() >= MAIL_STUCK_AFTER_MS) {
     problems.push(
       `The oldest queued message has waited ${minutes(now.getTime() - oldest.getTime())} minutes`,
+    );
+    status = 'failing';
+  }
+  const lastSent = summary.last_sent ? new Date(summary.last_sent) : null;
+  const lastFailed = summary.last_failed_attempt ? new Date(summary.last_failed_attempt) : null;
+  if (
+    lastFailed &&
+    now.getTime() - lastFailed.getTime() < MAIL_STUCK_AFTER_MS &&
+    (!lastSent || lastSent < lastFailed)
+  ) {
+    const waited = now.getTime() - lastFailed.getTime();
+    problems.push(
+      `Sending fails: the latest attempt failed ${waited < 90_000 ? 'within the last minute' : `${minutes(waited)} minutes ago`} and nothing has been sent since`,
     );
     status = 'failing';
   }
@@ -179,20 +221,33 @@ async function mailHealth(db: Database, now: Date): Promise<PlatformHealth['mail
   return {
     status,
     problems,
+    transport,
     queued: summary.queued,
+    retrying: summary.retrying,
     oldestQueuedAt: oldest?.toISOString() ?? null,
+    sending: summary.sending,
     sentLastDay: summary.sent,
     failedLastDay: summary.failed,
-    lastSentAt: summary.last_sent ? new Date(summary.last_sent).toISOString() : null,
-    lastFailure: lastFailure ? { at: lastFailure.created_at.toISOString(), error: lastFailure.error } : null,
+    lastSentAt: lastSent?.toISOString() ?? null,
+    lastErrors: lastErrors.map((row) => ({
+      at: (row.last_attempt_at ?? now).toISOString(),
+      template: row.template,
+      status: row.status === 'failed' ? 'failed' : 'retrying',
+      attempts: row.attempts,
+      error: row.last_error ?? '',
+    })),
   };
 }
 
-export async function platformHealth(db: Database, now = new Date()): Promise<PlatformHealth> {
+export async function platformHealth(
+  db: Database,
+  now = new Date(),
+  options: { mailTransport?: PlatformHealth['mail']['transport'] } = {},
+): Promise<PlatformHealth> {
   const [database, jobs, mail] = await Promise.all([
     databaseHealth(db),
     jobHealth(db, now),
-    mailHealth(db, now),
+    mailHealth(db, now, options.mailTransport ?? null),
   ]);
   return {
     checkedAt: now.toISOString(),

@@ -8,7 +8,8 @@ import { createDatabase, type DatabaseHandle } from '../../db/index.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestDatabase, type TestDatabase } from '../../testing/db.ts';
 import { type DatabaseProxy, startDatabaseProxy } from '../../testing/db-proxy.ts';
-import { createDevMailbox } from '../mail/mailer.ts';
+import { createMailer } from '../mail/mailer.ts';
+import { createDevTransport } from '../mail/transports.ts';
 import { createTestProvider } from '../payments/test-provider.ts';
 import { JOBS, startJobRunner } from './jobs.ts';
 
@@ -37,7 +38,13 @@ describe('the job runner', () => {
       {
         db: handle.db,
         payments: createTestProvider({ secrets: createSecrets('x'.repeat(32)) }),
-        mailer: createDevMailbox(handle.db),
+        mailer: createMailer({
+          db: handle.db,
+          transport: createDevTransport(),
+          from: 'Reshelf <no-reply@reshelf.test>',
+          secrets: createSecrets('x'.repeat(32)),
+          origin: 'http://shop.test',
+        }),
         origin: 'http://shop.test',
       },
       {

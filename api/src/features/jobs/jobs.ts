@@ -60,6 +60,11 @@ export const JOBS: Record<string, Job> = {
   'orders.auto_complete': (context) => autoComplete(context),
   'payouts.release_held': ({ db }) => releaseHeldPayouts(db),
   'request_log.prune': ({ db }) => pruneRequestLog(db),
+  // The backstop of mail delivery: retries that came due, and anything a NOTIFY wake-up missed.
+  'mail.deliver': async ({ mailer, log }) => {
+    const report = await mailer.deliver(log ? { log } : {});
+    return report.sent + report.retried + report.failed + report.suppressed;
+  },
 };
 
 /**

@@ -6,6 +6,8 @@
  * Bodies are plain text: paragraphs separated by a blank line. The HTML version is the same
  * paragraphs in the Reshelf layout, with the template's button.
  */
+import type { EmailList } from '@reshelf/contracts';
+
 export interface TemplateVariable {
   description: string;
   /** Shown in previews and test sends. */
@@ -91,6 +93,48 @@ export const EMAIL_TEMPLATES = [
 
 export type EmailTemplateKey = (typeof EMAIL_TEMPLATES)[number]['key'];
 
+/** The lists a person can leave one by one ('all' leaves every one of them). */
+export type UnsubscribableList = Exclude<EmailList, 'all'>;
+
+export type EmailClass =
+  | { essential: true; why: 'account' | 'security' | 'orders' | 'payments' | 'offers' | 'staff' }
+  | { essential: false; list: UnsubscribableList };
+
+/**
+ * Every email the product sends, essential or not (decision 0028), by template key, or by the
+ * start of the key for a family (`order.placed`, `order.cancelled`…). Essential emails go out
+ * whatever the person's email choices: their account and its security, what they bought and
+ * sold, payments and refunds, offers they take part in, what staff must tell them. A
+ * non-essential email belongs to a list: it carries List-Unsubscribe with a one-click address
+ * (RFC 8058) and an unsubscribe link, and is never sent to someone who left its list (or all
+ * lists). Today every email is essential (wishlist news is an in-app notification); a
+ * newsletter, recommendations or wishlist alert would be sent under its list's family.
+ */
+export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailClass }[] = [
+  { key: 'confirm-signup', class: { essential: true, why: 'account' } },
+  { key: 'already-registered', class: { essential: true, why: 'security' } },
+  { key: 'reset-password', class: { essential: true, why: 'security' } },
+  { key: 'order.', family: true, class: { essential: true, why: 'orders' } },
+  { key: 'offer.', family: true, class: { essential: true, why: 'offers' } },
+  { key: 'charity-', family: true, class: { essential: true, why: 'account' } },
+  { key: 'listing_', family: true, class: { essential: true, why: 'staff' } },
+  { key: 'offer_message_removed', class: { essential: true, why: 'staff' } },
+  // A test of a template that staff send themselves from the template editor.
+  { key: 'test.', family: true, class: { essential: true, why: 'staff' } },
+  { key: 'newsletter.', family: true, class: { essential: false, list: 'newsletter' } },
+  { key: 'recommendations.', family: true, class: { essential: false, list: 'recommendations' } },
+  { key: 'wishlist_alerts.', family: true, class: { essential: false, list: 'wishlist_alerts' } },
+];
+
+/** Whether an email is essential, or the list it belongs to; undefined for an unknown template. */
+export function emailClass(template: string): EmailClass | undefined {
+  return EMAIL_CLASSES.find((entry) =>
+    entry.family
+      ? template.startsWith(entry.key) && template.length > entry.key.length
+      : template === entry.key,
+  )?.class;
+}
+
 export const EMAIL_TEMPLATE_KEYS = EMAIL_TEMPLATES.map((template) => template.key) as [
   EmailTemplateKey,
   ...EmailTemplateKey[],
@@ -169,7 +213,15 @@ export function renderTemplate(
   };
 }
 
-/** Sample values of a template's variables, for previews and test sends. */
-export function sampleVariables(definition: TemplateDefinition): Record<string, string> {
-  return Object.fromEntries(Object.entries(definition.variables).map(([name, v]) => [name, v.sample]));
+/**
+ * Sample values of a template's variables, for previews and test sends. Given the site's
+ * origin (a test send, which is a real email), the sample links lead there.
+ */
+export function sampleVariables(definition: TemplateDefinition, origin?: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(definition.variables).map(([name, v]) => [
+      name,
+      origin && v.sample === SAMPLE_LINK ? `${origin}/…` : v.sample,
+    ]),
+  );
 }

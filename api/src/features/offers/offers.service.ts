@@ -21,7 +21,7 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { type OrderMailDeps, sendOfferMail } from '../orders/order-mail.ts';
+import { type OrderMailDeps, queueOfferMail } from '../orders/order-mail.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const MOVED_ON = 'This offer has moved on since you opened it. Refresh the page to see where it is now.';
@@ -85,22 +85,37 @@ export async function makeOffer(
     );
   }
   const id = randomUUID();
+  const [buyer, seller] = await Promise.all([person(deps.db, buyerId), person(deps.db, listing.seller_id)]);
   try {
-    await deps.db
-      .insertInto('offers')
-      .values({
-        id,
-        thread_id: id,
-        round: 1,
-        listing_id: listing.id,
-        buyer_id: buyerId,
-        seller_id: listing.seller_id,
-        made_by: 'buyer',
-        amount_minor: input.amountMinor,
-        message: input.message,
-        expires_at: new Date(Date.now() + COMMERCIAL_DEFAULTS.offerExpiryHours * HOUR_MS),
-      })
-      .execute();
+    // The offer and the seller's email: all or nothing.
+    await deps.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('offers')
+        .values({
+          id,
+          thread_id: id,
+          round: 1,
+          listing_id: listing.id,
+          buyer_id: buyerId,
+          seller_id: listing.seller_id,
+          made_by: 'buyer',
+          amount_minor: input.amountMinor,
+          message: input.message,
+          expires_at: new Date(Date.now() + COMMERCIAL_DEFAULTS.offerExpiryHours * HOUR_MS),
+        })
+        .execute();
+      await queueOfferMail(trx, deps, {
+        to: seller,
+        subject: `New offer: ${formatPence(input.amountMinor)} for ${listing.title}`,
+        lines: [
+          `${buyer.name} has offered ${formatPence(input.amountMinor)} for “${listing.title}” (your price ${formatPence(asking)}).`,
+          ...(input.message ? [`Their message: “${input.message}”`] : []),
+          `Accept, decline or counter within ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours, or the offer expires.`,
+        ],
+        action: { label: 'Answer the offer', url: offersUrl(deps.origin, 'seller') },
+        template: 'offer.made',
+      });
+    });
   } catch (error) {
     if ((error as { code?: string }).code === '23505') {
       throw new AppError(
@@ -110,18 +125,6 @@ export async function makeOffer(
     }
     throw error;
   }
-  const [buyer, seller] = await Promise.all([person(deps.db, buyerId), person(deps.db, listing.seller_id)]);
-  await sendOfferMail(deps, {
-    to: seller,
-    subject: `New offer: ${formatPence(input.amountMinor)} for ${listing.title}`,
-    lines: [
-      `${buyer.name} has offered ${formatPence(input.amountMinor)} for “${listing.title}” (your price ${formatPence(asking)}).`,
-      ...(input.message ? [`Their message: “${input.message}”`] : []),
-      `Accept, decline or counter within ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours, or the offer expires.`,
-    ],
-    action: { label: 'Answer the offer', url: offersUrl(deps.origin, 'seller') },
-    template: 'offer.made',
-  });
   return { offerId: id };
 }
 
@@ -210,23 +213,23 @@ export async function counterOffer(
         expires_at: new Date(now.getTime() + COMMERCIAL_DEFAULTS.offerExpiryHours * HOUR_MS),
       })
       .execute();
-    return { id, offer, role, title: listing.title };
-  });
-  const to = await person(deps.db, result.role === 'seller' ? result.offer.buyer_id : result.offer.seller_id);
-  const from = await person(deps.db, userId);
-  const otherRole: OrderRole = result.role === 'seller' ? 'buyer' : 'seller';
-  await sendOfferMail(deps, {
-    to,
-    subject: `Counter-offer: ${formatPence(input.amountMinor)} for ${result.title}`,
-    lines: [
-      `${from.name} has countered with ${formatPence(input.amountMinor)} for “${result.title}”.`,
-      ...(input.message ? [`Their message: “${input.message}”`] : []),
-      otherRole === 'buyer'
-        ? `Accept, decline or make one counter-offer within ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours.`
-        : `Accept or decline within ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours.`,
-    ],
-    action: { label: 'Answer the counter-offer', url: offersUrl(deps.origin, otherRole) },
-    template: 'offer.countered',
+    const to = await person(trx, role === 'seller' ? offer.buyer_id : offer.seller_id);
+    const from = await person(trx, userId);
+    const otherRole: OrderRole = role === 'seller' ? 'buyer' : 'seller';
+    await queueOfferMail(trx, deps, {
+      to,
+      subject: `Counter-offer: ${formatPence(input.amountMinor)} for ${listing.title}`,
+      lines: [
+        `${from.name} has countered with ${formatPence(input.amountMinor)} for “${listing.title}”.`,
+        ...(input.message ? [`Their message: “${input.message}”`] : []),
+        otherRole === 'buyer'
+          ? `Accept, decline or make one counter-offer within ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours.`
+          : `Accept or decline within ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours.`,
+      ],
+      action: { label: 'Answer the counter-offer', url: offersUrl(deps.origin, otherRole) },
+      template: 'offer.countered',
+    });
+    return { id };
   });
   return { offerId: result.id };
 }
@@ -237,7 +240,7 @@ export async function respondToOffer(
   userId: string,
   input: { offerId: string; action: 'accept' | 'decline' },
 ): Promise<{ status: 'accepted' | 'declined'; checkoutDeadline: string | null }> {
-  const result = await deps.db.transaction().execute(async (trx) => {
+  const deadline = await deps.db.transaction().execute(async (trx) => {
     const { offer, role } = await lockRound(trx, input.offerId, userId);
     requireOpen(offer);
     if (offer.made_by === role) {
@@ -245,38 +248,58 @@ export async function respondToOffer(
     }
     const listing = await listingFor(trx, offer.listing_id);
     const now = new Date();
+    let deadline: Date | null = null;
     if (input.action === 'decline') {
       await trx
         .updateTable('offers')
         .set({ status: 'declined', responded_at: now })
         .where('id', '=', offer.id)
         .execute();
-      return { offer, role, title: listing.title, deadline: null };
+    } else {
+      // The one conditional update that decides whether the book can be held for this buyer.
+      const reserved = await trx
+        .updateTable('listings')
+        .set({ status: 'reserved' })
+        .where('id', '=', offer.listing_id)
+        .where('status', '=', 'active')
+        .returning('id')
+        .executeTakeFirst();
+      if (!reserved) {
+        throw new AppError('CONFLICT', 'This book is no longer available, so the offer cannot be accepted.');
+      }
+      deadline = new Date(now.getTime() + COMMERCIAL_DEFAULTS.acceptedOfferCheckoutHours * HOUR_MS);
+      await trx
+        .updateTable('offers')
+        .set({ status: 'accepted', responded_at: now, checkout_deadline: deadline })
+        .where('id', '=', offer.id)
+        .execute();
     }
-    // The one conditional update that decides whether the book can be held for this buyer.
-    const reserved = await trx
-      .updateTable('listings')
-      .set({ status: 'reserved' })
-      .where('id', '=', offer.listing_id)
-      .where('status', '=', 'active')
-      .returning('id')
-      .executeTakeFirst();
-    if (!reserved) {
-      throw new AppError('CONFLICT', 'This book is no longer available, so the offer cannot be accepted.');
-    }
-    const deadline = new Date(now.getTime() + COMMERCIAL_DEFAULTS.acceptedOfferCheckoutHours * HOUR_MS);
-    await trx
-      .updateTable('offers')
-      .set({ status: 'accepted', responded_at: now, checkout_deadline: deadline })
-      .where('id', '=', offer.id)
-      .execute();
-    return { offer, role, title: listing.title, deadline };
+    await queueAnswerMail(trx, deps, { offer, role, title: listing.title, deadline, action: input.action });
+    return deadline;
   });
-  const { offer, role, title, deadline } = result;
-  const buyer = await person(deps.db, offer.buyer_id);
-  const seller = await person(deps.db, offer.seller_id);
+  return {
+    status: input.action === 'accept' ? 'accepted' : 'declined',
+    checkoutDeadline: deadline?.toISOString() ?? null,
+  };
+}
+
+/** The emails of an answered round, queued in the answer's transaction. */
+async function queueAnswerMail(
+  trx: Trx,
+  deps: OrderMailDeps,
+  answer: {
+    offer: { id: string; buyer_id: string; seller_id: string; made_by: string; amount_minor: number };
+    role: OrderRole;
+    title: string;
+    deadline: Date | null;
+    action: 'accept' | 'decline';
+  },
+): Promise<void> {
+  const { offer, role, title, deadline } = answer;
+  const buyer = await person(trx, offer.buyer_id);
+  const seller = await person(trx, offer.seller_id);
   const payUrl = `${deps.origin}/checkout/offer?offer=${offer.id}`;
-  if (input.action === 'accept') {
+  if (answer.action === 'accept') {
     const due = deadline?.toLocaleString('en-GB', {
       weekday: 'short',
       day: 'numeric',
@@ -285,7 +308,7 @@ export async function respondToOffer(
       minute: '2-digit',
       timeZone: 'Europe/London',
     });
-    await sendOfferMail(deps, {
+    await queueOfferMail(trx, deps, {
       to: buyer,
       subject: `Offer accepted: ${title} for ${formatPence(offer.amount_minor)}`,
       lines: [
@@ -298,7 +321,7 @@ export async function respondToOffer(
       template: 'offer.accepted',
     });
     if (role === 'buyer') {
-      await sendOfferMail(deps, {
+      await queueOfferMail(trx, deps, {
         to: seller,
         subject: `Counter-offer accepted: ${title}`,
         lines: [
@@ -311,7 +334,7 @@ export async function respondToOffer(
     }
   } else {
     const maker = offer.made_by === 'buyer' ? buyer : seller;
-    await sendOfferMail(deps, {
+    await queueOfferMail(trx, deps, {
       to: maker,
       subject: `Offer declined: ${title}`,
       lines: [`Your offer of ${formatPence(offer.amount_minor)} for “${title}” was declined.`],
@@ -322,10 +345,6 @@ export async function respondToOffer(
       template: 'offer.declined',
     });
   }
-  return {
-    status: input.action === 'accept' ? 'accepted' : 'declined',
-    checkoutDeadline: deadline?.toISOString() ?? null,
-  };
 }
 
 /** Whoever made a pending round may take it back. */
@@ -405,7 +424,7 @@ export interface StaffCancelResult {
  * Staff cancel an open offer (/admin/offers), e.g. for abuse: the thread's latest round while
  * it is pending, or accepted and not yet paid. An accepted one ends exactly as a lapse does
  * (the book back on sale; refused while its buyer is paying). Audited in the same
- * transaction; both parties are emailed afterwards. The reason stays with staff (the offer
+ * transaction, and both parties' emails queued in it. The reason stays with staff (the offer
  * and the audit log); the emails say only that Reshelf cancelled it.
  */
 export async function cancelOfferAsStaff(
@@ -462,34 +481,31 @@ export async function cancelOfferAsStaff(
         amountMinor: offer.amount_minor,
       },
     });
-    return { offer, was, released, title: listing.title };
+    const title = listing.title;
+    const [buyer, seller] = await Promise.all([person(trx, offer.buyer_id), person(trx, offer.seller_id)]);
+    const amount = formatPence(offer.amount_minor);
+    for (const [to, role] of [
+      [buyer, 'buyer'],
+      [seller, 'seller'],
+    ] as const) {
+      await queueOfferMail(trx, deps, {
+        to,
+        subject: `Offer cancelled: ${title}`,
+        lines: [
+          `Our team has cancelled the offer of ${amount} for “${title}”.`,
+          released
+            ? role === 'buyer'
+              ? 'The book is no longer held for you and is back on sale.'
+              : 'The book is no longer held for the buyer and is back on sale.'
+            : 'Nothing more needs doing.',
+          'If you have questions, reply to this email or contact us.',
+        ],
+        action: { label: 'View your offers', url: offersUrl(deps.origin, role) },
+        template: 'offer.cancelled',
+      });
+    }
+    return { was, released };
   });
-  const { offer, title } = result;
-  const [buyer, seller] = await Promise.all([
-    person(deps.db, offer.buyer_id),
-    person(deps.db, offer.seller_id),
-  ]);
-  const amount = formatPence(offer.amount_minor);
-  for (const [to, role] of [
-    [buyer, 'buyer'],
-    [seller, 'seller'],
-  ] as const) {
-    await sendOfferMail(deps, {
-      to,
-      subject: `Offer cancelled: ${title}`,
-      lines: [
-        `Our team has cancelled the offer of ${amount} for “${title}”.`,
-        result.released
-          ? role === 'buyer'
-            ? 'The book is no longer held for you and is back on sale.'
-            : 'The book is no longer held for the buyer and is back on sale.'
-          : 'Nothing more needs doing.',
-        'If you have questions, reply to this email or contact us.',
-      ],
-      action: { label: 'View your offers', url: offersUrl(deps.origin, role) },
-      template: 'offer.cancelled',
-    });
-  }
   return { was: result.was, released: result.released };
 }
 
@@ -620,30 +636,33 @@ export async function listThreads(
 
 /** Pending rounds past their 48 hours expire; whoever made them is told. */
 export async function expireOffers(deps: OrderMailDeps, now = new Date()): Promise<number> {
-  const expired = await deps.db
-    .updateTable('offers')
-    .set({ status: 'expired' })
-    .where('status', '=', 'pending')
-    .where('expires_at', '<=', now)
-    .returning(['id', 'buyer_id', 'seller_id', 'made_by', 'amount_minor', 'listing_id'])
-    .execute();
-  for (const offer of expired) {
-    const maker = await person(deps.db, offer.made_by === 'buyer' ? offer.buyer_id : offer.seller_id);
-    const listing = await listingFor(deps.db, offer.listing_id);
-    await sendOfferMail(deps, {
-      to: maker,
-      subject: `Offer expired: ${listing.title}`,
-      lines: [
-        `Your offer of ${formatPence(offer.amount_minor)} for “${listing.title}” was not answered within ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours, so it has expired.`,
-      ],
-      action: {
-        label: 'View your offers',
-        url: offersUrl(deps.origin, offer.made_by === 'buyer' ? 'buyer' : 'seller'),
-      },
-      template: 'offer.expired',
-    });
-  }
-  return expired.length;
+  // The expiries and their emails in one transaction: all or nothing.
+  return deps.db.transaction().execute(async (trx) => {
+    const expired = await trx
+      .updateTable('offers')
+      .set({ status: 'expired' })
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', now)
+      .returning(['id', 'buyer_id', 'seller_id', 'made_by', 'amount_minor', 'listing_id'])
+      .execute();
+    for (const offer of expired) {
+      const maker = await person(trx, offer.made_by === 'buyer' ? offer.buyer_id : offer.seller_id);
+      const listing = await listingFor(trx, offer.listing_id);
+      await queueOfferMail(trx, deps, {
+        to: maker,
+        subject: `Offer expired: ${listing.title}`,
+        lines: [
+          `Your offer of ${formatPence(offer.amount_minor)} for “${listing.title}” was not answered within ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours, so it has expired.`,
+        ],
+        action: {
+          label: 'View your offers',
+          url: offersUrl(deps.origin, offer.made_by === 'buyer' ? 'buyer' : 'seller'),
+        },
+        template: 'offer.expired',
+      });
+    }
+    return expired.length;
+  });
 }
 
 /**

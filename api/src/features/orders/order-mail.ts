@@ -1,7 +1,8 @@
 /**
  * The emails of the order lifecycle (issue 8): placed, dispatched, delivered, completed,
- * cancelled, dispute opened and resolved, and the offer steps. Sent after the change is
- * committed; a mail failure is logged and never undoes the change.
+ * cancelled, dispute opened and resolved, and the offer steps. Queued in the outbox on the
+ * transaction of the step itself (decision 0028): they exist exactly when the step committed,
+ * and go out after it.
  */
 import { formatPence } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
@@ -293,80 +294,86 @@ function letters(
   }
 }
 
-/** Emails both parties (as the step needs) about an order; failures are logged, not thrown. */
-export async function sendOrderMail(
+/**
+ * Queues the step's emails to both parties (as the step needs) on `trx`, the transaction that
+ * makes the step; it reads the order there too, so the letters describe the step's outcome.
+ */
+export async function queueOrderMail(
+  trx: Database,
   deps: OrderMailDeps,
   orderId: string,
   kind: OrderMailKind,
   detail: string | null = null,
 ): Promise<void> {
-  try {
-    const parties = await orderParties(deps.db, orderId);
-    if (!parties) return;
-    for (const letter of letters(kind, parties, deps.origin, orderId, detail)) {
-      if (!letter.to.email) continue;
-      const { action } = letter;
-      await deps.mailer.send({
+  const parties = await orderParties(trx, orderId);
+  if (!parties) return;
+  for (const letter of letters(kind, parties, deps.origin, orderId, detail)) {
+    if (!letter.to.email) continue;
+    const { action } = letter;
+    await deps.mailer.send(
+      {
         to: letter.to.email,
         subject: letter.subject,
         text: `${letter.lines.join('\n\n')}\n\n${action.label}: ${action.url}\n`,
         html: layout(letter.lines, action),
         template: `order.${kind}`,
         userId: letter.to.id,
-      });
-    }
-  } catch (error) {
-    deps.log?.(`order email ${kind} for ${orderId} failed`, error);
+      },
+      { trx },
+    );
   }
 }
 
-/** A refund staff made on an order: the buyer is told what comes back, the seller what it costs them. */
-export async function sendStaffRefundMail(
+/**
+ * A refund staff made on an order: the buyer is told what comes back, the seller what it costs
+ * them. Queued on `trx`, the refund's transaction.
+ */
+export async function queueStaffRefundMail(
+  trx: Database,
   deps: OrderMailDeps,
   orderId: string,
   refund: { amountMinor: number; full: boolean; reason: string; sellerDeductedMinor: number },
 ): Promise<void> {
-  try {
-    const p = await orderParties(deps.db, orderId);
-    if (!p) return;
-    const ref = `order ${p.reference}`;
-    const letters: Letter[] = [
+  const p = await orderParties(trx, orderId);
+  if (!p) return;
+  const ref = `order ${p.reference}`;
+  const letters: Letter[] = [
+    {
+      to: p.buyer,
+      subject: `Refund of ${formatPence(refund.amountMinor)}: ${p.title}`,
+      lines: [
+        `We have refunded ${formatPence(refund.amountMinor)} on ${ref} for “${p.title}”${refund.full ? ', all that was left to refund' : ''}.`,
+        `Why: ${refund.reason}`,
+        'It goes back to the card you paid with, usually within 5 to 10 working days.',
+      ],
+      action: { label: 'View your order', url: `${deps.origin}/account/orders/${orderId}` },
+    },
+  ];
+  if (refund.sellerDeductedMinor > 0) {
+    letters.push({
+      to: p.seller,
+      subject: `Refund on ${p.reference}: ${formatPence(refund.sellerDeductedMinor)} from your payout`,
+      lines: [
+        `Our team refunded the buyer ${formatPence(refund.amountMinor)} on ${ref} for “${p.title}”.`,
+        `Why: ${refund.reason}`,
+        `${formatPence(refund.sellerDeductedMinor)} of it comes out of your payout for this sale. If you think this is wrong, reply to this email.`,
+      ],
+      action: { label: 'View your payouts', url: `${deps.origin}/account/payouts` },
+    });
+  }
+  for (const letter of letters) {
+    if (!letter.to.email) continue;
+    await deps.mailer.send(
       {
-        to: p.buyer,
-        subject: `Refund of ${formatPence(refund.amountMinor)}: ${p.title}`,
-        lines: [
-          `We have refunded ${formatPence(refund.amountMinor)} on ${ref} for “${p.title}”${refund.full ? ', all that was left to refund' : ''}.`,
-          `Why: ${refund.reason}`,
-          'It goes back to the card you paid with, usually within 5 to 10 working days.',
-        ],
-        action: { label: 'View your order', url: `${deps.origin}/account/orders/${orderId}` },
-      },
-    ];
-    if (refund.sellerDeductedMinor > 0) {
-      letters.push({
-        to: p.seller,
-        subject: `Refund on ${p.reference}: ${formatPence(refund.sellerDeductedMinor)} from your payout`,
-        lines: [
-          `Our team refunded the buyer ${formatPence(refund.amountMinor)} on ${ref} for “${p.title}”.`,
-          `Why: ${refund.reason}`,
-          `${formatPence(refund.sellerDeductedMinor)} of it comes out of your payout for this sale. If you think this is wrong, reply to this email.`,
-        ],
-        action: { label: 'View your payouts', url: `${deps.origin}/account/payouts` },
-      });
-    }
-    for (const letter of letters) {
-      if (!letter.to.email) continue;
-      await deps.mailer.send({
         to: letter.to.email,
         subject: letter.subject,
         text: `${letter.lines.join('\n\n')}\n\n${letter.action.label}: ${letter.action.url}\n`,
         html: layout(letter.lines, letter.action),
         template: letter.to === p.buyer ? 'order.staff_refund' : 'order.staff_refund_seller',
         userId: letter.to.id,
-      });
-    }
-  } catch (error) {
-    deps.log?.(`staff refund email for ${orderId} failed`, error);
+      },
+      { trx },
+    );
   }
 }
 
@@ -378,18 +385,17 @@ export interface OfferMail {
   template: string;
 }
 
-/** Sends one offer email; failures are logged, not thrown. */
-export async function sendOfferMail(deps: OrderMailDeps, mail: OfferMail): Promise<void> {
-  try {
-    await deps.mailer.send({
+/** Queues one offer email on `trx`, the transaction of the offer step. */
+export async function queueOfferMail(trx: Database, deps: OrderMailDeps, mail: OfferMail): Promise<void> {
+  await deps.mailer.send(
+    {
       to: mail.to.email,
       subject: mail.subject,
       text: `${mail.lines.join('\n\n')}\n\n${mail.action.label}: ${mail.action.url}\n`,
       html: layout(mail.lines, mail.action),
       template: mail.template,
       userId: mail.to.id,
-    });
-  } catch (error) {
-    deps.log?.(`offer email ${mail.template} failed`, error);
-  }
+    },
+    { trx },
+  );
 }

@@ -32,7 +32,7 @@ import { type Actor, recordEvent, refundWithin } from '../checkout/checkout.serv
 import { deliveryHolidayRegion } from '../checkout/holiday-region.ts';
 import { addWorkingDays } from '../checkout/working-days.ts';
 import type { PaymentProvider } from '../payments/types.ts';
-import { type OrderMailDeps, type OrderMailKind, sendOrderMail } from './order-mail.ts';
+import { type OrderMailDeps, type OrderMailKind, queueOrderMail } from './order-mail.ts';
 
 export interface OrderDeps extends OrderMailDeps {
   payments: PaymentProvider;
@@ -463,10 +463,6 @@ async function refundAll(
   return amount;
 }
 
-async function afterCommit(deps: OrderDeps, orderId: string, kind: OrderMailKind, detail?: string | null) {
-  await sendOrderMail(deps, orderId, kind, detail ?? null);
-}
-
 /** The seller posts the book: carrier and tracking reference, within the dispatch deadline. */
 export async function dispatchOrder(
   deps: OrderDeps,
@@ -498,13 +494,14 @@ export async function dispatchOrder(
       { id: sellerId, kind: 'seller' },
       `${CARRIERS[input.carrier].label} ${input.trackingRef}`,
     );
+    await queueOrderMail(
+      trx,
+      deps,
+      input.orderId,
+      'dispatched',
+      `It is with ${CARRIERS[input.carrier].label}, tracking reference ${input.trackingRef}.`,
+    );
   });
-  await afterCommit(
-    deps,
-    input.orderId,
-    'dispatched',
-    `It is with ${CARRIERS[input.carrier].label}, tracking reference ${input.trackingRef}.`,
-  );
 }
 
 async function deliver(trx: Trx, order: LockedOrder, actor: Actor, note?: string): Promise<LockedOrder> {
@@ -527,8 +524,8 @@ export async function markArrived(deps: OrderDeps, buyerId: string, orderId: str
     const order = await lockOrder(trx, orderId, { id: buyerId, as: 'buyer' });
     requireStatus(order, ['dispatched']);
     await deliver(trx, order, { id: buyerId, kind: 'buyer' }, 'The buyer confirmed it arrived');
+    await queueOrderMail(trx, deps, orderId, 'delivered');
   });
-  await afterCommit(deps, orderId, 'delivered');
 }
 
 /** "Everything is OK": the order completes and the seller's payout is released. */
@@ -540,8 +537,8 @@ export async function confirmOrder(deps: OrderDeps, buyerId: string, orderId: st
     if (order.status === 'dispatched')
       order = await deliver(trx, order, actor, 'The buyer confirmed it arrived');
     await complete(trx, order, actor, 'Everything is OK');
+    await queueOrderMail(trx, deps, orderId, 'completed');
   });
-  await afterCommit(deps, orderId, 'completed');
 }
 
 /** The buyer reports a problem (within 2 days of delivery) or a parcel that never came. */
@@ -601,9 +598,9 @@ export async function openDispute(
       actor,
       input.kind === 'not_received' ? 'Not received' : 'Not as described',
     );
+    await queueOrderMail(trx, deps, input.orderId, 'dispute_opened', input.reason);
     return { disputeId: dispute.id };
   });
-  await afterCommit(deps, input.orderId, 'dispute_opened', input.reason);
   return result;
 }
 
@@ -623,8 +620,8 @@ export async function withdrawDispute(deps: OrderDeps, buyerId: string, orderId:
     if (!withdrawn) throw new AppError('PRECONDITION_FAILED', MOVED_ON);
     const actor: Actor = { id: buyerId, kind: 'buyer' };
     await complete(trx, order, actor, 'The buyer withdrew their report');
+    await queueOrderMail(trx, deps, orderId, 'dispute_withdrawn');
   });
-  await afterCommit(deps, orderId, 'dispute_withdrawn');
 }
 
 /** The seller cannot send it: the order is cancelled and the buyer refunded in full. */
@@ -644,8 +641,8 @@ export async function cancelBySeller(
       .set({ status: 'withdrawn' })
       .where('id', '=', order.listing_id)
       .execute();
+    await queueOrderMail(trx, deps, input.orderId, 'cancelled', reason);
   });
-  await afterCommit(deps, input.orderId, 'cancelled', reason);
 }
 
 // Staff ---------------------------------------------------------------------------------------
@@ -757,14 +754,15 @@ export async function resolveDispute(
         note: input.note,
       },
     });
+    await queueOrderMail(
+      trx,
+      deps,
+      order.id,
+      input.outcome === 'refund' ? 'dispute_resolved_refund' : 'dispute_resolved_release',
+      input.note,
+    );
     return { orderId: order.id, refundedMinor: refunded };
   });
-  await afterCommit(
-    deps,
-    result.orderId,
-    input.outcome === 'refund' ? 'dispute_resolved_refund' : 'dispute_resolved_release',
-    input.note,
-  );
   return result;
 }
 
@@ -821,8 +819,8 @@ const SYSTEM: Actor = { id: null, kind: 'system' };
 
 /**
  * Moves each due order in its own transaction: `step` locks it, checks it is still due and
- * moves it (answering false when another instance or a person got there first); the email
- * goes after the commit. Answers how many moved.
+ * moves it (answering false when another instance or a person got there first); the email is
+ * queued in the same transaction. Answers how many moved.
  */
 async function moveEach(
   deps: OrderDeps,
@@ -832,13 +830,12 @@ async function moveEach(
 ): Promise<number> {
   let moved = 0;
   for (const id of ids) {
-    const done = await deps.db
-      .transaction()
-      .execute(async (trx) => step(trx, await lockOrder(trx, id, 'any')));
-    if (done) {
-      moved += 1;
-      await afterCommit(deps, id, mail.kind, mail.detail);
-    }
+    const done = await deps.db.transaction().execute(async (trx) => {
+      if (!(await step(trx, await lockOrder(trx, id, 'any')))) return false;
+      await queueOrderMail(trx, deps, id, mail.kind, mail.detail ?? null);
+      return true;
+    });
+    if (done) moved += 1;
   }
   return moved;
 }

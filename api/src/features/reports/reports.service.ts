@@ -360,7 +360,7 @@ export async function actOnReport(
   }
   if (!report.offer_id) throw new Error(`report ${report.id} has no target`);
   const offerId = report.offer_id;
-  const { closed, sender } = await deps.db.transaction().execute(async (trx) => {
+  const { closed } = await deps.db.transaction().execute(async (trx) => {
     const offer = await trx
       .selectFrom('offers as o')
       .innerJoin('listings as l', 'l.id', 'o.listing_id')
@@ -386,9 +386,9 @@ export async function actOnReport(
       details: { senderId, note: input.note, warned: input.warnSender },
     });
     const closed = await closeOpenReports(trx, staffId, { offerId }, input.note);
-    return { closed, sender: { id: senderId, title: offer.title } };
+    if (input.warnSender) await warnSender(trx, deps, senderId, offer.title, input.note);
+    return { closed };
   });
-  if (input.warnSender) await warnSender(deps, sender.id, sender.title, input.note);
   return { kind: 'offer_message', closed };
 }
 
@@ -402,9 +402,18 @@ async function countOpenOn(db: Database, target: { listingId: string }): Promise
   return row.n;
 }
 
-/** The sender of a removed message is told why, and what happens if it continues. */
-async function warnSender(deps: ActDeps, senderId: string, title: string, note: string): Promise<void> {
-  const person = await deps.db
+/**
+ * The sender of a removed message is told why, and what happens if it continues: queued on
+ * `trx`, the removal's transaction.
+ */
+async function warnSender(
+  trx: Database,
+  deps: ActDeps,
+  senderId: string,
+  title: string,
+  note: string,
+): Promise<void> {
+  const person = await trx
     .selectFrom('auth.users as u')
     .leftJoin('profiles as p', 'p.id', 'u.id')
     .select(['u.email', 'p.display_name'])
@@ -418,12 +427,15 @@ async function warnSender(deps: ActDeps, senderId: string, title: string, note: 
     'Please keep messages polite and about the book. If it happens again we may suspend your account.',
   ];
   const url = `${deps.origin}/account/offers`;
-  await deps.mailer.send({
-    to: person.email,
-    subject: 'A message you sent on Reshelf was removed',
-    text: `${paragraphs.join('\n\n')}\n\nYour offers: ${url}\n`,
-    html: layout(paragraphs, { label: 'See your offers', url }),
-    template: 'offer_message_removed',
-    userId: senderId,
-  });
+  await deps.mailer.send(
+    {
+      to: person.email,
+      subject: 'A message you sent on Reshelf was removed',
+      text: `${paragraphs.join('\n\n')}\n\nYour offers: ${url}\n`,
+      html: layout(paragraphs, { label: 'See your offers', url }),
+      template: 'offer_message_removed',
+      userId: senderId,
+    },
+    { trx },
+  );
 }

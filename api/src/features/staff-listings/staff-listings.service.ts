@@ -21,7 +21,7 @@ import type { Database } from '../../db/index.ts';
 import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer, OutgoingEmail } from '../mail/mailer.ts';
 import { layout } from '../mail/registry.ts';
 import { closeOpenReports } from '../reports/close-reports.ts';
 
@@ -119,7 +119,9 @@ export async function searchListings(
   return rows.map(toListing);
 }
 
+/** The seller's email about a removal or a restore, queued on `trx` (the change's transaction). */
 async function emailSeller(
+  trx: Database,
   mailer: Mailer,
   listing: StaffListing,
   removed: boolean,
@@ -141,14 +143,17 @@ async function emailSeller(
         `The reason: ${reason}`,
       ];
   const url = `${origin}/account/listings`;
-  await mailer.send({
-    to: listing.sellerEmail,
-    subject: removed ? `Your listing “${title}” has been removed` : `Your listing “${title}” is back`,
-    text: `${paragraphs.join('\n\n')}\n\nYour listings: ${url}\n`,
-    html: layout(paragraphs, { label: 'See your listings', url }),
-    template: removed ? 'listing_removed' : 'listing_restored',
-    userId: listing.sellerId,
-  });
+  await mailer.send(
+    {
+      to: listing.sellerEmail,
+      subject: removed ? `Your listing “${title}” has been removed` : `Your listing “${title}” is back`,
+      text: `${paragraphs.join('\n\n')}\n\nYour listings: ${url}\n`,
+      html: layout(paragraphs, { label: 'See your listings', url }),
+      template: removed ? 'listing_removed' : 'listing_restored',
+      userId: listing.sellerId,
+    },
+    { trx },
+  );
 }
 
 export async function setListingRemoved(
@@ -219,16 +224,20 @@ export async function setListingRemoved(
     if (input.removed) {
       await closeOpenReports(trx, staffId, { listingId: input.listingId }, input.reason);
     }
-    return toListing(await listingQuery(trx).where('l.id', '=', input.listingId).executeTakeFirstOrThrow());
+    const after = toListing(
+      await listingQuery(trx).where('l.id', '=', input.listingId).executeTakeFirstOrThrow(),
+    );
+    await emailSeller(trx, deps.mailer, after, input.removed, input.reason, deps.origin);
+    return after;
   });
-  await emailSeller(deps.mailer, listing, input.removed, input.reason, deps.origin);
   return listing;
 }
 
 /**
  * After the clean-up withdrew listings: one email per seller, naming each listing and why, and
- * how long our team can put them back. Sent after the withdrawal committed; a failed email is
- * logged and does not undo anything.
+ * how long our team can put them back. The clean-up is one statement of its own (an Edge
+ * Function in hosted mode), so these are queued after it committed, all in one transaction;
+ * a failure is logged and does not undo the withdrawal.
  */
 export async function emailCleanupWithdrawals(
   deps: { db: Database; mailer: Mailer; origin: string; log: Pick<FastifyBaseLogger, 'error'> },
@@ -250,7 +259,7 @@ export async function emailCleanupWithdrawals(
     bySeller.set(row.seller_id, [...(bySeller.get(row.seller_id) ?? []), row]);
   }
   const url = `${deps.origin}/account/listings`;
-  let sent = 0;
+  const letters: OutgoingEmail[] = [];
   for (const [sellerId, listings] of bySeller) {
     const first = listings[0]!;
     const one = listings.length === 1;
@@ -266,21 +275,24 @@ export async function emailCleanupWithdrawals(
       ...lines,
       `If this was a mistake, reply to this email within ${CLEANUP_RESTORE_DAYS} days and our team will put ${one ? 'it' : 'them'} back. After that you can list the book again yourself.`,
     ];
-    try {
-      await deps.mailer.send({
-        to: first.email!,
-        subject: one
-          ? `Your listing “${first.title ?? 'Untitled'}” has been withdrawn`
-          : `${listings.length} of your listings have been withdrawn`,
-        text: `${paragraphs.join('\n\n')}\n\nYour listings: ${url}\n`,
-        html: layout(paragraphs, { label: 'See your listings', url }),
-        template: 'listing_removed',
-        userId: sellerId,
-      });
-      sent += 1;
-    } catch (error) {
-      deps.log.error({ err: error, sellerId }, 'clean-up withdrawal email failed');
-    }
+    letters.push({
+      to: first.email!,
+      subject: one
+        ? `Your listing “${first.title ?? 'Untitled'}” has been withdrawn`
+        : `${listings.length} of your listings have been withdrawn`,
+      text: `${paragraphs.join('\n\n')}\n\nYour listings: ${url}\n`,
+      html: layout(paragraphs, { label: 'See your listings', url }),
+      template: 'listing_removed',
+      userId: sellerId,
+    });
   }
-  return sent;
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      for (const letter of letters) await deps.mailer.send(letter, { trx });
+    });
+  } catch (error) {
+    deps.log.error({ err: error, sellers: letters.length }, 'clean-up withdrawal emails not queued');
+    return 0;
+  }
+  return letters.length;
 }

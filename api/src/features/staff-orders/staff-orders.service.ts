@@ -11,7 +11,7 @@
  * What it means for the seller (decision 0022): the refund comes out of their payout. A full
  * refund takes back all of it — a held payout is cancelled, a released one reversed (a debt
  * against the seller); a part takes back up to the part, held or released
- * (`payouts.reversed_minor`). Both people are emailed once the refund has committed.
+ * (`payouts.reversed_minor`). Both people's emails are queued in the refund's transaction.
  */
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
@@ -20,7 +20,7 @@ import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { recordEvent, refundWithin } from '../checkout/checkout.service.ts';
-import { type OrderMailDeps, sendStaffRefundMail } from '../orders/order-mail.ts';
+import { type OrderMailDeps, queueStaffRefundMail } from '../orders/order-mail.ts';
 import type { PaymentProvider } from '../payments/types.ts';
 
 export const ORDER_STATUSES = [
@@ -294,16 +294,16 @@ export async function refundOrder(
       .select(sql<number>`coalesce(sum(amount_minor), 0)::int`.as('total'))
       .where('order_id', '=', order.id)
       .executeTakeFirstOrThrow();
-    return { refundedMinor: total.total, status, sellerDeductedMinor, amount, full };
+    if (deps.mail) {
+      await queueStaffRefundMail(trx, deps.mail, order.id, {
+        amountMinor: amount,
+        full,
+        reason: input.reason,
+        sellerDeductedMinor,
+      });
+    }
+    return { refundedMinor: total.total, status, sellerDeductedMinor };
   });
-  if (deps.mail) {
-    await sendStaffRefundMail(deps.mail, input.orderId, {
-      amountMinor: result.amount,
-      full: result.full,
-      reason: input.reason,
-      sellerDeductedMinor: result.sellerDeductedMinor,
-    });
-  }
   return {
     refundedMinor: result.refundedMinor,
     status: result.status,

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -94,5 +95,49 @@ describe('unsubscribe links', () => {
     expect(
       (await trpcQuery(t.app, 'unsubscribe.check', { u: 'x'.repeat(10_000), l: 'all', s: 'abc' })).status,
     ).toBe(400);
+  });
+});
+
+describe('one-click unsubscribe (RFC 8058)', () => {
+  const oneClick = (path: string) => path.replace('/unsubscribe?', '/api/unsubscribe?');
+
+  it('records the suppression from a mail client’s POST, urlencoded or multipart, without our header', async () => {
+    const other = await createPerson(t.database.handle.db, 'amy.reader@example.co.uk');
+    const path = oneClick(unsubscribePath(secrets, other, 'recommendations'));
+    const multipart = await request(t.app.server).post(path).field('List-Unsubscribe', 'One-Click');
+    expect(multipart.status).toBe(200);
+    expect(multipart.text).toBe('Unsubscribed a•••••••••@example.co.uk from book recommendations.');
+    const again = await request(t.app.server).post(path).type('form').send('List-Unsubscribe=One-Click');
+    expect(again.status).toBe(200);
+    const rows = await t.database.handle.db
+      .selectFrom('email_suppressions')
+      .selectAll()
+      .where('user_id', '=', other)
+      .execute();
+    expect(rows).toMatchObject([{ list: 'recommendations', source: 'link' }]);
+  });
+
+  it('refuses an incomplete or altered link, recording nothing', async () => {
+    const other = await createPerson(t.database.handle.db, 'jo.reader@example.co.uk');
+    const path = oneClick(unsubscribePath(secrets, other, 'newsletter'));
+    const incomplete = await request(t.app.server)
+      .post(path.replace(/&s=[^&]+/, ''))
+      .type('form')
+      .send('');
+    expect(incomplete.status).toBe(400);
+    expect(incomplete.text).toBe('This unsubscribe link is incomplete: use the whole link from the email.');
+    const altered = await request(t.app.server)
+      .post(path.replace('l=newsletter', 'l=recommendations'))
+      .type('form')
+      .send('List-Unsubscribe=One-Click');
+    expect(altered.status).toBe(400);
+    expect(altered.text).toMatch(/This unsubscribe link isn’t valid/);
+    expect(
+      await t.database.handle.db
+        .selectFrom('email_suppressions')
+        .selectAll()
+        .where('user_id', '=', other)
+        .execute(),
+    ).toEqual([]);
   });
 });

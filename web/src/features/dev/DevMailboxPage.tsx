@@ -22,7 +22,16 @@ type MailboxMessage = {
   template: string;
   text: string;
   html: string | null;
+  status: string;
   createdAt: string;
+};
+
+/** Shown beside a message the sender has not delivered (yet). */
+const STATUS_NOTE: Record<string, string> = {
+  queued: 'queued',
+  sending: 'sending',
+  failed: 'not delivered',
+  suppressed: 'not sent: unsubscribed',
 };
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', {
@@ -121,7 +130,17 @@ export function DevMailboxPage() {
                     data-testid="mailbox-item"
                     className="block rounded-lg border border-line bg-paper px-4 py-3 shadow-card transition-colors hover:border-ink/30 aria-[current=true]:border-brand aria-[current=true]:bg-brand-soft/50"
                   >
-                    <span className="block truncate font-semibold text-ink">{message.subject}</span>
+                    <span className="flex items-baseline justify-between gap-2">
+                      <span className="min-w-0 truncate font-semibold text-ink">{message.subject}</span>
+                      {STATUS_NOTE[message.status] ? (
+                        <span
+                          data-testid="mailbox-status"
+                          className="shrink-0 rounded-full bg-accent/25 px-2 py-0.5 text-xs font-semibold text-accent-foreground"
+                        >
+                          {STATUS_NOTE[message.status]}
+                        </span>
+                      ) : null}
+                    </span>
                     <span className="mt-0.5 flex flex-wrap justify-between gap-x-3 text-sm text-ink-muted">
                       <span className="min-w-0 truncate">{message.to}</span>
                       <time dateTime={message.createdAt} className="shrink-0">

@@ -22,6 +22,12 @@ const STATUS_STYLE: Record<Status, string> = {
   failing: 'bg-destructive/10 text-destructive',
 };
 
+const TRANSPORT_LABEL: Record<NonNullable<Health['mail']['transport']>, string> = {
+  dev: 'the dev mailbox (nothing leaves)',
+  smtp: 'SMTP',
+  resend: 'Resend',
+};
+
 const timeFormat = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
   month: 'short',
@@ -183,19 +189,43 @@ export function PlatformHealthPanel() {
             icon={<Mail aria-hidden="true" className="size-4" />}
             {...health.data.mail}
           >
+            <Fact term="Sends through" testId="mail-transport">
+              {health.data.mail.transport ? TRANSPORT_LABEL[health.data.mail.transport] : 'unknown'}
+            </Fact>
             <Fact term="Queued" testId="mail-queued">
               {health.data.mail.queued}
               {health.data.mail.oldestQueuedAt ? ` (oldest ${when(health.data.mail.oldestQueuedAt)})` : ''}
+              {health.data.mail.retrying ? (
+                <span className="block text-xs text-ink-muted">
+                  {health.data.mail.retrying} waiting to try again
+                </span>
+              ) : null}
+            </Fact>
+            <Fact term="Sending now" testId="mail-sending">
+              {health.data.mail.sending}
             </Fact>
             <Fact term="Sent in 24 h" testId="mail-sent">
               {health.data.mail.sentLastDay}
             </Fact>
-            <Fact term="Failed in 24 h">{health.data.mail.failedLastDay}</Fact>
+            <Fact term="Failed in 24 h" testId="mail-failed">
+              {health.data.mail.failedLastDay}
+            </Fact>
             <Fact term="Last sent">{when(health.data.mail.lastSentAt)}</Fact>
-            {health.data.mail.lastFailure ? (
-              <Fact term="Last failure">
-                {when(health.data.mail.lastFailure.at)}:{' '}
-                {health.data.mail.lastFailure.error ?? 'no reason given'}
+            {health.data.mail.lastErrors.length ? (
+              <Fact term="Last errors" testId="mail-errors">
+                <ul className="flex flex-col gap-1.5">
+                  {health.data.mail.lastErrors.map((failure) => (
+                    <li key={`${failure.at}-${failure.template}-${failure.error}`}>
+                      <span className="block text-xs text-ink-muted">
+                        {when(failure.at)} · {failure.template} ·{' '}
+                        {failure.status === 'failed'
+                          ? `failed after ${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`
+                          : `attempt ${failure.attempts}, will try again`}
+                      </span>
+                      {failure.error}
+                    </li>
+                  ))}
+                </ul>
               </Fact>
             ) : null}
           </Part>
@@ -203,7 +233,8 @@ export function PlatformHealthPanel() {
       )}
       <p className="mt-3 flex items-center gap-1.5 text-xs text-ink-muted">
         <Activity aria-hidden="true" className="size-3.5" /> The job runner is failing when a job has not run
-        for 5 minutes; mail is failing when a message has waited in the queue for 15.
+        for 5 minutes; mail is failing when a message has waited in the queue for 15, or when the latest
+        attempt failed and nothing has been sent since.
       </p>
     </section>
   );

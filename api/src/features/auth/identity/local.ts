@@ -177,31 +177,31 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
     return sessionFor(user, sessionId, refreshToken);
   }
 
-  async function createOneTimeToken(
+  /** Stores a new single-use token (replacing any earlier one of its kind) on `trx`. */
+  async function storeOneTimeToken(
+    trx: Database,
     userId: string,
     type: 'confirmation_token' | 'recovery_token',
     email: string,
     ttlSeconds: number,
   ): Promise<string> {
     const token = opaqueToken();
-    await db.transaction().execute(async (trx) => {
-      // A new link replaces any earlier one of the same kind.
-      await trx
-        .deleteFrom('auth.one_time_tokens')
-        .where('user_id', '=', userId)
-        .where('token_type', '=', type)
-        .execute();
-      await trx
-        .insertInto('auth.one_time_tokens')
-        .values({
-          user_id: userId,
-          token_type: type,
-          token_hash: hashToken(token),
-          relates_to: email,
-          expires_at: new Date(Date.now() + ttlSeconds * 1000),
-        })
-        .execute();
-    });
+    // A new link replaces any earlier one of the same kind.
+    await trx
+      .deleteFrom('auth.one_time_tokens')
+      .where('user_id', '=', userId)
+      .where('token_type', '=', type)
+      .execute();
+    await trx
+      .insertInto('auth.one_time_tokens')
+      .values({
+        user_id: userId,
+        token_type: type,
+        token_hash: hashToken(token),
+        relates_to: email,
+        expires_at: new Date(Date.now() + ttlSeconds * 1000),
+      })
+      .execute();
     return token;
   }
 
@@ -222,27 +222,33 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
     return row.user_id;
   }
 
+  /**
+   * A new confirmation link, and its email queued in the same transaction (`trx`): the link
+   * exists exactly when its email will go.
+   */
   async function sendConfirmation(
+    trx: Database,
     user: { id: string; email: string },
     displayName: string,
     links: LinkBuilder,
   ) {
-    const token = await createOneTimeToken(
+    const token = await storeOneTimeToken(
+      trx,
       user.id,
       'confirmation_token',
       user.email,
       CONFIRMATION_TTL_SECONDS,
     );
-    await db
+    await trx
       .updateTable('auth.users')
       .set({ confirmation_sent_at: new Date() })
       .where('id', '=', user.id)
       .execute();
-    const email = await renderEmail(db, 'confirm-signup', {
+    const email = await renderEmail(trx, 'confirm-signup', {
       displayName,
       url: withToken(links.confirmUrl, token),
     });
-    await mailer.send({ to: user.email, template: 'confirm-signup', userId: user.id, ...email });
+    await mailer.send({ to: user.email, template: 'confirm-signup', userId: user.id, ...email }, { trx });
   }
 
   return {
@@ -264,30 +270,41 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
           await mailer.send({ to: email, template: 'already-registered', userId: existing.id, ...message });
         } else {
           // Unconfirmed: send the link again, but never let a second sign-up change the password.
-          await sendConfirmation({ id: existing.id, email }, await displayNameOf(existing.id), links);
+          const displayName = await displayNameOf(existing.id);
+          await db
+            .transaction()
+            .execute((trx) => sendConfirmation(trx, { id: existing.id, email }, displayName, links));
         }
         return;
       }
       const hash = await bcrypt.hash(input.password, cost);
-      const created = await db
-        .insertInto('auth.users')
-        .values({
-          email,
-          encrypted_password: hash,
-          raw_user_meta_data: JSON.stringify({ display_name: input.displayName }),
-          raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),
-        })
-        .onConflict((oc) => oc.expression(sql`lower(email)`).where('email', 'is not', null).doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!created) return; // A concurrent sign-up with the same address won; it sent the email.
-      await sendConfirmation({ id: created.id, email }, input.displayName, links);
+      // The account, its confirmation link and the email with it: all or nothing.
+      await db.transaction().execute(async (trx) => {
+        const created = await trx
+          .insertInto('auth.users')
+          .values({
+            email,
+            encrypted_password: hash,
+            raw_user_meta_data: JSON.stringify({ display_name: input.displayName }),
+            raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),
+          })
+          .onConflict((oc) => oc.expression(sql`lower(email)`).where('email', 'is not', null).doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!created) return; // A concurrent sign-up with the same address won; it sent the email.
+        await sendConfirmation(trx, { id: created.id, email }, input.displayName, links);
+      });
     },
 
     async resendConfirmation(rawEmail, links) {
       const user = await findByEmail(rawEmail);
       if (!user || user.email_confirmed_at || !user.email) return;
-      await sendConfirmation({ id: user.id, email: user.email }, await displayNameOf(user.id), links);
+      const displayName = await displayNameOf(user.id);
+      await db
+        .transaction()
+        .execute((trx) =>
+          sendConfirmation(trx, { id: user.id, email: user.email as string }, displayName, links),
+        );
     },
 
     async confirmEmail(token, info) {
@@ -447,14 +464,18 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
     async requestPasswordReset(rawEmail, links) {
       const user = await findByEmail(rawEmail);
       if (!user?.email) return;
-      const token = await createOneTimeToken(user.id, 'recovery_token', user.email, RECOVERY_TTL_SECONDS);
-      await db
-        .updateTable('auth.users')
-        .set({ recovery_sent_at: new Date() })
-        .where('id', '=', user.id)
-        .execute();
-      const message = await renderEmail(db, 'reset-password', { url: withToken(links.resetUrl, token) });
-      await mailer.send({ to: user.email, template: 'reset-password', userId: user.id, ...message });
+      const email = user.email;
+      // The reset link and its email: all or nothing.
+      await db.transaction().execute(async (trx) => {
+        const token = await storeOneTimeToken(trx, user.id, 'recovery_token', email, RECOVERY_TTL_SECONDS);
+        await trx
+          .updateTable('auth.users')
+          .set({ recovery_sent_at: new Date() })
+          .where('id', '=', user.id)
+          .execute();
+        const message = await renderEmail(trx, 'reset-password', { url: withToken(links.resetUrl, token) });
+        await mailer.send({ to: email, template: 'reset-password', userId: user.id, ...message }, { trx });
+      });
     },
 
     async resetPassword(token, newPassword) {
