@@ -55,6 +55,11 @@ export interface CheckoutDeps {
   mailer: Mailer;
   /** The site's origin, for the provider's return URLs. */
   origin: string;
+  /**
+   * Where the provider sends the buyer back when it is not the site: the Capacitor app's own
+   * origin for a checkout started in the app (decision 0029).
+   */
+  returnOrigin?: string;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -451,7 +456,7 @@ export async function startCheckout(
   let session: CheckoutSession;
   try {
     session = await deps.payments.createCheckout(
-      sessionInput(deps.origin, {
+      sessionInput(deps.returnOrigin ?? deps.origin, {
         id: order.id,
         reference: order.reference,
         totalMinor: order.priced.totalMinor,
@@ -573,7 +578,7 @@ export async function resumeCheckout(
       'This payment can no longer be finished. Nothing was taken: wait a moment and buy the book again.',
     );
   }
-  const input = sessionInput(deps.origin, {
+  const input = sessionInput(deps.returnOrigin ?? deps.origin, {
     id: order.id,
     reference: order.reference,
     totalMinor: order.total_minor,

@@ -39,23 +39,41 @@ export interface TestProvider extends PaymentProvider {
   ): { body: string; headers: Record<string, string> };
 }
 
-/** The payment page is served by the same site the buyer is sent back to. */
-function pageUrl(input: CheckoutSessionInput, providerRef: string): string {
-  return `${new URL(input.successUrl).origin}/payments/test/${providerRef}`;
+/** The query parameter on the payment page that names where to send the buyer back. */
+export const TEST_RETURN_PARAM = 'return';
+
+/**
+ * The payment page, served by the BFF at the site's origin. When the buyer came from elsewhere
+ * (the Capacitor app's own origin), the page carries that origin along and sends them back to
+ * it, as a hosted provider sends them to the success and cancel URLs it was given; the page
+ * honours only the app's origins there (payment.routes.ts), never any other.
+ */
+function pageUrl(input: CheckoutSessionInput, providerRef: string, siteOrigin?: string): string {
+  // Not URL.origin, which is "null" for a scheme URL does not know (capacitor://).
+  const success = new URL(input.successUrl);
+  const back = `${success.protocol}//${success.host}`;
+  const site = siteOrigin ? new URL(siteOrigin).origin : back;
+  const page = new URL(`/payments/test/${providerRef}`, site);
+  if (back !== site) page.searchParams.set(TEST_RETURN_PARAM, back);
+  return page.href;
 }
 
-export function createTestProvider(options: { secrets: Secrets }): TestProvider {
+export function createTestProvider(options: {
+  secrets: Secrets;
+  /** Where the BFF serves the payment page (config.siteOrigin); by default the success URL's origin. */
+  siteOrigin?: string;
+}): TestProvider {
   const sign = (timestamp: number, body: string) => options.secrets.sign('webhook', `${timestamp}.${body}`);
   return {
     kind: 'test',
 
     async createCheckout(input: CheckoutSessionInput): Promise<CheckoutSession> {
       const providerRef = `tp_${randomBytes(12).toString('hex')}`;
-      return { providerRef, redirectUrl: pageUrl(input, providerRef) };
+      return { providerRef, redirectUrl: pageUrl(input, providerRef, options.siteOrigin) };
     },
     async resumeCheckout(providerRef, input) {
       // Its sessions stay open until paid, declined or expired by the shop: always the same page.
-      return { providerRef, redirectUrl: pageUrl(input, providerRef) };
+      return { providerRef, redirectUrl: pageUrl(input, providerRef, options.siteOrigin) };
     },
 
     signedEvent(providerRef, outcome, amountMinor) {
