@@ -46,7 +46,7 @@ export function createPaymentProvider(config: AppConfig, secrets: Secrets): Paym
         secretKey: config.payments.secretKey,
         webhookSecret: config.payments.webhookSecret,
       })
-    : createTestProvider({ secrets, siteOrigin: config.siteOrigin });
+    : createTestProvider({ secrets });
 }
 
 export async function createServices(

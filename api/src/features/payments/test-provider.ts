@@ -48,32 +48,28 @@ export const TEST_RETURN_PARAM = 'return';
  * it, as a hosted provider sends them to the success and cancel URLs it was given; the page
  * honours only the app's origins there (payment.routes.ts), never any other.
  */
-function pageUrl(input: CheckoutSessionInput, providerRef: string, siteOrigin?: string): string {
+function pageUrl(input: CheckoutSessionInput, providerRef: string): string {
   // Not URL.origin, which is "null" for a scheme URL does not know (capacitor://).
   const success = new URL(input.successUrl);
   const back = `${success.protocol}//${success.host}`;
-  const site = siteOrigin ? new URL(siteOrigin).origin : back;
+  const site = new URL(input.siteOrigin).origin;
   const page = new URL(`/payments/test/${providerRef}`, site);
   if (back !== site) page.searchParams.set(TEST_RETURN_PARAM, back);
   return page.href;
 }
 
-export function createTestProvider(options: {
-  secrets: Secrets;
-  /** Where the BFF serves the payment page (config.siteOrigin); by default the success URL's origin. */
-  siteOrigin?: string;
-}): TestProvider {
+export function createTestProvider(options: { secrets: Secrets }): TestProvider {
   const sign = (timestamp: number, body: string) => options.secrets.sign('webhook', `${timestamp}.${body}`);
   return {
     kind: 'test',
 
     async createCheckout(input: CheckoutSessionInput): Promise<CheckoutSession> {
       const providerRef = `tp_${randomBytes(12).toString('hex')}`;
-      return { providerRef, redirectUrl: pageUrl(input, providerRef, options.siteOrigin) };
+      return { providerRef, redirectUrl: pageUrl(input, providerRef) };
     },
     async resumeCheckout(providerRef, input) {
       // Its sessions stay open until paid, declined or expired by the shop: always the same page.
-      return { providerRef, redirectUrl: pageUrl(input, providerRef, options.siteOrigin) };
+      return { providerRef, redirectUrl: pageUrl(input, providerRef) };
     },
 
     signedEvent(providerRef, outcome, amountMinor) {
