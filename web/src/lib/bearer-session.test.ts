@@ -94,6 +94,21 @@ describe('BearerSession', () => {
     expect(values.has(SESSION_KEY)).toBe(false);
   });
 
+  it('carries on in memory when the storage refuses (read as empty, writes lost)', async () => {
+    const refuse = async () => {
+      throw new Error('"Preferences" plugin is not implemented on ios');
+    };
+    const session = new BearerSession({
+      store: { get: refuse, set: refuse, remove: refuse },
+      refresh: async () => null,
+    });
+    expect(await session.accessToken()).toBeNull();
+    await session.set(tokens('memory'));
+    expect(await session.accessToken()).toBe(tokens('memory').accessToken);
+    await session.clear();
+    expect(await session.accessToken()).toBeNull();
+  });
+
   it('renews shortly before the access token expires, not sooner', async () => {
     const { session, refresh, values, advance } = setUp({ held: tokens('kept') });
     advance(900_000 - RENEW_BEFORE_EXPIRY_MS - 1);

@@ -110,14 +110,30 @@ export class BearerSession {
     return (this.options.now ?? Date.now)();
   }
 
-  /** Reads the tokens kept from the last launch, once; every other method waits for it. */
+  /**
+   * Reads the tokens kept from the last launch, once; every other method waits for it. Storage
+   * that cannot be read counts as empty: the person signs in again, and the app carries on.
+   */
   load(): Promise<void> {
     this.loading ??= (async () => {
-      const raw = await this.options.store.get(SESSION_KEY);
+      const raw = await this.options.store.get(SESSION_KEY).catch(() => null);
       this.held = readHeld(raw);
-      if (raw && !this.held) await this.options.store.remove(SESSION_KEY);
+      if (raw && !this.held) await this.forget();
     })();
     return this.loading;
+  }
+
+  /**
+   * Storage that refuses a write leaves the copy in memory to carry the session until the app
+   * closes; a removal it refuses is harmless, as the BFF has ended that session (its refresh
+   * will be refused and the tokens forgotten then).
+   */
+  private async keep(held: HeldSession): Promise<void> {
+    await this.options.store.set(SESSION_KEY, JSON.stringify(held)).catch(() => undefined);
+  }
+
+  private async forget(): Promise<void> {
+    await this.options.store.remove(SESSION_KEY).catch(() => undefined);
   }
 
   /** Whether tokens are held (signed in, as far as this device knows). */
@@ -131,14 +147,14 @@ export class BearerSession {
     await this.load();
     const held = { ...tokens, renewAt: renewAt(tokens, this.now()) };
     this.held = held;
-    await this.options.store.set(SESSION_KEY, JSON.stringify(held));
+    await this.keep(held);
   }
 
   /** Forgets the tokens (signed out, or the session ended). */
   async clear(): Promise<void> {
     await this.load();
     this.held = null;
-    await this.options.store.remove(SESSION_KEY);
+    await this.forget();
   }
 
   /** The access token to send now, renewed first when it is about to expire; null when signed out. */
