@@ -62,7 +62,10 @@ describe('CORS', () => {
       .set('Origin', 'https://localhost')
       .set('Authorization', 'Bearer not-checked-yet');
     expect(response.headers['access-control-allow-origin']).toBe('https://localhost');
-    expect(list(response.headers['access-control-expose-headers'])).toEqual(['x-request-id']);
+    expect(list(response.headers['access-control-expose-headers'])).toEqual([
+      'x-request-id',
+      'www-authenticate',
+    ]);
   });
 
   it.each([

@@ -12,8 +12,18 @@ import type { AppConfig } from '../config.ts';
 /** The Capacitor web view's origins: iOS (capacitor://) and Android (https, its default scheme). */
 export const APP_ORIGINS = ['capacitor://localhost', 'https://localhost'] as const;
 
+/** The value (an Origin header, say) names one of the Capacitor app's web views. */
+export function isAppOrigin(origin: string | null | undefined): origin is (typeof APP_ORIGINS)[number] {
+  return typeof origin === 'string' && (APP_ORIGINS as readonly string[]).includes(origin);
+}
+
 export const CORS_ALLOWED_HEADERS = [CLIENT_HEADER, 'authorization', 'content-type'] as const;
 export const CORS_METHODS = ['GET', 'HEAD', 'POST'] as const;
+/**
+ * Answer headers the app may read: the request id (for support), and WWW-Authenticate, which
+ * says a bearer token was refused so the app refreshes it (resolve-auth.ts).
+ */
+export const CORS_EXPOSED_HEADERS = ['x-request-id', 'www-authenticate'] as const;
 /** How long a browser may reuse a preflight answer (seconds). */
 export const CORS_MAX_AGE_SECONDS = 600;
 
@@ -34,7 +44,7 @@ export async function registerCors(
     credentials: true,
     methods: [...CORS_METHODS],
     allowedHeaders: [...CORS_ALLOWED_HEADERS],
-    exposedHeaders: ['x-request-id'],
+    exposedHeaders: [...CORS_EXPOSED_HEADERS],
     maxAge: CORS_MAX_AGE_SECONDS,
   });
 }

@@ -180,24 +180,33 @@ export async function resolveAuth(
     suspensions?: Database;
   } = {},
 ): Promise<AuthState> {
+  let state: AuthState;
   try {
-    const state = await resolveCredentials(request, reply, identity, config, options);
+    state = await resolveCredentials(request, reply, identity, config, options);
     if (
       state.claims &&
       options.suspensions &&
       (await isSuspended(options.suspensions, state.claims.userId))
     ) {
       if (state.via === 'cookie') clearSessionCookies(reply, config);
-      return { claims: null, via: state.via, rejected: true, suspended: true };
+      state = { claims: null, via: state.via, rejected: true, suspended: true };
     }
-    request.actorId = state.claims?.userId ?? null;
-    return state;
   } catch (error) {
     // Nothing was decided about the credential, so no cookie is cleared. (Cookies a refresh
     // already renewed before the failure still go out with the error: the old ones are spent.)
     throw authFailure(error);
   }
+  if (state.rejected && state.via !== 'cookie' && state.refusal?.status !== 429) {
+    // RFC 6750: the bearer token presented is no good (expired, revoked, forged). Said on every
+    // answer, public ones too, so the app knows to refresh once rather than carry on signed out.
+    reply.header('www-authenticate', INVALID_TOKEN_CHALLENGE);
+  }
+  request.actorId = state.claims?.userId ?? null;
+  return state;
 }
+
+/** The challenge sent with any answer to a request whose bearer token was refused. */
+export const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
 
 async function resolveCredentials(
   request: FastifyRequest,

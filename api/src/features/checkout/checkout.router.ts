@@ -7,6 +7,7 @@ import {
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { isAppOrigin } from '../../http/cors.ts';
 import { authedProcedure, type Context, router } from '../../trpc.ts';
 import { listAddresses, removeAddress, saveAddress } from './addresses.service.ts';
 import { heldForBuyer, quote, resumeCheckout, startCheckout, withIdempotency } from './checkout.service.ts';
@@ -52,11 +53,14 @@ function source(input: { listingId?: string; offerId?: string }) {
 }
 
 function deps(ctx: Context) {
+  const origin = ctx.req.headers.origin;
   return {
     db: ctx.db,
     payments: ctx.payments,
     mailer: ctx.mailer,
     origin: ctx.config.siteOrigin,
+    // Called from the app: the payment page sends the buyer back to the app's own routes.
+    returnOrigin: isAppOrigin(origin) ? origin : undefined,
     log: (message: string, error?: unknown) => ctx.req.log.error({ err: error }, message),
   };
 }

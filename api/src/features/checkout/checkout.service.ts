@@ -55,6 +55,11 @@ export interface CheckoutDeps {
   mailer: Mailer;
   /** The site's origin, for the provider's return URLs. */
   origin: string;
+  /**
+   * Where the provider sends the buyer back when it is not the site: the Capacitor app's own
+   * origin for a checkout started in the app (decision 0029).
+   */
+  returnOrigin?: string;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -572,7 +577,7 @@ export async function startCheckout(
   let session: CheckoutSession;
   try {
     session = await deps.payments.createCheckout(
-      sessionInput(deps.origin, {
+      sessionInput(deps, {
         id: order.id,
         reference: order.reference,
         totalMinor: order.priced.totalMinor,
@@ -613,7 +618,7 @@ export async function startCheckout(
 
 /** What the payment provider is asked for, for an order: the same for a first or a resumed session. */
 function sessionInput(
-  origin: string,
+  deps: Pick<CheckoutDeps, 'origin' | 'returnOrigin'>,
   order: {
     id: string;
     reference: string;
@@ -623,14 +628,16 @@ function sessionInput(
     reservedUntil: Date;
   },
 ): CheckoutSessionInput {
+  const back = deps.returnOrigin ?? deps.origin;
   return {
     orderId: order.id,
     reference: order.reference,
     amountMinor: order.totalMinor,
     description: `${order.title} (order ${order.reference})`,
     customerEmail: order.buyerEmail,
-    successUrl: `${origin}/checkout/success?order=${order.id}`,
-    cancelUrl: `${origin}/checkout/cancel?order=${order.id}`,
+    successUrl: `${back}/checkout/success?order=${order.id}`,
+    cancelUrl: `${back}/checkout/cancel?order=${order.id}`,
+    siteOrigin: deps.origin,
     expiresAt: order.reservedUntil,
   };
 }
@@ -694,7 +701,7 @@ export async function resumeCheckout(
       'This payment can no longer be finished. Nothing was taken: wait a moment and buy the book again.',
     );
   }
-  const input = sessionInput(deps.origin, {
+  const input = sessionInput(deps, {
     id: order.id,
     reference: order.reference,
     totalMinor: order.total_minor,

@@ -5,15 +5,18 @@
  *   POST /payments/test/:ref/:choice        pay or decline: the provider then posts its signed
  *                                           webhook and sends the buyer back; or cancel: back
  *                                           to the shop with the session still open, as
- *                                           Stripe's back link does (they may finish paying)
+ *                                           Stripe's back link does (they may finish paying).
+ *                                           Back is the site, or the app's own origin when
+ *                                           the page's `?return=` names it (decision 0029)
  */
 import { formatPence } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
+import { isAppOrigin } from '../../http/cors.ts';
 import { applyPaymentEvent } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import type { TestOutcome, TestProvider } from './test-provider.ts';
+import { TEST_RETURN_PARAM, type TestOutcome, type TestProvider } from './test-provider.ts';
 import { type PaymentProvider, WebhookEventError, WebhookSignatureError } from './types.ts';
 
 function escapeHtml(value: string): string {
@@ -34,18 +37,30 @@ const choiceSchema = z.enum(
   `Choose ${CHOICE_NAMES.slice(0, -1).join(', ')} or ${CHOICE_NAMES.at(-1)}`,
 );
 
+/**
+ * Where the page sends the buyer back: the Capacitor app's origin when the page's address names
+ * one (a checkout started in the app), else the site (a relative address). Nothing else is
+ * honoured, so the page can never send anyone to a site of someone's choosing.
+ */
+function returnOrigin(query: unknown): string | undefined {
+  const value = (query as Record<string, unknown> | undefined)?.[TEST_RETURN_PARAM];
+  return isAppOrigin(typeof value === 'string' ? value : undefined) ? (value as string) : undefined;
+}
+
 function paymentPage(input: {
   ref: string;
   amount: string;
   reference: string;
   title: string;
   status: string;
+  returnTo: string | undefined;
 }): string {
   const done = input.status !== 'pending';
+  const query = input.returnTo ? `?${TEST_RETURN_PARAM}=${encodeURIComponent(input.returnTo)}` : '';
   const buttons = (Object.keys(CHOICES) as Choice[])
     .map(
       (choice) =>
-        `<form method="post" action="/payments/test/${escapeHtml(input.ref)}/${choice}"><button class="${choice}" type="submit"${done ? ' disabled' : ''}>${escapeHtml(CHOICES[choice].label)}</button></form>`,
+        `<form method="post" action="/payments/test/${escapeHtml(input.ref)}/${choice}${escapeHtml(query)}"><button class="${choice}" type="submit"${done ? ' disabled' : ''}>${escapeHtml(CHOICES[choice].label)}</button></form>`,
     )
     .join('');
   return `<!doctype html>
@@ -141,6 +156,7 @@ export async function registerPaymentRoutes(
           reference: payment.reference,
           title: payment.title,
           status: payment.status,
+          returnTo: returnOrigin(request.query),
         }),
       );
   });
@@ -177,7 +193,8 @@ export async function registerPaymentRoutes(
             request.log.error({ body: delivered.body }, 'test webhook delivery failed');
         }
         const target = outcome === 'success' ? 'success' : 'cancel';
-        return reply.redirect(`/checkout/${target}?order=${payment.orderId}`, 303);
+        const back = returnOrigin(request.query) ?? '';
+        return reply.redirect(`${back}/checkout/${target}?order=${payment.orderId}`, 303);
       },
     );
   });

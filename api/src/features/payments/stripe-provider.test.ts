@@ -81,6 +81,7 @@ describe('finishing a payment later (resumeCheckout)', () => {
     customerEmail: 'buyer@example.com',
     successUrl: 'https://reshelf.example/checkout/success?order=5b0f3f2e-8f7e-4c1e-9d55-2b7f6c1a9e01',
     cancelUrl: 'https://reshelf.example/checkout/cancel?order=5b0f3f2e-8f7e-4c1e-9d55-2b7f6c1a9e01',
+    siteOrigin: 'https://reshelf.example',
     expiresAt: new Date(Date.now() + 10 * 60_000),
   };
 

@@ -52,9 +52,23 @@ export interface TestProvider extends PaymentProvider {
   ): { body: string; headers: Record<string, string> };
 }
 
-/** The payment page is served by the same site the buyer is sent back to. */
+/** The query parameter on the payment page that names where to send the buyer back. */
+export const TEST_RETURN_PARAM = 'return';
+
+/**
+ * The payment page, served by the BFF at the site's origin. When the buyer came from elsewhere
+ * (the Capacitor app's own origin), the page carries that origin along and sends them back to
+ * it, as a hosted provider sends them to the success and cancel URLs it was given; the page
+ * honours only the app's origins there (payment.routes.ts), never any other.
+ */
 function pageUrl(input: CheckoutSessionInput, providerRef: string): string {
-  return `${new URL(input.successUrl).origin}/payments/test/${providerRef}`;
+  // Not URL.origin, which is "null" for a scheme URL does not know (capacitor://).
+  const success = new URL(input.successUrl);
+  const back = `${success.protocol}//${success.host}`;
+  const site = new URL(input.siteOrigin).origin;
+  const page = new URL(`/payments/test/${providerRef}`, site);
+  if (back !== site) page.searchParams.set(TEST_RETURN_PARAM, back);
+  return page.href;
 }
 
 export function createTestProvider(options: { secrets: Secrets }): TestProvider {

@@ -12,6 +12,11 @@ export interface CheckoutSessionInput {
   customerEmail: string;
   successUrl: string;
   cancelUrl: string;
+  /**
+   * The shop's own origin (config.siteOrigin), where the test provider serves its payment page.
+   * The success and cancel URLs lead elsewhere for a checkout started in the app (decision 0029).
+   */
+  siteOrigin: string;
   /** When the provider should give up on the session (the reservation's end). */
   expiresAt: Date;
 }

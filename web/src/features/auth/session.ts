@@ -1,8 +1,9 @@
 /**
- * The session as the web client sees it. The session itself lives in httpOnly cookies set by
- * the API (brief section 3): this page never sees a token. `auth.me` answers who is signed in
- * (or `user: null`), and the API renews an expired access cookie on any call, so the session
- * refreshes without the person noticing.
+ * The session as the web client sees it. In a browser the session itself lives in httpOnly
+ * cookies set by the API (brief section 3): this page never sees a token, and the API renews an
+ * expired access cookie on any call. Inside the native app the API client holds bearer tokens
+ * and renews them itself (lib/bearer-session.ts, decision 0029). Either way `auth.me` answers
+ * who is signed in (or `user: null`), and nothing here differs.
  */
 import type { MeDto } from '@reshelf/contracts';
 import type { QueryClient } from '@tanstack/react-query';
