@@ -27,4 +27,10 @@ describe('contentSecurityPolicy', () => {
     expect(contentSecurityPolicy(hosted)).toContain("connect-src 'self' https://abc.supabase.co;");
     expect(contentSecurityPolicy(loadConfig({}))).toContain("connect-src 'self';");
   });
+
+  it('lets forms end at this site or at the Capacitor app (the test payment page returns there)', () => {
+    expect(contentSecurityPolicy(loadConfig({}))).toContain(
+      "form-action 'self' capacitor://localhost https://localhost;",
+    );
+  });
 });

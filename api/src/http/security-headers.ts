@@ -10,7 +10,8 @@
  *                              (charities list photos by URL; Open Library covers), connections
  *                              to this site (and the Supabase project in hosted mode), frames
  *                              of this site only, and framed only by this site
- *                              (/admin/accessibility runs axe on the site's pages in frames).
+ *                              (/admin/accessibility runs axe on the site's pages in frames);
+ *                              forms post here, and may end at the Capacitor app's origins.
  *                              Sent in every mode, so the browser tests run under it.
  *   Strict-Transport-Security  production with an https:// PUBLIC_ORIGIN only.
  *   Referrer-Policy            strict-origin-when-cross-origin: other sites see our origin,
@@ -24,6 +25,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config.ts';
+import { APP_ORIGINS } from './cors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -62,7 +64,9 @@ export function contentSecurityPolicy(config: AppConfig, scriptHashes: string[] 
     ['media-src', "'self'", 'blob:'],
     ['frame-src', "'self'"],
     ['frame-ancestors', "'self'"],
-    ['form-action', "'self'"],
+    // The test payment page's buttons end in a redirect back to the Capacitor app when the
+    // checkout began there (a form's redirects count as its action).
+    ['form-action', "'self'", ...APP_ORIGINS],
     ['base-uri', "'self'"],
     ['object-src', "'none'"],
     ['worker-src', "'self'", 'blob:'],

@@ -4,7 +4,7 @@
  * Supabase's claims, opaque refresh tokens that rotate on every use with reuse detection,
  * and single-use emailed tokens for confirmation and password reset.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { withNext } from '@reshelf/contracts';
 import bcrypt from 'bcryptjs';
 import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
@@ -132,6 +132,8 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
       .setAudience(AUDIENCE)
       .setIssuedAt(now)
       .setExpirationTime(expiresAt)
+      // Each token its own, even two issued in the same second for the same session.
+      .setJti(randomUUID())
       .sign(jwtKey);
     return { token, expiresAt };
   }
