@@ -164,6 +164,34 @@ describe('the marketplace process', { timeout: 2 * START_BUDGET_MS + 30_000 }, (
     expect(started.output()).toMatch(message);
   });
 
+  it('lists every missing production setting in one message, without a stack trace', async () => {
+    const started = launch({
+      NODE_ENV: 'production',
+      PORT: 'eighty',
+      STRIPE_SECRET_KEY: 'pk_live_not_a_secret_key',
+      // Set in the developer's shell perhaps: production must not take them from there.
+      PUBLIC_ORIGIN: '',
+      APP_SECRET: '',
+      DATABASE_URL: '',
+    });
+    expect(await started.exited).toBe(1);
+    const output = started.output();
+    const lines = output.trim().split('\n');
+    expect(lines[0]).toBe('[reshelf] Invalid configuration:');
+    expect(lines.slice(1).map((line) => line.trim().split(' ')[1])).toEqual([
+      'PORT',
+      'STRIPE_SECRET_KEY',
+      'PUBLIC_ORIGIN',
+      'STRIPE_WEBHOOK_SECRET',
+      'DATABASE_URL',
+      'APP_SECRET',
+    ]);
+    expect(output).toMatch(/PORT must be a whole number \(got "eighty"\)/);
+    expect(output).toMatch(/STRIPE_SECRET_KEY must be a Stripe secret key \(sk_…\)/);
+    expect(output).toMatch(/APP_SECRET is required in production: at least 32 random characters/);
+    expect(output).not.toMatch(/^\s+at /m);
+  });
+
   it.runIf(process.getuid?.() === 0)('runs as an ordinary user too', async () => {
     const nobody = { uid: 65534, gid: 65534 };
     const dataDir = await tempDataDir(nobody);
