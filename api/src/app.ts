@@ -31,7 +31,7 @@ import { csrfGuard } from './http/csrf.ts';
 import { createPublicCache, isPublicCall } from './http/public-cache.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
-import { loggerOptions } from './logger.ts';
+import { loggerOptions, logRequest } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
 import type { Secrets } from './secrets.ts';
 import { createServices, type Services } from './services.ts';
@@ -80,6 +80,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // every hop let a client forge the address the per-IP limits count.
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT,
+    // One line per request instead of Fastify's two: logRequest, from onResponse below.
+    disableRequestLogging: true,
   });
 
   // Text PostgreSQL cannot store (a NUL, half a surrogate pair) in a parameter of the routes
@@ -111,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
+    logRequest(request, reply, request.actorId);
     const line = requestLine(request, reply, request.actorId);
     if (line) requestLog.record(line, reply.raw);
   });
