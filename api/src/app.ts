@@ -9,7 +9,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
@@ -27,6 +27,7 @@ import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerSitemapRoutes } from './features/sitemap/sitemap.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { createBackgroundWork } from './http/background.ts';
+import { registerCompression } from './http/compression.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { createPublicCache, isPublicCall } from './http/public-cache.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -67,6 +68,16 @@ function isApiPath(url: string): boolean {
   );
 }
 
+/**
+ * How long a browser may keep a file of the built web: the hashed files under assets/ (their
+ * name changes with their content) for a year without asking; everything else (index.html,
+ * the icons, the manifest) only after checking it is unchanged (ETag / Last-Modified).
+ */
+export function webCacheControl(webDist: string, filePath: string): string {
+  const relative = path.relative(webDist, filePath).split(path.sep);
+  return relative[0] === 'assets' && relative.length > 1 ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database, secrets, logStream } = options;
   const services = options.services ?? (await createServices(config, database, secrets));
@@ -81,7 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     // One line per request instead of Fastify's two: logRequest, from onResponse below.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
 
   // Text PostgreSQL cannot store (a NUL, half a surrogate pair) in a parameter of the routes
@@ -122,6 +133,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const background = createBackgroundWork();
   app.decorate('background', background);
 
+  // Before every route: the plugin adds its onSend to each route as it is declared.
+  await registerCompression(app);
   await app.register(fastifyCookie);
   await import('./http/cors.ts').then(({ registerCors }) => registerCors(app, config));
 
@@ -236,10 +249,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       root: config.webDist,
       wildcard: false,
       index: false,
+      // The build's .br/.gz copies (web/precompress.ts), chosen by Accept-Encoding.
+      preCompressed: true,
+      // Ours below, not the plugin's `public, max-age=0`, which overwrote the page's no-cache.
+      cacheControl: false,
       setHeaders(reply, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          reply.header('cache-control', 'public, max-age=31536000, immutable');
-        }
+        reply.header('cache-control', webCacheControl(config.webDist, filePath));
       },
     });
   }
@@ -247,8 +262,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler((request, reply) => {
     const isApi = isApiPath(request.url);
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      // The client router owns every other path, including its not-found page.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      // The client router owns every other path, including its not-found page (no-cache, from
+      // setHeaders: every deploy's page names that deploy's assets).
+      return reply.sendFile('index.html');
     }
     return reply
       .code(404)
