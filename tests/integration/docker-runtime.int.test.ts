@@ -300,7 +300,7 @@ describe('the Docker runtime stage', { timeout: START_BUDGET_MS + 30_000 }, () =
     expect(names).toContain('@fastify+compress');
   });
 
-  it('starts from an empty database: migrates it, answers /readyz with 200, serves the web, stops on SIGTERM', async () => {
+  it('starts from an empty database: migrates it, answers /readyz with 200, serves the web, stops on SIGTERM; bootstrap makes the first admin', async () => {
     const database = await createEmptyDatabase();
     try {
       const port = await freePort();
@@ -328,6 +328,15 @@ describe('the Docker runtime stage', { timeout: START_BUDGET_MS + 30_000 }, () =
 
       server.child.kill('SIGTERM');
       expect(await server.exited, server.output()).toBe(0);
+
+      // The first admin, from the image: docker run … node api/dist/ops.js bootstrap --email …
+      const bootstrap = execFileSync(
+        process.execPath,
+        ['api/dist/ops.js', 'bootstrap', '--email', 'owner@reshelf.example', '--print-link'],
+        { cwd: inImage(workdir), env: appEnvironment(production(database.url, port)), encoding: 'utf8' },
+      );
+      expect(bootstrap).toContain('owner@reshelf.example is now an admin with the super_admin tier');
+      expect(bootstrap).toMatch(/https:\/\/reshelf\.example\/reset-password\?token=/);
     } finally {
       await database.drop();
     }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runOps } from '../../api/scripts/ops.ts';
 import { freePort } from '../../api/src/db/embedded.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -117,6 +118,22 @@ describe('the marketplace process', { timeout: 2 * START_BUDGET_MS + 30_000 }, (
     const dataDir = await tempDataDir();
     const first = await startMarketplace(dataDir);
     expect(first.output()).toContain('demo data seeded: reference-data');
+    expect(await categorySlugs(first.port)).toContain('fiction');
+
+    // `pnpm ops bootstrap` beside a running server uses that server's embedded database (a
+    // second server on the same data would stop the first one's), and refuses: the demo seed
+    // made admins.
+    let bootstrapErr = '';
+    const bootstrap = await runOps(['bootstrap', '--email', 'new.owner@example.com'], {
+      env: { NODE_ENV: 'development', DATA_DIR: dataDir },
+      out: () => {},
+      err: (text) => {
+        bootstrapErr += text;
+      },
+    });
+    expect(bootstrap, bootstrapErr).toBe(5);
+    expect(bootstrapErr).toContain(`using the embedded PostgreSQL running on ${dataDir}`);
+    expect(bootstrapErr).toMatch(/Refused: An active admin already exists \(.*@reshelf\.test/);
     expect(await categorySlugs(first.port)).toContain('fiction');
 
     const client = await embeddedClient(dataDir, first.output());

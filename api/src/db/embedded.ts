@@ -171,6 +171,26 @@ function run(binary: string, args: string[], who: RunAs | undefined): Promise<st
   });
 }
 
+/**
+ * The address of the embedded PostgreSQL already running on a data directory (a `pnpm start`
+ * that is up), or null when none is: its port is in the cluster's postmaster.pid (4th line), its
+ * password in postgres.password. For tools that must not start a second server on the same data
+ * (`pnpm ops bootstrap`), and for operators (pg_dump, see docs/operations.md).
+ */
+export async function runningEmbeddedUrl(dataDir: string, database = 'postgres'): Promise<string | null> {
+  let pidFile: string;
+  let password: string;
+  try {
+    pidFile = await readFile(path.join(path.resolve(dataDir), 'pg', 'postmaster.pid'), 'utf8');
+    password = (await readFile(path.join(path.resolve(dataDir), 'postgres.password'), 'utf8')).trim();
+  } catch {
+    return null;
+  }
+  const [pid, , , port] = pidFile.split('\n');
+  if (!(Number(pid) > 0) || !isAlive(Number(pid)) || !/^\d+$/.test(port ?? '')) return null;
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => {});
   const dataDir = path.resolve(options.dataDir);

@@ -450,6 +450,13 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
       await mailer.send({ to: user.email, template: 'reset-password', userId: user.id, ...message });
     },
 
+    async passwordLink(rawEmail, links) {
+      const user = await findByEmail(rawEmail);
+      if (!user?.email) throw new IdentityError('invalid_credentials', 'No account has this email address.');
+      const token = await createOneTimeToken(user.id, 'recovery_token', user.email, RECOVERY_TTL_SECONDS);
+      return withToken(links.resetUrl, token);
+    },
+
     async resetPassword(token, newPassword) {
       const userId = await consumeOneTimeToken(token, 'recovery_token');
       const hash = await bcrypt.hash(newPassword, cost);
