@@ -7,7 +7,7 @@
  * started against an empty database of the test cluster and must answer /readyz with 200.
  * A Dockerfile step this test does not know how to play fails it, so the two cannot drift.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, type ExecFileSyncOptions, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -135,17 +135,25 @@ const packageManager = (
   JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { packageManager: string }
 ).packageManager;
 
+/** This machine's pnpm: the one running the tests when pnpm started them (`npx pnpm …` in CI). */
+function pnpm(args: string[], options: ExecFileSyncOptions): string {
+  const running = process.env.npm_execpath;
+  const output =
+    running && /pnpm\.c?js$/.test(running)
+      ? execFileSync(process.execPath, [running, ...args], options)
+      : execFileSync('pnpm', args, options);
+  return String(output);
+}
+
 async function run(command: string): Promise<void> {
   const words = command.trim().split(' ');
   if (/^npm install --global .*pnpm@/.test(command)) {
     // The image's pnpm: the project's, the one this machine runs.
     expect(command).toContain(packageManager);
-    expect(execFileSync('pnpm', ['--version'], { encoding: 'utf8' }).trim()).toBe(
-      packageManager.split('@')[1],
-    );
+    expect(pnpm(['--version'], { encoding: 'utf8' }).trim()).toBe(packageManager.split('@')[1]);
   } else if (words[0] === 'pnpm' && words[1] === 'install') {
     // The same install, from this machine's store instead of the registry.
-    execFileSync('pnpm', [...words.slice(1), '--offline'], {
+    pnpm([...words.slice(1), '--offline'], {
       cwd: inImage('.'),
       env: {
         ...process.env,
