@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
+import { precompress } from './precompress.ts';
 
 /** The API (BFF) listens here in development; everything below is proxied to it. */
 const API_DEV_ORIGIN = 'http://127.0.0.1:3000';
@@ -33,7 +34,8 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
   root,
-  plugins: [react(), tailwindcss()],
+  // precompress: .br and .gz beside each built file, served as they are by the BFF.
+  plugins: [react(), tailwindcss(), precompress()],
   server: {
     port: 5173,
     strictPort: true,

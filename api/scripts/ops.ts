@@ -1,6 +1,8 @@
 /**
  * `pnpm ops <command>`: operators' commands, calling the BFF's typed procedures through the
- * tRPC client with a personal API token (Account settings → API tokens).
+ * tRPC client with a personal API token (Account settings → API tokens). One command works
+ * without a token, with the database instead: `bootstrap`, the first admin of a new site
+ * (api/src/features/ops/bootstrap.ts; exit code 5 when an admin exists already).
  *
  *   RESHELF_TOKEN (or --token)   the token: rsk_…
  *   RESHELF_URL   (or --url)     the site, http://localhost:3000 by default
@@ -21,6 +23,13 @@ import type { AppRouter } from '../src/router.ts';
 export const DEFAULT_URL = 'http://localhost:3000';
 
 const USAGE = `Usage: pnpm ops <command> [options]
+
+First admin of a new site (no token: the server's own environment, DATABASE_URL and the rest):
+  bootstrap --email E [--name N] [--role admin] [--tier super_admin] [--print-link]
+                                              makes E an admin with the super_admin tier (a new
+                                              account if needed) and emails a link to set its
+                                              password, or prints it when mail is not set up or
+                                              with --print-link; refused once any admin exists
 
 Commands (the token each needs):
   metrics [--period today|mtd|last30|ytd]     the staff dashboard's numbers (staff)
@@ -113,6 +122,11 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
   if (values.help || !command) {
     (command || values.help ? io.out : io.err)(USAGE);
     return values.help ? 0 : 2;
+  }
+  if (command === 'bootstrap') {
+    // In-process, with the database: loaded only for this command.
+    const { runBootstrap } = await import('../src/features/ops/bootstrap.ts');
+    return runBootstrap(values, io);
   }
   const url = (values.url ?? io.env.RESHELF_URL ?? DEFAULT_URL).replace(/\/$/, '');
   const token = values.token ?? io.env.RESHELF_TOKEN;
@@ -294,6 +308,8 @@ function parseOptions(argv: string[]) {
       email: { type: 'string' },
       name: { type: 'string' },
       role: { type: 'string' },
+      tier: { type: 'string' },
+      'print-link': { type: 'boolean' },
       out: { type: 'string' },
       json: { type: 'boolean' },
       'dry-run': { type: 'boolean' },

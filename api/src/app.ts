@@ -10,7 +10,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
@@ -38,12 +38,13 @@ import { registerSitemapRoutes } from './features/sitemap/sitemap.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { registerUnsubscribeRoutes } from './features/unsubscribe/unsubscribe.route.ts';
 import { createBackgroundWork } from './http/background.ts';
+import { registerCompression } from './http/compression.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
 import { createPublicCache, isPublicCall } from './http/public-cache.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
-import { loggerOptions } from './logger.ts';
+import { loggerOptions, logRequest } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
 import type { Secrets } from './secrets.ts';
 import { createServices, type Services } from './services.ts';
@@ -86,6 +87,16 @@ function isApiPath(url: string): boolean {
   );
 }
 
+/**
+ * How long a browser may keep a file of the built web: the hashed files under assets/ (their
+ * name changes with their content) for a year without asking; everything else (index.html,
+ * the icons, the manifest) only after checking it is unchanged (ETag / Last-Modified).
+ */
+export function webCacheControl(webDist: string, filePath: string): string {
+  const relative = path.relative(webDist, filePath).split(path.sep);
+  return relative[0] === 'assets' && relative.length > 1 ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database, secrets, logStream } = options;
   const services = options.services ?? (await createServices(config, database, secrets));
@@ -99,6 +110,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // every hop let a client forge the address the per-IP limits count.
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT,
+    // One line per request instead of Fastify's two: logRequest, from onResponse below.
+    logController: new LogController({ disableRequestLogging: true }),
   });
 
   // First, so that every route registered below uses it (routes keep the handler in force when
@@ -157,6 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
+    logRequest(request, reply, request.actorId);
     const line = requestLine(request, reply, request.actorId);
     if (line) requestLog.record(line, reply.raw);
   });
@@ -178,6 +192,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.mailer.close();
   });
 
+  // Before every route: the plugin adds its onSend to each route as it is declared.
+  await registerCompression(app);
   await app.register(fastifyCookie);
   await import('./http/cors.ts').then(({ registerCors }) => registerCors(app, config));
 
@@ -306,10 +322,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       root: config.webDist,
       wildcard: false,
       index: false,
+      // The build's .br/.gz copies (web/precompress.ts), chosen by Accept-Encoding.
+      preCompressed: true,
+      // Ours below, not the plugin's `public, max-age=0`, which overwrote the page's no-cache.
+      cacheControl: false,
       setHeaders(reply, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          reply.header('cache-control', 'public, max-age=31536000, immutable');
-        }
+        reply.header('cache-control', webCacheControl(config.webDist, filePath));
       },
     });
   }
@@ -317,8 +335,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler((request, reply) => {
     const isApi = isApiPath(request.url);
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      // The client router owns every other path, including its not-found page.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      // The client router owns every other path, including its not-found page (no-cache, from
+      // setHeaders: every deploy's page names that deploy's assets).
+      return reply.sendFile('index.html');
     }
     return reply
       .code(404)

@@ -9,6 +9,24 @@ const MAIL = {
   MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
 };
 
+/** What production needs besides the origin and Stripe: its database and its secret. */
+const PRODUCTION_BASE = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://reshelf:pw@db.example:5432/reshelf',
+  APP_SECRET: 'a-production-secret-that-is-long-enough-0123',
+};
+
+/** The variable each line of a ConfigError names, in order. */
+function namesIn(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).issues.map((issue) => issue.split(' ')[0] ?? '');
+  }
+  throw new Error('expected a ConfigError');
+}
+
 describe('loadConfig', () => {
   it('defaults to the embedded backend on port 3000 with data in .data', () => {
     const config = loadConfig({});
@@ -119,6 +137,36 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('lists every production error at once, the malformed and the missing alike', () => {
+    // A malformed variable used to hide every rule about the whole environment.
+    expect(
+      namesIn(() => loadConfig({ NODE_ENV: 'production', PORT: 'eighty', APP_SECRET: 'short' })),
+    ).toEqual([
+      'PORT',
+      'APP_SECRET',
+      'PUBLIC_ORIGIN',
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'DATABASE_URL',
+    ]);
+    expect(namesIn(() => loadConfig({ NODE_ENV: 'production' }))).toEqual([
+      'PUBLIC_ORIGIN',
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'DATABASE_URL',
+      'APP_SECRET',
+    ]);
+  });
+
+  it('requires a database and APP_SECRET in production, each named with what it is for', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: SITE, ...STRIPE })).toThrow(
+      /DATABASE_URL is required in production: .*PostgreSQL.*\n.*APP_SECRET is required in production: at least 32 random characters/s,
+    );
+    const config = loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE });
+    expect(config.databaseUrl).toBe(PRODUCTION_BASE.DATABASE_URL);
+    expect(config.appSecret).toBe(PRODUCTION_BASE.APP_SECRET);
+  });
+
   it('takes payments with the test provider outside production and requires Stripe in production', () => {
     expect(loadConfig({}).payments).toEqual({ provider: 'test' });
     expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: SITE })).toThrow(
@@ -129,7 +177,7 @@ describe('loadConfig', () => {
     );
     expect(
       loadConfig({
-        NODE_ENV: 'production',
+        ...PRODUCTION_BASE,
         PUBLIC_ORIGIN: SITE,
         STRIPE_SECRET_KEY: 'sk_live_1',
         STRIPE_WEBHOOK_SECRET: 'whsec_1',
@@ -141,7 +189,7 @@ describe('loadConfig', () => {
   it('never seeds demo data in production or on the hosted backend', () => {
     expect(
       loadConfig({
-        NODE_ENV: 'production',
+        ...PRODUCTION_BASE,
         PUBLIC_ORIGIN: SITE,
         STRIPE_SECRET_KEY: 'sk_test_x',
         STRIPE_WEBHOOK_SECRET: 'whsec_x',
@@ -165,7 +213,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', ...STRIPE, ...MAIL })).toThrow(
       /PUBLIC_ORIGIN is required in production: the site's public origin, which links in emails lead to/,
     );
-    const production = loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: `${SITE}/`, ...STRIPE, ...MAIL });
+    const production = loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: `${SITE}/`, ...STRIPE, ...MAIL });
     expect(production.siteOrigin).toBe(SITE);
     // CORS keeps admitting PUBLIC_ORIGIN as it was given.
     expect(production.publicOrigin).toBe(`${SITE}/`);
@@ -188,7 +236,7 @@ describe('loadConfig', () => {
 
   it('trusts no proxy by default, even in production', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: SITE, ...STRIPE }).trustProxy).toBe(false);
+    expect(loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
   });

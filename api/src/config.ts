@@ -4,10 +4,10 @@
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { REPO_ROOT } from './paths.ts';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { REPO_ROOT };
 
 const postgresUrl = z
   .string()
@@ -302,6 +302,26 @@ const envSchema = z
         message: `is required when MAIL=${mail}: the sender, e.g. Reshelf <no-reply@reshelf.example>`,
       });
     }
+    if (env.NODE_ENV === 'production' && env.BACKEND !== 'supabase') {
+      // Without DATABASE_URL the embedded PostgreSQL would start, which production images do not
+      // carry; without APP_SECRET sessions would be signed by a key generated on this machine.
+      if (!env.DATABASE_URL) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DATABASE_URL'],
+          message:
+            'is required in production: the PostgreSQL to use, e.g. postgres://reshelf:password@db:5432/reshelf (the embedded database is for development)',
+        });
+      }
+      if (!env.APP_SECRET) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['APP_SECRET'],
+          message:
+            'is required in production: at least 32 random characters (e.g. openssl rand -base64 48), which sign sessions and emailed links',
+        });
+      }
+    }
     if (env.BACKEND !== 'supabase') return;
     for (const name of [
       'DATABASE_URL',
@@ -407,20 +427,35 @@ export class ConfigError extends Error {
 /** Variables whose values are credentials (SMTP_URL may carry a password). */
 const SECRET_VARIABLES = new Set(['SMTP_URL', 'RESEND_API_KEY']);
 
+/**
+ * Every problem of an environment, each variable named once. zod skips the rules about the
+ * whole environment (what production requires) while a variable is malformed, so those are
+ * asked again without the malformed ones: one message lists them all.
+ */
+function configIssues(source: NodeJS.ProcessEnv, issues: readonly z.core.$ZodIssue[]): string[] {
+  const named = new Map<string, string>();
+  const add = (list: readonly z.core.$ZodIssue[]) => {
+    for (const issue of list) {
+      const name = issue.path.join('.') || 'environment';
+      if (named.has(name)) continue;
+      const value = source[name];
+      // A secret is never repeated into logs: the message names the variable only.
+      const shown =
+        value === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(value)})`;
+      named.set(name, `${name} ${issue.message}${shown}`);
+    }
+  };
+  add(issues);
+  const malformed = new Set(named.keys());
+  const rest = Object.fromEntries(Object.entries(source).filter(([name]) => !malformed.has(name)));
+  const again = envSchema.safeParse(rest);
+  if (!again.success) add(again.error.issues);
+  return [...named.values()];
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
-        const name = issue.path.join('.') || 'environment';
-        const value = source[name];
-        // A secret is never repeated into logs: the message names the variable only.
-        const shown =
-          value === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(value)})`;
-        return `${name} ${issue.message}${shown}`;
-      }),
-    );
-  }
+  if (!parsed.success) throw new ConfigError(configIssues(source, parsed.error.issues));
   const env = parsed.data;
   return {
     env: env.NODE_ENV,

@@ -10,8 +10,7 @@
  * lacks what the BFF needs.
  */
 import pg from 'pg';
-import type { AppConfig } from './config.ts';
-import { startEmbeddedPostgres } from './db/embedded.ts';
+import { type AppConfig, ConfigError } from './config.ts';
 import { createDatabase, type DatabaseHandle } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import {
@@ -64,9 +63,16 @@ export async function startDatabase(config: AppConfig, log: RuntimeLogger): Prom
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) {
     if (config.backend !== 'embedded') {
-      throw new Error('DATABASE_URL is required when BACKEND=supabase');
+      throw new ConfigError(['DATABASE_URL is required when BACKEND=supabase']);
+    }
+    if (config.env === 'production') {
+      // loadConfig refuses this first; kept for configurations made another way.
+      throw new ConfigError(['DATABASE_URL is required in production']);
     }
     const started = Date.now();
+    // Loaded only here: the embedded PostgreSQL is a development dependency, absent from
+    // production installs (`pnpm install --prod`, the Docker image).
+    const { startEmbeddedPostgres } = await import('./db/embedded.ts');
     const server = await startEmbeddedPostgres({
       dataDir: config.dataDir,
       log: (line) => log.debug(line),

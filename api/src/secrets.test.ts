@@ -32,15 +32,17 @@ describe('secrets', () => {
       const second = await loadSecrets(config);
       expect(first.sign('jwt', 'x')).toBe(second.sign('jwt', 'x'));
       expect((await readFile(path.join(dir, 'app.secret'), 'utf8')).length).toBeGreaterThanOrEqual(32);
+      const production = {
+        NODE_ENV: 'production',
+        PUBLIC_ORIGIN: 'https://reshelf.example',
+        DATABASE_URL: 'postgres://reshelf:pw@db.example/reshelf',
+        DATA_DIR: dir,
+        ...STRIPE,
+      };
+      // The configuration refuses it first, among every other problem; loadSecrets still checks.
+      expect(() => loadConfig(production)).toThrow(/APP_SECRET is required in production/);
       await expect(
-        loadSecrets(
-          loadConfig({
-            NODE_ENV: 'production',
-            PUBLIC_ORIGIN: 'https://reshelf.example',
-            DATA_DIR: dir,
-            ...STRIPE,
-          }),
-        ),
+        loadSecrets({ ...loadConfig({ ...production, APP_SECRET: 'x'.repeat(40) }), appSecret: undefined }),
       ).rejects.toThrow(/APP_SECRET is required in production/);
     } finally {
       await rm(dir, { recursive: true, force: true });

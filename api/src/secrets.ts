@@ -6,7 +6,7 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppConfig } from './config.ts';
+import { type AppConfig, ConfigError } from './config.ts';
 
 export type SecretPurpose =
   | 'jwt'
@@ -52,7 +52,8 @@ export function createSecrets(master: string): Secrets {
 export async function loadSecrets(config: AppConfig): Promise<Secrets> {
   if (config.appSecret) return createSecrets(config.appSecret);
   if (config.env === 'production') {
-    throw new Error('APP_SECRET is required in production (at least 32 random characters)');
+    // loadConfig refuses this first; kept for configurations made another way.
+    throw new ConfigError(['APP_SECRET is required in production (at least 32 random characters)']);
   }
   const file = path.join(config.dataDir, 'app.secret');
   try {

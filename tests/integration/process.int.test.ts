@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runOps } from '../../api/scripts/ops.ts';
 import { freePort } from '../../api/src/db/embedded.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -125,6 +126,22 @@ describe('the marketplace process', { timeout: 2 * START_BUDGET_MS + 30_000 }, (
       'database: the BFF connects as reshelf_app (not superuser, owns no tables)',
     );
     expect((await stat(path.join(dataDir, 'reshelf_app.password'))).mode & 0o777).toBe(0o600);
+    // `pnpm ops bootstrap` beside a running server uses that server's embedded database (a
+    // second server on the same data would stop the first one's), and refuses: the demo seed
+    // made admins.
+    let bootstrapErr = '';
+    const bootstrap = await runOps(['bootstrap', '--email', 'new.owner@example.com'], {
+      env: { NODE_ENV: 'development', DATA_DIR: dataDir },
+      out: () => {},
+      err: (text) => {
+        bootstrapErr += text;
+      },
+    });
+    expect(bootstrap, bootstrapErr).toBe(5);
+    expect(bootstrapErr).toContain(`using the embedded PostgreSQL running on ${dataDir}`);
+    expect(bootstrapErr).toMatch(/Refused: An active admin already exists \(.*@reshelf\.test/);
+    expect(await categorySlugs(first.port)).toContain('fiction');
+
     const client = await embeddedClient(dataDir, first.output());
     const { rows: sessions } = await client.query(
       "select distinct usename from pg_stat_activity where application_name = 'reshelf-api'",
@@ -175,6 +192,34 @@ describe('the marketplace process', { timeout: 2 * START_BUDGET_MS + 30_000 }, (
     const started = launch(env);
     expect(await started.exited).toBe(1);
     expect(started.output()).toMatch(message);
+  });
+
+  it('lists every missing production setting in one message, without a stack trace', async () => {
+    const started = launch({
+      NODE_ENV: 'production',
+      PORT: 'eighty',
+      STRIPE_SECRET_KEY: 'pk_live_not_a_secret_key',
+      // Set in the developer's shell perhaps: production must not take them from there.
+      PUBLIC_ORIGIN: '',
+      APP_SECRET: '',
+      DATABASE_URL: '',
+    });
+    expect(await started.exited).toBe(1);
+    const output = started.output();
+    const lines = output.trim().split('\n');
+    expect(lines[0]).toBe('[reshelf] Invalid configuration:');
+    expect(lines.slice(1).map((line) => line.trim().split(' ')[1])).toEqual([
+      'PORT',
+      'STRIPE_SECRET_KEY',
+      'PUBLIC_ORIGIN',
+      'STRIPE_WEBHOOK_SECRET',
+      'DATABASE_URL',
+      'APP_SECRET',
+    ]);
+    expect(output).toMatch(/PORT must be a whole number \(got "eighty"\)/);
+    expect(output).toMatch(/STRIPE_SECRET_KEY must be a Stripe secret key \(sk_…\)/);
+    expect(output).toMatch(/APP_SECRET is required in production: at least 32 random characters/);
+    expect(output).not.toMatch(/^\s+at /m);
   });
 
   it.runIf(process.getuid?.() === 0)('runs as an ordinary user too', async () => {

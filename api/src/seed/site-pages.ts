@@ -1,9 +1,11 @@
 /**
- * The site's static pages, written for Reshelf and kept as Markdown beside this file. Staff
+ * The site's static pages, written for Reshelf and kept as Markdown in pages/ beside this file. Staff
  * edit them in the database afterwards; this only fills an empty site.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Database } from '../db/index.ts';
+import { SITE_PAGES_DIR } from '../paths.ts';
 
 export const SITE_PAGES = [
   {
@@ -59,7 +61,7 @@ export async function seedSitePages(db: Database): Promise<{ pages: number }> {
   const rows = await Promise.all(
     SITE_PAGES.map(async (page) => ({
       ...page,
-      body_markdown: await readFile(new URL(`./pages/${page.slug}.md`, import.meta.url), 'utf8'),
+      body_markdown: await readFile(path.join(SITE_PAGES_DIR, `${page.slug}.md`), 'utf8'),
     })),
   );
   const inserted = await db

@@ -305,3 +305,93 @@ export async function createStaffUser(
     passwordEmailSent: true as const,
   };
 }
+
+/** Arbitrary constant: "reshelf first admin". Two bootstraps at once take turns. */
+const BOOTSTRAP_LOCK = 726_175_018;
+
+/**
+ * Who can administer already: an account, neither deleted nor banned, with the admin staff role
+ * or an active global-admin tier. The first admin is made only while there is nobody.
+ */
+export async function activeAdmins(db: Database | Transaction<DB>): Promise<string[]> {
+  const rows = await db
+    .selectFrom('auth.users as u')
+    .select('u.email')
+    .where('u.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('u.banned_until', 'is', null), eb('u.banned_until', '<=', sql<Date>`now()`)]))
+    .where((eb) =>
+      eb.or([
+        eb.exists(
+          eb
+            .selectFrom('user_roles as r')
+            .select('r.id')
+            .whereRef('r.user_id', '=', 'u.id')
+            .where(sql<string>`lower(r.role)`, '=', 'admin'),
+        ),
+        eb.exists(
+          eb
+            .selectFrom('admin_users as a')
+            .select('a.user_id')
+            .whereRef('a.user_id', '=', 'u.id')
+            .where('a.is_active', '=', true),
+        ),
+      ]),
+    )
+    .orderBy('u.created_at')
+    .execute();
+  return rows.map((row) => row.email ?? '(no email)');
+}
+
+async function refuseWhenAdminsExist(trx: Transaction<DB>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`.execute(trx);
+  const admins = await activeAdmins(trx);
+  if (admins.length) {
+    const shown = admins.slice(0, 3).join(', ') + (admins.length > 3 ? ` and ${admins.length - 3} more` : '');
+    throw new AppError(
+      'CONFLICT',
+      `An active admin already exists (${shown}): bootstrap makes only the first one. Sign in as an admin and add staff with \`pnpm ops create-staff-user\` and \`pnpm ops grant-role\`.`,
+    );
+  }
+}
+
+/**
+ * The first admin of a new site (`pnpm ops bootstrap`), by someone with the database and no
+ * admin to ask: the account (made with the identity provider when missing, without a usable
+ * password), the admin staff role and the super_admin tier, recorded in the audit log as done
+ * by the account itself on the operator's behalf. Refused while any active admin exists.
+ */
+export async function bootstrapFirstAdmin(
+  db: Database,
+  identity: IdentityProvider,
+  input: { email: string; displayName: string; operator: string },
+): Promise<{ userId: string; email: string; created: boolean }> {
+  const email = normaliseEmail(input.email);
+  await db.transaction().execute(refuseWhenAdminsExist);
+  let account = await accountByEmail(db, email);
+  const created = !account;
+  if (!account) {
+    const { id } = await identity.ensureUser({
+      email,
+      // Nobody knows this password: the person sets their own from the link.
+      password: randomBytes(32).toString('base64url'),
+      displayName: input.displayName,
+    });
+    account = { id, email };
+  }
+  const userId = account.id;
+  await db.transaction().execute(async (trx) => {
+    // Again, under the lock: another bootstrap may have finished meanwhile.
+    await refuseWhenAdminsExist(trx);
+    await grant(trx, userId, 'admin', false, userId);
+    await grant(trx, userId, 'super_admin', true, userId);
+    await recordAudit(trx, {
+      actorId: userId,
+      actorEmail: email,
+      action: 'admin.bootstrap',
+      targetType: 'user',
+      targetId: userId,
+      details: { email, role: 'admin', tier: 'super_admin', accountCreated: created, by: input.operator },
+    });
+  });
+  return { userId, email, created };
+}

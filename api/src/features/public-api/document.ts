@@ -7,18 +7,17 @@
  *    the error statuses it can really give (see errorStatuses).
  * `pnpm openapi` writes it to openapi/openapi.json; a test fails when that file is stale.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import packageJson from '../../../package.json' with { type: 'json' };
+import { REPO_ROOT } from '../../paths.ts';
 import { appRouter } from '../../router.ts';
 import type { AccessLevel, Meta } from '../../trpc.ts';
 
-export const OPENAPI_FILE = fileURLToPath(new URL('../../../../openapi/openapi.json', import.meta.url));
+export const OPENAPI_FILE = path.join(REPO_ROOT, 'openapi/openapi.json');
 export const REST_PREFIX = '/api/v1';
 
-const API_VERSION = (
-  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+const API_VERSION = packageJson.version;
 
 export interface PublishedProcedure {
   path: string;

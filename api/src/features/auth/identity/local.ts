@@ -480,6 +480,16 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
       });
     },
 
+    async passwordLink(rawEmail, links) {
+      const user = await findByEmail(rawEmail);
+      if (!user?.email) throw new IdentityError('invalid_credentials', 'No account has this email address.');
+      const email = user.email;
+      const token = await db
+        .transaction()
+        .execute((trx) => storeOneTimeToken(trx, user.id, 'recovery_token', email, RECOVERY_TTL_SECONDS));
+      return withToken(links.resetUrl, token);
+    },
+
     async resetPassword(token, newPassword) {
       const userId = await consumeOneTimeToken(token, 'recovery_token');
       const hash = await bcrypt.hash(newPassword, cost);

@@ -161,6 +161,32 @@ describe('Supabase identity adapter: requests', () => {
     expect(sent[0]!.body).toMatchObject({ email: 'jo@example.com' });
   });
 
+  it('makes a set-password link with the admin API, without Supabase sending an email', async () => {
+    const { identity, sent } = fakeSupabase([
+      {
+        status: 200,
+        body: {
+          ...USER,
+          action_link: `${URL_BASE}/auth/v1/verify?token=hash-abc&type=recovery`,
+          email_otp: '123456',
+          hashed_token: 'hash-abc',
+          redirect_to: links.resetUrl,
+          verification_type: 'recovery',
+        },
+      },
+    ]);
+    const link = await identity.passwordLink(' Jo@Example.com ', links);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      method: 'POST',
+      url: `${URL_BASE}/auth/v1/admin/generate_link?redirect_to=${encodeURIComponent(links.resetUrl)}`,
+      body: { type: 'recovery', email: 'jo@example.com' },
+    });
+    expect(sent[0]!.headers.apikey).toBe(SERVICE);
+    // As the Reset password template writes it: {{ .RedirectTo }}?token={{ .TokenHash }}.
+    expect(link).toBe(`${links.resetUrl}?token=hash-abc`);
+  });
+
   it('confirms an emailed link by its token hash', async () => {
     const { identity, sent } = fakeSupabase([{ status: 200, body: SESSION }]);
     const session = await identity.confirmEmail('hashed-token-from-the-email', {});

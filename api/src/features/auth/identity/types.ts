@@ -77,6 +77,12 @@ export interface IdentityProvider {
   verify(accessToken: string): Promise<AccessClaims | null>;
   signOut(claims: AccessClaims, scope: 'local' | 'global'): Promise<void>;
   requestPasswordReset(email: string, links: LinkBuilder): Promise<void>;
+  /**
+   * A single-use link to set the password of an existing account (`links.resetUrl` with its
+   * token), made and returned but not sent: the caller sends it through our mail, or an operator
+   * is shown it (`pnpm ops bootstrap`). Valid as long as an emailed reset link.
+   */
+  passwordLink(email: string, links: LinkBuilder): Promise<string>;
   /** Sets a new password from a single-use emailed token and ends every session. */
   resetPassword(token: string, newPassword: string): Promise<{ userId: string }>;
   getUser(userId: string): Promise<IdentityUser | null>;

@@ -1,0 +1,97 @@
+/**
+ * One log line per request (not Fastify's two), carrying what an operator needs to follow a
+ * request: its id, the route or tRPC procedure, the status, the duration and the user. Never
+ * the input: a staff search by someone's email leaves that email in no line.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/app.ts';
+import { createUser } from '../testing/auth.ts';
+import { asUser, dataOf } from '../testing/selling.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+interface Line {
+  level: number;
+  msg: string;
+  reqId?: string;
+  req?: { method?: string; url?: string };
+  route?: string;
+  procedure?: string;
+  res?: { statusCode?: number };
+  responseTime?: number;
+  userId?: string | null;
+}
+
+const parsed = () => t.logs.map((line) => JSON.parse(line) as Line);
+
+describe('request lines', () => {
+  it('writes exactly one line per request with its id, route or procedure, status, duration and user', async () => {
+    const staff = await createUser(t.database.handle.db, t.services.identity, 'lines-staff@example.com', {
+      roles: ['admin'],
+    });
+    const searched = 'someone.private+lines@example.org';
+    await createUser(t.database.handle.db, t.services.identity, searched);
+    t.logs.length = 0;
+
+    const found = dataOf(await asUser(t.app, staff.accessToken).query('users.search', { q: searched }));
+    expect(found).toHaveLength(1);
+    const rest = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/listings/search?q=${encodeURIComponent(searched)}`,
+    });
+    expect(rest.statusCode).toBe(200);
+    const missing = await t.app.inject({ method: 'GET', url: '/api/nowhere?email=someone.private' });
+    expect(missing.statusCode).toBe(404);
+
+    const lines = parsed();
+    // Fastify's own pair ("incoming request", "request completed") is off.
+    expect(lines.filter((line) => line.msg === 'incoming request')).toEqual([]);
+    const requestLines = lines.filter((line) => line.msg === 'request');
+    expect(requestLines.map((line) => line.reqId).sort()).toEqual(
+      [...new Set(requestLines.map((line) => line.reqId))].sort(),
+    );
+    expect(requestLines).toHaveLength(3);
+
+    const [trpc, api, notFound] = requestLines;
+    expect(trpc).toMatchObject({
+      req: { method: 'GET', url: '/trpc/users.search' },
+      procedure: 'users.search',
+      res: { statusCode: 200 },
+      userId: staff.id,
+    });
+    expect(trpc?.reqId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(typeof trpc?.responseTime).toBe('number');
+    expect(api).toMatchObject({
+      req: { method: 'GET', url: '/api/v1/listings/search' },
+      route: '/api/v1/listings/search',
+      res: { statusCode: 200 },
+      userId: null,
+    });
+    expect(api?.procedure).toBeUndefined();
+    expect(rest.headers['x-request-id']).toBe(api?.reqId);
+    expect(notFound).toMatchObject({ req: { url: '/api/nowhere' }, res: { statusCode: 404 }, userId: null });
+
+    const text = t.logs.join('\n');
+    for (const secret of [searched, encodeURIComponent(searched), 'someone.private', 'lines-staff@']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('names every procedure of a batched call', async () => {
+    t.logs.length = 0;
+    await t.app.inject({
+      method: 'GET',
+      url: `/trpc/catalogue.categories,catalogue.genres?batch=1&input=${encodeURIComponent('{}')}`,
+    });
+    const [line] = parsed().filter((entry) => entry.msg === 'request');
+    expect(line?.procedure).toBe('catalogue.categories,catalogue.genres');
+  });
+});
