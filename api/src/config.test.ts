@@ -147,22 +147,24 @@ describe('loadConfig', () => {
       'PUBLIC_ORIGIN',
       'STRIPE_SECRET_KEY',
       'STRIPE_WEBHOOK_SECRET',
+      'MAIL',
       'DATABASE_URL',
     ]);
     expect(namesIn(() => loadConfig({ NODE_ENV: 'production' }))).toEqual([
       'PUBLIC_ORIGIN',
       'STRIPE_SECRET_KEY',
       'STRIPE_WEBHOOK_SECRET',
+      'MAIL',
       'DATABASE_URL',
       'APP_SECRET',
     ]);
   });
 
   it('requires a database and APP_SECRET in production, each named with what it is for', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: SITE, ...STRIPE })).toThrow(
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_ORIGIN: SITE, ...STRIPE, ...MAIL })).toThrow(
       /DATABASE_URL is required in production: .*PostgreSQL.*\n.*APP_SECRET is required in production: at least 32 random characters/s,
     );
-    const config = loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE });
+    const config = loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE, ...MAIL });
     expect(config.databaseUrl).toBe(PRODUCTION_BASE.DATABASE_URL);
     expect(config.appSecret).toBe(PRODUCTION_BASE.APP_SECRET);
   });
@@ -236,7 +238,7 @@ describe('loadConfig', () => {
 
   it('trusts no proxy by default, even in production', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
-    expect(loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE }).trustProxy).toBe(false);
+    expect(loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE, ...MAIL }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
   });
@@ -268,7 +270,7 @@ describe('loadConfig', () => {
 
   it('keeps mail in the dev mailbox outside production and refuses that in production', () => {
     expect(loadConfig({}).mail).toEqual({ transport: 'dev', from: 'Reshelf <no-reply@reshelf.test>' });
-    const production = { NODE_ENV: 'production', PUBLIC_ORIGIN: SITE, ...STRIPE };
+    const production = { ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE };
     expect(() => loadConfig(production)).toThrow(
       /MAIL is required in production: smtp \(with SMTP_URL\) or resend \(with RESEND_API_KEY\)/,
     );

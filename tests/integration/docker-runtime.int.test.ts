@@ -252,6 +252,10 @@ function production(databaseUrl: string, port: number): Record<string, string> {
     PUBLIC_ORIGIN: 'https://reshelf.example',
     STRIPE_SECRET_KEY: 'sk_test_docker_runtime',
     STRIPE_WEBHOOK_SECRET: 'whsec_docker_runtime',
+    // Production mail must leave the building; nothing here is emailed (the link is printed).
+    MAIL: 'smtp',
+    SMTP_URL: 'smtp://127.0.0.1:9/',
+    MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
     LOG_LEVEL: 'info',
   };
 }

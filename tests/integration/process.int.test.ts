@@ -213,6 +213,7 @@ describe('the marketplace process', { timeout: 2 * START_BUDGET_MS + 30_000 }, (
       'STRIPE_SECRET_KEY',
       'PUBLIC_ORIGIN',
       'STRIPE_WEBHOOK_SECRET',
+      'MAIL',
       'DATABASE_URL',
       'APP_SECRET',
     ]);

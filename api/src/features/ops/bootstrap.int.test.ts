@@ -32,6 +32,10 @@ beforeAll(async () => {
     PUBLIC_ORIGIN: ORIGIN,
     STRIPE_SECRET_KEY: 'sk_test_bootstrap',
     STRIPE_WEBHOOK_SECRET: 'whsec_bootstrap',
+    // Production mail must leave the building; these tests print the link instead.
+    MAIL: 'smtp',
+    SMTP_URL: 'smtp://127.0.0.1:9/',
+    MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
   };
 });
 
@@ -165,6 +169,7 @@ describe('pnpm ops bootstrap', () => {
         DATABASE_URL: empty.url,
         PUBLIC_ORIGIN: 'http://localhost:3000',
         PAYMENTS: 'test',
+        MAIL: 'dev',
       });
       expect(run.code, run.err).toBe(0);
       expect(run.out).toMatch(
