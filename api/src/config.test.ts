@@ -238,7 +238,9 @@ describe('loadConfig', () => {
 
   it('trusts no proxy by default, even in production', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
-    expect(loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE, ...MAIL }).trustProxy).toBe(false);
+    expect(loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE, ...MAIL }).trustProxy).toBe(
+      false,
+    );
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
   });
