@@ -59,6 +59,9 @@ export default async function setup(project: TestProject) {
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
     WEB_DIST: E2E_WEB_DIST,
+    // Browser contexts are separate visitors, each with its own X-Forwarded-For
+    // (tests/support/browser.ts), as if through a proxy on this machine.
+    TRUST_PROXY: 'loopback',
   };
   const quiet = { info: () => {}, debug: () => {} };
   const { database, secrets, services } = await prepare(loadConfig(env), quiet);

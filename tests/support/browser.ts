@@ -12,8 +12,31 @@ export const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
 } as const;
 
+let visitors = 0;
+
+/**
+ * Each browser context a visitor of its own, with an address of its own (from 198.18.0.0/15,
+ * the range set aside for tests), as separate people would be: the test servers believe the
+ * X-Forwarded-For of a loopback proxy (TRUST_PROXY=loopback), so the per-IP limits on sign-in
+ * and sign-up count each context apart instead of the whole suite as one address. A context
+ * that sets the header itself, or has no baseURL (the native app's), is left alone.
+ */
+function asSeparateVisitors(browser: Browser): Browser {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => {
+    if (!options.baseURL || options.extraHTTPHeaders?.['x-forwarded-for']) return newContext(options);
+    visitors += 1;
+    const address = `198.${18 + ((visitors >> 16) & 1)}.${(visitors >> 8) & 255}.${visitors & 255}`;
+    return newContext({
+      ...options,
+      extraHTTPHeaders: { ...options.extraHTTPHeaders, 'x-forwarded-for': address },
+    });
+  };
+  return browser;
+}
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless',
@@ -26,6 +49,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  return asSeparateVisitors(browser);
 }
 
 /** A browser for the test file, launched before its tests and closed after them. */
