@@ -1,7 +1,7 @@
 /** The hosted server-functions adapter's requests and failure kinds (spec §8). */
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
-import { createEdgeFunctions } from './server-functions.ts';
+import { createEdgeFunctions } from './edge-functions.ts';
 
 function adapter(reply: (url: string, init: RequestInit) => Response | Promise<Response>) {
   const sent: { url: string; init: RequestInit }[] = [];
