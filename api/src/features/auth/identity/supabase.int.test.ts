@@ -146,4 +146,23 @@ describe('Supabase Auth behind the identity port', () => {
       code: 'invalid_credentials',
     });
   });
+
+  it('stands in faithfully: a user row written by SQL with NULL token columns breaks Auth’s listing', async () => {
+    const { rows } = await t.database.handle.pool.query<{ id: string }>(
+      `insert into auth.users (email, email_confirmed_at) values ('raw-insert@example.com', now()) returning id`,
+    );
+    try {
+      const listed = await fetch(`${fake.url}/auth/v1/admin/users`, {
+        headers: { apikey: fake.serviceKey, authorization: `Bearer ${fake.serviceKey}` },
+      });
+      expect(listed.status).toBe(500);
+      expect(await listed.json()).toEqual({
+        code: 500,
+        error_code: 'unexpected_failure',
+        msg: 'Database error finding users',
+      });
+    } finally {
+      await t.database.handle.pool.query('delete from auth.users where id = $1', [rows[0]!.id]);
+    }
+  });
 });
