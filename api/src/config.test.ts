@@ -89,9 +89,9 @@ describe('loadConfig', () => {
       'postgres://reshelf_app.ref:a@aws-0-eu-west-2.pooler.supabase.com:5432/postgres',
     );
     expect(loadConfig({}).databaseDirectUrl).toBeUndefined();
-    expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://reshelf_app:a@db.ref.supabase.co:5432/postgres' })).toThrow(
-      /DATABASE_DIRECT_URL needs DATABASE_URL too/,
-    );
+    expect(() =>
+      loadConfig({ DATABASE_DIRECT_URL: 'postgres://reshelf_app:a@db.ref.supabase.co:5432/postgres' }),
+    ).toThrow(/DATABASE_DIRECT_URL needs DATABASE_URL too/);
     expect(() =>
       loadConfig({ DATABASE_URL: 'postgres://a@db/r', DATABASE_DIRECT_URL: 'db.ref.supabase.co:5432' }),
     ).toThrow(/DATABASE_DIRECT_URL must be a postgres:\/\//);

@@ -81,11 +81,12 @@ export async function createServices(
     if (!supabase)
       throw new Error('BACKEND=supabase needs SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY');
     // Loaded only in hosted mode: supabase-js is large and warns about Node 20 on import.
-    const [{ createSupabaseIdentity }, { createEdgeFunctions }, { createSupabaseStorage }] = await Promise.all([
-      import('./features/auth/identity/supabase.ts'),
-      import('./features/admin/edge-functions.ts'),
-      import('./features/storage/supabase.ts'),
-    ]);
+    const [{ createSupabaseIdentity }, { createEdgeFunctions }, { createSupabaseStorage }] =
+      await Promise.all([
+        import('./features/auth/identity/supabase.ts'),
+        import('./features/admin/edge-functions.ts'),
+        import('./features/storage/supabase.ts'),
+      ]);
     return {
       mailer,
       identity: createSupabaseIdentity({ ...supabase, db: database.db }),

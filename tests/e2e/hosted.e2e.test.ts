@@ -66,7 +66,9 @@ beforeAll(async () => {
     password: ADMIN_PASSWORD,
     displayName: 'Hosted Admin',
   });
-  await embedded.handle.pool.query(`insert into public.user_roles (user_id, role) values ($1, 'admin')`, [id]);
+  await embedded.handle.pool.query(`insert into public.user_roles (user_id, role) values ($1, 'admin')`, [
+    id,
+  ]);
   const port = await freePort();
   baseURL = `http://127.0.0.1:${port}`;
   const config = loadConfig({ ...env, PORT: String(port), PUBLIC_ORIGIN: baseURL });
@@ -97,7 +99,9 @@ async function newContext(viewport: keyof typeof VIEWPORTS = 'desktop'): Promise
 }
 
 /** Signs in through the form, as a person does: Supabase Auth answers behind the BFF. */
-async function signInAsAdmin(viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<{ context: BrowserContext; page: Page }> {
+async function signInAsAdmin(
+  viewport: keyof typeof VIEWPORTS = 'desktop',
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(viewport);
   const page = await context.newPage();
   await page.goto('/login?next=%2Fadmin');
@@ -159,7 +163,9 @@ describe('the staff dashboard in hosted mode', () => {
     });
     await expect.poll(async () => (await cards(page, 'mtd')).listings).toBe('40');
     // The demo people came through Auth's admin API; the covers went to Storage.
-    expect(fake.requests.filter((entry) => entry.method === 'POST' && entry.url === '/auth/v1/admin/users').length).toBe(10);
+    expect(
+      fake.requests.filter((entry) => entry.method === 'POST' && entry.url === '/auth/v1/admin/users').length,
+    ).toBe(10);
     expect([...fake.objects.keys()].some((key) => key.startsWith('listing-photos/'))).toBe(true);
     await snapshot(page, 'hosted-admin-seeded-desktop', { fullPage: false });
 
@@ -198,7 +204,8 @@ describe('the staff dashboard in hosted mode', () => {
       await button(page, 'Seed 40 books + orders').click();
       expect(await toastShows(page, 'Seeding failed')).toEqual({
         variant: 'destructive',
-        description: 'The seed-openlibrary-recent function could not be reached (relay error). Please try again.',
+        description:
+          'The seed-openlibrary-recent function could not be reached (relay error). Please try again.',
       });
       fake.heal();
       // The preview works; by the time the admin confirms, the functions cannot be reached.

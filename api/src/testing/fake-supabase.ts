@@ -161,7 +161,13 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
   };
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const kid = randomUUID();
-  const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig', key_ops: ['verify'] };
+  const publicJwk: JWK = {
+    ...(await exportJWK(publicKey)),
+    kid,
+    alg: 'ES256',
+    use: 'sig',
+    key_ops: ['verify'],
+  };
   const jwks: JSONWebKeySet = { keys: [publicJwk] };
   const localJwks = createLocalJWKSet(jwks);
   const legacySecret = new TextEncoder().encode(randomBytes(32).toString('hex'));
@@ -185,7 +191,9 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
       .setExpirationTime('10y')
       .sign(legacySecret);
   const anonKey =
-    options.keys === 'legacy' ? await legacyKey('anon') : `sb_publishable_${randomBytes(16).toString('base64url')}`;
+    options.keys === 'legacy'
+      ? await legacyKey('anon')
+      : `sb_publishable_${randomBytes(16).toString('base64url')}`;
   const serviceKey =
     options.keys === 'legacy'
       ? await legacyKey('service_role')
@@ -243,7 +251,11 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
     for (const column of AUTH_STRING_COLUMNS) {
       if (column in row && row[column] === null) {
         // What Supabase Auth answers (its log says: converting NULL to string is unsupported).
-        throw new AuthFailure(500, 'unexpected_failure', many ? 'Database error finding users' : 'Database error finding user');
+        throw new AuthFailure(
+          500,
+          'unexpected_failure',
+          many ? 'Database error finding users' : 'Database error finding user',
+        );
       }
     }
     return row;
@@ -294,7 +306,8 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
 
   async function createUser(body: Record<string, unknown>): Promise<UserRow> {
     const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-    if (!email) throw new AuthFailure(400, 'validation_failed', 'Unable to validate email address: invalid format');
+    if (!email)
+      throw new AuthFailure(400, 'validation_failed', 'Unable to validate email address: invalid format');
     const hash = typeof body.password === 'string' ? await bcrypt.hash(body.password, 4) : null;
     try {
       // As Auth writes a user: every token column '' (never NULL).
@@ -308,14 +321,22 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
           email,
           hash,
           body.email_confirm === true ? new Date() : null,
-          JSON.stringify({ provider: 'email', providers: ['email'], ...((body.app_metadata as object) ?? {}) }),
+          JSON.stringify({
+            provider: 'email',
+            providers: ['email'],
+            ...((body.app_metadata as object) ?? {}),
+          }),
           JSON.stringify(body.user_metadata ?? {}),
         ],
       );
       return rows[0]!;
     } catch (error) {
       if ((error as { code?: string }).code === '23505') {
-        throw new AuthFailure(422, 'email_exists', 'A user with this email address has already been registered');
+        throw new AuthFailure(
+          422,
+          'email_exists',
+          'A user with this email address has already been registered',
+        );
       }
       throw error;
     }
@@ -325,20 +346,32 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
     if (keyOf(request) !== 'service') throw new AuthFailure(403, 'not_admin', 'User not allowed');
   }
 
-  async function auth(request: IncomingMessage, response: ServerResponse, path: string, query: URLSearchParams, raw: Buffer) {
+  async function auth(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    query: URLSearchParams,
+    raw: Buffer,
+  ) {
     const body = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
     const newErrors = String(request.headers['x-supabase-api-version'] ?? '') >= API_VERSION;
     try {
       if (path === '/.well-known/jwks.json' && request.method === 'GET') return send(response, 200, jwks);
       if (!keyOf(request)) {
-        return send(response, 401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' });
+        return send(response, 401, {
+          message: 'Invalid API key',
+          hint: 'Double check your Supabase `anon` or `service_role` API key.',
+        });
       }
       if (path === '/token' && request.method === 'POST') {
         if (query.get('grant_type') === 'password') {
           const row = await findUser('email', String(body.email ?? ''));
-          const ok = row?.encrypted_password && (await bcrypt.compare(String(body.password ?? ''), row.encrypted_password));
+          const ok =
+            row?.encrypted_password &&
+            (await bcrypt.compare(String(body.password ?? ''), row.encrypted_password));
           if (!row || !ok) throw new AuthFailure(400, 'invalid_credentials', 'Invalid login credentials');
-          if (!row.email_confirmed_at) throw new AuthFailure(400, 'email_not_confirmed', 'Email not confirmed');
+          if (!row.email_confirmed_at)
+            throw new AuthFailure(400, 'email_not_confirmed', 'Email not confirmed');
           if (row.banned_until && row.banned_until.getTime() > nowSeconds() * 1000) {
             throw new AuthFailure(400, 'user_banned', 'User is banned');
           }
@@ -346,8 +379,14 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
         }
         if (query.get('grant_type') === 'refresh_token') {
           const token = refreshTokens.get(String(body.refresh_token ?? ''));
-          if (!token) throw new AuthFailure(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
-          if (token.used) throw new AuthFailure(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
+          if (!token)
+            throw new AuthFailure(
+              400,
+              'refresh_token_not_found',
+              'Invalid Refresh Token: Refresh Token Not Found',
+            );
+          if (token.used)
+            throw new AuthFailure(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
           const session = sessions.get(token.sessionId);
           if (!session || session.ended) throw new AuthFailure(400, 'session_not_found', 'Session not found');
           token.used = true;
@@ -369,11 +408,19 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
       if (path === '/user' && request.method === 'GET') {
         const claims = await verifyAccessToken(bearer(request) ?? '');
         if (!claims) {
-          throw new AuthFailure(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired');
+          throw new AuthFailure(
+            403,
+            'bad_jwt',
+            'invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired',
+          );
         }
         const session = sessions.get(claims.session_id);
         if (!session || session.ended) {
-          throw new AuthFailure(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+          throw new AuthFailure(
+            403,
+            'session_not_found',
+            'Session from session_id claim in JWT does not exist',
+          );
         }
         const row = await findUser('id', claims.sub);
         if (!row) throw new AuthFailure(403, 'user_not_found', 'User from sub claim in JWT does not exist');
@@ -385,7 +432,13 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
         const scope = query.get('scope') ?? 'global';
         for (const [id, session] of sessions) {
           const mine = session.userId === claims.sub;
-          if (scope === 'global' ? mine : scope === 'local' ? id === claims.session_id : mine && id !== claims.session_id) {
+          if (
+            scope === 'global'
+              ? mine
+              : scope === 'local'
+                ? id === claims.session_id
+                : mine && id !== claims.session_id
+          ) {
             session.ended = true;
           }
         }
@@ -398,7 +451,12 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
         const { rows } = await pool.query<UserRow>('select * from auth.users order by created_at, id');
         const users = rows.map((row) => scanUser(row, true));
         const shown = users.slice((page - 1) * perPage, page * perPage);
-        return send(response, 200, { users: shown.map(userJson), aud: 'authenticated' }, { 'x-total-count': users.length });
+        return send(
+          response,
+          200,
+          { users: shown.map(userJson), aud: 'authenticated' },
+          { 'x-total-count': users.length },
+        );
       }
       if (path === '/admin/users' && request.method === 'POST') {
         requireService(request);
@@ -411,8 +469,10 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
         if (!row) throw new AuthFailure(404, 'user_not_found', 'User not found');
         if (request.method === 'GET') return send(response, 200, userJson(row));
         if (request.method === 'PUT') {
-          const hash = typeof body.password === 'string' ? await bcrypt.hash(body.password, 4) : row.encrypted_password;
-          const confirmed = body.email_confirm === true ? (row.email_confirmed_at ?? new Date()) : row.email_confirmed_at;
+          const hash =
+            typeof body.password === 'string' ? await bcrypt.hash(body.password, 4) : row.encrypted_password;
+          const confirmed =
+            body.email_confirm === true ? (row.email_confirmed_at ?? new Date()) : row.email_confirmed_at;
           const { rows } = await pool.query<UserRow>(
             'update auth.users set encrypted_password = $2, email_confirmed_at = $3, updated_at = now() where id = $1 returning *',
             [row.id, hash, confirmed],
@@ -429,7 +489,10 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
         const row = await findUser('email', String(body.email ?? ''));
         if (!row) throw new AuthFailure(404, 'user_not_found', 'User with this email not found');
         const hashed = randomBytes(28).toString('hex');
-        await pool.query('update auth.users set recovery_token = $2, recovery_sent_at = now() where id = $1', [row.id, hashed]);
+        await pool.query(
+          'update auth.users set recovery_token = $2, recovery_sent_at = now() where id = $1',
+          [row.id, hashed],
+        );
         return send(response, 200, {
           ...userJson(row),
           action_link: `${url}/auth/v1/verify?token=${hashed}&type=${String(body.type)}`,
@@ -441,12 +504,24 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
       }
       throw new AuthFailure(404, 'not_found', 'Not found');
     } catch (error) {
-      const failure = error instanceof AuthFailure ? error : new AuthFailure(500, 'unexpected_failure', 'Unexpected failure');
+      const failure =
+        error instanceof AuthFailure
+          ? error
+          : new AuthFailure(500, 'unexpected_failure', 'Unexpected failure');
       if (!(error instanceof AuthFailure)) console.error('fake Supabase Auth failed', error);
       // Auth's error shape: by API version (auth-js asks for 2024-01-01), or the older one.
       return newErrors
-        ? send(response, failure.status, { code: failure.code, message: failure.message }, { 'x-supabase-api-version': API_VERSION })
-        : send(response, failure.status, { code: failure.status, error_code: failure.code, msg: failure.message });
+        ? send(
+            response,
+            failure.status,
+            { code: failure.code, message: failure.message },
+            { 'x-supabase-api-version': API_VERSION },
+          )
+        : send(response, failure.status, {
+            code: failure.status,
+            error_code: failure.code,
+            msg: failure.message,
+          });
     }
   }
 
@@ -471,7 +546,8 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
     }
     if (failures.get('functions') === 'error') return send(response, 500, { error: `${name} failed` });
     if (request.method !== 'POST') return send(response, 405, { error: `${name} accepts POST only` });
-    if (keyOf(request) !== 'service') return send(response, 401, { error: `${name} is called by the Reshelf API only` });
+    if (keyOf(request) !== 'service')
+      return send(response, 401, { error: `${name} is called by the Reshelf API only` });
     const claims = await verifyAccessToken(bearer(request) ?? '');
     if (!claims) return send(response, 401, { error: 'Session expired—please sign in' });
     let body: unknown = {};
@@ -505,14 +581,20 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
   }
 
   function storage(request: IncomingMessage, response: ServerResponse, path: string, raw: Buffer) {
-    if (failures.get('storage') === 'error') return storageError(response, 500, 'internal', 'Internal Server Error');
+    if (failures.get('storage') === 'error')
+      return storageError(response, 500, 'internal', 'Internal Server Error');
     const publicObject = /^\/object\/public\/([^/]+)\/(.+)$/.exec(path);
     if (publicObject && request.method === 'GET') {
       const [, bucket, key] = publicObject;
-      const object = buckets.get(bucket!)?.public ? objects.get(`${bucket}/${decodeURIComponent(key!)}`) : undefined;
+      const object = buckets.get(bucket!)?.public
+        ? objects.get(`${bucket}/${decodeURIComponent(key!)}`)
+        : undefined;
       if (!object) return storageError(response, 404, 'not_found', 'Object not found');
       response
-        .writeHead(200, { 'content-type': object.contentType, 'cache-control': object.cacheControl ?? 'no-cache' })
+        .writeHead(200, {
+          'content-type': object.contentType,
+          'cache-control': object.cacheControl ?? 'no-cache',
+        })
         .end(object.body);
       return;
     }
@@ -521,8 +603,10 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
     }
     if (path === '/bucket' && request.method === 'POST') {
       const body = JSON.parse(raw.toString('utf8') || '{}') as { id?: string; public?: boolean };
-      if (!body.id) return storageError(response, 400, 'Invalid Request', 'body must have required property id');
-      if (buckets.has(body.id)) return storageError(response, 409, 'Duplicate', 'The resource already exists');
+      if (!body.id)
+        return storageError(response, 400, 'Invalid Request', 'body must have required property id');
+      if (buckets.has(body.id))
+        return storageError(response, 409, 'Duplicate', 'The resource already exists');
       buckets.set(body.id, { public: body.public === true });
       return send(response, 200, { name: body.id });
     }
@@ -532,7 +616,11 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
       if (!buckets.has(bucket)) return storageError(response, 404, 'Bucket not found', 'Bucket not found');
       const { prefixes } = JSON.parse(raw.toString('utf8') || '{}') as { prefixes?: string[] };
       const removed = (prefixes ?? []).filter((key) => objects.delete(`${bucket}/${key}`));
-      return send(response, 200, removed.map((name) => ({ name, bucket_id: bucket })));
+      return send(
+        response,
+        200,
+        removed.map((name) => ({ name, bucket_id: bucket })),
+      );
     }
     const object = /^\/object\/([^/]+)\/(.+)$/.exec(path);
     if (object) {
@@ -575,7 +663,13 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
       if (!service) return send(response, 404, { message: 'no Route matched with those values' });
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(request.headers)) headers[name] = String(value);
-      requests.push({ service, method: request.method ?? 'GET', url: `${parsed.pathname}${parsed.search}`, headers, body: raw.toString('utf8') });
+      requests.push({
+        service,
+        method: request.method ?? 'GET',
+        url: `${parsed.pathname}${parsed.search}`,
+        headers,
+        body: raw.toString('utf8'),
+      });
       const mode = failures.get(service);
       if (mode === 'hang') return; // Never answers: the caller's timeout decides.
       if (mode === 'down') {
@@ -585,11 +679,16 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
       }
       if (service === 'auth') {
         if (mode === 'error') {
-          return send(response, 503, { code: 503, error_code: 'unexpected_failure', msg: 'upstream connect error' });
+          return send(response, 503, {
+            code: 503,
+            error_code: 'unexpected_failure',
+            msg: 'upstream connect error',
+          });
         }
         return auth(request, response, parsed.pathname.slice('/auth/v1'.length), parsed.searchParams, raw);
       }
-      if (service === 'functions') return relay(request, response, parsed.pathname.slice('/functions/v1/'.length), raw);
+      if (service === 'functions')
+        return relay(request, response, parsed.pathname.slice('/functions/v1/'.length), raw);
       return storage(request, response, parsed.pathname.slice('/storage/v1'.length), raw);
     })().catch((error: unknown) => {
       console.error('fake Supabase failed', error);

@@ -12,7 +12,7 @@
  *   expired—please sign in"), 400, 403 and 409 keep their meaning and the function's message,
  *   anything else → 502 BAD_GATEWAY.
  */
-import { FunctionsFetchError, FunctionsHttpError, FunctionsRelayError } from '@supabase/supabase-js';
+import { type FunctionsFetchError, FunctionsHttpError, FunctionsRelayError } from '@supabase/supabase-js';
 import { AppError } from '../../errors.ts';
 import { createServerClient } from '../../supabase-client.ts';
 import { cleanupBody, type ServerFunctions } from './server-functions.ts';
@@ -81,9 +81,13 @@ export function createEdgeFunctions(options: EdgeFunctionsOptions): ServerFuncti
     if (error) {
       // FunctionsFetchError: failed to send, or no answer in time. The function may never
       // have run; the caller can try again.
-      throw new AppError('UNAVAILABLE', `Could not reach the ${name} function. Please try again in a moment.`, {
-        cause: String((error as FunctionsFetchError).context ?? error),
-      });
+      throw new AppError(
+        'UNAVAILABLE',
+        `Could not reach the ${name} function. Please try again in a moment.`,
+        {
+          cause: String((error as FunctionsFetchError).context ?? error),
+        },
+      );
     }
     if (typeof data !== 'object' || data === null) {
       throw new AppError('BAD_GATEWAY', `${name} answered something other than JSON`);

@@ -81,7 +81,9 @@ describe('hosted server functions through supabase-js', () => {
     const seeded = await call('post', 'admin.seed', admin.accessToken).send({ reset: false });
     expect(seeded.status).toBe(200);
     expect(seeded.body.result.data).toEqual({ listings: 40, orders: 24 });
-    const creates = fake.requests.filter((entry) => entry.method === 'POST' && entry.url === '/auth/v1/admin/users');
+    const creates = fake.requests.filter(
+      (entry) => entry.method === 'POST' && entry.url === '/auth/v1/admin/users',
+    );
     expect(creates.map((entry) => JSON.parse(entry.body).email).sort()).toEqual(
       [
         'attic@reshelf.test',
@@ -128,7 +130,9 @@ describe('hosted server functions through supabase-js', () => {
   it('runs the clean-up preview and the run, and keeps 409 for a stale preview', async () => {
     const preview = await call('get', 'admin.cleanupPreview', admin.accessToken);
     expect(preview.status).toBe(200);
-    const stale = await call('post', 'admin.cleanupListings', admin.accessToken).send({ expected: '0'.repeat(32) });
+    const stale = await call('post', 'admin.cleanupListings', admin.accessToken).send({
+      expected: '0'.repeat(32),
+    });
     expect(stale.status).toBe(409);
     const run = await call('post', 'admin.cleanupListings', admin.accessToken).send({
       expected: preview.body.result.data.digest,
@@ -152,7 +156,9 @@ describe('hosted server functions through supabase-js', () => {
     const answer = await call('get', 'admin.metrics', admin.accessToken);
     expect(answer.status).toBe(503);
     expect(answer.headers['retry-after']).toBe('5');
-    expect(answer.body.error.message).toBe('Could not reach the admin-metrics function. Please try again in a moment.');
+    expect(answer.body.error.message).toBe(
+      'Could not reach the admin-metrics function. Please try again in a moment.',
+    );
   });
 
   it('a relay error (x-relay-error: true) → 502', async () => {
@@ -168,7 +174,9 @@ describe('hosted server functions through supabase-js', () => {
     fake.fail('functions', 'error');
     const failed = await call('post', 'admin.seed', admin.accessToken).send({ reset: false });
     expect(failed.status).toBe(502);
-    expect(failed.body.error.message).toBe('seed-openlibrary-recent failed (HTTP 500): seed-openlibrary-recent failed');
+    expect(failed.body.error.message).toBe(
+      'seed-openlibrary-recent failed (HTTP 500): seed-openlibrary-recent failed',
+    );
     fake.heal();
     // The BFF checked the token a moment ago; by the time the function sees it, it has expired.
     expect((await call('get', 'admin.metrics', admin.accessToken)).status).toBe(200);

@@ -13,10 +13,17 @@ import { DEMO_SEED_PEOPLE } from '../../../../supabase/functions/_shared/seed.ts
 import type { Database } from '../../db/index.ts';
 import type { IdentityProvider } from '../auth/identity/types.ts';
 
-export async function ensureSeedPeople(db: Database, identity: IdentityProvider): Promise<{ created: number }> {
+export async function ensureSeedPeople(
+  db: Database,
+  identity: IdentityProvider,
+): Promise<{ created: number }> {
   if (identity.kind !== 'supabase') return { created: 0 };
   const people = new Map<string, string>();
-  for (const person of [...DEMO_SEED_PEOPLE.sellers, ...DEMO_SEED_PEOPLE.charities, ...DEMO_SEED_PEOPLE.buyers]) {
+  for (const person of [
+    ...DEMO_SEED_PEOPLE.sellers,
+    ...DEMO_SEED_PEOPLE.charities,
+    ...DEMO_SEED_PEOPLE.buyers,
+  ]) {
     if (!people.has(person.email.toLowerCase())) people.set(person.email.toLowerCase(), person.display_name);
   }
   let created = 0;

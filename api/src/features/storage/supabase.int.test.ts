@@ -58,7 +58,11 @@ describe('Supabase Storage through supabase-js', () => {
       'POST /storage/v1/object/listing-photos/listings/l1/p1/1600.webp',
       'POST /storage/v1/object/listing-photos/listings/l1/p1/1600.webp',
     ]);
-    expect(JSON.parse(fake.requests[0]!.body)).toMatchObject({ id: 'listing-photos', name: 'listing-photos', public: true });
+    expect(JSON.parse(fake.requests[0]!.body)).toMatchObject({
+      id: 'listing-photos',
+      name: 'listing-photos',
+      public: true,
+    });
     const upload = fake.requests[1]!;
     expect(upload.headers).toMatchObject({
       apikey: fake.serviceKey,
@@ -79,7 +83,10 @@ describe('Supabase Storage through supabase-js', () => {
   it('downloads an object with its type, answers null when there is none, and deletes in one request', async () => {
     const storage = storageOf();
     await storage.put('a/one.png', Buffer.from('png-bytes'), 'image/png');
-    expect(await storage.get('a/one.png')).toEqual({ body: Buffer.from('png-bytes'), contentType: 'image/png' });
+    expect(await storage.get('a/one.png')).toEqual({
+      body: Buffer.from('png-bytes'),
+      contentType: 'image/png',
+    });
     expect(await storage.get('a/missing.png')).toBeNull();
     fake.requests.length = 0;
     await storage.delete(['a/one.png', 'a/missing.png']);
@@ -100,7 +107,9 @@ describe('Supabase Storage through supabase-js', () => {
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get('cache-control')).toBe('max-age=31536000');
     fake.requests.length = 0;
-    await expect(storage.put('../x.webp', Buffer.from('x'), 'image/webp')).rejects.toThrow(/Invalid storage key/);
+    await expect(storage.put('../x.webp', Buffer.from('x'), 'image/webp')).rejects.toThrow(
+      /Invalid storage key/,
+    );
     expect(fake.requests).toEqual([]);
   });
 
@@ -127,7 +136,11 @@ describe('Supabase Storage through supabase-js', () => {
 
   it('a refused service key is our misconfiguration (502), never the person signed out', async () => {
     const error = await failure(
-      storageOf({ key: 'sb_secret_not-this-projects-key-000', bucket: 'other' }).put('a/b.webp', Buffer.from('x'), 'image/webp'),
+      storageOf({ key: 'sb_secret_not-this-projects-key-000', bucket: 'other' }).put(
+        'a/b.webp',
+        Buffer.from('x'),
+        'image/webp',
+      ),
     );
     expect(error.code).toBe('BAD_GATEWAY');
     expect(error.toTRPC().code).not.toBe('UNAUTHORIZED');

@@ -10,6 +10,7 @@ import { StorageApiError } from '@supabase/supabase-js';
 
 /** What storage-js answers with: StorageApiError (answered) or StorageUnknownError (not sent). */
 type StorageError = Error;
+
 import { AppError } from '../../errors.ts';
 import { createServerClient } from '../../supabase-client.ts';
 import { assertValidKey, type StoragePort } from './storage.ts';
@@ -23,7 +24,8 @@ export interface SupabaseStorageOptions {
   timeoutMs?: number;
 }
 
-export const STORAGE_UNAVAILABLE_MESSAGE = 'Photo storage could not be reached. Please try again in a moment.';
+export const STORAGE_UNAVAILABLE_MESSAGE =
+  'Photo storage could not be reached. Please try again in a moment.';
 
 /** A failure answered by Storage, kept with its status for the logs. */
 export class StorageHttpError extends AppError {
@@ -49,7 +51,9 @@ function isNotFound(error: StorageError): boolean {
 /** "Already exists": 409, or (older servers) a 400 whose body says 409 / Duplicate. */
 function isDuplicate(error: StorageError): boolean {
   if (!(error instanceof StorageApiError)) return false;
-  return error.status === 409 || error.statusCode === '409' || /duplicate|already exists/i.test(error.message);
+  return (
+    error.status === 409 || error.statusCode === '409' || /duplicate|already exists/i.test(error.message)
+  );
 }
 
 /** The port's error for a Storage failure: not sent → 503; answered → 502 with its status. */
@@ -69,7 +73,10 @@ export function createSupabaseStorage(options: SupabaseStorageOptions): StorageP
     serviceRoleKey: options.serviceRoleKey,
     fetch: (input, init) => {
       const timeout = AbortSignal.timeout(timeoutMs);
-      return send(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+      return send(input, {
+        ...init,
+        signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
+      });
     },
   });
   const bucket = () => client.storage.from(options.bucket);

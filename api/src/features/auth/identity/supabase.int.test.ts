@@ -56,7 +56,9 @@ describe('Supabase Auth behind the identity port', () => {
     });
     // The session cookie carries Auth's own ES256 token.
     const cookie = String(signIn.headers['set-cookie']).match(/reshelf_at=([^;]+)/)?.[1];
-    expect(cookie && JSON.parse(Buffer.from(cookie.split('.')[0]!, 'base64url').toString()).alg).toBe('ES256');
+    expect(cookie && JSON.parse(Buffer.from(cookie.split('.')[0]!, 'base64url').toString()).alg).toBe(
+      'ES256',
+    );
     const answer = await me(cookie!);
     expect(answer.status).toBe(200);
     expect(answer.body.result.data.user.email).toBe('hosted-reader@example.com');
@@ -70,7 +72,9 @@ describe('Supabase Auth behind the identity port', () => {
     const cached = await me(user.accessToken);
     expect(cached.status).toBe(503);
     expect(cached.headers['retry-after']).toBe('5');
-    expect(cached.body.error.message).toBe('We could not reach the sign-in service. Please try again in a moment.');
+    expect(cached.body.error.message).toBe(
+      'We could not reach the sign-in service. Please try again in a moment.',
+    );
     // A token not seen before: the check itself cannot be made.
     const fresh = await fake.accessToken(user.id);
     const unchecked = await me(fresh);
@@ -133,7 +137,9 @@ describe('Supabase Auth behind the identity port', () => {
       displayName: 'Demo Person',
     });
     expect(again).toEqual({ id: first.id, created: false });
-    const creates = fake.requests.filter((sent) => sent.method === 'POST' && sent.url === '/auth/v1/admin/users');
+    const creates = fake.requests.filter(
+      (sent) => sent.method === 'POST' && sent.url === '/auth/v1/admin/users',
+    );
     expect(creates).toHaveLength(1);
     expect(creates[0]!.headers.apikey).toBe(fake.serviceKey);
     expect(JSON.parse(creates[0]!.body)).toEqual({

@@ -100,5 +100,8 @@ export interface IdentityProvider {
    * created unless one with the address exists. `created` says whether this call made it.
    * Hosted: through Supabase Auth's admin API, never a row written into auth.users by hand.
    */
-  ensurePasswordlessUser(input: { email: string; displayName: string }): Promise<{ id: string; created: boolean }>;
+  ensurePasswordlessUser(input: {
+    email: string;
+    displayName: string;
+  }): Promise<{ id: string; created: boolean }>;
 }
