@@ -22,7 +22,7 @@ import { SNAPSHOT_BOOKS } from '../../api/src/seed/books.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
 import { type FakeSupabase, hostedEnv, startFakeSupabase } from '../../api/src/testing/fake-supabase.ts';
 import { E2E_WEB_DIST } from '../setup/e2e.global.ts';
-import { fillSignIn, pathOf } from '../support/auth.ts';
+import { fillSignIn } from '../support/auth.ts';
 import { launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
 
 const ADMIN_EMAIL = 'hosted-admin@example.com';
@@ -164,7 +164,12 @@ describe('the staff dashboard in hosted mode', () => {
     await expect.poll(async () => (await cards(page, 'mtd')).listings).toBe('40');
     // The demo people came through Auth's admin API; the covers went to Storage.
     expect(
-      fake.requests.filter((entry) => entry.method === 'POST' && entry.url === '/auth/v1/admin/users').length,
+      fake.requests.filter(
+        (entry) =>
+          entry.method === 'POST' &&
+          entry.url === '/auth/v1/admin/users' &&
+          entry.body.includes('@reshelf.test'),
+      ).length,
     ).toBe(10);
     expect([...fake.objects.keys()].some((key) => key.startsWith('listing-photos/'))).toBe(true);
     await snapshot(page, 'hosted-admin-seeded-desktop', { fullPage: false });
@@ -243,7 +248,7 @@ describe('the staff dashboard in hosted mode', () => {
       fake.advanceClock(-2 * 3600);
     }
     expect(alerts).toEqual(['alert: Session expired—please sign in']);
-    expect(pathOf(page)).toBe('/login');
+    expect(new URL(page.url()).pathname).toBe('/login');
     await snapshot(page, 'hosted-session-expired-login-phone');
     await context.close();
   });
