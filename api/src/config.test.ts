@@ -80,6 +80,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes a direct (session) connection for LISTEN and locks, only beside DATABASE_URL', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://reshelf_app.ref:a@aws-0-eu-west-2.pooler.supabase.com:6543/postgres',
+      DATABASE_DIRECT_URL: 'postgres://reshelf_app.ref:a@aws-0-eu-west-2.pooler.supabase.com:5432/postgres',
+    });
+    expect(config.databaseDirectUrl).toBe(
+      'postgres://reshelf_app.ref:a@aws-0-eu-west-2.pooler.supabase.com:5432/postgres',
+    );
+    expect(loadConfig({}).databaseDirectUrl).toBeUndefined();
+    expect(() =>
+      loadConfig({ DATABASE_DIRECT_URL: 'postgres://reshelf_app:a@db.ref.supabase.co:5432/postgres' }),
+    ).toThrow(/DATABASE_DIRECT_URL needs DATABASE_URL too/);
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://a@db/r', DATABASE_DIRECT_URL: 'db.ref.supabase.co:5432' }),
+    ).toThrow(/DATABASE_DIRECT_URL must be a postgres:\/\//);
+  });
+
   it("takes the owner's connection for migrations apart from the runtime one, only beside DATABASE_URL", () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://reshelf_app:a@db:5432/reshelf',

@@ -115,6 +115,7 @@ const envSchema = z
     DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('.data')),
     DATABASE_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
     DATABASE_MIGRATION_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
+    DATABASE_DIRECT_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
     DATABASE_POOL_MAX: z.preprocess(
       emptyAsUndefined,
       z.coerce.number().int('must be a whole number').min(1).max(200).default(10),
@@ -263,6 +264,14 @@ const envSchema = z
           "needs DATABASE_URL too: DATABASE_MIGRATION_URL is the owner's connection for migrations, DATABASE_URL the runtime role's",
       });
     }
+    if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_DIRECT_URL'],
+        message:
+          "needs DATABASE_URL too: DATABASE_DIRECT_URL is the session connection for LISTEN and locks, DATABASE_URL the pool's",
+      });
+    }
     if (env.DATABASE_MIGRATION_URL && env.BACKEND === 'supabase') {
       ctx.addIssue({
         code: 'custom',
@@ -347,6 +356,12 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   /** The schema owner's connection for migrations, when not the runtime one (decision 0026). */
   databaseMigrationUrl: string | undefined;
+  /**
+   * A direct (session) connection as the runtime role, for what needs a session: LISTEN and the
+   * job runner's advisory locks. For when DATABASE_URL goes through a transaction pooler
+   * (Supabase's port 6543); none: DATABASE_URL serves both (decision 0032).
+   */
+  databaseDirectUrl: string | undefined;
   databasePoolMax: number;
   /**
    * Requests that may wait for a database connection when every one is in use; the next is
@@ -465,6 +480,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: path.resolve(REPO_ROOT, env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
     databaseMigrationUrl: env.DATABASE_MIGRATION_URL,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL,
     databasePoolMax: env.DATABASE_POOL_MAX,
     databasePoolMaxWaiting: env.DATABASE_POOL_MAX_WAITING ?? 2 * env.DATABASE_POOL_MAX,
     // Off in tests, where a busy test machine's lag would shed a test's own requests.

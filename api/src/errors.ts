@@ -146,11 +146,36 @@ export function unavailableError(kind: InfrastructureFailure = 'database', cause
 }
 
 /**
- * The domain error to answer with: an AppError as it is, an infrastructure failure as
- * UNAVAILABLE; null for anything else (a bug: answered 500 and logged).
+ * A hosted service the BFF depends on (Supabase Auth, Functions, Storage) that could not be
+ * reached, timed out or answered 5xx: an outage like the database's, answered 503 with
+ * Retry-After and the adapter's own message (which says which service), never 500 and never
+ * "signed out". An adapter's error opts in by carrying `upstreamUnavailable: true`.
+ */
+export interface UpstreamUnavailable extends Error {
+  readonly upstreamUnavailable: true;
+}
+
+export function isUpstreamUnavailable(error: unknown): error is UpstreamUnavailable {
+  return (
+    error instanceof Error &&
+    (error as Partial<UpstreamUnavailable>).upstreamUnavailable === true &&
+    !(error instanceof AppError)
+  );
+}
+
+/**
+ * The domain error to answer with: an AppError as it is, an infrastructure failure (the
+ * database, or a hosted service that is down) as UNAVAILABLE; null for anything else (a bug:
+ * answered 500 and logged).
  */
 export function asAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
+  if (isUpstreamUnavailable(error)) {
+    return new AppError('UNAVAILABLE', error.message, {
+      retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+      cause: String(error),
+    });
+  }
   const kind = infrastructureFailure(error);
   return kind ? unavailableError(kind, error) : null;
 }
@@ -169,6 +194,8 @@ export function retryAfterOf(error: AppError): number | undefined {
 export function logUnavailable(log: { warn(details: object, message: string): void }, error: unknown): void {
   if (infrastructureFailure(error) === 'overloaded') {
     log.warn({ reason: 'database pool queue full' }, 'request shed: overloaded');
+  } else if (isUpstreamUnavailable(error)) {
+    log.warn({ err: error }, 'request failed: a hosted service is unavailable');
   } else {
     log.warn({ err: error }, 'request failed: database unavailable');
   }

@@ -67,6 +67,8 @@ async function main(): Promise<void> {
       mailer: prepared.services.mailer,
       origin: config.siteOrigin,
       log: jobLog,
+      // On a session connection of its own (DATABASE_DIRECT_URL when set): see jobs.ts.
+      lock: (key) => database.handle.tryAdvisoryLock(key),
     },
     // A first round soon after start: reservations a crash left behind lapse without waiting.
     { log: jobLog, firstRunMs: 5_000 },

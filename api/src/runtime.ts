@@ -116,6 +116,9 @@ export async function startDatabase(config: AppConfig, log: RuntimeLogger): Prom
       }
     }
     handle = createDatabase(url, {
+      // LISTEN and session locks need a session: DATABASE_DIRECT_URL when the pool's string is
+      // a transaction pooler (decision 0032).
+      ...(config.databaseDirectUrl ? { sessionConnectionString: config.databaseDirectUrl } : {}),
       max: config.databasePoolMax,
       maxWaiting: config.databasePoolMaxWaiting,
       onConnectionError: (error, where) =>

@@ -2,11 +2,7 @@
 import path from 'node:path';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
-import {
-  createEdgeFunctions,
-  createInProcessFunctions,
-  type ServerFunctions,
-} from './features/admin/server-functions.ts';
+import { createInProcessFunctions, type ServerFunctions } from './features/admin/server-functions.ts';
 import { createLocalIdentity } from './features/auth/identity/local.ts';
 import type { IdentityProvider } from './features/auth/identity/types.ts';
 import { createMailer, type Mailer } from './features/mail/mailer.ts';
@@ -26,7 +22,6 @@ import {
 } from './features/selling/book-lookup.ts';
 import { createEmbeddedStorage } from './features/storage/embedded.ts';
 import type { StoragePort } from './features/storage/storage.ts';
-import { createSupabaseStorage } from './features/storage/supabase.ts';
 import type { Secrets } from './secrets.ts';
 import { SNAPSHOT_BOOKS } from './seed/books.ts';
 
@@ -86,7 +81,12 @@ export async function createServices(
     if (!supabase)
       throw new Error('BACKEND=supabase needs SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY');
     // Loaded only in hosted mode: supabase-js is large and warns about Node 20 on import.
-    const { createSupabaseIdentity } = await import('./features/auth/identity/supabase.ts');
+    const [{ createSupabaseIdentity }, { createEdgeFunctions }, { createSupabaseStorage }] =
+      await Promise.all([
+        import('./features/auth/identity/supabase.ts'),
+        import('./features/admin/edge-functions.ts'),
+        import('./features/storage/supabase.ts'),
+      ]);
     return {
       mailer,
       identity: createSupabaseIdentity({ ...supabase, db: database.db }),

@@ -50,6 +50,13 @@ create table if not exists auth.users (
   deleted_at timestamptz
 );
 create unique index if not exists users_email_key on auth.users (lower(email)) where email is not null;
+-- Supabase Auth's other token columns (defaults as Supabase's own): Auth reads every token
+-- column as a string, so rows written by SQL must hold '' there, never NULL (decision 0032).
+alter table auth.users add column if not exists email_change_token_new varchar(255);
+alter table auth.users add column if not exists email_change_token_current varchar(255) default '';
+alter table auth.users add column if not exists phone_change text default '';
+alter table auth.users add column if not exists phone_change_token varchar(255) default '';
+alter table auth.users add column if not exists reauthentication_token varchar(255) default '';
 
 -- The JWT helpers Supabase provides. They read the claims PostgREST would set.
 create or replace function auth.jwt() returns jsonb language sql stable as $$

@@ -111,6 +111,8 @@ export interface AuthUsers {
   deleted_at: Timestamp | null;
   email: string | null;
   email_change: string | null;
+  email_change_token_current: Generated<string | null>;
+  email_change_token_new: string | null;
   email_confirmed_at: Timestamp | null;
   encrypted_password: string | null;
   id: Generated<string>;
@@ -119,8 +121,11 @@ export interface AuthUsers {
   is_anonymous: Generated<boolean>;
   is_super_admin: boolean | null;
   last_sign_in_at: Timestamp | null;
+  phone_change: Generated<string | null>;
+  phone_change_token: Generated<string | null>;
   raw_app_meta_data: Generated<Json>;
   raw_user_meta_data: Generated<Json>;
+  reauthentication_token: Generated<string | null>;
   recovery_sent_at: Timestamp | null;
   recovery_token: string | null;
   role: Generated<string | null>;

@@ -30,6 +30,13 @@ export interface DatabaseHandle {
     onNotify: (payload: string) => void,
     onConnected?: () => void,
   ): Promise<() => Promise<void>>;
+  /**
+   * A session-level advisory lock, taken with pg_try_advisory_lock on a connection of its own
+   * to the session URL, held until the returned function runs; null when another session
+   * holds it. (Through a transaction pooler a pooled connection is no session: the unlock
+   * could reach another server connection and the lock would leak.)
+   */
+  tryAdvisoryLock(key: string): Promise<(() => Promise<void>) | null>;
   close(): Promise<void>;
 }
 
@@ -133,8 +140,15 @@ export function createDatabase(
     log?: LogConfig;
     /** Told about connections lost (idle or in use) and LISTEN reconnections. */
     onConnectionError?: (error: Error, where: 'pool' | 'listen') => void;
+    /**
+     * Where session semantics are needed — LISTEN and session-level advisory locks — when the
+     * pool's connection string is a transaction pooler (DATABASE_DIRECT_URL: Supabase's direct
+     * connection, or its pooler in session mode). The pool's own string otherwise.
+     */
+    sessionConnectionString?: string;
   } = {},
 ): DatabaseHandle {
+  const sessionConnectionString = options.sessionConnectionString ?? connectionString;
   const max = options.max ?? 10;
   const connectionOptions = `-c pg_trgm.similarity_threshold=${TRIGRAM_THRESHOLDS.similarity} -c pg_trgm.word_similarity_threshold=${TRIGRAM_THRESHOLDS.wordSimilarity}`;
   const pool = new BoundedPool(
@@ -176,7 +190,7 @@ export function createDatabase(
     };
     const connect = async (): Promise<void> => {
       const next = new pg.Client({
-        connectionString,
+        connectionString: sessionConnectionString,
         application_name: 'reshelf-api-listen',
         connectionTimeoutMillis: 5_000,
       });
@@ -219,6 +233,52 @@ export function createDatabase(
       clearTimeout(retry);
       await client?.end().catch(() => {});
       client = undefined;
+    };
+  }
+
+  // Session-level advisory locks (the job runner's), each on a session connection of its own
+  // for as long as it is held. Few at a time: the job runner runs one job after another.
+  let lockPool: pg.Pool | undefined;
+  async function tryAdvisoryLock(key: string): Promise<(() => Promise<void>) | null> {
+    lockPool ??= (() => {
+      const created = new pg.Pool({
+        connectionString: sessionConnectionString,
+        max: 2,
+        application_name: 'reshelf-api-locks',
+        connectionTimeoutMillis: 5_000,
+        idleTimeoutMillis: 30_000,
+      });
+      created.on('error', () => {});
+      created.on('connect', (client) => keepErrorsHandled(client, lost));
+      return created;
+    })();
+    const client = await lockPool.connect();
+    let locked = false;
+    try {
+      const result = await client.query<{ locked: boolean }>(
+        'select pg_try_advisory_lock(hashtext($1)) as locked',
+        [key],
+      );
+      locked = Boolean(result.rows[0]?.locked);
+    } catch (error) {
+      client.release(infrastructureFailure(error) ? (error as Error) : undefined);
+      throw error;
+    }
+    if (!locked) {
+      client.release();
+      return null;
+    }
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      try {
+        await client.query('select pg_advisory_unlock(hashtext($1))', [key]);
+        client.release();
+      } catch (error) {
+        // The session is gone (and its lock with it): discard the connection.
+        client.release(error as Error);
+      }
     };
   }
 
@@ -278,6 +338,7 @@ export function createDatabase(
     db,
     pool,
     listen,
+    tryAdvisoryLock,
     ping(timeoutMs = 2_000) {
       // Concurrent probes share one query.
       probing ??= probe(timeoutMs).finally(() => {
@@ -300,6 +361,8 @@ export function createDatabase(
       const client = health;
       health = undefined;
       await client?.then((connected) => connected.end()).catch(() => {});
+      await lockPool?.end().catch(() => {});
+      lockPool = undefined;
       await db.destroy();
     },
   };

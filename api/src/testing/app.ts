@@ -24,7 +24,8 @@ export interface TestApp {
 
 export async function createTestApp(
   options: {
-    env?: NodeJS.ProcessEnv;
+    /** Extra environment; a function when it depends on the database (a hosted stand-in on it). */
+    env?: NodeJS.ProcessEnv | ((database: TestDatabase) => NodeJS.ProcessEnv | Promise<NodeJS.ProcessEnv>);
     referenceData?: boolean;
     /** Replace some adapters (e.g. hosted Edge Functions); the rest come from the config. */
     services?: (defaults: Services, database: TestDatabase) => Services | Promise<Services>;
@@ -34,13 +35,14 @@ export async function createTestApp(
   if (options.referenceData ?? true) await seedReferenceData(database.handle.db);
   // Stored files (photos) go to a directory of the test's own, removed afterwards.
   const dataDir = await mkdtemp(path.join(tmpdir(), 'reshelf-test-'));
+  const env = typeof options.env === 'function' ? await options.env(database) : options.env;
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     DATABASE_URL: database.appUrl,
     WEB_DIST: 'api/.no-web-dist',
     DATA_DIR: dataDir,
-    ...options.env,
+    ...env,
   });
   const logs: string[] = [];
   const logStream = new Writable({

@@ -6,6 +6,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { emailCleanupWithdrawals } from '../staff-listings/staff-listings.service.ts';
 import { searchAdmin } from './admin.service.ts';
 import { attachDemoCovers } from './demo-covers.ts';
+import { ensureSeedPeople } from './seed-people.ts';
 
 const metricsSchema = z.object({
   disputes_open: z.number().int(),
@@ -161,6 +162,8 @@ export const adminRouter = router({
     .input(z.object({ reset: z.boolean('reset must be true or false').default(false) }).strict())
     .output(seedSchema)
     .mutation(async ({ ctx, input }) => {
+      // Hosted: the demo people through Supabase Auth's admin API, never rows written by SQL.
+      await ensureSeedPeople(ctx.db, ctx.identity);
       const result = await ctx.functions.seedOpenLibraryRecent(input, caller(ctx));
       await recordAudit(ctx.db, {
         action: 'admin.seed',

@@ -19,7 +19,8 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo } from '../../testing/auth.ts';
 import { createBook, createListing } from '../../testing/catalogue.ts';
 import { createLocalIdentity } from '../auth/identity/local.ts';
-import { createEdgeFunctions, poolClient } from './server-functions.ts';
+import { createEdgeFunctions } from './edge-functions.ts';
+import { poolClient } from './server-functions.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const SERVICE_KEY = 'service-role-key-for-edge-tests';

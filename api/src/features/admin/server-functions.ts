@@ -1,8 +1,9 @@
 /**
  * The server-functions port (spec §7). Embedded: the shared logic runs in-process on our
- * pool. Hosted: the BFF calls the Supabase Edge Function with the service-role key and
- * the caller's bearer token, and maps the failure kinds of spec §8 — failed to send,
- * relay error, non-2xx (a 401 becomes UNAUTHORIZED; 400, 403 and 409 keep their meaning).
+ * pool. Hosted: the BFF invokes the Supabase Edge Function (edge-functions.ts, through
+ * supabase-js) with the service key and the caller's bearer token, and maps the failure kinds
+ * of spec §8 — failed to send, relay error, non-2xx (a 401 becomes UNAUTHORIZED; 400, 403 and
+ * 409 keep their meaning).
  */
 import type pg from 'pg';
 import {
@@ -70,7 +71,7 @@ async function inputErrorsAsBadInput<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** The function's body for a call: `{dry_run}` and, when confirming, `{expected}`. */
-function cleanupBody(input: CleanupCall): { dry_run: boolean; expected?: string } {
+export function cleanupBody(input: CleanupCall): { dry_run: boolean; expected?: string } {
   return input.expected ? { dry_run: input.dryRun, expected: input.expected } : { dry_run: input.dryRun };
 }
 
@@ -94,77 +95,5 @@ export function createInProcessFunctions(pool: pg.Pool, options: InProcessOption
       }),
     seedOpenLibraryRecent: (input) =>
       inputErrorsAsBadInput(() => seedOpenLibraryRecent(sql, input, { snapshot: options.snapshot })),
-  };
-}
-
-export interface EdgeFunctionsOptions {
-  /** The project URL (functions live under /functions/v1/<name>). */
-  url: string;
-  serviceRoleKey: string;
-  fetch?: typeof fetch;
-  timeoutMs?: number;
-}
-
-export function createEdgeFunctions(options: EdgeFunctionsOptions): ServerFunctions {
-  const send = options.fetch ?? fetch;
-  const base = options.url.replace(/\/$/, '');
-
-  async function invoke<T>(name: string, body: unknown, caller: Caller): Promise<T> {
-    if (!caller.accessToken) throw new AppError('UNAUTHENTICATED', 'Session expired—please sign in');
-    let response: Response;
-    try {
-      response = await send(`${base}/functions/v1/${name}`, {
-        method: 'POST',
-        headers: {
-          apikey: options.serviceRoleKey,
-          authorization: `Bearer ${caller.accessToken}`,
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify(body ?? {}),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-      });
-    } catch {
-      // Failed to send: the function could not be reached at all.
-      throw new AppError(
-        'UNAVAILABLE',
-        `Could not reach the ${name} function. Please try again in a moment.`,
-      );
-    }
-    if (response.headers.get('x-relay-error') === 'true') {
-      throw new AppError(
-        'BAD_GATEWAY',
-        `The ${name} function could not be reached (relay error). Please try again.`,
-      );
-    }
-    let payload: unknown;
-    try {
-      payload = await response.json();
-    } catch {
-      payload = undefined;
-    }
-    if (response.ok) return payload as T;
-    const message =
-      typeof payload === 'object' && payload && 'error' in payload && typeof payload.error === 'string'
-        ? payload.error
-        : `${name} failed`;
-    switch (response.status) {
-      case 400:
-        throw new AppError('BAD_INPUT', message);
-      case 401:
-        throw new AppError('UNAUTHENTICATED', 'Session expired—please sign in');
-      case 403:
-        throw new AppError('FORBIDDEN', message);
-      case 409:
-        throw new AppError('CONFLICT', message);
-      default:
-        throw new AppError('BAD_GATEWAY', `${name} failed (HTTP ${response.status}): ${message}`);
-    }
-  }
-
-  return {
-    kind: 'edge',
-    adminMetrics: (input, caller) => invoke('admin-metrics', input, caller),
-    adminCleanupListings: (input, caller) => invoke('admin-cleanup-listings', cleanupBody(input), caller),
-    seedOpenLibraryRecent: (input, caller) => invoke('seed-openlibrary-recent', input, caller),
   };
 }

@@ -28,6 +28,13 @@ export interface JobContext {
   /** The site's origin, for links in emails. */
   origin: string;
   log?: (message: string, error?: unknown) => void;
+  /**
+   * Takes the session-level advisory lock that keeps one instance per job, on a session
+   * connection (DatabaseHandle.tryAdvisoryLock: DATABASE_DIRECT_URL when the pool goes through a
+   * transaction pooler); null when another instance holds it. Without it the lock is taken on
+   * a connection pinned from the pool, which is a session only without a transaction pooler.
+   */
+  lock?: (key: string) => Promise<(() => Promise<void>) | null>;
 }
 
 export type Job = (context: JobContext) => Promise<number>;
@@ -75,38 +82,52 @@ export const JOBS: Record<string, Job> = {
 export async function runJob(context: JobContext, name: string): Promise<number | null> {
   const job = JOBS[name];
   if (!job) throw new Error(`No job called ${name}`);
+  const key = `job:${name}`;
+  if (context.lock) {
+    const release = await context.lock(key);
+    if (!release) return null;
+    try {
+      return await recordedRun(context, name, job);
+    } finally {
+      await release();
+    }
+  }
   return context.db.connection().execute(async (connection) => {
-    const key = `job:${name}`;
     const lock = await sql<{
       locked: boolean;
     }>`select pg_try_advisory_lock(hashtext(${key})) as locked`.execute(connection);
     if (!lock.rows[0]?.locked) return null;
     try {
-      const run = await context.db
-        .insertInto('job_runs')
-        .values({ job: name })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      try {
-        const affected = await job(context);
-        await context.db
-          .updateTable('job_runs')
-          .set({ finished_at: new Date(), affected })
-          .where('id', '=', run.id)
-          .execute();
-        return affected;
-      } catch (error) {
-        await context.db
-          .updateTable('job_runs')
-          .set({ finished_at: new Date(), error: String((error as Error).message ?? error).slice(0, 1000) })
-          .where('id', '=', run.id)
-          .execute();
-        throw error;
-      }
+      return await recordedRun(context, name, job);
     } finally {
       await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(connection);
     }
   });
+}
+
+/** One run of a job, recorded in job_runs with what it moved or how it failed. */
+async function recordedRun(context: JobContext, name: string, job: Job): Promise<number> {
+  const run = await context.db
+    .insertInto('job_runs')
+    .values({ job: name })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  try {
+    const affected = await job(context);
+    await context.db
+      .updateTable('job_runs')
+      .set({ finished_at: new Date(), affected })
+      .where('id', '=', run.id)
+      .execute();
+    return affected;
+  } catch (error) {
+    await context.db
+      .updateTable('job_runs')
+      .set({ finished_at: new Date(), error: String((error as Error).message ?? error).slice(0, 1000) })
+      .where('id', '=', run.id)
+      .execute();
+    throw error;
+  }
 }
 
 export interface JobRunnerOptions {

@@ -1,12 +1,18 @@
 /**
- * The hosted storage adapter: a public Supabase Storage bucket, reached with the service-role
- * key through Storage's REST API (no supabase-js: four plain requests). Failure kinds, as for
- * the other hosted adapters: a request that cannot be sent → 503; a relay error or a 5xx →
- * 502; any other non-2xx → 502 too, because every request carries our own service key, so a
- * 401 or 403 means the BFF is misconfigured, not that the person's session has ended (it is
- * logged with the status and never shown to them).
+ * The hosted storage adapter: a public Supabase Storage bucket, through supabase-js's Storage
+ * client (`storage.from(bucket).upload/download/remove/getPublicUrl`, `createBucket`) with the
+ * service key. Failure kinds, as for the other hosted adapters: a request that cannot be sent
+ * (or times out) → 503; any answer Storage refuses → 502, because every request carries our
+ * own service key, so a 401 or 403 means the BFF is misconfigured, not that the person's
+ * session has ended (it is logged with the status and never shown to them).
  */
+import { StorageApiError } from '@supabase/supabase-js';
+
+/** What storage-js answers with: StorageApiError (answered) or StorageUnknownError (not sent). */
+type StorageError = Error;
+
 import { AppError } from '../../errors.ts';
+import { createServerClient } from '../../supabase-client.ts';
 import { assertValidKey, type StoragePort } from './storage.ts';
 
 export interface SupabaseStorageOptions {
@@ -14,8 +20,12 @@ export interface SupabaseStorageOptions {
   serviceRoleKey: string;
   bucket: string;
   fetch?: typeof fetch;
+  /** How long one request may take before it counts as not sent (30 s). */
   timeoutMs?: number;
 }
+
+export const STORAGE_UNAVAILABLE_MESSAGE =
+  'Photo storage could not be reached. Please try again in a moment.';
 
 /** A failure answered by Storage, kept with its status for the logs. */
 export class StorageHttpError extends AppError {
@@ -32,68 +42,51 @@ export class StorageHttpError extends AppError {
   }
 }
 
-function encodeKey(key: string): string {
-  return key.split('/').map(encodeURIComponent).join('/');
+/** Storage's "not found": a 404, or (older servers) a 400 whose body says 404. */
+function isNotFound(error: StorageError): boolean {
+  if (!(error instanceof StorageApiError)) return false;
+  return error.status === 404 || error.statusCode === '404' || error.statusCode === 'not_found';
+}
+
+/** "Already exists": 409, or (older servers) a 400 whose body says 409 / Duplicate. */
+function isDuplicate(error: StorageError): boolean {
+  if (!(error instanceof StorageApiError)) return false;
+  return (
+    error.status === 409 || error.statusCode === '409' || /duplicate|already exists/i.test(error.message)
+  );
+}
+
+/** The port's error for a Storage failure: not sent → 503; answered → 502 with its status. */
+function failure(operation: string, error: StorageError): AppError {
+  if (error instanceof StorageApiError) {
+    return new StorageHttpError(error.status, operation, `${error.statusCode ?? ''} ${error.message}`.trim());
+  }
+  // StorageUnknownError: the fetch itself failed (refused, reset, timed out).
+  return new AppError('UNAVAILABLE', STORAGE_UNAVAILABLE_MESSAGE, { operation, detail: error.message });
 }
 
 export function createSupabaseStorage(options: SupabaseStorageOptions): StoragePort {
-  const send = options.fetch ?? fetch;
-  const base = `${options.url.replace(/\/$/, '')}/storage/v1`;
-  const auth = { authorization: `Bearer ${options.serviceRoleKey}`, apikey: options.serviceRoleKey };
-  let bucketReady: Promise<void> | undefined;
-
-  async function request(operation: string, url: string, init: RequestInit): Promise<Response> {
-    let response: Response;
-    try {
-      response = await send(url, {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const send = options.fetch ?? ((input, init) => fetch(input, init));
+  const client = createServerClient({
+    url: options.url,
+    serviceRoleKey: options.serviceRoleKey,
+    fetch: (input, init) => {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      return send(input, {
         ...init,
-        headers: { ...auth, ...(init.headers as Record<string, string>) },
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+        signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
       });
-    } catch {
-      throw new AppError('UNAVAILABLE', 'Photo storage could not be reached. Please try again in a moment.', {
-        operation,
-      });
-    }
-    if (response.headers.get('x-relay-error') === 'true') {
-      throw new StorageHttpError(response.status, operation, 'relay error');
-    }
-    return response;
-  }
-
-  async function failure(operation: string, response: Response): Promise<never> {
-    const detail = await response.text().catch(() => '');
-    throw new StorageHttpError(response.status, operation, detail.slice(0, 500));
-  }
-
-  /** Storage answers "not found" as a 404, or (older versions) a 400 whose body says 404. */
-  async function isNotFound(response: Response): Promise<boolean> {
-    if (response.status === 404) return true;
-    if (response.status !== 400) return false;
-    const body = (await response
-      .clone()
-      .json()
-      .catch(() => ({}))) as { statusCode?: string; error?: string };
-    return body.statusCode === '404' || body.error === 'not_found';
-  }
+    },
+  });
+  const bucket = () => client.storage.from(options.bucket);
+  let bucketReady: Promise<void> | undefined;
 
   /** Creates the public bucket the first time we write; one that exists already is fine. */
   function ensureBucket(): Promise<void> {
     bucketReady ??= (async () => {
-      const response = await request('create bucket', `${base}/bucket`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ id: options.bucket, name: options.bucket, public: true }),
-      });
-      if (response.ok || response.status === 409) return;
-      if (response.status === 400) {
-        const body = (await response
-          .clone()
-          .json()
-          .catch(() => ({}))) as { statusCode?: string; error?: string };
-        if (body.statusCode === '409' || body.error === 'Duplicate') return;
-      }
-      await failure('create bucket', response);
+      const { error } = await client.storage.createBucket(options.bucket, { public: true });
+      if (error && !isDuplicate(error)) throw failure('create bucket', error);
     })().catch((error) => {
       bucketReady = undefined;
       throw error;
@@ -106,42 +99,34 @@ export function createSupabaseStorage(options: SupabaseStorageOptions): StorageP
     async put(key, body, contentType) {
       assertValidKey(key);
       await ensureBucket();
-      const response = await request('upload', `${base}/object/${options.bucket}/${encodeKey(key)}`, {
-        method: 'POST',
-        headers: {
-          'content-type': contentType,
-          'cache-control': 'max-age=31536000',
-          'x-upsert': 'true',
-        },
-        body: new Uint8Array(body),
+      const { error } = await bucket().upload(key, body, {
+        contentType,
+        cacheControl: '31536000',
+        upsert: true,
       });
-      if (!response.ok) await failure('upload', response);
+      if (error) throw failure('upload', error);
     },
     async get(key) {
       assertValidKey(key);
-      const response = await request('download', `${base}/object/${options.bucket}/${encodeKey(key)}`, {
-        method: 'GET',
-      });
-      if (await isNotFound(response)) return null;
-      if (!response.ok) await failure('download', response);
+      const { data, error } = await bucket().download(key);
+      if (error) {
+        if (isNotFound(error)) return null;
+        throw failure('download', error);
+      }
       return {
-        body: Buffer.from(await response.arrayBuffer()),
-        contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+        body: Buffer.from(await data.arrayBuffer()),
+        contentType: data.type || 'application/octet-stream',
       };
     },
     async delete(keys) {
       if (keys.length === 0) return;
       for (const key of keys) assertValidKey(key);
-      const response = await request('delete', `${base}/object/${options.bucket}`, {
-        method: 'DELETE',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ prefixes: keys }),
-      });
-      if (!response.ok && !(await isNotFound(response))) await failure('delete', response);
+      const { error } = await bucket().remove(keys);
+      if (error && !isNotFound(error)) throw failure('delete', error);
     },
     publicUrl(key) {
       assertValidKey(key);
-      return `${base}/object/public/${options.bucket}/${encodeKey(key)}`;
+      return bucket().getPublicUrl(key).data.publicUrl;
     },
   };
 }

@@ -543,5 +543,25 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
         .executeTakeFirstOrThrow();
       return { id: created.id };
     },
+
+    async ensurePasswordlessUser(input) {
+      const email = normaliseEmail(input.email);
+      const created = await db
+        .insertInto('auth.users')
+        .values({
+          email,
+          encrypted_password: null,
+          email_confirmed_at: new Date(),
+          raw_user_meta_data: JSON.stringify({ display_name: input.displayName }),
+          raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),
+        })
+        .onConflict((oc) => oc.expression(sql`lower(email)`).where('email', 'is not', null).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (created) return { id: created.id, created: true };
+      const existing = await findByEmail(email);
+      if (!existing) throw new Error(`Could not create or find the account ${email}`);
+      return { id: existing.id, created: false };
+    },
   };
 }

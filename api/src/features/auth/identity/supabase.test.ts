@@ -215,10 +215,10 @@ describe('Supabase identity adapter: failures', () => {
     expect(toAppError(error)).toMatchObject({ code: 'UNAVAILABLE' });
   });
 
-  it('maps a relay or server error to a bad gateway', async () => {
+  it('maps a relay or server error to "unavailable" too: Auth failing is an outage (503)', async () => {
     const error = await failure({ status: 502, body: { message: 'relay error' } });
-    expect(error).toMatchObject({ code: 'upstream_error', status: 502 });
-    expect(toAppError(error)).toMatchObject({ code: 'BAD_GATEWAY' });
+    expect(error).toMatchObject({ code: 'unavailable', status: 502, upstreamUnavailable: true });
+    expect(toAppError(error)).toMatchObject({ code: 'UNAVAILABLE' });
   });
 
   it('maps a 401 to UNAUTHORIZED', async () => {

@@ -4,9 +4,10 @@
  * emails itself; its email templates must link to `{{ .RedirectTo }}?token={{ .TokenHash }}`
  * (see docs/hosted-supabase.md).
  *
- * Failures are mapped at this boundary: a request that could not be sent → `unavailable`;
- * an answer of 5xx (or a relay error) → `upstream_error`; 401 → `upstream_error` with
- * status 401, which the service turns into UNAUTHORIZED; known 4xx codes → their meaning.
+ * Failures are mapped at this boundary: a request that could not be sent, that timed out, or
+ * that Auth answered with a 5xx → `unavailable` (an outage: 503 with Retry-After wherever it
+ * surfaces, never 500 and never "signed out"); 401 → `upstream_error` with status 401, which
+ * the service turns into UNAUTHORIZED; known 4xx codes → their meaning.
  */
 import {
   AuthClient,
@@ -14,6 +15,7 @@ import {
   type Session as SupabaseSession,
   type User as SupabaseUser,
 } from '@supabase/supabase-js';
+import { sql } from 'kysely';
 import type { Database } from '../../../db/index.ts';
 import { normaliseEmail } from './local.ts';
 import {
@@ -31,9 +33,29 @@ export interface SupabaseIdentityOptions {
   db: Database;
   /** Injected in tests to see the exact requests; the global fetch otherwise. */
   fetch?: typeof fetch;
+  /** How long one request to Auth may take before it counts as an outage (10 s). */
+  timeoutMs?: number;
 }
 
 const VERIFY_CACHE_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** What a person is told when Supabase Auth is down, slow or failing. */
+export const AUTH_UNAVAILABLE_MESSAGE =
+  'We could not reach the sign-in service. Please try again in a moment.';
+
+/**
+ * A fetch that gives up after `timeoutMs`: auth-js has no timeout of its own, and a request
+ * that hangs would hold the caller's request for ever. The abort surfaces in auth-js as a
+ * retryable fetch error, which maps to `unavailable`.
+ */
+function withTimeout(send: typeof fetch, timeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return send(input, { ...init, signal });
+  };
+}
 
 function toUser(user: SupabaseUser): IdentityUser {
   return {
@@ -74,17 +96,10 @@ export function mapSupabaseError(
   const status = 'status' in error ? (error.status as number | undefined) : undefined;
   const code = 'code' in error ? (error.code as string | undefined) : undefined;
   if (status !== undefined && status >= 500) {
-    return new IdentityError(
-      'upstream_error',
-      'The sign-in service had a problem. Please try again in a moment.',
-      status,
-    );
+    return new IdentityError('unavailable', AUTH_UNAVAILABLE_MESSAGE, status);
   }
   if (error.name === 'AuthRetryableFetchError' || !status) {
-    return new IdentityError(
-      'unavailable',
-      'We could not reach the sign-in service. Please try again in a moment.',
-    );
+    return new IdentityError('unavailable', AUTH_UNAVAILABLE_MESSAGE);
   }
   if (status === 401) return new IdentityError('upstream_error', 'Your session has expired.', 401);
   switch (code) {
@@ -131,6 +146,7 @@ function confirmRedirect(url: string): string {
 export function createSupabaseIdentity(options: SupabaseIdentityOptions): IdentityProvider {
   // Only the auth client: the full supabase-js client also opens realtime, which needs a
   // WebSocket that Node 20 does not have.
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = (key: string) =>
     new AuthClient({
       url: `${options.url.replace(/\/$/, '')}/auth/v1`,
@@ -138,7 +154,7 @@ export function createSupabaseIdentity(options: SupabaseIdentityOptions): Identi
       persistSession: false,
       autoRefreshToken: false,
       detectSessionInUrl: false,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch: withTimeout(options.fetch ?? ((input, init) => fetch(input, init)), timeoutMs),
     });
   const anon = { auth: client(options.anonKey) };
   const admin = { auth: client(options.serviceRoleKey) };
@@ -229,9 +245,7 @@ export function createSupabaseIdentity(options: SupabaseIdentityOptions): Identi
         user = (await call(() => admin.auth.getUser(accessToken), 'Token check failed')).user;
       } catch (error) {
         // An outage is reported as one; only a refused token means "not signed in".
-        const outage =
-          error instanceof IdentityError && (error.code === 'unavailable' || (error.status ?? 0) >= 500);
-        if (outage) throw error;
+        if (error instanceof IdentityError && error.code === 'unavailable') throw error;
         return null;
       }
       const payload = decodePayload(accessToken);
@@ -330,6 +344,38 @@ export function createSupabaseIdentity(options: SupabaseIdentityOptions): Identi
         'Could not create the user',
       );
       return { id: data.user.id };
+    },
+
+    async ensurePasswordlessUser(input) {
+      const email = normaliseEmail(input.email);
+      const existingId = async () =>
+        (
+          await options.db
+            .selectFrom('auth.users')
+            .select('id')
+            .where(sql<string>`lower(email)`, '=', email)
+            .executeTakeFirst()
+        )?.id;
+      const found = await existingId();
+      if (found) return { id: found, created: false };
+      try {
+        // No password: Auth stores none, so nobody can sign in as this account.
+        const data = await call(
+          () =>
+            admin.auth.admin.createUser({
+              email,
+              email_confirm: true,
+              user_metadata: { display_name: input.displayName },
+            }),
+          'Could not create the user',
+        );
+        return { id: data.user.id, created: true };
+      } catch (error) {
+        // Made meanwhile by someone else (a second seed at the same moment): use theirs.
+        const raced = error instanceof IdentityError && error.status === 422 ? await existingId() : undefined;
+        if (raced) return { id: raced, created: false };
+        throw error;
+      }
     },
   };
 }

@@ -42,6 +42,12 @@ export type IdentityErrorCode =
   | 'upstream_error';
 
 export class IdentityError extends Error {
+  /**
+   * The identity service could not be reached, timed out or failed on its side: an outage,
+   * answered 503 with Retry-After wherever it surfaces (errors.ts), never 500 or "signed out".
+   */
+  readonly upstreamUnavailable: boolean;
+
   constructor(
     readonly code: IdentityErrorCode,
     message: string,
@@ -49,6 +55,7 @@ export class IdentityError extends Error {
   ) {
     super(message);
     this.name = 'IdentityError';
+    this.upstreamUnavailable = code === 'unavailable';
   }
 }
 
@@ -88,4 +95,13 @@ export interface IdentityProvider {
   getUser(userId: string): Promise<IdentityUser | null>;
   /** For seeds and operators: a confirmed account with a password, created or updated. */
   ensureUser(input: { email: string; password: string; displayName: string }): Promise<{ id: string }>;
+  /**
+   * For the demo seed: a confirmed account without a password (nobody can sign in as it),
+   * created unless one with the address exists. `created` says whether this call made it.
+   * Hosted: through Supabase Auth's admin API, never a row written into auth.users by hand.
+   */
+  ensurePasswordlessUser(input: {
+    email: string;
+    displayName: string;
+  }): Promise<{ id: string; created: boolean }>;
 }
