@@ -26,16 +26,9 @@ const steps = [
     'web',
   ],
   [
-    'edge functions: deno check',
-    bin('deno'),
-    ['check', '--config', 'deno.json', 'serve-all.ts', '_shared/handler.test.ts', '_shared/seed.test.ts'],
-    'supabase/functions',
-  ],
-  [
-    'edge functions: deno test',
-    bin('deno'),
-    ['test', '--config', 'deno.json', '--allow-env', '_shared/'],
-    'supabase/functions',
+    'edge functions: deno check (tests and each deploy import map), deno test, the deploy upload',
+    process.execPath,
+    [path.join(root, 'scripts/test-edge.mjs')],
   ],
   ['chromium', process.execPath, [path.join(root, 'scripts/ensure-chromium.mjs')]],
   [

@@ -3,9 +3,9 @@
  * used by the tests that drive the Edge Functions over HTTP against a local PostgreSQL.
  *   deno run --allow-net --allow-env --allow-read --allow-sys serve-all.ts <port>
  */
-import { handler as adminCleanupListings } from './admin-cleanup-listings/index.ts';
-import { handler as adminMetrics } from './admin-metrics/index.ts';
-import { handler as seedOpenLibraryRecent } from './seed-openlibrary-recent/index.ts';
+import { handler as adminCleanupListings } from './admin-cleanup-listings/handler.ts';
+import { handler as adminMetrics } from './admin-metrics/handler.ts';
+import { handler as seedOpenLibraryRecent } from './seed-openlibrary-recent/handler.ts';
 
 const routes: Record<string, (request: Request) => Promise<Response>> = {
   'admin-metrics': adminMetrics,

@@ -11,8 +11,14 @@ import {
 import { createHandler } from './handler.ts';
 
 const SECRET = 'deno-test-jwt-secret-0123456789abcdef';
-Deno.env.set('SUPABASE_SERVICE_ROLE_KEY', 'service-key');
-Deno.env.set('SUPABASE_JWT_SECRET', SECRET);
+const PROJECT = 'https://abcdefghijklmnopqrst.supabase.co';
+// A project on its legacy JWT secret (auth.test.ts covers the asymmetric signing keys).
+const ENV: Record<string, string> = {
+  SUPABASE_URL: PROJECT,
+  SUPABASE_SERVICE_ROLE_KEY: 'service-key',
+  JWT_LEGACY_SECRET: SECRET,
+};
+const env = (name: string) => ENV[name];
 
 function assertEquals(actual: unknown, expected: unknown) {
   const a = JSON.stringify(actual);
@@ -24,6 +30,7 @@ async function token(sub: string): Promise<string> {
   return new SignJWT({ role: 'authenticated' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(sub)
+    .setIssuer(`${PROJECT}/auth/v1`)
     .setAudience('authenticated')
     .setExpirationTime('1h')
     .sign(new TextEncoder().encode(SECRET));
@@ -42,7 +49,10 @@ function fakeSql(
 }
 
 const handler = (staff: boolean) =>
-  createHandler('admin-metrics', ({ sql, body }) => adminMetrics(sql, body), { sql: () => fakeSql(staff) });
+  createHandler('admin-metrics', ({ sql, body }) => adminMetrics(sql, body), {
+    sql: () => fakeSql(staff),
+    env,
+  });
 
 async function post(staff: boolean, headers: Record<string, string>, body = '{"period":"ytd"}') {
   const response = await handler(staff)(
@@ -129,7 +139,7 @@ async function cleanup(roles: { staff: boolean; admin: boolean }, body: string, 
   const handle = createHandler(
     'admin-cleanup-listings',
     ({ sql, body, userId }) => adminCleanupListings(sql, body, userId),
-    { sql: () => cleanupSql(roles, calls, fail) },
+    { sql: () => cleanupSql(roles, calls, fail), env },
   );
   const response = await handle(
     new Request('http://x/admin-cleanup-listings', {

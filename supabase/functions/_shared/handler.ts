@@ -1,14 +1,16 @@
 /**
  * The Edge Functions' HTTP shell (Deno). Only the Reshelf API may call a function: the
- * request must carry the service-role key as `apikey` and the signed-in staff member's
- * access token as `Authorization: Bearer`. The token is verified with SUPABASE_JWT_SECRET
- * and the caller's staff role is checked in the database again (defence in depth: the API
- * already checked). Answers: 200 with the result, 400 for bad input, 401, 403 (not staff, or not
- * the role the call needs), 405, 409 (the data changed under a confirmation), 500.
+ * request must carry one of the project's secret keys as `apikey` (a new-style `sb_secret_…`
+ * key or the legacy service_role key) and the signed-in staff member's access token as
+ * `Authorization: Bearer`, verified against the project's signing keys (auth.ts). The
+ * caller's staff role is checked in the database again (defence in depth: the API already
+ * checked). Answers: 200 with the result, 400 for bad input, 401 (no or wrong key, or a token
+ * that is not a valid session: `{error, reason}`), 403 (not staff, or not the role the call
+ * needs), 405, 409 (the data changed under a confirmation), 500 (a function misconfigured or
+ * failing), 503 (the project's signing keys could not be fetched).
  */
 // @ts-types="@types/pg"
 import pg from 'pg';
-import { jwtVerify } from 'jose';
 import {
   FunctionConflictError,
   FunctionForbiddenError,
@@ -16,6 +18,14 @@ import {
   isStaff,
   type SqlClient,
 } from './admin.ts';
+import {
+  bearerToken,
+  checkCallerKey,
+  type Env,
+  type Refusal,
+  SESSION_EXPIRED,
+  verifyAccessToken,
+} from './auth.ts';
 
 export interface FunctionContext {
   sql: SqlClient;
@@ -27,14 +37,12 @@ export type FunctionWork = (context: FunctionContext) => Promise<unknown>;
 
 let pool: pg.Pool | undefined;
 
-function env(name: string): string {
-  const value = Deno.env.get(name);
-  if (!value) throw new Error(`${name} is not set for this function`);
-  return value;
-}
+const denoEnv: Env = (name) => Deno.env.get(name);
 
 function database(): SqlClient {
-  pool ??= new pg.Pool({ connectionString: env('SUPABASE_DB_URL'), max: 3 });
+  const url = Deno.env.get('SUPABASE_DB_URL');
+  if (!url) throw new Error('SUPABASE_DB_URL is not set for this function');
+  pool ??= new pg.Pool({ connectionString: url, max: 3 });
   const current = pool;
   return {
     async query<Row>(text: string, params: unknown[] = []) {
@@ -48,22 +56,15 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-async function callerId(request: Request): Promise<string | null> {
-  const header = request.headers.get('authorization') ?? '';
-  const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-  if (!token) return null;
-  try {
-    const key = new TextEncoder().encode(env('SUPABASE_JWT_SECRET'));
-    const { payload } = await jwtVerify(token, key, { audience: 'authenticated', algorithms: ['HS256'] });
-    return typeof payload.sub === 'string' ? payload.sub : null;
-  } catch {
-    return null;
-  }
+function refused({ status, error, reason }: Refusal): Response {
+  return json(status, { error, reason });
 }
 
 export interface HandlerOptions {
   /** The database; the pool on SUPABASE_DB_URL when not given (tests pass a fake). */
   sql?: () => SqlClient;
+  /** The function's secrets; Deno.env when not given (tests pass their own). */
+  env?: Env;
 }
 
 export function createHandler(
@@ -72,13 +73,16 @@ export function createHandler(
   options: HandlerOptions = {},
 ): (request: Request) => Promise<Response> {
   const connect = options.sql ?? database;
+  const env = options.env ?? denoEnv;
   return async (request) => {
     if (request.method !== 'POST') return json(405, { error: `${name} accepts POST only` });
-    if (request.headers.get('apikey') !== env('SUPABASE_SERVICE_ROLE_KEY')) {
-      return json(401, { error: `${name} is called by the Reshelf API only` });
-    }
-    const userId = await callerId(request);
-    if (!userId) return json(401, { error: 'Session expired—please sign in' });
+    const caller = checkCallerKey(request, env, name);
+    if (!caller.ok) return refused(caller.refusal);
+    const token = bearerToken(request);
+    if (!token) return refused({ status: 401, error: SESSION_EXPIRED, reason: 'missing_token' });
+    const user = await verifyAccessToken(token, env);
+    if (!user.ok) return refused(user.refusal);
+    const userId = user.value;
     const text = await request.text();
     let body: unknown = {};
     if (text.trim()) {

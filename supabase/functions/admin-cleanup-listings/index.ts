@@ -1,12 +1,4 @@
-import { adminCleanupListings } from '../_shared/admin.ts';
-import { createHandler } from '../_shared/handler.ts';
+// The admin-cleanup-listings Edge Function's entry point (supabase functions deploy admin-cleanup-listings).
+import { handler } from './handler.ts';
 
-/**
- * admin-cleanup-listings: `{dry_run: true}` previews (staff); `{}` or `{expected}` withdraws
- * (admins only, checked here again).
- */
-export const handler = createHandler('admin-cleanup-listings', ({ sql, body, userId }) =>
-  adminCleanupListings(sql, body, userId),
-);
-
-if (import.meta.main) Deno.serve(handler);
+Deno.serve(handler);

@@ -1,6 +1,4 @@
-import { adminMetrics } from '../_shared/admin.ts';
-import { createHandler } from '../_shared/handler.ts';
+// The admin-metrics Edge Function's entry point (supabase functions deploy admin-metrics).
+import { handler } from './handler.ts';
 
-export const handler = createHandler('admin-metrics', ({ sql, body }) => adminMetrics(sql, body));
-
-if (import.meta.main) Deno.serve(handler);
+Deno.serve(handler);

@@ -1,14 +1,29 @@
 /**
  * The BFF in hosted mode invokes the Edge Functions over HTTP (served by Deno as
  * `supabase functions serve` would) against the same PostgreSQL, and gets the same answers
- * as the in-process adapter. Open Library is a local stand-in (OPENLIBRARY_SEARCH_URL), so
- * the functions never reach the internet; it can answer with recent books or fail.
+ * as the in-process adapter. The functions see what hosted functions see today: SUPABASE_URL,
+ * SUPABASE_SECRET_KEYS (new-style `sb_secret_…` keys), the legacy SUPABASE_SERVICE_ROLE_KEY,
+ * SUPABASE_DB_URL, and the operator's JWT_LEGACY_SECRET. A stand-in for Supabase Auth issues
+ * the access tokens (ES256 and RS256 signing keys, published at its JWKS endpoint, or the
+ * legacy HS256 secret) and the BFF calls the functions with the new-style secret key. Open
+ * Library is a local stand-in too (OPENLIBRARY_SEARCH_URL), so the functions never reach the
+ * internet; it can answer with recent books or fail.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  type JWK,
+  type JWTPayload,
+  jwtVerify,
+  SignJWT,
+} from 'jose';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMetrics } from '../../../../supabase/functions/_shared/admin.ts';
@@ -19,16 +34,108 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo } from '../../testing/auth.ts';
 import { createBook, createListing } from '../../testing/catalogue.ts';
 import { createLocalIdentity } from '../auth/identity/local.ts';
+import type { IdentityProvider } from '../auth/identity/types.ts';
 import { createEdgeFunctions } from './edge-functions.ts';
 import { poolClient } from './server-functions.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const SERVICE_KEY = 'service-role-key-for-edge-tests';
-const JWT_SECRET = 'edge-test-jwt-secret-0123456789abcdef';
+/** The new-style secret key the BFF calls with (SUPABASE_SECRET_KEYS' `default`). */
+const SECRET_KEY = 'sb_secret_edgeTests_0123456789abcdefABCDEF';
+const LEGACY_JWT_SECRET = 'edge-test-legacy-jwt-secret-0123456789abcdef';
 
 let deno: ChildProcess;
 let functionsUrl: string;
 let t: TestApp;
+
+// Supabase Auth's stand-in: the project's signing keys, their JWKS, and tokens signed with them.
+type Alg = 'ES256' | 'RS256' | 'HS256';
+type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+const signingKeys = new Map<'ES256' | 'RS256', KeyPair & { kid: string; jwk: JWK }>();
+let auth: Server;
+let authUrl: string;
+const jwksRequests: string[] = [];
+/** How new sessions are signed: the current signing key, or the legacy secret. */
+let signWith: Alg = 'ES256';
+/** The legacy service_role key: a JWT with role service_role, signed with the legacy secret. */
+let legacyServiceRoleKey: string;
+
+async function startAuth(): Promise<string> {
+  for (const [alg, kid] of [
+    ['ES256', 'es256-current'],
+    ['RS256', 'rs256-previous'],
+  ] as const) {
+    const pair = await generateKeyPair(alg, { extractable: true });
+    signingKeys.set(alg, {
+      ...pair,
+      kid,
+      jwk: { ...(await exportJWK(pair.publicKey)), kid, alg, use: 'sig' },
+    });
+  }
+  auth = createServer((req, res) => {
+    jwksRequests.push(req.url ?? '');
+    if (req.url !== '/auth/v1/.well-known/jwks.json') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ keys: [...signingKeys.values()].map((key) => key.jwk) }));
+  });
+  await new Promise<void>((resolve) => auth.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(auth.address() as AddressInfo).port}`;
+}
+
+/** An access token as Supabase Auth issues it (claims as in its JWT guide). */
+async function accessToken(
+  userId: string,
+  email: string,
+  alg: Alg,
+  overrides: { iss?: string; key?: KeyPair & { kid: string } } = {},
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const key = overrides.key ?? (alg === 'HS256' ? undefined : signingKeys.get(alg));
+  const jwt = new SignJWT({ email, role: 'authenticated', aal: 'aal1', session_id: crypto.randomUUID() })
+    .setProtectedHeader(key ? { alg, kid: key.kid, typ: 'JWT' } : { alg, typ: 'JWT' })
+    .setSubject(userId)
+    .setIssuer(overrides.iss ?? `${authUrl}/auth/v1`)
+    .setAudience('authenticated')
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600);
+  return jwt.sign(key ? key.privateKey : new TextEncoder().encode(LEGACY_JWT_SECRET));
+}
+
+/**
+ * The BFF's identity port as hosted mode has it: accounts in auth.users (the local provider
+ * makes them), sessions signed by Supabase Auth's stand-in (ES256/RS256 or the legacy secret).
+ */
+function supabaseStyleIdentity(local: IdentityProvider): IdentityProvider {
+  const jwks = () => createLocalJWKSet({ keys: [...signingKeys.values()].map((key) => key.jwk) });
+  return {
+    ...local,
+    async signIn(email, password, info) {
+      const session = await local.signIn(email, password, info);
+      return { ...session, accessToken: await accessToken(session.user.id, email, signWith) };
+    },
+    async verify(token) {
+      let payload: JWTPayload;
+      try {
+        const legacy = decodeProtectedHeader(token).alg === 'HS256';
+        const options = { issuer: `${authUrl}/auth/v1`, audience: 'authenticated' };
+        ({ payload } = legacy
+          ? await jwtVerify(token, new TextEncoder().encode(LEGACY_JWT_SECRET), options)
+          : await jwtVerify(token, jwks(), options));
+      } catch {
+        return null;
+      }
+      if (!payload.sub || !payload.exp || typeof payload.session_id !== 'string') return null;
+      return {
+        userId: payload.sub,
+        email: String(payload.email ?? ''),
+        sessionId: payload.session_id,
+        expiresAt: payload.exp,
+      };
+    },
+  };
+}
 
 // Open Library's stand-in: 30 recent books (valid 979 ISBN-13s, covers), or a failure.
 let openLibrary: Server;
@@ -83,9 +190,12 @@ async function startFunctions(databaseUrl: string): Promise<string> {
       cwd: ROOT,
       env: {
         ...process.env,
+        // What hosted functions are given by default, and the one secret the operator sets.
+        SUPABASE_URL: authUrl,
         SUPABASE_DB_URL: databaseUrl,
-        SUPABASE_SERVICE_ROLE_KEY: SERVICE_KEY,
-        SUPABASE_JWT_SECRET: JWT_SECRET,
+        SUPABASE_SECRET_KEYS: JSON.stringify({ default: SECRET_KEY }),
+        SUPABASE_SERVICE_ROLE_KEY: legacyServiceRoleKey,
+        JWT_LEGACY_SECRET: LEGACY_JWT_SECRET,
         OPENLIBRARY_SEARCH_URL: openLibraryUrl,
         NO_COLOR: '1',
       },
@@ -111,19 +221,25 @@ async function startFunctions(databaseUrl: string): Promise<string> {
 
 beforeAll(async () => {
   openLibraryUrl = await startOpenLibrary();
+  authUrl = await startAuth();
+  legacyServiceRoleKey = await new SignJWT({ role: 'service_role' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer('supabase')
+    .setIssuedAt()
+    .sign(new TextEncoder().encode(LEGACY_JWT_SECRET));
   t = await createTestApp({
     services: async (defaults, database) => {
       functionsUrl = await startFunctions(database.url);
       return {
         ...defaults,
-        // Tokens signed with the key the functions verify with (Supabase's JWT secret).
-        identity: createLocalIdentity({
-          db: database.handle.db,
-          secrets: { key: () => Buffer.alloc(32), sign: () => '', verify: () => false },
-          mailer: defaults.mailer,
-          jwtKey: new TextEncoder().encode(JWT_SECRET),
-        }),
-        functions: createEdgeFunctions({ url: functionsUrl, serviceRoleKey: SERVICE_KEY }),
+        identity: supabaseStyleIdentity(
+          createLocalIdentity({
+            db: database.handle.db,
+            secrets: { key: () => Buffer.alloc(32), sign: () => '', verify: () => false },
+            mailer: defaults.mailer,
+          }),
+        ),
+        functions: createEdgeFunctions({ url: functionsUrl, serviceRoleKey: SECRET_KEY }),
       };
     },
   });
@@ -132,6 +248,7 @@ beforeAll(async () => {
 afterAll(async () => {
   deno?.kill('SIGTERM');
   openLibrary?.close();
+  auth?.close();
   await t?.close();
 });
 
@@ -148,12 +265,21 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
         await adminMetrics(poolClient(t.database.handle.pool), { period }),
       );
     }
+    // An ES256 session, checked by the functions against the project's JWKS, fetched once.
+    expect(jwksRequests).toEqual(['/auth/v1/.well-known/jwks.json']);
   });
 
   it('previews admin-cleanup-listings through the function for a moderator; only an admin runs it', async () => {
     const db = t.database.handle.db;
+    // The moderator's session is signed by the previous (RS256) key, still in the JWKS.
+    signWith = 'RS256';
     const moderator = await createUser(db, t.services.identity, 'edge-cleanup@example.com', {
       roles: ['moderator'],
+    });
+    signWith = 'ES256';
+    expect(decodeProtectedHeader(moderator.accessToken)).toMatchObject({
+      alg: 'RS256',
+      kid: 'rs256-previous',
     });
     const admin = await createUser(db, t.services.identity, 'edge-cleanup-admin@example.com', {
       roles: ['admin'],
@@ -184,7 +310,7 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
     // The function checks again: a moderator calling it directly is refused too.
     const direct = await fetch(`${functionsUrl}/functions/v1/admin-cleanup-listings`, {
       method: 'POST',
-      headers: { apikey: SERVICE_KEY, authorization: `Bearer ${moderator.accessToken}` },
+      headers: { apikey: SECRET_KEY, authorization: `Bearer ${moderator.accessToken}` },
       body: '{}',
     });
     expect(direct.status).toBe(403);
@@ -205,42 +331,81 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
     expect((await lastEmailTo(db, seller.email))?.template).toBe('listing_removed');
   });
 
-  it('refuses callers without the service key, without a valid token, or without a staff role', async () => {
+  it('refuses callers without a secret key, without a valid session, or without a staff role', async () => {
     const buyer = await createUser(t.database.handle.db, t.services.identity, 'edge-buyer@example.com');
-    const post = (headers: Record<string, string>) =>
-      fetch(`${functionsUrl}/functions/v1/admin-metrics`, {
-        method: 'POST',
-        headers,
-        body: '{"period":"mtd"}',
-      });
-    expect((await post({ authorization: `Bearer ${buyer.accessToken}` })).status).toBe(401);
-    expect((await post({ apikey: SERVICE_KEY, authorization: 'Bearer not-a-jwt' })).status).toBe(401);
-    const forbidden = await post({ apikey: SERVICE_KEY, authorization: `Bearer ${buyer.accessToken}` });
-    expect(forbidden.status).toBe(403);
-    expect(await forbidden.json()).toEqual({
-      error: "You don't have permission to access the admin portal with your current account.",
-    });
     const staff = await createUser(t.database.handle.db, t.services.identity, 'edge-input@example.com', {
       roles: ['admin'],
     });
-    const bad = await post({
-      apikey: SERVICE_KEY,
-      authorization: `Bearer ${staff.accessToken}`,
-      'x-period': '',
+    const post = (headers: Record<string, string>, body = '{"period":"mtd"}') =>
+      fetch(`${functionsUrl}/functions/v1/admin-metrics`, { method: 'POST', headers, body });
+    const answer = async (response: Response) => ({ status: response.status, body: await response.json() });
+    const apiOnly = (reason: string) => ({
+      status: 401,
+      body: { error: 'admin-metrics is called by the Reshelf API only', reason },
     });
-    expect(bad.status).toBe(200);
-    const badPeriod = await fetch(`${functionsUrl}/functions/v1/admin-metrics`, {
-      method: 'POST',
-      headers: { apikey: SERVICE_KEY, authorization: `Bearer ${staff.accessToken}` },
-      body: '{"period":"fortnight"}',
+    const sessionExpired = (reason: string) => ({
+      status: 401,
+      body: { error: 'Session expired—please sign in', reason },
     });
-    expect(badPeriod.status).toBe(400);
-    expect(await badPeriod.json()).toEqual({ error: 'period must be one of today, mtd, last30, ytd' });
+
+    // The key: one of the project's secret keys, new-style or the legacy service_role key.
+    expect(await answer(await post({ authorization: `Bearer ${staff.accessToken}` }))).toEqual(
+      apiOnly('missing_key'),
+    );
+    expect(
+      await answer(
+        await post({
+          apikey: 'sb_publishable_notASecretKey012345',
+          authorization: `Bearer ${staff.accessToken}`,
+        }),
+      ),
+    ).toEqual(apiOnly('wrong_key'));
+    expect(
+      (await post({ apikey: legacyServiceRoleKey, authorization: `Bearer ${staff.accessToken}` })).status,
+    ).toBe(200);
+
+    // The session: signed by one of the project's keys, for this project, not expired.
+    const stranger = Object.assign(await generateKeyPair('ES256'), { kid: 'es256-current' });
+    const refusals: [string, string][] = [
+      ['malformed_token', 'not-a-jwt'],
+      ['bad_signature', await accessToken(staff.id, staff.email, 'ES256', { key: stranger })],
+      [
+        'wrong_issuer',
+        await accessToken(staff.id, staff.email, 'ES256', { iss: 'https://another.supabase.co/auth/v1' }),
+      ],
+    ];
+    for (const [reason, token] of refusals) {
+      expect({
+        reason,
+        ...(await answer(await post({ apikey: SECRET_KEY, authorization: `Bearer ${token}` }))),
+      }).toEqual({
+        reason,
+        ...sessionExpired(reason),
+      });
+    }
+
+    const forbidden = await post({ apikey: SECRET_KEY, authorization: `Bearer ${buyer.accessToken}` });
+    expect(await answer(forbidden)).toEqual({
+      status: 403,
+      body: { error: "You don't have permission to access the admin portal with your current account." },
+    });
+    const badPeriod = await post(
+      { apikey: SECRET_KEY, authorization: `Bearer ${staff.accessToken}` },
+      '{"period":"fortnight"}',
+    );
+    expect(await answer(badPeriod)).toEqual({
+      status: 400,
+      body: { error: 'period must be one of today, mtd, last30, ytd' },
+    });
   });
 
   it('seeds through seed-openlibrary-recent: Open Library first, the snapshot when it is down', async () => {
     const db = t.database.handle.db;
+    // A project still on its legacy JWT secret: an HS256 session, checked with JWT_LEGACY_SECRET.
+    signWith = 'HS256';
     const staff = await createUser(db, t.services.identity, 'edge-seed@example.com', { roles: ['admin'] });
+    signWith = 'ES256';
+    expect(decodeProtectedHeader(staff.accessToken).alg).toBe('HS256');
     const seed = (reset: boolean) =>
       request(t.app.server)
         .post('/trpc/admin.seed')
@@ -326,7 +491,7 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
 
     const badInput = await fetch(`${functionsUrl}/functions/v1/seed-openlibrary-recent`, {
       method: 'POST',
-      headers: { apikey: SERVICE_KEY, authorization: `Bearer ${staff.accessToken}` },
+      headers: { apikey: SECRET_KEY, authorization: `Bearer ${staff.accessToken}` },
       body: '{"reset":"yes"}',
     });
     expect(badInput.status).toBe(400);
