@@ -78,7 +78,9 @@ describe('migration runner', () => {
     expect(await query('select checksum from schema_migrations')).toEqual([{ checksum: checksumOf(after) }]);
     // A text it does not list is still an edit.
     await writeFile(path.join(dir, '20260101000000_first.sql'), 'create table log (n bigint);');
-    await expect(migrate(database.url, { dir, revised })).rejects.toThrow(/20260101000000_first\.sql was edited/);
+    await expect(migrate(database.url, { dir, revised })).rejects.toThrow(
+      /20260101000000_first\.sql was edited/,
+    );
   });
 
   it('brings a database that applied the first text of 20261124180000_database_privileges up to date', async () => {

@@ -27,7 +27,9 @@ export const REVISED_MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
   // Its first text narrowed the runtime role's grants on public.schema_migrations, the embedded
   // runner's own table, which `supabase db push` never creates: hosted, the push failed there.
   // The revision skips that one statement where the table does not exist (decision 0033).
-  '20261124180000_database_privileges.sql': ['21ea6e5dcd7df67d753901921e4b3a8cda80d0498f2e28db3c98fc292dceca5b'],
+  '20261124180000_database_privileges.sql': [
+    '21ea6e5dcd7df67d753901921e4b3a8cda80d0498f2e28db3c98fc292dceca5b',
+  ],
 };
 
 export class MigrationError extends Error {
@@ -148,7 +150,9 @@ export async function migrate(
           file.name,
           file.checksum,
         ]);
-        log(`migration ${file.name} was revised (it does the same here): its record now has the new checksum`);
+        log(
+          `migration ${file.name} was revised (it does the same here): its record now has the new checksum`,
+        );
       }
 
       const pending = files.filter((file) => !applied.has(file.name));
