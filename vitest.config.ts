@@ -1,5 +1,40 @@
 import { defineConfig } from 'vitest/config';
 
+/** What every project on the run's throwaway PostgreSQL shares (tests/setup/postgres.global.ts). */
+const onPostgres = {
+  globalSetup: ['tests/setup/postgres.global.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
+/**
+ * The files with the most SQL, run again on PostgreSQL 17, the major hosted Supabase runs
+ * (supabase/config.toml), while `integration` runs everything on 18 (decision 0033): the
+ * migrations, schema and grants; money paths (checkout, orders, offers, refunds via revenue);
+ * search; charities' bulk import; the staff functions, cleanup and seed; the mail outbox; exports.
+ */
+const POSTGRES_17_FILES = [
+  'api/src/db/migrate.int.test.ts',
+  'api/src/db/schema.int.test.ts',
+  'api/src/db/privileges.int.test.ts',
+  'api/src/features/checkout/checkout.int.test.ts',
+  'api/src/features/orders/orders.int.test.ts',
+  'api/src/features/offers/offers.int.test.ts',
+  'api/src/features/listings/listings.int.test.ts',
+  'api/src/features/listings/search-relevance.int.test.ts',
+  'api/src/features/discovery/discovery.int.test.ts',
+  'api/src/features/charities/charity-selling.int.test.ts',
+  'api/src/features/admin/admin-functions.int.test.ts',
+  'api/src/features/admin/cleanup.int.test.ts',
+  'api/src/features/admin/seed-function.int.test.ts',
+  'api/src/features/mail/outbox.int.test.ts',
+  'api/src/features/revenue/revenue.int.test.ts',
+  'api/src/features/exports/exports.int.test.ts',
+  'api/src/features/global-admin/global-admin.int.test.ts',
+];
+/** `supabase db push` and the CLI's checks, against PostgreSQL 17 only (as hosted). */
+const SUPABASE_CLI_FILES = ['tests/integration/supabase-cli.int.test.ts'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -14,10 +49,16 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['api/**/*.int.test.ts', 'tests/integration/**/*.int.test.ts'],
-          exclude: ['**/node_modules/**'],
-          globalSetup: ['tests/setup/postgres.global.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          exclude: ['**/node_modules/**', ...SUPABASE_CLI_FILES],
+          ...onPostgres,
+        },
+      },
+      {
+        test: {
+          name: 'integration-pg17',
+          include: [...POSTGRES_17_FILES, ...SUPABASE_CLI_FILES],
+          env: { RESHELF_PG_MAJOR: '17' },
+          ...onPostgres,
         },
       },
       {

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `pnpm test:all`: everything CI checks, in order, stopping at the first failure.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,16 +43,88 @@ const steps = [
   ['fault suite (PostgreSQL restarts, SIGKILL, overload)', bin('vitest'), ['run', '--project', 'faults']],
 ];
 
+const env = { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1', REDOCLY_TELEMETRY: 'off' };
+
+// Started at once and run beside the steps before `awaitedBefore`, which mostly keep one core
+// busy; its output is shown when it is awaited. PostgreSQL 17 is the major hosted Supabase runs
+// (decision 0033): the SQL-heaviest integration files and the Supabase CLI's push run on it,
+// while the main test step runs every file on 18.
+const beside = {
+  name: 'tests on PostgreSQL 17 (integration-pg17: SQL-heaviest files, supabase db push)',
+  command: bin('vitest'),
+  args: ['run', '--project', 'integration-pg17'],
+  awaitedBefore: 'tests (unit, integration, browser)',
+};
+
+function startBeside(job) {
+  const started = Date.now();
+  // Its output goes to a file, not a pipe: the steps meanwhile run with spawnSync, which blocks
+  // this process, so a pipe would fill and stall the job.
+  const logDir = mkdtempSync(path.join(tmpdir(), 'reshelf-test-all-'));
+  const logFile = path.join(logDir, 'output.log');
+  const log = openSync(logFile, 'w');
+  // Its own process group, so stopping it stops its PostgreSQL too.
+  const child = spawn(job.command, job.args, {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  const done = new Promise((resolve) => {
+    child.on('error', (error) => resolve({ status: null, signal: error.message }));
+    child.on('close', (status, signal) => resolve({ status, signal }));
+  });
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+    }
+  };
+  process.on('exit', stop);
+  return {
+    stop,
+    async wait() {
+      console.info(`\n▶ ${job.name} (started beside the steps above)`);
+      const result = await done;
+      process.off('exit', stop);
+      process.stdout.write(readFileSync(logFile));
+      rmSync(logDir, { recursive: true, force: true });
+      return { ...result, seconds: ((Date.now() - started) / 1000).toFixed(1) };
+    },
+  };
+}
+
+const besideRun = startBeside(beside);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    besideRun.stop();
+    process.exit(130);
+  });
+}
+
 for (const [name, command, args, cwd] of steps) {
+  if (name === beside.awaitedBefore) {
+    const result = await besideRun.wait();
+    if (result.status !== 0) {
+      console.error(`\n✗ ${beside.name} failed (exit ${result.status ?? result.signal})`);
+      process.exit(result.status || 1);
+    }
+    console.info(`✓ ${beside.name} (${result.seconds} s since it started)`);
+  }
   const started = Date.now();
   console.info(`\n▶ ${name}`);
   const result = spawnSync(command, args, {
     cwd: path.join(root, cwd ?? ''),
     stdio: 'inherit',
-    env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1', REDOCLY_TELEMETRY: 'off' },
+    env,
   });
   if (result.status !== 0) {
     console.error(`\n✗ ${name} failed (exit ${result.status ?? result.signal})`);
+    besideRun.stop();
     process.exit(result.status || 1);
   }
   console.info(`✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);

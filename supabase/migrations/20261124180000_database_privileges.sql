@@ -91,7 +91,15 @@ $$;
 grant usage on schema public to reshelf_app;
 grant select, insert, update, delete on all tables in schema public to reshelf_app;
 revoke update, delete on public.audit_log from reshelf_app;
-revoke insert, update, delete on public.schema_migrations from reshelf_app;
+-- public.schema_migrations is the embedded runner's history (api/src/db/migrate.ts); `supabase db
+-- push` keeps its own in supabase_migrations, so hosted there is none to narrow.
+do $$
+begin
+  if to_regclass('public.schema_migrations') is not null then
+    revoke insert, update, delete on public.schema_migrations from reshelf_app;
+  end if;
+end
+$$;
 grant usage, select on all sequences in schema public to reshelf_app;
 grant execute on all functions in schema public to reshelf_app;
 

@@ -59,4 +59,14 @@ describe('the embedded PostgreSQL', () => {
     expect(notices[0]).toMatch(/^PostgreSQL stopped unexpectedly \(SIGKILL\): starting it again$/);
     expect(notices).toContain('PostgreSQL is running again');
   });
+
+  it('refuses to open its data with another major, saying which made it', async () => {
+    // Checked before anything touches the data: the running server is left alone.
+    const pid = server.pid;
+    await expect(startEmbeddedPostgres({ dataDir: dir, major: 17 })).rejects.toThrow(
+      `The database in ${path.join(dir, 'pg')} was created by PostgreSQL 18, and this start asked for PostgreSQL 17`,
+    );
+    expect(await postmasterPid()).toBe(pid);
+    expect(await query<{ n: number }>('select 1 as n')).toEqual([{ n: 1 }]);
+  });
 });

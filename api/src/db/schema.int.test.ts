@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing/db.ts';
 import type { Database } from './index.ts';
 
@@ -48,6 +48,12 @@ afterAll(async () => {
 });
 
 describe('schema', () => {
+  it('runs on the PostgreSQL major this run asked for (18, or 17 as hosted Supabase)', async () => {
+    const { rows } = await sql<{ major: number }>`
+      select current_setting('server_version_num')::int / 10000 as major`.execute(db);
+    expect(rows).toEqual([{ major: inject('pgMajor') }]);
+  });
+
   it('enables row-level security on every table in public', async () => {
     const { rows } = await sql<{ relname: string; relrowsecurity: boolean }>`
       select c.relname, c.relrowsecurity from pg_class c

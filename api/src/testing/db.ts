@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import type { PostgresMajor } from '../db/embedded.ts';
 import { createDatabase, type DatabaseHandle } from '../db/index.ts';
 import { RUNTIME_ROLE, withCredentials } from '../db/runtime-role.ts';
 
@@ -16,6 +17,8 @@ declare module 'vitest' {
     pgServerUrl: string;
     /** The runtime role's password on that cluster. */
     pgAppPassword: string;
+    /** That cluster's PostgreSQL major (RESHELF_PG_MAJOR: 18, or 17 as hosted Supabase). */
+    pgMajor: PostgresMajor;
   }
 }
 

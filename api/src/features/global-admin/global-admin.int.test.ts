@@ -6,8 +6,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
+import { readMigrations } from '../../db/migrate.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
+import { createTestDatabase } from '../../testing/db.ts';
 import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
 import { JOBS, runJob } from '../jobs/jobs.ts';
 import { JOB_STALE_AFTER_MS, MAIL_STUCK_AFTER_MS, platformHealth } from './health.service.ts';
@@ -57,6 +59,46 @@ describe('platform health', () => {
     expect(health.database.migrationsApplied).toBeGreaterThan(10);
     expect(health.database.latestMigration).toMatch(/^\d{14}_.+\.sql$/);
     expect(errorOf(await asUser(t.app, member.accessToken).query('globalAdmin.health')).status).toBe(403);
+  });
+
+  it('reads the migration history of the Supabase CLI on a database `supabase db push` migrated', async () => {
+    // Hosted, there is no public.schema_migrations: the CLI records each file's version and name
+    // in supabase_migrations.schema_migrations, which the runtime role may read once granted.
+    const hosted = await createTestDatabase();
+    try {
+      const files = (await readMigrations()).map((file) => file.name);
+      const owner = hosted.handle.db;
+      await sql`drop table public.schema_migrations`.execute(owner);
+      await sql`create schema supabase_migrations`.execute(owner);
+      await sql`create table supabase_migrations.schema_migrations (version text primary key, statements text[], name text)`.execute(
+        owner,
+      );
+      for (const file of files.slice(0, -1)) {
+        const [, version, name] = /^(\d{14})_(.+)\.sql$/.exec(file) ?? [];
+        await sql`insert into supabase_migrations.schema_migrations (version, name) values (${version}, ${name})`.execute(
+          owner,
+        );
+      }
+
+      const ungranted = (await platformHealth(hosted.appHandle.db)).database;
+      expect(ungranted).toMatchObject({ status: 'warning', migrationsApplied: 0, migrationsPending: [] });
+      expect(ungranted.problems).toEqual([
+        'The migration history (supabase_migrations.schema_migrations) cannot be read by reshelf_app: grant it USAGE on the schema and SELECT on the table (docs/hosted-supabase.md)',
+      ]);
+
+      await sql`grant usage on schema supabase_migrations to reshelf_app`.execute(owner);
+      await sql`grant select on supabase_migrations.schema_migrations to reshelf_app`.execute(owner);
+      const granted = (await platformHealth(hosted.appHandle.db)).database;
+      expect(granted).toMatchObject({
+        status: 'warning',
+        problems: ['1 migration is not applied yet'],
+        migrationsApplied: files.length - 1,
+        latestMigration: files.at(-2),
+        migrationsPending: [files.at(-1)],
+      });
+    } finally {
+      await hosted.drop();
+    }
   });
 
   it('says the job runner is failing until every job has run lately, and names a failed run', async () => {

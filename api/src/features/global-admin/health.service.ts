@@ -77,6 +77,38 @@ const worst = (...statuses: HealthStatus[]): HealthStatus =>
 
 const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
 
+/**
+ * The applied migrations, as file names, oldest first. The embedded runner (db/migrate.ts) keeps
+ * them in public.schema_migrations; hosted, `supabase db push` keeps each file's version and
+ * name in supabase_migrations.schema_migrations, which the runtime role reads once granted.
+ */
+async function appliedMigrations(db: Database): Promise<{ names: string[] } | { problem: string }> {
+  const tables = await sql<{ schema: string; readable: boolean }>`
+    select n.nspname as schema,
+           has_schema_privilege(n.oid, 'USAGE') and has_table_privilege(c.oid, 'SELECT') as readable
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where c.relname = 'schema_migrations' and n.nspname in ('public', 'supabase_migrations')
+    order by n.nspname = 'public' desc`.execute(db);
+  const table = tables.rows[0];
+  if (!table) return { problem: 'No migration history: the migrations have not been applied' };
+  if (!table.readable) {
+    return {
+      problem: `The migration history (${table.schema}.schema_migrations) cannot be read by ${await currentRole(db)}: grant it USAGE on the schema and SELECT on the table (docs/hosted-supabase.md)`,
+    };
+  }
+  const rows =
+    table.schema === 'public'
+      ? await sql<{ name: string }>`select name from public.schema_migrations order by name`.execute(db)
+      : await sql<{ name: string }>`
+          select version || coalesce('_' || name, '') || '.sql' as name
+          from supabase_migrations.schema_migrations order by version`.execute(db);
+  return { names: rows.rows.map((row) => row.name) };
+}
+
+async function currentRole(db: Database): Promise<string> {
+  return (await sql<{ role: string }>`select current_user as role`.execute(db)).rows[0]!.role;
+}
+
 async function databaseHealth(db: Database): Promise<PlatformHealth['database']> {
   const started = performance.now();
   await sql`select 1`.execute(db);
@@ -86,16 +118,18 @@ async function databaseHealth(db: Database): Promise<PlatformHealth['database']>
            pg_database_size(current_database())::text as size,
            (select count(*)::int from pg_stat_activity where datname = current_database()) as connections
   `.execute(db);
-  // schema_migrations belongs to the migration runner (db/migrate.ts), not to the typed schema.
-  const applied = (
-    await sql<{ name: string }>`select name from public.schema_migrations order by name`.execute(db)
-  ).rows;
-  const appliedNames = new Set(applied.map((row) => row.name));
-  // On a deployment without the migration files (a trimmed image), nothing is known to be pending.
-  const files = await readdir(MIGRATIONS_DIR).catch(() => [] as string[]);
-  const pending = files.filter((file) => file.endsWith('.sql') && !appliedNames.has(file)).sort();
+  const history = await appliedMigrations(db);
+  const applied = 'names' in history ? history.names : [];
+  const appliedVersions = new Set(applied.map((name) => name.slice(0, 14)));
+  // On a deployment without the migration files (a trimmed image), nothing is known to be pending;
+  // nor when the history cannot be read (said below).
+  const files = 'names' in history ? await readdir(MIGRATIONS_DIR).catch(() => [] as string[]) : [];
+  const pending = files
+    .filter((file) => file.endsWith('.sql') && !appliedVersions.has(file.slice(0, 14)))
+    .sort();
   const row = facts.rows[0]!;
   const problems: string[] = [];
+  if ('problem' in history) problems.push(history.problem);
   if (pending.length > 0)
     problems.push(`${pending.length} migration${pending.length === 1 ? ' is' : 's are'} not applied yet`);
   if (roundTripMs > 250) problems.push(`A round trip took ${roundTripMs} ms`);
@@ -107,7 +141,7 @@ async function databaseHealth(db: Database): Promise<PlatformHealth['database']>
     sizeBytes: Number(row.size),
     connections: row.connections,
     migrationsApplied: applied.length,
-    latestMigration: applied.at(-1)?.name ?? null,
+    latestMigration: applied.at(-1) ?? null,
     migrationsPending: pending,
   };
 }
