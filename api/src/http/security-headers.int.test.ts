@@ -18,6 +18,10 @@ const PRODUCTION = {
   PAYMENTS: 'stripe',
   STRIPE_SECRET_KEY: 'sk_test_headers',
   STRIPE_WEBHOOK_SECRET: 'whsec_headers',
+  // Production mail must leave the building (nothing is sent in these tests).
+  MAIL: 'smtp',
+  SMTP_URL: 'smtp://127.0.0.1:9/',
+  MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
 };
 const INLINE = 'window.__boot = { theme: "light" };';
 

@@ -18,6 +18,10 @@ const PRODUCTION = {
   PAYMENTS: 'stripe',
   STRIPE_SECRET_KEY: 'sk_test_trust_proxy',
   STRIPE_WEBHOOK_SECRET: 'whsec_trust_proxy',
+  // Production mail must leave the building (nothing is sent in these tests).
+  MAIL: 'smtp',
+  SMTP_URL: 'smtp://127.0.0.1:9/',
+  MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
 };
 
 let t: TestApp;
