@@ -623,6 +623,15 @@ export interface RateLimits {
   window_start: Timestamp;
 }
 
+export interface RealtimeEvents {
+  created_at: Generated<Timestamp>;
+  entity_id: string | null;
+  id: Generated<Int8>;
+  kind: string;
+  topic: string;
+  txid: Generated<string>;
+}
+
 export interface Refunds {
   amount_minor: number;
   buyer_protection_minor: Generated<number>;
@@ -774,6 +783,7 @@ export interface DB {
   profiles: Profiles;
   promotions: Promotions;
   rate_limits: RateLimits;
+  realtime_events: RealtimeEvents;
   refunds: Refunds;
   reports: Reports;
   request_log: RequestLog;

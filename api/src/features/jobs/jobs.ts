@@ -19,6 +19,7 @@ import {
   releaseHeldPayouts,
 } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/types.ts';
+import { pruneRealtimeEvents } from '../realtime/realtime.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
 
 export interface JobContext {
@@ -60,6 +61,8 @@ export const JOBS: Record<string, Job> = {
   'orders.auto_complete': (context) => autoComplete(context),
   'payouts.release_held': ({ db }) => releaseHeldPayouts(db),
   'request_log.prune': ({ db }) => pruneRequestLog(db),
+  // Realtime events older than 7 days (clients resume from them; notifications stay).
+  'realtime.prune': ({ db }) => pruneRealtimeEvents(db),
   // The backstop of mail delivery: retries that came due, and anything a NOTIFY wake-up missed.
   'mail.deliver': async ({ mailer, log }) => {
     const report = await mailer.deliver(log ? { log } : {});
