@@ -456,12 +456,20 @@ export interface ListingViews {
 }
 
 export interface Notifications {
+  body: string | null;
+  charity_id: string | null;
   created_at: Generated<Timestamp>;
   data: Generated<Json>;
+  emailed_at: Timestamp | null;
+  entity_id: string | null;
   id: Generated<string>;
   kind: string;
+  link: string | null;
   listing_id: string | null;
+  offer_id: string | null;
+  order_id: string | null;
   read_at: Timestamp | null;
+  title: string | null;
   user_id: string;
 }
 
