@@ -1,4 +1,4 @@
--- Issue 20 (decision 0034): one notifications table for every event a member expects, not
+-- Issue 20 (decision 0036): one notifications table for every event a member expects, not
 -- only wishlist news. Written by `notify(trx, …)` (api/src/features/notifications) in the
 -- transaction of the event, with its words, where it leads and what it is about; each one also
 -- publishes a realtime event to the member (`user:<id>`, `notification.created`), so the bell

@@ -1,5 +1,5 @@
 /**
- * Notifications (issue 20, decision 0034): every kind a member is told about, in the app (the
+ * Notifications (issue 20, decision 0036): every kind a member is told about, in the app (the
  * bell and /account/notifications) and by email as their preferences say. Shared by the BFF and
  * the web client: the kinds, what each one's email is (always sent, on a list the member may
  * leave, or none), and the shapes of the list and the preferences.
@@ -142,7 +142,7 @@ export type AppNotification = z.infer<typeof notificationSchema>;
 export const notificationListSchema = z.object({
   items: z.array(notificationSchema),
   unread: z.number().int(),
-  /** Pass as `before` for the next (older) page; null when there is none. */
+  /** Pass as `cursor` for the next (older) page; null when there is none. */
   nextCursor: z.string().nullable(),
 });
 export type NotificationList = z.infer<typeof notificationListSchema>;
@@ -150,8 +150,8 @@ export type NotificationList = z.infer<typeof notificationListSchema>;
 export const notificationListInputSchema = z
   .object({
     limit: z.number().int().min(1).max(100).default(20),
-    /** The `nextCursor` of the page before. */
-    before: z
+    /** The `nextCursor` of the page before (the newer one). */
+    cursor: z
       .string()
       .max(100)
       .regex(/^\d{4}-\d\d-\d\dT[\d:.]+Z_[0-9a-f-]{36}$/, 'Not a page of your notifications')

@@ -109,7 +109,7 @@ export type EmailClass =
  * (RFC 8058) and an unsubscribe link, and is never sent to someone who left its list (or all
  * lists). A member leaves a list with an email's link or from their email settings (the same
  * rows: features/mail/suppressions.ts). Wishlist price drops and the unread-message digest are
- * the lists sent today (decision 0034); a newsletter or recommendations would be sent under
+ * the lists sent today (decision 0036); a newsletter or recommendations would be sent under
  * their own list's family.
  */
 export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailClass }[] = [
@@ -126,7 +126,7 @@ export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailC
   { key: 'newsletter.', family: true, class: { essential: false, list: 'newsletter' } },
   { key: 'recommendations.', family: true, class: { essential: false, list: 'recommendations' } },
   { key: 'wishlist_alerts.', family: true, class: { essential: false, list: 'wishlist_alerts' } },
-  // Unread messages, in one email after a while (decision 0034).
+  // Unread messages, in one email after a while (decision 0036).
   { key: 'messages.', family: true, class: { essential: false, list: 'messages' } },
 ];
 

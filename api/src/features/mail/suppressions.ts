@@ -1,5 +1,5 @@
 /**
- * Who left which email list (decision 0028, and 0034 for preferences): one table,
+ * Who left which email list (decision 0028, and 0036 for preferences): one table,
  * `email_suppressions`, written by an unsubscribe link (source `link`), by the member's email
  * settings (`settings`) or by staff, and read by the sender before every non-essential email.
  * A row for the list `all` leaves every list. A row may name the account, or only an address

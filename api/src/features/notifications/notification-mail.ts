@@ -1,5 +1,5 @@
 /**
- * The emails of notifications that are not sent by the event's own code (decision 0034), from
+ * The emails of notifications that are not sent by the event's own code (decision 0036), from
  * the job `notifications.email` (every 30 s):
  *
  * - **Wishlist price drops.** The database trigger that writes them cannot render an email, so

@@ -1,5 +1,5 @@
 /**
- * Notifications (decision 0034): the member's list (keyset pages), the unread count for the
+ * Notifications (decision 0036): the member's list (keyset pages), the unread count for the
  * bell (kept live by `realtime.events`: `notification.created` / `notification.read`), marking
  * read, and the email preferences of /account/settings.
  */

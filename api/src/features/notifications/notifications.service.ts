@@ -1,5 +1,5 @@
 /**
- * In-app notifications (decision 0034): the member's list (newest first, by keyset), the unread
+ * In-app notifications (decision 0036): the member's list (newest first, by keyset), the unread
  * count for the bell, marking read. Written by `notify` (notify.ts) in the transaction of each
  * event, and by a database trigger for wishlist news (migration 20261121170000, whose words
  * are made here when read, from the book's current title).
@@ -25,6 +25,8 @@ interface NotificationRow {
   data: { oldPriceMinor?: number; newPriceMinor?: number; priceMinor?: number };
   read_at: Date | null;
   created_at: Date;
+  /** created_at to the microsecond, UTC (a JavaScript Date keeps milliseconds only). */
+  at_us: string;
   slug: string | null;
   status: string | null;
   book_title: string | null;
@@ -66,28 +68,29 @@ function toNotification(row: NotificationRow): AppNotification {
   };
 }
 
-function pageCursor(row: { created_at: Date; id: string }): string {
-  return `${row.created_at.toISOString()}_${row.id}`;
+function pageCursor(row: { at_us: string; id: string }): string {
+  return `${row.at_us}_${row.id}`;
 }
 
-/** The member's notifications, newest first, `limit` at a time (`before`: the last page's cursor). */
+/** The member's notifications, newest first, `limit` at a time (`cursor`: the last page's `nextCursor`). */
 export async function listNotifications(
   db: Database,
   userId: string,
-  page: { limit: number; before?: string | null },
+  page: { limit: number; cursor?: string | null },
 ): Promise<NotificationList> {
-  let before: { at: Date; id: string } | null = null;
-  if (page.before) {
-    const [at, id] = page.before.split('_');
+  let before: { at: string; id: string } | null = null;
+  if (page.cursor) {
+    const [at, id] = page.cursor.split('_');
     const date = new Date(at ?? '');
     if (Number.isNaN(date.getTime()) || !id) {
       throw new AppError('BAD_INPUT', 'That page of notifications does not exist: start from the first.');
     }
-    before = { at: date, id };
+    before = { at: at as string, id };
   }
   const [{ rows }, unread] = await Promise.all([
     sql<NotificationRow>`
       select n.id, n.kind, n.title, n.body, n.link, n.data, n.read_at, n.created_at,
+        to_char(n.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at_us,
         l.slug, l.status, b.title as book_title, b.authors, b.isbn13,
         l.photos ->> 0 as photo_url, b.cover_url
       from public.notifications n
@@ -96,7 +99,7 @@ export async function listNotifications(
       left join public.listings l on l.id = coalesce(n.listing_id, o.listing_id, f.listing_id)
       left join public.books b on b.id = l.book_id
       where n.user_id = ${userId}
-        ${before ? sql`and (n.created_at, n.id) < (${before.at}, ${before.id}::uuid)` : sql``}
+        ${before ? sql`and (n.created_at, n.id) < (${before.at}::timestamptz, ${before.id}::uuid)` : sql``}
       order by n.created_at desc, n.id desc
       limit ${page.limit + 1}`.execute(db),
     unreadCount(db, userId),

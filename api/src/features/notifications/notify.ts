@@ -1,5 +1,5 @@
 /**
- * `notify(trx, …)`: the one way a feature tells a member something (decision 0034). Call it on
+ * `notify(trx, …)`: the one way a feature tells a member something (decision 0036). Call it on
  * the transaction of the event, beside the event's email (`mailer.send(…, { trx })`): the
  * notification exists exactly when the event committed, and the member's open tabs and apps
  * hear of it at once (a realtime event on `user:<id>`, ids only). The in-app notification is

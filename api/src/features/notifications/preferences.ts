@@ -1,5 +1,5 @@
 /**
- * Email preferences (decision 0034) are the email lists a member has left: the same
+ * Email preferences (decision 0036) are the email lists a member has left: the same
  * `email_suppressions` rows an unsubscribe link writes and the sender reads, so a switch in
  * /account/settings and the link in an email are one mechanism. Only the optional lists can be
  * left; everything else about orders, offers, money and the account is always emailed.

@@ -2,7 +2,7 @@
  * The emails of the order lifecycle (issue 8): placed, dispatched, delivered, completed,
  * cancelled, dispute opened and resolved, payouts released, and the offer steps. Queued in the
  * outbox on the transaction of the step itself (decision 0028): they exist exactly when the
- * step committed, and go out after it. Each step's in-app notifications (decision 0034) are
+ * step committed, and go out after it. Each step's in-app notifications (decision 0036) are
  * written here too, beside its emails and in the same transaction, with the same words: every
  * party told by email is told in the app, whatever their email settings.
  */
