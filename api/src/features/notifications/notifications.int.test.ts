@@ -454,16 +454,14 @@ describe('access', () => {
   it('pages through the list newest first, without skipping or repeating', async () => {
     const member = await person('pager');
     for (let i = 0; i < 5; i += 1) {
-      await db
-        .transaction()
-        .execute((trx) =>
-          notify(trx, {
-            userId: member.id,
-            kind: 'team_invitation',
-            title: `Invitation ${i}`,
-            body: 'Join us.',
-          }),
-        );
+      await db.transaction().execute((trx) =>
+        notify(trx, {
+          userId: member.id,
+          kind: 'team_invitation',
+          title: `Invitation ${i}`,
+          body: 'Join us.',
+        }),
+      );
     }
     const first = dataOf(await as(member).query('notifications.list', { limit: 2 }));
     const second = dataOf(

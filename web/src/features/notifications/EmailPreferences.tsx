@@ -86,11 +86,39 @@ export function EmailPreferencesSection() {
             const kinds = NOTIFICATION_KINDS.filter(
               (kind) => NOTIFICATION_KIND_INFO[kind].group === group.id,
             );
+            // Kinds always emailed for the same reason are one row: the reason once, then what.
+            const always = kinds.filter((kind) => NOTIFICATION_KIND_INFO[kind].email.kind === 'always');
+            const reason = always
+              .map((kind) => NOTIFICATION_KIND_INFO[kind].email)
+              .find((e) => e.kind === 'always');
+            const rest = kinds.filter((kind) => NOTIFICATION_KIND_INFO[kind].email.kind !== 'always');
             return (
               <fieldset key={group.id} className="flex flex-col gap-2">
                 <legend className="mb-1 font-semibold text-ink">{group.label}</legend>
                 <ul className="flex flex-col divide-y divide-line rounded-lg border border-line">
-                  {kinds.map((kind) => (
+                  {always.length && reason?.kind === 'always' ? (
+                    <li className="flex flex-col gap-2 p-3" data-testid={`email-always-${group.id}`}>
+                      <div className="flex flex-wrap items-center justify-between gap-2">
+                        <p className="text-sm text-ink-muted">{reason.reason}</p>
+                        <span className="flex shrink-0 items-center gap-1.5 text-sm font-medium text-ink-soft">
+                          <Lock aria-hidden="true" className="size-4" />
+                          Always emailed
+                        </span>
+                      </div>
+                      <ul className="flex flex-wrap gap-1.5">
+                        {always.map((kind) => (
+                          <li
+                            key={kind}
+                            data-testid={`email-${kind}`}
+                            className="rounded-full bg-paper-deep px-2.5 py-0.5 text-sm text-ink"
+                          >
+                            {NOTIFICATION_KIND_INFO[kind].label}
+                          </li>
+                        ))}
+                      </ul>
+                    </li>
+                  ) : null}
+                  {rest.map((kind) => (
                     <KindRow
                       key={kind}
                       kind={kind}
