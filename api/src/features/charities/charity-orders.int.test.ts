@@ -459,6 +459,16 @@ describe('charity payouts and the return window', () => {
     const at = new Date(held.release_after!.getTime() + 60_000);
     expect(await releaseHeldPayouts(payoutDeps(), at)).toBeGreaterThanOrEqual(1);
     expect(await payoutOf(orderId)).toMatchObject({ status: 'released', released_at: at });
+    // The charity is told, in the app and by email, in the release's transaction.
+    const notices = dataOf(await asOwner().query('notifications.list', { limit: 100 })).items;
+    expect(notices).toContainEqual(
+      expect.objectContaining({
+        kind: 'payout_released',
+        link: '/account/payouts',
+        title: expect.stringMatching(/^Payout released: £/),
+      }),
+    );
+    expect((await lastMail('owner@orders.test'))?.template).toBe('order.payout_released');
   });
 
   it('keeps it held while a return is open, cancels it when the return is refunded', async () => {

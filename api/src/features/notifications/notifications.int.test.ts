@@ -451,6 +451,25 @@ describe('access', () => {
     expect(errorOf(await as(seller).mutation('notifications.markRead', { ids: ['nope'] })).status).toBe(400);
   });
 
+  it('writes nothing, and announces nothing, when the event rolls back', async () => {
+    const member = await person('rollback');
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await notify(trx, {
+          userId: member.id,
+          kind: 'refund',
+          title: 'Refund of £3.00',
+          body: 'On its way.',
+        });
+        throw new Error('the refund failed');
+      }),
+    ).rejects.toThrow('the refund failed');
+    expect((await notices(member)).items).toEqual([]);
+    expect(
+      await db.selectFrom('realtime_events').select('id').where('topic', '=', `user:${member.id}`).execute(),
+    ).toEqual([]);
+  });
+
   it('pages through the list newest first, without skipping or repeating', async () => {
     const member = await person('pager');
     for (let i = 0; i < 5; i += 1) {
