@@ -121,6 +121,12 @@ describe('notifications', { timeout: 120_000 }, () => {
     await seller.page.setViewportSize(VIEWPORTS.desktop);
     await snapshot(seller.page, 'notifications-email-settings-desktop');
 
+    // The buyer, who has been told nothing yet, sees the empty page.
+    await buyer.page.goto('/account/notifications');
+    await buyer.page.getByTestId('notifications-empty').waitFor();
+    await noHorizontalScroll(buyer.page);
+    await snapshot(buyer.page, 'notifications-empty-phone');
+
     await seller.context.close();
     await buyer.context.close();
   });
