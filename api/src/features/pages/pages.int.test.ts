@@ -124,7 +124,7 @@ describe('what the pages say about emails', () => {
     for (const slug of ['faq', 'help-centre']) {
       expect(await bodyOf(slug), slug).toMatch(/\[your email settings\]\(\/account\/settings#emails\)/);
     }
-    expect(await bodyOf('faq')).toMatch(/^## How do I stop getting emails\?\n\nEverything we tell you/);
+    expect(await bodyOf('faq')).toMatch(/^## How do I stop getting emails\?\n\nWhat happens to your offers/);
     expect(await bodyOf('faq')).toMatch(/## Other\n\nKept\.$/);
     // Once more changes nothing; staff's own words are left alone.
     const corrected = await bodyOf('faq');
