@@ -119,6 +119,7 @@ describe('notifications', { timeout: 120_000 }, () => {
     await noHorizontalScroll(seller.page);
     await snapshot(seller.page, 'notifications-email-settings-phone');
     await seller.page.setViewportSize(VIEWPORTS.desktop);
+    await seller.page.evaluate(() => window.scrollTo(0, 0));
     await snapshot(seller.page, 'notifications-email-settings-desktop');
 
     // The buyer, who has been told nothing yet, sees the empty page.
