@@ -2,7 +2,8 @@
  * Walks every procedure of the API against every access level and checks the answer is
  * allowed, 401 or 403 as its declared level says. A procedure without a declared level
  * fails the test. Calls send an input no procedure accepts, so an allowed call stops at
- * validation (400) and changes nothing.
+ * validation (400) and changes nothing. Subscriptions are opened as the client does (GET,
+ * text/event-stream) and their refusal read from the stream.
  */
 import { tierLevel } from '@reshelf/contracts';
 import request from 'supertest';
@@ -53,6 +54,17 @@ function expected(access: AccessLevel, level: Level): 200 | 401 | 403 {
   const required = Number(access.slice('tier:'.length));
   const active = level.tier && level.tierActive !== false;
   return active && tierLevel(level.tier) >= required ? 200 : 403;
+}
+
+/**
+ * A subscription answers 200 and streams (server-sent events): a refusal is its first event,
+ * `serialized-error`, whose HTTP status is in its data. The stream then ends (as it does after
+ * the validation error an allowed call meets here).
+ */
+function streamStatus(body: string): number {
+  const match = /event: serialized-error\ndata: (.*)\n/.exec(body);
+  if (!match?.[1]) return 200;
+  return (JSON.parse(match[1]) as { data?: { httpStatus?: number } }).data?.httpStatus ?? 500;
 }
 
 let t: TestApp;
@@ -111,18 +123,20 @@ describe('access matrix', () => {
         const token = tokens.get(level.name);
         const input = encodeURIComponent(JSON.stringify(987654321));
         let call =
-          procedure._def.type === 'query'
-            ? request(t.app.server).get(`/trpc/${path}?input=${input}`)
-            : request(t.app.server).post(`/trpc/${path}`).set('x-reshelf-client', 'matrix').send('987654321');
+          procedure._def.type === 'mutation'
+            ? request(t.app.server).post(`/trpc/${path}`).set('x-reshelf-client', 'matrix').send('987654321')
+            : request(t.app.server).get(`/trpc/${path}?input=${input}`);
         call = call.set('content-type', 'application/json');
+        if (procedure._def.type === 'subscription')
+          call = call.set('accept', 'text/event-stream').buffer(true);
         if (token) call = call.set('authorization', `Bearer ${token}`);
         const response = await call;
         const want = expected(access, level);
-        const got = response.status === 401 || response.status === 403 ? response.status : 200;
+        const status = procedure._def.type === 'subscription' ? streamStatus(response.text) : response.status;
+        const got = status === 401 || status === 403 ? status : 200;
         if (got !== want)
           mismatches.push(`${path} [${access}] as ${level.name}: got ${response.status}, want ${want}`);
-        if (want === 200 && response.status >= 500)
-          mismatches.push(`${path} as ${level.name}: ${response.status}`);
+        if (want === 200 && status >= 500) mismatches.push(`${path} as ${level.name}: ${status}`);
       }
     }
     expect(mismatches).toEqual([]);

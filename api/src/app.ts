@@ -28,6 +28,7 @@ import { registerExportRoutes } from './features/exports/exports.route.ts';
 import { type MailDelivery, startMailDelivery } from './features/mail/delivery.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
 import { registerRestApi } from './features/public-api/rest.route.ts';
+import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from './features/realtime/hub.ts';
 import {
   createRequestLogRecorder,
   loggedPath,
@@ -58,6 +59,8 @@ export interface BuildAppOptions {
   services?: Services;
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /** Realtime limits (tests shorten the streams' lifetime and queues). */
+  realtime?: Omit<RealtimeHubOptions, 'log'>;
 }
 
 /**
@@ -76,6 +79,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** This instance's mail sender: tests await mail.idle() after a wake-up. */
     mail: MailDelivery;
+    /** This instance's realtime fan-out (stats for tests and the benchmark). */
+    realtime: RealtimeHub;
   }
 }
 
@@ -192,6 +197,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.mailer.close();
   });
 
+  // Realtime: one LISTEN connection for this instance, fanned out to its subscriptions. It must
+  // be a direct (session) connection, never a transaction pooler's (database.listen's is).
+  const realtime = createRealtimeHub(database, {
+    ...options.realtime,
+    log: (message, error) => (error ? app.log.warn({ err: error }, message) : app.log.info(message)),
+  });
+  await realtime.start();
+  app.decorate('realtime', realtime);
+  // Before the server stops taking connections: open streams end (their clients reconnect to
+  // another instance), or closing would wait for them.
+  app.addHook('preClose', async () => realtime.close());
+
   // Before every route: the plugin adds its onSend to each route as it is declared.
   await registerCompression(app);
   await app.register(fastifyCookie);
@@ -262,6 +279,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       storage: services.storage,
       bookLookup: services.bookLookup,
       background,
+      realtime,
       auth,
       req,
       res,

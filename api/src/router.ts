@@ -26,6 +26,7 @@ import { opsRouter } from './features/ops/ops.router.ts';
 import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
 import { promotionsRouter } from './features/promotions/promotions.router.ts';
+import { realtimeRouter } from './features/realtime/realtime.router.ts';
 import { refundsRouter } from './features/refunds/refunds.router.ts';
 import { reportsRouter, staffReportsRouter } from './features/reports/reports.router.ts';
 import { requestLogRouter } from './features/request-log/request-log.router.ts';
@@ -92,6 +93,7 @@ export const appRouter = router({
   staffOffers: staffOffersRouter,
   coversBackfill: coversBackfillRouter,
   requestLog: requestLogRouter,
+  realtime: realtimeRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -48,6 +48,7 @@ import type { AccessClaims, IdentityProvider } from './features/auth/identity/ty
 import { type AuthState, SUSPENDED_MESSAGE } from './features/auth/resolve-auth.ts';
 import type { Mailer } from './features/mail/mailer.ts';
 import type { PaymentProvider } from './features/payments/types.ts';
+import type { RealtimeHub } from './features/realtime/hub.ts';
 import type { BookLookupPort } from './features/selling/book-lookup.ts';
 import type { StoragePort } from './features/storage/storage.ts';
 import type { BackgroundWork } from './http/background.ts';
@@ -75,6 +76,8 @@ export interface Context {
   bookLookup: BookLookupPort;
   /** Work that goes on after the answer (tracked, so tests can wait for it). */
   background: BackgroundWork;
+  /** This instance's realtime fan-out: subscriptions read their topics through it. */
+  realtime: RealtimeHub;
   auth: AuthState;
   req: FastifyRequest;
   res: FastifyReply;
@@ -86,10 +89,23 @@ export const ADMIN_RECORD_REQUIRED_MESSAGE = 'Access denied: Admin privileges re
 /** A moderator calling an admin-only procedure (spec section 8's wording). */
 export const ADMIN_ROLE_REQUIRED_MESSAGE = 'Access denied: admin role required';
 
+/**
+ * Subscriptions stream over server-sent events (docs/realtime.md): a ping comment every 15 s
+ * keeps proxies from closing an idle stream, and tells the client the server is there (its
+ * EventSource starts afresh after 45 s without a byte). The stream itself ends after a few
+ * minutes (features/realtime/hub.ts) and the client resumes from its last event.
+ */
+export const SSE_PING_MS = 15_000;
+export const SSE_CLIENT_RECONNECT_AFTER_INACTIVITY_MS = 45_000;
+
 const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
+    sse: {
+      ping: { enabled: true, intervalMs: SSE_PING_MS },
+      client: { reconnectAfterInactivityMs: SSE_CLIENT_RECONNECT_AFTER_INACTIVITY_MS },
+    },
     errorFormatter({ shape, error }) {
       const zodError = error.cause instanceof z.ZodError ? z.flattenError(error.cause) : null;
       return {

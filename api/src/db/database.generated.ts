@@ -461,12 +461,20 @@ export interface ListingViews {
 }
 
 export interface Notifications {
+  body: string | null;
+  charity_id: string | null;
   created_at: Generated<Timestamp>;
   data: Generated<Json>;
+  emailed_at: Timestamp | null;
+  entity_id: string | null;
   id: Generated<string>;
   kind: string;
+  link: string | null;
   listing_id: string | null;
+  offer_id: string | null;
+  order_id: string | null;
   read_at: Timestamp | null;
+  title: string | null;
   user_id: string;
 }
 
@@ -628,6 +636,15 @@ export interface RateLimits {
   window_start: Timestamp;
 }
 
+export interface RealtimeEvents {
+  created_at: Generated<Timestamp>;
+  entity_id: string | null;
+  id: Generated<Int8>;
+  kind: string;
+  topic: string;
+  txid: Generated<string>;
+}
+
 export interface Refunds {
   amount_minor: number;
   buyer_protection_minor: Generated<number>;
@@ -779,6 +796,7 @@ export interface DB {
   profiles: Profiles;
   promotions: Promotions;
   rate_limits: RateLimits;
+  realtime_events: RealtimeEvents;
   refunds: Refunds;
   reports: Reports;
   request_log: RequestLog;

@@ -51,6 +51,7 @@ describe('CORS', () => {
       'x-reshelf-client',
       'authorization',
       'content-type',
+      'last-event-id',
     ]);
     expect(list(response.headers['access-control-allow-methods'])).toEqual(['GET', 'HEAD', 'POST']);
     expect(response.headers['access-control-max-age']).toBe('600');

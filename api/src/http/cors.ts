@@ -17,7 +17,16 @@ export function isAppOrigin(origin: string | null | undefined): origin is (typeo
   return typeof origin === 'string' && (APP_ORIGINS as readonly string[]).includes(origin);
 }
 
-export const CORS_ALLOWED_HEADERS = [CLIENT_HEADER, 'authorization', 'content-type'] as const;
+/**
+ * Last-Event-ID: the app's EventSource (a fetch-based ponyfill, so that it can send the bearer
+ * token) resumes a subscription with it after a reconnection (docs/realtime.md).
+ */
+export const CORS_ALLOWED_HEADERS = [
+  CLIENT_HEADER,
+  'authorization',
+  'content-type',
+  'last-event-id',
+] as const;
 export const CORS_METHODS = ['GET', 'HEAD', 'POST'] as const;
 /**
  * Answer headers the app may read: the request id (for support), and WWW-Authenticate, which

@@ -312,13 +312,14 @@ export const contactInputSchema = z.object({
 });
 export type ContactInput = z.input<typeof contactInputSchema>;
 
-export const EMAIL_LISTS = ['all', 'newsletter', 'recommendations', 'wishlist_alerts'] as const;
+export const EMAIL_LISTS = ['all', 'newsletter', 'recommendations', 'wishlist_alerts', 'messages'] as const;
 export type EmailList = (typeof EMAIL_LISTS)[number];
 export const EMAIL_LIST_LABELS: Record<EmailList, string> = {
   all: 'all emails from Reshelf except those about your orders and account',
   newsletter: 'the Reshelf newsletter',
   recommendations: 'book recommendations',
   wishlist_alerts: 'wishlist price-drop alerts',
+  messages: 'emails about unread messages',
 };
 
 export const unsubscribeInputSchema = z.object({

@@ -8,6 +8,7 @@ export * from './constants.ts';
 export * from './isbn.ts';
 export * from './money.ts';
 export * from './next-path.ts';
+export * from './notifications.ts';
 export * from './orders.ts';
 export * from './reports.ts';
 export * from './schemas.ts';

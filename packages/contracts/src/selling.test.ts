@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { formatIsbn13, ISBN_MESSAGES, isbn10To13, isbn13To10, parseIsbn } from './isbn.ts';
+import { notificationText } from './notifications.ts';
 import { slugify } from './schemas.ts';
 import {
   bookDetailsInputSchema,
   isbnInputSchema,
-  notificationText,
   photoThumbUrl,
   priceMinorSchema,
   SELLING_MESSAGES,

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { namedRefSchema } from './catalogue.ts';
 import { COMMERCIAL_DEFAULTS, CONDITIONS, LISTING_STATUSES, PARCEL_SIZES } from './constants.ts';
 import { ISBN_MESSAGES, parseIsbn } from './isbn.ts';
-import { formatPence } from './money.ts';
 import { slugSchema } from './schemas.ts';
 
 export const SELLING_LIMITS = {
@@ -343,49 +342,4 @@ export const wishlistToggleInputSchema = z.object({ listingId: listingIdSchema, 
 
 export const wishlistStatusSchema = z.object({ listingIds: z.array(z.uuid()) });
 
-export const NOTIFICATION_KINDS = ['wishlist_price_drop', 'wishlist_sold'] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-
-export const notificationSchema = z.object({
-  id: z.uuid(),
-  kind: z.enum(NOTIFICATION_KINDS),
-  title: z.string(),
-  body: z.string(),
-  listing: z
-    .object({
-      slug: z.string().nullable(),
-      title: z.string(),
-      authors: z.array(z.string()),
-      isbn13: z.string().nullable(),
-      photoUrl: z.string().nullable(),
-      coverUrl: z.string().nullable(),
-    })
-    .nullable(),
-  read: z.boolean(),
-  createdAt: z.string(),
-});
-export type AppNotification = z.infer<typeof notificationSchema>;
-
-export const notificationListSchema = z.object({
-  items: z.array(notificationSchema),
-  unread: z.number().int(),
-  hasMore: z.boolean(),
-});
-
-/** The words of a notification, written once for the page and (later) the email. */
-export function notificationText(
-  kind: NotificationKind,
-  data: { title: string; oldPriceMinor?: number; newPriceMinor?: number },
-): { title: string; body: string } {
-  if (kind === 'wishlist_price_drop' && data.newPriceMinor !== undefined) {
-    const was = data.oldPriceMinor !== undefined ? ` (was ${formatPence(data.oldPriceMinor)})` : '';
-    return {
-      title: 'Price drop on your wishlist',
-      body: `${data.title} is now ${formatPence(data.newPriceMinor)}${was}.`,
-    };
-  }
-  return {
-    title: 'A book on your wishlist has sold',
-    body: `${data.title} has been sold to another reader. Other copies may be for sale.`,
-  };
-}
+// Notifications: notifications.ts.

@@ -22,6 +22,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { notify } from '../notifications/notify.ts';
 import type { BookLookupPort } from '../selling/book-lookup.ts';
 import { type StartResult, startListing } from '../selling/selling.service.ts';
 import type { StoragePort } from '../storage/storage.ts';
@@ -364,6 +365,22 @@ export async function inviteMember(
         .returning('id')
         .executeTakeFirstOrThrow();
       await deps.mailer.send({ to: email, ...mail, template: 'charity-invited' }, { trx });
+      // Someone with an account already hears of it in the app too.
+      const invitee = await trx
+        .selectFrom('auth.users')
+        .select('id')
+        .where(sql`lower(email)`, '=', email)
+        .executeTakeFirst();
+      if (invitee) {
+        await notify(trx, {
+          userId: invitee.id,
+          kind: 'team_invitation',
+          title: mail.subject,
+          body: `${inviterProfile?.display_name ?? charity.name} has invited you to join ${charity.name} on Reshelf, to list and manage its books. Accept on the charity dashboard.`,
+          link: '/charity/dashboard',
+          charityId: charity.charityId,
+        });
+      }
       return created;
     });
   } catch (error) {

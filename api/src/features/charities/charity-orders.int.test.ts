@@ -22,6 +22,7 @@ let otherOwner: TestUser;
 let charityId: string;
 let bookId: string;
 let n = 0;
+const payoutDeps = () => ({ db, mailer: t.services.mailer, origin: t.config.siteOrigin });
 
 const DAY = 86_400_000;
 
@@ -453,11 +454,21 @@ describe('charity payouts and the return window', () => {
       /will be released to your payouts on \d{1,2} \w+ \d{4}, when the buyer’s 14-day return window closes/,
     );
 
-    await releaseHeldPayouts(db, new Date(held.release_after!.getTime() - 60_000));
+    await releaseHeldPayouts(payoutDeps(), new Date(held.release_after!.getTime() - 60_000));
     expect((await payoutOf(orderId)).status).toBe('held');
     const at = new Date(held.release_after!.getTime() + 60_000);
-    expect(await releaseHeldPayouts(db, at)).toBeGreaterThanOrEqual(1);
+    expect(await releaseHeldPayouts(payoutDeps(), at)).toBeGreaterThanOrEqual(1);
     expect(await payoutOf(orderId)).toMatchObject({ status: 'released', released_at: at });
+    // The charity is told, in the app and by email, in the release's transaction.
+    const notices = dataOf(await asOwner().query('notifications.list', { limit: 100 })).items;
+    expect(notices).toContainEqual(
+      expect.objectContaining({
+        kind: 'payout_released',
+        link: '/account/payouts',
+        title: expect.stringMatching(/^Payout released: £/),
+      }),
+    );
+    expect((await lastMail('owner@orders.test'))?.template).toBe('order.payout_released');
   });
 
   it('keeps it held while a return is open, cancels it when the return is refunded', async () => {
@@ -470,13 +481,13 @@ describe('charity payouts and the return window', () => {
       }),
     );
     const afterWindow = new Date(Date.now() + 15 * DAY);
-    await releaseHeldPayouts(db, afterWindow);
+    await releaseHeldPayouts(payoutDeps(), afterWindow);
     expect((await payoutOf(orderId)).status).toBe('held');
 
     dataOf(await asOwner().mutation('charities.acceptReturn', { returnId: requested.request.id }));
     dataOf(await asOwner().mutation('charities.receiveReturn', { returnId: requested.request.id }));
     expect((await payoutOf(orderId)).status).toBe('cancelled');
-    await releaseHeldPayouts(db, afterWindow);
+    await releaseHeldPayouts(payoutDeps(), afterWindow);
     expect((await payoutOf(orderId)).status).toBe('cancelled');
   });
 

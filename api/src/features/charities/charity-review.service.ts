@@ -14,6 +14,7 @@ import {
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { notify } from '../notifications/notify.ts';
 import type { CharityDeps } from './charity-account.service.ts';
 import { charityMail } from './charity-mail.ts';
 
@@ -123,7 +124,21 @@ export async function reviewCharity(
       targetId: updated.id,
       details: { name: updated.name, ...(reason ? { reason } : {}) },
     });
-    // The owner is told in the decision's transaction.
+    // The owner is told in the decision's transaction, in the app and by email.
+    if (updated.owner_id) {
+      await notify(trx, {
+        userId: updated.owner_id,
+        kind: 'charity_application_decided',
+        title: approve
+          ? `${updated.name} is approved to sell on Reshelf`
+          : `Your application for ${updated.name} was not approved`,
+        body: approve
+          ? 'It now appears in the charity directory. List books one at a time or from a CSV file, and invite your shop’s staff.'
+          : `The reason our team gave: ${reason}`,
+        link: approve ? '/charity/dashboard' : '/charity/signup',
+        charityId: updated.id,
+      });
+    }
     const owner = updated.owner_id
       ? await trx
           .selectFrom('auth.users')

@@ -14,6 +14,7 @@
  */
 import {
   COMMERCIAL_DEFAULTS,
+  formatPence,
   type ReturnEligibility,
   type ReturnRequest,
   type ReturnStatus,
@@ -23,6 +24,7 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { type Actor, type CheckoutDeps, recordEvent, refundPayment } from '../checkout/checkout.service.ts';
+import { notify } from '../notifications/notify.ts';
 import { type CharityDeps, requireCharity } from './charity-account.service.ts';
 import { charityMail } from './charity-mail.ts';
 
@@ -475,6 +477,15 @@ export async function receiveReturn(
       }),
       'charity-return-refunded',
     );
+    // The buyer sees the refund in the app too, in the same transaction.
+    await notify(trx, {
+      userId: row.buyer_id,
+      kind: 'refund',
+      title: `Refund of ${formatPence(refund.amountMinor)} for ${row.title}`,
+      body: `The charity has your returned copy of “${row.title}” (order ${row.reference}). We have refunded ${formatPence(refund.amountMinor)} to your original payment method; it can take up to 5 working days to show.`,
+      link: `/account/orders/${row.order_id}`,
+      orderId: row.order_id,
+    });
     return refunded;
   });
   return toReturn(refunded, true);

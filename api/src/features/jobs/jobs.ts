@@ -11,6 +11,7 @@ import type { Database } from '../../db/index.ts';
 import { infrastructureFailure } from '../../errors.ts';
 import { cancelPendingOrder, LAPSED_REASON } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { emailDueNotifications } from '../notifications/notification-mail.ts';
 import { expireOffers, lapseAcceptedOffers } from '../offers/offers.service.ts';
 import {
   autoComplete,
@@ -19,6 +20,7 @@ import {
   releaseHeldPayouts,
 } from '../orders/orders.service.ts';
 import type { PaymentProvider } from '../payments/types.ts';
+import { pruneRealtimeEvents } from '../realtime/realtime.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
 
 export interface JobContext {
@@ -65,8 +67,12 @@ export const JOBS: Record<string, Job> = {
   'orders.dispatch_deadline': (context) => cancelUndispatched(context),
   'orders.presume_delivered': (context) => presumeDelivered(context),
   'orders.auto_complete': (context) => autoComplete(context),
-  'payouts.release_held': ({ db }) => releaseHeldPayouts(db),
+  'payouts.release_held': (context) => releaseHeldPayouts(context),
   'request_log.prune': ({ db }) => pruneRequestLog(db),
+  // Wishlist price-drop emails, and unread messages as one email after 10 minutes.
+  'notifications.email': (context) => emailDueNotifications(context),
+  // Realtime events older than 7 days (clients resume from them; notifications stay).
+  'realtime.prune': ({ db }) => pruneRealtimeEvents(db),
   // The backstop of mail delivery: retries that came due, and anything a NOTIFY wake-up missed.
   'mail.deliver': async ({ mailer, log }) => {
     const report = await mailer.deliver(log ? { log } : {});

@@ -14,7 +14,8 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import type { Secrets } from '../../secrets.ts';
 import { unsubscribePath } from '../unsubscribe/unsubscribe.service.ts';
-import { emailClass } from './registry.ts';
+import { emailClass, type UnsubscribableList } from './registry.ts';
+import { isSuppressed } from './suppressions.ts';
 import { MailDeliveryError, type MailTransport, type OutboundMessage } from './transports.ts';
 
 export interface OutgoingEmail {
@@ -168,20 +169,9 @@ export function createMailer(options: MailerOptions): Mailer {
     return { rows, token };
   }
 
-  async function isSuppressed(row: ClaimedRow): Promise<boolean> {
+  async function suppressed(row: ClaimedRow): Promise<boolean> {
     if (!row.list) return false;
-    const found = await db
-      .selectFrom('email_suppressions')
-      .select('id')
-      .where('list', 'in', [row.list, 'all'])
-      .where((eb) =>
-        eb.or([
-          ...(row.user_id ? [eb('user_id', '=', row.user_id)] : []),
-          eb.and([eb('user_id', 'is', null), eb('email', '=', row.to_address)]),
-        ]),
-      )
-      .executeTakeFirst();
-    return Boolean(found);
+    return isSuppressed(db, { userId: row.user_id, email: row.to_address }, row.list as UnsubscribableList);
   }
 
   /** Records an outcome, if the claim is still ours (a claim whose lease ran out is not). */
@@ -208,7 +198,7 @@ export function createMailer(options: MailerOptions): Mailer {
     report: DeliveryReport,
     log?: MailLog,
   ): Promise<void> {
-    if (await isSuppressed(row)) {
+    if (await suppressed(row)) {
       await settle(row, token, { status: 'suppressed' }, log);
       report.suppressed += 1;
       return;

@@ -107,8 +107,10 @@ export type EmailClass =
  * sold, payments and refunds, offers they take part in, what staff must tell them. A
  * non-essential email belongs to a list: it carries List-Unsubscribe with a one-click address
  * (RFC 8058) and an unsubscribe link, and is never sent to someone who left its list (or all
- * lists). Today every email is essential (wishlist news is an in-app notification); a
- * newsletter, recommendations or wishlist alert would be sent under its list's family.
+ * lists). A member leaves a list with an email's link or from their email settings (the same
+ * rows: features/mail/suppressions.ts). Wishlist price drops and the unread-message digest are
+ * the lists sent today (decision 0036); a newsletter or recommendations would be sent under
+ * their own list's family.
  */
 export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailClass }[] = [
   { key: 'confirm-signup', class: { essential: true, why: 'account' } },
@@ -124,6 +126,8 @@ export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailC
   { key: 'newsletter.', family: true, class: { essential: false, list: 'newsletter' } },
   { key: 'recommendations.', family: true, class: { essential: false, list: 'recommendations' } },
   { key: 'wishlist_alerts.', family: true, class: { essential: false, list: 'wishlist_alerts' } },
+  // Unread messages, in one email after a while (decision 0036).
+  { key: 'messages.', family: true, class: { essential: false, list: 'messages' } },
 ];
 
 /** Whether an email is essential, or the list it belongs to; undefined for an unknown template. */

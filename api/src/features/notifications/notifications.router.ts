@@ -1,24 +1,39 @@
-/** In-app notifications (issue 7): the list, the unread count for the header, marking read. */
-import { notificationListSchema } from '@reshelf/contracts';
+/**
+ * Notifications (decision 0036): the member's list (keyset pages), the unread count for the
+ * bell (kept live by `realtime.events`: `notification.created` / `notification.read`), marking
+ * read, and the email preferences of /account/settings.
+ */
+import {
+  emailPreferencesSchema,
+  markNotificationsReadInputSchema,
+  notificationListInputSchema,
+  notificationListSchema,
+  setEmailPreferenceInputSchema,
+} from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc.ts';
 import { listNotifications, markRead, unreadCount } from './notifications.service.ts';
+import { getEmailPreferences, setEmailPreference } from './preferences.ts';
 
 export const notificationsRouter = router({
   list: authedProcedure
-    .input(z.object({ limit: z.number().int().min(1).max(100).default(50) }).default({ limit: 50 }))
+    .input(notificationListInputSchema)
     .output(notificationListSchema)
-    .query(({ ctx, input }) => listNotifications(ctx.db, ctx.user.userId, input.limit)),
+    .query(({ ctx, input }) => listNotifications(ctx.db, ctx.user.userId, input)),
   unreadCount: authedProcedure
     .input(z.void())
     .output(z.object({ unread: z.number().int() }))
     .query(async ({ ctx }) => ({ unread: await unreadCount(ctx.db, ctx.user.userId) })),
   markRead: authedProcedure
-    .input(
-      z.object({
-        ids: z.union([z.literal('all'), z.array(z.uuid()).max(100, 'Mark at most 100 at a time')]),
-      }),
-    )
+    .input(markNotificationsReadInputSchema)
     .output(z.object({ unread: z.number().int() }))
     .mutation(async ({ ctx, input }) => ({ unread: await markRead(ctx.db, ctx.user.userId, input.ids) })),
+  emailPreferences: authedProcedure
+    .input(z.void())
+    .output(emailPreferencesSchema)
+    .query(({ ctx }) => getEmailPreferences(ctx.db, ctx.user.userId)),
+  setEmailPreference: authedProcedure
+    .input(setEmailPreferenceInputSchema)
+    .output(emailPreferencesSchema)
+    .mutation(({ ctx, input }) => setEmailPreference(ctx.db, ctx.user.userId, input.list, input.enabled)),
 });

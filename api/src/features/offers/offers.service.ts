@@ -114,6 +114,7 @@ export async function makeOffer(
         ],
         action: { label: 'Answer the offer', url: offersUrl(deps.origin, 'seller') },
         template: 'offer.made',
+        offerId: id,
       });
     });
   } catch (error) {
@@ -228,6 +229,7 @@ export async function counterOffer(
       ],
       action: { label: 'Answer the counter-offer', url: offersUrl(deps.origin, otherRole) },
       template: 'offer.countered',
+      offerId: id,
     });
     return { id };
   });
@@ -319,6 +321,7 @@ async function queueAnswerMail(
       ],
       action: { label: 'Pay now', url: payUrl },
       template: 'offer.accepted',
+      offerId: offer.id,
     });
     if (role === 'buyer') {
       await queueOfferMail(trx, deps, {
@@ -330,6 +333,7 @@ async function queueAnswerMail(
         ],
         action: { label: 'View your offers', url: offersUrl(deps.origin, 'seller') },
         template: 'offer.accepted',
+        offerId: offer.id,
       });
     }
   } else {
@@ -343,6 +347,7 @@ async function queueAnswerMail(
         url: offersUrl(deps.origin, offer.made_by === 'buyer' ? 'buyer' : 'seller'),
       },
       template: 'offer.declined',
+      offerId: offer.id,
     });
   }
 }
@@ -502,6 +507,7 @@ export async function cancelOfferAsStaff(
         ],
         action: { label: 'View your offers', url: offersUrl(deps.origin, role) },
         template: 'offer.cancelled',
+        offerId: offer.id,
       });
     }
     return { was, released };
@@ -659,6 +665,7 @@ export async function expireOffers(deps: OrderMailDeps, now = new Date()): Promi
           url: offersUrl(deps.origin, offer.made_by === 'buyer' ? 'buyer' : 'seller'),
         },
         template: 'offer.expired',
+        offerId: offer.id,
       });
     }
     return expired.length;

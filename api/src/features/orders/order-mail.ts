@@ -1,13 +1,16 @@
 /**
  * The emails of the order lifecycle (issue 8): placed, dispatched, delivered, completed,
- * cancelled, dispute opened and resolved, and the offer steps. Queued in the outbox on the
- * transaction of the step itself (decision 0028): they exist exactly when the step committed,
- * and go out after it.
+ * cancelled, dispute opened and resolved, payouts released, and the offer steps. Queued in the
+ * outbox on the transaction of the step itself (decision 0028): they exist exactly when the
+ * step committed, and go out after it. Each step's in-app notifications (decision 0036) are
+ * written here too, beside its emails and in the same transaction, with the same words: every
+ * party told by email is told in the app, whatever their email settings.
  */
 import { formatPence } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { layout } from '../mail/templates.ts';
+import { type NotificationInput, notify } from '../notifications/notify.ts';
 
 const londonDayFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/London',
@@ -89,13 +92,16 @@ export type OrderMailKind =
   | 'dispute_opened'
   | 'dispute_resolved_refund'
   | 'dispute_resolved_release'
-  | 'dispute_withdrawn';
+  | 'dispute_withdrawn'
+  | 'payout_released';
 
 interface Letter {
   to: Party;
   subject: string;
   lines: string[];
   action: { label: string; url: string };
+  /** The notification this letter's reader gets in the app (null: none, e.g. their own report). */
+  notice: NotificationInput['kind'] | null;
 }
 
 function letters(
@@ -120,6 +126,7 @@ function letters(
             'The seller has 5 working days to send it. We will email you the tracking reference as soon as it is on its way.',
           ],
           action: buyerUrl(orderId),
+          notice: 'order_paid',
         },
         {
           to: p.seller,
@@ -130,6 +137,7 @@ function letters(
             `You will receive ${formatPence(p.payoutMinor)} once the buyer confirms everything is OK.`,
           ],
           action: sellerUrl(orderId),
+          notice: 'order_sold',
         },
       ];
     case 'dispatched':
@@ -142,6 +150,7 @@ function letters(
             'When it arrives, check it matches the description and tap “Everything is OK”, or report a problem within 2 days.',
           ],
           action: buyerUrl(orderId),
+          notice: 'order_dispatched',
         },
       ];
     case 'delivered':
@@ -154,6 +163,7 @@ function letters(
             'If everything is as described, tap “Everything is OK” so the seller is paid. If something is wrong, report it within 2 days; after that the order completes automatically.',
           ],
           action: buyerUrl(orderId),
+          notice: 'order_delivered',
         },
         {
           to: p.seller,
@@ -163,6 +173,7 @@ function letters(
             `Your ${formatPence(p.payoutMinor)} is released when the buyer confirms, or automatically after 2 days.`,
           ],
           action: sellerUrl(orderId),
+          notice: 'order_delivered',
         },
       ];
     case 'completed':
@@ -172,6 +183,7 @@ function letters(
           subject: `Order complete: ${p.title}`,
           lines: [`Your order for ${title} is complete (${ref}). Happy reading!`],
           action: buyerUrl(orderId),
+          notice: 'order_completed',
         },
         p.payoutReleaseAfter
           ? {
@@ -182,6 +194,7 @@ function letters(
                 `${formatPence(p.payoutMinor)} will be released to your payouts on ${londonDay(p.payoutReleaseAfter)}, when the buyer’s 14-day return window closes.`,
               ],
               action: { label: 'View your payouts', url: `${origin}/account/payouts` },
+              notice: 'order_completed',
             }
           : {
               to: p.seller,
@@ -191,6 +204,7 @@ function letters(
                 `${formatPence(p.payoutMinor)} has been released to your payouts.`,
               ],
               action: { label: 'View your payouts', url: `${origin}/account/payouts` },
+              notice: 'payout_released',
             },
       ];
     case 'cancelled':
@@ -203,12 +217,14 @@ function letters(
             `We have refunded ${formatPence(p.totalMinor)} to your original payment method; it usually shows within 5–10 working days.`,
           ],
           action: buyerUrl(orderId),
+          notice: 'order_cancelled',
         },
         {
           to: p.seller,
           subject: `Order cancelled: ${p.title}`,
           lines: [`The order for ${title} has been cancelled (${ref}). ${detail ?? ''}`.trim()],
           action: sellerUrl(orderId),
+          notice: 'order_cancelled',
         },
       ];
     case 'dispute_opened':
@@ -221,6 +237,7 @@ function letters(
             'We usually reply within 2 working days.',
           ],
           action: buyerUrl(orderId),
+          notice: null,
         },
         {
           to: p.seller,
@@ -230,6 +247,7 @@ function letters(
             'Your payout is on hold while our team looks into it. We will be in touch if we need anything from you.',
           ],
           action: sellerUrl(orderId),
+          notice: 'dispute_opened',
         },
       ];
     case 'dispute_resolved_refund':
@@ -242,6 +260,7 @@ function letters(
             detail ?? '',
           ].filter(Boolean),
           action: buyerUrl(orderId),
+          notice: 'dispute_resolved',
         },
         {
           to: p.seller,
@@ -250,6 +269,7 @@ function letters(
             Boolean,
           ),
           action: sellerUrl(orderId),
+          notice: 'dispute_resolved',
         },
       ];
     case 'dispute_resolved_release':
@@ -262,6 +282,7 @@ function letters(
             detail ?? '',
           ].filter(Boolean),
           action: buyerUrl(orderId),
+          notice: 'dispute_resolved',
         },
         {
           to: p.seller,
@@ -275,6 +296,20 @@ function letters(
             detail ?? '',
           ].filter(Boolean),
           action: { label: 'View your payouts', url: `${origin}/account/payouts` },
+          notice: 'dispute_resolved',
+        },
+      ];
+    case 'payout_released':
+      return [
+        {
+          to: p.seller,
+          subject: `Payout released: ${formatPence(p.payoutMinor)}`,
+          lines: [
+            `The buyer’s 14-day return window for ${title} has closed (${ref}).`,
+            `${formatPence(p.payoutMinor)} has been released to your payouts.`,
+          ],
+          action: { label: 'View your payouts', url: `${origin}/account/payouts` },
+          notice: 'payout_released',
         },
       ];
     case 'dispute_withdrawn':
@@ -289,6 +324,7 @@ function letters(
               : `${formatPence(p.payoutMinor)} has been released to your payouts.`,
           ],
           action: { label: 'View your payouts', url: `${origin}/account/payouts` },
+          notice: 'dispute_resolved',
         },
       ];
   }
@@ -307,7 +343,25 @@ export async function queueOrderMail(
 ): Promise<void> {
   const parties = await orderParties(trx, orderId);
   if (!parties) return;
-  for (const letter of letters(kind, parties, deps.origin, orderId, detail)) {
+  const all = letters(kind, parties, deps.origin, orderId, detail);
+  await notify(
+    trx,
+    all.flatMap((letter) =>
+      letter.notice
+        ? [
+            {
+              userId: letter.to.id,
+              kind: letter.notice,
+              title: letter.subject,
+              body: letter.lines.join(' '),
+              link: letter.action.url,
+              orderId,
+            },
+          ]
+        : [],
+    ),
+  );
+  for (const letter of all) {
     if (!letter.to.email) continue;
     const { action } = letter;
     await deps.mailer.send(
@@ -347,6 +401,7 @@ export async function queueStaffRefundMail(
         'It goes back to the card you paid with, usually within 5 to 10 working days.',
       ],
       action: { label: 'View your order', url: `${deps.origin}/account/orders/${orderId}` },
+      notice: 'refund',
     },
   ];
   if (refund.sellerDeductedMinor > 0) {
@@ -359,8 +414,20 @@ export async function queueStaffRefundMail(
         `${formatPence(refund.sellerDeductedMinor)} of it comes out of your payout for this sale. If you think this is wrong, reply to this email.`,
       ],
       action: { label: 'View your payouts', url: `${deps.origin}/account/payouts` },
+      notice: 'refund',
     });
   }
+  await notify(
+    trx,
+    letters.map((letter) => ({
+      userId: letter.to.id,
+      kind: 'refund' as const,
+      title: letter.subject,
+      body: letter.lines.join(' '),
+      link: letter.action.url,
+      orderId,
+    })),
+  );
   for (const letter of letters) {
     if (!letter.to.email) continue;
     await deps.mailer.send(
@@ -382,11 +449,35 @@ export interface OfferMail {
   subject: string;
   lines: string[];
   action: { label: string; url: string };
-  template: string;
+  template: OfferTemplate;
+  /** The round it is about (the notification leads to the thread and shows its book). */
+  offerId: string;
 }
 
-/** Queues one offer email on `trx`, the transaction of the offer step. */
+/** Each offer email's template, and the notification its reader gets in the app. */
+const OFFER_NOTICES = {
+  'offer.made': 'offer_received',
+  'offer.countered': 'offer_countered',
+  'offer.accepted': 'offer_accepted',
+  'offer.declined': 'offer_declined',
+  'offer.expired': 'offer_expired',
+  'offer.cancelled': 'offer_cancelled',
+} as const satisfies Record<string, NotificationInput['kind']>;
+export type OfferTemplate = keyof typeof OFFER_NOTICES;
+
+/**
+ * Queues one offer email on `trx`, the transaction of the offer step, and writes its reader's
+ * notification there too.
+ */
 export async function queueOfferMail(trx: Database, deps: OrderMailDeps, mail: OfferMail): Promise<void> {
+  await notify(trx, {
+    userId: mail.to.id,
+    kind: OFFER_NOTICES[mail.template],
+    title: mail.subject,
+    body: mail.lines.join(' '),
+    link: mail.action.url,
+    offerId: mail.offerId,
+  });
   await deps.mailer.send(
     {
       to: mail.to.email,

@@ -911,33 +911,38 @@ export async function presumeDelivered(deps: OrderDeps, now = new Date()): Promi
  * Charity payouts held through the 14-day return window are released once it has closed, for
  * completed orders with no return still open (requested or accepted: the book may be on its
  * way back). One statement, so a return being refunded at the same moment either cancels the
- * payout first or finds it released.
+ * payout first or finds it released; the sellers are told (in the app and by email) in the
+ * same transaction.
  */
-export async function releaseHeldPayouts(db: Database, now = new Date()): Promise<number> {
-  const released = await db
-    .updateTable('payouts as p')
-    .set({ status: 'released', released_at: now })
-    .where('p.status', '=', 'held')
-    .where('p.release_after', '<=', now)
-    .where(({ exists, not, selectFrom }) =>
-      exists(
-        selectFrom('orders as o')
-          .select('o.id')
-          .whereRef('o.id', '=', 'p.order_id')
-          .where('o.status', '=', 'completed'),
-      ).and(
-        not(
-          exists(
-            selectFrom('return_requests as r')
-              .select('r.id')
-              .whereRef('r.order_id', '=', 'p.order_id')
-              .where('r.status', 'in', ['requested', 'accepted']),
+export async function releaseHeldPayouts(deps: OrderMailDeps, now = new Date()): Promise<number> {
+  return deps.db.transaction().execute(async (trx) => {
+    const released = await trx
+      .updateTable('payouts as p')
+      .set({ status: 'released', released_at: now })
+      .where('p.status', '=', 'held')
+      .where('p.release_after', '<=', now)
+      .where(({ exists, not, selectFrom }) =>
+        exists(
+          selectFrom('orders as o')
+            .select('o.id')
+            .whereRef('o.id', '=', 'p.order_id')
+            .where('o.status', '=', 'completed'),
+        ).and(
+          not(
+            exists(
+              selectFrom('return_requests as r')
+                .select('r.id')
+                .whereRef('r.order_id', '=', 'p.order_id')
+                .where('r.status', 'in', ['requested', 'accepted']),
+            ),
           ),
         ),
-      ),
-    )
-    .executeTakeFirst();
-  return Number(released.numUpdatedRows);
+      )
+      .returning('p.order_id')
+      .execute();
+    for (const payout of released) await queueOrderMail(trx, deps, payout.order_id, 'payout_released');
+    return released.length;
+  });
 }
 
 /** Delivered orders with no report after 2 days complete and release the seller's payout. */

@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { trpcQuery } from '../../testing/catalogue.ts';
 
 const EMAIL_PAGES_MIGRATION = '20261124130000_pages_say_what_emails_do.sql';
+const NOTIFICATION_PAGES_MIGRATION = '20261124221500_pages_tell_the_truth_about_notifications.sql';
 
 let t: TestApp;
 
@@ -80,18 +81,58 @@ const OLD_FAQ_ANSWER =
   "Use the unsubscribe link at the bottom of any email, or change your email settings in your account. You'll still get emails about your orders.";
 const OLD_HELP_ACCOUNT =
   'Change your email preferences from your account settings, or use the unsubscribe link at the bottom of any email we send.';
-/** Promises of an email setting in the account, which has none (only API tokens). */
+/** Promises of an email setting in the account (there was none before issue 20). */
 const PROMISED_SETTING = /email (settings|preferences)/i;
 
 describe('what the pages say about emails', () => {
-  it('says what is true: service emails cannot be turned off, and there is no email setting', async () => {
+  it('says what is true: service emails cannot be turned off, the optional ones are in email settings', async () => {
     for (const slug of ['faq', 'help-centre']) {
       const page = (await trpcQuery(t.app, 'pages.bySlug', { slug })).body.result.data;
-      expect(page.bodyMarkdown, slug).not.toMatch(PROMISED_SETTING);
+      expect(page.bodyMarkdown, slug).toMatch(/\[your email settings\]\(\/account\/settings#emails\)/);
+      expect(page.bodyMarkdown, slug).toMatch(/can't be turned off while you have an account/);
+      expect(page.bodyMarkdown, slug).toMatch(/Notifications/);
     }
     const faq = (await trpcQuery(t.app, 'pages.bySlug', { slug: 'faq' })).body.result.data.bodyMarkdown;
-    expect(faq).toMatch(/can't be turned off while you have an account/);
+    expect(faq).toMatch(/price drops on books in your wishlist, and unread messages/);
+    expect(faq).toMatch(/unsubscribe link/);
     expect(faq).toMatch(/We don't send newsletters or marketing emails/);
+    expect(faq).not.toMatch(/appears under Notifications in your account instead/);
+  });
+
+  it('corrects pages that said no email can be turned off, and leaves staff’s words alone', async () => {
+    const db = t.database.handle.db;
+    const before = (await readFile(path.join(MIGRATIONS_DIR, EMAIL_PAGES_MIGRATION), 'utf8')).trim();
+    const migration = (
+      await readFile(path.join(MIGRATIONS_DIR, NOTIFICATION_PAGES_MIGRATION), 'utf8')
+    ).trim();
+    const setBody = (slug: string, body: string) =>
+      db.updateTable('pages').set({ body_markdown: body }).where('slug', '=', slug).execute();
+    const bodyOf = async (slug: string) =>
+      (
+        await db
+          .selectFrom('pages')
+          .select('body_markdown')
+          .where('slug', '=', slug)
+          .executeTakeFirstOrThrow()
+      ).body_markdown;
+    // A site seeded before issue 16, corrected by its migration and then by this one.
+    await setBody('faq', `## How do I stop getting emails?\n\n${OLD_FAQ_ANSWER}\n\n## Other\n\nKept.`);
+    await setBody('help-centre', `## Your account\n\n${OLD_HELP_ACCOUNT}`);
+    await sql.raw(before).execute(db);
+    expect(await bodyOf('faq')).not.toMatch(PROMISED_SETTING);
+    await sql.raw(migration).execute(db);
+    for (const slug of ['faq', 'help-centre']) {
+      expect(await bodyOf(slug), slug).toMatch(/\[your email settings\]\(\/account\/settings#emails\)/);
+    }
+    expect(await bodyOf('faq')).toMatch(/^## How do I stop getting emails\?\n\nWhat happens to your offers/);
+    expect(await bodyOf('faq')).toMatch(/## Other\n\nKept\.$/);
+    // Once more changes nothing; staff's own words are left alone.
+    const corrected = await bodyOf('faq');
+    await sql.raw(migration).execute(db);
+    expect(await bodyOf('faq')).toBe(corrected);
+    await setBody('help-centre', 'Rewritten by staff: we email you a lot.');
+    await sql.raw(migration).execute(db);
+    expect(await bodyOf('help-centre')).toBe('Rewritten by staff: we email you a lot.');
   });
 
   it('corrects a site seeded before, and leaves a page staff have rewritten alone', async () => {

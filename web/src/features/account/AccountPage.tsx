@@ -89,8 +89,10 @@ export function AccountPage() {
         </Card>
         <Card icon={Settings} title="Settings" testId="account-settings">
           <p className="text-ink-soft">
-            API tokens let your own scripts and other apps use Reshelf as you (staff, sellers and charities).
+            Choose which notifications are also emailed to you. API tokens let your own scripts and other apps
+            use Reshelf as you (staff, sellers and charities).
           </p>
+          <CardLink to="/account/settings#emails">Email settings</CardLink>
           <CardLink to="/account/settings">API tokens</CardLink>
         </Card>
         {user.isStaff || user.adminLevel > 0 ? <StaffCard user={user} /> : null}

@@ -27,6 +27,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { textLinkClass } from '../auth/AuthShell.tsx';
+import { EmailPreferencesSection } from '../notifications/EmailPreferences.tsx';
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
@@ -37,9 +38,9 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
   minute: '2-digit',
 });
 
-/** /account/settings (signed in): personal API tokens for scripts and integrations. */
+/** /account/settings (signed in): which notifications are emailed, and personal API tokens. */
 export function SettingsPage() {
-  usePageMeta('Account settings', 'API tokens for your scripts and integrations.');
+  usePageMeta('Account settings', 'Your email settings, and API tokens for your scripts and integrations.');
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-10 sm:px-6 md:py-14 lg:px-8">
       <p className="text-sm font-semibold uppercase tracking-widest text-brand">
@@ -48,6 +49,7 @@ export function SettingsPage() {
         </Link>
       </p>
       <h1 className="mt-2 text-3xl font-semibold sm:text-4xl">Account settings</h1>
+      <EmailPreferencesSection />
       <ApiTokensSection />
     </div>
   );

@@ -3,15 +3,30 @@ import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 
-/** How often the header asks for the unread count while the page is open. */
-export const UNREAD_POLL_MS = 60_000;
-
-/** The header's bell for a signed-in person: a link to their notifications with the unread count. */
-export function NotificationBell() {
-  const unread = trpc.notifications.unreadCount.useQuery(undefined, {
-    refetchInterval: UNREAD_POLL_MS,
-    staleTime: 15_000,
+/**
+ * Keeps the member's notifications current without polling: the member's own realtime stream
+ * (`realtime.events`, docs/realtime.md) says when a notification is written or read, here or in
+ * another tab or app, and the count and the list are read again. When the stream (re)starts,
+ * they are read once too, so nothing that happened while it was down is missed.
+ */
+export function useLiveNotifications(): void {
+  const utils = trpc.useUtils();
+  trpc.realtime.events.useSubscription(undefined, {
+    onStarted: () => {
+      void utils.notifications.unreadCount.invalidate();
+    },
+    onData: ({ data }) => {
+      if (!data.kind.startsWith('notification.')) return;
+      void utils.notifications.unreadCount.invalidate();
+      void utils.notifications.list.invalidate();
+    },
   });
+}
+
+/** The header's bell for a signed-in person: a link to their notifications with the unread count, live. */
+export function NotificationBell() {
+  useLiveNotifications();
+  const unread = trpc.notifications.unreadCount.useQuery(undefined, { staleTime: 60_000 });
   const count = unread.data?.unread ?? 0;
   const shown = count > 99 ? '99+' : String(count);
   return (
@@ -25,6 +40,7 @@ export function NotificationBell() {
       {count ? (
         <span
           data-testid="notification-count"
+          aria-live="polite"
           className={cn(
             'absolute -top-0.5 -right-0.5 grid h-5 min-w-5 place-items-center rounded-full bg-brand px-1 text-[0.7rem] leading-none font-bold text-brand-foreground ring-2 ring-paper',
           )}

@@ -1,12 +1,30 @@
-import type { AppNotification } from '@reshelf/contracts';
-import { photoThumbUrl } from '@reshelf/contracts';
-import { BellOff, CheckCheck, Heart, Tag } from 'lucide-react';
-import { useEffect, useRef } from 'react';
-import { Link } from 'react-router-dom';
+import {
+  type AppNotification,
+  NOTIFICATION_KIND_INFO,
+  type NotificationGroup,
+  photoThumbUrl,
+} from '@reshelf/contracts';
+import {
+  BellOff,
+  Check,
+  CheckCheck,
+  HandCoins,
+  Heart,
+  HeartHandshake,
+  Loader2,
+  type LucideIcon,
+  MessageCircle,
+  Package,
+  Settings,
+  TriangleAlert,
+} from 'lucide-react';
+import { Link, useNavigate } from 'react-router-dom';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
@@ -17,53 +35,72 @@ const WHEN = new Intl.DateTimeFormat('en-GB', {
   month: 'short',
   hour: '2-digit',
   minute: '2-digit',
+  timeZone: 'Europe/London',
 });
 
-/** /account/notifications: price drops and sales of wished-for books, newest first; read once seen. */
+const PAGE_SIZE = 20;
+
+const GROUP_ICONS: Record<NotificationGroup, LucideIcon> = {
+  offers: HandCoins,
+  orders: Package,
+  problems: TriangleAlert,
+  messages: MessageCircle,
+  wishlist: Heart,
+  charity: HeartHandshake,
+};
+
+/**
+ * /account/notifications: everything the member was told, newest first, each leading to the
+ * thing it is about. New ones arrive without a reload (the bell's live stream invalidates the
+ * list); opening one marks it read, and so do its "Mark read" and "Mark all as read".
+ */
 export function NotificationsPage() {
   usePageMeta('Notifications');
   const utils = trpc.useUtils();
-  const list = trpc.notifications.list.useQuery({ limit: 50 }, { staleTime: 0 });
+  const list = trpc.notifications.list.useInfiniteQuery(
+    { limit: PAGE_SIZE },
+    { getNextPageParam: (page) => page.nextCursor, staleTime: 0 },
+  );
   const markRead = trpc.notifications.markRead.useMutation({
     onSuccess: ({ unread }) => {
       utils.notifications.unreadCount.setData(undefined, { unread });
       void utils.notifications.list.invalidate();
     },
+    onError: (error) => notify.error(apiErrorMessage(error)),
   });
-  // Seeing the page reads what it shows (after a moment, so "new" is visible first).
-  const marked = useRef(false);
-  const { mutate } = markRead;
-  const unread = list.data?.unread ?? 0;
-  useEffect(() => {
-    if (marked.current || unread === 0) return;
-    const timer = window.setTimeout(() => {
-      marked.current = true;
-      mutate({ ids: 'all' });
-    }, 3000);
-    return () => window.clearTimeout(timer);
-  }, [unread, mutate]);
+  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const unread = list.data?.pages[0]?.unread ?? 0;
 
   return (
     <div>
       <PageHeader
         title="Notifications"
-        description="When a book on your wishlist drops in price or sells, you’ll hear about it here."
+        description="Offers, orders, problems and payouts, your wishlist and your charity: what happened, with a link to it."
         crumbs={[{ to: '/account', label: 'Your account' }]}
       >
-        {unread ? (
-          <Button
-            variant="outline"
-            className="mt-5"
-            disabled={markRead.isPending}
-            onClick={() => {
-              marked.current = true;
-              mutate({ ids: 'all' });
-            }}
-          >
-            <CheckCheck aria-hidden="true" />
-            Mark all as read
+        <div className="mt-5 flex flex-wrap items-center gap-3">
+          {unread ? (
+            <Button
+              variant="outline"
+              disabled={markRead.isPending}
+              onClick={() => markRead.mutate({ ids: 'all' })}
+              data-testid="mark-all-read"
+            >
+              {markRead.isPending ? (
+                <Loader2 aria-hidden="true" className="animate-spin" />
+              ) : (
+                <CheckCheck aria-hidden="true" />
+              )}
+              Mark all as read
+            </Button>
+          ) : null}
+          <Button asChild variant="ghost">
+            <Link to="/account/settings#emails">
+              <Settings aria-hidden="true" />
+              Email settings
+            </Link>
           </Button>
-        ) : null}
+        </div>
       </PageHeader>
       <PageBody>
         <div className="max-w-3xl">
@@ -80,23 +117,51 @@ export function NotificationsPage() {
             </div>
           ) : list.isError ? (
             <QueryError what="your notifications" onRetry={() => list.refetch()} retrying={list.isFetching} />
-          ) : list.data.items.length === 0 ? (
-            <div className="flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted">
+          ) : items.length === 0 ? (
+            <div
+              data-testid="notifications-empty"
+              className="flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted"
+            >
               <BellOff aria-hidden="true" className="size-6" />
               <p>
-                No notifications yet. Tap the heart on any book to save it to your wishlist, and we’ll tell
-                you if its price drops.
+                No notifications yet. We’ll tell you here when someone makes you an offer, when your orders
+                and sales move on, and when a book on your wishlist drops in price.
               </p>
               <Button asChild variant="brand">
                 <Link to="/listings">Browse books</Link>
               </Button>
             </div>
           ) : (
-            <ul className="flex flex-col gap-3" data-testid="notifications">
-              {list.data.items.map((item) => (
-                <NotificationItem key={item.id} item={item} />
-              ))}
-            </ul>
+            <>
+              <p
+                className="mb-3 text-sm text-ink-muted"
+                aria-live="polite"
+                data-testid="notifications-unread"
+              >
+                {unread ? `${unread} unread` : 'All read'}
+              </p>
+              <ul className="flex flex-col gap-3" data-testid="notifications">
+                {items.map((item) => (
+                  <NotificationItem
+                    key={item.id}
+                    item={item}
+                    onRead={() => markRead.mutate({ ids: [item.id] })}
+                    marking={markRead.isPending}
+                  />
+                ))}
+              </ul>
+              {list.hasNextPage ? (
+                <Button
+                  variant="outline"
+                  className="mt-5 w-full sm:w-auto"
+                  disabled={list.isFetchingNextPage}
+                  onClick={() => void list.fetchNextPage()}
+                >
+                  {list.isFetchingNextPage ? <Loader2 aria-hidden="true" className="animate-spin" /> : null}
+                  Show older notifications
+                </Button>
+              ) : null}
+            </>
           )}
         </div>
       </PageBody>
@@ -104,11 +169,20 @@ export function NotificationsPage() {
   );
 }
 
-function NotificationItem({ item }: { item: AppNotification }) {
-  const Icon = item.kind === 'wishlist_price_drop' ? Tag : Heart;
-  const body = (
+function NotificationItem({
+  item,
+  onRead,
+  marking,
+}: {
+  item: AppNotification;
+  onRead: () => void;
+  marking: boolean;
+}) {
+  const navigate = useNavigate();
+  const Icon = GROUP_ICONS[NOTIFICATION_KIND_INFO[item.kind].group];
+  const content = (
     <>
-      <div className="w-14 shrink-0">
+      <div className="w-12 shrink-0 sm:w-14">
         {item.listing ? (
           <BookCover
             size="thumb"
@@ -124,9 +198,11 @@ function NotificationItem({ item }: { item: AppNotification }) {
         )}
       </div>
       <div className="min-w-0 flex-1">
-        <p className="flex items-center gap-2 text-sm font-semibold text-ink">
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm font-semibold text-ink">
           <Icon aria-hidden="true" className="size-4 shrink-0 text-brand" />
-          {item.title}
+          <span className="min-w-0 break-words" data-testid="notification-title">
+            {item.title}
+          </span>
           {!item.read ? (
             <span className="rounded-full bg-brand px-2 py-0.5 text-[0.7rem] font-bold text-brand-foreground">
               New
@@ -142,19 +218,50 @@ function NotificationItem({ item }: { item: AppNotification }) {
       </div>
     </>
   );
-  const className = cn(
-    'flex gap-4 rounded-xl border p-4 shadow-card transition-colors',
-    item.read ? 'border-line bg-paper' : 'border-brand/30 bg-brand-soft/40',
+  const box = cn(
+    'flex min-w-0 flex-1 gap-3 rounded-xl p-4 sm:gap-4',
+    item.link ? 'transition-colors hover:bg-paper-deep/60' : '',
   );
   return (
-    <li data-testid="notification" data-read={item.read}>
-      {item.listing?.slug ? (
-        <Link to={`/listing/${item.listing.slug}`} className={cn(className, 'hover:border-ink/25')}>
-          {body}
+    <li
+      data-testid="notification"
+      data-read={item.read}
+      data-kind={item.kind}
+      className={cn(
+        'flex flex-col rounded-xl border shadow-card sm:flex-row sm:items-start',
+        item.read ? 'border-line bg-paper' : 'border-brand/30 bg-brand-soft/40',
+      )}
+    >
+      {item.link ? (
+        <Link
+          to={item.link}
+          className={box}
+          onClick={(event) => {
+            if (item.read || event.metaKey || event.ctrlKey || event.shiftKey) return;
+            event.preventDefault();
+            onRead();
+            navigate(item.link as string);
+          }}
+        >
+          {content}
         </Link>
       ) : (
-        <div className={className}>{body}</div>
+        <div className={box}>{content}</div>
       )}
+      {!item.read ? (
+        <div className="flex justify-end px-4 pb-3 sm:p-3">
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={marking}
+            onClick={onRead}
+            aria-label={`Mark read: ${item.title}`}
+          >
+            <Check aria-hidden="true" />
+            Mark read
+          </Button>
+        </div>
+      ) : null}
     </li>
   );
 }
