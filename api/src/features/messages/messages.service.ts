@@ -591,8 +591,11 @@ export interface ThreadView {
 /** At most this many messages are shown (the newest). */
 const THREAD_MESSAGES_SHOWN = 500;
 
-function offerLine(offer: { made_by: string; amount_minor: number; status: string; round: number }): string {
-  const who = offer.made_by === 'buyer' ? 'The buyer' : 'The seller';
+function offerLine(
+  offer: { made_by: string; amount_minor: number; status: string; round: number },
+  viewer: Side | 'staff',
+): string {
+  const who = offer.made_by === viewer ? 'You' : offer.made_by === 'buyer' ? 'The buyer' : 'The seller';
   const verb = offer.round > 1 || offer.made_by === 'seller' ? 'countered with' : 'offered';
   const outcome: Record<string, string> = {
     pending: '',
@@ -691,7 +694,7 @@ async function buildThreadView(
     entries.push({
       id: `offer:${offer.id}`,
       kind: 'system',
-      text: offerLine(offer),
+      text: offerLine(offer, viewer.side),
       at: offer.created_at.toISOString(),
     });
   }

@@ -17,6 +17,7 @@ import { cn } from '../../lib/utils.ts';
 import { loginPath, pathOf } from '../auth/next-path.ts';
 import { type SessionUser, useSession } from '../auth/session.ts';
 import { useSignOut } from '../auth/use-sign-out.ts';
+import { MessagesLink } from '../messages/MessagesLink.tsx';
 import { NotificationBell } from '../notifications/NotificationBell.tsx';
 
 /** Pages about signing in: coming back to them after signing in makes no sense. */
@@ -44,6 +45,7 @@ export function HeaderAccount() {
   if (session.status === 'signed-in') {
     return (
       <>
+        <MessagesLink />
         <NotificationBell />
         <AccountMenu user={session.user} />
       </>

@@ -30,7 +30,8 @@ const STATUSES = [
 const KINDS = [
   ['', 'Listings and messages'],
   ['listing', 'Listings'],
-  ['offer_message', 'Messages'],
+  ['offer_message', 'Offer messages'],
+  ['message', 'Conversation messages'],
 ] as const;
 type Status = (typeof STATUSES)[number][0];
 type Kind = Exclude<(typeof KINDS)[number][0], ''>;
@@ -42,7 +43,9 @@ export function ReportsPage() {
     : 'open';
   const kindParam = params.get('kind');
   const kind: Kind | undefined =
-    kindParam === 'listing' || kindParam === 'offer_message' ? kindParam : undefined;
+    kindParam === 'listing' || kindParam === 'offer_message' || kindParam === 'message'
+      ? kindParam
+      : undefined;
   const reports = trpc.staffReports.list.useQuery(
     { status, ...(kind ? { kind } : {}) },
     { placeholderData: keepPreviousData },
@@ -235,7 +238,85 @@ function Target({ report }: { report: Report }) {
       </div>
     );
   }
+  if (report.threadMessage) {
+    const { threadMessage: message } = report;
+    return (
+      <div className="min-w-0">
+        <blockquote className="border-l-2 border-line pl-3 break-words italic" data-testid="reported-message">
+          “{message.text || (message.photos.length ? `${message.photos.length} photo(s)` : '')}”
+        </blockquote>
+        <p className="mt-1 text-sm text-ink-soft break-words">
+          From {message.senderName ?? 'a member'} ({message.senderEmail ?? 'no email'}), in a conversation
+          about{' '}
+          {message.listingSlug ? (
+            <Link to={`/listing/${message.listingSlug}`} className="hover:underline">
+              {message.listingTitle ?? 'a listing'}
+            </Link>
+          ) : (
+            (message.listingTitle ?? 'a listing')
+          )}
+          {message.hidden ? (
+            <span className="ml-2 rounded bg-destructive/10 px-1.5 py-0.5 text-xs font-semibold text-destructive">
+              Removed from the conversation
+            </span>
+          ) : null}
+        </p>
+        <ConversationForReport threadId={message.threadId} reportId={report.id} />
+      </div>
+    );
+  }
   return <p className="text-sm text-ink-muted">What was reported no longer exists.</p>;
+}
+
+/** The whole conversation a reported message is in, opened on request: each opening is audited. */
+function ConversationForReport({ threadId, reportId }: { threadId: string; reportId: string }) {
+  const [open, setOpen] = useState(false);
+  const thread = trpc.staffMessages.thread.useQuery(
+    { threadId, reportId },
+    { enabled: open, staleTime: 60_000 },
+  );
+  if (!open) {
+    return (
+      <Button
+        variant="link"
+        size="sm"
+        className="mt-1"
+        onClick={() => setOpen(true)}
+        data-testid="read-conversation"
+      >
+        Read the conversation (recorded in the audit log)
+      </Button>
+    );
+  }
+  if (thread.isPending) return <LoadingLine>Loading the conversation…</LoadingLine>;
+  if (thread.isError) return <EmptyState>{apiErrorMessage(thread.error)}</EmptyState>;
+  return (
+    <ol
+      className="mt-2 flex flex-col gap-1.5 rounded-lg bg-paper-deep p-3 text-sm"
+      data-testid="staff-conversation"
+    >
+      <li className="text-xs text-ink-muted">
+        {thread.data.buyerName} (buyer) and {thread.data.sellerName} (seller)
+      </li>
+      {thread.data.entries.map((entry) =>
+        entry.kind === 'system' ? (
+          <li key={entry.id} className="text-xs text-ink-muted">
+            {entry.text} · {formatDateTime(entry.at)}
+          </li>
+        ) : (
+          <li key={entry.id} className="break-words">
+            <span className="font-semibold">
+              {entry.senderSide === 'buyer' ? thread.data.buyerName : thread.data.sellerName}:
+            </span>{' '}
+            {entry.text}
+            {entry.photos.length ? ` [${entry.photos.length} photo(s)]` : ''}
+            {entry.hidden ? ' (removed)' : ''}{' '}
+            <span className="text-xs text-ink-muted">{formatDateTime(entry.at)}</span>
+          </li>
+        ),
+      )}
+    </ol>
+  );
 }
 
 function ResolveForm({
@@ -292,7 +373,7 @@ function ResolveForm({
   function submit(event: FormEvent) {
     event.preventDefault();
     if (mode === 'dismiss') dismiss.mutate({ reportId: report.id, note });
-    else act.mutate({ reportId: report.id, note, warnSender: report.kind === 'offer_message' && warn });
+    else act.mutate({ reportId: report.id, note, warnSender: report.kind !== 'listing' && warn });
   }
 
   return (
@@ -315,7 +396,7 @@ function ResolveForm({
           onChange={(event) => setNote(event.target.value)}
         />
       </div>
-      {mode === 'act' && report.kind === 'offer_message' ? (
+      {mode === 'act' && report.kind !== 'listing' ? (
         <label className="flex items-center gap-2 text-sm">
           <input
             type="checkbox"
