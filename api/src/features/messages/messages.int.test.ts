@@ -17,6 +17,7 @@ import { disputedOrder, paidOrder } from '../../testing/orders.ts';
 import { recordSubscription, testClient } from '../../testing/realtime.ts';
 import { asUser, dataOf, errorOf, photo } from '../../testing/selling.ts';
 import { until } from '../../testing/until.ts';
+import { publish, userTopic } from '../realtime/realtime.ts';
 import { MESSAGE_RATE, STAFF_NEEDS_REASON, startOrderThread } from './messages.service.ts';
 
 let t: TestApp;
@@ -491,6 +492,26 @@ describe('the live stream', () => {
     expect(strangerStream.received).toEqual([]);
     sellerStream.close();
     strangerStream.close();
+    await until(() => t.app.realtime.stats().subscribers === 0, 'the subscribers to leave');
+  });
+
+  it('passes on offer and order events (for an open thread to read again), and nothing else', async () => {
+    const stream = recordSubscription<Live>((handlers) =>
+      testClient(url, seller.accessToken).messages.live.subscribe(undefined, handlers),
+    );
+    await until(() => t.app.realtime.stats().live >= 1, 'a live subscriber');
+    const some = '00000000-0000-4000-8000-000000000001';
+    await db.transaction().execute((trx) =>
+      publish(trx, [
+        { topic: userTopic(seller.id), kind: 'wishlist.price_drop', entityId: some },
+        { topic: userTopic(seller.id), kind: 'offer.received', entityId: some },
+      ]),
+    );
+    const [event] = await stream.waitFor(1, 'the offer event');
+    expect(event?.data).toEqual({ kind: 'offer.received', messageId: null, thread: null });
+    expect(stream.received).toHaveLength(1);
+    stream.close();
+    await until(() => t.app.realtime.stats().subscribers === 0, 'the subscriber to leave');
   });
 
   it('resumes after a lost connection with exactly the messages missed, once', async () => {

@@ -116,6 +116,11 @@ export const messagesRouter = router({
         const thread = await threadSummaryFor(ctx.db, ctx.user.userId, event.entityId);
         return thread ? { kind: event.kind, messageId: null, thread } : null;
       }
+      // Offers, orders and notifications about them: an open thread reads itself again (it shows
+      // them as system lines). Nothing about them is sent: they are the caller's own events.
+      if (/^(offer|order|notification)\./.test(event.kind)) {
+        return { kind: event.kind, messageId: null, thread: null };
+      }
       return null;
     }),
   ),

@@ -41,6 +41,11 @@ export function useMessagesLive(): string {
   const utils = trpc.useUtils();
   const live = trpc.messages.live.useSubscription(undefined, {
     onData: ({ data }) => {
+      if (!data.thread) {
+        // An offer or order changed: an open thread shows them as system lines.
+        void utils.messages.thread.invalidate();
+        return;
+      }
       void utils.messages.unread.invalidate();
       void utils.messages.threads.invalidate();
       void utils.messages.thread.invalidate({ threadId: data.thread.id });
