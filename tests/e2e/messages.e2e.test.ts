@@ -161,11 +161,24 @@ describe('messages', () => {
     await seller.page.goto('/messages');
     await live(seller.page);
     await buyer.page.goto(threadPath);
-    await buyer.page.getByTestId('message-input').fill('Lovely, thank you!');
+    await buyer.page
+      .getByTestId('message-input')
+      .fill('Lovely! Could I pay you by bank transfer to save the fee?');
     await buyer.page.getByTestId('message-send').click();
     await seller.page.getByTestId('messages-count').filter({ hasText: '1' }).waitFor({ timeout: LIVE_MS });
     await expect.poll(() => seller.page.title()).toMatch(/^\(1\) /);
     await shots(seller.page, 'seller-inbox', () => seller.page.getByTestId('thread-row').first().waitFor());
+    // On a phone the header has no room for the link: the avatar carries a dot.
+    await seller.page.setViewportSize(PHONE);
+    await seller.page.getByTestId('account-menu-unread').waitFor();
+    await seller.page.setViewportSize(DESKTOP);
+
+    // That message suggests paying outside Reshelf: both see the warning in the conversation.
+    await seller.page.getByTestId('thread-row').first().click();
+    await seller.page.getByTestId('off-platform-warning').waitFor();
+    await buyer.page.getByTestId('off-platform-warning').waitFor({ timeout: LIVE_MS });
+    await expect.poll(() => seller.page.title()).not.toMatch(/^\(\d+\) /);
+    await shots(seller.page, 'warning', () => seller.page.getByTestId('off-platform-warning').waitFor());
 
     await buyer.context.close();
     await seller.context.close();

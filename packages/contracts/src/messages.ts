@@ -30,7 +30,7 @@ export const MESSAGE_TEXTS = {
   notFound: 'We could not find that conversation.',
   listingGone: 'This listing is no longer on Reshelf.',
   offPlatform:
-    'Keep payments on Reshelf. A message here suggests paying another way (a bank transfer, PayPal friends and family, or contact details to move the chat elsewhere). Paying outside Reshelf means no buyer protection and no refund if the book never arrives.',
+    'A message here suggests paying another way (a bank transfer, PayPal friends and family, or contact details to move the chat elsewhere). Paying outside Reshelf means no buyer protection and no refund if the book never arrives.',
 } as const;
 
 /** What a member sends: text, photos (URLs from the message photo upload), or both. */

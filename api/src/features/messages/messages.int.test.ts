@@ -461,6 +461,22 @@ describe('who may read, write and subscribe', () => {
       .where('target_id', '=', orderThread)
       .execute();
     expect(audit).toEqual([{ target_id: orderThread, details: { disputeId: order.disputeId } }]);
+    // From the dispute queue, by the dispute alone.
+    const viaDispute = dataOf(await staff.query('staffMessages.forDispute', { disputeId: order.disputeId }));
+    expect(viaDispute.id).toBe(orderThread);
+    expect((await as(buyer).query('staffMessages.forDispute', { disputeId: order.disputeId })).status).toBe(
+      403,
+    );
+    // A dispute whose buyer and seller never wrote: nothing to read, nothing audited.
+    const quiet = await disputedOrder(t);
+    expect(dataOf(await staff.query('staffMessages.forDispute', { disputeId: quiet.disputeId }))).toBeNull();
+    const reads = await db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'message_thread.read')
+      .where('target_id', '=', orderThread)
+      .execute();
+    expect(reads).toHaveLength(2);
   });
 });
 

@@ -15,6 +15,7 @@ import {
   markThreadRead,
   reportMessage,
   sendMessage,
+  staffReadDisputeThread,
   staffReadThread,
   startListingThread,
   startOrderThread,
@@ -142,4 +143,9 @@ export const staffMessagesRouter = router({
         }),
     )
     .query(({ ctx, input }) => staffReadThread(ctx.db, ctx.user.userId, input)),
+
+  /** The conversation between a dispute's buyer and seller (null if none), read through it; audited. */
+  forDispute: staffProcedure
+    .input(z.object({ disputeId: z.uuid('Choose a dispute') }))
+    .query(({ ctx, input }) => staffReadDisputeThread(ctx.db, ctx.user.userId, input.disputeId)),
 });

@@ -868,6 +868,29 @@ export async function staffReadThread(
   return view;
 }
 
+/**
+ * The conversation between a dispute's buyer and seller about its listing, read by staff through
+ * the dispute (audited); null when they never wrote to each other.
+ */
+export async function staffReadDisputeThread(
+  db: Database,
+  staffId: string,
+  disputeId: string,
+): Promise<ThreadView | null> {
+  const dispute = await db
+    .selectFrom('disputes as d')
+    .innerJoin('orders as o', 'o.id', 'd.order_id')
+    .leftJoin('message_threads as t', (join) =>
+      join.onRef('t.listing_id', '=', 'o.listing_id').onRef('t.buyer_id', '=', 'o.buyer_id'),
+    )
+    .select(['d.id', 't.id as thread_id'])
+    .where('d.id', '=', disputeId)
+    .executeTakeFirst();
+  if (!dispute) throw new AppError('NOT_FOUND', 'We could not find that dispute.');
+  if (!dispute.thread_id) return null;
+  return staffReadThread(db, staffId, { threadId: dispute.thread_id, disputeId });
+}
+
 /** The conversation a reported message is in (for the staff reports queue's link). */
 export async function threadOfReportedMessage(db: Database, messageId: string): Promise<string | null> {
   const row = await db

@@ -18,6 +18,7 @@ import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
+import { StaffConversation } from '../../messages/StaffConversation.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 type Report = inferRouterOutputs<AppRouter>['staffReports']['list'][number];
@@ -261,62 +262,11 @@ function Target({ report }: { report: Report }) {
             </span>
           ) : null}
         </p>
-        <ConversationForReport threadId={message.threadId} reportId={report.id} />
+        <StaffConversation through={{ threadId: message.threadId, reportId: report.id }} />
       </div>
     );
   }
   return <p className="text-sm text-ink-muted">What was reported no longer exists.</p>;
-}
-
-/** The whole conversation a reported message is in, opened on request: each opening is audited. */
-function ConversationForReport({ threadId, reportId }: { threadId: string; reportId: string }) {
-  const [open, setOpen] = useState(false);
-  const thread = trpc.staffMessages.thread.useQuery(
-    { threadId, reportId },
-    { enabled: open, staleTime: 60_000 },
-  );
-  if (!open) {
-    return (
-      <Button
-        variant="link"
-        size="sm"
-        className="mt-1"
-        onClick={() => setOpen(true)}
-        data-testid="read-conversation"
-      >
-        Read the conversation (recorded in the audit log)
-      </Button>
-    );
-  }
-  if (thread.isPending) return <LoadingLine>Loading the conversation…</LoadingLine>;
-  if (thread.isError) return <EmptyState>{apiErrorMessage(thread.error)}</EmptyState>;
-  return (
-    <ol
-      className="mt-2 flex flex-col gap-1.5 rounded-lg bg-paper-deep p-3 text-sm"
-      data-testid="staff-conversation"
-    >
-      <li className="text-xs text-ink-muted">
-        {thread.data.buyerName} (buyer) and {thread.data.sellerName} (seller)
-      </li>
-      {thread.data.entries.map((entry) =>
-        entry.kind === 'system' ? (
-          <li key={entry.id} className="text-xs text-ink-muted">
-            {entry.text} · {formatDateTime(entry.at)}
-          </li>
-        ) : (
-          <li key={entry.id} className="break-words">
-            <span className="font-semibold">
-              {entry.senderSide === 'buyer' ? thread.data.buyerName : thread.data.sellerName}:
-            </span>{' '}
-            {entry.text}
-            {entry.photos.length ? ` [${entry.photos.length} photo(s)]` : ''}
-            {entry.hidden ? ' (removed)' : ''}{' '}
-            <span className="text-xs text-ink-muted">{formatDateTime(entry.at)}</span>
-          </li>
-        ),
-      )}
-    </ol>
-  );
 }
 
 function ResolveForm({
