@@ -259,6 +259,65 @@ describe('what a message may be', () => {
 });
 
 describe('who may read, write and subscribe', () => {
+  it('is a matrix: members in, strangers and staff out (as if it did not exist), blocked read-only, suspended refused', async () => {
+    const request = (await import('supertest')).default;
+    const open = await newThread('Matrix open');
+    const blocked = await newThread('Matrix blocked');
+    const suspended = await newThread('Matrix suspended');
+    const fromSeller = {
+      open: dataOf(await send(open.owner, open.threadId, 'Hi from the seller')).id,
+      blocked: dataOf(await send(blocked.owner, blocked.threadId, 'Hi from the seller')).id,
+      suspended: dataOf(await send(suspended.owner, suspended.threadId, 'Hi from the seller')).id,
+    };
+    dataOf(await as(blocked.owner).mutation('messages.block', { threadId: blocked.threadId }));
+    // A buyer of their own, suspended after the thread started.
+    const suspendedBuyer = await createUser(db, t.services.identity, 'suspended-buyer@messages.test');
+    const suspendedThread = dataOf(
+      await as(suspendedBuyer).mutation('messages.startForListing', { listingId: suspended.listing.id }),
+    ).threadId as string;
+    await db
+      .updateTable('auth.users')
+      .set({ banned_until: new Date(Date.now() + 86_400_000) })
+      .where('id', '=', suspendedBuyer.id)
+      .execute();
+    const png = await photo(40, 30);
+    const operations = {
+      read: (user: TestUser, thread: string) => as(user).query('messages.thread', { threadId: thread }),
+      send: (user: TestUser, thread: string) => send(user, thread, 'Matrix message'),
+      markRead: (user: TestUser, thread: string) =>
+        as(user).mutation('messages.markRead', { threadId: thread }),
+      photo: (user: TestUser, thread: string) =>
+        request(t.app.server)
+          .post(`/api/uploads/message-photo?threadId=${thread}`)
+          .set('authorization', `Bearer ${user.accessToken}`)
+          .attach('photo', png, { filename: 'p.png', contentType: 'image/png' }),
+      report: (user: TestUser, _thread: string, message: string) =>
+        as(user).mutation('messages.report', { messageId: message, reason: 'other' }),
+    };
+    const cases: [string, TestUser, string, string][] = [
+      ['buyer', buyer, open.threadId, fromSeller.open],
+      ['stranger', stranger, open.threadId, fromSeller.open],
+      ['staff, not in it', moderator, open.threadId, fromSeller.open],
+      ['blocked buyer', buyer, blocked.threadId, fromSeller.blocked],
+      ['suspended buyer', suspendedBuyer, suspendedThread, fromSeller.suspended],
+    ];
+    const results: Record<string, Record<string, number>> = {};
+    for (const [who, user, thread, message] of cases) {
+      const row: Record<string, number> = {};
+      for (const [name, operation] of Object.entries(operations)) {
+        row[name] = (await operation(user, thread, message)).status;
+      }
+      results[who] = row;
+    }
+    expect(results).toEqual({
+      buyer: { read: 200, send: 200, markRead: 200, photo: 201, report: 200 },
+      stranger: { read: 404, send: 404, markRead: 404, photo: 404, report: 404 },
+      'staff, not in it': { read: 404, send: 404, markRead: 404, photo: 404, report: 404 },
+      'blocked buyer': { read: 200, send: 403, markRead: 200, photo: 403, report: 200 },
+      'suspended buyer': { read: 401, send: 401, markRead: 401, photo: 401, report: 401 },
+    });
+  });
+
   it('refuses a stranger everything, as if the thread did not exist', async () => {
     const notFound = { status: 404, message: MESSAGE_TEXTS.notFound };
     expect(errorOf(await as(stranger).query('messages.thread', { threadId }))).toEqual(notFound);
