@@ -51,15 +51,16 @@ const PATTERNS: RegExp[] = [
   /\bbank\s*transfer\b/i,
   /\b(?:bacs|faster\s+payments?)\b/i,
   /\bsort\s*code\b/i,
-  /\b\d{2}[-\s]\d{2}[-\s]\d{2}\b/, // a sort code written out
+  /\b\d{2}-\d{2}-\d{2}\b/, // a sort code written out
   /\baccount\s*(?:number|no\.?)\b/i,
   /\bpay\s*pal\b[^.!?\n]{0,40}\b(?:friends?\s*(?:and|&|n)\s*family|f\s*&\s*f|f\s*and\s*f|gift)\b/i,
   /\b(?:friends?\s*(?:and|&)\s*family|f&f)\b[^.!?\n]{0,40}\bpay\s*pal\b/i,
   /\b(?:pay|send)\s+(?:me\s+)?(?:directly|outside|off)\b/i,
   /\b(?:whats\s*app|telegram|signal\s+me)\b/i,
   /[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}/i, // an email address
-  /(?:\+44\s?\(?0?\)?\s?7\d{3}|\b07\d{3})[\s-]?\d{3}[\s-]?\d{3}\b/, // a UK mobile number
-  /(?:\+44\s?\(?0?\)?\s?|\b0)[1-3]\d{2,3}[\s-]?\d{3}[\s-]?\d{3,4}\b/, // a UK landline
+  // A UK mobile or landline: 07/01/02/03 and nine more digits (or +44 and the same without the
+  // 0), spaces or hyphens allowed. An ISBN-10 has one digit fewer, so a book's number is not one.
+  /(?:\+44\s?(?:\(0\)\s?)?|(?<![\d-])0)[1-37](?:[\s-]?\d){9}(?![\d-])/,
 ];
 
 /**
