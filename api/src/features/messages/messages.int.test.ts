@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { createUser, type TestUser } from '../../testing/auth.ts';
+import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
 import { disputedOrder, paidOrder } from '../../testing/orders.ts';
 import { recordSubscription, testClient } from '../../testing/realtime.ts';
@@ -155,7 +155,8 @@ describe('a conversation about a listing', () => {
   it('shows offers and the order as system lines, and the order state inline', async () => {
     const order = await paidOrder(t, 1200, 'Ordered book', { buyer: { id: buyer.id, email: buyer.email } });
     const sellerUser = order.seller;
-    const { threadId: orderThread } = await startOrderThread(db, buyer.id, order.orderId);
+    const orderThread = dataOf(await as(buyer).mutation('messages.startForOrder', { orderId: order.orderId }))
+      .threadId as string;
     // The seller's side opens the same thread from the order page.
     expect((await startOrderThread(db, sellerUser.id, order.orderId)).threadId).toBe(orderThread);
     expect(
@@ -496,7 +497,23 @@ describe('who may read, write and subscribe', () => {
       },
     });
     dataOf(
-      await staff.mutation('staffReports.act', { reportId, note: 'Abusive language', warnSender: false }),
+      await staff.mutation('staffReports.act', { reportId, note: 'Abusive language', warnSender: true }),
+    );
+    const warning = await lastEmailTo(db, fresh.owner.email);
+    expect(warning?.text_body).toContain('a message you sent about “Reported book”');
+    expect(warning?.text_body).toContain('The reason: Abusive language');
+    expect(warning?.text_body).toContain(`/messages/${fresh.threadId}`);
+    const hideAudit = await db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id'])
+      .where('action', 'in', ['message.hide', 'report.action'])
+      .where('actor_id', '=', moderator.id)
+      .execute();
+    expect(hideAudit).toEqual(
+      expect.arrayContaining([
+        { action: 'message.hide', target_id: rude.id },
+        { action: 'report.action', target_id: reportId },
+      ]),
     );
     const afterHide = dataOf(await as(buyer).query('messages.thread', { threadId: fresh.threadId }));
     expect(afterHide.entries[0]).toMatchObject({ hidden: true, text: null });
