@@ -237,7 +237,10 @@ export function ThreadPage() {
   const utils = trpc.useUtils();
   const markRead = trpc.messages.markRead.useMutation({
     onSuccess: ({ marked }) => {
-      if (marked) void utils.messages.unread.invalidate();
+      if (!marked) return;
+      void utils.messages.unread.invalidate();
+      void utils.messages.threads.invalidate();
+      void utils.messages.thread.invalidate({ threadId });
     },
   });
   usePageMeta(thread.data ? `${thread.data.counterpartName} · ${thread.data.listing.title}` : 'Messages');
