@@ -6,10 +6,12 @@
  * exactly the messages missed, once.
  */
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { MESSAGE_TEXTS, suggestsOffPlatform } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/index.ts';
+import { buildApp } from '../../app.ts';
+import { createDatabase, type Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
@@ -604,6 +606,37 @@ describe('the live stream', () => {
     expect(stream.received).toHaveLength(1);
     stream.close();
     await until(() => t.app.realtime.stats().subscribers === 0, 'the subscriber to leave');
+  });
+
+  it('reaches a member on another instance of the BFF', async () => {
+    const database = createDatabase(t.database.appUrl, { max: 4 });
+    const other = await buildApp({
+      config: t.config,
+      database,
+      secrets: t.secrets,
+      logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+    });
+    try {
+      await other.listen({ port: 0, host: '127.0.0.1' });
+      const otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
+      const stream = recordSubscription<Live>((handlers) =>
+        testClient(otherUrl, seller.accessToken).messages.live.subscribe(undefined, handlers),
+      );
+      await until(() => other.realtime.stats().live >= 1, 'a live subscriber on the other instance');
+      // Sent through this instance, received through the other.
+      const sent = dataOf(await send(buyer, threadId, 'Across instances'));
+      const [event] = await stream.waitFor(1, 'the message on the other instance');
+      expect(event?.data).toMatchObject({
+        kind: 'message.sent',
+        messageId: sent.id,
+        thread: { id: threadId },
+      });
+      stream.close();
+      await until(() => other.realtime.stats().subscribers === 0, 'the subscriber to leave');
+    } finally {
+      await other.close();
+      await database.close();
+    }
   });
 
   it('resumes after a lost connection with exactly the messages missed, once', async () => {
