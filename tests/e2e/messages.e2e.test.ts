@@ -10,7 +10,7 @@
 import { CLIENT_HEADER, minimumOfferMinor } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createConfirmedAccount, signedIn, uniqueEmail } from '../support/auth.ts';
+import { createConfirmedAccount, signedIn, toast, uniqueEmail } from '../support/auth.ts';
 import { newPage, snapshot, withBrowser } from '../support/browser.ts';
 import { makePng } from '../support/png.ts';
 
@@ -179,6 +179,26 @@ describe('messages', () => {
     await buyer.page.getByTestId('off-platform-warning').waitFor({ timeout: LIVE_MS });
     await expect.poll(() => seller.page.title()).not.toMatch(/^\(\d+\) /);
     await shots(seller.page, 'warning', () => seller.page.getByTestId('off-platform-warning').waitFor());
+
+    // The seller reports that message to the team…
+    await seller.page
+      .getByTestId('message')
+      .filter({ hasText: 'bank transfer' })
+      .getByTestId('report-message')
+      .click();
+    const dialog = seller.page.getByRole('dialog', { name: 'Report this message' });
+    await dialog.getByLabel('Spam or scam').check();
+    await dialog.getByRole('button', { name: 'Send report' }).click();
+    await toast(seller.page, 'Thanks — we’ll review this report').waitFor();
+
+    // …and blocks the buyer: the buyer's open conversation turns read-only, live.
+    await seller.page.getByTestId('block').click();
+    await seller.page.getByRole('dialog').getByRole('button', { name: 'Block', exact: true }).click();
+    await seller.page.getByTestId('unblock').waitFor();
+    await seller.page.getByTestId('thread-read-only').waitFor();
+    await buyer.page.getByTestId('thread-read-only').waitFor({ timeout: LIVE_MS });
+    expect(await buyer.page.getByTestId('composer').count()).toBe(0);
+    await shots(buyer.page, 'blocked', () => buyer.page.getByTestId('thread-read-only').waitFor());
 
     await buyer.context.close();
     await seller.context.close();
