@@ -26,6 +26,7 @@ import { type AuthState, resolveAuth } from './features/auth/resolve-auth.ts';
 import { registerCharityUploadRoutes } from './features/charities/charity-uploads.route.ts';
 import { registerExportRoutes } from './features/exports/exports.route.ts';
 import { type MailDelivery, startMailDelivery } from './features/mail/delivery.ts';
+import { registerMessagePhotoRoute } from './features/messages/photo-upload.route.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
 import { registerRestApi } from './features/public-api/rest.route.ts';
 import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from './features/realtime/hub.ts';
@@ -322,6 +323,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerStorageRoute(app, services.storage);
   await registerUploadRoutes(app, { config, db: database.db, services, secrets });
   await registerCharityUploadRoutes(app, { config, db: database.db, services });
+  await registerMessagePhotoRoute(app, { config, db: database.db, services, secrets });
   // The REST API (/api/v1) and its docs (/api/docs): the published procedures, bearer only.
   await registerRestApi(app, { createContext: (req, res) => createContext(req, res, false) });
   await registerExportRoutes(app, { config, db: database.db, services });

@@ -20,6 +20,7 @@ import { globalAdminRouter } from './features/global-admin/global-admin.router.t
 import { jobLogRouter } from './features/job-log/job-log.router.ts';
 import { launchPlanRouter } from './features/launch-plan/launch-plan.router.ts';
 import { listingsRouter } from './features/listings/listings.router.ts';
+import { messagesRouter, staffMessagesRouter } from './features/messages/messages.router.ts';
 import { notificationsRouter } from './features/notifications/notifications.router.ts';
 import { offersRouter } from './features/offers/offers.router.ts';
 import { opsRouter } from './features/ops/ops.router.ts';
@@ -94,6 +95,8 @@ export const appRouter = router({
   coversBackfill: coversBackfillRouter,
   requestLog: requestLogRouter,
   realtime: realtimeRouter,
+  messages: messagesRouter,
+  staffMessages: staffMessagesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -280,9 +280,9 @@ describe('signed-in pages', () => {
     await page.goto('/sell/123/photos');
     await page.waitForURL('**/login?next=%2Fsell%2F123%2Fphotos');
     await signInViaApi(context, 'buyer@reshelf.test');
-    await page.goto('/messages');
+    await page.goto('/recommendations');
     await page.getByTestId('not-found').waitFor();
-    expect(pathOf(page)).toBe('/messages');
+    expect(pathOf(page)).toBe('/recommendations');
     await context.close();
   });
 

@@ -460,6 +460,34 @@ export interface ListingViews {
   viewer_key: string;
 }
 
+export interface MemberBlocks {
+  blocked_id: string;
+  blocker_id: string;
+  created_at: Generated<Timestamp>;
+}
+
+export interface Messages {
+  body: Generated<string>;
+  created_at: Generated<Timestamp>;
+  hidden_at: Timestamp | null;
+  id: Generated<string>;
+  off_platform: Generated<boolean>;
+  photos: Generated<Json>;
+  read_at: Timestamp | null;
+  sender_id: string;
+  thread_id: string;
+}
+
+export interface MessageThreads {
+  buyer_id: string;
+  charity_id: string | null;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  last_message_at: Timestamp | null;
+  listing_id: string;
+  seller_id: string;
+}
+
 export interface Notifications {
   body: string | null;
   charity_id: string | null;
@@ -662,6 +690,7 @@ export interface Reports {
   details: string | null;
   id: Generated<string>;
   listing_id: string | null;
+  message_id: string | null;
   offer_id: string | null;
   reason: string;
   reporter_id: string;
@@ -784,6 +813,9 @@ export interface DB {
   launch_plan_items: LaunchPlanItems;
   listing_views: ListingViews;
   listings: Listings;
+  member_blocks: MemberBlocks;
+  message_threads: MessageThreads;
+  messages: Messages;
   notifications: Notifications;
   offers: Offers;
   order_events: OrderEvents;

@@ -52,6 +52,7 @@ export const SIGNED_IN_ROUTES = [
   '/sell/confirm',
   '/sell/wizard',
   '/messages',
+  '/messages/:threadId',
   '/recommendations',
   '/account',
   '/account/settings',

@@ -6,6 +6,7 @@ export * from './charity.ts';
 export * from './checkout.ts';
 export * from './constants.ts';
 export * from './isbn.ts';
+export * from './messages.ts';
 export * from './money.ts';
 export * from './next-path.ts';
 export * from './notifications.ts';

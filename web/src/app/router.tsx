@@ -48,6 +48,7 @@ const sell = () => import('../features/sell/SellPages.tsx');
 const charitySell = () => import('../features/charity/CharitySellPages.tsx');
 const checkout = () => import('../features/checkout/CheckoutPages.tsx');
 const orders = () => import('../features/orders/OrdersPages.tsx');
+const messages = () => import('../features/messages/MessagesPages.tsx');
 
 /**
  * The signed-in pages built so far. The rest of the spec's list belongs to later issues; until
@@ -120,6 +121,8 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../features/orders/PayoutsPage.tsx'),
     (m) => m.PayoutsPage,
   ),
+  '/messages': page(messages, (m) => m.MessagesPage),
+  '/messages/:threadId': page(messages, (m) => m.ThreadPage),
 };
 
 export const signedInRoutes: RouteObject[] = SIGNED_IN_ROUTES.map((path) => ({

@@ -7,7 +7,7 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 
-export type ReportTarget = { listingId: string } | { offerId: string };
+export type ReportTarget = { listingId: string } | { offerId: string } | { messageId: string };
 
 /** Marks the target's open reports actioned, each audited; returns how many were closed. */
 export async function closeOpenReports(
@@ -21,9 +21,9 @@ export async function closeOpenReports(
     .set({ status: 'actioned', resolved_by: staffId, resolved_at: sql<Date>`now()`, resolution_note: note })
     .where('status', '=', 'open')
     .where(
-      'listingId' in target ? 'listing_id' : 'offer_id',
+      'listingId' in target ? 'listing_id' : 'offerId' in target ? 'offer_id' : 'message_id',
       '=',
-      'listingId' in target ? target.listingId : target.offerId,
+      'listingId' in target ? target.listingId : 'offerId' in target ? target.offerId : target.messageId,
     )
     .returning(['id', 'target_kind', 'reason', 'reporter_id'])
     .execute();

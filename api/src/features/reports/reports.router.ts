@@ -72,6 +72,19 @@ const reportSchema = z.object({
       listingSlug: z.string().nullable(),
     })
     .nullable(),
+  threadMessage: z
+    .object({
+      messageId: z.string(),
+      threadId: z.string(),
+      text: z.string().nullable(),
+      photos: z.array(z.string()),
+      hidden: z.boolean(),
+      senderName: z.string().nullable(),
+      senderEmail: z.string().nullable(),
+      listingTitle: z.string().nullable(),
+      listingSlug: z.string().nullable(),
+    })
+    .nullable(),
 });
 
 export const staffReportsRouter = router({

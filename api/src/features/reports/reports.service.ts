@@ -24,6 +24,7 @@ import { enforce, type RateRule } from '../../http/rate-limit.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { layout } from '../mail/registry.ts';
+import { publish, userTopic } from '../realtime/realtime.ts';
 import { setListingRemoved } from '../staff-listings/staff-listings.service.ts';
 import { closeOpenReports } from './close-reports.ts';
 
@@ -149,6 +150,18 @@ export interface StaffReport {
     listingTitle: string | null;
     listingSlug: string | null;
   } | null;
+  /** A message in a conversation (features/messages); staff open the thread through the report. */
+  threadMessage: {
+    messageId: string;
+    threadId: string;
+    text: string | null;
+    photos: string[];
+    hidden: boolean;
+    senderName: string | null;
+    senderEmail: string | null;
+    listingTitle: string | null;
+    listingSlug: string | null;
+  } | null;
 }
 
 export async function listReports(
@@ -161,10 +174,18 @@ export async function listReports(
     .leftJoin('profiles as rp', 'rp.id', 'r.reporter_id')
     .leftJoin('auth.users as staff', 'staff.id', 'r.resolved_by')
     .leftJoin('offers as o', 'o.id', 'r.offer_id')
-    // The listing reported, or the one the offer was about.
+    .leftJoin('messages as tm', 'tm.id', 'r.message_id')
+    .leftJoin('message_threads as mt', 'mt.id', 'tm.thread_id')
+    .leftJoin('auth.users as tmu', 'tmu.id', 'tm.sender_id')
+    .leftJoin('profiles as tmp', 'tmp.id', 'tm.sender_id')
+    // The listing reported, or the one the offer or conversation was about.
     .leftJoin('listings as l', (join) =>
       join.on((eb) =>
-        eb.or([eb('l.id', '=', eb.ref('r.listing_id')), eb('l.id', '=', eb.ref('o.listing_id'))]),
+        eb.or([
+          eb('l.id', '=', eb.ref('r.listing_id')),
+          eb('l.id', '=', eb.ref('o.listing_id')),
+          eb('l.id', '=', eb.ref('mt.listing_id')),
+        ]),
       ),
     )
     .leftJoin('books as b', 'b.id', 'l.book_id')
@@ -191,6 +212,13 @@ export async function listReports(
       'r.target_kind',
       'r.listing_id',
       'r.offer_id',
+      'r.message_id',
+      'tm.thread_id',
+      'tm.body as tm_body',
+      'tm.photos as tm_photos',
+      'tm.hidden_at as tm_hidden_at',
+      'tmu.email as tm_sender_email',
+      'tmp.display_name as tm_sender_name',
       'r.reason',
       'r.details',
       'r.status',
@@ -219,6 +247,7 @@ export async function listReports(
           inner.or([
             inner('s.listing_id', '=', inner.ref('r.listing_id')),
             inner('s.offer_id', '=', inner.ref('r.offer_id')),
+            inner('s.message_id', '=', inner.ref('r.message_id')),
           ]),
         )
         .as('open_on_target'),
@@ -267,6 +296,20 @@ export async function listReports(
               listingSlug: row.slug ?? null,
             }
           : null,
+      threadMessage:
+        row.target_kind === 'message' && row.message_id && row.thread_id
+          ? {
+              messageId: row.message_id,
+              threadId: row.thread_id,
+              text: row.tm_body ?? null,
+              photos: Array.isArray(row.tm_photos) ? (row.tm_photos as string[]) : [],
+              hidden: row.tm_hidden_at !== null,
+              senderName: row.tm_sender_name ?? null,
+              senderEmail: row.tm_sender_email ?? null,
+              listingTitle: row.title ?? null,
+              listingSlug: row.slug ?? null,
+            }
+          : null,
     };
   });
 }
@@ -284,7 +327,7 @@ export async function countOpenReports(db: Database): Promise<number> {
 async function openReport(db: Database, reportId: string) {
   const report = await db
     .selectFrom('reports')
-    .select(['id', 'status', 'target_kind', 'listing_id', 'offer_id'])
+    .select(['id', 'status', 'target_kind', 'listing_id', 'offer_id', 'message_id'])
     .where('id', '=', reportId)
     .executeTakeFirst();
   if (!report) throw new AppError('NOT_FOUND', GONE);
@@ -311,7 +354,7 @@ export async function dismissReport(
       })
       .where('id', '=', input.reportId)
       .where('status', '=', 'open')
-      .returning(['target_kind', 'reason', 'listing_id', 'offer_id'])
+      .returning(['target_kind', 'reason', 'listing_id', 'offer_id', 'message_id'])
       .executeTakeFirst();
     if (!closed) {
       await openReport(trx, input.reportId); // throws why: gone, or closed already
@@ -325,7 +368,11 @@ export async function dismissReport(
       details: {
         kind: closed.target_kind,
         reason: closed.reason,
-        ...(closed.listing_id ? { listingId: closed.listing_id } : { offerId: closed.offer_id }),
+        ...(closed.listing_id
+          ? { listingId: closed.listing_id }
+          : closed.message_id
+            ? { messageId: closed.message_id }
+            : { offerId: closed.offer_id }),
         note: input.note,
       },
     });
@@ -357,6 +404,9 @@ export async function actOnReport(
       reason: input.note,
     });
     return { kind: 'listing', closed: open };
+  }
+  if (report.target_kind === 'message' && report.message_id) {
+    return actOnThreadMessage(deps, staffId, report.message_id, input);
   }
   if (!report.offer_id) throw new Error(`report ${report.id} has no target`);
   const offerId = report.offer_id;
@@ -392,6 +442,62 @@ export async function actOnReport(
   return { kind: 'offer_message', closed };
 }
 
+/** A reported conversation message: hidden from both members, its reports closed, its sender warned if asked. */
+async function actOnThreadMessage(
+  deps: ActDeps,
+  staffId: string,
+  messageId: string,
+  input: { note: string; warnSender: boolean },
+): Promise<{ kind: ReportTargetKind; closed: number }> {
+  const closed = await deps.db.transaction().execute(async (trx) => {
+    const message = await trx
+      .selectFrom('messages as m')
+      .innerJoin('message_threads as t', 't.id', 'm.thread_id')
+      .innerJoin('listings as l', 'l.id', 't.listing_id')
+      .leftJoin('books as b', 'b.id', 'l.book_id')
+      .select(['m.hidden_at', 'm.sender_id', 'm.thread_id', 't.buyer_id', 't.seller_id', 'b.title'])
+      .where('m.id', '=', messageId)
+      .forUpdate('m')
+      .executeTakeFirst();
+    if (!message) throw new AppError('NOT_FOUND', 'That message no longer exists. Refresh the page.');
+    if (!message.hidden_at) {
+      await trx
+        .updateTable('messages')
+        .set({ hidden_at: sql<Date>`now()` })
+        .where('id', '=', messageId)
+        .execute();
+    }
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: 'message.hide',
+      targetType: 'message',
+      targetId: messageId,
+      details: {
+        threadId: message.thread_id,
+        senderId: message.sender_id,
+        note: input.note,
+        warned: input.warnSender,
+      },
+    });
+    const count = await closeOpenReports(trx, staffId, { messageId }, input.note);
+    // Both members' screens read the thread again (the message now says it was removed).
+    await publish(trx, {
+      topic: [userTopic(message.buyer_id), userTopic(message.seller_id)],
+      kind: 'message.hidden',
+      entityId: message.thread_id,
+    });
+    if (input.warnSender) {
+      await warnSender(trx, deps, message.sender_id, message.title ?? 'a book', input.note, {
+        what: `a message you sent about “${message.title ?? 'a book'}”`,
+        url: `${deps.origin}/messages/${message.thread_id}`,
+        label: 'See the conversation',
+      });
+    }
+    return count;
+  });
+  return { kind: 'message', closed };
+}
+
 async function countOpenOn(db: Database, target: { listingId: string }): Promise<number> {
   const row = await db
     .selectFrom('reports')
@@ -412,6 +518,7 @@ async function warnSender(
   senderId: string,
   title: string,
   note: string,
+  about?: { what: string; url: string; label: string },
 ): Promise<void> {
   const person = await trx
     .selectFrom('auth.users as u')
@@ -422,17 +529,17 @@ async function warnSender(
   if (!person?.email) return;
   const paragraphs = [
     `Hello ${person.display_name ?? 'there'},`,
-    `Our team has removed a message you sent with an offer on “${title}”, because it broke our community rules.`,
+    `Our team has removed ${about?.what ?? `a message you sent with an offer on “${title}”`}, because it broke our community rules.`,
     `The reason: ${note}`,
     'Please keep messages polite and about the book. If it happens again we may suspend your account.',
   ];
-  const url = `${deps.origin}/account/offers`;
+  const url = about?.url ?? `${deps.origin}/account/offers`;
   await deps.mailer.send(
     {
       to: person.email,
       subject: 'A message you sent on Reshelf was removed',
-      text: `${paragraphs.join('\n\n')}\n\nYour offers: ${url}\n`,
-      html: layout(paragraphs, { label: 'See your offers', url }),
+      text: `${paragraphs.join('\n\n')}\n\n${about ? 'The conversation' : 'Your offers'}: ${url}\n`,
+      html: layout(paragraphs, { label: about?.label ?? 'See your offers', url }),
       template: 'offer_message_removed',
       userId: senderId,
     },

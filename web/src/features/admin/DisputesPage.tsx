@@ -28,6 +28,7 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import { StaffConversation } from '../messages/StaffConversation.tsx';
 import { formatWhen } from '../orders/format.ts';
 import {
   DeliveryAddress,
@@ -233,6 +234,10 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
         ) : (
           <>
             <DisputeInfo order={order.data} />
+            <section aria-label="Conversation" className="flex flex-col rounded-xl border border-line p-4">
+              <h3 className="text-sm font-semibold">Messages between them</h3>
+              <StaffConversation through={{ disputeId: item.id }} />
+            </section>
             {open ? (
               <section
                 aria-label="Resolve"

@@ -5,6 +5,7 @@ import {
   HandCoins,
   Heart,
   LogOut,
+  MessageCircle,
   ShieldCheck,
   ShoppingBag,
   Store,
@@ -13,10 +14,12 @@ import {
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
+import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { loginPath, pathOf } from '../auth/next-path.ts';
 import { type SessionUser, useSession } from '../auth/session.ts';
 import { useSignOut } from '../auth/use-sign-out.ts';
+import { MessagesLink } from '../messages/MessagesLink.tsx';
 import { NotificationBell } from '../notifications/NotificationBell.tsx';
 
 /** Pages about signing in: coming back to them after signing in makes no sense. */
@@ -44,6 +47,7 @@ export function HeaderAccount() {
   if (session.status === 'signed-in') {
     return (
       <>
+        <MessagesLink />
         <NotificationBell />
         <AccountMenu user={session.user} />
       </>
@@ -68,6 +72,8 @@ function AccountMenu({ user }: { user: SessionUser }) {
   const { signOut, pendingScope } = useSignOut();
   const name = user.displayName || user.email;
   const initial = name.trim().charAt(0).toUpperCase() || '?';
+  // On phones the header has no room for the messages link: the avatar carries a dot instead.
+  const unreadMessages = trpc.messages.unread.useQuery(undefined, { staleTime: 15_000 }).data?.messages ?? 0;
 
   useEffect(() => {
     if (!open) return;
@@ -104,10 +110,17 @@ function AccountMenu({ user }: { user: SessionUser }) {
       >
         <span
           aria-hidden="true"
-          className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand font-serif text-sm text-brand-foreground"
+          className="relative flex size-7 shrink-0 items-center justify-center rounded-full bg-brand font-serif text-sm text-brand-foreground"
         >
           {initial}
+          {unreadMessages ? (
+            <span
+              data-testid="account-menu-unread"
+              className="absolute -top-0.5 -right-0.5 size-2.5 rounded-full bg-accent ring-2 ring-paper sm:hidden"
+            />
+          ) : null}
         </span>
+        {unreadMessages ? <span className="sr-only sm:hidden">(unread messages) </span> : null}
         <span className="sr-only">Account menu for </span>
         <span className="truncate max-sm:sr-only" data-testid="account-menu-name">
           {name}
@@ -161,6 +174,18 @@ function AccountMenu({ user }: { user: SessionUser }) {
               <Link to="/account/wishlist" onClick={close} className={itemClass}>
                 <Heart aria-hidden="true" />
                 Wishlist
+              </Link>
+            </li>
+            <li>
+              <Link to="/messages" onClick={close} className={itemClass} data-testid="menu-messages">
+                <MessageCircle aria-hidden="true" />
+                Messages
+                {unreadMessages ? (
+                  <span className="ml-auto rounded-full bg-brand px-1.5 text-xs font-bold text-brand-foreground">
+                    {unreadMessages > 99 ? '99+' : unreadMessages}
+                    <span className="sr-only"> unread</span>
+                  </span>
+                ) : null}
               </Link>
             </li>
             <li>

@@ -28,6 +28,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { ListingGrid } from '../catalogue/ListingGrid.tsx';
 import { HeldForYou, useHeldOrder } from '../checkout/FinishPaying.tsx';
+import { MessageSellerButton } from '../messages/MessageButtons.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { ListingOffer } from '../offers/ListingOffer.tsx';
 import { ReportListing } from '../reports/ReportListing.tsx';
@@ -328,6 +329,9 @@ function BuyBox({ listing }: { listing: ListingDetail }) {
       </div>
       <div className="mt-3 empty:hidden">
         <ListingOffer listing={listing} />
+      </div>
+      <div className="mt-3 empty:hidden">
+        <MessageSellerButton listing={listing} />
       </div>
       <ul className="mt-5 flex flex-col gap-2 text-sm text-ink-soft">
         <li className="flex gap-2">

@@ -18,6 +18,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { ReturnRequestPanel } from '../charity/ReturnRequestPanel.tsx';
 import { FinishPayingButton, HeldForYou } from '../checkout/FinishPaying.tsx';
+import { MessageOrderButton } from '../messages/MessageButtons.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { formatDay } from './format.ts';
 import { BuyerActions, SellerActions } from './OrderActions.tsx';
@@ -233,14 +234,17 @@ function OrderDetailPage({ party: role }: { party: OrderRole }) {
           </div>
         }
       >
-        {detail.listingSlug ? (
-          <Link
-            to={`/listing/${detail.listingSlug}`}
-            className="mt-3 inline-block text-sm font-semibold text-brand underline"
-          >
-            View the listing
-          </Link>
-        ) : null}
+        <div className="flex flex-wrap items-center gap-x-4">
+          {detail.listingSlug ? (
+            <Link
+              to={`/listing/${detail.listingSlug}`}
+              className="mt-3 inline-block text-sm font-semibold text-brand underline"
+            >
+              View the listing
+            </Link>
+          ) : null}
+          <MessageOrderButton orderId={detail.id} role={role} />
+        </div>
       </PageHeader>
       <PageBody>
         <div className="grid max-w-5xl gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">

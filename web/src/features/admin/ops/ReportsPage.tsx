@@ -18,6 +18,7 @@ import { toast } from '../../../components/ui/use-toast.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
+import { StaffConversation } from '../../messages/StaffConversation.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
 type Report = inferRouterOutputs<AppRouter>['staffReports']['list'][number];
@@ -30,7 +31,8 @@ const STATUSES = [
 const KINDS = [
   ['', 'Listings and messages'],
   ['listing', 'Listings'],
-  ['offer_message', 'Messages'],
+  ['offer_message', 'Offer messages'],
+  ['message', 'Conversation messages'],
 ] as const;
 type Status = (typeof STATUSES)[number][0];
 type Kind = Exclude<(typeof KINDS)[number][0], ''>;
@@ -42,7 +44,9 @@ export function ReportsPage() {
     : 'open';
   const kindParam = params.get('kind');
   const kind: Kind | undefined =
-    kindParam === 'listing' || kindParam === 'offer_message' ? kindParam : undefined;
+    kindParam === 'listing' || kindParam === 'offer_message' || kindParam === 'message'
+      ? kindParam
+      : undefined;
   const reports = trpc.staffReports.list.useQuery(
     { status, ...(kind ? { kind } : {}) },
     { placeholderData: keepPreviousData },
@@ -235,6 +239,33 @@ function Target({ report }: { report: Report }) {
       </div>
     );
   }
+  if (report.threadMessage) {
+    const { threadMessage: message } = report;
+    return (
+      <div className="min-w-0">
+        <blockquote className="border-l-2 border-line pl-3 break-words italic" data-testid="reported-message">
+          “{message.text || (message.photos.length ? `${message.photos.length} photo(s)` : '')}”
+        </blockquote>
+        <p className="mt-1 text-sm text-ink-soft break-words">
+          From {message.senderName ?? 'a member'} ({message.senderEmail ?? 'no email'}), in a conversation
+          about{' '}
+          {message.listingSlug ? (
+            <Link to={`/listing/${message.listingSlug}`} className="hover:underline">
+              {message.listingTitle ?? 'a listing'}
+            </Link>
+          ) : (
+            (message.listingTitle ?? 'a listing')
+          )}
+          {message.hidden ? (
+            <span className="ml-2 rounded bg-destructive/10 px-1.5 py-0.5 text-xs font-semibold text-destructive">
+              Removed from the conversation
+            </span>
+          ) : null}
+        </p>
+        <StaffConversation through={{ threadId: message.threadId, reportId: report.id }} />
+      </div>
+    );
+  }
   return <p className="text-sm text-ink-muted">What was reported no longer exists.</p>;
 }
 
@@ -292,7 +323,7 @@ function ResolveForm({
   function submit(event: FormEvent) {
     event.preventDefault();
     if (mode === 'dismiss') dismiss.mutate({ reportId: report.id, note });
-    else act.mutate({ reportId: report.id, note, warnSender: report.kind === 'offer_message' && warn });
+    else act.mutate({ reportId: report.id, note, warnSender: report.kind !== 'listing' && warn });
   }
 
   return (
@@ -315,7 +346,7 @@ function ResolveForm({
           onChange={(event) => setNote(event.target.value)}
         />
       </div>
-      {mode === 'act' && report.kind === 'offer_message' ? (
+      {mode === 'act' && report.kind !== 'listing' ? (
         <label className="flex items-center gap-2 text-sm">
           <input
             type="checkbox"

@@ -1,0 +1,86 @@
+/**
+ * The header's messages link for a signed-in member, with the unread count (also shown in the
+ * tab title, "(2) …"; on phones, where the header has no room, the link is in the account menu
+ * and the avatar carries a dot), and the one live stream of their conversations (`messages.live`, over
+ * SSE, resumed from the last event after a dropped connection): every change invalidates what
+ * it touches, so the inbox, an open thread and the counts update without a reload.
+ */
+import { MessageCircle } from 'lucide-react';
+import { useEffect } from 'react';
+import { Link } from 'react-router-dom';
+import { trpc } from '../../lib/trpc.ts';
+
+const TITLE_COUNT = /^\(\d+\+?\) /;
+
+/** Prefixes the tab title with the unread count, whatever title the page sets. */
+function useTitleCount(count: number) {
+  useEffect(() => {
+    const apply = () => {
+      const base = document.title.replace(TITLE_COUNT, '');
+      const next = count > 0 ? `(${count > 99 ? '99+' : count}) ${base}` : base;
+      if (document.title !== next) document.title = next;
+    };
+    apply();
+    const title = document.querySelector('title');
+    if (!title) return;
+    const observer = new MutationObserver(apply);
+    observer.observe(title, { childList: true, characterData: true, subtree: true });
+    return () => {
+      observer.disconnect();
+      document.title = document.title.replace(TITLE_COUNT, '');
+    };
+  }, [count]);
+}
+
+/**
+ * Follows the member's conversations live; mounted once, in the header. Each time the stream
+ * (re)connects, what is on screen is read again too: anything sent while it was connecting
+ * arrives that way (the stream then carries on from the present, resuming from its last event
+ * after a drop). Returns the stream's state ('pending' once it is connected).
+ */
+export function useMessagesLive(): string {
+  const utils = trpc.useUtils();
+  const live = trpc.messages.live.useSubscription(undefined, {
+    onData: ({ data }) => {
+      if (!data.thread) {
+        // An offer or order changed: an open thread shows them as system lines.
+        void utils.messages.thread.invalidate();
+        return;
+      }
+      void utils.messages.unread.invalidate();
+      void utils.messages.threads.invalidate();
+      void utils.messages.thread.invalidate({ threadId: data.thread.id });
+    },
+  });
+  const connected = live.status === 'pending';
+  useEffect(() => {
+    if (connected) void utils.messages.invalidate();
+  }, [connected, utils]);
+  return live.status;
+}
+
+export function MessagesLink() {
+  const live = useMessagesLive();
+  const unread = trpc.messages.unread.useQuery(undefined, { staleTime: 15_000 });
+  const count = unread.data?.messages ?? 0;
+  useTitleCount(count);
+  return (
+    <Link
+      to="/messages"
+      data-testid="messages-link"
+      data-live={live}
+      aria-label={count ? `Messages: ${count} unread` : 'Messages'}
+      className="relative grid size-9 place-items-center rounded-full max-sm:hidden text-ink-soft transition-colors hover:bg-paper-deep hover:text-ink"
+    >
+      <MessageCircle aria-hidden="true" className="size-5" />
+      {count ? (
+        <span
+          data-testid="messages-count"
+          className="absolute -top-0.5 -right-0.5 grid h-5 min-w-5 place-items-center rounded-full bg-brand px-1 text-[0.7rem] leading-none font-bold text-brand-foreground ring-2 ring-paper"
+        >
+          {count > 99 ? '99+' : count}
+        </span>
+      ) : null}
+    </Link>
+  );
+}
