@@ -19,6 +19,7 @@ import { disputedOrder, paidOrder } from '../../testing/orders.ts';
 import { recordSubscription, testClient } from '../../testing/realtime.ts';
 import { asUser, dataOf, errorOf, photo } from '../../testing/selling.ts';
 import { until } from '../../testing/until.ts';
+import { emailDueNotifications } from '../notifications/notification-mail.ts';
 import { publish, userTopic } from '../realtime/realtime.ts';
 import { MESSAGE_RATE, STAFF_NEEDS_REASON, startOrderThread } from './messages.service.ts';
 
@@ -661,5 +662,87 @@ describe('the live stream', () => {
     const received = await again.waitFor(4, 'the next message');
     expect(received.map((r) => r.data.messageId)).toEqual([...missed, after.id]);
     again.close();
+  });
+});
+
+describe('notifications and the unread-message email', () => {
+  const notices = (user: TestUser) =>
+    db
+      .selectFrom('notifications')
+      .select(['kind', 'title', 'body', 'link', 'read_at', 'emailed_at'])
+      .where('user_id', '=', user.id)
+      .where('kind', '=', 'message_received')
+      .orderBy('created_at')
+      .execute();
+  const digests = (user: TestUser) =>
+    db
+      .selectFrom('email_outbox')
+      .select(['subject', 'text_body'])
+      .where('to_address', '=', user.email)
+      .where('template', '=', 'messages.digest')
+      .execute();
+  const mailDeps = () => ({ db, mailer: t.services.mailer, origin: t.config.siteOrigin });
+
+  it('tells the other side (a charity’s whole team) with a notification; reading the thread reads it for the side', async () => {
+    const owner = await createUser(db, t.services.identity, 'owner@notify.messages.test');
+    const helper = await createUser(db, t.services.identity, 'helper@notify.messages.test');
+    const asker = await createUser(db, t.services.identity, 'asker@notify.messages.test');
+    const charityId = await createCharity(db, {
+      slug: 'notify-books',
+      name: 'Notify Books',
+      ownerId: owner.id,
+    });
+    await db
+      .insertInto('charity_members')
+      .values({ charity_id: charityId, user_id: helper.id, role: 'staff' })
+      .execute();
+    const donated = await createListing(db, {
+      sellerId: owner.id,
+      charityId,
+      bookId: await createBook(db, { title: 'Notified Atlas' }),
+    });
+    const id = dataOf(
+      await as(asker).mutation('messages.startForListing', { listingId: donated.id }),
+    ).threadId;
+    dataOf(await send(asker, id, 'Does it have the fold-out maps?'));
+    for (const member of [owner, helper]) {
+      expect(await notices(member)).toEqual([
+        expect.objectContaining({
+          title: 'New message about “Notified Atlas”',
+          body: 'Does it have the fold-out maps?',
+          link: `/messages/${id}`,
+          read_at: null,
+          emailed_at: null,
+        }),
+      ]);
+    }
+    // The sender is not told about their own message.
+    expect(await notices(asker)).toEqual([]);
+    // One of the team reads the thread: read for the whole team, and no email for it.
+    dataOf(await as(helper).mutation('messages.markRead', { threadId: id }));
+    for (const member of [owner, helper]) {
+      expect((await notices(member))[0]?.read_at).not.toBeNull();
+    }
+    await emailDueNotifications(mailDeps(), new Date(Date.now() + 11 * 60_000));
+    expect(await digests(owner)).toEqual([]);
+    // The reply reaches the buyer.
+    dataOf(await send(owner, id, 'Yes, all three.'));
+    expect(await notices(asker)).toEqual([
+      expect.objectContaining({ body: 'Yes, all three.', read_at: null }),
+    ]);
+  });
+
+  it('emails messages left unread for 10 minutes as one digest', async () => {
+    const { owner, threadId: id } = await newThread('Digest Almanac');
+    dataOf(await send(buyer, id, 'Is the spine cracked?'));
+    dataOf(await send(buyer, id, 'And is there a dust jacket?'));
+    await emailDueNotifications(mailDeps(), new Date(Date.now() + 60_000));
+    expect(await digests(owner)).toEqual([]);
+    await emailDueNotifications(mailDeps(), new Date(Date.now() + 11 * 60_000));
+    const mail = await digests(owner);
+    expect(mail).toHaveLength(1);
+    expect(mail[0]?.subject).toBe('You have 2 unread messages');
+    expect(mail[0]?.text_body).toContain('Is the spine cracked?');
+    expect(mail[0]?.text_body).toContain(`/messages/${id}`);
   });
 });

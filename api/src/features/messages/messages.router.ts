@@ -6,6 +6,7 @@
 import { MESSAGE_LIMITS, messageBodySchema, reportFieldsSchema } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router, staffProcedure } from '../../trpc.ts';
+import { ownNotificationKind } from '../notifications/notifications.service.ts';
 import { userTopic } from '../realtime/realtime.ts';
 import { resumeInputSchema, trackedEvents } from '../realtime/stream.ts';
 import {
@@ -119,6 +120,13 @@ export const messagesRouter = router({
       }
       // Offers, orders and notifications about them: an open thread reads itself again (it shows
       // them as system lines). Nothing about them is sent: they are the caller's own events.
+      // A message's own notification adds nothing to its `message.sent`.
+      if (
+        event.kind === 'notification.created' &&
+        (await ownNotificationKind(ctx.db, ctx.user.userId, event.entityId)) === 'message_received'
+      ) {
+        return null;
+      }
       if (/^(offer|order|notification)\./.test(event.kind)) {
         return { kind: event.kind, messageId: null, thread: null };
       }

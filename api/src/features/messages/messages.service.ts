@@ -32,6 +32,8 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { enforce, type RateRule } from '../../http/rate-limit.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { markEntityNotificationsRead } from '../notifications/notifications.service.ts';
+import { notify } from '../notifications/notify.ts';
 import { publish, userTopic } from '../realtime/realtime.ts';
 import { ALREADY_REPORTED, REPORT_RATE } from '../reports/reports.service.ts';
 import type { StoragePort } from '../storage/storage.ts';
@@ -324,6 +326,30 @@ export async function sendMessage(
       .where('id', '=', thread.id)
       .execute();
     await publish(trx, { topic: members.map(userTopic), kind: 'message.sent', entityId: message.id });
+    // The other side is told in the same transaction: a notification each (the bell, and the
+    // unread-message digest emailed after MESSAGE_DIGEST_DELAY_MINUTES unless read by then).
+    const recipients = side === 'buyer' ? members.filter((id) => id !== thread.buyer_id) : [thread.buyer_id];
+    if (recipients.length > 0) {
+      const about = await trx
+        .selectFrom('listings as l')
+        .innerJoin('books as b', 'b.id', 'l.book_id')
+        .select(['b.title'])
+        .where('l.id', '=', thread.listing_id)
+        .executeTakeFirst();
+      const photos = input.photos.length;
+      await notify(
+        trx,
+        recipients.map((recipient) => ({
+          userId: recipient,
+          kind: 'message_received' as const,
+          title: about ? `New message about “${about.title}”` : 'New message',
+          body: text || (photos === 1 ? 'Sent a photo.' : `Sent ${photos} photos.`),
+          link: `/messages/${thread.id}`,
+          listingId: thread.listing_id,
+          entityId: thread.id,
+        })),
+      );
+    }
     return {
       id: message.id,
       createdAt: message.created_at.toISOString(),
@@ -359,6 +385,10 @@ export async function markThreadRead(
     if (marked.length > 0) {
       await publish(trx, { topic: members.map(userTopic), kind: 'message.read', entityId: thread.id });
     }
+    // Reading the thread reads its message notifications (and keeps them out of the digest),
+    // for the reader's whole side: a charity's team shares one inbox.
+    const readers = side === 'buyer' ? [thread.buyer_id] : members.filter((id) => id !== thread.buyer_id);
+    for (const reader of readers) await markEntityNotificationsRead(trx, reader, thread.id);
     return { marked: marked.length };
   });
 }

@@ -164,3 +164,18 @@ export async function markEntityNotificationsRead(
     await publish(trx, { topic: userTopic(userId), kind: NOTIFICATION_EVENTS.read });
   }
 }
+
+/** The kind of one of the member's own notifications (undefined for anyone else's, or none). */
+export async function ownNotificationKind(
+  db: Database,
+  userId: string,
+  id: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('notifications')
+    .select('kind')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.kind;
+}
