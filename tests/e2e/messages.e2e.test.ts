@@ -4,7 +4,8 @@
  * conversation open, sees the question within 2 s without reloading; the seller replies with a
  * photo, and the buyer's open conversation shows it within 2 s; the buyer's message shows as
  * read; an offer the buyer made in between is a system line in the conversation; the inbox
- * lists the conversation and finds it by the book's title. Screenshots at 1280 and 390 px land
+ * lists the conversation and finds it by the book's title; the seller's bell and header count
+ * a new message live. Screenshots at 1280 and 390 px land
  * in tests/.artifacts/.
  */
 import { CLIENT_HEADER, minimumOfferMinor } from '@reshelf/contracts';
@@ -41,6 +42,12 @@ async function mutate<T>(context: BrowserContext, procedure: string, input: unkn
 /** Until the header's live stream of conversations is connected. */
 async function live(page: Page) {
   await page.locator('[data-testid="messages-link"][data-live="pending"]').waitFor();
+}
+
+/** What the notification bell shows: its count, or 0 when it shows none. */
+async function bellCount(page: Page): Promise<number> {
+  const badge = page.getByTestId('notification-count');
+  return (await badge.count()) ? Number(await badge.innerText()) : 0;
 }
 
 async function noSideways(page: Page) {
@@ -158,14 +165,21 @@ describe('messages', () => {
     await shots(buyer.page, 'inbox', () => buyer.page.getByTestId('thread-row').first().waitFor());
 
     // The seller's header counts what they have not read, in the tab title too.
+    // The bell too: from nothing unread, it counts the new message live.
+    await mutate(seller.context, 'notifications.markRead', { ids: 'all' });
     await seller.page.goto('/messages');
     await live(seller.page);
+    await expect.poll(() => bellCount(seller.page)).toBe(0);
     await buyer.page.goto(threadPath);
     await buyer.page
       .getByTestId('message-input')
       .fill('Lovely! Could I pay you by bank transfer to save the fee?');
     await buyer.page.getByTestId('message-send').click();
     await seller.page.getByTestId('messages-count').filter({ hasText: '1' }).waitFor({ timeout: LIVE_MS });
+    await seller.page
+      .getByTestId('notification-count')
+      .filter({ hasText: /^1$/ })
+      .waitFor({ timeout: LIVE_MS });
     await expect.poll(() => seller.page.title()).toMatch(/^\(1\) /);
     await shots(seller.page, 'seller-inbox', () => seller.page.getByTestId('thread-row').first().waitFor());
     // On a phone the header has no room for the link: the avatar carries a dot.
