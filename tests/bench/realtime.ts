@@ -62,6 +62,48 @@ function rssKiB(pid: number): number {
   return Number(match[1]);
 }
 
+/**
+ * Loaded into the BFF beside tsx (a data: URL, so nothing else changes): on SIGUSR2 it runs a
+ * full garbage collection and writes process.memoryUsage() to BENCH_MEMORY_FILE. RSS alone
+ * moves with whenever V8 last collected; after a full collection the figures are comparable.
+ */
+const MEMORY_PROBE = [
+  "import { writeFileSync, renameSync } from 'node:fs';",
+  "process.on('SIGUSR2', () => {",
+  '  globalThis.gc(); globalThis.gc();',
+  '  const file = process.env.BENCH_MEMORY_FILE;',
+  "  writeFileSync(file + '.tmp', JSON.stringify(process.memoryUsage()));",
+  "  renameSync(file + '.tmp', file);",
+  '});',
+].join('\n');
+
+interface MemoryAfterGc {
+  rssKiB: number;
+  heapUsedKiB: number;
+  /** Memory outside the JS heap that V8 knows of (Buffers and the like). */
+  externalKiB: number;
+}
+
+/** The BFF's memory right after a full collection (see MEMORY_PROBE). */
+async function memoryAfterGc(pid: number, file: string): Promise<MemoryAfterGc> {
+  await rm(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  const started = performance.now();
+  for (;;) {
+    try {
+      const usage = JSON.parse(await readFile(file, 'utf8')) as NodeJS.MemoryUsage;
+      return {
+        rssKiB: usage.rss / 1024,
+        heapUsedKiB: usage.heapUsed / 1024,
+        externalKiB: usage.external / 1024,
+      };
+    } catch {
+      if (performance.now() - started > 30_000) throw new Error('the BFF did not report its memory');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
 /** utime + stime of a process, in milliseconds. */
 function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -138,12 +180,22 @@ function stats(values: number[]): Stats {
 async function startBff(
   databaseUrl: string,
   appSecret: string,
+  memoryFile: string,
 ): Promise<{ url: string; port: number; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/src/main.ts')], {
+  const args = [
+    '--expose-gc',
+    '--import',
+    `data:text/javascript,${encodeURIComponent(MEMORY_PROBE)}`,
+    '--import',
+    'tsx',
+    path.join(ROOT, 'api/src/main.ts'),
+  ];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,
+      BENCH_MEMORY_FILE: memoryFile,
       NODE_ENV: 'production',
       // Production requires Stripe for payments; the benchmark never pays for anything.
       STRIPE_SECRET_KEY: 'sk_test_benchmark_unused',
@@ -324,7 +376,8 @@ async function main(): Promise<void> {
     const topics = members.map((member) => userTopic(member.id));
     log(`database ready, ${MEMBERS} members signed in (${Math.round(performance.now() - started)} ms)`);
 
-    const bffStarted = await startBff(databaseUrl, appSecret);
+    const memoryFile = path.join(dir, 'bff-memory.json');
+    const bffStarted = await startBff(databaseUrl, appSecret, memoryFile);
     bff = bffStarted.child;
     const pid = bff.pid as number;
     const { url, port } = bffStarted;
@@ -350,6 +403,7 @@ async function main(): Promise<void> {
     }
     const connectionsBefore = serverConnections(port);
     const rssBefore = rssKiB(pid);
+    const gcBefore = await memoryAfterGc(pid, memoryFile);
     const benchRssBefore = process.memoryUsage().rss / 1024;
     log(`BFF pid ${pid}: RSS ${(rssBefore / 1024).toFixed(1)} MiB before the streams`);
 
@@ -392,6 +446,7 @@ async function main(): Promise<void> {
     }
     const connectionsLive = serverConnections(port);
     const rssLive = rssKiB(pid);
+    const gcLive = await memoryAfterGc(pid, memoryFile);
     const benchRssLive = process.memoryUsage().rss / 1024;
     const refused = streams.reduce((sum, s) => sum + s.refused, 0);
     log(
@@ -464,11 +519,20 @@ async function main(): Promise<void> {
     // And a few seconds later, when the garbage of 1,000 streams may have been collected.
     await new Promise((r) => setTimeout(r, 5_000));
     const rssSettled = rssKiB(pid);
+    const gcAfterClose = await memoryAfterGc(pid, memoryFile);
     log(
       `closed: BFF holds ${connectionsAfter} connections after ${Math.round(performance.now() - closeStarted)} ms; RSS ${(rssAfterClose / 1024).toFixed(1)} MiB, ${(rssSettled / 1024).toFixed(1)} MiB 5 s later`,
     );
 
-    const perConnectionKiB = (rssLive - rssBefore) / STREAMS;
+    const perConnectionKiB = (gcLive.rssKiB - gcBefore.rssKiB) / STREAMS;
+    const perStreamHeapKiB =
+      (gcLive.heapUsedKiB + gcLive.externalKiB - gcBefore.heapUsedKiB - gcBefore.externalKiB) / STREAMS;
+    const mib = (kib: number) => round2(kib / 1024);
+    const afterGc = (m: MemoryAfterGc) => ({
+      rssMiB: mib(m.rssKiB),
+      heapUsedMiB: mib(m.heapUsedKiB),
+      externalMiB: mib(m.externalKiB),
+    });
     const report = {
       benchmark: 'realtime',
       ranAt: new Date().toISOString(),
@@ -494,12 +558,19 @@ async function main(): Promise<void> {
         serverConnectionsLive: connectionsLive,
       },
       memory: {
+        /** Right after a full garbage collection in the BFF. */
+        afterFullGc: { before: afterGc(gcBefore), live: afterGc(gcLive), afterClose: afterGc(gcAfterClose) },
+        /** (RSS after a full collection with every stream live − before) / streams. */
+        perConnectionKiB: round2(perConnectionKiB),
+        /** The same for V8's heap used + external memory. */
+        perConnectionHeapKiB: round2(perStreamHeapKiB),
+        /** Without collecting: (RSS live − RSS before) / streams, garbage included. */
+        perConnectionRawRssKiB: round2((rssLive - rssBefore) / STREAMS),
         bffRssBeforeMiB: round2(rssBefore / 1024),
         bffRssLiveMiB: round2(rssLive / 1024),
         bffRssAfterRoundsMiB: round2(rssAfterRounds / 1024),
         bffRssAfterCloseMiB: round2(rssAfterClose / 1024),
         bffRssSettledMiB: round2(rssSettled / 1024),
-        perConnectionKiB: round2(perConnectionKiB),
         benchProcessRssPerStreamKiB: round2((benchRssLive - benchRssBefore) / STREAMS),
       },
       fanout: {
@@ -527,7 +598,7 @@ async function main(): Promise<void> {
       notes: [
         'Streams: realtime.events over SSE (tRPC httpSubscriptionLink + the eventsource package, Authorization: Bearer), 10 per member, all from this one Node process; every stream is its own TCP connection.',
         'Latency: from the moment COMMIT is sent (the NOTIFY fires at commit) to the moment this process has parsed the event for that stream. It includes the BFF reading each topic once (one group per member), writing 1,000 SSE messages, and this process parsing them one after another on one thread, on the same machine as the BFF and PostgreSQL.',
-        'Memory per connection: (BFF RSS with every stream live − RSS before) / streams. RSS includes garbage not yet collected; "settled" is read 5 s after the streams closed.',
+        'Memory per connection: (BFF RSS with every stream live − RSS before) / streams, each read right after a full garbage collection in the BFF (SIGUSR2 to a small probe loaded with --expose-gc; the only change to the production process). The same without collecting is perConnectionRawRssKiB; "settled" is read 5 s after the streams closed.',
         'CPU: the BFF process’s utime + stime over the rounds, divided by events delivered (reads, serialisation, SSE writes).',
         'The BFF exposes its hub’s subscriber count only in-process (app.realtime.stats()); from outside, the bench checks that the BFF holds no connection on its port after the streams close.',
         'Member accounts are made with bcrypt cost 4 to save time; nothing measured signs in.',
@@ -538,8 +609,14 @@ async function main(): Promise<void> {
     printTable([
       ['streams live (members × per member)', `${STREAMS} (${MEMBERS} × ${STREAMS_PER_MEMBER})`],
       ['opened in', `${Math.round(openMs)} ms (${refused} refused and reopened)`],
-      ['BFF RSS before → live', `${report.memory.bffRssBeforeMiB} → ${report.memory.bffRssLiveMiB} MiB`],
-      ['memory per connection', `${report.memory.perConnectionKiB} KiB`],
+      [
+        'BFF RSS before → live (after a full GC)',
+        `${mib(gcBefore.rssKiB)} → ${mib(gcLive.rssKiB)} MiB (without collecting: ${report.memory.bffRssBeforeMiB} → ${report.memory.bffRssLiveMiB} MiB)`,
+      ],
+      [
+        'memory per connection',
+        `${report.memory.perConnectionKiB} KiB RSS (JS heap + external: ${report.memory.perConnectionHeapKiB} KiB; without collecting: ${report.memory.perConnectionRawRssKiB} KiB)`,
+      ],
       [
         `fan-out latency (${delivered} deliveries, ${ROUNDS} rounds)`,
         `p50 ${fanout.p50} ms, p95 ${fanout.p95} ms, p99 ${fanout.p99} ms, max ${fanout.max} ms`,
@@ -552,7 +629,7 @@ async function main(): Promise<void> {
       ['BFF CPU per event delivered', `${report.cpu.bffMicrosecondsPerEventDelivered} µs`],
       [
         'after closing: BFF connections, RSS',
-        `${connectionsAfter}, ${report.memory.bffRssAfterCloseMiB} MiB (${report.memory.bffRssSettledMiB} MiB 5 s later)`,
+        `${connectionsAfter}, ${report.memory.bffRssAfterCloseMiB} MiB (${report.memory.bffRssSettledMiB} MiB 5 s later; ${mib(gcAfterClose.rssKiB)} MiB after a full GC, heap ${mib(gcAfterClose.heapUsedKiB)} MiB vs ${mib(gcBefore.heapUsedKiB)} MiB before)`,
       ],
       ['load average (1 min) during rounds', `${loadBefore[0]?.toFixed(2)} → ${loadAfter[0]?.toFixed(2)}`],
     ]);
