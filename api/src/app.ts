@@ -387,7 +387,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     return reply
       .code(404)
-      .send({ error: 'Not Found', message: `No route for ${request.method} ${request.url}` });
+      .send({ error: ERRORS.NOT_FOUND.title, message: `No route for ${request.method} ${request.url}` });
   });
 
   return app;

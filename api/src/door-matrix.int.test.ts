@@ -10,6 +10,9 @@
  * The app runs against the hosted sign-in service's stand-in, whose access tokens stay valid
  * until they expire: only the access check itself turns the suspended account away.
  */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { tierLevel } from '@reshelf/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,13 +59,19 @@ function addressOf(url: string): string {
 let t: TestApp;
 let fake: FakeSupabase;
 let doors: Door[];
+let webDist: string;
 const tokens = new Map<string, string>();
 
 beforeAll(async () => {
+  // A built web of two files, so the static file routes are doors too.
+  webDist = await mkdtemp(path.join(tmpdir(), 'reshelf-doors-'));
+  await mkdir(path.join(webDist, 'assets'));
+  await writeFile(path.join(webDist, 'index.html'), '<!doctype html><title>Reshelf</title>');
+  await writeFile(path.join(webDist, 'assets', 'app-1234.js'), 'console.log(1);');
   t = await createTestApp({
     env: async (database) => {
       fake = await startFakeSupabase({ databaseUrl: database.url, snapshot: SNAPSHOT_BOOKS });
-      return hostedEnv(fake);
+      return { ...hostedEnv(fake), WEB_DIST: webDist };
     },
   });
   doors = t.app.doors;
@@ -87,6 +96,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await fake?.close();
+  if (webDist) await rm(webDist, { recursive: true, force: true });
 });
 
 describe('access matrix of the raw routes', () => {
@@ -112,6 +122,7 @@ describe('access matrix of the raw routes', () => {
       '/sitemap.xml',
       '/api/webhooks/payments/:provider',
       '/healthz',
+      '/assets/app-1234.js',
     ]) {
       expect(urls).toContain(known);
     }
