@@ -15,12 +15,13 @@ import type { DestinationStream } from 'pino';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import {
-  APP_ERROR_CODES,
   AppError,
   asAppError,
-  HTTP_STATUS_OF,
+  ERRORS,
+  INTERNAL_MESSAGE,
   logUnavailable,
   retryAfterOf,
+  titleOfStatus,
 } from './errors.ts';
 import { type AuthState, resolveAuth } from './features/auth/resolve-auth.ts';
 import { registerCharityUploadRoutes } from './features/charities/charity-uploads.route.ts';
@@ -39,6 +40,14 @@ import { registerUploadRoutes } from './features/selling/upload.route.ts';
 import { registerSitemapRoutes } from './features/sitemap/sitemap.route.ts';
 import { registerStorageRoute } from './features/storage/storage.route.ts';
 import { registerUnsubscribeRoutes } from './features/unsubscribe/unsubscribe.route.ts';
+import {
+  type Authenticate,
+  authenticateWith,
+  type Door,
+  declareScopeAccess,
+  recordDoors,
+  requireAccess,
+} from './http/access.ts';
 import { createBackgroundWork } from './http/background.ts';
 import { registerCompression } from './http/compression.ts';
 import { csrfGuard } from './http/csrf.ts';
@@ -82,6 +91,8 @@ declare module 'fastify' {
     mail: MailDelivery;
     /** This instance's realtime fan-out (stats for tests and the benchmark). */
     realtime: RealtimeHub;
+    /** Every route registered, with the access level it declares (the access matrix test). */
+    doors: Door[];
   }
 }
 
@@ -120,30 +131,37 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logController: new LogController({ disableRequestLogging: true }),
   });
 
+  // Before any route, so that it sees every one: who may call each door (http/access.ts).
+  const doors = recordDoors(app);
+  app.decorate('doors', doors);
+
   // First, so that every route registered below uses it (routes keep the handler in force when
-  // they are registered).
+  // they are registered). Every raw route's refusal is JSON { error, message }: the status and
+  // title of a domain error from the one error table (errors.ts).
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     // Domain errors and infrastructure failures (503 with Retry-After) from the raw routes.
     const known = asAppError(error);
     if (known) {
-      const status = HTTP_STATUS_OF[APP_ERROR_CODES[known.code]];
+      const { status, title } = ERRORS[known.code];
       if (!(error instanceof AppError)) logUnavailable(request.log, error);
+      if (status >= 500 && known.code !== 'UNAVAILABLE') {
+        request.log.error({ err: error, details: known.details }, 'request failed');
+      }
       const retryAfter = retryAfterOf(known);
       if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
-      return reply.code(status).send({ error: STATUS_CODES[status] ?? 'Error', message: known.message });
+      return reply.code(status).send({ error: title, message: known.message });
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     if (status === 413) {
       return reply.code(413).send({
-        error: 'Payload Too Large',
+        error: ERRORS.PAYLOAD_TOO_LARGE.title,
         message: `The request body is too large: send at most ${BODY_LIMIT / 1024 / 1024} MB.`,
       });
     }
     return reply.code(status).send({
-      error: status >= 500 ? 'Internal Server Error' : (STATUS_CODES[status] ?? 'Bad Request'),
-      message:
-        status >= 500 ? 'Something went wrong on our side. Please try again in a moment.' : error.message,
+      error: status >= 500 ? ERRORS.INTERNAL.title : (STATUS_CODES[status] ?? titleOfStatus(status)),
+      message: status >= 500 ? INTERNAL_MESSAGE : error.message,
     });
   });
 
@@ -215,8 +233,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyCookie);
   await import('./http/cors.ts').then(({ registerCors }) => registerCors(app, config));
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
+  // The identity of a caller, for tRPC, the REST API and the raw routes alike (http/access.ts).
+  const authenticate: Authenticate = (req, res, { cookies }) =>
+    resolveAuth(req, res, services.identity, config, {
+      apiTokens: { db: database.db, secrets },
+      cookies,
+      suspensions: database.db,
+    });
+  app.decorate('authenticate', authenticate);
+  app.decorate('accessDeps', { db: database.db, config });
+  app.decorateRequest('access', null);
+
+  app.get('/healthz', requireAccess('public'), async () => ({ status: 'ok' }));
+  app.get('/readyz', requireAccess('public'), async (_request, reply) => {
     const ok = await database.ping();
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', database: ok });
   });
@@ -251,20 +280,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   async function createContext(req: FastifyRequest, res: FastifyReply, cookies: boolean): Promise<Context> {
     let auth: AuthState;
     try {
-      auth = await resolveAuth(req, res, services.identity, config, {
-        apiTokens: { db: database.db, secrets },
-        cookies,
-        suspensions: database.db,
-      });
+      auth = await authenticateWith(() => authenticate(req, res, { cookies }), req.log);
     } catch (error) {
       // The database (or sign-in service) did not answer: 503 with Retry-After, never a 401.
-      const known = asAppError(error);
-      if (!known) throw error;
-      if (error instanceof AppError) req.log.warn({ err: error }, 'credentials could not be checked');
-      else logUnavailable(req.log, error);
-      const retryAfter = retryAfterOf(known);
+      if (!(error instanceof AppError)) throw error;
+      const retryAfter = retryAfterOf(error);
       if (retryAfter !== undefined) res.header('retry-after', String(retryAfter));
-      throw known.toTRPC();
+      throw error.toTRPC();
     }
     return {
       db: database.db,
@@ -297,6 +319,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       scope.addHook('onRequest', publicCache.onRequest);
       scope.addHook('onSend', publicCache.onSend);
     }
+    // Each procedure declares and checks its own level (trpc.ts, on the same checks).
+    declareScopeAccess(scope, 'procedure');
     await scope.register(fastifyTRPCPlugin, {
       prefix: '/trpc',
       trpcOptions: {
@@ -321,12 +345,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerUnsubscribeRoutes(app, { db: database.db, secrets });
   // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.
   await registerStorageRoute(app, services.storage);
-  await registerUploadRoutes(app, { config, db: database.db, services, secrets });
-  await registerCharityUploadRoutes(app, { config, db: database.db, services });
-  await registerMessagePhotoRoute(app, { config, db: database.db, services, secrets });
+  await registerUploadRoutes(app, { db: database.db, services });
+  await registerCharityUploadRoutes(app, { db: database.db, services });
+  await registerMessagePhotoRoute(app, { db: database.db, services });
   // The REST API (/api/v1) and its docs (/api/docs): the published procedures, bearer only.
   await registerRestApi(app, { createContext: (req, res) => createContext(req, res, false) });
-  await registerExportRoutes(app, { config, db: database.db, services });
+  await registerExportRoutes(app, { db: database.db });
   // robots.txt and the sitemaps, for search engines (not the web's index.html).
   // Kept in memory like the public catalogue answers, and not at all when that cache is off.
   await registerSitemapRoutes(app, {
@@ -338,6 +362,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = existsSync(indexHtml);
   if (serveWeb) {
+    // The built web's files: public (declared for each file route the plugin adds).
+    declareScopeAccess(app, 'public');
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: false,
@@ -361,7 +387,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     return reply
       .code(404)
-      .send({ error: 'Not Found', message: `No route for ${request.method} ${request.url}` });
+      .send({ error: ERRORS.NOT_FOUND.title, message: `No route for ${request.method} ${request.url}` });
   });
 
   return app;

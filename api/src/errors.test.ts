@@ -1,17 +1,36 @@
+import { STATUS_CODES } from 'node:http';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { describe, expect, it } from 'vitest';
 import {
   AppError,
+  type AppErrorCode,
   asAppError,
   DATABASE_UNAVAILABLE_MESSAGE,
+  ERRORS,
+  errorOfTRPCCode,
   infrastructureFailure,
   PoolSaturatedError,
   retryAfterOf,
+  titleOfStatus,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from './errors.ts';
 
 function withCode(code: string, message = 'x'): Error {
   return Object.assign(new Error(message), { code });
 }
+
+describe('the error table', () => {
+  it('gives each code one tRPC code, the HTTP status tRPC answers it with, and that status’s title', () => {
+    for (const [code, row] of Object.entries(ERRORS)) {
+      const error = new AppError(code as AppErrorCode, 'x').toTRPC();
+      expect(error.code, code).toBe(row.trpc);
+      expect(getHTTPStatusCodeFromError(error), code).toBe(row.status);
+      expect(row.title, code).toBe(STATUS_CODES[row.status]);
+      expect(errorOfTRPCCode(row.trpc)?.status, code).toBe(row.status);
+      expect(titleOfStatus(row.status), code).toBe(row.title);
+    }
+  });
+});
 
 describe('infrastructure failures', () => {
   it('recognises a database that went away or cannot be reached', () => {

@@ -1,23 +1,42 @@
 /**
- * The domain error: services throw it with a code; one table maps each code to the
- * tRPC code (and so the HTTP status) the caller sees. Messages are written for people.
+ * The domain error: services throw it with a code, and ONE table (ERRORS below) says what each
+ * code is on every surface: the tRPC code (tRPC's error formatter and the /trpc answer), the HTTP
+ * status (the REST API under /api/v1 and the raw Fastify routes) and the title the raw routes
+ * send as `error` in their JSON body `{ error, message }`. Messages are written for people.
  */
 import { TRPCError } from '@trpc/server';
 
-export const APP_ERROR_CODES = {
-  BAD_INPUT: 'BAD_REQUEST',
-  UNAUTHENTICATED: 'UNAUTHORIZED',
-  FORBIDDEN: 'FORBIDDEN',
-  NOT_FOUND: 'NOT_FOUND',
-  CONFLICT: 'CONFLICT',
-  GONE: 'NOT_FOUND',
-  RATE_LIMITED: 'TOO_MANY_REQUESTS',
-  PRECONDITION_FAILED: 'PRECONDITION_FAILED',
-  UNAVAILABLE: 'SERVICE_UNAVAILABLE',
-  BAD_GATEWAY: 'BAD_GATEWAY',
-} as const satisfies Record<string, TRPCError['code']>;
+export const ERRORS = {
+  BAD_INPUT: { trpc: 'BAD_REQUEST', status: 400, title: 'Bad Request' },
+  UNAUTHENTICATED: { trpc: 'UNAUTHORIZED', status: 401, title: 'Unauthorized' },
+  FORBIDDEN: { trpc: 'FORBIDDEN', status: 403, title: 'Forbidden' },
+  NOT_FOUND: { trpc: 'NOT_FOUND', status: 404, title: 'Not Found' },
+  CONFLICT: { trpc: 'CONFLICT', status: 409, title: 'Conflict' },
+  GONE: { trpc: 'NOT_FOUND', status: 404, title: 'Not Found' },
+  PRECONDITION_FAILED: { trpc: 'PRECONDITION_FAILED', status: 412, title: 'Precondition Failed' },
+  PAYLOAD_TOO_LARGE: { trpc: 'PAYLOAD_TOO_LARGE', status: 413, title: 'Payload Too Large' },
+  RATE_LIMITED: { trpc: 'TOO_MANY_REQUESTS', status: 429, title: 'Too Many Requests' },
+  INTERNAL: { trpc: 'INTERNAL_SERVER_ERROR', status: 500, title: 'Internal Server Error' },
+  BAD_GATEWAY: { trpc: 'BAD_GATEWAY', status: 502, title: 'Bad Gateway' },
+  UNAVAILABLE: { trpc: 'SERVICE_UNAVAILABLE', status: 503, title: 'Service Unavailable' },
+} as const satisfies Record<string, { trpc: TRPCError['code']; status: number; title: string }>;
 
-export type AppErrorCode = keyof typeof APP_ERROR_CODES;
+export type AppErrorCode = keyof typeof ERRORS;
+
+/** What the caller is told when something unexpected failed (a bug): nothing about it. */
+export const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again in a moment.';
+
+/** The table's row for a tRPC code (the first code mapping to it), or null outside the table. */
+export function errorOfTRPCCode(code: TRPCError['code']): (typeof ERRORS)[AppErrorCode] | null {
+  for (const row of Object.values(ERRORS)) if (row.trpc === code) return row;
+  return null;
+}
+
+/** The title of an HTTP status for a raw route's `{ error, message }` body. */
+export function titleOfStatus(status: number): string {
+  for (const row of Object.values(ERRORS)) if (row.status === status) return row.title;
+  return status >= 500 ? ERRORS.INTERNAL.title : ERRORS.BAD_INPUT.title;
+}
 
 export class AppError extends Error {
   constructor(
@@ -30,7 +49,7 @@ export class AppError extends Error {
   }
 
   toTRPC(): TRPCError {
-    return new TRPCError({ code: APP_ERROR_CODES[this.code], message: this.message, cause: this });
+    return new TRPCError({ code: ERRORS[this.code].trpc, message: this.message, cause: this });
   }
 }
 
@@ -49,19 +68,6 @@ export const OVERLOADED_RETRY_AFTER_SECONDS = 2;
 export const DATABASE_UNAVAILABLE_MESSAGE =
   'Reshelf cannot reach its database just now. You are still signed in and nothing was lost: please try again in a moment.';
 export const OVERLOADED_MESSAGE = 'Reshelf is very busy just now. Please try again in a few seconds.';
-
-/** The HTTP status of each tRPC code an AppError maps to (the raw routes answer with these). */
-export const HTTP_STATUS_OF: Record<(typeof APP_ERROR_CODES)[AppErrorCode], number> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  TOO_MANY_REQUESTS: 429,
-  PRECONDITION_FAILED: 412,
-  SERVICE_UNAVAILABLE: 503,
-  BAD_GATEWAY: 502,
-};
 
 /**
  * Raised by the pool instead of queueing another request for a connection when too many already

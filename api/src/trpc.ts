@@ -19,42 +19,48 @@
  *
  * Staff and tier procedures run inside an audit trail (features/audit): a mutation that
  * succeeds without recording what it did in the audit log is a defect, reported here.
+ *
+ * The levels themselves (what each one checks, and the words a refusal uses) live in
+ * http/access.ts, shared with the raw Fastify routes' requireAccess: one rule for every door.
  */
-import {
-  type ADMIN_TIERS,
-  DEFAULT_REQUIRED_TIER_LEVEL,
-  findTextFault,
-  hasStaffRole,
-  tierForLevel,
-  tierLevel,
-} from '@reshelf/contracts';
+import { type ADMIN_TIERS, DEFAULT_REQUIRED_TIER_LEVEL, findTextFault } from '@reshelf/contracts';
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/index.ts';
-import {
-  AppError,
-  asAppError,
-  infrastructureFailure,
-  logUnavailable,
-  retryAfterOf,
-  unavailableError,
-} from './errors.ts';
+import { AppError, asAppError, ERRORS, INTERNAL_MESSAGE, logUnavailable, retryAfterOf } from './errors.ts';
 import type { ServerFunctions } from './features/admin/server-functions.ts';
 import { runInAuditTrail } from './features/audit/audit.service.ts';
 import type { AccessClaims, IdentityProvider } from './features/auth/identity/types.ts';
-import { type AuthState, SUSPENDED_MESSAGE } from './features/auth/resolve-auth.ts';
+import type { AuthState } from './features/auth/resolve-auth.ts';
 import type { Mailer } from './features/mail/mailer.ts';
 import type { PaymentProvider } from './features/payments/types.ts';
 import type { RealtimeHub } from './features/realtime/hub.ts';
 import type { BookLookupPort } from './features/selling/book-lookup.ts';
 import type { StoragePort } from './features/storage/storage.ts';
+import {
+  type AccessLevel,
+  checkCredential,
+  requireAdminRole,
+  requiredTierOf,
+  requireSignedIn,
+  requireStaff,
+  requireTier,
+} from './http/access.ts';
 import type { BackgroundWork } from './http/background.ts';
 import type { Secrets } from './secrets.ts';
 
-export type AccessLevel = 'public' | 'authed' | 'staff' | 'admin' | `tier:${number}`;
+export type { AccessLevel } from './http/access.ts';
+export {
+  ADMIN_RECORD_REQUIRED_MESSAGE,
+  ADMIN_ROLE_REQUIRED_MESSAGE,
+  activeAdminTier,
+  READ_ONLY_TOKEN_MESSAGE,
+  rolesOf,
+  STAFF_FORBIDDEN_MESSAGE,
+} from './http/access.ts';
 
 export interface Meta {
   access?: AccessLevel;
@@ -83,12 +89,6 @@ export interface Context {
   res: FastifyReply;
 }
 
-export const STAFF_FORBIDDEN_MESSAGE =
-  "You don't have permission to access the admin portal with your current account.";
-export const ADMIN_RECORD_REQUIRED_MESSAGE = 'Access denied: Admin privileges required';
-/** A moderator calling an admin-only procedure (spec section 8's wording). */
-export const ADMIN_ROLE_REQUIRED_MESSAGE = 'Access denied: admin role required';
-
 /**
  * Subscriptions stream over server-sent events (docs/realtime.md): a ping comment every 15 s
  * keeps proxies from closing an idle stream, and tells the client the server is there (its
@@ -113,6 +113,9 @@ const t = initTRPC
         message: zodError ? summariseZodError(error.cause as z.ZodError) : shape.message,
         data: {
           ...shape.data,
+          // A domain error's status from the one error table (errors.ts), as REST and raw routes.
+          httpStatus:
+            error.cause instanceof AppError ? ERRORS[error.cause.code].status : shape.data.httpStatus,
           stack: undefined,
           zodError,
           // Which field a domain error is about, when it says (e.g. the password policy).
@@ -149,7 +152,7 @@ const errorBoundary = t.middleware(async ({ next, ctx }) => {
       ctx.req.log.error({ err: cause ?? result.error }, 'procedure failed');
       throw new TRPCError({
         code: 'INTERNAL_SERVER_ERROR',
-        message: 'Something went wrong on our side. Please try again in a moment.',
+        message: INTERNAL_MESSAGE,
       });
     }
   }
@@ -160,22 +163,9 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-export const READ_ONLY_TOKEN_MESSAGE =
-  'This API token can only read. Create a read-and-write token in Account settings to make changes.';
-
 /** Personal API tokens: a refused token fails every call; a read-only one fails mutations. */
 const apiTokenGuard = t.middleware(({ ctx, type, next }) => {
-  const { refusal, apiToken } = ctx.auth;
-  if (refusal) {
-    if (refusal.retryAfterSeconds) ctx.res.header('retry-after', String(refusal.retryAfterSeconds));
-    throw new TRPCError({
-      code: refusal.status === 429 ? 'TOO_MANY_REQUESTS' : 'UNAUTHORIZED',
-      message: refusal.message,
-    });
-  }
-  if (apiToken?.scope === 'read' && type === 'mutation') {
-    throw new TRPCError({ code: 'FORBIDDEN', message: READ_ONLY_TOKEN_MESSAGE });
-  }
+  checkCredential(ctx.auth, type === 'mutation');
   return next();
 });
 
@@ -208,40 +198,12 @@ export const cachedPublicProcedure = baseProcedure
   .meta({ access: 'public', cache: true })
   .use(rejectUnstorableText);
 
-const requireUser = t.middleware(({ ctx, next }) => {
-  if (!ctx.auth.claims) {
-    throw new TRPCError({
-      code: 'UNAUTHORIZED',
-      message: ctx.auth.suspended
-        ? SUSPENDED_MESSAGE
-        : ctx.auth.rejected
-          ? 'Your session has expired. Please sign in again.'
-          : 'Please sign in to continue.',
-    });
-  }
-  return next({ ctx: { user: ctx.auth.claims as AccessClaims } });
-});
+const requireUser = t.middleware(({ ctx, next }) => next({ ctx: { user: requireSignedIn(ctx.auth) } }));
 
 export const authedProcedure = baseProcedure
   .meta({ access: 'authed' })
   .use(requireUser)
   .use(rejectUnstorableText);
-
-/** The caller's roles, lower-cased. A lookup error is reported to the caller as denial. */
-export async function rolesOf(db: Database, userId: string): Promise<string[]> {
-  const rows = await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute();
-  return rows.map((row) => row.role.trim().toLowerCase());
-}
-
-export async function activeAdminTier(db: Database, userId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('admin_users')
-    .select('admin_role')
-    .where('user_id', '=', userId)
-    .where('is_active', '=', true)
-    .executeTakeFirst();
-  return row?.admin_role ?? null;
-}
 
 export const AUDIT_MISSING_MESSAGE = 'staff mutation finished without an audit log entry';
 
@@ -272,20 +234,7 @@ const auditTrail = t.middleware(async ({ ctx, type, path, next }) => {
 const staffOnly = baseProcedure
   .meta({ access: 'staff' })
   .use(requireUser)
-  .use(async ({ ctx, next }) => {
-    let roles: string[];
-    try {
-      roles = await rolesOf(ctx.db, ctx.user.userId);
-    } catch (error) {
-      // Denied either way; a database that cannot be reached says so (503), not "no permission".
-      const down = infrastructureFailure(error);
-      if (down) throw unavailableError(down, error);
-      ctx.req.log.warn({ err: error }, 'role lookup failed: access denied');
-      throw new TRPCError({ code: 'FORBIDDEN', message: STAFF_FORBIDDEN_MESSAGE });
-    }
-    if (!hasStaffRole(roles)) throw new TRPCError({ code: 'FORBIDDEN', message: STAFF_FORBIDDEN_MESSAGE });
-    return next({ ctx: { roles, isAdmin: roles.includes('admin') } });
-  });
+  .use(async ({ ctx, next }) => next({ ctx: await requireStaff(ctx.db, ctx.user, ctx.req.log) }));
 
 export const staffProcedure = staffOnly.use(auditTrail).use(rejectUnstorableText);
 
@@ -293,33 +242,20 @@ export const staffProcedure = staffOnly.use(auditTrail).use(rejectUnstorableText
 export const adminProcedure = staffOnly
   .meta({ access: 'admin' })
   .use(({ ctx, next }) => {
-    if (!ctx.isAdmin) throw new TRPCError({ code: 'FORBIDDEN', message: ADMIN_ROLE_REQUIRED_MESSAGE });
+    requireAdminRole(ctx);
     return next();
   })
   .use(auditTrail)
   .use(rejectUnstorableText);
 
 export function tierProcedure(requiredLevel: number = DEFAULT_REQUIRED_TIER_LEVEL) {
-  const requiredTier = tierForLevel(requiredLevel);
-  if (!requiredTier) throw new Error(`No admin tier has level ${requiredLevel}`);
+  requiredTierOf(requiredLevel);
   return baseProcedure
     .meta({ access: `tier:${requiredLevel}` })
     .use(requireUser)
     .use(async ({ ctx, next }) => {
-      let tier: string | null;
-      try {
-        tier = await activeAdminTier(ctx.db, ctx.user.userId);
-      } catch (error) {
-        const down = infrastructureFailure(error);
-        if (down) throw unavailableError(down, error);
-        ctx.req.log.warn({ err: error }, 'admin record lookup failed: access denied');
-        throw new TRPCError({ code: 'FORBIDDEN', message: 'Failed to verify admin access' });
-      }
-      if (!tier) throw new TRPCError({ code: 'FORBIDDEN', message: ADMIN_RECORD_REQUIRED_MESSAGE });
-      if (tierLevel(tier) < requiredLevel) {
-        throw new TRPCError({ code: 'FORBIDDEN', message: `Access denied: ${requiredTier} role required` });
-      }
-      return next({ ctx: { adminTier: tier as keyof typeof ADMIN_TIERS, adminLevel: tierLevel(tier) } });
+      const { adminTier, adminLevel } = await requireTier(ctx.db, ctx.user, requiredLevel, ctx.req.log);
+      return next({ ctx: { adminTier: adminTier as keyof typeof ADMIN_TIERS, adminLevel } });
     })
     .use(auditTrail)
     .use(rejectUnstorableText);

@@ -48,6 +48,13 @@ export async function registerCors(
   config: Pick<AppConfig, 'publicOrigin'>,
 ): Promise<void> {
   const origins = new Set(allowedOrigins(config));
+  // The plugin's own OPTIONS * route (preflights are answered in its hook, before any route):
+  // public, declared as every door's level is (http/access.ts).
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'OPTIONS' && route.url === '*' && !route.config?.access) {
+      route.config = { ...route.config, access: 'public' };
+    }
+  });
   await app.register(fastifyCors, {
     origin: (origin, callback) => callback(null, origin !== undefined && origins.has(origin)),
     credentials: true,

@@ -15,6 +15,7 @@
 import { CLIENT_HEADER } from '@reshelf/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config.ts';
+import { ERRORS } from '../errors.ts';
 import { readSessionCookies } from '../features/auth/session-cookies.ts';
 import { isAppOrigin } from './cors.ts';
 
@@ -36,7 +37,7 @@ export function csrfGuard(config: AppConfig) {
 
     if (cookies && !site) {
       return reply.code(403).send({
-        error: 'Forbidden',
+        error: ERRORS.FORBIDDEN.title,
         message: bearer
           ? `Requests from ${origin} cannot carry the site's session cookies.`
           : `Requests from ${origin} are not accepted.`,
@@ -45,14 +46,14 @@ export function csrfGuard(config: AppConfig) {
     if (bearer) return;
     if (!request.headers[CLIENT_HEADER]) {
       return reply.code(403).send({
-        error: 'Forbidden',
+        error: ERRORS.FORBIDDEN.title,
         message: `Requests that change something must send the ${CLIENT_HEADER} header, or authenticate with a bearer token.`,
       });
     }
     if (!site && !isAppOrigin(origin)) {
       return reply
         .code(403)
-        .send({ error: 'Forbidden', message: `Requests from ${origin} are not accepted.` });
+        .send({ error: ERRORS.FORBIDDEN.title, message: `Requests from ${origin} are not accepted.` });
     }
   };
 }

@@ -41,6 +41,8 @@ export interface AuditEntry {
   targetId?: string | null;
   /** What changed, for a person reading the log later (no secrets). */
   details?: Record<string, unknown>;
+  /** The request it was done in; defaults to the current procedure's. */
+  requestId?: string | null;
 }
 
 /** Records one staff action. Call it with the action's transaction. */
@@ -57,7 +59,7 @@ export async function recordAudit(db: Database | Transaction<DB>, entry: AuditEn
       target_type: entry.targetType ?? null,
       target_id: entry.targetId ?? null,
       details: JSON.stringify(entry.details ?? {}),
-      request_id: trail?.requestId ?? null,
+      request_id: entry.requestId ?? trail?.requestId ?? null,
     })
     .execute();
   if (trail) trail.recorded += 1;

@@ -6,8 +6,8 @@
 import { tierLevel } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { activeAdminTier, rolesOf } from '../../http/access.ts';
 import { clear, enforce, type RateRule, release, reserve, tooManyAttempts } from '../../http/rate-limit.ts';
-import { activeAdminTier, rolesOf } from '../../trpc.ts';
 import { normaliseEmail } from './identity/local.ts';
 import {
   type AccessClaims,

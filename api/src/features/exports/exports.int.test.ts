@@ -211,4 +211,15 @@ describe('exports', () => {
       net_gbp: pounds(early.protection - early.discount),
     });
   });
+
+  it('records the export against the request it was made in, as staff procedures do', async () => {
+    const response = await download('listings.csv', `from=${today}&to=${today}`, admin.accessToken);
+    expect(response.status).toBe(200);
+    const row = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('request_id', '=', String(response.headers['x-request-id']))
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ action: 'export.listings', actor_email: 'admin@exports.test' });
+  });
 });

@@ -13,7 +13,7 @@
 import { tierLevel } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { activeAdminTier } from '../../trpc.ts';
+import { activeAdminTier } from '../../http/access.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 
 /** Whether an actor at one level may act on an account at another: the whole rule. */

@@ -13,6 +13,8 @@ import { formatPence } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
+import { ERRORS } from '../../errors.ts';
+import { requireAccess } from '../../http/access.ts';
 import { isAppOrigin } from '../../http/cors.ts';
 import { applyPaymentEvent } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -100,23 +102,25 @@ export async function registerPaymentRoutes(
       done(null, body),
     );
 
+    // Public: the provider's signature over the body is the authority.
     scope.post<{ Params: { provider: string } }>(
       '/api/webhooks/payments/:provider',
+      requireAccess('public'),
       async (request, reply) => {
         if (request.params.provider !== deps.payments.kind) {
           return reply
             .code(404)
-            .send({ error: 'Not Found', message: `No ${request.params.provider} payments here` });
+            .send({ error: ERRORS.NOT_FOUND.title, message: `No ${request.params.provider} payments here` });
         }
         let event: ReturnType<PaymentProvider['parseWebhook']>;
         try {
           event = deps.payments.parseWebhook(String(request.body ?? ''), request.headers);
         } catch (error) {
           if (error instanceof WebhookSignatureError || error instanceof WebhookEventError)
-            return reply.code(400).send({ error: 'Bad Request', message: error.message });
+            return reply.code(400).send({ error: ERRORS.BAD_INPUT.title, message: error.message });
           return reply
             .code(400)
-            .send({ error: 'Bad Request', message: 'The webhook body could not be read' });
+            .send({ error: ERRORS.BAD_INPUT.title, message: 'The webhook body could not be read' });
         }
         const outcome = await applyPaymentEvent(
           { ...deps, log: (message, error) => request.log.error({ err: error }, message) },
@@ -143,23 +147,27 @@ export async function registerPaymentRoutes(
       .where('p.provider_ref', '=', ref)
       .executeTakeFirst();
 
-  app.get<{ Params: { ref: string } }>('/payments/test/:ref', async (request, reply) => {
-    const payment = await lookup(request.params.ref);
-    if (!payment) return reply.code(404).type('text/html').send('<p>This payment link is not valid.</p>');
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(
-        paymentPage({
-          ref: payment.provider_ref,
-          amount: formatPence(payment.amount_minor),
-          reference: payment.reference,
-          title: payment.title,
-          status: payment.status,
-          returnTo: returnOrigin(request.query),
-        }),
-      );
-  });
+  app.get<{ Params: { ref: string } }>(
+    '/payments/test/:ref',
+    requireAccess('public'),
+    async (request, reply) => {
+      const payment = await lookup(request.params.ref);
+      if (!payment) return reply.code(404).type('text/html').send('<p>This payment link is not valid.</p>');
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(
+          paymentPage({
+            ref: payment.provider_ref,
+            amount: formatPence(payment.amount_minor),
+            reference: payment.reference,
+            title: payment.title,
+            status: payment.status,
+            returnTo: returnOrigin(request.query),
+          }),
+        );
+    },
+  );
 
   // The page's forms post url-encoded (empty) bodies: accept and ignore any body here.
   await app.register(async (scope) => {
@@ -169,17 +177,20 @@ export async function registerPaymentRoutes(
     );
     scope.post<{ Params: { ref: string; choice: string } }>(
       '/payments/test/:ref/:choice',
+      requireAccess('public'),
       async (request, reply) => {
         const choice = choiceSchema.safeParse(request.params.choice);
         if (!choice.success) {
           return reply
             .code(400)
-            .send({ error: 'Bad Request', message: `choice: ${choice.error.issues[0]?.message}` });
+            .send({ error: ERRORS.BAD_INPUT.title, message: `choice: ${choice.error.issues[0]?.message}` });
         }
         const { outcome } = CHOICES[choice.data];
         const payment = await lookup(request.params.ref);
         if (!payment)
-          return reply.code(404).send({ error: 'Not Found', message: 'This payment link is not valid.' });
+          return reply
+            .code(404)
+            .send({ error: ERRORS.NOT_FOUND.title, message: 'This payment link is not valid.' });
         if (outcome && payment.status === 'pending') {
           // The provider tells the shop through its signed webhook, as a real provider would.
           const signed = provider.signedEvent(payment.provider_ref, outcome, payment.amount_minor);

@@ -20,7 +20,8 @@ import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { asAppError, logUnavailable, retryAfterOf } from '../../errors.ts';
+import { asAppError, errorOfTRPCCode, INTERNAL_MESSAGE, logUnavailable, retryAfterOf } from '../../errors.ts';
+import { declareScopeAccess, requireAccess } from '../../http/access.ts';
 import { appRouter } from '../../router.ts';
 import type { Context } from '../../trpc.ts';
 import {
@@ -47,8 +48,9 @@ function sendError(reply: FastifyReply, status: number, body: ErrorBody) {
   return reply.code(status).type('application/json').send(body);
 }
 
+/** The status from the one error table (errors.ts); tRPC's own for a code outside it. */
 export function errorBody(error: TRPCError): { status: number; body: ErrorBody } {
-  const status = getHTTPStatusCodeFromError(error);
+  const status = errorOfTRPCCode(error.code)?.status ?? getHTTPStatusCodeFromError(error);
   if (error.cause instanceof z.ZodError) {
     const issues = error.cause.issues.map((issue) => ({
       path: issue.path.join('.'),
@@ -174,10 +176,7 @@ export async function registerRestApi(app: FastifyInstance, options: RestApiOpti
             error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
           if (status >= 500) {
             request.log.error({ err: error }, 'REST request failed');
-            return sendError(reply, 500, {
-              code: 'INTERNAL_SERVER_ERROR',
-              message: 'Something went wrong on our side. Please try again in a moment.',
-            });
+            return sendError(reply, 500, { code: 'INTERNAL_SERVER_ERROR', message: INTERNAL_MESSAGE });
           }
           // Fastify's own refusals: a body that is not JSON, one too large, a bad content type.
           const code =
@@ -192,7 +191,7 @@ export async function registerRestApi(app: FastifyInstance, options: RestApiOpti
         },
       );
 
-      scope.get('/openapi.json', async (_request, reply) =>
+      scope.get('/openapi.json', requireAccess('public'), async (_request, reply) =>
         reply.header('cache-control', 'no-cache').send(served),
       );
 
@@ -200,6 +199,8 @@ export async function registerRestApi(app: FastifyInstance, options: RestApiOpti
         scope.route({
           method: entry.method,
           url: entry.route.replace(/\{(\w+)\}/g, ':$1'),
+          // The procedure's own level, checked by the procedure (trpc.ts) on the same checks.
+          config: { access: entry.access, accessCheckedBy: 'procedure' },
           handler: async (request, reply) => {
             // Public catalogue reads may be kept by caches (security-headers.ts: no-store otherwise).
             request.publicAnswer = entry.method === 'GET' && entry.procedure._def.meta?.cache === true;
@@ -229,10 +230,7 @@ export async function registerRestApi(app: FastifyInstance, options: RestApiOpti
                   { err: error.cause ?? error, procedure: entry.path },
                   'REST operation failed',
                 );
-                return sendError(reply, 500, {
-                  code: error.code,
-                  message: 'Something went wrong on our side. Please try again in a moment.',
-                });
+                return sendError(reply, 500, { code: error.code, message: INTERNAL_MESSAGE });
               }
               const { status, body } = errorBody(error);
               return sendError(reply, status, body);
@@ -277,6 +275,7 @@ async function registerDocs(app: FastifyInstance): Promise<void> {
 });
 `;
   await app.register(async (scope) => {
+    declareScopeAccess(scope, 'public');
     await scope.register(fastifyStatic, {
       root,
       prefix: `${DOCS_PATH}/assets/`,

@@ -5,6 +5,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
+import { ERRORS } from '../../errors.ts';
+import { requireAccess } from '../../http/access.ts';
 import {
   robotsTxt,
   rootSitemap,
@@ -69,14 +71,14 @@ export async function registerSitemapRoutes(
   const perFile = deps.perFile ?? SITEMAP_MAX_URLS;
   const cached = createSitemapCache(deps.cacheMs ?? SITEMAP_SECONDS * 1000);
 
-  app.get('/robots.txt', async (_request, reply) =>
+  app.get('/robots.txt', requireAccess('public'), async (_request, reply) =>
     reply
       .type('text/plain; charset=utf-8')
       .header('cache-control', ROBOTS_CACHE)
       .send(robotsTxt(deps.config.siteOrigin)),
   );
 
-  app.get('/sitemap.xml', async (_request, reply) => {
+  app.get('/sitemap.xml', requireAccess('public'), async (_request, reply) => {
     const origin = deps.config.siteOrigin;
     const document = await rootSitemap(deps.db, perFile);
     return sendXml(
@@ -87,26 +89,30 @@ export async function registerSitemapRoutes(
     );
   });
 
-  app.get<{ Params: { file: string } }>('/sitemaps/:file', async (request, reply) => {
-    const match = SITEMAP_FILE.exec(request.params.file);
-    const origin = deps.config.siteOrigin;
-    const xml = match
-      ? await cached(`${origin}/sitemaps/${request.params.file}`, async () => {
-          const entries = await sitemapFile(
-            deps.db,
-            match[1] as 'pages' | 'listings',
-            Number(match[2]),
-            perFile,
-          );
-          return entries ? urlsetXml(origin, entries) : null;
-        })
-      : null;
-    if (xml === null) {
-      return reply.code(404).send({
-        error: 'Not Found',
-        message: `There is no sitemap called ${request.params.file}: /sitemap.xml lists them.`,
-      });
-    }
-    return sendXml(reply, xml);
-  });
+  app.get<{ Params: { file: string } }>(
+    '/sitemaps/:file',
+    requireAccess('public'),
+    async (request, reply) => {
+      const match = SITEMAP_FILE.exec(request.params.file);
+      const origin = deps.config.siteOrigin;
+      const xml = match
+        ? await cached(`${origin}/sitemaps/${request.params.file}`, async () => {
+            const entries = await sitemapFile(
+              deps.db,
+              match[1] as 'pages' | 'listings',
+              Number(match[2]),
+              perFile,
+            );
+            return entries ? urlsetXml(origin, entries) : null;
+          })
+        : null;
+      if (xml === null) {
+        return reply.code(404).send({
+          error: ERRORS.NOT_FOUND.title,
+          message: `There is no sitemap called ${request.params.file}: /sitemap.xml lists them.`,
+        });
+      }
+      return sendXml(reply, xml);
+    },
+  );
 }

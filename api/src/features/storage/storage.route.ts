@@ -4,13 +4,15 @@
  * (no "..", no absolute paths, no encoded separators): anything else is a plain 404.
  */
 import type { FastifyInstance } from 'fastify';
+import { ERRORS } from '../../errors.ts';
+import { requireAccess } from '../../http/access.ts';
 import { isValidKey, STORAGE_PATH, type StoragePort } from './storage.ts';
 
 export async function registerStorageRoute(app: FastifyInstance, storage: StoragePort): Promise<void> {
-  app.get(`${STORAGE_PATH}/*`, async (request, reply) => {
+  app.get(`${STORAGE_PATH}/*`, requireAccess('public'), async (request, reply) => {
     const key = (request.params as { '*': string })['*'];
     const notFound = () =>
-      reply.code(404).send({ error: 'Not Found', message: 'There is no file at this address.' });
+      reply.code(404).send({ error: ERRORS.NOT_FOUND.title, message: 'There is no file at this address.' });
     if (!isValidKey(key)) return notFound();
     const stored = await storage.get(key);
     if (!stored) return notFound();

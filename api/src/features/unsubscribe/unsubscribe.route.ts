@@ -3,13 +3,14 @@
  * PUBLIC_ORIGIN/api/unsubscribe?u=…&l=…&s=… and List-Unsubscribe-Post says
  * "List-Unsubscribe=One-Click". A mail client's "Unsubscribe" button POSTs there, from its
  * own servers, without cookies or our client header: the signed link is the authority, so
- * this route is outside the tRPC scope and its CSRF check. A GET (someone opening the address)
+ * this route is outside the tRPC scope and its CSRF check: requireAccess('public'). A GET (someone opening the address)
  * never unsubscribes: it leads to the /unsubscribe page, which asks first.
  */
 import { unsubscribeInputSchema } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/index.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, ERRORS } from '../../errors.ts';
+import { requireAccess } from '../../http/access.ts';
 import type { Secrets } from '../../secrets.ts';
 import { confirmUnsubscribe } from './unsubscribe.service.ts';
 
@@ -24,12 +25,12 @@ export async function registerUnsubscribeRoutes(
       done(null, body),
     );
 
-    scope.get('/api/unsubscribe', async (request, reply) => {
+    scope.get('/api/unsubscribe', requireAccess('public'), async (request, reply) => {
       const query = new URLSearchParams(request.query as Record<string, string>);
       return reply.code(303).header('location', `/unsubscribe?${query.toString()}`).send();
     });
 
-    scope.post('/api/unsubscribe', async (request, reply) => {
+    scope.post('/api/unsubscribe', requireAccess('public'), async (request, reply) => {
       const input = unsubscribeInputSchema.safeParse(request.query);
       if (!input.success) {
         return reply
@@ -44,11 +45,9 @@ export async function registerUnsubscribeRoutes(
           .type('text/plain; charset=utf-8')
           .send(`Unsubscribed ${status.recipient} from ${status.listLabel}.`);
       } catch (error) {
+        // Mail clients read text: the status from the error table, the message as plain text.
         if (error instanceof AppError) {
-          return reply
-            .code(error.code === 'NOT_FOUND' ? 404 : 400)
-            .type('text/plain; charset=utf-8')
-            .send(error.message);
+          return reply.code(ERRORS[error.code].status).type('text/plain; charset=utf-8').send(error.message);
         }
         throw error;
       }
