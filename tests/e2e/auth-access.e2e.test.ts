@@ -175,22 +175,35 @@ describe('global admin', () => {
     const { context, page } = await newPage(browser, 'desktop');
     await signInViaApi(context, 'support@reshelf.test');
     // auth.me says support_agent may open email templates; pretend the server has since said no.
+    // The procedure may share a batch with others the shell asks for (unread counts): those get
+    // their real answers, and only its own place in the batch is the refusal.
+    const refusal = {
+      error: {
+        message: 'Access denied: support_agent role required',
+        code: -32003,
+        data: { code: 'FORBIDDEN', httpStatus: 403, path: 'globalAdmin.emailTemplates' },
+      },
+    };
     await page.route(
       (url) => url.pathname.includes('globalAdmin.emailTemplates'),
-      (route) =>
-        route.fulfill({
-          status: 403,
-          contentType: 'application/json',
-          body: JSON.stringify([
-            {
-              error: {
-                message: 'Access denied: support_agent role required',
-                code: -32003,
-                data: { code: 'FORBIDDEN', httpStatus: 403, path: 'globalAdmin.emailTemplates' },
-              },
-            },
-          ]),
-        }),
+      async (route) => {
+        const names = decodeURIComponent(new URL(route.request().url()).pathname)
+          .replace(/^.*\/trpc\//, '')
+          .split(',');
+        if (names.length === 1) {
+          await route.fulfill({
+            status: 403,
+            contentType: 'application/json',
+            body: JSON.stringify([refusal]),
+          });
+          return;
+        }
+        const real = (await (await route.fetch()).json()) as unknown[];
+        const answers = names.map((name, index) =>
+          name === 'globalAdmin.emailTemplates' ? refusal : real[index],
+        );
+        await route.fulfill({ status: 207, contentType: 'application/json', body: JSON.stringify(answers) });
+      },
     );
     await page.goto('/global-admin/email-templates');
     await toast(page, 'Access denied: support_agent role required').waitFor();
