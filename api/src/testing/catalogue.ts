@@ -121,13 +121,20 @@ export async function createCharity(
   return row.id;
 }
 
-/** A tRPC query over HTTP, as a browser sends it. */
+/**
+ * A tRPC query over HTTP, as a browser sends it.
+ * @deprecated call procedures typed: `api(app).feature.procedure.query(input)` (./client.ts).
+ */
 export function trpcQuery(app: FastifyInstance, path: string, input?: unknown) {
   const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
   return request(app.server).get(`/trpc/${path}${query}`);
 }
 
-/** A tRPC mutation over HTTP. */
+/**
+ * A tRPC mutation over HTTP.
+ * @deprecated call procedures typed: `api(app, { headers: WEB }).feature.procedure.mutate(input)`
+ * (./client.ts, WEB from ./auth.ts).
+ */
 export function trpcMutation(app: FastifyInstance, path: string, input: unknown) {
   return request(app.server)
     .post(`/trpc/${path}`)

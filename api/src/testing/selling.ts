@@ -5,7 +5,11 @@ import sharp from 'sharp';
 import request from 'supertest';
 import type { Database } from '../db/index.ts';
 
-/** A tRPC call as a person with a bearer token (the app or a script). */
+/**
+ * A tRPC call as a person with a bearer token (the app or a script).
+ * @deprecated for procedures: call them typed, `api(app, token).feature.procedure.query(input)`
+ * (./client.ts). `upload` (a raw route) stays here.
+ */
 export function asUser(app: FastifyInstance, token: string) {
   return {
     query(path: string, input?: unknown) {
@@ -28,7 +32,10 @@ export function asUser(app: FastifyInstance, token: string) {
   };
 }
 
-/** The answer of a tRPC call: its data, or its error's message and HTTP status. */
+/**
+ * The answer of a tRPC call: its data, or its error's message and HTTP status.
+ * @deprecated typed calls (./client.ts) return their data; read a refusal with `refusal`/`failure`.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely.
 export function dataOf<T = any>(response: request.Response): T {
   if (response.status !== 200) {
@@ -37,6 +44,7 @@ export function dataOf<T = any>(response: request.Response): T {
   return response.body.result.data as T;
 }
 
+/** @deprecated typed calls (./client.ts): `refusal(call)`, `failure(call)` or `statusOf(call)`. */
 export function errorOf(response: request.Response): { status: number; message: string } {
   return { status: response.status, message: response.body?.error?.message ?? response.body?.message };
 }

@@ -15,9 +15,10 @@ import { createDatabase, type Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
+import { api, failure, refusal, statusOf } from '../../testing/client.ts';
 import { disputedOrder, paidOrder } from '../../testing/orders.ts';
 import { recordSubscription, testClient } from '../../testing/realtime.ts';
-import { asUser, dataOf, errorOf, photo } from '../../testing/selling.ts';
+import { photo } from '../../testing/selling.ts';
 import { until } from '../../testing/until.ts';
 import { emailDueNotifications } from '../notifications/notification-mail.ts';
 import { publish, userTopic } from '../realtime/realtime.ts';
@@ -47,19 +48,18 @@ beforeAll(async () => {
     bookId: await createBook(db, { title: 'The Lighthouse Keeper' }),
     price: 850,
   });
-  threadId = dataOf(
-    await asUser(t.app, buyer.accessToken).mutation('messages.startForListing', { listingId: listing.id }),
-  ).threadId;
+  threadId = (await api(t.app, buyer.accessToken).messages.startForListing.mutate({ listingId: listing.id }))
+    .threadId;
 });
 
 afterAll(async () => {
   await t.close();
 });
 
-const as = (user: TestUser) => asUser(t.app, user.accessToken);
+const as = (user: TestUser) => api(t.app, user.accessToken);
 
 async function send(user: TestUser, thread: string, text: string, photos: string[] = []) {
-  return as(user).mutation('messages.send', { threadId: thread, text, photos });
+  return as(user).messages.send.mutate({ threadId: thread, text, photos });
 }
 
 async function newThread(title: string, price = 500) {
@@ -73,38 +73,35 @@ async function newThread(title: string, price = 500) {
     bookId: await createBook(db, { title }),
     price,
   });
-  const id = dataOf(await as(buyer).mutation('messages.startForListing', { listingId: item.id }))
-    .threadId as string;
+  const id = (await as(buyer).messages.startForListing.mutate({ listingId: item.id })).threadId as string;
   return { owner, listing: item, threadId: id };
 }
 
 describe('a conversation about a listing', () => {
   it('is one thread per listing and buyer, started from the listing; not on your own listing', async () => {
-    const again = dataOf(await as(buyer).mutation('messages.startForListing', { listingId: listing.id }));
+    const again = await as(buyer).messages.startForListing.mutate({ listingId: listing.id });
     expect(again.threadId).toBe(threadId);
-    expect(errorOf(await as(seller).mutation('messages.startForListing', { listingId: listing.id }))).toEqual(
-      {
-        status: 400,
-        message: MESSAGE_TEXTS.ownListing,
-      },
-    );
+    expect(await refusal(as(seller).messages.startForListing.mutate({ listingId: listing.id }))).toEqual({
+      status: 400,
+      message: MESSAGE_TEXTS.ownListing,
+    });
     const draft = await createListing(db, {
       sellerId: seller.id,
       bookId: await createBook(db, { title: 'Unpublished' }),
       status: 'draft',
     });
-    expect(errorOf(await as(buyer).mutation('messages.startForListing', { listingId: draft.id }))).toEqual({
+    expect(await refusal(as(buyer).messages.startForListing.mutate({ listingId: draft.id }))).toEqual({
       status: 404,
       message: MESSAGE_TEXTS.listingGone,
     });
   });
 
   it('carries messages both ways, with read receipts and unread counts', async () => {
-    dataOf(await send(buyer, threadId, 'Hello! Is the dust jacket intact?'));
-    expect(dataOf(await as(seller).query('messages.unread'))).toEqual({ messages: 1, threads: 1 });
-    expect(dataOf(await as(buyer).query('messages.unread'))).toEqual({ messages: 0, threads: 0 });
+    await send(buyer, threadId, 'Hello! Is the dust jacket intact?');
+    expect(await as(seller).messages.unread.query()).toEqual({ messages: 1, threads: 1 });
+    expect(await as(buyer).messages.unread.query()).toEqual({ messages: 0, threads: 0 });
 
-    const inbox = dataOf(await as(seller).query('messages.threads', {}));
+    const inbox = await as(seller).messages.threads.query({});
     expect(inbox).toHaveLength(1);
     expect(inbox[0]).toMatchObject({
       id: threadId,
@@ -115,16 +112,16 @@ describe('a conversation about a listing', () => {
       lastMessage: { text: 'Hello! Is the dust jacket intact?', fromMe: false },
     });
 
-    const before = dataOf(await as(buyer).query('messages.thread', { threadId }));
+    const before = await as(buyer).messages.thread.query({ threadId });
     expect(before.entries.at(-1)).toMatchObject({ fromMe: true, readAt: null });
 
-    expect(dataOf(await as(seller).mutation('messages.markRead', { threadId }))).toEqual({ marked: 1 });
-    expect(dataOf(await as(seller).query('messages.unread'))).toEqual({ messages: 0, threads: 0 });
-    const after = dataOf(await as(buyer).query('messages.thread', { threadId }));
-    expect(after.entries.at(-1).readAt).toEqual(expect.any(String));
+    expect(await as(seller).messages.markRead.mutate({ threadId })).toEqual({ marked: 1 });
+    expect(await as(seller).messages.unread.query()).toEqual({ messages: 0, threads: 0 });
+    const after = await as(buyer).messages.thread.query({ threadId });
+    expect(after.entries.at(-1)).toMatchObject({ readAt: expect.any(String) });
 
-    dataOf(await send(seller, threadId, 'It is, and unclipped.'));
-    const view = dataOf(await as(buyer).query('messages.thread', { threadId }));
+    await send(seller, threadId, 'It is, and unclipped.');
+    const view = await as(buyer).messages.thread.query({ threadId });
     expect(view).toMatchObject({
       side: 'buyer',
       counterpartName: 'seller',
@@ -133,7 +130,7 @@ describe('a conversation about a listing', () => {
       listing: { title: 'The Lighthouse Keeper', priceMinor: 850 },
       order: null,
     });
-    expect(view.entries.map((entry: { text: string }) => entry.text)).toEqual([
+    expect(view.entries.map((entry) => entry.text)).toEqual([
       'Hello! Is the dust jacket intact?',
       'It is, and unclipped.',
     ]);
@@ -141,58 +138,52 @@ describe('a conversation about a listing', () => {
 
   it('lists the newest conversation first and finds one by book title or member name', async () => {
     const other = await newThread('Moby Dick');
-    dataOf(await send(buyer, other.threadId, 'Which edition is it?'));
-    const all = dataOf(await as(buyer).query('messages.threads', {}));
-    expect(all.map((thread: { id: string }) => thread.id)).toEqual([other.threadId, threadId]);
-    const byTitle = dataOf(await as(buyer).query('messages.threads', { q: 'lighthouse' }));
-    expect(byTitle.map((thread: { id: string }) => thread.id)).toEqual([threadId]);
-    const byName = dataOf(await as(buyer).query('messages.threads', { q: 'moby-dick' }));
-    expect(byName.map((thread: { id: string }) => thread.id)).toEqual([other.threadId]);
-    const byBuyer = dataOf(await as(seller).query('messages.threads', { q: 'BUYER' }));
-    expect(byBuyer.map((thread: { id: string }) => thread.id)).toEqual([threadId]);
-    expect(dataOf(await as(seller).query('messages.threads', { q: 'moby' }))).toEqual([]);
+    await send(buyer, other.threadId, 'Which edition is it?');
+    const all = await as(buyer).messages.threads.query({});
+    expect(all.map((thread) => thread.id)).toEqual([other.threadId, threadId]);
+    const byTitle = await as(buyer).messages.threads.query({ q: 'lighthouse' });
+    expect(byTitle.map((thread) => thread.id)).toEqual([threadId]);
+    const byName = await as(buyer).messages.threads.query({ q: 'moby-dick' });
+    expect(byName.map((thread) => thread.id)).toEqual([other.threadId]);
+    const byBuyer = await as(seller).messages.threads.query({ q: 'BUYER' });
+    expect(byBuyer.map((thread) => thread.id)).toEqual([threadId]);
+    expect(await as(seller).messages.threads.query({ q: 'moby' })).toEqual([]);
     // Wildcards are searched for, not used.
-    expect(dataOf(await as(buyer).query('messages.threads', { q: '%' }))).toEqual([]);
+    expect(await as(buyer).messages.threads.query({ q: '%' })).toEqual([]);
   });
 
   it('shows offers and the order as system lines, and the order state inline', async () => {
     const order = await paidOrder(t, 1200, 'Ordered book', { buyer: { id: buyer.id, email: buyer.email } });
     const sellerUser = order.seller;
-    const orderThread = dataOf(await as(buyer).mutation('messages.startForOrder', { orderId: order.orderId }))
+    const orderThread = (await as(buyer).messages.startForOrder.mutate({ orderId: order.orderId }))
       .threadId as string;
     // The seller's side opens the same thread from the order page.
     expect((await startOrderThread(db, sellerUser.id, order.orderId)).threadId).toBe(orderThread);
-    expect(
-      errorOf(await as(stranger).mutation('messages.startForOrder', { orderId: order.orderId })).status,
-    ).toBe(404);
-    const view = dataOf(await as(buyer).query('messages.thread', { threadId: orderThread }));
+    expect(await statusOf(as(stranger).messages.startForOrder.mutate({ orderId: order.orderId }))).toBe(404);
+    const view = await as(buyer).messages.thread.query({ threadId: orderThread });
     expect(view.order).toMatchObject({ id: order.orderId, reference: order.reference, status: 'paid' });
-    const system = view.entries.filter((entry: { kind: string }) => entry.kind === 'system');
-    expect(system.map((entry: { text: string }) => entry.text)).toContain(
-      `Order ${order.reference}: Paid — to dispatch`,
-    );
+    const system = view.entries.filter((entry) => entry.kind === 'system');
+    expect(system.map((entry) => entry.text)).toContain(`Order ${order.reference}: Paid — to dispatch`);
   });
 });
 
 describe('what a message may be', () => {
   it('refuses empty, too long and too many photos, naming what is wrong', async () => {
-    expect(errorOf(await send(buyer, threadId, '   '))).toEqual({
+    expect(await refusal(send(buyer, threadId, '   '))).toEqual({
       status: 400,
       message: `text: ${MESSAGE_TEXTS.empty}`,
     });
-    expect(errorOf(await send(buyer, threadId, 'x'.repeat(2001)))).toEqual({
+    expect(await refusal(send(buyer, threadId, 'x'.repeat(2001)))).toEqual({
       status: 400,
       message: `text: ${MESSAGE_TEXTS.tooLong}`,
     });
-    expect(errorOf(await send(buyer, threadId, 'x'.repeat(2000))).status).toBe(200);
+    expect(await statusOf(send(buyer, threadId, 'x'.repeat(2000)))).toBe(200);
     const five = Array.from({ length: 5 }, (_, i) => `${url}/storage/messages/${threadId}/${i}/1600.webp`);
-    expect(errorOf(await send(buyer, threadId, 'pics', five))).toEqual({
+    expect(await refusal(send(buyer, threadId, 'pics', five))).toEqual({
       status: 400,
       message: `photos: ${MESSAGE_TEXTS.tooManyPhotos}`,
     });
-    expect(errorOf(await as(buyer).mutation('messages.send', { threadId: 'nope', text: 'hi' })).status).toBe(
-      400,
-    );
+    expect(await statusOf(as(buyer).messages.send.mutate({ threadId: 'nope', text: 'hi' }))).toBe(400);
   });
 
   it('takes photos uploaded to this conversation only, checked as listing photos are', async () => {
@@ -210,14 +201,14 @@ describe('what a message may be', () => {
     const ok = await upload(buyer, threadId, await photo(80, 60));
     expect(ok.status).toBe(201);
     expect(ok.body.url).toMatch(new RegExp(`/messages/${threadId}/[0-9a-f]{16}/1600\\.webp$`));
-    const sent = dataOf(await send(buyer, threadId, '', [ok.body.url]));
+    const sent = await send(buyer, threadId, '', [ok.body.url]);
     expect(sent.id).toEqual(expect.any(String));
-    const view = dataOf(await as(seller).query('messages.thread', { threadId }));
+    const view = await as(seller).messages.thread.query({ threadId });
     expect(view.entries.at(-1)).toMatchObject({ text: '', photos: [ok.body.url] });
     // Another thread's photo, or any other URL, is refused.
     const other = await newThread('Photo thief');
-    expect(errorOf(await send(buyer, other.threadId, 'look', [ok.body.url]))).toMatchObject({ status: 400 });
-    expect(errorOf(await send(buyer, threadId, 'look', ['https://evil.example/x.webp']))).toMatchObject({
+    expect(await refusal(send(buyer, other.threadId, 'look', [ok.body.url]))).toMatchObject({ status: 400 });
+    expect(await refusal(send(buyer, threadId, 'look', ['https://evil.example/x.webp']))).toMatchObject({
       status: 400,
     });
   });
@@ -230,18 +221,16 @@ describe('what a message may be', () => {
     expect(suggestsOffPlatform('email me at someone@example.com')).toBe(true);
     expect(suggestsOffPlatform('Is the spine cracked? Posted 2nd class?')).toBe(false);
     const fresh = await newThread('Off platform');
-    dataOf(await send(buyer, fresh.threadId, 'Is it still available?'));
+    await send(buyer, fresh.threadId, 'Is it still available?');
     expect(
-      dataOf(await as(fresh.owner).query('messages.thread', { threadId: fresh.threadId })).offPlatformWarning,
+      (await as(fresh.owner).messages.thread.query({ threadId: fresh.threadId })).offPlatformWarning,
     ).toBe(false);
-    const sent = dataOf(
-      await send(fresh.owner, fresh.threadId, 'Yes! Pay me by bank transfer and save the fees'),
-    );
+    const sent = await send(fresh.owner, fresh.threadId, 'Yes! Pay me by bank transfer and save the fees');
     expect(sent.offPlatform).toBe(true);
     for (const user of [buyer, fresh.owner]) {
-      expect(
-        dataOf(await as(user).query('messages.thread', { threadId: fresh.threadId })).offPlatformWarning,
-      ).toBe(true);
+      expect((await as(user).messages.thread.query({ threadId: fresh.threadId })).offPlatformWarning).toBe(
+        true,
+      );
     }
   });
 
@@ -254,11 +243,11 @@ describe('what a message may be', () => {
       from (select to_timestamp(floor(extract(epoch from now()) / ${MESSAGE_RATE.windowSeconds}) * ${MESSAGE_RATE.windowSeconds}) as current) now_window,
         lateral (values (now_window.current), (now_window.current + make_interval(secs => ${MESSAGE_RATE.windowSeconds}))) as windows(start)
     `.execute(db);
-    const refused = await send(fresh.owner, fresh.threadId, 'One too many');
+    const refused = await failure(send(fresh.owner, fresh.threadId, 'One too many'));
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toEqual(expect.any(String));
     // Someone else is not affected.
-    expect((await send(buyer, fresh.threadId, 'Still here')).status).toBe(200);
+    expect(await statusOf(send(buyer, fresh.threadId, 'Still here'))).toBe(200);
   });
 });
 
@@ -269,15 +258,15 @@ describe('who may read, write and subscribe', () => {
     const blocked = await newThread('Matrix blocked');
     const suspended = await newThread('Matrix suspended');
     const fromSeller = {
-      open: dataOf(await send(open.owner, open.threadId, 'Hi from the seller')).id,
-      blocked: dataOf(await send(blocked.owner, blocked.threadId, 'Hi from the seller')).id,
-      suspended: dataOf(await send(suspended.owner, suspended.threadId, 'Hi from the seller')).id,
+      open: (await send(open.owner, open.threadId, 'Hi from the seller')).id,
+      blocked: (await send(blocked.owner, blocked.threadId, 'Hi from the seller')).id,
+      suspended: (await send(suspended.owner, suspended.threadId, 'Hi from the seller')).id,
     };
-    dataOf(await as(blocked.owner).mutation('messages.block', { threadId: blocked.threadId }));
+    await as(blocked.owner).messages.block.mutate({ threadId: blocked.threadId });
     // A buyer of their own, suspended after the thread started.
     const suspendedBuyer = await createUser(db, t.services.identity, 'suspended-buyer@messages.test');
-    const suspendedThread = dataOf(
-      await as(suspendedBuyer).mutation('messages.startForListing', { listingId: suspended.listing.id }),
+    const suspendedThread = (
+      await as(suspendedBuyer).messages.startForListing.mutate({ listingId: suspended.listing.id })
     ).threadId as string;
     await db
       .updateTable('auth.users')
@@ -286,17 +275,20 @@ describe('who may read, write and subscribe', () => {
       .execute();
     const png = await photo(40, 30);
     const operations = {
-      read: (user: TestUser, thread: string) => as(user).query('messages.thread', { threadId: thread }),
-      send: (user: TestUser, thread: string) => send(user, thread, 'Matrix message'),
+      read: (user: TestUser, thread: string) =>
+        statusOf(as(user).messages.thread.query({ threadId: thread })),
+      send: (user: TestUser, thread: string) => statusOf(send(user, thread, 'Matrix message')),
       markRead: (user: TestUser, thread: string) =>
-        as(user).mutation('messages.markRead', { threadId: thread }),
-      photo: (user: TestUser, thread: string) =>
-        request(t.app.server)
-          .post(`/api/uploads/message-photo?threadId=${thread}`)
-          .set('authorization', `Bearer ${user.accessToken}`)
-          .attach('photo', png, { filename: 'p.png', contentType: 'image/png' }),
+        statusOf(as(user).messages.markRead.mutate({ threadId: thread })),
+      photo: async (user: TestUser, thread: string) =>
+        (
+          await request(t.app.server)
+            .post(`/api/uploads/message-photo?threadId=${thread}`)
+            .set('authorization', `Bearer ${user.accessToken}`)
+            .attach('photo', png, { filename: 'p.png', contentType: 'image/png' })
+        ).status,
       report: (user: TestUser, _thread: string, message: string) =>
-        as(user).mutation('messages.report', { messageId: message, reason: 'other' }),
+        statusOf(as(user).messages.report.mutate({ messageId: message, reason: 'other' })),
     };
     const cases: [string, TestUser, string, string][] = [
       ['buyer', buyer, open.threadId, fromSeller.open],
@@ -309,7 +301,7 @@ describe('who may read, write and subscribe', () => {
     for (const [who, user, thread, message] of cases) {
       const row: Record<string, number> = {};
       for (const [name, operation] of Object.entries(operations)) {
-        row[name] = (await operation(user, thread, message)).status;
+        row[name] = await operation(user, thread, message);
       }
       results[who] = row;
     }
@@ -324,28 +316,21 @@ describe('who may read, write and subscribe', () => {
 
   it('refuses a stranger everything, as if the thread did not exist', async () => {
     const notFound = { status: 404, message: MESSAGE_TEXTS.notFound };
-    expect(errorOf(await as(stranger).query('messages.thread', { threadId }))).toEqual(notFound);
-    expect(errorOf(await send(stranger, threadId, 'Hi'))).toEqual(notFound);
-    expect(errorOf(await as(stranger).mutation('messages.markRead', { threadId }))).toEqual(notFound);
-    expect(errorOf(await as(stranger).mutation('messages.block', { threadId }))).toEqual(notFound);
-    expect(dataOf(await as(stranger).query('messages.threads', {}))).toEqual([]);
+    expect(await refusal(as(stranger).messages.thread.query({ threadId }))).toEqual(notFound);
+    expect(await refusal(send(stranger, threadId, 'Hi'))).toEqual(notFound);
+    expect(await refusal(as(stranger).messages.markRead.mutate({ threadId }))).toEqual(notFound);
+    expect(await refusal(as(stranger).messages.block.mutate({ threadId }))).toEqual(notFound);
+    expect(await as(stranger).messages.threads.query({})).toEqual([]);
     const message = await db
       .selectFrom('messages')
       .select('id')
       .where('thread_id', '=', threadId)
       .executeTakeFirstOrThrow();
     expect(
-      errorOf(
-        await as(stranger).mutation('messages.report', { messageId: message.id, reason: 'spam_or_scam' }),
-      ).status,
+      await statusOf(as(stranger).messages.report.mutate({ messageId: message.id, reason: 'spam_or_scam' })),
     ).toBe(404);
     // Signed out: nothing at all.
-    const anonymous = await import('supertest').then(({ default: request }) =>
-      request(t.app.server).get(
-        `/trpc/messages.thread?input=${encodeURIComponent(JSON.stringify({ threadId }))}`,
-      ),
-    );
-    expect(anonymous.status).toBe(401);
+    expect(await statusOf(api(t.app).messages.thread.query({ threadId }))).toBe(401);
   });
 
   it('lets a charity’s whole team share its inbox', async () => {
@@ -366,67 +351,63 @@ describe('who may read, write and subscribe', () => {
       bookId: await createBook(db, { title: 'Donated Atlas' }),
     });
     // A team member cannot ask about the charity's own book.
-    expect((await as(helper).mutation('messages.startForListing', { listingId: donated.id })).status).toBe(
-      400,
-    );
-    const id = dataOf(
-      await as(buyer).mutation('messages.startForListing', { listingId: donated.id }),
-    ).threadId;
-    dataOf(await send(buyer, id, 'Is this the 1990 edition?'));
-    expect(dataOf(await as(helper).query('messages.unread'))).toEqual({ messages: 1, threads: 1 });
-    const inbox = dataOf(await as(helper).query('messages.threads', {}));
+    expect(await statusOf(as(helper).messages.startForListing.mutate({ listingId: donated.id }))).toBe(400);
+    const id = (await as(buyer).messages.startForListing.mutate({ listingId: donated.id })).threadId;
+    await send(buyer, id, 'Is this the 1990 edition?');
+    expect(await as(helper).messages.unread.query()).toEqual({ messages: 1, threads: 1 });
+    const inbox = await as(helper).messages.threads.query({});
     expect(inbox[0]).toMatchObject({ id, side: 'seller', counterpartName: 'buyer' });
-    dataOf(await send(helper, id, 'It is!'));
-    const view = dataOf(await as(buyer).query('messages.thread', { threadId: id }));
+    await send(helper, id, 'It is!');
+    const view = await as(buyer).messages.thread.query({ threadId: id });
     expect(view.counterpartName).toBe('Books For All');
     expect(view.entries.at(-1)).toMatchObject({ senderName: 'Books For All', text: 'It is!' });
     // Read by one of the team, read for the team.
-    dataOf(await as(owner).mutation('messages.markRead', { threadId: id }));
-    expect(dataOf(await as(helper).query('messages.unread')).messages).toBe(0);
+    await as(owner).messages.markRead.mutate({ threadId: id });
+    expect((await as(helper).messages.unread.query()).messages).toBe(0);
   });
 
   it('stops new messages both ways after a block; the thread stays to read; unblocking restores it', async () => {
     const fresh = await newThread('Blocked book');
-    dataOf(await send(buyer, fresh.threadId, 'Hi there'));
-    expect(dataOf(await as(fresh.owner).mutation('messages.block', { threadId: fresh.threadId }))).toEqual({
+    await send(buyer, fresh.threadId, 'Hi there');
+    expect(await as(fresh.owner).messages.block.mutate({ threadId: fresh.threadId })).toEqual({
       ok: true,
     });
     const blocked = { status: 403, message: MESSAGE_TEXTS.blocked };
-    expect(errorOf(await send(buyer, fresh.threadId, 'Hello?'))).toEqual(blocked);
-    expect(errorOf(await send(fresh.owner, fresh.threadId, 'Bye'))).toEqual(blocked);
-    const buyerView = dataOf(await as(buyer).query('messages.thread', { threadId: fresh.threadId }));
+    expect(await refusal(send(buyer, fresh.threadId, 'Hello?'))).toEqual(blocked);
+    expect(await refusal(send(fresh.owner, fresh.threadId, 'Bye'))).toEqual(blocked);
+    const buyerView = await as(buyer).messages.thread.query({ threadId: fresh.threadId });
     expect(buyerView).toMatchObject({ canWrite: false, blockedByMe: false, blockedByThem: true });
     expect(buyerView.entries).toHaveLength(1);
-    const ownerView = dataOf(await as(fresh.owner).query('messages.thread', { threadId: fresh.threadId }));
+    const ownerView = await as(fresh.owner).messages.thread.query({ threadId: fresh.threadId });
     expect(ownerView).toMatchObject({ canWrite: false, blockedByMe: true });
     // No new conversation between them either.
     const another = await createListing(db, {
       sellerId: fresh.owner.id,
       bookId: await createBook(db, { title: 'Second book' }),
     });
-    expect(errorOf(await as(buyer).mutation('messages.startForListing', { listingId: another.id }))).toEqual(
+    expect(await refusal(as(buyer).messages.startForListing.mutate({ listingId: another.id }))).toEqual(
       blocked,
     );
     // Only the one who blocked can unblock.
-    dataOf(await as(buyer).mutation('messages.unblock', { threadId: fresh.threadId }));
-    expect(errorOf(await send(buyer, fresh.threadId, 'Hello?'))).toEqual(blocked);
-    dataOf(await as(fresh.owner).mutation('messages.unblock', { threadId: fresh.threadId }));
-    expect((await send(buyer, fresh.threadId, 'Hello again')).status).toBe(200);
+    await as(buyer).messages.unblock.mutate({ threadId: fresh.threadId });
+    expect(await refusal(send(buyer, fresh.threadId, 'Hello?'))).toEqual(blocked);
+    await as(fresh.owner).messages.unblock.mutate({ threadId: fresh.threadId });
+    expect(await statusOf(send(buyer, fresh.threadId, 'Hello again'))).toBe(200);
   });
 
   it('refuses a suspended member, and messages to one', async () => {
     const fresh = await newThread('Suspended seller');
-    dataOf(await send(buyer, fresh.threadId, 'Hi'));
+    await send(buyer, fresh.threadId, 'Hi');
     await db
       .updateTable('auth.users')
       .set({ banned_until: new Date(Date.now() + 86_400_000) })
       .where('id', '=', fresh.owner.id)
       .execute();
     // A suspension ends the member's sessions: every call is refused.
-    expect((await send(fresh.owner, fresh.threadId, 'Reply')).status).toBe(401);
-    expect((await as(fresh.owner).query('messages.threads', {})).status).toBe(401);
+    expect(await statusOf(send(fresh.owner, fresh.threadId, 'Reply'))).toBe(401);
+    expect(await statusOf(as(fresh.owner).messages.threads.query({}))).toBe(401);
     expect(await db.selectFrom('messages').select('id').where('body', '=', 'Reply').execute()).toEqual([]);
-    expect(errorOf(await send(buyer, fresh.threadId, 'Are you there?'))).toEqual({
+    expect(await refusal(send(buyer, fresh.threadId, 'Are you there?'))).toEqual({
       status: 403,
       message: MESSAGE_TEXTS.recipientSuspended,
     });
@@ -439,9 +420,9 @@ describe('who may read, write and subscribe', () => {
 
   it('refuses staff without a report or a dispute; with one they read, and it is audited', async () => {
     const fresh = await newThread('Reported book');
-    const rude = dataOf(await send(fresh.owner, fresh.threadId, 'You are an idiot'));
+    const rude = await send(fresh.owner, fresh.threadId, 'You are an idiot');
     const staff = as(moderator);
-    expect(errorOf(await staff.query('staffMessages.thread', { threadId: fresh.threadId }))).toMatchObject({
+    expect(await refusal(staff.staffMessages.thread.query({ threadId: fresh.threadId }))).toMatchObject({
       status: 400,
     });
     // A report on another thread's message does not open this one.
@@ -451,36 +432,34 @@ describe('who may read, write and subscribe', () => {
       .where('thread_id', '=', threadId)
       .where('sender_id', '=', seller.id)
       .executeTakeFirstOrThrow();
-    const otherReport = dataOf(
-      await as(buyer).mutation('messages.report', { messageId: elsewhere.id, reason: 'other' }),
-    ).id;
+    const otherReport = (await as(buyer).messages.report.mutate({ messageId: elsewhere.id, reason: 'other' }))
+      .id;
     expect(
-      errorOf(await staff.query('staffMessages.thread', { threadId: fresh.threadId, reportId: otherReport })),
+      await refusal(staff.staffMessages.thread.query({ threadId: fresh.threadId, reportId: otherReport })),
     ).toEqual({ status: 403, message: STAFF_NEEDS_REASON });
     // Members are not staff.
     expect(
-      (await as(buyer).query('staffMessages.thread', { threadId: fresh.threadId, reportId: otherReport }))
-        .status,
+      await statusOf(
+        as(buyer).staffMessages.thread.query({ threadId: fresh.threadId, reportId: otherReport }),
+      ),
     ).toBe(403);
     // Members report only the other side's messages, once while open.
     expect(
-      errorOf(await as(fresh.owner).mutation('messages.report', { messageId: rude.id, reason: 'offensive' }))
-        .status,
+      await statusOf(as(fresh.owner).messages.report.mutate({ messageId: rude.id, reason: 'offensive' })),
     ).toBe(403);
-    const reportId = dataOf(
-      await as(buyer).mutation('messages.report', {
+    const reportId = (
+      await as(buyer).messages.report.mutate({
         messageId: rude.id,
         reason: 'offensive',
         details: 'Rude',
-      }),
+      })
     ).id;
     expect(
-      errorOf(await as(buyer).mutation('messages.report', { messageId: rude.id, reason: 'offensive' }))
-        .status,
+      await statusOf(as(buyer).messages.report.mutate({ messageId: rude.id, reason: 'offensive' })),
     ).toBe(409);
-    const read = dataOf(await staff.query('staffMessages.thread', { threadId: fresh.threadId, reportId }));
+    const read = await staff.staffMessages.thread.query({ threadId: fresh.threadId, reportId });
     expect(read.side).toBe('staff');
-    expect(read.entries.map((entry: { text: string }) => entry.text)).toEqual(['You are an idiot']);
+    expect(read.entries.map((entry) => entry.text)).toEqual(['You are an idiot']);
     const audit = await db
       .selectFrom('audit_log')
       .select(['actor_id', 'target_id', 'details'])
@@ -489,8 +468,8 @@ describe('who may read, write and subscribe', () => {
     expect(audit).toEqual([{ actor_id: moderator.id, target_id: fresh.threadId, details: { reportId } }]);
 
     // The report is in the staff queue; acting hides the message from both members.
-    const queue = dataOf(await staff.query('staffReports.list', { kind: 'message' }));
-    expect(queue.find((report: { id: string }) => report.id === reportId)).toMatchObject({
+    const queue = await staff.staffReports.list.query({ kind: 'message' });
+    expect(queue.find((report) => report.id === reportId)).toMatchObject({
       kind: 'message',
       threadMessage: {
         messageId: rude.id,
@@ -499,9 +478,7 @@ describe('who may read, write and subscribe', () => {
         hidden: false,
       },
     });
-    dataOf(
-      await staff.mutation('staffReports.act', { reportId, note: 'Abusive language', warnSender: true }),
-    );
+    await staff.staffReports.act.mutate({ reportId, note: 'Abusive language', warnSender: true });
     const warning = await lastEmailTo(db, fresh.owner.email);
     expect(warning?.text_body).toContain('a message you sent about “Reported book”');
     expect(warning?.text_body).toContain('The reason: Abusive language');
@@ -518,7 +495,7 @@ describe('who may read, write and subscribe', () => {
         { action: 'report.action', target_id: reportId },
       ]),
     );
-    const afterHide = dataOf(await as(buyer).query('messages.thread', { threadId: fresh.threadId }));
+    const afterHide = await as(buyer).messages.thread.query({ threadId: fresh.threadId });
     expect(afterHide.entries[0]).toMatchObject({ hidden: true, text: null });
   });
 
@@ -526,13 +503,14 @@ describe('who may read, write and subscribe', () => {
     const order = await disputedOrder(t);
     const { threadId: orderThread } = await startOrderThread(db, order.buyer.id, order.orderId);
     const staff = as(moderator);
-    const read = dataOf(
-      await staff.query('staffMessages.thread', { threadId: orderThread, disputeId: order.disputeId }),
-    );
+    const read = await staff.staffMessages.thread.query({
+      threadId: orderThread,
+      disputeId: order.disputeId,
+    });
     expect(read.order).toMatchObject({ id: order.orderId });
-    expect(
-      errorOf(await staff.query('staffMessages.thread', { threadId, disputeId: order.disputeId })),
-    ).toEqual({ status: 403, message: STAFF_NEEDS_REASON });
+    expect(await refusal(staff.staffMessages.thread.query({ threadId, disputeId: order.disputeId }))).toEqual(
+      { status: 403, message: STAFF_NEEDS_REASON },
+    );
     const audit = await db
       .selectFrom('audit_log')
       .select(['target_id', 'details'])
@@ -541,14 +519,14 @@ describe('who may read, write and subscribe', () => {
       .execute();
     expect(audit).toEqual([{ target_id: orderThread, details: { disputeId: order.disputeId } }]);
     // From the dispute queue, by the dispute alone.
-    const viaDispute = dataOf(await staff.query('staffMessages.forDispute', { disputeId: order.disputeId }));
-    expect(viaDispute.id).toBe(orderThread);
-    expect((await as(buyer).query('staffMessages.forDispute', { disputeId: order.disputeId })).status).toBe(
+    const viaDispute = await staff.staffMessages.forDispute.query({ disputeId: order.disputeId });
+    expect(viaDispute?.id).toBe(orderThread);
+    expect(await statusOf(as(buyer).staffMessages.forDispute.query({ disputeId: order.disputeId }))).toBe(
       403,
     );
     // A dispute whose buyer and seller never wrote: nothing to read, nothing audited.
     const quiet = await disputedOrder(t);
-    expect(dataOf(await staff.query('staffMessages.forDispute', { disputeId: quiet.disputeId }))).toBeNull();
+    expect(await staff.staffMessages.forDispute.query({ disputeId: quiet.disputeId })).toBeNull();
     const reads = await db
       .selectFrom('audit_log')
       .select('details')
@@ -576,12 +554,12 @@ describe('the live stream', () => {
       strangerClient.messages.live.subscribe(undefined, handlers),
     );
     await until(() => t.app.realtime.stats().live >= 2, 'two live subscribers');
-    const sent = dataOf(await send(buyer, threadId, 'Are you still there?'));
+    const sent = await send(buyer, threadId, 'Are you still there?');
     const [event] = await sellerStream.waitFor(1, 'the message');
     expect(event?.data).toMatchObject({ kind: 'message.sent', messageId: sent.id, thread: { id: threadId } });
     expect(event?.data.thread.unread).toBeGreaterThan(0);
-    dataOf(await send(buyer, (await newThread('Unrelated')).threadId, 'Not for the seller'));
-    dataOf(await as(seller).mutation('messages.markRead', { threadId }));
+    await send(buyer, (await newThread('Unrelated')).threadId, 'Not for the seller');
+    await as(seller).messages.markRead.mutate({ threadId });
     const received = await sellerStream.waitFor(2, 'the read receipt');
     expect(received.map((r) => r.data.kind)).toEqual(['message.sent', 'message.read']);
     expect(strangerStream.received).toEqual([]);
@@ -625,7 +603,7 @@ describe('the live stream', () => {
       );
       await until(() => other.realtime.stats().live >= 1, 'a live subscriber on the other instance');
       // Sent through this instance, received through the other.
-      const sent = dataOf(await send(buyer, threadId, 'Across instances'));
+      const sent = await send(buyer, threadId, 'Across instances');
       const [event] = await stream.waitFor(1, 'the message on the other instance');
       expect(event?.data).toMatchObject({
         kind: 'message.sent',
@@ -644,21 +622,21 @@ describe('the live stream', () => {
     const client = testClient(url, seller.accessToken);
     const first = recordSubscription<Live>((handlers) => client.messages.live.subscribe(undefined, handlers));
     await until(() => t.app.realtime.stats().live >= 1, 'a live subscriber');
-    dataOf(await send(buyer, threadId, 'Before the drop'));
+    await send(buyer, threadId, 'Before the drop');
     await first.waitFor(1);
     const resumeFrom = first.lastEventId() as string;
     first.close();
     await until(() => t.app.realtime.stats().subscribers === 0, 'the connection to close');
 
     const missed: string[] = [];
-    for (const text of ['One', 'Two', 'Three']) missed.push(dataOf(await send(buyer, threadId, text)).id);
+    for (const text of ['One', 'Two', 'Three']) missed.push((await send(buyer, threadId, text)).id);
 
     const again = recordSubscription<Live>((handlers) =>
       testClient(url, seller.accessToken).messages.live.subscribe({ lastEventId: resumeFrom }, handlers),
     );
     await again.waitFor(3, 'the three missed messages');
     await until(() => t.app.realtime.stats().live >= 1, 'live again');
-    const after = dataOf(await send(buyer, threadId, 'After'));
+    const after = await send(buyer, threadId, 'After');
     const received = await again.waitFor(4, 'the next message');
     expect(received.map((r) => r.data.messageId)).toEqual([...missed, after.id]);
     again.close();
@@ -701,10 +679,8 @@ describe('notifications and the unread-message email', () => {
       charityId,
       bookId: await createBook(db, { title: 'Notified Atlas' }),
     });
-    const id = dataOf(
-      await as(asker).mutation('messages.startForListing', { listingId: donated.id }),
-    ).threadId;
-    dataOf(await send(asker, id, 'Does it have the fold-out maps?'));
+    const id = (await as(asker).messages.startForListing.mutate({ listingId: donated.id })).threadId;
+    await send(asker, id, 'Does it have the fold-out maps?');
     for (const member of [owner, helper]) {
       expect(await notices(member)).toEqual([
         expect.objectContaining({
@@ -719,14 +695,14 @@ describe('notifications and the unread-message email', () => {
     // The sender is not told about their own message.
     expect(await notices(asker)).toEqual([]);
     // One of the team reads the thread: read for the whole team, and no email for it.
-    dataOf(await as(helper).mutation('messages.markRead', { threadId: id }));
+    await as(helper).messages.markRead.mutate({ threadId: id });
     for (const member of [owner, helper]) {
       expect((await notices(member))[0]?.read_at).not.toBeNull();
     }
     await emailDueNotifications(mailDeps(), new Date(Date.now() + 11 * 60_000));
     expect(await digests(owner)).toEqual([]);
     // The reply reaches the buyer.
-    dataOf(await send(owner, id, 'Yes, all three.'));
+    await send(owner, id, 'Yes, all three.');
     expect(await notices(asker)).toEqual([
       expect.objectContaining({ body: 'Yes, all three.', read_at: null }),
     ]);
@@ -734,8 +710,8 @@ describe('notifications and the unread-message email', () => {
 
   it('emails messages left unread for 10 minutes as one digest', async () => {
     const { owner, threadId: id } = await newThread('Digest Almanac');
-    dataOf(await send(buyer, id, 'Is the spine cracked?'));
-    dataOf(await send(buyer, id, 'And is there a dust jacket?'));
+    await send(buyer, id, 'Is the spine cracked?');
+    await send(buyer, id, 'And is there a dust jacket?');
     await emailDueNotifications(mailDeps(), new Date(Date.now() + 60_000));
     expect(await digests(owner)).toEqual([]);
     await emailDueNotifications(mailDeps(), new Date(Date.now() + 11 * 60_000));
