@@ -13,6 +13,7 @@
  * A test that must send input the schema forbids (to see it refused) says so with `as never`.
  */
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { FastifyInstance } from 'fastify';
 import type { AppRouter } from '../router.ts';
 
@@ -26,6 +27,9 @@ export interface CallerOptions {
 }
 
 export type TestClient = ReturnType<typeof createTRPCClient<AppRouter>>;
+/** What a procedure takes and answers, e.g. `RouterInputs['selling']['update']`. */
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 /** The app's tRPC API as a caller: a bearer token, or options (cookie, headers); none for anyone. */
 export function api(app: FastifyInstance, caller: string | CallerOptions | null = null): TestClient {
@@ -73,6 +77,8 @@ export interface Failure {
   status: number;
   code: string | undefined;
   message: string;
+  /** The error's data (its code, httpStatus, path, and e.g. the `field` a refusal names). */
+  data: Record<string, unknown> | undefined;
   /** The answer's headers, lower-cased names (e.g. `retry-after`). */
   headers: Record<string, string>;
 }
@@ -94,10 +100,11 @@ export async function failure(call: Promise<unknown>): Promise<Failure> {
   const meta = error.meta as { response?: Response; responseJSON?: unknown } | undefined;
   if (!meta?.response) throw error;
   const body = meta.responseJSON as { error?: { message?: string }; message?: string } | undefined;
-  const data = error.data as { code?: string; httpStatus?: number } | undefined;
+  const data = error.data as (Record<string, unknown> & { code?: string }) | undefined;
   return {
     status: meta.response.status,
     code: data?.code,
+    data,
     message: body?.error?.message ?? body?.message ?? error.message,
     headers: Object.fromEntries(meta.response.headers.entries()),
   };

@@ -8,7 +8,7 @@ import type { Database } from '../db/index.ts';
 /**
  * A tRPC call as a person with a bearer token (the app or a script).
  * @deprecated for procedures: call them typed, `api(app, token).feature.procedure.query(input)`
- * (./client.ts). `upload` (a raw route) stays here.
+ * (./client.ts); upload a photo with `uploadListingPhoto`.
  */
 export function asUser(app: FastifyInstance, token: string) {
   return {
@@ -24,12 +24,24 @@ export function asUser(app: FastifyInstance, token: string) {
         .send(JSON.stringify(input));
     },
     upload(listingId: string, bytes: Buffer, filename = 'photo.jpg', contentType = 'image/jpeg') {
-      return request(app.server)
-        .post(`/api/uploads/listing-photo?listingId=${listingId}`)
-        .set('authorization', `Bearer ${token}`)
-        .attach('photo', bytes, { filename, contentType });
+      return uploadListingPhoto(app, token, listingId, bytes, filename, contentType);
     },
   };
+}
+
+/** A listing photo uploaded as a person with a bearer token (the raw upload route, not tRPC). */
+export function uploadListingPhoto(
+  app: FastifyInstance,
+  token: string,
+  listingId: string,
+  bytes: Buffer,
+  filename = 'photo.jpg',
+  contentType = 'image/jpeg',
+) {
+  return request(app.server)
+    .post(`/api/uploads/listing-photo?listingId=${listingId}`)
+    .set('authorization', `Bearer ${token}`)
+    .attach('photo', bytes, { filename, contentType });
 }
 
 /**

@@ -13,7 +13,8 @@ import { csvText } from '../../http/csv.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf, photo } from '../../testing/selling.ts';
+import { api, type RouterInputs, refusal, statusOf } from '../../testing/client.ts';
+import { photo } from '../../testing/selling.ts';
 
 let t: TestApp;
 let db: Database;
@@ -71,54 +72,53 @@ function upload(user: TestUser, csv: string, filename = 'books.csv') {
 async function finished(user: TestUser, importId: string) {
   await vi.waitFor(
     async () => {
-      const status = dataOf(
-        await asUser(t.app, user.accessToken).query('charities.importStatus', { importId }),
-      );
+      const status = await api(t.app, user.accessToken).charities.importStatus.query({ importId });
       expect(status.status).toBe('done');
     },
     { timeout: 120_000, interval: 100 },
   );
-  return dataOf(await asUser(t.app, user.accessToken).query('charities.importStatus', { importId }));
+  return await api(t.app, user.accessToken).charities.importStatus.query({ importId });
 }
 
-async function report(user: TestUser, importId: string, filter = 'all', pageSize = 200) {
-  return dataOf(
-    await asUser(t.app, user.accessToken).query('charities.importReport', { importId, filter, pageSize }),
-  );
+async function report(
+  user: TestUser,
+  importId: string,
+  filter: RouterInputs['charities']['importReport']['filter'] = 'all',
+  pageSize = 200,
+) {
+  return await api(t.app, user.accessToken).charities.importReport.query({ importId, filter, pageSize });
 }
 
 describe('applying to sell as a charity', () => {
   it('explains what is wrong with a charity number, by register', async () => {
-    const me = asUser(t.app, owner.accessToken);
+    const me = api(t.app, owner.accessToken);
     for (const [number, message] of [
       ['12345', CHARITY_NUMBER_MESSAGES.englandWales],
       ['SC12345', CHARITY_NUMBER_MESSAGES.scotland],
       ['NIC12', CHARITY_NUMBER_MESSAGES.northernIreland],
     ] as const) {
-      const response = await me.mutation('charities.signup', { ...application, registeredNumber: number });
-      expect(errorOf(response)).toEqual({ status: 400, message: `registeredNumber: ${message}` });
+      const response = me.charities.signup.mutate({ ...application, registeredNumber: number });
+      expect(await refusal(response)).toEqual({ status: 400, message: `registeredNumber: ${message}` });
     }
   });
 
   it('takes an application: pending, owned by the applicant, emailed, not yet public', async () => {
-    const me = asUser(t.app, owner.accessToken);
-    const created = dataOf(await me.mutation('charities.signup', application));
+    const me = api(t.app, owner.accessToken);
+    const created = await me.charities.signup.mutate(application);
     charityId = created.id;
     expect(created).toMatchObject({ slug: 'banbury-hospice-books', name: 'Banbury Hospice Books' });
-    expect(dataOf(await me.query('charities.mine'))).toMatchObject({
+    expect(await me.charities.mine.query()).toMatchObject({
       status: 'pending',
       role: 'owner',
       registeredNumber: '1148393',
     });
     expect((await mailTo(owner.email))[0]).toMatchObject({ template: 'charity-received' });
-    const directory = dataOf(await me.query('charities.directory', {}));
-    expect(directory.items.map((c: { slug: string }) => c.slug)).not.toContain('banbury-hospice-books');
+    const directory = await me.charities.directory.query({});
+    expect(directory.items.map((c) => c.slug)).not.toContain('banbury-hospice-books');
     // Applying twice is refused, and so is someone else with the same number.
-    expect(errorOf(await me.mutation('charities.signup', application)).status).toBe(409);
-    const other = asUser(t.app, helper.accessToken);
-    expect(
-      errorOf(await other.mutation('charities.signup', { ...application, name: 'Copycat Books' })),
-    ).toEqual({
+    expect(await statusOf(me.charities.signup.mutate(application))).toBe(409);
+    const other = api(t.app, helper.accessToken);
+    expect(await refusal(other.charities.signup.mutate({ ...application, name: 'Copycat Books' }))).toEqual({
       status: 409,
       message:
         'A charity with the number 1148393 has already applied or sells on Reshelf. If it is yours, ask its owner to invite you.',
@@ -148,12 +148,12 @@ describe('applying to sell as a charity', () => {
       .attach('logo', await photo(), { filename: 'logo.png', contentType: 'image/png' });
     expect(anonymous.status).toBe(401);
     // Someone else's logo is refused at sign-up.
-    const borrowed = await asUser(t.app, owner.accessToken).mutation('charities.signup', {
+    const borrowed = api(t.app, owner.accessToken).charities.signup.mutate({
       ...application,
       registeredNumber: 'NIC100123',
       logoUrl: uploaded.body.url,
     });
-    expect(errorOf(borrowed)).toEqual({
+    expect(await refusal(borrowed)).toEqual({
       status: 400,
       message: 'Upload your logo again: we couldn’t find the one you chose.',
     });
@@ -163,14 +163,12 @@ describe('applying to sell as a charity', () => {
       .post('/api/uploads/charity-logo')
       .set('authorization', `Bearer ${applicant.accessToken}`)
       .attach('logo', await photo(), { filename: 'logo.png', contentType: 'image/png' });
-    const created = dataOf(
-      await asUser(t.app, applicant.accessToken).mutation('charities.signup', {
-        ...application,
-        name: 'Logo Books',
-        registeredNumber: 'NIC100123',
-        logoUrl: own.body.url,
-      }),
-    );
+    const created = await api(t.app, applicant.accessToken).charities.signup.mutate({
+      ...application,
+      name: 'Logo Books',
+      registeredNumber: 'NIC100123',
+      logoUrl: own.body.url,
+    });
     const stored = await db
       .selectFrom('charities')
       .select('logo_url')
@@ -180,10 +178,10 @@ describe('applying to sell as a charity', () => {
   });
 
   it('keeps a pending charity from selling, in the service and in the database', async () => {
-    const me = asUser(t.app, owner.accessToken);
-    const start = await me.mutation('charities.startListing', { isbn: KNOWN[0] });
-    expect(errorOf(start).status).toBe(403);
-    expect(errorOf(start).message).toMatch(/waiting for approval/);
+    const me = api(t.app, owner.accessToken);
+    const start = me.charities.startListing.mutate({ isbn: KNOWN[0]! });
+    expect(await statusOf(start)).toBe(403);
+    expect((await refusal(start)).message).toMatch(/waiting for approval/);
     const csv = await upload(owner, 'isbn,condition,price\n9780141439518,Good,3.00\n');
     expect(csv.status).toBe(403);
     const book = await db
@@ -210,32 +208,28 @@ describe('applying to sell as a charity', () => {
 
   it('lets staff reject with a reason (emailed and recorded), and the applicant apply again', async () => {
     const applicant = await createUser(db, t.services.identity, 'second@charities.test');
-    const me = asUser(t.app, applicant.accessToken);
-    const created = dataOf(
-      await me.mutation('charities.signup', {
-        ...application,
-        name: 'Second Chance Books',
-        registeredNumber: 'SC012345',
-      }),
-    );
-    const staffCalls = asUser(t.app, staff.accessToken);
-    const queue = dataOf(await staffCalls.query('charities.applications', { status: 'pending' }));
-    expect(queue.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining([created.id, charityId]));
-    expect(queue.find((c: { id: string }) => c.id === created.id)).toMatchObject({
+    const me = api(t.app, applicant.accessToken);
+    const created = await me.charities.signup.mutate({
+      ...application,
+      name: 'Second Chance Books',
+      registeredNumber: 'SC012345',
+    });
+    const staffCalls = api(t.app, staff.accessToken);
+    const queue = await staffCalls.charities.applications.query({ status: 'pending' });
+    expect(queue.map((c) => c.id)).toEqual(expect.arrayContaining([created.id, charityId]));
+    expect(queue.find((c) => c.id === created.id)).toMatchObject({
       register: 'scotland',
       address: '12 Parsons Street, Banbury, OX16 5LW',
       ownerEmail: 'second@charities.test',
     });
-    const short = await staffCalls.mutation('charities.review', {
+    const short = staffCalls.charities.review.mutate({
       charityId: created.id,
       decision: 'reject',
       reason: 'no',
     });
-    expect(errorOf(short).status).toBe(400);
+    expect(await statusOf(short)).toBe(400);
     const reason = 'The charity number belongs to a different charity on the Scottish register.';
-    dataOf(
-      await staffCalls.mutation('charities.review', { charityId: created.id, decision: 'reject', reason }),
-    );
+    await staffCalls.charities.review.mutate({ charityId: created.id, decision: 'reject', reason });
     const mail = (await mailTo(applicant.email))[0]!;
     expect(mail.template).toBe('charity-rejected');
     expect(mail.text_body).toContain(reason);
@@ -245,40 +239,39 @@ describe('applying to sell as a charity', () => {
       .where('charity_id', '=', created.id)
       .execute();
     expect(audit).toMatchObject([{ decision: 'rejected', reason, actor_id: staff.id }]);
-    expect(dataOf(await me.query('charities.mine'))).toMatchObject({
+    expect(await me.charities.mine.query()).toMatchObject({
       status: 'rejected',
       rejectionReason: reason,
     });
     // A second decision on the same application is refused.
-    const again = await staffCalls.mutation('charities.review', {
+    const again = staffCalls.charities.review.mutate({
       charityId: created.id,
       decision: 'approve',
     });
-    expect(errorOf(again)).toEqual({ status: 409, message: 'This application has already been rejected.' });
+    expect(await refusal(again)).toEqual({
+      status: 409,
+      message: 'This application has already been rejected.',
+    });
     // The applicant applies again with the corrected number.
-    const retry = dataOf(
-      await me.mutation('charities.signup', {
-        ...application,
-        name: 'Second Chance Books',
-        registeredNumber: 'SC054321',
-      }),
-    );
+    const retry = await me.charities.signup.mutate({
+      ...application,
+      name: 'Second Chance Books',
+      registeredNumber: 'SC054321',
+    });
     expect(retry.slug).toBe('second-chance-books-2');
-    expect(dataOf(await me.query('charities.mine'))).toMatchObject({ status: 'pending', id: retry.id });
+    expect(await me.charities.mine.query()).toMatchObject({ status: 'pending', id: retry.id });
   });
 
   it('refuses review to people who are not staff', async () => {
-    const response = await asUser(t.app, owner.accessToken).mutation('charities.review', {
+    const response = api(t.app, owner.accessToken).charities.review.mutate({
       charityId,
       decision: 'approve',
     });
-    expect(response.status).toBe(403);
+    expect(await statusOf(response)).toBe(403);
   });
 
   it('lets staff approve: emailed, recorded, in the directory', async () => {
-    dataOf(
-      await asUser(t.app, staff.accessToken).mutation('charities.review', { charityId, decision: 'approve' }),
-    );
+    await api(t.app, staff.accessToken).charities.review.mutate({ charityId, decision: 'approve' });
     expect((await mailTo(owner.email))[0]).toMatchObject({ template: 'charity-approved' });
     const audit = await db
       .selectFrom('charity_reviews')
@@ -286,9 +279,9 @@ describe('applying to sell as a charity', () => {
       .where('charity_id', '=', charityId)
       .execute();
     expect(audit).toMatchObject([{ decision: 'approved', reason: null, actor_id: staff.id }]);
-    const profile = dataOf(
-      await asUser(t.app, owner.accessToken).query('charities.bySlug', { slug: 'banbury-hospice-books' }),
-    );
+    const profile = await api(t.app, owner.accessToken).charities.bySlug.query({
+      slug: 'banbury-hospice-books',
+    });
     expect(profile).toMatchObject({ name: 'Banbury Hospice Books', town: 'Banbury' });
   });
 });
@@ -308,7 +301,7 @@ describe('telling staff about an application', () => {
       .execute();
     const applicant = await createUser(db, t.services.identity, 'new-applicant@charities.test');
     const waiting = async (user: TestUser) =>
-      dataOf(await asUser(t.app, user.accessToken).query('charities.waitingCount')).waiting as number;
+      (await api(t.app, user.accessToken).charities.waitingCount.query()).waiting as number;
     const before = await waiting(staff);
     const pending = await db
       .selectFrom('charities')
@@ -317,13 +310,11 @@ describe('telling staff about an application', () => {
       .executeTakeFirstOrThrow();
     expect(before).toBe(Number(pending.n));
 
-    const created = dataOf(
-      await asUser(t.app, applicant.accessToken).mutation('charities.signup', {
-        ...application,
-        name: 'Witney Air Ambulance Books',
-        registeredNumber: '1098765',
-      }),
-    );
+    const created = await api(t.app, applicant.accessToken).charities.signup.mutate({
+      ...application,
+      name: 'Witney Air Ambulance Books',
+      registeredNumber: '1098765',
+    });
     for (const admin of admins) {
       const [mail] = await mailTo(admin.email);
       expect(mail, admin.email).toMatchObject({
@@ -338,53 +329,43 @@ describe('telling staff about an application', () => {
     expect(await mailTo(suspended.email)).toEqual([]);
     expect(await waiting(staff)).toBe(before + 1);
     expect(await waiting(admins[0]!)).toBe(before + 1);
-    expect(errorOf(await asUser(t.app, applicant.accessToken).query('charities.waitingCount')).status).toBe(
-      403,
-    );
+    expect(await statusOf(api(t.app, applicant.accessToken).charities.waitingCount.query())).toBe(403);
 
-    dataOf(
-      await asUser(t.app, staff.accessToken).mutation('charities.review', {
-        charityId: created.id,
-        decision: 'approve',
-      }),
-    );
+    await api(t.app, staff.accessToken).charities.review.mutate({
+      charityId: created.id,
+      decision: 'approve',
+    });
     expect(await waiting(staff)).toBe(before);
   });
 });
 
 describe('the charity team', () => {
   it('lets the owner invite staff, who accept once signed in with that address', async () => {
-    const me = asUser(t.app, owner.accessToken);
-    dataOf(await me.mutation('charities.invite', { email: 'Helper@Charities.test' }));
+    const me = api(t.app, owner.accessToken);
+    await me.charities.invite.mutate({ email: 'Helper@Charities.test' });
     expect((await mailTo('helper@charities.test'))[0]).toMatchObject({ template: 'charity-invited' });
-    expect(errorOf(await me.mutation('charities.invite', { email: 'helper@charities.test' })).status).toBe(
-      409,
-    );
-    const them = asUser(t.app, helper.accessToken);
-    const invitations = dataOf(await them.query('charities.invitations'));
+    expect(await statusOf(me.charities.invite.mutate({ email: 'helper@charities.test' }))).toBe(409);
+    const them = api(t.app, helper.accessToken);
+    const invitations = await them.charities.invitations.query();
     expect(invitations).toMatchObject([{ charityName: 'Banbury Hospice Books' }]);
     // Someone else cannot accept it.
     const stranger = await createUser(db, t.services.identity, 'stranger@charities.test');
-    const stolen = await asUser(t.app, stranger.accessToken).mutation('charities.acceptInvitation', {
-      invitationId: invitations[0].id,
+    const stolen = api(t.app, stranger.accessToken).charities.acceptInvitation.mutate({
+      invitationId: invitations[0]!.id,
     });
-    expect(errorOf(stolen).status).toBe(404);
-    const joined = dataOf(
-      await them.mutation('charities.acceptInvitation', { invitationId: invitations[0].id }),
-    );
+    expect(await statusOf(stolen)).toBe(404);
+    const joined = await them.charities.acceptInvitation.mutate({ invitationId: invitations[0]!.id });
     expect(joined).toMatchObject({ name: 'Banbury Hospice Books', role: 'staff', status: 'approved' });
-    const team = dataOf(await me.query('charities.team'));
-    expect(team.members.map((m: { role: string }) => m.role)).toEqual(['owner', 'staff']);
+    const team = await me.charities.team.query();
+    expect(team.members.map((m) => m.role)).toEqual(['owner', 'staff']);
     expect(team.invitations).toEqual([]);
     // Staff sell for the charity but cannot invite.
-    expect(errorOf(await them.mutation('charities.invite', { email: 'x@charities.test' })).status).toBe(403);
+    expect(await statusOf(them.charities.invite.mutate({ email: 'x@charities.test' }))).toBe(403);
   });
 
   it('starts a listing for the charity through the sell wizard, with its donor reference', async () => {
-    const them = asUser(t.app, helper.accessToken);
-    const started = dataOf(
-      await them.mutation('charities.startListing', { isbn: KNOWN[1], donorReference: 'D-77' }),
-    );
+    const them = api(t.app, helper.accessToken);
+    const started = await them.charities.startListing.mutate({ isbn: KNOWN[1]!, donorReference: 'D-77' });
     expect(started.source).toBe('catalogue');
     const row = await db
       .selectFrom('listings')
@@ -434,9 +415,7 @@ describe('bulk listing from a CSV', () => {
     const done = await finished(owner, importId);
     expect(done).toMatchObject({ processedRows: 50, listedRows: 47, draftRows: 0, failedRows: 0 });
     const problems = await report(owner, importId, 'problems');
-    expect(
-      problems.rows.map((r: { rowNumber: number; errors: string[] }) => [r.rowNumber, r.errors]),
-    ).toEqual([
+    expect(problems.rows.map((r) => [r.rowNumber, r.errors])).toEqual([
       [12, ['ISBN: That ISBN’s last digit doesn’t match the others: check it against the book']],
       [24, [BULK_MESSAGES.priceMissing]],
       [38, [BULK_MESSAGES.conditionUnknown('Mint')]],
@@ -467,9 +446,7 @@ describe('bulk listing from a CSV', () => {
   });
 
   it('gives the rows to correct as a CSV that, corrected, uploads again', async () => {
-    const file = dataOf(
-      await asUser(t.app, owner.accessToken).query('charities.importCorrections', { importId }),
-    );
+    const file = await api(t.app, owner.accessToken).charities.importCorrections.query({ importId });
     expect(file.fileName).toBe('spring-donations-to-correct.csv');
     const records = parse(file.csv, { columns: true }) as Record<string, string>[];
     expect(records.map((r) => r.problems)).toEqual([
@@ -495,11 +472,9 @@ describe('bulk listing from a CSV', () => {
     const first = await upload(helper, csv, 'formulas.csv');
     expect(first.body).toMatchObject({ totalRows: 1, invalidRows: 1 });
     await finished(helper, first.body.id);
-    const file = dataOf(
-      await asUser(t.app, helper.accessToken).query('charities.importCorrections', {
-        importId: first.body.id,
-      }),
-    );
+    const file = await api(t.app, helper.accessToken).charities.importCorrections.query({
+      importId: first.body.id,
+    });
     // What a spreadsheet opens: every cell someone typed that starts a formula is text.
     expect(file.csv).toContain(`"'=HYPERLINK(""http://evil"",""x"")"`);
     const [record] = parse(file.csv, { columns: true }) as Record<string, string>[];
@@ -537,18 +512,13 @@ describe('bulk listing from a CSV', () => {
     const done = await finished(helper, response.body.id);
     expect(done).toMatchObject({ listedRows: 2, draftRows: 1 });
     const all = await report(helper, response.body.id);
-    expect(all.rows.map((r: { status: string }) => r.status)).toEqual([
-      'listed',
-      'invalid',
-      'listed',
-      'draft',
-    ]);
-    expect(all.rows[1].errors).toEqual([BULK_MESSAGES.duplicate(2)]);
-    expect(all.rows[2].title).toBe('A Local History of Banbury');
+    expect(all.rows.map((r) => r.status)).toEqual(['listed', 'invalid', 'listed', 'draft']);
+    expect(all.rows[1]?.errors).toEqual([BULK_MESSAGES.duplicate(2)]);
+    expect(all.rows[2]?.title).toBe('A Local History of Banbury');
     const draft = await db
       .selectFrom('listings')
       .select(['status', 'draft_isbn13', 'charity_id'])
-      .where('id', '=', all.rows[3].listingId)
+      .where('id', '=', all.rows[3]!.listingId)
       .executeTakeFirstOrThrow();
     expect(draft).toEqual({ status: 'draft', draft_isbn13: '9780999990001', charity_id: charityId });
   });
@@ -563,11 +533,9 @@ describe('bulk listing from a CSV', () => {
     const seen = new Set<number>();
     await vi.waitFor(
       async () => {
-        const status = dataOf(
-          await asUser(t.app, owner.accessToken).query('charities.importStatus', {
-            importId: response.body.id,
-          }),
-        );
+        const status = await api(t.app, owner.accessToken).charities.importStatus.query({
+          importId: response.body.id,
+        });
         seen.add(status.processedRows);
         expect(status.status).toBe('done');
       },
@@ -595,7 +563,7 @@ describe('bulk listing from a CSV', () => {
 
   it('keeps other people out of a charity’s imports', async () => {
     const outsider = await createUser(db, t.services.identity, 'outsider@charities.test');
-    const response = await asUser(t.app, outsider.accessToken).query('charities.importStatus', { importId });
-    expect(response.status).toBe(403);
+    const response = api(t.app, outsider.accessToken).charities.importStatus.query({ importId });
+    expect(await statusOf(response)).toBe(403);
   });
 });

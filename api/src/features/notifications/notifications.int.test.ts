@@ -12,8 +12,8 @@ import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 import { recordSubscription, testClient } from '../../testing/realtime.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
 import { until } from '../../testing/until.ts';
 import { type JobContext, runJob } from '../jobs/jobs.ts';
 import { emailDueNotifications } from './notification-mail.ts';
@@ -39,7 +39,7 @@ async function person(label: string): Promise<TestUser> {
   return createUser(db, t.services.identity, `${label}-${n}@notifications.test`);
 }
 
-const as = (user: TestUser) => asUser(t.app, user.accessToken);
+const as = (user: TestUser) => api(t.app, user.accessToken);
 
 interface Listed {
   kind: NotificationKind;
@@ -52,7 +52,7 @@ interface Listed {
 }
 
 async function notices(user: TestUser): Promise<{ items: Listed[]; unread: number }> {
-  return dataOf(await as(user).query('notifications.list', { limit: 100 }));
+  return await as(user).notifications.list.query({ limit: 100 });
 }
 
 async function noticeOf(user: TestUser, kind: NotificationKind): Promise<Listed[]> {
@@ -83,13 +83,11 @@ async function book(seller: TestUser, price = 1000, title = 'Middlemarch') {
 
 /** Checkout and the test provider's payment page, as a buyer pays. */
 async function buy(buyer: TestUser, listingId: string): Promise<string> {
-  const started = dataOf(
-    await as(buyer).mutation('checkout.start', {
-      listingId,
-      address,
-      idempotencyKey: `notify-${listingId}`,
-    }),
-  );
+  const started = await as(buyer).checkout.start.mutate({
+    listingId,
+    address,
+    idempotencyKey: `notify-${listingId}`,
+  });
   const page = new URL(started.redirectUrl);
   const paid = await request(t.app.server).post(`${page.pathname}/success`);
   expect(paid.status).toBe(303);
@@ -97,14 +95,12 @@ async function buy(buyer: TestUser, listingId: string): Promise<string> {
 }
 
 async function dispatchAndArrive(seller: TestUser, buyer: TestUser, orderId: string) {
-  dataOf(
-    await as(seller).mutation('orders.dispatch', {
-      orderId,
-      carrier: 'royal_mail_tracked_48',
-      trackingRef: 'AB123456789GB',
-    }),
-  );
-  dataOf(await as(buyer).mutation('orders.markArrived', { orderId }));
+  await as(seller).orders.dispatch.mutate({
+    orderId,
+    carrier: 'royal_mail_tracked_48',
+    trackingRef: 'AB123456789GB',
+  });
+  await as(buyer).orders.markArrived.mutate({ orderId });
 }
 
 beforeAll(async () => {
@@ -132,9 +128,7 @@ describe('offers', () => {
     );
     try {
       await until(() => t.app.realtime.stats().live >= 1, 'the seller subscribed');
-      const { offerId } = dataOf(
-        await as(buyer).mutation('offers.make', { listingId: listing.id, amountMinor: 700 }),
-      );
+      const { offerId } = await as(buyer).offers.make.mutate({ listingId: listing.id, amountMinor: 700 });
       const [received] = await noticeOf(seller, 'offer_received');
       expect(received).toMatchObject({
         title: expect.stringContaining('£7.00'),
@@ -147,14 +141,14 @@ describe('offers', () => {
       expect(await mailbox(seller.email, 'offer.made')).toHaveLength(1);
 
       // The seller counters; the buyer accepts: each hears of the other's step.
-      const counter = dataOf(await as(seller).mutation('offers.counter', { offerId, amountMinor: 850 }));
+      const counter = await as(seller).offers.counter.mutate({ offerId, amountMinor: 850 });
       expect(await noticeOf(buyer, 'offer_countered')).toEqual([
         expect.objectContaining({
           title: expect.stringContaining('£8.50'),
           link: '/account/offers?view=made',
         }),
       ]);
-      dataOf(await as(buyer).mutation('offers.respond', { offerId: counter.offerId, action: 'accept' }));
+      await as(buyer).offers.respond.mutate({ offerId: counter.offerId, action: 'accept' });
       expect(await noticeOf(seller, 'offer_accepted')).toHaveLength(1);
       expect(await mailbox(seller.email, 'offer.accepted')).toHaveLength(1);
     } finally {
@@ -167,18 +161,14 @@ describe('offers', () => {
     const buyer = await person('buyer');
     const first = await book(seller, 1000, 'Declined');
     const second = await book(seller, 1000, 'Expired');
-    const declined = dataOf(
-      await as(buyer).mutation('offers.make', { listingId: first.id, amountMinor: 600 }),
-    );
-    dataOf(await as(seller).mutation('offers.respond', { offerId: declined.offerId, action: 'decline' }));
+    const declined = await as(buyer).offers.make.mutate({ listingId: first.id, amountMinor: 600 });
+    await as(seller).offers.respond.mutate({ offerId: declined.offerId, action: 'decline' });
     expect(await noticeOf(buyer, 'offer_declined')).toEqual([
       expect.objectContaining({ body: expect.stringContaining(first.title) }),
     ]);
     expect(await mailbox(buyer.email, 'offer.declined')).toHaveLength(1);
 
-    const expiring = dataOf(
-      await as(buyer).mutation('offers.make', { listingId: second.id, amountMinor: 600 }),
-    );
+    const expiring = await as(buyer).offers.make.mutate({ listingId: second.id, amountMinor: 600 });
     // 48 hours pass.
     await db
       .updateTable('offers')
@@ -221,7 +211,7 @@ describe('orders', () => {
     expect(await noticeOf(seller, 'order_delivered')).toHaveLength(1);
     expect(await noticeOf(buyer, 'order_delivered')).toHaveLength(1);
 
-    dataOf(await as(buyer).mutation('orders.confirm', { orderId }));
+    await as(buyer).orders.confirm.mutate({ orderId });
     expect(await noticeOf(buyer, 'order_completed')).toHaveLength(1);
     expect(await noticeOf(seller, 'payout_released')).toEqual([
       expect.objectContaining({
@@ -231,13 +221,11 @@ describe('orders', () => {
     ]);
 
     // Staff refund part of it afterwards: the buyer is told.
-    dataOf(
-      await as(admin).mutation('staffOrders.refund', {
-        orderId,
-        amountMinor: 300,
-        reason: 'A torn dust jacket',
-      }),
-    );
+    await as(admin).staffOrders.refund.mutate({
+      orderId,
+      amountMinor: 300,
+      reason: 'A torn dust jacket',
+    });
     expect(await noticeOf(buyer, 'refund')).toEqual([
       expect.objectContaining({ title: expect.stringContaining('Refund of £3.00') }),
     ]);
@@ -250,13 +238,11 @@ describe('orders', () => {
     const listing = await book(seller, 900, 'Emma');
     const orderId = await buy(buyer, listing.id);
     await dispatchAndArrive(seller, buyer, orderId);
-    dataOf(
-      await as(buyer).mutation('orders.reportProblem', {
-        orderId,
-        kind: 'item_not_as_described',
-        reason: 'Half the pages are missing.',
-      }),
-    );
+    await as(buyer).orders.reportProblem.mutate({
+      orderId,
+      kind: 'item_not_as_described',
+      reason: 'Half the pages are missing.',
+    });
     expect(await noticeOf(seller, 'dispute_opened')).toEqual([
       expect.objectContaining({ body: expect.stringContaining('Half the pages are missing.') }),
     ]);
@@ -268,13 +254,11 @@ describe('orders', () => {
       .select('id')
       .where('order_id', '=', orderId)
       .executeTakeFirstOrThrow();
-    dataOf(
-      await as(staff).mutation('disputes.resolve', {
-        disputeId: dispute.id,
-        outcome: 'refund',
-        note: 'The photos show the missing pages.',
-      }),
-    );
+    await as(staff).disputes.resolve.mutate({
+      disputeId: dispute.id,
+      outcome: 'refund',
+      note: 'The photos show the missing pages.',
+    });
     expect(await noticeOf(buyer, 'dispute_resolved')).toHaveLength(1);
     expect(await noticeOf(seller, 'dispute_resolved')).toHaveLength(1);
     expect(await mailbox(buyer.email, 'order.dispute_resolved_refund')).toHaveLength(1);
@@ -292,12 +276,12 @@ describe('charities', () => {
       status: 'pending',
       ownerId: owner.id,
     });
-    dataOf(await as(staff).mutation('charities.review', { charityId, decision: 'approve' }));
+    await as(staff).charities.review.mutate({ charityId, decision: 'approve' });
     expect(await noticeOf(owner, 'charity_application_decided')).toEqual([
       expect.objectContaining({ title: `Books for All ${n} is approved to sell on Reshelf` }),
     ]);
 
-    dataOf(await as(owner).mutation('charities.invite', { email: invitee.email }));
+    await as(owner).charities.invite.mutate({ email: invitee.email });
     expect(await noticeOf(invitee, 'team_invitation')).toEqual([
       expect.objectContaining({
         link: '/charity/dashboard',
@@ -312,11 +296,11 @@ describe('emails as the member chooses', () => {
     const seller = await person('seller');
     const buyer = await person('buyer');
     const listing = await book(seller, 1000, 'Dracula');
-    dataOf(await as(buyer).mutation('wishlist.toggle', { listingId: listing.id, wished: true }));
+    await as(buyer).wishlist.toggle.mutate({ listingId: listing.id, wished: true });
     const reprice = async (priceMinor: number) =>
-      dataOf(await as(seller).mutation('selling.update', { listingId: listing.id, priceMinor }));
+      await as(seller).selling.update.mutate({ listingId: listing.id, priceMinor });
 
-    expect(dataOf(await as(buyer).query('notifications.emailPreferences'))).toEqual({
+    expect(await as(buyer).notifications.emailPreferences.query()).toEqual({
       lists: { messages: true, wishlist_alerts: true },
     });
     await reprice(900);
@@ -333,27 +317,23 @@ describe('emails as the member chooses', () => {
 
     // Turned off in settings: the next drop is in the app, not emailed.
     expect(
-      dataOf(
-        await as(buyer).mutation('notifications.setEmailPreference', {
-          list: 'wishlist_alerts',
-          enabled: false,
-        }),
-      ),
+      await as(buyer).notifications.setEmailPreference.mutate({
+        list: 'wishlist_alerts',
+        enabled: false,
+      }),
     ).toEqual({ lists: { messages: true, wishlist_alerts: false } });
-    await as(buyer).mutation('notifications.markRead', { ids: 'all' });
+    await as(buyer).notifications.markRead.mutate({ ids: 'all' });
     await reprice(800);
     expect((await noticeOf(buyer, 'wishlist_price_drop')).filter((item) => !item.read)).toHaveLength(1);
     await runJob(jobs(), 'notifications.email');
     expect(await mailbox(buyer.email, 'wishlist_alerts.price_drop')).toHaveLength(1);
 
     // On again; then the email's one-click link (RFC 8058) turns it off, as settings show.
-    dataOf(
-      await as(buyer).mutation('notifications.setEmailPreference', {
-        list: 'wishlist_alerts',
-        enabled: true,
-      }),
-    );
-    await as(buyer).mutation('notifications.markRead', { ids: 'all' });
+    await as(buyer).notifications.setEmailPreference.mutate({
+      list: 'wishlist_alerts',
+      enabled: true,
+    });
+    await as(buyer).notifications.markRead.mutate({ ids: 'all' });
     await reprice(700);
     await runJob(jobs(), 'notifications.email');
     const sent = await mailbox(buyer.email, 'wishlist_alerts.price_drop');
@@ -364,13 +344,13 @@ describe('emails as the member chooses', () => {
       .type('form')
       .send('List-Unsubscribe=One-Click');
     expect(unsubscribed.status).toBe(200);
-    expect(dataOf(await as(buyer).query('notifications.emailPreferences')).lists.wishlist_alerts).toBe(false);
+    expect((await as(buyer).notifications.emailPreferences.query()).lists.wishlist_alerts).toBe(false);
   });
 
   it('always emails what cannot be turned off, and refuses to turn it off', async () => {
     const member = await person('member');
-    const refused = errorOf(
-      await as(member).mutation('notifications.setEmailPreference', { list: 'order', enabled: false }),
+    const refused = await refusal(
+      as(member).notifications.setEmailPreference.mutate({ list: 'order' as never, enabled: false }),
     );
     expect(refused.status).toBe(400);
     expect(refused.message).toMatch(/messages|wishlist_alerts/);
@@ -379,9 +359,7 @@ describe('emails as the member chooses', () => {
   it('emails unread messages as one digest after 10 minutes, only if the member wants it', async () => {
     const reader = await person('reader');
     const quiet = await person('quiet');
-    dataOf(
-      await as(quiet).mutation('notifications.setEmailPreference', { list: 'messages', enabled: false }),
-    );
+    await as(quiet).notifications.setEmailPreference.mutate({ list: 'messages', enabled: false });
     const threadId = '00000000-0000-4000-8000-000000000001';
     // What the messages feature does for each message, in the message's transaction.
     for (const [to, text] of [
@@ -423,32 +401,30 @@ describe('access', () => {
     const other = await person('other');
     const buyer = await person('buyer');
     const listing = await book(seller);
-    dataOf(await as(buyer).mutation('offers.make', { listingId: listing.id, amountMinor: 700 }));
+    await as(buyer).offers.make.mutate({ listingId: listing.id, amountMinor: 700 });
     const [mine] = (await notices(seller)).items;
     expect(mine).toBeDefined();
 
     // Another member sees none of them, and marking the seller's as read changes nothing.
     expect((await notices(other)).items).toEqual([]);
-    expect(dataOf(await as(other).query('notifications.unreadCount'))).toEqual({ unread: 0 });
-    expect(dataOf(await as(other).mutation('notifications.markRead', { ids: [mine?.id] }))).toEqual({
+    expect(await as(other).notifications.unreadCount.query()).toEqual({ unread: 0 });
+    expect(await as(other).notifications.markRead.mutate({ ids: [mine!.id] })).toEqual({
       unread: 0,
     });
-    expect(dataOf(await as(other).mutation('notifications.markRead', { ids: 'all' }))).toEqual({ unread: 0 });
+    expect(await as(other).notifications.markRead.mutate({ ids: 'all' })).toEqual({ unread: 0 });
     expect((await notices(seller)).items[0]).toMatchObject({ id: mine?.id, read: false });
     expect((await notices(seller)).unread).toBe(1);
 
     // Signed out: refused.
-    expect((await asUser(t.app, 'not-a-token').query('notifications.list')).status).toBe(401);
-    expect(
-      (await asUser(t.app, 'not-a-token').mutation('notifications.markRead', { ids: 'all' })).status,
-    ).toBe(401);
+    expect(await statusOf(api(t.app, 'not-a-token').notifications.list.query())).toBe(401);
+    expect(await statusOf(api(t.app, 'not-a-token').notifications.markRead.mutate({ ids: 'all' }))).toBe(401);
 
     // The seller marks theirs; the unread count follows.
-    expect(dataOf(await as(seller).mutation('notifications.markRead', { ids: [mine?.id] }))).toEqual({
+    expect(await as(seller).notifications.markRead.mutate({ ids: [mine!.id] })).toEqual({
       unread: 0,
     });
     expect((await notices(seller)).items[0]).toMatchObject({ read: true });
-    expect(errorOf(await as(seller).mutation('notifications.markRead', { ids: ['nope'] })).status).toBe(400);
+    expect(await statusOf(as(seller).notifications.markRead.mutate({ ids: ['nope'] }))).toBe(400);
   });
 
   it('writes nothing, and announces nothing, when the event rolls back', async () => {
@@ -482,18 +458,12 @@ describe('access', () => {
         }),
       );
     }
-    const first = dataOf(await as(member).query('notifications.list', { limit: 2 }));
-    const second = dataOf(
-      await as(member).query('notifications.list', { limit: 2, cursor: first.nextCursor }),
-    );
-    const third = dataOf(
-      await as(member).query('notifications.list', { limit: 2, cursor: second.nextCursor }),
-    );
+    const first = await as(member).notifications.list.query({ limit: 2 });
+    const second = await as(member).notifications.list.query({ limit: 2, cursor: first.nextCursor });
+    const third = await as(member).notifications.list.query({ limit: 2, cursor: second.nextCursor });
     const titles = [...first.items, ...second.items, ...third.items].map((item: Listed) => item.title);
     expect(titles).toEqual(['Invitation 4', 'Invitation 3', 'Invitation 2', 'Invitation 1', 'Invitation 0']);
     expect(third.nextCursor).toBeNull();
-    expect(errorOf(await as(member).query('notifications.list', { limit: 2, cursor: 'soon' })).status).toBe(
-      400,
-    );
+    expect(await statusOf(as(member).notifications.list.query({ limit: 2, cursor: 'soon' }))).toBe(400);
   });
 });

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { reserve } from '../../http/rate-limit.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
-import { createBook, createListing, trpcMutation, trpcQuery } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { createUser, lastEmailTo, type TestUser, WEB } from '../../testing/auth.ts';
+import { createBook, createListing } from '../../testing/catalogue.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 import { REPORT_RATE } from './reports.service.ts';
 
 let t: TestApp;
@@ -44,19 +44,19 @@ beforeAll(async () => {
     price: 1000,
   });
   // A thread with a message each way: the buyer's offer, the seller's rude counter.
-  offerId = dataOf(
-    await asUser(t.app, buyer.accessToken).mutation('offers.make', {
+  offerId = (
+    await api(t.app, buyer.accessToken).offers.make.mutate({
       listingId: spare.id,
       amountMinor: 700,
       message: 'Would you take £7?',
-    }),
+    })
   ).offerId;
-  counterId = dataOf(
-    await asUser(t.app, seller.accessToken).mutation('offers.counter', {
+  counterId = (
+    await api(t.app, seller.accessToken).offers.counter.mutate({
       offerId,
       amountMinor: 900,
       message: 'Go away, you cheapskate',
-    }),
+    })
   ).offerId;
 });
 
@@ -80,32 +80,34 @@ async function reportRow(id: string) {
 describe('who may call', () => {
   it('members report when signed in; only staff see and work the queue', async () => {
     expect(
-      (await trpcMutation(t.app, 'reports.listing', { listingId: fake.id, reason: 'prohibited' })).status,
+      await statusOf(
+        api(t.app, { headers: WEB }).reports.listing.mutate({ listingId: fake.id, reason: 'prohibited' }),
+      ),
     ).toBe(401);
-    const member = asUser(t.app, buyer.accessToken);
-    expect((await member.query('staffReports.list', {})).status).toBe(403);
-    expect((await member.query('staffReports.openCount')).status).toBe(403);
+    const member = api(t.app, buyer.accessToken);
+    expect(await statusOf(member.staffReports.list.query({}))).toBe(403);
+    expect(await statusOf(member.staffReports.openCount.query())).toBe(403);
     const some = '00000000-0000-4000-8000-000000000000';
-    expect((await member.mutation('staffReports.dismiss', { reportId: some, note: 'Nope' })).status).toBe(
-      403,
-    );
-    expect((await member.mutation('staffReports.act', { reportId: some, note: 'Nope' })).status).toBe(403);
-    expect((await trpcQuery(t.app, 'staffReports.list', {})).status).toBe(401);
-    expect((await asUser(t.app, moderator.accessToken).query('staffReports.list', {})).status).toBe(200);
-    expect((await asUser(t.app, admin.accessToken).query('staffReports.list', {})).status).toBe(200);
+    expect(await statusOf(member.staffReports.dismiss.mutate({ reportId: some, note: 'Nope' }))).toBe(403);
+    expect(await statusOf(member.staffReports.act.mutate({ reportId: some, note: 'Nope' }))).toBe(403);
+    expect(await statusOf(api(t.app).staffReports.list.query({}))).toBe(401);
+    expect(await statusOf(api(t.app, moderator.accessToken).staffReports.list.query({}))).toBe(200);
+    expect(await statusOf(api(t.app, admin.accessToken).staffReports.list.query({}))).toBe(200);
   });
 });
 
 describe('reporting', () => {
   it('checks the reason and details', async () => {
-    const as = asUser(t.app, buyer.accessToken);
-    expect(errorOf(await as.mutation('reports.listing', { listingId: fake.id, reason: 'boring' }))).toEqual({
+    const as = api(t.app, buyer.accessToken);
+    expect(
+      await refusal(as.reports.listing.mutate({ listingId: fake.id, reason: 'boring' as never })),
+    ).toEqual({
       status: 400,
       message: 'reason: Choose a reason from the list',
     });
     expect(
-      errorOf(
-        await as.mutation('reports.listing', {
+      await refusal(
+        as.reports.listing.mutate({
           listingId: fake.id,
           reason: 'other',
           details: 'x'.repeat(1001),
@@ -116,21 +118,19 @@ describe('reporting', () => {
 
   it('refuses your own listing and your own message, and messages not sent to you', async () => {
     expect(
-      errorOf(
-        await asUser(t.app, seller.accessToken).mutation('reports.listing', {
+      await refusal(
+        api(t.app, seller.accessToken).reports.listing.mutate({
           listingId: fake.id,
           reason: 'prohibited',
         }),
       ),
     ).toEqual({ status: 403, message: 'You can’t report your own listing.' });
     expect(
-      errorOf(
-        await asUser(t.app, buyer.accessToken).mutation('reports.message', { offerId, reason: 'offensive' }),
-      ),
+      await refusal(api(t.app, buyer.accessToken).reports.message.mutate({ offerId, reason: 'offensive' })),
     ).toEqual({ status: 403, message: 'You can’t report your own message.' });
     expect(
-      errorOf(
-        await asUser(t.app, other.accessToken).mutation('reports.message', {
+      await refusal(
+        api(t.app, other.accessToken).reports.message.mutate({
           offerId: counterId,
           reason: 'offensive',
         }),
@@ -142,25 +142,23 @@ describe('reporting', () => {
       status: 'draft',
     });
     expect(
-      errorOf(
-        await asUser(t.app, buyer.accessToken).mutation('reports.listing', {
+      await statusOf(
+        api(t.app, buyer.accessToken).reports.listing.mutate({
           listingId: draft.id,
           reason: 'other',
         }),
-      ).status,
+      ),
     ).toBe(404);
     expect(await db.selectFrom('reports').select('id').execute()).toEqual([]);
   });
 
   it('takes one open report per member and target', async () => {
-    const as = asUser(t.app, buyer.accessToken);
-    const { id } = dataOf(
-      await as.mutation('reports.listing', {
-        listingId: fake.id,
-        reason: 'not_as_described',
-        details: '  The photos are of a different edition.  ',
-      }),
-    );
+    const as = api(t.app, buyer.accessToken);
+    const { id } = await as.reports.listing.mutate({
+      listingId: fake.id,
+      reason: 'not_as_described',
+      details: '  The photos are of a different edition.  ',
+    });
     expect(await reportRow(id)).toMatchObject({
       target_kind: 'listing',
       listing_id: fake.id,
@@ -171,37 +169,31 @@ describe('reporting', () => {
       status: 'open',
       resolved_at: null,
     });
-    expect(
-      errorOf(await as.mutation('reports.listing', { listingId: fake.id, reason: 'prohibited' })),
-    ).toEqual({
+    expect(await refusal(as.reports.listing.mutate({ listingId: fake.id, reason: 'prohibited' }))).toEqual({
       status: 409,
       message: 'You’ve already reported this; our team will review it.',
     });
     // Someone else may report the same listing.
-    dataOf(
-      await asUser(t.app, other.accessToken).mutation('reports.listing', {
-        listingId: fake.id,
-        reason: 'prohibited',
-      }),
-    );
+    await api(t.app, other.accessToken).reports.listing.mutate({
+      listingId: fake.id,
+      reason: 'prohibited',
+    });
     // The message the seller sent the buyer.
-    dataOf(
-      await as.mutation('reports.message', {
-        offerId: counterId,
-        reason: 'offensive',
-        details: 'Rude counter-offer',
-      }),
+    await as.reports.message.mutate({
+      offerId: counterId,
+      reason: 'offensive',
+      details: 'Rude counter-offer',
+    });
+    expect(await statusOf(as.reports.message.mutate({ offerId: counterId, reason: 'spam_or_scam' }))).toBe(
+      409,
     );
-    expect(
-      errorOf(await as.mutation('reports.message', { offerId: counterId, reason: 'spam_or_scam' })).status,
-    ).toBe(409);
   });
 
   it('is rate-limited per member', async () => {
     const busy = await createUser(db, t.services.identity, 'busy@reports.test');
     for (let i = 0; i < REPORT_RATE.limit; i += 1) await reserve(db, REPORT_RATE, busy.id);
-    const refused = errorOf(
-      await asUser(t.app, busy.accessToken).mutation('reports.listing', {
+    const refused = await refusal(
+      api(t.app, busy.accessToken).reports.listing.mutate({
         listingId: spare.id,
         reason: 'other',
       }),
@@ -213,8 +205,8 @@ describe('reporting', () => {
 
 describe('the staff queue', () => {
   it('lists open reports with their target and how many open reports it has', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    const open = dataOf(await as.query('staffReports.list', {}));
+    const as = api(t.app, moderator.accessToken);
+    const open = await as.staffReports.list.query({});
     expect(open).toHaveLength(3);
     const [first, second, third] = open;
     expect(first).toMatchObject({
@@ -240,25 +232,25 @@ describe('the staff queue', () => {
         listingTitle: 'An Honest Almanac',
       },
     });
-    const messages = dataOf(await as.query('staffReports.list', { kind: 'offer_message' }));
-    expect(messages.map((report: { id: string }) => report.id)).toEqual([third.id]);
-    expect(dataOf(await as.query('staffReports.list', { status: 'dismissed' }))).toEqual([]);
-    expect(dataOf(await as.query('staffReports.openCount'))).toEqual({ open: 3 });
-    expect(errorOf(await as.query('staffReports.list', { status: 'closed' }))).toEqual({
+    const messages = await as.staffReports.list.query({ kind: 'offer_message' });
+    expect(messages.map((report) => report.id)).toEqual([third!.id]);
+    expect(await as.staffReports.list.query({ status: 'dismissed' })).toEqual([]);
+    expect(await as.staffReports.openCount.query()).toEqual({ open: 3 });
+    expect(await refusal(as.staffReports.list.query({ status: 'closed' as never }))).toEqual({
       status: 400,
       message: 'status: Choose a status from the list',
     });
   });
 
   it('dismisses one report with a note, audited; the others on the listing stay open', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    const [mine, theirs] = dataOf(await as.query('staffReports.list', { kind: 'listing' }));
-    expect(errorOf(await as.mutation('staffReports.dismiss', { reportId: theirs.id, note: '' }))).toEqual({
+    const as = api(t.app, moderator.accessToken);
+    const [mine, theirs] = await as.staffReports.list.query({ kind: 'listing' });
+    expect(await refusal(as.staffReports.dismiss.mutate({ reportId: theirs!.id, note: '' }))).toEqual({
       status: 400,
       message: 'note: Write a note (at least 3 characters): why it needs no action',
     });
-    dataOf(await as.mutation('staffReports.dismiss', { reportId: theirs.id, note: 'Not a prohibited item' }));
-    expect(await reportRow(theirs.id)).toMatchObject({
+    await as.staffReports.dismiss.mutate({ reportId: theirs!.id, note: 'Not a prohibited item' });
+    expect(await reportRow(theirs!.id)).toMatchObject({
       status: 'dismissed',
       resolved_by: moderator.id,
       resolution_note: 'Not a prohibited item',
@@ -267,41 +259,40 @@ describe('the staff queue', () => {
       {
         actor_email: moderator.email,
         target_type: 'report',
-        target_id: theirs.id,
+        target_id: theirs!.id,
         details: { kind: 'listing', reason: 'prohibited', listingId: fake.id, note: 'Not a prohibited item' },
       },
     ]);
-    expect((await reportRow(mine.id)).status).toBe('open');
+    expect((await reportRow(mine!.id)).status).toBe('open');
     expect(
-      errorOf(await as.mutation('staffReports.dismiss', { reportId: theirs.id, note: 'Again, please' })),
+      await refusal(as.staffReports.dismiss.mutate({ reportId: theirs!.id, note: 'Again, please' })),
     ).toEqual({ status: 409, message: 'This report is already dismissed. Refresh the page.' });
-    const dismissed = dataOf(await as.query('staffReports.list', { status: 'dismissed' }));
+    const dismissed = await as.staffReports.list.query({ status: 'dismissed' });
     expect(dismissed).toMatchObject([
-      { id: theirs.id, resolvedByEmail: moderator.email, resolutionNote: 'Not a prohibited item' },
+      { id: theirs!.id, resolvedByEmail: moderator.email, resolutionNote: 'Not a prohibited item' },
     ]);
   });
 
   it('acting on a listing removes it, emails the seller and closes every open report on it', async () => {
     // A third member reports it too, so two reports are open on the listing.
     const third = await createUser(db, t.services.identity, 'third@reports.test');
-    const { id: late } = dataOf(
-      await asUser(t.app, third.accessToken).mutation('reports.listing', {
-        listingId: fake.id,
-        reason: 'spam_or_scam',
-      }),
-    );
-    const as = asUser(t.app, moderator.accessToken);
-    const [first] = dataOf(await as.query('staffReports.list', { kind: 'listing' }));
-    expect(first.openOnTarget).toBe(2);
-    expect(
-      dataOf(await as.mutation('staffReports.act', { reportId: first.id, note: 'Counterfeit copy' })),
-    ).toEqual({ kind: 'listing', closed: 2 });
-    expect(dataOf(await trpcQuery(t.app, 'listings.bySlug', { slug: fake.slug }))).toMatchObject({
+    const { id: late } = await api(t.app, third.accessToken).reports.listing.mutate({
+      listingId: fake.id,
+      reason: 'spam_or_scam',
+    });
+    const as = api(t.app, moderator.accessToken);
+    const [first] = await as.staffReports.list.query({ kind: 'listing' });
+    expect(first!.openOnTarget).toBe(2);
+    expect(await as.staffReports.act.mutate({ reportId: first!.id, note: 'Counterfeit copy' })).toEqual({
+      kind: 'listing',
+      closed: 2,
+    });
+    expect(await api(t.app).listings.bySlug.query({ slug: fake.slug })).toMatchObject({
       status: 'removed',
       available: false,
     });
     expect(await lastEmailTo(db, seller.email)).toMatchObject({ template: 'listing_removed' });
-    for (const id of [first.id, late]) {
+    for (const id of [first!.id, late]) {
       expect(await reportRow(id)).toMatchObject({
         status: 'actioned',
         resolved_by: moderator.id,
@@ -309,21 +300,21 @@ describe('the staff queue', () => {
       });
     }
     // The dismissed one stays dismissed.
-    expect(dataOf(await as.query('staffReports.list', { status: 'dismissed' }))).toHaveLength(1);
+    expect(await as.staffReports.list.query({ status: 'dismissed' })).toHaveLength(1);
     expect(await auditOf('listing.remove')).toMatchObject([
       { actor_email: moderator.email, target_id: fake.id, details: { reason: 'Counterfeit copy' } },
     ]);
     expect((await auditOf('report.action')).map((entry) => entry.target_id).sort()).toEqual(
-      [first.id, late].sort(),
+      [first!.id, late].sort(),
     );
-    expect(errorOf(await as.mutation('staffReports.act', { reportId: late, note: 'Again' }))).toEqual({
+    expect(await refusal(as.staffReports.act.mutate({ reportId: late, note: 'Again' }))).toEqual({
       status: 409,
       message: 'This report is already actioned. Refresh the page.',
     });
     // A removed listing cannot be reported again.
     expect(
-      errorOf(
-        await asUser(t.app, buyer.accessToken).mutation('reports.listing', {
+      await refusal(
+        api(t.app, buyer.accessToken).reports.listing.mutate({
           listingId: fake.id,
           reason: 'other',
         }),
@@ -336,54 +327,44 @@ describe('the staff queue', () => {
       sellerId: seller.id,
       bookId: await createBook(db, { title: 'Reported Then Removed' }),
     });
-    const { id } = dataOf(
-      await asUser(t.app, buyer.accessToken).mutation('reports.listing', {
-        listingId: listing.id,
-        reason: 'prohibited',
-      }),
-    );
-    dataOf(
-      await asUser(t.app, admin.accessToken).mutation('staffListings.setRemoved', {
-        listingId: listing.id,
-        removed: true,
-        reason: 'Prohibited item',
-      }),
-    );
+    const { id } = await api(t.app, buyer.accessToken).reports.listing.mutate({
+      listingId: listing.id,
+      reason: 'prohibited',
+    });
+    await api(t.app, admin.accessToken).staffListings.setRemoved.mutate({
+      listingId: listing.id,
+      removed: true,
+      reason: 'Prohibited item',
+    });
     expect(await reportRow(id)).toMatchObject({ status: 'actioned', resolved_by: admin.id });
   });
 
   it('acting on a message hides it in the thread for both people and may warn its sender', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    const [report] = dataOf(await as.query('staffReports.list', { kind: 'offer_message' }));
+    const as = api(t.app, moderator.accessToken);
+    const [report] = await as.staffReports.list.query({ kind: 'offer_message' });
     expect(
-      dataOf(
-        await as.mutation('staffReports.act', {
-          reportId: report.id,
-          note: 'Abusive language',
-          warnSender: true,
-        }),
-      ),
+      await as.staffReports.act.mutate({
+        reportId: report!.id,
+        note: 'Abusive language',
+        warnSender: true,
+      }),
     ).toEqual({ kind: 'offer_message', closed: 1 });
     for (const [user, role] of [
       [buyer, 'buyer'],
       [seller, 'seller'],
     ] as const) {
-      const [thread] = dataOf(
-        await asUser(t.app, user.accessToken).query('offers.list', { role, listingId: spare.id }),
-      );
-      const rounds = thread.rounds.map(
-        (round: { id: string; message: string | null; messageRemoved: boolean }) => ({
-          id: round.id,
-          message: round.message,
-          messageRemoved: round.messageRemoved,
-        }),
-      );
+      const [thread] = await api(t.app, user.accessToken).offers.list.query({ role, listingId: spare.id });
+      const rounds = thread!.rounds.map((round) => ({
+        id: round.id,
+        message: round.message,
+        messageRemoved: round.messageRemoved,
+      }));
       expect(rounds).toEqual([
         { id: offerId, message: 'Would you take £7?', messageRemoved: false },
         { id: counterId, message: null, messageRemoved: true },
       ]);
     }
-    expect(await reportRow(report.id)).toMatchObject({
+    expect(await reportRow(report!.id)).toMatchObject({
       status: 'actioned',
       resolution_note: 'Abusive language',
     });
@@ -399,18 +380,16 @@ describe('the staff queue', () => {
     expect(warning).toMatchObject({ template: 'offer_message_removed' });
     expect(warning?.text_body).toContain('The reason: Abusive language');
     // Staff still see what was said; the reporter cannot report it again.
-    const [closed] = dataOf(
-      await as.query('staffReports.list', { status: 'actioned', kind: 'offer_message' }),
-    );
-    expect(closed.message).toMatchObject({ text: 'Go away, you cheapskate', hidden: true });
+    const [closed] = await as.staffReports.list.query({ status: 'actioned', kind: 'offer_message' });
+    expect(closed!.message).toMatchObject({ text: 'Go away, you cheapskate', hidden: true });
     expect(
-      errorOf(
-        await asUser(t.app, buyer.accessToken).mutation('reports.message', {
+      await refusal(
+        api(t.app, buyer.accessToken).reports.message.mutate({
           offerId: counterId,
           reason: 'other',
         }),
       ),
     ).toEqual({ status: 409, message: 'Our team has already removed this message.' });
-    expect(dataOf(await as.query('staffReports.openCount'))).toEqual({ open: 0 });
+    expect(await as.staffReports.openCount.query()).toEqual({ open: 0 });
   });
 });

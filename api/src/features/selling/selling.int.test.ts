@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createListing } from '../../testing/catalogue.ts';
-import { asUser, createOrder, dataOf, errorOf, photo } from '../../testing/selling.ts';
+import { api, failure, type RouterInputs, refusal, statusOf } from '../../testing/client.ts';
+import { createOrder, photo, uploadListingPhoto } from '../../testing/selling.ts';
 import { lockOf, PUBLISH_ATTEMPTS, publishStats } from './selling.service.ts';
 
 const PRIDE = '9780141439518';
@@ -50,31 +51,27 @@ afterAll(async () => {
 const db = () => t.database.handle.db;
 
 async function start(user: TestUser, isbn: string | null) {
-  return dataOf<{ listing: SellerListing; resumed: boolean; source: string | null }>(
-    await asUser(t.app, user.accessToken).mutation('selling.start', { isbn }),
-  );
+  return await api(t.app, user.accessToken).selling.start.mutate({ isbn });
 }
 
-async function update(user: TestUser, input: Record<string, unknown>) {
-  return asUser(t.app, user.accessToken).mutation('selling.update', input);
+async function update(user: TestUser, input: RouterInputs['selling']['update']) {
+  return api(t.app, user.accessToken).selling.update.mutate(input);
 }
 
 /** A complete draft of a book: condition, one uploaded photo, price and parcel. */
 async function completeDraft(user: TestUser, isbn: string, priceMinor = 650): Promise<SellerListing> {
   const { listing } = await start(user, isbn);
-  dataOf(
-    await update(user, { listingId: listing.id, condition: 'very_good', conditionNotes: 'Light wear.' }),
-  );
-  const upload = await asUser(t.app, user.accessToken).upload(
+  await update(user, { listingId: listing.id, condition: 'very_good', conditionNotes: 'Light wear.' });
+  const upload = await uploadListingPhoto(
+    t.app,
+    user.accessToken,
     listing.id,
     await photo(),
     'cover.png',
     'image/png',
   );
   expect(upload.status).toBe(201);
-  return dataOf<SellerListing>(
-    await update(user, { listingId: listing.id, priceMinor, parcelSize: 'small' }),
-  );
+  return await update(user, { listingId: listing.id, priceMinor, parcelSize: 'small' });
 }
 
 async function listingRow(id: string) {
@@ -97,14 +94,12 @@ describe('the wizard’s draft', () => {
     });
     const id = first.listing.id;
 
-    const condition = dataOf<SellerListing>(
-      await update(seller, {
-        listingId: id,
-        condition: 'good',
-        exLibrary: true,
-        conditionNotes: ' Spine creased. ',
-      }),
-    );
+    const condition = await update(seller, {
+      listingId: id,
+      condition: 'good',
+      exLibrary: true,
+      conditionNotes: ' Spine creased. ',
+    });
     expect(condition).toMatchObject({ condition: 'good', exLibrary: true, conditionNotes: 'Spine creased.' });
     expect(condition.missing).toEqual(['photos', 'price', 'parcel']);
 
@@ -113,28 +108,22 @@ describe('the wizard’s draft', () => {
     expect(again.resumed).toBe(true);
     expect(again.listing.id).toBe(id);
     expect(again.listing.condition).toBe('good');
-    const read = dataOf<SellerListing>(
-      await asUser(t.app, seller.accessToken).query('selling.get', { listingId: id }),
-    );
+    const read = await api(t.app, seller.accessToken).selling.get.query({ listingId: id });
     expect(read.missing).toEqual(['photos', 'price', 'parcel']);
 
-    const drafts = dataOf(await asUser(t.app, seller.accessToken).query('selling.mine', { status: 'draft' }));
-    expect(drafts.items.map((item: { id: string }) => item.id)).toContain(id);
-    expect(drafts.items.find((item: { id: string }) => item.id === id)).toMatchObject({
+    const drafts = await api(t.app, seller.accessToken).selling.mine.query({ status: 'draft' });
+    expect(drafts.items.map((item) => item.id)).toContain(id);
+    expect(drafts.items.find((item) => item.id === id)).toMatchObject({
       title: 'Pride and Prejudice',
       missing: ['photos', 'price', 'parcel'],
     });
 
     // The draft is nobody else's business, and not on the site.
+    expect(await statusOf(api(t.app, other.accessToken).selling.get.query({ listingId: id }))).toBe(404);
     expect(
-      errorOf(await asUser(t.app, other.accessToken).query('selling.get', { listingId: id })).status,
-    ).toBe(404);
-    expect(
-      errorOf(
-        await asUser(t.app, other.accessToken).mutation('selling.update', { listingId: id, priceMinor: 1 }),
-      ),
+      await refusal(api(t.app, other.accessToken).selling.update.mutate({ listingId: id, priceMinor: 1 })),
     ).toEqual({ status: 404, message: SELLING_MESSAGES.notYours });
-    await asUser(t.app, seller.accessToken).mutation('selling.deleteDraft', { listingId: id });
+    await api(t.app, seller.accessToken).selling.deleteDraft.mutate({ listingId: id });
   });
 
   it('keeps an ISBN the catalogue lacks until the seller types the book, which they may then correct', async () => {
@@ -146,18 +135,16 @@ describe('the wizard’s draft', () => {
       missing: ['details', 'condition', 'photos', 'price', 'parcel'],
     });
 
-    const typed = dataOf<SellerListing>(
-      await update(seller, {
-        listingId: listing.id,
-        book: {
-          title: 'Introduction to Algorithms',
-          authors: ['Thomas H. Cormen', 'Charles E. Leiserson', ''],
-          publisher: 'MIT Press',
-          publishedYear: 2009,
-          categorySlug: 'science-nature',
-        },
-      }),
-    );
+    const typed = await update(seller, {
+      listingId: listing.id,
+      book: {
+        title: 'Introduction to Algorithms',
+        authors: ['Thomas H. Cormen', 'Charles E. Leiserson', ''],
+        publisher: 'MIT Press',
+        publishedYear: 2009,
+        categorySlug: 'science-nature',
+      },
+    });
     expect(typed.book).toMatchObject({
       isbn13: UNKNOWN,
       title: 'Introduction to Algorithms',
@@ -166,16 +153,14 @@ describe('the wizard’s draft', () => {
       editable: true,
     });
     expect(typed.missing).toEqual(['condition', 'photos', 'price', 'parcel']);
-    const corrected = dataOf<SellerListing>(
-      await update(seller, {
-        listingId: listing.id,
-        book: {
-          title: 'Introduction to Algorithms',
-          subtitle: 'Third edition',
-          authors: ['Thomas H. Cormen'],
-        },
-      }),
-    );
+    const corrected = await update(seller, {
+      listingId: listing.id,
+      book: {
+        title: 'Introduction to Algorithms',
+        subtitle: 'Third edition',
+        authors: ['Thomas H. Cormen'],
+      },
+    });
     expect(corrected.book).toMatchObject({
       id: typed.book!.id,
       subtitle: 'Third edition',
@@ -192,8 +177,8 @@ describe('the wizard’s draft', () => {
     const second = await start(other, UNKNOWN);
     expect(second.source).toBe('catalogue');
     expect(second.listing.book).toMatchObject({ id: typed.book!.id, editable: false });
-    const refused = errorOf(
-      await update(other, { listingId: second.listing.id, book: { title: 'Mine now', authors: ['Me'] } }),
+    const refused = await refusal(
+      update(other, { listingId: second.listing.id, book: { title: 'Mine now', authors: ['Me'] } }),
     );
     expect(refused.status).toBe(400);
     expect(refused.message).toMatch(/come from our catalogue/);
@@ -202,27 +187,25 @@ describe('the wizard’s draft', () => {
   it('starts a book without an ISBN from typed details', async () => {
     const { listing } = await start(seller, null);
     expect(listing).toMatchObject({ isbn13: null, book: null });
-    const typed = dataOf<SellerListing>(
-      await update(seller, {
-        listingId: listing.id,
-        book: { title: 'A Victorian Hymnal', authors: ['Anonymous'] },
-      }),
-    );
+    const typed = await update(seller, {
+      listingId: listing.id,
+      book: { title: 'A Victorian Hymnal', authors: ['Anonymous'] },
+    });
     expect(typed.book).toMatchObject({ isbn13: null, title: 'A Victorian Hymnal' });
   });
 });
 
 describe('bad inputs get their clear messages', () => {
   it('an ISBN with a bad check digit, too short, or not digits', async () => {
-    const api = asUser(t.app, seller.accessToken);
-    expect(errorOf(await api.mutation('selling.start', { isbn: '9780141439519' }))).toEqual({
+    const calls = api(t.app, seller.accessToken);
+    expect(await refusal(calls.selling.start.mutate({ isbn: '9780141439519' }))).toEqual({
       status: 400,
       message: 'isbn: That ISBN’s last digit doesn’t match the others: check it against the book',
     });
-    expect(errorOf(await api.mutation('selling.start', { isbn: '97801414' })).message).toMatch(
+    expect((await refusal(calls.selling.start.mutate({ isbn: '97801414' }))).message).toMatch(
       /10 or 13 digits/,
     );
-    expect(errorOf(await api.mutation('selling.start', { isbn: 'the hobbit' })).message).toMatch(
+    expect((await refusal(calls.selling.start.mutate({ isbn: 'the hobbit' }))).message).toMatch(
       /only digits/,
     );
   });
@@ -230,7 +213,7 @@ describe('bad inputs get their clear messages', () => {
   it('a price of 0 or above £10,000, a title over 300 characters, a long description', async () => {
     const { listing } = await start(seller, EMMA);
     const messages = async (input: Record<string, unknown>) =>
-      errorOf(await update(seller, { listingId: listing.id, ...input }));
+      await refusal(update(seller, { listingId: listing.id, ...input }));
     expect(await messages({ priceMinor: 0 })).toEqual({
       status: 400,
       message: `priceMinor: ${SELLING_MESSAGES.priceTooLow}`,
@@ -252,8 +235,8 @@ describe('bad inputs get their clear messages', () => {
     await messages({ priceMinor: 700, book: { title: 'x'.repeat(301), authors: ['A'] } });
     expect((await listingRow(listing.id)).price_minor).toBeNull();
     // A refusal inside the transaction undoes the rest of the call too.
-    const catalogueBook = errorOf(
-      await update(seller, {
+    const catalogueBook = await refusal(
+      update(seller, {
         listingId: listing.id,
         priceMinor: 700,
         book: { title: 'Emma!', authors: ['J. A.'] },
@@ -262,25 +245,23 @@ describe('bad inputs get their clear messages', () => {
     expect(catalogueBook.status).toBe(400);
     expect((await listingRow(listing.id)).price_minor).toBeNull();
     // The boundaries themselves are fine.
-    expect(dataOf(await update(seller, { listingId: listing.id, priceMinor: 1_000_000 })).priceMinor).toBe(
+    expect((await update(seller, { listingId: listing.id, priceMinor: 1_000_000 })).priceMinor).toBe(
       1_000_000,
     );
-    expect(dataOf(await update(seller, { listingId: listing.id, priceMinor: 1 })).priceMinor).toBe(1);
+    expect((await update(seller, { listingId: listing.id, priceMinor: 1 })).priceMinor).toBe(1);
   });
 
   it('no photo: publishing is refused and nothing is half-saved', async () => {
     const { listing } = await start(seller, EMMA);
-    dataOf(
-      await update(seller, {
-        listingId: listing.id,
-        condition: 'like_new',
-        priceMinor: 900,
-        parcelSize: 'medium',
-      }),
-    );
+    await update(seller, {
+      listingId: listing.id,
+      condition: 'like_new',
+      priceMinor: 900,
+      parcelSize: 'medium',
+    });
     const before = await listingRow(listing.id);
-    const refused = errorOf(
-      await asUser(t.app, seller.accessToken).mutation('selling.publish', { listingId: listing.id }),
+    const refused = await refusal(
+      api(t.app, seller.accessToken).selling.publish.mutate({ listingId: listing.id }),
     );
     expect(refused).toEqual({ status: 400, message: SELLING_MESSAGES.noPhoto });
     const after = await listingRow(listing.id);
@@ -290,13 +271,16 @@ describe('bad inputs get their clear messages', () => {
 
   it('a draft missing anything else names the first missing step when published', async () => {
     const { listing } = await start(seller, freshIsbn(1));
-    const api = asUser(t.app, seller.accessToken);
-    const publish = async () => (await api.mutation('selling.publish', { listingId: listing.id })).body.error;
+    const calls = api(t.app, seller.accessToken);
+    const publish = async () => {
+      const refused = await failure(calls.selling.publish.mutate({ listingId: listing.id }));
+      return { message: refused.message, data: refused.data };
+    };
     expect(await publish()).toMatchObject({
       message: SELLING_MESSAGES.bookMissing,
       data: { field: 'details' },
     });
-    dataOf(await update(seller, { listingId: listing.id, book: { title: 'Untitled', authors: ['Nobody'] } }));
+    await update(seller, { listingId: listing.id, book: { title: 'Untitled', authors: ['Nobody'] } });
     expect(await publish()).toMatchObject({
       message: SELLING_MESSAGES.conditionMissing,
       data: { field: 'condition' },
@@ -310,27 +294,19 @@ describe('publishing', () => {
     const draft = await completeDraft(seller, PRIDE, 777);
     expect(draft.missing).toEqual([]);
     expect(draft.photos).toHaveLength(1);
-    const published = dataOf<SellerListing>(
-      await asUser(t.app, seller.accessToken).mutation('selling.publish', { listingId: draft.id }),
-    );
+    const published = await api(t.app, seller.accessToken).selling.publish.mutate({ listingId: draft.id });
     expect(published).toMatchObject({ status: 'active', missing: [], lock: null });
     expect(published.slug).toMatch(/^pride-and-prejudice(-[a-z0-9]{6})?$/);
     expect(published.publishedAt).not.toBeNull();
     // Publishing again changes nothing.
-    const again = dataOf<SellerListing>(
-      await asUser(t.app, seller.accessToken).mutation('selling.publish', { listingId: draft.id }),
-    );
+    const again = await api(t.app, seller.accessToken).selling.publish.mutate({ listingId: draft.id });
     expect(again.slug).toBe(published.slug);
 
-    const search = dataOf(await asUser(t.app, buyer.accessToken).query('listings.search', { q: PRIDE }));
-    expect(search.items.map((item: { id: string }) => item.id)).toContain(draft.id);
-    const byTitle = dataOf(
-      await asUser(t.app, buyer.accessToken).query('listings.search', { q: 'pride prejudice' }),
-    );
+    const search = await api(t.app, buyer.accessToken).listings.search.query({ q: PRIDE });
+    expect(search.items.map((item) => item.id)).toContain(draft.id);
+    const byTitle = await api(t.app, buyer.accessToken).listings.search.query({ q: 'pride prejudice' });
     expect(byTitle.items[0]).toMatchObject({ id: draft.id, priceMinor: 777, photoUrl: published.photos[0] });
-    const page = dataOf(
-      await asUser(t.app, buyer.accessToken).query('listings.bySlug', { slug: published.slug }),
-    );
+    const page = await api(t.app, buyer.accessToken).listings.bySlug.query({ slug: published.slug! });
     expect(page).toMatchObject({
       id: draft.id,
       available: true,
@@ -362,10 +338,10 @@ describe('publishing', () => {
     }
     const answers = await Promise.all(
       ids.map((id, i) =>
-        asUser(t.app, (i % 2 ? seller : other).accessToken).mutation('selling.publish', { listingId: id }),
+        api(t.app, (i % 2 ? seller : other).accessToken).selling.publish.mutate({ listingId: id }),
       ),
     );
-    const published = answers.map((answer) => dataOf<SellerListing>(answer));
+    const published = answers.map((answer) => answer);
     expect(published.every((listing) => listing.status === 'active')).toBe(true);
     const slugs = published.map((listing) => listing.slug!);
     expect(new Set(slugs).size).toBe(20);
@@ -426,7 +402,7 @@ describe('publishing', () => {
     await rivalHolding;
     // (A supertest request starts when it is first awaited: Promise.resolve starts it now.)
     const publishing = Promise.resolve(
-      asUser(t.app, seller.accessToken).mutation('selling.publish', { listingId: mine.id }),
+      api(t.app, seller.accessToken).selling.publish.mutate({ listingId: mine.id }),
     );
     // Wait until the publish is blocked on the rival's row in the unique index.
     let blocked = false;
@@ -442,7 +418,7 @@ describe('publishing', () => {
     expect(blocked).toBe(true);
     commitRival();
     await rivalDone;
-    const published = dataOf<SellerListing>(await publishing);
+    const published = await publishing;
     expect(published.status).toBe('active');
     expect(published.slug).toMatch(/^a-race-lost-once-[a-z0-9]{6}$/);
     expect(publishStats.slugRetries).toBe(retriesBefore + 1);
@@ -452,7 +428,7 @@ describe('publishing', () => {
 describe('editing a listing a buyer has', () => {
   it('is refused while reserved (or an order waits for payment), with the reason, and allowed again after', async () => {
     const draft = await completeDraft(seller, EMMA, 500);
-    dataOf(await asUser(t.app, seller.accessToken).mutation('selling.publish', { listingId: draft.id }));
+    await api(t.app, seller.accessToken).selling.publish.mutate({ listingId: draft.id });
     await db().updateTable('listings').set({ status: 'reserved' }).where('id', '=', draft.id).execute();
     const orderId = await createOrder(db(), {
       listingId: draft.id,
@@ -460,19 +436,19 @@ describe('editing a listing a buyer has', () => {
       sellerId: seller.id,
       status: 'pending_payment',
     });
-    const api = asUser(t.app, seller.accessToken);
-    const price = errorOf(await update(seller, { listingId: draft.id, priceMinor: 450 }));
+    const calls = api(t.app, seller.accessToken);
+    const price = await refusal(update(seller, { listingId: draft.id, priceMinor: 450 }));
     expect(price).toEqual({ status: 409, message: SELLING_MESSAGES.reserved });
     expect(price.message).toMatch(/^This book is reserved by a buyer who is paying for it now/);
-    expect(errorOf(await update(seller, { listingId: draft.id, conditionNotes: 'x' })).status).toBe(409);
-    const upload = await api.upload(draft.id, await photo());
+    expect(await statusOf(update(seller, { listingId: draft.id, conditionNotes: 'x' }))).toBe(409);
+    const upload = await uploadListingPhoto(t.app, seller.accessToken, draft.id, await photo());
     expect(upload.status).toBe(409);
     expect(upload.body.message).toBe(SELLING_MESSAGES.reserved);
-    const read = dataOf<SellerListing>(await api.query('selling.get', { listingId: draft.id }));
+    const read = await calls.selling.get.query({ listingId: draft.id });
     expect(
-      errorOf(await api.mutation('selling.removePhoto', { listingId: draft.id, url: read.photos[0] })).status,
+      await statusOf(calls.selling.removePhoto.mutate({ listingId: draft.id, url: read.photos[0]! })),
     ).toBe(409);
-    const withdraw = dataOf(await api.mutation('selling.withdraw', { listingIds: [draft.id] }));
+    const withdraw = await calls.selling.withdraw.mutate({ listingIds: [draft.id] });
     expect(withdraw).toEqual({
       done: [],
       refused: [{ id: draft.id, title: 'Emma', message: SELLING_MESSAGES.reserved }],
@@ -487,23 +463,23 @@ describe('editing a listing a buyer has', () => {
       .where('id', '=', orderId)
       .execute();
     await db().updateTable('listings').set({ status: 'active' }).where('id', '=', draft.id).execute();
-    expect(dataOf(await update(seller, { listingId: draft.id, priceMinor: 450 })).priceMinor).toBe(450);
+    expect((await update(seller, { listingId: draft.id, priceMinor: 450 })).priceMinor).toBe(450);
   });
 
   it('is refused once paid for, and for good when sold', async () => {
     const draft = await completeDraft(seller, EMMA, 520);
-    dataOf(await asUser(t.app, seller.accessToken).mutation('selling.publish', { listingId: draft.id }));
+    await api(t.app, seller.accessToken).selling.publish.mutate({ listingId: draft.id });
     await createOrder(db(), { listingId: draft.id, buyerId: buyer.id, sellerId: seller.id, status: 'paid' });
-    expect(errorOf(await update(seller, { listingId: draft.id, priceMinor: 400 }))).toEqual({
+    expect(await refusal(update(seller, { listingId: draft.id, priceMinor: 400 }))).toEqual({
       status: 409,
       message: SELLING_MESSAGES.sold,
     });
     await db().updateTable('listings').set({ status: 'sold' }).where('id', '=', draft.id).execute();
-    const api = asUser(t.app, seller.accessToken);
-    expect(errorOf(await api.mutation('selling.relist', { listingId: draft.id })).message).toBe(
+    const calls = api(t.app, seller.accessToken);
+    expect((await refusal(calls.selling.relist.mutate({ listingId: draft.id }))).message).toBe(
       SELLING_MESSAGES.sold,
     );
-    expect(dataOf(await api.query('selling.get', { listingId: draft.id })).lock.reason).toBe('sold');
+    expect((await calls.selling.get.query({ listingId: draft.id })).lock?.reason).toBe('sold');
   });
 
   it('follows one rule for every status and order state', () => {
@@ -535,10 +511,8 @@ describe('my listings', () => {
     }
     const { listing: draft } = await start(mine, EMMA);
     const theirs = await createListing(db(), { sellerId: other.id, bookId: prideId });
-    const api = asUser(t.app, mine.accessToken);
-    const result = dataOf(
-      await api.mutation('selling.withdraw', { listingIds: [...ids, draft.id, theirs.id] }),
-    );
+    const calls = api(t.app, mine.accessToken);
+    const result = await calls.selling.withdraw.mutate({ listingIds: [...ids, draft.id, theirs.id] });
     expect(result.done).toEqual(ids);
     expect(result.refused).toEqual([
       { id: draft.id, title: 'Emma', message: 'This is a draft, not on sale: delete it instead.' },
@@ -546,23 +520,23 @@ describe('my listings', () => {
     ]);
     expect((await listingRow(theirs.id)).status).toBe('active');
 
-    const withdrawn = dataOf(await api.query('selling.mine', { status: 'withdrawn' }));
-    expect(withdrawn.items.map((item: { id: string }) => item.id).sort()).toEqual([...ids].sort());
+    const withdrawn = await calls.selling.mine.query({ status: 'withdrawn' });
+    expect(withdrawn.items.map((item) => item.id).sort()).toEqual([...ids].sort());
     expect(withdrawn.counts).toMatchObject({ all: 3, draft: 1, withdrawn: 2, active: 0 });
 
-    const relisted = dataOf<SellerListing>(await api.mutation('selling.relist', { listingId: ids[0] }));
+    const relisted = await calls.selling.relist.mutate({ listingId: ids[0]! });
     expect(relisted.status).toBe('active');
-    expect(dataOf(await api.query('selling.mine', {})).counts).toMatchObject({ active: 1, withdrawn: 1 });
-    expect(errorOf(await api.mutation('selling.relist', { listingId: draft.id })).status).toBe(409);
-    expect(errorOf(await api.mutation('selling.withdraw', { listingIds: [] })).message).toBe(
+    expect((await calls.selling.mine.query({})).counts).toMatchObject({ active: 1, withdrawn: 1 });
+    expect(await statusOf(calls.selling.relist.mutate({ listingId: draft.id }))).toBe(409);
+    expect((await refusal(calls.selling.withdraw.mutate({ listingIds: [] }))).message).toBe(
       'listingIds: Choose at least one listing',
     );
 
     // A draft can be deleted; a published listing cannot.
-    expect(dataOf(await api.mutation('selling.deleteDraft', { listingId: draft.id }))).toEqual({
+    expect(await calls.selling.deleteDraft.mutate({ listingId: draft.id })).toEqual({
       deleted: true,
     });
-    expect(errorOf(await api.mutation('selling.deleteDraft', { listingId: ids[0] })).status).toBe(409);
+    expect(await statusOf(calls.selling.deleteDraft.mutate({ listingId: ids[0]! }))).toBe(409);
   });
 });
 
@@ -579,8 +553,8 @@ describe('price suggestion', () => {
       await createListing(db(), { sellerId: other.id, bookId: book, price });
     await createListing(db(), { sellerId: other.id, bookId: book, price: 5000, status: 'sold' });
     const { listing } = await start(suggest, '9780141439686');
-    const api = asUser(t.app, suggest.accessToken);
-    expect(dataOf(await api.query('selling.priceSuggestion', { listingId: listing.id }))).toEqual({
+    const calls = api(t.app, suggest.accessToken);
+    expect(await calls.selling.priceSuggestion.query({ listingId: listing.id })).toEqual({
       suggestedMinor: 650,
       basis: 'same_book',
       sampleSize: 3,
@@ -590,16 +564,14 @@ describe('price suggestion', () => {
 
     // A book nobody else sells: books in its category in the same condition.
     const { listing: lonely } = await start(suggest, freshIsbn(2));
-    dataOf(
-      await api.mutation('selling.update', {
-        listingId: lonely.id,
-        book: { title: 'Crime and Punishment', authors: ['Fyodor Dostoevsky'], categorySlug: 'fiction' },
-      }),
-    );
-    expect(dataOf(await api.query('selling.priceSuggestion', { listingId: lonely.id }))).toBeNull();
-    dataOf(await api.mutation('selling.update', { listingId: lonely.id, condition: 'good' }));
-    const similar = dataOf(await api.query('selling.priceSuggestion', { listingId: lonely.id }));
-    expect(similar.basis).toBe('category_condition');
-    expect(similar.sampleSize).toBeGreaterThan(0);
+    await calls.selling.update.mutate({
+      listingId: lonely.id,
+      book: { title: 'Crime and Punishment', authors: ['Fyodor Dostoevsky'], categorySlug: 'fiction' },
+    });
+    expect(await calls.selling.priceSuggestion.query({ listingId: lonely.id })).toBeNull();
+    await calls.selling.update.mutate({ listingId: lonely.id, condition: 'good' });
+    const similar = await calls.selling.priceSuggestion.query({ listingId: lonely.id });
+    expect(similar?.basis).toBe('category_condition');
+    expect(similar?.sampleSize).toBeGreaterThan(0);
   });
 });
