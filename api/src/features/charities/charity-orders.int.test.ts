@@ -10,7 +10,8 @@ import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
-import { asUser, createOrder, dataOf, errorOf } from '../../testing/selling.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
+import { createOrder } from '../../testing/selling.ts';
 import { releaseHeldPayouts } from '../orders/orders.service.ts';
 
 let t: TestApp;
@@ -119,8 +120,8 @@ async function order(options: {
   return { orderId, listingId: listing.id };
 }
 
-const asBuyer = () => asUser(t.app, buyer.accessToken);
-const asOwner = () => asUser(t.app, owner.accessToken);
+const asBuyer = () => api(t.app, buyer.accessToken);
+const asOwner = () => api(t.app, owner.accessToken);
 
 async function lastMail(to: string) {
   return db
@@ -134,35 +135,29 @@ async function lastMail(to: string) {
 describe('14-day returns', () => {
   it('are for charity orders only, once delivered and within 14 days', async () => {
     const privateOrder = await order({ charity: false, status: 'delivered', deliveredDaysAgo: 1 });
-    const eligibility = dataOf(
-      await asBuyer().query('charities.returnEligibility', { orderId: privateOrder.orderId }),
-    );
+    const eligibility = await asBuyer().charities.returnEligibility.query({ orderId: privateOrder.orderId });
     expect(eligibility).toMatchObject({ charityOrder: false, eligible: false, request: null });
     expect(eligibility.reason).toMatch(/^Only books bought from charities can be returned/);
 
     const inTransit = await order({ status: 'dispatched' });
-    expect(
-      dataOf(await asBuyer().query('charities.returnEligibility', { orderId: inTransit.orderId })),
-    ).toMatchObject({
+    expect(await asBuyer().charities.returnEligibility.query({ orderId: inTransit.orderId })).toMatchObject({
       charityOrder: true,
       eligible: false,
       reason: 'You can ask to return the book once it has been delivered.',
     });
 
     const late = await order({ status: 'completed', deliveredDaysAgo: 15 });
-    const refused = await asBuyer().mutation('charities.requestReturn', {
+    const refused = asBuyer().charities.requestReturn.mutate({
       orderId: late.orderId,
       reason: 'Changed my mind',
     });
-    expect(errorOf(refused).status).toBe(412);
-    expect(errorOf(refused).message).toMatch(
+    expect(await statusOf(refused)).toBe(412);
+    expect((await refusal(refused)).message).toMatch(
       /^The 14 days to return this book ended on \d{1,2} \w+ \d{4}\.$/,
     );
 
     const onTime = await order({ status: 'completed', deliveredDaysAgo: 13 });
-    expect(
-      dataOf(await asBuyer().query('charities.returnEligibility', { orderId: onTime.orderId })),
-    ).toMatchObject({
+    expect(await asBuyer().charities.returnEligibility.query({ orderId: onTime.orderId })).toMatchObject({
       eligible: true,
       reason: null,
     });
@@ -170,30 +165,26 @@ describe('14-day returns', () => {
 
   it('keeps other people’s orders private', async () => {
     const mine = await order({ status: 'delivered', deliveredDaysAgo: 1 });
-    const stranger = asUser(t.app, privateSeller.accessToken);
+    const stranger = api(t.app, privateSeller.accessToken);
+    expect(await statusOf(stranger.charities.returnEligibility.query({ orderId: mine.orderId }))).toBe(404);
     expect(
-      errorOf(await stranger.query('charities.returnEligibility', { orderId: mine.orderId })).status,
-    ).toBe(404);
-    expect(
-      errorOf(
-        await stranger.mutation('charities.requestReturn', {
+      await statusOf(
+        stranger.charities.requestReturn.mutate({
           orderId: mine.orderId,
           reason: 'Not mine at all',
         }),
-      ).status,
+      ),
     ).toBe(404);
   });
 
   it('runs request → accept → received: the buyer refunded the book and postage, the order refunded', async () => {
     const { orderId, listingId } = await order({ status: 'delivered', deliveredDaysAgo: 2, price: 800 });
-    const short = await asBuyer().mutation('charities.requestReturn', { orderId, reason: 'bad' });
-    expect(errorOf(short).status).toBe(400);
-    const requested = dataOf(
-      await asBuyer().mutation('charities.requestReturn', {
-        orderId,
-        reason: 'The cover is torn, not as described.',
-      }),
-    );
+    const short = asBuyer().charities.requestReturn.mutate({ orderId, reason: 'bad' });
+    expect(await statusOf(short)).toBe(400);
+    const requested = await asBuyer().charities.requestReturn.mutate({
+      orderId,
+      reason: 'The cover is torn, not as described.',
+    });
     expect(requested).toMatchObject({
       eligible: false,
       request: { status: 'requested', returnAddress: null },
@@ -201,39 +192,36 @@ describe('14-day returns', () => {
     expect(await lastMail('owner@orders.test')).toMatchObject({ template: 'charity-return-requested' });
     expect(await lastMail('shop@cherwell.test')).toMatchObject({ template: 'charity-return-requested' });
     expect(
-      errorOf(await asBuyer().mutation('charities.requestReturn', { orderId, reason: 'Asking again please' }))
-        .status,
+      await statusOf(asBuyer().charities.requestReturn.mutate({ orderId, reason: 'Asking again please' })),
     ).toBe(409);
 
-    const list = dataOf(await asOwner().query('charities.returns'));
-    const request = list.find((r: { orderId: string }) => r.orderId === orderId);
+    const list = await asOwner().charities.returns.query();
+    const request = list.find((r) => r.orderId === orderId);
     expect(request).toMatchObject({ status: 'requested', buyerName: 'buyer', title: 'Returnable Novel' });
     // Another charity cannot touch it; the book must be accepted before it is received.
-    const other = asUser(t.app, otherOwner.accessToken);
-    expect(errorOf(await other.mutation('charities.acceptReturn', { returnId: request.id })).status).toBe(
-      404,
-    );
-    expect(errorOf(await asOwner().mutation('charities.receiveReturn', { returnId: request.id }))).toEqual({
+    const other = api(t.app, otherOwner.accessToken);
+    expect(await statusOf(other.charities.acceptReturn.mutate({ returnId: request!.id }))).toBe(404);
+    expect(await refusal(asOwner().charities.receiveReturn.mutate({ returnId: request!.id }))).toEqual({
       status: 409,
       message: 'Accept the return first: the buyer then posts the book back to you.',
     });
 
-    dataOf(await asOwner().mutation('charities.acceptReturn', { returnId: request.id }));
+    await asOwner().charities.acceptReturn.mutate({ returnId: request!.id });
     const accepted = await lastMail('buyer@orders.test');
     expect(accepted?.template).toBe('charity-return-accepted');
     expect(accepted?.text_body).toContain('Cherwell Books, 4 Market Place, Banbury, OX16 5LW');
-    const buyerView = dataOf(await asBuyer().query('charities.returnEligibility', { orderId }));
+    const buyerView = await asBuyer().charities.returnEligibility.query({ orderId });
     expect(buyerView.request).toMatchObject({
       status: 'accepted',
       returnAddress: 'Cherwell Books, 4 Market Place, Banbury, OX16 5LW',
     });
     expect(
-      errorOf(
-        await asOwner().mutation('charities.declineReturn', { returnId: request.id, reason: 'Too late now' }),
-      ).status,
+      await statusOf(
+        asOwner().charities.declineReturn.mutate({ returnId: request!.id, reason: 'Too late now' }),
+      ),
     ).toBe(409);
 
-    const refunded = dataOf(await asOwner().mutation('charities.receiveReturn', { returnId: request.id }));
+    const refunded = await asOwner().charities.receiveReturn.mutate({ returnId: request!.id });
     // 800p book + 299p postage; the 95p buyer-protection fee is not refunded.
     expect(refunded).toMatchObject({ status: 'refunded', refundMinor: 1099 });
     const refunds = await db.selectFrom('refunds').selectAll().where('order_id', '=', orderId).execute();
@@ -271,30 +259,24 @@ describe('14-day returns', () => {
     ]);
     expect((await lastMail('buyer@orders.test'))?.template).toBe('charity-return-refunded');
     // Received twice refunds once.
-    expect(
-      errorOf(await asOwner().mutation('charities.receiveReturn', { returnId: request.id })).status,
-    ).toBe(409);
+    expect(await statusOf(asOwner().charities.receiveReturn.mutate({ returnId: request!.id }))).toBe(409);
   });
 
   it('lets the charity decline with a reason, emailed to the buyer', async () => {
     const { orderId } = await order({ status: 'completed', deliveredDaysAgo: 5 });
-    const requested = dataOf(
-      await asBuyer().mutation('charities.requestReturn', {
-        orderId,
-        reason: 'I found a cheaper copy elsewhere',
-      }),
-    );
-    const short = await asOwner().mutation('charities.declineReturn', {
-      returnId: requested.request.id,
+    const requested = await asBuyer().charities.requestReturn.mutate({
+      orderId,
+      reason: 'I found a cheaper copy elsewhere',
+    });
+    const short = asOwner().charities.declineReturn.mutate({
+      returnId: requested.request!.id,
       reason: 'no',
     });
-    expect(errorOf(short).status).toBe(400);
-    const declined = dataOf(
-      await asOwner().mutation('charities.declineReturn', {
-        returnId: requested.request.id,
-        reason: 'The book arrived back with water damage.',
-      }),
-    );
+    expect(await statusOf(short)).toBe(400);
+    const declined = await asOwner().charities.declineReturn.mutate({
+      returnId: requested.request!.id,
+      reason: 'The book arrived back with water damage.',
+    });
     expect(declined).toMatchObject({
       status: 'declined',
       declineReason: 'The book arrived back with water damage.',
@@ -325,7 +307,7 @@ describe('Retail Gift Aid', () => {
   });
 
   it('totals proceeds per donor in a tax year, leaving out cancelled and refunded sales', async () => {
-    const summary = dataOf(await asOwner().query('charities.giftAid', { taxYear: 2025 }));
+    const summary = await asOwner().charities.giftAid.query({ taxYear: 2025 });
     expect(summary).toMatchObject({
       taxYear: 2025,
       label: '2025-26',
@@ -337,18 +319,18 @@ describe('Retail Gift Aid', () => {
       itemsSold: 3,
     });
     expect(summary.years).toEqual(expect.arrayContaining([2026, 2025, 2024]));
-    const earlier = dataOf(await asOwner().query('charities.giftAid', { taxYear: 2024 }));
+    const earlier = await asOwner().charities.giftAid.query({ taxYear: 2024 });
     expect(earlier.donors).toEqual([{ donorReference: 'D-1', itemsSold: 1, proceedsMinor: 500 }]);
   });
 
   it('exports the claim per donor and per item as CSV', async () => {
-    const donors = dataOf(await asOwner().query('charities.giftAidCsv', { taxYear: 2025, detail: 'donors' }));
+    const donors = await asOwner().charities.giftAidCsv.query({ taxYear: 2025, detail: 'donors' });
     expect(donors.fileName).toBe('cherwell-books-gift-aid-donors-2025-26.csv');
     expect(parse(donors.csv, { columns: true })).toEqual([
       { donor_reference: 'D-1', tax_year: '2025-26', items_sold: '2', proceeds_gbp: '6.50' },
       { donor_reference: 'D-2', tax_year: '2025-26', items_sold: '1', proceeds_gbp: '12.00' },
     ]);
-    const items = dataOf(await asOwner().query('charities.giftAidCsv', { taxYear: 2025, detail: 'items' }));
+    const items = await asOwner().charities.giftAidCsv.query({ taxYear: 2025, detail: 'items' });
     const rows = parse(items.csv, { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => [r.donor_reference, r.date_sold, r.proceeds_gbp])).toEqual([
       ['D-1', '2025-04-06', '4.00'],
@@ -368,11 +350,11 @@ describe('Retail Gift Aid', () => {
       paidAt: new Date('2023-06-01T10:00:00Z'),
       title: '=HYPERLINK("http://evil","x")',
     });
-    const donors = dataOf(await asOwner().query('charities.giftAidCsv', { taxYear: 2023, detail: 'donors' }));
+    const donors = await asOwner().charities.giftAidCsv.query({ taxYear: 2023, detail: 'donors' });
     expect(donors.csv).toBe(
       'donor_reference,tax_year,items_sold,proceeds_gbp\r\n' + "'@SUM(1),2023-24,1,3.50\r\n",
     );
-    const items = dataOf(await asOwner().query('charities.giftAidCsv', { taxYear: 2023, detail: 'items' }));
+    const items = await asOwner().charities.giftAidCsv.query({ taxYear: 2023, detail: 'items' });
     expect(items.csv).toContain(`"'=HYPERLINK(""http://evil"",""x"")"`);
     expect(parse(items.csv, { columns: true })).toEqual([
       {
@@ -387,19 +369,17 @@ describe('Retail Gift Aid', () => {
   });
 
   it('is the charity’s own: someone else’s charity sees only its own (none)', async () => {
-    const other = dataOf(
-      await asUser(t.app, otherOwner.accessToken).query('charities.giftAid', { taxYear: 2025 }),
-    );
+    const other = await api(t.app, otherOwner.accessToken).charities.giftAid.query({ taxYear: 2025 });
     expect(other).toMatchObject({ donors: [], totalMinor: 0 });
-    const nobody = await asBuyer().query('charities.giftAid', { taxYear: 2025 });
-    expect(errorOf(nobody).status).toBe(403);
+    const nobody = asBuyer().charities.giftAid.query({ taxYear: 2025 });
+    expect(await statusOf(nobody)).toBe(403);
   });
 });
 
 describe('the charity dashboard', () => {
   it('adds up sales, listings by status, payouts, categories and months', async () => {
     await order({ status: 'completed', price: 450, category: 'history', paidAt: new Date() });
-    const dashboard = dataOf(await asOwner().query('charities.dashboard'));
+    const dashboard = await asOwner().charities.dashboard.query();
     const sold = await db
       .selectFrom('orders')
       .innerJoin('listings', 'listings.id', 'orders.listing_id')
@@ -413,8 +393,8 @@ describe('the charity dashboard', () => {
     expect(dashboard.sales.ordersCount).toBe(Number(sold.n));
     expect(dashboard.sales.proceedsMinor).toBe(Number(sold.sum));
     expect(dashboard.monthly).toHaveLength(12);
-    expect(dashboard.monthly.at(-1).orders).toBeGreaterThanOrEqual(1);
-    expect(dashboard.topCategories.map((c: { name: string }) => c.name)).toEqual(
+    expect(dashboard.monthly.at(-1)?.orders).toBeGreaterThanOrEqual(1);
+    expect(dashboard.topCategories.map((c) => c.name)).toEqual(
       expect.arrayContaining(['Fiction', 'History']),
     );
     expect(dashboard.listingsByStatus).toEqual(
@@ -440,14 +420,14 @@ describe('charity payouts and the return window', () => {
 
   it('holds a completed charity sale’s payout until 14 days after delivery, then releases it', async () => {
     const { orderId } = await order({ status: 'delivered', deliveredDaysAgo: 1 });
-    dataOf(await asBuyer().mutation('orders.confirm', { orderId }));
+    await asBuyer().orders.confirm.mutate({ orderId });
     const held = await payoutOf(orderId);
     expect(held.status).toBe('held');
     const delivered = (
       await db.selectFrom('orders').select('delivered_at').where('id', '=', orderId).executeTakeFirstOrThrow()
     ).delivered_at!;
     expect(held.release_after?.getTime()).toBe(delivered.getTime() + 14 * DAY);
-    const seen = dataOf(await asOwner().query('orders.get', { orderId }));
+    const seen = await asOwner().orders.get.query({ orderId });
     expect(seen.payout).toMatchObject({ status: 'held', releaseAfter: held.release_after!.toISOString() });
     expect(seen.nextStep).toMatch(/^Complete — payout released on .+, when the return window closes$/);
     expect((await lastMail('owner@orders.test'))?.text_body).toMatch(
@@ -460,7 +440,7 @@ describe('charity payouts and the return window', () => {
     expect(await releaseHeldPayouts(payoutDeps(), at)).toBeGreaterThanOrEqual(1);
     expect(await payoutOf(orderId)).toMatchObject({ status: 'released', released_at: at });
     // The charity is told, in the app and by email, in the release's transaction.
-    const notices = dataOf(await asOwner().query('notifications.list', { limit: 100 })).items;
+    const notices = (await asOwner().notifications.list.query({ limit: 100 })).items;
     expect(notices).toContainEqual(
       expect.objectContaining({
         kind: 'payout_released',
@@ -473,19 +453,17 @@ describe('charity payouts and the return window', () => {
 
   it('keeps it held while a return is open, cancels it when the return is refunded', async () => {
     const { orderId } = await order({ status: 'delivered', deliveredDaysAgo: 3 });
-    dataOf(await asBuyer().mutation('orders.confirm', { orderId }));
-    const requested = dataOf(
-      await asBuyer().mutation('charities.requestReturn', {
-        orderId,
-        reason: 'Pages are missing from the end.',
-      }),
-    );
+    await asBuyer().orders.confirm.mutate({ orderId });
+    const requested = await asBuyer().charities.requestReturn.mutate({
+      orderId,
+      reason: 'Pages are missing from the end.',
+    });
     const afterWindow = new Date(Date.now() + 15 * DAY);
     await releaseHeldPayouts(payoutDeps(), afterWindow);
     expect((await payoutOf(orderId)).status).toBe('held');
 
-    dataOf(await asOwner().mutation('charities.acceptReturn', { returnId: requested.request.id }));
-    dataOf(await asOwner().mutation('charities.receiveReturn', { returnId: requested.request.id }));
+    await asOwner().charities.acceptReturn.mutate({ returnId: requested.request!.id });
+    await asOwner().charities.receiveReturn.mutate({ returnId: requested.request!.id });
     expect((await payoutOf(orderId)).status).toBe('cancelled');
     await releaseHeldPayouts(payoutDeps(), afterWindow);
     expect((await payoutOf(orderId)).status).toBe('cancelled');
@@ -493,7 +471,7 @@ describe('charity payouts and the return window', () => {
 
   it('releases a private seller’s payout on completion, as before', async () => {
     const { orderId } = await order({ charity: false, status: 'delivered', deliveredDaysAgo: 1 });
-    dataOf(await asBuyer().mutation('orders.confirm', { orderId }));
+    await asBuyer().orders.confirm.mutate({ orderId });
     expect(await payoutOf(orderId)).toMatchObject({ status: 'released', release_after: null });
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -47,29 +47,27 @@ async function resetEmailFor(user: TestUser) {
 }
 
 const edited = {
-  key: 'reset-password',
+  key: 'reset-password' as const,
   subject: 'Your Reshelf password reset',
   body: 'Hello from Reshelf.\n\nPick a new password here: {{url}}\n\nIt works once.',
 };
 
 describe('emailTemplates', () => {
   it('lists the templates with their defaults and variables for staff only', async () => {
-    const list = dataOf(await asUser(t.app, moderator.accessToken).query('emailTemplates.list'));
-    const reset = list.find((template: { key: string }) => template.key === 'reset-password');
+    const list = await api(t.app, moderator.accessToken).emailTemplates.list.query();
+    const reset = list.find((template) => template.key === 'reset-password');
     expect(reset).toMatchObject({ subject: 'Reset your Reshelf password', customised: false, draft: null });
-    expect(reset.variables).toEqual([expect.objectContaining({ name: 'url', required: true })]);
-    expect(errorOf(await asUser(t.app, member.accessToken).query('emailTemplates.list')).status).toBe(403);
+    expect(reset?.variables).toEqual([expect.objectContaining({ name: 'url', required: true })]);
+    expect(await statusOf(api(t.app, member.accessToken).emailTemplates.list.query())).toBe(403);
   });
 
   it('previews with sample values and explains what is wrong with an edit', async () => {
-    const preview = dataOf(
-      await asUser(t.app, moderator.accessToken).query('emailTemplates.preview', edited),
-    );
+    const preview = await api(t.app, moderator.accessToken).emailTemplates.preview.query(edited);
     expect(preview.subject).toBe('Your Reshelf password reset');
     expect(preview.text).toContain('Pick a new password here: https://reshelf.example/…');
     expect(preview.html).toContain('Choose a new password');
-    const unknown = errorOf(
-      await asUser(t.app, admin.accessToken).query('emailTemplates.preview', {
+    const unknown = await refusal(
+      api(t.app, admin.accessToken).emailTemplates.preview.query({
         ...edited,
         body: `${edited.body} {{displayName}}`,
       }),
@@ -78,34 +76,32 @@ describe('emailTemplates', () => {
       status: 400,
       message: expect.stringContaining('{{displayName}}, which this email does not have'),
     });
-    const missing = errorOf(
-      await asUser(t.app, admin.accessToken).query('emailTemplates.preview', {
+    const missing = await refusal(
+      api(t.app, admin.accessToken).emailTemplates.preview.query({
         ...edited,
         body: 'No link at all.',
       }),
     );
     expect(missing.message).toContain('The body must include {{url}}');
     expect(
-      errorOf(
-        await asUser(t.app, admin.accessToken).query('emailTemplates.preview', { ...edited, key: 'nope' }),
-      ).status,
+      await statusOf(
+        api(t.app, admin.accessToken).emailTemplates.preview.query({ ...edited, key: 'nope' as never }),
+      ),
     ).toBe(400);
   });
 
   it('an admin publishes an edit, which the product then sends; moderators may not', async () => {
-    const refused = errorOf(
-      await asUser(t.app, moderator.accessToken).mutation('emailTemplates.update', edited),
-    );
+    const refused = await refusal(api(t.app, moderator.accessToken).emailTemplates.update.mutate(edited));
     expect(refused).toEqual({ status: 403, message: 'Access denied: admin role required' });
 
-    const invalid = await asUser(t.app, admin.accessToken).mutation('emailTemplates.update', {
+    const invalid = api(t.app, admin.accessToken).emailTemplates.update.mutate({
       ...edited,
       body: 'x {{nope}}',
     });
-    expect(errorOf(invalid).status).toBe(400);
+    expect(await statusOf(invalid)).toBe(400);
     expect(await db.selectFrom('email_templates').selectAll().execute()).toEqual([]);
 
-    dataOf(await asUser(t.app, admin.accessToken).mutation('emailTemplates.update', edited));
+    await api(t.app, admin.accessToken).emailTemplates.update.mutate(edited);
     const sent = await resetEmailFor(member);
     expect(sent.subject).toBe('Your Reshelf password reset');
     expect(sent.text_body).toMatch(
@@ -118,8 +114,8 @@ describe('emailTemplates', () => {
       subject: edited.subject,
     });
 
-    const list = dataOf(await asUser(t.app, admin.accessToken).query('emailTemplates.list'));
-    expect(list.find((template: { key: string }) => template.key === 'reset-password')).toMatchObject({
+    const list = await api(t.app, admin.accessToken).emailTemplates.list.query();
+    expect(list.find((template) => template.key === 'reset-password')).toMatchObject({
       customised: true,
       updatedBy: 'admin@emails.test',
       subject: edited.subject,
@@ -127,13 +123,11 @@ describe('emailTemplates', () => {
   });
 
   it('sends a test with sample values to the admin’s own address (the dev mailbox)', async () => {
-    const result = dataOf(
-      await asUser(t.app, admin.accessToken).mutation('emailTemplates.sendTest', {
-        key: 'confirm-signup',
-        subject: 'Welcome, {{displayName}}',
-        body: 'Confirm here: {{url}}',
-      }),
-    );
+    const result = await api(t.app, admin.accessToken).emailTemplates.sendTest.mutate({
+      key: 'confirm-signup',
+      subject: 'Welcome, {{displayName}}',
+      body: 'Confirm here: {{url}}',
+    });
     expect(result).toEqual({ to: 'admin@emails.test', subject: '[Test] Welcome, Jo' });
     const mail = await lastEmailTo(db, 'admin@emails.test');
     expect(mail).toMatchObject({ subject: '[Test] Welcome, Jo', template: 'test.confirm-signup' });
@@ -142,21 +136,19 @@ describe('emailTemplates', () => {
     expect(mail!.text_body).not.toContain('reshelf.example');
     expect((await audits('email_template.sendTest'))[0]).toMatchObject({ target_id: 'confirm-signup' });
     expect(
-      errorOf(
-        await asUser(t.app, moderator.accessToken).mutation('emailTemplates.sendTest', {
+      await statusOf(
+        api(t.app, moderator.accessToken).emailTemplates.sendTest.mutate({
           key: 'confirm-signup',
         }),
-      ).status,
+      ),
     ).toBe(403);
   });
 
   it('goes back to the default', async () => {
-    dataOf(
-      await asUser(t.app, admin.accessToken).mutation('emailTemplates.reset', { key: 'reset-password' }),
-    );
+    await api(t.app, admin.accessToken).emailTemplates.reset.mutate({ key: 'reset-password' });
     expect((await resetEmailFor(member)).subject).toBe('Reset your Reshelf password');
-    const again = errorOf(
-      await asUser(t.app, admin.accessToken).mutation('emailTemplates.reset', { key: 'reset-password' }),
+    const again = await refusal(
+      api(t.app, admin.accessToken).emailTemplates.reset.mutate({ key: 'reset-password' }),
     );
     expect(again).toEqual({ status: 412, message: 'This email already uses the default wording.' });
     expect(await audits('email_template.reset')).toHaveLength(1);
@@ -166,30 +158,26 @@ describe('emailTemplates', () => {
 describe('global admin: drafts by support agents, published by ops admins', () => {
   it('keeps a draft unsent until an ops admin publishes it', async () => {
     const draft = { ...edited, subject: 'Drafted: reset your password' };
-    dataOf(await asUser(t.app, support.accessToken).mutation('globalAdmin.saveEmailTemplateDraft', draft));
+    await api(t.app, support.accessToken).globalAdmin.saveEmailTemplateDraft.mutate(draft);
     expect((await resetEmailFor(member)).subject).toBe('Reset your Reshelf password');
-    const listed = dataOf(await asUser(t.app, support.accessToken).query('globalAdmin.emailTemplates'));
-    expect(listed.find((template: { key: string }) => template.key === 'reset-password').draft).toMatchObject(
-      {
-        subject: draft.subject,
-        updatedBy: 'support@emails.test',
-      },
-    );
+    const listed = await api(t.app, support.accessToken).globalAdmin.emailTemplates.query();
+    expect(listed.find((template) => template.key === 'reset-password')?.draft).toMatchObject({
+      subject: draft.subject,
+      updatedBy: 'support@emails.test',
+    });
 
-    const refused = errorOf(
-      await asUser(t.app, support.accessToken).mutation('globalAdmin.publishEmailTemplate', {
+    const refused = await refusal(
+      api(t.app, support.accessToken).globalAdmin.publishEmailTemplate.mutate({
         key: 'reset-password',
       }),
     );
     expect(refused).toEqual({ status: 403, message: 'Access denied: ops_admin role required' });
-    dataOf(
-      await asUser(t.app, ops.accessToken).mutation('globalAdmin.publishEmailTemplate', {
-        key: 'reset-password',
-      }),
-    );
+    await api(t.app, ops.accessToken).globalAdmin.publishEmailTemplate.mutate({
+      key: 'reset-password',
+    });
     expect((await resetEmailFor(member)).subject).toBe(draft.subject);
-    const nothing = errorOf(
-      await asUser(t.app, ops.accessToken).mutation('globalAdmin.publishEmailTemplate', {
+    const nothing = await refusal(
+      api(t.app, ops.accessToken).globalAdmin.publishEmailTemplate.mutate({
         key: 'reset-password',
       }),
     );

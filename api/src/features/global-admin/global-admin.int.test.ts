@@ -9,8 +9,8 @@ import type { Database } from '../../db/index.ts';
 import { readMigrations } from '../../db/migrate.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 import { createTestDatabase } from '../../testing/db.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
 import { JOBS, runJob } from '../jobs/jobs.ts';
 import { JOB_STALE_AFTER_MS, MAIL_STUCK_AFTER_MS, platformHealth } from './health.service.ts';
 
@@ -51,14 +51,14 @@ const jobContext = () => ({
 
 describe('platform health', () => {
   it('reports the database with its migrations, for every tier', async () => {
-    const health = dataOf(await asUser(t.app, readOnly.accessToken).query('globalAdmin.health'));
+    const health = await api(t.app, readOnly.accessToken).globalAdmin.health.query();
     expect(health.database).toMatchObject({ status: 'ok', problems: [], migrationsPending: [] });
     expect(health.database.version).toMatch(/^\d+/);
     expect(health.database.sizeBytes).toBeGreaterThan(1_000_000);
     expect(health.database.connections).toBeGreaterThanOrEqual(1);
     expect(health.database.migrationsApplied).toBeGreaterThan(10);
     expect(health.database.latestMigration).toMatch(/^\d{14}_.+\.sql$/);
-    expect(errorOf(await asUser(t.app, member.accessToken).query('globalAdmin.health')).status).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).globalAdmin.health.query())).toBe(403);
   });
 
   it('reads the migration history of the Supabase CLI on a database `supabase db push` migrated', async () => {
@@ -146,7 +146,7 @@ describe('platform health', () => {
       template: 'test.health',
     });
     await t.services.mailer.deliver();
-    const fine = dataOf(await asUser(t.app, readOnly.accessToken).query('globalAdmin.health')).mail;
+    const fine = (await api(t.app, readOnly.accessToken).globalAdmin.health.query()).mail;
     expect(fine).toMatchObject({
       status: 'ok',
       transport: 'dev',
@@ -216,12 +216,10 @@ describe('platform health', () => {
 describe('admin records', () => {
   it('lets a super admin grant a tier, change it, deactivate and reactivate it, each audited', async () => {
     const target = await createUser(db, t.services.identity, 'newcomer@global.test');
-    const as = asUser(t.app, superAdmin.accessToken);
-    dataOf(
-      await as.mutation('globalAdmin.setAdminTier', { email: 'Newcomer@Global.test', tier: 'read_only' }),
-    );
+    const as = api(t.app, superAdmin.accessToken);
+    await as.globalAdmin.setAdminTier.mutate({ email: 'Newcomer@Global.test', tier: 'read_only' });
     const records = async () =>
-      dataOf(await asUser(t.app, readOnly.accessToken).query('globalAdmin.overview')).admins as {
+      (await api(t.app, readOnly.accessToken).globalAdmin.overview.query()).admins as {
         userId: string;
         tier: string;
         isActive: boolean;
@@ -231,18 +229,18 @@ describe('admin records', () => {
       isActive: true,
     });
 
-    dataOf(await as.mutation('globalAdmin.setAdminTier', { email: target.email, tier: 'support_agent' }));
+    await as.globalAdmin.setAdminTier.mutate({ email: target.email, tier: 'support_agent' });
     expect((await records()).find((admin) => admin.userId === target.id)?.tier).toBe('support_agent');
 
-    dataOf(await as.mutation('globalAdmin.deactivateAdmin', { userId: target.id }));
+    await as.globalAdmin.deactivateAdmin.mutate({ userId: target.id });
     expect((await records()).find((admin) => admin.userId === target.id)?.isActive).toBe(false);
-    expect(errorOf(await as.mutation('globalAdmin.deactivateAdmin', { userId: target.id }))).toEqual({
+    expect(await refusal(as.globalAdmin.deactivateAdmin.mutate({ userId: target.id }))).toEqual({
       status: 409,
       message: 'newcomer@global.test is already inactive.',
     });
-    expect(errorOf(await asUser(t.app, target.accessToken).query('globalAdmin.overview')).status).toBe(403);
+    expect(await statusOf(api(t.app, target.accessToken).globalAdmin.overview.query())).toBe(403);
 
-    dataOf(await as.mutation('globalAdmin.setAdminTier', { email: target.email, tier: 'support_agent' }));
+    await as.globalAdmin.setAdminTier.mutate({ email: target.email, tier: 'support_agent' });
     expect((await records()).find((admin) => admin.userId === target.id)?.isActive).toBe(true);
 
     const grants = (await audits('tier.grant')).filter((row) => row.target_id === target.id);
@@ -258,8 +256,8 @@ describe('admin records', () => {
   it('refuses lower tiers with the spec’s message, and a super admin changing their own record', async () => {
     for (const user of [ops, support, readOnly]) {
       expect(
-        errorOf(
-          await asUser(t.app, user.accessToken).mutation('globalAdmin.setAdminTier', {
+        await refusal(
+          api(t.app, user.accessToken).globalAdmin.setAdminTier.mutate({
             email: member.email,
             tier: 'super_admin',
           }),
@@ -267,80 +265,74 @@ describe('admin records', () => {
       ).toEqual({ status: 403, message: 'Access denied: super_admin role required' });
     }
     expect(
-      errorOf(
-        await asUser(t.app, ops.accessToken).mutation('globalAdmin.deactivateAdmin', { userId: support.id }),
-      ),
+      await refusal(api(t.app, ops.accessToken).globalAdmin.deactivateAdmin.mutate({ userId: support.id })),
     ).toEqual({ status: 403, message: 'Access denied: super_admin role required' });
 
-    const as = asUser(t.app, superAdmin.accessToken);
+    const as = api(t.app, superAdmin.accessToken);
     expect(
-      errorOf(await as.mutation('globalAdmin.setAdminTier', { email: superAdmin.email, tier: 'read_only' })),
+      await refusal(as.globalAdmin.setAdminTier.mutate({ email: superAdmin.email, tier: 'read_only' })),
     ).toEqual({
       status: 400,
       message: 'You cannot change your own global-admin tier: ask another super admin.',
     });
-    expect(errorOf(await as.mutation('globalAdmin.deactivateAdmin', { userId: superAdmin.id })).status).toBe(
-      400,
-    );
+    expect(await statusOf(as.globalAdmin.deactivateAdmin.mutate({ userId: superAdmin.id }))).toBe(400);
     expect(
-      errorOf(
-        await as.mutation('globalAdmin.setAdminTier', { email: 'nobody@global.test', tier: 'read_only' }),
-      ).status,
+      await statusOf(as.globalAdmin.setAdminTier.mutate({ email: 'nobody@global.test', tier: 'read_only' })),
     ).toBe(404);
     expect(
-      errorOf(await as.mutation('globalAdmin.setAdminTier', { email: 'not an email', tier: 'boss' })).message,
+      (await refusal(as.globalAdmin.setAdminTier.mutate({ email: 'not an email', tier: 'boss' as never })))
+        .message,
     ).toMatch(/Enter the email address of an existing account|Choose a tier/);
   });
 });
 
 describe('email templates in global admin', () => {
   const draft = {
-    key: 'reset-password',
+    key: 'reset-password' as const,
     subject: 'Choose a new Reshelf password',
     body: 'Hello.\n\nChoose a new password here: {{url}}',
   };
 
   it('lets a support agent preview, test and discard a draft; the version in use stays', async () => {
-    const as = asUser(t.app, support.accessToken);
-    const preview = dataOf(await as.query('globalAdmin.previewEmailTemplate', draft));
+    const as = api(t.app, support.accessToken);
+    const preview = await as.globalAdmin.previewEmailTemplate.query(draft);
     expect(preview.subject).toBe(draft.subject);
     expect(preview.text).toContain('Choose a new password here: http');
     expect(
-      errorOf(await as.query('globalAdmin.previewEmailTemplate', { ...draft, body: 'No link at all' }))
+      (await refusal(as.globalAdmin.previewEmailTemplate.query({ ...draft, body: 'No link at all' })))
         .message,
     ).toMatch(/\{\{url\}\}/);
 
-    const sent = dataOf(await as.mutation('globalAdmin.sendTestEmail', draft));
+    const sent = await as.globalAdmin.sendTestEmail.mutate(draft);
     expect(sent).toEqual({ to: support.email, subject: `[Test] ${draft.subject}` });
     expect((await lastEmailTo(db, support.email))?.subject).toBe(`[Test] ${draft.subject}`);
 
-    dataOf(await as.mutation('globalAdmin.saveEmailTemplateDraft', draft));
-    dataOf(await as.mutation('globalAdmin.discardEmailTemplateDraft', { key: draft.key }));
-    const listed = dataOf(await as.query('globalAdmin.emailTemplates'));
-    expect(listed.find((template: { key: string }) => template.key === draft.key)).toMatchObject({
+    await as.globalAdmin.saveEmailTemplateDraft.mutate(draft);
+    await as.globalAdmin.discardEmailTemplateDraft.mutate({ key: draft.key });
+    const listed = await as.globalAdmin.emailTemplates.query();
+    expect(listed.find((template) => template.key === draft.key)).toMatchObject({
       draft: null,
       subject: 'Reset your Reshelf password',
     });
-    expect(errorOf(await as.mutation('globalAdmin.discardEmailTemplateDraft', { key: draft.key }))).toEqual({
+    expect(await refusal(as.globalAdmin.discardEmailTemplateDraft.mutate({ key: draft.key }))).toEqual({
       status: 412,
       message: 'There is no draft of this email to discard.',
     });
     expect((await audits('email_template.discardDraft'))[0]).toMatchObject({ actor_email: support.email });
-    expect(
-      errorOf(await asUser(t.app, readOnly.accessToken).mutation('globalAdmin.sendTestEmail', draft)),
-    ).toEqual({ status: 403, message: 'Access denied: support_agent role required' });
+    expect(await refusal(api(t.app, readOnly.accessToken).globalAdmin.sendTestEmail.mutate(draft))).toEqual({
+      status: 403,
+      message: 'Access denied: support_agent role required',
+    });
   });
 
   it('keeps the published version when a later draft is discarded', async () => {
-    const as = asUser(t.app, support.accessToken);
-    dataOf(await as.mutation('globalAdmin.saveEmailTemplateDraft', draft));
-    dataOf(
-      await asUser(t.app, ops.accessToken).mutation('globalAdmin.publishEmailTemplate', { key: draft.key }),
-    );
-    dataOf(await as.mutation('globalAdmin.saveEmailTemplateDraft', { ...draft, subject: 'Second thoughts' }));
-    dataOf(await as.mutation('globalAdmin.discardEmailTemplateDraft', { key: draft.key }));
-    const listed = dataOf(await as.query('globalAdmin.emailTemplates'));
-    expect(listed.find((template: { key: string }) => template.key === draft.key)).toMatchObject({
+    const as = api(t.app, support.accessToken);
+    await as.globalAdmin.saveEmailTemplateDraft.mutate(draft);
+    await api(t.app, ops.accessToken).globalAdmin.publishEmailTemplate.mutate({ key: draft.key });
+    await as.globalAdmin.saveEmailTemplateDraft.mutate({ ...draft, subject: 'Second thoughts' });
+    await as.globalAdmin.discardEmailTemplateDraft.mutate({ key: draft.key });
+    const listed = await as.globalAdmin.emailTemplates.query();
+    expect(listed.find((template) => template.key === draft.key)).toMatchObject({
       draft: null,
       subject: draft.subject,
       customised: true,
@@ -350,7 +342,7 @@ describe('email templates in global admin', () => {
 
 describe('a failed admin record lookup', () => {
   it('is not a denial: auth.me says the check failed, and tier procedures answer "Failed to verify admin access"', async () => {
-    const me = async () => dataOf(await asUser(t.app, superAdmin.accessToken).query('auth.me')).user;
+    const me = async () => (await api(t.app, superAdmin.accessToken).auth.me.query()).user;
     expect(await me()).toMatchObject({ adminTier: 'super_admin', adminLevel: 4, adminLookupFailed: false });
     // This file's own database: the admin records cannot be read for a moment.
     await sql`alter table public.admin_users rename to admin_users_unreadable`.execute(db);
@@ -361,12 +353,12 @@ describe('a failed admin record lookup', () => {
         adminLevel: 0,
         adminLookupFailed: true,
       });
-      expect(errorOf(await asUser(t.app, superAdmin.accessToken).query('globalAdmin.overview'))).toEqual({
+      expect(await refusal(api(t.app, superAdmin.accessToken).globalAdmin.overview.query())).toEqual({
         status: 403,
         message: 'Failed to verify admin access',
       });
       // Someone with no admin record is told the same while it cannot be read: nobody knows.
-      expect((await dataOf(await asUser(t.app, member.accessToken).query('auth.me'))).user).toMatchObject({
+      expect((await await api(t.app, member.accessToken).auth.me.query()).user).toMatchObject({
         adminTier: null,
         adminLookupFailed: true,
       });
@@ -374,7 +366,7 @@ describe('a failed admin record lookup', () => {
       await sql`alter table public.admin_users_unreadable rename to admin_users`.execute(db);
     }
     expect(await me()).toMatchObject({ adminTier: 'super_admin', adminLookupFailed: false });
-    expect((await dataOf(await asUser(t.app, member.accessToken).query('auth.me'))).user).toMatchObject({
+    expect((await await api(t.app, member.accessToken).auth.me.query()).user).toMatchObject({
       adminTier: null,
       adminLookupFailed: false,
     });

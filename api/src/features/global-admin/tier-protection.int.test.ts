@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { api, refusal } from '../../testing/client.ts';
 import { mayActOn } from './tier-protection.ts';
 
 let t: TestApp;
@@ -78,12 +78,12 @@ describe('the rule', () => {
 describe('/admin/users: suspend and restore', () => {
   it('refuses a staff admin without a tier suspending a super admin or an ops admin, audited', async () => {
     for (const target of [superA, ops]) {
-      const response = await asUser(t.app, admin.accessToken).mutation('users.setSuspended', {
+      const response = api(t.app, admin.accessToken).users.setSuspended.mutate({
         userId: target.id,
         suspended: true,
         reason: 'Testing the tiers',
       });
-      const refused = errorOf(response);
+      const refused = await refusal(response);
       expect(refused.status).toBe(403);
       expect(refused.message).toBe(
         `You can't suspend ${target.email}: their global-admin tier (${target === ops ? 'ops_admin' : 'super_admin'}) is above yours (none).`,
@@ -105,8 +105,8 @@ describe('/admin/users: suspend and restore', () => {
   });
 
   it('measures a staff admin by their own tier: a support agent may suspend read-only, not ops', async () => {
-    const higher = errorOf(
-      await asUser(t.app, adminSupport.accessToken).mutation('users.setSuspended', {
+    const higher = await refusal(
+      api(t.app, adminSupport.accessToken).users.setSuspended.mutate({
         userId: ops.id,
         suspended: true,
         reason: 'Testing the tiers',
@@ -116,28 +116,24 @@ describe('/admin/users: suspend and restore', () => {
     expect(higher.message).toMatch(/above yours \(support_agent\)\.$/);
 
     for (const target of [readOnly, support, member]) {
-      const done = dataOf(
-        await asUser(t.app, adminSupport.accessToken).mutation('users.setSuspended', {
-          userId: target.id,
-          suspended: true,
-          reason: 'Testing the tiers',
-        }),
-      );
+      const done = await api(t.app, adminSupport.accessToken).users.setSuspended.mutate({
+        userId: target.id,
+        suspended: true,
+        reason: 'Testing the tiers',
+      });
       expect(done.suspended).toBe(true);
     }
   });
 
   it('refuses restoring an account whose tier is above the actor’s', async () => {
     // One super admin suspends another (the same level): allowed.
-    dataOf(
-      await asUser(t.app, superA.accessToken).mutation('users.setSuspended', {
-        userId: superB.id,
-        suspended: true,
-        reason: 'Same level',
-      }),
-    );
-    const refused = errorOf(
-      await asUser(t.app, admin.accessToken).mutation('users.setSuspended', {
+    await api(t.app, superA.accessToken).users.setSuspended.mutate({
+      userId: superB.id,
+      suspended: true,
+      reason: 'Same level',
+    });
+    const refused = await refusal(
+      api(t.app, admin.accessToken).users.setSuspended.mutate({
         userId: superB.id,
         suspended: false,
         reason: 'Let them back in',
@@ -147,21 +143,19 @@ describe('/admin/users: suspend and restore', () => {
     expect(refused.message).toMatch(/^You can't restore super-b@tiers\.test:/);
     expect(await suspended(superB.id)).toBe(true);
     expect(await refusals('user.unsuspend.refused', superB.id)).toHaveLength(1);
-    dataOf(
-      await asUser(t.app, superA.accessToken).mutation('users.setSuspended', {
-        userId: superB.id,
-        suspended: false,
-        reason: 'Same level',
-      }),
-    );
+    await api(t.app, superA.accessToken).users.setSuspended.mutate({
+      userId: superB.id,
+      suspended: false,
+      reason: 'Same level',
+    });
     expect(await suspended(superB.id)).toBe(false);
   });
 });
 
 describe('/admin/users: the moderator role', () => {
   it('refuses granting or revoking moderator on a higher tier, audited', async () => {
-    const grant = errorOf(
-      await asUser(t.app, admin.accessToken).mutation('users.setModerator', {
+    const grant = await refusal(
+      api(t.app, admin.accessToken).users.setModerator.mutate({
         userId: ops.id,
         moderator: true,
       }),
@@ -172,8 +166,8 @@ describe('/admin/users: the moderator role', () => {
     expect(await refusals('user.grant_moderator.refused', ops.id)).toHaveLength(1);
 
     await db.insertInto('user_roles').values({ user_id: superA.id, role: 'moderator' }).execute();
-    const revoke = errorOf(
-      await asUser(t.app, admin.accessToken).mutation('users.setModerator', {
+    const revoke = await refusal(
+      api(t.app, admin.accessToken).users.setModerator.mutate({
         userId: superA.id,
         moderator: false,
       }),
@@ -183,20 +177,18 @@ describe('/admin/users: the moderator role', () => {
     expect(await refusals('user.revoke_moderator.refused', superA.id)).toHaveLength(1);
 
     // At or below the actor's level it works as before.
-    dataOf(
-      await asUser(t.app, admin.accessToken).mutation('users.setModerator', {
-        userId: member.id,
-        moderator: true,
-      }),
-    );
+    await api(t.app, admin.accessToken).users.setModerator.mutate({
+      userId: member.id,
+      moderator: true,
+    });
     expect(await roles(member.id)).toEqual(['moderator']);
   });
 });
 
 describe('pnpm ops grant-role and revoke-role', () => {
   it('refuses an ops admin changing a super admin’s staff roles, audited', async () => {
-    const grant = errorOf(
-      await asUser(t.app, ops.accessToken).mutation('ops.grantRole', {
+    const grant = await refusal(
+      api(t.app, ops.accessToken).ops.grantRole.mutate({
         email: superB.email,
         role: 'moderator',
       }),
@@ -207,54 +199,46 @@ describe('pnpm ops grant-role and revoke-role', () => {
     );
     expect(await refusals('role.grant.refused', superB.id)).toHaveLength(1);
 
-    const revoke = errorOf(
-      await asUser(t.app, ops.accessToken).mutation('ops.revokeRole', { email: superB.email, role: 'admin' }),
+    const revoke = await refusal(
+      api(t.app, ops.accessToken).ops.revokeRole.mutate({ email: superB.email, role: 'admin' }),
     );
     expect(revoke.status).toBe(403);
     expect(await roles(superB.id)).toEqual(['admin']);
     expect(await refusals('role.revoke.refused', superB.id)).toHaveLength(1);
 
     // An ops admin still manages the staff roles of lower tiers and of people without one.
-    dataOf(
-      await asUser(t.app, ops.accessToken).mutation('ops.grantRole', {
-        email: support.email,
-        role: 'moderator',
-      }),
-    );
+    await api(t.app, ops.accessToken).ops.grantRole.mutate({
+      email: support.email,
+      role: 'moderator',
+    });
     expect(await roles(support.id)).toEqual(['moderator']);
   });
 });
 
 describe('/global-admin: admin records', () => {
   it('lets a super admin change and deactivate another super admin (the same level)', async () => {
-    const changed = dataOf(
-      await asUser(t.app, superA.accessToken).mutation('globalAdmin.setAdminTier', {
-        email: superB.email,
-        tier: 'ops_admin',
-      }),
-    );
+    const changed = await api(t.app, superA.accessToken).globalAdmin.setAdminTier.mutate({
+      email: superB.email,
+      tier: 'ops_admin',
+    });
     expect(changed).toMatchObject({ email: superB.email, role: 'ops_admin', granted: true });
-    const deactivated = dataOf(
-      await asUser(t.app, superA.accessToken).mutation('globalAdmin.deactivateAdmin', { userId: superB.id }),
-    );
+    const deactivated = await api(t.app, superA.accessToken).globalAdmin.deactivateAdmin.mutate({
+      userId: superB.id,
+    });
     expect(deactivated.granted).toBe(false);
     // Now below the ops admin: the ops admin may change their roles after all.
-    dataOf(
-      await asUser(t.app, ops.accessToken).mutation('ops.revokeRole', { email: superB.email, role: 'admin' }),
-    );
+    await api(t.app, ops.accessToken).ops.revokeRole.mutate({ email: superB.email, role: 'admin' });
     expect(await roles(superB.id)).toEqual([]);
   });
 
   it('protects the account again once its tier is back above the actor’s', async () => {
     // superB is back to super_admin; the ops admin can no longer touch them.
-    dataOf(
-      await asUser(t.app, superA.accessToken).mutation('globalAdmin.setAdminTier', {
-        email: superB.email,
-        tier: 'super_admin',
-      }),
-    );
-    const refused = errorOf(
-      await asUser(t.app, ops.accessToken).mutation('ops.grantRole', { email: superB.email, role: 'admin' }),
+    await api(t.app, superA.accessToken).globalAdmin.setAdminTier.mutate({
+      email: superB.email,
+      tier: 'super_admin',
+    });
+    const refused = await refusal(
+      api(t.app, ops.accessToken).ops.grantRole.mutate({ email: superB.email, role: 'admin' }),
     );
     expect(refused.status).toBe(403);
     expect(await roles(superB.id)).toEqual([]);

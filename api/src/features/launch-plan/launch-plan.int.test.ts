@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -27,9 +27,9 @@ type Item = { id: string; title: string; owner: string | null; doneAt: string | 
 
 describe('launch plan', () => {
   it('staff add items, tick them off, order and remove them, each change audited', async () => {
-    const mod = asUser(t.app, moderator.accessToken);
-    const adm = asUser(t.app, admin.accessToken);
-    expect(dataOf(await mod.query('launchPlan.list'))).toEqual([]);
+    const mod = api(t.app, moderator.accessToken);
+    const adm = api(t.app, admin.accessToken);
+    expect(await mod.launchPlan.list.query()).toEqual([]);
 
     const ids: Record<string, string> = {};
     for (const [title, owner] of [
@@ -37,35 +37,33 @@ describe('launch plan', () => {
       ['Check the payment provider', '  '],
       ['Write the press release', 'Tom'],
     ] as const) {
-      ids[title] = dataOf(await mod.mutation('launchPlan.add', { title: `  ${title} `, owner })).id;
+      ids[title] = (await mod.launchPlan.add.mutate({ title: `  ${title} `, owner })).id;
     }
-    let list: Item[] = dataOf(await adm.query('launchPlan.list'));
+    let list: Item[] = await adm.launchPlan.list.query();
     expect(list.map((item) => [item.title, item.owner])).toEqual([
       ['Seed the catalogue', 'Priya'],
       ['Check the payment provider', null],
       ['Write the press release', 'Tom'],
     ]);
 
-    dataOf(await adm.mutation('launchPlan.setDone', { id: ids['Seed the catalogue'], done: true }));
-    list = dataOf(await mod.query('launchPlan.list'));
+    await adm.launchPlan.setDone.mutate({ id: ids['Seed the catalogue']!, done: true });
+    list = await mod.launchPlan.list.query();
     expect(list[0]?.doneBy).toBe('admin@plan.test');
     expect(Number.isNaN(Date.parse(list[0]?.doneAt ?? ''))).toBe(false);
     expect(list[1]?.doneAt).toBeNull();
     expect(
-      errorOf(await mod.mutation('launchPlan.setDone', { id: ids['Seed the catalogue'], done: true })),
+      await refusal(mod.launchPlan.setDone.mutate({ id: ids['Seed the catalogue']!, done: true })),
     ).toEqual({ status: 409, message: 'Someone already ticked that item off. Refresh the page.' });
 
-    dataOf(await mod.mutation('launchPlan.setDone', { id: ids['Seed the catalogue'], done: false }));
-    list = dataOf(await mod.query('launchPlan.list'));
+    await mod.launchPlan.setDone.mutate({ id: ids['Seed the catalogue']!, done: false });
+    list = await mod.launchPlan.list.query();
     expect([list[0]?.doneAt, list[0]?.doneBy]).toEqual([null, null]);
 
-    dataOf(
-      await mod.mutation('launchPlan.reorder', {
-        ids: [ids['Write the press release'], ids['Seed the catalogue'], ids['Check the payment provider']],
-      }),
-    );
-    dataOf(await mod.mutation('launchPlan.remove', { id: ids['Seed the catalogue'] }));
-    list = dataOf(await mod.query('launchPlan.list'));
+    await mod.launchPlan.reorder.mutate({
+      ids: [ids['Write the press release']!, ids['Seed the catalogue']!, ids['Check the payment provider']!],
+    });
+    await mod.launchPlan.remove.mutate({ id: ids['Seed the catalogue']! });
+    list = await mod.launchPlan.list.query();
     expect(list.map((item) => item.title)).toEqual(['Write the press release', 'Check the payment provider']);
 
     const audit = await db
@@ -87,25 +85,23 @@ describe('launch plan', () => {
   });
 
   it('refuses bad input, stale orders and non-staff, writing nothing', async () => {
-    const mod = asUser(t.app, moderator.accessToken);
-    const before: Item[] = dataOf(await mod.query('launchPlan.list'));
-    expect(errorOf(await mod.mutation('launchPlan.add', { title: '   ' }))).toMatchObject({
+    const mod = api(t.app, moderator.accessToken);
+    const before: Item[] = await mod.launchPlan.list.query();
+    expect(await refusal(mod.launchPlan.add.mutate({ title: '   ' }))).toMatchObject({
       status: 400,
     });
-    expect(errorOf(await mod.mutation('launchPlan.add', { title: 'x'.repeat(201) })).status).toBe(400);
-    expect(errorOf(await mod.mutation('launchPlan.reorder', { ids: [before[0]?.id] })).message).toContain(
+    expect(await statusOf(mod.launchPlan.add.mutate({ title: 'x'.repeat(201) }))).toBe(400);
+    expect((await refusal(mod.launchPlan.reorder.mutate({ ids: [before[0]!.id] }))).message).toContain(
       'changed while you were ordering',
     );
     expect(
-      errorOf(await mod.mutation('launchPlan.remove', { id: '00000000-0000-4000-8000-000000000000' })),
+      await refusal(mod.launchPlan.remove.mutate({ id: '00000000-0000-4000-8000-000000000000' })),
     ).toEqual({ status: 404, message: 'That item is not on the launch plan any more. Refresh the page.' });
 
-    const as = asUser(t.app, member.accessToken);
-    expect(errorOf(await as.query('launchPlan.list')).status).toBe(403);
-    expect(errorOf(await as.mutation('launchPlan.add', { title: 'Sneak in' })).status).toBe(403);
-    expect(errorOf(await as.mutation('launchPlan.setDone', { id: before[0]?.id, done: true })).status).toBe(
-      403,
-    );
-    expect(dataOf(await mod.query('launchPlan.list'))).toEqual(before);
+    const as = api(t.app, member.accessToken);
+    expect(await statusOf(as.launchPlan.list.query())).toBe(403);
+    expect(await statusOf(as.launchPlan.add.mutate({ title: 'Sneak in' }))).toBe(403);
+    expect(await statusOf(as.launchPlan.setDone.mutate({ id: before[0]!.id, done: true }))).toBe(403);
+    expect(await mod.launchPlan.list.query()).toEqual(before);
   });
 });

@@ -9,8 +9,8 @@ import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 import { rejects } from '../../testing/errors.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
 import { type CheckoutDeps, cancelPendingOrder, quote, startCheckout } from '../checkout/checkout.service.ts';
 import { makeOffer, respondToOffer } from '../offers/offers.service.ts';
 import { createTestProvider } from '../payments/test-provider.ts';
@@ -110,11 +110,11 @@ async function row(code: string) {
 
 describe('managing promotions', () => {
   it('admins create, edit, pause and resume a code; each change is audited', async () => {
-    const as = asUser(t.app, admin.accessToken);
+    const as = api(t.app, admin.accessToken);
     const input = promotion({ code: ' spring10 ', totalLimit: 50, minItemMinor: 800 });
-    const { id } = dataOf(await as.mutation('promotions.create', input));
-    let list = dataOf(await as.query('promotions.list'));
-    expect(list.find((p: { id: string }) => p.id === id)).toMatchObject({
+    const { id } = await as.promotions.create.mutate(input);
+    let list = await as.promotions.list.query();
+    expect(list.find((p) => p.id === id)).toMatchObject({
       code: 'SPRING10',
       kind: 'percent',
       percentOff: 10,
@@ -130,16 +130,16 @@ describe('managing promotions', () => {
 
     const edited = {
       ...input,
-      kind: 'fixed',
+      kind: 'fixed' as const,
       percentOff: null,
       amountOffMinor: 250,
       startsAt: iso(2 * HOUR),
       perBuyerLimit: 2,
     };
     const { code: _code, ...fields } = edited;
-    dataOf(await as.mutation('promotions.update', { ...fields, id }));
-    list = dataOf(await as.query('promotions.list'));
-    expect(list.find((p: { id: string }) => p.id === id)).toMatchObject({
+    await as.promotions.update.mutate({ ...fields, id });
+    list = await as.promotions.list.query();
+    expect(list.find((p) => p.id === id)).toMatchObject({
       code: 'SPRING10',
       kind: 'fixed',
       percentOff: null,
@@ -148,13 +148,13 @@ describe('managing promotions', () => {
       status: 'scheduled',
     });
 
-    dataOf(await as.mutation('promotions.setActive', { id, active: false }));
+    await as.promotions.setActive.mutate({ id, active: false });
     expect((await row('SPRING10')).status).toBe('paused');
-    expect(errorOf(await as.mutation('promotions.setActive', { id, active: false }))).toEqual({
+    expect(await refusal(as.promotions.setActive.mutate({ id, active: false }))).toEqual({
       status: 409,
       message: 'SPRING10 is already paused. Refresh the page.',
     });
-    dataOf(await as.mutation('promotions.setActive', { id, active: true }));
+    await as.promotions.setActive.mutate({ id, active: true });
     expect((await row('SPRING10')).status).toBe('scheduled');
 
     const audit = await db
@@ -176,43 +176,43 @@ describe('managing promotions', () => {
   it('moderators may read the list but not change it; members may do neither', async () => {
     const id = (await createPromotion(db, admin.id, promotion())).id;
     const before = await listPromotions(db);
-    const mod = asUser(t.app, moderator.accessToken);
-    expect(Array.isArray(dataOf(await mod.query('promotions.list')))).toBe(true);
+    const mod = api(t.app, moderator.accessToken);
+    expect(Array.isArray(await mod.promotions.list.query())).toBe(true);
     const denied = { status: 403, message: 'Access denied: admin role required' };
-    expect(errorOf(await mod.mutation('promotions.create', promotion()))).toEqual(denied);
+    expect(await refusal(mod.promotions.create.mutate(promotion()))).toEqual(denied);
     const { code: _c, ...fields } = promotion();
-    expect(errorOf(await mod.mutation('promotions.update', { ...fields, id }))).toEqual(denied);
-    expect(errorOf(await mod.mutation('promotions.setActive', { id, active: false }))).toEqual(denied);
-    const other = asUser(t.app, member.accessToken);
-    expect(errorOf(await other.query('promotions.list')).status).toBe(403);
-    expect(errorOf(await other.mutation('promotions.create', promotion())).status).toBe(403);
+    expect(await refusal(mod.promotions.update.mutate({ ...fields, id }))).toEqual(denied);
+    expect(await refusal(mod.promotions.setActive.mutate({ id, active: false }))).toEqual(denied);
+    const other = api(t.app, member.accessToken);
+    expect(await statusOf(other.promotions.list.query())).toBe(403);
+    expect(await statusOf(other.promotions.create.mutate(promotion()))).toBe(403);
     expect(await listPromotions(db)).toEqual(before);
   });
 
   it('refuses bad codes, WELCOME20, a duplicate, back-to-front dates and a limit below the uses', async () => {
-    const as = asUser(t.app, admin.accessToken);
+    const as = api(t.app, admin.accessToken);
     const before = (await listPromotions(db)).length;
-    expect(errorOf(await as.mutation('promotions.create', promotion({ code: 'NO' }))).message).toContain(
+    expect((await refusal(as.promotions.create.mutate(promotion({ code: 'NO' })))).message).toContain(
       'Use 3 to 20 letters and digits for the code',
     );
-    expect(errorOf(await as.mutation('promotions.create', promotion({ code: 'TEN OFF' }))).status).toBe(400);
-    expect(
-      errorOf(await as.mutation('promotions.create', promotion({ code: 'welcome20' }))).message,
-    ).toContain('WELCOME20 is the built-in first-order gift');
-    expect(errorOf(await as.mutation('promotions.create', promotion({ percentOff: 95 }))).message).toContain(
+    expect(await statusOf(as.promotions.create.mutate(promotion({ code: 'TEN OFF' })))).toBe(400);
+    expect((await refusal(as.promotions.create.mutate(promotion({ code: 'welcome20' })))).message).toContain(
+      'WELCOME20 is the built-in first-order gift',
+    );
+    expect((await refusal(as.promotions.create.mutate(promotion({ percentOff: 95 })))).message).toContain(
       'Use at most 90 for the percentage',
     );
     expect(
-      errorOf(await as.mutation('promotions.create', promotion({ startsAt: iso(HOUR), endsAt: iso(-HOUR) }))),
+      await refusal(as.promotions.create.mutate(promotion({ startsAt: iso(HOUR), endsAt: iso(-HOUR) }))),
     ).toEqual({ status: 400, message: 'The end must be after the start.' });
     expect(
-      errorOf(await as.mutation('promotions.create', promotion({ kind: 'fixed', percentOff: null }))),
+      await refusal(as.promotions.create.mutate(promotion({ kind: 'fixed', percentOff: null }))),
     ).toEqual({ status: 400, message: 'Say how much the code takes off.' });
     await rejects(createPromotion(db, admin.id, promotion({ code: 'WELCOME20' })), 'BAD_INPUT', /WELCOME20/);
     expect((await listPromotions(db)).length).toBe(before);
 
     const code = await make({ totalLimit: 5 });
-    expect(errorOf(await as.mutation('promotions.create', promotion({ code: code.toLowerCase() })))).toEqual({
+    expect(await refusal(as.promotions.create.mutate(promotion({ code: code.toLowerCase() })))).toEqual({
       status: 409,
       message: `There is already a promotion with the code ${code}.`,
     });
@@ -235,11 +235,11 @@ describe('managing promotions', () => {
       endsAt: fields.endsAt,
       perBuyerLimit: fields.perBuyerLimit,
     };
-    expect(errorOf(await as.mutation('promotions.update', { ...shape, id, totalLimit: 1 }))).toEqual({
+    expect(await refusal(as.promotions.update.mutate({ ...shape, id, totalLimit: 1 }))).toEqual({
       status: 400,
       message: `${code} has been used 2 times, so the total limit cannot be lower than 2.`,
     });
-    dataOf(await as.mutation('promotions.update', { ...shape, id, totalLimit: 2 }));
+    await as.promotions.update.mutate({ ...shape, id, totalLimit: 2 });
     expect(await row(code)).toMatchObject({ totalLimit: 2, redemptions: 2, status: 'exhausted' });
   });
 });
@@ -280,7 +280,7 @@ describe('a promo code at checkout', () => {
     });
     const scheduled = await make({ startsAt: '2030-06-01T09:00:00Z', endsAt: '2030-07-01T09:00:00Z' });
     const paused = await make();
-    await asUser(t.app, admin.accessToken).mutation('promotions.setActive', {
+    await api(t.app, admin.accessToken).promotions.setActive.mutate({
       id: (await row(paused)).id,
       active: false,
     });
@@ -440,7 +440,7 @@ describe('a promo code at checkout', () => {
   it('answers through the quote procedure, with the code in any case', async () => {
     const code = await make({ percentOff: 50 });
     const listingId = await listing(1000);
-    const buyer = asUser(t.app, member.accessToken);
+    const buyer = api(t.app, member.accessToken);
     await db
       .insertInto('orders')
       .values({
@@ -452,11 +452,9 @@ describe('a promo code at checkout', () => {
         total_minor: 1000,
       })
       .execute();
-    const answer = dataOf(
-      await buyer.query('checkout.quote', { listingId, promoCode: ` ${code.toLowerCase()} ` }),
-    );
+    const answer = await buyer.checkout.quote.query({ listingId, promoCode: ` ${code.toLowerCase()} ` });
     expect(answer).toMatchObject({ discountMinor: 500, discountCode: code, promo: { status: 'applied' } });
-    expect(errorOf(await buyer.query('checkout.quote', { listingId, promoCode: '' })).message).toContain(
+    expect((await refusal(buyer.checkout.quote.query({ listingId, promoCode: '' }))).message).toContain(
       'Enter a promo code',
     );
   });

@@ -9,8 +9,8 @@ import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 import { orderDepsFor } from '../../testing/orders.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
 import { type CheckoutDeps, startCheckout } from '../checkout/checkout.service.ts';
 import { counterOffer, listThreads, makeOffer, respondToOffer } from '../offers/offers.service.ts';
 
@@ -148,22 +148,22 @@ const titles = (threads: Thread[]) => threads.map((thread) => thread.listing.tit
 
 describe('staff offers: access', () => {
   it('is for staff: moderators may search, read the figures and cancel; members get 403', async () => {
-    const as = asUser(t.app, member.accessToken);
-    expect(errorOf(await as.query('staffOffers.search', {})).status).toBe(403);
-    expect(errorOf(await as.query('staffOffers.summary')).status).toBe(403);
-    expect(
-      errorOf(await as.mutation('staffOffers.cancel', { offerId: pending.offerId, reason: 'Abuse' })).status,
-    ).toBe(403);
+    const as = api(t.app, member.accessToken);
+    expect(await statusOf(as.staffOffers.search.query({}))).toBe(403);
+    expect(await statusOf(as.staffOffers.summary.query())).toBe(403);
+    expect(await statusOf(as.staffOffers.cancel.mutate({ offerId: pending.offerId, reason: 'Abuse' }))).toBe(
+      403,
+    );
     expect((await row(pending.offerId)).status).toBe('pending');
-    const staff = asUser(t.app, moderator.accessToken);
-    expect(dataOf(await staff.query('staffOffers.search', {})).length).toBeGreaterThanOrEqual(5);
+    const staff = api(t.app, moderator.accessToken);
+    expect((await staff.staffOffers.search.query({})).length).toBeGreaterThanOrEqual(5);
   });
 });
 
 describe('staff offers: search and filters', () => {
   it('finds threads by title, buyer email or seller email, with rounds, price and discount', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    const byTitle: Thread[] = dataOf(await as.query('staffOffers.search', { q: 'bravo gard' }));
+    const as = api(t.app, moderator.accessToken);
+    const byTitle: Thread[] = await as.staffOffers.search.query({ q: 'bravo gard' });
     expect(titles(byTitle)).toEqual(['Bravo Gardens']);
     expect(byTitle[0]).toMatchObject({
       threadId: countered.threadId,
@@ -176,34 +176,34 @@ describe('staff offers: search and filters', () => {
         { round: 2, madeBy: 'seller', amountMinor: 1600, discountPercent: 20, message: 'Meet me here' },
       ],
     });
-    const byBuyer: Thread[] = dataOf(await as.query('staffOffers.search', { q: pending.buyer.email }));
+    const byBuyer: Thread[] = await as.staffOffers.search.query({ q: pending.buyer.email });
     expect(byBuyer.map((thread) => thread.threadId)).toEqual([pending.offerId]);
-    const bySeller: Thread[] = dataOf(await as.query('staffOffers.search', { q: pending.seller.email }));
+    const bySeller: Thread[] = await as.staffOffers.search.query({ q: pending.seller.email });
     expect(bySeller.map((thread) => thread.threadId)).toEqual([pending.offerId]);
     // LIKE wildcards are taken literally.
-    expect(dataOf(await as.query('staffOffers.search', { q: '%_%' }))).toEqual([]);
+    expect(await as.staffOffers.search.query({ q: '%_%' })).toEqual([]);
   });
 
   it('filters by status (countered: threads with a counter) and by when the thread started', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    const by = async (input: object) => titles(dataOf(await as.query('staffOffers.search', input)));
+    const as = api(t.app, moderator.accessToken);
+    const by = async (input: object) => titles(await as.staffOffers.search.query(input));
     expect(await by({ status: 'pending' })).toEqual(['Alpha Centauri Diaries', 'Bravo Gardens']);
     expect(await by({ status: 'countered' })).toEqual(['Bravo Gardens']);
     expect(await by({ status: 'accepted' })).toEqual(['Charlie Rides Again']);
     expect(await by({ status: 'declined' })).toEqual(['Delta Blues', 'Echo Old Thread']);
     expect(await by({ status: 'declined', period: 'last30' })).toEqual(['Delta Blues']);
     expect(await by({ period: 'today' })).not.toContain('Echo Old Thread');
-    const all: Thread[] = dataOf(await as.query('staffOffers.search', {}));
+    const all: Thread[] = await as.staffOffers.search.query({});
     expect(all.map((thread) => thread.threadId)).toContain(old.threadId);
-    expect(errorOf(await as.query('staffOffers.search', { status: 'haggling' }))).toEqual({
+    expect(await refusal(as.staffOffers.search.query({ status: 'haggling' as never }))).toEqual({
       status: 400,
       message: expect.stringContaining('Choose a status from the list'),
     });
   });
 
   it('sums up: open offers, acceptance over 30 days, median discount asked', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    const summary = dataOf(await as.query('staffOffers.summary'));
+    const as = api(t.app, moderator.accessToken);
+    const summary = await as.staffOffers.summary.query();
     // Open: Alpha (pending), Bravo (counter pending), Charlie (accepted). In the last 30 days:
     // Alpha, Bravo, Charlie, Delta opened (Echo is older); answered: Charlie and Delta; one accepted.
     // Opening discounts 40%, 40%, 20%, 50%: median 40%.
@@ -220,17 +220,13 @@ describe('staff offers: search and filters', () => {
 
 describe('staff offers: cancelling', () => {
   it('cancels a pending offer with a reason, audited, both parties emailed', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    expect(
-      errorOf(await as.mutation('staffOffers.cancel', { offerId: pending.offerId, reason: ' x ' })),
-    ).toEqual({
+    const as = api(t.app, moderator.accessToken);
+    expect(await refusal(as.staffOffers.cancel.mutate({ offerId: pending.offerId, reason: ' x ' }))).toEqual({
       status: 400,
       message: expect.stringContaining('Give a reason'),
     });
     expect(
-      dataOf(
-        await as.mutation('staffOffers.cancel', { offerId: pending.offerId, reason: 'Abusive messages' }),
-      ),
+      await as.staffOffers.cancel.mutate({ offerId: pending.offerId, reason: 'Abusive messages' }),
     ).toEqual({ was: 'pending', released: false });
     expect(await row(pending.offerId)).toEqual({
       status: 'cancelled',
@@ -275,21 +271,19 @@ describe('staff offers: cancelling', () => {
     expect((await row(again.offerId)).status).toBe('pending');
     // A second cancel is refused and writes nothing.
     expect(
-      errorOf(await as.mutation('staffOffers.cancel', { offerId: pending.offerId, reason: 'Again please' })),
+      await refusal(as.staffOffers.cancel.mutate({ offerId: pending.offerId, reason: 'Again please' })),
     ).toEqual({ status: 412, message: expect.stringContaining('no longer open (it is cancelled)') });
     expect(await cancelAudits()).toHaveLength(audits.length);
   });
 
   it('cancels an accepted, unpaid offer: the book is released as a lapse would, the buyer sees it cancelled', async () => {
     expect(await listingStatus(accepted.listingId)).toBe('reserved');
-    const as = asUser(t.app, moderator.accessToken);
+    const as = api(t.app, moderator.accessToken);
     expect(
-      dataOf(
-        await as.mutation('staffOffers.cancel', {
-          offerId: accepted.offerId,
-          reason: 'Seller reported fraud',
-        }),
-      ),
+      await as.staffOffers.cancel.mutate({
+        offerId: accepted.offerId,
+        reason: 'Seller reported fraud',
+      }),
     ).toEqual({ was: 'accepted', released: true });
     expect(await listingStatus(accepted.listingId)).toBe('active');
     expect((await row(accepted.offerId)).status).toBe('cancelled');
@@ -303,9 +297,9 @@ describe('staff offers: cancelling', () => {
     ).buyer_id;
     const [thread] = await listThreads(db, buyerId, 'buyer', { listingId: accepted.listingId });
     expect(thread).toMatchObject({ status: 'cancelled', actions: { canPay: false, canWithdraw: false } });
-    const [staffView] = dataOf(await as.query('staffOffers.search', { q: 'Charlie Rides' }));
+    const [staffView] = await as.staffOffers.search.query({ q: 'Charlie Rides' });
     expect(staffView).toMatchObject({ status: 'cancelled', canCancel: false });
-    expect(staffView.rounds[0].cancelReason).toBe('Seller reported fraud');
+    expect(staffView?.rounds[0]?.cancelReason).toBe('Seller reported fraud');
   });
 
   it('refuses while the buyer is paying for the accepted offer, changing nothing', async () => {
@@ -315,8 +309,8 @@ describe('staff offers: cancelling', () => {
     await respondToOffer(deps, seller.id, { offerId, action: 'accept' });
     await startCheckout(deps, buyer, { offerId, address });
     const before = (await cancelAudits()).length;
-    const as = asUser(t.app, moderator.accessToken);
-    expect(errorOf(await as.mutation('staffOffers.cancel', { offerId, reason: 'Too late now' }))).toEqual({
+    const as = api(t.app, moderator.accessToken);
+    expect(await refusal(as.staffOffers.cancel.mutate({ offerId, reason: 'Too late now' }))).toEqual({
       status: 409,
       message: expect.stringContaining('The buyer is paying for this offer right now'),
     });
@@ -324,12 +318,12 @@ describe('staff offers: cancelling', () => {
     expect(await listingStatus(listingId)).toBe('reserved');
     expect(await cancelAudits()).toHaveLength(before);
     expect(
-      errorOf(
-        await as.mutation('staffOffers.cancel', {
+      await statusOf(
+        as.staffOffers.cancel.mutate({
           offerId: '00000000-0000-4000-8000-000000000000',
           reason: 'Nothing here',
         }),
-      ).status,
+      ),
     ).toBe(404);
   });
 });

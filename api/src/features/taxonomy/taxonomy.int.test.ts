@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { createBook, createListing, createPerson, trpcQuery } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -36,34 +36,31 @@ type Node = {
   listings: number;
 };
 
-const publicCategories = async () =>
-  dataOf(await trpcQuery(t.app, 'discovery.categories')).map((row: { slug: string; name: string }) => row);
+const publicCategories = async () => (await api(t.app).discovery.categories.query()).map((row) => row);
 
 describe('categories and genres', () => {
   it('admins add, rename and order categories and genres, and /categories follows', async () => {
-    const as = asUser(t.app, admin.accessToken);
-    const before: Node[] = dataOf(await as.query('taxonomy.trees')).categories;
-    const top = dataOf(
-      await as.mutation('taxonomy.add', {
+    const as = api(t.app, admin.accessToken);
+    const before: Node[] = (await as.taxonomy.trees.query()).categories;
+    const top = (
+      await as.taxonomy.add.mutate({
         kind: 'category',
         name: ' Zines ',
         slug: 'Zines',
         description: 'Small press',
-      }),
+      })
     ).id;
-    const sub = dataOf(
-      await as.mutation('taxonomy.add', {
+    const sub = (
+      await as.taxonomy.add.mutate({
         kind: 'category',
         name: 'Riso zines',
         slug: 'riso-zines',
         parentId: top,
-      }),
+      })
     ).id;
-    const genre = dataOf(
-      await as.mutation('taxonomy.add', { kind: 'genre', name: 'Solarpunk', slug: 'solarpunk' }),
-    ).id;
+    const genre = (await as.taxonomy.add.mutate({ kind: 'genre', name: 'Solarpunk', slug: 'solarpunk' })).id;
 
-    let trees: { categories: Node[]; genres: Node[] } = dataOf(await as.query('taxonomy.trees'));
+    let trees: { categories: Node[]; genres: Node[] } = await as.taxonomy.trees.query();
     expect(trees.categories.find((node) => node.id === top)).toEqual({
       id: top,
       slug: 'zines',
@@ -74,33 +71,27 @@ describe('categories and genres', () => {
     });
     expect(trees.categories.find((node) => node.id === sub)?.parentId).toBe(top);
     expect(trees.genres.at(-1)?.slug).toBe('solarpunk');
-    const shown = (await publicCategories()).map((row: { slug: string }) => row.slug);
+    const shown = (await publicCategories()).map((row) => row.slug);
     expect(shown.at(-1)).toBe('zines');
     expect(shown).toContain('riso-zines');
 
-    dataOf(
-      await as.mutation('taxonomy.update', {
-        kind: 'category',
-        id: top,
-        name: 'Zines and pamphlets',
-        slug: 'zines-and-pamphlets',
-        description: '',
-      }),
-    );
-    const renamed = (await publicCategories()).find(
-      (row: { slug: string }) => row.slug === 'zines-and-pamphlets',
-    );
+    await as.taxonomy.update.mutate({
+      kind: 'category',
+      id: top,
+      name: 'Zines and pamphlets',
+      slug: 'zines-and-pamphlets',
+      description: '',
+    });
+    const renamed = (await publicCategories()).find((row) => row.slug === 'zines-and-pamphlets');
     expect(renamed).toMatchObject({ name: 'Zines and pamphlets', description: null });
 
     // The new top-level category moves one place up among the top-level ones.
-    dataOf(await as.mutation('taxonomy.move', { kind: 'category', id: top, direction: 'up' }));
-    trees = dataOf(await as.query('taxonomy.trees'));
+    await as.taxonomy.move.mutate({ kind: 'category', id: top, direction: 'up' });
+    trees = await as.taxonomy.trees.query();
     const topLevel = trees.categories.filter((node) => node.parentId === null).map((node) => node.id);
     const oldTop = before.filter((node) => node.parentId === null).map((node) => node.id);
     expect(topLevel).toEqual([...oldTop.slice(0, -1), top, oldTop.at(-1)]);
-    expect(
-      errorOf(await as.mutation('taxonomy.move', { kind: 'category', id: sub, direction: 'down' })),
-    ).toEqual({
+    expect(await refusal(as.taxonomy.move.mutate({ kind: 'category', id: sub, direction: 'down' }))).toEqual({
       status: 412,
       message: 'That category is already last.',
     });
@@ -122,13 +113,13 @@ describe('categories and genres', () => {
   });
 
   it('retires only what no listing uses and nothing sits under', async () => {
-    const as = asUser(t.app, admin.accessToken);
-    const trees: { categories: Node[]; genres: Node[] } = dataOf(await as.query('taxonomy.trees'));
+    const as = api(t.app, admin.accessToken);
+    const trees: { categories: Node[]; genres: Node[] } = await as.taxonomy.trees.query();
     const top = trees.categories.find((node) => node.slug === 'zines-and-pamphlets')!;
     const sub = trees.categories.find((node) => node.slug === 'riso-zines')!;
     const genre = trees.genres.find((node) => node.slug === 'solarpunk')!;
 
-    expect(errorOf(await as.mutation('taxonomy.retire', { kind: 'category', id: top.id }))).toEqual({
+    expect(await refusal(as.taxonomy.retire.mutate({ kind: 'category', id: top.id }))).toEqual({
       status: 412,
       message: '“Zines and pamphlets” has subcategories (such as “Riso zines”). Move or retire them first.',
     });
@@ -139,16 +130,16 @@ describe('categories and genres', () => {
       genres: ['solarpunk'],
     });
     await createListing(db, { sellerId: seller, bookId, status: 'withdrawn' });
-    expect(errorOf(await as.mutation('taxonomy.retire', { kind: 'category', id: sub.id })).message).toBe(
+    expect((await refusal(as.taxonomy.retire.mutate({ kind: 'category', id: sub.id }))).message).toBe(
       '“Riso zines” still has 1 listing. Only a category without listings can be retired.',
     );
-    expect(errorOf(await as.mutation('taxonomy.retire', { kind: 'genre', id: genre.id })).status).toBe(412);
+    expect(await statusOf(as.taxonomy.retire.mutate({ kind: 'genre', id: genre.id }))).toBe(412);
 
     await db.deleteFrom('listings').where('book_id', '=', bookId).execute();
-    dataOf(await as.mutation('taxonomy.retire', { kind: 'category', id: sub.id }));
-    dataOf(await as.mutation('taxonomy.retire', { kind: 'category', id: top.id }));
-    dataOf(await as.mutation('taxonomy.retire', { kind: 'genre', id: genre.id }));
-    const slugs = (await publicCategories()).map((row: { slug: string }) => row.slug);
+    await as.taxonomy.retire.mutate({ kind: 'category', id: sub.id });
+    await as.taxonomy.retire.mutate({ kind: 'category', id: top.id });
+    await as.taxonomy.retire.mutate({ kind: 'genre', id: genre.id });
+    const slugs = (await publicCategories()).map((row) => row.slug);
     expect(slugs).not.toContain('riso-zines');
     expect(slugs).not.toContain('zines-and-pamphlets');
     const book = await db
@@ -160,49 +151,47 @@ describe('categories and genres', () => {
   });
 
   it('refuses bad input, loops and anyone but an admin', async () => {
-    const as = asUser(t.app, admin.accessToken);
-    const fiction = (dataOf(await as.query('taxonomy.trees')).categories as Node[]).find(
+    const as = api(t.app, admin.accessToken);
+    const fiction = ((await as.taxonomy.trees.query()).categories as Node[]).find(
       (node) => node.slug === 'fiction',
     )!;
     expect(
-      errorOf(
-        await as.mutation('taxonomy.add', { kind: 'category', name: 'Fiction again', slug: 'fiction' }),
-      ),
+      await refusal(as.taxonomy.add.mutate({ kind: 'category', name: 'Fiction again', slug: 'fiction' })),
     ).toEqual({ status: 409, message: 'Another category already uses the slug “fiction”. Choose another.' });
-    expect(
-      errorOf(await as.mutation('taxonomy.add', { kind: 'genre', name: 'X', slug: 'not a slug' })).status,
-    ).toBe(400);
-    const child = dataOf(
-      await as.mutation('taxonomy.add', {
+    expect(await statusOf(as.taxonomy.add.mutate({ kind: 'genre', name: 'X', slug: 'not a slug' }))).toBe(
+      400,
+    );
+    const child = (
+      await as.taxonomy.add.mutate({
         kind: 'category',
         name: 'Loop test',
         slug: 'loop-test',
         parentId: fiction.id,
-      }),
+      })
     ).id;
     expect(
-      errorOf(
-        await as.mutation('taxonomy.update', {
-          kind: 'category',
-          id: fiction.id,
-          name: fiction.name,
-          slug: fiction.slug,
-          parentId: child,
-        }),
+      (
+        await refusal(
+          as.taxonomy.update.mutate({
+            kind: 'category',
+            id: fiction.id,
+            name: fiction.name,
+            slug: fiction.slug,
+            parentId: child,
+          }),
+        )
       ).message,
     ).toBe('A category cannot sit inside itself or one of its own subcategories. Choose another parent.');
 
     for (const user of [moderator, member]) {
-      const other = asUser(t.app, user.accessToken);
-      expect(errorOf(await other.query('taxonomy.trees')).status).toBe(403);
-      expect(
-        errorOf(await other.mutation('taxonomy.add', { kind: 'genre', name: 'Nope', slug: 'nope' })).status,
-      ).toBe(403);
-      expect(errorOf(await other.mutation('taxonomy.retire', { kind: 'category', id: child })).status).toBe(
+      const other = api(t.app, user.accessToken);
+      expect(await statusOf(other.taxonomy.trees.query())).toBe(403);
+      expect(await statusOf(other.taxonomy.add.mutate({ kind: 'genre', name: 'Nope', slug: 'nope' }))).toBe(
         403,
       );
+      expect(await statusOf(other.taxonomy.retire.mutate({ kind: 'category', id: child }))).toBe(403);
     }
-    const trees = dataOf(await as.query('taxonomy.trees'));
+    const trees = await as.taxonomy.trees.query();
     expect(trees.genres.map((node: Node) => node.slug)).not.toContain('nope');
     expect(trees.categories.find((node: Node) => node.id === fiction.id)?.parentId).toBeNull();
   });
