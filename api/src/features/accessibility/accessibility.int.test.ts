@@ -7,8 +7,7 @@ import type { Database } from '../../db/index.ts';
 import { seedSitePages } from '../../seed/site-pages.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { trpcQuery } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -30,25 +29,23 @@ afterAll(async () => {
 
 describe('accessibility statement', () => {
   it('is missing until the site pages exist, then admins edit it and the public page follows', async () => {
-    const as = asUser(t.app, admin.accessToken);
-    expect(errorOf(await as.query('accessibility.statement')).status).toBe(404);
+    const as = api(t.app, admin.accessToken);
+    expect(await statusOf(as.accessibility.statement.query())).toBe(404);
     await seedSitePages(db);
-    const before = dataOf(await as.query('accessibility.statement'));
+    const before = await as.accessibility.statement.query();
     expect(before.title).toBe('Accessibility statement');
 
-    dataOf(
-      await as.mutation('accessibility.saveStatement', {
-        title: 'Accessibility statement',
-        description: 'How Reshelf works for everyone.',
-        bodyMarkdown: '# Our standard\n\nWe aim for WCAG 2.2 AA.',
-      }),
-    );
-    const after = dataOf(await as.query('accessibility.statement'));
+    await as.accessibility.saveStatement.mutate({
+      title: 'Accessibility statement',
+      description: 'How Reshelf works for everyone.',
+      bodyMarkdown: '# Our standard\n\nWe aim for WCAG 2.2 AA.',
+    });
+    const after = await as.accessibility.statement.query();
     expect(after).toMatchObject({
       bodyMarkdown: '# Our standard\n\nWe aim for WCAG 2.2 AA.',
       updatedBy: 'admin@a11y.test',
     });
-    const publicPage = dataOf(await trpcQuery(t.app, 'pages.bySlug', { slug: 'accessibility-policy' }));
+    const publicPage = await api(t.app).pages.bySlug.query({ slug: 'accessibility-policy' });
     expect(publicPage).toMatchObject({
       description: 'How Reshelf works for everyone.',
       bodyMarkdown: '# Our standard\n\nWe aim for WCAG 2.2 AA.',
@@ -64,10 +61,10 @@ describe('accessibility statement', () => {
   });
 
   it('refuses an empty statement and anyone but an admin, changing nothing', async () => {
-    const as = asUser(t.app, admin.accessToken);
+    const as = api(t.app, admin.accessToken);
     expect(
-      errorOf(
-        await as.mutation('accessibility.saveStatement', {
+      await refusal(
+        as.accessibility.saveStatement.mutate({
           title: 'A',
           description: 'B',
           bodyMarkdown: '   ',
@@ -75,19 +72,19 @@ describe('accessibility statement', () => {
       ),
     ).toMatchObject({ status: 400 });
     for (const user of [moderator, member]) {
-      const other = asUser(t.app, user.accessToken);
-      expect(errorOf(await other.query('accessibility.statement')).status).toBe(403);
+      const other = api(t.app, user.accessToken);
+      expect(await statusOf(other.accessibility.statement.query())).toBe(403);
       expect(
-        errorOf(
-          await other.mutation('accessibility.saveStatement', {
+        await statusOf(
+          other.accessibility.saveStatement.mutate({
             title: 'Hacked',
             description: 'x',
             bodyMarkdown: 'x',
           }),
-        ).status,
+        ),
       ).toBe(403);
     }
-    expect(dataOf(await as.query('accessibility.statement')).bodyMarkdown).toBe(
+    expect((await as.accessibility.statement.query()).bodyMarkdown).toBe(
       '# Our standard\n\nWe aim for WCAG 2.2 AA.',
     );
   });

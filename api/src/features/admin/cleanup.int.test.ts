@@ -13,7 +13,7 @@ import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { api, refusal } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -103,9 +103,9 @@ const statuses = async () =>
     ).map((row) => [row.id, row.status]),
   );
 
-const preview = (user: TestUser) => asUser(t.app, user.accessToken).query('admin.cleanupPreview');
+const preview = (user: TestUser) => api(t.app, user.accessToken).admin.cleanupPreview.query();
 const run = (user: TestUser, input?: object) =>
-  asUser(t.app, user.accessToken).mutation('admin.cleanupListings', input ?? {});
+  api(t.app, user.accessToken).admin.cleanupListings.mutate(input ?? {});
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -186,17 +186,11 @@ describe('admin-cleanup-listings, safely', () => {
 
   it('a moderator previews it: the counts, a sample of titles, and nothing changes', async () => {
     const before = await statuses();
-    const answer = dataOf(await preview(moderator));
+    const answer = await preview(moderator);
     expect(answer).toMatchObject({ duplicates_removed: 1, no_image_removed: 2, total_deleted: 3 });
     expect(answer.digest).toMatch(/^[0-9a-f]{32}$/);
     digest = answer.digest;
-    expect(
-      answer.sample.map((item: { title: string; rule: string; seller_name: string }) => [
-        item.rule,
-        item.title,
-        item.seller_name,
-      ]),
-    ).toEqual([
+    expect(answer.sample.map((item) => [item.rule, item.title, item.seller_name])).toEqual([
       ['duplicate', 'The Twice-Listed Novel', 'sam'],
       ['no_image', 'A Book Without a Face', 'sam'],
       ['no_image', 'Donated Atlas', 'hospice'],
@@ -208,17 +202,17 @@ describe('admin-cleanup-listings, safely', () => {
 
   it('only admins run it: a moderator is refused and nothing changes', async () => {
     const before = await statuses();
-    expect(errorOf(await run(moderator))).toEqual({
+    expect(await refusal(run(moderator))).toEqual({
       status: 403,
       message: 'Access denied: admin role required',
     });
-    expect(errorOf(await run(moderator, { expected: digest }))).toMatchObject({ status: 403 });
+    expect(await refusal(run(moderator, { expected: digest }))).toMatchObject({ status: 403 });
     expect(await statuses()).toEqual(before);
   });
 
   it('refuses a confirmation whose preview is out of date', async () => {
     const late = await listing(seller.id, await createBook(db, { title: 'Arrived After The Preview' }));
-    expect(errorOf(await run(admin, { expected: digest }))).toEqual({
+    expect(await refusal(run(admin, { expected: digest }))).toEqual({
       status: 409,
       message:
         'The listings to clean up have changed since the preview. Look at the preview again before running it.',
@@ -230,13 +224,13 @@ describe('admin-cleanup-listings, safely', () => {
       .set({ photos: JSON.stringify(PHOTO) })
       .where('id', '=', late)
       .execute();
-    expect(dataOf(await preview(admin)).digest).toBe(digest);
-    expect(errorOf(await run(admin, { expected: 'not-a-digest' }))).toMatchObject({ status: 400 });
+    expect((await preview(admin)).digest).toBe(digest);
+    expect(await refusal(run(admin, { expected: 'not-a-digest' }))).toMatchObject({ status: 400 });
   });
 
   it('an admin runs it: the spec’s answer; withdrawn, not deleted; audited; each seller emailed once', async () => {
     const response = await run(admin, { expected: digest });
-    expect(dataOf(response)).toEqual({ duplicates_removed: 1, no_image_removed: 2, total_deleted: 3 });
+    expect(response).toEqual({ duplicates_removed: 1, no_image_removed: 2, total_deleted: 3 });
 
     const after = await statuses();
     expect(Object.keys(after)).toHaveLength(Object.keys(ids).length);
@@ -298,7 +292,7 @@ describe('admin-cleanup-listings, safely', () => {
     expect(toCharity.subject).toBe('Your listing “Donated Atlas” has been withdrawn');
 
     // Run again: nothing left to take.
-    expect(dataOf(await run(admin))).toEqual({
+    expect(await run(admin)).toEqual({
       duplicates_removed: 0,
       no_image_removed: 0,
       total_deleted: 0,
@@ -306,19 +300,17 @@ describe('admin-cleanup-listings, safely', () => {
   });
 
   it('staff restore a withdrawn listing from /admin/listings, within 30 days', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    const [found] = dataOf(await as.query('staffListings.search', { q: 'Twice-Listed', status: 'removed' }));
+    const as = api(t.app, moderator.accessToken);
+    const [found] = await as.staffListings.search.query({ q: 'Twice-Listed', status: 'removed' });
     expect(found).toMatchObject({ id: ids.twin, status: 'removed', restorable: true });
-    const until = new Date(found.restoreUntil).getTime();
+    const until = new Date(found?.restoreUntil ?? 0).getTime();
     expect(Math.abs(until - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
 
-    const restored = dataOf(
-      await as.mutation('staffListings.setRemoved', {
-        listingId: ids.twin,
-        removed: false,
-        reason: 'The seller has two copies',
-      }),
-    );
+    const restored = await as.staffListings.setRemoved.mutate({
+      listingId: ids.twin,
+      removed: false,
+      reason: 'The seller has two copies',
+    });
     expect(restored).toMatchObject({ status: 'active', restoreUntil: null });
     const email = await db
       .selectFrom('email_outbox')
@@ -345,13 +337,11 @@ describe('admin-cleanup-listings, safely', () => {
         created_at: hoursAgo(31 * 24),
       })
       .execute();
-    const as = asUser(t.app, admin.accessToken);
-    const [found] = dataOf(await as.query('staffListings.search', { q: 'Long Gone' }));
+    const as = api(t.app, admin.accessToken);
+    const [found] = await as.staffListings.search.query({ q: 'Long Gone' });
     expect(found).toMatchObject({ status: 'removed', restorable: false });
     expect(
-      errorOf(
-        await as.mutation('staffListings.setRemoved', { listingId: old, removed: false, reason: 'Please' }),
-      ),
+      await refusal(as.staffListings.setRemoved.mutate({ listingId: old, removed: false, reason: 'Please' })),
     ).toEqual({
       status: 409,
       message:

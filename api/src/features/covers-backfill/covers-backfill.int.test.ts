@@ -10,8 +10,8 @@ import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 import { rejects } from '../../testing/errors.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
 import { createOfflineBookLookup, createOpenLibraryLookup } from '../selling/book-lookup.ts';
 import {
   ALREADY_RUNNING,
@@ -229,32 +229,29 @@ describe('covers backfill: the service', () => {
 describe('covers backfill: the router', () => {
   it('staff read the page; only admins start a run, which the page then follows to its report', async () => {
     const bookId = await bookWithListing('J Router Book', ISBN.router);
-    const asMember = asUser(t.app, member.accessToken);
-    expect(errorOf(await asMember.query('coversBackfill.overview')).status).toBe(403);
-    expect(errorOf(await asMember.mutation('coversBackfill.start', {})).status).toBe(403);
+    const asMember = api(t.app, member.accessToken);
+    expect(await statusOf(asMember.coversBackfill.overview.query())).toBe(403);
+    expect(await statusOf(asMember.coversBackfill.start.mutate({}))).toBe(403);
 
-    const asModerator = asUser(t.app, moderator.accessToken);
-    const overview = dataOf(await asModerator.query('coversBackfill.overview'));
+    const asModerator = api(t.app, moderator.accessToken);
+    const overview = await asModerator.coversBackfill.overview.query();
     expect(overview).toMatchObject({ lookup: 'openlibrary', maxPerRun: 50 });
-    expect(overview.books.map((book: { id: string }) => book.id)).toContain(bookId);
+    expect(overview.books.map((book) => book.id)).toContain(bookId);
     expect(overview.runs.length).toBeGreaterThanOrEqual(3);
-    expect(errorOf(await asModerator.mutation('coversBackfill.start', { bookIds: [bookId] }))).toEqual({
+    expect(await refusal(asModerator.coversBackfill.start.mutate({ bookIds: [bookId] }))).toEqual({
       status: 403,
       message: 'Access denied: admin role required',
     });
     expect(
-      errorOf(await asUser(t.app, admin.accessToken).mutation('coversBackfill.start', { bookIds: [] }))
-        .message,
+      (await refusal(api(t.app, admin.accessToken).coversBackfill.start.mutate({ bookIds: [] }))).message,
     ).toContain('Choose at least one book');
 
-    const asAdmin = asUser(t.app, admin.accessToken);
-    const { runId, requested } = dataOf(
-      await asAdmin.mutation('coversBackfill.start', { bookIds: [bookId] }),
-    );
+    const asAdmin = api(t.app, admin.accessToken);
+    const { runId, requested } = await asAdmin.coversBackfill.start.mutate({ bookIds: [bookId] });
     expect(requested).toBe(1);
     // The lookups go on after the answer: wait for exactly that work, however long it takes.
     await t.app.background.settled();
-    const report = dataOf(await asModerator.query('coversBackfill.run', { runId }));
+    const report = await asModerator.coversBackfill.run.query({ runId });
     expect(report).toMatchObject({
       status: 'finished',
       checked: 1,

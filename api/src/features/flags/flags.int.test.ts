@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { trpcQuery } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -24,20 +23,18 @@ afterAll(async () => {
 
 describe('feature flags', () => {
   it('are public to read, with the welcome gift on to start', async () => {
-    expect(dataOf(await trpcQuery(t.app, 'flags.public'))).toEqual({ welcome_gift: true });
-    const list = dataOf(await asUser(t.app, moderator.accessToken).query('flags.list'));
+    expect(await api(t.app).flags.public.query()).toEqual({ welcome_gift: true });
+    const list = await api(t.app, moderator.accessToken).flags.list.query();
     expect(list).toEqual([expect.objectContaining({ key: 'welcome_gift', enabled: true, updatedBy: null })]);
   });
 
   it('an admin toggles one: the public answer follows and the audit log records it', async () => {
-    const flag = dataOf(
-      await asUser(t.app, admin.accessToken).mutation('flags.toggle', {
-        key: 'welcome_gift',
-        enabled: false,
-      }),
-    );
+    const flag = await api(t.app, admin.accessToken).flags.toggle.mutate({
+      key: 'welcome_gift',
+      enabled: false,
+    });
     expect(flag).toMatchObject({ key: 'welcome_gift', enabled: false });
-    expect(dataOf(await trpcQuery(t.app, 'flags.public'))).toEqual({ welcome_gift: false });
+    expect(await api(t.app).flags.public.query()).toEqual({ welcome_gift: false });
     const [entry] = await db
       .selectFrom('audit_log')
       .selectAll()
@@ -48,54 +45,49 @@ describe('feature flags', () => {
       target_id: 'welcome_gift',
       details: { from: true, to: false },
     });
-    const listed = dataOf(await asUser(t.app, admin.accessToken).query('flags.list'));
+    const listed = await api(t.app, admin.accessToken).flags.list.query();
     expect(listed[0]).toMatchObject({ enabled: false, updatedBy: 'admin@flags.test' });
   });
 
   it('moderators get 403 with the admin-role message and change nothing', async () => {
-    for (const [path, input] of [
-      ['flags.toggle', { key: 'welcome_gift', enabled: true }],
-      ['flags.describe', { key: 'welcome_gift', description: 'Changed' }],
-      ['flags.create', { key: 'new_flag', description: 'A new thing' }],
-    ] as const) {
-      expect(errorOf(await asUser(t.app, moderator.accessToken).mutation(path, input))).toEqual({
+    const as = api(t.app, moderator.accessToken);
+    for (const call of [
+      () => as.flags.toggle.mutate({ key: 'welcome_gift', enabled: true }),
+      () => as.flags.describe.mutate({ key: 'welcome_gift', description: 'Changed' }),
+      () => as.flags.create.mutate({ key: 'new_flag', description: 'A new thing' }),
+    ]) {
+      expect(await refusal(call())).toEqual({
         status: 403,
         message: 'Access denied: admin role required',
       });
     }
-    expect(dataOf(await trpcQuery(t.app, 'flags.public'))).toEqual({ welcome_gift: false });
+    expect(await api(t.app).flags.public.query()).toEqual({ welcome_gift: false });
   });
 
   it('adds and describes flags, refusing bad names, duplicates and unknown flags', async () => {
-    const as = asUser(t.app, admin.accessToken);
-    dataOf(
-      await as.mutation('flags.create', {
-        key: 'charity_bulk_listing',
-        description: 'Charities list in bulk.',
-      }),
-    );
+    const as = api(t.app, admin.accessToken);
+    await as.flags.create.mutate({
+      key: 'charity_bulk_listing',
+      description: 'Charities list in bulk.',
+    });
     expect(
-      errorOf(await as.mutation('flags.create', { key: 'charity_bulk_listing', description: 'Again' })),
+      await refusal(as.flags.create.mutate({ key: 'charity_bulk_listing', description: 'Again' })),
     ).toEqual({
       status: 409,
       message: 'A flag called charity_bulk_listing already exists. Choose another name.',
     });
-    expect(
-      errorOf(await as.mutation('flags.create', { key: 'Bad Name', description: 'x' })).message,
-    ).toContain('lower-case letters');
-    expect(
-      errorOf(await as.mutation('flags.create', { key: 'blank', description: '   ' })).message,
-    ).toContain('Say what the flag does');
-    const described = dataOf(
-      await as.mutation('flags.describe', {
-        key: 'charity_bulk_listing',
-        description: 'Charities upload a CSV of books.',
-      }),
+    expect((await refusal(as.flags.create.mutate({ key: 'Bad Name', description: 'x' }))).message).toContain(
+      'lower-case letters',
     );
+    expect((await refusal(as.flags.create.mutate({ key: 'blank', description: '   ' }))).message).toContain(
+      'Say what the flag does',
+    );
+    const described = await as.flags.describe.mutate({
+      key: 'charity_bulk_listing',
+      description: 'Charities upload a CSV of books.',
+    });
     expect(described.description).toBe('Charities upload a CSV of books.');
-    expect(errorOf(await as.mutation('flags.toggle', { key: 'missing_flag', enabled: true })).status).toBe(
-      404,
-    );
+    expect(await statusOf(as.flags.toggle.mutate({ key: 'missing_flag', enabled: true }))).toBe(404);
     const actions = await db
       .selectFrom('audit_log')
       .select('action')

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { trpcQuery } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 import { runJob } from '../jobs/jobs.ts';
 
 let t: TestApp;
@@ -36,32 +35,32 @@ afterAll(async () => {
 
 describe('job log', () => {
   it('is for staff only', async () => {
-    expect((await trpcQuery(t.app, 'jobLog.runs', {})).status).toBe(401);
+    expect(await statusOf(api(t.app).jobLog.runs.query({}))).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@logs.test');
-    expect((await asUser(t.app, member.accessToken).query('jobLog.runs', {})).status).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).jobLog.runs.query({}))).toBe(403);
   });
 
   it('lists runs newest first, by job, and only failures', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    expect(dataOf(await as.query('jobLog.jobs'))).toContain('orders.auto_complete');
-    const all = dataOf(await as.query('jobLog.runs', {}));
-    expect(all.rows.map((row: { job: string }) => row.job)).toEqual([
+    const as = api(t.app, moderator.accessToken);
+    expect(await as.jobLog.jobs.query()).toContain('orders.auto_complete');
+    const all = await as.jobLog.runs.query({});
+    expect(all.rows.map((row) => row.job)).toEqual([
       'orders.auto_complete',
       'orders.auto_complete',
       'offers.expire',
     ]);
     expect(all.rows[1]).toMatchObject({ moved: 0, error: null, finishedAt: expect.any(String) });
-    const byJob = dataOf(await as.query('jobLog.runs', { job: 'offers.expire' }));
+    const byJob = await as.jobLog.runs.query({ job: 'offers.expire' });
     expect(byJob.rows).toHaveLength(1);
-    const failed = dataOf(await as.query('jobLog.runs', { errorsOnly: true }));
+    const failed = await as.jobLog.runs.query({ errorsOnly: true });
     expect(failed.rows).toEqual([
       expect.objectContaining({ job: 'orders.auto_complete', error: 'connection reset' }),
     ]);
-    const firstPage = dataOf(await as.query('jobLog.runs', { limit: 2 }));
+    const firstPage = await as.jobLog.runs.query({ limit: 2 });
     expect(firstPage.rows).toHaveLength(2);
-    const next = dataOf(await as.query('jobLog.runs', { limit: 2, before: firstPage.nextBefore }));
+    const next = await as.jobLog.runs.query({ limit: 2, before: firstPage.nextBefore! });
     expect(next).toEqual({ rows: [expect.objectContaining({ job: 'offers.expire' })], nextBefore: null });
-    expect(errorOf(await as.query('jobLog.runs', { job: 'nope' }))).toEqual({
+    expect(await refusal(as.jobLog.runs.query({ job: 'nope' }))).toEqual({
       status: 400,
       message: 'job: Choose a job from the list',
     });

@@ -7,9 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { trpcQuery } from '../../testing/catalogue.ts';
+import { api, failure, statusOf } from '../../testing/client.ts';
 import { disputedOrder, paidOrder } from '../../testing/orders.ts';
-import { asUser, dataOf } from '../../testing/selling.ts';
 
 let t: TestApp;
 let db: Database;
@@ -45,34 +44,30 @@ type Ledger = {
 };
 
 async function ledger(input: Record<string, unknown> = {}): Promise<Ledger> {
-  return dataOf(await asUser(t.app, moderator.accessToken).query('refunds.ledger', input));
+  return await api(t.app, moderator.accessToken).refunds.ledger.query(input);
 }
 
 describe('refunds ledger', () => {
   it('is for staff only', async () => {
-    expect((await trpcQuery(t.app, 'refunds.ledger', {})).status).toBe(401);
+    expect(await statusOf(api(t.app).refunds.ledger.query({}))).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@refunds.test');
-    expect((await asUser(t.app, member.accessToken).query('refunds.ledger', {})).status).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).refunds.ledger.query({}))).toBe(403);
   });
 
   it('lists an admin’s partial refund and a dispute refund with book, protection part, reason and who', async () => {
     const before = await ledger();
     const partial = await paidOrder(t, 1500, 'Ledger partial');
-    dataOf(
-      await asUser(t.app, admin.accessToken).mutation('staffOrders.refund', {
-        orderId: partial.orderId,
-        amountMinor: 300,
-        reason: 'Cover creased in the post.',
-      }),
-    );
+    await api(t.app, admin.accessToken).staffOrders.refund.mutate({
+      orderId: partial.orderId,
+      amountMinor: 300,
+      reason: 'Cover creased in the post.',
+    });
     const disputed = await disputedOrder(t, 'not_received', 900);
-    dataOf(
-      await asUser(t.app, moderator.accessToken).mutation('disputes.resolve', {
-        disputeId: disputed.disputeId,
-        outcome: 'refund',
-        note: 'The parcel never arrived: refunded in full.',
-      }),
-    );
+    await api(t.app, moderator.accessToken).disputes.resolve.mutate({
+      disputeId: disputed.disputeId,
+      outcome: 'refund',
+      note: 'The parcel never arrived: refunded in full.',
+    });
     const protection = (
       await db
         .selectFrom('orders')
@@ -109,13 +104,11 @@ describe('refunds ledger', () => {
 
   it('searches by reference and filters by period (by refund date, London time)', async () => {
     const order = await paidOrder(t, 1100, 'Ledger period');
-    dataOf(
-      await asUser(t.app, admin.accessToken).mutation('staffOrders.refund', {
-        orderId: order.orderId,
-        amountMinor: 'full',
-        reason: 'Seller could not find the book.',
-      }),
-    );
+    await api(t.app, admin.accessToken).staffOrders.refund.mutate({
+      orderId: order.orderId,
+      amountMinor: 'full',
+      reason: 'Seller could not find the book.',
+    });
     const found = await ledger({ q: order.reference.toLowerCase() });
     expect(found.rows.map((row) => row.orderId)).toEqual([order.orderId]);
     expect(found.totalMinor).toBe(order.totalMinor);
@@ -137,8 +130,10 @@ describe('refunds ledger', () => {
   });
 
   it('refuses a period that is not on the list, with a message', async () => {
-    const response = await asUser(t.app, moderator.accessToken).query('refunds.ledger', { period: 'decade' });
+    const response = await failure(
+      api(t.app, moderator.accessToken).refunds.ledger.query({ period: 'decade' as never }),
+    );
     expect(response.status).toBe(400);
-    expect(JSON.stringify(response.body)).toContain('Choose a period from the list');
+    expect(JSON.stringify(response)).toContain('Choose a period from the list');
   });
 });

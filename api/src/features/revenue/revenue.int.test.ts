@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { trpcQuery } from '../../testing/catalogue.ts';
+import { api, statusOf } from '../../testing/client.ts';
 import { disputedOrder, paidOrder } from '../../testing/orders.ts';
-import { asUser, dataOf } from '../../testing/selling.ts';
 import { createPromotion } from '../promotions/promotions.service.ts';
 
 let t: TestApp;
@@ -48,15 +47,15 @@ type Row = {
 };
 
 async function revenue(): Promise<Record<string, Row>> {
-  const rows: Row[] = dataOf(await asUser(t.app, moderator.accessToken).query('revenue.byPeriod'));
+  const rows: Row[] = await api(t.app, moderator.accessToken).revenue.byPeriod.query();
   return Object.fromEntries(rows.map((row) => [row.period, row]));
 }
 
 describe('revenue', () => {
   it('is for staff only', async () => {
-    expect((await trpcQuery(t.app, 'revenue.byPeriod')).status).toBe(401);
+    expect(await statusOf(api(t.app).revenue.byPeriod.query())).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@revenue.test');
-    expect((await asUser(t.app, member.accessToken).query('revenue.byPeriod')).status).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).revenue.byPeriod.query())).toBe(403);
   });
 
   it('counts buyer protection and postage of paid orders, less refunds, the same as the dashboard', async () => {
@@ -76,22 +75,18 @@ describe('revenue', () => {
       );
       expect(after[period]!.postageMinor - before[period]!.postageMinor).toBe(paid.postage_minor);
     }
-    const metrics = dataOf(
-      await asUser(t.app, moderator.accessToken).query('admin.metrics', { period: 'mtd' }),
-    );
+    const metrics = await api(t.app, moderator.accessToken).admin.metrics.query({ period: 'mtd' });
     expect(after.mtd!.protectionNetMinor).toBe(metrics.buyer_protection_minor);
   });
 
   it('a dispute resolved on /admin/disputes with a refund shows here, by the refund date', async () => {
     const order = await disputedOrder(t, 'not_received', 900);
     const before = await revenue();
-    const resolved = dataOf(
-      await asUser(t.app, moderator.accessToken).mutation('disputes.resolve', {
-        disputeId: order.disputeId,
-        outcome: 'refund',
-        note: 'The parcel never arrived: refunded in full.',
-      }),
-    );
+    const resolved = await api(t.app, moderator.accessToken).disputes.resolve.mutate({
+      disputeId: order.disputeId,
+      outcome: 'refund',
+      note: 'The parcel never arrived: refunded in full.',
+    });
     expect(resolved.refundedMinor).toBe(order.totalMinor);
     const payment = await db
       .selectFrom('payments')
@@ -115,9 +110,7 @@ describe('revenue', () => {
       expect(before[period]!.protectionNetMinor - after[period]!.protectionNetMinor).toBe(protection);
       expect(after[period]!.refundsMinor - before[period]!.refundsMinor).toBe(order.totalMinor);
     }
-    const metrics = dataOf(
-      await asUser(t.app, moderator.accessToken).query('admin.metrics', { period: 'today' }),
-    );
+    const metrics = await api(t.app, moderator.accessToken).admin.metrics.query({ period: 'today' });
     expect(after.today!.protectionNetMinor).toBe(metrics.buyer_protection_minor);
   });
 });
@@ -170,21 +163,17 @@ describe('discounts Reshelf funds', () => {
     // discount is no longer funded.
     const refunded = await paidOrder(t, 1800, 'Refunded gift book');
     // A partial refund comes out of the seller's payout: the discount stays funded.
-    const admins = asUser(t.app, admin.accessToken);
-    dataOf(
-      await admins.mutation('staffOrders.refund', {
-        orderId: promo.orderId,
-        amountMinor: 100,
-        reason: 'A corner was bent in the post.',
-      }),
-    );
-    dataOf(
-      await admins.mutation('staffOrders.refund', {
-        orderId: refunded.orderId,
-        amountMinor: 'full',
-        reason: 'The buyer changed their mind before dispatch.',
-      }),
-    );
+    const admins = api(t.app, admin.accessToken);
+    await admins.staffOrders.refund.mutate({
+      orderId: promo.orderId,
+      amountMinor: 100,
+      reason: 'A corner was bent in the post.',
+    });
+    await admins.staffOrders.refund.mutate({
+      orderId: refunded.orderId,
+      amountMinor: 'full',
+      reason: 'The buyer changed their mind before dispatch.',
+    });
 
     const orders = await db
       .selectFrom('orders')
@@ -231,9 +220,7 @@ describe('discounts Reshelf funds', () => {
       expect(now.discountsFundedMinor).toBe(now.discountsGivenMinor - now.discountsReturnedMinor);
     }
     // The dashboard's Buyer Protection card keeps its meaning: protection net of refunds only.
-    const metrics = dataOf(
-      await asUser(t.app, moderator.accessToken).query('admin.metrics', { period: 'mtd' }),
-    );
+    const metrics = await api(t.app, moderator.accessToken).admin.metrics.query({ period: 'mtd' });
     expect(metrics.buyer_protection_minor).toBe(after.mtd!.protectionNetMinor);
 
     // The CSV for each period's London days has the page's figures in its total row.

@@ -212,7 +212,7 @@ describe('bad inputs get their clear messages', () => {
 
   it('a price of 0 or above £10,000, a title over 300 characters, a long description', async () => {
     const { listing } = await start(seller, EMMA);
-    const messages = async (input: Record<string, unknown>) =>
+    const messages = async (input: Partial<RouterInputs['selling']['update']>) =>
       await refusal(update(seller, { listingId: listing.id, ...input }));
     expect(await messages({ priceMinor: 0 })).toEqual({
       status: 400,

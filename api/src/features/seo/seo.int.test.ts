@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { trpcQuery } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -36,34 +35,30 @@ afterAll(async () => {
   await t.close();
 });
 
-const publicPage = async () => dataOf(await trpcQuery(t.app, 'pages.bySlug', { slug: 'seo-test-page' }));
-const publicCategory = async () => dataOf(await trpcQuery(t.app, 'discovery.category', { slug: 'fiction' }));
+const publicPage = async () => await api(t.app).pages.bySlug.query({ slug: 'seo-test-page' });
+const publicCategory = async () => await api(t.app).discovery.category.query({ slug: 'fiction' });
 
 describe('seo', () => {
   it('admins set and clear titles and descriptions that the public pages then carry', async () => {
-    const as = asUser(t.app, admin.accessToken);
-    const list = dataOf(await as.query('seo.list'));
-    expect(list.pages.find((entry: { slug: string }) => entry.slug === 'seo-test-page')).toEqual({
+    const as = api(t.app, admin.accessToken);
+    const list = await as.seo.list.query();
+    expect(list.pages.find((entry) => entry.slug === 'seo-test-page')).toEqual({
       slug: 'seo-test-page',
       name: 'About the fair',
       defaultDescription: 'The book fair.',
       seoTitle: null,
       seoDescription: null,
     });
-    expect(list.categories.some((entry: { slug: string }) => entry.slug === 'fiction')).toBe(true);
+    expect(list.categories.some((entry) => entry.slug === 'fiction')).toBe(true);
     expect(await publicPage()).toMatchObject({ seoTitle: null, seoDescription: null });
 
-    dataOf(
-      await as.mutation('seo.set', {
-        kind: 'page',
-        slug: 'seo-test-page',
-        seoTitle: '  Reshelf Book Fair 2027 ',
-        seoDescription: 'Tickets, stalls and times.',
-      }),
-    );
-    dataOf(
-      await as.mutation('seo.set', { kind: 'category', slug: 'fiction', seoTitle: 'Second-hand fiction' }),
-    );
+    await as.seo.set.mutate({
+      kind: 'page',
+      slug: 'seo-test-page',
+      seoTitle: '  Reshelf Book Fair 2027 ',
+      seoDescription: 'Tickets, stalls and times.',
+    });
+    await as.seo.set.mutate({ kind: 'category', slug: 'fiction', seoTitle: 'Second-hand fiction' });
     expect(await publicPage()).toMatchObject({
       title: 'About the fair',
       seoTitle: 'Reshelf Book Fair 2027',
@@ -75,9 +70,7 @@ describe('seo', () => {
       seoDescription: null,
     });
 
-    dataOf(
-      await as.mutation('seo.set', { kind: 'page', slug: 'seo-test-page', seoTitle: '', seoDescription: '' }),
-    );
+    await as.seo.set.mutate({ kind: 'page', slug: 'seo-test-page', seoTitle: '', seoDescription: '' });
     expect(await publicPage()).toMatchObject({ seoTitle: null, seoDescription: null });
 
     const audit = await db
@@ -94,28 +87,27 @@ describe('seo', () => {
   });
 
   it('refuses too long text, unknown pages and anyone but an admin', async () => {
-    const as = asUser(t.app, admin.accessToken);
+    const as = api(t.app, admin.accessToken);
     expect(
-      errorOf(await as.mutation('seo.set', { kind: 'page', slug: 'seo-test-page', seoTitle: 'x'.repeat(71) }))
+      (await refusal(as.seo.set.mutate({ kind: 'page', slug: 'seo-test-page', seoTitle: 'x'.repeat(71) })))
         .message,
     ).toContain('Keep the title to 70 characters or fewer');
     expect(
-      errorOf(
-        await as.mutation('seo.set', { kind: 'category', slug: 'fiction', seoDescription: 'x'.repeat(161) }),
-      ).status,
+      await statusOf(
+        as.seo.set.mutate({ kind: 'category', slug: 'fiction', seoDescription: 'x'.repeat(161) }),
+      ),
     ).toBe(400);
     expect(
-      errorOf(await as.mutation('seo.set', { kind: 'category', slug: 'no-such-shelf', seoTitle: 'Hi' })),
+      await refusal(as.seo.set.mutate({ kind: 'category', slug: 'no-such-shelf', seoTitle: 'Hi' })),
     ).toEqual({
       status: 404,
       message: 'There is no category called “no-such-shelf”. Refresh the page.',
     });
     for (const user of [moderator, member]) {
-      const other = asUser(t.app, user.accessToken);
-      expect(errorOf(await other.query('seo.list')).status).toBe(403);
+      const other = api(t.app, user.accessToken);
+      expect(await statusOf(other.seo.list.query())).toBe(403);
       expect(
-        errorOf(await other.mutation('seo.set', { kind: 'category', slug: 'fiction', seoTitle: 'Hacked' }))
-          .status,
+        await statusOf(other.seo.set.mutate({ kind: 'category', slug: 'fiction', seoTitle: 'Hacked' })),
       ).toBe(403);
     }
     expect(await publicCategory()).toMatchObject({ seoTitle: 'Second-hand fiction' });

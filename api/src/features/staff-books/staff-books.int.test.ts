@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { createBook, createListing, createPerson, trpcQuery } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -35,13 +35,13 @@ async function actions(targetId: string): Promise<string[]> {
 
 describe('books for staff', () => {
   it('search and edit are for staff; merging is for admins', async () => {
-    expect((await trpcQuery(t.app, 'staffBooks.search', {})).status).toBe(401);
+    expect(await statusOf(api(t.app).staffBooks.search.query({}))).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@books.test');
-    expect((await asUser(t.app, member.accessToken).query('staffBooks.search', {})).status).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).staffBooks.search.query({}))).toBe(403);
     const a = await createBook(db, { title: 'Access A' });
     const b = await createBook(db, { title: 'Access B' });
-    const refused = errorOf(
-      await asUser(t.app, moderator.accessToken).mutation('staffBooks.merge', { duplicateId: a, keepId: b }),
+    const refused = await refusal(
+      api(t.app, moderator.accessToken).staffBooks.merge.mutate({ duplicateId: a, keepId: b }),
     );
     expect(refused).toEqual({ status: 403, message: 'Access denied: admin role required' });
     expect(await db.selectFrom('books').select('id').where('id', '=', a).executeTakeFirst()).toBeTruthy();
@@ -55,21 +55,19 @@ describe('books for staff', () => {
       category: 'fiction',
     });
     const listing = await createListing(db, { sellerId, bookId });
-    const staff = asUser(t.app, moderator.accessToken);
+    const staff = api(t.app, moderator.accessToken);
     for (const q of ['teh hob', 'tolkein', '978-0-261-10221-7']) {
-      const found = dataOf(await staff.query('staffBooks.search', { q }));
-      expect(found.map((row: { id: string }) => row.id)).toContain(bookId);
+      const found = await staff.staffBooks.search.query({ q });
+      expect(found.map((row) => row.id)).toContain(bookId);
     }
-    dataOf(
-      await staff.mutation('staffBooks.update', {
-        bookId,
-        title: 'The Hobbit',
-        authors: ['J. R. R. Tolkien'],
-        description: 'There and back again.',
-        category: 'history',
-      }),
-    );
-    const [row] = dataOf(await staff.query('staffBooks.search', { q: '9780261102217' }));
+    await staff.staffBooks.update.mutate({
+      bookId,
+      title: 'The Hobbit',
+      authors: ['J. R. R. Tolkien'],
+      description: 'There and back again.',
+      category: 'history',
+    });
+    const [row] = await staff.staffBooks.search.query({ q: '9780261102217' });
     expect(row).toMatchObject({
       id: bookId,
       title: 'The Hobbit',
@@ -91,8 +89,8 @@ describe('books for staff', () => {
     expect(moved.category_id).toBe(history.id);
     expect(await actions(bookId)).toEqual(['book.edit']);
 
-    const bad = errorOf(
-      await staff.mutation('staffBooks.update', {
+    const bad = await refusal(
+      staff.staffBooks.update.mutate({
         bookId,
         title: ' ',
         authors: [],
@@ -102,8 +100,8 @@ describe('books for staff', () => {
     );
     expect(bad.status).toBe(400);
     expect(bad.message).toContain('Give the book a title');
-    const unknown = errorOf(
-      await staff.mutation('staffBooks.update', {
+    const unknown = await refusal(
+      staff.staffBooks.update.mutate({
         bookId,
         title: 'The Hobbit',
         authors: [],
@@ -130,12 +128,10 @@ describe('books for staff', () => {
     const second = await createListing(db, { sellerId, bookId: duplicate, status: 'sold' });
     const own = await createListing(db, { sellerId, bookId: keep });
 
-    const result = dataOf(
-      await asUser(t.app, admin.accessToken).mutation('staffBooks.merge', {
-        duplicateId: duplicate,
-        keepId: keep,
-      }),
-    );
+    const result = await api(t.app, admin.accessToken).staffBooks.merge.mutate({
+      duplicateId: duplicate,
+      keepId: keep,
+    });
     expect(result).toEqual({ listingsMoved: 2 });
     const listings = await db
       .selectFrom('listings')
@@ -170,8 +166,8 @@ describe('books for staff', () => {
   it('refuses to merge a book into itself or a book that is gone, and changes nothing', async () => {
     const book = await createBook(db, { title: 'Only Once' });
     const listing = await createListing(db, { sellerId, bookId: book });
-    const self = errorOf(
-      await asUser(t.app, admin.accessToken).mutation('staffBooks.merge', {
+    const self = await refusal(
+      api(t.app, admin.accessToken).staffBooks.merge.mutate({
         duplicateId: book,
         keepId: book,
       }),
@@ -180,8 +176,8 @@ describe('books for staff', () => {
       status: 400,
       message: 'Choose two different books: a duplicate and the book to keep.',
     });
-    const gone = errorOf(
-      await asUser(t.app, admin.accessToken).mutation('staffBooks.merge', {
+    const gone = await refusal(
+      api(t.app, admin.accessToken).staffBooks.merge.mutate({
         duplicateId: book,
         keepId: '00000000-0000-4000-8000-000000000000',
       }),

@@ -9,7 +9,7 @@ import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
-import { api, refusal, statusOf } from '../../testing/client.ts';
+import { api, type RouterInputs, refusal, statusOf } from '../../testing/client.ts';
 import { orderDepsFor } from '../../testing/orders.ts';
 import { type CheckoutDeps, startCheckout } from '../checkout/checkout.service.ts';
 import { counterOffer, listThreads, makeOffer, respondToOffer } from '../offers/offers.service.ts';
@@ -186,7 +186,8 @@ describe('staff offers: search and filters', () => {
 
   it('filters by status (countered: threads with a counter) and by when the thread started', async () => {
     const as = api(t.app, moderator.accessToken);
-    const by = async (input: object) => titles(await as.staffOffers.search.query(input));
+    const by = async (input: RouterInputs['staffOffers']['search']) =>
+      titles(await as.staffOffers.search.query(input));
     expect(await by({ status: 'pending' })).toEqual(['Alpha Centauri Diaries', 'Bravo Gardens']);
     expect(await by({ status: 'countered' })).toEqual(['Bravo Gardens']);
     expect(await by({ status: 'accepted' })).toEqual(['Charlie Rides Again']);

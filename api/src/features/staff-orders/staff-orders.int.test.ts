@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { trpcQuery } from '../../testing/catalogue.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 import { completedOrder, paidOrder } from '../../testing/orders.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
 import { listPayouts } from '../orders/orders.service.ts';
 
 let t: TestApp;
@@ -30,8 +29,8 @@ afterAll(async () => {
 
 describe('staff orders and payments', () => {
   it('staff find orders and payments by reference, email and status; others may not', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    const byRef = dataOf(await as.query('staffOrders.search', { q: order.reference.toLowerCase() }));
+    const as = api(t.app, moderator.accessToken);
+    const byRef = await as.staffOrders.search.query({ q: order.reference.toLowerCase() });
     expect(byRef).toEqual([
       expect.objectContaining({
         id: order.orderId,
@@ -40,28 +39,22 @@ describe('staff orders and payments', () => {
         refundedMinor: 0,
       }),
     ]);
-    expect(
-      dataOf(await as.query('staffOrders.search', { q: order.seller.email })).map(
-        (r: { id: string }) => r.id,
-      ),
-    ).toEqual([order.orderId]);
-    expect(dataOf(await as.query('staffOrders.search', { q: order.reference, status: 'refunded' }))).toEqual(
-      [],
-    );
-    const payments = dataOf(
-      await as.query('staffOrders.payments', { q: order.buyer.email, status: 'succeeded' }),
-    );
+    expect((await as.staffOrders.search.query({ q: order.seller.email })).map((r) => r.id)).toEqual([
+      order.orderId,
+    ]);
+    expect(await as.staffOrders.search.query({ q: order.reference, status: 'refunded' })).toEqual([]);
+    const payments = await as.staffOrders.payments.query({ q: order.buyer.email, status: 'succeeded' });
     expect(payments).toEqual([
       expect.objectContaining({ orderId: order.orderId, amountMinor: order.totalMinor, refundedMinor: 0 }),
     ]);
-    expect((await asUser(t.app, admin.accessToken).query('staffOrders.search', {})).status).toBe(200);
-    expect((await trpcQuery(t.app, 'staffOrders.search', {})).status).toBe(401);
+    expect(await statusOf(api(t.app, admin.accessToken).staffOrders.search.query({}))).toBe(200);
+    expect(await statusOf(api(t.app).staffOrders.search.query({}))).toBe(401);
   });
 
   it('moderators cannot refund', async () => {
     expect(
-      errorOf(
-        await asUser(t.app, moderator.accessToken).mutation('staffOrders.refund', {
+      await refusal(
+        api(t.app, moderator.accessToken).staffOrders.refund.mutate({
           orderId: order.orderId,
           amountMinor: 'full',
           reason: 'Goodwill',
@@ -71,10 +64,10 @@ describe('staff orders and payments', () => {
   });
 
   it('a partial refund goes through the payment port; the order keeps its state; the log records it', async () => {
-    const as = asUser(t.app, admin.accessToken);
+    const as = api(t.app, admin.accessToken);
     expect(
-      errorOf(
-        await as.mutation('staffOrders.refund', {
+      await refusal(
+        as.staffOrders.refund.mutate({
           orderId: order.orderId,
           amountMinor: 100_000,
           reason: 'Too much',
@@ -84,13 +77,11 @@ describe('staff orders and payments', () => {
       status: 400,
       message: `At most £${(order.totalMinor / 100).toFixed(2)} can still be refunded on this order.`,
     });
-    const partial = dataOf(
-      await as.mutation('staffOrders.refund', {
-        orderId: order.orderId,
-        amountMinor: 250,
-        reason: 'Cover was creased',
-      }),
-    );
+    const partial = await as.staffOrders.refund.mutate({
+      orderId: order.orderId,
+      amountMinor: 250,
+      reason: 'Cover was creased',
+    });
     expect(partial).toEqual({ refundedMinor: 250, status: 'paid', sellerDeductedMinor: 250 });
     const payment = await db
       .selectFrom('payments')
@@ -105,7 +96,7 @@ describe('staff orders and payments', () => {
       .executeTakeFirstOrThrow();
     expect(refund).toMatchObject({ amount_minor: 250, buyer_protection_minor: 0, created_by: admin.id });
     expect(refund.provider_ref).toMatch(/^tr_/);
-    const events = dataOf(await as.query('disputes.order', { orderId: order.orderId })).events;
+    const events = (await as.disputes.order.query({ orderId: order.orderId })).events;
     expect(events.at(-1)).toMatchObject({
       note: 'Partial refund of £2.50 (£2.50 from the seller’s payout): Cover was creased',
     });
@@ -121,14 +112,12 @@ describe('staff orders and payments', () => {
   });
 
   it('a full refund returns the rest, protection included: the order is refunded and the payout cancelled', async () => {
-    const as = asUser(t.app, admin.accessToken);
-    const full = dataOf(
-      await as.mutation('staffOrders.refund', {
-        orderId: order.orderId,
-        amountMinor: 'full',
-        reason: 'Lost in post',
-      }),
-    );
+    const as = api(t.app, admin.accessToken);
+    const full = await as.staffOrders.refund.mutate({
+      orderId: order.orderId,
+      amountMinor: 'full',
+      reason: 'Lost in post',
+    });
     const before = await db
       .selectFrom('payouts')
       .select(['amount_minor', 'reversed_minor'])
@@ -166,8 +155,8 @@ describe('staff orders and payments', () => {
     expect(audit.map((row) => (row.details as { full: boolean }).full)).toEqual([false, true]);
     expect(audit[1]).toMatchObject({ actor_email: admin.email, target_id: order.orderId });
     expect(
-      errorOf(
-        await as.mutation('staffOrders.refund', {
+      await refusal(
+        as.staffOrders.refund.mutate({
           orderId: order.orderId,
           amountMinor: 'full',
           reason: 'Again',
@@ -185,24 +174,20 @@ describe('staff orders and payments', () => {
         .where('order_id', '=', done.orderId)
         .executeTakeFirstOrThrow();
     expect((await payoutOf()).status).toBe('released');
-    const as = asUser(t.app, admin.accessToken);
-    const part = dataOf(
-      await as.mutation('staffOrders.refund', {
-        orderId: done.orderId,
-        amountMinor: 300,
-        reason: 'Water damage',
-      }),
-    );
+    const as = api(t.app, admin.accessToken);
+    const part = await as.staffOrders.refund.mutate({
+      orderId: done.orderId,
+      amountMinor: 300,
+      reason: 'Water damage',
+    });
     expect(part).toMatchObject({ status: 'completed', sellerDeductedMinor: 300 });
     expect(await payoutOf()).toMatchObject({ status: 'released', reversed_minor: 300 });
 
-    const rest = dataOf(
-      await as.mutation('staffOrders.refund', {
-        orderId: done.orderId,
-        amountMinor: 'full',
-        reason: 'Unreadable',
-      }),
-    );
+    const rest = await as.staffOrders.refund.mutate({
+      orderId: done.orderId,
+      amountMinor: 'full',
+      reason: 'Unreadable',
+    });
     const payout = await payoutOf();
     expect(rest).toMatchObject({ status: 'refunded', sellerDeductedMinor: payout.amount_minor - 300 });
     expect(payout).toMatchObject({ status: 'released', reversed_minor: payout.amount_minor });

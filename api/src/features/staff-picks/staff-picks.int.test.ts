@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { createBook, createListing, createPerson, trpcQuery } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -30,46 +30,39 @@ afterAll(async () => {
   await t.close();
 });
 
-const homePicks = async () =>
-  dataOf(await trpcQuery(t.app, 'discovery.home')).staffPicks.map((pick: { title: string }) => pick.title);
+const homePicks = async () => (await api(t.app).discovery.home.query()).staffPicks.map((pick) => pick.title);
 
 describe('staff picks', () => {
   it('staff find listings on sale, add them with a note, and the home page shows them in order', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    const found = dataOf(await as.query('staffPicks.candidates', { q: 'persua' }));
-    expect(found.map((row: { title: string }) => row.title)).toEqual(['Persuasion']);
-    expect(dataOf(await as.query('staffPicks.candidates', { q: 'shirley' }))).toEqual([]);
+    const as = api(t.app, moderator.accessToken);
+    const found = await as.staffPicks.candidates.query({ q: 'persua' });
+    expect(found.map((row) => row.title)).toEqual(['Persuasion']);
+    expect(await as.staffPicks.candidates.query({ q: 'shirley' })).toEqual([]);
 
     for (const title of ['Middlemarch', 'Persuasion', 'Villette']) {
-      dataOf(
-        await as.mutation('staffPicks.add', {
-          listingId: listings[title],
-          note: title === 'Persuasion' ? 'A second chance' : '',
-        }),
-      );
+      await as.staffPicks.add.mutate({
+        listingId: listings[title]!,
+        note: title === 'Persuasion' ? 'A second chance' : '',
+      });
     }
     expect(await homePicks()).toEqual(['Middlemarch', 'Persuasion', 'Villette']);
-    const home = dataOf(await trpcQuery(t.app, 'discovery.home'));
-    expect(home.staffPicks[1].note).toBe('A second chance');
+    const home = await api(t.app).discovery.home.query();
+    expect(home.staffPicks[1]?.note).toBe('A second chance');
 
-    dataOf(
-      await as.mutation('staffPicks.reorder', {
-        listingIds: [listings.Villette, listings.Middlemarch, listings.Persuasion],
-      }),
-    );
+    await as.staffPicks.reorder.mutate({
+      listingIds: [listings.Villette!, listings.Middlemarch!, listings.Persuasion!],
+    });
     expect(await homePicks()).toEqual(['Villette', 'Middlemarch', 'Persuasion']);
-    const list = dataOf(await as.query('staffPicks.list'));
-    expect(list.map((pick: { title: string; position: number }) => [pick.title, pick.position])).toEqual([
+    const list = await as.staffPicks.list.query();
+    expect(list.map((pick) => [pick.title, pick.position])).toEqual([
       ['Villette', 0],
       ['Middlemarch', 1],
       ['Persuasion', 2],
     ]);
-    expect(list[0].pickedBy).toBe('moderator@picks.test');
+    expect(list[0]?.pickedBy).toBe('moderator@picks.test');
 
-    dataOf(
-      await as.mutation('staffPicks.note', { listingId: listings.Villette, note: 'Brontë at her best' }),
-    );
-    dataOf(await as.mutation('staffPicks.remove', { listingId: listings.Middlemarch }));
+    await as.staffPicks.note.mutate({ listingId: listings.Villette!, note: 'Brontë at her best' });
+    await as.staffPicks.remove.mutate({ listingId: listings.Middlemarch! });
     expect(await homePicks()).toEqual(['Villette', 'Persuasion']);
 
     const actions = await db
@@ -89,25 +82,24 @@ describe('staff picks', () => {
   });
 
   it('refuses what cannot be picked or ordered, and non-staff', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    expect(errorOf(await as.mutation('staffPicks.add', { listingId: listings.sold }))).toEqual({
+    const as = api(t.app, moderator.accessToken);
+    expect(await refusal(as.staffPicks.add.mutate({ listingId: listings.sold! }))).toEqual({
       status: 412,
       message: 'Only a listing on sale can be a staff pick.',
     });
-    expect(errorOf(await as.mutation('staffPicks.add', { listingId: listings.Villette })).status).toBe(409);
+    expect(await statusOf(as.staffPicks.add.mutate({ listingId: listings.Villette! }))).toBe(409);
     expect(
-      errorOf(await as.mutation('staffPicks.reorder', { listingIds: [listings.Villette] })).message,
+      (await refusal(as.staffPicks.reorder.mutate({ listingIds: [listings.Villette!] }))).message,
     ).toContain('changed while you were ordering');
     expect(
-      errorOf(await as.mutation('staffPicks.note', { listingId: listings.Villette, note: 'x'.repeat(281) }))
-        .status,
+      await statusOf(as.staffPicks.note.mutate({ listingId: listings.Villette!, note: 'x'.repeat(281) })),
     ).toBe(400);
     expect(
-      errorOf(
-        await asUser(t.app, member.accessToken).mutation('staffPicks.add', {
-          listingId: listings.Middlemarch,
+      await statusOf(
+        api(t.app, member.accessToken).staffPicks.add.mutate({
+          listingId: listings.Middlemarch!,
         }),
-      ).status,
+      ),
     ).toBe(403);
     expect(await homePicks()).toEqual(['Villette', 'Persuasion']);
   });

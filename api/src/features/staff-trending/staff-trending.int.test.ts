@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { createBook, createListing, createPerson, trpcQuery } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 import { until } from '../../testing/until.ts';
 import { MAX_TRENDING_PINS } from './staff-trending.service.ts';
 
@@ -40,12 +40,10 @@ async function views(listingId: string, count: number) {
 }
 
 async function publicTrending(): Promise<{ id: string; title: string }[]> {
-  const response = await trpcQuery(t.app, 'discovery.trending', { limit: 24 });
-  expect(response.status).toBe(200);
-  return response.body.result.data;
+  return await api(t.app).discovery.trending.query({ limit: 24 });
 }
 
-const staff = () => asUser(t.app, moderator.accessToken);
+const staff = () => api(t.app, moderator.accessToken);
 
 async function auditActions(listingId: string): Promise<string[]> {
   const rows = await db
@@ -60,18 +58,18 @@ async function auditActions(listingId: string): Promise<string[]> {
 
 describe('trending books for staff', () => {
   it('is for staff only', async () => {
-    expect((await trpcQuery(t.app, 'staffTrending.board')).status).toBe(401);
+    expect(await statusOf(api(t.app).staffTrending.board.query())).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@trending.test');
-    expect((await asUser(t.app, member.accessToken).query('staffTrending.board')).status).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).staffTrending.board.query())).toBe(403);
     const listing = await createListing(db, {
       sellerId,
       bookId: await createBook(db, { title: 'Not Yours' }),
     });
-    const refused = await asUser(t.app, member.accessToken).mutation('staffTrending.set', {
+    const refused = api(t.app, member.accessToken).staffTrending.set.mutate({
       listingId: listing.id,
       mode: 'pin',
     });
-    expect(refused.status).toBe(403);
+    expect(await statusOf(refused)).toBe(403);
     expect(await db.selectFrom('trending_overrides').selectAll().execute()).toEqual([]);
   });
 
@@ -94,7 +92,7 @@ describe('trending books for staff', () => {
       'Quiet Book',
     ]);
 
-    dataOf(await staff().mutation('staffTrending.set', { listingId: quiet.id, mode: 'pin' }));
+    await staff().staffTrending.set.mutate({ listingId: quiet.id, mode: 'pin' });
     expect((await publicTrending()).map((card) => card.title).slice(0, 3)).toEqual([
       'Quiet Book',
       'Hot Book',
@@ -102,13 +100,13 @@ describe('trending books for staff', () => {
     ]);
 
     // Hiding the cheaper copy hides the book: the dearer copy does not take its place.
-    dataOf(await staff().mutation('staffTrending.set', { listingId: warm.id, mode: 'hide' }));
+    await staff().staffTrending.set.mutate({ listingId: warm.id, mode: 'hide' });
     const after = await publicTrending();
     expect(after.map((card) => card.title).slice(0, 2)).toEqual(['Quiet Book', 'Hot Book']);
     expect(after.map((card) => card.id)).not.toContain(warmCopy.id);
     expect(after.map((card) => card.id)).not.toContain(warm.id);
 
-    const board = dataOf(await staff().query('staffTrending.board'));
+    const board = await staff().staffTrending.board.query();
     expect(board.list[0]).toMatchObject({ id: quiet.id, title: 'Quiet Book', pinned: true });
     expect(board.list[1]).toMatchObject({ id: hot.id, pinned: false });
     expect(board.overrides).toEqual([
@@ -119,7 +117,7 @@ describe('trending books for staff', () => {
     // A pinned listing that sells leaves the top; unhiding brings the book back.
     await db.updateTable('listings').set({ status: 'sold' }).where('id', '=', quiet.id).execute();
     expect((await publicTrending())[0]!.title).toBe('Hot Book');
-    dataOf(await staff().mutation('staffTrending.clear', { listingId: warm.id }));
+    await staff().staffTrending.clear.mutate({ listingId: warm.id });
     expect((await publicTrending()).map((card) => card.title).slice(0, 2)).toEqual(['Hot Book', 'Warm Book']);
 
     expect(await auditActions(quiet.id)).toEqual(['trending.pin']);
@@ -133,22 +131,20 @@ describe('trending books for staff', () => {
       bookId: await createBook(db, { title: 'Gone Book' }),
       status: 'sold',
     });
-    expect(errorOf(await staff().mutation('staffTrending.set', { listingId: sold.id, mode: 'pin' }))).toEqual(
-      {
-        status: 412,
-        message: 'Only a listing on sale can be pinned to trending.',
-      },
-    );
+    expect(await refusal(staff().staffTrending.set.mutate({ listingId: sold.id, mode: 'pin' }))).toEqual({
+      status: 412,
+      message: 'Only a listing on sale can be pinned to trending.',
+    });
     const ids: string[] = [];
     for (let i = 0; i < MAX_TRENDING_PINS; i++) {
       const listing = await createListing(db, {
         sellerId,
         bookId: await createBook(db, { title: `Pin ${i}` }),
       });
-      dataOf(await staff().mutation('staffTrending.set', { listingId: listing.id, mode: 'pin' }));
+      await staff().staffTrending.set.mutate({ listingId: listing.id, mode: 'pin' });
       ids.push(listing.id);
     }
-    expect(errorOf(await staff().mutation('staffTrending.set', { listingId: ids[0], mode: 'pin' }))).toEqual({
+    expect(await refusal(staff().staffTrending.set.mutate({ listingId: ids[0]!, mode: 'pin' }))).toEqual({
       status: 409,
       message: 'That listing is already pinned.',
     });
@@ -156,14 +152,12 @@ describe('trending books for staff', () => {
       sellerId,
       bookId: await createBook(db, { title: 'One Too Many' }),
     });
-    const refused = errorOf(
-      await staff().mutation('staffTrending.set', { listingId: extra.id, mode: 'pin' }),
-    );
+    const refused = await refusal(staff().staffTrending.set.mutate({ listingId: extra.id, mode: 'pin' }));
     expect(refused.message).toBe(
       `At most ${MAX_TRENDING_PINS} listings can be pinned to trending. Unpin one first.`,
     );
     expect(await auditActions(extra.id)).toEqual([]);
-    expect(errorOf(await staff().mutation('staffTrending.clear', { listingId: extra.id })).message).toBe(
+    expect((await refusal(staff().staffTrending.clear.mutate({ listingId: extra.id }))).message).toBe(
       'That listing is neither pinned nor hidden any more. Refresh the page.',
     );
     // The list shown publicly starts with the pins, in the order they were made.
@@ -207,12 +201,10 @@ describe('trending books for staff', () => {
         async () => (await request(cached.app.server).get(url)).headers['x-cache'] === 'HIT',
         'a hit',
       );
-      dataOf(
-        await asUser(cached.app, curator.accessToken).mutation('staffTrending.set', {
-          listingId: low.id,
-          mode: 'pin',
-        }),
-      );
+      await api(cached.app, curator.accessToken).staffTrending.set.mutate({
+        listingId: low.id,
+        mode: 'pin',
+      });
       // The change reaches the cache as a database NOTIFY, a moment after the answer.
       let ids: string[] = [];
       await until(async () => {

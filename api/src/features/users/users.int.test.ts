@@ -5,7 +5,7 @@ import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, TEST_PASSWORD, type TestUser, WEB } from '../../testing/auth.ts';
 import { createBook, createListing } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -33,38 +33,36 @@ async function auditOf(action: string) {
 
 describe('admin users', () => {
   it('only admins may search, view or change people', async () => {
-    for (const [kind, path, input] of [
-      ['query', 'users.search', {}],
-      ['query', 'users.get', { userId: person.id }],
-      ['mutation', 'users.setSuspended', { userId: person.id, suspended: true, reason: 'Spam listings' }],
-      ['mutation', 'users.setModerator', { userId: person.id, moderator: true }],
-    ] as const) {
-      const as = asUser(t.app, moderator.accessToken);
-      const response = kind === 'query' ? await as.query(path, input) : await as.mutation(path, input);
-      expect(errorOf(response)).toEqual({ status: 403, message: 'Access denied: admin role required' });
-      const anonymous = await asUser(t.app, person.accessToken).query('users.search', {});
-      expect(anonymous.status).toBe(403);
+    const as = api(t.app, moderator.accessToken);
+    for (const call of [
+      () => as.users.search.query({}),
+      () => as.users.get.query({ userId: person.id }),
+      () => as.users.setSuspended.mutate({ userId: person.id, suspended: true, reason: 'Spam listings' }),
+      () => as.users.setModerator.mutate({ userId: person.id, moderator: true }),
+    ]) {
+      expect(await refusal(call())).toEqual({ status: 403, message: 'Access denied: admin role required' });
+      expect(await statusOf(api(t.app, person.accessToken).users.search.query({}))).toBe(403);
     }
     expect(await auditOf('user.suspend')).toEqual([]);
   });
 
   it('finds people by email or name and shows one with roles, listings and orders', async () => {
-    const as = asUser(t.app, admin.accessToken);
-    const found = dataOf(await as.query('users.search', { q: 'READER.jones' }));
+    const as = api(t.app, admin.accessToken);
+    const found = await as.users.search.query({ q: 'READER.jones' });
     expect(found).toEqual([
       expect.objectContaining({ id: person.id, email: person.email, roles: [], suspended: false }),
     ]);
-    const byRole = dataOf(await as.query('users.search', { q: 'moderator@' }));
-    expect(byRole.map((row: { roles: string[] }) => row.roles)).toEqual([['moderator']]);
-    expect(dataOf(await as.query('users.search', { q: '%' }))).toEqual([]);
+    const byRole = await as.users.search.query({ q: 'moderator@' });
+    expect(byRole.map((row) => row.roles)).toEqual([['moderator']]);
+    expect(await as.users.search.query({ q: '%' })).toEqual([]);
 
-    const detail = dataOf(await as.query('users.get', { userId: person.id }));
+    const detail = await as.users.get.query({ userId: person.id });
     expect(detail).toMatchObject({
       email: person.email,
       listings: { total: 1, active: 1 },
       orders: { bought: 0, sold: 0, recent: [] },
     });
-    expect(errorOf(await as.query('users.get', { userId: crypto.randomUUID() }))).toEqual({
+    expect(await refusal(as.users.get.query({ userId: crypto.randomUUID() }))).toEqual({
       status: 404,
       message: 'There is no such person. Search again.',
     });
@@ -80,34 +78,30 @@ describe('admin users', () => {
     const cookies = (signIn.headers['set-cookie'] as unknown as string[])
       .map((c) => c.split(';')[0])
       .join('; ');
-    const before = await request(t.app.server).get('/trpc/account.profile').set('cookie', cookies);
-    expect(before.status).toBe(200);
+    const browser = api(t.app, { cookie: cookies });
+    expect(await statusOf(browser.account.profile.query())).toBe(200);
 
-    const as = asUser(t.app, admin.accessToken);
+    const as = api(t.app, admin.accessToken);
     expect(
-      errorOf(await as.mutation('users.setSuspended', { userId: person.id, suspended: true, reason: '' })),
+      await refusal(as.users.setSuspended.mutate({ userId: person.id, suspended: true, reason: '' })),
     ).toEqual({ status: 400, message: 'reason: Give a reason (at least 3 characters)' });
-    const suspended = dataOf(
-      await as.mutation('users.setSuspended', {
-        userId: person.id,
-        suspended: true,
-        reason: 'Spam listings',
-      }),
-    );
+    const suspended = await as.users.setSuspended.mutate({
+      userId: person.id,
+      suspended: true,
+      reason: 'Spam listings',
+    });
     expect(suspended.suspended).toBe(true);
 
-    const after = await request(t.app.server).get('/trpc/account.profile').set('cookie', cookies);
-    expect(errorOf(after)).toEqual({
+    expect(await refusal(browser.account.profile.query())).toEqual({
       status: 401,
       message: 'This account is suspended. Contact us if you think this is a mistake.',
     });
-    const bearer = await asUser(t.app, person.accessToken).query('account.profile');
-    expect(bearer.status).toBe(401);
-    const again = await request(t.app.server)
-      .post('/trpc/auth.signIn')
-      .set(WEB)
-      .send({ email: person.email, password: TEST_PASSWORD });
-    expect(errorOf(again)).toEqual({
+    expect(await statusOf(api(t.app, person.accessToken).account.profile.query())).toBe(401);
+    const signInAgain = api(t.app, { headers: WEB }).auth.signIn.mutate({
+      email: person.email,
+      password: TEST_PASSWORD,
+    });
+    expect(await refusal(signInAgain)).toEqual({
       status: 403,
       message: 'This account is suspended. Contact us if you think this is a mistake.',
     });
@@ -119,45 +113,41 @@ describe('admin users', () => {
       details: { email: person.email, reason: 'Spam listings' },
     });
     expect(
-      errorOf(
-        await as.mutation('users.setSuspended', { userId: person.id, suspended: true, reason: 'Again' }),
-      ),
+      await refusal(as.users.setSuspended.mutate({ userId: person.id, suspended: true, reason: 'Again' })),
     ).toEqual({ status: 409, message: `${person.email} is already suspended. Refresh the page.` });
     expect(
-      errorOf(await as.mutation('users.setSuspended', { userId: admin.id, suspended: true, reason: 'Oops' })),
+      await refusal(as.users.setSuspended.mutate({ userId: admin.id, suspended: true, reason: 'Oops' })),
     ).toMatchObject({ status: 400 });
 
-    dataOf(
-      await as.mutation('users.setSuspended', {
-        userId: person.id,
-        suspended: false,
-        reason: 'Appeal upheld',
-      }),
-    );
-    const back = await request(t.app.server)
-      .post('/trpc/auth.signIn')
-      .set(WEB)
-      .send({ email: person.email, password: TEST_PASSWORD });
-    expect(back.status).toBe(200);
+    await as.users.setSuspended.mutate({
+      userId: person.id,
+      suspended: false,
+      reason: 'Appeal upheld',
+    });
+    const back = api(t.app, { headers: WEB }).auth.signIn.mutate({
+      email: person.email,
+      password: TEST_PASSWORD,
+    });
+    expect(await statusOf(back)).toBe(200);
     expect(await auditOf('user.unsuspend')).toHaveLength(1);
   });
 
   it('grants and revokes moderator: the person can then reach the staff queues, and not after', async () => {
-    const as = asUser(t.app, admin.accessToken);
+    const as = api(t.app, admin.accessToken);
     // The suspension above ended the person's earlier sessions: sign in afresh.
     const fresh = await t.services.identity.signIn(person.email, TEST_PASSWORD, {});
-    expect((await asUser(t.app, fresh.accessToken).query('audit.search', {})).status).toBe(403);
-    const granted = dataOf(await as.mutation('users.setModerator', { userId: person.id, moderator: true }));
+    expect(await statusOf(api(t.app, fresh.accessToken).audit.search.query({}))).toBe(403);
+    const granted = await as.users.setModerator.mutate({ userId: person.id, moderator: true });
     expect(granted.roles).toEqual(['moderator']);
-    expect((await asUser(t.app, fresh.accessToken).query('audit.search', {})).status).toBe(200);
-    expect(errorOf(await as.mutation('users.setModerator', { userId: person.id, moderator: true }))).toEqual({
+    expect(await statusOf(api(t.app, fresh.accessToken).audit.search.query({}))).toBe(200);
+    expect(await refusal(as.users.setModerator.mutate({ userId: person.id, moderator: true }))).toEqual({
       status: 409,
       message: `${person.email} is already a moderator. Refresh the page.`,
     });
 
-    const revoked = dataOf(await as.mutation('users.setModerator', { userId: person.id, moderator: false }));
+    const revoked = await as.users.setModerator.mutate({ userId: person.id, moderator: false });
     expect(revoked.roles).toEqual([]);
-    expect((await asUser(t.app, fresh.accessToken).query('audit.search', {})).status).toBe(403);
+    expect(await statusOf(api(t.app, fresh.accessToken).audit.search.query({}))).toBe(403);
     expect((await auditOf('user.grant_moderator')).map((row) => row.target_id)).toEqual([person.id]);
     expect(await auditOf('user.revoke_moderator')).toHaveLength(1);
   });
