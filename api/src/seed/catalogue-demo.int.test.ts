@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/index.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { createUser } from '../testing/auth.ts';
-import { asUser, dataOf } from '../testing/selling.ts';
+import { api } from '../testing/client.ts';
 import { SNAPSHOT_BOOKS } from './books.ts';
 import { catalogueDemoSlugs } from './catalogue-demo.ts';
 import { runDemoSeed, type SeedReport } from './demo.ts';
@@ -197,10 +197,8 @@ describe('the demo seed', () => {
       .where('b.title', '=', 'Pride and Prejudice')
       .where('l.status', '=', 'active')
       .executeTakeFirstOrThrow();
-    const page = dataOf(
-      await request(t.app.server).get(
-        `/trpc/listings.bySlug?input=${encodeURIComponent(JSON.stringify({ slug: pride.slug }))}`,
-      ),
+    const page = await request(t.app.server).get(
+      `/trpc/listings.bySlug?input=${encodeURIComponent(JSON.stringify({ slug: pride.slug }))}`,
     );
     expect(JSON.stringify(page)).toContain((pride.photos as string[])[0]);
   });
@@ -209,14 +207,14 @@ describe('the demo seed', () => {
     const moderator = await createUser(db, t.services.identity, 'covers-moderator@example.com', {
       roles: ['moderator'],
     });
-    const preview = dataOf(await asUser(t.app, moderator.accessToken).query('admin.cleanupPreview'));
+    const preview = await api(t.app, moderator.accessToken).admin.cleanupPreview.query();
     expect(preview).toMatchObject({ duplicates_removed: 0, no_image_removed: 0, total_deleted: 0 });
   });
 
   it('Reset and Seed gives the new listings covers too', async () => {
     const admin = await createUser(db, t.services.identity, 'covers-admin@example.com', { roles: ['admin'] });
-    const reset = await asUser(t.app, admin.accessToken).mutation('admin.seed', { reset: true });
-    expect(dataOf(reset)).toEqual({ listings: 40, orders: 24 });
+    const reset = await api(t.app, admin.accessToken).admin.seed.mutate({ reset: true });
+    expect(reset).toEqual({ listings: 40, orders: 24 });
     const { rows } = await sql<{ bare: number }>`
       select count(*)::int as bare from public.listings l
       join public.seed_items s on s.row_id = l.id and s.kind in ('listing', 'sold_listing')

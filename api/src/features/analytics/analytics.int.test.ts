@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { createBook, createListing, createPerson, trpcQuery } from '../../testing/catalogue.ts';
+import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, refusal, statusOf } from '../../testing/client.ts';
 import { paidOrder } from '../../testing/orders.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
 import { type AnalyticsSeries, analyticsSeries } from './analytics.service.ts';
 
 let t: TestApp;
@@ -26,18 +26,18 @@ afterAll(async () => {
 });
 
 async function series(range: 'daily' | 'monthly'): Promise<AnalyticsSeries> {
-  return dataOf(await asUser(t.app, moderator.accessToken).query('analytics.series', { range }));
+  return await api(t.app, moderator.accessToken).analytics.series.query({ range });
 }
 
 describe('analytics', () => {
   it('is for staff only and refuses an unknown range', async () => {
-    expect((await trpcQuery(t.app, 'analytics.series', { range: 'daily' })).status).toBe(401);
+    expect(await statusOf(api(t.app).analytics.series.query({ range: 'daily' }))).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@analytics.test');
-    expect(
-      (await asUser(t.app, member.accessToken).query('analytics.series', { range: 'daily' })).status,
-    ).toBe(403);
-    const refused = errorOf(
-      await asUser(t.app, moderator.accessToken).query('analytics.series', { range: 'weekly' }),
+    expect(await statusOf(api(t.app, member.accessToken).analytics.series.query({ range: 'daily' }))).toBe(
+      403,
+    );
+    const refused = await refusal(
+      api(t.app, moderator.accessToken).analytics.series.query({ range: 'weekly' as never }),
     );
     expect(refused.status).toBe(400);
     expect(refused.message).toContain('Choose daily or monthly');

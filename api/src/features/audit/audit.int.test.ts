@@ -9,8 +9,8 @@ import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
+import { api, type RouterInputs, refusal, statusOf } from '../../testing/client.ts';
 import { disputedOrder } from '../../testing/orders.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
 import {
   AUDIT_MISSING_MESSAGE,
   type Context,
@@ -66,14 +66,15 @@ describe('the audit log table', () => {
 describe('existing staff actions are recorded', () => {
   it('disputes.resolve: who, what, the order and the refund, with the request id', async () => {
     const order = await disputedOrder(t);
-    const response = await asUser(t.app, moderator.accessToken)
-      .mutation('disputes.resolve', {
-        disputeId: order.disputeId,
-        outcome: 'refund',
-        note: 'The parcel was lost by the carrier.',
-      })
-      .set('x-request-id', 'req-resolve-1');
-    expect(dataOf(response).refundedMinor).toBe(order.totalMinor);
+    const response = await api(t.app, {
+      token: moderator.accessToken,
+      headers: { 'x-request-id': 'req-resolve-1' },
+    }).disputes.resolve.mutate({
+      disputeId: order.disputeId,
+      outcome: 'refund',
+      note: 'The parcel was lost by the carrier.',
+    });
+    expect(response.refundedMinor).toBe(order.totalMinor);
     const [row] = await rowsFor('dispute.resolve');
     expect(row).toMatchObject({
       actor_id: moderator.id,
@@ -90,7 +91,7 @@ describe('existing staff actions are recorded', () => {
   });
 
   it('admin.cleanupListings', async () => {
-    const cleanup = dataOf(await asUser(t.app, admin.accessToken).mutation('admin.cleanupListings', {}));
+    const cleanup = await api(t.app, admin.accessToken).admin.cleanupListings.mutate({});
     const [cleanupRow] = await rowsFor('admin.cleanupListings');
     expect(cleanupRow).toMatchObject({ actor_email: 'admin@audit.test' });
     expect(cleanupRow!.details).toEqual({ ...cleanup, run_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -107,29 +108,28 @@ describe('audit.search', () => {
       targetId: 'listing-abc',
       details: { reason: 'Counterfeit copy' },
     });
-    const search = (input: unknown) => asUser(t.app, moderator.accessToken).query('audit.search', input);
-    const byAction = dataOf(await search({ action: 'listing' })).rows;
-    expect(byAction.map((row: { action: string }) => row.action)).toEqual(['listing.remove']);
-    const byActor = dataOf(await search({ actor: 'moderator@audit' })).rows;
+    const search = (input: RouterInputs['audit']['search']) =>
+      api(t.app, moderator.accessToken).audit.search.query(input);
+    const byAction = (await search({ action: 'listing' })).rows;
+    expect(byAction.map((row) => row.action)).toEqual(['listing.remove']);
+    const byActor = (await search({ actor: 'moderator@audit' })).rows;
     expect(byActor.length).toBeGreaterThan(0);
-    expect(byActor.every((row: { actorEmail: string }) => row.actorEmail === 'moderator@audit.test')).toBe(
-      true,
-    );
-    expect(dataOf(await search({ q: 'counterfeit' })).rows).toHaveLength(1);
+    expect(byActor.every((row) => row.actorEmail === 'moderator@audit.test')).toBe(true);
+    expect((await search({ q: 'counterfeit' })).rows).toHaveLength(1);
     const today = new Date().toISOString().slice(0, 10);
-    expect(dataOf(await search({ from: today, to: today, action: 'listing.remove' })).rows).toHaveLength(1);
-    expect(dataOf(await search({ to: '2000-01-01' })).rows).toHaveLength(0);
-    expect(errorOf(await search({ from: '2026-02-30' })).status).toBe(400);
-    expect(errorOf(await search({ from: '2026-03-02', to: '2026-03-01' })).message).toMatch(/start date/);
+    expect((await search({ from: today, to: today, action: 'listing.remove' })).rows).toHaveLength(1);
+    expect((await search({ to: '2000-01-01' })).rows).toHaveLength(0);
+    expect(await statusOf(search({ from: '2026-02-30' }))).toBe(400);
+    expect((await refusal(search({ from: '2026-03-02', to: '2026-03-01' }))).message).toMatch(/start date/);
 
     // Paging: nothing repeated, nothing lost.
-    const first = dataOf(await search({ limit: 2 }));
-    const second = dataOf(await search({ limit: 2, before: first.nextBefore }));
-    const ids = [...first.rows, ...second.rows].map((row: { id: string }) => row.id);
+    const first = await search({ limit: 2 });
+    const second = await search({ limit: 2, before: first.nextBefore! });
+    const ids = [...first.rows, ...second.rows].map((row) => row.id);
     expect(new Set(ids).size).toBe(ids.length);
 
-    expect(dataOf(await asUser(t.app, admin.accessToken).query('audit.actions'))).toContain('listing.remove');
-    expect(errorOf(await asUser(t.app, member.accessToken).query('audit.search', {})).status).toBe(403);
+    expect(await api(t.app, admin.accessToken).audit.actions.query()).toContain('listing.remove');
+    expect(await statusOf(api(t.app, member.accessToken).audit.search.query({}))).toBe(403);
   });
 });
 

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { createBook, createListing, createPerson, trpcQuery } from '../../testing/catalogue.ts';
+import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -65,9 +66,9 @@ describe('trending', () => {
     await views(secondCopy.id, 1); // 5 + 1 = 6
     await views(staleListing.id, 50, 30); // outside the window
 
-    const response = await trpcQuery(t.app, 'discovery.trending', { limit: 10 });
-    expect(response.status).toBe(200);
-    const trending = response.body.result.data as { id: string; title: string }[];
+    const trending: { id: string; title: string }[] = await api(t.app).discovery.trending.query({
+      limit: 10,
+    });
     expect(trending.map((card) => card.title)).toEqual(['Selling Fast', 'Wished For', 'Viewed A Lot']);
     expect(trending[0]!.id).toBe(secondCopy.id); // the sold copy is not offered
   });
@@ -88,8 +89,8 @@ describe('staff picks and recently added', () => {
         { listing_id: gone.id, position: 0, note: 'Sold: hidden' },
       ])
       .execute();
-    const picks = (await trpcQuery(t.app, 'discovery.staffPicks', {})).body.result.data;
-    expect(picks.map((pick: { title: string; note: string }) => [pick.title, pick.note])).toEqual([
+    const picks = await api(t.app).discovery.staffPicks.query({});
+    expect(picks.map((pick) => [pick.title, pick.note])).toEqual([
       ['Pick One', 'First'],
       ['Pick Two', 'Second'],
     ]);
@@ -99,13 +100,13 @@ describe('staff picks and recently added', () => {
     const book = await createBook(db, { title: 'Brand New Listing', category: 'fiction' });
     await createListing(db, { sellerId, bookId: book, publishedAt: new Date() });
     await createListing(db, { sellerId, bookId: book, publishedAt: new Date(Date.now() + 86_400_000) });
-    const recent = (await trpcQuery(t.app, 'discovery.recent', { limit: 3 })).body.result.data;
-    expect(recent[0].title).toBe('Brand New Listing');
-    expect(recent.filter((card: { title: string }) => card.title === 'Brand New Listing')).toHaveLength(1);
+    const recent = await api(t.app).discovery.recent.query({ limit: 3 });
+    expect(recent[0]?.title).toBe('Brand New Listing');
+    expect(recent.filter((card) => card.title === 'Brand New Listing')).toHaveLength(1);
   });
 
   it('gathers the home page sections in one call', async () => {
-    const home = (await trpcQuery(t.app, 'discovery.home')).body.result.data;
+    const home = await api(t.app).discovery.home.query();
     expect(Object.keys(home).sort()).toEqual(['charities', 'recent', 'staffPicks', 'trending']);
     expect(home.recent.length).toBeGreaterThan(0);
   });
@@ -113,17 +114,17 @@ describe('staff picks and recently added', () => {
 
 describe('shelves', () => {
   it('counts active books per category and finds one by slug', async () => {
-    const categories = (await trpcQuery(t.app, 'discovery.categories')).body.result.data;
-    const history = categories.find((c: { slug: string }) => c.slug === 'history');
-    expect(history.activeListings).toBe(2);
-    const one = await trpcQuery(t.app, 'discovery.category', { slug: 'history' });
-    expect(one.body.result.data).toMatchObject({
+    const categories = await api(t.app).discovery.categories.query();
+    const history = categories.find((c) => c.slug === 'history');
+    expect(history?.activeListings).toBe(2);
+    const one = await api(t.app).discovery.category.query({ slug: 'history' });
+    expect(one).toMatchObject({
       slug: 'history',
       name: 'History',
       activeListings: 2,
       parent: null,
     });
-    expect((await trpcQuery(t.app, 'discovery.category', { slug: 'no-such-shelf' })).status).toBe(404);
+    expect(await statusOf(api(t.app).discovery.category.query({ slug: 'no-such-shelf' }))).toBe(404);
   });
 
   it('includes sub-categories in a parent category', async () => {
@@ -138,10 +139,9 @@ describe('shelves', () => {
       .execute();
     const book = await createBook(db, { title: 'Battles Long Ago', category: 'military-history' });
     await createListing(db, { sellerId, bookId: book });
-    const browse = (await trpcQuery(t.app, 'listings.browse', { category: 'history' })).body.result.data;
-    expect(browse.items.map((item: { title: string }) => item.title)).toContain('Battles Long Ago');
-    const child = (await trpcQuery(t.app, 'discovery.category', { slug: 'military-history' })).body.result
-      .data;
+    const browse = await api(t.app).listings.browse.query({ category: 'history' });
+    expect(browse.items.map((item) => item.title)).toContain('Battles Long Ago');
+    const child = await api(t.app).discovery.category.query({ slug: 'military-history' });
     expect(child.parent).toEqual({ slug: 'history', name: 'History' });
   });
 
@@ -152,9 +152,9 @@ describe('shelves', () => {
       genres: ['cosy-crime'],
     });
     await createListing(db, { sellerId, bookId: book });
-    const genre = (await trpcQuery(t.app, 'discovery.genre', { slug: 'cosy-crime' })).body.result.data;
+    const genre = await api(t.app).discovery.genre.query({ slug: 'cosy-crime' });
     expect(genre).toMatchObject({ slug: 'cosy-crime', name: 'Cosy crime', activeListings: 1 });
-    expect((await trpcQuery(t.app, 'discovery.genre', { slug: 'space-westerns' })).status).toBe(404);
+    expect(await statusOf(api(t.app).discovery.genre.query({ slug: 'space-westerns' }))).toBe(404);
   });
 
   it('keeps genre filters right when a book’s genres change', async () => {
@@ -171,14 +171,14 @@ describe('shelves', () => {
       .where('book_id', '=', book)
       .where('genre_id', '<>', humour.id)
       .execute();
-    const inHumour = (await trpcQuery(t.app, 'listings.browse', { genre: 'humour' })).body.result.data;
-    const inHorror = (await trpcQuery(t.app, 'listings.browse', { genre: 'horror' })).body.result.data;
-    expect(inHumour.items.map((item: { title: string }) => item.title)).toContain('Changing Genres');
-    expect(inHorror.items.map((item: { title: string }) => item.title)).not.toContain('Changing Genres');
+    const inHumour = await api(t.app).listings.browse.query({ genre: 'humour' });
+    const inHorror = await api(t.app).listings.browse.query({ genre: 'horror' });
+    expect(inHumour.items.map((item) => item.title)).toContain('Changing Genres');
+    expect(inHorror.items.map((item) => item.title)).not.toContain('Changing Genres');
     // And a renamed book is found by its new title.
     await db.updateTable('books').set({ title: 'Renamed Completely' }).where('id', '=', book).execute();
-    const found = (await trpcQuery(t.app, 'listings.search', { q: 'renamed completely' })).body.result.data;
-    expect(found.items[0].title).toBe('Renamed Completely');
+    const found = await api(t.app).listings.search.query({ q: 'renamed completely' });
+    expect(found.items[0]?.title).toBe('Renamed Completely');
     const { rows } = await sql<{
       n: number;
     }>`select count(*)::int as n from listings where genre_ids is null and status = 'active'`.execute(db);
@@ -190,23 +190,20 @@ describe('search suggestions', () => {
   it('offers similar titles on sale and the fullest categories when a search finds nothing', async () => {
     const book = await createBook(db, { title: 'The Lighthouse Keeper', category: 'fiction' });
     await createListing(db, { sellerId, bookId: book });
-    const empty = (await trpcQuery(t.app, 'listings.search', { q: 'lighthouse diaries of a seafarer' })).body
-      .result.data;
+    const empty = await api(t.app).listings.search.query({ q: 'lighthouse diaries of a seafarer' });
     expect(empty.total).toBe(0);
-    const response = await trpcQuery(t.app, 'discovery.suggestions', {
+    const suggestions = await api(t.app).discovery.suggestions.query({
       q: 'lighthouse diaries of a seafarer',
     });
-    expect(response.status).toBe(200);
-    const suggestions = response.body.result.data;
-    expect(suggestions.titles[0].title).toBe('The Lighthouse Keeper');
+    expect(suggestions.titles[0]?.title).toBe('The Lighthouse Keeper');
     expect(suggestions.categories.length).toBeGreaterThan(0);
-    expect(suggestions.categories[0].activeListings).toBeGreaterThanOrEqual(
-      suggestions.categories.at(-1).activeListings,
+    expect(suggestions.categories[0]?.activeListings).toBeGreaterThanOrEqual(
+      suggestions.categories.at(-1)!.activeListings,
     );
   });
 
   it('answers emoji or nonsense with categories only', async () => {
-    const suggestions = (await trpcQuery(t.app, 'discovery.suggestions', { q: '🦄🦄' })).body.result.data;
+    const suggestions = await api(t.app).discovery.suggestions.query({ q: '🦄🦄' });
     expect(suggestions.titles).toEqual([]);
     expect(suggestions.categories.length).toBeGreaterThan(0);
   });

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
-import { createBook, createListing, trpcQuery } from '../../testing/catalogue.ts';
-import { asUser, dataOf, errorOf } from '../../testing/selling.ts';
+import { createBook, createListing } from '../../testing/catalogue.ts';
+import { api, type RouterInputs, refusal, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -40,54 +40,50 @@ afterAll(async () => {
 
 describe('staff listings', () => {
   it('only staff may search or change listings', async () => {
-    const as = asUser(t.app, seller.accessToken);
-    expect((await as.query('staffListings.search', {})).status).toBe(403);
+    const as = api(t.app, seller.accessToken);
+    expect(await statusOf(as.staffListings.search.query({}))).toBe(403);
     expect(
-      (
-        await as.mutation('staffListings.setRemoved', {
+      await statusOf(
+        as.staffListings.setRemoved.mutate({
           listingId: listing.id,
           removed: true,
           reason: 'Mine',
-        })
-      ).status,
+        }),
+      ),
     ).toBe(403);
-    expect((await trpcQuery(t.app, 'staffListings.search', {})).status).toBe(401);
+    expect(await statusOf(api(t.app).staffListings.search.query({}))).toBe(401);
   });
 
   it('finds listings by title, slug, seller and status', async () => {
-    const as = asUser(t.app, moderator.accessToken);
-    const ids = async (input: object) =>
-      dataOf(await as.query('staffListings.search', input)).map((row: { id: string }) => row.id);
+    const as = api(t.app, moderator.accessToken);
+    const ids = async (input: RouterInputs['staffListings']['search']) =>
+      (await as.staffListings.search.query(input)).map((row) => row.id);
     expect(await ids({ q: 'counterfeit' })).toEqual([listing.id]);
     expect(await ids({ q: 'atlas-1' })).toEqual([listing.id]);
     expect(await ids({ seller: 'seller@listings-staff', status: 'sold' })).toEqual([sold.id]);
     expect((await ids({ seller: 'SELLER@listings-staff' })).sort()).toEqual([listing.id, sold.id].sort());
     expect(await ids({ q: 'no such book' })).toEqual([]);
-    expect(errorOf(await as.query('staffListings.search', { status: 'gone' }))).toEqual({
+    expect(await refusal(as.staffListings.search.query({ status: 'gone' as never }))).toEqual({
       status: 400,
       message: 'status: Choose a status from the list',
     });
   });
 
   it('a moderator removes a listing with a reason: it leaves the shop, the seller is emailed, the log records it', async () => {
-    const as = asUser(t.app, moderator.accessToken);
+    const as = api(t.app, moderator.accessToken);
     expect(
-      errorOf(
-        await as.mutation('staffListings.setRemoved', { listingId: listing.id, removed: true, reason: '' }),
-      ),
+      await refusal(as.staffListings.setRemoved.mutate({ listingId: listing.id, removed: true, reason: '' })),
     ).toEqual({
       status: 400,
       message: 'reason: Give a reason (at least 3 characters): the seller is told it',
     });
-    const removed = dataOf(
-      await as.mutation('staffListings.setRemoved', {
-        listingId: listing.id,
-        removed: true,
-        reason: 'Counterfeit copy',
-      }),
-    );
+    const removed = await as.staffListings.setRemoved.mutate({
+      listingId: listing.id,
+      removed: true,
+      reason: 'Counterfeit copy',
+    });
     expect(removed).toMatchObject({ status: 'removed', removedReason: 'Counterfeit copy' });
-    expect(dataOf(await trpcQuery(t.app, 'listings.bySlug', { slug: listing.slug }))).toMatchObject({
+    expect(await api(t.app).listings.bySlug.query({ slug: listing.slug })).toMatchObject({
       status: 'removed',
       available: false,
     });
@@ -105,8 +101,8 @@ describe('staff listings', () => {
       details: { from: 'active', to: 'removed', reason: 'Counterfeit copy' },
     });
     expect(
-      errorOf(
-        await as.mutation('staffListings.setRemoved', {
+      await refusal(
+        as.staffListings.setRemoved.mutate({
           listingId: listing.id,
           removed: true,
           reason: 'Again',
@@ -116,14 +112,12 @@ describe('staff listings', () => {
   });
 
   it('restores it to the status it had, and refuses a listing a buyer has', async () => {
-    const as = asUser(t.app, admin.accessToken);
-    const restored = dataOf(
-      await as.mutation('staffListings.setRemoved', {
-        listingId: listing.id,
-        removed: false,
-        reason: 'Seller proved it is genuine',
-      }),
-    );
+    const as = api(t.app, admin.accessToken);
+    const restored = await as.staffListings.setRemoved.mutate({
+      listingId: listing.id,
+      removed: false,
+      reason: 'Seller proved it is genuine',
+    });
     expect(restored).toMatchObject({ status: 'active', removedReason: null });
     expect(await lastEmailTo(db, seller.email)).toMatchObject({ template: 'listing_restored' });
     expect(
@@ -136,8 +130,8 @@ describe('staff listings', () => {
     ).toEqual([{ action: 'listing.remove' }, { action: 'listing.restore' }]);
 
     expect(
-      errorOf(
-        await as.mutation('staffListings.setRemoved', { listingId: sold.id, removed: true, reason: 'Fake' }),
+      await refusal(
+        as.staffListings.setRemoved.mutate({ listingId: sold.id, removed: true, reason: 'Fake' }),
       ),
     ).toEqual({
       status: 409,

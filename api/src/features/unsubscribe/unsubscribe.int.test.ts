@@ -2,7 +2,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { createPerson, trpcMutation, trpcQuery } from '../../testing/catalogue.ts';
+import { WEB } from '../../testing/auth.ts';
+import { createPerson } from '../../testing/catalogue.ts';
+import { api, failure, statusOf } from '../../testing/client.ts';
 import { unsubscribePath } from './unsubscribe.service.ts';
 
 let t: TestApp;
@@ -27,36 +29,34 @@ afterAll(async () => {
 describe('unsubscribe links', () => {
   it('work without signing in, record the suppression once, and say so', async () => {
     const input = linkInput(unsubscribePath(secrets, userId, 'newsletter'));
-    const check = await trpcQuery(t.app, 'unsubscribe.check', input);
-    expect(check.status).toBe(200);
-    expect(check.body.result.data).toEqual({
+    const check = await api(t.app).unsubscribe.check.query(input);
+    expect(check).toEqual({
       list: 'newsletter',
       listLabel: 'the Reshelf newsletter',
       recipient: 's•••••••••@example.co.uk',
       unsubscribed: false,
     });
     for (let i = 0; i < 2; i++) {
-      const confirm = await trpcMutation(t.app, 'unsubscribe.confirm', input);
-      expect(confirm.status).toBe(200);
-      expect(confirm.body.result.data.unsubscribed).toBe(true);
+      const confirm = await api(t.app, { headers: WEB }).unsubscribe.confirm.mutate(input);
+      expect(confirm.unsubscribed).toBe(true);
     }
     const rows = await t.database.handle.db.selectFrom('email_suppressions').selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ user_id: userId, list: 'newsletter', source: 'link' });
-    expect((await trpcQuery(t.app, 'unsubscribe.check', input)).body.result.data.unsubscribed).toBe(true);
+    expect((await api(t.app).unsubscribe.check.query(input)).unsubscribed).toBe(true);
   });
 
   it('work for an email address without an account', async () => {
     const input = linkInput(unsubscribePath(secrets, 'guest@example.com', 'all'));
-    const confirm = await trpcMutation(t.app, 'unsubscribe.confirm', input);
-    expect(confirm.body.result.data).toMatchObject({
+    const confirm = await api(t.app, { headers: WEB }).unsubscribe.confirm.mutate(input);
+    expect(confirm).toMatchObject({
       list: 'all',
       recipient: 'g••••@example.com',
       unsubscribed: true,
     });
     // "all" covers every list.
     const other = linkInput(unsubscribePath(secrets, 'guest@example.com', 'recommendations'));
-    expect((await trpcQuery(t.app, 'unsubscribe.check', other)).body.result.data.unsubscribed).toBe(true);
+    expect((await api(t.app).unsubscribe.check.query(other)).unsubscribed).toBe(true);
   });
 
   it('refuse a tampered link with a clear message and record nothing', async () => {
@@ -72,13 +72,13 @@ describe('unsubscribe links', () => {
     ];
     for (const input of tampered) {
       for (const response of [
-        await trpcQuery(t.app, 'unsubscribe.check', input),
-        await trpcMutation(t.app, 'unsubscribe.confirm', input),
+        await failure(api(t.app).unsubscribe.check.query(input)),
+        await failure(api(t.app, { headers: WEB }).unsubscribe.confirm.mutate(input)),
       ]) {
         expect(response.status).toBe(400);
-        expect(response.body.error.message).toMatch(/This unsubscribe link isn’t valid/);
+        expect(response.message).toMatch(/This unsubscribe link isn’t valid/);
         // The account has no email settings to send anyone to.
-        expect(response.body.error.message).not.toMatch(/email settings/);
+        expect(response.message).not.toMatch(/email settings/);
       }
     }
     const rows = await t.database.handle.db
@@ -91,9 +91,9 @@ describe('unsubscribe links', () => {
   });
 
   it('answer an incomplete link with a 400, not a 500', async () => {
-    expect((await trpcQuery(t.app, 'unsubscribe.check', { u: userId })).status).toBe(400);
+    expect(await statusOf(api(t.app).unsubscribe.check.query({ u: userId } as never))).toBe(400);
     expect(
-      (await trpcQuery(t.app, 'unsubscribe.check', { u: 'x'.repeat(10_000), l: 'all', s: 'abc' })).status,
+      await statusOf(api(t.app).unsubscribe.check.query({ u: 'x'.repeat(10_000), l: 'all', s: 'abc' })),
     ).toBe(400);
   });
 });
