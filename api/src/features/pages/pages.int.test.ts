@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../../db/migrate.ts';
 import { SITE_PAGES, seedSitePages } from '../../seed/site-pages.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { trpcQuery } from '../../testing/catalogue.ts';
+import { api, statusOf } from '../../testing/client.ts';
 
 const EMAIL_PAGES_MIGRATION = '20261124130000_pages_say_what_emails_do.sql';
 const NOTIFICATION_PAGES_MIGRATION = '20261124221500_pages_tell_the_truth_about_notifications.sql';
@@ -23,9 +23,7 @@ afterAll(async () => {
 
 describe('static pages', () => {
   it.each(SITE_PAGES.map((page) => page.slug))('serves %s from the database as Markdown', async (slug) => {
-    const response = await trpcQuery(t.app, 'pages.bySlug', { slug });
-    expect(response.status).toBe(200);
-    const page = response.body.result.data;
+    const page = await api(t.app).pages.bySlug.query({ slug });
     expect(page.title.length).toBeGreaterThan(3);
     expect(page.bodyMarkdown.length).toBeGreaterThan(400);
     expect(page.bodyMarkdown).not.toMatch(/lorem ipsum/i);
@@ -51,12 +49,12 @@ describe('static pages', () => {
         },
       ])
       .execute();
-    expect(
-      (await trpcQuery(t.app, 'pages.bySlug', { slug: 'book-fair-2027' })).body.result.data.bodyMarkdown,
-    ).toBe('## Stand 12');
-    expect((await trpcQuery(t.app, 'pages.bySlug', { slug: 'draft-page' })).status).toBe(404);
-    expect((await trpcQuery(t.app, 'pages.bySlug', { slug: 'nothing-here' })).status).toBe(404);
-    expect((await trpcQuery(t.app, 'pages.bySlug', { slug: '../../etc/passwd' })).status).toBe(400);
+    expect((await api(t.app).pages.bySlug.query({ slug: 'book-fair-2027' })).bodyMarkdown).toBe(
+      '## Stand 12',
+    );
+    expect(await statusOf(api(t.app).pages.bySlug.query({ slug: 'draft-page' }))).toBe(404);
+    expect(await statusOf(api(t.app).pages.bySlug.query({ slug: 'nothing-here' }))).toBe(404);
+    expect(await statusOf(api(t.app).pages.bySlug.query({ slug: '../../etc/passwd' }))).toBe(400);
   });
 
   it('seeds the pages once, leaving staff edits alone', async () => {
@@ -87,12 +85,12 @@ const PROMISED_SETTING = /email (settings|preferences)/i;
 describe('what the pages say about emails', () => {
   it('says what is true: service emails cannot be turned off, the optional ones are in email settings', async () => {
     for (const slug of ['faq', 'help-centre']) {
-      const page = (await trpcQuery(t.app, 'pages.bySlug', { slug })).body.result.data;
+      const page = await api(t.app).pages.bySlug.query({ slug });
       expect(page.bodyMarkdown, slug).toMatch(/\[your email settings\]\(\/account\/settings#emails\)/);
       expect(page.bodyMarkdown, slug).toMatch(/can't be turned off while you have an account/);
       expect(page.bodyMarkdown, slug).toMatch(/Notifications/);
     }
-    const faq = (await trpcQuery(t.app, 'pages.bySlug', { slug: 'faq' })).body.result.data.bodyMarkdown;
+    const faq = (await api(t.app).pages.bySlug.query({ slug: 'faq' })).bodyMarkdown;
     expect(faq).toMatch(/price drops on books in your wishlist, and unread messages/);
     expect(faq).toMatch(/unsubscribe link/);
     expect(faq).toMatch(/We don't send newsletters or marketing emails/);
