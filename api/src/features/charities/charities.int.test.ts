@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import {
-  createBook,
-  createCharity,
-  createListing,
-  createPerson,
-  trpcQuery,
-} from '../../testing/catalogue.ts';
+import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, type RouterInputs, refusal } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -45,15 +40,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const directory = async (input: Record<string, unknown>) => {
-  const response = await trpcQuery(t.app, 'charities.directory', input);
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body.result.data as {
-    items: { slug: string; activeListings: number }[];
-    total: number;
-    towns: string[];
-  };
-};
+const directory = (input: RouterInputs['charities']['directory']) =>
+  api(t.app).charities.directory.query(input);
 
 describe('charity directory', () => {
   it('lists approved charities only, A to Z, with their towns', async () => {
@@ -77,30 +65,30 @@ describe('charity directory', () => {
   });
 
   it('refuses over-long search text with a 400', async () => {
-    const response = await trpcQuery(t.app, 'charities.directory', { q: 'x'.repeat(5000) });
+    const response = await refusal(api(t.app).charities.directory.query({ q: 'x'.repeat(5000) }));
     expect(response.status).toBe(400);
-    expect(response.body.error.message).toMatch(/at most 100 characters/);
+    expect(response.message).toMatch(/at most 100 characters/);
   });
 });
 
 describe('charity profile', () => {
   it('shows an approved charity, and 404 for pending, rejected or unknown ones', async () => {
-    const ok = await trpcQuery(t.app, 'charities.bySlug', { slug: 'banbury-hospice-books' });
-    expect(ok.body.result.data).toMatchObject({
+    const ok = await api(t.app).charities.bySlug.query({ slug: 'banbury-hospice-books' });
+    expect(ok).toMatchObject({
       name: 'Banbury Hospice Books',
       town: 'Banbury',
       activeListings: 1,
     });
     for (const slug of ['pending-charity', 'rejected-charity', 'nobody-here']) {
-      const response = await trpcQuery(t.app, 'charities.bySlug', { slug });
+      const response = await refusal(api(t.app).charities.bySlug.query({ slug }));
       expect(response.status).toBe(404);
-      expect(response.body.error.message).toBe('We couldn’t find that charity on Reshelf.');
+      expect(response.message).toBe('We couldn’t find that charity on Reshelf.');
     }
   });
 
   it('features the charities with the most books', async () => {
-    const featured = (await trpcQuery(t.app, 'charities.featured', { limit: 2 })).body.result.data;
-    expect(featured[0].slug).toBe('banbury-hospice-books');
+    const featured = await api(t.app).charities.featured.query({ limit: 2 });
+    expect(featured[0]?.slug).toBe('banbury-hospice-books');
     expect(featured).toHaveLength(2);
   });
 });

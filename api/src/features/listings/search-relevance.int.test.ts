@@ -7,7 +7,8 @@ import type { SearchResult, SearchSuggestions } from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalogueDemo } from '../../seed/catalogue-demo.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { createBook, createListing, createPerson, trpcQuery } from '../../testing/catalogue.ts';
+import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api } from '../../testing/client.ts';
 
 let t: TestApp;
 
@@ -21,15 +22,11 @@ afterAll(async () => {
 });
 
 async function search(q: string): Promise<SearchResult> {
-  const response = await trpcQuery(t.app, 'listings.search', { q });
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body.result.data as SearchResult;
+  return await api(t.app).listings.search.query({ q });
 }
 
 async function suggestions(q: string): Promise<SearchSuggestions> {
-  const response = await trpcQuery(t.app, 'discovery.suggestions', { q });
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body.result.data as SearchSuggestions;
+  return await api(t.app).discovery.suggestions.query({ q });
 }
 
 /** Query → the book that must come first, and why. */

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import {
-  createBook,
-  createCharity,
-  createListing,
-  createPerson,
-  trpcQuery,
-} from '../../testing/catalogue.ts';
+import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, statusOf } from '../../testing/client.ts';
 
 let t: TestApp;
 let busy: string;
@@ -36,24 +31,21 @@ afterAll(async () => {
 
 describe('sellers', () => {
   it('discovers sellers with books on sale, busiest first, charities by their name', async () => {
-    const sellers = (await trpcQuery(t.app, 'sellers.discover', {})).body.result.data;
-    expect(sellers.map((s: { displayName: string }) => s.displayName)).toEqual([
-      'Busy Seller',
-      'Shelter Books',
-    ]);
-    expect(sellers[0].activeListings).toBe(3);
-    expect(sellers[1].charity).toEqual({ slug: 'shelter-books', name: 'Shelter Books' });
+    const sellers = await api(t.app).sellers.discover.query({});
+    expect(sellers.map((s) => s.displayName)).toEqual(['Busy Seller', 'Shelter Books']);
+    expect(sellers[0]?.activeListings).toBe(3);
+    expect(sellers[1]?.charity).toEqual({ slug: 'shelter-books', name: 'Shelter Books' });
   });
 
   it('shows a seller’s profile even with nothing on sale, and 404 for an unknown id', async () => {
-    const profile = (await trpcQuery(t.app, 'sellers.byId', { sellerId: quiet })).body.result.data;
+    const profile = await api(t.app).sellers.byId.query({ sellerId: quiet });
     expect(profile).toMatchObject({ id: quiet, displayName: 'Quiet Seller', activeListings: 0 });
-    const missing = await trpcQuery(t.app, 'sellers.byId', {
+    const missing = api(t.app).sellers.byId.query({
       sellerId: '00000000-0000-4000-8000-000000000000',
     });
-    expect(missing.status).toBe(404);
-    const malformed = await trpcQuery(t.app, 'sellers.byId', { sellerId: 'abc' });
-    expect(malformed.status).toBe(400);
+    expect(await statusOf(missing)).toBe(404);
+    const malformed = api(t.app).sellers.byId.query({ sellerId: 'abc' });
+    expect(await statusOf(malformed)).toBe(400);
     expect(busy).toBeTruthy();
   });
 });
