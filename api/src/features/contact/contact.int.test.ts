@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { trpcMutation } from '../../testing/catalogue.ts';
+import { WEB } from '../../testing/auth.ts';
+import { api, failure, statusOf } from '../../testing/client.ts';
 import { CONTACT_LIMIT, listContactMessages, submitContactMessage } from './contact.service.ts';
 
 let t: TestApp;
@@ -22,9 +23,10 @@ const message = {
 
 describe('the contact form', () => {
   it('stores a message from someone not signed in and gives a reference', async () => {
-    const response = await trpcMutation(t.app, 'contact.submit', message).set('user-agent', 'Reader/1');
-    expect(response.status).toBe(200);
-    expect(response.body.result.data).toMatchObject({
+    const response = await api(t.app, {
+      headers: { ...WEB, 'user-agent': 'Reader/1' },
+    }).contact.submit.mutate(message);
+    expect(response).toMatchObject({
       received: true,
       reference: expect.stringMatching(/^RS-MSG-[0-9A-F]{8}$/),
     });
@@ -41,19 +43,20 @@ describe('the contact form', () => {
     [{ ...message, message: 'Hi' }, 'message', 'Your message needs at least 10 characters'],
     [{ ...message, message: 'x'.repeat(10_000) }, 'message', 'Your message can be at most 5,000 characters'],
   ])('explains what is wrong with a field (%#)', async (input, field, text) => {
-    const response = await trpcMutation(t.app, 'contact.submit', input);
+    const response = await failure(api(t.app, { headers: WEB }).contact.submit.mutate(input as never));
     expect(response.status).toBe(400);
-    expect(response.body.error.data.zodError.fieldErrors[field]).toEqual([text]);
+    const { zodError } = response.data as { zodError: { fieldErrors: Record<string, string[]> } };
+    expect(zodError.fieldErrors[field]).toEqual([text]);
   });
 
   it('thanks a bot that fills in the hidden field, and keeps nothing', async () => {
     const db = t.database.handle.db;
     const before = await db.selectFrom('contact_messages').select('id').execute();
-    const response = await trpcMutation(t.app, 'contact.submit', {
+    const response = api(t.app, { headers: WEB }).contact.submit.mutate({
       ...message,
       website: 'http://spam.example',
     });
-    expect(response.status).toBe(200);
+    expect(await statusOf(response)).toBe(200);
     expect((await db.selectFrom('contact_messages').select('id').execute()).length).toBe(before.length);
   });
 
@@ -112,21 +115,14 @@ describe('staff reading messages (listContactMessages)', () => {
 describe('contact.list', () => {
   it('lets staff read the messages and nobody else', async () => {
     const { createUser } = await import('../../testing/auth.ts');
-    const request = (await import('supertest')).default;
     const moderator = await createUser(t.database.handle.db, t.services.identity, 'contact-mod@example.com', {
       roles: ['moderator'],
     });
     const buyer = await createUser(t.database.handle.db, t.services.identity, 'contact-buyer@example.com');
-    const asModerator = await request(t.app.server)
-      .get('/trpc/contact.list')
-      .set('authorization', `Bearer ${moderator.accessToken}`);
-    expect(asModerator.status).toBe(200);
-    expect(asModerator.body.result.data.items.length).toBeGreaterThan(0);
-    expect(asModerator.body.result.data.items[0]).toHaveProperty('message');
-    const asBuyer = await request(t.app.server)
-      .get('/trpc/contact.list')
-      .set('authorization', `Bearer ${buyer.accessToken}`);
-    expect(asBuyer.status).toBe(403);
-    expect((await request(t.app.server).get('/trpc/contact.list')).status).toBe(401);
+    const asModerator = await api(t.app, moderator.accessToken).contact.list.query();
+    expect(asModerator.items.length).toBeGreaterThan(0);
+    expect(asModerator.items[0]).toHaveProperty('message');
+    expect(await statusOf(api(t.app, buyer.accessToken).contact.list.query())).toBe(403);
+    expect(await statusOf(api(t.app).contact.list.query())).toBe(401);
   });
 });
