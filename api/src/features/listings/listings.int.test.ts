@@ -3,14 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { seedCatalogueDemo } from '../../seed/catalogue-demo.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { WEB } from '../../testing/auth.ts';
 import {
   createBook,
   createCharity,
   createListing,
   createPerson,
-  trpcMutation,
   trpcQuery,
 } from '../../testing/catalogue.ts';
+import { api, type RouterInputs, statusOf } from '../../testing/client.ts';
 import { searchListings } from './listings.service.ts';
 
 let t: TestApp;
@@ -38,16 +39,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function search(input: Record<string, unknown>): Promise<SearchResult> {
-  const response = await trpcQuery(t.app, 'listings.search', input);
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body.result.data as SearchResult;
+async function search(input: RouterInputs['listings']['search']): Promise<SearchResult> {
+  return await api(t.app).listings.search.query(input);
 }
 
-async function browse(input: Record<string, unknown> = {}): Promise<ListingPage> {
-  const response = await trpcQuery(t.app, 'listings.browse', input);
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body.result.data as ListingPage;
+async function browse(input: RouterInputs['listings']['browse'] = {}): Promise<ListingPage> {
+  return await api(t.app).listings.browse.query(input);
 }
 
 const titles = (page: ListingPage) => page.items.map((item) => item.title);
@@ -360,9 +357,7 @@ describe('the listing page', () => {
   it('shows the full price: item, postage for its parcel size, buyer protection with its VAT, total', async () => {
     const book = await createBook(db, { title: 'A Priced Book', category: 'fiction', genres: ['classics'] });
     const { slug } = await createListing(db, { sellerId, bookId: book, price: 799, parcelSize: 'medium' });
-    const response = await trpcQuery(t.app, 'listings.bySlug', { slug });
-    expect(response.status).toBe(200);
-    const detail = response.body.result.data;
+    const detail = await api(t.app).listings.bySlug.query({ slug });
     expect(detail).toMatchObject({
       title: 'A Priced Book',
       available: true,
@@ -392,7 +387,7 @@ describe('the listing page', () => {
       .where('key', '=', 'postage_bands')
       .execute();
     try {
-      const detail = (await trpcQuery(t.app, 'listings.bySlug', { slug })).body.result.data;
+      const detail = await api(t.app).listings.bySlug.query({ slug });
       expect(detail.price).toMatchObject({ postageMinor: 600, protectionMinor: 120, totalMinor: 1720 });
     } finally {
       await db
@@ -418,20 +413,19 @@ describe('the listing page', () => {
       description: 'Spam text',
     });
     const draft = await createListing(db, { sellerId, bookId: book, status: 'draft' });
-    const soldDetail = (await trpcQuery(t.app, 'listings.bySlug', { slug: sold.slug })).body.result.data;
+    const soldDetail = await api(t.app).listings.bySlug.query({ slug: sold.slug });
     expect(soldDetail).toMatchObject({
       available: false,
       unavailableReason: 'sold',
       description: 'Lovely copy',
     });
-    const removedDetail = (await trpcQuery(t.app, 'listings.bySlug', { slug: removed.slug })).body.result
-      .data;
+    const removedDetail = await api(t.app).listings.bySlug.query({ slug: removed.slug });
     expect(removedDetail).toMatchObject({
       available: false,
       unavailableReason: 'removed',
       description: null,
     });
-    expect((await trpcQuery(t.app, 'listings.bySlug', { slug: draft.slug })).status).toBe(404);
+    expect(await statusOf(api(t.app).listings.bySlug.query({ slug: draft.slug }))).toBe(404);
   });
 
   it('names the charity for a charity listing', async () => {
@@ -444,7 +438,7 @@ describe('the listing page', () => {
     });
     const book = await createBook(db, { title: 'Charity Copy', category: 'fiction' });
     const { slug } = await createListing(db, { sellerId: owner, bookId: book, charityId });
-    const detail = (await trpcQuery(t.app, 'listings.bySlug', { slug })).body.result.data;
+    const detail = await api(t.app).listings.bySlug.query({ slug });
     expect(detail.charity).toMatchObject({
       slug: 'test-hospice-books',
       name: 'Test Hospice Books',
@@ -464,9 +458,9 @@ describe('the listing page', () => {
       bookId: book,
       publishedAt: new Date(Date.now() - 86_400_000),
     });
-    const similar = (await trpcQuery(t.app, 'listings.similar', { slug: a.slug })).body.result.data;
-    expect(similar[0].id).toBe(b.id);
-    expect(similar.map((card: { id: string }) => card.id)).not.toContain(a.id);
+    const similar = await api(t.app).listings.similar.query({ slug: a.slug });
+    expect(similar[0]?.id).toBe(b.id);
+    expect(similar.map((card) => card.id)).not.toContain(a.id);
     expect(similar.length).toBeGreaterThan(1);
   });
 
@@ -474,13 +468,16 @@ describe('the listing page', () => {
     const book = await createBook(db, { title: 'Viewed Book', category: 'fiction' });
     const { id } = await createListing(db, { sellerId, bookId: book });
     for (let i = 0; i < 3; i++) {
-      const response = await trpcMutation(t.app, 'listings.recordView', { listingId: id }).set(
-        'user-agent',
-        'Test/1',
+      const response = api(t.app, { headers: { ...WEB, 'user-agent': 'Test/1' } }).listings.recordView.mutate(
+        {
+          listingId: id,
+        },
       );
-      expect(response.status).toBe(200);
+      expect(await statusOf(response)).toBe(200);
     }
-    await trpcMutation(t.app, 'listings.recordView', { listingId: id }).set('user-agent', 'Other/2');
+    await api(t.app, { headers: { ...WEB, 'user-agent': 'Other/2' } }).listings.recordView.mutate({
+      listingId: id,
+    });
     const views = await db
       .selectFrom('listing_views')
       .select('viewer_key')
