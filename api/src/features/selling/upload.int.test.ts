@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook } from '../../testing/catalogue.ts';
-import { asUser, dataOf, photo, solidPng } from '../../testing/selling.ts';
+import { api } from '../../testing/client.ts';
+import { photo, solidPng, uploadListingPhoto } from '../../testing/selling.ts';
 import {
   IMAGE_BUSY_RETRY_SECONDS,
   IMAGE_WORK_CONCURRENCY,
@@ -37,7 +38,7 @@ afterAll(async () => {
 });
 
 async function newDraft(user: TestUser = seller): Promise<SellerListing> {
-  return dataOf(await asUser(t.app, user.accessToken).mutation('selling.start', { isbn: null })).listing;
+  return (await api(t.app, user.accessToken).selling.start.mutate({ isbn: null })).listing;
 }
 
 /** Every file the embedded storage holds for a listing. */
@@ -57,7 +58,9 @@ describe('uploading a listing photo', () => {
   it('takes a JPEG, stores 1600 px and 400 px WebP, adds it to the draft and serves it for ever', async () => {
     const draft = await newDraft();
     const jpeg = await photo(3000, 2000, 'jpeg');
-    const response = await asUser(t.app, seller.accessToken).upload(
+    const response = await uploadListingPhoto(
+      t.app,
+      seller.accessToken,
       draft.id,
       jpeg,
       'IMG_0001.JPG',
@@ -81,7 +84,9 @@ describe('uploading a listing photo', () => {
 
   it('takes a PNG sent with no useful name or type: the bytes decide', async () => {
     const draft = await newDraft();
-    const response = await asUser(t.app, seller.accessToken).upload(
+    const response = await uploadListingPhoto(
+      t.app,
+      seller.accessToken,
       draft.id,
       await photo(300, 400, 'png'),
       'blob',
@@ -93,7 +98,9 @@ describe('uploading a listing photo', () => {
 
   it('refuses a text file called photo.jpg, with the message, and stores nothing', async () => {
     const draft = await newDraft();
-    const response = await asUser(t.app, seller.accessToken).upload(
+    const response = await uploadListingPhoto(
+      t.app,
+      seller.accessToken,
       draft.id,
       Buffer.from('Definitely a photo of my book. Trust me.\n'),
       'photo.jpg',
@@ -102,16 +109,23 @@ describe('uploading a listing photo', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'Bad Request', message: SELLING_MESSAGES.photoNotImage });
     expect(await storedFiles(draft.id)).toEqual([]);
-    expect(
-      dataOf(await asUser(t.app, seller.accessToken).query('selling.get', { listingId: draft.id })).photos,
-    ).toEqual([]);
+    expect((await api(t.app, seller.accessToken).selling.get.query({ listingId: draft.id })).photos).toEqual(
+      [],
+    );
   });
 
   it('refuses a file over 10 MB with 413 and the message', async () => {
     const draft = await newDraft();
     const big = Buffer.alloc(SELLING_LIMITS.maxPhotoBytes + 1024, 0x20);
     big.set([0xff, 0xd8, 0xff, 0xe0]);
-    const response = await asUser(t.app, seller.accessToken).upload(draft.id, big, 'huge.jpg', 'image/jpeg');
+    const response = await uploadListingPhoto(
+      t.app,
+      seller.accessToken,
+      draft.id,
+      big,
+      'huge.jpg',
+      'image/jpeg',
+    );
     expect(response.status).toBe(413);
     expect(response.body.message).toBe(SELLING_MESSAGES.photoTooBig);
     expect(await storedFiles(draft.id)).toEqual([]);
@@ -127,7 +141,14 @@ describe('uploading a listing photo', () => {
       .toBuffer();
     expect(png.length).toBeGreaterThan(5 * 1024 * 1024);
     expect(png.length).toBeLessThan(SELLING_LIMITS.maxPhotoBytes);
-    const response = await asUser(t.app, seller.accessToken).upload(draft.id, png, 'scan.png', 'image/png');
+    const response = await uploadListingPhoto(
+      t.app,
+      seller.accessToken,
+      draft.id,
+      png,
+      'scan.png',
+      'image/png',
+    );
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ width: 1500, height: 1500 });
   });
@@ -136,9 +157,9 @@ describe('uploading a listing photo', () => {
     const draft = await newDraft();
     const small = await photo(20, 20);
     for (let i = 0; i < SELLING_LIMITS.maxPhotos; i++) {
-      expect((await asUser(t.app, seller.accessToken).upload(draft.id, small)).status).toBe(201);
+      expect((await uploadListingPhoto(t.app, seller.accessToken, draft.id, small)).status).toBe(201);
     }
-    const ninth = await asUser(t.app, seller.accessToken).upload(draft.id, small);
+    const ninth = await uploadListingPhoto(t.app, seller.accessToken, draft.id, small);
     expect(ninth.status).toBe(400);
     expect(ninth.body.message).toBe(SELLING_MESSAGES.tooManyPhotos);
     expect(await storedFiles(draft.id)).toHaveLength(SELLING_LIMITS.maxPhotos * 2);
@@ -146,21 +167,20 @@ describe('uploading a listing photo', () => {
 
   it('removes a photo and its files; deleting a draft deletes its files', async () => {
     const draft = await newDraft();
-    const api = asUser(t.app, seller.accessToken);
-    const first = (await api.upload(draft.id, await photo(30, 30))).body;
-    const second = (await api.upload(draft.id, await photo(40, 30))).body;
+    const calls = api(t.app, seller.accessToken);
+    const first = (await uploadListingPhoto(t.app, seller.accessToken, draft.id, await photo(30, 30))).body;
+    const second = (await uploadListingPhoto(t.app, seller.accessToken, draft.id, await photo(40, 30))).body;
     expect(await storedFiles(draft.id)).toHaveLength(4);
-    const reordered = dataOf<SellerListing>(
-      await api.mutation('selling.reorderPhotos', { listingId: draft.id, photos: [second.url, first.url] }),
-    );
+    const reordered = await calls.selling.reorderPhotos.mutate({
+      listingId: draft.id,
+      photos: [second.url, first.url],
+    });
     expect(reordered.photos).toEqual([second.url, first.url]);
-    const after = dataOf<SellerListing>(
-      await api.mutation('selling.removePhoto', { listingId: draft.id, url: first.url }),
-    );
+    const after = await calls.selling.removePhoto.mutate({ listingId: draft.id, url: first.url });
     expect(after.photos).toEqual([second.url]);
     expect((await request(t.app.server).get(first.url)).status).toBe(404);
     expect(await storedFiles(draft.id)).toHaveLength(2);
-    dataOf(await api.mutation('selling.deleteDraft', { listingId: draft.id }));
+    await calls.selling.deleteDraft.mutate({ listingId: draft.id });
     expect(await storedFiles(draft.id)).toEqual([]);
   });
 
@@ -198,7 +218,7 @@ describe('uploading a listing photo', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.message).toBe('Please sign in to continue.');
     // Someone else's listing, a missing listing id, no file.
-    const theirs = await asUser(t.app, other.accessToken).upload(draft.id, png);
+    const theirs = await uploadListingPhoto(t.app, other.accessToken, draft.id, png);
     expect(theirs.status).toBe(404);
     expect(theirs.body.message).toBe(SELLING_MESSAGES.notYours);
     const noListing = await request(t.app.server)
@@ -221,7 +241,14 @@ describe('image work, bounded (decision 0026)', () => {
     const huge = await solidPng(10_000, 5_000);
     expect(huge.length).toBeLessThan(1024 * 1024); // a small file: one colour deflates to nothing
     const before = imageWork.stats().started;
-    const response = await asUser(t.app, seller.accessToken).upload(draft.id, huge, 'huge.png', 'image/png');
+    const response = await uploadListingPhoto(
+      t.app,
+      seller.accessToken,
+      draft.id,
+      huge,
+      'huge.png',
+      'image/png',
+    );
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'Bad Request', message: SELLING_MESSAGES.photoTooManyPixels });
     expect(response.body.message).toMatch(/^This image is larger than 40 megapixels\./);
@@ -249,11 +276,11 @@ describe('image work, bounded (decision 0026)', () => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 5);
     const started = performance.now();
-    let responses: Awaited<ReturnType<ReturnType<typeof asUser>['upload']>>[];
+    let responses: Awaited<ReturnType<typeof uploadListingPhoto>>[];
     try {
       responses = await Promise.all(
         drafts.map((draft, n) =>
-          asUser(t.app, seller.accessToken).upload(draft.id, big, `big-${n}.png`, 'image/png'),
+          uploadListingPhoto(t.app, seller.accessToken, draft.id, big, `big-${n}.png`, 'image/png'),
         ),
       );
     } finally {
@@ -285,7 +312,9 @@ describe('image work, bounded (decision 0026)', () => {
       imageWork.run(() => released),
     );
     try {
-      const response = await asUser(t.app, seller.accessToken).upload(
+      const response = await uploadListingPhoto(
+        t.app,
+        seller.accessToken,
         draft.id,
         await photo(),
         'p.png',
@@ -299,7 +328,9 @@ describe('image work, bounded (decision 0026)', () => {
       release();
       await Promise.all(held);
     }
-    const again = await asUser(t.app, seller.accessToken).upload(
+    const again = await uploadListingPhoto(
+      t.app,
+      seller.accessToken,
       draft.id,
       await photo(),
       'p.png',
