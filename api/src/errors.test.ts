@@ -43,6 +43,8 @@ describe('infrastructure failures', () => {
     expect(infrastructureFailure(new Error('timeout exceeded when trying to connect'))).toBe('database');
     expect(infrastructureFailure(new Error('Connection terminated unexpectedly'))).toBe('database');
     expect(infrastructureFailure(new Error('Connection terminated'))).toBe('database');
+    // A transaction whose connection died mid-way: kysely's ROLLBACK meets the closed client.
+    expect(infrastructureFailure(new Error('Client was closed and is not queryable'))).toBe('database');
     // Connecting to every address of a host failed.
     expect(infrastructureFailure(new AggregateError([withCode('ECONNREFUSED')], ''))).toBe('database');
     // Wrapped by a caller.

@@ -101,6 +101,8 @@ const UNAVAILABLE_MESSAGES = [
   'connection terminated',
   'connection timeout',
   'client has encountered a connection error and is not queryable',
+  // pg, for a client whose connection ended (a transaction's ROLLBACK after the server went).
+  'client was closed and is not queryable',
   'cannot use a pool after calling end on the pool',
   'the server closed the connection unexpectedly',
 ];
