@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { createUser } from '../testing/auth.ts';
-import { asUser, dataOf } from '../testing/selling.ts';
+import { api } from '../testing/client.ts';
 
 let t: TestApp;
 
@@ -25,7 +25,7 @@ describe('request logging', () => {
     const searched = 'private.person+reshelf@example.org';
     await createUser(t.database.handle.db, t.services.identity, searched);
 
-    const found = dataOf(await asUser(t.app, staff.accessToken).query('users.search', { q: searched }));
+    const found = await api(t.app, staff.accessToken).users.search.query({ q: searched });
     expect(found.map((user: { email: string }) => user.email)).toEqual([searched]);
     // A batched call, and the REST API with a query string.
     await t.app.inject({

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { createUser } from '../testing/auth.ts';
-import { asUser, dataOf } from '../testing/selling.ts';
+import { api as client } from '../testing/client.ts';
 
 let t: TestApp;
 
@@ -41,7 +41,7 @@ describe('request lines', () => {
     await createUser(t.database.handle.db, t.services.identity, searched);
     t.logs.length = 0;
 
-    const found = dataOf(await asUser(t.app, staff.accessToken).query('users.search', { q: searched }));
+    const found = await client(t.app, staff.accessToken).users.search.query({ q: searched });
     expect(found).toHaveLength(1);
     const rest = await t.app.inject({
       method: 'GET',

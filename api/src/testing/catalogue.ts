@@ -122,23 +122,10 @@ export async function createCharity(
 }
 
 /**
- * A tRPC query over HTTP, as a browser sends it.
- * @deprecated call procedures typed: `api(app).feature.procedure.query(input)` (./client.ts).
+ * A tRPC query sent as raw HTTP, as a browser sends it, with input of any shape. Only for
+ * hostile-input tables that must send what the typed client (./client.ts) would not let through.
  */
-export function trpcQuery(app: FastifyInstance, path: string, input?: unknown) {
+export function rawTrpcQuery(app: FastifyInstance, path: string, input?: unknown) {
   const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
   return request(app.server).get(`/trpc/${path}${query}`);
-}
-
-/**
- * A tRPC mutation over HTTP.
- * @deprecated call procedures typed: `api(app, { headers: WEB }).feature.procedure.mutate(input)`
- * (./client.ts, WEB from ./auth.ts).
- */
-export function trpcMutation(app: FastifyInstance, path: string, input: unknown) {
-  return request(app.server)
-    .post(`/trpc/${path}`)
-    .set('content-type', 'application/json')
-    .set('x-reshelf-client', 'web')
-    .send(JSON.stringify(input));
 }

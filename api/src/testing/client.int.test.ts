@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './app.ts';
 import { createUser, TEST_PASSWORD, type TestUser, WEB } from './auth.ts';
 import { api, failure, refusal, statusOf } from './client.ts';
-import { errorOf } from './selling.ts';
+
+/** A raw answer's status and message, read as the refusal readers should read a typed call's. */
+function errorOf(response: request.Response): { status: number; message: string } {
+  return { status: response.status, message: response.body?.error?.message ?? response.body?.message };
+}
 
 let t: TestApp;
 let person: TestUser;

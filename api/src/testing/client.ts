@@ -85,7 +85,7 @@ export interface Failure {
 
 /**
  * Awaits a call that must be refused and tells how: the HTTP status the app answered, the tRPC
- * error code and the message (the error body's, as `errorOf` read it). Throws if the call
+ * error code and the message (the error body's, as a raw answer tells it). Throws if the call
  * succeeded, or failed without an answer from the app.
  */
 export async function failure(call: Promise<unknown>): Promise<Failure> {
@@ -110,7 +110,7 @@ export async function failure(call: Promise<unknown>): Promise<Failure> {
   };
 }
 
-/** A refused call's HTTP status and message: the shape `errorOf` gave for a raw response. */
+/** A refused call's HTTP status and message. */
 export async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
   const { status, message } = await failure(call);
   return { status, message };

@@ -1,33 +1,9 @@
-/** Helpers for selling tests: calls as a signed-in person, generated photos, uploads, orders. */
+/** Helpers for selling tests: generated photos, photo uploads, orders. */
 import { crc32, createDeflate } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import request from 'supertest';
 import type { Database } from '../db/index.ts';
-
-/**
- * A tRPC call as a person with a bearer token (the app or a script).
- * @deprecated for procedures: call them typed, `api(app, token).feature.procedure.query(input)`
- * (./client.ts); upload a photo with `uploadListingPhoto`.
- */
-export function asUser(app: FastifyInstance, token: string) {
-  return {
-    query(path: string, input?: unknown) {
-      const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-      return request(app.server).get(`/trpc/${path}${query}`).set('authorization', `Bearer ${token}`);
-    },
-    mutation(path: string, input: unknown) {
-      return request(app.server)
-        .post(`/trpc/${path}`)
-        .set('authorization', `Bearer ${token}`)
-        .set('content-type', 'application/json')
-        .send(JSON.stringify(input));
-    },
-    upload(listingId: string, bytes: Buffer, filename = 'photo.jpg', contentType = 'image/jpeg') {
-      return uploadListingPhoto(app, token, listingId, bytes, filename, contentType);
-    },
-  };
-}
 
 /** A listing photo uploaded as a person with a bearer token (the raw upload route, not tRPC). */
 export function uploadListingPhoto(
@@ -42,23 +18,6 @@ export function uploadListingPhoto(
     .post(`/api/uploads/listing-photo?listingId=${listingId}`)
     .set('authorization', `Bearer ${token}`)
     .attach('photo', bytes, { filename, contentType });
-}
-
-/**
- * The answer of a tRPC call: its data, or its error's message and HTTP status.
- * @deprecated typed calls (./client.ts) return their data; read a refusal with `refusal`/`failure`.
- */
-// biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely.
-export function dataOf<T = any>(response: request.Response): T {
-  if (response.status !== 200) {
-    throw new Error(`expected 200, got ${response.status}: ${JSON.stringify(response.body)}`);
-  }
-  return response.body.result.data as T;
-}
-
-/** @deprecated typed calls (./client.ts): `refusal(call)`, `failure(call)` or `statusOf(call)`. */
-export function errorOf(response: request.Response): { status: number; message: string } {
-  return { status: response.status, message: response.body?.error?.message ?? response.body?.message };
 }
 
 /**

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser, WEB } from '../../testing/auth.ts';
+import { api, failure, type RouterInputs, statusOf } from '../../testing/client.ts';
 import { READ_ONLY_TOKEN_MESSAGE } from '../../trpc.ts';
 import { API_TOKEN_FAILURES } from '../auth/resolve-auth.ts';
 import { hashApiToken } from './api-tokens.service.ts';
@@ -21,19 +22,8 @@ let seller: TestUser;
 let charityOwner: TestUser;
 let buyer: TestUser;
 
-const trpcQuery = (path: string, token: string, input?: unknown) =>
-  request(t.app.server)
-    .get(`/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`)
-    .set('authorization', `Bearer ${token}`);
-const trpcMutation = (path: string, token: string, input: unknown) =>
-  request(t.app.server)
-    .post(`/trpc/${path}`)
-    .set('authorization', `Bearer ${token}`)
-    .send(input as object);
-
-async function createToken(user: TestUser, input: Record<string, unknown>) {
-  const response = await trpcMutation('apiTokens.create', user.accessToken, input);
-  return response;
+function createToken(user: TestUser, input: RouterInputs['apiTokens']['create']) {
+  return api(t.app, user.accessToken).apiTokens.create.mutate(input);
 }
 
 async function listingFor(sellerId: string, status: string) {
@@ -89,11 +79,11 @@ describe('who may create tokens', () => {
       [seller, 'seller'],
       [charityOwner, 'charity'],
     ] as const) {
-      const list = await trpcQuery('apiTokens.list', user.accessToken);
-      expect(list.body.result.data).toMatchObject({ eligible: true, holderKinds: [kind], tokens: [] });
-      const created = await createToken(user, { name: `${kind} script`, scope: 'read' });
-      expect(created.status).toBe(200);
-      const token = created.body.result.data;
+      const list = await api(t.app, user.accessToken).apiTokens.list.query();
+      expect(list).toMatchObject({ eligible: true, holderKinds: [kind], tokens: [] });
+      const created = createToken(user, { name: `${kind} script`, scope: 'read' });
+      expect(await statusOf(created)).toBe(200);
+      const token = await created;
       expect(token.token).toMatch(/^rsk_[A-Za-z0-9_-]{40}$/);
       expect(token).toMatchObject({
         name: `${kind} script`,
@@ -106,8 +96,8 @@ describe('who may create tokens', () => {
       const days = (Date.parse(token.expiresAt) - Date.parse(token.createdAt)) / 86_400_000;
       expect(Math.round(days)).toBe(90);
       // Listed afterwards without the token itself; stored only as its HMAC.
-      const again = await trpcQuery('apiTokens.list', user.accessToken);
-      expect(JSON.stringify(again.body)).not.toContain(token.token);
+      const again = await api(t.app, user.accessToken).apiTokens.list.query();
+      expect(JSON.stringify(again)).not.toContain(token.token);
       const row = await db
         .selectFrom('api_tokens')
         .selectAll()
@@ -119,42 +109,41 @@ describe('who may create tokens', () => {
   });
 
   it('refuses a buyer (even one with a draft) with a message saying who may', async () => {
-    const list = await trpcQuery('apiTokens.list', buyer.accessToken);
-    expect(list.body.result.data).toMatchObject({ eligible: false, holderKinds: [] });
-    const refused = await createToken(buyer, { name: 'Mine', scope: 'read' });
+    const list = await api(t.app, buyer.accessToken).apiTokens.list.query();
+    expect(list).toMatchObject({ eligible: false, holderKinds: [] });
+    const refused = await failure(createToken(buyer, { name: 'Mine', scope: 'read' }));
     expect(refused.status).toBe(403);
-    expect(refused.body.error.message).toMatch(/staff, sellers and charities/);
+    expect(refused.message).toMatch(/staff, sellers and charities/);
     expect(await db.selectFrom('api_tokens').select('id').where('user_id', '=', buyer.id).execute()).toEqual(
       [],
     );
   });
 
   it('refuses bad input with field messages', async () => {
-    const response = await createToken(seller, { name: '  ', scope: 'admin', expiresInDays: 5 });
+    const response = await failure(
+      createToken(seller, { name: '  ', scope: 'admin', expiresInDays: 5 } as never),
+    );
     expect(response.status).toBe(400);
-    expect(Object.keys(response.body.error.data.zodError.fieldErrors).sort()).toEqual([
-      'expiresInDays',
-      'name',
-      'scope',
-    ]);
+    const { zodError } = response.data as { zodError: { fieldErrors: Record<string, string[]> } };
+    expect(Object.keys(zodError.fieldErrors).sort()).toEqual(['expiresInDays', 'name', 'scope']);
   });
 
   it(`holds at most ${API_TOKEN_MAX_LIVE} live tokens per person`, async () => {
     const owner = await createUser(db, t.services.identity, 'token-many@example.com', { roles: ['admin'] });
     for (let index = 0; index < API_TOKEN_MAX_LIVE; index += 1) {
-      expect((await createToken(owner, { name: `Token ${index}`, scope: 'read' })).status).toBe(200);
+      expect(await statusOf(createToken(owner, { name: `Token ${index}`, scope: 'read' }))).toBe(200);
     }
-    const over = await createToken(owner, { name: 'One more', scope: 'read' });
+    const over = await failure(createToken(owner, { name: 'One more', scope: 'read' }));
     expect(over.status).toBe(409);
-    expect(over.body.error.message).toMatch(/Revoke one/);
+    expect(over.message).toMatch(/Revoke one/);
     // A revoked token frees a place.
     const first = await db
       .selectFrom('api_tokens')
       .select('id')
       .where('user_id', '=', owner.id)
       .executeTakeFirstOrThrow();
-    await trpcMutation('apiTokens.revoke', owner.accessToken, { id: first.id });
-    expect((await createToken(owner, { name: 'One more', scope: 'read' })).status).toBe(200);
+    await api(t.app, owner.accessToken).apiTokens.revoke.mutate({ id: first.id });
+    expect(await statusOf(createToken(owner, { name: 'One more', scope: 'read' }))).toBe(200);
   });
 });
 
@@ -164,24 +153,23 @@ describe('using tokens', () => {
   let writeTokenId: string;
 
   beforeAll(async () => {
-    readToken = (await createToken(staff, { name: 'Reader', scope: 'read', expiresInDays: 7 })).body.result
-      .data.token;
-    const write = (await createToken(staff, { name: 'Writer', scope: 'read_write', expiresInDays: 30 })).body
-      .result.data;
+    readToken = (await createToken(staff, { name: 'Reader', scope: 'read', expiresInDays: 7 })).token;
+    const write = await createToken(staff, { name: 'Writer', scope: 'read_write', expiresInDays: 30 });
     writeToken = write.token;
     writeTokenId = write.id;
   });
 
   it('acts as its owner on tRPC and REST, and records when it was last used', async () => {
-    const me = await trpcQuery('auth.me', readToken);
-    expect(me.body.result.data.user.email).toBe('token-staff@example.com');
-    const metrics = await trpcQuery('admin.metrics', readToken, { period: 'ytd' });
-    expect(metrics.status).toBe(200);
+    const me = await api(t.app, readToken).auth.me.query();
+    expect(me.user?.email).toBe('token-staff@example.com');
+    const metricsCall = api(t.app, readToken).admin.metrics.query({ period: 'ytd' });
+    expect(await statusOf(metricsCall)).toBe(200);
+    const metrics = await metricsCall;
     const rest = await request(t.app.server)
       .get('/api/v1/admin/metrics?period=ytd')
       .set('authorization', `Bearer ${readToken}`);
     expect(rest.status).toBe(200);
-    expect(rest.body).toEqual(metrics.body.result.data);
+    expect(rest.body).toEqual(metrics);
     const row = await db
       .selectFrom('api_tokens')
       .select('last_used_at')
@@ -191,9 +179,9 @@ describe('using tokens', () => {
   });
 
   it('refuses every mutation to a read-only token, on tRPC and REST, and lets a read-write one through', async () => {
-    const trpc = await trpcMutation('admin.seed', readToken, { reset: false });
+    const trpc = await failure(api(t.app, readToken).admin.seed.mutate({ reset: false }));
     expect(trpc.status).toBe(403);
-    expect(trpc.body.error.message).toBe(READ_ONLY_TOKEN_MESSAGE);
+    expect(trpc.message).toBe(READ_ONLY_TOKEN_MESSAGE);
     const rest = await request(t.app.server)
       .post('/api/v1/admin/seed')
       .set('authorization', `Bearer ${readToken}`)
@@ -210,72 +198,71 @@ describe('using tokens', () => {
   });
 
   it('does not let a token make tokens, even a read-write one', async () => {
-    const response = await trpcMutation('apiTokens.create', writeToken, {
-      name: 'Child',
-      scope: 'read_write',
-    });
+    const response = await failure(
+      api(t.app, writeToken).apiTokens.create.mutate({ name: 'Child', scope: 'read_write' }),
+    );
     expect(response.status).toBe(403);
-    expect(response.body.error.message).toMatch(/cannot create tokens/);
+    expect(response.message).toMatch(/cannot create tokens/);
   });
 
   it('stops working on the next request once revoked', async () => {
-    expect((await trpcQuery('auth.me', writeToken)).status).toBe(200);
-    const revoked = await trpcMutation('apiTokens.revoke', staff.accessToken, { id: writeTokenId });
-    expect(revoked.body.result.data).toMatchObject({ status: 'revoked' });
+    expect(await statusOf(api(t.app, writeToken).auth.me.query())).toBe(200);
+    const revoked = await api(t.app, staff.accessToken).apiTokens.revoke.mutate({ id: writeTokenId });
+    expect(revoked).toMatchObject({ status: 'revoked' });
     for (const call of [
-      trpcQuery('admin.metrics', writeToken, { period: 'mtd' }),
+      failure(api(t.app, writeToken).admin.metrics.query({ period: 'mtd' })),
       // Public procedures too: a script learns at once that its token is gone.
-      trpcQuery('catalogue.genres', writeToken),
-      request(t.app.server).get('/api/v1/genres').set('authorization', `Bearer ${writeToken}`),
+      failure(api(t.app, writeToken).catalogue.genres.query()),
+      request(t.app.server)
+        .get('/api/v1/genres')
+        .set('authorization', `Bearer ${writeToken}`)
+        .then((rest) => ({ status: rest.status, message: JSON.stringify(rest.body) })),
     ]) {
       const response = await call;
       expect(response.status).toBe(401);
-      expect(JSON.stringify(response.body)).toContain('This API token has been revoked');
+      expect(response.message).toContain('This API token has been revoked');
     }
   });
 
   it('stops working once expired', async () => {
-    const created = (await createToken(seller, { name: 'Short', scope: 'read', expiresInDays: 7 })).body
-      .result.data;
-    expect((await trpcQuery('selling.mine', created.token, {})).status).toBe(200);
+    const created = await createToken(seller, { name: 'Short', scope: 'read', expiresInDays: 7 });
+    expect(await statusOf(api(t.app, created.token).selling.mine.query({}))).toBe(200);
     await db
       .updateTable('api_tokens')
       .set({ created_at: sql`now() - interval '8 days'`, expires_at: sql`now() - interval '1 day'` })
       .where('id', '=', created.id)
       .execute();
-    const response = await trpcQuery('selling.mine', created.token, {});
+    const response = await failure(api(t.app, created.token).selling.mine.query({}));
     expect(response.status).toBe(401);
-    expect(response.body.error.message).toMatch(/has expired/);
-    const listed = await trpcQuery('apiTokens.list', seller.accessToken);
-    expect(
-      listed.body.result.data.tokens.find((token: { id: string }) => token.id === created.id).status,
-    ).toBe('expired');
+    expect(response.message).toMatch(/has expired/);
+    const listed = await api(t.app, seller.accessToken).apiTokens.list.query();
+    expect(listed.tokens.find((token) => token.id === created.id)?.status).toBe('expired');
   });
 
   it('lets only its owner revoke a token', async () => {
-    const mine = (await createToken(seller, { name: 'Seller only', scope: 'read' })).body.result.data;
-    const other = await trpcMutation('apiTokens.revoke', charityOwner.accessToken, { id: mine.id });
-    expect(other.status).toBe(404);
-    expect((await trpcQuery('auth.me', mine.token)).status).toBe(200);
+    const mine = await createToken(seller, { name: 'Seller only', scope: 'read' });
+    const other = api(t.app, charityOwner.accessToken).apiTokens.revoke.mutate({ id: mine.id });
+    expect(await statusOf(other)).toBe(404);
+    expect(await statusOf(api(t.app, mine.token).auth.me.query())).toBe(200);
   });
 
   it('rate-limits an IP that keeps presenting tokens that do not work', async () => {
     await db.deleteFrom('rate_limits').where('bucket', '=', API_TOKEN_FAILURES.bucket).execute();
     const forged = `rsk_${'A'.repeat(40)}`;
     for (let index = 0; index < API_TOKEN_FAILURES.limit; index += 1) {
-      const response = await trpcQuery('auth.me', forged);
+      const response = await failure(api(t.app, forged).auth.me.query());
       expect(response.status).toBe(401);
-      expect(response.body.error.message).toMatch(/not valid/);
+      expect(response.message).toMatch(/not valid/);
     }
-    const limited = await trpcQuery('auth.me', forged);
+    const limited = await failure(api(t.app, forged).auth.me.query());
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toMatch(/^\d+$/);
-    expect(limited.body.error.message).toMatch(/Too many attempts with API tokens/);
+    expect(limited.message).toMatch(/Too many attempts with API tokens/);
     // Even a good token from that IP waits: the limit is on the address.
-    const good = (await createToken(seller, { name: 'Good', scope: 'read' })).body.result.data.token;
-    expect((await trpcQuery('auth.me', good)).status).toBe(429);
+    const good = (await createToken(seller, { name: 'Good', scope: 'read' })).token;
+    expect(await statusOf(api(t.app, good).auth.me.query())).toBe(429);
     await db.deleteFrom('rate_limits').where('bucket', '=', API_TOKEN_FAILURES.bucket).execute();
-    expect((await trpcQuery('auth.me', good)).status).toBe(200);
+    expect(await statusOf(api(t.app, good).auth.me.query())).toBe(200);
   });
 
   it('never takes session cookies on the REST API', async () => {
@@ -293,13 +280,12 @@ describe('using tokens', () => {
 
 describe('sessions stay sessions', () => {
   it('refuses to sign out with an API token (it is not a session)', async () => {
-    const token = (await createToken(seller, { name: 'No sign-out', scope: 'read_write' })).body.result.data
-      .token;
-    const response = await trpcMutation('auth.signOut', token, { scope: 'global' });
+    const token = (await createToken(seller, { name: 'No sign-out', scope: 'read_write' })).token;
+    const response = await failure(api(t.app, token).auth.signOut.mutate({ scope: 'global' }));
     expect(response.status).toBe(403);
-    expect(response.body.error.message).toMatch(/Revoke the token/);
+    expect(response.message).toMatch(/Revoke the token/);
     // The seller's session still works.
-    expect((await trpcQuery('auth.me', seller.accessToken)).body.result.data.user.email).toBe(
+    expect((await api(t.app, seller.accessToken).auth.me.query()).user?.email).toBe(
       'token-seller@example.com',
     );
   });
@@ -313,21 +299,18 @@ describe('with the public cache on', () => {
       const owner = await createUser(cdb, cached.services.identity, 'cache-staff@example.com', {
         roles: ['admin'],
       });
-      const created = await request(cached.app.server)
-        .post('/trpc/apiTokens.create')
-        .set('authorization', `Bearer ${owner.accessToken}`)
-        .send({ name: 'Cached', scope: 'read' });
-      const { token, id } = created.body.result.data;
+      const { token, id } = await api(cached.app, owner.accessToken).apiTokens.create.mutate({
+        name: 'Cached',
+        scope: 'read',
+      });
+      // Raw HTTP on purpose: the assertions read the public cache's header.
       const genres = () =>
         request(cached.app.server).get('/trpc/catalogue.genres').set('authorization', `Bearer ${token}`);
       // Anonymous calls fill the cache.
       expect((await request(cached.app.server).get('/trpc/catalogue.genres')).status).toBe(200);
       expect((await request(cached.app.server).get('/trpc/catalogue.genres')).headers['x-cache']).toBe('HIT');
       expect((await genres()).status).toBe(200);
-      await request(cached.app.server)
-        .post('/trpc/apiTokens.revoke')
-        .set('authorization', `Bearer ${owner.accessToken}`)
-        .send({ id });
+      await api(cached.app, owner.accessToken).apiTokens.revoke.mutate({ id });
       const refused = await genres();
       expect(refused.status).toBe(401);
       expect(refused.body.error.message).toMatch(/revoked/);
