@@ -3,9 +3,17 @@
  * name), read whole and checked: refusals are AppErrors with the route's own messages, answered
  * by the app's error handler as JSON { error, message } (400, or 413 over the size limit, which
  * is refused while the file streams in).
+ *
+ * `uploadScope` registers the multipart parser with one-file limits for a group of routes;
+ * `registerPhotoUploadRoute` is the whole of a photo upload (listing, message, charity logo):
+ * access, target, multipart check, permission, receive, processPhoto, store, 201.
  */
-import type { FastifyRequest } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import { SELLING_LIMITS, SELLING_MESSAGES } from '@reshelf/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
+import { type ProcessedPhoto, processPhoto } from '../features/selling/photos.ts';
+import { callerOf, requireAccess } from './access.ts';
 import { multipartTextProblem } from './text-guard.ts';
 
 export interface FileMessages {
@@ -47,4 +55,72 @@ export async function receiveFile(
   } catch (error) {
     throw uploadFailure(error, messages);
   }
+}
+
+/** The refusals of every photo upload: no file, or over 10 MB. */
+export const PHOTO_FILE: FileMessages = {
+  missing: SELLING_MESSAGES.photoMissingFile,
+  tooBig: SELLING_MESSAGES.photoTooBig,
+};
+
+/**
+ * Registers the routes `routes` adds in a scope of their own whose multipart parser takes one
+ * file of at most `maxFileBytes` (and a few small fields).
+ */
+export async function uploadScope(
+  app: FastifyInstance,
+  maxFileBytes: number,
+  routes: (scope: FastifyInstance) => void,
+): Promise<void> {
+  await app.register(async (scope) => {
+    await scope.register(fastifyMultipart, {
+      limits: { fileSize: maxFileBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
+    });
+    routes(scope);
+  });
+}
+
+export interface PhotoUploadRoute<Target> {
+  path: string;
+  /** What the photo is for, from the query; throws the refusal to answer when it is missing or bad. */
+  parseTarget: (request: FastifyRequest) => Target;
+  /** Refuses a caller who may not add a photo to the target, before the file is read. */
+  authorise?: (userId: string, target: Target) => Promise<void>;
+  /** Stores the processed photo and gives the answer's body (sent with 201). */
+  store: (photo: ProcessedPhoto, userId: string, target: Target) => Promise<unknown>;
+}
+
+/**
+ * POST `route.path`: one photo as multipart/form-data, at most 10 MB, for a signed-in caller
+ * (requireAccess('authed')). Steps: the target from the query, not multipart refused, the
+ * caller's permission, the file received, processPhoto (type from the first bytes, 40-megapixel
+ * limit, WebP without metadata), stored. A storage failure (502/503 without Retry-After) is
+ * logged; a busy image limiter's 503 says how long to wait and is not.
+ */
+export function registerPhotoUploadRoute<Target>(
+  app: FastifyInstance,
+  route: PhotoUploadRoute<Target>,
+): Promise<void> {
+  return uploadScope(app, SELLING_LIMITS.maxPhotoBytes, (scope) => {
+    scope.post(route.path, requireAccess('authed'), async (request, reply) => {
+      const userId = callerOf(request).userId;
+      const target = route.parseTarget(request);
+      assertMultipart(request, PHOTO_FILE);
+      try {
+        await route.authorise?.(userId, target);
+        const file = await receiveFile(request, PHOTO_FILE);
+        const photo = await processPhoto(file.bytes);
+        return reply.code(201).send(await route.store(photo, userId, target));
+      } catch (error) {
+        if (
+          error instanceof AppError &&
+          typeof error.details?.retryAfterSeconds !== 'number' &&
+          (error.code === 'BAD_GATEWAY' || error.code === 'UNAVAILABLE')
+        ) {
+          request.log.error({ err: error, details: error.details }, 'photo storage failed');
+        }
+        throw error;
+      }
+    });
+  });
 }

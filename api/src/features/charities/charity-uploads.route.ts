@@ -11,25 +11,21 @@
  * { error, message } with the message to show (the app's error handler).
  */
 import { randomBytes } from 'node:crypto';
-import fastifyMultipart from '@fastify/multipart';
 import {
   BULK_LIMITS,
   BULK_MESSAGES,
   CHARITY_IMPORT_PATH,
   CHARITY_LOGO_PATH,
   SELLING_LIMITS,
-  SELLING_MESSAGES,
 } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/index.ts';
 import { callerOf, requireAccess } from '../../http/access.ts';
-import { receiveFile } from '../../http/multipart.ts';
+import { receiveFile, registerPhotoUploadRoute, uploadScope } from '../../http/multipart.ts';
 import type { Services } from '../../services.ts';
-import { processPhoto } from '../selling/photos.ts';
 import { createImport } from './bulk-import.service.ts';
 import { logoPrefix } from './charity-account.service.ts';
 
-const LOGO_FILE = { missing: SELLING_MESSAGES.photoMissingFile, tooBig: SELLING_MESSAGES.photoTooBig };
 const CSV_FILE = { missing: 'Choose a CSV file to upload.', tooBig: BULK_MESSAGES.tooBig };
 
 export async function registerCharityUploadRoutes(
@@ -38,24 +34,17 @@ export async function registerCharityUploadRoutes(
 ): Promise<void> {
   const { db, services } = options;
 
-  await app.register(async (scope) => {
-    await scope.register(fastifyMultipart, {
-      limits: { fileSize: SELLING_LIMITS.maxPhotoBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
-    });
-    scope.post(CHARITY_LOGO_PATH, requireAccess('authed'), async (request, reply) => {
-      const userId = callerOf(request).userId;
-      const file = await receiveFile(request, LOGO_FILE);
-      const photo = await processPhoto(file.bytes);
+  await registerPhotoUploadRoute(app, {
+    path: CHARITY_LOGO_PATH,
+    parseTarget: () => null,
+    store: async (photo, userId) => {
       const key = `${logoPrefix(userId)}${randomBytes(8).toString('hex')}/${SELLING_LIMITS.photoThumbPx}.webp`;
       await services.storage.put(key, photo.thumb.body, photo.thumb.contentType);
-      return reply.code(201).send({ url: services.storage.publicUrl(key) });
-    });
+      return { url: services.storage.publicUrl(key) };
+    },
   });
 
-  await app.register(async (scope) => {
-    await scope.register(fastifyMultipart, {
-      limits: { fileSize: BULK_LIMITS.maxFileBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
-    });
+  await uploadScope(app, BULK_LIMITS.maxFileBytes, (scope) => {
     scope.post(CHARITY_IMPORT_PATH, requireAccess('authed'), async (request, reply) => {
       const userId = callerOf(request).userId;
       const file = await receiveFile(request, CSV_FILE);

@@ -11,61 +11,42 @@
  * is; refusals are JSON { error, message } (the app's error handler, from the error table in
  * errors.ts) with the message to show: 400 (not an image, unreadable, over 40 megapixels, too
  * many photos), 401, 403, 404, 409 (reserved or sold), 413 (too big) and 503 with Retry-After
- * (too many images being processed at once: decision 0026).
+ * (too many images being processed at once: decision 0026). The steps are the shared photo
+ * upload's (http/multipart.ts).
  */
-import fastifyMultipart from '@fastify/multipart';
-import { listingIdSchema, SELLING_LIMITS, SELLING_MESSAGES } from '@reshelf/contracts';
+import { listingIdSchema } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { callerOf, requireAccess } from '../../http/access.ts';
-import { assertMultipart, receiveFile } from '../../http/multipart.ts';
+import { registerPhotoUploadRoute } from '../../http/multipart.ts';
 import type { Services } from '../../services.ts';
-import { processPhoto } from './photos.ts';
 import { addPhoto, assertCanAddPhoto } from './selling.service.ts';
 
 export const LISTING_PHOTO_PATH = '/api/uploads/listing-photo';
-
-const PHOTO_FILE = { missing: SELLING_MESSAGES.photoMissingFile, tooBig: SELLING_MESSAGES.photoTooBig };
 
 export async function registerUploadRoutes(
   app: FastifyInstance,
   options: { db: Database; services: Services },
 ): Promise<void> {
   const { db, services } = options;
-  await app.register(async (scope) => {
-    await scope.register(fastifyMultipart, {
-      limits: { fileSize: SELLING_LIMITS.maxPhotoBytes, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
-    });
-    scope.post(LISTING_PHOTO_PATH, requireAccess('authed'), async (request, reply) => {
-      const userId = callerOf(request).userId;
+  await registerPhotoUploadRoute(app, {
+    path: LISTING_PHOTO_PATH,
+    parseTarget: (request) => {
       const listingId = listingIdSchema.safeParse((request.query as { listingId?: unknown }).listingId);
       if (!listingId.success)
         throw new AppError('BAD_INPUT', 'Say which listing the photo is for (listingId).');
-      assertMultipart(request, PHOTO_FILE);
-      try {
-        await assertCanAddPhoto(db, userId, listingId.data);
-        const file = await receiveFile(request, PHOTO_FILE);
-        const photo = await processPhoto(file.bytes);
-        const saved = await addPhoto(db, services.storage, userId, listingId.data, photo);
-        return reply.code(201).send({
-          url: saved.url,
-          thumbUrl: saved.thumbUrl,
-          width: photo.large.width,
-          height: photo.large.height,
-          listing: saved.listing,
-        });
-      } catch (error) {
-        // A busy image limiter says how long to wait; storage failing is worth a log line.
-        if (
-          error instanceof AppError &&
-          typeof error.details?.retryAfterSeconds !== 'number' &&
-          (error.code === 'BAD_GATEWAY' || error.code === 'UNAVAILABLE')
-        ) {
-          request.log.error({ err: error, details: error.details }, 'photo storage failed');
-        }
-        throw error;
-      }
-    });
+      return listingId.data;
+    },
+    authorise: (userId, listingId) => assertCanAddPhoto(db, userId, listingId),
+    store: async (photo, userId, listingId) => {
+      const saved = await addPhoto(db, services.storage, userId, listingId, photo);
+      return {
+        url: saved.url,
+        thumbUrl: saved.thumbUrl,
+        width: photo.large.width,
+        height: photo.large.height,
+        listing: saved.listing,
+      };
+    },
   });
 }
