@@ -17,7 +17,8 @@ import {
   type ReportStatus,
   type ReportTargetKind,
 } from '@reshelf/contracts';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { enforce, type RateRule } from '../../http/rate-limit.ts';
@@ -26,7 +27,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { layout } from '../mail/registry.ts';
 import { publish, userTopic } from '../realtime/realtime.ts';
 import { setListingRemoved } from '../staff-listings/staff-listings.service.ts';
-import { closeOpenReports } from './close-reports.ts';
+import { closeOpenReports, type ReportTarget } from './close-reports.ts';
 
 /** Enough for a member reporting a bad batch of listings; not enough to flood the queue. */
 export const REPORT_RATE: RateRule = { bucket: 'report', limit: 20, windowSeconds: 60 * 60 };
@@ -428,15 +429,12 @@ export async function actOnReport(
         .execute();
     }
     const senderId = offer.made_by === 'buyer' ? offer.buyer_id : offer.seller_id;
-    await recordAudit(trx, {
-      actorId: staffId,
-      action: 'offer.hide_message',
-      targetType: 'offer',
-      targetId: offerId,
-      details: { senderId, note: input.note, warned: input.warnSender },
+    const closed = await closeHiddenMessage(trx, deps, staffId, input, {
+      audit: { action: 'offer.hide_message', targetType: 'offer', targetId: offerId, details: { senderId } },
+      reportsOn: { offerId },
+      senderId,
+      title: offer.title,
     });
-    const closed = await closeOpenReports(trx, staffId, { offerId }, input.note);
-    if (input.warnSender) await warnSender(trx, deps, senderId, offer.title, input.note);
     return { closed };
   });
   return { kind: 'offer_message', closed };
@@ -467,35 +465,59 @@ async function actOnThreadMessage(
         .where('id', '=', messageId)
         .execute();
     }
-    await recordAudit(trx, {
-      actorId: staffId,
-      action: 'message.hide',
-      targetType: 'message',
-      targetId: messageId,
-      details: {
-        threadId: message.thread_id,
-        senderId: message.sender_id,
-        note: input.note,
-        warned: input.warnSender,
-      },
-    });
-    const count = await closeOpenReports(trx, staffId, { messageId }, input.note);
     // Both members' screens read the thread again (the message now says it was removed).
     await publish(trx, {
       topic: [userTopic(message.buyer_id), userTopic(message.seller_id)],
       kind: 'message.hidden',
       entityId: message.thread_id,
     });
-    if (input.warnSender) {
-      await warnSender(trx, deps, message.sender_id, message.title ?? 'a book', input.note, {
+    return closeHiddenMessage(trx, deps, staffId, input, {
+      audit: {
+        action: 'message.hide',
+        targetType: 'message',
+        targetId: messageId,
+        details: { threadId: message.thread_id, senderId: message.sender_id },
+      },
+      reportsOn: { messageId },
+      senderId: message.sender_id,
+      title: message.title ?? 'a book',
+      about: {
         what: `a message you sent about “${message.title ?? 'a book'}”`,
         url: `${deps.origin}/messages/${message.thread_id}`,
         label: 'See the conversation',
-      });
-    }
-    return count;
+      },
+    });
   });
   return { kind: 'message', closed };
+}
+
+/**
+ * What follows hiding a reported message, of an offer or of a conversation, in the hiding's
+ * transaction: the audit entry (with the note and whether the sender was warned), every open
+ * report on the message closed, and the sender warned by email if asked. Answers how many
+ * reports closed.
+ */
+async function closeHiddenMessage(
+  trx: Transaction<DB>,
+  deps: ActDeps,
+  staffId: string,
+  input: { note: string; warnSender: boolean },
+  hidden: {
+    audit: { action: string; targetType: string; targetId: string; details: Record<string, unknown> };
+    reportsOn: ReportTarget;
+    senderId: string;
+    title: string;
+    about?: { what: string; url: string; label: string };
+  },
+): Promise<number> {
+  await recordAudit(trx, {
+    actorId: staffId,
+    ...hidden.audit,
+    details: { ...hidden.audit.details, note: input.note, warned: input.warnSender },
+  });
+  const closed = await closeOpenReports(trx, staffId, hidden.reportsOn, input.note);
+  if (input.warnSender) await warnSender(trx, deps, hidden.senderId, hidden.title, input.note, hidden.about);
+  return closed;
 }
 
 async function countOpenOn(db: Database, target: { listingId: string }): Promise<number> {
