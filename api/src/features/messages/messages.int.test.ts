@@ -62,6 +62,26 @@ async function send(user: TestUser, thread: string, text: string, photos: string
   return as(user).messages.send.mutate({ threadId: thread, text, photos });
 }
 
+/**
+ * A charity (owner and one staff member, owner@<label>.messages.test and helper@…) with one
+ * donated book listed.
+ */
+async function charityWithDonation(label: string, slug: string, name: string, title: string) {
+  const owner = await createUser(db, t.services.identity, `owner@${label}.messages.test`);
+  const helper = await createUser(db, t.services.identity, `helper@${label}.messages.test`);
+  const charityId = await createCharity(db, { slug, name, ownerId: owner.id });
+  await db
+    .insertInto('charity_members')
+    .values({ charity_id: charityId, user_id: helper.id, role: 'staff' })
+    .execute();
+  const donated = await createListing(db, {
+    sellerId: owner.id,
+    charityId,
+    bookId: await createBook(db, { title }),
+  });
+  return { owner, helper, charityId, donated };
+}
+
 async function newThread(title: string, price = 500) {
   const owner = await createUser(
     db,
@@ -334,22 +354,12 @@ describe('who may read, write and subscribe', () => {
   });
 
   it('lets a charity’s whole team share its inbox', async () => {
-    const owner = await createUser(db, t.services.identity, 'owner@charity.messages.test');
-    const helper = await createUser(db, t.services.identity, 'helper@charity.messages.test');
-    const charityId = await createCharity(db, {
-      slug: 'books-for-all',
-      name: 'Books For All',
-      ownerId: owner.id,
-    });
-    await db
-      .insertInto('charity_members')
-      .values({ charity_id: charityId, user_id: helper.id, role: 'staff' })
-      .execute();
-    const donated = await createListing(db, {
-      sellerId: owner.id,
-      charityId,
-      bookId: await createBook(db, { title: 'Donated Atlas' }),
-    });
+    const { owner, helper, donated } = await charityWithDonation(
+      'charity',
+      'books-for-all',
+      'Books For All',
+      'Donated Atlas',
+    );
     // A team member cannot ask about the charity's own book.
     expect(await statusOf(as(helper).messages.startForListing.mutate({ listingId: donated.id }))).toBe(400);
     const id = (await as(buyer).messages.startForListing.mutate({ listingId: donated.id })).threadId;
@@ -662,23 +672,13 @@ describe('notifications and the unread-message email', () => {
   const mailDeps = () => ({ db, mailer: t.services.mailer, origin: t.config.siteOrigin });
 
   it('tells the other side (a charity’s whole team) with a notification; reading the thread reads it for the side', async () => {
-    const owner = await createUser(db, t.services.identity, 'owner@notify.messages.test');
-    const helper = await createUser(db, t.services.identity, 'helper@notify.messages.test');
+    const { owner, helper, donated } = await charityWithDonation(
+      'notify',
+      'notify-books',
+      'Notify Books',
+      'Notified Atlas',
+    );
     const asker = await createUser(db, t.services.identity, 'asker@notify.messages.test');
-    const charityId = await createCharity(db, {
-      slug: 'notify-books',
-      name: 'Notify Books',
-      ownerId: owner.id,
-    });
-    await db
-      .insertInto('charity_members')
-      .values({ charity_id: charityId, user_id: helper.id, role: 'staff' })
-      .execute();
-    const donated = await createListing(db, {
-      sellerId: owner.id,
-      charityId,
-      bookId: await createBook(db, { title: 'Notified Atlas' }),
-    });
     const id = (await as(asker).messages.startForListing.mutate({ listingId: donated.id })).threadId;
     await send(asker, id, 'Does it have the fold-out maps?');
     for (const member of [owner, helper]) {

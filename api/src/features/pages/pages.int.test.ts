@@ -83,6 +83,22 @@ const OLD_HELP_ACCOUNT =
 const PROMISED_SETTING = /email (settings|preferences)/i;
 
 describe('what the pages say about emails', () => {
+  const setBody = (slug: string, body: string) =>
+    t.database.handle.db.updateTable('pages').set({ body_markdown: body }).where('slug', '=', slug).execute();
+  const bodyOf = async (slug: string) =>
+    (
+      await t.database.handle.db
+        .selectFrom('pages')
+        .select('body_markdown')
+        .where('slug', '=', slug)
+        .executeTakeFirstOrThrow()
+    ).body_markdown;
+  /** The FAQ and help centre as seeded before issue 16 (the FAQ with a section of its own after). */
+  const seedOldEmailPages = async () => {
+    await setBody('faq', `## How do I stop getting emails?\n\n${OLD_FAQ_ANSWER}\n\n## Other\n\nKept.`);
+    await setBody('help-centre', `## Your account\n\n${OLD_HELP_ACCOUNT}`);
+  };
+
   it('says what is true: service emails cannot be turned off, the optional ones are in email settings', async () => {
     for (const slug of ['faq', 'help-centre']) {
       const page = await api(t.app).pages.bySlug.query({ slug });
@@ -103,19 +119,8 @@ describe('what the pages say about emails', () => {
     const migration = (
       await readFile(path.join(MIGRATIONS_DIR, NOTIFICATION_PAGES_MIGRATION), 'utf8')
     ).trim();
-    const setBody = (slug: string, body: string) =>
-      db.updateTable('pages').set({ body_markdown: body }).where('slug', '=', slug).execute();
-    const bodyOf = async (slug: string) =>
-      (
-        await db
-          .selectFrom('pages')
-          .select('body_markdown')
-          .where('slug', '=', slug)
-          .executeTakeFirstOrThrow()
-      ).body_markdown;
     // A site seeded before issue 16, corrected by its migration and then by this one.
-    await setBody('faq', `## How do I stop getting emails?\n\n${OLD_FAQ_ANSWER}\n\n## Other\n\nKept.`);
-    await setBody('help-centre', `## Your account\n\n${OLD_HELP_ACCOUNT}`);
+    await seedOldEmailPages();
     await sql.raw(before).execute(db);
     expect(await bodyOf('faq')).not.toMatch(PROMISED_SETTING);
     await sql.raw(migration).execute(db);
@@ -136,19 +141,8 @@ describe('what the pages say about emails', () => {
   it('corrects a site seeded before, and leaves a page staff have rewritten alone', async () => {
     const db = t.database.handle.db;
     const migration = (await readFile(path.join(MIGRATIONS_DIR, EMAIL_PAGES_MIGRATION), 'utf8')).trim();
-    const setBody = (slug: string, body: string) =>
-      db.updateTable('pages').set({ body_markdown: body }).where('slug', '=', slug).execute();
-    const bodyOf = async (slug: string) =>
-      (
-        await db
-          .selectFrom('pages')
-          .select('body_markdown')
-          .where('slug', '=', slug)
-          .executeTakeFirstOrThrow()
-      ).body_markdown;
 
-    await setBody('faq', `## How do I stop getting emails?\n\n${OLD_FAQ_ANSWER}\n\n## Other\n\nKept.`);
-    await setBody('help-centre', `## Your account\n\n${OLD_HELP_ACCOUNT}`);
+    await seedOldEmailPages();
     await sql.raw(migration).execute(db);
     for (const slug of ['faq', 'help-centre']) {
       expect(await bodyOf(slug), slug).not.toMatch(PROMISED_SETTING);
