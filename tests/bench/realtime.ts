@@ -19,27 +19,33 @@
  *
  * Writes tests/bench/results/realtime.json and prints a table. Not part of the test run.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort, startEmbeddedPostgres } from '../../api/src/db/embedded.ts';
 import { createDatabase } from '../../api/src/db/index.ts';
-import { migrate } from '../../api/src/db/migrate.ts';
 import { createLocalIdentity } from '../../api/src/features/auth/identity/local.ts';
 import { createMailer } from '../../api/src/features/mail/mailer.ts';
 import { createDevTransport } from '../../api/src/features/mail/transports.ts';
 import { publish, userTopic } from '../../api/src/features/realtime/realtime.ts';
-import { ensureDatabaseExists } from '../../api/src/runtime.ts';
 import { createSecrets } from '../../api/src/secrets.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
 import { createUser, type TestUser } from '../../api/src/testing/auth.ts';
 import { testClient } from '../../api/src/testing/realtime.ts';
+import {
+  type Bff,
+  log,
+  machine as machineLine,
+  percentiles,
+  ROOT,
+  round2,
+  startBff,
+  stopBff,
+  throwawayDatabase,
+} from './harness.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = path.join(ROOT, 'tests/bench/results/realtime.json');
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100);
 const STREAMS_PER_MEMBER = Number(process.env.BENCH_STREAMS_PER_MEMBER ?? 10);
@@ -51,8 +57,6 @@ const OPEN_BATCH = 50;
 const MAX_REOPENS = 5;
 const ROUND_TIMEOUT_MS = 30_000;
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux: /proc/<pid>/stat counts in these.
-
-const log = (line: string) => console.info(line);
 
 // The BFF's process, from /proc ----------------------------------------------------------------
 
@@ -150,89 +154,21 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs: number
 
 // Statistics ---------------------------------------------------------------------------------
 
-interface Stats {
-  samples: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-function stats(values: number[]): Stats {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) =>
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
-  return {
-    samples: sorted.length,
-    p50: round2(at(0.5)),
-    p95: round2(at(0.95)),
-    p99: round2(at(0.99)),
-    max: round2(sorted.at(-1) ?? 0),
-    mean: round2(sorted.reduce((sum, n) => sum + n, 0) / Math.max(sorted.length, 1)),
-  };
-}
+const stats = percentiles;
 
 // The BFF ------------------------------------------------------------------------------------
 
-async function startBff(
-  databaseUrl: string,
-  appSecret: string,
-  memoryFile: string,
-): Promise<{ url: string; port: number; child: ChildProcess }> {
-  const port = await freePort();
-  const args = [
-    '--expose-gc',
-    '--import',
-    `data:text/javascript,${encodeURIComponent(MEMORY_PROBE)}`,
-    '--import',
-    'tsx',
-    path.join(ROOT, 'api/src/main.ts'),
-  ];
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+/** The BFF with the memory probe loaded and the bench's secret (so it accepts the members' tokens). */
+function startRealtimeBff(databaseUrl: string, appSecret: string, memoryFile: string): Promise<Bff> {
+  return startBff({
+    databaseUrl,
+    nodeArgs: ['--expose-gc', '--import', `data:text/javascript,${encodeURIComponent(MEMORY_PROBE)}`],
     env: {
-      ...process.env,
       BENCH_MEMORY_FILE: memoryFile,
-      NODE_ENV: 'production',
-      // Production requires Stripe for payments; the benchmark never pays for anything.
-      STRIPE_SECRET_KEY: 'sk_test_benchmark_unused',
-      STRIPE_WEBHOOK_SECRET: 'whsec_benchmark_unused',
-      // Production mail must leave the building; the benchmark sends none (port 9 discards).
-      MAIL: 'smtp',
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: databaseUrl,
       // The bench signs its members in with the same secret, so the BFF accepts their tokens.
       APP_SECRET: appSecret,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-      WEB_DIST: path.join(ROOT, 'api/.no-web-dist'),
     },
-    // Request logs are written (pino at info, as in production) and thrown away.
-    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the BFF exited during start-up: ${stderr}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, port, child };
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGTERM');
-  throw new Error(`the BFF did not become ready: ${stderr}`);
 }
 
 // Subscriptions --------------------------------------------------------------------------------
@@ -329,7 +265,7 @@ async function publishToAll(db: Db, topics: string[], kind: string, entityId: st
 // Main -----------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const machine = machineLine();
   log(`Reshelf realtime benchmark on ${machine}`);
   log(`${MEMBERS} members × ${STREAMS_PER_MEMBER} streams = ${STREAMS} subscriptions to realtime.events`);
   const limits = await readFile('/proc/self/limits', 'utf8');
@@ -342,16 +278,12 @@ async function main(): Promise<void> {
   }
 
   const started = performance.now();
-  const dir = await mkdtemp(path.join(tmpdir(), 'reshelf-bench-realtime-'));
-  await chmod(dir, 0o755);
-  const server = await startEmbeddedPostgres({ dataDir: dir, ephemeral: true });
+  const database = await throwawayDatabase('reshelf-bench-realtime-', 'reshelf_bench_realtime');
+  const { dir, databaseUrl } = database;
   let bff: ChildProcess | undefined;
   const streams: Stream[] = [];
   let handle: ReturnType<typeof createDatabase> | undefined;
   try {
-    const databaseUrl = server.url('reshelf_bench_realtime');
-    await ensureDatabaseExists(server.url(), 'reshelf_bench_realtime');
-    await migrate(databaseUrl, { bootstrap: true });
     handle = createDatabase(databaseUrl, { max: 4 });
     const db = handle.db;
     await seedReferenceData(db);
@@ -377,7 +309,7 @@ async function main(): Promise<void> {
     log(`database ready, ${MEMBERS} members signed in (${Math.round(performance.now() - started)} ms)`);
 
     const memoryFile = path.join(dir, 'bff-memory.json');
-    const bffStarted = await startBff(databaseUrl, appSecret, memoryFile);
+    const bffStarted = await startRealtimeBff(databaseUrl, appSecret, memoryFile);
     bff = bffStarted.child;
     const pid = bff.pid as number;
     const { url, port } = bffStarted;
@@ -638,14 +570,9 @@ async function main(): Promise<void> {
     );
   } finally {
     for (const s of streams) s.close();
-    if (bff && bff.exitCode === null) {
-      const child = bff;
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    }
+    await stopBff(bff);
     await handle?.close();
-    await server.stop();
-    await rm(dir, { recursive: true, force: true });
+    await database.stop();
   }
 }
 

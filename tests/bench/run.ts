@@ -8,36 +8,39 @@
  *
  * Writes tests/bench/results/catalogue.json and prints a table. Not part of the test run.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type BrowseInput, browseInputSchema, type SearchInput, searchInputSchema } from '@reshelf/contracts';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { freePort, startEmbeddedPostgres } from '../../api/src/db/embedded.ts';
 import { createDatabase } from '../../api/src/db/index.ts';
-import { migrate } from '../../api/src/db/migrate.ts';
 import {
   browseListings,
   getListingBySlug,
   searchListings,
 } from '../../api/src/features/listings/listings.service.ts';
-import { ensureDatabaseExists } from '../../api/src/runtime.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
+import {
+  log,
+  machine as machineLine,
+  percentiles,
+  ROOT,
+  round2,
+  startBff,
+  stopBff,
+  throwawayDatabase,
+} from './harness.ts';
 import { BENCH_SIZE, seedBench } from './seed.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = path.join(ROOT, 'tests/bench/results/catalogue.json');
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 12);
 const WARMUP_S = 3;
 const POOL_MAX = 10;
 const TARGET_P95_MS = 25;
-
-const log = (line: string) => console.info(line);
 
 // The inputs each scenario cycles through ---------------------------------------------------
 
@@ -150,71 +153,23 @@ interface Stats {
 }
 
 function stats(latencies: number[], seconds: number): Stats {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) =>
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
-  const round = (n: number) => Math.round(n * 100) / 100;
-  return {
-    requests: sorted.length,
-    perSecond: round(sorted.length / seconds),
-    p50: round(at(0.5)),
-    p95: round(at(0.95)),
-    p99: round(at(0.99)),
-    max: round(sorted.at(-1) ?? 0),
-    mean: round(sorted.reduce((sum, n) => sum + n, 0) / Math.max(sorted.length, 1)),
-  };
+  const { samples, ...rest } = percentiles(latencies);
+  return { requests: samples, perSecond: round2(samples / seconds), ...rest };
 }
 
 // The BFF under load -----------------------------------------------------------------------
 
-async function startBff(
-  databaseUrl: string,
-  cacheSeconds: number,
-): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/src/main.ts')], {
-    cwd: ROOT,
+/** The BFF with the bench's pool size, caching public answers for `cacheSeconds` (0: every request cold). */
+function startCatalogueBff(databaseUrl: string, cacheSeconds: number) {
+  return startBff({
+    databaseUrl,
     env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      // Production requires Stripe for payments; the benchmark never pays for anything.
-      STRIPE_SECRET_KEY: 'sk_test_benchmark_unused',
-      STRIPE_WEBHOOK_SECRET: 'whsec_benchmark_unused',
-      // Production mail must leave the building; the benchmark sends none (port 9 discards).
-      MAIL: 'smtp',
-      SMTP_URL: 'smtp://127.0.0.1:9',
-      MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: databaseUrl,
       DATABASE_POOL_MAX: String(POOL_MAX),
       APP_SECRET: randomBytes(32).toString('hex'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-      WEB_DIST: path.join(ROOT, 'api/.no-web-dist'),
       // The production default caches public answers briefly; 0 measures every request cold.
       PUBLIC_CACHE_SECONDS: String(cacheSeconds),
     },
-    // Request logs are written (pino at info, as in production) and thrown away.
-    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the BFF exited during start-up: ${stderr}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return { url, child };
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGTERM');
-  throw new Error(`the BFF did not become ready: ${stderr}`);
 }
 
 async function loadBff(
@@ -321,17 +276,13 @@ async function sqlUnderLoad(pool: pg.Pool, requests: Statement[][], seconds: num
 // Main -----------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const machine = machineLine();
   log(`Reshelf catalogue benchmark on ${machine}`);
-  const dir = await mkdtemp(path.join(tmpdir(), 'reshelf-bench-'));
-  await chmod(dir, 0o755);
-  const server = await startEmbeddedPostgres({ dataDir: dir, ephemeral: true });
+  const database = await throwawayDatabase('reshelf-bench-', 'reshelf_bench');
+  const { databaseUrl } = database;
   let bff: ChildProcess | undefined;
   let bffCold: ChildProcess | undefined;
   try {
-    const databaseUrl = server.url('reshelf_bench');
-    await ensureDatabaseExists(server.url(), 'reshelf_bench');
-    await migrate(databaseUrl, { bootstrap: true });
     const seedHandle = createDatabase(databaseUrl, { max: 2 });
     await seedReferenceData(seedHandle.db);
     await seedHandle.close();
@@ -346,9 +297,9 @@ async function main(): Promise<void> {
     }
     const seedSeconds = (Date.now() - seedStarted) / 1000;
 
-    const started = await startBff(databaseUrl, 60);
+    const started = await startCatalogueBff(databaseUrl, 60);
     bff = started.child;
-    const cold = await startBff(databaseUrl, 0);
+    const cold = await startCatalogueBff(databaseUrl, 0);
     bffCold = cold.child;
     const pool = createDatabase(databaseUrl, { max: POOL_MAX }).pool;
     const results: Record<string, unknown> = {};
@@ -434,14 +385,8 @@ async function main(): Promise<void> {
     );
     log(`\nwritten to ${path.relative(process.cwd(), RESULTS)}`);
   } finally {
-    for (const child of [bff, bffCold]) {
-      if (child && child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-    }
-    await server.stop();
-    await rm(dir, { recursive: true, force: true });
+    for (const child of [bff, bffCold]) await stopBff(child);
+    await database.stop();
   }
 }
 
