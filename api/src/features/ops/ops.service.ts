@@ -160,30 +160,44 @@ async function grant(
     .execute();
 }
 
-/** Grants a staff role (user_roles) or a global-admin tier (admin_users, one per person). */
-export async function grantRole(
+type RoleActor = { userId: string; tier: AdminTier; level: number };
+type RoleAccount = { id: string; email: string | null };
+
+/**
+ * A grant or withdrawal of a staff role or a global-admin tier: who may (checkCanGrant), the
+ * account, the target's protection (assertMayActOn), then `apply` and its audit entry in one
+ * transaction. `refuseSelfTier` refuses a tier change on the caller's own account up front.
+ */
+async function changeRole(
   db: Database,
-  actor: { userId: string; tier: AdminTier; level: number },
+  actor: RoleActor,
   input: { email: string; role: RoleGrant },
+  change: {
+    granted: boolean;
+    /** How the refusal of a protected target names the tier change. */
+    tierVerb: string;
+    refuseSelfTier?: string;
+    apply: (trx: Transaction<DB>, account: RoleAccount, isTier: boolean) => Promise<void>;
+  },
 ) {
   const isTier = checkCanGrant(input.role, actor);
   const account = await requireAccount(db, input.email);
-  if (isTier && account.id === actor.userId) {
-    // A super admin demoting themselves could leave nobody able to grant tiers.
-    throw new AppError('BAD_INPUT', 'You cannot change your own global-admin tier: ask another super admin.');
+  if (change.refuseSelfTier && isTier && account.id === actor.userId) {
+    throw new AppError('BAD_INPUT', change.refuseSelfTier);
   }
+  const action = `${isTier ? 'tier' : 'role'}.${change.granted ? 'grant' : 'revoke'}`;
   await assertMayActOn(db, {
     actorId: actor.userId,
     target: account,
-    action: isTier ? 'tier.grant' : 'role.grant',
-    verb: isTier ? 'change the global-admin tier of' : 'change the roles of',
+    action,
+    verb: isTier ? change.tierVerb : 'change the roles of',
     details: { role: input.role },
   });
   await db.transaction().execute(async (trx) => {
-    await grant(trx, account.id, input.role, isTier, actor.userId);
+    await change.apply(trx, account, isTier);
     await recordAudit(trx, {
       actorId: actor.userId,
-      action: isTier ? 'tier.grant' : 'role.grant',
+      action,
       targetType: 'user',
       targetId: account.id,
       details: { email: account.email, role: input.role },
@@ -193,47 +207,32 @@ export async function grantRole(
     userId: account.id,
     email: account.email ?? input.email,
     role: input.role,
-    granted: true as const,
+    granted: change.granted,
   };
 }
 
-/** Withdraws a staff role, or deactivates a global-admin tier. Never the caller's own tier. */
-export async function revokeRole(
-  db: Database,
-  actor: { userId: string; tier: AdminTier; level: number },
-  input: { email: string; role: RoleGrant },
-) {
-  const isTier = checkCanGrant(input.role, actor);
-  const account = await requireAccount(db, input.email);
-  await assertMayActOn(db, {
-    actorId: actor.userId,
-    target: account,
-    action: isTier ? 'tier.revoke' : 'role.revoke',
-    verb: isTier ? 'withdraw the global-admin tier of' : 'change the roles of',
-    details: { role: input.role },
+/** Grants a staff role (user_roles) or a global-admin tier (admin_users, one per person). */
+export async function grantRole(db: Database, actor: RoleActor, input: { email: string; role: RoleGrant }) {
+  const answer = await changeRole(db, actor, input, {
+    granted: true,
+    tierVerb: 'change the global-admin tier of',
+    // A super admin demoting themselves could leave nobody able to grant tiers.
+    refuseSelfTier: 'You cannot change your own global-admin tier: ask another super admin.',
+    apply: (trx, account, isTier) => grant(trx, account.id, input.role, isTier, actor.userId),
   });
-  await db.transaction().execute(async (trx) => {
-    await withdraw(trx, account, isTier);
-    await recordAudit(trx, {
-      actorId: actor.userId,
-      action: isTier ? 'tier.revoke' : 'role.revoke',
-      targetType: 'user',
-      targetId: account.id,
-      details: { email: account.email, role: input.role },
-    });
-  });
-  return {
-    userId: account.id,
-    email: account.email ?? input.email,
-    role: input.role,
-    granted: false as const,
-  };
+  return { ...answer, granted: true as const };
+}
 
-  async function withdraw(
-    trx: Transaction<DB>,
-    account: { id: string; email: string | null },
-    isTier: boolean,
-  ) {
+/** Withdraws a staff role, or deactivates a global-admin tier. Never the caller's own tier. */
+export async function revokeRole(db: Database, actor: RoleActor, input: { email: string; role: RoleGrant }) {
+  const answer = await changeRole(db, actor, input, {
+    granted: false,
+    tierVerb: 'withdraw the global-admin tier of',
+    apply: withdraw,
+  });
+  return { ...answer, granted: false as const };
+
+  async function withdraw(trx: Transaction<DB>, account: RoleAccount, isTier: boolean) {
     if (isTier) {
       if (account.id === actor.userId) {
         throw new AppError(

@@ -38,6 +38,32 @@ function isSlugTaken(error: unknown): boolean {
   );
 }
 
+/**
+ * A change to one tree, in a transaction holding the tree's lock (positions and parents stay
+ * consistent); a slug another node has is refused with a message naming it.
+ */
+async function lockedTaxonomyChange<T>(
+  db: Database,
+  kind: TaxonomyKind,
+  slug: string,
+  change: (trx: Transaction<DB>) => Promise<T>,
+): Promise<T> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${`taxonomy.${kind}`}))`.execute(trx);
+      return change(trx);
+    });
+  } catch (error) {
+    if (isSlugTaken(error)) {
+      throw new AppError(
+        'CONFLICT',
+        `Another ${LABEL[kind]} already uses the slug “${slug}”. Choose another.`,
+      );
+    }
+    throw error;
+  }
+}
+
 /** Both trees in display order, each node with how many listings (any status) use it. */
 export async function taxonomyTrees(
   db: Database,
@@ -86,64 +112,51 @@ export async function addTaxonomyNode(
   kind: TaxonomyKind,
   input: TaxonomyInput,
 ): Promise<{ id: string }> {
-  try {
-    return await db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${`taxonomy.${kind}`}))`.execute(trx);
-      let id: string;
-      if (kind === 'category') {
-        await checkParent(trx, null, input.parentId);
-        const { last } = await trx
-          .selectFrom('categories')
-          .select((eb) => eb.fn.max('position').as('last'))
-          .where((eb) =>
-            input.parentId ? eb('parent_id', '=', input.parentId) : eb('parent_id', 'is', null),
-          )
-          .executeTakeFirstOrThrow();
-        ({ id } = await trx
-          .insertInto('categories')
-          .values({
-            name: input.name,
-            slug: input.slug,
-            description: input.description,
-            parent_id: input.parentId,
-            position: (last ?? -1) + 1,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow());
-      } else {
-        const { last } = await trx
-          .selectFrom('genres')
-          .select((eb) => eb.fn.max('position').as('last'))
-          .executeTakeFirstOrThrow();
-        ({ id } = await trx
-          .insertInto('genres')
-          .values({
-            name: input.name,
-            slug: input.slug,
-            description: input.description,
-            position: (last ?? -1) + 1,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow());
-      }
-      await recordAudit(trx, {
-        actorId: staffId,
-        action: `${kind}.add`,
-        targetType: kind,
-        targetId: id,
-        details: { ...input },
-      });
-      return { id };
-    });
-  } catch (error) {
-    if (isSlugTaken(error)) {
-      throw new AppError(
-        'CONFLICT',
-        `Another ${LABEL[kind]} already uses the slug “${input.slug}”. Choose another.`,
-      );
+  return lockedTaxonomyChange(db, kind, input.slug, async (trx) => {
+    let id: string;
+    if (kind === 'category') {
+      await checkParent(trx, null, input.parentId);
+      const { last } = await trx
+        .selectFrom('categories')
+        .select((eb) => eb.fn.max('position').as('last'))
+        .where((eb) => (input.parentId ? eb('parent_id', '=', input.parentId) : eb('parent_id', 'is', null)))
+        .executeTakeFirstOrThrow();
+      ({ id } = await trx
+        .insertInto('categories')
+        .values({
+          name: input.name,
+          slug: input.slug,
+          description: input.description,
+          parent_id: input.parentId,
+          position: (last ?? -1) + 1,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow());
+    } else {
+      const { last } = await trx
+        .selectFrom('genres')
+        .select((eb) => eb.fn.max('position').as('last'))
+        .executeTakeFirstOrThrow();
+      ({ id } = await trx
+        .insertInto('genres')
+        .values({
+          name: input.name,
+          slug: input.slug,
+          description: input.description,
+          position: (last ?? -1) + 1,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow());
     }
-    throw error;
-  }
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: `${kind}.add`,
+      targetType: kind,
+      targetId: id,
+      details: { ...input },
+    });
+    return { id };
+  });
 }
 
 export async function updateTaxonomyNode(
@@ -153,61 +166,50 @@ export async function updateTaxonomyNode(
   id: string,
   input: TaxonomyInput,
 ): Promise<void> {
-  try {
-    await db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${`taxonomy.${kind}`}))`.execute(trx);
-      let before: { name: string; slug: string } | undefined;
-      if (kind === 'category') {
-        await checkParent(trx, id, input.parentId);
-        before = await trx
-          .selectFrom('categories')
-          .select(['name', 'slug'])
+  await lockedTaxonomyChange(db, kind, input.slug, async (trx) => {
+    let before: { name: string; slug: string } | undefined;
+    if (kind === 'category') {
+      await checkParent(trx, id, input.parentId);
+      before = await trx
+        .selectFrom('categories')
+        .select(['name', 'slug'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (before) {
+        await trx
+          .updateTable('categories')
+          .set({
+            name: input.name,
+            slug: input.slug,
+            description: input.description,
+            parent_id: input.parentId,
+          })
           .where('id', '=', id)
-          .executeTakeFirst();
-        if (before) {
-          await trx
-            .updateTable('categories')
-            .set({
-              name: input.name,
-              slug: input.slug,
-              description: input.description,
-              parent_id: input.parentId,
-            })
-            .where('id', '=', id)
-            .execute();
-        }
-      } else {
-        before = await trx
-          .selectFrom('genres')
-          .select(['name', 'slug'])
-          .where('id', '=', id)
-          .executeTakeFirst();
-        if (before) {
-          await trx
-            .updateTable('genres')
-            .set({ name: input.name, slug: input.slug, description: input.description })
-            .where('id', '=', id)
-            .execute();
-        }
+          .execute();
       }
-      if (!before) throw new AppError('NOT_FOUND', `That ${LABEL[kind]} no longer exists. Refresh the page.`);
-      await recordAudit(trx, {
-        actorId: staffId,
-        action: `${kind}.update`,
-        targetType: kind,
-        targetId: id,
-        details: { before, after: { ...input } },
-      });
-    });
-  } catch (error) {
-    if (isSlugTaken(error)) {
-      throw new AppError(
-        'CONFLICT',
-        `Another ${LABEL[kind]} already uses the slug “${input.slug}”. Choose another.`,
-      );
+    } else {
+      before = await trx
+        .selectFrom('genres')
+        .select(['name', 'slug'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (before) {
+        await trx
+          .updateTable('genres')
+          .set({ name: input.name, slug: input.slug, description: input.description })
+          .where('id', '=', id)
+          .execute();
+      }
     }
-    throw error;
-  }
+    if (!before) throw new AppError('NOT_FOUND', `That ${LABEL[kind]} no longer exists. Refresh the page.`);
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: `${kind}.update`,
+      targetType: kind,
+      targetId: id,
+      details: { before, after: { ...input } },
+    });
+  });
 }
 
 /** Moves a node one place up or down among its siblings (categories with the same parent). */
