@@ -4,6 +4,8 @@
  * the default, keep a draft and publish it, and send a test to the staff member's own address
  * (the dev mailbox in development). Every change is recorded in the audit log.
  */
+import type { Insertable } from 'kysely';
+import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -118,24 +120,12 @@ export async function publishEmailTemplate(
       .where('key', '=', input.key)
       .forUpdate()
       .executeTakeFirst();
-    await trx
-      .insertInto('email_templates')
-      .values({
-        key: input.key,
-        subject: input.subject,
-        body: input.body,
-        updated_by: staffId,
-        updated_at: new Date(),
-      })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          subject: input.subject,
-          body: input.body,
-          updated_by: staffId,
-          updated_at: new Date(),
-        }),
-      )
-      .execute();
+    await upsertTemplate(trx, input.key, {
+      subject: input.subject,
+      body: input.body,
+      updated_by: staffId,
+      updated_at: new Date(),
+    });
     await recordAudit(trx, {
       actorId: staffId,
       action: 'email_template.update',
@@ -190,24 +180,12 @@ export async function saveEmailTemplateDraft(
   const definition = definitionOf(input.key);
   requireValid(definition, input.subject, input.body);
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('email_templates')
-      .values({
-        key: input.key,
-        draft_subject: input.subject,
-        draft_body: input.body,
-        draft_updated_by: staffId,
-        draft_updated_at: new Date(),
-      })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          draft_subject: input.subject,
-          draft_body: input.body,
-          draft_updated_by: staffId,
-          draft_updated_at: new Date(),
-        }),
-      )
-      .execute();
+    await upsertTemplate(trx, input.key, {
+      draft_subject: input.subject,
+      draft_body: input.body,
+      draft_updated_by: staffId,
+      draft_updated_at: new Date(),
+    });
     await recordAudit(trx, {
       actorId: staffId,
       action: 'email_template.saveDraft',
@@ -329,4 +307,17 @@ export async function sendTestEmail(
     });
   });
   return { to: staff.email, subject };
+}
+
+/** Writes `columns` to the template's row, making the row if the template had none. */
+async function upsertTemplate(
+  trx: Database,
+  key: string,
+  columns: Omit<Insertable<DB['email_templates']>, 'key'>,
+): Promise<void> {
+  await trx
+    .insertInto('email_templates')
+    .values({ key, ...columns })
+    .onConflict((oc) => oc.column('key').doUpdateSet(columns))
+    .execute();
 }
