@@ -48,10 +48,14 @@ export function assertRuntimeRole(report: RuntimeRoleReport): void {
   }
 }
 
-export default async function setup(project: TestProject) {
-  if (!existsSync(path.join(ROOT, 'web/dist/index.html'))) buildWeb([]);
-  buildWeb(['--mode', 'e2e', '--outDir', E2E_WEB_DIST]);
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'reshelf-e2e-'));
+/**
+ * The real BFF serving the browser-test build of the web on a fresh embedded PostgreSQL (in a
+ * temporary folder named from `folderPrefix`) with the first-start demo seed, listening on a
+ * free port; it connects as the runtime role. The caller closes the app, stops the database
+ * and removes the folder.
+ */
+export async function startMarketplace(folderPrefix: string) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), folderPrefix));
   await chmod(dataDir, 0o755);
   const env = {
     NODE_ENV: 'test',
@@ -73,6 +77,13 @@ export default async function setup(project: TestProject) {
   const config = loadConfig({ ...env, PORT: String(port), PUBLIC_ORIGIN: baseURL });
   const app = await buildApp({ config, database: database.handle, secrets, services });
   await app.listen({ port, host: '127.0.0.1' });
+  return { app, database, baseURL, dataDir };
+}
+
+export default async function setup(project: TestProject) {
+  if (!existsSync(path.join(ROOT, 'web/dist/index.html'))) buildWeb([]);
+  buildWeb(['--mode', 'e2e', '--outDir', E2E_WEB_DIST]);
+  const { app, database, baseURL, dataDir } = await startMarketplace('reshelf-e2e-');
   project.provide('baseURL', baseURL);
   // Tests arrange data as the owner; the BFF itself connects as its runtime role.
   project.provide('e2eDatabaseUrl', database.ownerUrl);

@@ -4,16 +4,10 @@
  * For tests that change data everyone else relies on (the staff dashboard's seed, reset and
  * clean-up remove or add listings across the whole catalogue).
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../../api/src/app.ts';
-import { prepare } from '../../api/src/bootstrap.ts';
-import { loadConfig } from '../../api/src/config.ts';
-import { freePort } from '../../api/src/db/embedded.ts';
-import { assertRuntimeRole, E2E_WEB_DIST } from '../setup/e2e.global.ts';
+import { startMarketplace } from '../setup/e2e.global.ts';
 import { launchBrowser } from './browser.ts';
 
 export interface OwnMarketplace {
@@ -32,28 +26,7 @@ export interface OwnMarketplace {
 }
 
 export async function startOwnMarketplace(): Promise<OwnMarketplace> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'reshelf-e2e-own-'));
-  await chmod(dataDir, 0o755);
-  const env = {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    WEB_DIST: E2E_WEB_DIST,
-    // Browser contexts are separate visitors, each with its own X-Forwarded-For
-    // (tests/support/browser.ts), as if through a proxy on this machine.
-    TRUST_PROXY: 'loopback',
-  };
-  const quiet = { info: () => {}, debug: () => {} };
-  const { database, secrets, services } = await prepare(loadConfig(env), quiet);
-  assertRuntimeRole(database.runtimeRole);
-  // The port is chosen once PostgreSQL holds its own; links in emails lead back to this very
-  // server, as the browser reaches it.
-  const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ ...env, PORT: String(port), PUBLIC_ORIGIN: baseURL });
-  const app = await buildApp({ config, database: database.handle, secrets, services });
-  await app.listen({ port, host: '127.0.0.1' });
+  const { app, database, baseURL, dataDir } = await startMarketplace('reshelf-e2e-own-');
   return {
     baseURL,
     databaseUrl: database.ownerUrl,
