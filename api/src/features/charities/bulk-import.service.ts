@@ -36,6 +36,7 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { csvText, readBackCell } from '../../http/csv.ts';
+import { bookColumns } from '../selling/book-columns.ts';
 import type { BookLookupPort } from '../selling/book-lookup.ts';
 import { requireCharity } from './charity-account.service.ts';
 
@@ -309,15 +310,7 @@ async function resolveBooks(
     const found = await deps.bookLookup.lookup(isbn).catch(() => null);
     const values =
       found && found.authors.length > 0
-        ? {
-            title: found.title,
-            subtitle: found.subtitle,
-            authors: found.authors,
-            publisher: found.publisher,
-            published_year: found.publishedYear,
-            page_count: found.pageCount,
-            cover_url: found.coverUrl,
-          }
+        ? bookColumns(found)
         : typed
           ? { title: typed.title!, authors: [typed.author!] }
           : null;

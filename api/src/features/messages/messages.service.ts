@@ -32,6 +32,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { enforce, type RateRule } from '../../http/rate-limit.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { isSuspended } from '../auth/resolve-auth.ts';
 import { markEntityNotificationsRead } from '../notifications/notifications.service.ts';
 import { notify } from '../notifications/notify.ts';
 import { publish, userTopic } from '../realtime/realtime.ts';
@@ -123,16 +124,6 @@ async function blockBetween(db: Database, a: string, b: string): Promise<{ byA: 
     )
     .execute();
   return { byA: rows.some((r) => r.blocker_id === a), byB: rows.some((r) => r.blocker_id === b) };
-}
-
-async function isSuspendedNow(db: Database, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('auth.users')
-    .select('id')
-    .where('id', '=', userId)
-    .where('banned_until', '>', new Date())
-    .executeTakeFirst();
-  return Boolean(row);
 }
 
 // Starting ---------------------------------------------------------------------------------------
@@ -251,7 +242,7 @@ async function assertCanWrite(db: Database, thread: ThreadRow, side: Side): Prom
   const blocks = await blockBetween(db, thread.buyer_id, thread.seller_id);
   if (blocks.byA || blocks.byB) throw new AppError('FORBIDDEN', MESSAGE_TEXTS.blocked);
   const recipient = side === 'buyer' ? thread.seller_id : thread.buyer_id;
-  if (await isSuspendedNow(db, recipient)) throw new AppError('FORBIDDEN', MESSAGE_TEXTS.recipientSuspended);
+  if (await isSuspended(db, recipient)) throw new AppError('FORBIDDEN', MESSAGE_TEXTS.recipientSuspended);
 }
 
 /** Checks the caller may add a photo to the thread (before the upload is read). */
@@ -685,7 +676,7 @@ async function buildThreadView(
       .orderBy('created_at', 'desc')
       .execute(),
     blockBetween(db, thread.buyer_id, thread.seller_id),
-    isSuspendedNow(db, viewer.side === 'buyer' ? thread.seller_id : thread.buyer_id),
+    isSuspended(db, viewer.side === 'buyer' ? thread.seller_id : thread.buyer_id),
   ]);
   const visibleOrders = orders.filter((o) => o.paid_at || o.status === 'pending_payment');
   const events = visibleOrders.length

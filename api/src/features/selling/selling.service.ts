@@ -34,6 +34,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
 import type { StoragePort } from '../storage/storage.ts';
+import { bookColumns } from './book-columns.ts';
 import type { BookLookupPort } from './book-lookup.ts';
 
 type Db = Database | Transaction<DB>;
@@ -246,13 +247,7 @@ export async function startListing(
           .values({
             isbn13,
             isbn10: null,
-            title: found.title,
-            subtitle: found.subtitle,
-            authors: found.authors,
-            publisher: found.publisher,
-            published_year: found.publishedYear,
-            page_count: found.pageCount,
-            cover_url: found.coverUrl,
+            ...bookColumns(found),
             created_by: sellerId,
           })
           .onConflict((oc) => oc.column('isbn13').doNothing())
