@@ -32,7 +32,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { deliveryHolidayRegion } from '../checkout/holiday-region.ts';
 import { addWorkingDays } from '../checkout/working-days.ts';
 import type { PaymentProvider } from '../payments/types.ts';
-import { refund } from '../refunds/refund.ts';
+import { refund, refundedOnOrder } from '../refunds/refund.ts';
 import { type Actor, type FollowUp, type LockedOrder, MOVED_ON, transition } from './order-machine.ts';
 import { type OrderMailDeps, queueOrderMail } from './order-mail.ts';
 
@@ -275,11 +275,7 @@ export async function getOrder(
       .select(['amount_minor', 'reversed_minor', 'status', 'released_at', 'release_after'])
       .where('order_id', '=', orderId)
       .executeTakeFirst(),
-    db
-      .selectFrom('refunds')
-      .select(sql<number>`coalesce(sum(amount_minor), 0)::int`.as('total'))
-      .where('order_id', '=', orderId)
-      .executeTakeFirstOrThrow(),
+    refundedOnOrder(db, orderId),
   ]);
   const summaryRole: OrderRole = role === 'seller' ? 'seller' : 'buyer';
   const address = row.shipping_address as OrderDetail['address'];
@@ -304,7 +300,7 @@ export async function getOrder(
     completedAt: iso(row.completed_at),
     cancelledAt: iso(row.cancelled_at),
     cancelReason: row.cancel_reason,
-    refundedMinor: refunded.total,
+    refundedMinor: refunded,
     // The buyer does not see what the seller is paid.
     payout:
       role !== 'buyer' && payout

@@ -2,7 +2,8 @@
  * Orders and payments for staff (/admin/orders, /admin/payments): search by reference, buyer
  * or seller email and status; refund an order in full or in part through the refund command
  * (refunds/refund.ts), admins only, audited in the refund's transaction; a full refund moves the
- * order through the orders state machine (orders/order-machine.ts).
+ * order through the orders state machine (orders/order-machine.ts). The payments search
+ * (/admin/payments) is in the money module, refunds/payments.service.ts, re-exported here.
  *
  * What a refund means for the order: the whole of what is left → the order is `refunded` and
  * the seller's held payout cancelled (as a dispute refund does); a part → the order keeps its
@@ -26,7 +27,8 @@ import type { PaymentProvider } from '../payments/types.ts';
 import { refund, refundedOnOrder } from '../refunds/refund.ts';
 
 export { ORDER_STATUSES } from '../orders/order-machine.ts';
-export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'abandoned'] as const;
+// The payments ledger lives with the money, in the refunds feature (decision 0038).
+export { PAYMENT_STATUSES, type StaffPaymentRow, searchPayments } from '../refunds/payments.service.ts';
 
 export interface StaffOrderRow {
   id: string;
@@ -37,19 +39,6 @@ export interface StaffOrderRow {
   sellerEmail: string | null;
   totalMinor: number;
   refundedMinor: number;
-  createdAt: string;
-}
-
-export interface StaffPaymentRow {
-  id: string;
-  orderId: string;
-  reference: string;
-  provider: string;
-  providerRef: string;
-  status: string;
-  amountMinor: number;
-  refundedMinor: number;
-  buyerEmail: string | null;
   createdAt: string;
 }
 
@@ -97,52 +86,6 @@ export async function searchOrders(
     sellerEmail: row.seller_email ?? null,
     totalMinor: row.total_minor,
     refundedMinor: row.refunded_minor,
-    createdAt: row.created_at.toISOString(),
-  }));
-}
-
-export async function searchPayments(
-  db: Database,
-  filter: { q?: string; status?: string; limit: number },
-): Promise<StaffPaymentRow[]> {
-  let query = db
-    .selectFrom('payments as p')
-    .innerJoin('orders as o', 'o.id', 'p.order_id')
-    .leftJoin('auth.users as bu', 'bu.id', 'o.buyer_id')
-    .select([
-      'p.id',
-      'p.order_id',
-      'o.reference',
-      'p.provider',
-      'p.provider_ref',
-      'p.status',
-      'p.amount_minor',
-      'p.refunded_minor',
-      'bu.email as buyer_email',
-      'p.created_at',
-    ]);
-  if (filter.q) {
-    const pattern = `%${escapeLike(filter.q)}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb('o.reference', 'ilike', pattern),
-        eb('bu.email', 'ilike', pattern),
-        eb('p.provider_ref', 'ilike', pattern),
-      ]),
-    );
-  }
-  if (filter.status) query = query.where('p.status', '=', filter.status);
-  const rows = await query.orderBy('p.created_at', 'desc').orderBy('p.id').limit(filter.limit).execute();
-  return rows.map((row) => ({
-    id: row.id,
-    orderId: row.order_id,
-    reference: row.reference,
-    provider: row.provider,
-    providerRef: row.provider_ref,
-    status: row.status,
-    amountMinor: row.amount_minor,
-    refundedMinor: row.refunded_minor,
-    buyerEmail: row.buyer_email ?? null,
     createdAt: row.created_at.toISOString(),
   }));
 }
