@@ -11,7 +11,9 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
+import { disputedOrder, orderDepsFor } from '../../testing/orders.ts';
 import { ACTOR_KINDS, type ActorKind, type OrderStatus, TRANSITIONS, transition } from './order-machine.ts';
+import { resolveDispute } from './orders.service.ts';
 
 /** The lifecycle (brief §5, decisions 0012 and 0022): from → to → who may. */
 const ALLOWED: Record<string, ActorKind[]> = {
@@ -231,5 +233,22 @@ describe('the orders state machine', () => {
       .catch((error) => {
         if (error !== ROLLBACK) throw error;
       });
+  });
+
+  it('stamps refunded_at on a dispute refund too, as the dashboard counts refunded orders by it', async () => {
+    const order = await disputedOrder(t);
+    const staff = await createPerson(db, 'staff@order-machine.test');
+    await resolveDispute(orderDepsFor(t), staff, {
+      disputeId: order.disputeId,
+      outcome: 'refund',
+      note: 'Lost.',
+    });
+    const row = await db
+      .selectFrom('orders')
+      .select(['status', 'refunded_at'])
+      .where('id', '=', order.orderId)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('refunded');
+    expect(row.refunded_at).toBeInstanceOf(Date);
   });
 });
