@@ -3,10 +3,12 @@
  *
  * The buyer asks within 14 days of delivery, with a reason. The charity accepts (the buyer is
  * emailed the address to post the book to) or declines with a reason. When the book is back
- * the charity marks it received and the buyer is refunded through checkout's refundPayment:
- * the item and its postage, not the buyer-protection fee (a service already given). The order
- * becomes refunded (an order event records it), a payout still held is cancelled, and the
- * listing is withdrawn so the charity can put the copy on sale again. Decision 0012.
+ * the charity marks it received and the buyer is refunded through the refund command
+ * (refunds/refund.ts): the item and its postage, not the buyer-protection fee (a service
+ * already given), and the seller's payout goes (decision 0022: a payout still held is
+ * cancelled). The order becomes refunded through the orders state machine (an order event
+ * records it), and the listing is withdrawn so the charity can put the copy on sale again, all
+ * in the refund's transaction. Decision 0012.
  *
  * Refunding when the book is back, not at acceptance, protects a charity from paying for a
  * book that never comes back; the buyer's statutory 14 days to be refunded after returning
@@ -23,8 +25,10 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { type Actor, type CheckoutDeps, recordEvent, refundPayment } from '../checkout/checkout.service.ts';
+import type { CheckoutDeps } from '../checkout/checkout.service.ts';
 import { notify } from '../notifications/notify.ts';
+import { type Actor, lockOrderRow, noteOnOrder, recordEvent, transition } from '../orders/order-machine.ts';
+import { refund as refundOrder } from '../refunds/refund.ts';
 import { type CharityDeps, requireCharity } from './charity-account.service.ts';
 import { charityMail } from './charity-mail.ts';
 
@@ -290,16 +294,6 @@ async function buyerMail(
   await deps.mailer.send({ to: row.buyer_email, ...mail, template, userId: row.buyer_id }, { trx });
 }
 
-/** Notes a step of the return on the order's history (its status does not change). */
-async function noteOnOrder(db: Database, orderId: string, actor: Actor, note: string): Promise<void> {
-  const order = await db
-    .selectFrom('orders')
-    .select('status')
-    .where('id', '=', orderId)
-    .executeTakeFirstOrThrow();
-  await recordEvent(db, orderId, order.status, order.status, actor, note);
-}
-
 export async function acceptReturn(
   deps: CharityDeps,
   userId: string,
@@ -308,7 +302,7 @@ export async function acceptReturn(
   const row = await charityReturn(deps.db, userId, returnId);
   const accepted = await deps.db.transaction().execute(async (trx) => {
     await respond(trx, row.id, 'requested', { status: 'accepted', responded_by: userId });
-    await noteOnOrder(trx, row.order_id, { id: userId, kind: 'seller' }, 'Return accepted');
+    await noteOnOrder(trx, row.order_id, { id: userId, kind: 'charity' }, 'Return accepted');
     const accepted = (await returnById(trx, row.id))!;
     await buyerMail(
       trx,
@@ -339,7 +333,7 @@ export async function declineReturn(
       decline_reason: input.reason,
       responded_by: userId,
     });
-    await noteOnOrder(trx, row.order_id, { id: userId, kind: 'seller' }, `Return declined: ${input.reason}`);
+    await noteOnOrder(trx, row.order_id, { id: userId, kind: 'charity' }, `Return declined: ${input.reason}`);
     const declined = (await returnById(trx, row.id))!;
     await buyerMail(
       trx,
@@ -384,33 +378,71 @@ export async function receiveReturn(
         : 'This return has already been refunded or closed.',
     );
   }
-  const actor: Actor = { id: userId, kind: 'seller' };
-  let refund: { refundId: string; amountMinor: number };
+  const actor: Actor = { id: userId, kind: 'charity' };
+  let refunded: ReturnRow;
   try {
-    const order = (await orderForReturn(deps.db, row.order_id))!;
-    const payment = await deps.db
-      .selectFrom('payments')
-      .select(['id', 'amount_minor', 'refunded_minor'])
-      .where('order_id', '=', order.id)
-      .where('status', '=', 'succeeded')
-      .executeTakeFirst();
-    if (!payment)
-      throw new AppError('PRECONDITION_FAILED', 'We couldn’t find this order’s payment to refund.');
-    const amountMinor = Math.min(
-      order.total_minor - order.buyer_protection_minor,
-      payment.amount_minor - payment.refunded_minor,
-    );
-    if (amountMinor <= 0)
-      throw new AppError('PRECONDITION_FAILED', 'This order has already been refunded in full.');
-    const { refundId } = await refundPayment(deps, {
-      orderId: order.id,
-      paymentId: payment.id,
-      amountMinor,
-      protectionMinor: 0,
-      reason: `Charity return of ${order.reference}: ${row.reason}`.slice(0, 500),
-      actor,
+    refunded = await deps.db.transaction().execute(async (trx) => {
+      const order = (await orderForReturn(trx, row.order_id, { lock: true }))!;
+      // The refund command: the book and its postage, and the seller's payout goes (0012, 0022).
+      const refund = await refundOrder(
+        trx,
+        deps.payments,
+        order,
+        'goods',
+        `Charity return of ${order.reference}: ${row.reason}`.slice(0, 500),
+        actor,
+        { noPayment: 'We couldn’t find this order’s payment to refund.' },
+      );
+      await trx
+        .updateTable('return_requests')
+        .set({
+          status: 'refunded',
+          refund_id: refund.refundId!,
+          refund_minor: refund.amountMinor,
+          refunded_at: new Date(),
+        })
+        .where('id', '=', row.id)
+        .execute();
+      const current = (await lockOrderRow(trx, row.order_id))!;
+      if (RETURNABLE.includes(current.status)) {
+        await transition(
+          trx,
+          current,
+          'refunded',
+          actor,
+          `Returned to the charity: refunded ${refund.amountMinor}p`,
+        );
+        await trx
+          .updateTable('listings')
+          .set({ status: 'withdrawn', updated_at: new Date() })
+          .where('id', '=', current.listing_id)
+          .where('status', '=', 'sold')
+          .execute();
+      }
+      const done = (await returnById(trx, row.id))!;
+      await buyerMail(
+        trx,
+        deps,
+        done,
+        charityMail.returnRefunded({
+          title: row.title,
+          reference: row.reference,
+          amountMinor: refund.amountMinor,
+          url: `${deps.origin}/account/orders`,
+        }),
+        'charity-return-refunded',
+      );
+      // The buyer sees the refund in the app too, in the same transaction.
+      await notify(trx, {
+        userId: row.buyer_id,
+        kind: 'refund',
+        title: `Refund of ${formatPence(refund.amountMinor)} for ${row.title}`,
+        body: `The charity has your returned copy of “${row.title}” (order ${row.reference}). We have refunded ${formatPence(refund.amountMinor)} to your original payment method; it can take up to 5 working days to show.`,
+        link: `/account/orders/${row.order_id}`,
+        orderId: row.order_id,
+      });
+      return done;
     });
-    refund = { refundId, amountMinor };
   } catch (error) {
     await deps.db
       .updateTable('return_requests')
@@ -419,75 +451,6 @@ export async function receiveReturn(
       .execute();
     throw error;
   }
-  const refunded = await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('return_requests')
-      .set({
-        status: 'refunded',
-        refund_id: refund.refundId,
-        refund_minor: refund.amountMinor,
-        refunded_at: new Date(),
-      })
-      .where('id', '=', row.id)
-      .execute();
-    const current = await trx
-      .selectFrom('orders')
-      .select(['status', 'listing_id'])
-      .where('id', '=', row.order_id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    const order = RETURNABLE.includes(current.status) ? current : null;
-    if (order) {
-      await trx
-        .updateTable('orders')
-        .set({ status: 'refunded', updated_at: new Date() })
-        .where('id', '=', row.order_id)
-        .execute();
-      await recordEvent(
-        trx,
-        row.order_id,
-        order.status,
-        'refunded',
-        actor,
-        `Returned to the charity: refunded ${refund.amountMinor}p`,
-      );
-      await trx
-        .updateTable('payouts')
-        .set({ status: 'cancelled' })
-        .where('order_id', '=', row.order_id)
-        .where('status', '=', 'held')
-        .execute();
-      await trx
-        .updateTable('listings')
-        .set({ status: 'withdrawn', updated_at: new Date() })
-        .where('id', '=', order.listing_id)
-        .where('status', '=', 'sold')
-        .execute();
-    }
-    const refunded = (await returnById(trx, row.id))!;
-    await buyerMail(
-      trx,
-      deps,
-      refunded,
-      charityMail.returnRefunded({
-        title: row.title,
-        reference: row.reference,
-        amountMinor: refund.amountMinor,
-        url: `${deps.origin}/account/orders`,
-      }),
-      'charity-return-refunded',
-    );
-    // The buyer sees the refund in the app too, in the same transaction.
-    await notify(trx, {
-      userId: row.buyer_id,
-      kind: 'refund',
-      title: `Refund of ${formatPence(refund.amountMinor)} for ${row.title}`,
-      body: `The charity has your returned copy of “${row.title}” (order ${row.reference}). We have refunded ${formatPence(refund.amountMinor)} to your original payment method; it can take up to 5 working days to show.`,
-      link: `/account/orders/${row.order_id}`,
-      orderId: row.order_id,
-    });
-    return refunded;
-  });
   return toReturn(refunded, true);
 }
 

@@ -17,6 +17,7 @@ import { runJob } from '../jobs/jobs.ts';
 import { createTestProvider } from '../payments/test-provider.ts';
 import type { CheckoutSession, PaymentProvider } from '../payments/types.ts';
 import { WebhookSignatureError } from '../payments/types.ts';
+import { refundPayment } from '../refunds/refund.ts';
 import {
   applyPaymentEvent,
   type CheckoutDeps,
@@ -26,7 +27,6 @@ import {
   JUST_SOLD_MESSAGE,
   OWN_RESERVATION_MESSAGE,
   quote,
-  refundPayment,
   resumeCheckout,
   startCheckout,
   withIdempotency,

@@ -9,6 +9,8 @@
  * hold (the same per-buyer lock, and a row lock on the promotion while its uses are counted),
  * a webhook event is applied once (its id is the key of payment_events), a refund never
  * exceeds the payment (a check constraint), and every state change writes an order event.
+ * Order status changes go through the orders state machine (orders/order-machine.ts); refunds
+ * through the refund command (refunds/refund.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import {
@@ -27,6 +29,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { closeOffersForSoldListing } from '../offers/offers.service.ts';
+import { type Actor, lockOrderRow, recordEvent, transition } from '../orders/order-machine.ts';
 import { queueOrderMail } from '../orders/order-mail.ts';
 import type {
   CheckoutSession,
@@ -35,9 +38,8 @@ import type {
   PaymentProvider,
 } from '../payments/types.ts';
 import { checkPromotion } from '../promotions/promotions.service.ts';
+import { refundPayment } from '../refunds/refund.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
-import { sellerHolidayRegion } from './holiday-region.ts';
-import { addWorkingDays } from './working-days.ts';
 
 export const JUST_SOLD_MESSAGE = 'This book has just been sold. Take a look at similar books instead.';
 /** To the buyer who reserved the book and comes back to buy it again instead of finishing. */
@@ -61,29 +63,6 @@ export interface CheckoutDeps {
    */
   returnOrigin?: string;
   log?: (message: string, error?: unknown) => void;
-}
-
-export type Actor = { id: string | null; kind: 'buyer' | 'seller' | 'staff' | 'system' | 'provider' };
-
-export async function recordEvent(
-  db: Executor,
-  orderId: string,
-  from: string | null,
-  to: string,
-  actor: Actor,
-  note?: string,
-): Promise<void> {
-  await db
-    .insertInto('order_events')
-    .values({
-      order_id: orderId,
-      from_status: from,
-      to_status: to,
-      actor_id: actor.id,
-      actor_kind: actor.kind,
-      note: note ?? null,
-    })
-    .execute();
 }
 
 /** A buyer's first order gets WELCOME20: no order of theirs is live or done yet. */
@@ -768,16 +747,10 @@ export async function cancelPendingOrder(
   actor: Actor,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const order = await trx
-      .updateTable('orders')
-      .set({ status: 'cancelled', cancelled_at: new Date(), cancel_reason: reason })
-      .where('id', '=', orderId)
-      .where('status', '=', 'pending_payment')
-      .returning(['id', 'listing_id', 'offer_id'])
-      .executeTakeFirst();
-    if (!order) return false;
+    const order = await lockOrderRow(trx, orderId);
+    if (order?.status !== 'pending_payment') return false;
+    await transition(trx, order, 'cancelled', actor, reason);
     await releaseListing(trx, order.listing_id, order.offer_id);
-    await recordEvent(trx, order.id, 'pending_payment', 'cancelled', actor, reason);
     return true;
   });
 }
@@ -897,22 +870,13 @@ export async function applyPaymentEvent(
             .where('status', 'not in', ['cancelled', 'refunded'])
             .executeTakeFirst());
         if (sold && !competing) {
-          const paidAt = new Date();
-          await trx
-            .updateTable('orders')
-            .set({
-              status: 'paid',
-              paid_at: paidAt,
-              dispatch_by: addWorkingDays(
-                paidAt,
-                COMMERCIAL_DEFAULTS.dispatchWorkingDays,
-                await sellerHolidayRegion(trx, order),
-              ),
-              cancelled_at: null,
-              cancel_reason: null,
-            })
-            .where('id', '=', order.id)
-            .execute();
+          const { followUp } = await transition(
+            trx,
+            order,
+            'paid',
+            actor,
+            late ? 'Paid after the reservation had lapsed' : undefined,
+          );
           if (order.offer_id)
             await trx
               .updateTable('offers')
@@ -929,16 +893,8 @@ export async function applyPaymentEvent(
             })
             .onConflict((oc) => oc.column('order_id').doNothing())
             .execute();
-          await recordEvent(
-            trx,
-            order.id,
-            order.status,
-            'paid',
-            actor,
-            late ? 'Paid after the reservation had lapsed' : undefined,
-          );
           // The confirmation to the buyer and "please send it" to the seller, with the payment.
-          await queueOrderMail(trx, deps, order.id, 'placed');
+          if (followUp === 'placed') await queueOrderMail(trx, deps, order.id, followUp);
           return finish(late ? 'paid_late' : 'paid', { orderId: order.id });
         }
         return finish('refunded_late', {
@@ -958,13 +914,8 @@ export async function applyPaymentEvent(
       if (order.status !== 'pending_payment') return finish('no_change');
       const reason =
         event.type === 'payment.failed' ? 'The payment was declined' : 'The payment was abandoned';
-      await trx
-        .updateTable('orders')
-        .set({ status: 'cancelled', cancelled_at: new Date(), cancel_reason: reason })
-        .where('id', '=', order.id)
-        .execute();
+      await transition(trx, order, 'cancelled', actor, reason);
       await releaseListing(trx, order.listing_id, order.offer_id);
-      await recordEvent(trx, order.id, 'pending_payment', 'cancelled', actor, reason);
       return finish('released');
     }
     return finish('no_change');
@@ -986,71 +937,4 @@ export async function applyPaymentEvent(
     });
   }
   return outcome.result;
-}
-
-/**
- * Gives money back through the provider and records it. The payment row is locked and the
- * database refuses a total above what was paid, so concurrent refunds cannot overshoot.
- */
-export async function refundPayment(
-  deps: Pick<CheckoutDeps, 'db' | 'payments'>,
-  input: RefundInput,
-): Promise<{ refundId: string }> {
-  return deps.db.transaction().execute((trx) => refundWithin(trx, deps.payments, input));
-}
-
-export interface RefundInput {
-  orderId: string;
-  paymentId: string;
-  amountMinor: number;
-  protectionMinor: number;
-  reason: string;
-  actor: Actor;
-}
-
-/** The same, inside a transaction the caller owns (so the order's state moves with it). */
-export async function refundWithin(
-  trx: Transaction<DB>,
-  payments: PaymentProvider,
-  input: RefundInput,
-): Promise<{ refundId: string }> {
-  if (!Number.isInteger(input.amountMinor) || input.amountMinor <= 0) {
-    throw new AppError('BAD_INPUT', 'A refund must be a whole number of pence above zero.');
-  }
-  const payment = await trx
-    .selectFrom('payments')
-    .selectAll()
-    .where('id', '=', input.paymentId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-  if (payment.status !== 'succeeded')
-    throw new AppError('PRECONDITION_FAILED', 'Only a completed payment can be refunded.');
-  const left = payment.amount_minor - payment.refunded_minor;
-  if (input.amountMinor > left) {
-    throw new AppError('BAD_INPUT', `At most ${left} pence of this payment can still be refunded.`);
-  }
-  const { refundRef } = await payments.refund({
-    providerRef: payment.provider_ref,
-    amountMinor: input.amountMinor,
-    reason: input.reason,
-  });
-  await trx
-    .updateTable('payments')
-    .set({ refunded_minor: payment.refunded_minor + input.amountMinor })
-    .where('id', '=', payment.id)
-    .execute();
-  const refund = await trx
-    .insertInto('refunds')
-    .values({
-      order_id: input.orderId,
-      payment_id: payment.id,
-      amount_minor: input.amountMinor,
-      buyer_protection_minor: input.protectionMinor,
-      reason: input.reason,
-      provider_ref: refundRef,
-      created_by: input.actor.id,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { refundId: refund.id };
 }

@@ -6,9 +6,10 @@
  * deadline), disputed (a problem within 2 days of delivery, or nothing arrived after the
  * carrier's window) → staff refund the buyer (refunded) or release to the seller (completed).
  *
- * Every move is one conditional update on the order's current status, inside a transaction
- * with its order event, payout and refund; a second click or a racing job finds the order
- * moved on and changes nothing. Emails go after the commit.
+ * Every move goes through the orders state machine (order-machine.ts: one conditional update on
+ * the order's current status, with its order event), inside a transaction with its payout and
+ * refund (refunds/refund.ts); a second click or a racing job finds the order moved on and
+ * changes nothing. Emails are queued in the same transaction and go after the commit.
  */
 import {
   CARRIERS,
@@ -28,11 +29,12 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { type Actor, recordEvent, refundWithin } from '../checkout/checkout.service.ts';
 import { deliveryHolidayRegion } from '../checkout/holiday-region.ts';
 import { addWorkingDays } from '../checkout/working-days.ts';
 import type { PaymentProvider } from '../payments/types.ts';
-import { type OrderMailDeps, type OrderMailKind, queueOrderMail } from './order-mail.ts';
+import { refund, refundedOnOrder } from '../refunds/refund.ts';
+import { type Actor, type FollowUp, type LockedOrder, MOVED_ON, transition } from './order-machine.ts';
+import { type OrderMailDeps, queueOrderMail } from './order-mail.ts';
 
 export interface OrderDeps extends OrderMailDeps {
   payments: PaymentProvider;
@@ -41,7 +43,6 @@ export interface OrderDeps extends OrderMailDeps {
 type Trx = Transaction<DB>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const MOVED_ON = 'This order has moved on since you opened it. Refresh the page to see where it is now.';
 
 const iso = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);
 
@@ -274,11 +275,7 @@ export async function getOrder(
       .select(['amount_minor', 'reversed_minor', 'status', 'released_at', 'release_after'])
       .where('order_id', '=', orderId)
       .executeTakeFirst(),
-    db
-      .selectFrom('refunds')
-      .select(sql<number>`coalesce(sum(amount_minor), 0)::int`.as('total'))
-      .where('order_id', '=', orderId)
-      .executeTakeFirstOrThrow(),
+    refundedOnOrder(db, orderId),
   ]);
   const summaryRole: OrderRole = role === 'seller' ? 'seller' : 'buyer';
   const address = row.shipping_address as OrderDetail['address'];
@@ -303,7 +300,7 @@ export async function getOrder(
     completedAt: iso(row.completed_at),
     cancelledAt: iso(row.cancelled_at),
     cancelReason: row.cancel_reason,
-    refundedMinor: refunded.total,
+    refundedMinor: refunded,
     // The buyer does not see what the seller is paid.
     payout:
       role !== 'buyer' && payout
@@ -340,7 +337,11 @@ export async function getOrder(
 // Moving ------------------------------------------------------------------------------------
 
 /** Locks the order and checks who may act on it; answers the locked row. */
-async function lockOrder(trx: Trx, orderId: string, party: { id: string; as: OrderRole } | 'any') {
+async function lockOrder(
+  trx: Trx,
+  orderId: string,
+  party: { id: string; as: OrderRole } | 'any',
+): Promise<LockedOrder> {
   const row = await trx
     .selectFrom('orders')
     .selectAll()
@@ -354,29 +355,20 @@ async function lockOrder(trx: Trx, orderId: string, party: { id: string; as: Ord
   return row;
 }
 
-type LockedOrder = Awaited<ReturnType<typeof lockOrder>>;
-
 function requireStatus(order: LockedOrder, allowed: string[], message = MOVED_ON): void {
   if (!allowed.includes(order.status)) throw new AppError('PRECONDITION_FAILED', message);
 }
 
-async function move(
+/** Queues the email (and in-app notice) the state machine says follows a step. */
+async function queueFollowUp(
   trx: Trx,
-  order: LockedOrder,
-  to: string,
-  set: Record<string, unknown>,
-  actor: Actor,
-  note?: string,
+  deps: OrderMailDeps,
+  orderId: string,
+  followUp: FollowUp,
+  detail?: string | null,
 ): Promise<void> {
-  const moved = await trx
-    .updateTable('orders')
-    .set({ ...set, status: to })
-    .where('id', '=', order.id)
-    .where('status', '=', order.status)
-    .returning('id')
-    .executeTakeFirst();
-  if (!moved) throw new AppError('PRECONDITION_FAILED', MOVED_ON);
-  await recordEvent(trx, order.id, order.status, to, actor, note);
+  if (!followUp || followUp === 'staff_refund' || followUp === 'charity_return_refunded') return;
+  await queueOrderMail(trx, deps, orderId, followUp, detail ?? null);
 }
 
 /** When a charity sale's 14-day return window closes (null for other sales, or before delivery). */
@@ -400,14 +392,15 @@ async function releasePayout(trx: Trx, order: LockedOrder, now = new Date()): Pr
   await update.set({ status: 'released', released_at: now }).execute();
 }
 
-async function complete(trx: Trx, order: LockedOrder, actor: Actor, note?: string): Promise<void> {
-  await move(trx, order, 'completed', { completed_at: new Date() }, actor, note);
+async function complete(trx: Trx, order: LockedOrder, actor: Actor, note?: string): Promise<FollowUp> {
+  const { followUp } = await transition(trx, order, 'completed', actor, note);
   await releasePayout(trx, order);
+  return followUp;
 }
 
 /**
- * Refunds everything still refundable on the order through the payment port, cancels the
- * seller's payout, and moves the order to `to` (cancelled or refunded).
+ * Refunds everything still refundable on the order (the refund command, which also ends the
+ * seller's payout) and moves the order to `to` (cancelled or refunded).
  */
 async function refundAll(
   trx: Trx,
@@ -416,51 +409,12 @@ async function refundAll(
   to: 'cancelled' | 'refunded',
   reason: string,
   actor: Actor,
-): Promise<number> {
-  const payment = await trx
-    .selectFrom('payments')
-    .select(['id', 'amount_minor', 'refunded_minor'])
-    .where('order_id', '=', order.id)
-    .where('status', '=', 'succeeded')
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-  if (!payment) {
-    throw new AppError(
-      'PRECONDITION_FAILED',
-      'This order has no completed payment on record, so there is nothing to refund.',
-    );
-  }
-  const protectionRefunded = await trx
-    .selectFrom('refunds')
-    .select(sql<number>`coalesce(sum(buyer_protection_minor), 0)::int`.as('total'))
-    .where('order_id', '=', order.id)
-    .executeTakeFirstOrThrow();
-  const amount = payment.amount_minor - payment.refunded_minor;
-  if (amount > 0) {
-    await refundWithin(trx, payments, {
-      orderId: order.id,
-      paymentId: payment.id,
-      amountMinor: amount,
-      protectionMinor: Math.max(0, order.buyer_protection_minor - protectionRefunded.total),
-      reason,
-      actor,
-    });
-  }
-  await move(
-    trx,
-    order,
-    to,
-    to === 'cancelled' ? { cancelled_at: new Date(), cancel_reason: reason } : {},
-    actor,
-    reason,
-  );
-  await trx
-    .updateTable('payouts')
-    .set({ status: 'cancelled' })
-    .where('order_id', '=', order.id)
-    .where('status', '=', 'held')
-    .execute();
-  return amount;
+): Promise<{ amountMinor: number; followUp: FollowUp }> {
+  const { amountMinor } = await refund(trx, payments, order, 'everything', reason, actor, {
+    noPayment: 'This order has no completed payment on record, so there is nothing to refund.',
+  });
+  const { followUp } = await transition(trx, order, to, actor, reason);
+  return { amountMinor, followUp };
 }
 
 /** The seller posts the book: carrier and tracking reference, within the dispatch deadline. */
@@ -469,7 +423,6 @@ export async function dispatchOrder(
   sellerId: string,
   input: { orderId: string; carrier: Carrier; trackingRef: string },
 ): Promise<void> {
-  const now = new Date();
   await deps.db.transaction().execute(async (trx) => {
     const order = await lockOrder(trx, input.orderId, { id: sellerId, as: 'seller' });
     requireStatus(
@@ -477,45 +430,31 @@ export async function dispatchOrder(
       ['paid'],
       order.status === 'cancelled' ? 'This order was cancelled, so it must not be sent.' : MOVED_ON,
     );
-    await move(
+    const { followUp } = await transition(
       trx,
       order,
       'dispatched',
-      {
-        dispatched_at: now,
-        carrier: input.carrier,
-        tracking_ref: input.trackingRef,
-        delivery_due_at: addWorkingDays(
-          now,
-          CARRIERS[input.carrier].windowWorkingDays,
-          deliveryHolidayRegion(order.shipping_address),
-        ),
-      },
       { id: sellerId, kind: 'seller' },
       `${CARRIERS[input.carrier].label} ${input.trackingRef}`,
+      { carrier: input.carrier, trackingRef: input.trackingRef },
     );
-    await queueOrderMail(
+    await queueFollowUp(
       trx,
       deps,
       input.orderId,
-      'dispatched',
+      followUp,
       `It is with ${CARRIERS[input.carrier].label}, tracking reference ${input.trackingRef}.`,
     );
   });
 }
 
-async function deliver(trx: Trx, order: LockedOrder, actor: Actor, note?: string): Promise<LockedOrder> {
-  const deliveredAt = new Date();
-  const completeAfter = new Date(deliveredAt.getTime() + COMMERCIAL_DEFAULTS.autoCompleteDays * DAY_MS);
-  await move(
-    trx,
-    order,
-    'delivered',
-    { delivered_at: deliveredAt, complete_after: completeAfter },
-    actor,
-    note,
-  );
-  return { ...order, status: 'delivered', delivered_at: deliveredAt, complete_after: completeAfter };
+async function deliver(
+  trx: Trx,
+  order: LockedOrder,
+  actor: Actor,
+  note?: string,
+): Promise<{ order: LockedOrder; followUp: FollowUp }> {
+  return transition(trx, order, 'delivered', actor, note);
 }
 
 /** The buyer says it has arrived: the 2-day window to check it starts now. */
@@ -523,8 +462,13 @@ export async function markArrived(deps: OrderDeps, buyerId: string, orderId: str
   await deps.db.transaction().execute(async (trx) => {
     const order = await lockOrder(trx, orderId, { id: buyerId, as: 'buyer' });
     requireStatus(order, ['dispatched']);
-    await deliver(trx, order, { id: buyerId, kind: 'buyer' }, 'The buyer confirmed it arrived');
-    await queueOrderMail(trx, deps, orderId, 'delivered');
+    const { followUp } = await deliver(
+      trx,
+      order,
+      { id: buyerId, kind: 'buyer' },
+      'The buyer confirmed it arrived',
+    );
+    await queueFollowUp(trx, deps, orderId, followUp);
   });
 }
 
@@ -535,9 +479,8 @@ export async function confirmOrder(deps: OrderDeps, buyerId: string, orderId: st
     requireStatus(order, ['dispatched', 'delivered']);
     const actor: Actor = { id: buyerId, kind: 'buyer' };
     if (order.status === 'dispatched')
-      order = await deliver(trx, order, actor, 'The buyer confirmed it arrived');
-    await complete(trx, order, actor, 'Everything is OK');
-    await queueOrderMail(trx, deps, orderId, 'completed');
+      ({ order } = await deliver(trx, order, actor, 'The buyer confirmed it arrived'));
+    await queueFollowUp(trx, deps, orderId, await complete(trx, order, actor, 'Everything is OK'));
   });
 }
 
@@ -577,7 +520,7 @@ export async function openDispute(
         'A problem can be reported only once the book has arrived and within 2 days of delivery.',
       );
       if (order.status === 'dispatched') {
-        order = await deliver(trx, order, actor, 'The buyer said it arrived');
+        ({ order } = await deliver(trx, order, actor, 'The buyer said it arrived'));
       } else if (!order.complete_after || order.complete_after <= now) {
         throw new AppError(
           'PRECONDITION_FAILED',
@@ -590,15 +533,14 @@ export async function openDispute(
       .values({ order_id: order.id, opened_by: buyerId, kind: input.kind, reason: input.reason })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await move(
+    const { followUp } = await transition(
       trx,
       order,
       'disputed',
-      {},
       actor,
       input.kind === 'not_received' ? 'Not received' : 'Not as described',
     );
-    await queueOrderMail(trx, deps, input.orderId, 'dispute_opened', input.reason);
+    await queueFollowUp(trx, deps, input.orderId, followUp, input.reason);
     return { disputeId: dispute.id };
   });
   return result;
@@ -619,8 +561,8 @@ export async function withdrawDispute(deps: OrderDeps, buyerId: string, orderId:
       .executeTakeFirst();
     if (!withdrawn) throw new AppError('PRECONDITION_FAILED', MOVED_ON);
     const actor: Actor = { id: buyerId, kind: 'buyer' };
-    await complete(trx, order, actor, 'The buyer withdrew their report');
-    await queueOrderMail(trx, deps, orderId, 'dispute_withdrawn');
+    const followUp = await complete(trx, order, actor, 'The buyer withdrew their report');
+    await queueFollowUp(trx, deps, orderId, followUp);
   });
 }
 
@@ -634,14 +576,17 @@ export async function cancelBySeller(
   await deps.db.transaction().execute(async (trx) => {
     const order = await lockOrder(trx, input.orderId, { id: sellerId, as: 'seller' });
     requireStatus(order, ['paid'], 'Only an order that has not been dispatched can be cancelled.');
-    await refundAll(trx, deps.payments, order, 'cancelled', reason, { id: sellerId, kind: 'seller' });
+    const { followUp } = await refundAll(trx, deps.payments, order, 'cancelled', reason, {
+      id: sellerId,
+      kind: 'seller',
+    });
     // The seller could not send it, so it is not on sale until they relist it.
     await trx
       .updateTable('listings')
       .set({ status: 'withdrawn' })
       .where('id', '=', order.listing_id)
       .execute();
-    await queueOrderMail(trx, deps, input.orderId, 'cancelled', reason);
+    await queueFollowUp(trx, deps, input.orderId, followUp, reason);
   });
 }
 
@@ -718,17 +663,18 @@ export async function resolveDispute(
     const order = await lockOrder(trx, dispute.order_id, 'any');
     requireStatus(order, ['disputed']);
     let refunded = 0;
+    let followUp: FollowUp;
     if (input.outcome === 'refund') {
-      refunded = await refundAll(
+      ({ amountMinor: refunded, followUp } = await refundAll(
         trx,
         deps.payments,
         order,
         'refunded',
         `Dispute resolved: ${input.note}`,
         actor,
-      );
+      ));
     } else {
-      await complete(trx, order, actor, `Dispute resolved: ${input.note}`);
+      followUp = await complete(trx, order, actor, `Dispute resolved: ${input.note}`);
     }
     await trx
       .updateTable('disputes')
@@ -754,13 +700,7 @@ export async function resolveDispute(
         note: input.note,
       },
     });
-    await queueOrderMail(
-      trx,
-      deps,
-      order.id,
-      input.outcome === 'refund' ? 'dispute_resolved_refund' : 'dispute_resolved_release',
-      input.note,
-    );
+    await queueFollowUp(trx, deps, order.id, followUp, input.note);
     return { orderId: order.id, refundedMinor: refunded };
   });
   return result;
@@ -819,20 +759,22 @@ const SYSTEM: Actor = { id: null, kind: 'system' };
 
 /**
  * Moves each due order in its own transaction: `step` locks it, checks it is still due and
- * moves it (answering false when another instance or a person got there first); the email is
- * queued in the same transaction. Answers how many moved.
+ * moves it through the state machine (answering false when another instance or a person got
+ * there first, else what follows); the email is queued in the same transaction. Answers how
+ * many moved.
  */
 async function moveEach(
   deps: OrderDeps,
   ids: string[],
-  step: (trx: Trx, order: LockedOrder) => Promise<boolean>,
-  mail: { kind: OrderMailKind; detail?: string },
+  step: (trx: Trx, order: LockedOrder) => Promise<FollowUp | false>,
+  detail?: string,
 ): Promise<number> {
   let moved = 0;
   for (const id of ids) {
     const done = await deps.db.transaction().execute(async (trx) => {
-      if (!(await step(trx, await lockOrder(trx, id, 'any')))) return false;
-      await queueOrderMail(trx, deps, id, mail.kind, mail.detail ?? null);
+      const followUp = await step(trx, await lockOrder(trx, id, 'any'));
+      if (followUp === false) return false;
+      await queueFollowUp(trx, deps, id, followUp, detail);
       return true;
     });
     if (done) moved += 1;
@@ -856,15 +798,15 @@ export async function cancelUndispatched(deps: OrderDeps, now = new Date()): Pro
     due.map((row) => row.id),
     async (trx, order) => {
       if (order.status !== 'paid' || !order.dispatch_by || order.dispatch_by >= now) return false;
-      await refundAll(trx, deps.payments, order, 'cancelled', reason, SYSTEM);
+      const { followUp } = await refundAll(trx, deps.payments, order, 'cancelled', reason, SYSTEM);
       await trx
         .updateTable('listings')
         .set({ status: 'withdrawn' })
         .where('id', '=', order.listing_id)
         .execute();
-      return true;
+      return followUp;
     },
-    { kind: 'cancelled', detail: `${reason}, so we have cancelled it.` },
+    `${reason}, so we have cancelled it.`,
   );
 }
 
@@ -895,15 +837,14 @@ export async function presumeDelivered(deps: OrderDeps, now = new Date()): Promi
     due.map((row) => row.id),
     async (trx, order) => {
       if (order.status !== 'dispatched') return false;
-      await deliver(
+      const { followUp } = await deliver(
         trx,
         order,
         SYSTEM,
         'Taken as delivered: nothing was reported missing after the carrier’s window',
       );
-      return true;
+      return followUp;
     },
-    { kind: 'delivered' },
   );
 }
 
@@ -960,14 +901,12 @@ export async function autoComplete(deps: OrderDeps, now = new Date()): Promise<n
     due.map((row) => row.id),
     async (trx, order) => {
       if (order.status !== 'delivered' || !order.complete_after || order.complete_after > now) return false;
-      await complete(
+      return complete(
         trx,
         order,
         SYSTEM,
         `Completed automatically ${COMMERCIAL_DEFAULTS.autoCompleteDays} days after delivery`,
       );
-      return true;
     },
-    { kind: 'completed' },
   );
 }
