@@ -22,7 +22,7 @@ import sharp from 'sharp';
 import type { Database } from '../../db/index.ts';
 import { catalogueDemoSlugs } from '../../seed/catalogue-demo.ts';
 import { imageWork } from '../images/image-work.ts';
-import type { StoragePort } from '../storage/storage.ts';
+import type { StoragePort } from '../../platform/storage/port.ts';
 
 /** Bump when the drawing changes, so new covers get new keys (old URLs stay cached). */
 const COVER_VERSION = 1;

@@ -33,10 +33,10 @@ import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo } from '../../testing/auth.ts';
 import { createBook, createListing } from '../../testing/catalogue.ts';
-import { createLocalIdentity } from '../auth/identity/local.ts';
-import type { IdentityProvider } from '../auth/identity/types.ts';
-import { createEdgeFunctions } from './edge-functions.ts';
-import { poolClient } from './server-functions.ts';
+import { createLocalIdentity } from '../../platform/identity/local.ts';
+import type { IdentityProvider } from '../../platform/identity/port.ts';
+import { createEdgeFunctions } from '../../platform/server-functions/edge-functions.ts';
+import { poolClient } from '../../platform/server-functions/server-functions.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 /** The new-style secret key the BFF calls with (SUPABASE_SECRET_KEYS' `default`). */

@@ -18,8 +18,8 @@ import {
   hostedEnv,
   startFakeSupabase,
 } from '../../testing/fake-supabase.ts';
-import { createEdgeFunctions } from './edge-functions.ts';
-import { poolClient } from './server-functions.ts';
+import { createEdgeFunctions } from '../../platform/server-functions/edge-functions.ts';
+import { poolClient } from '../../platform/server-functions/server-functions.ts';
 
 let t: TestApp;
 let fake: FakeSupabase;

@@ -19,7 +19,7 @@ import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
-import { poolClient } from './server-functions.ts';
+import { poolClient } from '../../platform/server-functions/server-functions.ts';
 
 let t: TestApp;
 let db: Database;

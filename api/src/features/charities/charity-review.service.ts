@@ -16,7 +16,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { notify } from '../notifications/notify.ts';
 import type { CharityDeps } from './charity-account.service.ts';
-import { charityMail } from './charity-mail.ts';
+import { charityMail } from '../mail/charity-mail.ts';
 
 export async function charityApplications(
   db: Database,

@@ -26,7 +26,7 @@ import { AppError } from '../../errors.ts';
 import { type Actor, type CheckoutDeps, recordEvent, refundPayment } from '../checkout/checkout.service.ts';
 import { notify } from '../notifications/notify.ts';
 import { type CharityDeps, requireCharity } from './charity-account.service.ts';
-import { charityMail } from './charity-mail.ts';
+import { charityMail } from '../mail/charity-mail.ts';
 
 const DAY_MS = 86_400_000;
 const RETURN_WINDOW_MS = COMMERCIAL_DEFAULTS.charityReturnDays * DAY_MS;

@@ -14,9 +14,9 @@ import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
 import { runJob } from '../jobs/jobs.ts';
-import { createTestProvider } from '../payments/test-provider.ts';
-import type { CheckoutSession, PaymentProvider } from '../payments/types.ts';
-import { WebhookSignatureError } from '../payments/types.ts';
+import { createTestProvider } from '../../platform/payments/test-provider.ts';
+import type { CheckoutSession, PaymentProvider } from '../../platform/payments/port.ts';
+import { WebhookSignatureError } from '../../platform/payments/port.ts';
 import {
   applyPaymentEvent,
   type CheckoutDeps,

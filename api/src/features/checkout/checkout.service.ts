@@ -33,7 +33,7 @@ import type {
   CheckoutSessionInput,
   PaymentEvent,
   PaymentProvider,
-} from '../payments/types.ts';
+} from '../../platform/payments/port.ts';
 import { checkPromotion } from '../promotions/promotions.service.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
 import { sellerHolidayRegion } from './holiday-region.ts';

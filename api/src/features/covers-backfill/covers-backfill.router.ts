@@ -92,11 +92,7 @@ export const coversBackfillRouter = router({
     .output(z.object({ runId: z.string(), requested: z.number() }))
     .mutation(async ({ ctx, input }) => {
       const { runId, requested, finished } = await startCoverBackfill(
-        {
-          db: ctx.db,
-          bookLookup: ctx.bookLookup,
-          log: (message, error) => ctx.req.log.error({ err: error }, message),
-        },
+        ctx.deps,
         ctx.user.userId,
         input,
       );

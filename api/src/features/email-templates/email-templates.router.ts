@@ -89,7 +89,7 @@ export const emailTemplatesRouter = router({
     .output(z.object({ to: z.string(), subject: z.string() }))
     .mutation(({ ctx, input }) =>
       sendTestEmail(
-        { db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin },
+        ctx.deps,
         { id: ctx.user.userId, email: ctx.user.email },
         input,
       ),

@@ -164,7 +164,7 @@ export const globalAdminRouter = router({
     .output(z.object({ to: z.string(), subject: z.string() }))
     .mutation(({ ctx, input }) =>
       sendTestEmail(
-        { db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin },
+        ctx.deps,
         { id: ctx.user.userId, email: ctx.user.email },
         input,
       ),

@@ -9,8 +9,8 @@ import { createSecrets } from '../../secrets.ts';
 import { createTestDatabase, type TestDatabase } from '../../testing/db.ts';
 import { type DatabaseProxy, startDatabaseProxy } from '../../testing/db-proxy.ts';
 import { createMailer } from '../mail/mailer.ts';
-import { createDevTransport } from '../mail/transports.ts';
-import { createTestProvider } from '../payments/test-provider.ts';
+import { createDevTransport } from '../../platform/mail/transports.ts';
+import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { JOBS, startJobRunner } from './jobs.ts';
 
 let database: TestDatabase;

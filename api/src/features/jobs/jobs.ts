@@ -19,7 +19,7 @@ import {
   presumeDelivered,
   releaseHeldPayouts,
 } from '../orders/orders.service.ts';
-import type { PaymentProvider } from '../payments/types.ts';
+import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { pruneRealtimeEvents } from '../realtime/realtime.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
 

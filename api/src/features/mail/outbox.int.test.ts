@@ -20,7 +20,7 @@ import {
   MAIL_MAX_ATTEMPTS,
   type OutgoingEmail,
 } from './mailer.ts';
-import { MailDeliveryError, type MailTransport, type OutboundMessage } from './transports.ts';
+import { MailDeliveryError, type MailTransport, type OutboundMessage } from '../../platform/mail/transports.ts';
 
 const ORIGIN = 'https://books.reshelf.example';
 const secrets = createSecrets('outbox-test-secret-that-is-long-enough-0123456789');

@@ -65,7 +65,7 @@ export const messagesRouter = router({
   send: authedProcedure
     .input(z.intersection(z.object({ threadId }), messageBodySchema))
     .mutation(({ ctx, input }) =>
-      sendMessage({ db: ctx.db, storage: ctx.storage }, ctx.user.userId, {
+      sendMessage(ctx.deps, ctx.user.userId, {
         threadId: input.threadId,
         text: input.text,
         photos: input.photos,

@@ -36,7 +36,7 @@ import { markEntityNotificationsRead } from '../notifications/notifications.serv
 import { notify } from '../notifications/notify.ts';
 import { publish, userTopic } from '../realtime/realtime.ts';
 import { ALREADY_REPORTED, REPORT_RATE } from '../reports/reports.service.ts';
-import type { StoragePort } from '../storage/storage.ts';
+import type { StoragePort } from '../../platform/storage/port.ts';
 
 /** A member writing quickly in a live conversation, not one spamming many. */
 export const MESSAGE_RATE: RateRule = { bucket: 'message', limit: 30, windowSeconds: 60 };

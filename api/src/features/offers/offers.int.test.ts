@@ -11,7 +11,7 @@ import { createBook, createListing, createPerson } from '../../testing/catalogue
 import { rejects } from '../../testing/errors.ts';
 import { applyPaymentEvent, quote, startCheckout } from '../checkout/checkout.service.ts';
 import { type JobContext, runJob } from '../jobs/jobs.ts';
-import { createTestProvider } from '../payments/test-provider.ts';
+import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { counterOffer, listThreads, makeOffer, respondToOffer, withdrawOffer } from './offers.service.ts';
 
 let t: TestApp;

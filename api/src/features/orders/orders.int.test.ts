@@ -12,7 +12,7 @@ import { createBook, createListing, createPerson } from '../../testing/catalogue
 import { rejects } from '../../testing/errors.ts';
 import { applyPaymentEvent, startCheckout } from '../checkout/checkout.service.ts';
 import { type JobContext, runJob } from '../jobs/jobs.ts';
-import { createTestProvider } from '../payments/test-provider.ts';
+import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import {
   cancelBySeller,
   confirmOrder,

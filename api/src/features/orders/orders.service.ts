@@ -31,7 +31,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { type Actor, recordEvent, refundWithin } from '../checkout/checkout.service.ts';
 import { deliveryHolidayRegion } from '../checkout/holiday-region.ts';
 import { addWorkingDays } from '../checkout/working-days.ts';
-import type { PaymentProvider } from '../payments/types.ts';
+import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { type OrderMailDeps, type OrderMailKind, queueOrderMail } from './order-mail.ts';
 
 export interface OrderDeps extends OrderMailDeps {

@@ -13,7 +13,7 @@ import { api, refusal, statusOf } from '../../testing/client.ts';
 import { rejects } from '../../testing/errors.ts';
 import { type CheckoutDeps, cancelPendingOrder, quote, startCheckout } from '../checkout/checkout.service.ts';
 import { makeOffer, respondToOffer } from '../offers/offers.service.ts';
-import { createTestProvider } from '../payments/test-provider.ts';
+import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createPromotion, listPromotions, type PromotionInput } from './promotions.service.ts';
 
 let t: TestApp;

@@ -46,7 +46,7 @@ export const staffListingsRouter = router({
     .output(listingSchema)
     .mutation(({ ctx, input }) =>
       setListingRemoved(
-        { db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin },
+        ctx.deps,
         ctx.user.userId,
         input,
       ),

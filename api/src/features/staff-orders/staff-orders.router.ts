@@ -4,7 +4,6 @@
  */
 import { z } from 'zod';
 import { adminProcedure, router, staffProcedure } from '../../trpc.ts';
-import { orderDeps } from '../orders/orders.router.ts';
 import {
   ORDER_STATUSES,
   PAYMENT_STATUSES,
@@ -75,6 +74,6 @@ export const staffOrdersRouter = router({
     )
     .output(z.object({ refundedMinor: z.number(), status: z.string(), sellerDeductedMinor: z.number() }))
     .mutation(({ ctx, input }) =>
-      refundOrder({ db: ctx.db, payments: ctx.payments, mail: orderDeps(ctx) }, ctx.user.userId, input),
+      refundOrder({ ...ctx.deps, mail: ctx.deps }, ctx.user.userId, input),
     ),
 });

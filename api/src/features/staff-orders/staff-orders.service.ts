@@ -21,7 +21,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { recordEvent, refundWithin } from '../checkout/checkout.service.ts';
 import { type OrderMailDeps, queueStaffRefundMail } from '../orders/order-mail.ts';
-import type { PaymentProvider } from '../payments/types.ts';
+import type { PaymentProvider } from '../../platform/payments/port.ts';
 
 export const ORDER_STATUSES = [
   'pending_payment',
