@@ -2,24 +2,27 @@
 import path from 'node:path';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
-import { createInProcessFunctions, type ServerFunctions } from './platform/server-functions/server-functions.ts';
+import { createMailer, type Mailer } from './features/mail/mailer.ts';
+import {
+  type BookLookupPort,
+  createOfflineBookLookup,
+  createOpenLibraryLookup,
+} from './platform/book-lookup/book-lookup.ts';
 import { createLocalIdentity } from './platform/identity/local.ts';
 import type { IdentityProvider } from './platform/identity/port.ts';
-import { createMailer, type Mailer } from './features/mail/mailer.ts';
 import {
   createDevTransport,
   createResendTransport,
   createSmtpTransport,
   type MailTransport,
 } from './platform/mail/transports.ts';
+import type { PaymentProvider } from './platform/payments/port.ts';
 import { createStripeProvider } from './platform/payments/stripe-provider.ts';
 import { createTestProvider } from './platform/payments/test-provider.ts';
-import type { PaymentProvider } from './platform/payments/port.ts';
 import {
-  type BookLookupPort,
-  createOfflineBookLookup,
-  createOpenLibraryLookup,
-} from './platform/book-lookup/book-lookup.ts';
+  createInProcessFunctions,
+  type ServerFunctions,
+} from './platform/server-functions/server-functions.ts';
 import { createEmbeddedStorage } from './platform/storage/embedded.ts';
 import type { StoragePort } from './platform/storage/port.ts';
 import type { Secrets } from './secrets.ts';

@@ -7,9 +7,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMetrics } from '../../../../supabase/functions/_shared/admin.ts';
 import type { Database } from '../../db/index.ts';
+import { poolClient } from '../../platform/server-functions/server-functions.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser } from '../../testing/auth.ts';
-import { poolClient } from '../../platform/server-functions/server-functions.ts';
 
 let t: TestApp;
 let db: Database;

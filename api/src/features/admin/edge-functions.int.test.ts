@@ -29,14 +29,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMetrics } from '../../../../supabase/functions/_shared/admin.ts';
 import { SEED_BOOK_COUNT } from '../../../../supabase/functions/_shared/seed.ts';
 import { freePort } from '../../db/embedded.ts';
-import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
-import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { createUser, lastEmailTo } from '../../testing/auth.ts';
-import { createBook, createListing } from '../../testing/catalogue.ts';
 import { createLocalIdentity } from '../../platform/identity/local.ts';
 import type { IdentityProvider } from '../../platform/identity/port.ts';
 import { createEdgeFunctions } from '../../platform/server-functions/edge-functions.ts';
 import { poolClient } from '../../platform/server-functions/server-functions.ts';
+import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, lastEmailTo } from '../../testing/auth.ts';
+import { createBook, createListing } from '../../testing/catalogue.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 /** The new-style secret key the BFF calls with (SUPABASE_SECRET_KEYS' `default`). */

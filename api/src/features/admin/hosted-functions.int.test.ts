@@ -9,6 +9,8 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminMetrics } from '../../../../supabase/functions/_shared/admin.ts';
+import { createEdgeFunctions } from '../../platform/server-functions/edge-functions.ts';
+import { poolClient } from '../../platform/server-functions/server-functions.ts';
 import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
@@ -18,8 +20,6 @@ import {
   hostedEnv,
   startFakeSupabase,
 } from '../../testing/fake-supabase.ts';
-import { createEdgeFunctions } from '../../platform/server-functions/edge-functions.ts';
-import { poolClient } from '../../platform/server-functions/server-functions.ts';
 
 let t: TestApp;
 let fake: FakeSupabase;

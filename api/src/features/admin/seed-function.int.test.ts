@@ -15,11 +15,11 @@ import {
   seedOpenLibraryRecent,
 } from '../../../../supabase/functions/_shared/seed.ts';
 import type { Database } from '../../db/index.ts';
+import { poolClient } from '../../platform/server-functions/server-functions.ts';
 import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
-import { poolClient } from '../../platform/server-functions/server-functions.ts';
 
 let t: TestApp;
 let db: Database;

@@ -106,11 +106,7 @@ export const charitiesRouter = router({
     .input(charitySignupInputSchema)
     .output(z.object({ id: z.uuid(), slug: z.string(), name: z.string() }))
     .mutation(({ ctx, input }) =>
-      signUpCharity(
-        ctx.deps,
-        { userId: ctx.user.userId, email: ctx.user.email },
-        input,
-      ),
+      signUpCharity(ctx.deps, { userId: ctx.user.userId, email: ctx.user.email }, input),
     ),
   invitations: authedProcedure
     .input(z.object({}).optional())
@@ -214,9 +210,7 @@ export const charitiesRouter = router({
   receiveReturn: authedProcedure
     .input(returnId)
     .output(returnRequestSchema)
-    .mutation(({ ctx, input }) =>
-      receiveReturn(ctx.deps, ctx.user.userId, input.returnId),
-    ),
+    .mutation(({ ctx, input }) => receiveReturn(ctx.deps, ctx.user.userId, input.returnId)),
   returnEligibility: authedProcedure
     .input(orderId)
     .output(returnEligibilitySchema)

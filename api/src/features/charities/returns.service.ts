@@ -24,9 +24,9 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { type Actor, type CheckoutDeps, recordEvent, refundPayment } from '../checkout/checkout.service.ts';
+import { charityMail } from '../mail/charity-mail.ts';
 import { notify } from '../notifications/notify.ts';
 import { type CharityDeps, requireCharity } from './charity-account.service.ts';
-import { charityMail } from '../mail/charity-mail.ts';
 
 const DAY_MS = 86_400_000;
 const RETURN_WINDOW_MS = COMMERCIAL_DEFAULTS.charityReturnDays * DAY_MS;

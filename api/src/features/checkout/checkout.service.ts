@@ -25,15 +25,15 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import { closeOffersForSoldListing } from '../offers/offers.service.ts';
-import { queueOrderMail } from '../orders/order-mail.ts';
 import type {
   CheckoutSession,
   CheckoutSessionInput,
   PaymentEvent,
   PaymentProvider,
 } from '../../platform/payments/port.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { closeOffersForSoldListing } from '../offers/offers.service.ts';
+import { queueOrderMail } from '../orders/order-mail.ts';
 import { checkPromotion } from '../promotions/promotions.service.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
 import { sellerHolidayRegion } from './holiday-region.ts';

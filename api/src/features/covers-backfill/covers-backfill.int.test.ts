@@ -7,12 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
+import { createOfflineBookLookup, createOpenLibraryLookup } from '../../platform/book-lookup/book-lookup.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
 import { api, refusal, statusOf } from '../../testing/client.ts';
 import { rejects } from '../../testing/errors.ts';
-import { createOfflineBookLookup, createOpenLibraryLookup } from '../../platform/book-lookup/book-lookup.ts';
 import {
   ALREADY_RUNNING,
   type BackfillDeps,

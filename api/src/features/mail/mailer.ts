@@ -12,12 +12,22 @@ import { sql, type UpdateObject } from 'kysely';
 import { parseMailFrom } from '../../config.ts';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
+import type {
+  DeliveryReport,
+  Mailer,
+  MailLog,
+  OutgoingEmail,
+  SendOptions,
+} from '../../platform/mail/port.ts';
+import {
+  MailDeliveryError,
+  type MailTransport,
+  type OutboundMessage,
+} from '../../platform/mail/transports.ts';
 import type { Secrets } from '../../secrets.ts';
 import { unsubscribePath } from '../unsubscribe/unsubscribe.service.ts';
 import { emailClass, type UnsubscribableList } from './registry.ts';
 import { isSuppressed } from './suppressions.ts';
-import type { DeliveryReport, Mailer, MailLog, OutgoingEmail, SendOptions } from '../../platform/mail/port.ts';
-import { MailDeliveryError, type MailTransport, type OutboundMessage } from '../../platform/mail/transports.ts';
 
 export type { DeliveryReport, Mailer, MailLog, OutgoingEmail, SendOptions };
 

@@ -27,11 +27,11 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { type Actor, recordEvent, refundWithin } from '../checkout/checkout.service.ts';
 import { deliveryHolidayRegion } from '../checkout/holiday-region.ts';
 import { addWorkingDays } from '../checkout/working-days.ts';
-import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { type OrderMailDeps, type OrderMailKind, queueOrderMail } from './order-mail.ts';
 
 export interface OrderDeps extends OrderMailDeps {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
+import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
@@ -13,7 +14,6 @@ import { api, refusal, statusOf } from '../../testing/client.ts';
 import { rejects } from '../../testing/errors.ts';
 import { type CheckoutDeps, cancelPendingOrder, quote, startCheckout } from '../checkout/checkout.service.ts';
 import { makeOffer, respondToOffer } from '../offers/offers.service.ts';
-import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createPromotion, listPromotions, type PromotionInput } from './promotions.service.ts';
 
 let t: TestApp;

@@ -22,8 +22,6 @@
  */
 import { sql } from 'kysely';
 import type { Database, DatabaseHandle } from '../../db/index.ts';
-import { Cursor, SEEN_LIMIT, type StoredEvent } from './cursor.ts';
-import { REALTIME_CHANNEL } from './realtime.ts';
 import type {
   Delivery,
   RealtimeHub,
@@ -31,6 +29,8 @@ import type {
   StreamEndReason,
   SubscribeOptions,
 } from '../../platform/realtime/port.ts';
+import { Cursor, SEEN_LIMIT, type StoredEvent } from './cursor.ts';
+import { REALTIME_CHANNEL } from './realtime.ts';
 
 export type { Delivery, RealtimeHub, RealtimeStats, StreamEndReason, SubscribeOptions };
 

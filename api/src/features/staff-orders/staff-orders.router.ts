@@ -73,7 +73,5 @@ export const staffOrdersRouter = router({
       }),
     )
     .output(z.object({ refundedMinor: z.number(), status: z.string(), sellerDeductedMinor: z.number() }))
-    .mutation(({ ctx, input }) =>
-      refundOrder({ ...ctx.deps, mail: ctx.deps }, ctx.user.userId, input),
-    ),
+    .mutation(({ ctx, input }) => refundOrder({ ...ctx.deps, mail: ctx.deps }, ctx.user.userId, input)),
 });

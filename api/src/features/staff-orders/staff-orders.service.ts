@@ -18,10 +18,10 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
+import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { recordEvent, refundWithin } from '../checkout/checkout.service.ts';
 import { type OrderMailDeps, queueStaffRefundMail } from '../orders/order-mail.ts';
-import type { PaymentProvider } from '../../platform/payments/port.ts';
 
 export const ORDER_STATUSES = [
   'pending_payment',

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { toAppError } from '../../features/auth/auth.service.ts';
-import { createSupabaseIdentity } from './supabase.ts';
 import type { IdentityError } from './port.ts';
+import { createSupabaseIdentity } from './supabase.ts';
 
 const URL_BASE = 'https://proj.supabase.co';
 const ANON = 'anon-key-0123456789abcdef';

@@ -47,4 +47,3 @@ export interface Mailer {
   deliver(options?: { limit?: number; log?: MailLog }): Promise<DeliveryReport>;
   close(): Promise<void>;
 }
-

@@ -40,4 +40,3 @@ export interface RealtimeHub {
   /** Ends every stream (their clients reconnect elsewhere) and stops listening. */
   close(): Promise<void>;
 }
-
