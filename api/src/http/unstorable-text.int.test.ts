@@ -46,7 +46,7 @@ describe('procedure inputs', () => {
 
   it('refuses a NUL in a query’s input and in a nested field', async () => {
     const search = await request(t.app.server)
-      .get('/trpc/listings.search')
+      .get('/trpc/listings.public.search')
       .query({ input: JSON.stringify({ q: 'dune\u0000' }) });
     expect(search.status).toBe(400);
     expect(search.body.error.message).toBe(`q: ${NUL_MESSAGE}`);
@@ -77,7 +77,7 @@ describe('procedure inputs', () => {
     const staff = await createUser(t.database.handle.db, t.services.identity, 'nul-staff@example.com', {
       roles: ['moderator'],
     });
-    const response = await asUser(t.app, staff.accessToken).mutation('launchPlan.add', {
+    const response = await asUser(t.app, staff.accessToken).mutation('staff.launchPlan.add', {
       title: 'Order the shelving \ud83d',
     });
     expect(response.status).toBe(400);
@@ -87,7 +87,7 @@ describe('procedure inputs', () => {
 
   it('checks access before the input, as for every other input problem', async () => {
     const response = await request(t.app.server)
-      .get('/trpc/users.search')
+      .get('/trpc/staff.users.search')
       .query({ input: JSON.stringify({ q: 'a\u0000' }) });
     expect(response.status).toBe(401);
   });
@@ -116,7 +116,7 @@ describe('files and the other routes', () => {
     expect(csv.status).toBe(400);
     expect(csv.body.message).toBe(`File name: ${NUL_MESSAGE}`);
 
-    const draft = await asUser(t.app, owner.accessToken).mutation('selling.start', { isbn: null });
+    const draft = await asUser(t.app, owner.accessToken).mutation('listings.selling.start', { isbn: null });
     expect(draft.status).toBe(200);
     const listingId = draft.body.result.data.listing.id as string;
     const image = await asUser(t.app, owner.accessToken).upload(

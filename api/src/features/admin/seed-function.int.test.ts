@@ -48,7 +48,7 @@ async function counts(): Promise<Record<Table, number>> {
 
 function seedCall(reset: boolean) {
   return request(t.app.server)
-    .post('/trpc/admin.seed')
+    .post('/trpc/staff.dashboard.seed')
     .set('authorization', `Bearer ${staff.accessToken}`)
     .send({ reset });
 }
@@ -395,24 +395,24 @@ describe('seed-openlibrary-recent', () => {
 
   it('refuses bad input and non-staff callers', async () => {
     const bad = await request(t.app.server)
-      .post('/trpc/admin.seed')
+      .post('/trpc/staff.dashboard.seed')
       .set('authorization', `Bearer ${staff.accessToken}`)
       .send({ reset: 'yes' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('reset: reset must be true or false');
     const buyer = await createUser(db, t.services.identity, 'seed-buyer@example.com');
     const forbidden = await request(t.app.server)
-      .post('/trpc/admin.seed')
+      .post('/trpc/staff.dashboard.seed')
       .set('authorization', `Bearer ${buyer.accessToken}`)
       .send({ reset: false });
     expect(forbidden.status).toBe(403);
   });
 });
 
-describe('admin.search', () => {
+describe('staff.dashboard.search', () => {
   const search = (q: string, token = staff.accessToken) =>
     request(t.app.server)
-      .get(`/trpc/admin.search?input=${encodeURIComponent(JSON.stringify({ q }))}`)
+      .get(`/trpc/staff.dashboard.search?input=${encodeURIComponent(JSON.stringify({ q }))}`)
       .set('authorization', `Bearer ${token}`);
 
   it('finds people by email or name, listings by title or slug, orders by reference', async () => {

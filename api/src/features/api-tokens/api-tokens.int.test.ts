@@ -32,7 +32,7 @@ const trpcMutation = (path: string, token: string, input: unknown) =>
     .send(input as object);
 
 async function createToken(user: TestUser, input: Record<string, unknown>) {
-  const response = await trpcMutation('apiTokens.create', user.accessToken, input);
+  const response = await trpcMutation('account.apiTokens.create', user.accessToken, input);
   return response;
 }
 
@@ -89,7 +89,7 @@ describe('who may create tokens', () => {
       [seller, 'seller'],
       [charityOwner, 'charity'],
     ] as const) {
-      const list = await trpcQuery('apiTokens.list', user.accessToken);
+      const list = await trpcQuery('account.apiTokens.list', user.accessToken);
       expect(list.body.result.data).toMatchObject({ eligible: true, holderKinds: [kind], tokens: [] });
       const created = await createToken(user, { name: `${kind} script`, scope: 'read' });
       expect(created.status).toBe(200);
@@ -106,7 +106,7 @@ describe('who may create tokens', () => {
       const days = (Date.parse(token.expiresAt) - Date.parse(token.createdAt)) / 86_400_000;
       expect(Math.round(days)).toBe(90);
       // Listed afterwards without the token itself; stored only as its HMAC.
-      const again = await trpcQuery('apiTokens.list', user.accessToken);
+      const again = await trpcQuery('account.apiTokens.list', user.accessToken);
       expect(JSON.stringify(again.body)).not.toContain(token.token);
       const row = await db
         .selectFrom('api_tokens')
@@ -119,7 +119,7 @@ describe('who may create tokens', () => {
   });
 
   it('refuses a buyer (even one with a draft) with a message saying who may', async () => {
-    const list = await trpcQuery('apiTokens.list', buyer.accessToken);
+    const list = await trpcQuery('account.apiTokens.list', buyer.accessToken);
     expect(list.body.result.data).toMatchObject({ eligible: false, holderKinds: [] });
     const refused = await createToken(buyer, { name: 'Mine', scope: 'read' });
     expect(refused.status).toBe(403);
@@ -153,7 +153,7 @@ describe('who may create tokens', () => {
       .select('id')
       .where('user_id', '=', owner.id)
       .executeTakeFirstOrThrow();
-    await trpcMutation('apiTokens.revoke', owner.accessToken, { id: first.id });
+    await trpcMutation('account.apiTokens.revoke', owner.accessToken, { id: first.id });
     expect((await createToken(owner, { name: 'One more', scope: 'read' })).status).toBe(200);
   });
 });
@@ -175,7 +175,7 @@ describe('using tokens', () => {
   it('acts as its owner on tRPC and REST, and records when it was last used', async () => {
     const me = await trpcQuery('auth.me', readToken);
     expect(me.body.result.data.user.email).toBe('token-staff@example.com');
-    const metrics = await trpcQuery('admin.metrics', readToken, { period: 'ytd' });
+    const metrics = await trpcQuery('staff.dashboard.metrics', readToken, { period: 'ytd' });
     expect(metrics.status).toBe(200);
     const rest = await request(t.app.server)
       .get('/api/v1/admin/metrics?period=ytd')
@@ -191,7 +191,7 @@ describe('using tokens', () => {
   });
 
   it('refuses every mutation to a read-only token, on tRPC and REST, and lets a read-write one through', async () => {
-    const trpc = await trpcMutation('admin.seed', readToken, { reset: false });
+    const trpc = await trpcMutation('staff.dashboard.seed', readToken, { reset: false });
     expect(trpc.status).toBe(403);
     expect(trpc.body.error.message).toBe(READ_ONLY_TOKEN_MESSAGE);
     const rest = await request(t.app.server)
@@ -210,7 +210,7 @@ describe('using tokens', () => {
   });
 
   it('does not let a token make tokens, even a read-write one', async () => {
-    const response = await trpcMutation('apiTokens.create', writeToken, {
+    const response = await trpcMutation('account.apiTokens.create', writeToken, {
       name: 'Child',
       scope: 'read_write',
     });
@@ -220,12 +220,12 @@ describe('using tokens', () => {
 
   it('stops working on the next request once revoked', async () => {
     expect((await trpcQuery('auth.me', writeToken)).status).toBe(200);
-    const revoked = await trpcMutation('apiTokens.revoke', staff.accessToken, { id: writeTokenId });
+    const revoked = await trpcMutation('account.apiTokens.revoke', staff.accessToken, { id: writeTokenId });
     expect(revoked.body.result.data).toMatchObject({ status: 'revoked' });
     for (const call of [
-      trpcQuery('admin.metrics', writeToken, { period: 'mtd' }),
+      trpcQuery('staff.dashboard.metrics', writeToken, { period: 'mtd' }),
       // Public procedures too: a script learns at once that its token is gone.
-      trpcQuery('catalogue.genres', writeToken),
+      trpcQuery('catalogue.public.genres', writeToken),
       request(t.app.server).get('/api/v1/genres').set('authorization', `Bearer ${writeToken}`),
     ]) {
       const response = await call;
@@ -237,16 +237,16 @@ describe('using tokens', () => {
   it('stops working once expired', async () => {
     const created = (await createToken(seller, { name: 'Short', scope: 'read', expiresInDays: 7 })).body
       .result.data;
-    expect((await trpcQuery('selling.mine', created.token, {})).status).toBe(200);
+    expect((await trpcQuery('listings.selling.mine', created.token, {})).status).toBe(200);
     await db
       .updateTable('api_tokens')
       .set({ created_at: sql`now() - interval '8 days'`, expires_at: sql`now() - interval '1 day'` })
       .where('id', '=', created.id)
       .execute();
-    const response = await trpcQuery('selling.mine', created.token, {});
+    const response = await trpcQuery('listings.selling.mine', created.token, {});
     expect(response.status).toBe(401);
     expect(response.body.error.message).toMatch(/has expired/);
-    const listed = await trpcQuery('apiTokens.list', seller.accessToken);
+    const listed = await trpcQuery('account.apiTokens.list', seller.accessToken);
     expect(
       listed.body.result.data.tokens.find((token: { id: string }) => token.id === created.id).status,
     ).toBe('expired');
@@ -254,7 +254,7 @@ describe('using tokens', () => {
 
   it('lets only its owner revoke a token', async () => {
     const mine = (await createToken(seller, { name: 'Seller only', scope: 'read' })).body.result.data;
-    const other = await trpcMutation('apiTokens.revoke', charityOwner.accessToken, { id: mine.id });
+    const other = await trpcMutation('account.apiTokens.revoke', charityOwner.accessToken, { id: mine.id });
     expect(other.status).toBe(404);
     expect((await trpcQuery('auth.me', mine.token)).status).toBe(200);
   });
@@ -314,18 +314,22 @@ describe('with the public cache on', () => {
         roles: ['admin'],
       });
       const created = await request(cached.app.server)
-        .post('/trpc/apiTokens.create')
+        .post('/trpc/account.apiTokens.create')
         .set('authorization', `Bearer ${owner.accessToken}`)
         .send({ name: 'Cached', scope: 'read' });
       const { token, id } = created.body.result.data;
       const genres = () =>
-        request(cached.app.server).get('/trpc/catalogue.genres').set('authorization', `Bearer ${token}`);
+        request(cached.app.server)
+          .get('/trpc/catalogue.public.genres')
+          .set('authorization', `Bearer ${token}`);
       // Anonymous calls fill the cache.
-      expect((await request(cached.app.server).get('/trpc/catalogue.genres')).status).toBe(200);
-      expect((await request(cached.app.server).get('/trpc/catalogue.genres')).headers['x-cache']).toBe('HIT');
+      expect((await request(cached.app.server).get('/trpc/catalogue.public.genres')).status).toBe(200);
+      expect((await request(cached.app.server).get('/trpc/catalogue.public.genres')).headers['x-cache']).toBe(
+        'HIT',
+      );
       expect((await genres()).status).toBe(200);
       await request(cached.app.server)
-        .post('/trpc/apiTokens.revoke')
+        .post('/trpc/account.apiTokens.revoke')
         .set('authorization', `Bearer ${owner.accessToken}`)
         .send({ id });
       const refused = await genres();

@@ -53,6 +53,7 @@ export const offersRouter = router({
   list: authedProcedure
     .meta({
       openapi: {
+        operationId: 'offers-list',
         method: 'GET',
         path: '/me/offers',
         tags: ['Offers'],

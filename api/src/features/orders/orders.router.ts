@@ -33,7 +33,13 @@ export const ordersRouter = router({
   /** The caller's purchases (buyer) or sales (seller), newest first. */
   list: authedProcedure
     .meta({
-      openapi: { method: 'GET', path: '/me/orders', tags: ['Orders'], summary: 'Your purchases or sales' },
+      openapi: {
+        operationId: 'orders-list',
+        method: 'GET',
+        path: '/me/orders',
+        tags: ['Orders'],
+        summary: 'Your purchases or sales',
+      },
     })
     .input(
       z.object({
@@ -48,6 +54,7 @@ export const ordersRouter = router({
   get: authedProcedure
     .meta({
       openapi: {
+        operationId: 'orders-get',
         method: 'GET',
         path: '/me/orders/{orderId}',
         tags: ['Orders'],
@@ -117,7 +124,13 @@ export const ordersRouter = router({
   /** The seller's payouts ledger: held until an order completes, then released. */
   payouts: authedProcedure
     .meta({
-      openapi: { method: 'GET', path: '/me/payouts', tags: ['Orders'], summary: 'Your payouts ledger' },
+      openapi: {
+        operationId: 'orders-payouts',
+        method: 'GET',
+        path: '/me/payouts',
+        tags: ['Orders'],
+        summary: 'Your payouts ledger',
+      },
     })
     .input(z.object({}))
     .output(payoutsViewSchema)

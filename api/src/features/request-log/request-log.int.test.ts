@@ -35,7 +35,7 @@ afterAll(async () => {
 
 const search = async (input: Record<string, unknown> = {}) => {
   await t.app.requestLog.flush();
-  return dataOf(await asUser(t.app, moderator.accessToken).query('requestLog.search', input));
+  return dataOf(await asUser(t.app, moderator.accessToken).query('staff.requestLog.search', input));
 };
 
 describe('the request log', () => {
@@ -59,7 +59,7 @@ describe('the request log', () => {
   it('records a signed-in call with who made it, and a failed one with its status', async () => {
     const marker = `req-${Date.now()}`;
     const ok = await asUser(t.app, member.accessToken)
-      .query('account.profile')
+      .query('account.member.profile')
       .set('x-request-id', `${marker}-ok`);
     expect(ok.status).toBe(200);
     const missing = await request(t.app.server)
@@ -72,7 +72,7 @@ describe('the request log', () => {
     expect(mine.rows).toEqual([
       expect.objectContaining({
         method: 'GET',
-        path: '/trpc/account.profile',
+        path: '/trpc/account.member.profile',
         status: 200,
         userEmail: 'member@requests.test',
       }),
@@ -86,12 +86,16 @@ describe('the request log', () => {
   });
 
   it('filters by status class, method, procedure, person and slowness, newest first, 50 at a time', async () => {
-    for (let i = 0; i < 3; i += 1) await asUser(t.app, member.accessToken).query('account.profile');
+    for (let i = 0; i < 3; i += 1) await asUser(t.app, member.accessToken).query('account.member.profile');
     const errors = await search({ status: '4xx' });
     expect(errors.rows.length).toBeGreaterThan(0);
     expect(errors.rows.every((row: { status: number }) => row.status >= 400 && row.status < 500)).toBe(true);
 
-    const byProcedure = await search({ path: 'account.profile', user: 'member@requests', method: 'GET' });
+    const byProcedure = await search({
+      path: 'account.member.profile',
+      user: 'member@requests',
+      method: 'GET',
+    });
     expect(byProcedure.rows.length).toBeGreaterThanOrEqual(4);
     const ids = byProcedure.rows.map((row: { id: string }) => Number(row.id));
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
@@ -105,9 +109,11 @@ describe('the request log', () => {
   });
 
   it('is for staff only, and explains bad filters', async () => {
-    expect(errorOf(await asUser(t.app, member.accessToken).query('requestLog.search', {})).status).toBe(403);
+    expect(errorOf(await asUser(t.app, member.accessToken).query('staff.requestLog.search', {})).status).toBe(
+      403,
+    );
     const bad = errorOf(
-      await asUser(t.app, moderator.accessToken).query('requestLog.search', { status: '6xx' }),
+      await asUser(t.app, moderator.accessToken).query('staff.requestLog.search', { status: '6xx' }),
     );
     expect(bad).toMatchObject({ status: 400 });
     expect(bad.message).toMatch(/Choose 2xx, 3xx, 4xx or 5xx/);
@@ -129,7 +135,7 @@ describe('the request log', () => {
           at: new Date(),
           requestId: `${marker}-${n}`,
           method: 'GET',
-          path: '/trpc/catalogue.categories',
+          path: '/trpc/catalogue.public.categories',
           status: 503,
           durationMs: 1,
           userId: null,
@@ -169,7 +175,7 @@ describe('the request log', () => {
       .execute();
     expect(await pruneRequestLog(db)).toBeGreaterThanOrEqual(1);
     expect((await search({ requestId: 'old-line' })).rows).toEqual([]);
-    expect((await search({ path: 'account.profile' })).rows.length).toBeGreaterThan(0);
+    expect((await search({ path: 'account.member.profile' })).rows.length).toBeGreaterThan(0);
   });
 });
 
