@@ -152,7 +152,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
     switch (command) {
       case 'metrics': {
         const chosen = period(values.period);
-        const metrics = await client.admin.metrics.query({ period: chosen });
+        const metrics = await client.staff.dashboard.metrics.query({ period: chosen });
         print(
           metrics,
           [
@@ -167,7 +167,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
       }
       case 'seed':
       case 'reset-seed': {
-        const result = await client.admin.seed.mutate({ reset: command === 'reset-seed' });
+        const result = await client.staff.dashboard.seed.mutate({ reset: command === 'reset-seed' });
         print(
           result,
           `${command === 'seed' ? 'Seeded demo data' : 'Reset and seeded'}: ${result.listings} listings, ${result.orders} orders\n`,
@@ -176,7 +176,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
       }
       case 'cleanup': {
         if (values['dry-run']) {
-          const preview = await client.admin.cleanupPreview.query();
+          const preview = await client.staff.dashboard.cleanupPreview.query();
           const titles = preview.sample.map(
             (item) =>
               `  ${item.rule === 'duplicate' ? 'duplicate' : 'no image '}  “${item.title}” (${item.seller_name})`,
@@ -191,7 +191,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
           );
           return 0;
         }
-        const result = await client.admin.cleanupListings.mutate({});
+        const result = await client.staff.dashboard.cleanupListings.mutate({});
         print(
           result,
           `Cleanup complete: ${result.duplicates_removed} duplicates, ${result.no_image_removed} without an image, ${result.total_deleted} withdrawn in all\n`,
@@ -199,7 +199,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
         return 0;
       }
       case 'create-staff-user': {
-        const result = await client.ops.createStaffUser.mutate({
+        const result = await client.platform.ops.createStaffUser.mutate({
           email: required(values.email, '--email'),
           displayName: required(values.name, '--name'),
           role: oneOf(values.role ?? 'moderator', STAFF_GRANTS, '--role'),
@@ -218,14 +218,14 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
         };
         const result =
           command === 'grant-role'
-            ? await client.ops.grantRole.mutate(input)
-            : await client.ops.revokeRole.mutate(input);
+            ? await client.platform.ops.grantRole.mutate(input)
+            : await client.platform.ops.revokeRole.mutate(input);
         print(result, `${result.email} ${result.granted ? 'now has' : 'no longer has'} ${result.role}\n`);
         return 0;
       }
       case 'export-orders': {
         const chosen = period(values.period);
-        const result = await client.ops.exportOrders.query({ period: chosen });
+        const result = await client.platform.ops.exportOrders.query({ period: chosen });
         const csv = csvText(
           [
             'reference',

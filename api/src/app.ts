@@ -59,7 +59,7 @@ import { loggerOptions, logRequest } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
 import type { Secrets } from './secrets.ts';
 import { createServices, type Services } from './services.ts';
-import type { Context, Meta } from './trpc.ts';
+import type { Context, Deps, Meta } from './trpc.ts';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -288,7 +288,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       if (retryAfter !== undefined) res.header('retry-after', String(retryAfter));
       throw error.toTRPC();
     }
-    return {
+    const deps: Deps = {
       db: database.db,
       config,
       secrets,
@@ -303,10 +303,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       bookLookup: services.bookLookup,
       background,
       realtime,
-      auth,
-      req,
-      res,
+      origin: config.siteOrigin,
+      log: (message, error) => req.log.error({ err: error }, message),
     };
+    const { origin: _origin, log: _log, ...flat } = deps;
+    return { ...flat, deps, auth, req, res };
   }
 
   await app.register(async (scope) => {

@@ -241,7 +241,7 @@ function messageOf(body: string): string {
 
 /** A session that still works (a procedure may have signed the caller out). */
 async function keepSignedIn() {
-  const profile = await call('account.profile', 'query', undefined);
+  const profile = await call('account.member.profile', 'query', undefined);
   if (profile.statusCode === 200) return;
   token = (await t.services.identity.signIn('sweeper@example.com', TEST_PASSWORD, {})).accessToken;
 }

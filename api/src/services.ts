@@ -2,26 +2,29 @@
 import path from 'node:path';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
-import { createInProcessFunctions, type ServerFunctions } from './features/admin/server-functions.ts';
-import { createLocalIdentity } from './features/auth/identity/local.ts';
-import type { IdentityProvider } from './features/auth/identity/types.ts';
 import { createMailer, type Mailer } from './features/mail/mailer.ts';
+import {
+  type BookLookupPort,
+  createOfflineBookLookup,
+  createOpenLibraryLookup,
+} from './platform/book-lookup/book-lookup.ts';
+import { createLocalIdentity } from './platform/identity/local.ts';
+import type { IdentityProvider } from './platform/identity/port.ts';
 import {
   createDevTransport,
   createResendTransport,
   createSmtpTransport,
   type MailTransport,
-} from './features/mail/transports.ts';
-import { createStripeProvider } from './features/payments/stripe-provider.ts';
-import { createTestProvider } from './features/payments/test-provider.ts';
-import type { PaymentProvider } from './features/payments/types.ts';
+} from './platform/mail/transports.ts';
+import type { PaymentProvider } from './platform/payments/port.ts';
+import { createStripeProvider } from './platform/payments/stripe-provider.ts';
+import { createTestProvider } from './platform/payments/test-provider.ts';
 import {
-  type BookLookupPort,
-  createOfflineBookLookup,
-  createOpenLibraryLookup,
-} from './features/selling/book-lookup.ts';
-import { createEmbeddedStorage } from './features/storage/embedded.ts';
-import type { StoragePort } from './features/storage/storage.ts';
+  createInProcessFunctions,
+  type ServerFunctions,
+} from './platform/server-functions/server-functions.ts';
+import { createEmbeddedStorage } from './platform/storage/embedded.ts';
+import type { StoragePort } from './platform/storage/port.ts';
 import type { Secrets } from './secrets.ts';
 import { SNAPSHOT_BOOKS } from './seed/books.ts';
 
@@ -83,9 +86,9 @@ export async function createServices(
     // Loaded only in hosted mode: supabase-js is large and warns about Node 20 on import.
     const [{ createSupabaseIdentity }, { createEdgeFunctions }, { createSupabaseStorage }] =
       await Promise.all([
-        import('./features/auth/identity/supabase.ts'),
-        import('./features/admin/edge-functions.ts'),
-        import('./features/storage/supabase.ts'),
+        import('./platform/identity/supabase.ts'),
+        import('./platform/server-functions/edge-functions.ts'),
+        import('./platform/storage/supabase.ts'),
       ]);
     return {
       mailer,

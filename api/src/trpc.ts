@@ -31,15 +31,8 @@ import { z } from 'zod';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/index.ts';
 import { AppError, asAppError, ERRORS, INTERNAL_MESSAGE, logUnavailable, retryAfterOf } from './errors.ts';
-import type { ServerFunctions } from './features/admin/server-functions.ts';
 import { runInAuditTrail } from './features/audit/audit.service.ts';
-import type { AccessClaims, IdentityProvider } from './features/auth/identity/types.ts';
 import type { AuthState } from './features/auth/resolve-auth.ts';
-import type { Mailer } from './features/mail/mailer.ts';
-import type { PaymentProvider } from './features/payments/types.ts';
-import type { RealtimeHub } from './features/realtime/hub.ts';
-import type { BookLookupPort } from './features/selling/book-lookup.ts';
-import type { StoragePort } from './features/storage/storage.ts';
 import {
   type AccessLevel,
   checkCredential,
@@ -50,6 +43,13 @@ import {
   requireTier,
 } from './http/access.ts';
 import type { BackgroundWork } from './http/background.ts';
+import type { BookLookupPort } from './platform/book-lookup/book-lookup.ts';
+import type { AccessClaims, IdentityProvider } from './platform/identity/port.ts';
+import type { Mailer, MailLog } from './platform/mail/port.ts';
+import type { PaymentProvider } from './platform/payments/port.ts';
+import type { RealtimeHub } from './platform/realtime/port.ts';
+import type { ServerFunctions } from './platform/server-functions/server-functions.ts';
+import type { StoragePort } from './platform/storage/port.ts';
 import type { Secrets } from './secrets.ts';
 
 export type { AccessLevel } from './http/access.ts';
@@ -70,7 +70,12 @@ export interface Meta {
   openapi?: OpenApiMeta['openapi'];
 }
 
-export interface Context {
+/**
+ * Everything a procedure's service may depend on, built once per request where the context is
+ * made (app.ts createContext). Routers hand `ctx.deps` to services; a service declares the slice
+ * it needs (e.g. OrderDeps) and TypeScript checks that `deps` has it.
+ */
+export interface Deps {
   db: Database;
   config: AppConfig;
   secrets: Secrets;
@@ -84,6 +89,15 @@ export interface Context {
   background: BackgroundWork;
   /** This instance's realtime fan-out: subscriptions read their topics through it. */
   realtime: RealtimeHub;
+  /** The site's one origin (config.siteOrigin), for links in emails and return URLs. */
+  origin: string;
+  /** Logs an error against this request. */
+  log: MailLog;
+}
+
+/** The deps, also spread flat for existing code (`ctx.db`, `ctx.mailer`), plus who is calling. */
+export interface Context extends Omit<Deps, 'origin' | 'log'> {
+  deps: Deps;
   auth: AuthState;
   req: FastifyRequest;
   res: FastifyReply;

@@ -122,19 +122,19 @@ function scenarios(): Scenario[] {
     {
       name: 'search',
       title: 'search (listings.search)',
-      paths: SEARCHES.map((q) => trpcPath('listings.search', { q } satisfies SearchInput)),
+      paths: SEARCHES.map((q) => trpcPath('listings.public.search', { q } satisfies SearchInput)),
       call: (db, i) => searchListings(db, searchInputSchema.parse({ q: SEARCHES[i % SEARCHES.length] })),
     },
     {
       name: 'browse',
       title: 'filtered browse (listings.browse)',
-      paths: BROWSES.map((input) => trpcPath('listings.browse', input)),
+      paths: BROWSES.map((input) => trpcPath('listings.public.browse', input)),
       call: (db, i) => browseListings(db, browseInputSchema.parse(BROWSES[i % BROWSES.length])),
     },
     {
       name: 'detail',
       title: 'listing detail (listings.bySlug)',
-      paths: slugs.map((slug) => trpcPath('listings.bySlug', { slug })),
+      paths: slugs.map((slug) => trpcPath('listings.public.bySlug', { slug })),
       call: (db, i) => getListingBySlug(db, slugs[i % slugs.length]!),
     },
   ];

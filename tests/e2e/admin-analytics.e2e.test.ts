@@ -34,7 +34,7 @@ describe('admin analytics', () => {
     await page.locator('[data-metric="listingsPublished"] .recharts-bar-rectangle path').first().waitFor();
 
     const api = await context.request.get(
-      `/trpc/analytics.series?input=${encodeURIComponent(JSON.stringify({ range: 'daily' }))}`,
+      `/trpc/staff.analytics.series?input=${encodeURIComponent(JSON.stringify({ range: 'daily' }))}`,
     );
     const daily = (
       (await api.json()) as {

@@ -17,7 +17,7 @@ withOwnMarketplace((started) => ({ browser, marketplace } = started));
 describe('admin users', () => {
   it('finds a person, suspends them so their session stops, restores them, and grants moderator', async () => {
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
-    expect((await buyer.context.request.get('/trpc/account.profile')).status()).toBe(200);
+    expect((await buyer.context.request.get('/trpc/account.member.profile')).status()).toBe(200);
 
     const { context, page } = await signedIn(browser, 'admin@reshelf.test', {
       baseURL: marketplace.baseURL,
@@ -41,7 +41,7 @@ describe('admin users', () => {
     await snapshot(page, 'admin-users-suspended-phone');
 
     // The buyer's open session ends on its next request, saying why.
-    const after = await buyer.context.request.get('/trpc/account.profile');
+    const after = await buyer.context.request.get('/trpc/account.member.profile');
     expect(after.status()).toBe(401);
     expect(((await after.json()) as { error: { message: string } }).error.message).toBe(
       'This account is suspended. Contact us if you think this is a mistake.',

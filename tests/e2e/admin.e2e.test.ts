@@ -48,7 +48,7 @@ interface Metrics {
 
 async function apiMetrics(context: BrowserContext, period: AdminPeriod): Promise<Metrics> {
   const input = encodeURIComponent(JSON.stringify({ period }));
-  const response = await context.request.get(`/trpc/admin.metrics?input=${input}`);
+  const response = await context.request.get(`/trpc/staff.dashboard.metrics?input=${input}`);
   expect(response.ok()).toBe(true);
   return ((await response.json()) as { result: { data: Metrics } }).result.data;
 }
@@ -238,8 +238,10 @@ describe('staff dashboard', () => {
     await dialog.getByText('Nothing is deleted.', { exact: false }).waitFor();
     await snapshot(page, 'admin-cleanup-dialog-desktop', { fullPage: false });
 
-    const call = await hold(page, 'admin.cleanupListings');
-    const cleaned = page.waitForResponse((response) => response.url().includes('admin.cleanupListings'));
+    const call = await hold(page, 'staff.dashboard.cleanupListings');
+    const cleaned = page.waitForResponse((response) =>
+      response.url().includes('staff.dashboard.cleanupListings'),
+    );
     const withdraw = dialog.getByRole('button', { name: 'Withdraw 2 listings' });
     await withdraw.click();
     // While it runs: the confirmation and the page's button (behind the dialog, hidden from
@@ -281,7 +283,7 @@ describe('staff dashboard', () => {
     await cards(page, 'mtd');
 
     // Seed: the seed's listings are all still there, so seeding again adds nothing.
-    let seedCall = await hold(page, 'admin.seed');
+    let seedCall = await hold(page, 'staff.dashboard.seed');
     await button(page, 'Seed 40 books + orders').click();
     await expect.poll(() => button(page, 'Seed 40 books + orders').isDisabled()).toBe(true);
     expect(await button(page, 'Reset and Seed').isEnabled()).toBe(true);
@@ -296,7 +298,7 @@ describe('staff dashboard', () => {
       .toBe(asCards(await apiMetrics(context, 'mtd')).listings);
 
     // Reset and Seed: everything the seed made goes and comes back, orders too.
-    seedCall = await hold(page, 'admin.seed');
+    seedCall = await hold(page, 'staff.dashboard.seed');
     await button(page, 'Reset and Seed').click();
     await expect.poll(() => button(page, 'Reset and Seed').isDisabled()).toBe(true);
     expect(await button(page, 'Seed 40 books + orders').isEnabled()).toBe(true);
@@ -330,8 +332,8 @@ describe('staff dashboard', () => {
       return ((await response.json()) as [{ error: { message: string } }])[0].error.message;
     };
 
-    await page.route((url) => url.pathname.includes('admin.seed'), spoil('{"0":{"reset":"yes"}}'));
-    let message = messageOf('admin.seed');
+    await page.route((url) => url.pathname.includes('staff.dashboard.seed'), spoil('{"0":{"reset":"yes"}}'));
+    let message = messageOf('staff.dashboard.seed');
     await button(page, 'Seed 40 books + orders').click();
     expect(await toastShows(page, 'Seeding failed')).toEqual({
       variant: 'destructive',
@@ -339,14 +341,17 @@ describe('staff dashboard', () => {
     });
     expect(await message).toBe('reset: reset must be true or false');
     await snapshot(page, 'admin-dashboard-seeding-failed', { fullPage: false });
-    message = messageOf('admin.seed');
+    message = messageOf('staff.dashboard.seed');
     await button(page, 'Reset and Seed').click();
     await openToast(page).filter({ hasText: 'Seeding failed' }).waitFor();
     await expect.poll(() => button(page, 'Reset and Seed').isEnabled()).toBe(true);
 
     await onDatabase((db) => imagelessListing(db, `A Listing To Fail On ${randomBytes(3).toString('hex')}`));
-    await page.route((url) => url.pathname.includes('admin.cleanupListings'), spoil('{"0":{"dryRun":true}}'));
-    message = messageOf('admin.cleanupListings');
+    await page.route(
+      (url) => url.pathname.includes('staff.dashboard.cleanupListings'),
+      spoil('{"0":{"dryRun":true}}'),
+    );
+    message = messageOf('staff.dashboard.cleanupListings');
     await button(page, 'Cleanup duplicates').click();
     await cleanupDialog(page).getByRole('button', { name: 'Withdraw 1 listing' }).click();
     expect(await toastShows(page, 'Cleanup failed')).toEqual({
@@ -360,7 +365,7 @@ describe('staff dashboard', () => {
     const { context, page } = await staffPage();
     await page.goto('/admin');
     await cards(page, 'mtd');
-    const offline = (url: URL) => url.pathname.includes('admin.metrics');
+    const offline = (url: URL) => url.pathname.includes('staff.dashboard.metrics');
     await page.route(offline, (route) => route.abort('failed'));
     await page.getByRole('radio', { name: 'Today' }).check();
     expect(await cards(page, 'today')).toEqual({ disputes: '0', listings: '0', revenue: '£0.00' });
@@ -615,7 +620,7 @@ describe('staff frame', () => {
     await page.waitForURL(`**/admin/users?q=${encodeURIComponent('bookworm@reshelf.test')}`);
 
     const found = await context.request.get(
-      `/trpc/admin.search?input=${encodeURIComponent(JSON.stringify({ q: 'RS-' }))}`,
+      `/trpc/staff.dashboard.search?input=${encodeURIComponent(JSON.stringify({ q: 'RS-' }))}`,
     );
     const reference = ((await found.json()) as { result: { data: { orders: { reference: string }[] } } })
       .result.data.orders[0]!.reference;

@@ -45,7 +45,7 @@ describe('staff area', () => {
       release = resolve;
     });
     await page.route(
-      (url) => url.pathname.includes('admin.access'),
+      (url) => url.pathname.includes('staff.dashboard.access'),
       async (route) => {
         await held;
         await route.continue();
@@ -157,7 +157,7 @@ describe('global admin', () => {
     await signInViaApi(context, 'super@reshelf.test');
     let failing = true;
     await page.route(
-      (url) => url.pathname.includes('globalAdmin.overview'),
+      (url) => url.pathname.includes('platform.globalAdmin.overview'),
       (route) => (failing ? route.abort('failed') : route.continue()),
     );
     await page.goto('/global-admin');
@@ -181,11 +181,11 @@ describe('global admin', () => {
       error: {
         message: 'Access denied: support_agent role required',
         code: -32003,
-        data: { code: 'FORBIDDEN', httpStatus: 403, path: 'globalAdmin.emailTemplates' },
+        data: { code: 'FORBIDDEN', httpStatus: 403, path: 'platform.globalAdmin.emailTemplates' },
       },
     };
     await page.route(
-      (url) => url.pathname.includes('globalAdmin.emailTemplates'),
+      (url) => url.pathname.includes('platform.globalAdmin.emailTemplates'),
       async (route) => {
         const names = decodeURIComponent(new URL(route.request().url()).pathname)
           .replace(/^.*\/trpc\//, '')
@@ -200,7 +200,7 @@ describe('global admin', () => {
         }
         const real = (await (await route.fetch()).json()) as unknown[];
         const answers = names.map((name, index) =>
-          name === 'globalAdmin.emailTemplates' ? refusal : real[index],
+          name === 'platform.globalAdmin.emailTemplates' ? refusal : real[index],
         );
         await route.fulfill({ status: 207, contentType: 'application/json', body: JSON.stringify(answers) });
       },

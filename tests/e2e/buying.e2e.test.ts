@@ -97,7 +97,7 @@ interface SellerListing {
 
 /** The seller's books on sale (at least three), dearest first, with distinct titles. */
 async function sellerBooks(seller: Person): Promise<SellerListing[]> {
-  const mine = await query<{ items: SellerListing[] }>(seller.context, 'selling.mine', {
+  const mine = await query<{ items: SellerListing[] }>(seller.context, 'listings.selling.mine', {
     status: 'active',
     page: 1,
     pageSize: 48,
@@ -301,7 +301,7 @@ describe('buying', { timeout: 180_000 }, () => {
 
     // The payout is released to the seller: item at the offer price plus postage.
     await seller.page.goto('/account/payouts');
-    const reference = (await query<{ reference: string }>(seller.context, 'orders.get', { orderId }))
+    const reference = (await query<{ reference: string }>(seller.context, 'orders.member.get', { orderId }))
       .reference;
     const row = seller.page.getByTestId('payout-row').filter({ hasText: reference });
     await expect(row.getByTestId('payout-status').textContent()).resolves.toBe('Released');
@@ -391,7 +391,7 @@ describe('buying', { timeout: 180_000 }, () => {
     expect(opened.revenue).toBe(before.revenue + fee);
     await admin.page.getByRole('link', { name: 'Go to Disputes' }).click();
     await admin.page.waitForURL('**/admin/disputes');
-    const reference = (await query<{ reference: string }>(buyer.context, 'orders.get', { orderId }))
+    const reference = (await query<{ reference: string }>(buyer.context, 'orders.member.get', { orderId }))
       .reference;
     const row = admin.page.locator(`[data-testid="dispute-row"][data-reference="${reference}"]`);
     await row.getByText(reason).waitFor();
@@ -506,7 +506,7 @@ describe('buying', { timeout: 180_000 }, () => {
     await buyer.page.locator('[data-testid="order-detail"][data-status="disputed"]').waitFor();
 
     // It is a shipping dispute, not one about the book.
-    const reference = (await query<{ reference: string }>(buyer.context, 'orders.get', { orderId }))
+    const reference = (await query<{ reference: string }>(buyer.context, 'orders.member.get', { orderId }))
       .reference;
     await admin.page.goto('/admin/disputes');
     await admin.page.getByTestId('dispute-queue').waitFor();

@@ -72,7 +72,7 @@ describe('messages', () => {
     const seller = await signedIn(browser, 'seller@reshelf.test');
     const mine = await query<{ items: { slug: string | null; title: string | null; status: string }[] }>(
       seller.context,
-      'selling.mine',
+      'listings.selling.mine',
       { status: 'active', pageSize: 5 },
     );
     const listing = mine.items.find((item) => item.slug);
@@ -111,12 +111,12 @@ describe('messages', () => {
     // The buyer makes an offer meanwhile; it joins the conversation as a system line.
     const detail = await query<{ id: string; price: { itemMinor: number } }>(
       buyer.context,
-      'listings.bySlug',
+      'listings.public.bySlug',
       {
         slug: listing.slug,
       },
     );
-    await mutate(buyer.context, 'offers.make', {
+    await mutate(buyer.context, 'offers.member.make', {
       listingId: detail.id,
       amountMinor: Math.max(
         minimumOfferMinor(detail.price.itemMinor),

@@ -42,7 +42,7 @@ describe('notifications', { timeout: 120_000 }, () => {
     const buyer = await signedInNew(uniqueEmail('offer-buyer'));
     const mine = await query<{
       items: { slug: string | null; title: string | null; priceMinor: number | null }[];
-    }>(seller.context, 'selling.mine', { status: 'active', page: 1, pageSize: 48 });
+    }>(seller.context, 'listings.selling.mine', { status: 'active', page: 1, pageSize: 48 });
     const book = mine.items.find((item) => item.slug && item.title && (item.priceMinor ?? 0) >= 800);
     if (!book) throw new Error('seller@reshelf.test has no book on sale at £8 or more');
 
@@ -66,7 +66,8 @@ describe('notifications', { timeout: 120_000 }, () => {
     const offered = Math.ceil(minimumOfferMinor(book.priceMinor as number) / 100) * 100;
     await dialog.getByLabel('Your offer').fill((offered / 100).toFixed(2));
     const made = buyer.page.waitForResponse(
-      (response) => response.url().includes('/trpc/offers.make') && response.request().method() === 'POST',
+      (response) =>
+        response.url().includes('/trpc/offers.member.make') && response.request().method() === 'POST',
     );
     await dialog.getByRole('button', { name: 'Send offer' }).click();
     expect((await made).ok()).toBe(true);

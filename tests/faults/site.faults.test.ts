@@ -139,7 +139,7 @@ describe('PostgreSQL restarting under load', () => {
         body: { ids: 'all' },
         headers: web,
       },
-      { name: 'listings.browse', path: query('listings.browse', { pageSize: 12 }) },
+      { name: 'listings.public.browse', path: query('listings.public.browse', { pageSize: 12 }) },
       { name: 'GET /api/v1/me/orders', path: '/api/v1/me/orders?role=buyer', headers: bearer },
     ];
 
@@ -320,7 +320,7 @@ describe('the site killed during checkouts', () => {
       for (let round = 0; round < 100; round += 1) {
         const order = await persist(
           key,
-          () => call(site.base, query('orders.get', { orderId }), { headers: auth }),
+          () => call(site.base, query('orders.member.get', { orderId }), { headers: auth }),
           (answer) => answer.status === 200,
         );
         if (order.status !== 200) return;
@@ -487,7 +487,7 @@ async function drive(concurrency: number, seconds: number, tokens: string[], pid
       path: '/api/v1/me/orders?role=buyer',
       headers: { authorization: `Bearer ${token}` },
     },
-    { method: 'GET' as const, path: query('listings.browse', { pageSize: 24 }) },
+    { method: 'GET' as const, path: query('listings.public.browse', { pageSize: 24 }) },
   ]);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -582,6 +582,6 @@ describe('three times the saturating concurrency', () => {
       'a normal answer after the load',
       async () => (await call(site.base, '/readyz')).status === 200,
     );
-    expect((await call(site.base, query('listings.browse', { pageSize: 12 }))).status).toBe(200);
+    expect((await call(site.base, query('listings.public.browse', { pageSize: 12 }))).status).toBe(200);
   });
 });

@@ -104,7 +104,7 @@ describe('the built web', () => {
 
 describe('API answers', () => {
   it('compresses tRPC and REST JSON of 1 KB or more as the client asks, and leaves small answers alone', async () => {
-    const trpc = await get('/trpc/catalogue.categories', 'br');
+    const trpc = await get('/trpc/catalogue.public.categories', 'br');
     expect(trpc.statusCode).toBe(200);
     expect(trpc.headers['content-encoding']).toBe('br');
     const categories = JSON.parse(brotliDecompressSync(trpc.rawPayload).toString()) as {
@@ -118,7 +118,7 @@ describe('API answers', () => {
     expect(rest.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(rest.rawPayload).toString())).toMatchObject({ openapi: expect.any(String) });
 
-    const plain = await get('/trpc/catalogue.categories');
+    const plain = await get('/trpc/catalogue.public.categories');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.json()).toEqual(categories);
 

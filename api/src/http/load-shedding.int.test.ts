@@ -66,14 +66,14 @@ describe('a full database pool queue', () => {
       const queued = sql`select 1`.execute(handle.db);
       await vi.waitFor(() => expect(handle.saturated()).toBe(true));
 
-      const one = await request(app.server).get('/trpc/catalogue.categories');
+      const one = await request(app.server).get('/trpc/catalogue.public.categories');
       expectShed(one);
       expect(one.body.error).toMatchObject({
         message: OVERLOADED_MESSAGE,
         data: { code: 'SERVICE_UNAVAILABLE', httpStatus: 503 },
       });
       const batch = await request(app.server).get(
-        '/trpc/catalogue.categories,catalogue.genres?batch=1&input={}',
+        '/trpc/catalogue.public.categories,catalogue.public.genres?batch=1&input={}',
       );
       expectShed(batch);
       expect(batch.body.map((entry: { error: { data: { code: string } } }) => entry.error.data.code)).toEqual(
@@ -90,7 +90,7 @@ describe('a full database pool queue', () => {
       release();
       await holder;
       await queued;
-      expect((await request(app.server).get('/trpc/catalogue.categories')).status).toBe(200);
+      expect((await request(app.server).get('/trpc/catalogue.public.categories')).status).toBe(200);
     } finally {
       release();
       await app.close();
@@ -110,7 +110,7 @@ describe('a lagging event loop', () => {
     }
     try {
       await vi.waitFor(() => expect(app.isUnderPressure()).toBe(true), { timeout: 5_000, interval: 10 });
-      expect((await request(app.server).get('/trpc/catalogue.categories')).status).toBe(200);
+      expect((await request(app.server).get('/trpc/catalogue.public.categories')).status).toBe(200);
     } finally {
       await app.close();
       await handle.close();
@@ -129,10 +129,13 @@ describe('a lagging event loop', () => {
     }, 120);
     try {
       // (Once its start-up grace is over: a fresh instance does not count its own start as load.)
-      await vi.waitFor(async () => expectShed(await request(app.server).get('/trpc/catalogue.categories')), {
-        timeout: 15_000,
-        interval: 50,
-      });
+      await vi.waitFor(
+        async () => expectShed(await request(app.server).get('/trpc/catalogue.public.categories')),
+        {
+          timeout: 15_000,
+          interval: 50,
+        },
+      );
       expect(app.isUnderPressure()).toBe(true);
       expect((await request(app.server).get('/healthz')).status).toBe(200);
       expect((await request(app.server).get('/readyz')).status).toBe(200);
@@ -141,7 +144,7 @@ describe('a lagging event loop', () => {
     }
     try {
       await vi.waitFor(() => expect(app.isUnderPressure()).toBe(false), { timeout: 10_000, interval: 20 });
-      expect((await request(app.server).get('/trpc/catalogue.categories')).status).toBe(200);
+      expect((await request(app.server).get('/trpc/catalogue.public.categories')).status).toBe(200);
     } finally {
       await app.close();
       await handle.close();

@@ -81,7 +81,7 @@ describe('signing in from the app', () => {
 
   it('lets a bearer POST from the app through without the cookie checks', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'app-profile@example.com');
-    const response = await post('/trpc/account.completeSignup')
+    const response = await post('/trpc/account.member.completeSignup')
       .set(APP)
       .set('origin', IOS)
       .set(bearer(user.accessToken))
@@ -129,7 +129,7 @@ describe('cookie sessions stay on the site', () => {
       );
     }
     // From the site itself both may travel: the bearer token is the one used.
-    const own = await post('/trpc/account.completeSignup')
+    const own = await post('/trpc/account.member.completeSignup')
       .set(WEB)
       .set('origin', SITE)
       .set(bearer(person.accessToken))
@@ -140,7 +140,7 @@ describe('cookie sessions stay on the site', () => {
 
   it('keeps cookie sessions working on the site itself', async () => {
     const person = await createUser(t.database.handle.db, t.services.identity, 'app-site@example.com');
-    const response = await post('/trpc/account.completeSignup')
+    const response = await post('/trpc/account.member.completeSignup')
       .set(WEB)
       .set('origin', SITE)
       .set('cookie', `reshelf_at=${person.accessToken}`)
@@ -188,7 +188,7 @@ describe('an access token the BFF no longer takes', () => {
     );
 
     const authed = await request(t.app.server)
-      .get('/trpc/orders.list?input=%7B%22role%22%3A%22buyer%22%7D')
+      .get('/trpc/orders.member.list?input=%7B%22role%22%3A%22buyer%22%7D')
       .set(APP)
       .set('origin', ANDROID)
       .set(bearer('not.a.token'));
@@ -206,7 +206,7 @@ describe('an access token the BFF no longer takes', () => {
 describe('uploads from the app', () => {
   it('takes a photo with a bearer token from the app origin', async () => {
     const seller = await createUser(t.database.handle.db, t.services.identity, 'app-seller@example.com');
-    const started = await post('/trpc/selling.start')
+    const started = await post('/trpc/listings.selling.start')
       .set(APP)
       .set('origin', ANDROID)
       .set(bearer(seller.accessToken))

@@ -133,7 +133,7 @@ describe('while PostgreSQL is down', () => {
       await request(app.server).get('/api/v1/me/listings').set('authorization', `Bearer ${apiToken}`),
     );
     expectUnavailable(await request(app.server).get('/api/v1/categories'));
-    expectUnavailable(await request(app.server).get('/trpc/catalogue.categories'));
+    expectUnavailable(await request(app.server).get('/trpc/catalogue.public.categories'));
 
     proxy.restore();
     const back = await request(app.server)

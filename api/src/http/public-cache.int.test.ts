@@ -22,24 +22,30 @@ const get = (url: string) => request(t.app.server).get(url);
 
 describe('public cache', () => {
   it('answers a repeated public read from the cache', async () => {
-    const first = await get('/trpc/catalogue.categories');
+    const first = await get('/trpc/catalogue.public.categories');
     expect(first.status).toBe(200);
     expect(first.headers['x-cache']).toBe('MISS');
-    await until(async () => (await get('/trpc/catalogue.categories')).headers['x-cache'] === 'HIT', 'a hit');
-    const hit = await get('/trpc/catalogue.categories');
+    await until(
+      async () => (await get('/trpc/catalogue.public.categories')).headers['x-cache'] === 'HIT',
+      'a hit',
+    );
+    const hit = await get('/trpc/catalogue.public.categories');
     expect(hit.body).toEqual(first.body);
     expect(hit.headers['content-type']).toMatch(/application\/json/);
   });
 
   it('drops everything when the catalogue changes, whoever changes it', async () => {
-    await until(async () => (await get('/trpc/catalogue.categories')).headers['x-cache'] === 'HIT', 'a hit');
+    await until(
+      async () => (await get('/trpc/catalogue.public.categories')).headers['x-cache'] === 'HIT',
+      'a hit',
+    );
     // A write straight to the database (another instance, a script): NOTIFY reaches us.
     await t.database.handle.db
       .insertInto('categories')
       .values({ slug: 'folklore', name: 'Folklore & Myth', position: 50 })
       .execute();
     await until(async () => {
-      const response = await get('/trpc/catalogue.categories');
+      const response = await get('/trpc/catalogue.public.categories');
       return response.body.result.data.some((category: { slug: string }) => category.slug === 'folklore');
     }, 'the new category');
   });
@@ -55,7 +61,7 @@ describe('public cache', () => {
       expect(me.headers['x-cache']).toBeUndefined();
       expect(me.body.result.data.user.email).toBe('cache-user@example.com');
     }
-    const mixed = await get('/trpc/catalogue.categories,auth.me?batch=1&input=%7B%7D');
+    const mixed = await get('/trpc/catalogue.public.categories,auth.me?batch=1&input=%7B%7D');
     expect(mixed.headers['x-cache']).toBeUndefined();
   });
 });

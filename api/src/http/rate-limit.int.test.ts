@@ -128,7 +128,7 @@ describe('the per-IP limit on API tokens that do not work', () => {
       roles: ['moderator'],
     });
     const created = await request(t.app.server)
-      .post('/trpc/apiTokens.create')
+      .post('/trpc/account.apiTokens.create')
       .set('authorization', `Bearer ${owner.accessToken}`)
       .send({ name: 'Nightly export', scope: 'read', expiresInDays: 30 });
     expect(created.status).toBe(200);

@@ -87,9 +87,9 @@ describe('API answers', () => {
     const bearer = { authorization: `Bearer ${user.accessToken}` };
     for (const [url, headers] of [
       ['/trpc/auth.me', bearer],
-      ['/trpc/account.profile', bearer],
-      ['/trpc/account.profile', {}],
-      ['/trpc/catalogue.categories,auth.me?batch=1&input=%7B%7D', bearer],
+      ['/trpc/account.member.profile', bearer],
+      ['/trpc/account.member.profile', {}],
+      ['/trpc/catalogue.public.categories,auth.me?batch=1&input=%7B%7D', bearer],
       ['/api/v1/me/tokens', bearer],
       ['/healthz', {}],
       ['/readyz', {}],
@@ -108,7 +108,7 @@ describe('API answers', () => {
   });
 
   it('leave public catalogue answers to the public cache', async () => {
-    for (const url of ['/trpc/catalogue.categories', '/api/v1/categories']) {
+    for (const url of ['/trpc/catalogue.public.categories', '/api/v1/categories']) {
       const response = await production.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['cache-control'], url).toBeUndefined();

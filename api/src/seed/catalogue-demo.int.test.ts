@@ -198,7 +198,7 @@ describe('the demo seed', () => {
       .where('l.status', '=', 'active')
       .executeTakeFirstOrThrow();
     const page = await request(t.app.server).get(
-      `/trpc/listings.bySlug?input=${encodeURIComponent(JSON.stringify({ slug: pride.slug }))}`,
+      `/trpc/listings.public.bySlug?input=${encodeURIComponent(JSON.stringify({ slug: pride.slug }))}`,
     );
     expect(JSON.stringify(page)).toContain((pride.photos as string[])[0]);
   });
@@ -207,13 +207,13 @@ describe('the demo seed', () => {
     const moderator = await createUser(db, t.services.identity, 'covers-moderator@example.com', {
       roles: ['moderator'],
     });
-    const preview = await api(t.app, moderator.accessToken).admin.cleanupPreview.query();
+    const preview = await api(t.app, moderator.accessToken).staff.dashboard.cleanupPreview.query();
     expect(preview).toMatchObject({ duplicates_removed: 0, no_image_removed: 0, total_deleted: 0 });
   });
 
   it('Reset and Seed gives the new listings covers too', async () => {
     const admin = await createUser(db, t.services.identity, 'covers-admin@example.com', { roles: ['admin'] });
-    const reset = await api(t.app, admin.accessToken).admin.seed.mutate({ reset: true });
+    const reset = await api(t.app, admin.accessToken).staff.dashboard.seed.mutate({ reset: true });
     expect(reset).toEqual({ listings: 40, orders: 24 });
     const { rows } = await sql<{ bare: number }>`
       select count(*)::int as bare from public.listings l

@@ -1,6 +1,6 @@
 /** One demo account per kind of user (README lists them), all with the same password. */
 import type { Database } from '../db/index.ts';
-import type { IdentityProvider } from '../features/auth/identity/types.ts';
+import type { IdentityProvider } from '../platform/identity/port.ts';
 
 export const DEMO_PASSWORD = 'reshelf-demo';
 

@@ -1,7 +1,7 @@
 /** Helpers for tests that need people: accounts at each access level and their tokens. */
 import { CLIENT_HEADER } from '@reshelf/contracts';
 import type { Database } from '../db/index.ts';
-import type { IdentityProvider } from '../features/auth/identity/types.ts';
+import type { IdentityProvider } from '../platform/identity/port.ts';
 import { grantRole } from '../seed/demo-accounts.ts';
 
 export const TEST_PASSWORD = 'correct-horse-battery';

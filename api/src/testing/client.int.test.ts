@@ -31,7 +31,7 @@ describe('the typed test client', () => {
   it('calls as the bearer of a token, or as nobody', async () => {
     expect((await api(t.app, person.accessToken).auth.me.query()).user?.email).toBe(person.email);
     expect(await api(t.app).auth.me.query()).toEqual({ user: null });
-    expect(await api(t.app, { token: person.accessToken }).account.profile.query()).toMatchObject({
+    expect(await api(t.app, { token: person.accessToken }).account.member.profile.query()).toMatchObject({
       displayName: 'person',
     });
   });
@@ -47,10 +47,10 @@ describe('the typed test client', () => {
       .join('; ');
     expect((await api(t.app, { cookie }).auth.me.query()).user?.email).toBe(person.email);
     // A mutation with cookies and no client header is refused by the CSRF guard; with it, it passes.
-    const bare = api(t.app, { cookie }).account.completeOnboarding.mutate({ genreIds: [] });
+    const bare = api(t.app, { cookie }).account.member.completeOnboarding.mutate({ genreIds: [] });
     expect(await statusOf(bare)).toBe(403);
     const web = api(t.app, { cookie, headers: { [CLIENT_HEADER]: 'web' } });
-    expect(await statusOf(web.account.completeOnboarding.mutate({ genreIds: [] }))).toBe(200);
+    expect(await statusOf(web.account.member.completeOnboarding.mutate({ genreIds: [] }))).toBe(200);
   });
 
   it('reads a refusal as the raw answer tells it: tRPC errors and the app’s own', async () => {
@@ -80,7 +80,7 @@ describe('the typed test client', () => {
     expect((await failure(guarded)).code).toBeUndefined();
 
     expect(await statusOf(api(t.app).auth.me.query())).toBe(200);
-    expect(await statusOf(api(t.app).account.profile.query())).toBe(401);
+    expect(await statusOf(api(t.app).account.member.profile.query())).toBe(401);
   });
 
   it('fails a test that expected a refusal when the call succeeded', async () => {

@@ -1,6 +1,6 @@
 /**
  * A typed tRPC client for integration tests: `createTRPCClient<AppRouter>` whose fetch is the
- * app's `inject` (no socket), so a test calls `api(t.app, token).messages.send.mutate({...})`
+ * app's `inject` (no socket), so a test calls `api(t.app, token).messages.member.send.mutate({...})`
  * and reads a typed answer. A renamed procedure, a wrong input or a misread output fails
  * type-checking, not at run time.
  *
@@ -27,7 +27,7 @@ export interface CallerOptions {
 }
 
 export type TestClient = ReturnType<typeof createTRPCClient<AppRouter>>;
-/** What a procedure takes and answers, e.g. `RouterInputs['selling']['update']`. */
+/** What a procedure takes and answers, e.g. `RouterInputs['listings']['selling']['update']`. */
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 

@@ -6,7 +6,7 @@ import {
   startCheckout,
 } from '../features/checkout/checkout.service.ts';
 import { confirmOrder, dispatchOrder, markArrived, openDispute } from '../features/orders/orders.service.ts';
-import type { TestProvider } from '../features/payments/test-provider.ts';
+import type { TestProvider } from '../platform/payments/test-provider.ts';
 import type { TestApp } from './app.ts';
 import { createBook, createListing, createPerson } from './catalogue.ts';
 

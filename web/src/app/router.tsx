@@ -44,7 +44,7 @@ const staffDashboard = page(
 
 type SignedInRoute = (typeof SIGNED_IN_ROUTES)[number];
 
-const sell = () => import('../features/sell/SellPages.tsx');
+const sell = () => import('../features/selling/SellPages.tsx');
 const charitySell = () => import('../features/charity/CharitySellPages.tsx');
 const checkout = () => import('../features/checkout/CheckoutPages.tsx');
 const orders = () => import('../features/orders/OrdersPages.tsx');
@@ -92,7 +92,7 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     (m) => m.SettingsPage,
   ),
   '/account/listings': page(
-    () => import('../features/sell/MyListingsPage.tsx'),
+    () => import('../features/selling/MyListingsPage.tsx'),
     (m) => m.MyListingsPage,
   ),
   '/account/wishlist': page(
@@ -202,7 +202,7 @@ export const routes: RouteObject[] = [
       {
         path: 'listing/:slug',
         hydrateFallbackElement: <ListingSkeleton />,
-        lazy: async () => ({ Component: (await import('../features/listing/ListingPage.tsx')).ListingPage }),
+        lazy: async () => ({ Component: (await import('../features/listings/ListingPage.tsx')).ListingPage }),
       },
       {
         path: 'categories',

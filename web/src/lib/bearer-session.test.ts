@@ -204,7 +204,7 @@ describe('BearerSession.fetch', () => {
   it('sends a mutation again only when it was refused whole (401)', async () => {
     const { session, calls, answers } = setUp({ held: tokens('kept') });
     answers.push(refused(401));
-    const retried = await session.fetch('https://api.example/trpc/orders.confirm', {
+    const retried = await session.fetch('https://api.example/trpc/orders.member.confirm', {
       method: 'POST',
       body: '{}',
     });

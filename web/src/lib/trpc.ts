@@ -15,7 +15,7 @@ import { appSession } from './app-session.ts';
 import type { BearerSession } from './bearer-session.ts';
 import { APP_CLIENT, sessionLink } from './session-link.ts';
 
-/** Typed React hooks for every API procedure: trpc.catalogue.categories.useQuery(), ... */
+/** Typed React hooks for every API procedure: trpc.catalogue.public.categories.useQuery(), ... */
 export const trpc = createTRPCReact<AppRouter>();
 
 /** Codes a subscription is not retried after: signing in again (or other input) is needed. */

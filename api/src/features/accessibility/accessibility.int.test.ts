@@ -30,17 +30,17 @@ afterAll(async () => {
 describe('accessibility statement', () => {
   it('is missing until the site pages exist, then admins edit it and the public page follows', async () => {
     const as = api(t.app, admin.accessToken);
-    expect(await statusOf(as.accessibility.statement.query())).toBe(404);
+    expect(await statusOf(as.staff.accessibility.statement.query())).toBe(404);
     await seedSitePages(db);
-    const before = await as.accessibility.statement.query();
+    const before = await as.staff.accessibility.statement.query();
     expect(before.title).toBe('Accessibility statement');
 
-    await as.accessibility.saveStatement.mutate({
+    await as.staff.accessibility.saveStatement.mutate({
       title: 'Accessibility statement',
       description: 'How Reshelf works for everyone.',
       bodyMarkdown: '# Our standard\n\nWe aim for WCAG 2.2 AA.',
     });
-    const after = await as.accessibility.statement.query();
+    const after = await as.staff.accessibility.statement.query();
     expect(after).toMatchObject({
       bodyMarkdown: '# Our standard\n\nWe aim for WCAG 2.2 AA.',
       updatedBy: 'admin@a11y.test',
@@ -64,7 +64,7 @@ describe('accessibility statement', () => {
     const as = api(t.app, admin.accessToken);
     expect(
       await refusal(
-        as.accessibility.saveStatement.mutate({
+        as.staff.accessibility.saveStatement.mutate({
           title: 'A',
           description: 'B',
           bodyMarkdown: '   ',
@@ -73,10 +73,10 @@ describe('accessibility statement', () => {
     ).toMatchObject({ status: 400 });
     for (const user of [moderator, member]) {
       const other = api(t.app, user.accessToken);
-      expect(await statusOf(other.accessibility.statement.query())).toBe(403);
+      expect(await statusOf(other.staff.accessibility.statement.query())).toBe(403);
       expect(
         await statusOf(
-          other.accessibility.saveStatement.mutate({
+          other.staff.accessibility.saveStatement.mutate({
             title: 'Hacked',
             description: 'x',
             bodyMarkdown: 'x',
@@ -84,7 +84,7 @@ describe('accessibility statement', () => {
         ),
       ).toBe(403);
     }
-    expect((await as.accessibility.statement.query()).bodyMarkdown).toBe(
+    expect((await as.staff.accessibility.statement.query()).bodyMarkdown).toBe(
       '# Our standard\n\nWe aim for WCAG 2.2 AA.',
     );
   });

@@ -7,9 +7,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMetrics } from '../../../../supabase/functions/_shared/admin.ts';
 import type { Database } from '../../db/index.ts';
+import { poolClient } from '../../platform/server-functions/server-functions.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser } from '../../testing/auth.ts';
-import { poolClient } from './server-functions.ts';
 
 let t: TestApp;
 let db: Database;
@@ -171,14 +171,14 @@ describe('admin-metrics periods (Europe/London)', () => {
       roles: ['moderator'],
     });
     const auth = { authorization: `Bearer ${staff.accessToken}` };
-    const byDefault = await request(t.app.server).get('/trpc/admin.metrics').set(auth);
+    const byDefault = await request(t.app.server).get('/trpc/staff.dashboard.metrics').set(auth);
     const mtd = await request(t.app.server)
-      .get(`/trpc/admin.metrics?input=${encodeURIComponent(JSON.stringify({ period: 'mtd' }))}`)
+      .get(`/trpc/staff.dashboard.metrics?input=${encodeURIComponent(JSON.stringify({ period: 'mtd' }))}`)
       .set(auth);
     expect(byDefault.status).toBe(200);
     expect(byDefault.body.result.data).toEqual(mtd.body.result.data);
     const bad = await request(t.app.server)
-      .get(`/trpc/admin.metrics?input=${encodeURIComponent(JSON.stringify({ period: 'week' }))}`)
+      .get(`/trpc/staff.dashboard.metrics?input=${encodeURIComponent(JSON.stringify({ period: 'week' }))}`)
       .set(auth);
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('period: Choose today, mtd, last30 or ytd');

@@ -72,7 +72,13 @@ export const adminRouter = router({
   /** admin-metrics: the dashboard's three cards for a period (Europe/London). */
   metrics: staffProcedure
     .meta({
-      openapi: { method: 'GET', path: '/admin/metrics', tags: ['Staff'], summary: 'Dashboard metrics' },
+      openapi: {
+        operationId: 'admin-metrics',
+        method: 'GET',
+        path: '/admin/metrics',
+        tags: ['Staff'],
+        summary: 'Dashboard metrics',
+      },
     })
     .input(
       z
@@ -89,6 +95,7 @@ export const adminRouter = router({
   cleanupPreview: staffProcedure
     .meta({
       openapi: {
+        operationId: 'admin-cleanupPreview',
         method: 'GET',
         path: '/admin/cleanup/preview',
         tags: ['Staff'],
@@ -115,7 +122,13 @@ export const adminRouter = router({
    */
   cleanupListings: adminProcedure
     .meta({
-      openapi: { method: 'POST', path: '/admin/cleanup', tags: ['Staff'], summary: 'Clean up listings' },
+      openapi: {
+        operationId: 'admin-cleanupListings',
+        method: 'POST',
+        path: '/admin/cleanup',
+        tags: ['Staff'],
+        summary: 'Clean up listings',
+      },
     })
     .input(
       z
@@ -158,7 +171,15 @@ export const adminRouter = router({
    * listings without any image get their generated covers.
    */
   seed: staffProcedure
-    .meta({ openapi: { method: 'POST', path: '/admin/seed', tags: ['Staff'], summary: 'Seed demo data' } })
+    .meta({
+      openapi: {
+        operationId: 'admin-seed',
+        method: 'POST',
+        path: '/admin/seed',
+        tags: ['Staff'],
+        summary: 'Seed demo data',
+      },
+    })
     .input(z.object({ reset: z.boolean('reset must be true or false').default(false) }).strict())
     .output(seedSchema)
     .mutation(async ({ ctx, input }) => {

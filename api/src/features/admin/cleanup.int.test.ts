@@ -103,9 +103,9 @@ const statuses = async () =>
     ).map((row) => [row.id, row.status]),
   );
 
-const preview = (user: TestUser) => api(t.app, user.accessToken).admin.cleanupPreview.query();
+const preview = (user: TestUser) => api(t.app, user.accessToken).staff.dashboard.cleanupPreview.query();
 const run = (user: TestUser, input?: object) =>
-  api(t.app, user.accessToken).admin.cleanupListings.mutate(input ?? {});
+  api(t.app, user.accessToken).staff.dashboard.cleanupListings.mutate(input ?? {});
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -301,12 +301,12 @@ describe('admin-cleanup-listings, safely', () => {
 
   it('staff restore a withdrawn listing from /admin/listings, within 30 days', async () => {
     const as = api(t.app, moderator.accessToken);
-    const [found] = await as.staffListings.search.query({ q: 'Twice-Listed', status: 'removed' });
+    const [found] = await as.listings.staff.search.query({ q: 'Twice-Listed', status: 'removed' });
     expect(found).toMatchObject({ id: ids.twin, status: 'removed', restorable: true });
     const until = new Date(found?.restoreUntil ?? 0).getTime();
     expect(Math.abs(until - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
 
-    const restored = await as.staffListings.setRemoved.mutate({
+    const restored = await as.listings.staff.setRemoved.mutate({
       listingId: ids.twin,
       removed: false,
       reason: 'The seller has two copies',
@@ -338,10 +338,12 @@ describe('admin-cleanup-listings, safely', () => {
       })
       .execute();
     const as = api(t.app, admin.accessToken);
-    const [found] = await as.staffListings.search.query({ q: 'Long Gone' });
+    const [found] = await as.listings.staff.search.query({ q: 'Long Gone' });
     expect(found).toMatchObject({ status: 'removed', restorable: false });
     expect(
-      await refusal(as.staffListings.setRemoved.mutate({ listingId: old, removed: false, reason: 'Please' })),
+      await refusal(
+        as.listings.staff.setRemoved.mutate({ listingId: old, removed: false, reason: 'Please' }),
+      ),
     ).toEqual({
       status: 409,
       message:

@@ -20,9 +20,9 @@ import { SELLING_LIMITS } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import type { Database } from '../../db/index.ts';
+import type { StoragePort } from '../../platform/storage/port.ts';
 import { catalogueDemoSlugs } from '../../seed/catalogue-demo.ts';
 import { imageWork } from '../images/image-work.ts';
-import type { StoragePort } from '../storage/storage.ts';
 
 /** Bump when the drawing changes, so new covers get new keys (old URLs stay cached). */
 const COVER_VERSION = 1;

@@ -29,14 +29,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMetrics } from '../../../../supabase/functions/_shared/admin.ts';
 import { SEED_BOOK_COUNT } from '../../../../supabase/functions/_shared/seed.ts';
 import { freePort } from '../../db/embedded.ts';
+import { createLocalIdentity } from '../../platform/identity/local.ts';
+import type { IdentityProvider } from '../../platform/identity/port.ts';
+import { createEdgeFunctions } from '../../platform/server-functions/edge-functions.ts';
+import { poolClient } from '../../platform/server-functions/server-functions.ts';
 import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo } from '../../testing/auth.ts';
 import { createBook, createListing } from '../../testing/catalogue.ts';
-import { createLocalIdentity } from '../auth/identity/local.ts';
-import type { IdentityProvider } from '../auth/identity/types.ts';
-import { createEdgeFunctions } from './edge-functions.ts';
-import { poolClient } from './server-functions.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 /** The new-style secret key the BFF calls with (SUPABASE_SECRET_KEYS' `default`). */
@@ -258,7 +258,7 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
     const staff = await createUser(db, t.services.identity, 'edge-staff@example.com', { roles: ['admin'] });
     for (const period of ['today', 'mtd', 'last30', 'ytd'] as const) {
       const response = await request(t.app.server)
-        .get(`/trpc/admin.metrics?input=${encodeURIComponent(JSON.stringify({ period }))}`)
+        .get(`/trpc/staff.dashboard.metrics?input=${encodeURIComponent(JSON.stringify({ period }))}`)
         .set('authorization', `Bearer ${staff.accessToken}`);
       expect(response.status).toBe(200);
       expect(response.body.result.data).toEqual(
@@ -292,7 +292,7 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
     });
 
     const preview = await request(t.app.server)
-      .get('/trpc/admin.cleanupPreview')
+      .get('/trpc/staff.dashboard.cleanupPreview')
       .set('authorization', `Bearer ${moderator.accessToken}`);
     expect(preview.status).toBe(200);
     expect(preview.body.result.data).toMatchObject({
@@ -303,7 +303,7 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
     expect(preview.body.result.data.sample[0]).toMatchObject({ listing_id: listing.id, rule: 'no_image' });
 
     const refused = await request(t.app.server)
-      .post('/trpc/admin.cleanupListings')
+      .post('/trpc/staff.dashboard.cleanupListings')
       .set('authorization', `Bearer ${moderator.accessToken}`)
       .send({});
     expect(refused.status).toBe(403);
@@ -317,7 +317,7 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
     expect(await direct.json()).toEqual({ error: 'Access denied: admin role required' });
 
     const ran = await request(t.app.server)
-      .post('/trpc/admin.cleanupListings')
+      .post('/trpc/staff.dashboard.cleanupListings')
       .set('authorization', `Bearer ${admin.accessToken}`)
       .send({ expected: preview.body.result.data.digest });
     expect(ran.status).toBe(200);
@@ -408,7 +408,7 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
     expect(decodeProtectedHeader(staff.accessToken).alg).toBe('HS256');
     const seed = (reset: boolean) =>
       request(t.app.server)
-        .post('/trpc/admin.seed')
+        .post('/trpc/staff.dashboard.seed')
         .set('authorization', `Bearer ${staff.accessToken}`)
         .send({ reset });
     const seededBooks = () =>
@@ -484,7 +484,7 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
 
     // The cards read the seeded data through admin-metrics.
     const metrics = await request(t.app.server)
-      .get(`/trpc/admin.metrics?input=${encodeURIComponent(JSON.stringify({ period: 'today' }))}`)
+      .get(`/trpc/staff.dashboard.metrics?input=${encodeURIComponent(JSON.stringify({ period: 'today' }))}`)
       .set('authorization', `Bearer ${staff.accessToken}`);
     expect(metrics.body.result.data.disputes_open).toBe(4);
     expect(metrics.body.result.data.buyer_protection_minor).toBeGreaterThan(0);

@@ -9,6 +9,8 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminMetrics } from '../../../../supabase/functions/_shared/admin.ts';
+import { createEdgeFunctions } from '../../platform/server-functions/edge-functions.ts';
+import { poolClient } from '../../platform/server-functions/server-functions.ts';
 import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
@@ -18,8 +20,6 @@ import {
   hostedEnv,
   startFakeSupabase,
 } from '../../testing/fake-supabase.ts';
-import { createEdgeFunctions } from './edge-functions.ts';
-import { poolClient } from './server-functions.ts';
 
 let t: TestApp;
 let fake: FakeSupabase;
@@ -62,7 +62,11 @@ const listUsers = () =>
 describe('hosted server functions through supabase-js', () => {
   it('invokes admin-metrics with the service key as apikey and the caller’s token as bearer', async () => {
     fake.requests.length = 0;
-    const answer = await call('get', 'admin.metrics?input=%7B%22period%22%3A%22ytd%22%7D', admin.accessToken);
+    const answer = await call(
+      'get',
+      'staff.dashboard.metrics?input=%7B%22period%22%3A%22ytd%22%7D',
+      admin.accessToken,
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.result.data).toEqual(
       await adminMetrics(poolClient(t.database.handle.pool), { period: 'ytd' }),
@@ -78,7 +82,7 @@ describe('hosted server functions through supabase-js', () => {
 
   it('seeds with the demo people made through Auth’s admin API: Auth still reads every user', async () => {
     fake.requests.length = 0;
-    const seeded = await call('post', 'admin.seed', admin.accessToken).send({ reset: false });
+    const seeded = await call('post', 'staff.dashboard.seed', admin.accessToken).send({ reset: false });
     expect(seeded.status).toBe(200);
     expect(seeded.body.result.data).toEqual({ listings: 40, orders: 24 });
     const creates = fake.requests.filter(
@@ -118,7 +122,7 @@ describe('hosted server functions through supabase-js', () => {
     // Reset and seed keeps them: Auth's users are not written by SQL on the way.
     const before = await t.database.handle.db.selectFrom('auth.users').select('id').orderBy('id').execute();
     fake.requests.length = 0;
-    const reset = await call('post', 'admin.seed', admin.accessToken).send({ reset: true });
+    const reset = await call('post', 'staff.dashboard.seed', admin.accessToken).send({ reset: true });
     expect(reset.body.result.data).toEqual({ listings: 40, orders: 24 });
     expect(fake.requests.filter((entry) => entry.url.startsWith('/auth/v1/admin/users'))).toEqual([]);
     expect(await t.database.handle.db.selectFrom('auth.users').select('id').orderBy('id').execute()).toEqual(
@@ -128,13 +132,13 @@ describe('hosted server functions through supabase-js', () => {
   });
 
   it('runs the clean-up preview and the run, and keeps 409 for a stale preview', async () => {
-    const preview = await call('get', 'admin.cleanupPreview', admin.accessToken);
+    const preview = await call('get', 'staff.dashboard.cleanupPreview', admin.accessToken);
     expect(preview.status).toBe(200);
-    const stale = await call('post', 'admin.cleanupListings', admin.accessToken).send({
+    const stale = await call('post', 'staff.dashboard.cleanupListings', admin.accessToken).send({
       expected: '0'.repeat(32),
     });
     expect(stale.status).toBe(409);
-    const run = await call('post', 'admin.cleanupListings', admin.accessToken).send({
+    const run = await call('post', 'staff.dashboard.cleanupListings', admin.accessToken).send({
       expected: preview.body.result.data.digest,
     });
     expect(run.status).toBe(200);
@@ -142,7 +146,7 @@ describe('hosted server functions through supabase-js', () => {
   });
 
   it('keeps a 403 from the function with its message (a moderator running the clean-up)', async () => {
-    const answer = await call('post', 'admin.cleanupListings', moderator.accessToken).send({});
+    const answer = await call('post', 'staff.dashboard.cleanupListings', moderator.accessToken).send({});
     // The BFF refuses first (admins only); the function refuses the same way when asked directly.
     expect(answer.status).toBe(403);
     const direct = createEdgeFunctions({ url: fake.url, serviceRoleKey: fake.serviceKey });
@@ -153,7 +157,7 @@ describe('hosted server functions through supabase-js', () => {
 
   it('failed to send → 503 with Retry-After', async () => {
     fake.fail('functions', 'down');
-    const answer = await call('get', 'admin.metrics', admin.accessToken);
+    const answer = await call('get', 'staff.dashboard.metrics', admin.accessToken);
     expect(answer.status).toBe(503);
     expect(answer.headers['retry-after']).toBe('5');
     expect(answer.body.error.message).toBe(
@@ -163,7 +167,7 @@ describe('hosted server functions through supabase-js', () => {
 
   it('a relay error (x-relay-error: true) → 502', async () => {
     fake.fail('functions', 'relay');
-    const answer = await call('get', 'admin.metrics', admin.accessToken);
+    const answer = await call('get', 'staff.dashboard.metrics', admin.accessToken);
     expect(answer.status).toBe(502);
     expect(answer.body.error.message).toBe(
       'The admin-metrics function could not be reached (relay error). Please try again.',
@@ -172,17 +176,17 @@ describe('hosted server functions through supabase-js', () => {
 
   it('a non-2xx answer: 500 → 502, and an expired token → 401 "Session expired—please sign in"', async () => {
     fake.fail('functions', 'error');
-    const failed = await call('post', 'admin.seed', admin.accessToken).send({ reset: false });
+    const failed = await call('post', 'staff.dashboard.seed', admin.accessToken).send({ reset: false });
     expect(failed.status).toBe(502);
     expect(failed.body.error.message).toBe(
       'seed-openlibrary-recent failed (HTTP 500): seed-openlibrary-recent failed',
     );
     fake.heal();
     // The BFF checked the token a moment ago; by the time the function sees it, it has expired.
-    expect((await call('get', 'admin.metrics', admin.accessToken)).status).toBe(200);
+    expect((await call('get', 'staff.dashboard.metrics', admin.accessToken)).status).toBe(200);
     fake.advanceClock(2 * 3600);
     try {
-      const expired = await call('get', 'admin.metrics', admin.accessToken);
+      const expired = await call('get', 'staff.dashboard.metrics', admin.accessToken);
       expect(expired.status).toBe(401);
       expect(expired.body.error.message).toBe('Session expired—please sign in');
     } finally {

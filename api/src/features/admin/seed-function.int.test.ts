@@ -15,11 +15,11 @@ import {
   seedOpenLibraryRecent,
 } from '../../../../supabase/functions/_shared/seed.ts';
 import type { Database } from '../../db/index.ts';
+import { poolClient } from '../../platform/server-functions/server-functions.ts';
 import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
-import { poolClient } from './server-functions.ts';
 
 let t: TestApp;
 let db: Database;
@@ -48,7 +48,7 @@ async function counts(): Promise<Record<Table, number>> {
 
 function seedCall(reset: boolean) {
   return request(t.app.server)
-    .post('/trpc/admin.seed')
+    .post('/trpc/staff.dashboard.seed')
     .set('authorization', `Bearer ${staff.accessToken}`)
     .send({ reset });
 }
@@ -395,24 +395,24 @@ describe('seed-openlibrary-recent', () => {
 
   it('refuses bad input and non-staff callers', async () => {
     const bad = await request(t.app.server)
-      .post('/trpc/admin.seed')
+      .post('/trpc/staff.dashboard.seed')
       .set('authorization', `Bearer ${staff.accessToken}`)
       .send({ reset: 'yes' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('reset: reset must be true or false');
     const buyer = await createUser(db, t.services.identity, 'seed-buyer@example.com');
     const forbidden = await request(t.app.server)
-      .post('/trpc/admin.seed')
+      .post('/trpc/staff.dashboard.seed')
       .set('authorization', `Bearer ${buyer.accessToken}`)
       .send({ reset: false });
     expect(forbidden.status).toBe(403);
   });
 });
 
-describe('admin.search', () => {
+describe('staff.dashboard.search', () => {
   const search = (q: string, token = staff.accessToken) =>
     request(t.app.server)
-      .get(`/trpc/admin.search?input=${encodeURIComponent(JSON.stringify({ q }))}`)
+      .get(`/trpc/staff.dashboard.search?input=${encodeURIComponent(JSON.stringify({ q }))}`)
       .set('authorization', `Bearer ${token}`);
 
   it('finds people by email or name, listings by title or slug, orders by reference', async () => {

@@ -11,7 +11,7 @@
  */
 import { DEMO_SEED_PEOPLE } from '../../../../supabase/functions/_shared/seed.ts';
 import type { Database } from '../../db/index.ts';
-import type { IdentityProvider } from '../auth/identity/types.ts';
+import type { IdentityProvider } from '../../platform/identity/port.ts';
 
 export async function ensureSeedPeople(
   db: Database,

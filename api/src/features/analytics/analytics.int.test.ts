@@ -26,18 +26,18 @@ afterAll(async () => {
 });
 
 async function series(range: 'daily' | 'monthly'): Promise<AnalyticsSeries> {
-  return await api(t.app, moderator.accessToken).analytics.series.query({ range });
+  return await api(t.app, moderator.accessToken).staff.analytics.series.query({ range });
 }
 
 describe('analytics', () => {
   it('is for staff only and refuses an unknown range', async () => {
-    expect(await statusOf(api(t.app).analytics.series.query({ range: 'daily' }))).toBe(401);
+    expect(await statusOf(api(t.app).staff.analytics.series.query({ range: 'daily' }))).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@analytics.test');
-    expect(await statusOf(api(t.app, member.accessToken).analytics.series.query({ range: 'daily' }))).toBe(
-      403,
-    );
+    expect(
+      await statusOf(api(t.app, member.accessToken).staff.analytics.series.query({ range: 'daily' })),
+    ).toBe(403);
     const refused = await refusal(
-      api(t.app, moderator.accessToken).analytics.series.query({ range: 'weekly' as never }),
+      api(t.app, moderator.accessToken).staff.analytics.series.query({ range: 'weekly' as never }),
     );
     expect(refused.status).toBe(400);
     expect(refused.message).toContain('Choose daily or monthly');

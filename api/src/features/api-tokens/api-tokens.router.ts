@@ -23,7 +23,15 @@ const sessionOnly = authedProcedure.use(({ ctx, next }) => {
 export const apiTokensRouter = router({
   /** Account settings: the caller's tokens (never the tokens themselves) and whether they may create one. */
   list: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/me/tokens', tags: ['Tokens'], summary: 'Your API tokens' } })
+    .meta({
+      openapi: {
+        operationId: 'apiTokens-list',
+        method: 'GET',
+        path: '/me/tokens',
+        tags: ['Tokens'],
+        summary: 'Your API tokens',
+      },
+    })
     .input(z.void())
     .output(apiTokenListSchema)
     .query(({ ctx }) => listApiTokens(ctx.db, ctx.user.userId)),
@@ -32,6 +40,7 @@ export const apiTokensRouter = router({
   create: sessionOnly
     .meta({
       openapi: {
+        operationId: 'apiTokens-create',
         method: 'POST',
         path: '/me/tokens',
         tags: ['Tokens'],
@@ -46,6 +55,7 @@ export const apiTokensRouter = router({
   revoke: authedProcedure
     .meta({
       openapi: {
+        operationId: 'apiTokens-revoke',
         method: 'DELETE',
         path: '/me/tokens/{id}',
         tags: ['Tokens'],

@@ -64,12 +64,12 @@ describe('the audit log table', () => {
 });
 
 describe('existing staff actions are recorded', () => {
-  it('disputes.resolve: who, what, the order and the refund, with the request id', async () => {
+  it('orders.disputes.resolve: who, what, the order and the refund, with the request id', async () => {
     const order = await disputedOrder(t);
     const response = await api(t.app, {
       token: moderator.accessToken,
       headers: { 'x-request-id': 'req-resolve-1' },
-    }).disputes.resolve.mutate({
+    }).orders.disputes.resolve.mutate({
       disputeId: order.disputeId,
       outcome: 'refund',
       note: 'The parcel was lost by the carrier.',
@@ -91,14 +91,14 @@ describe('existing staff actions are recorded', () => {
   });
 
   it('admin.cleanupListings', async () => {
-    const cleanup = await api(t.app, admin.accessToken).admin.cleanupListings.mutate({});
+    const cleanup = await api(t.app, admin.accessToken).staff.dashboard.cleanupListings.mutate({});
     const [cleanupRow] = await rowsFor('admin.cleanupListings');
     expect(cleanupRow).toMatchObject({ actor_email: 'admin@audit.test' });
     expect(cleanupRow!.details).toEqual({ ...cleanup, run_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   });
 });
 
-describe('audit.search', () => {
+describe('staff.audit.search', () => {
   it('filters by actor, action, text and date; moderators may read it, members may not', async () => {
     await recordAudit(db, {
       actorId: admin.id,
@@ -108,8 +108,8 @@ describe('audit.search', () => {
       targetId: 'listing-abc',
       details: { reason: 'Counterfeit copy' },
     });
-    const search = (input: RouterInputs['audit']['search']) =>
-      api(t.app, moderator.accessToken).audit.search.query(input);
+    const search = (input: RouterInputs['staff']['audit']['search']) =>
+      api(t.app, moderator.accessToken).staff.audit.search.query(input);
     const byAction = (await search({ action: 'listing' })).rows;
     expect(byAction.map((row) => row.action)).toEqual(['listing.remove']);
     const byActor = (await search({ actor: 'moderator@audit' })).rows;
@@ -128,8 +128,8 @@ describe('audit.search', () => {
     const ids = [...first.rows, ...second.rows].map((row) => row.id);
     expect(new Set(ids).size).toBe(ids.length);
 
-    expect(await api(t.app, admin.accessToken).audit.actions.query()).toContain('listing.remove');
-    expect(await statusOf(api(t.app, member.accessToken).audit.search.query({}))).toBe(403);
+    expect(await api(t.app, admin.accessToken).staff.audit.actions.query()).toContain('listing.remove');
+    expect(await statusOf(api(t.app, member.accessToken).staff.audit.search.query({}))).toBe(403);
   });
 });
 

@@ -1,27 +1,8 @@
 /** /admin/audit: the audit log, searchable and filtered by actor, action and date. */
 import { z } from 'zod';
 import { router, staffProcedure } from '../../trpc.ts';
+import { auditRowSchema, daySchema } from './audit.schemas.ts';
 import { auditActions, searchAudit } from './audit.service.ts';
-
-export const daySchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-21')
-  .refine((value) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-  }, 'That date does not exist');
-
-export const auditRowSchema = z.object({
-  id: z.string(),
-  actorId: z.string().nullable(),
-  actorEmail: z.string().nullable(),
-  action: z.string(),
-  targetType: z.string().nullable(),
-  targetId: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()),
-  requestId: z.string().nullable(),
-  createdAt: z.string(),
-});
 
 export const auditRouter = router({
   search: staffProcedure

@@ -192,7 +192,7 @@ describe('sessions', () => {
   it('refreshes an expired browser session on the way through, without the person noticing', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'refresh@example.com');
     const response = await request(t.app.server)
-      .get(call('account.profile'))
+      .get(call('account.member.profile'))
       .set('cookie', `reshelf_rt=${user.refreshToken}`);
     expect(response.status).toBe(200);
     expect(cookieNames(response)).toEqual(['reshelf_at', 'reshelf_rt']);
@@ -225,7 +225,7 @@ describe('sessions', () => {
       .send({ refreshToken: next });
     expect(after.status).toBe(400);
     const me = await request(t.app.server)
-      .get(call('account.profile'))
+      .get(call('account.member.profile'))
       .set('authorization', `Bearer ${user.accessToken}`);
     expect(me.status).toBe(401);
   });
@@ -242,10 +242,11 @@ describe('sessions', () => {
       .set(bearer(phone.accessToken))
       .send({ scope: 'local' });
     expect(
-      (await request(t.app.server).get(call('account.profile')).set(bearer(phone.accessToken))).status,
+      (await request(t.app.server).get(call('account.member.profile')).set(bearer(phone.accessToken))).status,
     ).toBe(401);
     expect(
-      (await request(t.app.server).get(call('account.profile')).set(bearer(laptop.accessToken))).status,
+      (await request(t.app.server).get(call('account.member.profile')).set(bearer(laptop.accessToken)))
+        .status,
     ).toBe(200);
 
     await request(t.app.server)
@@ -253,7 +254,8 @@ describe('sessions', () => {
       .set(bearer(laptop.accessToken))
       .send({ scope: 'global' });
     expect(
-      (await request(t.app.server).get(call('account.profile')).set(bearer(tablet.accessToken))).status,
+      (await request(t.app.server).get(call('account.member.profile')).set(bearer(tablet.accessToken)))
+        .status,
     ).toBe(401);
   });
 
@@ -332,7 +334,7 @@ describe('password reset', () => {
       .send({ token, password: 'a-brand-new-password' });
     expect(done.status).toBe(200);
     const old = await request(t.app.server)
-      .get(call('account.profile'))
+      .get(call('account.member.profile'))
       .set('authorization', `Bearer ${user.accessToken}`);
     expect(old.status).toBe(401);
 
@@ -433,7 +435,7 @@ describe('CSRF', () => {
   it('lets bearer-token clients through without the header', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'bearer@example.com');
     const response = await request(t.app.server)
-      .post(call('account.completeSignup'))
+      .post(call('account.member.completeSignup'))
       .set('authorization', `Bearer ${user.accessToken}`)
       .send({ displayName: 'Bearer Person' });
     expect(response.status).toBe(200);
@@ -447,7 +449,9 @@ describe('logs', () => {
       .post(call('auth.signIn'))
       .set(WEB)
       .send({ email: user.email, password: TEST_PASSWORD });
-    await request(t.app.server).get(call('account.profile')).set('cookie', `reshelf_rt=${user.refreshToken}`);
+    await request(t.app.server)
+      .get(call('account.member.profile'))
+      .set('cookie', `reshelf_rt=${user.refreshToken}`);
     await request(t.app.server).get(`${call('auth.me')}?token=${user.refreshToken}`);
     await request(t.app.server).get(call('auth.me')).set('authorization', `Bearer ${user.accessToken}`);
     const text = t.logs.join('\n');

@@ -12,9 +12,9 @@ import {
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import type { Session } from '../../platform/identity/port.ts';
 import { type Context, publicProcedure, router } from '../../trpc.ts';
 import * as auth from './auth.service.ts';
-import type { Session } from './identity/types.ts';
 import { requestInfo } from './resolve-auth.ts';
 import { clearSessionCookies, setSessionCookies } from './session-cookies.ts';
 

@@ -8,7 +8,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { activeAdminTier, rolesOf } from '../../http/access.ts';
 import { clear, enforce, type RateRule, release, reserve, tooManyAttempts } from '../../http/rate-limit.ts';
-import { normaliseEmail } from './identity/local.ts';
+import { normaliseEmail } from '../../platform/identity/local.ts';
 import {
   type AccessClaims,
   IdentityError,
@@ -16,7 +16,7 @@ import {
   type LinkBuilder,
   type RequestInfo,
   type Session,
-} from './identity/types.ts';
+} from '../../platform/identity/port.ts';
 import { passwordProblems } from './password-policy.ts';
 
 export const AUTH_LIMITS = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, retryAfterOf } from '../../errors.ts';
-import { IdentityError } from './identity/types.ts';
+import { IdentityError } from '../../platform/identity/port.ts';
 import { authFailure } from './resolve-auth.ts';
 
 describe('auth failures that are outages (decision 0024)', () => {

@@ -10,9 +10,9 @@ import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../errors.ts';
 import { type RateRule, release, reserve } from '../../http/rate-limit.ts';
+import { type AccessClaims, IdentityError, type IdentityProvider } from '../../platform/identity/port.ts';
 import type { Secrets } from '../../secrets.ts';
 import { API_TOKEN_REJECTIONS, checkApiToken, looksLikeApiToken } from '../api-tokens/api-tokens.service.ts';
-import { type AccessClaims, IdentityError, type IdentityProvider } from './identity/types.ts';
 import { clearSessionCookies, readSessionCookies, setSessionCookies } from './session-cookies.ts';
 
 declare module 'fastify' {

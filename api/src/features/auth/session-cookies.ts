@@ -7,7 +7,7 @@
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.ts';
-import type { Session } from './identity/types.ts';
+import type { Session } from '../../platform/identity/port.ts';
 
 export const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 

@@ -5,12 +5,28 @@ import { listCategories, listGenres } from './catalogue.service.ts';
 
 export const catalogueRouter = router({
   categories: cachedPublicProcedure
-    .meta({ openapi: { method: 'GET', path: '/categories', tags: ['Catalogue'], summary: 'Categories' } })
+    .meta({
+      openapi: {
+        operationId: 'catalogue-categories',
+        method: 'GET',
+        path: '/categories',
+        tags: ['Catalogue'],
+        summary: 'Categories',
+      },
+    })
     .input(z.void())
     .output(z.array(categorySchema))
     .query(({ ctx }) => listCategories(ctx.db)),
   genres: cachedPublicProcedure
-    .meta({ openapi: { method: 'GET', path: '/genres', tags: ['Catalogue'], summary: 'Genres' } })
+    .meta({
+      openapi: {
+        operationId: 'catalogue-genres',
+        method: 'GET',
+        path: '/genres',
+        tags: ['Catalogue'],
+        summary: 'Genres',
+      },
+    })
     .input(z.void())
     .output(z.array(genreSchema))
     .query(({ ctx }) => listGenres(ctx.db)),

@@ -36,8 +36,8 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { csvText, readBackCell } from '../../http/csv.ts';
+import type { BookLookupPort } from '../../platform/book-lookup/book-lookup.ts';
 import { bookColumns } from '../selling/book-columns.ts';
-import type { BookLookupPort } from '../selling/book-lookup.ts';
 import { requireCharity } from './charity-account.service.ts';
 
 export interface ImportDeps {

@@ -62,10 +62,6 @@ import {
   returnEligibility,
 } from './returns.service.ts';
 
-function deps(ctx: Context) {
-  return { db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin };
-}
-
 function importDeps(ctx: Context) {
   return {
     db: ctx.db,
@@ -110,11 +106,7 @@ export const charitiesRouter = router({
     .input(charitySignupInputSchema)
     .output(z.object({ id: z.uuid(), slug: z.string(), name: z.string() }))
     .mutation(({ ctx, input }) =>
-      signUpCharity(
-        { ...deps(ctx), storage: ctx.storage },
-        { userId: ctx.user.userId, email: ctx.user.email },
-        input,
-      ),
+      signUpCharity(ctx.deps, { userId: ctx.user.userId, email: ctx.user.email }, input),
     ),
   invitations: authedProcedure
     .input(z.object({}).optional())
@@ -133,7 +125,7 @@ export const charitiesRouter = router({
   invite: authedProcedure
     .input(z.object({ email: z.email('Enter the email address of the person to invite').max(254) }))
     .output(z.object({ id: z.uuid() }))
-    .mutation(({ ctx, input }) => inviteMember(deps(ctx), { userId: ctx.user.userId }, input.email)),
+    .mutation(({ ctx, input }) => inviteMember(ctx.deps, { userId: ctx.user.userId }, input.email)),
   revokeInvitation: authedProcedure
     .input(z.object({ invitationId: z.uuid('Unknown invitation') }))
     .output(ok)
@@ -210,17 +202,15 @@ export const charitiesRouter = router({
   acceptReturn: authedProcedure
     .input(returnId)
     .output(returnRequestSchema)
-    .mutation(({ ctx, input }) => acceptReturn(deps(ctx), ctx.user.userId, input.returnId)),
+    .mutation(({ ctx, input }) => acceptReturn(ctx.deps, ctx.user.userId, input.returnId)),
   declineReturn: authedProcedure
     .input(returnId.extend({ reason: returnReasonSchema }))
     .output(returnRequestSchema)
-    .mutation(({ ctx, input }) => declineReturn(deps(ctx), ctx.user.userId, input)),
+    .mutation(({ ctx, input }) => declineReturn(ctx.deps, ctx.user.userId, input)),
   receiveReturn: authedProcedure
     .input(returnId)
     .output(returnRequestSchema)
-    .mutation(({ ctx, input }) =>
-      receiveReturn({ ...deps(ctx), payments: ctx.payments }, ctx.user.userId, input.returnId),
-    ),
+    .mutation(({ ctx, input }) => receiveReturn(ctx.deps, ctx.user.userId, input.returnId)),
   returnEligibility: authedProcedure
     .input(orderId)
     .output(returnEligibilitySchema)
@@ -228,7 +218,7 @@ export const charitiesRouter = router({
   requestReturn: authedProcedure
     .input(orderId.extend({ reason: returnReasonSchema }))
     .output(returnEligibilitySchema)
-    .mutation(({ ctx, input }) => requestReturn(deps(ctx), { userId: ctx.user.userId }, input)),
+    .mutation(({ ctx, input }) => requestReturn(ctx.deps, { userId: ctx.user.userId }, input)),
 
   // Staff ------------------------------------------------------------------------------------
   /** How many applications wait for review: the dashboard's card and the sidebar's badge. */
@@ -243,5 +233,5 @@ export const charitiesRouter = router({
   review: staffProcedure
     .input(charityReviewInputSchema)
     .output(z.object({ status: z.enum(['approved', 'rejected']) }))
-    .mutation(({ ctx, input }) => reviewCharity(deps(ctx), ctx.user.userId, input)),
+    .mutation(({ ctx, input }) => reviewCharity(ctx.deps, ctx.user.userId, input)),
 });

@@ -21,13 +21,13 @@ import {
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import type { BookLookupPort } from '../../platform/book-lookup/book-lookup.ts';
+import type { StoragePort } from '../../platform/storage/port.ts';
+import { charityMail } from '../mail/charity-mail.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { notify } from '../notifications/notify.ts';
-import type { BookLookupPort } from '../selling/book-lookup.ts';
 import { type StartResult, startListing } from '../selling/selling.service.ts';
-import type { StoragePort } from '../storage/storage.ts';
 import { activeAdmins } from '../users/users.service.ts';
-import { charityMail } from './charity-mail.ts';
 
 export interface CharityDeps {
   db: Database;

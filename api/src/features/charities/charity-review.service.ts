@@ -14,9 +14,9 @@ import {
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { charityMail } from '../mail/charity-mail.ts';
 import { notify } from '../notifications/notify.ts';
 import type { CharityDeps } from './charity-account.service.ts';
-import { charityMail } from './charity-mail.ts';
 
 export async function charityApplications(
   db: Database,

@@ -26,11 +26,11 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { CheckoutDeps } from '../checkout/checkout.service.ts';
+import { charityMail } from '../mail/charity-mail.ts';
 import { notify } from '../notifications/notify.ts';
 import { type Actor, lockOrderRow, noteOnOrder, recordEvent, transition } from '../orders/order-machine.ts';
 import { refund as refundOrder } from '../refunds/refund.ts';
 import { type CharityDeps, requireCharity } from './charity-account.service.ts';
-import { charityMail } from './charity-mail.ts';
 
 const DAY_MS = 86_400_000;
 const RETURN_WINDOW_MS = COMMERCIAL_DEFAULTS.charityReturnDays * DAY_MS;

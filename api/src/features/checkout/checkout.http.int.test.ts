@@ -111,7 +111,7 @@ describe('checkout over HTTP', () => {
     expect(order.body.result.data).toMatchObject({ status: 'pending_payment', canFinishPaying: true });
     expect(Date.parse(order.body.result.data.reservedUntil)).toBeGreaterThan(Date.now());
     expect((await get('checkout.held', { listingId })).body.result.data).toMatchObject({ orderId });
-    const mine = await get('orders.list', { role: 'buyer', status: 'open' });
+    const mine = await get('orders.member.list', { role: 'buyer', status: 'open' });
     expect(mine.body.result.data).toEqual([
       expect.objectContaining({ id: orderId, status: 'pending_payment', canFinishPaying: true }),
     ]);

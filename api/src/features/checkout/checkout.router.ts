@@ -55,13 +55,9 @@ function source(input: { listingId?: string; offerId?: string }) {
 function deps(ctx: Context) {
   const origin = ctx.req.headers.origin;
   return {
-    db: ctx.db,
-    payments: ctx.payments,
-    mailer: ctx.mailer,
-    origin: ctx.config.siteOrigin,
+    ...ctx.deps,
     // Called from the app: the payment page sends the buyer back to the app's own routes.
     returnOrigin: isAppOrigin(origin) ? origin : undefined,
-    log: (message: string, error?: unknown) => ctx.req.log.error({ err: error }, message),
   };
 }
 

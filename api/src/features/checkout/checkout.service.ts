@@ -27,16 +27,16 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import { closeOffersForSoldListing } from '../offers/offers.service.ts';
 import { type Actor, lockOrderRow, recordEvent, transition } from '../orders/order-machine.ts';
-import { queueOrderMail } from '../orders/order-mail.ts';
 import type {
   CheckoutSession,
   CheckoutSessionInput,
   PaymentEvent,
   PaymentProvider,
-} from '../payments/types.ts';
+} from '../../platform/payments/port.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { closeOffersForSoldListing } from '../offers/offers.service.ts';
+import { queueOrderMail } from '../orders/order-mail.ts';
 import { checkPromotion } from '../promotions/promotions.service.ts';
 import { refundPayment } from '../refunds/refund.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';

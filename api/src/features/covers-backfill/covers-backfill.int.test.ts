@@ -7,12 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
+import { createOfflineBookLookup, createOpenLibraryLookup } from '../../platform/book-lookup/book-lookup.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
 import { api, refusal, statusOf } from '../../testing/client.ts';
 import { rejects } from '../../testing/errors.ts';
-import { createOfflineBookLookup, createOpenLibraryLookup } from '../selling/book-lookup.ts';
 import {
   ALREADY_RUNNING,
   type BackfillDeps,
@@ -230,28 +230,28 @@ describe('covers backfill: the router', () => {
   it('staff read the page; only admins start a run, which the page then follows to its report', async () => {
     const bookId = await bookWithListing('J Router Book', ISBN.router);
     const asMember = api(t.app, member.accessToken);
-    expect(await statusOf(asMember.coversBackfill.overview.query())).toBe(403);
-    expect(await statusOf(asMember.coversBackfill.start.mutate({}))).toBe(403);
+    expect(await statusOf(asMember.catalogue.covers.overview.query())).toBe(403);
+    expect(await statusOf(asMember.catalogue.covers.start.mutate({}))).toBe(403);
 
     const asModerator = api(t.app, moderator.accessToken);
-    const overview = await asModerator.coversBackfill.overview.query();
+    const overview = await asModerator.catalogue.covers.overview.query();
     expect(overview).toMatchObject({ lookup: 'openlibrary', maxPerRun: 50 });
     expect(overview.books.map((book) => book.id)).toContain(bookId);
     expect(overview.runs.length).toBeGreaterThanOrEqual(3);
-    expect(await refusal(asModerator.coversBackfill.start.mutate({ bookIds: [bookId] }))).toEqual({
+    expect(await refusal(asModerator.catalogue.covers.start.mutate({ bookIds: [bookId] }))).toEqual({
       status: 403,
       message: 'Access denied: admin role required',
     });
     expect(
-      (await refusal(api(t.app, admin.accessToken).coversBackfill.start.mutate({ bookIds: [] }))).message,
+      (await refusal(api(t.app, admin.accessToken).catalogue.covers.start.mutate({ bookIds: [] }))).message,
     ).toContain('Choose at least one book');
 
     const asAdmin = api(t.app, admin.accessToken);
-    const { runId, requested } = await asAdmin.coversBackfill.start.mutate({ bookIds: [bookId] });
+    const { runId, requested } = await asAdmin.catalogue.covers.start.mutate({ bookIds: [bookId] });
     expect(requested).toBe(1);
     // The lookups go on after the answer: wait for exactly that work, however long it takes.
     await t.app.background.settled();
-    const report = await asModerator.coversBackfill.run.query({ runId });
+    const report = await asModerator.catalogue.covers.run.query({ runId });
     expect(report).toMatchObject({
       status: 'finished',
       checked: 1,

@@ -91,15 +91,7 @@ export const coversBackfillRouter = router({
     )
     .output(z.object({ runId: z.string(), requested: z.number() }))
     .mutation(async ({ ctx, input }) => {
-      const { runId, requested, finished } = await startCoverBackfill(
-        {
-          db: ctx.db,
-          bookLookup: ctx.bookLookup,
-          log: (message, error) => ctx.req.log.error({ err: error }, message),
-        },
-        ctx.user.userId,
-        input,
-      );
+      const { runId, requested, finished } = await startCoverBackfill(ctx.deps, ctx.user.userId, input);
       // The lookups go on after this answer; failures are recorded on the run itself.
       ctx.background.track(finished);
       return { runId, requested };

@@ -17,8 +17,8 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import type { BookLookupPort, LookupOutcome } from '../../platform/book-lookup/book-lookup.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import type { BookLookupPort, LookupOutcome } from '../selling/book-lookup.ts';
 
 export const MAX_PER_RUN = 50;
 const STALE_MINUTES = 15;

@@ -54,20 +54,20 @@ const edited = {
 
 describe('emailTemplates', () => {
   it('lists the templates with their defaults and variables for staff only', async () => {
-    const list = await api(t.app, moderator.accessToken).emailTemplates.list.query();
+    const list = await api(t.app, moderator.accessToken).staff.emailTemplates.list.query();
     const reset = list.find((template) => template.key === 'reset-password');
     expect(reset).toMatchObject({ subject: 'Reset your Reshelf password', customised: false, draft: null });
     expect(reset?.variables).toEqual([expect.objectContaining({ name: 'url', required: true })]);
-    expect(await statusOf(api(t.app, member.accessToken).emailTemplates.list.query())).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).staff.emailTemplates.list.query())).toBe(403);
   });
 
   it('previews with sample values and explains what is wrong with an edit', async () => {
-    const preview = await api(t.app, moderator.accessToken).emailTemplates.preview.query(edited);
+    const preview = await api(t.app, moderator.accessToken).staff.emailTemplates.preview.query(edited);
     expect(preview.subject).toBe('Your Reshelf password reset');
     expect(preview.text).toContain('Pick a new password here: https://reshelf.example/…');
     expect(preview.html).toContain('Choose a new password');
     const unknown = await refusal(
-      api(t.app, admin.accessToken).emailTemplates.preview.query({
+      api(t.app, admin.accessToken).staff.emailTemplates.preview.query({
         ...edited,
         body: `${edited.body} {{displayName}}`,
       }),
@@ -77,7 +77,7 @@ describe('emailTemplates', () => {
       message: expect.stringContaining('{{displayName}}, which this email does not have'),
     });
     const missing = await refusal(
-      api(t.app, admin.accessToken).emailTemplates.preview.query({
+      api(t.app, admin.accessToken).staff.emailTemplates.preview.query({
         ...edited,
         body: 'No link at all.',
       }),
@@ -85,23 +85,25 @@ describe('emailTemplates', () => {
     expect(missing.message).toContain('The body must include {{url}}');
     expect(
       await statusOf(
-        api(t.app, admin.accessToken).emailTemplates.preview.query({ ...edited, key: 'nope' as never }),
+        api(t.app, admin.accessToken).staff.emailTemplates.preview.query({ ...edited, key: 'nope' as never }),
       ),
     ).toBe(400);
   });
 
   it('an admin publishes an edit, which the product then sends; moderators may not', async () => {
-    const refused = await refusal(api(t.app, moderator.accessToken).emailTemplates.update.mutate(edited));
+    const refused = await refusal(
+      api(t.app, moderator.accessToken).staff.emailTemplates.update.mutate(edited),
+    );
     expect(refused).toEqual({ status: 403, message: 'Access denied: admin role required' });
 
-    const invalid = api(t.app, admin.accessToken).emailTemplates.update.mutate({
+    const invalid = api(t.app, admin.accessToken).staff.emailTemplates.update.mutate({
       ...edited,
       body: 'x {{nope}}',
     });
     expect(await statusOf(invalid)).toBe(400);
     expect(await db.selectFrom('email_templates').selectAll().execute()).toEqual([]);
 
-    await api(t.app, admin.accessToken).emailTemplates.update.mutate(edited);
+    await api(t.app, admin.accessToken).staff.emailTemplates.update.mutate(edited);
     const sent = await resetEmailFor(member);
     expect(sent.subject).toBe('Your Reshelf password reset');
     expect(sent.text_body).toMatch(
@@ -114,7 +116,7 @@ describe('emailTemplates', () => {
       subject: edited.subject,
     });
 
-    const list = await api(t.app, admin.accessToken).emailTemplates.list.query();
+    const list = await api(t.app, admin.accessToken).staff.emailTemplates.list.query();
     expect(list.find((template) => template.key === 'reset-password')).toMatchObject({
       customised: true,
       updatedBy: 'admin@emails.test',
@@ -123,7 +125,7 @@ describe('emailTemplates', () => {
   });
 
   it('sends a test with sample values to the admin’s own address (the dev mailbox)', async () => {
-    const result = await api(t.app, admin.accessToken).emailTemplates.sendTest.mutate({
+    const result = await api(t.app, admin.accessToken).staff.emailTemplates.sendTest.mutate({
       key: 'confirm-signup',
       subject: 'Welcome, {{displayName}}',
       body: 'Confirm here: {{url}}',
@@ -137,7 +139,7 @@ describe('emailTemplates', () => {
     expect((await audits('email_template.sendTest'))[0]).toMatchObject({ target_id: 'confirm-signup' });
     expect(
       await statusOf(
-        api(t.app, moderator.accessToken).emailTemplates.sendTest.mutate({
+        api(t.app, moderator.accessToken).staff.emailTemplates.sendTest.mutate({
           key: 'confirm-signup',
         }),
       ),
@@ -145,10 +147,10 @@ describe('emailTemplates', () => {
   });
 
   it('goes back to the default', async () => {
-    await api(t.app, admin.accessToken).emailTemplates.reset.mutate({ key: 'reset-password' });
+    await api(t.app, admin.accessToken).staff.emailTemplates.reset.mutate({ key: 'reset-password' });
     expect((await resetEmailFor(member)).subject).toBe('Reset your Reshelf password');
     const again = await refusal(
-      api(t.app, admin.accessToken).emailTemplates.reset.mutate({ key: 'reset-password' }),
+      api(t.app, admin.accessToken).staff.emailTemplates.reset.mutate({ key: 'reset-password' }),
     );
     expect(again).toEqual({ status: 412, message: 'This email already uses the default wording.' });
     expect(await audits('email_template.reset')).toHaveLength(1);
@@ -158,26 +160,26 @@ describe('emailTemplates', () => {
 describe('global admin: drafts by support agents, published by ops admins', () => {
   it('keeps a draft unsent until an ops admin publishes it', async () => {
     const draft = { ...edited, subject: 'Drafted: reset your password' };
-    await api(t.app, support.accessToken).globalAdmin.saveEmailTemplateDraft.mutate(draft);
+    await api(t.app, support.accessToken).platform.globalAdmin.saveEmailTemplateDraft.mutate(draft);
     expect((await resetEmailFor(member)).subject).toBe('Reset your Reshelf password');
-    const listed = await api(t.app, support.accessToken).globalAdmin.emailTemplates.query();
+    const listed = await api(t.app, support.accessToken).platform.globalAdmin.emailTemplates.query();
     expect(listed.find((template) => template.key === 'reset-password')?.draft).toMatchObject({
       subject: draft.subject,
       updatedBy: 'support@emails.test',
     });
 
     const refused = await refusal(
-      api(t.app, support.accessToken).globalAdmin.publishEmailTemplate.mutate({
+      api(t.app, support.accessToken).platform.globalAdmin.publishEmailTemplate.mutate({
         key: 'reset-password',
       }),
     );
     expect(refused).toEqual({ status: 403, message: 'Access denied: ops_admin role required' });
-    await api(t.app, ops.accessToken).globalAdmin.publishEmailTemplate.mutate({
+    await api(t.app, ops.accessToken).platform.globalAdmin.publishEmailTemplate.mutate({
       key: 'reset-password',
     });
     expect((await resetEmailFor(member)).subject).toBe(draft.subject);
     const nothing = await refusal(
-      api(t.app, ops.accessToken).globalAdmin.publishEmailTemplate.mutate({
+      api(t.app, ops.accessToken).platform.globalAdmin.publishEmailTemplate.mutate({
         key: 'reset-password',
       }),
     );

@@ -1,7 +1,12 @@
 /** /admin/emails: the transactional emails' wording (staff read; admins change and test). */
 import { z } from 'zod';
 import { adminProcedure, router, staffProcedure } from '../../trpc.ts';
-import { EMAIL_TEMPLATE_KEYS } from '../mail/registry.ts';
+import {
+  emailTemplateViewSchema,
+  renderedSchema,
+  templateEditSchema,
+  templateKeySchema,
+} from './email-templates.schemas.ts';
 import {
   listEmailTemplates,
   previewEmailTemplate,
@@ -10,47 +15,6 @@ import {
   sendTestEmail,
 } from './email-templates.service.ts';
 
-export const templateKeySchema = z.enum(EMAIL_TEMPLATE_KEYS, 'Choose an email template from the list');
-
-export const templateEditSchema = z.object({
-  key: templateKeySchema,
-  subject: z
-    .string()
-    .trim()
-    .min(1, 'Write a subject')
-    .max(200, 'Keep the subject to 200 characters or fewer'),
-  body: z
-    .string()
-    .trim()
-    .min(1, 'Write the email')
-    .max(10000, 'Keep the email to 10,000 characters or fewer'),
-});
-
-export const emailTemplateViewSchema = z.object({
-  key: z.string(),
-  name: z.string(),
-  sentWhen: z.string(),
-  variables: z.array(
-    z.object({ name: z.string(), description: z.string(), sample: z.string(), required: z.boolean() }),
-  ),
-  subject: z.string(),
-  body: z.string(),
-  defaultSubject: z.string(),
-  defaultBody: z.string(),
-  customised: z.boolean(),
-  updatedAt: z.string().nullable(),
-  updatedBy: z.string().nullable(),
-  draft: z
-    .object({
-      subject: z.string(),
-      body: z.string(),
-      updatedAt: z.string().nullable(),
-      updatedBy: z.string().nullable(),
-    })
-    .nullable(),
-});
-
-export const renderedSchema = z.object({ subject: z.string(), text: z.string(), html: z.string() });
 const done = z.object({ ok: z.literal(true) });
 
 export const emailTemplatesRouter = router({
@@ -88,10 +52,6 @@ export const emailTemplatesRouter = router({
     .input(z.union([templateEditSchema, z.object({ key: templateKeySchema }).strict()]))
     .output(z.object({ to: z.string(), subject: z.string() }))
     .mutation(({ ctx, input }) =>
-      sendTestEmail(
-        { db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin },
-        { id: ctx.user.userId, email: ctx.user.email },
-        input,
-      ),
+      sendTestEmail(ctx.deps, { id: ctx.user.userId, email: ctx.user.email }, input),
     ),
 });

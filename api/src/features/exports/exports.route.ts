@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { callerOf, requireAccess } from '../../http/access.ts';
-import { daySchema } from '../audit/audit.router.ts';
+import { daySchema } from '../audit/audit.schemas.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { EXPORT_KINDS, exportCsv, exportFileName } from './exports.service.ts';
 

@@ -6,7 +6,7 @@ import {
   renderedSchema,
   templateEditSchema,
   templateKeySchema,
-} from '../email-templates/email-templates.router.ts';
+} from '../email-templates/email-templates.schemas.ts';
 import {
   discardEmailTemplateDraft,
   listEmailTemplates,
@@ -163,11 +163,7 @@ export const globalAdminRouter = router({
     .input(templateEditSchema)
     .output(z.object({ to: z.string(), subject: z.string() }))
     .mutation(({ ctx, input }) =>
-      sendTestEmail(
-        { db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin },
-        { id: ctx.user.userId, email: ctx.user.email },
-        input,
-      ),
+      sendTestEmail(ctx.deps, { id: ctx.user.userId, email: ctx.user.email }, input),
     ),
 
   /** Support agents and above throw a draft away; the version in use stays. */

@@ -78,7 +78,7 @@ describe('the rule', () => {
 describe('/admin/users: suspend and restore', () => {
   it('refuses a staff admin without a tier suspending a super admin or an ops admin, audited', async () => {
     for (const target of [superA, ops]) {
-      const response = api(t.app, admin.accessToken).users.setSuspended.mutate({
+      const response = api(t.app, admin.accessToken).staff.users.setSuspended.mutate({
         userId: target.id,
         suspended: true,
         reason: 'Testing the tiers',
@@ -106,7 +106,7 @@ describe('/admin/users: suspend and restore', () => {
 
   it('measures a staff admin by their own tier: a support agent may suspend read-only, not ops', async () => {
     const higher = await refusal(
-      api(t.app, adminSupport.accessToken).users.setSuspended.mutate({
+      api(t.app, adminSupport.accessToken).staff.users.setSuspended.mutate({
         userId: ops.id,
         suspended: true,
         reason: 'Testing the tiers',
@@ -116,7 +116,7 @@ describe('/admin/users: suspend and restore', () => {
     expect(higher.message).toMatch(/above yours \(support_agent\)\.$/);
 
     for (const target of [readOnly, support, member]) {
-      const done = await api(t.app, adminSupport.accessToken).users.setSuspended.mutate({
+      const done = await api(t.app, adminSupport.accessToken).staff.users.setSuspended.mutate({
         userId: target.id,
         suspended: true,
         reason: 'Testing the tiers',
@@ -127,13 +127,13 @@ describe('/admin/users: suspend and restore', () => {
 
   it('refuses restoring an account whose tier is above the actor’s', async () => {
     // One super admin suspends another (the same level): allowed.
-    await api(t.app, superA.accessToken).users.setSuspended.mutate({
+    await api(t.app, superA.accessToken).staff.users.setSuspended.mutate({
       userId: superB.id,
       suspended: true,
       reason: 'Same level',
     });
     const refused = await refusal(
-      api(t.app, admin.accessToken).users.setSuspended.mutate({
+      api(t.app, admin.accessToken).staff.users.setSuspended.mutate({
         userId: superB.id,
         suspended: false,
         reason: 'Let them back in',
@@ -143,7 +143,7 @@ describe('/admin/users: suspend and restore', () => {
     expect(refused.message).toMatch(/^You can't restore super-b@tiers\.test:/);
     expect(await suspended(superB.id)).toBe(true);
     expect(await refusals('user.unsuspend.refused', superB.id)).toHaveLength(1);
-    await api(t.app, superA.accessToken).users.setSuspended.mutate({
+    await api(t.app, superA.accessToken).staff.users.setSuspended.mutate({
       userId: superB.id,
       suspended: false,
       reason: 'Same level',
@@ -155,7 +155,7 @@ describe('/admin/users: suspend and restore', () => {
 describe('/admin/users: the moderator role', () => {
   it('refuses granting or revoking moderator on a higher tier, audited', async () => {
     const grant = await refusal(
-      api(t.app, admin.accessToken).users.setModerator.mutate({
+      api(t.app, admin.accessToken).staff.users.setModerator.mutate({
         userId: ops.id,
         moderator: true,
       }),
@@ -167,7 +167,7 @@ describe('/admin/users: the moderator role', () => {
 
     await db.insertInto('user_roles').values({ user_id: superA.id, role: 'moderator' }).execute();
     const revoke = await refusal(
-      api(t.app, admin.accessToken).users.setModerator.mutate({
+      api(t.app, admin.accessToken).staff.users.setModerator.mutate({
         userId: superA.id,
         moderator: false,
       }),
@@ -177,7 +177,7 @@ describe('/admin/users: the moderator role', () => {
     expect(await refusals('user.revoke_moderator.refused', superA.id)).toHaveLength(1);
 
     // At or below the actor's level it works as before.
-    await api(t.app, admin.accessToken).users.setModerator.mutate({
+    await api(t.app, admin.accessToken).staff.users.setModerator.mutate({
       userId: member.id,
       moderator: true,
     });
@@ -188,7 +188,7 @@ describe('/admin/users: the moderator role', () => {
 describe('pnpm ops grant-role and revoke-role', () => {
   it('refuses an ops admin changing a super admin’s staff roles, audited', async () => {
     const grant = await refusal(
-      api(t.app, ops.accessToken).ops.grantRole.mutate({
+      api(t.app, ops.accessToken).platform.ops.grantRole.mutate({
         email: superB.email,
         role: 'moderator',
       }),
@@ -200,14 +200,14 @@ describe('pnpm ops grant-role and revoke-role', () => {
     expect(await refusals('role.grant.refused', superB.id)).toHaveLength(1);
 
     const revoke = await refusal(
-      api(t.app, ops.accessToken).ops.revokeRole.mutate({ email: superB.email, role: 'admin' }),
+      api(t.app, ops.accessToken).platform.ops.revokeRole.mutate({ email: superB.email, role: 'admin' }),
     );
     expect(revoke.status).toBe(403);
     expect(await roles(superB.id)).toEqual(['admin']);
     expect(await refusals('role.revoke.refused', superB.id)).toHaveLength(1);
 
     // An ops admin still manages the staff roles of lower tiers and of people without one.
-    await api(t.app, ops.accessToken).ops.grantRole.mutate({
+    await api(t.app, ops.accessToken).platform.ops.grantRole.mutate({
       email: support.email,
       role: 'moderator',
     });
@@ -217,28 +217,28 @@ describe('pnpm ops grant-role and revoke-role', () => {
 
 describe('/global-admin: admin records', () => {
   it('lets a super admin change and deactivate another super admin (the same level)', async () => {
-    const changed = await api(t.app, superA.accessToken).globalAdmin.setAdminTier.mutate({
+    const changed = await api(t.app, superA.accessToken).platform.globalAdmin.setAdminTier.mutate({
       email: superB.email,
       tier: 'ops_admin',
     });
     expect(changed).toMatchObject({ email: superB.email, role: 'ops_admin', granted: true });
-    const deactivated = await api(t.app, superA.accessToken).globalAdmin.deactivateAdmin.mutate({
+    const deactivated = await api(t.app, superA.accessToken).platform.globalAdmin.deactivateAdmin.mutate({
       userId: superB.id,
     });
     expect(deactivated.granted).toBe(false);
     // Now below the ops admin: the ops admin may change their roles after all.
-    await api(t.app, ops.accessToken).ops.revokeRole.mutate({ email: superB.email, role: 'admin' });
+    await api(t.app, ops.accessToken).platform.ops.revokeRole.mutate({ email: superB.email, role: 'admin' });
     expect(await roles(superB.id)).toEqual([]);
   });
 
   it('protects the account again once its tier is back above the actor’s', async () => {
     // superB is back to super_admin; the ops admin can no longer touch them.
-    await api(t.app, superA.accessToken).globalAdmin.setAdminTier.mutate({
+    await api(t.app, superA.accessToken).platform.globalAdmin.setAdminTier.mutate({
       email: superB.email,
       tier: 'super_admin',
     });
     const refused = await refusal(
-      api(t.app, ops.accessToken).ops.grantRole.mutate({ email: superB.email, role: 'admin' }),
+      api(t.app, ops.accessToken).platform.ops.grantRole.mutate({ email: superB.email, role: 'admin' }),
     );
     expect(refused.status).toBe(403);
     expect(await roles(superB.id)).toEqual([]);

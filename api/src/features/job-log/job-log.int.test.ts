@@ -35,32 +35,32 @@ afterAll(async () => {
 
 describe('job log', () => {
   it('is for staff only', async () => {
-    expect(await statusOf(api(t.app).jobLog.runs.query({}))).toBe(401);
+    expect(await statusOf(api(t.app).staff.jobLog.runs.query({}))).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@logs.test');
-    expect(await statusOf(api(t.app, member.accessToken).jobLog.runs.query({}))).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).staff.jobLog.runs.query({}))).toBe(403);
   });
 
   it('lists runs newest first, by job, and only failures', async () => {
     const as = api(t.app, moderator.accessToken);
-    expect(await as.jobLog.jobs.query()).toContain('orders.auto_complete');
-    const all = await as.jobLog.runs.query({});
+    expect(await as.staff.jobLog.jobs.query()).toContain('orders.auto_complete');
+    const all = await as.staff.jobLog.runs.query({});
     expect(all.rows.map((row) => row.job)).toEqual([
       'orders.auto_complete',
       'orders.auto_complete',
       'offers.expire',
     ]);
     expect(all.rows[1]).toMatchObject({ moved: 0, error: null, finishedAt: expect.any(String) });
-    const byJob = await as.jobLog.runs.query({ job: 'offers.expire' });
+    const byJob = await as.staff.jobLog.runs.query({ job: 'offers.expire' });
     expect(byJob.rows).toHaveLength(1);
-    const failed = await as.jobLog.runs.query({ errorsOnly: true });
+    const failed = await as.staff.jobLog.runs.query({ errorsOnly: true });
     expect(failed.rows).toEqual([
       expect.objectContaining({ job: 'orders.auto_complete', error: 'connection reset' }),
     ]);
-    const firstPage = await as.jobLog.runs.query({ limit: 2 });
+    const firstPage = await as.staff.jobLog.runs.query({ limit: 2 });
     expect(firstPage.rows).toHaveLength(2);
-    const next = await as.jobLog.runs.query({ limit: 2, before: firstPage.nextBefore! });
+    const next = await as.staff.jobLog.runs.query({ limit: 2, before: firstPage.nextBefore! });
     expect(next).toEqual({ rows: [expect.objectContaining({ job: 'offers.expire' })], nextBefore: null });
-    expect(await refusal(as.jobLog.runs.query({ job: 'nope' }))).toEqual({
+    expect(await refusal(as.staff.jobLog.runs.query({ job: 'nope' }))).toEqual({
       status: 400,
       message: 'job: Choose a job from the list',
     });

@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/index.ts';
+import { createDevTransport } from '../../platform/mail/transports.ts';
+import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestDatabase, type TestDatabase } from '../../testing/db.ts';
 import { type DatabaseProxy, startDatabaseProxy } from '../../testing/db-proxy.ts';
 import { createMailer } from '../mail/mailer.ts';
-import { createDevTransport } from '../mail/transports.ts';
-import { createTestProvider } from '../payments/test-provider.ts';
 import { JOBS, startJobRunner } from './jobs.ts';
 
 let database: TestDatabase;

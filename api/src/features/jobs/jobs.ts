@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { type BackoffOptions, backoffDelay } from '../../db/backoff.ts';
 import type { Database } from '../../db/index.ts';
 import { infrastructureFailure } from '../../errors.ts';
+import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { cancelPendingOrder, LAPSED_REASON } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { emailDueNotifications } from '../notifications/notification-mail.ts';
@@ -19,7 +20,6 @@ import {
   presumeDelivered,
   releaseHeldPayouts,
 } from '../orders/orders.service.ts';
-import type { PaymentProvider } from '../payments/types.ts';
 import { pruneRealtimeEvents } from '../realtime/realtime.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
 

@@ -29,7 +29,7 @@ describe('launch plan', () => {
   it('staff add items, tick them off, order and remove them, each change audited', async () => {
     const mod = api(t.app, moderator.accessToken);
     const adm = api(t.app, admin.accessToken);
-    expect(await mod.launchPlan.list.query()).toEqual([]);
+    expect(await mod.staff.launchPlan.list.query()).toEqual([]);
 
     const ids: Record<string, string> = {};
     for (const [title, owner] of [
@@ -37,33 +37,33 @@ describe('launch plan', () => {
       ['Check the payment provider', '  '],
       ['Write the press release', 'Tom'],
     ] as const) {
-      ids[title] = (await mod.launchPlan.add.mutate({ title: `  ${title} `, owner })).id;
+      ids[title] = (await mod.staff.launchPlan.add.mutate({ title: `  ${title} `, owner })).id;
     }
-    let list: Item[] = await adm.launchPlan.list.query();
+    let list: Item[] = await adm.staff.launchPlan.list.query();
     expect(list.map((item) => [item.title, item.owner])).toEqual([
       ['Seed the catalogue', 'Priya'],
       ['Check the payment provider', null],
       ['Write the press release', 'Tom'],
     ]);
 
-    await adm.launchPlan.setDone.mutate({ id: ids['Seed the catalogue']!, done: true });
-    list = await mod.launchPlan.list.query();
+    await adm.staff.launchPlan.setDone.mutate({ id: ids['Seed the catalogue']!, done: true });
+    list = await mod.staff.launchPlan.list.query();
     expect(list[0]?.doneBy).toBe('admin@plan.test');
     expect(Number.isNaN(Date.parse(list[0]?.doneAt ?? ''))).toBe(false);
     expect(list[1]?.doneAt).toBeNull();
     expect(
-      await refusal(mod.launchPlan.setDone.mutate({ id: ids['Seed the catalogue']!, done: true })),
+      await refusal(mod.staff.launchPlan.setDone.mutate({ id: ids['Seed the catalogue']!, done: true })),
     ).toEqual({ status: 409, message: 'Someone already ticked that item off. Refresh the page.' });
 
-    await mod.launchPlan.setDone.mutate({ id: ids['Seed the catalogue']!, done: false });
-    list = await mod.launchPlan.list.query();
+    await mod.staff.launchPlan.setDone.mutate({ id: ids['Seed the catalogue']!, done: false });
+    list = await mod.staff.launchPlan.list.query();
     expect([list[0]?.doneAt, list[0]?.doneBy]).toEqual([null, null]);
 
-    await mod.launchPlan.reorder.mutate({
+    await mod.staff.launchPlan.reorder.mutate({
       ids: [ids['Write the press release']!, ids['Seed the catalogue']!, ids['Check the payment provider']!],
     });
-    await mod.launchPlan.remove.mutate({ id: ids['Seed the catalogue']! });
-    list = await mod.launchPlan.list.query();
+    await mod.staff.launchPlan.remove.mutate({ id: ids['Seed the catalogue']! });
+    list = await mod.staff.launchPlan.list.query();
     expect(list.map((item) => item.title)).toEqual(['Write the press release', 'Check the payment provider']);
 
     const audit = await db
@@ -86,22 +86,22 @@ describe('launch plan', () => {
 
   it('refuses bad input, stale orders and non-staff, writing nothing', async () => {
     const mod = api(t.app, moderator.accessToken);
-    const before: Item[] = await mod.launchPlan.list.query();
-    expect(await refusal(mod.launchPlan.add.mutate({ title: '   ' }))).toMatchObject({
+    const before: Item[] = await mod.staff.launchPlan.list.query();
+    expect(await refusal(mod.staff.launchPlan.add.mutate({ title: '   ' }))).toMatchObject({
       status: 400,
     });
-    expect(await statusOf(mod.launchPlan.add.mutate({ title: 'x'.repeat(201) }))).toBe(400);
-    expect((await refusal(mod.launchPlan.reorder.mutate({ ids: [before[0]!.id] }))).message).toContain(
+    expect(await statusOf(mod.staff.launchPlan.add.mutate({ title: 'x'.repeat(201) }))).toBe(400);
+    expect((await refusal(mod.staff.launchPlan.reorder.mutate({ ids: [before[0]!.id] }))).message).toContain(
       'changed while you were ordering',
     );
     expect(
-      await refusal(mod.launchPlan.remove.mutate({ id: '00000000-0000-4000-8000-000000000000' })),
+      await refusal(mod.staff.launchPlan.remove.mutate({ id: '00000000-0000-4000-8000-000000000000' })),
     ).toEqual({ status: 404, message: 'That item is not on the launch plan any more. Refresh the page.' });
 
     const as = api(t.app, member.accessToken);
-    expect(await statusOf(as.launchPlan.list.query())).toBe(403);
-    expect(await statusOf(as.launchPlan.add.mutate({ title: 'Sneak in' }))).toBe(403);
-    expect(await statusOf(as.launchPlan.setDone.mutate({ id: before[0]!.id, done: true }))).toBe(403);
-    expect(await mod.launchPlan.list.query()).toEqual(before);
+    expect(await statusOf(as.staff.launchPlan.list.query())).toBe(403);
+    expect(await statusOf(as.staff.launchPlan.add.mutate({ title: 'Sneak in' }))).toBe(403);
+    expect(await statusOf(as.staff.launchPlan.setDone.mutate({ id: before[0]!.id, done: true }))).toBe(403);
+    expect(await mod.staff.launchPlan.list.query()).toEqual(before);
   });
 });

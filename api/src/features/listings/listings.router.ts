@@ -21,7 +21,13 @@ import { visitorKey } from './visitor.ts';
 export const listingsRouter = router({
   browse: cachedPublicProcedure
     .meta({
-      openapi: { method: 'GET', path: '/listings', tags: ['Catalogue'], summary: 'Browse listings on sale' },
+      openapi: {
+        operationId: 'listings-browse',
+        method: 'GET',
+        path: '/listings',
+        tags: ['Catalogue'],
+        summary: 'Browse listings on sale',
+      },
     })
     .input(browseInputSchema)
     .output(listingPageSchema)
@@ -29,6 +35,7 @@ export const listingsRouter = router({
   search: cachedPublicProcedure
     .meta({
       openapi: {
+        operationId: 'listings-search',
         method: 'GET',
         path: '/listings/search',
         tags: ['Catalogue'],
@@ -39,7 +46,15 @@ export const listingsRouter = router({
     .output(searchResultSchema)
     .query(({ ctx, input }) => searchListings(ctx.db, input)),
   bySlug: cachedPublicProcedure
-    .meta({ openapi: { method: 'GET', path: '/listings/{slug}', tags: ['Catalogue'], summary: 'A listing' } })
+    .meta({
+      openapi: {
+        operationId: 'listings-bySlug',
+        method: 'GET',
+        path: '/listings/{slug}',
+        tags: ['Catalogue'],
+        summary: 'A listing',
+      },
+    })
     .input(z.object({ slug: slugSchema }))
     .output(listingDetailSchema)
     .query(({ ctx, input }) => getListingBySlug(ctx.db, input.slug)),

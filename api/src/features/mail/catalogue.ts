@@ -1,5 +1,5 @@
 /** The transactional emails the product sends, for staff pages that list them. */
-import { charityMail } from '../charities/charity-mail.ts';
+import { charityMail } from './charity-mail.ts';
 import { EMAIL_TEMPLATES } from './registry.ts';
 
 const example = 'https://reshelf.example/…';

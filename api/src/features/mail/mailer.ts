@@ -12,53 +12,24 @@ import { sql, type UpdateObject } from 'kysely';
 import { parseMailFrom } from '../../config.ts';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
+import type {
+  DeliveryReport,
+  Mailer,
+  MailLog,
+  OutgoingEmail,
+  SendOptions,
+} from '../../platform/mail/port.ts';
+import {
+  MailDeliveryError,
+  type MailTransport,
+  type OutboundMessage,
+} from '../../platform/mail/transports.ts';
 import type { Secrets } from '../../secrets.ts';
 import { unsubscribePath } from '../unsubscribe/unsubscribe.service.ts';
 import { emailClass, type UnsubscribableList } from './registry.ts';
 import { isSuppressed } from './suppressions.ts';
-import { MailDeliveryError, type MailTransport, type OutboundMessage } from './transports.ts';
 
-export interface OutgoingEmail {
-  to: string;
-  subject: string;
-  /** The plain-text part. */
-  text: string;
-  /** The HTML part. */
-  html: string;
-  /** Its key in the registry's EMAIL_CLASSES (essential, or the list it belongs to). */
-  template: string;
-  userId?: string | null;
-}
-
-export interface SendOptions {
-  /**
-   * The transaction of the change that causes the message: it is queued only if that
-   * commits. Without one the message is queued on its own (and is as durable).
-   */
-  trx?: Database;
-}
-
-export type MailLog = (message: string, error?: unknown) => void;
-
-export interface DeliveryReport {
-  sent: number;
-  /** Failed this time, queued again for later. */
-  retried: number;
-  /** Failed for good (refused, or out of attempts). */
-  failed: number;
-  /** Not sent: the person left the message's list. */
-  suppressed: number;
-}
-
-export interface Mailer {
-  /** The transport delivery goes through. */
-  readonly transport: MailTransport['name'];
-  /** Queues a message in the outbox; answers its row id. */
-  send(message: OutgoingEmail, options?: SendOptions): Promise<string>;
-  /** Sends what is due now, until nothing is or `limit` rows were handled. */
-  deliver(options?: { limit?: number; log?: MailLog }): Promise<DeliveryReport>;
-  close(): Promise<void>;
-}
+export type { DeliveryReport, Mailer, MailLog, OutgoingEmail, SendOptions };
 
 /** How long a claim lasts: longer than the transports' own timeouts. */
 export const MAIL_LEASE_MS = 2 * 60_000;

@@ -8,6 +8,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/index.ts';
+import {
+  MailDeliveryError,
+  type MailTransport,
+  type OutboundMessage,
+} from '../../platform/mail/transports.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createPerson } from '../../testing/catalogue.ts';
 import { createTestDatabase, type TestDatabase } from '../../testing/db.ts';
@@ -20,7 +25,6 @@ import {
   MAIL_MAX_ATTEMPTS,
   type OutgoingEmail,
 } from './mailer.ts';
-import { MailDeliveryError, type MailTransport, type OutboundMessage } from './transports.ts';
 
 const ORIGIN = 'https://books.reshelf.example';
 const secrets = createSecrets('outbox-test-secret-that-is-long-enough-0123456789');

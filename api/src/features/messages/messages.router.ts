@@ -1,7 +1,7 @@
 /**
  * Messages (`messages`): a member's conversations about listings and orders, and the live stream
  * of what changes in them. Staff read a conversation through a report or a dispute
- * (`staffMessages.thread`), audited. See messages.service.ts and decision 0035.
+ * (`messages.staff.thread`), audited. See messages.service.ts and decision 0035.
  */
 import { MESSAGE_LIMITS, messageBodySchema, reportFieldsSchema } from '@reshelf/contracts';
 import { z } from 'zod';
@@ -65,7 +65,7 @@ export const messagesRouter = router({
   send: authedProcedure
     .input(z.intersection(z.object({ threadId }), messageBodySchema))
     .mutation(({ ctx, input }) =>
-      sendMessage({ db: ctx.db, storage: ctx.storage }, ctx.user.userId, {
+      sendMessage(ctx.deps, ctx.user.userId, {
         threadId: input.threadId,
         text: input.text,
         photos: input.photos,

@@ -31,13 +31,13 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { enforce, type RateRule } from '../../http/rate-limit.ts';
+import type { StoragePort } from '../../platform/storage/port.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { isSuspended } from '../auth/resolve-auth.ts';
 import { markEntityNotificationsRead } from '../notifications/notifications.service.ts';
 import { notify } from '../notifications/notify.ts';
 import { publish, userTopic } from '../realtime/realtime.ts';
 import { ALREADY_REPORTED, REPORT_RATE } from '../reports/reports.service.ts';
-import type { StoragePort } from '../storage/storage.ts';
 
 /** A member writing quickly in a live conversation, not one spamming many. */
 export const MESSAGE_RATE: RateRule = { bucket: 'message', limit: 30, windowSeconds: 60 };

@@ -9,7 +9,7 @@
  *
  * Only a member of the conversation who may write in it now can upload (a blocked pair cannot).
  * The answer is `{ url, thumbUrl }`; the member then sends the message with the `url`, which
- * `messages.send` accepts only for this thread's own photos.
+ * `messages.member.send` accepts only for this thread's own photos.
  */
 import { randomBytes } from 'node:crypto';
 import { MESSAGE_PHOTO_PATH } from '@reshelf/contracts';

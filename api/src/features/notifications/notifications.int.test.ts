@@ -95,12 +95,12 @@ async function buy(buyer: TestUser, listingId: string): Promise<string> {
 }
 
 async function dispatchAndArrive(seller: TestUser, buyer: TestUser, orderId: string) {
-  await as(seller).orders.dispatch.mutate({
+  await as(seller).orders.member.dispatch.mutate({
     orderId,
     carrier: 'royal_mail_tracked_48',
     trackingRef: 'AB123456789GB',
   });
-  await as(buyer).orders.markArrived.mutate({ orderId });
+  await as(buyer).orders.member.markArrived.mutate({ orderId });
 }
 
 beforeAll(async () => {
@@ -128,7 +128,10 @@ describe('offers', () => {
     );
     try {
       await until(() => t.app.realtime.stats().live >= 1, 'the seller subscribed');
-      const { offerId } = await as(buyer).offers.make.mutate({ listingId: listing.id, amountMinor: 700 });
+      const { offerId } = await as(buyer).offers.member.make.mutate({
+        listingId: listing.id,
+        amountMinor: 700,
+      });
       const [received] = await noticeOf(seller, 'offer_received');
       expect(received).toMatchObject({
         title: expect.stringContaining('£7.00'),
@@ -141,14 +144,14 @@ describe('offers', () => {
       expect(await mailbox(seller.email, 'offer.made')).toHaveLength(1);
 
       // The seller counters; the buyer accepts: each hears of the other's step.
-      const counter = await as(seller).offers.counter.mutate({ offerId, amountMinor: 850 });
+      const counter = await as(seller).offers.member.counter.mutate({ offerId, amountMinor: 850 });
       expect(await noticeOf(buyer, 'offer_countered')).toEqual([
         expect.objectContaining({
           title: expect.stringContaining('£8.50'),
           link: '/account/offers?view=made',
         }),
       ]);
-      await as(buyer).offers.respond.mutate({ offerId: counter.offerId, action: 'accept' });
+      await as(buyer).offers.member.respond.mutate({ offerId: counter.offerId, action: 'accept' });
       expect(await noticeOf(seller, 'offer_accepted')).toHaveLength(1);
       expect(await mailbox(seller.email, 'offer.accepted')).toHaveLength(1);
     } finally {
@@ -161,14 +164,14 @@ describe('offers', () => {
     const buyer = await person('buyer');
     const first = await book(seller, 1000, 'Declined');
     const second = await book(seller, 1000, 'Expired');
-    const declined = await as(buyer).offers.make.mutate({ listingId: first.id, amountMinor: 600 });
-    await as(seller).offers.respond.mutate({ offerId: declined.offerId, action: 'decline' });
+    const declined = await as(buyer).offers.member.make.mutate({ listingId: first.id, amountMinor: 600 });
+    await as(seller).offers.member.respond.mutate({ offerId: declined.offerId, action: 'decline' });
     expect(await noticeOf(buyer, 'offer_declined')).toEqual([
       expect.objectContaining({ body: expect.stringContaining(first.title) }),
     ]);
     expect(await mailbox(buyer.email, 'offer.declined')).toHaveLength(1);
 
-    const expiring = await as(buyer).offers.make.mutate({ listingId: second.id, amountMinor: 600 });
+    const expiring = await as(buyer).offers.member.make.mutate({ listingId: second.id, amountMinor: 600 });
     // 48 hours pass.
     await db
       .updateTable('offers')
@@ -211,7 +214,7 @@ describe('orders', () => {
     expect(await noticeOf(seller, 'order_delivered')).toHaveLength(1);
     expect(await noticeOf(buyer, 'order_delivered')).toHaveLength(1);
 
-    await as(buyer).orders.confirm.mutate({ orderId });
+    await as(buyer).orders.member.confirm.mutate({ orderId });
     expect(await noticeOf(buyer, 'order_completed')).toHaveLength(1);
     expect(await noticeOf(seller, 'payout_released')).toEqual([
       expect.objectContaining({
@@ -221,7 +224,7 @@ describe('orders', () => {
     ]);
 
     // Staff refund part of it afterwards: the buyer is told.
-    await as(admin).staffOrders.refund.mutate({
+    await as(admin).orders.staff.refund.mutate({
       orderId,
       amountMinor: 300,
       reason: 'A torn dust jacket',
@@ -238,7 +241,7 @@ describe('orders', () => {
     const listing = await book(seller, 900, 'Emma');
     const orderId = await buy(buyer, listing.id);
     await dispatchAndArrive(seller, buyer, orderId);
-    await as(buyer).orders.reportProblem.mutate({
+    await as(buyer).orders.member.reportProblem.mutate({
       orderId,
       kind: 'item_not_as_described',
       reason: 'Half the pages are missing.',
@@ -254,7 +257,7 @@ describe('orders', () => {
       .select('id')
       .where('order_id', '=', orderId)
       .executeTakeFirstOrThrow();
-    await as(staff).disputes.resolve.mutate({
+    await as(staff).orders.disputes.resolve.mutate({
       disputeId: dispute.id,
       outcome: 'refund',
       note: 'The photos show the missing pages.',
@@ -298,7 +301,7 @@ describe('emails as the member chooses', () => {
     const listing = await book(seller, 1000, 'Dracula');
     await as(buyer).wishlist.toggle.mutate({ listingId: listing.id, wished: true });
     const reprice = async (priceMinor: number) =>
-      await as(seller).selling.update.mutate({ listingId: listing.id, priceMinor });
+      await as(seller).listings.selling.update.mutate({ listingId: listing.id, priceMinor });
 
     expect(await as(buyer).notifications.emailPreferences.query()).toEqual({
       lists: { messages: true, wishlist_alerts: true },
@@ -401,7 +404,7 @@ describe('access', () => {
     const other = await person('other');
     const buyer = await person('buyer');
     const listing = await book(seller);
-    await as(buyer).offers.make.mutate({ listingId: listing.id, amountMinor: 700 });
+    await as(buyer).offers.member.make.mutate({ listingId: listing.id, amountMinor: 700 });
     const [mine] = (await notices(seller)).items;
     expect(mine).toBeDefined();
 

@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
+import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
 import { rejects } from '../../testing/errors.ts';
 import { applyPaymentEvent, quote, startCheckout } from '../checkout/checkout.service.ts';
 import { type JobContext, runJob } from '../jobs/jobs.ts';
-import { createTestProvider } from '../payments/test-provider.ts';
 import { counterOffer, listThreads, makeOffer, respondToOffer, withdrawOffer } from './offers.service.ts';
 
 let t: TestApp;

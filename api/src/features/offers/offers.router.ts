@@ -7,7 +7,6 @@ import {
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc.ts';
-import { orderDeps } from '../orders/orders.router.ts';
 import { counterOffer, listThreads, makeOffer, respondToOffer, withdrawOffer } from './offers.service.ts';
 
 const offerIdSchema = z.object({ offerId: z.string().uuid('Unknown offer') });
@@ -23,13 +22,13 @@ export const offersRouter = router({
       }),
     )
     .output(z.object({ offerId: z.string().uuid() }))
-    .mutation(({ ctx, input }) => makeOffer(orderDeps(ctx), ctx.user.userId, input)),
+    .mutation(({ ctx, input }) => makeOffer(ctx.deps, ctx.user.userId, input)),
 
   /** A counter-offer: the seller once, then the buyer once. */
   counter: authedProcedure
     .input(offerIdSchema.extend({ amountMinor: offerAmountSchema, message: offerMessageSchema }))
     .output(z.object({ offerId: z.string().uuid() }))
-    .mutation(({ ctx, input }) => counterOffer(orderDeps(ctx), ctx.user.userId, input)),
+    .mutation(({ ctx, input }) => counterOffer(ctx.deps, ctx.user.userId, input)),
 
   /** Accept (the book is held for the buyer for 24 hours) or decline. */
   respond: authedProcedure
@@ -39,7 +38,7 @@ export const offersRouter = router({
       }),
     )
     .output(z.object({ status: z.enum(['accepted', 'declined']), checkoutDeadline: z.string().nullable() }))
-    .mutation(({ ctx, input }) => respondToOffer(orderDeps(ctx), ctx.user.userId, input)),
+    .mutation(({ ctx, input }) => respondToOffer(ctx.deps, ctx.user.userId, input)),
 
   /** Takes back a pending offer the caller made. */
   withdraw: authedProcedure
@@ -54,6 +53,7 @@ export const offersRouter = router({
   list: authedProcedure
     .meta({
       openapi: {
+        operationId: 'offers-list',
         method: 'GET',
         path: '/me/offers',
         tags: ['Offers'],

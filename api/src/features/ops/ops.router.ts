@@ -62,6 +62,7 @@ export const opsRouter = router({
   exportOrders: tierProcedure(3)
     .meta({
       openapi: {
+        operationId: 'ops-exportOrders',
         method: 'GET',
         path: '/admin/orders/export',
         tags: ['Operations'],
@@ -83,6 +84,7 @@ export const opsRouter = router({
   createStaffUser: tierProcedure(3)
     .meta({
       openapi: {
+        operationId: 'ops-createStaffUser',
         method: 'POST',
         path: '/admin/staff',
         tags: ['Operations'],
@@ -123,7 +125,13 @@ export const opsRouter = router({
   /** Grants a staff role (ops_admin and above) or a global-admin tier (super_admin). */
   grantRole: tierProcedure(3)
     .meta({
-      openapi: { method: 'POST', path: '/admin/roles', tags: ['Operations'], summary: 'Grant a role' },
+      openapi: {
+        operationId: 'ops-grantRole',
+        method: 'POST',
+        path: '/admin/roles',
+        tags: ['Operations'],
+        summary: 'Grant a role',
+      },
     })
     .input(roleChange)
     .output(roleChangeResult)
@@ -133,6 +141,7 @@ export const opsRouter = router({
   revokeRole: tierProcedure(3)
     .meta({
       openapi: {
+        operationId: 'ops-revokeRole',
         method: 'POST',
         path: '/admin/roles/revoke',
         tags: ['Operations'],

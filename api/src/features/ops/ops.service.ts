@@ -9,9 +9,9 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { normaliseEmail } from '../../platform/identity/local.ts';
+import type { IdentityProvider, LinkBuilder } from '../../platform/identity/port.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { normaliseEmail } from '../auth/identity/local.ts';
-import type { IdentityProvider, LinkBuilder } from '../auth/identity/types.ts';
 import { assertMayActOn } from '../global-admin/tier-protection.ts';
 import { type RoleGrant, type STAFF_GRANTS, TIER_GRANTS } from './roles.ts';
 

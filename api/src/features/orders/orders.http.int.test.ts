@@ -49,16 +49,22 @@ describe('offer to payout over HTTP', () => {
     const asBuyer = api(t.app, buyer.accessToken);
     const asSeller = api(t.app, seller.accessToken);
 
-    const low = asBuyer.offers.make.mutate({ listingId, amountMinor: 500 });
+    const low = asBuyer.offers.member.make.mutate({ listingId, amountMinor: 500 });
     expect(await refusal(low)).toEqual({ status: 400, message: expect.stringContaining('at least £6.00') });
-    const made = await asBuyer.offers.make.mutate({ listingId, amountMinor: 800, message: 'Hello!' });
-    const received = await asSeller.offers.list.query({ role: 'seller' });
+    const made = await asBuyer.offers.member.make.mutate({ listingId, amountMinor: 800, message: 'Hello!' });
+    const received = await asSeller.offers.member.list.query({ role: 'seller' });
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ currentId: made.offerId, status: 'pending', role: 'seller' });
-    const countered = await asSeller.offers.counter.mutate({ offerId: made.offerId, amountMinor: 1000 });
-    const accepted = await asBuyer.offers.respond.mutate({ offerId: countered.offerId, action: 'accept' });
+    const countered = await asSeller.offers.member.counter.mutate({
+      offerId: made.offerId,
+      amountMinor: 1000,
+    });
+    const accepted = await asBuyer.offers.member.respond.mutate({
+      offerId: countered.offerId,
+      action: 'accept',
+    });
     expect(accepted.status).toBe('accepted');
-    const [thread] = await asBuyer.offers.list.query({ role: 'buyer', listingId });
+    const [thread] = await asBuyer.offers.member.list.query({ role: 'buyer', listingId });
     expect(thread!.actions.canPay).toBe(true);
 
     const quote = await asBuyer.checkout.quote.query({ offerId: countered.offerId });
@@ -66,7 +72,7 @@ describe('offer to payout over HTTP', () => {
     const { orderId, totalMinor } = await pay(buyer, { offerId: countered.offerId }, 'offer-journey-01');
     expect(totalMinor).toBe(quote.totalMinor);
 
-    const sale = await asSeller.orders.get.query({ orderId });
+    const sale = await asSeller.orders.member.get.query({ orderId });
     expect(sale).toMatchObject({
       status: 'paid',
       role: 'seller',
@@ -76,22 +82,22 @@ describe('offer to payout over HTTP', () => {
     expect(sale.actions.canDispatch).toBe(true);
     expect(sale.payout).toMatchObject({ status: 'held', amountMinor: 1000 + sale.postageMinor });
 
-    const badTracking = asSeller.orders.dispatch.mutate({
+    const badTracking = asSeller.orders.member.dispatch.mutate({
       orderId,
       carrier: 'evri',
       trackingRef: 'ab',
     });
     expect(await statusOf(badTracking)).toBe(400);
     expect((await refusal(badTracking)).message).toMatch(/at least 6 characters/);
-    const notMine = asBuyer.orders.dispatch.mutate({
+    const notMine = asBuyer.orders.member.dispatch.mutate({
       orderId,
       carrier: 'evri',
       trackingRef: 'H00AB1234567',
     });
     expect(await statusOf(notMine)).toBe(404);
-    await asSeller.orders.dispatch.mutate({ orderId, carrier: 'evri', trackingRef: 'h00ab 1234 567' });
+    await asSeller.orders.member.dispatch.mutate({ orderId, carrier: 'evri', trackingRef: 'h00ab 1234 567' });
 
-    const purchase = await asBuyer.orders.get.query({ orderId });
+    const purchase = await asBuyer.orders.member.get.query({ orderId });
     expect(purchase).toMatchObject({
       status: 'dispatched',
       trackingRef: 'H00AB1234567',
@@ -103,9 +109,9 @@ describe('offer to payout over HTTP', () => {
       canMarkArrived: true,
       canReportNotReceived: false,
     });
-    await asBuyer.orders.confirm.mutate({ orderId });
+    await asBuyer.orders.member.confirm.mutate({ orderId });
 
-    const payouts = await asSeller.orders.payouts.query({});
+    const payouts = await asSeller.orders.member.payouts.query({});
     expect(payouts.releasedMinor).toBe(sale.payout!.amountMinor);
     expect(payouts.items[0]).toMatchObject({ orderId, status: 'released' });
     // An integrator reads the same over REST with a bearer token.
@@ -118,7 +124,7 @@ describe('offer to payout over HTTP', () => {
       .get(`/api/v1/me/orders/${orderId}`)
       .set('authorization', `Bearer ${seller.accessToken}`);
     expect(detail.body).toMatchObject({ id: orderId, role: 'seller', payout: { status: 'released' } });
-    const purchases = await asBuyer.orders.list.query({ role: 'buyer' });
+    const purchases = await asBuyer.orders.member.list.query({ role: 'buyer' });
     expect(purchases.map((row) => [row.id, row.status])).toEqual([[orderId, 'completed']]);
   });
 });
@@ -161,23 +167,23 @@ describe('disputes over HTTP', () => {
     });
     const { orderId, totalMinor } = await pay(buyer, { listingId }, 'dispute-order-01');
     const asBuyer = api(t.app, buyer.accessToken);
-    await api(t.app, seller.accessToken).orders.dispatch.mutate({
+    await api(t.app, seller.accessToken).orders.member.dispatch.mutate({
       orderId,
       carrier: 'royal_mail_tracked_24',
       trackingRef: 'AB123456785GB',
     });
-    const vague = asBuyer.orders.reportProblem.mutate({
+    const vague = asBuyer.orders.member.reportProblem.mutate({
       orderId,
       kind: 'item_not_as_described',
       reason: 'bad',
     });
     expect((await refusal(vague)).message).toMatch(/at least 10 characters/);
-    const { disputeId } = await asBuyer.orders.reportProblem.mutate({
+    const { disputeId } = await asBuyer.orders.member.reportProblem.mutate({
       orderId,
       kind: 'item_not_as_described',
       reason: 'The dust jacket is missing and the spine is cracked.',
     });
-    const refused = api(t.app, seller.accessToken).disputes.resolve.mutate({
+    const refused = api(t.app, seller.accessToken).orders.disputes.resolve.mutate({
       disputeId,
       outcome: 'release',
       note: 'Looks fine to me.',
@@ -185,18 +191,18 @@ describe('disputes over HTTP', () => {
     expect(await statusOf(refused)).toBe(403);
 
     const asStaff = api(t.app, staff.accessToken);
-    const queue = await asStaff.disputes.queue.query({ kind: 'item_not_as_described' });
+    const queue = await asStaff.orders.disputes.queue.query({ kind: 'item_not_as_described' });
     expect(queue.map((item) => item.id)).toContain(disputeId);
-    const resolved = await asStaff.disputes.resolve.mutate({
+    const resolved = await asStaff.orders.disputes.resolve.mutate({
       disputeId,
       outcome: 'refund',
       note: 'Not as described.',
     });
     expect(resolved).toEqual({ orderId, refundedMinor: totalMinor });
-    const order = await asBuyer.orders.get.query({ orderId });
+    const order = await asBuyer.orders.member.get.query({ orderId });
     expect(order).toMatchObject({ status: 'refunded', refundedMinor: totalMinor });
     expect(order.dispute).toMatchObject({ status: 'resolved_refund', resolutionNote: 'Not as described.' });
-    const open = await asStaff.disputes.queue.query({});
+    const open = await asStaff.orders.disputes.queue.query({});
     expect(open.map((item) => item.id)).not.toContain(disputeId);
   });
 });

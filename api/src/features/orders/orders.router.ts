@@ -10,7 +10,7 @@ import {
   reasonSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
-import { authedProcedure, type Context, router, staffProcedure } from '../../trpc.ts';
+import { authedProcedure, router, staffProcedure } from '../../trpc.ts';
 import {
   cancelBySeller,
   confirmOrder,
@@ -20,21 +20,10 @@ import {
   listOrders,
   listPayouts,
   markArrived,
-  type OrderDeps,
   openDispute,
   resolveDispute,
   withdrawDispute,
 } from './orders.service.ts';
-
-export function orderDeps(ctx: Context): OrderDeps {
-  return {
-    db: ctx.db,
-    payments: ctx.payments,
-    mailer: ctx.mailer,
-    origin: ctx.config.siteOrigin,
-    log: (message, error) => ctx.req.log.error({ err: error }, message),
-  };
-}
 
 const orderIdSchema = z.object({ orderId: z.string().uuid('Unknown order') });
 const done = z.object({ ok: z.literal(true) });
@@ -44,7 +33,13 @@ export const ordersRouter = router({
   /** The caller's purchases (buyer) or sales (seller), newest first. */
   list: authedProcedure
     .meta({
-      openapi: { method: 'GET', path: '/me/orders', tags: ['Orders'], summary: 'Your purchases or sales' },
+      openapi: {
+        operationId: 'orders-list',
+        method: 'GET',
+        path: '/me/orders',
+        tags: ['Orders'],
+        summary: 'Your purchases or sales',
+      },
     })
     .input(
       z.object({
@@ -59,6 +54,7 @@ export const ordersRouter = router({
   get: authedProcedure
     .meta({
       openapi: {
+        operationId: 'orders-get',
         method: 'GET',
         path: '/me/orders/{orderId}',
         tags: ['Orders'],
@@ -74,7 +70,7 @@ export const ordersRouter = router({
     .input(dispatchInputSchema)
     .output(done)
     .mutation(async ({ ctx, input }) => {
-      await dispatchOrder(orderDeps(ctx), ctx.user.userId, input);
+      await dispatchOrder(ctx.deps, ctx.user.userId, input);
       return ok;
     }),
 
@@ -83,7 +79,7 @@ export const ordersRouter = router({
     .input(orderIdSchema.extend({ reason: reasonSchema('why you cannot send it') }))
     .output(done)
     .mutation(async ({ ctx, input }) => {
-      await cancelBySeller(orderDeps(ctx), ctx.user.userId, input);
+      await cancelBySeller(ctx.deps, ctx.user.userId, input);
       return ok;
     }),
 
@@ -92,7 +88,7 @@ export const ordersRouter = router({
     .input(orderIdSchema)
     .output(done)
     .mutation(async ({ ctx, input }) => {
-      await markArrived(orderDeps(ctx), ctx.user.userId, input.orderId);
+      await markArrived(ctx.deps, ctx.user.userId, input.orderId);
       return ok;
     }),
 
@@ -101,7 +97,7 @@ export const ordersRouter = router({
     .input(orderIdSchema)
     .output(done)
     .mutation(async ({ ctx, input }) => {
-      await confirmOrder(orderDeps(ctx), ctx.user.userId, input.orderId);
+      await confirmOrder(ctx.deps, ctx.user.userId, input.orderId);
       return ok;
     }),
 
@@ -114,21 +110,27 @@ export const ordersRouter = router({
       }),
     )
     .output(z.object({ disputeId: z.string().uuid() }))
-    .mutation(({ ctx, input }) => openDispute(orderDeps(ctx), ctx.user.userId, input)),
+    .mutation(({ ctx, input }) => openDispute(ctx.deps, ctx.user.userId, input)),
 
   /** The buyer withdraws their report; the order completes. */
   withdrawReport: authedProcedure
     .input(orderIdSchema)
     .output(done)
     .mutation(async ({ ctx, input }) => {
-      await withdrawDispute(orderDeps(ctx), ctx.user.userId, input.orderId);
+      await withdrawDispute(ctx.deps, ctx.user.userId, input.orderId);
       return ok;
     }),
 
   /** The seller's payouts ledger: held until an order completes, then released. */
   payouts: authedProcedure
     .meta({
-      openapi: { method: 'GET', path: '/me/payouts', tags: ['Orders'], summary: 'Your payouts ledger' },
+      openapi: {
+        operationId: 'orders-payouts',
+        method: 'GET',
+        path: '/me/payouts',
+        tags: ['Orders'],
+        summary: 'Your payouts ledger',
+      },
     })
     .input(z.object({}))
     .output(payoutsViewSchema)
@@ -167,5 +169,5 @@ export const disputesRouter = router({
       }),
     )
     .output(z.object({ orderId: z.string().uuid(), refundedMinor: z.number().int() }))
-    .mutation(({ ctx, input }) => resolveDispute(orderDeps(ctx), ctx.user.userId, input)),
+    .mutation(({ ctx, input }) => resolveDispute(ctx.deps, ctx.user.userId, input)),
 });

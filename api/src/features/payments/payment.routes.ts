@@ -16,10 +16,18 @@ import type { Database } from '../../db/index.ts';
 import { ERRORS } from '../../errors.ts';
 import { requireAccess } from '../../http/access.ts';
 import { isAppOrigin } from '../../http/cors.ts';
+import {
+  type PaymentProvider,
+  WebhookEventError,
+  WebhookSignatureError,
+} from '../../platform/payments/port.ts';
+import {
+  TEST_RETURN_PARAM,
+  type TestOutcome,
+  type TestProvider,
+} from '../../platform/payments/test-provider.ts';
 import { applyPaymentEvent } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { TEST_RETURN_PARAM, type TestOutcome, type TestProvider } from './test-provider.ts';
-import { type PaymentProvider, WebhookEventError, WebhookSignatureError } from './types.ts';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);

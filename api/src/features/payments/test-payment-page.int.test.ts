@@ -5,11 +5,11 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_SIGNATURE_HEADER } from '../../platform/payments/test-provider.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
 import { orderDepsFor } from '../../testing/orders.ts';
 import { startCheckout } from '../checkout/checkout.service.ts';
-import { TEST_SIGNATURE_HEADER } from './test-provider.ts';
 
 let t: TestApp;
 let ref = '';

@@ -25,6 +25,8 @@ export interface PublishedProcedure {
   access: AccessLevel;
   method: NonNullable<Meta['openapi']>['method'];
   route: string;
+  /** The operation's id in the OpenAPI document, pinned in the meta. */
+  operationId: string;
   procedure: AnyProcedure;
 }
 
@@ -52,12 +54,15 @@ export function publishedProcedures(): PublishedProcedure[] {
       const meta = procedure._def.meta as Meta & { openapi: NonNullable<Meta['openapi']> };
       if (procedure._def.type === 'subscription')
         throw new Error(`${path}: subscriptions cannot be published`);
+      // Pinned in the meta, so that regrouping the router never renames an operation.
+      if (!meta.openapi.operationId) throw new Error(`${path}: a published procedure names its operationId`);
       return {
         path,
         type: procedure._def.type,
         access: meta.access ?? 'public',
         method: meta.openapi.method,
         route: meta.openapi.path,
+        operationId: meta.openapi.operationId,
         procedure,
       };
     });
@@ -190,7 +195,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
     },
   ];
 
-  const byOperationId = new Map(published.map((entry) => [entry.path.replace(/\./g, '-'), entry]));
+  const byOperationId = new Map(published.map((entry) => [entry.operationId, entry]));
   for (const item of Object.values(document.paths ?? {})) {
     for (const [method, value] of Object.entries(item as Record<string, Operation>)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;

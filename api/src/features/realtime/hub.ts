@@ -22,16 +22,17 @@
  */
 import { sql } from 'kysely';
 import type { Database, DatabaseHandle } from '../../db/index.ts';
+import type {
+  Delivery,
+  RealtimeHub,
+  RealtimeStats,
+  StreamEndReason,
+  SubscribeOptions,
+} from '../../platform/realtime/port.ts';
 import { Cursor, SEEN_LIMIT, type StoredEvent } from './cursor.ts';
 import { REALTIME_CHANNEL } from './realtime.ts';
 
-export interface Delivery {
-  /** The cursor to resume from once this event has been delivered (tracked()'s id). */
-  cursor: string;
-  event: StoredEvent;
-}
-
-export type StreamEndReason = 'max-duration' | 'overflow' | 'closing';
+export type { Delivery, RealtimeHub, RealtimeStats, StreamEndReason, SubscribeOptions };
 
 /**
  * Why a stream ended on the server's side. Named AbortError, so that tRPC ends the SSE response
@@ -56,35 +57,6 @@ export interface RealtimeHubOptions {
   /** Before reading again after a failed read, or while a long transaction holds events back. */
   retryMs?: number;
   log?: (message: string, error?: unknown) => void;
-}
-
-export interface RealtimeStats {
-  subscribers: number;
-  /** Subscribers caught up and taking their group's reads. */
-  live: number;
-  topics: number;
-  listening: boolean;
-  /** Events waiting in subscribers' queues. */
-  queued: number;
-  /** Subscribers dropped for not reading. */
-  dropped: number;
-}
-
-export interface SubscribeOptions {
-  topic: string;
-  /** A cursor from an earlier stream (already checked with isCursor); null: from now. */
-  lastEventId?: string | null;
-  signal?: AbortSignal;
-}
-
-export interface RealtimeHub {
-  /** The events of one topic, from the cursor or from now. The caller checks access first. */
-  subscribe(options: SubscribeOptions): AsyncGenerator<Delivery, void, undefined>;
-  stats(): RealtimeStats;
-  /** Reads every topic again now (as after a lost LISTEN connection); tests use it. */
-  refresh(): void;
-  /** Ends every stream (their clients reconnect elsewhere) and stops listening. */
-  close(): Promise<void>;
 }
 
 interface Read {

@@ -127,7 +127,5 @@ export const staffReportsRouter = router({
       }),
     )
     .output(z.object({ kind: z.enum(REPORT_TARGET_KINDS), closed: z.number().int() }))
-    .mutation(({ ctx, input }) =>
-      actOnReport({ db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin }, ctx.user.userId, input),
-    ),
+    .mutation(({ ctx, input }) => actOnReport(ctx.deps, ctx.user.userId, input)),
 });

@@ -47,15 +47,15 @@ type Row = {
 };
 
 async function revenue(): Promise<Record<string, Row>> {
-  const rows: Row[] = await api(t.app, moderator.accessToken).revenue.byPeriod.query();
+  const rows: Row[] = await api(t.app, moderator.accessToken).money.revenue.byPeriod.query();
   return Object.fromEntries(rows.map((row) => [row.period, row]));
 }
 
 describe('revenue', () => {
   it('is for staff only', async () => {
-    expect(await statusOf(api(t.app).revenue.byPeriod.query())).toBe(401);
+    expect(await statusOf(api(t.app).money.revenue.byPeriod.query())).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@revenue.test');
-    expect(await statusOf(api(t.app, member.accessToken).revenue.byPeriod.query())).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).money.revenue.byPeriod.query())).toBe(403);
   });
 
   it('counts buyer protection and postage of paid orders, less refunds, the same as the dashboard', async () => {
@@ -75,14 +75,14 @@ describe('revenue', () => {
       );
       expect(after[period]!.postageMinor - before[period]!.postageMinor).toBe(paid.postage_minor);
     }
-    const metrics = await api(t.app, moderator.accessToken).admin.metrics.query({ period: 'mtd' });
+    const metrics = await api(t.app, moderator.accessToken).staff.dashboard.metrics.query({ period: 'mtd' });
     expect(after.mtd!.protectionNetMinor).toBe(metrics.buyer_protection_minor);
   });
 
   it('a dispute resolved on /admin/disputes with a refund shows here, by the refund date', async () => {
     const order = await disputedOrder(t, 'not_received', 900);
     const before = await revenue();
-    const resolved = await api(t.app, moderator.accessToken).disputes.resolve.mutate({
+    const resolved = await api(t.app, moderator.accessToken).orders.disputes.resolve.mutate({
       disputeId: order.disputeId,
       outcome: 'refund',
       note: 'The parcel never arrived: refunded in full.',
@@ -110,7 +110,9 @@ describe('revenue', () => {
       expect(before[period]!.protectionNetMinor - after[period]!.protectionNetMinor).toBe(protection);
       expect(after[period]!.refundsMinor - before[period]!.refundsMinor).toBe(order.totalMinor);
     }
-    const metrics = await api(t.app, moderator.accessToken).admin.metrics.query({ period: 'today' });
+    const metrics = await api(t.app, moderator.accessToken).staff.dashboard.metrics.query({
+      period: 'today',
+    });
     expect(after.today!.protectionNetMinor).toBe(metrics.buyer_protection_minor);
   });
 });
@@ -164,12 +166,12 @@ describe('discounts Reshelf funds', () => {
     const refunded = await paidOrder(t, 1800, 'Refunded gift book');
     // A partial refund comes out of the seller's payout: the discount stays funded.
     const admins = api(t.app, admin.accessToken);
-    await admins.staffOrders.refund.mutate({
+    await admins.orders.staff.refund.mutate({
       orderId: promo.orderId,
       amountMinor: 100,
       reason: 'A corner was bent in the post.',
     });
-    await admins.staffOrders.refund.mutate({
+    await admins.orders.staff.refund.mutate({
       orderId: refunded.orderId,
       amountMinor: 'full',
       reason: 'The buyer changed their mind before dispatch.',
@@ -220,7 +222,7 @@ describe('discounts Reshelf funds', () => {
       expect(now.discountsFundedMinor).toBe(now.discountsGivenMinor - now.discountsReturnedMinor);
     }
     // The dashboard's Buyer Protection card keeps its meaning: protection net of refunds only.
-    const metrics = await api(t.app, moderator.accessToken).admin.metrics.query({ period: 'mtd' });
+    const metrics = await api(t.app, moderator.accessToken).staff.dashboard.metrics.query({ period: 'mtd' });
     expect(metrics.buyer_protection_minor).toBe(after.mtd!.protectionNetMinor);
 
     // The CSV for each period's London days has the page's figures in its total row.

@@ -81,7 +81,15 @@ export const sellingRouter = router({
       return { deleted: true as const };
     }),
   mine: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/me/listings', tags: ['Selling'], summary: 'Your listings' } })
+    .meta({
+      openapi: {
+        operationId: 'selling-mine',
+        method: 'GET',
+        path: '/me/listings',
+        tags: ['Selling'],
+        summary: 'Your listings',
+      },
+    })
     .input(myListingsInputSchema)
     .output(myListingsSchema)
     .query(({ ctx, input }) => myListings(ctx.db, ctx.user.userId, input)),

@@ -32,10 +32,10 @@ import type { z } from 'zod';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import type { BookLookupPort } from '../../platform/book-lookup/book-lookup.ts';
+import type { StoragePort } from '../../platform/storage/port.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
-import type { StoragePort } from '../storage/storage.ts';
 import { bookColumns } from './book-columns.ts';
-import type { BookLookupPort } from './book-lookup.ts';
 
 type Db = Database | Transaction<DB>;
 

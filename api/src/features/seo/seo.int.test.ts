@@ -36,12 +36,12 @@ afterAll(async () => {
 });
 
 const publicPage = async () => await api(t.app).pages.bySlug.query({ slug: 'seo-test-page' });
-const publicCategory = async () => await api(t.app).discovery.category.query({ slug: 'fiction' });
+const publicCategory = async () => await api(t.app).discovery.public.category.query({ slug: 'fiction' });
 
 describe('seo', () => {
   it('admins set and clear titles and descriptions that the public pages then carry', async () => {
     const as = api(t.app, admin.accessToken);
-    const list = await as.seo.list.query();
+    const list = await as.staff.seo.list.query();
     expect(list.pages.find((entry) => entry.slug === 'seo-test-page')).toEqual({
       slug: 'seo-test-page',
       name: 'About the fair',
@@ -52,13 +52,13 @@ describe('seo', () => {
     expect(list.categories.some((entry) => entry.slug === 'fiction')).toBe(true);
     expect(await publicPage()).toMatchObject({ seoTitle: null, seoDescription: null });
 
-    await as.seo.set.mutate({
+    await as.staff.seo.set.mutate({
       kind: 'page',
       slug: 'seo-test-page',
       seoTitle: '  Reshelf Book Fair 2027 ',
       seoDescription: 'Tickets, stalls and times.',
     });
-    await as.seo.set.mutate({ kind: 'category', slug: 'fiction', seoTitle: 'Second-hand fiction' });
+    await as.staff.seo.set.mutate({ kind: 'category', slug: 'fiction', seoTitle: 'Second-hand fiction' });
     expect(await publicPage()).toMatchObject({
       title: 'About the fair',
       seoTitle: 'Reshelf Book Fair 2027',
@@ -70,7 +70,7 @@ describe('seo', () => {
       seoDescription: null,
     });
 
-    await as.seo.set.mutate({ kind: 'page', slug: 'seo-test-page', seoTitle: '', seoDescription: '' });
+    await as.staff.seo.set.mutate({ kind: 'page', slug: 'seo-test-page', seoTitle: '', seoDescription: '' });
     expect(await publicPage()).toMatchObject({ seoTitle: null, seoDescription: null });
 
     const audit = await db
@@ -89,25 +89,28 @@ describe('seo', () => {
   it('refuses too long text, unknown pages and anyone but an admin', async () => {
     const as = api(t.app, admin.accessToken);
     expect(
-      (await refusal(as.seo.set.mutate({ kind: 'page', slug: 'seo-test-page', seoTitle: 'x'.repeat(71) })))
-        .message,
+      (
+        await refusal(
+          as.staff.seo.set.mutate({ kind: 'page', slug: 'seo-test-page', seoTitle: 'x'.repeat(71) }),
+        )
+      ).message,
     ).toContain('Keep the title to 70 characters or fewer');
     expect(
       await statusOf(
-        as.seo.set.mutate({ kind: 'category', slug: 'fiction', seoDescription: 'x'.repeat(161) }),
+        as.staff.seo.set.mutate({ kind: 'category', slug: 'fiction', seoDescription: 'x'.repeat(161) }),
       ),
     ).toBe(400);
     expect(
-      await refusal(as.seo.set.mutate({ kind: 'category', slug: 'no-such-shelf', seoTitle: 'Hi' })),
+      await refusal(as.staff.seo.set.mutate({ kind: 'category', slug: 'no-such-shelf', seoTitle: 'Hi' })),
     ).toEqual({
       status: 404,
       message: 'There is no category called “no-such-shelf”. Refresh the page.',
     });
     for (const user of [moderator, member]) {
       const other = api(t.app, user.accessToken);
-      expect(await statusOf(other.seo.list.query())).toBe(403);
+      expect(await statusOf(other.staff.seo.list.query())).toBe(403);
       expect(
-        await statusOf(other.seo.set.mutate({ kind: 'category', slug: 'fiction', seoTitle: 'Hacked' })),
+        await statusOf(other.staff.seo.set.mutate({ kind: 'category', slug: 'fiction', seoTitle: 'Hacked' })),
       ).toBe(403);
     }
     expect(await publicCategory()).toMatchObject({ seoTitle: 'Second-hand fiction' });

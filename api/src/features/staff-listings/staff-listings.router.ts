@@ -44,11 +44,5 @@ export const staffListingsRouter = router({
       }),
     )
     .output(listingSchema)
-    .mutation(({ ctx, input }) =>
-      setListingRemoved(
-        { db: ctx.db, mailer: ctx.mailer, origin: ctx.config.siteOrigin },
-        ctx.user.userId,
-        input,
-      ),
-    ),
+    .mutation(({ ctx, input }) => setListingRemoved(ctx.deps, ctx.user.userId, input)),
 });

@@ -6,7 +6,6 @@ import { ADMIN_PERIODS } from '@reshelf/contracts';
 import { z } from 'zod';
 import { router, staffProcedure } from '../../trpc.ts';
 import { cancelOfferAsStaff } from '../offers/offers.service.ts';
-import { orderDeps } from '../orders/orders.router.ts';
 import { OFFER_STATUSES, offerSummary, searchOfferThreads } from './staff-offers.service.ts';
 
 const party = z.object({ email: z.string().nullable(), name: z.string().nullable() });
@@ -82,5 +81,5 @@ export const staffOffersRouter = router({
       }),
     )
     .output(z.object({ was: z.enum(['pending', 'accepted']), released: z.boolean() }))
-    .mutation(({ ctx, input }) => cancelOfferAsStaff(orderDeps(ctx), ctx.user.userId, input)),
+    .mutation(({ ctx, input }) => cancelOfferAsStaff(ctx.deps, ctx.user.userId, input)),
 });

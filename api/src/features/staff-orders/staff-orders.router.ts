@@ -1,10 +1,9 @@
 /**
  * Orders and payments for staff (/admin/orders, /admin/payments). Staff search them; an order's
- * events are `disputes.order`; refunds are for admins.
+ * events are `orders.disputes.order`; refunds are for admins.
  */
 import { z } from 'zod';
 import { adminProcedure, router, staffProcedure } from '../../trpc.ts';
-import { orderDeps } from '../orders/orders.router.ts';
 import {
   ORDER_STATUSES,
   PAYMENT_STATUSES,
@@ -74,7 +73,5 @@ export const staffOrdersRouter = router({
       }),
     )
     .output(z.object({ refundedMinor: z.number(), status: z.string(), sellerDeductedMinor: z.number() }))
-    .mutation(({ ctx, input }) =>
-      refundOrder({ db: ctx.db, payments: ctx.payments, mail: orderDeps(ctx) }, ctx.user.userId, input),
-    ),
+    .mutation(({ ctx, input }) => refundOrder({ ...ctx.deps, mail: ctx.deps }, ctx.user.userId, input)),
 });

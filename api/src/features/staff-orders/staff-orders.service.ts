@@ -20,10 +20,10 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
+import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { lockOrderRow, noteOnOrder, transition } from '../orders/order-machine.ts';
 import { type OrderMailDeps, queueStaffRefundMail } from '../orders/order-mail.ts';
-import type { PaymentProvider } from '../payments/types.ts';
 import { refund, refundedOnOrder } from '../refunds/refund.ts';
 
 export { ORDER_STATUSES } from '../orders/order-machine.ts';

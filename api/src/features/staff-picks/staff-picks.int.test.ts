@@ -30,30 +30,31 @@ afterAll(async () => {
   await t.close();
 });
 
-const homePicks = async () => (await api(t.app).discovery.home.query()).staffPicks.map((pick) => pick.title);
+const homePicks = async () =>
+  (await api(t.app).discovery.public.home.query()).staffPicks.map((pick) => pick.title);
 
 describe('staff picks', () => {
   it('staff find listings on sale, add them with a note, and the home page shows them in order', async () => {
     const as = api(t.app, moderator.accessToken);
-    const found = await as.staffPicks.candidates.query({ q: 'persua' });
+    const found = await as.discovery.staff.picks.candidates.query({ q: 'persua' });
     expect(found.map((row) => row.title)).toEqual(['Persuasion']);
-    expect(await as.staffPicks.candidates.query({ q: 'shirley' })).toEqual([]);
+    expect(await as.discovery.staff.picks.candidates.query({ q: 'shirley' })).toEqual([]);
 
     for (const title of ['Middlemarch', 'Persuasion', 'Villette']) {
-      await as.staffPicks.add.mutate({
+      await as.discovery.staff.picks.add.mutate({
         listingId: listings[title]!,
         note: title === 'Persuasion' ? 'A second chance' : '',
       });
     }
     expect(await homePicks()).toEqual(['Middlemarch', 'Persuasion', 'Villette']);
-    const home = await api(t.app).discovery.home.query();
+    const home = await api(t.app).discovery.public.home.query();
     expect(home.staffPicks[1]?.note).toBe('A second chance');
 
-    await as.staffPicks.reorder.mutate({
+    await as.discovery.staff.picks.reorder.mutate({
       listingIds: [listings.Villette!, listings.Middlemarch!, listings.Persuasion!],
     });
     expect(await homePicks()).toEqual(['Villette', 'Middlemarch', 'Persuasion']);
-    const list = await as.staffPicks.list.query();
+    const list = await as.discovery.staff.picks.list.query();
     expect(list.map((pick) => [pick.title, pick.position])).toEqual([
       ['Villette', 0],
       ['Middlemarch', 1],
@@ -61,8 +62,8 @@ describe('staff picks', () => {
     ]);
     expect(list[0]?.pickedBy).toBe('moderator@picks.test');
 
-    await as.staffPicks.note.mutate({ listingId: listings.Villette!, note: 'Brontë at her best' });
-    await as.staffPicks.remove.mutate({ listingId: listings.Middlemarch! });
+    await as.discovery.staff.picks.note.mutate({ listingId: listings.Villette!, note: 'Brontë at her best' });
+    await as.discovery.staff.picks.remove.mutate({ listingId: listings.Middlemarch! });
     expect(await homePicks()).toEqual(['Villette', 'Persuasion']);
 
     const actions = await db
@@ -83,20 +84,22 @@ describe('staff picks', () => {
 
   it('refuses what cannot be picked or ordered, and non-staff', async () => {
     const as = api(t.app, moderator.accessToken);
-    expect(await refusal(as.staffPicks.add.mutate({ listingId: listings.sold! }))).toEqual({
+    expect(await refusal(as.discovery.staff.picks.add.mutate({ listingId: listings.sold! }))).toEqual({
       status: 412,
       message: 'Only a listing on sale can be a staff pick.',
     });
-    expect(await statusOf(as.staffPicks.add.mutate({ listingId: listings.Villette! }))).toBe(409);
+    expect(await statusOf(as.discovery.staff.picks.add.mutate({ listingId: listings.Villette! }))).toBe(409);
     expect(
-      (await refusal(as.staffPicks.reorder.mutate({ listingIds: [listings.Villette!] }))).message,
+      (await refusal(as.discovery.staff.picks.reorder.mutate({ listingIds: [listings.Villette!] }))).message,
     ).toContain('changed while you were ordering');
     expect(
-      await statusOf(as.staffPicks.note.mutate({ listingId: listings.Villette!, note: 'x'.repeat(281) })),
+      await statusOf(
+        as.discovery.staff.picks.note.mutate({ listingId: listings.Villette!, note: 'x'.repeat(281) }),
+      ),
     ).toBe(400);
     expect(
       await statusOf(
-        api(t.app, member.accessToken).staffPicks.add.mutate({
+        api(t.app, member.accessToken).discovery.staff.picks.add.mutate({
           listingId: listings.Middlemarch!,
         }),
       ),

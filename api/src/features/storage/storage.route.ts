@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../errors.ts';
 import { requireAccess } from '../../http/access.ts';
-import { isValidKey, STORAGE_PATH, type StoragePort } from './storage.ts';
+import { isValidKey, STORAGE_PATH, type StoragePort } from '../../platform/storage/port.ts';
 
 export async function registerStorageRoute(app: FastifyInstance, storage: StoragePort): Promise<void> {
   app.get(`${STORAGE_PATH}/*`, requireAccess('public'), async (request, reply) => {

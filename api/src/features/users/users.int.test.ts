@@ -35,34 +35,35 @@ describe('admin users', () => {
   it('only admins may search, view or change people', async () => {
     const as = api(t.app, moderator.accessToken);
     for (const call of [
-      () => as.users.search.query({}),
-      () => as.users.get.query({ userId: person.id }),
-      () => as.users.setSuspended.mutate({ userId: person.id, suspended: true, reason: 'Spam listings' }),
-      () => as.users.setModerator.mutate({ userId: person.id, moderator: true }),
+      () => as.staff.users.search.query({}),
+      () => as.staff.users.get.query({ userId: person.id }),
+      () =>
+        as.staff.users.setSuspended.mutate({ userId: person.id, suspended: true, reason: 'Spam listings' }),
+      () => as.staff.users.setModerator.mutate({ userId: person.id, moderator: true }),
     ]) {
       expect(await refusal(call())).toEqual({ status: 403, message: 'Access denied: admin role required' });
-      expect(await statusOf(api(t.app, person.accessToken).users.search.query({}))).toBe(403);
+      expect(await statusOf(api(t.app, person.accessToken).staff.users.search.query({}))).toBe(403);
     }
     expect(await auditOf('user.suspend')).toEqual([]);
   });
 
   it('finds people by email or name and shows one with roles, listings and orders', async () => {
     const as = api(t.app, admin.accessToken);
-    const found = await as.users.search.query({ q: 'READER.jones' });
+    const found = await as.staff.users.search.query({ q: 'READER.jones' });
     expect(found).toEqual([
       expect.objectContaining({ id: person.id, email: person.email, roles: [], suspended: false }),
     ]);
-    const byRole = await as.users.search.query({ q: 'moderator@' });
+    const byRole = await as.staff.users.search.query({ q: 'moderator@' });
     expect(byRole.map((row) => row.roles)).toEqual([['moderator']]);
-    expect(await as.users.search.query({ q: '%' })).toEqual([]);
+    expect(await as.staff.users.search.query({ q: '%' })).toEqual([]);
 
-    const detail = await as.users.get.query({ userId: person.id });
+    const detail = await as.staff.users.get.query({ userId: person.id });
     expect(detail).toMatchObject({
       email: person.email,
       listings: { total: 1, active: 1 },
       orders: { bought: 0, sold: 0, recent: [] },
     });
-    expect(await refusal(as.users.get.query({ userId: crypto.randomUUID() }))).toEqual({
+    expect(await refusal(as.staff.users.get.query({ userId: crypto.randomUUID() }))).toEqual({
       status: 404,
       message: 'There is no such person. Search again.',
     });
@@ -79,24 +80,24 @@ describe('admin users', () => {
       .map((c) => c.split(';')[0])
       .join('; ');
     const browser = api(t.app, { cookie: cookies });
-    expect(await statusOf(browser.account.profile.query())).toBe(200);
+    expect(await statusOf(browser.account.member.profile.query())).toBe(200);
 
     const as = api(t.app, admin.accessToken);
     expect(
-      await refusal(as.users.setSuspended.mutate({ userId: person.id, suspended: true, reason: '' })),
+      await refusal(as.staff.users.setSuspended.mutate({ userId: person.id, suspended: true, reason: '' })),
     ).toEqual({ status: 400, message: 'reason: Give a reason (at least 3 characters)' });
-    const suspended = await as.users.setSuspended.mutate({
+    const suspended = await as.staff.users.setSuspended.mutate({
       userId: person.id,
       suspended: true,
       reason: 'Spam listings',
     });
     expect(suspended.suspended).toBe(true);
 
-    expect(await refusal(browser.account.profile.query())).toEqual({
+    expect(await refusal(browser.account.member.profile.query())).toEqual({
       status: 401,
       message: 'This account is suspended. Contact us if you think this is a mistake.',
     });
-    expect(await statusOf(api(t.app, person.accessToken).account.profile.query())).toBe(401);
+    expect(await statusOf(api(t.app, person.accessToken).account.member.profile.query())).toBe(401);
     const signInAgain = api(t.app, { headers: WEB }).auth.signIn.mutate({
       email: person.email,
       password: TEST_PASSWORD,
@@ -113,13 +114,17 @@ describe('admin users', () => {
       details: { email: person.email, reason: 'Spam listings' },
     });
     expect(
-      await refusal(as.users.setSuspended.mutate({ userId: person.id, suspended: true, reason: 'Again' })),
+      await refusal(
+        as.staff.users.setSuspended.mutate({ userId: person.id, suspended: true, reason: 'Again' }),
+      ),
     ).toEqual({ status: 409, message: `${person.email} is already suspended. Refresh the page.` });
     expect(
-      await refusal(as.users.setSuspended.mutate({ userId: admin.id, suspended: true, reason: 'Oops' })),
+      await refusal(
+        as.staff.users.setSuspended.mutate({ userId: admin.id, suspended: true, reason: 'Oops' }),
+      ),
     ).toMatchObject({ status: 400 });
 
-    await as.users.setSuspended.mutate({
+    await as.staff.users.setSuspended.mutate({
       userId: person.id,
       suspended: false,
       reason: 'Appeal upheld',
@@ -136,18 +141,20 @@ describe('admin users', () => {
     const as = api(t.app, admin.accessToken);
     // The suspension above ended the person's earlier sessions: sign in afresh.
     const fresh = await t.services.identity.signIn(person.email, TEST_PASSWORD, {});
-    expect(await statusOf(api(t.app, fresh.accessToken).audit.search.query({}))).toBe(403);
-    const granted = await as.users.setModerator.mutate({ userId: person.id, moderator: true });
+    expect(await statusOf(api(t.app, fresh.accessToken).staff.audit.search.query({}))).toBe(403);
+    const granted = await as.staff.users.setModerator.mutate({ userId: person.id, moderator: true });
     expect(granted.roles).toEqual(['moderator']);
-    expect(await statusOf(api(t.app, fresh.accessToken).audit.search.query({}))).toBe(200);
-    expect(await refusal(as.users.setModerator.mutate({ userId: person.id, moderator: true }))).toEqual({
-      status: 409,
-      message: `${person.email} is already a moderator. Refresh the page.`,
-    });
+    expect(await statusOf(api(t.app, fresh.accessToken).staff.audit.search.query({}))).toBe(200);
+    expect(await refusal(as.staff.users.setModerator.mutate({ userId: person.id, moderator: true }))).toEqual(
+      {
+        status: 409,
+        message: `${person.email} is already a moderator. Refresh the page.`,
+      },
+    );
 
-    const revoked = await as.users.setModerator.mutate({ userId: person.id, moderator: false });
+    const revoked = await as.staff.users.setModerator.mutate({ userId: person.id, moderator: false });
     expect(revoked.roles).toEqual([]);
-    expect(await statusOf(api(t.app, fresh.accessToken).audit.search.query({}))).toBe(403);
+    expect(await statusOf(api(t.app, fresh.accessToken).staff.audit.search.query({}))).toBe(403);
     expect((await auditOf('user.grant_moderator')).map((row) => row.target_id)).toEqual([person.id]);
     expect(await auditOf('user.revoke_moderator')).toHaveLength(1);
   });

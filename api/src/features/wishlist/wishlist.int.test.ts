@@ -50,7 +50,7 @@ async function notifications(user: TestUser) {
 }
 
 async function reprice(listingId: string, priceMinor: number) {
-  return await api(t.app, seller.accessToken).selling.update.mutate({ listingId, priceMinor });
+  return await api(t.app, seller.accessToken).listings.selling.update.mutate({ listingId, priceMinor });
 }
 
 describe('the wishlist', () => {
@@ -182,7 +182,7 @@ describe('notifications for wished-for listings', () => {
     const listing = await activeListing();
     await wish(buyer, listing.id);
     // (the answer's data: the envelope around it, {"result":{"data":…}}, names nothing else)
-    const page = await api(t.app, buyer.accessToken).listings.bySlug.query({ slug: listing.slug });
+    const page = await api(t.app, buyer.accessToken).listings.public.bySlug.query({ slug: listing.slug });
     expect(JSON.stringify(page)).not.toMatch(/wish/i);
     // The trigger writes notifications only for price and status changes.
     const { rows } = await sql<{ tgname: string }>`

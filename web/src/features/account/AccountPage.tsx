@@ -151,8 +151,8 @@ function CardLink({ to, children }: { to: string; children: ReactNode }) {
 }
 
 function ProfileCard() {
-  const profile = trpc.account.profile.useQuery();
-  const genres = trpc.catalogue.genres.useQuery();
+  const profile = trpc.account.member.profile.useQuery();
+  const genres = trpc.catalogue.public.genres.useQuery();
   const favourites =
     profile.data && genres.data
       ? genres.data

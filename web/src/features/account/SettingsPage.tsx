@@ -56,7 +56,7 @@ export function SettingsPage() {
 }
 
 function ApiTokensSection() {
-  const tokens = trpc.apiTokens.list.useQuery();
+  const tokens = trpc.account.apiTokens.list.useQuery();
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
 
   return (
@@ -119,7 +119,7 @@ type FormValues = z.input<typeof createApiTokenInputSchema>;
 
 function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) => void }) {
   const utils = trpc.useUtils();
-  const create = trpc.apiTokens.create.useMutation();
+  const create = trpc.account.apiTokens.create.useMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<FormValues, unknown, z.output<typeof createApiTokenInputSchema>>({
     resolver: zodResolver(createApiTokenInputSchema),
@@ -134,7 +134,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedApiToken) =>
       const token = await create.mutateAsync(values);
       onCreated(token);
       form.reset({ name: '', scope: values.scope, expiresInDays: values.expiresInDays });
-      await utils.apiTokens.list.invalidate();
+      await utils.account.apiTokens.list.invalidate();
     } catch (error) {
       const fields = apiFieldErrors(error);
       let placed = false;
@@ -260,7 +260,7 @@ function TokenList({ tokens }: { tokens: ApiToken[] }) {
 
 function TokenRow({ token }: { token: ApiToken }) {
   const utils = trpc.useUtils();
-  const revoke = trpc.apiTokens.revoke.useMutation();
+  const revoke = trpc.account.apiTokens.revoke.useMutation();
   const [confirming, setConfirming] = useState(false);
 
   const onRevoke = async () => {
@@ -268,7 +268,7 @@ function TokenRow({ token }: { token: ApiToken }) {
       await revoke.mutateAsync({ id: token.id });
       notify.success(`Revoked "${token.name}": it no longer works.`);
       setConfirming(false);
-      await utils.apiTokens.list.invalidate();
+      await utils.account.apiTokens.list.invalidate();
     } catch (error) {
       notify.error(apiErrorMessage(error));
     }

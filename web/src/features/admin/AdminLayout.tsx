@@ -53,7 +53,7 @@ function StaffSidebar() {
   const collapsed = state === 'collapsed' && !isMobile;
   const closeSheet = useCallback(() => setOpenMobile(false), [setOpenMobile]);
   // The queues' lengths beside their links; their pages refresh them as the work is done.
-  const openReports = trpc.staffReports.openCount.useQuery(undefined, { staleTime: 60_000 });
+  const openReports = trpc.reports.staff.openCount.useQuery(undefined, { staleTime: 60_000 });
   const open = openReports.data?.open ?? 0;
   const charities = trpc.charities.waitingCount.useQuery(undefined, { staleTime: 60_000 });
   const waiting = charities.data?.waiting ?? 0;
@@ -110,7 +110,7 @@ function StaffSidebar() {
 
 function StaffSignedInAs({ collapsed }: { collapsed: boolean }) {
   const session = useSession();
-  const access = trpc.admin.access.useQuery();
+  const access = trpc.staff.dashboard.access.useQuery();
   const user = session.status === 'signed-in' ? session.user : null;
   if (!user || collapsed) return null;
   return (

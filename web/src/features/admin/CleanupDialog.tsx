@@ -66,7 +66,7 @@ function CleanupPreview({
   onClose: () => void;
 }) {
   // Always fresh: the dialog shows what the clean-up would take now.
-  const preview = trpc.admin.cleanupPreview.useQuery(undefined, { staleTime: 0, gcTime: 0 });
+  const preview = trpc.staff.dashboard.cleanupPreview.useQuery(undefined, { staleTime: 0, gcTime: 0 });
   const data = preview.data;
   const nothing = data?.total_deleted === 0;
   const rest = data ? data.total_deleted - data.sample.length : 0;

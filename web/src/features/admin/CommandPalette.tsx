@@ -1,6 +1,6 @@
 /**
  * The staff command palette, opened by the "Search (⌘K)" box or Ctrl/Cmd+K: jump to any staff
- * page, or find a person, listing or order by text (`admin.search`).
+ * page, or find a person, listing or order by text (`staff.dashboard.search`).
  */
 import { formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
@@ -55,7 +55,7 @@ export function CommandPalette({
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 200);
   const searching = open && q.length >= SEARCH_MIN_LENGTH;
-  const results = trpc.admin.search.useQuery(
+  const results = trpc.staff.dashboard.search.useQuery(
     { q },
     { enabled: searching, placeholderData: keepPreviousData, staleTime: 30_000 },
   );

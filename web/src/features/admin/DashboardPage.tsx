@@ -179,7 +179,7 @@ function PeriodSelector({
 }
 
 function Metrics({ period }: { period: AdminPeriod }) {
-  const metrics = trpc.admin.metrics.useQuery(
+  const metrics = trpc.staff.dashboard.metrics.useQuery(
     { period },
     { placeholderData: keepPreviousData, meta: { sessionExpiredAlert: SESSION_EXPIRED_ALERT } },
   );
@@ -276,7 +276,7 @@ function MetricCard({
 
 /**
  * Work waiting for staff, beside the spec's three cards (which stay as the spec fixes them,
- * from `admin.metrics`): charity applications to review (`charities.waitingCount`).
+ * from `staff.dashboard.metrics`): charity applications to review (`charities.waitingCount`).
  */
 function WaitingForStaff() {
   const charities = trpc.charities.waitingCount.useQuery(undefined, { staleTime: 30_000 });
@@ -336,30 +336,30 @@ function QuickLink({ to, icon: Icon, label }: { to: string; icon: LucideIcon; la
 
 function DemoDataManagement() {
   const utils = trpc.useUtils();
-  const refresh = () => void utils.admin.metrics.invalidate();
+  const refresh = () => void utils.staff.dashboard.metrics.invalidate();
 
   const onSeedError = (error: unknown) =>
     toast({ variant: 'destructive', title: 'Seeding failed', description: apiErrorMessage(error) });
-  const seed = trpc.admin.seed.useMutation({
+  const seed = trpc.staff.dashboard.seed.useMutation({
     onSuccess: (result) => toast({ title: 'Seeded demo data', description: seedSummary(result) }),
     onError: onSeedError,
     onSettled: refresh,
   });
-  const resetAndSeed = trpc.admin.seed.useMutation({
+  const resetAndSeed = trpc.staff.dashboard.seed.useMutation({
     onSuccess: (result) => toast({ title: 'Reset and seeded', description: seedSummary(result) }),
     onError: onSeedError,
     onSettled: refresh,
   });
-  const access = trpc.admin.access.useQuery();
+  const access = trpc.staff.dashboard.access.useQuery();
   const [cleanupOpen, setCleanupOpen] = useState(false);
-  const cleanup = trpc.admin.cleanupListings.useMutation({
+  const cleanup = trpc.staff.dashboard.cleanupListings.useMutation({
     onSuccess: (result) => toast({ title: 'Cleanup complete', description: cleanupSummary(result) }),
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Cleanup failed', description: apiErrorMessage(error) }),
     onSettled: () => {
       setCleanupOpen(false);
       refresh();
-      void utils.admin.cleanupPreview.invalidate();
+      void utils.staff.dashboard.cleanupPreview.invalidate();
     },
   });
 

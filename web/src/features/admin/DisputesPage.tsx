@@ -69,7 +69,7 @@ function DisputeQueue({ kind }: { kind: DisputeKind }) {
   usePageMeta(page.title);
   const [params] = useSearchParams();
   const status = params.get('status') === 'resolved' ? 'resolved' : 'open';
-  const queue = trpc.disputes.queue.useQuery({ kind, status }, { staleTime: 0 });
+  const queue = trpc.orders.disputes.queue.useQuery({ kind, status }, { staleTime: 0 });
   const [reviewing, setReviewing] = useState<DisputeItem | null>(null);
   return (
     <div
@@ -180,14 +180,14 @@ function DisputeRow({ item, onReview }: { item: DisputeItem; onReview: () => voi
 
 function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }) {
   const utils = trpc.useUtils();
-  const order = trpc.disputes.order.useQuery({ orderId: item.orderId }, { staleTime: 0 });
+  const order = trpc.orders.disputes.order.useQuery({ orderId: item.orderId }, { staleTime: 0 });
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | undefined>();
   const [confirming, setConfirming] = useState<'refund' | 'release' | null>(null);
-  const resolve = trpc.disputes.resolve.useMutation({
+  const resolve = trpc.orders.disputes.resolve.useMutation({
     onSuccess: (result, input) => {
-      void utils.disputes.invalidate();
-      void utils.admin.metrics.invalidate();
+      void utils.orders.disputes.invalidate();
+      void utils.staff.dashboard.metrics.invalidate();
       setConfirming(null);
       onDone();
       toast({
@@ -198,7 +198,7 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
             : `${item.sellerName} is paid for order ${item.reference}.`,
       });
     },
-    onError: () => void utils.disputes.invalidate(),
+    onError: () => void utils.orders.disputes.invalidate(),
   });
   const open = item.status === 'open';
   const payout = order.data?.payout?.amountMinor ?? null;

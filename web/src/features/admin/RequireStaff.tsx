@@ -9,14 +9,14 @@ import { ForbiddenPage } from './ForbiddenPage.tsx';
 
 /**
  * The guard of /admin and every page below it (spec sections 2 and 6). The API decides
- * (`admin.access`: a user_roles row admin or moderator, compared lower-cased; a lookup error
+ * (`staff.dashboard.access`: a user_roles row admin or moderator, compared lower-cased; a lookup error
  * denies). While it is asked, the skeleton; then the page, or the 403 page. Not signed in:
  * /login, coming back here afterwards.
  */
 export function RequireStaff() {
   const session = useSession();
   const location = useLocation();
-  const access = trpc.admin.access.useQuery(undefined, { enabled: session.status === 'signed-in' });
+  const access = trpc.staff.dashboard.access.useQuery(undefined, { enabled: session.status === 'signed-in' });
 
   if (session.status === 'signed-out') return <Navigate to={loginPath(pathOf(location))} replace />;
   if (session.status === 'error')

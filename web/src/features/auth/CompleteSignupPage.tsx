@@ -79,7 +79,7 @@ export function CompleteSignupPage() {
 }
 
 function ProfileFormLoader({ next }: { next: string | null }) {
-  const profile = trpc.account.profile.useQuery();
+  const profile = trpc.account.member.profile.useQuery();
   if (profile.isPending) {
     return (
       <p role="status" className="text-ink-muted">
@@ -117,7 +117,7 @@ function ProfileForm({ defaults, next }: { defaults: ProfileValues; next: string
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const utils = trpc.useUtils();
-  const completeSignup = trpc.account.completeSignup.useMutation();
+  const completeSignup = trpc.account.member.completeSignup.useMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<ProfileValues, unknown, z.output<typeof profileSchema>>({
     resolver: zodResolver(profileSchema),
@@ -131,7 +131,7 @@ function ProfileForm({ defaults, next }: { defaults: ProfileValues; next: string
     setProblem(null);
     try {
       await completeSignup.mutateAsync(values);
-      await Promise.all([refreshSession(queryClient), utils.account.profile.invalidate()]);
+      await Promise.all([refreshSession(queryClient), utils.account.member.profile.invalidate()]);
       await navigate(withNext('/onboarding', next));
     } catch (error) {
       const fields = apiFieldErrors(error);

@@ -12,8 +12,8 @@ export function OnboardingCompletePage() {
   const session = useSession();
   const location = useLocation();
   const skipped = Boolean((location.state as { skipped?: boolean } | null)?.skipped);
-  const profile = trpc.account.profile.useQuery();
-  const genres = trpc.catalogue.genres.useQuery();
+  const profile = trpc.account.member.profile.useQuery();
+  const genres = trpc.catalogue.public.genres.useQuery();
   const name = session.status === 'signed-in' ? session.user.displayName : '';
   const favourites =
     profile.data && genres.data

@@ -31,8 +31,8 @@ type GenreValues = z.input<typeof genresSchema>;
  */
 export function OnboardingPage() {
   usePageMeta('Pick your favourite genres', 'Tell us what you like to read.');
-  const genres = trpc.catalogue.genres.useQuery();
-  const profile = trpc.account.profile.useQuery();
+  const genres = trpc.catalogue.public.genres.useQuery();
+  const profile = trpc.account.member.profile.useQuery();
   const [params] = useSearchParams();
   const next = safeNextPath(params.get('next'));
 
@@ -82,7 +82,7 @@ function GenreForm({ genres, chosen, next }: { genres: Genre[]; chosen: string[]
   const queryClient = useQueryClient();
   const utils = trpc.useUtils();
   const session = useSession();
-  const completeOnboarding = trpc.account.completeOnboarding.useMutation();
+  const completeOnboarding = trpc.account.member.completeOnboarding.useMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const [skipping, setSkipping] = useState(false);
   const form = useForm<GenreValues, unknown, z.output<typeof genresSchema>>({
@@ -99,7 +99,7 @@ function GenreForm({ genres, chosen, next }: { genres: Genre[]; chosen: string[]
       const alreadyOnboarded = session.status === 'signed-in' && session.user.onboarded;
       if (!(skipped && alreadyOnboarded)) {
         await completeOnboarding.mutateAsync({ genreIds });
-        await Promise.all([refreshSession(queryClient), utils.account.profile.invalidate()]);
+        await Promise.all([refreshSession(queryClient), utils.account.member.profile.invalidate()]);
       }
       if (next) {
         notify.success('You’re all set', { description: 'Your account is ready. Carry on where you were.' });

@@ -40,8 +40,10 @@ export function Filters({ params, fixed = [] }: { params: ListingParams; fixed?:
   const [category, setCategory] = useFollow(params.category ?? '', params.category ?? '');
   const [genre, setGenre] = useFollow(params.genre ?? '', params.genre ?? '');
   const [charityOnly, setCharityOnly] = useFollow(params.charityOnly, String(params.charityOnly));
-  const categories = trpc.catalogue.categories.useQuery(undefined, { enabled: !fixed.includes('category') });
-  const genres = trpc.catalogue.genres.useQuery(undefined, { enabled: !fixed.includes('genre') });
+  const categories = trpc.catalogue.public.categories.useQuery(undefined, {
+    enabled: !fixed.includes('category'),
+  });
+  const genres = trpc.catalogue.public.genres.useQuery(undefined, { enabled: !fixed.includes('genre') });
   const count = activeFilterCount(params);
 
   const change = (changes: Record<string, string | null | undefined>) =>

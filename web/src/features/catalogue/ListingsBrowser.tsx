@@ -39,11 +39,11 @@ export function ListingsBrowser({
   const params = readListingParams(search);
   const input = toApiInput(params, fixed);
   const searching = mode === 'search' && params.q.trim().length > 0;
-  const browse = trpc.listings.browse.useQuery(input, {
+  const browse = trpc.listings.public.browse.useQuery(input, {
     enabled: !searching,
     placeholderData: keepPreviousData,
   });
-  const found = trpc.listings.search.useQuery(
+  const found = trpc.listings.public.search.useQuery(
     { ...input, q: params.q },
     { enabled: searching, placeholderData: keepPreviousData },
   );

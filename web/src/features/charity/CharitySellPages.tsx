@@ -30,7 +30,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { UploadError, uploadFile } from '../../lib/upload.ts';
 import { cn } from '../../lib/utils.ts';
-import { IsbnForm } from '../sell/IsbnForm.tsx';
+import { IsbnForm } from '../selling/IsbnForm.tsx';
 import { saveCsv } from './download.ts';
 
 const linkClass = 'font-semibold text-brand underline-offset-4 hover:underline';

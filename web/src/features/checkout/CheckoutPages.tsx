@@ -95,7 +95,7 @@ interface AcceptedOffer {
 function useCheckoutQuote(source: CheckoutSource | null, promoCode: string | null) {
   const slug = source?.kind === 'listing' ? source.slug : '';
   const offerId = source?.kind === 'offer' ? source.offerId : '';
-  const listing = trpc.listings.bySlug.useQuery({ slug }, { enabled: slug !== '' });
+  const listing = trpc.listings.public.bySlug.useQuery({ slug }, { enabled: slug !== '' });
   const listingId = listing.data?.id ?? '';
   const promo = promoCode ? { promoCode } : {};
   const quote = trpc.checkout.quote.useQuery(offerId ? { offerId, ...promo } : { listingId, ...promo }, {
@@ -109,7 +109,7 @@ function useCheckoutQuote(source: CheckoutSource | null, promoCode: string | nul
   });
   // The buyer's threads on this book (all of them while the quote is unknown or refused, so that
   // the book is known even then: "Finish paying" for an order already started from the offer).
-  const threads = trpc.offers.list.useQuery(
+  const threads = trpc.offers.member.list.useQuery(
     { role: 'buyer', listingId: quote.data?.listingId },
     { enabled: offerId !== '' && (Boolean(quote.data) || quote.isError) },
   );
@@ -792,8 +792,8 @@ export function CheckoutCancelPage() {
   const order = trpc.checkout.order.useQuery({ orderId }, { enabled: orderId !== '', retry: false });
   const cancelled = order.data?.status === 'cancelled';
   const slug = (cancelled && order.data?.listingSlug) || '';
-  const listing = trpc.listings.bySlug.useQuery({ slug }, { enabled: slug !== '', retry: false });
-  const threads = trpc.offers.list.useQuery(
+  const listing = trpc.listings.public.bySlug.useQuery({ slug }, { enabled: slug !== '', retry: false });
+  const threads = trpc.offers.member.list.useQuery(
     { role: 'buyer', listingId: listing.data?.id },
     { enabled: Boolean(listing.data) },
   );

@@ -29,8 +29,8 @@ export function FinishPayingButton({
     // The reservation may have just run out: show where things stand now.
     onError: () => {
       void utils.checkout.invalidate();
-      void utils.orders.invalidate();
-      void utils.listings.bySlug.invalidate();
+      void utils.orders.member.invalidate();
+      void utils.listings.public.bySlug.invalidate();
     },
   });
   const busy = resume.isPending || resume.isSuccess;

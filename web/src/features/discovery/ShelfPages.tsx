@@ -17,7 +17,7 @@ export function CategoriesPage() {
     'Categories',
     'Browse second-hand books by category: fiction, crime, fantasy, history, cookery and more.',
   );
-  const categories = trpc.discovery.categories.useQuery();
+  const categories = trpc.discovery.public.categories.useQuery();
   return (
     <>
       <PageHeader
@@ -66,7 +66,7 @@ export function CategoriesPage() {
 
 export function CategoryPage() {
   const { slug = '' } = useParams();
-  const category = trpc.discovery.category.useQuery({ slug }, noRetryOn404);
+  const category = trpc.discovery.public.category.useQuery({ slug }, noRetryOn404);
   const name = category.data?.name;
   usePageMeta(
     category.data?.seoTitle ??
@@ -109,7 +109,7 @@ export function CategoryPage() {
 
 export function GenrePage() {
   const { slug = '' } = useParams();
-  const genre = trpc.discovery.genre.useQuery({ slug }, noRetryOn404);
+  const genre = trpc.discovery.public.genre.useQuery({ slug }, noRetryOn404);
   const name = genre.data?.name;
   usePageMeta(
     name ? `${name} books` : genre.isError ? 'Genre not found' : 'Genre',
@@ -142,7 +142,7 @@ export function TrendingPage() {
     'Trending books',
     'The books readers on Reshelf are viewing, saving and buying most this fortnight.',
   );
-  const trending = trpc.discovery.trending.useQuery({ limit: 48 });
+  const trending = trpc.discovery.public.trending.useQuery({ limit: 48 });
   return (
     <>
       <PageHeader
@@ -177,7 +177,7 @@ export function RecentlyAddedPage() {
 
 export function StaffPicksPage() {
   usePageMeta('Staff picks', 'Second-hand books the Reshelf team loves, each with a line on why.');
-  const picks = trpc.discovery.staffPicks.useQuery({ limit: 48 });
+  const picks = trpc.discovery.public.staffPicks.useQuery({ limit: 48 });
   const notes = new Map(picks.data?.map((pick) => [pick.id, pick.note]));
   return (
     <>

@@ -32,7 +32,7 @@ function useAfterChange(onDone: () => void) {
   const refused = useTierRefusal();
   return {
     onSuccess: () => {
-      void utils.globalAdmin.overview.invalidate();
+      void utils.platform.globalAdmin.overview.invalidate();
       onDone();
     },
     refused,
@@ -53,7 +53,7 @@ export function SetTierDialog({
   const [tier, setTier] = useState<AdminTier>((record?.tier as AdminTier) ?? 'read_only');
   const [error, setError] = useState<string | null>(null);
   const after = useAfterChange(() => onOpenChange(false));
-  const save = trpc.globalAdmin.setAdminTier.useMutation({
+  const save = trpc.platform.globalAdmin.setAdminTier.useMutation({
     onSuccess: (result) => {
       toast.success(
         record && !record.isActive ? 'Admin record reactivated' : record ? 'Tier changed' : 'Tier granted',
@@ -133,7 +133,7 @@ export function DeactivateDialog({
 }) {
   const [error, setError] = useState<string | null>(null);
   const after = useAfterChange(() => onOpenChange(false));
-  const deactivate = trpc.globalAdmin.deactivateAdmin.useMutation({
+  const deactivate = trpc.platform.globalAdmin.deactivateAdmin.useMutation({
     onSuccess: (result) => {
       toast.success('Admin record deactivated', {
         description: `${result.email} no longer has global admin.`,

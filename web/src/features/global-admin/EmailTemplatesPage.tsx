@@ -26,12 +26,12 @@ import { useSession } from '../auth/session.ts';
 import { AdminCallFailed, useTierRefusal } from './access.tsx';
 import { formatDate, GlobalAdminFrame } from './GlobalAdminFrame.tsx';
 
-type Template = inferRouterOutputs<AppRouter>['globalAdmin']['emailTemplates'][number];
-type TemplateKey = inferRouterInputs<AppRouter>['globalAdmin']['publishEmailTemplate']['key'];
+type Template = inferRouterOutputs<AppRouter>['platform']['globalAdmin']['emailTemplates'][number];
+type TemplateKey = inferRouterInputs<AppRouter>['platform']['globalAdmin']['publishEmailTemplate']['key'];
 
 export function EmailTemplatesPage() {
   usePageMeta('Email templates');
-  const templates = trpc.globalAdmin.emailTemplates.useQuery();
+  const templates = trpc.platform.globalAdmin.emailTemplates.useQuery();
   const session = useSession();
   const level = session.status === 'signed-in' ? session.user.adminLevel : 0;
   const [params, setParams] = useSearchParams();
@@ -85,28 +85,28 @@ function DraftEditor({ template, canPublish }: { template: Template; canPublish:
     problem,
     previewing,
     show: showPreview,
-  } = useTemplatePreview(() => utils.globalAdmin.previewEmailTemplate.fetch(edit), refused);
+  } = useTemplatePreview(() => utils.platform.globalAdmin.previewEmailTemplate.fetch(edit), refused);
   const unsaved = subject !== start.subject || body !== start.body;
 
   const fail = (title: string) => (error: unknown) => {
     if (!refused(error)) toast.error(title, { description: apiErrorMessage(error) });
   };
-  const refresh = () => void utils.globalAdmin.emailTemplates.invalidate();
-  const save = trpc.globalAdmin.saveEmailTemplateDraft.useMutation({
+  const refresh = () => void utils.platform.globalAdmin.emailTemplates.invalidate();
+  const save = trpc.platform.globalAdmin.saveEmailTemplateDraft.useMutation({
     onSuccess: () => {
       toast.success('Draft saved', { description: 'Nothing is sent from it until it is published.' });
       refresh();
     },
     onError: fail('Draft not saved'),
   });
-  const discard = trpc.globalAdmin.discardEmailTemplateDraft.useMutation({
+  const discard = trpc.platform.globalAdmin.discardEmailTemplateDraft.useMutation({
     onSuccess: () => {
       toast.success('Draft discarded', { description: `“${template.name}” keeps the wording in use.` });
       refresh();
     },
     onError: fail('Draft not discarded'),
   });
-  const publish = trpc.globalAdmin.publishEmailTemplate.useMutation({
+  const publish = trpc.platform.globalAdmin.publishEmailTemplate.useMutation({
     onSuccess: () => {
       toast.success('Draft published', {
         description: `“${template.name}” is sent with this wording from now on.`,
@@ -115,7 +115,7 @@ function DraftEditor({ template, canPublish }: { template: Template; canPublish:
     },
     onError: fail('Draft not published'),
   });
-  const sendTest = trpc.globalAdmin.sendTestEmail.useMutation({
+  const sendTest = trpc.platform.globalAdmin.sendTestEmail.useMutation({
     onSuccess: (result) =>
       toast.success('Test email sent', { description: `“${result.subject}” went to ${result.to}.` }),
     onError: fail('Test email not sent'),

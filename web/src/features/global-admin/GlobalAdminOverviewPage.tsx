@@ -22,7 +22,7 @@ type Editing = { kind: 'grant' } | { kind: 'tier' | 'deactivate'; record: AdminR
  */
 export function GlobalAdminOverviewPage() {
   usePageMeta('Global admin');
-  const overview = trpc.globalAdmin.overview.useQuery();
+  const overview = trpc.platform.globalAdmin.overview.useQuery();
   const session = useSession();
   const [editing, setEditing] = useState<Editing>(null);
   const selfId = session.status === 'signed-in' ? session.user.id : null;

@@ -12,7 +12,7 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 
-type Health = inferRouterOutputs<AppRouter>['globalAdmin']['health'];
+type Health = inferRouterOutputs<AppRouter>['platform']['globalAdmin']['health'];
 type Status = Health['status'];
 
 const STATUS_LABEL: Record<Status, string> = { ok: 'Healthy', warning: 'Needs a look', failing: 'Failing' };
@@ -109,7 +109,7 @@ function Fact({ term, children, testId }: { term: string; children: ReactNode; t
 }
 
 export function PlatformHealthPanel() {
-  const health = trpc.globalAdmin.health.useQuery(undefined, { refetchInterval: 30_000 });
+  const health = trpc.platform.globalAdmin.health.useQuery(undefined, { refetchInterval: 30_000 });
 
   return (
     <section aria-labelledby="health-title" className="mt-10" data-testid="platform-health">

@@ -26,7 +26,7 @@ export function CategorySection() {
 }
 
 function CategoryList() {
-  const categories = trpc.catalogue.categories.useQuery();
+  const categories = trpc.catalogue.public.categories.useQuery();
 
   if (categories.isPending) {
     return (

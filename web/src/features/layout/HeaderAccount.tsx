@@ -73,7 +73,8 @@ function AccountMenu({ user }: { user: SessionUser }) {
   const name = user.displayName || user.email;
   const initial = name.trim().charAt(0).toUpperCase() || '?';
   // On phones the header has no room for the messages link: the avatar carries a dot instead.
-  const unreadMessages = trpc.messages.unread.useQuery(undefined, { staleTime: 15_000 }).data?.messages ?? 0;
+  const unreadMessages =
+    trpc.messages.member.unread.useQuery(undefined, { staleTime: 15_000 }).data?.messages ?? 0;
 
   useEffect(() => {
     if (!open) return;

@@ -36,7 +36,10 @@ export function ListingOffer({ listing }: { listing: ListingDetail }) {
 }
 
 function BuyerOffer({ listing }: { listing: ListingDetail }) {
-  const threads = trpc.offers.list.useQuery({ role: 'buyer', listingId: listing.id }, { staleTime: 0 });
+  const threads = trpc.offers.member.list.useQuery(
+    { role: 'buyer', listingId: listing.id },
+    { staleTime: 0 },
+  );
   const [open, setOpen] = useState(false);
   if (threads.isPending || threads.isError) return null;
   const thread = threads.data[0];
@@ -136,9 +139,9 @@ function MakeOfferDialog({
   const utils = trpc.useUtils();
   const asking = listing.price.itemMinor;
   const least = minimumOfferMinor(asking);
-  const make = trpc.offers.make.useMutation({
+  const make = trpc.offers.member.make.useMutation({
     onSuccess: () => {
-      void utils.offers.list.invalidate();
+      void utils.offers.member.list.invalidate();
       onOpenChange(false);
       notify.success(`Offer sent: the seller has ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours to answer`);
     },

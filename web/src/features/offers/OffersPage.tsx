@@ -30,7 +30,10 @@ export function OffersPage() {
   usePageMeta('Your offers');
   const [params] = useSearchParams();
   const view: View = params.get('view') === 'received' ? 'received' : 'made';
-  const list = trpc.offers.list.useQuery({ role: view === 'made' ? 'buyer' : 'seller' }, { staleTime: 0 });
+  const list = trpc.offers.member.list.useQuery(
+    { role: view === 'made' ? 'buyer' : 'seller' },
+    { staleTime: 0 },
+  );
   return (
     <div>
       <PageHeader
@@ -112,14 +115,14 @@ function ThreadCard({ thread }: { thread: OfferThread }) {
   const [confirming, setConfirming] = useState<'decline' | 'withdraw' | null>(null);
   const current = thread.rounds.at(-1);
   const refresh = () => {
-    void utils.offers.list.invalidate();
-    void utils.listings.invalidate();
+    void utils.offers.member.list.invalidate();
+    void utils.listings.public.invalidate();
   };
   const onError = (error: unknown) => {
     notify.error(apiErrorMessage(error));
     refresh();
   };
-  const respond = trpc.offers.respond.useMutation({
+  const respond = trpc.offers.member.respond.useMutation({
     onSuccess: (result) => {
       refresh();
       setConfirming(null);
@@ -135,7 +138,7 @@ function ThreadCard({ thread }: { thread: OfferThread }) {
       onError(error);
     },
   });
-  const withdraw = trpc.offers.withdraw.useMutation({
+  const withdraw = trpc.offers.member.withdraw.useMutation({
     onSuccess: () => {
       refresh();
       setConfirming(null);
@@ -146,7 +149,7 @@ function ThreadCard({ thread }: { thread: OfferThread }) {
       onError(error);
     },
   });
-  const counter = trpc.offers.counter.useMutation({
+  const counter = trpc.offers.member.counter.useMutation({
     onSuccess: () => {
       refresh();
       setCountering(false);
@@ -328,7 +331,7 @@ function ThreadCard({ thread }: { thread: OfferThread }) {
 /** "Report" beside a message the other person sent: it goes to our team's queue. */
 function ReportMessage({ offerId, from }: { offerId: string; from: string }) {
   const [open, setOpen] = useState(false);
-  const report = trpc.reports.message.useMutation();
+  const report = trpc.reports.member.message.useMutation();
   return (
     <>
       <Button

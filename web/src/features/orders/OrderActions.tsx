@@ -30,8 +30,8 @@ import { Panel } from './OrderParts.tsx';
 function useRefreshOrders() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.orders.invalidate();
-    void utils.offers.invalidate();
+    void utils.orders.member.invalidate();
+    void utils.offers.member.invalidate();
   };
 }
 
@@ -82,7 +82,7 @@ function DispatchForm({ order }: { order: OrderDetail }) {
   const [carrier, setCarrier] = useState<Carrier | ''>('');
   const [trackingRef, setTrackingRef] = useState('');
   const [errors, setErrors] = useState<{ carrier?: string; trackingRef?: string }>({});
-  const dispatch = trpc.orders.dispatch.useMutation({
+  const dispatch = trpc.orders.member.dispatch.useMutation({
     onSuccess: () => {
       refresh();
       notify.success('Dispatched: we’ve emailed the buyer the tracking reference');
@@ -150,7 +150,7 @@ export function BuyerActions({ order }: { order: OrderDetail }) {
   const { actions } = order;
   const refresh = useRefreshOrders();
   const [dialog, setDialog] = useState<BuyerDialog>(null);
-  const arrived = trpc.orders.markArrived.useMutation({
+  const arrived = trpc.orders.member.markArrived.useMutation({
     onSuccess: () => {
       refresh();
       notify.success('Thanks: check it over, then tap “Everything is OK”');
@@ -160,14 +160,14 @@ export function BuyerActions({ order }: { order: OrderDetail }) {
       notify.error(apiErrorMessage(error));
     },
   });
-  const confirm = trpc.orders.confirm.useMutation({
+  const confirm = trpc.orders.member.confirm.useMutation({
     onSuccess: () => {
       refresh();
       setDialog(null);
       notify.success('Order complete: the seller has been paid. Happy reading!');
     },
   });
-  const withdraw = trpc.orders.withdrawReport.useMutation({
+  const withdraw = trpc.orders.member.withdrawReport.useMutation({
     onSuccess: () => {
       refresh();
       setDialog(null);
@@ -326,10 +326,10 @@ function ReasonDialog({
     setReason('');
     notify.success(message);
   };
-  const cancel = trpc.orders.cancel.useMutation({
+  const cancel = trpc.orders.member.cancel.useMutation({
     onSuccess: () => done('Order cancelled: the buyer is being refunded in full'),
   });
-  const report = trpc.orders.reportProblem.useMutation({
+  const report = trpc.orders.member.reportProblem.useMutation({
     onSuccess: () => done('Report sent: the seller’s payment is on hold while we look into it'),
   });
   const mutation = kind === 'cancel' ? cancel : report;

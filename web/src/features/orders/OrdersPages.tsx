@@ -53,7 +53,7 @@ function OrderList({ party: role }: { party: OrderRole }) {
   usePageMeta(meta.title);
   const [params] = useSearchParams();
   const status: ListStatus = params.get('status') === 'done' ? 'done' : 'open';
-  const list = trpc.orders.list.useQuery({ role, status }, { staleTime: 0 });
+  const list = trpc.orders.member.list.useQuery({ role, status }, { staleTime: 0 });
   return (
     <div>
       <PageHeader
@@ -178,7 +178,7 @@ function OrderDetailPage({ party: role }: { party: OrderRole }) {
   const meta = ROLE[role];
   const { orderId = '' } = useParams();
   const valid = isRouteId(orderId);
-  const order = trpc.orders.get.useQuery(
+  const order = trpc.orders.member.get.useQuery(
     { orderId },
     { enabled: valid, staleTime: 0, retry: (count, error) => !isNotFound(error) && count < 1 },
   );

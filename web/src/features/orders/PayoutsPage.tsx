@@ -22,7 +22,7 @@ const STATUS: Record<PayoutsView['items'][number]['status'], { label: string; to
 
 export function PayoutsPage() {
   usePageMeta('Your payouts');
-  const payouts = trpc.orders.payouts.useQuery({}, { staleTime: 0 });
+  const payouts = trpc.orders.member.payouts.useQuery({}, { staleTime: 0 });
   return (
     <div>
       <PageHeader

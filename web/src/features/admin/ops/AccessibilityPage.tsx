@@ -132,7 +132,7 @@ export function AccessibilityPage() {
 }
 
 function StatementEditor() {
-  const statement = trpc.accessibility.statement.useQuery();
+  const statement = trpc.staff.accessibility.statement.useQuery();
   const utils = trpc.useUtils();
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
@@ -143,10 +143,10 @@ function StatementEditor() {
     setDescription(statement.data.description);
     setBody(statement.data.bodyMarkdown);
   }, [statement.data]);
-  const save = trpc.accessibility.saveStatement.useMutation({
+  const save = trpc.staff.accessibility.saveStatement.useMutation({
     onSuccess: () => {
       toast({ title: 'Statement saved', description: 'The accessibility statement page shows it now.' });
-      void utils.accessibility.invalidate();
+      void utils.staff.accessibility.invalidate();
       void utils.pages.invalidate();
     },
     onError: (error) =>

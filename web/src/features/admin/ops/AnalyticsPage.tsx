@@ -27,7 +27,7 @@ function label(bucket: string): string {
 export function AnalyticsPage() {
   const [params, setParams] = useSearchParams();
   const range: Range = params.get('range') === 'monthly' ? 'monthly' : 'daily';
-  const series = trpc.analytics.series.useQuery({ range });
+  const series = trpc.staff.analytics.series.useQuery({ range });
   const choose = (next: Range) =>
     setParams(
       (current) => {

@@ -30,8 +30,8 @@ export function AuditPage() {
     ...(before ? { before } : {}),
     limit: 50,
   };
-  const log = trpc.audit.search.useQuery(input, { placeholderData: keepPreviousData });
-  const actions = trpc.audit.actions.useQuery();
+  const log = trpc.staff.audit.search.useQuery(input, { placeholderData: keepPreviousData });
+  const actions = trpc.staff.audit.actions.useQuery();
 
   function apply(event: FormEvent) {
     event.preventDefault();

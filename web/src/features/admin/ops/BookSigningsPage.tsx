@@ -14,7 +14,7 @@ import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
-type Signing = inferRouterOutputs<AppRouter>['bookSignings']['list'][number];
+type Signing = inferRouterOutputs<AppRouter>['discovery']['staff']['bookSignings']['list'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -27,11 +27,11 @@ function toLocalInput(iso: string): string {
 }
 
 export function BookSigningsPage() {
-  const signings = trpc.bookSignings.list.useQuery();
+  const signings = trpc.discovery.staff.bookSignings.list.useQuery();
   const utils = trpc.useUtils();
-  const refresh = () => void utils.bookSignings.invalidate();
+  const refresh = () => void utils.discovery.staff.bookSignings.invalidate();
   const [editing, setEditing] = useState<string | null>(null);
-  const publish = trpc.bookSignings.setPublished.useMutation({
+  const publish = trpc.discovery.staff.bookSignings.setPublished.useMutation({
     onSuccess: (_data, input) => toast({ title: input.published ? 'Event published' : 'Event unpublished' }),
     onSettled: refresh,
     onError: failed('Event not changed'),
@@ -135,7 +135,7 @@ function SigningForm({
   const [venue, setVenue] = useState(signing?.venue ?? '');
   const [startsAt, setStartsAt] = useState(signing ? toLocalInput(signing.startsAt) : '');
   const [description, setDescription] = useState(signing?.description ?? '');
-  const create = trpc.bookSignings.create.useMutation({
+  const create = trpc.discovery.staff.bookSignings.create.useMutation({
     onSuccess: () => {
       toast({ title: 'Event created', description: 'It is a draft until you publish it.' });
       setTitle('');
@@ -147,7 +147,7 @@ function SigningForm({
     },
     onError: failed('Event not created'),
   });
-  const update = trpc.bookSignings.update.useMutation({
+  const update = trpc.discovery.staff.bookSignings.update.useMutation({
     onSuccess: () => {
       toast({ title: 'Event saved' });
       onDone();

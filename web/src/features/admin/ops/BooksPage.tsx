@@ -18,7 +18,7 @@ import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
 
-type Book = inferRouterOutputs<AppRouter>['staffBooks']['search'][number];
+type Book = inferRouterOutputs<AppRouter>['catalogue']['staff']['search'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -30,7 +30,7 @@ export function BooksPage() {
   useEffect(() => setDraft(q), [q]);
   const [editing, setEditing] = useState<Book | null>(null);
   const [merging, setMerging] = useState<Book | null>(null);
-  const books = trpc.staffBooks.search.useQuery(
+  const books = trpc.catalogue.staff.search.useQuery(
     { ...(q ? { q } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );
@@ -121,17 +121,17 @@ export function BooksPage() {
 
 function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
   const utils = trpc.useUtils();
-  const categories = trpc.catalogue.categories.useQuery();
+  const categories = trpc.catalogue.public.categories.useQuery();
   const [title, setTitle] = useState(book.title);
   const [authors, setAuthors] = useState(book.authors.join('\n'));
   const [description, setDescription] = useState(book.description ?? '');
   const [category, setCategory] = useState(book.category ?? '');
-  const update = trpc.staffBooks.update.useMutation({
+  const update = trpc.catalogue.staff.update.useMutation({
     onSuccess: () => {
       toast({ title: 'Book saved', description: 'Its listings show the change.' });
       onDone();
     },
-    onSettled: () => void utils.staffBooks.invalidate(),
+    onSettled: () => void utils.catalogue.staff.invalidate(),
     onError: failed('Book not saved'),
   });
   function submit(event: FormEvent) {
@@ -203,8 +203,11 @@ function MergeBook({ duplicate, onDone }: { duplicate: Book; onDone: () => void 
   const utils = trpc.useUtils();
   const [draft, setDraft] = useState(duplicate.title);
   const [q, setQ] = useState(duplicate.title);
-  const candidates = trpc.staffBooks.search.useQuery({ q, limit: 10 }, { placeholderData: keepPreviousData });
-  const merge = trpc.staffBooks.merge.useMutation({
+  const candidates = trpc.catalogue.staff.search.useQuery(
+    { q, limit: 10 },
+    { placeholderData: keepPreviousData },
+  );
+  const merge = trpc.catalogue.staff.merge.useMutation({
     onSuccess: (result) => {
       toast({
         title: 'Books merged',
@@ -212,7 +215,7 @@ function MergeBook({ duplicate, onDone }: { duplicate: Book; onDone: () => void 
       });
       onDone();
     },
-    onSettled: () => void utils.staffBooks.invalidate(),
+    onSettled: () => void utils.catalogue.staff.invalidate(),
     onError: failed('Books not merged'),
   });
   const others = (candidates.data ?? []).filter((book) => book.id !== duplicate.id);

@@ -18,7 +18,7 @@ import { trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
 
 type Kind = 'category' | 'genre';
-type Node = inferRouterOutputs<AppRouter>['taxonomy']['trees']['categories'][number];
+type Node = inferRouterOutputs<AppRouter>['catalogue']['taxonomy']['trees']['categories'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -40,7 +40,7 @@ function inTreeOrder(nodes: Node[]): { node: Node; depth: number; first: boolean
 }
 
 export function CategoriesPage() {
-  const trees = trpc.taxonomy.trees.useQuery();
+  const trees = trpc.catalogue.taxonomy.trees.useQuery();
   return (
     <AdminPageFrame
       title="Categories"
@@ -69,17 +69,20 @@ export function CategoriesPage() {
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.taxonomy.invalidate();
-    void utils.discovery.invalidate();
-    void utils.catalogue.invalidate();
+    void utils.catalogue.taxonomy.invalidate();
+    void utils.discovery.public.invalidate();
+    void utils.catalogue.public.invalidate();
   };
 }
 
 function TreeSection({ kind, title, nodes }: { kind: Kind; title: string; nodes: Node[] }) {
   const refresh = useRefresh();
   const [editing, setEditing] = useState<string | null>(null);
-  const move = trpc.taxonomy.move.useMutation({ onSettled: refresh, onError: failed('Order not saved') });
-  const retire = trpc.taxonomy.retire.useMutation({
+  const move = trpc.catalogue.taxonomy.move.useMutation({
+    onSettled: refresh,
+    onError: failed('Order not saved'),
+  });
+  const retire = trpc.catalogue.taxonomy.retire.useMutation({
     onSuccess: () => toast({ title: kind === 'category' ? 'Category retired' : 'Genre retired' }),
     onSettled: refresh,
     onError: failed('Not retired'),
@@ -204,7 +207,7 @@ function NodeForm({
   const [description, setDescription] = useState(node?.description ?? '');
   const [parentId, setParentId] = useState(node?.parentId ?? '');
   const label = kind === 'category' ? 'category' : 'genre';
-  const add = trpc.taxonomy.add.useMutation({
+  const add = trpc.catalogue.taxonomy.add.useMutation({
     onSuccess: () => {
       toast({ title: `${name.trim()} added` });
       setName('');
@@ -216,7 +219,7 @@ function NodeForm({
     },
     onError: failed(`The ${label} was not added`),
   });
-  const update = trpc.taxonomy.update.useMutation({
+  const update = trpc.catalogue.taxonomy.update.useMutation({
     onSuccess: () => {
       toast({ title: `${name.trim()} saved` });
       onDone();

@@ -17,7 +17,7 @@ import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
-type Outputs = inferRouterOutputs<AppRouter>['coversBackfill'];
+type Outputs = inferRouterOutputs<AppRouter>['catalogue']['covers'];
 type Run = Outputs['overview']['runs'][number];
 type Outcome = NonNullable<Outputs['run']['items'][number]['outcome']>;
 
@@ -45,9 +45,9 @@ export function runSummary(run: Pick<Run, 'found' | 'checked' | 'noIsbn' | 'erro
 
 export function CoversBackfillPage() {
   const utils = trpc.useUtils();
-  const access = trpc.admin.access.useQuery();
+  const access = trpc.staff.dashboard.access.useQuery();
   // While a run is going, the list and the runs follow it (the report polls on its own).
-  const overview = trpc.coversBackfill.overview.useQuery(undefined, {
+  const overview = trpc.catalogue.covers.overview.useQuery(undefined, {
     staleTime: 0,
     refetchInterval: (query) =>
       query.state.data?.runs.some((run) => run.status === 'running') ? 1500 : false,
@@ -55,7 +55,7 @@ export function CoversBackfillPage() {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [runId, setRunId] = useState<string | null>(null);
   const shownRun = runId ?? overview.data?.runs[0]?.id ?? null;
-  const start = trpc.coversBackfill.start.useMutation({
+  const start = trpc.catalogue.covers.start.useMutation({
     onSuccess: (result) => {
       setRunId(result.runId);
       setChosen(new Set());
@@ -63,7 +63,7 @@ export function CoversBackfillPage() {
         title: 'Backfill started',
         description: `Looking up ${result.requested} ${result.requested === 1 ? 'book' : 'books'}.`,
       });
-      void utils.coversBackfill.overview.invalidate();
+      void utils.catalogue.covers.overview.invalidate();
     },
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Backfill not started', description: apiErrorMessage(error) }),
@@ -221,7 +221,7 @@ export function CoversBackfillPage() {
 }
 
 function RunReport({ runId }: { runId: string }) {
-  const run = trpc.coversBackfill.run.useQuery(
+  const run = trpc.catalogue.covers.run.useQuery(
     { runId },
     { refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false), staleTime: 0 },
   );

@@ -22,8 +22,8 @@ import {
 } from './EmailTemplateFields.tsx';
 
 export function EmailsPage() {
-  const templates = trpc.emailTemplates.list.useQuery();
-  const access = trpc.admin.access.useQuery();
+  const templates = trpc.staff.emailTemplates.list.useQuery();
+  const access = trpc.staff.dashboard.access.useQuery();
   const [params, setParams] = useSearchParams();
   const selectedKey = params.get('template') ?? templates.data?.[0]?.key;
   const selected = templates.data?.find((template) => template.key === selectedKey);
@@ -54,8 +54,8 @@ export function EmailsPage() {
   );
 }
 
-type Template = inferRouterOutputs<AppRouter>['emailTemplates']['list'][number];
-type TemplateKey = inferRouterInputs<AppRouter>['emailTemplates']['reset']['key'];
+type Template = inferRouterOutputs<AppRouter>['staff']['emailTemplates']['list'][number];
+type TemplateKey = inferRouterInputs<AppRouter>['staff']['emailTemplates']['reset']['key'];
 
 function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: boolean }) {
   const utils = trpc.useUtils();
@@ -73,12 +73,12 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
     problem,
     previewing,
     show: showPreview,
-  } = useTemplatePreview(() => utils.emailTemplates.preview.fetch(edit));
+  } = useTemplatePreview(() => utils.staff.emailTemplates.preview.fetch(edit));
 
   const fail = (title: string) => (error: unknown) =>
     toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
-  const refresh = () => void utils.emailTemplates.list.invalidate();
-  const update = trpc.emailTemplates.update.useMutation({
+  const refresh = () => void utils.staff.emailTemplates.list.invalidate();
+  const update = trpc.staff.emailTemplates.update.useMutation({
     onSuccess: () => {
       toast({
         title: 'Template published',
@@ -88,7 +88,7 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
     },
     onError: fail('Template not saved'),
   });
-  const reset = trpc.emailTemplates.reset.useMutation({
+  const reset = trpc.staff.emailTemplates.reset.useMutation({
     onSuccess: () => {
       toast({
         title: 'Back to the default',
@@ -98,7 +98,7 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
     },
     onError: fail('Template not reset'),
   });
-  const sendTest = trpc.emailTemplates.sendTest.useMutation({
+  const sendTest = trpc.staff.emailTemplates.sendTest.useMutation({
     onSuccess: (result) =>
       toast({ title: 'Test email sent', description: `“${result.subject}” went to ${result.to}.` }),
     onError: fail('Test email not sent'),

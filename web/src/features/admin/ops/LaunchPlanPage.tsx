@@ -16,17 +16,17 @@ const failed = (title: string) => (error: unknown) =>
 
 export function LaunchPlanPage() {
   const utils = trpc.useUtils();
-  const items = trpc.launchPlan.list.useQuery();
-  const refresh = () => void utils.launchPlan.invalidate();
-  const setDone = trpc.launchPlan.setDone.useMutation({
+  const items = trpc.staff.launchPlan.list.useQuery();
+  const refresh = () => void utils.staff.launchPlan.invalidate();
+  const setDone = trpc.staff.launchPlan.setDone.useMutation({
     onSettled: refresh,
     onError: failed('Item not updated'),
   });
-  const reorder = trpc.launchPlan.reorder.useMutation({
+  const reorder = trpc.staff.launchPlan.reorder.useMutation({
     onSettled: refresh,
     onError: failed('Order not saved'),
   });
-  const remove = trpc.launchPlan.remove.useMutation({
+  const remove = trpc.staff.launchPlan.remove.useMutation({
     onSuccess: () => toast({ title: 'Item removed' }),
     onSettled: refresh,
     onError: failed('Item not removed'),
@@ -133,7 +133,7 @@ export function LaunchPlanPage() {
 function AddItem({ onAdded }: { onAdded: () => void }) {
   const [title, setTitle] = useState('');
   const [owner, setOwner] = useState('');
-  const add = trpc.launchPlan.add.useMutation({
+  const add = trpc.staff.launchPlan.add.useMutation({
     onSuccess: () => {
       toast({ title: 'Item added' });
       setTitle('');

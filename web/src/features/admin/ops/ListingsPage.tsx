@@ -33,7 +33,7 @@ export function ListingsPage() {
   const status = (STATUSES as readonly string[]).includes(filter.status)
     ? (filter.status as Status)
     : undefined;
-  const listings = trpc.staffListings.search.useQuery(
+  const listings = trpc.listings.staff.search.useQuery(
     {
       ...(filter.q ? { q: filter.q } : {}),
       ...(filter.seller ? { seller: filter.seller } : {}),
@@ -129,7 +129,7 @@ function ListingRow({ listing }: { listing: Listing }) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const removed = listing.status === 'removed';
-  const change = trpc.staffListings.setRemoved.useMutation({
+  const change = trpc.listings.staff.setRemoved.useMutation({
     onSuccess: (result) => {
       toast({
         title: result.status === 'removed' ? 'Listing removed' : 'Listing restored',
@@ -137,7 +137,7 @@ function ListingRow({ listing }: { listing: Listing }) {
       });
       setOpen(false);
       setReason('');
-      void utils.staffListings.search.invalidate();
+      void utils.listings.staff.search.invalidate();
     },
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Listing not changed', description: apiErrorMessage(error) }),

@@ -45,8 +45,8 @@ function JobRunsPanel() {
   const errorsOnly = params.get('errors') === '1';
   const pages = useKeysetPages();
   const before = pages.before;
-  const jobs = trpc.jobLog.jobs.useQuery();
-  const runs = trpc.jobLog.runs.useQuery(
+  const jobs = trpc.staff.jobLog.jobs.useQuery();
+  const runs = trpc.staff.jobLog.runs.useQuery(
     { ...(job ? { job } : {}), errorsOnly, ...(before ? { before } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );

@@ -23,7 +23,7 @@ import { cn } from '../../../lib/utils.ts';
 import { offerStatusLabel } from '../../orders/format.ts';
 import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
-type Thread = inferRouterOutputs<AppRouter>['staffOffers']['search'][number];
+type Thread = inferRouterOutputs<AppRouter>['offers']['staff']['search'][number];
 
 const STATUSES = [
   'pending',
@@ -73,7 +73,7 @@ export function OffersPage() {
   const period = pick<AdminPeriod>(ADMIN_PERIODS, params.get('period'));
   const [draft, setDraft] = useState(q);
   useEffect(() => setDraft(q), [q]);
-  const threads = trpc.staffOffers.search.useQuery(
+  const threads = trpc.offers.staff.search.useQuery(
     { ...(q ? { q } : {}), ...(status ? { status } : {}), ...(period ? { period } : {}), limit: 50 },
     { placeholderData: keepPreviousData, staleTime: 0 },
   );
@@ -168,7 +168,7 @@ export function OffersPage() {
 }
 
 function Summary() {
-  const summary = trpc.staffOffers.summary.useQuery(undefined, { staleTime: 0 });
+  const summary = trpc.offers.staff.summary.useQuery(undefined, { staleTime: 0 });
   if (summary.isError) return <EmptyState>{apiErrorMessage(summary.error)}</EmptyState>;
   const data = summary.data;
   const figures = [
@@ -214,7 +214,7 @@ function ThreadCard({ thread }: { thread: Thread }) {
   const utils = trpc.useUtils();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
-  const cancel = trpc.staffOffers.cancel.useMutation({
+  const cancel = trpc.offers.staff.cancel.useMutation({
     onSuccess: (result) => {
       setOpen(false);
       setReason('');
@@ -225,7 +225,7 @@ function ThreadCard({ thread }: { thread: Thread }) {
           : 'Both people have been emailed.',
       });
     },
-    onSettled: () => void utils.staffOffers.invalidate(),
+    onSettled: () => void utils.offers.staff.invalidate(),
   });
   const current = thread.rounds.at(-1);
   const who = (madeBy: 'buyer' | 'seller') =>

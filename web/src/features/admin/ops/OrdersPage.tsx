@@ -115,7 +115,7 @@ function Loading({ what }: { what: string }) {
 export function OrdersPage() {
   const filters = useFilters();
   const status = pick(ORDER_STATUSES, filters.status);
-  const orders = trpc.staffOrders.search.useQuery(
+  const orders = trpc.orders.staff.search.useQuery(
     { ...(filters.q ? { q: filters.q } : {}), ...(status ? { status } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );
@@ -172,7 +172,7 @@ export function OrdersPage() {
 export function PaymentsPage() {
   const filters = useFilters();
   const status = pick(PAYMENT_STATUSES, filters.status);
-  const payments = trpc.staffOrders.payments.useQuery(
+  const payments = trpc.orders.staff.payments.useQuery(
     { ...(filters.q ? { q: filters.q } : {}), ...(status ? { status } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );
@@ -251,7 +251,7 @@ function OrderSheet({ orderId, onClose }: { orderId: string | null; onClose: () 
 }
 
 function OrderView({ orderId }: { orderId: string }) {
-  const order = trpc.disputes.order.useQuery({ orderId }, { staleTime: 0 });
+  const order = trpc.orders.disputes.order.useQuery({ orderId }, { staleTime: 0 });
   return (
     <SheetContent side="right" className="w-full max-w-xl overflow-y-auto" data-testid="order-sheet">
       {order.isError ? (
@@ -300,7 +300,7 @@ function Refund({ orderId, leftMinor }: { orderId: string; leftMinor: number }) 
   const [full, setFull] = useState(true);
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
-  const refund = trpc.staffOrders.refund.useMutation({
+  const refund = trpc.orders.staff.refund.useMutation({
     onSuccess: (result) => {
       toast({
         title: 'Refund sent',
@@ -312,9 +312,9 @@ function Refund({ orderId, leftMinor }: { orderId: string; leftMinor: number }) 
       });
       setAmount('');
       setReason('');
-      void utils.disputes.order.invalidate({ orderId });
-      void utils.staffOrders.invalidate();
-      void utils.admin.metrics.invalidate();
+      void utils.orders.disputes.order.invalidate({ orderId });
+      void utils.orders.staff.invalidate();
+      void utils.staff.dashboard.metrics.invalidate();
     },
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Refund not sent', description: apiErrorMessage(error) }),

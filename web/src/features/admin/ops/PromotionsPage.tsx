@@ -22,7 +22,7 @@ import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
-type Promotion = inferRouterOutputs<AppRouter>['promotions']['list'][number];
+type Promotion = inferRouterOutputs<AppRouter>['money']['promotions']['list'][number];
 
 const STATUS: Record<Promotion['status'], { label: string; className: string }> = {
   live: { label: 'Live', className: 'bg-moss-soft text-moss' },
@@ -42,15 +42,15 @@ function discountOf(promotion: Pick<Promotion, 'kind' | 'percentOff' | 'amountOf
 }
 
 export function PromotionsPage() {
-  const promotions = trpc.promotions.list.useQuery();
-  const access = trpc.admin.access.useQuery();
+  const promotions = trpc.money.promotions.list.useQuery();
+  const access = trpc.staff.dashboard.access.useQuery();
   const isAdmin = access.data?.isAdmin ?? false;
   const utils = trpc.useUtils();
   // null: closed; 'new': creating; otherwise the promotion being edited.
   const [editing, setEditing] = useState<Promotion | 'new' | null>(null);
-  const setActive = trpc.promotions.setActive.useMutation({
+  const setActive = trpc.money.promotions.setActive.useMutation({
     onSuccess: (_data, input) => toast({ title: input.active ? 'Code resumed' : 'Code paused' }),
-    onSettled: () => void utils.promotions.invalidate(),
+    onSettled: () => void utils.money.promotions.invalidate(),
     onError: failed('Code not changed'),
   });
 
@@ -171,7 +171,7 @@ export function PromotionsPage() {
             promotion={editing === 'new' ? null : editing}
             onDone={() => {
               setEditing(null);
-              void utils.promotions.invalidate();
+              void utils.money.promotions.invalidate();
             }}
           />
         ) : null}
@@ -263,14 +263,14 @@ function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onD
           perBuyerLimit: '1',
         },
   });
-  const create = trpc.promotions.create.useMutation({
+  const create = trpc.money.promotions.create.useMutation({
     onSuccess: (_data, input) => {
       toast({ title: 'Code created', description: `${input.code.toUpperCase()} is ready for checkout.` });
       onDone();
     },
     onError: failed('Code not created'),
   });
-  const update = trpc.promotions.update.useMutation({
+  const update = trpc.money.promotions.update.useMutation({
     onSuccess: () => {
       toast({ title: 'Code saved' });
       onDone();

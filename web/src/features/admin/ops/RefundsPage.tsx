@@ -26,7 +26,7 @@ export function RefundsPage() {
   const period = asPeriod(params.get('period'));
   const [draft, setDraft] = useState(q);
   useEffect(() => setDraft(q), [q]);
-  const ledger = trpc.refunds.ledger.useQuery(
+  const ledger = trpc.money.refunds.ledger.useQuery(
     { ...(q ? { q } : {}), ...(period ? { period } : {}), limit: 100 },
     { placeholderData: keepPreviousData },
   );

@@ -21,7 +21,7 @@ import { cn } from '../../../lib/utils.ts';
 import { StaffConversation } from '../../messages/StaffConversation.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
 
-type Report = inferRouterOutputs<AppRouter>['staffReports']['list'][number];
+type Report = inferRouterOutputs<AppRouter>['reports']['staff']['list'][number];
 
 const STATUSES = [
   ['open', 'Open'],
@@ -47,7 +47,7 @@ export function ReportsPage() {
     kindParam === 'listing' || kindParam === 'offer_message' || kindParam === 'message'
       ? kindParam
       : undefined;
-  const reports = trpc.staffReports.list.useQuery(
+  const reports = trpc.reports.staff.list.useQuery(
     { status, ...(kind ? { kind } : {}) },
     { placeholderData: keepPreviousData },
   );
@@ -282,12 +282,12 @@ function ResolveForm({
   const id = useId();
   const [note, setNote] = useState('');
   const [warn, setWarn] = useState(false);
-  const refresh = () => void utils.staffReports.invalidate();
+  const refresh = () => void utils.reports.staff.invalidate();
   const failed = (title: string) => (error: unknown) => {
     toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
     refresh();
   };
-  const dismiss = trpc.staffReports.dismiss.useMutation({
+  const dismiss = trpc.reports.staff.dismiss.useMutation({
     onSuccess: () => {
       toast({ title: 'Report dismissed', description: 'Other reports on the same target stay open.' });
       onClose();
@@ -295,7 +295,7 @@ function ResolveForm({
     },
     onError: failed('Report not dismissed'),
   });
-  const act = trpc.staffReports.act.useMutation({
+  const act = trpc.reports.staff.act.useMutation({
     onSuccess: (result) => {
       const closed = `${result.closed} ${result.closed === 1 ? 'report' : 'reports'} closed`;
       toast(
@@ -308,7 +308,7 @@ function ResolveForm({
       );
       onClose();
       refresh();
-      void utils.staffListings.invalidate();
+      void utils.listings.staff.invalidate();
     },
     onError: failed(report.kind === 'listing' ? 'Listing not removed' : 'Message not removed'),
   });

@@ -45,7 +45,7 @@ export function RequestLogPanel() {
     ...(Number.isFinite(slow) && slow >= 0 ? { slowerThanMs: slow } : {}),
   };
   const before = pages.before;
-  const lines = trpc.requestLog.search.useQuery(
+  const lines = trpc.staff.requestLog.search.useQuery(
     { ...filter, ...(before ? { before } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );

@@ -17,7 +17,7 @@ import { DEFAULT_DESCRIPTION } from '../../../lib/page-meta.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
 
-type Entry = inferRouterOutputs<AppRouter>['seo']['list']['pages'][number];
+type Entry = inferRouterOutputs<AppRouter>['staff']['seo']['list']['pages'][number];
 type Kind = 'page' | 'category';
 
 const TITLE_MAX = 70;
@@ -35,7 +35,7 @@ function defaults(kind: Kind, entry: Entry): { title: string; description: strin
 }
 
 export function SeoPage() {
-  const seo = trpc.seo.list.useQuery();
+  const seo = trpc.staff.seo.list.useQuery();
   return (
     <AdminPageFrame
       title="SEO"
@@ -131,12 +131,12 @@ function SeoForm({
   const utils = trpc.useUtils();
   const [seoTitle, setSeoTitle] = useState(entry.seoTitle ?? '');
   const [seoDescription, setSeoDescription] = useState(entry.seoDescription ?? '');
-  const save = trpc.seo.set.useMutation({
+  const save = trpc.staff.seo.set.useMutation({
     onSuccess: () => {
       toast({ title: 'SEO saved', description: `${entry.name} shows the new text now.` });
-      void utils.seo.invalidate();
+      void utils.staff.seo.invalidate();
       void utils.pages.invalidate();
-      void utils.discovery.invalidate();
+      void utils.discovery.public.invalidate();
       onClose();
     },
     onError: (error) =>

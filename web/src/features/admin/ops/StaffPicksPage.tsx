@@ -20,16 +20,16 @@ const failed = (title: string) => (error: unknown) =>
 
 export function StaffPicksPage() {
   const utils = trpc.useUtils();
-  const picks = trpc.staffPicks.list.useQuery();
+  const picks = trpc.discovery.staff.picks.list.useQuery();
   const refresh = () => {
-    void utils.staffPicks.invalidate();
-    void utils.discovery.invalidate();
+    void utils.discovery.staff.picks.invalidate();
+    void utils.discovery.public.invalidate();
   };
-  const reorder = trpc.staffPicks.reorder.useMutation({
+  const reorder = trpc.discovery.staff.picks.reorder.useMutation({
     onSettled: refresh,
     onError: failed('Order not saved'),
   });
-  const remove = trpc.staffPicks.remove.useMutation({
+  const remove = trpc.discovery.staff.picks.remove.useMutation({
     onSuccess: () => toast({ title: 'Pick removed', description: 'It no longer shows on the home page.' }),
     onSettled: refresh,
     onError: failed('Pick not removed'),
@@ -142,7 +142,7 @@ function PickNote({
 }) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(note ?? '');
-  const save = trpc.staffPicks.note.useMutation({
+  const save = trpc.discovery.staff.picks.note.useMutation({
     onSuccess: () => {
       setEditing(false);
       onSaved();
@@ -196,8 +196,11 @@ function AddPick({ onAdded }: { onAdded: () => void }) {
   const [q, setQ] = useState('');
   const [searched, setSearched] = useState('');
   const [note, setNote] = useState('');
-  const candidates = trpc.staffPicks.candidates.useQuery({ q: searched }, { enabled: searched.length >= 2 });
-  const add = trpc.staffPicks.add.useMutation({
+  const candidates = trpc.discovery.staff.picks.candidates.useQuery(
+    { q: searched },
+    { enabled: searched.length >= 2 },
+  );
+  const add = trpc.discovery.staff.picks.add.useMutation({
     onSuccess: () => {
       toast({ title: 'Pick added', description: 'It shows on the home page now.' });
       setNote('');

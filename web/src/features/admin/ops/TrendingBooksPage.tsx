@@ -18,12 +18,12 @@ const failed = (title: string) => (error: unknown) =>
 
 export function TrendingBooksPage() {
   const utils = trpc.useUtils();
-  const board = trpc.staffTrending.board.useQuery();
+  const board = trpc.discovery.staff.trending.board.useQuery();
   const refresh = () => {
-    void utils.staffTrending.invalidate();
-    void utils.discovery.invalidate();
+    void utils.discovery.staff.trending.invalidate();
+    void utils.discovery.public.invalidate();
   };
-  const set = trpc.staffTrending.set.useMutation({
+  const set = trpc.discovery.staff.trending.set.useMutation({
     onSuccess: (_data, input) =>
       toast(
         input.mode === 'pin'
@@ -33,7 +33,7 @@ export function TrendingBooksPage() {
     onSettled: refresh,
     onError: failed('Trending not changed'),
   });
-  const clear = trpc.staffTrending.clear.useMutation({
+  const clear = trpc.discovery.staff.trending.clear.useMutation({
     onSuccess: () => toast({ title: 'Override removed', description: 'Trending computes its place again.' }),
     onSettled: refresh,
     onError: failed('Override not removed'),

@@ -27,7 +27,7 @@ export function UsersPage() {
   const selected = params.get('user');
   const [draft, setDraft] = useState(q);
   useEffect(() => setDraft(q), [q]);
-  const people = trpc.users.search.useQuery(
+  const people = trpc.staff.users.search.useQuery(
     { ...(q ? { q } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );
@@ -133,13 +133,13 @@ function Badge({ children, tone = 'plain' }: { children: string; tone?: 'plain' 
 
 function Person({ userId }: { userId: string }) {
   const utils = trpc.useUtils();
-  const person = trpc.users.get.useQuery({ userId });
+  const person = trpc.staff.users.get.useQuery({ userId });
   const [reason, setReason] = useState('');
   const changed = () => {
-    void utils.users.search.invalidate();
-    void utils.users.get.invalidate({ userId });
+    void utils.staff.users.search.invalidate();
+    void utils.staff.users.get.invalidate({ userId });
   };
-  const suspend = trpc.users.setSuspended.useMutation({
+  const suspend = trpc.staff.users.setSuspended.useMutation({
     onSuccess: (result) => {
       toast({
         title: result.suspended ? 'Account suspended' : 'Account restored',
@@ -152,7 +152,7 @@ function Person({ userId }: { userId: string }) {
     },
     onError: refused('Account not changed'),
   });
-  const moderator = trpc.users.setModerator.useMutation({
+  const moderator = trpc.staff.users.setModerator.useMutation({
     onSuccess: (result) => {
       const isModerator = result.roles.includes('moderator');
       toast({

@@ -3,10 +3,10 @@
  * Supabase Auth, and how each failure kind is mapped (failed to send, relay/5xx, 401, 4xx).
  */
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../../db/index.ts';
-import { toAppError } from '../auth.service.ts';
+import type { Database } from '../../db/index.ts';
+import { toAppError } from '../../features/auth/auth.service.ts';
+import type { IdentityError } from './port.ts';
 import { createSupabaseIdentity } from './supabase.ts';
-import type { IdentityError } from './types.ts';
 
 const URL_BASE = 'https://proj.supabase.co';
 const ANON = 'anon-key-0123456789abcdef';

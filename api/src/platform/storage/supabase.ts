@@ -13,7 +13,7 @@ type StorageError = Error;
 
 import { AppError } from '../../errors.ts';
 import { createServerClient } from '../../supabase-client.ts';
-import { assertValidKey, type StoragePort } from './storage.ts';
+import { assertValidKey, type StoragePort } from './port.ts';
 
 export interface SupabaseStorageOptions {
   url: string;

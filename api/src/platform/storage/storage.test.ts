@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmbeddedStorage } from './embedded.ts';
-import { contentTypeOf, isValidKey } from './storage.ts';
+import { contentTypeOf, isValidKey } from './port.ts';
 
 let root: string;
 

@@ -62,7 +62,7 @@ const UNAVAILABLE_TEXT: Record<
 
 export function ListingPage() {
   const { slug = '' } = useParams();
-  const listing = trpc.listings.bySlug.useQuery(
+  const listing = trpc.listings.public.bySlug.useQuery(
     { slug },
     { retry: (count, error) => !isNotFound(error) && count < 1 },
   );
@@ -91,7 +91,7 @@ export function ListingPage() {
 }
 
 function ListingView({ listing }: { listing: ListingDetail }) {
-  const recordView = trpc.listings.recordView.useMutation();
+  const recordView = trpc.listings.public.recordView.useMutation();
   const recorded = useRef<string | null>(null);
   const { mutate } = recordView;
   useEffect(() => {
@@ -101,7 +101,7 @@ function ListingView({ listing }: { listing: ListingDetail }) {
     }
   }, [listing.id, listing.available, mutate]);
 
-  const similar = trpc.listings.similar.useQuery({ slug: listing.slug, limit: 8 });
+  const similar = trpc.listings.public.similar.useQuery({ slug: listing.slug, limit: 8 });
   const photos = listing.photos;
 
   return (

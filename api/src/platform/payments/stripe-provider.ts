@@ -9,7 +9,7 @@ import {
   type CheckoutSessionInput,
   type PaymentProvider,
   WebhookSignatureError,
-} from './types.ts';
+} from './port.ts';
 
 export interface StripeProviderOptions {
   secretKey: string;

@@ -43,14 +43,14 @@ export function PhotosForm({
   const locked = listing.lock !== null;
 
   const setListing = (next: SellerListing) => {
-    utils.selling.get.setData({ listingId: next.id }, next);
-    void utils.selling.mine.invalidate();
+    utils.listings.selling.get.setData({ listingId: next.id }, next);
+    void utils.listings.selling.mine.invalidate();
   };
-  const remove = trpc.selling.removePhoto.useMutation({
+  const remove = trpc.listings.selling.removePhoto.useMutation({
     onSuccess: setListing,
     onError: (error) => notify.error(apiErrorMessage(error)),
   });
-  const reorder = trpc.selling.reorderPhotos.useMutation({
+  const reorder = trpc.listings.selling.reorderPhotos.useMutation({
     onSuccess: setListing,
     onError: (error) => notify.error(apiErrorMessage(error)),
   });

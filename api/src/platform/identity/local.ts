@@ -9,10 +9,10 @@ import { withNext } from '@reshelf/contracts';
 import bcrypt from 'bcryptjs';
 import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { sql } from 'kysely';
-import type { Database } from '../../../db/index.ts';
-import type { Secrets } from '../../../secrets.ts';
-import type { Mailer } from '../../mail/mailer.ts';
-import { renderEmail } from '../../mail/render.ts';
+import type { Database } from '../../db/index.ts';
+import type { Mailer } from '../../features/mail/mailer.ts';
+import { renderEmail } from '../../features/mail/render.ts';
+import type { Secrets } from '../../secrets.ts';
 import {
   IdentityError,
   type IdentityProvider,
@@ -20,7 +20,7 @@ import {
   type LinkBuilder,
   type RequestInfo,
   type Session,
-} from './types.ts';
+} from './port.ts';
 
 export interface LocalIdentityOptions {
   db: Database;

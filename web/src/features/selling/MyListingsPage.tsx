@@ -40,15 +40,15 @@ export function MyListingsPage() {
   const status = readFilter(params.get('status'));
   const page = Math.max(1, Number(params.get('page')) || 1);
   const utils = trpc.useUtils();
-  const list = trpc.selling.mine.useQuery({ status, page, pageSize: PAGE_SIZE }, { staleTime: 0 });
+  const list = trpc.listings.selling.mine.useQuery({ status, page, pageSize: PAGE_SIZE }, { staleTime: 0 });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirming, setConfirming] = useState<'withdraw' | { deleteDraft: MyListing } | null>(null);
 
   const refresh = () => {
-    void utils.selling.invalidate();
-    void utils.listings.invalidate();
+    void utils.listings.selling.invalidate();
+    void utils.listings.public.invalidate();
   };
-  const withdraw = trpc.selling.withdraw.useMutation({
+  const withdraw = trpc.listings.selling.withdraw.useMutation({
     onSuccess: (result) => {
       refresh();
       setSelected(new Set());
@@ -62,14 +62,14 @@ export function MyListingsPage() {
     },
     onError: (error) => notify.error(apiErrorMessage(error)),
   });
-  const relist = trpc.selling.relist.useMutation({
+  const relist = trpc.listings.selling.relist.useMutation({
     onSuccess: (listing) => {
       refresh();
       notify.success(`${listing.book?.title ?? 'Your book'} is back on sale`);
     },
     onError: (error) => notify.error(apiErrorMessage(error)),
   });
-  const deleteDraft = trpc.selling.deleteDraft.useMutation({
+  const deleteDraft = trpc.listings.selling.deleteDraft.useMutation({
     onSuccess: () => {
       refresh();
       setConfirming(null);

@@ -3,7 +3,7 @@
  * rejected, invitations, and returns.
  */
 import { formatPence } from '@reshelf/contracts';
-import { layout, type Rendered } from '../mail/templates.ts';
+import { layout, type Rendered } from './templates.ts';
 
 function render(subject: string, lines: string[], action?: { label: string; url: string }): Rendered {
   const text = `${lines.join('\n\n')}\n${action ? `\n${action.label}: ${action.url}\n` : ''}`;

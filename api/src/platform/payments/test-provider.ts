@@ -18,7 +18,7 @@ import {
   type PaymentProvider,
   WebhookEventError,
   WebhookSignatureError,
-} from './types.ts';
+} from './port.ts';
 
 export const TEST_SIGNATURE_HEADER = 'x-reshelf-test-signature';
 const TOLERANCE_SECONDS = 300;

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assertValidKey, contentTypeOf, STORAGE_PATH, type StoragePort } from './storage.ts';
+import { assertValidKey, contentTypeOf, STORAGE_PATH, type StoragePort } from './port.ts';
 
 export function createEmbeddedStorage(root: string): StoragePort {
   const base = path.resolve(root);

@@ -43,11 +43,11 @@ export function isStep(value: string | null): value is SellingStep {
 /** Saving a step or an edit: the cached listing becomes the saved one, lists are refreshed. */
 export function useSaveListing() {
   const utils = trpc.useUtils();
-  return trpc.selling.update.useMutation({
+  return trpc.listings.selling.update.useMutation({
     onSuccess: (listing) => {
-      utils.selling.get.setData({ listingId: listing.id }, listing);
-      void utils.selling.mine.invalidate();
-      void utils.selling.priceSuggestion.invalidate({ listingId: listing.id });
+      utils.listings.selling.get.setData({ listingId: listing.id }, listing);
+      void utils.listings.selling.mine.invalidate();
+      void utils.listings.selling.priceSuggestion.invalidate({ listingId: listing.id });
     },
   });
 }

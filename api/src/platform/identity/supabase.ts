@@ -16,7 +16,7 @@ import {
   type User as SupabaseUser,
 } from '@supabase/supabase-js';
 import { sql } from 'kysely';
-import type { Database } from '../../../db/index.ts';
+import type { Database } from '../../db/index.ts';
 import { normaliseEmail } from './local.ts';
 import {
   type AccessClaims,
@@ -24,7 +24,7 @@ import {
   type IdentityProvider,
   type IdentityUser,
   type Session,
-} from './types.ts';
+} from './port.ts';
 
 export interface SupabaseIdentityOptions {
   url: string;

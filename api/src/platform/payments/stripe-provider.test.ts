@@ -1,8 +1,8 @@
 /** Stripe webhook verification, offline, with Stripe's own signing helper. */
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
+import { WebhookSignatureError } from './port.ts';
 import { createStripeProvider } from './stripe-provider.ts';
-import { WebhookSignatureError } from './types.ts';
 
 const SECRET = 'whsec_test_0123456789abcdef';
 const client = new Stripe('sk_test_offline_0123456789', { maxNetworkRetries: 0 });

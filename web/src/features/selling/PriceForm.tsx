@@ -171,7 +171,10 @@ export function PriceForm({
 }
 
 function PriceSuggestion({ listing, onUse }: { listing: SellerListing; onUse: (pence: number) => void }) {
-  const suggestion = trpc.selling.priceSuggestion.useQuery({ listingId: listing.id }, { staleTime: 60_000 });
+  const suggestion = trpc.listings.selling.priceSuggestion.useQuery(
+    { listingId: listing.id },
+    { staleTime: 60_000 },
+  );
   if (suggestion.isPending) {
     return (
       <div

@@ -6,10 +6,10 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SNAPSHOT_BOOKS } from '../../../seed/books.ts';
-import { createTestApp, type TestApp } from '../../../testing/app.ts';
-import { createUser, TEST_PASSWORD, WEB } from '../../../testing/auth.ts';
-import { type FakeSupabase, hostedEnv, startFakeSupabase } from '../../../testing/fake-supabase.ts';
+import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, TEST_PASSWORD, WEB } from '../../testing/auth.ts';
+import { type FakeSupabase, hostedEnv, startFakeSupabase } from '../../testing/fake-supabase.ts';
 import { createSupabaseIdentity } from './supabase.ts';
 
 let t: TestApp;
