@@ -29,6 +29,7 @@ const API = path.join(ROOT, 'api');
 export const PUBLIC: Record<string, readonly string[]> = {
   'api-tokens': ['api-tokens.service.ts'],
   audit: ['audit.service.ts', 'audit.schemas.ts'],
+  auth: ['resolve-auth.ts'],
   charities: ['charities.service.ts'],
   checkout: ['checkout.service.ts', 'working-days.ts', 'holiday-region.ts'],
   'email-templates': ['email-templates.service.ts', 'email-templates.schemas.ts'],
@@ -40,13 +41,16 @@ export const PUBLIC: Record<string, readonly string[]> = {
   notifications: ['notify.ts', 'notifications.service.ts', 'notification-mail.ts'],
   offers: ['offers.service.ts'],
   ops: ['ops.service.ts'],
-  orders: ['orders.service.ts', 'order-mail.ts'],
+  // The state machine: every order status change goes through its transition() (decision 0038).
+  orders: ['orders.service.ts', 'order-mail.ts', 'order-machine.ts'],
   promotions: ['promotions.service.ts'],
   realtime: ['realtime.ts', 'stream.ts', 'cursor.ts'],
   reports: ['reports.service.ts', 'close-reports.ts'],
   'request-log': ['request-log.service.ts'],
+  // The money: refund() is the one refund command; the payments ledger beside it (decision 0038).
+  refunds: ['refund.ts', 'payments.service.ts'],
   revenue: ['revenue.service.ts'],
-  selling: ['selling.service.ts', 'photos.ts'],
+  selling: ['selling.service.ts', 'photos.ts', 'book-columns.ts'],
   settings: ['settings.service.ts'],
   'staff-listings': ['staff-listings.service.ts'],
   unsubscribe: ['unsubscribe.service.ts'],

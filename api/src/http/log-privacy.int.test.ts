@@ -25,12 +25,12 @@ describe('request logging', () => {
     const searched = 'private.person+reshelf@example.org';
     await createUser(t.database.handle.db, t.services.identity, searched);
 
-    const found = await api(t.app, staff.accessToken).users.search.query({ q: searched });
+    const found = await api(t.app, staff.accessToken).staff.users.search.query({ q: searched });
     expect(found.map((user: { email: string }) => user.email)).toEqual([searched]);
     // A batched call, and the REST API with a query string.
     await t.app.inject({
       method: 'GET',
-      url: `/trpc/users.search,audit.search?batch=1&input=${encodeURIComponent(
+      url: `/trpc/staff.users.search,staff.audit.search?batch=1&input=${encodeURIComponent(
         JSON.stringify({ 0: { q: searched }, 1: { q: searched } }),
       )}`,
       headers: { authorization: `Bearer ${staff.accessToken}` },
@@ -43,8 +43,8 @@ describe('request logging', () => {
 
     const lines = t.logs.map((line) => JSON.parse(line) as { req?: { url?: string } });
     const urls = lines.flatMap((line) => (line.req?.url ? [line.req.url] : []));
-    expect(urls).toContain('/trpc/users.search');
-    expect(urls).toContain('/trpc/users.search,audit.search');
+    expect(urls).toContain('/trpc/staff.users.search');
+    expect(urls).toContain('/trpc/staff.users.search,staff.audit.search');
     expect(urls).toContain('/api/v1/listings/search');
     expect(urls.filter((url) => url.includes('?'))).toEqual([]);
 
@@ -55,8 +55,8 @@ describe('request logging', () => {
     const rows = await t.database.handle.db.selectFrom('request_log').select('path').execute();
     expect(rows.map((row) => row.path)).toEqual(
       expect.arrayContaining([
-        '/trpc/users.search',
-        '/trpc/users.search,audit.search',
+        '/trpc/staff.users.search',
+        '/trpc/staff.users.search,staff.audit.search',
         '/api/v1/listings/search',
       ]),
     );

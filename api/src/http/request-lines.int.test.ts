@@ -41,7 +41,7 @@ describe('request lines', () => {
     await createUser(t.database.handle.db, t.services.identity, searched);
     t.logs.length = 0;
 
-    const found = await client(t.app, staff.accessToken).users.search.query({ q: searched });
+    const found = await client(t.app, staff.accessToken).staff.users.search.query({ q: searched });
     expect(found).toHaveLength(1);
     const rest = await t.app.inject({
       method: 'GET',
@@ -62,8 +62,8 @@ describe('request lines', () => {
 
     const [trpc, api, notFound] = requestLines;
     expect(trpc).toMatchObject({
-      req: { method: 'GET', url: '/trpc/users.search' },
-      procedure: 'users.search',
+      req: { method: 'GET', url: '/trpc/staff.users.search' },
+      procedure: 'staff.users.search',
       res: { statusCode: 200 },
       userId: staff.id,
     });
@@ -89,9 +89,9 @@ describe('request lines', () => {
     t.logs.length = 0;
     await t.app.inject({
       method: 'GET',
-      url: `/trpc/catalogue.categories,catalogue.genres?batch=1&input=${encodeURIComponent('{}')}`,
+      url: `/trpc/catalogue.public.categories,catalogue.public.genres?batch=1&input=${encodeURIComponent('{}')}`,
     });
     const [line] = parsed().filter((entry) => entry.msg === 'request');
-    expect(line?.procedure).toBe('catalogue.categories,catalogue.genres');
+    expect(line?.procedure).toBe('catalogue.public.categories,catalogue.public.genres');
   });
 });

@@ -47,7 +47,7 @@ describe('procedure inputs', () => {
 
   it('refuses a NUL in a query’s input and in a nested field', async () => {
     const search = await request(t.app.server)
-      .get('/trpc/listings.search')
+      .get('/trpc/listings.public.search')
       .query({ input: JSON.stringify({ q: 'dune\u0000' }) });
     expect(search.status).toBe(400);
     expect(search.body.error.message).toBe(`q: ${NUL_MESSAGE}`);
@@ -81,7 +81,9 @@ describe('procedure inputs', () => {
       roles: ['moderator'],
     });
     const response = await failure(
-      api(t.app, staff.accessToken).launchPlan.add.mutate({ title: 'Order the shelving \ud83d' } as never),
+      api(t.app, staff.accessToken).staff.launchPlan.add.mutate({
+        title: 'Order the shelving \ud83d',
+      } as never),
     );
     expect(response.status).toBe(400);
     expect(response.message).toBe(`title: ${LONE_SURROGATE_MESSAGE}`);
@@ -90,7 +92,7 @@ describe('procedure inputs', () => {
 
   it('checks access before the input, as for every other input problem', async () => {
     const response = await request(t.app.server)
-      .get('/trpc/users.search')
+      .get('/trpc/staff.users.search')
       .query({ input: JSON.stringify({ q: 'a\u0000' }) });
     expect(response.status).toBe(401);
   });
@@ -119,7 +121,7 @@ describe('files and the other routes', () => {
     expect(csv.status).toBe(400);
     expect(csv.body.message).toBe(`File name: ${NUL_MESSAGE}`);
 
-    const draft = await api(t.app, owner.accessToken).selling.start.mutate({ isbn: null });
+    const draft = await api(t.app, owner.accessToken).listings.selling.start.mutate({ isbn: null });
     const listingId = draft.listing.id;
     const image = await uploadListingPhoto(
       t.app,

@@ -22,8 +22,8 @@ let seller: TestUser;
 let charityOwner: TestUser;
 let buyer: TestUser;
 
-function createToken(user: TestUser, input: RouterInputs['apiTokens']['create']) {
-  return api(t.app, user.accessToken).apiTokens.create.mutate(input);
+function createToken(user: TestUser, input: RouterInputs['account']['apiTokens']['create']) {
+  return api(t.app, user.accessToken).account.apiTokens.create.mutate(input);
 }
 
 async function listingFor(sellerId: string, status: string) {
@@ -79,7 +79,7 @@ describe('who may create tokens', () => {
       [seller, 'seller'],
       [charityOwner, 'charity'],
     ] as const) {
-      const list = await api(t.app, user.accessToken).apiTokens.list.query();
+      const list = await api(t.app, user.accessToken).account.apiTokens.list.query();
       expect(list).toMatchObject({ eligible: true, holderKinds: [kind], tokens: [] });
       const created = createToken(user, { name: `${kind} script`, scope: 'read' });
       expect(await statusOf(created)).toBe(200);
@@ -96,7 +96,7 @@ describe('who may create tokens', () => {
       const days = (Date.parse(token.expiresAt) - Date.parse(token.createdAt)) / 86_400_000;
       expect(Math.round(days)).toBe(90);
       // Listed afterwards without the token itself; stored only as its HMAC.
-      const again = await api(t.app, user.accessToken).apiTokens.list.query();
+      const again = await api(t.app, user.accessToken).account.apiTokens.list.query();
       expect(JSON.stringify(again)).not.toContain(token.token);
       const row = await db
         .selectFrom('api_tokens')
@@ -109,7 +109,7 @@ describe('who may create tokens', () => {
   });
 
   it('refuses a buyer (even one with a draft) with a message saying who may', async () => {
-    const list = await api(t.app, buyer.accessToken).apiTokens.list.query();
+    const list = await api(t.app, buyer.accessToken).account.apiTokens.list.query();
     expect(list).toMatchObject({ eligible: false, holderKinds: [] });
     const refused = await failure(createToken(buyer, { name: 'Mine', scope: 'read' }));
     expect(refused.status).toBe(403);
@@ -142,7 +142,7 @@ describe('who may create tokens', () => {
       .select('id')
       .where('user_id', '=', owner.id)
       .executeTakeFirstOrThrow();
-    await api(t.app, owner.accessToken).apiTokens.revoke.mutate({ id: first.id });
+    await api(t.app, owner.accessToken).account.apiTokens.revoke.mutate({ id: first.id });
     expect(await statusOf(createToken(owner, { name: 'One more', scope: 'read' }))).toBe(200);
   });
 });
@@ -162,7 +162,7 @@ describe('using tokens', () => {
   it('acts as its owner on tRPC and REST, and records when it was last used', async () => {
     const me = await api(t.app, readToken).auth.me.query();
     expect(me.user?.email).toBe('token-staff@example.com');
-    const metricsCall = api(t.app, readToken).admin.metrics.query({ period: 'ytd' });
+    const metricsCall = api(t.app, readToken).staff.dashboard.metrics.query({ period: 'ytd' });
     expect(await statusOf(metricsCall)).toBe(200);
     const metrics = await metricsCall;
     const rest = await request(t.app.server)
@@ -179,7 +179,7 @@ describe('using tokens', () => {
   });
 
   it('refuses every mutation to a read-only token, on tRPC and REST, and lets a read-write one through', async () => {
-    const trpc = await failure(api(t.app, readToken).admin.seed.mutate({ reset: false }));
+    const trpc = await failure(api(t.app, readToken).staff.dashboard.seed.mutate({ reset: false }));
     expect(trpc.status).toBe(403);
     expect(trpc.message).toBe(READ_ONLY_TOKEN_MESSAGE);
     const rest = await request(t.app.server)
@@ -199,7 +199,7 @@ describe('using tokens', () => {
 
   it('does not let a token make tokens, even a read-write one', async () => {
     const response = await failure(
-      api(t.app, writeToken).apiTokens.create.mutate({ name: 'Child', scope: 'read_write' }),
+      api(t.app, writeToken).account.apiTokens.create.mutate({ name: 'Child', scope: 'read_write' }),
     );
     expect(response.status).toBe(403);
     expect(response.message).toMatch(/cannot create tokens/);
@@ -207,12 +207,12 @@ describe('using tokens', () => {
 
   it('stops working on the next request once revoked', async () => {
     expect(await statusOf(api(t.app, writeToken).auth.me.query())).toBe(200);
-    const revoked = await api(t.app, staff.accessToken).apiTokens.revoke.mutate({ id: writeTokenId });
+    const revoked = await api(t.app, staff.accessToken).account.apiTokens.revoke.mutate({ id: writeTokenId });
     expect(revoked).toMatchObject({ status: 'revoked' });
     for (const call of [
-      failure(api(t.app, writeToken).admin.metrics.query({ period: 'mtd' })),
+      failure(api(t.app, writeToken).staff.dashboard.metrics.query({ period: 'mtd' })),
       // Public procedures too: a script learns at once that its token is gone.
-      failure(api(t.app, writeToken).catalogue.genres.query()),
+      failure(api(t.app, writeToken).catalogue.public.genres.query()),
       request(t.app.server)
         .get('/api/v1/genres')
         .set('authorization', `Bearer ${writeToken}`)
@@ -226,22 +226,22 @@ describe('using tokens', () => {
 
   it('stops working once expired', async () => {
     const created = await createToken(seller, { name: 'Short', scope: 'read', expiresInDays: 7 });
-    expect(await statusOf(api(t.app, created.token).selling.mine.query({}))).toBe(200);
+    expect(await statusOf(api(t.app, created.token).listings.selling.mine.query({}))).toBe(200);
     await db
       .updateTable('api_tokens')
       .set({ created_at: sql`now() - interval '8 days'`, expires_at: sql`now() - interval '1 day'` })
       .where('id', '=', created.id)
       .execute();
-    const response = await failure(api(t.app, created.token).selling.mine.query({}));
+    const response = await failure(api(t.app, created.token).listings.selling.mine.query({}));
     expect(response.status).toBe(401);
     expect(response.message).toMatch(/has expired/);
-    const listed = await api(t.app, seller.accessToken).apiTokens.list.query();
+    const listed = await api(t.app, seller.accessToken).account.apiTokens.list.query();
     expect(listed.tokens.find((token) => token.id === created.id)?.status).toBe('expired');
   });
 
   it('lets only its owner revoke a token', async () => {
     const mine = await createToken(seller, { name: 'Seller only', scope: 'read' });
-    const other = api(t.app, charityOwner.accessToken).apiTokens.revoke.mutate({ id: mine.id });
+    const other = api(t.app, charityOwner.accessToken).account.apiTokens.revoke.mutate({ id: mine.id });
     expect(await statusOf(other)).toBe(404);
     expect(await statusOf(api(t.app, mine.token).auth.me.query())).toBe(200);
   });
@@ -299,18 +299,22 @@ describe('with the public cache on', () => {
       const owner = await createUser(cdb, cached.services.identity, 'cache-staff@example.com', {
         roles: ['admin'],
       });
-      const { token, id } = await api(cached.app, owner.accessToken).apiTokens.create.mutate({
+      const { token, id } = await api(cached.app, owner.accessToken).account.apiTokens.create.mutate({
         name: 'Cached',
         scope: 'read',
       });
       // Raw HTTP on purpose: the assertions read the public cache's header.
       const genres = () =>
-        request(cached.app.server).get('/trpc/catalogue.genres').set('authorization', `Bearer ${token}`);
+        request(cached.app.server)
+          .get('/trpc/catalogue.public.genres')
+          .set('authorization', `Bearer ${token}`);
       // Anonymous calls fill the cache.
-      expect((await request(cached.app.server).get('/trpc/catalogue.genres')).status).toBe(200);
-      expect((await request(cached.app.server).get('/trpc/catalogue.genres')).headers['x-cache']).toBe('HIT');
+      expect((await request(cached.app.server).get('/trpc/catalogue.public.genres')).status).toBe(200);
+      expect((await request(cached.app.server).get('/trpc/catalogue.public.genres')).headers['x-cache']).toBe(
+        'HIT',
+      );
       expect((await genres()).status).toBe(200);
-      await api(cached.app, owner.accessToken).apiTokens.revoke.mutate({ id });
+      await api(cached.app, owner.accessToken).account.apiTokens.revoke.mutate({ id });
       const refused = await genres();
       expect(refused.status).toBe(401);
       expect(refused.body.error.message).toMatch(/revoked/);

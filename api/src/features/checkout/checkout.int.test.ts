@@ -10,13 +10,13 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import type { CheckoutSession, PaymentProvider } from '../../platform/payments/port.ts';
+import { WebhookSignatureError } from '../../platform/payments/port.ts';
+import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
 import { runJob } from '../jobs/jobs.ts';
-import { createTestProvider } from '../payments/test-provider.ts';
-import type { CheckoutSession, PaymentProvider } from '../payments/types.ts';
-import { WebhookSignatureError } from '../payments/types.ts';
 import { refundPayment } from '../refunds/refund.ts';
 import {
   applyPaymentEvent,

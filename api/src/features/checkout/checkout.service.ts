@@ -27,7 +27,6 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { type Actor, lockOrderRow, recordEvent, transition } from '../orders/order-machine.ts';
 import type {
   CheckoutSession,
   CheckoutSessionInput,
@@ -36,6 +35,7 @@ import type {
 } from '../../platform/payments/port.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { closeOffersForSoldListing } from '../offers/offers.service.ts';
+import { type Actor, lockOrderRow, recordEvent, transition } from '../orders/order-machine.ts';
 import { queueOrderMail } from '../orders/order-mail.ts';
 import { checkPromotion } from '../promotions/promotions.service.ts';
 import { refundPayment } from '../refunds/refund.ts';

@@ -48,8 +48,9 @@ beforeAll(async () => {
     bookId: await createBook(db, { title: 'The Lighthouse Keeper' }),
     price: 850,
   });
-  threadId = (await api(t.app, buyer.accessToken).messages.startForListing.mutate({ listingId: listing.id }))
-    .threadId;
+  threadId = (
+    await api(t.app, buyer.accessToken).messages.member.startForListing.mutate({ listingId: listing.id })
+  ).threadId;
 });
 
 afterAll(async () => {
@@ -59,7 +60,7 @@ afterAll(async () => {
 const as = (user: TestUser) => api(t.app, user.accessToken);
 
 async function send(user: TestUser, thread: string, text: string, photos: string[] = []) {
-  return as(user).messages.send.mutate({ threadId: thread, text, photos });
+  return as(user).messages.member.send.mutate({ threadId: thread, text, photos });
 }
 
 /**
@@ -93,15 +94,18 @@ async function newThread(title: string, price = 500) {
     bookId: await createBook(db, { title }),
     price,
   });
-  const id = (await as(buyer).messages.startForListing.mutate({ listingId: item.id })).threadId as string;
+  const id = (await as(buyer).messages.member.startForListing.mutate({ listingId: item.id }))
+    .threadId as string;
   return { owner, listing: item, threadId: id };
 }
 
 describe('a conversation about a listing', () => {
   it('is one thread per listing and buyer, started from the listing; not on your own listing', async () => {
-    const again = await as(buyer).messages.startForListing.mutate({ listingId: listing.id });
+    const again = await as(buyer).messages.member.startForListing.mutate({ listingId: listing.id });
     expect(again.threadId).toBe(threadId);
-    expect(await refusal(as(seller).messages.startForListing.mutate({ listingId: listing.id }))).toEqual({
+    expect(
+      await refusal(as(seller).messages.member.startForListing.mutate({ listingId: listing.id })),
+    ).toEqual({
       status: 400,
       message: MESSAGE_TEXTS.ownListing,
     });
@@ -110,7 +114,7 @@ describe('a conversation about a listing', () => {
       bookId: await createBook(db, { title: 'Unpublished' }),
       status: 'draft',
     });
-    expect(await refusal(as(buyer).messages.startForListing.mutate({ listingId: draft.id }))).toEqual({
+    expect(await refusal(as(buyer).messages.member.startForListing.mutate({ listingId: draft.id }))).toEqual({
       status: 404,
       message: MESSAGE_TEXTS.listingGone,
     });
@@ -118,10 +122,10 @@ describe('a conversation about a listing', () => {
 
   it('carries messages both ways, with read receipts and unread counts', async () => {
     await send(buyer, threadId, 'Hello! Is the dust jacket intact?');
-    expect(await as(seller).messages.unread.query()).toEqual({ messages: 1, threads: 1 });
-    expect(await as(buyer).messages.unread.query()).toEqual({ messages: 0, threads: 0 });
+    expect(await as(seller).messages.member.unread.query()).toEqual({ messages: 1, threads: 1 });
+    expect(await as(buyer).messages.member.unread.query()).toEqual({ messages: 0, threads: 0 });
 
-    const inbox = await as(seller).messages.threads.query({});
+    const inbox = await as(seller).messages.member.threads.query({});
     expect(inbox).toHaveLength(1);
     expect(inbox[0]).toMatchObject({
       id: threadId,
@@ -132,16 +136,16 @@ describe('a conversation about a listing', () => {
       lastMessage: { text: 'Hello! Is the dust jacket intact?', fromMe: false },
     });
 
-    const before = await as(buyer).messages.thread.query({ threadId });
+    const before = await as(buyer).messages.member.thread.query({ threadId });
     expect(before.entries.at(-1)).toMatchObject({ fromMe: true, readAt: null });
 
-    expect(await as(seller).messages.markRead.mutate({ threadId })).toEqual({ marked: 1 });
-    expect(await as(seller).messages.unread.query()).toEqual({ messages: 0, threads: 0 });
-    const after = await as(buyer).messages.thread.query({ threadId });
+    expect(await as(seller).messages.member.markRead.mutate({ threadId })).toEqual({ marked: 1 });
+    expect(await as(seller).messages.member.unread.query()).toEqual({ messages: 0, threads: 0 });
+    const after = await as(buyer).messages.member.thread.query({ threadId });
     expect(after.entries.at(-1)).toMatchObject({ readAt: expect.any(String) });
 
     await send(seller, threadId, 'It is, and unclipped.');
-    const view = await as(buyer).messages.thread.query({ threadId });
+    const view = await as(buyer).messages.member.thread.query({ threadId });
     expect(view).toMatchObject({
       side: 'buyer',
       counterpartName: 'seller',
@@ -159,28 +163,30 @@ describe('a conversation about a listing', () => {
   it('lists the newest conversation first and finds one by book title or member name', async () => {
     const other = await newThread('Moby Dick');
     await send(buyer, other.threadId, 'Which edition is it?');
-    const all = await as(buyer).messages.threads.query({});
+    const all = await as(buyer).messages.member.threads.query({});
     expect(all.map((thread) => thread.id)).toEqual([other.threadId, threadId]);
-    const byTitle = await as(buyer).messages.threads.query({ q: 'lighthouse' });
+    const byTitle = await as(buyer).messages.member.threads.query({ q: 'lighthouse' });
     expect(byTitle.map((thread) => thread.id)).toEqual([threadId]);
-    const byName = await as(buyer).messages.threads.query({ q: 'moby-dick' });
+    const byName = await as(buyer).messages.member.threads.query({ q: 'moby-dick' });
     expect(byName.map((thread) => thread.id)).toEqual([other.threadId]);
-    const byBuyer = await as(seller).messages.threads.query({ q: 'BUYER' });
+    const byBuyer = await as(seller).messages.member.threads.query({ q: 'BUYER' });
     expect(byBuyer.map((thread) => thread.id)).toEqual([threadId]);
-    expect(await as(seller).messages.threads.query({ q: 'moby' })).toEqual([]);
+    expect(await as(seller).messages.member.threads.query({ q: 'moby' })).toEqual([]);
     // Wildcards are searched for, not used.
-    expect(await as(buyer).messages.threads.query({ q: '%' })).toEqual([]);
+    expect(await as(buyer).messages.member.threads.query({ q: '%' })).toEqual([]);
   });
 
   it('shows offers and the order as system lines, and the order state inline', async () => {
     const order = await paidOrder(t, 1200, 'Ordered book', { buyer: { id: buyer.id, email: buyer.email } });
     const sellerUser = order.seller;
-    const orderThread = (await as(buyer).messages.startForOrder.mutate({ orderId: order.orderId }))
+    const orderThread = (await as(buyer).messages.member.startForOrder.mutate({ orderId: order.orderId }))
       .threadId as string;
     // The seller's side opens the same thread from the order page.
     expect((await startOrderThread(db, sellerUser.id, order.orderId)).threadId).toBe(orderThread);
-    expect(await statusOf(as(stranger).messages.startForOrder.mutate({ orderId: order.orderId }))).toBe(404);
-    const view = await as(buyer).messages.thread.query({ threadId: orderThread });
+    expect(
+      await statusOf(as(stranger).messages.member.startForOrder.mutate({ orderId: order.orderId })),
+    ).toBe(404);
+    const view = await as(buyer).messages.member.thread.query({ threadId: orderThread });
     expect(view.order).toMatchObject({ id: order.orderId, reference: order.reference, status: 'paid' });
     const system = view.entries.filter((entry) => entry.kind === 'system');
     expect(system.map((entry) => entry.text)).toContain(`Order ${order.reference}: Paid — to dispatch`);
@@ -203,7 +209,7 @@ describe('what a message may be', () => {
       status: 400,
       message: `photos: ${MESSAGE_TEXTS.tooManyPhotos}`,
     });
-    expect(await statusOf(as(buyer).messages.send.mutate({ threadId: 'nope', text: 'hi' }))).toBe(400);
+    expect(await statusOf(as(buyer).messages.member.send.mutate({ threadId: 'nope', text: 'hi' }))).toBe(400);
   });
 
   it('takes photos uploaded to this conversation only, checked as listing photos are', async () => {
@@ -223,7 +229,7 @@ describe('what a message may be', () => {
     expect(ok.body.url).toMatch(new RegExp(`/messages/${threadId}/[0-9a-f]{16}/1600\\.webp$`));
     const sent = await send(buyer, threadId, '', [ok.body.url]);
     expect(sent.id).toEqual(expect.any(String));
-    const view = await as(seller).messages.thread.query({ threadId });
+    const view = await as(seller).messages.member.thread.query({ threadId });
     expect(view.entries.at(-1)).toMatchObject({ text: '', photos: [ok.body.url] });
     // Another thread's photo, or any other URL, is refused.
     const other = await newThread('Photo thief');
@@ -243,14 +249,14 @@ describe('what a message may be', () => {
     const fresh = await newThread('Off platform');
     await send(buyer, fresh.threadId, 'Is it still available?');
     expect(
-      (await as(fresh.owner).messages.thread.query({ threadId: fresh.threadId })).offPlatformWarning,
+      (await as(fresh.owner).messages.member.thread.query({ threadId: fresh.threadId })).offPlatformWarning,
     ).toBe(false);
     const sent = await send(fresh.owner, fresh.threadId, 'Yes! Pay me by bank transfer and save the fees');
     expect(sent.offPlatform).toBe(true);
     for (const user of [buyer, fresh.owner]) {
-      expect((await as(user).messages.thread.query({ threadId: fresh.threadId })).offPlatformWarning).toBe(
-        true,
-      );
+      expect(
+        (await as(user).messages.member.thread.query({ threadId: fresh.threadId })).offPlatformWarning,
+      ).toBe(true);
     }
   });
 
@@ -282,11 +288,11 @@ describe('who may read, write and subscribe', () => {
       blocked: (await send(blocked.owner, blocked.threadId, 'Hi from the seller')).id,
       suspended: (await send(suspended.owner, suspended.threadId, 'Hi from the seller')).id,
     };
-    await as(blocked.owner).messages.block.mutate({ threadId: blocked.threadId });
+    await as(blocked.owner).messages.member.block.mutate({ threadId: blocked.threadId });
     // A buyer of their own, suspended after the thread started.
     const suspendedBuyer = await createUser(db, t.services.identity, 'suspended-buyer@messages.test');
     const suspendedThread = (
-      await as(suspendedBuyer).messages.startForListing.mutate({ listingId: suspended.listing.id })
+      await as(suspendedBuyer).messages.member.startForListing.mutate({ listingId: suspended.listing.id })
     ).threadId as string;
     await db
       .updateTable('auth.users')
@@ -296,10 +302,10 @@ describe('who may read, write and subscribe', () => {
     const png = await photo(40, 30);
     const operations = {
       read: (user: TestUser, thread: string) =>
-        statusOf(as(user).messages.thread.query({ threadId: thread })),
+        statusOf(as(user).messages.member.thread.query({ threadId: thread })),
       send: (user: TestUser, thread: string) => statusOf(send(user, thread, 'Matrix message')),
       markRead: (user: TestUser, thread: string) =>
-        statusOf(as(user).messages.markRead.mutate({ threadId: thread })),
+        statusOf(as(user).messages.member.markRead.mutate({ threadId: thread })),
       photo: async (user: TestUser, thread: string) =>
         (
           await request(t.app.server)
@@ -308,7 +314,7 @@ describe('who may read, write and subscribe', () => {
             .attach('photo', png, { filename: 'p.png', contentType: 'image/png' })
         ).status,
       report: (user: TestUser, _thread: string, message: string) =>
-        statusOf(as(user).messages.report.mutate({ messageId: message, reason: 'other' })),
+        statusOf(as(user).messages.member.report.mutate({ messageId: message, reason: 'other' })),
     };
     const cases: [string, TestUser, string, string][] = [
       ['buyer', buyer, open.threadId, fromSeller.open],
@@ -336,21 +342,23 @@ describe('who may read, write and subscribe', () => {
 
   it('refuses a stranger everything, as if the thread did not exist', async () => {
     const notFound = { status: 404, message: MESSAGE_TEXTS.notFound };
-    expect(await refusal(as(stranger).messages.thread.query({ threadId }))).toEqual(notFound);
+    expect(await refusal(as(stranger).messages.member.thread.query({ threadId }))).toEqual(notFound);
     expect(await refusal(send(stranger, threadId, 'Hi'))).toEqual(notFound);
-    expect(await refusal(as(stranger).messages.markRead.mutate({ threadId }))).toEqual(notFound);
-    expect(await refusal(as(stranger).messages.block.mutate({ threadId }))).toEqual(notFound);
-    expect(await as(stranger).messages.threads.query({})).toEqual([]);
+    expect(await refusal(as(stranger).messages.member.markRead.mutate({ threadId }))).toEqual(notFound);
+    expect(await refusal(as(stranger).messages.member.block.mutate({ threadId }))).toEqual(notFound);
+    expect(await as(stranger).messages.member.threads.query({})).toEqual([]);
     const message = await db
       .selectFrom('messages')
       .select('id')
       .where('thread_id', '=', threadId)
       .executeTakeFirstOrThrow();
     expect(
-      await statusOf(as(stranger).messages.report.mutate({ messageId: message.id, reason: 'spam_or_scam' })),
+      await statusOf(
+        as(stranger).messages.member.report.mutate({ messageId: message.id, reason: 'spam_or_scam' }),
+      ),
     ).toBe(404);
     // Signed out: nothing at all.
-    expect(await statusOf(api(t.app).messages.thread.query({ threadId }))).toBe(401);
+    expect(await statusOf(api(t.app).messages.member.thread.query({ threadId }))).toBe(401);
   });
 
   it('lets a charity’s whole team share its inbox', async () => {
@@ -361,47 +369,49 @@ describe('who may read, write and subscribe', () => {
       'Donated Atlas',
     );
     // A team member cannot ask about the charity's own book.
-    expect(await statusOf(as(helper).messages.startForListing.mutate({ listingId: donated.id }))).toBe(400);
-    const id = (await as(buyer).messages.startForListing.mutate({ listingId: donated.id })).threadId;
+    expect(await statusOf(as(helper).messages.member.startForListing.mutate({ listingId: donated.id }))).toBe(
+      400,
+    );
+    const id = (await as(buyer).messages.member.startForListing.mutate({ listingId: donated.id })).threadId;
     await send(buyer, id, 'Is this the 1990 edition?');
-    expect(await as(helper).messages.unread.query()).toEqual({ messages: 1, threads: 1 });
-    const inbox = await as(helper).messages.threads.query({});
+    expect(await as(helper).messages.member.unread.query()).toEqual({ messages: 1, threads: 1 });
+    const inbox = await as(helper).messages.member.threads.query({});
     expect(inbox[0]).toMatchObject({ id, side: 'seller', counterpartName: 'buyer' });
     await send(helper, id, 'It is!');
-    const view = await as(buyer).messages.thread.query({ threadId: id });
+    const view = await as(buyer).messages.member.thread.query({ threadId: id });
     expect(view.counterpartName).toBe('Books For All');
     expect(view.entries.at(-1)).toMatchObject({ senderName: 'Books For All', text: 'It is!' });
     // Read by one of the team, read for the team.
-    await as(owner).messages.markRead.mutate({ threadId: id });
-    expect((await as(helper).messages.unread.query()).messages).toBe(0);
+    await as(owner).messages.member.markRead.mutate({ threadId: id });
+    expect((await as(helper).messages.member.unread.query()).messages).toBe(0);
   });
 
   it('stops new messages both ways after a block; the thread stays to read; unblocking restores it', async () => {
     const fresh = await newThread('Blocked book');
     await send(buyer, fresh.threadId, 'Hi there');
-    expect(await as(fresh.owner).messages.block.mutate({ threadId: fresh.threadId })).toEqual({
+    expect(await as(fresh.owner).messages.member.block.mutate({ threadId: fresh.threadId })).toEqual({
       ok: true,
     });
     const blocked = { status: 403, message: MESSAGE_TEXTS.blocked };
     expect(await refusal(send(buyer, fresh.threadId, 'Hello?'))).toEqual(blocked);
     expect(await refusal(send(fresh.owner, fresh.threadId, 'Bye'))).toEqual(blocked);
-    const buyerView = await as(buyer).messages.thread.query({ threadId: fresh.threadId });
+    const buyerView = await as(buyer).messages.member.thread.query({ threadId: fresh.threadId });
     expect(buyerView).toMatchObject({ canWrite: false, blockedByMe: false, blockedByThem: true });
     expect(buyerView.entries).toHaveLength(1);
-    const ownerView = await as(fresh.owner).messages.thread.query({ threadId: fresh.threadId });
+    const ownerView = await as(fresh.owner).messages.member.thread.query({ threadId: fresh.threadId });
     expect(ownerView).toMatchObject({ canWrite: false, blockedByMe: true });
     // No new conversation between them either.
     const another = await createListing(db, {
       sellerId: fresh.owner.id,
       bookId: await createBook(db, { title: 'Second book' }),
     });
-    expect(await refusal(as(buyer).messages.startForListing.mutate({ listingId: another.id }))).toEqual(
-      blocked,
-    );
+    expect(
+      await refusal(as(buyer).messages.member.startForListing.mutate({ listingId: another.id })),
+    ).toEqual(blocked);
     // Only the one who blocked can unblock.
-    await as(buyer).messages.unblock.mutate({ threadId: fresh.threadId });
+    await as(buyer).messages.member.unblock.mutate({ threadId: fresh.threadId });
     expect(await refusal(send(buyer, fresh.threadId, 'Hello?'))).toEqual(blocked);
-    await as(fresh.owner).messages.unblock.mutate({ threadId: fresh.threadId });
+    await as(fresh.owner).messages.member.unblock.mutate({ threadId: fresh.threadId });
     expect(await statusOf(send(buyer, fresh.threadId, 'Hello again'))).toBe(200);
   });
 
@@ -415,14 +425,16 @@ describe('who may read, write and subscribe', () => {
       .execute();
     // A suspension ends the member's sessions: every call is refused.
     expect(await statusOf(send(fresh.owner, fresh.threadId, 'Reply'))).toBe(401);
-    expect(await statusOf(as(fresh.owner).messages.threads.query({}))).toBe(401);
+    expect(await statusOf(as(fresh.owner).messages.member.threads.query({}))).toBe(401);
     expect(await db.selectFrom('messages').select('id').where('body', '=', 'Reply').execute()).toEqual([]);
     expect(await refusal(send(buyer, fresh.threadId, 'Are you there?'))).toEqual({
       status: 403,
       message: MESSAGE_TEXTS.recipientSuspended,
     });
     const client = testClient(url, fresh.owner.accessToken);
-    const stream = recordSubscription((handlers) => client.messages.live.subscribe(undefined, handlers));
+    const stream = recordSubscription((handlers) =>
+      client.messages.member.live.subscribe(undefined, handlers),
+    );
     await until(() => stream.errors.length > 0, 'the refusal');
     expect(stream.errors[0]?.data?.code).toBe('UNAUTHORIZED');
     stream.close();
@@ -432,7 +444,7 @@ describe('who may read, write and subscribe', () => {
     const fresh = await newThread('Reported book');
     const rude = await send(fresh.owner, fresh.threadId, 'You are an idiot');
     const staff = as(moderator);
-    expect(await refusal(staff.staffMessages.thread.query({ threadId: fresh.threadId }))).toMatchObject({
+    expect(await refusal(staff.messages.staff.thread.query({ threadId: fresh.threadId }))).toMatchObject({
       status: 400,
     });
     // A report on another thread's message does not open this one.
@@ -442,32 +454,35 @@ describe('who may read, write and subscribe', () => {
       .where('thread_id', '=', threadId)
       .where('sender_id', '=', seller.id)
       .executeTakeFirstOrThrow();
-    const otherReport = (await as(buyer).messages.report.mutate({ messageId: elsewhere.id, reason: 'other' }))
-      .id;
+    const otherReport = (
+      await as(buyer).messages.member.report.mutate({ messageId: elsewhere.id, reason: 'other' })
+    ).id;
     expect(
-      await refusal(staff.staffMessages.thread.query({ threadId: fresh.threadId, reportId: otherReport })),
+      await refusal(staff.messages.staff.thread.query({ threadId: fresh.threadId, reportId: otherReport })),
     ).toEqual({ status: 403, message: STAFF_NEEDS_REASON });
     // Members are not staff.
     expect(
       await statusOf(
-        as(buyer).staffMessages.thread.query({ threadId: fresh.threadId, reportId: otherReport }),
+        as(buyer).messages.staff.thread.query({ threadId: fresh.threadId, reportId: otherReport }),
       ),
     ).toBe(403);
     // Members report only the other side's messages, once while open.
     expect(
-      await statusOf(as(fresh.owner).messages.report.mutate({ messageId: rude.id, reason: 'offensive' })),
+      await statusOf(
+        as(fresh.owner).messages.member.report.mutate({ messageId: rude.id, reason: 'offensive' }),
+      ),
     ).toBe(403);
     const reportId = (
-      await as(buyer).messages.report.mutate({
+      await as(buyer).messages.member.report.mutate({
         messageId: rude.id,
         reason: 'offensive',
         details: 'Rude',
       })
     ).id;
     expect(
-      await statusOf(as(buyer).messages.report.mutate({ messageId: rude.id, reason: 'offensive' })),
+      await statusOf(as(buyer).messages.member.report.mutate({ messageId: rude.id, reason: 'offensive' })),
     ).toBe(409);
-    const read = await staff.staffMessages.thread.query({ threadId: fresh.threadId, reportId });
+    const read = await staff.messages.staff.thread.query({ threadId: fresh.threadId, reportId });
     expect(read.side).toBe('staff');
     expect(read.entries.map((entry) => entry.text)).toEqual(['You are an idiot']);
     const audit = await db
@@ -478,7 +493,7 @@ describe('who may read, write and subscribe', () => {
     expect(audit).toEqual([{ actor_id: moderator.id, target_id: fresh.threadId, details: { reportId } }]);
 
     // The report is in the staff queue; acting hides the message from both members.
-    const queue = await staff.staffReports.list.query({ kind: 'message' });
+    const queue = await staff.reports.staff.list.query({ kind: 'message' });
     expect(queue.find((report) => report.id === reportId)).toMatchObject({
       kind: 'message',
       threadMessage: {
@@ -488,7 +503,7 @@ describe('who may read, write and subscribe', () => {
         hidden: false,
       },
     });
-    await staff.staffReports.act.mutate({ reportId, note: 'Abusive language', warnSender: true });
+    await staff.reports.staff.act.mutate({ reportId, note: 'Abusive language', warnSender: true });
     const warning = await lastEmailTo(db, fresh.owner.email);
     expect(warning?.text_body).toContain('a message you sent about “Reported book”');
     expect(warning?.text_body).toContain('The reason: Abusive language');
@@ -505,7 +520,7 @@ describe('who may read, write and subscribe', () => {
         { action: 'report.action', target_id: reportId },
       ]),
     );
-    const afterHide = await as(buyer).messages.thread.query({ threadId: fresh.threadId });
+    const afterHide = await as(buyer).messages.member.thread.query({ threadId: fresh.threadId });
     expect(afterHide.entries[0]).toMatchObject({ hidden: true, text: null });
   });
 
@@ -513,14 +528,14 @@ describe('who may read, write and subscribe', () => {
     const order = await disputedOrder(t);
     const { threadId: orderThread } = await startOrderThread(db, order.buyer.id, order.orderId);
     const staff = as(moderator);
-    const read = await staff.staffMessages.thread.query({
+    const read = await staff.messages.staff.thread.query({
       threadId: orderThread,
       disputeId: order.disputeId,
     });
     expect(read.order).toMatchObject({ id: order.orderId });
-    expect(await refusal(staff.staffMessages.thread.query({ threadId, disputeId: order.disputeId }))).toEqual(
-      { status: 403, message: STAFF_NEEDS_REASON },
-    );
+    expect(
+      await refusal(staff.messages.staff.thread.query({ threadId, disputeId: order.disputeId })),
+    ).toEqual({ status: 403, message: STAFF_NEEDS_REASON });
     const audit = await db
       .selectFrom('audit_log')
       .select(['target_id', 'details'])
@@ -529,14 +544,14 @@ describe('who may read, write and subscribe', () => {
       .execute();
     expect(audit).toEqual([{ target_id: orderThread, details: { disputeId: order.disputeId } }]);
     // From the dispute queue, by the dispute alone.
-    const viaDispute = await staff.staffMessages.forDispute.query({ disputeId: order.disputeId });
+    const viaDispute = await staff.messages.staff.forDispute.query({ disputeId: order.disputeId });
     expect(viaDispute?.id).toBe(orderThread);
-    expect(await statusOf(as(buyer).staffMessages.forDispute.query({ disputeId: order.disputeId }))).toBe(
+    expect(await statusOf(as(buyer).messages.staff.forDispute.query({ disputeId: order.disputeId }))).toBe(
       403,
     );
     // A dispute whose buyer and seller never wrote: nothing to read, nothing audited.
     const quiet = await disputedOrder(t);
-    expect(await staff.staffMessages.forDispute.query({ disputeId: quiet.disputeId })).toBeNull();
+    expect(await staff.messages.staff.forDispute.query({ disputeId: quiet.disputeId })).toBeNull();
     const reads = await db
       .selectFrom('audit_log')
       .select('details')
@@ -558,10 +573,10 @@ describe('the live stream', () => {
     const sellerClient = testClient(url, seller.accessToken);
     const strangerClient = testClient(url, stranger.accessToken);
     const sellerStream = recordSubscription<Live>((handlers) =>
-      sellerClient.messages.live.subscribe(undefined, handlers),
+      sellerClient.messages.member.live.subscribe(undefined, handlers),
     );
     const strangerStream = recordSubscription<Live>((handlers) =>
-      strangerClient.messages.live.subscribe(undefined, handlers),
+      strangerClient.messages.member.live.subscribe(undefined, handlers),
     );
     await until(() => t.app.realtime.stats().live >= 2, 'two live subscribers');
     const sent = await send(buyer, threadId, 'Are you still there?');
@@ -569,7 +584,7 @@ describe('the live stream', () => {
     expect(event?.data).toMatchObject({ kind: 'message.sent', messageId: sent.id, thread: { id: threadId } });
     expect(event?.data.thread.unread).toBeGreaterThan(0);
     await send(buyer, (await newThread('Unrelated')).threadId, 'Not for the seller');
-    await as(seller).messages.markRead.mutate({ threadId });
+    await as(seller).messages.member.markRead.mutate({ threadId });
     const received = await sellerStream.waitFor(2, 'the read receipt');
     expect(received.map((r) => r.data.kind)).toEqual(['message.sent', 'message.read']);
     expect(strangerStream.received).toEqual([]);
@@ -580,7 +595,7 @@ describe('the live stream', () => {
 
   it('passes on offer and order events (for an open thread to read again), and nothing else', async () => {
     const stream = recordSubscription<Live>((handlers) =>
-      testClient(url, seller.accessToken).messages.live.subscribe(undefined, handlers),
+      testClient(url, seller.accessToken).messages.member.live.subscribe(undefined, handlers),
     );
     await until(() => t.app.realtime.stats().live >= 1, 'a live subscriber');
     const some = '00000000-0000-4000-8000-000000000001';
@@ -609,7 +624,7 @@ describe('the live stream', () => {
       await other.listen({ port: 0, host: '127.0.0.1' });
       const otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
       const stream = recordSubscription<Live>((handlers) =>
-        testClient(otherUrl, seller.accessToken).messages.live.subscribe(undefined, handlers),
+        testClient(otherUrl, seller.accessToken).messages.member.live.subscribe(undefined, handlers),
       );
       await until(() => other.realtime.stats().live >= 1, 'a live subscriber on the other instance');
       // Sent through this instance, received through the other.
@@ -630,7 +645,9 @@ describe('the live stream', () => {
 
   it('resumes after a lost connection with exactly the messages missed, once', async () => {
     const client = testClient(url, seller.accessToken);
-    const first = recordSubscription<Live>((handlers) => client.messages.live.subscribe(undefined, handlers));
+    const first = recordSubscription<Live>((handlers) =>
+      client.messages.member.live.subscribe(undefined, handlers),
+    );
     await until(() => t.app.realtime.stats().live >= 1, 'a live subscriber');
     await send(buyer, threadId, 'Before the drop');
     await first.waitFor(1);
@@ -642,7 +659,10 @@ describe('the live stream', () => {
     for (const text of ['One', 'Two', 'Three']) missed.push((await send(buyer, threadId, text)).id);
 
     const again = recordSubscription<Live>((handlers) =>
-      testClient(url, seller.accessToken).messages.live.subscribe({ lastEventId: resumeFrom }, handlers),
+      testClient(url, seller.accessToken).messages.member.live.subscribe(
+        { lastEventId: resumeFrom },
+        handlers,
+      ),
     );
     await again.waitFor(3, 'the three missed messages');
     await until(() => t.app.realtime.stats().live >= 1, 'live again');
@@ -679,7 +699,7 @@ describe('notifications and the unread-message email', () => {
       'Notified Atlas',
     );
     const asker = await createUser(db, t.services.identity, 'asker@notify.messages.test');
-    const id = (await as(asker).messages.startForListing.mutate({ listingId: donated.id })).threadId;
+    const id = (await as(asker).messages.member.startForListing.mutate({ listingId: donated.id })).threadId;
     await send(asker, id, 'Does it have the fold-out maps?');
     for (const member of [owner, helper]) {
       expect(await notices(member)).toEqual([
@@ -695,7 +715,7 @@ describe('notifications and the unread-message email', () => {
     // The sender is not told about their own message.
     expect(await notices(asker)).toEqual([]);
     // One of the team reads the thread: read for the whole team, and no email for it.
-    await as(helper).messages.markRead.mutate({ threadId: id });
+    await as(helper).messages.member.markRead.mutate({ threadId: id });
     for (const member of [owner, helper]) {
       expect((await notices(member))[0]?.read_at).not.toBeNull();
     }

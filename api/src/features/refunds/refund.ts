@@ -20,8 +20,8 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import type { PaymentProvider } from '../../platform/payments/port.ts';
 import type { Actor } from '../orders/order-machine.ts';
-import type { PaymentProvider } from '../payments/types.ts';
 
 type Trx = Transaction<DB>;
 

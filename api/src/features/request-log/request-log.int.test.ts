@@ -33,9 +33,9 @@ afterAll(async () => {
   await t.close();
 });
 
-const search = async (input: RouterInputs['requestLog']['search'] = {}) => {
+const search = async (input: RouterInputs['staff']['requestLog']['search'] = {}) => {
   await t.app.requestLog.flush();
-  return api(t.app, moderator.accessToken).requestLog.search.query(input);
+  return api(t.app, moderator.accessToken).staff.requestLog.search.query(input);
 };
 
 describe('the request log', () => {
@@ -59,7 +59,7 @@ describe('the request log', () => {
   it('records a signed-in call with who made it, and a failed one with its status', async () => {
     const marker = `req-${Date.now()}`;
     const ok = api(t.app, { token: member.accessToken, headers: { 'x-request-id': `${marker}-ok` } });
-    expect(await statusOf(ok.account.profile.query())).toBe(200);
+    expect(await statusOf(ok.account.member.profile.query())).toBe(200);
     const missing = await request(t.app.server)
       .get('/trpc/no.such.procedure?input=%7B%7D')
       .set('x-request-id', `${marker}-404`);
@@ -70,7 +70,7 @@ describe('the request log', () => {
     expect(mine.rows).toEqual([
       expect.objectContaining({
         method: 'GET',
-        path: '/trpc/account.profile',
+        path: '/trpc/account.member.profile',
         status: 200,
         userEmail: 'member@requests.test',
       }),
@@ -84,12 +84,16 @@ describe('the request log', () => {
   });
 
   it('filters by status class, method, procedure, person and slowness, newest first, 50 at a time', async () => {
-    for (let i = 0; i < 3; i += 1) await api(t.app, member.accessToken).account.profile.query();
+    for (let i = 0; i < 3; i += 1) await api(t.app, member.accessToken).account.member.profile.query();
     const errors = await search({ status: '4xx' });
     expect(errors.rows.length).toBeGreaterThan(0);
     expect(errors.rows.every((row: { status: number }) => row.status >= 400 && row.status < 500)).toBe(true);
 
-    const byProcedure = await search({ path: 'account.profile', user: 'member@requests', method: 'GET' });
+    const byProcedure = await search({
+      path: 'account.member.profile',
+      user: 'member@requests',
+      method: 'GET',
+    });
     expect(byProcedure.rows.length).toBeGreaterThanOrEqual(4);
     const ids = byProcedure.rows.map((row: { id: string }) => Number(row.id));
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
@@ -103,9 +107,9 @@ describe('the request log', () => {
   });
 
   it('is for staff only, and explains bad filters', async () => {
-    expect(await statusOf(api(t.app, member.accessToken).requestLog.search.query({}))).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).staff.requestLog.search.query({}))).toBe(403);
     const bad = await refusal(
-      api(t.app, moderator.accessToken).requestLog.search.query({ status: '6xx' } as never),
+      api(t.app, moderator.accessToken).staff.requestLog.search.query({ status: '6xx' } as never),
     );
     expect(bad).toMatchObject({ status: 400 });
     expect(bad.message).toMatch(/Choose 2xx, 3xx, 4xx or 5xx/);
@@ -127,7 +131,7 @@ describe('the request log', () => {
           at: new Date(),
           requestId: `${marker}-${n}`,
           method: 'GET',
-          path: '/trpc/catalogue.categories',
+          path: '/trpc/catalogue.public.categories',
           status: 503,
           durationMs: 1,
           userId: null,
@@ -167,7 +171,7 @@ describe('the request log', () => {
       .execute();
     expect(await pruneRequestLog(db)).toBeGreaterThanOrEqual(1);
     expect((await search({ requestId: 'old-line' })).rows).toEqual([]);
-    expect((await search({ path: 'account.profile' })).rows.length).toBeGreaterThan(0);
+    expect((await search({ path: 'account.member.profile' })).rows.length).toBeGreaterThan(0);
   });
 });
 

@@ -1,5 +1,5 @@
 /** A book found by ISBN outside our catalogue, as the columns of its row in `books`. */
-import type { ExternalBook } from './book-lookup.ts';
+import type { ExternalBook } from '../../platform/book-lookup/book-lookup.ts';
 
 export function bookColumns(found: ExternalBook) {
   return {
