@@ -15,6 +15,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { loginPath, pathOf } from '../auth/next-path.ts';
 import { useSession } from '../auth/session.ts';
 import { formatWhen, offerStatusLabel, timeLeft } from '../orders/format.ts';
+import { useMakeOffer } from './hooks.ts';
 import { OfferAmountForm } from './OfferAmountForm.tsx';
 
 export function ListingOffer({ listing }: { listing: ListingDetail }) {
@@ -133,12 +134,10 @@ function MakeOfferDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const utils = trpc.useUtils();
   const asking = listing.price.itemMinor;
   const least = minimumOfferMinor(asking);
-  const make = trpc.offers.make.useMutation({
+  const make = useMakeOffer({
     onSuccess: () => {
-      void utils.offers.list.invalidate();
       onOpenChange(false);
       notify.success(`Offer sent: the seller has ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours to answer`);
     },
