@@ -28,7 +28,7 @@ const PAGES: [string[], LazyPage][] = [
   [['users'], page(() => import('./UsersPage.tsx'), (m) => m.UsersPage)],
   [['listings'], page(() => import('./ListingsPage.tsx'), (m) => m.ListingsPage)],
   [['orders'], page(() => import('./OrdersPage.tsx'), (m) => m.OrdersPage)],
-  [['payments'], page(() => import('./OrdersPage.tsx'), (m) => m.PaymentsPage)],
+  [['payments'], page(() => import('./PaymentsPage.tsx'), (m) => m.PaymentsPage)],
   [['revenue'], page(() => import('./RevenuePage.tsx'), (m) => m.RevenuePage)],
   [['logs'], page(() => import('./LogsPage.tsx'), (m) => m.LogsPage)],
   [['refunds'], page(() => import('./RefundsPage.tsx'), (m) => m.RefundsPage)],
