@@ -19,7 +19,7 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): La
 const PAGES: [string[], LazyPage][] = [
   [['charities'], page(() => import('../../charity/AdminCharitiesPage.tsx'), (m) => m.AdminCharitiesPage)],
   [['disputes'], page(() => import('../DisputesPage.tsx'), (m) => m.DisputesPage)],
-  [['shipping-disputes'], page(() => import('../DisputesPage.tsx'), (m) => m.ShippingDisputesPage)],
+  [['shipping-disputes'], page(() => import('../ShippingDisputesPage.tsx'), (m) => m.ShippingDisputesPage)],
   [['audit'], page(() => import('./AuditPage.tsx'), (m) => m.AuditPage)],
   [['emails', 'email-templates'], page(() => import('./EmailsPage.tsx'), (m) => m.EmailsPage)],
   [['settings', 'flags'], page(() => import('./SettingsPage.tsx'), (m) => m.SettingsPage)],
