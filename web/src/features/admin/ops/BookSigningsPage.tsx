@@ -9,10 +9,11 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 
 type Signing = inferRouterOutputs<AppRouter>['bookSignings']['list'][number];
 
@@ -52,71 +53,73 @@ export function BookSigningsPage() {
           <SigningForm onDone={refresh} />
         </div>
       </details>
-      {signings.isError ? (
-        <EmptyState>{apiErrorMessage(signings.error)}</EmptyState>
-      ) : signings.isPending ? (
-        <LoadingLine>Loading events…</LoadingLine>
-      ) : signings.data.length === 0 ? (
-        <EmptyState testId="book-signings-empty">
-          No book signings yet: create the first one above.
-        </EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="book-signings">
-          {signings.data.map((signing) => (
-            <li
-              key={signing.id}
-              data-testid="book-signing"
-              data-published={signing.publishedAt ? 'true' : 'false'}
-              className="rounded-xl border border-line bg-paper p-4"
-            >
-              {editing === signing.id ? (
-                <SigningForm
-                  signing={signing}
-                  onDone={() => {
-                    setEditing(null);
-                    refresh();
-                  }}
-                  onCancel={() => setEditing(null)}
-                />
-              ) : (
-                <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
-                  <div className="min-w-0 flex-1">
-                    <p className="font-semibold">
-                      {signing.title}{' '}
-                      <span
-                        className={cn(
-                          'ml-1 rounded px-1.5 py-0.5 text-xs font-semibold',
-                          signing.publishedAt ? 'bg-brand/10 text-brand' : 'bg-ink/10 text-ink-muted',
-                        )}
+      <QueryView
+        query={signings}
+        pending="Loading events…"
+        empty={
+          <EmptyState testId="book-signings-empty">
+            No book signings yet: create the first one above.
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <ul className="flex flex-col gap-3" data-testid="book-signings">
+            {data.map((signing) => (
+              <li
+                key={signing.id}
+                data-testid="book-signing"
+                data-published={signing.publishedAt ? 'true' : 'false'}
+                className="rounded-xl border border-line bg-paper p-4"
+              >
+                {editing === signing.id ? (
+                  <SigningForm
+                    signing={signing}
+                    onDone={() => {
+                      setEditing(null);
+                      refresh();
+                    }}
+                    onCancel={() => setEditing(null)}
+                  />
+                ) : (
+                  <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
+                    <div className="min-w-0 flex-1">
+                      <p className="font-semibold">
+                        {signing.title}{' '}
+                        <span
+                          className={cn(
+                            'ml-1 rounded px-1.5 py-0.5 text-xs font-semibold',
+                            signing.publishedAt ? 'bg-brand/10 text-brand' : 'bg-ink/10 text-ink-muted',
+                          )}
+                        >
+                          {signing.publishedAt ? 'Published' : 'Draft'}
+                        </span>
+                      </p>
+                      <p className="text-sm text-ink-soft">
+                        {signing.author} · {signing.venue} · {formatDateTime(signing.startsAt)}
+                      </p>
+                      {signing.description ? <p className="mt-1 text-sm">{signing.description}</p> : null}
+                    </div>
+                    <div className="flex gap-2">
+                      <Button variant="outline" size="sm" onClick={() => setEditing(signing.id)}>
+                        <Pencil aria-hidden="true" /> Edit <span className="sr-only">{signing.title}</span>
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant={signing.publishedAt ? 'outline' : 'default'}
+                        disabled={publish.isPending}
+                        onClick={() => publish.mutate({ id: signing.id, published: !signing.publishedAt })}
                       >
-                        {signing.publishedAt ? 'Published' : 'Draft'}
-                      </span>
-                    </p>
-                    <p className="text-sm text-ink-soft">
-                      {signing.author} · {signing.venue} · {formatDateTime(signing.startsAt)}
-                    </p>
-                    {signing.description ? <p className="mt-1 text-sm">{signing.description}</p> : null}
+                        {signing.publishedAt ? 'Unpublish' : 'Publish'}
+                        <span className="sr-only"> {signing.title}</span>
+                      </Button>
+                    </div>
                   </div>
-                  <div className="flex gap-2">
-                    <Button variant="outline" size="sm" onClick={() => setEditing(signing.id)}>
-                      <Pencil aria-hidden="true" /> Edit <span className="sr-only">{signing.title}</span>
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant={signing.publishedAt ? 'outline' : 'default'}
-                      disabled={publish.isPending}
-                      onClick={() => publish.mutate({ id: signing.id, published: !signing.publishedAt })}
-                    >
-                      {signing.publishedAt ? 'Unpublish' : 'Publish'}
-                      <span className="sr-only"> {signing.title}</span>
-                    </Button>
-                  </div>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }

@@ -14,9 +14,10 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
 
 type Book = inferRouterOutputs<AppRouter>['staffBooks']['search'][number];
 
@@ -60,55 +61,55 @@ export function BooksPage() {
         </Button>
       </form>
 
-      {books.isError ? (
-        <EmptyState>{apiErrorMessage(books.error)}</EmptyState>
-      ) : books.isPending ? (
-        <LoadingLine>Loading books…</LoadingLine>
-      ) : books.data.length === 0 ? (
-        <EmptyState testId="books-empty">No books match.</EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-2" data-testid="staff-books">
-          {books.data.map((book) => (
-            <li
-              key={book.id}
-              data-testid="staff-book"
-              data-book={book.id}
-              className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-center"
-            >
-              <div className="min-w-0 flex-1">
-                <p className="font-semibold" data-testid="book-title">
-                  {book.title}
-                </p>
-                <p className="text-sm text-ink-muted">
-                  {book.authors.join(', ') || 'No author'} · {book.isbn13 ?? 'No ISBN'} ·{' '}
-                  {book.category ?? 'No category'} ·{' '}
-                  <span data-testid="book-listings">
-                    {book.listings} {book.listings === 1 ? 'listing' : 'listings'}
-                  </span>
-                </p>
-              </div>
-              <div className="flex gap-2">
-                <Button
-                  variant="outline"
-                  size="sm"
-                  aria-label={`Edit ${book.title}`}
-                  onClick={() => setEditing(book)}
-                >
-                  <Pencil aria-hidden="true" /> Edit
-                </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  aria-label={`Merge ${book.title} into another book`}
-                  onClick={() => setMerging(book)}
-                >
-                  <GitMerge aria-hidden="true" /> Merge
-                </Button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={books}
+        pending="Loading books…"
+        empty={<EmptyState testId="books-empty">No books match.</EmptyState>}
+      >
+        {(data) => (
+          <ul className="flex flex-col gap-2" data-testid="staff-books">
+            {data.map((book) => (
+              <li
+                key={book.id}
+                data-testid="staff-book"
+                data-book={book.id}
+                className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-center"
+              >
+                <div className="min-w-0 flex-1">
+                  <p className="font-semibold" data-testid="book-title">
+                    {book.title}
+                  </p>
+                  <p className="text-sm text-ink-muted">
+                    {book.authors.join(', ') || 'No author'} · {book.isbn13 ?? 'No ISBN'} ·{' '}
+                    {book.category ?? 'No category'} ·{' '}
+                    <span data-testid="book-listings">
+                      {book.listings} {book.listings === 1 ? 'listing' : 'listings'}
+                    </span>
+                  </p>
+                </div>
+                <div className="flex gap-2">
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    aria-label={`Edit ${book.title}`}
+                    onClick={() => setEditing(book)}
+                  >
+                    <Pencil aria-hidden="true" /> Edit
+                  </Button>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    aria-label={`Merge ${book.title} into another book`}
+                    onClick={() => setMerging(book)}
+                  >
+                    <GitMerge aria-hidden="true" /> Merge
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
       <Dialog open={editing !== null} onOpenChange={(open) => (open ? undefined : setEditing(null))}>
         {editing ? <EditBook book={editing} onDone={() => setEditing(null)} /> : null}
       </Dialog>

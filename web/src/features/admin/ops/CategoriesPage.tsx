@@ -13,9 +13,10 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
 
 type Kind = 'category' | 'genre';
 type Node = inferRouterOutputs<AppRouter>['taxonomy']['trees']['categories'][number];
@@ -52,16 +53,14 @@ export function CategoriesPage() {
         </Button>
       }
     >
-      {trees.isError ? (
-        <EmptyState>{apiErrorMessage(trees.error)}</EmptyState>
-      ) : trees.isPending ? (
-        <LoadingLine>Loading categories…</LoadingLine>
-      ) : (
-        <>
-          <TreeSection kind="category" title="Categories" nodes={trees.data.categories} />
-          <TreeSection kind="genre" title="Genres" nodes={trees.data.genres} />
-        </>
-      )}
+      <QueryView query={trees} pending="Loading categories…">
+        {(data) => (
+          <>
+            <TreeSection kind="category" title="Categories" nodes={data.categories} />
+            <TreeSection kind="genre" title="Genres" nodes={data.genres} />
+          </>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }

@@ -11,9 +11,10 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, formatDateTime } from './AdminPageFrame.tsx';
 import {
   TemplateFields,
   TemplatePicker,
@@ -34,22 +35,24 @@ export function EmailsPage() {
       description="The emails Reshelf sends. Edit the wording with {{variables}}, preview it, and send yourself a test before publishing."
       testId="emails-page"
     >
-      {templates.isError ? (
-        <EmptyState>{apiErrorMessage(templates.error)}</EmptyState>
-      ) : templates.isPending ? (
-        <LoadingLine>Loading templates…</LoadingLine>
-      ) : (
-        <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
-          <TemplatePicker
-            templates={templates.data}
-            selectedKey={selectedKey}
-            onSelect={(key) => setParams({ template: key }, { replace: true })}
-          />
-          {selected ? (
-            <TemplateEditor key={selected.key} template={selected} isAdmin={access.data?.isAdmin ?? false} />
-          ) : null}
-        </div>
-      )}
+      <QueryView query={templates} pending="Loading templates…">
+        {(data) => (
+          <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
+            <TemplatePicker
+              templates={data}
+              selectedKey={selectedKey}
+              onSelect={(key) => setParams({ template: key }, { replace: true })}
+            />
+            {selected ? (
+              <TemplateEditor
+                key={selected.key}
+                template={selected}
+                isAdmin={access.data?.isAdmin ?? false}
+              />
+            ) : null}
+          </div>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }

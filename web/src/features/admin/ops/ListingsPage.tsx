@@ -11,9 +11,10 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 
 const STATUSES = ['active', 'draft', 'reserved', 'sold', 'removed', 'withdrawn'] as const;
 type Status = (typeof STATUSES)[number];
@@ -91,19 +92,19 @@ export function ListingsPage() {
         </Button>
       </form>
 
-      {listings.isError ? (
-        <EmptyState>{apiErrorMessage(listings.error)}</EmptyState>
-      ) : listings.isPending ? (
-        <LoadingLine>Loading listings…</LoadingLine>
-      ) : listings.data.length === 0 ? (
-        <EmptyState testId="listings-empty">No listings match.</EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="staff-listings" aria-busy={listings.isFetching}>
-          {listings.data.map((listing) => (
-            <ListingRow key={listing.id} listing={listing} />
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={listings}
+        pending="Loading listings…"
+        empty={<EmptyState testId="listings-empty">No listings match.</EmptyState>}
+      >
+        {(data) => (
+          <ul className="flex flex-col gap-3" data-testid="staff-listings" aria-busy={listings.isFetching}>
+            {data.map((listing) => (
+              <ListingRow key={listing.id} listing={listing} />
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }

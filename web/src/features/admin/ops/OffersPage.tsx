@@ -17,11 +17,12 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { offerStatusLabel } from '../../orders/format.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 
 type Thread = inferRouterOutputs<AppRouter>['staffOffers']['search'][number];
 
@@ -150,19 +151,19 @@ export function OffersPage() {
         </Button>
       </form>
 
-      {threads.isError ? (
-        <EmptyState>{apiErrorMessage(threads.error)}</EmptyState>
-      ) : threads.isPending ? (
-        <LoadingLine>Loading offers…</LoadingLine>
-      ) : threads.data.length === 0 ? (
-        <EmptyState testId="offers-empty">No offers match.</EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="staff-offers">
-          {threads.data.map((thread) => (
-            <ThreadCard key={thread.threadId} thread={thread} />
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={threads}
+        pending="Loading offers…"
+        empty={<EmptyState testId="offers-empty">No offers match.</EmptyState>}
+      >
+        {(data) => (
+          <ul className="flex flex-col gap-3" data-testid="staff-offers">
+            {data.map((thread) => (
+              <ThreadCard key={thread.threadId} thread={thread} />
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }

@@ -17,10 +17,11 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 
 type Promotion = inferRouterOutputs<AppRouter>['promotions']['list'][number];
 
@@ -70,100 +71,101 @@ export function PromotionsPage() {
       {!isAdmin && access.data ? (
         <p className="text-sm text-ink-muted">Only admins can create, edit or pause codes.</p>
       ) : null}
-      {promotions.isError ? (
-        <EmptyState>{apiErrorMessage(promotions.error)}</EmptyState>
-      ) : promotions.isPending ? (
-        <LoadingLine>Loading codes…</LoadingLine>
-      ) : promotions.data.length === 0 ? (
-        <EmptyState testId="promotions-empty">No promotions yet.</EmptyState>
-      ) : (
-        <div className="overflow-x-auto rounded-xl border border-line bg-paper">
-          <table className="w-full min-w-[56rem] text-left text-sm" data-testid="promotions-table">
-            <caption className="sr-only">Promotion codes, newest first</caption>
-            <thead className="border-b border-line text-ink-muted">
-              <tr>
-                <th className="px-4 py-3 font-semibold">Code</th>
-                <th className="px-4 py-3 font-semibold">Discount</th>
-                <th className="px-4 py-3 font-semibold">Runs</th>
-                <th className="px-4 py-3 text-right font-semibold">Used</th>
-                <th className="px-4 py-3 text-right font-semibold">Taken off</th>
-                <th className="px-4 py-3 font-semibold">Status</th>
-                {isAdmin ? (
-                  <th className="px-4 py-3 font-semibold">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {promotions.data.map((promotion) => (
-                <tr
-                  key={promotion.id}
-                  className="border-b border-line last:border-0"
-                  data-testid="promotion-row"
-                  data-code={promotion.code}
-                >
-                  <td className="px-4 py-3 font-mono font-semibold">{promotion.code}</td>
-                  <td className="px-4 py-3">
-                    {discountOf(promotion)}
-                    {promotion.minItemMinor ? (
-                      <span className="block text-xs text-ink-muted">
-                        on {formatPence(promotion.minItemMinor)} or more
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="px-4 py-3 whitespace-nowrap">
-                    {formatDateTime(promotion.startsAt)}
-                    <span className="block text-xs text-ink-muted">
-                      to {formatDateTime(promotion.endsAt)}
-                    </span>
-                  </td>
-                  <td className="px-4 py-3 text-right tabular-nums" data-testid="promotion-used">
-                    {promotion.redemptions}
-                    {promotion.totalLimit !== null ? ` of ${promotion.totalLimit}` : ''}
-                    <span className="block text-xs text-ink-muted">
-                      {promotion.perBuyerLimit === 1 ? 'once' : `${promotion.perBuyerLimit} times`} a buyer
-                    </span>
-                  </td>
-                  <td className="px-4 py-3 text-right tabular-nums" data-testid="promotion-discounted">
-                    {formatPence(promotion.discountedMinor)}
-                  </td>
-                  <td className="px-4 py-3">
-                    <span
-                      className={cn(
-                        'rounded px-1.5 py-0.5 text-xs font-semibold whitespace-nowrap',
-                        STATUS[promotion.status].className,
-                      )}
-                      data-testid="promotion-status"
-                    >
-                      {STATUS[promotion.status].label}
-                    </span>
-                  </td>
+      <QueryView
+        query={promotions}
+        pending="Loading codes…"
+        empty={<EmptyState testId="promotions-empty">No promotions yet.</EmptyState>}
+      >
+        {(data) => (
+          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+            <table className="w-full min-w-[56rem] text-left text-sm" data-testid="promotions-table">
+              <caption className="sr-only">Promotion codes, newest first</caption>
+              <thead className="border-b border-line text-ink-muted">
+                <tr>
+                  <th className="px-4 py-3 font-semibold">Code</th>
+                  <th className="px-4 py-3 font-semibold">Discount</th>
+                  <th className="px-4 py-3 font-semibold">Runs</th>
+                  <th className="px-4 py-3 text-right font-semibold">Used</th>
+                  <th className="px-4 py-3 text-right font-semibold">Taken off</th>
+                  <th className="px-4 py-3 font-semibold">Status</th>
                   {isAdmin ? (
-                    <td className="px-4 py-3">
-                      <div className="flex justify-end gap-2">
-                        <Button variant="outline" size="sm" onClick={() => setEditing(promotion)}>
-                          <Pencil aria-hidden="true" /> Edit <span className="sr-only">{promotion.code}</span>
-                        </Button>
-                        <Button
-                          variant="outline"
-                          size="sm"
-                          disabled={setActive.isPending}
-                          onClick={() => setActive.mutate({ id: promotion.id, active: !promotion.active })}
-                        >
-                          {promotion.active ? <Pause aria-hidden="true" /> : <Play aria-hidden="true" />}
-                          {promotion.active ? 'Pause' : 'Resume'}
-                          <span className="sr-only"> {promotion.code}</span>
-                        </Button>
-                      </div>
-                    </td>
+                    <th className="px-4 py-3 font-semibold">
+                      <span className="sr-only">Actions</span>
+                    </th>
                   ) : null}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {data.map((promotion) => (
+                  <tr
+                    key={promotion.id}
+                    className="border-b border-line last:border-0"
+                    data-testid="promotion-row"
+                    data-code={promotion.code}
+                  >
+                    <td className="px-4 py-3 font-mono font-semibold">{promotion.code}</td>
+                    <td className="px-4 py-3">
+                      {discountOf(promotion)}
+                      {promotion.minItemMinor ? (
+                        <span className="block text-xs text-ink-muted">
+                          on {formatPence(promotion.minItemMinor)} or more
+                        </span>
+                      ) : null}
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap">
+                      {formatDateTime(promotion.startsAt)}
+                      <span className="block text-xs text-ink-muted">
+                        to {formatDateTime(promotion.endsAt)}
+                      </span>
+                    </td>
+                    <td className="px-4 py-3 text-right tabular-nums" data-testid="promotion-used">
+                      {promotion.redemptions}
+                      {promotion.totalLimit !== null ? ` of ${promotion.totalLimit}` : ''}
+                      <span className="block text-xs text-ink-muted">
+                        {promotion.perBuyerLimit === 1 ? 'once' : `${promotion.perBuyerLimit} times`} a buyer
+                      </span>
+                    </td>
+                    <td className="px-4 py-3 text-right tabular-nums" data-testid="promotion-discounted">
+                      {formatPence(promotion.discountedMinor)}
+                    </td>
+                    <td className="px-4 py-3">
+                      <span
+                        className={cn(
+                          'rounded px-1.5 py-0.5 text-xs font-semibold whitespace-nowrap',
+                          STATUS[promotion.status].className,
+                        )}
+                        data-testid="promotion-status"
+                      >
+                        {STATUS[promotion.status].label}
+                      </span>
+                    </td>
+                    {isAdmin ? (
+                      <td className="px-4 py-3">
+                        <div className="flex justify-end gap-2">
+                          <Button variant="outline" size="sm" onClick={() => setEditing(promotion)}>
+                            <Pencil aria-hidden="true" /> Edit{' '}
+                            <span className="sr-only">{promotion.code}</span>
+                          </Button>
+                          <Button
+                            variant="outline"
+                            size="sm"
+                            disabled={setActive.isPending}
+                            onClick={() => setActive.mutate({ id: promotion.id, active: !promotion.active })}
+                          >
+                            {promotion.active ? <Pause aria-hidden="true" /> : <Play aria-hidden="true" />}
+                            {promotion.active ? 'Pause' : 'Resume'}
+                            <span className="sr-only"> {promotion.code}</span>
+                          </Button>
+                        </div>
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
       <Dialog open={editing !== null} onOpenChange={(open) => (open ? undefined : setEditing(null))}>
         {editing !== null ? (
           <PromotionForm

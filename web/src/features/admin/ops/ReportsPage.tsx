@@ -15,11 +15,12 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { StaffConversation } from '../../messages/StaffConversation.tsx';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 
 type Report = inferRouterOutputs<AppRouter>['staffReports']['list'][number];
 
@@ -98,21 +99,23 @@ export function ReportsPage() {
         </div>
       </div>
 
-      {reports.isError ? (
-        <EmptyState>{apiErrorMessage(reports.error)}</EmptyState>
-      ) : reports.isPending ? (
-        <LoadingLine>Loading reports…</LoadingLine>
-      ) : reports.data.length === 0 ? (
-        <EmptyState testId="reports-empty">
-          {status === 'open' ? 'No open reports: the queue is clear.' : `No ${status} reports.`}
-        </EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="reports" aria-busy={reports.isFetching}>
-          {reports.data.map((report) => (
-            <ReportRow key={report.id} report={report} />
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={reports}
+        pending="Loading reports…"
+        empty={
+          <EmptyState testId="reports-empty">
+            {status === 'open' ? 'No open reports: the queue is clear.' : `No ${status} reports.`}
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <ul className="flex flex-col gap-3" data-testid="reports" aria-busy={reports.isFetching}>
+            {data.map((report) => (
+              <ReportRow key={report.id} report={report} />
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }

@@ -12,10 +12,11 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { DEFAULT_DESCRIPTION } from '../../../lib/page-meta.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
 
 type Entry = inferRouterOutputs<AppRouter>['seo']['list']['pages'][number];
 type Kind = 'page' | 'category';
@@ -42,16 +43,14 @@ export function SeoPage() {
       description="The titles and descriptions search engines and browser tabs show for static pages and category pages. Leave a field empty to use the page's own."
       testId="seo-page"
     >
-      {seo.isError ? (
-        <EmptyState>{apiErrorMessage(seo.error)}</EmptyState>
-      ) : seo.isPending ? (
-        <LoadingLine>Loading pages…</LoadingLine>
-      ) : (
-        <>
-          <SeoSection kind="page" title="Static pages" entries={seo.data.pages} />
-          <SeoSection kind="category" title="Category pages" entries={seo.data.categories} />
-        </>
-      )}
+      <QueryView query={seo} pending="Loading pages…">
+        {(data) => (
+          <>
+            <SeoSection kind="page" title="Static pages" entries={data.pages} />
+            <SeoSection kind="category" title="Category pages" entries={data.categories} />
+          </>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }
