@@ -17,6 +17,7 @@ import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useSaveStatement } from './accessibility/hooks.ts';
 
 /** The pages most visitors see first, checked in this order. */
 export const KEY_PAGES = [
@@ -134,7 +135,6 @@ export function AccessibilityPage() {
 
 function StatementEditor() {
   const statement = trpc.accessibility.statement.useQuery();
-  const utils = trpc.useUtils();
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [body, setBody] = useState('');
@@ -144,11 +144,9 @@ function StatementEditor() {
     setDescription(statement.data.description);
     setBody(statement.data.bodyMarkdown);
   }, [statement.data]);
-  const save = trpc.accessibility.saveStatement.useMutation({
+  const save = useSaveStatement({
     onSuccess: () => {
       toast({ title: 'Statement saved', description: 'The accessibility statement page shows it now.' });
-      void utils.accessibility.invalidate();
-      void utils.pages.invalidate();
     },
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Statement not saved', description: apiErrorMessage(error) }),

@@ -14,6 +14,7 @@ import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useCreateSigning, useSetSigningPublished, useUpdateSigning } from './book-signings/hooks.ts';
 
 type Signing = inferRouterOutputs<AppRouter>['bookSignings']['list'][number];
 
@@ -29,12 +30,9 @@ function toLocalInput(iso: string): string {
 
 export function BookSigningsPage() {
   const signings = trpc.bookSignings.list.useQuery();
-  const utils = trpc.useUtils();
-  const refresh = () => void utils.bookSignings.invalidate();
   const [editing, setEditing] = useState<string | null>(null);
-  const publish = trpc.bookSignings.setPublished.useMutation({
+  const publish = useSetSigningPublished({
     onSuccess: (_data, input) => toast({ title: input.published ? 'Event published' : 'Event unpublished' }),
-    onSettled: refresh,
     onError: failed('Event not changed'),
   });
 
@@ -50,7 +48,7 @@ export function BookSigningsPage() {
           New event
         </summary>
         <div className="mt-3">
-          <SigningForm onDone={refresh} />
+          <SigningForm />
         </div>
       </details>
       <QueryView
@@ -74,10 +72,7 @@ export function BookSigningsPage() {
                 {editing === signing.id ? (
                   <SigningForm
                     signing={signing}
-                    onDone={() => {
-                      setEditing(null);
-                      refresh();
-                    }}
+                    onDone={() => setEditing(null)}
                     onCancel={() => setEditing(null)}
                   />
                 ) : (
@@ -130,7 +125,7 @@ function SigningForm({
   onCancel,
 }: {
   signing?: Signing;
-  onDone: () => void;
+  onDone?: () => void;
   onCancel?: () => void;
 }) {
   const [title, setTitle] = useState(signing?.title ?? '');
@@ -138,7 +133,7 @@ function SigningForm({
   const [venue, setVenue] = useState(signing?.venue ?? '');
   const [startsAt, setStartsAt] = useState(signing ? toLocalInput(signing.startsAt) : '');
   const [description, setDescription] = useState(signing?.description ?? '');
-  const create = trpc.bookSignings.create.useMutation({
+  const create = useCreateSigning({
     onSuccess: () => {
       toast({ title: 'Event created', description: 'It is a draft until you publish it.' });
       setTitle('');
@@ -146,14 +141,14 @@ function SigningForm({
       setVenue('');
       setStartsAt('');
       setDescription('');
-      onDone();
+      onDone?.();
     },
     onError: failed('Event not created'),
   });
-  const update = trpc.bookSignings.update.useMutation({
+  const update = useUpdateSigning({
     onSuccess: () => {
       toast({ title: 'Event saved' });
-      onDone();
+      onDone?.();
     },
     onError: failed('Event not saved'),
   });

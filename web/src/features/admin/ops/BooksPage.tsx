@@ -18,6 +18,7 @@ import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import { useMergeBooks, useUpdateBook } from './books/hooks.ts';
 
 type Book = inferRouterOutputs<AppRouter>['staffBooks']['search'][number];
 
@@ -121,18 +122,16 @@ export function BooksPage() {
 }
 
 function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
-  const utils = trpc.useUtils();
   const categories = trpc.catalogue.categories.useQuery();
   const [title, setTitle] = useState(book.title);
   const [authors, setAuthors] = useState(book.authors.join('\n'));
   const [description, setDescription] = useState(book.description ?? '');
   const [category, setCategory] = useState(book.category ?? '');
-  const update = trpc.staffBooks.update.useMutation({
+  const update = useUpdateBook({
     onSuccess: () => {
       toast({ title: 'Book saved', description: 'Its listings show the change.' });
       onDone();
     },
-    onSettled: () => void utils.staffBooks.invalidate(),
     onError: failed('Book not saved'),
   });
   function submit(event: FormEvent) {
@@ -201,11 +200,10 @@ function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
 }
 
 function MergeBook({ duplicate, onDone }: { duplicate: Book; onDone: () => void }) {
-  const utils = trpc.useUtils();
   const [draft, setDraft] = useState(duplicate.title);
   const [q, setQ] = useState(duplicate.title);
   const candidates = trpc.staffBooks.search.useQuery({ q, limit: 10 }, { placeholderData: keepPreviousData });
-  const merge = trpc.staffBooks.merge.useMutation({
+  const merge = useMergeBooks({
     onSuccess: (result) => {
       toast({
         title: 'Books merged',
@@ -213,7 +211,6 @@ function MergeBook({ duplicate, onDone }: { duplicate: Book; onDone: () => void 
       });
       onDone();
     },
-    onSettled: () => void utils.staffBooks.invalidate(),
     onError: failed('Books not merged'),
   });
   const others = (candidates.data ?? []).filter((book) => book.id !== duplicate.id);

@@ -17,6 +17,12 @@ import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import {
+  useAddTaxonomyNode,
+  useMoveTaxonomyNode,
+  useRetireTaxonomyNode,
+  useUpdateTaxonomyNode,
+} from './categories/hooks.ts';
 
 type Kind = 'category' | 'genre';
 type Node = inferRouterOutputs<AppRouter>['taxonomy']['trees']['categories'][number];
@@ -65,22 +71,11 @@ export function CategoriesPage() {
   );
 }
 
-function useRefresh() {
-  const utils = trpc.useUtils();
-  return () => {
-    void utils.taxonomy.invalidate();
-    void utils.discovery.invalidate();
-    void utils.catalogue.invalidate();
-  };
-}
-
 function TreeSection({ kind, title, nodes }: { kind: Kind; title: string; nodes: Node[] }) {
-  const refresh = useRefresh();
   const [editing, setEditing] = useState<string | null>(null);
-  const move = trpc.taxonomy.move.useMutation({ onSettled: refresh, onError: failed('Order not saved') });
-  const retire = trpc.taxonomy.retire.useMutation({
+  const move = useMoveTaxonomyNode({ onError: failed('Order not saved') });
+  const retire = useRetireTaxonomyNode({
     onSuccess: () => toast({ title: kind === 'category' ? 'Category retired' : 'Genre retired' }),
-    onSettled: refresh,
     onError: failed('Not retired'),
   });
   const rows =
@@ -100,7 +95,7 @@ function TreeSection({ kind, title, nodes }: { kind: Kind; title: string; nodes:
       <h2 id={headingId} className="text-2xl font-semibold">
         {title}
       </h2>
-      <NodeForm kind={kind} categories={kind === 'category' ? nodes : []} onDone={refresh} />
+      <NodeForm kind={kind} categories={kind === 'category' ? nodes : []} />
       {rows.length === 0 ? (
         <EmptyState>No {title.toLowerCase()} yet.</EmptyState>
       ) : (
@@ -118,10 +113,7 @@ function TreeSection({ kind, title, nodes }: { kind: Kind; title: string; nodes:
                   kind={kind}
                   node={node}
                   categories={kind === 'category' ? nodes : []}
-                  onDone={() => {
-                    setEditing(null);
-                    refresh();
-                  }}
+                  onDone={() => setEditing(null)}
                   onCancel={() => setEditing(null)}
                 />
               ) : (
@@ -194,7 +186,7 @@ function NodeForm({
   kind: Kind;
   node?: Node;
   categories: Node[];
-  onDone: () => void;
+  onDone?: () => void;
   onCancel?: () => void;
 }) {
   const [name, setName] = useState(node?.name ?? '');
@@ -203,7 +195,7 @@ function NodeForm({
   const [description, setDescription] = useState(node?.description ?? '');
   const [parentId, setParentId] = useState(node?.parentId ?? '');
   const label = kind === 'category' ? 'category' : 'genre';
-  const add = trpc.taxonomy.add.useMutation({
+  const add = useAddTaxonomyNode({
     onSuccess: () => {
       toast({ title: `${name.trim()} added` });
       setName('');
@@ -211,14 +203,14 @@ function NodeForm({
       setSlugTouched(false);
       setDescription('');
       setParentId('');
-      onDone();
+      onDone?.();
     },
     onError: failed(`The ${label} was not added`),
   });
-  const update = trpc.taxonomy.update.useMutation({
+  const update = useUpdateTaxonomyNode({
     onSuccess: () => {
       toast({ title: `${name.trim()} saved` });
-      onDone();
+      onDone?.();
     },
     onError: failed(`The ${label} was not saved`),
   });

@@ -17,6 +17,7 @@ import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useStartCoversBackfill } from './covers-backfill/hooks.ts';
 
 type Outputs = inferRouterOutputs<AppRouter>['coversBackfill'];
 type Run = Outputs['overview']['runs'][number];
@@ -45,7 +46,6 @@ export function runSummary(run: Pick<Run, 'found' | 'checked' | 'noIsbn' | 'erro
 }
 
 export function CoversBackfillPage() {
-  const utils = trpc.useUtils();
   const access = trpc.admin.access.useQuery();
   // While a run is going, the list and the runs follow it (the report polls on its own).
   const overview = trpc.coversBackfill.overview.useQuery(undefined, {
@@ -56,7 +56,7 @@ export function CoversBackfillPage() {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [runId, setRunId] = useState<string | null>(null);
   const shownRun = runId ?? overview.data?.runs[0]?.id ?? null;
-  const start = trpc.coversBackfill.start.useMutation({
+  const start = useStartCoversBackfill({
     onSuccess: (result) => {
       setRunId(result.runId);
       setChosen(new Set());
@@ -64,7 +64,6 @@ export function CoversBackfillPage() {
         title: 'Backfill started',
         description: `Looking up ${result.requested} ${result.requested === 1 ? 'book' : 'books'}.`,
       });
-      void utils.coversBackfill.overview.invalidate();
     },
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Backfill not started', description: apiErrorMessage(error) }),

@@ -21,6 +21,7 @@ import {
   TemplatePreview,
   useTemplatePreview,
 } from './EmailTemplateFields.tsx';
+import { useResetEmailTemplate, useUpdateEmailTemplate } from './emails/hooks.ts';
 
 export function EmailsPage() {
   const templates = trpc.emailTemplates.list.useQuery();
@@ -80,24 +81,21 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
 
   const fail = (title: string) => (error: unknown) =>
     toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
-  const refresh = () => void utils.emailTemplates.list.invalidate();
-  const update = trpc.emailTemplates.update.useMutation({
+  const update = useUpdateEmailTemplate({
     onSuccess: () => {
       toast({
         title: 'Template published',
         description: `“${template.name}” is sent with this wording from now on.`,
       });
-      refresh();
     },
     onError: fail('Template not saved'),
   });
-  const reset = trpc.emailTemplates.reset.useMutation({
+  const reset = useResetEmailTemplate({
     onSuccess: () => {
       toast({
         title: 'Back to the default',
         description: `“${template.name}” uses the default wording again.`,
       });
-      refresh();
     },
     onError: fail('Template not reset'),
   });

@@ -15,6 +15,7 @@ import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useSetListingRemoved } from './listings/hooks.ts';
 
 const STATUSES = ['active', 'draft', 'reserved', 'sold', 'removed', 'withdrawn'] as const;
 type Status = (typeof STATUSES)[number];
@@ -126,11 +127,10 @@ interface Listing {
 const CHANGEABLE = ['active', 'draft', 'withdrawn', 'removed'];
 
 function ListingRow({ listing }: { listing: Listing }) {
-  const utils = trpc.useUtils();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const removed = listing.status === 'removed';
-  const change = trpc.staffListings.setRemoved.useMutation({
+  const change = useSetListingRemoved({
     onSuccess: (result) => {
       toast({
         title: result.status === 'removed' ? 'Listing removed' : 'Listing restored',
@@ -138,7 +138,6 @@ function ListingRow({ listing }: { listing: Listing }) {
       });
       setOpen(false);
       setReason('');
-      void utils.staffListings.search.invalidate();
     },
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Listing not changed', description: apiErrorMessage(error) }),

@@ -23,6 +23,7 @@ import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { offerStatusLabel } from '../../orders/format.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useCancelOffer } from './offers/hooks.ts';
 
 type Thread = inferRouterOutputs<AppRouter>['staffOffers']['search'][number];
 
@@ -212,10 +213,9 @@ function Summary() {
 }
 
 function ThreadCard({ thread }: { thread: Thread }) {
-  const utils = trpc.useUtils();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
-  const cancel = trpc.staffOffers.cancel.useMutation({
+  const cancel = useCancelOffer({
     onSuccess: (result) => {
       setOpen(false);
       setReason('');
@@ -226,7 +226,6 @@ function ThreadCard({ thread }: { thread: Thread }) {
           : 'Both people have been emailed.',
       });
     },
-    onSettled: () => void utils.staffOffers.invalidate(),
   });
   const current = thread.rounds.at(-1);
   const who = (madeBy: 'buyer' | 'seller') =>

@@ -22,6 +22,7 @@ import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useCreatePromotion, useSetPromotionActive, useUpdatePromotion } from './promotions/hooks.ts';
 
 type Promotion = inferRouterOutputs<AppRouter>['promotions']['list'][number];
 
@@ -46,12 +47,10 @@ export function PromotionsPage() {
   const promotions = trpc.promotions.list.useQuery();
   const access = trpc.admin.access.useQuery();
   const isAdmin = access.data?.isAdmin ?? false;
-  const utils = trpc.useUtils();
   // null: closed; 'new': creating; otherwise the promotion being edited.
   const [editing, setEditing] = useState<Promotion | 'new' | null>(null);
-  const setActive = trpc.promotions.setActive.useMutation({
+  const setActive = useSetPromotionActive({
     onSuccess: (_data, input) => toast({ title: input.active ? 'Code resumed' : 'Code paused' }),
-    onSettled: () => void utils.promotions.invalidate(),
     onError: failed('Code not changed'),
   });
 
@@ -171,10 +170,7 @@ export function PromotionsPage() {
           <PromotionForm
             key={editing === 'new' ? 'new' : editing.id}
             promotion={editing === 'new' ? null : editing}
-            onDone={() => {
-              setEditing(null);
-              void utils.promotions.invalidate();
-            }}
+            onDone={() => setEditing(null)}
           />
         ) : null}
       </Dialog>
@@ -265,14 +261,14 @@ function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onD
           perBuyerLimit: '1',
         },
   });
-  const create = trpc.promotions.create.useMutation({
+  const create = useCreatePromotion({
     onSuccess: (_data, input) => {
       toast({ title: 'Code created', description: `${input.code.toUpperCase()} is ready for checkout.` });
       onDone();
     },
     onError: failed('Code not created'),
   });
-  const update = trpc.promotions.update.useMutation({
+  const update = useUpdatePromotion({
     onSuccess: () => {
       toast({ title: 'Code saved' });
       onDone();

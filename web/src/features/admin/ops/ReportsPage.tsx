@@ -21,6 +21,7 @@ import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { StaffConversation } from '../../messages/StaffConversation.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useActOnReport, useDismissReport } from './reports/hooks.ts';
 
 type Report = inferRouterOutputs<AppRouter>['staffReports']['list'][number];
 
@@ -281,24 +282,20 @@ function ResolveForm({
   mode: 'dismiss' | 'act';
   onClose: () => void;
 }) {
-  const utils = trpc.useUtils();
   const id = useId();
   const [note, setNote] = useState('');
   const [warn, setWarn] = useState(false);
-  const refresh = () => void utils.staffReports.invalidate();
   const failed = (title: string) => (error: unknown) => {
     toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
-    refresh();
   };
-  const dismiss = trpc.staffReports.dismiss.useMutation({
+  const dismiss = useDismissReport({
     onSuccess: () => {
       toast({ title: 'Report dismissed', description: 'Other reports on the same target stay open.' });
       onClose();
-      refresh();
     },
     onError: failed('Report not dismissed'),
   });
-  const act = trpc.staffReports.act.useMutation({
+  const act = useActOnReport({
     onSuccess: (result) => {
       const closed = `${result.closed} ${result.closed === 1 ? 'report' : 'reports'} closed`;
       toast(
@@ -310,8 +307,6 @@ function ResolveForm({
             },
       );
       onClose();
-      refresh();
-      void utils.staffListings.invalidate();
     },
     onError: failed(report.kind === 'listing' ? 'Listing not removed' : 'Message not removed'),
   });

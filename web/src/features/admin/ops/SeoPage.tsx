@@ -17,6 +17,7 @@ import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { DEFAULT_DESCRIPTION } from '../../../lib/page-meta.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import { useSetSeo } from './seo/hooks.ts';
 
 type Entry = inferRouterOutputs<AppRouter>['seo']['list']['pages'][number];
 type Kind = 'page' | 'category';
@@ -127,15 +128,11 @@ function SeoForm({
   fallback: { title: string; description: string };
   onClose: () => void;
 }) {
-  const utils = trpc.useUtils();
   const [seoTitle, setSeoTitle] = useState(entry.seoTitle ?? '');
   const [seoDescription, setSeoDescription] = useState(entry.seoDescription ?? '');
-  const save = trpc.seo.set.useMutation({
+  const save = useSetSeo({
     onSuccess: () => {
       toast({ title: 'SEO saved', description: `${entry.name} shows the new text now.` });
-      void utils.seo.invalidate();
-      void utils.pages.invalidate();
-      void utils.discovery.invalidate();
       onClose();
     },
     onError: (error) =>

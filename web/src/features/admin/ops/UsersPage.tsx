@@ -18,6 +18,7 @@ import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { BasicDashboard } from '../DashboardPage.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useSetModerator, useSetSuspended } from './users/hooks.ts';
 
 const refused = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -133,14 +134,9 @@ function Badge({ children, tone = 'plain' }: { children: string; tone?: 'plain' 
 }
 
 function Person({ userId }: { userId: string }) {
-  const utils = trpc.useUtils();
   const person = trpc.users.get.useQuery({ userId });
   const [reason, setReason] = useState('');
-  const changed = () => {
-    void utils.users.search.invalidate();
-    void utils.users.get.invalidate({ userId });
-  };
-  const suspend = trpc.users.setSuspended.useMutation({
+  const suspend = useSetSuspended(userId, {
     onSuccess: (result) => {
       toast({
         title: result.suspended ? 'Account suspended' : 'Account restored',
@@ -149,11 +145,10 @@ function Person({ userId }: { userId: string }) {
           : `${result.email} can sign in again.`,
       });
       setReason('');
-      changed();
     },
     onError: refused('Account not changed'),
   });
-  const moderator = trpc.users.setModerator.useMutation({
+  const moderator = useSetModerator(userId, {
     onSuccess: (result) => {
       const isModerator = result.roles.includes('moderator');
       toast({
@@ -162,7 +157,6 @@ function Person({ userId }: { userId: string }) {
           ? `${result.email} can now work the staff queues.`
           : `${result.email} no longer has the staff area.`,
       });
-      changed();
     },
     onError: refused('Role not changed'),
   });
