@@ -12,7 +12,7 @@ import { LinkTabs } from '../../../components/LinkTabs.tsx';
 import { fieldClasses, Label } from '../../../components/ui/input.tsx';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { trpc } from '../../../lib/trpc.ts';
-import { BasicDashboard } from '../DashboardPage.tsx';
+import { BasicDashboard } from '../dashboard/BasicDashboard.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { KeysetPager, useKeysetPages } from './KeysetPager.tsx';
 import { RequestLogPanel } from './RequestLogPanel.tsx';

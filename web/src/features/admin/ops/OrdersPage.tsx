@@ -8,7 +8,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { trpc } from '../../../lib/trpc.ts';
 import { OrderStatusBadge } from '../../orders/OrderParts.tsx';
-import { BasicDashboard } from '../DashboardPage.tsx';
+import { BasicDashboard } from '../dashboard/BasicDashboard.tsx';
 import { AdminPageFrame, formatDateTime } from './AdminPageFrame.tsx';
 import { Filters, ORDER_STATUSES, pick, useOrderFilters } from './orders/filters.tsx';
 import { OrderSheet } from './orders/OrderSheet.tsx';

@@ -7,7 +7,7 @@ import { formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { trpc } from '../../../lib/trpc.ts';
-import { BasicDashboard } from '../DashboardPage.tsx';
+import { BasicDashboard } from '../dashboard/BasicDashboard.tsx';
 import { AdminPageFrame, formatDateTime } from './AdminPageFrame.tsx';
 import { Filters, PAYMENT_STATUSES, pick, useOrderFilters } from './orders/filters.tsx';
 import { OrderSheet } from './orders/OrderSheet.tsx';

@@ -16,7 +16,7 @@ import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { BasicDashboard } from '../DashboardPage.tsx';
+import { BasicDashboard } from '../dashboard/BasicDashboard.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { useSetModerator, useSetSuspended } from './users/hooks.ts';
 
