@@ -4,9 +4,7 @@
  * a draft until an ops admin or above publishes it. The server checks each tier again.
  */
 
-import type { AppRouter } from '@reshelf/api/router';
 import { ADMIN_TIERS } from '@reshelf/contracts';
-import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { LoaderCircle, Save, Send, Trash2, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -15,7 +13,7 @@ import { AdminSkeleton } from '../../components/placeholders.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
-import { trpc } from '../../lib/trpc.ts';
+import { type RouterInputs, type RouterOutputs, trpc } from '../../lib/trpc.ts';
 import {
   TemplateFields,
   TemplatePicker,
@@ -26,8 +24,8 @@ import { useSession } from '../auth/session.ts';
 import { AdminCallFailed, useTierRefusal } from './access.tsx';
 import { formatDate, GlobalAdminFrame } from './GlobalAdminFrame.tsx';
 
-type Template = inferRouterOutputs<AppRouter>['globalAdmin']['emailTemplates'][number];
-type TemplateKey = inferRouterInputs<AppRouter>['globalAdmin']['publishEmailTemplate']['key'];
+type Template = RouterOutputs['globalAdmin']['emailTemplates'][number];
+type TemplateKey = RouterInputs['globalAdmin']['publishEmailTemplate']['key'];
 
 export function EmailTemplatesPage() {
   usePageMeta('Email templates');

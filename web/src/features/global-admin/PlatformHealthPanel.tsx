@@ -2,17 +2,15 @@
  * /global-admin's platform health: the database, the job runner and the mail outbox, each
  * with its status and the reasons behind it. Read again every 30 seconds while open.
  */
-import type { AppRouter } from '@reshelf/api/router';
-import type { inferRouterOutputs } from '@trpc/server';
 import { Activity, Database, Mail, RefreshCw, Timer } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
-import { trpc } from '../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 
-type Health = inferRouterOutputs<AppRouter>['globalAdmin']['health'];
+type Health = RouterOutputs['globalAdmin']['health'];
 type Status = Health['status'];
 
 const STATUS_LABEL: Record<Status, string> = { ok: 'Healthy', warning: 'Needs a look', failing: 'Failing' };

@@ -2,8 +2,6 @@
  * /admin/book-signings (staff): author events. Create one as a draft (title, author, venue,
  * date and time, description), edit it, publish or unpublish it. Soonest first.
  */
-import type { AppRouter } from '@reshelf/api/router';
-import type { inferRouterOutputs } from '@trpc/server';
 import { Pencil, Plus } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
@@ -11,12 +9,12 @@ import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { useCreateSigning, useSetSigningPublished, useUpdateSigning } from './book-signings/hooks.ts';
 
-type Signing = inferRouterOutputs<AppRouter>['bookSignings']['list'][number];
+type Signing = RouterOutputs['bookSignings']['list'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });

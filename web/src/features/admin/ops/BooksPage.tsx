@@ -4,9 +4,7 @@
  * follow); merge a duplicate into the book to keep — its listings and genres move over, and it
  * is deleted (admins only: the server refuses moderators, shown as a toast).
  */
-import type { AppRouter } from '@reshelf/api/router';
 import { keepPreviousData } from '@tanstack/react-query';
-import type { inferRouterOutputs } from '@trpc/server';
 import { GitMerge, LoaderCircle, Pencil, Search } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -16,11 +14,11 @@ import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/inp
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
 import { useMergeBooks, useUpdateBook } from './books/hooks.ts';
 
-type Book = inferRouterOutputs<AppRouter>['staffBooks']['search'][number];
+type Book = RouterOutputs['staffBooks']['search'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });

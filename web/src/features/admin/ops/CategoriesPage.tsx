@@ -4,9 +4,7 @@
  * parent), move up or down among siblings, and retire one that no listing uses. A moderator's
  * attempt is refused by the server ("Access denied: admin role required").
  */
-import type { AppRouter } from '@reshelf/api/router';
 import { slugify } from '@reshelf/contracts';
-import type { inferRouterOutputs } from '@trpc/server';
 import { ArrowDown, ArrowUp, Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -15,7 +13,7 @@ import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/inp
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
 import {
   useAddTaxonomyNode,
@@ -25,7 +23,7 @@ import {
 } from './categories/hooks.ts';
 
 type Kind = 'category' | 'genre';
-type Node = inferRouterOutputs<AppRouter>['taxonomy']['trees']['categories'][number];
+type Node = RouterOutputs['taxonomy']['trees']['categories'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });

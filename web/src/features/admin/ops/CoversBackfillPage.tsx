@@ -5,8 +5,6 @@
  * shows its report ("Found 12 of 40; 3 without an ISBN") with each book's outcome. Offline (the
  * embedded default) the page says a run will find nothing, and a run still checks for real.
  */
-import type { AppRouter } from '@reshelf/api/router';
-import type { inferRouterOutputs } from '@trpc/server';
 import { ImagePlus, LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -14,12 +12,12 @@ import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { useStartCoversBackfill } from './covers-backfill/hooks.ts';
 
-type Outputs = inferRouterOutputs<AppRouter>['coversBackfill'];
+type Outputs = RouterOutputs['coversBackfill'];
 type Run = Outputs['overview']['runs'][number];
 type Outcome = NonNullable<Outputs['run']['items'][number]['outcome']>;
 

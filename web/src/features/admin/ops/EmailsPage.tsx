@@ -4,8 +4,6 @@
  * values, send a test to their own address (the dev mailbox in development), publish, or go
  * back to the default. The server checks every edit and says what is wrong.
  */
-import type { AppRouter } from '@reshelf/api/router';
-import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { LoaderCircle, RotateCcw, Save, Send } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -13,7 +11,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterInputs, type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, formatDateTime } from './AdminPageFrame.tsx';
 import {
   TemplateFields,
@@ -58,8 +56,8 @@ export function EmailsPage() {
   );
 }
 
-type Template = inferRouterOutputs<AppRouter>['emailTemplates']['list'][number];
-type TemplateKey = inferRouterInputs<AppRouter>['emailTemplates']['reset']['key'];
+type Template = RouterOutputs['emailTemplates']['list'][number];
+type TemplateKey = RouterInputs['emailTemplates']['reset']['key'];
 
 function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: boolean }) {
   const utils = trpc.useUtils();

@@ -6,10 +6,8 @@
  * a reason, e.g. for abuse: an accepted offer's book goes back on sale and both parties are
  * emailed. The figures at the top cover every offer, not only what the filters show.
  */
-import type { AppRouter } from '@reshelf/api/router';
 import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import type { inferRouterOutputs } from '@trpc/server';
 import { Ban, Search } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -19,13 +17,13 @@ import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/inp
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { offerStatusLabel } from '../../orders/format.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { useCancelOffer } from './offers/hooks.ts';
 
-type Thread = inferRouterOutputs<AppRouter>['staffOffers']['search'][number];
+type Thread = RouterOutputs['staffOffers']['search'][number];
 
 const STATUSES = [
   'pending',

@@ -5,9 +5,7 @@
  * table. Uses and the pounds taken off so far come from the orders (decision 0019).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { AppRouter } from '@reshelf/api/router';
 import { formatPence, parsePounds, WELCOME_GIFT } from '@reshelf/contracts';
-import type { inferRouterOutputs } from '@trpc/server';
 import { Pause, Pencil, Play, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -19,12 +17,12 @@ import { Input } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { useCreatePromotion, useSetPromotionActive, useUpdatePromotion } from './promotions/hooks.ts';
 
-type Promotion = inferRouterOutputs<AppRouter>['promotions']['list'][number];
+type Promotion = RouterOutputs['promotions']['list'][number];
 
 const STATUS: Record<Promotion['status'], { label: string; className: string }> = {
   live: { label: 'Live', className: 'bg-moss-soft text-moss' },

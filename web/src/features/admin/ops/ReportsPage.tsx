@@ -6,9 +6,7 @@
  * listing (the seller is emailed the note as the reason) or remove the message from its thread
  * (optionally warning its sender). Acting closes every open report on the same target.
  */
-import type { AppRouter } from '@reshelf/api/router';
 import { keepPreviousData } from '@tanstack/react-query';
-import type { inferRouterOutputs } from '@trpc/server';
 import { BookOpen, MessageSquareWarning, ShieldX, XCircle } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -17,13 +15,13 @@ import { fieldClasses, Label, Textarea } from '../../../components/ui/input.tsx'
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { StaffConversation } from '../../messages/StaffConversation.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { useActOnReport, useDismissReport } from './reports/hooks.ts';
 
-type Report = inferRouterOutputs<AppRouter>['staffReports']['list'][number];
+type Report = RouterOutputs['staffReports']['list'][number];
 
 const STATUSES = [
   ['open', 'Open'],

@@ -3,9 +3,7 @@
  * static pages (/pages/{slug}) and category pages (/c/{slug}). Left empty, a page uses its own
  * title and description. A moderator's attempt is refused by the server.
  */
-import type { AppRouter } from '@reshelf/api/router';
 import { PRODUCT } from '@reshelf/contracts';
-import type { inferRouterOutputs } from '@trpc/server';
 import { Pencil } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -15,11 +13,11 @@ import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { DEFAULT_DESCRIPTION } from '../../../lib/page-meta.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
 import { useSetSeo } from './seo/hooks.ts';
 
-type Entry = inferRouterOutputs<AppRouter>['seo']['list']['pages'][number];
+type Entry = RouterOutputs['seo']['list']['pages'][number];
 type Kind = 'page' | 'category';
 
 const TITLE_MAX = 70;
