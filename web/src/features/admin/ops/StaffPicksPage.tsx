@@ -225,42 +225,45 @@ function AddPick() {
         </Button>
       </form>
       {searched.length >= 2 ? (
-        candidates.isPending ? (
-          <p className="mt-3 text-sm text-ink-muted">Searching…</p>
-        ) : candidates.isError ? (
-          <p className="mt-3 text-sm text-destructive">{apiErrorMessage(candidates.error)}</p>
-        ) : candidates.data.length === 0 ? (
-          <p className="mt-3 text-sm text-ink-muted" data-testid="pick-candidates-empty">
-            No listing on sale matches “{searched}” (picks already chosen are left out).
-          </p>
-        ) : (
-          <ul className="mt-3 flex flex-col divide-y divide-line" data-testid="pick-candidates">
-            {candidates.data.map((candidate) => (
-              <li
-                key={candidate.listingId}
-                className="flex items-center justify-between gap-3 py-2"
-                data-testid="pick-candidate"
-              >
-                <span className="min-w-0">
-                  <span className="font-semibold">{candidate.title}</span>{' '}
-                  <span className="text-sm text-ink-muted">
-                    {candidate.authors.join(', ')} ·{' '}
-                    {candidate.priceMinor === null ? '—' : formatPence(candidate.priceMinor)} ·{' '}
-                    {candidate.sellerName}
-                  </span>
-                </span>
-                <Button
-                  size="sm"
-                  onClick={() => add.mutate({ listingId: candidate.listingId, note })}
-                  disabled={add.isPending}
+        <QueryView
+          query={candidates}
+          pending={<p className="mt-3 text-sm text-ink-muted">Searching…</p>}
+          error={(message) => <p className="mt-3 text-sm text-destructive">{message}</p>}
+          empty={
+            <p className="mt-3 text-sm text-ink-muted" data-testid="pick-candidates-empty">
+              No listing on sale matches “{searched}” (picks already chosen are left out).
+            </p>
+          }
+        >
+          {(data) => (
+            <ul className="mt-3 flex flex-col divide-y divide-line" data-testid="pick-candidates">
+              {data.map((candidate) => (
+                <li
+                  key={candidate.listingId}
+                  className="flex items-center justify-between gap-3 py-2"
+                  data-testid="pick-candidate"
                 >
-                  <Plus aria-hidden="true" />
-                  Add
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )
+                  <span className="min-w-0">
+                    <span className="font-semibold">{candidate.title}</span>{' '}
+                    <span className="text-sm text-ink-muted">
+                      {candidate.authors.join(', ')} ·{' '}
+                      {candidate.priceMinor === null ? '—' : formatPence(candidate.priceMinor)} ·{' '}
+                      {candidate.sellerName}
+                    </span>
+                  </span>
+                  <Button
+                    size="sm"
+                    onClick={() => add.mutate({ listingId: candidate.listingId, note })}
+                    disabled={add.isPending}
+                  >
+                    <Plus aria-hidden="true" />
+                    Add
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryView>
       ) : null}
     </section>
   );
