@@ -9,13 +9,16 @@
 import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Ban, Search } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
+import { useFilterParams } from '../../../kit/useFilterParams.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
@@ -58,43 +61,26 @@ const STATUS_TONES: Record<string, string> = {
   cancelled: 'bg-destructive/10 text-destructive',
 };
 
-function pick<T extends string>(values: readonly T[], value: string | null): T | undefined {
-  return (values as readonly string[]).includes(value ?? '') ? (value as T) : undefined;
-}
-
 function percent(value: number | null, digits = 0): string {
   return value === null ? '—' : `${value.toFixed(digits)}%`;
 }
 
+const filterSchema = z.object({
+  q: z.string().default(''),
+  status: z.enum(STATUSES).optional(),
+  period: z.enum(ADMIN_PERIODS).optional(),
+});
+
 export function OffersPage() {
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const status = pick(STATUSES, params.get('status'));
-  const period = pick<AdminPeriod>(ADMIN_PERIODS, params.get('period'));
-  const [draft, setDraft] = useState(q);
-  useEffect(() => setDraft(q), [q]);
+  const filters = useFilterParams(filterSchema);
+  const { q, status, period } = filters.values;
+  const form = useForm({ values: { q } });
   const threads = trpc.staffOffers.search.useQuery(
     { ...(q ? { q } : {}), ...(status ? { status } : {}), ...(period ? { period } : {}), limit: 50 },
     { placeholderData: keepPreviousData, staleTime: 0 },
   );
 
-  function update(change: Record<string, string | null>) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(change)) {
-          if (value) next.set(key, value);
-          else next.delete(key);
-        }
-        return next;
-      },
-      { replace: true },
-    );
-  }
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    update({ q: draft.trim() || null });
-  }
+  const submit = form.handleSubmit((draft) => filters.set({ q: draft.q.trim() }));
 
   return (
     <AdminPageFrame
@@ -110,14 +96,16 @@ export function OffersPage() {
       >
         <div className="flex flex-col gap-1 sm:col-span-2 lg:col-span-1">
           <Label htmlFor="offers-q">Book title, buyer or seller email</Label>
-          <Input id="offers-q" value={draft} onChange={(event) => setDraft(event.target.value)} />
+          <Input id="offers-q" {...form.register('q')} />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="offers-status">Status</Label>
           <select
             id="offers-status"
             value={status ?? ''}
-            onChange={(event) => update({ status: event.target.value || null })}
+            onChange={(event) =>
+              filters.set({ status: (event.target.value || undefined) as Status | undefined })
+            }
             className={`${fieldClasses} h-11`}
           >
             <option value="">Any</option>
@@ -133,7 +121,9 @@ export function OffersPage() {
           <select
             id="offers-period"
             value={period ?? ''}
-            onChange={(event) => update({ period: event.target.value || null })}
+            onChange={(event) =>
+              filters.set({ period: (event.target.value || undefined) as AdminPeriod | undefined })
+            }
             className={`${fieldClasses} h-11`}
           >
             <option value="">Any time</option>

@@ -5,7 +5,8 @@
  */
 import { PRODUCT } from '@reshelf/contracts';
 import { Pencil } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
@@ -126,8 +127,11 @@ function SeoForm({
   fallback: { title: string; description: string };
   onClose: () => void;
 }) {
-  const [seoTitle, setSeoTitle] = useState(entry.seoTitle ?? '');
-  const [seoDescription, setSeoDescription] = useState(entry.seoDescription ?? '');
+  const form = useForm({
+    defaultValues: { seoTitle: entry.seoTitle ?? '', seoDescription: entry.seoDescription ?? '' },
+  });
+  const seoTitle = form.watch('seoTitle');
+  const seoDescription = form.watch('seoDescription');
   const save = useSetSeo({
     onSuccess: () => {
       toast({ title: 'SEO saved', description: `${entry.name} shows the new text now.` });
@@ -137,20 +141,16 @@ function SeoForm({
       toast({ variant: 'destructive', title: 'SEO not saved', description: apiErrorMessage(error) }),
   });
   const prefix = `seo-${kind}-${entry.slug}`;
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    save.mutate({ kind, slug: entry.slug, seoTitle, seoDescription });
-  }
+  const submit = form.handleSubmit((values) => save.mutate({ kind, slug: entry.slug, ...values }));
   return (
     <form className="mt-3 flex flex-col gap-3" onSubmit={submit} aria-label={`SEO for ${entry.name}`}>
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${prefix}-title`}>Search title</Label>
         <Input
           id={`${prefix}-title`}
-          value={seoTitle}
           maxLength={TITLE_MAX}
           placeholder={fallback.title}
-          onChange={(event) => setSeoTitle(event.target.value)}
+          {...form.register('seoTitle')}
         />
         <p className="text-xs text-ink-muted">
           {seoTitle.length}/{TITLE_MAX} · tabs show “{seoTitle.trim() || fallback.title} · {PRODUCT.name}”
@@ -160,11 +160,10 @@ function SeoForm({
         <Label htmlFor={`${prefix}-description`}>Search description</Label>
         <Textarea
           id={`${prefix}-description`}
-          value={seoDescription}
           maxLength={DESCRIPTION_MAX}
           placeholder={fallback.description}
           className="min-h-20"
-          onChange={(event) => setSeoDescription(event.target.value)}
+          {...form.register('seoDescription')}
         />
         <p className="text-xs text-ink-muted">
           {seoDescription.length}/{DESCRIPTION_MAX}

@@ -7,12 +7,14 @@
 import { formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Search, ShieldCheck, ShieldOff, UserRoundCheck, UserRoundX } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
+import { useFilterParams } from '../../../kit/useFilterParams.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
@@ -23,35 +25,18 @@ import { useSetModerator, useSetSuspended } from './users/hooks.ts';
 const refused = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
 
+const filterSchema = z.object({ q: z.string().default(''), user: z.string().optional() });
+
 export function UsersPage() {
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const selected = params.get('user');
-  const [draft, setDraft] = useState(q);
-  useEffect(() => setDraft(q), [q]);
+  const filters = useFilterParams(filterSchema);
+  const { q, user: selected } = filters.values;
+  const form = useForm({ values: { q } });
   const people = trpc.users.search.useQuery(
     { ...(q ? { q } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );
 
-  function update(change: Record<string, string | null>) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(change)) {
-          if (value) next.set(key, value);
-          else next.delete(key);
-        }
-        return next;
-      },
-      { replace: true },
-    );
-  }
-
-  function search(event: FormEvent) {
-    event.preventDefault();
-    update({ q: draft.trim() || null, user: null });
-  }
+  const search = form.handleSubmit((draft) => filters.set({ q: draft.q.trim(), user: undefined }));
 
   return (
     <AdminPageFrame
@@ -63,12 +48,7 @@ export function UsersPage() {
       <form onSubmit={search} className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex flex-1 flex-col gap-1">
           <Label htmlFor="users-q">Email or name</Label>
-          <Input
-            id="users-q"
-            value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-            placeholder="e.g. bookworm@reshelf.test"
-          />
+          <Input id="users-q" placeholder="e.g. bookworm@reshelf.test" {...form.register('q')} />
         </div>
         <Button type="submit">
           <Search aria-hidden="true" />
@@ -91,7 +71,7 @@ export function UsersPage() {
                       type="button"
                       data-testid="user-row"
                       aria-current={selected === person.id ? 'true' : undefined}
-                      onClick={() => update({ user: person.id })}
+                      onClick={() => filters.set({ user: person.id })}
                       className={cn(
                         'flex w-full cursor-pointer flex-col gap-1 rounded-xl border border-line bg-paper p-3 text-left hover:border-brand/50',
                         selected === person.id && 'border-brand ring-2 ring-brand/20',
