@@ -3,7 +3,8 @@
  * date and time, description), edit it, publish or unpublish it. Soonest first.
  */
 import { Pencil, Plus } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
@@ -126,19 +127,19 @@ function SigningForm({
   onDone?: () => void;
   onCancel?: () => void;
 }) {
-  const [title, setTitle] = useState(signing?.title ?? '');
-  const [author, setAuthor] = useState(signing?.author ?? '');
-  const [venue, setVenue] = useState(signing?.venue ?? '');
-  const [startsAt, setStartsAt] = useState(signing ? toLocalInput(signing.startsAt) : '');
-  const [description, setDescription] = useState(signing?.description ?? '');
+  const form = useForm({
+    defaultValues: {
+      title: signing?.title ?? '',
+      author: signing?.author ?? '',
+      venue: signing?.venue ?? '',
+      startsAt: signing ? toLocalInput(signing.startsAt) : '',
+      description: signing?.description ?? '',
+    },
+  });
   const create = useCreateSigning({
     onSuccess: () => {
       toast({ title: 'Event created', description: 'It is a draft until you publish it.' });
-      setTitle('');
-      setAuthor('');
-      setVenue('');
-      setStartsAt('');
-      setDescription('');
+      form.reset({ title: '', author: '', venue: '', startsAt: '', description: '' });
       onDone?.();
     },
     onError: failed('Event not created'),
@@ -152,8 +153,7 @@ function SigningForm({
   });
   const prefix = `signing-${signing?.id ?? 'new'}`;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  const submit = form.handleSubmit(({ startsAt, ...values }) => {
     const when = new Date(startsAt);
     if (Number.isNaN(when.getTime())) {
       toast({
@@ -163,10 +163,10 @@ function SigningForm({
       });
       return;
     }
-    const fields = { title, author, venue, startsAt: when.toISOString(), description };
+    const fields = { ...values, startsAt: when.toISOString() };
     if (signing) update.mutate({ ...fields, id: signing.id });
     else create.mutate(fields);
-  }
+  });
 
   return (
     <form
@@ -176,52 +176,27 @@ function SigningForm({
     >
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${prefix}-title`}>Title</Label>
-        <Input
-          id={`${prefix}-title`}
-          value={title}
-          required
-          maxLength={200}
-          onChange={(e) => setTitle(e.target.value)}
-        />
+        <Input id={`${prefix}-title`} required maxLength={200} {...form.register('title')} />
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${prefix}-author`}>Author</Label>
-        <Input
-          id={`${prefix}-author`}
-          value={author}
-          required
-          maxLength={120}
-          onChange={(e) => setAuthor(e.target.value)}
-        />
+        <Input id={`${prefix}-author`} required maxLength={120} {...form.register('author')} />
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${prefix}-venue`}>Venue</Label>
-        <Input
-          id={`${prefix}-venue`}
-          value={venue}
-          required
-          maxLength={200}
-          onChange={(e) => setVenue(e.target.value)}
-        />
+        <Input id={`${prefix}-venue`} required maxLength={200} {...form.register('venue')} />
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${prefix}-starts`}>Date and time</Label>
-        <Input
-          id={`${prefix}-starts`}
-          type="datetime-local"
-          value={startsAt}
-          required
-          onChange={(e) => setStartsAt(e.target.value)}
-        />
+        <Input id={`${prefix}-starts`} type="datetime-local" required {...form.register('startsAt')} />
       </div>
       <div className="flex flex-col gap-1 sm:col-span-2">
         <Label htmlFor={`${prefix}-description`}>Description (optional)</Label>
         <Textarea
           id={`${prefix}-description`}
-          value={description}
           maxLength={2000}
           className="min-h-20"
-          onChange={(e) => setDescription(e.target.value)}
+          {...form.register('description')}
         />
       </div>
       <div className="flex gap-2">
