@@ -6,12 +6,15 @@
 import { formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { ArchiveRestore, Search, Trash2 } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
+import { useFilterParams } from '../../../kit/useFilterParams.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
@@ -19,19 +22,18 @@ import { useSetListingRemoved } from './listings/hooks.ts';
 
 const STATUSES = ['active', 'draft', 'reserved', 'sold', 'removed', 'withdrawn'] as const;
 type Status = (typeof STATUSES)[number];
-const FILTERS = ['q', 'seller', 'status'] as const;
-type Filter = (typeof FILTERS)[number];
+
+const filterSchema = z.object({
+  q: z.string().default(''),
+  seller: z.string().default(''),
+  status: z.string().default(''),
+});
+type Filter = keyof z.output<typeof filterSchema>;
 
 export function ListingsPage() {
-  const [params, setParams] = useSearchParams();
-  const filter = Object.fromEntries(FILTERS.map((key) => [key, params.get(key) ?? ''])) as Record<
-    Filter,
-    string
-  >;
-  const [draft, setDraft] = useState(filter);
-  const filterKey = params.toString();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the address is the source; refill the form when it changes.
-  useEffect(() => setDraft(filter), [filterKey]);
+  const filters = useFilterParams(filterSchema);
+  const filter = filters.values;
+  const form = useForm({ values: filter });
   const status = (STATUSES as readonly string[]).includes(filter.status)
     ? (filter.status as Status)
     : undefined;
@@ -45,18 +47,10 @@ export function ListingsPage() {
     { placeholderData: keepPreviousData },
   );
 
-  function apply(event: FormEvent) {
-    event.preventDefault();
-    const next = new URLSearchParams();
-    for (const key of FILTERS) if (draft[key].trim()) next.set(key, draft[key].trim());
-    setParams(next, { replace: true });
-  }
-  const field = (key: Filter) => ({
-    id: `listings-${key}`,
-    value: draft[key],
-    onChange: (event: { target: { value: string } }) =>
-      setDraft((current) => ({ ...current, [key]: event.target.value })),
-  });
+  const apply = form.handleSubmit((draft) =>
+    filters.set({ q: draft.q.trim(), seller: draft.seller.trim(), status: draft.status.trim() }),
+  );
+  const field = (key: Filter) => ({ id: `listings-${key}`, ...form.register(key) });
 
   return (
     <AdminPageFrame
@@ -128,7 +122,7 @@ const CHANGEABLE = ['active', 'draft', 'withdrawn', 'removed'];
 
 function ListingRow({ listing }: { listing: Listing }) {
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
+  const form = useForm({ defaultValues: { reason: '' } });
   const removed = listing.status === 'removed';
   const change = useSetListingRemoved({
     onSuccess: (result) => {
@@ -137,7 +131,7 @@ function ListingRow({ listing }: { listing: Listing }) {
         description: `${result.title ?? 'The listing'} is ${result.status}; ${result.sellerEmail ?? 'the seller'} has been emailed.`,
       });
       setOpen(false);
-      setReason('');
+      form.reset();
     },
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Listing not changed', description: apiErrorMessage(error) }),
@@ -188,19 +182,13 @@ function ListingRow({ listing }: { listing: Listing }) {
       {open ? (
         <form
           className="flex flex-col gap-2 sm:flex-row sm:items-end"
-          onSubmit={(event) => {
-            event.preventDefault();
-            change.mutate({ listingId: listing.id, removed: !removed, reason });
-          }}
+          onSubmit={form.handleSubmit(({ reason }) =>
+            change.mutate({ listingId: listing.id, removed: !removed, reason }),
+          )}
         >
           <div className="flex flex-1 flex-col gap-1">
             <Label htmlFor={`reason-${listing.id}`}>Reason (the seller is told)</Label>
-            <Input
-              id={`reason-${listing.id}`}
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-              maxLength={500}
-            />
+            <Input id={`reason-${listing.id}`} maxLength={500} {...form.register('reason')} />
           </div>
           <div className="flex gap-2">
             <Button type="submit" variant={removed ? 'brand' : 'destructive'} disabled={change.isPending}>
