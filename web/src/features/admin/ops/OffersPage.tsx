@@ -13,10 +13,11 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
-import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { Field } from '../../../components/form/Field.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { FormDialog } from '../../../kit/FormDialog.tsx';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { useFilterParams } from '../../../kit/useFilterParams.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
@@ -200,13 +201,12 @@ function Summary() {
   );
 }
 
+const cancelSchema = z.object({ reason: z.string() });
+
 function ThreadCard({ thread }: { thread: Thread }) {
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
   const cancel = useCancelOffer({
     onSuccess: (result) => {
-      setOpen(false);
-      setReason('');
       toast({
         title: 'Offer cancelled',
         description: result.released
@@ -304,7 +304,7 @@ function ThreadCard({ thread }: { thread: Thread }) {
         </div>
       ) : null}
 
-      <ConfirmDialog
+      <FormDialog
         open={open}
         onOpenChange={setOpen}
         title="Cancel this offer?"
@@ -313,24 +313,23 @@ function ThreadCard({ thread }: { thread: Thread }) {
             ? `The accepted offer of ${current ? formatPence(current.amountMinor) : ''} for “${thread.listing.title}” ends, the book goes back on sale, and we email the buyer and the seller.`
             : `The offer of ${current ? formatPence(current.amountMinor) : ''} for “${thread.listing.title}” closes, and we email the buyer and the seller.`
         }
-        confirmLabel="Cancel the offer"
-        confirmVariant="destructive"
+        schema={cancelSchema}
+        defaultValues={{ reason: '' }}
+        submitLabel="Cancel the offer"
+        submitVariant="destructive"
         cancelLabel="Keep it"
-        pending={cancel.isPending}
-        error={cancel.isError ? apiErrorMessage(cancel.error) : null}
-        onConfirm={() => current && cancel.mutate({ offerId: current.id, reason })}
+        onSubmit={async ({ reason }) => {
+          if (current) await cancel.mutateAsync({ offerId: current.id, reason });
+        }}
       >
-        <div className="flex flex-col gap-1">
-          <Label htmlFor={`cancel-reason-${thread.threadId}`}>Reason (for staff and the audit log)</Label>
-          <Textarea
-            id={`cancel-reason-${thread.threadId}`}
-            value={reason}
-            maxLength={500}
-            className="min-h-20"
-            onChange={(event) => setReason(event.target.value)}
-          />
-        </div>
-      </ConfirmDialog>
+        {(form) => (
+          <Field label="Reason (for staff and the audit log)" error={form.formState.errors.reason?.message}>
+            {(control) => (
+              <Textarea {...control} maxLength={500} className="min-h-20" {...form.register('reason')} />
+            )}
+          </Field>
+        )}
+      </FormDialog>
     </li>
   );
 }
