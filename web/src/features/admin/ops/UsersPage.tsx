@@ -7,7 +7,6 @@
 import { formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Search, ShieldCheck, ShieldOff, UserRoundCheck, UserRoundX } from 'lucide-react';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button.tsx';
@@ -115,7 +114,7 @@ function Badge({ children, tone = 'plain' }: { children: string; tone?: 'plain' 
 
 function Person({ userId }: { userId: string }) {
   const person = trpc.users.get.useQuery({ userId });
-  const [reason, setReason] = useState('');
+  const reasonForm = useForm({ defaultValues: { reason: '' } });
   const suspend = useSetSuspended(userId, {
     onSuccess: (result) => {
       toast({
@@ -124,7 +123,7 @@ function Person({ userId }: { userId: string }) {
           ? `${result.email} can no longer sign in; their session has ended.`
           : `${result.email} can sign in again.`,
       });
-      setReason('');
+      reasonForm.reset();
     },
     onError: refused('Account not changed'),
   });
@@ -204,19 +203,17 @@ function Person({ userId }: { userId: string }) {
 
             <form
               className="flex flex-col gap-2 border-t border-line pt-4"
-              onSubmit={(event) => {
-                event.preventDefault();
-                suspend.mutate({ userId, suspended: !data.suspended, reason });
-              }}
+              onSubmit={reasonForm.handleSubmit(({ reason }) =>
+                suspend.mutate({ userId, suspended: !data.suspended, reason }),
+              )}
             >
               <Label htmlFor="suspend-reason">
                 {data.suspended ? 'Why restore this account?' : 'Why suspend this account?'}
               </Label>
               <Input
                 id="suspend-reason"
-                value={reason}
-                onChange={(event) => setReason(event.target.value)}
                 maxLength={500}
+                {...reasonForm.register('reason')}
                 placeholder={data.suspended ? 'e.g. Appeal upheld' : 'e.g. Repeated counterfeit listings'}
               />
               <div className="flex flex-col gap-2 sm:flex-row">
