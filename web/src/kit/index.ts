@@ -10,5 +10,6 @@ export {
   readFilters,
   writeFilters,
 } from './filter-params.ts';
+export { thenRefresh } from './mutations.ts';
 export { isEmptyData, QueryFailed, type QueryLike, QueryView, type QueryViewProps } from './QueryView.tsx';
 export { type FilterParams, useFilterParams } from './useFilterParams.ts';
