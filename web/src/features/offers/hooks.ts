@@ -3,9 +3,12 @@
  * lists are read again, and (for answers) the listings, whose availability an accepted offer
  * changes. Pages pass only what they show.
  */
+import { thenRefresh } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
 
-type Callbacks<Data = unknown> = { onSuccess?: (data: Data) => void; onError?: (error: unknown) => void };
+type Options<K extends 'make' | 'respond' | 'withdraw' | 'counter'> = Parameters<
+  (typeof trpc.offers)[K]['useMutation']
+>[0];
 
 /** Reads the offer lists and the listings again. */
 function useRefreshOffers() {
@@ -17,58 +20,22 @@ function useRefreshOffers() {
 }
 
 /** A buyer's opening offer on a listing. */
-export function useMakeOffer({ onSuccess, onError }: Callbacks = {}) {
+export function useMakeOffer(options: Options<'make'> = {}) {
   const utils = trpc.useUtils();
-  return trpc.offers.make.useMutation({
-    onSuccess: (data) => {
-      void utils.offers.list.invalidate();
-      onSuccess?.(data);
-    },
-    onError,
-  });
+  return trpc.offers.make.useMutation(thenRefresh(options, () => void utils.offers.list.invalidate()));
 }
 
-type Respond = ReturnType<typeof trpc.offers.respond.useMutation>;
-type RespondResult = NonNullable<Respond['data']>;
-
 /** Accept or decline. A refusal reads the lists again too: the offer may have moved on. */
-export function useRespondToOffer({ onSuccess, onError }: Callbacks<RespondResult> = {}) {
-  const refresh = useRefreshOffers();
-  return trpc.offers.respond.useMutation({
-    onSuccess: (result) => {
-      refresh();
-      onSuccess?.(result);
-    },
-    onError: (error) => {
-      refresh();
-      onError?.(error);
-    },
-  });
+export function useRespondToOffer(options: Options<'respond'> = {}) {
+  return trpc.offers.respond.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
 }
 
 /** The buyer withdraws their offer. A refusal reads the lists again too. */
-export function useWithdrawOffer({ onSuccess, onError }: Callbacks = {}) {
-  const refresh = useRefreshOffers();
-  return trpc.offers.withdraw.useMutation({
-    onSuccess: (data) => {
-      refresh();
-      onSuccess?.(data);
-    },
-    onError: (error) => {
-      refresh();
-      onError?.(error);
-    },
-  });
+export function useWithdrawOffer(options: Options<'withdraw'> = {}) {
+  return trpc.offers.withdraw.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
 }
 
 /** A counter-offer. */
-export function useCounterOffer({ onSuccess, onError }: Callbacks = {}) {
-  const refresh = useRefreshOffers();
-  return trpc.offers.counter.useMutation({
-    onSuccess: (data) => {
-      refresh();
-      onSuccess?.(data);
-    },
-    onError,
-  });
+export function useCounterOffer(options: Options<'counter'> = {}) {
+  return trpc.offers.counter.useMutation(thenRefresh(options, useRefreshOffers()));
 }

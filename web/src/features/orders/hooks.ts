@@ -3,9 +3,8 @@
  * cache: after every step the order, its lists, the payouts and any offer it came from are read
  * again. Pages pass only what they show (a toast, closing a dialog).
  */
+import { thenRefresh } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
-
-type Callbacks = { onSuccess?: () => void; onError?: (error: unknown) => void };
 
 /** Reads the orders (lists, details, payouts) and the offers again. */
 export function useRefreshOrders() {
@@ -16,77 +15,36 @@ export function useRefreshOrders() {
   };
 }
 
+type Options<
+  K extends 'dispatch' | 'cancel' | 'markArrived' | 'confirm' | 'reportProblem' | 'withdrawReport',
+> = Parameters<(typeof trpc.orders)[K]['useMutation']>[0];
+
 /** The seller posts it: carrier and tracking reference. */
-export function useDispatchOrder({ onSuccess, onError }: Callbacks = {}) {
-  const refresh = useRefreshOrders();
-  return trpc.orders.dispatch.useMutation({
-    onSuccess: () => {
-      refresh();
-      onSuccess?.();
-    },
-    onError,
-  });
+export function useDispatchOrder(options: Options<'dispatch'> = {}) {
+  return trpc.orders.dispatch.useMutation(thenRefresh(options, useRefreshOrders()));
 }
 
 /** The seller cannot send it: the order is cancelled and the buyer refunded. */
-export function useCancelOrder({ onSuccess, onError }: Callbacks = {}) {
-  const refresh = useRefreshOrders();
-  return trpc.orders.cancel.useMutation({
-    onSuccess: () => {
-      refresh();
-      onSuccess?.();
-    },
-    onError,
-  });
+export function useCancelOrder(options: Options<'cancel'> = {}) {
+  return trpc.orders.cancel.useMutation(thenRefresh(options, useRefreshOrders()));
 }
 
 /** The buyer says it arrived. A refusal also reads the order again (it may have moved on). */
-export function useMarkArrived({ onSuccess, onError }: Callbacks = {}) {
-  const refresh = useRefreshOrders();
-  return trpc.orders.markArrived.useMutation({
-    onSuccess: () => {
-      refresh();
-      onSuccess?.();
-    },
-    onError: (error) => {
-      refresh();
-      onError?.(error);
-    },
-  });
+export function useMarkArrived(options: Options<'markArrived'> = {}) {
+  return trpc.orders.markArrived.useMutation(thenRefresh(options, useRefreshOrders(), 'onSettled'));
 }
 
 /** The buyer says everything is OK: the order completes and the seller is paid. */
-export function useConfirmOrder({ onSuccess, onError }: Callbacks = {}) {
-  const refresh = useRefreshOrders();
-  return trpc.orders.confirm.useMutation({
-    onSuccess: () => {
-      refresh();
-      onSuccess?.();
-    },
-    onError,
-  });
+export function useConfirmOrder(options: Options<'confirm'> = {}) {
+  return trpc.orders.confirm.useMutation(thenRefresh(options, useRefreshOrders()));
 }
 
 /** The buyer reports a problem (not as described, or not arrived). */
-export function useReportOrderProblem({ onSuccess, onError }: Callbacks = {}) {
-  const refresh = useRefreshOrders();
-  return trpc.orders.reportProblem.useMutation({
-    onSuccess: () => {
-      refresh();
-      onSuccess?.();
-    },
-    onError,
-  });
+export function useReportOrderProblem(options: Options<'reportProblem'> = {}) {
+  return trpc.orders.reportProblem.useMutation(thenRefresh(options, useRefreshOrders()));
 }
 
 /** The buyer withdraws their report: the order completes. */
-export function useWithdrawOrderReport({ onSuccess, onError }: Callbacks = {}) {
-  const refresh = useRefreshOrders();
-  return trpc.orders.withdrawReport.useMutation({
-    onSuccess: () => {
-      refresh();
-      onSuccess?.();
-    },
-    onError,
-  });
+export function useWithdrawOrderReport(options: Options<'withdrawReport'> = {}) {
+  return trpc.orders.withdrawReport.useMutation(thenRefresh(options, useRefreshOrders()));
 }

@@ -1,13 +1,18 @@
 /**
  * The seller's steps on their listings (/account/listings). Each hook owns what its step changes
- * in the cache: the seller's listings and counts, and the public listings, are read again.
+ * in the cache: the seller's listings and counts, and the public listings, are read again. A
+ * refusal is a toast unless the page says otherwise.
  */
 import { notify } from '../../components/ui/notify.ts';
+import { thenRefresh } from '../../kit/index.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 
-type Withdraw = ReturnType<typeof trpc.selling.withdraw.useMutation>;
-type Relist = ReturnType<typeof trpc.selling.relist.useMutation>;
+type Options<K extends 'withdraw' | 'relist' | 'deleteDraft'> = Parameters<
+  (typeof trpc.selling)[K]['useMutation']
+>[0];
+
+const toast = { onError: (error: { message: string }) => notify.error(apiErrorMessage(error)) };
 
 function useRefreshListings() {
   const utils = trpc.useUtils();
@@ -17,46 +22,17 @@ function useRefreshListings() {
   };
 }
 
-/** Takes listings off sale; a refusal of the whole request is a toast. */
-export function useWithdrawListings({
-  onSuccess,
-}: {
-  onSuccess?: (result: NonNullable<Withdraw['data']>) => void;
-}) {
-  const refresh = useRefreshListings();
-  return trpc.selling.withdraw.useMutation({
-    onSuccess: (result) => {
-      refresh();
-      onSuccess?.(result);
-    },
-    onError: (error) => notify.error(apiErrorMessage(error)),
-  });
+/** Takes listings off sale. */
+export function useWithdrawListings(options: Options<'withdraw'> = {}) {
+  return trpc.selling.withdraw.useMutation(thenRefresh({ ...toast, ...options }, useRefreshListings()));
 }
 
-/** Puts a withdrawn listing back on sale; a refusal is a toast. */
-export function useRelistListing({
-  onSuccess,
-}: {
-  onSuccess?: (listing: NonNullable<Relist['data']>) => void;
-}) {
-  const refresh = useRefreshListings();
-  return trpc.selling.relist.useMutation({
-    onSuccess: (listing) => {
-      refresh();
-      onSuccess?.(listing);
-    },
-    onError: (error) => notify.error(apiErrorMessage(error)),
-  });
+/** Puts a withdrawn listing back on sale. */
+export function useRelistListing(options: Options<'relist'> = {}) {
+  return trpc.selling.relist.useMutation(thenRefresh({ ...toast, ...options }, useRefreshListings()));
 }
 
-/** Deletes a draft and its photos; a refusal is a toast. */
-export function useDeleteDraft({ onSuccess }: { onSuccess?: () => void }) {
-  const refresh = useRefreshListings();
-  return trpc.selling.deleteDraft.useMutation({
-    onSuccess: () => {
-      refresh();
-      onSuccess?.();
-    },
-    onError: (error) => notify.error(apiErrorMessage(error)),
-  });
+/** Deletes a draft and its photos. */
+export function useDeleteDraft(options: Options<'deleteDraft'> = {}) {
+  return trpc.selling.deleteDraft.useMutation(thenRefresh({ ...toast, ...options }, useRefreshListings()));
 }
