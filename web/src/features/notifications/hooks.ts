@@ -1,7 +1,7 @@
 /**
  * The member's notifications and email settings. Each hook owns what its step changes in the
  * cache: marking read sets the bell's count from the answer and reads the list again; saving an
- * email setting puts the saved settings in place.
+ * email setting puts the saved settings in place; the live stream reads the count and list again.
  */
 import { notify } from '../../components/ui/notify.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
@@ -28,5 +28,25 @@ export function useSetEmailPreference() {
       notify.success('Email settings saved');
     },
     onError: (error) => notify.error(apiErrorMessage(error)),
+  });
+}
+
+/**
+ * Keeps the member's notifications current without polling: the member's own realtime stream
+ * (`realtime.events`, docs/realtime.md) says when a notification is written or read, here or in
+ * another tab or app, and the count and the list are read again. When the stream (re)starts,
+ * they are read once too, so nothing that happened while it was down is missed.
+ */
+export function useLiveNotifications(): void {
+  const utils = trpc.useUtils();
+  trpc.realtime.events.useSubscription(undefined, {
+    onStarted: () => {
+      void utils.notifications.unreadCount.invalidate();
+    },
+    onData: ({ data }) => {
+      if (!data.kind.startsWith('notification.')) return;
+      void utils.notifications.unreadCount.invalidate();
+      void utils.notifications.list.invalidate();
+    },
   });
 }
