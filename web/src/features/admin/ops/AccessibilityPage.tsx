@@ -8,7 +8,8 @@
 import type { AxeResults, ImpactValue } from 'axe-core';
 import axeScriptUrl from 'axe-core/axe.min.js?url';
 import { LoaderCircle, Play } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
@@ -135,15 +136,16 @@ export function AccessibilityPage() {
 
 function StatementEditor() {
   const statement = trpc.accessibility.statement.useQuery();
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [body, setBody] = useState('');
-  useEffect(() => {
-    if (!statement.data) return;
-    setTitle(statement.data.title);
-    setDescription(statement.data.description);
-    setBody(statement.data.bodyMarkdown);
-  }, [statement.data]);
+  // The form follows the saved statement: filled when it loads, and again after each save.
+  const form = useForm({
+    values: statement.data
+      ? {
+          title: statement.data.title,
+          description: statement.data.description,
+          body: statement.data.bodyMarkdown,
+        }
+      : { title: '', description: '', body: '' },
+  });
   const save = useSaveStatement({
     onSuccess: () => {
       toast({ title: 'Statement saved', description: 'The accessibility statement page shows it now.' });
@@ -151,10 +153,9 @@ function StatementEditor() {
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Statement not saved', description: apiErrorMessage(error) }),
   });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    save.mutate({ title, description, bodyMarkdown: body });
-  }
+  const submit = form.handleSubmit(({ title, description, body }) =>
+    save.mutate({ title, description, bodyMarkdown: body }),
+  );
   return (
     <section className="flex flex-col gap-3" aria-labelledby="statement-title">
       <h2 id="statement-title" className="text-2xl font-semibold">
@@ -166,22 +167,15 @@ function StatementEditor() {
             <div className="grid gap-3 sm:grid-cols-2">
               <div className="flex flex-col gap-1">
                 <Label htmlFor="statement-page-title">Title</Label>
-                <Input
-                  id="statement-page-title"
-                  value={title}
-                  required
-                  maxLength={120}
-                  onChange={(event) => setTitle(event.target.value)}
-                />
+                <Input id="statement-page-title" required maxLength={120} {...form.register('title')} />
               </div>
               <div className="flex flex-col gap-1">
                 <Label htmlFor="statement-description">Summary</Label>
                 <Input
                   id="statement-description"
-                  value={description}
                   required
                   maxLength={300}
-                  onChange={(event) => setDescription(event.target.value)}
+                  {...form.register('description')}
                 />
               </div>
             </div>
@@ -189,10 +183,9 @@ function StatementEditor() {
               <Label htmlFor="statement-body">Statement (Markdown)</Label>
               <Textarea
                 id="statement-body"
-                value={body}
                 required
                 className="min-h-72 font-mono text-sm"
-                onChange={(event) => setBody(event.target.value)}
+                {...form.register('body')}
               />
             </div>
             <div className="flex flex-wrap items-center gap-3">

@@ -7,6 +7,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { GitMerge, LoaderCircle, Pencil, Search } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog.tsx';
@@ -121,10 +122,16 @@ export function BooksPage() {
 
 function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
   const categories = trpc.catalogue.categories.useQuery();
-  const [title, setTitle] = useState(book.title);
-  const [authors, setAuthors] = useState(book.authors.join('\n'));
-  const [description, setDescription] = useState(book.description ?? '');
-  const [category, setCategory] = useState(book.category ?? '');
+  const form = useForm({
+    defaultValues: {
+      title: book.title,
+      authors: book.authors.join('\n'),
+      description: book.description ?? '',
+      category: book.category ?? '',
+    },
+  });
+  // Controlled: the options arrive after the form, and the select must still show the book's.
+  const category = form.watch('category');
   const update = useUpdateBook({
     onSuccess: () => {
       toast({ title: 'Book saved', description: 'Its listings show the change.' });
@@ -132,8 +139,7 @@ function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
     },
     onError: failed('Book not saved'),
   });
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  const submit = form.handleSubmit(({ title, authors, description, category }) =>
     update.mutate({
       bookId: book.id,
       title,
@@ -143,8 +149,8 @@ function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
         .filter(Boolean),
       description: description.trim() || null,
       category: category || null,
-    });
-  }
+    }),
+  );
   return (
     <DialogContent className="max-w-lg" data-testid="book-edit">
       <DialogTitle>Edit book</DialogTitle>
@@ -152,32 +158,22 @@ function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
       <form onSubmit={submit} className="mt-4 flex flex-col gap-3">
         <div className="flex flex-col gap-1">
           <Label htmlFor="book-title">Title</Label>
-          <Input id="book-title" value={title} onChange={(event) => setTitle(event.target.value)} />
+          <Input id="book-title" {...form.register('title')} />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="book-authors">Authors (one a line)</Label>
-          <Textarea
-            id="book-authors"
-            rows={3}
-            value={authors}
-            onChange={(event) => setAuthors(event.target.value)}
-          />
+          <Textarea id="book-authors" rows={3} {...form.register('authors')} />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="book-description">Description</Label>
-          <Textarea
-            id="book-description"
-            rows={5}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-          />
+          <Textarea id="book-description" rows={5} {...form.register('description')} />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="book-category">Category</Label>
           <select
             id="book-category"
             value={category}
-            onChange={(event) => setCategory(event.target.value)}
+            onChange={(event) => form.setValue('category', event.target.value)}
             className={`${fieldClasses} h-11`}
           >
             <option value="">No category</option>

@@ -177,14 +177,13 @@ function PickNote({ listingId, note }: { listingId: string; note: string | null 
 }
 
 function AddPick() {
-  const [q, setQ] = useState('');
+  const form = useForm({ defaultValues: { q: '', note: '' } });
   const [searched, setSearched] = useState('');
-  const [note, setNote] = useState('');
   const candidates = trpc.staffPicks.candidates.useQuery({ q: searched }, { enabled: searched.length >= 2 });
   const add = useAddStaffPick({
     onSuccess: () => {
       toast({ title: 'Pick added', description: 'It shows on the home page now.' });
-      setNote('');
+      form.setValue('note', '');
     },
     onError: failed('Pick not added'),
   });
@@ -195,29 +194,15 @@ function AddPick() {
       </h2>
       <form
         className="mt-3 grid gap-3 sm:grid-cols-[2fr_2fr_auto] sm:items-end"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setSearched(q.trim());
-        }}
+        onSubmit={form.handleSubmit(({ q }) => setSearched(q.trim()))}
       >
         <div className="flex flex-col gap-1">
           <Label htmlFor="pick-search">Listing on sale</Label>
-          <Input
-            id="pick-search"
-            value={q}
-            onChange={(event) => setQ(event.target.value)}
-            placeholder="Title or author"
-          />
+          <Input id="pick-search" {...form.register('q')} placeholder="Title or author" />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="pick-note">Note (optional)</Label>
-          <Input
-            id="pick-note"
-            value={note}
-            maxLength={280}
-            onChange={(event) => setNote(event.target.value)}
-            placeholder="Why staff love it"
-          />
+          <Input id="pick-note" maxLength={280} {...form.register('note')} placeholder="Why staff love it" />
         </div>
         <Button type="submit" variant="outline">
           <Search aria-hidden="true" />
@@ -253,7 +238,9 @@ function AddPick() {
                   </span>
                   <Button
                     size="sm"
-                    onClick={() => add.mutate({ listingId: candidate.listingId, note })}
+                    onClick={() =>
+                      add.mutate({ listingId: candidate.listingId, note: form.getValues('note') })
+                    }
                     disabled={add.isPending}
                   >
                     <Plus aria-hidden="true" />
