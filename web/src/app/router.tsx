@@ -47,7 +47,6 @@ type SignedInRoute = (typeof SIGNED_IN_ROUTES)[number];
 const sell = () => import('../features/selling/SellPages.tsx');
 const charitySell = () => import('../features/charity/CharitySellPages.tsx');
 const checkout = () => import('../features/checkout/CheckoutPages.tsx');
-const orders = () => import('../features/orders/OrdersPages.tsx');
 const messages = () => import('../features/messages/MessagesPages.tsx');
 
 /**
@@ -113,10 +112,22 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../features/offers/OffersPage.tsx'),
     (m) => m.OffersPage,
   ),
-  '/account/orders': page(orders, (m) => m.PurchasesPage),
-  '/account/orders/:orderId': page(orders, (m) => m.PurchaseDetailPage),
-  '/account/sales': page(orders, (m) => m.SalesPage),
-  '/account/sales/:orderId': page(orders, (m) => m.SaleDetailPage),
+  '/account/orders': page(
+    () => import('../features/orders/PurchasesPage.tsx'),
+    (m) => m.PurchasesPage,
+  ),
+  '/account/orders/:orderId': page(
+    () => import('../features/orders/PurchaseDetailPage.tsx'),
+    (m) => m.PurchaseDetailPage,
+  ),
+  '/account/sales': page(
+    () => import('../features/orders/SalesPage.tsx'),
+    (m) => m.SalesPage,
+  ),
+  '/account/sales/:orderId': page(
+    () => import('../features/orders/SaleDetailPage.tsx'),
+    (m) => m.SaleDetailPage,
+  ),
   '/account/payouts': page(
     () => import('../features/orders/PayoutsPage.tsx'),
     (m) => m.PayoutsPage,

@@ -9,6 +9,7 @@ import {
   type TRPCLink,
 } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { EventSource as FetchEventSource } from 'eventsource';
 import { apiUrl } from './api.ts';
 import { appSession } from './app-session.ts';
@@ -17,6 +18,11 @@ import { APP_CLIENT, sessionLink } from './session-link.ts';
 
 /** Typed React hooks for every API procedure: trpc.catalogue.public.categories.useQuery(), ... */
 export const trpc = createTRPCReact<AppRouter>();
+
+/** What each procedure answers: RouterOutputs['refunds']['ledger']. The one place pages take API types from. */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+/** What each procedure takes: RouterInputs['promotions']['create']. */
+export type RouterInputs = inferRouterInputs<AppRouter>;
 
 /** Codes a subscription is not retried after: signing in again (or other input) is needed. */
 const FINAL_CODES = new Set([

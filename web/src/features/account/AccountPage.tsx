@@ -16,6 +16,7 @@ import { Link } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { QueryView } from '../../kit/index.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -162,43 +163,48 @@ function ProfileCard() {
 
   return (
     <Card icon={UserRound} title="Profile" className="md:row-span-2" testId="account-profile">
-      {profile.isPending ? (
-        <div role="status" aria-busy="true" aria-label="Loading your profile" className="flex flex-col gap-3">
-          <Skeleton className="h-4 w-1/3" />
-          <Skeleton className="h-4 w-2/3" />
-          <Skeleton className="h-4 w-1/2" />
-        </div>
-      ) : profile.isError ? (
-        <Alert tone="error">{apiErrorMessage(profile.error)}</Alert>
-      ) : (
-        <dl className="grid gap-3 text-sm">
-          <ProfileRow label="Display name">{profile.data.displayName}</ProfileRow>
-          <ProfileRow label="Town">{profile.data.town ?? <NotGiven />}</ProfileRow>
-          <ProfileRow label="About you">
-            {profile.data.bio ? (
-              <span className="whitespace-pre-line">{profile.data.bio}</span>
-            ) : (
-              <NotGiven />
-            )}
-          </ProfileRow>
-          <ProfileRow label="Favourite genres">
-            {favourites.length ? (
-              <ul className="mt-1 flex flex-wrap gap-1.5">
-                {favourites.map((name) => (
-                  <li
-                    key={name}
-                    className="rounded-full bg-paper-deep px-2.5 py-0.5 text-xs font-medium text-ink-soft"
-                  >
-                    {name}
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <NotGiven />
-            )}
-          </ProfileRow>
-        </dl>
-      )}
+      <QueryView
+        query={profile}
+        pending={
+          <div
+            role="status"
+            aria-busy="true"
+            aria-label="Loading your profile"
+            className="flex flex-col gap-3"
+          >
+            <Skeleton className="h-4 w-1/3" />
+            <Skeleton className="h-4 w-2/3" />
+            <Skeleton className="h-4 w-1/2" />
+          </div>
+        }
+        error={(message) => <Alert tone="error">{message}</Alert>}
+      >
+        {(data) => (
+          <dl className="grid gap-3 text-sm">
+            <ProfileRow label="Display name">{data.displayName}</ProfileRow>
+            <ProfileRow label="Town">{data.town ?? <NotGiven />}</ProfileRow>
+            <ProfileRow label="About you">
+              {data.bio ? <span className="whitespace-pre-line">{data.bio}</span> : <NotGiven />}
+            </ProfileRow>
+            <ProfileRow label="Favourite genres">
+              {favourites.length ? (
+                <ul className="mt-1 flex flex-wrap gap-1.5">
+                  {favourites.map((name) => (
+                    <li
+                      key={name}
+                      className="rounded-full bg-paper-deep px-2.5 py-0.5 text-xs font-medium text-ink-soft"
+                    >
+                      {name}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <NotGiven />
+              )}
+            </ProfileRow>
+          </dl>
+        )}
+      </QueryView>
       <div className="mt-auto flex flex-wrap gap-x-5 gap-y-1">
         <CardLink to="/complete-signup">Edit profile</CardLink>
         <CardLink to="/onboarding">Change genres</CardLink>

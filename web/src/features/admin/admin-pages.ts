@@ -99,6 +99,6 @@ export const ADMIN_HEADER_PAGES: readonly AdminPage[] = placed('header');
 
 /**
  * Spec section 2: users, orders, payments and logs all show the same basic dashboard
- * (`BasicDashboard` in DashboardPage.tsx, above each page's own table).
+ * (`BasicDashboard` in dashboard/BasicDashboard.tsx, above each page's own table).
  */
 export const DASHBOARD_ALIASES = ['users', 'orders', 'payments', 'logs'] as const;

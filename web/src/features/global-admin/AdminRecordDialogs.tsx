@@ -6,11 +6,13 @@
 import { ADMIN_TIER_NAMES, type AdminTier } from '@reshelf/contracts';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { fieldClasses, Input, Label } from '../../components/ui/input.tsx';
+import { FormDialog } from '../../kit/FormDialog.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
-import { trpc } from '../../lib/trpc.ts';
 import { useTierRefusal } from './access.tsx';
+import { useDeactivateAdmin, useSetAdminTier } from './hooks.ts';
 
 export interface AdminRecord {
   userId: string;
@@ -27,17 +29,7 @@ const TIER_HINTS: Record<AdminTier, string> = {
   read_only: 'can look, cannot change',
 };
 
-function useAfterChange(onDone: () => void) {
-  const utils = trpc.useUtils();
-  const refused = useTierRefusal();
-  return {
-    onSuccess: () => {
-      void utils.platform.globalAdmin.overview.invalidate();
-      onDone();
-    },
-    refused,
-  };
-}
+const tierSchema = z.object({ email: z.string(), tier: z.enum(ADMIN_TIER_NAMES) });
 
 /** Grant (no record given) or change/reactivate (a record given). */
 export function SetTierDialog({
@@ -49,23 +41,8 @@ export function SetTierDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const [email, setEmail] = useState(record?.email ?? '');
-  const [tier, setTier] = useState<AdminTier>((record?.tier as AdminTier) ?? 'read_only');
-  const [error, setError] = useState<string | null>(null);
-  const after = useAfterChange(() => onOpenChange(false));
-  const save = trpc.platform.globalAdmin.setAdminTier.useMutation({
-    onSuccess: (result) => {
-      toast.success(
-        record && !record.isActive ? 'Admin record reactivated' : record ? 'Tier changed' : 'Tier granted',
-        { description: `${result.email} is now ${result.role}.` },
-      );
-      after.onSuccess();
-    },
-    onError: (failure) => {
-      if (after.refused(failure)) onOpenChange(false);
-      else setError(apiErrorMessage(failure));
-    },
-  });
+  const refused = useTierRefusal();
+  const save = useSetAdminTier();
   const title = !record
     ? 'Grant a global-admin tier'
     : record.isActive
@@ -73,7 +50,7 @@ export function SetTierDialog({
       : `Reactivate ${record.email}`;
 
   return (
-    <ConfirmDialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       title={title}
@@ -82,43 +59,48 @@ export function SetTierDialog({
           ? 'The change applies at their next page load. It is kept in the audit log.'
           : 'The person needs a Reshelf account first. The grant is kept in the audit log.'
       }
-      confirmLabel={!record ? 'Grant the tier' : record.isActive ? 'Change the tier' : 'Reactivate'}
-      pending={save.isPending}
-      error={error}
-      onConfirm={() => {
-        setError(null);
-        save.mutate({ email: record?.email ?? email, tier });
+      schema={tierSchema}
+      defaultValues={{ email: record?.email ?? '', tier: (record?.tier as AdminTier) ?? 'read_only' }}
+      submitLabel={!record ? 'Grant the tier' : record.isActive ? 'Change the tier' : 'Reactivate'}
+      cancelLabel="Not now"
+      onSubmit={async ({ email, tier }) => {
+        try {
+          const result = await save.mutateAsync({ email: record?.email ?? email, tier });
+          toast.success(
+            record && !record.isActive
+              ? 'Admin record reactivated'
+              : record
+                ? 'Tier changed'
+                : 'Tier granted',
+            { description: `${result.email} is now ${result.role}.` },
+          );
+        } catch (failure) {
+          // A refusal by tier is the spec's toast, and the dialog closes; anything else shows in it.
+          if (!refused(failure)) throw failure;
+        }
       }}
     >
-      {record ? null : (
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor="grant-email">Email address</Label>
-          <Input
-            id="grant-email"
-            type="email"
-            autoComplete="off"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            required
-          />
-        </div>
+      {(form) => (
+        <>
+          {record ? null : (
+            <div className="flex flex-col gap-1.5">
+              <Label htmlFor="grant-email">Email address</Label>
+              <Input id="grant-email" type="email" autoComplete="off" required {...form.register('email')} />
+            </div>
+          )}
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor="grant-tier">Tier</Label>
+            <select id="grant-tier" {...form.register('tier')} className={`${fieldClasses} h-11`}>
+              {ADMIN_TIER_NAMES.map((name) => (
+                <option key={name} value={name}>
+                  {name} — {TIER_HINTS[name]}
+                </option>
+              ))}
+            </select>
+          </div>
+        </>
       )}
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="grant-tier">Tier</Label>
-        <select
-          id="grant-tier"
-          value={tier}
-          onChange={(event) => setTier(event.target.value as AdminTier)}
-          className={`${fieldClasses} h-11`}
-        >
-          {ADMIN_TIER_NAMES.map((name) => (
-            <option key={name} value={name}>
-              {name} — {TIER_HINTS[name]}
-            </option>
-          ))}
-        </select>
-      </div>
-    </ConfirmDialog>
+    </FormDialog>
   );
 }
 
@@ -132,16 +114,16 @@ export function DeactivateDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const [error, setError] = useState<string | null>(null);
-  const after = useAfterChange(() => onOpenChange(false));
-  const deactivate = trpc.platform.globalAdmin.deactivateAdmin.useMutation({
+  const refused = useTierRefusal();
+  const deactivate = useDeactivateAdmin({
     onSuccess: (result) => {
       toast.success('Admin record deactivated', {
         description: `${result.email} no longer has global admin.`,
       });
-      after.onSuccess();
+      onOpenChange(false);
     },
     onError: (failure) => {
-      if (after.refused(failure)) onOpenChange(false);
+      if (refused(failure)) onOpenChange(false);
       else setError(apiErrorMessage(failure));
     },
   });

@@ -4,18 +4,17 @@
  * a draft until an ops admin or above publishes it. The server checks each tier again.
  */
 
-import type { AppRouter } from '@reshelf/api/router';
 import { ADMIN_TIERS } from '@reshelf/contracts';
-import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { LoaderCircle, Save, Send, Trash2, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { AdminSkeleton } from '../../components/placeholders.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { QueryView } from '../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
-import { trpc } from '../../lib/trpc.ts';
+import { type RouterInputs, type RouterOutputs, trpc } from '../../lib/trpc.ts';
 import {
   TemplateFields,
   TemplatePicker,
@@ -25,50 +24,57 @@ import {
 import { useSession } from '../auth/session.ts';
 import { AdminCallFailed, useTierRefusal } from './access.tsx';
 import { formatDate, GlobalAdminFrame } from './GlobalAdminFrame.tsx';
+import { useDiscardTemplateDraft, usePublishTemplate, useSaveTemplateDraft } from './hooks.ts';
 
-type Template = inferRouterOutputs<AppRouter>['platform']['globalAdmin']['emailTemplates'][number];
-type TemplateKey = inferRouterInputs<AppRouter>['platform']['globalAdmin']['publishEmailTemplate']['key'];
+type Template = RouterOutputs['globalAdmin']['emailTemplates'][number];
+type TemplateKey = RouterInputs['globalAdmin']['publishEmailTemplate']['key'];
 
 export function EmailTemplatesPage() {
   usePageMeta('Email templates');
-  const templates = trpc.platform.globalAdmin.emailTemplates.useQuery();
+  const templates = trpc.globalAdmin.emailTemplates.useQuery();
   const session = useSession();
   const level = session.status === 'signed-in' ? session.user.adminLevel : 0;
   const [params, setParams] = useSearchParams();
 
-  if (templates.isPending) return <AdminSkeleton label="Loading email templates" />;
-  if (templates.isError) {
-    return (
-      <AdminCallFailed
-        error={templates.error}
-        retry={() => void templates.refetch()}
-        retrying={templates.isFetching}
-      />
-    );
-  }
-  const selectedKey = params.get('template') ?? templates.data[0]?.key;
-  const selected = templates.data.find((template) => template.key === selectedKey);
-
   return (
-    <GlobalAdminFrame
-      title="Email templates"
-      description="The emails Reshelf sends. Support agents write drafts; an ops admin or above publishes them, and only then are they sent."
-    >
-      <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
-        <TemplatePicker
-          templates={templates.data}
-          selectedKey={selectedKey}
-          onSelect={(key) => setParams({ template: key }, { replace: true })}
+    <QueryView
+      query={templates}
+      pending={<AdminSkeleton label="Loading email templates" />}
+      error={() => (
+        <AdminCallFailed
+          error={templates.error}
+          retry={() => void templates.refetch()}
+          retrying={templates.isFetching}
         />
-        {selected ? (
-          <DraftEditor
-            key={`${selected.key}:${selected.draft?.updatedAt ?? ''}:${selected.updatedAt ?? ''}`}
-            template={selected}
-            canPublish={level >= ADMIN_TIERS.ops_admin}
-          />
-        ) : null}
-      </div>
-    </GlobalAdminFrame>
+      )}
+    >
+      {(data) => {
+        const selectedKey = params.get('template') ?? data[0]?.key;
+        const selected = data.find((template) => template.key === selectedKey);
+
+        return (
+          <GlobalAdminFrame
+            title="Email templates"
+            description="The emails Reshelf sends. Support agents write drafts; an ops admin or above publishes them, and only then are they sent."
+          >
+            <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
+              <TemplatePicker
+                templates={data}
+                selectedKey={selectedKey}
+                onSelect={(key) => setParams({ template: key }, { replace: true })}
+              />
+              {selected ? (
+                <DraftEditor
+                  key={`${selected.key}:${selected.draft?.updatedAt ?? ''}:${selected.updatedAt ?? ''}`}
+                  template={selected}
+                  canPublish={level >= ADMIN_TIERS.ops_admin}
+                />
+              ) : null}
+            </div>
+          </GlobalAdminFrame>
+        );
+      }}
+    </QueryView>
   );
 }
 
@@ -85,37 +91,33 @@ function DraftEditor({ template, canPublish }: { template: Template; canPublish:
     problem,
     previewing,
     show: showPreview,
-  } = useTemplatePreview(() => utils.platform.globalAdmin.previewEmailTemplate.fetch(edit), refused);
+  } = useTemplatePreview(() => utils.globalAdmin.previewEmailTemplate.fetch(edit), refused);
   const unsaved = subject !== start.subject || body !== start.body;
 
   const fail = (title: string) => (error: unknown) => {
     if (!refused(error)) toast.error(title, { description: apiErrorMessage(error) });
   };
-  const refresh = () => void utils.platform.globalAdmin.emailTemplates.invalidate();
-  const save = trpc.platform.globalAdmin.saveEmailTemplateDraft.useMutation({
+  const save = useSaveTemplateDraft({
     onSuccess: () => {
       toast.success('Draft saved', { description: 'Nothing is sent from it until it is published.' });
-      refresh();
     },
     onError: fail('Draft not saved'),
   });
-  const discard = trpc.platform.globalAdmin.discardEmailTemplateDraft.useMutation({
+  const discard = useDiscardTemplateDraft({
     onSuccess: () => {
       toast.success('Draft discarded', { description: `“${template.name}” keeps the wording in use.` });
-      refresh();
     },
     onError: fail('Draft not discarded'),
   });
-  const publish = trpc.platform.globalAdmin.publishEmailTemplate.useMutation({
+  const publish = usePublishTemplate({
     onSuccess: () => {
       toast.success('Draft published', {
         description: `“${template.name}” is sent with this wording from now on.`,
       });
-      refresh();
     },
     onError: fail('Draft not published'),
   });
-  const sendTest = trpc.platform.globalAdmin.sendTestEmail.useMutation({
+  const sendTest = trpc.globalAdmin.sendTestEmail.useMutation({
     onSuccess: (result) =>
       toast.success('Test email sent', { description: `“${result.subject}” went to ${result.to}.` }),
     onError: fail('Test email not sent'),

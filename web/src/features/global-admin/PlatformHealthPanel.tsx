@@ -2,17 +2,15 @@
  * /global-admin's platform health: the database, the job runner and the mail outbox, each
  * with its status and the reasons behind it. Read again every 30 seconds while open.
  */
-import type { AppRouter } from '@reshelf/api/router';
-import type { inferRouterOutputs } from '@trpc/server';
 import { Activity, Database, Mail, RefreshCw, Timer } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { apiErrorMessage } from '../../lib/api-errors.ts';
-import { trpc } from '../../lib/trpc.ts';
+import { QueryView } from '../../kit/QueryView.tsx';
+import { type RouterOutputs, trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 
-type Health = inferRouterOutputs<AppRouter>['platform']['globalAdmin']['health'];
+type Health = RouterOutputs['globalAdmin']['health'];
 type Status = Health['status'];
 
 const STATUS_LABEL: Record<Status, string> = { ok: 'Healthy', warning: 'Needs a look', failing: 'Failing' };
@@ -109,7 +107,7 @@ function Fact({ term, children, testId }: { term: string; children: ReactNode; t
 }
 
 export function PlatformHealthPanel() {
-  const health = trpc.platform.globalAdmin.health.useQuery(undefined, { refetchInterval: 30_000 });
+  const health = trpc.globalAdmin.health.useQuery(undefined, { refetchInterval: 30_000 });
 
   return (
     <section aria-labelledby="health-title" className="mt-10" data-testid="platform-health">
@@ -134,103 +132,104 @@ export function PlatformHealthPanel() {
         </Button>
       </div>
 
-      {health.isError ? (
-        <p role="alert" className="mt-4 rounded-xl border border-destructive/30 bg-destructive/5 p-4 text-sm">
-          The health check failed: {apiErrorMessage(health.error)}
-        </p>
-      ) : !health.data ? (
-        <div className="mt-4 grid gap-4 lg:grid-cols-3">
-          <Skeleton className="h-48" />
-          <Skeleton className="h-48" />
-          <Skeleton className="h-48" />
-        </div>
-      ) : (
-        <div className="mt-4 grid gap-4 lg:grid-cols-3">
-          <Part
-            name="Database"
-            icon={<Database aria-hidden="true" className="size-4" />}
-            {...health.data.database}
+      <QueryView
+        query={health}
+        pending={
+          <div className="mt-4 grid gap-4 lg:grid-cols-3">
+            <Skeleton className="h-48" />
+            <Skeleton className="h-48" />
+            <Skeleton className="h-48" />
+          </div>
+        }
+        error={(message) => (
+          <p
+            role="alert"
+            className="mt-4 rounded-xl border border-destructive/30 bg-destructive/5 p-4 text-sm"
           >
-            <Fact term="Round trip" testId="database-round-trip">
-              {health.data.database.roundTripMs} ms
-            </Fact>
-            <Fact term="PostgreSQL">{health.data.database.version}</Fact>
-            <Fact term="Size">{megabytes(health.data.database.sizeBytes)}</Fact>
-            <Fact term="Connections">{health.data.database.connections}</Fact>
-            <Fact term="Migrations" testId="database-migrations">
-              {health.data.database.migrationsApplied} applied
-              {health.data.database.migrationsPending.length
-                ? `, ${health.data.database.migrationsPending.length} pending`
-                : ''}
-            </Fact>
-          </Part>
+            The health check failed: {message}
+          </p>
+        )}
+      >
+        {(data) => (
+          <div className="mt-4 grid gap-4 lg:grid-cols-3">
+            <Part
+              name="Database"
+              icon={<Database aria-hidden="true" className="size-4" />}
+              {...data.database}
+            >
+              <Fact term="Round trip" testId="database-round-trip">
+                {data.database.roundTripMs} ms
+              </Fact>
+              <Fact term="PostgreSQL">{data.database.version}</Fact>
+              <Fact term="Size">{megabytes(data.database.sizeBytes)}</Fact>
+              <Fact term="Connections">{data.database.connections}</Fact>
+              <Fact term="Migrations" testId="database-migrations">
+                {data.database.migrationsApplied} applied
+                {data.database.migrationsPending.length
+                  ? `, ${data.database.migrationsPending.length} pending`
+                  : ''}
+              </Fact>
+            </Part>
 
-          <Part
-            name="Job runner"
-            icon={<Timer aria-hidden="true" className="size-4" />}
-            {...health.data.jobs}
-          >
-            {health.data.jobs.runs.map((run) => (
-              <Fact key={run.job} term={run.job}>
-                <span data-testid="job-last-run" data-job={run.job}>
-                  {run.lastStartedAt ? when(run.lastStartedAt) : 'never run'}
-                </span>
-                {run.runsLastDay ? (
+            <Part name="Job runner" icon={<Timer aria-hidden="true" className="size-4" />} {...data.jobs}>
+              {data.jobs.runs.map((run) => (
+                <Fact key={run.job} term={run.job}>
+                  <span data-testid="job-last-run" data-job={run.job}>
+                    {run.lastStartedAt ? when(run.lastStartedAt) : 'never run'}
+                  </span>
+                  {run.runsLastDay ? (
+                    <span className="block text-xs text-ink-muted">
+                      {run.runsLastDay} in 24 h{run.failuresLastDay ? `, ${run.failuresLastDay} failed` : ''}
+                    </span>
+                  ) : null}
+                </Fact>
+              ))}
+            </Part>
+
+            <Part name="Mail outbox" icon={<Mail aria-hidden="true" className="size-4" />} {...data.mail}>
+              <Fact term="Sends through" testId="mail-transport">
+                {data.mail.transport ? TRANSPORT_LABEL[data.mail.transport] : 'unknown'}
+              </Fact>
+              <Fact term="Queued" testId="mail-queued">
+                {data.mail.queued}
+                {data.mail.oldestQueuedAt ? ` (oldest ${when(data.mail.oldestQueuedAt)})` : ''}
+                {data.mail.retrying ? (
                   <span className="block text-xs text-ink-muted">
-                    {run.runsLastDay} in 24 h{run.failuresLastDay ? `, ${run.failuresLastDay} failed` : ''}
+                    {data.mail.retrying} waiting to try again
                   </span>
                 ) : null}
               </Fact>
-            ))}
-          </Part>
-
-          <Part
-            name="Mail outbox"
-            icon={<Mail aria-hidden="true" className="size-4" />}
-            {...health.data.mail}
-          >
-            <Fact term="Sends through" testId="mail-transport">
-              {health.data.mail.transport ? TRANSPORT_LABEL[health.data.mail.transport] : 'unknown'}
-            </Fact>
-            <Fact term="Queued" testId="mail-queued">
-              {health.data.mail.queued}
-              {health.data.mail.oldestQueuedAt ? ` (oldest ${when(health.data.mail.oldestQueuedAt)})` : ''}
-              {health.data.mail.retrying ? (
-                <span className="block text-xs text-ink-muted">
-                  {health.data.mail.retrying} waiting to try again
-                </span>
-              ) : null}
-            </Fact>
-            <Fact term="Sending now" testId="mail-sending">
-              {health.data.mail.sending}
-            </Fact>
-            <Fact term="Sent in 24 h" testId="mail-sent">
-              {health.data.mail.sentLastDay}
-            </Fact>
-            <Fact term="Failed in 24 h" testId="mail-failed">
-              {health.data.mail.failedLastDay}
-            </Fact>
-            <Fact term="Last sent">{when(health.data.mail.lastSentAt)}</Fact>
-            {health.data.mail.lastErrors.length ? (
-              <Fact term="Last errors" testId="mail-errors">
-                <ul className="flex flex-col gap-1.5">
-                  {health.data.mail.lastErrors.map((failure) => (
-                    <li key={`${failure.at}-${failure.template}-${failure.error}`}>
-                      <span className="block text-xs text-ink-muted">
-                        {when(failure.at)} · {failure.template} ·{' '}
-                        {failure.status === 'failed'
-                          ? `failed after ${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`
-                          : `attempt ${failure.attempts}, will try again`}
-                      </span>
-                      {failure.error}
-                    </li>
-                  ))}
-                </ul>
+              <Fact term="Sending now" testId="mail-sending">
+                {data.mail.sending}
               </Fact>
-            ) : null}
-          </Part>
-        </div>
-      )}
+              <Fact term="Sent in 24 h" testId="mail-sent">
+                {data.mail.sentLastDay}
+              </Fact>
+              <Fact term="Failed in 24 h" testId="mail-failed">
+                {data.mail.failedLastDay}
+              </Fact>
+              <Fact term="Last sent">{when(data.mail.lastSentAt)}</Fact>
+              {data.mail.lastErrors.length ? (
+                <Fact term="Last errors" testId="mail-errors">
+                  <ul className="flex flex-col gap-1.5">
+                    {data.mail.lastErrors.map((failure) => (
+                      <li key={`${failure.at}-${failure.template}-${failure.error}`}>
+                        <span className="block text-xs text-ink-muted">
+                          {when(failure.at)} · {failure.template} ·{' '}
+                          {failure.status === 'failed'
+                            ? `failed after ${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`
+                            : `attempt ${failure.attempts}, will try again`}
+                        </span>
+                        {failure.error}
+                      </li>
+                    ))}
+                  </ul>
+                </Fact>
+              ) : null}
+            </Part>
+          </div>
+        )}
+      </QueryView>
       <p className="mt-3 flex items-center gap-1.5 text-xs text-ink-muted">
         <Activity aria-hidden="true" className="size-3.5" /> The job runner is failing when a job has not run
         for 5 minutes; mail is failing when a message has waited in the queue for 15, or when the latest

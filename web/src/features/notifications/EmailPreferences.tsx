@@ -10,11 +10,11 @@ import { Lock, Mail } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert.tsx';
-import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { QueryView } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import { useSetEmailPreference } from './hooks.ts';
 
 /**
  * The emails part of /account/settings: for each kind of notification, whether it is emailed.
@@ -23,15 +23,8 @@ import { cn } from '../../lib/utils.ts';
  * is in the app (the bell) whatever is chosen here.
  */
 export function EmailPreferencesSection() {
-  const utils = trpc.useUtils();
   const preferences = trpc.notifications.emailPreferences.useQuery();
-  const save = trpc.notifications.setEmailPreference.useMutation({
-    onSuccess: (next) => {
-      utils.notifications.emailPreferences.setData(undefined, next);
-      notify.success('Email settings saved');
-    },
-    onError: (error) => notify.error(apiErrorMessage(error)),
-  });
+  const save = useSetEmailPreference();
   // Arriving from a link to #emails (the notifications page, the account page): show it.
   const location = useLocation();
   const section = useRef<HTMLElement>(null);
@@ -59,80 +52,82 @@ export function EmailPreferencesSection() {
         money, parcels and deadlines are always sent while you have an account: you need them to buy and sell
         safely.
       </p>
-      {preferences.isPending ? (
-        <div
-          role="status"
-          aria-busy="true"
-          aria-label="Loading your email settings"
-          className="flex flex-col gap-3"
-        >
-          <Skeleton className="h-10 w-full" />
-          <Skeleton className="h-10 w-2/3" />
-        </div>
-      ) : preferences.isError ? (
-        <Alert tone="error">
-          {apiErrorMessage(preferences.error)}{' '}
-          <button
-            type="button"
-            className="font-semibold text-brand underline"
-            onClick={() => preferences.refetch()}
+      <QueryView
+        query={preferences}
+        pending={
+          <div
+            role="status"
+            aria-busy="true"
+            aria-label="Loading your email settings"
+            className="flex flex-col gap-3"
           >
-            Try again
-          </button>
-        </Alert>
-      ) : (
-        <div className="flex flex-col gap-6">
-          {NOTIFICATION_GROUPS.map((group) => {
-            const kinds = NOTIFICATION_KINDS.filter(
-              (kind) => NOTIFICATION_KIND_INFO[kind].group === group.id,
-            );
-            // Kinds always emailed for the same reason are one row: the reason once, then what.
-            const always = kinds.filter((kind) => NOTIFICATION_KIND_INFO[kind].email.kind === 'always');
-            const reason = always
-              .map((kind) => NOTIFICATION_KIND_INFO[kind].email)
-              .find((e) => e.kind === 'always');
-            const rest = kinds.filter((kind) => NOTIFICATION_KIND_INFO[kind].email.kind !== 'always');
-            return (
-              <fieldset key={group.id} className="flex flex-col gap-2">
-                <legend className="mb-1 font-semibold text-ink">{group.label}</legend>
-                <ul className="flex flex-col divide-y divide-line rounded-lg border border-line">
-                  {always.length && reason?.kind === 'always' ? (
-                    <li className="flex flex-col gap-2 p-3" data-testid={`email-always-${group.id}`}>
-                      <div className="flex flex-wrap items-center justify-between gap-2">
-                        <p className="text-sm text-ink-muted">{reason.reason}</p>
-                        <span className="flex shrink-0 items-center gap-1.5 text-sm font-medium text-ink-soft">
-                          <Lock aria-hidden="true" className="size-4" />
-                          Always emailed
-                        </span>
-                      </div>
-                      <ul className="flex flex-wrap gap-1.5">
-                        {always.map((kind) => (
-                          <li
-                            key={kind}
-                            data-testid={`email-${kind}`}
-                            className="rounded-full bg-paper-deep px-2.5 py-0.5 text-sm text-ink"
-                          >
-                            {NOTIFICATION_KIND_INFO[kind].label}
-                          </li>
-                        ))}
-                      </ul>
-                    </li>
-                  ) : null}
-                  {rest.map((kind) => (
-                    <KindRow
-                      key={kind}
-                      kind={kind}
-                      lists={preferences.data.lists}
-                      saving={save.isPending}
-                      onChange={(list, enabled) => save.mutate({ list, enabled })}
-                    />
-                  ))}
-                </ul>
-              </fieldset>
-            );
-          })}
-        </div>
-      )}
+            <Skeleton className="h-10 w-full" />
+            <Skeleton className="h-10 w-2/3" />
+          </div>
+        }
+        error={(message, retry) => (
+          <Alert tone="error">
+            {message}{' '}
+            <button type="button" className="font-semibold text-brand underline" onClick={retry}>
+              Try again
+            </button>
+          </Alert>
+        )}
+      >
+        {(data) => (
+          <div className="flex flex-col gap-6">
+            {NOTIFICATION_GROUPS.map((group) => {
+              const kinds = NOTIFICATION_KINDS.filter(
+                (kind) => NOTIFICATION_KIND_INFO[kind].group === group.id,
+              );
+              // Kinds always emailed for the same reason are one row: the reason once, then what.
+              const always = kinds.filter((kind) => NOTIFICATION_KIND_INFO[kind].email.kind === 'always');
+              const reason = always
+                .map((kind) => NOTIFICATION_KIND_INFO[kind].email)
+                .find((e) => e.kind === 'always');
+              const rest = kinds.filter((kind) => NOTIFICATION_KIND_INFO[kind].email.kind !== 'always');
+              return (
+                <fieldset key={group.id} className="flex flex-col gap-2">
+                  <legend className="mb-1 font-semibold text-ink">{group.label}</legend>
+                  <ul className="flex flex-col divide-y divide-line rounded-lg border border-line">
+                    {always.length && reason?.kind === 'always' ? (
+                      <li className="flex flex-col gap-2 p-3" data-testid={`email-always-${group.id}`}>
+                        <div className="flex flex-wrap items-center justify-between gap-2">
+                          <p className="text-sm text-ink-muted">{reason.reason}</p>
+                          <span className="flex shrink-0 items-center gap-1.5 text-sm font-medium text-ink-soft">
+                            <Lock aria-hidden="true" className="size-4" />
+                            Always emailed
+                          </span>
+                        </div>
+                        <ul className="flex flex-wrap gap-1.5">
+                          {always.map((kind) => (
+                            <li
+                              key={kind}
+                              data-testid={`email-${kind}`}
+                              className="rounded-full bg-paper-deep px-2.5 py-0.5 text-sm text-ink"
+                            >
+                              {NOTIFICATION_KIND_INFO[kind].label}
+                            </li>
+                          ))}
+                        </ul>
+                      </li>
+                    ) : null}
+                    {rest.map((kind) => (
+                      <KindRow
+                        key={kind}
+                        kind={kind}
+                        lists={data.lists}
+                        saving={save.isPending}
+                        onChange={(list, enabled) => save.mutate({ list, enabled })}
+                      />
+                    ))}
+                  </ul>
+                </fieldset>
+              );
+            })}
+          </div>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -2,26 +2,7 @@ import { Bell } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
-
-/**
- * Keeps the member's notifications current without polling: the member's own realtime stream
- * (`realtime.events`, docs/realtime.md) says when a notification is written or read, here or in
- * another tab or app, and the count and the list are read again. When the stream (re)starts,
- * they are read once too, so nothing that happened while it was down is missed.
- */
-export function useLiveNotifications(): void {
-  const utils = trpc.useUtils();
-  trpc.realtime.events.useSubscription(undefined, {
-    onStarted: () => {
-      void utils.notifications.unreadCount.invalidate();
-    },
-    onData: ({ data }) => {
-      if (!data.kind.startsWith('notification.')) return;
-      void utils.notifications.unreadCount.invalidate();
-      void utils.notifications.list.invalidate();
-    },
-  });
-}
+import { useLiveNotifications } from './hooks.ts';
 
 /** The header's bell for a signed-in person: a link to their notifications with the unread count, live. */
 export function NotificationBell() {

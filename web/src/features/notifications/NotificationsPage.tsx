@@ -22,13 +22,13 @@ import { Link, useNavigate } from 'react-router-dom';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { QueryView } from '../../kit/index.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
+import { useMarkNotificationsRead } from './hooks.ts';
 
 const WHEN = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
@@ -56,19 +56,11 @@ const GROUP_ICONS: Record<NotificationGroup, LucideIcon> = {
  */
 export function NotificationsPage() {
   usePageMeta('Notifications');
-  const utils = trpc.useUtils();
   const list = trpc.notifications.list.useInfiniteQuery(
     { limit: PAGE_SIZE },
     { getNextPageParam: (page) => page.nextCursor, staleTime: 0 },
   );
-  const markRead = trpc.notifications.markRead.useMutation({
-    onSuccess: ({ unread }) => {
-      utils.notifications.unreadCount.setData(undefined, { unread });
-      void utils.notifications.list.invalidate();
-    },
-    onError: (error) => notify.error(apiErrorMessage(error)),
-  });
-  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
+  const markRead = useMarkNotificationsRead();
   const unread = list.data?.pages[0]?.unread ?? 0;
 
   return (
@@ -104,65 +96,75 @@ export function NotificationsPage() {
       </PageHeader>
       <PageBody>
         <div className="max-w-3xl">
-          {list.isPending ? (
-            <div
-              role="status"
-              aria-busy="true"
-              aria-label="Loading your notifications"
-              className="flex flex-col gap-3"
-            >
-              {[0, 1, 2].map((key) => (
-                <Skeleton key={key} className="h-24 w-full rounded-xl" />
-              ))}
-            </div>
-          ) : list.isError ? (
-            <QueryError what="your notifications" onRetry={() => list.refetch()} retrying={list.isFetching} />
-          ) : items.length === 0 ? (
-            <div
-              data-testid="notifications-empty"
-              className="flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted"
-            >
-              <BellOff aria-hidden="true" className="size-6" />
-              <p>
-                No notifications yet. We’ll tell you here when someone makes you an offer, when your orders
-                and sales move on, and when a book on your wishlist drops in price.
-              </p>
-              <Button asChild variant="brand">
-                <Link to="/listings">Browse books</Link>
-              </Button>
-            </div>
-          ) : (
-            <>
-              <p
-                className="mb-3 text-sm text-ink-muted"
-                aria-live="polite"
-                data-testid="notifications-unread"
+          <QueryView
+            query={list}
+            pending={
+              <div
+                role="status"
+                aria-busy="true"
+                aria-label="Loading your notifications"
+                className="flex flex-col gap-3"
               >
-                {unread ? `${unread} unread` : 'All read'}
-              </p>
-              <ul className="flex flex-col gap-3" data-testid="notifications">
-                {items.map((item) => (
-                  <NotificationItem
-                    key={item.id}
-                    item={item}
-                    onRead={() => markRead.mutate({ ids: [item.id] })}
-                    marking={markRead.isPending}
-                  />
+                {[0, 1, 2].map((key) => (
+                  <Skeleton key={key} className="h-24 w-full rounded-xl" />
                 ))}
-              </ul>
-              {list.hasNextPage ? (
-                <Button
-                  variant="outline"
-                  className="mt-5 w-full sm:w-auto"
-                  disabled={list.isFetchingNextPage}
-                  onClick={() => void list.fetchNextPage()}
-                >
-                  {list.isFetchingNextPage ? <Loader2 aria-hidden="true" className="animate-spin" /> : null}
-                  Show older notifications
+              </div>
+            }
+            error={(_message, retry) => (
+              <QueryError what="your notifications" onRetry={retry} retrying={list.isFetching} />
+            )}
+            isEmpty={(data) => data.pages.every((page) => page.items.length === 0)}
+            empty={
+              <div
+                data-testid="notifications-empty"
+                className="flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted"
+              >
+                <BellOff aria-hidden="true" className="size-6" />
+                <p>
+                  No notifications yet. We’ll tell you here when someone makes you an offer, when your orders
+                  and sales move on, and when a book on your wishlist drops in price.
+                </p>
+                <Button asChild variant="brand">
+                  <Link to="/listings">Browse books</Link>
                 </Button>
-              ) : null}
-            </>
-          )}
+              </div>
+            }
+          >
+            {(data) => (
+              <>
+                <p
+                  className="mb-3 text-sm text-ink-muted"
+                  aria-live="polite"
+                  data-testid="notifications-unread"
+                >
+                  {unread ? `${unread} unread` : 'All read'}
+                </p>
+                <ul className="flex flex-col gap-3" data-testid="notifications">
+                  {data.pages
+                    .flatMap((page) => page.items)
+                    .map((item) => (
+                      <NotificationItem
+                        key={item.id}
+                        item={item}
+                        onRead={() => markRead.mutate({ ids: [item.id] })}
+                        marking={markRead.isPending}
+                      />
+                    ))}
+                </ul>
+                {list.hasNextPage ? (
+                  <Button
+                    variant="outline"
+                    className="mt-5 w-full sm:w-auto"
+                    disabled={list.isFetchingNextPage}
+                    onClick={() => void list.fetchNextPage()}
+                  >
+                    {list.isFetchingNextPage ? <Loader2 aria-hidden="true" className="animate-spin" /> : null}
+                    Show older notifications
+                  </Button>
+                ) : null}
+              </>
+            )}
+          </QueryView>
         </div>
       </PageBody>
     </div>

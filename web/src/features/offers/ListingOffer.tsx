@@ -15,6 +15,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { loginPath, pathOf } from '../auth/next-path.ts';
 import { useSession } from '../auth/session.ts';
 import { formatWhen, offerStatusLabel, timeLeft } from '../orders/format.ts';
+import { useMakeOffer } from './hooks.ts';
 import { OfferAmountForm } from './OfferAmountForm.tsx';
 
 export function ListingOffer({ listing }: { listing: ListingDetail }) {
@@ -36,10 +37,7 @@ export function ListingOffer({ listing }: { listing: ListingDetail }) {
 }
 
 function BuyerOffer({ listing }: { listing: ListingDetail }) {
-  const threads = trpc.offers.member.list.useQuery(
-    { role: 'buyer', listingId: listing.id },
-    { staleTime: 0 },
-  );
+  const threads = trpc.offers.list.useQuery({ role: 'buyer', listingId: listing.id }, { staleTime: 0 });
   const [open, setOpen] = useState(false);
   if (threads.isPending || threads.isError) return null;
   const thread = threads.data[0];
@@ -136,12 +134,10 @@ function MakeOfferDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const utils = trpc.useUtils();
   const asking = listing.price.itemMinor;
   const least = minimumOfferMinor(asking);
-  const make = trpc.offers.member.make.useMutation({
+  const make = useMakeOffer({
     onSuccess: () => {
-      void utils.offers.member.list.invalidate();
       onOpenChange(false);
       notify.success(`Offer sent: the seller has ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours to answer`);
     },

@@ -1,5 +1,8 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { parsePounds } from '@reshelf/contracts';
-import { type FormEvent, useState } from 'react';
+import { useMemo } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { Field } from '../../components/form/Field.tsx';
 import { SubmitButton } from '../../components/form/SubmitButton.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -14,6 +17,33 @@ export interface OfferAmountLimits {
   maxMinor: number;
   tooLow: string;
   tooHigh: string;
+}
+
+/** The form's rules: an amount in pounds within the limits, and an optional short message. */
+export function offerAmountSchema(limits: OfferAmountLimits) {
+  return z.object({
+    amount: z.string().transform((text, ctx) => {
+      const minor = parsePounds(text);
+      const problem =
+        minor === null || minor <= 0
+          ? 'Enter an amount in pounds, like 4.50'
+          : minor < limits.minMinor
+            ? limits.tooLow
+            : minor > limits.maxMinor
+              ? limits.tooHigh
+              : null;
+      if (problem || minor === null) {
+        ctx.addIssue({ code: 'custom', message: problem ?? 'Enter an amount in pounds, like 4.50' });
+        return z.NEVER;
+      }
+      return minor;
+    }),
+    message: z
+      .string()
+      .trim()
+      .max(MESSAGE_MAX, `Keep your message to ${MESSAGE_MAX} characters`)
+      .transform((message) => message || undefined),
+  });
 }
 
 /**
@@ -40,29 +70,21 @@ export function OfferAmountForm({
   onSubmit: (input: { amountMinor: number; message?: string }) => void;
   testId?: string;
 }) {
-  const [amount, setAmount] = useState('');
-  const [message, setMessage] = useState('');
-  const [amountError, setAmountError] = useState<string | undefined>();
-  const [messageError, setMessageError] = useState<string | undefined>();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const minor = parsePounds(amount);
-    let problem: string | undefined;
-    if (minor === null || minor <= 0) problem = 'Enter an amount in pounds, like 4.50';
-    else if (minor < limits.minMinor) problem = limits.tooLow;
-    else if (minor > limits.maxMinor) problem = limits.tooHigh;
-    const tooLong =
-      message.trim().length > MESSAGE_MAX ? `Keep your message to ${MESSAGE_MAX} characters` : undefined;
-    setAmountError(problem);
-    setMessageError(tooLong);
-    if (problem || tooLong || minor === null) return;
-    onSubmit({ amountMinor: minor, message: message.trim() || undefined });
-  };
+  const { minMinor, maxMinor, tooLow, tooHigh } = limits;
+  const schema = useMemo(
+    () => offerAmountSchema({ minMinor, maxMinor, tooLow, tooHigh }),
+    [minMinor, maxMinor, tooLow, tooHigh],
+  );
+  const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: { amount: '', message: '' },
+  });
+  const { errors } = form.formState;
+  const submit = form.handleSubmit(({ amount, message }) => onSubmit({ amountMinor: amount, message }));
 
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-4" data-testid={testId}>
-      <Field label={label} hint={hint} error={amountError}>
+      <Field label={label} hint={hint} error={errors.amount?.message}>
         {(control) => (
           <div className="relative">
             <span
@@ -76,21 +98,14 @@ export function OfferAmountForm({
               inputMode="decimal"
               autoComplete="off"
               className="pl-7"
-              value={amount}
-              onChange={(event) => setAmount(event.target.value)}
+              {...form.register('amount')}
             />
           </div>
         )}
       </Field>
-      <Field label="Message" optional error={messageError}>
+      <Field label="Message" optional error={errors.message?.message}>
         {(control) => (
-          <Textarea
-            {...control}
-            rows={2}
-            maxLength={MESSAGE_MAX + 50}
-            value={message}
-            onChange={(event) => setMessage(event.target.value)}
-          />
+          <Textarea {...control} rows={2} maxLength={MESSAGE_MAX + 50} {...form.register('message')} />
         )}
       </Field>
       {error ? <Alert tone="error">{error}</Alert> : null}

@@ -2,10 +2,10 @@
  * What the buyer or the seller can do next with an order: only the buttons the server's
  * `actions` allow, each saying what will happen. Every step refreshes the order and its lists.
  */
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   CARRIER_IDS,
   CARRIERS,
-  type Carrier,
   type DisputeKind,
   formatPence,
   type OrderDetail,
@@ -13,7 +13,9 @@ import {
   trackingRefSchema,
 } from '@reshelf/contracts';
 import { PackageCheck, ThumbsUp, Truck } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Field } from '../../components/form/Field.tsx';
 import { SubmitButton } from '../../components/form/SubmitButton.tsx';
@@ -21,19 +23,19 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { fieldClasses, Input, Textarea } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
+import { FormDialog } from '../../kit/index.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
-import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { formatWhen } from './format.ts';
+import {
+  useCancelOrder,
+  useConfirmOrder,
+  useDispatchOrder,
+  useMarkArrived,
+  useReportOrderProblem,
+  useWithdrawOrderReport,
+} from './hooks.ts';
 import { Panel } from './OrderParts.tsx';
-
-function useRefreshOrders() {
-  const utils = trpc.useUtils();
-  return () => {
-    void utils.orders.member.invalidate();
-    void utils.offers.member.invalidate();
-  };
-}
 
 export function hasActions(order: OrderDetail): boolean {
   return Object.values(order.actions).some(Boolean);
@@ -77,39 +79,30 @@ export function SellerActions({ order }: { order: OrderDetail }) {
   );
 }
 
+/** The dispatch form: a carrier must be chosen, and the reference is the server's own rule. */
+const dispatchSchema = z.object({
+  carrier: z.enum(CARRIER_IDS, { error: 'Choose the carrier you sent it with' }),
+  trackingRef: trackingRefSchema,
+});
+
 function DispatchForm({ order }: { order: OrderDetail }) {
-  const refresh = useRefreshOrders();
-  const [carrier, setCarrier] = useState<Carrier | ''>('');
-  const [trackingRef, setTrackingRef] = useState('');
-  const [errors, setErrors] = useState<{ carrier?: string; trackingRef?: string }>({});
-  const dispatch = trpc.orders.member.dispatch.useMutation({
-    onSuccess: () => {
-      refresh();
-      notify.success('Dispatched: we’ve emailed the buyer the tracking reference');
-    },
+  const dispatch = useDispatchOrder({
+    onSuccess: () => notify.success('Dispatched: we’ve emailed the buyer the tracking reference'),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const tracking = trackingRefSchema.safeParse(trackingRef);
-    const next = {
-      carrier: carrier ? undefined : 'Choose the carrier you sent it with',
-      trackingRef: tracking.success ? undefined : tracking.error.issues[0]?.message,
-    };
-    setErrors(next);
-    if (!carrier || !tracking.success) return;
-    dispatch.mutate({ orderId: order.id, carrier, trackingRef: tracking.data });
-  };
+  const form = useForm<z.input<typeof dispatchSchema>, unknown, z.output<typeof dispatchSchema>>({
+    resolver: zodResolver(dispatchSchema),
+    // The carrier starts unchosen ("Choose…"): the schema refuses that.
+    defaultValues: { carrier: '' as never, trackingRef: '' },
+    reValidateMode: 'onSubmit',
+  });
+  const { errors } = form.formState;
+  const submit = form.handleSubmit((values) => dispatch.mutate({ orderId: order.id, ...values }));
   return (
     <form noValidate onSubmit={submit} className="mt-4 flex flex-col gap-4" aria-label="Dispatch">
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Carrier" error={errors.carrier}>
+        <Field label="Carrier" error={errors.carrier?.message}>
           {(control) => (
-            <select
-              {...control}
-              value={carrier}
-              onChange={(event) => setCarrier(event.target.value as Carrier | '')}
-              className={cn(fieldClasses, 'h-11 pr-8')}
-            >
+            <select {...control} {...form.register('carrier')} className={cn(fieldClasses, 'h-11 pr-8')}>
               <option value="">Choose…</option>
               {CARRIER_IDS.map((id) => (
                 <option key={id} value={id}>
@@ -119,16 +112,15 @@ function DispatchForm({ order }: { order: OrderDetail }) {
             </select>
           )}
         </Field>
-        <Field label="Tracking reference" error={errors.trackingRef}>
+        <Field label="Tracking reference" error={errors.trackingRef?.message}>
           {(control) => (
             <Input
               {...control}
+              {...form.register('trackingRef')}
               autoComplete="off"
               autoCapitalize="characters"
               spellCheck={false}
               className="uppercase"
-              value={trackingRef}
-              onChange={(event) => setTrackingRef(event.target.value)}
             />
           )}
         </Field>
@@ -148,28 +140,19 @@ type BuyerDialog = 'confirm' | 'problem' | 'not_received' | 'withdraw' | null;
 
 export function BuyerActions({ order }: { order: OrderDetail }) {
   const { actions } = order;
-  const refresh = useRefreshOrders();
   const [dialog, setDialog] = useState<BuyerDialog>(null);
-  const arrived = trpc.orders.member.markArrived.useMutation({
-    onSuccess: () => {
-      refresh();
-      notify.success('Thanks: check it over, then tap “Everything is OK”');
-    },
-    onError: (error) => {
-      refresh();
-      notify.error(apiErrorMessage(error));
-    },
+  const arrived = useMarkArrived({
+    onSuccess: () => notify.success('Thanks: check it over, then tap “Everything is OK”'),
+    onError: (error) => notify.error(apiErrorMessage(error)),
   });
-  const confirm = trpc.orders.member.confirm.useMutation({
+  const confirm = useConfirmOrder({
     onSuccess: () => {
-      refresh();
       setDialog(null);
       notify.success('Order complete: the seller has been paid. Happy reading!');
     },
   });
-  const withdraw = trpc.orders.member.withdrawReport.useMutation({
+  const withdraw = useWithdrawOrderReport({
     onSuccess: () => {
-      refresh();
       setDialog(null);
       notify.success('Report withdrawn: the order is complete');
     },
@@ -317,63 +300,35 @@ function ReasonDialog({
   what: string;
   confirmLabel: string;
 }) {
-  const refresh = useRefreshOrders();
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | undefined>();
-  const done = (message: string) => {
-    refresh();
-    onOpenChange(false);
-    setReason('');
-    notify.success(message);
-  };
-  const cancel = trpc.orders.member.cancel.useMutation({
-    onSuccess: () => done('Order cancelled: the buyer is being refunded in full'),
+  const schema = useMemo(() => z.object({ reason: reasonSchema(what) }), [what]);
+  const cancel = useCancelOrder({
+    onSuccess: () => notify.success('Order cancelled: the buyer is being refunded in full'),
   });
-  const report = trpc.orders.member.reportProblem.useMutation({
-    onSuccess: () => done('Report sent: the seller’s payment is on hold while we look into it'),
+  const report = useReportOrderProblem({
+    onSuccess: () => notify.success('Report sent: the seller’s payment is on hold while we look into it'),
   });
-  const mutation = kind === 'cancel' ? cancel : report;
   return (
-    <ConfirmDialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (next) {
-          cancel.reset();
-          report.reset();
-          setReasonError(undefined);
-        }
-        onOpenChange(next);
-      }}
+      onOpenChange={onOpenChange}
       title={title}
       description={description}
-      confirmLabel={confirmLabel}
-      confirmVariant={kind === 'cancel' ? 'destructive' : 'brand'}
-      pending={mutation.isPending}
-      error={mutation.isError ? apiErrorMessage(mutation.error) : null}
-      onConfirm={() => {
-        const parsed = reasonSchema(what).safeParse(reason);
-        if (!parsed.success) {
-          setReasonError(parsed.error.issues[0]?.message);
-          return;
-        }
-        setReasonError(undefined);
-        if (kind === 'cancel') cancel.mutate({ orderId: order.id, reason: parsed.data });
-        else report.mutate({ orderId: order.id, kind, reason: parsed.data });
-      }}
+      schema={schema}
+      defaultValues={{ reason: '' }}
+      submitLabel={confirmLabel}
+      submitVariant={kind === 'cancel' ? 'destructive' : 'brand'}
+      cancelLabel="Not now"
+      onSubmit={({ reason }) =>
+        kind === 'cancel'
+          ? cancel.mutateAsync({ orderId: order.id, reason })
+          : report.mutateAsync({ orderId: order.id, kind, reason })
+      }
     >
-      <Field label={reasonLabel} error={reasonError}>
-        {(control) => (
-          <Textarea
-            {...control}
-            rows={4}
-            value={reason}
-            onChange={(event) => {
-              setReason(event.target.value);
-              setReasonError(undefined);
-            }}
-          />
-        )}
-      </Field>
-    </ConfirmDialog>
+      {(form) => (
+        <Field label={reasonLabel} error={form.formState.errors.reason?.message}>
+          {(control) => <Textarea {...control} {...form.register('reason')} rows={4} />}
+        </Field>
+      )}
+    </FormDialog>
   );
 }

@@ -9,6 +9,7 @@ import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { QueryView } from '../../kit/index.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
@@ -35,97 +36,103 @@ export function PayoutsPage() {
       />
       <PageBody>
         <div className="max-w-4xl">
-          {payouts.isPending ? (
-            <div
-              role="status"
-              aria-busy="true"
-              aria-label="Loading your payouts"
-              className="flex flex-col gap-4"
-            >
-              <div className="grid gap-4 sm:grid-cols-2">
-                <Skeleton className="h-28 rounded-xl" />
-                <Skeleton className="h-28 rounded-xl" />
-              </div>
-              <Skeleton className="h-48 w-full rounded-xl" />
-            </div>
-          ) : payouts.isError ? (
-            <QueryError what="your payouts" onRetry={() => payouts.refetch()} retrying={payouts.isFetching} />
-          ) : (
-            <>
-              <div className="grid gap-4 sm:grid-cols-2">
-                <Total
-                  label="Released"
-                  hint="Paid out for completed sales"
-                  value={payouts.data.releasedMinor}
-                  testId="payouts-released"
-                />
-                <Total
-                  label="Held"
-                  hint="Waiting for buyers to confirm"
-                  value={payouts.data.heldMinor}
-                  testId="payouts-held"
-                />
-              </div>
-              {payouts.data.items.length === 0 ? (
-                <div className="mt-6 flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted">
-                  <Wallet aria-hidden="true" className="size-6 text-brand" />
-                  <p>No payouts yet. When one of your books sells, its payment appears here.</p>
-                  <Button asChild variant="brand">
-                    <Link to="/sell/new">List a book</Link>
-                  </Button>
+          <QueryView
+            query={payouts}
+            pending={
+              <div
+                role="status"
+                aria-busy="true"
+                aria-label="Loading your payouts"
+                className="flex flex-col gap-4"
+              >
+                <div className="grid gap-4 sm:grid-cols-2">
+                  <Skeleton className="h-28 rounded-xl" />
+                  <Skeleton className="h-28 rounded-xl" />
                 </div>
-              ) : (
-                <section aria-labelledby="ledger-title" className="mt-8">
-                  <h2 id="ledger-title" className="text-xl font-semibold">
-                    Ledger
-                  </h2>
-                  <ul className="mt-3 flex flex-col gap-2" data-testid="payouts-ledger">
-                    {payouts.data.items.map((item) => (
-                      <li key={item.id} data-testid="payout-row" data-status={item.status}>
-                        <Link
-                          to={`/account/sales/${item.orderId}`}
-                          className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1 rounded-xl border border-line bg-paper p-4 shadow-card transition-colors hover:border-ink/25"
-                        >
-                          <p className="min-w-0 font-semibold break-words text-ink">{item.title}</p>
-                          <p className="text-right font-semibold tabular-nums" data-testid="payout-amount">
-                            {formatPence(item.amountMinor - item.reversedMinor)}
-                            {item.reversedMinor > 0 && item.status !== 'cancelled' ? (
+                <Skeleton className="h-48 w-full rounded-xl" />
+              </div>
+            }
+            error={(_message, retry) => (
+              <QueryError what="your payouts" onRetry={retry} retrying={payouts.isFetching} />
+            )}
+          >
+            {(data) => (
+              <>
+                <div className="grid gap-4 sm:grid-cols-2">
+                  <Total
+                    label="Released"
+                    hint="Paid out for completed sales"
+                    value={data.releasedMinor}
+                    testId="payouts-released"
+                  />
+                  <Total
+                    label="Held"
+                    hint="Waiting for buyers to confirm"
+                    value={data.heldMinor}
+                    testId="payouts-held"
+                  />
+                </div>
+                {data.items.length === 0 ? (
+                  <div className="mt-6 flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted">
+                    <Wallet aria-hidden="true" className="size-6 text-brand" />
+                    <p>No payouts yet. When one of your books sells, its payment appears here.</p>
+                    <Button asChild variant="brand">
+                      <Link to="/sell/new">List a book</Link>
+                    </Button>
+                  </div>
+                ) : (
+                  <section aria-labelledby="ledger-title" className="mt-8">
+                    <h2 id="ledger-title" className="text-xl font-semibold">
+                      Ledger
+                    </h2>
+                    <ul className="mt-3 flex flex-col gap-2" data-testid="payouts-ledger">
+                      {data.items.map((item) => (
+                        <li key={item.id} data-testid="payout-row" data-status={item.status}>
+                          <Link
+                            to={`/account/sales/${item.orderId}`}
+                            className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1 rounded-xl border border-line bg-paper p-4 shadow-card transition-colors hover:border-ink/25"
+                          >
+                            <p className="min-w-0 font-semibold break-words text-ink">{item.title}</p>
+                            <p className="text-right font-semibold tabular-nums" data-testid="payout-amount">
+                              {formatPence(item.amountMinor - item.reversedMinor)}
+                              {item.reversedMinor > 0 && item.status !== 'cancelled' ? (
+                                <span
+                                  className="block text-xs font-normal text-ink-muted"
+                                  data-testid="payout-reversed"
+                                >
+                                  {formatPence(item.amountMinor)} less {formatPence(item.reversedMinor)}{' '}
+                                  refunded
+                                </span>
+                              ) : null}
+                            </p>
+                            <p className="min-w-0 text-sm text-ink-muted">
+                              {item.reference} · sold {formatDay(item.createdAt)}
+                              {item.releasedAt
+                                ? ` · released ${formatDay(item.releasedAt)}`
+                                : item.status === 'held' && item.releaseAfter
+                                  ? ` · released ${formatDay(item.releaseAfter)}, after the return window`
+                                  : ''}
+                            </p>
+                            <p className="text-right">
                               <span
-                                className="block text-xs font-normal text-ink-muted"
-                                data-testid="payout-reversed"
+                                className={cn(
+                                  'inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold',
+                                  STATUS[item.status].tone,
+                                )}
+                                data-testid="payout-status"
                               >
-                                {formatPence(item.amountMinor)} less {formatPence(item.reversedMinor)}{' '}
-                                refunded
+                                {STATUS[item.status].label}
                               </span>
-                            ) : null}
-                          </p>
-                          <p className="min-w-0 text-sm text-ink-muted">
-                            {item.reference} · sold {formatDay(item.createdAt)}
-                            {item.releasedAt
-                              ? ` · released ${formatDay(item.releasedAt)}`
-                              : item.status === 'held' && item.releaseAfter
-                                ? ` · released ${formatDay(item.releaseAfter)}, after the return window`
-                                : ''}
-                          </p>
-                          <p className="text-right">
-                            <span
-                              className={cn(
-                                'inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold',
-                                STATUS[item.status].tone,
-                              )}
-                              data-testid="payout-status"
-                            >
-                              {STATUS[item.status].label}
-                            </span>
-                          </p>
-                        </Link>
-                      </li>
-                    ))}
-                  </ul>
-                </section>
-              )}
-            </>
-          )}
+                            </p>
+                          </Link>
+                        </li>
+                      ))}
+                    </ul>
+                  </section>
+                )}
+              </>
+            )}
+          </QueryView>
         </div>
       </PageBody>
     </div>

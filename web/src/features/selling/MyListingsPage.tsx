@@ -3,54 +3,49 @@ import {
   MY_LISTING_FILTER_LABELS,
   MY_LISTING_FILTERS,
   type MyListing,
-  type MyListingFilter,
   SELLING_STEP_LABELS,
 } from '@reshelf/contracts';
 import { Heart, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
-import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { QueryView, useFilterParams } from '../../kit/index.ts';
 import { thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
+import { useDeleteDraft, useRelistListing, useWithdrawListings } from './hooks.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 import { editPath, wizardPath } from './sell-state.ts';
 
 const PAGE_SIZE = 24;
 const UPDATED = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
-function readFilter(value: string | null): MyListingFilter {
-  return value && (MY_LISTING_FILTERS as readonly string[]).includes(value)
-    ? (value as MyListingFilter)
-    : 'all';
-}
+/** ?status= one of the filters (else all), ?page= from 1. */
+const filters = z.object({
+  status: z.enum(MY_LISTING_FILTERS).default('all'),
+  page: z.coerce.number().int().min(1).default(1),
+});
 
 /** /account/listings: the seller's listings by status; bulk withdraw, relist, carry on drafts. */
 export function MyListingsPage() {
   usePageMeta('Your listings');
-  const [params, setParams] = useSearchParams();
-  const status = readFilter(params.get('status'));
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const utils = trpc.useUtils();
-  const list = trpc.listings.selling.mine.useQuery({ status, page, pageSize: PAGE_SIZE }, { staleTime: 0 });
+  // Each page is its own step in the history, as the tabs are.
+  const filterParams = useFilterParams(filters, { replace: false });
+  const { status, page } = filterParams.values;
+  const list = trpc.selling.mine.useQuery({ status, page, pageSize: PAGE_SIZE }, { staleTime: 0 });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirming, setConfirming] = useState<'withdraw' | { deleteDraft: MyListing } | null>(null);
 
-  const refresh = () => {
-    void utils.listings.selling.invalidate();
-    void utils.listings.public.invalidate();
-  };
-  const withdraw = trpc.listings.selling.withdraw.useMutation({
+  const withdraw = useWithdrawListings({
     onSuccess: (result) => {
-      refresh();
       setSelected(new Set());
       setConfirming(null);
       if (result.done.length) {
@@ -60,22 +55,15 @@ export function MyListingsPage() {
         notify.error(`${refused.title ?? 'A listing'}: ${refused.message}`, { duration: 8000 });
       }
     },
-    onError: (error) => notify.error(apiErrorMessage(error)),
   });
-  const relist = trpc.listings.selling.relist.useMutation({
-    onSuccess: (listing) => {
-      refresh();
-      notify.success(`${listing.book?.title ?? 'Your book'} is back on sale`);
-    },
-    onError: (error) => notify.error(apiErrorMessage(error)),
+  const relist = useRelistListing({
+    onSuccess: (listing) => notify.success(`${listing.book?.title ?? 'Your book'} is back on sale`),
   });
-  const deleteDraft = trpc.listings.selling.deleteDraft.useMutation({
+  const deleteDraft = useDeleteDraft({
     onSuccess: () => {
-      refresh();
       setConfirming(null);
       notify.success('Draft deleted');
     },
-    onError: (error) => notify.error(apiErrorMessage(error)),
   });
 
   const items = list.data?.items ?? [];
@@ -168,46 +156,53 @@ export function MyListingsPage() {
         ) : null}
 
         <div className="mt-4">
-          {list.isPending ? (
-            <div
-              role="status"
-              aria-busy="true"
-              aria-label="Loading your listings"
-              className="flex flex-col gap-3"
-            >
-              {[0, 1, 2, 3].map((key) => (
-                <Skeleton key={key} className="h-24 w-full rounded-xl" />
-              ))}
-            </div>
-          ) : list.isError ? (
-            <QueryError what="your listings" onRetry={() => list.refetch()} retrying={list.isFetching} />
-          ) : items.length === 0 ? (
-            <div className="flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted">
-              <p>
-                {status === 'all'
-                  ? 'You haven’t listed anything yet. It takes under a minute.'
-                  : `No ${MY_LISTING_FILTER_LABELS[status].toLowerCase()} listings.`}
-              </p>
-              <Button asChild variant="brand">
-                <Link to="/sell/new">List a book</Link>
-              </Button>
-            </div>
-          ) : (
-            <ul className="flex flex-col gap-3" data-testid="my-listings">
-              {items.map((item) => (
-                <ListingRow
-                  key={item.id}
-                  item={item}
-                  selectable={item.status === 'active' && !item.lock}
-                  selected={selected.has(item.id)}
-                  onSelect={() => toggle(item.id)}
-                  onRelist={() => relist.mutate({ listingId: item.id })}
-                  relisting={relist.isPending && relist.variables?.listingId === item.id}
-                  onDelete={() => setConfirming({ deleteDraft: item })}
-                />
-              ))}
-            </ul>
-          )}
+          <QueryView
+            query={list}
+            pending={
+              <div
+                role="status"
+                aria-busy="true"
+                aria-label="Loading your listings"
+                className="flex flex-col gap-3"
+              >
+                {[0, 1, 2, 3].map((key) => (
+                  <Skeleton key={key} className="h-24 w-full rounded-xl" />
+                ))}
+              </div>
+            }
+            error={(_message, retry) => (
+              <QueryError what="your listings" onRetry={retry} retrying={list.isFetching} />
+            )}
+            empty={
+              <div className="flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted">
+                <p>
+                  {status === 'all'
+                    ? 'You haven’t listed anything yet. It takes under a minute.'
+                    : `No ${MY_LISTING_FILTER_LABELS[status].toLowerCase()} listings.`}
+                </p>
+                <Button asChild variant="brand">
+                  <Link to="/sell/new">List a book</Link>
+                </Button>
+              </div>
+            }
+          >
+            {(data) => (
+              <ul className="flex flex-col gap-3" data-testid="my-listings">
+                {data.items.map((item) => (
+                  <ListingRow
+                    key={item.id}
+                    item={item}
+                    selectable={item.status === 'active' && !item.lock}
+                    selected={selected.has(item.id)}
+                    onSelect={() => toggle(item.id)}
+                    onRelist={() => relist.mutate({ listingId: item.id })}
+                    relisting={relist.isPending && relist.variables?.listingId === item.id}
+                    onDelete={() => setConfirming({ deleteDraft: item })}
+                  />
+                ))}
+              </ul>
+            )}
+          </QueryView>
         </div>
 
         {list.data && list.data.total > PAGE_SIZE ? (
@@ -215,7 +210,7 @@ export function MyListingsPage() {
             <Button
               variant="outline"
               disabled={page <= 1}
-              onClick={() => setParams((current) => withPage(current, page - 1))}
+              onClick={() => filterParams.set({ page: page - 1 })}
             >
               Previous
             </Button>
@@ -225,7 +220,7 @@ export function MyListingsPage() {
             <Button
               variant="outline"
               disabled={page * PAGE_SIZE >= list.data.total}
-              onClick={() => setParams((current) => withPage(current, page + 1))}
+              onClick={() => filterParams.set({ page: page + 1 })}
             >
               Next
             </Button>
@@ -282,13 +277,6 @@ export function MyListingsPage() {
       </Dialog>
     </div>
   );
-}
-
-function withPage(params: URLSearchParams, page: number): URLSearchParams {
-  const next = new URLSearchParams(params);
-  if (page <= 1) next.delete('page');
-  else next.set('page', String(page));
-  return next;
 }
 
 function ListingRow({

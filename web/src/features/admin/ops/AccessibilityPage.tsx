@@ -8,14 +8,17 @@
 import type { AxeResults, ImpactValue } from 'axe-core';
 import axeScriptUrl from 'axe-core/axe.min.js?url';
 import { LoaderCircle, Play } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useSaveStatement } from './accessibility/hooks.ts';
 
 /** The pages most visitors see first, checked in this order. */
 export const KEY_PAGES = [
@@ -132,84 +135,71 @@ export function AccessibilityPage() {
 }
 
 function StatementEditor() {
-  const statement = trpc.staff.accessibility.statement.useQuery();
-  const utils = trpc.useUtils();
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [body, setBody] = useState('');
-  useEffect(() => {
-    if (!statement.data) return;
-    setTitle(statement.data.title);
-    setDescription(statement.data.description);
-    setBody(statement.data.bodyMarkdown);
-  }, [statement.data]);
-  const save = trpc.staff.accessibility.saveStatement.useMutation({
+  const statement = trpc.accessibility.statement.useQuery();
+  // The form follows the saved statement: filled when it loads, and again after each save.
+  const form = useForm({
+    values: statement.data
+      ? {
+          title: statement.data.title,
+          description: statement.data.description,
+          body: statement.data.bodyMarkdown,
+        }
+      : { title: '', description: '', body: '' },
+  });
+  const save = useSaveStatement({
     onSuccess: () => {
       toast({ title: 'Statement saved', description: 'The accessibility statement page shows it now.' });
-      void utils.staff.accessibility.invalidate();
-      void utils.pages.invalidate();
     },
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Statement not saved', description: apiErrorMessage(error) }),
   });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    save.mutate({ title, description, bodyMarkdown: body });
-  }
+  const submit = form.handleSubmit(({ title, description, body }) =>
+    save.mutate({ title, description, bodyMarkdown: body }),
+  );
   return (
     <section className="flex flex-col gap-3" aria-labelledby="statement-title">
       <h2 id="statement-title" className="text-2xl font-semibold">
         Accessibility statement
       </h2>
-      {statement.isError ? (
-        <EmptyState>{apiErrorMessage(statement.error)}</EmptyState>
-      ) : statement.isPending ? (
-        <LoadingLine>Loading the statement…</LoadingLine>
-      ) : (
-        <form className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4" onSubmit={submit}>
-          <div className="grid gap-3 sm:grid-cols-2">
-            <div className="flex flex-col gap-1">
-              <Label htmlFor="statement-page-title">Title</Label>
-              <Input
-                id="statement-page-title"
-                value={title}
-                required
-                maxLength={120}
-                onChange={(event) => setTitle(event.target.value)}
-              />
+      <QueryView query={statement} pending="Loading the statement…">
+        {(data) => (
+          <form className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4" onSubmit={submit}>
+            <div className="grid gap-3 sm:grid-cols-2">
+              <div className="flex flex-col gap-1">
+                <Label htmlFor="statement-page-title">Title</Label>
+                <Input id="statement-page-title" required maxLength={120} {...form.register('title')} />
+              </div>
+              <div className="flex flex-col gap-1">
+                <Label htmlFor="statement-description">Summary</Label>
+                <Input
+                  id="statement-description"
+                  required
+                  maxLength={300}
+                  {...form.register('description')}
+                />
+              </div>
             </div>
             <div className="flex flex-col gap-1">
-              <Label htmlFor="statement-description">Summary</Label>
-              <Input
-                id="statement-description"
-                value={description}
+              <Label htmlFor="statement-body">Statement (Markdown)</Label>
+              <Textarea
+                id="statement-body"
                 required
-                maxLength={300}
-                onChange={(event) => setDescription(event.target.value)}
+                className="min-h-72 font-mono text-sm"
+                {...form.register('body')}
               />
             </div>
-          </div>
-          <div className="flex flex-col gap-1">
-            <Label htmlFor="statement-body">Statement (Markdown)</Label>
-            <Textarea
-              id="statement-body"
-              value={body}
-              required
-              className="min-h-72 font-mono text-sm"
-              onChange={(event) => setBody(event.target.value)}
-            />
-          </div>
-          <div className="flex flex-wrap items-center gap-3">
-            <Button type="submit" disabled={save.isPending}>
-              Save statement
-            </Button>
-            <p className="text-xs text-ink-muted">
-              Last changed {formatDateTime(statement.data.updatedAt)}
-              {statement.data.updatedBy ? ` by ${statement.data.updatedBy}` : ''}
-            </p>
-          </div>
-        </form>
-      )}
+            <div className="flex flex-wrap items-center gap-3">
+              <Button type="submit" disabled={save.isPending}>
+                Save statement
+              </Button>
+              <p className="text-xs text-ink-muted">
+                Last changed {formatDateTime(data.updatedAt)}
+                {data.updatedBy ? ` by ${data.updatedBy}` : ''}
+              </p>
+            </div>
+          </form>
+        )}
+      </QueryView>
     </section>
   );
 }

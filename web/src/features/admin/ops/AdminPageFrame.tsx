@@ -1,5 +1,4 @@
 /** The frame of a staff working page: the eyebrow, title, what it is for, and its content. */
-import { LoaderCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { cn } from '../../../lib/utils.ts';
@@ -41,26 +40,7 @@ export function AdminPageFrame({
   );
 }
 
-/** In place of a table while it loads: a spinner and what is coming. */
-export function LoadingLine({ children }: { children: ReactNode }) {
-  return (
-    <p className="flex items-center gap-2 text-ink-muted">
-      <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> {children}
-    </p>
-  );
-}
-
-/** A message in place of a table: loading failed, or nothing matches. */
-export function EmptyState({ children, testId }: { children: ReactNode; testId?: string }) {
-  return (
-    <p
-      className="rounded-xl border border-dashed border-line bg-paper p-6 text-center text-ink-muted"
-      data-testid={testId}
-    >
-      {children}
-    </p>
-  );
-}
+export { EmptyState, LoadingLine } from '../../../kit/feedback.tsx';
 
 export function formatDateTime(value: string): string {
   return new Date(value).toLocaleString('en-GB', {

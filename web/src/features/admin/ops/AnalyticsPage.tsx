@@ -2,9 +2,9 @@ import { useId } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Button } from '../../../components/ui/button.tsx';
-import { apiErrorMessage } from '../../../lib/api-errors.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame } from './AdminPageFrame.tsx';
 
 type Range = 'daily' | 'monthly';
 type Metric = 'listingsPublished' | 'ordersPaid' | 'signUps';
@@ -64,30 +64,24 @@ export function AnalyticsPage() {
         </fieldset>
       }
     >
-      {series.isError ? (
-        <EmptyState>{apiErrorMessage(series.error)}</EmptyState>
-      ) : series.isPending ? (
-        <LoadingLine>Loading analytics…</LoadingLine>
-      ) : (
-        <div
-          className="grid gap-4 lg:grid-cols-2"
-          data-testid="analytics-charts"
-          data-range={series.data.range}
-        >
-          {METRICS.map((metric) => (
-            <MetricChart
-              key={metric.key}
-              metric={metric}
-              total={series.data.totals[metric.key]}
-              data={series.data.points.map((point) => ({
-                bucket: point.bucket,
-                label: label(point.bucket),
-                value: point[metric.key],
-              }))}
-            />
-          ))}
-        </div>
-      )}
+      <QueryView query={series} pending="Loading analytics…">
+        {(data) => (
+          <div className="grid gap-4 lg:grid-cols-2" data-testid="analytics-charts" data-range={data.range}>
+            {METRICS.map((metric) => (
+              <MetricChart
+                key={metric.key}
+                metric={metric}
+                total={data.totals[metric.key]}
+                data={data.points.map((point) => ({
+                  bucket: point.bucket,
+                  label: label(point.bucket),
+                  value: point[metric.key],
+                }))}
+              />
+            ))}
+          </div>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }

@@ -4,25 +4,30 @@
  */
 import { keepPreviousData } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
-import { apiErrorMessage } from '../../../lib/api-errors.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
+import { useFilterParams } from '../../../kit/useFilterParams.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { KeysetPager, useKeysetPages } from './KeysetPager.tsx';
 
-const FILTERS = ['q', 'actor', 'action', 'from', 'to'] as const;
-type Filter = (typeof FILTERS)[number];
+const filterSchema = z.object({
+  q: z.string().default(''),
+  actor: z.string().default(''),
+  action: z.string().default(''),
+  from: z.string().default(''),
+  to: z.string().default(''),
+});
+type Filter = keyof z.output<typeof filterSchema>;
+const NO_FILTER = { q: '', actor: '', action: '', from: '', to: '' };
 
 export function AuditPage() {
-  const [params, setParams] = useSearchParams();
-  const filter = Object.fromEntries(FILTERS.map((key) => [key, params.get(key) ?? ''])) as Record<
-    Filter,
-    string
-  >;
-  const [draft, setDraft] = useState(filter);
+  const filters = useFilterParams(filterSchema);
+  const filter = filters.values;
+  const form = useForm({ values: filter });
   const pages = useKeysetPages();
   const before = pages.before;
   const input = {
@@ -33,21 +38,12 @@ export function AuditPage() {
   const log = trpc.staff.audit.search.useQuery(input, { placeholderData: keepPreviousData });
   const actions = trpc.staff.audit.actions.useQuery();
 
-  function apply(event: FormEvent) {
-    event.preventDefault();
-    const next = new URLSearchParams();
-    for (const key of FILTERS) if (draft[key].trim()) next.set(key, draft[key].trim());
+  const apply = form.handleSubmit((draft) => {
     pages.reset();
-    setParams(next, { replace: true });
-  }
-
-  const field = (key: Filter) => ({
-    id: `audit-${key}`,
-    name: key,
-    value: draft[key],
-    onChange: (event: { target: { value: string } }) =>
-      setDraft((current) => ({ ...current, [key]: event.target.value })),
+    filters.set(Object.fromEntries(Object.entries(draft).map(([key, value]) => [key, value.trim()])));
   });
+
+  const field = (key: Filter) => ({ id: `audit-${key}`, ...form.register(key) });
 
   return (
     <AdminPageFrame
@@ -95,9 +91,9 @@ export function AuditPage() {
             type="button"
             variant="ghost"
             onClick={() => {
-              setDraft({ q: '', actor: '', action: '', from: '', to: '' });
+              form.reset(NO_FILTER);
               pages.reset();
-              setParams(new URLSearchParams(), { replace: true });
+              filters.reset();
             }}
           >
             Clear filters
@@ -105,53 +101,53 @@ export function AuditPage() {
         </div>
       </form>
 
-      {log.isError ? (
-        <EmptyState testId="audit-error">{apiErrorMessage(log.error)}</EmptyState>
-      ) : log.isPending ? (
-        <LoadingLine>Loading the log…</LoadingLine>
-      ) : log.data.rows.length === 0 ? (
-        <EmptyState testId="audit-empty">No entries match these filters.</EmptyState>
-      ) : (
-        <div className="overflow-x-auto rounded-xl border border-line bg-paper">
-          <table
-            className="w-full min-w-[44rem] text-left text-sm"
-            data-testid="audit-table"
-            aria-busy={log.isFetching}
-          >
-            <thead className="border-b border-line text-ink-muted">
-              <tr>
-                <th className="px-4 py-3 font-semibold">When</th>
-                <th className="px-4 py-3 font-semibold">Who</th>
-                <th className="px-4 py-3 font-semibold">Action</th>
-                <th className="px-4 py-3 font-semibold">Target</th>
-                <th className="px-4 py-3 font-semibold">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.data.rows.map((row) => (
-                <tr
-                  key={row.id}
-                  className="border-b border-line/60 align-top last:border-0"
-                  data-testid="audit-row"
-                  data-action={row.action}
-                >
-                  <td className="px-4 py-3 whitespace-nowrap tabular-nums">
-                    {formatDateTime(row.createdAt)}
-                  </td>
-                  <td className="px-4 py-3">{row.actorEmail ?? row.actorId ?? 'system'}</td>
-                  <td className="px-4 py-3 font-mono text-xs">{row.action}</td>
-                  <td className="px-4 py-3 text-xs break-all">
-                    {row.targetType ? `${row.targetType} ${row.targetId ?? ''}` : '—'}
-                  </td>
-                  <td className="px-4 py-3">
-                    <DetailList details={row.details} />
-                  </td>
+      <QueryView
+        query={log}
+        pending="Loading the log…"
+        empty={<EmptyState testId="audit-empty">No entries match these filters.</EmptyState>}
+      >
+        {(data) => (
+          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+            <table
+              className="w-full min-w-[44rem] text-left text-sm"
+              data-testid="audit-table"
+              aria-busy={log.isFetching}
+            >
+              <thead className="border-b border-line text-ink-muted">
+                <tr>
+                  <th className="px-4 py-3 font-semibold">When</th>
+                  <th className="px-4 py-3 font-semibold">Who</th>
+                  <th className="px-4 py-3 font-semibold">Action</th>
+                  <th className="px-4 py-3 font-semibold">Target</th>
+                  <th className="px-4 py-3 font-semibold">Details</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {data.rows.map((row) => (
+                  <tr
+                    key={row.id}
+                    className="border-b border-line/60 align-top last:border-0"
+                    data-testid="audit-row"
+                    data-action={row.action}
+                  >
+                    <td className="px-4 py-3 whitespace-nowrap tabular-nums">
+                      {formatDateTime(row.createdAt)}
+                    </td>
+                    <td className="px-4 py-3">{row.actorEmail ?? row.actorId ?? 'system'}</td>
+                    <td className="px-4 py-3 font-mono text-xs">{row.action}</td>
+                    <td className="px-4 py-3 text-xs break-all">
+                      {row.targetType ? `${row.targetType} ${row.targetId ?? ''}` : '—'}
+                    </td>
+                    <td className="px-4 py-3">
+                      <DetailList details={row.details} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
       <KeysetPager pages={pages} nextBefore={log.data?.nextBefore} noun="entries" />
     </AdminPageFrame>
   );

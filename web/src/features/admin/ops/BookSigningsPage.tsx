@@ -2,19 +2,20 @@
  * /admin/book-signings (staff): author events. Create one as a draft (title, author, venue,
  * date and time, description), edit it, publish or unpublish it. Soonest first.
  */
-import type { AppRouter } from '@reshelf/api/router';
-import type { inferRouterOutputs } from '@trpc/server';
 import { Pencil, Plus } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useCreateSigning, useSetSigningPublished, useUpdateSigning } from './book-signings/hooks.ts';
 
-type Signing = inferRouterOutputs<AppRouter>['discovery']['staff']['bookSignings']['list'][number];
+type Signing = RouterOutputs['bookSignings']['list'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -27,13 +28,10 @@ function toLocalInput(iso: string): string {
 }
 
 export function BookSigningsPage() {
-  const signings = trpc.discovery.staff.bookSignings.list.useQuery();
-  const utils = trpc.useUtils();
-  const refresh = () => void utils.discovery.staff.bookSignings.invalidate();
+  const signings = trpc.bookSignings.list.useQuery();
   const [editing, setEditing] = useState<string | null>(null);
-  const publish = trpc.discovery.staff.bookSignings.setPublished.useMutation({
+  const publish = useSetSigningPublished({
     onSuccess: (_data, input) => toast({ title: input.published ? 'Event published' : 'Event unpublished' }),
-    onSettled: refresh,
     onError: failed('Event not changed'),
   });
 
@@ -49,74 +47,73 @@ export function BookSigningsPage() {
           New event
         </summary>
         <div className="mt-3">
-          <SigningForm onDone={refresh} />
+          <SigningForm />
         </div>
       </details>
-      {signings.isError ? (
-        <EmptyState>{apiErrorMessage(signings.error)}</EmptyState>
-      ) : signings.isPending ? (
-        <LoadingLine>Loading events…</LoadingLine>
-      ) : signings.data.length === 0 ? (
-        <EmptyState testId="book-signings-empty">
-          No book signings yet: create the first one above.
-        </EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="book-signings">
-          {signings.data.map((signing) => (
-            <li
-              key={signing.id}
-              data-testid="book-signing"
-              data-published={signing.publishedAt ? 'true' : 'false'}
-              className="rounded-xl border border-line bg-paper p-4"
-            >
-              {editing === signing.id ? (
-                <SigningForm
-                  signing={signing}
-                  onDone={() => {
-                    setEditing(null);
-                    refresh();
-                  }}
-                  onCancel={() => setEditing(null)}
-                />
-              ) : (
-                <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
-                  <div className="min-w-0 flex-1">
-                    <p className="font-semibold">
-                      {signing.title}{' '}
-                      <span
-                        className={cn(
-                          'ml-1 rounded px-1.5 py-0.5 text-xs font-semibold',
-                          signing.publishedAt ? 'bg-brand/10 text-brand' : 'bg-ink/10 text-ink-muted',
-                        )}
+      <QueryView
+        query={signings}
+        pending="Loading events…"
+        empty={
+          <EmptyState testId="book-signings-empty">
+            No book signings yet: create the first one above.
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <ul className="flex flex-col gap-3" data-testid="book-signings">
+            {data.map((signing) => (
+              <li
+                key={signing.id}
+                data-testid="book-signing"
+                data-published={signing.publishedAt ? 'true' : 'false'}
+                className="rounded-xl border border-line bg-paper p-4"
+              >
+                {editing === signing.id ? (
+                  <SigningForm
+                    signing={signing}
+                    onDone={() => setEditing(null)}
+                    onCancel={() => setEditing(null)}
+                  />
+                ) : (
+                  <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
+                    <div className="min-w-0 flex-1">
+                      <p className="font-semibold">
+                        {signing.title}{' '}
+                        <span
+                          className={cn(
+                            'ml-1 rounded px-1.5 py-0.5 text-xs font-semibold',
+                            signing.publishedAt ? 'bg-brand/10 text-brand' : 'bg-ink/10 text-ink-muted',
+                          )}
+                        >
+                          {signing.publishedAt ? 'Published' : 'Draft'}
+                        </span>
+                      </p>
+                      <p className="text-sm text-ink-soft">
+                        {signing.author} · {signing.venue} · {formatDateTime(signing.startsAt)}
+                      </p>
+                      {signing.description ? <p className="mt-1 text-sm">{signing.description}</p> : null}
+                    </div>
+                    <div className="flex gap-2">
+                      <Button variant="outline" size="sm" onClick={() => setEditing(signing.id)}>
+                        <Pencil aria-hidden="true" /> Edit <span className="sr-only">{signing.title}</span>
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant={signing.publishedAt ? 'outline' : 'default'}
+                        disabled={publish.isPending}
+                        onClick={() => publish.mutate({ id: signing.id, published: !signing.publishedAt })}
                       >
-                        {signing.publishedAt ? 'Published' : 'Draft'}
-                      </span>
-                    </p>
-                    <p className="text-sm text-ink-soft">
-                      {signing.author} · {signing.venue} · {formatDateTime(signing.startsAt)}
-                    </p>
-                    {signing.description ? <p className="mt-1 text-sm">{signing.description}</p> : null}
+                        {signing.publishedAt ? 'Unpublish' : 'Publish'}
+                        <span className="sr-only"> {signing.title}</span>
+                      </Button>
+                    </div>
                   </div>
-                  <div className="flex gap-2">
-                    <Button variant="outline" size="sm" onClick={() => setEditing(signing.id)}>
-                      <Pencil aria-hidden="true" /> Edit <span className="sr-only">{signing.title}</span>
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant={signing.publishedAt ? 'outline' : 'default'}
-                      disabled={publish.isPending}
-                      onClick={() => publish.mutate({ id: signing.id, published: !signing.publishedAt })}
-                    >
-                      {signing.publishedAt ? 'Unpublish' : 'Publish'}
-                      <span className="sr-only"> {signing.title}</span>
-                    </Button>
-                  </div>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }
@@ -127,37 +124,36 @@ function SigningForm({
   onCancel,
 }: {
   signing?: Signing;
-  onDone: () => void;
+  onDone?: () => void;
   onCancel?: () => void;
 }) {
-  const [title, setTitle] = useState(signing?.title ?? '');
-  const [author, setAuthor] = useState(signing?.author ?? '');
-  const [venue, setVenue] = useState(signing?.venue ?? '');
-  const [startsAt, setStartsAt] = useState(signing ? toLocalInput(signing.startsAt) : '');
-  const [description, setDescription] = useState(signing?.description ?? '');
-  const create = trpc.discovery.staff.bookSignings.create.useMutation({
+  const form = useForm({
+    defaultValues: {
+      title: signing?.title ?? '',
+      author: signing?.author ?? '',
+      venue: signing?.venue ?? '',
+      startsAt: signing ? toLocalInput(signing.startsAt) : '',
+      description: signing?.description ?? '',
+    },
+  });
+  const create = useCreateSigning({
     onSuccess: () => {
       toast({ title: 'Event created', description: 'It is a draft until you publish it.' });
-      setTitle('');
-      setAuthor('');
-      setVenue('');
-      setStartsAt('');
-      setDescription('');
-      onDone();
+      form.reset({ title: '', author: '', venue: '', startsAt: '', description: '' });
+      onDone?.();
     },
     onError: failed('Event not created'),
   });
-  const update = trpc.discovery.staff.bookSignings.update.useMutation({
+  const update = useUpdateSigning({
     onSuccess: () => {
       toast({ title: 'Event saved' });
-      onDone();
+      onDone?.();
     },
     onError: failed('Event not saved'),
   });
   const prefix = `signing-${signing?.id ?? 'new'}`;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  const submit = form.handleSubmit(({ startsAt, ...values }) => {
     const when = new Date(startsAt);
     if (Number.isNaN(when.getTime())) {
       toast({
@@ -167,10 +163,10 @@ function SigningForm({
       });
       return;
     }
-    const fields = { title, author, venue, startsAt: when.toISOString(), description };
+    const fields = { ...values, startsAt: when.toISOString() };
     if (signing) update.mutate({ ...fields, id: signing.id });
     else create.mutate(fields);
-  }
+  });
 
   return (
     <form
@@ -180,52 +176,27 @@ function SigningForm({
     >
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${prefix}-title`}>Title</Label>
-        <Input
-          id={`${prefix}-title`}
-          value={title}
-          required
-          maxLength={200}
-          onChange={(e) => setTitle(e.target.value)}
-        />
+        <Input id={`${prefix}-title`} required maxLength={200} {...form.register('title')} />
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${prefix}-author`}>Author</Label>
-        <Input
-          id={`${prefix}-author`}
-          value={author}
-          required
-          maxLength={120}
-          onChange={(e) => setAuthor(e.target.value)}
-        />
+        <Input id={`${prefix}-author`} required maxLength={120} {...form.register('author')} />
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${prefix}-venue`}>Venue</Label>
-        <Input
-          id={`${prefix}-venue`}
-          value={venue}
-          required
-          maxLength={200}
-          onChange={(e) => setVenue(e.target.value)}
-        />
+        <Input id={`${prefix}-venue`} required maxLength={200} {...form.register('venue')} />
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${prefix}-starts`}>Date and time</Label>
-        <Input
-          id={`${prefix}-starts`}
-          type="datetime-local"
-          value={startsAt}
-          required
-          onChange={(e) => setStartsAt(e.target.value)}
-        />
+        <Input id={`${prefix}-starts`} type="datetime-local" required {...form.register('startsAt')} />
       </div>
       <div className="flex flex-col gap-1 sm:col-span-2">
         <Label htmlFor={`${prefix}-description`}>Description (optional)</Label>
         <Textarea
           id={`${prefix}-description`}
-          value={description}
           maxLength={2000}
           className="min-h-20"
-          onChange={(e) => setDescription(e.target.value)}
+          {...form.register('description')}
         />
       </div>
       <div className="flex gap-2">

@@ -4,21 +4,22 @@
  * follow); merge a duplicate into the book to keep — its listings and genres move over, and it
  * is deleted (admins only: the server refuses moderators, shown as a toast).
  */
-import type { AppRouter } from '@reshelf/api/router';
 import { keepPreviousData } from '@tanstack/react-query';
-import type { inferRouterOutputs } from '@trpc/server';
 import { GitMerge, LoaderCircle, Pencil, Search } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
+import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import { useMergeBooks, useUpdateBook } from './books/hooks.ts';
 
-type Book = inferRouterOutputs<AppRouter>['catalogue']['staff']['search'][number];
+type Book = RouterOutputs['staffBooks']['search'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -30,7 +31,7 @@ export function BooksPage() {
   useEffect(() => setDraft(q), [q]);
   const [editing, setEditing] = useState<Book | null>(null);
   const [merging, setMerging] = useState<Book | null>(null);
-  const books = trpc.catalogue.staff.search.useQuery(
+  const books = trpc.staffBooks.search.useQuery(
     { ...(q ? { q } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );
@@ -60,55 +61,55 @@ export function BooksPage() {
         </Button>
       </form>
 
-      {books.isError ? (
-        <EmptyState>{apiErrorMessage(books.error)}</EmptyState>
-      ) : books.isPending ? (
-        <LoadingLine>Loading books…</LoadingLine>
-      ) : books.data.length === 0 ? (
-        <EmptyState testId="books-empty">No books match.</EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-2" data-testid="staff-books">
-          {books.data.map((book) => (
-            <li
-              key={book.id}
-              data-testid="staff-book"
-              data-book={book.id}
-              className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-center"
-            >
-              <div className="min-w-0 flex-1">
-                <p className="font-semibold" data-testid="book-title">
-                  {book.title}
-                </p>
-                <p className="text-sm text-ink-muted">
-                  {book.authors.join(', ') || 'No author'} · {book.isbn13 ?? 'No ISBN'} ·{' '}
-                  {book.category ?? 'No category'} ·{' '}
-                  <span data-testid="book-listings">
-                    {book.listings} {book.listings === 1 ? 'listing' : 'listings'}
-                  </span>
-                </p>
-              </div>
-              <div className="flex gap-2">
-                <Button
-                  variant="outline"
-                  size="sm"
-                  aria-label={`Edit ${book.title}`}
-                  onClick={() => setEditing(book)}
-                >
-                  <Pencil aria-hidden="true" /> Edit
-                </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  aria-label={`Merge ${book.title} into another book`}
-                  onClick={() => setMerging(book)}
-                >
-                  <GitMerge aria-hidden="true" /> Merge
-                </Button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={books}
+        pending="Loading books…"
+        empty={<EmptyState testId="books-empty">No books match.</EmptyState>}
+      >
+        {(data) => (
+          <ul className="flex flex-col gap-2" data-testid="staff-books">
+            {data.map((book) => (
+              <li
+                key={book.id}
+                data-testid="staff-book"
+                data-book={book.id}
+                className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-center"
+              >
+                <div className="min-w-0 flex-1">
+                  <p className="font-semibold" data-testid="book-title">
+                    {book.title}
+                  </p>
+                  <p className="text-sm text-ink-muted">
+                    {book.authors.join(', ') || 'No author'} · {book.isbn13 ?? 'No ISBN'} ·{' '}
+                    {book.category ?? 'No category'} ·{' '}
+                    <span data-testid="book-listings">
+                      {book.listings} {book.listings === 1 ? 'listing' : 'listings'}
+                    </span>
+                  </p>
+                </div>
+                <div className="flex gap-2">
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    aria-label={`Edit ${book.title}`}
+                    onClick={() => setEditing(book)}
+                  >
+                    <Pencil aria-hidden="true" /> Edit
+                  </Button>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    aria-label={`Merge ${book.title} into another book`}
+                    onClick={() => setMerging(book)}
+                  >
+                    <GitMerge aria-hidden="true" /> Merge
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
       <Dialog open={editing !== null} onOpenChange={(open) => (open ? undefined : setEditing(null))}>
         {editing ? <EditBook book={editing} onDone={() => setEditing(null)} /> : null}
       </Dialog>
@@ -120,22 +121,25 @@ export function BooksPage() {
 }
 
 function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
-  const utils = trpc.useUtils();
-  const categories = trpc.catalogue.public.categories.useQuery();
-  const [title, setTitle] = useState(book.title);
-  const [authors, setAuthors] = useState(book.authors.join('\n'));
-  const [description, setDescription] = useState(book.description ?? '');
-  const [category, setCategory] = useState(book.category ?? '');
-  const update = trpc.catalogue.staff.update.useMutation({
+  const categories = trpc.catalogue.categories.useQuery();
+  const form = useForm({
+    defaultValues: {
+      title: book.title,
+      authors: book.authors.join('\n'),
+      description: book.description ?? '',
+      category: book.category ?? '',
+    },
+  });
+  // Controlled: the options arrive after the form, and the select must still show the book's.
+  const category = form.watch('category');
+  const update = useUpdateBook({
     onSuccess: () => {
       toast({ title: 'Book saved', description: 'Its listings show the change.' });
       onDone();
     },
-    onSettled: () => void utils.catalogue.staff.invalidate(),
     onError: failed('Book not saved'),
   });
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  const submit = form.handleSubmit(({ title, authors, description, category }) =>
     update.mutate({
       bookId: book.id,
       title,
@@ -145,8 +149,8 @@ function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
         .filter(Boolean),
       description: description.trim() || null,
       category: category || null,
-    });
-  }
+    }),
+  );
   return (
     <DialogContent className="max-w-lg" data-testid="book-edit">
       <DialogTitle>Edit book</DialogTitle>
@@ -154,32 +158,22 @@ function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
       <form onSubmit={submit} className="mt-4 flex flex-col gap-3">
         <div className="flex flex-col gap-1">
           <Label htmlFor="book-title">Title</Label>
-          <Input id="book-title" value={title} onChange={(event) => setTitle(event.target.value)} />
+          <Input id="book-title" {...form.register('title')} />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="book-authors">Authors (one a line)</Label>
-          <Textarea
-            id="book-authors"
-            rows={3}
-            value={authors}
-            onChange={(event) => setAuthors(event.target.value)}
-          />
+          <Textarea id="book-authors" rows={3} {...form.register('authors')} />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="book-description">Description</Label>
-          <Textarea
-            id="book-description"
-            rows={5}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-          />
+          <Textarea id="book-description" rows={5} {...form.register('description')} />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="book-category">Category</Label>
           <select
             id="book-category"
             value={category}
-            onChange={(event) => setCategory(event.target.value)}
+            onChange={(event) => form.setValue('category', event.target.value)}
             className={`${fieldClasses} h-11`}
           >
             <option value="">No category</option>
@@ -200,14 +194,10 @@ function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
 }
 
 function MergeBook({ duplicate, onDone }: { duplicate: Book; onDone: () => void }) {
-  const utils = trpc.useUtils();
   const [draft, setDraft] = useState(duplicate.title);
   const [q, setQ] = useState(duplicate.title);
-  const candidates = trpc.catalogue.staff.search.useQuery(
-    { q, limit: 10 },
-    { placeholderData: keepPreviousData },
-  );
-  const merge = trpc.catalogue.staff.merge.useMutation({
+  const candidates = trpc.staffBooks.search.useQuery({ q, limit: 10 }, { placeholderData: keepPreviousData });
+  const merge = useMergeBooks({
     onSuccess: (result) => {
       toast({
         title: 'Books merged',
@@ -215,7 +205,6 @@ function MergeBook({ duplicate, onDone }: { duplicate: Book; onDone: () => void 
       });
       onDone();
     },
-    onSettled: () => void utils.catalogue.staff.invalidate(),
     onError: failed('Books not merged'),
   });
   const others = (candidates.data ?? []).filter((book) => book.id !== duplicate.id);

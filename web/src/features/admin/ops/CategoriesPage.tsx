@@ -4,21 +4,26 @@
  * parent), move up or down among siblings, and retire one that no listing uses. A moderator's
  * attempt is refused by the server ("Access denied: admin role required").
  */
-import type { AppRouter } from '@reshelf/api/router';
 import { slugify } from '@reshelf/contracts';
-import type { inferRouterOutputs } from '@trpc/server';
 import { ArrowDown, ArrowUp, Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
+import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import {
+  useAddTaxonomyNode,
+  useMoveTaxonomyNode,
+  useRetireTaxonomyNode,
+  useUpdateTaxonomyNode,
+} from './categories/hooks.ts';
 
 type Kind = 'category' | 'genre';
-type Node = inferRouterOutputs<AppRouter>['catalogue']['taxonomy']['trees']['categories'][number];
+type Node = RouterOutputs['taxonomy']['trees']['categories'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -40,7 +45,7 @@ function inTreeOrder(nodes: Node[]): { node: Node; depth: number; first: boolean
 }
 
 export function CategoriesPage() {
-  const trees = trpc.catalogue.taxonomy.trees.useQuery();
+  const trees = trpc.taxonomy.trees.useQuery();
   return (
     <AdminPageFrame
       title="Categories"
@@ -52,39 +57,23 @@ export function CategoriesPage() {
         </Button>
       }
     >
-      {trees.isError ? (
-        <EmptyState>{apiErrorMessage(trees.error)}</EmptyState>
-      ) : trees.isPending ? (
-        <LoadingLine>Loading categories…</LoadingLine>
-      ) : (
-        <>
-          <TreeSection kind="category" title="Categories" nodes={trees.data.categories} />
-          <TreeSection kind="genre" title="Genres" nodes={trees.data.genres} />
-        </>
-      )}
+      <QueryView query={trees} pending="Loading categories…">
+        {(data) => (
+          <>
+            <TreeSection kind="category" title="Categories" nodes={data.categories} />
+            <TreeSection kind="genre" title="Genres" nodes={data.genres} />
+          </>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }
 
-function useRefresh() {
-  const utils = trpc.useUtils();
-  return () => {
-    void utils.catalogue.taxonomy.invalidate();
-    void utils.discovery.public.invalidate();
-    void utils.catalogue.public.invalidate();
-  };
-}
-
 function TreeSection({ kind, title, nodes }: { kind: Kind; title: string; nodes: Node[] }) {
-  const refresh = useRefresh();
   const [editing, setEditing] = useState<string | null>(null);
-  const move = trpc.catalogue.taxonomy.move.useMutation({
-    onSettled: refresh,
-    onError: failed('Order not saved'),
-  });
-  const retire = trpc.catalogue.taxonomy.retire.useMutation({
+  const move = useMoveTaxonomyNode({ onError: failed('Order not saved') });
+  const retire = useRetireTaxonomyNode({
     onSuccess: () => toast({ title: kind === 'category' ? 'Category retired' : 'Genre retired' }),
-    onSettled: refresh,
     onError: failed('Not retired'),
   });
   const rows =
@@ -104,7 +93,7 @@ function TreeSection({ kind, title, nodes }: { kind: Kind; title: string; nodes:
       <h2 id={headingId} className="text-2xl font-semibold">
         {title}
       </h2>
-      <NodeForm kind={kind} categories={kind === 'category' ? nodes : []} onDone={refresh} />
+      <NodeForm kind={kind} categories={kind === 'category' ? nodes : []} />
       {rows.length === 0 ? (
         <EmptyState>No {title.toLowerCase()} yet.</EmptyState>
       ) : (
@@ -122,10 +111,7 @@ function TreeSection({ kind, title, nodes }: { kind: Kind; title: string; nodes:
                   kind={kind}
                   node={node}
                   categories={kind === 'category' ? nodes : []}
-                  onDone={() => {
-                    setEditing(null);
-                    refresh();
-                  }}
+                  onDone={() => setEditing(null)}
                   onCancel={() => setEditing(null)}
                 />
               ) : (
@@ -198,7 +184,7 @@ function NodeForm({
   kind: Kind;
   node?: Node;
   categories: Node[];
-  onDone: () => void;
+  onDone?: () => void;
   onCancel?: () => void;
 }) {
   const [name, setName] = useState(node?.name ?? '');
@@ -207,7 +193,7 @@ function NodeForm({
   const [description, setDescription] = useState(node?.description ?? '');
   const [parentId, setParentId] = useState(node?.parentId ?? '');
   const label = kind === 'category' ? 'category' : 'genre';
-  const add = trpc.catalogue.taxonomy.add.useMutation({
+  const add = useAddTaxonomyNode({
     onSuccess: () => {
       toast({ title: `${name.trim()} added` });
       setName('');
@@ -215,14 +201,14 @@ function NodeForm({
       setSlugTouched(false);
       setDescription('');
       setParentId('');
-      onDone();
+      onDone?.();
     },
     onError: failed(`The ${label} was not added`),
   });
-  const update = trpc.catalogue.taxonomy.update.useMutation({
+  const update = useUpdateTaxonomyNode({
     onSuccess: () => {
       toast({ title: `${name.trim()} saved` });
-      onDone();
+      onDone?.();
     },
     onError: failed(`The ${label} was not saved`),
   });

@@ -5,19 +5,19 @@
  * shows its report ("Found 12 of 40; 3 without an ISBN") with each book's outcome. Offline (the
  * embedded default) the page says a run will find nothing, and a run still checks for real.
  */
-import type { AppRouter } from '@reshelf/api/router';
-import type { inferRouterOutputs } from '@trpc/server';
 import { ImagePlus, LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useStartCoversBackfill } from './covers-backfill/hooks.ts';
 
-type Outputs = inferRouterOutputs<AppRouter>['catalogue']['covers'];
+type Outputs = RouterOutputs['coversBackfill'];
 type Run = Outputs['overview']['runs'][number];
 type Outcome = NonNullable<Outputs['run']['items'][number]['outcome']>;
 
@@ -44,10 +44,9 @@ export function runSummary(run: Pick<Run, 'found' | 'checked' | 'noIsbn' | 'erro
 }
 
 export function CoversBackfillPage() {
-  const utils = trpc.useUtils();
-  const access = trpc.staff.dashboard.access.useQuery();
+  const access = trpc.admin.access.useQuery();
   // While a run is going, the list and the runs follow it (the report polls on its own).
-  const overview = trpc.catalogue.covers.overview.useQuery(undefined, {
+  const overview = trpc.coversBackfill.overview.useQuery(undefined, {
     staleTime: 0,
     refetchInterval: (query) =>
       query.state.data?.runs.some((run) => run.status === 'running') ? 1500 : false,
@@ -55,7 +54,7 @@ export function CoversBackfillPage() {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [runId, setRunId] = useState<string | null>(null);
   const shownRun = runId ?? overview.data?.runs[0]?.id ?? null;
-  const start = trpc.catalogue.covers.start.useMutation({
+  const start = useStartCoversBackfill({
     onSuccess: (result) => {
       setRunId(result.runId);
       setChosen(new Set());
@@ -63,7 +62,6 @@ export function CoversBackfillPage() {
         title: 'Backfill started',
         description: `Looking up ${result.requested} ${result.requested === 1 ? 'book' : 'books'}.`,
       });
-      void utils.catalogue.covers.overview.invalidate();
     },
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Backfill not started', description: apiErrorMessage(error) }),
@@ -87,211 +85,210 @@ export function CoversBackfillPage() {
       description="Books whose listings show no image: no photo from the seller and no cover. A run looks each one up by ISBN and keeps the cover it finds."
       testId="covers-backfill-page"
     >
-      {overview.isError ? (
-        <EmptyState>{apiErrorMessage(overview.error)}</EmptyState>
-      ) : overview.isPending ? (
-        <LoadingLine>Loading books…</LoadingLine>
-      ) : (
-        <>
-          {overview.data.lookup === 'offline' ? (
-            <Alert tone="info" title="Lookups are offline" data-testid="lookup-offline" live={false}>
-              This server looks books up offline (no Open Library), so a run will check each book but find no
-              covers. Hosted mode (BOOK_LOOKUP=openlibrary) fetches them.
-            </Alert>
-          ) : (
-            <p className="text-sm text-ink-soft" data-testid="lookup-online">
-              Covers come from Open Library, one book at a time, at most {max} a run.
-            </p>
-          )}
-
-          {shownRun ? <RunReport runId={shownRun} /> : null}
-
-          <section className="flex flex-col gap-3" aria-labelledby="missing-heading">
-            <div className="flex flex-col gap-2 sm:flex-row sm:items-end sm:justify-between">
-              <div>
-                <h2 id="missing-heading" className="text-xl font-semibold">
-                  Missing a cover
-                </h2>
-                <p className="text-sm text-ink-muted" data-testid="missing-total">
-                  {overview.data.total === 0
-                    ? 'Every book on sale has an image.'
-                    : `${overview.data.total.toLocaleString('en-GB')} ${overview.data.total === 1 ? 'book' : 'books'}; never checked first.`}
-                </p>
-              </div>
-              {isAdmin && overview.data.total > 0 ? (
-                <div className="flex flex-col gap-2 sm:flex-row">
-                  <Button
-                    variant="outline"
-                    disabled={chosen.size === 0 || start.isPending || running}
-                    onClick={() => start.mutate({ bookIds: [...chosen] })}
-                  >
-                    Run on the chosen ({chosen.size})
-                  </Button>
-                  <Button disabled={start.isPending || running} onClick={() => start.mutate({})}>
-                    <ImagePlus aria-hidden="true" />
-                    Run on the next {Math.min(max, overview.data.total)}
-                  </Button>
-                </div>
-              ) : null}
-            </div>
-            {!isAdmin && access.isSuccess ? (
-              <p className="text-sm text-ink-muted">Admins run the backfill; you can read the reports.</p>
-            ) : null}
-            {running ? (
-              <p className="text-sm text-ink-muted" role="status">
-                A backfill is already running: wait for it to finish before starting another.
-              </p>
-            ) : null}
-            {overview.data.books.length === 0 ? (
-              <EmptyState testId="missing-empty">Nothing is missing a cover.</EmptyState>
+      <QueryView query={overview} pending="Loading books…">
+        {(data) => (
+          <>
+            {data.lookup === 'offline' ? (
+              <Alert tone="info" title="Lookups are offline" data-testid="lookup-offline" live={false}>
+                This server looks books up offline (no Open Library), so a run will check each book but find
+                no covers. Hosted mode (BOOK_LOOKUP=openlibrary) fetches them.
+              </Alert>
             ) : (
-              <ul className="flex flex-col gap-2" data-testid="missing-books">
-                {overview.data.books.map((book) => (
-                  <li
-                    key={book.id}
-                    className="flex min-w-0 items-start gap-3 rounded-xl border border-line bg-paper p-3"
-                    data-testid="missing-book"
-                  >
-                    {isAdmin ? (
-                      <input
-                        type="checkbox"
-                        className="mt-1 size-4 shrink-0"
-                        checked={chosen.has(book.id)}
-                        disabled={!chosen.has(book.id) && chosen.size >= max}
-                        onChange={() => toggle(book.id)}
-                        aria-label={`Choose ${book.title}`}
-                      />
-                    ) : null}
-                    <div className="min-w-0 flex-1">
-                      <p className="font-semibold break-words">{book.title}</p>
-                      <p className="text-sm break-words text-ink-soft">
-                        {book.authors.join(', ')} · {book.isbn13 ? `ISBN ${book.isbn13}` : 'no ISBN'} ·{' '}
-                        {book.listings} {book.listings === 1 ? 'listing' : 'listings'} without an image
-                      </p>
-                      {book.lastCheck ? (
-                        <p className="text-xs text-ink-muted">
-                          Last checked {formatDateTime(book.lastCheck.at)}:{' '}
-                          {OUTCOME_LABELS[book.lastCheck.outcome].toLowerCase()}
-                        </p>
-                      ) : null}
-                    </div>
-                  </li>
-                ))}
-              </ul>
+              <p className="text-sm text-ink-soft" data-testid="lookup-online">
+                Covers come from Open Library, one book at a time, at most {max} a run.
+              </p>
             )}
-          </section>
 
-          {overview.data.runs.length > 0 ? (
-            <section className="flex flex-col gap-2" aria-labelledby="runs-heading">
-              <h2 id="runs-heading" className="text-xl font-semibold">
-                Recent runs
-              </h2>
-              <ul className="flex flex-col gap-2">
-                {overview.data.runs.map((run) => (
-                  <li key={run.id}>
-                    <button
-                      type="button"
-                      onClick={() => setRunId(run.id)}
-                      aria-pressed={run.id === shownRun}
-                      className={cn(
-                        'flex w-full cursor-pointer flex-col gap-0.5 rounded-xl border bg-paper p-3 text-left text-sm hover:border-brand/50',
-                        run.id === shownRun ? 'border-brand' : 'border-line',
-                      )}
+            {shownRun ? <RunReport runId={shownRun} /> : null}
+
+            <section className="flex flex-col gap-3" aria-labelledby="missing-heading">
+              <div className="flex flex-col gap-2 sm:flex-row sm:items-end sm:justify-between">
+                <div>
+                  <h2 id="missing-heading" className="text-xl font-semibold">
+                    Missing a cover
+                  </h2>
+                  <p className="text-sm text-ink-muted" data-testid="missing-total">
+                    {data.total === 0
+                      ? 'Every book on sale has an image.'
+                      : `${data.total.toLocaleString('en-GB')} ${data.total === 1 ? 'book' : 'books'}; never checked first.`}
+                  </p>
+                </div>
+                {isAdmin && data.total > 0 ? (
+                  <div className="flex flex-col gap-2 sm:flex-row">
+                    <Button
+                      variant="outline"
+                      disabled={chosen.size === 0 || start.isPending || running}
+                      onClick={() => start.mutate({ bookIds: [...chosen] })}
                     >
-                      <span className="font-semibold">
-                        {run.status === 'running'
-                          ? `Running: checked ${run.checked} of ${run.requested}`
-                          : runSummary(run)}
-                      </span>
-                      <span className="break-all text-ink-muted">
-                        {formatDateTime(run.startedAt)} · {run.startedBy ?? 'a former account'} ·{' '}
-                        {run.lookup === 'offline' ? 'offline' : 'Open Library'}
-                        {run.status === 'failed' ? ` · failed: ${run.error ?? 'stopped'}` : ''}
-                      </span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
+                      Run on the chosen ({chosen.size})
+                    </Button>
+                    <Button disabled={start.isPending || running} onClick={() => start.mutate({})}>
+                      <ImagePlus aria-hidden="true" />
+                      Run on the next {Math.min(max, data.total)}
+                    </Button>
+                  </div>
+                ) : null}
+              </div>
+              {!isAdmin && access.isSuccess ? (
+                <p className="text-sm text-ink-muted">Admins run the backfill; you can read the reports.</p>
+              ) : null}
+              {running ? (
+                <p className="text-sm text-ink-muted" role="status">
+                  A backfill is already running: wait for it to finish before starting another.
+                </p>
+              ) : null}
+              {data.books.length === 0 ? (
+                <EmptyState testId="missing-empty">Nothing is missing a cover.</EmptyState>
+              ) : (
+                <ul className="flex flex-col gap-2" data-testid="missing-books">
+                  {data.books.map((book) => (
+                    <li
+                      key={book.id}
+                      className="flex min-w-0 items-start gap-3 rounded-xl border border-line bg-paper p-3"
+                      data-testid="missing-book"
+                    >
+                      {isAdmin ? (
+                        <input
+                          type="checkbox"
+                          className="mt-1 size-4 shrink-0"
+                          checked={chosen.has(book.id)}
+                          disabled={!chosen.has(book.id) && chosen.size >= max}
+                          onChange={() => toggle(book.id)}
+                          aria-label={`Choose ${book.title}`}
+                        />
+                      ) : null}
+                      <div className="min-w-0 flex-1">
+                        <p className="font-semibold break-words">{book.title}</p>
+                        <p className="text-sm break-words text-ink-soft">
+                          {book.authors.join(', ')} · {book.isbn13 ? `ISBN ${book.isbn13}` : 'no ISBN'} ·{' '}
+                          {book.listings} {book.listings === 1 ? 'listing' : 'listings'} without an image
+                        </p>
+                        {book.lastCheck ? (
+                          <p className="text-xs text-ink-muted">
+                            Last checked {formatDateTime(book.lastCheck.at)}:{' '}
+                            {OUTCOME_LABELS[book.lastCheck.outcome].toLowerCase()}
+                          </p>
+                        ) : null}
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+              )}
             </section>
-          ) : null}
-        </>
-      )}
+
+            {data.runs.length > 0 ? (
+              <section className="flex flex-col gap-2" aria-labelledby="runs-heading">
+                <h2 id="runs-heading" className="text-xl font-semibold">
+                  Recent runs
+                </h2>
+                <ul className="flex flex-col gap-2">
+                  {data.runs.map((run) => (
+                    <li key={run.id}>
+                      <button
+                        type="button"
+                        onClick={() => setRunId(run.id)}
+                        aria-pressed={run.id === shownRun}
+                        className={cn(
+                          'flex w-full cursor-pointer flex-col gap-0.5 rounded-xl border bg-paper p-3 text-left text-sm hover:border-brand/50',
+                          run.id === shownRun ? 'border-brand' : 'border-line',
+                        )}
+                      >
+                        <span className="font-semibold">
+                          {run.status === 'running'
+                            ? `Running: checked ${run.checked} of ${run.requested}`
+                            : runSummary(run)}
+                        </span>
+                        <span className="break-all text-ink-muted">
+                          {formatDateTime(run.startedAt)} · {run.startedBy ?? 'a former account'} ·{' '}
+                          {run.lookup === 'offline' ? 'offline' : 'Open Library'}
+                          {run.status === 'failed' ? ` · failed: ${run.error ?? 'stopped'}` : ''}
+                        </span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ) : null}
+          </>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }
 
 function RunReport({ runId }: { runId: string }) {
-  const run = trpc.catalogue.covers.run.useQuery(
+  const run = trpc.coversBackfill.run.useQuery(
     { runId },
     { refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false), staleTime: 0 },
   );
-  if (run.isError) return <EmptyState>{apiErrorMessage(run.error)}</EmptyState>;
-  if (!run.data) {
-    return <LoadingLine>Loading the report…</LoadingLine>;
-  }
-  const data = run.data;
   return (
-    <section
-      className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4"
-      data-testid="backfill-report"
-      data-status={data.status}
-      aria-labelledby="report-heading"
-    >
-      <div>
-        <h2 id="report-heading" className="text-xl font-semibold" data-testid="backfill-summary">
-          {data.status === 'running' ? (
-            <span className="flex items-center gap-2">
-              <LoaderCircle className="size-5 animate-spin" aria-hidden="true" />
-              Checked {data.checked} of {data.requested}…
-            </span>
-          ) : (
-            runSummary(data)
-          )}
-        </h2>
-        <p className="text-sm text-ink-muted">
-          {data.status === 'failed' ? `The run stopped: ${data.error ?? 'unknown error'}. ` : ''}
-          Started {formatDateTime(data.startedAt)} by {data.startedBy ?? 'a former account'},{' '}
-          {data.lookup === 'offline' ? 'with lookups offline' : 'from Open Library'}.
-          {data.status !== 'running'
-            ? ` Not found: ${data.notFound}. Without an ISBN: ${data.noIsbn}. Failed lookups: ${data.errors}.`
-            : ''}
-        </p>
-      </div>
-      <ul className="flex flex-col divide-y divide-line/60 text-sm" data-testid="backfill-items">
-        {data.items.map((item) => (
-          <li
-            key={item.position}
-            className="flex flex-wrap items-start justify-between gap-2 py-2"
-            data-testid="backfill-item"
-            data-outcome={item.outcome ?? 'waiting'}
+    <QueryView query={run} pending="Loading the report…">
+      {(data) => {
+        return (
+          <section
+            className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4"
+            data-testid="backfill-report"
+            data-status={data.status}
+            aria-labelledby="report-heading"
           >
-            <div className="min-w-0 flex-1">
-              <p className="font-semibold break-words">{item.title}</p>
-              <p className="text-ink-muted break-words">
-                {item.isbn13 ? `ISBN ${item.isbn13}` : 'no ISBN'}
-                {item.detail ? ` · ${item.detail}` : ''}
+            <div>
+              <h2 id="report-heading" className="text-xl font-semibold" data-testid="backfill-summary">
+                {data.status === 'running' ? (
+                  <span className="flex items-center gap-2">
+                    <LoaderCircle className="size-5 animate-spin" aria-hidden="true" />
+                    Checked {data.checked} of {data.requested}…
+                  </span>
+                ) : (
+                  runSummary(data)
+                )}
+              </h2>
+              <p className="text-sm text-ink-muted">
+                {data.status === 'failed' ? `The run stopped: ${data.error ?? 'unknown error'}. ` : ''}
+                Started {formatDateTime(data.startedAt)} by {data.startedBy ?? 'a former account'},{' '}
+                {data.lookup === 'offline' ? 'with lookups offline' : 'from Open Library'}.
+                {data.status !== 'running'
+                  ? ` Not found: ${data.notFound}. Without an ISBN: ${data.noIsbn}. Failed lookups: ${data.errors}.`
+                  : ''}
               </p>
             </div>
-            <div className="flex shrink-0 items-center gap-2">
-              {item.coverUrl ? (
-                <img
-                  src={item.coverUrl}
-                  alt={`Cover of ${item.title}`}
-                  className="h-12 w-8 rounded object-cover"
-                />
-              ) : null}
-              <span
-                className={cn(
-                  'rounded-full px-2.5 py-0.5 text-xs font-semibold',
-                  item.outcome ? OUTCOME_TONES[item.outcome] : 'bg-paper-deep text-ink-muted',
-                )}
-              >
-                {item.outcome ? OUTCOME_LABELS[item.outcome] : 'Waiting'}
-              </span>
-            </div>
-          </li>
-        ))}
-      </ul>
-    </section>
+            <ul className="flex flex-col divide-y divide-line/60 text-sm" data-testid="backfill-items">
+              {data.items.map((item) => (
+                <li
+                  key={item.position}
+                  className="flex flex-wrap items-start justify-between gap-2 py-2"
+                  data-testid="backfill-item"
+                  data-outcome={item.outcome ?? 'waiting'}
+                >
+                  <div className="min-w-0 flex-1">
+                    <p className="font-semibold break-words">{item.title}</p>
+                    <p className="text-ink-muted break-words">
+                      {item.isbn13 ? `ISBN ${item.isbn13}` : 'no ISBN'}
+                      {item.detail ? ` · ${item.detail}` : ''}
+                    </p>
+                  </div>
+                  <div className="flex shrink-0 items-center gap-2">
+                    {item.coverUrl ? (
+                      <img
+                        src={item.coverUrl}
+                        alt={`Cover of ${item.title}`}
+                        className="h-12 w-8 rounded object-cover"
+                      />
+                    ) : null}
+                    <span
+                      className={cn(
+                        'rounded-full px-2.5 py-0.5 text-xs font-semibold',
+                        item.outcome ? OUTCOME_TONES[item.outcome] : 'bg-paper-deep text-ink-muted',
+                      )}
+                    >
+                      {item.outcome ? OUTCOME_LABELS[item.outcome] : 'Waiting'}
+                    </span>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      }}
+    </QueryView>
   );
 }

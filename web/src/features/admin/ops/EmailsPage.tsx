@@ -4,26 +4,26 @@
  * values, send a test to their own address (the dev mailbox in development), publish, or go
  * back to the default. The server checks every edit and says what is wrong.
  */
-import type { AppRouter } from '@reshelf/api/router';
-import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { LoaderCircle, RotateCcw, Save, Send } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { type RouterInputs, type RouterOutputs, trpc } from '../../../lib/trpc.ts';
+import { AdminPageFrame, formatDateTime } from './AdminPageFrame.tsx';
 import {
   TemplateFields,
   TemplatePicker,
   TemplatePreview,
   useTemplatePreview,
 } from './EmailTemplateFields.tsx';
+import { useResetEmailTemplate, useUpdateEmailTemplate } from './emails/hooks.ts';
 
 export function EmailsPage() {
-  const templates = trpc.staff.emailTemplates.list.useQuery();
-  const access = trpc.staff.dashboard.access.useQuery();
+  const templates = trpc.emailTemplates.list.useQuery();
+  const access = trpc.admin.access.useQuery();
   const [params, setParams] = useSearchParams();
   const selectedKey = params.get('template') ?? templates.data?.[0]?.key;
   const selected = templates.data?.find((template) => template.key === selectedKey);
@@ -34,28 +34,30 @@ export function EmailsPage() {
       description="The emails Reshelf sends. Edit the wording with {{variables}}, preview it, and send yourself a test before publishing."
       testId="emails-page"
     >
-      {templates.isError ? (
-        <EmptyState>{apiErrorMessage(templates.error)}</EmptyState>
-      ) : templates.isPending ? (
-        <LoadingLine>Loading templates…</LoadingLine>
-      ) : (
-        <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
-          <TemplatePicker
-            templates={templates.data}
-            selectedKey={selectedKey}
-            onSelect={(key) => setParams({ template: key }, { replace: true })}
-          />
-          {selected ? (
-            <TemplateEditor key={selected.key} template={selected} isAdmin={access.data?.isAdmin ?? false} />
-          ) : null}
-        </div>
-      )}
+      <QueryView query={templates} pending="Loading templates…">
+        {(data) => (
+          <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
+            <TemplatePicker
+              templates={data}
+              selectedKey={selectedKey}
+              onSelect={(key) => setParams({ template: key }, { replace: true })}
+            />
+            {selected ? (
+              <TemplateEditor
+                key={selected.key}
+                template={selected}
+                isAdmin={access.data?.isAdmin ?? false}
+              />
+            ) : null}
+          </div>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }
 
-type Template = inferRouterOutputs<AppRouter>['staff']['emailTemplates']['list'][number];
-type TemplateKey = inferRouterInputs<AppRouter>['staff']['emailTemplates']['reset']['key'];
+type Template = RouterOutputs['emailTemplates']['list'][number];
+type TemplateKey = RouterInputs['emailTemplates']['reset']['key'];
 
 function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: boolean }) {
   const utils = trpc.useUtils();
@@ -73,32 +75,29 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
     problem,
     previewing,
     show: showPreview,
-  } = useTemplatePreview(() => utils.staff.emailTemplates.preview.fetch(edit));
+  } = useTemplatePreview(() => utils.emailTemplates.preview.fetch(edit));
 
   const fail = (title: string) => (error: unknown) =>
     toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
-  const refresh = () => void utils.staff.emailTemplates.list.invalidate();
-  const update = trpc.staff.emailTemplates.update.useMutation({
+  const update = useUpdateEmailTemplate({
     onSuccess: () => {
       toast({
         title: 'Template published',
         description: `“${template.name}” is sent with this wording from now on.`,
       });
-      refresh();
     },
     onError: fail('Template not saved'),
   });
-  const reset = trpc.staff.emailTemplates.reset.useMutation({
+  const reset = useResetEmailTemplate({
     onSuccess: () => {
       toast({
         title: 'Back to the default',
         description: `“${template.name}” uses the default wording again.`,
       });
-      refresh();
     },
     onError: fail('Template not reset'),
   });
-  const sendTest = trpc.staff.emailTemplates.sendTest.useMutation({
+  const sendTest = trpc.emailTemplates.sendTest.useMutation({
     onSuccess: (result) =>
       toast({ title: 'Test email sent', description: `“${result.subject}” went to ${result.to}.` }),
     onError: fail('Test email not sent'),

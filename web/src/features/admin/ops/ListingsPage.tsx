@@ -6,34 +6,38 @@
 import { formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { ArchiveRestore, Search, Trash2 } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
+import { useFilterParams } from '../../../kit/useFilterParams.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useSetListingRemoved } from './listings/hooks.ts';
 
 const STATUSES = ['active', 'draft', 'reserved', 'sold', 'removed', 'withdrawn'] as const;
 type Status = (typeof STATUSES)[number];
-const FILTERS = ['q', 'seller', 'status'] as const;
-type Filter = (typeof FILTERS)[number];
+
+const filterSchema = z.object({
+  q: z.string().default(''),
+  seller: z.string().default(''),
+  status: z.string().default(''),
+});
+type Filter = keyof z.output<typeof filterSchema>;
 
 export function ListingsPage() {
-  const [params, setParams] = useSearchParams();
-  const filter = Object.fromEntries(FILTERS.map((key) => [key, params.get(key) ?? ''])) as Record<
-    Filter,
-    string
-  >;
-  const [draft, setDraft] = useState(filter);
-  const filterKey = params.toString();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the address is the source; refill the form when it changes.
-  useEffect(() => setDraft(filter), [filterKey]);
+  const filters = useFilterParams(filterSchema);
+  const filter = filters.values;
+  const form = useForm({ values: filter });
   const status = (STATUSES as readonly string[]).includes(filter.status)
     ? (filter.status as Status)
     : undefined;
-  const listings = trpc.listings.staff.search.useQuery(
+  const listings = trpc.staffListings.search.useQuery(
     {
       ...(filter.q ? { q: filter.q } : {}),
       ...(filter.seller ? { seller: filter.seller } : {}),
@@ -43,18 +47,10 @@ export function ListingsPage() {
     { placeholderData: keepPreviousData },
   );
 
-  function apply(event: FormEvent) {
-    event.preventDefault();
-    const next = new URLSearchParams();
-    for (const key of FILTERS) if (draft[key].trim()) next.set(key, draft[key].trim());
-    setParams(next, { replace: true });
-  }
-  const field = (key: Filter) => ({
-    id: `listings-${key}`,
-    value: draft[key],
-    onChange: (event: { target: { value: string } }) =>
-      setDraft((current) => ({ ...current, [key]: event.target.value })),
-  });
+  const apply = form.handleSubmit((draft) =>
+    filters.set({ q: draft.q.trim(), seller: draft.seller.trim(), status: draft.status.trim() }),
+  );
+  const field = (key: Filter) => ({ id: `listings-${key}`, ...form.register(key) });
 
   return (
     <AdminPageFrame
@@ -91,19 +87,19 @@ export function ListingsPage() {
         </Button>
       </form>
 
-      {listings.isError ? (
-        <EmptyState>{apiErrorMessage(listings.error)}</EmptyState>
-      ) : listings.isPending ? (
-        <LoadingLine>Loading listings…</LoadingLine>
-      ) : listings.data.length === 0 ? (
-        <EmptyState testId="listings-empty">No listings match.</EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="staff-listings" aria-busy={listings.isFetching}>
-          {listings.data.map((listing) => (
-            <ListingRow key={listing.id} listing={listing} />
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={listings}
+        pending="Loading listings…"
+        empty={<EmptyState testId="listings-empty">No listings match.</EmptyState>}
+      >
+        {(data) => (
+          <ul className="flex flex-col gap-3" data-testid="staff-listings" aria-busy={listings.isFetching}>
+            {data.map((listing) => (
+              <ListingRow key={listing.id} listing={listing} />
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }
@@ -125,19 +121,17 @@ interface Listing {
 const CHANGEABLE = ['active', 'draft', 'withdrawn', 'removed'];
 
 function ListingRow({ listing }: { listing: Listing }) {
-  const utils = trpc.useUtils();
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
+  const form = useForm({ defaultValues: { reason: '' } });
   const removed = listing.status === 'removed';
-  const change = trpc.listings.staff.setRemoved.useMutation({
+  const change = useSetListingRemoved({
     onSuccess: (result) => {
       toast({
         title: result.status === 'removed' ? 'Listing removed' : 'Listing restored',
         description: `${result.title ?? 'The listing'} is ${result.status}; ${result.sellerEmail ?? 'the seller'} has been emailed.`,
       });
       setOpen(false);
-      setReason('');
-      void utils.listings.staff.search.invalidate();
+      form.reset();
     },
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Listing not changed', description: apiErrorMessage(error) }),
@@ -188,19 +182,13 @@ function ListingRow({ listing }: { listing: Listing }) {
       {open ? (
         <form
           className="flex flex-col gap-2 sm:flex-row sm:items-end"
-          onSubmit={(event) => {
-            event.preventDefault();
-            change.mutate({ listingId: listing.id, removed: !removed, reason });
-          }}
+          onSubmit={form.handleSubmit(({ reason }) =>
+            change.mutate({ listingId: listing.id, removed: !removed, reason }),
+          )}
         >
           <div className="flex flex-1 flex-col gap-1">
             <Label htmlFor={`reason-${listing.id}`}>Reason (the seller is told)</Label>
-            <Input
-              id={`reason-${listing.id}`}
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-              maxLength={500}
-            />
+            <Input id={`reason-${listing.id}`} maxLength={500} {...form.register('reason')} />
           </div>
           <div className="flex gap-2">
             <Button type="submit" variant={removed ? 'brand' : 'destructive'} disabled={change.isPending}>

@@ -10,10 +10,10 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { LinkTabs } from '../../../components/LinkTabs.tsx';
 import { fieldClasses, Label } from '../../../components/ui/input.tsx';
-import { apiErrorMessage } from '../../../lib/api-errors.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { trpc } from '../../../lib/trpc.ts';
-import { BasicDashboard } from '../DashboardPage.tsx';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { BasicDashboard } from '../dashboard/BasicDashboard.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { KeysetPager, useKeysetPages } from './KeysetPager.tsx';
 import { RequestLogPanel } from './RequestLogPanel.tsx';
 
@@ -94,48 +94,50 @@ function JobRunsPanel() {
         </label>
       </div>
 
-      {runs.isError ? (
-        <EmptyState>{apiErrorMessage(runs.error)}</EmptyState>
-      ) : runs.isPending ? (
-        <LoadingLine>Loading runs…</LoadingLine>
-      ) : runs.data.rows.length === 0 ? (
-        <EmptyState testId="logs-empty">
-          {errorsOnly ? 'No failed runs.' : 'No runs yet: the job runner records each run here.'}
-        </EmptyState>
-      ) : (
-        <div className="overflow-x-auto rounded-xl border border-line bg-paper">
-          <table className="w-full min-w-[40rem] text-left text-sm" aria-busy={runs.isFetching}>
-            <caption className="sr-only">Job runs, newest first</caption>
-            <thead className="border-b border-line text-ink-muted">
-              <tr>
-                <th className="px-4 py-3 font-semibold">Job</th>
-                <th className="px-4 py-3 font-semibold">Started</th>
-                <th className="px-4 py-3 font-semibold">Finished</th>
-                <th className="px-4 py-3 text-right font-semibold">Moved</th>
-                <th className="px-4 py-3 font-semibold">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.rows.map((row) => (
-                <tr
-                  key={row.id}
-                  className="border-b border-line/60 align-top last:border-0"
-                  data-testid="job-run"
-                  data-job={row.job}
-                >
-                  <td className="px-4 py-3 font-mono text-xs">{row.job}</td>
-                  <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(row.startedAt)}</td>
-                  <td className="px-4 py-3 whitespace-nowrap">
-                    {row.finishedAt ? formatDateTime(row.finishedAt) : 'Running'}
-                  </td>
-                  <td className="px-4 py-3 text-right tabular-nums">{row.moved.toLocaleString('en-GB')}</td>
-                  <td className="px-4 py-3 break-words text-destructive">{row.error ?? ''}</td>
+      <QueryView
+        query={runs}
+        pending="Loading runs…"
+        empty={
+          <EmptyState testId="logs-empty">
+            {errorsOnly ? 'No failed runs.' : 'No runs yet: the job runner records each run here.'}
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+            <table className="w-full min-w-[40rem] text-left text-sm" aria-busy={runs.isFetching}>
+              <caption className="sr-only">Job runs, newest first</caption>
+              <thead className="border-b border-line text-ink-muted">
+                <tr>
+                  <th className="px-4 py-3 font-semibold">Job</th>
+                  <th className="px-4 py-3 font-semibold">Started</th>
+                  <th className="px-4 py-3 font-semibold">Finished</th>
+                  <th className="px-4 py-3 text-right font-semibold">Moved</th>
+                  <th className="px-4 py-3 font-semibold">Error</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {data.rows.map((row) => (
+                  <tr
+                    key={row.id}
+                    className="border-b border-line/60 align-top last:border-0"
+                    data-testid="job-run"
+                    data-job={row.job}
+                  >
+                    <td className="px-4 py-3 font-mono text-xs">{row.job}</td>
+                    <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(row.startedAt)}</td>
+                    <td className="px-4 py-3 whitespace-nowrap">
+                      {row.finishedAt ? formatDateTime(row.finishedAt) : 'Running'}
+                    </td>
+                    <td className="px-4 py-3 text-right tabular-nums">{row.moved.toLocaleString('en-GB')}</td>
+                    <td className="px-4 py-3 break-words text-destructive">{row.error ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
       <KeysetPager pages={pages} nextBefore={runs.data?.nextBefore} noun="runs" />
     </>
   );

@@ -6,24 +6,28 @@
  * a reason, e.g. for abuse: an accepted offer's book goes back on sale and both parties are
  * emailed. The figures at the top cover every offer, not only what the filters show.
  */
-import type { AppRouter } from '@reshelf/api/router';
 import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import type { inferRouterOutputs } from '@trpc/server';
 import { Ban, Search } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
-import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
+import { Field } from '../../../components/form/Field.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { FormDialog } from '../../../kit/FormDialog.tsx';
+import { QueryView } from '../../../kit/QueryView.tsx';
+import { useFilterParams } from '../../../kit/useFilterParams.ts';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { offerStatusLabel } from '../../orders/format.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useCancelOffer } from './offers/hooks.ts';
 
-type Thread = inferRouterOutputs<AppRouter>['offers']['staff']['search'][number];
+type Thread = RouterOutputs['staffOffers']['search'][number];
 
 const STATUSES = [
   'pending',
@@ -58,43 +62,26 @@ const STATUS_TONES: Record<string, string> = {
   cancelled: 'bg-destructive/10 text-destructive',
 };
 
-function pick<T extends string>(values: readonly T[], value: string | null): T | undefined {
-  return (values as readonly string[]).includes(value ?? '') ? (value as T) : undefined;
-}
-
 function percent(value: number | null, digits = 0): string {
   return value === null ? '—' : `${value.toFixed(digits)}%`;
 }
 
+const filterSchema = z.object({
+  q: z.string().default(''),
+  status: z.enum(STATUSES).optional(),
+  period: z.enum(ADMIN_PERIODS).optional(),
+});
+
 export function OffersPage() {
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const status = pick(STATUSES, params.get('status'));
-  const period = pick<AdminPeriod>(ADMIN_PERIODS, params.get('period'));
-  const [draft, setDraft] = useState(q);
-  useEffect(() => setDraft(q), [q]);
-  const threads = trpc.offers.staff.search.useQuery(
+  const filters = useFilterParams(filterSchema);
+  const { q, status, period } = filters.values;
+  const form = useForm({ values: { q } });
+  const threads = trpc.staffOffers.search.useQuery(
     { ...(q ? { q } : {}), ...(status ? { status } : {}), ...(period ? { period } : {}), limit: 50 },
     { placeholderData: keepPreviousData, staleTime: 0 },
   );
 
-  function update(change: Record<string, string | null>) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(change)) {
-          if (value) next.set(key, value);
-          else next.delete(key);
-        }
-        return next;
-      },
-      { replace: true },
-    );
-  }
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    update({ q: draft.trim() || null });
-  }
+  const submit = form.handleSubmit((draft) => filters.set({ q: draft.q.trim() }));
 
   return (
     <AdminPageFrame
@@ -110,14 +97,16 @@ export function OffersPage() {
       >
         <div className="flex flex-col gap-1 sm:col-span-2 lg:col-span-1">
           <Label htmlFor="offers-q">Book title, buyer or seller email</Label>
-          <Input id="offers-q" value={draft} onChange={(event) => setDraft(event.target.value)} />
+          <Input id="offers-q" {...form.register('q')} />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="offers-status">Status</Label>
           <select
             id="offers-status"
             value={status ?? ''}
-            onChange={(event) => update({ status: event.target.value || null })}
+            onChange={(event) =>
+              filters.set({ status: (event.target.value || undefined) as Status | undefined })
+            }
             className={`${fieldClasses} h-11`}
           >
             <option value="">Any</option>
@@ -133,7 +122,9 @@ export function OffersPage() {
           <select
             id="offers-period"
             value={period ?? ''}
-            onChange={(event) => update({ period: event.target.value || null })}
+            onChange={(event) =>
+              filters.set({ period: (event.target.value || undefined) as AdminPeriod | undefined })
+            }
             className={`${fieldClasses} h-11`}
           >
             <option value="">Any time</option>
@@ -150,25 +141,25 @@ export function OffersPage() {
         </Button>
       </form>
 
-      {threads.isError ? (
-        <EmptyState>{apiErrorMessage(threads.error)}</EmptyState>
-      ) : threads.isPending ? (
-        <LoadingLine>Loading offers…</LoadingLine>
-      ) : threads.data.length === 0 ? (
-        <EmptyState testId="offers-empty">No offers match.</EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="staff-offers">
-          {threads.data.map((thread) => (
-            <ThreadCard key={thread.threadId} thread={thread} />
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={threads}
+        pending="Loading offers…"
+        empty={<EmptyState testId="offers-empty">No offers match.</EmptyState>}
+      >
+        {(data) => (
+          <ul className="flex flex-col gap-3" data-testid="staff-offers">
+            {data.map((thread) => (
+              <ThreadCard key={thread.threadId} thread={thread} />
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }
 
 function Summary() {
-  const summary = trpc.offers.staff.summary.useQuery(undefined, { staleTime: 0 });
+  const summary = trpc.staffOffers.summary.useQuery(undefined, { staleTime: 0 });
   if (summary.isError) return <EmptyState>{apiErrorMessage(summary.error)}</EmptyState>;
   const data = summary.data;
   const figures = [
@@ -210,14 +201,12 @@ function Summary() {
   );
 }
 
+const cancelSchema = z.object({ reason: z.string() });
+
 function ThreadCard({ thread }: { thread: Thread }) {
-  const utils = trpc.useUtils();
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const cancel = trpc.offers.staff.cancel.useMutation({
+  const cancel = useCancelOffer({
     onSuccess: (result) => {
-      setOpen(false);
-      setReason('');
       toast({
         title: 'Offer cancelled',
         description: result.released
@@ -225,7 +214,6 @@ function ThreadCard({ thread }: { thread: Thread }) {
           : 'Both people have been emailed.',
       });
     },
-    onSettled: () => void utils.offers.staff.invalidate(),
   });
   const current = thread.rounds.at(-1);
   const who = (madeBy: 'buyer' | 'seller') =>
@@ -316,7 +304,7 @@ function ThreadCard({ thread }: { thread: Thread }) {
         </div>
       ) : null}
 
-      <ConfirmDialog
+      <FormDialog
         open={open}
         onOpenChange={setOpen}
         title="Cancel this offer?"
@@ -325,24 +313,23 @@ function ThreadCard({ thread }: { thread: Thread }) {
             ? `The accepted offer of ${current ? formatPence(current.amountMinor) : ''} for “${thread.listing.title}” ends, the book goes back on sale, and we email the buyer and the seller.`
             : `The offer of ${current ? formatPence(current.amountMinor) : ''} for “${thread.listing.title}” closes, and we email the buyer and the seller.`
         }
-        confirmLabel="Cancel the offer"
-        confirmVariant="destructive"
+        schema={cancelSchema}
+        defaultValues={{ reason: '' }}
+        submitLabel="Cancel the offer"
+        submitVariant="destructive"
         cancelLabel="Keep it"
-        pending={cancel.isPending}
-        error={cancel.isError ? apiErrorMessage(cancel.error) : null}
-        onConfirm={() => current && cancel.mutate({ offerId: current.id, reason })}
+        onSubmit={async ({ reason }) => {
+          if (current) await cancel.mutateAsync({ offerId: current.id, reason });
+        }}
       >
-        <div className="flex flex-col gap-1">
-          <Label htmlFor={`cancel-reason-${thread.threadId}`}>Reason (for staff and the audit log)</Label>
-          <Textarea
-            id={`cancel-reason-${thread.threadId}`}
-            value={reason}
-            maxLength={500}
-            className="min-h-20"
-            onChange={(event) => setReason(event.target.value)}
-          />
-        </div>
-      </ConfirmDialog>
+        {(form) => (
+          <Field label="Reason (for staff and the audit log)" error={form.formState.errors.reason?.message}>
+            {(control) => (
+              <Textarea {...control} maxLength={500} className="min-h-20" {...form.register('reason')} />
+            )}
+          </Field>
+        )}
+      </FormDialog>
     </li>
   );
 }

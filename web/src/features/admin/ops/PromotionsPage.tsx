@@ -5,9 +5,7 @@
  * table. Uses and the pounds taken off so far come from the orders (decision 0019).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { AppRouter } from '@reshelf/api/router';
 import { formatPence, parsePounds, WELCOME_GIFT } from '@reshelf/contracts';
-import type { inferRouterOutputs } from '@trpc/server';
 import { Pause, Pencil, Play, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -17,12 +15,14 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useCreatePromotion, useSetPromotionActive, useUpdatePromotion } from './promotions/hooks.ts';
 
-type Promotion = inferRouterOutputs<AppRouter>['money']['promotions']['list'][number];
+type Promotion = RouterOutputs['promotions']['list'][number];
 
 const STATUS: Record<Promotion['status'], { label: string; className: string }> = {
   live: { label: 'Live', className: 'bg-moss-soft text-moss' },
@@ -42,15 +42,13 @@ function discountOf(promotion: Pick<Promotion, 'kind' | 'percentOff' | 'amountOf
 }
 
 export function PromotionsPage() {
-  const promotions = trpc.money.promotions.list.useQuery();
-  const access = trpc.staff.dashboard.access.useQuery();
+  const promotions = trpc.promotions.list.useQuery();
+  const access = trpc.admin.access.useQuery();
   const isAdmin = access.data?.isAdmin ?? false;
-  const utils = trpc.useUtils();
   // null: closed; 'new': creating; otherwise the promotion being edited.
   const [editing, setEditing] = useState<Promotion | 'new' | null>(null);
-  const setActive = trpc.money.promotions.setActive.useMutation({
+  const setActive = useSetPromotionActive({
     onSuccess: (_data, input) => toast({ title: input.active ? 'Code resumed' : 'Code paused' }),
-    onSettled: () => void utils.money.promotions.invalidate(),
     onError: failed('Code not changed'),
   });
 
@@ -70,109 +68,107 @@ export function PromotionsPage() {
       {!isAdmin && access.data ? (
         <p className="text-sm text-ink-muted">Only admins can create, edit or pause codes.</p>
       ) : null}
-      {promotions.isError ? (
-        <EmptyState>{apiErrorMessage(promotions.error)}</EmptyState>
-      ) : promotions.isPending ? (
-        <LoadingLine>Loading codes…</LoadingLine>
-      ) : promotions.data.length === 0 ? (
-        <EmptyState testId="promotions-empty">No promotions yet.</EmptyState>
-      ) : (
-        <div className="overflow-x-auto rounded-xl border border-line bg-paper">
-          <table className="w-full min-w-[56rem] text-left text-sm" data-testid="promotions-table">
-            <caption className="sr-only">Promotion codes, newest first</caption>
-            <thead className="border-b border-line text-ink-muted">
-              <tr>
-                <th className="px-4 py-3 font-semibold">Code</th>
-                <th className="px-4 py-3 font-semibold">Discount</th>
-                <th className="px-4 py-3 font-semibold">Runs</th>
-                <th className="px-4 py-3 text-right font-semibold">Used</th>
-                <th className="px-4 py-3 text-right font-semibold">Taken off</th>
-                <th className="px-4 py-3 font-semibold">Status</th>
-                {isAdmin ? (
-                  <th className="px-4 py-3 font-semibold">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {promotions.data.map((promotion) => (
-                <tr
-                  key={promotion.id}
-                  className="border-b border-line last:border-0"
-                  data-testid="promotion-row"
-                  data-code={promotion.code}
-                >
-                  <td className="px-4 py-3 font-mono font-semibold">{promotion.code}</td>
-                  <td className="px-4 py-3">
-                    {discountOf(promotion)}
-                    {promotion.minItemMinor ? (
-                      <span className="block text-xs text-ink-muted">
-                        on {formatPence(promotion.minItemMinor)} or more
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="px-4 py-3 whitespace-nowrap">
-                    {formatDateTime(promotion.startsAt)}
-                    <span className="block text-xs text-ink-muted">
-                      to {formatDateTime(promotion.endsAt)}
-                    </span>
-                  </td>
-                  <td className="px-4 py-3 text-right tabular-nums" data-testid="promotion-used">
-                    {promotion.redemptions}
-                    {promotion.totalLimit !== null ? ` of ${promotion.totalLimit}` : ''}
-                    <span className="block text-xs text-ink-muted">
-                      {promotion.perBuyerLimit === 1 ? 'once' : `${promotion.perBuyerLimit} times`} a buyer
-                    </span>
-                  </td>
-                  <td className="px-4 py-3 text-right tabular-nums" data-testid="promotion-discounted">
-                    {formatPence(promotion.discountedMinor)}
-                  </td>
-                  <td className="px-4 py-3">
-                    <span
-                      className={cn(
-                        'rounded px-1.5 py-0.5 text-xs font-semibold whitespace-nowrap',
-                        STATUS[promotion.status].className,
-                      )}
-                      data-testid="promotion-status"
-                    >
-                      {STATUS[promotion.status].label}
-                    </span>
-                  </td>
+      <QueryView
+        query={promotions}
+        pending="Loading codes…"
+        empty={<EmptyState testId="promotions-empty">No promotions yet.</EmptyState>}
+      >
+        {(data) => (
+          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+            <table className="w-full min-w-[56rem] text-left text-sm" data-testid="promotions-table">
+              <caption className="sr-only">Promotion codes, newest first</caption>
+              <thead className="border-b border-line text-ink-muted">
+                <tr>
+                  <th className="px-4 py-3 font-semibold">Code</th>
+                  <th className="px-4 py-3 font-semibold">Discount</th>
+                  <th className="px-4 py-3 font-semibold">Runs</th>
+                  <th className="px-4 py-3 text-right font-semibold">Used</th>
+                  <th className="px-4 py-3 text-right font-semibold">Taken off</th>
+                  <th className="px-4 py-3 font-semibold">Status</th>
                   {isAdmin ? (
-                    <td className="px-4 py-3">
-                      <div className="flex justify-end gap-2">
-                        <Button variant="outline" size="sm" onClick={() => setEditing(promotion)}>
-                          <Pencil aria-hidden="true" /> Edit <span className="sr-only">{promotion.code}</span>
-                        </Button>
-                        <Button
-                          variant="outline"
-                          size="sm"
-                          disabled={setActive.isPending}
-                          onClick={() => setActive.mutate({ id: promotion.id, active: !promotion.active })}
-                        >
-                          {promotion.active ? <Pause aria-hidden="true" /> : <Play aria-hidden="true" />}
-                          {promotion.active ? 'Pause' : 'Resume'}
-                          <span className="sr-only"> {promotion.code}</span>
-                        </Button>
-                      </div>
-                    </td>
+                    <th className="px-4 py-3 font-semibold">
+                      <span className="sr-only">Actions</span>
+                    </th>
                   ) : null}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {data.map((promotion) => (
+                  <tr
+                    key={promotion.id}
+                    className="border-b border-line last:border-0"
+                    data-testid="promotion-row"
+                    data-code={promotion.code}
+                  >
+                    <td className="px-4 py-3 font-mono font-semibold">{promotion.code}</td>
+                    <td className="px-4 py-3">
+                      {discountOf(promotion)}
+                      {promotion.minItemMinor ? (
+                        <span className="block text-xs text-ink-muted">
+                          on {formatPence(promotion.minItemMinor)} or more
+                        </span>
+                      ) : null}
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap">
+                      {formatDateTime(promotion.startsAt)}
+                      <span className="block text-xs text-ink-muted">
+                        to {formatDateTime(promotion.endsAt)}
+                      </span>
+                    </td>
+                    <td className="px-4 py-3 text-right tabular-nums" data-testid="promotion-used">
+                      {promotion.redemptions}
+                      {promotion.totalLimit !== null ? ` of ${promotion.totalLimit}` : ''}
+                      <span className="block text-xs text-ink-muted">
+                        {promotion.perBuyerLimit === 1 ? 'once' : `${promotion.perBuyerLimit} times`} a buyer
+                      </span>
+                    </td>
+                    <td className="px-4 py-3 text-right tabular-nums" data-testid="promotion-discounted">
+                      {formatPence(promotion.discountedMinor)}
+                    </td>
+                    <td className="px-4 py-3">
+                      <span
+                        className={cn(
+                          'rounded px-1.5 py-0.5 text-xs font-semibold whitespace-nowrap',
+                          STATUS[promotion.status].className,
+                        )}
+                        data-testid="promotion-status"
+                      >
+                        {STATUS[promotion.status].label}
+                      </span>
+                    </td>
+                    {isAdmin ? (
+                      <td className="px-4 py-3">
+                        <div className="flex justify-end gap-2">
+                          <Button variant="outline" size="sm" onClick={() => setEditing(promotion)}>
+                            <Pencil aria-hidden="true" /> Edit{' '}
+                            <span className="sr-only">{promotion.code}</span>
+                          </Button>
+                          <Button
+                            variant="outline"
+                            size="sm"
+                            disabled={setActive.isPending}
+                            onClick={() => setActive.mutate({ id: promotion.id, active: !promotion.active })}
+                          >
+                            {promotion.active ? <Pause aria-hidden="true" /> : <Play aria-hidden="true" />}
+                            {promotion.active ? 'Pause' : 'Resume'}
+                            <span className="sr-only"> {promotion.code}</span>
+                          </Button>
+                        </div>
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
       <Dialog open={editing !== null} onOpenChange={(open) => (open ? undefined : setEditing(null))}>
         {editing !== null ? (
           <PromotionForm
             key={editing === 'new' ? 'new' : editing.id}
             promotion={editing === 'new' ? null : editing}
-            onDone={() => {
-              setEditing(null);
-              void utils.money.promotions.invalidate();
-            }}
+            onDone={() => setEditing(null)}
           />
         ) : null}
       </Dialog>
@@ -263,14 +259,14 @@ function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onD
           perBuyerLimit: '1',
         },
   });
-  const create = trpc.money.promotions.create.useMutation({
+  const create = useCreatePromotion({
     onSuccess: (_data, input) => {
       toast({ title: 'Code created', description: `${input.code.toUpperCase()} is ready for checkout.` });
       onDone();
     },
     onError: failed('Code not created'),
   });
-  const update = trpc.money.promotions.update.useMutation({
+  const update = useUpdatePromotion({
     onSuccess: () => {
       toast({ title: 'Code saved' });
       onDone();

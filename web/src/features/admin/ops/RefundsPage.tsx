@@ -8,44 +8,30 @@
 import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
-import { apiErrorMessage } from '../../../lib/api-errors.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
+import { useFilterParams } from '../../../kit/useFilterParams.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 
-function asPeriod(value: string | null): AdminPeriod | undefined {
-  return (ADMIN_PERIODS as readonly string[]).includes(value ?? '') ? (value as AdminPeriod) : undefined;
-}
+const filterSchema = z.object({
+  q: z.string().default(''),
+  period: z.enum(ADMIN_PERIODS).optional(),
+});
 
 export function RefundsPage() {
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const period = asPeriod(params.get('period'));
-  const [draft, setDraft] = useState(q);
-  useEffect(() => setDraft(q), [q]);
-  const ledger = trpc.money.refunds.ledger.useQuery(
+  const filters = useFilterParams(filterSchema);
+  const { q, period } = filters.values;
+  const form = useForm({ values: { q } });
+  const ledger = trpc.refunds.ledger.useQuery(
     { ...(q ? { q } : {}), ...(period ? { period } : {}), limit: 100 },
     { placeholderData: keepPreviousData },
   );
-
-  function update(key: string, value: string | null) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: true },
-    );
-  }
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    update('q', draft.trim() || null);
-  }
+  const submit = form.handleSubmit((draft) => filters.set({ q: draft.q.trim() }));
 
   return (
     <AdminPageFrame
@@ -62,7 +48,9 @@ export function RefundsPage() {
           <select
             id="refunds-period"
             value={period ?? ''}
-            onChange={(event) => update('period', event.target.value || null)}
+            onChange={(event) =>
+              filters.set({ period: (event.target.value || undefined) as AdminPeriod | undefined })
+            }
             className={`${fieldClasses} h-11`}
           >
             <option value="">All time</option>
@@ -75,7 +63,7 @@ export function RefundsPage() {
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="refunds-q">Order reference</Label>
-          <Input id="refunds-q" value={draft} onChange={(event) => setDraft(event.target.value)} />
+          <Input id="refunds-q" {...form.register('q')} />
         </div>
         <Button type="submit">
           <Search aria-hidden="true" />
@@ -83,94 +71,95 @@ export function RefundsPage() {
         </Button>
       </form>
 
-      {ledger.isError ? (
-        <EmptyState>{apiErrorMessage(ledger.error)}</EmptyState>
-      ) : ledger.isPending ? (
-        <LoadingLine>Loading refunds…</LoadingLine>
-      ) : ledger.data.count === 0 ? (
-        <EmptyState testId="refunds-empty">No refunds match.</EmptyState>
-      ) : (
-        <>
-          <dl
-            className="grid grid-cols-3 gap-3 rounded-xl border border-line bg-paper p-4 text-sm"
-            data-testid="refunds-totals"
-          >
-            <div>
-              <dt className="text-ink-muted">Refunds</dt>
-              <dd className="text-lg font-semibold tabular-nums" data-testid="refunds-count">
-                {ledger.data.count.toLocaleString('en-GB')}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-ink-muted">Refunded</dt>
-              <dd className="text-lg font-semibold tabular-nums" data-testid="refunds-sum">
-                {formatPence(ledger.data.totalMinor)}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-ink-muted">Of it buyer protection</dt>
-              <dd className="text-lg font-semibold tabular-nums" data-testid="refunds-protection">
-                {formatPence(ledger.data.protectionMinor)}
-              </dd>
-            </div>
-          </dl>
-          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
-            <table className="w-full min-w-[52rem] text-left text-sm" data-testid="refunds-table">
-              <caption className="sr-only">Refunds, newest first</caption>
-              <thead className="border-b border-line text-ink-muted">
-                <tr>
-                  <th className="px-4 py-3 font-semibold">When</th>
-                  <th className="px-4 py-3 font-semibold">Order</th>
-                  <th className="px-4 py-3 font-semibold">Book</th>
-                  <th className="px-4 py-3 text-right font-semibold">Amount</th>
-                  <th className="px-4 py-3 text-right font-semibold">Buyer protection</th>
-                  <th className="px-4 py-3 font-semibold">Reason</th>
-                  <th className="px-4 py-3 font-semibold">By</th>
-                </tr>
-              </thead>
-              <tbody>
-                {ledger.data.rows.map((row) => (
-                  <tr
-                    key={row.id}
-                    className="border-b border-line/60 align-top last:border-0"
-                    data-testid="refund-row"
-                    data-reference={row.reference}
-                  >
-                    <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(row.createdAt)}</td>
-                    <td className="px-4 py-3">
-                      <Link
-                        to={`/admin/orders?${new URLSearchParams({ q: row.reference, order: row.orderId })}`}
-                        className="font-mono font-semibold text-brand hover:underline"
-                      >
-                        {row.reference}
-                      </Link>
-                    </td>
-                    <td className="px-4 py-3">{row.title ?? '—'}</td>
-                    <td className="px-4 py-3 text-right tabular-nums" data-testid="refund-amount">
-                      {formatPence(row.amountMinor)}
-                    </td>
-                    <td className="px-4 py-3 text-right tabular-nums" data-testid="refund-protection">
-                      {formatPence(row.protectionMinor)}
-                    </td>
-                    <td className="px-4 py-3" data-testid="refund-reason">
-                      {row.reason}
-                    </td>
-                    <td className="px-4 py-3 break-all" data-testid="refund-by">
-                      {row.byEmail ?? 'Reshelf (automatic)'}
-                    </td>
+      <QueryView
+        query={ledger}
+        pending="Loading refunds…"
+        isEmpty={(data) => data.count === 0}
+        empty={<EmptyState testId="refunds-empty">No refunds match.</EmptyState>}
+      >
+        {(data) => (
+          <>
+            <dl
+              className="grid grid-cols-3 gap-3 rounded-xl border border-line bg-paper p-4 text-sm"
+              data-testid="refunds-totals"
+            >
+              <div>
+                <dt className="text-ink-muted">Refunds</dt>
+                <dd className="text-lg font-semibold tabular-nums" data-testid="refunds-count">
+                  {data.count.toLocaleString('en-GB')}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-ink-muted">Refunded</dt>
+                <dd className="text-lg font-semibold tabular-nums" data-testid="refunds-sum">
+                  {formatPence(data.totalMinor)}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-ink-muted">Of it buyer protection</dt>
+                <dd className="text-lg font-semibold tabular-nums" data-testid="refunds-protection">
+                  {formatPence(data.protectionMinor)}
+                </dd>
+              </div>
+            </dl>
+            <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+              <table className="w-full min-w-[52rem] text-left text-sm" data-testid="refunds-table">
+                <caption className="sr-only">Refunds, newest first</caption>
+                <thead className="border-b border-line text-ink-muted">
+                  <tr>
+                    <th className="px-4 py-3 font-semibold">When</th>
+                    <th className="px-4 py-3 font-semibold">Order</th>
+                    <th className="px-4 py-3 font-semibold">Book</th>
+                    <th className="px-4 py-3 text-right font-semibold">Amount</th>
+                    <th className="px-4 py-3 text-right font-semibold">Buyer protection</th>
+                    <th className="px-4 py-3 font-semibold">Reason</th>
+                    <th className="px-4 py-3 font-semibold">By</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {ledger.data.count > ledger.data.rows.length ? (
-            <p className="text-sm text-ink-muted">
-              Showing the newest {ledger.data.rows.length} of {ledger.data.count}. Narrow the period or search
-              by reference to find older ones.
-            </p>
-          ) : null}
-        </>
-      )}
+                </thead>
+                <tbody>
+                  {data.rows.map((row) => (
+                    <tr
+                      key={row.id}
+                      className="border-b border-line/60 align-top last:border-0"
+                      data-testid="refund-row"
+                      data-reference={row.reference}
+                    >
+                      <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(row.createdAt)}</td>
+                      <td className="px-4 py-3">
+                        <Link
+                          to={`/admin/orders?${new URLSearchParams({ q: row.reference, order: row.orderId })}`}
+                          className="font-mono font-semibold text-brand hover:underline"
+                        >
+                          {row.reference}
+                        </Link>
+                      </td>
+                      <td className="px-4 py-3">{row.title ?? '—'}</td>
+                      <td className="px-4 py-3 text-right tabular-nums" data-testid="refund-amount">
+                        {formatPence(row.amountMinor)}
+                      </td>
+                      <td className="px-4 py-3 text-right tabular-nums" data-testid="refund-protection">
+                        {formatPence(row.protectionMinor)}
+                      </td>
+                      <td className="px-4 py-3" data-testid="refund-reason">
+                        {row.reason}
+                      </td>
+                      <td className="px-4 py-3 break-all" data-testid="refund-by">
+                        {row.byEmail ?? 'Reshelf (automatic)'}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {data.count > data.rows.length ? (
+              <p className="text-sm text-ink-muted">
+                Showing the newest {data.rows.length} of {data.count}. Narrow the period or search by
+                reference to find older ones.
+              </p>
+            ) : null}
+          </>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }

@@ -6,22 +6,22 @@
  * listing (the seller is emailed the note as the reason) or remove the message from its thread
  * (optionally warning its sender). Acting closes every open report on the same target.
  */
-import type { AppRouter } from '@reshelf/api/router';
 import { keepPreviousData } from '@tanstack/react-query';
-import type { inferRouterOutputs } from '@trpc/server';
 import { BookOpen, MessageSquareWarning, ShieldX, XCircle } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
-import { trpc } from '../../../lib/trpc.ts';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { StaffConversation } from '../../messages/StaffConversation.tsx';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useActOnReport, useDismissReport } from './reports/hooks.ts';
 
-type Report = inferRouterOutputs<AppRouter>['reports']['staff']['list'][number];
+type Report = RouterOutputs['staffReports']['list'][number];
 
 const STATUSES = [
   ['open', 'Open'],
@@ -47,7 +47,7 @@ export function ReportsPage() {
     kindParam === 'listing' || kindParam === 'offer_message' || kindParam === 'message'
       ? kindParam
       : undefined;
-  const reports = trpc.reports.staff.list.useQuery(
+  const reports = trpc.staffReports.list.useQuery(
     { status, ...(kind ? { kind } : {}) },
     { placeholderData: keepPreviousData },
   );
@@ -98,21 +98,23 @@ export function ReportsPage() {
         </div>
       </div>
 
-      {reports.isError ? (
-        <EmptyState>{apiErrorMessage(reports.error)}</EmptyState>
-      ) : reports.isPending ? (
-        <LoadingLine>Loading reports…</LoadingLine>
-      ) : reports.data.length === 0 ? (
-        <EmptyState testId="reports-empty">
-          {status === 'open' ? 'No open reports: the queue is clear.' : `No ${status} reports.`}
-        </EmptyState>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="reports" aria-busy={reports.isFetching}>
-          {reports.data.map((report) => (
-            <ReportRow key={report.id} report={report} />
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={reports}
+        pending="Loading reports…"
+        empty={
+          <EmptyState testId="reports-empty">
+            {status === 'open' ? 'No open reports: the queue is clear.' : `No ${status} reports.`}
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <ul className="flex flex-col gap-3" data-testid="reports" aria-busy={reports.isFetching}>
+            {data.map((report) => (
+              <ReportRow key={report.id} report={report} />
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }
@@ -278,24 +280,20 @@ function ResolveForm({
   mode: 'dismiss' | 'act';
   onClose: () => void;
 }) {
-  const utils = trpc.useUtils();
   const id = useId();
   const [note, setNote] = useState('');
   const [warn, setWarn] = useState(false);
-  const refresh = () => void utils.reports.staff.invalidate();
   const failed = (title: string) => (error: unknown) => {
     toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
-    refresh();
   };
-  const dismiss = trpc.reports.staff.dismiss.useMutation({
+  const dismiss = useDismissReport({
     onSuccess: () => {
       toast({ title: 'Report dismissed', description: 'Other reports on the same target stay open.' });
       onClose();
-      refresh();
     },
     onError: failed('Report not dismissed'),
   });
-  const act = trpc.reports.staff.act.useMutation({
+  const act = useActOnReport({
     onSuccess: (result) => {
       const closed = `${result.closed} ${result.closed === 1 ? 'report' : 'reports'} closed`;
       toast(
@@ -307,8 +305,6 @@ function ResolveForm({
             },
       );
       onClose();
-      refresh();
-      void utils.listings.staff.invalidate();
     },
     onError: failed(report.kind === 'listing' ? 'Listing not removed' : 'Message not removed'),
   });

@@ -10,10 +10,10 @@ import type { FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../../components/ui/input.tsx';
-import { apiErrorMessage } from '../../../lib/api-errors.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { KeysetPager, useKeysetPages } from './KeysetPager.tsx';
 
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
@@ -137,62 +137,64 @@ export function RequestLogPanel() {
         </div>
       </form>
 
-      {lines.isError ? (
-        <EmptyState>{apiErrorMessage(lines.error)}</EmptyState>
-      ) : lines.isPending ? (
-        <LoadingLine>Loading requests…</LoadingLine>
-      ) : lines.data.rows.length === 0 ? (
-        <EmptyState testId="requests-empty">No requests match. Lines are kept for 14 days.</EmptyState>
-      ) : (
-        <div className="overflow-x-auto rounded-xl border border-line bg-paper">
-          <table className="w-full min-w-[48rem] text-left text-sm" aria-busy={lines.isFetching}>
-            <caption className="sr-only">Requests, newest first</caption>
-            <thead className="border-b border-line text-ink-muted">
-              <tr>
-                <th className="px-4 py-3 font-semibold">When</th>
-                <th className="px-4 py-3 font-semibold">Request</th>
-                <th className="px-4 py-3 font-semibold">Status</th>
-                <th className="px-4 py-3 text-right font-semibold">Time</th>
-                <th className="px-4 py-3 font-semibold">Who</th>
-                <th className="px-4 py-3 font-semibold">Request id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {lines.data.rows.map((row) => (
-                <tr
-                  key={row.id}
-                  className="border-b border-line/60 align-top last:border-0"
-                  data-testid="request-line"
-                  data-status={row.status}
-                  data-path={row.path}
-                >
-                  <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(row.at)}</td>
-                  <td className="min-w-56 px-4 py-3 font-mono text-xs break-all">
-                    <span className="font-semibold">{row.method}</span> {row.path}
-                  </td>
-                  <td className="px-4 py-3">
-                    <span
-                      className={cn(
-                        'rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums',
-                        statusTone(row.status),
-                      )}
-                    >
-                      {row.status}
-                    </span>
-                  </td>
-                  <td className="px-4 py-3 text-right whitespace-nowrap tabular-nums">
-                    {row.durationMs.toLocaleString('en-GB')} ms
-                  </td>
-                  <td className="px-4 py-3 break-words">
-                    {row.userEmail ?? <span className="text-ink-muted">—</span>}
-                  </td>
-                  <td className="px-4 py-3 font-mono text-xs break-all text-ink-muted">{row.requestId}</td>
+      <QueryView
+        query={lines}
+        pending="Loading requests…"
+        empty={
+          <EmptyState testId="requests-empty">No requests match. Lines are kept for 14 days.</EmptyState>
+        }
+      >
+        {(data) => (
+          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+            <table className="w-full min-w-[48rem] text-left text-sm" aria-busy={lines.isFetching}>
+              <caption className="sr-only">Requests, newest first</caption>
+              <thead className="border-b border-line text-ink-muted">
+                <tr>
+                  <th className="px-4 py-3 font-semibold">When</th>
+                  <th className="px-4 py-3 font-semibold">Request</th>
+                  <th className="px-4 py-3 font-semibold">Status</th>
+                  <th className="px-4 py-3 text-right font-semibold">Time</th>
+                  <th className="px-4 py-3 font-semibold">Who</th>
+                  <th className="px-4 py-3 font-semibold">Request id</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {data.rows.map((row) => (
+                  <tr
+                    key={row.id}
+                    className="border-b border-line/60 align-top last:border-0"
+                    data-testid="request-line"
+                    data-status={row.status}
+                    data-path={row.path}
+                  >
+                    <td className="px-4 py-3 whitespace-nowrap">{formatDateTime(row.at)}</td>
+                    <td className="min-w-56 px-4 py-3 font-mono text-xs break-all">
+                      <span className="font-semibold">{row.method}</span> {row.path}
+                    </td>
+                    <td className="px-4 py-3">
+                      <span
+                        className={cn(
+                          'rounded-full px-2 py-0.5 text-xs font-semibold tabular-nums',
+                          statusTone(row.status),
+                        )}
+                      >
+                        {row.status}
+                      </span>
+                    </td>
+                    <td className="px-4 py-3 text-right whitespace-nowrap tabular-nums">
+                      {row.durationMs.toLocaleString('en-GB')} ms
+                    </td>
+                    <td className="px-4 py-3 break-words">
+                      {row.userEmail ?? <span className="text-ink-muted">—</span>}
+                    </td>
+                    <td className="px-4 py-3 font-mono text-xs break-all text-ink-muted">{row.requestId}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
       <KeysetPager pages={pages} nextBefore={lines.data?.nextBefore} noun="requests" />
     </section>
   );

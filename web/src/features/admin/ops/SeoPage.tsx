@@ -3,21 +3,22 @@
  * static pages (/pages/{slug}) and category pages (/c/{slug}). Left empty, a page uses its own
  * title and description. A moderator's attempt is refused by the server.
  */
-import type { AppRouter } from '@reshelf/api/router';
 import { PRODUCT } from '@reshelf/contracts';
-import type { inferRouterOutputs } from '@trpc/server';
 import { Pencil } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label, Textarea } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { DEFAULT_DESCRIPTION } from '../../../lib/page-meta.ts';
-import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
+import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
+import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import { useSetSeo } from './seo/hooks.ts';
 
-type Entry = inferRouterOutputs<AppRouter>['staff']['seo']['list']['pages'][number];
+type Entry = RouterOutputs['seo']['list']['pages'][number];
 type Kind = 'page' | 'category';
 
 const TITLE_MAX = 70;
@@ -35,23 +36,21 @@ function defaults(kind: Kind, entry: Entry): { title: string; description: strin
 }
 
 export function SeoPage() {
-  const seo = trpc.staff.seo.list.useQuery();
+  const seo = trpc.seo.list.useQuery();
   return (
     <AdminPageFrame
       title="SEO"
       description="The titles and descriptions search engines and browser tabs show for static pages and category pages. Leave a field empty to use the page's own."
       testId="seo-page"
     >
-      {seo.isError ? (
-        <EmptyState>{apiErrorMessage(seo.error)}</EmptyState>
-      ) : seo.isPending ? (
-        <LoadingLine>Loading pages…</LoadingLine>
-      ) : (
-        <>
-          <SeoSection kind="page" title="Static pages" entries={seo.data.pages} />
-          <SeoSection kind="category" title="Category pages" entries={seo.data.categories} />
-        </>
-      )}
+      <QueryView query={seo} pending="Loading pages…">
+        {(data) => (
+          <>
+            <SeoSection kind="page" title="Static pages" entries={data.pages} />
+            <SeoSection kind="category" title="Category pages" entries={data.categories} />
+          </>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }
@@ -128,35 +127,30 @@ function SeoForm({
   fallback: { title: string; description: string };
   onClose: () => void;
 }) {
-  const utils = trpc.useUtils();
-  const [seoTitle, setSeoTitle] = useState(entry.seoTitle ?? '');
-  const [seoDescription, setSeoDescription] = useState(entry.seoDescription ?? '');
-  const save = trpc.staff.seo.set.useMutation({
+  const form = useForm({
+    defaultValues: { seoTitle: entry.seoTitle ?? '', seoDescription: entry.seoDescription ?? '' },
+  });
+  const seoTitle = form.watch('seoTitle');
+  const seoDescription = form.watch('seoDescription');
+  const save = useSetSeo({
     onSuccess: () => {
       toast({ title: 'SEO saved', description: `${entry.name} shows the new text now.` });
-      void utils.staff.seo.invalidate();
-      void utils.pages.invalidate();
-      void utils.discovery.public.invalidate();
       onClose();
     },
     onError: (error) =>
       toast({ variant: 'destructive', title: 'SEO not saved', description: apiErrorMessage(error) }),
   });
   const prefix = `seo-${kind}-${entry.slug}`;
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    save.mutate({ kind, slug: entry.slug, seoTitle, seoDescription });
-  }
+  const submit = form.handleSubmit((values) => save.mutate({ kind, slug: entry.slug, ...values }));
   return (
     <form className="mt-3 flex flex-col gap-3" onSubmit={submit} aria-label={`SEO for ${entry.name}`}>
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${prefix}-title`}>Search title</Label>
         <Input
           id={`${prefix}-title`}
-          value={seoTitle}
           maxLength={TITLE_MAX}
           placeholder={fallback.title}
-          onChange={(event) => setSeoTitle(event.target.value)}
+          {...form.register('seoTitle')}
         />
         <p className="text-xs text-ink-muted">
           {seoTitle.length}/{TITLE_MAX} · tabs show “{seoTitle.trim() || fallback.title} · {PRODUCT.name}”
@@ -166,11 +160,10 @@ function SeoForm({
         <Label htmlFor={`${prefix}-description`}>Search description</Label>
         <Textarea
           id={`${prefix}-description`}
-          value={seoDescription}
           maxLength={DESCRIPTION_MAX}
           placeholder={fallback.description}
           className="min-h-20"
-          onChange={(event) => setSeoDescription(event.target.value)}
+          {...form.register('seoDescription')}
         />
         <p className="text-xs text-ink-muted">
           {seoDescription.length}/{DESCRIPTION_MAX}

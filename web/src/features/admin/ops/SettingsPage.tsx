@@ -4,29 +4,26 @@
  * the server with "Access denied: admin role required", shown as a toast.
  */
 import { Plus } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, formatDateTime } from './AdminPageFrame.tsx';
+import { useCreateFlag, useDescribeFlag, useToggleFlag } from './settings/hooks.ts';
 
 const refused = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
 
 export function SettingsPage() {
   const flags = trpc.flags.list.useQuery();
-  const utils = trpc.useUtils();
-  const refresh = () => {
-    void utils.flags.list.invalidate();
-    void utils.flags.public.invalidate();
-  };
-  const toggle = trpc.flags.toggle.useMutation({
+  const toggle = useToggleFlag({
     onSuccess: (flag) => {
       toast({ title: `${flag.key} is ${flag.enabled ? 'on' : 'off'}`, description: flag.description });
-      refresh();
     },
     onError: refused('Flag not changed'),
   });
@@ -37,66 +34,61 @@ export function SettingsPage() {
       description="Feature flags switch parts of Reshelf on and off for everyone, at once. Only admins can change them."
       testId="settings-page"
     >
-      {flags.isError ? (
-        <EmptyState>{apiErrorMessage(flags.error)}</EmptyState>
-      ) : flags.isPending ? (
-        <LoadingLine>Loading flags…</LoadingLine>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="flags">
-          {flags.data.map((flag) => (
-            <li
-              key={flag.key}
-              data-testid="flag"
-              data-key={flag.key}
-              className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-start sm:justify-between"
-            >
-              <div className="min-w-0 flex-1">
-                <p className="font-mono text-sm font-semibold">{flag.key}</p>
-                <Description flag={flag} onSaved={refresh} />
-                <p className="mt-1 text-xs text-ink-muted">
-                  Last changed {formatDateTime(flag.updatedAt)}
-                  {flag.updatedBy ? ` by ${flag.updatedBy}` : ''}
-                </p>
-              </div>
-              <label className="flex shrink-0 cursor-pointer items-center gap-2 text-sm font-semibold">
-                <button
-                  type="button"
-                  role="switch"
-                  aria-checked={flag.enabled}
-                  aria-label={`${flag.key}: ${flag.enabled ? 'on' : 'off'}`}
-                  disabled={toggle.isPending && toggle.variables?.key === flag.key}
-                  onClick={() => toggle.mutate({ key: flag.key, enabled: !flag.enabled })}
-                  className={cn(
-                    'relative h-7 w-12 cursor-pointer rounded-full transition-colors disabled:opacity-60',
-                    flag.enabled ? 'bg-brand' : 'bg-ink/25',
-                  )}
-                >
-                  <span
+      <QueryView query={flags} pending="Loading flags…">
+        {(data) => (
+          <ul className="flex flex-col gap-3" data-testid="flags">
+            {data.map((flag) => (
+              <li
+                key={flag.key}
+                data-testid="flag"
+                data-key={flag.key}
+                className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-start sm:justify-between"
+              >
+                <div className="min-w-0 flex-1">
+                  <p className="font-mono text-sm font-semibold">{flag.key}</p>
+                  <Description flag={flag} />
+                  <p className="mt-1 text-xs text-ink-muted">
+                    Last changed {formatDateTime(flag.updatedAt)}
+                    {flag.updatedBy ? ` by ${flag.updatedBy}` : ''}
+                  </p>
+                </div>
+                <label className="flex shrink-0 cursor-pointer items-center gap-2 text-sm font-semibold">
+                  <button
+                    type="button"
+                    role="switch"
+                    aria-checked={flag.enabled}
+                    aria-label={`${flag.key}: ${flag.enabled ? 'on' : 'off'}`}
+                    disabled={toggle.isPending && toggle.variables?.key === flag.key}
+                    onClick={() => toggle.mutate({ key: flag.key, enabled: !flag.enabled })}
                     className={cn(
-                      'absolute top-1 left-1 size-5 rounded-full bg-white shadow transition-transform',
-                      flag.enabled && 'translate-x-5',
+                      'relative h-7 w-12 cursor-pointer rounded-full transition-colors disabled:opacity-60',
+                      flag.enabled ? 'bg-brand' : 'bg-ink/25',
                     )}
-                  />
-                </button>
-                {flag.enabled ? 'On' : 'Off'}
-              </label>
-            </li>
-          ))}
-        </ul>
-      )}
-      <NewFlag onCreated={refresh} />
+                  >
+                    <span
+                      className={cn(
+                        'absolute top-1 left-1 size-5 rounded-full bg-white shadow transition-transform',
+                        flag.enabled && 'translate-x-5',
+                      )}
+                    />
+                  </button>
+                  {flag.enabled ? 'On' : 'Off'}
+                </label>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
+      <NewFlag />
     </AdminPageFrame>
   );
 }
 
-function Description({ flag, onSaved }: { flag: { key: string; description: string }; onSaved: () => void }) {
+function Description({ flag }: { flag: { key: string; description: string } }) {
   const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(flag.description);
-  const describe = trpc.flags.describe.useMutation({
-    onSuccess: () => {
-      setEditing(false);
-      onSaved();
-    },
+  const form = useForm({ defaultValues: { description: flag.description } });
+  const describe = useDescribeFlag({
+    onSuccess: () => setEditing(false),
     onError: refused('Description not saved'),
   });
   if (!editing) {
@@ -107,7 +99,7 @@ function Description({ flag, onSaved }: { flag: { key: string; description: stri
           type="button"
           className="cursor-pointer text-sm font-semibold text-brand hover:underline"
           onClick={() => {
-            setText(flag.description);
+            form.reset({ description: flag.description });
             setEditing(true);
           }}
         >
@@ -119,17 +111,9 @@ function Description({ flag, onSaved }: { flag: { key: string; description: stri
   return (
     <form
       className="mt-2 flex flex-col gap-2 sm:flex-row"
-      onSubmit={(event) => {
-        event.preventDefault();
-        describe.mutate({ key: flag.key, description: text });
-      }}
+      onSubmit={form.handleSubmit(({ description }) => describe.mutate({ key: flag.key, description }))}
     >
-      <Input
-        aria-label={`Description of ${flag.key}`}
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-        maxLength={500}
-      />
+      <Input aria-label={`Description of ${flag.key}`} maxLength={500} {...form.register('description')} />
       <div className="flex gap-2">
         <Button type="submit" disabled={describe.isPending}>
           Save
@@ -142,43 +126,27 @@ function Description({ flag, onSaved }: { flag: { key: string; description: stri
   );
 }
 
-function NewFlag({ onCreated }: { onCreated: () => void }) {
-  const [key, setKey] = useState('');
-  const [description, setDescription] = useState('');
-  const create = trpc.flags.create.useMutation({
-    onSuccess: () => {
-      toast({ title: 'Flag added', description: `${key} is off until you switch it on.` });
-      setKey('');
-      setDescription('');
-      onCreated();
+function NewFlag() {
+  const form = useForm({ defaultValues: { key: '', description: '' } });
+  const create = useCreateFlag({
+    onSuccess: (_flag, input) => {
+      toast({ title: 'Flag added', description: `${input.key} is off until you switch it on.` });
+      form.reset();
     },
     onError: refused('Flag not added'),
   });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    create.mutate({ key, description, enabled: false });
-  }
   return (
     <form
-      onSubmit={submit}
+      onSubmit={form.handleSubmit((values) => create.mutate({ ...values, enabled: false }))}
       className="grid gap-3 rounded-xl border border-dashed border-line p-4 sm:grid-cols-[1fr_2fr_auto] sm:items-end"
     >
       <div className="flex flex-col gap-1">
         <Label htmlFor="flag-key">New flag</Label>
-        <Input
-          id="flag-key"
-          value={key}
-          onChange={(event) => setKey(event.target.value)}
-          placeholder="e.g. gift_aid_exports"
-        />
+        <Input id="flag-key" placeholder="e.g. gift_aid_exports" {...form.register('key')} />
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor="flag-description">What it does</Label>
-        <Input
-          id="flag-description"
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-        />
+        <Input id="flag-description" {...form.register('description')} />
       </div>
       <Button type="submit" variant="outline" disabled={create.isPending}>
         <Plus aria-hidden="true" />

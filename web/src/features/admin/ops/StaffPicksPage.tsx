@@ -7,31 +7,32 @@
 import { formatPence } from '@reshelf/contracts';
 import { ArrowDown, ArrowUp, Plus, Search, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label } from '../../../components/ui/input.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
+import {
+  useAddStaffPick,
+  useRemoveStaffPick,
+  useReorderStaffPicks,
+  useSetStaffPickNote,
+} from './staff-picks/hooks.ts';
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
 
 export function StaffPicksPage() {
-  const utils = trpc.useUtils();
-  const picks = trpc.discovery.staff.picks.list.useQuery();
-  const refresh = () => {
-    void utils.discovery.staff.picks.invalidate();
-    void utils.discovery.public.invalidate();
-  };
-  const reorder = trpc.discovery.staff.picks.reorder.useMutation({
-    onSettled: refresh,
+  const picks = trpc.staffPicks.list.useQuery();
+  const reorder = useReorderStaffPicks({
     onError: failed('Order not saved'),
   });
-  const remove = trpc.discovery.staff.picks.remove.useMutation({
+  const remove = useRemoveStaffPick({
     onSuccess: () => toast({ title: 'Pick removed', description: 'It no longer shows on the home page.' }),
-    onSettled: refresh,
     onError: failed('Pick not removed'),
   });
 
@@ -53,100 +54,91 @@ export function StaffPicksPage() {
         </Button>
       }
     >
-      <AddPick onAdded={refresh} />
-      {picks.isError ? (
-        <EmptyState>{apiErrorMessage(picks.error)}</EmptyState>
-      ) : picks.isPending ? (
-        <LoadingLine>Loading picks…</LoadingLine>
-      ) : picks.data.length === 0 ? (
-        <EmptyState testId="staff-picks-empty">
-          No staff picks yet: the home page's shelf is hidden until you add one.
-        </EmptyState>
-      ) : (
-        <ol className="flex flex-col gap-2" data-testid="staff-picks" aria-busy={reorder.isPending}>
-          {picks.data.map((pick, index) => (
-            <li
-              key={pick.listingId}
-              data-testid="staff-pick"
-              className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-center"
-            >
-              <span className="font-serif text-2xl font-semibold text-ink-muted tabular-nums">
-                {index + 1}
-              </span>
-              <div className="min-w-0 flex-1">
-                <p className="font-semibold">
-                  {pick.slug ? (
-                    <Link to={`/listing/${pick.slug}`} className="hover:underline">
-                      {pick.title}
-                    </Link>
-                  ) : (
-                    pick.title
-                  )}
-                  {pick.status !== 'active' ? (
-                    <span className="ml-2 rounded bg-destructive/10 px-1.5 py-0.5 text-xs font-semibold text-destructive">
-                      {pick.status}: hidden from the public
-                    </span>
-                  ) : null}
-                </p>
-                <p className="text-sm text-ink-muted">
-                  {pick.authors.join(', ')} · {pick.priceMinor === null ? '—' : formatPence(pick.priceMinor)}{' '}
-                  · {pick.sellerName}
-                </p>
-                <PickNote listingId={pick.listingId} note={pick.note} onSaved={refresh} />
-              </div>
-              <div className="flex gap-1">
-                <Button
-                  size="icon"
-                  variant="outline"
-                  aria-label={`Move ${pick.title} up`}
-                  disabled={index === 0 || reorder.isPending}
-                  onClick={() => move(index, -1)}
-                >
-                  <ArrowUp aria-hidden="true" />
-                </Button>
-                <Button
-                  size="icon"
-                  variant="outline"
-                  aria-label={`Move ${pick.title} down`}
-                  disabled={index === picks.data.length - 1 || reorder.isPending}
-                  onClick={() => move(index, 1)}
-                >
-                  <ArrowDown aria-hidden="true" />
-                </Button>
-                <Button
-                  size="icon"
-                  variant="outline"
-                  aria-label={`Remove ${pick.title}`}
-                  disabled={remove.isPending}
-                  onClick={() => remove.mutate({ listingId: pick.listingId })}
-                >
-                  <Trash2 aria-hidden="true" />
-                </Button>
-              </div>
-            </li>
-          ))}
-        </ol>
-      )}
+      <AddPick />
+      <QueryView
+        query={picks}
+        pending="Loading picks…"
+        empty={
+          <EmptyState testId="staff-picks-empty">
+            No staff picks yet: the home page's shelf is hidden until you add one.
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <ol className="flex flex-col gap-2" data-testid="staff-picks" aria-busy={reorder.isPending}>
+            {data.map((pick, index) => (
+              <li
+                key={pick.listingId}
+                data-testid="staff-pick"
+                className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-center"
+              >
+                <span className="font-serif text-2xl font-semibold text-ink-muted tabular-nums">
+                  {index + 1}
+                </span>
+                <div className="min-w-0 flex-1">
+                  <p className="font-semibold">
+                    {pick.slug ? (
+                      <Link to={`/listing/${pick.slug}`} className="hover:underline">
+                        {pick.title}
+                      </Link>
+                    ) : (
+                      pick.title
+                    )}
+                    {pick.status !== 'active' ? (
+                      <span className="ml-2 rounded bg-destructive/10 px-1.5 py-0.5 text-xs font-semibold text-destructive">
+                        {pick.status}: hidden from the public
+                      </span>
+                    ) : null}
+                  </p>
+                  <p className="text-sm text-ink-muted">
+                    {pick.authors.join(', ')} ·{' '}
+                    {pick.priceMinor === null ? '—' : formatPence(pick.priceMinor)} · {pick.sellerName}
+                  </p>
+                  <PickNote listingId={pick.listingId} note={pick.note} />
+                </div>
+                <div className="flex gap-1">
+                  <Button
+                    size="icon"
+                    variant="outline"
+                    aria-label={`Move ${pick.title} up`}
+                    disabled={index === 0 || reorder.isPending}
+                    onClick={() => move(index, -1)}
+                  >
+                    <ArrowUp aria-hidden="true" />
+                  </Button>
+                  <Button
+                    size="icon"
+                    variant="outline"
+                    aria-label={`Move ${pick.title} down`}
+                    disabled={index === data.length - 1 || reorder.isPending}
+                    onClick={() => move(index, 1)}
+                  >
+                    <ArrowDown aria-hidden="true" />
+                  </Button>
+                  <Button
+                    size="icon"
+                    variant="outline"
+                    aria-label={`Remove ${pick.title}`}
+                    disabled={remove.isPending}
+                    onClick={() => remove.mutate({ listingId: pick.listingId })}
+                  >
+                    <Trash2 aria-hidden="true" />
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ol>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }
 
-function PickNote({
-  listingId,
-  note,
-  onSaved,
-}: {
-  listingId: string;
-  note: string | null;
-  onSaved: () => void;
-}) {
+function PickNote({ listingId, note }: { listingId: string; note: string | null }) {
   const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(note ?? '');
-  const save = trpc.discovery.staff.picks.note.useMutation({
-    onSuccess: () => {
-      setEditing(false);
-      onSaved();
-    },
+  const form = useForm({ defaultValues: { note: note ?? '' } });
+  const save = useSetStaffPickNote({
+    onSuccess: () => setEditing(false),
     onError: failed('Note not saved'),
   });
   if (!editing) {
@@ -157,7 +149,7 @@ function PickNote({
           type="button"
           className="cursor-pointer font-semibold text-brand hover:underline"
           onClick={() => {
-            setText(note ?? '');
+            form.reset({ note: note ?? '' });
             setEditing(true);
           }}
         >
@@ -169,17 +161,9 @@ function PickNote({
   return (
     <form
       className="mt-2 flex flex-col gap-2 sm:flex-row"
-      onSubmit={(event) => {
-        event.preventDefault();
-        save.mutate({ listingId, note: text });
-      }}
+      onSubmit={form.handleSubmit((values) => save.mutate({ listingId, note: values.note }))}
     >
-      <Input
-        aria-label="Note"
-        value={text}
-        maxLength={280}
-        onChange={(event) => setText(event.target.value)}
-      />
+      <Input aria-label="Note" maxLength={280} {...form.register('note')} />
       <div className="flex gap-2">
         <Button type="submit" disabled={save.isPending}>
           Save
@@ -192,20 +176,14 @@ function PickNote({
   );
 }
 
-function AddPick({ onAdded }: { onAdded: () => void }) {
-  const [q, setQ] = useState('');
+function AddPick() {
+  const form = useForm({ defaultValues: { q: '', note: '' } });
   const [searched, setSearched] = useState('');
-  const [note, setNote] = useState('');
-  const candidates = trpc.discovery.staff.picks.candidates.useQuery(
-    { q: searched },
-    { enabled: searched.length >= 2 },
-  );
-  const add = trpc.discovery.staff.picks.add.useMutation({
+  const candidates = trpc.staffPicks.candidates.useQuery({ q: searched }, { enabled: searched.length >= 2 });
+  const add = useAddStaffPick({
     onSuccess: () => {
       toast({ title: 'Pick added', description: 'It shows on the home page now.' });
-      setNote('');
-      onAdded();
-      void candidates.refetch();
+      form.setValue('note', '');
     },
     onError: failed('Pick not added'),
   });
@@ -216,29 +194,15 @@ function AddPick({ onAdded }: { onAdded: () => void }) {
       </h2>
       <form
         className="mt-3 grid gap-3 sm:grid-cols-[2fr_2fr_auto] sm:items-end"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setSearched(q.trim());
-        }}
+        onSubmit={form.handleSubmit(({ q }) => setSearched(q.trim()))}
       >
         <div className="flex flex-col gap-1">
           <Label htmlFor="pick-search">Listing on sale</Label>
-          <Input
-            id="pick-search"
-            value={q}
-            onChange={(event) => setQ(event.target.value)}
-            placeholder="Title or author"
-          />
+          <Input id="pick-search" {...form.register('q')} placeholder="Title or author" />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="pick-note">Note (optional)</Label>
-          <Input
-            id="pick-note"
-            value={note}
-            maxLength={280}
-            onChange={(event) => setNote(event.target.value)}
-            placeholder="Why staff love it"
-          />
+          <Input id="pick-note" maxLength={280} {...form.register('note')} placeholder="Why staff love it" />
         </div>
         <Button type="submit" variant="outline">
           <Search aria-hidden="true" />
@@ -246,42 +210,47 @@ function AddPick({ onAdded }: { onAdded: () => void }) {
         </Button>
       </form>
       {searched.length >= 2 ? (
-        candidates.isPending ? (
-          <p className="mt-3 text-sm text-ink-muted">Searching…</p>
-        ) : candidates.isError ? (
-          <p className="mt-3 text-sm text-destructive">{apiErrorMessage(candidates.error)}</p>
-        ) : candidates.data.length === 0 ? (
-          <p className="mt-3 text-sm text-ink-muted" data-testid="pick-candidates-empty">
-            No listing on sale matches “{searched}” (picks already chosen are left out).
-          </p>
-        ) : (
-          <ul className="mt-3 flex flex-col divide-y divide-line" data-testid="pick-candidates">
-            {candidates.data.map((candidate) => (
-              <li
-                key={candidate.listingId}
-                className="flex items-center justify-between gap-3 py-2"
-                data-testid="pick-candidate"
-              >
-                <span className="min-w-0">
-                  <span className="font-semibold">{candidate.title}</span>{' '}
-                  <span className="text-sm text-ink-muted">
-                    {candidate.authors.join(', ')} ·{' '}
-                    {candidate.priceMinor === null ? '—' : formatPence(candidate.priceMinor)} ·{' '}
-                    {candidate.sellerName}
-                  </span>
-                </span>
-                <Button
-                  size="sm"
-                  onClick={() => add.mutate({ listingId: candidate.listingId, note })}
-                  disabled={add.isPending}
+        <QueryView
+          query={candidates}
+          pending={<p className="mt-3 text-sm text-ink-muted">Searching…</p>}
+          error={(message) => <p className="mt-3 text-sm text-destructive">{message}</p>}
+          empty={
+            <p className="mt-3 text-sm text-ink-muted" data-testid="pick-candidates-empty">
+              No listing on sale matches “{searched}” (picks already chosen are left out).
+            </p>
+          }
+        >
+          {(data) => (
+            <ul className="mt-3 flex flex-col divide-y divide-line" data-testid="pick-candidates">
+              {data.map((candidate) => (
+                <li
+                  key={candidate.listingId}
+                  className="flex items-center justify-between gap-3 py-2"
+                  data-testid="pick-candidate"
                 >
-                  <Plus aria-hidden="true" />
-                  Add
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )
+                  <span className="min-w-0">
+                    <span className="font-semibold">{candidate.title}</span>{' '}
+                    <span className="text-sm text-ink-muted">
+                      {candidate.authors.join(', ')} ·{' '}
+                      {candidate.priceMinor === null ? '—' : formatPence(candidate.priceMinor)} ·{' '}
+                      {candidate.sellerName}
+                    </span>
+                  </span>
+                  <Button
+                    size="sm"
+                    onClick={() =>
+                      add.mutate({ listingId: candidate.listingId, note: form.getValues('note') })
+                    }
+                    disabled={add.isPending}
+                  >
+                    <Plus aria-hidden="true" />
+                    Add
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryView>
       ) : null}
     </section>
   );

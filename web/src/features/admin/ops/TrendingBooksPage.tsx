@@ -9,33 +9,28 @@ import { EyeOff, Pin, Undo2 } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
+import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { AdminPageFrame, EmptyState, formatDateTime, LoadingLine } from './AdminPageFrame.tsx';
+import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
+import { useClearTrendingOverride, useSetTrendingOverride } from './trending/hooks.ts';
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
 
 export function TrendingBooksPage() {
-  const utils = trpc.useUtils();
-  const board = trpc.discovery.staff.trending.board.useQuery();
-  const refresh = () => {
-    void utils.discovery.staff.trending.invalidate();
-    void utils.discovery.public.invalidate();
-  };
-  const set = trpc.discovery.staff.trending.set.useMutation({
+  const board = trpc.staffTrending.board.useQuery();
+  const set = useSetTrendingOverride({
     onSuccess: (_data, input) =>
       toast(
         input.mode === 'pin'
           ? { title: 'Pinned to trending', description: 'It now shows at the top of /trending.' }
           : { title: 'Hidden from trending', description: 'The book no longer shows on /trending.' },
       ),
-    onSettled: refresh,
     onError: failed('Trending not changed'),
   });
-  const clear = trpc.discovery.staff.trending.clear.useMutation({
+  const clear = useClearTrendingOverride({
     onSuccess: () => toast({ title: 'Override removed', description: 'Trending computes its place again.' }),
-    onSettled: refresh,
     onError: failed('Override not removed'),
   });
   const busy = set.isPending || clear.isPending;
@@ -51,122 +46,120 @@ export function TrendingBooksPage() {
         </Button>
       }
     >
-      {board.isError ? (
-        <EmptyState>{apiErrorMessage(board.error)}</EmptyState>
-      ) : board.isPending ? (
-        <LoadingLine>Loading trending books…</LoadingLine>
-      ) : (
-        <>
-          <section className="flex flex-col gap-3" aria-labelledby="trending-list-title">
-            <h2 id="trending-list-title" className="text-xl font-semibold">
-              The public list
-            </h2>
-            {board.data.list.length === 0 ? (
-              <EmptyState testId="trending-empty">
-                Nothing is trending: no book on sale was viewed, saved or sold in the last 14 days.
-              </EmptyState>
-            ) : (
-              <ol className="flex flex-col gap-2" data-testid="trending-list" aria-busy={busy}>
-                {board.data.list.map((card, index) => (
-                  <li
-                    key={card.id}
-                    data-testid="trending-item"
-                    data-listing={card.id}
-                    className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-center"
-                  >
-                    <span className="font-serif text-2xl font-semibold text-ink-muted tabular-nums">
-                      {index + 1}
-                    </span>
-                    <div className="min-w-0 flex-1">
-                      <p className="font-semibold">
-                        <Link to={`/listing/${card.slug}`} className="hover:underline">
-                          {card.title}
-                        </Link>
-                        {card.pinned ? (
-                          <span className="ml-2 rounded bg-brand/10 px-1.5 py-0.5 text-xs font-semibold text-brand">
-                            Pinned
-                          </span>
-                        ) : null}
-                      </p>
-                      <p className="text-sm text-ink-muted">
-                        {card.authors.join(', ')} · {formatPence(card.priceMinor)}
-                      </p>
-                    </div>
-                    <div className="flex gap-2">
-                      {card.pinned ? null : (
+      <QueryView query={board} pending="Loading trending books…">
+        {(data) => (
+          <>
+            <section className="flex flex-col gap-3" aria-labelledby="trending-list-title">
+              <h2 id="trending-list-title" className="text-xl font-semibold">
+                The public list
+              </h2>
+              {data.list.length === 0 ? (
+                <EmptyState testId="trending-empty">
+                  Nothing is trending: no book on sale was viewed, saved or sold in the last 14 days.
+                </EmptyState>
+              ) : (
+                <ol className="flex flex-col gap-2" data-testid="trending-list" aria-busy={busy}>
+                  {data.list.map((card, index) => (
+                    <li
+                      key={card.id}
+                      data-testid="trending-item"
+                      data-listing={card.id}
+                      className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4 sm:flex-row sm:items-center"
+                    >
+                      <span className="font-serif text-2xl font-semibold text-ink-muted tabular-nums">
+                        {index + 1}
+                      </span>
+                      <div className="min-w-0 flex-1">
+                        <p className="font-semibold">
+                          <Link to={`/listing/${card.slug}`} className="hover:underline">
+                            {card.title}
+                          </Link>
+                          {card.pinned ? (
+                            <span className="ml-2 rounded bg-brand/10 px-1.5 py-0.5 text-xs font-semibold text-brand">
+                              Pinned
+                            </span>
+                          ) : null}
+                        </p>
+                        <p className="text-sm text-ink-muted">
+                          {card.authors.join(', ')} · {formatPence(card.priceMinor)}
+                        </p>
+                      </div>
+                      <div className="flex gap-2">
+                        {card.pinned ? null : (
+                          <Button
+                            variant="outline"
+                            size="sm"
+                            aria-label={`Pin ${card.title}`}
+                            disabled={busy}
+                            onClick={() => set.mutate({ listingId: card.id, mode: 'pin' })}
+                          >
+                            <Pin aria-hidden="true" /> Pin
+                          </Button>
+                        )}
                         <Button
                           variant="outline"
                           size="sm"
-                          aria-label={`Pin ${card.title}`}
+                          aria-label={`Hide ${card.title}`}
                           disabled={busy}
-                          onClick={() => set.mutate({ listingId: card.id, mode: 'pin' })}
+                          onClick={() => set.mutate({ listingId: card.id, mode: 'hide' })}
                         >
-                          <Pin aria-hidden="true" /> Pin
+                          <EyeOff aria-hidden="true" /> Hide
                         </Button>
-                      )}
+                      </div>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </section>
+
+            <section className="flex flex-col gap-3" aria-labelledby="trending-overrides-title">
+              <h2 id="trending-overrides-title" className="text-xl font-semibold">
+                Pinned and hidden
+              </h2>
+              {data.overrides.length === 0 ? (
+                <EmptyState testId="trending-overrides-empty">
+                  Nothing pinned or hidden: the list is as computed.
+                </EmptyState>
+              ) : (
+                <ul className="flex flex-col gap-2" data-testid="trending-overrides">
+                  {data.overrides.map((row) => (
+                    <li
+                      key={row.listingId}
+                      data-testid="trending-override"
+                      data-mode={row.mode}
+                      className="flex flex-col gap-2 rounded-xl border border-line bg-paper p-3 sm:flex-row sm:items-center sm:justify-between"
+                    >
+                      <div className="min-w-0">
+                        <p className="font-semibold">
+                          {row.mode === 'pin' ? 'Pinned: ' : 'Hidden: '}
+                          {row.title}
+                          {row.mode === 'pin' && row.status !== 'active' ? (
+                            <span className="ml-2 rounded bg-destructive/10 px-1.5 py-0.5 text-xs font-semibold text-destructive">
+                              {row.status}: not shown
+                            </span>
+                          ) : null}
+                        </p>
+                        <p className="text-sm text-ink-muted break-all">
+                          {row.setBy ?? 'A former staff member'} · {formatDateTime(row.createdAt)}
+                        </p>
+                      </div>
                       <Button
                         variant="outline"
                         size="sm"
-                        aria-label={`Hide ${card.title}`}
+                        aria-label={`${row.mode === 'pin' ? 'Unpin' : 'Unhide'} ${row.title}`}
                         disabled={busy}
-                        onClick={() => set.mutate({ listingId: card.id, mode: 'hide' })}
+                        onClick={() => clear.mutate({ listingId: row.listingId })}
                       >
-                        <EyeOff aria-hidden="true" /> Hide
+                        <Undo2 aria-hidden="true" /> {row.mode === 'pin' ? 'Unpin' : 'Unhide'}
                       </Button>
-                    </div>
-                  </li>
-                ))}
-              </ol>
-            )}
-          </section>
-
-          <section className="flex flex-col gap-3" aria-labelledby="trending-overrides-title">
-            <h2 id="trending-overrides-title" className="text-xl font-semibold">
-              Pinned and hidden
-            </h2>
-            {board.data.overrides.length === 0 ? (
-              <EmptyState testId="trending-overrides-empty">
-                Nothing pinned or hidden: the list is as computed.
-              </EmptyState>
-            ) : (
-              <ul className="flex flex-col gap-2" data-testid="trending-overrides">
-                {board.data.overrides.map((row) => (
-                  <li
-                    key={row.listingId}
-                    data-testid="trending-override"
-                    data-mode={row.mode}
-                    className="flex flex-col gap-2 rounded-xl border border-line bg-paper p-3 sm:flex-row sm:items-center sm:justify-between"
-                  >
-                    <div className="min-w-0">
-                      <p className="font-semibold">
-                        {row.mode === 'pin' ? 'Pinned: ' : 'Hidden: '}
-                        {row.title}
-                        {row.mode === 'pin' && row.status !== 'active' ? (
-                          <span className="ml-2 rounded bg-destructive/10 px-1.5 py-0.5 text-xs font-semibold text-destructive">
-                            {row.status}: not shown
-                          </span>
-                        ) : null}
-                      </p>
-                      <p className="text-sm text-ink-muted break-all">
-                        {row.setBy ?? 'A former staff member'} · {formatDateTime(row.createdAt)}
-                      </p>
-                    </div>
-                    <Button
-                      variant="outline"
-                      size="sm"
-                      aria-label={`${row.mode === 'pin' ? 'Unpin' : 'Unhide'} ${row.title}`}
-                      disabled={busy}
-                      onClick={() => clear.mutate({ listingId: row.listingId })}
-                    >
-                      <Undo2 aria-hidden="true" /> {row.mode === 'pin' ? 'Unpin' : 'Unhide'}
-                    </Button>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
-        </>
-      )}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          </>
+        )}
+      </QueryView>
     </AdminPageFrame>
   );
 }

@@ -19,7 +19,7 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): La
 const PAGES: [string[], LazyPage][] = [
   [['charities'], page(() => import('../../charity/AdminCharitiesPage.tsx'), (m) => m.AdminCharitiesPage)],
   [['disputes'], page(() => import('../DisputesPage.tsx'), (m) => m.DisputesPage)],
-  [['shipping-disputes'], page(() => import('../DisputesPage.tsx'), (m) => m.ShippingDisputesPage)],
+  [['shipping-disputes'], page(() => import('../ShippingDisputesPage.tsx'), (m) => m.ShippingDisputesPage)],
   [['audit'], page(() => import('./AuditPage.tsx'), (m) => m.AuditPage)],
   [['emails', 'email-templates'], page(() => import('./EmailsPage.tsx'), (m) => m.EmailsPage)],
   [['settings', 'flags'], page(() => import('./SettingsPage.tsx'), (m) => m.SettingsPage)],
@@ -28,7 +28,7 @@ const PAGES: [string[], LazyPage][] = [
   [['users'], page(() => import('./UsersPage.tsx'), (m) => m.UsersPage)],
   [['listings'], page(() => import('./ListingsPage.tsx'), (m) => m.ListingsPage)],
   [['orders'], page(() => import('./OrdersPage.tsx'), (m) => m.OrdersPage)],
-  [['payments'], page(() => import('./OrdersPage.tsx'), (m) => m.PaymentsPage)],
+  [['payments'], page(() => import('./PaymentsPage.tsx'), (m) => m.PaymentsPage)],
   [['revenue'], page(() => import('./RevenuePage.tsx'), (m) => m.RevenuePage)],
   [['logs'], page(() => import('./LogsPage.tsx'), (m) => m.LogsPage)],
   [['refunds'], page(() => import('./RefundsPage.tsx'), (m) => m.RefundsPage)],

@@ -1,0 +1,18 @@
+/** The staff order actions, each with the caches it changes: pages never invalidate by hand. */
+import { trpc } from '../../../../lib/trpc.ts';
+
+type RefundOptions = Parameters<typeof trpc.staffOrders.refund.useMutation>[0];
+
+/** Refund an order (in full or in part): afterwards its page, the order lists and the dashboard's figures reload. */
+export function useRefundOrder(orderId: string, options: RefundOptions = {}) {
+  const utils = trpc.useUtils();
+  return trpc.staffOrders.refund.useMutation({
+    ...options,
+    onSuccess: (...args) => {
+      void utils.disputes.order.invalidate({ orderId });
+      void utils.staffOrders.invalidate();
+      void utils.admin.metrics.invalidate();
+      return options.onSuccess?.(...args);
+    },
+  });
+}
