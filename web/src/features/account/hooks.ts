@@ -2,21 +2,21 @@
 import { trpc } from '../../lib/trpc.ts';
 
 export function useApiTokens() {
-  return trpc.apiTokens.list.useQuery();
+  return trpc.account.apiTokens.list.useQuery();
 }
 
 /** Creates a token; the list is read again once it exists. */
 export function useCreateApiToken() {
   const utils = trpc.useUtils();
-  return trpc.apiTokens.create.useMutation({
-    onSuccess: () => utils.apiTokens.list.invalidate(),
+  return trpc.account.apiTokens.create.useMutation({
+    onSuccess: () => utils.account.apiTokens.list.invalidate(),
   });
 }
 
 /** Revokes a token; the list is read again once it is revoked. */
 export function useRevokeApiToken() {
   const utils = trpc.useUtils();
-  return trpc.apiTokens.revoke.useMutation({
-    onSuccess: () => utils.apiTokens.list.invalidate(),
+  return trpc.account.apiTokens.revoke.useMutation({
+    onSuccess: () => utils.account.apiTokens.list.invalidate(),
   });
 }

@@ -37,7 +37,10 @@ export function ListingOffer({ listing }: { listing: ListingDetail }) {
 }
 
 function BuyerOffer({ listing }: { listing: ListingDetail }) {
-  const threads = trpc.offers.list.useQuery({ role: 'buyer', listingId: listing.id }, { staleTime: 0 });
+  const threads = trpc.offers.member.list.useQuery(
+    { role: 'buyer', listingId: listing.id },
+    { staleTime: 0 },
+  );
   const [open, setOpen] = useState(false);
   if (threads.isPending || threads.isError) return null;
   const thread = threads.data[0];

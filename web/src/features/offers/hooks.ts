@@ -14,28 +14,30 @@ type Options<K extends 'make' | 'respond' | 'withdraw' | 'counter'> = Parameters
 function useRefreshOffers() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.offers.list.invalidate();
-    void utils.listings.invalidate();
+    void utils.offers.member.list.invalidate();
+    void utils.listings.public.invalidate();
   };
 }
 
 /** A buyer's opening offer on a listing. */
 export function useMakeOffer(options: Options<'make'> = {}) {
   const utils = trpc.useUtils();
-  return trpc.offers.make.useMutation(thenRefresh(options, () => void utils.offers.list.invalidate()));
+  return trpc.offers.member.make.useMutation(
+    thenRefresh(options, () => void utils.offers.member.list.invalidate()),
+  );
 }
 
 /** Accept or decline. A refusal reads the lists again too: the offer may have moved on. */
 export function useRespondToOffer(options: Options<'respond'> = {}) {
-  return trpc.offers.respond.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
+  return trpc.offers.member.respond.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
 }
 
 /** The buyer withdraws their offer. A refusal reads the lists again too. */
 export function useWithdrawOffer(options: Options<'withdraw'> = {}) {
-  return trpc.offers.withdraw.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
+  return trpc.offers.member.withdraw.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
 }
 
 /** A counter-offer. */
 export function useCounterOffer(options: Options<'counter'> = {}) {
-  return trpc.offers.counter.useMutation(thenRefresh(options, useRefreshOffers()));
+  return trpc.offers.member.counter.useMutation(thenRefresh(options, useRefreshOffers()));
 }

@@ -31,7 +31,7 @@ import { ORDER_PAGES } from './order-pages.ts';
 export function OrderDetail({ party: role }: { party: OrderRole }) {
   const { orderId = '' } = useParams();
   const valid = isRouteId(orderId);
-  const order = trpc.orders.get.useQuery(
+  const order = trpc.orders.member.get.useQuery(
     { orderId },
     { enabled: valid, staleTime: 0, retry: (count, error) => !isNotFound(error) && count < 1 },
   );

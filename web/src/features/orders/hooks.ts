@@ -10,8 +10,8 @@ import { trpc } from '../../lib/trpc.ts';
 export function useRefreshOrders() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.orders.invalidate();
-    void utils.offers.invalidate();
+    void utils.orders.member.invalidate();
+    void utils.offers.member.invalidate();
   };
 }
 
@@ -21,30 +21,30 @@ type Options<
 
 /** The seller posts it: carrier and tracking reference. */
 export function useDispatchOrder(options: Options<'dispatch'> = {}) {
-  return trpc.orders.dispatch.useMutation(thenRefresh(options, useRefreshOrders()));
+  return trpc.orders.member.dispatch.useMutation(thenRefresh(options, useRefreshOrders()));
 }
 
 /** The seller cannot send it: the order is cancelled and the buyer refunded. */
 export function useCancelOrder(options: Options<'cancel'> = {}) {
-  return trpc.orders.cancel.useMutation(thenRefresh(options, useRefreshOrders()));
+  return trpc.orders.member.cancel.useMutation(thenRefresh(options, useRefreshOrders()));
 }
 
 /** The buyer says it arrived. A refusal also reads the order again (it may have moved on). */
 export function useMarkArrived(options: Options<'markArrived'> = {}) {
-  return trpc.orders.markArrived.useMutation(thenRefresh(options, useRefreshOrders(), 'onSettled'));
+  return trpc.orders.member.markArrived.useMutation(thenRefresh(options, useRefreshOrders(), 'onSettled'));
 }
 
 /** The buyer says everything is OK: the order completes and the seller is paid. */
 export function useConfirmOrder(options: Options<'confirm'> = {}) {
-  return trpc.orders.confirm.useMutation(thenRefresh(options, useRefreshOrders()));
+  return trpc.orders.member.confirm.useMutation(thenRefresh(options, useRefreshOrders()));
 }
 
 /** The buyer reports a problem (not as described, or not arrived). */
 export function useReportOrderProblem(options: Options<'reportProblem'> = {}) {
-  return trpc.orders.reportProblem.useMutation(thenRefresh(options, useRefreshOrders()));
+  return trpc.orders.member.reportProblem.useMutation(thenRefresh(options, useRefreshOrders()));
 }
 
 /** The buyer withdraws their report: the order completes. */
 export function useWithdrawOrderReport(options: Options<'withdrawReport'> = {}) {
-  return trpc.orders.withdrawReport.useMutation(thenRefresh(options, useRefreshOrders()));
+  return trpc.orders.member.withdrawReport.useMutation(thenRefresh(options, useRefreshOrders()));
 }

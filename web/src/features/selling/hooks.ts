@@ -17,22 +17,28 @@ const toast = { onError: (error: { message: string }) => notify.error(apiErrorMe
 function useRefreshListings() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.selling.invalidate();
-    void utils.listings.invalidate();
+    void utils.listings.selling.invalidate();
+    void utils.listings.public.invalidate();
   };
 }
 
 /** Takes listings off sale. */
 export function useWithdrawListings(options: Options<'withdraw'> = {}) {
-  return trpc.selling.withdraw.useMutation(thenRefresh({ ...toast, ...options }, useRefreshListings()));
+  return trpc.listings.selling.withdraw.useMutation(
+    thenRefresh({ ...toast, ...options }, useRefreshListings()),
+  );
 }
 
 /** Puts a withdrawn listing back on sale. */
 export function useRelistListing(options: Options<'relist'> = {}) {
-  return trpc.selling.relist.useMutation(thenRefresh({ ...toast, ...options }, useRefreshListings()));
+  return trpc.listings.selling.relist.useMutation(
+    thenRefresh({ ...toast, ...options }, useRefreshListings()),
+  );
 }
 
 /** Deletes a draft and its photos. */
 export function useDeleteDraft(options: Options<'deleteDraft'> = {}) {
-  return trpc.selling.deleteDraft.useMutation(thenRefresh({ ...toast, ...options }, useRefreshListings()));
+  return trpc.listings.selling.deleteDraft.useMutation(
+    thenRefresh({ ...toast, ...options }, useRefreshListings()),
+  );
 }

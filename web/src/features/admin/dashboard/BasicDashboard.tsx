@@ -98,7 +98,7 @@ export function PeriodSelector({
 }
 
 export function Metrics({ period }: { period: AdminPeriod }) {
-  const metrics = trpc.admin.metrics.useQuery(
+  const metrics = trpc.staff.dashboard.metrics.useQuery(
     { period },
     { placeholderData: keepPreviousData, meta: { sessionExpiredAlert: SESSION_EXPIRED_ALERT } },
   );
@@ -195,5 +195,5 @@ function MetricCard({
 
 /**
  * Work waiting for staff, beside the spec's three cards (which stay as the spec fixes them,
- * from `admin.metrics`): charity applications to review (`charities.waitingCount`).
+ * from `staff.dashboard.metrics`): charity applications to review (`charities.waitingCount`).
  */

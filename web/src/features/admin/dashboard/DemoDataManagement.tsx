@@ -45,7 +45,7 @@ export function DemoDataManagement() {
     onSuccess: (result) => toast({ title: 'Reset and seeded', description: seedSummary(result) }),
     onError: onSeedError,
   });
-  const access = trpc.admin.access.useQuery();
+  const access = trpc.staff.dashboard.access.useQuery();
   const [cleanupOpen, setCleanupOpen] = useState(false);
   const cleanup = useCleanupListings({
     onSuccess: (result) => toast({ title: 'Cleanup complete', description: cleanupSummary(result) }),

@@ -3,24 +3,24 @@ import { thenRefresh } from '../../../kit/mutations.ts';
 import { trpc } from '../../../lib/trpc.ts';
 
 /** Seed (or reset and seed) the demo data. */
-export function useSeedDemoData(options: Parameters<typeof trpc.admin.seed.useMutation>[0] = {}) {
+export function useSeedDemoData(options: Parameters<typeof trpc.staff.dashboard.seed.useMutation>[0] = {}) {
   const utils = trpc.useUtils();
-  return trpc.admin.seed.useMutation(
-    thenRefresh(options, () => void utils.admin.metrics.invalidate(), 'onSettled'),
+  return trpc.staff.dashboard.seed.useMutation(
+    thenRefresh(options, () => void utils.staff.dashboard.metrics.invalidate(), 'onSettled'),
   );
 }
 
 /** Run the listings cleanup; the figures and the cleanup preview reload. */
 export function useCleanupListings(
-  options: Parameters<typeof trpc.admin.cleanupListings.useMutation>[0] = {},
+  options: Parameters<typeof trpc.staff.dashboard.cleanupListings.useMutation>[0] = {},
 ) {
   const utils = trpc.useUtils();
-  return trpc.admin.cleanupListings.useMutation(
+  return trpc.staff.dashboard.cleanupListings.useMutation(
     thenRefresh(
       options,
       () => {
-        void utils.admin.metrics.invalidate();
-        void utils.admin.cleanupPreview.invalidate();
+        void utils.staff.dashboard.metrics.invalidate();
+        void utils.staff.dashboard.cleanupPreview.invalidate();
       },
       'onSettled',
     ),

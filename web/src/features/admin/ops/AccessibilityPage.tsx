@@ -135,7 +135,7 @@ export function AccessibilityPage() {
 }
 
 function StatementEditor() {
-  const statement = trpc.accessibility.statement.useQuery();
+  const statement = trpc.staff.accessibility.statement.useQuery();
   // The form follows the saved statement: filled when it loads, and again after each save.
   const form = useForm({
     values: statement.data

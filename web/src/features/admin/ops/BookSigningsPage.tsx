@@ -15,7 +15,7 @@ import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { useCreateSigning, useSetSigningPublished, useUpdateSigning } from './book-signings/hooks.ts';
 
-type Signing = RouterOutputs['bookSignings']['list'][number];
+type Signing = RouterOutputs['discovery']['staff']['bookSignings']['list'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -28,7 +28,7 @@ function toLocalInput(iso: string): string {
 }
 
 export function BookSigningsPage() {
-  const signings = trpc.bookSignings.list.useQuery();
+  const signings = trpc.discovery.staff.bookSignings.list.useQuery();
   const [editing, setEditing] = useState<string | null>(null);
   const publish = useSetSigningPublished({
     onSuccess: (_data, input) => toast({ title: input.published ? 'Event published' : 'Event unpublished' }),

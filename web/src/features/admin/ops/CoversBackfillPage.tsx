@@ -17,7 +17,7 @@ import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { useStartCoversBackfill } from './covers-backfill/hooks.ts';
 
-type Outputs = RouterOutputs['coversBackfill'];
+type Outputs = RouterOutputs['catalogue']['covers'];
 type Run = Outputs['overview']['runs'][number];
 type Outcome = NonNullable<Outputs['run']['items'][number]['outcome']>;
 
@@ -44,9 +44,9 @@ export function runSummary(run: Pick<Run, 'found' | 'checked' | 'noIsbn' | 'erro
 }
 
 export function CoversBackfillPage() {
-  const access = trpc.admin.access.useQuery();
+  const access = trpc.staff.dashboard.access.useQuery();
   // While a run is going, the list and the runs follow it (the report polls on its own).
-  const overview = trpc.coversBackfill.overview.useQuery(undefined, {
+  const overview = trpc.catalogue.covers.overview.useQuery(undefined, {
     staleTime: 0,
     refetchInterval: (query) =>
       query.state.data?.runs.some((run) => run.status === 'running') ? 1500 : false,
@@ -217,7 +217,7 @@ export function CoversBackfillPage() {
 }
 
 function RunReport({ runId }: { runId: string }) {
-  const run = trpc.coversBackfill.run.useQuery(
+  const run = trpc.catalogue.covers.run.useQuery(
     { runId },
     { refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false), staleTime: 0 },
   );

@@ -22,8 +22,8 @@ import {
 import { useResetEmailTemplate, useUpdateEmailTemplate } from './emails/hooks.ts';
 
 export function EmailsPage() {
-  const templates = trpc.emailTemplates.list.useQuery();
-  const access = trpc.admin.access.useQuery();
+  const templates = trpc.staff.emailTemplates.list.useQuery();
+  const access = trpc.staff.dashboard.access.useQuery();
   const [params, setParams] = useSearchParams();
   const selectedKey = params.get('template') ?? templates.data?.[0]?.key;
   const selected = templates.data?.find((template) => template.key === selectedKey);
@@ -56,8 +56,8 @@ export function EmailsPage() {
   );
 }
 
-type Template = RouterOutputs['emailTemplates']['list'][number];
-type TemplateKey = RouterInputs['emailTemplates']['reset']['key'];
+type Template = RouterOutputs['staff']['emailTemplates']['list'][number];
+type TemplateKey = RouterInputs['staff']['emailTemplates']['reset']['key'];
 
 function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: boolean }) {
   const utils = trpc.useUtils();
@@ -75,7 +75,7 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
     problem,
     previewing,
     show: showPreview,
-  } = useTemplatePreview(() => utils.emailTemplates.preview.fetch(edit));
+  } = useTemplatePreview(() => utils.staff.emailTemplates.preview.fetch(edit));
 
   const fail = (title: string) => (error: unknown) =>
     toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -97,7 +97,7 @@ function TemplateEditor({ template, isAdmin }: { template: Template; isAdmin: bo
     },
     onError: fail('Template not reset'),
   });
-  const sendTest = trpc.emailTemplates.sendTest.useMutation({
+  const sendTest = trpc.staff.emailTemplates.sendTest.useMutation({
     onSuccess: (result) =>
       toast({ title: 'Test email sent', description: `“${result.subject}” went to ${result.to}.` }),
     onError: fail('Test email not sent'),

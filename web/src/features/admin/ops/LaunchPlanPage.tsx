@@ -22,7 +22,7 @@ const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
 
 export function LaunchPlanPage() {
-  const items = trpc.launchPlan.list.useQuery();
+  const items = trpc.staff.launchPlan.list.useQuery();
   const setDone = useSetLaunchItemDone({
     onError: failed('Item not updated'),
   });

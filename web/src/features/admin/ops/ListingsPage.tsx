@@ -37,7 +37,7 @@ export function ListingsPage() {
   const status = (STATUSES as readonly string[]).includes(filter.status)
     ? (filter.status as Status)
     : undefined;
-  const listings = trpc.staffListings.search.useQuery(
+  const listings = trpc.listings.staff.search.useQuery(
     {
       ...(filter.q ? { q: filter.q } : {}),
       ...(filter.seller ? { seller: filter.seller } : {}),

@@ -22,7 +22,7 @@ import { cn } from '../../../lib/utils.ts';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { useCreatePromotion, useSetPromotionActive, useUpdatePromotion } from './promotions/hooks.ts';
 
-type Promotion = RouterOutputs['promotions']['list'][number];
+type Promotion = RouterOutputs['money']['promotions']['list'][number];
 
 const STATUS: Record<Promotion['status'], { label: string; className: string }> = {
   live: { label: 'Live', className: 'bg-moss-soft text-moss' },
@@ -42,8 +42,8 @@ function discountOf(promotion: Pick<Promotion, 'kind' | 'percentOff' | 'amountOf
 }
 
 export function PromotionsPage() {
-  const promotions = trpc.promotions.list.useQuery();
-  const access = trpc.admin.access.useQuery();
+  const promotions = trpc.money.promotions.list.useQuery();
+  const access = trpc.staff.dashboard.access.useQuery();
   const isAdmin = access.data?.isAdmin ?? false;
   // null: closed; 'new': creating; otherwise the promotion being edited.
   const [editing, setEditing] = useState<Promotion | 'new' | null>(null);

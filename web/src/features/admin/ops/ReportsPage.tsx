@@ -21,7 +21,7 @@ import { StaffConversation } from '../../messages/StaffConversation.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime } from './AdminPageFrame.tsx';
 import { useActOnReport, useDismissReport } from './reports/hooks.ts';
 
-type Report = RouterOutputs['staffReports']['list'][number];
+type Report = RouterOutputs['reports']['staff']['list'][number];
 
 const STATUSES = [
   ['open', 'Open'],
@@ -47,7 +47,7 @@ export function ReportsPage() {
     kindParam === 'listing' || kindParam === 'offer_message' || kindParam === 'message'
       ? kindParam
       : undefined;
-  const reports = trpc.staffReports.list.useQuery(
+  const reports = trpc.reports.staff.list.useQuery(
     { status, ...(kind ? { kind } : {}) },
     { placeholderData: keepPreviousData },
   );

@@ -18,7 +18,7 @@ import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { AdminPageFrame, EmptyState } from './AdminPageFrame.tsx';
 import { useSetSeo } from './seo/hooks.ts';
 
-type Entry = RouterOutputs['seo']['list']['pages'][number];
+type Entry = RouterOutputs['staff']['seo']['list']['pages'][number];
 type Kind = 'page' | 'category';
 
 const TITLE_MAX = 70;
@@ -36,7 +36,7 @@ function defaults(kind: Kind, entry: Entry): { title: string; description: strin
 }
 
 export function SeoPage() {
-  const seo = trpc.seo.list.useQuery();
+  const seo = trpc.staff.seo.list.useQuery();
   return (
     <AdminPageFrame
       title="SEO"

@@ -27,7 +27,7 @@ const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
 
 export function StaffPicksPage() {
-  const picks = trpc.staffPicks.list.useQuery();
+  const picks = trpc.discovery.staff.picks.list.useQuery();
   const reorder = useReorderStaffPicks({
     onError: failed('Order not saved'),
   });
@@ -179,7 +179,10 @@ function PickNote({ listingId, note }: { listingId: string; note: string | null 
 function AddPick() {
   const form = useForm({ defaultValues: { q: '', note: '' } });
   const [searched, setSearched] = useState('');
-  const candidates = trpc.staffPicks.candidates.useQuery({ q: searched }, { enabled: searched.length >= 2 });
+  const candidates = trpc.discovery.staff.picks.candidates.useQuery(
+    { q: searched },
+    { enabled: searched.length >= 2 },
+  );
   const add = useAddStaffPick({
     onSuccess: () => {
       toast({ title: 'Pick added', description: 'It shows on the home page now.' });

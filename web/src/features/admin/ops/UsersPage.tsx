@@ -30,7 +30,7 @@ export function UsersPage() {
   const filters = useFilterParams(filterSchema);
   const { q, user: selected } = filters.values;
   const form = useForm({ values: { q } });
-  const people = trpc.users.search.useQuery(
+  const people = trpc.staff.users.search.useQuery(
     { ...(q ? { q } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );
@@ -113,7 +113,7 @@ function Badge({ children, tone = 'plain' }: { children: string; tone?: 'plain' 
 }
 
 function Person({ userId }: { userId: string }) {
-  const person = trpc.users.get.useQuery({ userId });
+  const person = trpc.staff.users.get.useQuery({ userId });
   const reasonForm = useForm({ defaultValues: { reason: '' } });
   const suspend = useSetSuspended(userId, {
     onSuccess: (result) => {

@@ -5,13 +5,13 @@ import { trpc } from '../../../../lib/trpc.ts';
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.accessibility.invalidate();
+    void utils.staff.accessibility.invalidate();
     void utils.pages.invalidate();
   };
 }
 
 export function useSaveStatement(
-  options: Parameters<typeof trpc.accessibility.saveStatement.useMutation>[0] = {},
+  options: Parameters<typeof trpc.staff.accessibility.saveStatement.useMutation>[0] = {},
 ) {
-  return trpc.accessibility.saveStatement.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.staff.accessibility.saveStatement.useMutation(thenRefresh(options, useRefresh()));
 }

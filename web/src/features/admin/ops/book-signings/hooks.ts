@@ -5,20 +5,26 @@ import { trpc } from '../../../../lib/trpc.ts';
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.bookSignings.invalidate();
+    void utils.discovery.staff.bookSignings.invalidate();
   };
 }
 
 export function useSetSigningPublished(
-  options: Parameters<typeof trpc.bookSignings.setPublished.useMutation>[0] = {},
+  options: Parameters<typeof trpc.discovery.staff.bookSignings.setPublished.useMutation>[0] = {},
 ) {
-  return trpc.bookSignings.setPublished.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+  return trpc.discovery.staff.bookSignings.setPublished.useMutation(
+    thenRefresh(options, useRefresh(), 'onSettled'),
+  );
 }
 
-export function useCreateSigning(options: Parameters<typeof trpc.bookSignings.create.useMutation>[0] = {}) {
-  return trpc.bookSignings.create.useMutation(thenRefresh(options, useRefresh()));
+export function useCreateSigning(
+  options: Parameters<typeof trpc.discovery.staff.bookSignings.create.useMutation>[0] = {},
+) {
+  return trpc.discovery.staff.bookSignings.create.useMutation(thenRefresh(options, useRefresh()));
 }
 
-export function useUpdateSigning(options: Parameters<typeof trpc.bookSignings.update.useMutation>[0] = {}) {
-  return trpc.bookSignings.update.useMutation(thenRefresh(options, useRefresh()));
+export function useUpdateSigning(
+  options: Parameters<typeof trpc.discovery.staff.bookSignings.update.useMutation>[0] = {},
+) {
+  return trpc.discovery.staff.bookSignings.update.useMutation(thenRefresh(options, useRefresh()));
 }

@@ -5,14 +5,14 @@ import { trpc } from '../../../../lib/trpc.ts';
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.staffBooks.invalidate();
+    void utils.catalogue.staff.invalidate();
   };
 }
 
-export function useUpdateBook(options: Parameters<typeof trpc.staffBooks.update.useMutation>[0] = {}) {
-  return trpc.staffBooks.update.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+export function useUpdateBook(options: Parameters<typeof trpc.catalogue.staff.update.useMutation>[0] = {}) {
+  return trpc.catalogue.staff.update.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }
 
-export function useMergeBooks(options: Parameters<typeof trpc.staffBooks.merge.useMutation>[0] = {}) {
-  return trpc.staffBooks.merge.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+export function useMergeBooks(options: Parameters<typeof trpc.catalogue.staff.merge.useMutation>[0] = {}) {
+  return trpc.catalogue.staff.merge.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }

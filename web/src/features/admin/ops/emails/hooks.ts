@@ -5,18 +5,18 @@ import { trpc } from '../../../../lib/trpc.ts';
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.emailTemplates.list.invalidate();
+    void utils.staff.emailTemplates.list.invalidate();
   };
 }
 
 export function useUpdateEmailTemplate(
-  options: Parameters<typeof trpc.emailTemplates.update.useMutation>[0] = {},
+  options: Parameters<typeof trpc.staff.emailTemplates.update.useMutation>[0] = {},
 ) {
-  return trpc.emailTemplates.update.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.staff.emailTemplates.update.useMutation(thenRefresh(options, useRefresh()));
 }
 
 export function useResetEmailTemplate(
-  options: Parameters<typeof trpc.emailTemplates.reset.useMutation>[0] = {},
+  options: Parameters<typeof trpc.staff.emailTemplates.reset.useMutation>[0] = {},
 ) {
-  return trpc.emailTemplates.reset.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.staff.emailTemplates.reset.useMutation(thenRefresh(options, useRefresh()));
 }

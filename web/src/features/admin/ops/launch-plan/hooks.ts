@@ -8,18 +8,18 @@ type Options<K extends 'add' | 'setDone' | 'reorder' | 'remove'> = Parameters<
 
 function useRefresh() {
   const utils = trpc.useUtils();
-  return () => void utils.launchPlan.invalidate();
+  return () => void utils.staff.launchPlan.invalidate();
 }
 
 export function useAddLaunchItem(options: Options<'add'> = {}) {
-  return trpc.launchPlan.add.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.staff.launchPlan.add.useMutation(thenRefresh(options, useRefresh()));
 }
 export function useSetLaunchItemDone(options: Options<'setDone'> = {}) {
-  return trpc.launchPlan.setDone.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+  return trpc.staff.launchPlan.setDone.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }
 export function useReorderLaunchPlan(options: Options<'reorder'> = {}) {
-  return trpc.launchPlan.reorder.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+  return trpc.staff.launchPlan.reorder.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }
 export function useRemoveLaunchItem(options: Options<'remove'> = {}) {
-  return trpc.launchPlan.remove.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+  return trpc.staff.launchPlan.remove.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }

@@ -5,12 +5,12 @@ import { trpc } from '../../../../lib/trpc.ts';
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.staffListings.search.invalidate();
+    void utils.listings.staff.search.invalidate();
   };
 }
 
 export function useSetListingRemoved(
-  options: Parameters<typeof trpc.staffListings.setRemoved.useMutation>[0] = {},
+  options: Parameters<typeof trpc.listings.staff.setRemoved.useMutation>[0] = {},
 ) {
-  return trpc.staffListings.setRemoved.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.listings.staff.setRemoved.useMutation(thenRefresh(options, useRefresh()));
 }

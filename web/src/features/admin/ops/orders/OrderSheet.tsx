@@ -25,7 +25,7 @@ export function OrderSheet({ orderId, onClose }: { orderId: string | null; onClo
 }
 
 function OrderView({ orderId }: { orderId: string }) {
-  const order = trpc.disputes.order.useQuery({ orderId }, { staleTime: 0 });
+  const order = trpc.orders.disputes.order.useQuery({ orderId }, { staleTime: 0 });
   return (
     <SheetContent side="right" className="w-full max-w-xl overflow-y-auto" data-testid="order-sheet">
       <QueryView

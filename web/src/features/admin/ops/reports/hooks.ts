@@ -7,18 +7,18 @@ import { trpc } from '../../../../lib/trpc.ts';
 
 function useRefresh() {
   const utils = trpc.useUtils();
-  return () => void utils.staffReports.invalidate();
+  return () => void utils.reports.staff.invalidate();
 }
 
-export function useDismissReport(options: Parameters<typeof trpc.staffReports.dismiss.useMutation>[0] = {}) {
-  return trpc.staffReports.dismiss.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+export function useDismissReport(options: Parameters<typeof trpc.reports.staff.dismiss.useMutation>[0] = {}) {
+  return trpc.reports.staff.dismiss.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }
 
-export function useActOnReport(options: Parameters<typeof trpc.staffReports.act.useMutation>[0] = {}) {
+export function useActOnReport(options: Parameters<typeof trpc.reports.staff.act.useMutation>[0] = {}) {
   const utils = trpc.useUtils();
-  return trpc.staffReports.act.useMutation(
+  return trpc.reports.staff.act.useMutation(
     thenRefresh(
-      thenRefresh(options, () => void utils.staffListings.invalidate()),
+      thenRefresh(options, () => void utils.listings.staff.invalidate()),
       useRefresh(),
       'onSettled',
     ),

@@ -5,12 +5,12 @@ import { trpc } from '../../../../lib/trpc.ts';
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.seo.invalidate();
+    void utils.staff.seo.invalidate();
     void utils.pages.invalidate();
-    void utils.discovery.invalidate();
+    void utils.discovery.public.invalidate();
   };
 }
 
-export function useSetSeo(options: Parameters<typeof trpc.seo.set.useMutation>[0] = {}) {
-  return trpc.seo.set.useMutation(thenRefresh(options, useRefresh()));
+export function useSetSeo(options: Parameters<typeof trpc.staff.seo.set.useMutation>[0] = {}) {
+  return trpc.staff.seo.set.useMutation(thenRefresh(options, useRefresh()));
 }

@@ -9,20 +9,20 @@ type Options<K extends 'add' | 'note' | 'reorder' | 'remove'> = Parameters<
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.staffPicks.invalidate();
-    void utils.discovery.invalidate();
+    void utils.discovery.staff.picks.invalidate();
+    void utils.discovery.public.invalidate();
   };
 }
 
 export function useAddStaffPick(options: Options<'add'> = {}) {
-  return trpc.staffPicks.add.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.discovery.staff.picks.add.useMutation(thenRefresh(options, useRefresh()));
 }
 export function useSetStaffPickNote(options: Options<'note'> = {}) {
-  return trpc.staffPicks.note.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.discovery.staff.picks.note.useMutation(thenRefresh(options, useRefresh()));
 }
 export function useReorderStaffPicks(options: Options<'reorder'> = {}) {
-  return trpc.staffPicks.reorder.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+  return trpc.discovery.staff.picks.reorder.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }
 export function useRemoveStaffPick(options: Options<'remove'> = {}) {
-  return trpc.staffPicks.remove.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+  return trpc.discovery.staff.picks.remove.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }

@@ -5,21 +5,21 @@ import { trpc } from '../../../../lib/trpc.ts';
 function useRefresh(userId: string) {
   const utils = trpc.useUtils();
   return () => {
-    void utils.users.search.invalidate();
-    void utils.users.get.invalidate({ userId });
+    void utils.staff.users.search.invalidate();
+    void utils.staff.users.get.invalidate({ userId });
   };
 }
 
 export function useSetSuspended(
   userId: string,
-  options: Parameters<typeof trpc.users.setSuspended.useMutation>[0] = {},
+  options: Parameters<typeof trpc.staff.users.setSuspended.useMutation>[0] = {},
 ) {
-  return trpc.users.setSuspended.useMutation(thenRefresh(options, useRefresh(userId)));
+  return trpc.staff.users.setSuspended.useMutation(thenRefresh(options, useRefresh(userId)));
 }
 
 export function useSetModerator(
   userId: string,
-  options: Parameters<typeof trpc.users.setModerator.useMutation>[0] = {},
+  options: Parameters<typeof trpc.staff.users.setModerator.useMutation>[0] = {},
 ) {
-  return trpc.users.setModerator.useMutation(thenRefresh(options, useRefresh(userId)));
+  return trpc.staff.users.setModerator.useMutation(thenRefresh(options, useRefresh(userId)));
 }
