@@ -7,7 +7,7 @@ import { thenRefresh } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 type Options<K extends 'make' | 'respond' | 'withdraw' | 'counter'> = Parameters<
-  (typeof trpc.offers)[K]['useMutation']
+  (typeof trpc.offers.member)[K]['useMutation']
 >[0];
 
 /** Reads the offer lists and the listings again. */

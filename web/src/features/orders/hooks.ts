@@ -17,7 +17,7 @@ export function useRefreshOrders() {
 
 type Options<
   K extends 'dispatch' | 'cancel' | 'markArrived' | 'confirm' | 'reportProblem' | 'withdrawReport',
-> = Parameters<(typeof trpc.orders)[K]['useMutation']>[0];
+> = Parameters<(typeof trpc.orders.member)[K]['useMutation']>[0];
 
 /** The seller posts it: carrier and tracking reference. */
 export function useDispatchOrder(options: Options<'dispatch'> = {}) {

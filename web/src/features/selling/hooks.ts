@@ -9,7 +9,7 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 type Options<K extends 'withdraw' | 'relist' | 'deleteDraft'> = Parameters<
-  (typeof trpc.selling)[K]['useMutation']
+  (typeof trpc.listings.selling)[K]['useMutation']
 >[0];
 
 const toast = { onError: (error: { message: string }) => notify.error(apiErrorMessage(error)) };

@@ -3,7 +3,7 @@ import { thenRefresh } from '../../../../kit/mutations.ts';
 import { trpc } from '../../../../lib/trpc.ts';
 
 type Options<K extends 'add' | 'setDone' | 'reorder' | 'remove'> = Parameters<
-  (typeof trpc.launchPlan)[K]['useMutation']
+  (typeof trpc.staff.launchPlan)[K]['useMutation']
 >[0];
 
 function useRefresh() {

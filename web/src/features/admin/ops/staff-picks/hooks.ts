@@ -3,7 +3,7 @@ import { thenRefresh } from '../../../../kit/mutations.ts';
 import { trpc } from '../../../../lib/trpc.ts';
 
 type Options<K extends 'add' | 'note' | 'reorder' | 'remove'> = Parameters<
-  (typeof trpc.staffPicks)[K]['useMutation']
+  (typeof trpc.discovery.staff.picks)[K]['useMutation']
 >[0];
 
 function useRefresh() {
