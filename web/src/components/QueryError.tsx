@@ -1,6 +1,20 @@
 import { AlertCircle, Loader2, RotateCw } from 'lucide-react';
 import { Button } from './ui/button.tsx';
 
+/** "Try again" for a failed load: spins and says so while the retry runs. */
+export function RetryButton({ onRetry, retrying = false }: { onRetry: () => void; retrying?: boolean }) {
+  return (
+    <Button variant="outline" onClick={onRetry} disabled={retrying}>
+      {retrying ? (
+        <Loader2 aria-hidden="true" className="motion-safe:animate-spin" />
+      ) : (
+        <RotateCw aria-hidden="true" />
+      )}
+      {retrying ? 'Trying again…' : 'Try again'}
+    </Button>
+  );
+}
+
 /** A failed load, said plainly, with a way to try again. */
 export function QueryError({
   what,
@@ -25,16 +39,7 @@ export function QueryError({
           <p className="mt-1 text-sm text-ink-muted">{message ?? 'Check your connection, then try again.'}</p>
         </div>
       </div>
-      {onRetry ? (
-        <Button variant="outline" onClick={onRetry} disabled={retrying}>
-          {retrying ? (
-            <Loader2 aria-hidden="true" className="motion-safe:animate-spin" />
-          ) : (
-            <RotateCw aria-hidden="true" />
-          )}
-          {retrying ? 'Trying again…' : 'Try again'}
-        </Button>
-      ) : null}
+      {onRetry ? <RetryButton onRetry={onRetry} retrying={retrying} /> : null}
     </div>
   );
 }

@@ -3,9 +3,8 @@
  * "Try again"), loading, empty, and the data. Pages pass what each state says; the data state is
  * a render prop that receives the loaded data, already narrowed to defined.
  */
-import { Loader2, RotateCw } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Button } from '../components/ui/button.tsx';
+import { RetryButton } from '../components/QueryError.tsx';
 import { apiErrorMessage } from '../lib/api-errors.ts';
 import { EmptyState, LoadingLine } from './feedback.tsx';
 
@@ -63,16 +62,7 @@ export function QueryFailed({
       data-testid="query-error"
     >
       <p className="text-ink">{message}</p>
-      {onRetry ? (
-        <Button variant="outline" onClick={onRetry} disabled={retrying}>
-          {retrying ? (
-            <Loader2 aria-hidden="true" className="motion-safe:animate-spin" />
-          ) : (
-            <RotateCw aria-hidden="true" />
-          )}
-          {retrying ? 'Trying again…' : 'Try again'}
-        </Button>
-      ) : null}
+      {onRetry ? <RetryButton onRetry={onRetry} retrying={retrying} /> : null}
     </div>
   );
 }
