@@ -291,16 +291,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       if (retryAfter !== undefined) res.header('retry-after', String(retryAfter));
       throw error.toTRPC();
     }
+    // Hosted Edge Functions verify a Supabase session token: an API-token caller (already
+    // checked by the procedure's access level) runs the same SQL in-process (decision 0014).
+    const functions =
+      auth.apiToken && services.functionsForApiTokens ? services.functionsForApiTokens : services.functions;
     const deps: Deps = {
       db: database.db,
       config,
       secrets,
       identity: services.identity,
       mailer: services.mailer,
-      // Hosted Edge Functions verify a Supabase session token: an API-token caller (already
-      // checked by the procedure's access level) runs the same SQL in-process (decision 0014).
-      functions:
-        auth.apiToken && services.functionsForApiTokens ? services.functionsForApiTokens : services.functions,
+      functions,
       payments: services.payments,
       storage: services.storage,
       bookLookup: services.bookLookup,
@@ -309,8 +310,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       origin: config.siteOrigin,
       log: (message, error) => req.log.error({ err: error }, message),
     };
-    const { origin: _origin, log: _log, ...flat } = deps;
-    return { ...flat, deps, auth, req, res };
+    // Made once per request (a batch shares it), as two literals of a fixed shape: no rest copy
+    // of deps (decision 0040). Middlewares that only check call next() without a new context.
+    return {
+      db: database.db,
+      config,
+      secrets,
+      identity: services.identity,
+      mailer: services.mailer,
+      functions,
+      payments: services.payments,
+      storage: services.storage,
+      bookLookup: services.bookLookup,
+      background,
+      realtime,
+      deps,
+      auth,
+      req,
+      res,
+    };
   }
 
   const trpcStats: TrpcPathStats = { path: config.trpcPath, lean: 0, stock: 0 };
