@@ -55,6 +55,7 @@ import { registerLoadShedding } from './http/load-shedding.ts';
 import { createPublicCache, isPublicCall } from './http/public-cache.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
+import { registerLeanTrpc, type TrpcPathStats } from './http/trpc-lean.ts';
 import { loggerOptions, logRequest } from './logger.ts';
 import { type AppRouter, appRouter } from './router.ts';
 import type { Secrets } from './secrets.ts';
@@ -93,6 +94,8 @@ declare module 'fastify' {
     realtime: RealtimeHub;
     /** Every route registered, with the access level it declares (the access matrix test). */
     doors: Door[];
+    /** Which path serves /trpc, and how many requests each answered (decision 0040). */
+    trpcPath: TrpcPathStats;
   }
 }
 
@@ -288,16 +291,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       if (retryAfter !== undefined) res.header('retry-after', String(retryAfter));
       throw error.toTRPC();
     }
+    // Hosted Edge Functions verify a Supabase session token: an API-token caller (already
+    // checked by the procedure's access level) runs the same SQL in-process (decision 0014).
+    const functions =
+      auth.apiToken && services.functionsForApiTokens ? services.functionsForApiTokens : services.functions;
     const deps: Deps = {
       db: database.db,
       config,
       secrets,
       identity: services.identity,
       mailer: services.mailer,
-      // Hosted Edge Functions verify a Supabase session token: an API-token caller (already
-      // checked by the procedure's access level) runs the same SQL in-process (decision 0014).
-      functions:
-        auth.apiToken && services.functionsForApiTokens ? services.functionsForApiTokens : services.functions,
+      functions,
       payments: services.payments,
       storage: services.storage,
       bookLookup: services.bookLookup,
@@ -306,10 +310,29 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       origin: config.siteOrigin,
       log: (message, error) => req.log.error({ err: error }, message),
     };
-    const { origin: _origin, log: _log, ...flat } = deps;
-    return { ...flat, deps, auth, req, res };
+    // Made once per request (a batch shares it), as two literals of a fixed shape: no rest copy
+    // of deps (decision 0040). Middlewares that only check call next() without a new context.
+    return {
+      db: database.db,
+      config,
+      secrets,
+      identity: services.identity,
+      mailer: services.mailer,
+      functions,
+      payments: services.payments,
+      storage: services.storage,
+      bookLookup: services.bookLookup,
+      background,
+      realtime,
+      deps,
+      auth,
+      req,
+      res,
+    };
   }
 
+  const trpcStats: TrpcPathStats = { path: config.trpcPath, lean: 0, stock: 0 };
+  app.decorate('trpcPath', trpcStats);
   await app.register(async (scope) => {
     scope.addHook('onRequest', csrfGuard(config));
     // Public catalogue reads may be kept by caches; every other answer is no-store.
@@ -322,18 +345,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     // Each procedure declares and checks its own level (trpc.ts, on the same checks).
     declareScopeAccess(scope, 'procedure');
-    await scope.register(fastifyTRPCPlugin, {
-      prefix: '/trpc',
-      trpcOptions: {
-        router: appRouter,
-        createContext: ({ req, res }) => createContext(req, res, true),
-        onError({ error, path: procedurePath, req }) {
-          if (error.code === 'INTERNAL_SERVER_ERROR') {
-            req.log.error({ err: error.cause ?? error, procedure: procedurePath }, 'tRPC error');
-          }
-        },
-      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
-    });
+    const trpcOptions = {
+      router: appRouter,
+      createContext: ({ req, res }) => createContext(req, res, true),
+      onError({ error, path: procedurePath, req }) {
+        if (error.code === 'INTERNAL_SERVER_ERROR') {
+          req.log.error({ err: error.cause ?? error, procedure: procedurePath }, 'tRPC error');
+        }
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'];
+    // The lean route by default (decision 0040); TRPC_PATH=stock serves tRPC's own plugin.
+    if (config.trpcPath === 'stock') {
+      await scope.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions });
+    } else {
+      await scope.register((trpcScope) => registerLeanTrpc(trpcScope, trpcOptions, trpcStats), {
+        prefix: '/trpc',
+      });
+    }
   });
 
   await registerPaymentRoutes(app, {

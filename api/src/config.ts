@@ -167,6 +167,10 @@ const envSchema = z
       emptyAsUndefined,
       z.string().min(20, 'must be the project service-role key').optional(),
     ),
+    TRPC_PATH: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['lean', 'stock'], 'must be lean or stock').default('lean'),
+    ),
     PUBLIC_CACHE_SECONDS: z.preprocess(
       emptyAsUndefined,
       z.coerce.number().int('must be a whole number').min(0).max(3600).optional(),
@@ -391,6 +395,11 @@ export interface AppConfig {
   /** Lifetime of cached public catalogue answers; 0 turns the cache off (the default in tests). */
   publicCacheSeconds: number;
   /**
+   * What serves /trpc (decision 0040): the lean route (http/trpc-lean.ts, the default) or
+   * tRPC's stock Fastify plugin (TRPC_PATH=stock), kept for comparison and as a way back.
+   */
+  trpcPath: 'lean' | 'stock';
+  /**
    * Where email goes (decision 0028): the dev mailbox (the outbox, read at /dev/mailbox; never
    * in production), an SMTP server, or Resend's API. `from` is MAIL_FROM.
    */
@@ -501,6 +510,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
           }
         : { provider: 'test' },
     publicCacheSeconds: env.PUBLIC_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 60),
+    trpcPath: env.TRPC_PATH,
     supabase:
       env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY
         ? {

@@ -102,15 +102,24 @@ export function createPublicCache(options: PublicCacheOptions): PublicCache {
       if (!marker) return payload;
       pending.delete(request);
       reply.header('x-cache', 'MISS');
-      // tRPC answers with a fetch Response; its own status is the one that counts here.
-      if (!(payload instanceof Response) || payload.status !== 200) return payload;
-      const contentType = payload.headers.get('content-type') ?? 'application/json';
-      const copy = payload.clone();
-      void copy.text().then(
-        (body) => {
+      // The lean path (http/trpc-lean.ts) answers with the JSON's bytes; the stock plugin with a
+      // fetch Response, whose own status is the one that counts.
+      let body: Promise<string>;
+      let contentType: string;
+      if (Buffer.isBuffer(payload) || typeof payload === 'string') {
+        if (reply.statusCode !== 200) return payload;
+        body = Promise.resolve(payload.toString());
+        contentType = String(reply.getHeader('content-type') ?? 'application/json');
+      } else {
+        if (!(payload instanceof Response) || payload.status !== 200) return payload;
+        contentType = payload.headers.get('content-type') ?? 'application/json';
+        body = payload.clone().text();
+      }
+      void body.then(
+        (text) => {
           // An answer computed before a change must not outlive it.
           if (marker.generation !== generation) return;
-          entries.set(marker.key, { body, contentType, expiresAt: Date.now() + options.ttlMs });
+          entries.set(marker.key, { body: text, contentType, expiresAt: Date.now() + options.ttlMs });
           while (entries.size > maxEntries) {
             const oldest = entries.keys().next().value;
             if (oldest === undefined) break;
