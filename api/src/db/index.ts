@@ -58,22 +58,6 @@ export const TRIGRAM_THRESHOLDS = { similarity: 0.3, wordSimilarity: 0.5 } as co
  */
 export const PREPARED_TAG = '/* prepared */';
 
-/**
- * Like PREPARED_TAG, and the statement always runs on its generic plan (plan_cache_mode =
- * force_generic_plan while it runs): planned once per connection, never again. For statements
- * whose generic plan was measured to be as fast as a plan for the actual values, but which
- * PostgreSQL's own choice keeps re-planning (docs/catalogue-queries.md, "Plans and planning").
- * The connection's setting is switched only when it differs (one `set` round trip, far cheaper
- * than planning), and switched back before the next statement with parameters that is not
- * tagged so, so that no other statement is ever run on a generic plan it did not ask for.
- * Never for browse: its generic plan is many times slower for some filters.
- */
-export const GENERIC_PLAN_TAG = '/* prepared, generic plan */';
-
-/** Connections currently set to force_generic_plan (by GENERIC_PLAN_TAG statements). */
-const forcingGenericPlans = new WeakSet<object>();
-const TRANSACTION_START = /^\s*(begin|start\s+transaction)\b/i;
-
 type QueryFn = (...args: unknown[]) => unknown;
 
 /**
@@ -134,32 +118,9 @@ function wrapQuery(client: pg.PoolClient): void {
   const discardIfDead = (error: unknown) => {
     if (infrastructureFailure(error) === 'database') client.end().catch(() => {});
   };
-  // A `set` sent ahead of a statement fails only with the statement after it, which reports it.
-  const ahead = (text: string) => {
-    const sent = original(text);
-    if (sent instanceof Promise) sent.catch(() => {});
-  };
   const query: QueryFn = (text, values, ...rest) => {
-    const plain = typeof text === 'string' && rest.length === 0;
-    const generic = plain && text.startsWith(GENERIC_PLAN_TAG);
-    if (generic && !forcingGenericPlans.has(client)) {
-      ahead('set plan_cache_mode = force_generic_plan');
-      forcingGenericPlans.add(client);
-    } else if (
-      !generic &&
-      forcingGenericPlans.has(client) &&
-      // Before any statement with parameters, and before a transaction starts (a reset inside
-      // one would be undone by its rollback, leaving the connection forcing generic plans).
-      (!Array.isArray(values) ||
-        values.length > 0 ||
-        typeof text !== 'string' ||
-        TRANSACTION_START.test(text))
-    ) {
-      ahead('reset plan_cache_mode');
-      forcingGenericPlans.delete(client);
-    }
     const result =
-      plain && (generic || text.startsWith(PREPARED_TAG))
+      typeof text === 'string' && text.startsWith(PREPARED_TAG) && rest.length === 0
         ? original({ name: `rs_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text, values })
         : original(text, values, ...rest);
     if (result instanceof Promise) result.catch(discardIfDead);

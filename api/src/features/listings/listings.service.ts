@@ -2,9 +2,9 @@
  * Browsing, search and the listing page. Browsing reads active listings through the columns
  * the catalogue migration's triggers keep (category_id, genre_ids) and covering indexes;
  * search finds books first (their search columns are generated), then their listings. The
- * listing page and the filter lookup run as prepared statements (PREPARED_TAG), search on its
- * generic plan (GENERIC_PLAN_TAG), browse planned for its values every time. Plans, and the
- * measurements behind each choice: docs/catalogue-queries.md.
+ * listing page, search and the filter lookup run as prepared statements (PREPARED_TAG), which
+ * PostgreSQL runs on their generic plans after five runs; browse is planned for its values every
+ * time. Plans, and the measurements behind each choice: docs/catalogue-queries.md.
  *
  * Pagination is by page number over a snapshot: every page is "as of" a moment (returned with
  * the first page and passed back for the next), so listings published later never shift the
