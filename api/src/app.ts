@@ -52,7 +52,8 @@ import { createBackgroundWork } from './http/background.ts';
 import { registerCompression } from './http/compression.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
-import { createPublicCache, isPublicCall } from './http/public-cache.ts';
+import { etagOf, publicAnswers } from './http/public-answers.ts';
+import { createPublicCache, isPublicCall, type PublicCache } from './http/public-cache.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
 import { registerLeanTrpc, type TrpcPathStats } from './http/trpc-lean.ts';
@@ -92,6 +93,8 @@ declare module 'fastify' {
     mail: MailDelivery;
     /** This instance's realtime fan-out (stats for tests and the benchmark). */
     realtime: RealtimeHub;
+    /** The public cache, when PUBLIC_CACHE_SECONDS is not 0 (tests see which changes it heard). */
+    publicCache: PublicCache | null;
     /** Every route registered, with the access level it declares (the access matrix test). */
     doors: Door[];
     /** Which path serves /trpc, and how many requests each answered (decision 0040). */
@@ -254,7 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   // tRPC replaces the JSON body parser inside its own scope, so it gets a scope of its own.
-  // Public catalogue answers, cached briefly and dropped whenever the catalogue changes.
+  // Public catalogue answers, cached briefly; a change drops the answers it touches (per key).
   const cacheable = new Set(
     Object.entries(
       (appRouter as unknown as { _def: { procedures: Record<string, { _def: { meta?: Meta } }> } })._def
@@ -268,16 +271,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ? createPublicCache({
           ttlMs: config.publicCacheSeconds * 1000,
           cacheable: (path) => cacheable.has(path),
+          etagOf,
         })
       : undefined;
   if (publicCache) {
     const stopListening = await database.listen(
       'reshelf_catalogue',
-      () => publicCache.invalidate(),
+      (payload) => publicCache.invalidateFor(payload),
       () => publicCache.invalidate(),
     );
     app.addHook('onClose', async () => stopListening());
   }
+  app.decorate('publicCache', publicCache ?? null);
+  // ETag, Cache-Control and 304 on public GETs (/trpc and /api/v1, both registered below).
+  app.addHook('onSend', publicAnswers({ cache: publicCache }));
 
   /** One context for /trpc and /api/v1; the REST API reads bearer tokens only. */
   async function createContext(req: FastifyRequest, res: FastifyReply, cookies: boolean): Promise<Context> {
@@ -339,10 +346,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     scope.addHook('onRequest', async (request) => {
       request.publicAnswer = isPublicCall(request, (procedurePath) => cacheable.has(procedurePath));
     });
-    if (publicCache) {
-      scope.addHook('onRequest', publicCache.onRequest);
-      scope.addHook('onSend', publicCache.onSend);
-    }
+    if (publicCache) scope.addHook('onRequest', publicCache.onRequest);
     // Each procedure declares and checks its own level (trpc.ts, on the same checks).
     declareScopeAccess(scope, 'procedure');
     const trpcOptions = {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { createUser } from '../testing/auth.ts';
+import { PUBLIC_CACHE_CONTROL } from './public-answers.ts';
 
 const PRODUCTION = {
   NODE_ENV: 'production',
@@ -107,11 +108,12 @@ describe('API answers', () => {
     expect(signIn.headers['cache-control']).toBe('no-store');
   });
 
-  it('leave public catalogue answers to the public cache', async () => {
+  it('let shared caches keep public catalogue answers briefly (decision 0042)', async () => {
     for (const url of ['/trpc/catalogue.public.categories', '/api/v1/categories']) {
       const response = await production.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
-      expect(response.headers['cache-control'], url).toBeUndefined();
+      expect(response.headers['cache-control'], url).toBe(PUBLIC_CACHE_CONTROL);
+      expect(response.headers.etag, url).toMatch(/^W\//);
     }
   });
 });

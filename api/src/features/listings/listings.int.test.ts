@@ -1,4 +1,13 @@
-import { type ListingPage, type SearchResult, searchInputSchema } from '@reshelf/contracts';
+import {
+  type ListingPage,
+  listingCardSchema,
+  listingDetailSchema,
+  listingPageSchema,
+  type SearchResult,
+  searchInputSchema,
+  searchResultSchema,
+} from '@reshelf/contracts';
+import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { seedCatalogueDemo } from '../../seed/catalogue-demo.ts';
@@ -12,7 +21,7 @@ import {
   rawTrpcQuery,
 } from '../../testing/catalogue.ts';
 import { api, type RouterInputs, statusOf } from '../../testing/client.ts';
-import { searchListings } from './listings.service.ts';
+import { getListingBySlug, searchListings } from './listings.service.ts';
 
 let t: TestApp;
 let db: Database;
@@ -496,5 +505,42 @@ describe('the listing page', () => {
       .execute();
     expect(views).toHaveLength(2);
     expect(views[0]!.viewer_key).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  });
+});
+
+describe('the hot reads', () => {
+  it('read the listing page, its commercial settings included, in one statement', async () => {
+    const book = await createBook(db, { title: 'One Round Trip', category: 'fiction' });
+    const { slug } = await createListing(db, { sellerId, bookId: book, price: 1000, parcelSize: 'large' });
+    let statements = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const detail = await getListingBySlug(db.withPlugin(counting), slug);
+    expect(statements).toBe(1);
+    expect(detail.price).toMatchObject({ postageMinor: 549, protectionMinor: 120, totalMinor: 1669 });
+  });
+
+  it('answer exactly what their output schemas would (/trpc no longer parses them)', async () => {
+    const book = await createBook(db, { title: 'Schema Shaped', category: 'fiction' });
+    const { slug } = await createListing(db, { sellerId, bookId: book });
+    const client = api(t.app).listings.public;
+    for (const [answer, schema] of [
+      [await client.browse.query({}), listingPageSchema],
+      [
+        await client.browse.query({ category: 'fiction', sort: 'price_asc', page: 2, pageSize: 5 }),
+        listingPageSchema,
+      ],
+      [await client.search.query({ q: 'Pride and Prejudice' }), searchResultSchema],
+      [await client.search.query({ q: '9780141439518' }), searchResultSchema],
+      [await client.bySlug.query({ slug }), listingDetailSchema],
+      [await client.similar.query({ slug }), listingCardSchema.array()],
+    ] as const) {
+      expect(schema.parse(answer)).toStrictEqual(answer);
+    }
   });
 });

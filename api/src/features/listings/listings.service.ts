@@ -2,7 +2,9 @@
  * Browsing, search and the listing page. Browsing reads active listings through the columns
  * the catalogue migration's triggers keep (category_id, genre_ids) and covering indexes;
  * search finds books first (their search columns are generated), then their listings. The
- * hot statements run as prepared statements (PREPARED_TAG). Plans: docs/catalogue-queries.md.
+ * listing page, search and the filter lookup run as prepared statements (PREPARED_TAG), which
+ * PostgreSQL runs on their generic plans after five runs; browse is planned for its values every
+ * time. Plans, and the measurements behind each choice: docs/catalogue-queries.md.
  *
  * Pagination is by page number over a snapshot: every page is "as of" a moment (returned with
  * the first page and passed back for the next), so listings published later never shift the
@@ -23,7 +25,7 @@ import {
 import { type RawBuilder, sql } from 'kysely';
 import { type Database, PREPARED_TAG } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { getCommercialSettings } from '../settings/settings.service.ts';
+import { COMMERCIAL_SETTINGS_SQL, commercialSettingsFromText } from '../settings/settings.service.ts';
 
 /** The columns of a listing card, from listings l, books b and an approved charity ch. */
 export const CARD_COLUMNS = sql`
@@ -177,7 +179,9 @@ export async function browseListings(db: Database, params: BrowseParams): Promis
   const countSql = sql`(select count(*)::int from (
       select 1 from public.listings l where ${where} limit ${CATALOGUE_LIMITS.countCap + 1}
     ) capped)`;
-  const { rows } = await sql<CardRow & { total: number }>`${sql.raw(PREPARED_TAG)}
+  // Planned for its values every time, never prepared: a generic plan of this statement is many
+  // times slower for some filters (docs/catalogue-queries.md, "Plans and planning").
+  const { rows } = await sql<CardRow & { total: number }>`
     select ${CARD_COLUMNS}, ${countSql} as total
     from public.listings l ${CARD_JOINS}
     where ${where}
@@ -188,7 +192,7 @@ export async function browseListings(db: Database, params: BrowseParams): Promis
     // Past the last page (or nothing at all): no row carried the count.
     const counted = await sql<{
       total: number;
-    }>`${sql.raw(PREPARED_TAG)} select ${countSql} as total`.execute(db);
+    }>`select ${countSql} as total`.execute(db);
     total = counted.rows[0]?.total ?? 0;
   }
   return pageOf(rows, params, total, asOf);
@@ -403,6 +407,8 @@ interface DetailRow {
   charity_name: string | null;
   charity_town: string | null;
   charity_number: string | null;
+  /** The commercial settings, read in the same statement (settings.service.ts). */
+  settings: string | null;
 }
 
 const UNAVAILABLE: Partial<Record<ListingDetail['status'], ListingDetail['unavailableReason']>> = {
@@ -414,8 +420,8 @@ const UNAVAILABLE: Partial<Record<ListingDetail['status'], ListingDetail['unavai
 
 /** The listing page. Drafts are not found; sold, reserved, withdrawn and removed ones say so. */
 export async function getListingBySlug(db: Database, slug: string): Promise<ListingDetail> {
-  const [{ rows }, settings] = await Promise.all([
-    sql<DetailRow>`${sql.raw(PREPARED_TAG)}
+  // One statement, the commercial settings included: no second round trip for them.
+  const { rows } = await sql<DetailRow>`${sql.raw(PREPARED_TAG)}
       select l.id, l.slug, l.status, l.condition, l.ex_library, l.condition_notes, l.description,
         l.photos, l.price_minor, l.parcel_size, l.published_at,
         b.title, b.subtitle, b.authors, b.isbn13, b.isbn10, b.publisher, b.published_year,
@@ -428,16 +434,15 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
         (select count(*)::int from public.listings sl
           where sl.seller_id = l.seller_id and sl.status = 'active') as seller_active,
         ch.slug as charity_slug, ch.name as charity_name, ch.town as charity_town,
-        ch.registered_number as charity_number
+        ch.registered_number as charity_number,
+        ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
       from public.listings l
       join public.books b on b.id = l.book_id
       join auth.users u on u.id = l.seller_id
       left join public.profiles p on p.id = l.seller_id
       left join public.categories cat on cat.id = l.category_id
       left join public.charities ch on ch.id = l.charity_id and ch.status = 'approved'
-      where l.slug = ${slug} and l.status <> 'draft'`.execute(db),
-    getCommercialSettings(db),
-  ]);
+      where l.slug = ${slug} and l.status <> 'draft'`.execute(db);
   const row = rows[0];
   if (!row) {
     throw new AppError(
@@ -446,6 +451,7 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
     );
   }
   const removed = row.status === 'removed';
+  const settings = commercialSettingsFromText(row.settings);
   const breakdown = priceBreakdown({
     itemMinor: row.price_minor,
     postageMinor: settings.postageMinor[row.parcel_size],

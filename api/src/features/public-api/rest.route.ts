@@ -23,7 +23,7 @@ import { z } from 'zod';
 import { asAppError, errorOfTRPCCode, INTERNAL_MESSAGE, logUnavailable, retryAfterOf } from '../../errors.ts';
 import { declareScopeAccess, requireAccess } from '../../http/access.ts';
 import { appRouter } from '../../router.ts';
-import type { Context } from '../../trpc.ts';
+import { type Context, hasTrustedOutput } from '../../trpc.ts';
 import {
   buildOpenApiDocument,
   type PublishedProcedure,
@@ -153,6 +153,23 @@ function callerFor(ctx: Context, path: string): CallerFn {
     .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as CallerFn;
 }
 
+/**
+ * The answer of a procedure /trpc trusts (trpc.ts withTrustedOutput), checked here against its
+ * schema as tRPC's output middleware would: the REST API's answers are what its document says.
+ */
+export async function validOutput(entry: Pick<PublishedProcedure, 'procedure'>, answer: unknown) {
+  const schema = entry.procedure._def.output as z.ZodType;
+  const result = await schema.safeParseAsync(answer);
+  if (!result.success) {
+    throw new TRPCError({
+      code: 'INTERNAL_SERVER_ERROR',
+      message: 'Output validation failed',
+      cause: result.error,
+    });
+  }
+  return result.data;
+}
+
 export async function registerRestApi(app: FastifyInstance, options: RestApiOptions): Promise<void> {
   const published = publishedProcedures();
   const document = buildOpenApiDocument();
@@ -206,7 +223,8 @@ export async function registerRestApi(app: FastifyInstance, options: RestApiOpti
             request.publicAnswer = entry.method === 'GET' && entry.procedure._def.meta?.cache === true;
             try {
               const ctx = await options.createContext(request, reply);
-              const data = await callerFor(ctx, entry.path)(inputFor(entry, request));
+              const answer = await callerFor(ctx, entry.path)(inputFor(entry, request));
+              const data = hasTrustedOutput(entry.procedure) ? await validOutput(entry, answer) : answer;
               return reply
                 .code(200)
                 .type('application/json')

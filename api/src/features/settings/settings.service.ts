@@ -28,7 +28,11 @@ export async function getCommercialSettings(db: Database): Promise<CommercialSet
     .select(['key', 'value'])
     .where('key', 'in', Object.values(COMMERCIAL_SETTING_KEYS))
     .execute();
-  const byKey = new Map(rows.map((row) => [row.key, row.value]));
+  return commercialSettingsOf(new Map(rows.map((row) => [row.key, row.value])));
+}
+
+/** The settings from their stored values by key: defaults for a missing key, an error for a malformed one. */
+export function commercialSettingsOf(byKey: ReadonlyMap<string, unknown>): CommercialSettings {
   const protection = byKey.get(COMMERCIAL_SETTING_KEYS.buyerProtection);
   const postage = byKey.get(COMMERCIAL_SETTING_KEYS.postageBands);
   return {
@@ -43,3 +47,31 @@ export async function getCommercialSettings(db: Database): Promise<CommercialSet
       postage === undefined ? { ...COMMERCIAL_DEFAULTS.postageMinor } : postageBandsSchema.parse(postage),
   };
 }
+
+/**
+ * The settings as one statement's sub-select reads them (COMMERCIAL_SETTINGS_SQL: a JSON object
+ * of key → value, as text, or null when neither key is set). The listing page reads them inside
+ * its own statement instead of a second round trip, so they are never stale (no bound to
+ * document: each answer sees the settings of its own snapshot); parsing is kept in process by
+ * that text, which changes only when staff change a value.
+ */
+export function commercialSettingsFromText(text: string | null): CommercialSettings {
+  const key = text ?? '';
+  const known = parsedByText.get(key);
+  if (known) return known;
+  const values = text === null ? {} : (JSON.parse(text) as Record<string, unknown>);
+  const settings = commercialSettingsOf(new Map(Object.entries(values)));
+  // A handful at most (one per version the settings have had while this process ran).
+  if (parsedByText.size >= 16) parsedByText.clear();
+  parsedByText.set(key, settings);
+  return settings;
+}
+
+const parsedByText = new Map<string, CommercialSettings>();
+
+/** The sub-select commercialSettingsFromText reads (its keys are constants, not input). */
+export const COMMERCIAL_SETTINGS_SQL = `(select json_object_agg(s.key, s.value order by s.key)::text
+    from public.settings s
+    where s.key in (${Object.values(COMMERCIAL_SETTING_KEYS)
+      .map((key) => `'${key}'`)
+      .join(', ')}))`;
