@@ -46,12 +46,12 @@ import {
   type Door,
   declareScopeAccess,
   recordDoors,
-  requireAccess,
 } from './http/access.ts';
 import { createBackgroundWork } from './http/background.ts';
 import { registerCompression } from './http/compression.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
+import { PROBE_PATHS, registerProbes } from './http/probes.ts';
 import { etagOf, publicAnswers } from './http/public-answers.ts';
 import { createPublicCache, isPublicCall, type PublicCache } from './http/public-cache.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -172,37 +172,40 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   // Text PostgreSQL cannot store (a NUL, half a surrogate pair) in a parameter of the routes
-  // outside the procedures; tRPC and the REST API refuse it in their own shape (trpc.ts).
+  // outside the procedures; tRPC and the REST API refuse it in their own shape (trpc.ts). The
+  // probes read no parameter.
   app.addHook(
     'onRequest',
     rejectUnstorableParameters({
-      only: (urlPath) => isApiPath(urlPath) && !/^\/(?:trpc|api\/v1)(?:\/|$)/.test(urlPath),
+      only: (urlPath) =>
+        isApiPath(urlPath) && !PROBE_PATHS.has(urlPath) && !/^\/(?:trpc|api\/v1)(?:\/|$)/.test(urlPath),
     }),
   );
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('x-request-id', request.id);
-    return payload;
-  });
   // CSP, HSTS (production), Referrer-Policy, nosniff, no-store on private API answers.
+  const headers = securityHeaders(config, path.join(config.webDist, 'index.html'));
   app.decorateRequest('publicAnswer', false);
-  app.addHook('onSend', securityHeaders(config, path.join(config.webDist, 'index.html')).onSend);
-
   // The request log on /admin/logs: one line per API request, written after the answer.
   const requestLog = createRequestLogRecorder(database.db, {
+    keepOneIn: config.requestLogSample,
     onError: (error, lines) => app.log.warn({ err: error, lines }, 'request log lines not written'),
   });
   app.decorate('requestLog', requestLog);
   app.decorateRequest('actorId', null);
-  // The answer starts to leave: its line will follow, and requestLog.flush() waits for it.
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Every answer, in one plain-callback hook (no promise per hook per request): the request id,
+  // the security headers, and for a logged request the note that its answer starts to leave
+  // (its line will follow, and requestLog.flush() waits for it).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-request-id', request.id);
+    headers.apply(request, reply);
     if (loggedPath(request.url)) requestLog.answering(reply.raw);
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     logRequest(request, reply, request.actorId);
     const line = requestLine(request, reply, request.actorId);
     if (line) requestLog.record(line, reply.raw);
+    done();
   });
   app.addHook('onClose', async () => requestLog.stop());
   // Work left running after an answer (a covers backfill): tests wait for it to settle.
@@ -234,7 +237,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // another instance), or closing would wait for them.
   app.addHook('preClose', async () => realtime.close());
 
-  // Before every route: the plugin adds its onSend to each route as it is declared.
+  // The health probes, before compression (http/probes.ts): as little work as a route can do.
+  registerProbes(app, database);
+  // Before every other route: the plugin adds its onSend to each route as it is declared.
   await registerCompression(app);
   await app.register(fastifyCookie);
   await import('./http/cors.ts').then(({ registerCors }) => registerCors(app, config));
@@ -249,12 +254,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('authenticate', authenticate);
   app.decorate('accessDeps', { db: database.db, config });
   app.decorateRequest('access', null);
-
-  app.get('/healthz', requireAccess('public'), async () => ({ status: 'ok' }));
-  app.get('/readyz', requireAccess('public'), async (_request, reply) => {
-    const ok = await database.ping();
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', database: ok });
-  });
 
   // tRPC replaces the JSON body parser inside its own scope, so it gets a scope of its own.
   // Public catalogue answers, cached briefly; a change drops the answers it touches (per key).

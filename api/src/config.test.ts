@@ -68,6 +68,15 @@ describe('loadConfig', () => {
     },
   );
 
+  it('keeps every request in the request log unless told to sample the fast successful ones', () => {
+    expect(loadConfig({}).requestLogSample).toBe(1);
+    expect(loadConfig({ REQUEST_LOG_SAMPLE: '10' }).requestLogSample).toBe(10);
+    expect(() => loadConfig({ REQUEST_LOG_SAMPLE: '0' })).toThrow(/REQUEST_LOG_SAMPLE must be 1 or more/);
+    expect(() => loadConfig({ REQUEST_LOG_SAMPLE: '0.5' })).toThrow(
+      /REQUEST_LOG_SAMPLE must be a whole number/,
+    );
+  });
+
   it('accepts a real connection string and lists every bad variable at once', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://u:p@db.example:5432/reshelf' }).databaseUrl).toBe(
       'postgresql://u:p@db.example:5432/reshelf',

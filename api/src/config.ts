@@ -175,6 +175,15 @@ const envSchema = z
       emptyAsUndefined,
       z.coerce.number().int('must be a whole number').min(0).max(3600).optional(),
     ),
+    REQUEST_LOG_SAMPLE: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number()
+        .int('must be a whole number: keep one in this many fast successful requests (1: all)')
+        .min(1, 'must be 1 or more: keep one in this many fast successful requests (1: all)')
+        .max(1000)
+        .default(1),
+    ),
     PAYMENTS: z.preprocess(emptyAsUndefined, z.enum(['test', 'stripe'], 'must be test or stripe').optional()),
     STRIPE_SECRET_KEY: z.preprocess(
       emptyAsUndefined,
@@ -400,6 +409,11 @@ export interface AppConfig {
    */
   trpcPath: 'lean' | 'stock';
   /**
+   * The request log (/admin/logs) keeps one in this many fast successful API requests; every
+   * error and every slow one always (features/request-log). 1: every request.
+   */
+  requestLogSample: number;
+  /**
    * Where email goes (decision 0028): the dev mailbox (the outbox, read at /dev/mailbox; never
    * in production), an SMTP server, or Resend's API. `from` is MAIL_FROM.
    */
@@ -511,6 +525,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         : { provider: 'test' },
     publicCacheSeconds: env.PUBLIC_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 60),
     trpcPath: env.TRPC_PATH,
+    requestLogSample: env.REQUEST_LOG_SAMPLE,
     supabase:
       env.SUPABASE_URL && env.SUPABASE_ANON_KEY && env.SUPABASE_SERVICE_ROLE_KEY
         ? {

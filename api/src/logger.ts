@@ -1,9 +1,15 @@
 /**
  * pino options shared by the app and its tests. Request lines carry the request id and the
  * path alone (`/trpc/<procedure>`, `/api/v1/...`): never the query string, which carries
- * a tRPC call's input (a staff search by someone's email) and REST search terms. Credentials
- * never reach a log line: authorization and cookie headers, set-cookie, password and token
- * fields are redacted.
+ * a tRPC call's input (a staff search by someone's email) and REST search terms.
+ *
+ * Credentials never reach a log line because nothing that holds them is logged: the request
+ * serializer below is a whitelist (method, path, address, user agent: no headers, so no
+ * authorization, cookie or API key), responses are logged by status alone, and no log call
+ * passes a body or an input. Redaction stays only as a backstop for a log call that names a
+ * credential at the top of its object (`{ token }`, `{ headers }`): exact paths, which pino
+ * checks only when such a key is present. No wildcard paths (`*.token`, `*.*.password`): those
+ * made pino walk every object of every line, about a tenth of a request's CPU (issue 22).
  */
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { DestinationStream, LoggerOptions } from 'pino';
@@ -19,16 +25,17 @@ const SECRET_KEYS = [
   'refresh_token',
   'apiKey',
   'secret',
+  'cookie',
+  'authorization',
 ];
 
+/** Exact paths only (no `*`): see above. */
 export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  'res.headers["set-cookie"]',
   'headers.authorization',
   'headers.cookie',
-  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
+  'headers["x-api-key"]',
+  'headers["set-cookie"]',
+  ...SECRET_KEYS,
 ];
 
 /** A request's path without its query string or fragment: what a log line may say. */

@@ -5,6 +5,8 @@
  * answers not at all (event streams: api/src/http/compression.test.ts).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { get as httpGet } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -68,6 +70,41 @@ describe('the built web', () => {
     const plain = await get('/assets/app-Ab12Cd34.js');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.rawPayload.equals(await readFile(file))).toBe(true);
+  });
+
+  it("over HTTP, answers a browser's Accept-Encoding (zstd first) with the .br file, and no header with the file itself", async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    /** The raw bytes and headers, undecoded. */
+    const fetchRaw = (url: string, acceptEncoding?: string) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        const headers = acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding };
+        httpGet({ host: '127.0.0.1', port, path: url, headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks),
+            }),
+          );
+        }).on('error', reject);
+      });
+    const file = path.join(webDist, 'assets/app-Ab12Cd34.js');
+    const chrome = await fetchRaw('/assets/app-Ab12Cd34.js', 'gzip, deflate, br, zstd');
+    expect(chrome.status).toBe(200);
+    expect(chrome.headers['content-encoding']).toBe('br');
+    expect(chrome.headers.vary).toMatch(/accept-encoding/i);
+    expect(chrome.body.equals(await readFile(`${file}.br`))).toBe(true);
+    for (const acceptEncoding of [undefined, 'identity']) {
+      const plain = await fetchRaw('/assets/app-Ab12Cd34.js', acceptEncoding);
+      expect(plain.headers['content-encoding'], String(acceptEncoding)).toBeUndefined();
+      expect(plain.body.equals(await readFile(file)), String(acceptEncoding)).toBe(true);
+    }
+    const page = await fetchRaw('/', 'gzip, deflate, br, zstd');
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.body.equals(await readFile(path.join(webDist, 'index.html.br')))).toBe(true);
   });
 
   it('caches hashed assets for a year and the page never without asking', async () => {

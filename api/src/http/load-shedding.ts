@@ -79,8 +79,9 @@ export async function registerLoadShedding(
           : (shed(request, reply, `${type} ${Math.round(Number(value ?? 0))}`) as never),
     });
   }
-  app.addHook('onRequest', async (request, reply) => {
-    if (NEVER_SHED.has(pathOf(request.url)) || !options.database.saturated()) return;
-    return reply.send(shed(request, reply, 'database pool queue full'));
+  // A plain callback (no promise per request): nearly every request passes at once.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (NEVER_SHED.has(pathOf(request.url)) || !options.database.saturated()) return done();
+    reply.send(shed(request, reply, 'database pool queue full'));
   });
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.ts';
-import { createUser } from '../testing/auth.ts';
+import { createUser, TEST_PASSWORD, WEB } from '../testing/auth.ts';
 import { api as client } from '../testing/client.ts';
 
 let t: TestApp;
@@ -93,5 +93,57 @@ describe('request lines', () => {
     });
     const [line] = parsed().filter((entry) => entry.msg === 'request');
     expect(line?.procedure).toBe('catalogue.public.categories,catalogue.public.genres');
+  });
+
+  it('puts no password, token, cookie or email in any line, with no wildcard redaction', async () => {
+    const user = await createUser(t.database.handle.db, t.services.identity, 'creds.owner@example.org');
+    t.logs.length = 0;
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/auth.signIn',
+      headers: { ...WEB, 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'creds.owner@example.org', password: TEST_PASSWORD }),
+    });
+    expect(signIn.statusCode).toBe(200);
+    const cookies = [signIn.headers['set-cookie'] ?? []].flat();
+    expect(cookies.length).toBeGreaterThan(0);
+    const cookieValues = cookies.map((cookie) => cookie.split(';')[0]?.split('=').slice(1).join('=') ?? '');
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/auth.signIn',
+      headers: { ...WEB, 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'creds.owner@example.org', password: 'Wrong-password-in-a-log?' }),
+    });
+    expect(wrong.statusCode).toBeGreaterThanOrEqual(400);
+    await t.app.inject({
+      method: 'GET',
+      url: '/trpc/auth.me',
+      headers: { ...WEB, cookie: cookies.map((cookie) => cookie.split(';')[0]).join('; ') },
+    });
+    await t.app.inject({
+      method: 'GET',
+      url: '/trpc/auth.me',
+      headers: { authorization: `Bearer ${user.accessToken}`, 'x-api-key': 'rsk_not-a-real-key-123' },
+    });
+    await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/me/tokens',
+      headers: { authorization: 'Bearer rsk_refused-api-token-value' },
+    });
+
+    const text = t.logs.join('\n');
+    expect(parsed().filter((line) => line.msg === 'request')).toHaveLength(5);
+    for (const secret of [
+      TEST_PASSWORD,
+      'Wrong-password-in-a-log?',
+      user.accessToken,
+      user.refreshToken,
+      ...cookieValues.filter((value) => value.length > 8),
+      'rsk_not-a-real-key-123',
+      'rsk_refused-api-token-value',
+      'creds.owner',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
   });
 });

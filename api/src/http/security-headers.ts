@@ -82,6 +82,8 @@ const API_PATH = /^\/(?:trpc|api|payments|healthz|readyz)(?:[/?]|$)/;
 export interface SecurityHeaders {
   /** The policy pages are sent with. */
   readonly csp: string;
+  /** Sets the headers on an answer about to be sent (for a scope's own onSend). */
+  apply(request: FastifyRequest, reply: FastifyReply): void;
   onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
 }
 
@@ -91,18 +93,22 @@ export function securityHeaders(config: AppConfig, indexHtmlPath?: string): Secu
     indexHtmlPath && existsSync(indexHtmlPath) ? inlineScriptHashes(readFileSync(indexHtmlPath, 'utf8')) : [];
   const csp = contentSecurityPolicy(config, hashes);
   const hsts = config.env === 'production' && new URL(config.siteOrigin).protocol === 'https:';
+  const apply = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    reply.header('x-content-type-options', 'nosniff');
+    // SAMEORIGIN, not DENY: /admin/accessibility runs axe on the site's own pages in iframes.
+    reply.header('x-frame-options', 'SAMEORIGIN');
+    if (hsts) reply.header('strict-transport-security', 'max-age=31536000');
+    if (API_PATH.test(request.url) && !request.publicAnswer && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
+    }
+  };
   return {
     csp,
+    apply,
     async onSend(request, reply, payload) {
-      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
-      reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-      reply.header('x-content-type-options', 'nosniff');
-      // SAMEORIGIN, not DENY: /admin/accessibility runs axe on the site's own pages in iframes.
-      reply.header('x-frame-options', 'SAMEORIGIN');
-      if (hsts) reply.header('strict-transport-security', 'max-age=31536000');
-      if (API_PATH.test(request.url) && !request.publicAnswer && !reply.hasHeader('cache-control')) {
-        reply.header('cache-control', 'no-store');
-      }
+      apply(request, reply);
       return payload;
     },
   };

@@ -14,12 +14,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * their own shape).
  */
 export function rejectUnstorableParameters(options: { only: (path: string) => boolean }) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!options.only(request.url.split('?', 1)[0] ?? '')) return;
+  // A plain callback (no promise per request): most requests pass at the first line.
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (!options.only(request.url.split('?', 1)[0] ?? '')) return done();
     for (const values of [request.params, request.query]) {
       const fault = findTextFault(values);
-      if (fault) return reply.code(400).send({ error: 'Bad Request', message: describeTextFault(fault) });
+      if (fault) {
+        reply.code(400).send({ error: 'Bad Request', message: describeTextFault(fault) });
+        return;
+      }
     }
+    done();
   };
 }
 

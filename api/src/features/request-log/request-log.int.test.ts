@@ -240,3 +240,62 @@ describe('what flush() guarantees', () => {
     }
   });
 });
+
+describe('batches and sampling', () => {
+  const lineOf = (requestId: string, status: number, durationMs: number, userId: string | null = null) => ({
+    at: new Date('2026-11-24T12:00:00.000Z'),
+    requestId,
+    method: 'GET',
+    path: `/trpc/batch.test,it's "quoted"`,
+    status,
+    durationMs,
+    userId,
+  });
+  const rowsLike = (prefix: string) =>
+    db
+      .selectFrom('request_log')
+      .select(['request_id', 'at', 'method', 'path', 'status', 'duration_ms', 'user_id'])
+      .where('request_id', 'like', `${prefix}%`)
+      .orderBy('request_id')
+      .execute();
+
+  it('writes every column of every line, a batch at a time', async () => {
+    const recorder = createRequestLogRecorder(db, { flushEveryMs: 3_600_000, batchSize: 2 });
+    const prefix = `batch-${Date.now()}-`;
+    for (let i = 0; i < 5; i += 1) {
+      recorder.record(lineOf(`${prefix}${i}`, 200 + i, 12.5 + i, i % 2 === 0 ? member.id : null));
+    }
+    await recorder.flush();
+    const rows = await rowsLike(prefix);
+    expect(rows).toEqual(
+      [0, 1, 2, 3, 4].map((i) => ({
+        request_id: `${prefix}${i}`,
+        at: new Date('2026-11-24T12:00:00.000Z'),
+        method: 'GET',
+        path: `/trpc/batch.test,it's "quoted"`,
+        status: 200 + i,
+        duration_ms: 12.5 + i,
+        user_id: i % 2 === 0 ? member.id : null,
+      })),
+    );
+    await recorder.stop();
+  });
+
+  it('keeps one in N fast successful requests, and every error and slow request', async () => {
+    const recorder = createRequestLogRecorder(db, { flushEveryMs: 3_600_000, keepOneIn: 3 });
+    const prefix = `sample-${Date.now()}-`;
+    for (let i = 0; i < 6; i += 1) recorder.record(lineOf(`${prefix}fast-${i}`, 200, 3));
+    recorder.record(lineOf(`${prefix}not-found`, 404, 2));
+    recorder.record(lineOf(`${prefix}failed`, 500, 2));
+    recorder.record(lineOf(`${prefix}slow`, 200, 800));
+    await recorder.flush();
+    const kept = (await rowsLike(prefix)).map((row) => row.request_id.slice(prefix.length));
+    expect(kept).toEqual(['failed', 'fast-0', 'fast-3', 'not-found', 'slow']);
+    await recorder.stop();
+  });
+
+  it('refuses a sampling rate that is not a whole number of 1 or more', () => {
+    expect(() => createRequestLogRecorder(db, { keepOneIn: 0 })).toThrow(/whole number of 1 or more/);
+    expect(() => createRequestLogRecorder(db, { keepOneIn: 2.5 })).toThrow(/whole number of 1 or more/);
+  });
+});

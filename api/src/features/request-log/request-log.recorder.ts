@@ -1,9 +1,17 @@
 /**
  * Records each API request in `request_log` (the request log on /admin/logs), off the request's
  * path: the answer goes first, the line waits in memory and is written with others in one
- * insert every couple of seconds (or sooner once many wait). While the database is away or too
- * busy, lines wait for a later flush; if too many wait, the oldest are dropped, never the requests
- * themselves; pino still has every line.
+ * insert every couple of seconds (or sooner once many wait). The insert sends one array per
+ * column (`insert … select from unnest(…)`): seven parameters for the whole batch, not seven
+ * per line, so neither Kysely nor PostgreSQL spends per-line work on building and parsing it.
+ *
+ * Sampling (REQUEST_LOG_SAMPLE=N, off by default): of the fast successful requests (status
+ * below 400, quicker than SLOW_REQUEST_MS), one in N is kept; every error and every slow
+ * request is always kept, so the log still answers "what failed" and "what was slow". pino's
+ * line is written for every request either way.
+ *
+ * While the database is away or too busy, lines wait for a later flush; if too many wait, the
+ * oldest are dropped, never the requests themselves; pino still has every line.
  *
  * What flush() guarantees (tests and shutdown rely on it; nothing needs to wait and hope):
  * once it resolves, the line of every logged request whose answer had started to leave before
@@ -15,6 +23,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { infrastructureFailure } from '../../errors.ts';
 import { pathOf } from '../../logger.ts';
@@ -59,6 +68,53 @@ export function loggedPath(url: string): string | null {
   return LOGGED.test(path) ? path.slice(0, 2000) : null;
 }
 
+/** A request at least this slow is always recorded, whatever the sampling. */
+export const SLOW_REQUEST_MS = 500;
+
+/**
+ * Whether a line is kept under sampling: every error (400 and up) and every slow request; of
+ * the rest, one in `keepOneIn`, counted (not random, so the share is exact).
+ */
+export function createSampler(keepOneIn: number): (line: RequestLine) => boolean {
+  if (!Number.isInteger(keepOneIn) || keepOneIn < 1) {
+    throw new Error(`keepOneIn must be a whole number of 1 or more, not ${keepOneIn}`);
+  }
+  if (keepOneIn === 1) return () => true;
+  let count = 0;
+  return (line) => {
+    if (line.status >= 400 || line.durationMs >= SLOW_REQUEST_MS) return true;
+    count = (count + 1) % keepOneIn;
+    return count === 1;
+  };
+}
+
+/** One insert for a whole batch: an array per column, unnested by PostgreSQL. */
+async function insertLines(db: Database, batch: RequestLine[]): Promise<void> {
+  const at: string[] = [];
+  const requestIds: string[] = [];
+  const methods: string[] = [];
+  const paths: string[] = [];
+  const statuses: number[] = [];
+  const durations: number[] = [];
+  const users: (string | null)[] = [];
+  for (const line of batch) {
+    at.push(line.at.toISOString());
+    requestIds.push(line.requestId);
+    methods.push(line.method);
+    paths.push(line.path);
+    statuses.push(line.status);
+    durations.push(line.durationMs);
+    users.push(line.userId);
+  }
+  await sql`
+    insert into public.request_log (at, request_id, method, path, status, duration_ms, user_id)
+    select * from unnest(
+      ${at}::timestamptz[], ${requestIds}::text[], ${methods}::text[], ${paths}::text[],
+      ${statuses}::integer[], ${durations}::real[], ${users}::uuid[]
+    )
+  `.execute(db);
+}
+
 export function requestLine(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -83,11 +139,14 @@ export function createRequestLogRecorder(
     flushEveryMs?: number;
     batchSize?: number;
     maxWaiting?: number;
+    /** Keep one in this many fast successful requests (errors and slow ones always); 1: all. */
+    keepOneIn?: number;
     onError?: (error: unknown, dropped: number) => void;
   } = {},
 ): RequestLogRecorder {
   const batchSize = options.batchSize ?? 200;
   const maxWaiting = options.maxWaiting ?? 5000;
+  const keep = createSampler(options.keepOneIn ?? 1);
   let waiting: RequestLine[] = [];
   let writing: Promise<void> = Promise.resolve();
   let stopped = false;
@@ -105,20 +164,7 @@ export function createRequestLogRecorder(
       const batch = waiting.slice(0, batchSize);
       waiting = waiting.slice(batch.length);
       try {
-        await db
-          .insertInto('request_log')
-          .values(
-            batch.map((line) => ({
-              at: line.at,
-              request_id: line.requestId,
-              method: line.method,
-              path: line.path,
-              status: line.status,
-              duration_ms: line.durationMs,
-              user_id: line.userId,
-            })),
-          )
-          .execute();
+        await insertLines(db, batch);
       } catch (error) {
         if (infrastructureFailure(error) && !stopped) {
           // The database is away or too busy: keep the lines (within the bound) for the next
@@ -160,7 +206,7 @@ export function createRequestLogRecorder(
     },
     record(line, response) {
       if (response) settle(response);
-      if (stopped) return;
+      if (stopped || !keep(line)) return;
       waiting.push(line);
       if (waiting.length > maxWaiting) {
         const dropped = waiting.length - maxWaiting;
