@@ -206,7 +206,7 @@ describe('the results table', () => {
         scenario: 'browse',
         title: 'browse',
         distinctInputs: 4000,
-        cacheOff: figures({ non2xx: 3 }),
+        cacheOff: figures({ non2xx: 3, failures: { '503': 2, '404': 1 } }),
         cacheOn: figures(),
       },
       {
@@ -288,7 +288,7 @@ describe('the results table', () => {
       '| search | off (judged) | 4000 | 12000 | 1000 | 10 | 20 | 30 | 0.5 | 0.3 | 0.8 | 0 |',
     );
     expect(markdown).toContain(
-      '| browse | off (judged) | 4000 | 12000 | 1000 | 10 | 20 | 30 | 0.5 | 0.3 | 0.8 | 3 |',
+      '| browse | off (judged) | 4000 | 12000 | 1000 | 10 | 20 | 30 | 0.5 | 0.3 | 0.8 | 3 (1× 404, 2× 503) |',
     );
     expect(markdown).toContain('| search | /search?q=x | failed: The page did not paint any content. | — |');
     expect(markdown).toContain(

@@ -14,6 +14,9 @@ export interface LoadFigures {
   p99: number;
   max: number;
   non2xx: number;
+  /** The non-2xx answers by status code. */
+  failures?: Record<string, number>;
+  /** Connection errors and timeouts. */
   errors: number;
   /** CPU milliseconds per request, from /proc (undefined: nothing answered). */
   nodeCpuMs: number | undefined;
@@ -201,6 +204,14 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
+/** Non-2xx answers and connection errors, with their status codes. */
+export function failuresText(f: LoadFigures): string {
+  const total = f.non2xx + f.errors;
+  const parts = Object.entries(f.failures ?? {}).map(([code, n]) => `${n}× ${code}`);
+  if (f.errors) parts.push(`${f.errors} errors`);
+  return total && parts.length ? `${total} (${parts.join(', ')})` : String(total);
+}
+
 const metText = (met: boolean | null) => (met === null ? 'not measured' : met ? 'met' : 'NOT met');
 const microseconds = (ms: number | undefined) => (ms === undefined ? '—' : fmt(ms * 1000, 0));
 
@@ -255,7 +266,7 @@ export function renderMarkdown(report: BenchReport): string {
               fmt(p.figures.p95),
               microseconds(p.figures.nodeCpuMs),
               microseconds(p.figures.postgresCpuMs),
-              String(p.figures.non2xx + p.figures.errors),
+              failuresText(p.figures),
             ]
           : [p.title, p.unavailable ?? 'not available', '—', '—', '—', '—', '—', '—'],
       ),
@@ -298,7 +309,7 @@ export function renderMarkdown(report: BenchReport): string {
           fmt(f.nodeCpuMs, 3),
           fmt(f.postgresCpuMs, 3),
           fmt(totalCpuMs(f), 3),
-          String(f.non2xx + f.errors),
+          failuresText(f),
         ]),
       ),
     ),

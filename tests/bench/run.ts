@@ -22,6 +22,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -102,6 +103,11 @@ async function load(
     p99,
     max,
     non2xx: result.non2xx,
+    failures: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {})
+        .filter(([code, stat]) => !code.startsWith('2') && (stat.count ?? 0) > 0)
+        .map(([code, stat]) => [code, stat.count ?? 0]),
+    ),
     errors: result.errors + result.timeouts,
     nodeCpuMs: cpuMsPerRequest(nodeTicks, samples),
     postgresCpuMs: cpuMsPerRequest(postgresTicks, samples),
@@ -125,6 +131,10 @@ function combine(parts: readonly LoadFigures[]): LoadFigures {
     p99: worst('p99'),
     max: worst('max'),
     non2xx: parts.reduce((n, p) => n + p.non2xx, 0),
+    failures: parts.reduce<Record<string, number>>((all, p) => {
+      for (const [code, n] of Object.entries(p.failures ?? {})) all[code] = (all[code] ?? 0) + n;
+      return all;
+    }, {}),
     errors: parts.reduce((n, p) => n + p.errors, 0),
     nodeCpuMs: weighted('nodeCpuMs'),
     postgresCpuMs: weighted('postgresCpuMs'),
@@ -136,7 +146,16 @@ function combine(parts: readonly LoadFigures[]): LoadFigures {
 function catalogueBff(databaseUrl: string, env: Record<string, string>): Promise<Bff> {
   return startBff({
     databaseUrl,
-    env: { DATABASE_POOL_MAX: String(POOL_MAX), APP_SECRET: randomBytes(32).toString('hex'), ...env },
+    env: {
+      DATABASE_POOL_MAX: String(POOL_MAX),
+      // Load shedding off: at 50 connections over a pool of 10 the production settings (20
+      // waiting, 200 ms event-loop lag) answer most requests 503 at once, which would hide the
+      // work being measured. Every request waits its turn instead; a 503 still counts as non-2xx.
+      DATABASE_POOL_MAX_WAITING: String(4 * CONNECTIONS),
+      MAX_EVENT_LOOP_DELAY_MS: '0',
+      APP_SECRET: randomBytes(32).toString('hex'),
+      ...env,
+    },
   });
 }
 
@@ -223,9 +242,14 @@ async function webFigures(siteUrl: string | undefined): Promise<BenchReport['web
     note: `${scripts.length} entry/modulepreload scripts of web/dist/index.html, gzip -9`,
   };
   if (siteUrl && scripts[0]) {
-    const response = await fetch(siteUrl + scripts[0], { headers: { 'accept-encoding': 'br, gzip' } });
-    await response.arrayBuffer();
-    web.precompressed = `${response.headers.get('content-encoding') ?? 'none'} (${scripts[0]})`;
+    // node:http, not fetch: the header exactly as sent, nothing decoded or added on the way.
+    const encoding = await new Promise<string>((resolve, reject) => {
+      get(siteUrl + scripts[0], { headers: { 'accept-encoding': 'br, gzip' } }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(String(response.headers['content-encoding'] ?? 'none')));
+      }).on('error', reject);
+    });
+    web.precompressed = `${encoding} (${scripts[0]})`;
   }
   return web;
 }
@@ -443,6 +467,7 @@ async function main(options: BenchOptions): Promise<void> {
         'Judged path: a BFF started with PUBLIC_CACHE_SECONDS=0 (api/src/config.ts), which creates no public cache (decision 0008) and keeps no sitemaps; every request runs its SQL. "on (60 s)" is a second BFF with the production setting and the same inputs.',
         `Rotation: ${scenarios.map((s) => `${s.paths.length} ${s.scenario}`).join(', ')} distinct inputs (tests/bench/rotation.ts), cycled in order; a measured window repeats an input only after all of them, so "cache on" hits only where the window outlasts one cycle.`,
         "CPU per request: utime+stime from /proc/<pid>/stat of the answering process, and of PostgreSQL (the postmaster with its reaped children, plus its live backends), over each measured window, divided by the responses. The load generator (autocannon in the bench process) is not counted but shares the cores; PostgreSQL's figure also holds whatever background work the other, idle BFFs of the run did meanwhile (their workers' polls).",
+        'Load shedding is off in every BFF of the run (DATABASE_POOL_MAX_WAITING=200, MAX_EVENT_LOOP_DELAY_MS=0): with the production settings (20 waiting on a pool of 10, 200 ms event-loop lag) 50 connections are mostly answered 503 at once, so CPU per request and latency would describe the refusals, not the work.',
         'Request path rows: each endpoint measured in every round, rounds interleaved (raw, healthz, stock, lean); req/s and CPU over all rounds, latency percentiles of the worse round. auth.me BFFs run the production settings with RESHELF_TRPC_PATH=stock|lean.',
         'Everything (PostgreSQL, the BFFs, the load generator, Chromium) shares this machine; the load averages above show what else ran.',
       ],
