@@ -271,9 +271,9 @@ describe('the results table', () => {
   it('renders markdown with the machine, load and every table, escaping cells', () => {
     const markdown = renderMarkdown(report());
     expect(markdown).toContain('# Reshelf bench, 2026-11-24T13:45:00.000Z (10k)');
-    expect(markdown).toContain('- Machine: 2 cores (AMD EPYC), 24 GiB, Node v20.20.2; 2 cores');
+    expect(markdown).toContain('- Machine: 2 cores (AMD EPYC), 24 GiB, Node v20.20.2\n');
     expect(markdown).toContain(
-      '- Load average (1 / 5 / 15 min): 1.5 / 1.2 / 0.9 at the start, 2.25 / 1.5 / 1 at the end',
+      '- Load average (1 / 5 / 15 min) on 2 cores: 1.5 / 1.2 / 0.9 at the start, 2.25 / 1.5 / 1 at the end',
     );
     expect(markdown).toContain('| what | target | measured | result |\n| --- | --- | --- | --- |');
     expect(markdown).toContain(

@@ -222,9 +222,9 @@ export function renderMarkdown(report: BenchReport): string {
   out.push(`# Reshelf bench, ${report.ranAt} (${report.size})`);
   out.push('');
   out.push(`- Command: \`${report.command}\``);
-  out.push(`- Machine: ${report.machine}; ${report.cores} cores`);
+  out.push(`- Machine: ${report.machine}`);
   out.push(
-    `- Load average (1 / 5 / 15 min): ${load(report.loadAverage.start)} at the start, ${load(report.loadAverage.end)} at the end`,
+    `- Load average (1 / 5 / 15 min) on ${report.cores} cores: ${load(report.loadAverage.start)} at the start, ${load(report.loadAverage.end)} at the end`,
   );
   out.push(
     `- Data: ${report.data.listings.toLocaleString('en-GB')} listings, ${report.data.books.toLocaleString('en-GB')} books, ${report.data.sellers.toLocaleString('en-GB')} sellers, ${report.data.charities} charities (seeded in ${fmt(report.data.seedSeconds, 1)} s)`,
