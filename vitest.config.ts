@@ -41,7 +41,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'api/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'api/src/**/*.test.ts',
+            'web/src/**/*.test.{ts,tsx}',
+            // The bench's pure parts (arguments, /proc parsing, the results table); never its figures.
+            'tests/bench/**/*.test.ts',
+          ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
         },
       },

@@ -52,6 +52,8 @@ export interface ThrowawayDatabase {
   dir: string;
   /** The migrated database's URL. */
   databaseUrl: string;
+  /** PostgreSQL's postmaster process now (its backends are its children). */
+  postmasterPid(): number;
   /** Stops PostgreSQL and removes the folder. */
   stop(): Promise<void>;
 }
@@ -69,7 +71,7 @@ export async function throwawayDatabase(folderPrefix: string, name: string): Pro
     const databaseUrl = server.url(name);
     await ensureDatabaseExists(server.url(), name);
     await migrate(databaseUrl, { bootstrap: true });
-    return { dir, databaseUrl, stop };
+    return { dir, databaseUrl, postmasterPid: () => server.pid, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,447 +1,516 @@
 /**
- * `pnpm bench`: the catalogue under load. A throwaway embedded PostgreSQL with 100,000
- * listings, the real BFF in its own process, and autocannon at 50 connections against three
- * tRPC GET endpoints (search, filtered browse, listing detail), each with a rotating set of
- * inputs so no single plan or page stays hot. Beside each, the same SQL statements the BFF
- * issued for those inputs, timed straight through pg: once alone, and under the same 50-way
- * concurrency over a pool of the BFF's size, so the BFF's own overhead is visible.
+ * `pnpm bench [--size 10k|100k|1m] [--no-lighthouse] [--no-realtime] …` (options.ts): what
+ * issue 22's targets are judged on, measured in one run on one machine.
  *
- * Writes tests/bench/results/catalogue.json and prints a table. Not part of the test run.
+ *  1. A throwaway embedded PostgreSQL, seeded set-based (seed.ts) at the chosen size.
+ *  2. The request path, in interleaved rounds: a bare Fastify hello (raw-hello.ts), the BFF's
+ *     /healthz, and `auth.me` (anonymous) through the stock tRPC plugin and through the lean
+ *     path (RESHELF_TRPC_PATH=stock|lean; "not available" when this branch has no lean path).
+ *  3. The catalogue (search, filtered browse, listing detail), each cycling through thousands
+ *     of distinct inputs (rotation.ts): judged on a BFF with the public cache off
+ *     (PUBLIC_CACHE_SECONDS=0), with the production setting (60 s) reported beside it.
+ *  4. For every load: throughput and latency (autocannon, 50 connections) and CPU per request
+ *     of the BFF process and of PostgreSQL (postmaster + backends), from /proc (proc.ts).
+ *  5. The web: home's first-load JS (gzip), whether assets are served pre-compressed, and
+ *     Lighthouse (mobile) on home, search and a listing page against Debian's Chromium.
+ *
+ * Writes tests/bench/results/<date>-<size>.md and .json (report.ts) and prints the table.
+ * Figures are reported, never asserted. Then runs the realtime bench (realtime.ts) unless
+ * --no-realtime. Not part of the test run.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { get } from 'node:http';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { type BrowseInput, browseInputSchema, type SearchInput, searchInputSchema } from '@reshelf/contracts';
+import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase } from '../../api/src/db/index.ts';
-import {
-  browseListings,
-  getListingBySlug,
-  searchListings,
-} from '../../api/src/features/listings/listings.service.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
 import {
+  type Bff,
   log,
   machine as machineLine,
   percentiles,
   ROOT,
-  round2,
   startBff,
   stopBff,
   throwawayDatabase,
 } from './harness.ts';
-import { BENCH_SIZE, seedBench } from './seed.ts';
+import { runLighthouse } from './lighthouse.ts';
+import { BENCH_SIZES, BenchArgsError, type BenchOptions, parseBenchArgs, USAGE } from './options.ts';
+import { cpuMsPerRequest, processTicks, readPostgresTicks } from './proc.ts';
+import {
+  type BenchReport,
+  type CatalogueRow,
+  type LighthouseRow,
+  type LoadFigures,
+  type PathRow,
+  renderMarkdown,
+} from './report.ts';
+import { browseInputs, detailSlugs, searchInputs } from './rotation.ts';
+import { seedBench } from './seed.ts';
 
-const RESULTS = path.join(ROOT, 'tests/bench/results/catalogue.json');
 const CONNECTIONS = 50;
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 12);
-const WARMUP_S = 3;
 const POOL_MAX = 10;
-const TARGET_P95_MS = 25;
+const DISTINCT = { search: 4_000, browse: 4_000, detail: 20_000 };
+const WEB_DIST = path.join(ROOT, 'web/dist');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-// The inputs each scenario cycles through ---------------------------------------------------
+// Load with CPU from /proc ---------------------------------------------------------------------
 
-const SEARCHES: string[] = [
-  'pride and prejudice',
-  'Pride and Prejudise',
-  'Hary Poter',
-  'the hobbit',
-  'Tolkein',
-  'austen',
-  'stephen king',
-  'dune',
-  '978-0-14-143951-8',
-  '0141439513',
-  'yorkshire moors',
-  'silent harbour',
-  'the lost garden',
-  'lighthouse',
-  'letters of cornwall',
-  'midnight orchard',
-  'clockmakers daughter',
-  'Eleanor Ashworth',
-  'blackwod',
-  'a summer that changes everything',
-  'secret library',
-  'the drowned kingdom',
-  'wuthering hieghts',
-  'thursday murder club',
-];
-
-const CATEGORIES = [
-  'fiction',
-  'crime-thriller',
-  'fantasy',
-  'history',
-  'childrens',
-  'cookery',
-  'romance',
-  'travel',
-];
-
-const BROWSES: BrowseInput[] = [
-  { category: 'fiction' },
-  { category: 'crime-thriller', condition: 'very_good,good', sort: 'price_asc' },
-  { condition: 'like_new', minPrice: 500, maxPrice: 1500 },
-  { genre: 'historical-fiction', sort: 'price_desc' },
-  { charityOnly: true },
-  { maxPrice: 400, sort: 'price_asc' },
-  { category: 'fantasy', minPrice: 200, maxPrice: 900, condition: 'good', page: 2 },
-  { sort: 'newest', page: 20 },
-  ...CATEGORIES.map((category, i) => ({
-    category,
-    condition: (['like_new,very_good', 'good', 'well_read', 'very_good,good'] as const)[i % 4],
-    minPrice: 100 * (i % 3),
-    maxPrice: 1000 + 250 * i,
-    sort: (['newest', 'price_asc', 'price_desc'] as const)[i % 3],
-  })),
-];
-
-function detailSlugs(count: number): string[] {
-  // Every twentieth listing is sold: the page still answers (it says so).
-  return Array.from({ length: count }, (_, i) => `bench-${1 + ((i * 104_729) % BENCH_SIZE.listings)}`);
+interface Pids {
+  /** The process answering (the BFF, or the raw Fastify hello). */
+  node: number;
+  postmaster: number;
 }
 
-interface Scenario {
-  name: 'search' | 'browse' | 'detail';
-  title: string;
-  paths: string[];
-  /** Runs the service for input i, for capturing its SQL. */
-  call: (db: ReturnType<typeof createDatabase>['db'], i: number) => Promise<unknown>;
-}
-
-const trpcPath = (procedure: string, input: unknown) =>
-  `/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`;
-
-function scenarios(): Scenario[] {
-  const slugs = detailSlugs(200);
-  return [
-    {
-      name: 'search',
-      title: 'search (listings.search)',
-      paths: SEARCHES.map((q) => trpcPath('listings.public.search', { q } satisfies SearchInput)),
-      call: (db, i) => searchListings(db, searchInputSchema.parse({ q: SEARCHES[i % SEARCHES.length] })),
-    },
-    {
-      name: 'browse',
-      title: 'filtered browse (listings.browse)',
-      paths: BROWSES.map((input) => trpcPath('listings.public.browse', input)),
-      call: (db, i) => browseListings(db, browseInputSchema.parse(BROWSES[i % BROWSES.length])),
-    },
-    {
-      name: 'detail',
-      title: 'listing detail (listings.bySlug)',
-      paths: slugs.map((slug) => trpcPath('listings.public.bySlug', { slug })),
-      call: (db, i) => getListingBySlug(db, slugs[i % slugs.length]!),
-    },
-  ];
-}
-
-// Statistics ---------------------------------------------------------------------------------
-
-interface Stats {
-  requests: number;
-  perSecond: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-function stats(latencies: number[], seconds: number): Stats {
-  const { samples, ...rest } = percentiles(latencies);
-  return { requests: samples, perSecond: round2(samples / seconds), ...rest };
-}
-
-// The BFF under load -----------------------------------------------------------------------
-
-/** The BFF with the bench's pool size, caching public answers for `cacheSeconds` (0: every request cold). */
-function startCatalogueBff(databaseUrl: string, cacheSeconds: number) {
-  return startBff({
-    databaseUrl,
-    env: {
-      DATABASE_POOL_MAX: String(POOL_MAX),
-      APP_SECRET: randomBytes(32).toString('hex'),
-      // The production default caches public answers briefly; 0 measures every request cold.
-      PUBLIC_CACHE_SECONDS: String(cacheSeconds),
-    },
-  });
-}
-
-async function loadBff(
+async function load(
   url: string,
-  paths: string[],
+  paths: readonly string[],
   seconds: number,
-): Promise<Stats & { non2xx: number; errors: number }> {
+  pids: Pids,
+): Promise<LoadFigures> {
   let next = 0;
   const latencies: number[] = [];
+  const nodeBefore = processTicks(pids.node);
+  const postgresBefore = readPostgresTicks(pids.postmaster);
+  const started = performance.now();
   // Without a callback autocannon answers an emitter that is also a promise of the result.
   const instance = autocannon({
     url,
     connections: CONNECTIONS,
     duration: seconds,
     requests: [
-      {
-        method: 'GET',
-        setupRequest: (request) => {
-          const path = paths[next++ % paths.length]!;
-          return { ...request, path };
-        },
-      },
+      { method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }) },
     ],
   }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
   instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   const result = await instance;
-  return { ...stats(latencies, seconds), non2xx: result.non2xx, errors: result.errors };
+  const elapsed = (performance.now() - started) / 1000;
+  const nodeTicks = processTicks(pids.node) - nodeBefore;
+  const postgresTicks = readPostgresTicks(pids.postmaster) - postgresBefore;
+  const { samples, p50, p95, p99, max } = percentiles(latencies);
+  return {
+    requests: samples,
+    seconds: Math.round(elapsed * 100) / 100,
+    perSecond: Math.round((samples / elapsed) * 100) / 100,
+    p50,
+    p95,
+    p99,
+    max,
+    non2xx: result.non2xx,
+    failures: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {})
+        .filter(([code, stat]) => !code.startsWith('2') && (stat.count ?? 0) > 0)
+        .map(([code, stat]) => [code, stat.count ?? 0]),
+    ),
+    errors: result.errors + result.timeouts,
+    nodeCpuMs: cpuMsPerRequest(nodeTicks, samples),
+    postgresCpuMs: cpuMsPerRequest(postgresTicks, samples),
+  };
 }
 
-// The same SQL straight through pg -----------------------------------------------------------
-
-interface Statement {
-  sql: string;
-  parameters: readonly unknown[];
+/** Several windows of the same endpoint as one: requests, time and CPU summed, latencies pooled. */
+function combine(parts: readonly LoadFigures[]): LoadFigures {
+  const requests = parts.reduce((n, p) => n + p.requests, 0);
+  const seconds = parts.reduce((n, p) => n + p.seconds, 0);
+  const weighted = (key: 'nodeCpuMs' | 'postgresCpuMs') =>
+    requests === 0 ? undefined : parts.reduce((n, p) => n + (p[key] ?? 0) * p.requests, 0) / requests;
+  const worst = (key: 'p50' | 'p95' | 'p99' | 'max') => Math.max(...parts.map((p) => p[key]));
+  return {
+    requests,
+    seconds: Math.round(seconds * 100) / 100,
+    perSecond: Math.round((requests / seconds) * 100) / 100,
+    // Latencies of interleaved rounds: the worse round's percentile (they are not pooled).
+    p50: worst('p50'),
+    p95: worst('p95'),
+    p99: worst('p99'),
+    max: worst('max'),
+    non2xx: parts.reduce((n, p) => n + p.non2xx, 0),
+    failures: parts.reduce<Record<string, number>>((all, p) => {
+      for (const [code, n] of Object.entries(p.failures ?? {})) all[code] = (all[code] ?? 0) + n;
+      return all;
+    }, {}),
+    errors: parts.reduce((n, p) => n + p.errors, 0),
+    nodeCpuMs: weighted('nodeCpuMs'),
+    postgresCpuMs: weighted('postgresCpuMs'),
+  };
 }
 
-async function captureStatements(
-  databaseUrl: string,
-  scenario: Scenario,
-  count: number,
-): Promise<Statement[][]> {
-  let current: Statement[] = [];
-  const handle = createDatabase(databaseUrl, {
-    max: 2,
-    log: (event) => {
-      if (event.level === 'query') current.push({ sql: event.query.sql, parameters: event.query.parameters });
+// Processes ---------------------------------------------------------------------------------------
+
+function catalogueBff(databaseUrl: string, env: Record<string, string>): Promise<Bff> {
+  return startBff({
+    databaseUrl,
+    env: {
+      DATABASE_POOL_MAX: String(POOL_MAX),
+      // Load shedding off: at 50 connections over a pool of 10 the production settings (20
+      // waiting, 200 ms event-loop lag) answer most requests 503 at once, which would hide the
+      // work being measured. Every request waits its turn instead; a 503 still counts as non-2xx.
+      DATABASE_POOL_MAX_WAITING: String(4 * CONNECTIONS),
+      MAX_EVENT_LOOP_DELAY_MS: '0',
+      APP_SECRET: randomBytes(32).toString('hex'),
+      ...env,
     },
   });
-  const requests: Statement[][] = [];
+}
+
+async function startRawHello(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'tests/bench/raw-hello.ts')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the raw Fastify hello exited (${code})`)));
+    setTimeout(() => reject(new Error('the raw Fastify hello did not start within 30 s')), 30_000).unref();
+  });
   try {
-    for (let i = 0; i < count; i++) {
-      current = [];
-      await scenario.call(handle.db, i);
-      requests.push(current);
-    }
-  } finally {
-    await handle.close();
-  }
-  return requests;
-}
-
-/** Runs one request's statements on one pooled connection, as the BFF's Kysely does. */
-async function replay(pool: pg.Pool, statements: Statement[]): Promise<void> {
-  const client = await pool.connect();
-  try {
-    for (const statement of statements) await client.query(statement.sql, statement.parameters as unknown[]);
-  } finally {
-    client.release();
+    return { url: `http://127.0.0.1:${await port}`, child };
+  } catch (error) {
+    await stopBff(child);
+    throw error;
   }
 }
 
-async function sqlAlone(pool: pg.Pool, requests: Statement[][], rounds: number): Promise<Stats> {
-  const latencies: number[] = [];
-  // Once through unmeasured, so each connection has prepared its statements.
-  for (const statements of requests) await replay(pool, statements);
-  const started = performance.now();
-  for (let round = 0; round < rounds; round++) {
-    for (const statements of requests) {
-      const t0 = performance.now();
-      await replay(pool, statements);
-      latencies.push(performance.now() - t0);
-    }
-  }
-  return stats(latencies, (performance.now() - started) / 1000);
+/** Whether this branch has the lean tRPC path: its configuration knows RESHELF_TRPC_PATH. */
+function leanPathAvailable(): boolean {
+  const search = (dir: string): boolean =>
+    readdirSync(dir, { withFileTypes: true }).some((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name !== 'node_modules' && search(full);
+      return (
+        entry.name.endsWith('.ts') &&
+        !entry.name.includes('.test.') &&
+        readFileSync(full, 'utf8').includes('RESHELF_TRPC_PATH')
+      );
+    });
+  return search(path.join(ROOT, 'api/src'));
 }
 
-async function sqlUnderLoad(pool: pg.Pool, requests: Statement[][], seconds: number): Promise<Stats> {
-  const latencies: number[] = [];
-  const deadline = performance.now() + seconds * 1000;
-  let next = 0;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const statements = requests[next++ % requests.length]!;
-      const t0 = performance.now();
-      await replay(pool, statements);
-      latencies.push(performance.now() - t0);
-    }
+// The web ----------------------------------------------------------------------------------------
+
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const full = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
+  }
+  return latest;
+}
+
+/** Builds the web (with its .br/.gz copies) when it is missing or older than its sources, as `pnpm start` does. */
+function ensureWebBuilt(): void {
+  const index = path.join(WEB_DIST, 'index.html');
+  const sources = Math.max(newest(path.join(ROOT, 'web')), newest(path.join(ROOT, 'packages')));
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  log('building the web client (pnpm --filter @reshelf/web build)…');
+  const build = spawnSync('pnpm', ['--filter', '@reshelf/web', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('the web build failed');
+}
+
+/** The entry script and its modulepreloads, as index.html names them. */
+function entryScripts(html: string): string[] {
+  const found = new Set<string>();
+  for (const match of html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g))
+    found.add(match[1]!);
+  for (const match of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g))
+    found.add(match[1]!);
+  return [...found].filter((src) => src.startsWith('/'));
+}
+
+async function webFigures(siteUrl: string | undefined): Promise<BenchReport['web']> {
+  const index = path.join(WEB_DIST, 'index.html');
+  if (!existsSync(index)) return { note: 'web/dist is not built (run with Lighthouse, or pnpm build)' };
+  const scripts = entryScripts(readFileSync(index, 'utf8'));
+  const bytes = scripts.reduce(
+    (n, src) => n + gzipSync(readFileSync(path.join(WEB_DIST, src)), { level: 9 }).length,
+    0,
+  );
+  const web: BenchReport['web'] = {
+    homeJsGzipKiB: Math.round((bytes / 1024) * 10) / 10,
+    note: `${scripts.length} entry/modulepreload scripts of web/dist/index.html, gzip -9`,
   };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  return stats(latencies, (performance.now() - started) / 1000);
+  if (siteUrl && scripts[0]) {
+    // node:http, not fetch: the header exactly as sent, nothing decoded or added on the way.
+    const encoding = await new Promise<string>((resolve, reject) => {
+      get(siteUrl + scripts[0], { headers: { 'accept-encoding': 'br, gzip' } }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(String(response.headers['content-encoding'] ?? 'none')));
+      }).on('error', reject);
+    });
+    web.precompressed = `${encoding} (${scripts[0]})`;
+  }
+  return web;
 }
 
-// Main -----------------------------------------------------------------------------------------
+// Main -------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
+const trpcPath = (procedure: string, input?: unknown) =>
+  `/trpc/${procedure}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`;
+
+async function assertAnswers(url: string, paths: readonly string[]): Promise<void> {
+  for (const p of paths) {
+    const response = await fetch(url + p);
+    if (!response.ok)
+      throw new Error(`${p} answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
+    await response.arrayBuffer();
+  }
+}
+
+async function main(options: BenchOptions): Promise<void> {
+  const size = BENCH_SIZES[options.size];
+  const { durationSeconds: seconds, warmupSeconds: warmup } = options;
   const machine = machineLine();
-  log(`Reshelf catalogue benchmark on ${machine}`);
+  log(`Reshelf bench (${options.size}) on ${machine}`);
+  const lighthouseSkipped = !options.lighthouse
+    ? '--no-lighthouse'
+    : !existsSync(CHROMIUM)
+      ? `no Chromium at ${CHROMIUM} (node scripts/ensure-chromium.mjs)`
+      : undefined;
+  if (!lighthouseSkipped) ensureWebBuilt();
+  const serveWeb = existsSync(path.join(WEB_DIST, 'index.html'));
+
   const database = await throwawayDatabase('reshelf-bench-', 'reshelf_bench');
   const { databaseUrl } = database;
-  let bff: ChildProcess | undefined;
-  let bffCold: ChildProcess | undefined;
+  const children: ChildProcess[] = [];
   try {
     const seedHandle = createDatabase(databaseUrl, { max: 2 });
     await seedReferenceData(seedHandle.db);
+    const vocabulary = {
+      categories: (await seedHandle.db.selectFrom('categories').select('slug').execute()).map((r) => r.slug),
+      genres: (await seedHandle.db.selectFrom('genres').select('slug').execute()).map((r) => r.slug),
+    };
     await seedHandle.close();
-    log(`seeding ${BENCH_SIZE.listings.toLocaleString('en-GB')} listings…`);
+    log(`seeding ${size.listings.toLocaleString('en-GB')} listings…`);
     const seedStarted = Date.now();
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      await seedBench(client, log);
+      await seedBench(client, size, log);
     } finally {
       await client.end();
     }
     const seedSeconds = (Date.now() - seedStarted) / 1000;
+    const postmaster = database.postmasterPid();
 
-    const started = await startCatalogueBff(databaseUrl, 60);
-    bff = started.child;
-    const cold = await startCatalogueBff(databaseUrl, 0);
-    bffCold = cold.child;
-    const pool = createDatabase(databaseUrl, { max: POOL_MAX }).pool;
-    const results: Record<string, unknown> = {};
-    // The floor: the same HTTP stack answering /healthz, with no database work at all.
-    log('\nbaseline: GET /healthz (no database)');
-    await loadBff(started.url, ['/healthz'], WARMUP_S);
-    const floor = await loadBff(started.url, ['/healthz'], DURATION_S);
-    log(`  p50 ${floor.p50} ms, p95 ${floor.p95} ms, p99 ${floor.p99} ms, ${floor.perSecond} req/s`);
-    const loadBefore = loadavg();
-    for (const scenario of scenarios()) {
-      log(`\n${scenario.title}: ${scenario.paths.length} distinct requests`);
-      // Every input must answer 200 before it is timed.
-      for (const p of scenario.paths) {
-        const response = await fetch(started.url + p);
-        if (!response.ok) throw new Error(`${p} answered ${response.status}: ${await response.text()}`);
-      }
-      await loadBff(started.url, scenario.paths, WARMUP_S);
-      const bffStats = await loadBff(started.url, scenario.paths, DURATION_S);
-      log(
-        `  BFF: p50 ${bffStats.p50} ms, p95 ${bffStats.p95} ms, p99 ${bffStats.p99} ms, ${bffStats.perSecond} req/s`,
-      );
-      await loadBff(cold.url, scenario.paths, WARMUP_S);
-      const coldStats = await loadBff(cold.url, scenario.paths, DURATION_S);
-      log(
-        `  BFF without the public cache: p50 ${coldStats.p50} ms, p95 ${coldStats.p95} ms, p99 ${coldStats.p99} ms, ${coldStats.perSecond} req/s`,
-      );
-      const statements = await captureStatements(databaseUrl, scenario, Math.min(scenario.paths.length, 200));
-      const alone = await sqlAlone(pool, statements, scenario.paths.length < 50 ? 5 : 1);
-      const loaded = await sqlUnderLoad(pool, statements, Math.max(5, Math.round(DURATION_S / 2)));
-      log(
-        `  SQL alone: p50 ${alone.p50} ms, p95 ${alone.p95} ms; SQL at ${CONNECTIONS} concurrent: p95 ${loaded.p95} ms, ${loaded.perSecond} req/s`,
-      );
-      results[scenario.name] = {
-        title: scenario.title,
-        distinctRequests: scenario.paths.length,
-        statementsPerRequest: Math.max(...statements.map((s) => s.length)),
-        bff: bffStats,
-        bffWithoutCache: coldStats,
-        sqlAlone: alone,
-        sqlConcurrent: loaded,
-        meetsTarget: bffStats.p95 <= TARGET_P95_MS && bffStats.non2xx === 0 && bffStats.errors === 0,
-      };
+    const lean = leanPathAvailable();
+    const cold = await catalogueBff(databaseUrl, { PUBLIC_CACHE_SECONDS: '0' });
+    children.push(cold.child);
+    const warm = await catalogueBff(databaseUrl, {
+      PUBLIC_CACHE_SECONDS: '60',
+      ...(serveWeb ? { WEB_DIST } : {}),
+    });
+    children.push(warm.child);
+    const stock = await catalogueBff(databaseUrl, { RESHELF_TRPC_PATH: 'stock' });
+    children.push(stock.child);
+    const leanBff = lean ? await catalogueBff(databaseUrl, { RESHELF_TRPC_PATH: 'lean' }) : undefined;
+    if (leanBff) children.push(leanBff.child);
+    const raw = await startRawHello();
+    children.push(raw.child);
+    const loadStart = loadavg();
+
+    // The request path, rounds interleaved ---------------------------------------------------
+    const me = trpcPath('auth.me');
+    const endpoints: Array<{ row: PathRow; url?: string; path: string; pid?: number }> = [
+      {
+        row: { name: 'raw', title: 'raw Fastify hello (GET /)' },
+        url: raw.url,
+        path: '/',
+        pid: raw.child.pid,
+      },
+      {
+        row: { name: 'healthz', title: 'BFF GET /healthz' },
+        url: cold.url,
+        path: '/healthz',
+        pid: cold.child.pid,
+      },
+      {
+        row: { name: 'stock', title: 'auth.me anonymous, stock tRPC plugin' },
+        url: stock.url,
+        path: me,
+        pid: stock.child.pid,
+      },
+      leanBff
+        ? {
+            row: { name: 'lean', title: 'auth.me anonymous, lean path' },
+            url: leanBff.url,
+            path: me,
+            pid: leanBff.child.pid,
+          }
+        : {
+            row: {
+              name: 'lean',
+              title: 'auth.me anonymous, lean path',
+              unavailable: 'not available (this branch has no RESHELF_TRPC_PATH)',
+            },
+            path: me,
+          },
+    ];
+    const windows = new Map<string, LoadFigures[]>();
+    for (const e of endpoints) {
+      if (!e.url || !e.pid) continue;
+      await assertAnswers(e.url, [e.path]);
+      log(`warming ${e.row.title}`);
+      await load(e.url, [e.path], warmup, { node: e.pid, postmaster });
     }
-    await pool.end();
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const e of endpoints) {
+        if (!e.url || !e.pid) continue;
+        const figures = await load(e.url, [e.path], seconds, { node: e.pid, postmaster });
+        log(`  round ${round} ${e.row.title}: ${figures.perSecond} req/s, p95 ${figures.p95} ms`);
+        windows.set(e.row.name, [...(windows.get(e.row.name) ?? []), figures]);
+      }
+    }
+    const paths: PathRow[] = endpoints.map((e) => {
+      const parts = windows.get(e.row.name);
+      return parts ? { ...e.row, figures: combine(parts) } : e.row;
+    });
 
-    const report = {
-      benchmark: 'catalogue',
-      ranAt: new Date().toISOString(),
+    // The catalogue ------------------------------------------------------------------------------
+    const scenarios: Array<{ scenario: CatalogueRow['scenario']; title: string; paths: string[] }> = [
+      {
+        scenario: 'search',
+        title: 'search (listings.public.search)',
+        paths: searchInputs(DISTINCT.search).map((input) => trpcPath('listings.public.search', input)),
+      },
+      {
+        scenario: 'browse',
+        title: 'filtered browse (listings.public.browse)',
+        paths: browseInputs(DISTINCT.browse, vocabulary).map((input) =>
+          trpcPath('listings.public.browse', input),
+        ),
+      },
+      {
+        scenario: 'detail',
+        title: 'listing detail (listings.public.bySlug)',
+        paths: detailSlugs(DISTINCT.detail, size.listings).map((slug) =>
+          trpcPath('listings.public.bySlug', { slug }),
+        ),
+      },
+    ];
+    const catalogue: CatalogueRow[] = [];
+    for (const s of scenarios) {
+      log(`\n${s.title}: ${s.paths.length} distinct inputs`);
+      // A sample must answer 200 before anything is timed (non-2xx under load are counted).
+      await assertAnswers(cold.url, s.paths.slice(0, 25));
+      // Warm-up and measured windows start at different points of the rotation.
+      const rotated = (offset: number) => [...s.paths.slice(offset), ...s.paths.slice(0, offset)];
+      const half = Math.floor(s.paths.length / 2);
+      await load(cold.url, rotated(half), warmup, { node: cold.child.pid!, postmaster });
+      const cacheOff = await load(cold.url, s.paths, seconds, { node: cold.child.pid!, postmaster });
+      log(`  cache off: ${cacheOff.perSecond} req/s, p95 ${cacheOff.p95} ms, non-2xx ${cacheOff.non2xx}`);
+      await load(warm.url, rotated(half), warmup, { node: warm.child.pid!, postmaster });
+      const cacheOn = await load(warm.url, s.paths, seconds, { node: warm.child.pid!, postmaster });
+      log(`  cache on:  ${cacheOn.perSecond} req/s, p95 ${cacheOn.p95} ms, non-2xx ${cacheOn.non2xx}`);
+      catalogue.push({
+        scenario: s.scenario,
+        title: s.title,
+        distinctInputs: s.paths.length,
+        cacheOff,
+        cacheOn,
+      });
+    }
+
+    // The web --------------------------------------------------------------------------------------
+    const web = await webFigures(serveWeb ? warm.url : undefined);
+    const lighthouseRows: LighthouseRow[] = [];
+    if (!lighthouseSkipped) {
+      const pages: Array<[LighthouseRow['page'], string]> = [
+        ['home', '/'],
+        ['search', `/search?q=${encodeURIComponent('silent harbour')}`],
+        ['listing', '/listing/bench-7'],
+      ];
+      for (const [page, p] of pages) {
+        log(`Lighthouse: ${page} (${p})`);
+        const figures = await runLighthouse(warm.url + p, CHROMIUM);
+        log(
+          `  performance ${figures.performance ?? '—'}, LCP ${figures.lcpMs ?? '—'} ms${figures.error ? ` (${figures.error})` : ''}`,
+        );
+        lighthouseRows.push({ page, url: p, ...figures });
+      }
+    }
+    const loadEnd = loadavg();
+
+    const ranAt = new Date().toISOString();
+    const report: BenchReport = {
+      ranAt,
+      command: ['pnpm bench', ...process.argv.slice(2)].join(' '),
+      size: options.size,
+      data: { ...size, seedSeconds: Math.round(seedSeconds * 10) / 10 },
       machine,
-      data: { ...BENCH_SIZE, seedSeconds },
-      /** 1-minute load average when the load started and ended: other work on the machine skews every figure. */
-      loadAverage: { before: loadBefore[0], after: loadavg()[0] },
-      baselineHealthz: floor,
+      cores: cpus().length,
+      loadAverage: { start: loadStart, end: loadEnd },
       load: {
         connections: CONNECTIONS,
-        durationSeconds: DURATION_S,
-        warmupSeconds: WARMUP_S,
-        bffPoolMax: POOL_MAX,
+        durationSeconds: seconds,
+        warmupSeconds: warmup,
+        rounds: options.rounds,
+        poolMax: POOL_MAX,
       },
-      targetP95Ms: TARGET_P95_MS,
+      trpcPath: process.env.RESHELF_TRPC_PATH ?? 'the app default (RESHELF_TRPC_PATH unset)',
+      paths,
+      catalogue,
+      web,
+      lighthouse: lighthouseSkipped ? { skipped: lighthouseSkipped, rows: [] } : { rows: lighthouseRows },
       notes: [
-        'BFF: end-to-end HTTP latency of tRPC GET calls to the real app (production mode, pino logging at info to a discarded stream), measured by autocannon in this process.',
-        'sqlAlone: the exact statements the BFF issued for the same inputs (captured from Kysely), replayed one request at a time on one idle connection.',
-        'sqlConcurrent: the same statements replayed by 50 concurrent workers over a pool of 10 connections, as the BFF runs them (statements of one request run one after another here; the BFF runs some in parallel).',
-        'Everything (PostgreSQL, the BFF, the load generator) shares the same machine.',
+        'Judged path: a BFF started with PUBLIC_CACHE_SECONDS=0 (api/src/config.ts), which creates no public cache (decision 0008) and keeps no sitemaps; every request runs its SQL. "on (60 s)" is a second BFF with the production setting and the same inputs.',
+        `Rotation: ${scenarios.map((s) => `${s.paths.length} ${s.scenario}`).join(', ')} distinct inputs (tests/bench/rotation.ts), cycled in order; a measured window repeats an input only after all of them, so "cache on" hits only where the window outlasts one cycle.`,
+        "CPU per request: utime+stime from /proc/<pid>/stat of the answering process, and of PostgreSQL (the postmaster with its reaped children, plus its live backends), over each measured window, divided by the responses. The load generator (autocannon in the bench process) is not counted but shares the cores; PostgreSQL's figure also holds whatever background work the other, idle BFFs of the run did meanwhile (their workers' polls).",
+        'Load shedding is off in every BFF of the run (DATABASE_POOL_MAX_WAITING=200, MAX_EVENT_LOOP_DELAY_MS=0): with the production settings (20 waiting on a pool of 10, 200 ms event-loop lag) 50 connections are mostly answered 503 at once, so CPU per request and latency would describe the refusals, not the work.',
+        'Request path rows: each endpoint measured in every round, rounds interleaved (raw, healthz, stock, lean); req/s and CPU over all rounds, latency percentiles of the worse round. auth.me BFFs run the production settings (load shedding aside) with RESHELF_TRPC_PATH=stock|lean.',
+        'Everything (PostgreSQL, the BFFs, the load generator, Chromium) shares this machine; the load averages above show what else ran.',
       ],
-      results,
     };
-    await mkdir(path.dirname(RESULTS), { recursive: true });
-    await writeFile(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
-    printTable(
-      report.results as Record<
-        string,
-        {
-          title: string;
-          bff: Stats & { non2xx: number };
-          bffWithoutCache: Stats & { non2xx: number };
-          sqlAlone: Stats;
-          sqlConcurrent: Stats;
-          meetsTarget: boolean;
-        }
-      >,
-    );
-    log(`\nwritten to ${path.relative(process.cwd(), RESULTS)}`);
+    const base = path.join(ROOT, 'tests/bench/results', `${ranAt.slice(0, 10)}-${options.size}`);
+    await mkdir(path.dirname(base), { recursive: true });
+    const markdown = renderMarkdown(report);
+    await writeFile(`${base}.md`, markdown);
+    await writeFile(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+    console.info(`\n${markdown}`);
+    log(`written to ${path.relative(process.cwd(), base)}.md and .json`);
   } finally {
-    for (const child of [bff, bffCold]) await stopBff(child);
+    for (const child of children) await stopBff(child);
     await database.stop();
   }
 }
 
-function printTable(
-  results: Record<
-    string,
-    {
-      title: string;
-      bff: Stats & { non2xx: number };
-      bffWithoutCache: Stats & { non2xx: number };
-      sqlAlone: Stats;
-      sqlConcurrent: Stats;
-      meetsTarget: boolean;
-    }
-  >,
-) {
-  const rows = [
-    [
-      'scenario',
-      'BFF p50',
-      'BFF p95',
-      'BFF p99',
-      'BFF req/s',
-      'non-2xx',
-      'no-cache p95',
-      'no-cache req/s',
-      'SQL alone p50',
-      'SQL alone p95',
-      'SQL@50 p95',
-      `p95 ≤ ${TARGET_P95_MS} ms`,
-    ],
-    ...Object.values(results).map((r) => [
-      r.title,
-      `${r.bff.p50} ms`,
-      `${r.bff.p95} ms`,
-      `${r.bff.p99} ms`,
-      String(r.bff.perSecond),
-      String(r.bff.non2xx),
-      `${r.bffWithoutCache.p95} ms`,
-      String(r.bffWithoutCache.perSecond),
-      `${r.sqlAlone.p50} ms`,
-      `${r.sqlAlone.p95} ms`,
-      `${r.sqlConcurrent.p95} ms`,
-      r.meetsTarget ? 'yes' : 'NO',
-    ]),
-  ];
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
-  console.info('');
-  for (const [i, row] of rows.entries()) {
-    console.info(row.map((cell, c) => cell.padEnd(widths[c]!)).join('  '));
-    if (i === 0) console.info(widths.map((w) => '-'.repeat(w)).join('  '));
-  }
+let options: BenchOptions;
+try {
+  options = parseBenchArgs(process.argv.slice(2), process.env);
+} catch (error) {
+  if (!(error instanceof BenchArgsError)) throw error;
+  console.error(`pnpm bench: ${error.message}`);
+  process.exit(2);
 }
-
-main().catch((error) => {
+if (options.help) {
+  console.info(USAGE);
+  process.exit(0);
+}
+try {
+  await main(options);
+} catch (error) {
   console.error(error);
   process.exit(1);
-});
+}
+if (options.realtime) {
+  const realtime = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'tests/bench/realtime.ts')],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
+  process.exit(realtime.status ?? 1);
+}
