@@ -179,7 +179,7 @@ describe('the results table', () => {
     cores: 2,
     loadAverage: { start: [1.5, 1.2, 0.9], end: [2.25, 1.5, 1] },
     load: { connections: 50, durationSeconds: 12, warmupSeconds: 3, rounds: 2, poolMax: 10 },
-    trpcPath: 'the app default (RESHELF_TRPC_PATH unset)',
+    trpcPath: 'the app default (TRPC_PATH unset)',
     paths: [
       {
         name: 'raw',
@@ -191,7 +191,7 @@ describe('the results table', () => {
       {
         name: 'lean',
         title: 'auth.me | lean path',
-        unavailable: 'not available (this branch has no RESHELF_TRPC_PATH)',
+        unavailable: 'not available (this branch has no TRPC_PATH)',
       },
     ],
     catalogue: [
@@ -281,7 +281,7 @@ describe('the results table', () => {
     );
     expect(markdown).toContain('| /healthz throughput vs raw Fastify hello | ≥ 70% | 75% | met |');
     expect(markdown).toContain(
-      '| auth.me \\| lean path | not available (this branch has no RESHELF_TRPC_PATH) | — | — | — | — | — | — |',
+      '| auth.me \\| lean path | not available (this branch has no TRPC_PATH) | — | — | — | — | — | — |',
     );
     expect(markdown).toContain('| raw Fastify hello (GET /) | 20000 | 100% | 10 | 20 | 22 | 300 | 0 |');
     expect(markdown).toContain(

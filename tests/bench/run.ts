@@ -5,7 +5,7 @@
  *  1. A throwaway embedded PostgreSQL, seeded set-based (seed.ts) at the chosen size.
  *  2. The request path, in interleaved rounds: a bare Fastify hello (raw-hello.ts), the BFF's
  *     /healthz, and `auth.me` (anonymous) through the stock tRPC plugin and through the lean
- *     path (RESHELF_TRPC_PATH=stock|lean; "not available" when this branch has no lean path).
+ *     path (TRPC_PATH=stock|lean; "not available" when this branch has no lean path).
  *  3. The catalogue (search, filtered browse, listing detail), each cycling through thousands
  *     of distinct inputs (rotation.ts): judged on a BFF with the public cache off
  *     (PUBLIC_CACHE_SECONDS=0), with the production setting (60 s) reported beside it.
@@ -182,7 +182,7 @@ async function startRawHello(): Promise<{ url: string; child: ChildProcess }> {
   }
 }
 
-/** Whether this branch has the lean tRPC path: its configuration knows RESHELF_TRPC_PATH. */
+/** Whether this branch has the lean tRPC path: its configuration knows TRPC_PATH. */
 function leanPathAvailable(): boolean {
   const search = (dir: string): boolean =>
     readdirSync(dir, { withFileTypes: true }).some((entry) => {
@@ -191,7 +191,7 @@ function leanPathAvailable(): boolean {
       return (
         entry.name.endsWith('.ts') &&
         !entry.name.includes('.test.') &&
-        readFileSync(full, 'utf8').includes('RESHELF_TRPC_PATH')
+        readFileSync(full, 'utf8').includes('TRPC_PATH')
       );
     });
   return search(path.join(ROOT, 'api/src'));
@@ -312,9 +312,9 @@ async function main(options: BenchOptions): Promise<void> {
       ...(serveWeb ? { WEB_DIST } : {}),
     });
     children.push(warm.child);
-    const stock = await catalogueBff(databaseUrl, { RESHELF_TRPC_PATH: 'stock' });
+    const stock = await catalogueBff(databaseUrl, { TRPC_PATH: 'stock' });
     children.push(stock.child);
-    const leanBff = lean ? await catalogueBff(databaseUrl, { RESHELF_TRPC_PATH: 'lean' }) : undefined;
+    const leanBff = lean ? await catalogueBff(databaseUrl, { TRPC_PATH: 'lean' }) : undefined;
     if (leanBff) children.push(leanBff.child);
     const raw = await startRawHello();
     children.push(raw.child);
@@ -352,7 +352,7 @@ async function main(options: BenchOptions): Promise<void> {
             row: {
               name: 'lean',
               title: 'auth.me anonymous, lean path',
-              unavailable: 'not available (this branch has no RESHELF_TRPC_PATH)',
+              unavailable: 'not available (this branch has no TRPC_PATH)',
             },
             path: me,
           },
@@ -458,7 +458,7 @@ async function main(options: BenchOptions): Promise<void> {
         rounds: options.rounds,
         poolMax: POOL_MAX,
       },
-      trpcPath: process.env.RESHELF_TRPC_PATH ?? 'the app default (RESHELF_TRPC_PATH unset)',
+      trpcPath: process.env.TRPC_PATH ?? 'the app default (TRPC_PATH unset)',
       paths,
       catalogue,
       web,
@@ -468,7 +468,7 @@ async function main(options: BenchOptions): Promise<void> {
         `Rotation: ${scenarios.map((s) => `${s.paths.length} ${s.scenario}`).join(', ')} distinct inputs (tests/bench/rotation.ts), cycled in order; a measured window repeats an input only after all of them, so "cache on" hits only where the window outlasts one cycle.`,
         "CPU per request: utime+stime from /proc/<pid>/stat of the answering process, and of PostgreSQL (the postmaster with its reaped children, plus its live backends), over each measured window, divided by the responses. The load generator (autocannon in the bench process) is not counted but shares the cores; PostgreSQL's figure also holds whatever background work the other, idle BFFs of the run did meanwhile (their workers' polls).",
         'Load shedding is off in every BFF of the run (DATABASE_POOL_MAX_WAITING=200, MAX_EVENT_LOOP_DELAY_MS=0): with the production settings (20 waiting on a pool of 10, 200 ms event-loop lag) 50 connections are mostly answered 503 at once, so CPU per request and latency would describe the refusals, not the work.',
-        'Request path rows: each endpoint measured in every round, rounds interleaved (raw, healthz, stock, lean); req/s and CPU over all rounds, latency percentiles of the worse round. auth.me BFFs run the production settings (load shedding aside) with RESHELF_TRPC_PATH=stock|lean.',
+        'Request path rows: each endpoint measured in every round, rounds interleaved (raw, healthz, stock, lean); req/s and CPU over all rounds, latency percentiles of the worse round. auth.me BFFs run the production settings (load shedding aside) with TRPC_PATH=stock|lean.',
         'Everything (PostgreSQL, the BFFs, the load generator, Chromium) shares this machine; the load averages above show what else ran.',
       ],
     };
