@@ -65,7 +65,7 @@ export interface BenchReport {
     rounds: number;
     poolMax: number;
   };
-  /** What the catalogue's BFFs ran on (RESHELF_TRPC_PATH unset: the app's default). */
+  /** What the catalogue's BFFs ran on (TRPC_PATH unset: the app's default). */
   trpcPath: string;
   paths: PathRow[];
   catalogue: CatalogueRow[];
