@@ -33,7 +33,11 @@ import {
 } from '../../api/src/features/listings/listings.service.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
 import { log, machine, percentiles, ROOT, round2, stopBff, throwawayDatabase } from './harness.ts';
-import { BENCH_SIZE, seedBench } from './seed.ts';
+import { BENCH_SIZES } from './options.ts';
+import { seedBench } from './seed.ts';
+
+/** This A/B run always uses the bench's default dataset (100k listings). */
+const BENCH_SIZE = BENCH_SIZES['100k'];
 
 const { values: args } = parseArgs({
   options: {
@@ -331,7 +335,7 @@ async function main() {
     const client = new pg.Client({ connectionString: database.databaseUrl });
     await client.connect();
     try {
-      await seedBench(client, log);
+      await seedBench(client, BENCH_SIZE, log);
     } finally {
       await client.end();
     }
