@@ -20,6 +20,21 @@ function Busy({ label, className, children }: { label: string; className?: strin
   );
 }
 
+/**
+ * A list's rows while it loads (orders, offers, notifications, tokens…): one grey block per
+ * class list in `rows`, announced as busy with `label`.
+ */
+export function RowsSkeleton({ label, rows }: { label: string; rows: readonly string[] }) {
+  return (
+    <Busy label={label} className="flex flex-col gap-3">
+      {rows.map((className, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the rows are fixed placeholders
+        <Skeleton key={index} className={className} />
+      ))}
+    </Busy>
+  );
+}
+
 /** One listing card (cover, title, author, price) as it will appear in a grid. */
 export function ListingCardSkeleton({ className }: { className?: string }) {
   return (

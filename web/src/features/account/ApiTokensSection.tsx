@@ -17,11 +17,11 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Field } from '../../components/form/Field.tsx';
 import { SubmitButton } from '../../components/form/SubmitButton.tsx';
+import { RowsSkeleton } from '../../components/placeholders.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { fieldClasses, Input } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { QueryView, showServerError } from '../../kit/index.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { cn } from '../../lib/utils.ts';
@@ -66,17 +66,7 @@ export function ApiTokensSection() {
 
       <QueryView
         query={tokens}
-        pending={
-          <div
-            role="status"
-            aria-busy="true"
-            aria-label="Loading your tokens"
-            className="flex flex-col gap-3"
-          >
-            <Skeleton className="h-10 w-full" />
-            <Skeleton className="h-10 w-2/3" />
-          </div>
-        }
+        pending={<RowsSkeleton label="Loading your tokens" rows={['h-10 w-full', 'h-10 w-2/3']} />}
         error={(message, retry) => (
           <Alert tone="error">
             {message}{' '}

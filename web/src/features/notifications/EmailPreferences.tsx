@@ -9,8 +9,8 @@ import {
 import { Lock, Mail } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
+import { RowsSkeleton } from '../../components/placeholders.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { QueryView } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
@@ -54,17 +54,7 @@ export function EmailPreferencesSection() {
       </p>
       <QueryView
         query={preferences}
-        pending={
-          <div
-            role="status"
-            aria-busy="true"
-            aria-label="Loading your email settings"
-            className="flex flex-col gap-3"
-          >
-            <Skeleton className="h-10 w-full" />
-            <Skeleton className="h-10 w-2/3" />
-          </div>
-        }
+        pending={<RowsSkeleton label="Loading your email settings" rows={['h-10 w-full', 'h-10 w-2/3']} />}
         error={(message, retry) => (
           <Alert tone="error">
             {message}{' '}

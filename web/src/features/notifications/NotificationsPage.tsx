@@ -20,9 +20,9 @@ import {
 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router-dom';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
+import { RowsSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { QueryView } from '../../kit/index.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -99,16 +99,10 @@ export function NotificationsPage() {
           <QueryView
             query={list}
             pending={
-              <div
-                role="status"
-                aria-busy="true"
-                aria-label="Loading your notifications"
-                className="flex flex-col gap-3"
-              >
-                {[0, 1, 2].map((key) => (
-                  <Skeleton key={key} className="h-24 w-full rounded-xl" />
-                ))}
-              </div>
+              <RowsSkeleton
+                label="Loading your notifications"
+                rows={Array(3).fill('h-24 w-full rounded-xl')}
+              />
             }
             error={(_message, retry) => (
               <QueryError what="your notifications" onRetry={retry} retrying={list.isFetching} />

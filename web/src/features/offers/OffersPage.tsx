@@ -7,9 +7,9 @@ import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { LinkTabs } from '../../components/LinkTabs.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
+import { RowsSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { QueryView, useFilterParams } from '../../kit/index.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -46,16 +46,7 @@ export function OffersPage() {
             <QueryView
               query={list}
               pending={
-                <div
-                  role="status"
-                  aria-busy="true"
-                  aria-label="Loading your offers"
-                  className="flex flex-col gap-3"
-                >
-                  {[0, 1, 2].map((key) => (
-                    <Skeleton key={key} className="h-40 w-full rounded-xl" />
-                  ))}
-                </div>
+                <RowsSkeleton label="Loading your offers" rows={Array(3).fill('h-40 w-full rounded-xl')} />
               }
               error={(_message, retry) => (
                 <QueryError what="your offers" onRetry={retry} retrying={list.isFetching} />

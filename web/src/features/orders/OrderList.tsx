@@ -8,9 +8,9 @@ import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { LinkTabs } from '../../components/LinkTabs.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
+import { RowsSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { QueryView, useFilterParams } from '../../kit/index.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -55,16 +55,10 @@ export function OrderList({ party: role }: { party: OrderRole }) {
             <QueryView
               query={list}
               pending={
-                <div
-                  role="status"
-                  aria-busy="true"
-                  aria-label={`Loading ${meta.title.toLowerCase()}`}
-                  className="flex flex-col gap-3"
-                >
-                  {[0, 1, 2].map((key) => (
-                    <Skeleton key={key} className="h-24 w-full rounded-xl" />
-                  ))}
-                </div>
+                <RowsSkeleton
+                  label={`Loading ${meta.title.toLowerCase()}`}
+                  rows={Array(3).fill('h-24 w-full rounded-xl')}
+                />
               }
               error={(_message, retry) => (
                 <QueryError what={meta.title.toLowerCase()} onRetry={retry} retrying={list.isFetching} />

@@ -10,11 +10,11 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
+import { RowsSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog.tsx';
 import { notify } from '../../components/ui/notify.ts';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { QueryView, useFilterParams } from '../../kit/index.ts';
 import { thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
@@ -159,16 +159,7 @@ export function MyListingsPage() {
           <QueryView
             query={list}
             pending={
-              <div
-                role="status"
-                aria-busy="true"
-                aria-label="Loading your listings"
-                className="flex flex-col gap-3"
-              >
-                {[0, 1, 2, 3].map((key) => (
-                  <Skeleton key={key} className="h-24 w-full rounded-xl" />
-                ))}
-              </div>
+              <RowsSkeleton label="Loading your listings" rows={Array(4).fill('h-24 w-full rounded-xl')} />
             }
             error={(_message, retry) => (
               <QueryError what="your listings" onRetry={retry} retrying={list.isFetching} />
