@@ -379,12 +379,12 @@ describe('the site killed during checkouts', () => {
         `select application_name, state, wait_event_type, wait_event, left(query, 120) as query
            from pg_stat_activity where datname = 'reshelf'`,
       );
-      console.log(JSON.stringify({ confirmed: confirmed.size, unexpected, state, activity }, null, 1));
-      console.log(site.output().slice(-8_000));
       // Let go, so that the failure is this test's alone and not the next one's too.
       await blocker.query('rollback').catch(() => {});
       await blocker.end().catch(() => {});
-      throw error;
+      throw new Error(
+        `${(error as Error).message}\n${JSON.stringify({ confirmed: confirmed.size, unexpected, state, activity }, null, 1)}\nthe site's log:\n${site.output().slice(-8_000)}`,
+      );
     });
     siteDown = true;
     await site.kill();
