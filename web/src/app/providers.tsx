@@ -4,27 +4,12 @@ import {
   type QueryClient,
   QueryClientProvider,
 } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import { SonnerToaster } from '../components/ui/sonner.tsx';
+import { Toaster } from '../components/ui/toaster.tsx';
 import { markSignedOut } from '../features/auth/session.ts';
 import { createTrpcClient, trpc } from '../lib/trpc.ts';
 import { createQueryClient } from './query-client.ts';
-
-const Toasters = lazy(async () => ({ default: (await import('./toasters.tsx')).Toasters }));
-
-/**
- * The toasts' viewports (Radix and Sonner), mounted once the page is up: their code is not in
- * the first load, and a server-rendered page hydrates without them. A toast raised before they
- * arrive is kept by its store and shown when they do (use-toast.ts's store; Sonner replays).
- */
-function LateToasters() {
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
-  return ready ? (
-    <Suspense fallback={null}>
-      <Toasters />
-    </Suspense>
-  ) : null;
-}
 
 type TrpcClient = ReturnType<typeof createTrpcClient>;
 
@@ -62,7 +47,8 @@ export function AppProviders({
       <QueryClientProvider client={queryClient}>
         <HydrationBoundary state={dehydratedState}>
           {children}
-          <LateToasters />
+          <Toaster />
+          <SonnerToaster />
         </HydrationBoundary>
       </QueryClientProvider>
     </trpc.Provider>

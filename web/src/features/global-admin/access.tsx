@@ -10,6 +10,7 @@ import { tierForLevel } from '@reshelf/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
 import { AdminSkeleton } from '../../components/placeholders.tsx';
 import { SessionCheckFailed } from '../../components/SessionCheckFailed.tsx';
 import { apiErrorCode } from '../../lib/api-errors.ts';
@@ -27,16 +28,11 @@ const ROLE_REQUIRED = /^Access denied: \w+ role required$/;
 /** One toast at a time for access problems: a repeat replaces the earlier one. */
 const TOAST_ID = 'admin-access';
 
-/** The access toast (Sonner, loaded on demand: not in the page's first load). */
-function showAccessToast(message: string): void {
-  void import('sonner').then(({ toast }) => toast.error(message, { id: TOAST_ID }));
-}
-
 /** Says why (a toast) and goes elsewhere, replacing this page in the history. */
 function Deny({ message, to }: { message: string; to: string }) {
   const navigate = useNavigate();
   useEffect(() => {
-    showAccessToast(message);
+    toast.error(message, { id: TOAST_ID });
     void navigate(to, { replace: true });
   }, [message, to, navigate]);
   return <AdminSkeleton />;
@@ -53,7 +49,7 @@ function CheckFailed({
   message?: string;
 }) {
   useEffect(() => {
-    showAccessToast(VERIFY_FAILED_TOAST);
+    toast.error(VERIFY_FAILED_TOAST, { id: TOAST_ID });
   }, []);
   return (
     <SessionCheckFailed title={VERIFY_FAILED_TOAST} message={message} retry={retry} retrying={retrying} />
@@ -140,7 +136,7 @@ export function useTierRefusal(): (error: unknown) => boolean {
       const message = error instanceof Error ? error.message : '';
       if (apiErrorCode(error) !== 'FORBIDDEN') return false;
       if (message !== ADMIN_REQUIRED_TOAST && !ROLE_REQUIRED.test(message)) return false;
-      showAccessToast(message);
+      toast.error(message, { id: TOAST_ID });
       void refreshSession(queryClient);
       return true;
     },
