@@ -8,11 +8,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(root, 'web/dist/index.html');
+// The server bundle that renders the public pages (docs/decisions/0041-server-rendered-public-pages.md).
+const ssr = path.join(root, 'web/dist-ssr/entry-server.js');
 
 function newest(dir) {
   let latest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === 'dist-ssr') continue;
     const full = path.join(dir, entry.name);
     latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
   }
@@ -20,14 +22,17 @@ function newest(dir) {
 }
 
 const sources = Math.max(newest(path.join(root, 'web')), newest(path.join(root, 'packages')));
-if (!existsSync(dist) || statSync(dist).mtimeMs < sources) {
+const stale = (file) => !existsSync(file) || statSync(file).mtimeMs < sources;
+if (stale(dist) || stale(ssr)) {
   console.info('[reshelf] building the web client…');
   const vite = path.join(root, 'web/node_modules/vite/bin/vite.js');
-  const build = spawnSync(process.execPath, [vite, 'build'], {
-    cwd: path.join(root, 'web'),
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  for (const args of [['build'], ['build', '--ssr', 'src/entry-server.tsx']]) {
+    const build = spawnSync(process.execPath, [vite, ...args], {
+      cwd: path.join(root, 'web'),
+      stdio: 'inherit',
+    });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
 }
 
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api/src/main.ts')], {

@@ -32,10 +32,17 @@ function serveDevPages(request: { method?: string; headers: { accept?: string } 
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
-export default defineConfig({
+/**
+ * Two builds: the browser's (web/dist) and, with `--ssr src/entry-server.tsx`, the server bundle
+ * that renders the public pages (web/dist-ssr, loaded by the BFF: api/src/http/ssr.ts). The
+ * server bundle carries its dependencies inside it, so it runs wherever it is copied (the
+ * Docker image, the browser tests' build folder) without the web's node_modules.
+ */
+export default defineConfig(({ isSsrBuild }) => ({
   root,
   // precompress: .br and .gz beside each built file, served as they are by the BFF.
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: isSsrBuild ? [react(), tailwindcss()] : [react(), tailwindcss(), precompress()],
+  ssr: { noExternal: true, target: 'node' },
   server: {
     port: 5173,
     strictPort: true,
@@ -45,22 +52,31 @@ export default defineConfig({
     port: 4173,
     proxy,
   },
-  build: {
-    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
-    emptyOutDir: true,
-    rolldownOptions: {
-      output: {
-        // Libraries change less often than the app: separate chunks stay cached across deploys.
-        codeSplitting: {
-          groups: [
-            {
-              name: 'react',
-              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
+  build: isSsrBuild
+    ? {
+        outDir: fileURLToPath(new URL('./dist-ssr', import.meta.url)),
+        emptyOutDir: true,
+        copyPublicDir: false,
+      }
+    : {
+        outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+        emptyOutDir: true,
+        rolldownOptions: {
+          output: {
+            // Libraries change less often than the app: separate chunks stay cached across deploys.
+            codeSplitting: {
+              groups: [
+            // First of all: zod's configuration, in a chunk of its own that the entry imports
+            // before any chunk that builds a schema (src/zod-config.ts).
+            { name: 'zod-config', test: /[\\/]src[\\/]zod-config\.ts$/, priority: 10 },
+                {
+                  name: 'react',
+                  test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
+                },
+                { name: 'data', test: /[\\/]node_modules[\\/](@tanstack|@trpc)[\\/]/ },
+              ],
             },
-            { name: 'data', test: /[\\/]node_modules[\\/](@tanstack|@trpc)[\\/]/ },
-          ],
+          },
         },
       },
-    },
-  },
-});
+}));

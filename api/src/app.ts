@@ -55,6 +55,7 @@ import { PROBE_PATHS, registerProbes } from './http/probes.ts';
 import { etagOf, publicAnswers } from './http/public-answers.ts';
 import { createPublicCache, isPublicCall, type PublicCache } from './http/public-cache.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { type CallProcedure, createPageRenderer } from './http/ssr.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
 import { registerLeanTrpc, type TrpcPathStats } from './http/trpc-lean.ts';
 import { loggerOptions, logRequest } from './logger.ts';
@@ -410,9 +411,44 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  // The public pages rendered on the server (http/ssr.ts); the rest get the shell below.
+  const pages = serveWeb
+    ? createPageRenderer({ entry: config.webSsrEntry, indexHtml, siteOrigin: config.siteOrigin })
+    : undefined;
+  /**
+   * Runs a procedure for the page being rendered, in-process, as an anonymous visitor (no
+   * cookies: the page is the same for everyone, so it never holds anyone's data). Only the reads
+   * whose answer is the same for everyone (`cachedPublicProcedure`, the `cacheable` set above)
+   * are answered; any other (auth.me, a member's own data) is refused and left for the browser
+   * to ask with its own session, as before. The context is built once, on the first call.
+   */
+  function callerFor(request: FastifyRequest, reply: FastifyReply): CallProcedure {
+    let caller: Promise<Record<string, unknown>> | undefined;
+    return async (procedurePath, input) => {
+      if (!cacheable.has(procedurePath)) throw new Error(`${procedurePath} is left for the browser`);
+      caller ??= createContext(request, reply, false).then(
+        (ctx) => appRouter.createCaller(ctx) as unknown as Record<string, unknown>,
+      );
+      let target: unknown = await caller;
+      for (const part of procedurePath.split('.')) target = (target as Record<string, unknown>)[part];
+      return (target as (input: unknown) => Promise<unknown>)(input);
+    };
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
     const isApi = isApiPath(request.url);
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      if (pages && request.method === 'GET') {
+        const page = await pages.render(request.url, callerFor(request, reply), request.log);
+        if (page) {
+          // The same for every visitor; asked again each time, like the shell (the catalogue moves).
+          return reply
+            .code(page.status)
+            .header('content-type', 'text/html; charset=utf-8')
+            .header('cache-control', 'no-cache')
+            .send(page.body);
+        }
+      }
       // The client router owns every other path, including its not-found page (no-cache, from
       // setHeaders: every deploy's page names that deploy's assets).
       return reply.sendFile('index.html');

@@ -151,6 +151,8 @@ const envSchema = z
         .optional(),
     ),
     WEB_DIST: z.preprocess(emptyAsUndefined, z.string().optional()),
+    /** The web's server bundle (public pages rendered on the server); default: WEB_DIST + "-ssr". */
+    WEB_SSR: z.preprocess(emptyAsUndefined, z.string().optional()),
     APP_SECRET: z.preprocess(
       emptyAsUndefined,
       z.string().min(32, 'must be at least 32 characters').optional(),
@@ -395,6 +397,8 @@ export interface AppConfig {
   siteOrigin: string;
   /** Built web client to serve, when present. */
   webDist: string;
+  /** The web's server bundle's entry (public pages rendered on the server), when present. */
+  webSsrEntry: string;
   /** Master secret; when absent outside production, one is kept in DATA_DIR/app.secret. */
   appSecret: string | undefined;
   /** Hosted backend (BACKEND=supabase) credentials; held only by the BFF. */
@@ -514,6 +518,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       ? new URL(env.PUBLIC_ORIGIN).origin
       : `http://${listenHost(env.HOST)}:${env.PORT}`,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST ?? 'web/dist'),
+    webSsrEntry: path.join(
+      env.WEB_SSR
+        ? path.resolve(REPO_ROOT, env.WEB_SSR)
+        : `${path.resolve(REPO_ROOT, env.WEB_DIST ?? 'web/dist')}-ssr`,
+      'entry-server.js',
+    ),
     appSecret: env.APP_SECRET,
     payments:
       (env.PAYMENTS ?? (env.NODE_ENV === 'production' ? 'stripe' : 'test')) === 'stripe'

@@ -89,6 +89,7 @@ const cmd = JSON.parse(
 
 let app: string;
 let webDist: string;
+let webSsrDist: string;
 let builtApiDist: string;
 const environment: Record<string, string> = {};
 let workdir = '/';
@@ -121,6 +122,7 @@ async function copy(sources: string[], target: string): Promise<void> {
 function fromBuildStage(source: string): string {
   if (source === '/app/api/dist') return builtApiDist;
   if (source === '/app/web/dist') return webDist;
+  if (source === '/app/web/dist-ssr') return webSsrDist;
   const relative = source.slice('/app/'.length);
   const copied = (buildStage?.instructions ?? [])
     .filter((i) => i.keyword === 'COPY' && !i.args.startsWith('--from'))
@@ -274,6 +276,9 @@ beforeAll(async () => {
     '<!doctype html><title>Reshelf</title><div id="root"></div>',
   );
   await writeFile(path.join(webDist, 'assets/app-Ab12Cd34.js'), 'export {};');
+  // The server bundle's folder (its entry absent here: the pages fall back to the shell).
+  webSsrDist = path.join(app, '..', `${path.basename(app)}-web-dist-ssr`);
+  await mkdir(webSsrDist, { recursive: true });
   for (const stage of runtimeChain) await play(stage);
 }, 240_000);
 

@@ -83,6 +83,9 @@ export async function startMarketplace(folderPrefix: string) {
 export default async function setup(project: TestProject) {
   if (!existsSync(path.join(ROOT, 'web/dist/index.html'))) buildWeb([]);
   buildWeb(['--mode', 'e2e', '--outDir', E2E_WEB_DIST]);
+  // The server bundle beside it (the BFF finds it at WEB_DIST + "-ssr"): public pages are
+  // server-rendered in the browser tests as in production.
+  buildWeb(['--mode', 'e2e', '--ssr', 'src/entry-server.tsx', '--outDir', `${E2E_WEB_DIST}-ssr`]);
   const { app, database, baseURL, dataDir } = await startMarketplace('reshelf-e2e-');
   project.provide('baseURL', baseURL);
   // Tests arrange data as the owner; the BFF itself connects as its runtime role.

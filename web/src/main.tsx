@@ -1,18 +1,46 @@
 // First: zod must know before any schema is built that this page allows no eval.
 import './zod-config.ts';
 import './styles.css';
+import type { DehydratedState } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { createPath, RouterProvider } from 'react-router-dom';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createPath, matchRoutes, type RouteObject, RouterProvider } from 'react-router-dom';
 import { installPreloadRecovery } from './app/preload-recovery.ts';
 import { AppProviders } from './app/providers.tsx';
-import { createAppRouter } from './app/router.tsx';
+import { createAppRouter, routes } from './app/router.tsx';
 import { initConsent } from './features/consent/consent.ts';
 import { applyShellPadding } from './lib/native-shell.ts';
 import { installOverflowGuard } from './lib/overflow-guard.ts';
 
 applyShellPadding();
 initConsent();
+
+/** The answers a server-rendered page was rendered with (web/src/entry-server.tsx), if it was. */
+function serverState(): DehydratedState | undefined {
+  const block = document.getElementById('reshelf-ssr-state');
+  if (!block?.textContent) return undefined;
+  try {
+    return JSON.parse(block.textContent) as DehydratedState;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Loads the code of the routes the page shows before hydrating, as the server had it: a lazy
+ * route not yet loaded would render its fallback, not the page the server sent.
+ */
+async function loadMatchedRoutes(all: RouteObject[]): Promise<void> {
+  const matched = matchRoutes(all, window.location) ?? [];
+  await Promise.all(
+    matched.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const loaded = await route.lazy();
+      Object.assign(route, loaded);
+      delete route.lazy;
+    }),
+  );
+}
 
 let router: ReturnType<typeof createAppRouter> | undefined;
 installPreloadRecovery({
@@ -21,6 +49,17 @@ installPreloadRecovery({
     return pending ? createPath(pending) : null;
   },
 });
+
+let dehydratedState = serverState();
+if (dehydratedState) {
+  try {
+    await loadMatchedRoutes(routes);
+  } catch {
+    // The page's code did not load: render from scratch, where the router loads it again and
+    // preload recovery (app/preload-recovery.ts) deals with a second failure.
+    dehydratedState = undefined;
+  }
+}
 router = createAppRouter();
 
 // Browser tests only: `vite build --mode e2e` keeps this branch; every other build drops it and
@@ -30,12 +69,15 @@ if (import.meta.env.MODE === 'e2e') void import('./testing/e2e-hooks.tsx');
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element to render into.');
 
-createRoot(container).render(
+const app = (
   <StrictMode>
-    <AppProviders>
+    <AppProviders dehydratedState={dehydratedState}>
       <RouterProvider router={router} />
     </AppProviders>
-  </StrictMode>,
+  </StrictMode>
 );
+// A server-rendered public page is hydrated; every other page is rendered here.
+if (dehydratedState && container.hasChildNodes()) hydrateRoot(container, app);
+else createRoot(container).render(app);
 
 installOverflowGuard();

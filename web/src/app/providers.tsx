@@ -1,4 +1,9 @@
-import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import {
+  type DehydratedState,
+  HydrationBoundary,
+  type QueryClient,
+  QueryClientProvider,
+} from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { SonnerToaster } from '../components/ui/sonner.tsx';
 import { Toaster } from '../components/ui/toaster.tsx';
@@ -6,9 +11,27 @@ import { markSignedOut } from '../features/auth/session.ts';
 import { createTrpcClient, trpc } from '../lib/trpc.ts';
 import { createQueryClient } from './query-client.ts';
 
+type TrpcClient = ReturnType<typeof createTrpcClient>;
+
+export interface AppProvidersProps {
+  children: ReactNode;
+  /** Server rendering: the request's own cache, already holding the page's answers. */
+  queryClient?: QueryClient;
+  /** Server rendering: a client that is never called (the answers are in the cache). */
+  trpcClient?: TrpcClient;
+  /** The answers the server rendered the page with (web/src/entry-server.tsx), for hydration. */
+  dehydratedState?: DehydratedState | undefined;
+}
+
 /** Everything the app needs above the router: the query cache, the API client and both toast systems. */
-export function AppProviders({ children }: { children: ReactNode }) {
+export function AppProviders({
+  children,
+  queryClient: given,
+  trpcClient: givenTrpc,
+  dehydratedState,
+}: AppProvidersProps) {
   const [queryClient] = useState(() => {
+    if (given) return given;
     // Any UNAUTHORIZED answer means the session has ended: mark the person signed out. The
     // guard of a signed-in page then sends them to /login?next=<that page> (history replaced),
     // and the sign-in page brings them back. Their data stays until the next person signs in,
@@ -18,13 +41,15 @@ export function AppProviders({ children }: { children: ReactNode }) {
     });
     return client;
   });
-  const [trpcClient] = useState(createTrpcClient);
+  const [trpcClient] = useState(() => givenTrpc ?? createTrpcClient());
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>
-        {children}
-        <Toaster />
-        <SonnerToaster />
+        <HydrationBoundary state={dehydratedState}>
+          {children}
+          <Toaster />
+          <SonnerToaster />
+        </HydrationBoundary>
       </QueryClientProvider>
     </trpc.Provider>
   );

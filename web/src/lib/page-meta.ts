@@ -1,12 +1,47 @@
 import { PRODUCT } from '@reshelf/contracts';
-import { useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 
 /** The site-wide description (also in index.html), used when a page gives none of its own. */
 export const DEFAULT_DESCRIPTION =
   'Reshelf is the UK marketplace for pre-loved books. Buy second-hand books with buyer protection, or sell yours in under a minute.';
 
+/** What a page says about itself in the document head. */
+export interface PageHead {
+  /** The whole document title: "{title} · Reshelf". */
+  title: string;
+  description: string;
+  /** Open Graph: the picture (a listing's cover) and the kind of page ("website", "book"). */
+  image?: string | undefined;
+  type: string;
+}
+
+export interface PageMetaExtra {
+  image?: string | null | undefined;
+  type?: string;
+}
+
+/**
+ * Server rendering only (web/src/entry-server.tsx): the page's head is written here while it
+ * renders, since effects do not run on the server. In the browser there is no collector.
+ */
+export const PageHeadContext = createContext<{ current: PageHead | null } | null>(null);
+
 /** Sets the document title ("{title} · Reshelf") and the meta description for the current page. */
-export function usePageMeta(title: string, description: string = DEFAULT_DESCRIPTION): void {
+export function usePageMeta(
+  title: string,
+  description: string = DEFAULT_DESCRIPTION,
+  extra: PageMetaExtra = {},
+): void {
+  const collector = useContext(PageHeadContext);
+  if (collector) {
+    collector.current = {
+      title: `${title} · ${PRODUCT.name}`,
+      description,
+      image: extra.image ?? undefined,
+      type: extra.type ?? 'website',
+    };
+  }
+
   useEffect(() => {
     document.title = `${title} · ${PRODUCT.name}`;
   }, [title]);
@@ -20,4 +55,20 @@ export function usePageMeta(title: string, description: string = DEFAULT_DESCRIP
     }
     meta.content = description;
   }, [description]);
+
+  // A server-rendered page came with its canonical URL and Open Graph tags: after a move to
+  // another page in the browser they follow it (the server's origin kept).
+  useEffect(() => {
+    const canonical = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]');
+    if (!canonical) return;
+    const url = new URL(window.location.pathname, canonical.href).href;
+    canonical.href = url;
+    const og = (property: string, content: string) => {
+      const tag = document.head.querySelector<HTMLMetaElement>(`meta[property="${property}"]`);
+      if (tag) tag.content = content;
+    };
+    og('og:url', url);
+    og('og:title', `${title} · ${PRODUCT.name}`);
+    og('og:description', description);
+  }, [title, description]);
 }

@@ -24,6 +24,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { isNotFound } from '../../lib/errors.ts';
 import { mediaUrl, thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { useSiteOrigin } from '../../lib/site-origin.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { ListingGrid } from '../catalogue/ListingGrid.tsx';
@@ -76,6 +77,7 @@ export function ListingPage() {
     detail
       ? `${CONDITION_LABELS[detail.condition]} copy of ${detail.title} for ${formatPence(detail.price.itemMinor)}, sold by ${detail.seller.displayName} on Reshelf with buyer protection.`
       : undefined,
+    detail ? { image: detail.coverUrl, type: 'book' } : {},
   );
 
   if (listing.isPending) return <ListingSkeleton />;
@@ -103,11 +105,12 @@ function ListingView({ listing }: { listing: ListingDetail }) {
 
   const similar = trpc.listings.public.similar.useQuery({ slug: listing.slug, limit: 8 });
   const photos = listing.photos;
+  const origin = useSiteOrigin();
 
   return (
     <div data-testid="listing-page">
       <script type="application/ld+json" data-testid="listing-json-ld">
-        {JSON.stringify(bookJsonLd(listing, window.location.origin)).replace(/</g, '\\u003c')}
+        {JSON.stringify(bookJsonLd(listing, origin)).replace(/</g, '\\u003c')}
       </script>
       <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 lg:px-8 lg:py-12">
         <nav aria-label="Breadcrumb" className="mb-6 text-sm text-ink-muted">

@@ -1,0 +1,185 @@
+/**
+ * The public pages rendered on the server (docs/decisions/0041-server-rendered-public-pages.md):
+ * what a search engine reads without running any JavaScript, and the same page in Chromium,
+ * hydrated without a mismatch and still working.
+ */
+import { CONDITION_LABELS, formatPence, type ListingDetail } from '@reshelf/contracts';
+import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { baseURL, newPage, snapshot, watchContentSecurityPolicy, withBrowser } from '../support/browser.ts';
+
+let browser: Browser;
+withBrowser((launched) => (browser = launched));
+
+/** The page's HTML as a crawler gets it: one GET, no JavaScript. */
+async function html(path: string): Promise<{ status: number; type: string; body: string }> {
+  const response = await fetch(new URL(path, baseURL()), { headers: { accept: 'text/html' } });
+  return {
+    status: response.status,
+    type: response.headers.get('content-type') ?? '',
+    body: await response.text(),
+  };
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  '#x27': "'",
+  '#39': "'",
+  nbsp: ' ',
+};
+
+/** The visible text of the rendered app (the root element), tags and scripts dropped. */
+function visibleText(page: string): string {
+  const root = page.slice(page.indexOf('<div id="root">'));
+  return root
+    .replace(/<script[\s\S]*?<\/script>/g, ' ')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&(#x27|#39|amp|lt|gt|quot|nbsp);/g, (_, name: string) => ENTITIES[name] ?? '')
+    .replace(/\s+/g, ' ');
+}
+
+const decode = (text: string) =>
+  text.replace(/&(#x27|#39|amp|lt|gt|quot|nbsp);/g, (_, name: string) => ENTITIES[name] ?? '');
+
+/** A listing on sale, from the server-rendered home page's own links. */
+async function aListingSlug(): Promise<string> {
+  const home = await html('/');
+  const slug = home.body.match(/href="\/listing\/([^"?#]+)"/)?.[1];
+  if (!slug) throw new Error('the server-rendered home page links to no listing');
+  return slug;
+}
+
+async function listingFromApi(slug: string): Promise<ListingDetail> {
+  const input = encodeURIComponent(JSON.stringify({ slug }));
+  const response = await fetch(new URL(`/trpc/listings.public.bySlug?input=${input}`, baseURL()));
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { result: { data: ListingDetail } }).result.data;
+}
+
+describe('a listing page without JavaScript', () => {
+  it('has its title, price, condition and seller, a real <title> and description, the JSON-LD, canonical and Open Graph tags', async () => {
+    const slug = await aListingSlug();
+    const listing = await listingFromApi(slug);
+    const page = await html(`/listing/${slug}`);
+    expect(page.status).toBe(200);
+    expect(page.type).toMatch(/^text\/html/);
+
+    const text = visibleText(page.body);
+    expect(text).toContain(listing.title);
+    expect(text).toContain(formatPence(listing.price.itemMinor));
+    expect(text).toContain(CONDITION_LABELS[listing.condition]);
+    expect(text).toContain(listing.seller.displayName);
+
+    const title = decode(page.body.match(/<title>([^<]*)<\/title>/)?.[1] ?? '');
+    expect(title).toBe(`${listing.title} by ${listing.authors.join(', ')} · Reshelf`);
+    const description = decode(page.body.match(/<meta name="description" content="([^"]*)"/)?.[1] ?? '');
+    expect(description).toContain(formatPence(listing.price.itemMinor));
+    expect(description).toContain(listing.seller.displayName);
+
+    const canonical = `${baseURL()}/listing/${slug}`;
+    expect(page.body).toContain(`<link rel="canonical" href="${canonical}" />`);
+    expect(page.body).toContain(`<meta property="og:url" content="${canonical}" />`);
+    expect(page.body).toContain('<meta property="og:type" content="book" />');
+    expect(decode(page.body.match(/<meta property="og:title" content="([^"]*)"/)?.[1] ?? '')).toBe(title);
+
+    const block = page.body.match(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/)?.[1];
+    expect(block).toBeDefined();
+    const jsonLd = JSON.parse(block ?? '{}') as Record<string, unknown> & { offers: Record<string, unknown> };
+    expect(jsonLd['@type']).toBe('Book');
+    expect(jsonLd.name).toBe(listing.title);
+    expect(jsonLd.author).toEqual(listing.authors.map((name) => ({ '@type': 'Person', name })));
+    if (listing.isbn13) expect(jsonLd.isbn).toBe(listing.isbn13);
+    expect(jsonLd.offers).toMatchObject({
+      '@type': 'Offer',
+      price: (listing.price.itemMinor / 100).toFixed(2),
+      priceCurrency: 'GBP',
+      availability: listing.available ? 'https://schema.org/InStock' : expect.any(String),
+      itemCondition: 'https://schema.org/UsedCondition',
+      seller: { name: listing.seller.displayName },
+    });
+
+    // The answers it was rendered with, for the browser to hydrate from: data, never run.
+    expect(page.body).toMatch(/<script type="application\/json" id="reshelf-ssr-state">/);
+  });
+
+  it('renders the home page and the catalogue pages with their titles; signed-in and staff pages stay the shell', async () => {
+    const home = await html('/');
+    expect(decode(home.body.match(/<title>([^<]*)<\/title>/)?.[1] ?? '')).toBe(
+      'Pre-loved books, bought and sold · Reshelf',
+    );
+    expect(visibleText(home.body)).toMatch(/Staff picks/i);
+    expect(home.body).toContain(`<link rel="canonical" href="${baseURL()}/" />`);
+
+    for (const path of ['/listings', '/search?q=pride', '/categories', '/trending', '/terms']) {
+      const page = await html(path);
+      expect(page.status, path).toBe(200);
+      expect(page.body, path).toContain('id="reshelf-ssr-state"');
+      expect(page.body, path).toMatch(/<div id="root"><[a-z]/);
+    }
+
+    for (const path of ['/account', '/admin', '/login', '/sell']) {
+      const page = await html(path);
+      expect(page.body, path).toContain('<div id="root"></div>');
+      expect(page.body, path).not.toContain('reshelf-ssr-state');
+    }
+  });
+});
+
+describe('a server-rendered listing page in the browser', () => {
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`hydrates without a mismatch and stays interactive (${viewport})`, async () => {
+      const slug = await aListingSlug();
+      const { context, page } = await newPage(browser, viewport);
+      const blocked = await watchContentSecurityPolicy(context);
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`pageerror: ${String(error)}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error' || /hydrat/i.test(message.text())) {
+          problems.push(`${message.type()}: ${message.text()}`);
+        }
+      });
+      // The server's listing element, taken before any script runs: hydration keeps it, a
+      // mismatch (or a fresh render) replaces it.
+      await page.addInitScript(() => {
+        document.addEventListener('readystatechange', () => {
+          if (document.readyState === 'interactive') {
+            (window as unknown as { serverNode: Element | null }).serverNode = document.querySelector(
+              '[data-testid="listing-page"]',
+            );
+          }
+        });
+      });
+
+      // The page counts the view in an effect: it runs once the hydrated tree is committed
+      // (after any recovery from a mismatch, which would have replaced the server's DOM).
+      const viewed = page.waitForRequest((request) => request.url().includes('listings.public.recordView'));
+      await page.goto(`/listing/${slug}`);
+      await viewed;
+      const kept = await page.evaluate(() => {
+        const before = (window as unknown as { serverNode: Element | null }).serverNode;
+        return (
+          !!before && before === document.querySelector('[data-testid="listing-page"]') && before.isConnected
+        );
+      });
+      expect(kept).toBe(true);
+      await snapshot(page, `ssr-listing-${viewport}`);
+
+      // Interactive: the breadcrumb moves to the listings in the browser, without a reload.
+      await page.evaluate(() => {
+        (window as unknown as { samePage: boolean }).samePage = true;
+      });
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Books' }).click();
+      await page.waitForURL(/\/listings$/);
+      await page.getByTestId('listing-card').first().waitFor();
+      expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+
+      expect(problems).toEqual([]);
+      expect(blocked).toEqual([]);
+      await context.close();
+    });
+  }
+});

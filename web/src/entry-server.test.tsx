@@ -1,0 +1,236 @@
+/**
+ * The server entry on its own (no database): which paths it renders, the head it writes, the
+ * answers it hands to the browser, and how it treats a query it cannot answer. The real BFF and
+ * the browser: tests/e2e/server-rendering.e2e.test.ts.
+ */
+import type { ListingDetail } from '@reshelf/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  type CallProcedure,
+  isServerRendered,
+  type PipeTarget,
+  render,
+  STATE_SCRIPT_ID,
+} from './entry-server.tsx';
+
+const TEMPLATE = `<!doctype html><html lang="en-GB"><head><meta charset="UTF-8" />
+<meta
+  name="description"
+  content="The site-wide description."
+/>
+<title>Reshelf · Pre-loved books, bought and sold</title><script type="module" src="/assets/index-abc.js"></script></head>
+<body><div id="root"></div><noscript>Reshelf needs JavaScript.</noscript></body></html>`;
+
+const LISTING: ListingDetail = {
+  id: '00000000-0000-4000-8000-000000000001',
+  slug: 'pride-and-prejudice-1',
+  status: 'active',
+  available: true,
+  unavailableReason: null,
+  title: 'Pride & Prejudice <Deluxe>',
+  subtitle: null,
+  authors: ['Jane Austen'],
+  isbn13: '9780141439518',
+  isbn10: null,
+  publisher: null,
+  publishedYear: 2003,
+  pageCount: 480,
+  language: 'en',
+  coverUrl: '/storage/covers/pride.jpg',
+  bookDescription: null,
+  condition: 'good',
+  exLibrary: false,
+  conditionNotes: null,
+  description: null,
+  photos: [],
+  publishedAt: '2026-01-01T00:00:00.000Z',
+  category: { slug: 'classics', name: 'Classics' },
+  genres: [],
+  seller: {
+    id: '00000000-0000-4000-8000-000000000002',
+    displayName: 'Ann Example',
+    town: 'Bath',
+    bio: null,
+    avatarUrl: null,
+    memberSince: '2025-01-01T00:00:00.000Z',
+    activeListings: 3,
+    charity: null,
+  },
+  charity: null,
+  price: {
+    itemMinor: 1250,
+    postageMinor: 299,
+    protectionMinor: 133,
+    protectionVatMinor: 22,
+    totalMinor: 1682,
+    parcelSize: 'small',
+    protectionFixedMinor: 70,
+    protectionPercent: 5,
+  },
+};
+
+/** Answers the listing; every other query is refused (as the BFF refuses auth.me and members' data). */
+function fakeApi(): { call: CallProcedure; calls: string[] } {
+  const calls: string[] = [];
+  const call: CallProcedure = async (path, input) => {
+    calls.push(path);
+    if (path === 'listings.public.bySlug') {
+      if ((input as { slug: string }).slug === LISTING.slug) return LISTING;
+      throw new Error('NOT_FOUND');
+    }
+    throw new Error(`not answered in this test: ${path}`);
+  };
+  return { call, calls };
+}
+
+/** The whole page as the BFF sends it: before, the streamed app, after. */
+function collect(page: { before: string; after: string; pipe(target: PipeTarget): void }): Promise<string> {
+  return new Promise((resolve) => {
+    const decoder = new TextDecoder();
+    let body = '';
+    const target: PipeTarget = {
+      write(chunk) {
+        body += typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+        return true;
+      },
+      end() {
+        resolve(`${page.before}${body}${decoder.decode()}${page.after}`);
+      },
+      on: () => target,
+    };
+    page.pipe(target);
+  });
+}
+
+describe('which pages the server renders', () => {
+  it('renders the public catalogue pages and leaves signed-in, staff and form pages to the browser', () => {
+    for (const path of [
+      '/',
+      '/listings',
+      '/search',
+      '/listing/a-book',
+      '/categories',
+      '/c/classics',
+      '/g/crime',
+      '/trending',
+      '/recently-added',
+      '/staff-picks',
+      '/discover-sellers',
+      '/seller/abc',
+      '/charity',
+      '/charity/directory',
+      '/charity/oxfam',
+      '/pages/about',
+      '/terms',
+      '/help-centre',
+      '/help-centre/faq',
+    ]) {
+      expect(isServerRendered(path), path).toBe(true);
+    }
+    for (const path of [
+      '/account',
+      '/account/orders',
+      '/admin',
+      '/admin/listings',
+      '/global-admin',
+      '/login',
+      '/sell',
+      '/checkout',
+      '/messages',
+      '/charity/sell',
+      '/charity/dashboard',
+      '/charity/signup',
+      '/no-such-page',
+    ]) {
+      expect(isServerRendered(path), path).toBe(false);
+    }
+  });
+
+  it('answers null for a page it does not render, without calling the API', async () => {
+    const { call, calls } = fakeApi();
+    expect(
+      await render({ url: '/account', siteOrigin: 'https://reshelf.example', template: TEMPLATE, call }),
+    ).toBeNull();
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('a server-rendered listing page', () => {
+  it('has the listing in the HTML, its head, canonical and Open Graph tags, and the answers for hydration', async () => {
+    const { call, calls } = fakeApi();
+    const page = await render({
+      url: `/listing/${LISTING.slug}?ref=home`,
+      siteOrigin: 'https://reshelf.example',
+      template: TEMPLATE,
+      call,
+    });
+    expect(page).not.toBeNull();
+    const html = await collect(page!);
+    expect(calls).toContain('listings.public.bySlug');
+
+    expect(html).toContain('<title>Pride &amp; Prejudice &lt;Deluxe&gt; by Jane Austen · Reshelf</title>');
+    expect(html).toContain(
+      '<meta name="description" content="Good copy of Pride &amp; Prejudice &lt;Deluxe&gt; for £12.50, sold by Ann Example on Reshelf with buyer protection." />',
+    );
+    expect(html).not.toContain('The site-wide description.');
+    expect(html).toContain(
+      '<link rel="canonical" href="https://reshelf.example/listing/pride-and-prejudice-1" />',
+    );
+    expect(html).toContain('<meta property="og:type" content="book" />');
+    expect(html).toContain(
+      '<meta property="og:image" content="https://reshelf.example/storage/covers/pride.jpg" />',
+    );
+    // The deploy's own script tag is kept.
+    expect(html).toContain('<script type="module" src="/assets/index-abc.js"></script>');
+
+    // The page itself: title, price, condition, seller, and the Book/Offer JSON-LD.
+    const root = html.slice(html.indexOf('<div id="root">'), html.indexOf(`<script type="application/json"`));
+    expect(root).toContain('Pride &amp; Prejudice &lt;Deluxe&gt;');
+    expect(root).toContain('£12.50');
+    expect(root).toContain('Ann Example');
+    expect(root).toMatch(/data-testid="listing-condition"[^>]*>Good</);
+    const jsonLd = root.match(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/)?.[1];
+    expect(JSON.parse(jsonLd ?? 'null')).toMatchObject({
+      '@type': 'Book',
+      name: LISTING.title,
+      isbn: LISTING.isbn13,
+      url: 'https://reshelf.example/listing/pride-and-prejudice-1',
+      offers: { price: '12.50', priceCurrency: 'GBP', availability: 'https://schema.org/InStock' },
+    });
+
+    // The answers, as a data block (not a script that runs), with "<" escaped.
+    const state = html.match(
+      new RegExp(`<script type="application/json" id="${STATE_SCRIPT_ID}">([\\s\\S]*?)</script>`),
+    )?.[1];
+    expect(state).toBeDefined();
+    expect(state).not.toContain('<Deluxe>');
+    const dehydrated = JSON.parse(state ?? '{}') as {
+      queries: { queryKey: unknown; state: { data: unknown } }[];
+    };
+    const listingQuery = dehydrated.queries.find(
+      (query) =>
+        JSON.stringify(query.queryKey) ===
+        JSON.stringify([['listings', 'public', 'bySlug'], { input: { slug: LISTING.slug }, type: 'query' }]),
+    );
+    expect(listingQuery?.state.data).toEqual(LISTING);
+    // A query the server could not answer is left for the browser (not sent as an error):
+    // auth.me is not there, and the header shows the account area loading.
+    expect(dehydrated.queries.every((query) => query.state.data !== undefined)).toBe(true);
+    expect(calls).toContain('auth.me');
+    expect(dehydrated.queries.some((query) => JSON.stringify(query.queryKey).includes('"me"'))).toBe(false);
+    expect(html).toContain('data-testid="header-account-loading"');
+  });
+
+  it('renders a listing the API does not know as still loading, for the browser to ask again', async () => {
+    const { call } = fakeApi();
+    const page = await render({
+      url: '/listing/gone',
+      siteOrigin: 'https://reshelf.example',
+      template: TEMPLATE,
+      call,
+    });
+    const html = await collect(page!);
+    expect(html).toContain('<title>Loading listing · Reshelf</title>');
+    expect(html).not.toContain('application/ld+json');
+  });
+});
