@@ -66,9 +66,9 @@ export default defineConfig(({ isSsrBuild }) => ({
             // Libraries change less often than the app: separate chunks stay cached across deploys.
             codeSplitting: {
               groups: [
-            // First of all: zod's configuration, in a chunk of its own that the entry imports
-            // before any chunk that builds a schema (src/zod-config.ts).
-            { name: 'zod-config', test: /[\\/]src[\\/]zod-config\.ts$/, priority: 10 },
+                // First of all: zod's configuration, in a chunk of its own that the entry imports
+                // before any chunk that builds a schema (src/zod-config.ts).
+                { name: 'zod-config', test: /[\\/]src[\\/]zod-config\.ts$/, priority: 10 },
                 {
                   name: 'react',
                   test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,

@@ -30,9 +30,43 @@ function asSeparateVisitors(browser: Browser): Browser {
     return newContext({
       ...options,
       extraHTTPHeaders: { ...options.extraHTTPHeaders, 'x-forwarded-for': address },
-    });
+    }).then(waitingForHydration);
   };
   return browser;
+}
+
+/**
+ * A page the site rendered on the server (decision 0041) is on screen before React has taken it
+ * over, and a click before then does nothing: each page of the context waits, after `goto` and
+ * `reload`, until the app marks the document hydrated (`<html data-hydrated>`, web/src/main.tsx).
+ * Pages rendered in the browser, and pages that are not the app, are not held.
+ */
+async function untilHydrated(page: Page): Promise<void> {
+  const serverRendered = await page
+    .evaluate(() => document.getElementById('reshelf-ssr-state') !== null)
+    .catch(() => false);
+  if (serverRendered) await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+}
+
+function waitingForHydration(context: BrowserContext): BrowserContext {
+  const newPage = context.newPage.bind(context);
+  context.newPage = async () => {
+    const page = await newPage();
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (url, options) => {
+      const answer = await goto(url, options);
+      await untilHydrated(page);
+      return answer;
+    };
+    page.reload = async (options) => {
+      const answer = await reload(options);
+      await untilHydrated(page);
+      return answer;
+    };
+    return page;
+  };
+  return context;
 }
 
 export async function launchBrowser(): Promise<Browser> {

@@ -2,7 +2,7 @@
 import './zod-config.ts';
 import './styles.css';
 import type { DehydratedState } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createPath, matchRoutes, type RouteObject, RouterProvider } from 'react-router-dom';
 import { installPreloadRecovery } from './app/preload-recovery.ts';
@@ -69,10 +69,23 @@ if (import.meta.env.MODE === 'e2e') void import('./testing/e2e-hooks.tsx');
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element to render into.');
 
+/**
+ * Marks the document once React has taken the page over (`<html data-hydrated>`): a
+ * server-rendered page shows before it answers a click, and the browser tests wait for this
+ * before they act on one (tests/support/browser.ts). Its effect runs after the page's own.
+ */
+function MarkHydrated(): null {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = '';
+  }, []);
+  return null;
+}
+
 const app = (
   <StrictMode>
     <AppProviders dehydratedState={dehydratedState}>
       <RouterProvider router={router} />
+      <MarkHydrated />
     </AppProviders>
   </StrictMode>
 );

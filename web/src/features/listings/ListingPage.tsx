@@ -441,7 +441,11 @@ function BookFacts({ listing }: { listing: ListingDetail }) {
 
 function SellerCard({ listing }: { listing: ListingDetail }) {
   const { seller, charity } = listing;
-  const since = new Date(seller.memberSince).toLocaleDateString('en-GB', { month: 'long', year: 'numeric' });
+  const since = new Date(seller.memberSince).toLocaleDateString('en-GB', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'Europe/London',
+  });
   const profile = charity ? `/charity/${charity.slug}` : `/seller/${seller.id}`;
   return (
     <section

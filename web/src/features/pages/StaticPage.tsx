@@ -44,6 +44,8 @@ export function StaticPage({ slug: fixedSlug }: { slug?: string }) {
     day: 'numeric',
     month: 'long',
     year: 'numeric',
+    // The same day on the server that rendered it and in the browser that hydrates it.
+    timeZone: 'Europe/London',
   });
   const related = RELATED[slug];
   return (

@@ -12,7 +12,11 @@ import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 
 function memberSince(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-GB', { month: 'long', year: 'numeric' });
+  return new Date(iso).toLocaleDateString('en-GB', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'Europe/London',
+  });
 }
 
 function sellerHref(seller: SellerCard): string {
