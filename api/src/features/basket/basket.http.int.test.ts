@@ -115,7 +115,12 @@ describe('checkout of the basket over HTTP', () => {
       .where('id', '=', sams[1] as string)
       .execute();
     const refused = await failure(
-      client.checkout.startBasket.mutate({ listingIds, address, idempotencyKey: `stale-key-${n}`, ...quoted }),
+      client.checkout.startBasket.mutate({
+        listingIds,
+        address,
+        idempotencyKey: `stale-key-${n}`,
+        ...quoted,
+      }),
     );
     expect(refused.status).toBe(412);
     expect(refused.message).toBe(

@@ -126,7 +126,7 @@ describe('pnpm ops', () => {
   it('exports an order of several books as one row naming every book (decision 0043)', async () => {
     const seller = await createUser(db, t.services.identity, 'ops-bundle-seller@example.com');
     const buyer = await createUser(db, t.services.identity, 'ops-bundle-buyer@example.com');
-    const listings = [];
+    const listings: string[] = [];
     for (const [title, isbn13, price] of [
       ['Bundle First', '9780140449136', 600],
       ['Bundle Second', null, 400],
