@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { type BasketQuote, priceGroup, WELCOME_GIFT } from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
-import type { AppError } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -256,6 +256,10 @@ describe('checkout of basket groups', () => {
     const success = await event(ref, 'success', started.totalMinor);
     expect(await applyPaymentEvent(deps, 'test', success)).toBe('paid');
     expect(await applyPaymentEvent(deps, 'test', success)).toBe('duplicate');
+    // The provider sending a second success event for the same payment changes nothing either.
+    expect(await applyPaymentEvent(deps, 'test', await event(ref, 'success', started.totalMinor))).toBe(
+      'no_change',
+    );
     // A late decline of the same payment changes nothing.
     expect(await applyPaymentEvent(deps, 'test', await event(ref, 'decline', started.totalMinor))).toBe(
       'no_change',
@@ -331,6 +335,42 @@ describe('checkout of basket groups', () => {
     expect(fresh.gone.map((gone) => gone.listingId)).toEqual([books[1]]);
     expect(fresh.groups[0]?.items.map((item) => item.listingId)).toEqual([books[0]]);
     expect(await statusOf(books)).toEqual(['active', 'reserved']);
+  });
+
+  it('cancels every order and releases every book when the payment service cannot be reached: nothing charged', async () => {
+    const a = await person('seller-a');
+    const b = await person('seller-b');
+    const buyer = await person('buyer');
+    const books = [await book(a.id, 600), await book(b.id, 900)];
+    const quote = await quoteBasket(db, buyer.id, books, null);
+    const down = {
+      ...provider,
+      createCheckout: async () => {
+        throw new Error('connection refused');
+      },
+    };
+    const failed = await startBasket({ ...deps, payments: down }, buyer, {
+      listingIds: books,
+      address,
+      promoCode: null,
+      ...quoted(quote),
+    }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(AppError);
+    expect((failed as AppError).code).toBe('UNAVAILABLE');
+    const orders = await db.selectFrom('orders').select('status').where('buyer_id', '=', buyer.id).execute();
+    expect(orders.map((order) => order.status)).toEqual(['cancelled', 'cancelled']);
+    expect(await statusOf(books)).toEqual(['active', 'active']);
+    expect(
+      await db
+        .selectFrom('payments')
+        .select('id')
+        .where('order_id', 'in', (eb) =>
+          eb.selectFrom('orders').select('id').where('buyer_id', '=', buyer.id),
+        )
+        .execute(),
+    ).toEqual([]);
+    // And the buyer can try again at once.
+    await expect(checkout(buyer, books)).resolves.toMatchObject({ totalMinor: quote.totalMinor });
   });
 
   it('a declined payment releases every book of every order of the payment', async () => {
