@@ -1,5 +1,7 @@
 import {
   addressInputSchema,
+  basketStartInputSchema,
+  basketStartResultSchema,
   idempotencyKeySchema,
   promoCodeInputSchema,
   quoteSchema,
@@ -9,7 +11,9 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { isAppOrigin } from '../../http/cors.ts';
 import { authedProcedure, type Context, router } from '../../trpc.ts';
+import { itemsOfOrders } from '../orders/orders.service.ts';
 import { listAddresses, removeAddress, saveAddress } from './addresses.service.ts';
+import { basketPaymentOrders, startBasket } from './basket-checkout.ts';
 import { heldForBuyer, quote, resumeCheckout, startCheckout, withIdempotency } from './checkout.service.ts';
 
 const sourceSchema = z.union([
@@ -23,8 +27,11 @@ const orderViewSchema = z.object({
   id: z.string().uuid(),
   reference: z.string(),
   status: z.string(),
+  /** The first book's title; `titles` names every book of the order. */
   title: z.string(),
+  titles: z.array(z.string()),
   itemMinor: z.number().int(),
+  bundleDiscountMinor: z.number().int(),
   postageMinor: z.number().int(),
   protectionMinor: z.number().int(),
   protectionVatMinor: z.number().int(),
@@ -91,6 +98,49 @@ export const checkoutRouter = router({
     }),
 
   /**
+   * Checkout of basket groups (decision 0043): one payment, one order per seller group, every
+   * book reserved for 15 minutes or none. Takes the totals the buyer was shown; if the price is
+   * no longer that, refuses (412) with the new quote in the error's `data.quote`. A retried key
+   * answers once.
+   */
+  startBasket: authedProcedure
+    .input(basketStartInputSchema)
+    .output(basketStartResultSchema)
+    .mutation(async ({ ctx, input }) => {
+      const buyer = { id: ctx.user.userId, email: ctx.user.email };
+      const request = {
+        listingIds: input.listingIds,
+        address: input.address,
+        promoCode: input.promoCode ?? null,
+        quotedTotalMinor: input.quotedTotalMinor,
+        quotedGroups: input.quotedGroups,
+      };
+      return withIdempotency(
+        ctx.db,
+        buyer.id,
+        'checkout.startBasket',
+        input.idempotencyKey,
+        request,
+        (attempt) => startBasket(deps(ctx), buyer, request, attempt),
+      );
+    }),
+
+  /** The orders one payment made (a basket checkout's success page), the buyer's own only. */
+  paymentOrders: authedProcedure
+    .input(z.object({ checkoutPaymentId: z.string().uuid('Unknown payment') }))
+    .output(
+      z.array(
+        z.object({
+          id: z.string().uuid(),
+          reference: z.string(),
+          totalMinor: z.number().int(),
+          titles: z.array(z.string()),
+        }),
+      ),
+    )
+    .query(({ ctx, input }) => basketPaymentOrders(ctx.db, ctx.user.userId, input.checkoutPaymentId)),
+
+  /**
    * "Finish paying": back to the payment the buyer left, for the same order (the same session
    * while the provider keeps it open), within the book's 15-minute reservation.
    */
@@ -133,6 +183,7 @@ export const checkoutRouter = router({
           'o.buyer_id',
           'b.title',
           'o.item_price_minor',
+          'o.bundle_discount_minor',
           'o.postage_minor',
           'o.buyer_protection_minor',
           'o.buyer_protection_vat_minor',
@@ -150,12 +201,15 @@ export const checkoutRouter = router({
         throw new AppError('NOT_FOUND', 'We could not find that order.');
       const held =
         row.status === 'pending_payment' && row.reserved_until !== null && row.reserved_until > new Date();
+      const items = (await itemsOfOrders(ctx.db, [row.id])).get(row.id) ?? [];
       return {
         id: row.id,
         reference: row.reference,
         status: row.status,
         title: row.title,
+        titles: items.length > 0 ? items.map((item) => item.title) : [row.title],
         itemMinor: row.item_price_minor,
+        bundleDiscountMinor: row.bundle_discount_minor,
         postageMinor: row.postage_minor,
         protectionMinor: row.buyer_protection_minor,
         protectionVatMinor: row.buyer_protection_vat_minor,
