@@ -247,6 +247,21 @@ export const offerThreadSchema = z.object({
     imageUrl: z.string().nullable(),
     status: z.string(),
   }),
+  /** A bundle offer: one amount for several books of one seller (issue 23); `listing` is the first. */
+  bundle: z.boolean(),
+  /** Every book the offer is for (one for an ordinary offer), in the order offered. */
+  books: z.array(
+    z.object({
+      id: z.string().uuid(),
+      slug: z.string().nullable(),
+      title: z.string(),
+      priceMinor: z.number().int(),
+      imageUrl: z.string().nullable(),
+      status: z.string(),
+    }),
+  ),
+  /** What the books cost bought now: the price, or a bundle's subtotal less the seller's tier. */
+  askingMinor: z.number().int(),
   counterpartName: z.string(),
   rounds: z.array(offerRoundSchema),
   actions: z.object({

@@ -6,6 +6,7 @@
  */
 import {
   bulkImportReportSchema,
+  bundleTiersSchema,
   bulkImportSchema,
   CHARITY_STATUSES,
   charityApplicationSchema,
@@ -38,6 +39,7 @@ import {
   REPORT_FILTERS,
   recentImports,
 } from './bulk-import.service.ts';
+import { bundleTiersViewSchema, getCharityTiers, setCharityTiers } from '../bundle-tiers/bundle-tiers.service.ts';
 import { charityBySlug, charityDirectory, featuredCharities } from './charities.service.ts';
 import {
   acceptInvitation,
@@ -193,6 +195,18 @@ export const charitiesRouter = router({
     .input(giftAidInputSchema.extend({ detail: z.enum(['donors', 'items']).default('donors') }))
     .output(csvFileSchema)
     .query(({ ctx, input }) => giftAidCsv(ctx.db, ctx.user.userId, input)),
+
+  // The shop's bundle discount tiers (issue 23): any member reads them, the owner sets them.
+  bundleTiers: router({
+    get: authedProcedure
+      .input(z.object({}).optional())
+      .output(bundleTiersViewSchema)
+      .query(({ ctx }) => getCharityTiers(ctx.db, ctx.user.userId)),
+    set: authedProcedure
+      .input(z.object({ tiers: bundleTiersSchema }))
+      .output(bundleTiersViewSchema)
+      .mutation(({ ctx, input }) => setCharityTiers(ctx.db, ctx.user.userId, input.tiers)),
+  }),
 
   // Returns ----------------------------------------------------------------------------------
   returns: authedProcedure
