@@ -116,6 +116,8 @@ export const disputeViewSchema = z.object({
   resolutionNote: z.string().nullable(),
   openedAt: z.string(),
   resolvedAt: z.string().nullable(),
+  /** The order items the report is about (issue 23); empty: the whole order. */
+  itemIds: z.array(z.string().uuid()),
 });
 
 /** One dispute in the staff's queue. */
@@ -133,6 +135,11 @@ export const disputeQueueItemSchema = z.object({
   totalMinor: z.number().int(),
   openedAt: z.string(),
   resolvedAt: z.string().nullable(),
+  /** How many books the order has, and the titles of those the report is about (all when none named). */
+  bookCount: z.number().int(),
+  books: z.array(z.string()),
+  /** What a refund of the report would give back: the named books' share, or the whole order. */
+  refundableMinor: z.number().int(),
 });
 export type DisputeQueueItem = z.infer<typeof disputeQueueItemSchema>;
 

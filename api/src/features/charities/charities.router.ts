@@ -229,8 +229,18 @@ export const charitiesRouter = router({
     .input(orderId)
     .output(returnEligibilitySchema)
     .query(({ ctx, input }) => returnEligibility(ctx.db, ctx.user.userId, input.orderId)),
+  /** The buyer asks to return the order's books, or some of them (`itemIds`, order items). */
   requestReturn: authedProcedure
-    .input(orderId.extend({ reason: returnReasonSchema }))
+    .input(
+      orderId.extend({
+        reason: returnReasonSchema,
+        itemIds: z
+          .array(z.uuid('Unknown book'))
+          .min(1, 'Choose at least one book to return')
+          .max(50, 'An order has at most 50 books')
+          .optional(),
+      }),
+    )
     .output(returnEligibilitySchema)
     .mutation(({ ctx, input }) => requestReturn(ctx.deps, { userId: ctx.user.userId }, input)),
 
