@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { createUser, type TestUser } from '../../testing/auth.ts';
+import { createUser, type TestUser, WEB } from '../../testing/auth.ts';
 import { createCharity } from '../../testing/catalogue.ts';
 import { api, failure, refusal } from '../../testing/client.ts';
 
@@ -78,7 +78,7 @@ describe("a seller's bundle tiers", () => {
   it('needs a session', async () => {
     expect((await refusal(api(t.app).account.member.bundleTiers.get.query())).status).toBe(401);
     expect(
-      (await refusal(api(t.app).account.member.bundleTiers.set.mutate({ tiers: [] }))).status,
+      (await refusal(api(t.app, { headers: WEB }).account.member.bundleTiers.set.mutate({ tiers: [] }))).status,
     ).toBe(401);
   });
 
