@@ -232,6 +232,7 @@ describe('discounts Reshelf funds', () => {
       expect(csv.get('total'), period).toEqual({
         day: 'total',
         orders_paid: String(row.ordersPaid),
+        books_paid: String(row.booksPaid),
         buyer_protection_charged_gbp: pounds(row.protectionChargedMinor),
         buyer_protection_refunded_gbp: pounds(row.protectionRefundedMinor),
         buyer_protection_net_gbp: pounds(row.protectionNetMinor),
