@@ -35,6 +35,7 @@ type Row = {
   startsAt: string;
   endsAt: string;
   ordersPaid: number;
+  booksPaid: number;
   protectionChargedMinor: number;
   protectionNetMinor: number;
   protectionRefundedMinor: number;
