@@ -472,11 +472,17 @@ export const returnReasonSchema = z
   .min(5, 'Tell the charity what is wrong, in at least 5 characters')
   .max(1000, 'Keep it to 1,000 characters');
 
+/** A book of a charity order, as a return names it (issue 23: a return may name some books). */
+export const returnBookSchema = z.object({ orderItemId: z.uuid(), title: z.string() });
+
 export const returnRequestSchema = z.object({
   id: z.uuid(),
   orderId: z.uuid(),
   orderReference: z.string(),
+  /** The books going back: "Title", or "Title and 2 more books". */
   title: z.string(),
+  /** The books going back (every book of the order when the request named none). */
+  books: z.array(returnBookSchema),
   charityName: z.string(),
   status: z.enum(RETURN_STATUSES),
   reason: z.string(),
@@ -499,6 +505,8 @@ export const returnEligibilitySchema = z.object({
   deadline: z.string().nullable(),
   reason: z.string().nullable(),
   request: returnRequestSchema.nullable(),
+  /** The order's books, for choosing which go back (not those already refunded). */
+  books: z.array(returnBookSchema.extend({ returnable: z.boolean() })),
 });
 export type ReturnEligibility = z.infer<typeof returnEligibilitySchema>;
 
@@ -553,8 +561,11 @@ export const csvFileSchema = z.object({ fileName: z.string(), csv: z.string() })
 export const charityDashboardSchema = z.object({
   sales: z.object({
     ordersCount: z.number().int(),
+    /** Books sold (an order holds one or more; issue 23). */
+    booksCount: z.number().int(),
     proceedsMinor: z.number().int(),
     last30Count: z.number().int(),
+    last30Books: z.number().int(),
     last30Minor: z.number().int(),
   }),
   listingsByStatus: z.array(z.object({ status: z.string(), count: z.number().int() })),
@@ -567,7 +578,12 @@ export const charityDashboardSchema = z.object({
     z.object({ name: z.string(), sold: z.number().int(), proceedsMinor: z.number().int() }),
   ),
   monthly: z.array(
-    z.object({ month: z.string(), orders: z.number().int(), proceedsMinor: z.number().int() }),
+    z.object({
+      month: z.string(),
+      orders: z.number().int(),
+      books: z.number().int(),
+      proceedsMinor: z.number().int(),
+    }),
   ),
   openReturns: z.number().int(),
 });
