@@ -132,6 +132,12 @@ export interface AuthUsers {
   updated_at: Generated<Timestamp>;
 }
 
+export interface BasketItems {
+  added_at: Generated<Timestamp>;
+  buyer_id: string;
+  listing_id: string;
+}
+
 export interface BookGenres {
   book_id: string;
   genre_id: string;
@@ -171,6 +177,15 @@ export interface BookSignings {
   title: string;
   updated_at: Generated<Timestamp>;
   venue: string;
+}
+
+export interface BundleTiers {
+  charity_id: string | null;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  min_books: number;
+  percent: number;
+  seller_id: string | null;
 }
 
 export interface Categories {
@@ -266,6 +281,17 @@ export interface CharityReviews {
   decision: string;
   id: Generated<Int8>;
   reason: string | null;
+}
+
+export interface CheckoutPayments {
+  amount_minor: number;
+  buyer_id: string;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  provider: string;
+  provider_ref: string | null;
+  status: Generated<string>;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface ContactMessages {
@@ -506,6 +532,12 @@ export interface Notifications {
   user_id: string;
 }
 
+export interface OfferItems {
+  listing_id: string;
+  offer_id: string;
+  position: number;
+}
+
 export interface Offers {
   amount_minor: number;
   buyer_id: string;
@@ -538,7 +570,22 @@ export interface OrderEvents {
   to_status: string;
 }
 
+export interface OrderItems {
+  bundle_discount_minor: Generated<number>;
+  created_at: Generated<Timestamp>;
+  discount_minor: Generated<number>;
+  id: Generated<string>;
+  listing_id: string;
+  live: Generated<boolean>;
+  order_id: string;
+  position: number;
+  price_minor: number;
+  protection_minor: Generated<number>;
+  refunded_minor: Generated<number>;
+}
+
 export interface Orders {
+  bundle_discount_minor: Generated<number>;
   buyer_id: string;
   buyer_protection_minor: Generated<number>;
   buyer_protection_vat_minor: Generated<number>;
@@ -546,6 +593,7 @@ export interface Orders {
   cancelled_at: Timestamp | null;
   carrier: string | null;
   charity_sale: Generated<boolean>;
+  checkout_payment_id: string | null;
   complete_after: Timestamp | null;
   completed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
@@ -599,6 +647,7 @@ export interface PaymentEvents {
 
 export interface Payments {
   amount_minor: number;
+  checkout_payment_id: string | null;
   created_at: Generated<Timestamp>;
   id: Generated<string>;
   order_id: string;
@@ -789,9 +838,11 @@ export interface DB {
   "auth.refresh_tokens": AuthRefreshTokens;
   "auth.sessions": AuthSessions;
   "auth.users": AuthUsers;
+  basket_items: BasketItems;
   book_genres: BookGenres;
   book_signings: BookSignings;
   books: Books;
+  bundle_tiers: BundleTiers;
   categories: Categories;
   charities: Charities;
   charity_import_rows: CharityImportRows;
@@ -799,6 +850,7 @@ export interface DB {
   charity_invitations: CharityInvitations;
   charity_members: CharityMembers;
   charity_reviews: CharityReviews;
+  checkout_payments: CheckoutPayments;
   contact_messages: ContactMessages;
   cover_backfill_items: CoverBackfillItems;
   cover_backfill_runs: CoverBackfillRuns;
@@ -817,8 +869,10 @@ export interface DB {
   message_threads: MessageThreads;
   messages: Messages;
   notifications: Notifications;
+  offer_items: OfferItems;
   offers: Offers;
   order_events: OrderEvents;
+  order_items: OrderItems;
   orders: Orders;
   pages: Pages;
   payment_events: PaymentEvents;

@@ -1,6 +1,7 @@
 export * from './access.ts';
 export * from './api-tokens.ts';
 export * from './auth.ts';
+export * from './basket.ts';
 export * from './catalogue.ts';
 export * from './charity.ts';
 export * from './checkout.ts';

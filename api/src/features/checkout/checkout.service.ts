@@ -578,21 +578,78 @@ export async function startCheckout(
       },
     );
   }
-  await deps.db
-    .insertInto('payments')
-    .values({
-      order_id: order.id,
-      provider: deps.payments.kind,
-      provider_ref: session.providerRef,
-      amount_minor: order.priced.totalMinor,
-    })
-    .execute();
+  await recordSessionPayments(deps.db, {
+    buyerId: buyer.id,
+    provider: deps.payments.kind,
+    providerRef: session.providerRef,
+    orders: [{ id: order.id, totalMinor: order.priced.totalMinor }],
+  });
   return {
     orderId: order.id,
     reference: order.reference,
     redirectUrl: session.redirectUrl,
     totalMinor: order.priced.totalMinor,
   };
+}
+
+/**
+ * A provider session opened for some orders (decision 0043): its checkout payment (buyer,
+ * provider, reference, total) and one payments row per order (the order's total), and each
+ * order's current payment set to it. In the caller's transaction when given one.
+ */
+export async function recordSessionPayments(
+  db: Executor,
+  input: {
+    buyerId: string;
+    provider: 'test' | 'stripe';
+    providerRef: string;
+    orders: { id: string; totalMinor: number }[];
+    checkoutPaymentId?: string;
+  },
+): Promise<string> {
+  const amount = input.orders.reduce((sum, order) => sum + order.totalMinor, 0);
+  let checkoutPaymentId = input.checkoutPaymentId;
+  if (checkoutPaymentId) {
+    await db
+      .updateTable('checkout_payments')
+      .set({ provider_ref: input.providerRef, amount_minor: amount })
+      .where('id', '=', checkoutPaymentId)
+      .execute();
+  } else {
+    const created = await db
+      .insertInto('checkout_payments')
+      .values({
+        buyer_id: input.buyerId,
+        provider: input.provider,
+        provider_ref: input.providerRef,
+        amount_minor: amount,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    checkoutPaymentId = created.id;
+  }
+  await db
+    .insertInto('payments')
+    .values(
+      input.orders.map((order) => ({
+        order_id: order.id,
+        checkout_payment_id: checkoutPaymentId as string,
+        provider: input.provider,
+        provider_ref: input.providerRef,
+        amount_minor: order.totalMinor,
+      })),
+    )
+    .execute();
+  await db
+    .updateTable('orders')
+    .set({ checkout_payment_id: checkoutPaymentId })
+    .where(
+      'id',
+      'in',
+      input.orders.map((order) => order.id),
+    )
+    .execute();
+  return checkoutPaymentId;
 }
 
 /** What the payment provider is asked for, for an order: the same for a first or a resumed session. */
@@ -720,15 +777,12 @@ export async function resumeCheckout(
           'This order has just changed. Check your orders to see where it stands.',
         );
       }
-      await trx
-        .insertInto('payments')
-        .values({
-          order_id: order.id,
-          provider: deps.payments.kind,
-          provider_ref: session.providerRef,
-          amount_minor: order.total_minor,
-        })
-        .execute();
+      await recordSessionPayments(trx, {
+        buyerId: buyer.id,
+        provider: deps.payments.kind,
+        providerRef: session.providerRef,
+        orders: [{ id: order.id, totalMinor: order.total_minor }],
+      });
     });
   }
   return {
