@@ -31,6 +31,7 @@ function entry(n: number, sellerId = '00000000-0000-4000-8000-000000000001'): Vi
     title: `Book ${n}`,
     authors: ['An Author'],
     priceMinor: 300 + n,
+    parcelSize: 'small',
     coverUrl: null,
     isbn13: null,
     sellerId,

@@ -8,6 +8,7 @@
  * a subscription so every "Add to basket" button and the header's count agree at once, also
  * across tabs (the storage event).
  */
+import { PARCEL_SIZES } from '@reshelf/contracts';
 import { z } from 'zod';
 
 export const VISITOR_BASKET_KEY = 'reshelf:basket';
@@ -20,6 +21,7 @@ export const visitorBasketEntrySchema = z.object({
   title: z.string(),
   authors: z.array(z.string()),
   priceMinor: z.number().int().nonnegative(),
+  parcelSize: z.enum(PARCEL_SIZES),
   coverUrl: z.string().nullable(),
   isbn13: z.string().nullable(),
   sellerId: z.uuid(),

@@ -28,6 +28,7 @@ import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { BundleTiersSection } from '../basket/BundleTiersSection.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { saveCsv } from './download.ts';
 
@@ -212,6 +213,7 @@ function ApprovedDashboard() {
         <ListingsChart listings={data.listingsByStatus} />
       </div>
       <TopCategories categories={data.topCategories} />
+      <BundleTiersSection owner="charity" className="" />
       <ReturnsSection />
       <GiftAidSection />
       <RecentImports />
