@@ -137,6 +137,11 @@ const t = initTRPC
             error.cause instanceof AppError && typeof error.cause.details?.field === 'string'
               ? error.cause.details.field
               : undefined,
+          // A basket checkout refused because the price changed: the new quote (decision 0043).
+          quote:
+            error.cause instanceof AppError && error.cause.details?.reason === 'QUOTE_CHANGED'
+              ? error.cause.details.quote
+              : undefined,
         },
       };
     },

@@ -12,6 +12,7 @@
  *   = total
  */
 import { z } from 'zod';
+import { listingCardSchema, namedRefSchema } from './catalogue.ts';
 import { addressInputSchema, idempotencyKeySchema, promoOutcomeSchema } from './checkout.ts';
 import { COMMERCIAL_DEFAULTS, PARCEL_SIZES, type ParcelSize } from './constants.ts';
 import {
@@ -280,15 +281,8 @@ export const basketListingIdsSchema = z
 /** Why a book in the basket cannot be bought now. */
 export const basketItemStateSchema = z.enum(['available', 'gone', 'own']);
 
-export const basketItemSchema = z.object({
-  listingId: z.string().uuid(),
-  slug: z.string(),
-  title: z.string(),
-  author: z.string().nullable(),
-  coverUrl: z.string().nullable(),
-  priceMinor: z.number().int(),
-  parcelSize: z.enum(PARCEL_SIZES),
-  condition: z.string(),
+/** A book in the basket: its card (as everywhere), whether it can be bought now, when it was added. */
+export const basketItemSchema = listingCardSchema.extend({
   /** available: can be bought; gone: sold, reserved or withdrawn meanwhile; own: the buyer's own book. */
   state: basketItemStateSchema,
   addedAt: z.string(),
@@ -304,8 +298,10 @@ export const basketGroupSchema = z.object({
   sellerId: z.string().uuid(),
   charityId: z.string().uuid().nullable(),
   /** The seller's display name, or the charity's. */
+  /** The seller's display name, or the charity's name for a charity's shop. */
   sellerName: z.string(),
-  sellerSlug: z.string().nullable(),
+  /** The charity's shop (its page is /charities/<slug>), for a charity's listings. */
+  charity: namedRefSchema.nullable(),
   tiers: z.array(bundleTierOutSchema),
   items: z.array(basketItemSchema),
 });
@@ -349,8 +345,6 @@ export const groupQuoteSchema = z.object({
   totalMinor: z.number().int(),
   /** What the same books would cost bought one by one (no discount code): the saving shown. */
   singleOrdersMinor: z.number().int(),
-  /** Books the basket had for this seller that are gone (not in this quote). */
-  goneListingIds: z.array(z.string().uuid()),
 });
 export type GroupQuote = z.infer<typeof groupQuoteSchema>;
 
@@ -359,6 +353,8 @@ export const basketQuoteSchema = z.object({
   totalMinor: z.number().int(),
   /** The promo code the buyer entered, whether it applied (to which group), and if not, why. */
   promo: promoOutcomeSchema.nullable(),
+  /** Books asked about that cannot be bought now (sold, reserved, withdrawn, or the buyer's own): not priced. */
+  gone: z.array(z.object({ listingId: z.string().uuid(), title: z.string() })),
 });
 export type BasketQuote = z.infer<typeof basketQuoteSchema>;
 

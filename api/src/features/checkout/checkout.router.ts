@@ -1,5 +1,7 @@
 import {
   addressInputSchema,
+  basketStartInputSchema,
+  basketStartResultSchema,
   idempotencyKeySchema,
   promoCodeInputSchema,
   quoteSchema,
@@ -10,6 +12,7 @@ import { AppError } from '../../errors.ts';
 import { isAppOrigin } from '../../http/cors.ts';
 import { authedProcedure, type Context, router } from '../../trpc.ts';
 import { listAddresses, removeAddress, saveAddress } from './addresses.service.ts';
+import { basketPaymentOrders, startBasket } from './basket-checkout.ts';
 import { heldForBuyer, quote, resumeCheckout, startCheckout, withIdempotency } from './checkout.service.ts';
 
 const sourceSchema = z.union([
@@ -89,6 +92,49 @@ export const checkoutRouter = router({
         startCheckout(deps(ctx), buyer, request, attempt),
       );
     }),
+
+  /**
+   * Checkout of basket groups (decision 0043): one payment, one order per seller group, every
+   * book reserved for 15 minutes or none. Takes the totals the buyer was shown; if the price is
+   * no longer that, refuses (412) with the new quote in the error's `data.quote`. A retried key
+   * answers once.
+   */
+  startBasket: authedProcedure
+    .input(basketStartInputSchema)
+    .output(basketStartResultSchema)
+    .mutation(async ({ ctx, input }) => {
+      const buyer = { id: ctx.user.userId, email: ctx.user.email };
+      const request = {
+        listingIds: input.listingIds,
+        address: input.address,
+        promoCode: input.promoCode ?? null,
+        quotedTotalMinor: input.quotedTotalMinor,
+        quotedGroups: input.quotedGroups,
+      };
+      return withIdempotency(
+        ctx.db,
+        buyer.id,
+        'checkout.startBasket',
+        input.idempotencyKey,
+        request,
+        (attempt) => startBasket(deps(ctx), buyer, request, attempt),
+      );
+    }),
+
+  /** The orders one payment made (a basket checkout's success page), the buyer's own only. */
+  paymentOrders: authedProcedure
+    .input(z.object({ checkoutPaymentId: z.string().uuid('Unknown payment') }))
+    .output(
+      z.array(
+        z.object({
+          id: z.string().uuid(),
+          reference: z.string(),
+          totalMinor: z.number().int(),
+          titles: z.array(z.string()),
+        }),
+      ),
+    )
+    .query(({ ctx, input }) => basketPaymentOrders(ctx.db, ctx.user.userId, input.checkoutPaymentId)),
 
   /**
    * "Finish paying": back to the payment the buyer left, for the same order (the same session

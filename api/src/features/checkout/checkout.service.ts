@@ -35,7 +35,13 @@ import type {
 } from '../../platform/payments/port.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { closeOffersForSoldListing } from '../offers/offers.service.ts';
-import { type Actor, lockOrderRow, recordEvent, transition } from '../orders/order-machine.ts';
+import {
+  type Actor,
+  type LockedOrder,
+  lockOrderRow,
+  recordEvent,
+  transition,
+} from '../orders/order-machine.ts';
 import { queueOrderMail } from '../orders/order-mail.ts';
 import { checkPromotion } from '../promotions/promotions.service.ts';
 import { refundPayment } from '../refunds/refund.ts';
@@ -66,7 +72,7 @@ export interface CheckoutDeps {
 }
 
 /** A buyer's first order gets WELCOME20: no order of theirs is live or done yet. */
-async function welcomeEligible(db: Executor, buyerId: string): Promise<boolean> {
+export async function welcomeEligible(db: Executor, buyerId: string): Promise<boolean> {
   const previous = await db
     .selectFrom('orders')
     .select('id')
@@ -155,7 +161,14 @@ export async function heldForBuyer(
   const row = await db
     .selectFrom('orders')
     .select(['id', 'reference', 'reserved_until', 'total_minor'])
-    .where('listing_id', '=', listingId)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('order_items')
+          .select('order_items.id')
+          .whereRef('order_items.order_id', '=', 'orders.id')
+          .where('order_items.listing_id', '=', listingId),
+      ),
+    )
     .where('buyer_id', '=', buyerId)
     .where('status', '=', 'pending_payment')
     .where('reserved_until', '>', new Date())
@@ -174,11 +187,22 @@ export async function heldForBuyer(
  * cancelled yet: cancelled now, as the job would, so coming back to buy again is not refused
  * for the half-minute until it runs.
  */
-async function lapseOwnOverdue(db: Database, buyerId: string, listingId: string): Promise<boolean> {
+export async function lapseOwnOverdue(
+  db: Database,
+  buyerId: string,
+  listingId: string | string[],
+): Promise<boolean> {
   const overdue = await db
     .selectFrom('orders')
     .select('id')
-    .where('listing_id', '=', listingId)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('order_items')
+          .select('order_items.id')
+          .whereRef('order_items.order_id', '=', 'orders.id')
+          .where('order_items.listing_id', 'in', Array.isArray(listingId) ? listingId : [listingId]),
+      ),
+    )
     .where('buyer_id', '=', buyerId)
     .where('status', '=', 'pending_payment')
     .where('reserved_until', '<=', new Date())
@@ -548,6 +572,17 @@ export async function startCheckout(
       })
       .returning(['id', 'reference'])
       .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('order_items')
+      .values({
+        order_id: created.id,
+        listing_id: item.listingId,
+        position: 1,
+        price_minor: priced.itemMinor,
+        discount_minor: priced.discountMinor,
+        protection_minor: priced.protectionMinor,
+      })
+      .execute();
     await recordEvent(trx, created.id, null, 'pending_payment', { id: buyer.id, kind: 'buyer' });
     await attempt?.checkpoint(trx, { orderId: created.id });
     return { ...created, priced, title: item.title };
@@ -669,7 +704,11 @@ function sessionInput(
     orderId: order.id,
     reference: order.reference,
     amountMinor: order.totalMinor,
-    description: `${order.title} (order ${order.reference})`,
+    description:
+      `${order.title} (${order.reference.includes(',') ? 'orders' : 'order'} ${order.reference})`.slice(
+        0,
+        500,
+      ),
     customerEmail: order.buyerEmail,
     successUrl: `${back}/checkout/success?order=${order.id}`,
     cancelUrl: `${back}/checkout/cancel?order=${order.id}`,
@@ -679,11 +718,11 @@ function sessionInput(
 }
 
 /**
- * "Finish paying": the buyer who left the payment page goes back to the same order and, while
- * the provider keeps it open, the same payment session (a closed one is replaced by a new
- * session for the same order, and the old payment marked abandoned so its expiry cannot cancel
- * the order). Only within the order's reservation; after it the order is cancelled as the
- * reservations job would. Nobody but the order's buyer can resume it.
+ * "Finish paying": the buyer who left the payment page goes back to the same payment (every
+ * order it holds, decision 0043) and, while the provider keeps it open, the same session (a
+ * closed one is replaced by a new session for the same orders, and the old payment marked
+ * abandoned so its expiry cannot cancel the orders). Only within the reservation; after it the
+ * orders are cancelled as the reservations job would. Nobody but the buyer can resume it.
  */
 export async function resumeCheckout(
   deps: CheckoutDeps,
@@ -692,8 +731,6 @@ export async function resumeCheckout(
 ): Promise<StartResult> {
   const order = await deps.db
     .selectFrom('orders as o')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
-    .innerJoin('books as b', 'b.id', 'l.book_id')
     .select([
       'o.id',
       'o.reference',
@@ -702,7 +739,7 @@ export async function resumeCheckout(
       'o.reserved_until',
       'o.total_minor',
       'o.cancel_reason',
-      'b.title',
+      'o.checkout_payment_id',
     ])
     .where('o.id', '=', orderId)
     .executeTakeFirst();
@@ -722,32 +759,33 @@ export async function resumeCheckout(
   if (order.status !== 'pending_payment') {
     throw new AppError('PRECONDITION_FAILED', 'This order is already paid: nothing more to pay.');
   }
-  const payment = await deps.db
-    .selectFrom('payments')
-    .select(['id', 'provider_ref'])
-    .where('order_id', '=', order.id)
-    .where('provider', '=', deps.payments.kind)
-    .where('status', '=', 'pending')
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!payment) {
+  const checkoutPayment = order.checkout_payment_id
+    ? await deps.db
+        .selectFrom('checkout_payments')
+        .select(['id', 'provider_ref', 'amount_minor'])
+        .where('id', '=', order.checkout_payment_id)
+        .where('provider', '=', deps.payments.kind)
+        .where('status', '=', 'pending')
+        .where('provider_ref', 'is not', null)
+        .executeTakeFirst()
+    : undefined;
+  if (!checkoutPayment?.provider_ref) {
     throw new AppError(
       'PRECONDITION_FAILED',
       'This payment can no longer be finished. Nothing was taken: wait a moment and buy the book again.',
     );
   }
+  const held = await paymentOrders(deps.db, checkoutPayment.id);
   const input = sessionInput(deps, {
     id: order.id,
-    reference: order.reference,
-    totalMinor: order.total_minor,
-    title: order.title,
+    ...describePayment(held),
+    totalMinor: checkoutPayment.amount_minor,
     buyerEmail: buyer.email,
     reservedUntil: order.reserved_until as Date,
   });
   let session: CheckoutSession;
   try {
-    session = await deps.payments.resumeCheckout(payment.provider_ref, input);
+    session = await deps.payments.resumeCheckout(checkoutPayment.provider_ref, input);
   } catch (error) {
     throw new AppError(
       'UNAVAILABLE',
@@ -755,33 +793,34 @@ export async function resumeCheckout(
       { cause: String(error) },
     );
   }
-  if (session.providerRef !== payment.provider_ref) {
+  if (session.providerRef !== checkoutPayment.provider_ref) {
     await deps.db.transaction().execute(async (trx) => {
       // Still waiting for this payment? (A webhook may have just settled it.)
-      const still = await trx
-        .selectFrom('orders')
-        .select('status')
-        .where('id', '=', order.id)
-        .forUpdate()
-        .executeTakeFirstOrThrow();
+      const orders = await lockPaymentOrders(trx, order.id);
       const replaced = await trx
-        .updateTable('payments')
+        .updateTable('checkout_payments')
         .set({ status: 'abandoned' })
-        .where('id', '=', payment.id)
+        .where('id', '=', checkoutPayment.id)
         .where('status', '=', 'pending')
         .returning('id')
         .executeTakeFirst();
-      if (still.status !== 'pending_payment' || !replaced) {
+      if (orders.some((row) => row.status !== 'pending_payment') || !replaced) {
         throw new AppError(
           'CONFLICT',
           'This order has just changed. Check your orders to see where it stands.',
         );
       }
+      await trx
+        .updateTable('payments')
+        .set({ status: 'abandoned' })
+        .where('checkout_payment_id', '=', checkoutPayment.id)
+        .where('status', '=', 'pending')
+        .execute();
       await recordSessionPayments(trx, {
         buyerId: buyer.id,
         provider: deps.payments.kind,
         providerRef: session.providerRef,
-        orders: [{ id: order.id, totalMinor: order.total_minor }],
+        orders: orders.map((row) => ({ id: row.id, totalMinor: row.total_minor })),
       });
     });
   }
@@ -789,11 +828,96 @@ export async function resumeCheckout(
     orderId: order.id,
     reference: order.reference,
     redirectUrl: session.redirectUrl,
-    totalMinor: order.total_minor,
+    totalMinor: checkoutPayment.amount_minor,
   };
 }
 
-/** Cancels an order still waiting for payment and puts its book back on sale. */
+/** The orders a checkout payment holds, with their books' titles, in order. */
+export async function paymentOrders(
+  db: Executor,
+  checkoutPaymentId: string,
+): Promise<{ id: string; reference: string; totalMinor: number; titles: string[] }[]> {
+  const rows = await db
+    .selectFrom('orders as o')
+    .innerJoin('order_items as i', 'i.order_id', 'o.id')
+    .innerJoin('listings as l', 'l.id', 'i.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select(['o.id', 'o.reference', 'o.total_minor', 'o.created_at', 'i.position', 'b.title'])
+    .where('o.checkout_payment_id', '=', checkoutPaymentId)
+    .orderBy('o.created_at')
+    .orderBy('o.id')
+    .orderBy('i.position')
+    .execute();
+  const orders = new Map<string, { id: string; reference: string; totalMinor: number; titles: string[] }>();
+  for (const row of rows) {
+    const order = orders.get(row.id) ?? {
+      id: row.id,
+      reference: row.reference,
+      totalMinor: row.total_minor,
+      titles: [],
+    };
+    order.titles.push(row.title);
+    orders.set(row.id, order);
+  }
+  return [...orders.values()];
+}
+
+/** What the payment page and the provider say a payment is for: the books, the orders. */
+export function describePayment(orders: { reference: string; titles: string[] }[]): {
+  title: string;
+  reference: string;
+} {
+  const titles = orders.flatMap((order) => order.titles);
+  const references = orders.map((order) => order.reference);
+  return {
+    title: titles.length === 1 ? (titles[0] as string) : `${titles.length} books: ${titles.join(', ')}`,
+    reference: references.join(', '),
+  };
+}
+
+/**
+ * The orders one payment holds, locked (in id order, so a webhook, the lapse job and a buyer
+ * racing on the same payment queue rather than deadlock): the order itself and every other
+ * order of its checkout payment (decision 0043: a payment's orders move together).
+ */
+async function lockPaymentOrders(trx: Transaction<DB>, orderId: string): Promise<LockedOrder[]> {
+  const first = await trx
+    .selectFrom('orders')
+    .select(['id', 'checkout_payment_id'])
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  if (!first) return [];
+  if (!first.checkout_payment_id) {
+    const order = await lockOrderRow(trx, orderId);
+    return order ? [order] : [];
+  }
+  return trx
+    .selectFrom('orders')
+    .selectAll()
+    .where('checkout_payment_id', '=', first.checkout_payment_id)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** The books of these orders, in listing-id order (the order rows are locked in). */
+async function itemsOf(
+  trx: Executor,
+  orderIds: string[],
+): Promise<{ order_id: string; listing_id: string; position: number }[]> {
+  if (orderIds.length === 0) return [];
+  return trx
+    .selectFrom('order_items')
+    .select(['order_id', 'listing_id', 'position'])
+    .where('order_id', 'in', orderIds)
+    .orderBy('listing_id')
+    .execute();
+}
+
+/**
+ * Cancels an order still waiting for payment, with every other order of its payment, and puts
+ * every book back on sale. True when it cancelled something.
+ */
 export async function cancelPendingOrder(
   db: Database,
   orderId: string,
@@ -801,12 +925,29 @@ export async function cancelPendingOrder(
   actor: Actor,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const order = await lockOrderRow(trx, orderId);
-    if (order?.status !== 'pending_payment') return false;
-    await transition(trx, order, 'cancelled', actor, reason);
-    await releaseListing(trx, order.listing_id, order.offer_id);
+    const orders = await lockPaymentOrders(trx, orderId);
+    const pending = orders.filter((order) => order.status === 'pending_payment');
+    if (!pending.some((order) => order.id === orderId)) return false;
+    await cancelAndRelease(trx, pending, actor, reason);
     return true;
   });
+}
+
+/** Cancels the (locked, pending) orders and releases their books, in listing-id order. */
+async function cancelAndRelease(
+  trx: Transaction<DB>,
+  orders: LockedOrder[],
+  actor: Actor,
+  reason: string,
+): Promise<void> {
+  for (const order of orders) await transition(trx, order, 'cancelled', actor, reason);
+  const offers = new Map(orders.map((order) => [order.id, order.offer_id]));
+  for (const item of await itemsOf(
+    trx,
+    orders.map((order) => order.id),
+  )) {
+    await releaseListing(trx, item.listing_id, offers.get(item.order_id) ?? null);
+  }
 }
 
 /** Back on sale (or back to its accepted offer's buyer while that offer may still be paid). */
@@ -838,10 +979,10 @@ async function releaseListing(
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
-          selectFrom('orders')
-            .select('id')
-            .whereRef('orders.listing_id', '=', 'listings.id')
-            .where('orders.status', 'not in', ['cancelled', 'refunded']),
+          selectFrom('order_items')
+            .select('order_items.id')
+            .whereRef('order_items.listing_id', '=', 'listings.id')
+            .where('order_items.live', '=', true),
         ),
       ),
     )
@@ -858,8 +999,9 @@ export type WebhookOutcome =
   | 'no_change';
 
 /**
- * Applies a verified provider event once. A second delivery of the same event changes
- * nothing; events arriving out of order only move an order forwards.
+ * Applies a verified provider event once, to every order of its checkout payment together
+ * (decision 0043): all paid, or all released. A second delivery of the same event changes
+ * nothing; events arriving out of order only move orders forwards.
  */
 export async function applyPaymentEvent(
   deps: CheckoutDeps,
@@ -875,13 +1017,6 @@ export async function applyPaymentEvent(
       .executeTakeFirst();
     if (!fresh) return { result: 'duplicate' as const };
 
-    const payment = await trx
-      .selectFrom('payments')
-      .selectAll()
-      .where('provider', '=', provider)
-      .where('provider_ref', '=', event.providerRef)
-      .forUpdate()
-      .executeTakeFirst();
     const finish = async (result: WebhookOutcome, extra: Record<string, unknown> = {}) => {
       await trx
         .updateTable('payment_events')
@@ -891,104 +1026,165 @@ export async function applyPaymentEvent(
         .execute();
       return { result, ...extra };
     };
-    if (!payment) return finish('unknown_payment');
-    const order = await trx
+    const checkoutPayment = await trx
+      .selectFrom('checkout_payments')
+      .selectAll()
+      .where('provider', '=', provider as 'test' | 'stripe')
+      .where('provider_ref', '=', event.providerRef)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!checkoutPayment) return finish('unknown_payment');
+    const payments = await trx
+      .selectFrom('payments')
+      .selectAll()
+      .where('checkout_payment_id', '=', checkoutPayment.id)
+      .orderBy('order_id')
+      .forUpdate()
+      .execute();
+    if (payments.length === 0) return finish('unknown_payment');
+    const orders = await trx
       .selectFrom('orders')
       .selectAll()
-      .where('id', '=', payment.order_id)
+      .where(
+        'id',
+        'in',
+        payments.map((payment) => payment.order_id),
+      )
+      .orderBy('id')
       .forUpdate()
-      .executeTakeFirstOrThrow();
+      .execute();
     const actor: Actor = { id: null, kind: 'provider' };
+    const setStatus = async (status: 'succeeded' | 'failed' | 'abandoned') => {
+      await trx
+        .updateTable('checkout_payments')
+        .set({ status })
+        .where('id', '=', checkoutPayment.id)
+        .execute();
+      await trx
+        .updateTable('payments')
+        .set({ status })
+        .where('checkout_payment_id', '=', checkoutPayment.id)
+        .execute();
+    };
 
     if (event.type === 'payment.succeeded') {
-      if (payment.status === 'succeeded') return finish('no_change');
-      await trx.updateTable('payments').set({ status: 'succeeded' }).where('id', '=', payment.id).execute();
-      if (order.status === 'pending_payment' || order.status === 'cancelled') {
-        // A payment that lands after the reservation lapsed still buys the book if nobody
-        // else has; otherwise the money goes straight back.
-        const late = order.status === 'cancelled';
-        const sold = await trx
-          .updateTable('listings')
-          .set({ status: 'sold' })
-          .where('id', '=', order.listing_id)
-          .where('status', 'in', late ? ['active'] : ['reserved'])
-          .returning('id')
-          .executeTakeFirst();
-        const competing =
-          late &&
-          (await trx
-            .selectFrom('orders')
-            .select('id')
-            .where('listing_id', '=', order.listing_id)
-            .where('id', '<>', order.id)
-            .where('status', 'not in', ['cancelled', 'refunded'])
-            .executeTakeFirst());
-        if (sold && !competing) {
-          const { followUp } = await transition(
-            trx,
-            order,
-            'paid',
-            actor,
-            late ? 'Paid after the reservation had lapsed' : undefined,
-          );
-          if (order.offer_id)
-            await trx
-              .updateTable('offers')
-              .set({ status: 'purchased' })
-              .where('id', '=', order.offer_id)
-              .execute();
-          await closeOffersForSoldListing(trx, order.listing_id, order.offer_id);
-          await trx
-            .insertInto('payouts')
-            .values({
-              seller_id: order.seller_id,
-              order_id: order.id,
-              amount_minor: order.item_price_minor + order.postage_minor,
-            })
-            .onConflict((oc) => oc.column('order_id').doNothing())
-            .execute();
-          // The confirmation to the buyer and "please send it" to the seller, with the payment.
-          if (followUp === 'placed') await queueOrderMail(trx, deps, order.id, followUp);
-          return finish(late ? 'paid_late' : 'paid', { orderId: order.id });
-        }
+      if (checkoutPayment.status === 'succeeded') return finish('no_change');
+      await setStatus('succeeded');
+      const open = orders.filter(
+        (order) => order.status === 'pending_payment' || order.status === 'cancelled',
+      );
+      if (open.length !== orders.length) return finish('no_change');
+      // A payment that lands after the reservation lapsed still buys the books if nobody else
+      // has, every one of them; otherwise all the money goes straight back.
+      const late = orders.some((order) => order.status === 'cancelled');
+      const items = await itemsOf(
+        trx,
+        orders.map((order) => order.id),
+      );
+      const listingIds = items.map((item) => item.listing_id);
+      const locked = await trx
+        .selectFrom('listings')
+        .select(['id', 'status'])
+        .where('id', 'in', listingIds)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+      const statusOf = new Map(locked.map((row) => [row.id, row.status]));
+      const orderOf = new Map(orders.map((order) => [order.id, order]));
+      const free = items.every((item) => {
+        const order = orderOf.get(item.order_id) as LockedOrder;
+        return statusOf.get(item.listing_id) === (order.status === 'cancelled' ? 'active' : 'reserved');
+      });
+      const competing =
+        late &&
+        (await trx
+          .selectFrom('order_items')
+          .select('id')
+          .where('listing_id', 'in', listingIds)
+          .where('live', '=', true)
+          .where(
+            'order_id',
+            'not in',
+            orders.map((order) => order.id),
+          )
+          .executeTakeFirst());
+      if (!free || competing) {
         return finish('refunded_late', {
-          refund: { paymentId: payment.id, amount: payment.amount_minor, orderId: order.id },
+          refunds: payments.map((payment) => ({
+            paymentId: payment.id,
+            amount: payment.amount_minor,
+            orderId: payment.order_id,
+          })),
         });
       }
-      return finish('no_change');
+      await trx.updateTable('listings').set({ status: 'sold' }).where('id', 'in', listingIds).execute();
+      const mail: string[] = [];
+      for (const order of orders) {
+        const { followUp } = await transition(
+          trx,
+          order,
+          'paid',
+          actor,
+          late ? 'Paid after the reservation had lapsed' : undefined,
+        );
+        if (order.offer_id) {
+          await trx
+            .updateTable('offers')
+            .set({ status: 'purchased' })
+            .where('id', '=', order.offer_id)
+            .execute();
+        }
+        for (const item of items.filter((row) => row.order_id === order.id)) {
+          await closeOffersForSoldListing(trx, item.listing_id, order.offer_id);
+        }
+        await trx
+          .insertInto('payouts')
+          .values({
+            seller_id: order.seller_id,
+            order_id: order.id,
+            amount_minor: order.item_price_minor - order.bundle_discount_minor + order.postage_minor,
+          })
+          .onConflict((oc) => oc.column('order_id').doNothing())
+          .execute();
+        if (followUp === 'placed') mail.push(order.id);
+      }
+      // The bought books leave the buyer's basket.
+      await trx
+        .deleteFrom('basket_items')
+        .where('buyer_id', '=', checkoutPayment.buyer_id)
+        .where('listing_id', 'in', listingIds)
+        .execute();
+      // The confirmation to the buyer and "please send it" to each seller, with the payment.
+      for (const orderId of mail) await queueOrderMail(trx, deps, orderId, 'placed');
+      return finish(late ? 'paid_late' : 'paid', { orderId: orders[0]?.id });
     }
 
     if (event.type === 'payment.failed' || event.type === 'payment.abandoned') {
-      if (payment.status !== 'pending') return finish('no_change');
-      await trx
-        .updateTable('payments')
-        .set({ status: event.type === 'payment.failed' ? 'failed' : 'abandoned' })
-        .where('id', '=', payment.id)
-        .execute();
-      if (order.status !== 'pending_payment') return finish('no_change');
+      if (checkoutPayment.status !== 'pending') return finish('no_change');
+      await setStatus(event.type === 'payment.failed' ? 'failed' : 'abandoned');
+      const pending = orders.filter(
+        (order) => order.status === 'pending_payment' && order.checkout_payment_id === checkoutPayment.id,
+      );
+      if (pending.length === 0) return finish('no_change');
       const reason =
         event.type === 'payment.failed' ? 'The payment was declined' : 'The payment was abandoned';
-      await transition(trx, order, 'cancelled', actor, reason);
-      await releaseListing(trx, order.listing_id, order.offer_id);
+      await cancelAndRelease(trx, pending, actor, reason);
       return finish('released');
     }
     return finish('no_change');
   });
 
-  if (outcome.result === 'refunded_late' && 'refund' in outcome) {
-    const { paymentId, amount, orderId } = outcome.refund as {
-      paymentId: string;
-      amount: number;
-      orderId: string;
-    };
-    await refundPayment(deps, {
-      orderId,
-      paymentId,
-      amountMinor: amount,
-      protectionMinor: 0,
-      reason: 'Paid after the book was sold to someone else',
-      actor: { id: null, kind: 'system' },
-    });
+  if (outcome.result === 'refunded_late' && 'refunds' in outcome) {
+    for (const refund of outcome.refunds as { paymentId: string; amount: number; orderId: string }[]) {
+      await refundPayment(deps, {
+        orderId: refund.orderId,
+        paymentId: refund.paymentId,
+        amountMinor: refund.amount,
+        protectionMinor: 0,
+        reason: 'Paid after the book was sold to someone else',
+        actor: { id: null, kind: 'system' },
+      });
+    }
   }
   return outcome.result;
 }
