@@ -224,7 +224,7 @@ function MemberGroup({
             <Skeleton className="h-32 w-full rounded-lg" />
           ) : null}
           <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
-            <Button asChild variant="outline" className="sm:flex-1">
+            <Button asChild variant="outline" className="h-auto min-h-10 py-2 whitespace-normal sm:flex-1">
               <Link to={`/checkout/basket?group=${encodeURIComponent(group.key)}`}>
                 Check out {group.sellerName} only
               </Link>

@@ -118,6 +118,7 @@ export function useRemoveFromBasket() {
  */
 export function useMergeVisitorBasket() {
   const session = useSession();
+  const utils = trpc.useUtils();
   const refresh = useRefreshBasket();
   const merge = trpc.basket.member.merge.useMutation();
   const started = useRef(false);
@@ -133,12 +134,14 @@ export function useMergeVisitorBasket() {
     if (entries.length === 0) return;
     started.current = true;
     mutateAsync({ listingIds: entries.map((entry) => entry.listingId) })
-      .then(() => {
+      .then(async () => {
         visitorBasket.clear();
+        // A count asked for while the merge ran may answer from before it: drop it, ask again.
+        await utils.basket.member.cancel();
         refresh();
       })
       .catch(() => {
         started.current = false;
       });
-  }, [signedIn, mutateAsync, refresh]);
+  }, [signedIn, mutateAsync, refresh, utils]);
 }

@@ -49,6 +49,11 @@ export function SellerActions({ order }: { order: OrderDetail }) {
   if (!actions.canDispatch && !actions.canCancel) return null;
   return (
     <Panel title="Send it" testId="seller-actions">
+      {order.itemCount > 1 ? (
+        <p className="mb-2 text-sm font-semibold text-ink">
+          {order.itemCount} books in one parcel: send them together, with one tracking number.
+        </p>
+      ) : null}
       {order.dispatchBy ? (
         <p className="text-sm text-ink-soft">
           Post it to the address below and add the tracking reference by{' '}
