@@ -31,7 +31,9 @@ export const PUBLIC: Record<string, readonly string[]> = {
   audit: ['audit.service.ts', 'audit.schemas.ts'],
   auth: ['resolve-auth.ts'],
   charities: ['charities.service.ts'],
-  checkout: ['checkout.service.ts', 'working-days.ts', 'holiday-region.ts'],
+  basket: ['basket.service.ts'],
+  // Basket pricing (priceBasket, tiersFor, groupKey) is shared with the basket and bundle offers (decision 0043).
+  checkout: ['checkout.service.ts', 'basket-checkout.ts', 'working-days.ts', 'holiday-region.ts'],
   'email-templates': ['email-templates.service.ts', 'email-templates.schemas.ts'],
   'global-admin': ['tier-protection.ts'],
   images: ['image-work.ts'],

@@ -43,7 +43,8 @@ Commands (the token each needs):
                                               (ops_admin or super_admin, read-write)
   grant-role --email E --role R               R: ${ROLE_GRANTS.join(', ')}
   revoke-role --email E --role R              (ops_admin for staff roles, super_admin for tiers; read-write)
-  export-orders [--period P] [--out FILE]     orders paid in the period as CSV, to FILE or stdout (ops_admin)
+  export-orders [--period P] [--out FILE]     orders paid in the period as CSV, to FILE or stdout (ops_admin);
+                                              one row per order, its books (items) named in title and isbn13
 
 Options:
   --token T   the API token (default: RESHELF_TOKEN)
@@ -242,7 +243,9 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
             'charity',
             'seller_id',
             'buyer_id',
+            'items',
             'item_gbp',
+            'bundle_discount_gbp',
             'postage_gbp',
             'buyer_protection_gbp',
             'discount_gbp',
@@ -258,12 +261,18 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
             completed_at: order.completedAt,
             cancelled_at: order.cancelledAt,
             refunded_at: order.refundedAt,
-            title: order.title,
-            isbn13: order.isbn13,
+            // Every book of the order (one parcel), " | " between them.
+            title: order.items.length > 0 ? order.items.map((item) => item.title).join(' | ') : order.title,
+            isbn13:
+              order.items.length > 0
+                ? order.items.map((item) => item.isbn13 ?? '').join(' | ')
+                : order.isbn13,
             charity: order.charity,
             seller_id: order.sellerId,
             buyer_id: order.buyerId,
+            items: order.itemCount,
             item_gbp: pounds(order.itemMinor),
+            bundle_discount_gbp: pounds(order.bundleDiscountMinor),
             postage_gbp: pounds(order.postageMinor),
             buyer_protection_gbp: pounds(order.protectionMinor),
             discount_gbp: pounds(order.discountMinor),

@@ -77,16 +77,43 @@ export const ORDER_STATUS_LABELS: Record<string, string> = {
 export const orderRoleSchema = z.enum(['buyer', 'seller']);
 export type OrderRole = z.infer<typeof orderRoleSchema>;
 
+/** One book of an order (decision 0043): its price and its exact shares of the order's money. */
+export const orderItemSchema = z.object({
+  listingId: z.string().uuid(),
+  /** 1 for the first book, then 2, 3, ... */
+  position: z.number().int(),
+  title: z.string(),
+  authors: z.array(z.string()),
+  listingSlug: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  priceMinor: z.number().int(),
+  /** Its share of the seller's bundle discount. */
+  bundleDiscountMinor: z.number().int(),
+  /** Its share of WELCOME20 or the promotion. */
+  discountMinor: z.number().int(),
+  /** Its share of the buyer protection fee. */
+  protectionMinor: z.number().int(),
+  /** What the buyer paid for this book (postage aside): price − discounts + protection. */
+  paidMinor: z.number().int(),
+  /** Given back for this book (a dispute or a charity return naming it). */
+  refundedMinor: z.number().int(),
+});
+export type OrderItem = z.infer<typeof orderItemSchema>;
+
 export const orderSummarySchema = z.object({
   id: z.string().uuid(),
   reference: z.string(),
   status: z.string(),
   role: orderRoleSchema,
+  /** The first book's title (see itemCount for the others). */
   title: z.string(),
   listingSlug: z.string().nullable(),
   imageUrl: z.string().nullable(),
+  /** How many books the order holds (one parcel). */
+  itemCount: z.number().int(),
   counterpartName: z.string(),
   totalMinor: z.number().int(),
+  /** The item subtotal (every book's price, before the bundle discount). */
   itemMinor: z.number().int(),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
@@ -148,6 +175,10 @@ export const orderActionsSchema = z.object({
 export type OrderActions = z.infer<typeof orderActionsSchema>;
 
 export const orderDetailSchema = orderSummarySchema.extend({
+  /** Every book of the order, first to last. */
+  items: z.array(orderItemSchema),
+  /** The seller's bundle discount off the item subtotal. */
+  bundleDiscountMinor: z.number().int(),
   postageMinor: z.number().int(),
   protectionMinor: z.number().int(),
   protectionVatMinor: z.number().int(),

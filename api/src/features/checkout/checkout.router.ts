@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { isAppOrigin } from '../../http/cors.ts';
 import { authedProcedure, type Context, router } from '../../trpc.ts';
+import { itemsOfOrders } from '../orders/orders.service.ts';
 import { listAddresses, removeAddress, saveAddress } from './addresses.service.ts';
 import { basketPaymentOrders, startBasket } from './basket-checkout.ts';
 import { heldForBuyer, quote, resumeCheckout, startCheckout, withIdempotency } from './checkout.service.ts';
@@ -26,8 +27,11 @@ const orderViewSchema = z.object({
   id: z.string().uuid(),
   reference: z.string(),
   status: z.string(),
+  /** The first book's title; `titles` names every book of the order. */
   title: z.string(),
+  titles: z.array(z.string()),
   itemMinor: z.number().int(),
+  bundleDiscountMinor: z.number().int(),
   postageMinor: z.number().int(),
   protectionMinor: z.number().int(),
   protectionVatMinor: z.number().int(),
@@ -179,6 +183,7 @@ export const checkoutRouter = router({
           'o.buyer_id',
           'b.title',
           'o.item_price_minor',
+          'o.bundle_discount_minor',
           'o.postage_minor',
           'o.buyer_protection_minor',
           'o.buyer_protection_vat_minor',
@@ -196,12 +201,15 @@ export const checkoutRouter = router({
         throw new AppError('NOT_FOUND', 'We could not find that order.');
       const held =
         row.status === 'pending_payment' && row.reserved_until !== null && row.reserved_until > new Date();
+      const items = (await itemsOfOrders(ctx.db, [row.id])).get(row.id) ?? [];
       return {
         id: row.id,
         reference: row.reference,
         status: row.status,
         title: row.title,
+        titles: items.length > 0 ? items.map((item) => item.title) : [row.title],
         itemMinor: row.item_price_minor,
+        bundleDiscountMinor: row.bundle_discount_minor,
         postageMinor: row.postage_minor,
         protectionMinor: row.buyer_protection_minor,
         protectionVatMinor: row.buyer_protection_vat_minor,

@@ -112,7 +112,7 @@ describe('pnpm ops', () => {
     expect(paid.length).toBeGreaterThan(0);
     const lines = (await readFile(file, 'utf8')).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'reference,status,paid_at,created_at,dispatched_at,delivered_at,completed_at,cancelled_at,refunded_at,title,isbn13,charity,seller_id,buyer_id,item_gbp,postage_gbp,buyer_protection_gbp,discount_gbp,total_gbp',
+      'reference,status,paid_at,created_at,dispatched_at,delivered_at,completed_at,cancelled_at,refunded_at,title,isbn13,charity,seller_id,buyer_id,items,item_gbp,bundle_discount_gbp,postage_gbp,buyer_protection_gbp,discount_gbp,total_gbp',
     );
     expect(lines.length - 1).toBe(paid.length);
     expect(result.err).toBe(`Wrote ${paid.length} orders paid YTD to ${file}\n`);
@@ -121,6 +121,71 @@ describe('pnpm ops', () => {
     // Without --out, the CSV goes to stdout.
     const today = await ops(['export-orders', '--period', 'today'], tokens.ops);
     expect(today.out.split('\r\n')[0]).toBe(lines[0]);
+  });
+
+  it('exports an order of several books as one row naming every book (decision 0043)', async () => {
+    const seller = await createUser(db, t.services.identity, 'ops-bundle-seller@example.com');
+    const buyer = await createUser(db, t.services.identity, 'ops-bundle-buyer@example.com');
+    const listings: string[] = [];
+    for (const [title, isbn13, price] of [
+      ['Bundle First', '9780140449136', 600],
+      ['Bundle Second', null, 400],
+    ] as const) {
+      const bookId = await createBook(db, { title, isbn13 });
+      listings.push((await createListing(db, { sellerId: seller.id, bookId, price, status: 'sold' })).id);
+    }
+    await db.transaction().execute(async (trx) => {
+      const order = await trx
+        .insertInto('orders')
+        .values({
+          buyer_id: buyer.id,
+          seller_id: seller.id,
+          listing_id: listings[0]!,
+          status: 'paid',
+          item_price_minor: 1000,
+          bundle_discount_minor: 50,
+          postage_minor: 399,
+          buyer_protection_minor: 118,
+          total_minor: 1000 - 50 + 399 + 118,
+          paid_at: new Date(),
+        })
+        .returning(['id', 'reference'])
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('order_items')
+        .values([
+          {
+            order_id: order.id,
+            listing_id: listings[0]!,
+            position: 1,
+            price_minor: 600,
+            bundle_discount_minor: 30,
+            protection_minor: 71,
+          },
+          {
+            order_id: order.id,
+            listing_id: listings[1]!,
+            position: 2,
+            price_minor: 400,
+            bundle_discount_minor: 20,
+            protection_minor: 47,
+          },
+        ])
+        .execute();
+    });
+    const result = await ops(['export-orders', '--period', 'today'], tokens.ops);
+    expect(result.code).toBe(0);
+    const row = result.out.split('\r\n').find((line) => line.includes('Bundle First'));
+    expect(row).toContain(',Bundle First | Bundle Second,9780140449136 | ,');
+    expect(row).toMatch(/,2,10\.00,0\.50,3\.99,1\.18,0\.00,14\.67$/);
+    const json = JSON.parse((await ops(['export-orders', '--period', 'today', '--json'], tokens.ops)).out);
+    const order = json.orders.find((o: { title: string }) => o.title === 'Bundle First');
+    expect(
+      order.items.map((item: { title: string; priceMinor: number }) => [item.title, item.priceMinor]),
+    ).toEqual([
+      ['Bundle First', 600],
+      ['Bundle Second', 400],
+    ]);
   });
 
   it('resets and seeds; previews the clean-up (staff) and runs it (admins)', async () => {

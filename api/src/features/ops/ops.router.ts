@@ -34,12 +34,28 @@ const orderRowSchema = z.object({
   completedAt: z.string().nullable(),
   cancelledAt: z.string().nullable(),
   refundedAt: z.string().nullable(),
+  /** The first book's title and ISBN; `items` has every book (decision 0043). */
   title: z.string(),
   isbn13: z.string().nullable(),
   sellerId: z.uuid(),
   buyerId: z.uuid(),
   charity: z.string().nullable(),
+  itemCount: z.number().int(),
+  items: z.array(
+    z.object({
+      listingId: z.uuid(),
+      title: z.string(),
+      isbn13: z.string().nullable(),
+      priceMinor: z.number().int(),
+      bundleDiscountMinor: z.number().int(),
+      discountMinor: z.number().int(),
+      protectionMinor: z.number().int(),
+      refundedMinor: z.number().int(),
+    }),
+  ),
+  /** The item subtotal (every book's price). */
   itemMinor: z.number().int(),
+  bundleDiscountMinor: z.number().int(),
   postageMinor: z.number().int(),
   protectionMinor: z.number().int(),
   discountMinor: z.number().int(),

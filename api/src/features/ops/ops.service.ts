@@ -28,6 +28,30 @@ export async function periodBounds(db: Database, period: AdminPeriod) {
   return bounds;
 }
 
+/** The books of these orders, first to last. */
+async function itemRows(db: Database, orderIds: string[]) {
+  if (orderIds.length === 0) return [];
+  return db
+    .selectFrom('order_items as i')
+    .innerJoin('listings as l', 'l.id', 'i.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select([
+      'i.order_id',
+      'i.listing_id',
+      'b.title',
+      'b.isbn13',
+      'i.price_minor',
+      'i.bundle_discount_minor',
+      'i.discount_minor',
+      'i.protection_minor',
+      'i.refunded_minor',
+    ])
+    .where('i.order_id', 'in', orderIds)
+    .orderBy('i.order_id')
+    .orderBy('i.position')
+    .execute();
+}
+
 /**
  * The orders paid in a period (Europe/London, as the dashboard counts them), oldest first,
  * with their amounts in pence. Names of the people are not included: ids only.
@@ -56,6 +80,7 @@ export async function exportOrders(db: Database, period: AdminPeriod) {
       'o.buyer_id',
       'c.name as charity_name',
       'o.item_price_minor',
+      'o.bundle_discount_minor',
       'o.postage_minor',
       'o.buyer_protection_minor',
       'o.discount_minor',
@@ -74,6 +99,13 @@ export async function exportOrders(db: Database, period: AdminPeriod) {
     );
   }
   const iso = (value: Date | null) => value?.toISOString() ?? null;
+  const items = new Map<string, Awaited<ReturnType<typeof itemRows>>>();
+  for (const item of await itemRows(
+    db,
+    rows.map((row) => row.id),
+  )) {
+    items.set(item.order_id, [...(items.get(item.order_id) ?? []), item]);
+  }
   return {
     period,
     from: bounds.starts_at.toISOString(),
@@ -94,7 +126,19 @@ export async function exportOrders(db: Database, period: AdminPeriod) {
       sellerId: row.seller_id,
       buyerId: row.buyer_id,
       charity: row.charity_name,
+      itemCount: items.get(row.id)?.length ?? 1,
+      items: (items.get(row.id) ?? []).map((item) => ({
+        listingId: item.listing_id,
+        title: item.title,
+        isbn13: item.isbn13,
+        priceMinor: item.price_minor,
+        bundleDiscountMinor: item.bundle_discount_minor,
+        discountMinor: item.discount_minor,
+        protectionMinor: item.protection_minor,
+        refundedMinor: item.refunded_minor,
+      })),
       itemMinor: row.item_price_minor,
+      bundleDiscountMinor: row.bundle_discount_minor,
       postageMinor: row.postage_minor,
       protectionMinor: row.buyer_protection_minor,
       discountMinor: row.discount_minor,

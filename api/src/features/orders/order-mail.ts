@@ -36,7 +36,10 @@ interface Party {
 
 export interface OrderParties {
   reference: string;
+  /** The book's title, or "3 books" for an order of several (decision 0043). */
   title: string;
+  /** Every book's title, first to last. */
+  titles: string[];
   totalMinor: number;
   payoutMinor: number;
   /** A charity sale's payout still held through the return window: when it will be released. */
@@ -60,6 +63,7 @@ export async function orderParties(db: Database, orderId: string): Promise<Order
       'o.reference',
       'o.total_minor',
       'o.item_price_minor',
+      'o.bundle_discount_minor',
       'o.postage_minor',
       'b.title',
       'o.buyer_id',
@@ -72,11 +76,22 @@ export async function orderParties(db: Database, orderId: string): Promise<Order
     .where('o.id', '=', orderId)
     .executeTakeFirst();
   if (!row) return undefined;
+  const items = await db
+    .selectFrom('order_items as i')
+    .innerJoin('listings as l', 'l.id', 'i.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select('b.title')
+    .where('i.order_id', '=', orderId)
+    .orderBy('i.position')
+    .execute();
+  const titles = items.length > 0 ? items.map((item) => item.title) : [row.title];
   return {
     reference: row.reference,
-    title: row.title,
+    title: titles.length > 1 ? `${titles.length} books` : row.title,
+    titles,
     totalMinor: row.total_minor,
-    payoutMinor: row.item_price_minor + row.postage_minor,
+    // The seller gives the bundle discount (decision 0043).
+    payoutMinor: row.item_price_minor - row.bundle_discount_minor + row.postage_minor,
     payoutReleaseAfter: row.release_after,
     buyer: { id: row.buyer_id, email: row.buyer_email ?? '', name: row.buyer_name ?? 'there' },
     seller: { id: row.seller_id, email: row.seller_email ?? '', name: row.seller_name ?? 'there' },
@@ -104,6 +119,12 @@ interface Letter {
   notice: NotificationInput['kind'] | null;
 }
 
+/** “A”, “B” and “C”. */
+function listTitles(titles: string[]): string {
+  const quoted = titles.map((title) => `“${title}”`);
+  return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}` : (quoted[0] ?? '');
+}
+
 function letters(
   kind: OrderMailKind,
   p: OrderParties,
@@ -114,7 +135,9 @@ function letters(
   const buyerUrl = (id: string) => ({ label: 'View your order', url: `${origin}/account/orders/${id}` });
   const sellerUrl = (id: string) => ({ label: 'View the sale', url: `${origin}/account/sales/${id}` });
   const ref = `order ${p.reference}`;
-  const title = `“${p.title}”`;
+  // One book: “Its title”; several: 3 books (“A”, “B” and “C”), every one named.
+  const title = p.titles.length > 1 ? `${p.title} (${listTitles(p.titles)})` : `“${p.title}”`;
+  const several = p.titles.length > 1;
   switch (kind) {
     case 'placed':
       return [
@@ -123,7 +146,9 @@ function letters(
           subject: `Order confirmed: ${p.title}`,
           lines: [
             `Thanks for your order, ${p.buyer.name}. You paid ${formatPence(p.totalMinor)} for ${title} (${ref}).`,
-            'The seller has 5 working days to send it. We will email you the tracking reference as soon as it is on its way.',
+            several
+              ? 'The seller has 5 working days to send them, in one parcel. We will email you the tracking reference as soon as it is on its way.'
+              : 'The seller has 5 working days to send it. We will email you the tracking reference as soon as it is on its way.',
           ],
           action: buyerUrl(orderId),
           notice: 'order_paid',
@@ -133,7 +158,9 @@ function letters(
           subject: `You sold ${p.title} — please send it`,
           lines: [
             `Good news, ${p.seller.name}: ${title} has sold (${ref}).`,
-            'Please post it within 5 working days and add the carrier and tracking reference, or the order will be cancelled and the buyer refunded.',
+            several
+              ? 'Please post them together in one parcel within 5 working days and add the carrier and tracking reference, or the order will be cancelled and the buyer refunded.'
+              : 'Please post it within 5 working days and add the carrier and tracking reference, or the order will be cancelled and the buyer refunded.',
             `You will receive ${formatPence(p.payoutMinor)} once the buyer confirms everything is OK.`,
           ],
           action: sellerUrl(orderId),

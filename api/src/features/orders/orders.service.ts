@@ -19,6 +19,7 @@ import {
   type DisputeQueueItem,
   type OrderActions,
   type OrderDetail,
+  type OrderItem,
   type OrderRole,
   type OrderSummary,
   type PayoutsView,
@@ -64,6 +65,7 @@ function orderQuery(db: Database | Trx) {
       'o.listing_id',
       'o.offer_id',
       'o.item_price_minor',
+      'o.bundle_discount_minor',
       'o.postage_minor',
       'o.buyer_protection_minor',
       'o.buyer_protection_vat_minor',
@@ -159,7 +161,69 @@ function carrierLabel(carrier: string | null): string | null {
   return carrier in CARRIERS ? CARRIERS[carrier as Carrier].label : carrier;
 }
 
-function toSummary(row: OrderRow, role: OrderRole): OrderSummary {
+/** The books of these orders, first to last (decision 0043: an order's books are its items). */
+export async function itemsOfOrders(
+  db: Database | Trx,
+  orderIds: string[],
+): Promise<Map<string, OrderItem[]>> {
+  const items = new Map<string, OrderItem[]>();
+  if (orderIds.length === 0) return items;
+  const rows = await db
+    .selectFrom('order_items as i')
+    .innerJoin('listings as l', 'l.id', 'i.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select([
+      'i.order_id',
+      'i.listing_id',
+      'i.position',
+      'i.price_minor',
+      'i.bundle_discount_minor',
+      'i.discount_minor',
+      'i.protection_minor',
+      'i.refunded_minor',
+      'l.slug',
+      'b.title',
+      'b.authors',
+      'b.cover_url',
+      sql<string | null>`l.photos ->> 0`.as('photo_url'),
+    ])
+    .where('i.order_id', 'in', orderIds)
+    .orderBy('i.order_id')
+    .orderBy('i.position')
+    .execute();
+  for (const row of rows) {
+    const list = items.get(row.order_id) ?? [];
+    list.push({
+      listingId: row.listing_id,
+      position: row.position,
+      title: row.title,
+      authors: row.authors,
+      listingSlug: row.slug,
+      imageUrl: row.photo_url ?? row.cover_url,
+      priceMinor: row.price_minor,
+      bundleDiscountMinor: row.bundle_discount_minor,
+      discountMinor: row.discount_minor,
+      protectionMinor: row.protection_minor,
+      paidMinor: row.price_minor - row.bundle_discount_minor - row.discount_minor + row.protection_minor,
+      refundedMinor: row.refunded_minor,
+    });
+    items.set(row.order_id, list);
+  }
+  return items;
+}
+
+async function itemCounts(db: Database | Trx, orderIds: string[]): Promise<Map<string, number>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('order_items')
+    .select((eb) => ['order_id', eb.fn.countAll<number>().as('n')])
+    .where('order_id', 'in', orderIds)
+    .groupBy('order_id')
+    .execute();
+  return new Map(rows.map((row) => [row.order_id, Number(row.n)]));
+}
+
+function toSummary(row: OrderRow, role: OrderRole, itemCount = 1): OrderSummary {
   return {
     id: row.id,
     reference: row.reference,
@@ -168,6 +232,7 @@ function toSummary(row: OrderRow, role: OrderRole): OrderSummary {
     title: row.title,
     listingSlug: row.slug,
     imageUrl: row.photo_url ?? row.cover_url,
+    itemCount,
     counterpartName: (role === 'buyer' ? row.seller_name : row.buyer_name) ?? 'A Reshelf member',
     totalMinor: row.total_minor,
     itemMinor: row.item_price_minor,
@@ -210,7 +275,11 @@ export async function listOrders(
     .orderBy('o.created_at', 'desc')
     .limit(options.limit ?? 100)
     .execute();
-  return rows.map((row) => toSummary(row, role));
+  const counts = await itemCounts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toSummary(row, role, counts.get(row.id) ?? 1));
 }
 
 function actionsFor(
@@ -277,10 +346,13 @@ export async function getOrder(
       .executeTakeFirst(),
     refundedOnOrder(db, orderId),
   ]);
+  const items = (await itemsOfOrders(db, [orderId])).get(orderId) ?? [];
   const summaryRole: OrderRole = role === 'seller' ? 'seller' : 'buyer';
   const address = row.shipping_address as OrderDetail['address'];
   return {
-    ...toSummary(row, summaryRole),
+    ...toSummary(row, summaryRole, items.length),
+    items,
+    bundleDiscountMinor: row.bundle_discount_minor,
     postageMinor: row.postage_minor,
     protectionMinor: row.buyer_protection_minor,
     protectionVatMinor: row.buyer_protection_vat_minor,
@@ -583,8 +655,11 @@ export async function cancelBySeller(
     // The seller could not send it, so it is not on sale until they relist it.
     await trx
       .updateTable('listings')
+      // Every book of the order (one parcel).
       .set({ status: 'withdrawn' })
-      .where('id', '=', order.listing_id)
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('order_items').select('listing_id').where('order_id', '=', order.id),
+      )
       .execute();
     await queueFollowUp(trx, deps, input.orderId, followUp, reason);
   });
@@ -802,7 +877,9 @@ export async function cancelUndispatched(deps: OrderDeps, now = new Date()): Pro
       await trx
         .updateTable('listings')
         .set({ status: 'withdrawn' })
-        .where('id', '=', order.listing_id)
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('order_items').select('listing_id').where('order_id', '=', order.id),
+        )
         .execute();
       return followUp;
     },

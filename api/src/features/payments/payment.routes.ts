@@ -26,7 +26,7 @@ import {
   type TestOutcome,
   type TestProvider,
 } from '../../platform/payments/test-provider.ts';
-import { applyPaymentEvent } from '../checkout/checkout.service.ts';
+import { applyPaymentEvent, describePayment, paymentOrders } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 
 function escapeHtml(value: string): string {
@@ -86,7 +86,7 @@ button.success{background:#166534;border-color:#166534;color:#fff}button.decline
 </style></head><body><main>
 <span class="badge">TEST MODE · NO REAL MONEY</span>
 <h1>Reshelf test payments</h1>
-<p>${escapeHtml(input.title)}</p><p>Order ${escapeHtml(input.reference)}</p>
+<p>${escapeHtml(input.title)}</p><p>${input.reference.includes(',') ? 'Orders' : 'Order'} ${escapeHtml(input.reference)}</p>
 <div class="amount" data-testid="amount">${escapeHtml(input.amount)}</div>
 ${done ? `<p data-testid="status">This payment is ${escapeHtml(input.status)}.</p>` : ''}
 ${buttons}
@@ -144,16 +144,28 @@ export async function registerPaymentRoutes(
   if (deps.payments.kind !== 'test') return;
   const provider = deps.payments as TestProvider;
 
-  const lookup = (ref: string) =>
-    deps.db
-      .selectFrom('payments as p')
-      .innerJoin('orders as o', 'o.id', 'p.order_id')
-      .innerJoin('listings as l', 'l.id', 'o.listing_id')
-      .innerJoin('books as b', 'b.id', 'l.book_id')
-      .select(['p.provider_ref', 'p.amount_minor', 'p.status', 'o.id as orderId', 'o.reference', 'b.title'])
-      .where('p.provider', '=', 'test')
-      .where('p.provider_ref', '=', ref)
+  /** The provider session (a checkout payment, decision 0043): its total and every book it pays for. */
+  const lookup = async (ref: string) => {
+    const payment = await deps.db
+      .selectFrom('checkout_payments')
+      .select(['id', 'provider_ref', 'amount_minor', 'status'])
+      .where('provider', '=', 'test')
+      .where('provider_ref', '=', ref)
       .executeTakeFirst();
+    if (!payment?.provider_ref) return undefined;
+    const orders = await paymentOrders(deps.db, payment.id);
+    const first = orders[0];
+    if (!first) return undefined;
+    return {
+      provider_ref: payment.provider_ref,
+      amount_minor: payment.amount_minor,
+      status: payment.status,
+      orderId: first.id,
+      // A basket's payment (several orders): the success page shows them all.
+      paymentQuery: orders.length > 1 ? `&payment=${payment.id}` : '',
+      ...describePayment(orders),
+    };
+  };
 
   app.get<{ Params: { ref: string } }>(
     '/payments/test/:ref',
@@ -213,7 +225,10 @@ export async function registerPaymentRoutes(
         }
         const target = outcome === 'success' ? 'success' : 'cancel';
         const back = returnOrigin(request.query) ?? '';
-        return reply.redirect(`${back}/checkout/${target}?order=${payment.orderId}`, 303);
+        return reply.redirect(
+          `${back}/checkout/${target}?order=${payment.orderId}${payment.paymentQuery}`,
+          303,
+        );
       },
     );
   });
