@@ -336,6 +336,11 @@ export interface CoverBackfillRuns {
   status: Generated<string>;
 }
 
+export interface DisputeItems {
+  dispute_id: string;
+  order_item_id: string;
+}
+
 export interface Disputes {
   id: Generated<string>;
   kind: string;
@@ -722,11 +727,20 @@ export interface RealtimeEvents {
   txid: Generated<string>;
 }
 
+export interface RefundItems {
+  amount_minor: number;
+  discount_minor: Generated<number>;
+  order_item_id: string;
+  protection_minor: Generated<number>;
+  refund_id: string;
+}
+
 export interface Refunds {
   amount_minor: number;
   buyer_protection_minor: Generated<number>;
   created_at: Generated<Timestamp>;
   created_by: string | null;
+  discount_minor: Generated<number>;
   id: Generated<string>;
   order_id: string;
   payment_id: string;
@@ -759,6 +773,11 @@ export interface RequestLog {
   request_id: string;
   status: number;
   user_id: string | null;
+}
+
+export interface ReturnItems {
+  order_item_id: string;
+  return_id: string;
 }
 
 export interface ReturnRequests {
@@ -854,6 +873,7 @@ export interface DB {
   contact_messages: ContactMessages;
   cover_backfill_items: CoverBackfillItems;
   cover_backfill_runs: CoverBackfillRuns;
+  dispute_items: DisputeItems;
   disputes: Disputes;
   email_outbox: EmailOutbox;
   email_suppressions: EmailSuppressions;
@@ -883,9 +903,11 @@ export interface DB {
   promotions: Promotions;
   rate_limits: RateLimits;
   realtime_events: RealtimeEvents;
+  refund_items: RefundItems;
   refunds: Refunds;
   reports: Reports;
   request_log: RequestLog;
+  return_items: ReturnItems;
   return_requests: ReturnRequests;
   seed_items: SeedItems;
   seed_runs: SeedRuns;

@@ -472,11 +472,17 @@ export const returnReasonSchema = z
   .min(5, 'Tell the charity what is wrong, in at least 5 characters')
   .max(1000, 'Keep it to 1,000 characters');
 
+/** A book of a charity order, as a return names it (issue 23: a return may name some books). */
+export const returnBookSchema = z.object({ orderItemId: z.uuid(), title: z.string() });
+
 export const returnRequestSchema = z.object({
   id: z.uuid(),
   orderId: z.uuid(),
   orderReference: z.string(),
+  /** The books going back: "Title", or "Title and 2 more books". */
   title: z.string(),
+  /** The books going back (every book of the order when the request named none). */
+  books: z.array(returnBookSchema),
   charityName: z.string(),
   status: z.enum(RETURN_STATUSES),
   reason: z.string(),
@@ -499,6 +505,8 @@ export const returnEligibilitySchema = z.object({
   deadline: z.string().nullable(),
   reason: z.string().nullable(),
   request: returnRequestSchema.nullable(),
+  /** The order's books, for choosing which go back (not those already refunded). */
+  books: z.array(returnBookSchema.extend({ returnable: z.boolean() })),
 });
 export type ReturnEligibility = z.infer<typeof returnEligibilitySchema>;
 

@@ -143,6 +143,8 @@ export const disputeViewSchema = z.object({
   resolutionNote: z.string().nullable(),
   openedAt: z.string(),
   resolvedAt: z.string().nullable(),
+  /** The order items the report is about (issue 23); empty: the whole order. */
+  itemIds: z.array(z.string().uuid()),
 });
 
 /** One dispute in the staff's queue. */
@@ -160,6 +162,11 @@ export const disputeQueueItemSchema = z.object({
   totalMinor: z.number().int(),
   openedAt: z.string(),
   resolvedAt: z.string().nullable(),
+  /** How many books the order has, and the titles of those the report is about (all when none named). */
+  bookCount: z.number().int(),
+  books: z.array(z.string()),
+  /** What a refund of the report would give back: the named books' share, or the whole order. */
+  refundableMinor: z.number().int(),
 });
 export type DisputeQueueItem = z.infer<typeof disputeQueueItemSchema>;
 
@@ -278,6 +285,21 @@ export const offerThreadSchema = z.object({
     imageUrl: z.string().nullable(),
     status: z.string(),
   }),
+  /** A bundle offer: one amount for several books of one seller (issue 23); `listing` is the first. */
+  bundle: z.boolean(),
+  /** Every book the offer is for (one for an ordinary offer), in the order offered. */
+  books: z.array(
+    z.object({
+      id: z.string().uuid(),
+      slug: z.string().nullable(),
+      title: z.string(),
+      priceMinor: z.number().int(),
+      imageUrl: z.string().nullable(),
+      status: z.string(),
+    }),
+  ),
+  /** What the books cost bought now: the price, or a bundle's subtotal less the seller's tier. */
+  askingMinor: z.number().int(),
   counterpartName: z.string(),
   rounds: z.array(offerRoundSchema),
   actions: z.object({

@@ -1,6 +1,7 @@
-import { displayNameSchema } from '@reshelf/contracts';
+import { bundleTiersSchema, displayNameSchema } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc.ts';
+import { bundleTiersViewSchema, getTiers, setTiers } from '../bundle-tiers/bundle-tiers.service.ts';
 import { completeOnboarding, completeSignup, getProfile } from './account.service.ts';
 
 const optionalText = (max: number, label: string) =>
@@ -14,7 +15,22 @@ const optionalText = (max: number, label: string) =>
 
 const ok = z.object({ ok: z.literal(true) });
 
+/** The caller's own bundle discount tiers, for their books sold as a private seller. */
+const bundleTiersRouter = router({
+  get: authedProcedure
+    .input(z.object({}).optional())
+    .output(bundleTiersViewSchema)
+    .query(({ ctx }) => getTiers(ctx.db, { sellerId: ctx.user.userId })),
+  /** Up to three tiers, rising in books and percentage; [] turns bundle discounts off. */
+  set: authedProcedure
+    .input(z.object({ tiers: bundleTiersSchema }))
+    .output(bundleTiersViewSchema)
+    .mutation(({ ctx, input }) => setTiers(ctx.db, { sellerId: ctx.user.userId }, input.tiers)),
+});
+
 export const accountRouter = router({
+  bundleTiers: bundleTiersRouter,
+
   profile: authedProcedure
     .input(z.void())
     .output(

@@ -6,6 +6,7 @@
  */
 import {
   bulkImportReportSchema,
+  bundleTiersSchema,
   bulkImportSchema,
   CHARITY_STATUSES,
   charityApplicationSchema,
@@ -38,6 +39,7 @@ import {
   REPORT_FILTERS,
   recentImports,
 } from './bulk-import.service.ts';
+import { bundleTiersViewSchema, getCharityTiers, setCharityTiers } from '../bundle-tiers/bundle-tiers.service.ts';
 import { charityBySlug, charityDirectory, featuredCharities } from './charities.service.ts';
 import {
   acceptInvitation,
@@ -194,6 +196,18 @@ export const charitiesRouter = router({
     .output(csvFileSchema)
     .query(({ ctx, input }) => giftAidCsv(ctx.db, ctx.user.userId, input)),
 
+  // The shop's bundle discount tiers (issue 23): any member reads them, the owner sets them.
+  bundleTiers: router({
+    get: authedProcedure
+      .input(z.object({}).optional())
+      .output(bundleTiersViewSchema)
+      .query(({ ctx }) => getCharityTiers(ctx.db, ctx.user.userId)),
+    set: authedProcedure
+      .input(z.object({ tiers: bundleTiersSchema }))
+      .output(bundleTiersViewSchema)
+      .mutation(({ ctx, input }) => setCharityTiers(ctx.db, ctx.user.userId, input.tiers)),
+  }),
+
   // Returns ----------------------------------------------------------------------------------
   returns: authedProcedure
     .input(z.object({}).optional())
@@ -215,8 +229,18 @@ export const charitiesRouter = router({
     .input(orderId)
     .output(returnEligibilitySchema)
     .query(({ ctx, input }) => returnEligibility(ctx.db, ctx.user.userId, input.orderId)),
+  /** The buyer asks to return the order's books, or some of them (`itemIds`, order items). */
   requestReturn: authedProcedure
-    .input(orderId.extend({ reason: returnReasonSchema }))
+    .input(
+      orderId.extend({
+        reason: returnReasonSchema,
+        itemIds: z
+          .array(z.uuid('Unknown book'))
+          .min(1, 'Choose at least one book to return')
+          .max(50, 'An order has at most 50 books')
+          .optional(),
+      }),
+    )
     .output(returnEligibilitySchema)
     .mutation(({ ctx, input }) => requestReturn(ctx.deps, { userId: ctx.user.userId }, input)),
 

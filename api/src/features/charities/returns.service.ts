@@ -13,6 +13,14 @@
  * Refunding when the book is back, not at acceptance, protects a charity from paying for a
  * book that never comes back; the buyer's statutory 14 days to be refunded after returning
  * the goods fit inside it.
+ *
+ * An order of several books (issue 23): the request may name some of them (`return_items`;
+ * none named is every book not yet refunded). When they are back, exactly those books are
+ * refunded (each its price less its shares of the bundle discount and of WELCOME20/the
+ * promotion, not its protection share: refund.ts, `{ items, goods }`); the order keeps going
+ * with the rest (it completes as usual, the payout less what the returned books took back), and
+ * only the returned books' listings are withdrawn. When the request covers every book left, it
+ * is the whole order's return as before: postage back too, the order refunded.
  */
 import {
   COMMERCIAL_DEFAULTS,
@@ -54,11 +62,11 @@ interface OrderForReturn {
   delivered_at: Date | null;
   total_minor: number;
   buyer_protection_minor: number;
-  listing_id: string;
+  discount_minor: number;
   charity_id: string | null;
-  title: string;
 }
 
+/** The order, with the charity its books came from (every item of an order is one shop's). */
 async function orderForReturn(
   db: Database | Transaction<DB>,
   orderId: string,
@@ -66,20 +74,80 @@ async function orderForReturn(
 ): Promise<OrderForReturn | undefined> {
   const { rows } = await sql<OrderForReturn>`
     select o.id, o.reference, o.status, o.buyer_id, o.seller_id, o.delivered_at, o.total_minor,
-      o.buyer_protection_minor, o.listing_id, l.charity_id, b.title
+      o.buyer_protection_minor, o.discount_minor, l.charity_id
     from public.orders o
-    join public.listings l on l.id = o.listing_id
-    join public.books b on b.id = l.book_id
+    join public.order_items i on i.order_id = o.id and i.position = 1
+    join public.listings l on l.id = i.listing_id
     where o.id = ${orderId}
     ${lock ? sql`for update of o` : sql``}`.execute(db);
   return rows[0];
 }
 
-interface ReturnRow {
+interface OrderBook {
+  order_item_id: string;
+  listing_id: string;
+  title: string;
+  /** Its goods part (price less both discounts) is back already. */
+  refunded: boolean;
+}
+
+/** The order's books, first first. */
+async function orderBooks(db: Database | Transaction<DB>, orderId: string): Promise<OrderBook[]> {
+  const { rows } = await sql<OrderBook>`
+    select i.id as order_item_id, i.listing_id, b.title,
+      i.refunded_minor >= i.price_minor - i.bundle_discount_minor - i.discount_minor as refunded
+    from public.order_items i
+    join public.listings l on l.id = i.listing_id
+    join public.books b on b.id = l.book_id
+    where i.order_id = ${orderId}
+    order by i.position`.execute(db);
+  return rows;
+}
+
+/** "Title", or "Title and 2 more books". */
+function booksTitle(books: readonly { title: string }[]): string {
+  const first = books[0]?.title ?? 'your order';
+  return books.length > 1
+    ? `${first} and ${books.length - 1} more book${books.length > 2 ? 's' : ''}`
+    : first;
+}
+
+/** The books each return names (every book of its order when it named none). */
+async function returnBooks(
+  db: Database | Transaction<DB>,
+  returns: readonly { id: string; order_id: string }[],
+): Promise<Map<string, { orderItemId: string; listingId: string; title: string }[]>> {
+  const result = new Map<string, { orderItemId: string; listingId: string; title: string }[]>();
+  if (returns.length === 0) return result;
+  const { rows } = await sql<{
+    return_id: string;
+    order_item_id: string;
+    listing_id: string;
+    title: string;
+    named: boolean;
+  }>`
+    select r.id as return_id, i.id as order_item_id, i.listing_id, b.title,
+      exists (select 1 from public.return_items ri where ri.return_id = r.id) as named
+    from public.return_requests r
+    join public.order_items i on i.order_id = r.order_id
+    join public.listings l on l.id = i.listing_id
+    join public.books b on b.id = l.book_id
+    where r.id = any (${returns.map((r) => r.id)}::uuid[])
+      and (not exists (select 1 from public.return_items ri where ri.return_id = r.id)
+           or exists (select 1 from public.return_items ri where ri.return_id = r.id and ri.order_item_id = i.id))
+    order by i.position`.execute(db);
+  for (const row of rows) {
+    const list = result.get(row.return_id) ?? [];
+    list.push({ orderItemId: row.order_item_id, listingId: row.listing_id, title: row.title });
+    result.set(row.return_id, list);
+  }
+  return result;
+}
+
+interface ReturnRowBase {
   id: string;
   order_id: string;
   reference: string;
-  title: string;
   charity_name: string;
   status: ReturnStatus;
   reason: string;
@@ -98,15 +166,28 @@ interface ReturnRow {
   charity_id: string;
 }
 
+interface ReturnRow extends ReturnRowBase {
+  /** The books going back, and their title ("Title and 2 more books"). */
+  books: { orderItemId: string; listingId: string; title: string }[];
+  title: string;
+}
+
+/** Reads returns with the books each names. */
+async function withBooks(db: Database | Transaction<DB>, rows: ReturnRowBase[]): Promise<ReturnRow[]> {
+  const books = await returnBooks(db, rows);
+  return rows.map((row) => {
+    const list = books.get(row.id) ?? [];
+    return { ...row, books: list, title: booksTitle(list) };
+  });
+}
+
 const RETURN_SELECT = sql`
-  select r.id, r.order_id, o.reference, b.title, c.name as charity_name, r.status, r.reason,
+  select r.id, r.order_id, o.reference, c.name as charity_name, r.status, r.reason,
     r.decline_reason, r.refund_minor, c.address_line1, c.address_line2, c.town, c.postcode,
     r.created_at, r.responded_at, r.refunded_at, p.display_name as buyer_name, u.email as buyer_email,
     r.buyer_id, r.charity_id
   from public.return_requests r
   join public.orders o on o.id = r.order_id
-  join public.listings l on l.id = o.listing_id
-  join public.books b on b.id = l.book_id
   join public.charities c on c.id = r.charity_id
   left join public.profiles p on p.id = r.buyer_id
   left join auth.users u on u.id = r.buyer_id`;
@@ -126,6 +207,7 @@ function toReturn(row: ReturnRow, forCharity: boolean): ReturnRequest {
     orderId: row.order_id,
     orderReference: row.reference,
     title: row.title,
+    books: row.books.map((book) => ({ orderItemId: book.orderItemId, title: book.title })),
     charityName: row.charity_name,
     status: row.status,
     reason: row.reason,
@@ -141,8 +223,8 @@ function toReturn(row: ReturnRow, forCharity: boolean): ReturnRequest {
 }
 
 async function returnById(db: Database, id: string): Promise<ReturnRow | undefined> {
-  const { rows } = await sql<ReturnRow>`${RETURN_SELECT} where r.id = ${id}`.execute(db);
-  return rows[0];
+  const { rows } = await sql<ReturnRowBase>`${RETURN_SELECT} where r.id = ${id}`.execute(db);
+  return (await withBooks(db, rows))[0];
 }
 
 /** Why an order cannot be returned now, or null when it can. */
@@ -172,10 +254,17 @@ export async function returnEligibility(
 ): Promise<ReturnEligibility> {
   const order = await orderForReturn(db, orderId);
   if (!order || order.buyer_id !== buyerId) throw new AppError('NOT_FOUND', 'We could not find that order.');
-  const { rows } = await sql<ReturnRow>`${RETURN_SELECT} where r.order_id = ${orderId}`.execute(db);
-  const request = rows[0] ? toReturn(rows[0], false) : null;
+  const { rows } = await sql<ReturnRowBase>`${RETURN_SELECT} where r.order_id = ${orderId}`.execute(db);
+  const [existing] = await withBooks(db, rows);
+  const request = existing ? toReturn(existing, false) : null;
   const why = request ? null : refusal(order, new Date());
+  const books = await orderBooks(db, orderId);
   return {
+    books: books.map((book) => ({
+      orderItemId: book.order_item_id,
+      title: book.title,
+      returnable: !book.refunded,
+    })),
     orderId,
     charityOrder: Boolean(order.charity_id),
     eligible: !request && why === null,
@@ -208,7 +297,7 @@ async function charityRecipients(db: Database, charityId: string): Promise<strin
 export async function requestReturn(
   deps: CharityDeps,
   buyer: { userId: string },
-  input: { orderId: string; reason: string },
+  input: { orderId: string; reason: string; itemIds?: string[] | undefined },
 ): Promise<ReturnEligibility> {
   await deps.db.transaction().execute(async (trx) => {
     const order = await orderForReturn(trx, input.orderId, { lock: true });
@@ -222,7 +311,19 @@ export async function requestReturn(
     if (existing) throw new AppError('CONFLICT', 'You have already asked to return this book.');
     const why = refusal(order, new Date());
     if (why) throw new AppError('PRECONDITION_FAILED', why);
-    await trx
+    // Which books go back: those named, or every book not refunded yet.
+    const books = await orderBooks(trx, order.id);
+    const open = books.filter((book) => !book.refunded);
+    const asked = input.itemIds ? [...new Set(input.itemIds)] : open.map((book) => book.order_item_id);
+    const named = asked.map((id) => books.find((book) => book.order_item_id === id));
+    if (named.some((book) => !book)) {
+      throw new AppError('BAD_INPUT', 'One of those books is not in this order. Refresh the page.');
+    }
+    if (named.some((book) => book?.refunded)) {
+      throw new AppError('CONFLICT', 'One of those books has already been refunded.');
+    }
+    if (named.length === 0) throw new AppError('BAD_INPUT', 'Choose at least one book to return.');
+    const request = await trx
       .insertInto('return_requests')
       .values({
         order_id: order.id,
@@ -230,17 +331,28 @@ export async function requestReturn(
         buyer_id: buyer.userId,
         reason: input.reason,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Some of the books: named (none named is every book still open).
+    if (named.length < open.length) {
+      await trx
+        .insertInto('return_items')
+        .values(named.map((book) => ({ return_id: request.id, order_item_id: book!.order_item_id })))
+        .execute();
+    }
+    const title = booksTitle(named as OrderBook[]);
     await recordEvent(
       trx,
       order.id,
       order.status,
       order.status,
       { id: buyer.userId, kind: 'buyer' },
-      `Return requested: ${input.reason}`,
+      named.length < books.length
+        ? `Return requested for ${named.map((book) => `“${book!.title}”`).join(', ')}: ${input.reason}`
+        : `Return requested: ${input.reason}`,
     );
     const mail = charityMail.returnRequested({
-      title: order.title,
+      title,
       reference: order.reference,
       reason: input.reason,
       url: `${deps.origin}/charity/dashboard#returns`,
@@ -379,16 +491,24 @@ export async function receiveReturn(
     );
   }
   const actor: Actor = { id: userId, kind: 'charity' };
+  // Books of the return refunded meanwhile (e.g. by staff) are not refunded twice.
+  const refundedAlready = new Set(
+    (await orderBooks(deps.db, row.order_id)).filter((b) => b.refunded).map((b) => b.order_item_id),
+  );
   let refunded: ReturnRow;
   try {
     refunded = await deps.db.transaction().execute(async (trx) => {
       const order = (await orderForReturn(trx, row.order_id, { lock: true }))!;
-      // The refund command: the book and its postage, and the seller's payout goes (0012, 0022).
+      // The refund command: the books (the last ones with the postage), and the seller's payout
+      // gives back what they took for them (0012, 0022); the books' protection share stays.
+      const returned = row.books.filter((book) => !refundedAlready.has(book.orderItemId));
+      if (returned.length === 0)
+        throw new AppError('PRECONDITION_FAILED', 'This order has already been refunded in full.');
       const refund = await refundOrder(
         trx,
         deps.payments,
         order,
-        'goods',
+        { items: returned.map((book) => book.orderItemId), goods: true },
         `Charity return of ${order.reference}: ${row.reason}`.slice(0, 500),
         actor,
         { noPayment: 'We couldn’t find this order’s payment to refund.' },
@@ -404,7 +524,7 @@ export async function receiveReturn(
         .where('id', '=', row.id)
         .execute();
       const current = (await lockOrderRow(trx, row.order_id))!;
-      if (RETURNABLE.includes(current.status)) {
+      if (refund.full && RETURNABLE.includes(current.status)) {
         await transition(
           trx,
           current,
@@ -412,10 +532,25 @@ export async function receiveReturn(
           actor,
           `Returned to the charity: refunded ${refund.amountMinor}p`,
         );
+      } else if (!refund.full) {
+        // Some books back; the order goes on with the rest.
+        await noteOnOrder(
+          trx,
+          current.id,
+          actor,
+          `Returned to the charity: ${returned.map((book) => `“${book.title}”`).join(', ')}, refunded ${refund.amountMinor}p`,
+        );
+      }
+      if (refund.full ? RETURNABLE.includes(current.status) : true) {
+        // The copies that came back are the charity's to put on sale again.
         await trx
           .updateTable('listings')
           .set({ status: 'withdrawn', updated_at: new Date() })
-          .where('id', '=', current.listing_id)
+          .where(
+            'id',
+            'in',
+            returned.map((book) => book.listingId),
+          )
           .where('status', '=', 'sold')
           .execute();
       }
@@ -456,9 +591,9 @@ export async function receiveReturn(
 
 export async function charityReturns(db: Database, userId: string): Promise<ReturnRequest[]> {
   const charity = await requireCharity(db, userId);
-  const { rows } = await sql<ReturnRow>`${RETURN_SELECT}
+  const { rows } = await sql<ReturnRowBase>`${RETURN_SELECT}
     where r.charity_id = ${charity.charityId}
     order by (r.status in ('requested', 'accepted')) desc, r.created_at desc
     limit 100`.execute(db);
-  return rows.map((row) => toReturn(row, true));
+  return (await withBooks(db, rows)).map((row) => toReturn(row, true));
 }

@@ -1,5 +1,6 @@
 /** Offers: make, counter, accept or decline, withdraw, and the caller's threads. */
 import {
+  BASKET_LIMITS,
   offerAmountSchema,
   offerMessageSchema,
   offerThreadSchema,
@@ -7,7 +8,14 @@ import {
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc.ts';
-import { counterOffer, listThreads, makeOffer, respondToOffer, withdrawOffer } from './offers.service.ts';
+import {
+  counterOffer,
+  listThreads,
+  makeBundleOffer,
+  makeOffer,
+  respondToOffer,
+  withdrawOffer,
+} from './offers.service.ts';
 
 const offerIdSchema = z.object({ offerId: z.string().uuid('Unknown offer') });
 
@@ -23,6 +31,24 @@ export const offersRouter = router({
     )
     .output(z.object({ offerId: z.string().uuid() }))
     .mutation(({ ctx, input }) => makeOffer(ctx.deps, ctx.user.userId, input)),
+
+  /**
+   * "Ask for a bundle price": one offer for 2 to 20 books of one seller (one parcel), at least
+   * half their total; the same rounds, 48 hours, one counter each way, 24 hours to pay.
+   */
+  makeBundle: authedProcedure
+    .input(
+      z.object({
+        listingIds: z
+          .array(z.string().uuid('Unknown book'))
+          .min(2, 'A bundle offer is for two books or more')
+          .max(BASKET_LIMITS.maxGroupItems, `A bundle offer is for at most ${BASKET_LIMITS.maxGroupItems} books`),
+        amountMinor: offerAmountSchema,
+        message: offerMessageSchema,
+      }),
+    )
+    .output(z.object({ offerId: z.string().uuid() }))
+    .mutation(({ ctx, input }) => makeBundleOffer(ctx.deps, ctx.user.userId, input)),
 
   /** A counter-offer: the seller once, then the buyer once. */
   counter: authedProcedure

@@ -7,14 +7,26 @@
  *
  * Each round is a row (round 1 the buyer's offer, 2 the seller's counter, 3 the buyer's
  * counter) in one thread; at most one open thread per buyer and listing (a unique index).
+ *
+ * "Ask for a bundle price" (issue 23): an offer on a whole seller group, 2 to 20 books of one
+ * seller (or one charity's shop), under the same rules: at least half the group's item
+ * subtotal, less than what the books cost now (the subtotal less the seller's bundle tier), 48
+ * hours a round, one counter each way, 24 hours to pay. Every round names its books
+ * (`offer_items`; `offers.listing_id` is the first). Accepting reserves every book for the buyer,
+ * all or none, the books locked in id order (so two acceptances sharing books wait rather than
+ * deadlock); a lapse or a staff cancellation puts them all back on sale. The buyer pays through
+ * checkout's bundle-offer entry (one order, the books priced at the offer, apportioned).
  */
 import { randomUUID } from 'node:crypto';
 import {
+  BASKET_LIMITS,
+  bundlePercent,
   COMMERCIAL_DEFAULTS,
   formatPence,
   minimumOfferMinor,
   type OfferThread,
   type OrderRole,
+  percentOf,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
@@ -56,6 +68,90 @@ async function listingFor(db: Database | Trx, listingId: string) {
 
 function offersUrl(origin: string, role: OrderRole): string {
   return `${origin}/account/offers?view=${role === 'buyer' ? 'made' : 'received'}`;
+}
+
+/** The books of an offer round: its offer_items, or its one listing (an ordinary offer). */
+export async function offerListingIds(
+  db: Database | Trx,
+  offer: { id: string; listing_id: string },
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('offer_items')
+    .select('listing_id')
+    .where('offer_id', '=', offer.id)
+    .orderBy('position')
+    .execute();
+  return rows.length > 0 ? rows.map((row) => row.listing_id) : [offer.listing_id];
+}
+
+interface GroupListing {
+  id: string;
+  seller_id: string;
+  charity_id: string | null;
+  status: string;
+  price_minor: number | null;
+  title: string;
+}
+
+/** What an offer is for: its books, a title for emails, and what they cost bought now. */
+interface OfferGroup {
+  listings: GroupListing[];
+  bundle: boolean;
+  title: string;
+  askingMinor: number;
+  allActive: boolean;
+}
+
+/** "Title" or "Title and 2 more books". */
+function groupTitle(listings: readonly { title: string }[]): string {
+  const first = listings[0]?.title ?? 'your books';
+  return listings.length > 1
+    ? `${first} and ${listings.length - 1} more book${listings.length > 2 ? 's' : ''}`
+    : first;
+}
+
+/** The seller's (or the charity shop's) tiers, for a group of their books. */
+async function tiersFor(db: Database | Trx, listing: { seller_id: string; charity_id: string | null }) {
+  const query = db.selectFrom('bundle_tiers').select(['min_books as minBooks', 'percent']);
+  return listing.charity_id
+    ? query.where('charity_id', '=', listing.charity_id).execute()
+    : query.where('seller_id', '=', listing.seller_id).execute();
+}
+
+async function groupOf(db: Database | Trx, listingIds: readonly string[]): Promise<OfferGroup> {
+  const rows = await db
+    .selectFrom('listings as l')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select(['l.id', 'l.seller_id', 'l.charity_id', 'l.status', 'l.price_minor', 'b.title'])
+    .where('l.id', 'in', listingIds)
+    .execute();
+  const listings = listingIds.flatMap((id) => rows.filter((row) => row.id === id));
+  if (listings.length !== listingIds.length)
+    throw new AppError('NOT_FOUND', 'We could not find one of those books.');
+  const subtotal = listings.reduce((sum, l) => sum + (l.price_minor ?? 0), 0);
+  const first = listings[0] as GroupListing;
+  const bundle = listings.length > 1;
+  const percent = bundle ? bundlePercent(await tiersFor(db, first), listings.length) : 0;
+  return {
+    listings,
+    bundle,
+    title: groupTitle(listings),
+    askingMinor: subtotal - percentOf(subtotal, percent),
+    allActive: listings.every((l) => l.status === 'active'),
+  };
+}
+
+/** The books' prices added up (what the 50% minimum is of). */
+function subtotalOf(group: Pick<OfferGroup, 'listings'>): number {
+  return group.listings.reduce((sum, l) => sum + (l.price_minor ?? 0), 0);
+}
+
+/** The group an offer round is for. */
+async function offerGroup(
+  db: Database | Trx,
+  offer: { id: string; listing_id: string },
+): Promise<OfferGroup> {
+  return groupOf(db, await offerListingIds(db, offer));
 }
 
 /** The buyer's opening offer. */
@@ -129,6 +225,155 @@ export async function makeOffer(
   return { offerId: id };
 }
 
+/**
+ * "Ask for a bundle price": the buyer's opening offer on a whole seller group. At least half the
+ * group's item subtotal, less than the books cost now; every book on sale, all of one seller
+ * (one charity's shop), none the buyer's own, none already in an open offer of theirs.
+ */
+export async function makeBundleOffer(
+  deps: OrderMailDeps,
+  buyerId: string,
+  input: { listingIds: string[]; amountMinor: number; message: string | null },
+): Promise<{ offerId: string }> {
+  const ids = [...new Set(input.listingIds)];
+  if (ids.length < 2) {
+    throw new AppError(
+      'BAD_INPUT',
+      'A bundle offer is for two books or more: make an ordinary offer for one.',
+    );
+  }
+  if (ids.length > BASKET_LIMITS.maxGroupItems) {
+    throw new AppError('BAD_INPUT', `A bundle offer is for at most ${BASKET_LIMITS.maxGroupItems} books.`);
+  }
+  const group = await groupOf(deps.db, ids);
+  const first = group.listings[0] as GroupListing;
+  if (group.listings.some((l) => l.seller_id !== first.seller_id || l.charity_id !== first.charity_id)) {
+    throw new AppError(
+      'BAD_INPUT',
+      'A bundle offer is for books from one seller: make a separate offer to each seller.',
+    );
+  }
+  if (first.seller_id === buyerId)
+    throw new AppError('BAD_INPUT', 'You cannot make an offer on your own books.');
+  if (!group.allActive) {
+    throw new AppError(
+      'CONFLICT',
+      'One of these books is not available any more: remove it from the bundle and try again.',
+    );
+  }
+  const subtotal = subtotalOf(group);
+  const least = minimumOfferMinor(subtotal);
+  if (input.amountMinor < least) {
+    throw new AppError(
+      'BAD_INPUT',
+      `Offer at least ${formatPence(least)}: offers must be at least half the books’ total of ${formatPence(subtotal)}.`,
+    );
+  }
+  if (input.amountMinor >= group.askingMinor) {
+    throw new AppError(
+      'BAD_INPUT',
+      `That is what the books cost now or more: buy them together for ${formatPence(group.askingMinor)} instead.`,
+    );
+  }
+  const id = randomUUID();
+  const [buyer, seller] = await Promise.all([person(deps.db, buyerId), person(deps.db, first.seller_id)]);
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      // One open offer per buyer and book, whether for the book alone or in a bundle.
+      const open = await trx
+        .selectFrom('offers as o')
+        .select('o.id')
+        .where('o.buyer_id', '=', buyerId)
+        .where('o.status', 'in', ['pending', 'accepted'])
+        .where((eb) =>
+          eb.or([
+            eb('o.listing_id', 'in', ids),
+            eb.exists(
+              eb
+                .selectFrom('offer_items as i')
+                .select('i.offer_id')
+                .whereRef('i.offer_id', '=', 'o.id')
+                .where('i.listing_id', 'in', ids),
+            ),
+          ]),
+        )
+        .executeTakeFirst();
+      if (open) throw Object.assign(new Error('open offer'), { code: '23505' });
+      await trx
+        .insertInto('offers')
+        .values({
+          id,
+          thread_id: id,
+          round: 1,
+          listing_id: first.id,
+          buyer_id: buyerId,
+          seller_id: first.seller_id,
+          made_by: 'buyer',
+          amount_minor: input.amountMinor,
+          message: input.message,
+          expires_at: new Date(Date.now() + COMMERCIAL_DEFAULTS.offerExpiryHours * HOUR_MS),
+        })
+        .execute();
+      await copyItems(trx, id, ids);
+      await queueOfferMail(trx, deps, {
+        to: seller,
+        subject: `New bundle offer: ${formatPence(input.amountMinor)} for ${group.listings.length} books`,
+        lines: [
+          `${buyer.name} has offered ${formatPence(input.amountMinor)} for ${group.listings.length} of your books together (${formatPence(group.askingMinor)} bought now):`,
+          ...group.listings.map((l) => `• “${l.title}” (${formatPence(l.price_minor ?? 0)})`),
+          ...(input.message ? [`Their message: “${input.message}”`] : []),
+          `Accept, decline or counter within ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours, or the offer expires.`,
+        ],
+        action: { label: 'Answer the offer', url: offersUrl(deps.origin, 'seller') },
+        template: 'offer.made',
+        offerId: id,
+      });
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') {
+      throw new AppError(
+        'CONFLICT',
+        'You already have an open offer on one of these books. See it in your offers, where you can withdraw it first.',
+      );
+    }
+    throw error;
+  }
+  return { offerId: id };
+}
+
+/** Names a round's books (a bundle offer's every round carries them). */
+async function copyItems(trx: Trx, offerId: string, listingIds: readonly string[]): Promise<void> {
+  if (listingIds.length < 2) return;
+  await trx
+    .insertInto('offer_items')
+    .values(
+      listingIds.map((listingId, index) => ({
+        offer_id: offerId,
+        listing_id: listingId,
+        position: index + 1,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Reserves every book of an accepted offer for its buyer, all or none: the books are locked in
+ * id order (two acceptances sharing books wait rather than deadlock), and all must be on sale.
+ */
+async function reserveAll(trx: Trx, listingIds: readonly string[]): Promise<boolean> {
+  const sorted = [...listingIds].sort();
+  const locked = await trx
+    .selectFrom('listings')
+    .select(['id', 'status'])
+    .where('id', 'in', sorted)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  if (locked.length !== sorted.length || locked.some((row) => row.status !== 'active')) return false;
+  await trx.updateTable('listings').set({ status: 'reserved' }).where('id', 'in', sorted).execute();
+  return true;
+}
+
 /** Locks the round and checks the caller is its counterpart; answers the round. */
 async function lockRound(trx: Trx, offerId: string, userId: string) {
   const offer = await trx
@@ -166,8 +411,8 @@ export async function counterOffer(
     if (offer.round === 3) {
       throw new AppError('BAD_INPUT', 'You have both countered once already: accept or decline this offer.');
     }
-    const listing = await listingFor(trx, offer.listing_id);
-    const asking = listing.price_minor ?? 0;
+    const group = await offerGroup(trx, offer);
+    const asking = group.askingMinor;
     if (role === 'seller') {
       if (input.amountMinor <= offer.amount_minor || input.amountMinor >= asking) {
         throw new AppError(
@@ -182,7 +427,7 @@ export async function counterOffer(
         .where('thread_id', '=', offer.thread_id)
         .where('round', '=', 1)
         .executeTakeFirstOrThrow();
-      const least = Math.max(minimumOfferMinor(asking), first.amount_minor + 1);
+      const least = Math.max(minimumOfferMinor(subtotalOf(group)), first.amount_minor + 1);
       if (input.amountMinor < least || input.amountMinor >= offer.amount_minor) {
         throw new AppError(
           'BAD_INPUT',
@@ -190,7 +435,12 @@ export async function counterOffer(
         );
       }
     }
-    if (listing.status !== 'active') throw new AppError('CONFLICT', 'This book is no longer available.');
+    if (!group.allActive) {
+      throw new AppError(
+        'CONFLICT',
+        group.bundle ? 'One of these books is no longer available.' : 'This book is no longer available.',
+      );
+    }
     const now = new Date();
     await trx
       .updateTable('offers')
@@ -214,6 +464,12 @@ export async function counterOffer(
         expires_at: new Date(now.getTime() + COMMERCIAL_DEFAULTS.offerExpiryHours * HOUR_MS),
       })
       .execute();
+    await copyItems(
+      trx,
+      id,
+      group.listings.map((l) => l.id),
+    );
+    const listing = { title: group.title };
     const to = await person(trx, role === 'seller' ? offer.buyer_id : offer.seller_id);
     const from = await person(trx, userId);
     const otherRole: OrderRole = role === 'seller' ? 'buyer' : 'seller';
@@ -248,7 +504,7 @@ export async function respondToOffer(
     if (offer.made_by === role) {
       throw new AppError('BAD_INPUT', 'You made this offer: wait for the answer, or withdraw it.');
     }
-    const listing = await listingFor(trx, offer.listing_id);
+    const group = await offerGroup(trx, offer);
     const now = new Date();
     let deadline: Date | null = null;
     if (input.action === 'decline') {
@@ -258,16 +514,18 @@ export async function respondToOffer(
         .where('id', '=', offer.id)
         .execute();
     } else {
-      // The one conditional update that decides whether the book can be held for this buyer.
-      const reserved = await trx
-        .updateTable('listings')
-        .set({ status: 'reserved' })
-        .where('id', '=', offer.listing_id)
-        .where('status', '=', 'active')
-        .returning('id')
-        .executeTakeFirst();
+      // Every book held for this buyer, or none (the transaction ends with the refusal).
+      const reserved = await reserveAll(
+        trx,
+        group.listings.map((l) => l.id),
+      );
       if (!reserved) {
-        throw new AppError('CONFLICT', 'This book is no longer available, so the offer cannot be accepted.');
+        throw new AppError(
+          'CONFLICT',
+          group.bundle
+            ? 'One of these books is no longer available, so the offer cannot be accepted.'
+            : 'This book is no longer available, so the offer cannot be accepted.',
+        );
       }
       deadline = new Date(now.getTime() + COMMERCIAL_DEFAULTS.acceptedOfferCheckoutHours * HOUR_MS);
       await trx
@@ -276,7 +534,14 @@ export async function respondToOffer(
         .where('id', '=', offer.id)
         .execute();
     }
-    await queueAnswerMail(trx, deps, { offer, role, title: listing.title, deadline, action: input.action });
+    await queueAnswerMail(trx, deps, {
+      offer,
+      role,
+      title: group.title,
+      bundle: group.bundle,
+      deadline,
+      action: input.action,
+    });
     return deadline;
   });
   return {
@@ -293,11 +558,13 @@ async function queueAnswerMail(
     offer: { id: string; buyer_id: string; seller_id: string; made_by: string; amount_minor: number };
     role: OrderRole;
     title: string;
+    bundle?: boolean;
     deadline: Date | null;
     action: 'accept' | 'decline';
   },
 ): Promise<void> {
   const { offer, role, title, deadline } = answer;
+  const held = answer.bundle ? 'The books are' : 'The book is';
   const buyer = await person(trx, offer.buyer_id);
   const seller = await person(trx, offer.seller_id);
   const payUrl = `${deps.origin}/checkout/offer?offer=${offer.id}`;
@@ -317,7 +584,9 @@ async function queueAnswerMail(
         role === 'seller'
           ? `${seller.name} accepted your offer of ${formatPence(offer.amount_minor)} for “${title}”.`
           : `You accepted the counter-offer of ${formatPence(offer.amount_minor)} for “${title}”.`,
-        `The book is held for you until ${due}. Pay by then, or it goes back on sale.`,
+        answer.bundle
+          ? `The books are held for you until ${due}. Pay by then, or they go back on sale.`
+          : `The book is held for you until ${due}. Pay by then, or it goes back on sale.`,
       ],
       action: { label: 'Pay now', url: payUrl },
       template: 'offer.accepted',
@@ -329,7 +598,7 @@ async function queueAnswerMail(
         subject: `Counter-offer accepted: ${title}`,
         lines: [
           `${buyer.name} accepted your counter-offer of ${formatPence(offer.amount_minor)} for “${title}”.`,
-          'The book is held for them for 24 hours. We will email you as soon as they have paid.',
+          `${held} held for them for 24 hours. We will email you as soon as they have paid.`,
         ],
         action: { label: 'View your offers', url: offersUrl(deps.origin, 'seller') },
         template: 'offer.accepted',
@@ -393,14 +662,29 @@ async function endAcceptedOffer(
   offer: { id: string; listing_id: string },
   ending: Ending,
 ): Promise<'ended' | 'paying' | 'moved'> {
+  const listingIds = await offerListingIds(trx, offer);
+  // A live order holding any of the books (its first, or any item) means its buyer is paying.
   const live = await trx
-    .selectFrom('orders')
-    .select('id')
-    .where('listing_id', '=', offer.listing_id)
-    .where('status', 'not in', ['cancelled', 'refunded'])
+    .selectFrom('orders as o')
+    .select('o.id')
+    .where('o.status', 'not in', ['cancelled', 'refunded'])
+    .where((eb) =>
+      eb.or([
+        eb('o.listing_id', 'in', listingIds),
+        eb.exists(
+          eb
+            .selectFrom('order_items as i')
+            .select('i.id')
+            .whereRef('i.order_id', '=', 'o.id')
+            .where('i.listing_id', 'in', listingIds)
+            .where('i.live', '=', true),
+        ),
+      ]),
+    )
+    .orderBy('o.id')
     .forUpdate()
-    .executeTakeFirst();
-  if (live) return 'paying';
+    .execute();
+  if (live.length > 0) return 'paying';
   const ended = await trx
     .updateTable('offers')
     .set(ending)
@@ -412,7 +696,7 @@ async function endAcceptedOffer(
   await trx
     .updateTable('listings')
     .set({ status: 'active' })
-    .where('id', '=', offer.listing_id)
+    .where('id', 'in', [...listingIds].sort())
     .where('status', '=', 'reserved')
     .execute();
   return 'ended';
@@ -455,7 +739,7 @@ export async function cancelOfferAsStaff(
       );
     }
     const was: StaffCancelResult['was'] = status;
-    const listing = await listingFor(trx, offer.listing_id);
+    const listing = { title: (await offerGroup(trx, offer)).title };
     const ending: Ending = { status: 'cancelled', cancel_reason: input.reason, cancelled_by: staffId };
     let released = false;
     if (status === 'pending') {
@@ -515,12 +799,21 @@ export async function cancelOfferAsStaff(
   return { was: result.was, released: result.released };
 }
 
-/** When a book is sold, its other open offers are closed. */
+/** When a book is sold, its other open offers (alone, or in a bundle) are closed. */
 export async function closeOffersForSoldListing(trx: Trx, listingId: string, exceptOfferId: string | null) {
   let query = trx
     .updateTable('offers')
     .set({ status: 'declined', responded_at: new Date() })
-    .where('listing_id', '=', listingId)
+    .where((eb) =>
+      eb.or([
+        eb('listing_id', '=', listingId),
+        eb(
+          'id',
+          'in',
+          eb.selectFrom('offer_items').select('offer_id').where('offer_items.listing_id', '=', listingId),
+        ),
+      ]),
+    )
     .where('status', 'in', ['pending', 'accepted']);
   if (exceptOfferId) query = query.where('id', '<>', exceptOfferId);
   await query.execute();
@@ -537,24 +830,8 @@ function effectiveStatus(
   return row.status;
 }
 
-/** The caller's offer threads, as buyer (made) or seller (received), newest first. */
-export async function listThreads(
-  db: Database,
-  userId: string,
-  role: OrderRole,
-  options: { listingId?: string; limit?: number } = {},
-): Promise<OfferThread[]> {
-  let threads = db
-    .selectFrom('offers')
-    .select('thread_id')
-    .where(role === 'buyer' ? 'buyer_id' : 'seller_id', '=', userId)
-    .groupBy('thread_id')
-    .orderBy(sql`max(created_at)`, 'desc')
-    .limit(options.limit ?? 100);
-  if (options.listingId) threads = threads.where('listing_id', '=', options.listingId);
-  const ids = (await threads.execute()).map((row) => row.thread_id);
-  if (ids.length === 0) return [];
-  const rows = await db
+function threadRows(db: Database, ids: string[]) {
+  return db
     .selectFrom('offers as o')
     .innerJoin('listings as l', 'l.id', 'o.listing_id')
     .innerJoin('books as b', 'b.id', 'l.book_id')
@@ -585,57 +862,167 @@ export async function listThreads(
     .where('o.thread_id', 'in', ids)
     .orderBy('o.round')
     .execute();
+}
+
+function bundleBookRows(db: Database, offerIds: string[]) {
+  return db
+    .selectFrom('offer_items as i')
+    .innerJoin('listings as l', 'l.id', 'i.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select([
+      'i.offer_id',
+      'i.position',
+      'l.id',
+      'l.slug',
+      'l.status',
+      'l.price_minor',
+      'l.seller_id',
+      'l.charity_id',
+      'b.title',
+      'b.cover_url',
+      sql<string | null>`l.photos ->> 0`.as('photo_url'),
+    ])
+    .where('i.offer_id', 'in', offerIds)
+    .orderBy('i.position')
+    .execute();
+}
+
+type ThreadRow = Awaited<ReturnType<typeof threadRows>>[number];
+type BundleBookRow = Awaited<ReturnType<typeof bundleBookRows>>[number];
+
+/** The caller's offer threads, as buyer (made) or seller (received), newest first. */
+export async function listThreads(
+  db: Database,
+  userId: string,
+  role: OrderRole,
+  options: { listingId?: string; limit?: number } = {},
+): Promise<OfferThread[]> {
+  let threads = db
+    .selectFrom('offers')
+    .select('thread_id')
+    .where(role === 'buyer' ? 'buyer_id' : 'seller_id', '=', userId)
+    .groupBy('thread_id')
+    .orderBy(sql`max(created_at)`, 'desc')
+    .limit(options.limit ?? 100);
+  if (options.listingId) {
+    const listingId = options.listingId;
+    threads = threads.where((eb) =>
+      eb.or([
+        eb('listing_id', '=', listingId),
+        eb(
+          'id',
+          'in',
+          eb.selectFrom('offer_items').select('offer_id').where('offer_items.listing_id', '=', listingId),
+        ),
+      ]),
+    );
+  }
+  const ids = (await threads.execute()).map((row) => row.thread_id);
+  if (ids.length === 0) return [];
+  const rows = await threadRows(db, ids);
+  // A bundle thread's books (its first round names them; every round names the same).
+  const firstRounds = rows.filter((row) => row.round === 1).map((row) => row.id);
+  const bundleBooks = firstRounds.length === 0 ? [] : await bundleBookRows(db, firstRounds);
+  const tierCache = new Map<string, { minBooks: number; percent: number }[]>();
   const now = new Date();
-  return ids.map((threadId) => {
+  const threadsOut: OfferThread[] = [];
+  for (const threadId of ids) {
     const rounds = rows.filter((row) => row.thread_id === threadId);
-    const current = rounds[rounds.length - 1];
-    if (!current) throw new Error(`Offer thread ${threadId} has no rounds`);
-    const status = effectiveStatus(current, now);
-    const open = status === 'pending';
-    const theirs = current.made_by !== role;
-    const asking = current.price_minor ?? 0;
-    const first = rounds[0]?.amount_minor ?? 0;
-    const canCounter = open && theirs && (role === 'seller' ? current.round === 1 : current.round === 2);
-    return {
-      currentId: current.id,
-      status,
-      role,
-      listing: {
-        id: current.listing_id,
-        slug: current.slug,
-        title: current.title,
-        priceMinor: asking,
-        imageUrl: current.photo_url ?? current.cover_url,
-        status: current.listing_status,
-      },
-      counterpartName: (role === 'buyer' ? current.seller_name : current.buyer_name) ?? 'A Reshelf member',
-      rounds: rounds.map((row) => ({
-        id: row.id,
-        madeBy: row.made_by as 'buyer' | 'seller',
-        amountMinor: row.amount_minor,
-        status: effectiveStatus(row, now),
-        // A message staff removed after a report never leaves the server again.
-        message: row.message_hidden_at ? null : row.message,
-        messageRemoved: row.message_hidden_at !== null,
-        createdAt: row.created_at.toISOString(),
-        expiresAt: row.expires_at.toISOString(),
-        checkoutDeadline: row.checkout_deadline?.toISOString() ?? null,
-      })),
-      actions: {
-        canAccept: open && theirs,
-        canDecline: open && theirs,
-        canCounter,
-        canWithdraw: open && !theirs,
-        canPay: role === 'buyer' && status === 'accepted' && current.listing_status === 'reserved',
-      },
-      counterMinMinor: canCounter
-        ? role === 'seller'
-          ? current.amount_minor + 1
-          : Math.max(minimumOfferMinor(asking), first + 1)
-        : null,
-      counterMaxMinor: canCounter ? (role === 'seller' ? asking - 1 : current.amount_minor - 1) : null,
-    };
-  });
+    const opening = rounds[0];
+    const items = opening ? bundleBooks.filter((book) => book.offer_id === opening.id) : [];
+    let askingMinor = rounds[rounds.length - 1]?.price_minor ?? 0;
+    let subtotalMinor = askingMinor;
+    if (items.length > 1) {
+      const owner = items[0] as (typeof items)[number];
+      const key = owner.charity_id ? `c:${owner.charity_id}` : `s:${owner.seller_id}`;
+      if (!tierCache.has(key)) tierCache.set(key, await tiersFor(db, owner));
+      subtotalMinor = items.reduce((sum, book) => sum + (book.price_minor ?? 0), 0);
+      askingMinor =
+        subtotalMinor - percentOf(subtotalMinor, bundlePercent(tierCache.get(key) ?? [], items.length));
+    }
+    threadsOut.push(threadView(threadId, rounds, items, { askingMinor, subtotalMinor }, role, now));
+  }
+  return threadsOut;
+}
+
+function threadView(
+  threadId: string,
+  rounds: ThreadRow[],
+  items: BundleBookRow[],
+  price: { askingMinor: number; subtotalMinor: number },
+  role: OrderRole,
+  now: Date,
+): OfferThread {
+  const current = rounds[rounds.length - 1];
+  if (!current) throw new Error(`Offer thread ${threadId} has no rounds`);
+  const status = effectiveStatus(current, now);
+  const open = status === 'pending';
+  const theirs = current.made_by !== role;
+  const asking = price.askingMinor;
+  const first = rounds[0]?.amount_minor ?? 0;
+  const bundle = items.length > 1;
+  const books = bundle
+    ? items.map((book) => ({
+        id: book.id,
+        slug: book.slug,
+        title: book.title,
+        priceMinor: book.price_minor ?? 0,
+        imageUrl: book.photo_url ?? book.cover_url,
+        status: book.status,
+      }))
+    : [
+        {
+          id: current.listing_id,
+          slug: current.slug,
+          title: current.title,
+          priceMinor: current.price_minor ?? 0,
+          imageUrl: current.photo_url ?? current.cover_url,
+          status: current.listing_status,
+        },
+      ];
+  const canCounter = open && theirs && (role === 'seller' ? current.round === 1 : current.round === 2);
+  return {
+    currentId: current.id,
+    status,
+    role,
+    listing: {
+      id: current.listing_id,
+      slug: current.slug,
+      title: current.title,
+      priceMinor: current.price_minor ?? 0,
+      imageUrl: current.photo_url ?? current.cover_url,
+      status: current.listing_status,
+    },
+    bundle,
+    books,
+    askingMinor: asking,
+    counterpartName: (role === 'buyer' ? current.seller_name : current.buyer_name) ?? 'A Reshelf member',
+    rounds: rounds.map((row) => ({
+      id: row.id,
+      madeBy: row.made_by as 'buyer' | 'seller',
+      amountMinor: row.amount_minor,
+      status: effectiveStatus(row, now),
+      // A message staff removed after a report never leaves the server again.
+      message: row.message_hidden_at ? null : row.message,
+      messageRemoved: row.message_hidden_at !== null,
+      createdAt: row.created_at.toISOString(),
+      expiresAt: row.expires_at.toISOString(),
+      checkoutDeadline: row.checkout_deadline?.toISOString() ?? null,
+    })),
+    actions: {
+      canAccept: open && theirs,
+      canDecline: open && theirs,
+      canCounter,
+      canWithdraw: open && !theirs,
+      canPay: role === 'buyer' && status === 'accepted' && books.every((book) => book.status === 'reserved'),
+    },
+    counterMinMinor: canCounter
+      ? role === 'seller'
+        ? current.amount_minor + 1
+        : Math.max(minimumOfferMinor(price.subtotalMinor), first + 1)
+      : null,
+    counterMaxMinor: canCounter ? (role === 'seller' ? asking - 1 : current.amount_minor - 1) : null,
+  };
 }
 
 // Jobs -------------------------------------------------------------------------------------------
@@ -653,7 +1040,7 @@ export async function expireOffers(deps: OrderMailDeps, now = new Date()): Promi
       .execute();
     for (const offer of expired) {
       const maker = await person(trx, offer.made_by === 'buyer' ? offer.buyer_id : offer.seller_id);
-      const listing = await listingFor(trx, offer.listing_id);
+      const listing = { title: (await offerGroup(trx, offer)).title };
       await queueOfferMail(trx, deps, {
         to: maker,
         subject: `Offer expired: ${listing.title}`,

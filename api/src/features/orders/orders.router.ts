@@ -101,12 +101,20 @@ export const ordersRouter = router({
       return ok;
     }),
 
-  /** The buyer reports a problem with the book, or a parcel that never arrived. */
+  /**
+   * The buyer reports a problem with the book(s), or a parcel that never arrived. A problem with
+   * some of an order's books names them (`itemIds`, the order's items); none named: the whole order.
+   */
   reportProblem: authedProcedure
     .input(
       orderIdSchema.extend({
         kind: z.enum(DISPUTE_KINDS, { message: 'Choose what went wrong' }),
         reason: reasonSchema('what went wrong'),
+        itemIds: z
+          .array(z.string().uuid('Unknown book'))
+          .min(1, 'Choose at least one book')
+          .max(50, 'An order has at most 50 books')
+          .optional(),
       }),
     )
     .output(z.object({ disputeId: z.string().uuid() }))
@@ -155,7 +163,10 @@ export const disputesRouter = router({
     .output(orderDetailSchema)
     .query(({ ctx, input }) => getOrder(ctx.db, { id: ctx.user.userId, staff: true }, input.orderId)),
 
-  /** Refund the buyer in full through the payment port, or release the payout to the seller. */
+  /**
+   * Refund the buyer through the payment port (the books the report names, or everything left),
+   * or release the payout to the seller.
+   */
   resolve: staffProcedure
     .input(
       z.object({

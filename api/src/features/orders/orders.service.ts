@@ -16,6 +16,7 @@ import {
   type Carrier,
   COMMERCIAL_DEFAULTS,
   type DisputeKind,
+  formatPence,
   type DisputeQueueItem,
   type OrderActions,
   type OrderDetail,
@@ -35,7 +36,7 @@ import { deliveryHolidayRegion } from '../checkout/holiday-region.ts';
 import { addWorkingDays } from '../checkout/working-days.ts';
 import { refund, refundedOnOrder } from '../refunds/refund.ts';
 import { type Actor, type FollowUp, type LockedOrder, MOVED_ON, transition } from './order-machine.ts';
-import { type OrderMailDeps, queueOrderMail } from './order-mail.ts';
+import { type OrderMailDeps, queueOrderMail, queueStaffRefundMail } from './order-mail.ts';
 
 export interface OrderDeps extends OrderMailDeps {
   payments: PaymentProvider;
@@ -333,10 +334,17 @@ export async function getOrder(
       .orderBy('id')
       .execute(),
     db
-      .selectFrom('disputes')
-      .selectAll()
-      .where('order_id', '=', orderId)
-      .orderBy('opened_at', 'desc')
+      .selectFrom('disputes as d')
+      .selectAll('d')
+      .select(
+        sql<
+          string[]
+        >`coalesce((select array_agg(di.order_item_id order by i.position) from public.dispute_items di join public.order_items i on i.id = di.order_item_id where di.dispute_id = d.id), '{}')`.as(
+          'item_ids',
+        ),
+      )
+      .where('d.order_id', '=', orderId)
+      .orderBy('d.opened_at', 'desc')
       .limit(1)
       .executeTakeFirst(),
     db
@@ -393,6 +401,7 @@ export async function getOrder(
           resolutionNote: dispute.resolution_note,
           openedAt: dispute.opened_at.toISOString(),
           resolvedAt: iso(dispute.resolved_at),
+          itemIds: dispute.item_ids,
         }
       : null,
     events: events.map((event) => ({
@@ -556,11 +565,15 @@ export async function confirmOrder(deps: OrderDeps, buyerId: string, orderId: st
   });
 }
 
-/** The buyer reports a problem (within 2 days of delivery) or a parcel that never came. */
+/**
+ * The buyer reports a problem (within 2 days of delivery) or a parcel that never came. A problem
+ * with some of the books of an order names them (`itemIds`, order items; none named: the whole
+ * order); a missing parcel is always the whole order.
+ */
 export async function openDispute(
   deps: OrderDeps,
   buyerId: string,
-  input: { orderId: string; kind: DisputeKind; reason: string },
+  input: { orderId: string; kind: DisputeKind; reason: string; itemIds?: string[] | undefined },
 ): Promise<{ disputeId: string }> {
   const now = new Date();
   const result = await deps.db.transaction().execute(async (trx) => {
@@ -600,22 +613,77 @@ export async function openDispute(
         );
       }
     }
+    const named = await namedItems(trx, order.id, input);
     const dispute = await trx
       .insertInto('disputes')
       .values({ order_id: order.id, opened_by: buyerId, kind: input.kind, reason: input.reason })
       .returning('id')
       .executeTakeFirstOrThrow();
+    if (named) {
+      await trx
+        .insertInto('dispute_items')
+        .values(named.map((item) => ({ dispute_id: dispute.id, order_item_id: item.id })))
+        .execute();
+    }
+    const about = named ? ` (${named.map((item) => `“${item.title}”`).join(', ')})` : '';
     const { followUp } = await transition(
       trx,
       order,
       'disputed',
       actor,
-      input.kind === 'not_received' ? 'Not received' : 'Not as described',
+      `${input.kind === 'not_received' ? 'Not received' : 'Not as described'}${about}`,
     );
-    await queueFollowUp(trx, deps, input.orderId, followUp, input.reason);
+    await queueFollowUp(trx, deps, input.orderId, followUp, named ? `${input.reason}${about}` : input.reason);
     return { disputeId: dispute.id };
   });
   return result;
+}
+
+/**
+ * The books a report names, when it names some but not all of the order's books still open
+ * (null: the whole order). Every id must be one of the order's books, not refunded yet.
+ */
+async function namedItems(
+  trx: Trx,
+  orderId: string,
+  input: { kind: DisputeKind; itemIds?: string[] | undefined },
+): Promise<{ id: string; title: string }[] | null> {
+  if (!input.itemIds) return null;
+  const ids = [...new Set(input.itemIds)];
+  const items = await trx
+    .selectFrom('order_items as i')
+    .innerJoin('listings as l', 'l.id', 'i.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select(['i.id', 'b.title', 'i.position'])
+    .select(
+      sql<boolean>`i.refunded_minor >= i.price_minor - i.bundle_discount_minor - i.discount_minor`.as(
+        'refunded',
+      ),
+    )
+    .where('i.order_id', '=', orderId)
+    .orderBy('i.position')
+    .execute();
+  const named = ids.map((id) => items.find((item) => item.id === id));
+  if (ids.length === 0 || named.some((item) => !item)) {
+    throw new AppError(
+      'BAD_INPUT',
+      'Choose the books the problem is with: one of those is not in this order.',
+    );
+  }
+  if (named.some((item) => item?.refunded)) {
+    throw new AppError('CONFLICT', 'One of those books has already been refunded.');
+  }
+  const open = items.filter((item) => !item.refunded);
+  if (named.length >= open.length) return null;
+  if (input.kind === 'not_received') {
+    throw new AppError(
+      'BAD_INPUT',
+      'A parcel that never came is the whole order: report it without choosing books, or report a problem with the books that came.',
+    );
+  }
+  return (named as typeof items)
+    .sort((a, b) => a.position - b.position)
+    .map(({ id, title }) => ({ id, title }));
 }
 
 /** The buyer withdraws their report (it turned up, or it was fine): the order completes. */
@@ -674,15 +742,12 @@ export async function disputeQueue(
   let query = db
     .selectFrom('disputes as d')
     .innerJoin('orders as o', 'o.id', 'd.order_id')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
-    .innerJoin('books as b', 'b.id', 'l.book_id')
     .leftJoin('profiles as bp', 'bp.id', 'o.buyer_id')
     .leftJoin('profiles as sp', 'sp.id', 'o.seller_id')
     .select([
       'd.id',
       'd.order_id',
       'o.reference',
-      'b.title',
       'd.kind',
       'd.status',
       'd.reason',
@@ -692,6 +757,24 @@ export async function disputeQueue(
       'o.total_minor',
       'd.opened_at',
       'd.resolved_at',
+      // The order's books, and those the report is about (every book when it named none), with
+      // what is left to refund of them (a whole-order refund: all that is left on the payment).
+      sql<number>`(select count(*)::int from public.order_items i where i.order_id = o.id)`.as('book_count'),
+      sql<string[]>`array(
+        select b.title from public.order_items i
+        join public.listings l on l.id = i.listing_id join public.books b on b.id = l.book_id
+        where i.order_id = o.id
+          and (not exists (select 1 from public.dispute_items di where di.dispute_id = d.id)
+               or exists (select 1 from public.dispute_items di where di.dispute_id = d.id and di.order_item_id = i.id))
+        order by i.position)`.as('books'),
+      sql<number>`case when exists (select 1 from public.dispute_items di where di.dispute_id = d.id)
+        then (select coalesce(sum(greatest(0, i.price_minor - i.bundle_discount_minor - i.discount_minor
+                                          + i.protection_minor - i.refunded_minor)), 0)::int
+              from public.dispute_items di join public.order_items i on i.id = di.order_item_id
+              where di.dispute_id = d.id)
+        else (select coalesce(sum(p.amount_minor - p.refunded_minor), 0)::int from public.payments p
+              where p.order_id = o.id and p.status = 'succeeded')
+        end`.as('refundable_minor'),
     ]);
   if (filter.kind) query = query.where('d.kind', '=', filter.kind);
   if (filter.status === 'open') query = query.where('d.status', '=', 'open');
@@ -704,7 +787,7 @@ export async function disputeQueue(
     id: row.id,
     orderId: row.order_id,
     reference: row.reference,
-    title: row.title,
+    title: booksTitle(row.books),
     kind: row.kind as DisputeKind,
     status: row.status,
     reason: row.reason,
@@ -714,10 +797,26 @@ export async function disputeQueue(
     totalMinor: row.total_minor,
     openedAt: row.opened_at.toISOString(),
     resolvedAt: iso(row.resolved_at),
+    bookCount: row.book_count,
+    books: row.books,
+    refundableMinor: row.refundable_minor,
   }));
 }
 
-/** Staff settle a dispute: refund the buyer in full through the payment port, or release. */
+/** "Title", or "Title and 2 more books". */
+function booksTitle(titles: readonly string[]): string {
+  const first = titles[0] ?? 'Order';
+  return titles.length > 1
+    ? `${first} and ${titles.length - 1} more book${titles.length > 2 ? 's' : ''}`
+    : first;
+}
+
+/**
+ * Staff settle a dispute: refund the buyer through the payment port, or release. A report on
+ * some of the books refunds exactly those books' share (refunds/refund.ts) and the order
+ * completes with the rest (the seller is paid for them); a report on the whole order, or on the
+ * last books not refunded, refunds everything left and the order is refunded.
+ */
 export async function resolveDispute(
   deps: OrderDeps,
   staffId: string,
@@ -739,7 +838,38 @@ export async function resolveDispute(
     requireStatus(order, ['disputed']);
     let refunded = 0;
     let followUp: FollowUp;
-    if (input.outcome === 'refund') {
+    const named = (
+      await trx
+        .selectFrom('dispute_items')
+        .select('order_item_id')
+        .where('dispute_id', '=', dispute.id)
+        .execute()
+    ).map((row) => row.order_item_id);
+    if (input.outcome === 'refund' && named.length > 0) {
+      const reason = `Dispute resolved: ${input.note}`;
+      const outcome = await refund(trx, deps.payments, order, { items: named }, reason, actor, {
+        noPayment: 'This order has no completed payment on record, so there is nothing to refund.',
+      });
+      refunded = outcome.amountMinor;
+      if (outcome.full) {
+        ({ followUp } = await transition(trx, order, 'refunded', actor, reason));
+      } else {
+        // Those books refunded; the rest of the order completes and its payout is released.
+        await complete(
+          trx,
+          order,
+          actor,
+          `${reason} (refunded ${formatPence(refunded)} for the books reported)`,
+        );
+        await queueStaffRefundMail(trx, deps, order.id, {
+          amountMinor: refunded,
+          full: false,
+          reason: input.note,
+          sellerDeductedMinor: outcome.sellerDeductedMinor,
+        });
+        followUp = null;
+      }
+    } else if (input.outcome === 'refund') {
       ({ amountMinor: refunded, followUp } = await refundAll(
         trx,
         deps.payments,

@@ -15,6 +15,18 @@
  *
  * The order's status is not moved here: the caller moves it through the orders state machine
  * (orders/order-machine.ts) in the same transaction.
+ *
+ * Items (issue 23, decision 0043): a refund may name some of an order's books (`{ items }`: a
+ * dispute or a charity return naming them, or staff). Each named book gets back exactly what was
+ * paid for it and not yet given back: its price − its share of the bundle discount − its share
+ * of WELCOME20/the promotion + its share of buyer protection (a charity return: without the
+ * protection share), the shares apportioned at checkout by `apportion` (largest remainder, ties
+ * to the earlier item). Postage is for the parcel: it goes back with the last books of the order
+ * (the refund that leaves no book unrefunded takes everything left on the payment, postage
+ * included), so refunding every book one by one adds up exactly to what was paid. Every refund
+ * records what it gave back per book (`refund_items`, `order_items.refunded_minor`): a refund of
+ * everything left or a part by amount is spread over the books by `apportion` on what each has
+ * left, capped at it (what is left over is postage).
  */
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
@@ -22,6 +34,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
 import type { Actor } from '../orders/order-machine.ts';
+import { apportion } from '@reshelf/contracts';
 
 type Trx = Transaction<DB>;
 
@@ -30,6 +43,8 @@ export interface RefundInput {
   paymentId: string;
   amountMinor: number;
   protectionMinor: number;
+  /** The WELCOME20/promotion discount this refund takes back (revenue's "discounts returned"). */
+  discountMinor?: number;
   reason: string;
   actor: Actor;
 }
@@ -72,6 +87,7 @@ export async function refundWithin(
       payment_id: payment.id,
       amount_minor: input.amountMinor,
       buyer_protection_minor: input.protectionMinor,
+      discount_minor: input.discountMinor ?? 0,
       reason: input.reason,
       provider_ref: refundRef,
       created_by: input.actor.id,
@@ -131,12 +147,132 @@ async function takeFromPayout(trx: Trx, orderId: string, amount: number, full: b
  * - 'goods': the book and its postage, not the buyer-protection fee (a service already given),
  *   capped at what is left (a charity return, decision 0012). The seller's payout goes in full.
  */
-export type RefundAmount = number | 'full' | 'everything' | 'goods';
+export type RefundAmount = number | 'full' | 'everything' | 'goods' | RefundOfItems;
+
+/**
+ * Some of the order's books (order_items ids): what was paid for each and is not back yet; with
+ * `goods`, without their buyer-protection share (a charity return). When no book of the order is
+ * left unrefunded afterwards, the refund takes everything left (postage too; for goods, up to
+ * the goods and postage).
+ */
+export interface RefundOfItems {
+  items: readonly string[];
+  goods?: boolean;
+}
 
 export interface RefundOrder {
   id: string;
   total_minor: number;
   buyer_protection_minor: number;
+  discount_minor: number;
+}
+
+/** One book of the order, locked for the refund. */
+interface ItemForRefund {
+  id: string;
+  position: number;
+  price_minor: number;
+  bundle_discount_minor: number;
+  discount_minor: number;
+  protection_minor: number;
+  refunded_minor: number;
+  /** What earlier refunds gave back of its protection share, and whether one took its discount. */
+  protection_back: number;
+  discount_back: number;
+}
+
+/** What the book cost the buyer, postage aside (with or without its protection share). */
+function paidFor(item: ItemForRefund, goods: boolean): number {
+  return item.price_minor - item.bundle_discount_minor - item.discount_minor + (goods ? 0 : item.protection_minor);
+}
+
+/** What is still to come back for the book. */
+function owedFor(item: ItemForRefund, goods: boolean): number {
+  return Math.max(0, paidFor(item, goods) - item.refunded_minor);
+}
+
+/** A book counts as refunded once its goods part (price less both discounts) is back. */
+function isBack(item: ItemForRefund): boolean {
+  return item.refunded_minor >= paidFor(item, true);
+}
+
+async function lockItems(trx: Trx, orderId: string): Promise<ItemForRefund[]> {
+  const { rows } = await sql<ItemForRefund>`
+    select i.id, i.position, i.price_minor, i.bundle_discount_minor, i.discount_minor,
+           i.protection_minor, i.refunded_minor,
+           coalesce((select sum(ri.protection_minor) from public.refund_items ri where ri.order_item_id = i.id), 0)::int
+             as protection_back,
+           coalesce((select sum(ri.discount_minor) from public.refund_items ri where ri.order_item_id = i.id), 0)::int
+             as discount_back
+    from public.order_items i
+    where i.order_id = ${orderId}
+    order by i.position
+    for update of i`.execute(trx);
+  return rows;
+}
+
+/** What a refund gives back for one book. */
+interface ItemPart {
+  item: ItemForRefund;
+  amountMinor: number;
+  protectionMinor: number;
+  discountMinor: number;
+}
+
+/**
+ * Spreads `amount` over the books by what each has left (apportion: largest remainder, ties to
+ * the earlier book), each capped at what it has left; `withShares`: the books' protection
+ * (unless goods) and discount shares count as given back (a refund of everything left).
+ */
+function spread(
+  items: readonly ItemForRefund[],
+  amount: number,
+  goods: boolean,
+  withShares: boolean,
+): ItemPart[] {
+  const owed = items.map((item) => owedFor(item, goods));
+  const total = owed.reduce((a, b) => a + b, 0);
+  if (total === 0) return [];
+  const shares = apportion(Math.min(amount, total), owed);
+  return items.flatMap((item, index) => {
+    const amountMinor = shares[index] ?? 0;
+    if (amountMinor <= 0) return [];
+    return [
+      {
+        item,
+        amountMinor,
+        protectionMinor:
+          withShares && !goods
+            ? Math.min(amountMinor, Math.max(0, item.protection_minor - item.protection_back))
+            : 0,
+        discountMinor: withShares ? Math.max(0, item.discount_minor - item.discount_back) : 0,
+      },
+    ];
+  });
+}
+
+/** Records what a refund gave back per book (order_items.refunded_minor and refund_items). */
+async function recordItemParts(trx: Trx, refundId: string, parts: readonly ItemPart[]): Promise<void> {
+  for (const part of parts) {
+    await trx
+      .updateTable('order_items')
+      .set({ refunded_minor: part.item.refunded_minor + part.amountMinor })
+      .where('id', '=', part.item.id)
+      .execute();
+  }
+  if (parts.length === 0) return;
+  await trx
+    .insertInto('refund_items')
+    .values(
+      parts.map((part) => ({
+        refund_id: refundId,
+        order_item_id: part.item.id,
+        amount_minor: part.amountMinor,
+        protection_minor: part.protectionMinor,
+        discount_minor: part.discountMinor,
+      })),
+    )
+    .execute();
 }
 
 export interface RefundOutcome {
@@ -181,18 +317,34 @@ export async function refund(
       messages.noPayment ?? 'This order has no completed payment, so there is nothing to refund.',
     );
   }
+  const items = await lockItems(trx, order.id);
   const left = payment.amount_minor - payment.refunded_minor;
+  const prior = await trx
+    .selectFrom('refunds')
+    .select([
+      sql<number>`coalesce(sum(buyer_protection_minor), 0)::int`.as('protection'),
+      sql<number>`coalesce(sum(discount_minor), 0)::int`.as('discount'),
+    ])
+    .where('order_id', '=', order.id)
+    .executeTakeFirstOrThrow();
   let amountMinor: number;
   let full: boolean;
-  if (amount === 'everything') {
+  let parts: ItemPart[];
+  /** What the seller gave for the books that come back, when not the whole payout. */
+  let sellerPart: number | null = null;
+  if (typeof amount === 'object') {
+    ({ amountMinor, full, parts, sellerPart } = refundOfItems(items, amount, left));
+  } else if (amount === 'everything') {
     amountMinor = Math.max(0, left);
     full = true;
+    parts = spread(items, amountMinor, false, true);
   } else if (amount === 'goods') {
     amountMinor = Math.min(order.total_minor - order.buyer_protection_minor, left);
     if (amountMinor <= 0) {
       throw new AppError('PRECONDITION_FAILED', 'This order has already been refunded in full.');
     }
     full = true;
+    parts = spread(items, amountMinor, true, true);
   } else {
     const asked = amount === 'full' ? left : amount;
     if (asked <= 0 || left <= 0) throw new AppError('CONFLICT', 'Nothing is left to refund on this order.');
@@ -201,15 +353,18 @@ export async function refund(
     }
     amountMinor = asked;
     full = asked === left;
+    parts = spread(items, amountMinor, false, full);
   }
+  const goods = amount === 'goods' || (typeof amount === 'object' && amount.goods === true);
   let protectionMinor = 0;
-  if (full && amount !== 'goods') {
-    const protectionRefunded = await trx
-      .selectFrom('refunds')
-      .select(sql<number>`coalesce(sum(buyer_protection_minor), 0)::int`.as('total'))
-      .where('order_id', '=', order.id)
-      .executeTakeFirstOrThrow();
-    protectionMinor = Math.max(0, order.buyer_protection_minor - protectionRefunded.total);
+  let discountMinor = 0;
+  if (full) {
+    // Everything left goes back: what is left of the protection fee (unless goods) and of the discount.
+    if (!goods) protectionMinor = Math.max(0, order.buyer_protection_minor - prior.protection);
+    discountMinor = Math.max(0, order.discount_minor - prior.discount);
+  } else {
+    protectionMinor = parts.reduce((sum, part) => sum + part.protectionMinor, 0);
+    discountMinor = parts.reduce((sum, part) => sum + part.discountMinor, 0);
   }
   let refundId: string | null = null;
   if (amountMinor > 0) {
@@ -218,12 +373,81 @@ export async function refund(
       paymentId: payment.id,
       amountMinor,
       protectionMinor,
+      discountMinor,
       reason,
       actor,
     }));
+    await recordItemParts(trx, refundId, parts);
   }
-  const sellerDeductedMinor = await takeFromPayout(trx, order.id, amountMinor, full);
+  const sellerDeductedMinor = await takeFromPayout(trx, order.id, sellerPart ?? amountMinor, full);
   return { refundId, amountMinor, full, sellerDeductedMinor };
+}
+
+/**
+ * A refund of some books: each gets back what is left of what was paid for it; the refund that
+ * leaves no book of the order unrefunded takes everything left (postage too).
+ */
+function refundOfItems(
+  items: readonly ItemForRefund[],
+  asked: RefundOfItems,
+  left: number,
+): { amountMinor: number; full: boolean; parts: ItemPart[]; sellerPart: number | null } {
+  const goods = asked.goods === true;
+  const ids = [...new Set(asked.items)];
+  if (ids.length === 0) throw new AppError('BAD_INPUT', 'Choose at least one book to refund.');
+  const named = ids.map((id) => items.find((item) => item.id === id));
+  if (named.some((item) => !item)) {
+    throw new AppError('BAD_INPUT', 'One of those books is not in this order. Refresh the page.');
+  }
+  const chosen = (named as ItemForRefund[]).sort((a, b) => a.position - b.position);
+  const parts: ItemPart[] = chosen.map((item) => {
+    const amountMinor = owedFor(item, goods);
+    return {
+      item,
+      amountMinor,
+      protectionMinor: goods ? 0 : Math.min(amountMinor, Math.max(0, item.protection_minor - item.protection_back)),
+      discountMinor: Math.max(0, item.discount_minor - item.discount_back),
+    };
+  });
+  if (parts.some((part) => part.amountMinor <= 0)) {
+    throw new AppError('CONFLICT', 'One of those books has already been refunded. Refresh the page.');
+  }
+  const itemsMinor = parts.reduce((sum, part) => sum + part.amountMinor, 0);
+  const lastBooks = items.every((item) => chosen.includes(item) || isBack(item));
+  if (lastBooks) {
+    // The last books of the order: everything left on the payment goes back, postage included
+    // (for goods: up to the books and postage; the protection fee stays).
+    const rest = goods ? Math.min(left, itemsMinor + postageLeft(items, left)) : left;
+    if (rest < itemsMinor) {
+      throw new AppError(
+        'BAD_INPUT',
+        `At most ${pounds(Math.max(0, left))} can still be refunded on this order: refund the rest by amount.`,
+      );
+    }
+    return { amountMinor: rest, full: true, parts, sellerPart: null };
+  }
+  if (itemsMinor > left) {
+    throw new AppError(
+      'BAD_INPUT',
+      `At most ${pounds(Math.max(0, left))} can still be refunded on this order: refund by amount instead.`,
+    );
+  }
+  // The seller gives back what they were paid for these books (price less the bundle discount);
+  // the platform gives the protection share back and takes its discount share back.
+  const sellerPart = parts.reduce(
+    (sum, part) => sum + part.amountMinor - part.protectionMinor + part.discountMinor,
+    0,
+  );
+  return { amountMinor: itemsMinor, full: false, parts, sellerPart };
+}
+
+/**
+ * For a goods refund of the last books: the postage not yet given back, which is what is left on
+ * the payment beyond every book's owed part and the protection fee still held.
+ */
+function postageLeft(items: readonly ItemForRefund[], left: number): number {
+  const owedAll = items.reduce((sum, item) => sum + owedFor(item, false), 0);
+  return Math.max(0, left - owedAll);
 }
 
 /** What has been refunded on an order so far, in pence. */

@@ -24,7 +24,18 @@ export const staffOrdersRouter = router({
           id: z.string(),
           reference: z.string(),
           status: z.string(),
+          /** "Title", or "Title and 2 more books" (issue 23: an order has one or more books). */
           title: z.string().nullable(),
+          bookCount: z.number(),
+          books: z.array(
+            z.object({
+              id: z.string(),
+              title: z.string(),
+              priceMinor: z.number(),
+              paidMinor: z.number(),
+              refundedMinor: z.number(),
+            }),
+          ),
           buyerEmail: z.string().nullable(),
           sellerEmail: z.string().nullable(),
           totalMinor: z.number(),
@@ -57,20 +68,39 @@ export const staffOrdersRouter = router({
     )
     .query(({ ctx, input }) => searchPayments(ctx.db, input)),
 
+  /**
+   * Refund all that is left ('full'), a number of pence, or some of the order's books ('items'
+   * with `itemIds`: exactly what was paid for them, their discount and protection shares
+   * apportioned; the last books take the postage too).
+   */
   refund: adminProcedure
     .input(
-      z.object({
-        orderId: z.uuid('Choose an order from the list'),
-        amountMinor: z.union(
-          [z.literal('full'), z.number().int('Use whole pence').positive('Refund more than £0.00')],
-          'Choose the full amount or a number of pence',
-        ),
-        reason: z
-          .string()
-          .trim()
-          .min(3, 'Give a reason (at least 3 characters)')
-          .max(500, 'Use at most 500 characters'),
-      }),
+      z
+        .object({
+          orderId: z.uuid('Choose an order from the list'),
+          amountMinor: z.union(
+            [
+              z.literal('full'),
+              z.literal('items'),
+              z.number().int('Use whole pence').positive('Refund more than £0.00'),
+            ],
+            'Choose the full amount, some of the books or a number of pence',
+          ),
+          itemIds: z
+            .array(z.uuid('Choose books from the order'))
+            .min(1, 'Choose at least one book to refund')
+            .max(50, 'An order has at most 50 books')
+            .optional(),
+          reason: z
+            .string()
+            .trim()
+            .min(3, 'Give a reason (at least 3 characters)')
+            .max(500, 'Use at most 500 characters'),
+        })
+        .refine((input) => input.amountMinor !== 'items' || input.itemIds !== undefined, {
+          message: 'Choose the books to refund',
+          path: ['itemIds'],
+        }),
     )
     .output(z.object({ refundedMinor: z.number(), status: z.string(), sellerDeductedMinor: z.number() }))
     .mutation(({ ctx, input }) => refundOrder({ ...ctx.deps, mail: ctx.deps }, ctx.user.userId, input)),

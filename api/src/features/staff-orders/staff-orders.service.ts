@@ -30,11 +30,23 @@ export { ORDER_STATUSES } from '../orders/order-machine.ts';
 // The payments ledger lives with the money, in the refunds feature (decision 0038).
 export { PAYMENT_STATUSES, type StaffPaymentRow, searchPayments } from '../refunds/payments.service.ts';
 
+export interface StaffOrderBook {
+  /** The order item. */
+  id: string;
+  title: string;
+  priceMinor: number;
+  /** What the buyer paid for it, postage aside (price − discount shares + protection share). */
+  paidMinor: number;
+  refundedMinor: number;
+}
+
 export interface StaffOrderRow {
   id: string;
   reference: string;
   status: string;
   title: string | null;
+  bookCount: number;
+  books: StaffOrderBook[];
   buyerEmail: string | null;
   sellerEmail: string | null;
   totalMinor: number;
@@ -48,15 +60,21 @@ export async function searchOrders(
 ): Promise<StaffOrderRow[]> {
   let query = db
     .selectFrom('orders as o')
-    .leftJoin('listings as l', 'l.id', 'o.listing_id')
-    .leftJoin('books as b', 'b.id', 'l.book_id')
     .leftJoin('auth.users as bu', 'bu.id', 'o.buyer_id')
     .leftJoin('auth.users as su', 'su.id', 'o.seller_id')
     .select([
       'o.id',
       'o.reference',
       'o.status',
-      'b.title',
+      // Every book of the order, first first (issue 23).
+      sql<StaffOrderBook[]>`coalesce((
+        select json_agg(json_build_object(
+                 'id', i.id, 'title', b.title, 'priceMinor', i.price_minor,
+                 'paidMinor', i.price_minor - i.bundle_discount_minor - i.discount_minor + i.protection_minor,
+                 'refundedMinor', i.refunded_minor) order by i.position)
+        from public.order_items i
+        join public.listings l on l.id = i.listing_id join public.books b on b.id = l.book_id
+        where i.order_id = o.id), '[]'::json)`.as('books'),
       'bu.email as buyer_email',
       'su.email as seller_email',
       'o.total_minor',
@@ -72,6 +90,16 @@ export async function searchOrders(
         eb('o.reference', 'ilike', pattern),
         eb('bu.email', 'ilike', pattern),
         eb('su.email', 'ilike', pattern),
+        // Any of the order's books by title.
+        eb.exists(
+          eb
+            .selectFrom('order_items as i')
+            .innerJoin('listings as l', 'l.id', 'i.listing_id')
+            .innerJoin('books as b', 'b.id', 'l.book_id')
+            .select('i.id')
+            .whereRef('i.order_id', '=', 'o.id')
+            .where('b.title', 'ilike', pattern),
+        ),
       ]),
     );
   }
@@ -81,7 +109,9 @@ export async function searchOrders(
     id: row.id,
     reference: row.reference,
     status: row.status,
-    title: row.title,
+    title: row.books.length === 0 ? null : booksTitle(row.books.map((book) => book.title)),
+    bookCount: row.books.length,
+    books: row.books,
     buyerEmail: row.buyer_email ?? null,
     sellerEmail: row.seller_email ?? null,
     totalMinor: row.total_minor,
@@ -90,12 +120,25 @@ export async function searchOrders(
   }));
 }
 
+/** "Title", or "Title and 2 more books". */
+function booksTitle(titles: readonly string[]): string {
+  const first = titles[0] ?? '';
+  return titles.length > 1
+    ? `${first} and ${titles.length - 1} more book${titles.length > 2 ? 's' : ''}`
+    : first;
+}
+
 const CLOSED = ['pending_payment', 'cancelled', 'refunded'];
 
 export async function refundOrder(
   deps: { db: Database; payments: PaymentProvider; mail?: OrderMailDeps },
   staffId: string,
-  input: { orderId: string; amountMinor: number | 'full'; reason: string },
+  input: {
+    orderId: string;
+    amountMinor: number | 'full' | 'items';
+    itemIds?: string[] | undefined;
+    reason: string;
+  },
 ): Promise<{ refundedMinor: number; status: string; sellerDeductedMinor: number }> {
   const result = await deps.db.transaction().execute(async (trx: Transaction<DB>) => {
     const order = await lockOrderRow(trx, input.orderId);
@@ -115,9 +158,17 @@ export async function refundOrder(
       amountMinor: amount,
       full,
       sellerDeductedMinor,
-    } = await refund(trx, deps.payments, order, input.amountMinor, input.reason, actor, {
-      noPayment: 'This order has no completed payment, so there is nothing to refund.',
-    });
+    } = await refund(
+      trx,
+      deps.payments,
+      order,
+      input.amountMinor === 'items' ? { items: input.itemIds ?? [] } : input.amountMinor,
+      input.reason,
+      actor,
+      {
+        noPayment: 'This order has no completed payment, so there is nothing to refund.',
+      },
+    );
     const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
     const money = pounds(amount);
     const fromSeller = sellerDeductedMinor
