@@ -87,7 +87,10 @@ async function addFromListingPage(page: Page, slug: string, count: number) {
   await page.goto(`/listing/${slug}`);
   await page.getByRole('button', { name: 'Add to basket' }).click();
   await page.getByRole('link', { name: 'In your basket' }).waitFor();
-  await page.getByRole('banner').getByRole('link', { name: `Basket: ${count} ${count === 1 ? 'book' : 'books'}` }).waitFor();
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: `Basket: ${count} ${count === 1 ? 'book' : 'books'}` })
+    .waitFor();
 }
 
 describe('the basket', { timeout: 240_000 }, () => {
@@ -237,11 +240,15 @@ describe('the basket', { timeout: 240_000 }, () => {
     await row.getByText(second.title).waitFor();
     await row.getByRole('button', { name: /Review/ }).click();
     const review = admin.page.getByTestId('dispute-review');
-    await review.getByLabel('Note to both parties').fill('The missing pages are clear in the buyer’s photos.');
+    await review
+      .getByLabel('Note to both parties')
+      .fill('The missing pages are clear in the buyer’s photos.');
     await review.getByRole('button', { name: 'Refund buyer' }).click();
     const confirm = admin.page.getByRole('dialog', { name: /^Refund £[\d.]+ to Ava Reader\?$/ });
     await confirm.waitFor();
-    const refunded = pence(/Refund (£[\d.]+)/.exec((await confirm.getByRole('heading').textContent()) ?? '')?.[1] ?? '');
+    const refunded = pence(
+      /Refund (£[\d.]+)/.exec((await confirm.getByRole('heading').textContent()) ?? '')?.[1] ?? '',
+    );
     expect(refunded).toBeGreaterThan(0);
     expect(refunded).toBeLessThan(order.totalMinor);
     await snapshot(admin.page, 'basket-refund-one-book-desktop', { fullPage: false });

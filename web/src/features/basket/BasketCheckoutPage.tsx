@@ -20,8 +20,8 @@ import { apiErrorCode, apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
-import { booksWord } from './basket-view.ts';
 import { availableIds, PromoForm } from './BasketPage.tsx';
+import { booksWord } from './basket-view.ts';
 import { GroupPriceLines } from './GroupPriceLines.tsx';
 import { useBasketPromo } from './promo.ts';
 
@@ -215,7 +215,9 @@ function AddressAndPay({
   const addresses = saved.data ?? [];
   const preselected = addresses.find((address) => address.isDefault)?.id ?? addresses[0]?.id ?? NEW_ADDRESS;
   const selected =
-    choice && (choice === NEW_ADDRESS || addresses.some((address) => address.id === choice)) ? choice : preselected;
+    choice && (choice === NEW_ADDRESS || addresses.some((address) => address.id === choice))
+      ? choice
+      : preselected;
   const errors = form.formState.errors;
   const submitNew = form.handleSubmit(async (values) => {
     const address = addressInputSchema.parse(values);
@@ -248,36 +250,39 @@ function AddressAndPay({
       {addresses.length ? (
         <fieldset className="flex flex-col gap-2" data-testid="saved-addresses">
           <legend className="sr-only">Where to send it</legend>
-          {[...addresses.map((address) => ({ id: address.id, address })), { id: NEW_ADDRESS, address: null }].map(
-            ({ id, address }) => (
-              <label
-                key={id}
-                className={cn(
-                  'flex cursor-pointer items-start gap-3 rounded-xl border p-3 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand',
-                  selected === id ? 'border-brand bg-brand-soft/40' : 'border-line',
-                )}
-                data-testid={address ? 'saved-address' : undefined}
-              >
-                <input
-                  type="radio"
-                  name="saved-address"
-                  className="mt-1 size-4 shrink-0 accent-brand"
-                  checked={selected === id}
-                  onChange={() => setChoice(id)}
-                />
-                {address ? (
-                  <span className="min-w-0 break-words">
-                    <span className="font-semibold text-ink">{address.fullName}</span>
-                    <span className="block text-ink-soft">
-                      {[address.line1, address.line2, address.town, address.postcode].filter(Boolean).join(', ')}
-                    </span>
+          {[
+            ...addresses.map((address) => ({ id: address.id, address })),
+            { id: NEW_ADDRESS, address: null },
+          ].map(({ id, address }) => (
+            <label
+              key={id}
+              className={cn(
+                'flex cursor-pointer items-start gap-3 rounded-xl border p-3 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand',
+                selected === id ? 'border-brand bg-brand-soft/40' : 'border-line',
+              )}
+              data-testid={address ? 'saved-address' : undefined}
+            >
+              <input
+                type="radio"
+                name="saved-address"
+                className="mt-1 size-4 shrink-0 accent-brand"
+                checked={selected === id}
+                onChange={() => setChoice(id)}
+              />
+              {address ? (
+                <span className="min-w-0 break-words">
+                  <span className="font-semibold text-ink">{address.fullName}</span>
+                  <span className="block text-ink-soft">
+                    {[address.line1, address.line2, address.town, address.postcode]
+                      .filter(Boolean)
+                      .join(', ')}
                   </span>
-                ) : (
-                  <span className="font-semibold">Send it to a new address</span>
-                )}
-              </label>
-            ),
-          )}
+                </span>
+              ) : (
+                <span className="font-semibold">Send it to a new address</span>
+              )}
+            </label>
+          ))}
         </fieldset>
       ) : null}
       {selected === NEW_ADDRESS ? (
@@ -297,7 +302,12 @@ function AddressAndPay({
             </Field>
             <Field label="Postcode" error={errors.postcode?.message}>
               {(control) => (
-                <Input {...control} autoComplete="postal-code" className="uppercase" {...form.register('postcode')} />
+                <Input
+                  {...control}
+                  autoComplete="postal-code"
+                  className="uppercase"
+                  {...form.register('postcode')}
+                />
               )}
             </Field>
           </div>

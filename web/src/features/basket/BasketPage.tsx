@@ -29,8 +29,15 @@ import { cn } from '../../lib/utils.ts';
 import { loginPath, pathOf } from '../auth/next-path.ts';
 import { useSession } from '../auth/session.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
-import { booksWord, groupVisitorBasket, nextTierHint, sellerPagePath, tiersText, type VisitorGroup } from './basket-view.ts';
 import { BundleOfferButton } from './BundleOffer.tsx';
+import {
+  booksWord,
+  groupVisitorBasket,
+  nextTierHint,
+  sellerPagePath,
+  tiersText,
+  type VisitorGroup,
+} from './basket-view.ts';
 import { GroupPriceLines } from './GroupPriceLines.tsx';
 import { useRemoveFromBasket, useVisitorBasket } from './hooks.ts';
 import { useBasketPromo } from './promo.ts';
@@ -79,7 +86,9 @@ function EmptyBasket() {
 
 /** The listing ids a quote is asked for: the books that can still be bought. */
 export function availableIds(groups: readonly BasketGroup[]): string[] {
-  return groups.flatMap((group) => group.items.filter((item) => item.state === 'available').map((item) => item.id));
+  return groups.flatMap((group) =>
+    group.items.filter((item) => item.state === 'available').map((item) => item.id),
+  );
 }
 
 function MemberBasket() {
@@ -156,7 +165,9 @@ function GroupFrame({
           ) : (
             sellerName
           )}
-          {charity ? <span className="ml-2 align-middle text-xs font-semibold text-moss uppercase">Charity</span> : null}
+          {charity ? (
+            <span className="ml-2 align-middle text-xs font-semibold text-moss uppercase">Charity</span>
+          ) : null}
         </h2>
         <p className="flex items-center gap-1.5 text-sm text-ink-muted">
           <Package aria-hidden="true" className="size-4" />
@@ -289,7 +300,13 @@ function ItemRow({
         <span className={cn('font-semibold tabular-nums', gone && 'text-ink-muted line-through')}>
           {formatPence(priceMinor)}
         </span>
-        <Button variant="link" size="sm" className="h-auto px-0 text-sm" disabled={removing} onClick={onRemove}>
+        <Button
+          variant="link"
+          size="sm"
+          className="h-auto px-0 text-sm"
+          disabled={removing}
+          onClick={onRemove}
+        >
           <Trash2 aria-hidden="true" className="size-3.5" />
           Remove <span className="sr-only">{title}</span>
         </Button>
@@ -484,7 +501,13 @@ function VisitorBasket() {
   );
 }
 
-function VisitorGroupCard({ group, onRemove }: { group: VisitorGroup; onRemove: (listingId: string) => void }) {
+function VisitorGroupCard({
+  group,
+  onRemove,
+}: {
+  group: VisitorGroup;
+  onRemove: (listingId: string) => void;
+}) {
   const estimate = group.estimate;
   return (
     <GroupFrame
@@ -524,4 +547,3 @@ function VisitorGroupCard({ group, onRemove }: { group: VisitorGroup; onRemove: 
     </GroupFrame>
   );
 }
-

@@ -76,8 +76,8 @@ function BundleOfferDialog({
           {booksWord(listingIds.length)} from {group.sellerName}: {formatPence(subtotal)}
           {asking < subtotal ? `, ${formatPence(asking)} with their bundle discount` : ''}. Offer at least{' '}
           {formatPence(least)} for them all: the seller has {COMMERCIAL_DEFAULTS.offerExpiryHours} hours to
-          accept, decline or counter. If they accept, you have {COMMERCIAL_DEFAULTS.acceptedOfferCheckoutHours}{' '}
-          hours to pay.
+          accept, decline or counter. If they accept, you have{' '}
+          {COMMERCIAL_DEFAULTS.acceptedOfferCheckoutHours} hours to pay.
         </DialogDescription>
         <ul className="mt-3 list-disc pl-5 text-sm text-ink-soft">
           {quote.items.map((item) => (

@@ -50,12 +50,16 @@ export function BundleTiersSection({
   className?: string;
 }) {
   const utils = trpc.useUtils();
-  const sellerTiers = trpc.account.member.bundleTiers.get.useQuery(undefined, { enabled: owner === 'seller' });
+  const sellerTiers = trpc.account.member.bundleTiers.get.useQuery(undefined, {
+    enabled: owner === 'seller',
+  });
   const charityTiers = trpc.charities.bundleTiers.get.useQuery(undefined, { enabled: owner === 'charity' });
   const current = owner === 'seller' ? sellerTiers : charityTiers;
   const onSaved = (tiers: readonly BundleTier[]) => {
     void utils.basket.invalidate();
-    notify.success(tiers.length ? `Bundle discounts saved: ${tiersText(tiers)}` : 'Bundle discounts turned off');
+    notify.success(
+      tiers.length ? `Bundle discounts saved: ${tiersText(tiers)}` : 'Bundle discounts turned off',
+    );
   };
   const saveSeller = trpc.account.member.bundleTiers.set.useMutation({
     onSuccess: (saved) => {
@@ -97,7 +101,10 @@ export function BundleTiersSection({
     <section
       aria-labelledby={`bundle-${owner}-heading`}
       data-testid="bundle-tiers"
-      className={cn('flex flex-col gap-4 rounded-xl border border-line bg-paper p-5 shadow-card sm:p-6', className)}
+      className={cn(
+        'flex flex-col gap-4 rounded-xl border border-line bg-paper p-5 shadow-card sm:p-6',
+        className,
+      )}
     >
       <h2 id={`bundle-${owner}-heading`} className="flex items-center gap-2.5 text-xl font-semibold">
         <span className="flex size-9 items-center justify-center rounded-full bg-brand-soft text-brand">
@@ -118,7 +125,10 @@ export function BundleTiersSection({
       ) : (
         <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Bundle discounts">
           {tiers.fields.length === 0 ? (
-            <p className="rounded-lg border border-dashed border-line p-4 text-sm text-ink-muted" data-testid="tiers-off">
+            <p
+              className="rounded-lg border border-dashed border-line p-4 text-sm text-ink-muted"
+              data-testid="tiers-off"
+            >
               Bundle discounts are off.
             </p>
           ) : (
@@ -129,10 +139,7 @@ export function BundleTiersSection({
                   className="grid grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] items-start gap-3"
                   data-testid="tier-row"
                 >
-                  <Field
-                    label={`Tier ${index + 1}: books`}
-                    error={errors.tiers?.[index]?.minBooks?.message}
-                  >
+                  <Field label={`Tier ${index + 1}: books`} error={errors.tiers?.[index]?.minBooks?.message}>
                     {(control) => (
                       <Input
                         {...control}

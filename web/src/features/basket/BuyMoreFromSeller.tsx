@@ -48,7 +48,9 @@ export function BuyMoreFromSeller({
         <span>
           Add their books below to your basket: everything from {name} comes in one parcel, so you pay postage
           and the buyer protection fee once
-          {sorted.length ? `, and they take ${sorted[0]?.percent}% off from ${booksWord(sorted[0]?.minBooks ?? 2)}` : ''}
+          {sorted.length
+            ? `, and they take ${sorted[0]?.percent}% off from ${booksWord(sorted[0]?.minBooks ?? 2)}`
+            : ''}
           .{' '}
           <Link to="/basket" className="font-semibold text-brand underline">
             Your basket

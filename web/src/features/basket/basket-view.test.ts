@@ -27,9 +27,7 @@ describe('the basket in words', () => {
   it('links a charity’s books to its shop and anyone else’s to their page', () => {
     const sellerId = '00000000-0000-4000-8000-000000000001';
     expect(sellerPagePath({ sellerId, charity: null })).toBe(`/seller/${sellerId}`);
-    expect(sellerPagePath({ sellerId, charity: { slug: 'hospice-books' } })).toBe(
-      '/charity/hospice-books',
-    );
+    expect(sellerPagePath({ sellerId, charity: { slug: 'hospice-books' } })).toBe('/charity/hospice-books');
   });
 });
 

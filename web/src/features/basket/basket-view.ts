@@ -21,7 +21,8 @@ export function tiersText(tiers: readonly BundleTier[]): string {
 /** The tier reached with this many books, if any ("3 books: 10% off"). */
 export function tierReached(tiers: readonly BundleTier[], bookCount: number): BundleTier | null {
   let best: BundleTier | null = null;
-  for (const tier of tiers) if (bookCount >= tier.minBooks && (!best || tier.percent > best.percent)) best = tier;
+  for (const tier of tiers)
+    if (bookCount >= tier.minBooks && (!best || tier.percent > best.percent)) best = tier;
   return best;
 }
 
@@ -29,7 +30,11 @@ export function tierReached(tiers: readonly BundleTier[], bookCount: number): Bu
  * The next tier's nudge for a group of `bookCount` books: "Add 1 more book from Sam's Shelf to
  * save 10%", or null when no higher tier is left.
  */
-export function nextTierHint(tiers: readonly BundleTier[], bookCount: number, sellerName: string): string | null {
+export function nextTierHint(
+  tiers: readonly BundleTier[],
+  bookCount: number,
+  sellerName: string,
+): string | null {
   const next = [...tiers].sort((a, b) => a.minBooks - b.minBooks).find((tier) => tier.minBooks > bookCount);
   if (!next) return null;
   const missing = next.minBooks - bookCount;
@@ -65,7 +70,10 @@ export function groupVisitorBasket(entries: readonly VisitorBasketEntry[]): Visi
       charity: first.charityName !== null,
       entries: books,
       estimate: priceGroup({
-        items: books.map((book) => ({ priceMinor: Math.max(1, book.priceMinor), parcelSize: book.parcelSize })),
+        items: books.map((book) => ({
+          priceMinor: Math.max(1, book.priceMinor),
+          parcelSize: book.parcelSize,
+        })),
       }),
     };
   });

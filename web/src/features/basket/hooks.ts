@@ -137,7 +137,7 @@ export function useMergeVisitorBasket() {
       .then(async () => {
         visitorBasket.clear();
         // A count asked for while the merge ran may answer from before it: drop it, ask again.
-        await utils.basket.member.cancel();
+        await utils.basket.member.count.cancel();
         refresh();
       })
       .catch(() => {

@@ -25,7 +25,9 @@ describe('the bundle tiers form', () => {
   });
 
   it('puts each refusal on its field: empty, out of range, not rising', () => {
-    expect(issues([{ minBooks: '', percent: '5' }])).toEqual([['tiers.0.minBooks', 'Enter the number of books']]);
+    expect(issues([{ minBooks: '', percent: '5' }])).toEqual([
+      ['tiers.0.minBooks', 'Enter the number of books'],
+    ]);
     expect(issues([{ minBooks: '1', percent: '60' }])).toEqual([
       ['tiers.0.minBooks', 'A tier starts at 2 books or more'],
       ['tiers.0.percent', 'The discount is at most 50%'],

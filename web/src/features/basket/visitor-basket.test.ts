@@ -56,7 +56,8 @@ describe('the visitor basket in localStorage', () => {
 
   it('refuses a book past the limit', () => {
     const storage = new MemoryStorage();
-    for (let n = 1; n <= VISITOR_BASKET_LIMIT; n += 1) expect(addToVisitorBasket(storage, entry(n))).toBe('added');
+    for (let n = 1; n <= VISITOR_BASKET_LIMIT; n += 1)
+      expect(addToVisitorBasket(storage, entry(n))).toBe('added');
     expect(addToVisitorBasket(storage, entry(VISITOR_BASKET_LIMIT + 1))).toBe('full');
     expect(readVisitorBasket(storage)).toHaveLength(VISITOR_BASKET_LIMIT);
   });

@@ -28,8 +28,8 @@ import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
-import { BundleTiersSection } from '../basket/BundleTiersSection.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { BundleTiersSection } from '../basket/BundleTiersSection.tsx';
 import { saveCsv } from './download.ts';
 
 const linkClass = 'font-semibold text-brand underline-offset-4 hover:underline';

@@ -721,7 +721,11 @@ export function CheckoutSuccessPage() {
           </p>
           <ul className="mt-4 flex flex-col divide-y divide-line">
             {several.map((each) => (
-              <li key={each.id} className="flex items-start justify-between gap-4 py-3" data-testid="payment-order">
+              <li
+                key={each.id}
+                className="flex items-start justify-between gap-4 py-3"
+                data-testid="payment-order"
+              >
                 <div className="min-w-0">
                   <p className="font-semibold">
                     {paid ? (

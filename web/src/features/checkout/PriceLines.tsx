@@ -52,7 +52,9 @@ export function PriceLines({
       {quote.bundleDiscountMinor ? (
         <div className="flex justify-between gap-4 text-emerald-800" data-testid="bundle-discount-line">
           <dt>Bundle discount{quote.bookCount ? ` (${quote.bookCount} books)` : ''}</dt>
-          <dd className="shrink-0 whitespace-nowrap tabular-nums">−{formatPence(quote.bundleDiscountMinor)}</dd>
+          <dd className="shrink-0 whitespace-nowrap tabular-nums">
+            −{formatPence(quote.bundleDiscountMinor)}
+          </dd>
         </div>
       ) : null}
       <div className="flex justify-between gap-4">

@@ -5,7 +5,7 @@
 import { formatPence, type OrderDetail, photoThumbUrl } from '@reshelf/contracts';
 import { Link } from 'react-router-dom';
 import { BookCover } from '../catalogue/BookCover.tsx';
-import { Panel, type OrderViewer } from './OrderParts.tsx';
+import { type OrderViewer, Panel } from './OrderParts.tsx';
 
 export function booksTitle(order: Pick<OrderDetail, 'title' | 'itemCount'>): string {
   const others = order.itemCount - 1;
@@ -15,10 +15,7 @@ export function booksTitle(order: Pick<OrderDetail, 'title' | 'itemCount'>): str
 export function OrderBooks({ order, viewer }: { order: OrderDetail; viewer: OrderViewer }) {
   const count = order.items.length;
   return (
-    <Panel
-      title={count === 1 ? 'The book' : `${count} books, one parcel`}
-      testId="order-books"
-    >
+    <Panel title={count === 1 ? 'The book' : `${count} books, one parcel`} testId="order-books">
       <ul className="flex flex-col divide-y divide-line">
         {order.items.map((item) => (
           <li

@@ -227,6 +227,15 @@ export function DisputeInfo({ order }: { order: OrderDetail }) {
       <p className="mt-1 text-sm font-semibold text-ink" data-testid="dispute-status">
         {DISPUTE_STATUS[dispute.status] ?? dispute.status}
       </p>
+      {dispute.itemIds.length ? (
+        <p className="mt-2 text-sm text-ink" data-testid="dispute-books">
+          About:{' '}
+          {order.items
+            .filter((item) => dispute.itemIds.includes(item.id))
+            .map((item) => item.title)
+            .join(', ')}
+        </p>
+      ) : null}
       <p className="mt-2 text-sm break-words whitespace-pre-line text-ink-soft">“{dispute.reason}”</p>
       <p className="mt-1 text-xs text-ink-muted">Reported {formatWhen(dispute.openedAt)}</p>
       {dispute.resolutionNote ? (
