@@ -6,7 +6,7 @@ import { analyticsRouter } from './features/analytics/analytics.router.ts';
 import { apiTokensRouter } from './features/api-tokens/api-tokens.router.ts';
 import { auditRouter } from './features/audit/audit.router.ts';
 import { authRouter } from './features/auth/auth.router.ts';
-import { basketRouter } from './features/basket/basket.router.ts';
+import { basketPublicRouter, basketRouter } from './features/basket/basket.router.ts';
 import { bookSigningsRouter } from './features/book-signings/book-signings.router.ts';
 import { catalogueRouter } from './features/catalogue/catalogue.router.ts';
 import { charitiesRouter } from './features/charities/charities.router.ts';
@@ -91,7 +91,7 @@ export const appRouter = router({
   sellers: sellersRouter,
   charities: charitiesRouter,
   wishlist: wishlistRouter,
-  basket: router({ member: basketRouter }),
+  basket: router({ member: basketRouter, public: basketPublicRouter }),
   checkout: checkoutRouter,
   money: router({ refunds: refundsRouter, revenue: revenueRouter, promotions: promotionsRouter }),
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),

@@ -30,6 +30,13 @@ export const REVISED_MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
   '20261124180000_database_privileges.sql': [
     '21ea6e5dcd7df67d753901921e4b3a8cda80d0498f2e28db3c98fc292dceca5b',
   ],
+  // Its first text created order_items' deferred "items add up" check before backfilling the
+  // existing orders' items and then altered the table, which PostgreSQL refuses while those
+  // checks are pending: it ran only on a database without orders. The revision enables RLS
+  // first and creates the check after the backfill; the objects it makes are the same.
+  '20261126100000_basket_and_order_items.sql': [
+    'e1f7d986dd7708bd2368a64c80fe89ea40a741655a296e6fcf1d3583b9542303',
+  ],
 };
 
 export class MigrationError extends Error {

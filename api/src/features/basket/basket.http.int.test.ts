@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { createBook, createListing } from '../../testing/catalogue.ts';
+import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
 import { api, failure } from '../../testing/client.ts';
 
 let t: TestApp;
@@ -73,6 +73,38 @@ describe('the basket', () => {
     expect(await client.basket.member.remove.mutate({ listingIds: [b] })).toEqual({ count: 1 });
     expect(await client.basket.member.remove.mutate({ listingId: a })).toEqual({ count: 0 });
     expect((await failure(api(t.app).basket.member.count.query())).status).toBe(401);
+  });
+});
+
+describe('bundle tiers for anyone to read', () => {
+  it('answers a seller’s or an approved charity shop’s tiers, lowest first, and [] for none', async () => {
+    const db = t.database.handle.db;
+    const seller = await member('tiered');
+    const owner = await member('shop-owner');
+    await db
+      .insertInto('bundle_tiers')
+      .values([
+        { seller_id: seller.id, min_books: 3, percent: 10 },
+        { seller_id: seller.id, min_books: 2, percent: 5 },
+      ])
+      .execute();
+    const charity = {
+      id: await createCharity(db, { slug: `tier-shop-${n}`, name: 'Tier Shop', ownerId: owner.id }),
+    };
+    await db
+      .insertInto('bundle_tiers')
+      .values({ charity_id: charity.id, min_books: 2, percent: 20 })
+      .execute();
+    const anyone = api(t.app);
+    expect(await anyone.basket.public.tiers.query({ sellerId: seller.id })).toEqual([
+      { minBooks: 2, percent: 5 },
+      { minBooks: 3, percent: 10 },
+    ]);
+    expect(await anyone.basket.public.tiers.query({ charitySlug: `tier-shop-${n}` })).toEqual([
+      { minBooks: 2, percent: 20 },
+    ]);
+    expect(await anyone.basket.public.tiers.query({ sellerId: owner.id })).toEqual([]);
+    expect((await failure(anyone.basket.public.tiers.query({ sellerId: 'nope' }))).status).toBe(400);
   });
 });
 

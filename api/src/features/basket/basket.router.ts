@@ -9,11 +9,19 @@ import {
   basketQuoteInputSchema,
   basketQuoteSchema,
   basketSchema,
+  bundleTierOutSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
-import { authedProcedure, router } from '../../trpc.ts';
+import { authedProcedure, publicProcedure, router } from '../../trpc.ts';
 import { quoteBasket } from '../checkout/basket-checkout.ts';
-import { addToBasket, basketCount, listBasket, mergeBasket, removeFromBasket } from './basket.service.ts';
+import {
+  addToBasket,
+  basketCount,
+  bundleTiersOf,
+  listBasket,
+  mergeBasket,
+  removeFromBasket,
+} from './basket.service.ts';
 
 const listingIdSchema = z.object({ listingId: z.string().uuid('That is not a book we know') });
 
@@ -58,4 +66,21 @@ export const basketRouter = router({
     .query(({ ctx, input }) =>
       quoteBasket(ctx.db, ctx.user.userId, input.listingIds, input.promoCode ?? null),
     ),
+});
+
+/**
+ * What anyone may read (decision 0043): a seller's or a charity shop's bundle tiers, for "Buy
+ * more from this seller and save" on their page (and a visitor's basket). Not cached: a seller
+ * changing their tiers is seen at once.
+ */
+export const basketPublicRouter = router({
+  tiers: publicProcedure
+    .input(
+      z.union([
+        z.object({ sellerId: z.string().uuid('That is not a seller we know') }),
+        z.object({ charitySlug: z.string().trim().min(1, 'Name the charity').max(120) }),
+      ]),
+    )
+    .output(z.array(bundleTierOutSchema))
+    .query(({ ctx, input }) => bundleTiersOf(ctx.db, input)),
 });

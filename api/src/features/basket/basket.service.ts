@@ -197,3 +197,26 @@ export async function listBasket(db: Database, buyerId: string): Promise<Basket>
   }
   return { groups, count: rows.filter((row) => row.status === 'active' && row.seller_id !== buyerId).length };
 }
+
+/**
+ * A seller's own bundle tiers, or a charity shop's (by its slug, approved shops only), lowest
+ * first; [] when they set none (or there is no such seller or shop: nothing is said about which).
+ */
+export async function bundleTiersOf(
+  db: Database,
+  owner: { sellerId: string } | { charitySlug: string },
+): Promise<BundleTier[]> {
+  if ('sellerId' in owner) {
+    return (
+      (await tiersFor(db, { sellerIds: [owner.sellerId], charityIds: [] })).bySeller.get(owner.sellerId) ?? []
+    );
+  }
+  const charity = await db
+    .selectFrom('charities')
+    .select('id')
+    .where('slug', '=', owner.charitySlug)
+    .where('status', '=', 'approved')
+    .executeTakeFirst();
+  if (!charity) return [];
+  return (await tiersFor(db, { sellerIds: [], charityIds: [charity.id] })).byCharity.get(charity.id) ?? [];
+}

@@ -5,10 +5,11 @@
  * checkout refuses with the new quote, a payment's webhook applies once and to every order of
  * the payment together, and a lapse releases every book of the payment.
  */
+import { randomUUID } from 'node:crypto';
 import { type BasketQuote, priceGroup, WELCOME_GIFT } from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
-import type { AppError } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -16,7 +17,7 @@ import { createBook, createCharity, createListing, createPerson } from '../../te
 import { addToBasket, listBasket } from '../basket/basket.service.ts';
 import { runJob } from '../jobs/jobs.ts';
 import { QuoteChangedError, quoteBasket, startBasket } from './basket-checkout.ts';
-import { applyPaymentEvent, type CheckoutDeps, startCheckout } from './checkout.service.ts';
+import { applyPaymentEvent, type CheckoutDeps, quote, startCheckout } from './checkout.service.ts';
 
 let t: TestApp;
 let db: Database;
@@ -46,6 +47,22 @@ async function book(
   n += 1;
   const bookId = await createBook(db, { title: `Basket book ${n}` });
   return (await createListing(db, { sellerId, bookId, price, parcelSize, charityId })).id;
+}
+
+/** A prior completed order, so the buyer is past WELCOME20. */
+async function makeReturning(buyerId: string): Promise<void> {
+  const seller = await person('old-seller');
+  await db
+    .insertInto('orders')
+    .values({
+      buyer_id: buyerId,
+      seller_id: seller.id,
+      listing_id: await book(seller.id, 1000),
+      status: 'completed',
+      item_price_minor: 1000,
+      total_minor: 1000,
+    })
+    .execute();
 }
 
 async function tiers(owner: { sellerId?: string; charityId?: string }, list: [number, number][]) {
@@ -239,6 +256,10 @@ describe('checkout of basket groups', () => {
     const success = await event(ref, 'success', started.totalMinor);
     expect(await applyPaymentEvent(deps, 'test', success)).toBe('paid');
     expect(await applyPaymentEvent(deps, 'test', success)).toBe('duplicate');
+    // The provider sending a second success event for the same payment changes nothing either.
+    expect(await applyPaymentEvent(deps, 'test', await event(ref, 'success', started.totalMinor))).toBe(
+      'no_change',
+    );
     // A late decline of the same payment changes nothing.
     expect(await applyPaymentEvent(deps, 'test', await event(ref, 'decline', started.totalMinor))).toBe(
       'no_change',
@@ -314,6 +335,42 @@ describe('checkout of basket groups', () => {
     expect(fresh.gone.map((gone) => gone.listingId)).toEqual([books[1]]);
     expect(fresh.groups[0]?.items.map((item) => item.listingId)).toEqual([books[0]]);
     expect(await statusOf(books)).toEqual(['active', 'reserved']);
+  });
+
+  it('cancels every order and releases every book when the payment service cannot be reached: nothing charged', async () => {
+    const a = await person('seller-a');
+    const b = await person('seller-b');
+    const buyer = await person('buyer');
+    const books = [await book(a.id, 600), await book(b.id, 900)];
+    const quote = await quoteBasket(db, buyer.id, books, null);
+    const down = {
+      ...provider,
+      createCheckout: async () => {
+        throw new Error('connection refused');
+      },
+    };
+    const failed = await startBasket({ ...deps, payments: down }, buyer, {
+      listingIds: books,
+      address,
+      promoCode: null,
+      ...quoted(quote),
+    }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(AppError);
+    expect((failed as AppError).code).toBe('UNAVAILABLE');
+    const orders = await db.selectFrom('orders').select('status').where('buyer_id', '=', buyer.id).execute();
+    expect(orders.map((order) => order.status)).toEqual(['cancelled', 'cancelled']);
+    expect(await statusOf(books)).toEqual(['active', 'active']);
+    expect(
+      await db
+        .selectFrom('payments')
+        .select('id')
+        .where('order_id', 'in', (eb) =>
+          eb.selectFrom('orders').select('id').where('buyer_id', '=', buyer.id),
+        )
+        .execute(),
+    ).toEqual([]);
+    // And the buyer can try again at once.
+    await expect(checkout(buyer, books)).resolves.toMatchObject({ totalMinor: quote.totalMinor });
   });
 
   it('a declined payment releases every book of every order of the payment', async () => {
@@ -419,6 +476,75 @@ describe('checkout of basket groups', () => {
       'paid',
     );
     expect(await statusOf([listingId])).toEqual(['sold']);
+  });
+});
+
+describe('an accepted bundle offer', () => {
+  it('is bought as one order: the books priced at the offer (apportioned), one parcel, every book reserved and sold', async () => {
+    const seller = await person('seller');
+    const buyer = await person('buyer');
+    await makeReturning(buyer.id);
+    const books = [await book(seller.id, 1000), await book(seller.id, 500, 'medium')];
+    await db.updateTable('listings').set({ status: 'reserved' }).where('id', 'in', books).execute();
+    const offerId = randomUUID();
+    await db
+      .insertInto('offers')
+      .values({
+        id: offerId,
+        thread_id: offerId,
+        listing_id: books[0] as string,
+        buyer_id: buyer.id,
+        seller_id: seller.id,
+        made_by: 'buyer',
+        amount_minor: 1001,
+        status: 'accepted',
+        expires_at: new Date(Date.now() + 86_400_000),
+        checkout_deadline: new Date(Date.now() + 86_400_000),
+      })
+      .execute();
+    await db
+      .insertInto('offer_items')
+      .values(books.map((listingId, i) => ({ offer_id: offerId, listing_id: listingId, position: i + 1 })))
+      .execute();
+
+    const q = await quote(db, buyer.id, { offerId });
+    // 1 small + 1 medium = 3 points: one medium parcel; protection on the offer's amount.
+    expect(q).toMatchObject({
+      itemMinor: 1001,
+      postageMinor: 399,
+      parcelSize: 'medium',
+      protectionMinor: 70 + 50,
+    });
+    expect(q.title).toMatch(/^2 books: Basket book \d+, Basket book \d+$/);
+    const started = await startCheckout(deps, buyer, { offerId, address });
+    expect(started.totalMinor).toBe(1001 + 399 + 120);
+    const items = await db
+      .selectFrom('order_items')
+      .selectAll()
+      .where('order_id', '=', started.orderId)
+      .orderBy('position')
+      .execute();
+    // 1001 over 1000 : 500 is 667.33 and 333.67: the extra penny to the larger remainder.
+    expect(items.map((item) => [item.listing_id, item.price_minor, item.protection_minor])).toEqual([
+      [books[0], 667, 80],
+      [books[1], 334, 40],
+    ]);
+    const order = await db
+      .selectFrom('orders')
+      .select(['checkout_payment_id', 'total_minor'])
+      .where('id', '=', started.orderId)
+      .executeTakeFirstOrThrow();
+    const ref = await providerRefOf(order.checkout_payment_id as string);
+    expect(await applyPaymentEvent(deps, 'test', await event(ref, 'success', order.total_minor))).toBe(
+      'paid',
+    );
+    expect(await statusOf(books)).toEqual(['sold', 'sold']);
+    const offer = await db
+      .selectFrom('offers')
+      .select('status')
+      .where('id', '=', offerId)
+      .executeTakeFirstOrThrow();
+    expect(offer.status).toBe('purchased');
   });
 });
 

@@ -15,9 +15,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   type AddressInput,
+  apportion,
   COMMERCIAL_DEFAULTS,
   formatPence,
   type PromoOutcome,
+  parcelPostage,
   percentOf,
   priceBreakdown,
   type Quote,
@@ -83,6 +85,14 @@ export async function welcomeEligible(db: Executor, buyerId: string): Promise<bo
   return !previous;
 }
 
+interface Book {
+  listingId: string;
+  title: string;
+  status: string;
+  priceMinor: number;
+  parcelSize: 'small' | 'medium' | 'large';
+}
+
 interface Purchasable {
   listingId: string;
   sellerId: string;
@@ -93,6 +103,11 @@ interface Purchasable {
   parcelSize: 'small' | 'medium' | 'large';
   offerId: string | null;
   offerAmountMinor: number | null;
+  /**
+   * Every book bought: the one listing, or an accepted bundle offer's books (its offer_items,
+   * decision 0043), first to last. One order, one parcel.
+   */
+  books: Book[];
 }
 
 async function purchasable(
@@ -120,15 +135,36 @@ async function purchasable(
   } else {
     listingId = source.listingId;
   }
-  const listing = await db
+  const bundle = offer
+    ? await db
+        .selectFrom('offer_items')
+        .select('listing_id')
+        .where('offer_id', '=', offer.id)
+        .orderBy('position')
+        .execute()
+    : [];
+  const ids = bundle.length > 0 ? bundle.map((row) => row.listing_id) : [listingId];
+  const rows = await db
     .selectFrom('listings as l')
     .innerJoin('books as b', 'b.id', 'l.book_id')
     .select(['l.id', 'l.seller_id', 'l.status', 'l.price_minor', 'l.parcel_size', 'l.charity_id', 'b.title'])
-    .where('l.id', '=', listingId)
-    .executeTakeFirst();
-  if (!listing) throw new AppError('NOT_FOUND', 'We could not find that book.');
+    .where('l.id', 'in', ids)
+    .execute();
+  const listing = rows.find((row) => row.id === ids[0]);
+  if (!listing || rows.length !== ids.length) throw new AppError('NOT_FOUND', 'We could not find that book.');
   if (listing.seller_id === buyerId) throw new AppError('BAD_INPUT', 'You cannot buy your own book.');
+  const books = ids.map((id) => {
+    const row = rows.find((candidate) => candidate.id === id) as (typeof rows)[number];
+    return {
+      listingId: row.id,
+      title: row.title,
+      status: row.status,
+      priceMinor: row.price_minor ?? 0,
+      parcelSize: (row.parcel_size ?? 'small') as Book['parcelSize'],
+    };
+  });
   return {
+    books,
     listingId: listing.id,
     sellerId: listing.seller_id,
     charitySale: listing.charity_id !== null,
@@ -139,6 +175,29 @@ async function purchasable(
     offerId: offer?.id ?? null,
     offerAmountMinor: offer?.amount_minor ?? null,
   };
+}
+
+/**
+ * An order's items: its one book, or a bundle offer's books with the offer's amount, the
+ * discount and the protection fee apportioned by the books' asking prices (decision 0043's
+ * remainder rule), every book at least 1p.
+ */
+function orderItems(orderId: string, item: Purchasable, priced: Quote) {
+  const weights = item.books.map((book) => Math.max(book.priceMinor, 1));
+  let prices = apportion(priced.itemMinor, weights);
+  if (prices.some((price) => price < 1)) {
+    prices = apportion(priced.itemMinor - weights.length, weights).map((price) => price + 1);
+  }
+  const discounts = apportion(priced.discountMinor, prices);
+  const protections = apportion(priced.protectionMinor, prices);
+  return item.books.map((book, index) => ({
+    order_id: orderId,
+    listing_id: book.listingId,
+    position: index + 1,
+    price_minor: prices[index] as number,
+    discount_minor: discounts[index] as number,
+    protection_minor: protections[index] as number,
+  }));
 }
 
 /**
@@ -219,9 +278,9 @@ async function assertOnSale(db: Executor, buyerId: string, item: Purchasable): P
     throw new AppError('CONFLICT', OWN_RESERVATION_MESSAGE);
   }
   // A book reserved for an accepted offer is on sale to that offer's buyer only.
-  const open = item.offerId
-    ? item.status === 'reserved' || item.status === 'active'
-    : item.status === 'active';
+  const open = item.books.every((book) =>
+    item.offerId ? book.status === 'reserved' || book.status === 'active' : book.status === 'active',
+  );
   if (!open) throw new AppError('CONFLICT', JUST_SOLD_MESSAGE);
 }
 
@@ -247,9 +306,14 @@ async function price(
 ): Promise<Priced> {
   const settings = await getCommercialSettings(db as Database);
   const itemMinor = item.offerAmountMinor ?? item.priceMinor;
+  // One parcel: a single book's postage is its size's rate; a bundle offer's books, the band.
+  const parcel = parcelPostage(
+    item.books.map((book) => book.parcelSize),
+    settings.postageMinor,
+  );
   const breakdown = priceBreakdown({
     itemMinor,
-    postageMinor: settings.postageMinor[item.parcelSize],
+    postageMinor: parcel.postageMinor,
     protection: settings.buyerProtection,
   });
   const welcome = await welcomeEligible(db, buyerId);
@@ -300,10 +364,13 @@ async function price(
   return {
     quote: {
       listingId: item.listingId,
-      title: item.title,
+      title:
+        item.books.length > 1
+          ? describePayment([{ reference: '', titles: item.books.map((b) => b.title) }]).title
+          : item.title,
       itemMinor,
       postageMinor: breakdown.postageMinor,
-      parcelSize: item.parcelSize,
+      parcelSize: parcel.parcelSize,
       protectionMinor: breakdown.protectionMinor,
       protectionVatMinor: breakdown.protectionVatMinor,
       discountMinor,
@@ -327,7 +394,14 @@ export async function quote(
 ): Promise<Quote> {
   let item = await purchasable(db, buyerId, source);
   // Their own run-out reservation is let go first: the book may be back on sale.
-  if (await lapseOwnOverdue(db, buyerId, item.listingId)) item = await purchasable(db, buyerId, source);
+  if (
+    await lapseOwnOverdue(
+      db,
+      buyerId,
+      item.books.map((book) => book.listingId),
+    )
+  )
+    item = await purchasable(db, buyerId, source);
   await assertOnSale(db, buyerId, item);
   return (await price(db, buyerId, item, promoCode)).quote;
 }
@@ -524,7 +598,11 @@ export async function startCheckout(
     if (continued) return continued;
   }
   // Their own run-out reservation of this book is let go first (outside the transaction below).
-  await lapseOwnOverdue(deps.db, buyer.id, (await purchasable(deps.db, buyer.id, input)).listingId);
+  await lapseOwnOverdue(
+    deps.db,
+    buyer.id,
+    (await purchasable(deps.db, buyer.id, input)).books.map((book) => book.listingId),
+  );
   const reservedUntil = new Date(Date.now() + COMMERCIAL_DEFAULTS.reservationMinutes * 60 * 1000);
   const order = await deps.db.transaction().execute(async (trx) => {
     // One checkout at a time per buyer, so WELCOME20 (or a promotion's per-buyer limit)
@@ -540,15 +618,31 @@ export async function startCheckout(
     // A code that stopped working since the quote is refused, not silently dropped: the buyer
     // would otherwise pay more than the page told them.
     if (promoRefusal) throw new AppError('PRECONDITION_FAILED', promoRefusal);
-    // The one conditional update that decides who gets the book.
-    const reserved = await trx
-      .updateTable('listings')
-      .set({ status: 'reserved' })
-      .where('id', '=', item.listingId)
-      .where('status', '=', item.offerId ? item.status : 'active')
-      .returning('id')
-      .executeTakeFirst();
-    if (!reserved) throw new AppError('CONFLICT', JUST_SOLD_MESSAGE);
+    if (item.books.length === 1) {
+      // The one conditional update that decides who gets the book.
+      const reserved = await trx
+        .updateTable('listings')
+        .set({ status: 'reserved' })
+        .where('id', '=', item.listingId)
+        .where('status', '=', item.offerId ? item.status : 'active')
+        .returning('id')
+        .executeTakeFirst();
+      if (!reserved) throw new AppError('CONFLICT', JUST_SOLD_MESSAGE);
+    } else {
+      // A bundle offer's books: all or none, locked in listing-id order (no deadlock).
+      const ids = item.books.map((book) => book.listingId).sort();
+      const locked = await trx
+        .selectFrom('listings')
+        .select(['id', 'status'])
+        .where('id', 'in', ids)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+      if (locked.some((row) => row.status !== 'reserved' && row.status !== 'active')) {
+        throw new AppError('CONFLICT', JUST_SOLD_MESSAGE);
+      }
+      await trx.updateTable('listings').set({ status: 'reserved' }).where('id', 'in', ids).execute();
+    }
     const created = await trx
       .insertInto('orders')
       .values({
@@ -574,14 +668,7 @@ export async function startCheckout(
       .executeTakeFirstOrThrow();
     await trx
       .insertInto('order_items')
-      .values({
-        order_id: created.id,
-        listing_id: item.listingId,
-        position: 1,
-        price_minor: priced.itemMinor,
-        discount_minor: priced.discountMinor,
-        protection_minor: priced.protectionMinor,
-      })
+      .values(orderItems(created.id, item, priced))
       .execute();
     await recordEvent(trx, created.id, null, 'pending_payment', { id: buyer.id, kind: 'buyer' });
     await attempt?.checkpoint(trx, { orderId: created.id });
