@@ -59,8 +59,22 @@ describe("a seller's bundle tiers", () => {
 
   it.each([
     ['four tiers', [2, 3, 4, 5].map((minBooks, i) => ({ minBooks, percent: 5 + i })), 'Set at most 3 tiers'],
-    ['books not rising', [{ minBooks: 3, percent: 5 }, { minBooks: 3, percent: 10 }], 'more books than the one before'],
-    ['percent not rising', [{ minBooks: 2, percent: 10 }, { minBooks: 3, percent: 10 }], 'bigger discount'],
+    [
+      'books not rising',
+      [
+        { minBooks: 3, percent: 5 },
+        { minBooks: 3, percent: 10 },
+      ],
+      'more books than the one before',
+    ],
+    [
+      'percent not rising',
+      [
+        { minBooks: 2, percent: 10 },
+        { minBooks: 3, percent: 10 },
+      ],
+      'bigger discount',
+    ],
     ['one book', [{ minBooks: 1, percent: 5 }], 'starts at 2 books'],
     ['21 books', [{ minBooks: 21, percent: 5 }], 'at most'],
     ['0%', [{ minBooks: 2, percent: 0 }], 'at least 1%'],
@@ -78,7 +92,8 @@ describe("a seller's bundle tiers", () => {
   it('needs a session', async () => {
     expect((await refusal(api(t.app).account.member.bundleTiers.get.query())).status).toBe(401);
     expect(
-      (await refusal(api(t.app, { headers: WEB }).account.member.bundleTiers.set.mutate({ tiers: [] }))).status,
+      (await refusal(api(t.app, { headers: WEB }).account.member.bundleTiers.set.mutate({ tiers: [] })))
+        .status,
     ).toBe(401);
   });
 
@@ -111,7 +126,9 @@ describe("a charity shop's bundle tiers", () => {
     expect(await api(t.app, owner.accessToken).charities.bundleTiers.set.mutate({ tiers: set })).toEqual({
       tiers: set,
     });
-    expect(await api(t.app, teamMember.accessToken).charities.bundleTiers.get.query()).toEqual({ tiers: set });
+    expect(await api(t.app, teamMember.accessToken).charities.bundleTiers.get.query()).toEqual({
+      tiers: set,
+    });
     const row = await db
       .selectFrom('bundle_tiers')
       .select(['charity_id', 'seller_id'])

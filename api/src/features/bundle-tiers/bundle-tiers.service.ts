@@ -43,7 +43,11 @@ export async function getTiers(db: Database, owner: TierOwner): Promise<BundleTi
 }
 
 /** Replaces the owner's tiers ([] turns bundle discounts off). */
-export async function setTiers(db: Database, owner: TierOwner, tiers: BundleTier[]): Promise<BundleTiersView> {
+export async function setTiers(
+  db: Database,
+  owner: TierOwner,
+  tiers: BundleTier[],
+): Promise<BundleTiersView> {
   // The door validated them; checked again so no caller can write a set the rules refuse.
   const parsed = bundleTiersSchema.safeParse(tiers);
   if (!parsed.success) {

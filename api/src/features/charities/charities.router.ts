@@ -6,8 +6,8 @@
  */
 import {
   bulkImportReportSchema,
-  bundleTiersSchema,
   bulkImportSchema,
+  bundleTiersSchema,
   CHARITY_STATUSES,
   charityApplicationSchema,
   charityDashboardSchema,
@@ -33,13 +33,17 @@ import {
 import { z } from 'zod';
 import { authedProcedure, type Context, cachedPublicProcedure, router, staffProcedure } from '../../trpc.ts';
 import {
+  bundleTiersViewSchema,
+  getCharityTiers,
+  setCharityTiers,
+} from '../bundle-tiers/bundle-tiers.service.ts';
+import {
   correctionsCsv,
   importReport,
   importStatus,
   REPORT_FILTERS,
   recentImports,
 } from './bulk-import.service.ts';
-import { bundleTiersViewSchema, getCharityTiers, setCharityTiers } from '../bundle-tiers/bundle-tiers.service.ts';
 import { charityBySlug, charityDirectory, featuredCharities } from './charities.service.ts';
 import {
   acceptInvitation,

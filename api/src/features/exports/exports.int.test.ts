@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
+import { paidBasketOrder } from '../../testing/basket-orders.ts';
 import { paidOrder } from '../../testing/orders.ts';
 import { refundOrder } from '../staff-orders/staff-orders.service.ts';
 
@@ -170,6 +171,7 @@ describe('exports', () => {
     expect(columns).toEqual([
       'day',
       'orders_paid',
+      'books_paid',
       'buyer_protection_charged_gbp',
       'buyer_protection_refunded_gbp',
       'buyer_protection_net_gbp',
@@ -221,5 +223,55 @@ describe('exports', () => {
       .where('request_id', '=', String(response.headers['x-request-id']))
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ action: 'export.listings', actor_email: 'admin@exports.test' });
+  });
+
+  it('an order of several books: one orders row listing them, one order_items row per book', async () => {
+    const basket = await paidBasketOrder(
+      t,
+      [
+        { price: 349, title: 'Export basket one' },
+        { price: 549, title: 'Export basket two' },
+        { price: 550, title: 'Export basket three' },
+      ],
+      { tiers: [[3, 10]] },
+    );
+    const [header, ...rows] = parse(
+      (await download('orders.csv', `from=${today}&to=${today}`, moderator.accessToken)).text,
+    );
+    const mine = rows
+      .map((row) => Object.fromEntries(header!.map((name, index) => [name, row[index]])))
+      .filter((row) => row.reference === basket.reference);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({
+      title: 'Export basket one; Export basket two; Export basket three',
+      books: '3',
+      item_price_gbp: '14.48',
+      bundle_discount_gbp: '1.45',
+      total_gbp: (basket.totalMinor / 100).toFixed(2),
+    });
+    const itemsCsv = await download('order_items.csv', `from=${today}&to=${today}`, moderator.accessToken);
+    expect(itemsCsv.status, itemsCsv.text).toBe(200);
+    const [itemHeader, ...itemRows] = parse(itemsCsv.text);
+    const items = itemRows
+      .map((row) => Object.fromEntries(itemHeader!.map((name, index) => [name, row[index]])))
+      .filter((row) => row.order_reference === basket.reference)
+      .sort((a, b) => Number(a.position) - Number(b.position));
+    expect(items.map((row) => [row.position, row.title, row.price_gbp])).toEqual([
+      ['1', 'Export basket one', '3.49'],
+      ['2', 'Export basket two', '5.49'],
+      ['3', 'Export basket three', '5.50'],
+    ]);
+    // The books' paid shares add up to the order's total less its postage.
+    const placed = await db
+      .selectFrom('orders')
+      .selectAll()
+      .where('id', '=', basket.orderId)
+      .executeTakeFirstOrThrow();
+    const paidPence = items.reduce((sum, row) => sum + Math.round(Number(row.paid_gbp) * 100), 0);
+    expect(paidPence).toBe(placed.total_minor - placed.postage_minor);
+    // The one-book order of this suite is one row each way, as before.
+    expect(itemRows.some((row) => row[itemHeader!.indexOf('order_reference')] === order.reference)).toBe(
+      true,
+    );
   });
 });

@@ -34,7 +34,10 @@ export async function registerExportRoutes(app: FastifyInstance, options: { db: 
     async (request, reply) => {
       const kind = EXPORT_KINDS.find((candidate) => request.params.file === `${candidate}.csv`);
       if (!kind) {
-        throw new AppError('NOT_FOUND', 'Choose orders.csv, payouts.csv, listings.csv or revenue.csv.');
+        throw new AppError(
+          'NOT_FOUND',
+          'Choose orders.csv, order_items.csv, payouts.csv, listings.csv or revenue.csv.',
+        );
       }
       const parsed = querySchema.safeParse(request.query);
       if (!parsed.success) {

@@ -3,7 +3,12 @@
  * days in Europe/London time (both ends included). Rows are read in pages of 500 by keyset and
  * streamed out, so an export of any size never sits in memory whole.
  *
- * orders    paid in the period (unpaid attempts are not orders yet)
+ * orders    paid in the period (unpaid attempts are not orders yet): ONE ROW PER ORDER, its books
+ *           listed in `title` (first first, separated by "; ") and counted in `books`; the money
+ *           columns are the order's (item_price is the books' subtotal, less bundle_discount)
+ * order_items  the books of the orders paid in the period: ONE ROW PER BOOK (issue 23), with
+ *           its price and its apportioned shares of the bundle discount, the discount and buyer
+ *           protection, what was paid for it (postage aside) and what has been refunded of it
  * payouts   created in the period (held when the order was paid; released or cancelled since)
  * listings  published in the period
  * revenue   one row per day of the period, then `total`: the figures of /admin/revenue, from
@@ -15,7 +20,7 @@ import type { Database } from '../../db/index.ts';
 import { type CsvCell, csvStream, pounds } from '../../http/csv.ts';
 import { revenueByDay } from '../revenue/revenue.service.ts';
 
-export const EXPORT_KINDS = ['orders', 'payouts', 'listings', 'revenue'] as const;
+export const EXPORT_KINDS = ['orders', 'order_items', 'payouts', 'listings', 'revenue'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 export interface ExportPeriod {
@@ -39,16 +44,34 @@ const COLUMNS: Record<ExportKind, string[]> = {
     'status',
     'paid_at',
     'title',
+    'books',
     'buyer_email',
     'seller_email',
     'charity_sale',
     'item_price_gbp',
+    'bundle_discount_gbp',
     'postage_gbp',
     'buyer_protection_gbp',
     'buyer_protection_vat_gbp',
     'discount_gbp',
     'discount_code',
     'total_gbp',
+    'refunded_gbp',
+  ],
+  order_items: [
+    'order_reference',
+    'status',
+    'paid_at',
+    'position',
+    'title',
+    'isbn13',
+    'seller_email',
+    'charity_sale',
+    'price_gbp',
+    'bundle_discount_gbp',
+    'discount_gbp',
+    'buyer_protection_gbp',
+    'paid_gbp',
     'refunded_gbp',
   ],
   payouts: [
@@ -75,6 +98,7 @@ const COLUMNS: Record<ExportKind, string[]> = {
   revenue: [
     'day',
     'orders_paid',
+    'books_paid',
     'buyer_protection_charged_gbp',
     'buyer_protection_refunded_gbp',
     'buyer_protection_net_gbp',
@@ -104,8 +128,6 @@ function orderRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
     for await (const row of pages((after) => {
       let query = db
         .selectFrom('orders as o')
-        .innerJoin('listings as l', 'l.id', 'o.listing_id')
-        .innerJoin('books as b', 'b.id', 'l.book_id')
         .leftJoin('auth.users as bu', 'bu.id', 'o.buyer_id')
         .leftJoin('auth.users as su', 'su.id', 'o.seller_id')
         .select([
@@ -113,11 +135,15 @@ function orderRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
           'o.reference',
           'o.status',
           'o.paid_at',
-          'b.title',
+          sql<string[]>`array(
+            select b.title from public.order_items i
+            join public.listings l on l.id = i.listing_id join public.books b on b.id = l.book_id
+            where i.order_id = o.id order by i.position)`.as('titles'),
           'bu.email as buyer_email',
           'su.email as seller_email',
           'o.charity_sale',
           'o.item_price_minor',
+          'o.bundle_discount_minor',
           'o.postage_minor',
           'o.buyer_protection_minor',
           'o.buyer_protection_vat_minor',
@@ -137,17 +163,71 @@ function orderRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
         reference: row.reference,
         status: row.status,
         paid_at: row.paid_at,
-        title: row.title,
+        title: row.titles.join('; '),
+        books: row.titles.length,
         buyer_email: row.buyer_email ?? '',
         seller_email: row.seller_email ?? '',
         charity_sale: row.charity_sale ? 'yes' : 'no',
         item_price_gbp: pounds(row.item_price_minor),
+        bundle_discount_gbp: pounds(row.bundle_discount_minor),
         postage_gbp: pounds(row.postage_minor),
         buyer_protection_gbp: pounds(row.buyer_protection_minor),
         buyer_protection_vat_gbp: pounds(row.buyer_protection_vat_minor),
         discount_gbp: pounds(row.discount_minor),
         discount_code: row.discount_code ?? '',
         total_gbp: pounds(row.total_minor),
+        refunded_gbp: pounds(row.refunded_minor),
+      };
+    }
+  })();
+}
+
+function orderItemRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
+  return (async function* () {
+    for await (const row of pages((after) => {
+      let query = db
+        .selectFrom('order_items as i')
+        .innerJoin('orders as o', 'o.id', 'i.order_id')
+        .innerJoin('listings as l', 'l.id', 'i.listing_id')
+        .innerJoin('books as b', 'b.id', 'l.book_id')
+        .leftJoin('auth.users as su', 'su.id', 'o.seller_id')
+        .select([
+          'i.id',
+          'o.reference',
+          'o.status',
+          'o.paid_at',
+          'i.position',
+          'b.title',
+          'b.isbn13',
+          'su.email as seller_email',
+          'o.charity_sale',
+          'i.price_minor',
+          'i.bundle_discount_minor',
+          'i.discount_minor',
+          'i.protection_minor',
+          'i.refunded_minor',
+        ])
+        .where('o.paid_at', '>=', start(period))
+        .where('o.paid_at', '<', end(period));
+      if (after) query = query.where('i.id', '>', after);
+      return query.orderBy('i.id').limit(PAGE).execute();
+    })) {
+      yield {
+        order_reference: row.reference,
+        status: row.status,
+        paid_at: row.paid_at,
+        position: row.position,
+        title: row.title,
+        isbn13: row.isbn13 ?? '',
+        seller_email: row.seller_email ?? '',
+        charity_sale: row.charity_sale ? 'yes' : 'no',
+        price_gbp: pounds(row.price_minor),
+        bundle_discount_gbp: pounds(row.bundle_discount_minor),
+        discount_gbp: pounds(row.discount_minor),
+        buyer_protection_gbp: pounds(row.protection_minor),
+        paid_gbp: pounds(
+          row.price_minor - row.bundle_discount_minor - row.discount_minor + row.protection_minor,
+        ),
         refunded_gbp: pounds(row.refunded_minor),
       };
     }
@@ -237,6 +317,7 @@ function revenueRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
       yield {
         day: row.key,
         orders_paid: row.ordersPaid,
+        books_paid: row.booksPaid,
         buyer_protection_charged_gbp: pounds(row.protectionChargedMinor),
         buyer_protection_refunded_gbp: pounds(row.protectionRefundedMinor),
         buyer_protection_net_gbp: pounds(row.protectionNetMinor),
@@ -253,6 +334,7 @@ function revenueRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
 
 const ROWS: Record<ExportKind, (db: Database, period: ExportPeriod) => AsyncGenerator<Row>> = {
   orders: orderRows,
+  order_items: orderItemRows,
   payouts: payoutRows,
   listings: listingRows,
   revenue: revenueRows,

@@ -42,7 +42,10 @@ export const offersRouter = router({
         listingIds: z
           .array(z.string().uuid('Unknown book'))
           .min(2, 'A bundle offer is for two books or more')
-          .max(BASKET_LIMITS.maxGroupItems, `A bundle offer is for at most ${BASKET_LIMITS.maxGroupItems} books`),
+          .max(
+            BASKET_LIMITS.maxGroupItems,
+            `A bundle offer is for at most ${BASKET_LIMITS.maxGroupItems} books`,
+          ),
         amountMinor: offerAmountSchema,
         message: offerMessageSchema,
       }),

@@ -185,6 +185,9 @@ export async function makeOffer(
   try {
     // The offer and the seller's email: all or nothing.
     await deps.db.transaction().execute(async (trx) => {
+      // The book may be in an open bundle offer of this buyer's (the unique index sees only a
+      // bundle's first book).
+      await refuseOpenOffer(trx, buyerId, [listing.id]);
       await trx
         .insertInto('offers')
         .values({
@@ -280,25 +283,7 @@ export async function makeBundleOffer(
   try {
     await deps.db.transaction().execute(async (trx) => {
       // One open offer per buyer and book, whether for the book alone or in a bundle.
-      const open = await trx
-        .selectFrom('offers as o')
-        .select('o.id')
-        .where('o.buyer_id', '=', buyerId)
-        .where('o.status', 'in', ['pending', 'accepted'])
-        .where((eb) =>
-          eb.or([
-            eb('o.listing_id', 'in', ids),
-            eb.exists(
-              eb
-                .selectFrom('offer_items as i')
-                .select('i.offer_id')
-                .whereRef('i.offer_id', '=', 'o.id')
-                .where('i.listing_id', 'in', ids),
-            ),
-          ]),
-        )
-        .executeTakeFirst();
-      if (open) throw Object.assign(new Error('open offer'), { code: '23505' });
+      await refuseOpenOffer(trx, buyerId, ids);
       await trx
         .insertInto('offers')
         .values({
@@ -339,6 +324,29 @@ export async function makeBundleOffer(
     throw error;
   }
   return { offerId: id };
+}
+
+/** Refuses (as the unique index would) when the buyer has an open offer on any of these books. */
+async function refuseOpenOffer(trx: Trx, buyerId: string, ids: readonly string[]): Promise<void> {
+  const open = await trx
+    .selectFrom('offers as o')
+    .select('o.id')
+    .where('o.buyer_id', '=', buyerId)
+    .where('o.status', 'in', ['pending', 'accepted'])
+    .where((eb) =>
+      eb.or([
+        eb('o.listing_id', 'in', ids),
+        eb.exists(
+          eb
+            .selectFrom('offer_items as i')
+            .select('i.offer_id')
+            .whereRef('i.offer_id', '=', 'o.id')
+            .where('i.listing_id', 'in', ids),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+  if (open) throw Object.assign(new Error('open offer'), { code: '23505' });
 }
 
 /** Names a round's books (a bundle offer's every round carries them). */

@@ -28,13 +28,14 @@
  * everything left or a part by amount is spread over the books by `apportion` on what each has
  * left, capped at it (what is left over is postage).
  */
+
+import { apportion } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
 import type { Actor } from '../orders/order-machine.ts';
-import { apportion } from '@reshelf/contracts';
 
 type Trx = Transaction<DB>;
 
@@ -183,7 +184,9 @@ interface ItemForRefund {
 
 /** What the book cost the buyer, postage aside (with or without its protection share). */
 function paidFor(item: ItemForRefund, goods: boolean): number {
-  return item.price_minor - item.bundle_discount_minor - item.discount_minor + (goods ? 0 : item.protection_minor);
+  return (
+    item.price_minor - item.bundle_discount_minor - item.discount_minor + (goods ? 0 : item.protection_minor)
+  );
 }
 
 /** What is still to come back for the book. */
@@ -405,7 +408,9 @@ function refundOfItems(
     return {
       item,
       amountMinor,
-      protectionMinor: goods ? 0 : Math.min(amountMinor, Math.max(0, item.protection_minor - item.protection_back)),
+      protectionMinor: goods
+        ? 0
+        : Math.min(amountMinor, Math.max(0, item.protection_minor - item.protection_back)),
       discountMinor: Math.max(0, item.discount_minor - item.discount_back),
     };
   });

@@ -35,6 +35,7 @@ type Row = {
   startsAt: string;
   endsAt: string;
   ordersPaid: number;
+  booksPaid: number;
   protectionChargedMinor: number;
   protectionNetMinor: number;
   protectionRefundedMinor: number;
@@ -232,6 +233,7 @@ describe('discounts Reshelf funds', () => {
       expect(csv.get('total'), period).toEqual({
         day: 'total',
         orders_paid: String(row.ordersPaid),
+        books_paid: String(row.booksPaid),
         buyer_protection_charged_gbp: pounds(row.protectionChargedMinor),
         buyer_protection_refunded_gbp: pounds(row.protectionRefundedMinor),
         buyer_protection_net_gbp: pounds(row.protectionNetMinor),

@@ -17,6 +17,8 @@ export const revenueRouter = router({
           startsAt: z.string(),
           endsAt: z.string(),
           ordersPaid: z.number(),
+          /** The books in those orders (an order holds one or more). */
+          booksPaid: z.number(),
           protectionChargedMinor: z.number(),
           protectionRefundedMinor: z.number(),
           protectionNetMinor: z.number(),

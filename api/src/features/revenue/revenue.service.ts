@@ -14,14 +14,21 @@
  *   paid in the period. Reshelf funds them: the seller's payout is the full item price and
  *   postage (`applyPaymentEvent` in checkout), the buyer pays that less the discount, and the
  *   difference comes out of the buyer-protection fee Reshelf keeps;
- * - discounts returned: the discounts of orders whose money all went back in the period (status
- *   refunded or cancelled after payment, dated by their last refund): the seller's payout was
- *   cancelled or taken back in full, so Reshelf paid nothing towards that discount. A partial
- *   refund comes out of the seller's payout (decision 0022) and leaves the discount funded;
+ * - discounts returned: the discount taken back by refunds made in the period
+ *   (`refunds.discount_minor`): a refund of everything left takes back what is left of the
+ *   order's discount (the seller's payout was cancelled or taken back in full, so Reshelf paid
+ *   nothing towards it), a refund of some books their apportioned shares of it (issue 23: the
+ *   seller gives back what they were paid for those books, the buyer gets what they paid). A
+ *   partial refund by amount comes out of the seller's payout (decision 0022) and leaves the
+ *   discount funded. (Until issue 23 this was "the discounts of orders refunded or cancelled
+ *   after payment, dated by their last refund"; the migration moved each such discount onto that
+ *   last refund, so the figures are unchanged for them.)
  * - discounts funded = given − returned;
  * - net = protection charged − protection refunded − discounts funded;
  * - postage: what buyers paid for postage on orders paid in the period (passed on to sellers
- *   with their payout, so not income); refunds: every refund made in the period, in full.
+ *   with their payout, so not income); refunds: every refund made in the period, in full;
+ * - books paid: the books (order items) of the orders paid in the period (issue 23: an order
+ *   holds one or more books, so orders paid and books paid differ).
  *
  * One query (`revenueFor`) works out every figure for any list of periods, so the page and the
  * CSV cannot disagree. Decision 0027 has the reasoning.
@@ -34,6 +41,7 @@ export interface RevenueFigures {
   startsAt: string;
   endsAt: string;
   ordersPaid: number;
+  booksPaid: number;
   protectionChargedMinor: number;
   protectionRefundedMinor: number;
   protectionNetMinor: number;
@@ -69,6 +77,7 @@ export async function revenueFor<K extends string>(
     starts_at: Date;
     ends_at: Date;
     orders_paid: number;
+    books_paid: number;
     protection_charged: number;
     protection_refunded: number;
     discounts_given: number;
@@ -83,7 +92,8 @@ export async function revenueFor<K extends string>(
     ),
     span as (select min(starts_at) as starts_at, max(ends_at) as ends_at from periods),
     paid as materialized (
-      select o.paid_at, o.buyer_protection_minor, o.postage_minor, o.discount_minor
+      select o.paid_at, o.buyer_protection_minor, o.postage_minor, o.discount_minor,
+             (select count(*) from public.order_items i where i.order_id = o.id)::int as books
       from public.orders o, span
       where o.paid_at >= span.starts_at and o.paid_at < span.ends_at
     ),
@@ -93,18 +103,17 @@ export async function revenueFor<K extends string>(
       where r.created_at >= span.starts_at and r.created_at < span.ends_at
     ),
     returned as materialized (
-      select o.discount_minor, max(r.created_at) as returned_at
-      from public.orders o
-      join public.refunds r on r.order_id = o.id
-      where o.status in ('refunded', 'cancelled') and o.paid_at is not null and o.discount_minor > 0
-      group by o.id, o.discount_minor
+      select r.discount_minor, r.created_at as returned_at
+      from public.refunds r, span
+      where r.discount_minor > 0 and r.created_at >= span.starts_at and r.created_at < span.ends_at
     )
     select p.key, p.starts_at, p.ends_at,
-           x.orders_paid, x.protection_charged, x.postage, x.discounts_given,
+           x.orders_paid, x.books_paid, x.protection_charged, x.postage, x.discounts_given,
            y.protection_refunded, y.refunds, z.discounts_returned
     from periods p
     cross join lateral (
       select count(*)::int as orders_paid,
+             coalesce(sum(books), 0)::int as books_paid,
              coalesce(sum(buyer_protection_minor), 0)::int as protection_charged,
              coalesce(sum(postage_minor), 0)::int as postage,
              coalesce(sum(discount_minor), 0)::int as discounts_given
@@ -128,6 +137,7 @@ export async function revenueFor<K extends string>(
       startsAt: row.starts_at.toISOString(),
       endsAt: row.ends_at.toISOString(),
       ordersPaid: row.orders_paid,
+      booksPaid: row.books_paid,
       protectionChargedMinor: row.protection_charged,
       protectionRefundedMinor: row.protection_refunded,
       protectionNetMinor,
