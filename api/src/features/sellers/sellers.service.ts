@@ -71,29 +71,3 @@ export async function sellerById(db: Database, sellerId: string): Promise<Seller
     );
   return toSeller(row);
 }
-
-/**
- * A seller's or a charity shop's bundle discount tiers, as buyers see them on the seller's page
- * ("Buy more from this seller and save"): fewest books first, [] when off. An unknown shop is
- * NOT_FOUND; a seller without tiers (or unknown) simply has none.
- */
-export async function publicBundleTiers(
-  db: Database,
-  owner: { sellerId: string } | { charitySlug: string },
-): Promise<{ tiers: { minBooks: number; percent: number }[] }> {
-  let query = db.selectFrom('bundle_tiers as t').select(['t.min_books', 't.percent']).orderBy('t.min_books');
-  if ('sellerId' in owner) {
-    query = query.where('t.seller_id', '=', owner.sellerId);
-  } else {
-    const charity = await db
-      .selectFrom('charities')
-      .select('id')
-      .where('slug', '=', owner.charitySlug)
-      .where('status', '=', 'approved')
-      .executeTakeFirst();
-    if (!charity) throw new AppError('NOT_FOUND', 'We could not find that charity.');
-    query = query.where('t.charity_id', '=', charity.id);
-  }
-  const rows = await query.execute();
-  return { tiers: rows.map((row) => ({ minBooks: row.min_books, percent: row.percent })) };
-}

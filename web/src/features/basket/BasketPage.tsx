@@ -467,8 +467,22 @@ function VisitorBasket() {
   const entries = useVisitorBasket();
   const location = useLocation();
   const { removeListing } = useRemoveFromBasket();
+  // Each seller's tiers (one small public query each), so the estimate has their bundle discount.
+  const owners = groupVisitorBasket(entries);
+  const tiers = trpc.useQueries((t) =>
+    owners.map((group) =>
+      t.basket.public.tiers(
+        group.charitySlug ? { charitySlug: group.charitySlug } : { sellerId: group.sellerId },
+      ),
+    ),
+  );
+  const groups = groupVisitorBasket(entries, (owner) => {
+    const index = owners.findIndex(
+      (group) => group.sellerId === owner.sellerId && group.charitySlug === owner.charitySlug,
+    );
+    return tiers[index]?.data ?? [];
+  });
   if (entries.length === 0) return <EmptyBasket />;
-  const groups = groupVisitorBasket(entries);
   const total = groups.reduce((sum, group) => sum + group.estimate.totalMinor, 0);
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] lg:items-start">
@@ -484,14 +498,14 @@ function VisitorBasket() {
       >
         <h2 className="text-lg font-semibold">Order summary</h2>
         <dl className="flex justify-between gap-4 text-base font-semibold">
-          <dt>Total before any discount</dt>
+          <dt>Total before any code</dt>
           <dd className="tabular-nums" data-testid="basket-total">
             {formatPence(total)}
           </dd>
         </dl>
         <p className="text-sm text-ink-soft">
-          Sign in to check out. Your basket comes with you, and any bundle discount from the sellers and
-          WELCOME20 on your first order are taken off then.
+          Sign in to check out. Your basket comes with you, and WELCOME20 on your first order or a promo code
+          is taken off then.
         </p>
         <Button asChild variant="cta" size="lg">
           <Link to={loginPath(pathOf(location))}>Sign in to check out</Link>
@@ -515,7 +529,7 @@ function VisitorGroupCard({
       sellerHref={null}
       charity={group.charity}
       count={group.entries.length}
-      tiers=""
+      tiers={tiersText(group.tiers)}
       groupKey={group.key}
     >
       <ul className="mt-2 divide-y divide-line">

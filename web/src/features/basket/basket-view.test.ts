@@ -44,6 +44,7 @@ describe('a visitor’s basket', () => {
     sellerId,
     sellerName: charityName ?? 'Sam’s Shelf',
     charityName,
+    charitySlug: charityName ? 'hospice-books' : null,
     addedAt: '2026-11-24T10:00:00.000Z',
   });
   const sam = '00000000-0000-4000-8000-00000000000a';
@@ -60,5 +61,17 @@ describe('a visitor’s basket', () => {
     expect(two?.estimate.postageMinor).toBe(COMMERCIAL_DEFAULTS.postageMinor.medium);
     expect(one?.estimate.postageMinor).toBe(COMMERCIAL_DEFAULTS.postageMinor.small);
     expect(two?.estimate.bundleDiscountMinor).toBe(0);
+  });
+
+  it('takes off the seller’s bundle discount when their tiers are known', () => {
+    const groups = groupVisitorBasket(
+      [book(1, sam), book(2, sam), book(3, hospice, 'Hospice Books')],
+      (owner) =>
+        owner.charitySlug === null ? [{ minBooks: 2, percent: 10 }] : [{ minBooks: 3, percent: 20 }],
+    );
+    expect(groups.map((group) => [group.sellerName, group.estimate.bundleDiscountMinor])).toEqual([
+      ['Sam’s Shelf', 100],
+      ['Hospice Books', 0],
+    ]);
   });
 });

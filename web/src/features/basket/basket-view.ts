@@ -48,15 +48,25 @@ export function sellerPagePath(group: { sellerId: string; charity: { slug: strin
 
 export interface VisitorGroup {
   key: string;
+  sellerId: string;
   sellerName: string;
+  /** The charity's shop, for a charity's books. */
+  charitySlug: string | null;
   charity: boolean;
   entries: VisitorBasketEntry[];
-  /** Priced without the seller's bundle discount or a code: both are known once signed in. */
+  tiers: readonly BundleTier[];
+  /** Priced with the seller's tiers (when given) but no code: WELCOME20 or a promo comes once signed in. */
   estimate: GroupPrice;
 }
 
-/** A visitor's books grouped by seller (one parcel each), in the order the sellers were first added. */
-export function groupVisitorBasket(entries: readonly VisitorBasketEntry[]): VisitorGroup[] {
+/**
+ * A visitor's books grouped by seller (one parcel each), in the order the sellers were first
+ * added, each priced with its seller's bundle tiers when `tiersOf` knows them.
+ */
+export function groupVisitorBasket(
+  entries: readonly VisitorBasketEntry[],
+  tiersOf: (owner: { sellerId: string; charitySlug: string | null }) => readonly BundleTier[] = () => [],
+): VisitorGroup[] {
   const groups = new Map<string, VisitorBasketEntry[]>();
   for (const entry of entries) {
     const key = `${entry.sellerId}:${entry.charityName ?? ''}`;
@@ -64,8 +74,12 @@ export function groupVisitorBasket(entries: readonly VisitorBasketEntry[]): Visi
   }
   return [...groups.entries()].map(([key, books]) => {
     const first = books[0] as VisitorBasketEntry;
+    const owner = { sellerId: first.sellerId, charitySlug: first.charitySlug };
+    const tiers = tiersOf(owner);
     return {
       key,
+      ...owner,
+      tiers,
       sellerName: first.sellerName,
       charity: first.charityName !== null,
       entries: books,
@@ -74,6 +88,7 @@ export function groupVisitorBasket(entries: readonly VisitorBasketEntry[]): Visi
           priceMinor: Math.max(1, book.priceMinor),
           parcelSize: book.parcelSize,
         })),
+        tiers,
       }),
     };
   });

@@ -44,6 +44,7 @@ export function visitorEntry(listing: ListingDetail): VisitorBasketEntry {
     sellerId: listing.seller.id,
     sellerName: listing.charity?.name ?? listing.seller.displayName,
     charityName: listing.charity?.name ?? null,
+    charitySlug: listing.charity?.slug ?? null,
     addedAt: new Date().toISOString(),
   };
 }

@@ -37,6 +37,7 @@ function entry(n: number, sellerId = '00000000-0000-4000-8000-000000000001'): Vi
     sellerId,
     sellerName: 'Sam’s Shelf',
     charityName: null,
+    charitySlug: null,
     addedAt: '2026-11-24T10:00:00.000Z',
   };
 }

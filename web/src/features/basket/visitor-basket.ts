@@ -27,6 +27,8 @@ export const visitorBasketEntrySchema = z.object({
   sellerId: z.uuid(),
   sellerName: z.string(),
   charityName: z.string().nullable(),
+  /** The charity's shop, whose bundle tiers apply to its books (absent in baskets kept before it). */
+  charitySlug: z.string().nullable().default(null),
   addedAt: z.string(),
 });
 export type VisitorBasketEntry = z.infer<typeof visitorBasketEntrySchema>;

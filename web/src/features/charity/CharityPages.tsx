@@ -291,7 +291,7 @@ export function CharityProfilePage() {
     { retry: (count, error) => !isNotFound(error) && count < 1 },
   );
   const data = charity.data;
-  const tiers = trpc.sellers.bundleTiers.useQuery({ charitySlug: slug }, { enabled: Boolean(data) });
+  const tiers = trpc.basket.public.tiers.useQuery({ charitySlug: slug }, { enabled: Boolean(data) });
   usePageMeta(
     data ? `${data.name}: books for sale` : charity.isError ? 'Charity not found' : 'Charity',
     data
@@ -344,7 +344,7 @@ export function CharityProfilePage() {
             {data && tiers.data ? (
               <BuyMoreFromSeller
                 name={data.name}
-                tiers={tiers.data.tiers}
+                tiers={tiers.data}
                 activeListings={data.activeListings}
               />
             ) : null}

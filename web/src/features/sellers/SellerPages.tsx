@@ -98,7 +98,7 @@ export function SellerPage() {
     { sellerId },
     { enabled: valid, retry: (count, error) => !isNotFound(error) && count < 1 },
   );
-  const tiers = trpc.sellers.bundleTiers.useQuery({ sellerId }, { enabled: valid });
+  const tiers = trpc.basket.public.tiers.useQuery({ sellerId }, { enabled: valid });
   usePageMeta(
     seller.data ? `${seller.data.displayName}: books for sale` : 'Seller',
     seller.data
@@ -144,7 +144,7 @@ export function SellerPage() {
         {data && tiers.data ? (
           <BuyMoreFromSeller
             name={data.displayName}
-            tiers={tiers.data.tiers}
+            tiers={tiers.data}
             activeListings={data.activeListings}
           />
         ) : null}
