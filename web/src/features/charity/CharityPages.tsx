@@ -342,11 +342,7 @@ export function CharityProfilePage() {
         ) : (
           <>
             {data && tiers.data ? (
-              <BuyMoreFromSeller
-                name={data.name}
-                tiers={tiers.data}
-                activeListings={data.activeListings}
-              />
+              <BuyMoreFromSeller name={data.name} tiers={tiers.data} activeListings={data.activeListings} />
             ) : null}
             <ListingsBrowser
               fixed={{ charity: slug }}
