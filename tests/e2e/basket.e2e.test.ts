@@ -21,6 +21,7 @@ import {
   parsePounds,
   percentOf,
 } from '@reshelf/contracts';
+import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fillSignIn, signedIn, toast } from '../support/auth.ts';
@@ -275,5 +276,39 @@ describe('the basket', { timeout: 240_000 }, () => {
     await shots(buyer.page, 'order-refunded', () => refundedBook.waitFor());
 
     await Promise.all([seller.context.close(), buyer.context.close(), admin.context.close()]);
+  });
+
+  it('a book withdrawn meanwhile shows as gone, to remove; the rest still checks out', async () => {
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
+    const seller = await signedIn(browser, 'seller@reshelf.test', { baseURL: marketplace.baseURL });
+    const me = await query<{ user: { id: string } }>(seller.context, 'auth.me');
+    await seller.context.close();
+    const [kept, withdrawn] = (await booksOf(buyer.context, { seller: me.user.id })) as [
+      ListingCard,
+      ListingCard,
+    ];
+    await addFromListingPage(buyer.page, kept.slug, 1);
+    await addFromListingPage(buyer.page, withdrawn.slug, 2);
+    const db = new pg.Client({ connectionString: marketplace.databaseUrl });
+    await db.connect();
+    try {
+      await db.query("update listings set status = 'withdrawn' where id = $1", [withdrawn.id]);
+    } finally {
+      await db.end();
+    }
+    await buyer.page.goto('/basket');
+    const gone = buyer.page.locator('[data-testid="basket-item"][data-state="gone"]');
+    await gone.getByText('No longer for sale: it sold or was withdrawn').waitFor();
+    await expect(gone.textContent()).resolves.toContain(withdrawn.title);
+    // Priced without it: one book, one parcel.
+    await expect(buyer.page.getByTestId('group-items').textContent()).resolves.toBe(
+      formatPence(kept.priceMinor),
+    );
+    await buyer.page.getByRole('banner').getByRole('link', { name: 'Basket: 1 book' }).waitFor();
+    await shots(buyer.page, 'gone', () => gone.waitFor());
+    await gone.getByRole('button', { name: `Remove ${withdrawn.title}` }).click();
+    await gone.waitFor({ state: 'detached' });
+    expect(await buyer.page.getByTestId('basket-item').count()).toBe(1);
+    await buyer.context.close();
   });
 });
