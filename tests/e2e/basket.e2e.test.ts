@@ -278,7 +278,7 @@ describe('the basket', { timeout: 240_000 }, () => {
     await Promise.all([seller.context.close(), buyer.context.close(), admin.context.close()]);
   });
 
-  it('a book withdrawn meanwhile shows as gone, to remove; the basket is priced without it', async () => {
+  it('a book withdrawn meanwhile shows as gone, to remove; the basket is priced without it; a price changed at checkout is shown before paying', async () => {
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
     const seller = await signedIn(browser, 'seller@reshelf.test', { baseURL: marketplace.baseURL });
     const me = await query<{ user: { id: string } }>(seller.context, 'auth.me');
@@ -309,6 +309,35 @@ describe('the basket', { timeout: 240_000 }, () => {
     await gone.getByRole('button', { name: `Remove ${withdrawn.title}` }).click();
     await gone.waitFor({ state: 'detached' });
     expect(await buyer.page.getByTestId('basket-item').count()).toBe(1);
+
+    // The price changes while the buyer is at checkout: the payment stops and shows the new
+    // price; paying again charges exactly that.
+    await buyer.page.getByRole('link', { name: 'Check out', exact: true }).click();
+    await buyer.page.waitForURL('**/checkout/basket');
+    await buyer.page.getByLabel('Full name').fill('Ava Reader');
+    await buyer.page.getByLabel('Address line 1').fill('12 Turl Street');
+    await buyer.page.getByLabel('Town or city').fill('Oxford');
+    await buyer.page.getByLabel('Postcode').fill('OX1 3DP');
+    const before = pence(await buyer.page.getByTestId('total').textContent());
+    const raised = new pg.Client({ connectionString: marketplace.databaseUrl });
+    await raised.connect();
+    try {
+      await raised.query('update listings set price_minor = price_minor + 100 where id = $1', [kept.id]);
+    } finally {
+      await raised.end();
+    }
+    await buyer.page.getByRole('button', { name: `Pay ${formatPence(before)}` }).click();
+    const changed = buyer.page.getByTestId('quote-changed');
+    await changed.waitFor();
+    const after = pence(await buyer.page.getByTestId('total').textContent());
+    expect(after).toBeGreaterThan(before);
+    await expect(changed.textContent()).resolves.toContain(
+      `it was ${formatPence(before)}, it is now ${formatPence(after)}`,
+    );
+    await shots(buyer.page, 'quote-changed', () => changed.waitFor());
+    await buyer.page.getByRole('button', { name: `Pay ${formatPence(after)}` }).click();
+    await buyer.page.waitForURL(/\/payments\/test\/tp_/);
+    await expect(buyer.page.getByTestId('amount').textContent()).resolves.toBe(formatPence(after));
     await buyer.context.close();
   });
 });

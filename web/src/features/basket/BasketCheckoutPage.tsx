@@ -23,6 +23,7 @@ import { cn } from '../../lib/utils.ts';
 import { availableIds, PromoForm } from './BasketPage.tsx';
 import { booksWord } from './basket-view.ts';
 import { GroupPriceLines } from './GroupPriceLines.tsx';
+import { useMemberBasketReady } from './hooks.ts';
 import { useBasketPromo } from './promo.ts';
 
 type AddressValues = z.input<typeof addressInputSchema>;
@@ -32,7 +33,8 @@ export function BasketCheckoutPage() {
   usePageMeta('Checkout', 'Pay for your basket in one payment: one parcel from each seller.');
   const [params] = useSearchParams();
   const only = params.get('group');
-  const basket = trpc.basket.member.list.useQuery(undefined, { staleTime: 0 });
+  const ready = useMemberBasketReady();
+  const basket = trpc.basket.member.list.useQuery(undefined, { staleTime: 0, enabled: ready });
   const [promoCode, setPromoCode] = useBasketPromo();
   const groups = (basket.data?.groups ?? []).filter((group) => !only || group.key === only);
   const ids = availableIds(groups);

@@ -39,7 +39,7 @@ import {
   type VisitorGroup,
 } from './basket-view.ts';
 import { GroupPriceLines } from './GroupPriceLines.tsx';
-import { useRemoveFromBasket, useVisitorBasket } from './hooks.ts';
+import { useMemberBasketReady, useRemoveFromBasket, useVisitorBasket } from './hooks.ts';
 import { useBasketPromo } from './promo.ts';
 
 export function BasketPage() {
@@ -92,7 +92,8 @@ export function availableIds(groups: readonly BasketGroup[]): string[] {
 }
 
 function MemberBasket() {
-  const basket = trpc.basket.member.list.useQuery(undefined, { staleTime: 0 });
+  const ready = useMemberBasketReady();
+  const basket = trpc.basket.member.list.useQuery(undefined, { staleTime: 0, enabled: ready });
   const [promoCode, setPromoCode] = useBasketPromo();
   const ids = basket.data ? availableIds(basket.data.groups) : [];
   const quote = trpc.basket.member.quote.useQuery(

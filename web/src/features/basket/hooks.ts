@@ -22,6 +22,20 @@ export function useVisitorBasket(): VisitorBasketEntry[] {
   return useSyncExternalStore(subscribeVisitorBasket, visitorBasketSnapshot, () => []);
 }
 
+/** Merges that failed in this page's life: the account's basket is read without waiting for them. */
+let mergeFailed = false;
+
+/**
+ * Whether the account's basket can be read yet: signed in, and no visitor's basket is waiting in
+ * this browser to be merged into it (reading before the merge could show the account's basket
+ * without those books, and a late answer could overwrite the merged one).
+ */
+export function useMemberBasketReady(): boolean {
+  const session = useSession();
+  const visitor = useVisitorBasket();
+  return session.status === 'signed-in' && (visitor.length === 0 || mergeFailed);
+}
+
 /** Reads the basket, its count and its quotes again. */
 export function useRefreshBasket() {
   const utils = trpc.useUtils();
@@ -54,7 +68,8 @@ export function useBasketCount(): number {
   const session = useSession();
   const signedIn = session.status === 'signed-in';
   const visitor = useVisitorBasket();
-  const count = trpc.basket.member.count.useQuery(undefined, { enabled: signedIn, staleTime: 30_000 });
+  const ready = useMemberBasketReady();
+  const count = trpc.basket.member.count.useQuery(undefined, { enabled: ready, staleTime: 30_000 });
   return signedIn ? (count.data?.count ?? 0) : visitor.length;
 }
 
@@ -63,7 +78,8 @@ export function useInBasket(): { ready: boolean; has: (listingId: string) => boo
   const session = useSession();
   const signedIn = session.status === 'signed-in';
   const visitor = useVisitorBasket();
-  const basket = trpc.basket.member.list.useQuery(undefined, { enabled: signedIn, staleTime: 30_000 });
+  const ready = useMemberBasketReady();
+  const basket = trpc.basket.member.list.useQuery(undefined, { enabled: ready, staleTime: 30_000 });
   const ids = signedIn
     ? (basket.data?.groups.flatMap((group) => group.items.map((item) => item.id)) ?? [])
     : visitor.map((entry) => entry.listingId);
@@ -119,7 +135,6 @@ export function useRemoveFromBasket() {
  */
 export function useMergeVisitorBasket() {
   const session = useSession();
-  const utils = trpc.useUtils();
   const refresh = useRefreshBasket();
   const merge = trpc.basket.member.merge.useMutation();
   const started = useRef(false);
@@ -135,14 +150,15 @@ export function useMergeVisitorBasket() {
     if (entries.length === 0) return;
     started.current = true;
     mutateAsync({ listingIds: entries.map((entry) => entry.listingId) })
-      .then(async () => {
+      .then(() => {
+        // Clearing the browser's basket lets the account's be read (useMemberBasketReady).
         visitorBasket.clear();
-        // A count asked for while the merge ran may answer from before it: drop it, ask again.
-        await utils.basket.member.count.cancel();
         refresh();
       })
       .catch(() => {
-        started.current = false;
+        // Kept in the browser for the next sign-in; meanwhile the account's basket is shown.
+        mergeFailed = true;
+        visitorBasket.notify();
       });
-  }, [signedIn, mutateAsync, refresh, utils]);
+  }, [signedIn, mutateAsync, refresh]);
 }

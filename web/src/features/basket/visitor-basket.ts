@@ -152,6 +152,11 @@ export const visitorBasket = {
     clearVisitorBasket(browserStorage());
     notify();
   },
+  /** Tells every reader to look again (something besides the entries changed). */
+  notify(): void {
+    snapshot = { raw: snapshot.raw, entries: [...snapshot.entries] };
+    notify();
+  },
   entries(): VisitorBasketEntry[] {
     return readVisitorBasket(browserStorage());
   },
