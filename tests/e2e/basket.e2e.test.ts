@@ -329,8 +329,11 @@ describe('the basket', { timeout: 240_000 }, () => {
     await buyer.page.getByRole('button', { name: `Pay ${formatPence(before)}` }).click();
     const changed = buyer.page.getByTestId('quote-changed');
     await changed.waitFor();
+    // The new quote replaces the old one on the page.
+    await expect
+      .poll(async () => pence(await buyer.page.getByTestId('total').textContent()))
+      .toBeGreaterThan(before);
     const after = pence(await buyer.page.getByTestId('total').textContent());
-    expect(after).toBeGreaterThan(before);
     await expect(changed.textContent()).resolves.toContain(
       `it was ${formatPence(before)}, it is now ${formatPence(after)}`,
     );
