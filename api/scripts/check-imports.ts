@@ -32,6 +32,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   auth: ['resolve-auth.ts'],
   charities: ['charities.service.ts'],
   basket: ['basket.service.ts'],
+  // A seller's or a charity shop's bundle tiers, read and set (issue 23).
+  'bundle-tiers': ['bundle-tiers.service.ts'],
   // Basket pricing (priceBasket, tiersFor, groupKey) is shared with the basket and bundle offers (decision 0043).
   checkout: ['checkout.service.ts', 'basket-checkout.ts', 'working-days.ts', 'holiday-region.ts'],
   'email-templates': ['email-templates.service.ts', 'email-templates.schemas.ts'],

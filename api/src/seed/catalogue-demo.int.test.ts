@@ -56,6 +56,7 @@ describe('the demo seed', () => {
       'site-pages',
       'catalogue-demo',
       'demo-reports',
+      'demo-basket-orders',
       'seed-openlibrary-recent',
     ]);
     const again = await seed();
@@ -115,8 +116,10 @@ describe('the demo seed', () => {
       db
         .selectFrom('orders')
         .select(['status', 'total_minor'])
-        // The catalogue's own sales, not the staff seed's orders.
+        // The catalogue's own sales, not the staff seed's orders (nor the demo's basket orders,
+        // issue 23, which are in several states: see the test below).
         .where('id', 'not in', db.selectFrom('seed_items').select('row_id').where('kind', '=', 'order'))
+        .where('id', 'not in', db.selectFrom('order_items').select('order_id').where('position', '>', 1))
         .execute(),
     ]);
     expect(views.length).toBeGreaterThan(100);
@@ -124,6 +127,41 @@ describe('the demo seed', () => {
     expect(picks.length).toBeGreaterThanOrEqual(6);
     expect(orders.length).toBeGreaterThan(0);
     expect(orders.every((order) => order.status === 'completed')).toBe(true);
+  });
+
+  it('has orders of several books: Sam’s parcel to send, a completed one, a charity’s in its return window', async () => {
+    const rows = await db
+      .selectFrom('orders as o')
+      .innerJoin('auth.users as s', 's.id', 'o.seller_id')
+      .select(['o.id', 'o.status', 's.email', 'o.bundle_discount_minor', 'o.charity_sale'])
+      .select((eb) =>
+        eb
+          .selectFrom('order_items as i')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('i.order_id', '=', 'o.id')
+          .as('books'),
+      )
+      .where('o.id', 'in', db.selectFrom('order_items').select('order_id').where('position', '>', 1))
+      .orderBy('s.email')
+      .execute();
+    expect(rows.map((row) => [row.email, row.status, Number(row.books), row.charity_sale])).toEqual([
+      ['charity@reshelf.test', 'delivered', 2, true],
+      ['margaret@reshelf.test', 'completed', 2, false],
+      ['seller@reshelf.test', 'paid', 3, false],
+    ]);
+    expect(rows.find((row) => row.email === 'seller@reshelf.test')!.bundle_discount_minor).toBeGreaterThan(0);
+    // Each is paid, with its one payment.
+    const payments = await db
+      .selectFrom('payments')
+      .select('order_id')
+      .where(
+        'order_id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .where('status', '=', 'succeeded')
+      .execute();
+    expect(payments).toHaveLength(3);
   });
 
   it('runs the staff seed once, on the snapshot’s books and the demo people, so the dashboard has numbers', async () => {

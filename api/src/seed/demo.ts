@@ -14,6 +14,7 @@ import type { StoragePort } from '../platform/storage/port.ts';
 import { SNAPSHOT_BOOKS } from './books.ts';
 import { seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
+import { seedDemoBasketOrders } from './demo-basket-orders.ts';
 import { seedDemoReports } from './demo-reports.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
 import { seedSitePages } from './site-pages.ts';
@@ -94,6 +95,9 @@ export async function runDemoSeed(
   if (await once(db, 'site-pages', (trx) => seedSitePages(trx))) ran.push('site-pages');
   if (await once(db, 'catalogue-demo', (trx) => seedCatalogueDemo(trx))) ran.push('catalogue-demo');
   if (await once(db, 'demo-reports', (trx) => seedDemoReports(trx))) ran.push('demo-reports');
+  // Orders of several books (issue 23): the basket's pages have something to show.
+  if (await once(db, 'demo-basket-orders', (trx) => seedDemoBasketOrders(trx)))
+    ran.push('demo-basket-orders');
   // The staff dashboard's "Seed 40 books + orders", once, so its cards show numbers from the start.
   const staffSeed = (trx: Database) =>
     seedOpenLibraryRecent(kyselyClient(trx), { reset: false }, { snapshot: SNAPSHOT_BOOKS }).then(

@@ -561,8 +561,11 @@ export const csvFileSchema = z.object({ fileName: z.string(), csv: z.string() })
 export const charityDashboardSchema = z.object({
   sales: z.object({
     ordersCount: z.number().int(),
+    /** Books sold (an order holds one or more; issue 23). */
+    booksCount: z.number().int(),
     proceedsMinor: z.number().int(),
     last30Count: z.number().int(),
+    last30Books: z.number().int(),
     last30Minor: z.number().int(),
   }),
   listingsByStatus: z.array(z.object({ status: z.string(), count: z.number().int() })),
@@ -575,7 +578,12 @@ export const charityDashboardSchema = z.object({
     z.object({ name: z.string(), sold: z.number().int(), proceedsMinor: z.number().int() }),
   ),
   monthly: z.array(
-    z.object({ month: z.string(), orders: z.number().int(), proceedsMinor: z.number().int() }),
+    z.object({
+      month: z.string(),
+      orders: z.number().int(),
+      books: z.number().int(),
+      proceedsMinor: z.number().int(),
+    }),
   ),
   openReturns: z.number().int(),
 });

@@ -327,3 +327,14 @@ export type SavedAddress = z.infer<typeof savedAddressSchema>;
 export function minimumOfferMinor(askingMinor: number): number {
   return Math.ceil((askingMinor * COMMERCIAL_DEFAULTS.offerMinPercent) / 100);
 }
+
+/**
+ * How an order's (or an offer's, a return's, a refund's) books are named in one line: "Title",
+ * or "Title and 2 more books" (issue 23: an order holds one or more books, first first).
+ */
+export function booksTitle(titles: readonly string[]): string {
+  const first = titles[0] ?? '';
+  return titles.length > 1
+    ? `${first} and ${titles.length - 1} more book${titles.length > 2 ? 's' : ''}`
+    : first;
+}

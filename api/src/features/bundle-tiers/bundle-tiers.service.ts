@@ -12,7 +12,6 @@ import { type BundleTier, bundleTierOutSchema, bundleTiersSchema } from '@reshel
 import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { requireCharity } from '../charities/charity-account.service.ts';
 
 /** Whose tiers: a seller's own, or a charity shop's. */
 export type TierOwner = { sellerId: string } | { charityId: string };
@@ -70,20 +69,4 @@ export async function setTiers(
     }
   });
   return getTiers(db, owner);
-}
-
-/** The caller's charity shop's tiers: any member of its team may read them. */
-export async function getCharityTiers(db: Database, userId: string): Promise<BundleTiersView> {
-  const charity = await requireCharity(db, userId);
-  return getTiers(db, { charityId: charity.charityId });
-}
-
-/** The caller's charity shop's tiers: only the owner sets the shop's prices. */
-export async function setCharityTiers(
-  db: Database,
-  userId: string,
-  tiers: BundleTier[],
-): Promise<BundleTiersView> {
-  const charity = await requireCharity(db, userId, { owner: true });
-  return setTiers(db, { charityId: charity.charityId }, tiers);
 }

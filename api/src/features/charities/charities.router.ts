@@ -32,11 +32,7 @@ import {
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, type Context, cachedPublicProcedure, router, staffProcedure } from '../../trpc.ts';
-import {
-  bundleTiersViewSchema,
-  getCharityTiers,
-  setCharityTiers,
-} from '../bundle-tiers/bundle-tiers.service.ts';
+import { bundleTiersViewSchema } from '../bundle-tiers/bundle-tiers.service.ts';
 import {
   correctionsCsv,
   importReport,
@@ -48,11 +44,13 @@ import { charityBySlug, charityDirectory, featuredCharities } from './charities.
 import {
   acceptInvitation,
   charityTeam,
+  getCharityTiers,
   inviteMember,
   myCharity,
   myInvitations,
   removeMember,
   revokeInvitation,
+  setCharityTiers,
   signUpCharity,
   startCharityListing,
   waitingApplications,

@@ -23,6 +23,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { BookLookupPort } from '../../platform/book-lookup/book-lookup.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
+import { type BundleTiersView, getTiers, setTiers } from '../bundle-tiers/bundle-tiers.service.ts';
 import { charityMail } from '../mail/charity-mail.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { notify } from '../notifications/notify.ts';
@@ -517,4 +518,20 @@ export async function startCharityListing(
     .where('status', '=', 'draft')
     .execute();
   return started;
+}
+
+/** The caller's charity shop's bundle tiers (issue 23): any member of its team may read them. */
+export async function getCharityTiers(db: Database, userId: string): Promise<BundleTiersView> {
+  const charity = await requireCharity(db, userId);
+  return getTiers(db, { charityId: charity.charityId });
+}
+
+/** The caller's charity shop's bundle tiers: only the owner sets the shop's prices. */
+export async function setCharityTiers(
+  db: Database,
+  userId: string,
+  tiers: Parameters<typeof setTiers>[2],
+): Promise<BundleTiersView> {
+  const charity = await requireCharity(db, userId, { owner: true });
+  return setTiers(db, { charityId: charity.charityId }, tiers);
 }

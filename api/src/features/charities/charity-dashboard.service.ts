@@ -2,9 +2,12 @@
  * The charity dashboard's figures and Retail Gift Aid.
  *
  * A sale counts once the buyer has paid and until it is cancelled or refunded: orders paid,
- * dispatched, delivered or completed. Proceeds are the item price (what the charity receives
- * for the book; postage pays for the post, and a discount, WELCOME20 or a promo code, is
- * Reshelf's, not the charity's). Months and tax years are in London time.
+ * dispatched, delivered or completed. An order holds one or more of the charity's books (issue
+ * 23); each book counts as sold unless it came back (a return or a refund of that book), and
+ * the dashboard counts both orders and books. A book's proceeds are its price less its share of
+ * the shop's bundle discount (what the charity receives for it; postage pays for the post, and
+ * WELCOME20 or a promo code is Reshelf's, not the charity's). Months and tax years are in London
+ * time.
  *
  * Gift Aid: a listing may carry the donor's reference; the proceeds of each donor's items sold
  * in a UK tax year (6 April to 5 April) are what the charity claims on and tells the donor in
@@ -18,45 +21,67 @@ import { requireCharity } from './charity-account.service.ts';
 
 const SOLD = sql`('paid', 'dispatched', 'delivered', 'completed')`;
 
+/**
+ * The charity's books sold: one row per order item of a live sale whose book has not come back
+ * (its goods part refunded), with what the charity receives for it.
+ */
+function soldItems(charityId: string) {
+  return sql`(
+    select i.id, i.order_id, i.listing_id, o.paid_at, o.reference, l.book_id, l.donor_reference,
+      (i.price_minor - i.bundle_discount_minor) as proceeds
+    from public.order_items i
+    join public.orders o on o.id = i.order_id
+    join public.listings l on l.id = i.listing_id
+    where l.charity_id = ${charityId} and o.status in ${SOLD}
+      and i.refunded_minor < i.price_minor - i.bundle_discount_minor - i.discount_minor
+  )`;
+}
+
 export async function charityDashboard(db: Database, userId: string): Promise<CharityDashboard> {
   const charity = await requireCharity(db, userId);
   const id = charity.charityId;
   const [sales, listings, payouts, categories, monthly, returns] = await Promise.all([
-    sql<{ orders: number; proceeds: number; last30_orders: number; last30_proceeds: number }>`
-      select count(*)::int as orders, coalesce(sum(o.item_price_minor), 0)::int as proceeds,
-        count(*) filter (where o.paid_at >= now() - interval '30 days')::int as last30_orders,
-        coalesce(sum(o.item_price_minor) filter (where o.paid_at >= now() - interval '30 days'), 0)::int as last30_proceeds
-      from public.orders o join public.listings l on l.id = o.listing_id
-      where l.charity_id = ${id} and o.status in ${SOLD}`.execute(db),
+    sql<{
+      orders: number;
+      books: number;
+      proceeds: number;
+      last30_orders: number;
+      last30_books: number;
+      last30_proceeds: number;
+    }>`
+      select count(distinct s.order_id)::int as orders, count(*)::int as books,
+        coalesce(sum(s.proceeds), 0)::int as proceeds,
+        count(distinct s.order_id) filter (where s.paid_at >= now() - interval '30 days')::int as last30_orders,
+        count(*) filter (where s.paid_at >= now() - interval '30 days')::int as last30_books,
+        coalesce(sum(s.proceeds) filter (where s.paid_at >= now() - interval '30 days'), 0)::int as last30_proceeds
+      from ${soldItems(id)} s`.execute(db),
     sql<{ status: string; count: number }>`
       select status, count(*)::int as count from public.listings
       where charity_id = ${id} group by status order by count desc`.execute(db),
     sql<{ status: string; amount: number }>`
       select p.status, coalesce(sum(p.amount_minor - p.reversed_minor), 0)::int as amount
-      from public.payouts p join public.orders o on o.id = p.order_id
-      join public.listings l on l.id = o.listing_id
-      where l.charity_id = ${id} group by p.status`.execute(db),
+      from public.payouts p
+      where exists (select 1 from public.order_items i join public.listings l on l.id = i.listing_id
+                    where i.order_id = p.order_id and l.charity_id = ${id})
+      group by p.status`.execute(db),
     sql<{ name: string; sold: number; proceeds: number }>`
       select coalesce(c.name, 'Uncategorised') as name, count(*)::int as sold,
-        sum(o.item_price_minor)::int as proceeds
-      from public.orders o join public.listings l on l.id = o.listing_id
-      join public.books b on b.id = l.book_id
+        sum(s.proceeds)::int as proceeds
+      from ${soldItems(id)} s
+      join public.books b on b.id = s.book_id
       left join public.categories c on c.id = b.category_id
-      where l.charity_id = ${id} and o.status in ${SOLD}
       group by c.name order by proceeds desc, name limit 5`.execute(db),
-    sql<{ month: string; orders: number; proceeds: number }>`
+    sql<{ month: string; orders: number; books: number; proceeds: number }>`
       with months as (
         select generate_series(
           date_trunc('month', now() at time zone 'Europe/London') - interval '11 months',
           date_trunc('month', now() at time zone 'Europe/London'),
           interval '1 month') as month
       )
-      select to_char(m.month, 'YYYY-MM') as month, count(o.id)::int as orders,
-        coalesce(sum(o.item_price_minor), 0)::int as proceeds
+      select to_char(m.month, 'YYYY-MM') as month, count(distinct s.order_id)::int as orders,
+        count(s.id)::int as books, coalesce(sum(s.proceeds), 0)::int as proceeds
       from months m
-      left join (public.orders o join public.listings l on l.id = o.listing_id and l.charity_id = ${id})
-        on o.status in ${SOLD}
-        and date_trunc('month', o.paid_at at time zone 'Europe/London') = m.month
+      left join ${soldItems(id)} s on date_trunc('month', s.paid_at at time zone 'Europe/London') = m.month
       group by m.month order by m.month`.execute(db),
     sql<{ open: number }>`
       select count(*)::int as open from public.return_requests
@@ -67,8 +92,10 @@ export async function charityDashboard(db: Database, userId: string): Promise<Ch
   return {
     sales: {
       ordersCount: s.orders,
+      booksCount: s.books,
       proceedsMinor: s.proceeds,
       last30Count: s.last30_orders,
+      last30Books: s.last30_books,
       last30Minor: s.last30_proceeds,
     },
     listingsByStatus: listings.rows,
@@ -85,6 +112,7 @@ export async function charityDashboard(db: Database, userId: string): Promise<Ch
     monthly: monthly.rows.map((row) => ({
       month: row.month,
       orders: row.orders,
+      books: row.books,
       proceedsMinor: row.proceeds,
     })),
     openReturns: returns.rows[0]?.open ?? 0,
@@ -108,14 +136,13 @@ interface GiftAidItem {
 async function giftAidItems(db: Database, charityId: string, taxYear: number): Promise<GiftAidItem[]> {
   const { from, to } = taxYearBounds(taxYear);
   const { rows } = await sql<GiftAidItem>`
-    select l.donor_reference, o.paid_at, o.reference, b.title, b.isbn13, o.item_price_minor
-    from public.orders o
-    join public.listings l on l.id = o.listing_id
-    join public.books b on b.id = l.book_id
-    where l.charity_id = ${charityId} and l.donor_reference is not null and o.status in ${SOLD}
-      and (o.paid_at at time zone 'Europe/London') >= ${from}::date
-      and (o.paid_at at time zone 'Europe/London') < ${to}::date
-    order by l.donor_reference, o.paid_at`.execute(db);
+    select s.donor_reference, s.paid_at, s.reference, b.title, b.isbn13, s.proceeds as item_price_minor
+    from ${soldItems(charityId)} s
+    join public.books b on b.id = s.book_id
+    where s.donor_reference is not null
+      and (s.paid_at at time zone 'Europe/London') >= ${from}::date
+      and (s.paid_at at time zone 'Europe/London') < ${to}::date
+    order by s.donor_reference, s.paid_at, s.reference`.execute(db);
   return rows;
 }
 
@@ -124,13 +151,9 @@ export async function giftAidSummary(db: Database, userId: string, taxYear: numb
   const [items, years] = await Promise.all([
     giftAidItems(db, charity.charityId, taxYear),
     sql<{ paid_at: Date }>`
-      select min(o.paid_at) as paid_at from public.orders o
-      join public.listings l on l.id = o.listing_id
-      where l.charity_id = ${charity.charityId} and l.donor_reference is not null and o.status in ${SOLD}
+      select min(s.paid_at) as paid_at from ${soldItems(charity.charityId)} s where s.donor_reference is not null
       union all
-      select max(o.paid_at) from public.orders o
-      join public.listings l on l.id = o.listing_id
-      where l.charity_id = ${charity.charityId} and l.donor_reference is not null and o.status in ${SOLD}`.execute(
+      select max(s.paid_at) from ${soldItems(charity.charityId)} s where s.donor_reference is not null`.execute(
       db,
     ),
   ]);

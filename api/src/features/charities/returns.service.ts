@@ -23,6 +23,7 @@
  * is the whole order's return as before: postage back too, the order refunded.
  */
 import {
+  booksTitle,
   COMMERCIAL_DEFAULTS,
   formatPence,
   type ReturnEligibility,
@@ -104,12 +105,8 @@ async function orderBooks(db: Database | Transaction<DB>, orderId: string): Prom
   return rows;
 }
 
-/** "Title", or "Title and 2 more books". */
-function booksTitle(books: readonly { title: string }[]): string {
-  const first = books[0]?.title ?? 'your order';
-  return books.length > 1
-    ? `${first} and ${books.length - 1} more book${books.length > 2 ? 's' : ''}`
-    : first;
+function namesOf(books: readonly { title: string }[]): string {
+  return booksTitle(books.map((book) => book.title)) || 'your order';
 }
 
 /** The books each return names (every book of its order when it named none). */
@@ -177,7 +174,7 @@ async function withBooks(db: Database | Transaction<DB>, rows: ReturnRowBase[]):
   const books = await returnBooks(db, rows);
   return rows.map((row) => {
     const list = books.get(row.id) ?? [];
-    return { ...row, books: list, title: booksTitle(list) };
+    return { ...row, books: list, title: namesOf(list) };
   });
 }
 
@@ -340,7 +337,7 @@ export async function requestReturn(
         .values(named.map((book) => ({ return_id: request.id, order_item_id: book!.order_item_id })))
         .execute();
     }
-    const title = booksTitle(named as OrderBook[]);
+    const title = namesOf(named as OrderBook[]);
     await recordEvent(
       trx,
       order.id,

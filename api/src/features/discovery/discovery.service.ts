@@ -60,7 +60,9 @@ export async function trendingListings(db: Database, limit = 12): Promise<Listin
        group by l.book_id
       union all
       select l.book_id, count(*) * ${sale}::numeric
-        from public.orders o join public.listings l on l.id = o.listing_id
+        from public.orders o
+        join public.order_items i on i.order_id = o.id
+        join public.listings l on l.id = i.listing_id
        where o.status in ('paid', 'dispatched', 'delivered', 'completed')
          and o.paid_at >= now() - make_interval(days => ${TRENDING.windowDays})
        group by l.book_id

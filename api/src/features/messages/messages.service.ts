@@ -193,7 +193,10 @@ export async function startListingThread(
   return { threadId };
 }
 
-/** "Message" on an order page (either side): the thread about the order's listing. */
+/**
+ * "Message" on an order page (either side): one thread per order, about its first book (an
+ * order of several books is one parcel from one seller, so one conversation; issue 23).
+ */
 export async function startOrderThread(
   db: Database,
   userId: string,
@@ -201,8 +204,9 @@ export async function startOrderThread(
 ): Promise<{ threadId: string }> {
   const order = await db
     .selectFrom('orders as o')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
-    .select(['o.listing_id', 'o.buyer_id', 'o.seller_id', 'o.status', 'o.paid_at', 'l.charity_id'])
+    .innerJoin('order_items as i', (join) => join.onRef('i.order_id', '=', 'o.id').on('i.position', '=', 1))
+    .innerJoin('listings as l', 'l.id', 'i.listing_id')
+    .select(['i.listing_id', 'o.buyer_id', 'o.seller_id', 'o.status', 'o.paid_at', 'l.charity_id'])
     .where('o.id', '=', orderId)
     .executeTakeFirst();
   const NOT_FOUND = new AppError(
@@ -872,7 +876,16 @@ export async function staffReadThread(
       .innerJoin('orders as o', 'o.id', 'd.order_id')
       .select(['d.id'])
       .where('d.id', '=', input.disputeId)
-      .where('o.listing_id', '=', thread.listing_id)
+      // The thread is about one of the disputed order's books.
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('order_items as i')
+            .select('i.id')
+            .whereRef('i.order_id', '=', 'o.id')
+            .where('i.listing_id', '=', thread.listing_id),
+        ),
+      )
       .where('o.buyer_id', '=', thread.buyer_id)
       .executeTakeFirst();
     if (dispute) through = { disputeId: dispute.id };
@@ -890,8 +903,9 @@ export async function staffReadThread(
 }
 
 /**
- * The conversation between a dispute's buyer and seller about its listing, read by staff through
- * the dispute (audited); null when they never wrote to each other.
+ * The conversation between a dispute's buyer and seller about its order, read by staff through
+ * the dispute (audited); null when they never wrote to each other. The order's thread is about
+ * its first book; failing that, the one about the earliest of its books they wrote about.
  */
 export async function staffReadDisputeThread(
   db: Database,
@@ -901,11 +915,15 @@ export async function staffReadDisputeThread(
   const dispute = await db
     .selectFrom('disputes as d')
     .innerJoin('orders as o', 'o.id', 'd.order_id')
+    .leftJoin('order_items as i', 'i.order_id', 'o.id')
     .leftJoin('message_threads as t', (join) =>
-      join.onRef('t.listing_id', '=', 'o.listing_id').onRef('t.buyer_id', '=', 'o.buyer_id'),
+      join.onRef('t.listing_id', '=', 'i.listing_id').onRef('t.buyer_id', '=', 'o.buyer_id'),
     )
     .select(['d.id', 't.id as thread_id'])
     .where('d.id', '=', disputeId)
+    .orderBy(sql`t.id is null`)
+    .orderBy('i.position')
+    .limit(1)
     .executeTakeFirst();
   if (!dispute) throw new AppError('NOT_FOUND', 'We could not find that dispute.');
   if (!dispute.thread_id) return null;

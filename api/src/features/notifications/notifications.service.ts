@@ -96,7 +96,10 @@ export async function listNotifications(
       from public.notifications n
       left join public.orders o on o.id = n.order_id
       left join public.offers f on f.id = n.offer_id
-      left join public.listings l on l.id = coalesce(n.listing_id, o.listing_id, f.listing_id)
+      left join public.listings l on l.id = coalesce(
+        n.listing_id,
+        (select i.listing_id from public.order_items i where i.order_id = o.id order by i.position limit 1),
+        f.listing_id)
       left join public.books b on b.id = l.book_id
       where n.user_id = ${userId}
         ${before ? sql`and (n.created_at, n.id) < (${before.at}::timestamptz, ${before.id}::uuid)` : sql``}

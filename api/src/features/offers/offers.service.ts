@@ -20,6 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   BASKET_LIMITS,
+  booksTitle,
   bundlePercent,
   COMMERCIAL_DEFAULTS,
   formatPence,
@@ -102,12 +103,8 @@ interface OfferGroup {
   allActive: boolean;
 }
 
-/** "Title" or "Title and 2 more books". */
 function groupTitle(listings: readonly { title: string }[]): string {
-  const first = listings[0]?.title ?? 'your books';
-  return listings.length > 1
-    ? `${first} and ${listings.length - 1} more book${listings.length > 2 ? 's' : ''}`
-    : first;
+  return booksTitle(listings.map((l) => l.title)) || 'your books';
 }
 
 /** The seller's (or the charity shop's) tiers, for a group of their books. */

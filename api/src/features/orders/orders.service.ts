@@ -12,6 +12,7 @@
  * changes nothing. Emails are queued in the same transaction and go after the commit.
  */
 import {
+  booksTitle,
   CARRIERS,
   type Carrier,
   COMMERCIAL_DEFAULTS,
@@ -803,14 +804,6 @@ export async function disputeQueue(
     books: row.books,
     refundableMinor: row.refundable_minor,
   }));
-}
-
-/** "Title", or "Title and 2 more books". */
-function booksTitle(titles: readonly string[]): string {
-  const first = titles[0] ?? 'Order';
-  return titles.length > 1
-    ? `${first} and ${titles.length - 1} more book${titles.length > 2 ? 's' : ''}`
-    : first;
 }
 
 /**

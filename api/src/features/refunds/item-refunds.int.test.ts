@@ -332,6 +332,19 @@ describe('a charity return of one book of an order', () => {
     const status = new Map(listings.map((l) => [l.id, l.status]));
     expect(status.get(paid.listingIds[0]!)).toBe('sold');
     expect(status.get(paid.listingIds[1]!)).toBe('withdrawn');
+    // The dashboard: one order, one book still sold, its proceeds its price less its bundle share.
+    const kept = await db
+      .selectFrom('order_items')
+      .selectAll()
+      .where('id', '=', paid.items[0]!.id)
+      .executeTakeFirstOrThrow();
+    const dashboard = await asOwner.dashboard.query();
+    expect(dashboard.sales).toMatchObject({
+      ordersCount: 1,
+      booksCount: 1,
+      proceedsMinor: kept.price_minor - kept.bundle_discount_minor,
+    });
+    expect(dashboard.monthly.at(-1)).toMatchObject({ orders: 1, books: 1 });
   });
 
   it('a return of every book is the whole order’s: books and postage back, protection kept, order refunded', async () => {

@@ -5,7 +5,9 @@
  * dashboard's periods (`admin_period_bounds`, London time, by refund date, as revenue counts
  * them) and searched by order reference. Totals cover every matching refund, not only the page.
  */
+
 import type { AdminPeriod } from '@reshelf/contracts';
+import { booksTitle } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { escapeLike } from '../../db/search.ts';
@@ -44,14 +46,20 @@ export async function refundLedger(
 
   const [rows, totals] = await Promise.all([
     base
-      .leftJoin('listings as l', 'l.id', 'o.listing_id')
-      .leftJoin('books as b', 'b.id', 'l.book_id')
       .leftJoin('auth.users as u', 'u.id', 'r.created_by')
       .select([
         'r.id',
         'r.order_id',
         'o.reference',
-        'b.title',
+        // The books the refund gave back (issue 23: some of an order's books), else the order's.
+        sql<string[]>`coalesce(
+          nullif(array(select b.title from public.refund_items ri
+                       join public.order_items i on i.id = ri.order_item_id
+                       join public.listings l on l.id = i.listing_id join public.books b on b.id = l.book_id
+                       where ri.refund_id = r.id order by i.position), '{}'),
+          array(select b.title from public.order_items i
+                join public.listings l on l.id = i.listing_id join public.books b on b.id = l.book_id
+                where i.order_id = o.id order by i.position))`.as('titles'),
         'r.amount_minor',
         'r.buyer_protection_minor',
         'r.reason',
@@ -75,7 +83,7 @@ export async function refundLedger(
       id: row.id,
       orderId: row.order_id,
       reference: row.reference,
-      title: row.title ?? null,
+      title: row.titles.length === 0 ? null : booksTitle(row.titles),
       amountMinor: row.amount_minor,
       protectionMinor: row.buyer_protection_minor,
       reason: row.reason,

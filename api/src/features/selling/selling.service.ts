@@ -89,8 +89,8 @@ async function loadListing(
       b.isbn13 as b_isbn13, b.title, b.subtitle, b.authors, b.publisher, b.published_year, b.cover_url,
       b.created_by, c.slug as category_slug, c.name as category_name,
       (select count(*)::int from public.listings o where o.book_id = l.book_id and o.id <> l.id) as other_uses,
-      (select o.status from public.orders o
-        where o.listing_id = l.id and o.status not in ('cancelled', 'refunded')
+      (select o.status from public.order_items i join public.orders o on o.id = i.order_id
+        where i.listing_id = l.id and o.status not in ('cancelled', 'refunded')
         order by o.created_at desc limit 1) as order_status,
       (select count(*)::int from public.wishlist_items w where w.listing_id = l.id) as wishlist_count
     from public.listings l
@@ -756,8 +756,8 @@ export async function myListings(
       select l.id, l.status, l.slug, b.title, b.authors, coalesce(b.isbn13, l.draft_isbn13) as isbn13,
         l.photos, b.cover_url, l.book_id, l.condition, l.price_minor, l.parcel_size, l.published_at,
         l.updated_at,
-        (select o.status from public.orders o
-          where o.listing_id = l.id and o.status not in ('cancelled', 'refunded')
+        (select o.status from public.order_items i join public.orders o on o.id = i.order_id
+          where i.listing_id = l.id and o.status not in ('cancelled', 'refunded')
           order by o.created_at desc limit 1) as order_status,
         (select count(*)::int from public.wishlist_items w where w.listing_id = l.id) as wishlist_count,
         count(*) over ()::int as total

@@ -15,6 +15,7 @@
  * against the seller); a part takes back up to the part, held or released
  * (`payouts.reversed_minor`). Both people's emails are queued in the refund's transaction.
  */
+import { booksTitle } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
@@ -118,14 +119,6 @@ export async function searchOrders(
     refundedMinor: row.refunded_minor,
     createdAt: row.created_at.toISOString(),
   }));
-}
-
-/** "Title", or "Title and 2 more books". */
-function booksTitle(titles: readonly string[]): string {
-  const first = titles[0] ?? '';
-  return titles.length > 1
-    ? `${first} and ${titles.length - 1} more book${titles.length > 2 ? 's' : ''}`
-    : first;
 }
 
 const CLOSED = ['pending_payment', 'cancelled', 'refunded'];
