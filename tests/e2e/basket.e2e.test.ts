@@ -111,6 +111,14 @@ describe('the basket', { timeout: 240_000 }, () => {
     // Sam turns on bundle discounts in their settings: 2 books 5% off, 3 books 10% off.
     await seller.page.goto('/account/settings');
     const tiers = seller.page.getByTestId('bundle-tiers');
+    // The demo seed may have given Sam tiers already: start from none.
+    await tiers.getByRole('button', { name: 'Save bundle discounts' }).waitFor();
+    while ((await tiers.getByTestId('tier-row').count()) > 0) {
+      await tiers
+        .getByRole('button', { name: /^Remove tier/ })
+        .first()
+        .click();
+    }
     await tiers.getByTestId('tiers-off').waitFor();
     await tiers.getByRole('button', { name: 'Add a tier' }).click();
     await tiers.getByRole('button', { name: 'Add a tier' }).click();
