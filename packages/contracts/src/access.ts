@@ -45,6 +45,7 @@ export const SIGNED_IN_ROUTES = [
   '/checkout',
   '/checkout/confirm',
   '/checkout/offer',
+  '/checkout/basket',
   '/sell',
   '/sell/new',
   '/sell/:id',

@@ -79,6 +79,8 @@ export type OrderRole = z.infer<typeof orderRoleSchema>;
 
 /** One book of an order (decision 0043): its price and its exact shares of the order's money. */
 export const orderItemSchema = z.object({
+  /** The order item: what a report or a charity return names (`itemIds`). */
+  id: z.string().uuid(),
   listingId: z.string().uuid(),
   /** 1 for the first book, then 2, 3, ... */
   position: z.number().int(),

@@ -80,6 +80,10 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     (m) => m.CheckoutConfirmPage,
   ),
   '/checkout/offer': page(checkout, (m) => m.CheckoutOfferPage),
+  '/checkout/basket': page(
+    () => import('../features/basket/BasketCheckoutPage.tsx'),
+    (m) => m.BasketCheckoutPage,
+  ),
   '/sell': page(sell, (m) => m.SellStartPage),
   '/sell/new': page(sell, (m) => m.SellWizardPage),
   '/sell/wizard': page(sell, (m) => m.SellWizardPage),
@@ -335,6 +339,15 @@ export const routes: RouteObject[] = [
         lazy: page(
           () => import('../features/auth/ForgotPasswordPage.tsx'),
           (m) => m.ForgotPasswordPage,
+        ),
+      },
+      // A visitor's basket too (kept in the browser until they sign in).
+      {
+        path: 'basket',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: page(
+          () => import('../features/basket/BasketPage.tsx'),
+          (m) => m.BasketPage,
         ),
       },
       // Where the payment provider sends the buyer back (public routes in spec section 2).

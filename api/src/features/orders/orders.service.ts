@@ -175,6 +175,7 @@ export async function itemsOfOrders(
     .innerJoin('listings as l', 'l.id', 'i.listing_id')
     .innerJoin('books as b', 'b.id', 'l.book_id')
     .select([
+      'i.id',
       'i.order_id',
       'i.listing_id',
       'i.position',
@@ -196,6 +197,7 @@ export async function itemsOfOrders(
   for (const row of rows) {
     const list = items.get(row.order_id) ?? [];
     list.push({
+      id: row.id,
       listingId: row.listing_id,
       position: row.position,
       title: row.title,

@@ -1,11 +1,18 @@
 import { Link } from 'react-router-dom';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { BundleTiersSection } from '../basket/BundleTiersSection.tsx';
 import { EmailPreferencesSection } from '../notifications/EmailPreferences.tsx';
 import { ApiTokensSection } from './ApiTokensSection.tsx';
 
-/** /account/settings (signed in): which notifications are emailed, and personal API tokens. */
+/**
+ * /account/settings (signed in): which notifications are emailed, the bundle discounts on the
+ * person's books, and personal API tokens.
+ */
 export function SettingsPage() {
-  usePageMeta('Account settings', 'Your email settings, and API tokens for your scripts and integrations.');
+  usePageMeta(
+    'Account settings',
+    'Your email settings, bundle discounts on your books, and API tokens for your scripts and integrations.',
+  );
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-10 sm:px-6 md:py-14 lg:px-8">
       <p className="text-sm font-semibold uppercase tracking-widest text-brand">
@@ -15,6 +22,7 @@ export function SettingsPage() {
       </p>
       <h1 className="mt-2 text-3xl font-semibold sm:text-4xl">Account settings</h1>
       <EmailPreferencesSection />
+      <BundleTiersSection owner="seller" />
       <ApiTokensSection />
     </div>
   );

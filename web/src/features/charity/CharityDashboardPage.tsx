@@ -29,6 +29,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { BundleTiersSection } from '../basket/BundleTiersSection.tsx';
 import { saveCsv } from './download.ts';
 
 const linkClass = 'font-semibold text-brand underline-offset-4 hover:underline';
@@ -212,6 +213,7 @@ function ApprovedDashboard() {
         <ListingsChart listings={data.listingsByStatus} />
       </div>
       <TopCategories categories={data.topCategories} />
+      <BundleTiersSection owner="charity" className="" />
       <ReturnsSection />
       <GiftAidSection />
       <RecentImports />

@@ -19,6 +19,7 @@ import { isNotFound } from '../../lib/errors.ts';
 import { mediaUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { BuyMoreFromSeller } from '../basket/BuyMoreFromSeller.tsx';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 
@@ -290,6 +291,7 @@ export function CharityProfilePage() {
     { retry: (count, error) => !isNotFound(error) && count < 1 },
   );
   const data = charity.data;
+  const tiers = trpc.basket.public.tiers.useQuery({ charitySlug: slug }, { enabled: Boolean(data) });
   usePageMeta(
     data ? `${data.name}: books for sale` : charity.isError ? 'Charity not found' : 'Charity',
     data
@@ -338,10 +340,15 @@ export function CharityProfilePage() {
         {charity.isError ? (
           <QueryError what="this charity" onRetry={() => charity.refetch()} retrying={charity.isFetching} />
         ) : (
-          <ListingsBrowser
-            fixed={{ charity: slug }}
-            empty={<p>This charity has no books for sale right now.</p>}
-          />
+          <>
+            {data && tiers.data ? (
+              <BuyMoreFromSeller name={data.name} tiers={tiers.data} activeListings={data.activeListings} />
+            ) : null}
+            <ListingsBrowser
+              fixed={{ charity: slug }}
+              empty={<p>This charity has no books for sale right now.</p>}
+            />
+          </>
         )}
       </PageBody>
     </>

@@ -25,12 +25,18 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
+  // Several books: which go back (all, until the buyer unticks some).
+  const [unticked, setUnticked] = useState<string[]>([]);
   const id = useId();
 
   if (eligibility.isPending) return <Skeleton className="h-24 rounded-xl" />;
   if (eligibility.isError || !eligibility.data.charityOrder) return null;
   const data = eligibility.data;
   const existing = data.request;
+  const returnable = data.books.filter((book) => book.returnable);
+  const choosing = returnable.length > 1;
+  const chosen = returnable.filter((book) => !unticked.includes(book.orderItemId));
+  const several = data.books.length > 1;
 
   return (
     <section
@@ -46,7 +52,9 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
         <div className="mt-3 flex flex-col gap-2 text-ink-soft" data-testid="return-status">
           <p className="font-semibold text-ink">{RETURN_STATUS_LABELS[existing.status]}</p>
           <p>
-            You asked on {DATE.format(new Date(existing.createdAt))}: “{existing.reason}”
+            You asked on {DATE.format(new Date(existing.createdAt))}
+            {several ? ` to return ${existing.books.map((book) => book.title).join(', ')}` : ''}: “
+            {existing.reason}”
           </p>
           {existing.status === 'requested' ? (
             <p>{existing.charityName} will answer soon; we’ll email you.</p>
@@ -65,7 +73,8 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
       ) : data.eligible ? (
         <div className="mt-3 flex flex-col gap-3">
           <p className="text-ink-soft">
-            This book came from a charity: you can return it until{' '}
+            {several ? 'These books came' : 'This book came'} from a charity: you can return{' '}
+            {several ? 'them' : 'it'} until{' '}
             {data.deadline ? DATE.format(new Date(data.deadline)) : 'the end of its 14 days'}.
           </p>
           {open ? (
@@ -78,10 +87,40 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
                   setInvalid(parsed.error.issues[0]?.message ?? 'Tell the charity what is wrong');
                   return;
                 }
+                if (choosing && chosen.length === 0) {
+                  setInvalid('Choose the book or books you are returning');
+                  return;
+                }
                 setInvalid(null);
-                request.mutate({ orderId, reason: parsed.data });
+                request.mutate({
+                  orderId,
+                  reason: parsed.data,
+                  ...(choosing ? { itemIds: chosen.map((book) => book.orderItemId) } : {}),
+                });
               }}
             >
+              {choosing ? (
+                <fieldset className="flex flex-col gap-2" data-testid="return-books">
+                  <legend className="mb-1 text-sm font-semibold">Which books are you returning?</legend>
+                  {returnable.map((book) => (
+                    <label key={book.orderItemId} className="flex cursor-pointer items-start gap-3 text-sm">
+                      <input
+                        type="checkbox"
+                        className="mt-0.5 size-4 shrink-0 accent-brand"
+                        checked={!unticked.includes(book.orderItemId)}
+                        onChange={(event) =>
+                          setUnticked((current) =>
+                            event.target.checked
+                              ? current.filter((other) => other !== book.orderItemId)
+                              : [...current, book.orderItemId],
+                          )
+                        }
+                      />
+                      <span className="break-words">{book.title}</span>
+                    </label>
+                  ))}
+                </fieldset>
+              ) : null}
               <label htmlFor={`${id}-reason`} className="text-sm font-semibold">
                 Why are you returning it?
               </label>
@@ -104,7 +143,7 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
             </form>
           ) : (
             <Button variant="outline" className="self-start" onClick={() => setOpen(true)}>
-              Return this book
+              {several ? 'Return books' : 'Return this book'}
             </Button>
           )}
           {request.error ? <Alert tone="error">{apiErrorMessage(request.error)}</Alert> : null}

@@ -684,6 +684,8 @@ export function CheckoutSuccessPage() {
   usePageMeta('Order placed', 'Thank you for your order.');
   const [params] = useSearchParams();
   const orderId = params.get('order') ?? '';
+  // A basket's payment: several orders, one per seller, paid (or not) together.
+  const paymentId = params.get('payment') ?? '';
   const order = trpc.checkout.order.useQuery(
     { orderId },
     {
@@ -691,11 +693,69 @@ export function CheckoutSuccessPage() {
       refetchInterval: (query) => (query.state.data?.status === 'pending_payment' ? 1000 : false),
     },
   );
+  const paymentOrders = trpc.checkout.paymentOrders.useQuery(
+    { checkoutPaymentId: paymentId },
+    { enabled: paymentId !== '' },
+  );
   if (!orderId) return <CheckoutProblem message="This page needs an order." />;
   if (order.isPending) return <PageSkeleton />;
   if (order.isError) return <CheckoutProblem message={apiErrorMessage(order.error)} />;
   const paid = order.data.status !== 'pending_payment' && order.data.status !== 'cancelled';
   const dispatchBy = order.data.dispatchBy;
+  const several = (paymentOrders.data?.length ?? 0) > 1 ? paymentOrders.data : null;
+  if (several) {
+    return (
+      <Shell title={paid ? 'Thank you: your orders are paid' : 'Confirming your payment…'}>
+        <section className="rounded-xl border border-line bg-white p-5" data-testid="payment-orders">
+          <p className="flex items-center gap-2 font-semibold">
+            {paid ? <CheckCircle2 aria-hidden="true" className="size-5 shrink-0 text-emerald-700" /> : null}
+            {several.length} orders, one payment of{' '}
+            {formatPence(several.reduce((sum, each) => sum + each.totalMinor, 0))}
+          </p>
+          <p className="mt-1 text-sm text-ink-soft" data-testid="order-status">
+            {paid
+              ? 'Paid. Each seller sends you one parcel within 5 working days, and we’ll email you at each step.'
+              : order.data.status === 'cancelled'
+                ? `These orders were cancelled: ${order.data.cancelReason ?? 'the payment did not complete'}.`
+                : 'We are waiting for the payment provider to confirm. This takes a moment.'}
+          </p>
+          <ul className="mt-4 flex flex-col divide-y divide-line">
+            {several.map((each) => (
+              <li
+                key={each.id}
+                className="flex items-start justify-between gap-4 py-3"
+                data-testid="payment-order"
+              >
+                <div className="min-w-0">
+                  <p className="font-semibold">
+                    {paid ? (
+                      <Link to={`/account/orders/${each.id}`} className="text-brand underline">
+                        Order {each.reference}
+                      </Link>
+                    ) : (
+                      `Order ${each.reference}`
+                    )}
+                  </p>
+                  <p className="text-sm break-words text-ink-soft">{each.titles.join(', ')}</p>
+                </div>
+                <span className="shrink-0 font-semibold tabular-nums">{formatPence(each.totalMinor)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <div className="flex flex-wrap gap-3">
+          {paid ? (
+            <Button asChild variant="brand">
+              <Link to="/account/orders">Track your orders</Link>
+            </Button>
+          ) : null}
+          <Button asChild variant="outline">
+            <Link to="/listings">Keep browsing</Link>
+          </Button>
+        </div>
+      </Shell>
+    );
+  }
   return (
     <Shell title={paid ? 'Thank you: your order is paid' : 'Confirming your payment…'}>
       <section className="rounded-xl border border-line bg-white p-5" data-testid="order-summary">

@@ -5,7 +5,14 @@ const PARCEL_LABELS = { small: 'Small parcel', medium: 'Medium parcel', large: '
 type Priced = Pick<
   Quote,
   'itemMinor' | 'postageMinor' | 'protectionMinor' | 'protectionVatMinor' | 'discountMinor' | 'totalMinor'
-> & { discountCode: string | null; discountLabel?: string | null; parcelSize?: string | null };
+> & {
+  discountCode: string | null;
+  discountLabel?: string | null;
+  parcelSize?: string | null;
+  /** A basket order's bundle discount off the books, and how many books it is for. */
+  bundleDiscountMinor?: number;
+  bookCount?: number;
+};
 
 /** What a discount is: the quote says; an order knows only its code (WELCOME20 or a promotion). */
 function discountText(code: string | null, label: string | null | undefined): string {
@@ -42,6 +49,14 @@ export function PriceLines({
           {formatPence(quote.itemMinor)}
         </dd>
       </div>
+      {quote.bundleDiscountMinor ? (
+        <div className="flex justify-between gap-4 text-emerald-800" data-testid="bundle-discount-line">
+          <dt>Bundle discount{quote.bookCount ? ` (${quote.bookCount} books)` : ''}</dt>
+          <dd className="shrink-0 whitespace-nowrap tabular-nums">
+            −{formatPence(quote.bundleDiscountMinor)}
+          </dd>
+        </div>
+      ) : null}
       <div className="flex justify-between gap-4">
         <dt>Postage{parcel ? ` (${parcel.toLowerCase()})` : ''}</dt>
         <dd className="shrink-0 whitespace-nowrap tabular-nums" data-testid="postage">

@@ -1,5 +1,6 @@
 import { Link, NavLink } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
+import { BasketLink } from '../basket/BasketLink.tsx';
 import { HeaderSearch } from '../search/HeaderSearch.tsx';
 import { HeaderAccount } from './HeaderAccount.tsx';
 import { Wordmark } from './Wordmark.tsx';
@@ -25,6 +26,7 @@ export function SiteHeader() {
               <span className="hidden sm:inline">Sell a book</span>
             </Link>
           </Button>
+          <BasketLink />
           <HeaderAccount />
         </nav>
       </div>

@@ -26,6 +26,7 @@ import { mediaUrl, thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { useSiteOrigin } from '../../lib/site-origin.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { AddToBasketButton } from '../basket/AddToBasketButton.tsx';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { ListingGrid } from '../catalogue/ListingGrid.tsx';
 import { HeldForYou, useHeldOrder } from '../checkout/FinishPaying.tsx';
@@ -328,6 +329,9 @@ function BuyBox({ listing }: { listing: ListingDetail }) {
         <Button asChild variant="cta" size="lg" className="sm:flex-1">
           <Link to={`/checkout?listing=${encodeURIComponent(listing.slug)}`}>Buy now</Link>
         </Button>
+        <AddToBasketButton listing={listing} />
+      </div>
+      <div className="mt-3 flex flex-col">
         <WishlistButton listingId={listing.id} title={listing.title} variant="page" />
       </div>
       <div className="mt-3 empty:hidden">

@@ -77,7 +77,9 @@ export function ThreadCard({ thread }: { thread: OfferThread }) {
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-start justify-between gap-2">
             <p className="min-w-0 font-semibold break-words text-ink">
-              {thread.listing.slug ? (
+              {thread.bundle ? (
+                `Bundle: ${thread.books.length} books`
+              ) : thread.listing.slug ? (
                 <Link to={`/listing/${thread.listing.slug}`} className="underline-offset-4 hover:underline">
                   {thread.listing.title}
                 </Link>
@@ -96,9 +98,30 @@ export function ThreadCard({ thread }: { thread: OfferThread }) {
             </span>
           </div>
           <p className="mt-0.5 text-sm text-ink-muted">
-            {thread.role === 'buyer' ? `Seller: ${them}` : `Buyer: ${them}`} · asking price{' '}
-            {formatPence(thread.listing.priceMinor)}
+            {thread.role === 'buyer' ? `Seller: ${them}` : `Buyer: ${them}`} ·{' '}
+            {thread.bundle ? `${thread.books.length} books together, ` : ''}asking price{' '}
+            {formatPence(thread.bundle ? thread.askingMinor : thread.listing.priceMinor)}
           </p>
+          {thread.bundle ? (
+            <ul
+              className="mt-1 text-sm text-ink-soft"
+              data-testid="offer-books"
+              aria-label="Books in this offer"
+            >
+              {thread.books.map((book) => (
+                <li key={book.id} className="break-words">
+                  {book.slug ? (
+                    <Link to={`/listing/${book.slug}`} className="underline-offset-4 hover:underline">
+                      {book.title}
+                    </Link>
+                  ) : (
+                    book.title
+                  )}{' '}
+                  <span className="text-ink-muted">({formatPence(book.priceMinor)})</span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
           <p className="mt-2 text-sm font-semibold text-ink" data-testid="offer-summary">
             {summary(thread)}
           </p>

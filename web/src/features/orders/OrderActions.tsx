@@ -49,6 +49,11 @@ export function SellerActions({ order }: { order: OrderDetail }) {
   if (!actions.canDispatch && !actions.canCancel) return null;
   return (
     <Panel title="Send it" testId="seller-actions">
+      {order.itemCount > 1 ? (
+        <p className="mb-2 text-sm font-semibold text-ink">
+          {order.itemCount} books in one parcel: send them together, with one tracking number.
+        </p>
+      ) : null}
       {order.dispatchBy ? (
         <p className="text-sm text-ink-soft">
           Post it to the address below and add the tracking reference by{' '}
@@ -300,7 +305,19 @@ function ReasonDialog({
   what: string;
   confirmLabel: string;
 }) {
-  const schema = useMemo(() => z.object({ reason: reasonSchema(what) }), [what]);
+  // A problem with some of several books names them; a parcel that never came is the whole order.
+  const books = order.items.filter((item) => item.refundedMinor < item.paidMinor);
+  const choose = kind === 'item_not_as_described' && books.length > 1;
+  const schema = useMemo(
+    () =>
+      z.object({
+        reason: reasonSchema(what),
+        itemIds: z.array(z.string()).refine((ids) => !choose || ids.length > 0, {
+          message: 'Choose the book or books the problem is with',
+        }),
+      }),
+    [what, choose],
+  );
   const cancel = useCancelOrder({
     onSuccess: () => notify.success('Order cancelled: the buyer is being refunded in full'),
   });
@@ -314,20 +331,43 @@ function ReasonDialog({
       title={title}
       description={description}
       schema={schema}
-      defaultValues={{ reason: '' }}
+      defaultValues={{ reason: '', itemIds: [] }}
       submitLabel={confirmLabel}
       submitVariant={kind === 'cancel' ? 'destructive' : 'brand'}
       cancelLabel="Not now"
-      onSubmit={({ reason }) =>
+      onSubmit={({ reason, itemIds }) =>
         kind === 'cancel'
           ? cancel.mutateAsync({ orderId: order.id, reason })
-          : report.mutateAsync({ orderId: order.id, kind, reason })
+          : report.mutateAsync({ orderId: order.id, kind, reason, ...(choose ? { itemIds } : {}) })
       }
     >
       {(form) => (
-        <Field label={reasonLabel} error={form.formState.errors.reason?.message}>
-          {(control) => <Textarea {...control} {...form.register('reason')} rows={4} />}
-        </Field>
+        <>
+          {choose ? (
+            <fieldset className="flex flex-col gap-2" data-testid="report-books">
+              <legend className="mb-1 text-sm font-semibold">Which books?</legend>
+              {books.map((item) => (
+                <label key={item.id} className="flex cursor-pointer items-start gap-3 text-sm">
+                  <input
+                    type="checkbox"
+                    value={item.id}
+                    className="mt-0.5 size-4 shrink-0 accent-brand"
+                    {...form.register('itemIds')}
+                  />
+                  <span className="break-words">{item.title}</span>
+                </label>
+              ))}
+              {form.formState.errors.itemIds?.message ? (
+                <p className="text-sm text-destructive" role="alert">
+                  {form.formState.errors.itemIds.message}
+                </p>
+              ) : null}
+            </fieldset>
+          ) : null}
+          <Field label={reasonLabel} error={form.formState.errors.reason?.message}>
+            {(control) => <Textarea {...control} {...form.register('reason')} rows={4} />}
+          </Field>
+        </>
       )}
     </FormDialog>
   );

@@ -18,6 +18,7 @@ import { HeldForYou } from '../checkout/FinishPaying.tsx';
 import { MessageOrderButton } from '../messages/MessageButtons.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { BuyerActions, SellerActions } from './OrderActions.tsx';
+import { booksTitle, OrderBooks } from './OrderBooks.tsx';
 import {
   DeliveryAddress,
   DisputeInfo,
@@ -81,7 +82,7 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
   return (
     <div data-testid="order-detail" data-status={detail.status}>
       <PageHeader
-        title={detail.title}
+        title={booksTitle(detail)}
         crumbs={[
           { to: '/account', label: 'Your account' },
           { to: meta.base, label: meta.crumb },
@@ -102,7 +103,7 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
         }
       >
         <div className="flex flex-wrap items-center gap-x-4">
-          {detail.listingSlug ? (
+          {detail.listingSlug && detail.itemCount === 1 ? (
             <Link
               to={`/listing/${detail.listingSlug}`}
               className="mt-3 inline-block text-sm font-semibold text-brand underline"
@@ -137,6 +138,7 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
                 ) : null}
               </section>
             ) : null}
+            <OrderBooks order={detail} viewer={role} />
             <Tracking order={detail} />
             <OrderTimeline order={detail} viewer={role} />
           </div>

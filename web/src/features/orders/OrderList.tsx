@@ -17,6 +17,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { FinishPayingButton } from '../checkout/FinishPaying.tsx';
 import { formatDay } from './format.ts';
+import { booksTitle } from './OrderBooks.tsx';
 import { OrderStatusBadge } from './OrderParts.tsx';
 import { ORDER_PAGES } from './order-pages.ts';
 
@@ -118,7 +119,7 @@ function OrderRow({ order, base }: { order: OrderSummary; base: string }) {
         </div>
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-start justify-between gap-2">
-            <p className="min-w-0 font-semibold break-words text-ink">{order.title}</p>
+            <p className="min-w-0 font-semibold break-words text-ink">{booksTitle(order)}</p>
             <OrderStatusBadge status={order.status} />
           </div>
           <p className="mt-0.5 text-sm text-ink-muted">

@@ -56,9 +56,18 @@ export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: Orde
       <Panel title="Your money" testId="order-money">
         <dl className="flex flex-col gap-2 text-sm">
           <div className="flex justify-between gap-4">
-            <dt>Item{order.offerId ? ' (at the accepted offer)' : ''}</dt>
+            <dt>
+              {order.itemCount > 1 ? `Books (${order.itemCount})` : 'Item'}
+              {order.offerId ? ' (at the accepted offer)' : ''}
+            </dt>
             <dd className="tabular-nums">{formatPence(order.itemMinor)}</dd>
           </div>
+          {order.bundleDiscountMinor > 0 ? (
+            <div className="flex justify-between gap-4">
+              <dt>Your bundle discount</dt>
+              <dd className="tabular-nums">−{formatPence(order.bundleDiscountMinor)}</dd>
+            </div>
+          ) : null}
           <div className="flex justify-between gap-4">
             <dt>Postage, for you to send it</dt>
             <dd className="tabular-nums">{formatPence(order.postageMinor)}</dd>
@@ -75,7 +84,9 @@ export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: Orde
             <dt>You receive</dt>
             <dd className="tabular-nums" data-testid="payout-amount">
               {formatPence(
-                payout ? payout.amountMinor - payout.reversedMinor : order.itemMinor + order.postageMinor,
+                payout
+                  ? payout.amountMinor - payout.reversedMinor
+                  : order.itemMinor - order.bundleDiscountMinor + order.postageMinor,
               )}
             </dd>
           </div>
@@ -106,8 +117,16 @@ export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: Orde
           discountCode: order.discountCode,
           totalMinor: order.totalMinor,
           parcelSize: order.parcelSize,
+          bundleDiscountMinor: order.bundleDiscountMinor,
+          bookCount: order.itemCount,
         }}
-        itemLabel={order.offerId ? 'Item at the accepted offer' : 'Item'}
+        itemLabel={
+          order.itemCount > 1
+            ? `Books (${order.itemCount})${order.offerId ? ' at the accepted offer' : ''}`
+            : order.offerId
+              ? 'Item at the accepted offer'
+              : 'Item'
+        }
         refundedMinor={order.refundedMinor}
         refundedLabel={viewer === 'buyer' ? 'Refunded to you' : 'Refunded to the buyer'}
       />
@@ -208,6 +227,15 @@ export function DisputeInfo({ order }: { order: OrderDetail }) {
       <p className="mt-1 text-sm font-semibold text-ink" data-testid="dispute-status">
         {DISPUTE_STATUS[dispute.status] ?? dispute.status}
       </p>
+      {dispute.itemIds.length ? (
+        <p className="mt-2 text-sm text-ink" data-testid="dispute-books">
+          About:{' '}
+          {order.items
+            .filter((item) => dispute.itemIds.includes(item.id))
+            .map((item) => item.title)
+            .join(', ')}
+        </p>
+      ) : null}
       <p className="mt-2 text-sm break-words whitespace-pre-line text-ink-soft">“{dispute.reason}”</p>
       <p className="mt-1 text-xs text-ink-muted">Reported {formatWhen(dispute.openedAt)}</p>
       {dispute.resolutionNote ? (

@@ -8,6 +8,7 @@ import { isNotFound } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { isRouteId } from '../../lib/route-ids.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { BuyMoreFromSeller } from '../basket/BuyMoreFromSeller.tsx';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 
@@ -101,6 +102,7 @@ export function SellerPage() {
     { sellerId },
     { enabled: valid, retry: (count, error) => !isNotFound(error) && count < 1 },
   );
+  const tiers = trpc.basket.public.tiers.useQuery({ sellerId }, { enabled: valid });
   usePageMeta(
     seller.data ? `${seller.data.displayName}: books for sale` : 'Seller',
     seller.data
@@ -143,6 +145,13 @@ export function SellerPage() {
         }
       />
       <PageBody>
+        {data && tiers.data ? (
+          <BuyMoreFromSeller
+            name={data.displayName}
+            tiers={tiers.data}
+            activeListings={data.activeListings}
+          />
+        ) : null}
         <ListingsBrowser
           fixed={{ seller: sellerId }}
           empty={<p>This seller has nothing for sale right now.</p>}

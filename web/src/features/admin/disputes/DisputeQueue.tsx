@@ -30,6 +30,7 @@ import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { StaffConversation } from '../../messages/StaffConversation.tsx';
 import { formatWhen } from '../../orders/format.ts';
+import { OrderBooks } from '../../orders/OrderBooks.tsx';
 import {
   DeliveryAddress,
   DisputeInfo,
@@ -120,6 +121,11 @@ export function DisputeQueue({ kind }: { kind: DisputeKind }) {
   );
 }
 
+/** A report about some of an order's books, not all of them. */
+function partial(item: DisputeItem): boolean {
+  return item.bookCount > 1 && item.books.length < item.bookCount;
+}
+
 function DisputeRow({ item, onReview }: { item: DisputeItem; onReview: () => void }) {
   return (
     <li
@@ -142,8 +148,19 @@ function DisputeRow({ item, onReview }: { item: DisputeItem; onReview: () => voi
             <dd className="break-words">{item.buyerName}</dd>
             <dt className="text-ink-muted">Seller</dt>
             <dd className="break-words">{item.sellerName}</dd>
+            {partial(item) ? (
+              <>
+                <dt className="text-ink-muted">Books</dt>
+                <dd className="break-words" data-testid="dispute-books">
+                  {item.books.join(', ')} (of {item.bookCount} in the order)
+                </dd>
+              </>
+            ) : null}
             <dt className="text-ink-muted">Amount</dt>
-            <dd className="tabular-nums">{formatPence(item.totalMinor)}</dd>
+            <dd className="tabular-nums">
+              {formatPence(item.refundableMinor)}
+              {partial(item) ? ` of ${formatPence(item.totalMinor)}` : ''}
+            </dd>
             <dt className="text-ink-muted">Opened</dt>
             <dd>{formatWhen(item.openedAt)}</dd>
           </dl>
@@ -252,11 +269,23 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
                   data-testid="resolve-panel"
                 >
                   <h3 className="font-sans text-lg font-semibold">Resolve</h3>
-                  <p className="mt-1 text-sm text-ink-soft">
-                    Refund the buyer {formatPence(data.totalMinor)} in full through the payment provider, or
-                    release {payout !== null ? formatPence(payout) : 'the payment'} to the seller. Both
-                    parties get your note by email.
-                  </p>
+                  {partial(item) ? (
+                    <p className="mt-1 text-sm text-ink-soft">
+                      The report is about{' '}
+                      {item.books.length === 1 ? 'one book' : `${item.books.length} books`} of{' '}
+                      {item.bookCount}: {item.books.join(', ')}. Refund the buyer{' '}
+                      {formatPence(item.refundableMinor)}, what they paid for{' '}
+                      {item.books.length === 1 ? 'it' : 'them'}, through the payment provider (the rest of the
+                      order completes), or release the payment to the seller. Both parties get your note by
+                      email.
+                    </p>
+                  ) : (
+                    <p className="mt-1 text-sm text-ink-soft">
+                      Refund the buyer {formatPence(data.totalMinor)} in full through the payment provider, or
+                      release {payout !== null ? formatPence(payout) : 'the payment'} to the seller. Both
+                      parties get your note by email.
+                    </p>
+                  )}
                   <Field label="Note to both parties" error={noteError} className="mt-4">
                     {(control) => (
                       <Textarea
@@ -285,6 +314,7 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
                   </div>
                 </section>
               ) : null}
+              <OrderBooks order={data} viewer="staff" />
               <Tracking order={data} />
               <OrderTimeline order={data} viewer="staff" />
               <OrderMoney order={data} viewer="staff" />
@@ -298,15 +328,17 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
         onOpenChange={(next) => (next ? undefined : setConfirming(null))}
         title={
           confirming === 'refund'
-            ? `Refund ${formatPence(order.data?.totalMinor ?? item.totalMinor)} to ${item.buyerName}?`
+            ? `Refund ${formatPence(partial(item) ? item.refundableMinor : (order.data?.totalMinor ?? item.totalMinor))} to ${item.buyerName}?`
             : `Release the payment to ${item.sellerName}?`
         }
         description={
           <div className={cn('flex flex-col gap-2')}>
             <p>
-              {confirming === 'refund'
-                ? 'The buyer gets their money back in full and the seller is not paid. This cannot be undone.'
-                : 'The order completes and the seller is paid. This cannot be undone.'}
+              {confirming === 'refund' && partial(item)
+                ? `The buyer gets back what they paid for ${item.books.join(', ')}; the seller is not paid for ${item.books.length === 1 ? 'it' : 'them'}, and the rest of the order completes. This cannot be undone.`
+                : confirming === 'refund'
+                  ? 'The buyer gets their money back in full and the seller is not paid. This cannot be undone.'
+                  : 'The order completes and the seller is paid. This cannot be undone.'}
             </p>
             <p className="break-words">
               Your note: <span className="italic">“{note.trim()}”</span>

@@ -3,7 +3,7 @@
  * dispute; admins refund it in full or in part with a reason (the server refuses moderators,
  * shown as a toast).
  */
-import { formatPence } from '@reshelf/contracts';
+import { formatPence, type OrderDetail } from '@reshelf/contracts';
 import { Undo2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { Button } from '../../../../components/ui/button.tsx';
@@ -13,6 +13,7 @@ import { toast } from '../../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../../lib/api-errors.ts';
 import { trpc } from '../../../../lib/trpc.ts';
+import { OrderBooks } from '../../../orders/OrderBooks.tsx';
 import { DisputeInfo, OrderMoney, OrderStatusBadge, OrderTimeline } from '../../../orders/OrderParts.tsx';
 import { useRefundOrder } from './hooks.ts';
 
@@ -53,8 +54,13 @@ function OrderView({ orderId }: { orderId: string }) {
                 {data.refundedMinor > 0 ? <span>{formatPence(data.refundedMinor)} refunded</span> : null}
               </SheetDescription>
             </div>
-            <Refund orderId={orderId} leftMinor={data.totalMinor - data.refundedMinor} />
+            <Refund
+              orderId={orderId}
+              leftMinor={data.totalMinor - data.refundedMinor}
+              books={data.items.filter((item) => item.refundedMinor < item.paidMinor)}
+            />
             <DisputeInfo order={data} />
+            <OrderBooks order={data} viewer="staff" />
             <OrderTimeline order={data} viewer="staff" />
             <OrderMoney order={data} viewer="staff" />
           </div>
@@ -71,9 +77,26 @@ export function poundsToPence(text: string): number | null {
   return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
 }
 
-function Refund({ orderId, leftMinor }: { orderId: string; leftMinor: number }) {
-  const form = useForm({ defaultValues: { kind: 'full' as 'full' | 'part', amount: '', reason: '' } });
-  const full = form.watch('kind') === 'full';
+function Refund({
+  orderId,
+  leftMinor,
+  books,
+}: {
+  orderId: string;
+  leftMinor: number;
+  /** The order's books not yet refunded: with two or more, staff may refund some of them. */
+  books: OrderDetail['items'];
+}) {
+  const form = useForm({
+    defaultValues: {
+      kind: 'full' as 'full' | 'part' | 'items',
+      amount: '',
+      reason: '',
+      itemIds: [] as string[],
+    },
+  });
+  const kind = form.watch('kind');
+  const full = kind === 'full';
   const refund = useRefundOrder(orderId, {
     onSuccess: (result) => {
       toast({
@@ -95,8 +118,19 @@ function Refund({ orderId, leftMinor }: { orderId: string; leftMinor: number }) 
     <form
       className="flex flex-col gap-3 rounded-xl border border-line bg-paper p-4"
       data-testid="refund-form"
-      onSubmit={form.handleSubmit(({ amount, reason }) => {
+      onSubmit={form.handleSubmit(({ amount, reason, itemIds }) => {
         if (full) return refund.mutate({ orderId, amountMinor: 'full', reason });
+        if (kind === 'items') {
+          if (itemIds.length === 0) {
+            toast({
+              variant: 'destructive',
+              title: 'Refund not sent',
+              description: 'Choose the books to refund.',
+            });
+            return;
+          }
+          return refund.mutate({ orderId, amountMinor: 'items', itemIds, reason });
+        }
         const pence = poundsToPence(amount);
         if (pence === null || pence <= 0) {
           toast({
@@ -116,12 +150,31 @@ function Refund({ orderId, leftMinor }: { orderId: string; leftMinor: number }) 
           <input type="radio" value="full" {...form.register('kind')} />
           Everything left ({formatPence(leftMinor)})
         </label>
+        {books.length > 1 ? (
+          <label className="flex items-center gap-2">
+            <input type="radio" value="items" {...form.register('kind')} />
+            Some of the books (what was paid for them)
+          </label>
+        ) : null}
         <label className="flex items-center gap-2">
           <input type="radio" value="part" {...form.register('kind')} />
           Part of it
         </label>
       </fieldset>
-      {full ? null : (
+      {kind === 'items' ? (
+        <fieldset className="flex flex-col gap-2 text-sm" data-testid="refund-books">
+          <legend className="mb-1 font-semibold">Which books?</legend>
+          {books.map((book) => (
+            <label key={book.id} className="flex items-start gap-2">
+              <input type="checkbox" value={book.id} className="mt-0.5" {...form.register('itemIds')} />
+              <span className="break-words">
+                {book.title} ({formatPence(book.paidMinor - book.refundedMinor)})
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      {kind !== 'part' ? null : (
         <div className="flex flex-col gap-1">
           <Label htmlFor="refund-amount">Amount (£)</Label>
           <Input

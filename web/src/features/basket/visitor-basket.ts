@@ -1,0 +1,163 @@
+/**
+ * A visitor's basket (signed out): kept in this browser's localStorage until they sign in, when
+ * `basket.member.merge` moves it into their account and it is cleared here. Each entry keeps
+ * what the basket page shows before the server prices it (title, seller, price when added); the
+ * server's answer is the one that counts once they sign in.
+ *
+ * The store is a small pure core over any Storage-like object (tested in basket.test.ts) plus
+ * a subscription so every "Add to basket" button and the header's count agree at once, also
+ * across tabs (the storage event).
+ */
+import { PARCEL_SIZES } from '@reshelf/contracts';
+import { z } from 'zod';
+
+export const VISITOR_BASKET_KEY = 'reshelf:basket';
+/** As many books as a signed-in basket may hold (the server refuses more). */
+export const VISITOR_BASKET_LIMIT = 50;
+
+export const visitorBasketEntrySchema = z.object({
+  listingId: z.uuid(),
+  slug: z.string().min(1),
+  title: z.string(),
+  authors: z.array(z.string()),
+  priceMinor: z.number().int().nonnegative(),
+  parcelSize: z.enum(PARCEL_SIZES),
+  coverUrl: z.string().nullable(),
+  isbn13: z.string().nullable(),
+  sellerId: z.uuid(),
+  sellerName: z.string(),
+  charityName: z.string().nullable(),
+  /** The charity's shop, whose bundle tiers apply to its books (absent in baskets kept before it). */
+  charitySlug: z.string().nullable().default(null),
+  addedAt: z.string(),
+});
+export type VisitorBasketEntry = z.infer<typeof visitorBasketEntrySchema>;
+
+interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** The entries kept in `storage`: anything unreadable or malformed is dropped, never thrown. */
+export function readVisitorBasket(storage: StorageLike | null): VisitorBasketEntry[] {
+  let raw: string | null = null;
+  try {
+    raw = storage?.getItem(VISITOR_BASKET_KEY) ?? null;
+  } catch {
+    return [];
+  }
+  if (!raw) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  const seen = new Set<string>();
+  const entries: VisitorBasketEntry[] = [];
+  for (const candidate of parsed) {
+    const entry = visitorBasketEntrySchema.safeParse(candidate);
+    if (!entry.success || seen.has(entry.data.listingId)) continue;
+    seen.add(entry.data.listingId);
+    entries.push(entry.data);
+  }
+  return entries.slice(0, VISITOR_BASKET_LIMIT);
+}
+
+function write(storage: StorageLike | null, entries: VisitorBasketEntry[]): boolean {
+  try {
+    if (entries.length === 0) storage?.removeItem(VISITOR_BASKET_KEY);
+    else storage?.setItem(VISITOR_BASKET_KEY, JSON.stringify(entries));
+    return storage !== null;
+  } catch {
+    return false;
+  }
+}
+
+export type AddOutcome = 'added' | 'already' | 'full' | 'unstored';
+
+/** Adds a book (once): 'already' when it is in, 'full' at the limit, 'unstored' if storage refused. */
+export function addToVisitorBasket(storage: StorageLike | null, entry: VisitorBasketEntry): AddOutcome {
+  const entries = readVisitorBasket(storage);
+  if (entries.some((existing) => existing.listingId === entry.listingId)) return 'already';
+  if (entries.length >= VISITOR_BASKET_LIMIT) return 'full';
+  return write(storage, [...entries, visitorBasketEntrySchema.parse(entry)]) ? 'added' : 'unstored';
+}
+
+export function removeFromVisitorBasket(storage: StorageLike | null, listingId: string): void {
+  const entries = readVisitorBasket(storage);
+  const kept = entries.filter((entry) => entry.listingId !== listingId);
+  if (kept.length !== entries.length) write(storage, kept);
+}
+
+export function clearVisitorBasket(storage: StorageLike | null): void {
+  write(storage, []);
+}
+
+// The browser's store, shared by every component ---------------------------------------------
+
+function browserStorage(): StorageLike | null {
+  try {
+    return typeof window === 'undefined' ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+const listeners = new Set<() => void>();
+let snapshot: { raw: string | null; entries: VisitorBasketEntry[] } = { raw: null, entries: [] };
+
+function notify() {
+  for (const listener of listeners) listener();
+}
+
+/** For useSyncExternalStore: the same array until the stored value changes. */
+export function visitorBasketSnapshot(): VisitorBasketEntry[] {
+  const storage = browserStorage();
+  let raw: string | null = null;
+  try {
+    raw = storage?.getItem(VISITOR_BASKET_KEY) ?? null;
+  } catch {
+    raw = null;
+  }
+  if (raw !== snapshot.raw) snapshot = { raw, entries: readVisitorBasket(storage) };
+  return snapshot.entries;
+}
+
+export function subscribeVisitorBasket(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || event.key === VISITOR_BASKET_KEY) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export const visitorBasket = {
+  add(entry: VisitorBasketEntry): AddOutcome {
+    const outcome = addToVisitorBasket(browserStorage(), entry);
+    notify();
+    return outcome;
+  },
+  remove(listingId: string): void {
+    removeFromVisitorBasket(browserStorage(), listingId);
+    notify();
+  },
+  clear(): void {
+    clearVisitorBasket(browserStorage());
+    notify();
+  },
+  /** Tells every reader to look again (something besides the entries changed). */
+  notify(): void {
+    snapshot = { raw: snapshot.raw, entries: [...snapshot.entries] };
+    notify();
+  },
+  entries(): VisitorBasketEntry[] {
+    return readVisitorBasket(browserStorage());
+  },
+};
