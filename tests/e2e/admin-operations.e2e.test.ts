@@ -182,7 +182,7 @@ describe('admin operations', () => {
     const text = await readFile((await download.path())!, 'utf8');
     const [header] = text.replace(/^\uFEFF/, '').split(/\r?\n/);
     expect(header).toBe(
-      'reference,status,paid_at,title,buyer_email,seller_email,charity_sale,item_price_gbp,postage_gbp,buyer_protection_gbp,buyer_protection_vat_gbp,discount_gbp,discount_code,total_gbp,refunded_gbp',
+      'reference,status,paid_at,title,books,buyer_email,seller_email,charity_sale,item_price_gbp,bundle_discount_gbp,postage_gbp,buyer_protection_gbp,buyer_protection_vat_gbp,discount_gbp,discount_code,total_gbp,refunded_gbp',
     );
     await context.close();
   });

@@ -1,9 +1,9 @@
 /**
  * Orders of several books in the demo data (issue 23), so the pages show them on a fresh start:
- * - buyer@reshelf.test bought three of Sam's Shelf's books in one basket order, paid and waiting
+ * - bookworm@reshelf.test bought three of Sam's Shelf's books in one basket order, paid and waiting
  *   for Sam to send the one parcel (Sam's bundle tiers: 2 books 5%, 3 books 10%, 5 books 15%);
  * - reader@reshelf.test bought two of Margaret's books together, completed;
- * - buyer@reshelf.test bought two books from Cherwell Valley Hospice Books' shop, delivered and
+ * - bookworm@reshelf.test bought two books from Cherwell Valley Hospice Books' shop, delivered and
  *   inside its 14-day return window (the shop's tier: 2 books 10%).
  * Priced by the same rules as checkout (`priceGroup` in packages/contracts: bundle tier, one
  * parcel's postage, protection on the discounted subtotal), each with its payment and the
@@ -29,7 +29,7 @@ export async function seedDemoBasketOrders(db: Database): Promise<{ orders: numb
   const plans: Plan[] = [
     {
       sellerEmail: DEMO_SELLERS[0]!.email,
-      buyerEmail: 'buyer@reshelf.test',
+      buyerEmail: 'bookworm@reshelf.test',
       charity: false,
       books: 3,
       tiers: [
@@ -51,7 +51,7 @@ export async function seedDemoBasketOrders(db: Database): Promise<{ orders: numb
     },
     {
       sellerEmail: DEMO_CHARITIES[0]!.email,
-      buyerEmail: 'buyer@reshelf.test',
+      buyerEmail: 'bookworm@reshelf.test',
       charity: true,
       books: 2,
       tiers: [{ minBooks: 2, percent: 10 }],
