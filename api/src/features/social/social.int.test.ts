@@ -442,6 +442,34 @@ describe('saved searches', () => {
   });
 });
 
+describe('discover sellers', () => {
+  it('ranks sellers by followers and recent activity, and says so', async () => {
+    const busy = await createUser(db(), t.services.identity, 'busy@social.test');
+    const loved = await createUser(db(), t.services.identity, 'loved@social.test');
+    const any = await book('Any Book', ['Any Author']);
+    for (let i = 0; i < 4; i++) await createListing(db(), { sellerId: busy.id, bookId: any });
+    await createListing(db(), { sellerId: loved.id, bookId: any });
+    const rank = async () =>
+      (await api(t.app, null).sellers.discover.query({ limit: 96 }))
+        .filter((s) => [busy.id, loved.id].includes(s.id))
+        .map((s) => [s.displayName, s.followers]);
+    expect(await rank()).toEqual([
+      ['busy', 0],
+      ['loved', 0],
+    ]);
+    for (const fan of [reader, other, stranger]) {
+      await as(fan).social.follows.set.mutate({
+        target: { kind: 'seller', sellerId: loved.id },
+        following: true,
+      });
+    }
+    expect(await rank()).toEqual([
+      ['loved', 3],
+      ['busy', 0],
+    ]);
+  });
+});
+
 describe('advanced search', () => {
   it('narrows browsing and search by title, author, ISBN, publisher, years, format, edition, signed and town', async () => {
     const oxford = await createUser(db(), t.services.identity, 'oxford@social.test');
@@ -489,6 +517,21 @@ describe('advanced search', () => {
     expect(await ids({ title: '100%' })).toEqual([]);
     const found = await anyone.search.query({ q: 'hobbit', yearFrom: 1990 });
     expect(found.items.map((item) => item.id)).toEqual([paperback.id]);
+    // The seller describes the copy in the selling wizard; advanced search finds it by that.
+    const copy = await createListing(db(), { sellerId: seller.id, bookId: later.id, price: 600 });
+    const described = await as(seller).listings.selling.update.mutate({
+      listingId: copy.id,
+      format: 'hardback',
+      firstEdition: false,
+      signed: true,
+    });
+    expect(described).toMatchObject({ format: 'hardback', firstEdition: false, signed: true });
+    expect(await ids({ publisher: 'harper', signed: true })).toEqual([copy.id]);
+    expect(
+      await refusal(
+        as(seller).listings.selling.update.mutate({ listingId: copy.id, format: 'scroll' as 'hardback' }),
+      ),
+    ).toEqual({ status: 400, message: 'format: Format must be paperback or hardback' });
     expect(await refusal(anyone.browse.query({ yearFrom: 2000, yearTo: 1990 }))).toEqual({
       status: 400,
       message: 'yearTo: The earliest year must not be after the latest year',
