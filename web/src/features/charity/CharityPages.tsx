@@ -21,6 +21,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
+import { FollowButton } from '../social/FollowButton.tsx';
 
 export function CharityCard({ charity }: { charity: CharitySummary }) {
   return (
@@ -333,7 +334,15 @@ export function CharityProfilePage() {
             </span>
           ) : undefined
         }
-      />
+      >
+        {data ? (
+          <FollowButton
+            target={{ kind: 'charity', charitySlug: data.slug }}
+            name={data.name}
+            className="mt-4"
+          />
+        ) : null}
+      </PageHeader>
       <PageBody>
         {charity.isError ? (
           <QueryError what="this charity" onRetry={() => charity.refetch()} retrying={charity.isFetching} />

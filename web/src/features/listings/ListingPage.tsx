@@ -33,6 +33,7 @@ import { MessageSellerButton } from '../messages/MessageButtons.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { ListingOffer } from '../offers/ListingOffer.tsx';
 import { ReportListing } from '../reports/ReportListing.tsx';
+import { FollowButton } from '../social/FollowButton.tsx';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { bookJsonLd } from './json-ld.ts';
 
@@ -192,6 +193,13 @@ function ListingView({ listing }: { listing: ListingDetail }) {
                 </span>
               ))}
             </p>
+            {listing.authors.length ? (
+              <div className="mt-3 flex flex-wrap gap-2" data-testid="follow-authors">
+                {listing.authors.slice(0, 3).map((author) => (
+                  <FollowButton key={author} target={{ kind: 'author', author }} name={author} withName />
+                ))}
+              </div>
+            ) : null}
 
             <div className="mt-4 flex flex-wrap items-center gap-2">
               <span

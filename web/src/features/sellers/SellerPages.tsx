@@ -10,6 +10,7 @@ import { isRouteId } from '../../lib/route-ids.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
+import { FollowButton } from '../social/FollowButton.tsx';
 
 function memberSince(iso: string): string {
   return new Date(iso).toLocaleDateString('en-GB', {
@@ -30,7 +31,7 @@ export function DiscoverSellersPage() {
     <>
       <PageHeader
         title="Discover sellers"
-        description="Readers clearing their shelves and charities raising money with donated books. Find a seller you like and see everything they have."
+        description="Readers clearing their shelves and charities raising money with donated books, the most followed and most recently active first. Find a seller you like, follow them, and see everything they have."
       />
       <PageBody>
         {sellers.isPending ? (
@@ -83,6 +84,12 @@ export function DiscoverSellersPage() {
                   <span className="mt-auto pt-1 text-sm font-semibold text-moss">
                     {seller.activeListings} {seller.activeListings === 1 ? 'book' : 'books'} for sale
                     {seller.charity ? ' · charity' : ''}
+                    {seller.followers ? (
+                      <span className="font-normal text-ink-muted">
+                        {' · '}
+                        {seller.followers} {seller.followers === 1 ? 'follower' : 'followers'}
+                      </span>
+                    ) : null}
                   </span>
                 </Link>
               </li>
@@ -141,7 +148,15 @@ export function SellerPage() {
             </span>
           ) : undefined
         }
-      />
+      >
+        {data ? (
+          <FollowButton
+            target={{ kind: 'seller', sellerId: data.id }}
+            name={data.displayName}
+            className="mt-4"
+          />
+        ) : null}
+      </PageHeader>
       <PageBody>
         <ListingsBrowser
           fixed={{ seller: sellerId }}
