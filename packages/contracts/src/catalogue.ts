@@ -269,6 +269,10 @@ export const listingDetailSchema = z.object({
   bookDescription: z.string().nullable(),
   condition: z.enum(CONDITIONS),
   exLibrary: z.boolean(),
+  /** The copy's binding, if the seller said; first edition and signed (issue 26). */
+  format: z.enum(BOOK_FORMATS).nullable(),
+  firstEdition: z.boolean(),
+  signed: z.boolean(),
   conditionNotes: z.string().nullable(),
   description: z.string().nullable(),
   photos: z.array(z.string()),

@@ -422,6 +422,9 @@ interface DetailRow {
   status: ListingDetail['status'];
   condition: ListingDetail['condition'];
   ex_library: boolean;
+  format: 'paperback' | 'hardback' | null;
+  first_edition: boolean;
+  signed: boolean;
   condition_notes: string | null;
   description: string | null;
   photos: unknown;
@@ -468,7 +471,8 @@ const UNAVAILABLE: Partial<Record<ListingDetail['status'], ListingDetail['unavai
 export async function getListingBySlug(db: Database, slug: string): Promise<ListingDetail> {
   // One statement, the commercial settings included: no second round trip for them.
   const { rows } = await sql<DetailRow>`${sql.raw(PREPARED_TAG)}
-      select l.id, l.slug, l.status, l.condition, l.ex_library, l.condition_notes, l.description,
+      select l.id, l.slug, l.status, l.condition, l.ex_library, l.format, l.first_edition, l.signed,
+        l.condition_notes, l.description,
         l.photos, l.price_minor, l.parcel_size, l.published_at,
         b.title, b.subtitle, b.authors, b.isbn13, b.isbn10, b.publisher, b.published_year,
         b.page_count, b.language, b.cover_url, b.description as book_description,
@@ -531,6 +535,9 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
     bookDescription: row.book_description,
     condition: row.condition,
     exLibrary: row.ex_library,
+    format: row.format,
+    firstEdition: row.first_edition,
+    signed: row.signed,
     // A listing staff removed keeps its book details but not the seller's words or photos.
     conditionNotes: removed ? null : row.condition_notes,
     description: removed ? null : row.description,

@@ -515,6 +515,12 @@ describe('advanced search', () => {
     expect(await ids({ title: 'hobbit', firstEdition: true, signed: true })).toEqual([first.id]);
     expect(await ids({ title: 'hobbit', town: 'oxford' })).toEqual([first.id]);
     expect(await ids({ title: '100%' })).toEqual([]);
+    // The listing page says what the copy is.
+    expect(await anyone.bySlug.query({ slug: first.slug })).toMatchObject({
+      format: 'hardback',
+      firstEdition: true,
+      signed: true,
+    });
     const found = await anyone.search.query({ q: 'hobbit', yearFrom: 1990 });
     expect(found.items.map((item) => item.id)).toEqual([paperback.id]);
     // The seller describes the copy in the selling wizard; advanced search finds it by that.

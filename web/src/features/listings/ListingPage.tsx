@@ -1,4 +1,5 @@
 import {
+  BOOK_FORMAT_LABELS,
   CONDITION_LABELS,
   formatPence,
   type ListingDetail,
@@ -211,6 +212,21 @@ function ListingView({ listing }: { listing: ListingDetail }) {
               {listing.exLibrary ? (
                 <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
                   Ex-library
+                </span>
+              ) : null}
+              {listing.format ? (
+                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
+                  {BOOK_FORMAT_LABELS[listing.format]}
+                </span>
+              ) : null}
+              {listing.firstEdition ? (
+                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
+                  First edition
+                </span>
+              ) : null}
+              {listing.signed ? (
+                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
+                  Signed
                 </span>
               ) : null}
               {listing.charity ? (
