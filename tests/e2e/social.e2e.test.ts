@@ -110,7 +110,10 @@ describe('follows, the feed and saved searches', { timeout: 180_000 }, () => {
     await reader.page.getByText('Signed copies only').click();
     await noHorizontalScroll(reader.page);
     await snapshot(reader.page, 'social-3-advanced-search-phone');
-    await reader.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await reader.page
+      .getByRole('form', { name: 'Advanced search' })
+      .getByRole('button', { name: 'Search', exact: true })
+      .click();
     await reader.page.waitForURL(/\/search\?author=McCarthy&signed=1$/);
     await reader.page.getByTestId('save-search').click();
     await reader.page.getByTestId('search-saved').waitFor();

@@ -80,7 +80,7 @@ export async function feedPage(
       select l.id, l.published_at as at, 1 as rank, 'seller' as because_kind, l.seller_id as because_id
       from f cross join lateral (
         select l.id, l.published_at, l.seller_id from public.listings l
-        where l.seller_id = f.seller_id and l.status <> 'draft' and l.status <> 'removed'
+        where l.seller_id = f.seller_id and l.status in ('active', 'reserved', 'sold')
           and l.published_at is not null
           and ${before('l.published_at', `'new_listing:' || l.id::text collate "C"`)}
         order by l.published_at desc, l.id desc limit ${take}
@@ -90,7 +90,7 @@ export async function feedPage(
       select l.id, l.published_at, 2, 'charity', l.charity_id
       from f cross join lateral (
         select l.id, l.published_at, l.charity_id from public.listings l
-        where l.charity_id = f.charity_id and l.status <> 'draft' and l.status <> 'removed'
+        where l.charity_id = f.charity_id and l.status in ('active', 'reserved', 'sold')
           and l.published_at is not null
           and ${before('l.published_at', `'new_listing:' || l.id::text collate "C"`)}
         order by l.published_at desc, l.id desc limit ${take}

@@ -164,6 +164,13 @@ describe('the feed', () => {
       bookId: await book('Unrelated', ['Nobody']),
       publishedAt: minutesAgo(20),
     });
+    // Withdrawn by the followed seller: not in the feed.
+    await createListing(db(), {
+      sellerId: seller.id,
+      bookId: await book('Withdrawn Book', ['W. Drawn']),
+      publishedAt: minutesAgo(25),
+      status: 'withdrawn',
+    });
     // The member's own listing, in a followed genre: never in their feed.
     await createListing(db(), {
       sellerId: reader.id,
