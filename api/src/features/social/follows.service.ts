@@ -105,18 +105,25 @@ async function followerCount(db: Database, target: ResolvedTarget): Promise<numb
   return Number(count);
 }
 
-/** Whether the member follows a target (false when signed out), and how many do. */
+/**
+ * Whether the member follows a target, and how many do: one statement after the target is
+ * known (a page of follow buttons asks for many at once, in one batch).
+ */
 export async function followStatus(
   db: Database,
-  userId: string | null,
+  userId: string,
   target: FollowTarget,
 ): Promise<FollowStatus> {
   const resolved = await resolveTarget(db, target);
-  const [mine, followers] = await Promise.all([
-    userId ? existing(db, userId, resolved) : Promise.resolve(undefined),
-    followerCount(db, resolved),
-  ]);
-  return { following: Boolean(mine), followers };
+  const { rows } = await sql<{ following: boolean; followers: number }>`
+    select coalesce(bool_or(f.follower_id = ${userId}), false) as following, count(*)::int as followers
+    from public.follows f
+    where f.kind = ${resolved.kind}
+      and (f.seller_id = ${resolved.seller_id} or f.charity_id = ${resolved.charity_id}
+        or f.genre_id = ${resolved.genre_id}
+        or f.author_key = public.search_normalise(btrim(${resolved.author_name}::text)))`.execute(db);
+  const row = rows[0];
+  return { following: row?.following ?? false, followers: row?.followers ?? 0 };
 }
 
 /** Follows or stops following; answers the new status. */

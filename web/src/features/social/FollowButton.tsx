@@ -18,6 +18,7 @@ export function FollowButton({
   target,
   name,
   withName = false,
+  notFollowed = false,
   className,
 }: {
   target: FollowTargetInput;
@@ -25,6 +26,11 @@ export function FollowButton({
   name: string;
   /** Show the name on the button too (several authors side by side). */
   withName?: boolean;
+  /**
+   * Known not to be followed (a suggestion): no status is asked for until the member follows
+   * it, so a page of suggestions makes no burst of requests.
+   */
+  notFollowed?: boolean;
   className?: string;
 }) {
   const session = useSession();
@@ -32,7 +38,7 @@ export function FollowButton({
   const navigate = useNavigate();
   const location = useLocation();
   const utils = trpc.useUtils();
-  const status = trpc.social.follows.status.useQuery({ target }, { enabled: signedIn });
+  const status = trpc.social.follows.status.useQuery({ target }, { enabled: signedIn && !notFollowed });
   const mutation = trpc.social.follows.set.useMutation({
     onMutate: async ({ following }) => {
       await utils.social.follows.status.cancel({ target });
@@ -69,7 +75,7 @@ export function FollowButton({
         type="button"
         aria-pressed={signedIn ? following : undefined}
         data-testid="follow-button"
-        disabled={signedIn && (status.isPending || mutation.isPending)}
+        disabled={signedIn && ((!notFollowed && status.isPending) || mutation.isPending)}
         onClick={() => {
           if (!signedIn) {
             navigate(loginPath(pathOf(location)));

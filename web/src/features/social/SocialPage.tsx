@@ -172,7 +172,12 @@ function Suggestions() {
           <ul className="mt-2 flex flex-col gap-2">
             {genres.map((genre) => (
               <li key={genre.slug} className="flex flex-wrap items-center gap-3">
-                <FollowButton target={{ kind: 'genre', genreSlug: genre.slug }} name={genre.name} withName />
+                <FollowButton
+                  target={{ kind: 'genre', genreSlug: genre.slug }}
+                  name={genre.name}
+                  withName
+                  notFollowed
+                />
                 <span className="text-sm text-ink-muted">{genre.reason}</span>
               </li>
             ))}
@@ -185,7 +190,12 @@ function Suggestions() {
           <ul className="mt-2 flex flex-col gap-2">
             {authors.map((author) => (
               <li key={author.name} className="flex flex-wrap items-center gap-3">
-                <FollowButton target={{ kind: 'author', author: author.name }} name={author.name} withName />
+                <FollowButton
+                  target={{ kind: 'author', author: author.name }}
+                  name={author.name}
+                  withName
+                  notFollowed
+                />
                 <span className="text-sm text-ink-muted">{author.reason}</span>
               </li>
             ))}
@@ -198,7 +208,12 @@ function Suggestions() {
           <ul className="mt-2 flex flex-col gap-2">
             {sellers.map((seller) => (
               <li key={seller.id} className="flex flex-wrap items-center gap-3">
-                <FollowButton target={{ kind: 'seller', sellerId: seller.id }} name={seller.name} withName />
+                <FollowButton
+                  target={{ kind: 'seller', sellerId: seller.id }}
+                  name={seller.name}
+                  withName
+                  notFollowed
+                />
                 <Link
                   to={`/seller/${seller.id}`}
                   className="text-sm text-ink-muted underline-offset-4 hover:underline"
