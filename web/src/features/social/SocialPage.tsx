@@ -93,33 +93,35 @@ function Headline({ item }: { item: FeedItem }) {
 function FeedEntry({ item }: { item: FeedItem }) {
   return (
     <li
-      className="rounded-xl border border-line bg-paper p-4 shadow-card"
+      className="flex gap-4 rounded-xl border border-line bg-paper p-4 shadow-card"
       data-testid="feed-item"
       data-kind={item.kind}
     >
-      <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-ink-soft">
-        <Headline item={item} />
-        <time dateTime={item.at} className="ml-auto text-ink-muted">
-          {WHEN.format(new Date(item.at))}
-        </time>
-      </p>
       {item.listing ? (
-        <div className="mt-3 max-w-56">
+        <div className="w-36 shrink-0 sm:w-44">
           <ListingCard listing={item.listing} />
         </div>
       ) : null}
-      {item.signing ? (
-        <div className="mt-3">
-          <p className="font-serif text-lg font-semibold">{item.signing.title}</p>
-          <p className="text-ink-soft">
-            {item.signing.author} at {item.signing.venue},{' '}
-            {SIGNING_WHEN.format(new Date(item.signing.startsAt))}
-          </p>
-          {item.signing.description ? (
-            <p className="mt-1 text-sm text-ink-muted">{item.signing.description}</p>
-          ) : null}
-        </div>
-      ) : null}
+      <div className="flex min-w-0 flex-1 flex-col gap-2">
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-ink-soft">
+          <Headline item={item} />
+        </p>
+        <time dateTime={item.at} className="text-sm text-ink-muted">
+          {WHEN.format(new Date(item.at))}
+        </time>
+        {item.signing ? (
+          <div className="mt-1">
+            <p className="font-serif text-lg font-semibold">{item.signing.title}</p>
+            <p className="text-ink-soft">
+              {item.signing.author} at {item.signing.venue},{' '}
+              {SIGNING_WHEN.format(new Date(item.signing.startsAt))}
+            </p>
+            {item.signing.description ? (
+              <p className="mt-1 text-sm text-ink-muted">{item.signing.description}</p>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
     </li>
   );
 }
@@ -169,16 +171,16 @@ function Suggestions() {
       {genres.length ? (
         <div className="mt-4">
           <h3 className="text-sm font-semibold text-ink">Genres</h3>
-          <ul className="mt-2 flex flex-col gap-2">
+          <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-3">
             {genres.map((genre) => (
-              <li key={genre.slug} className="flex flex-wrap items-center gap-3">
+              <li key={genre.slug} className="flex flex-col items-start gap-1">
                 <FollowButton
                   target={{ kind: 'genre', genreSlug: genre.slug }}
                   name={genre.name}
                   withName
                   notFollowed
                 />
-                <span className="text-sm text-ink-muted">{genre.reason}</span>
+                <span className="text-xs text-ink-muted">{genre.reason}</span>
               </li>
             ))}
           </ul>
@@ -187,16 +189,16 @@ function Suggestions() {
       {authors.length ? (
         <div className="mt-4">
           <h3 className="text-sm font-semibold text-ink">Authors</h3>
-          <ul className="mt-2 flex flex-col gap-2">
+          <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-3">
             {authors.map((author) => (
-              <li key={author.name} className="flex flex-wrap items-center gap-3">
+              <li key={author.name} className="flex flex-col items-start gap-1">
                 <FollowButton
                   target={{ kind: 'author', author: author.name }}
                   name={author.name}
                   withName
                   notFollowed
                 />
-                <span className="text-sm text-ink-muted">{author.reason}</span>
+                <span className="max-w-56 truncate text-xs text-ink-muted">{author.reason}</span>
               </li>
             ))}
           </ul>
@@ -205,9 +207,9 @@ function Suggestions() {
       {sellers.length ? (
         <div className="mt-4">
           <h3 className="text-sm font-semibold text-ink">Sellers</h3>
-          <ul className="mt-2 flex flex-col gap-2">
+          <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-3">
             {sellers.map((seller) => (
-              <li key={seller.id} className="flex flex-wrap items-center gap-3">
+              <li key={seller.id} className="flex flex-col items-start gap-1">
                 <FollowButton
                   target={{ kind: 'seller', sellerId: seller.id }}
                   name={seller.name}
@@ -216,7 +218,7 @@ function Suggestions() {
                 />
                 <Link
                   to={`/seller/${seller.id}`}
-                  className="text-sm text-ink-muted underline-offset-4 hover:underline"
+                  className="text-xs text-ink-muted underline-offset-4 hover:underline"
                 >
                   {seller.town ? `${seller.town} · ` : ''}
                   {seller.reason}
@@ -272,7 +274,7 @@ export function SocialPage() {
           <>
             {!followsAnything || items.length === 0 ? <Suggestions /> : null}
             {items.length ? (
-              <ol className="flex flex-col gap-4" data-testid="feed">
+              <ol className="grid gap-4 lg:grid-cols-2" data-testid="feed">
                 {items.map((item) => (
                   <FeedEntry key={item.key} item={item} />
                 ))}
