@@ -36,6 +36,7 @@ import { revenueRouter } from './features/revenue/revenue.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
 import { seoRouter } from './features/seo/seo.router.ts';
+import { socialRouter } from './features/social/social.router.ts';
 import { staffBooksRouter } from './features/staff-books/staff-books.router.ts';
 import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
 import { staffOffersRouter } from './features/staff-offers/staff-offers.router.ts';
@@ -92,6 +93,7 @@ export const appRouter = router({
   charities: charitiesRouter,
   wishlist: wishlistRouter,
   basket: router({ member: basketRouter, public: basketPublicRouter }),
+  social: socialRouter,
   checkout: checkoutRouter,
   money: router({ refunds: refundsRouter, revenue: revenueRouter, promotions: promotionsRouter }),
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),

@@ -77,7 +77,7 @@ export async function startMarketplace(folderPrefix: string) {
   const config = loadConfig({ ...env, PORT: String(port), PUBLIC_ORIGIN: baseURL });
   const app = await buildApp({ config, database: database.handle, secrets, services });
   await app.listen({ port, host: '127.0.0.1' });
-  return { app, database, baseURL, dataDir };
+  return { app, database, baseURL, dataDir, services };
 }
 
 export default async function setup(project: TestProject) {

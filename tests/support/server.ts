@@ -7,6 +7,7 @@
 import { rm } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { runJob } from '../../api/src/features/jobs/jobs.ts';
 import { startMarketplace } from '../setup/e2e.global.ts';
 import { launchBrowser } from './browser.ts';
 
@@ -22,15 +23,25 @@ export interface OwnMarketplace {
    * before the call is in /admin/logs (the recorder otherwise writes a few seconds later).
    */
   flushRequestLog(): Promise<void>;
+  /**
+   * Runs one background job now (the marketplace runs no job runner): what it moved, as the
+   * runner would record it.
+   */
+  runJob(name: string): Promise<number | null>;
   stop(): Promise<void>;
 }
 
 export async function startOwnMarketplace(): Promise<OwnMarketplace> {
-  const { app, database, baseURL, dataDir } = await startMarketplace('reshelf-e2e-own-');
+  const { app, database, baseURL, dataDir, services } = await startMarketplace('reshelf-e2e-own-');
   return {
     baseURL,
     databaseUrl: database.ownerUrl,
     flushRequestLog: () => app.requestLog.flush(),
+    runJob: (name) =>
+      runJob(
+        { db: database.handle.db, payments: services.payments, mailer: services.mailer, origin: baseURL },
+        name,
+      ),
     async stop() {
       await app.close();
       await database.stop();

@@ -409,6 +409,18 @@ export interface FeatureFlags {
   updated_by: string | null;
 }
 
+export interface Follows {
+  author_key: Generated<string | null>;
+  author_name: string | null;
+  charity_id: string | null;
+  created_at: Generated<Timestamp>;
+  follower_id: string;
+  genre_id: string | null;
+  id: Generated<string>;
+  kind: string;
+  seller_id: string | null;
+}
+
 export interface Genres {
   created_at: Generated<Timestamp>;
   description: string | null;
@@ -460,6 +472,15 @@ export interface LaunchPlanItems {
   title: string;
 }
 
+export interface ListingPriceDrops {
+  dropped_at: Generated<Timestamp>;
+  id: Generated<string>;
+  listing_id: string;
+  new_price_minor: number;
+  old_price_minor: number;
+  seller_id: string;
+}
+
 export interface Listings {
   book_id: string | null;
   category_id: string | null;
@@ -471,6 +492,8 @@ export interface Listings {
   donor_reference: string | null;
   draft_isbn13: string | null;
   ex_library: Generated<boolean>;
+  first_edition: Generated<boolean>;
+  format: string | null;
   genre_ids: Generated<string[]>;
   id: Generated<string>;
   parcel_size: string | null;
@@ -479,6 +502,7 @@ export interface Listings {
   published_at: Timestamp | null;
   removed_reason: string | null;
   seller_id: string;
+  signed: Generated<boolean>;
   slug: string | null;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
@@ -798,6 +822,26 @@ export interface ReturnRequests {
   updated_at: Generated<Timestamp>;
 }
 
+export interface SavedSearches {
+  alerts: Generated<string>;
+  checked_until: Generated<Timestamp>;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  last_digest_at: Timestamp | null;
+  name: string;
+  params: Json;
+  query: string;
+  updated_at: Generated<Timestamp>;
+  user_id: string;
+}
+
+export interface SavedSearchMatches {
+  emailed_at: Timestamp | null;
+  listing_id: string;
+  matched_at: Generated<Timestamp>;
+  saved_search_id: string;
+}
+
 export interface SeedItems {
   created_at: Generated<Timestamp>;
   kind: string;
@@ -879,10 +923,12 @@ export interface DB {
   email_suppressions: EmailSuppressions;
   email_templates: EmailTemplates;
   feature_flags: FeatureFlags;
+  follows: Follows;
   genres: Genres;
   idempotency_keys: IdempotencyKeys;
   job_runs: JobRuns;
   launch_plan_items: LaunchPlanItems;
+  listing_price_drops: ListingPriceDrops;
   listing_views: ListingViews;
   listings: Listings;
   member_blocks: MemberBlocks;
@@ -909,6 +955,8 @@ export interface DB {
   request_log: RequestLog;
   return_items: ReturnItems;
   return_requests: ReturnRequests;
+  saved_search_matches: SavedSearchMatches;
+  saved_searches: SavedSearches;
   seed_items: SeedItems;
   seed_runs: SeedRuns;
   settings: Settings;

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/index.ts';
+import { feedPage, followingListings } from '../features/social/feed.service.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { createUser } from '../testing/auth.ts';
 import { api } from '../testing/client.ts';
@@ -58,6 +59,7 @@ describe('the demo seed', () => {
       'demo-reports',
       'demo-basket-orders',
       'seed-openlibrary-recent',
+      'demo-social',
     ]);
     const again = await seed();
     expect(again.ran).toEqual([]);
@@ -247,6 +249,30 @@ describe('the demo seed', () => {
     });
     const preview = await api(t.app, moderator.accessToken).staff.dashboard.cleanupPreview.query();
     expect(preview).toMatchObject({ duplicates_removed: 0, no_image_removed: 0, total_deleted: 0 });
+  });
+
+  it('gives the demo reader follows, a feed, books from what they follow and a saved search (issue 26)', async () => {
+    const reader = await db
+      .selectFrom('auth.users')
+      .select('id')
+      .where('email', '=', 'buyer@reshelf.test')
+      .executeTakeFirstOrThrow();
+    const feed = await feedPage(db, reader.id, { limit: 50 });
+    expect(feed.followsAnything).toBe(true);
+    const kinds = new Set(feed.items.map((item) => item.kind));
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(['new_listing', 'price_drop', 'staff_pick']));
+    const following = await followingListings(db, reader.id, { page: 1, pageSize: 24 });
+    expect(following.total).toBeGreaterThan(0);
+    const { rows } = await sql<{ hardback: number; signed: number; first: number; searches: number }>`
+      select count(*) filter (where format = 'hardback')::int as hardback,
+        count(*) filter (where signed)::int as signed,
+        count(*) filter (where first_edition)::int as first,
+        (select count(*)::int from public.saved_searches where user_id = ${reader.id}) as searches
+      from public.listings where status = 'active'`.execute(db);
+    expect(rows[0]).toMatchObject({ searches: 1 });
+    expect(rows[0]!.hardback).toBeGreaterThan(0);
+    expect(rows[0]!.signed).toBeGreaterThan(0);
+    expect(rows[0]!.first).toBeGreaterThan(0);
   });
 
   it('Reset and Seed gives the new listings covers too', async () => {

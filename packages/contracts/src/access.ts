@@ -59,6 +59,8 @@ export const SIGNED_IN_ROUTES = [
   '/account/settings',
   '/account/listings',
   '/account/wishlist',
+  '/account/following',
+  '/account/saved-searches',
   '/account/notifications',
   '/account/offers',
   '/account/orders',

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { COMMERCIAL_DEFAULTS, CONDITIONS, LISTING_STATUSES, PARCEL_SIZES } from './constants.ts';
+import { normaliseIsbn } from './isbn.ts';
 import { slugSchema } from './schemas.ts';
 
 export const LISTING_SORTS = ['relevance', 'newest', 'price_asc', 'price_desc'] as const;
@@ -72,7 +73,62 @@ export const searchQuerySchema = z
   .transform(cleanSearchText)
   .pipe(z.string().min(1, 'Enter something to search for'));
 
+/** A copy's binding, as advanced search and the seller's description of a copy name it. */
+export const BOOK_FORMATS = ['paperback', 'hardback'] as const;
+export type BookFormat = (typeof BOOK_FORMATS)[number];
+export const BOOK_FORMAT_LABELS: Record<BookFormat, string> = {
+  paperback: 'Paperback',
+  hardback: 'Hardback',
+};
+
+/** Free text of an advanced-search field: cleaned, at most `max` characters, never blank. */
+const fieldText = (label: string, max: number) =>
+  z
+    .string(`${label} must be text`)
+    .max(max, `${label} can be at most ${max} characters`)
+    .transform(cleanSearchText)
+    .pipe(z.string().min(1, `${label} cannot be blank`));
+
+const yearSchema = (label: string) =>
+  z
+    .number(`${label} must be a year`)
+    .int(`${label} must be a year`)
+    .min(1450, `${label} must be 1450 or later`)
+    .max(2100, `${label} must be 2100 or earlier`);
+
+/**
+ * Advanced search (issue 26): fields that narrow browsing and search alike, each one also a key
+ * of the /search address (web: listing-params.ts, saved searches: savedSearchQuery).
+ */
+export const advancedFilterFields = {
+  title: fieldText('The title', 200).optional(),
+  author: fieldText('The author', 200).optional(),
+  isbn: z
+    .string('The ISBN must be text')
+    .max(20, 'The ISBN can be at most 20 characters')
+    .transform((value, ctx) => {
+      const isbn = normaliseIsbn(value);
+      if (!isbn) {
+        ctx.addIssue({ code: 'custom', message: 'The ISBN must be a 10- or 13-digit ISBN' });
+        return z.NEVER;
+      }
+      return isbn;
+    })
+    .optional(),
+  publisher: fieldText('The publisher', 200).optional(),
+  yearFrom: yearSchema('The earliest year').optional(),
+  yearTo: yearSchema('The latest year').optional(),
+  format: z.enum(BOOK_FORMATS, 'Format must be paperback or hardback').optional(),
+  firstEdition: z.boolean().optional(),
+  signed: z.boolean().optional(),
+  town: fieldText('The town', 80).optional(),
+};
+export const ADVANCED_FILTER_KEYS = Object.keys(
+  advancedFilterFields,
+) as (keyof typeof advancedFilterFields)[];
+
 const filterFields = {
+  ...advancedFilterFields,
   category: slugSchema.optional(),
   genre: slugSchema.optional(),
   condition: conditionListSchema.optional(),
@@ -105,14 +161,25 @@ const priceOrderIssue = {
   message: 'The minimum price must not be more than the maximum price',
   path: ['maxPrice'],
 };
+function yearsInOrder(value: { yearFrom?: number | undefined; yearTo?: number | undefined }) {
+  return value.yearFrom === undefined || value.yearTo === undefined || value.yearFrom <= value.yearTo;
+}
+const yearOrderIssue = {
+  message: 'The earliest year must not be after the latest year',
+  path: ['yearTo'],
+};
 
-export const browseInputSchema = z.object(filterFields).refine(pricesInOrder, priceOrderIssue);
+export const browseInputSchema = z
+  .object(filterFields)
+  .refine(pricesInOrder, priceOrderIssue)
+  .refine(yearsInOrder, yearOrderIssue);
 export type BrowseInput = z.input<typeof browseInputSchema>;
 export type BrowseParams = z.output<typeof browseInputSchema>;
 
 export const searchInputSchema = z
   .object({ q: searchQuerySchema, ...filterFields })
-  .refine(pricesInOrder, priceOrderIssue);
+  .refine(pricesInOrder, priceOrderIssue)
+  .refine(yearsInOrder, yearOrderIssue);
 export type SearchInput = z.input<typeof searchInputSchema>;
 export type SearchParams = z.output<typeof searchInputSchema>;
 
@@ -202,6 +269,10 @@ export const listingDetailSchema = z.object({
   bookDescription: z.string().nullable(),
   condition: z.enum(CONDITIONS),
   exLibrary: z.boolean(),
+  /** The copy's binding, if the seller said; first edition and signed (issue 26). */
+  format: z.enum(BOOK_FORMATS).nullable(),
+  firstEdition: z.boolean(),
+  signed: z.boolean(),
   conditionNotes: z.string().nullable(),
   description: z.string().nullable(),
   photos: z.array(z.string()),
@@ -312,7 +383,14 @@ export const contactInputSchema = z.object({
 });
 export type ContactInput = z.input<typeof contactInputSchema>;
 
-export const EMAIL_LISTS = ['all', 'newsletter', 'recommendations', 'wishlist_alerts', 'messages'] as const;
+export const EMAIL_LISTS = [
+  'all',
+  'newsletter',
+  'recommendations',
+  'wishlist_alerts',
+  'messages',
+  'saved_searches',
+] as const;
 export type EmailList = (typeof EMAIL_LISTS)[number];
 export const EMAIL_LIST_LABELS: Record<EmailList, string> = {
   all: 'all emails from Reshelf except those about your orders and account',
@@ -320,6 +398,7 @@ export const EMAIL_LIST_LABELS: Record<EmailList, string> = {
   recommendations: 'book recommendations',
   wishlist_alerts: 'wishlist price-drop alerts',
   messages: 'emails about unread messages',
+  saved_searches: 'saved-search alerts',
 };
 
 export const unsubscribeInputSchema = z.object({

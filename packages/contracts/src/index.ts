@@ -15,4 +15,5 @@ export * from './orders.ts';
 export * from './reports.ts';
 export * from './schemas.ts';
 export * from './selling.ts';
+export * from './social.ts';
 export * from './text.ts';

@@ -29,11 +29,12 @@ export const NOTIFICATION_KINDS = [
   'wishlist_sold',
   'charity_application_decided',
   'team_invitation',
+  'saved_search_match',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The email lists a member may leave from their settings (and from any such email's link). */
-export const OPTIONAL_EMAIL_LISTS = ['messages', 'wishlist_alerts'] as const;
+export const OPTIONAL_EMAIL_LISTS = ['messages', 'wishlist_alerts', 'saved_searches'] as const;
 export type OptionalEmailList = (typeof OPTIONAL_EMAIL_LISTS)[number];
 
 export type NotificationEmail =
@@ -51,6 +52,7 @@ export const NOTIFICATION_GROUPS = [
   { id: 'messages', label: 'Messages' },
   { id: 'wishlist', label: 'Your wishlist' },
   { id: 'charity', label: 'Charities' },
+  { id: 'searches', label: 'Your saved searches' },
 ] as const;
 export type NotificationGroup = (typeof NOTIFICATION_GROUPS)[number]['id'];
 
@@ -112,6 +114,15 @@ export const NOTIFICATION_KIND_INFO: Record<
     email: ALWAYS_ACCOUNT,
   },
   team_invitation: { label: 'You are invited to a charity’s team', group: 'charity', email: ALWAYS_ACCOUNT },
+  saved_search_match: {
+    label: 'A new book matches a saved search',
+    group: 'searches',
+    email: {
+      kind: 'optional',
+      list: 'saved_searches',
+      label: 'New books for your saved searches (at once or daily, as each search says)',
+    },
+  },
 };
 
 /** How long unread messages wait before their one email (the digest). */
@@ -165,7 +176,7 @@ export const markNotificationsReadInputSchema = z.object({
 
 export const emailPreferencesSchema = z.object({
   /** Whether each optional list is emailed (false: the member left it). */
-  lists: z.object({ messages: z.boolean(), wishlist_alerts: z.boolean() }),
+  lists: z.object({ messages: z.boolean(), wishlist_alerts: z.boolean(), saved_searches: z.boolean() }),
 });
 export type EmailPreferences = z.infer<typeof emailPreferencesSchema>;
 

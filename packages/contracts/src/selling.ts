@@ -4,7 +4,7 @@
  * by the web form (at once) and by the BFF (always).
  */
 import { z } from 'zod';
-import { namedRefSchema } from './catalogue.ts';
+import { BOOK_FORMATS, namedRefSchema } from './catalogue.ts';
 import { COMMERCIAL_DEFAULTS, CONDITIONS, LISTING_STATUSES, PARCEL_SIZES } from './constants.ts';
 import { ISBN_MESSAGES, parseIsbn } from './isbn.ts';
 import { slugSchema } from './schemas.ts';
@@ -171,6 +171,10 @@ export const updateListingInputSchema = z.object({
   description: optionalText(SELLING_LIMITS.maxDescription, SELLING_MESSAGES.descriptionTooLong),
   condition: z.enum(CONDITIONS, SELLING_MESSAGES.conditionMissing).optional(),
   exLibrary: z.boolean().optional(),
+  /** The copy's binding, and what makes it special (advanced search finds them). */
+  format: z.enum(BOOK_FORMATS, 'Format must be paperback or hardback').nullable().optional(),
+  firstEdition: z.boolean().optional(),
+  signed: z.boolean().optional(),
   conditionNotes: optionalText(SELLING_LIMITS.maxConditionNotes, SELLING_MESSAGES.conditionNotesTooLong),
   priceMinor: priceMinorSchema.optional(),
   parcelSize: z.enum(PARCEL_SIZES, SELLING_MESSAGES.parcelMissing).optional(),
@@ -204,6 +208,9 @@ export const sellerListingSchema = z.object({
   book: sellerBookSchema.nullable(),
   condition: z.enum(CONDITIONS).nullable(),
   exLibrary: z.boolean(),
+  format: z.enum(BOOK_FORMATS).nullable(),
+  firstEdition: z.boolean(),
+  signed: z.boolean(),
   conditionNotes: z.string().nullable(),
   description: z.string().nullable(),
   photos: z.array(z.string()),

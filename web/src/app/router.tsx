@@ -48,6 +48,7 @@ const sell = () => import('../features/selling/SellPages.tsx');
 const charitySell = () => import('../features/charity/CharitySellPages.tsx');
 const checkout = () => import('../features/checkout/CheckoutPages.tsx');
 const messages = () => import('../features/messages/MessagesPages.tsx');
+const social = () => import('../features/social/SocialPage.tsx');
 
 /**
  * The signed-in pages built so far. The rest of the spec's list belongs to later issues; until
@@ -101,6 +102,15 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
   '/account/wishlist': page(
     () => import('../features/wishlist/WishlistPage.tsx'),
     (m) => m.WishlistPage,
+  ),
+  '/social': page(social, (m) => m.SocialPage),
+  '/account/following': page(
+    () => import('../features/social/FollowingPage.tsx'),
+    (m) => m.FollowingPage,
+  ),
+  '/account/saved-searches': page(
+    () => import('../features/social/SavedSearchesPage.tsx'),
+    (m) => m.SavedSearchesPage,
   ),
   '/account/notifications': page(
     () => import('../features/notifications/NotificationsPage.tsx'),
@@ -206,6 +216,13 @@ export const routes: RouteObject[] = [
         path: 'search',
         hydrateFallbackElement: gridFallback,
         lazy: async () => ({ Component: (await import('../features/search/SearchPage.tsx')).SearchPage }),
+      },
+      {
+        path: 'search/advanced',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({
+          Component: (await import('../features/search/AdvancedSearchPage.tsx')).AdvancedSearchPage,
+        }),
       },
       {
         path: 'search/not-found',

@@ -22,6 +22,7 @@ import {
 } from '../orders/orders.service.ts';
 import { pruneRealtimeEvents } from '../realtime/realtime.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
+import { runSavedSearchAlerts } from '../social/saved-searches.service.ts';
 
 export interface JobContext {
   db: Database;
@@ -71,6 +72,8 @@ export const JOBS: Record<string, Job> = {
   'request_log.prune': ({ db }) => pruneRequestLog(db),
   // Wishlist price-drop emails, and unread messages as one email after 10 minutes.
   'notifications.email': (context) => emailDueNotifications(context),
+  // New listings for saved searches: in the app, and emailed at once or in a daily digest.
+  'saved_searches.alerts': (context) => runSavedSearchAlerts(context),
   // Realtime events older than 7 days (clients resume from them; notifications stay).
   'realtime.prune': ({ db }) => pruneRealtimeEvents(db),
   // The backstop of mail delivery: retries that came due, and anything a NOTIFY wake-up missed.

@@ -83,7 +83,7 @@ interface ResolvedRefs {
 }
 
 /** Turns the slugs in a filter into ids, or a clear NOT_FOUND for one that does not exist. */
-async function resolveRefs(db: Database, filters: Filters): Promise<ResolvedRefs> {
+export async function resolveRefs(db: Database, filters: Filters): Promise<ResolvedRefs> {
   const refs: ResolvedRefs = { categoryIds: null, genreId: null, charityId: null };
   if (!filters.category && !filters.genre && !filters.charity) return refs;
   const { rows } = await sql<{
@@ -112,8 +112,53 @@ async function resolveRefs(db: Database, filters: Filters): Promise<ResolvedRefs
   return { categoryIds: row.category_ids, genreId: row.genre_id, charityId: row.charity_id };
 }
 
+/** A LIKE pattern that finds `text` anywhere, its own % and _ taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/**
+ * Advanced search's conditions on the book and the seller (issue 26): text fields match
+ * anywhere in the book's normalised title, authors or publisher (lower case, no accents; the
+ * title and authors through their trigram indexes), the town is the seller's or the charity's.
+ */
+function advancedSql(filters: Filters): RawBuilder<unknown>[] {
+  const conditions: RawBuilder<unknown>[] = [];
+  const book: RawBuilder<unknown>[] = [];
+  if (filters.title) {
+    book.push(sql`ab.search_title like public.search_normalise(${containsPattern(filters.title)}::text)`);
+  }
+  if (filters.author) {
+    book.push(sql`ab.search_authors like public.search_normalise(${containsPattern(filters.author)}::text)`);
+  }
+  if (filters.isbn) book.push(sql`ab.isbn13 = ${filters.isbn}`);
+  if (filters.publisher) {
+    book.push(
+      sql`public.search_normalise(ab.publisher) like public.search_normalise(${containsPattern(filters.publisher)}::text)`,
+    );
+  }
+  if (filters.yearFrom !== undefined) book.push(sql`ab.published_year >= ${filters.yearFrom}`);
+  if (filters.yearTo !== undefined) book.push(sql`ab.published_year <= ${filters.yearTo}`);
+  if (book.length) {
+    conditions.push(
+      sql`exists (select 1 from public.books ab where ab.id = l.book_id and ${sql.join(book, sql` and `)})`,
+    );
+  }
+  if (filters.format) conditions.push(sql`l.format = ${filters.format}`);
+  if (filters.firstEdition) conditions.push(sql`l.first_edition`);
+  if (filters.signed) conditions.push(sql`l.signed`);
+  if (filters.town) {
+    conditions.push(sql`(
+      exists (select 1 from public.charities tc where tc.id = l.charity_id and tc.status = 'approved'
+                and lower(tc.town) = lower(${filters.town}))
+      or (l.charity_id is null and exists (select 1 from public.profiles tp where tp.id = l.seller_id
+                and lower(tp.town) = lower(${filters.town}))))`);
+  }
+  return conditions;
+}
+
 /** The WHERE conditions on active listings `l` for a set of filters, as of a moment. */
-function filterSql(filters: Filters, refs: ResolvedRefs, asOf: Date): RawBuilder<unknown> {
+export function filterSql(filters: Filters, refs: ResolvedRefs, asOf: Date): RawBuilder<unknown> {
   const conditions: RawBuilder<unknown>[] = [sql`l.status = 'active'`, sql`l.published_at <= ${asOf}`];
   if (refs.categoryIds) {
     conditions.push(
@@ -130,6 +175,7 @@ function filterSql(filters: Filters, refs: ResolvedRefs, asOf: Date): RawBuilder
   if (filters.maxPrice !== undefined) conditions.push(sql`l.price_minor <= ${filters.maxPrice}`);
   if (filters.charityOnly) conditions.push(sql`l.charity_id is not null`);
   if (filters.seller) conditions.push(sql`l.seller_id = ${filters.seller}`);
+  conditions.push(...advancedSql(filters));
   return sql.join(conditions, sql` and `);
 }
 
@@ -376,6 +422,9 @@ interface DetailRow {
   status: ListingDetail['status'];
   condition: ListingDetail['condition'];
   ex_library: boolean;
+  format: 'paperback' | 'hardback' | null;
+  first_edition: boolean;
+  signed: boolean;
   condition_notes: string | null;
   description: string | null;
   photos: unknown;
@@ -422,7 +471,8 @@ const UNAVAILABLE: Partial<Record<ListingDetail['status'], ListingDetail['unavai
 export async function getListingBySlug(db: Database, slug: string): Promise<ListingDetail> {
   // One statement, the commercial settings included: no second round trip for them.
   const { rows } = await sql<DetailRow>`${sql.raw(PREPARED_TAG)}
-      select l.id, l.slug, l.status, l.condition, l.ex_library, l.condition_notes, l.description,
+      select l.id, l.slug, l.status, l.condition, l.ex_library, l.format, l.first_edition, l.signed,
+        l.condition_notes, l.description,
         l.photos, l.price_minor, l.parcel_size, l.published_at,
         b.title, b.subtitle, b.authors, b.isbn13, b.isbn10, b.publisher, b.published_year,
         b.page_count, b.language, b.cover_url, b.description as book_description,
@@ -485,6 +535,9 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
     bookDescription: row.book_description,
     condition: row.condition,
     exLibrary: row.ex_library,
+    format: row.format,
+    firstEdition: row.first_edition,
+    signed: row.signed,
     // A listing staff removed keeps its book details but not the seller's words or photos.
     conditionNotes: removed ? null : row.condition_notes,
     description: removed ? null : row.description,

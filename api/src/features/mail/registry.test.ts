@@ -5,7 +5,10 @@ import { EMAIL_TEMPLATES, emailClass } from './registry.ts';
 describe('which emails are essential', () => {
   it('classifies every email the product sends as essential, with why', () => {
     const sent = [
-      ...EMAIL_TEMPLATE_CATALOGUE.map((template) => template.key),
+      // Saved-search alerts are a list a member may leave (below); every other template is essential.
+      ...EMAIL_TEMPLATE_CATALOGUE.map((template) => template.key).filter(
+        (key) => !key.startsWith('saved-search.'),
+      ),
       ...['placed', 'dispatched', 'delivered', 'completed', 'cancelled', 'dispute_opened'].map(
         (kind) => `order.${kind}`,
       ),
@@ -29,6 +32,8 @@ describe('which emails are essential', () => {
     expect(emailClass('wishlist_alerts.price_drop')).toEqual({ essential: false, list: 'wishlist_alerts' });
     expect(emailClass('newsletter.november')).toEqual({ essential: false, list: 'newsletter' });
     expect(emailClass('recommendations.weekly')).toEqual({ essential: false, list: 'recommendations' });
+    expect(emailClass('saved-search.alert')).toEqual({ essential: false, list: 'saved_searches' });
+    expect(emailClass('saved-search.digest')).toEqual({ essential: false, list: 'saved_searches' });
   });
 
   it('knows nothing of a template nobody classified, nor of a bare family', () => {

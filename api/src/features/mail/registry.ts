@@ -89,6 +89,56 @@ export const EMAIL_TEMPLATES = [
     ].join('\n\n'),
     action: { label: 'Choose a new password', urlVariable: 'url' },
   },
+  {
+    key: 'saved-search.alert',
+    name: 'Saved search: new books',
+    sentWhen:
+      'New listings match a member’s saved search whose alerts are “at once” (the job runner, every 30 s)',
+    variables: {
+      searchName: { description: 'The saved search’s name', sample: '“tolkien” · hardback' },
+      count: { description: 'How many new books (a number)', sample: '2' },
+      books: {
+        description: 'The new books, one a line: title, author and price',
+        sample: 'The Hobbit, J. R. R. Tolkien: £6.00\nThe Silmarillion, J. R. R. Tolkien: £4.50',
+      },
+      url: { description: 'The search, newest first', sample: SAMPLE_LINK, required: true },
+      manageUrl: { description: 'Where the member manages their saved searches', sample: SAMPLE_LINK },
+    },
+    subject: 'New for your saved search {{searchName}}',
+    body: [
+      '{{count}} new book(s) on Reshelf match your saved search {{searchName}}:',
+      '{{books}}',
+      'See them all, newest first: {{url}}',
+      'Change how often we tell you, or stop these alerts, at {{manageUrl}}',
+    ].join('\n\n'),
+    action: { label: 'See the books', urlVariable: 'url' },
+  },
+  {
+    key: 'saved-search.digest',
+    name: 'Saved searches: daily digest',
+    sentWhen:
+      'Once a day, when new listings matched a member’s saved searches whose alerts are “daily digest”',
+    variables: {
+      count: { description: 'How many new books in all (a number)', sample: '3' },
+      searches: {
+        description: 'Each search with its new books',
+        sample:
+          '“tolkien”: The Hobbit (£6.00), The Silmarillion (£4.50)\n“le guin”: A Wizard of Earthsea (£3.00)',
+      },
+      url: {
+        description: 'Where the member manages their saved searches',
+        sample: SAMPLE_LINK,
+        required: true,
+      },
+    },
+    subject: 'Your saved searches: {{count}} new book(s) today',
+    body: [
+      'Here is what was listed on Reshelf in the last day for your saved searches:',
+      '{{searches}}',
+      'See each search, change how often we tell you, or stop these alerts: {{url}}',
+    ].join('\n\n'),
+    action: { label: 'Your saved searches', urlVariable: 'url' },
+  },
 ] as const satisfies readonly TemplateDefinition[];
 
 export type EmailTemplateKey = (typeof EMAIL_TEMPLATES)[number]['key'];
@@ -128,6 +178,8 @@ export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailC
   { key: 'wishlist_alerts.', family: true, class: { essential: false, list: 'wishlist_alerts' } },
   // Unread messages, in one email after a while (decision 0036).
   { key: 'messages.', family: true, class: { essential: false, list: 'messages' } },
+  // New listings for saved searches, at once or in a daily digest (issue 26, decision 0044).
+  { key: 'saved-search.', family: true, class: { essential: false, list: 'saved_searches' } },
 ];
 
 /** Whether an email is essential, or the list it belongs to; undefined for an unknown template. */

@@ -304,7 +304,7 @@ describe('emails as the member chooses', () => {
       await as(seller).listings.selling.update.mutate({ listingId: listing.id, priceMinor });
 
     expect(await as(buyer).notifications.emailPreferences.query()).toEqual({
-      lists: { messages: true, wishlist_alerts: true },
+      lists: { messages: true, wishlist_alerts: true, saved_searches: true },
     });
     await reprice(900);
     expect(await noticeOf(buyer, 'wishlist_price_drop')).toHaveLength(1);
@@ -324,7 +324,7 @@ describe('emails as the member chooses', () => {
         list: 'wishlist_alerts',
         enabled: false,
       }),
-    ).toEqual({ lists: { messages: true, wishlist_alerts: false } });
+    ).toEqual({ lists: { messages: true, wishlist_alerts: false, saved_searches: true } });
     await as(buyer).notifications.markRead.mutate({ ids: 'all' });
     await reprice(800);
     expect((await noticeOf(buyer, 'wishlist_price_drop')).filter((item) => !item.read)).toHaveLength(1);

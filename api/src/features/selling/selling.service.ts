@@ -51,6 +51,9 @@ interface ListingRow {
   book_id: string | null;
   condition: Condition | null;
   ex_library: boolean;
+  format: 'paperback' | 'hardback' | null;
+  first_edition: boolean;
+  signed: boolean;
   condition_notes: string | null;
   description: string | null;
   photos: unknown;
@@ -84,7 +87,7 @@ async function loadListing(
 ): Promise<ListingRow> {
   const { rows } = await sql<ListingRow>`
     select l.id, l.seller_id, l.status, l.slug, l.draft_isbn13, l.book_id, l.condition, l.ex_library,
-      l.condition_notes, l.description, l.photos, l.price_minor, l.parcel_size, l.published_at,
+      l.format, l.first_edition, l.signed, l.condition_notes, l.description, l.photos, l.price_minor, l.parcel_size, l.published_at,
       l.created_at, l.updated_at, l.category_id,
       b.isbn13 as b_isbn13, b.title, b.subtitle, b.authors, b.publisher, b.published_year, b.cover_url,
       b.created_by, c.slug as category_slug, c.name as category_name,
@@ -177,6 +180,9 @@ async function toSellerListing(db: Db, row: ListingRow, sellerId: string): Promi
         : null,
     condition: row.condition,
     exLibrary: row.ex_library,
+    format: row.format,
+    firstEdition: row.first_edition,
+    signed: row.signed,
     conditionNotes: row.condition_notes,
     description: row.description,
     photos: photosOf(row.photos),
@@ -344,6 +350,9 @@ export async function updateListing(
     if (values.description !== undefined) changes.description = values.description;
     if (values.condition !== undefined) changes.condition = values.condition;
     if (values.exLibrary !== undefined) changes.ex_library = values.exLibrary;
+    if (values.format !== undefined) changes.format = values.format;
+    if (values.firstEdition !== undefined) changes.first_edition = values.firstEdition;
+    if (values.signed !== undefined) changes.signed = values.signed;
     if (values.conditionNotes !== undefined) changes.condition_notes = values.conditionNotes;
     if (values.priceMinor !== undefined) changes.price_minor = values.priceMinor;
     if (values.parcelSize !== undefined) changes.parcel_size = values.parcelSize;

@@ -33,13 +33,23 @@ function useFollow<T>(value: T, key: string): [T, (next: T) => void] {
   return [local, setLocal];
 }
 
-export function Filters({ params, fixed = [] }: { params: ListingParams; fixed?: FixedFilter[] }) {
+export function Filters({
+  params,
+  fixed = [],
+  showFollowing = false,
+}: {
+  params: ListingParams;
+  fixed?: FixedFilter[];
+  /** The "Following" filter (issue 26): on /listings, for a signed-in member. */
+  showFollowing?: boolean;
+}) {
   const [search, setSearch] = useSearchParams();
   const id = useId();
   const [conditions, setConditions] = useFollow(params.conditions, params.conditions.join(','));
   const [category, setCategory] = useFollow(params.category ?? '', params.category ?? '');
   const [genre, setGenre] = useFollow(params.genre ?? '', params.genre ?? '');
   const [charityOnly, setCharityOnly] = useFollow(params.charityOnly, String(params.charityOnly));
+  const [following, setFollowing] = useFollow(params.following, String(params.following));
   const categories = trpc.catalogue.public.categories.useQuery(undefined, {
     enabled: !fixed.includes('category'),
   });
@@ -165,6 +175,22 @@ export function Filters({ params, fixed = [] }: { params: ListingParams; fixed?:
           </label>
         ) : null}
 
+        {showFollowing ? (
+          <label className="flex min-h-8 cursor-pointer items-center gap-2.5 text-sm font-semibold">
+            <input
+              type="checkbox"
+              className="size-4 accent-brand"
+              data-testid="following-filter"
+              checked={following}
+              onChange={(event) => {
+                setFollowing(event.target.checked);
+                change({ following: event.target.checked ? '1' : null });
+              }}
+            />
+            Following: sellers, authors and genres you follow
+          </label>
+        ) : null}
+
         {count ? (
           <Button
             variant="ghost"
@@ -178,6 +204,7 @@ export function Filters({ params, fixed = [] }: { params: ListingParams; fixed?:
                 minPrice: null,
                 maxPrice: null,
                 charity: null,
+                following: null,
               })
             }
           >

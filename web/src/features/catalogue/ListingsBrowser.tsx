@@ -7,6 +7,8 @@ import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { loginPath } from '../auth/next-path.ts';
+import { useSession } from '../auth/session.ts';
 import { Filters, type FixedFilter, SortSelect } from './Filters.tsx';
 import { ListingCards } from './ListingGrid.tsx';
 import { activeFilterCount, readListingParams, toApiInput, withChanges } from './listing-params.ts';
@@ -39,15 +41,23 @@ export function ListingsBrowser({
   const params = readListingParams(search);
   const input = toApiInput(params, fixed);
   const searching = mode === 'search' && params.q.trim().length > 0;
+  const session = useSession();
+  const signedIn = session.status === 'signed-in';
+  // /listings?following=1 (issue 26): the member's own shelf, never a cached public answer.
+  const followingMode = mode === 'browse' && Object.keys(fixed).length === 0 && params.following;
   const browse = trpc.listings.public.browse.useQuery(input, {
-    enabled: !searching,
+    enabled: !searching && !followingMode,
+    placeholderData: keepPreviousData,
+  });
+  const followed = trpc.social.following.useQuery(input, {
+    enabled: followingMode && signedIn,
     placeholderData: keepPreviousData,
   });
   const found = trpc.listings.public.search.useQuery(
     { ...input, q: params.q },
     { enabled: searching, placeholderData: keepPreviousData },
   );
-  const query = searching ? found : browse;
+  const query = searching ? found : followingMode ? followed : browse;
   const filtered = activeFilterCount(params) > 0;
   const fixedKeys = Object.keys(fixed) as FixedFilter[];
   const sort = params.sort ?? (searching ? 'relevance' : 'newest');
@@ -57,7 +67,22 @@ export function ListingsBrowser({
   }, [query.data, query.isPlaceholderData, filtered, onResult]);
 
   let body: ReactNode;
-  if (query.isPending) {
+  if (followingMode && session.status === 'signed-out') {
+    body = (
+      <p
+        className="rounded-xl border border-dashed border-line p-6 text-ink-muted"
+        data-testid="following-signed-out"
+      >
+        <Link
+          className="font-semibold text-brand underline-offset-4 hover:underline"
+          to={loginPath('/listings?following=1')}
+        >
+          Sign in
+        </Link>{' '}
+        to see books from the sellers, authors and genres you follow.
+      </p>
+    );
+  } else if (query.isPending) {
     body = <ListingsGridSkeleton />;
   } else if (query.isError) {
     body = (
@@ -98,6 +123,7 @@ export function ListingsBrowser({
                     minPrice: null,
                     maxPrice: null,
                     charity: null,
+                    following: null,
                   }),
                 )
               }
@@ -131,7 +157,11 @@ export function ListingsBrowser({
   return (
     <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)] lg:gap-8">
       <aside aria-label="Filters" className="lg:sticky lg:top-24 lg:self-start">
-        <Filters params={params} fixed={fixedKeys} />
+        <Filters
+          params={params}
+          fixed={fixedKeys}
+          showFollowing={mode === 'browse' && fixedKeys.length === 0 && signedIn}
+        />
       </aside>
       <section aria-label="Results" className="min-w-0">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3">

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { coverSeed } from './BookCover.tsx';
-import { poundsToPence, readListingParams, toApiInput, withChanges } from './listing-params.ts';
+import {
+  activeFilterCount,
+  poundsToPence,
+  readListingParams,
+  toApiInput,
+  withChanges,
+} from './listing-params.ts';
 import { pageWindow } from './Pagination.tsx';
 
 describe('listing params in the URL', () => {
@@ -76,5 +82,36 @@ describe('generated covers', () => {
   it('give a book the same colour every time', () => {
     expect(coverSeed('9780141439518')).toBe(coverSeed('9780141439518'));
     expect(coverSeed('9780141439518')).not.toBe(coverSeed('9780261102217'));
+  });
+});
+
+describe('advanced search and the Following filter in the address (issue 26)', () => {
+  it('reads the advanced fields, drops bad ones, and sends them to the API', () => {
+    const params = readListingParams(
+      new URLSearchParams(
+        'title=Dune&author=Herbert&isbn=0441013597&publisher=Ace&yearFrom=1965&yearTo=19x0&format=scroll&firstEdition=1&signed=0&town=Leeds&following=1',
+      ),
+    );
+    expect(params.advanced).toEqual({
+      title: 'Dune',
+      author: 'Herbert',
+      isbn: '0441013597',
+      publisher: 'Ace',
+      yearFrom: 1965,
+      firstEdition: true,
+      town: 'Leeds',
+    });
+    expect(params.following).toBe(true);
+    expect(activeFilterCount(params)).toBe(8);
+    expect(toApiInput(params)).toMatchObject({
+      title: 'Dune',
+      yearFrom: 1965,
+      firstEdition: true,
+      town: 'Leeds',
+    });
+    // Changing an advanced field starts again at page 1.
+    expect(withChanges(new URLSearchParams('page=3&asOf=x&title=a'), { title: 'b' }).toString()).toBe(
+      'title=b',
+    );
   });
 });

@@ -4,6 +4,8 @@
  * ("maxPrice=7.50") and pence in the API.
  */
 import {
+  BOOK_FORMATS,
+  type BookFormat,
   type BrowseInput,
   CATALOGUE_LIMITS,
   CONDITIONS,
@@ -24,6 +26,54 @@ export interface ListingParams {
   sort: ListingSort | undefined;
   page: number;
   asOf: string | undefined;
+  /** Advanced search's fields (issue 26), as the address has them. */
+  advanced: AdvancedParams;
+  /** /listings?following=1: only books from what the signed-in member follows. */
+  following: boolean;
+}
+
+export interface AdvancedParams {
+  title?: string;
+  author?: string;
+  isbn?: string;
+  publisher?: string;
+  yearFrom?: number;
+  yearTo?: number;
+  format?: BookFormat;
+  firstEdition?: boolean;
+  signed?: boolean;
+  town?: string;
+}
+
+/** The address keys of advanced search, in the order its form shows them. */
+export const ADVANCED_KEYS = [
+  'title',
+  'author',
+  'isbn',
+  'publisher',
+  'yearFrom',
+  'yearTo',
+  'format',
+  'firstEdition',
+  'signed',
+  'town',
+] as const;
+
+function readAdvanced(search: URLSearchParams): AdvancedParams {
+  const advanced: AdvancedParams = {};
+  for (const key of ['title', 'author', 'isbn', 'publisher', 'town'] as const) {
+    const value = search.get(key)?.trim();
+    if (value) advanced[key] = value.slice(0, 200);
+  }
+  for (const key of ['yearFrom', 'yearTo'] as const) {
+    const value = search.get(key)?.trim();
+    if (value && /^\d{1,4}$/.test(value)) advanced[key] = Number(value);
+  }
+  const format = search.get('format');
+  if (format && (BOOK_FORMATS as readonly string[]).includes(format)) advanced.format = format as BookFormat;
+  if (search.get('firstEdition') === '1') advanced.firstEdition = true;
+  if (search.get('signed') === '1') advanced.signed = true;
+  return advanced;
 }
 
 /** Keys that change what is listed: changing one starts again at page 1, as of now. */
@@ -36,6 +86,8 @@ export const FILTER_KEYS = [
   'maxPrice',
   'charity',
   'sort',
+  ...ADVANCED_KEYS,
+  'following',
 ] as const;
 
 export function readListingParams(search: URLSearchParams): ListingParams {
@@ -54,6 +106,8 @@ export function readListingParams(search: URLSearchParams): ListingParams {
     sort: sort && (LISTING_SORTS as readonly string[]).includes(sort) ? (sort as ListingSort) : undefined,
     page: Number.isFinite(page) && page >= 1 ? Math.min(page, CATALOGUE_LIMITS.maxPage) : 1,
     asOf: search.get('asOf') || undefined,
+    advanced: readAdvanced(search),
+    following: search.get('following') === '1',
   };
 }
 
@@ -82,6 +136,7 @@ export function toApiInput(params: ListingParams, fixed: Partial<BrowseInput> = 
     page: params.page,
     pageSize: CATALOGUE_LIMITS.pageSize,
     asOf: params.asOf,
+    ...params.advanced,
     ...fixed,
   };
   // Drop undefined keys: they would only lengthen the request URL.
@@ -116,6 +171,8 @@ export function activeFilterCount(params: ListingParams): number {
     (params.genre ? 1 : 0) +
     (params.conditions.length ? 1 : 0) +
     (params.minPrice || params.maxPrice ? 1 : 0) +
-    (params.charityOnly ? 1 : 0)
+    (params.charityOnly ? 1 : 0) +
+    Object.keys(params.advanced).length +
+    (params.following ? 1 : 0)
   );
 }

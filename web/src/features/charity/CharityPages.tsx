@@ -22,6 +22,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { BuyMoreFromSeller } from '../basket/BuyMoreFromSeller.tsx';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
+import { FollowButton } from '../social/FollowButton.tsx';
 
 export function CharityCard({ charity }: { charity: CharitySummary }) {
   return (
@@ -335,7 +336,15 @@ export function CharityProfilePage() {
             </span>
           ) : undefined
         }
-      />
+      >
+        {data ? (
+          <FollowButton
+            target={{ kind: 'charity', charitySlug: data.slug }}
+            name={data.name}
+            className="mt-4"
+          />
+        ) : null}
+      </PageHeader>
       <PageBody>
         {charity.isError ? (
           <QueryError what="this charity" onRetry={() => charity.refetch()} retrying={charity.isFetching} />

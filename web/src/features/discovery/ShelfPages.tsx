@@ -9,6 +9,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { ListingGrid } from '../catalogue/ListingGrid.tsx';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
+import { FollowButton } from '../social/FollowButton.tsx';
 
 const noRetryOn404 = { retry: (count: number, error: unknown) => !isNotFound(error) && count < 1 };
 
@@ -126,7 +127,11 @@ export function GenrePage() {
             : undefined
         }
         crumbs={[{ to: '/categories', label: 'Categories' }]}
-      />
+      >
+        {genre.data ? (
+          <FollowButton target={{ kind: 'genre', genreSlug: slug }} name={genre.data.name} className="mt-4" />
+        ) : null}
+      </PageHeader>
       <PageBody>
         <ListingsBrowser
           fixed={{ genre: slug }}

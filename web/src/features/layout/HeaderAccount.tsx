@@ -1,11 +1,13 @@
 import {
   Bell,
+  BellRing,
   BookOpen,
   ChevronDown,
   HandCoins,
   Heart,
   LogOut,
   MessageCircle,
+  Rss,
   ShieldCheck,
   ShoppingBag,
   Store,
@@ -175,6 +177,18 @@ function AccountMenu({ user }: { user: SessionUser }) {
               <Link to="/account/wishlist" onClick={close} className={itemClass}>
                 <Heart aria-hidden="true" />
                 Wishlist
+              </Link>
+            </li>
+            <li>
+              <Link to="/social" onClick={close} className={itemClass} data-testid="menu-feed">
+                <Rss aria-hidden="true" />
+                Your feed
+              </Link>
+            </li>
+            <li>
+              <Link to="/account/saved-searches" onClick={close} className={itemClass}>
+                <BellRing aria-hidden="true" />
+                Saved searches
               </Link>
             </li>
             <li>

@@ -1,4 +1,5 @@
 import {
+  BOOK_FORMAT_LABELS,
   CONDITION_LABELS,
   formatPence,
   type ListingDetail,
@@ -34,6 +35,7 @@ import { MessageSellerButton } from '../messages/MessageButtons.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { ListingOffer } from '../offers/ListingOffer.tsx';
 import { ReportListing } from '../reports/ReportListing.tsx';
+import { FollowButton } from '../social/FollowButton.tsx';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { bookJsonLd } from './json-ld.ts';
 
@@ -193,6 +195,13 @@ function ListingView({ listing }: { listing: ListingDetail }) {
                 </span>
               ))}
             </p>
+            {listing.authors.length ? (
+              <div className="mt-3 flex flex-wrap gap-2" data-testid="follow-authors">
+                {listing.authors.slice(0, 3).map((author) => (
+                  <FollowButton key={author} target={{ kind: 'author', author }} name={author} withName />
+                ))}
+              </div>
+            ) : null}
 
             <div className="mt-4 flex flex-wrap items-center gap-2">
               <span
@@ -204,6 +213,21 @@ function ListingView({ listing }: { listing: ListingDetail }) {
               {listing.exLibrary ? (
                 <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
                   Ex-library
+                </span>
+              ) : null}
+              {listing.format ? (
+                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
+                  {BOOK_FORMAT_LABELS[listing.format]}
+                </span>
+              ) : null}
+              {listing.firstEdition ? (
+                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
+                  First edition
+                </span>
+              ) : null}
+              {listing.signed ? (
+                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
+                  Signed
                 </span>
               ) : null}
               {listing.charity ? (

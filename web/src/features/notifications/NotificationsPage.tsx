@@ -6,6 +6,7 @@ import {
 } from '@reshelf/contracts';
 import {
   BellOff,
+  BellRing,
   Check,
   CheckCheck,
   HandCoins,
@@ -47,6 +48,7 @@ const GROUP_ICONS: Record<NotificationGroup, LucideIcon> = {
   messages: MessageCircle,
   wishlist: Heart,
   charity: HeartHandshake,
+  searches: BellRing,
 };
 
 /**

@@ -11,6 +11,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { BuyMoreFromSeller } from '../basket/BuyMoreFromSeller.tsx';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
+import { FollowButton } from '../social/FollowButton.tsx';
 
 function memberSince(iso: string): string {
   return new Date(iso).toLocaleDateString('en-GB', {
@@ -31,7 +32,7 @@ export function DiscoverSellersPage() {
     <>
       <PageHeader
         title="Discover sellers"
-        description="Readers clearing their shelves and charities raising money with donated books. Find a seller you like and see everything they have."
+        description="Readers clearing their shelves and charities raising money with donated books, the most followed and most recently active first. Find a seller you like, follow them, and see everything they have."
       />
       <PageBody>
         {sellers.isPending ? (
@@ -84,6 +85,12 @@ export function DiscoverSellersPage() {
                   <span className="mt-auto pt-1 text-sm font-semibold text-moss">
                     {seller.activeListings} {seller.activeListings === 1 ? 'book' : 'books'} for sale
                     {seller.charity ? ' · charity' : ''}
+                    {seller.followers ? (
+                      <span className="font-normal text-ink-muted">
+                        {' · '}
+                        {seller.followers} {seller.followers === 1 ? 'follower' : 'followers'}
+                      </span>
+                    ) : null}
                   </span>
                 </Link>
               </li>
@@ -143,7 +150,15 @@ export function SellerPage() {
             </span>
           ) : undefined
         }
-      />
+      >
+        {data ? (
+          <FollowButton
+            target={{ kind: 'seller', sellerId: data.id }}
+            name={data.displayName}
+            className="mt-4"
+          />
+        ) : null}
+      </PageHeader>
       <PageBody>
         {data && tiers.data ? (
           <BuyMoreFromSeller

@@ -1,5 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  BOOK_FORMAT_LABELS,
+  BOOK_FORMATS,
   CONDITION_LABELS,
   CONDITIONS,
   type Condition,
@@ -27,6 +29,10 @@ export const CONDITION_HINTS: Record<Condition, string> = {
 const conditionSchema = z.object({
   condition: z.enum(CONDITIONS, SELLING_MESSAGES.conditionMissing),
   exLibrary: z.boolean(),
+  // '' is "not saying"; the API keeps null.
+  format: z.enum(['', ...BOOK_FORMATS]),
+  firstEdition: z.boolean(),
+  signed: z.boolean(),
   conditionNotes: z
     .string()
     .trim()
@@ -54,6 +60,9 @@ export function ConditionForm({
     defaultValues: {
       condition: listing.condition ?? (undefined as unknown as Condition),
       exLibrary: listing.exLibrary,
+      format: listing.format ?? '',
+      firstEdition: listing.firstEdition,
+      signed: listing.signed,
       conditionNotes: listing.conditionNotes ?? '',
     },
   });
@@ -62,7 +71,7 @@ export function ConditionForm({
   const onSubmit = form.handleSubmit(async (values) => {
     setProblem(null);
     try {
-      onSaved(await save.mutateAsync({ listingId: listing.id, ...values }));
+      onSaved(await save.mutateAsync({ listingId: listing.id, ...values, format: values.format || null }));
     } catch (error) {
       setProblem(apiErrorMessage(error));
     }
@@ -113,6 +122,45 @@ export function ConditionForm({
           </span>
         </span>
       </label>
+      <fieldset className="flex flex-col gap-3">
+        <legend className="text-sm font-semibold text-ink">The copy itself</legend>
+        <label className="flex flex-col gap-1.5 text-sm">
+          <span className="font-semibold text-ink">Format</span>
+          <select
+            {...form.register('format')}
+            className="h-10 w-full max-w-xs rounded-md border border-line bg-white px-3 text-sm text-ink shadow-sm"
+          >
+            <option value="">Not saying</option>
+            {BOOK_FORMATS.map((format) => (
+              <option key={format} value={format}>
+                {BOOK_FORMAT_LABELS[format]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex cursor-pointer items-start gap-3 rounded-xl border border-line bg-paper p-4">
+          <input
+            type="checkbox"
+            {...form.register('firstEdition')}
+            className="mt-1 size-4 shrink-0 accent-brand"
+          />
+          <span>
+            <span className="block font-semibold text-ink">First edition</span>
+            <span className="mt-0.5 block text-sm text-ink-muted">
+              The copyright page says first edition, or shows a full number line ending in 1.
+            </span>
+          </span>
+        </label>
+        <label className="flex cursor-pointer items-start gap-3 rounded-xl border border-line bg-paper p-4">
+          <input type="checkbox" {...form.register('signed')} className="mt-1 size-4 shrink-0 accent-brand" />
+          <span>
+            <span className="block font-semibold text-ink">Signed</span>
+            <span className="mt-0.5 block text-sm text-ink-muted">
+              Signed by the author: say in the notes if it is dedicated to someone.
+            </span>
+          </span>
+        </label>
+      </fieldset>
       <Field
         label="Notes on any defects"
         optional
