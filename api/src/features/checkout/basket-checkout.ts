@@ -17,7 +17,6 @@ import {
   type BasketStartResult,
   type BundleTier,
   COMMERCIAL_DEFAULTS,
-  formatPence,
   type GroupQuote,
   type ParcelSize,
   type PromoOutcome,
@@ -47,6 +46,7 @@ import {
   resumeCheckout,
   welcomeEligible,
 } from './checkout.service.ts';
+import { promoOrWelcome } from './promo-choice.ts';
 
 type Executor = Database | Transaction<DB>;
 
@@ -271,27 +271,18 @@ export async function priceBasket(
         const check = checks[Math.max(largest, 0)];
         promoRefusal = check && !check.ok ? check.message : 'We don’t recognise that code.';
         promo = { code, status: 'refused', message: promoRefusal };
-      } else if (discount && discount.minor >= winner.discountMinor) {
-        promo = {
-          code: winner.code,
-          status: 'welcome_kept',
-          message: `Your first-order ${WELCOME_GIFT.code} discount saves you more (${formatPence(discount.minor)}), so we kept it: discounts can’t be combined.`,
-        };
       } else {
-        discount = {
-          index: top.index,
-          code: winner.code,
-          minor: winner.discountMinor,
-          label: winner.label,
-          promotionId: winner.promotionId,
-        };
-        promo = {
-          code: winner.code,
-          status: 'applied',
-          message: welcome
-            ? `${winner.code} saves you more than your first-order ${WELCOME_GIFT.code} discount, so it replaces it: discounts can’t be combined.`
-            : null,
-        };
+        const choice = promoOrWelcome(winner.code, winner.discountMinor, discount?.minor ?? null, welcome);
+        promo = choice.promo;
+        if (choice.usePromo) {
+          discount = {
+            index: top.index,
+            code: winner.code,
+            minor: winner.discountMinor,
+            label: winner.label,
+            promotionId: winner.promotionId,
+          };
+        }
       }
     }
   }

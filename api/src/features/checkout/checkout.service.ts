@@ -17,7 +17,6 @@ import {
   type AddressInput,
   apportion,
   COMMERCIAL_DEFAULTS,
-  formatPence,
   type PromoOutcome,
   parcelPostage,
   percentOf,
@@ -48,6 +47,7 @@ import { queueOrderMail } from '../orders/order-mail.ts';
 import { checkPromotion } from '../promotions/promotions.service.ts';
 import { refundPayment } from '../refunds/refund.ts';
 import { getCommercialSettings } from '../settings/settings.service.ts';
+import { promoOrWelcome } from './promo-choice.ts';
 
 export const JUST_SOLD_MESSAGE = 'This book has just been sold. Take a look at similar books instead.';
 /** To the buyer who reserved the book and comes back to buy it again instead of finishing. */
@@ -337,26 +337,17 @@ async function price(
       if (!check.ok) {
         promoRefusal = check.message;
         promo = { code, status: 'refused', message: check.message };
-      } else if (discount && discount.minor >= check.discountMinor) {
-        promo = {
-          code: check.code,
-          status: 'welcome_kept',
-          message: `Your first-order ${WELCOME_GIFT.code} discount saves you more (${formatPence(discount.minor)}), so we kept it: discounts can’t be combined.`,
-        };
       } else {
-        discount = {
-          code: check.code,
-          minor: check.discountMinor,
-          label: check.label,
-          promotionId: check.promotionId,
-        };
-        promo = {
-          code: check.code,
-          status: 'applied',
-          message: welcome
-            ? `${check.code} saves you more than your first-order ${WELCOME_GIFT.code} discount, so it replaces it: discounts can’t be combined.`
-            : null,
-        };
+        const choice = promoOrWelcome(check.code, check.discountMinor, discount?.minor ?? null, welcome);
+        promo = choice.promo;
+        if (choice.usePromo) {
+          discount = {
+            code: check.code,
+            minor: check.discountMinor,
+            label: check.label,
+            promotionId: check.promotionId,
+          };
+        }
       }
     }
   }
