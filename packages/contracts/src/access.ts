@@ -65,6 +65,7 @@ export const SIGNED_IN_ROUTES = [
   '/account/sales',
   '/account/sales/:orderId',
   '/account/payouts',
+  '/account/analytics',
   '/charity/sell',
   '/charity/bulk-listing',
   '/charity/dashboard',

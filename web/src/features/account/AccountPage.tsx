@@ -67,6 +67,7 @@ export function AccountPage() {
             <CardLink to="/account/orders">Your orders</CardLink>
             <CardLink to="/account/offers?view=made">Offers you’ve made</CardLink>
             <CardLink to="/account/wishlist">Wishlist</CardLink>
+            <CardLink to="/recommendations">Recommended for you</CardLink>
           </div>
         </Card>
         <Card icon={Store} title="Selling" testId="account-selling">
@@ -78,6 +79,7 @@ export function AccountPage() {
             <CardLink to="/account/offers?view=received">Offers received</CardLink>
             <CardLink to="/account/payouts">Payouts</CardLink>
             <CardLink to="/account/listings">Your listings</CardLink>
+            <CardLink to="/account/analytics">Seller analytics</CardLink>
           </div>
         </Card>
         <ProfileCard />
@@ -207,7 +209,7 @@ function ProfileCard() {
       </QueryView>
       <div className="mt-auto flex flex-wrap gap-x-5 gap-y-1">
         <CardLink to="/complete-signup">Edit profile</CardLink>
-        <CardLink to="/onboarding">Change genres</CardLink>
+        <CardLink to="/onboarding">Change genres and authors</CardLink>
       </div>
     </Card>
   );

@@ -34,6 +34,7 @@ const PERSONAL_ROUTERS = new Set([
   'offers',
   'orders',
   'disputes',
+  'recommendations',
 ]);
 
 export function useSession(): SessionState {
