@@ -16,6 +16,7 @@ import { seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
 import { seedDemoReports } from './demo-reports.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
+import { seedSellerActivity } from './seller-activity.ts';
 import { seedSitePages } from './site-pages.ts';
 
 export interface SeedReport {
@@ -94,6 +95,8 @@ export async function runDemoSeed(
   if (await once(db, 'site-pages', (trx) => seedSitePages(trx))) ran.push('site-pages');
   if (await once(db, 'catalogue-demo', (trx) => seedCatalogueDemo(trx))) ran.push('catalogue-demo');
   if (await once(db, 'demo-reports', (trx) => seedDemoReports(trx))) ran.push('demo-reports');
+  // Ninety days of views, saves, offers and sales for the demo seller and charity (issue 26).
+  if (await once(db, 'seller-activity', (trx) => seedSellerActivity(trx))) ran.push('seller-activity');
   // The staff dashboard's "Seed 40 books + orders", once, so its cards show numbers from the start.
   const staffSeed = (trx: Database) =>
     seedOpenLibraryRecent(kyselyClient(trx), { reset: false }, { snapshot: SNAPSHOT_BOOKS }).then(
