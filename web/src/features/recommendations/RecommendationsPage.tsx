@@ -1,18 +1,12 @@
-import { explainRecommendation, type Recommendations } from '@reshelf/contracts';
 import { Sparkles } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
+import { ListingsGridSkeleton } from '../../components/placeholders.tsx';
+import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { ListingGrid } from '../catalogue/ListingGrid.tsx';
-
-/** Each recommended book's explanation, by listing id, for the cards' notes. */
-export function explanations(data: Recommendations | undefined): Map<string, string | null> {
-  return new Map(
-    (data?.items ?? []).map((item) => [item.id, explainRecommendation(item.reason, item.because)]),
-  );
-}
+import { RecommendationCards } from './RecommendationCards.tsx';
 
 /**
  * /recommendations (signed in): books picked for the member from what they told onboarding, their
@@ -21,9 +15,6 @@ export function explanations(data: Recommendations | undefined): Map<string, str
 export function RecommendationsPage() {
   usePageMeta('Recommended for you');
   const recommendations = trpc.recommendations.list.useQuery({ limit: 48 }, { staleTime: 0 });
-  const items = recommendations.data
-    ? { ...recommendations, data: recommendations.data.items }
-    : { ...recommendations, data: undefined };
   return (
     <div>
       <PageHeader
@@ -47,22 +38,26 @@ export function RecommendationsPage() {
             </Button>
           </div>
         ) : null}
-        <ListingGrid
-          query={items}
-          what="your recommendations"
-          testId="recommendations-grid"
-          notes={explanations(recommendations.data)}
-          empty={
-            <div className="flex flex-col items-start gap-4">
-              <p>
-                Nothing to recommend just yet: there are no books on sale that you haven’t bought or listed.
-              </p>
-              <Button asChild variant="brand">
-                <Link to="/listings">Browse books</Link>
-              </Button>
-            </div>
-          }
-        />
+        {recommendations.isPending ? (
+          <ListingsGridSkeleton />
+        ) : recommendations.isError ? (
+          <QueryError
+            what="your recommendations"
+            onRetry={() => recommendations.refetch()}
+            retrying={recommendations.isFetching}
+          />
+        ) : recommendations.data.items.length === 0 ? (
+          <div className="flex flex-col items-start gap-4 rounded-xl border border-dashed border-line p-6 text-ink-muted">
+            <p>
+              Nothing to recommend just yet: there are no books on sale that you haven’t bought or listed.
+            </p>
+            <Button asChild variant="brand">
+              <Link to="/listings">Browse books</Link>
+            </Button>
+          </div>
+        ) : (
+          <RecommendationCards items={recommendations.data.items} testId="recommendations-grid" />
+        )}
       </PageBody>
     </div>
   );

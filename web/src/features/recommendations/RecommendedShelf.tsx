@@ -4,8 +4,7 @@ import { ListingsGridSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { useSession } from '../auth/session.ts';
-import { ListingCards } from '../catalogue/ListingGrid.tsx';
-import { explanations } from './RecommendationsPage.tsx';
+import { RecommendationCards } from './RecommendationCards.tsx';
 
 /**
  * The home page's "Recommended for you" row, for signed-in members only. The home page is
@@ -50,11 +49,7 @@ function SignedInShelf() {
           retrying={recommendations.isFetching}
         />
       ) : (
-        <ListingCards
-          listings={recommendations.data.items}
-          notes={explanations(recommendations.data)}
-          testId="recommended-grid"
-        />
+        <RecommendationCards items={recommendations.data.items} testId="recommended-grid" />
       )}
     </section>
   );
