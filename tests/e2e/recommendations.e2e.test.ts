@@ -15,9 +15,17 @@ withBrowser((launched) => {
   browser = launched;
 });
 
+/** No sideways scrolling; on a miss, the widest elements that stick out are named. */
 async function noHorizontalScroll(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
+  const { overflow, culprits } = await page.evaluate(() => {
+    const width = window.innerWidth;
+    const culprits = [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((element) => element.getBoundingClientRect().right > width + 1)
+      .slice(0, 8)
+      .map((element) => `${element.tagName.toLowerCase()}.${String(element.className).slice(0, 80)}`);
+    return { overflow: document.documentElement.scrollWidth - width, culprits };
+  });
+  expect(overflow, culprits.join('\n')).toBeLessThanOrEqual(1);
 }
 
 async function signedInNew(
@@ -78,7 +86,11 @@ describe('recommendations', { timeout: 120_000 }, () => {
     // At phone size the cards and their reasons fit.
     const phone = await signedIn(browser, 'buyer@reshelf.test', { viewport: 'phone' });
     await phone.page.goto('/recommendations');
-    await phone.page.getByTestId('recommendations-grid').getByTestId('recommendation-reason').first().waitFor();
+    await phone.page
+      .getByTestId('recommendations-grid')
+      .getByTestId('recommendation-reason')
+      .first()
+      .waitFor();
     await noHorizontalScroll(phone.page);
     await snapshot(phone.page, 'recommendations-phone');
     await phone.context.close();

@@ -136,7 +136,7 @@ function Figures({ data }: { data: SellerAnalytics }) {
           testId="stat-days-to-sell"
         />
       </section>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <ActivityChart data={data} />
         <RevenueChart data={data} />
       </div>
@@ -168,7 +168,7 @@ function Stat({
 function ActivityChart({ data }: { data: SellerAnalytics }) {
   const points = data.points.map((point) => ({ ...point, label: bucketLabel(point.bucket) }));
   return (
-    <section aria-labelledby="activity-chart-title" className={sectionClass}>
+    <section aria-labelledby="activity-chart-title" className={cn(sectionClass, 'relative min-w-0')}>
       <h2 id="activity-chart-title" className="text-xl font-semibold">
         Views, saves and sales
       </h2>
@@ -210,31 +210,33 @@ function ActivityChart({ data }: { data: SellerAnalytics }) {
           </LineChart>
         </ResponsiveContainer>
       </div>
-      <table className="sr-only">
-        <caption>
-          Views, wishlist saves, offers and sales by {data.period === '12m' ? 'month' : 'day'}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{data.period === '12m' ? 'Month' : 'Day'}</th>
-            <th scope="col">Views</th>
-            <th scope="col">Saves</th>
-            <th scope="col">Offers</th>
-            <th scope="col">Sales</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((point) => (
-            <tr key={point.bucket}>
-              <th scope="row">{point.label}</th>
-              <td>{point.views}</td>
-              <td>{point.wishlists}</td>
-              <td>{point.offersReceived}</td>
-              <td>{point.sales}</td>
+      <div className="sr-only">
+        <table>
+          <caption>
+            Views, wishlist saves, offers and sales by {data.period === '12m' ? 'month' : 'day'}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">{data.period === '12m' ? 'Month' : 'Day'}</th>
+              <th scope="col">Views</th>
+              <th scope="col">Saves</th>
+              <th scope="col">Offers</th>
+              <th scope="col">Sales</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((point) => (
+              <tr key={point.bucket}>
+                <th scope="row">{point.label}</th>
+                <td>{point.views}</td>
+                <td>{point.wishlists}</td>
+                <td>{point.offersReceived}</td>
+                <td>{point.sales}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
@@ -247,7 +249,7 @@ function RevenueChart({ data }: { data: SellerAnalytics }) {
     minor: point.revenueNetMinor,
   }));
   return (
-    <section aria-labelledby="revenue-chart-title" className={sectionClass}>
+    <section aria-labelledby="revenue-chart-title" className={cn(sectionClass, 'relative min-w-0')}>
       <h2 id="revenue-chart-title" className="text-xl font-semibold">
         Revenue
       </h2>
@@ -265,17 +267,19 @@ function RevenueChart({ data }: { data: SellerAnalytics }) {
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <table className="sr-only">
-        <caption>Revenue by {data.period === '12m' ? 'month' : 'day'}</caption>
-        <tbody>
-          {points.map((point) => (
-            <tr key={point.bucket}>
-              <th scope="row">{point.label}</th>
-              <td>{formatPence(point.minor)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="sr-only">
+        <table>
+          <caption>Revenue by {data.period === '12m' ? 'month' : 'day'}</caption>
+          <tbody>
+            {points.map((point) => (
+              <tr key={point.bucket}>
+                <th scope="row">{point.label}</th>
+                <td>{formatPence(point.minor)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
@@ -290,7 +294,7 @@ const STATUS: Record<string, string> = {
 
 function ListingsTable({ data }: { data: SellerAnalytics }) {
   return (
-    <section aria-labelledby="listing-figures-title" className={sectionClass}>
+    <section aria-labelledby="listing-figures-title" className={cn(sectionClass, 'relative min-w-0')}>
       <h2 id="listing-figures-title" className="text-xl font-semibold">
         Your listings
       </h2>
