@@ -30,7 +30,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   'api-tokens': ['api-tokens.service.ts'],
   audit: ['audit.service.ts', 'audit.schemas.ts'],
   auth: ['resolve-auth.ts'],
-  charities: ['charities.service.ts'],
+  // charity-account.service.ts: requireCharity, who acts for a charity (seller analytics reads it).
+  charities: ['charities.service.ts', 'charity-account.service.ts'],
   basket: ['basket.service.ts'],
   // A seller's or a charity shop's bundle tiers, read and set (issue 23).
   'bundle-tiers': ['bundle-tiers.service.ts'],
@@ -41,6 +42,7 @@ export const PUBLIC: Record<string, readonly string[]> = {
   images: ['image-work.ts'],
   jobs: ['jobs.ts'],
   listings: ['listings.service.ts', 'visitor.ts'],
+  'listing-views': ['listing-views.ts'],
   mail: ['mailer.ts', 'templates.ts', 'registry.ts', 'render.ts', 'suppressions.ts', 'charity-mail.ts'],
   notifications: ['notify.ts', 'notifications.service.ts', 'notification-mail.ts'],
   offers: ['offers.service.ts'],
@@ -49,6 +51,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   orders: ['orders.service.ts', 'order-mail.ts', 'order-machine.ts'],
   promotions: ['promotions.service.ts'],
   realtime: ['realtime.ts', 'stream.ts', 'cursor.ts'],
+  // purchases.ts: the one place purchases and sales are read (issue 26; order_items with issue 23).
+  recommendations: ['recommendations.service.ts', 'purchases.ts'],
   reports: ['reports.service.ts', 'close-reports.ts'],
   'request-log': ['request-log.service.ts'],
   // The money: refund() is the one refund command; the payments ledger beside it (decision 0038).

@@ -26,6 +26,7 @@ import {
 import { type AuthState, resolveAuth } from './features/auth/resolve-auth.ts';
 import { registerCharityUploadRoutes } from './features/charities/charity-uploads.route.ts';
 import { registerExportRoutes } from './features/exports/exports.route.ts';
+import { createViewRecorder } from './features/listing-views/view-recorder.ts';
 import { type MailDelivery, startMailDelivery } from './features/mail/delivery.ts';
 import { registerMessagePhotoRoute } from './features/messages/photo-upload.route.ts';
 import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
@@ -209,6 +210,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done();
   });
   app.addHook('onClose', async () => requestLog.stop());
+  // Listing views: buffered in memory, written in batches (features/listing-views).
+  const listingViews = createViewRecorder(database.db, {
+    onError: (error, views) => app.log.warn({ err: error, views }, 'listing views not written'),
+  });
+  app.decorate('listingViews', listingViews);
+  app.addHook('onClose', async () => listingViews.stop());
   // Work left running after an answer (a covers backfill): tests wait for it to settle.
   const background = createBackgroundWork();
   app.decorate('background', background);

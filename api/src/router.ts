@@ -29,10 +29,12 @@ import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts
 import { pagesRouter } from './features/pages/pages.router.ts';
 import { promotionsRouter } from './features/promotions/promotions.router.ts';
 import { realtimeRouter } from './features/realtime/realtime.router.ts';
+import { recommendationsRouter } from './features/recommendations/recommendations.router.ts';
 import { refundsRouter } from './features/refunds/refunds.router.ts';
 import { reportsRouter, staffReportsRouter } from './features/reports/reports.router.ts';
 import { requestLogRouter } from './features/request-log/request-log.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
+import { sellerAnalyticsRouter } from './features/seller-analytics/seller-analytics.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
 import { seoRouter } from './features/seo/seo.router.ts';
@@ -79,7 +81,7 @@ export const appRouter = router({
   listings: router({ public: listingsRouter, selling: sellingRouter, staff: staffListingsRouter }),
   orders: router({ member: ordersRouter, disputes: disputesRouter, staff: staffOrdersRouter }),
   offers: router({ member: offersRouter, staff: staffOffersRouter }),
-  account: router({ member: accountRouter, apiTokens: apiTokensRouter }),
+  account: router({ member: accountRouter, apiTokens: apiTokensRouter, analytics: sellerAnalyticsRouter }),
   platform: router({ globalAdmin: globalAdminRouter, ops: opsRouter }),
   discovery: router({
     public: discoveryRouter,
@@ -94,6 +96,7 @@ export const appRouter = router({
   wishlist: wishlistRouter,
   basket: router({ member: basketRouter, public: basketPublicRouter }),
   social: socialRouter,
+  recommendations: recommendationsRouter,
   checkout: checkoutRouter,
   money: router({ refunds: refundsRouter, revenue: revenueRouter, promotions: promotionsRouter }),
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),

@@ -41,6 +41,7 @@ import {
   throwawayDatabase,
 } from './harness.ts';
 import { runLighthouse } from './lighthouse.ts';
+import { benchMembers, renderMembers } from './members.ts';
 import { BENCH_SIZES, BenchArgsError, type BenchOptions, parseBenchArgs, USAGE } from './options.ts';
 import { cpuMsPerRequest, processTicks, readPostgresTicks } from './proc.ts';
 import {
@@ -422,6 +423,14 @@ async function main(options: BenchOptions): Promise<void> {
       });
     }
 
+    // Signed-in reads (issue 26): recommendations at 50 concurrent members (members.ts) -----------
+    const members = await benchMembers({
+      databaseUrl,
+      postmasterPid: postmaster,
+      seconds,
+      warmupSeconds: warmup,
+    });
+
     // The web --------------------------------------------------------------------------------------
     const web = await webFigures(serveWeb ? warm.url : undefined);
     const lighthouseRows: LighthouseRow[] = [];
@@ -443,7 +452,7 @@ async function main(options: BenchOptions): Promise<void> {
     const loadEnd = loadavg();
 
     const ranAt = new Date().toISOString();
-    const report: BenchReport = {
+    const report: BenchReport & { members: typeof members } = {
       ranAt,
       command: ['pnpm bench', ...process.argv.slice(2)].join(' '),
       size: options.size,
@@ -461,6 +470,7 @@ async function main(options: BenchOptions): Promise<void> {
       trpcPath: process.env.TRPC_PATH ?? 'the app default (TRPC_PATH unset)',
       paths,
       catalogue,
+      members,
       web,
       lighthouse: lighthouseSkipped ? { skipped: lighthouseSkipped, rows: [] } : { rows: lighthouseRows },
       notes: [
@@ -474,7 +484,7 @@ async function main(options: BenchOptions): Promise<void> {
     };
     const base = path.join(ROOT, 'tests/bench/results', `${ranAt.slice(0, 10)}-${options.size}`);
     await mkdir(path.dirname(base), { recursive: true });
-    const markdown = renderMarkdown(report);
+    const markdown = `${renderMarkdown(report)}\n\n${renderMembers(members)}\n`;
     await writeFile(`${base}.md`, markdown);
     await writeFile(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
     console.info(`\n${markdown}`);

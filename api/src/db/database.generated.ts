@@ -512,6 +512,7 @@ export interface ListingViews {
   listing_id: string;
   viewed_at: Generated<Timestamp>;
   viewed_on: Generated<Timestamp>;
+  viewer_id: string | null;
   viewer_key: string;
 }
 
@@ -519,6 +520,21 @@ export interface MemberBlocks {
   blocked_id: string;
   blocker_id: string;
   created_at: Generated<Timestamp>;
+}
+
+export interface MemberRecommendationRuns {
+  candidates: Generated<number>;
+  computed_at: Generated<Timestamp>;
+  user_id: string;
+}
+
+export interface MemberRecommendations {
+  because: string | null;
+  listing_id: string;
+  rank: number;
+  reason: string;
+  score: number;
+  user_id: string;
 }
 
 export interface Messages {
@@ -698,6 +714,12 @@ export interface Payouts {
   reversed_minor: Generated<number>;
   seller_id: string;
   status: Generated<string>;
+}
+
+export interface ProfileAuthors {
+  author: string;
+  created_at: Generated<Timestamp>;
+  user_id: string;
 }
 
 export interface ProfileGenres {
@@ -932,6 +954,8 @@ export interface DB {
   listing_views: ListingViews;
   listings: Listings;
   member_blocks: MemberBlocks;
+  member_recommendation_runs: MemberRecommendationRuns;
+  member_recommendations: MemberRecommendations;
   message_threads: MessageThreads;
   messages: Messages;
   notifications: Notifications;
@@ -944,6 +968,7 @@ export interface DB {
   payment_events: PaymentEvents;
   payments: Payments;
   payouts: Payouts;
+  profile_authors: ProfileAuthors;
   profile_genres: ProfileGenres;
   profiles: Profiles;
   promotions: Promotions;

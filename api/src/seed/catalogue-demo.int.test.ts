@@ -5,6 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/index.ts';
 import { feedPage, followingListings } from '../features/social/feed.service.ts';
+import { sellerAnalytics } from '../features/seller-analytics/seller-analytics.service.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { createUser } from '../testing/auth.ts';
 import { api } from '../testing/client.ts';
@@ -58,6 +59,7 @@ describe('the demo seed', () => {
       'catalogue-demo',
       'demo-reports',
       'demo-basket-orders',
+      'seller-activity',
       'seed-openlibrary-recent',
       'demo-social',
     ]);
@@ -183,6 +185,45 @@ describe('the demo seed', () => {
       .having((eb) => eb.fn.countAll(), '>', 1)
       .execute();
     expect(duplicates).toEqual([]);
+  });
+
+  it('leaves ninety days of views, saves, offers and sales for the demo seller and charity', async () => {
+    const sam = await db
+      .selectFrom('auth.users')
+      .select('id')
+      .where('email', '=', 'seller@reshelf.test')
+      .executeTakeFirstOrThrow();
+    const year = await sellerAnalytics(db, { kind: 'seller', userId: sam.id }, '12m');
+    expect(year.totals.views).toBeGreaterThan(100);
+    expect(year.totals.wishlists).toBeGreaterThan(3);
+    expect(year.totals.offersReceived).toBeGreaterThan(3);
+    expect(year.totals.offersAccepted).toBeGreaterThan(0);
+    expect(year.totals.sales).toBeGreaterThanOrEqual(12);
+    expect(year.totals.revenueNetMinor).toBeGreaterThan(0);
+    expect(year.totals.averageDaysToSell).toBeGreaterThan(0);
+    // Spread over the period, and the last week has its share.
+    const month = await sellerAnalytics(db, { kind: 'seller', userId: sam.id }, '30d');
+    expect(month.points.filter((point) => point.views > 0).length).toBeGreaterThan(20);
+    const week = await sellerAnalytics(db, { kind: 'seller', userId: sam.id }, '7d');
+    expect(week.totals.views).toBeGreaterThan(0);
+    expect(week.totals.sales).toBeGreaterThanOrEqual(2);
+    expect(year.points.filter((point) => point.sales > 0).length).toBeGreaterThanOrEqual(3);
+    const charity = await db
+      .selectFrom('charities')
+      .select('id')
+      .where('slug', '=', 'cherwell-valley-hospice-books')
+      .executeTakeFirstOrThrow();
+    const hospice = await sellerAnalytics(db, { kind: 'charity', charityId: charity.id }, '12m');
+    expect(hospice.totals).toMatchObject({ sales: expect.any(Number), views: expect.any(Number) });
+    expect(hospice.totals.sales).toBeGreaterThanOrEqual(10);
+    expect(hospice.totals.views).toBeGreaterThan(50);
+    // Nothing left open for the browser tests' offers and orders on the demo listings.
+    const open = await db
+      .selectFrom('offers')
+      .select('id')
+      .where('status', 'in', ['pending', 'accepted'])
+      .execute();
+    expect(open).toEqual([]);
   });
 
   it('leaves a few open reports on demo listings, so /admin/reports has a queue', async () => {

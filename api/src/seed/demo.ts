@@ -18,6 +18,7 @@ import { seedDemoBasketOrders } from './demo-basket-orders.ts';
 import { seedDemoReports } from './demo-reports.ts';
 import { seedDemoSocial } from './demo-social.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
+import { seedSellerActivity } from './seller-activity.ts';
 import { seedSitePages } from './site-pages.ts';
 
 export interface SeedReport {
@@ -99,6 +100,8 @@ export async function runDemoSeed(
   // Orders of several books (issue 23): the basket's pages have something to show.
   if (await once(db, 'demo-basket-orders', (trx) => seedDemoBasketOrders(trx)))
     ran.push('demo-basket-orders');
+  // Ninety days of views, saves, offers and sales for the demo seller and charity (issue 26).
+  if (await once(db, 'seller-activity', (trx) => seedSellerActivity(trx))) ran.push('seller-activity');
   // The staff dashboard's "Seed 40 books + orders", once, so its cards show numbers from the start.
   const staffSeed = (trx: Database) =>
     seedOpenLibraryRecent(kyselyClient(trx), { reset: false }, { snapshot: SNAPSHOT_BOOKS }).then(

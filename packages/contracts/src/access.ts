@@ -68,6 +68,7 @@ export const SIGNED_IN_ROUTES = [
   '/account/sales',
   '/account/sales/:orderId',
   '/account/payouts',
+  '/account/analytics',
   '/charity/sell',
   '/charity/bulk-listing',
   '/charity/dashboard',

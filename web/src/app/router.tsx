@@ -146,6 +146,14 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../features/orders/PayoutsPage.tsx'),
     (m) => m.PayoutsPage,
   ),
+  '/recommendations': page(
+    () => import('../features/recommendations/RecommendationsPage.tsx'),
+    (m) => m.RecommendationsPage,
+  ),
+  '/account/analytics': page(
+    () => import('../features/seller-analytics/SellerAnalyticsPage.tsx'),
+    (m) => m.SellerAnalyticsPage,
+  ),
   '/messages': page(messages, (m) => m.MessagesPage),
   '/messages/:threadId': page(messages, (m) => m.ThreadPage),
 };

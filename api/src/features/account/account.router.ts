@@ -2,7 +2,7 @@ import { bundleTiersSchema, displayNameSchema } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc.ts';
 import { bundleTiersViewSchema, getTiers, setTiers } from '../bundle-tiers/bundle-tiers.service.ts';
-import { completeOnboarding, completeSignup, getProfile } from './account.service.ts';
+import { authorSuggestions, completeOnboarding, completeSignup, getProfile } from './account.service.ts';
 
 const optionalText = (max: number, label: string) =>
   z
@@ -41,6 +41,7 @@ export const accountRouter = router({
         signupCompleted: z.boolean(),
         onboarded: z.boolean(),
         favouriteGenreIds: z.array(z.string().uuid()),
+        favouriteAuthors: z.array(z.string()),
       }),
     )
     .query(({ ctx }) => getProfile(ctx.db, ctx.user.userId)),
@@ -61,11 +62,37 @@ export const accountRouter = router({
 
   completeOnboarding: authedProcedure
     .input(
-      z.object({ genreIds: z.array(z.string().uuid('Unknown genre')).max(20, 'Pick at most 20 genres') }),
+      z.object({
+        genreIds: z.array(z.string().uuid('Unknown genre')).max(20, 'Pick at most 20 genres'),
+        // Favourite authors (issue 26): left as they were when not sent.
+        authors: z
+          .array(
+            z
+              .string()
+              .trim()
+              .min(1, 'An author’s name cannot be empty')
+              .max(200, 'An author’s name is at most 200 characters'),
+          )
+          .max(20, 'Pick at most 20 authors')
+          .optional(),
+      }),
     )
     .output(ok)
     .mutation(async ({ ctx, input }) => {
-      await completeOnboarding(ctx.db, ctx.user.userId, input.genreIds);
+      await completeOnboarding(ctx.db, ctx.user.userId, input.genreIds, input.authors);
       return { ok: true as const };
     }),
+
+  authorSuggestions: authedProcedure
+    .input(
+      z.object({
+        query: z
+          .string()
+          .trim()
+          .min(2, 'Type at least 2 letters of the author’s name')
+          .max(100, 'Search for at most 100 characters'),
+      }),
+    )
+    .output(z.array(z.string()))
+    .query(({ ctx, input }) => authorSuggestions(ctx.db, input.query)),
 });

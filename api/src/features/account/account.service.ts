@@ -14,6 +14,13 @@ export async function getProfile(db: Database, userId: string) {
     .select('genre_id')
     .where('user_id', '=', userId)
     .execute();
+  const authors = await db
+    .selectFrom('profile_authors')
+    .select('author')
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('author')
+    .execute();
   return {
     displayName: profile.display_name,
     town: profile.town,
@@ -21,6 +28,7 @@ export async function getProfile(db: Database, userId: string) {
     signupCompleted: profile.signup_completed_at !== null,
     onboarded: profile.onboarded_at !== null,
     favouriteGenreIds: genres.map((row) => row.genre_id),
+    favouriteAuthors: authors.map((row) => row.author),
   };
 }
 
@@ -43,9 +51,28 @@ export async function completeSignup(
   if (!updated) throw new AppError('NOT_FOUND', 'We could not find your profile.');
 }
 
-/** Saves favourite genres (replacing earlier ones) and marks onboarding done; skipping saves none. */
-export async function completeOnboarding(db: Database, userId: string, genreIds: string[]) {
+/**
+ * Saves favourite genres (replacing earlier ones) and, when given, favourite authors (replacing
+ * earlier ones, spelt as the catalogue spells them when a book has them), and marks onboarding
+ * done; skipping saves none.
+ */
+export async function completeOnboarding(
+  db: Database,
+  userId: string,
+  genreIds: string[],
+  authors?: string[],
+) {
   await db.transaction().execute(async (trx) => {
+    if (authors) {
+      await trx.deleteFrom('profile_authors').where('user_id', '=', userId).execute();
+      const spelt = await catalogueSpelling(trx, authors);
+      if (spelt.length) {
+        await trx
+          .insertInto('profile_authors')
+          .values(spelt.map((author) => ({ user_id: userId, author })))
+          .execute();
+      }
+    }
     if (genreIds.length) {
       const known = await trx.selectFrom('genres').select('id').where('id', 'in', genreIds).execute();
       if (known.length !== new Set(genreIds).size) {
@@ -68,4 +95,36 @@ export async function completeOnboarding(db: Database, userId: string, genreIds:
       .where('id', '=', userId)
       .execute();
   });
+}
+
+/** Each author as the catalogue spells them (any case), or as typed when no book has them yet. */
+async function catalogueSpelling(db: Database, authors: string[]): Promise<string[]> {
+  const typed = [...new Map(authors.map((author) => [author.toLowerCase(), author])).values()];
+  if (typed.length === 0) return [];
+  const { rows } = await sql<{ typed: string; spelt: string }>`
+    select distinct on (lower(t.typed)) t.typed, a.spelt
+      from unnest(${typed}::text[]) as t(typed)
+      join lateral (
+        select a as spelt from public.books b, unnest(b.authors) a
+         where b.search_authors like '%' || public.search_normalise(t.typed) || '%'
+           and lower(a) = lower(t.typed)
+         limit 1
+      ) a on true`.execute(db);
+  const found = new Map(rows.map((row) => [row.typed.toLowerCase(), row.spelt]));
+  return [...new Set(typed.map((author) => found.get(author.toLowerCase()) ?? author))];
+}
+
+/** Authors in the catalogue whose name contains the words typed, most books first (onboarding). */
+export async function authorSuggestions(db: Database, typed: string, limit = 8): Promise<string[]> {
+  // The words as LIKE reads them literally (a % or _ typed is a character, not a wildcard).
+  const query = typed.replace(/[\\%_]/g, (character) => `\\${character}`);
+  const { rows } = await sql<{ author: string }>`
+    select a as author
+      from public.books b, unnest(b.authors) a
+     where b.search_authors like '%' || public.search_normalise(${query}::text) || '%'
+       and public.search_normalise(a) like '%' || public.search_normalise(${query}::text) || '%'
+     group by a
+     order by count(*) desc, a
+     limit ${limit}`.execute(db);
+  return rows.map((row) => row.author);
 }

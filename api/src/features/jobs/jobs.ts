@@ -21,6 +21,7 @@ import {
   releaseHeldPayouts,
 } from '../orders/orders.service.ts';
 import { pruneRealtimeEvents } from '../realtime/realtime.ts';
+import { refreshRecommendations } from '../recommendations/recommendations.service.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
 import { runSavedSearchAlerts } from '../social/saved-searches.service.ts';
 
@@ -77,6 +78,8 @@ export const JOBS: Record<string, Job> = {
   // Realtime events older than 7 days (clients resume from them; notifications stay).
   'realtime.prune': ({ db }) => pruneRealtimeEvents(db),
   // The backstop of mail delivery: retries that came due, and anything a NOTIFY wake-up missed.
+  // Members' recommendations whose signals changed, or that are older than 6 hours (issue 26).
+  'recommendations.refresh': ({ db }) => refreshRecommendations(db),
   'mail.deliver': async ({ mailer, log }) => {
     const report = await mailer.deliver(log ? { log } : {});
     return report.sent + report.retried + report.failed + report.suppressed;

@@ -498,6 +498,7 @@ describe('the listing page', () => {
     await api(t.app, { headers: { ...WEB, 'user-agent': 'Other/2' } }).listings.public.recordView.mutate({
       listingId: id,
     });
+    await t.app.listingViews.flush();
     const views = await db
       .selectFrom('listing_views')
       .select('viewer_key')

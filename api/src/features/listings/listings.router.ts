@@ -10,14 +10,8 @@ import {
 import { z } from 'zod';
 import { tagPublicAnswer } from '../../http/public-cache.ts';
 import { cachedPublicProcedure, publicProcedure, router, withTrustedOutput } from '../../trpc.ts';
-import {
-  browseListings,
-  getListingBySlug,
-  recordListingView,
-  searchListings,
-  similarListings,
-} from './listings.service.ts';
-import { visitorKey } from './visitor.ts';
+import { recordView } from '../listing-views/listing-views.ts';
+import { browseListings, getListingBySlug, searchListings, similarListings } from './listings.service.ts';
 
 export const listingsRouter = router({
   browse: withTrustedOutput(
@@ -79,8 +73,9 @@ export const listingsRouter = router({
   recordView: publicProcedure
     .input(z.object({ listingId: z.uuid('Listing must be a listing id') }))
     .output(z.object({ recorded: z.literal(true) }))
-    .mutation(async ({ ctx, input }) => {
-      await recordListingView(ctx.db, input.listingId, visitorKey(ctx));
+    // Buffered and written in batches (features/listing-views): the page never waits for it.
+    .mutation(({ ctx, input }) => {
+      recordView(ctx, input.listingId);
       return { recorded: true as const };
     }),
 });

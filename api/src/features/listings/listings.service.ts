@@ -585,11 +585,3 @@ export async function similarListings(db: Database, slug: string, limit = 8): Pr
     limit ${limit}`.execute(db);
   return rows.map(toCard);
 }
-
-/** Counts a view once per listing, visitor and day (the visitor key is a salted hash). */
-export async function recordListingView(db: Database, listingId: string, visitorKey: string): Promise<void> {
-  await sql`
-    insert into public.listing_views (listing_id, viewer_key)
-    select l.id, ${visitorKey} from public.listings l where l.id = ${listingId} and l.status <> 'draft'
-    on conflict do nothing`.execute(db);
-}

@@ -70,6 +70,7 @@ export function AccountPage() {
             <CardLink to="/social">Your feed</CardLink>
             <CardLink to="/account/following">Following</CardLink>
             <CardLink to="/account/saved-searches">Saved searches</CardLink>
+            <CardLink to="/recommendations">Recommended for you</CardLink>
           </div>
         </Card>
         <Card icon={Store} title="Selling" testId="account-selling">
@@ -81,6 +82,7 @@ export function AccountPage() {
             <CardLink to="/account/offers?view=received">Offers received</CardLink>
             <CardLink to="/account/payouts">Payouts</CardLink>
             <CardLink to="/account/listings">Your listings</CardLink>
+            <CardLink to="/account/analytics">Seller analytics</CardLink>
           </div>
         </Card>
         <ProfileCard />
@@ -210,7 +212,7 @@ function ProfileCard() {
       </QueryView>
       <div className="mt-auto flex flex-wrap gap-x-5 gap-y-1">
         <CardLink to="/complete-signup">Edit profile</CardLink>
-        <CardLink to="/onboarding">Change genres</CardLink>
+        <CardLink to="/onboarding">Change genres and authors</CardLink>
       </div>
     </Card>
   );

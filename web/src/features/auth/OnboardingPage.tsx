@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Genre } from '@reshelf/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { Check } from 'lucide-react';
+import { Check, X } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { SubmitButton } from '../../components/form/SubmitButton.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { Input } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
@@ -19,6 +20,7 @@ import { safeNextPath } from './next-path.ts';
 import { refreshSession, useSession } from './session.ts';
 
 export const MAX_GENRES = 20;
+export const MAX_AUTHORS = 20;
 
 const genresSchema = z.object({
   genreIds: z.array(z.string()).max(MAX_GENRES, `Pick at most ${MAX_GENRES} genres`),
@@ -41,7 +43,7 @@ export function OnboardingPage() {
       width="wide"
       eyebrow="Step 2 of 2"
       title="What do you like to read?"
-      description="Pick a few favourite genres and we'll show you more of what you love. You can change them any time, or skip this for now."
+      description="Pick a few favourite genres and authors and we'll recommend more of what you love. You can change them any time, or skip this for now."
     >
       {genres.isError || profile.isError ? (
         <Alert tone="error">
@@ -60,7 +62,12 @@ export function OnboardingPage() {
       ) : genres.isPending || profile.isPending ? (
         <GenreSkeleton />
       ) : (
-        <GenreForm genres={genres.data} chosen={profile.data.favouriteGenreIds} next={next} />
+        <GenreForm
+          genres={genres.data}
+          chosen={profile.data.favouriteGenreIds}
+          chosenAuthors={profile.data.favouriteAuthors}
+          next={next}
+        />
       )}
     </AuthShell>
   );
@@ -77,7 +84,17 @@ function GenreSkeleton() {
   );
 }
 
-function GenreForm({ genres, chosen, next }: { genres: Genre[]; chosen: string[]; next: string | null }) {
+function GenreForm({
+  genres,
+  chosen,
+  chosenAuthors,
+  next,
+}: {
+  genres: Genre[];
+  chosen: string[];
+  chosenAuthors: string[];
+  next: string | null;
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const utils = trpc.useUtils();
@@ -85,6 +102,7 @@ function GenreForm({ genres, chosen, next }: { genres: Genre[]; chosen: string[]
   const completeOnboarding = trpc.account.member.completeOnboarding.useMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const [skipping, setSkipping] = useState(false);
+  const [authors, setAuthors] = useState<string[]>(chosenAuthors);
   const form = useForm<GenreValues, unknown, z.output<typeof genresSchema>>({
     resolver: zodResolver(genresSchema),
     defaultValues: { genreIds: chosen },
@@ -98,8 +116,12 @@ function GenreForm({ genres, chosen, next }: { genres: Genre[]; chosen: string[]
       // Skipping saves nothing, but still marks onboarding done; it never clears earlier choices.
       const alreadyOnboarded = session.status === 'signed-in' && session.user.onboarded;
       if (!(skipped && alreadyOnboarded)) {
-        await completeOnboarding.mutateAsync({ genreIds });
-        await Promise.all([refreshSession(queryClient), utils.account.member.profile.invalidate()]);
+        await completeOnboarding.mutateAsync(skipped ? { genreIds } : { genreIds, authors });
+        await Promise.all([
+          refreshSession(queryClient),
+          utils.account.member.profile.invalidate(),
+          utils.recommendations.invalidate(),
+        ]);
       }
       if (next) {
         notify.success('You’re all set', { description: 'Your account is ready. Carry on where you were.' });
@@ -150,6 +172,7 @@ function GenreForm({ genres, chosen, next }: { genres: Genre[]; chosen: string[]
           </p>
         ) : null}
       </fieldset>
+      <AuthorsPicker authors={authors} onChange={setAuthors} />
       {problem ? (
         <Alert tone="error" data-testid="form-error">
           {problem}
@@ -164,5 +187,90 @@ function GenreForm({ genres, chosen, next }: { genres: Genre[]; chosen: string[]
         </SubmitButton>
       </div>
     </form>
+  );
+}
+
+/** Favourite authors: typed (with suggestions from the catalogue), shown as removable chips. */
+function AuthorsPicker({ authors, onChange }: { authors: string[]; onChange: (authors: string[]) => void }) {
+  const [typed, setTyped] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const query = typed.trim();
+  const suggestions = trpc.account.member.authorSuggestions.useQuery(
+    { query },
+    { enabled: query.length >= 2, staleTime: 60_000 },
+  );
+  const add = () => {
+    const name = typed.trim();
+    if (!name) return;
+    if (authors.length >= MAX_AUTHORS) {
+      setProblem(`Pick at most ${MAX_AUTHORS} authors`);
+      return;
+    }
+    if (name.length > 200) {
+      setProblem('An author’s name is at most 200 characters');
+      return;
+    }
+    setProblem(null);
+    if (!authors.some((author) => author.toLowerCase() === name.toLowerCase())) onChange([...authors, name]);
+    setTyped('');
+  };
+  return (
+    <fieldset aria-describedby={problem ? 'authors-error' : undefined}>
+      <legend className="text-sm font-semibold text-ink">Favourite authors</legend>
+      <p className="mt-1 text-sm text-ink-muted">Type a name and press Enter or Add.</p>
+      <div className="mt-3 flex gap-2">
+        <label htmlFor="author-name" className="sr-only">
+          Author’s name
+        </label>
+        <Input
+          id="author-name"
+          value={typed}
+          list="author-suggestions"
+          autoComplete="off"
+          placeholder="e.g. Terry Pratchett"
+          onChange={(event) => setTyped(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              add();
+            }
+          }}
+          data-testid="author-input"
+        />
+        <Button type="button" variant="outline" onClick={add} disabled={!typed.trim()}>
+          Add
+        </Button>
+        <datalist id="author-suggestions">
+          {(suggestions.data ?? []).map((name) => (
+            <option key={name} value={name} />
+          ))}
+        </datalist>
+      </div>
+      {problem ? (
+        <p id="authors-error" className="mt-2 text-sm font-medium text-destructive">
+          {problem}
+        </p>
+      ) : null}
+      {authors.length ? (
+        <ul className="mt-3 flex flex-wrap gap-2" data-testid="chosen-authors">
+          {authors.map((author) => (
+            <li
+              key={author}
+              className="inline-flex min-h-9 items-center gap-1 rounded-full bg-brand-soft pl-3 text-sm font-medium text-brand"
+            >
+              {author}
+              <button
+                type="button"
+                className="grid size-9 cursor-pointer place-items-center rounded-full hover:bg-brand/10 focus-visible:outline-2 focus-visible:outline-brand"
+                onClick={() => onChange(authors.filter((name) => name !== author))}
+                aria-label={`Remove ${author}`}
+              >
+                <X aria-hidden="true" className="size-4" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </fieldset>
   );
 }

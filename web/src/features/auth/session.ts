@@ -35,6 +35,7 @@ const PERSONAL_ROUTERS = new Set([
   'orders',
   'disputes',
   'basket',
+  'recommendations',
 ]);
 
 export function useSession(): SessionState {

@@ -4,6 +4,7 @@
  * listings by status, payouts, top categories and months (Recharts), returns to answer, Gift
  * Aid per donor with its exports, the team, and recent bulk uploads.
  */
+import type { AnalyticsPeriod } from '@reshelf/contracts';
 import {
   BULK_ROW_STATUS_LABELS,
   type CharityDashboard,
@@ -30,6 +31,7 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { BundleTiersSection } from '../basket/BundleTiersSection.tsx';
+import { PeriodPicker, SellerAnalyticsPanel } from '../seller-analytics/SellerAnalytics.tsx';
 import { saveCsv } from './download.ts';
 
 const linkClass = 'font-semibold text-brand underline-offset-4 hover:underline';
@@ -212,6 +214,7 @@ function ApprovedDashboard() {
         <SalesChart monthly={data.monthly} />
         <ListingsChart listings={data.listingsByStatus} />
       </div>
+      <CharityAnalytics />
       <TopCategories categories={data.topCategories} />
       <BundleTiersSection owner="charity" className="" />
       <ReturnsSection />
@@ -720,6 +723,22 @@ function RecentImports() {
           </li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+/** The same figures as a seller's /account/analytics, for the charity's books (issue 26). */
+function CharityAnalytics() {
+  const [period, setPeriod] = useState<AnalyticsPeriod>('30d');
+  return (
+    <section aria-labelledby="charity-analytics-title" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h2 id="charity-analytics-title" className="text-2xl font-semibold">
+          How your books are doing
+        </h2>
+        <PeriodPicker period={period} onChange={setPeriod} />
+      </div>
+      <SellerAnalyticsPanel scope="charity" period={period} />
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { RecommendedShelf } from '../recommendations/RecommendedShelf.tsx';
 import { CategorySection } from './CategorySection.tsx';
 import { HomeHero } from './HomeHero.tsx';
 import { CharityShelf, ListingShelves } from './HomeSections.tsx';
@@ -13,6 +14,7 @@ export function HomePage() {
   return (
     <>
       <HomeHero />
+      <RecommendedShelf />
       <ListingShelves />
       <CategorySection />
       <CharityShelf />

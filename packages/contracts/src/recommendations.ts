@@ -1,0 +1,96 @@
+/** Recommendations and seller analytics (issue 26): what the API answers and the web reads. */
+import { z } from 'zod';
+import { listingCardSchema } from './catalogue.ts';
+
+/** Why a book is recommended, strongest first. */
+export const RECOMMENDATION_REASONS = [
+  'co_purchase',
+  'wishlist',
+  'purchase',
+  'view',
+  'author',
+  'genre',
+  'staff_pick',
+  'trending',
+] as const;
+export type RecommendationReason = (typeof RECOMMENDATION_REASONS)[number];
+
+export const recommendationSchema = listingCardSchema.extend({
+  reason: z.enum(RECOMMENDATION_REASONS),
+  /** The book, author or genre the reason names (null for staff picks and trending). */
+  because: z.string().nullable(),
+});
+export type Recommendation = z.infer<typeof recommendationSchema>;
+
+export const recommendationsSchema = z.object({
+  items: z.array(recommendationSchema),
+  /** Nothing of the member's own to go on yet: only trending books and staff picks. */
+  coldStart: z.boolean(),
+  computedAt: z.string().nullable(),
+});
+export type Recommendations = z.infer<typeof recommendationsSchema>;
+
+/** The explanation shown under a recommended book, as plain text (the web emphasises `because`). */
+export function explainRecommendation(reason: RecommendationReason, because: string | null): string {
+  switch (reason) {
+    case 'co_purchase':
+      return `Readers who bought ${because} also bought this`;
+    case 'wishlist':
+      return `Because you wishlisted ${because}`;
+    case 'purchase':
+      return `Because you bought ${because}`;
+    case 'view':
+      return `Because you looked at ${because}`;
+    case 'author':
+      return `Because you like ${because}`;
+    case 'genre':
+      return `Because you like ${because}`;
+    case 'staff_pick':
+      return 'Picked by our staff';
+    case 'trending':
+      return 'Trending on Reshelf';
+  }
+}
+
+export const ANALYTICS_PERIODS = ['7d', '30d', '12m'] as const;
+export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
+
+const totals = {
+  views: z.number().int(),
+  wishlists: z.number().int(),
+  offersReceived: z.number().int(),
+  offersAccepted: z.number().int(),
+  sales: z.number().int(),
+  /** What the seller is owed for the sales, in pence (payouts less refunds taken back). */
+  revenueNetMinor: z.number().int(),
+};
+
+export const sellerAnalyticsSchema = z.object({
+  period: z.enum(ANALYTICS_PERIODS),
+  /** Whose books: the member's own, or their charity's. */
+  scope: z.enum(['seller', 'charity']),
+  totals: z.object({
+    ...totals,
+    /** Sales per 100 views in the period (null without views). */
+    conversionPercent: z.number().nullable(),
+    /** Days from publishing to sale, over the period's sales (null without sales). */
+    averageDaysToSell: z.number().nullable(),
+  }),
+  /** Day by day (7 d, 30 d) or month by month (12 m), London time. */
+  points: z.array(z.object({ bucket: z.string(), ...totals })),
+  listings: z.array(
+    z.object({
+      id: z.uuid(),
+      slug: z.string().nullable(),
+      title: z.string(),
+      status: z.string(),
+      priceMinor: z.number().int().nullable(),
+      views: z.number().int(),
+      wishlists: z.number().int(),
+      offers: z.number().int(),
+      daysListed: z.number().int().nullable(),
+      suggestion: z.string().nullable(),
+    }),
+  ),
+});
+export type SellerAnalytics = z.infer<typeof sellerAnalyticsSchema>;
