@@ -655,6 +655,7 @@ export interface Orders {
   offer_id: string | null;
   paid_at: Timestamp | null;
   parcel_size: string | null;
+  payment_position: number | null;
   postage_minor: Generated<number>;
   promotion_id: string | null;
   reference: Generated<string>;

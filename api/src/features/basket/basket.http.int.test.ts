@@ -181,23 +181,18 @@ describe('checkout of the basket over HTTP', () => {
 
     const pagePath = new URL(started.redirectUrl).pathname;
     const page = await request(t.app.server).get(pagePath);
-    // One payment's orders are made in one transaction (one created_at) and read back in id
-    // order, so which of the two comes first is not the basket's order: compare them as sets.
-    const named = /Orders (RS-[0-9A-F]+), (RS-[0-9A-F]+)/.exec(page.text);
-    expect(named?.slice(1).sort()).toEqual(started.orders.map((order) => order.reference).sort());
-    const books = /4 books: ([^<]+)<\/p>/.exec(page.text)?.[1]?.split(', ');
-    expect(books?.sort()).toEqual(['Cranford', 'North and South', 'Silas Marner', 'Wives and Daughters']);
+    expect(page.text).toContain(`Orders ${started.orders.map((order) => order.reference).join(', ')}`);
+    expect(page.text).toContain('4 books: North and South, Cranford, Wives and Daughters, Silas Marner');
     const paid = await request(t.app.server).post(`${pagePath}/success`);
     expect(paid.status).toBe(303);
-    const landed = new URL(paid.headers.location as string, 'http://site');
-    expect(landed.pathname).toBe('/checkout/success');
-    expect(started.orders.map((order) => order.orderId)).toContain(landed.searchParams.get('order'));
-    expect(landed.searchParams.get('payment')).toBe(started.checkoutPaymentId);
+    expect(paid.headers.location).toBe(
+      `/checkout/success?order=${started.orders[0]?.orderId}&payment=${started.checkoutPaymentId}`,
+    );
 
     const orders = await client.checkout.paymentOrders.query({
       checkoutPaymentId: started.checkoutPaymentId,
     });
-    expect(orders.map((order) => order.titles).sort((a, b) => b.length - a.length)).toEqual([
+    expect(orders.map((order) => order.titles)).toEqual([
       ['North and South', 'Cranford', 'Wives and Daughters'],
       ['Silas Marner'],
     ]);

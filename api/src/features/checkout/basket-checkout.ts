@@ -405,6 +405,7 @@ async function continueBasket(
     .selectFrom('orders')
     .select(['id', 'reference', 'status', 'reserved_until', 'total_minor'])
     .where('checkout_payment_id', '=', payment.id)
+    .orderBy('payment_position')
     .orderBy('created_at')
     .orderBy('id')
     .execute();
@@ -496,6 +497,7 @@ export async function startBasket(
     for (const { group, quote } of priced.groups) {
       const [firstItem] = quote.items;
       if (!firstItem) continue;
+      const paymentPosition = orders.length + 1;
       const order = await trx
         .insertInto('orders')
         .values({
@@ -518,6 +520,7 @@ export async function startBasket(
           reserved_until: reservedUntil,
           shipping_address: JSON.stringify(input.address),
           checkout_payment_id: payment.id,
+          payment_position: paymentPosition,
         })
         .returning(['id', 'reference'])
         .executeTakeFirstOrThrow();

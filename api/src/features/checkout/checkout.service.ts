@@ -922,6 +922,7 @@ export async function paymentOrders(
     .innerJoin('books as b', 'b.id', 'l.book_id')
     .select(['o.id', 'o.reference', 'o.total_minor', 'o.created_at', 'i.position', 'b.title'])
     .where('o.checkout_payment_id', '=', checkoutPaymentId)
+    .orderBy('o.payment_position')
     .orderBy('o.created_at')
     .orderBy('o.id')
     .orderBy('i.position')
