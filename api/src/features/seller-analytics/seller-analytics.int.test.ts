@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
+import { paidBasketOrder } from '../../testing/basket-orders.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
 import { api, refusal } from '../../testing/client.ts';
 import { suggestionFor } from './seller-analytics.service.ts';
@@ -173,6 +174,23 @@ describe('seller analytics', () => {
       daysListed: 30,
       suggestion: 'No views in 14 days: consider a lower price or a better photo.',
     });
+  });
+
+  it('count every book of an order of several as a sale, and the order’s net once, to the penny', async () => {
+    const bundler = await createUser(db(), t.services.identity, 'bundler@analytics.test');
+    const order = await paidBasketOrder(t, [{ price: 1000 }, { price: 650 }, { price: 425 }], {
+      seller: { id: bundler.id, email: bundler.email },
+      tiers: [[3, 10]],
+    });
+    const payout = await db()
+      .selectFrom('payouts')
+      .select('amount_minor')
+      .where('order_id', '=', order.orderId)
+      .executeTakeFirstOrThrow();
+    const month = await api(t.app, bundler.accessToken).account.analytics.mine.query({ period: '30d' });
+    expect(month.totals.sales).toBe(3);
+    expect(month.totals.revenueNetMinor).toBe(payout.amount_minor);
+    expect(month.listings.filter((row) => row.status === 'sold')).toHaveLength(3);
   });
 
   it('are the seller’s own: another member sees none of them, signed out is refused', async () => {
