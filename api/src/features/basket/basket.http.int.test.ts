@@ -196,6 +196,11 @@ describe('checkout of the basket over HTTP', () => {
       ['North and South', 'Cranford', 'Wives and Daughters'],
       ['Silas Marner'],
     ]);
+    // The success page says who sends each parcel.
+    expect(orders.map((order) => order.sellerName)).toEqual([
+      sam.email.split('@')[0],
+      charityish.email.split('@')[0],
+    ]);
     const samOrder = await client.orders.member.get.query({ orderId: started.orders[0]?.orderId as string });
     expect(samOrder).toMatchObject({ status: 'paid', itemCount: 3, title: 'North and South' });
     expect(samOrder.items.map((item) => [item.title, item.priceMinor])).toEqual([

@@ -134,6 +134,8 @@ export const checkoutRouter = router({
           id: z.string().uuid(),
           reference: z.string(),
           totalMinor: z.number().int(),
+          /** Who sends the parcel: the seller's name, or the charity's for a charity shop's books. */
+          sellerName: z.string(),
           titles: z.array(z.string()),
         }),
       ),

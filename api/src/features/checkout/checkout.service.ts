@@ -910,29 +910,45 @@ export async function resumeCheckout(
   };
 }
 
-/** The orders a checkout payment holds, with their books' titles, in order. */
+/** The orders a checkout payment holds, in order, with their books' titles and who sends each. */
 export async function paymentOrders(
   db: Executor,
   checkoutPaymentId: string,
-): Promise<{ id: string; reference: string; totalMinor: number; titles: string[] }[]> {
+): Promise<{ id: string; reference: string; totalMinor: number; sellerName: string; titles: string[] }[]> {
   const rows = await db
     .selectFrom('orders as o')
     .innerJoin('order_items as i', 'i.order_id', 'o.id')
     .innerJoin('listings as l', 'l.id', 'i.listing_id')
     .innerJoin('books as b', 'b.id', 'l.book_id')
-    .select(['o.id', 'o.reference', 'o.total_minor', 'o.created_at', 'i.position', 'b.title'])
+    .innerJoin('profiles as p', 'p.id', 'o.seller_id')
+    .leftJoin('charities as c', 'c.id', 'l.charity_id')
+    .select([
+      'o.id',
+      'o.reference',
+      'o.total_minor',
+      'o.created_at',
+      'i.position',
+      'b.title',
+      'p.display_name',
+      'c.name as charity_name',
+    ])
     .where('o.checkout_payment_id', '=', checkoutPaymentId)
     .orderBy('o.payment_position')
     .orderBy('o.created_at')
     .orderBy('o.id')
     .orderBy('i.position')
     .execute();
-  const orders = new Map<string, { id: string; reference: string; totalMinor: number; titles: string[] }>();
+  const orders = new Map<
+    string,
+    { id: string; reference: string; totalMinor: number; sellerName: string; titles: string[] }
+  >();
   for (const row of rows) {
     const order = orders.get(row.id) ?? {
       id: row.id,
       reference: row.reference,
       totalMinor: row.total_minor,
+      // A charity shop's books come from the charity, not the volunteer who listed them.
+      sellerName: row.charity_name ?? row.display_name,
       titles: [],
     };
     order.titles.push(row.title);

@@ -736,6 +736,9 @@ export function CheckoutSuccessPage() {
                       `Order ${each.reference}`
                     )}
                   </p>
+                  <p className="text-sm text-ink-soft" data-testid="payment-order-seller">
+                    From {each.sellerName}
+                  </p>
                   <p className="text-sm break-words text-ink-soft">{each.titles.join(', ')}</p>
                 </div>
                 <span className="shrink-0 font-semibold tabular-nums">{formatPence(each.totalMinor)}</span>
