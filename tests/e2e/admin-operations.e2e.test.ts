@@ -184,6 +184,20 @@ describe('admin operations', () => {
     expect(header).toBe(
       'reference,status,paid_at,title,books,buyer_email,seller_email,charity_sale,item_price_gbp,bundle_discount_gbp,postage_gbp,buyer_protection_gbp,buyer_protection_vat_gbp,discount_gbp,discount_code,total_gbp,refunded_gbp',
     );
+    // The same period's books, one row each.
+    const [items] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-order_items').click(),
+    ]);
+    expect(items.suggestedFilename()).toMatch(
+      /^reshelf-order_items-\d{4}-\d{2}-01-to-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
+    const [itemsHeader] = (await readFile((await items.path())!, 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/);
+    expect(itemsHeader).toBe(
+      'order_reference,status,paid_at,position,title,isbn13,seller_email,charity_sale,price_gbp,bundle_discount_gbp,discount_gbp,buyer_protection_gbp,paid_gbp,refunded_gbp',
+    );
     await context.close();
   });
 

@@ -1,5 +1,5 @@
 /**
- * /admin/exports: orders, payouts, listings and revenue as CSV for a period of days (Europe/London,
+ * /admin/exports: orders, their books (order items), payouts, listings and revenue as CSV for a period of days (Europe/London,
  * both ends included). The file streams straight from the API as a download; each export is
  * recorded in the audit log.
  */
@@ -15,6 +15,11 @@ const KINDS = [
     kind: 'orders',
     label: 'Orders',
     hint: 'Orders paid in the period: amounts, discounts, refunds, buyer and seller.',
+  },
+  {
+    kind: 'order_items',
+    label: 'Order items',
+    hint: 'The books of those orders, one row each: price, its share of the discounts and protection, refunds.',
   },
   { kind: 'payouts', label: 'Payouts', hint: 'Sellers’ payouts created in the period, held or released.' },
   { kind: 'listings', label: 'Listings', hint: 'Listings published in the period, with their status now.' },
