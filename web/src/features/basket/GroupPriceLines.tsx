@@ -3,7 +3,8 @@
  * one parcel, buyer protection with the VAT it includes, WELCOME20 or a promo code, the total,
  * and what buying them together saves against one order each.
  */
-import { formatPence, type GroupQuote, WELCOME_GIFT } from '@reshelf/contracts';
+import { formatPence, type GroupQuote } from '@reshelf/contracts';
+import { discountText } from '../checkout/PriceLines.tsx';
 import { booksWord } from './basket-view.ts';
 
 type Priced = Pick<
@@ -22,12 +23,6 @@ type Priced = Pick<
   | 'totalMinor'
   | 'singleOrdersMinor'
 >;
-
-function discountText(code: string | null, label: string | null): string {
-  if (label) return `${code ?? 'Discount'}: ${label}`;
-  if (code === WELCOME_GIFT.code) return `${code}: ${WELCOME_GIFT.discountPercent}% off your first order`;
-  return code ? `Promo code ${code}` : 'Discount';
-}
 
 export function GroupPriceLines({ quote }: { quote: Priced }) {
   const saving = quote.singleOrdersMinor - quote.totalMinor;

@@ -15,7 +15,7 @@ type Priced = Pick<
 };
 
 /** What a discount is: the quote says; an order knows only its code (WELCOME20 or a promotion). */
-function discountText(code: string | null, label: string | null | undefined): string {
+export function discountText(code: string | null, label: string | null | undefined): string {
   if (label) return `${code ?? 'Discount'}: ${label}`;
   if (code === WELCOME_GIFT.code) return `${code}: ${WELCOME_GIFT.discountPercent}% off your first order`;
   return code ? `Promo code ${code}` : 'Discount';
