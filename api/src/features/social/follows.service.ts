@@ -11,7 +11,8 @@ import {
   type MyFollows,
   SOCIAL_LIMITS,
 } from '@reshelf/contracts';
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 
@@ -65,43 +66,37 @@ export async function resolveTarget(db: Database, target: FollowTarget): Promise
   }
 }
 
+/** The follows rows of a target: its kind and whichever of its keys it has. */
+function ofTarget(target: ResolvedTarget) {
+  return (eb: ExpressionBuilder<DB, 'follows'>) =>
+    eb.and([
+      eb('kind', '=', target.kind),
+      ...(target.seller_id ? [eb('seller_id', '=', target.seller_id)] : []),
+      ...(target.charity_id ? [eb('charity_id', '=', target.charity_id)] : []),
+      ...(target.genre_id ? [eb('genre_id', '=', target.genre_id)] : []),
+      ...(target.author_name
+        ? [eb('author_key', '=', sql<string>`public.search_normalise(btrim(${target.author_name}::text))`)]
+        : []),
+    ]);
+}
+
 /** The follows row of a member for a target, if any. */
 async function existing(db: Database, userId: string, target: ResolvedTarget) {
-  let query = db
+  return db
     .selectFrom('follows')
     .select('id')
     .where('follower_id', '=', userId)
-    .where('kind', '=', target.kind);
-  if (target.seller_id) query = query.where('seller_id', '=', target.seller_id);
-  if (target.charity_id) query = query.where('charity_id', '=', target.charity_id);
-  if (target.genre_id) query = query.where('genre_id', '=', target.genre_id);
-  if (target.author_name) {
-    query = query.where(
-      'author_key',
-      '=',
-      sql<string>`public.search_normalise(btrim(${target.author_name}::text))`,
-    );
-  }
-  return query.executeTakeFirst();
+    .where(ofTarget(target))
+    .executeTakeFirst();
 }
 
 /** How many members follow a target. */
 async function followerCount(db: Database, target: ResolvedTarget): Promise<number> {
-  let query = db
+  const { count } = await db
     .selectFrom('follows')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('kind', '=', target.kind);
-  if (target.seller_id) query = query.where('seller_id', '=', target.seller_id);
-  if (target.charity_id) query = query.where('charity_id', '=', target.charity_id);
-  if (target.genre_id) query = query.where('genre_id', '=', target.genre_id);
-  if (target.author_name) {
-    query = query.where(
-      'author_key',
-      '=',
-      sql<string>`public.search_normalise(btrim(${target.author_name}::text))`,
-    );
-  }
-  const { count } = await query.executeTakeFirstOrThrow();
+    .where(ofTarget(target))
+    .executeTakeFirstOrThrow();
   return Number(count);
 }
 
