@@ -11,8 +11,8 @@
  * oldest are dropped beyond it, never the page.
  */
 import { sql } from 'kysely';
+import { createBatchWriter } from '../../db/batch-writer.ts';
 import type { Database } from '../../db/index.ts';
-import { infrastructureFailure } from '../../errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -91,70 +91,30 @@ export function createViewRecorder(
     onError?: (error: unknown, dropped: number) => void;
   } = {},
 ): ViewRecorder {
-  const batchSize = options.batchSize ?? 500;
-  const maxWaiting = options.maxWaiting ?? 20_000;
-  let waiting: ListingView[] = [];
   /** listing|viewer|day of each waiting view: the same view again is not kept twice. */
   const keys = new Set<string>();
-  let writing: Promise<void> = Promise.resolve();
-  let stopped = false;
-  let deferred = false;
-
   const keyOf = (view: ListingView) => `${view.listingId}|${view.viewerKey}|${dayOf(view.at)}`;
-  const write = async () => {
-    while (waiting.length > 0) {
-      const batch = waiting.slice(0, batchSize);
-      waiting = waiting.slice(batch.length);
-      try {
-        await insertViews(db, batch);
-        for (const view of batch) keys.delete(keyOf(view));
-      } catch (error) {
-        if (infrastructureFailure(error) && !stopped) {
-          waiting = [...batch, ...waiting];
-          const dropped = Math.max(0, waiting.length - maxWaiting);
-          if (dropped) {
-            for (const view of waiting.slice(0, dropped)) keys.delete(keyOf(view));
-            waiting = waiting.slice(dropped);
-          }
-          if (!deferred) options.onError?.(error, dropped);
-          deferred = true;
-          return;
-        }
-        for (const view of batch) keys.delete(keyOf(view));
-        options.onError?.(error, batch.length);
-      }
-      deferred = false;
-    }
-  };
-  const writeNow = () => {
-    writing = writing.then(write);
-    return writing;
-  };
-  const timer = setInterval(() => void writeNow(), options.flushEveryMs ?? 2000);
-  timer.unref();
+  const buffer = createBatchWriter<ListingView>({
+    insert: (batch) => insertViews(db, batch),
+    batchSize: options.batchSize ?? 500,
+    maxWaiting: options.maxWaiting ?? 20_000,
+    flushEveryMs: options.flushEveryMs,
+    onError: options.onError,
+    onLeave: (view) => keys.delete(keyOf(view)),
+  });
 
   return {
     record(view, userAgent) {
-      if (stopped || isBot(userAgent)) return false;
+      if (buffer.stopped || isBot(userAgent)) return false;
       const key = keyOf(view);
       if (keys.has(key)) return false;
-      if (waiting.length >= maxWaiting) {
-        const oldest = waiting.shift();
-        if (oldest) keys.delete(keyOf(oldest));
-      }
       keys.add(key);
-      waiting.push(view);
-      if (waiting.length >= batchSize) void writeNow();
-      return true;
+      return buffer.push(view);
     },
-    flush: writeNow,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await writeNow();
-    },
+    flush: buffer.flush,
+    stop: buffer.stop,
     get waiting() {
-      return waiting.length;
+      return buffer.waiting;
     },
   };
 }

@@ -24,8 +24,8 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import { createBatchWriter } from '../../db/batch-writer.ts';
 import type { Database } from '../../db/index.ts';
-import { infrastructureFailure } from '../../errors.ts';
 import { pathOf } from '../../logger.ts';
 
 declare module 'fastify' {
@@ -144,54 +144,26 @@ export function createRequestLogRecorder(
     onError?: (error: unknown, dropped: number) => void;
   } = {},
 ): RequestLogRecorder {
-  const batchSize = options.batchSize ?? 200;
-  const maxWaiting = options.maxWaiting ?? 5000;
   const keep = createSampler(options.keepOneIn ?? 1);
-  let waiting: RequestLine[] = [];
-  let writing: Promise<void> = Promise.resolve();
-  let stopped = false;
+  const buffer = createBatchWriter<RequestLine>({
+    insert: (batch) => insertLines(db, batch),
+    batchSize: options.batchSize ?? 200,
+    maxWaiting: options.maxWaiting ?? 5000,
+    flushEveryMs: options.flushEveryMs,
+    onError: options.onError,
+    overflowError: 'request log backlog full',
+  });
   /** Answers on their way whose lines are not recorded yet, each with how to say it is settled. */
   const announced = new Map<ServerResponse, { settled: Promise<void>; settle: () => void }>();
   const settle = (response: ServerResponse) => {
     announced.get(response)?.settle();
     announced.delete(response);
   };
-  /** The last flush found the database away: said once, not every flush. */
-  let deferred = false;
-
-  const write = async () => {
-    while (waiting.length > 0) {
-      const batch = waiting.slice(0, batchSize);
-      waiting = waiting.slice(batch.length);
-      try {
-        await insertLines(db, batch);
-      } catch (error) {
-        if (infrastructureFailure(error) && !stopped) {
-          // The database is away or too busy: keep the lines (within the bound) for the next
-          // flush rather than lose them, and stop trying until then.
-          waiting = [...batch, ...waiting];
-          const dropped = Math.max(0, waiting.length - maxWaiting);
-          if (dropped) waiting = waiting.slice(dropped);
-          if (!deferred) options.onError?.(error, dropped);
-          deferred = true;
-          return;
-        }
-        options.onError?.(error, batch.length);
-      }
-      deferred = false;
-    }
-  };
-  const writeNow = () => {
-    writing = writing.then(write);
-    return writing;
-  };
-  const timer = setInterval(() => void writeNow(), options.flushEveryMs ?? 2000);
-  timer.unref();
 
   return {
     answering(response) {
       // Already gone (the client hung up first): its 'close' has passed and no line will come.
-      if (stopped || response.destroyed || announced.has(response)) return;
+      if (buffer.stopped || response.destroyed || announced.has(response)) return;
       let resolve = () => {};
       const settled = new Promise<void>((done) => {
         resolve = done;
@@ -206,24 +178,16 @@ export function createRequestLogRecorder(
     },
     record(line, response) {
       if (response) settle(response);
-      if (stopped || !keep(line)) return;
-      waiting.push(line);
-      if (waiting.length > maxWaiting) {
-        const dropped = waiting.length - maxWaiting;
-        waiting = waiting.slice(dropped);
-        options.onError?.(new Error('request log backlog full'), dropped);
-      }
-      if (waiting.length >= batchSize) void writeNow();
+      if (buffer.stopped || !keep(line)) return;
+      buffer.push(line);
     },
     async flush() {
       await Promise.all([...announced.values()].map((answer) => answer.settled));
-      await writeNow();
+      await buffer.flush();
     },
     async stop() {
-      stopped = true;
-      clearInterval(timer);
       for (const response of [...announced.keys()]) settle(response);
-      await writeNow();
+      await buffer.stop();
     },
   };
 }

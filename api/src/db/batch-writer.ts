@@ -1,0 +1,105 @@
+/**
+ * Rows written later, many at a time (the request log, listing views): items wait in memory and
+ * go to the database in batches, every `flushEveryMs` or as soon as a batch is full. A write
+ * that fails because the database is away or too busy keeps its items (within `maxWaiting`) for
+ * the next flush and says so once, not on every flush; any other failure drops that batch and
+ * says how many. Beyond `maxWaiting` the oldest items are dropped: a backlog never grows without
+ * bound and never holds up the request that made it.
+ *
+ * flush() resolves once everything pushed before the call is written (or dropped); stop() ends
+ * the timer and writes what waits, and after it nothing more is kept.
+ */
+import { infrastructureFailure } from '../errors.ts';
+
+export interface BatchWriter<T> {
+  /** Keeps an item for the next write; false after stop(). */
+  push(item: T): boolean;
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+  readonly waiting: number;
+  readonly stopped: boolean;
+}
+
+export function createBatchWriter<T>(options: {
+  insert: (batch: T[]) => Promise<void>;
+  batchSize: number;
+  maxWaiting: number;
+  flushEveryMs?: number;
+  /** A write failed or a backlog overflowed: `dropped` items were given up. */
+  onError?: (error: unknown, dropped: number) => void;
+  /** Says why a push dropped the oldest item (a full backlog); unreported when absent. */
+  overflowError?: string;
+  /** An item leaves the buffer: written, given up or dropped. */
+  onLeave?: (item: T) => void;
+}): BatchWriter<T> {
+  const { insert, batchSize, maxWaiting, onError, onLeave } = options;
+  let waiting: T[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  let stopped = false;
+  /** The last flush found the database away: said once, not every flush. */
+  let deferred = false;
+  const leave = (items: T[]) => {
+    if (onLeave) for (const item of items) onLeave(item);
+  };
+
+  const write = async () => {
+    while (waiting.length > 0) {
+      const batch = waiting.slice(0, batchSize);
+      waiting = waiting.slice(batch.length);
+      try {
+        await insert(batch);
+        leave(batch);
+      } catch (error) {
+        if (infrastructureFailure(error) && !stopped) {
+          // Keep the items (within the bound) for the next flush rather than lose them, and
+          // stop trying until then.
+          waiting = [...batch, ...waiting];
+          const dropped = Math.max(0, waiting.length - maxWaiting);
+          if (dropped) {
+            leave(waiting.slice(0, dropped));
+            waiting = waiting.slice(dropped);
+          }
+          if (!deferred) onError?.(error, dropped);
+          deferred = true;
+          return;
+        }
+        leave(batch);
+        onError?.(error, batch.length);
+      }
+      deferred = false;
+    }
+  };
+  const writeNow = () => {
+    writing = writing.then(write);
+    return writing;
+  };
+  const timer = setInterval(() => void writeNow(), options.flushEveryMs ?? 2000);
+  timer.unref();
+
+  return {
+    push(item) {
+      if (stopped) return false;
+      waiting.push(item);
+      if (waiting.length > maxWaiting) {
+        const dropped = waiting.length - maxWaiting;
+        leave(waiting.slice(0, dropped));
+        waiting = waiting.slice(dropped);
+        if (options.overflowError) onError?.(new Error(options.overflowError), dropped);
+      }
+      if (waiting.length >= batchSize) void writeNow();
+      return true;
+    },
+    flush: writeNow,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await writeNow();
+    },
+    get waiting() {
+      return waiting.length;
+    },
+    get stopped() {
+      return stopped;
+    },
+  };
+}
