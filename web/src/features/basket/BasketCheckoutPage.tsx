@@ -10,23 +10,20 @@ import { Lock, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router-dom';
-import type { z } from 'zod';
-import { Field } from '../../components/form/Field.tsx';
 import { PageSkeleton } from '../../components/placeholders.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Input } from '../../components/ui/input.tsx';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import { type AddressValues, NewAddressFields } from '../checkout/NewAddressFields.tsx';
 import { availableIds, PromoForm } from './BasketPage.tsx';
 import { booksWord } from './basket-view.ts';
 import { GroupPriceLines } from './GroupPriceLines.tsx';
 import { useMemberBasketReady } from './hooks.ts';
 import { useBasketPromo } from './promo.ts';
 
-type AddressValues = z.input<typeof addressInputSchema>;
 const NEW_ADDRESS = 'new';
 
 export function BasketCheckoutPage() {
@@ -220,7 +217,6 @@ function AddressAndPay({
     choice && (choice === NEW_ADDRESS || addresses.some((address) => address.id === choice))
       ? choice
       : preselected;
-  const errors = form.formState.errors;
   const submitNew = form.handleSubmit(async (values) => {
     const address = addressInputSchema.parse(values);
     if (saveForNextTime) {
@@ -288,41 +284,11 @@ function AddressAndPay({
         </fieldset>
       ) : null}
       {selected === NEW_ADDRESS ? (
-        <div className="flex flex-col gap-4">
-          <Field label="Full name" error={errors.fullName?.message}>
-            {(control) => <Input {...control} autoComplete="name" {...form.register('fullName')} />}
-          </Field>
-          <Field label="Address line 1" error={errors.line1?.message}>
-            {(control) => <Input {...control} autoComplete="address-line1" {...form.register('line1')} />}
-          </Field>
-          <Field label="Address line 2" optional error={errors.line2?.message}>
-            {(control) => <Input {...control} autoComplete="address-line2" {...form.register('line2')} />}
-          </Field>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Town or city" error={errors.town?.message}>
-              {(control) => <Input {...control} autoComplete="address-level2" {...form.register('town')} />}
-            </Field>
-            <Field label="Postcode" error={errors.postcode?.message}>
-              {(control) => (
-                <Input
-                  {...control}
-                  autoComplete="postal-code"
-                  className="uppercase"
-                  {...form.register('postcode')}
-                />
-              )}
-            </Field>
-          </div>
-          <label className="flex cursor-pointer items-start gap-3 text-sm">
-            <input
-              type="checkbox"
-              className="mt-0.5 size-4 shrink-0 accent-brand"
-              checked={saveForNextTime}
-              onChange={(event) => setSaveForNextTime(event.target.checked)}
-            />
-            <span className="font-semibold text-ink">Save this address for next time</span>
-          </label>
-        </div>
+        <NewAddressFields
+          form={form}
+          saveForNextTime={saveForNextTime}
+          onSaveForNextTime={setSaveForNextTime}
+        />
       ) : null}
       {saveAddress.isError ? <Alert tone="error">{apiErrorMessage(saveAddress.error)}</Alert> : null}
       <p className="flex items-start gap-2 text-sm text-ink-soft">

@@ -20,7 +20,6 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import type { z } from 'zod';
 import { Field } from '../../components/form/Field.tsx';
 import { SubmitButton } from '../../components/form/SubmitButton.tsx';
 import { PageSkeleton } from '../../components/placeholders.tsx';
@@ -34,6 +33,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { formatDay, formatWhen, timeLeft } from '../orders/format.ts';
 import { HeldForYou, HeldForYouOnListing } from './FinishPaying.tsx';
+import { type AddressValues, NewAddressFields } from './NewAddressFields.tsx';
 import { PriceLines } from './PriceLines.tsx';
 
 const ADDRESS_KEY = 'reshelf:checkout-address';
@@ -314,7 +314,6 @@ function toAddress(saved: SavedAddress): AddressInput {
   };
 }
 
-type AddressValues = z.input<typeof addressInputSchema>;
 const NEW_ADDRESS = 'new';
 
 /** /checkout?listing=<slug>: the book and where to send it. */
@@ -394,7 +393,6 @@ function AddressStep({ source }: { source: CheckoutSource }) {
       />
     );
   if (loading || !quote.data || saved.isPending) return <PageSkeleton />;
-  const errors = form.formState.errors;
   const next = (address: AddressInput) => {
     storeAddress(address);
     navigate(confirmStepPath(source));
@@ -500,48 +498,16 @@ function AddressStep({ source }: { source: CheckoutSource }) {
           </fieldset>
         ) : null}
         {selected === NEW_ADDRESS ? (
-          <div className="flex flex-col gap-4">
-            <Field label="Full name" error={errors.fullName?.message}>
-              {(control) => <Input {...control} autoComplete="name" {...form.register('fullName')} />}
-            </Field>
-            <Field label="Address line 1" error={errors.line1?.message}>
-              {(control) => <Input {...control} autoComplete="address-line1" {...form.register('line1')} />}
-            </Field>
-            <Field label="Address line 2" optional error={errors.line2?.message}>
-              {(control) => <Input {...control} autoComplete="address-line2" {...form.register('line2')} />}
-            </Field>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="Town or city" error={errors.town?.message}>
-                {(control) => <Input {...control} autoComplete="address-level2" {...form.register('town')} />}
-              </Field>
-              <Field label="Postcode" error={errors.postcode?.message}>
-                {(control) => (
-                  <Input
-                    {...control}
-                    autoComplete="postal-code"
-                    className="uppercase"
-                    {...form.register('postcode')}
-                  />
-                )}
-              </Field>
-            </div>
-            <label className="flex cursor-pointer items-start gap-3 text-sm">
-              <input
-                type="checkbox"
-                className="mt-0.5 size-4 shrink-0 accent-brand"
-                checked={saveForNextTime}
-                onChange={(event) => setSaveForNextTime(event.target.checked)}
-              />
-              <span>
-                <span className="font-semibold text-ink">Save this address for next time</span>
-                <span className="block text-ink-muted">
-                  {addresses.length
-                    ? 'It will be offered with your other saved addresses.'
-                    : 'It becomes your default address.'}
-                </span>
-              </span>
-            </label>
-          </div>
+          <NewAddressFields
+            form={form}
+            saveForNextTime={saveForNextTime}
+            onSaveForNextTime={setSaveForNextTime}
+            saveHint={
+              addresses.length
+                ? 'It will be offered with your other saved addresses.'
+                : 'It becomes your default address.'
+            }
+          />
         ) : null}
         {saveAddress.isError ? <Alert tone="error">{apiErrorMessage(saveAddress.error)}</Alert> : null}
         <SubmitButton pending={form.formState.isSubmitting}>Continue to confirm</SubmitButton>
