@@ -178,6 +178,18 @@ export async function seedSellerActivity(
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // Paid through the test provider, as a real sale is: the money in matches the order.
+      await db
+        .insertInto('payments')
+        .values({
+          order_id: order.id,
+          provider: 'test',
+          provider_ref: `demo_activity_${order.id.replaceAll('-', '')}`,
+          amount_minor: breakdown.totalMinor,
+          status: 'succeeded',
+          created_at: paid,
+        })
+        .execute();
       await db
         .insertInto('payouts')
         .values({
