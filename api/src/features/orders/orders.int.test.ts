@@ -305,7 +305,7 @@ describe('disputes', () => {
       ...deps,
       payments: {
         ...provider,
-        async refund(input: { providerRef: string; amountMinor: number; reason: string }) {
+        async refund(input: Parameters<typeof provider.refund>[0]) {
           refunds.push(input);
           return provider.refund(input);
         },
