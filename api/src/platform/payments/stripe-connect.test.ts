@@ -54,7 +54,9 @@ function recordingStripe(answers: Record<string, (body: URLSearchParams) => unkn
 }
 
 function account(
-  overrides: Partial<Stripe.Account> & { requirements?: Partial<Stripe.Account.Requirements> },
+  overrides: Omit<Partial<Stripe.Account>, 'requirements'> & {
+    requirements?: Partial<Stripe.Account.Requirements>;
+  },
 ) {
   const { requirements, ...rest } = overrides;
   return {
