@@ -330,6 +330,24 @@ describe('Connect webhooks', () => {
     });
   });
 
+  it('accepts the Connect endpoint’s own secret when it is configured', () => {
+    const body = event('account.updated', { id: 'acct_y', object: 'account' }, { account: 'acct_y' });
+    const header = {
+      'stripe-signature': client.webhooks.generateTestHeaderString({
+        payload: body,
+        secret: 'whsec_connect',
+      }),
+    };
+    expect(() => provider.parseWebhook(body, header)).toThrow(WebhookSignatureError);
+    const both = createStripeProvider({
+      secretKey: 'sk_test_offline_connect',
+      webhookSecret: SECRET,
+      connectWebhookSecret: 'whsec_connect',
+      client,
+    });
+    expect(both.parseWebhook(body, header)).toMatchObject({ type: 'account.updated', accountId: 'acct_y' });
+  });
+
   it('refuses a Connect event signed with another secret', () => {
     const body = event('account.updated', { id: 'acct_x', object: 'account' }, { account: 'acct_x' });
     const forged = {
