@@ -18,11 +18,14 @@ import { refund } from '../refunds/refund.ts';
 import {
   applyConnectEvent,
   getSellerPayout,
+  holdPayouts,
   listSellerPayouts,
   type PayoutDeps,
   payOut,
   payoutAccount,
   providerBalance,
+  releasePayoutHold,
+  retryFailedPayout,
   startOnboarding,
 } from './payouts.service.ts';
 
@@ -282,11 +285,18 @@ describe('money out through the test provider', () => {
     const before = provider.calls.length;
     await payOut(deps, { sellerId: other.seller.id });
     expect(provider.calls.length).toBe(before);
+    // Staff try again at once: to the same bank, which refuses it again.
+    await expect(retryFailedPayout(deps, failed[0]!.id)).resolves.toMatchObject({ payouts: 1 });
+    await provider.flushEvents();
+    expect((await listSellerPayouts(db, other.seller.id)).payouts.map((p) => p.status)).toEqual([
+      'failed',
+      'failed',
+    ]);
     // The seller fixes their bank details: the money goes out again and arrives.
     await request(t.app.server).post(`${page.pathname}/complete${page.search}`);
     await provider.flushEvents();
     const again = (await listSellerPayouts(db, other.seller.id)).payouts;
-    expect(again.map((p) => p.status)).toEqual(['paid', 'failed']);
+    expect(again.map((p) => p.status)).toEqual(['paid', 'failed', 'failed']);
     expect(again[0]?.orderCount).toBe(1);
     expect(await providerBalance(db, other.seller.id)).toBe(0);
     await balanced(other.orderId);
@@ -296,11 +306,16 @@ describe('money out through the test provider', () => {
     const other = await completedOrder(t, 700);
     const { url } = await startOnboarding(deps, other.seller);
     const page = new URL(url);
-    const hold = await db
-      .insertInto('payout_holds')
-      .values({ seller_id: other.seller.id, kind: 'staff', reason: 'Checking a report about this seller' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const hold = await holdPayouts(db, {
+      sellerId: other.seller.id,
+      kind: 'staff',
+      reason: 'Checking a report about this seller',
+      by: null,
+    });
+    // A second hold of the same kind is the same hold.
+    expect(
+      await holdPayouts(db, { sellerId: other.seller.id, kind: 'staff', reason: 'Again', by: null }),
+    ).toEqual(hold);
     await request(t.app.server).post(`${page.pathname}/complete${page.search}`);
     await provider.flushEvents();
     expect(
@@ -312,8 +327,10 @@ describe('money out through the test provider', () => {
       holds: [expect.objectContaining({ kind: 'staff', reason: 'Checking a report about this seller' })],
     });
     expect(await mails(other.seller.email, 'payout.waiting_held')).toHaveLength(1);
-    await db.updateTable('payout_holds').set({ released_at: new Date() }).where('id', '=', hold.id).execute();
-    await payOut(deps, { sellerId: other.seller.id });
+    await expect(releasePayoutHold(deps, { holdId: hold.holdId, reason: ' ', by: null })).rejects.toThrow(
+      'Give a reason',
+    );
+    await releasePayoutHold(deps, { holdId: hold.holdId, reason: 'Report closed: nothing wrong', by: null });
     await provider.flushEvents();
     expect((await listSellerPayouts(db, other.seller.id)).payouts).toEqual([
       expect.objectContaining({ status: 'paid' }),

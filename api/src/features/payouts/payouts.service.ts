@@ -1000,3 +1000,73 @@ async function applyConnect(
   }
   return { outcome: 'no_change', kick: null };
 }
+
+// For staff (issue 24's /admin/payouts) ---------------------------------------------------------------
+
+/**
+ * Holds a seller's payouts (no transfer or payout is made while any hold is open); answers the
+ * hold's id, or the open hold of that kind already there. Audit it in the caller (staff).
+ */
+export async function holdPayouts(
+  db: Database,
+  input: { sellerId: string; kind: 'staff' | 'reporting'; reason: string; by: string | null },
+): Promise<{ holdId: string }> {
+  const reason = input.reason.trim();
+  if (reason.length === 0 || reason.length > 500) {
+    throw new AppError('BAD_INPUT', 'Give a reason for the hold (at most 500 characters).');
+  }
+  const made = await db
+    .insertInto('payout_holds')
+    .values({ seller_id: input.sellerId, kind: input.kind, reason, created_by: input.by })
+    .onConflict((oc) => oc.columns(['seller_id', 'kind']).where('released_at', 'is', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (made) return { holdId: made.id };
+  const open = await db
+    .selectFrom('payout_holds')
+    .select('id')
+    .where('seller_id', '=', input.sellerId)
+    .where('kind', '=', input.kind)
+    .where('released_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { holdId: open.id };
+}
+
+/** Releases a hold with a reason, then pays out what waited (if nothing else holds it). */
+export async function releasePayoutHold(
+  deps: PayoutDeps,
+  input: { holdId: string; reason: string; by: string | null },
+): Promise<void> {
+  const reason = input.reason.trim();
+  if (reason.length === 0 || reason.length > 500) {
+    throw new AppError('BAD_INPUT', 'Give a reason for releasing the hold (at most 500 characters).');
+  }
+  const released = await deps.db
+    .updateTable('payout_holds')
+    .set({ released_at: new Date(), released_by: input.by, release_reason: reason })
+    .where('id', '=', input.holdId)
+    .where('released_at', 'is', null)
+    .returning('seller_id')
+    .executeTakeFirst();
+  if (!released) throw new AppError('CONFLICT', 'This hold has already been released. Refresh the page.');
+  await deps.db
+    .deleteFrom('payout_wait_notices')
+    .where('seller_id', '=', released.seller_id)
+    .where('reason', '=', 'held')
+    .execute();
+  await payOut(deps, { sellerId: released.seller_id });
+}
+
+/** Staff retry a failed payout: the seller's balance is paid out again now. */
+export async function retryFailedPayout(deps: PayoutDeps, providerPayoutId: string): Promise<PayOutReport> {
+  const row = await deps.db
+    .selectFrom('provider_payouts')
+    .select(['seller_id', 'status'])
+    .where('id', '=', providerPayoutId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND', 'We could not find that payout.');
+  if (row.status !== 'failed' && row.status !== 'canceled') {
+    throw new AppError('PRECONDITION_FAILED', 'Only a failed or cancelled payout can be tried again.');
+  }
+  return payOut(deps, { sellerId: row.seller_id, retryFailed: true });
+}
