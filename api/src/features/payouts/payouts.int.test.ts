@@ -28,7 +28,9 @@ import {
   providerBalance,
   releasePayoutHold,
   retryFailedPayout,
+  retryFailedTransfer,
   startOnboarding,
+  TRANSFER_ATTEMPTS,
 } from './payouts.service.ts';
 
 let t: TestApp;
@@ -375,5 +377,41 @@ describe('money out through the test provider', () => {
     });
     expect(await failure(as.get.query({ payoutId: 'nope' }))).toMatchObject({ status: 400 });
     expect(await statusOf(api(t.app).payouts.member.account.query())).toBe(401);
+  });
+
+  it('tries a transfer the provider refuses again at each run, fails it after the last try, and staff retry it', async () => {
+    const other = await completedOrder(t, 650);
+    await startOnboarding(deps, other.seller);
+    const refusing: PayoutDeps = {
+      ...deps,
+      payments: {
+        ...provider,
+        async createTransfer() {
+          throw new Error('Insufficient funds in the platform balance');
+        },
+      },
+    };
+    // The account turns active: the kick's transfer is the first try.
+    const activated = provider.onboard(await accountId(other.seller.id), 'complete').event;
+    await applyConnectEvent(refusing, 'test', provider.parseWebhook(activated.body, activated.headers));
+    for (let run = 1; run < TRANSFER_ATTEMPTS; run += 1)
+      await payOut(refusing, { sellerId: other.seller.id });
+    const transfer = await db
+      .selectFrom('transfers')
+      .select(['id', 'status', 'attempts', 'failure_reason'])
+      .where('order_id', '=', other.orderId)
+      .executeTakeFirstOrThrow();
+    expect(transfer).toMatchObject({
+      status: 'failed',
+      attempts: TRANSFER_ATTEMPTS,
+      failure_reason: 'Insufficient funds in the platform balance',
+    });
+    await expect(retryFailedTransfer(deps, transfer.id)).resolves.toMatchObject({ transfers: 1, payouts: 1 });
+    await provider.flushEvents();
+    expect((await listSellerPayouts(db, other.seller.id)).payouts).toEqual([
+      expect.objectContaining({ status: 'paid', orderCount: 1 }),
+    ]);
+    await expect(retryFailedTransfer(deps, transfer.id)).rejects.toThrow('Only a failed transfer');
+    await balanced(other.orderId);
   });
 });
