@@ -27,6 +27,7 @@ import { offersRouter } from './features/offers/offers.router.ts';
 import { opsRouter } from './features/ops/ops.router.ts';
 import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
+import { payoutsRouter } from './features/payouts/payouts.router.ts';
 import { promotionsRouter } from './features/promotions/promotions.router.ts';
 import { realtimeRouter } from './features/realtime/realtime.router.ts';
 import { recommendationsRouter } from './features/recommendations/recommendations.router.ts';
@@ -99,6 +100,7 @@ export const appRouter = router({
   recommendations: recommendationsRouter,
   checkout: checkoutRouter,
   money: router({ refunds: refundsRouter, revenue: revenueRouter, promotions: promotionsRouter }),
+  payouts: router({ member: payoutsRouter }),
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),
   reports: router({ member: reportsRouter, staff: staffReportsRouter }),
   notifications: notificationsRouter,

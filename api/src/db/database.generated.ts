@@ -294,6 +294,20 @@ export interface CheckoutPayments {
   updated_at: Generated<Timestamp>;
 }
 
+export interface ConnectedAccounts {
+  created_at: Generated<Timestamp>;
+  details_submitted: Generated<boolean>;
+  disabled_reason: string | null;
+  payouts_enabled: Generated<boolean>;
+  provider: string;
+  provider_account_id: string;
+  requirements_due: Generated<string[]>;
+  state: Generated<string>;
+  state_at: Timestamp | null;
+  updated_at: Generated<Timestamp>;
+  user_id: string;
+}
+
 export interface ContactMessages {
   created_at: Generated<Timestamp>;
   email: string;
@@ -470,6 +484,23 @@ export interface LaunchPlanItems {
   owner: string | null;
   position: Generated<number>;
   title: string;
+}
+
+export interface LedgerEntries {
+  amount_minor: number;
+  created_at: Generated<Timestamp>;
+  entry_key: string;
+  id: Generated<Int8>;
+  kind: string;
+  memo: string | null;
+  order_id: string | null;
+  payment_id: string | null;
+  payout_id: string | null;
+  provider_payout_id: string | null;
+  refund_id: string | null;
+  seller_id: string | null;
+  transfer_id: string | null;
+  transfer_reversal_id: string | null;
 }
 
 export interface ListingPriceDrops {
@@ -683,6 +714,7 @@ export interface Pages {
 }
 
 export interface PaymentEvents {
+  account_id: string | null;
   event_id: string;
   outcome: string | null;
   payload: Json;
@@ -704,9 +736,22 @@ export interface Payments {
   updated_at: Generated<Timestamp>;
 }
 
+export interface PayoutHolds {
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  id: Generated<string>;
+  kind: string;
+  reason: string;
+  release_reason: string | null;
+  released_at: Timestamp | null;
+  released_by: string | null;
+  seller_id: string;
+}
+
 export interface Payouts {
   amount_minor: number;
   created_at: Generated<Timestamp>;
+  debt_minor: Generated<number>;
   id: Generated<string>;
   order_id: string;
   release_after: Timestamp | null;
@@ -715,6 +760,12 @@ export interface Payouts {
   reversed_minor: Generated<number>;
   seller_id: string;
   status: Generated<string>;
+}
+
+export interface PayoutWaitNotices {
+  notified_at: Generated<Timestamp>;
+  reason: string;
+  seller_id: string;
 }
 
 export interface ProfileAuthors {
@@ -756,6 +807,31 @@ export interface Promotions {
   starts_at: Timestamp;
   total_limit: number | null;
   updated_at: Generated<Timestamp>;
+}
+
+export interface ProviderPayouts {
+  account_id: string;
+  amount_minor: number;
+  arrival_date: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  failed_at: Timestamp | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  id: Generated<string>;
+  idempotency_key: string;
+  paid_at: Timestamp | null;
+  provider: string;
+  provider_ref: string | null;
+  seller_id: string;
+  state_at: Timestamp | null;
+  status: Generated<string>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface ProviderPayoutTransfers {
+  amount_minor: number;
+  provider_payout_id: string;
+  transfer_id: string;
 }
 
 export interface RateLimits {
@@ -895,6 +971,35 @@ export interface StaffPicks {
   position: Generated<number>;
 }
 
+export interface TransferReversals {
+  amount_minor: number;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  idempotency_key: string;
+  provider_ref: string | null;
+  refund_id: string | null;
+  transfer_id: string;
+}
+
+export interface Transfers {
+  amount_minor: number;
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  destination_account_id: string;
+  failure_reason: string | null;
+  id: Generated<string>;
+  idempotency_key: string;
+  order_id: string;
+  payment_id: string;
+  payout_id: string;
+  provider: string;
+  provider_ref: string | null;
+  reversed_minor: Generated<number>;
+  seller_id: string;
+  status: Generated<string>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface TrendingOverrides {
   created_at: Generated<Timestamp>;
   listing_id: string;
@@ -937,6 +1042,7 @@ export interface DB {
   charity_members: CharityMembers;
   charity_reviews: CharityReviews;
   checkout_payments: CheckoutPayments;
+  connected_accounts: ConnectedAccounts;
   contact_messages: ContactMessages;
   cover_backfill_items: CoverBackfillItems;
   cover_backfill_runs: CoverBackfillRuns;
@@ -951,6 +1057,7 @@ export interface DB {
   idempotency_keys: IdempotencyKeys;
   job_runs: JobRuns;
   launch_plan_items: LaunchPlanItems;
+  ledger_entries: LedgerEntries;
   listing_price_drops: ListingPriceDrops;
   listing_views: ListingViews;
   listings: Listings;
@@ -968,11 +1075,15 @@ export interface DB {
   pages: Pages;
   payment_events: PaymentEvents;
   payments: Payments;
+  payout_holds: PayoutHolds;
+  payout_wait_notices: PayoutWaitNotices;
   payouts: Payouts;
   profile_authors: ProfileAuthors;
   profile_genres: ProfileGenres;
   profiles: Profiles;
   promotions: Promotions;
+  provider_payout_transfers: ProviderPayoutTransfers;
+  provider_payouts: ProviderPayouts;
   rate_limits: RateLimits;
   realtime_events: RealtimeEvents;
   refund_items: RefundItems;
@@ -987,6 +1098,8 @@ export interface DB {
   seed_runs: SeedRuns;
   settings: Settings;
   staff_picks: StaffPicks;
+  transfer_reversals: TransferReversals;
+  transfers: Transfers;
   trending_overrides: TrendingOverrides;
   user_roles: UserRoles;
   wishlist_items: WishlistItems;

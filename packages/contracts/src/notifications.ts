@@ -30,6 +30,11 @@ export const NOTIFICATION_KINDS = [
   'charity_application_decided',
   'team_invitation',
   'saved_search_match',
+  'payout_waiting',
+  'payout_paid',
+  'payout_failed',
+  'payout_account',
+  'payout_details_needed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -93,6 +98,19 @@ export const NOTIFICATION_KIND_INFO: Record<
   dispute_resolved: { label: 'A reported problem is resolved', group: 'problems', email: ALWAYS_ORDERS },
   refund: { label: 'A refund is made', group: 'problems', email: ALWAYS_ORDERS },
   payout_released: { label: 'Your payout is released', group: 'problems', email: ALWAYS_ORDERS },
+  payout_waiting: {
+    label: 'Your earnings wait for your payout set-up',
+    group: 'problems',
+    email: ALWAYS_ORDERS,
+  },
+  payout_paid: { label: 'A payout is sent to your bank', group: 'problems', email: ALWAYS_ORDERS },
+  payout_failed: { label: 'A payout to your bank fails', group: 'problems', email: ALWAYS_ORDERS },
+  payout_account: { label: 'Your payout account changes', group: 'problems', email: ALWAYS_ORDERS },
+  payout_details_needed: {
+    label: 'We need your details for HMRC reporting',
+    group: 'problems',
+    email: ALWAYS_ORDERS,
+  },
   message_received: {
     label: 'You receive a message',
     group: 'messages',

@@ -20,6 +20,7 @@ import {
   presumeDelivered,
   releaseHeldPayouts,
 } from '../orders/orders.service.ts';
+import { payOut } from '../payouts/payouts.service.ts';
 import { pruneRealtimeEvents } from '../realtime/realtime.ts';
 import { refreshRecommendations } from '../recommendations/recommendations.service.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
@@ -70,6 +71,11 @@ export const JOBS: Record<string, Job> = {
   'orders.presume_delivered': (context) => presumeDelivered(context),
   'orders.auto_complete': (context) => autoComplete(context),
   'payouts.release_held': (context) => releaseHeldPayouts(context),
+  // Released sales become transfers to the sellers' accounts, and balances go to their banks (issue 24).
+  'payouts.send': async (context) => {
+    const report = await payOut(context);
+    return report.transfers + report.payouts;
+  },
   'request_log.prune': ({ db }) => pruneRequestLog(db),
   // Wishlist price-drop emails, and unread messages as one email after 10 minutes.
   'notifications.email': (context) => emailDueNotifications(context),
