@@ -15,6 +15,7 @@ import { contactRouter } from './features/contact/contact.router.ts';
 import { coversBackfillRouter } from './features/covers-backfill/covers-backfill.router.ts';
 import { devRouter } from './features/dev/dev.router.ts';
 import { discoveryRouter } from './features/discovery/discovery.router.ts';
+import { disputeMemberRouter, disputeStaffRouter } from './features/disputes/disputes.router.ts';
 import { emailTemplatesRouter } from './features/email-templates/email-templates.router.ts';
 import { flagsRouter } from './features/flags/flags.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
@@ -76,7 +77,13 @@ export const appRouter = router({
     accessibility: accessibilityRouter,
   }),
   listings: router({ public: listingsRouter, selling: sellingRouter, staff: staffListingsRouter }),
-  orders: router({ member: ordersRouter, disputes: disputesRouter, staff: staffOrdersRouter }),
+  orders: router({
+    member: ordersRouter,
+    disputes: disputesRouter,
+    staff: staffOrdersRouter,
+    resolution: disputeMemberRouter,
+    resolutionStaff: disputeStaffRouter,
+  }),
   offers: router({ member: offersRouter, staff: staffOffersRouter }),
   account: router({ member: accountRouter, apiTokens: apiTokensRouter }),
   platform: router({ globalAdmin: globalAdminRouter, ops: opsRouter }),

@@ -342,15 +342,33 @@ export interface DisputeItems {
 }
 
 export interface Disputes {
+  escalated_at: Timestamp | null;
   id: Generated<string>;
   kind: string;
+  offer_minor: number | null;
+  offer_status: string | null;
   opened_at: Generated<Timestamp>;
   opened_by: string;
   order_id: string;
+  photos: Generated<string[]>;
+  problem: Generated<string>;
   reason: string;
+  refunded_minor: Generated<number>;
   resolution_note: string | null;
   resolved_at: Timestamp | null;
   resolved_by: string | null;
+  respond_by: Timestamp | null;
+  return_asked_by: string | null;
+  return_carrier: string | null;
+  return_postage_by: string | null;
+  return_received_at: Timestamp | null;
+  return_sent_at: Timestamp | null;
+  return_tracking_ref: string | null;
+  seller_photos: Generated<string[]>;
+  seller_responded_at: Timestamp | null;
+  seller_response: string | null;
+  seller_statement: string | null;
+  stage: Generated<string>;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
 }
@@ -683,6 +701,7 @@ export interface ProfileGenres {
 }
 
 export interface Profiles {
+  accepts_returns: Generated<boolean>;
   avatar_url: string | null;
   bio: string | null;
   created_at: Generated<Timestamp>;

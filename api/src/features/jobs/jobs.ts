@@ -11,6 +11,7 @@ import type { Database } from '../../db/index.ts';
 import { infrastructureFailure } from '../../errors.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { cancelPendingOrder, LAPSED_REASON } from '../checkout/checkout.service.ts';
+import { escalateUnanswered } from '../disputes/disputes.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { emailDueNotifications } from '../notifications/notification-mail.ts';
 import { expireOffers, lapseAcceptedOffers } from '../offers/offers.service.ts';
@@ -68,6 +69,8 @@ export const JOBS: Record<string, Job> = {
   'orders.presume_delivered': (context) => presumeDelivered(context),
   'orders.auto_complete': (context) => autoComplete(context),
   'payouts.release_held': (context) => releaseHeldPayouts(context),
+  // Reports the seller did not answer within 3 working days go to staff (issue 25).
+  'disputes.escalate': (context) => escalateUnanswered(context),
   'request_log.prune': ({ db }) => pruneRequestLog(db),
   // Wishlist price-drop emails, and unread messages as one email after 10 minutes.
   'notifications.email': (context) => emailDueNotifications(context),
