@@ -298,6 +298,13 @@ export const routes: RouteObject[] = [
       fixedPage('help-centre', 'help-centre'),
       fixedPage('help-centre/faq', 'faq'),
       {
+        path: 'help-centre/buyer-protection',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({
+          Component: (await import('../features/disputes/ProtectionHelpPage.tsx')).ProtectionHelpPage,
+        }),
+      },
+      {
         path: PRODUCT.appPath.slice(1),
         hydrateFallbackElement: <PageSkeleton />,
         lazy: async () => ({ Component: (await import('../features/pages/AppPage.tsx')).AppPage }),
