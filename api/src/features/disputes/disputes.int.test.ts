@@ -9,6 +9,7 @@ import { createPerson } from '../../testing/catalogue.ts';
 import { rejects } from '../../testing/errors.ts';
 import { orderDepsFor, paidOrder } from '../../testing/orders.ts';
 import { type JobContext, runJob } from '../jobs/jobs.ts';
+import { getListingBySlug } from '../listings/listings.service.ts';
 import { getThread, startOrderThread, storeMessagePhoto } from '../messages/messages.service.ts';
 import { dispatchOrder, markArrived } from '../orders/orders.service.ts';
 import {
@@ -20,6 +21,8 @@ import {
   getDisputeCase,
   reportProblem,
   respondAsSeller,
+  returnsSetting,
+  setReturnsSetting,
 } from './disputes.service.ts';
 
 let t: TestApp;
@@ -110,7 +113,7 @@ describe('two-sided disputes', () => {
     expect(seen.photos).toEqual([r.photo]);
   });
 
-  it('refuses a photo that is not from the order’s conversation, and more than one report', async () => {
+  it('refuses a photo that is not from the order’s conversation', async () => {
     const r = await reported('damaged');
     const other = await paidOrder(t);
     await rejects(
@@ -312,5 +315,21 @@ describe('two-sided disputes', () => {
       respondAsSeller(deps, stranger, { disputeId: r.disputeId, response: 'accept_full' }),
       'NOT_FOUND',
     );
+  });
+
+  it('a private seller may accept returns; their listings say so', async () => {
+    const order = await paidOrder(t);
+    const slug = (
+      await db
+        .selectFrom('listings')
+        .select('slug')
+        .where('id', '=', order.listingId)
+        .executeTakeFirstOrThrow()
+    ).slug!;
+    expect(await returnsSetting(db, order.seller.id)).toEqual({ acceptsReturns: false });
+    expect((await getListingBySlug(db, slug)).returns).toBeNull();
+    await setReturnsSetting(db, order.seller.id, true);
+    expect(await returnsSetting(db, order.seller.id)).toEqual({ acceptsReturns: true });
+    expect((await getListingBySlug(db, slug)).returns).toEqual({ days: 14, postageBy: 'buyer' });
   });
 });

@@ -20,6 +20,8 @@ import {
   getDisputeCase,
   reportProblem,
   respondAsSeller,
+  returnsSetting,
+  setReturnsSetting,
 } from './disputes.service.ts';
 
 const orderIdSchema = z.object({ orderId: z.uuid('Unknown order') });
@@ -61,6 +63,17 @@ export const disputeMemberRouter = router({
     .input(disputeIdSchema)
     .output(disputeCaseSchema)
     .mutation(({ ctx, input }) => confirmReturn(ctx.deps, ctx.user.userId, input)),
+
+  /** Whether the caller, as a private seller, accepts returns for any reason (shown on listings). */
+  returnsSetting: authedProcedure
+    .input(z.object({}))
+    .output(z.object({ acceptsReturns: z.boolean() }))
+    .query(({ ctx }) => returnsSetting(ctx.db, ctx.user.userId)),
+
+  setReturnsSetting: authedProcedure
+    .input(z.object({ acceptsReturns: z.boolean({ error: 'Say whether you accept returns' }) }))
+    .output(z.object({ acceptsReturns: z.boolean() }))
+    .mutation(({ ctx, input }) => setReturnsSetting(ctx.db, ctx.user.userId, input.acceptsReturns)),
 });
 
 export const disputeStaffRouter = router({

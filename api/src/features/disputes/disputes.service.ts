@@ -905,3 +905,31 @@ export async function escalateUnanswered(deps: OrderDeps, now = new Date()): Pro
   }
   return moved;
 }
+
+// A private seller's returns ----------------------------------------------------------------------
+
+/** Whether the member accepts returns for any reason on their own (non-charity) listings. */
+export async function returnsSetting(db: Database, userId: string): Promise<{ acceptsReturns: boolean }> {
+  const row = await db
+    .selectFrom('profiles')
+    .select('accepts_returns')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return { acceptsReturns: row?.accepts_returns ?? false };
+}
+
+/** Turns it on or off; the listings show it at once (a profile change drops their cached pages). */
+export async function setReturnsSetting(
+  db: Database,
+  userId: string,
+  acceptsReturns: boolean,
+): Promise<{ acceptsReturns: boolean }> {
+  const updated = await db
+    .updateTable('profiles')
+    .set({ accepts_returns: acceptsReturns, updated_at: new Date() })
+    .where('id', '=', userId)
+    .returning('accepts_returns')
+    .executeTakeFirst();
+  if (!updated) throw new AppError('NOT_FOUND', 'Finish setting up your profile first.');
+  return { acceptsReturns: updated.accepts_returns };
+}

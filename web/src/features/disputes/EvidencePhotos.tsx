@@ -14,11 +14,11 @@ export function useEvidencePhotos(orderId: string) {
   const [uploading, setUploading] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const start = trpc.messages.member.startForOrder.useMutation();
-  async function add(files: FileList | null) {
-    if (!files) return;
+  async function add(files: File[]) {
+    if (files.length === 0) return;
     setError(null);
     const { threadId } = await start.mutateAsync({ orderId });
-    for (const file of Array.from(files)) {
+    for (const file of files) {
       const problem = checkPhotoFile(file);
       if (problem) {
         setError(problem);
@@ -67,8 +67,10 @@ export function EvidencePicker({ state }: { state: ReturnType<typeof useEvidence
         aria-label="Add photos"
         data-testid="evidence-file"
         onChange={(event) => {
-          void state.add(event.target.files);
+          // Read the files before the input is cleared for the next choice.
+          const files = Array.from(event.target.files ?? []);
           event.target.value = '';
+          void state.add(files);
         }}
       />
       <div>
