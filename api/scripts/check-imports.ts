@@ -36,6 +36,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   'bundle-tiers': ['bundle-tiers.service.ts'],
   // Basket pricing (priceBasket, tiersFor, groupKey) is shared with the basket and bundle offers (decision 0043).
   checkout: ['checkout.service.ts', 'basket-checkout.ts', 'working-days.ts', 'holiday-region.ts'],
+  // The disputes.escalate job (issue 25, decision 0049).
+  disputes: ['disputes.service.ts'],
   'email-templates': ['email-templates.service.ts', 'email-templates.schemas.ts'],
   'global-admin': ['tier-protection.ts'],
   images: ['image-work.ts'],
@@ -43,6 +45,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   listings: ['listings.service.ts', 'visitor.ts'],
   mail: ['mailer.ts', 'templates.ts', 'registry.ts', 'render.ts', 'suppressions.ts', 'charity-mail.ts'],
   notifications: ['notify.ts', 'notifications.service.ts', 'notification-mail.ts'],
+  // A dispute's photos are its order conversation's (startOrderThread, isThreadPhoto; decision 0049).
+  messages: ['messages.service.ts'],
   offers: ['offers.service.ts'],
   ops: ['ops.service.ts'],
   // The state machine: every order status change goes through its transition() (decision 0038).
