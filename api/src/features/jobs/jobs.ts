@@ -22,6 +22,7 @@ import {
 } from '../orders/orders.service.ts';
 import { pruneRealtimeEvents } from '../realtime/realtime.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
+import { publishDueWindows } from '../reviews/reviews.service.ts';
 
 export interface JobContext {
   db: Database;
@@ -69,6 +70,8 @@ export const JOBS: Record<string, Job> = {
   'orders.auto_complete': (context) => autoComplete(context),
   'payouts.release_held': (context) => releaseHeldPayouts(context),
   'request_log.prune': ({ db }) => pruneRequestLog(db),
+  // Review windows whose 14 days are over: their reviews are published (decision 0048).
+  'reviews.publish': (context) => publishDueWindows(context),
   // Wishlist price-drop emails, and unread messages as one email after 10 minutes.
   'notifications.email': (context) => emailDueNotifications(context),
   // Realtime events older than 7 days (clients resume from them; notifications stay).
