@@ -17,6 +17,7 @@ import { authedProcedure, publicProcedure, router, staffProcedure } from '../../
 import {
   myReviews,
   ratingsOf,
+  ratingsOfListings,
   removeReview,
   replyToReview,
   reportReview,
@@ -94,6 +95,16 @@ export const reviewsPublicRouter = router({
     )
     .output(z.record(z.string(), ratingSchema))
     .query(({ ctx, input }) => ratingsOf(ctx.db, [...new Set(input.sellerIds)])),
+
+  /** The ratings of the sellers of a page of listing cards, by listing id. */
+  ratingsForListings: publicProcedure
+    .input(
+      z.object({
+        listingIds: z.array(z.uuid('That is not a listing id')).max(100, 'Ask for at most 100 listings'),
+      }),
+    )
+    .output(z.record(z.string(), ratingSchema))
+    .query(({ ctx, input }) => ratingsOfListings(ctx.db, [...new Set(input.listingIds)])),
 });
 
 export const staffReviewsRouter = router({

@@ -504,6 +504,20 @@ export async function ratingsOf(db: Database, sellerIds: string[]): Promise<Reco
   return Object.fromEntries(rows.map((row) => [row.seller_id, ratingOf(row)]));
 }
 
+/** The ratings of the sellers of some listings (a page of cards), by listing id. */
+export async function ratingsOfListings(db: Database, listingIds: string[]): Promise<Record<string, Rating>> {
+  if (listingIds.length === 0) return {};
+  const listings = await db
+    .selectFrom('listings')
+    .select(['id', 'seller_id'])
+    .where('id', 'in', listingIds)
+    .execute();
+  const bySeller = await ratingsOf(db, [...new Set(listings.map((l) => l.seller_id))]);
+  return Object.fromEntries(
+    listings.flatMap((l) => (bySeller[l.seller_id] ? [[l.id, bySeller[l.seller_id]!] as const] : [])),
+  );
+}
+
 async function ratingFor(db: Database, subject: Subject): Promise<Rating> {
   if ('sellerId' in subject) return (await ratingsOf(db, [subject.sellerId]))[subject.sellerId]!;
   const { rows } = await sql<{ average: string | null; n: number; counted: number; on_time: number }>`
