@@ -35,7 +35,7 @@ function StarPicker({ value, onChange }: { value: number; onChange: (stars: numb
         {[1, 2, 3, 4, 5].map((n) => (
           <label
             key={n}
-            className="cursor-pointer rounded-md p-1 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand"
+            className="relative cursor-pointer rounded-md p-1 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand"
           >
             <input
               type="radio"
@@ -43,9 +43,9 @@ function StarPicker({ value, onChange }: { value: number; onChange: (stars: numb
               value={n}
               checked={value === n}
               onChange={() => onChange(n)}
-              className="sr-only"
+              aria-label={n === 1 ? '1 star' : `${n} stars`}
+              className="absolute inset-0 size-full cursor-pointer opacity-0"
             />
-            <span className="sr-only">{n === 1 ? '1 star' : `${n} stars`}</span>
             <Star
               aria-hidden="true"
               className={cn('size-7', n <= value ? 'fill-amber-500 text-amber-500' : 'text-ink/30')}
