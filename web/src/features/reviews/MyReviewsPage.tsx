@@ -91,7 +91,13 @@ function WriteReview({ pending }: { pending: PendingReview }) {
         Order {pending.reference} · “{pending.title}” · review by {day(pending.closesAt)}
       </p>
       <form className="mt-3 flex flex-col gap-3" onSubmit={submit} noValidate>
-        <StarPicker value={stars} onChange={setStars} />
+        <StarPicker
+          value={stars}
+          onChange={(chosen) => {
+            setStars(chosen);
+            setError(null);
+          }}
+        />
         <div className="flex flex-col gap-1">
           <Label htmlFor={textId}>Your review (optional)</Label>
           <Textarea
