@@ -55,6 +55,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   realtime: ['realtime.ts', 'stream.ts', 'cursor.ts'],
   reports: ['reports.service.ts', 'close-reports.ts'],
   'request-log': ['request-log.service.ts'],
+  // Reviews (decision 0048): the review window opened on completion, the publishing job, removal.
+  reviews: ['reviews.service.ts'],
   // The money: refund() is the one refund command; the payments ledger beside it (decision 0038).
   refunds: ['refund.ts', 'payments.service.ts'],
   revenue: ['revenue.service.ts'],

@@ -34,6 +34,11 @@ import { refundsRouter } from './features/refunds/refunds.router.ts';
 import { reportsRouter, staffReportsRouter } from './features/reports/reports.router.ts';
 import { requestLogRouter } from './features/request-log/request-log.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
+import {
+  reviewsMemberRouter,
+  reviewsPublicRouter,
+  staffReviewsRouter,
+} from './features/reviews/reviews.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
 import { seoRouter } from './features/seo/seo.router.ts';
@@ -103,6 +108,7 @@ export const appRouter = router({
   money: router({ refunds: refundsRouter, revenue: revenueRouter, promotions: promotionsRouter }),
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),
   reports: router({ member: reportsRouter, staff: staffReportsRouter }),
+  reviews: router({ member: reviewsMemberRouter, public: reviewsPublicRouter, staff: staffReviewsRouter }),
   notifications: notificationsRouter,
   realtime: realtimeRouter,
   pages: pagesRouter,

@@ -779,6 +779,7 @@ export interface Reports {
   resolution_note: string | null;
   resolved_at: Timestamp | null;
   resolved_by: string | null;
+  review_id: string | null;
   status: Generated<string>;
   target_kind: string;
 }
@@ -815,6 +816,33 @@ export interface ReturnRequests {
   responded_by: string | null;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
+}
+
+export interface Reviews {
+  author_id: string;
+  author_role: string;
+  body: Generated<string>;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  order_id: string;
+  published_at: Timestamp | null;
+  removed_at: Timestamp | null;
+  removed_by: string | null;
+  removed_reason: string | null;
+  replied_at: Timestamp | null;
+  reply: string | null;
+  stars: number;
+  subject_id: string;
+}
+
+export interface ReviewWindows {
+  buyer_id: string;
+  charity_id: string | null;
+  closes_at: Timestamp;
+  opened_at: Generated<Timestamp>;
+  order_id: string;
+  published_at: Timestamp | null;
+  seller_id: string;
 }
 
 export interface SeedItems {
@@ -928,6 +956,8 @@ export interface DB {
   request_log: RequestLog;
   return_items: ReturnItems;
   return_requests: ReturnRequests;
+  review_windows: ReviewWindows;
+  reviews: Reviews;
   seed_items: SeedItems;
   seed_runs: SeedRuns;
   settings: Settings;

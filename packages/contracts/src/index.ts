@@ -14,6 +14,7 @@ export * from './next-path.ts';
 export * from './notifications.ts';
 export * from './orders.ts';
 export * from './reports.ts';
+export * from './reviews.ts';
 export * from './schemas.ts';
 export * from './selling.ts';
 export * from './text.ts';

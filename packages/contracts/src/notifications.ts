@@ -29,6 +29,9 @@ export const NOTIFICATION_KINDS = [
   'wishlist_sold',
   'charity_application_decided',
   'team_invitation',
+  'review_requested',
+  'review_published',
+  'review_removed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -51,6 +54,7 @@ export const NOTIFICATION_GROUPS = [
   { id: 'messages', label: 'Messages' },
   { id: 'wishlist', label: 'Your wishlist' },
   { id: 'charity', label: 'Charities' },
+  { id: 'reviews', label: 'Reviews' },
 ] as const;
 export type NotificationGroup = (typeof NOTIFICATION_GROUPS)[number]['id'];
 
@@ -112,6 +116,20 @@ export const NOTIFICATION_KIND_INFO: Record<
     email: ALWAYS_ACCOUNT,
   },
   team_invitation: { label: 'You are invited to a charity’s team', group: 'charity', email: ALWAYS_ACCOUNT },
+  review_requested: {
+    label: 'You are asked to review an order',
+    group: 'reviews',
+    email: { kind: 'always', reason: 'The review window is short, so we always email the request.' },
+  },
+  review_published: { label: 'Reviews of an order are published', group: 'reviews', email: { kind: 'none' } },
+  review_removed: {
+    label: 'Reshelf removes a review',
+    group: 'reviews',
+    email: {
+      kind: 'always',
+      reason: 'Our team removed something you wrote or received: we always email it.',
+    },
+  },
 };
 
 /** How long unread messages wait before their one email (the digest). */

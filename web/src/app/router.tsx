@@ -136,6 +136,10 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../features/orders/PayoutsPage.tsx'),
     (m) => m.PayoutsPage,
   ),
+  '/account/reviews': page(
+    () => import('../features/reviews/MyReviewsPage.tsx'),
+    (m) => m.MyReviewsPage,
+  ),
   '/messages': page(messages, (m) => m.MessagesPage),
   '/messages/:threadId': page(messages, (m) => m.ThreadPage),
 };

@@ -23,6 +23,7 @@ import {
 } from '../orders/orders.service.ts';
 import { pruneRealtimeEvents } from '../realtime/realtime.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
+import { publishDueWindows } from '../reviews/reviews.service.ts';
 
 export interface JobContext {
   db: Database;
@@ -72,6 +73,8 @@ export const JOBS: Record<string, Job> = {
   // Reports the seller did not answer within 3 working days go to staff (issue 25).
   'disputes.escalate': (context) => escalateUnanswered(context),
   'request_log.prune': ({ db }) => pruneRequestLog(db),
+  // Review windows whose 14 days are over: their reviews are published (decision 0048).
+  'reviews.publish': (context) => publishDueWindows(context),
   // Wishlist price-drop emails, and unread messages as one email after 10 minutes.
   'notifications.email': (context) => emailDueNotifications(context),
   // Realtime events older than 7 days (clients resume from them; notifications stay).

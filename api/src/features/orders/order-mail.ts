@@ -11,6 +11,7 @@ import type { Database } from '../../db/index.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { layout } from '../mail/templates.ts';
 import { type NotificationInput, notify } from '../notifications/notify.ts';
+import { openReviewWindow } from '../reviews/reviews.service.ts';
 
 const londonDayFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/London',
@@ -403,6 +404,8 @@ export async function queueOrderMail(
       { trx },
     );
   }
+  // An order that has just completed, by whichever step: both sides are asked to review (0048).
+  await openReviewWindow(trx, deps, orderId);
 }
 
 /**

@@ -166,12 +166,18 @@ describe('the happy path', () => {
       steps.filter((step) => step.actor_kind === 'buyer').every((step) => step.actor_id === buyer.id),
     ).toBe(true);
 
+    // Completion asks both sides to review each other (issue 25, decision 0048).
     expect(await templatesSentTo(buyer.email)).toEqual([
       'order.placed',
       'order.dispatched',
       'order.completed',
+      'order.review_request',
     ]);
-    expect(await templatesSentTo(seller.email)).toEqual(['order.placed', 'order.completed']);
+    expect(await templatesSentTo(seller.email)).toEqual([
+      'order.placed',
+      'order.completed',
+      'order.review_request',
+    ]);
 
     const ledger = await listPayouts(db, seller.id);
     expect(ledger.releasedMinor).toBe(released.amount_minor);

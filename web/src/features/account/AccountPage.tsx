@@ -67,6 +67,7 @@ export function AccountPage() {
             <CardLink to="/account/orders">Your orders</CardLink>
             <CardLink to="/account/offers?view=made">Offers you’ve made</CardLink>
             <CardLink to="/account/wishlist">Wishlist</CardLink>
+            <CardLink to="/account/reviews">Your reviews</CardLink>
           </div>
         </Card>
         <Card icon={Store} title="Selling" testId="account-selling">

@@ -34,6 +34,7 @@ import { MessageSellerButton } from '../messages/MessageButtons.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { ListingOffer } from '../offers/ListingOffer.tsx';
 import { ReportListing } from '../reports/ReportListing.tsx';
+import { SellerReviewsSection } from '../reviews/Reviews.tsx';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { bookJsonLd } from './json-ld.ts';
 
@@ -249,6 +250,12 @@ function ListingView({ listing }: { listing: ListingDetail }) {
 
             <BookFacts listing={listing} />
             <SellerCard listing={listing} />
+            <SellerReviewsSection
+              sellerId={listing.seller.id}
+              sellerName={listing.seller.displayName}
+              limit={4}
+              spaced
+            />
             <ReportListing listing={listing} />
           </div>
         </div>

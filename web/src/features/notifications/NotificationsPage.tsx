@@ -16,6 +16,7 @@ import {
   MessageCircle,
   Package,
   Settings,
+  Star,
   TriangleAlert,
 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -47,6 +48,7 @@ const GROUP_ICONS: Record<NotificationGroup, LucideIcon> = {
   messages: MessageCircle,
   wishlist: Heart,
   charity: HeartHandshake,
+  reviews: Star,
 };
 
 /**

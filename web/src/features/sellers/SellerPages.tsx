@@ -11,6 +11,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { BuyMoreFromSeller } from '../basket/BuyMoreFromSeller.tsx';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
+import { SellerReviewsSection } from '../reviews/Reviews.tsx';
 
 function memberSince(iso: string): string {
   return new Date(iso).toLocaleDateString('en-GB', {
@@ -152,6 +153,7 @@ export function SellerPage() {
             activeListings={data.activeListings}
           />
         ) : null}
+        {data ? <SellerReviewsSection sellerId={sellerId} sellerName={data.displayName} /> : null}
         <ListingsBrowser
           fixed={{ seller: sellerId }}
           empty={<p>This seller has nothing for sale right now.</p>}
