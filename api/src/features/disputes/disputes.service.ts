@@ -48,6 +48,7 @@ import {
 } from '../orders/order-machine.ts';
 import { complete, type OrderDeps, openDispute } from '../orders/orders.service.ts';
 import { refund } from '../refunds/refund.ts';
+import { openReviewWindow } from '../reviews/reviews.service.ts';
 import { tellBoth } from './dispute-mail.ts';
 
 type Trx = Transaction<DB>;
@@ -296,13 +297,29 @@ async function refundInFull(
   );
   if (outcome.full) await transition(trx, order, 'refunded', actor, reason);
   else
-    await complete(
+    await completeAndAskReviews(
       trx,
+      deps,
       order,
       actor,
       `${reason} (${formatPence(outcome.amountMinor)} back for the books reported)`,
     );
   return outcome.amountMinor;
+}
+
+/**
+ * Completes the order (the payout released with what is left of it) and, as every completion
+ * does, asks both sides to review it (decision 0048).
+ */
+async function completeAndAskReviews(
+  trx: Trx,
+  deps: DisputeDeps,
+  order: LockedOrder,
+  actor: Actor,
+  note: string,
+): Promise<void> {
+  await complete(trx, order, actor, note);
+  await openReviewWindow(trx, deps, order.id);
 }
 
 /** Gives `amount` back and completes the order with the rest of the payout (refunded if it was all). */
@@ -316,7 +333,7 @@ async function refundPart(
 ): Promise<number> {
   const outcome = await refund(trx, deps.payments, order, amount, reason, actor);
   if (outcome.full) await transition(trx, order, 'refunded', actor, reason);
-  else await complete(trx, order, actor, reason);
+  else await completeAndAskReviews(trx, deps, order, actor, reason);
   return outcome.amountMinor;
 }
 
@@ -805,7 +822,7 @@ export async function decideAsStaff(
         break;
       }
       case 'release': {
-        await complete(trx, order, actor, reason);
+        await completeAndAskReviews(trx, deps, order, actor, reason);
         await settle(trx, dispute.id, {
           status: 'resolved_release',
           refunded: 0,
