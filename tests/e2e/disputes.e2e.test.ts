@@ -3,7 +3,8 @@
  *
  * - buyer@reshelf.test buys one of seller@reshelf.test's books; it is dispatched; the buyer
  *   reports it "Damaged" with a photo; the seller offers 40% back from the sale page; the buyer
- *   accepts; the refund shows on both sides and the order completes;
+ *   accepts; the refund shows on both sides and the order completes; both then review each
+ *   other, and the reviews appear together on the seller's page and a listing of theirs;
  * - a second book: the buyer reports it not as described; the seller disagrees; an admin orders
  *   a return from /admin/disputes; the buyer adds the return tracking; the seller confirms the
  *   book came back; the refund goes out and the order is refunded.
@@ -131,7 +132,7 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
     const seller = await signedIn(browser, 'seller@reshelf.test', { baseURL: marketplace.baseURL });
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
     const book = (await sellerBooks(seller))[0]!;
-    const { orderId, totalMinor } = await boughtAndSent(buyer, seller, book);
+    const { orderId, totalMinor, reference } = await boughtAndSent(buyer, seller, book);
     const description = 'The cover is torn across the front and the corner is crushed.';
     await report(buyer, orderId, 'Damaged', description, true);
     // The photo is in the report the seller reads.
@@ -181,6 +182,30 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
       .waitFor();
     const detail = await query<{ refundedMinor: number }>(buyer.context, 'orders.member.get', { orderId });
     expect(detail.refundedMinor).toBe(offer);
+
+    // Both review each other (decision 0048): published together, on the seller's page and listing.
+    const buyerWords = 'A little damaged, but the seller sorted it out quickly and fairly.';
+    await buyer.page.goto('/account/reviews');
+    const toReview = buyer.page.getByTestId('pending-review').filter({ hasText: reference });
+    await toReview.getByRole('radio', { name: '4 stars' }).check();
+    await toReview.getByLabel('Your review (optional)').fill(buyerWords);
+    await toReview.getByRole('button', { name: 'Send review' }).click();
+    await toast(buyer.page, 'Thanks — your review is published when').waitFor();
+    await seller.page.goto('/account/reviews');
+    const sellerSide = seller.page.getByTestId('pending-review').filter({ hasText: reference });
+    await sellerSide.getByRole('radio', { name: '5 stars' }).check();
+    await sellerSide.getByLabel('Your review (optional)').fill('Polite and reasonable about the damage.');
+    await sellerSide.getByRole('button', { name: 'Send review' }).click();
+    await toast(seller.page, 'Thanks — both reviews are now published').waitFor();
+    const sellerId = (await query<{ user: { id: string } }>(seller.context, 'auth.me')).user.id;
+    await buyer.page.goto(`/seller/${sellerId}`);
+    await buyer.page.getByTestId('reviews').getByText(buyerWords).waitFor();
+    const other = (await sellerBooks(seller))[2] ?? (await sellerBooks(seller))[1]!;
+    await buyer.page.goto(`/listing/${other.slug}`);
+    await buyer.page.getByTestId('reviews').getByText(buyerWords).waitFor();
+    await shots(buyer.page, 'reviewed-listing', () =>
+      buyer.page.getByTestId('reviews').getByText(buyerWords).waitFor(),
+    );
     await Promise.all([seller.context.close(), buyer.context.close()]);
   });
 

@@ -146,7 +146,7 @@ function nextStep(row: OrderRow, role: OrderRole): string {
         : 'Complete — payout released';
     }
     case 'disputed':
-      return 'Issue reported — our team is looking into it';
+      return 'Issue reported — being sorted out between you, or by our team';
     case 'refunded':
       return 'Refunded to the buyer';
     case 'cancelled':

@@ -193,8 +193,7 @@ export function BuyerActions({ order }: { order: OrderDetail }) {
       ) : null}
       {actions.canWithdrawDispute ? (
         <p className="text-sm text-ink-soft">
-          Our team is looking into your report and usually replies within 2 working days. If it turned up or
-          it’s fine after all, you can withdraw the report and the order completes.
+          If it turned up or it’s fine after all, you can withdraw the report and the order completes.
         </p>
       ) : null}
       <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
