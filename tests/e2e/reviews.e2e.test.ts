@@ -142,11 +142,12 @@ describe('reviews', { timeout: 180_000 }, () => {
     await received.waitFor();
 
     // The seller replies once.
+    await received.getByRole('button', { name: 'Reply', exact: true }).click();
     await received.getByLabel('Reply (once, shown under the review)').fill('Thank you, enjoy the book!');
     await received.getByRole('button', { name: 'Send reply' }).click();
     await toast(seller.page, 'Your reply is published').waitFor();
     await received.getByText('Your reply').waitFor();
-    expect(await received.getByRole('button', { name: 'Send reply' }).count()).toBe(0);
+    expect(await received.getByRole('button', { name: /reply/i }).count()).toBe(0);
     await shots(seller.page, 'account', () => received.waitFor());
 
     // Together on the seller's page, with the rating from real orders.

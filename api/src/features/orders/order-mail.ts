@@ -371,6 +371,9 @@ export async function queueOrderMail(
 ): Promise<void> {
   const parties = await orderParties(trx, orderId);
   if (!parties) return;
+  // An order that has just completed, by whichever step: both sides are asked to review each
+  // other (decision 0048). Queued first, so the step's own letter stays the latest one.
+  await openReviewWindow(trx, deps, orderId);
   const all = letters(kind, parties, deps.origin, orderId, detail);
   await notify(
     trx,
@@ -404,8 +407,6 @@ export async function queueOrderMail(
       { trx },
     );
   }
-  // An order that has just completed, by whichever step: both sides are asked to review (0048).
-  await openReviewWindow(trx, deps, orderId);
 }
 
 /**

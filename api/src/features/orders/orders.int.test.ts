@@ -170,13 +170,13 @@ describe('the happy path', () => {
     expect(await templatesSentTo(buyer.email)).toEqual([
       'order.placed',
       'order.dispatched',
-      'order.completed',
       'order.review_request',
+      'order.completed',
     ]);
     expect(await templatesSentTo(seller.email)).toEqual([
       'order.placed',
-      'order.completed',
       'order.review_request',
+      'order.completed',
     ]);
 
     const ledger = await listPayouts(db, seller.id);

@@ -47,7 +47,12 @@ describe('asking for reviews', () => {
       .executeTakeFirstOrThrow();
     expect(window.closes_at.getTime() - window.opened_at.getTime()).toBe(REVIEW_WINDOW_DAYS * DAY);
     for (const who of [order.buyer, order.seller]) {
-      const mail = await lastEmailTo(db, who.email);
+      const mail = await db
+        .selectFrom('email_outbox')
+        .select(['subject', 'text_body'])
+        .where('to_address', '=', who.email)
+        .where('template', '=', 'order.review_request')
+        .executeTakeFirst();
       expect(mail?.subject).toBe(`How did it go? Review order ${order.reference}`);
       expect(mail?.text_body).toContain('/account/reviews');
       const notice = await db

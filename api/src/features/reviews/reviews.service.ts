@@ -710,13 +710,3 @@ export async function myReviews(db: Database, memberId: string, now = new Date()
     received: receivedRows.map((row) => toMine(row, false)),
   };
 }
-
-/** Staff: the reviews of one order (for a report's detail), removed ones included. */
-export async function reviewForStaff(db: Database, reviewId: string) {
-  return db
-    .selectFrom('reviews as r')
-    .innerJoin('orders as o', 'o.id', 'r.order_id')
-    .select(['r.id', 'r.stars', 'r.body', 'r.reply', 'r.author_role', 'r.removed_at', 'o.reference'])
-    .where('r.id', '=', reviewId)
-    .executeTakeFirst();
-}

@@ -127,6 +127,7 @@ function WriteReview({ pending }: { pending: PendingReview }) {
 }
 
 function ReplyForm({ review }: { review: MyReview }) {
+  const [open, setOpen] = useState(false);
   const [reply, setReply] = useState('');
   const [error, setError] = useState<string | null>(null);
   const send = useReplyToReview();
@@ -140,6 +141,15 @@ function ReplyForm({ review }: { review: MyReview }) {
     } catch (caught) {
       setError(apiErrorMessage(caught));
     }
+  }
+  if (!open) {
+    return (
+      <div className="mt-3">
+        <Button variant="outline" size="sm" onClick={() => setOpen(true)}>
+          Reply
+        </Button>
+      </div>
+    );
   }
   return (
     <form className="mt-3 flex flex-col gap-2" onSubmit={submit} noValidate>
