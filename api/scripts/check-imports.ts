@@ -37,6 +37,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   'bundle-tiers': ['bundle-tiers.service.ts'],
   // Basket pricing (priceBasket, tiersFor, groupKey) is shared with the basket and bundle offers (decision 0043).
   checkout: ['checkout.service.ts', 'basket-checkout.ts', 'working-days.ts', 'holiday-region.ts'],
+  // The disputes.escalate job (issue 25, decision 0049).
+  disputes: ['disputes.service.ts'],
   'email-templates': ['email-templates.service.ts', 'email-templates.schemas.ts'],
   'global-admin': ['tier-protection.ts'],
   images: ['image-work.ts'],
@@ -45,6 +47,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   'listing-views': ['listing-views.ts'],
   mail: ['mailer.ts', 'templates.ts', 'registry.ts', 'render.ts', 'suppressions.ts', 'charity-mail.ts'],
   notifications: ['notify.ts', 'notifications.service.ts', 'notification-mail.ts'],
+  // A dispute's photos are its order conversation's (startOrderThread, isThreadPhoto; decision 0049).
+  messages: ['messages.service.ts'],
   offers: ['offers.service.ts'],
   // Money out (issue 24, decision 0046): payOut, the Connect webhooks, reversals on refund.
   payouts: ['payouts.service.ts'],
@@ -57,6 +61,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   recommendations: ['recommendations.service.ts', 'purchases.ts'],
   reports: ['reports.service.ts', 'close-reports.ts'],
   'request-log': ['request-log.service.ts'],
+  // Reviews (decision 0048): the review window opened on completion, the publishing job, removal.
+  reviews: ['reviews.service.ts'],
   // The money: refund() is the one refund command; the payments ledger beside it (decision 0038).
   refunds: ['refund.ts', 'payments.service.ts', 'ledger.ts'],
   revenue: ['revenue.service.ts'],

@@ -15,6 +15,7 @@ import { contactRouter } from './features/contact/contact.router.ts';
 import { coversBackfillRouter } from './features/covers-backfill/covers-backfill.router.ts';
 import { devRouter } from './features/dev/dev.router.ts';
 import { discoveryRouter } from './features/discovery/discovery.router.ts';
+import { disputeMemberRouter, disputeStaffRouter } from './features/disputes/disputes.router.ts';
 import { emailTemplatesRouter } from './features/email-templates/email-templates.router.ts';
 import { flagsRouter } from './features/flags/flags.router.ts';
 import { globalAdminRouter } from './features/global-admin/global-admin.router.ts';
@@ -35,6 +36,11 @@ import { refundsRouter } from './features/refunds/refunds.router.ts';
 import { reportsRouter, staffReportsRouter } from './features/reports/reports.router.ts';
 import { requestLogRouter } from './features/request-log/request-log.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
+import {
+  reviewsMemberRouter,
+  reviewsPublicRouter,
+  staffReviewsRouter,
+} from './features/reviews/reviews.router.ts';
 import { sellerAnalyticsRouter } from './features/seller-analytics/seller-analytics.router.ts';
 import { sellersRouter } from './features/sellers/sellers.router.ts';
 import { sellingRouter } from './features/selling/selling.router.ts';
@@ -80,7 +86,13 @@ export const appRouter = router({
     accessibility: accessibilityRouter,
   }),
   listings: router({ public: listingsRouter, selling: sellingRouter, staff: staffListingsRouter }),
-  orders: router({ member: ordersRouter, disputes: disputesRouter, staff: staffOrdersRouter }),
+  orders: router({
+    member: ordersRouter,
+    disputes: disputesRouter,
+    staff: staffOrdersRouter,
+    resolution: disputeMemberRouter,
+    resolutionStaff: disputeStaffRouter,
+  }),
   offers: router({ member: offersRouter, staff: staffOffersRouter }),
   account: router({ member: accountRouter, apiTokens: apiTokensRouter, analytics: sellerAnalyticsRouter }),
   platform: router({ globalAdmin: globalAdminRouter, ops: opsRouter }),
@@ -103,6 +115,7 @@ export const appRouter = router({
   payouts: router({ member: payoutsRouter }),
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),
   reports: router({ member: reportsRouter, staff: staffReportsRouter }),
+  reviews: router({ member: reviewsMemberRouter, public: reviewsPublicRouter, staff: staffReviewsRouter }),
   notifications: notificationsRouter,
   realtime: realtimeRouter,
   pages: pagesRouter,

@@ -60,6 +60,7 @@ const LISTING: ListingDetail = {
     charity: null,
   },
   charity: null,
+  returns: null,
   price: {
     itemMinor: 1250,
     postageMinor: 299,

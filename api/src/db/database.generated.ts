@@ -356,15 +356,33 @@ export interface DisputeItems {
 }
 
 export interface Disputes {
+  escalated_at: Timestamp | null;
   id: Generated<string>;
   kind: string;
+  offer_minor: number | null;
+  offer_status: string | null;
   opened_at: Generated<Timestamp>;
   opened_by: string;
   order_id: string;
+  photos: Generated<string[]>;
+  problem: Generated<string>;
   reason: string;
+  refunded_minor: Generated<number>;
   resolution_note: string | null;
   resolved_at: Timestamp | null;
   resolved_by: string | null;
+  respond_by: Timestamp | null;
+  return_asked_by: string | null;
+  return_carrier: string | null;
+  return_postage_by: string | null;
+  return_received_at: Timestamp | null;
+  return_sent_at: Timestamp | null;
+  return_tracking_ref: string | null;
+  seller_photos: Generated<string[]>;
+  seller_responded_at: Timestamp | null;
+  seller_response: string | null;
+  seller_statement: string | null;
+  stage: Generated<string>;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
 }
@@ -781,6 +799,7 @@ export interface ProfileGenres {
 }
 
 export interface Profiles {
+  accepts_returns: Generated<boolean>;
   avatar_url: string | null;
   bio: string | null;
   created_at: Generated<Timestamp>;
@@ -883,6 +902,7 @@ export interface Reports {
   resolution_note: string | null;
   resolved_at: Timestamp | null;
   resolved_by: string | null;
+  review_id: string | null;
   status: Generated<string>;
   target_kind: string;
 }
@@ -919,6 +939,33 @@ export interface ReturnRequests {
   responded_by: string | null;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
+}
+
+export interface Reviews {
+  author_id: string;
+  author_role: string;
+  body: Generated<string>;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  order_id: string;
+  published_at: Timestamp | null;
+  removed_at: Timestamp | null;
+  removed_by: string | null;
+  removed_reason: string | null;
+  replied_at: Timestamp | null;
+  reply: string | null;
+  stars: number;
+  subject_id: string;
+}
+
+export interface ReviewWindows {
+  buyer_id: string;
+  charity_id: string | null;
+  closes_at: Timestamp;
+  opened_at: Generated<Timestamp>;
+  order_id: string;
+  published_at: Timestamp | null;
+  seller_id: string;
 }
 
 export interface SavedSearches {
@@ -1092,6 +1139,8 @@ export interface DB {
   request_log: RequestLog;
   return_items: ReturnItems;
   return_requests: ReturnRequests;
+  review_windows: ReviewWindows;
+  reviews: Reviews;
   saved_search_matches: SavedSearchMatches;
   saved_searches: SavedSearches;
   seed_items: SeedItems;

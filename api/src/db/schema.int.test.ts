@@ -1,3 +1,4 @@
+import { NOTIFICATION_KINDS } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing/db.ts';
@@ -120,6 +121,18 @@ describe('schema', () => {
     await expect(
       db.insertInto('listings').values({ seller_id: seller, status: 'active', book_id: book }).execute(),
     ).rejects.toThrow(/listings_complete_unless_draft/);
+  });
+
+  it('takes every notification kind the contracts name, and no other', async () => {
+    // Features built side by side each rewrote this check with the kinds they knew of; the last
+    // migration to run must still name them all.
+    const { rows } = await sql<{ definition: string }>`
+      select pg_get_constraintdef(oid) as definition from pg_constraint
+       where conname = 'notifications_kind_check' and conrelid = 'public.notifications'::regclass`.execute(
+      db,
+    );
+    const allowed = [...(rows[0]?.definition ?? '').matchAll(/'([a-z_]+)'::text/g)].map((match) => match[1]);
+    expect(allowed.sort()).toEqual([...NOTIFICATION_KINDS].sort());
   });
 
   it('allows one live order per listing and totals that add up', async () => {

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/index.ts';
+import { ratingsOf } from '../features/reviews/reviews.service.ts';
 import { sellerAnalytics } from '../features/seller-analytics/seller-analytics.service.ts';
 import { feedPage, followingListings } from '../features/social/feed.service.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
@@ -62,6 +63,7 @@ describe('the demo seed', () => {
       'seller-activity',
       'seed-openlibrary-recent',
       'demo-social',
+      'demo-reviews',
     ]);
     const again = await seed();
     expect(again.ran).toEqual([]);
@@ -131,6 +133,41 @@ describe('the demo seed', () => {
     expect(picks.length).toBeGreaterThanOrEqual(6);
     expect(orders.length).toBeGreaterThan(0);
     expect(orders.every((order) => order.status === 'completed')).toBe(true);
+  });
+
+  it('reviews every completed order, published, so sellers with sales show a rating (issue 25)', async () => {
+    const completed = await db
+      .selectFrom('orders')
+      .select(['id', 'seller_id'])
+      .where('status', '=', 'completed')
+      .execute();
+    expect(completed.length).toBeGreaterThan(0);
+    const windows = await db
+      .selectFrom('review_windows')
+      .select(['order_id', 'published_at'])
+      .where(
+        'order_id',
+        'in',
+        completed.map((order) => order.id),
+      )
+      .execute();
+    expect(windows).toHaveLength(completed.length);
+    expect(windows.every((window) => window.published_at !== null)).toBe(true);
+    const sellerIds = [...new Set(completed.map((order) => order.seller_id))];
+    const ratings = await ratingsOf(db, sellerIds);
+    for (const sellerId of sellerIds) {
+      expect(ratings[sellerId]?.count).toBeGreaterThan(0);
+      expect(ratings[sellerId]?.average).toBeGreaterThanOrEqual(3);
+    }
+    // Some of those sellers have books on sale: their cards show the rating.
+    const onSale = await db
+      .selectFrom('listings')
+      .select('id')
+      .where('status', '=', 'active')
+      .where('seller_id', 'in', sellerIds)
+      .limit(5)
+      .execute();
+    expect(onSale.length).toBeGreaterThan(0);
   });
 
   it('has orders of several books: Sam’s parcel to send, a completed one, a charity’s in its return window', async () => {

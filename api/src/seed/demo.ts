@@ -16,6 +16,7 @@ import { seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
 import { seedDemoBasketOrders } from './demo-basket-orders.ts';
 import { seedDemoReports } from './demo-reports.ts';
+import { seedDemoReviews } from './demo-reviews.ts';
 import { seedDemoSocial } from './demo-social.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
 import { seedSellerActivity } from './seller-activity.ts';
@@ -110,6 +111,8 @@ export async function runDemoSeed(
   if (await once(db, 'seed-openlibrary-recent', staffSeed)) ran.push('seed-openlibrary-recent');
   // Follows, a saved search and copies' formats for the reader's side (issue 26).
   if (await once(db, 'demo-social', (trx) => seedDemoSocial(trx))) ran.push('demo-social');
+  // Reviews of every completed demo order (issue 25): ratings on cards and seller pages at once.
+  if (await once(db, 'demo-reviews', (trx) => seedDemoReviews(trx))) ran.push('demo-reviews');
   // Every start, not once: demo listings still without an image (a first start, or data from
   // before covers were drawn) get their generated covers; otherwise this finds nothing.
   // A failure here is reported, not fatal: the marketplace starts, and the next start or

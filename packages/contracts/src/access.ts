@@ -69,6 +69,7 @@ export const SIGNED_IN_ROUTES = [
   '/account/sales/:orderId',
   '/account/payouts',
   '/account/analytics',
+  '/account/reviews',
   '/charity/sell',
   '/charity/bulk-listing',
   '/charity/dashboard',

@@ -284,6 +284,11 @@ export const listingDetailSchema = z.object({
     .object({ slug: z.string(), name: z.string(), town: z.string().nullable(), registeredNumber: z.string() })
     .nullable(),
   price: priceBreakdownSchema,
+  /**
+   * Returns for any reason (issue 25): a charity's (trader rules) or a private seller's who
+   * accepts them; null when the seller takes returns only for a problem report.
+   */
+  returns: z.object({ days: z.number().int(), postageBy: z.enum(['seller', 'buyer']) }).nullable(),
 });
 export type ListingDetail = z.infer<typeof listingDetailSchema>;
 

@@ -35,6 +35,9 @@ export const NOTIFICATION_KINDS = [
   'payout_failed',
   'payout_account',
   'payout_details_needed',
+  'review_requested',
+  'review_published',
+  'review_removed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -58,6 +61,7 @@ export const NOTIFICATION_GROUPS = [
   { id: 'wishlist', label: 'Your wishlist' },
   { id: 'charity', label: 'Charities' },
   { id: 'searches', label: 'Your saved searches' },
+  { id: 'reviews', label: 'Reviews' },
 ] as const;
 export type NotificationGroup = (typeof NOTIFICATION_GROUPS)[number]['id'];
 
@@ -139,6 +143,20 @@ export const NOTIFICATION_KIND_INFO: Record<
       kind: 'optional',
       list: 'saved_searches',
       label: 'New books for your saved searches (at once or daily, as each search says)',
+    },
+  },
+  review_requested: {
+    label: 'You are asked to review an order',
+    group: 'reviews',
+    email: { kind: 'always', reason: 'The review window is short, so we always email the request.' },
+  },
+  review_published: { label: 'Reviews of an order are published', group: 'reviews', email: { kind: 'none' } },
+  review_removed: {
+    label: 'Reshelf removes a review',
+    group: 'reviews',
+    email: {
+      kind: 'always',
+      reason: 'Our team removed something you wrote or received: we always email it.',
     },
   },
 };

@@ -23,7 +23,7 @@ export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
   other: 'Something else',
 };
 
-export const REPORT_TARGET_KINDS = ['listing', 'offer_message', 'message'] as const;
+export const REPORT_TARGET_KINDS = ['listing', 'offer_message', 'message', 'review'] as const;
 export type ReportTargetKind = (typeof REPORT_TARGET_KINDS)[number];
 
 export const REPORT_STATUSES = ['open', 'actioned', 'dismissed'] as const;

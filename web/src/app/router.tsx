@@ -154,6 +154,10 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../features/seller-analytics/SellerAnalyticsPage.tsx'),
     (m) => m.SellerAnalyticsPage,
   ),
+  '/account/reviews': page(
+    () => import('../features/reviews/MyReviewsPage.tsx'),
+    (m) => m.MyReviewsPage,
+  ),
   '/messages': page(messages, (m) => m.MessagesPage),
   '/messages/:threadId': page(messages, (m) => m.ThreadPage),
 };
@@ -322,6 +326,13 @@ export const routes: RouteObject[] = [
       fixedPage('terms', 'terms'),
       fixedPage('help-centre', 'help-centre'),
       fixedPage('help-centre/faq', 'faq'),
+      {
+        path: 'help-centre/buyer-protection',
+        hydrateFallbackElement: <PageSkeleton />,
+        lazy: async () => ({
+          Component: (await import('../features/disputes/ProtectionHelpPage.tsx')).ProtectionHelpPage,
+        }),
+      },
       {
         path: PRODUCT.appPath.slice(1),
         hydrateFallbackElement: <PageSkeleton />,

@@ -11,6 +11,7 @@ import type { Database } from '../../db/index.ts';
 import { infrastructureFailure } from '../../errors.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { cancelPendingOrder, LAPSED_REASON } from '../checkout/checkout.service.ts';
+import { escalateUnanswered } from '../disputes/disputes.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { emailDueNotifications } from '../notifications/notification-mail.ts';
 import { expireOffers, lapseAcceptedOffers } from '../offers/offers.service.ts';
@@ -24,6 +25,7 @@ import { payOut } from '../payouts/payouts.service.ts';
 import { pruneRealtimeEvents } from '../realtime/realtime.ts';
 import { refreshRecommendations } from '../recommendations/recommendations.service.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
+import { publishDueWindows } from '../reviews/reviews.service.ts';
 import { runSavedSearchAlerts } from '../social/saved-searches.service.ts';
 
 export interface JobContext {
@@ -76,7 +78,11 @@ export const JOBS: Record<string, Job> = {
     const report = await payOut(context);
     return report.transfers + report.payouts;
   },
+  // Reports the seller did not answer within 3 working days go to staff (issue 25).
+  'disputes.escalate': (context) => escalateUnanswered(context),
   'request_log.prune': ({ db }) => pruneRequestLog(db),
+  // Review windows whose 14 days are over: their reviews are published (decision 0048).
+  'reviews.publish': (context) => publishDueWindows(context),
   // Wishlist price-drop emails, and unread messages as one email after 10 minutes.
   'notifications.email': (context) => emailDueNotifications(context),
   // New listings for saved searches: in the app, and emailed at once or in a daily digest.

@@ -17,6 +17,7 @@ import {
   type ListingDetail,
   type ListingPage,
   normaliseIsbn,
+  PROTECTION_RULES,
   parseConditionList,
   priceBreakdown,
   type SearchParams,
@@ -452,6 +453,7 @@ interface DetailRow {
   seller_avatar: string | null;
   seller_since: Date;
   seller_active: number;
+  seller_accepts_returns: boolean | null;
   charity_slug: string | null;
   charity_name: string | null;
   charity_town: string | null;
@@ -483,6 +485,7 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
         p.avatar_url as seller_avatar, coalesce(p.created_at, u.created_at) as seller_since,
         (select count(*)::int from public.listings sl
           where sl.seller_id = l.seller_id and sl.status = 'active') as seller_active,
+        p.accepts_returns as seller_accepts_returns,
         ch.slug as charity_slug, ch.name as charity_name, ch.town as charity_town,
         ch.registered_number as charity_number,
         ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
@@ -557,6 +560,15 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
       charity: charity ? { slug: charity.slug, name: charity.name } : null,
     },
     charity,
+    // Returns for any reason: a charity always (trader rules), a private seller who opted in.
+    returns: charity
+      ? { days: PROTECTION_RULES.charityReturnDays, postageBy: PROTECTION_RULES.changeOfMindReturnPostageBy }
+      : row.seller_accepts_returns
+        ? {
+            days: PROTECTION_RULES.privateReturnDays,
+            postageBy: PROTECTION_RULES.changeOfMindReturnPostageBy,
+          }
+        : null,
     price: {
       ...breakdown,
       parcelSize: row.parcel_size,

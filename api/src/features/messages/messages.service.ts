@@ -271,7 +271,7 @@ export async function storeMessagePhoto(
 }
 
 /** The message photo URLs of a thread: exactly what storeMessagePhoto hands out. */
-function isThreadPhoto(storage: StoragePort, threadId: string, url: string): boolean {
+export function isThreadPhoto(storage: StoragePort, threadId: string, url: string): boolean {
   const random = /\/([0-9a-f]{16})\/1600\.webp$/.exec(url)?.[1];
   return Boolean(random) && storage.publicUrl(`${photoPrefix(threadId)}${random}/1600.webp`) === url;
 }
@@ -686,7 +686,7 @@ async function buildThreadView(
   const events = visibleOrders.length
     ? await db
         .selectFrom('order_events')
-        .select(['id', 'order_id', 'to_status', 'created_at'])
+        .select(['id', 'order_id', 'from_status', 'to_status', 'note', 'created_at'])
         .where(
           'order_id',
           'in',
@@ -728,10 +728,12 @@ async function buildThreadView(
     entries.push({
       id: `order-event:${event.id}`,
       kind: 'system',
-      text: `Order ${order?.reference ?? ''}: ${ORDER_STATUS_LABELS[event.to_status] ?? event.to_status}`.replace(
-        '  ',
-        ' ',
-      ),
+      // A step within a status (a dispute's answer, a return's tracking) says what happened.
+      text: `Order ${order?.reference ?? ''}: ${
+        event.from_status === event.to_status && event.note
+          ? event.note
+          : (ORDER_STATUS_LABELS[event.to_status] ?? event.to_status)
+      }`.replace('  ', ' '),
       at: event.created_at.toISOString(),
     });
   }

@@ -187,8 +187,10 @@ export const TRANSITIONS: readonly TransitionRule[] = [
   {
     from: 'disputed',
     to: 'refunded',
-    // Staff resolve it by refunding the buyer (or refund the order in full from /admin/orders).
-    by: { staff: 'dispute_resolved_refund' },
+    // Staff resolve it by refunding the buyer (or refund the order in full from /admin/orders);
+    // the seller accepts a full refund or confirms the book came back (issue 25: the dispute
+    // feature tells both sides itself).
+    by: { staff: 'dispute_resolved_refund', seller: null, charity: null },
     sets: ['refunded_at'],
     columns: refunded,
   },

@@ -6,11 +6,12 @@
  * written here too, beside its emails and in the same transaction, with the same words: every
  * party told by email is told in the app, whatever their email settings.
  */
-import { formatPence } from '@reshelf/contracts';
+import { formatPence, PROTECTION_RULES } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { layout } from '../mail/templates.ts';
 import { type NotificationInput, notify } from '../notifications/notify.ts';
+import { openReviewWindow } from '../reviews/reviews.service.ts';
 
 const londonDayFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/London',
@@ -260,8 +261,8 @@ function letters(
           to: p.buyer,
           subject: `We have your report: ${p.title}`,
           lines: [
-            `Thanks for telling us about ${ref}. The seller's payment is on hold while our team looks into it.`,
-            'We usually reply within 2 working days.',
+            `Thanks for telling us about ${ref}. The seller's payment is on hold while this is sorted out.`,
+            `The seller has ${PROTECTION_RULES.sellerResponseWorkingDays} working days to answer: a refund, an offer, asking for the book back, or their side of it. If they don't answer in time, our team decides.`,
           ],
           action: buyerUrl(orderId),
           notice: null,
@@ -271,7 +272,7 @@ function letters(
           subject: `The buyer reported a problem: ${p.title}`,
           lines: [
             `The buyer of ${title} has reported a problem (${ref}): ${detail ?? ''}`.trim(),
-            'Your payout is on hold while our team looks into it. We will be in touch if we need anything from you.',
+            `Your payout is on hold. You have ${PROTECTION_RULES.sellerResponseWorkingDays} working days to answer from the sale page: refund in full, offer part of it back, ask for the book back, or tell us your side with photos. If you don't answer in time, our team decides.`,
           ],
           action: sellerUrl(orderId),
           notice: 'dispute_opened',
@@ -370,6 +371,9 @@ export async function queueOrderMail(
 ): Promise<void> {
   const parties = await orderParties(trx, orderId);
   if (!parties) return;
+  // An order that has just completed, by whichever step: both sides are asked to review each
+  // other (decision 0048). Queued first, so the step's own letter stays the latest one.
+  await openReviewWindow(trx, deps, orderId);
   const all = letters(kind, parties, deps.origin, orderId, detail);
   await notify(
     trx,

@@ -166,14 +166,17 @@ describe('the happy path', () => {
       steps.filter((step) => step.actor_kind === 'buyer').every((step) => step.actor_id === buyer.id),
     ).toBe(true);
 
+    // Completion asks both sides to review each other (issue 25, decision 0048).
     expect(await templatesSentTo(buyer.email)).toEqual([
       'order.placed',
       'order.dispatched',
+      'order.review_request',
       'order.completed',
     ]);
     // Released, but the seller has no payout account yet: they are told why it waits (issue 24).
     expect(await templatesSentTo(seller.email)).toEqual([
       'order.placed',
+      'order.review_request',
       'order.completed',
       'payout.waiting_no_account',
     ]);

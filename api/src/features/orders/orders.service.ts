@@ -16,7 +16,9 @@ import {
   CARRIERS,
   type Carrier,
   COMMERCIAL_DEFAULTS,
+  DISPUTE_PROBLEM_LABELS,
   type DisputeKind,
+  type DisputeProblem,
   type DisputeQueueItem,
   formatPence,
   type OrderActions,
@@ -26,6 +28,7 @@ import {
   type OrderSummary,
   type PayoutsView,
   PRESUMED_DELIVERY_WORKING_DAYS,
+  PROTECTION_RULES,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
@@ -33,7 +36,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { deliveryHolidayRegion } from '../checkout/holiday-region.ts';
+import { deliveryHolidayRegion, sellerHolidayRegion } from '../checkout/holiday-region.ts';
 import { addWorkingDays } from '../checkout/working-days.ts';
 import { payOut } from '../payouts/payouts.service.ts';
 import { refund, refundedOnOrder } from '../refunds/refund.ts';
@@ -144,7 +147,7 @@ function nextStep(row: OrderRow, role: OrderRole): string {
         : 'Complete — payout released';
     }
     case 'disputed':
-      return 'Issue reported — our team is looking into it';
+      return 'Issue reported — being sorted out between you, or by our team';
     case 'refunded':
       return 'Refunded to the buyer';
     case 'cancelled':
@@ -477,7 +480,7 @@ async function releasePayout(trx: Trx, order: LockedOrder, now = new Date()): Pr
   await update.set({ status: 'released', released_at: now }).execute();
 }
 
-async function complete(trx: Trx, order: LockedOrder, actor: Actor, note?: string): Promise<FollowUp> {
+export async function complete(trx: Trx, order: LockedOrder, actor: Actor, note?: string): Promise<FollowUp> {
   const { followUp } = await transition(trx, order, 'completed', actor, note);
   await releasePayout(trx, order);
   return followUp;
@@ -590,7 +593,16 @@ async function payOutAfterRelease(deps: OrderDeps, sellerId: string): Promise<vo
 export async function openDispute(
   deps: OrderDeps,
   buyerId: string,
-  input: { orderId: string; kind: DisputeKind; reason: string; itemIds?: string[] | undefined },
+  input: {
+    orderId: string;
+    kind: DisputeKind;
+    reason: string;
+    itemIds?: string[] | undefined;
+    /** What went wrong (issue 25); by default what the kind says. */
+    problem?: DisputeProblem;
+    /** The report's photos, checked by the caller (features/disputes). */
+    photos?: string[];
+  },
 ): Promise<{ disputeId: string }> {
   const now = new Date();
   const result = await deps.db.transaction().execute(async (trx) => {
@@ -631,9 +643,24 @@ export async function openDispute(
       }
     }
     const named = await namedItems(trx, order.id, input);
+    // The seller has 3 working days to answer (issue 25); then the job hands it to staff.
+    const respondBy = addWorkingDays(
+      now,
+      PROTECTION_RULES.sellerResponseWorkingDays,
+      await sellerHolidayRegion(trx, order),
+    );
     const dispute = await trx
       .insertInto('disputes')
-      .values({ order_id: order.id, opened_by: buyerId, kind: input.kind, reason: input.reason })
+      .values({
+        order_id: order.id,
+        opened_by: buyerId,
+        kind: input.kind,
+        reason: input.reason,
+        problem: input.problem ?? (input.kind === 'not_received' ? 'not_received' : 'not_as_described'),
+        photos: input.photos ?? [],
+        stage: 'seller',
+        respond_by: respondBy,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (named) {
@@ -648,7 +675,7 @@ export async function openDispute(
       order,
       'disputed',
       actor,
-      `${input.kind === 'not_received' ? 'Not received' : 'Not as described'}${about}`,
+      `${input.problem ? DISPUTE_PROBLEM_LABELS[input.problem] : input.kind === 'not_received' ? 'Not received' : 'Not as described'}${about}`,
     );
     await queueFollowUp(trx, deps, input.orderId, followUp, named ? `${input.reason}${about}` : input.reason);
     return { disputeId: dispute.id };

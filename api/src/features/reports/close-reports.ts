@@ -7,7 +7,18 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 
-export type ReportTarget = { listingId: string } | { offerId: string } | { messageId: string };
+export type ReportTarget =
+  | { listingId: string }
+  | { offerId: string }
+  | { messageId: string }
+  | { reviewId: string };
+
+function targetColumn(target: ReportTarget) {
+  if ('listingId' in target) return ['listing_id', target.listingId] as const;
+  if ('offerId' in target) return ['offer_id', target.offerId] as const;
+  if ('messageId' in target) return ['message_id', target.messageId] as const;
+  return ['review_id', target.reviewId] as const;
+}
 
 /** Marks the target's open reports actioned, each audited; returns how many were closed. */
 export async function closeOpenReports(
@@ -20,11 +31,7 @@ export async function closeOpenReports(
     .updateTable('reports')
     .set({ status: 'actioned', resolved_by: staffId, resolved_at: sql<Date>`now()`, resolution_note: note })
     .where('status', '=', 'open')
-    .where(
-      'listingId' in target ? 'listing_id' : 'offerId' in target ? 'offer_id' : 'message_id',
-      '=',
-      'listingId' in target ? target.listingId : 'offerId' in target ? target.offerId : target.messageId,
-    )
+    .where(targetColumn(target)[0], '=', targetColumn(target)[1])
     .returning(['id', 'target_kind', 'reason', 'reporter_id'])
     .execute();
   for (const report of closed) {

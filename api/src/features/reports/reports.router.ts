@@ -85,6 +85,18 @@ const reportSchema = z.object({
       listingSlug: z.string().nullable(),
     })
     .nullable(),
+  review: z
+    .object({
+      reviewId: z.string(),
+      stars: z.number().int(),
+      text: z.string(),
+      reply: z.string().nullable(),
+      removed: z.boolean(),
+      authorName: z.string().nullable(),
+      authorEmail: z.string().nullable(),
+      orderReference: z.string().nullable(),
+    })
+    .nullable(),
 });
 
 export const staffReportsRouter = router({

@@ -26,6 +26,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { layout } from '../mail/registry.ts';
 import { publish, userTopic } from '../realtime/realtime.ts';
+import { removeReview } from '../reviews/reviews.service.ts';
 import { setListingRemoved } from '../staff-listings/staff-listings.service.ts';
 import { closeOpenReports, type ReportTarget } from './close-reports.ts';
 
@@ -163,6 +164,17 @@ export interface StaffReport {
     listingTitle: string | null;
     listingSlug: string | null;
   } | null;
+  /** A review of an order (features/reviews); acting on the report removes it. */
+  review: {
+    reviewId: string;
+    stars: number;
+    text: string;
+    reply: string | null;
+    removed: boolean;
+    authorName: string | null;
+    authorEmail: string | null;
+    orderReference: string | null;
+  } | null;
 }
 
 export async function listReports(
@@ -179,6 +191,10 @@ export async function listReports(
     .leftJoin('message_threads as mt', 'mt.id', 'tm.thread_id')
     .leftJoin('auth.users as tmu', 'tmu.id', 'tm.sender_id')
     .leftJoin('profiles as tmp', 'tmp.id', 'tm.sender_id')
+    .leftJoin('reviews as rv', 'rv.id', 'r.review_id')
+    .leftJoin('auth.users as rvu', 'rvu.id', 'rv.author_id')
+    .leftJoin('profiles as rvp', 'rvp.id', 'rv.author_id')
+    .leftJoin('orders as rvo', 'rvo.id', 'rv.order_id')
     // The listing reported, or the one the offer or conversation was about.
     .leftJoin('listings as l', (join) =>
       join.on((eb) =>
@@ -214,6 +230,14 @@ export async function listReports(
       'r.listing_id',
       'r.offer_id',
       'r.message_id',
+      'r.review_id',
+      'rv.stars as rv_stars',
+      'rv.body as rv_body',
+      'rv.reply as rv_reply',
+      'rv.removed_at as rv_removed_at',
+      'rvu.email as rv_author_email',
+      'rvp.display_name as rv_author_name',
+      'rvo.reference as rv_reference',
       'tm.thread_id',
       'tm.body as tm_body',
       'tm.photos as tm_photos',
@@ -249,6 +273,7 @@ export async function listReports(
             inner('s.listing_id', '=', inner.ref('r.listing_id')),
             inner('s.offer_id', '=', inner.ref('r.offer_id')),
             inner('s.message_id', '=', inner.ref('r.message_id')),
+            inner('s.review_id', '=', inner.ref('r.review_id')),
           ]),
         )
         .as('open_on_target'),
@@ -311,6 +336,19 @@ export async function listReports(
               listingSlug: row.slug ?? null,
             }
           : null,
+      review:
+        row.target_kind === 'review' && row.review_id
+          ? {
+              reviewId: row.review_id,
+              stars: row.rv_stars ?? 0,
+              text: row.rv_body ?? '',
+              reply: row.rv_reply ?? null,
+              removed: row.rv_removed_at !== null,
+              authorName: row.rv_author_name ?? null,
+              authorEmail: row.rv_author_email ?? null,
+              orderReference: row.rv_reference ?? null,
+            }
+          : null,
     };
   });
 }
@@ -328,7 +366,7 @@ export async function countOpenReports(db: Database): Promise<number> {
 async function openReport(db: Database, reportId: string) {
   const report = await db
     .selectFrom('reports')
-    .select(['id', 'status', 'target_kind', 'listing_id', 'offer_id', 'message_id'])
+    .select(['id', 'status', 'target_kind', 'listing_id', 'offer_id', 'message_id', 'review_id'])
     .where('id', '=', reportId)
     .executeTakeFirst();
   if (!report) throw new AppError('NOT_FOUND', GONE);
@@ -408,6 +446,14 @@ export async function actOnReport(
   }
   if (report.target_kind === 'message' && report.message_id) {
     return actOnThreadMessage(deps, staffId, report.message_id, input);
+  }
+  if (report.target_kind === 'review' && report.review_id) {
+    // The review is removed with the note as the reason both members are told (decision 0048).
+    const { closedReports } = await removeReview(deps, staffId, {
+      reviewId: report.review_id,
+      reason: input.note,
+    });
+    return { kind: 'review', closed: closedReports };
   }
   if (!report.offer_id) throw new Error(`report ${report.id} has no target`);
   const offerId = report.offer_id;

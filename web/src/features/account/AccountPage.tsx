@@ -71,6 +71,7 @@ export function AccountPage() {
             <CardLink to="/account/following">Following</CardLink>
             <CardLink to="/account/saved-searches">Saved searches</CardLink>
             <CardLink to="/recommendations">Recommended for you</CardLink>
+            <CardLink to="/account/reviews">Your reviews</CardLink>
           </div>
         </Card>
         <Card icon={Store} title="Selling" testId="account-selling">

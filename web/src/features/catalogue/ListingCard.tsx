@@ -3,10 +3,12 @@ import {
   formatPence,
   type ListingCard as ListingCardData,
   photoThumbUrl,
+  type Rating,
 } from '@reshelf/contracts';
 import { HeartHandshake } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { cn } from '../../lib/utils.ts';
+import { CardRating } from '../reviews/Reviews.tsx';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { BookCover } from './BookCover.tsx';
 
@@ -14,10 +16,13 @@ export function ListingCard({
   listing,
   note,
   className,
+  rating,
 }: {
   listing: ListingCardData;
   note?: string | null;
   className?: string;
+  /** The seller's rating (decision 0048), when they have reviews. */
+  rating?: Rating | undefined;
 }) {
   return (
     <article
@@ -56,6 +61,7 @@ export function ListingCard({
           </Link>
         </h3>
         <p className="mt-0.5 line-clamp-1 text-sm text-ink-muted">{listing.authors.join(', ')}</p>
+        <CardRating rating={rating} />
         {note ? <p className="mt-2 line-clamp-3 text-sm text-ink-soft italic">“{note}”</p> : null}
         <div className="mt-auto flex flex-wrap items-end justify-between gap-x-2 gap-y-1 pt-3">
           <p className="text-lg leading-none font-semibold text-ink" data-testid="card-price">

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { ListingsGridSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { cn } from '../../lib/utils.ts';
+import { useCardRatings } from '../reviews/Reviews.tsx';
 import { ListingCard } from './ListingCard.tsx';
 
 export const GRID_CLASSES = 'grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4';
@@ -56,11 +57,12 @@ export function ListingCards({
   className?: string;
   testId?: string;
 }) {
+  const ratings = useCardRatings(listings.map((listing) => listing.id));
   return (
     <ul data-testid={testId} className={cn(GRID_CLASSES, className)}>
       {listings.map((listing) => (
         <li key={listing.id}>
-          <ListingCard listing={listing} note={notes?.get(listing.id)} />
+          <ListingCard listing={listing} note={notes?.get(listing.id)} rating={ratings[listing.id]} />
         </li>
       ))}
     </ul>

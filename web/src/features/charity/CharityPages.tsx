@@ -22,6 +22,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { BuyMoreFromSeller } from '../basket/BuyMoreFromSeller.tsx';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
+import { CharityReviewsSection } from '../reviews/Reviews.tsx';
 import { FollowButton } from '../social/FollowButton.tsx';
 
 export function CharityCard({ charity }: { charity: CharitySummary }) {
@@ -353,6 +354,7 @@ export function CharityProfilePage() {
             {data && tiers.data ? (
               <BuyMoreFromSeller name={data.name} tiers={tiers.data} activeListings={data.activeListings} />
             ) : null}
+            {data ? <CharityReviewsSection slug={slug} name={data.name} /> : null}
             <ListingsBrowser
               fixed={{ charity: slug }}
               empty={<p>This charity has no books for sale right now.</p>}

@@ -136,7 +136,7 @@ function AccountMenu({ user }: { user: SessionUser }) {
       {open ? (
         <div
           id={menuId}
-          className="absolute top-full right-0 z-50 mt-2 w-64 max-w-[calc(100vw-2rem)] rounded-xl border border-line bg-paper p-2 shadow-card-hover"
+          className="absolute top-full right-0 z-[55] mt-2 w-64 max-w-[calc(100vw-2rem)] rounded-xl border border-line bg-paper p-2 shadow-card-hover"
         >
           <div className="border-b border-line px-3 pt-1.5 pb-3">
             <p className="truncate font-semibold text-ink">{name}</p>

@@ -7,7 +7,7 @@ import { Wordmark } from './Wordmark.tsx';
 
 export function SiteHeader() {
   return (
-    <header className="border-b border-line bg-paper/95 backdrop-blur-sm md:sticky md:top-[var(--shell-top,0px)] md:z-40">
+    <header className="border-b border-line bg-paper/95 backdrop-blur-sm md:sticky md:top-[var(--shell-top,0px)] md:z-[55]">
       <div className="mx-auto flex w-full max-w-6xl flex-wrap items-center gap-x-4 gap-y-3 px-4 py-3 sm:px-6 lg:px-8">
         <Wordmark />
 

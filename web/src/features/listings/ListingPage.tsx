@@ -35,6 +35,7 @@ import { MessageSellerButton } from '../messages/MessageButtons.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { ListingOffer } from '../offers/ListingOffer.tsx';
 import { ReportListing } from '../reports/ReportListing.tsx';
+import { SellerReviewsSection } from '../reviews/Reviews.tsx';
 import { FollowButton } from '../social/FollowButton.tsx';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { bookJsonLd } from './json-ld.ts';
@@ -273,6 +274,12 @@ function ListingView({ listing }: { listing: ListingDetail }) {
 
             <BookFacts listing={listing} />
             <SellerCard listing={listing} />
+            <SellerReviewsSection
+              sellerId={listing.seller.id}
+              sellerName={listing.seller.displayName}
+              limit={4}
+              spaced
+            />
             <ReportListing listing={listing} />
           </div>
         </div>
@@ -331,6 +338,20 @@ export function PriceBreakdown({ price }: { price: ListingPriceBreakdown }) {
   );
 }
 
+/** Returns for any reason (issue 25): a charity's, or a private seller's who accepts them. */
+function ReturnsLine({ returns }: { returns: ListingDetail['returns'] }) {
+  return (
+    <p className="mt-4 text-sm text-ink-soft" data-testid="listing-returns">
+      {returns
+        ? `Returns accepted within ${returns.days} days of delivery (return postage paid by the ${returns.postageBy}).`
+        : 'No returns for a change of mind; a problem with the book is covered by buyer protection.'}{' '}
+      <Link to="/help-centre/buyer-protection" className="underline">
+        How it works
+      </Link>
+    </p>
+  );
+}
+
 function BuyBox({ listing }: { listing: ListingDetail }) {
   return (
     <section
@@ -349,6 +370,7 @@ function BuyBox({ listing }: { listing: ListingDetail }) {
       <div className="mt-5">
         <PriceBreakdown price={listing.price} />
       </div>
+      <ReturnsLine returns={listing.returns} />
       <div className="mt-6 flex flex-col gap-3 sm:flex-row">
         <Button asChild variant="cta" size="lg" className="sm:flex-1">
           <Link to={`/checkout?listing=${encodeURIComponent(listing.slug)}`}>Buy now</Link>

@@ -17,6 +17,7 @@ import {
   MessageCircle,
   Package,
   Settings,
+  Star,
   TriangleAlert,
 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -49,6 +50,7 @@ const GROUP_ICONS: Record<NotificationGroup, LucideIcon> = {
   wishlist: Heart,
   charity: HeartHandshake,
   searches: BellRing,
+  reviews: Star,
 };
 
 /**

@@ -26,6 +26,7 @@ import { notify } from '../../components/ui/notify.ts';
 import { FormDialog } from '../../kit/index.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { cn } from '../../lib/utils.ts';
+import { ReportProblemDialog } from '../disputes/DisputePanel.tsx';
 import { formatWhen } from './format.ts';
 import {
   useCancelOrder,
@@ -192,8 +193,7 @@ export function BuyerActions({ order }: { order: OrderDetail }) {
       ) : null}
       {actions.canWithdrawDispute ? (
         <p className="text-sm text-ink-soft">
-          Our team is looking into your report and usually replies within 2 working days. If it turned up or
-          it’s fine after all, you can withdraw the report and the order completes.
+          If it turned up or it’s fine after all, you can withdraw the report and the order completes.
         </p>
       ) : null}
       <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap">
@@ -256,16 +256,10 @@ export function BuyerActions({ order }: { order: OrderDetail }) {
         error={withdraw.isError ? apiErrorMessage(withdraw.error) : null}
         onConfirm={() => withdraw.mutate({ orderId: order.id })}
       />
-      <ReasonDialog
+      <ReportProblemDialog
         open={dialog === 'problem'}
         onOpenChange={(next) => setDialog(next ? 'problem' : null)}
         order={order}
-        kind="item_not_as_described"
-        title="Report a problem"
-        description="Tell us what’s wrong with the book compared with its description. The seller’s payment stays on hold while our team looks into it; we usually reply within 2 working days."
-        reasonLabel="What’s wrong?"
-        what="what went wrong"
-        confirmLabel="Send the report"
       />
       <ReasonDialog
         open={dialog === 'not_received'}

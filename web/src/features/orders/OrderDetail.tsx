@@ -15,6 +15,7 @@ import { isRouteId } from '../../lib/route-ids.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { ReturnRequestPanel } from '../charity/ReturnRequestPanel.tsx';
 import { HeldForYou } from '../checkout/FinishPaying.tsx';
+import { DisputePanel } from '../disputes/DisputePanel.tsx';
 import { MessageOrderButton } from '../messages/MessageButtons.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { BuyerActions, SellerActions } from './OrderActions.tsx';
@@ -122,6 +123,7 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
             ) : null}
             {role === 'seller' ? <SellerActions order={detail} /> : <BuyerActions order={detail} />}
             <DisputeInfo order={detail} />
+            {detail.dispute ? <DisputePanel orderId={detail.id} /> : null}
             {role === 'buyer' && detail.charitySale ? <ReturnRequestPanel orderId={detail.id} /> : null}
             {detail.status === 'cancelled' && detail.cancelReason ? (
               <section

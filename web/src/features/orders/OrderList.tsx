@@ -16,6 +16,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { BookCover } from '../catalogue/BookCover.tsx';
 import { FinishPayingButton } from '../checkout/FinishPaying.tsx';
+import { ReturnsSetting } from '../disputes/ReturnsSetting.tsx';
 import { formatDay } from './format.ts';
 import { booksTitle } from './OrderBooks.tsx';
 import { OrderStatusBadge } from './OrderParts.tsx';
@@ -41,6 +42,7 @@ export function OrderList({ party: role }: { party: OrderRole }) {
             Your payouts
           </Link>
         ) : null}
+        {role === 'seller' ? <ReturnsSetting /> : null}
       </PageHeader>
       <PageBody>
         <div className="max-w-3xl">

@@ -201,7 +201,7 @@ export function Tracking({ order }: { order: OrderDetail }) {
 }
 
 const DISPUTE_STATUS: Record<string, string> = {
-  open: 'Open: our team is looking into it',
+  open: 'Open: being sorted out',
   resolved_refund: 'Resolved: the buyer was refunded',
   resolved_release: 'Resolved: the payment was released to the seller',
   withdrawn: 'Withdrawn by the buyer',

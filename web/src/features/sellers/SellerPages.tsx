@@ -11,6 +11,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { BuyMoreFromSeller } from '../basket/BuyMoreFromSeller.tsx';
 import { ListingsBrowser } from '../catalogue/ListingsBrowser.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
+import { SellerReviewsSection } from '../reviews/Reviews.tsx';
 import { FollowButton } from '../social/FollowButton.tsx';
 
 function memberSince(iso: string): string {
@@ -167,6 +168,7 @@ export function SellerPage() {
             activeListings={data.activeListings}
           />
         ) : null}
+        {data ? <SellerReviewsSection sellerId={sellerId} sellerName={data.displayName} /> : null}
         <ListingsBrowser
           fixed={{ seller: sellerId }}
           empty={<p>This seller has nothing for sale right now.</p>}

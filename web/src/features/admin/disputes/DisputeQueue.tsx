@@ -28,6 +28,7 @@ import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
+import { StaffDisputeCase } from '../../disputes/StaffDisputeCase.tsx';
 import { StaffConversation } from '../../messages/StaffConversation.tsx';
 import { formatWhen } from '../../orders/format.ts';
 import { OrderBooks } from '../../orders/OrderBooks.tsx';
@@ -258,6 +259,7 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
           {(data) => (
             <>
               <DisputeInfo order={data} />
+              <StaffDisputeCase disputeId={item.id} onDone={onDone} />
               <section aria-label="Conversation" className="flex flex-col rounded-xl border border-line p-4">
                 <h3 className="text-sm font-semibold">Messages between them</h3>
                 <StaffConversation through={{ disputeId: item.id }} />

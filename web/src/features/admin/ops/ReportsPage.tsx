@@ -7,7 +7,7 @@
  * (optionally warning its sender). Acting closes every open report on the same target.
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import { BookOpen, MessageSquareWarning, ShieldX, XCircle } from 'lucide-react';
+import { BookOpen, MessageSquareWarning, ShieldX, Star, XCircle } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button.tsx';
@@ -33,6 +33,7 @@ const KINDS = [
   ['listing', 'Listings'],
   ['offer_message', 'Offer messages'],
   ['message', 'Conversation messages'],
+  ['review', 'Reviews'],
 ] as const;
 type Status = (typeof STATUSES)[number][0];
 type Kind = Exclude<(typeof KINDS)[number][0], ''>;
@@ -44,7 +45,10 @@ export function ReportsPage() {
     : 'open';
   const kindParam = params.get('kind');
   const kind: Kind | undefined =
-    kindParam === 'listing' || kindParam === 'offer_message' || kindParam === 'message'
+    kindParam === 'listing' ||
+    kindParam === 'offer_message' ||
+    kindParam === 'message' ||
+    kindParam === 'review'
       ? kindParam
       : undefined;
   const reports = trpc.reports.staff.list.useQuery(
@@ -121,7 +125,7 @@ export function ReportsPage() {
 
 function ReportRow({ report }: { report: Report }) {
   const [working, setWorking] = useState<'dismiss' | 'act' | null>(null);
-  const what = report.kind === 'listing' ? 'listing' : 'message';
+  const what = KIND_WORD[report.kind];
   return (
     <li
       data-testid="report"
@@ -133,10 +137,12 @@ function ReportRow({ report }: { report: Report }) {
         <span className="inline-flex items-center gap-1 rounded-full bg-brand-soft px-2 py-0.5 text-brand">
           {report.kind === 'listing' ? (
             <BookOpen className="size-3.5" aria-hidden="true" />
+          ) : report.kind === 'review' ? (
+            <Star className="size-3.5" aria-hidden="true" />
           ) : (
             <MessageSquareWarning className="size-3.5" aria-hidden="true" />
           )}
-          {report.kind === 'listing' ? 'Listing' : 'Message'}
+          {report.kind === 'listing' ? 'Listing' : report.kind === 'review' ? 'Review' : 'Message'}
         </span>
         <span className="rounded-full bg-accent/25 px-2 py-0.5 text-accent-foreground">
           {report.reasonLabel}
@@ -174,7 +180,7 @@ function ReportRow({ report }: { report: Report }) {
         <div className="flex flex-col gap-2 sm:flex-row">
           <Button variant="destructive" size="sm" onClick={() => setWorking('act')}>
             <ShieldX aria-hidden="true" />
-            {report.kind === 'listing' ? 'Remove listing…' : 'Remove message…'}
+            {`Remove ${what}…`}
           </Button>
           <Button variant="outline" size="sm" onClick={() => setWorking('dismiss')}>
             <XCircle aria-hidden="true" />
@@ -186,7 +192,35 @@ function ReportRow({ report }: { report: Report }) {
   );
 }
 
+const KIND_WORD: Record<Report['kind'], string> = {
+  listing: 'listing',
+  offer_message: 'message',
+  message: 'message',
+  review: 'review',
+};
+
 function Target({ report }: { report: Report }) {
+  if (report.review) {
+    const { review } = report;
+    return (
+      <div className="min-w-0">
+        <p className="text-sm font-semibold">{review.stars} out of 5 stars</p>
+        <blockquote className="border-l-2 border-line pl-3 break-words italic" data-testid="reported-review">
+          “{review.text}”
+        </blockquote>
+        {review.reply ? <p className="mt-1 text-sm break-words">Reply: “{review.reply}”</p> : null}
+        <p className="mt-1 text-sm text-ink-soft break-words">
+          By {review.authorName ?? 'a member'} ({review.authorEmail ?? 'no email'}), of order{' '}
+          {review.orderReference ?? '—'}
+          {review.removed ? (
+            <span className="ml-2 rounded bg-destructive/10 px-1.5 py-0.5 text-xs font-semibold text-destructive">
+              Removed
+            </span>
+          ) : null}
+        </p>
+      </div>
+    );
+  }
   if (report.listing) {
     const { listing } = report;
     return (
@@ -299,14 +333,19 @@ function ResolveForm({
       toast(
         result.kind === 'listing'
           ? { title: 'Listing removed', description: `${closed}; the seller has been emailed the reason.` }
-          : {
-              title: 'Message removed',
-              description: `${closed}; the thread now says “Message removed by Reshelf”.`,
-            },
+          : result.kind === 'review'
+            ? {
+                title: 'Review removed',
+                description: `${closed}; both members have been emailed the reason.`,
+              }
+            : {
+                title: 'Message removed',
+                description: `${closed}; the thread now says “Message removed by Reshelf”.`,
+              },
       );
       onClose();
     },
-    onError: failed(report.kind === 'listing' ? 'Listing not removed' : 'Message not removed'),
+    onError: failed(`${KIND_WORD[report.kind].replace(/^./, (c) => c.toUpperCase())} not removed`),
   });
   const pending = dismiss.isPending || act.isPending;
   const label =
@@ -314,23 +353,26 @@ function ResolveForm({
       ? 'Why it needs no action (for the team)'
       : report.kind === 'listing'
         ? 'Reason (the seller is told)'
-        : 'Reason (the sender is told if you warn them)';
+        : report.kind === 'review'
+          ? 'Reason (both members are told)'
+          : 'Reason (the sender is told if you warn them)';
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (mode === 'dismiss') dismiss.mutate({ reportId: report.id, note });
-    else act.mutate({ reportId: report.id, note, warnSender: report.kind !== 'listing' && warn });
+    else
+      act.mutate({
+        reportId: report.id,
+        note,
+        warnSender: report.kind !== 'listing' && report.kind !== 'review' && warn,
+      });
   }
 
   return (
     <form
       className="flex flex-col gap-3 rounded-lg border border-line bg-paper-deep/50 p-3"
       onSubmit={submit}
-      aria-label={
-        mode === 'dismiss'
-          ? 'Dismiss the report'
-          : `Remove the ${report.kind === 'listing' ? 'listing' : 'message'}`
-      }
+      aria-label={mode === 'dismiss' ? 'Dismiss the report' : `Remove the ${KIND_WORD[report.kind]}`}
     >
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${id}-note`}>{label}</Label>
@@ -342,7 +384,7 @@ function ResolveForm({
           onChange={(event) => setNote(event.target.value)}
         />
       </div>
-      {mode === 'act' && report.kind !== 'listing' ? (
+      {mode === 'act' && report.kind !== 'listing' && report.kind !== 'review' ? (
         <label className="flex items-center gap-2 text-sm">
           <input
             type="checkbox"
@@ -360,11 +402,7 @@ function ResolveForm({
           variant={mode === 'act' ? 'destructive' : 'default'}
           disabled={pending}
         >
-          {mode === 'dismiss'
-            ? 'Dismiss report'
-            : report.kind === 'listing'
-              ? 'Remove listing'
-              : 'Remove message'}
+          {mode === 'dismiss' ? 'Dismiss report' : `Remove ${KIND_WORD[report.kind]}`}
         </Button>
         <Button type="button" size="sm" variant="ghost" onClick={onClose}>
           Cancel

@@ -1,0 +1,91 @@
+/**
+ * Two-sided disputes (issue 25, decision 0049): `orders.resolution` for the buyer and the
+ * seller, `orders.resolutionStaff` for staff deciding in /admin/disputes.
+ */
+import {
+  disputeCaseSchema,
+  reportDisputeInputSchema,
+  returnTrackingInputSchema,
+  sellerRespondInputSchema,
+  staffDecisionInputSchema,
+} from '@reshelf/contracts';
+import { z } from 'zod';
+import { authedProcedure, router, staffProcedure } from '../../trpc.ts';
+import {
+  addReturnTracking,
+  answerOffer,
+  confirmReturn,
+  decideAsStaff,
+  disputeForOrder,
+  getDisputeCase,
+  reportProblem,
+  respondAsSeller,
+  returnsSetting,
+  setReturnsSetting,
+} from './disputes.service.ts';
+
+const orderIdSchema = z.object({ orderId: z.uuid('Unknown order') });
+const disputeIdSchema = z.object({ disputeId: z.uuid('Unknown report') });
+
+export const disputeMemberRouter = router({
+  /** The latest report on one of the caller's orders (as its buyer or its seller), or null. */
+  forOrder: authedProcedure
+    .input(orderIdSchema)
+    .output(disputeCaseSchema.nullable())
+    .query(({ ctx, input }) => disputeForOrder(ctx.db, { id: ctx.user.userId }, input.orderId)),
+
+  /** The buyer reports a problem: a reason, a description and up to 6 photos. */
+  report: authedProcedure
+    .input(reportDisputeInputSchema)
+    .output(z.object({ disputeId: z.uuid() }))
+    .mutation(({ ctx, input }) => reportProblem(ctx.deps, ctx.user.userId, input)),
+
+  /** The seller answers: full refund, a partial offer, the book back first, or contest. */
+  respond: authedProcedure
+    .input(sellerRespondInputSchema)
+    .output(disputeCaseSchema)
+    .mutation(({ ctx, input }) => respondAsSeller(ctx.deps, ctx.user.userId, input)),
+
+  /** The buyer accepts or refuses the seller's partial offer. */
+  answerOffer: authedProcedure
+    .input(disputeIdSchema.extend({ accept: z.boolean({ error: 'Accept or refuse the offer' }) }))
+    .output(disputeCaseSchema)
+    .mutation(({ ctx, input }) => answerOffer(ctx.deps, ctx.user.userId, input)),
+
+  /** The buyer has posted the book back: the carrier and tracking reference. */
+  returnTracking: authedProcedure
+    .input(returnTrackingInputSchema)
+    .output(disputeCaseSchema)
+    .mutation(({ ctx, input }) => addReturnTracking(ctx.deps, ctx.user.userId, input)),
+
+  /** The seller has the book back: the buyer is refunded. */
+  confirmReturn: authedProcedure
+    .input(disputeIdSchema)
+    .output(disputeCaseSchema)
+    .mutation(({ ctx, input }) => confirmReturn(ctx.deps, ctx.user.userId, input)),
+
+  /** Whether the caller, as a private seller, accepts returns for any reason (shown on listings). */
+  returnsSetting: authedProcedure
+    .input(z.object({}))
+    .output(z.object({ acceptsReturns: z.boolean() }))
+    .query(({ ctx }) => returnsSetting(ctx.db, ctx.user.userId)),
+
+  setReturnsSetting: authedProcedure
+    .input(z.object({ acceptsReturns: z.boolean({ error: 'Say whether you accept returns' }) }))
+    .output(z.object({ acceptsReturns: z.boolean() }))
+    .mutation(({ ctx, input }) => setReturnsSetting(ctx.db, ctx.user.userId, input.acceptsReturns)),
+});
+
+export const disputeStaffRouter = router({
+  /** One report with both sides and their evidence. */
+  get: staffProcedure
+    .input(disputeIdSchema)
+    .output(disputeCaseSchema)
+    .query(({ ctx, input }) => getDisputeCase(ctx.db, { id: ctx.user.userId, staff: true }, input.disputeId)),
+
+  /** Full refund, partial refund (up to what was paid), return first, or release. */
+  decide: staffProcedure
+    .input(staffDecisionInputSchema)
+    .output(disputeCaseSchema)
+    .mutation(({ ctx, input }) => decideAsStaff(ctx.deps, ctx.user.userId, input)),
+});

@@ -1,0 +1,209 @@
+/**
+ * Two-sided disputes and returns (issue 25, decision 0049): the rules as data. The API enforces
+ * them and the help page (/help-centre/buyer-protection) is written from them, so the page cannot say
+ * something the code does not do.
+ */
+import { z } from 'zod';
+import { COMMERCIAL_DEFAULTS } from './constants.ts';
+import { CARRIER_IDS } from './orders.ts';
+
+/** What went wrong, as the buyer reports it. */
+export const DISPUTE_PROBLEMS = [
+  'not_as_described',
+  'damaged',
+  'wrong_book',
+  'missing_pages',
+  'not_received',
+] as const;
+export type DisputeProblem = (typeof DISPUTE_PROBLEMS)[number];
+
+export const DISPUTE_PROBLEM_LABELS: Record<DisputeProblem, string> = {
+  not_as_described: 'Not as described',
+  damaged: 'Damaged',
+  wrong_book: 'Wrong book',
+  missing_pages: 'Missing pages',
+  not_received: 'Not received',
+};
+
+/** Who pays to post a book back. */
+export type ReturnPostagePayer = 'seller' | 'buyer';
+
+/**
+ * The protection rules. Every window and every "who pays" below is read by the code that
+ * enforces it (features/disputes) and printed by the help page.
+ */
+export const PROTECTION_RULES = {
+  /** Days after delivery in which the buyer can report a problem with the book. */
+  reportWindowDays: COMMERCIAL_DEFAULTS.disputeWindowDays,
+  /** Working days (UK bank holidays skipped) the seller has to answer a report. */
+  sellerResponseWorkingDays: 3,
+  /** Photos a report, or the seller's answer, may carry. */
+  maxPhotos: 6,
+  /** Characters of the buyer's description and of the seller's answer. */
+  maxText: 2000,
+  /** Days after delivery a charity's buyer may return a book for any reason (trader rules). */
+  charityReturnDays: COMMERCIAL_DEFAULTS.charityReturnDays,
+  /** Days after delivery a private seller who accepts returns takes a book back. */
+  privateReturnDays: COMMERCIAL_DEFAULTS.charityReturnDays,
+  /**
+   * Who pays the return postage when the seller (or our team) asks for the book back, by what
+   * was reported: the seller when the book is not what they described.
+   */
+  returnPostageBy: {
+    not_as_described: 'seller',
+    damaged: 'buyer',
+    wrong_book: 'seller',
+    missing_pages: 'seller',
+    not_received: 'seller',
+  } satisfies Record<DisputeProblem, ReturnPostagePayer>,
+  /** A return for a change of mind (a charity's 14 days, or a private seller's opt-in): the buyer. */
+  changeOfMindReturnPostageBy: 'buyer' as ReturnPostagePayer,
+  /** What a report covers. */
+  covered: [
+    'The book never arrived',
+    'The book is not what the listing described (edition, condition, signed copy)',
+    'The book arrived damaged',
+    'You were sent a different book',
+    'Pages are missing',
+  ],
+  /** What it does not cover. */
+  notCovered: [
+    'Changing your mind about a private seller’s book, unless the seller accepts returns',
+    'Wear the listing described or showed in its photos',
+    'Orders paid outside Reshelf',
+  ],
+} as const;
+
+/** The kind a problem is filed under (the existing staff queues split by it). */
+export function disputeKindOf(problem: DisputeProblem): 'not_received' | 'item_not_as_described' {
+  return problem === 'not_received' ? 'not_received' : 'item_not_as_described';
+}
+
+export const DISPUTE_STAGES = ['seller', 'buyer', 'return', 'staff', 'closed'] as const;
+export type DisputeStage = (typeof DISPUTE_STAGES)[number];
+
+export const SELLER_RESPONSES = ['accept_full', 'offer_partial', 'ask_return', 'contest'] as const;
+export type SellerResponse = (typeof SELLER_RESPONSES)[number];
+
+export const STAFF_DECISIONS = ['full_refund', 'partial_refund', 'return_first', 'release'] as const;
+export type StaffDecision = (typeof STAFF_DECISIONS)[number];
+
+const photosSchema = z
+  .array(z.string().min(1).max(1000))
+  .max(PROTECTION_RULES.maxPhotos, `Add at most ${PROTECTION_RULES.maxPhotos} photos`)
+  .default([]);
+
+const textSchema = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(10, `Tell us ${what} in at least 10 characters`)
+    .max(
+      PROTECTION_RULES.maxText,
+      `Use at most ${PROTECTION_RULES.maxText.toLocaleString('en-GB')} characters`,
+    );
+
+export const reportDisputeInputSchema = z.object({
+  orderId: z.uuid('Unknown order'),
+  problem: z.enum(DISPUTE_PROBLEMS, { error: 'Choose what went wrong' }),
+  description: textSchema('what went wrong'),
+  photos: photosSchema,
+  itemIds: z
+    .array(z.uuid('Unknown book'))
+    .min(1, 'Choose at least one book')
+    .max(50, 'An order has at most 50 books')
+    .optional(),
+});
+
+export const sellerRespondInputSchema = z.discriminatedUnion(
+  'response',
+  [
+    z.object({ disputeId: z.uuid('Unknown report'), response: z.literal('accept_full') }),
+    z.object({
+      disputeId: z.uuid('Unknown report'),
+      response: z.literal('offer_partial'),
+      amountMinor: z
+        .number({ error: 'Say how much to give back' })
+        .int('Use whole pence')
+        .positive('Offer more than £0.00'),
+    }),
+    z.object({ disputeId: z.uuid('Unknown report'), response: z.literal('ask_return') }),
+    z.object({
+      disputeId: z.uuid('Unknown report'),
+      response: z.literal('contest'),
+      statement: textSchema('why you disagree'),
+      photos: photosSchema,
+    }),
+  ],
+  { error: 'Choose how you answer' },
+);
+export type SellerRespondInput = z.input<typeof sellerRespondInputSchema>;
+
+export const returnTrackingInputSchema = z.object({
+  disputeId: z.uuid('Unknown report'),
+  carrier: z.enum(CARRIER_IDS, { error: 'Choose the carrier you sent it with' }),
+  trackingRef: z
+    .string()
+    .trim()
+    .min(6, 'Give the tracking reference (at least 6 characters)')
+    .max(40, 'Use at most 40 characters')
+    .regex(/^[A-Za-z0-9 -]+$/, 'Use letters, numbers, spaces and dashes only'),
+});
+
+export const staffDecisionInputSchema = z
+  .object({
+    disputeId: z.uuid('Unknown dispute'),
+    decision: z.enum(STAFF_DECISIONS, { error: 'Choose a decision' }),
+    amountMinor: z.number().int('Use whole pence').positive('Refund more than £0.00').optional(),
+    note: z
+      .string()
+      .trim()
+      .min(5, 'Write a short note for both parties (at least 5 characters)')
+      .max(2000, 'Use at most 2,000 characters'),
+  })
+  .refine((input) => input.decision !== 'partial_refund' || input.amountMinor !== undefined, {
+    message: 'Say how much to refund',
+    path: ['amountMinor'],
+  });
+
+/** A report as both sides (and staff) see it. */
+export const disputeCaseSchema = z.object({
+  id: z.uuid(),
+  orderId: z.uuid(),
+  reference: z.string(),
+  title: z.string(),
+  problem: z.enum(DISPUTE_PROBLEMS),
+  status: z.string(),
+  stage: z.enum(DISPUTE_STAGES),
+  description: z.string(),
+  photos: z.array(z.string()),
+  openedAt: z.string(),
+  respondBy: z.string().nullable(),
+  sellerResponse: z.enum(SELLER_RESPONSES).nullable(),
+  sellerStatement: z.string().nullable(),
+  sellerPhotos: z.array(z.string()),
+  offerMinor: z.number().int().nullable(),
+  offerStatus: z.string().nullable(),
+  returnPostageBy: z.enum(['seller', 'buyer']).nullable(),
+  returnCarrier: z.string().nullable(),
+  returnTrackingRef: z.string().nullable(),
+  returnSentAt: z.string().nullable(),
+  returnReceivedAt: z.string().nullable(),
+  refundedMinor: z.number().int(),
+  /** What was paid and not yet given back: the most any refund can be. */
+  refundableMinor: z.number().int(),
+  resolutionNote: z.string().nullable(),
+  resolvedAt: z.string().nullable(),
+  buyerName: z.string(),
+  sellerName: z.string(),
+  threadId: z.uuid().nullable(),
+  /** What the viewer may do now. */
+  can: z.object({
+    respond: z.boolean(),
+    answerOffer: z.boolean(),
+    addReturnTracking: z.boolean(),
+    confirmReturn: z.boolean(),
+    decide: z.boolean(),
+  }),
+});
+export type DisputeCase = z.infer<typeof disputeCaseSchema>;

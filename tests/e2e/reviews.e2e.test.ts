@@ -1,0 +1,176 @@
+/**
+ * Reviews in Chromium (issue 25, decision 0048), on a marketplace of the file's own: the buyer
+ * buys one of seller@reshelf.test's books, the seller dispatches it, the buyer taps "Everything is
+ * OK"; both are asked (the dev mailbox, /account/reviews). The buyer reviews first: nothing shows
+ * on the seller's page yet. The seller reviews the buyer: both are published together, and the
+ * buyer's review appears on the seller's page, on the listing page and as the rating on the
+ * seller's listing cards. The seller replies once. Screenshots at 1280 and 375 px.
+ */
+import { CLIENT_HEADER, REVIEW_WINDOW_DAYS } from '@reshelf/contracts';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { signedIn, toast } from '../support/auth.ts';
+import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
+
+let browser: Browser;
+let marketplace: OwnMarketplace;
+withOwnMarketplace((started) => ({ browser, marketplace } = started));
+
+const PHONE = { width: 390, height: 844 };
+const WEB = { [CLIENT_HEADER]: 'web' };
+const ADDRESS = { fullName: 'Ava Reader', line1: '12 Turl Street', town: 'Oxford', postcode: 'OX1 3DP' };
+
+async function query<T>(context: BrowserContext, procedure: string, input?: unknown): Promise<T> {
+  const search = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+  const response = await context.request.get(`/trpc/${procedure}${search}`);
+  if (!response.ok()) throw new Error(`${procedure}: ${response.status()} ${await response.text()}`);
+  return ((await response.json()) as { result: { data: T } }).result.data;
+}
+
+async function mutate<T>(context: BrowserContext, procedure: string, input: unknown): Promise<T> {
+  const response = await context.request.post(`/trpc/${procedure}`, { headers: WEB, data: input });
+  if (!response.ok()) throw new Error(`${procedure}: ${response.status()} ${await response.text()}`);
+  return ((await response.json()) as { result: { data: T } }).result.data;
+}
+
+async function shots(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
+  await ready();
+  await snapshot(page, `reviews-${name}-desktop`);
+  await page.setViewportSize(PHONE);
+  await ready();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+  await snapshot(page, `reviews-${name}-phone`);
+  await page.setViewportSize(VIEWPORTS.desktop);
+}
+
+interface SellerListing {
+  id: string;
+  slug: string | null;
+  title: string | null;
+  priceMinor: number | null;
+}
+
+describe('reviews', { timeout: 180_000 }, () => {
+  it('an order completes, both review each other, the reviews appear together on the seller’s page and the listing', async () => {
+    const base = { baseURL: marketplace.baseURL };
+    const seller = await signedIn(browser, 'seller@reshelf.test', base);
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', base);
+    const mine = await query<{ items: SellerListing[] }>(seller.context, 'listings.selling.mine', {
+      status: 'active',
+      page: 1,
+      pageSize: 48,
+    });
+    const book = mine.items.find((item) => item.slug && item.title)!;
+    const other = mine.items.find((item) => item.slug && item.title && item.id !== book.id)!;
+    const sellerId = (await query<{ user: { id: string } }>(seller.context, 'auth.me')).user.id;
+    await mutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
+
+    // The buyer buys it.
+    await buyer.page.goto(`/listing/${book.slug}`);
+    await buyer.page.getByRole('link', { name: 'Buy now' }).click();
+    await buyer.page.waitForURL(/\/checkout\?listing=/);
+    await buyer.page.getByTestId('saved-address').filter({ hasText: '12 Turl Street' }).waitFor();
+    await buyer.page.getByRole('button', { name: 'Continue to confirm' }).click();
+    await buyer.page.waitForURL(/\/checkout\/confirm\?/);
+    const total = (await buyer.page.getByTestId('total').textContent())!.trim();
+    await buyer.page.getByRole('button', { name: `Pay ${total}` }).click();
+    await buyer.page.waitForURL(/\/payments\/test\/tp_/);
+    await buyer.page.getByRole('button', { name: 'Pay now' }).click();
+    await buyer.page.waitForURL(/\/checkout\/success\?order=/);
+    const orderId = new URL(buyer.page.url()).searchParams.get('order')!;
+    const { reference } = await query<{ reference: string }>(buyer.context, 'orders.member.get', { orderId });
+
+    // The seller sends it; the buyer says everything is OK: the order completes.
+    await mutate(seller.context, 'orders.member.dispatch', {
+      orderId,
+      carrier: 'royal_mail_tracked_24',
+      trackingRef: 'RM12345678GB',
+    });
+    await buyer.page.goto(`/account/orders/${orderId}`);
+    await buyer.page.getByRole('button', { name: 'Everything is OK' }).click();
+    await buyer.page
+      .getByRole('dialog', { name: 'Is everything OK?' })
+      .getByRole('button', { name: 'Yes, everything is OK' })
+      .click();
+    await toast(buyer.page, 'Order complete').waitFor();
+
+    // Both are asked, by email too.
+    for (const [who, email] of [
+      [buyer, 'buyer@reshelf.test'],
+      [seller, 'seller@reshelf.test'],
+    ] as const) {
+      const mail = await query<{ subject: string }[]>(who.context, 'dev.mailbox', { to: email });
+      expect(mail.map((m) => m.subject)).toContain(`How did it go? Review order ${reference}`);
+    }
+
+    // The buyer reviews first (a star is required).
+    await buyer.page.goto('/account/reviews');
+    const toReview = buyer.page.getByTestId('pending-review').filter({ hasText: reference });
+    await toReview.getByText(`review by`).waitFor();
+    await toReview.getByRole('button', { name: 'Send review' }).click();
+    await toReview.getByText('Choose from 1 to 5 stars.').waitFor();
+    await toReview.getByRole('radio', { name: '4 stars' }).check();
+    const buyerWords = 'Arrived in two days, wrapped with care and exactly as described.';
+    await toReview.getByLabel('Your review (optional)').fill(buyerWords);
+    await shots(buyer.page, 'write', () => toReview.waitFor());
+    await toReview.getByRole('button', { name: 'Send review' }).click();
+    await toast(buyer.page, 'Thanks — your review is published when').waitFor();
+    await buyer.page
+      .getByTestId('given-review')
+      .filter({ hasText: buyerWords })
+      .getByText('Private until both reviews are in or the window closes')
+      .waitFor();
+
+    // Not on the seller's page yet: published only together.
+    await buyer.page.goto(`/seller/${sellerId}`);
+    await buyer.page.getByTestId('reviews').getByTestId('rating').waitFor();
+    expect(await buyer.page.getByTestId('reviews').getByText(buyerWords).count()).toBe(0);
+
+    // The seller reviews the buyer: both are published.
+    await seller.page.goto('/account/reviews');
+    const sellerSide = seller.page.getByTestId('pending-review').filter({ hasText: reference });
+    await sellerSide.getByText('How was').waitFor();
+    // The buyer's review is still hidden from the seller.
+    expect(await seller.page.getByText(buyerWords).count()).toBe(0);
+    await sellerSide.getByRole('radio', { name: '5 stars' }).check();
+    await sellerSide.getByLabel('Your review (optional)').fill('Paid at once and lovely to deal with.');
+    await sellerSide.getByRole('button', { name: 'Send review' }).click();
+    await toast(seller.page, 'Thanks — both reviews are now published').waitFor();
+    const received = seller.page.getByTestId('received-review').filter({ hasText: buyerWords });
+    await received.waitFor();
+
+    // The seller replies once.
+    await received.getByRole('button', { name: 'Reply', exact: true }).click();
+    await received.getByLabel('Reply (once, shown under the review)').fill('Thank you, enjoy the book!');
+    await received.getByRole('button', { name: 'Send reply' }).click();
+    await toast(seller.page, 'Your reply is published').waitFor();
+    await received.getByText('Your reply').waitFor();
+    expect(await received.getByRole('button', { name: /reply/i }).count()).toBe(0);
+    await shots(seller.page, 'account', () => received.waitFor());
+
+    // Together on the seller's page, with the rating from real orders.
+    await buyer.page.goto(`/seller/${sellerId}`);
+    const onPage = buyer.page.getByTestId('reviews');
+    await onPage.getByText(buyerWords).waitFor();
+    await onPage.getByText('Thank you, enjoy the book!').waitFor();
+    await expect(onPage.getByTestId('rating').textContent()).resolves.toMatch(/out of 5 from \d+ review/);
+    await expect(onPage.getByTestId('rating').textContent()).resolves.toMatch(/% dispatched on time/);
+    await shots(buyer.page, 'seller-page', () => onPage.getByText(buyerWords).waitFor());
+
+    // And on the seller's other listing's page, and on its card.
+    await buyer.page.goto(`/listing/${other.slug}`);
+    await buyer.page.getByTestId('reviews').getByText(buyerWords).waitFor();
+    await shots(buyer.page, 'listing', () =>
+      buyer.page.getByTestId('reviews').getByText(buyerWords).waitFor(),
+    );
+    await buyer.page.goto(`/seller/${sellerId}`);
+    await buyer.page.getByTestId('listing-card').first().getByTestId('card-rating').waitFor();
+
+    // Nothing left to review for either, and the window was the spec's.
+    const pending = await query<unknown[]>(buyer.context, 'reviews.member.pending');
+    expect(pending).toEqual([]);
+    expect(REVIEW_WINDOW_DAYS).toBe(14);
+  });
+});

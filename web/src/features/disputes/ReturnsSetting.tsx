@@ -1,0 +1,48 @@
+/**
+ * A private seller's choice to accept returns for any reason (issue 25): shown on their
+ * listings, for PROTECTION_RULES.privateReturnDays after delivery, the buyer paying the postage.
+ */
+import { PROTECTION_RULES } from '@reshelf/contracts';
+import { Link } from 'react-router-dom';
+import { notify } from '../../components/ui/notify.ts';
+import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { trpc } from '../../lib/trpc.ts';
+
+export function ReturnsSetting() {
+  const utils = trpc.useUtils();
+  const setting = trpc.orders.resolution.returnsSetting.useQuery({});
+  const save = trpc.orders.resolution.setReturnsSetting.useMutation({
+    onSuccess: (result) => {
+      utils.orders.resolution.returnsSetting.setData({}, result);
+      notify.success(
+        result.acceptsReturns ? 'Your listings now show that you accept returns' : 'Returns turned off',
+      );
+    },
+    onError: (error) => notify.error(apiErrorMessage(error)),
+  });
+  if (!setting.data) return null;
+  return (
+    <label
+      className="mt-4 flex max-w-3xl cursor-pointer items-start gap-3 rounded-xl border border-line bg-paper p-4 text-sm"
+      data-testid="returns-setting"
+    >
+      <input
+        type="checkbox"
+        className="mt-0.5 size-4 shrink-0 accent-brand"
+        checked={setting.data.acceptsReturns}
+        disabled={save.isPending}
+        onChange={(event) => save.mutate({ acceptsReturns: event.target.checked })}
+      />
+      <span>
+        <span className="font-semibold text-ink">Accept returns for any reason</span>
+        <span className="block text-ink-soft">
+          Buyers may send a book back within {PROTECTION_RULES.privateReturnDays} days of delivery, paying the
+          return postage; your listings say so.{' '}
+          <Link to="/help-centre/buyer-protection" className="underline">
+            The rules
+          </Link>
+        </span>
+      </span>
+    </label>
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * Reviews as anyone sees them (issue 25, decision 0048): a seller's or charity's rating (average,
+ * count, share dispatched on time, all from real orders) and its published reviews, with the
+ * seller's reply. Used on seller, charity and listing pages; the compact rating on listing cards.
+ */
+import { type PublicReview, type Rating, ratingWords, type SellerReviews } from '@reshelf/contracts';
+import { Star } from 'lucide-react';
+import { QueryView } from '../../kit/index.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { cn } from '../../lib/utils.ts';
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'Europe/London',
+});
+
+/** Five stars, `value` of them filled; read as "4 out of 5 stars". */
+export function Stars({ value, className }: { value: number; className?: string }) {
+  return (
+    <span role="img" aria-label={`${value} out of 5 stars`} className={cn('inline-flex gap-0.5', className)}>
+      {[1, 2, 3, 4, 5].map((n) => (
+        <Star
+          key={n}
+          aria-hidden="true"
+          className={cn('size-4', n <= Math.round(value) ? 'fill-amber-500 text-amber-500' : 'text-ink/25')}
+        />
+      ))}
+    </span>
+  );
+}
+
+/** One line: the average, the count and the share dispatched on time. */
+export function RatingLine({ rating, className }: { rating: Rating; className?: string }) {
+  return (
+    <span
+      data-testid="rating"
+      className={cn('inline-flex flex-wrap items-center gap-x-2 gap-y-1', className)}
+    >
+      {rating.average !== null && rating.count > 0 ? <Stars value={rating.average} /> : null}
+      <span className="font-semibold text-ink">{ratingWords(rating)}</span>
+      {rating.onTimePercent !== null ? (
+        <span className="text-ink-muted">
+          · {rating.onTimePercent}% dispatched on time ({rating.dispatchedOnTime} of {rating.dispatchCounted}{' '}
+          orders)
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+/** The compact rating of a listing card: "★ 4.7 (12)", nothing while a seller has no reviews. */
+export function CardRating({ rating }: { rating: Rating | undefined }) {
+  if (!rating || rating.count === 0 || rating.average === null) return null;
+  return (
+    <p
+      data-testid="card-rating"
+      className="mt-1 flex items-center gap-1 text-xs font-medium text-ink-soft"
+      title={ratingWords(rating)}
+    >
+      <Star aria-hidden="true" className="size-3.5 fill-amber-500 text-amber-500" />
+      <span className="sr-only">Seller rated </span>
+      {rating.average.toFixed(1)}
+      <span className="text-ink-muted">
+        ({rating.count}
+        <span className="sr-only"> reviews</span>)
+      </span>
+    </p>
+  );
+}
+
+function ReviewItem({ review, sellerName }: { review: PublicReview; sellerName: string }) {
+  return (
+    <li data-testid="review" className="rounded-xl border border-line bg-paper p-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <Stars value={review.stars} />
+        <span className="text-xs text-ink-muted">{dayFormat.format(new Date(review.publishedAt))}</span>
+      </div>
+      {review.body ? <p className="mt-2 text-ink">{review.body}</p> : null}
+      <p className="mt-2 text-sm text-ink-muted">
+        {review.authorName} bought “{review.bookTitle}”
+      </p>
+      {review.reply ? (
+        <div className="mt-3 border-l-2 border-brand/40 pl-3 text-sm">
+          <p className="font-semibold text-ink-soft">{sellerName} replied</p>
+          <p className="text-ink">{review.reply}</p>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function ReviewsBody({ data, sellerName }: { data: SellerReviews; sellerName: string }) {
+  return (
+    <>
+      <RatingLine rating={data.rating} className="text-sm" />
+      {data.reviews.length > 0 ? (
+        <ul className="mt-4 grid gap-3 md:grid-cols-2">
+          {data.reviews.map((review) => (
+            <ReviewItem key={review.id} review={review} sellerName={sellerName} />
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-2 text-sm text-ink-muted">
+          Reviews appear here once buyers have reviewed completed orders.
+        </p>
+      )}
+    </>
+  );
+}
+
+function Section({ children, limit }: { children: React.ReactNode; limit?: boolean }) {
+  return (
+    <section aria-labelledby="reviews-heading" data-testid="reviews" className={cn('mb-8', limit && 'mt-8')}>
+      <h2 id="reviews-heading" className="mb-2 font-serif text-xl font-semibold">
+        Reviews
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+export function SellerReviewsSection({
+  sellerId,
+  sellerName,
+  limit = 6,
+  spaced,
+}: {
+  sellerId: string;
+  sellerName: string;
+  limit?: number;
+  spaced?: boolean;
+}) {
+  const query = trpc.reviews.public.forSeller.useQuery({ sellerId, limit });
+  return (
+    <Section limit={spaced}>
+      <QueryView query={query} pending="Loading reviews…">
+        {(data) => <ReviewsBody data={data} sellerName={sellerName} />}
+      </QueryView>
+    </Section>
+  );
+}
+
+export function CharityReviewsSection({ slug, name }: { slug: string; name: string }) {
+  const query = trpc.reviews.public.forCharity.useQuery({ slug, limit: 6 });
+  return (
+    <Section>
+      <QueryView query={query} pending="Loading reviews…">
+        {(data) => <ReviewsBody data={data} sellerName={name} />}
+      </QueryView>
+    </Section>
+  );
+}
+
+/** The ratings of the sellers of a page of cards, by listing id (one request for the page). */
+export function useCardRatings(listingIds: string[]): Record<string, Rating> {
+  const ids = [...new Set(listingIds)].slice(0, 100);
+  const query = trpc.reviews.public.ratingsForListings.useQuery(
+    { listingIds: ids },
+    { enabled: ids.length > 0, staleTime: 60_000 },
+  );
+  return query.data ?? {};
+}
