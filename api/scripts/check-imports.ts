@@ -49,6 +49,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   orders: ['orders.service.ts', 'order-mail.ts', 'order-machine.ts'],
   promotions: ['promotions.service.ts'],
   realtime: ['realtime.ts', 'stream.ts', 'cursor.ts'],
+  // HMRC platform reporting: the yearly ask job, the seller's standing (decision 0047).
+  reporting: ['reporting.service.ts'],
   reports: ['reports.service.ts', 'close-reports.ts'],
   'request-log': ['request-log.service.ts'],
   // The money: refund() is the one refund command; the payments ledger beside it (decision 0038).

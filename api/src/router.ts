@@ -30,6 +30,7 @@ import { pagesRouter } from './features/pages/pages.router.ts';
 import { promotionsRouter } from './features/promotions/promotions.router.ts';
 import { realtimeRouter } from './features/realtime/realtime.router.ts';
 import { refundsRouter } from './features/refunds/refunds.router.ts';
+import { reportingMemberRouter, reportingStaffRouter } from './features/reporting/reporting.router.ts';
 import { reportsRouter, staffReportsRouter } from './features/reports/reports.router.ts';
 import { requestLogRouter } from './features/request-log/request-log.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
@@ -94,6 +95,7 @@ export const appRouter = router({
   basket: router({ member: basketRouter, public: basketPublicRouter }),
   checkout: checkoutRouter,
   money: router({ refunds: refundsRouter, revenue: revenueRouter, promotions: promotionsRouter }),
+  reporting: router({ member: reportingMemberRouter, staff: reportingStaffRouter }),
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),
   reports: router({ member: reportsRouter, staff: staffReportsRouter }),
   notifications: notificationsRouter,

@@ -13,6 +13,7 @@ export * from './next-path.ts';
 export * from './notifications.ts';
 export * from './orders.ts';
 export * from './payouts.ts';
+export * from './reporting.ts';
 export * from './reports.ts';
 export * from './schemas.ts';
 export * from './selling.ts';

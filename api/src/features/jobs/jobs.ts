@@ -21,6 +21,7 @@ import {
   releaseHeldPayouts,
 } from '../orders/orders.service.ts';
 import { pruneRealtimeEvents } from '../realtime/realtime.ts';
+import { askForReportingDetails } from '../reporting/reporting.service.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
 
 export interface JobContext {
@@ -68,6 +69,8 @@ export const JOBS: Record<string, Job> = {
   'orders.presume_delivered': (context) => presumeDelivered(context),
   'orders.auto_complete': (context) => autoComplete(context),
   'payouts.release_held': (context) => releaseHeldPayouts(context),
+  // HMRC platform reporting: ask sellers near the threshold for their details (decision 0047).
+  'reporting.ask': (context) => askForReportingDetails(context),
   'request_log.prune': ({ db }) => pruneRequestLog(db),
   // Wishlist price-drop emails, and unread messages as one email after 10 minutes.
   'notifications.email': (context) => emailDueNotifications(context),
