@@ -44,6 +44,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   mail: ['mailer.ts', 'templates.ts', 'registry.ts', 'render.ts', 'suppressions.ts', 'charity-mail.ts'],
   notifications: ['notify.ts', 'notifications.service.ts', 'notification-mail.ts'],
   offers: ['offers.service.ts'],
+  // Money out (issue 24, decision 0046): payOut, the Connect webhooks, reversals on refund.
+  payouts: ['payouts.service.ts'],
   ops: ['ops.service.ts'],
   // The state machine: every order status change goes through its transition() (decision 0038).
   orders: ['orders.service.ts', 'order-mail.ts', 'order-machine.ts'],
@@ -54,7 +56,7 @@ export const PUBLIC: Record<string, readonly string[]> = {
   reports: ['reports.service.ts', 'close-reports.ts'],
   'request-log': ['request-log.service.ts'],
   // The money: refund() is the one refund command; the payments ledger beside it (decision 0038).
-  refunds: ['refund.ts', 'payments.service.ts'],
+  refunds: ['refund.ts', 'payments.service.ts', 'ledger.ts'],
   revenue: ['revenue.service.ts'],
   selling: ['selling.service.ts', 'photos.ts', 'book-columns.ts'],
   settings: ['settings.service.ts'],

@@ -36,6 +36,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
 import type { Actor } from '../orders/order-machine.ts';
+import { reverseForRefund } from '../payouts/payouts.service.ts';
 
 type Trx = Transaction<DB>;
 
@@ -48,6 +49,11 @@ export interface RefundInput {
   discountMinor?: number;
   reason: string;
   actor: Actor;
+}
+
+/** The provider's idempotency key for a refund: the payment, what it had given back before, and how much. */
+export function refundIdempotencyKey(paymentId: string, refundedBefore: number, amountMinor: number): string {
+  return `refund:${paymentId}:${refundedBefore}:${amountMinor}`;
 }
 
 /** Records a refund of one payment through the provider, inside the caller's transaction. */
@@ -71,10 +77,14 @@ export async function refundWithin(
   if (input.amountMinor > left) {
     throw new AppError('BAD_INPUT', `At most ${left} pence of this payment can still be refunded.`);
   }
+  // The same refund asked again (the transaction failed after the provider answered, and the
+  // request is retried) has the same key: the provider answers the first refund, never a second.
+  // The payment row is locked, so what was refunded before identifies this refund.
   const { refundRef } = await payments.refund({
     providerRef: payment.provider_ref,
     amountMinor: input.amountMinor,
     reason: input.reason,
+    idempotencyKey: refundIdempotencyKey(payment.id, payment.refunded_minor, input.amountMinor),
   });
   await trx
     .updateTable('payments')
@@ -108,9 +118,24 @@ export async function refundPayment(
 
 /**
  * Takes the seller's part of a refund back from their payout (decision 0022), in the refund's
- * transaction; answers how much was taken.
+ * transaction; answers how much was taken. From a released payout whose transfer to the seller's
+ * account is made, the part is reversed at the provider (issue 24), so Reshelf is never out of
+ * pocket.
  */
-async function takeFromPayout(trx: Trx, orderId: string, amount: number, full: boolean): Promise<number> {
+async function takeFromPayout(
+  trx: Trx,
+  payments: PaymentProvider,
+  orderId: string,
+  refundId: string | null,
+  amount: number,
+  full: boolean,
+): Promise<number> {
+  const part = await takeFromPayoutRow(trx, orderId, amount, full);
+  if (part > 0) await reverseForRefund(trx, payments, orderId, refundId);
+  return part;
+}
+
+async function takeFromPayoutRow(trx: Trx, orderId: string, amount: number, full: boolean): Promise<number> {
   const payout = await trx
     .selectFrom('payouts')
     .select(['id', 'status', 'amount_minor', 'reversed_minor'])
@@ -382,7 +407,14 @@ export async function refund(
     }));
     await recordItemParts(trx, refundId, parts);
   }
-  const sellerDeductedMinor = await takeFromPayout(trx, order.id, sellerPart ?? amountMinor, full);
+  const sellerDeductedMinor = await takeFromPayout(
+    trx,
+    payments,
+    order.id,
+    refundId,
+    sellerPart ?? amountMinor,
+    full,
+  );
   return { refundId, amountMinor, full, sellerDeductedMinor };
 }
 

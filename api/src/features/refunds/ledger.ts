@@ -1,0 +1,117 @@
+/**
+ * The one ledger (issue 24, decision 0046; the money module of decision 0038). Every movement of
+ * money is a `ledger_entries` row, written by the tables that hold the money as they change
+ * (supabase/migrations/20261128110000_ledger_writes.sql): payments, refunds, the seller's share
+ * (payouts) and Reshelf's fee, transfers and their reversals, payouts to the seller's bank.
+ *
+ * `reconciliation()` is what the staff reconciliation page shows: for every order, paid in =
+ * seller net + Reshelf fee + refunds, to the penny, both in the ledger and in the tables it is
+ * written from, and the ledger agreeing with those tables; and no seller transferred more than
+ * they are owed. Orders with a problem come first.
+ */
+import type { ReconciliationRow } from '@reshelf/contracts';
+import { sql } from 'kysely';
+import type { Database } from '../../db/index.ts';
+
+interface Row {
+  order_id: string;
+  reference: string;
+  paid: number;
+  refunded: number;
+  seller_net: number;
+  fee: number;
+  ledger_payment: number;
+  ledger_refund: number;
+  ledger_seller: number;
+  ledger_fee: number;
+  transferred: number;
+  has_transfer: boolean;
+}
+
+const pounds = (pence: number) => `${pence < 0 ? '−' : ''}£${(Math.abs(pence) / 100).toFixed(2)}`;
+
+/** One order's problems, in words (none: it balances). */
+function problemsOf(row: Row): string[] {
+  const problems: string[] = [];
+  const identity = row.paid - (row.seller_net + row.fee + row.refunded);
+  if (identity !== 0) {
+    problems.push(
+      `Paid in ${pounds(row.paid)} is not seller net ${pounds(row.seller_net)} + fee ${pounds(row.fee)} + refunds ${pounds(row.refunded)} (off by ${pounds(identity)})`,
+    );
+  }
+  const ledgerIdentity = row.ledger_payment + row.ledger_refund - (row.ledger_seller + row.ledger_fee);
+  if (ledgerIdentity !== 0) problems.push(`The ledger does not balance (off by ${pounds(ledgerIdentity)})`);
+  if (row.ledger_payment !== row.paid)
+    problems.push(`The ledger has ${pounds(row.ledger_payment)} paid in, the payments ${pounds(row.paid)}`);
+  if (-row.ledger_refund !== row.refunded)
+    problems.push(`The ledger has ${pounds(-row.ledger_refund)} refunded, the refunds ${pounds(row.refunded)}`);
+  if (row.ledger_seller !== row.seller_net)
+    problems.push(`The ledger has ${pounds(row.ledger_seller)} for the seller, the payout ${pounds(row.seller_net)}`);
+  if (row.ledger_fee !== row.fee) problems.push(`The ledger has a fee of ${pounds(row.ledger_fee)}, the order ${pounds(row.fee)}`);
+  if (row.has_transfer && row.transferred > row.seller_net)
+    problems.push(`The seller was sent ${pounds(row.transferred)}, more than their ${pounds(row.seller_net)}`);
+  return problems;
+}
+
+/**
+ * Every order with money on it (a payment, a payout or a ledger entry), imbalances first, then
+ * newest first. `problemsOnly`: just the orders that do not balance.
+ */
+export async function reconciliation(
+  db: Database,
+  options: { problemsOnly?: boolean; limit?: number } = {},
+): Promise<{ rows: ReconciliationRow[]; orders: number; imbalances: number }> {
+  const { rows } = await sql<Row>`
+    with money as (
+      select o.id as order_id, o.reference, o.created_at,
+        coalesce((select sum(p.amount_minor) from public.payments p
+                  where p.order_id = o.id and p.status = 'succeeded'), 0)::int as paid,
+        coalesce((select sum(r.amount_minor) from public.refunds r where r.order_id = o.id), 0)::int as refunded,
+        coalesce((select case when po.status = 'cancelled' then 0 else po.amount_minor - po.reversed_minor end
+                  from public.payouts po where po.order_id = o.id), 0)::int as seller_net,
+        case when exists (select 1 from public.payouts po where po.order_id = o.id)
+          then o.buyer_protection_minor - o.discount_minor
+               - coalesce((select sum(r.buyer_protection_minor - r.discount_minor) from public.refunds r
+                           where r.order_id = o.id), 0)
+          else 0 end::int as fee,
+        coalesce((select sum(amount_minor) from public.ledger_entries l
+                  where l.order_id = o.id and l.kind = 'payment'), 0)::int as ledger_payment,
+        coalesce((select sum(amount_minor) from public.ledger_entries l
+                  where l.order_id = o.id and l.kind = 'refund'), 0)::int as ledger_refund,
+        coalesce((select sum(amount_minor) from public.ledger_entries l
+                  where l.order_id = o.id and l.kind in ('seller_credit', 'seller_debit')), 0)::int as ledger_seller,
+        coalesce((select sum(amount_minor) from public.ledger_entries l
+                  where l.order_id = o.id and l.kind = 'fee'), 0)::int as ledger_fee,
+        coalesce((select sum(amount_minor) from public.ledger_entries l
+                  where l.order_id = o.id and l.kind in ('transfer', 'transfer_reversal')), 0)::int as transferred,
+        exists (select 1 from public.transfers t where t.order_id = o.id and t.status in ('paid', 'reversed')) as has_transfer
+      from public.orders o
+      where exists (select 1 from public.payments p where p.order_id = o.id and p.status = 'succeeded')
+         or exists (select 1 from public.payouts po where po.order_id = o.id)
+         or exists (select 1 from public.ledger_entries l where l.order_id = o.id)
+    )
+    select * from money order by created_at desc, order_id`.execute(db);
+  const all = rows.map((row) => {
+    const problems = problemsOf(row);
+    const ledgerOff = row.ledger_payment + row.ledger_refund - (row.ledger_seller + row.ledger_fee);
+    const tablesOff = row.paid - (row.seller_net + row.fee + row.refunded);
+    return {
+      orderId: row.order_id,
+      reference: row.reference,
+      paidMinor: row.paid,
+      sellerNetMinor: row.seller_net,
+      feeMinor: row.fee,
+      refundedMinor: row.refunded,
+      imbalanceMinor: tablesOff !== 0 ? tablesOff : ledgerOff,
+      problems,
+    };
+  });
+  const bad = all.filter((row) => row.problems.length > 0);
+  const good = all.filter((row) => row.problems.length === 0);
+  const ordered = options.problemsOnly ? bad : [...bad, ...good];
+  return {
+    rows: ordered.slice(0, options.limit ?? 500),
+    orders: all.length,
+    imbalances: bad.length,
+  };
+}
