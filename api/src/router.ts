@@ -41,6 +41,7 @@ import { staffBooksRouter } from './features/staff-books/staff-books.router.ts';
 import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
 import { staffOffersRouter } from './features/staff-offers/staff-offers.router.ts';
 import { staffOrdersRouter } from './features/staff-orders/staff-orders.router.ts';
+import { staffPayoutsRouter } from './features/staff-payouts/staff-payouts.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { staffTrendingRouter } from './features/staff-trending/staff-trending.router.ts';
 import { taxonomyRouter } from './features/taxonomy/taxonomy.router.ts';
@@ -75,6 +76,7 @@ export const appRouter = router({
     launchPlan: launchPlanRouter,
     seo: seoRouter,
     accessibility: accessibilityRouter,
+    payouts: staffPayoutsRouter,
   }),
   listings: router({ public: listingsRouter, selling: sellingRouter, staff: staffListingsRouter }),
   orders: router({ member: ordersRouter, disputes: disputesRouter, staff: staffOrdersRouter }),
