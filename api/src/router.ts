@@ -44,6 +44,7 @@ import { staffOrdersRouter } from './features/staff-orders/staff-orders.router.t
 import { staffPayoutsRouter } from './features/staff-payouts/staff-payouts.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { staffTrendingRouter } from './features/staff-trending/staff-trending.router.ts';
+import { statementsRouter } from './features/statements/statements.router.ts';
 import { taxonomyRouter } from './features/taxonomy/taxonomy.router.ts';
 import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
 import { usersRouter } from './features/users/users.router.ts';
@@ -98,6 +99,7 @@ export const appRouter = router({
   checkout: checkoutRouter,
   money: router({ refunds: refundsRouter, revenue: revenueRouter, promotions: promotionsRouter }),
   reporting: router({ member: reportingMemberRouter, staff: reportingStaffRouter }),
+  statements: router({ member: statementsRouter }),
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),
   reports: router({ member: reportsRouter, staff: staffReportsRouter }),
   notifications: notificationsRouter,

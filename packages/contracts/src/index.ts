@@ -17,4 +17,5 @@ export * from './reporting.ts';
 export * from './reports.ts';
 export * from './schemas.ts';
 export * from './selling.ts';
+export * from './statements.ts';
 export * from './text.ts';

@@ -30,7 +30,7 @@ export const reportingMemberRouter = router({
   saveDetails: authedProcedure
     .input(reportingDetailsInputSchema)
     .output(reportingStatusSchema)
-    .mutation(({ ctx, input }) => saveReportingDetails(ctx.db, ctx.user.userId, input)),
+    .mutation(({ ctx, input }) => saveReportingDetails(ctx.deps, ctx.user.userId, input)),
 });
 
 const yearInput = z.object({

@@ -24,6 +24,7 @@ import { AppError } from '../../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { layout } from '../mail/registry.ts';
 import { notify } from '../notifications/notify.ts';
+import { type PayoutDeps, payOut } from '../payouts/payouts.service.ts';
 
 export interface ReportingDeps {
   db: Database;
@@ -195,10 +196,11 @@ async function openReportingHold(db: Database, sellerId: string) {
  * their payouts: released earnings then go out with the next payout run.
  */
 export async function saveReportingDetails(
-  db: Database,
+  deps: PayoutDeps,
   userId: string,
   input: ReportingDetails,
 ): Promise<ReportingStatus> {
+  const { db } = deps;
   if (input.kind === 'charity' && !(await ownCharity(db, userId))) {
     throw new AppError(
       'BAD_INPUT',
@@ -234,13 +236,13 @@ export async function saveReportingDetails(
     postcode: input.postcode,
     country: 'GB',
   };
-  await db.transaction().execute(async (trx) => {
+  const released = await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('reporting_details')
       .values({ user_id: userId, ...row, ...address, provided_at: new Date() })
       .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...row, ...address, provided_at: new Date() }))
       .execute();
-    await trx
+    return trx
       .updateTable('payout_holds')
       .set({
         released_at: new Date(),
@@ -250,8 +252,11 @@ export async function saveReportingDetails(
       .where('seller_id', '=', userId)
       .where('kind', '=', 'reporting')
       .where('released_at', 'is', null)
+      .returning('id')
       .execute();
   });
+  // Earnings that waited for the details go out now (payOut waits itself if another hold remains).
+  if (released.length > 0) await payOut(deps, { sellerId: userId });
   return reportingStatus(db, userId);
 }
 
