@@ -195,6 +195,12 @@ const envSchema = z
       emptyAsUndefined,
       z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_…)').optional(),
     ),
+    // The Connect endpoint's own signing secret (events from connected accounts: account.updated,
+    // payout.*), when Stripe posts them to a separate endpoint at the same address (issue 24).
+    STRIPE_CONNECT_WEBHOOK_SECRET: z.preprocess(
+      emptyAsUndefined,
+      z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_…)').optional(),
+    ),
     MAIL: z.preprocess(
       emptyAsUndefined,
       z.enum(['dev', 'smtp', 'resend'], 'must be dev, smtp or resend').optional(),
@@ -404,7 +410,9 @@ export interface AppConfig {
   /** Hosted backend (BACKEND=supabase) credentials; held only by the BFF. */
   supabase: { url: string; anonKey: string; serviceRoleKey: string } | undefined;
   /** Who takes payments: the local test provider (not in production) or Stripe Checkout. */
-  payments: { provider: 'test' } | { provider: 'stripe'; secretKey: string; webhookSecret: string };
+  payments:
+    | { provider: 'test' }
+    | { provider: 'stripe'; secretKey: string; webhookSecret: string; connectWebhookSecret?: string };
   /** Lifetime of cached public catalogue answers; 0 turns the cache off (the default in tests). */
   publicCacheSeconds: number;
   /**
@@ -531,6 +539,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
             provider: 'stripe',
             secretKey: env.STRIPE_SECRET_KEY ?? '',
             webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? '',
+            ...(env.STRIPE_CONNECT_WEBHOOK_SECRET
+              ? { connectWebhookSecret: env.STRIPE_CONNECT_WEBHOOK_SECRET }
+              : {}),
           }
         : { provider: 'test' },
     publicCacheSeconds: env.PUBLIC_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 60),

@@ -27,6 +27,7 @@ import { offersRouter } from './features/offers/offers.router.ts';
 import { opsRouter } from './features/ops/ops.router.ts';
 import { disputesRouter, ordersRouter } from './features/orders/orders.router.ts';
 import { pagesRouter } from './features/pages/pages.router.ts';
+import { payoutsRouter } from './features/payouts/payouts.router.ts';
 import { promotionsRouter } from './features/promotions/promotions.router.ts';
 import { realtimeRouter } from './features/realtime/realtime.router.ts';
 import { refundsRouter } from './features/refunds/refunds.router.ts';
@@ -77,7 +78,6 @@ export const appRouter = router({
     launchPlan: launchPlanRouter,
     seo: seoRouter,
     accessibility: accessibilityRouter,
-    payouts: staffPayoutsRouter,
   }),
   listings: router({ public: listingsRouter, selling: sellingRouter, staff: staffListingsRouter }),
   orders: router({ member: ordersRouter, disputes: disputesRouter, staff: staffOrdersRouter }),
@@ -99,7 +99,7 @@ export const appRouter = router({
   checkout: checkoutRouter,
   money: router({ refunds: refundsRouter, revenue: revenueRouter, promotions: promotionsRouter }),
   reporting: router({ member: reportingMemberRouter, staff: reportingStaffRouter }),
-  statements: router({ member: statementsRouter }),
+  payouts: router({ member: payoutsRouter, statements: statementsRouter, staff: staffPayoutsRouter }),
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),
   reports: router({ member: reportsRouter, staff: staffReportsRouter }),
   notifications: notificationsRouter,

@@ -49,6 +49,9 @@ export function createPaymentProvider(config: AppConfig, secrets: Secrets): Paym
     ? createStripeProvider({
         secretKey: config.payments.secretKey,
         webhookSecret: config.payments.webhookSecret,
+        ...(config.payments.connectWebhookSecret
+          ? { connectWebhookSecret: config.payments.connectWebhookSecret }
+          : {}),
       })
     : createTestProvider({ secrets });
 }

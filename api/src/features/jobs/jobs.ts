@@ -20,6 +20,7 @@ import {
   presumeDelivered,
   releaseHeldPayouts,
 } from '../orders/orders.service.ts';
+import { payOut } from '../payouts/payouts.service.ts';
 import { pruneRealtimeEvents } from '../realtime/realtime.ts';
 import { askForReportingDetails } from '../reporting/reporting.service.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
@@ -69,6 +70,11 @@ export const JOBS: Record<string, Job> = {
   'orders.presume_delivered': (context) => presumeDelivered(context),
   'orders.auto_complete': (context) => autoComplete(context),
   'payouts.release_held': (context) => releaseHeldPayouts(context),
+  // Released sales become transfers to the sellers' accounts, and balances go to their banks (issue 24).
+  'payouts.send': async (context) => {
+    const report = await payOut(context);
+    return report.transfers + report.payouts;
+  },
   // HMRC platform reporting: ask sellers near the threshold for their details (decision 0047).
   'reporting.ask': (context) => askForReportingDetails(context),
   'request_log.prune': ({ db }) => pruneRequestLog(db),

@@ -118,6 +118,8 @@ export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailC
   { key: 'reset-password', class: { essential: true, why: 'security' } },
   { key: 'order.', family: true, class: { essential: true, why: 'orders' } },
   { key: 'offer.', family: true, class: { essential: true, why: 'offers' } },
+  // Money out (issue 24): why earnings wait, payouts sent and failed, the payout account's state.
+  { key: 'payout.', family: true, class: { essential: true, why: 'payments' } },
   { key: 'charity-', family: true, class: { essential: true, why: 'account' } },
   { key: 'listing_', family: true, class: { essential: true, why: 'staff' } },
   { key: 'offer_message_removed', class: { essential: true, why: 'staff' } },

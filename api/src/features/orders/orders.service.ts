@@ -35,6 +35,7 @@ import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { deliveryHolidayRegion } from '../checkout/holiday-region.ts';
 import { addWorkingDays } from '../checkout/working-days.ts';
+import { payOut } from '../payouts/payouts.service.ts';
 import { refund, refundedOnOrder } from '../refunds/refund.ts';
 import { type Actor, type FollowUp, type LockedOrder, MOVED_ON, transition } from './order-machine.ts';
 import { type OrderMailDeps, queueOrderMail, queueStaffRefundMail } from './order-mail.ts';
@@ -558,14 +559,27 @@ export async function markArrived(deps: OrderDeps, buyerId: string, orderId: str
 
 /** "Everything is OK": the order completes and the seller's payout is released. */
 export async function confirmOrder(deps: OrderDeps, buyerId: string, orderId: string): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
+  const sellerId = await deps.db.transaction().execute(async (trx) => {
     let order = await lockOrder(trx, orderId, { id: buyerId, as: 'buyer' });
     requireStatus(order, ['dispatched', 'delivered']);
     const actor: Actor = { id: buyerId, kind: 'buyer' };
     if (order.status === 'dispatched')
       ({ order } = await deliver(trx, order, actor, 'The buyer confirmed it arrived'));
     await queueFollowUp(trx, deps, orderId, await complete(trx, order, actor, 'Everything is OK'));
+    return order.seller_id;
   });
+  // The released sale goes to the seller now (issue 24), not at the next run of payouts.send;
+  // a provider that does not answer leaves it to that job, and the buyer's confirmation stands.
+  await payOutAfterRelease(deps, sellerId);
+}
+
+/** Pays a seller's released sales out at once; a failure is logged, and the job tries again. */
+async function payOutAfterRelease(deps: OrderDeps, sellerId: string): Promise<void> {
+  try {
+    await payOut(deps, { sellerId });
+  } catch (error) {
+    deps.log?.('paying out after a release failed', error);
+  }
 }
 
 /**

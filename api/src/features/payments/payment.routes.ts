@@ -8,6 +8,12 @@
  *                                           Stripe's back link does (they may finish paying).
  *                                           Back is the site, or the app's own origin when
  *                                           the page's `?return=` names it (decision 0029)
+ *   GET  /payments/test/onboarding/:account  the test provider's hosted-style onboarding page
+ *                                           (Connect, issue 24)
+ *   POST /payments/test/onboarding/:account/:outcome   complete, complete with a bank that
+ *                                           refuses payouts, needs more information, or
+ *                                           rejected: the provider posts its signed
+ *                                           account.updated webhook and sends the seller back
  */
 import { formatPence } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -22,12 +28,15 @@ import {
   WebhookSignatureError,
 } from '../../platform/payments/port.ts';
 import {
+  ONBOARDING_OUTCOMES,
+  type OnboardingOutcome,
   TEST_RETURN_PARAM,
   type TestOutcome,
   type TestProvider,
 } from '../../platform/payments/test-provider.ts';
 import { applyPaymentEvent, describePayment, paymentOrders } from '../checkout/checkout.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { applyConnectEvent, isConnectEvent } from '../payouts/payouts.service.ts';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -130,11 +139,10 @@ export async function registerPaymentRoutes(
             .code(400)
             .send({ error: ERRORS.BAD_INPUT.title, message: 'The webhook body could not be read' });
         }
-        const outcome = await applyPaymentEvent(
-          { ...deps, log: (message, error) => request.log.error({ err: error }, message) },
-          deps.payments.kind,
-          event,
-        );
+        const log = (message: string, error?: unknown) => request.log.error({ err: error }, message);
+        const outcome = isConnectEvent(event)
+          ? await applyConnectEvent({ ...deps, log }, deps.payments.kind, event)
+          : await applyPaymentEvent({ ...deps, log }, deps.payments.kind, event);
         request.log.info({ eventId: event.id, type: event.type, outcome }, 'payment webhook applied');
         return reply.send({ received: true, outcome });
       },
@@ -143,6 +151,105 @@ export async function registerPaymentRoutes(
 
   if (deps.payments.kind !== 'test') return;
   const provider = deps.payments as TestProvider;
+
+  // The provider's own events (payouts settling, transfers reversed) reach the shop the way its
+  // checkout webhooks do: posted, signed, to the webhook address.
+  const post = async (signed: { body: string; headers: Record<string, string> }) => {
+    const delivered = await app.inject({
+      method: 'POST',
+      url: '/api/webhooks/payments/test',
+      headers: { 'content-type': 'application/json', ...signed.headers },
+      payload: signed.body,
+    });
+    if (delivered.statusCode !== 200) app.log.error({ body: delivered.body }, 'test webhook delivery failed');
+  };
+  provider.setDeliverer(post);
+  app.addHook('onClose', async () => provider.setDeliverer(null));
+
+  /** Where the onboarding page sends the seller back: a path on the site, or the payouts page. */
+  const onboardingReturn = (query: unknown): string => {
+    const value = (query as Record<string, unknown> | undefined)?.return;
+    if (typeof value !== 'string') return '/account/payouts';
+    try {
+      const url = new URL(value, deps.origin);
+      if (url.origin !== new URL(deps.origin).origin) return '/account/payouts';
+      return `${url.pathname}${url.search}`;
+    } catch {
+      return '/account/payouts';
+    }
+  };
+
+  const ONBOARDING_CHOICES: Record<OnboardingOutcome, string> = {
+    complete: 'Complete set-up',
+    complete_payouts_fail: 'Complete, with a bank that refuses payouts',
+    needs_information: 'Leave information missing',
+    rejected: 'Simulate a rejected account',
+  };
+  const outcomeSchema = z.enum(ONBOARDING_OUTCOMES, `Choose ${ONBOARDING_OUTCOMES.join(', ')}`);
+
+  app.get<{ Params: { account: string } }>(
+    '/payments/test/onboarding/:account',
+    requireAccess('public'),
+    async (request, reply) => {
+      if (!provider.hasAccount(request.params.account)) {
+        return reply.code(404).type('text/html').send('<p>This onboarding link is not valid.</p>');
+      }
+      const back = onboardingReturn(request.query);
+      const query = `?return=${encodeURIComponent(back)}`;
+      const buttons = ONBOARDING_OUTCOMES.map(
+        (outcome) =>
+          `<form method="post" action="/payments/test/onboarding/${escapeHtml(request.params.account)}/${outcome}${escapeHtml(query)}"><button class="${outcome}" type="submit">${escapeHtml(ONBOARDING_CHOICES[outcome])}</button></form>`,
+      ).join('');
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(`<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Set up payouts (test) · Reshelf</title>
+<style>
+body{margin:0;font-family:system-ui,sans-serif;background:#f4f1ec;color:#211c17;display:grid;place-items:center;min-height:100vh}
+main{background:#fff;border-radius:16px;box-shadow:0 10px 30px rgba(0,0,0,.08);padding:32px;max-width:440px;width:calc(100% - 32px)}
+.badge{display:inline-block;background:#fde68a;color:#78350f;border-radius:999px;padding:4px 10px;font-size:12px;font-weight:700;letter-spacing:.04em}
+h1{font-size:22px;margin:16px 0 4px}p{color:#6b6258;margin:4px 0}form{margin:0}
+button{width:100%;margin-top:12px;padding:14px;border-radius:10px;border:1px solid #d6cfc4;background:#fff;font-size:16px;font-weight:600;cursor:pointer}
+button.complete{background:#166534;border-color:#166534;color:#fff}button.rejected{color:#991b1b}
+</style></head><body><main>
+<span class="badge">TEST MODE · NO REAL BANK DETAILS</span>
+<h1>Set up payouts</h1>
+<p>In production our payment provider asks for your identity and bank account here; Reshelf never sees your bank details.</p>
+<p>Choose how the test set-up ends:</p>
+${buttons}
+</main></body></html>`);
+    },
+  );
+
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) =>
+      done(null, undefined),
+    );
+    scope.post<{ Params: { account: string; outcome: string } }>(
+      '/payments/test/onboarding/:account/:outcome',
+      requireAccess('public'),
+      async (request, reply) => {
+        const outcome = outcomeSchema.safeParse(request.params.outcome);
+        if (!outcome.success) {
+          return reply
+            .code(400)
+            .send({ error: ERRORS.BAD_INPUT.title, message: `outcome: ${outcome.error.issues[0]?.message}` });
+        }
+        if (!provider.hasAccount(request.params.account)) {
+          return reply
+            .code(404)
+            .send({ error: ERRORS.NOT_FOUND.title, message: 'This onboarding link is not valid.' });
+        }
+        const { event } = provider.onboard(request.params.account, outcome.data);
+        await post(event);
+        const back = onboardingReturn(request.query);
+        return reply.redirect(back, 303);
+      },
+    );
+  });
 
   /** The provider session (a checkout payment, decision 0043): its total and every book it pays for. */
   const lookup = async (ref: string) => {

@@ -24,7 +24,6 @@
  * what is then left, and a part refunded after it was made is reversed when it is.
  */
 import {
-  type ConnectedAccountState,
   formatPence,
   type PayoutAccount,
   type PayoutDetail,
@@ -35,7 +34,7 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import type { PaymentEvent, PaymentProvider } from '../../platform/payments/port.ts';
+import type { ConnectedAccountState, PaymentEvent, PaymentProvider } from '../../platform/payments/port.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { layout } from '../mail/templates.ts';
 import { type NotificationInput, notify } from '../notifications/notify.ts';
@@ -98,7 +97,11 @@ async function tell(
 ): Promise<void> {
   const { template, ...input } = notice;
   await notify(trx as unknown as Database, input);
-  const person = await trx.selectFrom('auth.users').select('email').where('id', '=', notice.userId).executeTakeFirst();
+  const person = await trx
+    .selectFrom('auth.users')
+    .select('email')
+    .where('id', '=', notice.userId)
+    .executeTakeFirst();
   if (!person?.email) return;
   const action = { label: 'View your payouts', url: `${deps.origin}${PAYOUTS_PAGE}` };
   await deps.mailer.send(
@@ -143,7 +146,11 @@ async function waitingMinor(db: Database | Trx, sellerId: string): Promise<numbe
 export async function providerBalance(db: Database | Trx, sellerId: string): Promise<number> {
   const row = await db
     .selectFrom('ledger_entries')
-    .select(sql<number>`coalesce(sum(case kind when 'payout' then -amount_minor when 'payout_failed' then -amount_minor else amount_minor end), 0)::int`.as('total'))
+    .select(
+      sql<number>`coalesce(sum(case kind when 'payout' then -amount_minor when 'payout_failed' then -amount_minor else amount_minor end), 0)::int`.as(
+        'total',
+      ),
+    )
     .where('seller_id', '=', sellerId)
     .where('kind', 'in', ['transfer', 'transfer_reversal', 'payout', 'payout_failed'])
     .executeTakeFirstOrThrow();
@@ -239,10 +246,14 @@ export async function startOnboarding(
 // Seller's payouts ------------------------------------------------------------------------------
 
 const WHAT_TO_DO: Record<string, string> = {
-  account_closed: 'Your bank account is closed. Add a new bank account in your payout set-up; we will send the money again.',
-  no_account: 'Your bank could not find the account. Check your bank details in your payout set-up; we will send the money again.',
-  invalid_account_number: 'The account number is not valid. Check your bank details in your payout set-up; we will send the money again.',
-  account_frozen: 'Your bank account is frozen. Speak to your bank, or add another account in your payout set-up.',
+  account_closed:
+    'Your bank account is closed. Add a new bank account in your payout set-up; we will send the money again.',
+  no_account:
+    'Your bank could not find the account. Check your bank details in your payout set-up; we will send the money again.',
+  invalid_account_number:
+    'The account number is not valid. Check your bank details in your payout set-up; we will send the money again.',
+  account_frozen:
+    'Your bank account is frozen. Speak to your bank, or add another account in your payout set-up.',
 };
 const WHAT_TO_DO_DEFAULT =
   'The money is back in your Reshelf balance. Check your bank details in your payout set-up; we will send it again, or contact us.';
@@ -269,7 +280,9 @@ function summary(row: {
     status: row.status as PayoutDetail['status'],
     createdAt: row.created_at.toISOString(),
     arrivalDate:
-      row.arrival_date instanceof Date ? row.arrival_date.toISOString().slice(0, 10) : (row.arrival_date ?? null),
+      row.arrival_date instanceof Date
+        ? row.arrival_date.toISOString().slice(0, 10)
+        : (row.arrival_date ?? null),
     paidAt: row.paid_at ? row.paid_at.toISOString() : null,
     failureMessage: row.failure_message,
     whatToDo: whatToDo(row.status, row.failure_code),
@@ -345,7 +358,11 @@ export async function listSellerPayouts(db: Database, sellerId: string): Promise
 }
 
 /** `payouts.member.get`: one payout with its orders, fees, refunds and reversals. */
-export async function getSellerPayout(db: Database, sellerId: string, payoutId: string): Promise<PayoutDetail> {
+export async function getSellerPayout(
+  db: Database,
+  sellerId: string,
+  payoutId: string,
+): Promise<PayoutDetail> {
   const row = await payoutRows(db).where('pp.id', '=', payoutId).executeTakeFirst();
   if (!row || row.seller_id !== sellerId) throw new AppError('NOT_FOUND', 'We could not find that payout.');
   const lines = await db
@@ -412,7 +429,12 @@ async function lockSeller(trx: Trx, sellerId: string): Promise<void> {
 }
 
 /** Tells the seller once why their released earnings wait (again after their account changes). */
-async function tellWaiting(trx: Trx, deps: PayoutDeps, sellerId: string, reason: PayoutWaitReason): Promise<void> {
+async function tellWaiting(
+  trx: Trx,
+  deps: PayoutDeps,
+  sellerId: string,
+  reason: PayoutWaitReason,
+): Promise<void> {
   const fresh = await trx
     .insertInto('payout_wait_notices')
     .values({ seller_id: sellerId, reason })
@@ -555,7 +577,14 @@ async function payOutSeller(
     .selectFrom('transfers as t')
     .innerJoin('payments as pay', 'pay.id', 't.payment_id')
     .innerJoin('orders as o', 'o.id', 't.order_id')
-    .select(['t.id', 't.amount_minor', 't.destination_account_id', 't.idempotency_key', 'pay.provider_ref', 'o.reference'])
+    .select([
+      't.id',
+      't.amount_minor',
+      't.destination_account_id',
+      't.idempotency_key',
+      'pay.provider_ref',
+      'o.reference',
+    ])
     .where('t.seller_id', '=', sellerId)
     .where('t.status', '=', 'pending')
     .orderBy('t.created_at')
@@ -573,7 +602,12 @@ async function payOutSeller(
       await deps.db.transaction().execute(async (trx) => {
         const made = await trx
           .updateTable('transfers')
-          .set({ status: 'paid', provider_ref: transferRef, failure_reason: null, attempts: sql`attempts + 1` })
+          .set({
+            status: 'paid',
+            provider_ref: transferRef,
+            failure_reason: null,
+            attempts: sql`attempts + 1`,
+          })
           .where('id', '=', transfer.id)
           .where('status', '=', 'pending')
           .returning('id')
@@ -621,7 +655,8 @@ async function payOutSeller(
         .select('state_at')
         .where('user_id', '=', sellerId)
         .executeTakeFirst();
-      if (lastFailed?.failed_at && (!account?.state_at || account.state_at <= lastFailed.failed_at)) return null;
+      if (lastFailed?.failed_at && (!account?.state_at || account.state_at <= lastFailed.failed_at))
+        return null;
     }
     const balance = await providerBalance(trx, sellerId);
     if (balance <= 0) return null;
@@ -726,9 +761,9 @@ async function settleReversal(
       'p.reversed_minor as payout_reversed',
     ])
     .where('t.id', '=', transferId)
-    .forUpdate(['transfers'])
+    .forUpdate(['t'])
     .executeTakeFirst();
-  if (!transfer || transfer.status !== 'paid' || !transfer.provider_ref) return 0;
+  if (transfer?.status !== 'paid' || !transfer.provider_ref) return 0;
   // The transfer was made for payout − what was reversed then; what has been reversed since is owed back.
   const reversedBefore = transfer.payout_minor - transfer.amount_minor;
   const owedBack = Math.min(transfer.amount_minor, Math.max(0, transfer.payout_reversed - reversedBefore));
@@ -743,7 +778,13 @@ async function settleReversal(
   });
   await trx
     .insertInto('transfer_reversals')
-    .values({ transfer_id: transfer.id, refund_id: refundId, amount_minor: part, idempotency_key: idempotencyKey, provider_ref: reversalRef })
+    .values({
+      transfer_id: transfer.id,
+      refund_id: refundId,
+      amount_minor: part,
+      idempotency_key: idempotencyKey,
+      provider_ref: reversalRef,
+    })
     .execute();
   const reversed = transfer.reversed_minor + part;
   await trx
@@ -772,7 +813,7 @@ export async function reverseForRefund(
     .where('order_id', '=', orderId)
     .executeTakeFirst();
   // Not made yet (or being made): the sender reverses the part as soon as it is made.
-  if (!transfer || transfer.status !== 'paid') return 0;
+  if (transfer?.status !== 'paid') return 0;
   return settleReversal(trx, payments, transfer.id, refundId);
 }
 
@@ -898,7 +939,11 @@ async function applyConnect(
     // Failed and cancelled are final; paid may still turn failed (a bank can return a payout).
     const final = row.status === 'failed' || row.status === 'canceled';
     if (final || (row.status === 'paid' && status.status !== 'failed')) {
-      await trx.updateTable('provider_payouts').set({ state_at: at, provider_ref: row.provider_ref ?? status.payoutRef }).where('id', '=', row.id).execute();
+      await trx
+        .updateTable('provider_payouts')
+        .set({ state_at: at, provider_ref: row.provider_ref ?? status.payoutRef })
+        .where('id', '=', row.id)
+        .execute();
       return { outcome: 'no_change', kick: null };
     }
     await trx
@@ -954,4 +999,74 @@ async function applyConnect(
     return { outcome: 'no_change', kick: null };
   }
   return { outcome: 'no_change', kick: null };
+}
+
+// For staff (issue 24's /admin/payouts) ---------------------------------------------------------------
+
+/**
+ * Holds a seller's payouts (no transfer or payout is made while any hold is open); answers the
+ * hold's id, or the open hold of that kind already there. Audit it in the caller (staff).
+ */
+export async function holdPayouts(
+  db: Database,
+  input: { sellerId: string; kind: 'staff' | 'reporting'; reason: string; by: string | null },
+): Promise<{ holdId: string }> {
+  const reason = input.reason.trim();
+  if (reason.length === 0 || reason.length > 500) {
+    throw new AppError('BAD_INPUT', 'Give a reason for the hold (at most 500 characters).');
+  }
+  const made = await db
+    .insertInto('payout_holds')
+    .values({ seller_id: input.sellerId, kind: input.kind, reason, created_by: input.by })
+    .onConflict((oc) => oc.columns(['seller_id', 'kind']).where('released_at', 'is', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (made) return { holdId: made.id };
+  const open = await db
+    .selectFrom('payout_holds')
+    .select('id')
+    .where('seller_id', '=', input.sellerId)
+    .where('kind', '=', input.kind)
+    .where('released_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { holdId: open.id };
+}
+
+/** Releases a hold with a reason, then pays out what waited (if nothing else holds it). */
+export async function releasePayoutHold(
+  deps: PayoutDeps,
+  input: { holdId: string; reason: string; by: string | null },
+): Promise<void> {
+  const reason = input.reason.trim();
+  if (reason.length === 0 || reason.length > 500) {
+    throw new AppError('BAD_INPUT', 'Give a reason for releasing the hold (at most 500 characters).');
+  }
+  const released = await deps.db
+    .updateTable('payout_holds')
+    .set({ released_at: new Date(), released_by: input.by, release_reason: reason })
+    .where('id', '=', input.holdId)
+    .where('released_at', 'is', null)
+    .returning('seller_id')
+    .executeTakeFirst();
+  if (!released) throw new AppError('CONFLICT', 'This hold has already been released. Refresh the page.');
+  await deps.db
+    .deleteFrom('payout_wait_notices')
+    .where('seller_id', '=', released.seller_id)
+    .where('reason', '=', 'held')
+    .execute();
+  await payOut(deps, { sellerId: released.seller_id });
+}
+
+/** Staff retry a failed payout: the seller's balance is paid out again now. */
+export async function retryFailedPayout(deps: PayoutDeps, providerPayoutId: string): Promise<PayOutReport> {
+  const row = await deps.db
+    .selectFrom('provider_payouts')
+    .select(['seller_id', 'status'])
+    .where('id', '=', providerPayoutId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND', 'We could not find that payout.');
+  if (row.status !== 'failed' && row.status !== 'canceled') {
+    throw new AppError('PRECONDITION_FAILED', 'Only a failed or cancelled payout can be tried again.');
+  }
+  return payOut(deps, { sellerId: row.seller_id, retryFailed: true });
 }

@@ -49,7 +49,11 @@ describe('the ledger over the demo seed', () => {
       .executeTakeFirstOrThrow();
     // A penny more for the seller than the sale left them, behind the ledger's back.
     await sql`alter table public.payouts disable trigger payouts_ledger`.execute(db);
-    await db.updateTable('payouts').set({ amount_minor: sql`amount_minor + 1` }).where('id', '=', victim.id).execute();
+    await db
+      .updateTable('payouts')
+      .set({ amount_minor: sql`amount_minor + 1` })
+      .where('id', '=', victim.id)
+      .execute();
     await sql`alter table public.payouts enable trigger payouts_ledger`.execute(db);
     const result = await reconciliation(db);
     expect(result.imbalances).toBe(1);

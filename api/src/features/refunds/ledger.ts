@@ -44,12 +44,19 @@ function problemsOf(row: Row): string[] {
   if (row.ledger_payment !== row.paid)
     problems.push(`The ledger has ${pounds(row.ledger_payment)} paid in, the payments ${pounds(row.paid)}`);
   if (-row.ledger_refund !== row.refunded)
-    problems.push(`The ledger has ${pounds(-row.ledger_refund)} refunded, the refunds ${pounds(row.refunded)}`);
+    problems.push(
+      `The ledger has ${pounds(-row.ledger_refund)} refunded, the refunds ${pounds(row.refunded)}`,
+    );
   if (row.ledger_seller !== row.seller_net)
-    problems.push(`The ledger has ${pounds(row.ledger_seller)} for the seller, the payout ${pounds(row.seller_net)}`);
-  if (row.ledger_fee !== row.fee) problems.push(`The ledger has a fee of ${pounds(row.ledger_fee)}, the order ${pounds(row.fee)}`);
+    problems.push(
+      `The ledger has ${pounds(row.ledger_seller)} for the seller, the payout ${pounds(row.seller_net)}`,
+    );
+  if (row.ledger_fee !== row.fee)
+    problems.push(`The ledger has a fee of ${pounds(row.ledger_fee)}, the order ${pounds(row.fee)}`);
   if (row.has_transfer && row.transferred > row.seller_net)
-    problems.push(`The seller was sent ${pounds(row.transferred)}, more than their ${pounds(row.seller_net)}`);
+    problems.push(
+      `The seller was sent ${pounds(row.transferred)}, more than their ${pounds(row.seller_net)}`,
+    );
   return problems;
 }
 

@@ -255,8 +255,16 @@ export async function saveReportingDetails(
       .returning('id')
       .execute();
   });
-  // Earnings that waited for the details go out now (payOut waits itself if another hold remains).
-  if (released.length > 0) await payOut(deps, { sellerId: userId });
+  // Earnings that waited for the details go out now (payOut waits itself if another hold remains);
+  // if they wait again, for another reason, the seller is told again.
+  if (released.length > 0) {
+    await db
+      .deleteFrom('payout_wait_notices')
+      .where('seller_id', '=', userId)
+      .where('reason', '=', 'held')
+      .execute();
+    await payOut(deps, { sellerId: userId });
+  }
   return reportingStatus(db, userId);
 }
 

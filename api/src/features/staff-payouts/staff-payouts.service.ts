@@ -14,7 +14,13 @@ import type { Database } from '../../db/index.ts';
 import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { type PayoutDeps, payOut } from '../payouts/payouts.service.ts';
+import {
+  holdPayouts,
+  type PayoutDeps,
+  payOut,
+  releasePayoutHold,
+  retryFailedPayout,
+} from '../payouts/payouts.service.ts';
 
 export const MONEY_OUT_KINDS = ['transfers', 'payouts'] as const;
 export type MoneyOutKind = (typeof MONEY_OUT_KINDS)[number];
@@ -211,13 +217,19 @@ export async function retryMoneyOut(
     if (payout.status !== 'failed') {
       throw new AppError('CONFLICT', `Only a failed payout can be retried; this one is ${payout.status}.`);
     }
+    const report = await retryFailedPayout(deps, payout.id);
     await recordAudit(db, {
       action: 'payouts.retry_payout',
       targetType: 'provider_payout',
       targetId: payout.id,
-      details: { sellerId: payout.seller_id },
+      details: { sellerId: payout.seller_id, payouts: report.payouts },
     });
-    sellerId = payout.seller_id;
+    return {
+      sellerId: payout.seller_id,
+      transfers: report.transfers,
+      payouts: report.payouts,
+      waiting: report.waiting,
+    };
   }
   const report = await payOut(deps, { sellerId, retryFailed: true });
   return { sellerId, transfers: report.transfers, payouts: report.payouts, waiting: report.waiting };
@@ -288,22 +300,29 @@ export async function holdSeller(
 ): Promise<HoldRow> {
   const seller = await findSeller(db, input.seller);
   const id = await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('payout_holds')
-      .values({ seller_id: seller.id, kind: 'staff', reason: input.reason, created_by: staffId })
-      .onConflict((oc) => oc.columns(['seller_id', 'kind']).where('released_at', 'is', null).doNothing())
-      .returning('id')
+    const open = await trx
+      .selectFrom('payout_holds')
+      .select('id')
+      .where('seller_id', '=', seller.id)
+      .where('kind', '=', 'staff')
+      .where('released_at', 'is', null)
       .executeTakeFirst();
-    if (!row) {
+    if (open) {
       throw new AppError('CONFLICT', `${seller.email ?? 'This seller'}’s payouts are already held by staff.`);
     }
+    const { holdId } = await holdPayouts(trx, {
+      sellerId: seller.id,
+      kind: 'staff',
+      reason: input.reason,
+      by: staffId,
+    });
     await recordAudit(trx, {
       action: 'payouts.hold',
       targetType: 'user',
       targetId: seller.id,
       details: { reason: input.reason },
     });
-    return row.id;
+    return holdId;
   });
   const holds = await listHolds(db);
   const hold = holds.find((row) => row.id === id);
@@ -320,34 +339,27 @@ export async function releaseHold(
   staffId: string,
   input: { holdId: string; reason: string },
 ): Promise<{ released: true; stillHeld: boolean }> {
-  const sellerId = await deps.db.transaction().execute(async (trx) => {
-    const hold = await trx
-      .selectFrom('payout_holds')
-      .select(['id', 'seller_id', 'kind', 'released_at'])
-      .where('id', '=', input.holdId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!hold) throw new AppError('NOT_FOUND', 'There is no such hold. Reload the list.');
-    if (hold.released_at) throw new AppError('CONFLICT', 'This hold was already released. Reload the list.');
-    await trx
-      .updateTable('payout_holds')
-      .set({ released_at: new Date(), released_by: staffId, release_reason: input.reason })
-      .where('id', '=', hold.id)
-      .execute();
-    await recordAudit(trx, {
-      action: 'payouts.release_hold',
-      targetType: 'user',
-      targetId: hold.seller_id,
-      details: { holdId: hold.id, kind: hold.kind, reason: input.reason },
-    });
-    return hold.seller_id;
+  const hold = await deps.db
+    .selectFrom('payout_holds')
+    .select(['id', 'seller_id', 'kind', 'released_at'])
+    .where('id', '=', input.holdId)
+    .executeTakeFirst();
+  if (!hold) throw new AppError('NOT_FOUND', 'There is no such hold. Reload the list.');
+  if (hold.released_at) throw new AppError('CONFLICT', 'This hold was already released. Reload the list.');
+  // Releases it (once: a second release at the same time is refused) and pays out what waited.
+  await releasePayoutHold(deps, { holdId: hold.id, reason: input.reason, by: staffId });
+  await recordAudit(deps.db, {
+    action: 'payouts.release_hold',
+    targetType: 'user',
+    targetId: hold.seller_id,
+    details: { holdId: hold.id, kind: hold.kind, reason: input.reason },
   });
+  const sellerId = hold.seller_id;
   const remaining = await deps.db
     .selectFrom('payout_holds')
     .select('id')
     .where('seller_id', '=', sellerId)
     .where('released_at', 'is', null)
     .execute();
-  if (remaining.length === 0) await payOut(deps, { sellerId });
   return { released: true, stillHeld: remaining.length > 0 };
 }

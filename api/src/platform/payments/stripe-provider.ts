@@ -74,6 +74,8 @@ const idOf = (value: string | { id: string } | null | undefined) =>
 export interface StripeProviderOptions {
   secretKey: string;
   webhookSecret: string;
+  /** The Connect endpoint's signing secret, when its events come to a separate endpoint. */
+  connectWebhookSecret?: string;
   /** Tests pass a client whose HTTP layer is faked. */
   client?: Stripe;
 }
@@ -124,17 +126,20 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     },
 
     parseWebhook(rawBody, headers) {
-      const signature = headers['stripe-signature'];
-      let event: Stripe.Event;
-      try {
-        event = stripe.webhooks.constructEvent(
-          rawBody,
-          Array.isArray(signature) ? (signature[0] ?? '') : (signature ?? ''),
-          options.webhookSecret,
-        );
-      } catch (error) {
-        throw new WebhookSignatureError((error as Error).message);
+      const header = headers['stripe-signature'];
+      const signature = Array.isArray(header) ? (header[0] ?? '') : (header ?? '');
+      let event: Stripe.Event | undefined;
+      let failure: unknown;
+      // The platform endpoint's secret, then the Connect endpoint's (events from connected accounts).
+      for (const secret of [options.webhookSecret, options.connectWebhookSecret]) {
+        if (!secret || event) continue;
+        try {
+          event = stripe.webhooks.constructEvent(rawBody, signature, secret);
+        } catch (error) {
+          failure ??= error;
+        }
       }
+      if (!event) throw new WebhookSignatureError((failure as Error | undefined)?.message);
       const session = event.data.object as Stripe.Checkout.Session;
       const base = { id: event.id, providerRef: session.id, raw: event };
       const connect = readConnectEvent(event);
