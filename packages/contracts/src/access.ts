@@ -66,6 +66,7 @@ export const SIGNED_IN_ROUTES = [
   '/account/sales',
   '/account/sales/:orderId',
   '/account/payouts',
+  '/account/payouts/statement/:month',
   '/charity/sell',
   '/charity/bulk-listing',
   '/charity/dashboard',

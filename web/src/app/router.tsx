@@ -136,6 +136,10 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../features/orders/PayoutsPage.tsx'),
     (m) => m.PayoutsPage,
   ),
+  '/account/payouts/statement/:month': page(
+    () => import('../features/payouts/StatementPage.tsx'),
+    (m) => m.StatementPage,
+  ),
   '/messages': page(messages, (m) => m.MessagesPage),
   '/messages/:threadId': page(messages, (m) => m.ThreadPage),
 };
