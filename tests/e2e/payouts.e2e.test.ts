@@ -86,16 +86,14 @@ describe('payouts', { timeout: 240_000 }, () => {
 
     // A buyer buys the book through the test provider's payment page.
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
+    await mutate(buyer.context, 'checkout.saveAddress', {
+      address: { fullName: 'Ava Reader', line1: '12 Turl Street', town: 'Oxford', postcode: 'OX1 3DP' },
+      makeDefault: true,
+    });
     await buyer.page.goto(`/listing/${slug}`);
     await buyer.page.getByRole('link', { name: 'Buy now' }).click();
     await buyer.page.waitForURL(/\/checkout\?listing=/);
-    const fullName = buyer.page.getByLabel('Full name');
-    if (await fullName.isVisible()) {
-      await fullName.fill('Ava Reader');
-      await buyer.page.getByLabel('Address line 1').fill('12 Turl Street');
-      await buyer.page.getByLabel('Town or city').fill('Oxford');
-      await buyer.page.getByLabel('Postcode').fill('ox1 3dp');
-    }
+    await buyer.page.getByTestId('saved-address').filter({ hasText: '12 Turl Street' }).waitFor();
     await buyer.page.getByRole('button', { name: 'Continue to confirm' }).click();
     await buyer.page.waitForURL(/\/checkout\/confirm\?/);
     const total = (await buyer.page.getByTestId('total').textContent())!.trim();
