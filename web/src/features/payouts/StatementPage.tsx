@@ -13,6 +13,9 @@ import { trpc } from '../../lib/trpc.ts';
 import { downloadText } from './download.ts';
 import { monthName, recentMonths } from './StatementLinks.tsx';
 
+/** What went back, shown negative (and £0.00, not −£0.00, when nothing did). */
+const less = (minor: number) => (minor === 0 ? 0 : -minor);
+
 const day = (iso: string) =>
   new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'Europe/London' }).format(
     new Date(iso),
@@ -83,11 +86,15 @@ export function StatementPage() {
               <>
                 <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3" data-testid="statement-totals">
                   <Total label="Earned from sales" value={data.totals.earnedMinor} />
-                  <Total label="Refunds taken back" value={-data.totals.refundedMinor} />
+                  <Total label="Refunds taken back" value={less(data.totals.refundedMinor)} />
                   <Total label="Transferred to your account" value={data.totals.transferredMinor} />
-                  <Total label="Reversed" value={-data.totals.reversedMinor} testId="statement-reversed" />
+                  <Total
+                    label="Reversed"
+                    value={less(data.totals.reversedMinor)}
+                    testId="statement-reversed"
+                  />
                   <Total label="Paid to your bank" value={data.totals.paidOutMinor} />
-                  <Total label="Payouts returned" value={-data.totals.failedMinor} />
+                  <Total label="Payouts returned" value={less(data.totals.failedMinor)} />
                 </dl>
                 {data.entries.length === 0 ? (
                   <p className="mt-6 rounded-xl border border-dashed border-line p-6 text-ink-muted">
@@ -95,7 +102,7 @@ export function StatementPage() {
                   </p>
                 ) : (
                   <div className="mt-6 overflow-x-auto rounded-xl border border-line bg-paper">
-                    <table className="w-full min-w-[36rem] text-left text-sm" data-testid="statement-entries">
+                    <table className="w-full text-left text-sm" data-testid="statement-entries">
                       <thead className="border-b border-line text-ink-muted">
                         <tr>
                           <th className="px-3 py-2 font-semibold">Date</th>
@@ -119,7 +126,7 @@ export function StatementPage() {
                                 <span className="block text-xs text-ink-muted">{entry.memo}</span>
                               ) : null}
                             </td>
-                            <td className="px-3 py-2">
+                            <td className="px-3 py-2 break-all">
                               {entry.reference ? <span className="font-mono">{entry.reference}</span> : null}
                               {entry.title ? (
                                 <span className="block text-xs text-ink-muted">{entry.title}</span>
