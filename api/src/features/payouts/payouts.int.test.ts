@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import type { SignedEvent, TestProvider } from '../../platform/payments/test-provider.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser } from '../../testing/auth.ts';
+import { api, failure, statusOf } from '../../testing/client.ts';
 import { completedOrder, orderDepsFor } from '../../testing/orders.ts';
 import { reconciliation } from '../refunds/ledger.ts';
 import { refund } from '../refunds/refund.ts';
@@ -26,7 +28,9 @@ import {
   providerBalance,
   releasePayoutHold,
   retryFailedPayout,
+  retryFailedTransfer,
   startOnboarding,
+  TRANSFER_ATTEMPTS,
 } from './payouts.service.ts';
 
 let t: TestApp;
@@ -347,5 +351,67 @@ describe('money out through the test provider', () => {
       await applyConnectEvent(deps, 'test', provider.parseWebhook(stranger.body, stranger.headers)),
     ).toBe('unknown');
     expect((await reconciliation(db)).imbalances).toBe(0);
+  });
+
+  it('answers the seller’s own account, onboarding link and payouts through payouts.member, and nobody else’s', async () => {
+    const member = await createUser(db, t.services.identity, 'member@payouts.test');
+    const as = api(t.app, member.accessToken).payouts.member;
+    expect(await as.account.query()).toMatchObject({
+      state: 'not_started',
+      due: [],
+      holds: [],
+      waitingMinor: 0,
+      waitingReason: null,
+    });
+    const { url } = await as.startOnboarding.mutate({});
+    expect(new URL(url).pathname).toMatch(/^\/payments\/test\/onboarding\/acct_test_[0-9a-f]+$/);
+    expect((await as.account.query()).state).toBe('pending');
+    // The same account the second time.
+    const again = await as.startOnboarding.mutate({});
+    expect(new URL(again.url).pathname).toBe(new URL(url).pathname);
+    expect(await as.list.query()).toEqual({ payouts: [], transfers: [] });
+    const someoneElses = (await listSellerPayouts(db, sale.seller.id)).payouts[0]!.id;
+    expect(await failure(as.get.query({ payoutId: someoneElses }))).toMatchObject({
+      status: 404,
+      message: 'We could not find that payout.',
+    });
+    expect(await failure(as.get.query({ payoutId: 'nope' }))).toMatchObject({ status: 400 });
+    expect(await statusOf(api(t.app).payouts.member.account.query())).toBe(401);
+  });
+
+  it('tries a transfer the provider refuses again at each run, fails it after the last try, and staff retry it', async () => {
+    const other = await completedOrder(t, 650);
+    await startOnboarding(deps, other.seller);
+    const refusing: PayoutDeps = {
+      ...deps,
+      payments: {
+        ...provider,
+        async createTransfer() {
+          throw new Error('Insufficient funds in the platform balance');
+        },
+      },
+    };
+    // The account turns active: the kick's transfer is the first try.
+    const activated = provider.onboard(await accountId(other.seller.id), 'complete').event;
+    await applyConnectEvent(refusing, 'test', provider.parseWebhook(activated.body, activated.headers));
+    for (let run = 1; run < TRANSFER_ATTEMPTS; run += 1)
+      await payOut(refusing, { sellerId: other.seller.id });
+    const transfer = await db
+      .selectFrom('transfers')
+      .select(['id', 'status', 'attempts', 'failure_reason'])
+      .where('order_id', '=', other.orderId)
+      .executeTakeFirstOrThrow();
+    expect(transfer).toMatchObject({
+      status: 'failed',
+      attempts: TRANSFER_ATTEMPTS,
+      failure_reason: 'Insufficient funds in the platform balance',
+    });
+    await expect(retryFailedTransfer(deps, transfer.id)).resolves.toMatchObject({ transfers: 1, payouts: 1 });
+    await provider.flushEvents();
+    expect((await listSellerPayouts(db, other.seller.id)).payouts).toEqual([
+      expect.objectContaining({ status: 'paid', orderCount: 1 }),
+    ]);
+    await expect(retryFailedTransfer(deps, transfer.id)).rejects.toThrow('Only a failed transfer');
+    await balanced(other.orderId);
   });
 });

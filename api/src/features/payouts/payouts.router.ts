@@ -23,7 +23,8 @@ export const payoutsRouter = router({
 
   /** Makes the caller's account at the provider if need be; answers where its onboarding is. */
   startOnboarding: authedProcedure
-    .input(z.void())
+    // An empty object: a mutation always carries a JSON body (none at all is refused by the lean path).
+    .input(z.object({}).strict())
     .output(onboardingLinkSchema)
     .mutation(async ({ ctx }) => {
       const person = await ctx.db

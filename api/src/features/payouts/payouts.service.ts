@@ -453,6 +453,9 @@ async function tellWaiting(
   });
 }
 
+/** How many times a transfer is tried (one each run of payouts.send) before it is failed. */
+export const TRANSFER_ATTEMPTS = 5;
+
 export interface PayOutReport {
   transfers: number;
   payouts: number;
@@ -619,13 +622,16 @@ async function payOutSeller(
     } catch (error) {
       report.failed += 1;
       deps.log?.(`transfer ${transfer.id} failed`, error);
+      // Tried again at the next run; after TRANSFER_ATTEMPTS it is failed, for staff to retry.
       await deps.db
         .updateTable('transfers')
         .set({
           failure_reason: (error instanceof Error ? error.message : String(error)).slice(0, 500),
           attempts: sql`attempts + 1`,
+          status: sql`case when attempts + 1 >= ${TRANSFER_ATTEMPTS} then 'failed' else status end`,
         })
         .where('id', '=', transfer.id)
+        .where('status', '=', 'pending')
         .execute();
     }
   }
@@ -1069,4 +1075,19 @@ export async function retryFailedPayout(deps: PayoutDeps, providerPayoutId: stri
     throw new AppError('PRECONDITION_FAILED', 'Only a failed or cancelled payout can be tried again.');
   }
   return payOut(deps, { sellerId: row.seller_id, retryFailed: true });
+}
+
+/** Staff retry a failed transfer: it is made again now, with the same idempotency key. */
+export async function retryFailedTransfer(deps: PayoutDeps, transferId: string): Promise<PayOutReport> {
+  const row = await deps.db
+    .updateTable('transfers')
+    .set({ status: 'pending', attempts: 0 })
+    .where('id', '=', transferId)
+    .where('status', '=', 'failed')
+    .returning('seller_id')
+    .executeTakeFirst();
+  if (!row) {
+    throw new AppError('PRECONDITION_FAILED', 'Only a failed transfer can be tried again. Refresh the page.');
+  }
+  return payOut(deps, { sellerId: row.seller_id });
 }
