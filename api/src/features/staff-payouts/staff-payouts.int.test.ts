@@ -146,10 +146,10 @@ describe('staff payouts', () => {
     // The seller has no payout account yet: the transfer waits to be made, no longer failed.
     const after = await db
       .selectFrom('transfers')
-      .select(['status', 'failure_reason'])
+      .select(['status', 'attempts'])
       .where('id', '=', failed.transferId)
       .executeTakeFirstOrThrow();
-    expect(after).toEqual({ status: 'pending', failure_reason: null });
+    expect(after).toEqual({ status: 'pending', attempts: 0 });
     const audit = await db
       .selectFrom('audit_log')
       .select(['action', 'target_id', 'actor_id'])

@@ -17,9 +17,9 @@ import { recordAudit } from '../audit/audit.service.ts';
 import {
   holdPayouts,
   type PayoutDeps,
-  payOut,
   releasePayoutHold,
   retryFailedPayout,
+  retryFailedTransfer,
 } from '../payouts/payouts.service.ts';
 
 export const MONEY_OUT_KINDS = ['transfers', 'payouts'] as const;
@@ -178,35 +178,33 @@ export async function retryMoneyOut(
   input: { kind: 'transfer' | 'payout'; id: string },
 ): Promise<{ sellerId: string; transfers: number; payouts: number; waiting: number }> {
   const { db } = deps;
-  let sellerId: string;
   if (input.kind === 'transfer') {
-    sellerId = await db.transaction().execute(async (trx) => {
-      const transfer = await trx
-        .selectFrom('transfers')
-        .select(['id', 'seller_id', 'status', 'order_id'])
-        .where('id', '=', input.id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!transfer) throw new AppError('NOT_FOUND', 'There is no such transfer. Search again.');
-      if (transfer.status !== 'failed') {
-        throw new AppError(
-          'CONFLICT',
-          `Only a failed transfer can be retried; this one is ${transfer.status}.`,
-        );
-      }
-      await trx
-        .updateTable('transfers')
-        .set({ status: 'pending', failure_reason: null })
-        .where('id', '=', transfer.id)
-        .execute();
-      await recordAudit(trx, {
-        action: 'payouts.retry_transfer',
-        targetType: 'transfer',
-        targetId: transfer.id,
-        details: { sellerId: transfer.seller_id, orderId: transfer.order_id },
-      });
-      return transfer.seller_id;
+    const transfer = await db
+      .selectFrom('transfers')
+      .select(['id', 'seller_id', 'status', 'order_id'])
+      .where('id', '=', input.id)
+      .executeTakeFirst();
+    if (!transfer) throw new AppError('NOT_FOUND', 'There is no such transfer. Search again.');
+    if (transfer.status !== 'failed') {
+      throw new AppError(
+        'CONFLICT',
+        `Only a failed transfer can be retried; this one is ${transfer.status}.`,
+      );
+    }
+    // Back to pending with its tries reset; payOut makes it with the same idempotency key.
+    const report = await retryFailedTransfer(deps, transfer.id);
+    await recordAudit(db, {
+      action: 'payouts.retry_transfer',
+      targetType: 'transfer',
+      targetId: transfer.id,
+      details: { sellerId: transfer.seller_id, orderId: transfer.order_id, transfers: report.transfers },
     });
+    return {
+      sellerId: transfer.seller_id,
+      transfers: report.transfers,
+      payouts: report.payouts,
+      waiting: report.waiting,
+    };
   } else {
     const payout = await db
       .selectFrom('provider_payouts')
@@ -231,8 +229,6 @@ export async function retryMoneyOut(
       waiting: report.waiting,
     };
   }
-  const report = await payOut(deps, { sellerId, retryFailed: true });
-  return { sellerId, transfers: report.transfers, payouts: report.payouts, waiting: report.waiting };
 }
 
 export interface HoldRow {

@@ -117,7 +117,7 @@ export function GetPaidCard({ account }: { account: PayoutAccount }) {
             variant="brand"
             className="self-start"
             disabled={start.isPending}
-            onClick={() => start.mutate()}
+            onClick={() => start.mutate({})}
             data-testid="start-onboarding"
           >
             {start.isPending ? 'Opening…' : action}
