@@ -59,6 +59,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   realtime: ['realtime.ts', 'stream.ts', 'cursor.ts'],
   // purchases.ts: the one place purchases and sales are read (issue 26; order_items with issue 23).
   recommendations: ['recommendations.service.ts', 'purchases.ts'],
+  // HMRC platform reporting: the yearly ask job, the seller's standing (decision 0047).
+  reporting: ['reporting.service.ts'],
   reports: ['reports.service.ts', 'close-reports.ts'],
   'request-log': ['request-log.service.ts'],
   // Reviews (decision 0048): the review window opened on completion, the publishing job, removal.

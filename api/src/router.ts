@@ -33,6 +33,7 @@ import { promotionsRouter } from './features/promotions/promotions.router.ts';
 import { realtimeRouter } from './features/realtime/realtime.router.ts';
 import { recommendationsRouter } from './features/recommendations/recommendations.router.ts';
 import { refundsRouter } from './features/refunds/refunds.router.ts';
+import { reportingMemberRouter, reportingStaffRouter } from './features/reporting/reporting.router.ts';
 import { reportsRouter, staffReportsRouter } from './features/reports/reports.router.ts';
 import { requestLogRouter } from './features/request-log/request-log.router.ts';
 import { revenueRouter } from './features/revenue/revenue.router.ts';
@@ -50,8 +51,10 @@ import { staffBooksRouter } from './features/staff-books/staff-books.router.ts';
 import { staffListingsRouter } from './features/staff-listings/staff-listings.router.ts';
 import { staffOffersRouter } from './features/staff-offers/staff-offers.router.ts';
 import { staffOrdersRouter } from './features/staff-orders/staff-orders.router.ts';
+import { staffPayoutsRouter } from './features/staff-payouts/staff-payouts.router.ts';
 import { staffPicksRouter } from './features/staff-picks/staff-picks.router.ts';
 import { staffTrendingRouter } from './features/staff-trending/staff-trending.router.ts';
+import { statementsRouter } from './features/statements/statements.router.ts';
 import { taxonomyRouter } from './features/taxonomy/taxonomy.router.ts';
 import { unsubscribeRouter } from './features/unsubscribe/unsubscribe.router.ts';
 import { usersRouter } from './features/users/users.router.ts';
@@ -112,7 +115,8 @@ export const appRouter = router({
   recommendations: recommendationsRouter,
   checkout: checkoutRouter,
   money: router({ refunds: refundsRouter, revenue: revenueRouter, promotions: promotionsRouter }),
-  payouts: router({ member: payoutsRouter }),
+  reporting: router({ member: reportingMemberRouter, staff: reportingStaffRouter }),
+  payouts: router({ member: payoutsRouter, statements: statementsRouter, staff: staffPayoutsRouter }),
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),
   reports: router({ member: reportsRouter, staff: staffReportsRouter }),
   reviews: router({ member: reviewsMemberRouter, public: reviewsPublicRouter, staff: staffReviewsRouter }),

@@ -890,6 +890,32 @@ export interface Refunds {
   reason: string;
 }
 
+export interface ReportingDetails {
+  address_line1: string;
+  address_line2: string | null;
+  country: Generated<string>;
+  date_of_birth: Timestamp | null;
+  first_name: string | null;
+  kind: string;
+  last_name: string | null;
+  legal_name: string | null;
+  nino: string | null;
+  postcode: string;
+  provided_at: Generated<Timestamp>;
+  registered_number: string | null;
+  town: string;
+  updated_at: Generated<Timestamp>;
+  user_id: string;
+  utr: string | null;
+}
+
+export interface ReportingNotices {
+  kind: string;
+  notified_at: Generated<Timestamp>;
+  seller_id: string;
+  year: number;
+}
+
 export interface Reports {
   created_at: Generated<Timestamp>;
   details: string | null;
@@ -1135,6 +1161,8 @@ export interface DB {
   realtime_events: RealtimeEvents;
   refund_items: RefundItems;
   refunds: Refunds;
+  reporting_details: ReportingDetails;
+  reporting_notices: ReportingNotices;
   reports: Reports;
   request_log: RequestLog;
   return_items: ReturnItems;

@@ -70,6 +70,7 @@ export const SIGNED_IN_ROUTES = [
   '/account/payouts',
   '/account/analytics',
   '/account/reviews',
+  '/account/payouts/statement/:month',
   '/charity/sell',
   '/charity/bulk-listing',
   '/charity/dashboard',

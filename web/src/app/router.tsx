@@ -158,6 +158,10 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../features/reviews/MyReviewsPage.tsx'),
     (m) => m.MyReviewsPage,
   ),
+  '/account/payouts/statement/:month': page(
+    () => import('../features/payouts/StatementPage.tsx'),
+    (m) => m.StatementPage,
+  ),
   '/messages': page(messages, (m) => m.MessagesPage),
   '/messages/:threadId': page(messages, (m) => m.ThreadPage),
 };

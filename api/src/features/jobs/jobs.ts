@@ -24,6 +24,7 @@ import {
 import { payOut } from '../payouts/payouts.service.ts';
 import { pruneRealtimeEvents } from '../realtime/realtime.ts';
 import { refreshRecommendations } from '../recommendations/recommendations.service.ts';
+import { askForReportingDetails } from '../reporting/reporting.service.ts';
 import { pruneRequestLog } from '../request-log/request-log.service.ts';
 import { publishDueWindows } from '../reviews/reviews.service.ts';
 import { runSavedSearchAlerts } from '../social/saved-searches.service.ts';
@@ -80,6 +81,8 @@ export const JOBS: Record<string, Job> = {
   },
   // Reports the seller did not answer within 3 working days go to staff (issue 25).
   'disputes.escalate': (context) => escalateUnanswered(context),
+  // HMRC platform reporting: ask sellers near the threshold for their details (decision 0047).
+  'reporting.ask': (context) => askForReportingDetails(context),
   'request_log.prune': ({ db }) => pruneRequestLog(db),
   // Review windows whose 14 days are over: their reviews are published (decision 0048).
   'reviews.publish': (context) => publishDueWindows(context),

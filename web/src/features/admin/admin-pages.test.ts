@@ -46,6 +46,8 @@ describe('the staff pages list', () => {
       'charities',
       'orders',
       'payments',
+      // Issue 24: money out to sellers.
+      'payouts',
       'logs',
     ]);
     expect(ADMIN_HEADER_PAGES.map((page) => page.label)).toEqual(['Analytics', 'Revenue']);

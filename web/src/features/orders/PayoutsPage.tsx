@@ -1,6 +1,8 @@
 /**
- * /account/payouts: the seller's payouts ledger. Each sale's item price and postage is held
- * from payment until the buyer confirms (or 2 days after delivery), then released.
+ * /account/payouts: "Get paid" (the seller's payout account at the payment provider, issue 24),
+ * the payouts to their bank, monthly statements, the details HMRC reporting needs (decision
+ * 0047), and the sales ledger: each sale's item price and postage is held from payment until the
+ * buyer confirms (or 2 days after delivery), then released and sent to the seller's account.
  */
 import { formatPence, type PayoutsView } from '@reshelf/contracts';
 import { Wallet } from 'lucide-react';
@@ -13,6 +15,10 @@ import { QueryView } from '../../kit/index.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import { BankPayouts } from '../payouts/BankPayouts.tsx';
+import { GetPaidCard } from '../payouts/GetPaidCard.tsx';
+import { StatementLinks } from '../payouts/StatementLinks.tsx';
+import { TaxDetails } from '../payouts/TaxDetails.tsx';
 import { formatDay } from './format.ts';
 
 const STATUS: Record<PayoutsView['items'][number]['status'], { label: string; tone: string }> = {
@@ -24,6 +30,9 @@ const STATUS: Record<PayoutsView['items'][number]['status'], { label: string; to
 export function PayoutsPage() {
   usePageMeta('Your payouts');
   const payouts = trpc.orders.member.payouts.useQuery({}, { staleTime: 0 });
+  const account = trpc.payouts.member.account.useQuery(undefined, { staleTime: 0 });
+  const list = trpc.payouts.member.list.useQuery(undefined, { staleTime: 0 });
+  const reporting = trpc.reporting.member.status.useQuery({}, { staleTime: 0 });
   return (
     <div>
       <PageHeader
@@ -36,6 +45,15 @@ export function PayoutsPage() {
       />
       <PageBody>
         <div className="max-w-4xl">
+          {account.data ? <GetPaidCard account={account.data} /> : null}
+          {account.error ? (
+            <QueryError
+              what="your payout account"
+              onRetry={() => void account.refetch()}
+              retrying={account.isFetching}
+            />
+          ) : null}
+          <div className="mt-6" />
           <QueryView
             query={payouts}
             pending={
@@ -133,6 +151,9 @@ export function PayoutsPage() {
               </>
             )}
           </QueryView>
+          {list.data ? <BankPayouts list={list.data} /> : null}
+          <StatementLinks />
+          {reporting.data ? <TaxDetails status={reporting.data} /> : null}
         </div>
       </PageBody>
     </div>

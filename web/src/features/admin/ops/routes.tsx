@@ -29,6 +29,8 @@ const PAGES: [string[], LazyPage][] = [
   [['listings'], page(() => import('./ListingsPage.tsx'), (m) => m.ListingsPage)],
   [['orders'], page(() => import('./OrdersPage.tsx'), (m) => m.OrdersPage)],
   [['payments'], page(() => import('./PaymentsPage.tsx'), (m) => m.PaymentsPage)],
+  [['payouts'], page(() => import('./PayoutsAdminPage.tsx'), (m) => m.PayoutsAdminPage)],
+  [['payments/reconciliation'], page(() => import('./ReconciliationPage.tsx'), (m) => m.ReconciliationPage)],
   [['revenue'], page(() => import('./RevenuePage.tsx'), (m) => m.RevenuePage)],
   [['logs'], page(() => import('./LogsPage.tsx'), (m) => m.LogsPage)],
   [['refunds'], page(() => import('./RefundsPage.tsx'), (m) => m.RefundsPage)],

@@ -1,0 +1,126 @@
+/**
+ * The seller's monthly statement (issue 24): their ledger entries in a calendar month (UK time),
+ * with each sale's order and book, and the month's totals; as data for the printable page and
+ * as CSV for their records.
+ */
+import {
+  STATEMENT_CSV_COLUMNS,
+  STATEMENT_ENTRY_KINDS,
+  STATEMENT_ENTRY_LABELS,
+  type Statement,
+  type StatementEntryKind,
+} from '@reshelf/contracts';
+import { sql } from 'kysely';
+import type { Database } from '../../db/index.ts';
+
+const UK = 'Europe/London';
+
+function monthLabel(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(y!, m! - 1, 1)),
+  );
+}
+
+export async function statementFor(db: Database, sellerId: string, month: string): Promise<Statement> {
+  const [rows, months] = await Promise.all([
+    db
+      .selectFrom('ledger_entries as l')
+      .leftJoin('orders as o', 'o.id', 'l.order_id')
+      .select([
+        'l.id',
+        'l.kind',
+        'l.amount_minor',
+        'l.order_id',
+        'o.reference',
+        'l.memo',
+        'l.created_at',
+        // The order's books: "Title", or "Title and 2 more books".
+        sql<string | null>`(
+          select case when count(*) > 1 then min(b.title) filter (where i.position = 0) || ' and ' || (count(*) - 1) || ' more book' || case when count(*) > 2 then 's' else '' end
+                      else min(b.title) end
+          from public.order_items i
+          join public.listings li on li.id = i.listing_id join public.books b on b.id = li.book_id
+          where i.order_id = l.order_id)`.as('title'),
+      ])
+      .where('l.seller_id', '=', sellerId)
+      .where('l.kind', 'in', [...STATEMENT_ENTRY_KINDS])
+      .where(sql<string>`to_char(l.created_at at time zone ${UK}, 'YYYY-MM')`, '=', month)
+      .orderBy('l.created_at')
+      .orderBy('l.id')
+      .execute(),
+    db
+      .selectFrom('ledger_entries as l')
+      .select(sql<string>`to_char(l.created_at at time zone ${UK}, 'YYYY-MM')`.as('month'))
+      .distinct()
+      .where('l.seller_id', '=', sellerId)
+      .where('l.kind', 'in', [...STATEMENT_ENTRY_KINDS])
+      .orderBy('month', 'desc')
+      .execute(),
+  ]);
+  const totals = {
+    earnedMinor: 0,
+    refundedMinor: 0,
+    transferredMinor: 0,
+    reversedMinor: 0,
+    paidOutMinor: 0,
+    failedMinor: 0,
+  };
+  const entries = rows.map((row) => {
+    const kind = row.kind as StatementEntryKind;
+    // Signed as the seller sees it: what they earned or received is positive, what went back negative.
+    const amount =
+      kind === 'seller_debit' || kind === 'transfer_reversal' || kind === 'payout_failed'
+        ? -Math.abs(row.amount_minor)
+        : Math.abs(row.amount_minor);
+    if (kind === 'seller_credit') totals.earnedMinor += amount;
+    if (kind === 'seller_debit') totals.refundedMinor += -amount;
+    if (kind === 'transfer') totals.transferredMinor += amount;
+    if (kind === 'transfer_reversal') totals.reversedMinor += -amount;
+    if (kind === 'payout') totals.paidOutMinor += amount;
+    if (kind === 'payout_failed') totals.failedMinor += -amount;
+    return {
+      id: String(row.id),
+      at: new Date(row.created_at).toISOString(),
+      kind,
+      label: STATEMENT_ENTRY_LABELS[kind],
+      orderId: row.order_id,
+      reference: row.reference ?? null,
+      title: row.title ?? null,
+      amountMinor: amount,
+      memo: row.memo,
+    };
+  });
+  const monthList = months.map((row) => row.month);
+  return {
+    month,
+    label: monthLabel(month),
+    entries,
+    totals,
+    months: monthList.includes(month) ? monthList : [month, ...monthList].sort().reverse(),
+  };
+}
+
+function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^-\d/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function statementCsv(statement: Statement): string {
+  const lines = [STATEMENT_CSV_COLUMNS.join(',')];
+  for (const entry of statement.entries) {
+    lines.push(
+      [
+        new Intl.DateTimeFormat('en-CA', { timeZone: UK }).format(new Date(entry.at)),
+        entry.label,
+        entry.reference ?? '',
+        entry.title ?? '',
+        (entry.amountMinor / 100).toFixed(2),
+        entry.memo ?? '',
+      ]
+        .map(csvCell)
+        .join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

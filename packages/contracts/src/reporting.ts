@@ -1,0 +1,221 @@
+/**
+ * UK digital platform reporting (decision 0047). A platform operator reports each seller's
+ * income to HMRC once a year, unless the seller is an "excluded seller": fewer than 30 sales
+ * AND total consideration of no more than €2,000 in the calendar year. Before a seller passes
+ * that, Reshelf asks for the details the rules require, and holds further payouts until given.
+ */
+import { z } from 'zod';
+import { postcodeSchema } from './checkout.ts';
+
+/** A seller with this many sales in a calendar year is reportable. */
+export const REPORTING_SALES_THRESHOLD = 30;
+/** A seller whose consideration in a calendar year is more than this (euros) is reportable. */
+export const REPORTING_CONSIDERATION_THRESHOLD_EUR = 2000;
+/**
+ * Pence per euro used to turn the €2,000 threshold into pounds: 86p, the HMRC monthly exchange
+ * rate for euros rounded down to the penny at the time of writing. The rules let an operator
+ * use a reasonable fixed rate for the year; review it each January (decision 0047). A seller is
+ * asked for their details well before the threshold, so a few pence either way change nothing.
+ */
+export const REPORTING_EUR_TO_PENCE = 86;
+/** The €2,000 threshold in pence (£1,720.00 at 86p to the euro). */
+export const REPORTING_CONSIDERATION_THRESHOLD_MINOR =
+  REPORTING_CONSIDERATION_THRESHOLD_EUR * REPORTING_EUR_TO_PENCE;
+/** Ask for the details from this many sales in the year, before the threshold is reached. */
+export const REPORTING_ASK_AT_SALES = 25;
+/** …or from this much consideration (75% of the threshold). */
+export const REPORTING_ASK_AT_MINOR = Math.floor((REPORTING_CONSIDERATION_THRESHOLD_MINOR * 3) / 4);
+
+/** True when a seller's year makes them reportable (no longer an excluded seller). */
+export function isReportable(sales: number, considerationMinor: number): boolean {
+  return sales >= REPORTING_SALES_THRESHOLD || considerationMinor > REPORTING_CONSIDERATION_THRESHOLD_MINOR;
+}
+
+/** True when a seller's year is close enough to the threshold to ask for their details. */
+export function shouldAskForDetails(sales: number, considerationMinor: number): boolean {
+  return sales >= REPORTING_ASK_AT_SALES || considerationMinor >= REPORTING_ASK_AT_MINOR;
+}
+
+// Details ----------------------------------------------------------------------------------------
+
+/** National Insurance number: two letters, six digits, A–D (HMRC's rules for the prefix). */
+export function parseNino(input: string): string | null {
+  const value = input.toUpperCase().replace(/\s+/g, '');
+  if (!/^[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-D]$/.test(value)) return null;
+  if (['BG', 'GB', 'NK', 'KN', 'TN', 'NT', 'ZZ'].includes(value.slice(0, 2))) return null;
+  return value;
+}
+
+/** Unique Taxpayer Reference: 10 digits (written with spaces or a trailing K sometimes). */
+export function parseUtr(input: string): string | null {
+  const value = input.toUpperCase().replace(/\s+/g, '').replace(/K$/, '');
+  return /^\d{10}$/.test(value) ? value : null;
+}
+
+const text = (max: number, missing: string) =>
+  z.string().trim().min(1, missing).max(max, `Use at most ${max} characters`);
+const optional = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Use at most ${max} characters`)
+    .optional()
+    .transform((value) => (value ? value : null));
+
+const addressFields = {
+  addressLine1: text(100, 'Enter the first line of the address'),
+  addressLine2: optional(100),
+  town: text(80, 'Enter the town or city'),
+  postcode: postcodeSchema,
+};
+
+/** A date of birth: a real date, in the past, the person at least 16. */
+export const dateOfBirthSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter your date of birth, like 1990-04-21')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  }, 'Enter a real date of birth')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    const sixteen = new Date();
+    sixteen.setUTCFullYear(sixteen.getUTCFullYear() - 16);
+    return date.getUTCFullYear() >= 1900 && date <= sixteen;
+  }, 'Enter a date of birth at least 16 years ago');
+
+/** An individual seller: name, date of birth, address and NI number or UTR. */
+export const individualReportingDetailsSchema = z
+  .object({
+    kind: z.literal('individual'),
+    firstName: text(100, 'Enter your first name'),
+    lastName: text(100, 'Enter your last name'),
+    dateOfBirth: dateOfBirthSchema,
+    ...addressFields,
+    nino: optional(20),
+    utr: optional(20),
+  })
+  .superRefine((value, ctx) => {
+    if (!value.nino && !value.utr) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nino'],
+        message: 'Enter your National Insurance number or your Unique Taxpayer Reference (UTR)',
+      });
+    }
+    if (value.nino && !parseNino(value.nino)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nino'],
+        message: 'Enter a National Insurance number like AB 12 34 56 C',
+      });
+    }
+    if (value.utr && !parseUtr(value.utr)) {
+      ctx.addIssue({ code: 'custom', path: ['utr'], message: 'Enter a UTR of 10 digits, like 12345 67890' });
+    }
+  })
+  .transform((value) => ({
+    ...value,
+    nino: value.nino ? parseNino(value.nino) : null,
+    utr: value.utr ? parseUtr(value.utr) : null,
+  }));
+
+/** A charity: its registered name, number and address (and its UTR, if it has one). */
+export const charityReportingDetailsSchema = z
+  .object({
+    kind: z.literal('charity'),
+    legalName: text(200, 'Enter the charity’s registered name'),
+    registeredNumber: text(20, 'Enter the charity’s registered number'),
+    ...addressFields,
+    utr: optional(20),
+  })
+  .superRefine((value, ctx) => {
+    if (value.utr && !parseUtr(value.utr)) {
+      ctx.addIssue({ code: 'custom', path: ['utr'], message: 'Enter a UTR of 10 digits, like 12345 67890' });
+    }
+  })
+  .transform((value) => ({ ...value, utr: value.utr ? parseUtr(value.utr) : null }));
+
+export const reportingDetailsInputSchema = z.discriminatedUnion('kind', [
+  individualReportingDetailsSchema,
+  charityReportingDetailsSchema,
+]);
+export type ReportingDetailsInput = z.input<typeof reportingDetailsInputSchema>;
+export type ReportingDetails = z.output<typeof reportingDetailsInputSchema>;
+
+/**
+ * Where a seller stands this year: not needed yet; asked (close to the threshold, payouts go on);
+ * required (reportable, no details: further payouts held); provided.
+ */
+export const REPORTING_STATES = ['not_needed', 'asked', 'required', 'provided'] as const;
+export type ReportingState = (typeof REPORTING_STATES)[number];
+
+export const reportingStatusSchema = z.object({
+  year: z.number().int(),
+  state: z.enum(REPORTING_STATES),
+  sales: z.number().int(),
+  considerationMinor: z.number().int(),
+  salesThreshold: z.number().int(),
+  considerationThresholdMinor: z.number().int(),
+  isCharity: z.boolean(),
+  /** The details given (the NI number and UTR shown only by their last characters). */
+  details: z
+    .object({
+      kind: z.enum(['individual', 'charity']),
+      name: z.string(),
+      dateOfBirth: z.string().nullable(),
+      address: z.string(),
+      taxReference: z.string().nullable(),
+      providedAt: z.string(),
+    })
+    .nullable(),
+  /** For a charity: its registered details, to fill the form. */
+  charity: z
+    .object({
+      legalName: z.string(),
+      registeredNumber: z.string(),
+      addressLine1: z.string().nullable(),
+      addressLine2: z.string().nullable(),
+      town: z.string().nullable(),
+      postcode: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type ReportingStatus = z.infer<typeof reportingStatusSchema>;
+
+/** The annual report's columns, in order (the CSV staff export and send to HMRC). */
+export const REPORTING_CSV_COLUMNS = [
+  'reporting_year',
+  'seller_id',
+  'seller_type',
+  'first_name',
+  'last_name',
+  'legal_name',
+  'date_of_birth',
+  'address_line1',
+  'address_line2',
+  'town',
+  'postcode',
+  'country',
+  'tin',
+  'tin_type',
+  'tin_issued_by',
+  'business_registration_number',
+  'financial_account_identifier',
+  'q1_consideration_gbp',
+  'q1_sales',
+  'q1_fees_gbp',
+  'q2_consideration_gbp',
+  'q2_sales',
+  'q2_fees_gbp',
+  'q3_consideration_gbp',
+  'q3_sales',
+  'q3_fees_gbp',
+  'q4_consideration_gbp',
+  'q4_sales',
+  'q4_fees_gbp',
+  'total_consideration_gbp',
+  'total_sales',
+  'details_provided',
+] as const;

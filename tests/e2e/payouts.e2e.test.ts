@@ -1,0 +1,165 @@
+/**
+ * Money out in Chromium (issue 24), on a marketplace of its own, in test mode end to end: a new
+ * seller has a book on sale and sees "Set up payouts"; a buyer buys it through the test
+ * provider's page; the seller completes onboarding on the test onboarding page and comes back
+ * Active; the seller sends it, the buyer confirms everything is OK, and the payout to the
+ * seller's bank appears as Paid. Then an admin refunds part of the order after release, and the
+ * seller's monthly statement shows the reversal of the transfer. Screenshots at 1280 and 375 px.
+ */
+import { randomBytes } from 'node:crypto';
+import { CLIENT_HEADER, formatPence } from '@reshelf/contracts';
+import pg from 'pg';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createConfirmedAccount, signedIn } from '../support/auth.ts';
+import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
+
+let browser: Browser;
+let marketplace: OwnMarketplace;
+withOwnMarketplace((started) => ({ browser, marketplace } = started));
+
+const WEB = { [CLIENT_HEADER]: 'web' };
+const PHONE = { width: 390, height: 844 };
+
+async function mutate<T>(context: BrowserContext, procedure: string, input: unknown): Promise<T> {
+  const response = await context.request.post(`/trpc/${procedure}`, { headers: WEB, data: input });
+  if (!response.ok()) throw new Error(`${procedure}: ${response.status()} ${await response.text()}`);
+  return ((await response.json()) as { result: { data: T } }).result.data;
+}
+
+async function shots(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
+  await ready();
+  await snapshot(page, `payouts-${name}-desktop`);
+  await page.setViewportSize(PHONE);
+  await ready();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+  await snapshot(page, `payouts-${name}-phone`);
+  await page.setViewportSize(VIEWPORTS.desktop);
+}
+
+/** Reloads until the condition holds (the provider's events arrive on their own, a moment later). */
+async function untilShown(page: Page, selector: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if ((await page.locator(selector).count()) > 0) return;
+    if (Date.now() > deadline) throw new Error(`never shown: ${selector}`);
+    await page.reload();
+    await page.getByTestId('payout-account').waitFor();
+  }
+}
+
+describe('payouts', { timeout: 240_000 }, () => {
+  it('a new seller is paid through the provider, and a refund after release is a reversal on their statement', async () => {
+    const suffix = randomBytes(4).toString('hex');
+    const email = `new-seller-${suffix}@reshelf.test`;
+    const password = 'a-new-seller-password';
+    const title = `The Paid Seller ${suffix}`;
+    const setup = await browser.newContext({ baseURL: marketplace.baseURL });
+    await createConfirmedAccount(setup, email, password, 'Nell Newseller');
+    await setup.close();
+    const db = new pg.Client({ connectionString: marketplace.databaseUrl });
+    await db.connect();
+    let slug: string;
+    try {
+      const book = await db.query<{ id: string }>(
+        `insert into public.books (title, authors) values ($1, array['A. N. Author']) returning id`,
+        [title],
+      );
+      slug = `paid-seller-${suffix}`;
+      await db.query(
+        `insert into public.listings (seller_id, book_id, slug, status, condition, price_minor, parcel_size, published_at)
+         select u.id, $1, $2, 'active', 'good', 1200, 'small', now() from auth.users u where u.email = $3`,
+        [book.rows[0]!.id, slug, email],
+      );
+    } finally {
+      await db.end();
+    }
+
+    // The new seller sees that payouts are not set up yet.
+    const seller = await signedIn(browser, email, { baseURL: marketplace.baseURL, password });
+    await seller.page.goto('/account/payouts');
+    const account = seller.page.getByTestId('payout-account');
+    await expect(account.getAttribute('data-state')).resolves.toBe('not_started');
+    await seller.page.getByRole('button', { name: 'Set up payouts' }).waitFor();
+
+    // A buyer buys the book through the test provider's payment page.
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
+    await mutate(buyer.context, 'checkout.saveAddress', {
+      address: { fullName: 'Ava Reader', line1: '12 Turl Street', town: 'Oxford', postcode: 'OX1 3DP' },
+      makeDefault: true,
+    });
+    await buyer.page.goto(`/listing/${slug}`);
+    await buyer.page.getByRole('link', { name: 'Buy now' }).click();
+    await buyer.page.waitForURL(/\/checkout\?listing=/);
+    await buyer.page.getByTestId('saved-address').filter({ hasText: '12 Turl Street' }).waitFor();
+    await buyer.page.getByRole('button', { name: 'Continue to confirm' }).click();
+    await buyer.page.waitForURL(/\/checkout\/confirm\?/);
+    const total = (await buyer.page.getByTestId('total').textContent())!.trim();
+    await buyer.page.getByRole('button', { name: `Pay ${total}` }).click();
+    await buyer.page.waitForURL(/\/payments\/test\/tp_/);
+    await buyer.page.getByRole('button', { name: 'Pay now' }).click();
+    await buyer.page.waitForURL(/\/checkout\/success\?order=/);
+    const orderId = new URL(buyer.page.url()).searchParams.get('order')!;
+
+    // The seller sets up payouts on the provider's (test) onboarding page and comes back active.
+    await seller.page.reload();
+    await shots(seller.page, 'set-up', () =>
+      seller.page.getByRole('button', { name: 'Set up payouts' }).waitFor(),
+    );
+    await seller.page.getByRole('button', { name: 'Set up payouts' }).click();
+    await seller.page.waitForURL(/\/payments\/test\/onboarding\//);
+    await snapshot(seller.page, 'payouts-onboarding-desktop');
+    await seller.page.getByRole('button', { name: 'Complete set-up' }).click();
+    await seller.page.waitForURL(/\/account\/payouts/);
+    await untilShown(seller.page, '[data-testid="payout-account"][data-state="active"]');
+
+    // The seller sends it; the buyer confirms everything is OK; the payout reaches the bank.
+    await mutate(seller.context, 'orders.member.dispatch', {
+      orderId,
+      carrier: 'royal_mail_tracked_48',
+      trackingRef: 'AB123456789GB',
+    });
+    await mutate(buyer.context, 'orders.member.markArrived', { orderId });
+    await mutate(buyer.context, 'orders.member.confirm', { orderId });
+    await untilShown(seller.page, '[data-testid="bank-payout"][data-status="paid"]');
+    const paid = seller.page.locator('[data-testid="bank-payout"][data-status="paid"]').first();
+    await expect(paid.getByTestId('bank-payout-status').textContent()).resolves.toBe('Paid');
+    await paid.getByRole('button', { name: 'Details' }).click();
+    await paid.getByTestId('bank-payout-detail').getByText(title).waitFor();
+    await shots(seller.page, 'paid', () => paid.waitFor());
+
+    // An admin refunds £3.00 after release: taken back from the seller's transfer.
+    const admin = await signedIn(browser, 'admin@reshelf.test', { baseURL: marketplace.baseURL });
+    await mutate(admin.context, 'orders.staff.refund', {
+      orderId,
+      amountMinor: 300,
+      reason: 'A page was torn, agreed with the buyer',
+    });
+    const month = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'Europe/London',
+      year: 'numeric',
+      month: '2-digit',
+    })
+      .format(new Date())
+      .slice(0, 7);
+    await seller.page.goto(`/account/payouts/statement/${month}`);
+    const reversal = seller.page.locator('[data-testid="statement-entry"][data-kind="transfer_reversal"]');
+    await reversal.waitFor();
+    await expect(reversal.getByTestId('statement-amount').textContent()).resolves.toBe(formatPence(-300));
+    await expect(reversal.textContent()).resolves.toContain('Reversal');
+    await shots(seller.page, 'statement', () => reversal.waitFor());
+
+    // Staff see the transfer and the reconciliation balances.
+    await admin.page.goto('/admin/payouts');
+    await admin.page.getByTestId('staff-money-out-row').first().waitFor();
+    await snapshot(admin.page, 'payouts-admin-desktop');
+    await admin.page.goto('/admin/payments/reconciliation');
+    await expect(admin.page.getByTestId('reconciliation-summary').textContent()).resolves.toMatch(
+      /^All \d+ orders balance$/,
+    );
+    await snapshot(admin.page, 'payouts-reconciliation-desktop');
+    await Promise.all([seller.context.close(), buyer.context.close(), admin.context.close()]);
+  });
+});
