@@ -107,7 +107,11 @@ export const payoutLineSchema = z.object({
   orderId: z.string(),
   reference: z.string(),
   title: z.string(),
+  /** The seller's sale: the books (less any bundle discount) and postage; sellers pay no fee. */
+  saleMinor: z.number().int(),
+  /** What the buyer paid: the sale, plus buyer protection, less any discount Reshelf funded. */
   paidMinor: z.number().int(),
+  /** Reshelf's income from the order: buyer protection less a discount Reshelf funded (may be below 0). */
   feeMinor: z.number().int(),
   refundedMinor: z.number().int(),
   reversedMinor: z.number().int(),

@@ -182,6 +182,8 @@ describe('money out through the test provider', () => {
     expect(detail.lines).toEqual([
       expect.objectContaining({ orderId: sale.orderId, reference: sale.reference, amountMinor: payoutMinor }),
     ]);
+    // The seller's sale is what they are paid for it (books and postage): no fee comes off it.
+    expect(detail.lines[0]?.saleMinor).toBe(payoutMinor);
     expect(await notices(sale.seller.id, 'payout_paid')).toHaveLength(1);
     expect(await providerBalance(db, sale.seller.id)).toBe(0);
     expect(await payoutAccount(db, sale.seller.id)).toMatchObject({ waitingMinor: 0, waitingReason: null });

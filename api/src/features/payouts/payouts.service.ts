@@ -379,6 +379,9 @@ export async function getSellerPayout(
       'o.total_minor',
       'o.buyer_protection_minor',
       'o.discount_minor',
+      'o.item_price_minor',
+      'o.bundle_discount_minor',
+      'o.postage_minor',
       't.reversed_minor',
       'x.amount_minor',
       sql<number>`(select coalesce(sum(r.amount_minor), 0) from public.refunds r where r.order_id = o.id)::int`.as(
@@ -407,6 +410,7 @@ export async function getSellerPayout(
       orderId: line.order_id,
       reference: line.reference,
       title: line.title,
+      saleMinor: line.item_price_minor - line.bundle_discount_minor + line.postage_minor,
       paidMinor: line.total_minor,
       feeMinor: line.buyer_protection_minor - line.discount_minor,
       refundedMinor: line.refunded,

@@ -134,11 +134,14 @@ function BankPayout({ payout }: { payout: PayoutSummary }) {
             </p>
           ) : (
             <table className="w-full min-w-[32rem] text-left text-sm">
+              <caption className="caption-bottom pt-2 text-left text-xs text-ink-muted">
+                Your sale is the books’ price and postage. Reshelf charges sellers no fee: buyers pay for
+                buyer protection.
+              </caption>
               <thead className="text-ink-muted">
                 <tr>
-                  <th className="py-1 pr-3 font-semibold">Sale</th>
-                  <th className="py-1 pr-3 text-right font-semibold">Buyer paid</th>
-                  <th className="py-1 pr-3 text-right font-semibold">Reshelf fee</th>
+                  <th className="py-1 pr-3 font-semibold">Order</th>
+                  <th className="py-1 pr-3 text-right font-semibold">Your sale</th>
                   <th className="py-1 pr-3 text-right font-semibold">Refunded</th>
                   <th className="py-1 pr-3 text-right font-semibold">Reversed</th>
                   <th className="py-1 text-right font-semibold">In this payout</th>
@@ -156,8 +159,7 @@ function BankPayout({ payout }: { payout: PayoutSummary }) {
                       </Link>{' '}
                       {line.title}
                     </td>
-                    <td className="py-1 pr-3 text-right tabular-nums">{formatPence(line.paidMinor)}</td>
-                    <td className="py-1 pr-3 text-right tabular-nums">{formatPence(line.feeMinor)}</td>
+                    <td className="py-1 pr-3 text-right tabular-nums">{formatPence(line.saleMinor)}</td>
                     <td className="py-1 pr-3 text-right tabular-nums">{formatPence(line.refundedMinor)}</td>
                     <td className="py-1 pr-3 text-right tabular-nums">{formatPence(line.reversedMinor)}</td>
                     <td className="py-1 text-right tabular-nums">{formatPence(line.amountMinor)}</td>
