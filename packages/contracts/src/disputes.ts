@@ -5,25 +5,7 @@
  */
 import { z } from 'zod';
 import { COMMERCIAL_DEFAULTS } from './constants.ts';
-import { CARRIER_IDS } from './orders.ts';
-
-/** What went wrong, as the buyer reports it. */
-export const DISPUTE_PROBLEMS = [
-  'not_as_described',
-  'damaged',
-  'wrong_book',
-  'missing_pages',
-  'not_received',
-] as const;
-export type DisputeProblem = (typeof DISPUTE_PROBLEMS)[number];
-
-export const DISPUTE_PROBLEM_LABELS: Record<DisputeProblem, string> = {
-  not_as_described: 'Not as described',
-  damaged: 'Damaged',
-  wrong_book: 'Wrong book',
-  missing_pages: 'Missing pages',
-  not_received: 'Not received',
-};
+import { CARRIER_IDS, DISPUTE_PROBLEMS, type DisputeProblem } from './orders.ts';
 
 /** Who pays to post a book back. */
 export type ReturnPostagePayer = 'seller' | 'buyer';

@@ -137,9 +137,29 @@ export const orderEventSchema = z.object({
   createdAt: z.string(),
 });
 
+/** What went wrong, as the buyer reports it. */
+export const DISPUTE_PROBLEMS = [
+  'not_as_described',
+  'damaged',
+  'wrong_book',
+  'missing_pages',
+  'not_received',
+] as const;
+export type DisputeProblem = (typeof DISPUTE_PROBLEMS)[number];
+
+export const DISPUTE_PROBLEM_LABELS: Record<DisputeProblem, string> = {
+  not_as_described: 'Not as described',
+  damaged: 'Damaged',
+  wrong_book: 'Wrong book',
+  missing_pages: 'Missing pages',
+  not_received: 'Not received',
+};
+
 export const disputeViewSchema = z.object({
   id: z.string().uuid(),
   kind: z.enum(DISPUTE_KINDS),
+  /** What went wrong, as the buyer reported it (issue 25): damaged, wrong book, … */
+  problem: z.enum(DISPUTE_PROBLEMS),
   status: z.string(),
   reason: z.string(),
   resolutionNote: z.string().nullable(),

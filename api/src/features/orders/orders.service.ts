@@ -403,6 +403,7 @@ export async function getOrder(
       ? {
           id: dispute.id,
           kind: dispute.kind as DisputeKind,
+          problem: dispute.problem as DisputeProblem,
           status: dispute.status,
           reason: dispute.reason,
           resolutionNote: dispute.resolution_note,

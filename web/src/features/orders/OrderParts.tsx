@@ -2,7 +2,12 @@
  * The pieces of an order shared by the buyer's, the seller's and staff's views: the status
  * pill, the money, the delivery address, tracking, the dispute and the timeline.
  */
-import { DISPUTE_KIND_LABELS, formatPence, type OrderDetail } from '@reshelf/contracts';
+import {
+  DISPUTE_KIND_LABELS,
+  DISPUTE_PROBLEM_LABELS,
+  formatPence,
+  type OrderDetail,
+} from '@reshelf/contracts';
 import { Scale } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/utils.ts';
@@ -222,7 +227,7 @@ export function DisputeInfo({ order }: { order: OrderDetail }) {
     >
       <h2 className="flex items-center gap-2 text-lg font-semibold">
         <Scale aria-hidden="true" className="size-5 text-brand" />
-        {DISPUTE_KIND_LABELS[dispute.kind]}
+        {DISPUTE_PROBLEM_LABELS[dispute.problem] ?? DISPUTE_KIND_LABELS[dispute.kind]}
       </h2>
       <p className="mt-1 text-sm font-semibold text-ink" data-testid="dispute-status">
         {DISPUTE_STATUS[dispute.status] ?? dispute.status}
@@ -241,7 +246,7 @@ export function DisputeInfo({ order }: { order: OrderDetail }) {
       {dispute.resolutionNote ? (
         <div className="mt-3 rounded-lg bg-paper-deep p-3 text-sm">
           <p className="font-semibold text-ink">
-            Our decision{dispute.resolvedAt ? `, ${formatWhen(dispute.resolvedAt)}` : ''}
+            How it was settled{dispute.resolvedAt ? `, ${formatWhen(dispute.resolvedAt)}` : ''}
           </p>
           <p className="mt-1 break-words whitespace-pre-line text-ink-soft" data-testid="dispute-resolution">
             {dispute.resolutionNote}
