@@ -16,16 +16,17 @@ import { CLIENT_HEADER, formatPence } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openToast, signedIn, toast } from '../support/auth.ts';
-import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { snapshotsAt } from '../support/browser.ts';
 import { makePng } from '../support/png.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
+import { trpcMutate, trpcQuery } from '../support/trpc.ts';
 
 let browser: Browser;
 let marketplace: OwnMarketplace;
 withOwnMarketplace((started) => ({ browser, marketplace } = started));
 
-const PHONE = { width: 390, height: 844 };
-const WEB = { [CLIENT_HEADER]: 'web' };
+const _PHONE = { width: 390, height: 844 };
+const _WEB = { [CLIENT_HEADER]: 'web' };
 const ADDRESS = { fullName: 'Ava Reader', line1: '12 Turl Street', town: 'Oxford', postcode: 'OX1 3DP' };
 
 interface Person {
@@ -33,29 +34,7 @@ interface Person {
   page: Page;
 }
 
-async function query<T>(context: BrowserContext, procedure: string, input?: unknown): Promise<T> {
-  const search = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-  const response = await context.request.get(`/trpc/${procedure}${search}`);
-  if (!response.ok()) throw new Error(`${procedure}: ${response.status()} ${await response.text()}`);
-  return ((await response.json()) as { result: { data: T } }).result.data;
-}
-
-async function mutate<T>(context: BrowserContext, procedure: string, input: unknown): Promise<T> {
-  const response = await context.request.post(`/trpc/${procedure}`, { headers: WEB, data: input });
-  if (!response.ok()) throw new Error(`${procedure}: ${response.status()} ${await response.text()}`);
-  return ((await response.json()) as { result: { data: T } }).result.data;
-}
-
-async function shots(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
-  await ready();
-  await snapshot(page, `disputes-${name}-desktop`);
-  await page.setViewportSize(PHONE);
-  await ready();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
-  await snapshot(page, `disputes-${name}-phone`);
-  await page.setViewportSize(VIEWPORTS.desktop);
-}
+const shots = snapshotsAt('disputes');
 
 interface SellerListing {
   id: string;
@@ -68,7 +47,7 @@ let books: SellerListing[] = [];
 
 async function sellerBooks(seller: Person): Promise<SellerListing[]> {
   if (books.length > 0) return books;
-  const mine = await query<{ items: SellerListing[] }>(seller.context, 'listings.selling.mine', {
+  const mine = await trpcQuery<{ items: SellerListing[] }>(seller.context, 'listings.selling.mine', {
     status: 'active',
     page: 1,
     pageSize: 48,
@@ -82,7 +61,7 @@ async function sellerBooks(seller: Person): Promise<SellerListing[]> {
 
 /** The buyer buys the book at its price and the seller dispatches it; the order's id and total. */
 async function boughtAndSent(buyer: Person, seller: Person, book: SellerListing) {
-  await mutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
+  await trpcMutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
   await buyer.page.goto(`/listing/${book.slug}`);
   await buyer.page.getByRole('link', { name: 'Buy now' }).click();
   await buyer.page.waitForURL(/\/checkout\?listing=/);
@@ -95,14 +74,18 @@ async function boughtAndSent(buyer: Person, seller: Person, book: SellerListing)
   await buyer.page.getByRole('button', { name: 'Pay now' }).click();
   await buyer.page.waitForURL(/\/checkout\/success\?order=/);
   const orderId = new URL(buyer.page.url()).searchParams.get('order')!;
-  await mutate(seller.context, 'orders.member.dispatch', {
+  await trpcMutate(seller.context, 'orders.member.dispatch', {
     orderId,
     carrier: 'royal_mail_tracked_48',
     trackingRef: 'RM123456785GB',
   });
-  const order = await query<{ totalMinor: number; reference: string }>(buyer.context, 'orders.member.get', {
-    orderId,
-  });
+  const order = await trpcQuery<{ totalMinor: number; reference: string }>(
+    buyer.context,
+    'orders.member.get',
+    {
+      orderId,
+    },
+  );
   return { orderId, totalMinor: order.totalMinor, reference: order.reference };
 }
 
@@ -180,7 +163,9 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
       .getByTestId('dispute-refunded')
       .getByText(`Refunded: ${formatPence(offer)}`)
       .waitFor();
-    const detail = await query<{ refundedMinor: number }>(buyer.context, 'orders.member.get', { orderId });
+    const detail = await trpcQuery<{ refundedMinor: number }>(buyer.context, 'orders.member.get', {
+      orderId,
+    });
     expect(detail.refundedMinor).toBe(offer);
 
     // Both review each other (decision 0048): published together, on the seller's page and listing.
@@ -197,7 +182,7 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
     await sellerSide.getByLabel('Your review (optional)').fill('Polite and reasonable about the damage.');
     await sellerSide.getByRole('button', { name: 'Send review' }).click();
     await toast(seller.page, 'Thanks — both reviews are now published').waitFor();
-    const sellerId = (await query<{ user: { id: string } }>(seller.context, 'auth.me')).user.id;
+    const sellerId = (await trpcQuery<{ user: { id: string } }>(seller.context, 'auth.me')).user.id;
     await buyer.page.goto(`/seller/${sellerId}`);
     await buyer.page.getByTestId('reviews').getByText(buyerWords).waitFor();
     const other = (await sellerBooks(seller))[2] ?? (await sellerBooks(seller))[1]!;
@@ -258,7 +243,8 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
     await toast(buyer.page, 'Tracking added').waitFor();
     await buyerPanel.getByTestId('dispute-return').getByText('RT 1234 5678 GB', { exact: false }).waitFor();
     expect(
-      (await query<{ refundedMinor: number }>(buyer.context, 'orders.member.get', { orderId })).refundedMinor,
+      (await trpcQuery<{ refundedMinor: number }>(buyer.context, 'orders.member.get', { orderId }))
+        .refundedMinor,
     ).toBe(0);
 
     // The seller confirms it came back; the refund goes out.

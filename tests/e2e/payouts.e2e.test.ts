@@ -9,35 +9,21 @@
 import { randomBytes } from 'node:crypto';
 import { CLIENT_HEADER, formatPence } from '@reshelf/contracts';
 import pg from 'pg';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createConfirmedAccount, signedIn } from '../support/auth.ts';
-import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { snapshot, snapshotsAt } from '../support/browser.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
+import { trpcMutate } from '../support/trpc.ts';
 
 let browser: Browser;
 let marketplace: OwnMarketplace;
 withOwnMarketplace((started) => ({ browser, marketplace } = started));
 
-const WEB = { [CLIENT_HEADER]: 'web' };
-const PHONE = { width: 390, height: 844 };
+const _WEB = { [CLIENT_HEADER]: 'web' };
+const _PHONE = { width: 390, height: 844 };
 
-async function mutate<T>(context: BrowserContext, procedure: string, input: unknown): Promise<T> {
-  const response = await context.request.post(`/trpc/${procedure}`, { headers: WEB, data: input });
-  if (!response.ok()) throw new Error(`${procedure}: ${response.status()} ${await response.text()}`);
-  return ((await response.json()) as { result: { data: T } }).result.data;
-}
-
-async function shots(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
-  await ready();
-  await snapshot(page, `payouts-${name}-desktop`);
-  await page.setViewportSize(PHONE);
-  await ready();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
-  await snapshot(page, `payouts-${name}-phone`);
-  await page.setViewportSize(VIEWPORTS.desktop);
-}
+const shots = snapshotsAt('payouts');
 
 /** Reloads until the condition holds (the provider's events arrive on their own, a moment later). */
 async function untilShown(page: Page, selector: string, timeoutMs = 30_000): Promise<void> {
@@ -86,7 +72,7 @@ describe('payouts', { timeout: 240_000 }, () => {
 
     // A buyer buys the book through the test provider's payment page.
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
-    await mutate(buyer.context, 'checkout.saveAddress', {
+    await trpcMutate(buyer.context, 'checkout.saveAddress', {
       address: { fullName: 'Ava Reader', line1: '12 Turl Street', town: 'Oxford', postcode: 'OX1 3DP' },
       makeDefault: true,
     });
@@ -116,13 +102,13 @@ describe('payouts', { timeout: 240_000 }, () => {
     await untilShown(seller.page, '[data-testid="payout-account"][data-state="active"]');
 
     // The seller sends it; the buyer confirms everything is OK; the payout reaches the bank.
-    await mutate(seller.context, 'orders.member.dispatch', {
+    await trpcMutate(seller.context, 'orders.member.dispatch', {
       orderId,
       carrier: 'royal_mail_tracked_48',
       trackingRef: 'AB123456789GB',
     });
-    await mutate(buyer.context, 'orders.member.markArrived', { orderId });
-    await mutate(buyer.context, 'orders.member.confirm', { orderId });
+    await trpcMutate(buyer.context, 'orders.member.markArrived', { orderId });
+    await trpcMutate(buyer.context, 'orders.member.confirm', { orderId });
     await untilShown(seller.page, '[data-testid="bank-payout"][data-status="paid"]');
     const paid = seller.page.locator('[data-testid="bank-payout"][data-status="paid"]').first();
     await expect(paid.getByTestId('bank-payout-status').textContent()).resolves.toBe('Paid');
@@ -132,7 +118,7 @@ describe('payouts', { timeout: 240_000 }, () => {
 
     // An admin refunds £3.00 after release: taken back from the seller's transfer.
     const admin = await signedIn(browser, 'admin@reshelf.test', { baseURL: marketplace.baseURL });
-    await mutate(admin.context, 'orders.staff.refund', {
+    await trpcMutate(admin.context, 'orders.staff.refund', {
       orderId,
       amountMinor: 300,
       reason: 'A page was torn, agreed with the buyer',

@@ -7,43 +7,22 @@
  * seller's listing cards. The seller replies once. Screenshots at 1280 and 375 px.
  */
 import { CLIENT_HEADER, REVIEW_WINDOW_DAYS } from '@reshelf/contracts';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signedIn, toast } from '../support/auth.ts';
-import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { snapshotsAt } from '../support/browser.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
+import { trpcMutate, trpcQuery } from '../support/trpc.ts';
 
 let browser: Browser;
 let marketplace: OwnMarketplace;
 withOwnMarketplace((started) => ({ browser, marketplace } = started));
 
-const PHONE = { width: 390, height: 844 };
-const WEB = { [CLIENT_HEADER]: 'web' };
+const _PHONE = { width: 390, height: 844 };
+const _WEB = { [CLIENT_HEADER]: 'web' };
 const ADDRESS = { fullName: 'Ava Reader', line1: '12 Turl Street', town: 'Oxford', postcode: 'OX1 3DP' };
 
-async function query<T>(context: BrowserContext, procedure: string, input?: unknown): Promise<T> {
-  const search = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-  const response = await context.request.get(`/trpc/${procedure}${search}`);
-  if (!response.ok()) throw new Error(`${procedure}: ${response.status()} ${await response.text()}`);
-  return ((await response.json()) as { result: { data: T } }).result.data;
-}
-
-async function mutate<T>(context: BrowserContext, procedure: string, input: unknown): Promise<T> {
-  const response = await context.request.post(`/trpc/${procedure}`, { headers: WEB, data: input });
-  if (!response.ok()) throw new Error(`${procedure}: ${response.status()} ${await response.text()}`);
-  return ((await response.json()) as { result: { data: T } }).result.data;
-}
-
-async function shots(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
-  await ready();
-  await snapshot(page, `reviews-${name}-desktop`);
-  await page.setViewportSize(PHONE);
-  await ready();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
-  await snapshot(page, `reviews-${name}-phone`);
-  await page.setViewportSize(VIEWPORTS.desktop);
-}
+const shots = snapshotsAt('reviews');
 
 interface SellerListing {
   id: string;
@@ -57,15 +36,15 @@ describe('reviews', { timeout: 180_000 }, () => {
     const base = { baseURL: marketplace.baseURL };
     const seller = await signedIn(browser, 'seller@reshelf.test', base);
     const buyer = await signedIn(browser, 'buyer@reshelf.test', base);
-    const mine = await query<{ items: SellerListing[] }>(seller.context, 'listings.selling.mine', {
+    const mine = await trpcQuery<{ items: SellerListing[] }>(seller.context, 'listings.selling.mine', {
       status: 'active',
       page: 1,
       pageSize: 48,
     });
     const book = mine.items.find((item) => item.slug && item.title)!;
     const other = mine.items.find((item) => item.slug && item.title && item.id !== book.id)!;
-    const sellerId = (await query<{ user: { id: string } }>(seller.context, 'auth.me')).user.id;
-    await mutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
+    const sellerId = (await trpcQuery<{ user: { id: string } }>(seller.context, 'auth.me')).user.id;
+    await trpcMutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
 
     // The buyer buys it.
     await buyer.page.goto(`/listing/${book.slug}`);
@@ -80,10 +59,12 @@ describe('reviews', { timeout: 180_000 }, () => {
     await buyer.page.getByRole('button', { name: 'Pay now' }).click();
     await buyer.page.waitForURL(/\/checkout\/success\?order=/);
     const orderId = new URL(buyer.page.url()).searchParams.get('order')!;
-    const { reference } = await query<{ reference: string }>(buyer.context, 'orders.member.get', { orderId });
+    const { reference } = await trpcQuery<{ reference: string }>(buyer.context, 'orders.member.get', {
+      orderId,
+    });
 
     // The seller sends it; the buyer says everything is OK: the order completes.
-    await mutate(seller.context, 'orders.member.dispatch', {
+    await trpcMutate(seller.context, 'orders.member.dispatch', {
       orderId,
       carrier: 'royal_mail_tracked_24',
       trackingRef: 'RM12345678GB',
@@ -101,7 +82,7 @@ describe('reviews', { timeout: 180_000 }, () => {
       [buyer, 'buyer@reshelf.test'],
       [seller, 'seller@reshelf.test'],
     ] as const) {
-      const mail = await query<{ subject: string }[]>(who.context, 'dev.mailbox', { to: email });
+      const mail = await trpcQuery<{ subject: string }[]>(who.context, 'dev.mailbox', { to: email });
       expect(mail.map((m) => m.subject)).toContain(`How did it go? Review order ${reference}`);
     }
 
@@ -169,7 +150,7 @@ describe('reviews', { timeout: 180_000 }, () => {
     await buyer.page.getByTestId('listing-card').first().getByTestId('card-rating').waitFor();
 
     // Nothing left to review for either, and the window was the spec's.
-    const pending = await query<unknown[]>(buyer.context, 'reviews.member.pending');
+    const pending = await trpcQuery<unknown[]>(buyer.context, 'reviews.member.pending');
     expect(pending).toEqual([]);
     expect(REVIEW_WINDOW_DAYS).toBe(14);
   });

@@ -145,3 +145,20 @@ export async function snapshot(page: Page, name: string, { fullPage = true } = {
   await page.screenshot({ path: file, fullPage });
   return file;
 }
+
+/**
+ * A page at desktop and phone size, as `<prefix>-<name>-desktop|phone` under tests/.artifacts:
+ * `ready` is awaited at each size, and the phone page must not scroll sideways.
+ */
+export function snapshotsAt(prefix: string) {
+  return async (page: Page, name: string, ready: () => Promise<unknown>): Promise<void> => {
+    await ready();
+    await snapshot(page, `${prefix}-${name}-desktop`);
+    await page.setViewportSize(VIEWPORTS.phone);
+    await ready();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (overflow > 1) throw new Error(`${prefix}-${name}: the phone page scrolls sideways by ${overflow}px`);
+    await snapshot(page, `${prefix}-${name}-phone`);
+    await page.setViewportSize(VIEWPORTS.desktop);
+  };
+}
