@@ -133,40 +133,42 @@ function BankPayout({ payout }: { payout: PayoutSummary }) {
               {detail.error.message}
             </p>
           ) : (
-            <table className="w-full min-w-[32rem] text-left text-sm">
-              <caption className="caption-bottom pt-2 text-left text-xs text-ink-muted">
+            <>
+              <table className="w-full min-w-[32rem] text-left text-sm">
+                <thead className="text-ink-muted">
+                  <tr>
+                    <th className="py-1 pr-3 font-semibold">Order</th>
+                    <th className="py-1 pr-3 text-right font-semibold">Your sale</th>
+                    <th className="py-1 pr-3 text-right font-semibold">Refunded</th>
+                    <th className="py-1 pr-3 text-right font-semibold">Reversed</th>
+                    <th className="py-1 text-right font-semibold">In this payout</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {detail.data.lines.map((line) => (
+                    <tr key={line.transferId} className="border-t border-line/60">
+                      <td className="py-1 pr-3">
+                        <Link
+                          className="font-mono text-brand hover:underline"
+                          to={`/account/sales/${line.orderId}`}
+                        >
+                          {line.reference}
+                        </Link>{' '}
+                        {line.title}
+                      </td>
+                      <td className="py-1 pr-3 text-right tabular-nums">{formatPence(line.saleMinor)}</td>
+                      <td className="py-1 pr-3 text-right tabular-nums">{formatPence(line.refundedMinor)}</td>
+                      <td className="py-1 pr-3 text-right tabular-nums">{formatPence(line.reversedMinor)}</td>
+                      <td className="py-1 text-right tabular-nums">{formatPence(line.amountMinor)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <p className="mt-2 text-xs text-ink-muted">
                 Your sale is the books’ price and postage. Reshelf charges sellers no fee: buyers pay for
                 buyer protection.
-              </caption>
-              <thead className="text-ink-muted">
-                <tr>
-                  <th className="py-1 pr-3 font-semibold">Order</th>
-                  <th className="py-1 pr-3 text-right font-semibold">Your sale</th>
-                  <th className="py-1 pr-3 text-right font-semibold">Refunded</th>
-                  <th className="py-1 pr-3 text-right font-semibold">Reversed</th>
-                  <th className="py-1 text-right font-semibold">In this payout</th>
-                </tr>
-              </thead>
-              <tbody>
-                {detail.data.lines.map((line) => (
-                  <tr key={line.transferId} className="border-t border-line/60">
-                    <td className="py-1 pr-3">
-                      <Link
-                        className="font-mono text-brand hover:underline"
-                        to={`/account/sales/${line.orderId}`}
-                      >
-                        {line.reference}
-                      </Link>{' '}
-                      {line.title}
-                    </td>
-                    <td className="py-1 pr-3 text-right tabular-nums">{formatPence(line.saleMinor)}</td>
-                    <td className="py-1 pr-3 text-right tabular-nums">{formatPence(line.refundedMinor)}</td>
-                    <td className="py-1 pr-3 text-right tabular-nums">{formatPence(line.reversedMinor)}</td>
-                    <td className="py-1 text-right tabular-nums">{formatPence(line.amountMinor)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              </p>
+            </>
           )}
         </div>
       )}
