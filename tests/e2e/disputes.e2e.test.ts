@@ -153,6 +153,12 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
       .getByTestId('dispute-refunded')
       .getByText(`Refunded: ${formatPence(offer)}`)
       .waitFor();
+    // Part of the price came back, and the report's box says how much.
+    expect(await buyer.page.getByTestId('dispute-status').textContent()).toMatch(
+      new RegExp(
+        `^Resolved: ${formatPence(offer).replace('.', '\\.')} of £\\d+\\.\\d{2} refunded to the buyer$`,
+      ),
+    );
     await shots(buyer.page, 'buyer-refunded', () => buyerPanel.getByTestId('dispute-refunded').waitFor());
 
     // The seller sees it too.

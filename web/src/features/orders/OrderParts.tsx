@@ -230,7 +230,9 @@ export function DisputeInfo({ order }: { order: OrderDetail }) {
         {DISPUTE_PROBLEM_LABELS[dispute.problem] ?? DISPUTE_KIND_LABELS[dispute.kind]}
       </h2>
       <p className="mt-1 text-sm font-semibold text-ink" data-testid="dispute-status">
-        {DISPUTE_STATUS[dispute.status] ?? dispute.status}
+        {dispute.status === 'resolved_refund' && order.refundedMinor < order.totalMinor
+          ? `Resolved: ${formatPence(order.refundedMinor)} of ${formatPence(order.totalMinor)} refunded to the buyer`
+          : (DISPUTE_STATUS[dispute.status] ?? dispute.status)}
       </p>
       {dispute.itemIds.length ? (
         <p className="mt-2 text-sm text-ink" data-testid="dispute-books">
