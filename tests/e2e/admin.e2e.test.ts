@@ -504,7 +504,7 @@ describe('staff frame', () => {
     const hrefs = await nav
       .getByRole('link')
       .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-    // The spec's links in its order, with Charities, Orders, Payments and Logs among them.
+    // The spec's links in its order, with Charities, Orders, Payments, Payouts and Logs among them.
     expect(hrefs).toEqual(
       [
         '',
@@ -513,6 +513,8 @@ describe('staff frame', () => {
         '/listings',
         '/orders',
         '/payments',
+        // Issue 24: payouts and transfers to sellers, holds and retries.
+        '/payouts',
         '/staff-picks',
         '/trending-books',
         '/offers',
