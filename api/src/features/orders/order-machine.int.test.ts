@@ -27,7 +27,8 @@ const ALLOWED: Record<string, ActorKind[]> = {
   'dispatched→disputed': ['buyer'],
   'delivered→disputed': ['buyer'],
   'disputed→completed': ['buyer', 'staff'],
-  'disputed→refunded': ['staff'],
+  // Issue 25: the seller (or the charity) refunds in full, or confirms the book came back.
+  'disputed→refunded': ['staff', 'seller', 'charity'],
   'paid→refunded': ['staff'],
   'dispatched→refunded': ['staff'],
   'delivered→refunded': ['staff', 'charity'],
