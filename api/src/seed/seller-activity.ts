@@ -20,6 +20,10 @@ const DAY = 86_400_000;
 /** How far back the activity goes. */
 export const ACTIVITY_DAYS = 90;
 
+/**
+ * A number in [0, 1) from a key: keys name listings by slug, never by their random ids, so the
+ * demo's activity (and the tests that read it) is the same on every run.
+ */
 function pick(key: string): number {
   return createHash('sha256').update(`activity:${key}`).digest().readUInt32BE(0) / 2 ** 32;
 }
@@ -94,7 +98,7 @@ export async function seedSellerActivity(
          and not exists (select 1 from public.listings l where l.book_id = b.id and ${scope})
        order by b.isbn13
        limit ${seller.sold}`.execute(db);
-    const sold: { id: string; published: Date; paid: Date }[] = [];
+    const sold: { id: string; slug: string; published: Date; paid: Date }[] = [];
     for (const [n, book] of books.entries()) {
       const key = `${seller.key}:sold:${n}`;
       // Two sales in the last week, the rest spread back to the start of the period.
@@ -201,22 +205,32 @@ export async function seedSellerActivity(
           created_at: paid,
         })
         .execute();
-      sold.push({ id: listing.id, published, paid });
+      sold.push({ id: listing.id, slug, published, paid });
       report.sales += 1;
     }
 
     // Views: each listing gets a few a day while it was on sale, some books far more than others.
     const views: { listing_id: string; viewed_on: string; viewed_at: Date; viewer_key: string }[] = [];
     const onSale = [
-      ...active.map((listing) => ({ id: listing.id, from: listing.published_at, to: now })),
-      ...sold.map((listing) => ({ id: listing.id, from: listing.published, to: listing.paid })),
+      ...active.map((listing) => ({
+        id: listing.id,
+        slug: listing.slug,
+        from: listing.published_at,
+        to: now,
+      })),
+      ...sold.map((listing) => ({
+        id: listing.id,
+        slug: listing.slug,
+        from: listing.published,
+        to: listing.paid,
+      })),
     ];
     for (const listing of onSale) {
-      const appeal = pick(`${listing.id}:appeal`) ** 2;
+      const appeal = pick(`${listing.slug}:appeal`) ** 2;
       for (let day = 0; day < ACTIVITY_DAYS; day++) {
-        const at = ago(day, 1 + Math.floor(pick(`${listing.id}:${day}:hour`) * 10));
+        const at = ago(day, 1 + Math.floor(pick(`${listing.slug}:${day}:hour`) * 10));
         if (at < listing.from || at > listing.to) continue;
-        const count = Math.floor(pick(`${listing.id}:${day}:views`) * appeal * 4);
+        const count = Math.floor(pick(`${listing.slug}:${day}:views`) * appeal * 4);
         for (let v = 0; v < count; v++) {
           views.push({
             listing_id: listing.id,
@@ -242,13 +256,15 @@ export async function seedSellerActivity(
     // Wishlist saves by the demo buyers over the period (on books still on sale).
     const saves = active.flatMap((listing) =>
       buyers
-        .filter((_, b) => pick(`${listing.id}:save:${b}`) < 0.25)
+        .filter((_, b) => pick(`${listing.slug}:save:${b}`) < 0.25)
         .map((buyerId, b) => {
           const span = Math.max(0, (now.getTime() - listing.published_at.getTime()) / DAY);
           return {
             user_id: buyerId,
             listing_id: listing.id,
-            created_at: ago(Math.floor(pick(`${listing.id}:save:${b}:day`) * Math.min(span, ACTIVITY_DAYS))),
+            created_at: ago(
+              Math.floor(pick(`${listing.slug}:save:${b}:day`) * Math.min(span, ACTIVITY_DAYS)),
+            ),
           };
         }),
     );
@@ -264,11 +280,13 @@ export async function seedSellerActivity(
     // Offers that came to nothing: declined, expired or withdrawn (nothing left open).
     const endings = ['declined', 'expired', 'withdrawn'] as const;
     const offers = active
-      .filter((listing) => pick(`${listing.id}:offer`) < 0.35)
+      .filter((listing) => pick(`${listing.slug}:offer`) < 0.35)
       .map((listing, n) => {
         const id = randomUUID();
         const span = Math.max(1, (now.getTime() - listing.published_at.getTime()) / DAY - 3);
-        const made = ago(3 + Math.floor(pick(`${listing.id}:offer:day`) * Math.min(span, ACTIVITY_DAYS - 3)));
+        const made = ago(
+          3 + Math.floor(pick(`${listing.slug}:offer:day`) * Math.min(span, ACTIVITY_DAYS - 3)),
+        );
         const status = endings[n % endings.length]!;
         return {
           id,
@@ -277,7 +295,7 @@ export async function seedSellerActivity(
           buyer_id: buyers[n % buyers.length]!,
           seller_id: seller.userId,
           made_by: 'buyer',
-          amount_minor: 200 + Math.floor(pick(`${listing.id}:offer:amount`) * 6) * 50,
+          amount_minor: 200 + Math.floor(pick(`${listing.slug}:offer:amount`) * 6) * 50,
           status,
           expires_at: new Date(made.getTime() + 2 * DAY),
           responded_at: status === 'declined' ? new Date(made.getTime() + 6 * 3_600_000) : null,
