@@ -23,6 +23,7 @@ import { ERRORS } from '../../errors.ts';
 import { requireAccess } from '../../http/access.ts';
 import { isAppOrigin } from '../../http/cors.ts';
 import {
+  type ConnectedAccountStatus,
   type PaymentProvider,
   WebhookEventError,
   WebhookSignatureError,
@@ -187,11 +188,42 @@ export async function registerPaymentRoutes(
   };
   const outcomeSchema = z.enum(ONBOARDING_OUTCOMES, `Choose ${ONBOARDING_OUTCOMES.join(', ')}`);
 
+  /**
+   * The provider made this account: in this process, or (the test provider keeps its records in
+   * memory) before a restart, as the database still knows it; then the provider takes it back.
+   */
+  const knownAccount = async (accountId: string): Promise<boolean> => {
+    if (provider.hasAccount(accountId)) return true;
+    const row = await deps.db
+      .selectFrom('connected_accounts')
+      .select([
+        'provider_account_id',
+        'state',
+        'details_submitted',
+        'payouts_enabled',
+        'requirements_due',
+        'disabled_reason',
+      ])
+      .where('provider', '=', 'test')
+      .where('provider_account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!row) return false;
+    provider.adoptAccount({
+      accountId: row.provider_account_id,
+      state: row.state as ConnectedAccountStatus['state'],
+      detailsSubmitted: row.details_submitted,
+      payoutsEnabled: row.payouts_enabled,
+      requirementsDue: row.requirements_due,
+      disabledReason: row.disabled_reason,
+    });
+    return true;
+  };
+
   app.get<{ Params: { account: string } }>(
     '/payments/test/onboarding/:account',
     requireAccess('public'),
     async (request, reply) => {
-      if (!provider.hasAccount(request.params.account)) {
+      if (!(await knownAccount(request.params.account))) {
         return reply.code(404).type('text/html').send('<p>This onboarding link is not valid.</p>');
       }
       const back = onboardingReturn(request.query);
@@ -238,7 +270,7 @@ ${buttons}
             .code(400)
             .send({ error: ERRORS.BAD_INPUT.title, message: `outcome: ${outcome.error.issues[0]?.message}` });
         }
-        if (!provider.hasAccount(request.params.account)) {
+        if (!(await knownAccount(request.params.account))) {
           return reply
             .code(404)
             .send({ error: ERRORS.NOT_FOUND.title, message: 'This onboarding link is not valid.' });

@@ -416,4 +416,24 @@ describe('money out through the test provider', () => {
     await expect(retryFailedTransfer(deps, transfer.id)).rejects.toThrow('Only a failed transfer');
     await balanced(other.orderId);
   });
+  it('onboards an account the test provider made before a restart: the database still knows it', async () => {
+    const seller = await createUser(db, t.services.identity, 'restarted-seller@payouts.test');
+    // As if the site restarted after the account was made: the provider's memory is empty.
+    const acct = 'acct_test_madebeforerestart';
+    await db
+      .insertInto('connected_accounts')
+      .values({ user_id: seller.id, provider: 'test', provider_account_id: acct, state: 'pending' })
+      .execute();
+    expect(provider.hasAccount(acct)).toBe(false);
+    const shown = await request(t.app.server).get(`/payments/test/onboarding/${acct}`);
+    expect(shown.status).toBe(200);
+    const done = await request(t.app.server).post(`/payments/test/onboarding/${acct}/complete`);
+    expect(done.status).toBe(303);
+    await provider.flushEvents();
+    expect((await payoutAccount(db, seller.id)).state).toBe('active');
+    // An account nobody made is still refused.
+    expect(
+      (await request(t.app.server).get('/payments/test/onboarding/acct_test_nobodymadethis')).status,
+    ).toBe(404);
+  });
 });

@@ -146,6 +146,11 @@ export interface TestProvider extends PaymentProvider {
   ): { account: ConnectedAccountStatus; event: SignedEvent };
   /** Whether the provider made this account (the onboarding page refuses any other). */
   hasAccount(accountId: string): boolean;
+  /**
+   * Takes back an account this provider made before the process restarted (the test provider
+   * keeps its records in memory; the database still knows the account and its state).
+   */
+  adoptAccount(account: ConnectedAccountStatus): void;
   /** Where queued events are posted (the payment routes set it); none: they wait for takeEvents. */
   setDeliverer(deliver: ((event: SignedEvent) => Promise<void>) | null): void;
   /** Delivers every queued event now, through the deliverer; resolves when they are delivered. */
@@ -281,6 +286,11 @@ export function createTestProvider(options: { secrets: Secrets }): TestProvider 
 
     hasAccount(accountId) {
       return accounts.has(accountId);
+    },
+
+    adoptAccount(account) {
+      if (!accounts.has(account.accountId))
+        accounts.set(account.accountId, { ...account, payoutsFail: false });
     },
 
     setDeliverer(deliver) {
