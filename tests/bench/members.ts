@@ -7,8 +7,8 @@
  *   - the job's cost: recomputing one member's recommendations (computeRecommendations), timed
  *     in this process against the same database.
  *
- * Scenarios are rows of MEMBER_SCENARIOS: the feed and advanced search (issue 26's social part)
- * add theirs there. Run inside `pnpm bench` (run.ts), or alone on a catalogue of its own:
+ * Scenarios are rows of MEMBER_SCENARIOS: recommendations, the feed (each member follows two
+ * genres and three sellers) and advanced search. Run inside `pnpm bench` (run.ts), or alone on a catalogue of its own:
  *   node --import tsx tests/bench/members.ts [--size 10k|100k|1m] [--seconds 12]
  */
 import { randomBytes } from 'node:crypto';
@@ -55,6 +55,26 @@ export const MEMBER_SCENARIOS: Array<{ scenario: string; title: string; path: ()
     title: 'recommendations (recommendations.list, 24 books)',
     path: () => `/trpc/recommendations.list?input=${encodeURIComponent(JSON.stringify({ limit: 24 }))}`,
   },
+  {
+    scenario: 'feed',
+    title: 'the feed (social.feed, first page of 20; 2 genres and 3 sellers followed)',
+    path: () => `/trpc/social.feed?input=${encodeURIComponent(JSON.stringify({ limit: 20 }))}`,
+  },
+  {
+    scenario: 'advanced search',
+    title: 'advanced search (listings.public.search: author, years, price range)',
+    path: () =>
+      `/trpc/listings.public.search?input=${encodeURIComponent(
+        JSON.stringify({
+          author: 'Smith',
+          yearFrom: 1960,
+          yearTo: 2010,
+          format: 'paperback',
+          minPrice: 200,
+          maxPrice: 1500,
+        }),
+      )}`,
+  },
 ];
 
 /**
@@ -86,7 +106,7 @@ export async function seedBenchMembers(client: pg.Client, databaseUrl: string, a
          where u.email like 'reader%@bench.reshelf.test'
       ),
       g as (select id, row_number() over (order by position) - 1 as k, count(*) over () as total from public.genres),
-      a as (select id, row_number() over (order by id) as n, count(*) over () as total
+      a as (select id, seller_id, row_number() over (order by id) as n, count(*) over () as total
               from public.listings where status = 'active'),
       s as (select id, seller_id, price_minor, row_number() over (order by id) as n
               from public.listings where status = 'sold')
@@ -94,6 +114,17 @@ export async function seedBenchMembers(client: pg.Client, databaseUrl: string, a
         insert into public.profile_genres (user_id, genre_id)
         select m.id, g.id from m join g on g.k in (m.n % g.total, (m.n * 5 + 3) % g.total)
         on conflict do nothing returning 1
+      ), followed_genres as (
+        insert into public.follows (follower_id, kind, genre_id)
+        select m.id, 'genre', g.id from m join g on g.k in (m.n % g.total, (m.n * 5 + 3) % g.total)
+        returning 1
+      ), followed_sellers as (
+        insert into public.follows (follower_id, kind, seller_id)
+        select distinct m.id, 'seller', a.seller_id
+          from m cross join generate_series(1, 3) j
+          join a on a.n = 1 + ((m.n * 104723 + j * 7907) % a.total)
+         where a.seller_id <> m.id
+        returning 1
       ), wishes as (
         insert into public.wishlist_items (user_id, listing_id, created_at)
         select m.id, a.id, now() - (j || ' days')::interval
