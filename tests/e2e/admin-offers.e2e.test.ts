@@ -70,7 +70,8 @@ describe('admin offers', { timeout: 120_000 }, () => {
     await page.getByLabel('Book title, buyer or seller email').fill('buyer@reshelf.test');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.waitForURL(/[?&]q=buyer%40reshelf\.test/);
-    const thread = page.getByTestId('staff-offer').filter({ hasText: book.title });
+    // This offer's thread (the demo data may hold older offers of the buyer's on the same book).
+    const thread = page.locator(`[data-testid="staff-offer"][data-thread-id="${offerId}"]`);
     await thread.waitFor();
     expect(await thread.getAttribute('data-status')).toBe('accepted');
     const round = thread.getByTestId('staff-offer-round');
@@ -89,7 +90,7 @@ describe('admin offers', { timeout: 120_000 }, () => {
     await dialog.getByRole('button', { name: 'Cancel the offer' }).click();
     await openToast(page, 'Offer cancelled').waitFor();
     await page
-      .locator('[data-testid="staff-offer"][data-status="cancelled"]', { hasText: book.title })
+      .locator(`[data-testid="staff-offer"][data-thread-id="${offerId}"][data-status="cancelled"]`)
       .waitFor();
     await thread.getByTestId('staff-offer-cancel-reason').getByText('Buyer harassing the seller').waitFor();
     expect(await thread.getByRole('button', { name: /Cancel offer/ }).count()).toBe(0);
@@ -104,9 +105,9 @@ describe('admin offers', { timeout: 120_000 }, () => {
     });
     expect(listings.items.some((item) => item.id === book.id)).toBe(true);
     await buyer.page.goto('/account/offers?view=made');
-    const made = buyer.page.locator('[data-testid="offer-thread"][data-status="cancelled"]', {
-      hasText: book.title,
-    });
+    const made = buyer.page.locator(
+      `[data-testid="offer-thread"][data-offer-id="${offerId}"][data-status="cancelled"]`,
+    );
     await made.getByTestId('offer-status').getByText('Cancelled by Reshelf').waitFor();
     expect(await made.getByRole('link', { name: 'Pay now' }).count()).toBe(0);
 

@@ -69,6 +69,7 @@ export function ThreadCard({ thread }: { thread: OfferThread }) {
       className="rounded-xl border border-line bg-paper p-4 shadow-card sm:p-5"
       data-testid="offer-thread"
       data-status={thread.status}
+      data-offer-id={thread.currentId}
     >
       <div className="flex gap-4">
         <div className="w-14 shrink-0">

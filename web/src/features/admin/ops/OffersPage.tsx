@@ -224,6 +224,7 @@ function ThreadCard({ thread }: { thread: Thread }) {
       className="min-w-0 rounded-xl border border-line bg-paper p-4"
       data-testid="staff-offer"
       data-status={thread.status}
+      data-thread-id={thread.threadId}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
