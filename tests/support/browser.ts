@@ -48,6 +48,23 @@ async function untilHydrated(page: Page): Promise<void> {
   if (serverRendered) await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
 }
 
+/**
+ * The router changes the address before React has rendered the page for it (the new page comes
+ * in a transition), so a test that waited for the address could read the page it left: after
+ * `waitForURL` each page also waits until the app marks the address it rendered
+ * (`<html data-shown-path>`, web/src/features/layout/ShownLocation.tsx). A page that is not the
+ * app (no #root) is not held.
+ */
+async function untilShown(page: Page, timeout?: number): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document.getElementById('root') === null ||
+      document.documentElement.dataset.shownPath === window.location.pathname + window.location.search,
+    undefined,
+    timeout === undefined ? {} : { timeout },
+  );
+}
+
 function waitingForHydration(context: BrowserContext): BrowserContext {
   const newPage = context.newPage.bind(context);
   context.newPage = async () => {
@@ -63,6 +80,11 @@ function waitingForHydration(context: BrowserContext): BrowserContext {
       const answer = await reload(options);
       await untilHydrated(page);
       return answer;
+    };
+    const waitForURL = page.waitForURL.bind(page);
+    page.waitForURL = async (url, options) => {
+      await waitForURL(url, options);
+      await untilShown(page, options?.timeout);
     };
     return page;
   };

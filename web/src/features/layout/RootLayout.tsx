@@ -1,6 +1,7 @@
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router-dom';
 import { GlobalOverlays } from './GlobalOverlays.tsx';
 import { NavigationProgress } from './NavigationProgress.tsx';
+import { ShownLocation } from './ShownLocation.tsx';
 import { SiteFooter } from './SiteFooter.tsx';
 import { SiteHeader } from './SiteHeader.tsx';
 import { SiteChromeProvider } from './site-chrome.tsx';
@@ -35,6 +36,7 @@ export function RootLayout() {
           {chromeHidden ? null : <SiteFooter />}
           <GlobalOverlays />
           <ScrollRestoration />
+          <ShownLocation />
         </div>
       )}
     </SiteChromeProvider>
