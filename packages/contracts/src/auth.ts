@@ -44,6 +44,8 @@ export const meSchema = z.object({
    * global-admin guard shows "Failed to verify admin access" rather than a denial (spec §8).
    */
   adminLookupFailed: z.boolean(),
+  /** The charity whose team the member is on (a person acts for one charity at a time), by slug. */
+  charitySlug: z.string().nullable(),
 });
 export type MeDto = z.infer<typeof meSchema>;
 

@@ -3,7 +3,7 @@
  * password policy and the rate limits (per IP and per account) applied here, once, for
  * both backends.
  */
-import { tierLevel } from '@reshelf/contracts';
+import { type MeDto, tierLevel } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { activeAdminTier, rolesOf } from '../../http/access.ts';
@@ -162,20 +162,8 @@ export async function signOut(
   if (claims) await translate(() => identity.signOut(claims, scope));
 }
 
-export interface Me {
-  id: string;
-  email: string;
-  emailConfirmed: boolean;
-  displayName: string;
-  signupCompleted: boolean;
-  onboarded: boolean;
-  roles: string[];
-  isStaff: boolean;
-  isAdmin: boolean;
-  adminTier: string | null;
-  adminLevel: number;
-  adminLookupFailed: boolean;
-}
+/** What `auth.me` answers for a signed-in person (the contract's shape). */
+export type Me = MeDto;
 
 export async function describeUser(
   db: Database,
@@ -188,6 +176,15 @@ export async function describeUser(
     db
       .selectFrom('profiles')
       .select(['display_name', 'signup_completed_at', 'onboarded_at'])
+      .select((eb) =>
+        eb
+          .selectFrom('charity_members as cm')
+          .innerJoin('charities as c', 'c.id', 'cm.charity_id')
+          .select('c.slug')
+          .whereRef('cm.user_id', '=', 'profiles.id')
+          .limit(1)
+          .as('charity_slug'),
+      )
       .where('id', '=', userId)
       .executeTakeFirst(),
     // Spec §6: a role lookup error means no staff access.
@@ -218,5 +215,6 @@ export async function describeUser(
     adminTier,
     adminLevel: tierLevel(adminTier),
     adminLookupFailed,
+    charitySlug: profile?.charity_slug ?? null,
   };
 }

@@ -368,10 +368,14 @@ describe('who may read, write and subscribe', () => {
       'Books For All',
       'Donated Atlas',
     );
-    // A team member cannot ask about the charity's own book.
+    // A team member cannot ask about the charity's own book; the session tells the web which
+    // charity's team they are on, so the listing page does not offer "Message the charity".
     expect(await statusOf(as(helper).messages.member.startForListing.mutate({ listingId: donated.id }))).toBe(
       400,
     );
+    expect((await as(helper).auth.me.query()).user?.charitySlug).toBe('books-for-all');
+    expect((await as(owner).auth.me.query()).user?.charitySlug).toBe('books-for-all');
+    expect((await as(buyer).auth.me.query()).user?.charitySlug).toBeNull();
     const id = (await as(buyer).messages.member.startForListing.mutate({ listingId: donated.id })).threadId;
     await send(buyer, id, 'Is this the 1990 edition?');
     expect(await as(helper).messages.member.unread.query()).toEqual({ messages: 1, threads: 1 });

@@ -32,6 +32,8 @@ export function MessageSellerButton({ listing }: { listing: ListingDetail }) {
     );
   }
   if (session.status !== 'signed-in' || session.user.id === listing.seller.id) return null;
+  // The charity's own team answers its messages; they do not write to themselves.
+  if (listing.charity && session.user.charitySlug === listing.charity.slug) return null;
   return (
     <Button
       variant="outline"
