@@ -233,13 +233,39 @@ describe('charities', () => {
     await context.close();
   });
 
+  it('does not offer the charity’s team to message the charity about its own book', async () => {
+    const { rows } = await db.query<{ slug: string }>(
+      `select l.slug from public.listings l join public.charities c on c.id = l.charity_id
+        where c.name = 'Cherwell Valley Hospice Books' and l.status = 'active' order by l.slug limit 1`,
+    );
+    const slug = rows[0]!.slug;
+    const team = await signedIn(browser, 'charity@reshelf.test', { returning: false });
+    await team.page.goto(`/listing/${slug}`);
+    await team.page.getByTestId('listing-price').waitFor();
+    await team.page.getByTestId('notification-bell').waitFor();
+    await team.page.getByTestId('wishlist-button').waitFor();
+    expect(await team.page.getByTestId('message-seller').count()).toBe(0);
+    await team.context.close();
+    // A buyer is offered it, in the charity's name.
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { returning: false });
+    await buyer.page.goto(`/listing/${slug}`);
+    expect(await buyer.page.getByTestId('message-seller').innerText()).toBe('Message the charity');
+    await buyer.context.close();
+  });
+
   it('shows the charity dashboard with its figures and charts', async () => {
     for (const viewport of ['desktop', 'phone'] as const) {
       const { context, page } = await signedIn(browser, 'charity@reshelf.test', {
         viewport,
         returning: false,
       });
-      await page.goto('/charity/dashboard');
+      if (viewport === 'desktop') {
+        // The account menu leads the charity's team to its dashboard.
+        await page.goto('/account');
+        await page.getByRole('banner').getByTestId('account-menu').getByRole('button').click();
+        await page.getByTestId('menu-charity').click();
+        await page.waitForURL('**/charity/dashboard');
+      } else await page.goto('/charity/dashboard');
       await page.getByTestId('charity-stats').waitFor();
       await page.getByTestId('sales-chart').locator('svg').first().waitFor();
       await page.getByTestId('listings-chart').locator('svg').first().waitFor();

@@ -5,7 +5,9 @@ import {
   ChevronDown,
   HandCoins,
   Heart,
+  HeartHandshake,
   LogOut,
+  type LucideIcon,
   MessageCircle,
   Rss,
   ShieldCheck,
@@ -26,6 +28,29 @@ import { NotificationBell } from '../notifications/NotificationBell.tsx';
 
 /** Pages about signing in: coming back to them after signing in makes no sense. */
 const AUTH_PAGES = ['/login', '/forgot-password', '/reset-password', '/email-confirmation', '/auth/confirm'];
+
+/** The account menu's links, in order: the member's own pages, then their charity's and staff areas. */
+function accountMenuLinks(
+  user: SessionUser,
+): { to: string; label: string; icon: LucideIcon; testId?: string }[] {
+  return [
+    { to: '/account', label: 'Your account', icon: UserRound },
+    { to: '/account/orders', label: 'Your orders', icon: ShoppingBag },
+    { to: '/account/sales', label: 'Your sales', icon: Store },
+    { to: '/account/offers', label: 'Offers', icon: HandCoins },
+    { to: '/account/listings', label: 'Your listings', icon: BookOpen },
+    { to: '/account/wishlist', label: 'Wishlist', icon: Heart },
+    { to: '/social', label: 'Your feed', icon: Rss, testId: 'menu-feed' },
+    { to: '/account/saved-searches', label: 'Saved searches', icon: BellRing },
+    { to: '/messages', label: 'Messages', icon: MessageCircle, testId: 'menu-messages' },
+    { to: '/account/notifications', label: 'Notifications', icon: Bell },
+    ...(user.charitySlug
+      ? [{ to: '/charity/dashboard', label: 'Your charity', icon: HeartHandshake, testId: 'menu-charity' }]
+      : []),
+    ...(user.isStaff ? [{ to: '/admin', label: 'Staff area', icon: ShieldCheck }] : []),
+    ...(user.adminLevel > 0 ? [{ to: '/global-admin', label: 'Global admin', icon: ShieldCheck }] : []),
+  ];
+}
 
 /**
  * The header's account corner: "Sign in" when signed out, the account menu when signed in.
@@ -143,88 +168,20 @@ function AccountMenu({ user }: { user: SessionUser }) {
             <p className="truncate text-xs text-ink-muted">{user.email}</p>
           </div>
           <ul className="flex flex-col py-1.5">
-            <li>
-              <Link to="/account" onClick={close} className={itemClass}>
-                <UserRound aria-hidden="true" />
-                Your account
-              </Link>
-            </li>
-            <li>
-              <Link to="/account/orders" onClick={close} className={itemClass}>
-                <ShoppingBag aria-hidden="true" />
-                Your orders
-              </Link>
-            </li>
-            <li>
-              <Link to="/account/sales" onClick={close} className={itemClass}>
-                <Store aria-hidden="true" />
-                Your sales
-              </Link>
-            </li>
-            <li>
-              <Link to="/account/offers" onClick={close} className={itemClass}>
-                <HandCoins aria-hidden="true" />
-                Offers
-              </Link>
-            </li>
-            <li>
-              <Link to="/account/listings" onClick={close} className={itemClass}>
-                <BookOpen aria-hidden="true" />
-                Your listings
-              </Link>
-            </li>
-            <li>
-              <Link to="/account/wishlist" onClick={close} className={itemClass}>
-                <Heart aria-hidden="true" />
-                Wishlist
-              </Link>
-            </li>
-            <li>
-              <Link to="/social" onClick={close} className={itemClass} data-testid="menu-feed">
-                <Rss aria-hidden="true" />
-                Your feed
-              </Link>
-            </li>
-            <li>
-              <Link to="/account/saved-searches" onClick={close} className={itemClass}>
-                <BellRing aria-hidden="true" />
-                Saved searches
-              </Link>
-            </li>
-            <li>
-              <Link to="/messages" onClick={close} className={itemClass} data-testid="menu-messages">
-                <MessageCircle aria-hidden="true" />
-                Messages
-                {unreadMessages ? (
-                  <span className="ml-auto rounded-full bg-brand px-1.5 text-xs font-bold text-brand-foreground">
-                    {unreadMessages > 99 ? '99+' : unreadMessages}
-                    <span className="sr-only"> unread</span>
-                  </span>
-                ) : null}
-              </Link>
-            </li>
-            <li>
-              <Link to="/account/notifications" onClick={close} className={itemClass}>
-                <Bell aria-hidden="true" />
-                Notifications
-              </Link>
-            </li>
-            {user.isStaff ? (
-              <li>
-                <Link to="/admin" onClick={close} className={itemClass}>
-                  <ShieldCheck aria-hidden="true" />
-                  Staff area
+            {accountMenuLinks(user).map(({ to, label, icon: Icon, testId }) => (
+              <li key={to}>
+                <Link to={to} onClick={close} className={itemClass} data-testid={testId}>
+                  <Icon aria-hidden="true" />
+                  {label}
+                  {to === '/messages' && unreadMessages ? (
+                    <span className="ml-auto rounded-full bg-brand px-1.5 text-xs font-bold text-brand-foreground">
+                      {unreadMessages > 99 ? '99+' : unreadMessages}
+                      <span className="sr-only"> unread</span>
+                    </span>
+                  ) : null}
                 </Link>
               </li>
-            ) : null}
-            {user.adminLevel > 0 ? (
-              <li>
-                <Link to="/global-admin" onClick={close} className={itemClass}>
-                  <ShieldCheck aria-hidden="true" />
-                  Global admin
-                </Link>
-              </li>
-            ) : null}
+            ))}
           </ul>
           <div className="border-t border-line pt-1.5">
             <button

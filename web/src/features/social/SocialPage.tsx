@@ -1,5 +1,6 @@
-import { type FeedItem, formatPence } from '@reshelf/contracts';
+import { type FeedItem, type FollowTargetInput, formatPence } from '@reshelf/contracts';
 import { CalendarDays, Loader2, Sparkles, TrendingDown, UserPlus } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
@@ -126,6 +127,30 @@ function FeedEntry({ item }: { item: FeedItem }) {
   );
 }
 
+/** One kind of suggestion (genres, authors or sellers): a follow button each, and why. */
+function SuggestionGroup({
+  title,
+  items,
+}: {
+  title: string;
+  items: { key: string; target: FollowTargetInput; name: string; detail: ReactNode }[];
+}) {
+  if (!items.length) return null;
+  return (
+    <div className="mt-4">
+      <h3 className="text-sm font-semibold text-ink">{title}</h3>
+      <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-3">
+        {items.map((item) => (
+          <li key={item.key} className="flex flex-col items-start gap-1">
+            <FollowButton target={item.target} name={item.name} withName notFollowed />
+            {item.detail}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** Whom to follow: onboarding choices first, then what is trending. */
 function Suggestions() {
   const suggestions = trpc.social.suggestions.useQuery();
@@ -168,66 +193,41 @@ function Suggestions() {
           and follow what you like.
         </p>
       ) : null}
-      {genres.length ? (
-        <div className="mt-4">
-          <h3 className="text-sm font-semibold text-ink">Genres</h3>
-          <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-3">
-            {genres.map((genre) => (
-              <li key={genre.slug} className="flex flex-col items-start gap-1">
-                <FollowButton
-                  target={{ kind: 'genre', genreSlug: genre.slug }}
-                  name={genre.name}
-                  withName
-                  notFollowed
-                />
-                <span className="text-xs text-ink-muted">{genre.reason}</span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-      {authors.length ? (
-        <div className="mt-4">
-          <h3 className="text-sm font-semibold text-ink">Authors</h3>
-          <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-3">
-            {authors.map((author) => (
-              <li key={author.name} className="flex flex-col items-start gap-1">
-                <FollowButton
-                  target={{ kind: 'author', author: author.name }}
-                  name={author.name}
-                  withName
-                  notFollowed
-                />
-                <span className="max-w-56 truncate text-xs text-ink-muted">{author.reason}</span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-      {sellers.length ? (
-        <div className="mt-4">
-          <h3 className="text-sm font-semibold text-ink">Sellers</h3>
-          <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-3">
-            {sellers.map((seller) => (
-              <li key={seller.id} className="flex flex-col items-start gap-1">
-                <FollowButton
-                  target={{ kind: 'seller', sellerId: seller.id }}
-                  name={seller.name}
-                  withName
-                  notFollowed
-                />
-                <Link
-                  to={`/seller/${seller.id}`}
-                  className="text-xs text-ink-muted underline-offset-4 hover:underline"
-                >
-                  {seller.town ? `${seller.town} · ` : ''}
-                  {seller.reason}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <SuggestionGroup
+        title="Genres"
+        items={genres.map((genre) => ({
+          key: genre.slug,
+          target: { kind: 'genre', genreSlug: genre.slug },
+          name: genre.name,
+          detail: <span className="text-xs text-ink-muted">{genre.reason}</span>,
+        }))}
+      />
+      <SuggestionGroup
+        title="Authors"
+        items={authors.map((author) => ({
+          key: author.name,
+          target: { kind: 'author', author: author.name },
+          name: author.name,
+          detail: <span className="max-w-56 truncate text-xs text-ink-muted">{author.reason}</span>,
+        }))}
+      />
+      <SuggestionGroup
+        title="Sellers"
+        items={sellers.map((seller) => ({
+          key: seller.id,
+          target: { kind: 'seller', sellerId: seller.id },
+          name: seller.name,
+          detail: (
+            <Link
+              to={`/seller/${seller.id}`}
+              className="text-xs text-ink-muted underline-offset-4 hover:underline"
+            >
+              {seller.town ? `${seller.town} · ` : ''}
+              {seller.reason}
+            </Link>
+          ),
+        }))}
+      />
     </section>
   );
 }
