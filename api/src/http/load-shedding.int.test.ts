@@ -3,6 +3,9 @@
  * loop lags, answers new requests 503 with Retry-After at once, in the shape each caller reads,
  * and keeps /healthz and /readyz answering.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import request from 'supertest';
@@ -148,6 +151,47 @@ describe('a lagging event loop', () => {
     } finally {
       await app.close();
       await handle.close();
+    }
+  });
+  it('still serves the web’s own files, and shows a person’s browser a page that tries again', async () => {
+    const web = mkdtempSync(path.join(tmpdir(), 'reshelf-web-'));
+    mkdirSync(path.join(web, 'assets'));
+    writeFileSync(path.join(web, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(path.join(web, 'assets', 'index-abc123.css'), 'body{color:black}');
+    const handle = createDatabase(database.url, { max: 2 });
+    const app = await appOn(handle, { MAX_EVENT_LOOP_DELAY_MS: '10', WEB_DIST: web });
+    const hog = setInterval(() => {
+      const until = Date.now() + 100;
+      while (Date.now() < until) {
+        /* busy */
+      }
+    }, 120);
+    try {
+      await vi.waitFor(
+        async () => expectShed(await request(app.server).get('/trpc/catalogue.public.categories')),
+        { timeout: 15_000, interval: 50 },
+      );
+      // The styles of a page the browser already has: served.
+      const css = await request(app.server).get('/assets/index-abc123.css');
+      expect(css.status).toBe(200);
+      expect(css.text).toBe('body{color:black}');
+      // A page: a short page saying so, not JSON, that asks again by itself.
+      const page = await request(app.server).get('/search?q=dune').set('accept', 'text/html,*/*');
+      expectShed(page);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.text).toContain(OVERLOADED_MESSAGE);
+      expect(page.text).toContain(`<meta http-equiv="refresh" content="${OVERLOADED_RETRY_AFTER_SECONDS}">`);
+      // The API keeps its own shape, whatever the client accepts.
+      const api = await request(app.server)
+        .get('/trpc/catalogue.public.categories')
+        .set('accept', 'text/html,*/*');
+      expectShed(api);
+      expect(api.body.error.data.code).toBe('SERVICE_UNAVAILABLE');
+    } finally {
+      clearInterval(hog);
+      await app.close();
+      await handle.close();
+      rmSync(web, { recursive: true, force: true });
     }
   });
 });

@@ -6,8 +6,11 @@
  *   - the database pool has every connection in use and DATABASE_POOL_MAX_WAITING requests
  *     already waiting (the pool itself also refuses further checkouts: db/index.ts).
  * /healthz and /readyz are never shed: they must say whether the process and database are up.
+ * Nor are the built web's files (`/assets/…`, `/favicon.svg`): they come from disk, cost next to
+ * nothing, and a page the browser already has is broken without its styles and code.
  * The answer has the shape the caller reads: tRPC error envelopes (one per call of a batch) on
- * /trpc, the REST error on /api/v1, JSON elsewhere.
+ * /trpc, the REST error on /api/v1, a short page saying so (which tries again by itself) for a
+ * person's browser asking for a page, JSON elsewhere.
  */
 import underPressure from '@fastify/under-pressure';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
@@ -15,11 +18,41 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseHandle } from '../db/index.ts';
 import { OVERLOADED_MESSAGE, OVERLOADED_RETRY_AFTER_SECONDS } from '../errors.ts';
 
-const NEVER_SHED = new Set(['/healthz', '/readyz']);
+const NEVER_SHED = new Set(['/healthz', '/readyz', '/favicon.svg']);
 
 function pathOf(url: string): string {
   return url.split('?', 1)[0] ?? url;
 }
+
+function spared(url: string): boolean {
+  const path = pathOf(url);
+  return NEVER_SHED.has(path) || path.startsWith('/assets/');
+}
+
+/** A person's browser asking for a page (not the API, not a file): it is shown a page. */
+function wantsPage(request: FastifyRequest): boolean {
+  const path = pathOf(request.url);
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !/^\/(?:trpc|api|storage|payments|sitemaps)(?:\/|$)/.test(path) &&
+    String(request.headers.accept ?? '').includes('text/html')
+  );
+}
+
+/** The page a shed page request gets: what happened, and it asks again by itself. */
+const BUSY_PAGE = `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="${OVERLOADED_RETRY_AFTER_SECONDS}">
+<meta name="robots" content="noindex">
+<title>Reshelf is busy</title>
+<style>body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,sans-serif;color:#2b2622;background:#faf7f2}main{max-width:28rem;padding:1.5rem}h1{font-family:Georgia,serif;font-size:1.6rem;margin:0 0 .5rem}</style>
+</head>
+<body><main><h1>Reshelf is busy</h1><p>${OVERLOADED_MESSAGE}</p><p>This page tries again by itself in ${OVERLOADED_RETRY_AFTER_SECONDS} seconds.</p></main></body>
+</html>
+`;
 
 /** The tRPC error envelope(s) for a shed call: the client reads `data.code` and the message. */
 function trpcBody(request: FastifyRequest): unknown {
@@ -45,6 +78,10 @@ export function shedBody(request: FastifyRequest): unknown {
 function shed(request: FastifyRequest, reply: FastifyReply, reason: string): unknown {
   request.log.warn({ reason }, 'request shed: overloaded');
   reply.code(503).header('retry-after', String(OVERLOADED_RETRY_AFTER_SECONDS));
+  if (wantsPage(request)) {
+    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store');
+    return BUSY_PAGE;
+  }
   return shedBody(request);
 }
 
@@ -74,14 +111,14 @@ export async function registerLoadShedding(
       // Sampled often, so shedding starts (and stops) within a fraction of a second.
       sampleInterval: 250,
       pressureHandler: (request, reply, type, value) =>
-        NEVER_SHED.has(pathOf(request.url)) || Date.now() < judgeFrom
+        spared(request.url) || Date.now() < judgeFrom
           ? undefined
           : (shed(request, reply, `${type} ${Math.round(Number(value ?? 0))}`) as never),
     });
   }
   // A plain callback (no promise per request): nearly every request passes at once.
   app.addHook('onRequest', (request, reply, done) => {
-    if (NEVER_SHED.has(pathOf(request.url)) || !options.database.saturated()) return done();
+    if (spared(request.url) || !options.database.saturated()) return done();
     reply.send(shed(request, reply, 'database pool queue full'));
   });
 }
