@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signedIn } from '../support/auth.ts';
 import { launchBrowser, newPage, snapshot } from '../support/browser.ts';
 import { makePng } from '../support/png.ts';
-import { imagesLoaded, listBook, noHorizontalScroll } from '../support/selling.ts';
+import { imagesLoaded, listBook, noHorizontalScroll, wizardStep as step } from '../support/selling.ts';
 
 let browser: Browser;
 let db: pg.Client;

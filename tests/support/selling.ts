@@ -22,7 +22,8 @@ export async function noHorizontalScroll(page: Page): Promise<void> {
   expect(overflow).toBeLessThanOrEqual(1);
 }
 
-async function step(page: Page, name: string): Promise<void> {
+/** Waits for the sell wizard's step `name` (its address and its form). */
+export async function wizardStep(page: Page, name: string): Promise<void> {
   await page.waitForURL(new RegExp(`step=${name}`));
   await page.locator(`[data-testid="sell-wizard"][data-step="${name}"]`).waitFor();
 }
@@ -51,18 +52,18 @@ export async function listBook(
   await page.keyboard.type(book.isbn);
   await page.keyboard.press('Enter');
 
-  await step(page, 'details');
+  await wizardStep(page, 'details');
   expect(await page.getByTestId('found-book').innerText()).toContain(book.title);
   await shot('2-details');
   await page.getByTestId('step-submit').click();
 
-  await step(page, 'condition');
+  await wizardStep(page, 'condition');
   await page.getByText('Very good', { exact: true }).click();
   await page.getByLabel('Notes on any defects').fill('Light shelf wear to the spine; pages clean.');
   await shot('3-condition');
   await page.getByTestId('step-submit').click();
 
-  await step(page, 'photos');
+  await wizardStep(page, 'photos');
   await page
     .getByTestId('photo-input')
     .setInputFiles({ name: 'front-cover.png', mimeType: 'image/png', buffer: makePng(600, 800) });
@@ -70,19 +71,19 @@ export async function listBook(
   await shot('4-photos');
   await page.getByTestId('step-submit').click();
 
-  await step(page, 'price');
+  await wizardStep(page, 'price');
   await page.getByTestId('price-suggestion').waitFor();
   await page.getByTestId('price-input').fill(book.price);
   await shot('5-price');
   await page.getByTestId('step-submit').click();
 
-  await step(page, 'parcel');
+  await wizardStep(page, 'parcel');
   expect(await page.getByTestId('postage-small').innerText()).toBe('Buyer pays £2.99 postage');
   await page.getByText('Small parcel', { exact: true }).click();
   await shot('6-parcel');
   await page.getByTestId('step-submit').click();
 
-  await step(page, 'review');
+  await wizardStep(page, 'review');
   expect(await page.getByTestId('review-price').innerText()).toBe(`£${book.price}`);
   await shot('7-review');
   await page.getByTestId('publish').click();
