@@ -117,6 +117,14 @@ describe('payouts', { timeout: 240_000 }, () => {
     await expect(reversal.getByTestId('statement-amount').textContent()).resolves.toBe(formatPence(-300));
     await expect(reversal.textContent()).resolves.toContain('Reversal');
     await shots(seller.page, 'statement', () => reversal.waitFor());
+    // Paid out before the refund, the seller owes it back: their payouts page says so, and how.
+    await seller.page.goto('/account/payouts');
+    const owed = seller.page.getByTestId('payout-owed');
+    await owed.waitFor();
+    await expect(owed.textContent()).resolves.toBe(
+      `You owe ${formatPence(300)}: a refund to a buyer was taken back after the money had gone to your bank. It comes off your next payouts.`,
+    );
+    await shots(seller.page, 'owed', () => owed.waitFor());
 
     // Staff see the transfer and the reconciliation balances.
     await admin.page.goto('/admin/payouts');
