@@ -20,7 +20,7 @@ export async function prepare(config: AppConfig, log: RuntimeLogger): Promise<Pr
   try {
     const services = await createServices(config, database.handle, secrets);
     if (config.seedDemo) {
-      const report = await runDemoSeed(database.handle.db, services);
+      const report = await runDemoSeed(database.handle.db, services, { origin: config.siteOrigin });
       if (report.ran.length) log.info(`demo data seeded: ${report.ran.join(', ')}`);
       if (report.covers.error) log.info(`demo covers could not be drawn: ${report.covers.error}`);
       if (report.covers.listings) {

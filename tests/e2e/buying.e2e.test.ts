@@ -30,6 +30,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fillSignIn, signedIn, toast } from '../support/auth.ts';
 import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { fillAddress, payOnConfirmPage } from '../support/checkout.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
@@ -113,28 +114,6 @@ async function sellerBooks(seller: Person): Promise<SellerListing[]> {
 let books: SellerListing[] = [];
 
 const ADDRESS = { fullName: 'Ava Reader', line1: '12 Turl Street', town: 'Oxford', postcode: 'OX1 3DP' };
-
-/** The buyer's address form at checkout, filled in. */
-async function fillAddress(page: Page) {
-  await page.getByLabel('Full name').fill('Ava Reader');
-  await page.getByLabel('Address line 1').fill('12 Turl Street');
-  await page.getByLabel('Town or city').fill('Oxford');
-  await page.getByLabel('Postcode').fill('ox1 3dp');
-}
-
-/** From the confirm page through the test provider's page to the success page; the order id. */
-async function payOnConfirmPage(page: Page): Promise<{ orderId: string; total: string }> {
-  await page.waitForURL(/\/checkout\/confirm\?/);
-  const total = (await page.getByTestId('total').textContent())!.trim();
-  await page.getByRole('button', { name: `Pay ${total}` }).click();
-  await page.waitForURL(/\/payments\/test\/tp_/);
-  await expect(page.getByTestId('amount').textContent()).resolves.toBe(total);
-  await page.getByRole('button', { name: 'Pay now' }).click();
-  await page.waitForURL(/\/checkout\/success\?order=/);
-  await page.getByRole('heading', { name: 'Thank you: your order is paid', level: 1 }).waitFor();
-  const orderId = new URL(page.url()).searchParams.get('order')!;
-  return { orderId, total };
-}
 
 /** The seller dispatches an order from its page in /account/sales. */
 async function dispatch(seller: Person, orderId: string, title: string) {

@@ -1,18 +1,20 @@
 /**
  * Money out in Chromium (issue 24), on a marketplace of its own, in test mode end to end: a new
- * seller has a book on sale and sees "Set up payouts"; a buyer buys it through the test
- * provider's page; the seller completes onboarding on the test onboarding page and comes back
- * Active; the seller sends it, the buyer confirms everything is OK, and the payout to the
- * seller's bank appears as Paid. Then an admin refunds part of the order after release, and the
+ * seller lists a book through the selling pages (ISBN to published) and sees "Set up payouts";
+ * a buyer buys it from its page, through checkout and the test provider's payment page; the
+ * seller completes onboarding on the test onboarding page and comes back Active; the seller
+ * sends it, the buyer confirms everything is OK, and the payout to the seller's bank appears as
+ * Paid. Then an admin refunds part of the order after release, and the
  * seller's monthly statement shows the reversal of the transfer. Screenshots at 1280 and 375 px.
  */
 import { randomBytes } from 'node:crypto';
 import { CLIENT_HEADER, formatPence } from '@reshelf/contracts';
-import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createConfirmedAccount, signedIn } from '../support/auth.ts';
 import { snapshot, snapshotsAt } from '../support/browser.ts';
+import { fillAddress, payOnConfirmPage } from '../support/checkout.ts';
+import { listBook } from '../support/selling.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 import { trpcMutate } from '../support/trpc.ts';
 
@@ -41,53 +43,32 @@ describe('payouts', { timeout: 240_000 }, () => {
     const suffix = randomBytes(4).toString('hex');
     const email = `new-seller-${suffix}@reshelf.test`;
     const password = 'a-new-seller-password';
-    const title = `The Paid Seller ${suffix}`;
+    const title = 'Pride and Prejudice';
     const setup = await browser.newContext({ baseURL: marketplace.baseURL });
     await createConfirmedAccount(setup, email, password, 'Nell Newseller');
     await setup.close();
-    const db = new pg.Client({ connectionString: marketplace.databaseUrl });
-    await db.connect();
-    let slug: string;
-    try {
-      const book = await db.query<{ id: string }>(
-        `insert into public.books (title, authors) values ($1, array['A. N. Author']) returning id`,
-        [title],
-      );
-      slug = `paid-seller-${suffix}`;
-      await db.query(
-        `insert into public.listings (seller_id, book_id, slug, status, condition, price_minor, parcel_size, published_at)
-         select u.id, $1, $2, 'active', 'good', 1200, 'small', now() from auth.users u where u.email = $3`,
-        [book.rows[0]!.id, slug, email],
-      );
-    } finally {
-      await db.end();
-    }
+    const seller = await signedIn(browser, email, { baseURL: marketplace.baseURL, password });
+
+    // The new seller lists a book through the selling pages: ISBN, details, condition, photo,
+    // price, parcel, publish.
+    const listed = await listBook(seller.page, { isbn: '9780141439518', title, price: '12.00' });
+    const path = new URL(listed.url).pathname;
 
     // The new seller sees that payouts are not set up yet.
-    const seller = await signedIn(browser, email, { baseURL: marketplace.baseURL, password });
     await seller.page.goto('/account/payouts');
     const account = seller.page.getByTestId('payout-account');
     await expect(account.getAttribute('data-state')).resolves.toBe('not_started');
     await seller.page.getByRole('button', { name: 'Set up payouts' }).waitFor();
 
-    // A buyer buys the book through the test provider's payment page.
+    // A buyer buys the book from its page, through checkout and the test provider's payment page.
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
-    await trpcMutate(buyer.context, 'checkout.saveAddress', {
-      address: { fullName: 'Ava Reader', line1: '12 Turl Street', town: 'Oxford', postcode: 'OX1 3DP' },
-      makeDefault: true,
-    });
-    await buyer.page.goto(`/listing/${slug}`);
+    await buyer.page.goto(path);
+    await buyer.page.getByTestId('listing-price').filter({ hasText: '£12.00' }).waitFor();
     await buyer.page.getByRole('link', { name: 'Buy now' }).click();
     await buyer.page.waitForURL(/\/checkout\?listing=/);
-    await buyer.page.getByTestId('saved-address').filter({ hasText: '12 Turl Street' }).waitFor();
+    await fillAddress(buyer.page);
     await buyer.page.getByRole('button', { name: 'Continue to confirm' }).click();
-    await buyer.page.waitForURL(/\/checkout\/confirm\?/);
-    const total = (await buyer.page.getByTestId('total').textContent())!.trim();
-    await buyer.page.getByRole('button', { name: `Pay ${total}` }).click();
-    await buyer.page.waitForURL(/\/payments\/test\/tp_/);
-    await buyer.page.getByRole('button', { name: 'Pay now' }).click();
-    await buyer.page.waitForURL(/\/checkout\/success\?order=/);
-    const orderId = new URL(buyer.page.url()).searchParams.get('order')!;
+    const { orderId } = await payOnConfirmPage(buyer.page);
 
     // The seller sets up payouts on the provider's (test) onboarding page and comes back active.
     await seller.page.reload();
@@ -136,6 +117,14 @@ describe('payouts', { timeout: 240_000 }, () => {
     await expect(reversal.getByTestId('statement-amount').textContent()).resolves.toBe(formatPence(-300));
     await expect(reversal.textContent()).resolves.toContain('Reversal');
     await shots(seller.page, 'statement', () => reversal.waitFor());
+    // Paid out before the refund, the seller owes it back: their payouts page says so, and how.
+    await seller.page.goto('/account/payouts');
+    const owed = seller.page.getByTestId('payout-owed');
+    await owed.waitFor();
+    await expect(owed.textContent()).resolves.toBe(
+      `You owe ${formatPence(300)}: a refund to a buyer was taken back after the money had gone to your bank. It comes off your next payouts.`,
+    );
+    await shots(seller.page, 'owed', () => owed.waitFor());
 
     // Staff see the transfer and the reconciliation balances.
     await admin.page.goto('/admin/payouts');

@@ -7,11 +7,12 @@
  */
 
 import pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signedIn } from '../support/auth.ts';
 import { launchBrowser, newPage, snapshot } from '../support/browser.ts';
 import { makePng } from '../support/png.ts';
+import { imagesLoaded, listBook, noHorizontalScroll, wizardStep as step } from '../support/selling.ts';
 
 let browser: Browser;
 let db: pg.Client;
@@ -26,95 +27,6 @@ afterAll(async () => {
   await browser?.close();
   await db?.end();
 });
-
-/** Waits until every image on the page has loaded (for screenshots worth looking at). */
-async function imagesLoaded(page: Page): Promise<void> {
-  // Lazy images below the fold (the demo covers in a grid) load only when scrolled to: a
-  // full-page screenshot needs them all, so they are asked for now.
-  await page.evaluate(() => {
-    for (const image of document.images) image.loading = 'eager';
-  });
-  await page.waitForFunction(() => [...document.images].every((image) => image.complete));
-}
-
-async function noHorizontalScroll(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(1);
-}
-
-async function step(page: Page, name: string): Promise<void> {
-  await page.waitForURL(new RegExp(`step=${name}`));
-  await page.locator(`[data-testid="sell-wizard"][data-step="${name}"]`).waitFor();
-}
-
-/**
- * The wizard from the ISBN to published, as a seller clicks through it, with a screenshot of
- * every step when asked. Answers the listing's id and its address.
- */
-async function listBook(
-  page: Page,
-  book: { isbn: string; title: string; price: string },
-  shots?: string,
-): Promise<{ id: string; url: string }> {
-  const shot = async (name: string) => {
-    if (!shots) return;
-    await imagesLoaded(page);
-    await noHorizontalScroll(page);
-    await snapshot(page, `selling-${name}-${shots}`);
-  };
-  await page.goto('/sell/new');
-  const isbn = page.getByTestId('isbn-input');
-  await isbn.waitFor();
-  // The ISBN field has the focus: typing starts at once.
-  expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('isbn-input');
-  await shot('1-isbn');
-  await page.keyboard.type(book.isbn);
-  await page.keyboard.press('Enter');
-
-  await step(page, 'details');
-  expect(await page.getByTestId('found-book').innerText()).toContain(book.title);
-  await shot('2-details');
-  await page.getByTestId('step-submit').click();
-
-  await step(page, 'condition');
-  await page.getByText('Very good', { exact: true }).click();
-  await page.getByLabel('Notes on any defects').fill('Light shelf wear to the spine; pages clean.');
-  await shot('3-condition');
-  await page.getByTestId('step-submit').click();
-
-  await step(page, 'photos');
-  await page
-    .getByTestId('photo-input')
-    .setInputFiles({ name: 'front-cover.png', mimeType: 'image/png', buffer: makePng(600, 800) });
-  await page.getByTestId('photo-list').getByRole('img', { name: 'Your copy, main view' }).waitFor();
-  await shot('4-photos');
-  await page.getByTestId('step-submit').click();
-
-  await step(page, 'price');
-  await page.getByTestId('price-suggestion').waitFor();
-  await page.getByTestId('price-input').fill(book.price);
-  await shot('5-price');
-  await page.getByTestId('step-submit').click();
-
-  await step(page, 'parcel');
-  expect(await page.getByTestId('postage-small').innerText()).toBe('Buyer pays £2.99 postage');
-  await page.getByText('Small parcel', { exact: true }).click();
-  await shot('6-parcel');
-  await page.getByTestId('step-submit').click();
-
-  await step(page, 'review');
-  expect(await page.getByTestId('review-price').innerText()).toBe(`£${book.price}`);
-  await shot('7-review');
-  await page.getByTestId('publish').click();
-
-  await page.waitForURL(/\/sell\/confirm\?listing=/);
-  const link = page.getByTestId('share-link');
-  await link.waitFor();
-  const url = await link.inputValue();
-  const id = new URL(page.url()).searchParams.get('listing')!;
-  await shot('8-confirm');
-  return { id, url };
-}
 
 describe('selling a book', () => {
   it('lists a real book with a photo from its ISBN in one pass, found by search at once; edits the price; a buyer who wished for it hears of the drop', async () => {

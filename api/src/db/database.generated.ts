@@ -769,7 +769,6 @@ export interface PayoutHolds {
 export interface Payouts {
   amount_minor: number;
   created_at: Generated<Timestamp>;
-  debt_minor: Generated<number>;
   id: Generated<string>;
   order_id: string;
   release_after: Timestamp | null;

@@ -9,12 +9,15 @@ import type { SqlClient } from '../../../supabase/functions/_shared/admin.ts';
 import { seedOpenLibraryRecent } from '../../../supabase/functions/_shared/seed.ts';
 import type { Database } from '../db/index.ts';
 import { attachDemoCovers, type DemoCoversReport } from '../features/admin/demo-covers.ts';
+import type { Mailer } from '../features/mail/mailer.ts';
 import type { IdentityProvider } from '../platform/identity/port.ts';
+import type { PaymentProvider } from '../platform/payments/port.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
 import { SNAPSHOT_BOOKS } from './books.ts';
 import { seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
 import { seedDemoBasketOrders } from './demo-basket-orders.ts';
+import { canSeedMoneyOut, demoMoneyOutSlugs, seedDemoMoneyOut } from './demo-money-out.ts';
 import { seedDemoReports } from './demo-reports.ts';
 import { seedDemoReviews } from './demo-reviews.ts';
 import { seedDemoSocial } from './demo-social.ts';
@@ -73,9 +76,21 @@ export function kyselyClient(db: Database): SqlClient {
   };
 }
 
+/** Whether an earlier start began the demo's money out (its first sale's listing is there). */
+async function moneyOutStarted(db: Database): Promise<boolean> {
+  const row = await db
+    .selectFrom('listings')
+    .select('id')
+    .where('slug', '=', demoMoneyOutSlugs().refundedBeforeRelease)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
 export async function runDemoSeed(
   db: Database,
-  services: { identity: IdentityProvider; storage: StoragePort },
+  services: { identity: IdentityProvider; storage: StoragePort; payments?: PaymentProvider; mailer?: Mailer },
+  /** The site's origin, for the links in the emails the demo's money out sends. */
+  options: { origin?: string } = {},
 ): Promise<SeedReport> {
   const ran: string[] = [];
   if (await once(db, 'reference-data', (trx) => seedReferenceData(trx))) ran.push('reference-data');
@@ -103,6 +118,33 @@ export async function runDemoSeed(
     ran.push('demo-basket-orders');
   // Ninety days of views, saves, offers and sales for the demo seller and charity (issue 26).
   if (await once(db, 'seller-activity', (trx) => seedSellerActivity(trx))) ran.push('seller-activity');
+  // Refunds before and after release, a debt netted from the next payout and a failed payout paid
+  // again (issue 24), through the app's own services and the test provider: the ledger test over
+  // the seed and the reconciliation page cover refunds and reversals. Not in one transaction
+  // (those services commit their own), so it is recorded once it is done; if an earlier start
+  // stopped part-way its sales are there already, and it is recorded as such, not run again.
+  if (canSeedMoneyOut(services.payments) && services.mailer) {
+    const done = await db
+      .selectFrom('seed_runs')
+      .select('name')
+      .where('name', '=', 'demo-money-out')
+      .executeTakeFirst();
+    if (!done) {
+      const details = (await moneyOutStarted(db))
+        ? { incomplete: true }
+        : await seedDemoMoneyOut(db, {
+            payments: services.payments,
+            mailer: services.mailer,
+            origin: options.origin ?? 'http://localhost',
+          });
+      await db
+        .insertInto('seed_runs')
+        .values({ name: 'demo-money-out', details: JSON.stringify(details) })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      ran.push('demo-money-out');
+    }
+  }
   // The staff dashboard's "Seed 40 books + orders", once, so its cards show numbers from the start.
   const staffSeed = (trx: Database) =>
     seedOpenLibraryRecent(kyselyClient(trx), { reset: false }, { snapshot: SNAPSHOT_BOOKS }).then(

@@ -7,6 +7,7 @@
  * part; a failed payout returns the money to the seller's balance and tells them; held payouts
  * wait. The ledger balances throughout.
  */
+import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
@@ -236,6 +237,16 @@ describe('money out through the test provider', () => {
     // Paid out before the refund: the seller's balance at the provider owes it back.
     expect(await providerBalance(db, sale.seller.id)).toBe(-payoutMinor);
     await balanced(sale.orderId);
+  });
+
+  it('keeps what a seller owes after a refund as their negative balance at the provider, with no debt column beside it', async () => {
+    // The seller of the sale above was paid out, then refunded in full: they owe it all back.
+    expect(await payoutAccount(db, sale.seller.id)).toMatchObject({ balanceMinor: -payoutMinor });
+    // Decision 0046: the debt is the provider balance (netted from the next payout), nothing else.
+    const { rows } = await sql<{ column_name: string }>`
+      select column_name from information_schema.columns
+       where table_schema = 'public' and table_name = 'payouts' and column_name like '%debt%'`.execute(db);
+    expect(rows).toEqual([]);
   });
 
   it('applies webhooks delivered twice and out of order once', async () => {

@@ -1,11 +1,15 @@
 /**
  * The ledger balances over the whole demo seed (issue 24): for every order, paid in = seller net
- * + Reshelf fee + refunds, to the penny, in the ledger and in the tables it is written from.
+ * + Reshelf fee + refunds, to the penny, in the ledger and in the tables it is written from. The
+ * seed's money out (seed/demo-money-out.ts) gives it a full refund before release, a partial
+ * refund after release (a transfer reversal), a debt netted from the next payout and a failed
+ * payout paid again, so the check covers refunds and reversals too.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { runDemoSeed } from '../../seed/demo.ts';
+import { DEMO_MONEY_OUT, demoMoneyOutSlugs } from '../../seed/demo-money-out.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { reconciliation } from './ledger.ts';
 
@@ -15,7 +19,7 @@ let db: Database;
 beforeAll(async () => {
   t = await createTestApp({ referenceData: false });
   db = t.database.handle.db;
-  await runDemoSeed(db, t.services);
+  await runDemoSeed(db, t.services, { origin: t.config.siteOrigin });
 });
 
 afterAll(async () => {
@@ -38,6 +42,121 @@ describe('the ledger over the demo seed', () => {
     // Every seeded payment and sale is in the ledger.
     const kinds = await db.selectFrom('ledger_entries').select('kind').distinct().execute();
     expect(kinds.map((row) => row.kind)).toEqual(expect.arrayContaining(['fee', 'payment', 'seller_credit']));
+  });
+
+  it('covers refunds and reversals: the seed refunds, reverses and retries through the app’s services', async () => {
+    const slugs = demoMoneyOutSlugs();
+    const sales = await db
+      .selectFrom('orders as o')
+      .innerJoin('listings as l', 'l.id', 'o.listing_id')
+      .innerJoin('auth.users as s', 's.id', 'o.seller_id')
+      .leftJoin('payouts as p', 'p.order_id', 'o.id')
+      .leftJoin('transfers as t', 't.order_id', 'o.id')
+      .select([
+        'l.slug',
+        's.email',
+        'o.id',
+        'o.status',
+        'p.status as payout',
+        'p.amount_minor as payout_minor',
+        'p.reversed_minor',
+        't.status as transfer',
+        't.amount_minor as transferred',
+        't.reversed_minor as transfer_reversed',
+      ])
+      .where('l.slug', 'in', Object.values(slugs))
+      .execute();
+    const sale = (key: keyof typeof slugs) => {
+      const found = sales.find((row) => row.slug === slugs[key]);
+      if (!found) throw new Error(`the seed has no ${key} sale (${slugs[key]})`);
+      return found;
+    };
+    const refunds = await db
+      .selectFrom('refunds as r')
+      .innerJoin('auth.users as u', 'u.id', 'r.created_by')
+      .select(['r.order_id', 'r.amount_minor', 'r.provider_ref', 'u.email'])
+      .where(
+        'r.order_id',
+        'in',
+        sales.map((row) => row.id),
+      )
+      .execute();
+
+    // A full refund before release: the order is refunded, the held payout cancelled, nothing sent.
+    const before = sale('refundedBeforeRelease');
+    expect(before).toMatchObject({
+      email: DEMO_MONEY_OUT.refundsSeller,
+      status: 'refunded',
+      payout: 'cancelled',
+      transfer: null,
+    });
+    expect(refunds.filter((r) => r.order_id === before.id)).toEqual([
+      expect.objectContaining({ email: DEMO_MONEY_OUT.staff, provider_ref: expect.stringMatching(/^tr_/) }),
+    ]);
+
+    // A partial refund after release: taken back from the transfer already made (a reversal).
+    const after = sale('reversedAfterRelease');
+    const part = DEMO_MONEY_OUT.partialRefundMinor;
+    expect(after).toMatchObject({ status: 'completed', payout: 'released', reversed_minor: part });
+    expect(after).toMatchObject({ transfer: 'paid', transfer_reversed: part });
+    expect(refunds.filter((r) => r.order_id === after.id).map((r) => r.amount_minor)).toEqual([part]);
+    const reversals = await db
+      .selectFrom('transfer_reversals as r')
+      .innerJoin('transfers as t', 't.id', 'r.transfer_id')
+      .select(['r.amount_minor', 'r.refund_id'])
+      .where('t.order_id', '=', after.id)
+      .execute();
+    expect(reversals).toEqual([{ amount_minor: part, refund_id: expect.any(String) }]);
+
+    // Paid out before that refund, the seller owed it back: their next payout was that much less.
+    const next = sale('nettedFromNextPayout');
+    expect(next).toMatchObject({ status: 'completed', transfer: 'paid' });
+    const tomsPayouts = await db
+      .selectFrom('provider_payouts as pp')
+      .innerJoin('auth.users as u', 'u.id', 'pp.seller_id')
+      .select(['pp.amount_minor', 'pp.status'])
+      .where('u.email', '=', DEMO_MONEY_OUT.refundsSeller)
+      .orderBy('pp.created_at')
+      .execute();
+    expect(tomsPayouts).toEqual([
+      { amount_minor: after.transferred, status: 'paid' },
+      { amount_minor: (next.transferred ?? 0) - part, status: 'paid' },
+    ]);
+
+    // A failed payout, back in the seller's balance, paid again once their bank details changed.
+    const failed = sale('payoutFailedThenPaid');
+    expect(failed).toMatchObject({ email: DEMO_MONEY_OUT.failedPayoutSeller, transfer: 'paid' });
+    const priyasPayouts = await db
+      .selectFrom('provider_payouts as pp')
+      .innerJoin('auth.users as u', 'u.id', 'pp.seller_id')
+      .select(['pp.amount_minor', 'pp.status', 'pp.failure_code'])
+      .where('u.email', '=', DEMO_MONEY_OUT.failedPayoutSeller)
+      .orderBy('pp.created_at')
+      .execute();
+    expect(priyasPayouts).toEqual([
+      { amount_minor: failed.transferred, status: 'failed', failure_code: 'account_closed' },
+      { amount_minor: failed.transferred, status: 'paid', failure_code: null },
+    ]);
+
+    // Every kind of movement is in the ledger, and every one of these orders balances.
+    const kinds = await db.selectFrom('ledger_entries').select('kind').distinct().execute();
+    expect(kinds.map((row) => row.kind)).toEqual(
+      expect.arrayContaining([
+        'payment',
+        'refund',
+        'seller_credit',
+        'seller_debit',
+        'fee',
+        'transfer',
+        'transfer_reversal',
+        'payout',
+        'payout_failed',
+      ]),
+    );
+    const result = await reconciliation(db);
+    for (const row of sales) {
+      expect(result.rows.find((r) => r.orderId === row.id)?.problems).toEqual([]);
+    }
   });
 
   it('finds an order that does not balance, and puts it first', async () => {

@@ -151,8 +151,13 @@ export interface TestProvider extends PaymentProvider {
    * keeps its records in memory; the database still knows the account and its state).
    */
   adoptAccount(account: ConnectedAccountStatus): void;
-  /** Where queued events are posted (the payment routes set it); none: they wait for takeEvents. */
-  setDeliverer(deliver: ((event: SignedEvent) => Promise<void>) | null): void;
+  /**
+   * Where queued events are posted (the payment routes set it); none: they wait for takeEvents.
+   * Answers the deliverer it replaces (the demo seed applies its own events, then puts it back).
+   */
+  setDeliverer(
+    deliver: ((event: SignedEvent) => Promise<void>) | null,
+  ): ((event: SignedEvent) => Promise<void>) | null;
   /** Delivers every queued event now, through the deliverer; resolves when they are delivered. */
   flushEvents(): Promise<void>;
   /** Takes the queued events without delivering them (a test delivers them, twice or out of order). */
@@ -294,7 +299,9 @@ export function createTestProvider(options: { secrets: Secrets }): TestProvider 
     },
 
     setDeliverer(deliver) {
+      const previous = deliverer;
       deliverer = deliver;
+      return previous;
     },
 
     flushEvents() {
