@@ -278,6 +278,8 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
     const page = buyer.page.getByTestId('protection-help');
     await page.getByText('3 working days', { exact: false }).first().waitFor();
     await page.getByTestId('return-postage-table').getByText('Not as described').waitFor();
+    // Seller-paid return postage is refunded up to the largest parcel band's price.
+    await page.getByTestId('return-postage-rule').filter({ hasText: 'up to £5.49' }).waitFor();
     await shots(buyer.page, 'help', () => page.waitFor());
     await buyer.context.close();
   });

@@ -375,6 +375,8 @@ export interface Disputes {
   return_asked_by: string | null;
   return_carrier: string | null;
   return_postage_by: string | null;
+  return_postage_minor: number | null;
+  return_postage_refunded_minor: Generated<number>;
   return_received_at: Timestamp | null;
   return_sent_at: Timestamp | null;
   return_tracking_ref: string | null;

@@ -220,6 +220,7 @@ export function DisputeCaseView({ c }: { c: DisputeCase }) {
         <p className="text-ink-soft" data-testid="dispute-return">
           Return postage paid by the {c.returnPostageBy}.
           {c.returnTrackingRef ? ` Sent with ${c.returnCarrier}, tracking ${c.returnTrackingRef}.` : ''}
+          {c.returnPostageMinor ? ` Postage paid: ${formatPence(c.returnPostageMinor)}.` : ''}
           {c.returnReceivedAt ? ' The seller has it back.' : ''}
         </p>
       ) : null}
@@ -250,6 +251,7 @@ function DisputeSteps({ c }: { c: DisputeCase }) {
   const [statement, setStatement] = useState('');
   const [carrier, setCarrier] = useState('');
   const [tracking, setTracking] = useState('');
+  const [returnPostage, setReturnPostage] = useState('');
   const [error, setError] = useState<string | null>(null);
   const photos = useEvidencePhotos(c.orderId);
   const done = (message: string) => () => {
@@ -413,17 +415,29 @@ function DisputeSteps({ c }: { c: DisputeCase }) {
         open={step === 'tracking'}
         onOpenChange={close}
         title="Add the return tracking"
-        description="When the seller confirms the book came back, you are refunded."
+        description={
+          c.returnPostageBy === 'seller'
+            ? `When the seller confirms the book came back, you are refunded, with what you paid to post it (up to ${formatPence(PROTECTION_RULES.returnPostageCapMinor)}).`
+            : 'When the seller confirms the book came back, you are refunded.'
+        }
         confirmLabel="Add tracking"
         pending={returnTracking.isPending}
         error={error ?? failure(returnTracking)}
         onConfirm={() => {
           if (!carrier) return setError('Choose the carrier you sent it with');
+          let postageMinor: number | undefined;
+          if (c.returnPostageBy === 'seller' && returnPostage.trim() !== '') {
+            const pence = parsePounds(returnPostage);
+            if (pence === null || pence < 0)
+              return setError('Give the postage you paid in pounds, such as 3.85');
+            postageMinor = pence;
+          }
           setError(null);
           returnTracking.mutate({
             disputeId: c.id,
             carrier: carrier as (typeof CARRIER_IDS)[number],
             trackingRef: tracking,
+            ...(postageMinor !== undefined ? { postageMinor } : {}),
           });
         }}
       >
@@ -455,12 +469,32 @@ function DisputeSteps({ c }: { c: DisputeCase }) {
             />
           )}
         </Field>
+        {c.returnPostageBy === 'seller' ? (
+          <Field
+            label="Postage you paid (£)"
+            hint={`From your receipt. The seller refunds it, up to ${formatPence(PROTECTION_RULES.returnPostageCapMinor)}.`}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                inputMode="decimal"
+                value={returnPostage}
+                onChange={(event) => setReturnPostage(event.target.value)}
+                data-testid="return-postage"
+              />
+            )}
+          </Field>
+        ) : null}
       </ConfirmDialog>
       <ConfirmDialog
         open={step === 'received'}
         onOpenChange={close}
         title="Do you have the book back?"
-        description={`The buyer is refunded ${formatPence(c.refundableMinor)} from your payout for this sale.`}
+        description={
+          c.returnPostageMinor
+            ? `The buyer is refunded for the books they sent back and their return postage (${formatPence(Math.min(c.returnPostageMinor, PROTECTION_RULES.returnPostageCapMinor))}), from your payout for this sale.`
+            : `The buyer is refunded for the books they sent back, from your payout for this sale.`
+        }
         confirmLabel="Yes, refund the buyer"
         pending={received.isPending}
         error={failure(received)}
