@@ -965,6 +965,9 @@ export interface ReturnRequests {
   refunded_by: string | null;
   responded_at: Timestamp | null;
   responded_by: string | null;
+  return_carrier: string | null;
+  return_sent_at: Timestamp | null;
+  return_tracking_ref: string | null;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
 }

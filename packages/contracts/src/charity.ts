@@ -493,6 +493,10 @@ export const returnRequestSchema = z.object({
   respondedAt: z.string().nullable(),
   refundedAt: z.string().nullable(),
   buyerName: z.string().nullable(),
+  /** The buyer's posting back (issue 25: the same tracking step as a dispute's return). */
+  returnCarrier: z.string().nullable(),
+  returnTrackingRef: z.string().nullable(),
+  returnSentAt: z.string().nullable(),
 });
 export type ReturnRequest = z.infer<typeof returnRequestSchema>;
 

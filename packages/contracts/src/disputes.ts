@@ -152,6 +152,14 @@ export const returnTrackingInputSchema = z.object({
   postageMinor: returnPostageSchema.optional(),
 });
 
+/**
+ * A change-of-mind return's posting back (a charity's 14 days): the same carrier and tracking
+ * rule as a dispute's return, on the return request.
+ */
+export const changeOfMindTrackingInputSchema = returnTrackingInputSchema
+  .pick({ carrier: true, trackingRef: true })
+  .extend({ returnId: z.uuid('Unknown return') });
+
 export const staffDecisionInputSchema = z
   .object({
     disputeId: z.uuid('Unknown dispute'),

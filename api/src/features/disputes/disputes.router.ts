@@ -3,8 +3,10 @@
  * seller, `orders.resolutionStaff` for staff deciding in /admin/disputes.
  */
 import {
+  changeOfMindTrackingInputSchema,
   disputeCaseSchema,
   reportDisputeInputSchema,
+  returnEligibilitySchema,
   returnTrackingInputSchema,
   sellerRespondInputSchema,
   staffDecisionInputSchema,
@@ -23,6 +25,7 @@ import {
   returnsSetting,
   setReturnsSetting,
 } from './disputes.service.ts';
+import { sendReturnBack } from './returns.service.ts';
 
 const orderIdSchema = z.object({ orderId: z.uuid('Unknown order') });
 const disputeIdSchema = z.object({ disputeId: z.uuid('Unknown report') });
@@ -63,6 +66,12 @@ export const disputeMemberRouter = router({
     .input(disputeIdSchema)
     .output(disputeCaseSchema)
     .mutation(({ ctx, input }) => confirmReturn(ctx.deps, ctx.user.userId, input)),
+
+  /** A change-of-mind return (a charity's 14 days): the buyer has posted the book back. */
+  returnSentBack: authedProcedure
+    .input(changeOfMindTrackingInputSchema)
+    .output(returnEligibilitySchema)
+    .mutation(({ ctx, input }) => sendReturnBack(ctx.deps, ctx.user.userId, input)),
 
   /** Whether the caller, as a private seller, accepts returns for any reason (shown on listings). */
   returnsSetting: authedProcedure

@@ -4,15 +4,24 @@
  * the address to post it to, declined with the charity's reason, or refunded). Renders nothing
  * for an order from a private seller.
  */
-import { formatPence, RETURN_STATUS_LABELS, returnReasonSchema } from '@reshelf/contracts';
+import {
+  CARRIER_IDS,
+  CARRIERS,
+  changeOfMindTrackingInputSchema,
+  formatPence,
+  RETURN_STATUS_LABELS,
+  type ReturnRequest,
+  returnReasonSchema,
+} from '@reshelf/contracts';
 import { Undo2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Textarea } from '../../components/ui/input.tsx';
+import { fieldClasses, Input, Textarea } from '../../components/ui/input.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { cn } from '../../lib/utils.ts';
 
 const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
 
@@ -64,6 +73,13 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
               Post the book to <strong>{existing.returnAddress}</strong> and keep proof of postage. You’ll be
               refunded as soon as the charity has it back.
             </p>
+          ) : null}
+          {existing.returnTrackingRef ? (
+            <p data-testid="return-sent">
+              You posted it back with {existing.returnCarrier}, tracking {existing.returnTrackingRef}.
+            </p>
+          ) : existing.status === 'accepted' ? (
+            <SendBackForm orderId={orderId} request={existing} />
           ) : null}
           {existing.status === 'declined' ? <p>The charity’s reason: “{existing.declineReason}”</p> : null}
           {existing.status === 'refunded' && existing.refundMinor ? (
@@ -152,5 +168,70 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
         <p className="mt-3 text-ink-soft">{data.reason}</p>
       )}
     </section>
+  );
+}
+
+/** The buyer has posted the book back: the carrier and tracking (the same step as a dispute's return). */
+function SendBackForm({ orderId, request }: { orderId: string; request: ReturnRequest }) {
+  const utils = trpc.useUtils();
+  const send = trpc.orders.resolution.returnSentBack.useMutation({
+    onSuccess: (data) => utils.charities.returnEligibility.setData({ orderId }, data),
+  });
+  const [carrier, setCarrier] = useState('');
+  const [tracking, setTracking] = useState('');
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const id = useId();
+  return (
+    <form
+      className="mt-1 flex flex-col gap-2"
+      data-testid="return-send-back"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const parsed = changeOfMindTrackingInputSchema.safeParse({
+          returnId: request.id,
+          carrier,
+          trackingRef: tracking,
+        });
+        if (!parsed.success) {
+          setInvalid(parsed.error.issues[0]?.message ?? 'Check the carrier and tracking');
+          return;
+        }
+        setInvalid(null);
+        send.mutate(parsed.data);
+      }}
+    >
+      <p className="font-semibold text-ink">Posted it? Add the tracking</p>
+      <label htmlFor={`${id}-carrier`} className="text-sm font-semibold">
+        Carrier
+      </label>
+      <select
+        id={`${id}-carrier`}
+        value={carrier}
+        onChange={(event) => setCarrier(event.target.value)}
+        className={cn(fieldClasses, 'h-11 pr-8')}
+        data-testid="return-carrier"
+      >
+        <option value="">Choose…</option>
+        {CARRIER_IDS.map((carrierId) => (
+          <option key={carrierId} value={carrierId}>
+            {CARRIERS[carrierId].label}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${id}-tracking`} className="text-sm font-semibold">
+        Tracking reference
+      </label>
+      <Input
+        id={`${id}-tracking`}
+        value={tracking}
+        onChange={(event) => setTracking(event.target.value)}
+        data-testid="return-tracking"
+      />
+      {invalid ? <p className="text-sm font-medium text-destructive">{invalid}</p> : null}
+      {send.error ? <Alert tone="error">{apiErrorMessage(send.error)}</Alert> : null}
+      <Button type="submit" variant="brand" className="self-start" disabled={send.isPending}>
+        Add tracking
+      </Button>
+    </form>
   );
 }

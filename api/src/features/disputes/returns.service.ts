@@ -1,9 +1,15 @@
 /**
- * 14-day returns on charity orders (brief §4: charities sell as traders).
+ * Change-of-mind returns: 14-day returns on charity orders (brief §4: charities sell as
+ * traders), on the same return flow as a dispute's return (issue 25, decision 0049): ask →
+ * the seller accepts and the buyer is given the address → the buyer enters the carrier and
+ * tracking (`sendReturnBack`, the dispute return's own tracking rule) → the seller confirms
+ * receipt → the refund. Every step is an order event, emailed and notified in the app to both
+ * sides (`return_update`), in the step's transaction.
  *
  * The buyer asks within 14 days of delivery, with a reason. The charity accepts (the buyer is
- * emailed the address to post the book to) or declines with a reason. When the book is back
- * the charity marks it received and the buyer is refunded through the refund command
+ * emailed the address to post the book to) or declines with a reason. The buyer adds the
+ * tracking once posted. When the book is back the charity marks it received (with or without
+ * the buyer's tracking: the book in hand is what counts) and the buyer is refunded through the refund command
  * (refunds/refund.ts): the item and its postage, not the buyer-protection fee (a service
  * already given), and the seller's payout goes (decision 0022: a payout still held is
  * cancelled). The order becomes refunded through the orders state machine (an order event
@@ -24,6 +30,8 @@
  */
 import {
   booksTitle,
+  CARRIERS,
+  type Carrier,
   COMMERCIAL_DEFAULTS,
   formatPence,
   type ReturnEligibility,
@@ -34,12 +42,13 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { type CharityDeps, requireCharity } from '../charities/charity-account.service.ts';
 import type { CheckoutDeps } from '../checkout/checkout.service.ts';
 import { charityMail } from '../mail/charity-mail.ts';
 import { notify } from '../notifications/notify.ts';
 import { type Actor, lockOrderRow, noteOnOrder, recordEvent, transition } from '../orders/order-machine.ts';
 import { refund as refundOrder } from '../refunds/refund.ts';
-import { type CharityDeps, requireCharity } from './charity-account.service.ts';
+import { tellBoth } from './dispute-mail.ts';
 
 const DAY_MS = 86_400_000;
 const RETURN_WINDOW_MS = COMMERCIAL_DEFAULTS.charityReturnDays * DAY_MS;
@@ -161,6 +170,9 @@ interface ReturnRowBase {
   buyer_email: string | null;
   buyer_id: string;
   charity_id: string;
+  return_carrier: string | null;
+  return_tracking_ref: string | null;
+  return_sent_at: Date | null;
 }
 
 interface ReturnRow extends ReturnRowBase {
@@ -182,7 +194,7 @@ const RETURN_SELECT = sql`
   select r.id, r.order_id, o.reference, c.name as charity_name, r.status, r.reason,
     r.decline_reason, r.refund_minor, c.address_line1, c.address_line2, c.town, c.postcode,
     r.created_at, r.responded_at, r.refunded_at, p.display_name as buyer_name, u.email as buyer_email,
-    r.buyer_id, r.charity_id
+    r.buyer_id, r.charity_id, r.return_carrier, r.return_tracking_ref, r.return_sent_at
   from public.return_requests r
   join public.orders o on o.id = r.order_id
   join public.charities c on c.id = r.charity_id
@@ -216,6 +228,12 @@ function toReturn(row: ReturnRow, forCharity: boolean): ReturnRequest {
     respondedAt: row.responded_at?.toISOString() ?? null,
     refundedAt: row.refunded_at?.toISOString() ?? null,
     buyerName: forCharity ? row.buyer_name : null,
+    returnCarrier:
+      row.return_carrier && row.return_carrier in CARRIERS
+        ? CARRIERS[row.return_carrier as Carrier].label
+        : row.return_carrier,
+    returnTrackingRef: row.return_tracking_ref,
+    returnSentAt: row.return_sent_at?.toISOString() ?? null,
   };
 }
 
@@ -425,6 +443,14 @@ export async function acceptReturn(
       }),
       'charity-return-accepted',
     );
+    await notify(trx, {
+      userId: row.buyer_id,
+      kind: 'return_update',
+      title: `Your return was accepted: ${row.title}`,
+      body: `Post it to ${returnAddress(accepted) ?? row.charity_name} with tracking, then add the tracking on your order. You are refunded when the charity has it back.`,
+      link: `/account/orders/${row.order_id}`,
+      orderId: row.order_id,
+    });
     return accepted;
   });
   return toReturn(accepted, true);
@@ -456,6 +482,14 @@ export async function declineReturn(
       }),
       'charity-return-declined',
     );
+    await notify(trx, {
+      userId: row.buyer_id,
+      kind: 'return_update',
+      title: `Your return was declined: ${row.title}`,
+      body: `The charity’s reason: ${input.reason}`,
+      link: `/account/orders/${row.order_id}`,
+      orderId: row.order_id,
+    });
     return declined;
   });
   return toReturn(declined, true);
@@ -584,6 +618,68 @@ export async function receiveReturn(
     throw error;
   }
   return toReturn(refunded, true);
+}
+
+/**
+ * The buyer has posted the book back: the carrier and tracking reference (the same step, and the
+ * same rule for the reference, as a dispute's return). Once, and only after the return was
+ * accepted (the buyer needs the address first).
+ */
+export async function sendReturnBack(
+  deps: CharityDeps,
+  buyerId: string,
+  input: { returnId: string; carrier: Carrier; trackingRef: string },
+): Promise<ReturnEligibility> {
+  const row = await returnById(deps.db, input.returnId);
+  if (!row || row.buyer_id !== buyerId) throw new AppError('NOT_FOUND', 'We couldn’t find that return.');
+  const trackingRef = input.trackingRef.trim().toUpperCase();
+  await deps.db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('return_requests')
+      .select(['status', 'return_sent_at'])
+      .where('id', '=', row.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (current.return_sent_at) throw new AppError('CONFLICT', 'You have already added the return tracking.');
+    if (current.status === 'requested') {
+      throw new AppError(
+        'PRECONDITION_FAILED',
+        'Wait for the return to be accepted: we then tell you where to post it.',
+      );
+    }
+    if (current.status !== 'accepted') {
+      throw new AppError('PRECONDITION_FAILED', 'This return has been closed. Reload the page to see how.');
+    }
+    await trx
+      .updateTable('return_requests')
+      .set({ return_carrier: input.carrier, return_tracking_ref: trackingRef, return_sent_at: new Date() })
+      .where('id', '=', row.id)
+      .execute();
+    const label = CARRIERS[input.carrier].label;
+    await noteOnOrder(
+      trx,
+      row.order_id,
+      { id: buyerId, kind: 'buyer' },
+      `The buyer sent the book back: ${label} ${trackingRef}`,
+    );
+    await tellBoth(trx, deps, row.order_id, {
+      template: 'order.return_sent',
+      notice: 'return_update',
+      buyer: {
+        subject: 'Return on its way',
+        lines: [
+          `Thanks: ${row.title} (order ${row.reference}) is on its way back to ${row.charity_name} with ${label} (${trackingRef}). You are refunded when they confirm it arrived.`,
+        ],
+      },
+      seller: {
+        subject: 'The book is on its way back',
+        lines: [
+          `The buyer sent ${row.title} (order ${row.reference}) back with ${label}, tracking ${trackingRef}. When it arrives, mark it received on your charity dashboard: the buyer is then refunded.`,
+        ],
+      },
+    });
+  });
+  return returnEligibility(deps.db, buyerId, row.order_id);
 }
 
 export async function charityReturns(db: Database, userId: string): Promise<ReturnRequest[]> {
