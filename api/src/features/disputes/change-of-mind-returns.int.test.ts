@@ -3,8 +3,11 @@
  * PostgreSQL: a charity's 14-day return (trader rules) — the buyer asks, the charity accepts and
  * the buyer gets the address, the buyer enters the carrier and tracking, the charity confirms
  * receipt, the refund goes out (the books and postage, not the protection fee, from the
- * charity's payout) — each step emailed and notified to both sides; the ledger balances.
+ * charity's payout) — each step emailed and notified to both sides; the ledger balances. And
+ * a private seller who accepts returns (their setting): the same flow, within
+ * PROTECTION_RULES.privateReturnDays, the seller giving the address to post it to.
  */
+import { PROTECTION_RULES } from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -13,6 +16,7 @@ import { paidBasketOrder } from '../../testing/basket-orders.ts';
 import { createCharity } from '../../testing/catalogue.ts';
 import { api, refusal } from '../../testing/client.ts';
 import { reconciliation } from '../refunds/ledger.ts';
+import { setReturnsSetting } from './disputes.service.ts';
 
 let t: TestApp;
 let db: Database;
@@ -168,5 +172,85 @@ describe('a charity’s 14-day return on the return flow', () => {
         )
       ).status,
     ).toBe(404);
+  });
+});
+
+describe('a private seller who accepts returns', () => {
+  it('the buyer asks within the window; the seller gives the address; tracking; receipt; refund', async () => {
+    const seller = await createUser(db, t.services.identity, 'seller@com-returns.test');
+    const buyer = await createUser(db, t.services.identity, 'buyer3@com-returns.test');
+    const paid = await paidBasketOrder(t, [{ price: 1100 }], {
+      seller: { id: seller.id, email: seller.email },
+      buyer: { id: buyer.id, email: buyer.email },
+      to: 'delivered',
+    });
+    const asBuyer = api(t.app, buyer.accessToken).orders.resolution;
+    const asSeller = api(t.app, seller.accessToken).orders.resolution;
+    // Not while the seller does not accept returns.
+    const closed = await asBuyer.returnEligibility.query({ orderId: paid.orderId });
+    expect(closed).toMatchObject({ eligible: false, returnsOffered: false });
+    await setReturnsSetting(db, seller.id, true);
+    const open = await asBuyer.returnEligibility.query({ orderId: paid.orderId });
+    expect(open).toMatchObject({
+      eligible: true,
+      returnsOffered: true,
+      charityOrder: false,
+      windowDays: PROTECTION_RULES.privateReturnDays,
+    });
+    const delivered = await db
+      .selectFrom('orders')
+      .select('delivered_at')
+      .where('id', '=', paid.orderId)
+      .executeTakeFirstOrThrow();
+    expect(open.deadline).toBe(
+      new Date(
+        delivered.delivered_at!.getTime() + PROTECTION_RULES.privateReturnDays * 86_400_000,
+      ).toISOString(),
+    );
+    const requested = await asBuyer.requestReturn.mutate({
+      orderId: paid.orderId,
+      reason: 'Not for me after all',
+    });
+    const returnId = requested.request!.id;
+    expect(await mails(seller.email)).toContain('order.return_requested');
+    expect((await notices(seller.id)).some((n) => n.startsWith('return_update: '))).toBe(true);
+    // The seller sees it on the sale page, and must say where to post it.
+    expect(await asSeller.saleReturn.query({ orderId: paid.orderId })).toMatchObject({
+      id: returnId,
+      status: 'requested',
+    });
+    expect((await refusal(asSeller.acceptReturn.mutate({ returnId, address: '' }))).status).toBe(400);
+    // Nobody else answers it.
+    const other = await createUser(db, t.services.identity, 'other@com-returns.test');
+    expect(
+      (
+        await refusal(
+          api(t.app, other.accessToken).orders.resolution.acceptReturn.mutate({
+            returnId,
+            address: '1 Nowhere Lane, Leeds, LS1 1AA',
+          }),
+        )
+      ).status,
+    ).toBe(404);
+    await asSeller.acceptReturn.mutate({ returnId, address: 'Sam Seller, 3 Mill Lane, Leeds, LS6 2AB' });
+    const accepted = await asBuyer.returnEligibility.query({ orderId: paid.orderId });
+    expect(accepted.request).toMatchObject({
+      status: 'accepted',
+      returnAddress: 'Sam Seller, 3 Mill Lane, Leeds, LS6 2AB',
+    });
+    expect(await mails(buyer.email)).toContain('order.return_accepted');
+    await asBuyer.returnSentBack.mutate({ returnId, carrier: 'evri', trackingRef: 'H0100000000009' });
+    const done = await asSeller.receiveReturn.mutate({ returnId });
+    const order = await db
+      .selectFrom('orders')
+      .select(['status', 'total_minor', 'buyer_protection_minor'])
+      .where('id', '=', paid.orderId)
+      .executeTakeFirstOrThrow();
+    // Change of mind: the book and postage back, not the protection fee; the buyer paid to post it.
+    expect(done.refundMinor).toBe(order.total_minor - order.buyer_protection_minor);
+    expect(order.status).toBe('refunded');
+    expect(await mails(buyer.email)).toContain('order.return_refunded');
+    const ledger = await reconciliation(db);
+    expect(ledger.rows.find((row) => row.orderId === paid.orderId)?.problems).toEqual([]);
   });
 });

@@ -31,8 +31,8 @@ const ALLOWED: Record<string, ActorKind[]> = {
   'disputed→refunded': ['staff', 'seller', 'charity'],
   'paid→refunded': ['staff'],
   'dispatched→refunded': ['staff'],
-  'delivered→refunded': ['staff', 'charity'],
-  'completed→refunded': ['staff', 'charity'],
+  'delivered→refunded': ['staff', 'charity', 'seller'],
+  'completed→refunded': ['staff', 'charity', 'seller'],
 };
 
 /** The columns each target status must fill in (beside the status). */

@@ -211,7 +211,9 @@ export const TRANSITIONS: readonly TransitionRule[] = [
     (from): TransitionRule => ({
       from,
       to: 'refunded',
-      by: { staff: 'staff_refund', charity: 'charity_return_refunded' },
+      // The charity (its 14 days) or a private seller who accepts returns takes the book back
+      // (issue 25): the return service tells the buyer itself.
+      by: { staff: 'staff_refund', charity: 'charity_return_refunded', seller: 'charity_return_refunded' },
       sets: ['refunded_at'],
       columns: refunded,
     }),

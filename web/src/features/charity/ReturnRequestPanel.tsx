@@ -1,8 +1,9 @@
 /**
- * The buyer's side of a charity return, for an order's page: whether the book can go back and
- * until when, the request form (a reason), and then where the request stands (accepted with
- * the address to post it to, declined with the charity's reason, or refunded). Renders nothing
- * for an order from a private seller.
+ * The buyer's side of a change-of-mind return, for an order's page (a charity's 14 days, or a
+ * private seller's who accepts returns; issue 25: one return flow): whether the book can go back
+ * and until when, the request form (a reason), and then where the request stands (accepted with
+ * the address to post it to and the tracking form, declined with the seller's reason, or
+ * refunded). Renders nothing for an order whose seller takes no returns.
  */
 import {
   CARRIER_IDS,
@@ -27,9 +28,9 @@ const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', y
 
 export function ReturnRequestPanel({ orderId }: { orderId: string }) {
   const utils = trpc.useUtils();
-  const eligibility = trpc.charities.returnEligibility.useQuery({ orderId });
-  const request = trpc.charities.requestReturn.useMutation({
-    onSuccess: (data) => utils.charities.returnEligibility.setData({ orderId }, data),
+  const eligibility = trpc.orders.resolution.returnEligibility.useQuery({ orderId });
+  const request = trpc.orders.resolution.requestReturn.useMutation({
+    onSuccess: (data) => utils.orders.resolution.returnEligibility.setData({ orderId }, data),
   });
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
@@ -39,7 +40,8 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
   const id = useId();
 
   if (eligibility.isPending) return <Skeleton className="h-24 rounded-xl" />;
-  if (eligibility.isError || !eligibility.data.charityOrder) return null;
+  if (eligibility.isError) return null;
+  if (!eligibility.data.returnsOffered && !eligibility.data.request) return null;
   const data = eligibility.data;
   const existing = data.request;
   const returnable = data.books.filter((book) => book.returnable);
@@ -55,7 +57,7 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
     >
       <h2 id={`${id}-title`} className="flex items-center gap-2 text-lg font-semibold">
         <Undo2 aria-hidden="true" className="size-5 text-moss" />
-        14-day returns
+        {data.windowDays}-day returns
       </h2>
       {existing ? (
         <div className="mt-3 flex flex-col gap-2 text-ink-soft" data-testid="return-status">
@@ -89,9 +91,12 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
       ) : data.eligible ? (
         <div className="mt-3 flex flex-col gap-3">
           <p className="text-ink-soft">
-            {several ? 'These books came' : 'This book came'} from a charity: you can return{' '}
-            {several ? 'them' : 'it'} until{' '}
-            {data.deadline ? DATE.format(new Date(data.deadline)) : 'the end of its 14 days'}.
+            {data.charityOrder
+              ? `${several ? 'These books came' : 'This book came'} from a charity`
+              : 'The seller accepts returns'}
+            : you can return {several ? 'them' : 'it'} until{' '}
+            {data.deadline ? DATE.format(new Date(data.deadline)) : `the end of its ${data.windowDays} days`}
+            {data.charityOrder ? '' : ' (you pay the postage to send it back)'}.
           </p>
           {open ? (
             <form
@@ -175,7 +180,7 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
 function SendBackForm({ orderId, request }: { orderId: string; request: ReturnRequest }) {
   const utils = trpc.useUtils();
   const send = trpc.orders.resolution.returnSentBack.useMutation({
-    onSuccess: (data) => utils.charities.returnEligibility.setData({ orderId }, data),
+    onSuccess: (data) => utils.orders.resolution.returnEligibility.setData({ orderId }, data),
   });
   const [carrier, setCarrier] = useState('');
   const [tracking, setTracking] = useState('');
