@@ -37,8 +37,9 @@ export const PUBLIC: Record<string, readonly string[]> = {
   'bundle-tiers': ['bundle-tiers.service.ts'],
   // Basket pricing (priceBasket, tiersFor, groupKey) is shared with the basket and bundle offers (decision 0043).
   checkout: ['checkout.service.ts', 'basket-checkout.ts', 'working-days.ts', 'holiday-region.ts'],
-  // The disputes.escalate job (issue 25, decision 0049).
-  disputes: ['disputes.service.ts'],
+  // The disputes.escalate job (issue 25, decision 0049); returns.service.ts: the one return flow,
+  // whose charity doors (a charity's 14-day returns) are on the charities router.
+  disputes: ['disputes.service.ts', 'returns.service.ts'],
   'email-templates': ['email-templates.service.ts', 'email-templates.schemas.ts'],
   'global-admin': ['tier-protection.ts'],
   images: ['image-work.ts'],

@@ -10,7 +10,8 @@
  *   staff dashboard's Open Disputes goes up by one, an admin refunds it at /admin/disputes, the
  *   buyer's order shows Refunded and Buyer Protection revenue drops by the order's fee;
  * - a parcel that never came: after the carrier's window (moved on in the database), the buyer
- *   reports it missing and staff release the payment from /admin/shipping-disputes.
+ *   reports it missing with a photo (the dispute report, issue 25) and staff release the payment
+ *   from /admin/shipping-disputes.
  *
  * The dashboard's figures cover the whole marketplace and WELCOME20 needs a buyer with no
  * orders yet, so this file runs against a marketplace of its own (tests/support/server.ts):
@@ -31,6 +32,7 @@ import { describe, expect, it } from 'vitest';
 import { fillSignIn, signedIn, toast } from '../support/auth.ts';
 import { snapshot, VIEWPORTS } from '../support/browser.ts';
 import { fillAddress, payOnConfirmPage } from '../support/checkout.ts';
+import { makePng } from '../support/png.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
@@ -480,9 +482,19 @@ describe('buying', { timeout: 180_000 }, () => {
     await missing
       .getByLabel('What happened?')
       .fill('Tracking has shown "in transit" for days and nothing came.');
+    // The same report as a problem with the book (issue 25): a photo, here of the tracking page.
+    await missing.getByTestId('evidence-file').setInputFiles({
+      name: 'tracking.png',
+      mimeType: 'image/png',
+      buffer: makePng(320, 240, [60, 90, 160]),
+    });
+    await missing.getByTestId('evidence-photos').locator('img').waitFor();
     await missing.getByRole('button', { name: 'Report it missing' }).click();
     await toast(buyer.page, 'Report sent').waitFor();
     await buyer.page.locator('[data-testid="order-detail"][data-status="disputed"]').waitFor();
+    const missingCase = buyer.page.getByTestId('dispute-case');
+    await missingCase.getByText('Tracking has shown "in transit" for days and nothing came.').waitFor();
+    await missingCase.locator('img').first().waitFor();
 
     // It is a shipping dispute, not one about the book.
     const reference = (await query<{ reference: string }>(buyer.context, 'orders.member.get', { orderId }))

@@ -7,7 +7,10 @@
  *   other, and the reviews appear together on the seller's page and a listing of theirs;
  * - a second book: the buyer reports it not as described; the seller disagrees; an admin orders
  *   a return from /admin/disputes; the buyer adds the return tracking; the seller confirms the
- *   book came back; the refund goes out and the order is refunded.
+ *   book came back; the refund goes out and the order is refunded;
+ * - a charity's book (charity@reshelf.test): the buyer asks for a 14-day return from the order
+ *   page; the charity accepts on its dashboard; the buyer adds the tracking; the charity sees it,
+ *   has the book back, and the buyer is refunded the book and postage (the same return flow).
  *
  * A marketplace of its own (tests/support/server.ts): the books bought here leave the shared
  * catalogue alone. Screenshots at 1280 and 375 px land in tests/.artifacts/.
@@ -272,12 +275,67 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
     await Promise.all([seller.context.close(), buyer.context.close(), admin.context.close()]);
   });
 
+  it('a charity’s 14-day return: asked, accepted, tracked, received, refunded (the same return flow)', async () => {
+    const charity = await signedIn(browser, 'charity@reshelf.test', { baseURL: marketplace.baseURL });
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
+    const mine = await trpcQuery<{ items: SellerListing[] }>(charity.context, 'listings.selling.mine', {
+      status: 'active',
+      page: 1,
+      pageSize: 48,
+    });
+    const used = new Set(books.map((book) => book.title));
+    const book = mine.items.find((item) => item.slug && item.title && !used.has(item.title));
+    expect(book).toBeTruthy();
+    const { orderId, totalMinor } = await boughtAndSent(buyer, charity, book!);
+    await trpcMutate(buyer.context, 'orders.member.markArrived', { orderId });
+    const order = await trpcQuery<{ protectionMinor: number }>(buyer.context, 'orders.member.get', {
+      orderId,
+    });
+
+    // The buyer asks from the order page.
+    await buyer.page.goto(`/account/orders/${orderId}`);
+    const panel = buyer.page.getByTestId('return-panel');
+    await panel.getByRole('button', { name: 'Return this book' }).click();
+    await panel.getByLabel('Why are you returning it?').fill('I changed my mind, sorry.');
+    await panel.getByRole('button', { name: 'Ask to return it' }).click();
+    await panel.getByTestId('return-status').getByText('Return requested').waitFor();
+
+    // The charity accepts from its dashboard.
+    await charity.page.goto('/charity/dashboard#returns');
+    const item = charity.page.getByTestId('return-item').filter({ hasText: 'I changed my mind, sorry.' });
+    await item.getByRole('button', { name: 'Accept the return' }).click();
+    await item.getByText('Waiting for the buyer to post it back').waitFor();
+
+    // The buyer is given the address and adds the tracking.
+    await buyer.page.reload();
+    const sendBack = panel.getByTestId('return-send-back');
+    await sendBack.getByLabel('Carrier').selectOption({ label: 'Royal Mail Tracked 48' });
+    await sendBack.getByLabel('Tracking reference').fill('rm 5555 1234 gb');
+    await shots(buyer.page, 'charity-return-tracking', () => sendBack.waitFor());
+    await sendBack.getByRole('button', { name: 'Add tracking' }).click();
+    await panel.getByTestId('return-sent').getByText('RM 5555 1234 GB', { exact: false }).waitFor();
+
+    // The charity sees the tracking, has the book back, and the refund goes out.
+    await charity.page.reload();
+    await item.getByTestId('return-item-tracking').getByText('RM 5555 1234 GB', { exact: false }).waitFor();
+    await item.getByRole('button', { name: 'The book is back: refund the buyer' }).click();
+    const refund = formatPence(totalMinor - order.protectionMinor);
+    await item.getByText(`Refunded ${refund}`).waitFor();
+    await buyer.page.reload();
+    await panel.getByText(`We refunded ${refund} to your payment method.`).waitFor();
+    await buyer.page.locator('[data-testid="order-detail"][data-status="refunded"]').waitFor();
+    await shots(buyer.page, 'charity-return-refunded', () => panel.waitFor());
+    await Promise.all([charity.context.close(), buyer.context.close()]);
+  });
+
   it('the help page prints the rules the code uses', async () => {
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
     await buyer.page.goto('/help-centre/buyer-protection');
     const page = buyer.page.getByTestId('protection-help');
     await page.getByText('3 working days', { exact: false }).first().waitFor();
     await page.getByTestId('return-postage-table').getByText('Not as described').waitFor();
+    // Seller-paid return postage is refunded up to the largest parcel band's price.
+    await page.getByTestId('return-postage-rule').filter({ hasText: 'up to £5.49' }).waitFor();
     await shots(buyer.page, 'help', () => page.waitFor());
     await buyer.context.close();
   });

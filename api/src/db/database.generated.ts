@@ -375,6 +375,8 @@ export interface Disputes {
   return_asked_by: string | null;
   return_carrier: string | null;
   return_postage_by: string | null;
+  return_postage_minor: number | null;
+  return_postage_refunded_minor: Generated<number>;
   return_received_at: Timestamp | null;
   return_sent_at: Timestamp | null;
   return_tracking_ref: string | null;
@@ -950,7 +952,7 @@ export interface ReturnItems {
 
 export interface ReturnRequests {
   buyer_id: string;
-  charity_id: string;
+  charity_id: string | null;
   created_at: Generated<Timestamp>;
   decline_reason: string | null;
   id: Generated<string>;
@@ -962,6 +964,11 @@ export interface ReturnRequests {
   refunded_by: string | null;
   responded_at: Timestamp | null;
   responded_by: string | null;
+  return_address: string | null;
+  return_carrier: string | null;
+  return_sent_at: Timestamp | null;
+  return_tracking_ref: string | null;
+  seller_id: string;
   status: Generated<string>;
   updated_at: Generated<Timestamp>;
 }

@@ -493,6 +493,10 @@ export const returnRequestSchema = z.object({
   respondedAt: z.string().nullable(),
   refundedAt: z.string().nullable(),
   buyerName: z.string().nullable(),
+  /** The buyer's posting back (issue 25: the same tracking step as a dispute's return). */
+  returnCarrier: z.string().nullable(),
+  returnTrackingRef: z.string().nullable(),
+  returnSentAt: z.string().nullable(),
 });
 export type ReturnRequest = z.infer<typeof returnRequestSchema>;
 
@@ -500,8 +504,12 @@ export type ReturnRequest = z.infer<typeof returnRequestSchema>;
 export const returnEligibilitySchema = z.object({
   orderId: z.uuid(),
   charityOrder: z.boolean(),
+  /** Its books may go back for a change of mind: a charity's, or a private seller's who accepts returns. */
+  returnsOffered: z.boolean(),
+  /** The days after delivery a return may be asked for. */
+  windowDays: z.number().int(),
   eligible: z.boolean(),
-  /** The last moment a return may be requested (14 days after delivery). */
+  /** The last moment a return may be requested (`windowDays` after delivery). */
   deadline: z.string().nullable(),
   reason: z.string().nullable(),
   request: returnRequestSchema.nullable(),

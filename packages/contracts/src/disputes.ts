@@ -29,15 +29,23 @@ export const PROTECTION_RULES = {
   privateReturnDays: COMMERCIAL_DEFAULTS.charityReturnDays,
   /**
    * Who pays the return postage when the seller (or our team) asks for the book back, by what
-   * was reported: the seller when the book is not what they described.
+   * was reported: the seller whenever the book is not what the buyer paid for (their fault). The
+   * buyer pays to post it and enters what it cost with the tracking; the refund then includes it
+   * (up to `returnPostageCapMinor`), taken from the seller's payout.
    */
   returnPostageBy: {
     not_as_described: 'seller',
-    damaged: 'buyer',
+    damaged: 'seller',
     wrong_book: 'seller',
     missing_pages: 'seller',
     not_received: 'seller',
   } satisfies Record<DisputeProblem, ReturnPostagePayer>,
+  /**
+   * The most return postage the seller refunds: the price of the largest parcel band
+   * (COMMERCIAL_DEFAULTS.postageMinor.large), enough to post any book back tracked. A card refund
+   * can never exceed what the buyer paid, so it is also capped at what is left of the payment.
+   */
+  returnPostageCapMinor: Math.max(...Object.values(COMMERCIAL_DEFAULTS.postageMinor)),
   /** A return for a change of mind (a charity's 14 days, or a private seller's opt-in): the buyer. */
   changeOfMindReturnPostageBy: 'buyer' as ReturnPostagePayer,
   /** What a report covers. */
@@ -121,6 +129,13 @@ export const sellerRespondInputSchema = z.discriminatedUnion(
 );
 export type SellerRespondInput = z.input<typeof sellerRespondInputSchema>;
 
+/** Return postage the buyer paid, in pence: whole, not negative, at most £100 (a sanity bound). */
+export const returnPostageSchema = z
+  .number({ error: 'Give the postage in pounds, such as 3.85' })
+  .int('Use whole pence')
+  .min(0, 'The postage cannot be negative')
+  .max(10_000, 'Give the postage you paid (at most £100.00)');
+
 export const returnTrackingInputSchema = z.object({
   disputeId: z.uuid('Unknown report'),
   carrier: z.enum(CARRIER_IDS, { error: 'Choose the carrier you sent it with' }),
@@ -130,7 +145,20 @@ export const returnTrackingInputSchema = z.object({
     .min(6, 'Give the tracking reference (at least 6 characters)')
     .max(40, 'Use at most 40 characters')
     .regex(/^[A-Za-z0-9 -]+$/, 'Use letters, numbers, spaces and dashes only'),
+  /**
+   * What the buyer paid to post it back, in pence (when the seller pays the return postage, the
+   * refund includes it up to PROTECTION_RULES.returnPostageCapMinor).
+   */
+  postageMinor: returnPostageSchema.optional(),
 });
+
+/**
+ * A change-of-mind return's posting back (a charity's 14 days): the same carrier and tracking
+ * rule as a dispute's return, on the return request.
+ */
+export const changeOfMindTrackingInputSchema = returnTrackingInputSchema
+  .pick({ carrier: true, trackingRef: true })
+  .extend({ returnId: z.uuid('Unknown return') });
 
 export const staffDecisionInputSchema = z
   .object({
@@ -169,6 +197,8 @@ export const disputeCaseSchema = z.object({
   returnPostageBy: z.enum(['seller', 'buyer']).nullable(),
   returnCarrier: z.string().nullable(),
   returnTrackingRef: z.string().nullable(),
+  /** What the buyer said they paid to post it back (a seller-paid return), in pence. */
+  returnPostageMinor: z.number().int().nullable(),
   returnSentAt: z.string().nullable(),
   returnReceivedAt: z.string().nullable(),
   refundedMinor: z.number().int(),

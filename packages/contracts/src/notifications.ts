@@ -38,6 +38,7 @@ export const NOTIFICATION_KINDS = [
   'review_requested',
   'review_published',
   'review_removed',
+  'return_update',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -101,6 +102,11 @@ export const NOTIFICATION_KIND_INFO: Record<
   dispute_opened: { label: 'A buyer reports a problem', group: 'problems', email: ALWAYS_ORDERS },
   dispute_resolved: { label: 'A reported problem is resolved', group: 'problems', email: ALWAYS_ORDERS },
   refund: { label: 'A refund is made', group: 'problems', email: ALWAYS_ORDERS },
+  return_update: {
+    label: 'A return moves on (accepted, declined, posted back)',
+    group: 'problems',
+    email: ALWAYS_ORDERS,
+  },
   payout_released: { label: 'Your payout is released', group: 'problems', email: ALWAYS_ORDERS },
   payout_waiting: {
     label: 'Your earnings wait for your payout set-up',

@@ -34,6 +34,14 @@ import { z } from 'zod';
 import { authedProcedure, type Context, cachedPublicProcedure, router, staffProcedure } from '../../trpc.ts';
 import { bundleTiersViewSchema } from '../bundle-tiers/bundle-tiers.service.ts';
 import {
+  acceptReturn,
+  charityReturns,
+  declineReturn,
+  receiveReturn,
+  requestReturn,
+  returnEligibility,
+} from '../disputes/returns.service.ts';
+import {
   correctionsCsv,
   importReport,
   importStatus,
@@ -57,14 +65,6 @@ import {
 } from './charity-account.service.ts';
 import { charityDashboard, giftAidCsv, giftAidSummary } from './charity-dashboard.service.ts';
 import { charityApplications, reviewCharity } from './charity-review.service.ts';
-import {
-  acceptReturn,
-  charityReturns,
-  declineReturn,
-  receiveReturn,
-  requestReturn,
-  returnEligibility,
-} from './returns.service.ts';
 
 function importDeps(ctx: Context) {
   return {

@@ -114,6 +114,50 @@ describe('two-sided disputes', () => {
     expect(seen.photos).toEqual([r.photo]);
   });
 
+  it('“not received” is the same report: a description and a photo (of the tracking), the seller told', async () => {
+    const order = await paidOrder(t, 900);
+    await dispatchOrder(deps, order.seller.id, {
+      orderId: order.orderId,
+      carrier: 'royal_mail_tracked_48',
+      trackingRef: 'AB987654321GB',
+    });
+    // The carrier's window has passed.
+    await db
+      .updateTable('orders')
+      .set({ delivery_due_at: new Date(Date.now() - 3_600_000) })
+      .where('id', '=', order.orderId)
+      .execute();
+    const { threadId } = await startOrderThread(db, order.buyer.id, order.orderId);
+    const image = { body: Buffer.from('webp'), contentType: 'image/webp' };
+    const photo = await storeMessagePhoto(
+      deps.storage,
+      threadId,
+      { large: image, thumb: image },
+      'bbbbbbbbbbbbbbbb',
+    );
+    const { disputeId } = await reportProblem(deps, order.buyer.id, {
+      orderId: order.orderId,
+      problem: 'not_received',
+      description: 'Tracking has said in transit for a week and nothing came.',
+      photos: [photo.url],
+    });
+    const row = await db
+      .selectFrom('disputes')
+      .selectAll()
+      .where('id', '=', disputeId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      problem: 'not_received',
+      kind: 'not_received',
+      photos: [photo.url],
+      stage: 'seller',
+    });
+    expect((await orderRow(order.orderId)).status).toBe('disputed');
+    expect(await templatesTo(order.seller.email)).toContain('order.dispute_opened');
+    const seen = await getDisputeCase(db, { id: order.seller.id }, disputeId);
+    expect(seen).toMatchObject({ photos: [photo.url], can: { respond: true } });
+  });
+
   it('refuses a photo that is not from the order’s conversation', async () => {
     const r = await reported('damaged');
     const other = await paidOrder(t);

@@ -3,8 +3,12 @@
  * seller, `orders.resolutionStaff` for staff deciding in /admin/disputes.
  */
 import {
+  changeOfMindTrackingInputSchema,
   disputeCaseSchema,
   reportDisputeInputSchema,
+  returnEligibilitySchema,
+  returnReasonSchema,
+  returnRequestSchema,
   returnTrackingInputSchema,
   sellerRespondInputSchema,
   staffDecisionInputSchema,
@@ -23,6 +27,15 @@ import {
   returnsSetting,
   setReturnsSetting,
 } from './disputes.service.ts';
+import {
+  acceptReturn,
+  declineReturn,
+  receiveReturn,
+  requestReturn,
+  returnEligibility,
+  returnForSale,
+  sendReturnBack,
+} from './returns.service.ts';
 
 const orderIdSchema = z.object({ orderId: z.uuid('Unknown order') });
 const disputeIdSchema = z.object({ disputeId: z.uuid('Unknown report') });
@@ -63,6 +76,64 @@ export const disputeMemberRouter = router({
     .input(disputeIdSchema)
     .output(disputeCaseSchema)
     .mutation(({ ctx, input }) => confirmReturn(ctx.deps, ctx.user.userId, input)),
+
+  /**
+   * Change-of-mind returns (a charity's 14 days, or a private seller's who accepts returns), on
+   * the one return flow: whether the buyer may ask, and any request made.
+   */
+  returnEligibility: authedProcedure
+    .input(orderIdSchema)
+    .output(returnEligibilitySchema)
+    .query(({ ctx, input }) => returnEligibility(ctx.db, ctx.user.userId, input.orderId)),
+
+  /** The buyer asks to return the order's books, or some of them (`itemIds`, order items). */
+  requestReturn: authedProcedure
+    .input(
+      orderIdSchema.extend({
+        reason: returnReasonSchema,
+        itemIds: z
+          .array(z.uuid('Unknown book'))
+          .min(1, 'Choose at least one book to return')
+          .max(50, 'An order has at most 50 books')
+          .optional(),
+      }),
+    )
+    .output(returnEligibilitySchema)
+    .mutation(({ ctx, input }) => requestReturn(ctx.deps, { userId: ctx.user.userId }, input)),
+
+  /** The return on one of the caller's private sales (their sale page), or null. */
+  saleReturn: authedProcedure
+    .input(orderIdSchema)
+    .output(returnRequestSchema.nullable())
+    .query(({ ctx, input }) => returnForSale(ctx.db, ctx.user.userId, input.orderId)),
+
+  /** A private seller accepts a return and says where to post it (a charity: its dashboard). */
+  acceptReturn: authedProcedure
+    .input(
+      z.object({
+        returnId: z.uuid('Unknown return'),
+        address: z.string().trim().max(300, 'Keep the address to 300 characters'),
+      }),
+    )
+    .output(returnRequestSchema)
+    .mutation(({ ctx, input }) => acceptReturn(ctx.deps, ctx.user.userId, input.returnId, input.address)),
+
+  declineReturn: authedProcedure
+    .input(z.object({ returnId: z.uuid('Unknown return'), reason: returnReasonSchema }))
+    .output(returnRequestSchema)
+    .mutation(({ ctx, input }) => declineReturn(ctx.deps, ctx.user.userId, input)),
+
+  /** The book is back: the buyer is refunded the book and its postage. */
+  receiveReturn: authedProcedure
+    .input(z.object({ returnId: z.uuid('Unknown return') }))
+    .output(returnRequestSchema)
+    .mutation(({ ctx, input }) => receiveReturn(ctx.deps, ctx.user.userId, input.returnId)),
+
+  /** A change-of-mind return: the buyer has posted the book back. */
+  returnSentBack: authedProcedure
+    .input(changeOfMindTrackingInputSchema)
+    .output(returnEligibilitySchema)
+    .mutation(({ ctx, input }) => sendReturnBack(ctx.deps, ctx.user.userId, input)),
 
   /** Whether the caller, as a private seller, accepts returns for any reason (shown on listings). */
   returnsSetting: authedProcedure

@@ -28,6 +28,7 @@ import {
   disputeKindOf,
   formatPence,
   PROTECTION_RULES,
+  returnPostageSchema,
   type SellerRespondInput,
   type StaffDecision,
 } from '@reshelf/contracts';
@@ -181,6 +182,7 @@ export async function getDisputeCase(db: Database, viewer: Viewer, disputeId: st
         ? CARRIERS[row.return_carrier as Carrier].label
         : row.return_carrier,
     returnTrackingRef: row.return_tracking_ref,
+    returnPostageMinor: row.return_postage_minor,
     returnSentAt: iso(row.return_sent_at),
     returnReceivedAt: iso(row.return_received_at),
     refundedMinor: row.refunded_minor,
@@ -277,6 +279,10 @@ async function namedItems(trx: Trx, disputeId: string): Promise<string[]> {
 /**
  * Gives the buyer everything the report is about back (the books it names, or all that is left)
  * and closes the order: refunded, or completed with the other books when only some came back.
+ * `returnPostageMinor`: a seller-paid return's postage the buyer entered; it goes back too, as a
+ * refund of its own through the refund command (so from the seller's payout), capped at
+ * PROTECTION_RULES.returnPostageCapMinor and at what is left of the payment (a card refund cannot
+ * exceed the charge). Answers what went back in all and how much of it was postage.
  */
 async function refundInFull(
   trx: Trx,
@@ -285,7 +291,8 @@ async function refundInFull(
   order: LockedOrder,
   actor: Actor,
   reason: string,
-): Promise<number> {
+  returnPostageMinor = 0,
+): Promise<{ refunded: number; postage: number }> {
   const named = await namedItems(trx, dispute.id);
   const outcome = await refund(
     trx,
@@ -295,16 +302,37 @@ async function refundInFull(
     reason,
     actor,
   );
-  if (outcome.full) await transition(trx, order, 'refunded', actor, reason);
+  let full = outcome.full;
+  let postage = 0;
+  if (returnPostageMinor > 0) {
+    postage = Math.min(
+      returnPostageMinor,
+      PROTECTION_RULES.returnPostageCapMinor,
+      await refundable(trx, order.id),
+    );
+    if (postage > 0) {
+      const back = await refund(
+        trx,
+        deps.payments,
+        order,
+        postage,
+        `Return postage for order ${order.reference}, paid by the seller`,
+        actor,
+      );
+      full = full || back.full;
+    }
+  }
+  const refunded = outcome.amountMinor + postage;
+  if (full) await transition(trx, order, 'refunded', actor, reason);
   else
     await completeAndAskReviews(
       trx,
       deps,
       order,
       actor,
-      `${reason} (${formatPence(outcome.amountMinor)} back for the books reported)`,
+      `${reason} (${formatPence(refunded)} back for the books reported${postage > 0 ? ', return postage included' : ''})`,
     );
-  return outcome.amountMinor;
+  return { refunded, postage };
 }
 
 /**
@@ -413,7 +441,7 @@ export async function respondAsSeller(
     switch (input.response) {
       case 'accept_full': {
         const reason = 'The seller accepted a full refund';
-        const refunded = await refundInFull(trx, deps, dispute, order, actor, reason);
+        const { refunded } = await refundInFull(trx, deps, dispute, order, actor, reason);
         await trx.updateTable('disputes').set(answered).where('id', '=', dispute.id).execute();
         await settle(trx, dispute.id, { status: 'resolved_refund', refunded, note: reason, by: sellerId });
         await tellBoth(trx, deps, order.id, {
@@ -530,9 +558,10 @@ async function tellReturn(
   payer: 'seller' | 'buyer',
   who: string,
 ) {
+  const cap = formatPence(PROTECTION_RULES.returnPostageCapMinor);
   const postage =
     payer === 'seller'
-      ? 'The seller pays the return postage: they send you a prepaid label in the conversation.'
+      ? `The seller pays the return postage: keep the receipt and enter what it cost with the tracking; your refund includes it (up to ${cap}).`
       : 'You pay the return postage.';
   await tellBoth(trx, deps, order.id, {
     template: 'order.dispute_return',
@@ -548,7 +577,9 @@ async function tellReturn(
       subject: 'The book is coming back to you',
       lines: [
         `${who === 'The seller' ? 'You' : who} asked for the book from order ${order.reference} back. When it arrives, confirm it on the sale page and the buyer is refunded.`,
-        payer === 'seller' ? 'You pay the return postage.' : 'The buyer pays the return postage.',
+        payer === 'seller'
+          ? `You pay the return postage: the buyer's refund includes what they paid to post it back (up to ${cap}), from your payout for this sale.`
+          : 'The buyer pays the return postage.',
       ],
     },
   });
@@ -636,19 +667,28 @@ export async function answerOffer(
 export async function addReturnTracking(
   deps: DisputeDeps,
   buyerId: string,
-  input: { disputeId: string; carrier: Carrier; trackingRef: string },
+  input: { disputeId: string; carrier: Carrier; trackingRef: string; postageMinor?: number | undefined },
 ): Promise<DisputeCase> {
+  const parsedPostage = returnPostageSchema.optional().safeParse(input.postageMinor);
+  if (!parsedPostage.success) {
+    throw new AppError('BAD_INPUT', parsedPostage.error.issues[0]?.message ?? 'Check the postage.', {
+      field: 'postageMinor',
+    });
+  }
   await deps.db.transaction().execute(async (trx) => {
     const { dispute, order } = await lockDispute(trx, input.disputeId);
     if (order.buyer_id !== buyerId) throw new AppError('NOT_FOUND', 'We could not find that report.');
     requireStage(dispute, 'return');
     if (dispute.return_sent_at) throw new AppError('CONFLICT', 'You have already added the return tracking.');
     const trackingRef = input.trackingRef.toUpperCase();
+    // Only a seller-paid return refunds the postage; the buyer's own postage is not recorded.
+    const postageMinor = dispute.return_postage_by === 'seller' ? (parsedPostage.data ?? null) : null;
     await trx
       .updateTable('disputes')
       .set({
         return_carrier: input.carrier,
         return_tracking_ref: trackingRef,
+        return_postage_minor: postageMinor,
         return_sent_at: new Date(),
         updated_at: new Date(),
       })
@@ -659,7 +699,7 @@ export async function addReturnTracking(
       trx,
       order.id,
       { id: buyerId, kind: 'buyer' },
-      `The buyer sent the book back: ${label} ${trackingRef}`,
+      `The buyer sent the book back: ${label} ${trackingRef}${postageMinor ? ` (postage ${formatPence(postageMinor)})` : ''}`,
     );
     await tellBoth(trx, deps, order.id, {
       template: 'order.dispute_return_sent',
@@ -674,10 +714,19 @@ export async function addReturnTracking(
         subject: 'The book is on its way back',
         lines: [
           `The buyer sent the book from order ${order.reference} back with ${label}, tracking ${trackingRef}. When it arrives, confirm it on the sale page: the buyer is then refunded.`,
+          ...(postageMinor
+            ? [
+                `They paid ${formatPence(postageMinor)} to post it; their refund includes ${formatPence(Math.min(postageMinor, PROTECTION_RULES.returnPostageCapMinor))} of it, from your payout for this sale.`,
+              ]
+            : []),
         ],
       },
     });
-    await audit(trx, buyerId, 'dispute.return_sent', dispute, order, { carrier: input.carrier, trackingRef });
+    await audit(trx, buyerId, 'dispute.return_sent', dispute, order, {
+      carrier: input.carrier,
+      trackingRef,
+      postageMinor,
+    });
   });
   return getDisputeCase(deps.db, { id: buyerId }, input.disputeId);
 }
@@ -698,12 +747,19 @@ export async function confirmReturn(
     }
     const actor: Actor = { id: sellerId, kind: 'seller' };
     const reason = 'The book came back to the seller';
-    const refunded = await refundInFull(trx, deps, dispute, order, actor, reason);
+    const entered = dispute.return_postage_by === 'seller' ? (dispute.return_postage_minor ?? 0) : 0;
+    const { refunded, postage } = await refundInFull(trx, deps, dispute, order, actor, reason, entered);
     await trx
       .updateTable('disputes')
-      .set({ return_received_at: new Date() })
+      .set({ return_received_at: new Date(), return_postage_refunded_minor: postage })
       .where('id', '=', dispute.id)
       .execute();
+    const postageLine = (whose: string) =>
+      postage > 0
+        ? ` That includes ${formatPence(postage)} for ${whose} return postage${postage < entered ? ` (of the ${formatPence(entered)} paid: ${postage === PROTECTION_RULES.returnPostageCapMinor ? `return postage is refunded up to ${formatPence(PROTECTION_RULES.returnPostageCapMinor)}` : 'a refund cannot be more than the order’s payment'})` : ''}.`
+        : entered > 0
+          ? ` The ${formatPence(entered)} return postage could not be added: a refund cannot be more than the order’s payment, which has all gone back.`
+          : '';
     await settle(trx, dispute.id, { status: 'resolved_refund', refunded, note: reason, by: sellerId });
     await tellBoth(trx, deps, order.id, {
       template: 'order.dispute_return_received',
@@ -711,17 +767,20 @@ export async function confirmReturn(
       buyer: {
         subject: `Refund of ${formatPence(refunded)} on its way`,
         lines: [
-          `The seller has the book from order ${order.reference} back. ${formatPence(refunded)} is on its way to the card you paid with, usually within 5 to 10 working days.`,
+          `The seller has the book from order ${order.reference} back. ${formatPence(refunded)} is on its way to the card you paid with, usually within 5 to 10 working days.${postageLine('your')}`,
         ],
       },
       seller: {
         subject: `Return received: the buyer is refunded ${formatPence(refunded)}`,
         lines: [
-          `You confirmed the book from order ${order.reference} came back; the buyer has been refunded ${formatPence(refunded)} from your payout for this sale.`,
+          `You confirmed the book from order ${order.reference} came back; the buyer has been refunded ${formatPence(refunded)} from your payout for this sale.${postageLine('the')}`,
         ],
       },
     });
-    await audit(trx, sellerId, 'dispute.return_received', dispute, order, { refundedMinor: refunded });
+    await audit(trx, sellerId, 'dispute.return_received', dispute, order, {
+      refundedMinor: refunded,
+      returnPostageMinor: postage,
+    });
   });
   return getDisputeCase(deps.db, { id: sellerId }, input.disputeId);
 }
@@ -740,7 +799,7 @@ export async function decideAsStaff(
     const ref = order.reference;
     switch (input.decision) {
       case 'full_refund': {
-        refunded = await refundInFull(trx, deps, dispute, order, actor, reason);
+        ({ refunded } = await refundInFull(trx, deps, dispute, order, actor, reason));
         await settle(trx, dispute.id, { status: 'resolved_refund', refunded, note: input.note, by: staffId });
         await tellBoth(trx, deps, order.id, {
           template: 'order.dispute_decided',

@@ -26,13 +26,13 @@ const ALLOWED: Record<string, ActorKind[]> = {
   'delivered→completed': ['buyer', 'system'],
   'dispatched→disputed': ['buyer'],
   'delivered→disputed': ['buyer'],
-  'disputed→completed': ['buyer', 'staff'],
+  'disputed→completed': ['buyer', 'staff', 'seller', 'charity'],
   // Issue 25: the seller (or the charity) refunds in full, or confirms the book came back.
   'disputed→refunded': ['staff', 'seller', 'charity'],
   'paid→refunded': ['staff'],
   'dispatched→refunded': ['staff'],
-  'delivered→refunded': ['staff', 'charity'],
-  'completed→refunded': ['staff', 'charity'],
+  'delivered→refunded': ['staff', 'charity', 'seller'],
+  'completed→refunded': ['staff', 'charity', 'seller'],
 };
 
 /** The columns each target status must fill in (beside the status). */

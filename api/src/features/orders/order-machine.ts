@@ -179,8 +179,10 @@ export const TRANSITIONS: readonly TransitionRule[] = [
   {
     from: 'disputed',
     to: 'completed',
-    // The buyer withdraws the report; or staff resolve it by releasing the payout.
-    by: { buyer: 'dispute_withdrawn', staff: 'dispute_resolved_release' },
+    // The buyer withdraws the report (or accepts a part back); or staff resolve it by releasing
+    // the payout; or the seller (a charity) refunds the books a report names, or confirms they came
+    // back, and the rest of the order completes (issue 25: the dispute feature tells both sides).
+    by: { buyer: 'dispute_withdrawn', staff: 'dispute_resolved_release', seller: null, charity: null },
     sets: ['completed_at'],
     columns: completed,
   },
@@ -209,7 +211,9 @@ export const TRANSITIONS: readonly TransitionRule[] = [
     (from): TransitionRule => ({
       from,
       to: 'refunded',
-      by: { staff: 'staff_refund', charity: 'charity_return_refunded' },
+      // The charity (its 14 days) or a private seller who accepts returns takes the book back
+      // (issue 25): the return service tells the buyer itself.
+      by: { staff: 'staff_refund', charity: 'charity_return_refunded', seller: 'charity_return_refunded' },
       sets: ['refunded_at'],
       columns: refunded,
     }),

@@ -419,6 +419,13 @@ function ReturnItem({ item }: { item: ReturnRequest }) {
       {item.declineReason ? (
         <p className="mt-1 text-sm text-ink-muted">You declined: “{item.declineReason}”</p>
       ) : null}
+      {item.returnTrackingRef ? (
+        <p className="mt-1 text-sm text-ink-soft" data-testid="return-item-tracking">
+          Posted back with {item.returnCarrier}, tracking {item.returnTrackingRef}
+        </p>
+      ) : item.status === 'accepted' ? (
+        <p className="mt-1 text-sm text-ink-muted">Waiting for the buyer to post it back</p>
+      ) : null}
       {item.refundMinor ? (
         <p className="mt-1 text-sm text-ink-muted">Refunded {formatPence(item.refundMinor)}</p>
       ) : null}

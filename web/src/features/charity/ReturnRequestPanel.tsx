@@ -1,26 +1,36 @@
 /**
- * The buyer's side of a charity return, for an order's page: whether the book can go back and
- * until when, the request form (a reason), and then where the request stands (accepted with
- * the address to post it to, declined with the charity's reason, or refunded). Renders nothing
- * for an order from a private seller.
+ * The buyer's side of a change-of-mind return, for an order's page (a charity's 14 days, or a
+ * private seller's who accepts returns; issue 25: one return flow): whether the book can go back
+ * and until when, the request form (a reason), and then where the request stands (accepted with
+ * the address to post it to and the tracking form, declined with the seller's reason, or
+ * refunded). Renders nothing for an order whose seller takes no returns.
  */
-import { formatPence, RETURN_STATUS_LABELS, returnReasonSchema } from '@reshelf/contracts';
+import {
+  CARRIER_IDS,
+  CARRIERS,
+  changeOfMindTrackingInputSchema,
+  formatPence,
+  RETURN_STATUS_LABELS,
+  type ReturnRequest,
+  returnReasonSchema,
+} from '@reshelf/contracts';
 import { Undo2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Textarea } from '../../components/ui/input.tsx';
+import { fieldClasses, Input, Textarea } from '../../components/ui/input.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { cn } from '../../lib/utils.ts';
 
 const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
 
 export function ReturnRequestPanel({ orderId }: { orderId: string }) {
   const utils = trpc.useUtils();
-  const eligibility = trpc.charities.returnEligibility.useQuery({ orderId });
-  const request = trpc.charities.requestReturn.useMutation({
-    onSuccess: (data) => utils.charities.returnEligibility.setData({ orderId }, data),
+  const eligibility = trpc.orders.resolution.returnEligibility.useQuery({ orderId });
+  const request = trpc.orders.resolution.requestReturn.useMutation({
+    onSuccess: (data) => utils.orders.resolution.returnEligibility.setData({ orderId }, data),
   });
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
@@ -30,7 +40,8 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
   const id = useId();
 
   if (eligibility.isPending) return <Skeleton className="h-24 rounded-xl" />;
-  if (eligibility.isError || !eligibility.data.charityOrder) return null;
+  if (eligibility.isError) return null;
+  if (!eligibility.data.returnsOffered && !eligibility.data.request) return null;
   const data = eligibility.data;
   const existing = data.request;
   const returnable = data.books.filter((book) => book.returnable);
@@ -46,7 +57,7 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
     >
       <h2 id={`${id}-title`} className="flex items-center gap-2 text-lg font-semibold">
         <Undo2 aria-hidden="true" className="size-5 text-moss" />
-        14-day returns
+        {data.windowDays}-day returns
       </h2>
       {existing ? (
         <div className="mt-3 flex flex-col gap-2 text-ink-soft" data-testid="return-status">
@@ -65,6 +76,13 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
               refunded as soon as the charity has it back.
             </p>
           ) : null}
+          {existing.returnTrackingRef ? (
+            <p data-testid="return-sent">
+              You posted it back with {existing.returnCarrier}, tracking {existing.returnTrackingRef}.
+            </p>
+          ) : existing.status === 'accepted' ? (
+            <SendBackForm orderId={orderId} request={existing} />
+          ) : null}
           {existing.status === 'declined' ? <p>The charity’s reason: “{existing.declineReason}”</p> : null}
           {existing.status === 'refunded' && existing.refundMinor ? (
             <p>We refunded {formatPence(existing.refundMinor)} to your payment method.</p>
@@ -73,9 +91,12 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
       ) : data.eligible ? (
         <div className="mt-3 flex flex-col gap-3">
           <p className="text-ink-soft">
-            {several ? 'These books came' : 'This book came'} from a charity: you can return{' '}
-            {several ? 'them' : 'it'} until{' '}
-            {data.deadline ? DATE.format(new Date(data.deadline)) : 'the end of its 14 days'}.
+            {data.charityOrder
+              ? `${several ? 'These books came' : 'This book came'} from a charity`
+              : 'The seller accepts returns'}
+            : you can return {several ? 'them' : 'it'} until{' '}
+            {data.deadline ? DATE.format(new Date(data.deadline)) : `the end of its ${data.windowDays} days`}
+            {data.charityOrder ? '' : ' (you pay the postage to send it back)'}.
           </p>
           {open ? (
             <form
@@ -152,5 +173,70 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
         <p className="mt-3 text-ink-soft">{data.reason}</p>
       )}
     </section>
+  );
+}
+
+/** The buyer has posted the book back: the carrier and tracking (the same step as a dispute's return). */
+function SendBackForm({ orderId, request }: { orderId: string; request: ReturnRequest }) {
+  const utils = trpc.useUtils();
+  const send = trpc.orders.resolution.returnSentBack.useMutation({
+    onSuccess: (data) => utils.orders.resolution.returnEligibility.setData({ orderId }, data),
+  });
+  const [carrier, setCarrier] = useState('');
+  const [tracking, setTracking] = useState('');
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const id = useId();
+  return (
+    <form
+      className="mt-1 flex flex-col gap-2"
+      data-testid="return-send-back"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const parsed = changeOfMindTrackingInputSchema.safeParse({
+          returnId: request.id,
+          carrier,
+          trackingRef: tracking,
+        });
+        if (!parsed.success) {
+          setInvalid(parsed.error.issues[0]?.message ?? 'Check the carrier and tracking');
+          return;
+        }
+        setInvalid(null);
+        send.mutate(parsed.data);
+      }}
+    >
+      <p className="font-semibold text-ink">Posted it? Add the tracking</p>
+      <label htmlFor={`${id}-carrier`} className="text-sm font-semibold">
+        Carrier
+      </label>
+      <select
+        id={`${id}-carrier`}
+        value={carrier}
+        onChange={(event) => setCarrier(event.target.value)}
+        className={cn(fieldClasses, 'h-11 pr-8')}
+        data-testid="return-carrier"
+      >
+        <option value="">Choose…</option>
+        {CARRIER_IDS.map((carrierId) => (
+          <option key={carrierId} value={carrierId}>
+            {CARRIERS[carrierId].label}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${id}-tracking`} className="text-sm font-semibold">
+        Tracking reference
+      </label>
+      <Input
+        id={`${id}-tracking`}
+        value={tracking}
+        onChange={(event) => setTracking(event.target.value)}
+        data-testid="return-tracking"
+      />
+      {invalid ? <p className="text-sm font-medium text-destructive">{invalid}</p> : null}
+      {send.error ? <Alert tone="error">{apiErrorMessage(send.error)}</Alert> : null}
+      <Button type="submit" variant="brand" className="self-start" disabled={send.isPending}>
+        Add tracking
+      </Button>
+    </form>
   );
 }

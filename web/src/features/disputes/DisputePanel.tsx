@@ -41,21 +41,29 @@ function useRefresh() {
 
 // The buyer's report ---------------------------------------------------------------------------
 
+/**
+ * The buyer's report: a reason, a description and up to PROTECTION_RULES.maxPhotos photos. With
+ * `notReceived` it is the report of a parcel that never came (the reason is fixed, it is about
+ * the whole order, and a photo can be a screenshot of the tracking).
+ */
 export function ReportProblemDialog({
   order,
   open,
   onOpenChange,
+  notReceived = false,
 }: {
   order: OrderDetail;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  notReceived?: boolean;
 }) {
   const refresh = useRefresh();
-  const [problem, setProblem] = useState<DisputeProblem>('not_as_described');
+  const [chosenProblem, setProblem] = useState<DisputeProblem>('not_as_described');
+  const problem: DisputeProblem = notReceived ? 'not_received' : chosenProblem;
   const [itemIds, setItemIds] = useState<string[]>([]);
-  // A problem with some of several books names them.
+  // A problem with some of several books names them; a parcel that never came is the whole order.
   const books = order.items.filter((item) => item.refundedMinor < item.paidMinor);
-  const choose = books.length > 1;
+  const choose = !notReceived && books.length > 1;
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
   const photos = useEvidencePhotos(order.id);
@@ -73,9 +81,13 @@ export function ReportProblemDialog({
     <ConfirmDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Report a problem"
-      description={`Tell the seller what’s wrong, with photos. Their payment stays on hold; they have ${PROTECTION_RULES.sellerResponseWorkingDays} working days to answer, and if they don’t, our team decides.`}
-      confirmLabel="Send the report"
+      title={notReceived ? 'It hasn’t arrived' : 'Report a problem'}
+      description={
+        notReceived
+          ? `The carrier’s delivery window has passed. Tell us anything that helps, such as whether the tracking shows it delivered, and add a screenshot of the tracking if you have one. The seller’s payment stays on hold; they have ${PROTECTION_RULES.sellerResponseWorkingDays} working days to answer, and if they don’t, our team decides.`
+          : `Tell the seller what’s wrong, with photos. Their payment stays on hold; they have ${PROTECTION_RULES.sellerResponseWorkingDays} working days to answer, and if they don’t, our team decides.`
+      }
+      confirmLabel={notReceived ? 'Report it missing' : 'Send the report'}
       pending={report.isPending || photos.uploading}
       error={error ?? (report.isError ? apiErrorMessage(report.error) : null)}
       onConfirm={() => {
@@ -92,23 +104,25 @@ export function ReportProblemDialog({
         });
       }}
     >
-      <Field label="What went wrong?">
-        {(control) => (
-          <select
-            {...control}
-            value={problem}
-            onChange={(event) => setProblem(event.target.value as DisputeProblem)}
-            className={cn(fieldClasses, 'h-11 pr-8')}
-            data-testid="report-problem"
-          >
-            {problems.map((p) => (
-              <option key={p} value={p}>
-                {DISPUTE_PROBLEM_LABELS[p]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      {notReceived ? null : (
+        <Field label="What went wrong?">
+          {(control) => (
+            <select
+              {...control}
+              value={problem}
+              onChange={(event) => setProblem(event.target.value as DisputeProblem)}
+              className={cn(fieldClasses, 'h-11 pr-8')}
+              data-testid="report-problem"
+            >
+              {problems.map((p) => (
+                <option key={p} value={p}>
+                  {DISPUTE_PROBLEM_LABELS[p]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
       {choose ? (
         <fieldset className="flex flex-col gap-2" data-testid="report-books">
           <legend className="mb-1 text-sm font-semibold">Which books?</legend>
@@ -129,7 +143,7 @@ export function ReportProblemDialog({
           ))}
         </fieldset>
       ) : null}
-      <Field label="What’s wrong?">
+      <Field label={notReceived ? 'What happened?' : 'What’s wrong?'}>
         {(control) => (
           <Textarea
             {...control}
@@ -220,6 +234,7 @@ export function DisputeCaseView({ c }: { c: DisputeCase }) {
         <p className="text-ink-soft" data-testid="dispute-return">
           Return postage paid by the {c.returnPostageBy}.
           {c.returnTrackingRef ? ` Sent with ${c.returnCarrier}, tracking ${c.returnTrackingRef}.` : ''}
+          {c.returnPostageMinor ? ` Postage paid: ${formatPence(c.returnPostageMinor)}.` : ''}
           {c.returnReceivedAt ? ' The seller has it back.' : ''}
         </p>
       ) : null}
@@ -250,6 +265,7 @@ function DisputeSteps({ c }: { c: DisputeCase }) {
   const [statement, setStatement] = useState('');
   const [carrier, setCarrier] = useState('');
   const [tracking, setTracking] = useState('');
+  const [returnPostage, setReturnPostage] = useState('');
   const [error, setError] = useState<string | null>(null);
   const photos = useEvidencePhotos(c.orderId);
   const done = (message: string) => () => {
@@ -413,17 +429,29 @@ function DisputeSteps({ c }: { c: DisputeCase }) {
         open={step === 'tracking'}
         onOpenChange={close}
         title="Add the return tracking"
-        description="When the seller confirms the book came back, you are refunded."
+        description={
+          c.returnPostageBy === 'seller'
+            ? `When the seller confirms the book came back, you are refunded, with what you paid to post it (up to ${formatPence(PROTECTION_RULES.returnPostageCapMinor)}).`
+            : 'When the seller confirms the book came back, you are refunded.'
+        }
         confirmLabel="Add tracking"
         pending={returnTracking.isPending}
         error={error ?? failure(returnTracking)}
         onConfirm={() => {
           if (!carrier) return setError('Choose the carrier you sent it with');
+          let postageMinor: number | undefined;
+          if (c.returnPostageBy === 'seller' && returnPostage.trim() !== '') {
+            const pence = parsePounds(returnPostage);
+            if (pence === null || pence < 0)
+              return setError('Give the postage you paid in pounds, such as 3.85');
+            postageMinor = pence;
+          }
           setError(null);
           returnTracking.mutate({
             disputeId: c.id,
             carrier: carrier as (typeof CARRIER_IDS)[number],
             trackingRef: tracking,
+            ...(postageMinor !== undefined ? { postageMinor } : {}),
           });
         }}
       >
@@ -455,12 +483,32 @@ function DisputeSteps({ c }: { c: DisputeCase }) {
             />
           )}
         </Field>
+        {c.returnPostageBy === 'seller' ? (
+          <Field
+            label="Postage you paid (£)"
+            hint={`From your receipt. The seller refunds it, up to ${formatPence(PROTECTION_RULES.returnPostageCapMinor)}.`}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                inputMode="decimal"
+                value={returnPostage}
+                onChange={(event) => setReturnPostage(event.target.value)}
+                data-testid="return-postage"
+              />
+            )}
+          </Field>
+        ) : null}
       </ConfirmDialog>
       <ConfirmDialog
         open={step === 'received'}
         onOpenChange={close}
         title="Do you have the book back?"
-        description={`The buyer is refunded ${formatPence(c.refundableMinor)} from your payout for this sale.`}
+        description={
+          c.returnPostageMinor
+            ? `The buyer is refunded for the books they sent back and their return postage (${formatPence(Math.min(c.returnPostageMinor, PROTECTION_RULES.returnPostageCapMinor))}), from your payout for this sale.`
+            : `The buyer is refunded for the books they sent back, from your payout for this sale.`
+        }
         confirmLabel="Yes, refund the buyer"
         pending={received.isPending}
         error={failure(received)}

@@ -11,6 +11,9 @@ import {
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
 
+const money = (pence: number) =>
+  new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(pence / 100);
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function ProtectionHelpPage() {
@@ -72,6 +75,13 @@ export function ProtectionHelpPage() {
               Post it with tracking and add the tracking reference on your order. The refund goes out when the
               seller confirms it came back.
             </p>
+            <p className="mt-2" data-testid="return-postage-rule">
+              When the seller pays the return postage, enter what you paid to post it (from your receipt) with
+              the tracking: your refund includes it, up to {money(r.returnPostageCapMinor)} (the price of our
+              largest parcel), taken from the seller’s payment. A refund can never be more than you paid for
+              the order, so when the whole order comes back you get back everything you paid, and no more. For
+              a change of mind, you pay to post it back.
+            </p>
             <table className="mt-3 w-full text-left text-sm" data-testid="return-postage-table">
               <thead>
                 <tr className="border-b border-line">
@@ -103,11 +113,8 @@ export function ProtectionHelpPage() {
             </p>
           </section>
           <p className="text-sm text-ink-muted">
-            Buyer protection costs{' '}
-            {new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(
-              COMMERCIAL_DEFAULTS.buyerProtectionFixedMinor / 100,
-            )}{' '}
-            plus {COMMERCIAL_DEFAULTS.buyerProtectionPercent}% of the price, added at checkout.
+            Buyer protection costs {money(COMMERCIAL_DEFAULTS.buyerProtectionFixedMinor)} plus{' '}
+            {COMMERCIAL_DEFAULTS.buyerProtectionPercent}% of the price, added at checkout.
           </p>
         </div>
       </PageBody>

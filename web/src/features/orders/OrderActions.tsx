@@ -33,7 +33,6 @@ import {
   useConfirmOrder,
   useDispatchOrder,
   useMarkArrived,
-  useReportOrderProblem,
   useWithdrawOrderReport,
 } from './hooks.ts';
 import { Panel } from './OrderParts.tsx';
@@ -72,7 +71,6 @@ export function SellerActions({ order }: { order: OrderDetail }) {
             open={cancelling}
             onOpenChange={setCancelling}
             order={order}
-            kind="cancel"
             title="Cancel this order?"
             description={`We cancel the order and refund the buyer ${formatPence(order.totalMinor)} in full, through the payment provider. The book is taken off sale; you can put it back on sale from your listings.`}
             reasonLabel="Why can’t you send it?"
@@ -261,28 +259,24 @@ export function BuyerActions({ order }: { order: OrderDetail }) {
         onOpenChange={(next) => setDialog(next ? 'problem' : null)}
         order={order}
       />
-      <ReasonDialog
+      <ReportProblemDialog
         open={dialog === 'not_received'}
         onOpenChange={(next) => setDialog(next ? 'not_received' : null)}
         order={order}
-        kind="not_received"
-        title="It hasn’t arrived"
-        description="The carrier’s delivery window has passed. Tell us anything that helps, such as whether the tracking shows it delivered. The seller’s payment stays on hold while our team looks into it."
-        reasonLabel="What happened?"
-        what="what went wrong"
-        confirmLabel="Report it missing"
+        notReceived
       />
     </Panel>
   );
 }
 
-// A step with a reason: the seller's cancel, the buyer's two reports --------------------------
+// The seller's cancel, with a reason ----------------------------------------------------------
+// (The buyer's reports, "not as described" and "it hasn't arrived", are the dispute report:
+// ReportProblemDialog, with photos; issue 25.)
 
 function ReasonDialog({
   open,
   onOpenChange,
   order,
-  kind,
   title,
   description,
   reasonLabel,
@@ -292,31 +286,15 @@ function ReasonDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
   order: OrderDetail;
-  kind: 'cancel' | DisputeKind;
   title: string;
   description: string;
   reasonLabel: string;
   what: string;
   confirmLabel: string;
 }) {
-  // A problem with some of several books names them; a parcel that never came is the whole order.
-  const books = order.items.filter((item) => item.refundedMinor < item.paidMinor);
-  const choose = kind === 'item_not_as_described' && books.length > 1;
-  const schema = useMemo(
-    () =>
-      z.object({
-        reason: reasonSchema(what),
-        itemIds: z.array(z.string()).refine((ids) => !choose || ids.length > 0, {
-          message: 'Choose the book or books the problem is with',
-        }),
-      }),
-    [what, choose],
-  );
+  const schema = useMemo(() => z.object({ reason: reasonSchema(what) }), [what]);
   const cancel = useCancelOrder({
     onSuccess: () => notify.success('Order cancelled: the buyer is being refunded in full'),
-  });
-  const report = useReportOrderProblem({
-    onSuccess: () => notify.success('Report sent: the seller’s payment is on hold while we look into it'),
   });
   return (
     <FormDialog
@@ -325,43 +303,16 @@ function ReasonDialog({
       title={title}
       description={description}
       schema={schema}
-      defaultValues={{ reason: '', itemIds: [] }}
+      defaultValues={{ reason: '' }}
       submitLabel={confirmLabel}
-      submitVariant={kind === 'cancel' ? 'destructive' : 'brand'}
+      submitVariant="destructive"
       cancelLabel="Not now"
-      onSubmit={({ reason, itemIds }) =>
-        kind === 'cancel'
-          ? cancel.mutateAsync({ orderId: order.id, reason })
-          : report.mutateAsync({ orderId: order.id, kind, reason, ...(choose ? { itemIds } : {}) })
-      }
+      onSubmit={({ reason }) => cancel.mutateAsync({ orderId: order.id, reason })}
     >
       {(form) => (
-        <>
-          {choose ? (
-            <fieldset className="flex flex-col gap-2" data-testid="report-books">
-              <legend className="mb-1 text-sm font-semibold">Which books?</legend>
-              {books.map((item) => (
-                <label key={item.id} className="flex cursor-pointer items-start gap-3 text-sm">
-                  <input
-                    type="checkbox"
-                    value={item.id}
-                    className="mt-0.5 size-4 shrink-0 accent-brand"
-                    {...form.register('itemIds')}
-                  />
-                  <span className="break-words">{item.title}</span>
-                </label>
-              ))}
-              {form.formState.errors.itemIds?.message ? (
-                <p className="text-sm text-destructive" role="alert">
-                  {form.formState.errors.itemIds.message}
-                </p>
-              ) : null}
-            </fieldset>
-          ) : null}
-          <Field label={reasonLabel} error={form.formState.errors.reason?.message}>
-            {(control) => <Textarea {...control} {...form.register('reason')} rows={4} />}
-          </Field>
-        </>
+        <Field label={reasonLabel} error={form.formState.errors.reason?.message}>
+          {(control) => <Textarea {...control} {...form.register('reason')} rows={4} />}
+        </Field>
       )}
     </FormDialog>
   );

@@ -16,6 +16,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { ReturnRequestPanel } from '../charity/ReturnRequestPanel.tsx';
 import { HeldForYou } from '../checkout/FinishPaying.tsx';
 import { DisputePanel } from '../disputes/DisputePanel.tsx';
+import { SaleReturnPanel } from '../disputes/SaleReturnPanel.tsx';
 import { MessageOrderButton } from '../messages/MessageButtons.tsx';
 import { NotFoundContent } from '../not-found/NotFoundContent.tsx';
 import { BuyerActions, SellerActions } from './OrderActions.tsx';
@@ -124,7 +125,8 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
             {role === 'seller' ? <SellerActions order={detail} /> : <BuyerActions order={detail} />}
             <DisputeInfo order={detail} />
             {detail.dispute ? <DisputePanel orderId={detail.id} /> : null}
-            {role === 'buyer' && detail.charitySale ? <ReturnRequestPanel orderId={detail.id} /> : null}
+            {role === 'buyer' ? <ReturnRequestPanel orderId={detail.id} /> : null}
+            {role === 'seller' && !detail.charitySale ? <SaleReturnPanel orderId={detail.id} /> : null}
             {detail.status === 'cancelled' && detail.cancelReason ? (
               <section
                 className="rounded-xl border border-line bg-paper-deep p-5 text-sm"

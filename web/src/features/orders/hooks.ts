@@ -39,11 +39,6 @@ export function useConfirmOrder(options: Options<'confirm'> = {}) {
   return trpc.orders.member.confirm.useMutation(thenRefresh(options, useRefreshOrders()));
 }
 
-/** The buyer reports a problem (not as described, or not arrived). */
-export function useReportOrderProblem(options: Options<'reportProblem'> = {}) {
-  return trpc.orders.member.reportProblem.useMutation(thenRefresh(options, useRefreshOrders()));
-}
-
 /** The buyer withdraws their report: the order completes. */
 export function useWithdrawOrderReport(options: Options<'withdrawReport'> = {}) {
   return trpc.orders.member.withdrawReport.useMutation(thenRefresh(options, useRefreshOrders()));

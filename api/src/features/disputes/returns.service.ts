@@ -1,9 +1,15 @@
 /**
- * 14-day returns on charity orders (brief §4: charities sell as traders).
+ * Change-of-mind returns: 14-day returns on charity orders (brief §4: charities sell as
+ * traders), on the same return flow as a dispute's return (issue 25, decision 0049): ask →
+ * the seller accepts and the buyer is given the address → the buyer enters the carrier and
+ * tracking (`sendReturnBack`, the dispute return's own tracking rule) → the seller confirms
+ * receipt → the refund. Every step is an order event, emailed and notified in the app to both
+ * sides (`return_update`), in the step's transaction.
  *
  * The buyer asks within 14 days of delivery, with a reason. The charity accepts (the buyer is
- * emailed the address to post the book to) or declines with a reason. When the book is back
- * the charity marks it received and the buyer is refunded through the refund command
+ * emailed the address to post the book to) or declines with a reason. The buyer adds the
+ * tracking once posted. When the book is back the charity marks it received (with or without
+ * the buyer's tracking: the book in hand is what counts) and the buyer is refunded through the refund command
  * (refunds/refund.ts): the item and its postage, not the buyer-protection fee (a service
  * already given), and the seller's payout goes (decision 0022: a payout still held is
  * cancelled). The order becomes refunded through the orders state machine (an order event
@@ -24,8 +30,10 @@
  */
 import {
   booksTitle,
-  COMMERCIAL_DEFAULTS,
+  CARRIERS,
+  type Carrier,
   formatPence,
+  PROTECTION_RULES,
   type ReturnEligibility,
   type ReturnRequest,
   type ReturnStatus,
@@ -34,15 +42,24 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { type CharityDeps, requireCharity } from '../charities/charity-account.service.ts';
 import type { CheckoutDeps } from '../checkout/checkout.service.ts';
 import { charityMail } from '../mail/charity-mail.ts';
 import { notify } from '../notifications/notify.ts';
 import { type Actor, lockOrderRow, noteOnOrder, recordEvent, transition } from '../orders/order-machine.ts';
 import { refund as refundOrder } from '../refunds/refund.ts';
-import { type CharityDeps, requireCharity } from './charity-account.service.ts';
+import { tellBoth } from './dispute-mail.ts';
 
 const DAY_MS = 86_400_000;
-const RETURN_WINDOW_MS = COMMERCIAL_DEFAULTS.charityReturnDays * DAY_MS;
+
+/** The days a change-of-mind return may be asked for: a charity's, or a private seller's. */
+function windowDays(order: { charity_id: string | null }): number {
+  return order.charity_id ? PROTECTION_RULES.charityReturnDays : PROTECTION_RULES.privateReturnDays;
+}
+
+function deadlineOf(order: OrderForReturn): Date | null {
+  return order.delivered_at ? new Date(order.delivered_at.getTime() + windowDays(order) * DAY_MS) : null;
+}
 
 /** Order states in which the book has reached the buyer and may go back. */
 const RETURNABLE = ['delivered', 'completed'];
@@ -65,6 +82,8 @@ interface OrderForReturn {
   buyer_protection_minor: number;
   discount_minor: number;
   charity_id: string | null;
+  /** The private seller takes books back for a change of mind (their setting). */
+  accepts_returns: boolean;
 }
 
 /** The order, with the charity its books came from (every item of an order is one shop's). */
@@ -75,10 +94,12 @@ async function orderForReturn(
 ): Promise<OrderForReturn | undefined> {
   const { rows } = await sql<OrderForReturn>`
     select o.id, o.reference, o.status, o.buyer_id, o.seller_id, o.delivered_at, o.total_minor,
-      o.buyer_protection_minor, o.discount_minor, l.charity_id
+      o.buyer_protection_minor, o.discount_minor, l.charity_id,
+      coalesce(sp.accepts_returns, false) as accepts_returns
     from public.orders o
     join public.order_items i on i.order_id = o.id and i.position = 1
     join public.listings l on l.id = i.listing_id
+    left join public.profiles sp on sp.id = o.seller_id
     where o.id = ${orderId}
     ${lock ? sql`for update of o` : sql``}`.execute(db);
   return rows[0];
@@ -160,7 +181,12 @@ interface ReturnRowBase {
   buyer_name: string | null;
   buyer_email: string | null;
   buyer_id: string;
-  charity_id: string;
+  charity_id: string | null;
+  seller_id: string;
+  return_address: string | null;
+  return_carrier: string | null;
+  return_tracking_ref: string | null;
+  return_sent_at: Date | null;
 }
 
 interface ReturnRow extends ReturnRowBase {
@@ -179,19 +205,27 @@ async function withBooks(db: Database | Transaction<DB>, rows: ReturnRowBase[]):
 }
 
 const RETURN_SELECT = sql`
-  select r.id, r.order_id, o.reference, c.name as charity_name, r.status, r.reason,
+  select r.id, r.order_id, o.reference, coalesce(c.name, sp.display_name, 'The seller') as charity_name,
+    r.status, r.reason,
     r.decline_reason, r.refund_minor, c.address_line1, c.address_line2, c.town, c.postcode,
     r.created_at, r.responded_at, r.refunded_at, p.display_name as buyer_name, u.email as buyer_email,
-    r.buyer_id, r.charity_id
+    r.buyer_id, r.charity_id, r.seller_id, r.return_address, r.return_carrier, r.return_tracking_ref,
+    r.return_sent_at
   from public.return_requests r
   join public.orders o on o.id = r.order_id
-  join public.charities c on c.id = r.charity_id
+  left join public.charities c on c.id = r.charity_id
+  left join public.profiles sp on sp.id = r.seller_id
   left join public.profiles p on p.id = r.buyer_id
   left join auth.users u on u.id = r.buyer_id`;
 
 function returnAddress(
-  row: Pick<ReturnRow, 'charity_name' | 'address_line1' | 'address_line2' | 'town' | 'postcode'>,
+  row: Pick<
+    ReturnRow,
+    'charity_id' | 'charity_name' | 'address_line1' | 'address_line2' | 'town' | 'postcode' | 'return_address'
+  >,
 ) {
+  // A private seller gives the address when accepting; a charity's is its own.
+  if (!row.charity_id) return row.return_address;
   const parts = [row.charity_name, row.address_line1, row.address_line2, row.town, row.postcode].filter(
     Boolean,
   );
@@ -216,6 +250,12 @@ function toReturn(row: ReturnRow, forCharity: boolean): ReturnRequest {
     respondedAt: row.responded_at?.toISOString() ?? null,
     refundedAt: row.refunded_at?.toISOString() ?? null,
     buyerName: forCharity ? row.buyer_name : null,
+    returnCarrier:
+      row.return_carrier && row.return_carrier in CARRIERS
+        ? CARRIERS[row.return_carrier as Carrier].label
+        : row.return_carrier,
+    returnTrackingRef: row.return_tracking_ref,
+    returnSentAt: row.return_sent_at?.toISOString() ?? null,
   };
 }
 
@@ -224,9 +264,14 @@ async function returnById(db: Database, id: string): Promise<ReturnRow | undefin
   return (await withBooks(db, rows))[0];
 }
 
+/** Whether the order's books may go back for a change of mind at all (a charity's, or a private seller's who accepts returns). */
+function returnsOffered(order: OrderForReturn): boolean {
+  return Boolean(order.charity_id) || order.accepts_returns;
+}
+
 /** Why an order cannot be returned now, or null when it can. */
 function refusal(order: OrderForReturn, now: Date): string | null {
-  if (!order.charity_id) {
+  if (!returnsOffered(order)) {
     return 'Only books bought from charities can be returned. A private seller’s book must match its description: if it doesn’t, report a problem with the order.';
   }
   if (!RETURNABLE.includes(order.status) || !order.delivered_at) {
@@ -236,9 +281,9 @@ function refusal(order: OrderForReturn, now: Date): string | null {
         ? 'This order has an open problem report: our team will sort it out with you.'
         : 'You can ask to return the book once it has been delivered.';
   }
-  const deadline = new Date(order.delivered_at.getTime() + RETURN_WINDOW_MS);
+  const deadline = deadlineOf(order)!;
   if (now > deadline) {
-    return `The 14 days to return this book ended on ${londonDate.format(deadline)}.`;
+    return `The ${windowDays(order)} days to return this book ended on ${londonDate.format(deadline)}.`;
   }
   return null;
 }
@@ -264,10 +309,10 @@ export async function returnEligibility(
     })),
     orderId,
     charityOrder: Boolean(order.charity_id),
+    returnsOffered: returnsOffered(order),
+    windowDays: windowDays(order),
     eligible: !request && why === null,
-    deadline: order.delivered_at
-      ? new Date(order.delivered_at.getTime() + RETURN_WINDOW_MS).toISOString()
-      : null,
+    deadline: deadlineOf(order)?.toISOString() ?? null,
     reason: why,
     request,
   };
@@ -324,7 +369,8 @@ export async function requestReturn(
       .insertInto('return_requests')
       .values({
         order_id: order.id,
-        charity_id: order.charity_id!,
+        charity_id: order.charity_id,
+        seller_id: order.seller_id,
         buyer_id: buyer.userId,
         reason: input.reason,
       })
@@ -348,26 +394,69 @@ export async function requestReturn(
         ? `Return requested for ${named.map((book) => `“${book!.title}”`).join(', ')}: ${input.reason}`
         : `Return requested: ${input.reason}`,
     );
+    if (!order.charity_id) {
+      // A private seller's return: both told, in the app and by email.
+      await tellBoth(trx, deps, order.id, {
+        template: 'order.return_requested',
+        notice: 'return_update',
+        buyer: {
+          subject: 'Return requested',
+          lines: [
+            `You asked to return ${title} (order ${order.reference}). The seller answers soon; if they accept, they tell you where to post it.`,
+          ],
+        },
+        seller: {
+          subject: 'The buyer asks to return a book',
+          lines: [
+            `The buyer of ${title} (order ${order.reference}) asks to return it: “${input.reason}”.`,
+            'You accept returns: accept it and give the address to post it to, or decline with a reason, from the sale page.',
+          ],
+        },
+      });
+      return;
+    }
     const mail = charityMail.returnRequested({
       title,
       reference: order.reference,
       reason: input.reason,
       url: `${deps.origin}/charity/dashboard#returns`,
     });
-    for (const to of await charityRecipients(trx, order.charity_id!)) {
+    for (const to of await charityRecipients(trx, order.charity_id)) {
       await deps.mailer.send({ to, ...mail, template: 'charity-return-requested' }, { trx });
     }
   });
   return returnEligibility(deps.db, buyer.userId, input.orderId);
 }
 
-/** A return of the caller's charity, or not found. */
+/** A return of the caller's charity, or of their own private sale; or not found. */
 async function charityReturn(db: Database, userId: string, returnId: string): Promise<ReturnRow> {
-  const charity = await requireCharity(db, userId);
   const row = await returnById(db, returnId);
+  if (row && !row.charity_id) {
+    if (row.seller_id === userId) return row;
+    throw new AppError('NOT_FOUND', 'We couldn’t find that return.');
+  }
+  const charity = await requireCharity(db, userId);
   if (!row || row.charity_id !== charity.charityId)
     throw new AppError('NOT_FOUND', 'We couldn’t find that return.');
   return row;
+}
+
+/** Who acts for the seller on a return: the charity, or the private seller. */
+const sellerActor = (row: ReturnRow, userId: string): Actor => ({
+  id: userId,
+  kind: row.charity_id ? 'charity' : 'seller',
+});
+
+/** The return on one of the caller's private sales (their sale page), or null. */
+export async function returnForSale(
+  db: Database,
+  sellerId: string,
+  orderId: string,
+): Promise<ReturnRequest | null> {
+  const { rows } = await sql<ReturnRowBase>`${RETURN_SELECT}
+    where r.order_id = ${orderId} and r.seller_id = ${sellerId} and r.charity_id is null`.execute(db);
+  const [row] = await withBooks(db, rows);
+  return row ? toReturn(row, true) : null;
 }
 
 /** Moves a return from one status to the next, refusing when someone else already moved it. */
@@ -375,7 +464,7 @@ async function respond(
   db: Database,
   returnId: string,
   from: ReturnStatus,
-  values: { status: ReturnStatus; decline_reason?: string; responded_by: string },
+  values: { status: ReturnStatus; decline_reason?: string; return_address?: string; responded_by: string },
 ): Promise<void> {
   const result = await db
     .updateTable('return_requests')
@@ -407,12 +496,47 @@ export async function acceptReturn(
   deps: CharityDeps,
   userId: string,
   returnId: string,
+  address?: string,
 ): Promise<ReturnRequest> {
   const row = await charityReturn(deps.db, userId, returnId);
+  const given = address?.trim().replace(/\s+/g, ' ') ?? '';
+  if (!row.charity_id && (given.length < 5 || given.length > 300)) {
+    throw new AppError(
+      'BAD_INPUT',
+      'Give the address the buyer should post the book to (5 to 300 characters).',
+      {
+        field: 'address',
+      },
+    );
+  }
   const accepted = await deps.db.transaction().execute(async (trx) => {
-    await respond(trx, row.id, 'requested', { status: 'accepted', responded_by: userId });
-    await noteOnOrder(trx, row.order_id, { id: userId, kind: 'charity' }, 'Return accepted');
+    await respond(trx, row.id, 'requested', {
+      status: 'accepted',
+      responded_by: userId,
+      ...(row.charity_id ? {} : { return_address: given }),
+    });
+    await noteOnOrder(trx, row.order_id, sellerActor(row, userId), 'Return accepted');
     const accepted = (await returnById(trx, row.id))!;
+    if (!row.charity_id) {
+      await tellBoth(trx, deps, row.order_id, {
+        template: 'order.return_accepted',
+        notice: 'return_update',
+        buyer: {
+          subject: 'Your return was accepted',
+          lines: [
+            `The seller accepted your return of ${row.title} (order ${row.reference}).`,
+            `Post it to: ${given}. Use tracking and add it on your order; you pay the postage. You are refunded the book and its postage when the seller has it back.`,
+          ],
+        },
+        seller: {
+          subject: 'You accepted a return',
+          lines: [
+            `The buyer of ${row.title} (order ${row.reference}) posts it to ${given}. When it arrives, confirm it on the sale page: the buyer is then refunded from your payout for this sale.`,
+          ],
+        },
+      });
+      return accepted;
+    }
     await buyerMail(
       trx,
       deps,
@@ -425,6 +549,14 @@ export async function acceptReturn(
       }),
       'charity-return-accepted',
     );
+    await notify(trx, {
+      userId: row.buyer_id,
+      kind: 'return_update',
+      title: `Your return was accepted: ${row.title}`,
+      body: `Post it to ${returnAddress(accepted) ?? row.charity_name} with tracking, then add the tracking on your order. You are refunded when the charity has it back.`,
+      link: `/account/orders/${row.order_id}`,
+      orderId: row.order_id,
+    });
     return accepted;
   });
   return toReturn(accepted, true);
@@ -442,8 +574,27 @@ export async function declineReturn(
       decline_reason: input.reason,
       responded_by: userId,
     });
-    await noteOnOrder(trx, row.order_id, { id: userId, kind: 'charity' }, `Return declined: ${input.reason}`);
+    await noteOnOrder(trx, row.order_id, sellerActor(row, userId), `Return declined: ${input.reason}`);
     const declined = (await returnById(trx, row.id))!;
+    if (!row.charity_id) {
+      await tellBoth(trx, deps, row.order_id, {
+        template: 'order.return_declined',
+        notice: 'return_update',
+        buyer: {
+          subject: 'Your return was declined',
+          lines: [
+            `The seller declined your return of ${row.title} (order ${row.reference}).`,
+            `Their reason: ${input.reason}`,
+            'If the book is not what the listing described, report a problem from your order instead.',
+          ],
+        },
+        seller: {
+          subject: 'You declined a return',
+          lines: [`We told the buyer of order ${row.reference} your reason: ${input.reason}`],
+        },
+      });
+      return declined;
+    }
     await buyerMail(
       trx,
       deps,
@@ -456,6 +607,14 @@ export async function declineReturn(
       }),
       'charity-return-declined',
     );
+    await notify(trx, {
+      userId: row.buyer_id,
+      kind: 'return_update',
+      title: `Your return was declined: ${row.title}`,
+      body: `The charity’s reason: ${input.reason}`,
+      link: `/account/orders/${row.order_id}`,
+      orderId: row.order_id,
+    });
     return declined;
   });
   return toReturn(declined, true);
@@ -487,7 +646,7 @@ export async function receiveReturn(
         : 'This return has already been refunded or closed.',
     );
   }
-  const actor: Actor = { id: userId, kind: 'charity' };
+  const actor = sellerActor(row, userId);
   // Books of the return refunded meanwhile (e.g. by staff) are not refunded twice.
   const refundedAlready = new Set(
     (await orderBooks(deps.db, row.order_id)).filter((b) => b.refunded).map((b) => b.order_item_id),
@@ -527,7 +686,7 @@ export async function receiveReturn(
           current,
           'refunded',
           actor,
-          `Returned to the charity: refunded ${refund.amountMinor}p`,
+          `Returned to the ${row.charity_id ? 'charity' : 'seller'}: refunded ${refund.amountMinor}p`,
         );
       } else if (!refund.full) {
         // Some books back; the order goes on with the rest.
@@ -535,7 +694,7 @@ export async function receiveReturn(
           trx,
           current.id,
           actor,
-          `Returned to the charity: ${returned.map((book) => `“${book.title}”`).join(', ')}, refunded ${refund.amountMinor}p`,
+          `Returned to the ${row.charity_id ? 'charity' : 'seller'}: ${returned.map((book) => `“${book.title}”`).join(', ')}, refunded ${refund.amountMinor}p`,
         );
       }
       if (refund.full ? RETURNABLE.includes(current.status) : true) {
@@ -552,6 +711,25 @@ export async function receiveReturn(
           .execute();
       }
       const done = (await returnById(trx, row.id))!;
+      if (!row.charity_id) {
+        await tellBoth(trx, deps, row.order_id, {
+          template: 'order.return_refunded',
+          notice: 'refund',
+          buyer: {
+            subject: `Refund of ${formatPence(refund.amountMinor)} on its way`,
+            lines: [
+              `The seller has ${row.title} (order ${row.reference}) back. We have refunded ${formatPence(refund.amountMinor)} to your original payment method: the book and its postage. It can take up to 5 working days to show.`,
+            ],
+          },
+          seller: {
+            subject: `Return received: the buyer is refunded ${formatPence(refund.amountMinor)}`,
+            lines: [
+              `You confirmed ${row.title} (order ${row.reference}) came back; the buyer has been refunded ${formatPence(refund.amountMinor)} from your payout for this sale.`,
+            ],
+          },
+        });
+        return done;
+      }
       await buyerMail(
         trx,
         deps,
@@ -584,6 +762,68 @@ export async function receiveReturn(
     throw error;
   }
   return toReturn(refunded, true);
+}
+
+/**
+ * The buyer has posted the book back: the carrier and tracking reference (the same step, and the
+ * same rule for the reference, as a dispute's return). Once, and only after the return was
+ * accepted (the buyer needs the address first).
+ */
+export async function sendReturnBack(
+  deps: CharityDeps,
+  buyerId: string,
+  input: { returnId: string; carrier: Carrier; trackingRef: string },
+): Promise<ReturnEligibility> {
+  const row = await returnById(deps.db, input.returnId);
+  if (!row || row.buyer_id !== buyerId) throw new AppError('NOT_FOUND', 'We couldn’t find that return.');
+  const trackingRef = input.trackingRef.trim().toUpperCase();
+  await deps.db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('return_requests')
+      .select(['status', 'return_sent_at'])
+      .where('id', '=', row.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (current.return_sent_at) throw new AppError('CONFLICT', 'You have already added the return tracking.');
+    if (current.status === 'requested') {
+      throw new AppError(
+        'PRECONDITION_FAILED',
+        'Wait for the return to be accepted: we then tell you where to post it.',
+      );
+    }
+    if (current.status !== 'accepted') {
+      throw new AppError('PRECONDITION_FAILED', 'This return has been closed. Reload the page to see how.');
+    }
+    await trx
+      .updateTable('return_requests')
+      .set({ return_carrier: input.carrier, return_tracking_ref: trackingRef, return_sent_at: new Date() })
+      .where('id', '=', row.id)
+      .execute();
+    const label = CARRIERS[input.carrier].label;
+    await noteOnOrder(
+      trx,
+      row.order_id,
+      { id: buyerId, kind: 'buyer' },
+      `The buyer sent the book back: ${label} ${trackingRef}`,
+    );
+    await tellBoth(trx, deps, row.order_id, {
+      template: 'order.return_sent',
+      notice: 'return_update',
+      buyer: {
+        subject: 'Return on its way',
+        lines: [
+          `Thanks: ${row.title} (order ${row.reference}) is on its way back to ${row.charity_name} with ${label} (${trackingRef}). You are refunded when they confirm it arrived.`,
+        ],
+      },
+      seller: {
+        subject: 'The book is on its way back',
+        lines: [
+          `The buyer sent ${row.title} (order ${row.reference}) back with ${label}, tracking ${trackingRef}. When it arrives, mark it received on your charity dashboard: the buyer is then refunded.`,
+        ],
+      },
+    });
+  });
+  return returnEligibility(deps.db, buyerId, row.order_id);
 }
 
 export async function charityReturns(db: Database, userId: string): Promise<ReturnRequest[]> {
