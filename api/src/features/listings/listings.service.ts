@@ -266,12 +266,28 @@ export async function browseListings(db: Database, params: BrowseParams): Promis
     ) capped)`;
   // Planned for its values every time, never prepared: a generic plan of this statement is many
   // times slower for some filters (docs/catalogue-queries.md, "Plans and planning").
-  const { rows } = await sql<CardRow & { total: number }>`
-    select ${CARD_COLUMNS}, ${countSql} as total
-    from public.listings l ${CARD_JOINS}
-    where ${where}
-    order by ${orderSql(params.sort)}
-    limit ${params.pageSize + 1} offset ${offset}`.execute(db);
+  const { rows } = refs.bookIds
+    ? // Advanced search whose books are known and few (matchingBooks): their listings are read
+      // once, by book, then ranked and counted; walking every listing newest first and checking
+      // each one's book read thousands of rows for a page (docs/performance.md).
+      await sql<CardRow & { total: number }>`
+        with hits as materialized (
+          select l.id, l.published_at, l.price_minor from public.listings l where ${where}
+        ),
+        page as (
+          select l.id from hits l
+          order by ${orderSql(params.sort)}
+          limit ${params.pageSize + 1} offset ${offset}
+        )
+        select ${CARD_COLUMNS}, (select count(*)::int from hits) as total
+        from page p join public.listings l on l.id = p.id ${CARD_JOINS}
+        order by ${orderSql(params.sort)}`.execute(db)
+    : await sql<CardRow & { total: number }>`
+        select ${CARD_COLUMNS}, ${countSql} as total
+        from public.listings l ${CARD_JOINS}
+        where ${where}
+        order by ${orderSql(params.sort)}
+        limit ${params.pageSize + 1} offset ${offset}`.execute(db);
   let total = rows[0]?.total;
   if (total === undefined) {
     // Past the last page (or nothing at all): no row carried the count.

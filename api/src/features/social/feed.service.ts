@@ -173,9 +173,10 @@ export async function feedPage(
   const page = rows.slice(0, input.limit);
   const items = await hydrate(db, userId, page);
   const last = page.at(-1);
-  const followsAnything = Boolean(
-    await db.selectFrom('follows').select('id').where('follower_id', '=', userId).executeTakeFirst(),
-  );
+  // A new listing or a price drop is there because of a follow; only without one is it asked.
+  const followsAnything =
+    rows.some((row) => row.because_kind !== null) ||
+    Boolean(await db.selectFrom('follows').select('id').where('follower_id', '=', userId).executeTakeFirst());
   return {
     items,
     nextCursor: rows.length > input.limit && last ? `${last.at.toISOString()}|${last.key}` : null,
