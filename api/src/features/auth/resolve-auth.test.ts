@@ -40,7 +40,11 @@ describe('the suspension lookup of a signed-in request', () => {
       {},
       { get: (_target, key) => (key === 'executeTakeFirst' ? async () => undefined : () => query) },
     );
-    const db = { selectFrom: (table: string) => (tables.push(table), query) } as unknown as Database;
+    const selectFrom = (table: string) => {
+      tables.push(table);
+      return query;
+    };
+    const db = { selectFrom } as unknown as Database;
     return { db, tables };
   }
   const signedIn = (claims: Partial<AccessClaims>) =>
