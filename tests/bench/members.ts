@@ -321,6 +321,7 @@ export async function benchMembers(options: {
     recompute: { samples: recompute.samples, p50: recompute.p50, p95: recompute.p95, max: recompute.max },
     notes: [
       `Members: ${BENCH_MEMBERS} signed-in readers (bearer tokens), each with 2 favourite genres, 5 wishlist saves, 20 views over the last month and the catalogue's sold copies bought in turn; each request is the next member's.`,
+      'Advanced search is listings.public.browse (what /search sends for /search/advanced) with an author (each of the seed’s 30 surnames in turn), 1960–2010, paperback and £2–£15. The catalogue baseline is anonymous search through the catalogue bench’s rotating inputs, on the same BFF just before.',
       'Recommendations are read from member_recommendations, computed beforehand for every member as the job does (a member who never had any gets theirs computed on their first read, a one-off not measured here); "recompute" is the job’s unit of work, one member, timed alone before the load.',
     ],
   };
