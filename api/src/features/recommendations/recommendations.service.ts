@@ -254,8 +254,7 @@ interface RecommendationRow extends CardRow {
 /**
  * The member's run and, when it is current, their list: one prepared statement. `stale`: they
  * have none yet, or changed their onboarding choices since it was computed. A stale run's list
- * is not read (the caller computes it first), unless it was `justComputed`. Card columns are null on the run's own row when
- * there is nothing to show.
+ * is not read (the caller computes it first), unless it was `justComputed`.
  */
 async function readRecommendations(db: Database, userId: string, limit: number, justComputed = false) {
   // With no list to read, the run's row comes alone, its card columns null (id among them).
