@@ -5,10 +5,16 @@
  * runs it again under `EXPLAIN (ANALYZE, BUFFERS)` in the same session settings: planning and
  * execution time, and the plan nodes that take the time (exclusive time, summed over the sample).
  *
- *   node --import tsx tests/bench/explain.ts [--size 10k|100k] [--sample 40] [--plans]
+ *   node --import tsx tests/bench/explain.ts [--size 10k|100k] [--sample 40] [--plans] [--members]
+ *
+ * `--members`: the signed-in reads of issue 26 instead (members.ts's members, each with their
+ * recommendations computed first as the job does): recommendations, the feed's first page and
+ * advanced search, one read per member of the sample.
  *
  * A diagnosis tool, not a test: it prints, and asserts nothing.
  */
+
+import { randomBytes } from 'node:crypto';
 import { browseInputSchema, searchInputSchema } from '@reshelf/contracts';
 import pg from 'pg';
 import { createDatabase, TRIGRAM_THRESHOLDS } from '../../api/src/db/index.ts';
@@ -17,8 +23,15 @@ import {
   getListingBySlug,
   searchListings,
 } from '../../api/src/features/listings/listings.service.ts';
+import {
+  coldStart,
+  computeRecommendations,
+  memberRecommendations,
+} from '../../api/src/features/recommendations/recommendations.service.ts';
+import { feedPage } from '../../api/src/features/social/feed.service.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
 import { throwawayDatabase } from './harness.ts';
+import { MEMBER_SCENARIOS, seedBenchMembers } from './members.ts';
 import { BENCH_SIZES } from './options.ts';
 import { browseInputs, detailSlugs, searchInputs } from './rotation.ts';
 import { seedBench } from './seed.ts';
@@ -75,25 +88,53 @@ try {
   await client.query(`set pg_trgm.word_similarity_threshold = ${TRIGRAM_THRESHOLDS.wordSimilarity}`);
 
   type Read = [read: string, input: string, run: () => Promise<unknown>];
-  const reads: Read[] = [
-    ...searchInputs(sample).map(
-      (input): Read => [
-        'search',
-        JSON.stringify(input),
-        () => searchListings(handle.db, searchInputSchema.parse(input)),
-      ],
-    ),
-    ...browseInputs(sample, vocabulary).map(
-      (input): Read => [
-        'browse',
-        JSON.stringify(input),
-        () => browseListings(handle.db, browseInputSchema.parse(input)),
-      ],
-    ),
-    ...detailSlugs(sample, size.listings).map(
-      (slug): Read => ['detail', slug, () => getListingBySlug(handle.db, slug)],
-    ),
-  ];
+  const reads: Read[] = process.argv.includes('--members')
+    ? await memberReads(client, database.databaseUrl, handle.db)
+    : catalogueReads();
+  captured.length = 0;
+
+  async function memberReads(client: pg.Client, databaseUrl: string, db: typeof handle.db): Promise<Read[]> {
+    const { members } = await seedBenchMembers(client, databaseUrl, randomBytes(32).toString('hex'));
+    const chosen = members.slice(0, sample);
+    const cold = await coldStart(db);
+    for (const member of chosen) await computeRecommendations(db, member, cold);
+    const advanced = MEMBER_SCENARIOS.find((s) => s.scenario === 'advanced search')!.inputs[3]!;
+    return [
+      ...chosen.map(
+        (member): Read => ['recommendations', member, () => memberRecommendations(db, member, 24)],
+      ),
+      ...chosen.map((member): Read => ['feed', member, () => feedPage(db, member, { limit: 20 })]),
+      ...chosen.map(
+        (member): Read => [
+          'advanced search',
+          member,
+          () => browseListings(db, browseInputSchema.parse(advanced)),
+        ],
+      ),
+    ];
+  }
+
+  function catalogueReads(): Read[] {
+    return [
+      ...searchInputs(sample).map(
+        (input): Read => [
+          'search',
+          JSON.stringify(input),
+          () => searchListings(handle.db, searchInputSchema.parse(input)),
+        ],
+      ),
+      ...browseInputs(sample, vocabulary).map(
+        (input): Read => [
+          'browse',
+          JSON.stringify(input),
+          () => browseListings(handle.db, browseInputSchema.parse(input)),
+        ],
+      ),
+      ...detailSlugs(sample, size.listings).map(
+        (slug): Read => ['detail', slug, () => getListingBySlug(handle.db, slug)],
+      ),
+    ];
+  }
 
   interface Figures {
     statements: number;

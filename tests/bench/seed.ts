@@ -275,12 +275,14 @@ export async function seedBench(
          s as (select id, row_number() over (order by id) - 1 as n from public.profiles),
          ch as (select id, owner_id from public.charities)
     insert into public.listings (seller_id, charity_id, book_id, slug, status, condition, price_minor, parcel_size,
-                                 description, published_at, created_at)
+                                 format, description, published_at, created_at)
     select s.id, ch.id, b.id, 'bench-' || i,
            case when i % 20 = 0 then 'sold' else 'active' end,
            (array['like_new', 'very_good', 'very_good', 'good', 'good', 'well_read'])[1 + (i % 6)],
            100 + ((i * 7919) % 2900),
            (array['small', 'small', 'medium', 'large'])[1 + (i % 4)],
+           -- Advanced search's format (issue 26): most copies say, some do not.
+           (array['paperback', 'paperback', 'hardback', null])[1 + ((i / 3) % 4)],
            (array['Read once, spine uncreased.', 'Light shelf wear; pages clean.', 'Reading creases; a sound copy.',
                   'Well loved but complete.'])[1 + (i % 4)],
            now() - (i * 25 || ' seconds')::interval, now() - (i * 25 || ' seconds')::interval

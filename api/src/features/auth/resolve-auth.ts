@@ -186,6 +186,7 @@ export async function resolveAuth(
     if (
       state.claims &&
       options.suspensions &&
+      !state.claims.suspensionChecked &&
       (await isSuspended(options.suspensions, state.claims.userId))
     ) {
       if (state.via === 'cookie') clearSessionCookies(reply, config);

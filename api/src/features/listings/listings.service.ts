@@ -81,11 +81,27 @@ interface ResolvedRefs {
   categoryIds: string[] | null;
   genreId: string | null;
   charityId: string | null;
+  /**
+   * Advanced search's books, when a text field (title, author, publisher, ISBN) names few enough
+   * of them (at most BOOK_MATCH_LIMIT): their ids, so the listings are read by book. Null: no
+   * such field, or too many books (the listings are then walked in order and each one's book
+   * checked, which finds a page quickly when many books match).
+   */
+  bookIds: string[] | null;
 }
+
+/**
+ * How many books a text field of advanced search may match and still be read book first. The
+ * planner cannot tell how selective `search_authors like '%dunmore%'` is beside the listing
+ * filters, and walked 100,000 listings newest first checking each one's book (20 ms and more
+ * at 100k, docs/performance.md); given the ids it reads their listings through listings_book_idx.
+ */
+export const BOOK_MATCH_LIMIT = 1000;
 
 /** Turns the slugs in a filter into ids, or a clear NOT_FOUND for one that does not exist. */
 export async function resolveRefs(db: Database, filters: Filters): Promise<ResolvedRefs> {
-  const refs: ResolvedRefs = { categoryIds: null, genreId: null, charityId: null };
+  const bookIds = await matchingBooks(db, filters);
+  const refs: ResolvedRefs = { categoryIds: null, genreId: null, charityId: null, bookIds };
   if (!filters.category && !filters.genre && !filters.charity) return refs;
   const { rows } = await sql<{
     category_ids: string[] | null;
@@ -110,7 +126,20 @@ export async function resolveRefs(db: Database, filters: Filters): Promise<Resol
   if (filters.charity && !row.charity_id) {
     throw new AppError('NOT_FOUND', `There is no charity called “${filters.charity}” on Reshelf.`);
   }
-  return { categoryIds: row.category_ids, genreId: row.genre_id, charityId: row.charity_id };
+  return { categoryIds: row.category_ids, genreId: row.genre_id, charityId: row.charity_id, bookIds };
+}
+
+/**
+ * The books advanced search's text fields match, through their trigram indexes (the title's
+ * and the authors'), when there are at most BOOK_MATCH_LIMIT of them; null otherwise.
+ */
+async function matchingBooks(db: Database, filters: Filters): Promise<string[] | null> {
+  if (!filters.title && !filters.author && !filters.publisher && !filters.isbn) return null;
+  const { rows } = await sql<{ id: string }>`${sql.raw(PREPARED_TAG)}
+    select ab.id from public.books ab
+     where ${sql.join(bookConditions(filters), sql` and `)}
+     limit ${BOOK_MATCH_LIMIT + 1}`.execute(db);
+  return rows.length > BOOK_MATCH_LIMIT ? null : rows.map((row) => row.id);
 }
 
 /** A LIKE pattern that finds `text` anywhere, its own % and _ taken literally. */
@@ -123,24 +152,13 @@ function containsPattern(text: string): string {
  * anywhere in the book's normalised title, authors or publisher (lower case, no accents; the
  * title and authors through their trigram indexes), the town is the seller's or the charity's.
  */
-function advancedSql(filters: Filters): RawBuilder<unknown>[] {
+function advancedSql(filters: Filters, bookIds: string[] | null): RawBuilder<unknown>[] {
   const conditions: RawBuilder<unknown>[] = [];
-  const book: RawBuilder<unknown>[] = [];
-  if (filters.title) {
-    book.push(sql`ab.search_title like public.search_normalise(${containsPattern(filters.title)}::text)`);
-  }
-  if (filters.author) {
-    book.push(sql`ab.search_authors like public.search_normalise(${containsPattern(filters.author)}::text)`);
-  }
-  if (filters.isbn) book.push(sql`ab.isbn13 = ${filters.isbn}`);
-  if (filters.publisher) {
-    book.push(
-      sql`public.search_normalise(ab.publisher) like public.search_normalise(${containsPattern(filters.publisher)}::text)`,
-    );
-  }
-  if (filters.yearFrom !== undefined) book.push(sql`ab.published_year >= ${filters.yearFrom}`);
-  if (filters.yearTo !== undefined) book.push(sql`ab.published_year <= ${filters.yearTo}`);
-  if (book.length) {
+  const book = bookConditions(filters);
+  if (bookIds) {
+    // Found already (matchingBooks), the years with them.
+    conditions.push(sql`l.book_id = any(${bookIds}::uuid[])`);
+  } else if (book.length) {
     conditions.push(
       sql`exists (select 1 from public.books ab where ab.id = l.book_id and ${sql.join(book, sql` and `)})`,
     );
@@ -156,6 +174,26 @@ function advancedSql(filters: Filters): RawBuilder<unknown>[] {
                 and lower(tp.town) = lower(${filters.town}))))`);
   }
   return conditions;
+}
+
+/** Advanced search's conditions on the book `ab` (text fields and years). */
+function bookConditions(filters: Filters): RawBuilder<unknown>[] {
+  const book: RawBuilder<unknown>[] = [];
+  if (filters.title) {
+    book.push(sql`ab.search_title like public.search_normalise(${containsPattern(filters.title)}::text)`);
+  }
+  if (filters.author) {
+    book.push(sql`ab.search_authors like public.search_normalise(${containsPattern(filters.author)}::text)`);
+  }
+  if (filters.isbn) book.push(sql`ab.isbn13 = ${filters.isbn}`);
+  if (filters.publisher) {
+    book.push(
+      sql`public.search_normalise(ab.publisher) like public.search_normalise(${containsPattern(filters.publisher)}::text)`,
+    );
+  }
+  if (filters.yearFrom !== undefined) book.push(sql`ab.published_year >= ${filters.yearFrom}`);
+  if (filters.yearTo !== undefined) book.push(sql`ab.published_year <= ${filters.yearTo}`);
+  return book;
 }
 
 /** The WHERE conditions on active listings `l` for a set of filters, as of a moment. */
@@ -176,7 +214,7 @@ export function filterSql(filters: Filters, refs: ResolvedRefs, asOf: Date): Raw
   if (filters.maxPrice !== undefined) conditions.push(sql`l.price_minor <= ${filters.maxPrice}`);
   if (filters.charityOnly) conditions.push(sql`l.charity_id is not null`);
   if (filters.seller) conditions.push(sql`l.seller_id = ${filters.seller}`);
-  conditions.push(...advancedSql(filters));
+  conditions.push(...advancedSql(filters, refs.bookIds));
   return sql.join(conditions, sql` and `);
 }
 
@@ -228,12 +266,28 @@ export async function browseListings(db: Database, params: BrowseParams): Promis
     ) capped)`;
   // Planned for its values every time, never prepared: a generic plan of this statement is many
   // times slower for some filters (docs/catalogue-queries.md, "Plans and planning").
-  const { rows } = await sql<CardRow & { total: number }>`
-    select ${CARD_COLUMNS}, ${countSql} as total
-    from public.listings l ${CARD_JOINS}
-    where ${where}
-    order by ${orderSql(params.sort)}
-    limit ${params.pageSize + 1} offset ${offset}`.execute(db);
+  const { rows } = refs.bookIds
+    ? // Advanced search whose books are known and few (matchingBooks): their listings are read
+      // once, by book, then ranked and counted; walking every listing newest first and checking
+      // each one's book read thousands of rows for a page (docs/performance.md).
+      await sql<CardRow & { total: number }>`
+        with hits as materialized (
+          select l.id, l.published_at, l.price_minor from public.listings l where ${where}
+        ),
+        page as (
+          select l.id from hits l
+          order by ${orderSql(params.sort)}
+          limit ${params.pageSize + 1} offset ${offset}
+        )
+        select ${CARD_COLUMNS}, (select count(*)::int from hits) as total
+        from page p join public.listings l on l.id = p.id ${CARD_JOINS}
+        order by ${orderSql(params.sort)}`.execute(db)
+    : await sql<CardRow & { total: number }>`
+        select ${CARD_COLUMNS}, ${countSql} as total
+        from public.listings l ${CARD_JOINS}
+        where ${where}
+        order by ${orderSql(params.sort)}
+        limit ${params.pageSize + 1} offset ${offset}`.execute(db);
   let total = rows[0]?.total;
   if (total === undefined) {
     // Past the last page (or nothing at all): no row carried the count.

@@ -4,13 +4,15 @@
  * the member's own listings, a book they bought or one already on their wishlist; computed into
  * the per-member table, on first reading and then by the job.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser, WEB } from '../../testing/auth.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
 import { api, refusal } from '../../testing/client.ts';
 import { runJob } from '../jobs/jobs.ts';
-import { computeRecommendations, dueMembers } from './recommendations.service.ts';
+import { computeRecommendations, dueMembers, memberRecommendations } from './recommendations.service.ts';
 
 let t: TestApp;
 let sellerId: string;
@@ -196,5 +198,38 @@ describe('recommendations', () => {
       status: 400,
       message: 'limit: Ask for at most 48',
     });
+  });
+
+  it('are read in one statement while current, and computed only when missing or stale', async () => {
+    const reader = await member('reads');
+    await book('A Quiet Read', ['Someone Else'], ['cosy-crime']);
+    // The statements the service sends, as the app's own connection sends them.
+    const sent: string[] = [];
+    const counted = createDatabase(t.database.appUrl, {
+      max: 1,
+      log: (event) => {
+        if (event.level === 'query') sent.push(event.query.sql);
+      },
+    });
+    try {
+      const first = await memberRecommendations(counted.db, reader.id, 24);
+      expect(sent.some((text) => text.includes('insert into public.member_recommendations'))).toBe(true);
+      sent.length = 0;
+      const again = await memberRecommendations(counted.db, reader.id, 24);
+      expect(sent).toHaveLength(1);
+      expect(again.items).toEqual(first.items);
+      expect(again.computedAt).toBe(first.computedAt);
+      // Onboarding changed since: computed again on this read, then read.
+      await db()
+        .updateTable('profiles')
+        .set({ updated_at: sql<Date>`now()` })
+        .where('id', '=', reader.id)
+        .execute();
+      sent.length = 0;
+      await memberRecommendations(counted.db, reader.id, 24);
+      expect(sent.some((text) => text.includes('insert into public.member_recommendations'))).toBe(true);
+    } finally {
+      await counted.close();
+    }
   });
 });

@@ -20,7 +20,7 @@
  */
 import type { Recommendations } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import type { Database } from '../../db/index.ts';
+import { type Database, PREPARED_TAG } from '../../db/index.ts';
 import { CARD_COLUMNS, CARD_JOINS, type CardRow, toCard } from '../listings/listings.service.ts';
 import { PURCHASES } from './purchases.ts';
 
@@ -252,37 +252,60 @@ interface RecommendationRow extends CardRow {
 }
 
 /**
- * A member's recommendations, best first, still on sale. Computed on the spot when they have
- * none yet or have changed their onboarding choices since (the rest waits for the job).
+ * The member's run and, when it is current, their list: one prepared statement. `stale`: they
+ * have none yet, or changed their onboarding choices since it was computed. A stale run's list
+ * is not read (the caller computes it first), unless it was `justComputed`.
+ */
+async function readRecommendations(db: Database, userId: string, limit: number, justComputed = false) {
+  // With no list to read, the run's row comes alone, its card columns null (id among them).
+  const { rows } = await sql<
+    RecommendationRow & { computed_at: Date | null; stale: boolean }
+  >`${sql.raw(PREPARED_TAG)}
+    with run as (
+      select r.computed_at, coalesce(p.updated_at > r.computed_at, true) as stale
+        from (select 1) one
+        left join public.member_recommendation_runs r on r.user_id = ${userId}
+        left join public.profiles p on p.id = ${userId}
+    )
+    select run.computed_at, run.stale, c.*
+      from run
+      left join lateral (
+        select ${CARD_COLUMNS}, r.reason, r.because, r.rank
+          from public.member_recommendations r
+          join public.listings l on l.id = r.listing_id and l.status = 'active'
+          ${CARD_JOINS}
+         where r.user_id = ${userId} and (not run.stale or ${justComputed})
+         order by r.rank
+         limit ${limit}
+      ) c on true
+     order by c.rank`.execute(db);
+  const first = rows[0];
+  return {
+    computedAt: first?.computed_at ?? null,
+    stale: first?.stale ?? true,
+    rows: rows.filter((row) => row.id !== null),
+  };
+}
+
+/**
+ * A member's recommendations, best first, still on sale: read from the table the job fills, in
+ * one statement. Computed on the spot only when they have none yet or have changed their
+ * onboarding choices since (the rest waits for the job), then read again.
  */
 export async function memberRecommendations(
   db: Database,
   userId: string,
   limit: number,
 ): Promise<Recommendations> {
-  const run = await sql<{ computed_at: Date | null; stale: boolean }>`
-    select r.computed_at,
-           coalesce(p.updated_at > r.computed_at, true) as stale
-      from (select 1) one
-      left join public.member_recommendation_runs r on r.user_id = ${userId}
-      left join public.profiles p on p.id = ${userId}`.execute(db);
-  let computedAt = run.rows[0]?.computed_at ?? null;
-  if (!computedAt || run.rows[0]?.stale) {
+  let read = await readRecommendations(db, userId, limit);
+  if (read.stale || !read.computedAt) {
     await computeRecommendations(db, userId);
-    computedAt = new Date();
+    read = await readRecommendations(db, userId, limit, true);
   }
-  const { rows } = await sql<RecommendationRow>`
-    select ${CARD_COLUMNS}, r.reason, r.because
-      from public.member_recommendations r
-      join public.listings l on l.id = r.listing_id and l.status = 'active'
-      ${CARD_JOINS}
-     where r.user_id = ${userId}
-     order by r.rank
-     limit ${limit}`.execute(db);
-  const items = rows.map((row) => ({ ...toCard(row), reason: row.reason, because: row.because }));
+  const items = read.rows.map((row) => ({ ...toCard(row), reason: row.reason, because: row.because }));
   return {
     items,
     coldStart: items.every((item) => item.reason === 'staff_pick' || item.reason === 'trending'),
-    computedAt: computedAt.toISOString(),
+    computedAt: (read.computedAt ?? new Date()).toISOString(),
   };
 }

@@ -7,8 +7,9 @@
  *   - staff picks;
  *   - published book signings.
  * Each source reads through its own index, newest first, at most one page past the cursor,
- * so a page costs the same however long the member has followed things. Never the member's
- * own listings.
+ * so a page costs the same however long the member has followed things (a followed genre
+ * walks listings_feed_published_idx and keeps that genre's rows: `genre_ids` has only a GIN
+ * index, which cannot give rows in time order). Never the member's own listings.
  */
 import {
   type BrowseParams,
@@ -19,7 +20,7 @@ import {
   type ListingPage,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import type { Database } from '../../db/index.ts';
+import { type Database, PREPARED_TAG } from '../../db/index.ts';
 import { trendingListings } from '../discovery/discovery.service.ts';
 import {
   CARD_COLUMNS,
@@ -63,7 +64,8 @@ export async function feedPage(
   // The keyset condition in a source: its time column and its key expression (raw SQL).
   const before = (at: string, key: string) =>
     sql`(${sql.ref(at)}, ${sql.raw(key)}) < (${cursorAt}::timestamptz, ${cursorKey}::text collate "C")`;
-  const { rows } = await sql<FeedRow>`
+  // A prepared statement (db/index.ts): planning this statement took longer than running it.
+  const { rows } = await sql<FeedRow>`${sql.raw(PREPARED_TAG)}
     with f as materialized (
       select kind, seller_id, charity_id, genre_id, author_key from public.follows
       where follower_id = ${userId}
@@ -171,9 +173,10 @@ export async function feedPage(
   const page = rows.slice(0, input.limit);
   const items = await hydrate(db, userId, page);
   const last = page.at(-1);
-  const followsAnything = Boolean(
-    await db.selectFrom('follows').select('id').where('follower_id', '=', userId).executeTakeFirst(),
-  );
+  // A new listing or a price drop is there because of a follow; only without one is it asked.
+  const followsAnything =
+    rows.some((row) => row.because_kind !== null) ||
+    Boolean(await db.selectFrom('follows').select('id').where('follower_id', '=', userId).executeTakeFirst());
   return {
     items,
     nextCursor: rows.length > input.limit && last ? `${last.at.toISOString()}|${last.key}` : null,
@@ -187,7 +190,7 @@ async function hydrate(db: Database, userId: string, rows: FeedRow[]): Promise<F
   const signingIds = rows.flatMap((row) => (row.signing_id ? [row.signing_id] : []));
   const [cards, signings, sellers] = await Promise.all([
     listingIds.length
-      ? sql<CardRow & { seller_id: string; seller_name: string | null }>`
+      ? sql<CardRow & { seller_id: string; seller_name: string | null }>`${sql.raw(PREPARED_TAG)}
           select ${CARD_COLUMNS}, l.seller_id, coalesce(ch.name, p.display_name) as seller_name
           from public.listings l ${CARD_JOINS}
           left join public.profiles p on p.id = l.seller_id

@@ -2,11 +2,13 @@
  * Follows, the feed, the "Following" shelf and saved searches with their alerts, through the
  * real app and database (issue 26). Each member's follows and saved searches are their own.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
 import { api, refusal, statusOf } from '../../testing/client.ts';
+import { BOOK_MATCH_LIMIT } from '../listings/listings.service.ts';
 import { runSavedSearchAlerts } from './saved-searches.service.ts';
 
 let t: TestApp;
@@ -549,5 +551,49 @@ describe('advanced search', () => {
       status: 400,
       message: 'yearTo: The earliest year must not be after the latest year',
     });
+  });
+
+  it('pages and counts the same whether the books are read first (few) or each listing’s book is checked (many)', async () => {
+    const anyone = api(t.app, null).listings.public;
+    const page = async (author: string, p: number) => {
+      const answer = await anyone.browse.query({
+        author,
+        yearFrom: 1990,
+        minPrice: 300,
+        pageSize: 2,
+        page: p,
+      });
+      return {
+        ids: answer.items.map((item) => item.id),
+        total: answer.total,
+        hasNextPage: answer.hasNextPage,
+      };
+    };
+    // Few books: read book first. Many (more than BOOK_MATCH_LIMIT): each listing's book checked.
+    for (const [author, books] of [
+      ['Wilhelmina Fewbooks', 8],
+      ['Bartholomew Manybooks', BOOK_MATCH_LIMIT + 1],
+    ] as const) {
+      const { rows } = await sql<{ id: string; title: string }>`
+        insert into public.books (title, authors, published_year)
+        select 'Volume ' || n, array[${author}::text], case when n <= 8 then 1985 + n else 1990 end from generate_series(1, ${books}::int) n
+        returning id, title`.execute(db());
+      const byN = new Map(rows.map((row) => [Number(row.title.slice('Volume '.length)), row.id]));
+      const listed: string[] = [];
+      // Volumes 1–4 (1986–1989) are too early; 5–8 match, one of them too cheap.
+      for (const n of [3, 5, 6, 7, 8]) {
+        const listing = await createListing(db(), {
+          sellerId: stranger.id,
+          bookId: byN.get(n)!,
+          price: n === 6 ? 250 : 500 + n,
+          publishedAt: new Date(Date.now() - 600_000 + n * 1000),
+        });
+        if (n !== 3 && n !== 6) listed.push(listing.id);
+      }
+      const newestFirst = [...listed].reverse();
+      expect(await page(author, 1)).toEqual({ ids: newestFirst.slice(0, 2), total: 3, hasNextPage: true });
+      expect(await page(author, 2)).toEqual({ ids: newestFirst.slice(2), total: 3, hasNextPage: false });
+      expect((await page(author, 3)).total).toBe(3);
+    }
   });
 });

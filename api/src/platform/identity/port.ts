@@ -28,6 +28,11 @@ export interface AccessClaims {
   expiresAt: number;
   /** The token itself, kept where the provider needs it again (Supabase sign-out). */
   accessToken?: string;
+  /**
+   * The provider read the account with the session and refused a suspended one (the local
+   * provider's verify): the request needs no second lookup of the suspension (resolve-auth.ts).
+   */
+  suspensionChecked?: boolean;
 }
 
 export type IdentityErrorCode =
