@@ -5,8 +5,10 @@ import {
   bulkItemKey,
   CHARITY_NUMBER_MESSAGES,
   charitySignupInputSchema,
+  declineReasonSchema,
   mapBulkHeader,
   parseCharityNumber,
+  requestReturnInputSchema,
   taxYearLabel,
   taxYearOf,
   validateBulkRow,
@@ -222,5 +224,28 @@ describe('UK tax years', () => {
   it('are labelled by their two calendar years', () => {
     expect(taxYearLabel(2025)).toBe('2025-26');
     expect(taxYearLabel(2099)).toBe('2099-00');
+  });
+});
+
+describe('returns (a charity’s or a private seller’s)', () => {
+  const orderId = '8f5b7c52-6a5e-4a8e-9a0a-0d6c2f1e9b11';
+  it('asks the buyer why they send it back, whoever sold it', () => {
+    const short = requestReturnInputSchema.safeParse({ orderId, reason: 'no' });
+    expect(short.error?.issues[0]?.message).toBe('Say why you are sending it back, in at least 5 characters');
+    expect(
+      requestReturnInputSchema.safeParse({ orderId, reason: 'I changed my mind', itemIds: [] }).error
+        ?.issues[0]?.message,
+    ).toBe('Choose at least one book to return');
+    expect(requestReturnInputSchema.parse({ orderId, reason: '  I changed my mind ' }).reason).toBe(
+      'I changed my mind',
+    );
+  });
+  it('asks the seller or charity to tell the buyer why they decline', () => {
+    expect(declineReasonSchema.safeParse('no').error?.issues[0]?.message).toBe(
+      'Tell the buyer why, in at least 5 characters',
+    );
+    expect(declineReasonSchema.safeParse('x'.repeat(1001)).error?.issues[0]?.message).toBe(
+      'Keep it to 1,000 characters',
+    );
   });
 });

@@ -469,8 +469,26 @@ export const RETURN_DAYS = COMMERCIAL_DEFAULTS.charityReturnDays;
 export const returnReasonSchema = z
   .string()
   .trim()
-  .min(5, 'Tell the charity what is wrong, in at least 5 characters')
+  .min(5, 'Say why you are sending it back, in at least 5 characters')
   .max(1000, 'Keep it to 1,000 characters');
+
+/** Why the seller or charity declines a return: the buyer reads it. */
+export const declineReasonSchema = z
+  .string()
+  .trim()
+  .min(5, 'Tell the buyer why, in at least 5 characters')
+  .max(1000, 'Keep it to 1,000 characters');
+
+/** A buyer's request to return an order's books, or some of them (`itemIds`, order items). */
+export const requestReturnInputSchema = z.object({
+  orderId: z.uuid('Unknown order'),
+  reason: returnReasonSchema,
+  itemIds: z
+    .array(z.uuid('Unknown book'))
+    .min(1, 'Choose at least one book to return')
+    .max(50, 'An order has at most 50 books')
+    .optional(),
+});
 
 /** A book of a charity order, as a return names it (issue 23: a return may name some books). */
 export const returnBookSchema = z.object({ orderItemId: z.uuid(), title: z.string() });

@@ -20,12 +20,13 @@ import {
   charityTeamSchema,
   csvFileSchema,
   DONOR_REFERENCE_PATTERN,
+  declineReasonSchema,
   giftAidInputSchema,
   giftAidSummarySchema,
   isbnInputSchema,
   myCharitySchema,
+  requestReturnInputSchema,
   returnEligibilitySchema,
-  returnReasonSchema,
   returnRequestSchema,
   sellerListingSchema,
   slugSchema,
@@ -220,7 +221,7 @@ export const charitiesRouter = router({
     .output(returnRequestSchema)
     .mutation(({ ctx, input }) => acceptReturn(ctx.deps, ctx.user.userId, input.returnId)),
   declineReturn: authedProcedure
-    .input(returnId.extend({ reason: returnReasonSchema }))
+    .input(returnId.extend({ reason: declineReasonSchema }))
     .output(returnRequestSchema)
     .mutation(({ ctx, input }) => declineReturn(ctx.deps, ctx.user.userId, input)),
   receiveReturn: authedProcedure
@@ -233,16 +234,7 @@ export const charitiesRouter = router({
     .query(({ ctx, input }) => returnEligibility(ctx.db, ctx.user.userId, input.orderId)),
   /** The buyer asks to return the order's books, or some of them (`itemIds`, order items). */
   requestReturn: authedProcedure
-    .input(
-      orderId.extend({
-        reason: returnReasonSchema,
-        itemIds: z
-          .array(z.uuid('Unknown book'))
-          .min(1, 'Choose at least one book to return')
-          .max(50, 'An order has at most 50 books')
-          .optional(),
-      }),
-    )
+    .input(requestReturnInputSchema)
     .output(returnEligibilitySchema)
     .mutation(({ ctx, input }) => requestReturn(ctx.deps, { userId: ctx.user.userId }, input)),
 

@@ -4,10 +4,11 @@
  */
 import {
   changeOfMindTrackingInputSchema,
+  declineReasonSchema,
   disputeCaseSchema,
   reportDisputeInputSchema,
+  requestReturnInputSchema,
   returnEligibilitySchema,
-  returnReasonSchema,
   returnRequestSchema,
   returnTrackingInputSchema,
   sellerRespondInputSchema,
@@ -88,16 +89,7 @@ export const disputeMemberRouter = router({
 
   /** The buyer asks to return the order's books, or some of them (`itemIds`, order items). */
   requestReturn: authedProcedure
-    .input(
-      orderIdSchema.extend({
-        reason: returnReasonSchema,
-        itemIds: z
-          .array(z.uuid('Unknown book'))
-          .min(1, 'Choose at least one book to return')
-          .max(50, 'An order has at most 50 books')
-          .optional(),
-      }),
-    )
+    .input(requestReturnInputSchema)
     .output(returnEligibilitySchema)
     .mutation(({ ctx, input }) => requestReturn(ctx.deps, { userId: ctx.user.userId }, input)),
 
@@ -119,7 +111,7 @@ export const disputeMemberRouter = router({
     .mutation(({ ctx, input }) => acceptReturn(ctx.deps, ctx.user.userId, input.returnId, input.address)),
 
   declineReturn: authedProcedure
-    .input(z.object({ returnId: z.uuid('Unknown return'), reason: returnReasonSchema }))
+    .input(z.object({ returnId: z.uuid('Unknown return'), reason: declineReasonSchema }))
     .output(returnRequestSchema)
     .mutation(({ ctx, input }) => declineReturn(ctx.deps, ctx.user.userId, input)),
 

@@ -105,7 +105,7 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
                 event.preventDefault();
                 const parsed = returnReasonSchema.safeParse(reason);
                 if (!parsed.success) {
-                  setInvalid(parsed.error.issues[0]?.message ?? 'Tell the charity what is wrong');
+                  setInvalid(parsed.error.issues[0]?.message ?? 'Say why you are sending it back');
                   return;
                 }
                 if (choosing && chosen.length === 0) {

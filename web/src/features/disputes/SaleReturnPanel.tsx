@@ -5,7 +5,7 @@
  * and "the book is back", which refunds the buyer from the payout. Renders nothing when the
  * buyer has not asked.
  */
-import { formatPence, RETURN_STATUS_LABELS, returnReasonSchema } from '@reshelf/contracts';
+import { declineReasonSchema, formatPence, RETURN_STATUS_LABELS } from '@reshelf/contracts';
 import { Undo2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -40,7 +40,7 @@ export function SaleReturnPanel({ orderId }: { orderId: string }) {
       setInvalid(null);
       accept.mutate({ returnId: item.id, address: text });
     } else {
-      const parsed = returnReasonSchema.safeParse(text);
+      const parsed = declineReasonSchema.safeParse(text);
       if (!parsed.success) return setInvalid(parsed.error.issues[0]?.message ?? 'Give a reason');
       setInvalid(null);
       decline.mutate({ returnId: item.id, reason: parsed.data });
