@@ -149,6 +149,18 @@ describe('reviews', { timeout: 180_000 }, () => {
     await buyer.page.goto(`/seller/${sellerId}`);
     await buyer.page.getByTestId('listing-card').first().getByTestId('card-rating').waitFor();
 
+    // More than a page of reviews: the next page comes under the first.
+    const firstPage = await trpcQuery<{ reviews: { id: string }[]; nextCursor: string | null }>(
+      buyer.context,
+      'reviews.public.forSeller',
+      { sellerId, limit: 6 },
+    );
+    expect(firstPage.nextCursor).not.toBeNull();
+    const reviewItems = onPage.getByTestId('review');
+    await expect.poll(() => reviewItems.count()).toBe(6);
+    await onPage.getByTestId('more-reviews').click();
+    await expect.poll(() => reviewItems.count()).toBeGreaterThan(6);
+
     // Nothing left to review for either, and the window was the spec's.
     const pending = await trpcQuery<unknown[]>(buyer.context, 'reviews.member.pending');
     expect(pending).toEqual([]);

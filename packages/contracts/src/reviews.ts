@@ -80,7 +80,15 @@ export type PublicReview = z.infer<typeof publicReviewSchema>;
 export const sellerReviewsSchema = z.object({
   rating: ratingSchema,
   reviews: z.array(publicReviewSchema),
+  /** Where the next page of reviews starts (`cursor`), or null when these are the last. */
+  nextCursor: z.string().nullable(),
 });
+
+/** A page of a seller's or charity's reviews starts after this one (newest first). */
+export const reviewCursorSchema = z
+  .string()
+  .max(100)
+  .regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z_[0-9a-f-]{36}$/, 'That is not a page of reviews');
 export type SellerReviews = z.infer<typeof sellerReviewsSchema>;
 
 export const pendingReviewSchema = z.object({

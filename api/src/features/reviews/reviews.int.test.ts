@@ -6,6 +6,7 @@
  * match the orders.
  */
 import { REVIEW_MAX_LENGTH, REVIEW_WINDOW_DAYS } from '@reshelf/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -158,6 +159,48 @@ describe('writing and publishing', () => {
     expect((await myReviews(db, order.buyer.id)).received.map((r) => r.body)).toEqual([
       'Paid at once, lovely buyer.',
     ]);
+  });
+
+  it('pages a seller’s reviews newest first, each once, ties at the same microsecond included', async () => {
+    const orders = [await completedOrder(t), await completedOrder(t), await completedOrder(t)];
+    const seller = orders[0]!.seller;
+    for (const [i, order] of orders.entries()) {
+      await writeReview(db, order.buyer.id, { orderId: order.orderId, stars: 5 - i, body: `Review ${i}` });
+    }
+    // All three about one seller; the two older ones published in the same instant.
+    const ids = orders.map((order) => order.orderId);
+    await db.updateTable('reviews').set({ subject_id: seller.id }).where('order_id', 'in', ids).execute();
+    await db
+      .updateTable('reviews')
+      .set({ published_at: new Date('2026-11-20T10:00:00.123Z') })
+      .where('order_id', 'in', ids)
+      .execute();
+    await db
+      .updateTable('reviews')
+      .set({ published_at: sql<Date>`'2026-11-20T10:00:00.123456Z'::timestamptz` })
+      .where('order_id', '=', ids[2]!)
+      .execute();
+    const first = await reviewsFor(db, { sellerId: seller.id }, 2);
+    expect(first.reviews.map((r) => r.body)[0]).toBe('Review 2');
+    expect(first.reviews).toHaveLength(2);
+    expect(first.nextCursor).toMatch(/^2026-11-20T10:00:00\.123000Z_/);
+    const second = await reviewsFor(db, { sellerId: seller.id }, 2, first.nextCursor);
+    expect(second.nextCursor).toBeNull();
+    expect([...first.reviews, ...second.reviews].map((r) => r.body).sort()).toEqual([
+      'Review 0',
+      'Review 1',
+      'Review 2',
+    ]);
+    // Through the API, as the seller's page asks.
+    const viaApi = await api(t.app).reviews.public.forSeller.query({
+      sellerId: seller.id,
+      limit: 2,
+      cursor: first.nextCursor,
+    });
+    expect(viaApi.reviews.map((r) => r.id)).toEqual(second.reviews.map((r) => r.id));
+    expect(
+      await refusal(api(t.app).reviews.public.forSeller.query({ sellerId: seller.id, cursor: 'drop table' })),
+    ).toEqual({ status: 400, message: 'cursor: That is not a page of reviews' });
   });
 
   it('publishes a lone review when the window closes (the job), and refuses reviews after it', async () => {

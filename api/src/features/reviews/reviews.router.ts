@@ -9,6 +9,7 @@ import {
   removeReviewInputSchema,
   replyToReviewInputSchema,
   reportFieldsSchema,
+  reviewCursorSchema,
   sellerReviewsSchema,
   writeReviewInputSchema,
 } from '@reshelf/contracts';
@@ -70,10 +71,13 @@ export const reviewsPublicRouter = router({
       z.object({
         sellerId: z.uuid('That is not a seller id'),
         limit: z.number().int().min(1).max(50).default(20),
+        cursor: reviewCursorSchema.nullish(),
       }),
     )
     .output(sellerReviewsSchema)
-    .query(({ ctx, input }) => reviewsFor(ctx.db, { sellerId: input.sellerId }, input.limit)),
+    .query(({ ctx, input }) =>
+      reviewsFor(ctx.db, { sellerId: input.sellerId }, input.limit, input.cursor ?? null),
+    ),
 
   /** A charity's rating and reviews, from its own sales. */
   forCharity: publicProcedure
@@ -81,10 +85,11 @@ export const reviewsPublicRouter = router({
       z.object({
         slug: z.string().trim().min(1, 'Choose a charity').max(200),
         limit: z.number().int().min(1).max(50).default(20),
+        cursor: reviewCursorSchema.nullish(),
       }),
     )
     .output(sellerReviewsSchema)
-    .query(({ ctx, input }) => reviewsForCharity(ctx.db, input.slug, input.limit)),
+    .query(({ ctx, input }) => reviewsForCharity(ctx.db, input.slug, input.limit, input.cursor ?? null)),
 
   /** Ratings of the sellers of a page of listing cards. */
   ratings: publicProcedure

@@ -539,7 +539,16 @@ async function ratingFor(db: Database, subject: Subject): Promise<Rating> {
 }
 
 /** Published reviews buyers wrote about a seller (or a charity), newest first, with the rating. */
-export async function reviewsFor(db: Database, subject: Subject, limit = 20): Promise<SellerReviews> {
+/**
+ * A seller's or charity's published reviews by buyers, newest first, a page at a time: `cursor`
+ * is the previous page's `nextCursor` (the last review's publication time and id).
+ */
+export async function reviewsFor(
+  db: Database,
+  subject: Subject,
+  limit = 20,
+  cursor: string | null = null,
+): Promise<SellerReviews> {
   let query = db
     .selectFrom('reviews as r')
     .innerJoin('review_windows as w', 'w.order_id', 'r.order_id')
@@ -557,6 +566,10 @@ export async function reviewsFor(db: Database, subject: Subject, limit = 20): Pr
       'r.published_at',
       'r.reply',
       'r.replied_at',
+      // To the microsecond, as stored: the next page starts exactly after this review.
+      sql<string>`to_char(r.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
+        'published_key',
+      ),
     ])
     .where('r.author_role', '=', 'buyer')
     .where('r.published_at', 'is not', null)
@@ -565,10 +578,27 @@ export async function reviewsFor(db: Database, subject: Subject, limit = 20): Pr
     'sellerId' in subject
       ? query.where('r.subject_id', '=', subject.sellerId)
       : query.where('w.charity_id', '=', subject.charityId);
-  const [rows, rating] = await Promise.all([
-    query.orderBy('r.published_at', 'desc').orderBy('r.id').limit(limit).execute(),
+  if (cursor) {
+    const [at, id] = cursor.split('_') as [string, string];
+    const after = sql<Date>`${at}::timestamptz`;
+    query = query.where((eb) =>
+      eb.or([
+        eb('r.published_at', '<', after),
+        eb.and([eb('r.published_at', '=', after), eb('r.id', '>', id)]),
+      ]),
+    );
+  }
+  const [found, rating] = await Promise.all([
+    query
+      .orderBy('r.published_at', 'desc')
+      .orderBy('r.id')
+      .limit(limit + 1)
+      .execute(),
     ratingFor(db, subject),
   ]);
+  const rows = found.slice(0, limit);
+  const last = rows.at(-1);
+  const nextCursor = found.length > limit && last ? `${last.published_key}_${last.id}` : null;
   const reviews: PublicReview[] = rows.map((row) => ({
     id: row.id,
     stars: row.stars,
@@ -580,10 +610,15 @@ export async function reviewsFor(db: Database, subject: Subject, limit = 20): Pr
     reply: row.reply,
     repliedAt: row.replied_at?.toISOString() ?? null,
   }));
-  return { rating, reviews };
+  return { rating, reviews, nextCursor };
 }
 
-export async function reviewsForCharity(db: Database, slug: string, limit = 20): Promise<SellerReviews> {
+export async function reviewsForCharity(
+  db: Database,
+  slug: string,
+  limit = 20,
+  cursor: string | null = null,
+): Promise<SellerReviews> {
   const charity = await db
     .selectFrom('charities')
     .select('id')
@@ -591,7 +626,7 @@ export async function reviewsForCharity(db: Database, slug: string, limit = 20):
     .where('status', '=', 'approved')
     .executeTakeFirst();
   if (!charity) throw new AppError('NOT_FOUND', 'We couldn’t find that charity.');
-  return reviewsFor(db, { charityId: charity.id }, limit);
+  return reviewsFor(db, { charityId: charity.id }, limit, cursor);
 }
 
 /** A member's reviews: the ones to write, the ones written, and the published ones about them. */

@@ -5,6 +5,7 @@
  */
 import { type PublicReview, type Rating, ratingWords, type SellerReviews } from '@reshelf/contracts';
 import { Star } from 'lucide-react';
+import { Button } from '../../components/ui/button.tsx';
 import { QueryView } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
@@ -91,13 +92,31 @@ function ReviewItem({ review, sellerName }: { review: PublicReview; sellerName: 
   );
 }
 
-function ReviewsBody({ data, sellerName }: { data: SellerReviews; sellerName: string }) {
+/** The way to a seller's or charity's next page of reviews. */
+interface MoreReviews {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
+}
+
+function ReviewsBody({
+  loaded,
+  more,
+  sellerName,
+}: {
+  loaded: SellerReviews[];
+  more: MoreReviews;
+  sellerName: string;
+}) {
+  const first = loaded[0];
+  if (!first) return null;
+  const reviews = loaded.flatMap((page) => page.reviews);
   return (
     <>
-      <RatingLine rating={data.rating} className="text-sm" />
-      {data.reviews.length > 0 ? (
+      <RatingLine rating={first.rating} className="text-sm" />
+      {reviews.length > 0 ? (
         <ul className="mt-4 grid gap-3 md:grid-cols-2">
-          {data.reviews.map((review) => (
+          {reviews.map((review) => (
             <ReviewItem key={review.id} review={review} sellerName={sellerName} />
           ))}
         </ul>
@@ -106,6 +125,17 @@ function ReviewsBody({ data, sellerName }: { data: SellerReviews; sellerName: st
           Reviews appear here once buyers have reviewed completed orders.
         </p>
       )}
+      {more.hasNextPage ? (
+        <Button
+          variant="outline"
+          className="mt-4"
+          data-testid="more-reviews"
+          disabled={more.isFetchingNextPage}
+          onClick={() => void more.fetchNextPage()}
+        >
+          {more.isFetchingNextPage ? 'Loading…' : 'Show more reviews'}
+        </Button>
+      ) : null}
     </>
   );
 }
@@ -132,22 +162,28 @@ export function SellerReviewsSection({
   limit?: number;
   spaced?: boolean;
 }) {
-  const query = trpc.reviews.public.forSeller.useQuery({ sellerId, limit });
+  const query = trpc.reviews.public.forSeller.useInfiniteQuery(
+    { sellerId, limit },
+    { getNextPageParam: (page) => page.nextCursor },
+  );
   return (
     <Section limit={spaced}>
       <QueryView query={query} pending="Loading reviews…">
-        {(data) => <ReviewsBody data={data} sellerName={sellerName} />}
+        {(data) => <ReviewsBody loaded={data.pages} more={query} sellerName={sellerName} />}
       </QueryView>
     </Section>
   );
 }
 
 export function CharityReviewsSection({ slug, name }: { slug: string; name: string }) {
-  const query = trpc.reviews.public.forCharity.useQuery({ slug, limit: 6 });
+  const query = trpc.reviews.public.forCharity.useInfiniteQuery(
+    { slug, limit: 6 },
+    { getNextPageParam: (page) => page.nextCursor },
+  );
   return (
     <Section>
       <QueryView query={query} pending="Loading reviews…">
-        {(data) => <ReviewsBody data={data} sellerName={name} />}
+        {(data) => <ReviewsBody loaded={data.pages} more={query} sellerName={name} />}
       </QueryView>
     </Section>
   );
