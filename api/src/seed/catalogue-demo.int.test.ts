@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/index.ts';
+import { memberRecommendations } from '../features/recommendations/recommendations.service.ts';
 import { ratingsOf } from '../features/reviews/reviews.service.ts';
 import { sellerAnalytics } from '../features/seller-analytics/seller-analytics.service.ts';
 import { feedPage, followingListings } from '../features/social/feed.service.ts';
@@ -359,6 +360,12 @@ describe('the demo seed', () => {
     expect(rows[0]!.hardback).toBeGreaterThan(0);
     expect(rows[0]!.signed).toBeGreaterThan(0);
     expect(rows[0]!.first).toBeGreaterThan(0);
+    // Onboarding's genres: the reader's recommendations are theirs, not the cold start.
+    const recommended = await memberRecommendations(db, reader.id, 24);
+    expect(recommended.coldStart).toBe(false);
+    expect(recommended.items.filter((item) => item.reason === 'genre').map((item) => item.because)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(Classics|Cosy crime)$/)]),
+    );
   });
 
   it('Reset and Seed gives the new listings covers too', async () => {

@@ -3,7 +3,8 @@
  * search asks (a third hardbacks, a few first editions and signed copies, chosen by their slugs
  * so every seed is the same), and buyer@reshelf.test following a seller, a charity, a genre and
  * an author, with a saved search and a recent price drop, so /social, the Following filter and
- * /account/saved-searches show something from the first start.
+ * /account/saved-searches show something from the first start; and loving two genres (what
+ * onboarding asks), so their /recommendations are explained from the first start too.
  */
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
@@ -44,6 +45,20 @@ export async function seedDemoSocial(db: Database): Promise<Record<string, unkno
     ...(authors[0] ? [{ follower_id: reader, kind: 'author', author_name: authors[0].author }] : []),
   ];
   await db.insertInto('follows').values(follows).execute();
+  // What the reader told onboarding: the genres they love, so /recommendations is theirs from the
+  // first start rather than the cold start's staff picks (the list is computed on first read).
+  const loved = await db
+    .selectFrom('genres')
+    .select('id')
+    .where('slug', 'in', ['classics', 'cosy-crime'])
+    .execute();
+  if (loved.length) {
+    await db
+      .insertInto('profile_genres')
+      .values(loved.map((g) => ({ user_id: reader, genre_id: g.id })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
 
   // A price drop on one of the followed seller's books yesterday (the listing shows its price now).
   const dropped = await db
