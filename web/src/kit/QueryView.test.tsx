@@ -80,6 +80,15 @@ describe('QueryView', () => {
     expect(html).toBe('<ul data-testid="rows"><li>a</li><li>b</li></ul>');
   });
 
+  it("while the previous filters' rows stay shown as new ones load: marks them stale, beside the rows", () => {
+    const html = render(query({ data: { rows: ['a'] }, isPlaceholderData: true, isFetching: true }));
+    expect(html).toBe(
+      '<span role="status" class="sr-only" data-stale="">Updating…</span><ul data-testid="rows"><li>a</li></ul>',
+    );
+    expect(render(query({ data: { rows: [] }, isPlaceholderData: true }))).toContain('data-stale=""');
+    expect(render(query({ data: { rows: ['a'] }, isFetching: true }))).not.toContain('data-stale');
+  });
+
   it('takes a custom empty rule', () => {
     const html = renderToStaticMarkup(
       <QueryView query={query({ data: { rows: ['x'] } })} pending="…" empty="None" isEmpty={() => true}>

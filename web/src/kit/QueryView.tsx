@@ -15,6 +15,8 @@ export interface QueryLike<T> {
   isError: boolean;
   isPending: boolean;
   isFetching?: boolean;
+  /** True while the data shown is the previous filters' (keepPreviousData) and the new is loading. */
+  isPlaceholderData?: boolean;
   refetch?: () => unknown;
 }
 
@@ -43,6 +45,20 @@ export interface QueryViewProps<T> {
   /** Replaces the default error box: gets the message and the retry. */
   error?: (message: string, retry: (() => void) | undefined) => ReactNode;
   children: (data: T) => ReactNode;
+}
+
+/**
+ * Said while a page keeps showing the previous filters' results as the new ones load
+ * (keepPreviousData): announced to screen readers, and marked `data-stale` so the browser tests,
+ * after the address changes, wait for the answer to the new address (tests/support/browser.ts).
+ * Rendered beside the results, never around them, so nothing in them is remounted.
+ */
+export function StaleMark({ stale }: { stale: boolean | undefined }) {
+  return stale ? (
+    <span role="status" className="sr-only" data-stale="">
+      Updating…
+    </span>
+  ) : null;
 }
 
 /** The default failed state: the server's message, announced (role=alert), with "Try again". */
@@ -89,8 +105,19 @@ export function QueryView<T>({
     return typeof pending === 'string' ? <LoadingLine>{pending}</LoadingLine> : pending;
   }
   const data = query.data;
+  const stale = <StaleMark stale={query.isPlaceholderData} />;
   if (empty !== undefined && isEmpty(data)) {
-    return typeof empty === 'string' ? <EmptyState testId={emptyTestId}>{empty}</EmptyState> : empty;
+    return (
+      <>
+        {stale}
+        {typeof empty === 'string' ? <EmptyState testId={emptyTestId}>{empty}</EmptyState> : empty}
+      </>
+    );
   }
-  return children(data);
+  return (
+    <>
+      {stale}
+      {children(data)}
+    </>
+  );
 }

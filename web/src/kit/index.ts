@@ -11,5 +11,12 @@ export {
   writeFilters,
 } from './filter-params.ts';
 export { thenRefresh } from './mutations.ts';
-export { isEmptyData, QueryFailed, type QueryLike, QueryView, type QueryViewProps } from './QueryView.tsx';
+export {
+  isEmptyData,
+  QueryFailed,
+  type QueryLike,
+  QueryView,
+  type QueryViewProps,
+  StaleMark,
+} from './QueryView.tsx';
 export { type FilterParams, useFilterParams } from './useFilterParams.ts';

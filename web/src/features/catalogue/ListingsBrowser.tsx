@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { ListingsGridSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { StaleMark } from '../../kit/QueryView.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { loginPath } from '../auth/next-path.ts';
@@ -170,6 +171,7 @@ export function ListingsBrowser({
           </p>
           <SortSelect value={sort} hasQuery={searching} />
         </div>
+        <StaleMark stale={query.isPlaceholderData} />
         {body}
       </section>
     </div>

@@ -6,7 +6,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   CARRIER_IDS,
   CARRIERS,
-  type DisputeKind,
   formatPence,
   type OrderDetail,
   reasonSchema,
