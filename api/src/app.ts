@@ -52,6 +52,7 @@ import { createBackgroundWork } from './http/background.ts';
 import { registerCompression } from './http/compression.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
+import { isApiPath } from './http/paths.ts';
 import { PROBE_PATHS, registerProbes } from './http/probes.ts';
 import { etagOf, publicAnswers } from './http/public-answers.ts';
 import { createPublicCache, isPublicCall, type PublicCache } from './http/public-cache.ts';
@@ -102,14 +103,6 @@ declare module 'fastify' {
     /** Which path serves /trpc, and how many requests each answered (decision 0040). */
     trpcPath: TrpcPathStats;
   }
-}
-
-const API_PREFIXES = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments', '/sitemaps'];
-
-function isApiPath(url: string): boolean {
-  return API_PREFIXES.some(
-    (prefix) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`),
-  );
 }
 
 /**

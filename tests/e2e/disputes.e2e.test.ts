@@ -10,7 +10,10 @@
  *   book came back; the refund goes out and the order is refunded;
  * - a charity's book (charity@reshelf.test): the buyer asks for a 14-day return from the order
  *   page; the charity accepts on its dashboard; the buyer adds the tracking; the charity sees it,
- *   has the book back, and the buyer is refunded the book and postage (the same return flow).
+ *   has the book back, and the buyer is refunded the book and postage (the same return flow);
+ * - seller@reshelf.test turns on returns; the buyer asks to return a book for a change of mind;
+ *   the seller accepts on the sale page with the address to post it to (refused without one);
+ *   the buyer adds the tracking; the seller has it back; the buyer is refunded book and postage.
  *
  * A marketplace of its own (tests/support/server.ts): the books bought here leave the shared
  * catalogue alone. Screenshots at 1280 and 375 px land in tests/.artifacts/.
@@ -326,6 +329,73 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
     await buyer.page.locator('[data-testid="order-detail"][data-status="refunded"]').waitFor();
     await shots(buyer.page, 'charity-return-refunded', () => panel.waitFor());
     await Promise.all([charity.context.close(), buyer.context.close()]);
+  });
+
+  it('a private seller who accepts returns: asked, accepted with the address, tracked, received, refunded', async () => {
+    const seller = await signedIn(browser, 'seller@reshelf.test', { baseURL: marketplace.baseURL });
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', {
+      baseURL: marketplace.baseURL,
+      viewport: 'phone',
+    });
+    const list = await sellerBooks(seller);
+    // Not one the tests above bought or reviewed from.
+    expect(list.length).toBeGreaterThanOrEqual(4);
+    const book = list[list.length - 1]!;
+
+    // The seller turns returns on from their sales.
+    await seller.page.goto('/account/sales');
+    await seller.page.getByTestId('returns-setting').getByRole('checkbox').check();
+    await toast(seller.page, 'Your listings now show that you accept returns').waitFor();
+
+    const { orderId, totalMinor } = await boughtAndSent(buyer, seller, book);
+    await trpcMutate(buyer.context, 'orders.member.markArrived', { orderId });
+    const order = await trpcQuery<{ protectionMinor: number }>(buyer.context, 'orders.member.get', {
+      orderId,
+    });
+
+    // The buyer asks from the order page, paying the postage back.
+    await buyer.page.goto(`/account/orders/${orderId}`);
+    const panel = buyer.page.getByTestId('return-panel');
+    await panel.getByText('(you pay the postage to send it back)', { exact: false }).waitFor();
+    await panel.getByRole('button', { name: 'Return this book' }).click();
+    await panel.getByLabel('Why are you returning it?').fill('Bought two copies by mistake.');
+    await panel.getByRole('button', { name: 'Ask to return it' }).click();
+    await panel.getByTestId('return-status').getByText('Return requested').waitFor();
+
+    // The seller accepts on the sale page, and must say where to post it.
+    await seller.page.goto(`/account/sales/${orderId}`);
+    const sale = seller.page.getByTestId('sale-return');
+    await sale.getByText('“Bought two copies by mistake.”', { exact: false }).waitFor();
+    await sale.getByRole('button', { name: 'Accept the return' }).click();
+    await sale.getByRole('button', { name: 'Accept and send the address' }).click();
+    await sale.getByText('Give the address the buyer should post the book to').waitFor();
+    await sale
+      .getByLabel('Where should the buyer post it? (your name and address)')
+      .fill('Sam Seller, 4 Mill Lane, Bath BA1 1AA');
+    await sale.getByRole('button', { name: 'Accept and send the address' }).click();
+    await sale.getByText('To be posted to: Sam Seller, 4 Mill Lane, Bath BA1 1AA').waitFor();
+
+    // The buyer is given that address and adds the tracking.
+    await buyer.page.reload();
+    await panel.getByText('Sam Seller, 4 Mill Lane, Bath BA1 1AA').waitFor();
+    await panel.getByText('as soon as the seller has it back', { exact: false }).waitFor();
+    const sendBack = panel.getByTestId('return-send-back');
+    await sendBack.getByLabel('Carrier').selectOption({ label: 'Royal Mail Tracked 48' });
+    await sendBack.getByLabel('Tracking reference').fill('rm 7777 4321 gb');
+    await sendBack.getByRole('button', { name: 'Add tracking' }).click();
+    await panel.getByTestId('return-sent').getByText('RM 7777 4321 GB', { exact: false }).waitFor();
+
+    // The seller sees the tracking, has the book back, and the buyer is refunded the book and postage.
+    await seller.page.reload();
+    await sale.getByTestId('sale-return-tracking').getByText('RM 7777 4321 GB', { exact: false }).waitFor();
+    await shots(seller.page, 'private-return-tracked', () => sale.waitFor());
+    await sale.getByRole('button', { name: 'The book is back: refund the buyer' }).click();
+    const refund = formatPence(totalMinor - order.protectionMinor);
+    await sale.getByText(`Refunded ${refund} to the buyer.`).waitFor();
+    await buyer.page.reload();
+    await panel.getByText(`We refunded ${refund} to your payment method.`).waitFor();
+    await buyer.page.locator('[data-testid="order-detail"][data-status="refunded"]').waitFor();
+    await Promise.all([seller.context.close(), buyer.context.close()]);
   });
 
   it('the help page prints the rules the code uses', async () => {

@@ -17,12 +17,9 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseHandle } from '../db/index.ts';
 import { OVERLOADED_MESSAGE, OVERLOADED_RETRY_AFTER_SECONDS } from '../errors.ts';
+import { isApiPath, pathOf } from './paths.ts';
 
 const NEVER_SHED = new Set(['/healthz', '/readyz', '/favicon.svg']);
-
-function pathOf(url: string): string {
-  return url.split('?', 1)[0] ?? url;
-}
 
 function spared(url: string): boolean {
   const path = pathOf(url);
@@ -31,10 +28,9 @@ function spared(url: string): boolean {
 
 /** A person's browser asking for a page (not the API, not a file): it is shown a page. */
 function wantsPage(request: FastifyRequest): boolean {
-  const path = pathOf(request.url);
   return (
     (request.method === 'GET' || request.method === 'HEAD') &&
-    !/^\/(?:trpc|api|storage|payments|sitemaps)(?:\/|$)/.test(path) &&
+    !isApiPath(request.url) &&
     String(request.headers.accept ?? '').includes('text/html')
   );
 }

@@ -464,6 +464,13 @@ export const RETURN_STATUS_LABELS: Record<ReturnStatus, string> = {
   declined: 'Return declined',
   refunded: 'Refunded',
 };
+/** The same states as the seller or charity reads them: what they have to do, or wait for. */
+export const SELLER_RETURN_STATUS_LABELS: Record<ReturnStatus, string> = {
+  requested: 'Return requested: answer the buyer',
+  accepted: 'Accepted: waiting for the book to come back',
+  declined: 'Return declined',
+  refunded: 'Refunded',
+};
 export const RETURN_DAYS = COMMERCIAL_DEFAULTS.charityReturnDays;
 
 export const returnReasonSchema = z

@@ -239,6 +239,11 @@ describe('a private seller who accepts returns', () => {
       returnAddress: 'Sam Seller, 3 Mill Lane, Leeds, LS6 2AB',
     });
     expect(await mails(buyer.email)).toContain('order.return_accepted');
+    // The seller's sale page shows the address they gave.
+    expect(await asSeller.saleReturn.query({ orderId: paid.orderId })).toMatchObject({
+      status: 'accepted',
+      returnAddress: 'Sam Seller, 3 Mill Lane, Leeds, LS6 2AB',
+    });
     await asBuyer.returnSentBack.mutate({ returnId, carrier: 'evri', trackingRef: 'H0100000000009' });
     const done = await asSeller.receiveReturn.mutate({ returnId });
     const order = await db

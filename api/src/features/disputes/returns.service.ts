@@ -244,8 +244,9 @@ function toReturn(row: ReturnRow, forCharity: boolean): ReturnRequest {
     reason: row.reason,
     declineReason: row.decline_reason,
     refundMinor: row.refund_minor,
-    // The buyer needs the address once the return is accepted; the charity knows its own.
-    returnAddress: !forCharity && row.status === 'accepted' ? returnAddress(row) : null,
+    // The buyer needs the address once the return is accepted; a private seller sees the one they
+    // gave (a charity knows its own).
+    returnAddress: row.status === 'accepted' && (!forCharity || !row.charity_id) ? returnAddress(row) : null,
     createdAt: row.created_at.toISOString(),
     respondedAt: row.responded_at?.toISOString() ?? null,
     refundedAt: row.refunded_at?.toISOString() ?? null,
@@ -480,16 +481,33 @@ async function respond(
   }
 }
 
-/** The buyer's email about their return, queued on `trx` (the step's transaction). */
-async function buyerMail(
+/**
+ * Tells a charity's buyer where their return is: the email (from the charity mail catalogue) and
+ * the in-app notice linking to the order, both queued on `trx`, the step's own transaction.
+ * (A private seller's return tells both sides through `tellBoth`, the orders' messages.)
+ */
+async function tellCharityBuyer(
   trx: Database,
   deps: CharityDeps,
   row: ReturnRow,
-  mail: { subject: string; text: string; html: string },
-  template: string,
+  message: {
+    mail: { subject: string; text: string; html: string };
+    template: string;
+    notice: { kind: 'return_update' | 'refund'; title: string; body: string };
+  },
 ) {
-  if (!row.buyer_email) return;
-  await deps.mailer.send({ to: row.buyer_email, ...mail, template, userId: row.buyer_id }, { trx });
+  if (row.buyer_email) {
+    await deps.mailer.send(
+      { to: row.buyer_email, ...message.mail, template: message.template, userId: row.buyer_id },
+      { trx },
+    );
+  }
+  await notify(trx, {
+    userId: row.buyer_id,
+    ...message.notice,
+    link: `/account/orders/${row.order_id}`,
+    orderId: row.order_id,
+  });
 }
 
 export async function acceptReturn(
@@ -537,25 +555,19 @@ export async function acceptReturn(
       });
       return accepted;
     }
-    await buyerMail(
-      trx,
-      deps,
-      accepted,
-      charityMail.returnAccepted({
+    await tellCharityBuyer(trx, deps, accepted, {
+      mail: charityMail.returnAccepted({
         title: row.title,
         reference: row.reference,
         address: returnAddress(accepted) ?? row.charity_name,
         url: `${deps.origin}/account/orders`,
       }),
-      'charity-return-accepted',
-    );
-    await notify(trx, {
-      userId: row.buyer_id,
-      kind: 'return_update',
-      title: `Your return was accepted: ${row.title}`,
-      body: `Post it to ${returnAddress(accepted) ?? row.charity_name} with tracking, then add the tracking on your order. You are refunded when the charity has it back.`,
-      link: `/account/orders/${row.order_id}`,
-      orderId: row.order_id,
+      template: 'charity-return-accepted',
+      notice: {
+        kind: 'return_update',
+        title: `Your return was accepted: ${row.title}`,
+        body: `Post it to ${returnAddress(accepted) ?? row.charity_name} with tracking, then add the tracking on your order. You are refunded when the charity has it back.`,
+      },
     });
     return accepted;
   });
@@ -595,25 +607,19 @@ export async function declineReturn(
       });
       return declined;
     }
-    await buyerMail(
-      trx,
-      deps,
-      declined,
-      charityMail.returnDeclined({
+    await tellCharityBuyer(trx, deps, declined, {
+      mail: charityMail.returnDeclined({
         title: row.title,
         reference: row.reference,
         reason: input.reason,
         url: `${deps.origin}/account/orders`,
       }),
-      'charity-return-declined',
-    );
-    await notify(trx, {
-      userId: row.buyer_id,
-      kind: 'return_update',
-      title: `Your return was declined: ${row.title}`,
-      body: `The charity’s reason: ${input.reason}`,
-      link: `/account/orders/${row.order_id}`,
-      orderId: row.order_id,
+      template: 'charity-return-declined',
+      notice: {
+        kind: 'return_update',
+        title: `Your return was declined: ${row.title}`,
+        body: `The charity’s reason: ${input.reason}`,
+      },
     });
     return declined;
   });
@@ -730,26 +736,20 @@ export async function receiveReturn(
         });
         return done;
       }
-      await buyerMail(
-        trx,
-        deps,
-        done,
-        charityMail.returnRefunded({
+      // The buyer sees the refund in the app too, in the same transaction.
+      await tellCharityBuyer(trx, deps, done, {
+        mail: charityMail.returnRefunded({
           title: row.title,
           reference: row.reference,
           amountMinor: refund.amountMinor,
           url: `${deps.origin}/account/orders`,
         }),
-        'charity-return-refunded',
-      );
-      // The buyer sees the refund in the app too, in the same transaction.
-      await notify(trx, {
-        userId: row.buyer_id,
-        kind: 'refund',
-        title: `Refund of ${formatPence(refund.amountMinor)} for ${row.title}`,
-        body: `The charity has your returned copy of “${row.title}” (order ${row.reference}). We have refunded ${formatPence(refund.amountMinor)} to your original payment method; it can take up to 5 working days to show.`,
-        link: `/account/orders/${row.order_id}`,
-        orderId: row.order_id,
+        template: 'charity-return-refunded',
+        notice: {
+          kind: 'refund',
+          title: `Refund of ${formatPence(refund.amountMinor)} for ${row.title}`,
+          body: `The charity has your returned copy of “${row.title}” (order ${row.reference}). We have refunded ${formatPence(refund.amountMinor)} to your original payment method; it can take up to 5 working days to show.`,
+        },
       });
       return done;
     });

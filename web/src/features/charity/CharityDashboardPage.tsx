@@ -10,13 +10,13 @@ import {
   type CharityDashboard,
   formatPence,
   type MyCharity,
-  RETURN_STATUS_LABELS,
   type ReturnRequest,
+  SELLER_RETURN_STATUS_LABELS,
   taxYearLabel,
   taxYearOf,
 } from '@reshelf/contracts';
 import { Download, FileSpreadsheet, HeartHandshake, PackagePlus, UserPlus } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
@@ -24,13 +24,14 @@ import { PageSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Input, Textarea } from '../../components/ui/input.tsx';
+import { Input } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { BundleTiersSection } from '../basket/BundleTiersSection.tsx';
+import { ReturnAnswer } from '../disputes/ReturnAnswer.tsx';
 import { PeriodPicker, SellerAnalyticsPanel } from '../seller-analytics/SellerAnalytics.tsx';
 import { saveCsv } from './download.ts';
 
@@ -401,17 +402,13 @@ function ReturnItem({ item }: { item: ReturnRequest }) {
       notify.success(`Refunded ${formatPence(r.refundMinor ?? 0)} to the buyer.`);
     },
   });
-  const [declining, setDeclining] = useState(false);
-  const [reason, setReason] = useState('');
-  const error = accept.error ?? decline.error ?? receive.error;
-  const id = useId();
   return (
     <li className="rounded-xl border border-line p-4" data-testid="return-item">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="font-semibold">
           {item.title} <span className="font-normal text-ink-muted">({item.orderReference})</span>
         </p>
-        <span className="text-sm font-semibold text-moss">{RETURN_STATUS_LABELS[item.status]}</span>
+        <span className="text-sm font-semibold text-moss">{SELLER_RETURN_STATUS_LABELS[item.status]}</span>
       </div>
       <p className="mt-1 text-sm text-ink-soft">
         {item.buyerName ?? 'The buyer'} asked on {DAY.format(new Date(item.createdAt))}: “{item.reason}”
@@ -429,64 +426,14 @@ function ReturnItem({ item }: { item: ReturnRequest }) {
       {item.refundMinor ? (
         <p className="mt-1 text-sm text-ink-muted">Refunded {formatPence(item.refundMinor)}</p>
       ) : null}
-      {item.status === 'requested' && !declining ? (
-        <div className="mt-3 flex flex-wrap gap-2">
-          <Button
-            size="sm"
-            variant="brand"
-            disabled={accept.isPending}
-            onClick={() => accept.mutate({ returnId: item.id })}
-          >
-            Accept the return
-          </Button>
-          <Button size="sm" variant="outline" onClick={() => setDeclining(true)}>
-            Decline
-          </Button>
-        </div>
-      ) : null}
-      {declining && item.status === 'requested' ? (
-        <form
-          className="mt-3 flex flex-col gap-2"
-          onSubmit={(event: FormEvent) => {
-            event.preventDefault();
-            decline.mutate({ returnId: item.id, reason });
-          }}
-        >
-          <label htmlFor={`${id}-reason`} className="text-sm font-semibold">
-            Why are you declining? The buyer will read this.
-          </label>
-          <Textarea
-            id={`${id}-reason`}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            maxLength={1000}
-          />
-          <div className="flex gap-2">
-            <Button size="sm" type="submit" variant="destructive" disabled={decline.isPending}>
-              Decline the return
-            </Button>
-            <Button size="sm" type="button" variant="ghost" onClick={() => setDeclining(false)}>
-              Cancel
-            </Button>
-          </div>
-        </form>
-      ) : null}
-      {item.status === 'accepted' ? (
-        <Button
-          size="sm"
-          variant="brand"
-          className="mt-3"
-          disabled={receive.isPending}
-          onClick={() => receive.mutate({ returnId: item.id })}
-        >
-          The book is back: refund the buyer
-        </Button>
-      ) : null}
-      {error ? (
-        <Alert tone="error" className="mt-3">
-          {apiErrorMessage(error)}
-        </Alert>
-      ) : null}
+      <ReturnAnswer
+        item={item}
+        asksAddress={false}
+        accept={accept}
+        decline={decline}
+        receive={receive}
+        size="sm"
+      />
     </li>
   );
 }

@@ -73,7 +73,7 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
           {existing.status === 'accepted' && existing.returnAddress ? (
             <p>
               Post the book to <strong>{existing.returnAddress}</strong> and keep proof of postage. You’ll be
-              refunded as soon as the charity has it back.
+              refunded as soon as {data.charityOrder ? 'the charity has' : 'the seller has'} it back.
             </p>
           ) : null}
           {existing.returnTrackingRef ? (
@@ -83,7 +83,11 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
           ) : existing.status === 'accepted' ? (
             <SendBackForm orderId={orderId} request={existing} />
           ) : null}
-          {existing.status === 'declined' ? <p>The charity’s reason: “{existing.declineReason}”</p> : null}
+          {existing.status === 'declined' ? (
+            <p>
+              {data.charityOrder ? 'The charity’s' : 'The seller’s'} reason: “{existing.declineReason}”
+            </p>
+          ) : null}
           {existing.status === 'refunded' && existing.refundMinor ? (
             <p>We refunded {formatPence(existing.refundMinor)} to your payment method.</p>
           ) : null}

@@ -3,6 +3,7 @@
  * listings, for PROTECTION_RULES.privateReturnDays after delivery, the buyer paying the postage.
  */
 import { PROTECTION_RULES } from '@reshelf/contracts';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { notify } from '../../components/ui/notify.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
@@ -11,6 +12,8 @@ import { trpc } from '../../lib/trpc.ts';
 export function ReturnsSetting() {
   const utils = trpc.useUtils();
   const setting = trpc.orders.resolution.returnsSetting.useQuery({});
+  // The box turns at once, as a checkbox should; if the server refuses, it turns back and says why.
+  const [asked, setAsked] = useState<boolean | null>(null);
   const save = trpc.orders.resolution.setReturnsSetting.useMutation({
     onSuccess: (result) => {
       utils.orders.resolution.returnsSetting.setData({}, result);
@@ -19,6 +22,7 @@ export function ReturnsSetting() {
       );
     },
     onError: (error) => notify.error(apiErrorMessage(error)),
+    onSettled: () => setAsked(null),
   });
   if (!setting.data) return null;
   return (
@@ -29,9 +33,12 @@ export function ReturnsSetting() {
       <input
         type="checkbox"
         className="mt-0.5 size-4 shrink-0 accent-brand"
-        checked={setting.data.acceptsReturns}
+        checked={asked ?? setting.data.acceptsReturns}
         disabled={save.isPending}
-        onChange={(event) => save.mutate({ acceptsReturns: event.target.checked })}
+        onChange={(event) => {
+          setAsked(event.target.checked);
+          save.mutate({ acceptsReturns: event.target.checked });
+        }}
       />
       <span>
         <span className="font-semibold text-ink">Accept returns for any reason</span>
