@@ -65,6 +65,7 @@ async function main(): Promise<void> {
       db: database.handle.db,
       payments: prepared.services.payments,
       mailer: prepared.services.mailer,
+      storage: prepared.services.storage,
       origin: config.siteOrigin,
       log: jobLog,
       // On a session connection of its own (DATABASE_DIRECT_URL when set): see jobs.ts.

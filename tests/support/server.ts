@@ -39,7 +39,13 @@ export async function startOwnMarketplace(): Promise<OwnMarketplace> {
     flushRequestLog: () => app.requestLog.flush(),
     runJob: (name) =>
       runJob(
-        { db: database.handle.db, payments: services.payments, mailer: services.mailer, origin: baseURL },
+        {
+          db: database.handle.db,
+          payments: services.payments,
+          mailer: services.mailer,
+          storage: services.storage,
+          origin: baseURL,
+        },
         name,
       ),
     async stop() {

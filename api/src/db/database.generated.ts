@@ -588,6 +588,15 @@ export interface MemberRecommendations {
   user_id: string;
 }
 
+export interface MessagePhotoUploads {
+  created_at: Generated<Timestamp>;
+  large_key: string;
+  thread_id: string;
+  thumb_key: string;
+  uploaded_by: string | null;
+  url: string;
+}
+
 export interface Messages {
   body: Generated<string>;
   created_at: Generated<Timestamp>;
@@ -1143,6 +1152,7 @@ export interface DB {
   member_blocks: MemberBlocks;
   member_recommendation_runs: MemberRecommendationRuns;
   member_recommendations: MemberRecommendations;
+  message_photo_uploads: MessagePhotoUploads;
   message_threads: MessageThreads;
   messages: Messages;
   notifications: Notifications;

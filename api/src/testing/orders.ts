@@ -7,6 +7,7 @@ import {
 } from '../features/checkout/checkout.service.ts';
 import { confirmOrder, dispatchOrder, markArrived, openDispute } from '../features/orders/orders.service.ts';
 import type { TestProvider } from '../platform/payments/test-provider.ts';
+import type { StoragePort } from '../platform/storage/port.ts';
 import type { TestApp } from './app.ts';
 import { createBook, createListing, createPerson } from './catalogue.ts';
 
@@ -19,11 +20,13 @@ const address = {
 };
 let n = 0;
 
-export function orderDepsFor(t: TestApp): CheckoutDeps {
+/** What checkout and order steps need, and the storage a job run needs too (JobContext). */
+export function orderDepsFor(t: TestApp): CheckoutDeps & { storage: StoragePort } {
   return {
     db: t.database.handle.db,
     payments: t.services.payments,
     mailer: t.services.mailer,
+    storage: t.services.storage,
     origin: 'http://shop.test',
   };
 }

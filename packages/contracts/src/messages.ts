@@ -16,6 +16,13 @@ export const MESSAGE_LIMITS = {
   maxSearch: 100,
 } as const;
 
+/**
+ * A photo uploaded to a conversation (for a message, or for a report's or contest's evidence)
+ * and not sent within this many hours is deleted (files and record) by the job
+ * message_photos.sweep; sending it afterwards is refused with MESSAGE_TEXTS.photoGone.
+ */
+export const UNSENT_PHOTO_HOURS = 24;
+
 /** POST a photo for a message here (multipart, one file, `?threadId=`); send its `url` with the message. */
 export const MESSAGE_PHOTO_PATH = '/api/uploads/message-photo';
 
@@ -28,6 +35,7 @@ export const MESSAGE_TEXTS = {
   recipientSuspended: 'This member can’t receive messages at the moment.',
   ownListing: 'This is your own listing: buyers will message you about it.',
   notFound: 'We could not find that conversation.',
+  photoGone: 'That photo is no longer there: add it again.',
   listingGone: 'This listing is no longer on Reshelf.',
   offPlatform:
     'A message here suggests paying another way (a bank transfer, PayPal friends and family, or contact details to move the chat elsewhere). Paying outside Reshelf means no buyer protection and no refund if the book never arrives.',

@@ -15,13 +15,13 @@ import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
 import { addToBasket, listBasket } from '../basket/basket.service.ts';
-import { runJob } from '../jobs/jobs.ts';
+import { type JobContext, runJob } from '../jobs/jobs.ts';
 import { QuoteChangedError, quoteBasket, startBasket } from './basket-checkout.ts';
 import { applyPaymentEvent, type CheckoutDeps, quote, startCheckout } from './checkout.service.ts';
 
 let t: TestApp;
 let db: Database;
-let deps: CheckoutDeps;
+let deps: CheckoutDeps & JobContext;
 const provider = createTestProvider({ secrets: createSecrets('basket-test-secret-0123456789abcdef') });
 const address = {
   fullName: 'Jo March',
@@ -127,7 +127,13 @@ async function ordersOf(checkoutPaymentId: string) {
 beforeAll(async () => {
   t = await createTestApp();
   db = t.database.handle.db;
-  deps = { db, payments: provider, mailer: t.services.mailer, origin: 'http://shop.test' };
+  deps = {
+    db,
+    payments: provider,
+    mailer: t.services.mailer,
+    storage: t.services.storage,
+    origin: 'http://shop.test',
+  };
 });
 
 afterAll(async () => {

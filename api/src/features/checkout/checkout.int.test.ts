@@ -16,7 +16,7 @@ import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
-import { runJob } from '../jobs/jobs.ts';
+import { type JobContext, runJob } from '../jobs/jobs.ts';
 import { refundPayment } from '../refunds/refund.ts';
 import {
   applyPaymentEvent,
@@ -35,7 +35,7 @@ import { deliveryHolidayRegion, sellerHolidayRegion } from './holiday-region.ts'
 
 let t: TestApp;
 let db: Database;
-let deps: CheckoutDeps;
+let deps: CheckoutDeps & JobContext;
 const provider = createTestProvider({ secrets: createSecrets('checkout-test-secret-0123456789abcdef') });
 const address = {
   fullName: 'Jo March',
@@ -104,7 +104,13 @@ async function paymentOf(orderId: string) {
 beforeAll(async () => {
   t = await createTestApp();
   db = t.database.handle.db;
-  deps = { db, payments: provider, mailer: t.services.mailer, origin: 'http://shop.test' };
+  deps = {
+    db,
+    payments: provider,
+    mailer: t.services.mailer,
+    storage: t.services.storage,
+    origin: 'http://shop.test',
+  };
 });
 
 afterAll(async () => {

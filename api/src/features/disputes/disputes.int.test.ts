@@ -53,8 +53,8 @@ async function reported(problem: 'damaged' | 'not_as_described' | 'wrong_book' =
   const { threadId } = await startOrderThread(db, order.buyer.id, order.orderId);
   const image = { body: Buffer.from('webp'), contentType: 'image/webp' };
   const photo = await storeMessagePhoto(
-    deps.storage,
-    threadId,
+    deps,
+    { threadId, uploaderId: order.buyer.id },
     { large: image, thumb: image },
     'aaaaaaaaaaaaaaaa',
   );
@@ -130,8 +130,8 @@ describe('two-sided disputes', () => {
     const { threadId } = await startOrderThread(db, order.buyer.id, order.orderId);
     const image = { body: Buffer.from('webp'), contentType: 'image/webp' };
     const photo = await storeMessagePhoto(
-      deps.storage,
-      threadId,
+      deps,
+      { threadId, uploaderId: order.buyer.id },
       { large: image, thumb: image },
       'bbbbbbbbbbbbbbbb',
     );

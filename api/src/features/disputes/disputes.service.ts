@@ -39,6 +39,7 @@ import { AppError } from '../../errors.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { isThreadPhoto, startOrderThread } from '../messages/messages.service.ts';
+import { usePhotos } from '../messages/photo-uploads.ts';
 import {
   type Actor,
   type LockedOrder,
@@ -219,7 +220,7 @@ export async function reportProblem(
     itemIds?: string[] | undefined;
   },
 ): Promise<{ disputeId: string }> {
-  await checkPhotos(deps, buyerId, input.orderId, input.photos);
+  const threadId = await checkPhotos(deps, buyerId, input.orderId, input.photos);
   return openDispute(deps, buyerId, {
     orderId: input.orderId,
     kind: disputeKindOf(input.problem),
@@ -227,11 +228,19 @@ export async function reportProblem(
     reason: input.description,
     photos: input.photos,
     itemIds: input.itemIds,
+    // With the report: the photos' upload records go, so the unsent-photo sweep keeps them.
+    ...(threadId ? { usePhotos: (trx: Trx) => usePhotos(trx, deps.storage, threadId, input.photos) } : {}),
   });
 }
 
-async function checkPhotos(deps: DisputeDeps, userId: string, orderId: string, photos: string[]) {
-  if (photos.length === 0) return;
+/** Checks the photos are the order's conversation's own; answers that thread (none without photos). */
+async function checkPhotos(
+  deps: DisputeDeps,
+  userId: string,
+  orderId: string,
+  photos: string[],
+): Promise<string | null> {
+  if (photos.length === 0) return null;
   if (new Set(photos).size !== photos.length) {
     throw new AppError('BAD_INPUT', 'The same photo is there twice.', { field: 'photos' });
   }
@@ -241,6 +250,7 @@ async function checkPhotos(deps: DisputeDeps, userId: string, orderId: string, p
       throw new AppError('BAD_INPUT', 'Add photos with the photo button on this page.', { field: 'photos' });
     }
   }
+  return threadId;
 }
 
 /** Locks the dispute and its order for a step; refuses a dispute that has moved on. */
@@ -422,7 +432,7 @@ export async function respondAsSeller(
       .executeTakeFirst()
   )?.order_id;
   if (!orderId) throw new AppError('NOT_FOUND', 'We could not find that report.');
-  await checkPhotos(deps, sellerId, orderId, statementPhotos);
+  const photoThread = await checkPhotos(deps, sellerId, orderId, statementPhotos);
   await deps.db.transaction().execute(async (trx) => {
     const { dispute, order } = await lockDispute(trx, input.disputeId);
     if (!(await isSellerOf(trx, sellerId, order)))
@@ -513,6 +523,7 @@ export async function respondAsSeller(
         break;
       }
       case 'contest': {
+        if (photoThread) await usePhotos(trx, deps.storage, photoThread, statementPhotos);
         await trx
           .updateTable('disputes')
           .set({

@@ -45,6 +45,7 @@ const jobContext = () => ({
   db,
   payments: t.services.payments,
   mailer: t.services.mailer,
+  storage: t.services.storage,
   origin: 'http://shop.test',
   log: () => {},
 });

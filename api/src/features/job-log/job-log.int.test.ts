@@ -19,6 +19,7 @@ beforeAll(async () => {
     db,
     payments: t.services.payments,
     mailer: t.services.mailer,
+    storage: t.services.storage,
     origin: 'http://shop.test',
   };
   await runJob(context, 'offers.expire');

@@ -3,10 +3,13 @@
  * retries sooner than its interval but further apart each time while PostgreSQL is away, and
  * runs every job again once it is back.
  */
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/index.ts';
 import { createDevTransport } from '../../platform/mail/transports.ts';
 import { createTestProvider } from '../../platform/payments/test-provider.ts';
+import { createEmbeddedStorage } from '../../platform/storage/embedded.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestDatabase, type TestDatabase } from '../../testing/db.ts';
 import { type DatabaseProxy, startDatabaseProxy } from '../../testing/db-proxy.ts';
@@ -45,6 +48,8 @@ describe('the job runner', () => {
           secrets: createSecrets('x'.repeat(32)),
           origin: 'http://shop.test',
         }),
+        // Never written to here: the jobs only find the database unreachable.
+        storage: createEmbeddedStorage(path.join(tmpdir(), 'reshelf-jobs-storage')),
         origin: 'http://shop.test',
       },
       {

@@ -10,9 +10,11 @@ import { type BackoffOptions, backoffDelay } from '../../db/backoff.ts';
 import type { Database } from '../../db/index.ts';
 import { infrastructureFailure } from '../../errors.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
+import type { StoragePort } from '../../platform/storage/port.ts';
 import { cancelPendingOrder, LAPSED_REASON } from '../checkout/checkout.service.ts';
 import { escalateUnanswered } from '../disputes/disputes.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { sweepUnsentPhotos } from '../messages/photo-uploads.ts';
 import { emailDueNotifications } from '../notifications/notification-mail.ts';
 import { expireOffers, lapseAcceptedOffers } from '../offers/offers.service.ts';
 import {
@@ -33,6 +35,8 @@ export interface JobContext {
   db: Database;
   payments: PaymentProvider;
   mailer: Mailer;
+  /** Stored files: the unsent-photo sweep deletes through it. */
+  storage: StoragePort;
   /** The site's origin, for links in emails. */
   origin: string;
   log?: (message: string, error?: unknown) => void;
@@ -92,6 +96,9 @@ export const JOBS: Record<string, Job> = {
   'saved_searches.alerts': (context) => runSavedSearchAlerts(context),
   // Realtime events older than 7 days (clients resume from them; notifications stay).
   'realtime.prune': ({ db }) => pruneRealtimeEvents(db),
+  // Photos uploaded to a conversation or a report's evidence and not sent within
+  // UNSENT_PHOTO_HOURS (24): their files are deleted, then their records (decision 0035).
+  'message_photos.sweep': (context) => sweepUnsentPhotos(context),
   // The backstop of mail delivery: retries that came due, and anything a NOTIFY wake-up missed.
   // Members' recommendations whose signals changed, or that are older than 6 hours (issue 26).
   'recommendations.refresh': ({ db }) => refreshRecommendations(db),

@@ -37,6 +37,7 @@ import { isSuspended } from '../auth/resolve-auth.ts';
 import { markEntityNotificationsRead } from '../notifications/notifications.service.ts';
 import { notify } from '../notifications/notify.ts';
 import { publish, userTopic } from '../realtime/realtime.ts';
+import { messagePhotoKeys, photoRandomOf, recordUpload, usePhotos } from './photo-uploads.ts';
 import { ALREADY_REPORTED, REPORT_RATE } from '../reports/reports.service.ts';
 
 /** A member writing quickly in a live conversation, not one spamming many. */
@@ -230,11 +231,6 @@ export async function startOrderThread(
 
 // Sending ----------------------------------------------------------------------------------------
 
-/** Where a thread's photos are stored: the key prefix, chosen by the BFF. */
-export function photoPrefix(threadId: string): string {
-  return `messages/${threadId}/`;
-}
-
 export interface SentMessage {
   id: string;
   createdAt: string;
@@ -255,25 +251,29 @@ export async function assertCanAttach(db: Database, userId: string, threadId: st
   await assertCanWrite(db, thread, side);
 }
 
-/** Stores a checked photo (features/selling/photos.ts) for a thread; returns its URLs. */
+/**
+ * Stores a checked photo (features/selling/photos.ts) for a thread; returns its URLs. The upload
+ * is recorded first (photo-uploads.ts), so that if it is never sent the sweep deletes its files.
+ */
 export async function storeMessagePhoto(
-  storage: StoragePort,
-  threadId: string,
+  deps: { db: Database; storage: StoragePort },
+  upload: { threadId: string; uploaderId: string },
   photo: { large: { body: Buffer; contentType: string }; thumb: { body: Buffer; contentType: string } },
   random: string,
 ): Promise<{ url: string; thumbUrl: string }> {
-  const prefix = `${photoPrefix(threadId)}${random}`;
-  const large = `${prefix}/1600.webp`;
-  const thumb = `${prefix}/400.webp`;
-  await storage.put(large, photo.large.body, photo.large.contentType);
-  await storage.put(thumb, photo.thumb.body, photo.thumb.contentType);
-  return { url: storage.publicUrl(large), thumbUrl: storage.publicUrl(thumb) };
+  const { storage } = deps;
+  const keys = messagePhotoKeys(upload.threadId, random);
+  const url = storage.publicUrl(keys.large);
+  await recordUpload(deps.db, { keys, url, threadId: upload.threadId, uploaderId: upload.uploaderId });
+  await storage.put(keys.large, photo.large.body, photo.large.contentType);
+  await storage.put(keys.thumb, photo.thumb.body, photo.thumb.contentType);
+  return { url, thumbUrl: storage.publicUrl(keys.thumb) };
 }
 
 /** The message photo URLs of a thread: exactly what storeMessagePhoto hands out. */
 export function isThreadPhoto(storage: StoragePort, threadId: string, url: string): boolean {
-  const random = /\/([0-9a-f]{16})\/1600\.webp$/.exec(url)?.[1];
-  return Boolean(random) && storage.publicUrl(`${photoPrefix(threadId)}${random}/1600.webp`) === url;
+  const random = photoRandomOf(url);
+  return Boolean(random) && storage.publicUrl(messagePhotoKeys(threadId, random!).large) === url;
 }
 
 export async function sendMessage(
@@ -304,6 +304,8 @@ export async function sendMessage(
   ]);
   const members = await membersOf(db, thread);
   return db.transaction().execute(async (trx) => {
+    // The photos are used now: their upload records go, so the sweep keeps their files.
+    await usePhotos(trx, deps.storage, thread.id, input.photos);
     const message = await trx
       .insertInto('messages')
       .values({

@@ -9,7 +9,9 @@
  *
  * Only a member of the conversation who may write in it now can upload (a blocked pair cannot).
  * The answer is `{ url, thumbUrl }`; the member then sends the message with the `url`, which
- * `messages.member.send` accepts only for this thread's own photos.
+ * `messages.member.send` accepts only for this thread's own photos. Each upload is recorded until
+ * a message, report or contest uses it; one left unused for UNSENT_PHOTO_HOURS is deleted by the
+ * job message_photos.sweep (photo-uploads.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { MESSAGE_PHOTO_PATH } from '@reshelf/contracts';
@@ -36,7 +38,12 @@ export async function registerMessagePhotoRoute(
       return threadId.data;
     },
     authorise: (userId, threadId) => assertCanAttach(db, userId, threadId),
-    store: (photo, _userId, threadId) =>
-      storeMessagePhoto(services.storage, threadId, photo, randomBytes(8).toString('hex')),
+    store: (photo, userId, threadId) =>
+      storeMessagePhoto(
+        { db, storage: services.storage },
+        { threadId, uploaderId: userId },
+        photo,
+        randomBytes(8).toString('hex'),
+      ),
   });
 }

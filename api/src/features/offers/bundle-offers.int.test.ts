@@ -55,7 +55,13 @@ async function statuses(ids: string[]): Promise<string[]> {
 beforeAll(async () => {
   t = await createTestApp();
   db = t.database.handle.db;
-  deps = { db, payments: provider, mailer: t.services.mailer, origin: 'http://shop.test' };
+  deps = {
+    db,
+    payments: provider,
+    mailer: t.services.mailer,
+    storage: t.services.storage,
+    origin: 'http://shop.test',
+  };
 });
 
 afterAll(async () => {

@@ -54,7 +54,13 @@ async function offerStatus(offerId: string) {
 beforeAll(async () => {
   t = await createTestApp();
   db = t.database.handle.db;
-  deps = { db, payments: provider, mailer: t.services.mailer, origin: 'http://shop.test' };
+  deps = {
+    db,
+    payments: provider,
+    mailer: t.services.mailer,
+    storage: t.services.storage,
+    origin: 'http://shop.test',
+  };
 });
 
 afterAll(async () => {

@@ -603,6 +603,8 @@ export async function openDispute(
     problem?: DisputeProblem;
     /** The report's photos, checked by the caller (features/disputes). */
     photos?: string[];
+    /** In the report's transaction: marks the photos used (features/messages/photo-uploads.ts). */
+    usePhotos?: (trx: Trx) => Promise<void>;
   },
 ): Promise<{ disputeId: string }> {
   const now = new Date();
@@ -664,6 +666,7 @@ export async function openDispute(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await input.usePhotos?.(trx);
     if (named) {
       await trx
         .insertInto('dispute_items')

@@ -280,6 +280,7 @@ describe('realtime streams', () => {
           db: a.database.appHandle.db,
           payments: a.services.payments,
           mailer: a.services.mailer,
+          storage: a.services.storage,
           origin: urlA,
         },
         'realtime.prune',

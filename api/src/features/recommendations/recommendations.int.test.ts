@@ -178,7 +178,13 @@ describe('recommendations', () => {
     await t.app.listingViews.flush();
     expect(await dueMembers(db())).toContain(reader.id);
     const moved = await runJob(
-      { db: db(), payments: t.services.payments, mailer: t.services.mailer, origin: 'http://shop.test' },
+      {
+        db: db(),
+        payments: t.services.payments,
+        mailer: t.services.mailer,
+        storage: t.services.storage,
+        origin: 'http://shop.test',
+      },
       'recommendations.refresh',
     );
     expect(moved).toBeGreaterThanOrEqual(1);

@@ -89,7 +89,13 @@ async function openHolds(sellerId: string) {
 }
 
 function jobContext() {
-  return { db, payments: t.services.payments, mailer: t.services.mailer, origin: 'http://shop.test' };
+  return {
+    db,
+    payments: t.services.payments,
+    mailer: t.services.mailer,
+    storage: t.services.storage,
+    origin: 'http://shop.test',
+  };
 }
 
 let seq = 0;
