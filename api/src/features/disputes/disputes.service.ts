@@ -38,8 +38,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { isThreadPhoto, startOrderThread } from '../messages/messages.service.ts';
-import { usePhotos } from '../messages/photo-uploads.ts';
+import { isThreadPhoto, startOrderThread, usePhotos } from '../messages/messages.service.ts';
 import {
   type Actor,
   type LockedOrder,

@@ -14,7 +14,7 @@ import type { StoragePort } from '../../platform/storage/port.ts';
 import { cancelPendingOrder, LAPSED_REASON } from '../checkout/checkout.service.ts';
 import { escalateUnanswered } from '../disputes/disputes.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { sweepUnsentPhotos } from '../messages/photo-uploads.ts';
+import { sweepUnsentPhotos } from '../messages/messages.service.ts';
 import { emailDueNotifications } from '../notifications/notification-mail.ts';
 import { expireOffers, lapseAcceptedOffers } from '../offers/offers.service.ts';
 import {

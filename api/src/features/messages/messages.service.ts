@@ -37,8 +37,8 @@ import { isSuspended } from '../auth/resolve-auth.ts';
 import { markEntityNotificationsRead } from '../notifications/notifications.service.ts';
 import { notify } from '../notifications/notify.ts';
 import { publish, userTopic } from '../realtime/realtime.ts';
-import { messagePhotoKeys, photoRandomOf, recordUpload, usePhotos } from './photo-uploads.ts';
 import { ALREADY_REPORTED, REPORT_RATE } from '../reports/reports.service.ts';
+import { messagePhotoKeys, photoRandomOf, recordUpload, usePhotos } from './photo-uploads.ts';
 
 /** A member writing quickly in a live conversation, not one spamming many. */
 export const MESSAGE_RATE: RateRule = { bucket: 'message', limit: 30, windowSeconds: 60 };
@@ -230,6 +230,9 @@ export async function startOrderThread(
 }
 
 // Sending ----------------------------------------------------------------------------------------
+
+/** Unsent photos (photo-uploads.ts): disputes mark their evidence used, the jobs sweep the rest. */
+export { sweepUnsentPhotos, usePhotos } from './photo-uploads.ts';
 
 export interface SentMessage {
   id: string;

@@ -40,7 +40,10 @@ afterAll(async () => {
 const as = (user: TestUser) => api(t.app, user.accessToken);
 
 /** Uploads a photo to a thread through the real route, as the member's bearer token. */
-async function upload(user: { accessToken: string }, threadId: string): Promise<{ url: string; thumbUrl: string }> {
+async function upload(
+  user: { accessToken: string },
+  threadId: string,
+): Promise<{ url: string; thumbUrl: string }> {
   const response = await request(t.app.server)
     .post(`/api/uploads/message-photo?threadId=${threadId}`)
     .set('authorization', `Bearer ${user.accessToken}`)

@@ -136,15 +136,23 @@ export async function sweepUnsentPhotos(context: {
           try {
             await storage.delete([upload.large_key, upload.thumb_key]);
           } catch (error) {
-            context.log?.(`message photo ${upload.large_key}: storage delete failed, kept for the next run`, error);
+            context.log?.(
+              `message photo ${upload.large_key}: storage delete failed, kept for the next run`,
+              error,
+            );
             continue;
           }
         }
         gone.push(upload.large_key);
       }
-      if (gone.length > 0) await trx.deleteFrom('message_photo_uploads').where('large_key', 'in', gone).execute();
+      if (gone.length > 0)
+        await trx.deleteFrom('message_photo_uploads').where('large_key', 'in', gone).execute();
       const last = due.at(-1)!;
-      return { seen: due.length, removed: gone.length, last: { createdAt: last.created_at, largeKey: last.large_key } };
+      return {
+        seen: due.length,
+        removed: gone.length,
+        last: { createdAt: last.created_at, largeKey: last.large_key },
+      };
     });
     removed += outcome.removed;
     if (outcome.seen < SWEEP_BATCH || !outcome.last) break;

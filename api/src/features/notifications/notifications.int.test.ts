@@ -71,7 +71,10 @@ async function mailbox(to: string, template: string) {
 }
 
 function jobs(): JobContext {
-  return { db, payments: t.services.payments, mailer: t.services.mailer,
+  return {
+    db,
+    payments: t.services.payments,
+    mailer: t.services.mailer,
     storage: t.services.storage,
     origin: t.config.siteOrigin,
   };
