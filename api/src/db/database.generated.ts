@@ -812,6 +812,7 @@ export interface Profiles {
   accepts_returns: Generated<boolean>;
   avatar_url: string | null;
   bio: string | null;
+  closed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   display_name: string;
   id: string;

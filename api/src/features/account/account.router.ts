@@ -1,8 +1,12 @@
 import { bundleTiersSchema, displayNameSchema } from '@reshelf/contracts';
 import { z } from 'zod';
+import { AppError } from '../../errors.ts';
 import { authedProcedure, router } from '../../trpc.ts';
+import { requestInfo } from '../auth/resolve-auth.ts';
+import { clearSessionCookies } from '../auth/session-cookies.ts';
 import { bundleTiersViewSchema, getTiers, setTiers } from '../bundle-tiers/bundle-tiers.service.ts';
 import { authorSuggestions, completeOnboarding, completeSignup, getProfile } from './account.service.ts';
+import { CLOSE_ACCOUNT_MESSAGES, closeAccount } from './close-account.service.ts';
 
 const optionalText = (max: number, label: string) =>
   z
@@ -95,4 +99,24 @@ export const accountRouter = router({
     )
     .output(z.array(z.string()))
     .query(({ ctx, input }) => authorSuggestions(ctx.db, input.query)),
+
+  /**
+   * Closes the caller's account for ever (Account settings → Close your account): their current
+   * password and the word CLOSE typed. Refused, saying what to finish first, while anything is
+   * unfinished (close-account.service.ts). On success the session cookies are cleared.
+   */
+  close: authedProcedure
+    .input(
+      z.object({
+        password: z.string().min(1, 'Enter your current password').max(200, 'That password is too long'),
+        confirm: z.literal('CLOSE', 'Type CLOSE in capitals to confirm'),
+      }),
+    )
+    .output(ok)
+    .mutation(async ({ ctx, input }) => {
+      if (ctx.auth.via === 'api-token') throw new AppError('FORBIDDEN', CLOSE_ACCOUNT_MESSAGES.apiToken);
+      await closeAccount(ctx.deps, ctx.user, { password: input.password }, requestInfo(ctx.req));
+      clearSessionCookies(ctx.res, ctx.config);
+      return { ok: true as const };
+    }),
 });

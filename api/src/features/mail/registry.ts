@@ -90,6 +90,25 @@ export const EMAIL_TEMPLATES = [
     action: { label: 'Choose a new password', urlVariable: 'url' },
   },
   {
+    key: 'account-closed',
+    name: 'Your account is closed',
+    sentWhen:
+      'A member closes their account in Account settings (sent to the address the account had, before it is anonymised)',
+    variables: {
+      displayName: { description: 'The name the account had', sample: 'Jo' },
+      contactUrl: { description: 'The contact page', sample: SAMPLE_LINK, required: true },
+    },
+    subject: 'Your Reshelf account is closed',
+    body: [
+      'Hello {{displayName}},',
+      'Your Reshelf account is closed, as you asked. Nobody can sign in to it any more, and this email address is free to use for a new account.',
+      'Your books on sale have been withdrawn and your drafts deleted. Your profile, wishlist, follows, saved searches, saved addresses, email choices, API tokens and sessions have been removed. Reviews and messages you wrote stay for the people you traded with, shown as written by a “Former member”.',
+      'We keep the records of your orders, payments, refunds and payouts, with the delivery address of each order, for six years, because UK law requires it. Everything else is deleted or anonymised within 30 days.',
+      'If you did not close your account, contact us at once: {{contactUrl}}',
+    ].join('\n\n'),
+    action: { label: 'Contact us', urlVariable: 'contactUrl' },
+  },
+  {
     key: 'saved-search.alert',
     name: 'Saved search: new books',
     sentWhen:
@@ -166,6 +185,7 @@ export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailC
   { key: 'confirm-signup', class: { essential: true, why: 'account' } },
   { key: 'already-registered', class: { essential: true, why: 'security' } },
   { key: 'reset-password', class: { essential: true, why: 'security' } },
+  { key: 'account-closed', class: { essential: true, why: 'account' } },
   { key: 'order.', family: true, class: { essential: true, why: 'orders' } },
   { key: 'offer.', family: true, class: { essential: true, why: 'offers' } },
   // Money out (issue 24): why earnings wait, payouts sent and failed, the payout account's state.

@@ -123,7 +123,7 @@ function refuseIfLocked(row: ListingRow): void {
   if (lock) throw new AppError('CONFLICT', SELLING_MESSAGES[lock], { reason: lock });
 }
 
-function photosOf(value: unknown): string[] {
+export function photosOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((photo): photo is string => typeof photo === 'string') : [];
 }
 

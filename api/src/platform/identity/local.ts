@@ -62,6 +62,14 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** The address a closed account keeps: unique, and never deliverable (.invalid, RFC 2606). */
+export function closedEmail(userId: string): string {
+  return `closed+${userId}@invalid`;
+}
+
+/** The name a closed account is shown under. */
+export const CLOSED_DISPLAY_NAME = 'Former member';
+
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
@@ -574,6 +582,27 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
         .returning('id')
         .executeTakeFirstOrThrow();
       return { id: created.id };
+    },
+
+    async closeUser(userId, closing = {}) {
+      const work = async (trx: Database) => {
+        // The placeholder address is unique per account and can never receive mail (.invalid,
+        // RFC 2606); the real one is free again for a new sign-up. No password: no sign-in.
+        await trx
+          .updateTable('auth.users')
+          .set({
+            email: closedEmail(userId),
+            encrypted_password: null,
+            raw_user_meta_data: JSON.stringify({ display_name: CLOSED_DISPLAY_NAME }),
+            updated_at: new Date(),
+          })
+          .where('id', '=', userId)
+          .execute();
+        await trx.deleteFrom('auth.one_time_tokens').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('auth.refresh_tokens').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('auth.sessions').where('user_id', '=', userId).execute();
+      };
+      await (closing.trx ? work(closing.trx) : db.transaction().execute(work));
     },
 
     async ensurePasswordlessUser(input) {

@@ -4,6 +4,8 @@
  * Auth (hosted backend). Services and procedures see only this interface.
  */
 
+import type { Database } from '../../db/index.ts';
+
 export interface IdentityUser {
   id: string;
   email: string;
@@ -105,6 +107,16 @@ export interface IdentityProvider {
    * created unless one with the address exists. `created` says whether this call made it.
    * Hosted: through Supabase Auth's admin API, never a row written into auth.users by hand.
    */
+  /**
+   * Closes an account for ever (features/account, account.member.close): nobody can sign in as
+   * it again, every session and refresh token ends, and its address is freed for a new account.
+   * The auth.users row itself stays (orders and payments point at it for six years). `claims`,
+   * when given, is the caller's own session, which the hosted provider needs to end its sessions.
+   * `trx`, when given, is the caller's transaction: the local provider writes in it (the closing
+   * commits or rolls back with the rest); the hosted one calls Supabase Auth, so the caller
+   * makes it its transaction's last step (a refusal rolls everything back).
+   */
+  closeUser(userId: string, options?: { claims?: AccessClaims; trx?: Database }): Promise<void>;
   ensurePasswordlessUser(input: {
     email: string;
     displayName: string;

@@ -9,6 +9,7 @@
  * surfaces, never 500 and never "signed out"); 401 → `upstream_error` with status 401, which
  * the service turns into UNAUTHORIZED; known 4xx codes → their meaning.
  */
+import { randomBytes } from 'node:crypto';
 import {
   AuthClient,
   type AuthError,
@@ -17,7 +18,7 @@ import {
 } from '@supabase/supabase-js';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
-import { normaliseEmail } from './local.ts';
+import { CLOSED_DISPLAY_NAME, closedEmail, normaliseEmail } from './local.ts';
 import {
   type AccessClaims,
   IdentityError,
@@ -344,6 +345,33 @@ export function createSupabaseIdentity(options: SupabaseIdentityOptions): Identi
         'Could not create the user',
       );
       return { id: data.user.id };
+    },
+
+    async closeUser(userId, { claims } = {}) {
+      // Every session of the account ends first, while the caller's token still works (the
+      // admin API ends sessions only through a user's JWT). Already ended is fine.
+      if (claims?.accessToken) {
+        try {
+          await signOutToken(claims.accessToken, 'global', 'Sign-out failed');
+        } catch (error) {
+          if (!(error instanceof IdentityError && error.code === 'invalid_token')) throw error;
+        }
+      }
+      for (const [token, entry] of verified) if (entry.claims.userId === userId) verified.delete(token);
+      // Never a delete of the auth.users row (orders and payments reference it): the address is
+      // replaced by a placeholder that frees the real one, the password by one nobody knows, and
+      // the account is banned for a hundred years, which also refuses any refresh token left.
+      await call(
+        () =>
+          admin.auth.admin.updateUserById(userId, {
+            email: closedEmail(userId),
+            email_confirm: true,
+            password: randomBytes(32).toString('base64url'),
+            ban_duration: '876000h',
+            user_metadata: { display_name: CLOSED_DISPLAY_NAME },
+          }),
+        'Could not close the account',
+      );
     },
 
     async ensurePasswordlessUser(input) {
