@@ -131,6 +131,29 @@ describe('Supabase identity adapter: requests', () => {
     expect([emailed.searchParams.get('token'), emailed.searchParams.get('next')]).toEqual(['hash123', next]);
   });
 
+  it('closes an account: ends its sessions, then a placeholder address, a random password and a ban (never a delete)', async () => {
+    const { identity, sent } = fakeSupabase([{ status: 204 }, { status: 200, body: USER }]);
+    await identity.closeUser(USER.id, {
+      claims: { userId: USER.id, email: USER.email, sessionId: 'sess-1', expiresAt: 4_102_444_800, accessToken: ACCESS },
+    });
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatchObject({ method: 'POST', url: `${URL_BASE}/auth/v1/logout?scope=global` });
+    expect(sent[0]!.headers.authorization).toBe(`Bearer ${ACCESS}`);
+    expect(sent[1]).toMatchObject({
+      method: 'PUT',
+      url: `${URL_BASE}/auth/v1/admin/users/${USER.id}`,
+      body: {
+        email: `closed+${USER.id}@invalid`,
+        email_confirm: true,
+        ban_duration: '876000h',
+        user_metadata: { display_name: 'Former member' },
+      },
+    });
+    expect((sent[1]!.body as { password: string }).password).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(sent[1]!.headers.apikey).toBe(SERVICE);
+    expect(sent.some((request) => request.method === 'DELETE')).toBe(false);
+  });
+
   it('checks an access token with the service key, and caches the answer', async () => {
     const { identity, sent } = fakeSupabase([{ status: 200, body: USER }]);
     const claims = await identity.verify(ACCESS);
