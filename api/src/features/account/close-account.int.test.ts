@@ -39,7 +39,9 @@ describe('account.close refuses', () => {
     const member = await createUser(db, t.services.identity, 'wrong-password@close.test');
     const refused = await failure(close(member.accessToken, 'not-my-password'));
     expect(refused.status).toBe(400);
-    expect(refused.message).toBe('That password is not right. Enter your current password to close your account.');
+    expect(refused.message).toBe(
+      'That password is not right. Enter your current password to close your account.',
+    );
     const profile = await db
       .selectFrom('profiles')
       .select('display_name')
@@ -117,14 +119,23 @@ describe('a member with a completed order and a review closes their account', ()
     const otherBook = await createBook(db, { title: 'A book someone else sells' });
     const wished = await createListing(db, { sellerId: other, bookId: otherBook, price: 700 });
     await db.insertInto('wishlist_items').values({ user_id: member.id, listing_id: wished.id }).execute();
-    await db.insertInto('follows').values({ follower_id: member.id, kind: 'seller', seller_id: other }).execute();
-    await db.insertInto('follows').values({ follower_id: other, kind: 'seller', seller_id: member.id }).execute();
+    await db
+      .insertInto('follows')
+      .values({ follower_id: member.id, kind: 'seller', seller_id: other })
+      .execute();
+    await db
+      .insertInto('follows')
+      .values({ follower_id: other, kind: 'seller', seller_id: member.id })
+      .execute();
     await db
       .updateTable('profiles')
       .set({ bio: 'I love old paperbacks.', town: 'Bath', display_name: 'Jo Buyer' })
       .where('id', '=', member.id)
       .execute();
-    const created = await api(t.app, token).account.apiTokens.create.mutate({ name: 'My script', scope: 'read' });
+    const created = await api(t.app, token).account.apiTokens.create.mutate({
+      name: 'My script',
+      scope: 'read',
+    });
     expect(created.token).toMatch(/^rsk_/);
 
     const answer = await close(token);
@@ -146,7 +157,9 @@ describe('a member with a completed order and a review closes their account', ()
     expect(profile).toMatchObject({ display_name: 'Former member', bio: null, town: null, avatar_url: null });
     expect(profile.closed_at).toBeInstanceOf(Date);
 
-    expect(await db.selectFrom('wishlist_items').select('listing_id').where('user_id', '=', member.id).execute()).toEqual([]);
+    expect(
+      await db.selectFrom('wishlist_items').select('listing_id').where('user_id', '=', member.id).execute(),
+    ).toEqual([]);
     expect(
       await db
         .selectFrom('follows')
@@ -162,11 +175,7 @@ describe('a member with a completed order and a review closes their account', ()
     expect(tokens.length).toBe(1);
     expect(tokens[0]!.revoked_at).toBeInstanceOf(Date);
     expect(
-      await db
-        .selectFrom('email_suppressions')
-        .select('list')
-        .where('user_id', '=', member.id)
-        .execute(),
+      await db.selectFrom('email_suppressions').select('list').where('user_id', '=', member.id).execute(),
     ).toEqual([{ list: 'all' }]);
 
     // Kept: the order (with its shipping address) and its payment.

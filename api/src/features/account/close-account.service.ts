@@ -114,7 +114,11 @@ export async function closeBlocker(db: Database, userId: string): Promise<string
     .where((eb) =>
       eb.or([
         eb('p.status', '=', 'held'),
-        eb.and([eb('p.status', '=', 'released'), eb('t.id', 'is', null), eb('p.amount_minor', '>', sql`p.reversed_minor`)]),
+        eb.and([
+          eb('p.status', '=', 'released'),
+          eb('t.id', 'is', null),
+          eb('p.amount_minor', '>', eb.ref('p.reversed_minor')),
+        ]),
       ]),
     )
     .executeTakeFirst();
@@ -248,7 +252,11 @@ export async function closeAccount(
     await trx.deleteFrom('member_recommendations').where('user_id', '=', userId).execute();
     await trx.deleteFrom('member_recommendation_runs').where('user_id', '=', userId).execute();
     await trx.deleteFrom('member_blocks').where('blocker_id', '=', userId).execute();
-    await trx.deleteFrom('charity_members').where('user_id', '=', userId).where('role', '<>', 'owner').execute();
+    await trx
+      .deleteFrom('charity_members')
+      .where('user_id', '=', userId)
+      .where('role', '<>', 'owner')
+      .execute();
     await trx.updateTable('listing_views').set({ viewer_id: null }).where('viewer_id', '=', userId).execute();
     await trx
       .updateTable('api_tokens')
@@ -266,7 +274,13 @@ export async function closeAccount(
 
     await trx
       .updateTable('profiles')
-      .set({ display_name: CLOSED_DISPLAY_NAME, bio: null, town: null, avatar_url: null, closed_at: new Date() })
+      .set({
+        display_name: CLOSED_DISPLAY_NAME,
+        bio: null,
+        town: null,
+        avatar_url: null,
+        closed_at: new Date(),
+      })
       .where('id', '=', userId)
       .execute();
 

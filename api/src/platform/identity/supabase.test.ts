@@ -134,7 +134,13 @@ describe('Supabase identity adapter: requests', () => {
   it('closes an account: ends its sessions, then a placeholder address, a random password and a ban (never a delete)', async () => {
     const { identity, sent } = fakeSupabase([{ status: 204 }, { status: 200, body: USER }]);
     await identity.closeUser(USER.id, {
-      claims: { userId: USER.id, email: USER.email, sessionId: 'sess-1', expiresAt: 4_102_444_800, accessToken: ACCESS },
+      claims: {
+        userId: USER.id,
+        email: USER.email,
+        sessionId: 'sess-1',
+        expiresAt: 4_102_444_800,
+        accessToken: ACCESS,
+      },
     });
     expect(sent).toHaveLength(2);
     expect(sent[0]).toMatchObject({ method: 'POST', url: `${URL_BASE}/auth/v1/logout?scope=global` });
