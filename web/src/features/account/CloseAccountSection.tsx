@@ -46,9 +46,10 @@ export function CloseAccountSection() {
     close.mutate(
       { password, confirm: CONFIRM_WORD },
       {
-        onSuccess: () => {
-          // The API has cleared the cookies: leave the signed-in page first, then forget the session.
-          navigate('/', { replace: true });
+        onSuccess: async () => {
+          // The API has cleared the cookies. Leave the signed-in page first (its guard would
+          // send a signed-out person to /login), then forget the session and what it had.
+          await navigate('/', { replace: true });
           markSignedOut(queryClient);
           notify.success('Your account is closed');
         },
