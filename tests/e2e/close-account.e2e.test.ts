@@ -8,7 +8,14 @@
 import { CLIENT_HEADER } from '@reshelf/contracts';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createConfirmedAccount, headerShows, pathOf, signedIn, toast, uniqueEmail } from '../support/auth.ts';
+import {
+  createConfirmedAccount,
+  headerShows,
+  pathOf,
+  signedIn,
+  toast,
+  uniqueEmail,
+} from '../support/auth.ts';
 import { snapshot, VIEWPORTS } from '../support/browser.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
@@ -24,7 +31,10 @@ describe('closing an account', { timeout: 120_000 }, () => {
     const setup = await browser.newContext({ baseURL: marketplace.baseURL });
     await createConfirmedAccount(setup, email, PASSWORD, 'Closing Reader');
 
-    const { context, page } = await signedIn(browser, email, { baseURL: marketplace.baseURL, password: PASSWORD });
+    const { context, page } = await signedIn(browser, email, {
+      baseURL: marketplace.baseURL,
+      password: PASSWORD,
+    });
     await page.goto('/account/settings');
     const section = page.getByTestId('close-account');
     await section.getByRole('heading', { name: 'Close your account' }).waitFor();
@@ -55,6 +65,10 @@ describe('closing an account', { timeout: 120_000 }, () => {
     await toast(page, 'Your account is closed').waitFor();
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/');
     await headerShows(page, 'signed-out');
+    // And stays there: no guard sends the person on to /login afterwards.
+    await page.waitForLoadState('networkidle');
+    expect(pathOf(page)).toBe('/');
+    expect(await page.getByText('Please sign in to continue.').count()).toBe(0);
     await snapshot(page, 'close-account-closed-home-desktop', { fullPage: false });
 
     // The session is gone on the server too, and the old password no longer signs in.

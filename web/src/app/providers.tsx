@@ -7,6 +7,7 @@ import {
 import { type ReactNode, useState } from 'react';
 import { SonnerToaster } from '../components/ui/sonner.tsx';
 import { Toaster } from '../components/ui/toaster.tsx';
+import { AccountClosedNotice } from '../features/account/AccountClosedNotice.tsx';
 import { markSignedOut } from '../features/auth/session.ts';
 import { createTrpcClient, trpc } from '../lib/trpc.ts';
 import { createQueryClient } from './query-client.ts';
@@ -49,6 +50,7 @@ export function AppProviders({
           {children}
           <Toaster />
           <SonnerToaster />
+          <AccountClosedNotice />
         </HydrationBoundary>
       </QueryClientProvider>
     </trpc.Provider>

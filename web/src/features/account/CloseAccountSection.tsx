@@ -4,18 +4,15 @@
  * in a confirmation dialog, and shows the server's refusal (e.g. an order to finish first). On
  * success the person is signed out and sent to the home page, told "Your account is closed".
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { UserX } from 'lucide-react';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Field } from '../../components/form/Field.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { notify } from '../../components/ui/notify.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { markSignedOut } from '../auth/session.ts';
+import { rememberAccountClosed } from './AccountClosedNotice.tsx';
 
 /** The word typed to confirm (the server checks it too). */
 const CONFIRM_WORD = 'CLOSE';
@@ -25,8 +22,6 @@ export function CloseAccountSection() {
   const [password, setPassword] = useState('');
   const [word, setWord] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const close = trpc.account.member.close.useMutation();
 
   function reset(next: boolean) {
@@ -46,12 +41,12 @@ export function CloseAccountSection() {
     close.mutate(
       { password, confirm: CONFIRM_WORD },
       {
-        onSuccess: async () => {
-          // The API has cleared the cookies. Leave the signed-in page first (its guard would
-          // send a signed-out person to /login), then forget the session and what it had.
-          await navigate('/', { replace: true });
-          markSignedOut(queryClient);
-          notify.success('Your account is closed');
+        onSuccess: () => {
+          // The API has cleared the cookies. The home page is loaded afresh, as signing out of a
+          // signed-in page does: nothing of the session stays in memory, and no guard of this
+          // page can send the person to /login meanwhile. It shows "Your account is closed".
+          rememberAccountClosed();
+          window.location.assign('/');
         },
       },
     );
