@@ -473,9 +473,30 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
             typeof body.password === 'string' ? await bcrypt.hash(body.password, 4) : row.encrypted_password;
           const confirmed =
             body.email_confirm === true ? (row.email_confirmed_at ?? new Date()) : row.email_confirmed_at;
+          // As Auth does: a new address (confirmed with email_confirm), metadata replaced, and a
+          // ban for a Go duration in hours ("876000h") or lifted with "none".
+          const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : row.email;
+          const metadata =
+            body.user_metadata && typeof body.user_metadata === 'object'
+              ? JSON.stringify(body.user_metadata)
+              : null;
+          const ban = typeof body.ban_duration === 'string' ? body.ban_duration : undefined;
+          const hours = ban && ban !== 'none' ? /^(\d+)h$/.exec(ban) : null;
+          if (ban && ban !== 'none' && !hours) {
+            throw new AuthFailure(400, 'validation_failed', 'invalid format for ban duration');
+          }
+          const bannedUntil =
+            ban === 'none'
+              ? null
+              : hours
+                ? new Date(Date.now() + Number(hours[1]) * 3_600_000)
+                : row.banned_until;
           const { rows } = await pool.query<UserRow>(
-            'update auth.users set encrypted_password = $2, email_confirmed_at = $3, updated_at = now() where id = $1 returning *',
-            [row.id, hash, confirmed],
+            `update auth.users set encrypted_password = $2, email_confirmed_at = $3, email = $4,
+                    raw_user_meta_data = coalesce($5::jsonb, raw_user_meta_data), banned_until = $6,
+                    updated_at = now()
+              where id = $1 returning *`,
+            [row.id, hash, confirmed, email, metadata, bannedUntil],
           );
           return send(response, 200, userJson(rows[0]!));
         }

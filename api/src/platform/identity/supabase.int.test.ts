@@ -125,6 +125,39 @@ describe('Supabase Auth behind the identity port', () => {
     fake.advanceClock(-120);
   });
 
+  it('closes an account through Auth: sessions ended, the address freed, sign-in refused, the row kept', async () => {
+    const db = t.database.handle.db;
+    const user = await createUser(db, t.services.identity, 'hosted-closing@example.com');
+    const closed = await request(t.app.server)
+      .post('/trpc/account.member.close')
+      .set(WEB)
+      .set('authorization', `Bearer ${user.accessToken}`)
+      .send({ password: TEST_PASSWORD, confirm: 'CLOSE' });
+    expect(closed.status).toBe(200);
+    expect(fake.requests.some((sent) => sent.method === 'DELETE')).toBe(false);
+    // The token of the session that closed it no longer signs anyone in.
+    expect((await me(user.accessToken)).body.result?.data.user ?? null).toBeNull();
+    const again = await request(t.app.server)
+      .post('/trpc/auth.signIn')
+      .set(WEB)
+      .send({ email: 'hosted-closing@example.com', password: TEST_PASSWORD });
+    expect(again.status).toBe(400);
+    const row = await db
+      .selectFrom('auth.users')
+      .select(['email', 'banned_until'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.email).toBe(`closed+${user.id}@invalid`);
+    expect(row.banned_until!.getTime()).toBeGreaterThan(Date.now() + 50 * 365 * 24 * 3_600_000);
+    // The address makes a new account.
+    const fresh = await t.services.identity.ensureUser({
+      email: 'hosted-closing@example.com',
+      password: 'a-brand-new-password',
+      displayName: 'New',
+    });
+    expect(fresh.id).not.toBe(user.id);
+  });
+
   it('makes passwordless people through the admin API, as Auth writes them (no NULL token columns)', async () => {
     fake.requests.length = 0;
     const first = await t.services.identity.ensurePasswordlessUser({
