@@ -29,7 +29,9 @@ const API = path.join(ROOT, 'api');
 export const PUBLIC: Record<string, readonly string[]> = {
   'api-tokens': ['api-tokens.service.ts'],
   audit: ['audit.service.ts', 'audit.schemas.ts'],
-  auth: ['resolve-auth.ts'],
+  // session-cookies.ts: a procedure that ends the caller's sessions clears their cookies
+  // (account.member.close).
+  auth: ['resolve-auth.ts', 'session-cookies.ts'],
   // charity-account.service.ts: requireCharity, who acts for a charity (seller analytics reads it).
   charities: ['charities.service.ts', 'charity-account.service.ts'],
   basket: ['basket.service.ts'],

@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { activeAdminTier, rolesOf } from '../../http/access.ts';
-import { clear, release, reserve, tooManyAttempts } from '../../http/rate-limit.ts';
+import { clear, type RateRule, release, reserve, tooManyAttempts } from '../../http/rate-limit.ts';
 import { CLOSED_DISPLAY_NAME } from '../../platform/identity/local.ts';
 import {
   type AccessClaims,
@@ -23,7 +23,6 @@ import {
 } from '../../platform/identity/port.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { AUTH_LIMITS } from '../auth/auth.service.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { renderEmail } from '../mail/render.ts';
 import { providerBalance } from '../payouts/payouts.service.ts';
@@ -36,6 +35,9 @@ export interface CloseAccountDeps {
   storage: StoragePort;
   origin: string;
 }
+
+/** Wrong passwords while closing, per account: as many guesses as signing in allows. */
+const PASSWORD_FAILURES: RateRule = { bucket: 'close-account:failures', limit: 10, windowSeconds: 15 * 60 };
 
 export const CLOSE_ACCOUNT_MESSAGES = {
   wrongPassword: 'That password is not right. Enter your current password to close your account.',
@@ -141,7 +143,7 @@ async function checkPassword(
   password: string,
   info: RequestInfo,
 ): Promise<void> {
-  const failure = await reserve(deps.db, AUTH_LIMITS.signInFailures, email);
+  const failure = await reserve(deps.db, PASSWORD_FAILURES, email);
   if (!failure.allowed) throw tooManyAttempts(failure.retryAfterSeconds);
   let session: Awaited<ReturnType<IdentityProvider['signIn']>>;
   try {
@@ -150,13 +152,13 @@ async function checkPassword(
     if (error instanceof IdentityError && error.code === 'invalid_credentials') {
       throw new AppError('BAD_INPUT', CLOSE_ACCOUNT_MESSAGES.wrongPassword);
     }
-    await release(deps.db, AUTH_LIMITS.signInFailures, email, failure).catch(() => {});
+    await release(deps.db, PASSWORD_FAILURES, email, failure).catch(() => {});
     if (error instanceof IdentityError && error.code === 'unavailable') {
       throw new AppError('UNAVAILABLE', error.message);
     }
     throw error;
   }
-  await clear(deps.db, AUTH_LIMITS.signInFailures, email);
+  await clear(deps.db, PASSWORD_FAILURES, email);
   // The check made a session of its own: it ends at once (closing ends every session anyway).
   await deps.identity
     .signOut(
