@@ -45,7 +45,7 @@ describe('closing an account', { timeout: 120_000 }, () => {
     await section.scrollIntoViewIfNeeded();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);
-    await snapshot(page, 'close-account-section-phone');
+    await snapshot(page, 'close-account-section-phone', { fullPage: false });
 
     // A wrong password: the server's message, in the dialog, and nothing closed.
     await section.getByRole('button', { name: 'Close my account' }).click();
