@@ -19,9 +19,10 @@ export const DATA_EXPORT_NOTIFICATIONS = 500;
 /** At most this many rows of any other section (far more than any member has). */
 export const DATA_EXPORT_MAX_ROWS = 5000;
 
-/** `reshelf-data-2026-11-25.json`: the file the browser saves. */
+/** `reshelf-data-2026-11-25.json`: the file the browser saves, dated as the person's calendar says. */
 export function dataExportFileName(generatedAt: Date): string {
-  return `reshelf-data-${generatedAt.toISOString().slice(0, 10)}.json`;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `reshelf-data-${generatedAt.getFullYear()}-${two(generatedAt.getMonth() + 1)}-${two(generatedAt.getDate())}.json`;
 }
 
 const iso = z.string();

@@ -3,6 +3,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { BundleTiersSection } from '../basket/BundleTiersSection.tsx';
 import { EmailPreferencesSection } from '../notifications/EmailPreferences.tsx';
 import { ApiTokensSection } from './ApiTokensSection.tsx';
+import { DownloadDataSection } from './DownloadDataSection.tsx';
 
 /**
  * /account/settings (signed in): which notifications are emailed, the bundle discounts on the
@@ -24,6 +25,7 @@ export function SettingsPage() {
       <EmailPreferencesSection />
       <BundleTiersSection owner="seller" />
       <ApiTokensSection />
+      <DownloadDataSection />
     </div>
   );
 }
