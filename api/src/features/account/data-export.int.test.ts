@@ -5,7 +5,9 @@
  * and message text, a second member's data and every secret are absent; a visitor gets 401;
  * the fourth export in an hour gets 429 with a message saying when to try again.
  */
+import { readFile } from 'node:fs/promises';
 import { DATA_EXPORT_PER_HOUR, type DataExport } from '@reshelf/contracts';
+import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
@@ -63,7 +65,13 @@ beforeAll(async () => {
   // A second member with rows of their own the owner must never see.
   await db
     .insertInto('addresses')
-    .values({ user_id: other.id, full_name: 'Other Member', line1: '3 Other Secret Street', town: 'Leeds', postcode: 'LS1 1AA' })
+    .values({
+      user_id: other.id,
+      full_name: 'Other Member',
+      line1: '3 Other Secret Street',
+      town: 'Leeds',
+      postcode: 'LS1 1AA',
+    })
     .execute();
   const othersBook = await createListing(db, {
     sellerId: other.id,
@@ -114,7 +122,13 @@ beforeAll(async () => {
   // A sale: the buyer's delivery address is theirs, not the owner's.
   sold = await paidOrder(t, 900, 'Owner Sold Book', {
     seller: { id: owner.id, email: owner.email },
-    address: { fullName: 'Distant Buyer', line1: '7 Buyer Secret Close', line2: null, town: 'Truro', postcode: 'TR1 1AA' },
+    address: {
+      fullName: 'Distant Buyer',
+      line1: '7 Buyer Secret Close',
+      line2: null,
+      town: 'Truro',
+      postcode: 'TR1 1AA',
+    },
   });
 
   // A conversation: the owner's message is theirs; the reply is the other member's.
@@ -123,7 +137,11 @@ beforeAll(async () => {
   await as(other).messages.member.send.mutate({ threadId, text: 'Other member private reply', photos: [] });
 
   // Offers both ways: the owner's note is theirs, the other member's is not.
-  await as(owner).offers.member.make.mutate({ listingId: offered.id, amountMinor: 1500, message: 'Owner offer note' });
+  await as(owner).offers.member.make.mutate({
+    listingId: offered.id,
+    amountMinor: 1500,
+    message: 'Owner offer note',
+  });
   await as(other).offers.member.make.mutate({
     listingId: ownListingId,
     amountMinor: 1000,
@@ -142,12 +160,23 @@ describe('account.member.exportData', () => {
     expect(data.version).toBe(1);
     expect(Date.parse(data.generatedAt)).not.toBeNaN();
     expect(data.account).toMatchObject({ id: owner.id, email: owner.email, roles: [], adminTier: null });
-    expect(data.account.emailPreferences).toEqual({ messages: true, wishlist_alerts: true, saved_searches: true });
+    expect(data.account.emailPreferences).toEqual({
+      messages: true,
+      wishlist_alerts: true,
+      saved_searches: true,
+    });
     expect(data.profile.displayName).toBe('owner');
     expect(data.addresses).toEqual([
-      expect.objectContaining({ fullName: 'Owner Person', line1: '12 Owner Road', postcode: 'YO1 7HH', isDefault: true }),
+      expect.objectContaining({
+        fullName: 'Owner Person',
+        line1: '12 Owner Road',
+        postcode: 'YO1 7HH',
+        isDefault: true,
+      }),
     ]);
-    expect(data.listings.map((listing) => [listing.title, listing.status, listing.priceMinor, listing.photos])).toEqual([
+    expect(
+      data.listings.map((listing) => [listing.title, listing.status, listing.priceMinor, listing.photos]),
+    ).toEqual([
       [expect.stringContaining('Owner Sold Book'), 'sold', 900, []],
       ['Owner Listed Book', 'active', 1234, ['https://photos.test/owner-listed/1600.webp']],
     ]);
@@ -155,9 +184,18 @@ describe('account.member.exportData', () => {
 
     expect(data.orders.asBuyer).toHaveLength(1);
     const order = data.orders.asBuyer[0]!;
-    expect(order).toMatchObject({ reference: bought.reference, status: 'completed', totalMinor: bought.totalMinor });
+    expect(order).toMatchObject({
+      reference: bought.reference,
+      status: 'completed',
+      totalMinor: bought.totalMinor,
+    });
     expect(order.items).toEqual([
-      { listingId: bought.listingId, title: expect.stringContaining('Owner Bought Book'), priceMinor: 1500, refundedMinor: 0 },
+      {
+        listingId: bought.listingId,
+        title: expect.stringContaining('Owner Bought Book'),
+        priceMinor: 1500,
+        refundedMinor: 0,
+      },
     ]);
     expect(order.shippingAddress).toEqual({
       fullName: 'Jo March',
@@ -166,21 +204,25 @@ describe('account.member.exportData', () => {
       town: 'Bath',
       postcode: 'BA1 1AA',
     });
-    expect(data.orders.asSeller.map((sale) => [sale.reference, sale.shippingAddress])).toEqual([[sold.reference, null]]);
+    expect(data.orders.asSeller.map((sale) => [sale.reference, sale.shippingAddress])).toEqual([
+      [sold.reference, null],
+    ]);
 
     expect(data.messages.map((message) => [message.text, message.listingTitle])).toEqual([
       ['Owner says hello', 'Other Member Wished Book'],
     ]);
-    expect(data.reviews.written.map((review) => [review.body, review.stars])).toEqual([['Owner wrote: lovely copy', 5]]);
+    expect(data.reviews.written.map((review) => [review.body, review.stars])).toEqual([
+      ['Owner wrote: lovely copy', 5],
+    ]);
     expect(data.reviews.received.map((review) => [review.body, review.stars])).toEqual([
       ['Seller wrote: prompt payment', 4],
     ]);
-    expect(data.offers.made.map((offer) => [offer.title, offer.role, offer.amountMinor, offer.message])).toEqual([
-      ['Other Member Offered Book', 'buyer', 1500, 'Owner offer note'],
-    ]);
-    expect(data.offers.received.map((offer) => [offer.listingId, offer.role, offer.amountMinor, offer.message])).toEqual([
-      [ownListingId, 'seller', 1000, null],
-    ]);
+    expect(
+      data.offers.made.map((offer) => [offer.title, offer.role, offer.amountMinor, offer.message]),
+    ).toEqual([['Other Member Offered Book', 'buyer', 1500, 'Owner offer note']]);
+    expect(
+      data.offers.received.map((offer) => [offer.listingId, offer.role, offer.amountMinor, offer.message]),
+    ).toEqual([[ownListingId, 'seller', 1000, null]]);
     expect(data.wishlist.map((item) => item.title)).toEqual(['Other Member Wished Book']);
     expect(data.notifications.length).toBeGreaterThan(0);
     expect(data.notifications.length).toBeLessThanOrEqual(500);
@@ -219,7 +261,13 @@ describe('account.member.exportData', () => {
     const theirText = JSON.stringify(theirs);
     expect(theirs.account.email).toBe(other.email);
     expect(theirs.messages.map((message) => message.text)).toEqual(['Other member private reply']);
-    for (const absent of [owner.email, '12 Owner Road', 'Owner says hello', 'Owner offer note', 'Owner script']) {
+    for (const absent of [
+      owner.email,
+      '12 Owner Road',
+      'Owner says hello',
+      'Owner offer note',
+      'Owner script',
+    ]) {
       expect(theirText, absent).not.toContain(absent);
     }
   });
@@ -247,9 +295,48 @@ describe('account.member.exportData', () => {
     }
     const refused = await failure(as(member).account.member.exportData.query());
     expect(refused.status).toBe(429);
-    expect(refused.message).toMatch(/^You can download your data 3 times an hour\. Try again in \d+ minutes?\.$/);
+    expect(refused.message).toMatch(
+      /^You can download your data 3 times an hour\. Try again in \d+ minutes?\.$/,
+    );
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Someone else's limit is their own.
     expect((await as(other).account.member.exportData.query()).account.email).toBe(other.email);
+  });
+});
+
+describe('the privacy policy', () => {
+  it('tells a site seeded before that a copy can be downloaded from Account settings', async () => {
+    const seeded = await readFile(new URL('../../seed/pages/privacy-policy.md', import.meta.url), 'utf8');
+    expect(seeded).toContain('"Download your data" in [Account settings](/account/settings#your-data)');
+    const before =
+      'You can ask for a copy of your data, ask us to correct or delete it, object to how we use it, or ask us to restrict it.';
+    await db
+      .insertInto('pages')
+      .values({
+        slug: 'privacy-policy',
+        title: 'Privacy policy',
+        description: 'Privacy',
+        body_markdown: `## Your rights\n\n${before} More.`,
+      })
+      .onConflict((oc) =>
+        oc.column('slug').doUpdateSet({ body_markdown: `## Your rights\n\n${before} More.` }),
+      )
+      .execute();
+    const migration = await readFile(
+      new URL(
+        '../../../../supabase/migrations/20261202250000_privacy_policy_download_your_data.sql',
+        import.meta.url,
+      ),
+      'utf8',
+    );
+    await sql.raw(migration).execute(db);
+    const page = await db
+      .selectFrom('pages')
+      .select('body_markdown')
+      .where('slug', '=', 'privacy-policy')
+      .executeTakeFirstOrThrow();
+    // The page now says what the seeded page says.
+    const rights = seeded.split('## Your rights\n\n')[1]!.split(' Every marketing email')[0]!;
+    expect(page.body_markdown).toBe(`## Your rights\n\n${rights} More.`);
   });
 });
