@@ -39,7 +39,9 @@ describe('download your data', () => {
     expect(JSON.stringify(data)).not.toContain('seller@reshelf.test');
     await section.getByRole('status').getByText(download.suggestedFilename()).waitFor();
 
-    await shots(page, 'settings', () => section.getByRole('button', { name: 'Download your data' }).waitFor());
+    await shots(page, 'settings', () =>
+      section.getByRole('button', { name: 'Download your data' }).waitFor(),
+    );
     await context.close();
   });
 });

@@ -116,9 +116,7 @@ export const dataExportSchema = z.object({
     favouriteGenres: z.array(z.string()),
     favouriteAuthors: z.array(z.string()),
   }),
-  addresses: z.array(
-    addressViewSchema.extend({ isDefault: z.boolean(), createdAt: iso }),
-  ),
+  addresses: z.array(addressViewSchema.extend({ isDefault: z.boolean(), createdAt: iso })),
   listings: z.array(
     z.object({
       id: z.string(),
@@ -171,11 +169,14 @@ export const dataExportSchema = z.object({
   payouts: payoutsListSchema,
   /** Money in and out by month (UK time) and kind, as the monthly statements total it. */
   statements: z.array(
-    z.object({ month: z.string(), kind: z.string(), entries: z.number().int(), amountMinor: z.number().int() }),
+    z.object({
+      month: z.string(),
+      kind: z.string(),
+      entries: z.number().int(),
+      amountMinor: z.number().int(),
+    }),
   ),
-  charities: z.array(
-    z.object({ name: z.string(), slug: z.string(), role: z.string(), memberSince: iso }),
-  ),
+  charities: z.array(z.object({ name: z.string(), slug: z.string(), role: z.string(), memberSince: iso })),
   /** Names and dates only: never the tokens. */
   apiTokens: z.array(
     z.object({
