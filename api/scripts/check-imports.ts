@@ -49,7 +49,8 @@ export const PUBLIC: Record<string, readonly string[]> = {
   listings: ['listings.service.ts', 'visitor.ts'],
   'listing-views': ['listing-views.ts'],
   mail: ['mailer.ts', 'templates.ts', 'registry.ts', 'render.ts', 'suppressions.ts', 'charity-mail.ts'],
-  notifications: ['notify.ts', 'notifications.service.ts', 'notification-mail.ts'],
+  // preferences.ts: the member's email settings, read into "Download your data" (account).
+  notifications: ['notify.ts', 'notifications.service.ts', 'notification-mail.ts', 'preferences.ts'],
   // A dispute's photos are its order conversation's (startOrderThread, isThreadPhoto; decision 0049).
   messages: ['messages.service.ts'],
   offers: ['offers.service.ts'],
@@ -77,8 +78,9 @@ export const PUBLIC: Record<string, readonly string[]> = {
   unsubscribe: ['unsubscribe.service.ts'],
   users: ['users.service.ts'],
   discovery: ['discovery.service.ts'],
-  // The job runner matches saved searches (issue 26).
-  social: ['saved-searches.service.ts'],
+  // The job runner matches saved searches (issue 26); "Download your data" (account) reads the
+  // member's follows and saved searches.
+  social: ['saved-searches.service.ts', 'follows.service.ts'],
 };
 
 export interface Violation {

@@ -11,7 +11,7 @@ import type { StoragePort } from '../platform/storage/port.ts';
 import type { TestApp } from './app.ts';
 import { createBook, createListing, createPerson } from './catalogue.ts';
 
-const address = {
+const address: { fullName: string; line1: string; line2: string | null; town: string; postcode: string } = {
   fullName: 'Jo March',
   line1: '1 Orchard House',
   line2: null,
@@ -39,24 +39,30 @@ async function person(db: Database, label: string) {
 
 /**
  * A paid order: a seller's book bought through checkout and the webhook, by a new buyer (so
- * WELCOME20 applies, their first order) unless `options.buyer` is given; `options.promoCode`
- * is entered at checkout as a buyer would.
+ * WELCOME20 applies, their first order) unless `options.buyer` is given, of a new seller's book
+ * unless `options.seller` is given; `options.promoCode` is entered at checkout as a buyer would,
+ * and `options.address` is where it goes (Jo March in Bath otherwise).
  */
 export async function paidOrder(
   t: TestApp,
   price = 1000,
   title = 'Staff order book',
-  options: { buyer?: { id: string; email: string }; promoCode?: string } = {},
+  options: {
+    buyer?: { id: string; email: string };
+    seller?: { id: string; email: string };
+    promoCode?: string;
+    address?: typeof address;
+  } = {},
 ) {
   const deps = orderDepsFor(t);
   const db = deps.db;
-  const seller = await person(db, 'seller');
+  const seller = options.seller ?? (await person(db, 'seller'));
   const buyer = options.buyer ?? (await person(db, 'buyer'));
   const bookId = await createBook(db, { title: `${title} ${n}` });
   const listing = await createListing(db, { sellerId: seller.id, bookId, price, parcelSize: 'small' });
   const started = await startCheckout(deps, buyer, {
     listingId: listing.id,
-    address,
+    address: options.address ?? address,
     promoCode: options.promoCode ?? null,
   });
   const payment = await db

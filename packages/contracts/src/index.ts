@@ -6,6 +6,7 @@ export * from './catalogue.ts';
 export * from './charity.ts';
 export * from './checkout.ts';
 export * from './constants.ts';
+export * from './data-export.ts';
 export * from './disputes.ts';
 export * from './isbn.ts';
 export * from './messages.ts';

@@ -1,4 +1,4 @@
-import { bundleTiersSchema, displayNameSchema } from '@reshelf/contracts';
+import { bundleTiersSchema, dataExportSchema, displayNameSchema } from '@reshelf/contracts';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { authedProcedure, router } from '../../trpc.ts';
@@ -7,6 +7,7 @@ import { clearSessionCookies } from '../auth/session-cookies.ts';
 import { bundleTiersViewSchema, getTiers, setTiers } from '../bundle-tiers/bundle-tiers.service.ts';
 import { authorSuggestions, completeOnboarding, completeSignup, getProfile } from './account.service.ts';
 import { CLOSE_ACCOUNT_MESSAGES, closeAccount } from './close-account.service.ts';
+import { exportMemberData, takeExportSlot } from './data-export.service.ts';
 
 const optionalText = (max: number, label: string) =>
   z
@@ -118,5 +119,32 @@ export const accountRouter = router({
       await closeAccount(ctx.deps, ctx.user, { password: input.password }, requestInfo(ctx.req));
       clearSessionCookies(ctx.res, ctx.config);
       return { ok: true as const };
+    }),
+
+  /**
+   * "Download your data" (UK GDPR right of access): everything Reshelf holds about the caller,
+   * and only them (no input names anyone), as one JSON document. A few an hour (429 beyond).
+   * The audit log records staff actions, so the export is logged against the request instead.
+   */
+  exportData: authedProcedure
+    .meta({
+      openapi: {
+        operationId: 'account-exportData',
+        method: 'GET',
+        path: '/me/data',
+        tags: ['Account'],
+        summary: 'Download your data: everything Reshelf holds about you, as JSON',
+      },
+    })
+    .input(z.void())
+    .output(dataExportSchema)
+    .query(async ({ ctx }) => {
+      await takeExportSlot(ctx.db, ctx.user.userId);
+      const data = await exportMemberData(ctx.db, ctx.user.userId);
+      ctx.req.log.info(
+        { event: 'account.data_export', userId: ctx.user.userId, via: ctx.auth.via },
+        'member downloaded their data',
+      );
+      return data;
     }),
 });

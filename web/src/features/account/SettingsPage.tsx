@@ -4,6 +4,7 @@ import { BundleTiersSection } from '../basket/BundleTiersSection.tsx';
 import { EmailPreferencesSection } from '../notifications/EmailPreferences.tsx';
 import { ApiTokensSection } from './ApiTokensSection.tsx';
 import { CloseAccountSection } from './CloseAccountSection.tsx';
+import { DownloadDataSection } from './DownloadDataSection.tsx';
 
 /**
  * /account/settings (signed in): which notifications are emailed, the bundle discounts on the
@@ -25,6 +26,7 @@ export function SettingsPage() {
       <EmailPreferencesSection />
       <BundleTiersSection owner="seller" />
       <ApiTokensSection />
+      <DownloadDataSection />
       <CloseAccountSection />
     </div>
   );
