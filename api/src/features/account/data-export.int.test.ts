@@ -316,7 +316,12 @@ describe('the privacy policy', () => {
     const body = `## How long we keep it\n\n${keptBefore}\n\n## Your rights\n\n${rightsBefore} More.`;
     await db
       .insertInto('pages')
-      .values({ slug: 'privacy-policy', title: 'Privacy policy', description: 'Privacy', body_markdown: body })
+      .values({
+        slug: 'privacy-policy',
+        title: 'Privacy policy',
+        description: 'Privacy',
+        body_markdown: body,
+      })
       .onConflict((oc) => oc.column('slug').doUpdateSet({ body_markdown: body }))
       .execute();
     const migration = await readFile(
@@ -337,5 +342,4 @@ describe('the privacy policy', () => {
     const rights = seeded.split('## Your rights\n\n')[1]!.split(' Every marketing email')[0]!;
     expect(page.body_markdown).toBe(`## How long we keep it\n\n${kept}\n\n## Your rights\n\n${rights} More.`);
   });
-});
 });
