@@ -9,6 +9,7 @@ import { Download, FileJson, Loader2 } from 'lucide-react';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { saveJson } from '../../lib/download.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 const CONTENTS = [
@@ -21,19 +22,6 @@ const CONTENTS = [
   `your wishlist, follows, saved searches and your latest ${DATA_EXPORT_NOTIFICATIONS} notifications`,
   'payouts and monthly statement totals, charity teams you are in, and your API tokens’ names and dates',
 ];
-
-/** Saves a JSON document as a file the person downloads. */
-function saveJson(fileName: string, data: unknown): void {
-  const blob = new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 export function DownloadDataSection() {
   const utils = trpc.useUtils();

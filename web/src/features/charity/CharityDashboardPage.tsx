@@ -28,12 +28,12 @@ import { Input } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { saveCsv } from '../../lib/download.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { BundleTiersSection } from '../basket/BundleTiersSection.tsx';
 import { ReturnAnswer } from '../disputes/ReturnAnswer.tsx';
 import { PeriodPicker, SellerAnalyticsPanel } from '../seller-analytics/SellerAnalytics.tsx';
-import { saveCsv } from './download.ts';
 
 const linkClass = 'font-semibold text-brand underline-offset-4 hover:underline';
 const sectionClass = 'rounded-2xl border border-line bg-paper p-5 shadow-card sm:p-6';

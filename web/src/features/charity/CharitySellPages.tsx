@@ -26,12 +26,12 @@ import { Input } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { saveCsv } from '../../lib/download.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { UploadError, uploadFile } from '../../lib/upload.ts';
 import { cn } from '../../lib/utils.ts';
 import { IsbnForm } from '../selling/IsbnForm.tsx';
-import { saveCsv } from './download.ts';
 
 const linkClass = 'font-semibold text-brand underline-offset-4 hover:underline';
 const sectionClass = 'rounded-2xl border border-line bg-paper p-5 shadow-card sm:p-6';

@@ -2,8 +2,8 @@
 
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
+import { saveCsv } from '../../lib/download.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { downloadText } from './download.ts';
 
 /** This month and the 11 before it, newest first, as YYYY-MM (UK time). */
 export function recentMonths(now = new Date(), count = 12): string[] {
@@ -53,7 +53,7 @@ export function StatementLinks() {
               size="sm"
               onClick={async () => {
                 const file = await utils.payouts.statements.csv.fetch({ month });
-                downloadText(file.filename, file.csv);
+                saveCsv(file.filename, file.csv);
               }}
             >
               Download CSV

@@ -8,9 +8,9 @@ import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { QueryView } from '../../kit/index.ts';
+import { saveCsv } from '../../lib/download.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { downloadText } from './download.ts';
 import { monthName, recentMonths } from './StatementLinks.tsx';
 
 /** What went back, shown negative (and £0.00, not −£0.00, when nothing did). */
@@ -54,7 +54,7 @@ export function StatementPage() {
               size="sm"
               onClick={async () => {
                 const file = await utils.payouts.statements.csv.fetch({ month });
-                downloadText(file.filename, file.csv);
+                saveCsv(file.filename, file.csv);
               }}
             >
               Download CSV

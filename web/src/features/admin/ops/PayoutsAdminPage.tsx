@@ -12,8 +12,8 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label } from '../../../components/ui/input.tsx';
 import { notify } from '../../../components/ui/notify.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
+import { saveCsv } from '../../../lib/download.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { downloadText } from '../../payouts/download.ts';
 import { AdminPageFrame, formatDateTime } from './AdminPageFrame.tsx';
 
 const STATES = {
@@ -343,7 +343,7 @@ function HmrcReport() {
           onClick={async () => {
             try {
               const file = await utils.reporting.staff.exportCsv.fetch({ year });
-              downloadText(file.filename, file.csv);
+              saveCsv(file.filename, file.csv);
             } catch (error) {
               notify.error(error instanceof Error ? error.message : 'The export failed');
             }
