@@ -61,6 +61,26 @@ describe('foundation', () => {
     await context.close();
   });
 
+  it('a page loaded afresh opens at its top, not where the last page loaded afresh was left; a reload keeps its place', async () => {
+    const { context, page } = await newPage(browser, 'phone');
+    await page.goto('/listings');
+    await page.getByTestId('results').waitFor();
+    await page.evaluate(() => window.scrollTo(0, 1500));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+    // A full navigation (as after closing an account or coming back from a payment page).
+    await page.evaluate(() => window.location.assign('/categories'));
+    await page.waitForURL('**/categories');
+    await page.getByTestId('category-card').first().waitFor();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    // Reloading a page keeps where the reader was.
+    await page.evaluate(() => window.scrollTo(0, 600));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+    await page.reload();
+    await page.getByTestId('category-card').first().waitFor();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+    await context.close();
+  });
+
   it('an unknown path shows the not-found page', async () => {
     const { context, page } = await newPage(browser, 'desktop');
     await page.goto('/no/such/page');

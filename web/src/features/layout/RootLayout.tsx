@@ -1,4 +1,4 @@
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router-dom';
+import { type Location, Outlet, ScrollRestoration, useNavigation } from 'react-router-dom';
 import { GlobalOverlays } from './GlobalOverlays.tsx';
 import { NavigationProgress } from './NavigationProgress.tsx';
 import { ShownLocation } from './ShownLocation.tsx';
@@ -11,6 +11,17 @@ import { SiteChromeProvider } from './site-chrome.tsx';
  * overlays (cookie banner, welcome gift). The staff area hides the header and footer for its own
  * frame (site-chrome.tsx); the page keeps its place in the tree, so nothing remounts.
  */
+/**
+ * Where a page's scroll position is remembered. React Router keys it by the history entry, and
+ * every page loaded afresh (typed in, a link from outside, a full navigation such as the way back
+ * from a payment page or after closing an account) is the entry "default": each such page opened
+ * where the last one had been left. The first entry is keyed by its address instead, so a reload
+ * keeps its place and another page opens at its top.
+ */
+function scrollKey(location: Location): string {
+  return location.key === 'default' ? `default:${location.pathname}${location.search}` : location.key;
+}
+
 export function RootLayout() {
   const navigation = useNavigation();
   return (
@@ -35,7 +46,7 @@ export function RootLayout() {
           </main>
           {chromeHidden ? null : <SiteFooter />}
           <GlobalOverlays />
-          <ScrollRestoration />
+          <ScrollRestoration getKey={scrollKey} />
           <ShownLocation />
         </div>
       )}
