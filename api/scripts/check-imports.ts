@@ -173,11 +173,11 @@ export function checkTree(): Violation[] {
 function selfTest(): void {
   const f = (p: string) => path.join(ROOT, p);
   const cases: [string, string, boolean][] = [
-    ["import { x } from '../orders/orders.router.ts';", 'api/src/features/offers/offers.router.ts', false],
-    ["import { x } from '../orders/orders.service.ts';", 'api/src/features/offers/offers.router.ts', true],
-    ["import { x } from '../orders/lock.ts';", 'api/src/features/offers/offers.service.ts', false],
-    ["import { x } from '../orders/lock.ts';", 'api/src/features/offers/offers.int.test.ts', true],
-    ["import { x } from './lock.ts';", 'api/src/features/orders/orders.service.ts', true],
+    ["import { x } from '../orders/orders.router.ts';", 'api/src/commerce/offers/offers.router.ts', false],
+    ["import { x } from '../orders/orders.service.ts';", 'api/src/commerce/offers/offers.router.ts', true],
+    ["import { x } from '../orders/lock.ts';", 'api/src/commerce/offers/offers.service.ts', false],
+    ["import { x } from '../orders/lock.ts';", 'api/src/commerce/offers/offers.int.test.ts', true],
+    ["import { x } from './lock.ts';", 'api/src/commerce/orders/orders.service.ts', true],
     ["import { x } from '../../features/charities/returns.service.ts';", 'api/src/platform/x/y.ts', false],
     ["import { x } from './features/orders/lock.ts';", 'api/src/app.ts', true],
     ["import type { AppRouter } from '@reshelf/api/router';", 'web/src/lib/trpc.ts', true],

@@ -2,7 +2,7 @@
  * `pnpm ops <command>`: operators' commands, calling the BFF's typed procedures through the
  * tRPC client with a personal API token (Account settings → API tokens). One command works
  * without a token, with the database instead: `bootstrap`, the first admin of a new site
- * (api/src/features/ops/bootstrap.ts; exit code 5 when an admin exists already).
+ * (api/src/first-admin.ts; exit code 5 when an admin exists already).
  *
  *   RESHELF_TOKEN (or --token)   the token: rsk_…
  *   RESHELF_URL   (or --url)     the site, http://localhost:3000 by default
@@ -16,9 +16,9 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import { ROLE_GRANTS, STAFF_GRANTS } from '../src/features/ops/roles.ts';
 import { csvText, pounds } from '../src/http/csv.ts';
 import type { AppRouter } from '../src/router.ts';
+import { ROLE_GRANTS, STAFF_GRANTS } from '../src/staff/ops/roles.ts';
 
 export const DEFAULT_URL = 'http://localhost:3000';
 
@@ -126,7 +126,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
   }
   if (command === 'bootstrap') {
     // In-process, with the database: loaded only for this command.
-    const { runBootstrap } = await import('../src/features/ops/bootstrap.ts');
+    const { runBootstrap } = await import('../src/first-admin.ts');
     return runBootstrap(values, io);
   }
   const url = (values.url ?? io.env.RESHELF_URL ?? DEFAULT_URL).replace(/\/$/, '');

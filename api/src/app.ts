@@ -12,6 +12,12 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/a
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { createViewRecorder } from './catalogue/listings/view-recorder.ts';
+import { registerSitemapRoutes } from './catalogue/sitemap/sitemap.route.ts';
+import { registerCharityUploadRoutes } from './charities/charity-uploads.route.ts';
+import { registerExportRoutes } from './commerce/exports/exports.route.ts';
+import { registerPaymentRoutes } from './commerce/payments/payment.routes.ts';
+import { registerMessagePhotoRoute } from './community/messages/photo-upload.route.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import {
@@ -23,24 +29,6 @@ import {
   retryAfterOf,
   titleOfStatus,
 } from './errors.ts';
-import { type AuthState, resolveAuth } from './features/auth/resolve-auth.ts';
-import { registerCharityUploadRoutes } from './features/charities/charity-uploads.route.ts';
-import { registerExportRoutes } from './features/exports/exports.route.ts';
-import { createViewRecorder } from './features/listing-views/view-recorder.ts';
-import { type MailDelivery, startMailDelivery } from './features/mail/delivery.ts';
-import { registerMessagePhotoRoute } from './features/messages/photo-upload.route.ts';
-import { registerPaymentRoutes } from './features/payments/payment.routes.ts';
-import { registerRestApi } from './features/public-api/rest.route.ts';
-import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from './features/realtime/hub.ts';
-import {
-  createRequestLogRecorder,
-  loggedPath,
-  requestLine,
-} from './features/request-log/request-log.recorder.ts';
-import { registerUploadRoutes } from './features/selling/upload.route.ts';
-import { registerSitemapRoutes } from './features/sitemap/sitemap.route.ts';
-import { registerStorageRoute } from './features/storage/storage.route.ts';
-import { registerUnsubscribeRoutes } from './features/unsubscribe/unsubscribe.route.ts';
 import {
   type Authenticate,
   authenticateWith,
@@ -56,13 +44,25 @@ import { isApiPath } from './http/paths.ts';
 import { PROBE_PATHS, registerProbes } from './http/probes.ts';
 import { etagOf, publicAnswers } from './http/public-answers.ts';
 import { createPublicCache, isPublicCall, type PublicCache } from './http/public-cache.ts';
+import { registerRestApi } from './http/rest/rest.route.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { type CallProcedure, createPageRenderer } from './http/ssr.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
 import { registerLeanTrpc, type TrpcPathStats } from './http/trpc-lean.ts';
 import { loggerOptions, logRequest } from './logger.ts';
+import { type AuthState, resolveAuth } from './platform/identity/resolve-auth.ts';
+import { type MailDelivery, startMailDelivery } from './platform/mail/delivery.ts';
+import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from './platform/realtime/hub.ts';
+import {
+  createRequestLogRecorder,
+  loggedPath,
+  requestLine,
+} from './platform/request-log/request-log.recorder.ts';
+import { registerStorageRoute } from './platform/storage/storage.route.ts';
+import { registerUnsubscribeRoutes } from './platform/unsubscribe/unsubscribe.route.ts';
 import { type AppRouter, appRouter } from './router.ts';
 import type { Secrets } from './secrets.ts';
+import { registerUploadRoutes } from './selling/listings/upload.route.ts';
 import { createServices, type Services } from './services.ts';
 import type { Context, Deps, Meta } from './trpc.ts';
 
@@ -203,7 +203,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done();
   });
   app.addHook('onClose', async () => requestLog.stop());
-  // Listing views: buffered in memory, written in batches (features/listing-views).
+  // Listing views: buffered in memory, written in batches (catalogue/listings).
   const listingViews = createViewRecorder(database.db, {
     onError: (error, views) => app.log.warn({ err: error, views }, 'listing views not written'),
   });

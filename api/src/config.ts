@@ -422,7 +422,7 @@ export interface AppConfig {
   trpcPath: 'lean' | 'stock';
   /**
    * The request log (/admin/logs) keeps one in this many fast successful API requests; every
-   * error and every slow one always (features/request-log). 1: every request.
+   * error and every slow one always (platform/request-log). 1: every request.
    */
   requestLogSample: number;
   /**

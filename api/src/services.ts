@@ -2,7 +2,6 @@
 import path from 'node:path';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
-import { createMailer, type Mailer } from './features/mail/mailer.ts';
 import {
   type BookLookupPort,
   createOfflineBookLookup,
@@ -10,6 +9,7 @@ import {
 } from './platform/book-lookup/book-lookup.ts';
 import { createLocalIdentity } from './platform/identity/local.ts';
 import type { IdentityProvider } from './platform/identity/port.ts';
+import { createMailer, type Mailer } from './platform/mail/mailer.ts';
 import {
   createDevTransport,
   createResendTransport,

@@ -17,7 +17,7 @@
  * `.meta({ openapi: { method: 'GET', path: '/listings/{slug}', tags: ['Catalogue'] } })`, plus
  * its `.output()`: see openapi/README.md.
  *
- * Staff and tier procedures run inside an audit trail (features/audit): a mutation that
+ * Staff and tier procedures run inside an audit trail (platform/audit): a mutation that
  * succeeds without recording what it did in the audit log is a defect, reported here.
  *
  * The levels themselves (what each one checks, and the words a refusal uses) live in
@@ -31,8 +31,6 @@ import { z } from 'zod';
 import type { AppConfig } from './config.ts';
 import type { Database } from './db/index.ts';
 import { AppError, asAppError, ERRORS, INTERNAL_MESSAGE, logUnavailable, retryAfterOf } from './errors.ts';
-import { runInAuditTrail } from './features/audit/audit.service.ts';
-import type { AuthState } from './features/auth/resolve-auth.ts';
 import {
   type AccessLevel,
   checkCredential,
@@ -43,8 +41,10 @@ import {
   requireTier,
 } from './http/access.ts';
 import type { BackgroundWork } from './http/background.ts';
+import { runInAuditTrail } from './platform/audit/audit.service.ts';
 import type { BookLookupPort } from './platform/book-lookup/book-lookup.ts';
 import type { AccessClaims, IdentityProvider } from './platform/identity/port.ts';
+import type { AuthState } from './platform/identity/resolve-auth.ts';
 import type { Mailer, MailLog } from './platform/mail/port.ts';
 import type { PaymentProvider } from './platform/payments/port.ts';
 import type { RealtimeHub } from './platform/realtime/port.ts';
@@ -66,7 +66,7 @@ export interface Meta {
   access?: AccessLevel;
   /** The answer is public data, the same for every visitor: the public cache may keep it. */
   cache?: boolean;
-  /** Published on the REST API under /api/v1 (features/public-api). */
+  /** Published on the REST API under /api/v1 (http/rest). */
   openapi?: OpenApiMeta['openapi'];
 }
 
@@ -107,7 +107,7 @@ export interface Context extends Omit<Deps, 'origin' | 'log'> {
  * Subscriptions stream over server-sent events (docs/realtime.md): a ping comment every 15 s
  * keeps proxies from closing an idle stream, and tells the client the server is there (its
  * EventSource starts afresh after 45 s without a byte). The stream itself ends after a few
- * minutes (features/realtime/hub.ts) and the client resumes from its last event.
+ * minutes (platform/realtime/hub.ts) and the client resumes from its last event.
  */
 export const SSE_PING_MS = 15_000;
 export const SSE_CLIENT_RECONNECT_AFTER_INACTIVITY_MS = 45_000;

@@ -24,13 +24,13 @@ import { parseArgs } from 'node:util';
 import { browseInputSchema, searchInputSchema } from '@reshelf/contracts';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { freePort } from '../../api/src/db/embedded.ts';
-import { createDatabase } from '../../api/src/db/index.ts';
 import {
   browseListings,
   getListingBySlug,
   searchListings,
-} from '../../api/src/features/listings/listings.service.ts';
+} from '../../api/src/catalogue/listings/listings.service.ts';
+import { freePort } from '../../api/src/db/embedded.ts';
+import { createDatabase } from '../../api/src/db/index.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
 import { log, machine, percentiles, ROOT, round2, stopBff, throwawayDatabase } from './harness.ts';
 import { BENCH_SIZES } from './options.ts';

@@ -17,18 +17,18 @@
 import { randomBytes } from 'node:crypto';
 import { browseInputSchema, searchInputSchema } from '@reshelf/contracts';
 import pg from 'pg';
-import { createDatabase, TRIGRAM_THRESHOLDS } from '../../api/src/db/index.ts';
 import {
   browseListings,
   getListingBySlug,
   searchListings,
-} from '../../api/src/features/listings/listings.service.ts';
+} from '../../api/src/catalogue/listings/listings.service.ts';
 import {
   coldStart,
   computeRecommendations,
   memberRecommendations,
-} from '../../api/src/features/recommendations/recommendations.service.ts';
-import { feedPage } from '../../api/src/features/social/feed.service.ts';
+} from '../../api/src/community/recommendations/recommendations.service.ts';
+import { feedPage } from '../../api/src/community/social/feed.service.ts';
+import { createDatabase, TRIGRAM_THRESHOLDS } from '../../api/src/db/index.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
 import { throwawayDatabase } from './harness.ts';
 import { MEMBER_SCENARIOS, seedBenchMembers } from './members.ts';

@@ -18,13 +18,13 @@
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createDatabase } from '../../api/src/db/index.ts';
-import type { Mailer } from '../../api/src/features/mail/mailer.ts';
 import {
   coldStart,
   computeRecommendations,
-} from '../../api/src/features/recommendations/recommendations.service.ts';
+} from '../../api/src/community/recommendations/recommendations.service.ts';
+import { createDatabase } from '../../api/src/db/index.ts';
 import { createLocalIdentity } from '../../api/src/platform/identity/local.ts';
+import type { Mailer } from '../../api/src/platform/mail/mailer.ts';
 import { createSecrets } from '../../api/src/secrets.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
 import { log, percentiles, round2, startBff, stopBff, throwawayDatabase } from './harness.ts';

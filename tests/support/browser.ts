@@ -52,7 +52,7 @@ async function untilHydrated(page: Page): Promise<void> {
  * The router changes the address before React has rendered the page for it (the new page comes
  * in a transition), so a test that waited for the address could read the page it left: after
  * `waitForURL` each page also waits until the app marks the address it rendered
- * (`<html data-shown-path>`, web/src/features/layout/ShownLocation.tsx), and until no list on
+ * (`<html data-shown-path>`, web/src/app/shell/ShownLocation.tsx), and until no list on
  * it still shows the previous address's results while the new ones load (`[data-stale]`,
  * `StaleMark` in web/src/kit/QueryView.tsx): a filter kept in the address changes it at once,
  * and the rows for it come a moment later. A page that is not the app (no #root) is not held.

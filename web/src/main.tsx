@@ -8,7 +8,7 @@ import { createPath, matchRoutes, type RouteObject, RouterProvider } from 'react
 import { installPreloadRecovery } from './app/preload-recovery.ts';
 import { AppProviders } from './app/providers.tsx';
 import { createAppRouter, routes } from './app/router.tsx';
-import { initConsent } from './features/consent/consent.ts';
+import { initConsent } from './app/shell/consent/consent.ts';
 import { applyShellPadding } from './lib/native-shell.ts';
 import { installOverflowGuard } from './lib/overflow-guard.ts';
 

@@ -31,8 +31,8 @@ import type {
 import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { AppError, asAppError, infrastructureFailure, logUnavailable, unavailableError } from '../errors.ts';
-import { type AuthState, SUSPENDED_MESSAGE } from '../features/auth/resolve-auth.ts';
 import type { AccessClaims } from '../platform/identity/port.ts';
+import { type AuthState, SUSPENDED_MESSAGE } from '../platform/identity/resolve-auth.ts';
 import { csrfGuard } from './csrf.ts';
 
 export type AccessLevel = 'public' | 'authed' | 'staff' | 'admin' | `tier:${number}`;

@@ -16,7 +16,7 @@ import { CLIENT_HEADER } from '@reshelf/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config.ts';
 import { ERRORS } from '../errors.ts';
-import { readSessionCookies } from '../features/auth/session-cookies.ts';
+import { readSessionCookies } from '../platform/identity/session-cookies.ts';
 import { isAppOrigin } from './cors.ts';
 
 /** The site's own origins: where the web client runs and cookie sessions are honoured. */

@@ -180,6 +180,6 @@ describe('one writer', () => {
       ),
     );
     expect(importers).toEqual([WRITER]);
-    expect(files).not.toContain('api/src/features/ops/csv.ts');
+    expect(files).not.toContain('api/src/staff/ops/csv.ts');
   });
 });

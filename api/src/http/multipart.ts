@@ -12,7 +12,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { SELLING_LIMITS, SELLING_MESSAGES } from '@reshelf/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import { type ProcessedPhoto, processPhoto } from '../features/selling/photos.ts';
+import { type ProcessedPhoto, processPhoto } from '../platform/images/photos.ts';
 import { callerOf, requireAccess } from './access.ts';
 import { multipartTextProblem } from './text-guard.ts';
 

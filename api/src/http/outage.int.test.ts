@@ -13,7 +13,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createDatabase, type DatabaseHandle } from '../db/index.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../errors.ts';
-import { createApiToken } from '../features/api-tokens/api-tokens.service.ts';
+import { createApiToken } from '../platform/identity/api-tokens.ts';
 import { createSecrets } from '../secrets.ts';
 import { seedReferenceData } from '../seed/demo.ts';
 import { createServices } from '../services.ts';

@@ -5,9 +5,9 @@
 import { CLIENT_HEADER } from '@reshelf/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_LIMITS } from '../features/auth/auth.service.ts';
-import { API_TOKEN_FAILURES } from '../features/auth/resolve-auth.ts';
-import { CONTACT_LIMIT, submitContactMessage } from '../features/contact/contact.service.ts';
+import { AUTH_LIMITS } from '../account/auth/auth.service.ts';
+import { CONTACT_LIMIT, submitContactMessage } from '../platform/contact/contact.service.ts';
+import { API_TOKEN_FAILURES } from '../platform/identity/resolve-auth.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { createUser, TEST_PASSWORD } from '../testing/auth.ts';
 

@@ -3,7 +3,7 @@
  * @reshelf/contracts text.ts) refused where text arrives outside the procedures (which refuse
  * it in api/src/trpc.ts): the path and query parameters of the other routes, and the fields and
  * file names of multipart uploads. CSV cells are checked where the file is read
- * (features/charities/bulk-import.service.ts).
+ * (charities/bulk-import.service.ts).
  */
 import { describeTextFault, findTextFault, textProblem } from '@reshelf/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { type AppConfig, loadConfig } from '../config.ts';
 import { createDatabase, type DatabaseHandle } from '../db/index.ts';
-import { createApiToken } from '../features/api-tokens/api-tokens.service.ts';
+import { createApiToken } from '../platform/identity/api-tokens.ts';
 import type { AppRouter } from '../router.ts';
 import { createSecrets } from '../secrets.ts';
 import { seedReferenceData } from '../seed/demo.ts';

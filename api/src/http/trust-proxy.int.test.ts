@@ -5,9 +5,9 @@
 import { CLIENT_HEADER } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_LIMITS } from '../account/auth/auth.service.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { AUTH_LIMITS } from '../features/auth/auth.service.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 
 /** A production configuration (PUBLIC_ORIGIN and Stripe are required there). */

@@ -21,16 +21,16 @@
  */
 import { createHash } from 'node:crypto';
 import { COMMERCIAL_DEFAULTS, type ParcelSize, priceBreakdown, slugify } from '@reshelf/contracts';
-import type { Database } from '../db/index.ts';
-import type { Mailer } from '../features/mail/mailer.ts';
+import { refundOrder } from '../commerce/orders/staff-orders.service.ts';
 import {
   applyConnectEvent,
   isConnectEvent,
   type PayoutDeps,
   payOut,
   startOnboarding,
-} from '../features/payouts/payouts.service.ts';
-import { refundOrder } from '../features/staff-orders/staff-orders.service.ts';
+} from '../commerce/payouts/payouts.service.ts';
+import type { Database } from '../db/index.ts';
+import type { Mailer } from '../platform/mail/mailer.ts';
 import type { PaymentProvider } from '../platform/payments/port.ts';
 import type { SignedEvent, TestProvider } from '../platform/payments/test-provider.ts';
 import { SNAPSHOT_BOOKS } from './books.ts';

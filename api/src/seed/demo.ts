@@ -2,17 +2,17 @@
  * The embedded demo seed: run on the first start of an embedded marketplace so a newcomer
  * never meets an empty site. Each part runs once (recorded in seed_runs) and in one
  * transaction, so a failure leaves nothing half-written. Then the demo listings get their
- * generated covers (features/admin/demo-covers.ts), stored through the storage port.
+ * generated covers (staff/dashboard/demo-covers.ts), stored through the storage port.
  */
 import { CompiledQuery } from 'kysely';
 import type { SqlClient } from '../../../supabase/functions/_shared/admin.ts';
 import { seedOpenLibraryRecent } from '../../../supabase/functions/_shared/seed.ts';
 import type { Database } from '../db/index.ts';
-import { attachDemoCovers, type DemoCoversReport } from '../features/admin/demo-covers.ts';
-import type { Mailer } from '../features/mail/mailer.ts';
 import type { IdentityProvider } from '../platform/identity/port.ts';
+import type { Mailer } from '../platform/mail/mailer.ts';
 import type { PaymentProvider } from '../platform/payments/port.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
+import { attachDemoCovers, type DemoCoversReport } from '../staff/dashboard/demo-covers.ts';
 import { SNAPSHOT_BOOKS } from './books.ts';
 import { seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';

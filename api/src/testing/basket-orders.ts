@@ -4,10 +4,10 @@
  * moved on (dispatched, delivered) through the orders service.
  */
 import type { ParcelSize } from '@reshelf/contracts';
+import { quoteBasket, startBasket } from '../commerce/checkout/basket-checkout.ts';
+import { applyPaymentEvent, type CheckoutDeps } from '../commerce/checkout/checkout.service.ts';
+import { dispatchOrder, markArrived } from '../commerce/orders/orders.service.ts';
 import type { Database } from '../db/index.ts';
-import { quoteBasket, startBasket } from '../features/checkout/basket-checkout.ts';
-import { applyPaymentEvent, type CheckoutDeps } from '../features/checkout/checkout.service.ts';
-import { dispatchOrder, markArrived } from '../features/orders/orders.service.ts';
 import type { TestProvider } from '../platform/payments/test-provider.ts';
 import type { TestApp } from './app.ts';
 import { createBook, createListing, createPerson } from './catalogue.ts';

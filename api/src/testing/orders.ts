@@ -1,11 +1,12 @@
 /** Orders for staff tests: paid through checkout and the test provider's webhook, then moved on. */
-import type { Database } from '../db/index.ts';
+
 import {
   applyPaymentEvent,
   type CheckoutDeps,
   startCheckout,
-} from '../features/checkout/checkout.service.ts';
-import { confirmOrder, dispatchOrder, markArrived, openDispute } from '../features/orders/orders.service.ts';
+} from '../commerce/checkout/checkout.service.ts';
+import { confirmOrder, dispatchOrder, markArrived, openDispute } from '../commerce/orders/orders.service.ts';
+import type { Database } from '../db/index.ts';
 import type { TestProvider } from '../platform/payments/test-provider.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
 import type { TestApp } from './app.ts';

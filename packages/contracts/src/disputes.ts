@@ -12,7 +12,7 @@ export type ReturnPostagePayer = 'seller' | 'buyer';
 
 /**
  * The protection rules. Every window and every "who pays" below is read by the code that
- * enforces it (features/disputes) and printed by the help page.
+ * enforces it (commerce/disputes) and printed by the help page.
  */
 export const PROTECTION_RULES = {
   /** Days after delivery in which the buyer can report a problem with the book. */

@@ -1,6 +1,7 @@
 import { ADMIN_TIERS, PRODUCT, SIGNED_IN_ROUTES } from '@reshelf/contracts';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { RequireAuth } from '../account/auth/RequireAuth.tsx';
 import {
   AdminSkeleton,
   AuthFormSkeleton,
@@ -10,12 +11,11 @@ import {
   PageSkeleton,
   SessionSkeleton,
 } from '../components/placeholders.tsx';
-import { ADMIN_OPERATION_ROUTES } from '../features/admin/ops/routes.tsx';
-import { RequireStaff } from '../features/admin/RequireStaff.tsx';
-import { RequireAuth } from '../features/auth/RequireAuth.tsx';
-import { RequireAdminTier } from '../features/global-admin/access.tsx';
-import { RootLayout } from '../features/layout/RootLayout.tsx';
+import { RequireAdminTier } from '../staff/global-admin/access.tsx';
+import { RequireStaff } from '../staff/RequireStaff.tsx';
 import { RootErrorBoundary } from './RootErrorBoundary.tsx';
+import { RootLayout } from './shell/RootLayout.tsx';
+import { ADMIN_OPERATION_ROUTES } from './staff-routes.tsx';
 
 /**
  * Every page is a lazy route: its code is fetched the first time it is visited. A lazy route
@@ -33,22 +33,22 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): La
 }
 
 const notFound = page(
-  () => import('../features/not-found/NotFoundPage.tsx'),
+  () => import('../components/not-found/NotFoundPage.tsx'),
   (m) => m.NotFoundPage,
 );
 
 const staffDashboard = page(
-  () => import('../features/admin/DashboardPage.tsx'),
+  () => import('../staff/dashboard/DashboardPage.tsx'),
   (m) => m.DashboardPage,
 );
 
 type SignedInRoute = (typeof SIGNED_IN_ROUTES)[number];
 
-const sell = () => import('../features/selling/SellPages.tsx');
-const charitySell = () => import('../features/charity/CharitySellPages.tsx');
-const checkout = () => import('../features/checkout/CheckoutPages.tsx');
-const messages = () => import('../features/messages/MessagesPages.tsx');
-const social = () => import('../features/social/SocialPage.tsx');
+const sell = () => import('../selling/listings/SellPages.tsx');
+const charitySell = () => import('../charities/CharitySellPages.tsx');
+const checkout = () => import('../commerce/checkout/CheckoutPages.tsx');
+const messages = () => import('../community/messages/MessagesPages.tsx');
+const social = () => import('../community/social/SocialPage.tsx');
 
 /**
  * The signed-in pages built so far. The rest of the spec's list belongs to later issues; until
@@ -57,32 +57,32 @@ const social = () => import('../features/social/SocialPage.tsx');
  */
 const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
   '/email-verification': page(
-    () => import('../features/auth/EmailVerificationPage.tsx'),
+    () => import('../account/auth/EmailVerificationPage.tsx'),
     (m) => m.EmailVerificationPage,
   ),
   '/onboarding': page(
-    () => import('../features/auth/OnboardingPage.tsx'),
+    () => import('../account/auth/OnboardingPage.tsx'),
     (m) => m.OnboardingPage,
   ),
   '/onboarding/complete': page(
-    () => import('../features/auth/OnboardingCompletePage.tsx'),
+    () => import('../account/auth/OnboardingCompletePage.tsx'),
     (m) => m.OnboardingCompletePage,
   ),
   '/account': page(
-    () => import('../features/account/AccountPage.tsx'),
+    () => import('../account/member/AccountPage.tsx'),
     (m) => m.AccountPage,
   ),
   '/checkout': page(
-    () => import('../features/checkout/CheckoutPages.tsx'),
+    () => import('../commerce/checkout/CheckoutPages.tsx'),
     (m) => m.CheckoutPage,
   ),
   '/checkout/confirm': page(
-    () => import('../features/checkout/CheckoutPages.tsx'),
+    () => import('../commerce/checkout/CheckoutPages.tsx'),
     (m) => m.CheckoutConfirmPage,
   ),
   '/checkout/offer': page(checkout, (m) => m.CheckoutOfferPage),
   '/checkout/basket': page(
-    () => import('../features/basket/BasketCheckoutPage.tsx'),
+    () => import('../commerce/basket/BasketCheckoutPage.tsx'),
     (m) => m.BasketCheckoutPage,
   ),
   '/sell': page(sell, (m) => m.SellStartPage),
@@ -92,74 +92,74 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
   '/sell/:id': page(sell, (m) => m.SellListingPage),
   '/sell/:id/:subpage': page(sell, (m) => m.SellEditPage),
   '/account/settings': page(
-    () => import('../features/account/SettingsPage.tsx'),
+    () => import('../account/member/SettingsPage.tsx'),
     (m) => m.SettingsPage,
   ),
   '/account/listings': page(
-    () => import('../features/selling/MyListingsPage.tsx'),
+    () => import('../selling/listings/MyListingsPage.tsx'),
     (m) => m.MyListingsPage,
   ),
   '/account/wishlist': page(
-    () => import('../features/wishlist/WishlistPage.tsx'),
+    () => import('../community/wishlist/WishlistPage.tsx'),
     (m) => m.WishlistPage,
   ),
   '/social': page(social, (m) => m.SocialPage),
   '/account/following': page(
-    () => import('../features/social/FollowingPage.tsx'),
+    () => import('../community/social/FollowingPage.tsx'),
     (m) => m.FollowingPage,
   ),
   '/account/saved-searches': page(
-    () => import('../features/social/SavedSearchesPage.tsx'),
+    () => import('../community/social/SavedSearchesPage.tsx'),
     (m) => m.SavedSearchesPage,
   ),
   '/account/notifications': page(
-    () => import('../features/notifications/NotificationsPage.tsx'),
+    () => import('../account/notifications/NotificationsPage.tsx'),
     (m) => m.NotificationsPage,
   ),
   '/charity/sell': page(charitySell, (m) => m.CharitySellPage),
   '/charity/bulk-listing': page(charitySell, (m) => m.BulkListingPage),
   '/charity/dashboard': page(
-    () => import('../features/charity/CharityDashboardPage.tsx'),
+    () => import('../charities/CharityDashboardPage.tsx'),
     (m) => m.CharityDashboardPage,
   ),
   '/account/offers': page(
-    () => import('../features/offers/OffersPage.tsx'),
+    () => import('../commerce/offers/OffersPage.tsx'),
     (m) => m.OffersPage,
   ),
   '/account/orders': page(
-    () => import('../features/orders/PurchasesPage.tsx'),
+    () => import('../commerce/orders/PurchasesPage.tsx'),
     (m) => m.PurchasesPage,
   ),
   '/account/orders/:orderId': page(
-    () => import('../features/orders/PurchaseDetailPage.tsx'),
+    () => import('../commerce/orders/PurchaseDetailPage.tsx'),
     (m) => m.PurchaseDetailPage,
   ),
   '/account/sales': page(
-    () => import('../features/orders/SalesPage.tsx'),
+    () => import('../commerce/orders/SalesPage.tsx'),
     (m) => m.SalesPage,
   ),
   '/account/sales/:orderId': page(
-    () => import('../features/orders/SaleDetailPage.tsx'),
+    () => import('../commerce/orders/SaleDetailPage.tsx'),
     (m) => m.SaleDetailPage,
   ),
   '/account/payouts': page(
-    () => import('../features/orders/PayoutsPage.tsx'),
+    () => import('../commerce/payouts/PayoutsPage.tsx'),
     (m) => m.PayoutsPage,
   ),
   '/recommendations': page(
-    () => import('../features/recommendations/RecommendationsPage.tsx'),
+    () => import('../community/recommendations/RecommendationsPage.tsx'),
     (m) => m.RecommendationsPage,
   ),
   '/account/analytics': page(
-    () => import('../features/seller-analytics/SellerAnalyticsPage.tsx'),
+    () => import('../selling/analytics/SellerAnalyticsPage.tsx'),
     (m) => m.SellerAnalyticsPage,
   ),
   '/account/reviews': page(
-    () => import('../features/reviews/MyReviewsPage.tsx'),
+    () => import('../community/reviews/MyReviewsPage.tsx'),
     (m) => m.MyReviewsPage,
   ),
   '/account/payouts/statement/:month': page(
-    () => import('../features/payouts/StatementPage.tsx'),
+    () => import('../commerce/payouts/StatementPage.tsx'),
     (m) => m.StatementPage,
   ),
   '/messages': page(messages, (m) => m.MessagesPage),
@@ -178,11 +178,11 @@ const gridFallback = (
   </div>
 );
 
-const catalogue = () => import('../features/discovery/ShelfPages.tsx');
-const charity = () => import('../features/charity/CharityPages.tsx');
-const charitySignup = () => import('../features/charity/CharitySignupPages.tsx');
-const sellers = () => import('../features/sellers/SellerPages.tsx');
-const staticPage = () => import('../features/pages/StaticPage.tsx');
+const catalogue = () => import('../catalogue/discovery/ShelfPages.tsx');
+const charity = () => import('../charities/CharityPages.tsx');
+const charitySignup = () => import('../charities/CharitySignupPages.tsx');
+const sellers = () => import('../catalogue/sellers/SellerPages.tsx');
+const staticPage = () => import('../platform/pages/StaticPage.tsx');
 
 /** A static page kept in the database, at a fixed path. */
 function fixedPage(path: string, slug: string): RouteObject {
@@ -207,7 +207,7 @@ export const routes: RouteObject[] = [
         index: true,
         hydrateFallbackElement: <HomeSkeleton />,
         lazy: page(
-          () => import('../features/home/HomePage.tsx'),
+          () => import('../catalogue/discovery/home/HomePage.tsx'),
           (m) => m.HomePage,
         ),
       },
@@ -217,7 +217,7 @@ export const routes: RouteObject[] = [
         path: 'login',
         hydrateFallbackElement: <AuthFormSkeleton />,
         lazy: page(
-          () => import('../features/auth/LoginPage.tsx'),
+          () => import('../account/auth/LoginPage.tsx'),
           (m) => m.LoginPage,
         ),
       },
@@ -225,32 +225,34 @@ export const routes: RouteObject[] = [
         path: 'listings',
         hydrateFallbackElement: gridFallback,
         lazy: async () => ({
-          Component: (await import('../features/catalogue/ListingsPage.tsx')).ListingsPage,
+          Component: (await import('../catalogue/listings/ListingsPage.tsx')).ListingsPage,
         }),
       },
       {
         path: 'search',
         hydrateFallbackElement: gridFallback,
-        lazy: async () => ({ Component: (await import('../features/search/SearchPage.tsx')).SearchPage }),
+        lazy: async () => ({ Component: (await import('../catalogue/search/SearchPage.tsx')).SearchPage }),
       },
       {
         path: 'search/advanced',
         hydrateFallbackElement: <PageSkeleton />,
         lazy: async () => ({
-          Component: (await import('../features/search/AdvancedSearchPage.tsx')).AdvancedSearchPage,
+          Component: (await import('../catalogue/search/AdvancedSearchPage.tsx')).AdvancedSearchPage,
         }),
       },
       {
         path: 'search/not-found',
         hydrateFallbackElement: <PageSkeleton />,
         lazy: async () => ({
-          Component: (await import('../features/search/SearchNotFoundPage.tsx')).SearchNotFoundPage,
+          Component: (await import('../catalogue/search/SearchNotFoundPage.tsx')).SearchNotFoundPage,
         }),
       },
       {
         path: 'listing/:slug',
         hydrateFallbackElement: <ListingSkeleton />,
-        lazy: async () => ({ Component: (await import('../features/listings/ListingPage.tsx')).ListingPage }),
+        lazy: async () => ({
+          Component: (await import('../catalogue/listings/ListingPage.tsx')).ListingPage,
+        }),
       },
       {
         path: 'categories',
@@ -320,7 +322,7 @@ export const routes: RouteObject[] = [
       {
         path: 'pages/contact',
         hydrateFallbackElement: <PageSkeleton />,
-        lazy: async () => ({ Component: (await import('../features/pages/ContactPage.tsx')).ContactPage }),
+        lazy: async () => ({ Component: (await import('../platform/contact/ContactPage.tsx')).ContactPage }),
       },
       {
         path: 'pages/:slug',
@@ -334,26 +336,26 @@ export const routes: RouteObject[] = [
         path: 'help-centre/buyer-protection',
         hydrateFallbackElement: <PageSkeleton />,
         lazy: async () => ({
-          Component: (await import('../features/disputes/ProtectionHelpPage.tsx')).ProtectionHelpPage,
+          Component: (await import('../commerce/disputes/ProtectionHelpPage.tsx')).ProtectionHelpPage,
         }),
       },
       {
         path: PRODUCT.appPath.slice(1),
         hydrateFallbackElement: <PageSkeleton />,
-        lazy: async () => ({ Component: (await import('../features/pages/AppPage.tsx')).AppPage }),
+        lazy: async () => ({ Component: (await import('../platform/pages/AppPage.tsx')).AppPage }),
       },
       {
         path: 'unsubscribe',
         hydrateFallbackElement: <PageSkeleton />,
         lazy: async () => ({
-          Component: (await import('../features/pages/UnsubscribePage.tsx')).UnsubscribePage,
+          Component: (await import('../platform/unsubscribe/UnsubscribePage.tsx')).UnsubscribePage,
         }),
       },
       {
         path: 'email-confirmation',
         hydrateFallbackElement: <AuthFormSkeleton />,
         lazy: page(
-          () => import('../features/auth/EmailConfirmationPage.tsx'),
+          () => import('../account/auth/EmailConfirmationPage.tsx'),
           (m) => m.EmailConfirmationPage,
         ),
       },
@@ -361,7 +363,7 @@ export const routes: RouteObject[] = [
         path: 'auth/confirm',
         hydrateFallbackElement: <AuthFormSkeleton />,
         lazy: page(
-          () => import('../features/auth/ConfirmEmailPage.tsx'),
+          () => import('../account/auth/ConfirmEmailPage.tsx'),
           (m) => m.ConfirmEmailPage,
         ),
       },
@@ -369,7 +371,7 @@ export const routes: RouteObject[] = [
         path: 'complete-signup',
         hydrateFallbackElement: <AuthFormSkeleton />,
         lazy: page(
-          () => import('../features/auth/CompleteSignupPage.tsx'),
+          () => import('../account/auth/CompleteSignupPage.tsx'),
           (m) => m.CompleteSignupPage,
         ),
       },
@@ -377,7 +379,7 @@ export const routes: RouteObject[] = [
         path: 'forgot-password',
         hydrateFallbackElement: <AuthFormSkeleton />,
         lazy: page(
-          () => import('../features/auth/ForgotPasswordPage.tsx'),
+          () => import('../account/auth/ForgotPasswordPage.tsx'),
           (m) => m.ForgotPasswordPage,
         ),
       },
@@ -386,7 +388,7 @@ export const routes: RouteObject[] = [
         path: 'basket',
         hydrateFallbackElement: <PageSkeleton />,
         lazy: page(
-          () => import('../features/basket/BasketPage.tsx'),
+          () => import('../commerce/basket/BasketPage.tsx'),
           (m) => m.BasketPage,
         ),
       },
@@ -395,7 +397,7 @@ export const routes: RouteObject[] = [
         path: 'checkout/success',
         hydrateFallbackElement: <PageSkeleton />,
         lazy: page(
-          () => import('../features/checkout/CheckoutPages.tsx'),
+          () => import('../commerce/checkout/CheckoutPages.tsx'),
           (m) => m.CheckoutSuccessPage,
         ),
       },
@@ -403,7 +405,7 @@ export const routes: RouteObject[] = [
         path: 'checkout/cancel',
         hydrateFallbackElement: <PageSkeleton />,
         lazy: page(
-          () => import('../features/checkout/CheckoutPages.tsx'),
+          () => import('../commerce/checkout/CheckoutPages.tsx'),
           (m) => m.CheckoutCancelPage,
         ),
       },
@@ -411,7 +413,7 @@ export const routes: RouteObject[] = [
         path: 'reset-password',
         hydrateFallbackElement: <AuthFormSkeleton />,
         lazy: page(
-          () => import('../features/auth/ResetPasswordPage.tsx'),
+          () => import('../account/auth/ResetPasswordPage.tsx'),
           (m) => m.ResetPasswordPage,
         ),
       },
@@ -430,7 +432,7 @@ export const routes: RouteObject[] = [
           {
             hydrateFallbackElement: <AdminSkeleton />,
             lazy: page(
-              () => import('../features/admin/AdminLayout.tsx'),
+              () => import('../staff/AdminLayout.tsx'),
               (m) => m.AdminLayout,
             ),
             children: [
@@ -451,7 +453,7 @@ export const routes: RouteObject[] = [
             index: true,
             hydrateFallbackElement: <AdminSkeleton />,
             lazy: page(
-              () => import('../features/global-admin/GlobalAdminOverviewPage.tsx'),
+              () => import('../staff/global-admin/GlobalAdminOverviewPage.tsx'),
               (m) => m.GlobalAdminOverviewPage,
             ),
           },
@@ -465,7 +467,7 @@ export const routes: RouteObject[] = [
             index: true,
             hydrateFallbackElement: <AdminSkeleton />,
             lazy: page(
-              () => import('../features/global-admin/EmailTemplatesPage.tsx'),
+              () => import('../staff/global-admin/EmailTemplatesPage.tsx'),
               (m) => m.EmailTemplatesPage,
             ),
           },
@@ -477,7 +479,7 @@ export const routes: RouteObject[] = [
         path: 'dev/mailbox',
         hydrateFallbackElement: <PageSkeleton />,
         lazy: page(
-          () => import('../features/dev/DevMailboxPage.tsx'),
+          () => import('../platform/dev/DevMailboxPage.tsx'),
           (m) => m.DevMailboxPage,
         ),
       },

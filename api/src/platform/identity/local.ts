@@ -10,9 +10,9 @@ import bcrypt from 'bcryptjs';
 import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
-import type { Mailer } from '../../features/mail/mailer.ts';
-import { renderEmail } from '../../features/mail/render.ts';
 import type { Secrets } from '../../secrets.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { renderEmail } from '../mail/render.ts';
 import {
   IdentityError,
   type IdentityProvider,

@@ -108,7 +108,7 @@ export interface IdentityProvider {
    * Hosted: through Supabase Auth's admin API, never a row written into auth.users by hand.
    */
   /**
-   * Closes an account for ever (features/account, account.member.close): nobody can sign in as
+   * Closes an account for ever (account/member, account.member.close): nobody can sign in as
    * it again, every session and refresh token ends, and its address is freed for a new account.
    * The auth.users row itself stays (orders and payments point at it for six years). `claims`,
    * when given, is the caller's own session, which the hosted provider needs to end its sessions.

@@ -3,8 +3,8 @@
  * Supabase Auth, and how each failure kind is mapped (failed to send, relay/5xx, 401, 4xx).
  */
 import { describe, expect, it } from 'vitest';
+import { toAppError } from '../../account/auth/auth.service.ts';
 import type { Database } from '../../db/index.ts';
-import { toAppError } from '../../features/auth/auth.service.ts';
 import type { IdentityError } from './port.ts';
 import { createSupabaseIdentity } from './supabase.ts';
 

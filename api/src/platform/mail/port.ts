@@ -1,6 +1,6 @@
 /**
  * The mail port (decision 0028): what the rest of the API sends mail through. The one
- * implementation is the outbox in features/mail/mailer.ts; the transports behind it (dev, SMTP,
+ * implementation is the outbox in platform/mail/mailer.ts; the transports behind it (dev, SMTP,
  * Resend) are the adapters in ./transports.ts.
  */
 import type { Database } from '../../db/index.ts';

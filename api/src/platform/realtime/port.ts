@@ -1,8 +1,8 @@
 /**
  * The realtime port (decision 0034, docs/realtime.md): the events of a topic, streamed to this
- * instance's subscribers. The implementation is features/realtime/hub.ts (LISTEN/NOTIFY).
+ * instance's subscribers. The implementation is platform/realtime/hub.ts (LISTEN/NOTIFY).
  */
-import type { StoredEvent } from '../../features/realtime/cursor.ts';
+import type { StoredEvent } from './cursor.ts';
 
 export interface Delivery {
   /** The cursor to resume from once this event has been delivered (tracked()'s id). */

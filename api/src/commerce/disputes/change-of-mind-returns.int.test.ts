@@ -1,0 +1,261 @@
+/**
+ * Change-of-mind returns on the one return flow (issue 25, decision 0049), against real
+ * PostgreSQL: a charity's 14-day return (trader rules) — the buyer asks, the charity accepts and
+ * the buyer gets the address, the buyer enters the carrier and tracking, the charity confirms
+ * receipt, the refund goes out (the books and postage, not the protection fee, from the
+ * charity's payout) — each step emailed and notified to both sides; the ledger balances. And
+ * a private seller who accepts returns (their setting): the same flow, within
+ * PROTECTION_RULES.privateReturnDays, the seller giving the address to post it to.
+ */
+import { PROTECTION_RULES } from '@reshelf/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/index.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser, type TestUser } from '../../testing/auth.ts';
+import { paidBasketOrder } from '../../testing/basket-orders.ts';
+import { createCharity } from '../../testing/catalogue.ts';
+import { api, refusal } from '../../testing/client.ts';
+import { reconciliation } from '../money/ledger.ts';
+import { setReturnsSetting } from './disputes.service.ts';
+
+let t: TestApp;
+let db: Database;
+let owner: TestUser;
+let charityId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  db = t.database.handle.db;
+  owner = await createUser(db, t.services.identity, 'owner@com-returns.test');
+  charityId = await createCharity(db, { slug: 'com-returns', name: 'Kennet Books', ownerId: owner.id });
+  await db
+    .updateTable('charities')
+    .set({ address_line1: '9 Bridge Street', town: 'Newbury', postcode: 'RG14 5BE' })
+    .where('id', '=', charityId)
+    .execute();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const mails = async (email: string) =>
+  (
+    await db
+      .selectFrom('email_outbox')
+      .select(['template', 'text_body'])
+      .where('to_address', '=', email)
+      .orderBy('created_at')
+      .execute()
+  ).map((row) => row.template);
+const notices = async (userId: string) =>
+  (
+    await db
+      .selectFrom('notifications')
+      .select(['kind', 'title'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .execute()
+  ).map((row) => `${row.kind}: ${row.title}`);
+
+describe('a charity’s 14-day return on the return flow', () => {
+  it('asks, accepts with the address, tracking, receipt, refund: each step told to both sides', async () => {
+    const buyer = await createUser(db, t.services.identity, 'buyer@com-returns.test');
+    const paid = await paidBasketOrder(t, [{ price: 700 }], {
+      seller: { id: owner.id, email: owner.email },
+      buyer: { id: buyer.id, email: buyer.email },
+      charityId,
+      to: 'delivered',
+    });
+    const asBuyer = api(t.app, buyer.accessToken);
+    const asOwner = api(t.app, owner.accessToken);
+    const requested = await asBuyer.charities.requestReturn.mutate({
+      orderId: paid.orderId,
+      reason: 'I changed my mind about it',
+    });
+    const returnId = requested.request!.id;
+    // Tracking before the charity accepts: refused, it does not know where to send it yet.
+    expect(
+      await refusal(
+        asBuyer.orders.resolution.returnSentBack.mutate({
+          returnId,
+          carrier: 'royal_mail_tracked_48',
+          trackingRef: 'RM100000001GB',
+        }),
+      ),
+    ).toEqual({
+      status: 412,
+      message: 'Wait for the return to be accepted: we then tell you where to post it.',
+    });
+    await asOwner.charities.acceptReturn.mutate({ returnId });
+    const accepted = await asBuyer.charities.returnEligibility.query({ orderId: paid.orderId });
+    expect(accepted.request).toMatchObject({
+      status: 'accepted',
+      returnAddress: 'Kennet Books, 9 Bridge Street, Newbury, RG14 5BE',
+      returnTrackingRef: null,
+    });
+    expect(await notices(buyer.id)).toContain(
+      `return_update: Your return was accepted: ${requested.request!.title}`,
+    );
+    const sent = await asBuyer.orders.resolution.returnSentBack.mutate({
+      returnId,
+      carrier: 'royal_mail_tracked_48',
+      trackingRef: 'rm100000001gb',
+    });
+    expect(sent.request).toMatchObject({
+      status: 'accepted',
+      returnCarrier: 'Royal Mail Tracked 48',
+      returnTrackingRef: 'RM100000001GB',
+    });
+    // Only once.
+    expect(
+      (
+        await refusal(
+          asBuyer.orders.resolution.returnSentBack.mutate({
+            returnId,
+            carrier: 'evri',
+            trackingRef: 'H0100000000003',
+          }),
+        )
+      ).status,
+    ).toBe(409);
+    // The charity sees the tracking on its dashboard list, and was told.
+    const [listed] = (await asOwner.charities.returns.query()).filter((r) => r.id === returnId);
+    expect(listed).toMatchObject({
+      returnTrackingRef: 'RM100000001GB',
+      returnCarrier: 'Royal Mail Tracked 48',
+    });
+    expect(await mails(owner.email)).toEqual(
+      expect.arrayContaining(['charity-return-requested', 'order.return_sent']),
+    );
+    expect(await notices(owner.id)).toContain(
+      `return_update: The book is on its way back: ${requested.request!.title}`,
+    );
+    const refunded = await asOwner.charities.receiveReturn.mutate({ returnId });
+    // The book and its postage, not the protection fee (trader rules, decision 0012).
+    const order = await db
+      .selectFrom('orders')
+      .select(['status', 'total_minor', 'buyer_protection_minor'])
+      .where('id', '=', paid.orderId)
+      .executeTakeFirstOrThrow();
+    expect(refunded.refundMinor).toBe(order.total_minor - order.buyer_protection_minor);
+    expect(order.status).toBe('refunded');
+    expect(await mails(buyer.email)).toEqual(
+      expect.arrayContaining(['charity-return-accepted', 'order.return_sent', 'charity-return-refunded']),
+    );
+    const ledger = await reconciliation(db);
+    expect(ledger.rows.find((row) => row.orderId === paid.orderId)?.problems).toEqual([]);
+  });
+
+  it('a stranger cannot add tracking to someone else’s return', async () => {
+    const buyer = await createUser(db, t.services.identity, 'buyer2@com-returns.test');
+    const stranger = await createUser(db, t.services.identity, 'stranger@com-returns.test');
+    const paid = await paidBasketOrder(t, [{ price: 500 }], {
+      seller: { id: owner.id, email: owner.email },
+      buyer: { id: buyer.id, email: buyer.email },
+      charityId,
+      to: 'delivered',
+    });
+    const requested = await api(t.app, buyer.accessToken).charities.requestReturn.mutate({
+      orderId: paid.orderId,
+      reason: 'Bought two copies by mistake',
+    });
+    await api(t.app, owner.accessToken).charities.acceptReturn.mutate({ returnId: requested.request!.id });
+    expect(
+      (
+        await refusal(
+          api(t.app, stranger.accessToken).orders.resolution.returnSentBack.mutate({
+            returnId: requested.request!.id,
+            carrier: 'evri',
+            trackingRef: 'H0100000000004',
+          }),
+        )
+      ).status,
+    ).toBe(404);
+  });
+});
+
+describe('a private seller who accepts returns', () => {
+  it('the buyer asks within the window; the seller gives the address; tracking; receipt; refund', async () => {
+    const seller = await createUser(db, t.services.identity, 'seller@com-returns.test');
+    const buyer = await createUser(db, t.services.identity, 'buyer3@com-returns.test');
+    const paid = await paidBasketOrder(t, [{ price: 1100 }], {
+      seller: { id: seller.id, email: seller.email },
+      buyer: { id: buyer.id, email: buyer.email },
+      to: 'delivered',
+    });
+    const asBuyer = api(t.app, buyer.accessToken).orders.resolution;
+    const asSeller = api(t.app, seller.accessToken).orders.resolution;
+    // Not while the seller does not accept returns.
+    const closed = await asBuyer.returnEligibility.query({ orderId: paid.orderId });
+    expect(closed).toMatchObject({ eligible: false, returnsOffered: false });
+    await setReturnsSetting(db, seller.id, true);
+    const open = await asBuyer.returnEligibility.query({ orderId: paid.orderId });
+    expect(open).toMatchObject({
+      eligible: true,
+      returnsOffered: true,
+      charityOrder: false,
+      windowDays: PROTECTION_RULES.privateReturnDays,
+    });
+    const delivered = await db
+      .selectFrom('orders')
+      .select('delivered_at')
+      .where('id', '=', paid.orderId)
+      .executeTakeFirstOrThrow();
+    expect(open.deadline).toBe(
+      new Date(
+        delivered.delivered_at!.getTime() + PROTECTION_RULES.privateReturnDays * 86_400_000,
+      ).toISOString(),
+    );
+    const requested = await asBuyer.requestReturn.mutate({
+      orderId: paid.orderId,
+      reason: 'Not for me after all',
+    });
+    const returnId = requested.request!.id;
+    expect(await mails(seller.email)).toContain('order.return_requested');
+    expect((await notices(seller.id)).some((n) => n.startsWith('return_update: '))).toBe(true);
+    // The seller sees it on the sale page, and must say where to post it.
+    expect(await asSeller.saleReturn.query({ orderId: paid.orderId })).toMatchObject({
+      id: returnId,
+      status: 'requested',
+    });
+    expect((await refusal(asSeller.acceptReturn.mutate({ returnId, address: '' }))).status).toBe(400);
+    // Nobody else answers it.
+    const other = await createUser(db, t.services.identity, 'other@com-returns.test');
+    expect(
+      (
+        await refusal(
+          api(t.app, other.accessToken).orders.resolution.acceptReturn.mutate({
+            returnId,
+            address: '1 Nowhere Lane, Leeds, LS1 1AA',
+          }),
+        )
+      ).status,
+    ).toBe(404);
+    await asSeller.acceptReturn.mutate({ returnId, address: 'Sam Seller, 3 Mill Lane, Leeds, LS6 2AB' });
+    const accepted = await asBuyer.returnEligibility.query({ orderId: paid.orderId });
+    expect(accepted.request).toMatchObject({
+      status: 'accepted',
+      returnAddress: 'Sam Seller, 3 Mill Lane, Leeds, LS6 2AB',
+    });
+    expect(await mails(buyer.email)).toContain('order.return_accepted');
+    // The seller's sale page shows the address they gave.
+    expect(await asSeller.saleReturn.query({ orderId: paid.orderId })).toMatchObject({
+      status: 'accepted',
+      returnAddress: 'Sam Seller, 3 Mill Lane, Leeds, LS6 2AB',
+    });
+    await asBuyer.returnSentBack.mutate({ returnId, carrier: 'evri', trackingRef: 'H0100000000009' });
+    const done = await asSeller.receiveReturn.mutate({ returnId });
+    const order = await db
+      .selectFrom('orders')
+      .select(['status', 'total_minor', 'buyer_protection_minor'])
+      .where('id', '=', paid.orderId)
+      .executeTakeFirstOrThrow();
+    // Change of mind: the book and postage back, not the protection fee; the buyer paid to post it.
+    expect(done.refundMinor).toBe(order.total_minor - order.buyer_protection_minor);
+    expect(order.status).toBe('refunded');
+    expect(await mails(buyer.email)).toContain('order.return_refunded');
+    const ledger = await reconciliation(db);
+    expect(ledger.rows.find((row) => row.orderId === paid.orderId)?.problems).toEqual([]);
+  });
+});

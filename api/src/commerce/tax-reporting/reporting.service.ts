@@ -1,0 +1,491 @@
+/**
+ * UK digital platform reporting (decision 0047). Each seller's sales and consideration per
+ * calendar year (UK time), the details the rules require once they pass the threshold, the hold
+ * on their further payouts until given (a `payout_holds` row of kind 'reporting', opened by the
+ * database when a sale makes them reportable), and the annual report staff send to HMRC.
+ *
+ * A sale counts in the year it was paid; its consideration is the seller's payout less what
+ * refunds took back; its fees are what Reshelf kept from the seller's price (the item and
+ * postage less the payout: nothing today, as Reshelf's fee is the buyer's buyer protection).
+ */
+import {
+  isReportable,
+  REPORTING_CONSIDERATION_THRESHOLD_MINOR,
+  REPORTING_CSV_COLUMNS,
+  REPORTING_SALES_THRESHOLD,
+  type ReportingDetails,
+  type ReportingState,
+  type ReportingStatus,
+  shouldAskForDetails,
+} from '@reshelf/contracts';
+import { sql } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import type { Mailer } from '../../platform/mail/mailer.ts';
+import { layout } from '../../platform/mail/registry.ts';
+import { notify } from '../../platform/notifications/notify.ts';
+import { type PayoutDeps, payOut } from '../payouts/payouts.service.ts';
+
+export interface ReportingDeps {
+  db: Database;
+  mailer: Mailer;
+  origin: string;
+}
+
+/** The calendar year of a moment in UK time. */
+export function ukYear(at: Date): number {
+  return Number(new Intl.DateTimeFormat('en-GB', { year: 'numeric', timeZone: 'Europe/London' }).format(at));
+}
+
+const paidYear = sql<number>`extract(year from (coalesce(o.paid_at, o.created_at) at time zone 'Europe/London'))::int`;
+const paidQuarter = sql<number>`extract(quarter from (coalesce(o.paid_at, o.created_at) at time zone 'Europe/London'))::int`;
+
+interface QuarterTotals {
+  sales: number;
+  considerationMinor: number;
+  feesMinor: number;
+}
+
+/** One seller's (or every seller's) sales, consideration and fees in a year, by quarter. */
+async function quarterTotals(
+  db: Database,
+  year: number,
+  sellerId?: string,
+): Promise<Map<string, QuarterTotals[]>> {
+  let query = db
+    .selectFrom('payouts as p')
+    .innerJoin('orders as o', 'o.id', 'p.order_id')
+    .where('p.status', '<>', 'cancelled')
+    .where(paidYear, '=', year)
+    .select([
+      'p.seller_id',
+      paidQuarter.as('quarter'),
+      sql<number>`count(*)::int`.as('sales'),
+      sql<number>`coalesce(sum(p.amount_minor - p.reversed_minor), 0)::int`.as('consideration'),
+      sql<number>`coalesce(sum(greatest(o.item_price_minor + o.postage_minor - p.amount_minor, 0)), 0)::int`.as(
+        'fees',
+      ),
+    ])
+    .groupBy(['p.seller_id', paidQuarter]);
+  if (sellerId) query = query.where('p.seller_id', '=', sellerId);
+  const rows = await query.execute();
+  const out = new Map<string, QuarterTotals[]>();
+  for (const row of rows) {
+    let quarters = out.get(row.seller_id);
+    if (!quarters) {
+      quarters = [1, 2, 3, 4].map(() => ({ sales: 0, considerationMinor: 0, feesMinor: 0 }));
+      out.set(row.seller_id, quarters);
+    }
+    quarters[row.quarter - 1] = {
+      sales: row.sales,
+      considerationMinor: row.consideration,
+      feesMinor: row.fees,
+    };
+  }
+  return out;
+}
+
+function sum(quarters: QuarterTotals[] | undefined): QuarterTotals {
+  return (quarters ?? []).reduce(
+    (total, q) => ({
+      sales: total.sales + q.sales,
+      considerationMinor: total.considerationMinor + q.considerationMinor,
+      feesMinor: total.feesMinor + q.feesMinor,
+    }),
+    { sales: 0, considerationMinor: 0, feesMinor: 0 },
+  );
+}
+
+/** A seller's sales and consideration in a calendar year. */
+export async function yearTotals(db: Database, sellerId: string, year: number): Promise<QuarterTotals> {
+  return sum((await quarterTotals(db, year, sellerId)).get(sellerId));
+}
+
+async function ownCharity(db: Database, userId: string) {
+  return db
+    .selectFrom('charities')
+    .select(['name', 'registered_number', 'address_line1', 'address_line2', 'town', 'postcode'])
+    .where('owner_id', '=', userId)
+    .where('status', '=', 'approved')
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
+function masked(value: string | null): string | null {
+  return value ? `•••${value.slice(-3)}` : null;
+}
+
+/** Where the seller stands this year, and what they gave. */
+export async function reportingStatus(
+  db: Database,
+  userId: string,
+  now = new Date(),
+): Promise<ReportingStatus> {
+  const year = ukYear(now);
+  const [totals, details, charity, hold] = await Promise.all([
+    yearTotals(db, userId, year),
+    db.selectFrom('reporting_details').selectAll().where('user_id', '=', userId).executeTakeFirst(),
+    ownCharity(db, userId),
+    openReportingHold(db, userId),
+  ]);
+  let state: ReportingState = 'not_needed';
+  if (details) state = 'provided';
+  else if (hold || isReportable(totals.sales, totals.considerationMinor)) state = 'required';
+  else if (shouldAskForDetails(totals.sales, totals.considerationMinor)) state = 'asked';
+  return {
+    year,
+    state,
+    sales: totals.sales,
+    considerationMinor: totals.considerationMinor,
+    salesThreshold: REPORTING_SALES_THRESHOLD,
+    considerationThresholdMinor: REPORTING_CONSIDERATION_THRESHOLD_MINOR,
+    isCharity: Boolean(charity),
+    details: details
+      ? {
+          kind: details.kind as 'individual' | 'charity',
+          name:
+            details.kind === 'charity'
+              ? `${details.legal_name} (${details.registered_number})`
+              : `${details.first_name} ${details.last_name}`,
+          dateOfBirth: details.date_of_birth ? isoDate(details.date_of_birth) : null,
+          address: [details.address_line1, details.address_line2, details.town, details.postcode]
+            .filter(Boolean)
+            .join(', '),
+          taxReference: details.nino
+            ? `NI number ${masked(details.nino)}`
+            : details.utr
+              ? `UTR ${masked(details.utr)}`
+              : null,
+          providedAt: new Date(details.provided_at).toISOString(),
+        }
+      : null,
+    charity: charity
+      ? {
+          legalName: charity.name,
+          registeredNumber: charity.registered_number,
+          addressLine1: charity.address_line1,
+          addressLine2: charity.address_line2,
+          town: charity.town,
+          postcode: charity.postcode,
+        }
+      : null,
+  };
+}
+
+function isoDate(value: Date | string): string {
+  if (typeof value === 'string') return value.slice(0, 10);
+  // A `date` column read as a local-midnight Date: its local parts are the date.
+  const y = value.getFullYear();
+  const m = String(value.getMonth() + 1).padStart(2, '0');
+  const d = String(value.getDate()).padStart(2, '0');
+  return `${y}-${m}-${d}`;
+}
+
+async function openReportingHold(db: Database, sellerId: string) {
+  return db
+    .selectFrom('payout_holds')
+    .select(['id', 'created_at'])
+    .where('seller_id', '=', sellerId)
+    .where('kind', '=', 'reporting')
+    .where('released_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/**
+ * Saves the seller's details (replacing any given before) and releases a reporting hold on
+ * their payouts: released earnings then go out with the next payout run.
+ */
+export async function saveReportingDetails(
+  deps: PayoutDeps,
+  userId: string,
+  input: ReportingDetails,
+): Promise<ReportingStatus> {
+  const { db } = deps;
+  if (input.kind === 'charity' && !(await ownCharity(db, userId))) {
+    throw new AppError(
+      'BAD_INPUT',
+      'Only the owner of an approved charity can give a charity’s details. Give your own details instead.',
+    );
+  }
+  const row =
+    input.kind === 'individual'
+      ? {
+          kind: 'individual',
+          first_name: input.firstName,
+          last_name: input.lastName,
+          legal_name: null,
+          date_of_birth: input.dateOfBirth,
+          nino: input.nino,
+          utr: input.utr,
+          registered_number: null,
+        }
+      : {
+          kind: 'charity',
+          first_name: null,
+          last_name: null,
+          legal_name: input.legalName,
+          date_of_birth: null,
+          nino: null,
+          utr: input.utr,
+          registered_number: input.registeredNumber,
+        };
+  const address = {
+    address_line1: input.addressLine1,
+    address_line2: input.addressLine2,
+    town: input.town,
+    postcode: input.postcode,
+    country: 'GB',
+  };
+  const released = await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('reporting_details')
+      .values({ user_id: userId, ...row, ...address, provided_at: new Date() })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...row, ...address, provided_at: new Date() }))
+      .execute();
+    return trx
+      .updateTable('payout_holds')
+      .set({
+        released_at: new Date(),
+        released_by: userId,
+        release_reason: 'The seller gave their HMRC platform reporting details',
+      })
+      .where('seller_id', '=', userId)
+      .where('kind', '=', 'reporting')
+      .where('released_at', 'is', null)
+      .returning('id')
+      .execute();
+  });
+  // Earnings that waited for the details go out now (payOut waits itself if another hold remains);
+  // if they wait again, for another reason, the seller is told again.
+  if (released.length > 0) {
+    await db
+      .deleteFrom('payout_wait_notices')
+      .where('seller_id', '=', userId)
+      .where('reason', '=', 'held')
+      .execute();
+    await payOut(deps, { sellerId: userId });
+  }
+  return reportingStatus(db, userId);
+}
+
+/**
+ * The job: asks each seller who is close to (or past) the threshold this year, without details,
+ * once a year (in-app and by email); tells a seller once when their payouts are held for them.
+ * Answers how many were told.
+ */
+export async function askForReportingDetails(deps: ReportingDeps, now = new Date()): Promise<number> {
+  const { db } = deps;
+  const year = ukYear(now);
+  const totals = await quarterTotals(db, year);
+  const holds = new Set(
+    (
+      await db
+        .selectFrom('payout_holds')
+        .select('seller_id')
+        .where('kind', '=', 'reporting')
+        .where('released_at', 'is', null)
+        .execute()
+    ).map((row) => row.seller_id),
+  );
+  const candidates = new Map<string, 'asked' | 'held'>();
+  for (const [sellerId, quarters] of totals) {
+    const year = sum(quarters);
+    if (holds.has(sellerId)) candidates.set(sellerId, 'held');
+    else if (shouldAskForDetails(year.sales, year.considerationMinor)) candidates.set(sellerId, 'asked');
+  }
+  for (const sellerId of holds) candidates.set(sellerId, 'held');
+  if (candidates.size === 0) return 0;
+  const ids = [...candidates.keys()];
+  const [given, told, people] = await Promise.all([
+    db.selectFrom('reporting_details').select('user_id').where('user_id', 'in', ids).execute(),
+    db
+      .selectFrom('reporting_notices')
+      .select(['seller_id', 'kind'])
+      .where('seller_id', 'in', ids)
+      .where('year', '=', year)
+      .execute(),
+    db
+      .selectFrom('auth.users as u')
+      .leftJoin('profiles as pr', 'pr.id', 'u.id')
+      .select(['u.id', 'u.email', 'pr.display_name'])
+      .where('u.id', 'in', ids)
+      .execute(),
+  ]);
+  const hasDetails = new Set(given.map((row) => row.user_id));
+  const already = new Set(told.map((row) => `${row.seller_id}:${row.kind}`));
+  let count = 0;
+  for (const [sellerId, kind] of candidates) {
+    if (hasDetails.has(sellerId) || already.has(`${sellerId}:${kind}`)) continue;
+    const person = people.find((row) => row.id === sellerId);
+    await db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('reporting_notices')
+        .values({ seller_id: sellerId, year, kind })
+        .onConflict((oc) => oc.doNothing())
+        .returning('seller_id')
+        .executeTakeFirst();
+      if (!inserted) return;
+      await tellSeller(
+        trx,
+        deps,
+        { sellerId, email: person?.email ?? null, name: person?.display_name ?? null },
+        kind,
+      );
+      count += 1;
+    });
+  }
+  return count;
+}
+
+export const REPORTING_DETAILS_PATH = '/account/payouts#tax-details';
+
+async function tellSeller(
+  trx: Database,
+  deps: ReportingDeps,
+  seller: { sellerId: string; email: string | null; name: string | null },
+  kind: 'asked' | 'held',
+): Promise<void> {
+  const title =
+    kind === 'held'
+      ? 'Your payouts are on hold: we need your details for HMRC'
+      : 'We need your details for HMRC platform reporting';
+  const body =
+    kind === 'held'
+      ? `You have made ${REPORTING_SALES_THRESHOLD} or more sales, or more than €2,000, this year, so the law asks us to report your sales to HMRC. We hold your further payouts until you give your details (name, date of birth, address and National Insurance number or UTR; a charity's registered details).`
+      : `You are close to ${REPORTING_SALES_THRESHOLD} sales or €2,000 this year. After that the law asks us to report your sales to HMRC, and we hold your payouts until we have your details (name, date of birth, address and National Insurance number or UTR; a charity's registered details). Give them now and nothing waits.`;
+  await notify(trx, {
+    userId: seller.sellerId,
+    kind: 'payout_details_needed',
+    title,
+    body,
+    link: REPORTING_DETAILS_PATH,
+  });
+  if (!seller.email) return;
+  const url = `${deps.origin}${REPORTING_DETAILS_PATH}`;
+  const paragraphs = [
+    `Hello ${seller.name ?? 'there'},`,
+    body,
+    'Reshelf never asks for your bank details: those stay with our payment provider.',
+  ];
+  await deps.mailer.send(
+    {
+      to: seller.email,
+      subject: title,
+      text: `${paragraphs.join('\n\n')}\n\nGive your details: ${url}\n`,
+      html: layout(paragraphs, { label: 'Give your details', url }),
+      template: kind === 'held' ? 'reporting.held' : 'reporting.asked',
+      userId: seller.sellerId,
+    },
+    { trx },
+  );
+}
+
+// The annual report ------------------------------------------------------------------------------
+
+export interface ReportRow {
+  sellerId: string;
+  email: string | null;
+  sellerType: 'individual' | 'charity' | 'unknown';
+  detailsProvided: boolean;
+  totals: QuarterTotals;
+  quarters: QuarterTotals[];
+  cells: Record<(typeof REPORTING_CSV_COLUMNS)[number], string>;
+}
+
+const pounds = (minor: number) => (minor / 100).toFixed(2);
+
+/**
+ * The year's reportable sellers (not excluded), with the fields the rules require, biggest
+ * consideration first; those without details first of all (staff chase them before filing).
+ */
+export async function annualReport(db: Database, year: number): Promise<ReportRow[]> {
+  if (!Number.isInteger(year) || year < 2000 || year > 2200) {
+    throw new AppError('BAD_INPUT', 'Choose a year between 2000 and 2200.');
+  }
+  const totals = await quarterTotals(db, year);
+  const reportable = [...totals].filter(([, quarters]) => {
+    const total = sum(quarters);
+    return isReportable(total.sales, total.considerationMinor);
+  });
+  if (reportable.length === 0) return [];
+  const ids = reportable.map(([id]) => id);
+  const [details, emails, accounts] = await Promise.all([
+    db.selectFrom('reporting_details').selectAll().where('user_id', 'in', ids).execute(),
+    db.selectFrom('auth.users').select(['id', 'email']).where('id', 'in', ids).execute(),
+    db
+      .selectFrom('connected_accounts')
+      .select(['user_id', 'provider_account_id'])
+      .where('user_id', 'in', ids)
+      .execute(),
+  ]);
+  const rows = reportable.map(([sellerId, quarters]): ReportRow => {
+    const d = details.find((row) => row.user_id === sellerId);
+    const total = sum(quarters);
+    const account = accounts.find((row) => row.user_id === sellerId);
+    const tin = d?.nino ?? d?.utr ?? '';
+    const cells = {
+      reporting_year: String(year),
+      seller_id: sellerId,
+      seller_type: d ? d.kind : '',
+      first_name: d?.first_name ?? '',
+      last_name: d?.last_name ?? '',
+      legal_name: d?.legal_name ?? '',
+      date_of_birth: d?.date_of_birth ? isoDate(d.date_of_birth) : '',
+      address_line1: d?.address_line1 ?? '',
+      address_line2: d?.address_line2 ?? '',
+      town: d?.town ?? '',
+      postcode: d?.postcode ?? '',
+      country: d?.country ?? '',
+      tin,
+      tin_type: d?.nino ? 'NINO' : d?.utr ? 'UTR' : '',
+      tin_issued_by: tin ? 'GB' : '',
+      business_registration_number: d?.registered_number ?? '',
+      financial_account_identifier: account?.provider_account_id ?? '',
+      q1_consideration_gbp: pounds(quarters[0]?.considerationMinor ?? 0),
+      q1_sales: String(quarters[0]?.sales ?? 0),
+      q1_fees_gbp: pounds(quarters[0]?.feesMinor ?? 0),
+      q2_consideration_gbp: pounds(quarters[1]?.considerationMinor ?? 0),
+      q2_sales: String(quarters[1]?.sales ?? 0),
+      q2_fees_gbp: pounds(quarters[1]?.feesMinor ?? 0),
+      q3_consideration_gbp: pounds(quarters[2]?.considerationMinor ?? 0),
+      q3_sales: String(quarters[2]?.sales ?? 0),
+      q3_fees_gbp: pounds(quarters[2]?.feesMinor ?? 0),
+      q4_consideration_gbp: pounds(quarters[3]?.considerationMinor ?? 0),
+      q4_sales: String(quarters[3]?.sales ?? 0),
+      q4_fees_gbp: pounds(quarters[3]?.feesMinor ?? 0),
+      total_consideration_gbp: pounds(total.considerationMinor),
+      total_sales: String(total.sales),
+      details_provided: d ? 'yes' : 'no',
+    } satisfies Record<(typeof REPORTING_CSV_COLUMNS)[number], string>;
+    return {
+      sellerId,
+      email: emails.find((row) => row.id === sellerId)?.email ?? null,
+      sellerType: d ? (d.kind as 'individual' | 'charity') : 'unknown',
+      detailsProvided: Boolean(d),
+      totals: total,
+      quarters: quarters ?? [],
+      cells,
+    };
+  });
+  return rows.sort(
+    (a, b) =>
+      Number(a.detailsProvided) - Number(b.detailsProvided) ||
+      b.totals.considerationMinor - a.totals.considerationMinor ||
+      a.sellerId.localeCompare(b.sellerId),
+  );
+}
+
+function csvCell(value: string): string {
+  // A cell a spreadsheet would run as a formula is quoted with a leading apostrophe.
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The annual report as CSV, in the required fields (REPORTING_CSV_COLUMNS). */
+export async function annualReportCsv(db: Database, year: number): Promise<string> {
+  const rows = await annualReport(db, year);
+  const lines = [REPORTING_CSV_COLUMNS.join(',')];
+  for (const row of rows)
+    lines.push(REPORTING_CSV_COLUMNS.map((column) => csvCell(row.cells[column])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}

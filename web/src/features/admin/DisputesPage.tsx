@@ -1,6 +1,0 @@
-/** /admin/disputes (staff): buyers who say the book is not as described (disputes/DisputeQueue.tsx). */
-import { DisputeQueue } from './disputes/DisputeQueue.tsx';
-
-export function DisputesPage() {
-  return <DisputeQueue kind="item_not_as_described" />;
-}

@@ -1,0 +1,169 @@
+/**
+ * /admin/audit: every staff action with who did it, what and when. Search any text, or filter
+ * by actor, action and dates; newest first, 50 at a time.
+ */
+import { keepPreviousData } from '@tanstack/react-query';
+import { Search } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { AdminPageFrame, EmptyState, formatDateTime } from '../../components/staff/AdminPageFrame.tsx';
+import { KeysetPager, useKeysetPages } from '../../components/staff/KeysetPager.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { fieldClasses, Input, Label } from '../../components/ui/input.tsx';
+import { QueryView } from '../../kit/QueryView.tsx';
+import { useFilterParams } from '../../kit/useFilterParams.ts';
+import { trpc } from '../../lib/trpc.ts';
+
+const filterSchema = z.object({
+  q: z.string().default(''),
+  actor: z.string().default(''),
+  action: z.string().default(''),
+  from: z.string().default(''),
+  to: z.string().default(''),
+});
+type Filter = keyof z.output<typeof filterSchema>;
+const NO_FILTER = { q: '', actor: '', action: '', from: '', to: '' };
+
+export function AuditPage() {
+  const filters = useFilterParams(filterSchema);
+  const filter = filters.values;
+  const form = useForm({ values: filter });
+  const pages = useKeysetPages();
+  const before = pages.before;
+  const input = {
+    ...Object.fromEntries(Object.entries(filter).filter(([, value]) => value)),
+    ...(before ? { before } : {}),
+    limit: 50,
+  };
+  const log = trpc.staff.audit.search.useQuery(input, { placeholderData: keepPreviousData });
+  const actions = trpc.staff.audit.actions.useQuery();
+
+  const apply = form.handleSubmit((draft) => {
+    pages.reset();
+    filters.set(Object.fromEntries(Object.entries(draft).map(([key, value]) => [key, value.trim()])));
+  });
+
+  const field = (key: Filter) => ({ id: `audit-${key}`, ...form.register(key) });
+
+  return (
+    <AdminPageFrame
+      title="Audit log"
+      description="Every staff action, with who did it and when. Entries are never changed or removed."
+      testId="audit-page"
+    >
+      <form
+        onSubmit={apply}
+        className="grid gap-3 rounded-xl border border-line bg-paper p-4 sm:grid-cols-2 lg:grid-cols-6"
+      >
+        <div className="flex flex-col gap-1 lg:col-span-2">
+          <Label htmlFor="audit-q">Search</Label>
+          <Input {...field('q')} placeholder="Order reference, listing, reason…" />
+        </div>
+        <div className="flex flex-col gap-1">
+          <Label htmlFor="audit-actor">Staff member</Label>
+          <Input {...field('actor')} placeholder="Email" />
+        </div>
+        <div className="flex flex-col gap-1">
+          <Label htmlFor="audit-action">Action</Label>
+          <select {...field('action')} className={`${fieldClasses} h-11`}>
+            <option value="">Any action</option>
+            {(actions.data ?? []).map((action) => (
+              <option key={action} value={action}>
+                {action}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <Label htmlFor="audit-from">From</Label>
+          <Input {...field('from')} type="date" />
+        </div>
+        <div className="flex flex-col gap-1">
+          <Label htmlFor="audit-to">To</Label>
+          <Input {...field('to')} type="date" />
+        </div>
+        <div className="flex gap-2 sm:col-span-2 lg:col-span-6">
+          <Button type="submit">
+            <Search aria-hidden="true" />
+            Search the log
+          </Button>
+          <Button
+            type="button"
+            variant="ghost"
+            onClick={() => {
+              form.reset(NO_FILTER);
+              pages.reset();
+              filters.reset();
+            }}
+          >
+            Clear filters
+          </Button>
+        </div>
+      </form>
+
+      <QueryView
+        query={log}
+        pending="Loading the log…"
+        empty={<EmptyState testId="audit-empty">No entries match these filters.</EmptyState>}
+      >
+        {(data) => (
+          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+            <table
+              className="w-full min-w-[44rem] text-left text-sm"
+              data-testid="audit-table"
+              aria-busy={log.isFetching}
+            >
+              <thead className="border-b border-line text-ink-muted">
+                <tr>
+                  <th className="px-4 py-3 font-semibold">When</th>
+                  <th className="px-4 py-3 font-semibold">Who</th>
+                  <th className="px-4 py-3 font-semibold">Action</th>
+                  <th className="px-4 py-3 font-semibold">Target</th>
+                  <th className="px-4 py-3 font-semibold">Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.rows.map((row) => (
+                  <tr
+                    key={row.id}
+                    className="border-b border-line/60 align-top last:border-0"
+                    data-testid="audit-row"
+                    data-action={row.action}
+                  >
+                    <td className="px-4 py-3 whitespace-nowrap tabular-nums">
+                      {formatDateTime(row.createdAt)}
+                    </td>
+                    <td className="px-4 py-3">{row.actorEmail ?? row.actorId ?? 'system'}</td>
+                    <td className="px-4 py-3 font-mono text-xs">{row.action}</td>
+                    <td className="px-4 py-3 text-xs break-all">
+                      {row.targetType ? `${row.targetType} ${row.targetId ?? ''}` : '—'}
+                    </td>
+                    <td className="px-4 py-3">
+                      <DetailList details={row.details} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
+      <KeysetPager pages={pages} nextBefore={log.data?.nextBefore} noun="entries" />
+    </AdminPageFrame>
+  );
+}
+
+function DetailList({ details }: { details: Record<string, unknown> }) {
+  const entries = Object.entries(details);
+  if (entries.length === 0) return <span className="text-ink-muted">—</span>;
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
+      {entries.map(([key, value]) => (
+        <div key={key} className="contents">
+          <dt className="text-ink-muted">{key}</dt>
+          <dd className="break-words">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
