@@ -200,7 +200,7 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
         return 0;
       }
       case 'create-staff-user': {
-        const result = await client.platform.ops.createStaffUser.mutate({
+        const result = await client.staff.ops.createStaffUser.mutate({
           email: required(values.email, '--email'),
           displayName: required(values.name, '--name'),
           role: oneOf(values.role ?? 'moderator', STAFF_GRANTS, '--role'),
@@ -219,14 +219,14 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
         };
         const result =
           command === 'grant-role'
-            ? await client.platform.ops.grantRole.mutate(input)
-            : await client.platform.ops.revokeRole.mutate(input);
+            ? await client.staff.ops.grantRole.mutate(input)
+            : await client.staff.ops.revokeRole.mutate(input);
         print(result, `${result.email} ${result.granted ? 'now has' : 'no longer has'} ${result.role}\n`);
         return 0;
       }
       case 'export-orders': {
         const chosen = period(values.period);
-        const result = await client.platform.ops.exportOrders.query({ period: chosen });
+        const result = await client.staff.ops.exportOrders.query({ period: chosen });
         const csv = csvText(
           [
             'reference',

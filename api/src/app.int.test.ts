@@ -51,7 +51,7 @@ describe('health', () => {
 
 describe('tRPC', () => {
   it('serves the categories from the database', async () => {
-    const response = await request(t.app.server).get('/trpc/catalogue.public.categories');
+    const response = await request(t.app.server).get('/trpc/catalogue.taxonomy.public.categories');
     expect(response.status).toBe(200);
     const categories = response.body.result.data as { slug: string; name: string }[];
     expect(categories.length).toBeGreaterThanOrEqual(10);
@@ -64,13 +64,13 @@ describe('tRPC', () => {
       .insertInto('categories')
       .values({ slug: 'maps-atlases', name: 'Maps & Atlases', position: 99 })
       .execute();
-    const response = await request(t.app.server).get('/trpc/catalogue.public.categories');
+    const response = await request(t.app.server).get('/trpc/catalogue.taxonomy.public.categories');
     expect(response.body.result.data.at(-1)).toMatchObject({ slug: 'maps-atlases', name: 'Maps & Atlases' });
   });
 
   it('answers batched calls (long procedure paths in one segment)', async () => {
     const response = await request(t.app.server)
-      .get('/trpc/catalogue.public.categories,catalogue.public.genres')
+      .get('/trpc/catalogue.taxonomy.public.categories,catalogue.taxonomy.public.genres')
       .query({ batch: '1', input: JSON.stringify({}) });
     expect(response.status).toBe(200);
     expect(response.body).toHaveLength(2);

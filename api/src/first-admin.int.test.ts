@@ -94,7 +94,7 @@ describe('pnpm ops bootstrap', () => {
       const password = 'a-brand-new-passphrase-for-the-admin';
       const reset = await app.inject({
         method: 'POST',
-        url: '/trpc/auth.resetPassword',
+        url: '/trpc/account.auth.resetPassword',
         headers: { ...CLIENT, 'content-type': 'application/json' },
         payload: { token, password },
       });
@@ -102,7 +102,7 @@ describe('pnpm ops bootstrap', () => {
       // The link works once.
       const again = await app.inject({
         method: 'POST',
-        url: '/trpc/auth.resetPassword',
+        url: '/trpc/account.auth.resetPassword',
         headers: { ...CLIENT, 'content-type': 'application/json' },
         payload: { token, password: 'another-passphrase-entirely-123' },
       });
@@ -110,7 +110,7 @@ describe('pnpm ops bootstrap', () => {
 
       const signIn = await app.inject({
         method: 'POST',
-        url: '/trpc/auth.signIn',
+        url: '/trpc/account.auth.signIn',
         headers: { ...CLIENT, 'content-type': 'application/json' },
         payload: { email: 'first.admin@example.com', password },
       });
@@ -119,7 +119,7 @@ describe('pnpm ops bootstrap', () => {
         .data.tokens.accessToken;
       const me = await app.inject({
         method: 'GET',
-        url: '/trpc/auth.me',
+        url: '/trpc/account.auth.me',
         headers: { authorization: `Bearer ${accessToken}` },
       });
       expect((me.json() as { result: { data: { user: unknown } } }).result.data.user).toMatchObject({

@@ -36,7 +36,7 @@ interface Row {
 
 const ROWS: Row[] = [
   {
-    path: 'recommendations.list',
+    path: 'community.recommendations.list',
     seed: async () => {
       const sellerId = await createPerson(db(), 'recs-seller@own.test');
       const wished = await createListing(db(), {
@@ -47,14 +47,14 @@ const ROWS: Row[] = [
         sellerId,
         bookId: await createBook(db(), { title: 'Owner Would Like', authors: ['Only Owner'] }),
       });
-      await as(owner).wishlist.toggle.mutate({ listingId: wished.id, wished: true });
+      await as(owner).community.wishlist.toggle.mutate({ listingId: wished.id, wished: true });
       return more.id;
     },
-    read: (client) => client.recommendations.list.query({ limit: 48 }),
+    read: (client) => client.community.recommendations.list.query({ limit: 48 }),
     input: ['limit'],
   },
   {
-    path: 'account.analytics.mine',
+    path: 'selling.analytics.mine',
     seed: async () => {
       const listing = await createListing(db(), {
         sellerId: owner.id,
@@ -62,11 +62,11 @@ const ROWS: Row[] = [
       });
       return listing.id;
     },
-    read: (client) => client.account.analytics.mine.query({ period: '30d' }),
+    read: (client) => client.selling.analytics.mine.query({ period: '30d' }),
     input: ['period'],
   },
   {
-    path: 'account.analytics.charity',
+    path: 'selling.analytics.charity',
     outsider: 403,
     seed: async () => {
       const charityId = await createCharity(db(), {
@@ -81,7 +81,7 @@ const ROWS: Row[] = [
       });
       return listing.id;
     },
-    read: (client) => client.account.analytics.charity.query({ period: '30d' }),
+    read: (client) => client.selling.analytics.charity.query({ period: '30d' }),
     input: ['period'],
   },
   {
@@ -97,27 +97,27 @@ const ROWS: Row[] = [
     input: [],
   },
   {
-    path: 'social.follows.mine',
+    path: 'community.social.follows.mine',
     seed: async () => {
-      await as(owner).social.follows.set.mutate({
+      await as(owner).community.social.follows.set.mutate({
         target: { kind: 'author', author: 'Owner Followed Author' },
         following: true,
       });
       return 'Owner Followed Author';
     },
-    read: (client) => client.social.follows.mine.query(),
+    read: (client) => client.community.social.follows.mine.query(),
     input: [],
   },
   {
-    path: 'social.savedSearches.list',
+    path: 'community.social.savedSearches.list',
     seed: async () => {
-      await as(owner).social.savedSearches.save.mutate({
+      await as(owner).community.social.savedSearches.save.mutate({
         query: 'q=owner+saved+words',
         name: 'Owner Saved Words',
       });
       return 'Owner Saved Words';
     },
-    read: (client) => client.social.savedSearches.list.query(),
+    read: (client) => client.community.social.savedSearches.list.query(),
     input: [],
   },
 ];

@@ -63,20 +63,55 @@ import { usersRouter } from './staff/users/users.router.ts';
 import { router } from './trpc.ts';
 
 /**
- * Grouped by domain, then by audience (decision 0039): `orders.member` is what buyers and sellers
- * call, `orders.staff` the staff's tools for the same orders. `staff` holds the staff area's own
- * tools, `platform` the global admins'. Each leaf is one feature's router; the REST paths and
- * operation ids are pinned in the procedures' meta, so they do not follow these names. The order
- * of the keys is the order of the REST document's operations (openapi/openapi.json): keep it.
+ * The API in eight domains, the same names as the folders of `api/src` and `web/src`
+ * (docs/architecture.md "Domains"): each domain holds its features, and a feature with more than
+ * one audience splits by audience (`member` is what buyers, sellers and charities call, `staff` the
+ * staff's tools for the same records, `public` what anyone may read). `staff` holds the staff
+ * area's own tools and the global admins'; `platform` what the site as a whole offers (flags,
+ * realtime, static pages, contact, unsubscribe). REST paths and operation ids are pinned in each
+ * published procedure's meta, so they do not follow these names (decision 0039).
  */
 export const appRouter = router({
-  auth: authRouter,
-  catalogue: router({
-    public: catalogueRouter,
-    staff: staffBooksRouter,
-    taxonomy: taxonomyRouter,
-    covers: coversBackfillRouter,
+  account: router({
+    auth: authRouter,
+    member: accountRouter,
+    apiTokens: apiTokensRouter,
+    notifications: notificationsRouter,
   }),
+  catalogue: router({
+    listings: listingsRouter,
+    taxonomy: router({ public: catalogueRouter, staff: taxonomyRouter }),
+    books: router({ staff: staffBooksRouter, covers: coversBackfillRouter }),
+    discovery: router({
+      public: discoveryRouter,
+      picks: staffPicksRouter,
+      trending: staffTrendingRouter,
+      bookSignings: bookSigningsRouter,
+    }),
+    sellers: sellersRouter,
+  }),
+  selling: router({ listings: sellingRouter, analytics: sellerAnalyticsRouter }),
+  commerce: router({
+    basket: router({ member: basketRouter, public: basketPublicRouter }),
+    checkout: checkoutRouter,
+    offers: router({ member: offersRouter, staff: staffOffersRouter }),
+    orders: router({ member: ordersRouter, staff: staffOrdersRouter }),
+    disputes: router({ member: disputeMemberRouter, staff: disputeStaffRouter, legacy: disputesRouter }),
+    refunds: refundsRouter,
+    payouts: router({ member: payoutsRouter, statements: statementsRouter, staff: staffPayoutsRouter }),
+    revenue: revenueRouter,
+    promotions: promotionsRouter,
+    taxReporting: router({ member: reportingMemberRouter, staff: reportingStaffRouter }),
+  }),
+  community: router({
+    messages: router({ member: messagesRouter, staff: staffMessagesRouter }),
+    reviews: router({ member: reviewsMemberRouter, public: reviewsPublicRouter, staff: staffReviewsRouter }),
+    moderation: router({ member: reportsRouter, staff: staffReportsRouter, listings: staffListingsRouter }),
+    social: socialRouter,
+    wishlist: wishlistRouter,
+    recommendations: recommendationsRouter,
+  }),
+  charities: charitiesRouter,
   staff: router({
     dashboard: adminRouter,
     users: usersRouter,
@@ -88,46 +123,17 @@ export const appRouter = router({
     launchPlan: launchPlanRouter,
     seo: seoRouter,
     accessibility: accessibilityRouter,
+    globalAdmin: globalAdminRouter,
+    ops: opsRouter,
   }),
-  listings: router({ public: listingsRouter, selling: sellingRouter, staff: staffListingsRouter }),
-  orders: router({
-    member: ordersRouter,
-    disputes: disputesRouter,
-    staff: staffOrdersRouter,
-    resolution: disputeMemberRouter,
-    resolutionStaff: disputeStaffRouter,
+  platform: router({
+    flags: flagsRouter,
+    realtime: realtimeRouter,
+    pages: pagesRouter,
+    contact: contactRouter,
+    unsubscribe: unsubscribeRouter,
+    dev: devRouter,
   }),
-  offers: router({ member: offersRouter, staff: staffOffersRouter }),
-  account: router({ member: accountRouter, apiTokens: apiTokensRouter, analytics: sellerAnalyticsRouter }),
-  platform: router({ globalAdmin: globalAdminRouter, ops: opsRouter }),
-  discovery: router({
-    public: discoveryRouter,
-    staff: router({
-      picks: staffPicksRouter,
-      trending: staffTrendingRouter,
-      bookSignings: bookSigningsRouter,
-    }),
-  }),
-  sellers: sellersRouter,
-  charities: charitiesRouter,
-  wishlist: wishlistRouter,
-  basket: router({ member: basketRouter, public: basketPublicRouter }),
-  social: socialRouter,
-  recommendations: recommendationsRouter,
-  checkout: checkoutRouter,
-  money: router({ refunds: refundsRouter, revenue: revenueRouter, promotions: promotionsRouter }),
-  reporting: router({ member: reportingMemberRouter, staff: reportingStaffRouter }),
-  payouts: router({ member: payoutsRouter, statements: statementsRouter, staff: staffPayoutsRouter }),
-  messages: router({ member: messagesRouter, staff: staffMessagesRouter }),
-  reports: router({ member: reportsRouter, staff: staffReportsRouter }),
-  reviews: router({ member: reviewsMemberRouter, public: reviewsPublicRouter, staff: staffReviewsRouter }),
-  notifications: notificationsRouter,
-  realtime: realtimeRouter,
-  pages: pagesRouter,
-  contact: contactRouter,
-  unsubscribe: unsubscribeRouter,
-  flags: flagsRouter,
-  dev: devRouter,
 });
 
 export type AppRouter = typeof appRouter;

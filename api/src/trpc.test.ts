@@ -50,10 +50,10 @@ describe('the catalogue’s hot reads', () => {
       .map(([path]) => path)
       .sort();
     expect(trusted).toEqual([
-      'listings.public.browse',
-      'listings.public.bySlug',
-      'listings.public.search',
-      'listings.public.similar',
+      'catalogue.listings.browse',
+      'catalogue.listings.bySlug',
+      'catalogue.listings.search',
+      'catalogue.listings.similar',
     ]);
   });
 });

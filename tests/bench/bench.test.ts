@@ -187,10 +187,10 @@ describe('the results table', () => {
         figures: figures({ perSecond: 20_000, nodeCpuMs: 0.022 }),
       },
       { name: 'healthz', title: 'BFF GET /healthz', figures: figures({ perSecond: 15_000 }) },
-      { name: 'stock', title: 'auth.me anonymous, stock tRPC plugin', figures: figures({ perSecond: 940 }) },
+      { name: 'stock', title: 'account.auth.me anonymous, stock tRPC plugin', figures: figures({ perSecond: 940 }) },
       {
         name: 'lean',
-        title: 'auth.me | lean path',
+        title: 'account.auth.me | lean path',
         unavailable: 'not available (this branch has no TRPC_PATH)',
       },
     ],
@@ -232,8 +232,8 @@ describe('the results table', () => {
     const rows = targets(report());
     const row = (what: string) => rows.find((r) => r.what.startsWith(what));
     // No lean path: auth.me is judged on the stock plugin, 940 of 20,000 req/s.
-    expect(row('auth.me')).toEqual({
-      what: 'auth.me (anonymous, stock path) throughput vs raw Fastify hello',
+    expect(row('account.auth.me')).toEqual({
+      what: 'account.auth.me (anonymous, stock path) throughput vs raw Fastify hello',
       target: '≥ 35%',
       measured: '4.7%',
       met: false,
@@ -260,9 +260,9 @@ describe('the results table', () => {
 
   it('uses the lean path once the branch has it', () => {
     const withLean = report();
-    withLean.paths[3] = { name: 'lean', title: 'auth.me, lean path', figures: figures({ perSecond: 8000 }) };
+    withLean.paths[3] = { name: 'lean', title: 'account.auth.me, lean path', figures: figures({ perSecond: 8000 }) };
     expect(targets(withLean)[0]).toMatchObject({
-      what: 'auth.me (anonymous, lean path) throughput vs raw Fastify hello',
+      what: 'account.auth.me (anonymous, lean path) throughput vs raw Fastify hello',
       measured: '40%',
       met: true,
     });

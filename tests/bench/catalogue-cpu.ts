@@ -109,19 +109,19 @@ const SCENARIOS: {
 }[] = [
   {
     name: 'search',
-    paths: SEARCHES.map((q) => trpcPath('listings.public.search', { q })),
+    paths: SEARCHES.map((q) => trpcPath('catalogue.listings.search', { q })),
     call: (db, i) => searchListings(db, searchInputSchema.parse({ q: SEARCHES[i % SEARCHES.length] })),
     inputs: SEARCHES.length,
   },
   {
     name: 'browse',
-    paths: BROWSES.map((input) => trpcPath('listings.public.browse', input)),
+    paths: BROWSES.map((input) => trpcPath('catalogue.listings.browse', input)),
     call: (db, i) => browseListings(db, browseInputSchema.parse(BROWSES[i % BROWSES.length])),
     inputs: BROWSES.length,
   },
   {
     name: 'detail',
-    paths: SLUGS.map((slug) => trpcPath('listings.public.bySlug', { slug })),
+    paths: SLUGS.map((slug) => trpcPath('catalogue.listings.bySlug', { slug })),
     call: (db, i) => getListingBySlug(db, SLUGS[i % SLUGS.length]!),
     inputs: 40,
   },

@@ -68,19 +68,19 @@ export const MEMBER_SCENARIOS: Array<{
   {
     scenario: 'recommendations',
     title: 'recommendations (recommendations.list, 24 books)',
-    procedure: 'recommendations.list',
+    procedure: 'community.recommendations.list',
     inputs: [{ limit: 24 }],
   },
   {
     scenario: 'feed',
     title: 'the feed (social.feed, first page of 20; 2 genres and 3 sellers followed)',
-    procedure: 'social.feed',
+    procedure: 'community.social.feed',
     inputs: [{ limit: 20 }],
   },
   {
     scenario: 'advanced search',
     title: 'advanced search (listings.public.browse: author, years, format, price range)',
-    procedure: 'listings.public.browse',
+    procedure: 'catalogue.listings.browse',
     inputs: LAST.map((author) => ({
       author,
       yearFrom: 1960,
@@ -97,7 +97,7 @@ export const CATALOGUE_BASELINE = {
   scenario: 'catalogue search (baseline)',
   title:
     'catalogue baseline: search (listings.public.search, anonymous, the catalogue bench’s rotating inputs)',
-  procedure: 'listings.public.search',
+  procedure: 'catalogue.listings.search',
   inputs: searchInputs(4000) as Array<Record<string, unknown>>,
 };
 

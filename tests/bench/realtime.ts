@@ -3,7 +3,7 @@
  *
  * A throwaway embedded PostgreSQL, migrated; 100 members (accounts made as the tests make them,
  * each with a session and its bearer token); the real BFF in its own process (production mode);
- * then 1,000 subscriptions to `realtime.events`, 10 per member, each its own SSE connection
+ * then 1,000 subscriptions to `platform.realtime.events`, 10 per member, each its own SSE connection
  * opened as the native app and scripts open them (httpSubscriptionLink over the `eventsource`
  * package with `Authorization: Bearer`), from this process.
  *
@@ -210,7 +210,7 @@ function openStream(baseUrl: string, member: TestUser): Stream {
     close: () => unsubscribe?.(),
   };
   const subscribe = () => {
-    const subscription = client.realtime.events.subscribe(undefined, {
+    const subscription = client.platform.realtime.events.subscribe(undefined, {
       onData(value) {
         const now = performance.now();
         const data = (value as { data: Event }).data;

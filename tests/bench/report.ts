@@ -126,7 +126,7 @@ export function targets(report: BenchReport): TargetRow[] {
   const trpc = lean?.figures ? 'lean' : 'stock';
   const trpcShare = shareOfRaw(report.paths, trpc);
   rows.push({
-    what: `auth.me (anonymous, ${trpc} path) throughput vs raw Fastify hello`,
+    what: `account.auth.me (anonymous, ${trpc} path) throughput vs raw Fastify hello`,
     target: '≥ 35%',
     measured: pct(trpcShare),
     met: judged(trpcShare, '>=', 0.35, clean(report.paths.find((p) => p.name === trpc)?.figures)),

@@ -4,7 +4,7 @@
  *
  *  1. A throwaway embedded PostgreSQL, seeded set-based (seed.ts) at the chosen size.
  *  2. The request path, in interleaved rounds: a bare Fastify hello (raw-hello.ts), the BFF's
- *     /healthz, and `auth.me` (anonymous) through the stock tRPC plugin and through the lean
+ *     /healthz, and `account.auth.me` (anonymous) through the stock tRPC plugin and through the lean
  *     path (TRPC_PATH=stock|lean; "not available" when this branch has no lean path).
  *  3. The catalogue (search, filtered browse, listing detail), each cycling through thousands
  *     of distinct inputs (rotation.ts): judged on a BFF with the public cache off
@@ -322,7 +322,7 @@ async function main(options: BenchOptions): Promise<void> {
     const loadStart = loadavg();
 
     // The request path, rounds interleaved ---------------------------------------------------
-    const me = trpcPath('auth.me');
+    const me = trpcPath('account.auth.me');
     const endpoints: Array<{ row: PathRow; url?: string; path: string; pid?: number }> = [
       {
         row: { name: 'raw', title: 'raw Fastify hello (GET /)' },
@@ -337,14 +337,14 @@ async function main(options: BenchOptions): Promise<void> {
         pid: cold.child.pid,
       },
       {
-        row: { name: 'stock', title: 'auth.me anonymous, stock tRPC plugin' },
+        row: { name: 'stock', title: 'account.auth.me anonymous, stock tRPC plugin' },
         url: stock.url,
         path: me,
         pid: stock.child.pid,
       },
       leanBff
         ? {
-            row: { name: 'lean', title: 'auth.me anonymous, lean path' },
+            row: { name: 'lean', title: 'account.auth.me anonymous, lean path' },
             url: leanBff.url,
             path: me,
             pid: leanBff.child.pid,
@@ -352,7 +352,7 @@ async function main(options: BenchOptions): Promise<void> {
         : {
             row: {
               name: 'lean',
-              title: 'auth.me anonymous, lean path',
+              title: 'account.auth.me anonymous, lean path',
               unavailable: 'not available (this branch has no TRPC_PATH)',
             },
             path: me,
@@ -383,20 +383,20 @@ async function main(options: BenchOptions): Promise<void> {
       {
         scenario: 'search',
         title: 'search (listings.public.search)',
-        paths: searchInputs(DISTINCT.search).map((input) => trpcPath('listings.public.search', input)),
+        paths: searchInputs(DISTINCT.search).map((input) => trpcPath('catalogue.listings.search', input)),
       },
       {
         scenario: 'browse',
         title: 'filtered browse (listings.public.browse)',
         paths: browseInputs(DISTINCT.browse, vocabulary).map((input) =>
-          trpcPath('listings.public.browse', input),
+          trpcPath('catalogue.listings.browse', input),
         ),
       },
       {
         scenario: 'detail',
         title: 'listing detail (listings.public.bySlug)',
         paths: detailSlugs(DISTINCT.detail, size.listings).map((slug) =>
-          trpcPath('listings.public.bySlug', { slug }),
+          trpcPath('catalogue.listings.bySlug', { slug }),
         ),
       },
     ];

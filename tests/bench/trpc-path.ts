@@ -1,5 +1,5 @@
 /**
- * The cheapest tRPC query (`auth.me`, anonymous) through tRPC's stock Fastify plugin and through
+ * The cheapest tRPC query (`account.auth.me`, anonymous) through tRPC's stock Fastify plugin and through
  * the lean path (decision 0040), beside a raw Fastify "hello" route, in one run:
  *
  *   node --import tsx tests/bench/trpc-path.ts [--seconds 5] [--rounds 3]
@@ -107,8 +107,8 @@ async function main(): Promise<void> {
     children.push(lean.child);
     const targets: Target[] = [
       { name: 'raw Fastify hello', url: raw.url, path: '/hello', child: raw.child },
-      { name: 'auth.me, stock plugin', url: stock.url, path: '/trpc/auth.me', child: stock.child },
-      { name: 'auth.me, lean path', url: lean.url, path: '/trpc/auth.me', child: lean.child },
+      { name: 'account.auth.me, stock plugin', url: stock.url, path: '/trpc/account.auth.me', child: stock.child },
+      { name: 'account.auth.me, lean path', url: lean.url, path: '/trpc/account.auth.me', child: lean.child },
     ].map((target) => ({ ...target, requests: 0, cpu: 0, seconds: 0, non2xx: 0 }));
     // Warm up each (JIT, pools), then interleaved rounds.
     for (const target of targets) await round({ ...target }, 2);

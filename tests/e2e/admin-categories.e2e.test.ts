@@ -67,7 +67,7 @@ describe('admin categories', () => {
 
   it('a moderator is refused by the server', async () => {
     const context = await staffContext('moderator@reshelf.test');
-    const response = await context.request.get('/trpc/catalogue.taxonomy.trees');
+    const response = await context.request.get('/trpc/catalogue.taxonomy.staff.trees');
     expect(response.status()).toBe(403);
     expect(await response.text()).toContain('Access denied: admin role required');
     await context.close();

@@ -39,7 +39,7 @@ describe('admin listings', () => {
     await snapshot(page, 'admin-listings-removed-desktop');
 
     const mail = await context.request.get(
-      `/trpc/dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: 'seller@reshelf.test' }))}`,
+      `/trpc/platform.dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: 'seller@reshelf.test' }))}`,
     );
     expect(mail.ok()).toBe(true);
     const [latest] = ((await mail.json()) as { result: { data: { template: string; text: string }[] } })

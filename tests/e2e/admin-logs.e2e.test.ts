@@ -75,7 +75,7 @@ describe('admin logs', () => {
   it('a moderator finds a buyer’s failed request in the request log', async () => {
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
     const failed = await buyer.context.request.get(
-      '/trpc/orders.member.get?input=%7B%22orderId%22%3A%22nope%22%7D',
+      '/trpc/commerce.orders.member.get?input=%7B%22orderId%22%3A%22nope%22%7D',
     );
     expect(failed.status()).toBe(400);
     const requestId = failed.headers()['x-request-id']!;
@@ -95,7 +95,7 @@ describe('admin logs', () => {
     // line part of the table before the search, however busy the machine is.
     await marketplace.flushRequestLog();
     await form.getByRole('button', { name: 'Search the requests' }).click();
-    const line = page.locator(`[data-testid="request-line"][data-path="/trpc/orders.member.get"]`);
+    const line = page.locator(`[data-testid="request-line"][data-path="/trpc/commerce.orders.member.get"]`);
     await line.first().waitFor();
     await page.waitForURL(/status=4xx/);
     await line.first().getByText('buyer@reshelf.test').waitFor();

@@ -44,18 +44,18 @@ describe('admin offers', { timeout: 120_000 }, () => {
     const buyer = await signedIn(browser, 'buyer@reshelf.test', options);
     const mine = await query<{ items: { id: string; title: string | null; priceMinor: number | null }[] }>(
       seller.context,
-      'listings.selling.mine',
+      'selling.listings.mine',
       { status: 'active', page: 1, pageSize: 48 },
     );
     const book = mine.items.find((item) => item.title && (item.priceMinor ?? 0) >= 600);
     if (!book?.title || !book.priceMinor) throw new Error('the demo seller has no book to offer on');
     const amount = Math.ceil((book.priceMinor * 0.7) / 100) * 100;
-    const { offerId } = await mutate<{ offerId: string }>(buyer.context, 'offers.member.make', {
+    const { offerId } = await mutate<{ offerId: string }>(buyer.context, 'commerce.offers.member.make', {
       listingId: book.id,
       amountMinor: amount,
       message: 'Would you take this?',
     });
-    await mutate(seller.context, 'offers.member.respond', { offerId, action: 'accept' });
+    await mutate(seller.context, 'commerce.offers.member.respond', { offerId, action: 'accept' });
 
     const { context, page } = await signedIn(browser, 'moderator@reshelf.test', {
       ...options,
@@ -98,7 +98,7 @@ describe('admin offers', { timeout: 120_000 }, () => {
     await snapshot(page, 'admin-offers-phone');
 
     // The book is back on sale, and the buyer sees the offer cancelled.
-    const listings = await query<{ items: { id: string }[] }>(seller.context, 'listings.selling.mine', {
+    const listings = await query<{ items: { id: string }[] }>(seller.context, 'selling.listings.mine', {
       status: 'active',
       page: 1,
       pageSize: 48,

@@ -140,7 +140,7 @@ describe('admin operations', () => {
 
     await page.getByRole('button', { name: 'Send a test to me' }).click();
     await openToast(page, 'Test email sent').waitFor();
-    const mailbox = await api<{ subject: string; text: string }[]>(context, 'dev.mailbox', {
+    const mailbox = await api<{ subject: string; text: string }[]>(context, 'platform.dev.mailbox', {
       to: 'admin@reshelf.test',
     });
     expect(mailbox[0]).toMatchObject({ subject: '[Test] Choose a new Reshelf password' });
@@ -165,7 +165,7 @@ describe('admin operations', () => {
     await gift.click();
     await openToast(page, 'welcome_gift is off').waitFor();
     await page.getByRole('switch', { name: 'welcome_gift: off' }).waitFor();
-    expect(await api<Record<string, boolean>>(context, 'flags.public')).toMatchObject({
+    expect(await api<Record<string, boolean>>(context, 'platform.flags.public')).toMatchObject({
       welcome_gift: false,
     });
     await context.close();
@@ -246,7 +246,7 @@ describe('admin operations', () => {
     await page.goto('/admin/settings');
     await page.getByRole('switch', { name: /^welcome_gift/ }).click();
     await openToast(page, 'Flag not changed').getByText('Access denied: admin role required').waitFor();
-    expect(await api<Record<string, boolean>>(context, 'flags.public')).toMatchObject({
+    expect(await api<Record<string, boolean>>(context, 'platform.flags.public')).toMatchObject({
       welcome_gift: false,
     });
     await page.goto('/admin/emails');

@@ -69,11 +69,11 @@ describe('admin revenue', () => {
     await row.waitFor();
     const reference = (await row.getAttribute('data-reference'))!;
     const orders = await context.request.get(
-      `/trpc/orders.staff.search?input=${encodeURIComponent(JSON.stringify({ q: reference }))}`,
+      `/trpc/commerce.orders.staff.search?input=${encodeURIComponent(JSON.stringify({ q: reference }))}`,
     );
     const orderId = ((await orders.json()) as { result: { data: { id: string }[] } }).result.data[0]!.id;
     const detail = await context.request.get(
-      `/trpc/orders.disputes.order?input=${encodeURIComponent(JSON.stringify({ orderId }))}`,
+      `/trpc/commerce.disputes.legacy.order?input=${encodeURIComponent(JSON.stringify({ orderId }))}`,
     );
     const order = (
       (await detail.json()) as { result: { data: { protectionMinor: number; totalMinor: number } } }
@@ -98,12 +98,12 @@ describe('admin revenue', () => {
     const seller = await signedIn(browser, 'seller@reshelf.test', { baseURL: marketplace.baseURL });
     const mine = await query<{ items: { slug: string | null; priceMinor: number | null }[] }>(
       seller.context,
-      'listings.selling.mine',
+      'selling.listings.mine',
       { status: 'active', page: 1, pageSize: 48 },
     );
     const book = mine.items.find((item) => item.slug && (item.priceMinor ?? 0) >= 500)!;
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
-    const saved = await buyer.context.request.post('/trpc/checkout.saveAddress', {
+    const saved = await buyer.context.request.post('/trpc/commerce.checkout.saveAddress', {
       headers: { [CLIENT_HEADER]: 'web' },
       data: {
         address: { fullName: 'Ava Reader', line1: '12 Turl Street', town: 'Oxford', postcode: 'OX1 3DP' },

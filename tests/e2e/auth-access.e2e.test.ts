@@ -157,7 +157,7 @@ describe('global admin', () => {
     await signInViaApi(context, 'super@reshelf.test');
     let failing = true;
     await page.route(
-      (url) => url.pathname.includes('platform.globalAdmin.overview'),
+      (url) => url.pathname.includes('staff.globalAdmin.overview'),
       (route) => (failing ? route.abort('failed') : route.continue()),
     );
     await page.goto('/global-admin');
@@ -181,11 +181,11 @@ describe('global admin', () => {
       error: {
         message: 'Access denied: support_agent role required',
         code: -32003,
-        data: { code: 'FORBIDDEN', httpStatus: 403, path: 'platform.globalAdmin.emailTemplates' },
+        data: { code: 'FORBIDDEN', httpStatus: 403, path: 'staff.globalAdmin.emailTemplates' },
       },
     };
     await page.route(
-      (url) => url.pathname.includes('platform.globalAdmin.emailTemplates'),
+      (url) => url.pathname.includes('staff.globalAdmin.emailTemplates'),
       async (route) => {
         const names = decodeURIComponent(new URL(route.request().url()).pathname)
           .replace(/^.*\/trpc\//, '')
@@ -200,7 +200,7 @@ describe('global admin', () => {
         }
         const real = (await (await route.fetch()).json()) as unknown[];
         const answers = names.map((name, index) =>
-          name === 'platform.globalAdmin.emailTemplates' ? refusal : real[index],
+          name === 'staff.globalAdmin.emailTemplates' ? refusal : real[index],
         );
         await route.fulfill({ status: 207, contentType: 'application/json', body: JSON.stringify(answers) });
       },

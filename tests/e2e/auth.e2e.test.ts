@@ -208,7 +208,7 @@ describe('signing in and out', () => {
       release = resolve;
     });
     await page.route(
-      (url) => url.pathname.includes('auth.me'),
+      (url) => url.pathname.includes('account.auth.me'),
       async (route) => {
         await held;
         await route.continue();

@@ -73,7 +73,7 @@ async function shots(page: Page, name: string, ready: () => Promise<unknown>): P
 
 /** Books on sale from a shelf (a seller or a charity), dearest first, distinct titles. */
 async function booksOf(context: BrowserContext, fixed: { seller?: string; charity?: string }) {
-  const page = await query<{ items: ListingCard[] }>(context, 'listings.public.browse', {
+  const page = await query<{ items: ListingCard[] }>(context, 'catalogue.listings.browse', {
     ...fixed,
     sort: 'price_desc',
     page: 1,
@@ -97,7 +97,7 @@ async function addFromListingPage(page: Page, slug: string, count: number) {
 describe('the basket', { timeout: 240_000 }, () => {
   it('three books from one seller and one from a charity: one payment, two orders, one parcel each; one book refunded', async () => {
     const seller = await signedIn(browser, 'seller@reshelf.test', { baseURL: marketplace.baseURL });
-    const me = await query<{ user: { id: string } }>(seller.context, 'auth.me');
+    const me = await query<{ user: { id: string } }>(seller.context, 'account.auth.me');
     const hospice = await booksOf(seller.context, { charity: HOSPICE });
     expect(hospice.length).toBeGreaterThanOrEqual(1);
     const charityBook = hospice[0] as ListingCard;
@@ -248,7 +248,7 @@ describe('the basket', { timeout: 240_000 }, () => {
       reference: string;
       totalMinor: number;
       items: { listingId: string; paidMinor: number }[];
-    }>(buyer.context, 'orders.member.get', { orderId: samOrderId });
+    }>(buyer.context, 'commerce.orders.member.get', { orderId: samOrderId });
     const paidForIt = order.items.find((item) => item.listingId === second.id)?.paidMinor;
     await admin.page.goto('/admin/disputes');
     const row = admin.page.locator(`[data-testid="dispute-row"][data-reference="${order.reference}"]`);
@@ -289,7 +289,7 @@ describe('the basket', { timeout: 240_000 }, () => {
   it('a book withdrawn meanwhile shows as gone, to remove; the basket is priced without it; a price changed at checkout is shown before paying', async () => {
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
     const seller = await signedIn(browser, 'seller@reshelf.test', { baseURL: marketplace.baseURL });
-    const me = await query<{ user: { id: string } }>(seller.context, 'auth.me');
+    const me = await query<{ user: { id: string } }>(seller.context, 'account.auth.me');
     await seller.context.close();
     const [kept, withdrawn] = (await booksOf(buyer.context, { seller: me.user.id })) as [
       ListingCard,

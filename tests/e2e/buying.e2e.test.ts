@@ -61,7 +61,7 @@ async function mutate<T>(context: BrowserContext, procedure: string, input: unkn
 }
 
 async function mailSubjects(context: BrowserContext, to: string): Promise<string[]> {
-  const messages = await query<{ subject: string }[]>(context, 'dev.mailbox', { to });
+  const messages = await query<{ subject: string }[]>(context, 'platform.dev.mailbox', { to });
   return messages.map((message) => message.subject);
 }
 
@@ -100,7 +100,7 @@ interface SellerListing {
 
 /** The seller's books on sale (at least three), dearest first, with distinct titles. */
 async function sellerBooks(seller: Person): Promise<SellerListing[]> {
-  const mine = await query<{ items: SellerListing[] }>(seller.context, 'listings.selling.mine', {
+  const mine = await query<{ items: SellerListing[] }>(seller.context, 'selling.listings.mine', {
     status: 'active',
     page: 1,
     pageSize: 48,
@@ -282,7 +282,7 @@ describe('buying', { timeout: 180_000 }, () => {
 
     // The payout is released to the seller: item at the offer price plus postage.
     await seller.page.goto('/account/payouts');
-    const reference = (await query<{ reference: string }>(seller.context, 'orders.member.get', { orderId }))
+    const reference = (await query<{ reference: string }>(seller.context, 'commerce.orders.member.get', { orderId }))
       .reference;
     const row = seller.page.getByTestId('payout-row').filter({ hasText: reference });
     await expect(row.getByTestId('payout-status').textContent()).resolves.toBe('Released');
@@ -324,7 +324,7 @@ describe('buying', { timeout: 180_000 }, () => {
     const book = books[1]!;
     const title = book.title!;
     // The buyer has a saved address (the first test saved one; saving it again keeps one).
-    await mutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
+    await mutate(buyer.context, 'commerce.checkout.saveAddress', { address: ADDRESS, makeDefault: true });
 
     const dashboard = async () => {
       await admin.page.goto('/admin?period=ytd');
@@ -372,7 +372,7 @@ describe('buying', { timeout: 180_000 }, () => {
     expect(opened.revenue).toBe(before.revenue + fee);
     await admin.page.getByRole('link', { name: 'Go to Disputes' }).click();
     await admin.page.waitForURL('**/admin/disputes');
-    const reference = (await query<{ reference: string }>(buyer.context, 'orders.member.get', { orderId }))
+    const reference = (await query<{ reference: string }>(buyer.context, 'commerce.orders.member.get', { orderId }))
       .reference;
     const row = admin.page.locator(`[data-testid="dispute-row"][data-reference="${reference}"]`);
     await row.getByText(reason).waitFor();
@@ -436,14 +436,14 @@ describe('buying', { timeout: 180_000 }, () => {
     const book = books[2]!;
     const title = book.title!;
 
-    await mutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
+    await mutate(buyer.context, 'commerce.checkout.saveAddress', { address: ADDRESS, makeDefault: true });
     const york = {
       fullName: 'Ava Reader',
       line1: 'Flat 2, 5 High Petergate',
       town: 'York',
       postcode: 'YO1 7HH',
     };
-    await mutate(buyer.context, 'checkout.saveAddress', { address: york, makeDefault: false });
+    await mutate(buyer.context, 'commerce.checkout.saveAddress', { address: york, makeDefault: false });
     await buyer.page.goto(`/checkout?listing=${book.slug}`);
     // The default is chosen; an address no longer wanted can be removed here.
     const oxford = buyer.page.getByTestId('saved-address').filter({ hasText: '12 Turl Street' });
@@ -497,7 +497,7 @@ describe('buying', { timeout: 180_000 }, () => {
     await missingCase.locator('img').first().waitFor();
 
     // It is a shipping dispute, not one about the book.
-    const reference = (await query<{ reference: string }>(buyer.context, 'orders.member.get', { orderId }))
+    const reference = (await query<{ reference: string }>(buyer.context, 'commerce.orders.member.get', { orderId }))
       .reference;
     await admin.page.goto('/admin/disputes');
     await admin.page.getByTestId('dispute-queue').waitFor();

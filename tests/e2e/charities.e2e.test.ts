@@ -109,7 +109,7 @@ describe('charities', () => {
 
     // Every admin is emailed about it, and the dashboard counts it and leads to the queue.
     const mail = await staff.context.request.get(
-      `/trpc/dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: 'admin@reshelf.test' }))}`,
+      `/trpc/platform.dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: 'admin@reshelf.test' }))}`,
     );
     const subjects = ((await mail.json()) as { result: { data: { subject: string }[] } }).result.data.map(
       (message) => message.subject,

@@ -167,7 +167,7 @@ describe('buying as a newcomer, leaving the payment page and coming back', () =>
 
     // The emailed order confirmation links to this marketplace, not to an internal address.
     const mail = await context.request.get(
-      `/trpc/dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: email }))}`,
+      `/trpc/platform.dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: email }))}`,
     );
     const messages = ((await mail.json()) as { result: { data: { subject: string; text: string }[] } }).result
       .data;

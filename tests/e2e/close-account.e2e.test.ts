@@ -72,9 +72,9 @@ describe('closing an account', { timeout: 120_000 }, () => {
     await snapshot(page, 'close-account-closed-home-desktop', { fullPage: false });
 
     // The session is gone on the server too, and the old password no longer signs in.
-    const me = await context.request.get('/trpc/auth.me');
+    const me = await context.request.get('/trpc/account.auth.me');
     expect(((await me.json()) as { result: { data: { user: unknown } } }).result.data.user).toBeNull();
-    const again = await context.request.post('/trpc/auth.signIn', {
+    const again = await context.request.post('/trpc/account.auth.signIn', {
       headers: { [CLIENT_HEADER]: 'web' },
       data: { email, password: PASSWORD },
     });

@@ -53,7 +53,7 @@ let books: SellerListing[] = [];
 
 async function sellerBooks(seller: Person): Promise<SellerListing[]> {
   if (books.length > 0) return books;
-  const mine = await trpcQuery<{ items: SellerListing[] }>(seller.context, 'listings.selling.mine', {
+  const mine = await trpcQuery<{ items: SellerListing[] }>(seller.context, 'selling.listings.mine', {
     status: 'active',
     page: 1,
     pageSize: 48,
@@ -67,7 +67,7 @@ async function sellerBooks(seller: Person): Promise<SellerListing[]> {
 
 /** The buyer buys the book at its price and the seller dispatches it; the order's id and total. */
 async function boughtAndSent(buyer: Person, seller: Person, book: SellerListing) {
-  await trpcMutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
+  await trpcMutate(buyer.context, 'commerce.checkout.saveAddress', { address: ADDRESS, makeDefault: true });
   await buyer.page.goto(`/listing/${book.slug}`);
   await buyer.page.getByRole('link', { name: 'Buy now' }).click();
   await buyer.page.waitForURL(/\/checkout\?listing=/);
@@ -80,14 +80,14 @@ async function boughtAndSent(buyer: Person, seller: Person, book: SellerListing)
   await buyer.page.getByRole('button', { name: 'Pay now' }).click();
   await buyer.page.waitForURL(/\/checkout\/success\?order=/);
   const orderId = new URL(buyer.page.url()).searchParams.get('order')!;
-  await trpcMutate(seller.context, 'orders.member.dispatch', {
+  await trpcMutate(seller.context, 'commerce.orders.member.dispatch', {
     orderId,
     carrier: 'royal_mail_tracked_48',
     trackingRef: 'RM123456785GB',
   });
   const order = await trpcQuery<{ totalMinor: number; reference: string }>(
     buyer.context,
-    'orders.member.get',
+    'commerce.orders.member.get',
     {
       orderId,
     },
@@ -175,7 +175,7 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
       .getByTestId('dispute-refunded')
       .getByText(`Refunded: ${formatPence(offer)}`)
       .waitFor();
-    const detail = await trpcQuery<{ refundedMinor: number }>(buyer.context, 'orders.member.get', {
+    const detail = await trpcQuery<{ refundedMinor: number }>(buyer.context, 'commerce.orders.member.get', {
       orderId,
     });
     expect(detail.refundedMinor).toBe(offer);
@@ -194,7 +194,7 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
     await sellerSide.getByLabel('Your review (optional)').fill('Polite and reasonable about the damage.');
     await sellerSide.getByRole('button', { name: 'Send review' }).click();
     await toast(seller.page, 'Thanks — both reviews are now published').waitFor();
-    const sellerId = (await trpcQuery<{ user: { id: string } }>(seller.context, 'auth.me')).user.id;
+    const sellerId = (await trpcQuery<{ user: { id: string } }>(seller.context, 'account.auth.me')).user.id;
     await buyer.page.goto(`/seller/${sellerId}`);
     await buyer.page.getByTestId('reviews').getByText(buyerWords).waitFor();
     const other = (await sellerBooks(seller))[2] ?? (await sellerBooks(seller))[1]!;
@@ -255,7 +255,7 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
     await toast(buyer.page, 'Tracking added').waitFor();
     await buyerPanel.getByTestId('dispute-return').getByText('RT 1234 5678 GB', { exact: false }).waitFor();
     expect(
-      (await trpcQuery<{ refundedMinor: number }>(buyer.context, 'orders.member.get', { orderId }))
+      (await trpcQuery<{ refundedMinor: number }>(buyer.context, 'commerce.orders.member.get', { orderId }))
         .refundedMinor,
     ).toBe(0);
 
@@ -281,7 +281,7 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
   it('a charity’s 14-day return: asked, accepted, tracked, received, refunded (the same return flow)', async () => {
     const charity = await signedIn(browser, 'charity@reshelf.test', { baseURL: marketplace.baseURL });
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
-    const mine = await trpcQuery<{ items: SellerListing[] }>(charity.context, 'listings.selling.mine', {
+    const mine = await trpcQuery<{ items: SellerListing[] }>(charity.context, 'selling.listings.mine', {
       status: 'active',
       page: 1,
       pageSize: 48,
@@ -290,8 +290,8 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
     const book = mine.items.find((item) => item.slug && item.title && !used.has(item.title));
     expect(book).toBeTruthy();
     const { orderId, totalMinor } = await boughtAndSent(buyer, charity, book!);
-    await trpcMutate(buyer.context, 'orders.member.markArrived', { orderId });
-    const order = await trpcQuery<{ protectionMinor: number }>(buyer.context, 'orders.member.get', {
+    await trpcMutate(buyer.context, 'commerce.orders.member.markArrived', { orderId });
+    const order = await trpcQuery<{ protectionMinor: number }>(buyer.context, 'commerce.orders.member.get', {
       orderId,
     });
 
@@ -348,8 +348,8 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
     await toast(seller.page, 'Your listings now show that you accept returns').waitFor();
 
     const { orderId, totalMinor } = await boughtAndSent(buyer, seller, book);
-    await trpcMutate(buyer.context, 'orders.member.markArrived', { orderId });
-    const order = await trpcQuery<{ protectionMinor: number }>(buyer.context, 'orders.member.get', {
+    await trpcMutate(buyer.context, 'commerce.orders.member.markArrived', { orderId });
+    const order = await trpcQuery<{ protectionMinor: number }>(buyer.context, 'commerce.orders.member.get', {
       orderId,
     });
 

@@ -21,7 +21,7 @@ async function addCategory(slug: string, name: string): Promise<void> {
 
 describe('foundation', () => {
   it('serves from a connection as the runtime role, never the superuser (decision 0026)', async () => {
-    const response = await fetch(`${inject('baseURL')}/trpc/catalogue.public.categories`);
+    const response = await fetch(`${inject('baseURL')}/trpc/catalogue.taxonomy.public.categories`);
     expect(response.status).toBe(200);
     const client = new pg.Client({ connectionString: inject('e2eDatabaseUrl') });
     await client.connect();

@@ -72,7 +72,7 @@ describe('messages', () => {
     const seller = await signedIn(browser, 'seller@reshelf.test');
     const mine = await query<{ items: { slug: string | null; title: string | null; status: string }[] }>(
       seller.context,
-      'listings.selling.mine',
+      'selling.listings.mine',
       { status: 'active', pageSize: 5 },
     );
     const listing = mine.items.find((item) => item.slug);
@@ -111,12 +111,12 @@ describe('messages', () => {
     // The buyer makes an offer meanwhile; it joins the conversation as a system line.
     const detail = await query<{ id: string; price: { itemMinor: number } }>(
       buyer.context,
-      'listings.public.bySlug',
+      'catalogue.listings.bySlug',
       {
         slug: listing.slug,
       },
     );
-    await mutate(buyer.context, 'offers.member.make', {
+    await mutate(buyer.context, 'commerce.offers.member.make', {
       listingId: detail.id,
       amountMinor: Math.max(
         minimumOfferMinor(detail.price.itemMinor),
@@ -166,7 +166,7 @@ describe('messages', () => {
 
     // The seller's header counts what they have not read, in the tab title too.
     // The bell too: from nothing unread, it counts the new message live.
-    await mutate(seller.context, 'notifications.markRead', { ids: 'all' });
+    await mutate(seller.context, 'account.notifications.markRead', { ids: 'all' });
     await seller.page.goto('/messages');
     await live(seller.page);
     await expect.poll(() => bellCount(seller.page)).toBe(0);

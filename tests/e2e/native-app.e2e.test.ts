@@ -103,10 +103,10 @@ describe('the native app', () => {
     expect(signedIn?.accessToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(signedIn?.refreshToken.length).toBeGreaterThan(20);
     await settled();
-    const signInCall = api.find((call) => call.path === '/trpc/auth.signIn');
+    const signInCall = api.find((call) => call.path === '/trpc/account.auth.signIn');
     expect(signInCall).toMatchObject({ method: 'POST', origin: APP_ORIGIN });
     expect(signInCall?.cookie).toBeUndefined();
-    expect(api.find((call) => call.path.startsWith('/trpc/auth.me'))).toBeDefined();
+    expect(api.find((call) => call.path.startsWith('/trpc/account.auth.me'))).toBeDefined();
     await snapshot(page, 'native-app-signed-in-phone', { fullPage: false });
 
     // Browse: a fresh start of the app keeps the session (from Preferences, not cookies).
@@ -169,7 +169,7 @@ describe('the native app', () => {
     await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
 
     // The BFF ended the session too: the old access token no longer works.
-    const old = await fetch(`${marketplace.baseURL}/trpc/auth.me`, {
+    const old = await fetch(`${marketplace.baseURL}/trpc/account.auth.me`, {
       headers: { authorization: `Bearer ${signedIn!.accessToken}` },
     });
     expect(((await old.json()) as { result: { data: { user: unknown } } }).result.data.user).toBeNull();
@@ -199,8 +199,8 @@ describe('the native app', () => {
       expect(renewed.renewAt).toBeGreaterThan(Date.now() + 10 * 60_000);
       // One renewal however many calls the page made at once, and none of them went out with
       // the old token after it.
-      expect(api.filter((call) => call.path === '/trpc/auth.refresh')).toHaveLength(1);
-      const refreshAt = api.findIndex((call) => call.path === '/trpc/auth.refresh');
+      expect(api.filter((call) => call.path === '/trpc/account.auth.refresh')).toHaveLength(1);
+      const refreshAt = api.findIndex((call) => call.path === '/trpc/account.auth.refresh');
       const after = api.slice(refreshAt + 1);
       expect(after.length).toBeGreaterThan(0);
       expect(after.every((call) => call.authorization === `Bearer ${renewed.accessToken}`)).toBe(true);

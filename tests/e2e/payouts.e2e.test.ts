@@ -83,13 +83,13 @@ describe('payouts', { timeout: 240_000 }, () => {
     await untilShown(seller.page, '[data-testid="payout-account"][data-state="active"]');
 
     // The seller sends it; the buyer confirms everything is OK; the payout reaches the bank.
-    await trpcMutate(seller.context, 'orders.member.dispatch', {
+    await trpcMutate(seller.context, 'commerce.orders.member.dispatch', {
       orderId,
       carrier: 'royal_mail_tracked_48',
       trackingRef: 'AB123456789GB',
     });
-    await trpcMutate(buyer.context, 'orders.member.markArrived', { orderId });
-    await trpcMutate(buyer.context, 'orders.member.confirm', { orderId });
+    await trpcMutate(buyer.context, 'commerce.orders.member.markArrived', { orderId });
+    await trpcMutate(buyer.context, 'commerce.orders.member.confirm', { orderId });
     await untilShown(seller.page, '[data-testid="bank-payout"][data-status="paid"]');
     const paid = seller.page.locator('[data-testid="bank-payout"][data-status="paid"]').first();
     await expect(paid.getByTestId('bank-payout-status').textContent()).resolves.toBe('Paid');
@@ -99,7 +99,7 @@ describe('payouts', { timeout: 240_000 }, () => {
 
     // An admin refunds £3.00 after release: taken back from the seller's transfer.
     const admin = await signedIn(browser, 'admin@reshelf.test', { baseURL: marketplace.baseURL });
-    await trpcMutate(admin.context, 'orders.staff.refund', {
+    await trpcMutate(admin.context, 'commerce.orders.staff.refund', {
       orderId,
       amountMinor: 300,
       reason: 'A page was torn, agreed with the buyer',

@@ -28,7 +28,7 @@ async function sellerListings(context: BrowserContext, limit = 2): Promise<Staff
   const input = encodeURIComponent(
     JSON.stringify({ seller: 'seller@reshelf.test', status: 'active', limit }),
   );
-  const response = await context.request.get(`/trpc/listings.staff.search?input=${input}`);
+  const response = await context.request.get(`/trpc/community.moderation.listings.search?input=${input}`);
   expect(response.ok()).toBe(true);
   return ((await response.json()) as { result: { data: StaffListing[] } }).result.data;
 }
@@ -85,7 +85,7 @@ describe('reports', () => {
     await toast(buyer.page, 'You’ve already reported this; our team will review it.').waitFor();
 
     // A second report, on another listing, through the API as the web does.
-    const second = await buyer.context.request.post('/trpc/reports.member.listing', {
+    const second = await buyer.context.request.post('/trpc/community.moderation.member.listing', {
       headers: { [CLIENT_HEADER]: 'web' },
       data: { listingId: fine.id, reason: 'wrong_details', details: 'Says first edition; it is not.' },
     });
@@ -154,7 +154,7 @@ describe('reports', () => {
     const target = listings.at(-1);
     if (!target) throw new Error('the demo seller has no active listing left');
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
-    const made = await buyer.context.request.post('/trpc/offers.member.make', {
+    const made = await buyer.context.request.post('/trpc/commerce.offers.member.make', {
       headers: { [CLIENT_HEADER]: 'web' },
       data: {
         listingId: target.id,
@@ -208,7 +208,7 @@ describe('reports', () => {
       expect(await shown.getByText('Take it or leave it').count()).toBe(0);
     }
     const mail = await staff.context.request.get(
-      `/trpc/dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: 'buyer@reshelf.test' }))}`,
+      `/trpc/platform.dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: 'buyer@reshelf.test' }))}`,
     );
     const [latest] = ((await mail.json()) as { result: { data: { template: string; text: string }[] } })
       .result.data;

@@ -36,15 +36,15 @@ describe('reviews', { timeout: 180_000 }, () => {
     const base = { baseURL: marketplace.baseURL };
     const seller = await signedIn(browser, 'seller@reshelf.test', base);
     const buyer = await signedIn(browser, 'buyer@reshelf.test', base);
-    const mine = await trpcQuery<{ items: SellerListing[] }>(seller.context, 'listings.selling.mine', {
+    const mine = await trpcQuery<{ items: SellerListing[] }>(seller.context, 'selling.listings.mine', {
       status: 'active',
       page: 1,
       pageSize: 48,
     });
     const book = mine.items.find((item) => item.slug && item.title)!;
     const other = mine.items.find((item) => item.slug && item.title && item.id !== book.id)!;
-    const sellerId = (await trpcQuery<{ user: { id: string } }>(seller.context, 'auth.me')).user.id;
-    await trpcMutate(buyer.context, 'checkout.saveAddress', { address: ADDRESS, makeDefault: true });
+    const sellerId = (await trpcQuery<{ user: { id: string } }>(seller.context, 'account.auth.me')).user.id;
+    await trpcMutate(buyer.context, 'commerce.checkout.saveAddress', { address: ADDRESS, makeDefault: true });
 
     // The buyer buys it.
     await buyer.page.goto(`/listing/${book.slug}`);
@@ -59,12 +59,12 @@ describe('reviews', { timeout: 180_000 }, () => {
     await buyer.page.getByRole('button', { name: 'Pay now' }).click();
     await buyer.page.waitForURL(/\/checkout\/success\?order=/);
     const orderId = new URL(buyer.page.url()).searchParams.get('order')!;
-    const { reference } = await trpcQuery<{ reference: string }>(buyer.context, 'orders.member.get', {
+    const { reference } = await trpcQuery<{ reference: string }>(buyer.context, 'commerce.orders.member.get', {
       orderId,
     });
 
     // The seller sends it; the buyer says everything is OK: the order completes.
-    await trpcMutate(seller.context, 'orders.member.dispatch', {
+    await trpcMutate(seller.context, 'commerce.orders.member.dispatch', {
       orderId,
       carrier: 'royal_mail_tracked_24',
       trackingRef: 'RM12345678GB',
@@ -82,7 +82,7 @@ describe('reviews', { timeout: 180_000 }, () => {
       [buyer, 'buyer@reshelf.test'],
       [seller, 'seller@reshelf.test'],
     ] as const) {
-      const mail = await trpcQuery<{ subject: string }[]>(who.context, 'dev.mailbox', { to: email });
+      const mail = await trpcQuery<{ subject: string }[]>(who.context, 'platform.dev.mailbox', { to: email });
       expect(mail.map((m) => m.subject)).toContain(`How did it go? Review order ${reference}`);
     }
 
@@ -152,7 +152,7 @@ describe('reviews', { timeout: 180_000 }, () => {
     // More than a page of reviews: the next page comes under the first.
     const firstPage = await trpcQuery<{ reviews: { id: string }[]; nextCursor: string | null }>(
       buyer.context,
-      'reviews.public.forSeller',
+      'community.reviews.public.forSeller',
       { sellerId, limit: 6 },
     );
     expect(firstPage.nextCursor).not.toBeNull();
@@ -162,7 +162,7 @@ describe('reviews', { timeout: 180_000 }, () => {
     await expect.poll(() => reviewItems.count()).toBeGreaterThan(6);
 
     // Nothing left to review for either, and the window was the spec's.
-    const pending = await trpcQuery<unknown[]>(buyer.context, 'reviews.member.pending');
+    const pending = await trpcQuery<unknown[]>(buyer.context, 'community.reviews.member.pending');
     expect(pending).toEqual([]);
     expect(REVIEW_WINDOW_DAYS).toBe(14);
   });

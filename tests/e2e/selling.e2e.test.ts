@@ -260,7 +260,7 @@ describe('bad inputs and refusals', () => {
       expect(await page.getByTestId('price-input').count()).toBe(0);
       await snapshot(page, 'selling-reserved-desktop');
       // The API says the same to anyone who tries anyway.
-      const response = await context.request.post('/trpc/listings.selling.update', {
+      const response = await context.request.post('/trpc/selling.listings.update', {
         headers: { 'x-reshelf-client': 'web' },
         data: { listingId: listing.id, priceMinor: 100 },
       });

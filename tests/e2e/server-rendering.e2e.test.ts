@@ -55,7 +55,7 @@ async function aListingSlug(): Promise<string> {
 
 async function listingFromApi(slug: string): Promise<ListingDetail> {
   const input = encodeURIComponent(JSON.stringify({ slug }));
-  const response = await fetch(new URL(`/trpc/listings.public.bySlug?input=${input}`, baseURL()));
+  const response = await fetch(new URL(`/trpc/catalogue.listings.bySlug?input=${input}`, baseURL()));
   expect(response.status).toBe(200);
   return ((await response.json()) as { result: { data: ListingDetail } }).result.data;
 }
@@ -156,7 +156,7 @@ describe('a server-rendered listing page in the browser', () => {
 
       // The page counts the view in an effect: it runs once the hydrated tree is committed
       // (after any recovery from a mismatch, which would have replaced the server's DOM).
-      const viewed = page.waitForRequest((request) => request.url().includes('listings.public.recordView'));
+      const viewed = page.waitForRequest((request) => request.url().includes('catalogue.listings.recordView'));
       await page.goto(`/listing/${slug}`);
       await viewed;
       const kept = await page.evaluate(() => {

@@ -91,7 +91,7 @@ describe('follows, the feed and saved searches', { timeout: 180_000 }, () => {
     reader.page.on('response', (response) => {
       if (response.status() === 503) shed.push(response.url());
     });
-    const { user } = await query<{ user: { id: string } }>(seller.context, 'auth.me');
+    const { user } = await query<{ user: { id: string } }>(seller.context, 'account.auth.me');
 
     // An empty feed suggests whom to follow.
     await reader.page.goto('/social');
@@ -126,7 +126,7 @@ describe('follows, the feed and saved searches', { timeout: 180_000 }, () => {
     await reader.page.getByTestId('search-saved').waitFor();
     const [saved] = await query<{ name: string; alerts: string }[]>(
       reader.context,
-      'social.savedSearches.list',
+      'community.social.savedSearches.list',
     );
     expect(saved).toMatchObject({ name: 'by McCarthy · signed', alerts: 'instant' });
 
@@ -154,7 +154,7 @@ describe('follows, the feed and saved searches', { timeout: 180_000 }, () => {
     await snapshot(reader.page, 'social-5-notification-phone');
     const mail = await query<{ template: string; subject: string; text: string }[]>(
       reader.context,
-      'dev.mailbox',
+      'platform.dev.mailbox',
       {
         to: email,
       },

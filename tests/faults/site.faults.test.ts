@@ -101,7 +101,7 @@ async function patiently(attempt: () => Promise<Answer>): Promise<Answer> {
 
 async function signIn(email: string, web = false): Promise<{ answer: Answer; cookies: string[] }> {
   const answer = await patiently(() =>
-    call(site.base, '/trpc/auth.signIn', {
+    call(site.base, '/trpc/account.auth.signIn', {
       body: { email, password: DEMO_PASSWORD },
       headers: { 'x-reshelf-client': web ? 'web' : 'fault-suite' },
     }),
@@ -131,15 +131,15 @@ describe('PostgreSQL restarting under load', () => {
       body?: unknown;
       headers?: Record<string, string>;
     }[] = [
-      { name: 'auth.me (cookie)', path: query('auth.me'), headers: web },
-      { name: 'unreadCount (bearer)', path: query('notifications.unreadCount'), headers: bearer },
+      { name: 'account.auth.me (cookie)', path: query('account.auth.me'), headers: web },
+      { name: 'unreadCount (bearer)', path: query('account.notifications.unreadCount'), headers: bearer },
       {
         name: 'markRead (cookie, POST)',
-        path: '/trpc/notifications.markRead',
+        path: '/trpc/account.notifications.markRead',
         body: { ids: 'all' },
         headers: web,
       },
-      { name: 'listings.public.browse', path: query('listings.public.browse', { pageSize: 12 }) },
+      { name: 'catalogue.listings.browse', path: query('catalogue.listings.browse', { pageSize: 12 }) },
       { name: 'GET /api/v1/me/orders', path: '/api/v1/me/orders?role=buyer', headers: bearer },
     ];
 
@@ -183,7 +183,7 @@ describe('PostgreSQL restarting under load', () => {
           'the site to serve a signed-in request again',
           async () => {
             if (site.crashes.length) throw new Error(`the site exited:\n${site.crashes[0]!.output}`);
-            return (await call(site.base, query('auth.me'), { headers: web })).status === 200;
+            return (await call(site.base, query('account.auth.me'), { headers: web })).status === 200;
           },
           { timeoutMs: 30_000, everyMs: 25 },
         );
@@ -230,7 +230,7 @@ describe('PostgreSQL restarting under load', () => {
     for (const recovery of recoveries) expect(recovery).toBeLessThan(5_000);
     // Still signed in with the very same cookies.
     expect(
-      dataOf<{ user: { email: string } }>(await call(site.base, query('auth.me'), { headers: web })).user
+      dataOf<{ user: { email: string } }>(await call(site.base, query('account.auth.me'), { headers: web })).user
         .email,
     ).toBe('buyer@reshelf.test');
   });
@@ -308,7 +308,7 @@ describe('the site killed during checkouts', () => {
       const started = await persist(
         key,
         () =>
-          call(site.base, '/trpc/checkout.start', {
+          call(site.base, '/trpc/commerce.checkout.start', {
             body: { listingId, address: ADDRESS, idempotencyKey: key },
             headers: auth,
           }),
@@ -320,7 +320,7 @@ describe('the site killed during checkouts', () => {
       for (let round = 0; round < 100; round += 1) {
         const order = await persist(
           key,
-          () => call(site.base, query('orders.member.get', { orderId }), { headers: auth }),
+          () => call(site.base, query('commerce.orders.member.get', { orderId }), { headers: auth }),
           (answer) => answer.status === 200,
         );
         if (order.status !== 200) return;
@@ -493,10 +493,10 @@ async function drive(concurrency: number, seconds: number, tokens: string[], pid
       }, 200)
     : undefined;
   const requests = tokens.flatMap((token) => [
-    { method: 'GET' as const, path: query('auth.me'), headers: { authorization: `Bearer ${token}` } },
+    { method: 'GET' as const, path: query('account.auth.me'), headers: { authorization: `Bearer ${token}` } },
     {
       method: 'GET' as const,
-      path: query('notifications.unreadCount'),
+      path: query('account.notifications.unreadCount'),
       headers: { authorization: `Bearer ${token}` },
     },
     {
@@ -504,7 +504,7 @@ async function drive(concurrency: number, seconds: number, tokens: string[], pid
       path: '/api/v1/me/orders?role=buyer',
       headers: { authorization: `Bearer ${token}` },
     },
-    { method: 'GET' as const, path: query('listings.public.browse', { pageSize: 24 }) },
+    { method: 'GET' as const, path: query('catalogue.listings.browse', { pageSize: 24 }) },
   ]);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -599,6 +599,6 @@ describe('three times the saturating concurrency', () => {
       'a normal answer after the load',
       async () => (await call(site.base, '/readyz')).status === 200,
     );
-    expect((await call(site.base, query('listings.public.browse', { pageSize: 12 }))).status).toBe(200);
+    expect((await call(site.base, query('catalogue.listings.browse', { pageSize: 12 }))).status).toBe(200);
   });
 });

@@ -336,7 +336,7 @@ describe('the Docker runtime stage', { timeout: START_BUDGET_MS + 30_000 }, () =
       const page = await fetch(`http://127.0.0.1:${port}/some/page`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root"></div>');
-      const categories = await fetch(`http://127.0.0.1:${port}/trpc/catalogue.public.categories`);
+      const categories = await fetch(`http://127.0.0.1:${port}/trpc/catalogue.taxonomy.public.categories`);
       expect(categories.status).toBe(200);
       expect(await categories.json()).toMatchObject({ result: { data: expect.any(Array) } });
       // Production: HSTS on the https origin, and one JSON line per request.

@@ -109,7 +109,7 @@ async function embeddedClient(dataDir: string, output: string): Promise<pg.Clien
 }
 
 async function categorySlugs(port: number): Promise<string[]> {
-  const response = await fetch(`http://127.0.0.1:${port}/trpc/catalogue.public.categories`);
+  const response = await fetch(`http://127.0.0.1:${port}/trpc/catalogue.taxonomy.public.categories`);
   const body = (await response.json()) as { result: { data: { slug: string }[] } };
   return body.result.data.map((category) => category.slug);
 }

@@ -141,7 +141,7 @@ describe('the built web', () => {
 
 describe('API answers', () => {
   it('compresses tRPC and REST JSON of 1 KB or more as the client asks, and leaves small answers alone', async () => {
-    const trpc = await get('/trpc/catalogue.public.categories', 'br');
+    const trpc = await get('/trpc/catalogue.taxonomy.public.categories', 'br');
     expect(trpc.statusCode).toBe(200);
     expect(trpc.headers['content-encoding']).toBe('br');
     const categories = JSON.parse(brotliDecompressSync(trpc.rawPayload).toString()) as {
@@ -155,7 +155,7 @@ describe('API answers', () => {
     expect(rest.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(rest.rawPayload).toString())).toMatchObject({ openapi: expect.any(String) });
 
-    const plain = await get('/trpc/catalogue.public.categories');
+    const plain = await get('/trpc/catalogue.taxonomy.public.categories');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.json()).toEqual(categories);
 
@@ -168,7 +168,7 @@ describe('API answers', () => {
     await createUser(t.database.handle.db, t.services.identity, 'compressed@example.com');
     const response = await t.app.inject({
       method: 'POST',
-      url: '/trpc/auth.signIn',
+      url: '/trpc/account.auth.signIn',
       headers: { ...WEB, 'content-type': 'application/json', 'accept-encoding': 'br' },
       payload: JSON.stringify({ email: 'compressed@example.com', password: TEST_PASSWORD }),
     });

@@ -27,7 +27,7 @@ export async function fillSignIn(page: Page, email: string, password = DEMO_PASS
 
 /** Signs a browser context in through the API, as the web client does: cookies, no tokens. */
 export async function signInViaApi(context: BrowserContext, email: string, password = DEMO_PASSWORD) {
-  const response = await context.request.post('/trpc/auth.signIn', {
+  const response = await context.request.post('/trpc/account.auth.signIn', {
     headers: WEB,
     data: { email, password },
   });
@@ -37,7 +37,7 @@ export async function signInViaApi(context: BrowserContext, email: string, passw
 
 async function mailbox(context: BrowserContext, to: string): Promise<{ subject: string; text: string }[]> {
   const input = encodeURIComponent(JSON.stringify({ to }));
-  const response = await context.request.get(`/trpc/dev.mailbox?input=${input}`);
+  const response = await context.request.get(`/trpc/platform.dev.mailbox?input=${input}`);
   if (!response.ok()) throw new Error(`mailbox: ${response.status()} ${await response.text()}`);
   const body = (await response.json()) as { result: { data: { subject: string; text: string }[] } };
   return body.result.data;
@@ -63,13 +63,13 @@ export async function createConfirmedAccount(
   password: string,
   displayName = 'Test Reader',
 ): Promise<void> {
-  const signUp = await context.request.post('/trpc/auth.signUp', {
+  const signUp = await context.request.post('/trpc/account.auth.signUp', {
     headers: WEB,
     data: { email, password, displayName },
   });
   if (!signUp.ok()) throw new Error(`sign-up failed: ${signUp.status()} ${await signUp.text()}`);
   const token = await emailedToken(context, email, '/auth/confirm');
-  const confirm = await context.request.post('/trpc/auth.confirmEmail', {
+  const confirm = await context.request.post('/trpc/account.auth.confirmEmail', {
     headers: WEB,
     data: { token },
   });

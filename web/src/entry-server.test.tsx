@@ -78,7 +78,7 @@ function fakeApi(): { call: CallProcedure; calls: string[] } {
   const calls: string[] = [];
   const call: CallProcedure = async (path, input) => {
     calls.push(path);
-    if (path === 'listings.public.bySlug') {
+    if (path === 'catalogue.listings.bySlug') {
       if ((input as { slug: string }).slug === LISTING.slug) return LISTING;
       throw new Error('NOT_FOUND');
     }
@@ -170,7 +170,7 @@ describe('a server-rendered listing page', () => {
     });
     expect(page).not.toBeNull();
     const html = await collect(page!);
-    expect(calls).toContain('listings.public.bySlug');
+    expect(calls).toContain('catalogue.listings.bySlug');
 
     expect(html).toContain('<title>Pride &amp; Prejudice &lt;Deluxe&gt; by Jane Austen · Reshelf</title>');
     expect(html).toContain(
@@ -220,7 +220,7 @@ describe('a server-rendered listing page', () => {
     // A query the server could not answer is left for the browser (not sent as an error):
     // auth.me is not there, and the header shows the account area loading.
     expect(dehydrated.queries.every((query) => query.state.data !== undefined)).toBe(true);
-    expect(calls).toContain('auth.me');
+    expect(calls).toContain('account.auth.me');
     expect(dehydrated.queries.some((query) => JSON.stringify(query.queryKey).includes('"me"'))).toBe(false);
     expect(html).toContain('data-testid="header-account-loading"');
   });

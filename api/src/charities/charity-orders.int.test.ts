@@ -420,14 +420,14 @@ describe('charity payouts and the return window', () => {
 
   it('holds a completed charity sale’s payout until 14 days after delivery, then releases it', async () => {
     const { orderId } = await order({ status: 'delivered', deliveredDaysAgo: 1 });
-    await asBuyer().orders.member.confirm.mutate({ orderId });
+    await asBuyer().commerce.orders.member.confirm.mutate({ orderId });
     const held = await payoutOf(orderId);
     expect(held.status).toBe('held');
     const delivered = (
       await db.selectFrom('orders').select('delivered_at').where('id', '=', orderId).executeTakeFirstOrThrow()
     ).delivered_at!;
     expect(held.release_after?.getTime()).toBe(delivered.getTime() + 14 * DAY);
-    const seen = await asOwner().orders.member.get.query({ orderId });
+    const seen = await asOwner().commerce.orders.member.get.query({ orderId });
     expect(seen.payout).toMatchObject({ status: 'held', releaseAfter: held.release_after!.toISOString() });
     expect(seen.nextStep).toMatch(/^Complete — payout released on .+, when the return window closes$/);
     expect((await lastMail('owner@orders.test'))?.text_body).toMatch(
@@ -440,7 +440,7 @@ describe('charity payouts and the return window', () => {
     expect(await releaseHeldPayouts(payoutDeps(), at)).toBeGreaterThanOrEqual(1);
     expect(await payoutOf(orderId)).toMatchObject({ status: 'released', released_at: at });
     // The charity is told, in the app and by email, in the release's transaction.
-    const notices = (await asOwner().notifications.list.query({ limit: 100 })).items;
+    const notices = (await asOwner().account.notifications.list.query({ limit: 100 })).items;
     expect(notices).toContainEqual(
       expect.objectContaining({
         kind: 'payout_released',
@@ -453,7 +453,7 @@ describe('charity payouts and the return window', () => {
 
   it('keeps it held while a return is open, cancels it when the return is refunded', async () => {
     const { orderId } = await order({ status: 'delivered', deliveredDaysAgo: 3 });
-    await asBuyer().orders.member.confirm.mutate({ orderId });
+    await asBuyer().commerce.orders.member.confirm.mutate({ orderId });
     const requested = await asBuyer().charities.requestReturn.mutate({
       orderId,
       reason: 'Pages are missing from the end.',
@@ -471,7 +471,7 @@ describe('charity payouts and the return window', () => {
 
   it('releases a private seller’s payout on completion, as before', async () => {
     const { orderId } = await order({ charity: false, status: 'delivered', deliveredDaysAgo: 1 });
-    await asBuyer().orders.member.confirm.mutate({ orderId });
+    await asBuyer().commerce.orders.member.confirm.mutate({ orderId });
     expect(await payoutOf(orderId)).toMatchObject({ status: 'released', release_after: null });
   });
 });

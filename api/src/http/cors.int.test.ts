@@ -20,7 +20,7 @@ afterAll(async () => {
 
 function preflight(t: TestApp, origin: string) {
   return request(t.app.server)
-    .options('/trpc/catalogue.public.categories')
+    .options('/trpc/catalogue.taxonomy.public.categories')
     .set('Origin', origin)
     .set('Access-Control-Request-Method', 'POST')
     .set('Access-Control-Request-Headers', 'x-reshelf-client, authorization, content-type');
@@ -59,7 +59,7 @@ describe('CORS', () => {
 
   it('puts the headers on tRPC answers too', async () => {
     const response = await request(withSite.app.server)
-      .get('/trpc/catalogue.public.categories')
+      .get('/trpc/catalogue.taxonomy.public.categories')
       .set('Origin', 'https://localhost')
       .set('Authorization', 'Bearer not-checked-yet');
     expect(response.headers['access-control-allow-origin']).toBe('https://localhost');

@@ -69,14 +69,14 @@ describe('a full database pool queue', () => {
       const queued = sql`select 1`.execute(handle.db);
       await vi.waitFor(() => expect(handle.saturated()).toBe(true));
 
-      const one = await request(app.server).get('/trpc/catalogue.public.categories');
+      const one = await request(app.server).get('/trpc/catalogue.taxonomy.public.categories');
       expectShed(one);
       expect(one.body.error).toMatchObject({
         message: OVERLOADED_MESSAGE,
         data: { code: 'SERVICE_UNAVAILABLE', httpStatus: 503 },
       });
       const batch = await request(app.server).get(
-        '/trpc/catalogue.public.categories,catalogue.public.genres?batch=1&input={}',
+        '/trpc/catalogue.taxonomy.public.categories,catalogue.taxonomy.public.genres?batch=1&input={}',
       );
       expectShed(batch);
       expect(batch.body.map((entry: { error: { data: { code: string } } }) => entry.error.data.code)).toEqual(
@@ -93,7 +93,7 @@ describe('a full database pool queue', () => {
       release();
       await holder;
       await queued;
-      expect((await request(app.server).get('/trpc/catalogue.public.categories')).status).toBe(200);
+      expect((await request(app.server).get('/trpc/catalogue.taxonomy.public.categories')).status).toBe(200);
     } finally {
       release();
       await app.close();
@@ -113,7 +113,7 @@ describe('a lagging event loop', () => {
     }
     try {
       await vi.waitFor(() => expect(app.isUnderPressure()).toBe(true), { timeout: 5_000, interval: 10 });
-      expect((await request(app.server).get('/trpc/catalogue.public.categories')).status).toBe(200);
+      expect((await request(app.server).get('/trpc/catalogue.taxonomy.public.categories')).status).toBe(200);
     } finally {
       await app.close();
       await handle.close();
@@ -133,7 +133,7 @@ describe('a lagging event loop', () => {
     try {
       // (Once its start-up grace is over: a fresh instance does not count its own start as load.)
       await vi.waitFor(
-        async () => expectShed(await request(app.server).get('/trpc/catalogue.public.categories')),
+        async () => expectShed(await request(app.server).get('/trpc/catalogue.taxonomy.public.categories')),
         {
           timeout: 15_000,
           interval: 50,
@@ -147,7 +147,7 @@ describe('a lagging event loop', () => {
     }
     try {
       await vi.waitFor(() => expect(app.isUnderPressure()).toBe(false), { timeout: 10_000, interval: 20 });
-      expect((await request(app.server).get('/trpc/catalogue.public.categories')).status).toBe(200);
+      expect((await request(app.server).get('/trpc/catalogue.taxonomy.public.categories')).status).toBe(200);
     } finally {
       await app.close();
       await handle.close();
@@ -168,7 +168,7 @@ describe('a lagging event loop', () => {
     }, 120);
     try {
       await vi.waitFor(
-        async () => expectShed(await request(app.server).get('/trpc/catalogue.public.categories')),
+        async () => expectShed(await request(app.server).get('/trpc/catalogue.taxonomy.public.categories')),
         { timeout: 15_000, interval: 50 },
       );
       // The styles of a page the browser already has: served.
@@ -183,7 +183,7 @@ describe('a lagging event loop', () => {
       expect(page.text).toContain(`<meta http-equiv="refresh" content="${OVERLOADED_RETRY_AFTER_SECONDS}">`);
       // The API keeps its own shape, whatever the client accepts.
       const api = await request(app.server)
-        .get('/trpc/catalogue.public.categories')
+        .get('/trpc/catalogue.taxonomy.public.categories')
         .set('accept', 'text/html,*/*');
       expectShed(api);
       expect(api.body.error.data.code).toBe('SERVICE_UNAVAILABLE');

@@ -41,7 +41,7 @@ describe('signing in from the app', () => {
   it.each([IOS, ANDROID])(
     'signs in from %s for tokens, with no cookie and CORS for the app',
     async (origin) => {
-      const response = await post('/trpc/auth.signIn')
+      const response = await post('/trpc/account.auth.signIn')
         .set(APP)
         .set('origin', origin)
         .send({ email: buyer.email, password: TEST_PASSWORD });
@@ -56,21 +56,21 @@ describe('signing in from the app', () => {
       expect(setCookies(response)).toEqual([]);
 
       const me = await request(t.app.server)
-        .get('/trpc/auth.me')
+        .get('/trpc/account.auth.me')
         .set(APP)
         .set('origin', origin)
         .set(bearer(tokens.accessToken));
       expect(me.body.result.data.user).toMatchObject({ email: buyer.email });
 
       // The refresh token works once, from the app too.
-      const refreshed = await post('/trpc/auth.refresh')
+      const refreshed = await post('/trpc/account.auth.refresh')
         .set(APP)
         .set('origin', origin)
         .send({ refreshToken: tokens.refreshToken });
       expect(refreshed.status).toBe(200);
       expect(refreshed.body.result.data.tokens.refreshToken).not.toBe(tokens.refreshToken);
 
-      const signedOut = await post('/trpc/auth.signOut')
+      const signedOut = await post('/trpc/account.auth.signOut')
         .set(APP)
         .set('origin', origin)
         .set(bearer(refreshed.body.result.data.tokens.accessToken))
@@ -91,7 +91,7 @@ describe('signing in from the app', () => {
 
   it('still refuses sign-in, for tokens or cookies, from any other origin', async () => {
     for (const headers of [APP, WEB]) {
-      const response = await post('/trpc/auth.signIn')
+      const response = await post('/trpc/account.auth.signIn')
         .set(headers)
         .set('origin', EVIL)
         .send({ email: buyer.email, password: TEST_PASSWORD });
@@ -104,7 +104,7 @@ describe('signing in from the app', () => {
 describe('cookie sessions stay on the site', () => {
   it('refuses a cookie-authenticated POST from a foreign origin, and from the app origins', async () => {
     for (const origin of [EVIL, IOS, ANDROID]) {
-      const response = await post('/trpc/auth.signOut')
+      const response = await post('/trpc/account.auth.signOut')
         .set(WEB)
         .set('origin', origin)
         .set('cookie', `reshelf_at=${buyer.accessToken}`)
@@ -117,7 +117,7 @@ describe('cookie sessions stay on the site', () => {
   it('refuses a request carrying both the session cookie and a bearer token from anywhere but the site', async () => {
     const person = await createUser(t.database.handle.db, t.services.identity, 'app-both@example.com');
     for (const origin of [EVIL, IOS]) {
-      const response = await post('/trpc/auth.signOut')
+      const response = await post('/trpc/account.auth.signOut')
         .set(APP)
         .set('origin', origin)
         .set(bearer(person.accessToken))
@@ -152,7 +152,7 @@ describe('cookie sessions stay on the site', () => {
 describe('preflight', () => {
   it.each([IOS, ANDROID])('answers %s for the bearer and client headers', async (origin) => {
     const response = await request(t.app.server)
-      .options('/trpc/auth.signIn')
+      .options('/trpc/account.auth.signIn')
       .set('Origin', origin)
       .set('Access-Control-Request-Method', 'POST')
       .set('Access-Control-Request-Headers', 'authorization, content-type, x-reshelf-client');
@@ -176,7 +176,7 @@ describe('preflight', () => {
 describe('an access token the BFF no longer takes', () => {
   it('is answered with WWW-Authenticate invalid_token, which the app can read', async () => {
     const expired = await request(t.app.server)
-      .get('/trpc/auth.me')
+      .get('/trpc/account.auth.me')
       .set(APP)
       .set('origin', ANDROID)
       .set(bearer('not.a.token'));
@@ -188,7 +188,7 @@ describe('an access token the BFF no longer takes', () => {
     );
 
     const authed = await request(t.app.server)
-      .get('/trpc/orders.member.list?input=%7B%22role%22%3A%22buyer%22%7D')
+      .get('/trpc/commerce.orders.member.list?input=%7B%22role%22%3A%22buyer%22%7D')
       .set(APP)
       .set('origin', ANDROID)
       .set(bearer('not.a.token'));
@@ -196,9 +196,9 @@ describe('an access token the BFF no longer takes', () => {
     expect(authed.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
 
     // A valid token, or none, says nothing of the kind.
-    const fine = await request(t.app.server).get('/trpc/auth.me').set(bearer(buyer.accessToken));
+    const fine = await request(t.app.server).get('/trpc/account.auth.me').set(bearer(buyer.accessToken));
     expect(fine.headers['www-authenticate']).toBeUndefined();
-    const none = await request(t.app.server).get('/trpc/auth.me');
+    const none = await request(t.app.server).get('/trpc/account.auth.me');
     expect(none.headers['www-authenticate']).toBeUndefined();
   });
 });
@@ -206,7 +206,7 @@ describe('an access token the BFF no longer takes', () => {
 describe('uploads from the app', () => {
   it('takes a photo with a bearer token from the app origin', async () => {
     const seller = await createUser(t.database.handle.db, t.services.identity, 'app-seller@example.com');
-    const started = await post('/trpc/listings.selling.start')
+    const started = await post('/trpc/selling.listings.start')
       .set(APP)
       .set('origin', ANDROID)
       .set(bearer(seller.accessToken))
@@ -248,7 +248,7 @@ describe('paying from the app', () => {
   async function start(origin: string | undefined, label: string) {
     const user = await createUser(t.database.handle.db, t.services.identity, `${label}-buyer@example.com`);
     const listingId = await listing(label);
-    const call = post('/trpc/checkout.start').set(APP).set(bearer(user.accessToken));
+    const call = post('/trpc/commerce.checkout.start').set(APP).set(bearer(user.accessToken));
     if (origin) call.set('origin', origin);
     const started = await call.send({ listingId, address, idempotencyKey: `${label}-key-00001` });
     expect(started.status).toBe(200);
@@ -274,7 +274,7 @@ describe('paying from the app', () => {
     expect(paid.headers.location).toBe(`${origin}/checkout/success?order=${orderId}`);
 
     const order = await request(t.app.server)
-      .get(`/trpc/checkout.order?input=${encodeURIComponent(JSON.stringify({ orderId }))}`)
+      .get(`/trpc/commerce.checkout.order?input=${encodeURIComponent(JSON.stringify({ orderId }))}`)
       .set(APP)
       .set('origin', origin)
       .set(bearer(user.accessToken));
@@ -286,7 +286,7 @@ describe('paying from the app', () => {
     const page = new URL(redirectUrl);
     const left = await post(`${page.pathname}/cancel${page.search}`);
     expect(left.headers.location).toBe(`${IOS}/checkout/cancel?order=${orderId}`);
-    const resumed = await post('/trpc/checkout.resume')
+    const resumed = await post('/trpc/commerce.checkout.resume')
       .set(APP)
       .set('origin', IOS)
       .set(bearer(user.accessToken))

@@ -63,7 +63,7 @@ const WEB = { [CLIENT_HEADER]: 'web' };
 async function browserSignIn() {
   const agent = request.agent(app.server);
   const signedIn = await agent
-    .post('/trpc/auth.signIn')
+    .post('/trpc/account.auth.signIn')
     .set(WEB)
     .send({ email: staff.email, password: TEST_PASSWORD });
   expect(signedIn.status).toBe(200);
@@ -81,18 +81,18 @@ describe('while PostgreSQL is down', () => {
   it('a signed-in browser gets 503 with Retry-After, keeps its cookies, and carries on afterwards', async () => {
     const { agent } = await browserSignIn();
     proxy.cut();
-    const me = await agent.get('/trpc/auth.me').set(WEB);
+    const me = await agent.get('/trpc/account.auth.me').set(WEB);
     expectUnavailable(me);
     expect(me.body.error.message).toBe(DATABASE_UNAVAILABLE_MESSAGE);
     expect(me.body.error.data.code).toBe('SERVICE_UNAVAILABLE');
-    expectUnavailable(await agent.get('/trpc/notifications.unreadCount').set(WEB));
-    expectUnavailable(await agent.post('/trpc/notifications.markRead').set(WEB).send({ ids: 'all' }));
+    expectUnavailable(await agent.get('/trpc/account.notifications.unreadCount').set(WEB));
+    expectUnavailable(await agent.post('/trpc/account.notifications.markRead').set(WEB).send({ ids: 'all' }));
     // A batch answers each call with the same 503.
-    const batch = await agent.get('/trpc/auth.me,notifications.unreadCount?batch=1&input={}').set(WEB);
+    const batch = await agent.get('/trpc/account.auth.me,account.notifications.unreadCount?batch=1&input={}').set(WEB);
     expectUnavailable(batch);
 
     proxy.restore();
-    const back = await agent.get('/trpc/auth.me').set(WEB);
+    const back = await agent.get('/trpc/account.auth.me').set(WEB);
     expect(back.status).toBe(200);
     expect(back.body.result.data.user.email).toBe(staff.email);
   });
@@ -102,14 +102,14 @@ describe('while PostgreSQL is down', () => {
     const refreshOnly = cookies.filter((cookie) => cookie.startsWith('reshelf_rt='));
     proxy.cut();
     const during = await request(app.server)
-      .get('/trpc/notifications.unreadCount')
+      .get('/trpc/account.notifications.unreadCount')
       .set(WEB)
       .set('cookie', refreshOnly.join('; '));
     expectUnavailable(during);
 
     proxy.restore();
     const after = await request(app.server)
-      .get('/trpc/notifications.unreadCount')
+      .get('/trpc/account.notifications.unreadCount')
       .set(WEB)
       .set('cookie', refreshOnly.join('; '));
     expect(after.status).toBe(200);
@@ -121,7 +121,7 @@ describe('while PostgreSQL is down', () => {
     proxy.cut();
     expectUnavailable(
       await request(app.server)
-        .get('/trpc/notifications.unreadCount')
+        .get('/trpc/account.notifications.unreadCount')
         .set('authorization', `Bearer ${staff.accessToken}`),
     );
     const rest = await request(app.server)
@@ -133,7 +133,7 @@ describe('while PostgreSQL is down', () => {
       await request(app.server).get('/api/v1/me/listings').set('authorization', `Bearer ${apiToken}`),
     );
     expectUnavailable(await request(app.server).get('/api/v1/categories'));
-    expectUnavailable(await request(app.server).get('/trpc/catalogue.public.categories'));
+    expectUnavailable(await request(app.server).get('/trpc/catalogue.taxonomy.public.categories'));
 
     proxy.restore();
     const back = await request(app.server)
@@ -169,11 +169,11 @@ describe('while PostgreSQL is down', () => {
 
   it('a forged or unknown credential is still a 401 while the database is up', async () => {
     const forged = await request(app.server)
-      .get('/trpc/notifications.unreadCount')
+      .get('/trpc/account.notifications.unreadCount')
       .set('authorization', `Bearer ${staff.accessToken.slice(0, -4)}AAAA`);
     expect(forged.status).toBe(401);
     const unknownRefresh = await request(app.server)
-      .get('/trpc/notifications.unreadCount')
+      .get('/trpc/account.notifications.unreadCount')
       .set(WEB)
       .set('cookie', 'reshelf_rt=not-a-real-refresh-token-at-all');
     expect(unknownRefresh.status).toBe(401);

@@ -30,9 +30,9 @@ describe.each([
   ['on', () => on],
 ])('public GETs with the in-process cache %s', (_, app) => {
   for (const url of [
-    '/trpc/catalogue.public.categories',
+    '/trpc/catalogue.taxonomy.public.categories',
     '/api/v1/categories',
-    '/trpc/catalogue.public.genres,catalogue.public.categories?batch=1&input=%7B%7D',
+    '/trpc/catalogue.taxonomy.public.genres,catalogue.taxonomy.public.categories?batch=1&input=%7B%7D',
   ]) {
     it(`carry an ETag and Cache-Control, and answer 304 to If-None-Match: ${url}`, async () => {
       const first = await request(app().app.server).get(url);
@@ -62,12 +62,12 @@ describe.each([
       `etag-${Math.random().toString(36).slice(2)}@example.com`,
     );
     const me = await request(app().app.server)
-      .get('/trpc/auth.me')
+      .get('/trpc/account.auth.me')
       .set('authorization', `Bearer ${user.accessToken}`);
     expect(me.status).toBe(200);
     expect(me.headers.etag).toBeUndefined();
     expect(me.headers['cache-control']).toBe('no-store');
-    const missing = await rawTrpcQuery(app().app, 'pages.bySlug', { slug: 'no-such-page' });
+    const missing = await rawTrpcQuery(app().app, 'platform.pages.bySlug', { slug: 'no-such-page' });
     expect(missing.status).toBe(404);
     expect(missing.headers.etag).toBeUndefined();
     expect(missing.headers['cache-control']).toBeUndefined();
@@ -77,9 +77,9 @@ describe.each([
 describe('the in-process cache', () => {
   const get = (url: string) => request(on.app.server).get(url);
   const detailUrl = (slug: string) =>
-    `/trpc/listings.public.bySlug?input=${encodeURIComponent(JSON.stringify({ slug }))}`;
+    `/trpc/catalogue.listings.bySlug?input=${encodeURIComponent(JSON.stringify({ slug }))}`;
   const browseUrl = (category: string) =>
-    `/trpc/listings.public.browse?input=${encodeURIComponent(JSON.stringify({ category }))}`;
+    `/trpc/catalogue.listings.browse?input=${encodeURIComponent(JSON.stringify({ category }))}`;
   const hit = async (url: string) => (await get(url)).headers['x-cache'] === 'HIT';
   /**
    * Waits until the app has handled the notifications of every change made so far: they reach
@@ -104,8 +104,8 @@ describe('the in-process cache', () => {
     const kept = [
       detailUrl(untouched.slug),
       browseUrl('cookery'),
-      '/trpc/catalogue.public.categories',
-      '/trpc/pages.bySlug?input=%7B%22slug%22%3A%22faq%22%7D',
+      '/trpc/catalogue.taxonomy.public.categories',
+      '/trpc/platform.pages.bySlug?input=%7B%22slug%22%3A%22faq%22%7D',
     ];
     const dropped = [detailUrl(changed.slug), detailUrl(sameSeller.slug), browseUrl('fiction')];
     await notificationsHandled();
@@ -123,7 +123,7 @@ describe('the in-process cache', () => {
   });
 
   it('drops everything on a change it cannot narrow (a category, a setting)', async () => {
-    const url = '/trpc/catalogue.public.genres';
+    const url = '/trpc/catalogue.taxonomy.public.genres';
     await notificationsHandled();
     await until(() => hit(url), 'a hit');
     await on.database.handle.db

@@ -7,29 +7,29 @@ const url = (paths: string, input: unknown, batch = false) =>
 
 describe('tags of a cached answer', () => {
   it('name the listing of a listing page, the category of a filtered browse or search', () => {
-    expect(urlTags(url('listings.public.bySlug', { slug: 'emma-1' }))).toEqual(['listing:emma-1']);
-    expect(urlTags(url('listings.public.browse', { category: 'fiction', sort: 'newest' }))).toEqual([
+    expect(urlTags(url('catalogue.listings.bySlug', { slug: 'emma-1' }))).toEqual(['listing:emma-1']);
+    expect(urlTags(url('catalogue.listings.browse', { category: 'fiction', sort: 'newest' }))).toEqual([
       'category:fiction',
     ]);
-    expect(urlTags(url('listings.public.search', { q: 'emma', category: 'romance' }))).toEqual([
+    expect(urlTags(url('catalogue.listings.search', { q: 'emma', category: 'romance' }))).toEqual([
       'category:romance',
     ]);
-    expect(urlTags(url('listings.public.browse', { genre: 'horror' }))).toEqual(['lists']);
-    expect(urlTags('/trpc/listings.public.search?input=%7B%22q%22%3A%22x%22%7D')).toEqual(['lists']);
+    expect(urlTags(url('catalogue.listings.browse', { genre: 'horror' }))).toEqual(['lists']);
+    expect(urlTags('/trpc/catalogue.listings.search?input=%7B%22q%22%3A%22x%22%7D')).toEqual(['lists']);
   });
 
   it('put taxonomy and pages in families of their own, and everything else in lists', () => {
-    expect(callTags('catalogue.public.categories', undefined)).toEqual(['taxonomy']);
-    expect(callTags('pages.bySlug', { slug: 'faq' })).toEqual(['pages']);
-    expect(callTags('discovery.public.home', undefined)).toEqual(['lists']);
-    expect(callTags('listings.public.bySlug', {})).toEqual(['lists']);
+    expect(callTags('catalogue.taxonomy.public.categories', undefined)).toEqual(['taxonomy']);
+    expect(callTags('platform.pages.bySlug', { slug: 'faq' })).toEqual(['pages']);
+    expect(callTags('catalogue.discovery.public.home', undefined)).toEqual(['lists']);
+    expect(callTags('catalogue.listings.bySlug', {})).toEqual(['lists']);
   });
 
   it('cover every call of a batch, and an unreadable input', () => {
     expect(
-      urlTags(url('listings.public.bySlug,catalogue.public.categories', { 0: { slug: 'a' }, 1: {} }, true)),
+      urlTags(url('catalogue.listings.bySlug,catalogue.taxonomy.public.categories', { 0: { slug: 'a' }, 1: {} }, true)),
     ).toEqual(['listing:a', 'taxonomy']);
-    expect(urlTags('/trpc/listings.public.bySlug?input=%7Bnot-json')).toEqual(['lists']);
+    expect(urlTags('/trpc/catalogue.listings.bySlug?input=%7Bnot-json')).toEqual(['lists']);
   });
 });
 

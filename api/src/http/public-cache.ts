@@ -99,19 +99,19 @@ export function isPublicCall(
   return Boolean(paths && paths.length > 0 && paths.every(cacheable));
 }
 
-const CATEGORY_FILTERED = new Set(['listings.public.browse', 'listings.public.search']);
+const CATEGORY_FILTERED = new Set(['catalogue.listings.browse', 'catalogue.listings.search']);
 
 /** What one call's answer is read from (the tags above), from its procedure and input. */
 export function callTags(path: string, input: unknown): string[] {
   const fields = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
-  if (path === 'listings.public.bySlug') {
+  if (path === 'catalogue.listings.bySlug') {
     return typeof fields.slug === 'string' ? [`listing:${fields.slug}`] : ['lists'];
   }
   if (CATEGORY_FILTERED.has(path) && typeof fields.category === 'string' && fields.category !== '') {
     return [`category:${fields.category}`];
   }
-  if (path.startsWith('catalogue.public.')) return ['taxonomy'];
-  if (path.startsWith('pages.')) return ['pages'];
+  if (path.startsWith('catalogue.taxonomy.public.')) return ['taxonomy'];
+  if (path.startsWith('platform.pages.')) return ['pages'];
   return ['lists'];
 }
 

@@ -37,7 +37,7 @@ afterAll(async () => {
 const WEB = { [CLIENT_HEADER]: 'web' };
 
 function signIn(email: string, password: string) {
-  return request(t.app.server).post('/trpc/auth.signIn').set(WEB).send({ email, password });
+  return request(t.app.server).post('/trpc/account.auth.signIn').set(WEB).send({ email, password });
 }
 
 function counts(statuses: number[]): Record<number, number> {
@@ -103,7 +103,7 @@ describe('the per-IP limit on API tokens that do not work', () => {
     const responses = await Promise.all(
       Array.from({ length: 40 }, (_, index) =>
         request(t.app.server)
-          .get('/trpc/auth.me')
+          .get('/trpc/account.auth.me')
           .set('authorization', `Bearer rsk_${String(index).padStart(40, 'A')}`),
       ),
     );
@@ -135,7 +135,7 @@ describe('the per-IP limit on API tokens that do not work', () => {
     const token = created.body.result.data.token as string;
     const calls = await Promise.all(
       Array.from({ length: API_TOKEN_FAILURES.limit + 5 }, () =>
-        request(t.app.server).get('/trpc/auth.me').set('authorization', `Bearer ${token}`),
+        request(t.app.server).get('/trpc/account.auth.me').set('authorization', `Bearer ${token}`),
       ),
     );
     expect(calls.every((response) => response.status === 200)).toBe(true);
@@ -152,13 +152,13 @@ describe('limits that count every attempt', () => {
   it('sends at most the limit’s worth of 20 concurrent confirmation resends for one account', async () => {
     const email = 'resend-storm@example.com';
     const signUp = await request(t.app.server)
-      .post('/trpc/auth.signUp')
+      .post('/trpc/account.auth.signUp')
       .set(WEB)
       .send({ email, password: 'a-long-new-password', displayName: 'Resend Storm' });
     expect(signUp.status).toBe(200);
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
-        request(t.app.server).post('/trpc/auth.resendConfirmation').set(WEB).send({ email }),
+        request(t.app.server).post('/trpc/account.auth.resendConfirmation').set(WEB).send({ email }),
       ),
     );
     expect(counts(responses.map((response) => response.status))).toEqual({

@@ -89,10 +89,10 @@ describe('request lines', () => {
     t.logs.length = 0;
     await t.app.inject({
       method: 'GET',
-      url: `/trpc/catalogue.public.categories,catalogue.public.genres?batch=1&input=${encodeURIComponent('{}')}`,
+      url: `/trpc/catalogue.taxonomy.public.categories,catalogue.taxonomy.public.genres?batch=1&input=${encodeURIComponent('{}')}`,
     });
     const [line] = parsed().filter((entry) => entry.msg === 'request');
-    expect(line?.procedure).toBe('catalogue.public.categories,catalogue.public.genres');
+    expect(line?.procedure).toBe('catalogue.taxonomy.public.categories,catalogue.taxonomy.public.genres');
   });
 
   it('puts no password, token, cookie or email in any line, with no wildcard redaction', async () => {
@@ -100,7 +100,7 @@ describe('request lines', () => {
     t.logs.length = 0;
     const signIn = await t.app.inject({
       method: 'POST',
-      url: '/trpc/auth.signIn',
+      url: '/trpc/account.auth.signIn',
       headers: { ...WEB, 'content-type': 'application/json' },
       payload: JSON.stringify({ email: 'creds.owner@example.org', password: TEST_PASSWORD }),
     });
@@ -110,19 +110,19 @@ describe('request lines', () => {
     const cookieValues = cookies.map((cookie) => cookie.split(';')[0]?.split('=').slice(1).join('=') ?? '');
     const wrong = await t.app.inject({
       method: 'POST',
-      url: '/trpc/auth.signIn',
+      url: '/trpc/account.auth.signIn',
       headers: { ...WEB, 'content-type': 'application/json' },
       payload: JSON.stringify({ email: 'creds.owner@example.org', password: 'Wrong-password-in-a-log?' }),
     });
     expect(wrong.statusCode).toBeGreaterThanOrEqual(400);
     await t.app.inject({
       method: 'GET',
-      url: '/trpc/auth.me',
+      url: '/trpc/account.auth.me',
       headers: { ...WEB, cookie: cookies.map((cookie) => cookie.split(';')[0]).join('; ') },
     });
     await t.app.inject({
       method: 'GET',
-      url: '/trpc/auth.me',
+      url: '/trpc/account.auth.me',
       headers: { authorization: `Bearer ${user.accessToken}`, 'x-api-key': 'rsk_not-a-real-key-123' },
     });
     await t.app.inject({

@@ -87,10 +87,10 @@ describe('API answers', () => {
     );
     const bearer = { authorization: `Bearer ${user.accessToken}` };
     for (const [url, headers] of [
-      ['/trpc/auth.me', bearer],
+      ['/trpc/account.auth.me', bearer],
       ['/trpc/account.member.profile', bearer],
       ['/trpc/account.member.profile', {}],
-      ['/trpc/catalogue.public.categories,auth.me?batch=1&input=%7B%7D', bearer],
+      ['/trpc/catalogue.taxonomy.public.categories,account.auth.me?batch=1&input=%7B%7D', bearer],
       ['/api/v1/me/tokens', bearer],
       ['/healthz', {}],
       ['/readyz', {}],
@@ -101,7 +101,7 @@ describe('API answers', () => {
     }
     const signIn = await production.app.inject({
       method: 'POST',
-      url: '/trpc/auth.signIn',
+      url: '/trpc/account.auth.signIn',
       headers: { 'content-type': 'application/json', 'x-reshelf-client': 'web' },
       payload: JSON.stringify({ email: 'headers@example.com', password: 'wrong-password-here' }),
     });
@@ -109,7 +109,7 @@ describe('API answers', () => {
   });
 
   it('let shared caches keep public catalogue answers briefly (decision 0042)', async () => {
-    for (const url of ['/trpc/catalogue.public.categories', '/api/v1/categories']) {
+    for (const url of ['/trpc/catalogue.taxonomy.public.categories', '/api/v1/categories']) {
       const response = await production.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['cache-control'], url).toBe(PUBLIC_CACHE_CONTROL);

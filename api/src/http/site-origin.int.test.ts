@@ -25,7 +25,7 @@ async function buyThroughThePaymentPage(t: TestApp, label: string) {
   const bookId = await createBook(db, { title: `Persuasion (${label})` });
   const listing = await createListing(db, { sellerId: seller.id, bookId, price: 700 });
   const started = await request(t.app.server)
-    .post('/trpc/checkout.start')
+    .post('/trpc/commerce.checkout.start')
     .set({ authorization: `Bearer ${buyer.accessToken}` })
     // A browser on some other name for this host: it must not decide where links lead.
     .set('host', 'elsewhere.example:8080')
@@ -65,7 +65,7 @@ describe('links in emails without PUBLIC_ORIGIN (development)', () => {
   it('ignore a forged Host header on sign-up and password reset', async () => {
     const email = 'host-header@example.com';
     const signUp = await request(t.app.server)
-      .post('/trpc/auth.signUp')
+      .post('/trpc/account.auth.signUp')
       .set(WEB)
       .set('host', 'evil.example')
       .send({ email, password: 'a-long-new-password', displayName: 'Anne Elliot' });
@@ -75,7 +75,7 @@ describe('links in emails without PUBLIC_ORIGIN (development)', () => {
 
     const user = await createUser(t.database.handle.db, t.services.identity, 'reset-host@example.com');
     const reset = await request(t.app.server)
-      .post('/trpc/auth.requestPasswordReset')
+      .post('/trpc/account.auth.requestPasswordReset')
       .set(WEB)
       .set('host', 'evil.example')
       .send({ email: user.email });

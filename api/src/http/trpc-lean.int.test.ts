@@ -234,7 +234,7 @@ beforeAll(async () => {
   // A browser session: the cookies the sign-in sets.
   const signedIn = await stockApp.inject({
     method: 'POST',
-    url: '/trpc/auth.signIn',
+    url: '/trpc/account.auth.signIn',
     headers: { [CLIENT_HEADER]: 'web', 'content-type': 'application/json' },
     payload: JSON.stringify({ email: member.email, password: TEST_PASSWORD }),
   });
@@ -252,7 +252,7 @@ afterAll(async () => {
 
 describe('the lean tRPC path answers as the stock plugin does', () => {
   it('the comparison itself notices one changed byte, header or status', async () => {
-    const exchange = await both({ method: 'GET', url: '/trpc/auth.me', headers: {} });
+    const exchange = await both({ method: 'GET', url: '/trpc/account.auth.me', headers: {} });
     expectSameAnswer(exchange);
     expect(exchange.stock.body.toString()).toBe('{"result":{"data":{"user":null}}}');
     const changed = (patch: Partial<Answer>) => ({ ...exchange, lean: { ...exchange.lean, ...patch } });
@@ -269,20 +269,20 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
     const leanBefore = leanApp.trpcPath.lean;
     const web = webClient();
     await settle(
-      web.auth.me.query(),
-      web.catalogue.public.categories.query(),
-      web.discovery.public.home.query(),
-      web.listings.public.browse.query({}),
-      web.listings.public.bySlug.query({ slug: listingSlug }),
+      web.account.auth.me.query(),
+      web.catalogue.taxonomy.public.categories.query(),
+      web.catalogue.discovery.public.home.query(),
+      web.catalogue.listings.browse.query({}),
+      web.catalogue.listings.bySlug.query({ slug: listingSlug }),
     );
-    await settle(web.listings.public.bySlug.query({ slug: listingSlug }), web.auth.me.query());
+    await settle(web.catalogue.listings.bySlug.query({ slug: listingSlug }), web.account.auth.me.query());
     await settle(
-      web.listings.public.bySlug.query({ slug: 'no-such-listing' }),
-      web.listings.public.similar.query({ slug: listingSlug }),
+      web.catalogue.listings.bySlug.query({ slug: 'no-such-listing' }),
+      web.catalogue.listings.similar.query({ slug: listingSlug }),
     );
-    await settle(web.listings.public.search.query({ q: 'lean' }));
-    await settle(web.listings.public.search.query({ q: 'a\u0000b' }));
-    await settle(web.listings.public.bySlug.query({ slug: '' }), web.auth.me.query());
+    await settle(web.catalogue.listings.search.query({ q: 'lean' }));
+    await settle(web.catalogue.listings.search.query({ q: 'a\u0000b' }));
+    await settle(web.catalogue.listings.bySlug.query({ slug: '' }), web.account.auth.me.query());
     const recent = expectAllSame(from);
     expect(recent.map((exchange) => exchange.stock.status)).toEqual(expect.arrayContaining([200, 207, 400]));
     expect(recent.some((exchange) => exchange.sent.url.includes('batch=1'))).toBe(true);
@@ -293,22 +293,22 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
   it("the web client's mutations and refusals: 400, 401, 403, cookies cleared, the CSRF header", async () => {
     const from = exchanges.length;
     const anonymous = webClient();
-    await settle(anonymous.listings.public.recordView.mutate({ listingId }));
-    await settle(anonymous.listings.public.recordView.mutate({ listingId: 'not-an-id' }));
-    await settle(anonymous.notifications.unreadCount.query());
-    await settle(anonymous.notifications.markRead.mutate({ ids: 'all' }));
-    await settle(anonymous.auth.signOut.mutate({}));
+    await settle(anonymous.catalogue.listings.recordView.mutate({ listingId }));
+    await settle(anonymous.catalogue.listings.recordView.mutate({ listingId: 'not-an-id' }));
+    await settle(anonymous.account.notifications.unreadCount.query());
+    await settle(anonymous.account.notifications.markRead.mutate({ ids: 'all' }));
+    await settle(anonymous.account.auth.signOut.mutate({}));
     // Wrong password: 400 with the identity's message.
-    await settle(anonymous.auth.signIn.mutate({ email: member.email, password: 'not-the-password' }));
+    await settle(anonymous.account.auth.signIn.mutate({ email: member.email, password: 'not-the-password' }));
 
     const signedIn = webClient(memberCookie);
     await settle(
-      signedIn.auth.me.query(),
-      signedIn.notifications.unreadCount.query(),
-      signedIn.notifications.emailPreferences.query(),
-      signedIn.wishlist.status.query(),
+      signedIn.account.auth.me.query(),
+      signedIn.account.notifications.unreadCount.query(),
+      signedIn.account.notifications.emailPreferences.query(),
+      signedIn.community.wishlist.status.query(),
     );
-    await settle(signedIn.notifications.markRead.mutate({ ids: 'all' }));
+    await settle(signedIn.account.notifications.markRead.mutate({ ids: 'all' }));
     await settle(signedIn.staff.dashboard.metrics.query({ period: 'today' }));
     const recent = expectAllSame(from);
     expect(recent.map((exchange) => exchange.stock.status)).toEqual(
@@ -319,7 +319,7 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
     expectSameAnswer(
       await both({
         method: 'POST',
-        url: '/trpc/notifications.markRead',
+        url: '/trpc/account.notifications.markRead',
         headers: { cookie: memberCookie, 'content-type': 'application/json' },
         payload: JSON.stringify({ ids: 'all' }),
       }),
@@ -330,26 +330,26 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
     const email = 'lean-unconfirmed@example.com';
     const signUp = await stockApp.inject({
       method: 'POST',
-      url: '/trpc/auth.signUp',
+      url: '/trpc/account.auth.signUp',
       headers: { [CLIENT_HEADER]: 'web', 'content-type': 'application/json' },
       payload: JSON.stringify({ email, password: TEST_PASSWORD, displayName: 'Unconfirmed' }),
     });
     expect(signUp.statusCode).toBe(200);
     const from = exchanges.length;
     const web = webClient();
-    await settle(web.auth.signIn.mutate({ email, password: TEST_PASSWORD }));
+    await settle(web.account.auth.signIn.mutate({ email, password: TEST_PASSWORD }));
     expect(exchanges.at(-1)?.stock.status).toBe(412);
     // The confirmation email may be asked for a few times, then 429 with Retry-After.
     for (let attempt = 0; attempt < 10; attempt += 1) {
       const resent = await stockApp.inject({
         method: 'POST',
-        url: '/trpc/auth.resendConfirmation',
+        url: '/trpc/account.auth.resendConfirmation',
         headers: { [CLIENT_HEADER]: 'web', 'content-type': 'application/json' },
         payload: JSON.stringify({ email }),
       });
       if (resent.statusCode === 429) break;
     }
-    await settle(web.auth.resendConfirmation.mutate({ email }));
+    await settle(web.account.auth.resendConfirmation.mutate({ email }));
     const limited = exchanges.at(-1);
     expect(limited?.stock.status).toBe(429);
     expect(limited?.stock.headers['retry-after']).toBeDefined();
@@ -368,17 +368,17 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
     const from = exchanges.length;
     const ops = opsClient(opsToken);
     await settle(ops.staff.dashboard.cleanupPreview.query());
-    await settle(ops.platform.ops.exportOrders.query({ period: 'mtd' }));
-    await settle(ops.platform.ops.exportOrders.query({ period: 'never' as never }));
-    await settle(ops.platform.ops.revokeRole.mutate({ email: member.email, role: 'moderator' }));
-    await settle(ops.platform.ops.grantRole.mutate({ email: member.email, role: 'nobody' as never }));
+    await settle(ops.staff.ops.exportOrders.query({ period: 'mtd' }));
+    await settle(ops.staff.ops.exportOrders.query({ period: 'never' as never }));
+    await settle(ops.staff.ops.revokeRole.mutate({ email: member.email, role: 'moderator' }));
+    await settle(ops.staff.ops.grantRole.mutate({ email: member.email, role: 'nobody' as never }));
     await settle(
-      ops.platform.ops.createStaffUser.mutate({ email: 'not an email', displayName: 'X', role: 'moderator' }),
+      ops.staff.ops.createStaffUser.mutate({ email: 'not an email', displayName: 'X', role: 'moderator' }),
     );
     await settle(
-      opsClient(readToken).platform.ops.revokeRole.mutate({ email: member.email, role: 'moderator' }),
+      opsClient(readToken).staff.ops.revokeRole.mutate({ email: member.email, role: 'moderator' }),
     );
-    await settle(opsClient('rsk_not_a_real_token_at_all_0000000000').auth.me.query());
+    await settle(opsClient('rsk_not_a_real_token_at_all_0000000000').account.auth.me.query());
     const recent = expectAllSame(from);
     expect(recent.map((exchange) => exchange.stock.status)).toEqual(
       expect.arrayContaining([200, 400, 401, 403]),
@@ -391,33 +391,33 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
     const input = (value: unknown) => encodeURIComponent(JSON.stringify(value));
     const requests: Sent[] = [
       { method: 'GET', url: '/trpc/no.such.procedure', headers: {} },
-      { method: 'GET', url: '/trpc/auth.me,no.such.procedure?batch=1&input=%7B%7D', headers: {} },
+      { method: 'GET', url: '/trpc/account.auth.me,no.such.procedure?batch=1&input=%7B%7D', headers: {} },
       {
         method: 'GET',
-        url: `/trpc/listings.public.bySlug?input=${input({ slug: listingSlug })}`,
+        url: `/trpc/catalogue.listings.bySlug?input=${input({ slug: listingSlug })}`,
         headers: {},
       },
-      { method: 'GET', url: '/trpc/listings.public.bySlug?input=%7Bnot-json', headers: {} },
-      { method: 'GET', url: '/trpc/listings.public.bySlug,auth.me?batch=1&input=%5B1%5D', headers: {} },
-      { method: 'GET', url: '/trpc/listings.public.bySlug?batch=1&input=5', headers: {} },
-      { method: 'GET', url: '/trpc/listings.public.bySlug', headers: {} },
-      { method: 'GET', url: '/trpc/auth.signOut', headers: {} },
-      { method: 'POST', url: '/trpc/auth.me', headers: json, payload: '{}' },
-      { method: 'POST', url: '/trpc/auth.signOut', headers: json, payload: '{"scope":' },
-      { method: 'POST', url: '/trpc/auth.signOut?batch=1', headers: json, payload: '{"0":{}}' },
-      { method: 'POST', url: '/trpc/auth.signOut', headers: json },
+      { method: 'GET', url: '/trpc/catalogue.listings.bySlug?input=%7Bnot-json', headers: {} },
+      { method: 'GET', url: '/trpc/catalogue.listings.bySlug,account.auth.me?batch=1&input=%5B1%5D', headers: {} },
+      { method: 'GET', url: '/trpc/catalogue.listings.bySlug?batch=1&input=5', headers: {} },
+      { method: 'GET', url: '/trpc/catalogue.listings.bySlug', headers: {} },
+      { method: 'GET', url: '/trpc/account.auth.signOut', headers: {} },
+      { method: 'POST', url: '/trpc/account.auth.me', headers: json, payload: '{}' },
+      { method: 'POST', url: '/trpc/account.auth.signOut', headers: json, payload: '{"scope":' },
+      { method: 'POST', url: '/trpc/account.auth.signOut?batch=1', headers: json, payload: '{"0":{}}' },
+      { method: 'POST', url: '/trpc/account.auth.signOut', headers: json },
       {
         method: 'POST',
-        url: '/trpc/auth.signOut',
+        url: '/trpc/account.auth.signOut',
         headers: { ...json, 'content-type': 'text/plain' },
         payload: '{}',
       },
-      { method: 'GET', url: '/trpc/auth.me%2Cauth.me?batch=1', headers: {} },
-      { method: 'GET', url: '/trpc/auth.me?batch=1&input=%7B%7D&connectionParams=%7B%7D', headers: {} },
-      { method: 'HEAD', url: '/trpc/auth.me', headers: {} },
+      { method: 'GET', url: '/trpc/account.auth.me%2Cauth.me?batch=1', headers: {} },
+      { method: 'GET', url: '/trpc/account.auth.me?batch=1&input=%7B%7D&connectionParams=%7B%7D', headers: {} },
+      { method: 'HEAD', url: '/trpc/account.auth.me', headers: {} },
       {
         method: 'GET',
-        url: `/trpc/listings.public.search?input=${input({ q: 'x'.repeat(3000) })}`,
+        url: `/trpc/catalogue.listings.search?input=${input({ q: 'x'.repeat(3000) })}`,
         headers: { 'accept-encoding': 'identity' },
       },
     ];
@@ -428,7 +428,7 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
   it('an answer of 1 KB or more is compressed by both, to the same JSON', async () => {
     const sent: Sent = {
       method: 'GET',
-      url: '/trpc/catalogue.public.categories',
+      url: '/trpc/catalogue.taxonomy.public.categories',
       headers: { 'accept-encoding': 'br' },
     };
     const stock = answer(await stockApp.inject(sent));
@@ -444,10 +444,10 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
     proxy.cut();
     try {
       const signedIn = webClient(memberCookie);
-      await settle(signedIn.auth.me.query());
-      await settle(signedIn.auth.me.query(), signedIn.notifications.unreadCount.query());
-      await settle(signedIn.notifications.markRead.mutate({ ids: 'all' }));
-      await settle(webClient().listings.public.bySlug.query({ slug: listingSlug }));
+      await settle(signedIn.account.auth.me.query());
+      await settle(signedIn.account.auth.me.query(), signedIn.account.notifications.unreadCount.query());
+      await settle(signedIn.account.notifications.markRead.mutate({ ids: 'all' }));
+      await settle(webClient().catalogue.listings.bySlug.query({ slug: listingSlug }));
     } finally {
       proxy.restore();
     }

@@ -59,7 +59,7 @@ async function appTrusting(trustProxy: string): Promise<FastifyInstance> {
 function signIn(app: FastifyInstance, email: string, from: { remoteAddress: string; forwardedFor?: string }) {
   return app.inject({
     method: 'POST',
-    url: '/trpc/auth.signIn',
+    url: '/trpc/account.auth.signIn',
     remoteAddress: from.remoteAddress,
     headers: {
       'content-type': 'application/json',

@@ -32,7 +32,7 @@ function noServerErrors() {
 
 describe('procedure inputs', () => {
   it('refuses a NUL in a mutation’s field, naming it, and stores nothing', async () => {
-    const response = await request(t.app.server).post('/trpc/contact.submit').set(WEB).send({
+    const response = await request(t.app.server).post('/trpc/platform.contact.submit').set(WEB).send({
       name: 'Jo\u0000March',
       email: 'jo@example.com',
       topic: 'general',
@@ -47,14 +47,14 @@ describe('procedure inputs', () => {
 
   it('refuses a NUL in a query’s input and in a nested field', async () => {
     const search = await request(t.app.server)
-      .get('/trpc/listings.public.search')
+      .get('/trpc/catalogue.listings.search')
       .query({ input: JSON.stringify({ q: 'dune\u0000' }) });
     expect(search.status).toBe(400);
     expect(search.body.error.message).toBe(`q: ${NUL_MESSAGE}`);
 
     const seller = await createUser(t.database.handle.db, t.services.identity, 'nul-seller@example.com');
     const nested = await failure(
-      api(t.app, seller.accessToken).checkout.saveAddress.mutate({
+      api(t.app, seller.accessToken).commerce.checkout.saveAddress.mutate({
         address: { fullName: 'Jo', line1: '1 High St\u0000', town: 'Oxford', postcode: 'OX1 1AA' },
       } as never),
     );
@@ -121,7 +121,7 @@ describe('files and the other routes', () => {
     expect(csv.status).toBe(400);
     expect(csv.body.message).toBe(`File name: ${NUL_MESSAGE}`);
 
-    const draft = await api(t.app, owner.accessToken).listings.selling.start.mutate({ isbn: null });
+    const draft = await api(t.app, owner.accessToken).selling.listings.start.mutate({ isbn: null });
     const listingId = draft.listing.id;
     const image = await uploadListingPhoto(
       t.app,

@@ -325,7 +325,7 @@ describe('the demo seed', () => {
       .where('l.status', '=', 'active')
       .executeTakeFirstOrThrow();
     const page = await request(t.app.server).get(
-      `/trpc/listings.public.bySlug?input=${encodeURIComponent(JSON.stringify({ slug: pride.slug }))}`,
+      `/trpc/catalogue.listings.bySlug?input=${encodeURIComponent(JSON.stringify({ slug: pride.slug }))}`,
     );
     expect(JSON.stringify(page)).toContain((pride.photos as string[])[0]);
   });

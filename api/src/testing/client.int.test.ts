@@ -29,8 +29,8 @@ afterAll(async () => {
 
 describe('the typed test client', () => {
   it('calls as the bearer of a token, or as nobody', async () => {
-    expect((await api(t.app, person.accessToken).auth.me.query()).user?.email).toBe(person.email);
-    expect(await api(t.app).auth.me.query()).toEqual({ user: null });
+    expect((await api(t.app, person.accessToken).account.auth.me.query()).user?.email).toBe(person.email);
+    expect(await api(t.app).account.auth.me.query()).toEqual({ user: null });
     expect(await api(t.app, { token: person.accessToken }).account.member.profile.query()).toMatchObject({
       displayName: 'person',
     });
@@ -38,14 +38,14 @@ describe('the typed test client', () => {
 
   it('carries a browser session’s cookies and extra headers', async () => {
     const signIn = await request(t.app.server)
-      .post('/trpc/auth.signIn')
+      .post('/trpc/account.auth.signIn')
       .set(WEB)
       .send({ email: person.email, password: TEST_PASSWORD });
     expect(signIn.status).toBe(200);
     const cookie = (signIn.headers['set-cookie'] as unknown as string[])
       .map((c) => c.split(';')[0])
       .join('; ');
-    expect((await api(t.app, { cookie }).auth.me.query()).user?.email).toBe(person.email);
+    expect((await api(t.app, { cookie }).account.auth.me.query()).user?.email).toBe(person.email);
     // A mutation with cookies and no client header is refused by the CSRF guard; with it, it passes.
     const bare = api(t.app, { cookie }).account.member.completeOnboarding.mutate({ genreIds: [] });
     expect(await statusOf(bare)).toBe(403);
@@ -56,11 +56,11 @@ describe('the typed test client', () => {
   it('reads a refusal as the raw answer tells it: tRPC errors and the app’s own', async () => {
     const input = { listingId: 'not-a-uuid', wished: true };
     const raw = await request(t.app.server)
-      .post('/trpc/wishlist.toggle')
+      .post('/trpc/community.wishlist.toggle')
       .set('authorization', `Bearer ${person.accessToken}`)
       .set('content-type', 'application/json')
       .send(JSON.stringify(input));
-    const typed = api(t.app, person.accessToken).wishlist.toggle.mutate(input);
+    const typed = api(t.app, person.accessToken).community.wishlist.toggle.mutate(input);
     expect(raw.status).toBe(400);
     expect(await refusal(typed)).toEqual(errorOf(raw));
     expect(await failure(typed)).toMatchObject({
@@ -71,20 +71,20 @@ describe('the typed test client', () => {
 
     // The CSRF guard answers before tRPC, in its own shape.
     const guardRaw = await request(t.app.server)
-      .post('/trpc/contact.submit')
+      .post('/trpc/platform.contact.submit')
       .set('content-type', 'application/json')
       .send(JSON.stringify({}));
-    const guarded = api(t.app).contact.submit.mutate({} as never);
+    const guarded = api(t.app).platform.contact.submit.mutate({} as never);
     expect(guardRaw.status).toBe(403);
     expect(await refusal(guarded)).toEqual(errorOf(guardRaw));
     expect((await failure(guarded)).code).toBeUndefined();
 
-    expect(await statusOf(api(t.app).auth.me.query())).toBe(200);
+    expect(await statusOf(api(t.app).account.auth.me.query())).toBe(200);
     expect(await statusOf(api(t.app).account.member.profile.query())).toBe(401);
   });
 
   it('fails a test that expected a refusal when the call succeeded', async () => {
-    await expect(failure(api(t.app).auth.me.query())).rejects.toThrow(/expected the call to be refused/);
-    await expect(refusal(api(t.app).auth.me.query())).rejects.toThrow(/expected the call to be refused/);
+    await expect(failure(api(t.app).account.auth.me.query())).rejects.toThrow(/expected the call to be refused/);
+    await expect(refusal(api(t.app).account.auth.me.query())).rejects.toThrow(/expected the call to be refused/);
   });
 });

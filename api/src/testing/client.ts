@@ -27,7 +27,7 @@ export interface CallerOptions {
 }
 
 export type TestClient = ReturnType<typeof createTRPCClient<AppRouter>>;
-/** What a procedure takes and answers, e.g. `RouterInputs['listings']['selling']['update']`. */
+/** What a procedure takes and answers, e.g. `RouterInputs['selling']['listings']['update']`. */
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 

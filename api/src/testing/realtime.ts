@@ -53,7 +53,7 @@ export function testClient(baseUrl: string, token?: string | null) {
   });
 }
 
-/** Subscribes to `realtime.events` (or another subscription, through `subscribe`). */
+/** Subscribes to `platform.realtime.events` (or another subscription, through `subscribe`). */
 export function recordSubscription<T>(
   subscribe: (handlers: {
     onData(value: unknown): void;

@@ -66,7 +66,7 @@ export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 
 const iso = z.string();
 
-/** `payouts.member.account`: the seller's payout account and why earnings wait, if they do. */
+/** `commerce.payouts.member.account`: the seller's payout account and why earnings wait, if they do. */
 export const payoutAccountSchema = z.object({
   state: z.enum(CONNECTED_ACCOUNT_STATES),
   /** What the provider still needs, in words (needs_information / restricted). */
@@ -83,7 +83,7 @@ export const payoutAccountSchema = z.object({
 });
 export type PayoutAccount = z.infer<typeof payoutAccountSchema>;
 
-/** `payouts.member.startOnboarding`: where the seller goes to set up (the provider's hosted page). */
+/** `commerce.payouts.member.startOnboarding`: where the seller goes to set up (the provider's hosted page). */
 export const onboardingLinkSchema = z.object({ url: z.string() });
 export type OnboardingLink = z.infer<typeof onboardingLinkSchema>;
 

@@ -293,7 +293,7 @@ export function CharityProfilePage() {
     { retry: (count, error) => !isNotFound(error) && count < 1 },
   );
   const data = charity.data;
-  const tiers = trpc.basket.public.tiers.useQuery({ charitySlug: slug }, { enabled: Boolean(data) });
+  const tiers = trpc.commerce.basket.public.tiers.useQuery({ charitySlug: slug }, { enabled: Boolean(data) });
   usePageMeta(
     data ? `${data.name}: books for sale` : charity.isError ? 'Charity not found' : 'Charity',
     data

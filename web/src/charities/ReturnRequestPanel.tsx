@@ -28,9 +28,9 @@ const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', y
 
 export function ReturnRequestPanel({ orderId }: { orderId: string }) {
   const utils = trpc.useUtils();
-  const eligibility = trpc.orders.resolution.returnEligibility.useQuery({ orderId });
-  const request = trpc.orders.resolution.requestReturn.useMutation({
-    onSuccess: (data) => utils.orders.resolution.returnEligibility.setData({ orderId }, data),
+  const eligibility = trpc.commerce.disputes.member.returnEligibility.useQuery({ orderId });
+  const request = trpc.commerce.disputes.member.requestReturn.useMutation({
+    onSuccess: (data) => utils.commerce.disputes.member.returnEligibility.setData({ orderId }, data),
   });
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
@@ -183,8 +183,8 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
 /** The buyer has posted the book back: the carrier and tracking (the same step as a dispute's return). */
 function SendBackForm({ orderId, request }: { orderId: string; request: ReturnRequest }) {
   const utils = trpc.useUtils();
-  const send = trpc.orders.resolution.returnSentBack.useMutation({
-    onSuccess: (data) => utils.orders.resolution.returnEligibility.setData({ orderId }, data),
+  const send = trpc.commerce.disputes.member.returnSentBack.useMutation({
+    onSuccess: (data) => utils.commerce.disputes.member.returnEligibility.setData({ orderId }, data),
   });
   const [carrier, setCarrier] = useState('');
   const [tracking, setTracking] = useState('');

@@ -174,23 +174,23 @@ describe('BearerSession', () => {
 describe('BearerSession.fetch', () => {
   it('sends the bearer token and no cookies; nothing when signed out', async () => {
     const { session, calls } = setUp({ held: tokens('kept') });
-    await session.fetch('https://api.example/trpc/auth.me', { headers: { 'x-reshelf-client': 'app' } });
+    await session.fetch('https://api.example/trpc/account.auth.me', { headers: { 'x-reshelf-client': 'app' } });
     expect(calls).toEqual([
       {
-        url: 'https://api.example/trpc/auth.me',
+        url: 'https://api.example/trpc/account.auth.me',
         authorization: `Bearer ${tokens('kept').accessToken}`,
         credentials: 'omit',
       },
     ]);
     await session.clear();
-    await session.fetch('https://api.example/trpc/auth.me');
+    await session.fetch('https://api.example/trpc/account.auth.me');
     expect(calls[1]).toMatchObject({ authorization: null, credentials: 'omit' });
   });
 
   it('on a refused token renews once and sends a read again', async () => {
     const { session, calls, answers, refresh } = setUp({ held: tokens('kept') });
     answers.push(refused(200), refused(200));
-    const response = await session.fetch('https://api.example/trpc/auth.me');
+    const response = await session.fetch('https://api.example/trpc/account.auth.me');
     expect(refresh).toHaveBeenCalledTimes(1);
     expect(calls.map((call) => call.authorization)).toEqual([
       `Bearer ${tokens('kept').accessToken}`,
@@ -204,7 +204,7 @@ describe('BearerSession.fetch', () => {
   it('sends a mutation again only when it was refused whole (401)', async () => {
     const { session, calls, answers } = setUp({ held: tokens('kept') });
     answers.push(refused(401));
-    const retried = await session.fetch('https://api.example/trpc/orders.member.confirm', {
+    const retried = await session.fetch('https://api.example/trpc/commerce.orders.member.confirm', {
       method: 'POST',
       body: '{}',
     });
@@ -220,7 +220,7 @@ describe('BearerSession.fetch', () => {
   it('sends the read again without a token once the session turns out to be over', async () => {
     const { session, calls, answers, values } = setUp({ held: tokens('kept'), refresh: async () => null });
     answers.push(refused(200));
-    await session.fetch('https://api.example/trpc/auth.me');
+    await session.fetch('https://api.example/trpc/account.auth.me');
     expect(calls.map((call) => call.authorization)).toEqual([`Bearer ${tokens('kept').accessToken}`, null]);
     expect(values.has(SESSION_KEY)).toBe(false);
   });

@@ -1,7 +1,7 @@
 /**
  * The session inside the native app (decision 0029). The app's web view runs on its own origin
  * (capacitor://localhost, https://localhost), where the BFF's cookies would be cross-site, so
- * the app holds the tokens itself: `auth.signIn` hands them over, they are kept in the
+ * the app holds the tokens itself: `account.auth.signIn` hands them over, they are kept in the
  * platform's storage (Capacitor Preferences, see app-session.ts) with a copy in memory, every
  * call carries `Authorization: Bearer`, the access token is renewed shortly before it expires,
  * and they are forgotten on sign-out.

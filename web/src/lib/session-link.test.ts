@@ -49,7 +49,7 @@ function unauthorized() {
       error: {
         code: -32001,
         message: 'Please sign in to continue.',
-        data: { code: 'UNAUTHORIZED', httpStatus: 401, path: 'auth.signOut' },
+        data: { code: 'UNAUTHORIZED', httpStatus: 401, path: 'account.auth.signOut' },
       },
     },
   } as never);
@@ -58,7 +58,7 @@ function unauthorized() {
 describe('sessionLink', () => {
   it('keeps the tokens sign-in hands over before the caller hears of it', async () => {
     const { client, session, values } = setUp(() => ({ data: { user: USER, tokens: TOKENS } }));
-    const result = await client.auth.signIn.mutate({ email: USER.email, password: 'reshelf-demo' });
+    const result = await client.account.auth.signIn.mutate({ email: USER.email, password: 'reshelf-demo' });
     expect(result.user).toEqual(USER);
     expect(JSON.parse(values.get(SESSION_KEY)!)).toMatchObject(TOKENS);
     expect(await session.accessToken()).toBe('access-1');
@@ -66,7 +66,7 @@ describe('sessionLink', () => {
 
   it('keeps the tokens an email confirmation hands over', async () => {
     const { client, values } = setUp(() => ({ data: { user: USER, tokens: TOKENS } }));
-    await client.auth.confirmEmail.mutate({ token: 'x'.repeat(43) });
+    await client.account.auth.confirmEmail.mutate({ token: 'x'.repeat(43) });
     expect(values.has(SESSION_KEY)).toBe(true);
   });
 
@@ -74,8 +74,8 @@ describe('sessionLink', () => {
     for (const end of ['signOut', 'resetPassword'] as const) {
       const { client, session, values } = setUp(() => ({ data: { ok: true } }));
       await session.set(TOKENS);
-      if (end === 'signOut') await client.auth.signOut.mutate({ scope: 'local' });
-      else await client.auth.resetPassword.mutate({ token: 'x'.repeat(43), password: 'a-long-new-password' });
+      if (end === 'signOut') await client.account.auth.signOut.mutate({ scope: 'local' });
+      else await client.account.auth.resetPassword.mutate({ token: 'x'.repeat(43), password: 'a-long-new-password' });
       expect(values.has(SESSION_KEY), end).toBe(false);
       expect(await session.accessToken(), end).toBeNull();
     }
@@ -84,7 +84,7 @@ describe('sessionLink', () => {
   it('forgets them when signing out of a session the BFF has already ended', async () => {
     const { client, session, values } = setUp(() => ({ error: unauthorized() }));
     await session.set(TOKENS);
-    await expect(client.auth.signOut.mutate({ scope: 'local' })).rejects.toThrow('Please sign in');
+    await expect(client.account.auth.signOut.mutate({ scope: 'local' })).rejects.toThrow('Please sign in');
     expect(values.has(SESSION_KEY)).toBe(false);
   });
 
@@ -93,7 +93,7 @@ describe('sessionLink', () => {
       data: { user: USER, tokens: { ...TOKENS, accessToken: 'x' } },
     }));
     await session.set(TOKENS);
-    await client.auth.me.query();
+    await client.account.auth.me.query();
     expect(JSON.parse(values.get(SESSION_KEY)!).accessToken).toBe('access-1');
   });
 });
@@ -123,7 +123,7 @@ describe('refreshOverHttp', () => {
     expect(await refresh('refresh-0')).toEqual(TOKENS);
     expect(seen).toEqual([
       {
-        url: 'https://api.example/trpc/auth.refresh',
+        url: 'https://api.example/trpc/account.auth.refresh',
         body: { refreshToken: 'refresh-0' },
         credentials: 'omit',
         client: 'app',

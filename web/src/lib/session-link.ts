@@ -1,8 +1,8 @@
 /**
  * The native app's side of the auth procedures (decision 0029): a tRPC link that keeps the
- * tokens `auth.signIn` and `auth.confirmEmail` hand over and forgets them when `auth.signOut` or
- * `auth.resetPassword` ends the session, each before the page hears the answer; and the call
- * that renews them (`auth.refresh`), made outside the app's own client so that it never waits
+ * tokens `account.auth.signIn` and `account.auth.confirmEmail` hand over and forgets them when `account.auth.signOut` or
+ * `account.auth.resetPassword` ends the session, each before the page hears the answer; and the call
+ * that renews them (`account.auth.refresh`), made outside the app's own client so that it never waits
  * for itself.
  */
 import type { AppRouter } from '@reshelf/api/router';
@@ -16,9 +16,9 @@ import type { BearerSession, Refresher, SessionTokens } from './bearer-session.t
 export const APP_CLIENT = 'app';
 
 /** Procedures whose answer carries a new session's tokens. */
-const ISSUES_TOKENS = new Set(['auth.signIn', 'auth.confirmEmail']);
+const ISSUES_TOKENS = new Set(['account.auth.signIn', 'account.auth.confirmEmail']);
 /** Procedures after which this device's session is over. */
-const ENDS_SESSION = new Set(['auth.signOut', 'auth.resetPassword']);
+const ENDS_SESSION = new Set(['account.auth.signOut', 'account.auth.resetPassword']);
 
 function tokensIn(data: unknown): SessionTokens | undefined {
   const tokens = (data as { tokens?: SessionTokens } | null | undefined)?.tokens;
@@ -53,7 +53,7 @@ export function sessionLink(session: BearerSession): TRPCLink<AppRouter> {
             then(
               async () => {
                 // Signing out of a session the BFF has already ended: it is over here too.
-                if (op.path === 'auth.signOut' && apiErrorCode(error) === 'UNAUTHORIZED')
+                if (op.path === 'account.auth.signOut' && apiErrorCode(error) === 'UNAUTHORIZED')
                   await session.clear();
               },
               () => observer.error(error),
@@ -71,7 +71,7 @@ export function sessionLink(session: BearerSession): TRPCLink<AppRouter> {
 }
 
 /**
- * Renews tokens with `auth.refresh` at the BFF. A refusal (4xx other than 408 and 429) means the
+ * Renews tokens with `account.auth.refresh` at the BFF. A refusal (4xx other than 408 and 429) means the
  * session is over; anything else (offline, a server error, too many tries) is thrown, and the
  * tokens are kept for the next try.
  */
@@ -87,7 +87,7 @@ export function refreshOverHttp(url: string, fetchImpl: typeof fetch = globalThi
   });
   return async (refreshToken) => {
     try {
-      const result = await client.auth.refresh.mutate({ refreshToken });
+      const result = await client.account.auth.refresh.mutate({ refreshToken });
       return tokensIn(result) ?? null;
     } catch (error) {
       const status = apiErrorStatus(error);

@@ -19,9 +19,9 @@ import { APP_CLIENT, sessionLink } from './session-link.ts';
 /** Typed React hooks for every API procedure: trpc.catalogue.public.categories.useQuery(), ... */
 export const trpc = createTRPCReact<AppRouter>();
 
-/** What each procedure answers: RouterOutputs['money']['refunds']['ledger']. The one place pages take API types from. */
+/** What each procedure answers: RouterOutputs['commerce']['refunds']['ledger']. The one place pages take API types from. */
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
-/** What each procedure takes: RouterInputs['money']['promotions']['create']. */
+/** What each procedure takes: RouterInputs['commerce']['promotions']['create']. */
 export type RouterInputs = inferRouterInputs<AppRouter>;
 
 /** Codes a subscription is not retried after: signing in again (or other input) is needed. */

@@ -53,7 +53,7 @@ function StaffSidebar() {
   const collapsed = state === 'collapsed' && !isMobile;
   const closeSheet = useCallback(() => setOpenMobile(false), [setOpenMobile]);
   // The queues' lengths beside their links; their pages refresh them as the work is done.
-  const openReports = trpc.reports.staff.openCount.useQuery(undefined, { staleTime: 60_000 });
+  const openReports = trpc.community.moderation.staff.openCount.useQuery(undefined, { staleTime: 60_000 });
   const open = openReports.data?.open ?? 0;
   const charities = trpc.charities.waitingCount.useQuery(undefined, { staleTime: 60_000 });
   const waiting = charities.data?.waiting ?? 0;

@@ -160,7 +160,7 @@ describe('using tokens', () => {
   });
 
   it('acts as its owner on tRPC and REST, and records when it was last used', async () => {
-    const me = await api(t.app, readToken).auth.me.query();
+    const me = await api(t.app, readToken).account.auth.me.query();
     expect(me.user?.email).toBe('token-staff@example.com');
     const metricsCall = api(t.app, readToken).staff.dashboard.metrics.query({ period: 'ytd' });
     expect(await statusOf(metricsCall)).toBe(200);
@@ -206,13 +206,13 @@ describe('using tokens', () => {
   });
 
   it('stops working on the next request once revoked', async () => {
-    expect(await statusOf(api(t.app, writeToken).auth.me.query())).toBe(200);
+    expect(await statusOf(api(t.app, writeToken).account.auth.me.query())).toBe(200);
     const revoked = await api(t.app, staff.accessToken).account.apiTokens.revoke.mutate({ id: writeTokenId });
     expect(revoked).toMatchObject({ status: 'revoked' });
     for (const call of [
       failure(api(t.app, writeToken).staff.dashboard.metrics.query({ period: 'mtd' })),
       // Public procedures too: a script learns at once that its token is gone.
-      failure(api(t.app, writeToken).catalogue.public.genres.query()),
+      failure(api(t.app, writeToken).catalogue.taxonomy.public.genres.query()),
       request(t.app.server)
         .get('/api/v1/genres')
         .set('authorization', `Bearer ${writeToken}`)
@@ -226,13 +226,13 @@ describe('using tokens', () => {
 
   it('stops working once expired', async () => {
     const created = await createToken(seller, { name: 'Short', scope: 'read', expiresInDays: 7 });
-    expect(await statusOf(api(t.app, created.token).listings.selling.mine.query({}))).toBe(200);
+    expect(await statusOf(api(t.app, created.token).selling.listings.mine.query({}))).toBe(200);
     await db
       .updateTable('api_tokens')
       .set({ created_at: sql`now() - interval '8 days'`, expires_at: sql`now() - interval '1 day'` })
       .where('id', '=', created.id)
       .execute();
-    const response = await failure(api(t.app, created.token).listings.selling.mine.query({}));
+    const response = await failure(api(t.app, created.token).selling.listings.mine.query({}));
     expect(response.status).toBe(401);
     expect(response.message).toMatch(/has expired/);
     const listed = await api(t.app, seller.accessToken).account.apiTokens.list.query();
@@ -243,31 +243,31 @@ describe('using tokens', () => {
     const mine = await createToken(seller, { name: 'Seller only', scope: 'read' });
     const other = api(t.app, charityOwner.accessToken).account.apiTokens.revoke.mutate({ id: mine.id });
     expect(await statusOf(other)).toBe(404);
-    expect(await statusOf(api(t.app, mine.token).auth.me.query())).toBe(200);
+    expect(await statusOf(api(t.app, mine.token).account.auth.me.query())).toBe(200);
   });
 
   it('rate-limits an IP that keeps presenting tokens that do not work', async () => {
     await db.deleteFrom('rate_limits').where('bucket', '=', API_TOKEN_FAILURES.bucket).execute();
     const forged = `rsk_${'A'.repeat(40)}`;
     for (let index = 0; index < API_TOKEN_FAILURES.limit; index += 1) {
-      const response = await failure(api(t.app, forged).auth.me.query());
+      const response = await failure(api(t.app, forged).account.auth.me.query());
       expect(response.status).toBe(401);
       expect(response.message).toMatch(/not valid/);
     }
-    const limited = await failure(api(t.app, forged).auth.me.query());
+    const limited = await failure(api(t.app, forged).account.auth.me.query());
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toMatch(/^\d+$/);
     expect(limited.message).toMatch(/Too many attempts with API tokens/);
     // Even a good token from that IP waits: the limit is on the address.
     const good = (await createToken(seller, { name: 'Good', scope: 'read' })).token;
-    expect(await statusOf(api(t.app, good).auth.me.query())).toBe(429);
+    expect(await statusOf(api(t.app, good).account.auth.me.query())).toBe(429);
     await db.deleteFrom('rate_limits').where('bucket', '=', API_TOKEN_FAILURES.bucket).execute();
-    expect(await statusOf(api(t.app, good).auth.me.query())).toBe(200);
+    expect(await statusOf(api(t.app, good).account.auth.me.query())).toBe(200);
   });
 
   it('never takes session cookies on the REST API', async () => {
     const signIn = await request(t.app.server)
-      .post('/trpc/auth.signIn')
+      .post('/trpc/account.auth.signIn')
       .set(WEB)
       .send({ email: 'token-staff@example.com', password: 'correct-horse-battery' });
     const cookies = signIn.headers['set-cookie'] as unknown as string[];
@@ -281,11 +281,11 @@ describe('using tokens', () => {
 describe('sessions stay sessions', () => {
   it('refuses to sign out with an API token (it is not a session)', async () => {
     const token = (await createToken(seller, { name: 'No sign-out', scope: 'read_write' })).token;
-    const response = await failure(api(t.app, token).auth.signOut.mutate({ scope: 'global' }));
+    const response = await failure(api(t.app, token).account.auth.signOut.mutate({ scope: 'global' }));
     expect(response.status).toBe(403);
     expect(response.message).toMatch(/Revoke the token/);
     // The seller's session still works.
-    expect((await api(t.app, seller.accessToken).auth.me.query()).user?.email).toBe(
+    expect((await api(t.app, seller.accessToken).account.auth.me.query()).user?.email).toBe(
       'token-seller@example.com',
     );
   });
@@ -306,11 +306,11 @@ describe('with the public cache on', () => {
       // Raw HTTP on purpose: the assertions read the public cache's header.
       const genres = () =>
         request(cached.app.server)
-          .get('/trpc/catalogue.public.genres')
+          .get('/trpc/catalogue.taxonomy.public.genres')
           .set('authorization', `Bearer ${token}`);
       // Anonymous calls fill the cache.
-      expect((await request(cached.app.server).get('/trpc/catalogue.public.genres')).status).toBe(200);
-      expect((await request(cached.app.server).get('/trpc/catalogue.public.genres')).headers['x-cache']).toBe(
+      expect((await request(cached.app.server).get('/trpc/catalogue.taxonomy.public.genres')).status).toBe(200);
+      expect((await request(cached.app.server).get('/trpc/catalogue.taxonomy.public.genres')).headers['x-cache']).toBe(
         'HIT',
       );
       expect((await genres()).status).toBe(200);

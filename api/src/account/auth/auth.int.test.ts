@@ -23,7 +23,7 @@ function agent() {
 
 async function signUp(email: string, password = 'a-long-new-password') {
   return request(t.app.server)
-    .post(call('auth.signUp'))
+    .post(call('account.auth.signUp'))
     .set(WEB)
     .send({ email, password, displayName: 'Jo March' });
 }
@@ -41,7 +41,7 @@ describe('sign-up and confirmation', () => {
     expect(response.body.result.data).toEqual({ email });
 
     const refused = await request(t.app.server)
-      .post(call('auth.signIn'))
+      .post(call('account.auth.signIn'))
       .set(WEB)
       .send({ email, password: 'a-long-new-password' });
     expect(refused.status).toBe(412);
@@ -53,7 +53,7 @@ describe('sign-up and confirmation', () => {
     const token = linkToken(mail!.text_body, '/auth/confirm');
 
     const browser = agent();
-    const confirmed = await browser.post(call('auth.confirmEmail')).set(WEB).send({ token });
+    const confirmed = await browser.post(call('account.auth.confirmEmail')).set(WEB).send({ token });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.result.data.user).toMatchObject({
       email,
@@ -63,11 +63,11 @@ describe('sign-up and confirmation', () => {
     expect(confirmed.body.result.data.tokens).toBeUndefined();
     expect(cookieNames(confirmed)).toEqual(['reshelf_at', 'reshelf_rt']);
 
-    const me = await browser.get(call('auth.me'));
+    const me = await browser.get(call('account.auth.me'));
     expect(me.body.result.data.user).toMatchObject({ email, signupCompleted: false, onboarded: false });
 
     // The link works once.
-    const again = await request(t.app.server).post(call('auth.confirmEmail')).set(WEB).send({ token });
+    const again = await request(t.app.server).post(call('account.auth.confirmEmail')).set(WEB).send({ token });
     expect(again.status).toBe(400);
     expect(again.body.error.message).toBe('This confirmation link is not valid or has already been used.');
   });
@@ -97,7 +97,7 @@ describe('sign-up and confirmation', () => {
     expect(mail?.subject).toBe('You already have a Reshelf account');
     // The password was not changed by the second sign-up.
     const signIn = await request(t.app.server)
-      .post(call('auth.signIn'))
+      .post(call('account.auth.signIn'))
       .set(WEB)
       .send({ email, password: TEST_PASSWORD });
     expect(signIn.status).toBe(200);
@@ -110,7 +110,7 @@ describe('sign-up and confirmation', () => {
     await sql`update auth.one_time_tokens set expires_at = now() - interval '1 second'`.execute(
       t.database.handle.db,
     );
-    const response = await request(t.app.server).post(call('auth.confirmEmail')).set(WEB).send({ token });
+    const response = await request(t.app.server).post(call('account.auth.confirmEmail')).set(WEB).send({ token });
     expect(response.status).toBe(400);
     expect(response.body.error.message).toBe('This confirmation link has expired. Please ask for a new one.');
   });
@@ -119,7 +119,7 @@ describe('sign-up and confirmation', () => {
     const email = 'buying-on-the-way@example.com';
     const next = '/checkout?listing=middlemarch-1a2b';
     const response = await request(t.app.server)
-      .post(call('auth.signUp'))
+      .post(call('account.auth.signUp'))
       .set(WEB)
       .send({ email, password: 'a-long-new-password', displayName: 'Dorothea', next });
     expect(response.status).toBe(200);
@@ -130,7 +130,7 @@ describe('sign-up and confirmation', () => {
     expect(first.searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{40,}$/);
 
     const resent = await request(t.app.server)
-      .post(call('auth.resendConfirmation'))
+      .post(call('account.auth.resendConfirmation'))
       .set(WEB)
       .send({ email, next });
     expect(resent.status).toBe(200);
@@ -144,7 +144,7 @@ describe('sign-up and confirmation', () => {
     async (next) => {
       const email = `open-redirect-${next.length}@example.com`;
       const response = await request(t.app.server)
-        .post(call('auth.signUp'))
+        .post(call('account.auth.signUp'))
         .set(WEB)
         .send({ email, password: 'a-long-new-password', displayName: 'Casaubon', next });
       expect(response.status).toBe(400);
@@ -158,7 +158,7 @@ describe('sessions', () => {
   it('signs in with cookies for the web client and tokens for other clients', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'cookies@example.com');
     const web = await request(t.app.server)
-      .post(call('auth.signIn'))
+      .post(call('account.auth.signIn'))
       .set(WEB)
       .send({ email: user.email, password: TEST_PASSWORD });
     expect(web.body.result.data.tokens).toBeUndefined();
@@ -166,13 +166,13 @@ describe('sessions', () => {
     expect(cookies.every((cookie) => /HttpOnly/.test(cookie) && /SameSite=Lax/.test(cookie))).toBe(true);
 
     const app = await request(t.app.server)
-      .post(call('auth.signIn'))
+      .post(call('account.auth.signIn'))
       .set(CLIENT_HEADER, 'app')
       .send({ email: user.email, password: TEST_PASSWORD });
     const tokens = app.body.result.data.tokens;
     expect(tokens.accessToken.split('.')).toHaveLength(3);
     const me = await request(t.app.server)
-      .get(call('auth.me'))
+      .get(call('account.auth.me'))
       .set('authorization', `Bearer ${tokens.accessToken}`);
     expect(me.body.result.data.user.email).toBe(user.email);
   });
@@ -201,7 +201,7 @@ describe('sessions', () => {
   it('rotates refresh tokens and ends the session when an old one is replayed', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'rotate@example.com');
     const first = await request(t.app.server)
-      .post(call('auth.refresh'))
+      .post(call('account.auth.refresh'))
       .set(CLIENT_HEADER, 'app')
       .send({ refreshToken: user.refreshToken });
     expect(first.status).toBe(200);
@@ -213,14 +213,14 @@ describe('sessions', () => {
       t.database.handle.db,
     );
     const replay = await request(t.app.server)
-      .post(call('auth.refresh'))
+      .post(call('account.auth.refresh'))
       .set(CLIENT_HEADER, 'app')
       .send({ refreshToken: user.refreshToken });
     expect(replay.status).toBe(401);
     expect(replay.body.error.message).toBe('Your session has ended for your security. Please sign in again.');
     // The whole session is gone: the newer token and the access token too.
     const after = await request(t.app.server)
-      .post(call('auth.refresh'))
+      .post(call('account.auth.refresh'))
       .set(CLIENT_HEADER, 'app')
       .send({ refreshToken: next });
     expect(after.status).toBe(400);
@@ -238,7 +238,7 @@ describe('sessions', () => {
     const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
     await request(t.app.server)
-      .post(call('auth.signOut'))
+      .post(call('account.auth.signOut'))
       .set(bearer(phone.accessToken))
       .send({ scope: 'local' });
     expect(
@@ -250,7 +250,7 @@ describe('sessions', () => {
     ).toBe(200);
 
     await request(t.app.server)
-      .post(call('auth.signOut'))
+      .post(call('account.auth.signOut'))
       .set(bearer(laptop.accessToken))
       .send({ scope: 'global' });
     expect(
@@ -276,14 +276,14 @@ describe('sessions', () => {
     try {
       const user = await createUser(prod.database.handle.db, prod.services.identity, 'prod@example.com');
       const response = await request(prod.app.server)
-        .post(call('auth.signIn'))
+        .post(call('account.auth.signIn'))
         .set(WEB)
         .send({ email: user.email, password: TEST_PASSWORD });
       const cookies = response.headers['set-cookie'] as unknown as string[];
       expect(cookieNames(response)).toEqual(['__Host-reshelf_at', '__Host-reshelf_rt']);
       expect(cookies.every((cookie) => /; Secure/.test(cookie) && /Path=\//.test(cookie))).toBe(true);
       const demo = await request(prod.app.server)
-        .post(call('auth.signIn'))
+        .post(call('account.auth.signIn'))
         .set(WEB)
         .send({ email: 'buyer@reshelf.test', password: 'reshelf-demo' });
       expect(demo.status).toBe(403);
@@ -298,11 +298,11 @@ describe('password reset', () => {
   it('answers the same whether or not the address exists', async () => {
     const known = await createUser(t.database.handle.db, t.services.identity, 'known@example.com');
     const a = await request(t.app.server)
-      .post(call('auth.requestPasswordReset'))
+      .post(call('account.auth.requestPasswordReset'))
       .set(WEB)
       .send({ email: known.email });
     const b = await request(t.app.server)
-      .post(call('auth.requestPasswordReset'))
+      .post(call('account.auth.requestPasswordReset'))
       .set(WEB)
       .send({ email: 'nobody@example.com' });
     expect(a.status).toBe(200);
@@ -316,20 +316,20 @@ describe('password reset', () => {
 
   it('resets with a single-use link and signs out every session', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'reset@example.com');
-    await request(t.app.server).post(call('auth.requestPasswordReset')).set(WEB).send({ email: user.email });
+    await request(t.app.server).post(call('account.auth.requestPasswordReset')).set(WEB).send({ email: user.email });
     const token = linkToken(
       (await lastEmailTo(t.database.handle.db, user.email))!.text_body,
       '/reset-password',
     );
 
     const weak = await request(t.app.server)
-      .post(call('auth.resetPassword'))
+      .post(call('account.auth.resetPassword'))
       .set(WEB)
       .send({ token, password: 'qwertyuiop' });
     expect(weak.status).toBe(400);
 
     const done = await request(t.app.server)
-      .post(call('auth.resetPassword'))
+      .post(call('account.auth.resetPassword'))
       .set(WEB)
       .send({ token, password: 'a-brand-new-password' });
     expect(done.status).toBe(200);
@@ -339,13 +339,13 @@ describe('password reset', () => {
     expect(old.status).toBe(401);
 
     const reused = await request(t.app.server)
-      .post(call('auth.resetPassword'))
+      .post(call('account.auth.resetPassword'))
       .set(WEB)
       .send({ token, password: 'yet-another-password' });
     expect(reused.body.error.message).toBe('This password reset link is not valid or has already been used.');
 
     const signIn = await request(t.app.server)
-      .post(call('auth.signIn'))
+      .post(call('account.auth.signIn'))
       .set(WEB)
       .send({ email: user.email, password: 'a-brand-new-password' });
     expect(signIn.status).toBe(200);
@@ -353,7 +353,7 @@ describe('password reset', () => {
 
   it('expires a reset link after 1 hour', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'hour@example.com');
-    await request(t.app.server).post(call('auth.requestPasswordReset')).set(WEB).send({ email: user.email });
+    await request(t.app.server).post(call('account.auth.requestPasswordReset')).set(WEB).send({ email: user.email });
     const token = linkToken(
       (await lastEmailTo(t.database.handle.db, user.email))!.text_body,
       '/reset-password',
@@ -368,7 +368,7 @@ describe('password reset', () => {
       t.database.handle.db,
     );
     const response = await request(t.app.server)
-      .post(call('auth.resetPassword'))
+      .post(call('account.auth.resetPassword'))
       .set(WEB)
       .send({ token, password: 'a-brand-new-password' });
     expect(response.body.error.message).toBe(
@@ -382,14 +382,14 @@ describe('rate limits', () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'guessed@example.com');
     for (let attempt = 1; attempt <= 10; attempt++) {
       const wrong = await request(t.app.server)
-        .post(call('auth.signIn'))
+        .post(call('account.auth.signIn'))
         .set(WEB)
         .send({ email: user.email, password: `wrong-guess-${attempt}` });
       expect(wrong.status).toBe(400);
       expect(wrong.body.error.message).toBe('Incorrect email or password.');
     }
     const blocked = await request(t.app.server)
-      .post(call('auth.signIn'))
+      .post(call('account.auth.signIn'))
       .set(WEB)
       .send({ email: user.email, password: TEST_PASSWORD });
     expect(blocked.status).toBe(429);
@@ -405,7 +405,7 @@ describe('rate limits', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
       const response = await request(t.app.server)
-        .post(call('auth.resendConfirmation'))
+        .post(call('account.auth.resendConfirmation'))
         .set(WEB)
         .send({ email });
       statuses.push(response.status);
@@ -417,14 +417,14 @@ describe('rate limits', () => {
 describe('CSRF', () => {
   it('refuses a cookie-authenticated mutation without the client header or from another origin', async () => {
     const noHeader = await request(t.app.server)
-      .post(call('auth.signOut'))
+      .post(call('account.auth.signOut'))
       .set('cookie', 'reshelf_at=x')
       .send({ scope: 'global' });
     expect(noHeader.status).toBe(403);
     expect(noHeader.body.message).toMatch(/must send the x-reshelf-client header/);
 
     const foreign = await request(t.app.server)
-      .post(call('auth.signOut'))
+      .post(call('account.auth.signOut'))
       .set(WEB)
       .set('origin', 'https://evil.example')
       .send({ scope: 'global' });
@@ -446,14 +446,14 @@ describe('logs', () => {
   it('never contain a password, token or cookie value', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'logs@example.com');
     await request(t.app.server)
-      .post(call('auth.signIn'))
+      .post(call('account.auth.signIn'))
       .set(WEB)
       .send({ email: user.email, password: TEST_PASSWORD });
     await request(t.app.server)
       .get(call('account.member.profile'))
       .set('cookie', `reshelf_rt=${user.refreshToken}`);
-    await request(t.app.server).get(`${call('auth.me')}?token=${user.refreshToken}`);
-    await request(t.app.server).get(call('auth.me')).set('authorization', `Bearer ${user.accessToken}`);
+    await request(t.app.server).get(`${call('account.auth.me')}?token=${user.refreshToken}`);
+    await request(t.app.server).get(call('account.auth.me')).set('authorization', `Bearer ${user.accessToken}`);
     const text = t.logs.join('\n');
     expect(text.length).toBeGreaterThan(0);
     for (const secret of [

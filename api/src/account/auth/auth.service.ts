@@ -162,7 +162,7 @@ export async function signOut(
   if (claims) await translate(() => identity.signOut(claims, scope));
 }
 
-/** What `auth.me` answers for a signed-in person (the contract's shape). */
+/** What `account.auth.me` answers for a signed-in person (the contract's shape). */
 export type Me = MeDto;
 
 export async function describeUser(

@@ -108,7 +108,7 @@ beforeAll(async () => {
       postcode: 'HU1 1AA',
     })
     .execute();
-  await as(owner).reviews.member.write.mutate({
+  await as(owner).community.reviews.member.write.mutate({
     orderId: bought.orderId,
     stars: 5,
     body: 'Owner wrote: lovely copy',
@@ -132,23 +132,23 @@ beforeAll(async () => {
   });
 
   // A conversation: the owner's message is theirs; the reply is the other member's.
-  const { threadId } = await as(owner).messages.member.startForListing.mutate({ listingId: othersBook.id });
-  await as(owner).messages.member.send.mutate({ threadId, text: 'Owner says hello', photos: [] });
-  await as(other).messages.member.send.mutate({ threadId, text: 'Other member private reply', photos: [] });
+  const { threadId } = await as(owner).community.messages.member.startForListing.mutate({ listingId: othersBook.id });
+  await as(owner).community.messages.member.send.mutate({ threadId, text: 'Owner says hello', photos: [] });
+  await as(other).community.messages.member.send.mutate({ threadId, text: 'Other member private reply', photos: [] });
 
   // Offers both ways: the owner's note is theirs, the other member's is not.
-  await as(owner).offers.member.make.mutate({
+  await as(owner).commerce.offers.member.make.mutate({
     listingId: offered.id,
     amountMinor: 1500,
     message: 'Owner offer note',
   });
-  await as(other).offers.member.make.mutate({
+  await as(other).commerce.offers.member.make.mutate({
     listingId: ownListingId,
     amountMinor: 1000,
     message: 'Other member private offer note',
   });
 
-  await as(owner).wishlist.toggle.mutate({ listingId: othersBook.id, wished: true });
+  await as(owner).community.wishlist.toggle.mutate({ listingId: othersBook.id, wished: true });
   token = (await as(owner).account.apiTokens.create.mutate({ name: 'Owner script', scope: 'read' })).token;
 
   data = await as(owner).account.member.exportData.query();

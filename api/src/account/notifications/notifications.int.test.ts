@@ -52,7 +52,7 @@ interface Listed {
 }
 
 async function notices(user: TestUser): Promise<{ items: Listed[]; unread: number }> {
-  return await as(user).notifications.list.query({ limit: 100 });
+  return await as(user).account.notifications.list.query({ limit: 100 });
 }
 
 async function noticeOf(user: TestUser, kind: NotificationKind): Promise<Listed[]> {
@@ -89,7 +89,7 @@ async function book(seller: TestUser, price = 1000, title = 'Middlemarch') {
 
 /** Checkout and the test provider's payment page, as a buyer pays. */
 async function buy(buyer: TestUser, listingId: string): Promise<string> {
-  const started = await as(buyer).checkout.start.mutate({
+  const started = await as(buyer).commerce.checkout.start.mutate({
     listingId,
     address,
     idempotencyKey: `notify-${listingId}`,
@@ -101,12 +101,12 @@ async function buy(buyer: TestUser, listingId: string): Promise<string> {
 }
 
 async function dispatchAndArrive(seller: TestUser, buyer: TestUser, orderId: string) {
-  await as(seller).orders.member.dispatch.mutate({
+  await as(seller).commerce.orders.member.dispatch.mutate({
     orderId,
     carrier: 'royal_mail_tracked_48',
     trackingRef: 'AB123456789GB',
   });
-  await as(buyer).orders.member.markArrived.mutate({ orderId });
+  await as(buyer).commerce.orders.member.markArrived.mutate({ orderId });
 }
 
 beforeAll(async () => {
@@ -130,11 +130,11 @@ describe('offers', () => {
 
     // The seller's open app is told the moment the offer commits.
     const stream = recordSubscription<{ kind: string; entityId: string | null }>((handlers) =>
-      testClient(url, seller.accessToken).realtime.events.subscribe(undefined, handlers),
+      testClient(url, seller.accessToken).platform.realtime.events.subscribe(undefined, handlers),
     );
     try {
       await until(() => t.app.realtime.stats().live >= 1, 'the seller subscribed');
-      const { offerId } = await as(buyer).offers.member.make.mutate({
+      const { offerId } = await as(buyer).commerce.offers.member.make.mutate({
         listingId: listing.id,
         amountMinor: 700,
       });
@@ -150,14 +150,14 @@ describe('offers', () => {
       expect(await mailbox(seller.email, 'offer.made')).toHaveLength(1);
 
       // The seller counters; the buyer accepts: each hears of the other's step.
-      const counter = await as(seller).offers.member.counter.mutate({ offerId, amountMinor: 850 });
+      const counter = await as(seller).commerce.offers.member.counter.mutate({ offerId, amountMinor: 850 });
       expect(await noticeOf(buyer, 'offer_countered')).toEqual([
         expect.objectContaining({
           title: expect.stringContaining('£8.50'),
           link: '/account/offers?view=made',
         }),
       ]);
-      await as(buyer).offers.member.respond.mutate({ offerId: counter.offerId, action: 'accept' });
+      await as(buyer).commerce.offers.member.respond.mutate({ offerId: counter.offerId, action: 'accept' });
       expect(await noticeOf(seller, 'offer_accepted')).toHaveLength(1);
       expect(await mailbox(seller.email, 'offer.accepted')).toHaveLength(1);
     } finally {
@@ -170,14 +170,14 @@ describe('offers', () => {
     const buyer = await person('buyer');
     const first = await book(seller, 1000, 'Declined');
     const second = await book(seller, 1000, 'Expired');
-    const declined = await as(buyer).offers.member.make.mutate({ listingId: first.id, amountMinor: 600 });
-    await as(seller).offers.member.respond.mutate({ offerId: declined.offerId, action: 'decline' });
+    const declined = await as(buyer).commerce.offers.member.make.mutate({ listingId: first.id, amountMinor: 600 });
+    await as(seller).commerce.offers.member.respond.mutate({ offerId: declined.offerId, action: 'decline' });
     expect(await noticeOf(buyer, 'offer_declined')).toEqual([
       expect.objectContaining({ body: expect.stringContaining(first.title) }),
     ]);
     expect(await mailbox(buyer.email, 'offer.declined')).toHaveLength(1);
 
-    const expiring = await as(buyer).offers.member.make.mutate({ listingId: second.id, amountMinor: 600 });
+    const expiring = await as(buyer).commerce.offers.member.make.mutate({ listingId: second.id, amountMinor: 600 });
     // 48 hours pass.
     await db
       .updateTable('offers')
@@ -220,7 +220,7 @@ describe('orders', () => {
     expect(await noticeOf(seller, 'order_delivered')).toHaveLength(1);
     expect(await noticeOf(buyer, 'order_delivered')).toHaveLength(1);
 
-    await as(buyer).orders.member.confirm.mutate({ orderId });
+    await as(buyer).commerce.orders.member.confirm.mutate({ orderId });
     expect(await noticeOf(buyer, 'order_completed')).toHaveLength(1);
     expect(await noticeOf(seller, 'payout_released')).toEqual([
       expect.objectContaining({
@@ -230,7 +230,7 @@ describe('orders', () => {
     ]);
 
     // Staff refund part of it afterwards: the buyer is told.
-    await as(admin).orders.staff.refund.mutate({
+    await as(admin).commerce.orders.staff.refund.mutate({
       orderId,
       amountMinor: 300,
       reason: 'A torn dust jacket',
@@ -247,7 +247,7 @@ describe('orders', () => {
     const listing = await book(seller, 900, 'Emma');
     const orderId = await buy(buyer, listing.id);
     await dispatchAndArrive(seller, buyer, orderId);
-    await as(buyer).orders.member.reportProblem.mutate({
+    await as(buyer).commerce.orders.member.reportProblem.mutate({
       orderId,
       kind: 'item_not_as_described',
       reason: 'Half the pages are missing.',
@@ -263,7 +263,7 @@ describe('orders', () => {
       .select('id')
       .where('order_id', '=', orderId)
       .executeTakeFirstOrThrow();
-    await as(staff).orders.disputes.resolve.mutate({
+    await as(staff).commerce.disputes.legacy.resolve.mutate({
       disputeId: dispute.id,
       outcome: 'refund',
       note: 'The photos show the missing pages.',
@@ -305,11 +305,11 @@ describe('emails as the member chooses', () => {
     const seller = await person('seller');
     const buyer = await person('buyer');
     const listing = await book(seller, 1000, 'Dracula');
-    await as(buyer).wishlist.toggle.mutate({ listingId: listing.id, wished: true });
+    await as(buyer).community.wishlist.toggle.mutate({ listingId: listing.id, wished: true });
     const reprice = async (priceMinor: number) =>
-      await as(seller).listings.selling.update.mutate({ listingId: listing.id, priceMinor });
+      await as(seller).selling.listings.update.mutate({ listingId: listing.id, priceMinor });
 
-    expect(await as(buyer).notifications.emailPreferences.query()).toEqual({
+    expect(await as(buyer).account.notifications.emailPreferences.query()).toEqual({
       lists: { messages: true, wishlist_alerts: true, saved_searches: true },
     });
     await reprice(900);
@@ -326,23 +326,23 @@ describe('emails as the member chooses', () => {
 
     // Turned off in settings: the next drop is in the app, not emailed.
     expect(
-      await as(buyer).notifications.setEmailPreference.mutate({
+      await as(buyer).account.notifications.setEmailPreference.mutate({
         list: 'wishlist_alerts',
         enabled: false,
       }),
     ).toEqual({ lists: { messages: true, wishlist_alerts: false, saved_searches: true } });
-    await as(buyer).notifications.markRead.mutate({ ids: 'all' });
+    await as(buyer).account.notifications.markRead.mutate({ ids: 'all' });
     await reprice(800);
     expect((await noticeOf(buyer, 'wishlist_price_drop')).filter((item) => !item.read)).toHaveLength(1);
     await runJob(jobs(), 'notifications.email');
     expect(await mailbox(buyer.email, 'wishlist_alerts.price_drop')).toHaveLength(1);
 
     // On again; then the email's one-click link (RFC 8058) turns it off, as settings show.
-    await as(buyer).notifications.setEmailPreference.mutate({
+    await as(buyer).account.notifications.setEmailPreference.mutate({
       list: 'wishlist_alerts',
       enabled: true,
     });
-    await as(buyer).notifications.markRead.mutate({ ids: 'all' });
+    await as(buyer).account.notifications.markRead.mutate({ ids: 'all' });
     await reprice(700);
     await runJob(jobs(), 'notifications.email');
     const sent = await mailbox(buyer.email, 'wishlist_alerts.price_drop');
@@ -353,13 +353,13 @@ describe('emails as the member chooses', () => {
       .type('form')
       .send('List-Unsubscribe=One-Click');
     expect(unsubscribed.status).toBe(200);
-    expect((await as(buyer).notifications.emailPreferences.query()).lists.wishlist_alerts).toBe(false);
+    expect((await as(buyer).account.notifications.emailPreferences.query()).lists.wishlist_alerts).toBe(false);
   });
 
   it('always emails what cannot be turned off, and refuses to turn it off', async () => {
     const member = await person('member');
     const refused = await refusal(
-      as(member).notifications.setEmailPreference.mutate({ list: 'order' as never, enabled: false }),
+      as(member).account.notifications.setEmailPreference.mutate({ list: 'order' as never, enabled: false }),
     );
     expect(refused.status).toBe(400);
     expect(refused.message).toMatch(/messages|wishlist_alerts/);
@@ -368,7 +368,7 @@ describe('emails as the member chooses', () => {
   it('emails unread messages as one digest after 10 minutes, only if the member wants it', async () => {
     const reader = await person('reader');
     const quiet = await person('quiet');
-    await as(quiet).notifications.setEmailPreference.mutate({ list: 'messages', enabled: false });
+    await as(quiet).account.notifications.setEmailPreference.mutate({ list: 'messages', enabled: false });
     const threadId = '00000000-0000-4000-8000-000000000001';
     // What the messages feature does for each message, in the message's transaction.
     for (const [to, text] of [
@@ -410,30 +410,30 @@ describe('access', () => {
     const other = await person('other');
     const buyer = await person('buyer');
     const listing = await book(seller);
-    await as(buyer).offers.member.make.mutate({ listingId: listing.id, amountMinor: 700 });
+    await as(buyer).commerce.offers.member.make.mutate({ listingId: listing.id, amountMinor: 700 });
     const [mine] = (await notices(seller)).items;
     expect(mine).toBeDefined();
 
     // Another member sees none of them, and marking the seller's as read changes nothing.
     expect((await notices(other)).items).toEqual([]);
-    expect(await as(other).notifications.unreadCount.query()).toEqual({ unread: 0 });
-    expect(await as(other).notifications.markRead.mutate({ ids: [mine!.id] })).toEqual({
+    expect(await as(other).account.notifications.unreadCount.query()).toEqual({ unread: 0 });
+    expect(await as(other).account.notifications.markRead.mutate({ ids: [mine!.id] })).toEqual({
       unread: 0,
     });
-    expect(await as(other).notifications.markRead.mutate({ ids: 'all' })).toEqual({ unread: 0 });
+    expect(await as(other).account.notifications.markRead.mutate({ ids: 'all' })).toEqual({ unread: 0 });
     expect((await notices(seller)).items[0]).toMatchObject({ id: mine?.id, read: false });
     expect((await notices(seller)).unread).toBe(1);
 
     // Signed out: refused.
-    expect(await statusOf(api(t.app, 'not-a-token').notifications.list.query())).toBe(401);
-    expect(await statusOf(api(t.app, 'not-a-token').notifications.markRead.mutate({ ids: 'all' }))).toBe(401);
+    expect(await statusOf(api(t.app, 'not-a-token').account.notifications.list.query())).toBe(401);
+    expect(await statusOf(api(t.app, 'not-a-token').account.notifications.markRead.mutate({ ids: 'all' }))).toBe(401);
 
     // The seller marks theirs; the unread count follows.
-    expect(await as(seller).notifications.markRead.mutate({ ids: [mine!.id] })).toEqual({
+    expect(await as(seller).account.notifications.markRead.mutate({ ids: [mine!.id] })).toEqual({
       unread: 0,
     });
     expect((await notices(seller)).items[0]).toMatchObject({ read: true });
-    expect(await statusOf(as(seller).notifications.markRead.mutate({ ids: ['nope'] }))).toBe(400);
+    expect(await statusOf(as(seller).account.notifications.markRead.mutate({ ids: ['nope'] }))).toBe(400);
   });
 
   it('writes nothing, and announces nothing, when the event rolls back', async () => {
@@ -467,12 +467,12 @@ describe('access', () => {
         }),
       );
     }
-    const first = await as(member).notifications.list.query({ limit: 2 });
-    const second = await as(member).notifications.list.query({ limit: 2, cursor: first.nextCursor });
-    const third = await as(member).notifications.list.query({ limit: 2, cursor: second.nextCursor });
+    const first = await as(member).account.notifications.list.query({ limit: 2 });
+    const second = await as(member).account.notifications.list.query({ limit: 2, cursor: first.nextCursor });
+    const third = await as(member).account.notifications.list.query({ limit: 2, cursor: second.nextCursor });
     const titles = [...first.items, ...second.items, ...third.items].map((item: Listed) => item.title);
     expect(titles).toEqual(['Invitation 4', 'Invitation 3', 'Invitation 2', 'Invitation 1', 'Invitation 0']);
     expect(third.nextCursor).toBeNull();
-    expect(await statusOf(as(member).notifications.list.query({ limit: 2, cursor: 'soon' }))).toBe(400);
+    expect(await statusOf(as(member).account.notifications.list.query({ limit: 2, cursor: 'soon' }))).toBe(400);
   });
 });

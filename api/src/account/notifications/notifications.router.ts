@@ -1,6 +1,6 @@
 /**
  * Notifications (decision 0036): the member's list (keyset pages), the unread count for the
- * bell (kept live by `realtime.events`: `notification.created` / `notification.read`), marking
+ * bell (kept live by `platform.realtime.events`: `notification.created` / `notification.read`), marking
  * read, and the email preferences of /account/settings.
  */
 import {

@@ -230,28 +230,28 @@ describe('covers backfill: the router', () => {
   it('staff read the page; only admins start a run, which the page then follows to its report', async () => {
     const bookId = await bookWithListing('J Router Book', ISBN.router);
     const asMember = api(t.app, member.accessToken);
-    expect(await statusOf(asMember.catalogue.covers.overview.query())).toBe(403);
-    expect(await statusOf(asMember.catalogue.covers.start.mutate({}))).toBe(403);
+    expect(await statusOf(asMember.catalogue.books.covers.overview.query())).toBe(403);
+    expect(await statusOf(asMember.catalogue.books.covers.start.mutate({}))).toBe(403);
 
     const asModerator = api(t.app, moderator.accessToken);
-    const overview = await asModerator.catalogue.covers.overview.query();
+    const overview = await asModerator.catalogue.books.covers.overview.query();
     expect(overview).toMatchObject({ lookup: 'openlibrary', maxPerRun: 50 });
     expect(overview.books.map((book) => book.id)).toContain(bookId);
     expect(overview.runs.length).toBeGreaterThanOrEqual(3);
-    expect(await refusal(asModerator.catalogue.covers.start.mutate({ bookIds: [bookId] }))).toEqual({
+    expect(await refusal(asModerator.catalogue.books.covers.start.mutate({ bookIds: [bookId] }))).toEqual({
       status: 403,
       message: 'Access denied: admin role required',
     });
     expect(
-      (await refusal(api(t.app, admin.accessToken).catalogue.covers.start.mutate({ bookIds: [] }))).message,
+      (await refusal(api(t.app, admin.accessToken).catalogue.books.covers.start.mutate({ bookIds: [] }))).message,
     ).toContain('Choose at least one book');
 
     const asAdmin = api(t.app, admin.accessToken);
-    const { runId, requested } = await asAdmin.catalogue.covers.start.mutate({ bookIds: [bookId] });
+    const { runId, requested } = await asAdmin.catalogue.books.covers.start.mutate({ bookIds: [bookId] });
     expect(requested).toBe(1);
     // The lookups go on after the answer: wait for exactly that work, however long it takes.
     await t.app.background.settled();
-    const report = await asModerator.catalogue.covers.run.query({ runId });
+    const report = await asModerator.catalogue.books.covers.run.query({ runId });
     expect(report).toMatchObject({
       status: 'finished',
       checked: 1,

@@ -35,13 +35,13 @@ async function actions(targetId: string): Promise<string[]> {
 
 describe('books for staff', () => {
   it('search and edit are for staff; merging is for admins', async () => {
-    expect(await statusOf(api(t.app).catalogue.staff.search.query({}))).toBe(401);
+    expect(await statusOf(api(t.app).catalogue.books.staff.search.query({}))).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@books.test');
-    expect(await statusOf(api(t.app, member.accessToken).catalogue.staff.search.query({}))).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).catalogue.books.staff.search.query({}))).toBe(403);
     const a = await createBook(db, { title: 'Access A' });
     const b = await createBook(db, { title: 'Access B' });
     const refused = await refusal(
-      api(t.app, moderator.accessToken).catalogue.staff.merge.mutate({ duplicateId: a, keepId: b }),
+      api(t.app, moderator.accessToken).catalogue.books.staff.merge.mutate({ duplicateId: a, keepId: b }),
     );
     expect(refused).toEqual({ status: 403, message: 'Access denied: admin role required' });
     expect(await db.selectFrom('books').select('id').where('id', '=', a).executeTakeFirst()).toBeTruthy();
@@ -57,17 +57,17 @@ describe('books for staff', () => {
     const listing = await createListing(db, { sellerId, bookId });
     const staff = api(t.app, moderator.accessToken);
     for (const q of ['teh hob', 'tolkein', '978-0-261-10221-7']) {
-      const found = await staff.catalogue.staff.search.query({ q });
+      const found = await staff.catalogue.books.staff.search.query({ q });
       expect(found.map((row) => row.id)).toContain(bookId);
     }
-    await staff.catalogue.staff.update.mutate({
+    await staff.catalogue.books.staff.update.mutate({
       bookId,
       title: 'The Hobbit',
       authors: ['J. R. R. Tolkien'],
       description: 'There and back again.',
       category: 'history',
     });
-    const [row] = await staff.catalogue.staff.search.query({ q: '9780261102217' });
+    const [row] = await staff.catalogue.books.staff.search.query({ q: '9780261102217' });
     expect(row).toMatchObject({
       id: bookId,
       title: 'The Hobbit',
@@ -90,7 +90,7 @@ describe('books for staff', () => {
     expect(await actions(bookId)).toEqual(['book.edit']);
 
     const bad = await refusal(
-      staff.catalogue.staff.update.mutate({
+      staff.catalogue.books.staff.update.mutate({
         bookId,
         title: ' ',
         authors: [],
@@ -101,7 +101,7 @@ describe('books for staff', () => {
     expect(bad.status).toBe(400);
     expect(bad.message).toContain('Give the book a title');
     const unknown = await refusal(
-      staff.catalogue.staff.update.mutate({
+      staff.catalogue.books.staff.update.mutate({
         bookId,
         title: 'The Hobbit',
         authors: [],
@@ -128,7 +128,7 @@ describe('books for staff', () => {
     const second = await createListing(db, { sellerId, bookId: duplicate, status: 'sold' });
     const own = await createListing(db, { sellerId, bookId: keep });
 
-    const result = await api(t.app, admin.accessToken).catalogue.staff.merge.mutate({
+    const result = await api(t.app, admin.accessToken).catalogue.books.staff.merge.mutate({
       duplicateId: duplicate,
       keepId: keep,
     });
@@ -167,7 +167,7 @@ describe('books for staff', () => {
     const book = await createBook(db, { title: 'Only Once' });
     const listing = await createListing(db, { sellerId, bookId: book });
     const self = await refusal(
-      api(t.app, admin.accessToken).catalogue.staff.merge.mutate({
+      api(t.app, admin.accessToken).catalogue.books.staff.merge.mutate({
         duplicateId: book,
         keepId: book,
       }),
@@ -177,7 +177,7 @@ describe('books for staff', () => {
       message: 'Choose two different books: a duplicate and the book to keep.',
     });
     const gone = await refusal(
-      api(t.app, admin.accessToken).catalogue.staff.merge.mutate({
+      api(t.app, admin.accessToken).catalogue.books.staff.merge.mutate({
         duplicateId: book,
         keepId: '00000000-0000-4000-8000-000000000000',
       }),

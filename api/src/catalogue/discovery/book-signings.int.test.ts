@@ -32,10 +32,10 @@ const event = {
 describe('book signings', () => {
   it('staff create, edit, publish and unpublish an event', async () => {
     const as = api(t.app, moderator.accessToken);
-    const { id } = await as.discovery.staff.bookSignings.create.mutate(event);
+    const { id } = await as.catalogue.discovery.bookSignings.create.mutate(event);
     const later = { ...event, title: 'Ann Cleeves signs', startsAt: '2027-01-10T18:30:00Z', description: '' };
-    await as.discovery.staff.bookSignings.create.mutate(later);
-    let list = await as.discovery.staff.bookSignings.list.query();
+    await as.catalogue.discovery.bookSignings.create.mutate(later);
+    let list = await as.catalogue.discovery.bookSignings.list.query();
     expect(list.map((row) => row.title)).toEqual(['Ann Cleeves signs', 'An evening with Ann Cleeves']);
     expect(list[1]).toMatchObject({
       id,
@@ -45,19 +45,19 @@ describe('book signings', () => {
     });
     expect(list[0]?.description).toBeNull();
 
-    await as.discovery.staff.bookSignings.update.mutate({ ...event, id, venue: 'Leeds Central Library' });
-    await as.discovery.staff.bookSignings.setPublished.mutate({ id, published: true });
-    list = await as.discovery.staff.bookSignings.list.query();
+    await as.catalogue.discovery.bookSignings.update.mutate({ ...event, id, venue: 'Leeds Central Library' });
+    await as.catalogue.discovery.bookSignings.setPublished.mutate({ id, published: true });
+    list = await as.catalogue.discovery.bookSignings.list.query();
     expect(list[1]?.venue).toBe('Leeds Central Library');
     expect(Number.isNaN(Date.parse(list[1]?.publishedAt ?? ''))).toBe(false);
     expect(
-      await refusal(as.discovery.staff.bookSignings.setPublished.mutate({ id, published: true })),
+      await refusal(as.catalogue.discovery.bookSignings.setPublished.mutate({ id, published: true })),
     ).toEqual({
       status: 409,
       message: 'That event is already published. Refresh the page.',
     });
-    await as.discovery.staff.bookSignings.setPublished.mutate({ id, published: false });
-    expect((await as.discovery.staff.bookSignings.list.query())[1]?.publishedAt).toBeNull();
+    await as.catalogue.discovery.bookSignings.setPublished.mutate({ id, published: false });
+    expect((await as.catalogue.discovery.bookSignings.list.query())[1]?.publishedAt).toBeNull();
 
     const actions = await db
       .selectFrom('audit_log')
@@ -76,30 +76,30 @@ describe('book signings', () => {
 
   it('refuses bad input, unknown events and non-staff, writing nothing', async () => {
     const as = api(t.app, moderator.accessToken);
-    const before = await as.discovery.staff.bookSignings.list.query();
+    const before = await as.catalogue.discovery.bookSignings.list.query();
     expect(
-      (await refusal(as.discovery.staff.bookSignings.create.mutate({ ...event, startsAt: 'next Tuesday' })))
+      (await refusal(as.catalogue.discovery.bookSignings.create.mutate({ ...event, startsAt: 'next Tuesday' })))
         .message,
     ).toContain('Choose the date and time it starts');
-    expect(await statusOf(as.discovery.staff.bookSignings.create.mutate({ ...event, author: '  ' }))).toBe(
+    expect(await statusOf(as.catalogue.discovery.bookSignings.create.mutate({ ...event, author: '  ' }))).toBe(
       400,
     );
     expect(
       await refusal(
-        as.discovery.staff.bookSignings.update.mutate({
+        as.catalogue.discovery.bookSignings.update.mutate({
           ...event,
           id: '00000000-0000-4000-8000-000000000000',
         }),
       ),
     ).toEqual({ status: 404, message: 'That event no longer exists. Refresh the page.' });
     const other = api(t.app, member.accessToken);
-    expect(await statusOf(other.discovery.staff.bookSignings.list.query())).toBe(403);
-    expect(await statusOf(other.discovery.staff.bookSignings.create.mutate(event))).toBe(403);
+    expect(await statusOf(other.catalogue.discovery.bookSignings.list.query())).toBe(403);
+    expect(await statusOf(other.catalogue.discovery.bookSignings.create.mutate(event))).toBe(403);
     expect(
       await statusOf(
-        other.discovery.staff.bookSignings.setPublished.mutate({ id: before[0]!.id, published: true }),
+        other.catalogue.discovery.bookSignings.setPublished.mutate({ id: before[0]!.id, published: true }),
       ),
     ).toBe(403);
-    expect(await as.discovery.staff.bookSignings.list.query()).toEqual(before);
+    expect(await as.catalogue.discovery.bookSignings.list.query()).toEqual(before);
   });
 });

@@ -66,7 +66,7 @@ describe('trending', () => {
     await views(secondCopy.id, 1); // 5 + 1 = 6
     await views(staleListing.id, 50, 30); // outside the window
 
-    const trending: { id: string; title: string }[] = await api(t.app).discovery.public.trending.query({
+    const trending: { id: string; title: string }[] = await api(t.app).catalogue.discovery.public.trending.query({
       limit: 10,
     });
     expect(trending.map((card) => card.title)).toEqual(['Selling Fast', 'Wished For', 'Viewed A Lot']);
@@ -89,7 +89,7 @@ describe('staff picks and recently added', () => {
         { listing_id: gone.id, position: 0, note: 'Sold: hidden' },
       ])
       .execute();
-    const picks = await api(t.app).discovery.public.staffPicks.query({});
+    const picks = await api(t.app).catalogue.discovery.public.staffPicks.query({});
     expect(picks.map((pick) => [pick.title, pick.note])).toEqual([
       ['Pick One', 'First'],
       ['Pick Two', 'Second'],
@@ -100,13 +100,13 @@ describe('staff picks and recently added', () => {
     const book = await createBook(db, { title: 'Brand New Listing', category: 'fiction' });
     await createListing(db, { sellerId, bookId: book, publishedAt: new Date() });
     await createListing(db, { sellerId, bookId: book, publishedAt: new Date(Date.now() + 86_400_000) });
-    const recent = await api(t.app).discovery.public.recent.query({ limit: 3 });
+    const recent = await api(t.app).catalogue.discovery.public.recent.query({ limit: 3 });
     expect(recent[0]?.title).toBe('Brand New Listing');
     expect(recent.filter((card) => card.title === 'Brand New Listing')).toHaveLength(1);
   });
 
   it('gathers the home page sections in one call', async () => {
-    const home = await api(t.app).discovery.public.home.query();
+    const home = await api(t.app).catalogue.discovery.public.home.query();
     expect(Object.keys(home).sort()).toEqual(['charities', 'recent', 'staffPicks', 'trending']);
     expect(home.recent.length).toBeGreaterThan(0);
   });
@@ -114,17 +114,17 @@ describe('staff picks and recently added', () => {
 
 describe('shelves', () => {
   it('counts active books per category and finds one by slug', async () => {
-    const categories = await api(t.app).discovery.public.categories.query();
+    const categories = await api(t.app).catalogue.discovery.public.categories.query();
     const history = categories.find((c) => c.slug === 'history');
     expect(history?.activeListings).toBe(2);
-    const one = await api(t.app).discovery.public.category.query({ slug: 'history' });
+    const one = await api(t.app).catalogue.discovery.public.category.query({ slug: 'history' });
     expect(one).toMatchObject({
       slug: 'history',
       name: 'History',
       activeListings: 2,
       parent: null,
     });
-    expect(await statusOf(api(t.app).discovery.public.category.query({ slug: 'no-such-shelf' }))).toBe(404);
+    expect(await statusOf(api(t.app).catalogue.discovery.public.category.query({ slug: 'no-such-shelf' }))).toBe(404);
   });
 
   it('includes sub-categories in a parent category', async () => {
@@ -139,9 +139,9 @@ describe('shelves', () => {
       .execute();
     const book = await createBook(db, { title: 'Battles Long Ago', category: 'military-history' });
     await createListing(db, { sellerId, bookId: book });
-    const browse = await api(t.app).listings.public.browse.query({ category: 'history' });
+    const browse = await api(t.app).catalogue.listings.browse.query({ category: 'history' });
     expect(browse.items.map((item) => item.title)).toContain('Battles Long Ago');
-    const child = await api(t.app).discovery.public.category.query({ slug: 'military-history' });
+    const child = await api(t.app).catalogue.discovery.public.category.query({ slug: 'military-history' });
     expect(child.parent).toEqual({ slug: 'history', name: 'History' });
   });
 
@@ -152,9 +152,9 @@ describe('shelves', () => {
       genres: ['cosy-crime'],
     });
     await createListing(db, { sellerId, bookId: book });
-    const genre = await api(t.app).discovery.public.genre.query({ slug: 'cosy-crime' });
+    const genre = await api(t.app).catalogue.discovery.public.genre.query({ slug: 'cosy-crime' });
     expect(genre).toMatchObject({ slug: 'cosy-crime', name: 'Cosy crime', activeListings: 1 });
-    expect(await statusOf(api(t.app).discovery.public.genre.query({ slug: 'space-westerns' }))).toBe(404);
+    expect(await statusOf(api(t.app).catalogue.discovery.public.genre.query({ slug: 'space-westerns' }))).toBe(404);
   });
 
   it('keeps genre filters right when a book’s genres change', async () => {
@@ -171,13 +171,13 @@ describe('shelves', () => {
       .where('book_id', '=', book)
       .where('genre_id', '<>', humour.id)
       .execute();
-    const inHumour = await api(t.app).listings.public.browse.query({ genre: 'humour' });
-    const inHorror = await api(t.app).listings.public.browse.query({ genre: 'horror' });
+    const inHumour = await api(t.app).catalogue.listings.browse.query({ genre: 'humour' });
+    const inHorror = await api(t.app).catalogue.listings.browse.query({ genre: 'horror' });
     expect(inHumour.items.map((item) => item.title)).toContain('Changing Genres');
     expect(inHorror.items.map((item) => item.title)).not.toContain('Changing Genres');
     // And a renamed book is found by its new title.
     await db.updateTable('books').set({ title: 'Renamed Completely' }).where('id', '=', book).execute();
-    const found = await api(t.app).listings.public.search.query({ q: 'renamed completely' });
+    const found = await api(t.app).catalogue.listings.search.query({ q: 'renamed completely' });
     expect(found.items[0]?.title).toBe('Renamed Completely');
     const { rows } = await sql<{
       n: number;
@@ -190,9 +190,9 @@ describe('search suggestions', () => {
   it('offers similar titles on sale and the fullest categories when a search finds nothing', async () => {
     const book = await createBook(db, { title: 'The Lighthouse Keeper', category: 'fiction' });
     await createListing(db, { sellerId, bookId: book });
-    const empty = await api(t.app).listings.public.search.query({ q: 'lighthouse diaries of a seafarer' });
+    const empty = await api(t.app).catalogue.listings.search.query({ q: 'lighthouse diaries of a seafarer' });
     expect(empty.total).toBe(0);
-    const suggestions = await api(t.app).discovery.public.suggestions.query({
+    const suggestions = await api(t.app).catalogue.discovery.public.suggestions.query({
       q: 'lighthouse diaries of a seafarer',
     });
     expect(suggestions.titles[0]?.title).toBe('The Lighthouse Keeper');
@@ -203,7 +203,7 @@ describe('search suggestions', () => {
   });
 
   it('answers emoji or nonsense with categories only', async () => {
-    const suggestions = await api(t.app).discovery.public.suggestions.query({ q: '🦄🦄' });
+    const suggestions = await api(t.app).catalogue.discovery.public.suggestions.query({ q: '🦄🦄' });
     expect(suggestions.titles).toEqual([]);
     expect(suggestions.categories.length).toBeGreaterThan(0);
   });

@@ -31,30 +31,30 @@ afterAll(async () => {
 });
 
 const homePicks = async () =>
-  (await api(t.app).discovery.public.home.query()).staffPicks.map((pick) => pick.title);
+  (await api(t.app).catalogue.discovery.public.home.query()).staffPicks.map((pick) => pick.title);
 
 describe('staff picks', () => {
   it('staff find listings on sale, add them with a note, and the home page shows them in order', async () => {
     const as = api(t.app, moderator.accessToken);
-    const found = await as.discovery.staff.picks.candidates.query({ q: 'persua' });
+    const found = await as.catalogue.discovery.picks.candidates.query({ q: 'persua' });
     expect(found.map((row) => row.title)).toEqual(['Persuasion']);
-    expect(await as.discovery.staff.picks.candidates.query({ q: 'shirley' })).toEqual([]);
+    expect(await as.catalogue.discovery.picks.candidates.query({ q: 'shirley' })).toEqual([]);
 
     for (const title of ['Middlemarch', 'Persuasion', 'Villette']) {
-      await as.discovery.staff.picks.add.mutate({
+      await as.catalogue.discovery.picks.add.mutate({
         listingId: listings[title]!,
         note: title === 'Persuasion' ? 'A second chance' : '',
       });
     }
     expect(await homePicks()).toEqual(['Middlemarch', 'Persuasion', 'Villette']);
-    const home = await api(t.app).discovery.public.home.query();
+    const home = await api(t.app).catalogue.discovery.public.home.query();
     expect(home.staffPicks[1]?.note).toBe('A second chance');
 
-    await as.discovery.staff.picks.reorder.mutate({
+    await as.catalogue.discovery.picks.reorder.mutate({
       listingIds: [listings.Villette!, listings.Middlemarch!, listings.Persuasion!],
     });
     expect(await homePicks()).toEqual(['Villette', 'Middlemarch', 'Persuasion']);
-    const list = await as.discovery.staff.picks.list.query();
+    const list = await as.catalogue.discovery.picks.list.query();
     expect(list.map((pick) => [pick.title, pick.position])).toEqual([
       ['Villette', 0],
       ['Middlemarch', 1],
@@ -62,8 +62,8 @@ describe('staff picks', () => {
     ]);
     expect(list[0]?.pickedBy).toBe('moderator@picks.test');
 
-    await as.discovery.staff.picks.note.mutate({ listingId: listings.Villette!, note: 'Brontë at her best' });
-    await as.discovery.staff.picks.remove.mutate({ listingId: listings.Middlemarch! });
+    await as.catalogue.discovery.picks.note.mutate({ listingId: listings.Villette!, note: 'Brontë at her best' });
+    await as.catalogue.discovery.picks.remove.mutate({ listingId: listings.Middlemarch! });
     expect(await homePicks()).toEqual(['Villette', 'Persuasion']);
 
     const actions = await db
@@ -84,22 +84,22 @@ describe('staff picks', () => {
 
   it('refuses what cannot be picked or ordered, and non-staff', async () => {
     const as = api(t.app, moderator.accessToken);
-    expect(await refusal(as.discovery.staff.picks.add.mutate({ listingId: listings.sold! }))).toEqual({
+    expect(await refusal(as.catalogue.discovery.picks.add.mutate({ listingId: listings.sold! }))).toEqual({
       status: 412,
       message: 'Only a listing on sale can be a staff pick.',
     });
-    expect(await statusOf(as.discovery.staff.picks.add.mutate({ listingId: listings.Villette! }))).toBe(409);
+    expect(await statusOf(as.catalogue.discovery.picks.add.mutate({ listingId: listings.Villette! }))).toBe(409);
     expect(
-      (await refusal(as.discovery.staff.picks.reorder.mutate({ listingIds: [listings.Villette!] }))).message,
+      (await refusal(as.catalogue.discovery.picks.reorder.mutate({ listingIds: [listings.Villette!] }))).message,
     ).toContain('changed while you were ordering');
     expect(
       await statusOf(
-        as.discovery.staff.picks.note.mutate({ listingId: listings.Villette!, note: 'x'.repeat(281) }),
+        as.catalogue.discovery.picks.note.mutate({ listingId: listings.Villette!, note: 'x'.repeat(281) }),
       ),
     ).toBe(400);
     expect(
       await statusOf(
-        api(t.app, member.accessToken).discovery.staff.picks.add.mutate({
+        api(t.app, member.accessToken).catalogue.discovery.picks.add.mutate({
           listingId: listings.Middlemarch!,
         }),
       ),

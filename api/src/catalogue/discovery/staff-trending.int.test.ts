@@ -40,7 +40,7 @@ async function views(listingId: string, count: number) {
 }
 
 async function publicTrending(): Promise<{ id: string; title: string }[]> {
-  return await api(t.app).discovery.public.trending.query({ limit: 24 });
+  return await api(t.app).catalogue.discovery.public.trending.query({ limit: 24 });
 }
 
 const staff = () => api(t.app, moderator.accessToken);
@@ -58,14 +58,14 @@ async function auditActions(listingId: string): Promise<string[]> {
 
 describe('trending books for staff', () => {
   it('is for staff only', async () => {
-    expect(await statusOf(api(t.app).discovery.staff.trending.board.query())).toBe(401);
+    expect(await statusOf(api(t.app).catalogue.discovery.trending.board.query())).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@trending.test');
-    expect(await statusOf(api(t.app, member.accessToken).discovery.staff.trending.board.query())).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).catalogue.discovery.trending.board.query())).toBe(403);
     const listing = await createListing(db, {
       sellerId,
       bookId: await createBook(db, { title: 'Not Yours' }),
     });
-    const refused = api(t.app, member.accessToken).discovery.staff.trending.set.mutate({
+    const refused = api(t.app, member.accessToken).catalogue.discovery.trending.set.mutate({
       listingId: listing.id,
       mode: 'pin',
     });
@@ -92,7 +92,7 @@ describe('trending books for staff', () => {
       'Quiet Book',
     ]);
 
-    await staff().discovery.staff.trending.set.mutate({ listingId: quiet.id, mode: 'pin' });
+    await staff().catalogue.discovery.trending.set.mutate({ listingId: quiet.id, mode: 'pin' });
     expect((await publicTrending()).map((card) => card.title).slice(0, 3)).toEqual([
       'Quiet Book',
       'Hot Book',
@@ -100,13 +100,13 @@ describe('trending books for staff', () => {
     ]);
 
     // Hiding the cheaper copy hides the book: the dearer copy does not take its place.
-    await staff().discovery.staff.trending.set.mutate({ listingId: warm.id, mode: 'hide' });
+    await staff().catalogue.discovery.trending.set.mutate({ listingId: warm.id, mode: 'hide' });
     const after = await publicTrending();
     expect(after.map((card) => card.title).slice(0, 2)).toEqual(['Quiet Book', 'Hot Book']);
     expect(after.map((card) => card.id)).not.toContain(warmCopy.id);
     expect(after.map((card) => card.id)).not.toContain(warm.id);
 
-    const board = await staff().discovery.staff.trending.board.query();
+    const board = await staff().catalogue.discovery.trending.board.query();
     expect(board.list[0]).toMatchObject({ id: quiet.id, title: 'Quiet Book', pinned: true });
     expect(board.list[1]).toMatchObject({ id: hot.id, pinned: false });
     expect(board.overrides).toEqual([
@@ -117,7 +117,7 @@ describe('trending books for staff', () => {
     // A pinned listing that sells leaves the top; unhiding brings the book back.
     await db.updateTable('listings').set({ status: 'sold' }).where('id', '=', quiet.id).execute();
     expect((await publicTrending())[0]!.title).toBe('Hot Book');
-    await staff().discovery.staff.trending.clear.mutate({ listingId: warm.id });
+    await staff().catalogue.discovery.trending.clear.mutate({ listingId: warm.id });
     expect((await publicTrending()).map((card) => card.title).slice(0, 2)).toEqual(['Hot Book', 'Warm Book']);
 
     expect(await auditActions(quiet.id)).toEqual(['trending.pin']);
@@ -132,7 +132,7 @@ describe('trending books for staff', () => {
       status: 'sold',
     });
     expect(
-      await refusal(staff().discovery.staff.trending.set.mutate({ listingId: sold.id, mode: 'pin' })),
+      await refusal(staff().catalogue.discovery.trending.set.mutate({ listingId: sold.id, mode: 'pin' })),
     ).toEqual({
       status: 412,
       message: 'Only a listing on sale can be pinned to trending.',
@@ -143,11 +143,11 @@ describe('trending books for staff', () => {
         sellerId,
         bookId: await createBook(db, { title: `Pin ${i}` }),
       });
-      await staff().discovery.staff.trending.set.mutate({ listingId: listing.id, mode: 'pin' });
+      await staff().catalogue.discovery.trending.set.mutate({ listingId: listing.id, mode: 'pin' });
       ids.push(listing.id);
     }
     expect(
-      await refusal(staff().discovery.staff.trending.set.mutate({ listingId: ids[0]!, mode: 'pin' })),
+      await refusal(staff().catalogue.discovery.trending.set.mutate({ listingId: ids[0]!, mode: 'pin' })),
     ).toEqual({
       status: 409,
       message: 'That listing is already pinned.',
@@ -157,14 +157,14 @@ describe('trending books for staff', () => {
       bookId: await createBook(db, { title: 'One Too Many' }),
     });
     const refused = await refusal(
-      staff().discovery.staff.trending.set.mutate({ listingId: extra.id, mode: 'pin' }),
+      staff().catalogue.discovery.trending.set.mutate({ listingId: extra.id, mode: 'pin' }),
     );
     expect(refused.message).toBe(
       `At most ${MAX_TRENDING_PINS} listings can be pinned to trending. Unpin one first.`,
     );
     expect(await auditActions(extra.id)).toEqual([]);
     expect(
-      (await refusal(staff().discovery.staff.trending.clear.mutate({ listingId: extra.id }))).message,
+      (await refusal(staff().catalogue.discovery.trending.clear.mutate({ listingId: extra.id }))).message,
     ).toBe('That listing is neither pinned nor hidden any more. Refresh the page.');
     // The list shown publicly starts with the pins, in the order they were made.
     expect((await publicTrending()).slice(0, MAX_TRENDING_PINS).map((card) => card.id)).toEqual(ids);
@@ -199,7 +199,7 @@ describe('trending books for staff', () => {
             .execute();
         }
       }
-      const url = `/trpc/discovery.public.trending?input=${encodeURIComponent(JSON.stringify({ limit: 5 }))}`;
+      const url = `/trpc/catalogue.discovery.public.trending?input=${encodeURIComponent(JSON.stringify({ limit: 5 }))}`;
       const first = await request(cached.app.server).get(url);
       expect(first.body.result.data.map((card: { id: string }) => card.id)).toEqual([top.id, low.id]);
       // The cache keeps an answer just after sending it.
@@ -207,7 +207,7 @@ describe('trending books for staff', () => {
         async () => (await request(cached.app.server).get(url)).headers['x-cache'] === 'HIT',
         'a hit',
       );
-      await api(cached.app, curator.accessToken).discovery.staff.trending.set.mutate({
+      await api(cached.app, curator.accessToken).catalogue.discovery.trending.set.mutate({
         listingId: low.id,
         mode: 'pin',
       });

@@ -36,7 +36,7 @@ function view(listingId: string, caller: { token?: string; agent?: string } = {}
   return api(t.app, {
     token: caller.token ?? null,
     headers: { ...WEB, 'user-agent': caller.agent ?? BROWSER },
-  }).listings.public.recordView.mutate({ listingId });
+  }).catalogue.listings.recordView.mutate({ listingId });
 }
 
 async function viewsOf(listingId: string) {

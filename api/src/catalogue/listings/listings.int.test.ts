@@ -48,12 +48,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function search(input: RouterInputs['listings']['public']['search']): Promise<SearchResult> {
-  return await api(t.app).listings.public.search.query(input);
+async function search(input: RouterInputs['catalogue']['listings']['search']): Promise<SearchResult> {
+  return await api(t.app).catalogue.listings.search.query(input);
 }
 
-async function browse(input: RouterInputs['listings']['public']['browse'] = {}): Promise<ListingPage> {
-  return await api(t.app).listings.public.browse.query(input);
+async function browse(input: RouterInputs['catalogue']['listings']['browse'] = {}): Promise<ListingPage> {
+  return await api(t.app).catalogue.listings.browse.query(input);
 }
 
 const titles = (page: ListingPage) => page.items.map((item) => item.title);
@@ -295,42 +295,42 @@ describe('bad input never becomes a 500', () => {
     { q: 'é'.repeat(200) },
   ];
   it.each(clean200)('searches for %j and answers cleanly', async (input) => {
-    const response = await rawTrpcQuery(t.app, 'listings.public.search', input);
+    const response = await rawTrpcQuery(t.app, 'catalogue.listings.search', input);
     expect(response.status).toBe(200);
     expect(Array.isArray(response.body.result.data.items)).toBe(true);
   });
 
   const clear400 = [
-    ['empty search', 'listings.public.search', { q: '' }, /Enter something to search for/],
-    ['blank search', 'listings.public.search', { q: '   \t ' }, /Enter something to search for/],
-    ['10 KB search', 'listings.public.search', { q: 'x'.repeat(10_240) }, /at most 200 characters/],
+    ['empty search', 'catalogue.listings.search', { q: '' }, /Enter something to search for/],
+    ['blank search', 'catalogue.listings.search', { q: '   \t ' }, /Enter something to search for/],
+    ['10 KB search', 'catalogue.listings.search', { q: 'x'.repeat(10_240) }, /at most 200 characters/],
     // PostgreSQL cannot store a NUL: refused at the boundary, naming the field (decision 0025).
     [
       'NUL in a search',
-      'listings.public.search',
+      'catalogue.listings.search',
       { q: 'a\u0000b' },
       /q: Text cannot contain a NUL character/,
     ],
-    ['no search text', 'listings.public.search', {}, /Enter something to search for/],
-    ['negative price', 'listings.public.browse', { minPrice: -100 }, /cannot be negative/],
-    ['absurd price', 'listings.public.browse', { maxPrice: 1e12 }, /at most £10,000/],
-    ['fractional price', 'listings.public.browse', { maxPrice: 9.5 }, /whole number of pence/],
-    ['price as text', 'listings.public.browse', { minPrice: 'cheap' }, /minimum price must be a number/],
+    ['no search text', 'catalogue.listings.search', {}, /Enter something to search for/],
+    ['negative price', 'catalogue.listings.browse', { minPrice: -100 }, /cannot be negative/],
+    ['absurd price', 'catalogue.listings.browse', { maxPrice: 1e12 }, /at most £10,000/],
+    ['fractional price', 'catalogue.listings.browse', { maxPrice: 9.5 }, /whole number of pence/],
+    ['price as text', 'catalogue.listings.browse', { minPrice: 'cheap' }, /minimum price must be a number/],
     [
       'prices reversed',
-      'listings.public.browse',
+      'catalogue.listings.browse',
       { minPrice: 900, maxPrice: 100 },
       /must not be more than the maximum/,
     ],
-    ['page 0', 'listings.public.browse', { page: 0 }, /Page must be 1 or more/],
-    ['absurd page', 'listings.public.browse', { page: 99_999_999 }, /Page can be at most 10000/],
-    ['huge page size', 'listings.public.browse', { pageSize: 1000 }, /Page size can be at most 48/],
-    ['unknown sort', 'listings.public.browse', { sort: 'random' }, /sort/],
-    ['unknown condition', 'listings.public.browse', { condition: 'mint' }, /Condition must be/],
-    ['bad category slug', 'listings.public.browse', { category: '../../etc' }, /category/],
-    ['bad asOf', 'listings.public.browse', { asOf: 'yesterday' }, /asOf/],
-    ['bad seller id', 'listings.public.browse', { seller: '1 or 1=1' }, /seller id/],
-    ['bad listing slug', 'listings.public.bySlug', { slug: "x' or '1'='1" }, /slug/],
+    ['page 0', 'catalogue.listings.browse', { page: 0 }, /Page must be 1 or more/],
+    ['absurd page', 'catalogue.listings.browse', { page: 99_999_999 }, /Page can be at most 10000/],
+    ['huge page size', 'catalogue.listings.browse', { pageSize: 1000 }, /Page size can be at most 48/],
+    ['unknown sort', 'catalogue.listings.browse', { sort: 'random' }, /sort/],
+    ['unknown condition', 'catalogue.listings.browse', { condition: 'mint' }, /Condition must be/],
+    ['bad category slug', 'catalogue.listings.browse', { category: '../../etc' }, /category/],
+    ['bad asOf', 'catalogue.listings.browse', { asOf: 'yesterday' }, /asOf/],
+    ['bad seller id', 'catalogue.listings.browse', { seller: '1 or 1=1' }, /seller id/],
+    ['bad listing slug', 'catalogue.listings.bySlug', { slug: "x' or '1'='1" }, /slug/],
   ] as const;
   it.each(clear400)('answers %s with a clear 400', async (_name, path, input, message) => {
     const response = await rawTrpcQuery(t.app, path, input);
@@ -340,20 +340,20 @@ describe('bad input never becomes a 500', () => {
   });
 
   it('answers malformed JSON input with a 400', async () => {
-    const response = await rawTrpcQuery(t.app, 'listings.public.browse').query('input=%7Bnot-json');
+    const response = await rawTrpcQuery(t.app, 'catalogue.listings.browse').query('input=%7Bnot-json');
     expect(response.status).toBe(400);
   });
 
   const clear404 = [
     [
       'unknown category',
-      'listings.public.browse',
+      'catalogue.listings.browse',
       { category: 'underwater-basket-weaving' },
       /no category called/,
     ],
-    ['unknown genre', 'listings.public.browse', { genre: 'no-such-genre' }, /no genre called/],
-    ['unknown charity', 'listings.public.browse', { charity: 'no-such-charity' }, /no charity called/],
-    ['unknown listing', 'listings.public.bySlug', { slug: 'no-such-listing' }, /couldn’t find that listing/],
+    ['unknown genre', 'catalogue.listings.browse', { genre: 'no-such-genre' }, /no genre called/],
+    ['unknown charity', 'catalogue.listings.browse', { charity: 'no-such-charity' }, /no charity called/],
+    ['unknown listing', 'catalogue.listings.bySlug', { slug: 'no-such-listing' }, /couldn’t find that listing/],
   ] as const;
   it.each(clear404)('answers %s with a clear 404', async (_name, path, input, message) => {
     const response = await rawTrpcQuery(t.app, path, input);
@@ -377,7 +377,7 @@ describe('the listing page', () => {
   it('shows the full price: item, postage for its parcel size, buyer protection with its VAT, total', async () => {
     const book = await createBook(db, { title: 'A Priced Book', category: 'fiction', genres: ['classics'] });
     const { slug } = await createListing(db, { sellerId, bookId: book, price: 799, parcelSize: 'medium' });
-    const detail = await api(t.app).listings.public.bySlug.query({ slug });
+    const detail = await api(t.app).catalogue.listings.bySlug.query({ slug });
     expect(detail).toMatchObject({
       title: 'A Priced Book',
       available: true,
@@ -407,7 +407,7 @@ describe('the listing page', () => {
       .where('key', '=', 'postage_bands')
       .execute();
     try {
-      const detail = await api(t.app).listings.public.bySlug.query({ slug });
+      const detail = await api(t.app).catalogue.listings.bySlug.query({ slug });
       expect(detail.price).toMatchObject({ postageMinor: 600, protectionMinor: 120, totalMinor: 1720 });
     } finally {
       await db
@@ -433,19 +433,19 @@ describe('the listing page', () => {
       description: 'Spam text',
     });
     const draft = await createListing(db, { sellerId, bookId: book, status: 'draft' });
-    const soldDetail = await api(t.app).listings.public.bySlug.query({ slug: sold.slug });
+    const soldDetail = await api(t.app).catalogue.listings.bySlug.query({ slug: sold.slug });
     expect(soldDetail).toMatchObject({
       available: false,
       unavailableReason: 'sold',
       description: 'Lovely copy',
     });
-    const removedDetail = await api(t.app).listings.public.bySlug.query({ slug: removed.slug });
+    const removedDetail = await api(t.app).catalogue.listings.bySlug.query({ slug: removed.slug });
     expect(removedDetail).toMatchObject({
       available: false,
       unavailableReason: 'removed',
       description: null,
     });
-    expect(await statusOf(api(t.app).listings.public.bySlug.query({ slug: draft.slug }))).toBe(404);
+    expect(await statusOf(api(t.app).catalogue.listings.bySlug.query({ slug: draft.slug }))).toBe(404);
   });
 
   it('names the charity for a charity listing', async () => {
@@ -458,7 +458,7 @@ describe('the listing page', () => {
     });
     const book = await createBook(db, { title: 'Charity Copy', category: 'fiction' });
     const { slug } = await createListing(db, { sellerId: owner, bookId: book, charityId });
-    const detail = await api(t.app).listings.public.bySlug.query({ slug });
+    const detail = await api(t.app).catalogue.listings.bySlug.query({ slug });
     expect(detail.charity).toMatchObject({
       slug: 'test-hospice-books',
       name: 'Test Hospice Books',
@@ -478,7 +478,7 @@ describe('the listing page', () => {
       bookId: book,
       publishedAt: new Date(Date.now() - 86_400_000),
     });
-    const similar = await api(t.app).listings.public.similar.query({ slug: a.slug });
+    const similar = await api(t.app).catalogue.listings.similar.query({ slug: a.slug });
     expect(similar[0]?.id).toBe(b.id);
     expect(similar.map((card) => card.id)).not.toContain(a.id);
     expect(similar.length).toBeGreaterThan(1);
@@ -490,12 +490,12 @@ describe('the listing page', () => {
     for (let i = 0; i < 3; i++) {
       const response = api(t.app, {
         headers: { ...WEB, 'user-agent': 'Test/1' },
-      }).listings.public.recordView.mutate({
+      }).catalogue.listings.recordView.mutate({
         listingId: id,
       });
       expect(await statusOf(response)).toBe(200);
     }
-    await api(t.app, { headers: { ...WEB, 'user-agent': 'Other/2' } }).listings.public.recordView.mutate({
+    await api(t.app, { headers: { ...WEB, 'user-agent': 'Other/2' } }).catalogue.listings.recordView.mutate({
       listingId: id,
     });
     await t.app.listingViews.flush();
@@ -529,7 +529,7 @@ describe('the hot reads', () => {
   it('answer exactly what their output schemas would (/trpc no longer parses them)', async () => {
     const book = await createBook(db, { title: 'Schema Shaped', category: 'fiction' });
     const { slug } = await createListing(db, { sellerId, bookId: book });
-    const client = api(t.app).listings.public;
+    const client = api(t.app).catalogue.listings;
     for (const [answer, schema] of [
       [await client.browse.query({}), listingPageSchema],
       [

@@ -22,11 +22,11 @@ afterAll(async () => {
 });
 
 async function search(q: string): Promise<SearchResult> {
-  return await api(t.app).listings.public.search.query({ q });
+  return await api(t.app).catalogue.listings.search.query({ q });
 }
 
 async function suggestions(q: string): Promise<SearchSuggestions> {
-  return await api(t.app).discovery.public.suggestions.query({ q });
+  return await api(t.app).catalogue.discovery.public.suggestions.query({ q });
 }
 
 /** Query → the book that must come first, and why. */

@@ -31,20 +31,20 @@ afterAll(async () => {
 
 describe('sellers', () => {
   it('discovers sellers with books on sale, busiest first, charities by their name', async () => {
-    const sellers = await api(t.app).sellers.discover.query({});
+    const sellers = await api(t.app).catalogue.sellers.discover.query({});
     expect(sellers.map((s) => s.displayName)).toEqual(['Busy Seller', 'Shelter Books']);
     expect(sellers[0]?.activeListings).toBe(3);
     expect(sellers[1]?.charity).toEqual({ slug: 'shelter-books', name: 'Shelter Books' });
   });
 
   it('shows a seller’s profile even with nothing on sale, and 404 for an unknown id', async () => {
-    const profile = await api(t.app).sellers.byId.query({ sellerId: quiet });
+    const profile = await api(t.app).catalogue.sellers.byId.query({ sellerId: quiet });
     expect(profile).toMatchObject({ id: quiet, displayName: 'Quiet Seller', activeListings: 0 });
-    const missing = api(t.app).sellers.byId.query({
+    const missing = api(t.app).catalogue.sellers.byId.query({
       sellerId: '00000000-0000-4000-8000-000000000000',
     });
     expect(await statusOf(missing)).toBe(404);
-    const malformed = api(t.app).sellers.byId.query({ sellerId: 'abc' });
+    const malformed = api(t.app).catalogue.sellers.byId.query({ sellerId: 'abc' });
     expect(await statusOf(malformed)).toBe(400);
     expect(busy).toBeTruthy();
   });

@@ -36,14 +36,14 @@ type Node = {
   listings: number;
 };
 
-const publicCategories = async () => (await api(t.app).discovery.public.categories.query()).map((row) => row);
+const publicCategories = async () => (await api(t.app).catalogue.discovery.public.categories.query()).map((row) => row);
 
 describe('categories and genres', () => {
   it('admins add, rename and order categories and genres, and /categories follows', async () => {
     const as = api(t.app, admin.accessToken);
-    const before: Node[] = (await as.catalogue.taxonomy.trees.query()).categories;
+    const before: Node[] = (await as.catalogue.taxonomy.staff.trees.query()).categories;
     const top = (
-      await as.catalogue.taxonomy.add.mutate({
+      await as.catalogue.taxonomy.staff.add.mutate({
         kind: 'category',
         name: ' Zines ',
         slug: 'Zines',
@@ -51,7 +51,7 @@ describe('categories and genres', () => {
       })
     ).id;
     const sub = (
-      await as.catalogue.taxonomy.add.mutate({
+      await as.catalogue.taxonomy.staff.add.mutate({
         kind: 'category',
         name: 'Riso zines',
         slug: 'riso-zines',
@@ -59,10 +59,10 @@ describe('categories and genres', () => {
       })
     ).id;
     const genre = (
-      await as.catalogue.taxonomy.add.mutate({ kind: 'genre', name: 'Solarpunk', slug: 'solarpunk' })
+      await as.catalogue.taxonomy.staff.add.mutate({ kind: 'genre', name: 'Solarpunk', slug: 'solarpunk' })
     ).id;
 
-    let trees: { categories: Node[]; genres: Node[] } = await as.catalogue.taxonomy.trees.query();
+    let trees: { categories: Node[]; genres: Node[] } = await as.catalogue.taxonomy.staff.trees.query();
     expect(trees.categories.find((node) => node.id === top)).toEqual({
       id: top,
       slug: 'zines',
@@ -77,7 +77,7 @@ describe('categories and genres', () => {
     expect(shown.at(-1)).toBe('zines');
     expect(shown).toContain('riso-zines');
 
-    await as.catalogue.taxonomy.update.mutate({
+    await as.catalogue.taxonomy.staff.update.mutate({
       kind: 'category',
       id: top,
       name: 'Zines and pamphlets',
@@ -88,13 +88,13 @@ describe('categories and genres', () => {
     expect(renamed).toMatchObject({ name: 'Zines and pamphlets', description: null });
 
     // The new top-level category moves one place up among the top-level ones.
-    await as.catalogue.taxonomy.move.mutate({ kind: 'category', id: top, direction: 'up' });
-    trees = await as.catalogue.taxonomy.trees.query();
+    await as.catalogue.taxonomy.staff.move.mutate({ kind: 'category', id: top, direction: 'up' });
+    trees = await as.catalogue.taxonomy.staff.trees.query();
     const topLevel = trees.categories.filter((node) => node.parentId === null).map((node) => node.id);
     const oldTop = before.filter((node) => node.parentId === null).map((node) => node.id);
     expect(topLevel).toEqual([...oldTop.slice(0, -1), top, oldTop.at(-1)]);
     expect(
-      await refusal(as.catalogue.taxonomy.move.mutate({ kind: 'category', id: sub, direction: 'down' })),
+      await refusal(as.catalogue.taxonomy.staff.move.mutate({ kind: 'category', id: sub, direction: 'down' })),
     ).toEqual({
       status: 412,
       message: 'That category is already last.',
@@ -118,12 +118,12 @@ describe('categories and genres', () => {
 
   it('retires only what no listing uses and nothing sits under', async () => {
     const as = api(t.app, admin.accessToken);
-    const trees: { categories: Node[]; genres: Node[] } = await as.catalogue.taxonomy.trees.query();
+    const trees: { categories: Node[]; genres: Node[] } = await as.catalogue.taxonomy.staff.trees.query();
     const top = trees.categories.find((node) => node.slug === 'zines-and-pamphlets')!;
     const sub = trees.categories.find((node) => node.slug === 'riso-zines')!;
     const genre = trees.genres.find((node) => node.slug === 'solarpunk')!;
 
-    expect(await refusal(as.catalogue.taxonomy.retire.mutate({ kind: 'category', id: top.id }))).toEqual({
+    expect(await refusal(as.catalogue.taxonomy.staff.retire.mutate({ kind: 'category', id: top.id }))).toEqual({
       status: 412,
       message: '“Zines and pamphlets” has subcategories (such as “Riso zines”). Move or retire them first.',
     });
@@ -135,14 +135,14 @@ describe('categories and genres', () => {
     });
     await createListing(db, { sellerId: seller, bookId, status: 'withdrawn' });
     expect(
-      (await refusal(as.catalogue.taxonomy.retire.mutate({ kind: 'category', id: sub.id }))).message,
+      (await refusal(as.catalogue.taxonomy.staff.retire.mutate({ kind: 'category', id: sub.id }))).message,
     ).toBe('“Riso zines” still has 1 listing. Only a category without listings can be retired.');
-    expect(await statusOf(as.catalogue.taxonomy.retire.mutate({ kind: 'genre', id: genre.id }))).toBe(412);
+    expect(await statusOf(as.catalogue.taxonomy.staff.retire.mutate({ kind: 'genre', id: genre.id }))).toBe(412);
 
     await db.deleteFrom('listings').where('book_id', '=', bookId).execute();
-    await as.catalogue.taxonomy.retire.mutate({ kind: 'category', id: sub.id });
-    await as.catalogue.taxonomy.retire.mutate({ kind: 'category', id: top.id });
-    await as.catalogue.taxonomy.retire.mutate({ kind: 'genre', id: genre.id });
+    await as.catalogue.taxonomy.staff.retire.mutate({ kind: 'category', id: sub.id });
+    await as.catalogue.taxonomy.staff.retire.mutate({ kind: 'category', id: top.id });
+    await as.catalogue.taxonomy.staff.retire.mutate({ kind: 'genre', id: genre.id });
     const slugs = (await publicCategories()).map((row) => row.slug);
     expect(slugs).not.toContain('riso-zines');
     expect(slugs).not.toContain('zines-and-pamphlets');
@@ -156,19 +156,19 @@ describe('categories and genres', () => {
 
   it('refuses bad input, loops and anyone but an admin', async () => {
     const as = api(t.app, admin.accessToken);
-    const fiction = ((await as.catalogue.taxonomy.trees.query()).categories as Node[]).find(
+    const fiction = ((await as.catalogue.taxonomy.staff.trees.query()).categories as Node[]).find(
       (node) => node.slug === 'fiction',
     )!;
     expect(
       await refusal(
-        as.catalogue.taxonomy.add.mutate({ kind: 'category', name: 'Fiction again', slug: 'fiction' }),
+        as.catalogue.taxonomy.staff.add.mutate({ kind: 'category', name: 'Fiction again', slug: 'fiction' }),
       ),
     ).toEqual({ status: 409, message: 'Another category already uses the slug “fiction”. Choose another.' });
     expect(
-      await statusOf(as.catalogue.taxonomy.add.mutate({ kind: 'genre', name: 'X', slug: 'not a slug' })),
+      await statusOf(as.catalogue.taxonomy.staff.add.mutate({ kind: 'genre', name: 'X', slug: 'not a slug' })),
     ).toBe(400);
     const child = (
-      await as.catalogue.taxonomy.add.mutate({
+      await as.catalogue.taxonomy.staff.add.mutate({
         kind: 'category',
         name: 'Loop test',
         slug: 'loop-test',
@@ -178,7 +178,7 @@ describe('categories and genres', () => {
     expect(
       (
         await refusal(
-          as.catalogue.taxonomy.update.mutate({
+          as.catalogue.taxonomy.staff.update.mutate({
             kind: 'category',
             id: fiction.id,
             name: fiction.name,
@@ -191,15 +191,15 @@ describe('categories and genres', () => {
 
     for (const user of [moderator, member]) {
       const other = api(t.app, user.accessToken);
-      expect(await statusOf(other.catalogue.taxonomy.trees.query())).toBe(403);
+      expect(await statusOf(other.catalogue.taxonomy.staff.trees.query())).toBe(403);
       expect(
-        await statusOf(other.catalogue.taxonomy.add.mutate({ kind: 'genre', name: 'Nope', slug: 'nope' })),
+        await statusOf(other.catalogue.taxonomy.staff.add.mutate({ kind: 'genre', name: 'Nope', slug: 'nope' })),
       ).toBe(403);
-      expect(await statusOf(other.catalogue.taxonomy.retire.mutate({ kind: 'category', id: child }))).toBe(
+      expect(await statusOf(other.catalogue.taxonomy.staff.retire.mutate({ kind: 'category', id: child }))).toBe(
         403,
       );
     }
-    const trees = await as.catalogue.taxonomy.trees.query();
+    const trees = await as.catalogue.taxonomy.staff.trees.query();
     expect(trees.genres.map((node: Node) => node.slug)).not.toContain('nope');
     expect(trees.categories.find((node: Node) => node.id === fiction.id)?.parentId).toBeNull();
   });

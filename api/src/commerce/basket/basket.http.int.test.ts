@@ -43,24 +43,24 @@ describe('the basket', () => {
     const mine = await book(buyer.id, 'My own book', 400);
     const sold = await book(seller.id, 'Already gone', 400, 'sold');
 
-    expect(await client.basket.member.add.mutate({ listingId: a })).toEqual({ count: 1 });
-    expect(await client.basket.member.add.mutate({ listingId: a })).toEqual({ count: 1 });
-    expect((await failure(client.basket.member.add.mutate({ listingId: mine }))).message).toBe(
+    expect(await client.commerce.basket.member.add.mutate({ listingId: a })).toEqual({ count: 1 });
+    expect(await client.commerce.basket.member.add.mutate({ listingId: a })).toEqual({ count: 1 });
+    expect((await failure(client.commerce.basket.member.add.mutate({ listingId: mine }))).message).toBe(
       'This is your own book, so it can’t go in your basket.',
     );
-    expect((await failure(client.basket.member.add.mutate({ listingId: sold }))).message).toBe(
+    expect((await failure(client.commerce.basket.member.add.mutate({ listingId: sold }))).message).toBe(
       'This book has just been sold, so it can’t go in your basket.',
     );
     // A visitor's basket from the browser, on sign-in: what can be bought joins, the rest is named.
-    expect(await client.basket.member.merge.mutate({ listingIds: [a, b, mine, sold] })).toEqual({
+    expect(await client.commerce.basket.member.merge.mutate({ listingIds: [a, b, mine, sold] })).toEqual({
       count: 2,
       added: [b],
       skipped: [mine, sold],
     });
     // One of them sells meanwhile: it stays, shown as gone, and the count leaves it out.
     await t.database.handle.db.updateTable('listings').set({ status: 'sold' }).where('id', '=', b).execute();
-    expect(await client.basket.member.count.query()).toEqual({ count: 1, gone: 1 });
-    const basket = await client.basket.member.list.query();
+    expect(await client.commerce.basket.member.count.query()).toEqual({ count: 1, gone: 1 });
+    const basket = await client.commerce.basket.member.list.query();
     expect(basket.count).toBe(1);
     expect(
       basket.groups.map((group) => [group.sellerId, group.items.map((item) => [item.title, item.state])]),
@@ -70,9 +70,9 @@ describe('the basket', () => {
         [other.id, [['Emma', 'gone']]],
       ]),
     );
-    expect(await client.basket.member.remove.mutate({ listingIds: [b] })).toEqual({ count: 1 });
-    expect(await client.basket.member.remove.mutate({ listingId: a })).toEqual({ count: 0 });
-    expect((await failure(api(t.app).basket.member.count.query())).status).toBe(401);
+    expect(await client.commerce.basket.member.remove.mutate({ listingIds: [b] })).toEqual({ count: 1 });
+    expect(await client.commerce.basket.member.remove.mutate({ listingId: a })).toEqual({ count: 0 });
+    expect((await failure(api(t.app).commerce.basket.member.count.query())).status).toBe(401);
   });
 });
 
@@ -96,15 +96,15 @@ describe('bundle tiers for anyone to read', () => {
       .values({ charity_id: charity.id, min_books: 2, percent: 20 })
       .execute();
     const anyone = api(t.app);
-    expect(await anyone.basket.public.tiers.query({ sellerId: seller.id })).toEqual([
+    expect(await anyone.commerce.basket.public.tiers.query({ sellerId: seller.id })).toEqual([
       { minBooks: 2, percent: 5 },
       { minBooks: 3, percent: 10 },
     ]);
-    expect(await anyone.basket.public.tiers.query({ charitySlug: `tier-shop-${n}` })).toEqual([
+    expect(await anyone.commerce.basket.public.tiers.query({ charitySlug: `tier-shop-${n}` })).toEqual([
       { minBooks: 2, percent: 20 },
     ]);
-    expect(await anyone.basket.public.tiers.query({ sellerId: owner.id })).toEqual([]);
-    expect((await failure(anyone.basket.public.tiers.query({ sellerId: 'nope' }))).status).toBe(400);
+    expect(await anyone.commerce.basket.public.tiers.query({ sellerId: owner.id })).toEqual([]);
+    expect((await failure(anyone.commerce.basket.public.tiers.query({ sellerId: 'nope' }))).status).toBe(400);
   });
 });
 
@@ -129,9 +129,9 @@ describe('checkout of the basket over HTTP', () => {
     ];
     const single = await book(charityish.id, 'Silas Marner', 400);
     const listingIds = [...sams, single];
-    for (const listingId of listingIds) await client.basket.member.add.mutate({ listingId });
+    for (const listingId of listingIds) await client.commerce.basket.member.add.mutate({ listingId });
 
-    const quote = await client.basket.member.quote.query({ listingIds });
+    const quote = await client.commerce.basket.member.quote.query({ listingIds });
     expect(quote.groups.map((group) => [group.bookCount, group.bundlePercent])).toEqual([
       [3, 10],
       [1, 0],
@@ -147,7 +147,7 @@ describe('checkout of the basket over HTTP', () => {
       .where('id', '=', sams[1] as string)
       .execute();
     const refused = await failure(
-      client.checkout.startBasket.mutate({
+      client.commerce.checkout.startBasket.mutate({
         listingIds,
         address,
         idempotencyKey: `stale-key-${n}`,
@@ -169,13 +169,13 @@ describe('checkout of the basket over HTTP', () => {
       quotedTotalMinor: fresh.totalMinor,
       quotedGroups: fresh.groups.map((group) => ({ key: group.key, totalMinor: group.totalMinor })),
     };
-    const started = await client.checkout.startBasket.mutate(input);
+    const started = await client.commerce.checkout.startBasket.mutate(input);
     // A retried call with the same key answers the same, and makes nothing more.
-    expect(await client.checkout.startBasket.mutate(input)).toEqual(started);
+    expect(await client.commerce.checkout.startBasket.mutate(input)).toEqual(started);
     expect(started.totalMinor).toBe(fresh.totalMinor);
     expect(started.orders).toHaveLength(2);
     // "Finish paying" from either order goes back to the same payment.
-    const resumed = await client.checkout.resume.mutate({ orderId: started.orders[1]?.orderId as string });
+    const resumed = await client.commerce.checkout.resume.mutate({ orderId: started.orders[1]?.orderId as string });
     expect(resumed.redirectUrl).toBe(started.redirectUrl);
     expect(resumed.totalMinor).toBe(started.totalMinor);
 
@@ -189,7 +189,7 @@ describe('checkout of the basket over HTTP', () => {
       `/checkout/success?order=${started.orders[0]?.orderId}&payment=${started.checkoutPaymentId}`,
     );
 
-    const orders = await client.checkout.paymentOrders.query({
+    const orders = await client.commerce.checkout.paymentOrders.query({
       checkoutPaymentId: started.checkoutPaymentId,
     });
     expect(orders.map((order) => order.titles)).toEqual([
@@ -201,7 +201,7 @@ describe('checkout of the basket over HTTP', () => {
       sam.email.split('@')[0],
       charityish.email.split('@')[0],
     ]);
-    const samOrder = await client.orders.member.get.query({ orderId: started.orders[0]?.orderId as string });
+    const samOrder = await client.commerce.orders.member.get.query({ orderId: started.orders[0]?.orderId as string });
     expect(samOrder).toMatchObject({ status: 'paid', itemCount: 3, title: 'North and South' });
     expect(samOrder.items.map((item) => [item.title, item.priceMinor])).toEqual([
       ['North and South', 349],
@@ -211,9 +211,9 @@ describe('checkout of the basket over HTTP', () => {
     expect(samOrder.items.reduce((sum, item) => sum + item.paidMinor, 0) + samOrder.postageMinor).toBe(
       samOrder.totalMinor,
     );
-    const purchases = await client.orders.member.list.query({ role: 'buyer' });
+    const purchases = await client.commerce.orders.member.list.query({ role: 'buyer' });
     expect(purchases.map((order) => order.itemCount).sort()).toEqual([1, 3]);
-    expect((await client.basket.member.count.query()).count).toBe(0);
+    expect((await client.commerce.basket.member.count.query()).count).toBe(0);
 
     // The emails name every book; the seller is asked for one parcel.
     const mail = async (to: string) =>

@@ -30,7 +30,7 @@ describe('checkout over HTTP', () => {
   it('quotes, starts, pays on the provider page and lands on success with the order paid', async () => {
     const { listingId, auth } = await setup('happy');
     const q = await request(t.app.server)
-      .get(`/trpc/checkout.quote?input=${encodeURIComponent(JSON.stringify({ listingId }))}`)
+      .get(`/trpc/commerce.checkout.quote?input=${encodeURIComponent(JSON.stringify({ listingId }))}`)
       .set(auth);
     expect(q.status).toBe(200);
     expect(q.body.result.data).toMatchObject({
@@ -40,7 +40,7 @@ describe('checkout over HTTP', () => {
     });
 
     const started = await request(t.app.server)
-      .post('/trpc/checkout.start')
+      .post('/trpc/commerce.checkout.start')
       .set(auth)
       .send({ listingId, address, idempotencyKey: 'happy-path-0001' });
     expect(started.status).toBe(200);
@@ -59,7 +59,7 @@ describe('checkout over HTTP', () => {
     expect(paid.headers.location).toBe(`/checkout/success?order=${orderId}`);
 
     const order = await request(t.app.server)
-      .get(`/trpc/checkout.order?input=${encodeURIComponent(JSON.stringify({ orderId }))}`)
+      .get(`/trpc/commerce.checkout.order?input=${encodeURIComponent(JSON.stringify({ orderId }))}`)
       .set(auth);
     expect(order.body.result.data).toMatchObject({
       status: 'paid',
@@ -73,7 +73,7 @@ describe('checkout over HTTP', () => {
   it('a declined card lands on cancel and the book is back on sale', async () => {
     const { listingId, auth } = await setup('decline');
     const started = await request(t.app.server)
-      .post('/trpc/checkout.start')
+      .post('/trpc/commerce.checkout.start')
       .set(auth)
       .send({ listingId, address, idempotencyKey: 'decline-path-01' });
     const pagePath = new URL(started.body.result.data.redirectUrl).pathname;
@@ -94,7 +94,7 @@ describe('checkout over HTTP', () => {
         .get(`/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`)
         .set(headers);
     const started = await request(t.app.server)
-      .post('/trpc/checkout.start')
+      .post('/trpc/commerce.checkout.start')
       .set(auth)
       .send({ listingId, address, idempotencyKey: 'leave-path-0001' });
     const { orderId, redirectUrl } = started.body.result.data;
@@ -107,11 +107,11 @@ describe('checkout over HTTP', () => {
     expect(left.status).toBe(303);
     expect(left.headers.location).toBe(`/checkout/cancel?order=${orderId}`);
 
-    const order = await get('checkout.order', { orderId });
+    const order = await get('commerce.checkout.order', { orderId });
     expect(order.body.result.data).toMatchObject({ status: 'pending_payment', canFinishPaying: true });
     expect(Date.parse(order.body.result.data.reservedUntil)).toBeGreaterThan(Date.now());
-    expect((await get('checkout.held', { listingId })).body.result.data).toMatchObject({ orderId });
-    const mine = await get('orders.member.list', { role: 'buyer', status: 'open' });
+    expect((await get('commerce.checkout.held', { listingId })).body.result.data).toMatchObject({ orderId });
+    const mine = await get('commerce.orders.member.list', { role: 'buyer', status: 'open' });
     expect(mine.body.result.data).toEqual([
       expect.objectContaining({ id: orderId, status: 'pending_payment', canFinishPaying: true }),
     ]);
@@ -120,18 +120,18 @@ describe('checkout over HTTP', () => {
     // Someone else: still reserved, and neither the order nor its payment is theirs.
     const stranger = await createUser(t.database.handle.db, t.services.identity, 'leave-other@example.com');
     const theirs = { authorization: `Bearer ${stranger.accessToken}` };
-    expect((await get('checkout.held', { listingId }, theirs)).body.result.data).toBeNull();
-    const refused = await request(t.app.server).post('/trpc/checkout.resume').set(theirs).send({ orderId });
+    expect((await get('commerce.checkout.held', { listingId }, theirs)).body.result.data).toBeNull();
+    const refused = await request(t.app.server).post('/trpc/commerce.checkout.resume').set(theirs).send({ orderId });
     expect(refused.status).toBe(404);
-    const quoted = await get('checkout.quote', { listingId }, theirs);
+    const quoted = await get('commerce.checkout.quote', { listingId }, theirs);
     expect(quoted.status).toBe(409);
 
-    const resumed = await request(t.app.server).post('/trpc/checkout.resume').set(auth).send({ orderId });
+    const resumed = await request(t.app.server).post('/trpc/commerce.checkout.resume').set(auth).send({ orderId });
     expect(resumed.status).toBe(200);
     expect(resumed.body.result.data).toMatchObject({ orderId, redirectUrl });
     const paid = await request(t.app.server).post(`${pagePath}/success`);
     expect(paid.headers.location).toBe(`/checkout/success?order=${orderId}`);
-    const after = await get('checkout.order', { orderId });
+    const after = await get('commerce.checkout.order', { orderId });
     expect(after.body.result.data).toMatchObject({
       status: 'paid',
       canFinishPaying: false,
@@ -144,7 +144,7 @@ describe('checkout over HTTP', () => {
   it('refuses a bad postcode, an unsigned webhook and another person’s order', async () => {
     const { listingId, auth } = await setup('refusals');
     const bad = await request(t.app.server)
-      .post('/trpc/checkout.start')
+      .post('/trpc/commerce.checkout.start')
       .set(auth)
       .send({
         listingId,
@@ -162,13 +162,13 @@ describe('checkout over HTTP', () => {
     expect((await request(t.app.server).post('/api/webhooks/payments/stripe').send('{}')).status).toBe(404);
 
     const started = await request(t.app.server)
-      .post('/trpc/checkout.start')
+      .post('/trpc/commerce.checkout.start')
       .set(auth)
       .send({ listingId, address, idempotencyKey: 'refusals-path-1' });
     const stranger = await createUser(t.database.handle.db, t.services.identity, 'stranger@example.com');
     const peek = await request(t.app.server)
       .get(
-        `/trpc/checkout.order?input=${encodeURIComponent(JSON.stringify({ orderId: started.body.result.data.orderId }))}`,
+        `/trpc/commerce.checkout.order?input=${encodeURIComponent(JSON.stringify({ orderId: started.body.result.data.orderId }))}`,
       )
       .set('authorization', `Bearer ${stranger.accessToken}`);
     expect(peek.status).toBe(404);

@@ -584,7 +584,7 @@ describe('idempotent checkout', () => {
     const listingId = await listingFor(seller.id);
     const request = { listingId, address };
     const call = () =>
-      withIdempotency(db, buyer.id, 'checkout.start', 'key-0123456789', request, () =>
+      withIdempotency(db, buyer.id, 'commerce.checkout.start', 'key-0123456789', request, () =>
         startCheckout(deps, buyer, request),
       );
     const first = await call();
@@ -594,7 +594,7 @@ describe('idempotent checkout', () => {
       await db.selectFrom('orders').select('id').where('buyer_id', '=', buyer.id).execute(),
     ).toHaveLength(1);
     await expect(
-      withIdempotency(db, buyer.id, 'checkout.start', 'key-0123456789', { other: true }, async () => 1),
+      withIdempotency(db, buyer.id, 'commerce.checkout.start', 'key-0123456789', { other: true }, async () => 1),
     ).rejects.toThrow('This request key was already used for a different request.');
   });
 });
@@ -620,7 +620,7 @@ describe('idempotency keys whose holder died (decision 0024)', () => {
       .selectAll()
       .select(sql<boolean>`coalesce(locked_until, created_at) < now()`.as('lapsed'))
       .where('user_id', '=', userId)
-      .where('scope', '=', 'checkout.start')
+      .where('scope', '=', 'commerce.checkout.start')
       .where('key', '=', key)
       .executeTakeFirstOrThrow();
   }
@@ -652,7 +652,7 @@ describe('idempotency keys whose holder died (decision 0024)', () => {
             return hung;
           };
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const first = withIdempotency(db, buyer.id, 'checkout.start', key, request, work, {
+    const first = withIdempotency(db, buyer.id, 'commerce.checkout.start', key, request, work, {
       leaseSeconds: 1,
     }).catch((error: unknown) => error);
     // It got as far as reserving the book (and, after-payment, opening the payment) ...
@@ -680,7 +680,7 @@ describe('idempotency keys whose holder died (decision 0024)', () => {
   }
 
   const retry = (buyer: { id: string; email: string }, key: string, request: object) =>
-    withIdempotency(db, buyer.id, 'checkout.start', key, request, (attempt) =>
+    withIdempotency(db, buyer.id, 'commerce.checkout.start', key, request, (attempt) =>
       startCheckout(deps, buyer, request as never, attempt),
     );
 
@@ -737,7 +737,7 @@ describe('idempotency keys whose holder died (decision 0024)', () => {
     const slow = withIdempotency(
       db,
       buyer.id,
-      'checkout.start',
+      'commerce.checkout.start',
       key,
       { slow: true },
       async () => {
@@ -759,14 +759,14 @@ describe('idempotency keys whose holder died (decision 0024)', () => {
       { timeout: 10_000, interval: 100 },
     );
     await expect(
-      withIdempotency(db, buyer.id, 'checkout.start', key, { slow: true }, async () => ({ done: false }), {
+      withIdempotency(db, buyer.id, 'commerce.checkout.start', key, { slow: true }, async () => ({ done: false }), {
         leaseSeconds: 1,
       }),
     ).rejects.toThrow('This request is still being processed. Please wait a moment.');
     finish();
     expect(await slow).toEqual({ done: true });
     expect(
-      await withIdempotency(db, buyer.id, 'checkout.start', key, { slow: true }, async () => ({
+      await withIdempotency(db, buyer.id, 'commerce.checkout.start', key, { slow: true }, async () => ({
         done: false,
       })),
     ).toEqual({ done: true });
@@ -781,7 +781,7 @@ describe('idempotency keys whose holder died (decision 0024)', () => {
       .insertInto('idempotency_keys')
       .values({
         user_id: buyer.id,
-        scope: 'checkout.start',
+        scope: 'commerce.checkout.start',
         key: 'left-behind-0001',
         request_hash: createHash('sha256').update(JSON.stringify(request)).digest('hex'),
         created_at: sql<Date>`now() - make_interval(secs => ${IDEMPOTENCY_LEASE_SECONDS + 1})`,

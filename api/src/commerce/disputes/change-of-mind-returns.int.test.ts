@@ -77,7 +77,7 @@ describe('a charity’s 14-day return on the return flow', () => {
     // Tracking before the charity accepts: refused, it does not know where to send it yet.
     expect(
       await refusal(
-        asBuyer.orders.resolution.returnSentBack.mutate({
+        asBuyer.commerce.disputes.member.returnSentBack.mutate({
           returnId,
           carrier: 'royal_mail_tracked_48',
           trackingRef: 'RM100000001GB',
@@ -97,7 +97,7 @@ describe('a charity’s 14-day return on the return flow', () => {
     expect(await notices(buyer.id)).toContain(
       `return_update: Your return was accepted: ${requested.request!.title}`,
     );
-    const sent = await asBuyer.orders.resolution.returnSentBack.mutate({
+    const sent = await asBuyer.commerce.disputes.member.returnSentBack.mutate({
       returnId,
       carrier: 'royal_mail_tracked_48',
       trackingRef: 'rm100000001gb',
@@ -111,7 +111,7 @@ describe('a charity’s 14-day return on the return flow', () => {
     expect(
       (
         await refusal(
-          asBuyer.orders.resolution.returnSentBack.mutate({
+          asBuyer.commerce.disputes.member.returnSentBack.mutate({
             returnId,
             carrier: 'evri',
             trackingRef: 'H0100000000003',
@@ -164,7 +164,7 @@ describe('a charity’s 14-day return on the return flow', () => {
     expect(
       (
         await refusal(
-          api(t.app, stranger.accessToken).orders.resolution.returnSentBack.mutate({
+          api(t.app, stranger.accessToken).commerce.disputes.member.returnSentBack.mutate({
             returnId: requested.request!.id,
             carrier: 'evri',
             trackingRef: 'H0100000000004',
@@ -184,8 +184,8 @@ describe('a private seller who accepts returns', () => {
       buyer: { id: buyer.id, email: buyer.email },
       to: 'delivered',
     });
-    const asBuyer = api(t.app, buyer.accessToken).orders.resolution;
-    const asSeller = api(t.app, seller.accessToken).orders.resolution;
+    const asBuyer = api(t.app, buyer.accessToken).commerce.disputes.member;
+    const asSeller = api(t.app, seller.accessToken).commerce.disputes.member;
     // Not while the seller does not accept returns.
     const closed = await asBuyer.returnEligibility.query({ orderId: paid.orderId });
     expect(closed).toMatchObject({ eligible: false, returnsOffered: false });
@@ -225,7 +225,7 @@ describe('a private seller who accepts returns', () => {
     expect(
       (
         await refusal(
-          api(t.app, other.accessToken).orders.resolution.acceptReturn.mutate({
+          api(t.app, other.accessToken).commerce.disputes.member.acceptReturn.mutate({
             returnId,
             address: '1 Nowhere Lane, Leeds, LS1 1AA',
           }),

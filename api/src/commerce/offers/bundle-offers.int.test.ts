@@ -233,12 +233,12 @@ describe('asking for a bundle price', () => {
   });
 });
 
-describe('offers.member.makeBundle', () => {
+describe('commerce.offers.member.makeBundle', () => {
   it('validates its input at the door and answers the offer', async () => {
     const seller = await person('seller');
     const ids = await books(seller.id, [500, 700]);
     const buyer = await createUser(db, t.services.identity, 'door@bundle-offers.test');
-    const offers = api(t.app, buyer.accessToken).offers.member;
+    const offers = api(t.app, buyer.accessToken).commerce.offers.member;
     const one = await failure(offers.makeBundle.mutate({ listingIds: [ids[0]!], amountMinor: 300 }));
     expect(one.status).toBe(400);
     expect(one.message).toContain('two books or more');

@@ -149,21 +149,21 @@ const titles = (threads: Thread[]) => threads.map((thread) => thread.listing.tit
 describe('staff offers: access', () => {
   it('is for staff: moderators may search, read the figures and cancel; members get 403', async () => {
     const as = api(t.app, member.accessToken);
-    expect(await statusOf(as.offers.staff.search.query({}))).toBe(403);
-    expect(await statusOf(as.offers.staff.summary.query())).toBe(403);
-    expect(await statusOf(as.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: 'Abuse' }))).toBe(
+    expect(await statusOf(as.commerce.offers.staff.search.query({}))).toBe(403);
+    expect(await statusOf(as.commerce.offers.staff.summary.query())).toBe(403);
+    expect(await statusOf(as.commerce.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: 'Abuse' }))).toBe(
       403,
     );
     expect((await row(pending.offerId)).status).toBe('pending');
     const staff = api(t.app, moderator.accessToken);
-    expect((await staff.offers.staff.search.query({})).length).toBeGreaterThanOrEqual(5);
+    expect((await staff.commerce.offers.staff.search.query({})).length).toBeGreaterThanOrEqual(5);
   });
 });
 
 describe('staff offers: search and filters', () => {
   it('finds threads by title, buyer email or seller email, with rounds, price and discount', async () => {
     const as = api(t.app, moderator.accessToken);
-    const byTitle: Thread[] = await as.offers.staff.search.query({ q: 'bravo gard' });
+    const byTitle: Thread[] = await as.commerce.offers.staff.search.query({ q: 'bravo gard' });
     expect(titles(byTitle)).toEqual(['Bravo Gardens']);
     expect(byTitle[0]).toMatchObject({
       threadId: countered.threadId,
@@ -176,27 +176,27 @@ describe('staff offers: search and filters', () => {
         { round: 2, madeBy: 'seller', amountMinor: 1600, discountPercent: 20, message: 'Meet me here' },
       ],
     });
-    const byBuyer: Thread[] = await as.offers.staff.search.query({ q: pending.buyer.email });
+    const byBuyer: Thread[] = await as.commerce.offers.staff.search.query({ q: pending.buyer.email });
     expect(byBuyer.map((thread) => thread.threadId)).toEqual([pending.offerId]);
-    const bySeller: Thread[] = await as.offers.staff.search.query({ q: pending.seller.email });
+    const bySeller: Thread[] = await as.commerce.offers.staff.search.query({ q: pending.seller.email });
     expect(bySeller.map((thread) => thread.threadId)).toEqual([pending.offerId]);
     // LIKE wildcards are taken literally.
-    expect(await as.offers.staff.search.query({ q: '%_%' })).toEqual([]);
+    expect(await as.commerce.offers.staff.search.query({ q: '%_%' })).toEqual([]);
   });
 
   it('filters by status (countered: threads with a counter) and by when the thread started', async () => {
     const as = api(t.app, moderator.accessToken);
-    const by = async (input: RouterInputs['offers']['staff']['search']) =>
-      titles(await as.offers.staff.search.query(input));
+    const by = async (input: RouterInputs['commerce']['offers']['staff']['search']) =>
+      titles(await as.commerce.offers.staff.search.query(input));
     expect(await by({ status: 'pending' })).toEqual(['Alpha Centauri Diaries', 'Bravo Gardens']);
     expect(await by({ status: 'countered' })).toEqual(['Bravo Gardens']);
     expect(await by({ status: 'accepted' })).toEqual(['Charlie Rides Again']);
     expect(await by({ status: 'declined' })).toEqual(['Delta Blues', 'Echo Old Thread']);
     expect(await by({ status: 'declined', period: 'last30' })).toEqual(['Delta Blues']);
     expect(await by({ period: 'today' })).not.toContain('Echo Old Thread');
-    const all: Thread[] = await as.offers.staff.search.query({});
+    const all: Thread[] = await as.commerce.offers.staff.search.query({});
     expect(all.map((thread) => thread.threadId)).toContain(old.threadId);
-    expect(await refusal(as.offers.staff.search.query({ status: 'haggling' as never }))).toEqual({
+    expect(await refusal(as.commerce.offers.staff.search.query({ status: 'haggling' as never }))).toEqual({
       status: 400,
       message: expect.stringContaining('Choose a status from the list'),
     });
@@ -204,7 +204,7 @@ describe('staff offers: search and filters', () => {
 
   it('sums up: open offers, acceptance over 30 days, median discount asked', async () => {
     const as = api(t.app, moderator.accessToken);
-    const summary = await as.offers.staff.summary.query();
+    const summary = await as.commerce.offers.staff.summary.query();
     // Open: Alpha (pending), Bravo (counter pending), Charlie (accepted). In the last 30 days:
     // Alpha, Bravo, Charlie, Delta opened (Echo is older); answered: Charlie and Delta; one accepted.
     // Opening discounts 40%, 40%, 20%, 50%: median 40%.
@@ -222,14 +222,14 @@ describe('staff offers: search and filters', () => {
 describe('staff offers: cancelling', () => {
   it('cancels a pending offer with a reason, audited, both parties emailed', async () => {
     const as = api(t.app, moderator.accessToken);
-    expect(await refusal(as.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: ' x ' }))).toEqual(
+    expect(await refusal(as.commerce.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: ' x ' }))).toEqual(
       {
         status: 400,
         message: expect.stringContaining('Give a reason'),
       },
     );
     expect(
-      await as.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: 'Abusive messages' }),
+      await as.commerce.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: 'Abusive messages' }),
     ).toEqual({ was: 'pending', released: false });
     expect(await row(pending.offerId)).toEqual({
       status: 'cancelled',
@@ -274,7 +274,7 @@ describe('staff offers: cancelling', () => {
     expect((await row(again.offerId)).status).toBe('pending');
     // A second cancel is refused and writes nothing.
     expect(
-      await refusal(as.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: 'Again please' })),
+      await refusal(as.commerce.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: 'Again please' })),
     ).toEqual({ status: 412, message: expect.stringContaining('no longer open (it is cancelled)') });
     expect(await cancelAudits()).toHaveLength(audits.length);
   });
@@ -283,7 +283,7 @@ describe('staff offers: cancelling', () => {
     expect(await listingStatus(accepted.listingId)).toBe('reserved');
     const as = api(t.app, moderator.accessToken);
     expect(
-      await as.offers.staff.cancel.mutate({
+      await as.commerce.offers.staff.cancel.mutate({
         offerId: accepted.offerId,
         reason: 'Seller reported fraud',
       }),
@@ -300,7 +300,7 @@ describe('staff offers: cancelling', () => {
     ).buyer_id;
     const [thread] = await listThreads(db, buyerId, 'buyer', { listingId: accepted.listingId });
     expect(thread).toMatchObject({ status: 'cancelled', actions: { canPay: false, canWithdraw: false } });
-    const [staffView] = await as.offers.staff.search.query({ q: 'Charlie Rides' });
+    const [staffView] = await as.commerce.offers.staff.search.query({ q: 'Charlie Rides' });
     expect(staffView).toMatchObject({ status: 'cancelled', canCancel: false });
     expect(staffView?.rounds[0]?.cancelReason).toBe('Seller reported fraud');
   });
@@ -313,7 +313,7 @@ describe('staff offers: cancelling', () => {
     await startCheckout(deps, buyer, { offerId, address });
     const before = (await cancelAudits()).length;
     const as = api(t.app, moderator.accessToken);
-    expect(await refusal(as.offers.staff.cancel.mutate({ offerId, reason: 'Too late now' }))).toEqual({
+    expect(await refusal(as.commerce.offers.staff.cancel.mutate({ offerId, reason: 'Too late now' }))).toEqual({
       status: 409,
       message: expect.stringContaining('The buyer is paying for this offer right now'),
     });
@@ -322,7 +322,7 @@ describe('staff offers: cancelling', () => {
     expect(await cancelAudits()).toHaveLength(before);
     expect(
       await statusOf(
-        as.offers.staff.cancel.mutate({
+        as.commerce.offers.staff.cancel.mutate({
           offerId: '00000000-0000-4000-8000-000000000000',
           reason: 'Nothing here',
         }),

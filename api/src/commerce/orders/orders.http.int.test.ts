@@ -32,7 +32,7 @@ async function people(label: string) {
 }
 
 async function pay(buyer: TestUser, source: { listingId: string } | { offerId: string }, key: string) {
-  const started = await api(t.app, buyer.accessToken).checkout.start.mutate({
+  const started = await api(t.app, buyer.accessToken).commerce.checkout.start.mutate({
     ...source,
     address,
     idempotencyKey: key,
@@ -49,30 +49,30 @@ describe('offer to payout over HTTP', () => {
     const asBuyer = api(t.app, buyer.accessToken);
     const asSeller = api(t.app, seller.accessToken);
 
-    const low = asBuyer.offers.member.make.mutate({ listingId, amountMinor: 500 });
+    const low = asBuyer.commerce.offers.member.make.mutate({ listingId, amountMinor: 500 });
     expect(await refusal(low)).toEqual({ status: 400, message: expect.stringContaining('at least £6.00') });
-    const made = await asBuyer.offers.member.make.mutate({ listingId, amountMinor: 800, message: 'Hello!' });
-    const received = await asSeller.offers.member.list.query({ role: 'seller' });
+    const made = await asBuyer.commerce.offers.member.make.mutate({ listingId, amountMinor: 800, message: 'Hello!' });
+    const received = await asSeller.commerce.offers.member.list.query({ role: 'seller' });
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ currentId: made.offerId, status: 'pending', role: 'seller' });
-    const countered = await asSeller.offers.member.counter.mutate({
+    const countered = await asSeller.commerce.offers.member.counter.mutate({
       offerId: made.offerId,
       amountMinor: 1000,
     });
-    const accepted = await asBuyer.offers.member.respond.mutate({
+    const accepted = await asBuyer.commerce.offers.member.respond.mutate({
       offerId: countered.offerId,
       action: 'accept',
     });
     expect(accepted.status).toBe('accepted');
-    const [thread] = await asBuyer.offers.member.list.query({ role: 'buyer', listingId });
+    const [thread] = await asBuyer.commerce.offers.member.list.query({ role: 'buyer', listingId });
     expect(thread!.actions.canPay).toBe(true);
 
-    const quote = await asBuyer.checkout.quote.query({ offerId: countered.offerId });
+    const quote = await asBuyer.commerce.checkout.quote.query({ offerId: countered.offerId });
     expect(quote).toMatchObject({ itemMinor: 1000, discountCode: 'WELCOME20', discountMinor: 200 });
     const { orderId, totalMinor } = await pay(buyer, { offerId: countered.offerId }, 'offer-journey-01');
     expect(totalMinor).toBe(quote.totalMinor);
 
-    const sale = await asSeller.orders.member.get.query({ orderId });
+    const sale = await asSeller.commerce.orders.member.get.query({ orderId });
     expect(sale).toMatchObject({
       status: 'paid',
       role: 'seller',
@@ -82,22 +82,22 @@ describe('offer to payout over HTTP', () => {
     expect(sale.actions.canDispatch).toBe(true);
     expect(sale.payout).toMatchObject({ status: 'held', amountMinor: 1000 + sale.postageMinor });
 
-    const badTracking = asSeller.orders.member.dispatch.mutate({
+    const badTracking = asSeller.commerce.orders.member.dispatch.mutate({
       orderId,
       carrier: 'evri',
       trackingRef: 'ab',
     });
     expect(await statusOf(badTracking)).toBe(400);
     expect((await refusal(badTracking)).message).toMatch(/at least 6 characters/);
-    const notMine = asBuyer.orders.member.dispatch.mutate({
+    const notMine = asBuyer.commerce.orders.member.dispatch.mutate({
       orderId,
       carrier: 'evri',
       trackingRef: 'H00AB1234567',
     });
     expect(await statusOf(notMine)).toBe(404);
-    await asSeller.orders.member.dispatch.mutate({ orderId, carrier: 'evri', trackingRef: 'h00ab 1234 567' });
+    await asSeller.commerce.orders.member.dispatch.mutate({ orderId, carrier: 'evri', trackingRef: 'h00ab 1234 567' });
 
-    const purchase = await asBuyer.orders.member.get.query({ orderId });
+    const purchase = await asBuyer.commerce.orders.member.get.query({ orderId });
     expect(purchase).toMatchObject({
       status: 'dispatched',
       trackingRef: 'H00AB1234567',
@@ -109,9 +109,9 @@ describe('offer to payout over HTTP', () => {
       canMarkArrived: true,
       canReportNotReceived: false,
     });
-    await asBuyer.orders.member.confirm.mutate({ orderId });
+    await asBuyer.commerce.orders.member.confirm.mutate({ orderId });
 
-    const payouts = await asSeller.orders.member.payouts.query({});
+    const payouts = await asSeller.commerce.orders.member.payouts.query({});
     expect(payouts.releasedMinor).toBe(sale.payout!.amountMinor);
     expect(payouts.items[0]).toMatchObject({ orderId, status: 'released' });
     // An integrator reads the same over REST with a bearer token.
@@ -124,7 +124,7 @@ describe('offer to payout over HTTP', () => {
       .get(`/api/v1/me/orders/${orderId}`)
       .set('authorization', `Bearer ${seller.accessToken}`);
     expect(detail.body).toMatchObject({ id: orderId, role: 'seller', payout: { status: 'released' } });
-    const purchases = await asBuyer.orders.member.list.query({ role: 'buyer' });
+    const purchases = await asBuyer.commerce.orders.member.list.query({ role: 'buyer' });
     expect(purchases.map((row) => [row.id, row.status])).toEqual([[orderId, 'completed']]);
   });
 });
@@ -133,26 +133,26 @@ describe('saved addresses', () => {
   it('saves once, keeps one default, and moves the default when it is removed', async () => {
     const { buyer } = await people('addresses');
     const as = api(t.app, buyer.accessToken);
-    const bad = as.checkout.saveAddress.mutate({ address: { ...address, postcode: 'NOPE' } });
+    const bad = as.commerce.checkout.saveAddress.mutate({ address: { ...address, postcode: 'NOPE' } });
     expect(await refusal(bad)).toEqual({ status: 400, message: expect.stringContaining('UK postcode') });
-    const home = await as.checkout.saveAddress.mutate({ address });
+    const home = await as.commerce.checkout.saveAddress.mutate({ address });
     expect(home).toMatchObject({ postcode: 'OX1 2JD', isDefault: true });
-    const again = await as.checkout.saveAddress.mutate({ address });
+    const again = await as.commerce.checkout.saveAddress.mutate({ address });
     expect(again.id).toBe(home.id);
-    const work = await as.checkout.saveAddress.mutate({
+    const work = await as.commerce.checkout.saveAddress.mutate({
       address: { ...address, line1: '2 Broad Street' },
       makeDefault: true,
     });
-    let saved = await as.checkout.addresses.query({});
+    let saved = await as.commerce.checkout.addresses.query({});
     expect(saved.map((row) => [row.id, row.isDefault])).toEqual([
       [work.id, true],
       [home.id, false],
     ]);
-    await as.checkout.removeAddress.mutate({ addressId: work.id });
-    saved = await as.checkout.addresses.query({});
+    await as.commerce.checkout.removeAddress.mutate({ addressId: work.id });
+    saved = await as.commerce.checkout.addresses.query({});
     expect(saved).toEqual([expect.objectContaining({ id: home.id, isDefault: true })]);
     const { seller } = await people('addresses-other');
-    const theirs = api(t.app, seller.accessToken).checkout.removeAddress.mutate({
+    const theirs = api(t.app, seller.accessToken).commerce.checkout.removeAddress.mutate({
       addressId: home.id,
     });
     expect(await statusOf(theirs)).toBe(404);
@@ -167,23 +167,23 @@ describe('disputes over HTTP', () => {
     });
     const { orderId, totalMinor } = await pay(buyer, { listingId }, 'dispute-order-01');
     const asBuyer = api(t.app, buyer.accessToken);
-    await api(t.app, seller.accessToken).orders.member.dispatch.mutate({
+    await api(t.app, seller.accessToken).commerce.orders.member.dispatch.mutate({
       orderId,
       carrier: 'royal_mail_tracked_24',
       trackingRef: 'AB123456785GB',
     });
-    const vague = asBuyer.orders.member.reportProblem.mutate({
+    const vague = asBuyer.commerce.orders.member.reportProblem.mutate({
       orderId,
       kind: 'item_not_as_described',
       reason: 'bad',
     });
     expect((await refusal(vague)).message).toMatch(/at least 10 characters/);
-    const { disputeId } = await asBuyer.orders.member.reportProblem.mutate({
+    const { disputeId } = await asBuyer.commerce.orders.member.reportProblem.mutate({
       orderId,
       kind: 'item_not_as_described',
       reason: 'The dust jacket is missing and the spine is cracked.',
     });
-    const refused = api(t.app, seller.accessToken).orders.disputes.resolve.mutate({
+    const refused = api(t.app, seller.accessToken).commerce.disputes.legacy.resolve.mutate({
       disputeId,
       outcome: 'release',
       note: 'Looks fine to me.',
@@ -191,18 +191,18 @@ describe('disputes over HTTP', () => {
     expect(await statusOf(refused)).toBe(403);
 
     const asStaff = api(t.app, staff.accessToken);
-    const queue = await asStaff.orders.disputes.queue.query({ kind: 'item_not_as_described' });
+    const queue = await asStaff.commerce.disputes.legacy.queue.query({ kind: 'item_not_as_described' });
     expect(queue.map((item) => item.id)).toContain(disputeId);
-    const resolved = await asStaff.orders.disputes.resolve.mutate({
+    const resolved = await asStaff.commerce.disputes.legacy.resolve.mutate({
       disputeId,
       outcome: 'refund',
       note: 'Not as described.',
     });
     expect(resolved).toEqual({ orderId, refundedMinor: totalMinor });
-    const order = await asBuyer.orders.member.get.query({ orderId });
+    const order = await asBuyer.commerce.orders.member.get.query({ orderId });
     expect(order).toMatchObject({ status: 'refunded', refundedMinor: totalMinor });
     expect(order.dispute).toMatchObject({ status: 'resolved_refund', resolutionNote: 'Not as described.' });
-    const open = await asStaff.orders.disputes.queue.query({});
+    const open = await asStaff.commerce.disputes.legacy.queue.query({});
     expect(open.map((item) => item.id)).not.toContain(disputeId);
   });
 });

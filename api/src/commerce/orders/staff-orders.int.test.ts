@@ -30,7 +30,7 @@ afterAll(async () => {
 describe('staff orders and payments', () => {
   it('staff find orders and payments by reference, email and status; others may not', async () => {
     const as = api(t.app, moderator.accessToken);
-    const byRef = await as.orders.staff.search.query({ q: order.reference.toLowerCase() });
+    const byRef = await as.commerce.orders.staff.search.query({ q: order.reference.toLowerCase() });
     expect(byRef).toEqual([
       expect.objectContaining({
         id: order.orderId,
@@ -39,22 +39,22 @@ describe('staff orders and payments', () => {
         refundedMinor: 0,
       }),
     ]);
-    expect((await as.orders.staff.search.query({ q: order.seller.email })).map((r) => r.id)).toEqual([
+    expect((await as.commerce.orders.staff.search.query({ q: order.seller.email })).map((r) => r.id)).toEqual([
       order.orderId,
     ]);
-    expect(await as.orders.staff.search.query({ q: order.reference, status: 'refunded' })).toEqual([]);
-    const payments = await as.orders.staff.payments.query({ q: order.buyer.email, status: 'succeeded' });
+    expect(await as.commerce.orders.staff.search.query({ q: order.reference, status: 'refunded' })).toEqual([]);
+    const payments = await as.commerce.orders.staff.payments.query({ q: order.buyer.email, status: 'succeeded' });
     expect(payments).toEqual([
       expect.objectContaining({ orderId: order.orderId, amountMinor: order.totalMinor, refundedMinor: 0 }),
     ]);
-    expect(await statusOf(api(t.app, admin.accessToken).orders.staff.search.query({}))).toBe(200);
-    expect(await statusOf(api(t.app).orders.staff.search.query({}))).toBe(401);
+    expect(await statusOf(api(t.app, admin.accessToken).commerce.orders.staff.search.query({}))).toBe(200);
+    expect(await statusOf(api(t.app).commerce.orders.staff.search.query({}))).toBe(401);
   });
 
   it('moderators cannot refund', async () => {
     expect(
       await refusal(
-        api(t.app, moderator.accessToken).orders.staff.refund.mutate({
+        api(t.app, moderator.accessToken).commerce.orders.staff.refund.mutate({
           orderId: order.orderId,
           amountMinor: 'full',
           reason: 'Goodwill',
@@ -67,7 +67,7 @@ describe('staff orders and payments', () => {
     const as = api(t.app, admin.accessToken);
     expect(
       await refusal(
-        as.orders.staff.refund.mutate({
+        as.commerce.orders.staff.refund.mutate({
           orderId: order.orderId,
           amountMinor: 100_000,
           reason: 'Too much',
@@ -77,7 +77,7 @@ describe('staff orders and payments', () => {
       status: 400,
       message: `At most £${(order.totalMinor / 100).toFixed(2)} can still be refunded on this order.`,
     });
-    const partial = await as.orders.staff.refund.mutate({
+    const partial = await as.commerce.orders.staff.refund.mutate({
       orderId: order.orderId,
       amountMinor: 250,
       reason: 'Cover was creased',
@@ -96,7 +96,7 @@ describe('staff orders and payments', () => {
       .executeTakeFirstOrThrow();
     expect(refund).toMatchObject({ amount_minor: 250, buyer_protection_minor: 0, created_by: admin.id });
     expect(refund.provider_ref).toMatch(/^tr_/);
-    const events = (await as.orders.disputes.order.query({ orderId: order.orderId })).events;
+    const events = (await as.commerce.disputes.legacy.order.query({ orderId: order.orderId })).events;
     expect(events.at(-1)).toMatchObject({
       note: 'Partial refund of £2.50 (£2.50 from the seller’s payout): Cover was creased',
     });
@@ -113,7 +113,7 @@ describe('staff orders and payments', () => {
 
   it('a full refund returns the rest, protection included: the order is refunded and the payout cancelled', async () => {
     const as = api(t.app, admin.accessToken);
-    const full = await as.orders.staff.refund.mutate({
+    const full = await as.commerce.orders.staff.refund.mutate({
       orderId: order.orderId,
       amountMinor: 'full',
       reason: 'Lost in post',
@@ -156,7 +156,7 @@ describe('staff orders and payments', () => {
     expect(audit[1]).toMatchObject({ actor_email: admin.email, target_id: order.orderId });
     expect(
       await refusal(
-        as.orders.staff.refund.mutate({
+        as.commerce.orders.staff.refund.mutate({
           orderId: order.orderId,
           amountMinor: 'full',
           reason: 'Again',
@@ -175,7 +175,7 @@ describe('staff orders and payments', () => {
         .executeTakeFirstOrThrow();
     expect((await payoutOf()).status).toBe('released');
     const as = api(t.app, admin.accessToken);
-    const part = await as.orders.staff.refund.mutate({
+    const part = await as.commerce.orders.staff.refund.mutate({
       orderId: done.orderId,
       amountMinor: 300,
       reason: 'Water damage',
@@ -183,7 +183,7 @@ describe('staff orders and payments', () => {
     expect(part).toMatchObject({ status: 'completed', sellerDeductedMinor: 300 });
     expect(await payoutOf()).toMatchObject({ status: 'released', reversed_minor: 300 });
 
-    const rest = await as.orders.staff.refund.mutate({
+    const rest = await as.commerce.orders.staff.refund.mutate({
       orderId: done.orderId,
       amountMinor: 'full',
       reason: 'Unreadable',

@@ -1,6 +1,6 @@
 /**
  * Orders and payments for staff (/admin/orders, /admin/payments). Staff search them; an order's
- * events are `orders.disputes.order`; refunds are for admins.
+ * events are `commerce.disputes.legacy.order`; refunds are for admins.
  */
 import { z } from 'zod';
 import { adminProcedure, router, staffProcedure } from '../../trpc.ts';

@@ -368,7 +368,7 @@ describe('money out through the test provider', () => {
 
   it('answers the seller’s own account, onboarding link and payouts through payouts.member, and nobody else’s', async () => {
     const member = await createUser(db, t.services.identity, 'member@payouts.test');
-    const as = api(t.app, member.accessToken).payouts.member;
+    const as = api(t.app, member.accessToken).commerce.payouts.member;
     expect(await as.account.query()).toMatchObject({
       state: 'not_started',
       due: [],
@@ -389,7 +389,7 @@ describe('money out through the test provider', () => {
       message: 'We could not find that payout.',
     });
     expect(await failure(as.get.query({ payoutId: 'nope' }))).toMatchObject({ status: 400 });
-    expect(await statusOf(api(t.app).payouts.member.account.query())).toBe(401);
+    expect(await statusOf(api(t.app).commerce.payouts.member.account.query())).toBe(401);
   });
 
   it('tries a transfer the provider refuses again at each run, fails it after the last try, and staff retry it', async () => {

@@ -167,7 +167,7 @@ function waitReason(
   return null;
 }
 
-/** `payouts.member.account`: the seller's payout account and whether (and why) earnings wait. */
+/** `commerce.payouts.member.account`: the seller's payout account and whether (and why) earnings wait. */
 export async function payoutAccount(db: Database, sellerId: string): Promise<PayoutAccount> {
   const [account, holds, waiting, balance] = await Promise.all([
     db.selectFrom('connected_accounts').selectAll().where('user_id', '=', sellerId).executeTakeFirst(),
@@ -193,7 +193,7 @@ export async function payoutAccount(db: Database, sellerId: string): Promise<Pay
 }
 
 /**
- * `payouts.member.startOnboarding`: the seller's account at the provider (made the first time)
+ * `commerce.payouts.member.startOnboarding`: the seller's account at the provider (made the first time)
  * and a fresh link to its hosted onboarding, which sends them back to /account/payouts.
  */
 export async function startOnboarding(
@@ -309,7 +309,7 @@ function payoutRows(db: Database) {
     ]);
 }
 
-/** `payouts.member.list`: the seller's payouts, newest first, and transfers not yet paid out. */
+/** `commerce.payouts.member.list`: the seller's payouts, newest first, and transfers not yet paid out. */
 export async function listSellerPayouts(db: Database, sellerId: string): Promise<PayoutsList> {
   const [payouts, transfers] = await Promise.all([
     payoutRows(db).where('pp.seller_id', '=', sellerId).orderBy('pp.created_at', 'desc').limit(200).execute(),
@@ -357,7 +357,7 @@ export async function listSellerPayouts(db: Database, sellerId: string): Promise
   };
 }
 
-/** `payouts.member.get`: one payout with its orders, fees, refunds and reversals. */
+/** `commerce.payouts.member.get`: one payout with its orders, fees, refunds and reversals. */
 export async function getSellerPayout(
   db: Database,
   sellerId: string,

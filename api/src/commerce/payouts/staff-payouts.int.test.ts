@@ -62,15 +62,15 @@ async function transferred(status: 'paid' | 'failed' | 'pending', createdAt = ne
 
 describe('staff payouts', () => {
   it('is for staff; holding, releasing and retrying for admins', async () => {
-    expect(await statusOf(api(t.app).payouts.staff.search.query({ kind: 'transfers' }))).toBe(401);
+    expect(await statusOf(api(t.app).commerce.payouts.staff.search.query({ kind: 'transfers' }))).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@staff-payouts.test');
     expect(
-      await statusOf(api(t.app, member.accessToken).payouts.staff.search.query({ kind: 'transfers' })),
+      await statusOf(api(t.app, member.accessToken).commerce.payouts.staff.search.query({ kind: 'transfers' })),
     ).toBe(403);
-    expect(await statusOf(api(t.app, moderator.accessToken).payouts.staff.holds.query())).toBe(200);
+    expect(await statusOf(api(t.app, moderator.accessToken).commerce.payouts.staff.holds.query())).toBe(200);
     expect(
       await statusOf(
-        api(t.app, moderator.accessToken).payouts.staff.hold.mutate({
+        api(t.app, moderator.accessToken).commerce.payouts.staff.hold.mutate({
           seller: member.email,
           reason: 'Checking',
         }),
@@ -81,7 +81,7 @@ describe('staff payouts', () => {
   it('finds transfers and payouts by seller, state and period', async () => {
     const old = await transferred('paid', new Date(Date.UTC(2026, 0, 10, 12)));
     const failed = await transferred('failed');
-    const staff = api(t.app, moderator.accessToken).payouts.staff;
+    const staff = api(t.app, moderator.accessToken).commerce.payouts.staff;
 
     const bySeller = await staff.search.query({ kind: 'transfers', seller: failed.seller.email });
     expect(bySeller.map((row) => row.id)).toEqual([failed.transferId]);
@@ -137,7 +137,7 @@ describe('staff payouts', () => {
   it('retries a failed transfer (audited) and refuses one that has not failed', async () => {
     const failed = await transferred('failed');
     const paid = await transferred('paid');
-    const staff = api(t.app, admin.accessToken).payouts.staff;
+    const staff = api(t.app, admin.accessToken).commerce.payouts.staff;
     const refused = await failure(staff.retry.mutate({ kind: 'transfer', id: paid.transferId }));
     expect(refused.message).toBe('Only a failed transfer can be retried; this one is paid.');
 
@@ -162,7 +162,7 @@ describe('staff payouts', () => {
 
   it('holds and releases a seller’s payouts with a reason, audited; a reporting hold is listed too', async () => {
     const order = await transferred('paid');
-    const staff = api(t.app, admin.accessToken).payouts.staff;
+    const staff = api(t.app, admin.accessToken).commerce.payouts.staff;
     const short = await failure(staff.hold.mutate({ seller: order.seller.email, reason: 'no' }));
     expect(short.message).toContain('Write the reason for holding their payouts');
     const unknown = await failure(
@@ -210,7 +210,7 @@ describe('staff payouts', () => {
 
   it('reconciles every order, imbalances at the top', async () => {
     const order = await transferred('paid');
-    const staff = api(t.app, moderator.accessToken).payouts.staff;
+    const staff = api(t.app, moderator.accessToken).commerce.payouts.staff;
     const before = await staff.reconciliation.query({});
     const mine = before.rows.find((row) => row.orderId === order.orderId);
     expect(mine).toMatchObject({ imbalanceMinor: 0, problems: [] });

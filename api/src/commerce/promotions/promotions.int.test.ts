@@ -112,8 +112,8 @@ describe('managing promotions', () => {
   it('admins create, edit, pause and resume a code; each change is audited', async () => {
     const as = api(t.app, admin.accessToken);
     const input = promotion({ code: ' spring10 ', totalLimit: 50, minItemMinor: 800 });
-    const { id } = await as.money.promotions.create.mutate(input);
-    let list = await as.money.promotions.list.query();
+    const { id } = await as.commerce.promotions.create.mutate(input);
+    let list = await as.commerce.promotions.list.query();
     expect(list.find((p) => p.id === id)).toMatchObject({
       code: 'SPRING10',
       kind: 'percent',
@@ -137,8 +137,8 @@ describe('managing promotions', () => {
       perBuyerLimit: 2,
     };
     const { code: _code, ...fields } = edited;
-    await as.money.promotions.update.mutate({ ...fields, id });
-    list = await as.money.promotions.list.query();
+    await as.commerce.promotions.update.mutate({ ...fields, id });
+    list = await as.commerce.promotions.list.query();
     expect(list.find((p) => p.id === id)).toMatchObject({
       code: 'SPRING10',
       kind: 'fixed',
@@ -148,13 +148,13 @@ describe('managing promotions', () => {
       status: 'scheduled',
     });
 
-    await as.money.promotions.setActive.mutate({ id, active: false });
+    await as.commerce.promotions.setActive.mutate({ id, active: false });
     expect((await row('SPRING10')).status).toBe('paused');
-    expect(await refusal(as.money.promotions.setActive.mutate({ id, active: false }))).toEqual({
+    expect(await refusal(as.commerce.promotions.setActive.mutate({ id, active: false }))).toEqual({
       status: 409,
       message: 'SPRING10 is already paused. Refresh the page.',
     });
-    await as.money.promotions.setActive.mutate({ id, active: true });
+    await as.commerce.promotions.setActive.mutate({ id, active: true });
     expect((await row('SPRING10')).status).toBe('scheduled');
 
     const audit = await db
@@ -177,44 +177,44 @@ describe('managing promotions', () => {
     const id = (await createPromotion(db, admin.id, promotion())).id;
     const before = await listPromotions(db);
     const mod = api(t.app, moderator.accessToken);
-    expect(Array.isArray(await mod.money.promotions.list.query())).toBe(true);
+    expect(Array.isArray(await mod.commerce.promotions.list.query())).toBe(true);
     const denied = { status: 403, message: 'Access denied: admin role required' };
-    expect(await refusal(mod.money.promotions.create.mutate(promotion()))).toEqual(denied);
+    expect(await refusal(mod.commerce.promotions.create.mutate(promotion()))).toEqual(denied);
     const { code: _c, ...fields } = promotion();
-    expect(await refusal(mod.money.promotions.update.mutate({ ...fields, id }))).toEqual(denied);
-    expect(await refusal(mod.money.promotions.setActive.mutate({ id, active: false }))).toEqual(denied);
+    expect(await refusal(mod.commerce.promotions.update.mutate({ ...fields, id }))).toEqual(denied);
+    expect(await refusal(mod.commerce.promotions.setActive.mutate({ id, active: false }))).toEqual(denied);
     const other = api(t.app, member.accessToken);
-    expect(await statusOf(other.money.promotions.list.query())).toBe(403);
-    expect(await statusOf(other.money.promotions.create.mutate(promotion()))).toBe(403);
+    expect(await statusOf(other.commerce.promotions.list.query())).toBe(403);
+    expect(await statusOf(other.commerce.promotions.create.mutate(promotion()))).toBe(403);
     expect(await listPromotions(db)).toEqual(before);
   });
 
   it('refuses bad codes, WELCOME20, a duplicate, back-to-front dates and a limit below the uses', async () => {
     const as = api(t.app, admin.accessToken);
     const before = (await listPromotions(db)).length;
-    expect((await refusal(as.money.promotions.create.mutate(promotion({ code: 'NO' })))).message).toContain(
+    expect((await refusal(as.commerce.promotions.create.mutate(promotion({ code: 'NO' })))).message).toContain(
       'Use 3 to 20 letters and digits for the code',
     );
-    expect(await statusOf(as.money.promotions.create.mutate(promotion({ code: 'TEN OFF' })))).toBe(400);
+    expect(await statusOf(as.commerce.promotions.create.mutate(promotion({ code: 'TEN OFF' })))).toBe(400);
     expect(
-      (await refusal(as.money.promotions.create.mutate(promotion({ code: 'welcome20' })))).message,
+      (await refusal(as.commerce.promotions.create.mutate(promotion({ code: 'welcome20' })))).message,
     ).toContain('WELCOME20 is the built-in first-order gift');
     expect(
-      (await refusal(as.money.promotions.create.mutate(promotion({ percentOff: 95 })))).message,
+      (await refusal(as.commerce.promotions.create.mutate(promotion({ percentOff: 95 })))).message,
     ).toContain('Use at most 90 for the percentage');
     expect(
       await refusal(
-        as.money.promotions.create.mutate(promotion({ startsAt: iso(HOUR), endsAt: iso(-HOUR) })),
+        as.commerce.promotions.create.mutate(promotion({ startsAt: iso(HOUR), endsAt: iso(-HOUR) })),
       ),
     ).toEqual({ status: 400, message: 'The end must be after the start.' });
     expect(
-      await refusal(as.money.promotions.create.mutate(promotion({ kind: 'fixed', percentOff: null }))),
+      await refusal(as.commerce.promotions.create.mutate(promotion({ kind: 'fixed', percentOff: null }))),
     ).toEqual({ status: 400, message: 'Say how much the code takes off.' });
     await rejects(createPromotion(db, admin.id, promotion({ code: 'WELCOME20' })), 'BAD_INPUT', /WELCOME20/);
     expect((await listPromotions(db)).length).toBe(before);
 
     const code = await make({ totalLimit: 5 });
-    expect(await refusal(as.money.promotions.create.mutate(promotion({ code: code.toLowerCase() })))).toEqual(
+    expect(await refusal(as.commerce.promotions.create.mutate(promotion({ code: code.toLowerCase() })))).toEqual(
       {
         status: 409,
         message: `There is already a promotion with the code ${code}.`,
@@ -239,11 +239,11 @@ describe('managing promotions', () => {
       endsAt: fields.endsAt,
       perBuyerLimit: fields.perBuyerLimit,
     };
-    expect(await refusal(as.money.promotions.update.mutate({ ...shape, id, totalLimit: 1 }))).toEqual({
+    expect(await refusal(as.commerce.promotions.update.mutate({ ...shape, id, totalLimit: 1 }))).toEqual({
       status: 400,
       message: `${code} has been used 2 times, so the total limit cannot be lower than 2.`,
     });
-    await as.money.promotions.update.mutate({ ...shape, id, totalLimit: 2 });
+    await as.commerce.promotions.update.mutate({ ...shape, id, totalLimit: 2 });
     expect(await row(code)).toMatchObject({ totalLimit: 2, redemptions: 2, status: 'exhausted' });
   });
 });
@@ -284,7 +284,7 @@ describe('a promo code at checkout', () => {
     });
     const scheduled = await make({ startsAt: '2030-06-01T09:00:00Z', endsAt: '2030-07-01T09:00:00Z' });
     const paused = await make();
-    await api(t.app, admin.accessToken).money.promotions.setActive.mutate({
+    await api(t.app, admin.accessToken).commerce.promotions.setActive.mutate({
       id: (await row(paused)).id,
       active: false,
     });
@@ -456,9 +456,9 @@ describe('a promo code at checkout', () => {
         total_minor: 1000,
       })
       .execute();
-    const answer = await buyer.checkout.quote.query({ listingId, promoCode: ` ${code.toLowerCase()} ` });
+    const answer = await buyer.commerce.checkout.quote.query({ listingId, promoCode: ` ${code.toLowerCase()} ` });
     expect(answer).toMatchObject({ discountMinor: 500, discountCode: code, promo: { status: 'applied' } });
-    expect((await refusal(buyer.checkout.quote.query({ listingId, promoCode: '' }))).message).toContain(
+    expect((await refusal(buyer.commerce.checkout.quote.query({ listingId, promoCode: '' }))).message).toContain(
       'Enter a promo code',
     );
   });

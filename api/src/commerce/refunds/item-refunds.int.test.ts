@@ -236,7 +236,7 @@ describe('a report on one book of an order', () => {
     const buyer = await createUser(db, t.services.identity, `${paid.buyer.email.split('@')[0]}@api.test`);
     // The order's buyer, signed in (a person made without a password signs in as a fresh user).
     await db.updateTable('orders').set({ buyer_id: buyer.id }).where('id', '=', paid.orderId).execute();
-    const asBuyer = api(t.app, buyer.accessToken).orders.member;
+    const asBuyer = api(t.app, buyer.accessToken).commerce.orders.member;
     const damaged = paid.items[1]!;
     const { disputeId } = await asBuyer.reportProblem.mutate({
       orderId: paid.orderId,
@@ -244,17 +244,17 @@ describe('a report on one book of an order', () => {
       reason: 'The spine is broken',
       itemIds: [damaged.id],
     });
-    const asAdmin = api(t.app, admin.accessToken).orders;
-    const detail = await asAdmin.disputes.order.query({ orderId: paid.orderId });
+    const asAdmin = api(t.app, admin.accessToken).commerce;
+    const detail = await asAdmin.disputes.legacy.order.query({ orderId: paid.orderId });
     expect(detail.dispute?.itemIds).toEqual([damaged.id]);
-    const [queued] = (await asAdmin.disputes.queue.query({ status: 'open' })).filter(
+    const [queued] = (await asAdmin.disputes.legacy.queue.query({ status: 'open' })).filter(
       (d) => d.id === disputeId,
     );
     expect(queued).toMatchObject({ bookCount: 3, refundableMinor: damaged.paidMinor });
     expect(queued!.books).toHaveLength(1);
 
     const before = await ledger(paid.orderId);
-    const resolved = await asAdmin.disputes.resolve.mutate({
+    const resolved = await asAdmin.disputes.legacy.resolve.mutate({
       disputeId,
       outcome: 'refund',
       note: 'Refunding the damaged book',
@@ -384,7 +384,7 @@ it('a missing parcel is the whole order, never some of its books', async () => {
     .where('id', '=', paid.orderId)
     .execute();
   const refused = await failure(
-    api(t.app, buyer.accessToken).orders.member.reportProblem.mutate({
+    api(t.app, buyer.accessToken).commerce.orders.member.reportProblem.mutate({
       orderId: paid.orderId,
       kind: 'not_received',
       reason: 'Nothing came at all',
@@ -394,7 +394,7 @@ it('a missing parcel is the whole order, never some of its books', async () => {
   expect(refused.status).toBe(400);
   expect(refused.message).toContain('A parcel that never came is the whole order');
   // Naming every book is the whole order: allowed.
-  await api(t.app, buyer.accessToken).orders.member.reportProblem.mutate({
+  await api(t.app, buyer.accessToken).commerce.orders.member.reportProblem.mutate({
     orderId: paid.orderId,
     kind: 'not_received',
     reason: 'Nothing came at all',
@@ -410,7 +410,7 @@ it('a person who is not the buyer cannot name books of someone else’s order', 
   const stranger = await testPerson(db, 'stranger');
   const signedIn = await createUser(db, t.services.identity, `${stranger.email.split('@')[0]}@x.test`);
   const refused = await failure(
-    api(t.app, signedIn.accessToken).orders.member.reportProblem.mutate({
+    api(t.app, signedIn.accessToken).commerce.orders.member.reportProblem.mutate({
       orderId: paid.orderId,
       kind: 'item_not_as_described',
       reason: 'This is not my order at all',

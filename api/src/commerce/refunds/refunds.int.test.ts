@@ -44,26 +44,26 @@ type Ledger = {
 };
 
 async function ledger(input: Record<string, unknown> = {}): Promise<Ledger> {
-  return await api(t.app, moderator.accessToken).money.refunds.ledger.query(input);
+  return await api(t.app, moderator.accessToken).commerce.refunds.ledger.query(input);
 }
 
 describe('refunds ledger', () => {
   it('is for staff only', async () => {
-    expect(await statusOf(api(t.app).money.refunds.ledger.query({}))).toBe(401);
+    expect(await statusOf(api(t.app).commerce.refunds.ledger.query({}))).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@refunds.test');
-    expect(await statusOf(api(t.app, member.accessToken).money.refunds.ledger.query({}))).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).commerce.refunds.ledger.query({}))).toBe(403);
   });
 
   it('lists an admin’s partial refund and a dispute refund with book, protection part, reason and who', async () => {
     const before = await ledger();
     const partial = await paidOrder(t, 1500, 'Ledger partial');
-    await api(t.app, admin.accessToken).orders.staff.refund.mutate({
+    await api(t.app, admin.accessToken).commerce.orders.staff.refund.mutate({
       orderId: partial.orderId,
       amountMinor: 300,
       reason: 'Cover creased in the post.',
     });
     const disputed = await disputedOrder(t, 'not_received', 900);
-    await api(t.app, moderator.accessToken).orders.disputes.resolve.mutate({
+    await api(t.app, moderator.accessToken).commerce.disputes.legacy.resolve.mutate({
       disputeId: disputed.disputeId,
       outcome: 'refund',
       note: 'The parcel never arrived: refunded in full.',
@@ -104,7 +104,7 @@ describe('refunds ledger', () => {
 
   it('searches by reference and filters by period (by refund date, London time)', async () => {
     const order = await paidOrder(t, 1100, 'Ledger period');
-    await api(t.app, admin.accessToken).orders.staff.refund.mutate({
+    await api(t.app, admin.accessToken).commerce.orders.staff.refund.mutate({
       orderId: order.orderId,
       amountMinor: 'full',
       reason: 'Seller could not find the book.',
@@ -131,7 +131,7 @@ describe('refunds ledger', () => {
 
   it('refuses a period that is not on the list, with a message', async () => {
     const response = await failure(
-      api(t.app, moderator.accessToken).money.refunds.ledger.query({ period: 'decade' as never }),
+      api(t.app, moderator.accessToken).commerce.refunds.ledger.query({ period: 'decade' as never }),
     );
     expect(response.status).toBe(400);
     expect(JSON.stringify(response)).toContain('Choose a period from the list');

@@ -48,15 +48,15 @@ type Row = {
 };
 
 async function revenue(): Promise<Record<string, Row>> {
-  const rows: Row[] = await api(t.app, moderator.accessToken).money.revenue.byPeriod.query();
+  const rows: Row[] = await api(t.app, moderator.accessToken).commerce.revenue.byPeriod.query();
   return Object.fromEntries(rows.map((row) => [row.period, row]));
 }
 
 describe('revenue', () => {
   it('is for staff only', async () => {
-    expect(await statusOf(api(t.app).money.revenue.byPeriod.query())).toBe(401);
+    expect(await statusOf(api(t.app).commerce.revenue.byPeriod.query())).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@revenue.test');
-    expect(await statusOf(api(t.app, member.accessToken).money.revenue.byPeriod.query())).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).commerce.revenue.byPeriod.query())).toBe(403);
   });
 
   it('counts buyer protection and postage of paid orders, less refunds, the same as the dashboard', async () => {
@@ -83,7 +83,7 @@ describe('revenue', () => {
   it('a dispute resolved on /admin/disputes with a refund shows here, by the refund date', async () => {
     const order = await disputedOrder(t, 'not_received', 900);
     const before = await revenue();
-    const resolved = await api(t.app, moderator.accessToken).orders.disputes.resolve.mutate({
+    const resolved = await api(t.app, moderator.accessToken).commerce.disputes.legacy.resolve.mutate({
       disputeId: order.disputeId,
       outcome: 'refund',
       note: 'The parcel never arrived: refunded in full.',
@@ -167,12 +167,12 @@ describe('discounts Reshelf funds', () => {
     const refunded = await paidOrder(t, 1800, 'Refunded gift book');
     // A partial refund comes out of the seller's payout: the discount stays funded.
     const admins = api(t.app, admin.accessToken);
-    await admins.orders.staff.refund.mutate({
+    await admins.commerce.orders.staff.refund.mutate({
       orderId: promo.orderId,
       amountMinor: 100,
       reason: 'A corner was bent in the post.',
     });
-    await admins.orders.staff.refund.mutate({
+    await admins.commerce.orders.staff.refund.mutate({
       orderId: refunded.orderId,
       amountMinor: 'full',
       reason: 'The buyer changed their mind before dispatch.',

@@ -132,7 +132,7 @@ describe('platform reporting', () => {
     await sales(jo.id, 2, 700, { status: 'cancelled' });
     await sales(jo.id, 4, 900, { paidAt: new Date(Date.UTC(year - 1, 5, 1)) });
     await db.updateTable('payouts').set({ reversed_minor: 250 }).where('order_id', '=', first!).execute();
-    const status = await api(t.app, jo.accessToken).reporting.member.status.query();
+    const status = await api(t.app, jo.accessToken).commerce.taxReporting.member.status.query();
     expect(status).toMatchObject({
       year,
       state: 'not_needed',
@@ -148,7 +148,7 @@ describe('platform reporting', () => {
   it('asks for the details from 25 sales, once, in-app and by email, and payouts go on', async () => {
     const jo = await seller('ask');
     await sales(jo.id, REPORTING_ASK_AT_SALES - 1);
-    const me = api(t.app, jo.accessToken).reporting.member;
+    const me = api(t.app, jo.accessToken).commerce.taxReporting.member;
     expect((await me.status.query()).state).toBe('not_needed');
     await runJob(jobContext(), 'reporting.ask');
     expect(await lastEmailTo(db, jo.email)).toBeUndefined();
@@ -181,7 +181,7 @@ describe('platform reporting', () => {
     expect(holds).toHaveLength(1);
     expect(holds[0]).toMatchObject({ kind: 'reporting' });
     expect(holds[0]!.reason).toContain('HMRC');
-    const me = api(t.app, jo.accessToken).reporting.member;
+    const me = api(t.app, jo.accessToken).commerce.taxReporting.member;
     expect((await me.status.query()).state).toBe('required');
 
     await runJob(jobContext(), 'reporting.ask');
@@ -220,7 +220,7 @@ describe('platform reporting', () => {
 
   it('refuses details that are wrong, saying what is wrong, and saves nothing', async () => {
     const jo = await seller('invalid');
-    const me = api(t.app, jo.accessToken).reporting.member;
+    const me = api(t.app, jo.accessToken).commerce.taxReporting.member;
     const badNino = await failure(me.saveDetails.mutate({ ...individual, nino: 'AB123' }));
     expect(badNino.message).toContain('National Insurance number like AB 12 34 56 C');
     const neither = await failure(me.saveDetails.mutate({ ...individual, nino: '' }));
@@ -255,7 +255,7 @@ describe('platform reporting', () => {
       ownerId: owner.id,
       registeredNumber: '1099999',
     });
-    const me = api(t.app, owner.accessToken).reporting.member;
+    const me = api(t.app, owner.accessToken).commerce.taxReporting.member;
     const before = await me.status.query();
     expect(before.isCharity).toBe(true);
     expect(before.charity).toMatchObject({
@@ -277,7 +277,7 @@ describe('platform reporting', () => {
     const given = await seller('report-given');
     await sales(given.id, REPORTING_SALES_THRESHOLD, 100, { paidAt: new Date(Date.UTC(2025, 1, 10)) });
     await sales(given.id, 1, 5000, { paidAt: new Date(Date.UTC(2025, 7, 10)) });
-    await api(t.app, given.accessToken).reporting.member.saveDetails.mutate(individual);
+    await api(t.app, given.accessToken).commerce.taxReporting.member.saveDetails.mutate(individual);
     const missing = await seller('report-missing');
     await sales(missing.id, 1, REPORTING_CONSIDERATION_THRESHOLD_MINOR + 100, {
       paidAt: new Date(Date.UTC(2025, 10, 1)),
@@ -285,15 +285,15 @@ describe('platform reporting', () => {
     const small = await seller('report-small');
     await sales(small.id, 3, 1000, { paidAt: new Date(Date.UTC(2025, 3, 1)) });
 
-    expect(await statusOf(api(t.app).reporting.staff.report.query({ year: 2025 }))).toBe(401);
+    expect(await statusOf(api(t.app).commerce.taxReporting.staff.report.query({ year: 2025 }))).toBe(401);
     expect(
-      await statusOf(api(t.app, moderator.accessToken).reporting.staff.report.query({ year: 2025 })),
+      await statusOf(api(t.app, moderator.accessToken).commerce.taxReporting.staff.report.query({ year: 2025 })),
     ).toBe(403);
     expect(
-      await statusOf(api(t.app, given.accessToken).reporting.staff.exportCsv.query({ year: 2025 })),
+      await statusOf(api(t.app, given.accessToken).commerce.taxReporting.staff.exportCsv.query({ year: 2025 })),
     ).toBe(403);
 
-    const staff = api(t.app, admin.accessToken).reporting.staff;
+    const staff = api(t.app, admin.accessToken).commerce.taxReporting.staff;
     const report = await staff.report.query({ year: 2025 });
     expect(report.rows.map((row) => row.sellerId)).toEqual([missing.id, given.id]);
     expect(report.rows[1]).toMatchObject({

@@ -49,7 +49,7 @@ beforeAll(async () => {
     price: 850,
   });
   threadId = (
-    await api(t.app, buyer.accessToken).messages.member.startForListing.mutate({ listingId: listing.id })
+    await api(t.app, buyer.accessToken).community.messages.member.startForListing.mutate({ listingId: listing.id })
   ).threadId;
 });
 
@@ -60,7 +60,7 @@ afterAll(async () => {
 const as = (user: TestUser) => api(t.app, user.accessToken);
 
 async function send(user: TestUser, thread: string, text: string, photos: string[] = []) {
-  return as(user).messages.member.send.mutate({ threadId: thread, text, photos });
+  return as(user).community.messages.member.send.mutate({ threadId: thread, text, photos });
 }
 
 /**
@@ -94,17 +94,17 @@ async function newThread(title: string, price = 500) {
     bookId: await createBook(db, { title }),
     price,
   });
-  const id = (await as(buyer).messages.member.startForListing.mutate({ listingId: item.id }))
+  const id = (await as(buyer).community.messages.member.startForListing.mutate({ listingId: item.id }))
     .threadId as string;
   return { owner, listing: item, threadId: id };
 }
 
 describe('a conversation about a listing', () => {
   it('is one thread per listing and buyer, started from the listing; not on your own listing', async () => {
-    const again = await as(buyer).messages.member.startForListing.mutate({ listingId: listing.id });
+    const again = await as(buyer).community.messages.member.startForListing.mutate({ listingId: listing.id });
     expect(again.threadId).toBe(threadId);
     expect(
-      await refusal(as(seller).messages.member.startForListing.mutate({ listingId: listing.id })),
+      await refusal(as(seller).community.messages.member.startForListing.mutate({ listingId: listing.id })),
     ).toEqual({
       status: 400,
       message: MESSAGE_TEXTS.ownListing,
@@ -114,7 +114,7 @@ describe('a conversation about a listing', () => {
       bookId: await createBook(db, { title: 'Unpublished' }),
       status: 'draft',
     });
-    expect(await refusal(as(buyer).messages.member.startForListing.mutate({ listingId: draft.id }))).toEqual({
+    expect(await refusal(as(buyer).community.messages.member.startForListing.mutate({ listingId: draft.id }))).toEqual({
       status: 404,
       message: MESSAGE_TEXTS.listingGone,
     });
@@ -122,10 +122,10 @@ describe('a conversation about a listing', () => {
 
   it('carries messages both ways, with read receipts and unread counts', async () => {
     await send(buyer, threadId, 'Hello! Is the dust jacket intact?');
-    expect(await as(seller).messages.member.unread.query()).toEqual({ messages: 1, threads: 1 });
-    expect(await as(buyer).messages.member.unread.query()).toEqual({ messages: 0, threads: 0 });
+    expect(await as(seller).community.messages.member.unread.query()).toEqual({ messages: 1, threads: 1 });
+    expect(await as(buyer).community.messages.member.unread.query()).toEqual({ messages: 0, threads: 0 });
 
-    const inbox = await as(seller).messages.member.threads.query({});
+    const inbox = await as(seller).community.messages.member.threads.query({});
     expect(inbox).toHaveLength(1);
     expect(inbox[0]).toMatchObject({
       id: threadId,
@@ -136,16 +136,16 @@ describe('a conversation about a listing', () => {
       lastMessage: { text: 'Hello! Is the dust jacket intact?', fromMe: false },
     });
 
-    const before = await as(buyer).messages.member.thread.query({ threadId });
+    const before = await as(buyer).community.messages.member.thread.query({ threadId });
     expect(before.entries.at(-1)).toMatchObject({ fromMe: true, readAt: null });
 
-    expect(await as(seller).messages.member.markRead.mutate({ threadId })).toEqual({ marked: 1 });
-    expect(await as(seller).messages.member.unread.query()).toEqual({ messages: 0, threads: 0 });
-    const after = await as(buyer).messages.member.thread.query({ threadId });
+    expect(await as(seller).community.messages.member.markRead.mutate({ threadId })).toEqual({ marked: 1 });
+    expect(await as(seller).community.messages.member.unread.query()).toEqual({ messages: 0, threads: 0 });
+    const after = await as(buyer).community.messages.member.thread.query({ threadId });
     expect(after.entries.at(-1)).toMatchObject({ readAt: expect.any(String) });
 
     await send(seller, threadId, 'It is, and unclipped.');
-    const view = await as(buyer).messages.member.thread.query({ threadId });
+    const view = await as(buyer).community.messages.member.thread.query({ threadId });
     expect(view).toMatchObject({
       side: 'buyer',
       counterpartName: 'seller',
@@ -163,30 +163,30 @@ describe('a conversation about a listing', () => {
   it('lists the newest conversation first and finds one by book title or member name', async () => {
     const other = await newThread('Moby Dick');
     await send(buyer, other.threadId, 'Which edition is it?');
-    const all = await as(buyer).messages.member.threads.query({});
+    const all = await as(buyer).community.messages.member.threads.query({});
     expect(all.map((thread) => thread.id)).toEqual([other.threadId, threadId]);
-    const byTitle = await as(buyer).messages.member.threads.query({ q: 'lighthouse' });
+    const byTitle = await as(buyer).community.messages.member.threads.query({ q: 'lighthouse' });
     expect(byTitle.map((thread) => thread.id)).toEqual([threadId]);
-    const byName = await as(buyer).messages.member.threads.query({ q: 'moby-dick' });
+    const byName = await as(buyer).community.messages.member.threads.query({ q: 'moby-dick' });
     expect(byName.map((thread) => thread.id)).toEqual([other.threadId]);
-    const byBuyer = await as(seller).messages.member.threads.query({ q: 'BUYER' });
+    const byBuyer = await as(seller).community.messages.member.threads.query({ q: 'BUYER' });
     expect(byBuyer.map((thread) => thread.id)).toEqual([threadId]);
-    expect(await as(seller).messages.member.threads.query({ q: 'moby' })).toEqual([]);
+    expect(await as(seller).community.messages.member.threads.query({ q: 'moby' })).toEqual([]);
     // Wildcards are searched for, not used.
-    expect(await as(buyer).messages.member.threads.query({ q: '%' })).toEqual([]);
+    expect(await as(buyer).community.messages.member.threads.query({ q: '%' })).toEqual([]);
   });
 
   it('shows offers and the order as system lines, and the order state inline', async () => {
     const order = await paidOrder(t, 1200, 'Ordered book', { buyer: { id: buyer.id, email: buyer.email } });
     const sellerUser = order.seller;
-    const orderThread = (await as(buyer).messages.member.startForOrder.mutate({ orderId: order.orderId }))
+    const orderThread = (await as(buyer).community.messages.member.startForOrder.mutate({ orderId: order.orderId }))
       .threadId as string;
     // The seller's side opens the same thread from the order page.
     expect((await startOrderThread(db, sellerUser.id, order.orderId)).threadId).toBe(orderThread);
     expect(
-      await statusOf(as(stranger).messages.member.startForOrder.mutate({ orderId: order.orderId })),
+      await statusOf(as(stranger).community.messages.member.startForOrder.mutate({ orderId: order.orderId })),
     ).toBe(404);
-    const view = await as(buyer).messages.member.thread.query({ threadId: orderThread });
+    const view = await as(buyer).community.messages.member.thread.query({ threadId: orderThread });
     expect(view.order).toMatchObject({ id: order.orderId, reference: order.reference, status: 'paid' });
     const system = view.entries.filter((entry) => entry.kind === 'system');
     expect(system.map((entry) => entry.text)).toContain(`Order ${order.reference}: Paid — to dispatch`);
@@ -209,7 +209,7 @@ describe('what a message may be', () => {
       status: 400,
       message: `photos: ${MESSAGE_TEXTS.tooManyPhotos}`,
     });
-    expect(await statusOf(as(buyer).messages.member.send.mutate({ threadId: 'nope', text: 'hi' }))).toBe(400);
+    expect(await statusOf(as(buyer).community.messages.member.send.mutate({ threadId: 'nope', text: 'hi' }))).toBe(400);
   });
 
   it('takes photos uploaded to this conversation only, checked as listing photos are', async () => {
@@ -229,7 +229,7 @@ describe('what a message may be', () => {
     expect(ok.body.url).toMatch(new RegExp(`/messages/${threadId}/[0-9a-f]{16}/1600\\.webp$`));
     const sent = await send(buyer, threadId, '', [ok.body.url]);
     expect(sent.id).toEqual(expect.any(String));
-    const view = await as(seller).messages.member.thread.query({ threadId });
+    const view = await as(seller).community.messages.member.thread.query({ threadId });
     expect(view.entries.at(-1)).toMatchObject({ text: '', photos: [ok.body.url] });
     // Another thread's photo, or any other URL, is refused.
     const other = await newThread('Photo thief');
@@ -249,13 +249,13 @@ describe('what a message may be', () => {
     const fresh = await newThread('Off platform');
     await send(buyer, fresh.threadId, 'Is it still available?');
     expect(
-      (await as(fresh.owner).messages.member.thread.query({ threadId: fresh.threadId })).offPlatformWarning,
+      (await as(fresh.owner).community.messages.member.thread.query({ threadId: fresh.threadId })).offPlatformWarning,
     ).toBe(false);
     const sent = await send(fresh.owner, fresh.threadId, 'Yes! Pay me by bank transfer and save the fees');
     expect(sent.offPlatform).toBe(true);
     for (const user of [buyer, fresh.owner]) {
       expect(
-        (await as(user).messages.member.thread.query({ threadId: fresh.threadId })).offPlatformWarning,
+        (await as(user).community.messages.member.thread.query({ threadId: fresh.threadId })).offPlatformWarning,
       ).toBe(true);
     }
   });
@@ -288,11 +288,11 @@ describe('who may read, write and subscribe', () => {
       blocked: (await send(blocked.owner, blocked.threadId, 'Hi from the seller')).id,
       suspended: (await send(suspended.owner, suspended.threadId, 'Hi from the seller')).id,
     };
-    await as(blocked.owner).messages.member.block.mutate({ threadId: blocked.threadId });
+    await as(blocked.owner).community.messages.member.block.mutate({ threadId: blocked.threadId });
     // A buyer of their own, suspended after the thread started.
     const suspendedBuyer = await createUser(db, t.services.identity, 'suspended-buyer@messages.test');
     const suspendedThread = (
-      await as(suspendedBuyer).messages.member.startForListing.mutate({ listingId: suspended.listing.id })
+      await as(suspendedBuyer).community.messages.member.startForListing.mutate({ listingId: suspended.listing.id })
     ).threadId as string;
     await db
       .updateTable('auth.users')
@@ -302,10 +302,10 @@ describe('who may read, write and subscribe', () => {
     const png = await photo(40, 30);
     const operations = {
       read: (user: TestUser, thread: string) =>
-        statusOf(as(user).messages.member.thread.query({ threadId: thread })),
+        statusOf(as(user).community.messages.member.thread.query({ threadId: thread })),
       send: (user: TestUser, thread: string) => statusOf(send(user, thread, 'Matrix message')),
       markRead: (user: TestUser, thread: string) =>
-        statusOf(as(user).messages.member.markRead.mutate({ threadId: thread })),
+        statusOf(as(user).community.messages.member.markRead.mutate({ threadId: thread })),
       photo: async (user: TestUser, thread: string) =>
         (
           await request(t.app.server)
@@ -314,7 +314,7 @@ describe('who may read, write and subscribe', () => {
             .attach('photo', png, { filename: 'p.png', contentType: 'image/png' })
         ).status,
       report: (user: TestUser, _thread: string, message: string) =>
-        statusOf(as(user).messages.member.report.mutate({ messageId: message, reason: 'other' })),
+        statusOf(as(user).community.messages.member.report.mutate({ messageId: message, reason: 'other' })),
     };
     const cases: [string, TestUser, string, string][] = [
       ['buyer', buyer, open.threadId, fromSeller.open],
@@ -342,11 +342,11 @@ describe('who may read, write and subscribe', () => {
 
   it('refuses a stranger everything, as if the thread did not exist', async () => {
     const notFound = { status: 404, message: MESSAGE_TEXTS.notFound };
-    expect(await refusal(as(stranger).messages.member.thread.query({ threadId }))).toEqual(notFound);
+    expect(await refusal(as(stranger).community.messages.member.thread.query({ threadId }))).toEqual(notFound);
     expect(await refusal(send(stranger, threadId, 'Hi'))).toEqual(notFound);
-    expect(await refusal(as(stranger).messages.member.markRead.mutate({ threadId }))).toEqual(notFound);
-    expect(await refusal(as(stranger).messages.member.block.mutate({ threadId }))).toEqual(notFound);
-    expect(await as(stranger).messages.member.threads.query({})).toEqual([]);
+    expect(await refusal(as(stranger).community.messages.member.markRead.mutate({ threadId }))).toEqual(notFound);
+    expect(await refusal(as(stranger).community.messages.member.block.mutate({ threadId }))).toEqual(notFound);
+    expect(await as(stranger).community.messages.member.threads.query({})).toEqual([]);
     const message = await db
       .selectFrom('messages')
       .select('id')
@@ -354,11 +354,11 @@ describe('who may read, write and subscribe', () => {
       .executeTakeFirstOrThrow();
     expect(
       await statusOf(
-        as(stranger).messages.member.report.mutate({ messageId: message.id, reason: 'spam_or_scam' }),
+        as(stranger).community.messages.member.report.mutate({ messageId: message.id, reason: 'spam_or_scam' }),
       ),
     ).toBe(404);
     // Signed out: nothing at all.
-    expect(await statusOf(api(t.app).messages.member.thread.query({ threadId }))).toBe(401);
+    expect(await statusOf(api(t.app).community.messages.member.thread.query({ threadId }))).toBe(401);
   });
 
   it('lets a charity’s whole team share its inbox', async () => {
@@ -370,39 +370,39 @@ describe('who may read, write and subscribe', () => {
     );
     // A team member cannot ask about the charity's own book; the session tells the web which
     // charity's team they are on, so the listing page does not offer "Message the charity".
-    expect(await statusOf(as(helper).messages.member.startForListing.mutate({ listingId: donated.id }))).toBe(
+    expect(await statusOf(as(helper).community.messages.member.startForListing.mutate({ listingId: donated.id }))).toBe(
       400,
     );
-    expect((await as(helper).auth.me.query()).user?.charitySlug).toBe('books-for-all');
-    expect((await as(owner).auth.me.query()).user?.charitySlug).toBe('books-for-all');
-    expect((await as(buyer).auth.me.query()).user?.charitySlug).toBeNull();
-    const id = (await as(buyer).messages.member.startForListing.mutate({ listingId: donated.id })).threadId;
+    expect((await as(helper).account.auth.me.query()).user?.charitySlug).toBe('books-for-all');
+    expect((await as(owner).account.auth.me.query()).user?.charitySlug).toBe('books-for-all');
+    expect((await as(buyer).account.auth.me.query()).user?.charitySlug).toBeNull();
+    const id = (await as(buyer).community.messages.member.startForListing.mutate({ listingId: donated.id })).threadId;
     await send(buyer, id, 'Is this the 1990 edition?');
-    expect(await as(helper).messages.member.unread.query()).toEqual({ messages: 1, threads: 1 });
-    const inbox = await as(helper).messages.member.threads.query({});
+    expect(await as(helper).community.messages.member.unread.query()).toEqual({ messages: 1, threads: 1 });
+    const inbox = await as(helper).community.messages.member.threads.query({});
     expect(inbox[0]).toMatchObject({ id, side: 'seller', counterpartName: 'buyer' });
     await send(helper, id, 'It is!');
-    const view = await as(buyer).messages.member.thread.query({ threadId: id });
+    const view = await as(buyer).community.messages.member.thread.query({ threadId: id });
     expect(view.counterpartName).toBe('Books For All');
     expect(view.entries.at(-1)).toMatchObject({ senderName: 'Books For All', text: 'It is!' });
     // Read by one of the team, read for the team.
-    await as(owner).messages.member.markRead.mutate({ threadId: id });
-    expect((await as(helper).messages.member.unread.query()).messages).toBe(0);
+    await as(owner).community.messages.member.markRead.mutate({ threadId: id });
+    expect((await as(helper).community.messages.member.unread.query()).messages).toBe(0);
   });
 
   it('stops new messages both ways after a block; the thread stays to read; unblocking restores it', async () => {
     const fresh = await newThread('Blocked book');
     await send(buyer, fresh.threadId, 'Hi there');
-    expect(await as(fresh.owner).messages.member.block.mutate({ threadId: fresh.threadId })).toEqual({
+    expect(await as(fresh.owner).community.messages.member.block.mutate({ threadId: fresh.threadId })).toEqual({
       ok: true,
     });
     const blocked = { status: 403, message: MESSAGE_TEXTS.blocked };
     expect(await refusal(send(buyer, fresh.threadId, 'Hello?'))).toEqual(blocked);
     expect(await refusal(send(fresh.owner, fresh.threadId, 'Bye'))).toEqual(blocked);
-    const buyerView = await as(buyer).messages.member.thread.query({ threadId: fresh.threadId });
+    const buyerView = await as(buyer).community.messages.member.thread.query({ threadId: fresh.threadId });
     expect(buyerView).toMatchObject({ canWrite: false, blockedByMe: false, blockedByThem: true });
     expect(buyerView.entries).toHaveLength(1);
-    const ownerView = await as(fresh.owner).messages.member.thread.query({ threadId: fresh.threadId });
+    const ownerView = await as(fresh.owner).community.messages.member.thread.query({ threadId: fresh.threadId });
     expect(ownerView).toMatchObject({ canWrite: false, blockedByMe: true });
     // No new conversation between them either.
     const another = await createListing(db, {
@@ -410,12 +410,12 @@ describe('who may read, write and subscribe', () => {
       bookId: await createBook(db, { title: 'Second book' }),
     });
     expect(
-      await refusal(as(buyer).messages.member.startForListing.mutate({ listingId: another.id })),
+      await refusal(as(buyer).community.messages.member.startForListing.mutate({ listingId: another.id })),
     ).toEqual(blocked);
     // Only the one who blocked can unblock.
-    await as(buyer).messages.member.unblock.mutate({ threadId: fresh.threadId });
+    await as(buyer).community.messages.member.unblock.mutate({ threadId: fresh.threadId });
     expect(await refusal(send(buyer, fresh.threadId, 'Hello?'))).toEqual(blocked);
-    await as(fresh.owner).messages.member.unblock.mutate({ threadId: fresh.threadId });
+    await as(fresh.owner).community.messages.member.unblock.mutate({ threadId: fresh.threadId });
     expect(await statusOf(send(buyer, fresh.threadId, 'Hello again'))).toBe(200);
   });
 
@@ -429,7 +429,7 @@ describe('who may read, write and subscribe', () => {
       .execute();
     // A suspension ends the member's sessions: every call is refused.
     expect(await statusOf(send(fresh.owner, fresh.threadId, 'Reply'))).toBe(401);
-    expect(await statusOf(as(fresh.owner).messages.member.threads.query({}))).toBe(401);
+    expect(await statusOf(as(fresh.owner).community.messages.member.threads.query({}))).toBe(401);
     expect(await db.selectFrom('messages').select('id').where('body', '=', 'Reply').execute()).toEqual([]);
     expect(await refusal(send(buyer, fresh.threadId, 'Are you there?'))).toEqual({
       status: 403,
@@ -437,7 +437,7 @@ describe('who may read, write and subscribe', () => {
     });
     const client = testClient(url, fresh.owner.accessToken);
     const stream = recordSubscription((handlers) =>
-      client.messages.member.live.subscribe(undefined, handlers),
+      client.community.messages.member.live.subscribe(undefined, handlers),
     );
     await until(() => stream.errors.length > 0, 'the refusal');
     expect(stream.errors[0]?.data?.code).toBe('UNAUTHORIZED');
@@ -448,7 +448,7 @@ describe('who may read, write and subscribe', () => {
     const fresh = await newThread('Reported book');
     const rude = await send(fresh.owner, fresh.threadId, 'You are an idiot');
     const staff = as(moderator);
-    expect(await refusal(staff.messages.staff.thread.query({ threadId: fresh.threadId }))).toMatchObject({
+    expect(await refusal(staff.community.messages.staff.thread.query({ threadId: fresh.threadId }))).toMatchObject({
       status: 400,
     });
     // A report on another thread's message does not open this one.
@@ -459,34 +459,34 @@ describe('who may read, write and subscribe', () => {
       .where('sender_id', '=', seller.id)
       .executeTakeFirstOrThrow();
     const otherReport = (
-      await as(buyer).messages.member.report.mutate({ messageId: elsewhere.id, reason: 'other' })
+      await as(buyer).community.messages.member.report.mutate({ messageId: elsewhere.id, reason: 'other' })
     ).id;
     expect(
-      await refusal(staff.messages.staff.thread.query({ threadId: fresh.threadId, reportId: otherReport })),
+      await refusal(staff.community.messages.staff.thread.query({ threadId: fresh.threadId, reportId: otherReport })),
     ).toEqual({ status: 403, message: STAFF_NEEDS_REASON });
     // Members are not staff.
     expect(
       await statusOf(
-        as(buyer).messages.staff.thread.query({ threadId: fresh.threadId, reportId: otherReport }),
+        as(buyer).community.messages.staff.thread.query({ threadId: fresh.threadId, reportId: otherReport }),
       ),
     ).toBe(403);
     // Members report only the other side's messages, once while open.
     expect(
       await statusOf(
-        as(fresh.owner).messages.member.report.mutate({ messageId: rude.id, reason: 'offensive' }),
+        as(fresh.owner).community.messages.member.report.mutate({ messageId: rude.id, reason: 'offensive' }),
       ),
     ).toBe(403);
     const reportId = (
-      await as(buyer).messages.member.report.mutate({
+      await as(buyer).community.messages.member.report.mutate({
         messageId: rude.id,
         reason: 'offensive',
         details: 'Rude',
       })
     ).id;
     expect(
-      await statusOf(as(buyer).messages.member.report.mutate({ messageId: rude.id, reason: 'offensive' })),
+      await statusOf(as(buyer).community.messages.member.report.mutate({ messageId: rude.id, reason: 'offensive' })),
     ).toBe(409);
-    const read = await staff.messages.staff.thread.query({ threadId: fresh.threadId, reportId });
+    const read = await staff.community.messages.staff.thread.query({ threadId: fresh.threadId, reportId });
     expect(read.side).toBe('staff');
     expect(read.entries.map((entry) => entry.text)).toEqual(['You are an idiot']);
     const audit = await db
@@ -497,7 +497,7 @@ describe('who may read, write and subscribe', () => {
     expect(audit).toEqual([{ actor_id: moderator.id, target_id: fresh.threadId, details: { reportId } }]);
 
     // The report is in the staff queue; acting hides the message from both members.
-    const queue = await staff.reports.staff.list.query({ kind: 'message' });
+    const queue = await staff.community.moderation.staff.list.query({ kind: 'message' });
     expect(queue.find((report) => report.id === reportId)).toMatchObject({
       kind: 'message',
       threadMessage: {
@@ -507,7 +507,7 @@ describe('who may read, write and subscribe', () => {
         hidden: false,
       },
     });
-    await staff.reports.staff.act.mutate({ reportId, note: 'Abusive language', warnSender: true });
+    await staff.community.moderation.staff.act.mutate({ reportId, note: 'Abusive language', warnSender: true });
     const warning = await lastEmailTo(db, fresh.owner.email);
     expect(warning?.text_body).toContain('a message you sent about “Reported book”');
     expect(warning?.text_body).toContain('The reason: Abusive language');
@@ -524,7 +524,7 @@ describe('who may read, write and subscribe', () => {
         { action: 'report.action', target_id: reportId },
       ]),
     );
-    const afterHide = await as(buyer).messages.member.thread.query({ threadId: fresh.threadId });
+    const afterHide = await as(buyer).community.messages.member.thread.query({ threadId: fresh.threadId });
     expect(afterHide.entries[0]).toMatchObject({ hidden: true, text: null });
   });
 
@@ -532,13 +532,13 @@ describe('who may read, write and subscribe', () => {
     const order = await disputedOrder(t);
     const { threadId: orderThread } = await startOrderThread(db, order.buyer.id, order.orderId);
     const staff = as(moderator);
-    const read = await staff.messages.staff.thread.query({
+    const read = await staff.community.messages.staff.thread.query({
       threadId: orderThread,
       disputeId: order.disputeId,
     });
     expect(read.order).toMatchObject({ id: order.orderId });
     expect(
-      await refusal(staff.messages.staff.thread.query({ threadId, disputeId: order.disputeId })),
+      await refusal(staff.community.messages.staff.thread.query({ threadId, disputeId: order.disputeId })),
     ).toEqual({ status: 403, message: STAFF_NEEDS_REASON });
     const audit = await db
       .selectFrom('audit_log')
@@ -548,14 +548,14 @@ describe('who may read, write and subscribe', () => {
       .execute();
     expect(audit).toEqual([{ target_id: orderThread, details: { disputeId: order.disputeId } }]);
     // From the dispute queue, by the dispute alone.
-    const viaDispute = await staff.messages.staff.forDispute.query({ disputeId: order.disputeId });
+    const viaDispute = await staff.community.messages.staff.forDispute.query({ disputeId: order.disputeId });
     expect(viaDispute?.id).toBe(orderThread);
-    expect(await statusOf(as(buyer).messages.staff.forDispute.query({ disputeId: order.disputeId }))).toBe(
+    expect(await statusOf(as(buyer).community.messages.staff.forDispute.query({ disputeId: order.disputeId }))).toBe(
       403,
     );
     // A dispute whose buyer and seller never wrote: nothing to read, nothing audited.
     const quiet = await disputedOrder(t);
-    expect(await staff.messages.staff.forDispute.query({ disputeId: quiet.disputeId })).toBeNull();
+    expect(await staff.community.messages.staff.forDispute.query({ disputeId: quiet.disputeId })).toBeNull();
     const reads = await db
       .selectFrom('audit_log')
       .select('details')
@@ -577,10 +577,10 @@ describe('the live stream', () => {
     const sellerClient = testClient(url, seller.accessToken);
     const strangerClient = testClient(url, stranger.accessToken);
     const sellerStream = recordSubscription<Live>((handlers) =>
-      sellerClient.messages.member.live.subscribe(undefined, handlers),
+      sellerClient.community.messages.member.live.subscribe(undefined, handlers),
     );
     const strangerStream = recordSubscription<Live>((handlers) =>
-      strangerClient.messages.member.live.subscribe(undefined, handlers),
+      strangerClient.community.messages.member.live.subscribe(undefined, handlers),
     );
     await until(() => t.app.realtime.stats().live >= 2, 'two live subscribers');
     const sent = await send(buyer, threadId, 'Are you still there?');
@@ -588,7 +588,7 @@ describe('the live stream', () => {
     expect(event?.data).toMatchObject({ kind: 'message.sent', messageId: sent.id, thread: { id: threadId } });
     expect(event?.data.thread.unread).toBeGreaterThan(0);
     await send(buyer, (await newThread('Unrelated')).threadId, 'Not for the seller');
-    await as(seller).messages.member.markRead.mutate({ threadId });
+    await as(seller).community.messages.member.markRead.mutate({ threadId });
     const received = await sellerStream.waitFor(2, 'the read receipt');
     expect(received.map((r) => r.data.kind)).toEqual(['message.sent', 'message.read']);
     expect(strangerStream.received).toEqual([]);
@@ -599,7 +599,7 @@ describe('the live stream', () => {
 
   it('passes on offer and order events (for an open thread to read again), and nothing else', async () => {
     const stream = recordSubscription<Live>((handlers) =>
-      testClient(url, seller.accessToken).messages.member.live.subscribe(undefined, handlers),
+      testClient(url, seller.accessToken).community.messages.member.live.subscribe(undefined, handlers),
     );
     await until(() => t.app.realtime.stats().live >= 1, 'a live subscriber');
     const some = '00000000-0000-4000-8000-000000000001';
@@ -628,7 +628,7 @@ describe('the live stream', () => {
       await other.listen({ port: 0, host: '127.0.0.1' });
       const otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
       const stream = recordSubscription<Live>((handlers) =>
-        testClient(otherUrl, seller.accessToken).messages.member.live.subscribe(undefined, handlers),
+        testClient(otherUrl, seller.accessToken).community.messages.member.live.subscribe(undefined, handlers),
       );
       await until(() => other.realtime.stats().live >= 1, 'a live subscriber on the other instance');
       // Sent through this instance, received through the other.
@@ -650,7 +650,7 @@ describe('the live stream', () => {
   it('resumes after a lost connection with exactly the messages missed, once', async () => {
     const client = testClient(url, seller.accessToken);
     const first = recordSubscription<Live>((handlers) =>
-      client.messages.member.live.subscribe(undefined, handlers),
+      client.community.messages.member.live.subscribe(undefined, handlers),
     );
     await until(() => t.app.realtime.stats().live >= 1, 'a live subscriber');
     await send(buyer, threadId, 'Before the drop');
@@ -663,7 +663,7 @@ describe('the live stream', () => {
     for (const text of ['One', 'Two', 'Three']) missed.push((await send(buyer, threadId, text)).id);
 
     const again = recordSubscription<Live>((handlers) =>
-      testClient(url, seller.accessToken).messages.member.live.subscribe(
+      testClient(url, seller.accessToken).community.messages.member.live.subscribe(
         { lastEventId: resumeFrom },
         handlers,
       ),
@@ -703,7 +703,7 @@ describe('notifications and the unread-message email', () => {
       'Notified Atlas',
     );
     const asker = await createUser(db, t.services.identity, 'asker@notify.messages.test');
-    const id = (await as(asker).messages.member.startForListing.mutate({ listingId: donated.id })).threadId;
+    const id = (await as(asker).community.messages.member.startForListing.mutate({ listingId: donated.id })).threadId;
     await send(asker, id, 'Does it have the fold-out maps?');
     for (const member of [owner, helper]) {
       expect(await notices(member)).toEqual([
@@ -719,7 +719,7 @@ describe('notifications and the unread-message email', () => {
     // The sender is not told about their own message.
     expect(await notices(asker)).toEqual([]);
     // One of the team reads the thread: read for the whole team, and no email for it.
-    await as(helper).messages.member.markRead.mutate({ threadId: id });
+    await as(helper).community.messages.member.markRead.mutate({ threadId: id });
     for (const member of [owner, helper]) {
       expect((await notices(member))[0]?.read_at).not.toBeNull();
     }

@@ -1,7 +1,7 @@
 /**
  * Messages (`messages`): a member's conversations about listings and orders, and the live stream
  * of what changes in them. Staff read a conversation through a report or a dispute
- * (`messages.staff.thread`), audited. See messages.service.ts and decision 0035.
+ * (`community.messages.staff.thread`), audited. See messages.service.ts and decision 0035.
  */
 import { MESSAGE_LIMITS, messageBodySchema, reportFieldsSchema } from '@reshelf/contracts';
 import { z } from 'zod';

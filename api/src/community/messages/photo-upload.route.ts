@@ -9,7 +9,7 @@
  *
  * Only a member of the conversation who may write in it now can upload (a blocked pair cannot).
  * The answer is `{ url, thumbUrl }`; the member then sends the message with the `url`, which
- * `messages.member.send` accepts only for this thread's own photos. Each upload is recorded until
+ * `community.messages.member.send` accepts only for this thread's own photos. Each upload is recorded until
  * a message, report or contest uses it; one left unused for UNSENT_PHOTO_HOURS is deleted by the
  * job message_photos.sweep (photo-uploads.ts).
  */

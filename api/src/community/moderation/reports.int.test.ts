@@ -45,14 +45,14 @@ beforeAll(async () => {
   });
   // A thread with a message each way: the buyer's offer, the seller's rude counter.
   offerId = (
-    await api(t.app, buyer.accessToken).offers.member.make.mutate({
+    await api(t.app, buyer.accessToken).commerce.offers.member.make.mutate({
       listingId: spare.id,
       amountMinor: 700,
       message: 'Would you take £7?',
     })
   ).offerId;
   counterId = (
-    await api(t.app, seller.accessToken).offers.member.counter.mutate({
+    await api(t.app, seller.accessToken).commerce.offers.member.counter.mutate({
       offerId,
       amountMinor: 900,
       message: 'Go away, you cheapskate',
@@ -81,21 +81,21 @@ describe('who may call', () => {
   it('members report when signed in; only staff see and work the queue', async () => {
     expect(
       await statusOf(
-        api(t.app, { headers: WEB }).reports.member.listing.mutate({
+        api(t.app, { headers: WEB }).community.moderation.member.listing.mutate({
           listingId: fake.id,
           reason: 'prohibited',
         }),
       ),
     ).toBe(401);
     const member = api(t.app, buyer.accessToken);
-    expect(await statusOf(member.reports.staff.list.query({}))).toBe(403);
-    expect(await statusOf(member.reports.staff.openCount.query())).toBe(403);
+    expect(await statusOf(member.community.moderation.staff.list.query({}))).toBe(403);
+    expect(await statusOf(member.community.moderation.staff.openCount.query())).toBe(403);
     const some = '00000000-0000-4000-8000-000000000000';
-    expect(await statusOf(member.reports.staff.dismiss.mutate({ reportId: some, note: 'Nope' }))).toBe(403);
-    expect(await statusOf(member.reports.staff.act.mutate({ reportId: some, note: 'Nope' }))).toBe(403);
-    expect(await statusOf(api(t.app).reports.staff.list.query({}))).toBe(401);
-    expect(await statusOf(api(t.app, moderator.accessToken).reports.staff.list.query({}))).toBe(200);
-    expect(await statusOf(api(t.app, admin.accessToken).reports.staff.list.query({}))).toBe(200);
+    expect(await statusOf(member.community.moderation.staff.dismiss.mutate({ reportId: some, note: 'Nope' }))).toBe(403);
+    expect(await statusOf(member.community.moderation.staff.act.mutate({ reportId: some, note: 'Nope' }))).toBe(403);
+    expect(await statusOf(api(t.app).community.moderation.staff.list.query({}))).toBe(401);
+    expect(await statusOf(api(t.app, moderator.accessToken).community.moderation.staff.list.query({}))).toBe(200);
+    expect(await statusOf(api(t.app, admin.accessToken).community.moderation.staff.list.query({}))).toBe(200);
   });
 });
 
@@ -103,14 +103,14 @@ describe('reporting', () => {
   it('checks the reason and details', async () => {
     const as = api(t.app, buyer.accessToken);
     expect(
-      await refusal(as.reports.member.listing.mutate({ listingId: fake.id, reason: 'boring' as never })),
+      await refusal(as.community.moderation.member.listing.mutate({ listingId: fake.id, reason: 'boring' as never })),
     ).toEqual({
       status: 400,
       message: 'reason: Choose a reason from the list',
     });
     expect(
       await refusal(
-        as.reports.member.listing.mutate({
+        as.community.moderation.member.listing.mutate({
           listingId: fake.id,
           reason: 'other',
           details: 'x'.repeat(1001),
@@ -122,7 +122,7 @@ describe('reporting', () => {
   it('refuses your own listing and your own message, and messages not sent to you', async () => {
     expect(
       await refusal(
-        api(t.app, seller.accessToken).reports.member.listing.mutate({
+        api(t.app, seller.accessToken).community.moderation.member.listing.mutate({
           listingId: fake.id,
           reason: 'prohibited',
         }),
@@ -130,12 +130,12 @@ describe('reporting', () => {
     ).toEqual({ status: 403, message: 'You can’t report your own listing.' });
     expect(
       await refusal(
-        api(t.app, buyer.accessToken).reports.member.message.mutate({ offerId, reason: 'offensive' }),
+        api(t.app, buyer.accessToken).community.moderation.member.message.mutate({ offerId, reason: 'offensive' }),
       ),
     ).toEqual({ status: 403, message: 'You can’t report your own message.' });
     expect(
       await refusal(
-        api(t.app, other.accessToken).reports.member.message.mutate({
+        api(t.app, other.accessToken).community.moderation.member.message.mutate({
           offerId: counterId,
           reason: 'offensive',
         }),
@@ -148,7 +148,7 @@ describe('reporting', () => {
     });
     expect(
       await statusOf(
-        api(t.app, buyer.accessToken).reports.member.listing.mutate({
+        api(t.app, buyer.accessToken).community.moderation.member.listing.mutate({
           listingId: draft.id,
           reason: 'other',
         }),
@@ -159,7 +159,7 @@ describe('reporting', () => {
 
   it('takes one open report per member and target', async () => {
     const as = api(t.app, buyer.accessToken);
-    const { id } = await as.reports.member.listing.mutate({
+    const { id } = await as.community.moderation.member.listing.mutate({
       listingId: fake.id,
       reason: 'not_as_described',
       details: '  The photos are of a different edition.  ',
@@ -175,24 +175,24 @@ describe('reporting', () => {
       resolved_at: null,
     });
     expect(
-      await refusal(as.reports.member.listing.mutate({ listingId: fake.id, reason: 'prohibited' })),
+      await refusal(as.community.moderation.member.listing.mutate({ listingId: fake.id, reason: 'prohibited' })),
     ).toEqual({
       status: 409,
       message: 'You’ve already reported this; our team will review it.',
     });
     // Someone else may report the same listing.
-    await api(t.app, other.accessToken).reports.member.listing.mutate({
+    await api(t.app, other.accessToken).community.moderation.member.listing.mutate({
       listingId: fake.id,
       reason: 'prohibited',
     });
     // The message the seller sent the buyer.
-    await as.reports.member.message.mutate({
+    await as.community.moderation.member.message.mutate({
       offerId: counterId,
       reason: 'offensive',
       details: 'Rude counter-offer',
     });
     expect(
-      await statusOf(as.reports.member.message.mutate({ offerId: counterId, reason: 'spam_or_scam' })),
+      await statusOf(as.community.moderation.member.message.mutate({ offerId: counterId, reason: 'spam_or_scam' })),
     ).toBe(409);
   });
 
@@ -200,7 +200,7 @@ describe('reporting', () => {
     const busy = await createUser(db, t.services.identity, 'busy@reports.test');
     for (let i = 0; i < REPORT_RATE.limit; i += 1) await reserve(db, REPORT_RATE, busy.id);
     const refused = await refusal(
-      api(t.app, busy.accessToken).reports.member.listing.mutate({
+      api(t.app, busy.accessToken).community.moderation.member.listing.mutate({
         listingId: spare.id,
         reason: 'other',
       }),
@@ -213,7 +213,7 @@ describe('reporting', () => {
 describe('the staff queue', () => {
   it('lists open reports with their target and how many open reports it has', async () => {
     const as = api(t.app, moderator.accessToken);
-    const open = await as.reports.staff.list.query({});
+    const open = await as.community.moderation.staff.list.query({});
     expect(open).toHaveLength(3);
     const [first, second, third] = open;
     expect(first).toMatchObject({
@@ -239,11 +239,11 @@ describe('the staff queue', () => {
         listingTitle: 'An Honest Almanac',
       },
     });
-    const messages = await as.reports.staff.list.query({ kind: 'offer_message' });
+    const messages = await as.community.moderation.staff.list.query({ kind: 'offer_message' });
     expect(messages.map((report) => report.id)).toEqual([third!.id]);
-    expect(await as.reports.staff.list.query({ status: 'dismissed' })).toEqual([]);
-    expect(await as.reports.staff.openCount.query()).toEqual({ open: 3 });
-    expect(await refusal(as.reports.staff.list.query({ status: 'closed' as never }))).toEqual({
+    expect(await as.community.moderation.staff.list.query({ status: 'dismissed' })).toEqual([]);
+    expect(await as.community.moderation.staff.openCount.query()).toEqual({ open: 3 });
+    expect(await refusal(as.community.moderation.staff.list.query({ status: 'closed' as never }))).toEqual({
       status: 400,
       message: 'status: Choose a status from the list',
     });
@@ -251,12 +251,12 @@ describe('the staff queue', () => {
 
   it('dismisses one report with a note, audited; the others on the listing stay open', async () => {
     const as = api(t.app, moderator.accessToken);
-    const [mine, theirs] = await as.reports.staff.list.query({ kind: 'listing' });
-    expect(await refusal(as.reports.staff.dismiss.mutate({ reportId: theirs!.id, note: '' }))).toEqual({
+    const [mine, theirs] = await as.community.moderation.staff.list.query({ kind: 'listing' });
+    expect(await refusal(as.community.moderation.staff.dismiss.mutate({ reportId: theirs!.id, note: '' }))).toEqual({
       status: 400,
       message: 'note: Write a note (at least 3 characters): why it needs no action',
     });
-    await as.reports.staff.dismiss.mutate({ reportId: theirs!.id, note: 'Not a prohibited item' });
+    await as.community.moderation.staff.dismiss.mutate({ reportId: theirs!.id, note: 'Not a prohibited item' });
     expect(await reportRow(theirs!.id)).toMatchObject({
       status: 'dismissed',
       resolved_by: moderator.id,
@@ -272,9 +272,9 @@ describe('the staff queue', () => {
     ]);
     expect((await reportRow(mine!.id)).status).toBe('open');
     expect(
-      await refusal(as.reports.staff.dismiss.mutate({ reportId: theirs!.id, note: 'Again, please' })),
+      await refusal(as.community.moderation.staff.dismiss.mutate({ reportId: theirs!.id, note: 'Again, please' })),
     ).toEqual({ status: 409, message: 'This report is already dismissed. Refresh the page.' });
-    const dismissed = await as.reports.staff.list.query({ status: 'dismissed' });
+    const dismissed = await as.community.moderation.staff.list.query({ status: 'dismissed' });
     expect(dismissed).toMatchObject([
       { id: theirs!.id, resolvedByEmail: moderator.email, resolutionNote: 'Not a prohibited item' },
     ]);
@@ -283,18 +283,18 @@ describe('the staff queue', () => {
   it('acting on a listing removes it, emails the seller and closes every open report on it', async () => {
     // A third member reports it too, so two reports are open on the listing.
     const third = await createUser(db, t.services.identity, 'third@reports.test');
-    const { id: late } = await api(t.app, third.accessToken).reports.member.listing.mutate({
+    const { id: late } = await api(t.app, third.accessToken).community.moderation.member.listing.mutate({
       listingId: fake.id,
       reason: 'spam_or_scam',
     });
     const as = api(t.app, moderator.accessToken);
-    const [first] = await as.reports.staff.list.query({ kind: 'listing' });
+    const [first] = await as.community.moderation.staff.list.query({ kind: 'listing' });
     expect(first!.openOnTarget).toBe(2);
-    expect(await as.reports.staff.act.mutate({ reportId: first!.id, note: 'Counterfeit copy' })).toEqual({
+    expect(await as.community.moderation.staff.act.mutate({ reportId: first!.id, note: 'Counterfeit copy' })).toEqual({
       kind: 'listing',
       closed: 2,
     });
-    expect(await api(t.app).listings.public.bySlug.query({ slug: fake.slug })).toMatchObject({
+    expect(await api(t.app).catalogue.listings.bySlug.query({ slug: fake.slug })).toMatchObject({
       status: 'removed',
       available: false,
     });
@@ -307,21 +307,21 @@ describe('the staff queue', () => {
       });
     }
     // The dismissed one stays dismissed.
-    expect(await as.reports.staff.list.query({ status: 'dismissed' })).toHaveLength(1);
+    expect(await as.community.moderation.staff.list.query({ status: 'dismissed' })).toHaveLength(1);
     expect(await auditOf('listing.remove')).toMatchObject([
       { actor_email: moderator.email, target_id: fake.id, details: { reason: 'Counterfeit copy' } },
     ]);
     expect((await auditOf('report.action')).map((entry) => entry.target_id).sort()).toEqual(
       [first!.id, late].sort(),
     );
-    expect(await refusal(as.reports.staff.act.mutate({ reportId: late, note: 'Again' }))).toEqual({
+    expect(await refusal(as.community.moderation.staff.act.mutate({ reportId: late, note: 'Again' }))).toEqual({
       status: 409,
       message: 'This report is already actioned. Refresh the page.',
     });
     // A removed listing cannot be reported again.
     expect(
       await refusal(
-        api(t.app, buyer.accessToken).reports.member.listing.mutate({
+        api(t.app, buyer.accessToken).community.moderation.member.listing.mutate({
           listingId: fake.id,
           reason: 'other',
         }),
@@ -334,11 +334,11 @@ describe('the staff queue', () => {
       sellerId: seller.id,
       bookId: await createBook(db, { title: 'Reported Then Removed' }),
     });
-    const { id } = await api(t.app, buyer.accessToken).reports.member.listing.mutate({
+    const { id } = await api(t.app, buyer.accessToken).community.moderation.member.listing.mutate({
       listingId: listing.id,
       reason: 'prohibited',
     });
-    await api(t.app, admin.accessToken).listings.staff.setRemoved.mutate({
+    await api(t.app, admin.accessToken).community.moderation.listings.setRemoved.mutate({
       listingId: listing.id,
       removed: true,
       reason: 'Prohibited item',
@@ -348,9 +348,9 @@ describe('the staff queue', () => {
 
   it('acting on a message hides it in the thread for both people and may warn its sender', async () => {
     const as = api(t.app, moderator.accessToken);
-    const [report] = await as.reports.staff.list.query({ kind: 'offer_message' });
+    const [report] = await as.community.moderation.staff.list.query({ kind: 'offer_message' });
     expect(
-      await as.reports.staff.act.mutate({
+      await as.community.moderation.staff.act.mutate({
         reportId: report!.id,
         note: 'Abusive language',
         warnSender: true,
@@ -360,7 +360,7 @@ describe('the staff queue', () => {
       [buyer, 'buyer'],
       [seller, 'seller'],
     ] as const) {
-      const [thread] = await api(t.app, user.accessToken).offers.member.list.query({
+      const [thread] = await api(t.app, user.accessToken).commerce.offers.member.list.query({
         role,
         listingId: spare.id,
       });
@@ -390,16 +390,16 @@ describe('the staff queue', () => {
     expect(warning).toMatchObject({ template: 'offer_message_removed' });
     expect(warning?.text_body).toContain('The reason: Abusive language');
     // Staff still see what was said; the reporter cannot report it again.
-    const [closed] = await as.reports.staff.list.query({ status: 'actioned', kind: 'offer_message' });
+    const [closed] = await as.community.moderation.staff.list.query({ status: 'actioned', kind: 'offer_message' });
     expect(closed!.message).toMatchObject({ text: 'Go away, you cheapskate', hidden: true });
     expect(
       await refusal(
-        api(t.app, buyer.accessToken).reports.member.message.mutate({
+        api(t.app, buyer.accessToken).community.moderation.member.message.mutate({
           offerId: counterId,
           reason: 'other',
         }),
       ),
     ).toEqual({ status: 409, message: 'Our team has already removed this message.' });
-    expect(await as.reports.staff.openCount.query()).toEqual({ open: 0 });
+    expect(await as.community.moderation.staff.openCount.query()).toEqual({ open: 0 });
   });
 });

@@ -41,29 +41,29 @@ afterAll(async () => {
 describe('staff listings', () => {
   it('only staff may search or change listings', async () => {
     const as = api(t.app, seller.accessToken);
-    expect(await statusOf(as.listings.staff.search.query({}))).toBe(403);
+    expect(await statusOf(as.community.moderation.listings.search.query({}))).toBe(403);
     expect(
       await statusOf(
-        as.listings.staff.setRemoved.mutate({
+        as.community.moderation.listings.setRemoved.mutate({
           listingId: listing.id,
           removed: true,
           reason: 'Mine',
         }),
       ),
     ).toBe(403);
-    expect(await statusOf(api(t.app).listings.staff.search.query({}))).toBe(401);
+    expect(await statusOf(api(t.app).community.moderation.listings.search.query({}))).toBe(401);
   });
 
   it('finds listings by title, slug, seller and status', async () => {
     const as = api(t.app, moderator.accessToken);
-    const ids = async (input: RouterInputs['listings']['staff']['search']) =>
-      (await as.listings.staff.search.query(input)).map((row) => row.id);
+    const ids = async (input: RouterInputs['community']['moderation']['listings']['search']) =>
+      (await as.community.moderation.listings.search.query(input)).map((row) => row.id);
     expect(await ids({ q: 'counterfeit' })).toEqual([listing.id]);
     expect(await ids({ q: 'atlas-1' })).toEqual([listing.id]);
     expect(await ids({ seller: 'seller@listings-staff', status: 'sold' })).toEqual([sold.id]);
     expect((await ids({ seller: 'SELLER@listings-staff' })).sort()).toEqual([listing.id, sold.id].sort());
     expect(await ids({ q: 'no such book' })).toEqual([]);
-    expect(await refusal(as.listings.staff.search.query({ status: 'gone' as never }))).toEqual({
+    expect(await refusal(as.community.moderation.listings.search.query({ status: 'gone' as never }))).toEqual({
       status: 400,
       message: 'status: Choose a status from the list',
     });
@@ -73,19 +73,19 @@ describe('staff listings', () => {
     const as = api(t.app, moderator.accessToken);
     expect(
       await refusal(
-        as.listings.staff.setRemoved.mutate({ listingId: listing.id, removed: true, reason: '' }),
+        as.community.moderation.listings.setRemoved.mutate({ listingId: listing.id, removed: true, reason: '' }),
       ),
     ).toEqual({
       status: 400,
       message: 'reason: Give a reason (at least 3 characters): the seller is told it',
     });
-    const removed = await as.listings.staff.setRemoved.mutate({
+    const removed = await as.community.moderation.listings.setRemoved.mutate({
       listingId: listing.id,
       removed: true,
       reason: 'Counterfeit copy',
     });
     expect(removed).toMatchObject({ status: 'removed', removedReason: 'Counterfeit copy' });
-    expect(await api(t.app).listings.public.bySlug.query({ slug: listing.slug })).toMatchObject({
+    expect(await api(t.app).catalogue.listings.bySlug.query({ slug: listing.slug })).toMatchObject({
       status: 'removed',
       available: false,
     });
@@ -104,7 +104,7 @@ describe('staff listings', () => {
     });
     expect(
       await refusal(
-        as.listings.staff.setRemoved.mutate({
+        as.community.moderation.listings.setRemoved.mutate({
           listingId: listing.id,
           removed: true,
           reason: 'Again',
@@ -115,7 +115,7 @@ describe('staff listings', () => {
 
   it('restores it to the status it had, and refuses a listing a buyer has', async () => {
     const as = api(t.app, admin.accessToken);
-    const restored = await as.listings.staff.setRemoved.mutate({
+    const restored = await as.community.moderation.listings.setRemoved.mutate({
       listingId: listing.id,
       removed: false,
       reason: 'Seller proved it is genuine',
@@ -133,7 +133,7 @@ describe('staff listings', () => {
 
     expect(
       await refusal(
-        as.listings.staff.setRemoved.mutate({ listingId: sold.id, removed: true, reason: 'Fake' }),
+        as.community.moderation.listings.setRemoved.mutate({ listingId: sold.id, removed: true, reason: 'Fake' }),
       ),
     ).toEqual({
       status: 409,

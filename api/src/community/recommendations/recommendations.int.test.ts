@@ -61,7 +61,7 @@ async function bought(buyerId: string, listing: { id: string }) {
 }
 
 const recommendations = (user: TestUser) =>
-  api(t.app, user.accessToken).recommendations.list.query({ limit: 48 });
+  api(t.app, user.accessToken).community.recommendations.list.query({ limit: 48 });
 const explained = (items: Awaited<ReturnType<typeof recommendations>>['items']) =>
   Object.fromEntries(items.map((item) => [item.title, [item.reason, item.because]]));
 
@@ -124,7 +124,7 @@ describe('recommendations', () => {
     const rings = await book('The Fellowship of the Ring', ['J. R. R. Tolkien']);
     const viewed = await book('Mort', ['Terry Pratchett']);
     await book('Guards! Guards!', ['Terry Pratchett']);
-    await api(t.app, { token: reader.accessToken, headers: WEB }).wishlist.toggle.mutate({
+    await api(t.app, { token: reader.accessToken, headers: WEB }).community.wishlist.toggle.mutate({
       listingId: hobbit.id,
       wished: true,
     });
@@ -174,7 +174,7 @@ describe('recommendations', () => {
     await api(t.app, {
       token: reader.accessToken,
       headers: { ...WEB, 'user-agent': 'Mozilla/5.0 Test' },
-    }).listings.public.recordView.mutate({ listingId: seen.id });
+    }).catalogue.listings.recordView.mutate({ listingId: seen.id });
     await t.app.listingViews.flush();
     expect(await dueMembers(db())).toContain(reader.id);
     const moved = await runJob(
@@ -196,10 +196,10 @@ describe('recommendations', () => {
   });
 
   it('are the member’s own: signed out is refused, and bad input named', async () => {
-    expect(await refusal(api(t.app).recommendations.list.query({ limit: 5 }))).toMatchObject({ status: 401 });
+    expect(await refusal(api(t.app).community.recommendations.list.query({ limit: 5 }))).toMatchObject({ status: 401 });
     const reader = await member('input');
     expect(
-      await refusal(api(t.app, reader.accessToken).recommendations.list.query({ limit: 500 })),
+      await refusal(api(t.app, reader.accessToken).community.recommendations.list.query({ limit: 500 })),
     ).toMatchObject({
       status: 400,
       message: 'limit: Ask for at most 48',

@@ -192,14 +192,14 @@ describe('writing and publishing', () => {
       'Review 2',
     ]);
     // Through the API, as the seller's page asks.
-    const viaApi = await api(t.app).reviews.public.forSeller.query({
+    const viaApi = await api(t.app).community.reviews.public.forSeller.query({
       sellerId: seller.id,
       limit: 2,
       cursor: first.nextCursor,
     });
     expect(viaApi.reviews.map((r) => r.id)).toEqual(second.reviews.map((r) => r.id));
     expect(
-      await refusal(api(t.app).reviews.public.forSeller.query({ sellerId: seller.id, cursor: 'drop table' })),
+      await refusal(api(t.app).community.reviews.public.forSeller.query({ sellerId: seller.id, cursor: 'drop table' })),
     ).toEqual({ status: 400, message: 'cursor: That is not a page of reviews' });
   });
 
@@ -226,11 +226,11 @@ describe('writing and publishing', () => {
     const order = await completedOrder(t);
     const client = api(t.app, buyer.accessToken);
     const tooMany = await refusal(
-      client.reviews.member.write.mutate({ orderId: order.orderId, stars: 6, body: '' }),
+      client.community.reviews.member.write.mutate({ orderId: order.orderId, stars: 6, body: '' }),
     );
     expect(tooMany).toEqual({ status: 400, message: 'stars: Choose from 1 to 5 stars' });
     const tooLong = await refusal(
-      client.reviews.member.write.mutate({
+      client.community.reviews.member.write.mutate({
         orderId: order.orderId,
         stars: 3,
         body: 'x'.repeat(REVIEW_MAX_LENGTH + 1),
@@ -238,7 +238,7 @@ describe('writing and publishing', () => {
     );
     expect(tooLong).toEqual({ status: 400, message: 'body: Keep your review to 500 characters or fewer' });
     const notMine = await refusal(
-      client.reviews.member.write.mutate({ orderId: order.orderId, stars: 3, body: 'ok' }),
+      client.community.reviews.member.write.mutate({ orderId: order.orderId, stars: 3, body: 'ok' }),
     );
     expect(notMine.status).toBe(404);
   });
@@ -272,7 +272,7 @@ describe('replies, reports and removal', () => {
       reason: 'offensive',
       details: 'Not about the book at all.',
     });
-    const queue = await api(t.app, moderator.accessToken).reports.staff.list.query({ status: 'open' });
+    const queue = await api(t.app, moderator.accessToken).community.moderation.staff.list.query({ status: 'open' });
     const listed = queue.find((row) => row.id === report.id);
     expect(listed?.review).toMatchObject({ reviewId, stars: 1, text: 'Rude seller, never again.' });
 
@@ -305,11 +305,11 @@ describe('replies, reports and removal', () => {
       body: 'Contains a phone number 07700 900000',
     });
     const staff = api(t.app, moderator.accessToken);
-    const noReason = await refusal(staff.reviews.staff.remove.mutate({ reviewId, reason: '' }));
+    const noReason = await refusal(staff.community.reviews.staff.remove.mutate({ reviewId, reason: '' }));
     expect(noReason.status).toBe(400);
-    await staff.reviews.staff.remove.mutate({ reviewId, reason: 'Contact details are not allowed.' });
+    await staff.community.reviews.staff.remove.mutate({ reviewId, reason: 'Contact details are not allowed.' });
     const again = await refusal(
-      staff.reviews.staff.remove.mutate({ reviewId, reason: 'Contact details are not allowed.' }),
+      staff.community.reviews.staff.remove.mutate({ reviewId, reason: 'Contact details are not allowed.' }),
     );
     expect(again.status).toBe(409);
   });

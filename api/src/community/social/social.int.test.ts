@@ -45,32 +45,32 @@ describe('follows', () => {
     expect(charityId).toBeTruthy();
     const me = as(reader);
     const seller1 = { kind: 'seller' as const, sellerId: seller.id };
-    expect(await me.social.follows.set.mutate({ target: seller1, following: true })).toEqual({
+    expect(await me.community.social.follows.set.mutate({ target: seller1, following: true })).toEqual({
       following: true,
       followers: 1,
     });
     // Again: still one follow.
-    expect(await me.social.follows.set.mutate({ target: seller1, following: true })).toEqual({
+    expect(await me.community.social.follows.set.mutate({ target: seller1, following: true })).toEqual({
       following: true,
       followers: 1,
     });
-    await me.social.follows.set.mutate({
+    await me.community.social.follows.set.mutate({
       target: { kind: 'charity', charitySlug: 'follow-hospice' },
       following: true,
     });
-    await me.social.follows.set.mutate({
+    await me.community.social.follows.set.mutate({
       target: { kind: 'author', author: '  Ursula K. Le Guin ' },
       following: true,
     });
     // The same author however it is written.
     expect(
-      await me.social.follows.status.query({ target: { kind: 'author', author: 'ursula k. le guin' } }),
+      await me.community.social.follows.status.query({ target: { kind: 'author', author: 'ursula k. le guin' } }),
     ).toEqual({ following: true, followers: 1 });
-    await me.social.follows.set.mutate({
+    await me.community.social.follows.set.mutate({
       target: { kind: 'genre', genreSlug: 'epic-fantasy' },
       following: true,
     });
-    const mine = await me.social.follows.mine.query();
+    const mine = await me.community.social.follows.mine.query();
     expect(mine.follows.map((f) => [f.kind, f.label, f.href])).toEqual([
       ['genre', 'Epic fantasy', '/g/epic-fantasy'],
       ['author', 'Ursula K. Le Guin', '/search?author=Ursula+K.+Le+Guin'],
@@ -78,23 +78,23 @@ describe('follows', () => {
       ['seller', 'seller', `/seller/${seller.id}`],
     ]);
     // The seller sees their follower count.
-    expect((await as(seller).social.follows.mine.query()).followers).toBe(1);
-    expect(await me.social.follows.set.mutate({ target: seller1, following: false })).toEqual({
+    expect((await as(seller).community.social.follows.mine.query()).followers).toBe(1);
+    expect(await me.community.social.follows.set.mutate({ target: seller1, following: false })).toEqual({
       following: false,
       followers: 0,
     });
-    expect((await as(seller).social.follows.mine.query()).followers).toBe(0);
+    expect((await as(seller).community.social.follows.mine.query()).followers).toBe(0);
     // Clean up for the feed tests below.
-    for (const follow of (await me.social.follows.mine.query()).follows) {
-      await me.social.follows.remove.mutate({ id: follow.id });
+    for (const follow of (await me.community.social.follows.mine.query()).follows) {
+      await me.community.social.follows.remove.mutate({ id: follow.id });
     }
-    expect((await me.social.follows.mine.query()).follows).toEqual([]);
+    expect((await me.community.social.follows.mine.query()).follows).toEqual([]);
   });
 
   it('refuses oneself, unknown things, blank names and someone else’s follow', async () => {
     expect(
       await refusal(
-        as(seller).social.follows.set.mutate({
+        as(seller).community.social.follows.set.mutate({
           target: { kind: 'seller', sellerId: seller.id },
           following: true,
         }),
@@ -102,7 +102,7 @@ describe('follows', () => {
     ).toEqual({ status: 400, message: 'This is you: you can’t follow yourself.' });
     expect(
       await refusal(
-        as(reader).social.follows.set.mutate({
+        as(reader).community.social.follows.set.mutate({
           target: { kind: 'genre', genreSlug: 'no-such-genre' },
           following: true,
         }),
@@ -110,38 +110,38 @@ describe('follows', () => {
     ).toEqual({ status: 404, message: 'There is no genre called “no-such-genre”.' });
     expect(
       await refusal(
-        as(reader).social.follows.set.mutate({ target: { kind: 'author', author: '   ' }, following: true }),
+        as(reader).community.social.follows.set.mutate({ target: { kind: 'author', author: '   ' }, following: true }),
       ),
     ).toMatchObject({ status: 400, message: expect.stringContaining('Name the author') });
-    const { following } = await as(other).social.follows.set.mutate({
+    const { following } = await as(other).community.social.follows.set.mutate({
       target: { kind: 'seller', sellerId: seller.id },
       following: true,
     });
     expect(following).toBe(true);
-    const theirs = (await as(other).social.follows.mine.query()).follows[0]!;
+    const theirs = (await as(other).community.social.follows.mine.query()).follows[0]!;
     // Another member cannot see or remove it.
-    expect(await refusal(as(reader).social.follows.remove.mutate({ id: theirs.id }))).toEqual({
+    expect(await refusal(as(reader).community.social.follows.remove.mutate({ id: theirs.id }))).toEqual({
       status: 404,
       message: 'You don’t follow that (any more).',
     });
-    expect((await as(reader).social.follows.mine.query()).follows).toEqual([]);
-    expect(await statusOf(api(t.app, null).social.follows.mine.query())).toBe(401);
-    await as(other).social.follows.remove.mutate({ id: theirs.id });
+    expect((await as(reader).community.social.follows.mine.query()).follows).toEqual([]);
+    expect(await statusOf(api(t.app, null).community.social.follows.mine.query())).toBe(401);
+    await as(other).community.social.follows.remove.mutate({ id: theirs.id });
   });
 });
 
 describe('the feed', () => {
   it('shows new listings from what the member follows, price drops, staff picks and signings, newest first, in keyset pages', async () => {
     const me = as(reader);
-    const empty = await me.social.feed.query({ limit: 10 });
+    const empty = await me.community.social.feed.query({ limit: 10 });
     expect(empty.followsAnything).toBe(false);
 
-    await me.social.follows.set.mutate({ target: { kind: 'seller', sellerId: seller.id }, following: true });
-    await me.social.follows.set.mutate({
+    await me.community.social.follows.set.mutate({ target: { kind: 'seller', sellerId: seller.id }, following: true });
+    await me.community.social.follows.set.mutate({
       target: { kind: 'author', author: 'Octavia E. Butler' },
       following: true,
     });
-    await me.social.follows.set.mutate({ target: { kind: 'genre', genreSlug: 'horror' }, following: true });
+    await me.community.social.follows.set.mutate({ target: { kind: 'genre', genreSlug: 'horror' }, following: true });
 
     const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
     const fromSeller = await createListing(db(), {
@@ -180,7 +180,7 @@ describe('the feed', () => {
       publishedAt: minutesAgo(15),
     });
     // A price drop on the followed seller's book.
-    await as(seller).listings.selling.update.mutate({ listingId: fromSeller.id, priceMinor: 700 });
+    await as(seller).selling.listings.update.mutate({ listingId: fromSeller.id, priceMinor: 700 });
     // A staff pick and a published book signing.
     const picked = await createListing(db(), {
       sellerId: stranger.id,
@@ -202,7 +202,7 @@ describe('the feed', () => {
       })
       .execute();
 
-    const all = await me.social.feed.query({ limit: 50 });
+    const all = await me.community.social.feed.query({ limit: 50 });
     expect(all.followsAnything).toBe(true);
     expect(
       all.items.map((item) => [
@@ -230,7 +230,7 @@ describe('the feed', () => {
     let cursor: string | null = null;
     let first = true;
     do {
-      const page: Awaited<ReturnType<typeof me.social.feed.query>> = await me.social.feed.query({
+      const page: Awaited<ReturnType<typeof me.community.social.feed.query>> = await me.community.social.feed.query({
         limit: 2,
         cursor,
       });
@@ -246,24 +246,24 @@ describe('the feed', () => {
       }
     } while (cursor);
     expect(walked).toEqual(all.items.map((item) => item.key));
-    expect((await me.social.feed.query({ limit: 1 })).items[0]?.listing?.title).toBe('Late Arrival');
-    expect(await refusal(me.social.feed.query({ limit: 5, cursor: 'nonsense' }))).toEqual({
+    expect((await me.community.social.feed.query({ limit: 1 })).items[0]?.listing?.title).toBe('Late Arrival');
+    expect(await refusal(me.community.social.feed.query({ limit: 5, cursor: 'nonsense' }))).toEqual({
       status: 400,
       message: 'cursor: Not a page of your feed',
     });
   });
 
   it('lists books on sale from what the member follows (the Following filter)', async () => {
-    const page = await as(reader).social.following.query({ sort: 'newest' });
+    const page = await as(reader).community.social.following.query({ sort: 'newest' });
     const titles = page.items.map((item) => item.title);
     expect(titles).toEqual(expect.arrayContaining(['Late Arrival', 'A Romance', 'Kindred', 'Feed Book One']));
     expect(titles).not.toContain('Unrelated');
     expect(titles).not.toContain('My Own Romance');
     // With browsing's filters.
-    const cheap = await as(reader).social.following.query({ maxPrice: 700, genre: 'horror' });
+    const cheap = await as(reader).community.social.following.query({ maxPrice: 700, genre: 'horror' });
     expect(cheap.items.map((item) => item.title)).toEqual(['A Romance']);
     // Someone who follows nothing sees nothing.
-    expect((await as(other).social.following.query({})).total).toBe(0);
+    expect((await as(other).community.social.following.query({})).total).toBe(0);
   });
 
   it('suggests whom to follow from onboarding choices', async () => {
@@ -274,7 +274,7 @@ describe('the feed', () => {
       .executeTakeFirst();
     if (genre) {
       await db().insertInto('profile_genres').values({ user_id: other.id, genre_id: genre.id }).execute();
-      const suggestions = await as(other).social.suggestions.query();
+      const suggestions = await as(other).community.social.suggestions.query();
       expect(suggestions.genres[0]).toEqual({
         slug: 'true-crime',
         name: expect.any(String),
@@ -287,7 +287,7 @@ describe('the feed', () => {
 describe('saved searches', () => {
   it('saves a /search address in canonical form, names it and keeps it the member’s own', async () => {
     const me = as(reader);
-    const saved = await me.social.savedSearches.save.mutate({
+    const saved = await me.community.social.savedSearches.save.mutate({
       query: 'sort=price_asc&page=3&q=Dune&format=hardback&maxPrice=12.5&charity=1&junk=1',
       alerts: 'instant',
     });
@@ -298,35 +298,35 @@ describe('saved searches', () => {
       recentMatches: 0,
     });
     // The same search saved again is the same search, with the new alerts.
-    const again = await me.social.savedSearches.save.mutate({
+    const again = await me.community.social.savedSearches.save.mutate({
       query: 'q=Dune&maxPrice=12.50&format=hardback&charity=1',
       alerts: 'daily',
     });
     expect(again).toMatchObject({ id: saved.id, alerts: 'daily' });
     expect(
-      await me.social.savedSearches.forQuery.query({
+      await me.community.social.savedSearches.forQuery.query({
         query: 'format=hardback&q=Dune&charity=1&maxPrice=12.5',
       }),
     ).toMatchObject({ id: saved.id });
-    expect((await me.social.savedSearches.list.query()).map((s) => s.id)).toEqual([saved.id]);
+    expect((await me.community.social.savedSearches.list.query()).map((s) => s.id)).toEqual([saved.id]);
     // Another member sees none of it and cannot change it.
-    expect(await as(other).social.savedSearches.list.query()).toEqual([]);
+    expect(await as(other).community.social.savedSearches.list.query()).toEqual([]);
     expect(
-      await refusal(as(other).social.savedSearches.update.mutate({ id: saved.id, alerts: 'off' })),
+      await refusal(as(other).community.social.savedSearches.update.mutate({ id: saved.id, alerts: 'off' })),
     ).toEqual({
       status: 404,
       message: 'That isn’t one of your saved searches (any more).',
     });
-    expect(await refusal(as(other).social.savedSearches.remove.mutate({ id: saved.id }))).toMatchObject({
+    expect(await refusal(as(other).community.social.savedSearches.remove.mutate({ id: saved.id }))).toMatchObject({
       status: 404,
     });
-    await me.social.savedSearches.remove.mutate({ id: saved.id });
-    expect(await me.social.savedSearches.list.query()).toEqual([]);
+    await me.community.social.savedSearches.remove.mutate({ id: saved.id });
+    expect(await me.community.social.savedSearches.list.query()).toEqual([]);
   });
 
   it('refuses a search of nothing, bad fields and unknown genres, saying what is wrong', async () => {
     const save = (query: string) =>
-      refusal(as(reader).social.savedSearches.save.mutate({ query, alerts: 'instant' }));
+      refusal(as(reader).community.social.savedSearches.save.mutate({ query, alerts: 'instant' }));
     expect(await save('sort=newest&page=2')).toEqual({
       status: 400,
       message: 'Search for something before saving the search: type some words or choose a filter',
@@ -352,14 +352,14 @@ describe('saved searches', () => {
       sellerId: stranger.id,
       bookId: await book('The Left Hand of Darkness', ['Ursula K. Le Guin']),
     });
-    const saved = await me.social.savedSearches.save.mutate({
+    const saved = await me.community.social.savedSearches.save.mutate({
       query: 'q=darkness&author=le+guin',
       alerts: 'instant',
     });
     // A listing from before the search was saved is not news.
     await alerts(new Date(Date.now() + 1000));
     expect(
-      (await me.notifications.list.query({ limit: 50 })).items.filter((n) => n.kind === 'saved_search_match'),
+      (await me.account.notifications.list.query({ limit: 50 })).items.filter((n) => n.kind === 'saved_search_match'),
     ).toEqual([]);
 
     const fresh = await createListing(db(), {
@@ -374,7 +374,7 @@ describe('saved searches', () => {
       bookId: await book('Darkness Visible', ['W. Golding']),
     });
     expect(await alerts(new Date(Date.now() + 2000))).toBe(1);
-    const notes = (await me.notifications.list.query({ limit: 50 })).items.filter(
+    const notes = (await me.account.notifications.list.query({ limit: 50 })).items.filter(
       (n) => n.kind === 'saved_search_match',
     );
     expect(notes).toEqual([
@@ -396,14 +396,14 @@ describe('saved searches', () => {
     expect(email.unsubscribe_url).toMatch(/^https?:\/\/[^/]+\/api\/unsubscribe\?u=.+&l=saved_searches&s=/);
     // Run again: nothing new, nothing twice.
     expect(await alerts(new Date(Date.now() + 3000))).toBe(0);
-    expect((await me.social.savedSearches.list.query())[0]?.recentMatches).toBe(1);
-    await me.social.savedSearches.remove.mutate({ id: saved.id });
+    expect((await me.community.social.savedSearches.list.query())[0]?.recentMatches).toBe(1);
+    await me.community.social.savedSearches.remove.mutate({ id: saved.id });
   });
 
   it('collects daily searches into one digest a day, and sends nothing for searches with alerts off', async () => {
     const me = as(other);
-    const daily = await me.social.savedSearches.save.mutate({ query: 'q=earthsea', alerts: 'daily' });
-    const off = await me.social.savedSearches.save.mutate({ query: 'q=tehanu', alerts: 'off' });
+    const daily = await me.community.social.savedSearches.save.mutate({ query: 'q=earthsea', alerts: 'daily' });
+    const off = await me.community.social.savedSearches.save.mutate({ query: 'q=tehanu', alerts: 'off' });
     const start = Date.now();
     await createListing(db(), {
       sellerId: stranger.id,
@@ -439,7 +439,7 @@ describe('saved searches', () => {
     expect(await digests()).toHaveLength(1);
     expect(await alerts(new Date(start + 25 * 3_600_000))).toBe(1);
     expect(await digests()).toHaveLength(2);
-    const inApp = (await me.notifications.list.query({ limit: 50 })).items.filter(
+    const inApp = (await me.account.notifications.list.query({ limit: 50 })).items.filter(
       (n) => n.kind === 'saved_search_match',
     );
     expect(inApp.map((n) => n.title)).toEqual([
@@ -459,7 +459,7 @@ describe('discover sellers', () => {
     for (let i = 0; i < 4; i++) await createListing(db(), { sellerId: busy.id, bookId: any });
     await createListing(db(), { sellerId: loved.id, bookId: any });
     const rank = async () =>
-      (await api(t.app, null).sellers.discover.query({ limit: 96 }))
+      (await api(t.app, null).catalogue.sellers.discover.query({ limit: 96 }))
         .filter((s) => [busy.id, loved.id].includes(s.id))
         .map((s) => [s.displayName, s.followers]);
     expect(await rank()).toEqual([
@@ -467,7 +467,7 @@ describe('discover sellers', () => {
       ['loved', 0],
     ]);
     for (const fan of [reader, other, stranger]) {
-      await as(fan).social.follows.set.mutate({
+      await as(fan).community.social.follows.set.mutate({
         target: { kind: 'seller', sellerId: loved.id },
         following: true,
       });
@@ -513,7 +513,7 @@ describe('advanced search', () => {
     const paperback = await createListing(db(), { sellerId: stranger.id, bookId: later.id, price: 400 });
     await db().updateTable('listings').set({ format: 'paperback' }).where('id', '=', paperback.id).execute();
 
-    const anyone = api(t.app, null).listings.public;
+    const anyone = api(t.app, null).catalogue.listings;
     const ids = async (input: Parameters<typeof anyone.browse.query>[0]) =>
       (await anyone.browse.query(input)).items.map((item) => item.id);
     expect(await ids({ title: 'hobbit' })).toEqual([paperback.id, first.id]);
@@ -534,7 +534,7 @@ describe('advanced search', () => {
     expect(found.items.map((item) => item.id)).toEqual([paperback.id]);
     // The seller describes the copy in the selling wizard; advanced search finds it by that.
     const copy = await createListing(db(), { sellerId: seller.id, bookId: later.id, price: 600 });
-    const described = await as(seller).listings.selling.update.mutate({
+    const described = await as(seller).selling.listings.update.mutate({
       listingId: copy.id,
       format: 'hardback',
       firstEdition: false,
@@ -544,7 +544,7 @@ describe('advanced search', () => {
     expect(await ids({ publisher: 'harper', signed: true })).toEqual([copy.id]);
     expect(
       await refusal(
-        as(seller).listings.selling.update.mutate({ listingId: copy.id, format: 'scroll' as 'hardback' }),
+        as(seller).selling.listings.update.mutate({ listingId: copy.id, format: 'scroll' as 'hardback' }),
       ),
     ).toEqual({ status: 400, message: 'format: Format must be paperback or hardback' });
     expect(await refusal(anyone.browse.query({ yearFrom: 2000, yearTo: 1990 }))).toEqual({
@@ -554,7 +554,7 @@ describe('advanced search', () => {
   });
 
   it('pages and counts the same whether the books are read first (few) or each listing’s book is checked (many)', async () => {
-    const anyone = api(t.app, null).listings.public;
+    const anyone = api(t.app, null).catalogue.listings;
     const page = async (author: string, p: number) => {
       const answer = await anyone.browse.query({
         author,

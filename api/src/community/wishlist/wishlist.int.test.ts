@@ -42,15 +42,15 @@ async function activeListing(price = 600) {
 }
 
 async function wish(user: TestUser, listingId: string, wished = true) {
-  return api(t.app, user.accessToken).wishlist.toggle.mutate({ listingId, wished });
+  return api(t.app, user.accessToken).community.wishlist.toggle.mutate({ listingId, wished });
 }
 
 async function notifications(user: TestUser) {
-  return await api(t.app, user.accessToken).notifications.list.query({ limit: 50 });
+  return await api(t.app, user.accessToken).account.notifications.list.query({ limit: 50 });
 }
 
 async function reprice(listingId: string, priceMinor: number) {
-  return await api(t.app, seller.accessToken).listings.selling.update.mutate({ listingId, priceMinor });
+  return await api(t.app, seller.accessToken).selling.listings.update.mutate({ listingId, priceMinor });
 }
 
 describe('the wishlist', () => {
@@ -59,16 +59,16 @@ describe('the wishlist', () => {
     expect(await wish(buyer, listing.id)).toEqual({ wished: true });
     expect(await wish(buyer, listing.id)).toEqual({ wished: true });
     const calls = api(t.app, buyer.accessToken);
-    expect(await calls.wishlist.status.query()).toEqual({ listingIds: [listing.id] });
-    expect(await calls.wishlist.list.query()).toEqual([
+    expect(await calls.community.wishlist.status.query()).toEqual({ listingIds: [listing.id] });
+    expect(await calls.community.wishlist.list.query()).toEqual([
       expect.objectContaining({ id: listing.id, slug: listing.slug, title: 'Emma', priceMinor: 600 }),
     ]);
     // Someone else's wishlist is their own.
-    expect(await api(t.app, friend.accessToken).wishlist.status.query()).toEqual({
+    expect(await api(t.app, friend.accessToken).community.wishlist.status.query()).toEqual({
       listingIds: [],
     });
     expect(await wish(buyer, listing.id, false)).toEqual({ wished: false });
-    expect(await calls.wishlist.list.query()).toEqual([]);
+    expect(await calls.community.wishlist.list.query()).toEqual([]);
   });
 
   it('refuses one’s own listing, drafts and books no longer for sale', async () => {
@@ -86,7 +86,7 @@ describe('the wishlist', () => {
 
   it('needs a session', async () => {
     const listing = await activeListing();
-    const response = api(t.app, 'not-a-token').wishlist.toggle.mutate({
+    const response = api(t.app, 'not-a-token').community.wishlist.toggle.mutate({
       listingId: listing.id,
       wished: true,
     });
@@ -116,7 +116,7 @@ describe('notifications for wished-for listings', () => {
     ]);
     expect((await notifications(friend)).unread).toBe(1);
     expect((await notifications(seller)).items).toEqual([]);
-    expect(await api(t.app, buyer.accessToken).notifications.unreadCount.query()).toEqual({
+    expect(await api(t.app, buyer.accessToken).account.notifications.unreadCount.query()).toEqual({
       unread: 1,
     });
 
@@ -127,7 +127,7 @@ describe('notifications for wished-for listings', () => {
     expect(coalesced.items[0]?.body).toBe('Emma is now £5.00 (was £9.00).');
 
     // Read, and the next drop is news again.
-    expect(await api(t.app, buyer.accessToken).notifications.markRead.mutate({ ids: 'all' })).toEqual({
+    expect(await api(t.app, buyer.accessToken).account.notifications.markRead.mutate({ ids: 'all' })).toEqual({
       unread: 0,
     });
     await reprice(listing.id, 450);
@@ -139,7 +139,7 @@ describe('notifications for wished-for listings', () => {
     ]);
     // Marking one read; someone else's ids do nothing.
     const friendsId = (await notifications(friend)).items[0]!.id;
-    expect(await api(t.app, buyer.accessToken).notifications.markRead.mutate({ ids: [friendsId] })).toEqual({
+    expect(await api(t.app, buyer.accessToken).account.notifications.markRead.mutate({ ids: [friendsId] })).toEqual({
       unread: 1,
     });
     expect((await notifications(friend)).unread).toBe(1);
@@ -174,7 +174,7 @@ describe('notifications for wished-for listings', () => {
       body: 'Emma has been sold to another reader. Other copies may be for sale.',
     });
     // Sold is sold: it says so on the wishlist too.
-    const list = await api(t.app, buyer.accessToken).wishlist.list.query();
+    const list = await api(t.app, buyer.accessToken).community.wishlist.list.query();
     expect(list.find((card) => card.id === listing.id)?.status).toBe('sold');
   });
 
@@ -182,7 +182,7 @@ describe('notifications for wished-for listings', () => {
     const listing = await activeListing();
     await wish(buyer, listing.id);
     // (the answer's data: the envelope around it, {"result":{"data":…}}, names nothing else)
-    const page = await api(t.app, buyer.accessToken).listings.public.bySlug.query({ slug: listing.slug });
+    const page = await api(t.app, buyer.accessToken).catalogue.listings.bySlug.query({ slug: listing.slug });
     expect(JSON.stringify(page)).not.toMatch(/wish/i);
     // The trigger writes notifications only for price and status changes.
     const { rows } = await sql<{ tgname: string }>`

@@ -45,7 +45,7 @@ describe('REST adapter', () => {
   it('leaves the shared schemas alone: tRPC still refuses text for a number', async () => {
     await request(t.app.server).get('/api/v1/listings?page=1');
     const trpc = await request(t.app.server).get(
-      `/trpc/listings.public.browse?input=${encodeURIComponent(JSON.stringify({ page: '2' }))}`,
+      `/trpc/catalogue.listings.browse?input=${encodeURIComponent(JSON.stringify({ page: '2' }))}`,
     );
     expect(trpc.status).toBe(400);
   });

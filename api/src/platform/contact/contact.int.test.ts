@@ -25,7 +25,7 @@ describe('the contact form', () => {
   it('stores a message from someone not signed in and gives a reference', async () => {
     const response = await api(t.app, {
       headers: { ...WEB, 'user-agent': 'Reader/1' },
-    }).contact.submit.mutate(message);
+    }).platform.contact.submit.mutate(message);
     expect(response).toMatchObject({
       received: true,
       reference: expect.stringMatching(/^RS-MSG-[0-9A-F]{8}$/),
@@ -43,7 +43,7 @@ describe('the contact form', () => {
     [{ ...message, message: 'Hi' }, 'message', 'Your message needs at least 10 characters'],
     [{ ...message, message: 'x'.repeat(10_000) }, 'message', 'Your message can be at most 5,000 characters'],
   ])('explains what is wrong with a field (%#)', async (input, field, text) => {
-    const response = await failure(api(t.app, { headers: WEB }).contact.submit.mutate(input as never));
+    const response = await failure(api(t.app, { headers: WEB }).platform.contact.submit.mutate(input as never));
     expect(response.status).toBe(400);
     const { zodError } = response.data as { zodError: { fieldErrors: Record<string, string[]> } };
     expect(zodError.fieldErrors[field]).toEqual([text]);
@@ -52,7 +52,7 @@ describe('the contact form', () => {
   it('thanks a bot that fills in the hidden field, and keeps nothing', async () => {
     const db = t.database.handle.db;
     const before = await db.selectFrom('contact_messages').select('id').execute();
-    const response = api(t.app, { headers: WEB }).contact.submit.mutate({
+    const response = api(t.app, { headers: WEB }).platform.contact.submit.mutate({
       ...message,
       website: 'http://spam.example',
     });
@@ -112,17 +112,17 @@ describe('staff reading messages (listContactMessages)', () => {
   });
 });
 
-describe('contact.list', () => {
+describe('platform.contact.list', () => {
   it('lets staff read the messages and nobody else', async () => {
     const { createUser } = await import('../../testing/auth.ts');
     const moderator = await createUser(t.database.handle.db, t.services.identity, 'contact-mod@example.com', {
       roles: ['moderator'],
     });
     const buyer = await createUser(t.database.handle.db, t.services.identity, 'contact-buyer@example.com');
-    const asModerator = await api(t.app, moderator.accessToken).contact.list.query();
+    const asModerator = await api(t.app, moderator.accessToken).platform.contact.list.query();
     expect(asModerator.items.length).toBeGreaterThan(0);
     expect(asModerator.items[0]).toHaveProperty('message');
-    expect(await statusOf(api(t.app, buyer.accessToken).contact.list.query())).toBe(403);
-    expect(await statusOf(api(t.app).contact.list.query())).toBe(401);
+    expect(await statusOf(api(t.app, buyer.accessToken).platform.contact.list.query())).toBe(403);
+    expect(await statusOf(api(t.app).platform.contact.list.query())).toBe(401);
   });
 });

@@ -34,7 +34,7 @@ beforeEach(() => {
 });
 
 function me(token: string) {
-  return request(t.app.server).get('/trpc/auth.me').set('authorization', `Bearer ${token}`);
+  return request(t.app.server).get('/trpc/account.auth.me').set('authorization', `Bearer ${token}`);
 }
 
 describe('Supabase Auth behind the identity port', () => {
@@ -43,7 +43,7 @@ describe('Supabase Auth behind the identity port', () => {
     await createUser(t.database.handle.db, t.services.identity, 'hosted-reader@example.com');
     fake.requests.length = 0;
     const signIn = await request(t.app.server)
-      .post('/trpc/auth.signIn')
+      .post('/trpc/account.auth.signIn')
       .set(WEB)
       .send({ email: 'hosted-reader@example.com', password: TEST_PASSWORD });
     expect(signIn.status).toBe(200);
@@ -88,7 +88,7 @@ describe('Supabase Auth behind the identity port', () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'hosted-5xx@example.com');
     fake.fail('auth', 'error');
     const signIn = await request(t.app.server)
-      .post('/trpc/auth.signIn')
+      .post('/trpc/account.auth.signIn')
       .set(WEB)
       .send({ email: 'hosted-5xx@example.com', password: TEST_PASSWORD });
     expect(signIn.status).toBe(503);
@@ -138,7 +138,7 @@ describe('Supabase Auth behind the identity port', () => {
     // The token of the session that closed it no longer signs anyone in.
     expect((await me(user.accessToken)).body.result?.data.user ?? null).toBeNull();
     const again = await request(t.app.server)
-      .post('/trpc/auth.signIn')
+      .post('/trpc/account.auth.signIn')
       .set(WEB)
       .send({ email: 'hosted-closing@example.com', password: TEST_PASSWORD });
     expect(again.status).toBe(400);

@@ -67,7 +67,7 @@ describe('email on a production server', () => {
   it('delivers a sign-up’s confirmation over SMTP at once, and its link signs the person in', async () => {
     const email = 'meg.march@example.com';
     const signUp = await request(t.app.server)
-      .post('/trpc/auth.signUp')
+      .post('/trpc/account.auth.signUp')
       .set(WEB)
       .send({ email, password: 'a-long-new-password', displayName: 'Meg March' });
     expect(signUp.status).toBe(200);
@@ -106,13 +106,13 @@ describe('email on a production server', () => {
     // Following the link: the token confirms the address and starts a session.
     const token = /\/auth\/confirm\?token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1];
     expect(token).toBeDefined();
-    const confirmed = await request(t.app.server).post('/trpc/auth.confirmEmail').set(WEB).send({ token });
+    const confirmed = await request(t.app.server).post('/trpc/account.auth.confirmEmail').set(WEB).send({ token });
     expect(confirmed.status).toBe(200);
     const cookies = (confirmed.headers['set-cookie'] as unknown as string[]).map(
       (cookie) => cookie.split(';')[0]!,
     );
     expect(cookies.map((cookie) => cookie.split('=')[0])).toEqual(['__Host-reshelf_at', '__Host-reshelf_rt']);
-    const me = await request(t.app.server).get('/trpc/auth.me').set('cookie', cookies.join('; '));
+    const me = await request(t.app.server).get('/trpc/account.auth.me').set('cookie', cookies.join('; '));
     expect(me.status).toBe(200);
     expect(me.body.result.data.user).toMatchObject({ email, emailConfirmed: true });
   });

@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe('static pages', () => {
   it.each(SITE_PAGES.map((page) => page.slug))('serves %s from the database as Markdown', async (slug) => {
-    const page = await api(t.app).pages.bySlug.query({ slug });
+    const page = await api(t.app).platform.pages.bySlug.query({ slug });
     expect(page.title.length).toBeGreaterThan(3);
     expect(page.bodyMarkdown.length).toBeGreaterThan(400);
     expect(page.bodyMarkdown).not.toMatch(/lorem ipsum/i);
@@ -49,12 +49,12 @@ describe('static pages', () => {
         },
       ])
       .execute();
-    expect((await api(t.app).pages.bySlug.query({ slug: 'book-fair-2027' })).bodyMarkdown).toBe(
+    expect((await api(t.app).platform.pages.bySlug.query({ slug: 'book-fair-2027' })).bodyMarkdown).toBe(
       '## Stand 12',
     );
-    expect(await statusOf(api(t.app).pages.bySlug.query({ slug: 'draft-page' }))).toBe(404);
-    expect(await statusOf(api(t.app).pages.bySlug.query({ slug: 'nothing-here' }))).toBe(404);
-    expect(await statusOf(api(t.app).pages.bySlug.query({ slug: '../../etc/passwd' }))).toBe(400);
+    expect(await statusOf(api(t.app).platform.pages.bySlug.query({ slug: 'draft-page' }))).toBe(404);
+    expect(await statusOf(api(t.app).platform.pages.bySlug.query({ slug: 'nothing-here' }))).toBe(404);
+    expect(await statusOf(api(t.app).platform.pages.bySlug.query({ slug: '../../etc/passwd' }))).toBe(400);
   });
 
   it('seeds the pages once, leaving staff edits alone', async () => {
@@ -101,12 +101,12 @@ describe('what the pages say about emails', () => {
 
   it('says what is true: service emails cannot be turned off, the optional ones are in email settings', async () => {
     for (const slug of ['faq', 'help-centre']) {
-      const page = await api(t.app).pages.bySlug.query({ slug });
+      const page = await api(t.app).platform.pages.bySlug.query({ slug });
       expect(page.bodyMarkdown, slug).toMatch(/\[your email settings\]\(\/account\/settings#emails\)/);
       expect(page.bodyMarkdown, slug).toMatch(/can't be turned off while you have an account/);
       expect(page.bodyMarkdown, slug).toMatch(/Notifications/);
     }
-    const faq = (await api(t.app).pages.bySlug.query({ slug: 'faq' })).bodyMarkdown;
+    const faq = (await api(t.app).platform.pages.bySlug.query({ slug: 'faq' })).bodyMarkdown;
     expect(faq).toMatch(/price drops on books in your wishlist, and unread messages/);
     expect(faq).toMatch(/unsubscribe link/);
     expect(faq).toMatch(/We don't send newsletters or marketing emails/);

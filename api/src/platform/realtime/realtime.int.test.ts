@@ -60,7 +60,7 @@ const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0
 function subscribe(url: string, user: TestUser | null, lastEventId?: string) {
   const client = testClient(url, user?.accessToken);
   return recordSubscription<Event>((handlers) =>
-    client.realtime.events.subscribe(lastEventId ? { lastEventId } : undefined, handlers),
+    client.platform.realtime.events.subscribe(lastEventId ? { lastEventId } : undefined, handlers),
   );
 }
 
@@ -202,7 +202,7 @@ describe('realtime events', () => {
 
     const client = testClient(urlA, alice.accessToken);
     const nosy = recordSubscription<Event>((handlers) =>
-      client.realtime.events.subscribe({ topic: userTopic(bob.id) } as never, handlers),
+      client.platform.realtime.events.subscribe({ topic: userTopic(bob.id) } as never, handlers),
     );
     await until(() => nosy.errors.length > 0, 'the refusal');
     expect(nosy.errors[0]?.data?.code).toBe('BAD_REQUEST');
@@ -256,7 +256,7 @@ describe('realtime streams', () => {
   });
 
   it('forget a client whose connection vanished', async () => {
-    const request = http.get(`${urlB}/trpc/realtime.events`, {
+    const request = http.get(`${urlB}/trpc/platform.realtime.events`, {
       headers: { accept: 'text/event-stream', authorization: `Bearer ${bob.accessToken}` },
     });
     request.on('error', () => {});

@@ -1,5 +1,5 @@
 /**
- * `realtime.events`: everything addressed to the signed-in member (their `user:<id>` topic), as
+ * `platform.realtime.events`: everything addressed to the signed-in member (their `user:<id>` topic), as
  * it happens, ids only: `{ kind, entityId, at }`. A client uses it to know what to read again
  * (the web invalidates its queries); features may offer richer subscriptions of their own.
  * The topic comes from the session, never from the input: nobody follows another's.

@@ -29,7 +29,7 @@ afterAll(async () => {
 describe('unsubscribe links', () => {
   it('work without signing in, record the suppression once, and say so', async () => {
     const input = linkInput(unsubscribePath(secrets, userId, 'newsletter'));
-    const check = await api(t.app).unsubscribe.check.query(input);
+    const check = await api(t.app).platform.unsubscribe.check.query(input);
     expect(check).toEqual({
       list: 'newsletter',
       listLabel: 'the Reshelf newsletter',
@@ -37,18 +37,18 @@ describe('unsubscribe links', () => {
       unsubscribed: false,
     });
     for (let i = 0; i < 2; i++) {
-      const confirm = await api(t.app, { headers: WEB }).unsubscribe.confirm.mutate(input);
+      const confirm = await api(t.app, { headers: WEB }).platform.unsubscribe.confirm.mutate(input);
       expect(confirm.unsubscribed).toBe(true);
     }
     const rows = await t.database.handle.db.selectFrom('email_suppressions').selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ user_id: userId, list: 'newsletter', source: 'link' });
-    expect((await api(t.app).unsubscribe.check.query(input)).unsubscribed).toBe(true);
+    expect((await api(t.app).platform.unsubscribe.check.query(input)).unsubscribed).toBe(true);
   });
 
   it('work for an email address without an account', async () => {
     const input = linkInput(unsubscribePath(secrets, 'guest@example.com', 'all'));
-    const confirm = await api(t.app, { headers: WEB }).unsubscribe.confirm.mutate(input);
+    const confirm = await api(t.app, { headers: WEB }).platform.unsubscribe.confirm.mutate(input);
     expect(confirm).toMatchObject({
       list: 'all',
       recipient: 'g••••@example.com',
@@ -56,7 +56,7 @@ describe('unsubscribe links', () => {
     });
     // "all" covers every list.
     const other = linkInput(unsubscribePath(secrets, 'guest@example.com', 'recommendations'));
-    expect((await api(t.app).unsubscribe.check.query(other)).unsubscribed).toBe(true);
+    expect((await api(t.app).platform.unsubscribe.check.query(other)).unsubscribed).toBe(true);
   });
 
   it('refuse a tampered link with a clear message and record nothing', async () => {
@@ -72,8 +72,8 @@ describe('unsubscribe links', () => {
     ];
     for (const input of tampered) {
       for (const response of [
-        await failure(api(t.app).unsubscribe.check.query(input)),
-        await failure(api(t.app, { headers: WEB }).unsubscribe.confirm.mutate(input)),
+        await failure(api(t.app).platform.unsubscribe.check.query(input)),
+        await failure(api(t.app, { headers: WEB }).platform.unsubscribe.confirm.mutate(input)),
       ]) {
         expect(response.status).toBe(400);
         expect(response.message).toMatch(/This unsubscribe link isn’t valid/);
@@ -91,9 +91,9 @@ describe('unsubscribe links', () => {
   });
 
   it('answer an incomplete link with a 400, not a 500', async () => {
-    expect(await statusOf(api(t.app).unsubscribe.check.query({ u: userId } as never))).toBe(400);
+    expect(await statusOf(api(t.app).platform.unsubscribe.check.query({ u: userId } as never))).toBe(400);
     expect(
-      await statusOf(api(t.app).unsubscribe.check.query({ u: 'x'.repeat(10_000), l: 'all', s: 'abc' })),
+      await statusOf(api(t.app).platform.unsubscribe.check.query({ u: 'x'.repeat(10_000), l: 'all', s: 'abc' })),
     ).toBe(400);
   });
 });

@@ -134,7 +134,7 @@ describe('seller analytics', () => {
       .execute();
     await sell(sold.id, seller.id, 3);
 
-    const calls = api(t.app, seller.accessToken).account.analytics;
+    const calls = api(t.app, seller.accessToken).selling.analytics;
     const month = await calls.mine.query({ period: '30d' });
     expect(month.scope).toBe('seller');
     expect(month.points).toHaveLength(30);
@@ -187,21 +187,21 @@ describe('seller analytics', () => {
       .select('amount_minor')
       .where('order_id', '=', order.orderId)
       .executeTakeFirstOrThrow();
-    const month = await api(t.app, bundler.accessToken).account.analytics.mine.query({ period: '30d' });
+    const month = await api(t.app, bundler.accessToken).selling.analytics.mine.query({ period: '30d' });
     expect(month.totals.sales).toBe(3);
     expect(month.totals.revenueNetMinor).toBe(payout.amount_minor);
     expect(month.listings.filter((row) => row.status === 'sold')).toHaveLength(3);
   });
 
   it('are the seller’s own: another member sees none of them, signed out is refused', async () => {
-    const theirs = await api(t.app, stranger.accessToken).account.analytics.mine.query({ period: '12m' });
+    const theirs = await api(t.app, stranger.accessToken).selling.analytics.mine.query({ period: '12m' });
     expect(theirs.totals).toMatchObject({ views: 0, sales: 0, revenueNetMinor: 0 });
     expect(theirs.listings).toEqual([]);
-    expect(await refusal(api(t.app).account.analytics.mine.query({ period: '7d' }))).toMatchObject({
+    expect(await refusal(api(t.app).selling.analytics.mine.query({ period: '7d' }))).toMatchObject({
       status: 401,
     });
     expect(
-      await refusal(api(t.app, seller.accessToken).account.analytics.mine.query({ period: '1y' } as never)),
+      await refusal(api(t.app, seller.accessToken).selling.analytics.mine.query({ period: '1y' } as never)),
     ).toMatchObject({ status: 400, message: 'period: Choose a period of 7d, 30d or 12m' });
   });
 
@@ -214,16 +214,16 @@ describe('seller analytics', () => {
     const donated = await listing('Donated Book', 5, charityOwner.id, charityId);
     await views(donated.id, 2, 4);
     await sell(donated.id, charityOwner.id, 1, 500);
-    const figures = await api(t.app, charityOwner.accessToken).account.analytics.charity.query({
+    const figures = await api(t.app, charityOwner.accessToken).selling.analytics.charity.query({
       period: '7d',
     });
     expect(figures.scope).toBe('charity');
     expect(figures.totals).toMatchObject({ views: 4, sales: 1, revenueNetMinor: 800, conversionPercent: 25 });
     // The owner's own (non-charity) figures do not include the charity's books.
-    const own = await api(t.app, charityOwner.accessToken).account.analytics.mine.query({ period: '7d' });
+    const own = await api(t.app, charityOwner.accessToken).selling.analytics.mine.query({ period: '7d' });
     expect(own.totals.views).toBe(0);
     expect(
-      await refusal(api(t.app, stranger.accessToken).account.analytics.charity.query({ period: '7d' })),
+      await refusal(api(t.app, stranger.accessToken).selling.analytics.charity.query({ period: '7d' })),
     ).toMatchObject({
       status: 403,
     });

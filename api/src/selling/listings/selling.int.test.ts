@@ -51,11 +51,11 @@ afterAll(async () => {
 const db = () => t.database.handle.db;
 
 async function start(user: TestUser, isbn: string | null) {
-  return await api(t.app, user.accessToken).listings.selling.start.mutate({ isbn });
+  return await api(t.app, user.accessToken).selling.listings.start.mutate({ isbn });
 }
 
-async function update(user: TestUser, input: RouterInputs['listings']['selling']['update']) {
-  return api(t.app, user.accessToken).listings.selling.update.mutate(input);
+async function update(user: TestUser, input: RouterInputs['selling']['listings']['update']) {
+  return api(t.app, user.accessToken).selling.listings.update.mutate(input);
 }
 
 /** A complete draft of a book: condition, one uploaded photo, price and parcel. */
@@ -108,10 +108,10 @@ describe('the wizard’s draft', () => {
     expect(again.resumed).toBe(true);
     expect(again.listing.id).toBe(id);
     expect(again.listing.condition).toBe('good');
-    const read = await api(t.app, seller.accessToken).listings.selling.get.query({ listingId: id });
+    const read = await api(t.app, seller.accessToken).selling.listings.get.query({ listingId: id });
     expect(read.missing).toEqual(['photos', 'price', 'parcel']);
 
-    const drafts = await api(t.app, seller.accessToken).listings.selling.mine.query({ status: 'draft' });
+    const drafts = await api(t.app, seller.accessToken).selling.listings.mine.query({ status: 'draft' });
     expect(drafts.items.map((item) => item.id)).toContain(id);
     expect(drafts.items.find((item) => item.id === id)).toMatchObject({
       title: 'Pride and Prejudice',
@@ -119,15 +119,15 @@ describe('the wizard’s draft', () => {
     });
 
     // The draft is nobody else's business, and not on the site.
-    expect(await statusOf(api(t.app, other.accessToken).listings.selling.get.query({ listingId: id }))).toBe(
+    expect(await statusOf(api(t.app, other.accessToken).selling.listings.get.query({ listingId: id }))).toBe(
       404,
     );
     expect(
       await refusal(
-        api(t.app, other.accessToken).listings.selling.update.mutate({ listingId: id, priceMinor: 1 }),
+        api(t.app, other.accessToken).selling.listings.update.mutate({ listingId: id, priceMinor: 1 }),
       ),
     ).toEqual({ status: 404, message: SELLING_MESSAGES.notYours });
-    await api(t.app, seller.accessToken).listings.selling.deleteDraft.mutate({ listingId: id });
+    await api(t.app, seller.accessToken).selling.listings.deleteDraft.mutate({ listingId: id });
   });
 
   it('keeps an ISBN the catalogue lacks until the seller types the book, which they may then correct', async () => {
@@ -202,21 +202,21 @@ describe('the wizard’s draft', () => {
 describe('bad inputs get their clear messages', () => {
   it('an ISBN with a bad check digit, too short, or not digits', async () => {
     const calls = api(t.app, seller.accessToken);
-    expect(await refusal(calls.listings.selling.start.mutate({ isbn: '9780141439519' }))).toEqual({
+    expect(await refusal(calls.selling.listings.start.mutate({ isbn: '9780141439519' }))).toEqual({
       status: 400,
       message: 'isbn: That ISBN’s last digit doesn’t match the others: check it against the book',
     });
-    expect((await refusal(calls.listings.selling.start.mutate({ isbn: '97801414' }))).message).toMatch(
+    expect((await refusal(calls.selling.listings.start.mutate({ isbn: '97801414' }))).message).toMatch(
       /10 or 13 digits/,
     );
-    expect((await refusal(calls.listings.selling.start.mutate({ isbn: 'the hobbit' }))).message).toMatch(
+    expect((await refusal(calls.selling.listings.start.mutate({ isbn: 'the hobbit' }))).message).toMatch(
       /only digits/,
     );
   });
 
   it('a price of 0 or above £10,000, a title over 300 characters, a long description', async () => {
     const { listing } = await start(seller, EMMA);
-    const messages = async (input: Partial<RouterInputs['listings']['selling']['update']>) =>
+    const messages = async (input: Partial<RouterInputs['selling']['listings']['update']>) =>
       await refusal(update(seller, { listingId: listing.id, ...input }));
     expect(await messages({ priceMinor: 0 })).toEqual({
       status: 400,
@@ -265,7 +265,7 @@ describe('bad inputs get their clear messages', () => {
     });
     const before = await listingRow(listing.id);
     const refused = await refusal(
-      api(t.app, seller.accessToken).listings.selling.publish.mutate({ listingId: listing.id }),
+      api(t.app, seller.accessToken).selling.listings.publish.mutate({ listingId: listing.id }),
     );
     expect(refused).toEqual({ status: 400, message: SELLING_MESSAGES.noPhoto });
     const after = await listingRow(listing.id);
@@ -277,7 +277,7 @@ describe('bad inputs get their clear messages', () => {
     const { listing } = await start(seller, freshIsbn(1));
     const calls = api(t.app, seller.accessToken);
     const publish = async () => {
-      const refused = await failure(calls.listings.selling.publish.mutate({ listingId: listing.id }));
+      const refused = await failure(calls.selling.listings.publish.mutate({ listingId: listing.id }));
       return { message: refused.message, data: refused.data };
     };
     expect(await publish()).toMatchObject({
@@ -298,25 +298,25 @@ describe('publishing', () => {
     const draft = await completeDraft(seller, PRIDE, 777);
     expect(draft.missing).toEqual([]);
     expect(draft.photos).toHaveLength(1);
-    const published = await api(t.app, seller.accessToken).listings.selling.publish.mutate({
+    const published = await api(t.app, seller.accessToken).selling.listings.publish.mutate({
       listingId: draft.id,
     });
     expect(published).toMatchObject({ status: 'active', missing: [], lock: null });
     expect(published.slug).toMatch(/^pride-and-prejudice(-[a-z0-9]{6})?$/);
     expect(published.publishedAt).not.toBeNull();
     // Publishing again changes nothing.
-    const again = await api(t.app, seller.accessToken).listings.selling.publish.mutate({
+    const again = await api(t.app, seller.accessToken).selling.listings.publish.mutate({
       listingId: draft.id,
     });
     expect(again.slug).toBe(published.slug);
 
-    const search = await api(t.app, buyer.accessToken).listings.public.search.query({ q: PRIDE });
+    const search = await api(t.app, buyer.accessToken).catalogue.listings.search.query({ q: PRIDE });
     expect(search.items.map((item) => item.id)).toContain(draft.id);
-    const byTitle = await api(t.app, buyer.accessToken).listings.public.search.query({
+    const byTitle = await api(t.app, buyer.accessToken).catalogue.listings.search.query({
       q: 'pride prejudice',
     });
     expect(byTitle.items[0]).toMatchObject({ id: draft.id, priceMinor: 777, photoUrl: published.photos[0] });
-    const page = await api(t.app, buyer.accessToken).listings.public.bySlug.query({ slug: published.slug! });
+    const page = await api(t.app, buyer.accessToken).catalogue.listings.bySlug.query({ slug: published.slug! });
     expect(page).toMatchObject({
       id: draft.id,
       available: true,
@@ -348,7 +348,7 @@ describe('publishing', () => {
     }
     const answers = await Promise.all(
       ids.map((id, i) =>
-        api(t.app, (i % 2 ? seller : other).accessToken).listings.selling.publish.mutate({ listingId: id }),
+        api(t.app, (i % 2 ? seller : other).accessToken).selling.listings.publish.mutate({ listingId: id }),
       ),
     );
     const published = answers.map((answer) => answer);
@@ -412,7 +412,7 @@ describe('publishing', () => {
     await rivalHolding;
     // (A supertest request starts when it is first awaited: Promise.resolve starts it now.)
     const publishing = Promise.resolve(
-      api(t.app, seller.accessToken).listings.selling.publish.mutate({ listingId: mine.id }),
+      api(t.app, seller.accessToken).selling.listings.publish.mutate({ listingId: mine.id }),
     );
     // Wait until the publish is blocked on the rival's row in the unique index.
     let blocked = false;
@@ -438,7 +438,7 @@ describe('publishing', () => {
 describe('editing a listing a buyer has', () => {
   it('is refused while reserved (or an order waits for payment), with the reason, and allowed again after', async () => {
     const draft = await completeDraft(seller, EMMA, 500);
-    await api(t.app, seller.accessToken).listings.selling.publish.mutate({ listingId: draft.id });
+    await api(t.app, seller.accessToken).selling.listings.publish.mutate({ listingId: draft.id });
     await db().updateTable('listings').set({ status: 'reserved' }).where('id', '=', draft.id).execute();
     const orderId = await createOrder(db(), {
       listingId: draft.id,
@@ -454,13 +454,13 @@ describe('editing a listing a buyer has', () => {
     const upload = await uploadListingPhoto(t.app, seller.accessToken, draft.id, await photo());
     expect(upload.status).toBe(409);
     expect(upload.body.message).toBe(SELLING_MESSAGES.reserved);
-    const read = await calls.listings.selling.get.query({ listingId: draft.id });
+    const read = await calls.selling.listings.get.query({ listingId: draft.id });
     expect(
       await statusOf(
-        calls.listings.selling.removePhoto.mutate({ listingId: draft.id, url: read.photos[0]! }),
+        calls.selling.listings.removePhoto.mutate({ listingId: draft.id, url: read.photos[0]! }),
       ),
     ).toBe(409);
-    const withdraw = await calls.listings.selling.withdraw.mutate({ listingIds: [draft.id] });
+    const withdraw = await calls.selling.listings.withdraw.mutate({ listingIds: [draft.id] });
     expect(withdraw).toEqual({
       done: [],
       refused: [{ id: draft.id, title: 'Emma', message: SELLING_MESSAGES.reserved }],
@@ -480,7 +480,7 @@ describe('editing a listing a buyer has', () => {
 
   it('is refused once paid for, and for good when sold', async () => {
     const draft = await completeDraft(seller, EMMA, 520);
-    await api(t.app, seller.accessToken).listings.selling.publish.mutate({ listingId: draft.id });
+    await api(t.app, seller.accessToken).selling.listings.publish.mutate({ listingId: draft.id });
     await createOrder(db(), { listingId: draft.id, buyerId: buyer.id, sellerId: seller.id, status: 'paid' });
     expect(await refusal(update(seller, { listingId: draft.id, priceMinor: 400 }))).toEqual({
       status: 409,
@@ -488,10 +488,10 @@ describe('editing a listing a buyer has', () => {
     });
     await db().updateTable('listings').set({ status: 'sold' }).where('id', '=', draft.id).execute();
     const calls = api(t.app, seller.accessToken);
-    expect((await refusal(calls.listings.selling.relist.mutate({ listingId: draft.id }))).message).toBe(
+    expect((await refusal(calls.selling.listings.relist.mutate({ listingId: draft.id }))).message).toBe(
       SELLING_MESSAGES.sold,
     );
-    expect((await calls.listings.selling.get.query({ listingId: draft.id })).lock?.reason).toBe('sold');
+    expect((await calls.selling.listings.get.query({ listingId: draft.id })).lock?.reason).toBe('sold');
   });
 
   it('follows one rule for every status and order state', () => {
@@ -524,7 +524,7 @@ describe('my listings', () => {
     const { listing: draft } = await start(mine, EMMA);
     const theirs = await createListing(db(), { sellerId: other.id, bookId: prideId });
     const calls = api(t.app, mine.accessToken);
-    const result = await calls.listings.selling.withdraw.mutate({
+    const result = await calls.selling.listings.withdraw.mutate({
       listingIds: [...ids, draft.id, theirs.id],
     });
     expect(result.done).toEqual(ids);
@@ -534,23 +534,23 @@ describe('my listings', () => {
     ]);
     expect((await listingRow(theirs.id)).status).toBe('active');
 
-    const withdrawn = await calls.listings.selling.mine.query({ status: 'withdrawn' });
+    const withdrawn = await calls.selling.listings.mine.query({ status: 'withdrawn' });
     expect(withdrawn.items.map((item) => item.id).sort()).toEqual([...ids].sort());
     expect(withdrawn.counts).toMatchObject({ all: 3, draft: 1, withdrawn: 2, active: 0 });
 
-    const relisted = await calls.listings.selling.relist.mutate({ listingId: ids[0]! });
+    const relisted = await calls.selling.listings.relist.mutate({ listingId: ids[0]! });
     expect(relisted.status).toBe('active');
-    expect((await calls.listings.selling.mine.query({})).counts).toMatchObject({ active: 1, withdrawn: 1 });
-    expect(await statusOf(calls.listings.selling.relist.mutate({ listingId: draft.id }))).toBe(409);
-    expect((await refusal(calls.listings.selling.withdraw.mutate({ listingIds: [] }))).message).toBe(
+    expect((await calls.selling.listings.mine.query({})).counts).toMatchObject({ active: 1, withdrawn: 1 });
+    expect(await statusOf(calls.selling.listings.relist.mutate({ listingId: draft.id }))).toBe(409);
+    expect((await refusal(calls.selling.listings.withdraw.mutate({ listingIds: [] }))).message).toBe(
       'listingIds: Choose at least one listing',
     );
 
     // A draft can be deleted; a published listing cannot.
-    expect(await calls.listings.selling.deleteDraft.mutate({ listingId: draft.id })).toEqual({
+    expect(await calls.selling.listings.deleteDraft.mutate({ listingId: draft.id })).toEqual({
       deleted: true,
     });
-    expect(await statusOf(calls.listings.selling.deleteDraft.mutate({ listingId: ids[0]! }))).toBe(409);
+    expect(await statusOf(calls.selling.listings.deleteDraft.mutate({ listingId: ids[0]! }))).toBe(409);
   });
 });
 
@@ -568,7 +568,7 @@ describe('price suggestion', () => {
     await createListing(db(), { sellerId: other.id, bookId: book, price: 5000, status: 'sold' });
     const { listing } = await start(suggest, '9780141439686');
     const calls = api(t.app, suggest.accessToken);
-    expect(await calls.listings.selling.priceSuggestion.query({ listingId: listing.id })).toEqual({
+    expect(await calls.selling.listings.priceSuggestion.query({ listingId: listing.id })).toEqual({
       suggestedMinor: 650,
       basis: 'same_book',
       sampleSize: 3,
@@ -578,13 +578,13 @@ describe('price suggestion', () => {
 
     // A book nobody else sells: books in its category in the same condition.
     const { listing: lonely } = await start(suggest, freshIsbn(2));
-    await calls.listings.selling.update.mutate({
+    await calls.selling.listings.update.mutate({
       listingId: lonely.id,
       book: { title: 'Crime and Punishment', authors: ['Fyodor Dostoevsky'], categorySlug: 'fiction' },
     });
-    expect(await calls.listings.selling.priceSuggestion.query({ listingId: lonely.id })).toBeNull();
-    await calls.listings.selling.update.mutate({ listingId: lonely.id, condition: 'good' });
-    const similar = await calls.listings.selling.priceSuggestion.query({ listingId: lonely.id });
+    expect(await calls.selling.listings.priceSuggestion.query({ listingId: lonely.id })).toBeNull();
+    await calls.selling.listings.update.mutate({ listingId: lonely.id, condition: 'good' });
+    const similar = await calls.selling.listings.priceSuggestion.query({ listingId: lonely.id });
     expect(similar?.basis).toBe('category_condition');
     expect(similar?.sampleSize).toBeGreaterThan(0);
   });

@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 async function newDraft(user: TestUser = seller): Promise<SellerListing> {
-  return (await api(t.app, user.accessToken).listings.selling.start.mutate({ isbn: null })).listing;
+  return (await api(t.app, user.accessToken).selling.listings.start.mutate({ isbn: null })).listing;
 }
 
 /** Every file the embedded storage holds for a listing. */
@@ -110,7 +110,7 @@ describe('uploading a listing photo', () => {
     expect(response.body).toEqual({ error: 'Bad Request', message: SELLING_MESSAGES.photoNotImage });
     expect(await storedFiles(draft.id)).toEqual([]);
     expect(
-      (await api(t.app, seller.accessToken).listings.selling.get.query({ listingId: draft.id })).photos,
+      (await api(t.app, seller.accessToken).selling.listings.get.query({ listingId: draft.id })).photos,
     ).toEqual([]);
   });
 
@@ -171,16 +171,16 @@ describe('uploading a listing photo', () => {
     const first = (await uploadListingPhoto(t.app, seller.accessToken, draft.id, await photo(30, 30))).body;
     const second = (await uploadListingPhoto(t.app, seller.accessToken, draft.id, await photo(40, 30))).body;
     expect(await storedFiles(draft.id)).toHaveLength(4);
-    const reordered = await calls.listings.selling.reorderPhotos.mutate({
+    const reordered = await calls.selling.listings.reorderPhotos.mutate({
       listingId: draft.id,
       photos: [second.url, first.url],
     });
     expect(reordered.photos).toEqual([second.url, first.url]);
-    const after = await calls.listings.selling.removePhoto.mutate({ listingId: draft.id, url: first.url });
+    const after = await calls.selling.listings.removePhoto.mutate({ listingId: draft.id, url: first.url });
     expect(after.photos).toEqual([second.url]);
     expect((await request(t.app.server).get(first.url)).status).toBe(404);
     expect(await storedFiles(draft.id)).toHaveLength(2);
-    await calls.listings.selling.deleteDraft.mutate({ listingId: draft.id });
+    await calls.selling.listings.deleteDraft.mutate({ listingId: draft.id });
     expect(await storedFiles(draft.id)).toEqual([]);
   });
 

@@ -45,7 +45,7 @@ describe('accessibility statement', () => {
       bodyMarkdown: '# Our standard\n\nWe aim for WCAG 2.2 AA.',
       updatedBy: 'admin@a11y.test',
     });
-    const publicPage = await api(t.app).pages.bySlug.query({ slug: 'accessibility-policy' });
+    const publicPage = await api(t.app).platform.pages.bySlug.query({ slug: 'accessibility-policy' });
     expect(publicPage).toMatchObject({
       description: 'How Reshelf works for everyone.',
       bodyMarkdown: '# Our standard\n\nWe aim for WCAG 2.2 AA.',

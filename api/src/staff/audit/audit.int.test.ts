@@ -64,12 +64,12 @@ describe('the audit log table', () => {
 });
 
 describe('existing staff actions are recorded', () => {
-  it('orders.disputes.resolve: who, what, the order and the refund, with the request id', async () => {
+  it('commerce.disputes.legacy.resolve: who, what, the order and the refund, with the request id', async () => {
     const order = await disputedOrder(t);
     const response = await api(t.app, {
       token: moderator.accessToken,
       headers: { 'x-request-id': 'req-resolve-1' },
-    }).orders.disputes.resolve.mutate({
+    }).commerce.disputes.legacy.resolve.mutate({
       disputeId: order.disputeId,
       outcome: 'refund',
       note: 'The parcel was lost by the carrier.',

@@ -301,12 +301,12 @@ describe('admin-cleanup-listings, safely', () => {
 
   it('staff restore a withdrawn listing from /admin/listings, within 30 days', async () => {
     const as = api(t.app, moderator.accessToken);
-    const [found] = await as.listings.staff.search.query({ q: 'Twice-Listed', status: 'removed' });
+    const [found] = await as.community.moderation.listings.search.query({ q: 'Twice-Listed', status: 'removed' });
     expect(found).toMatchObject({ id: ids.twin, status: 'removed', restorable: true });
     const until = new Date(found?.restoreUntil ?? 0).getTime();
     expect(Math.abs(until - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
 
-    const restored = await as.listings.staff.setRemoved.mutate({
+    const restored = await as.community.moderation.listings.setRemoved.mutate({
       listingId: ids.twin,
       removed: false,
       reason: 'The seller has two copies',
@@ -338,11 +338,11 @@ describe('admin-cleanup-listings, safely', () => {
       })
       .execute();
     const as = api(t.app, admin.accessToken);
-    const [found] = await as.listings.staff.search.query({ q: 'Long Gone' });
+    const [found] = await as.community.moderation.listings.search.query({ q: 'Long Gone' });
     expect(found).toMatchObject({ status: 'removed', restorable: false });
     expect(
       await refusal(
-        as.listings.staff.setRemoved.mutate({ listingId: old, removed: false, reason: 'Please' }),
+        as.community.moderation.listings.setRemoved.mutate({ listingId: old, removed: false, reason: 'Please' }),
       ),
     ).toEqual({
       status: 409,

@@ -160,26 +160,26 @@ describe('emailTemplates', () => {
 describe('global admin: drafts by support agents, published by ops admins', () => {
   it('keeps a draft unsent until an ops admin publishes it', async () => {
     const draft = { ...edited, subject: 'Drafted: reset your password' };
-    await api(t.app, support.accessToken).platform.globalAdmin.saveEmailTemplateDraft.mutate(draft);
+    await api(t.app, support.accessToken).staff.globalAdmin.saveEmailTemplateDraft.mutate(draft);
     expect((await resetEmailFor(member)).subject).toBe('Reset your Reshelf password');
-    const listed = await api(t.app, support.accessToken).platform.globalAdmin.emailTemplates.query();
+    const listed = await api(t.app, support.accessToken).staff.globalAdmin.emailTemplates.query();
     expect(listed.find((template) => template.key === 'reset-password')?.draft).toMatchObject({
       subject: draft.subject,
       updatedBy: 'support@emails.test',
     });
 
     const refused = await refusal(
-      api(t.app, support.accessToken).platform.globalAdmin.publishEmailTemplate.mutate({
+      api(t.app, support.accessToken).staff.globalAdmin.publishEmailTemplate.mutate({
         key: 'reset-password',
       }),
     );
     expect(refused).toEqual({ status: 403, message: 'Access denied: ops_admin role required' });
-    await api(t.app, ops.accessToken).platform.globalAdmin.publishEmailTemplate.mutate({
+    await api(t.app, ops.accessToken).staff.globalAdmin.publishEmailTemplate.mutate({
       key: 'reset-password',
     });
     expect((await resetEmailFor(member)).subject).toBe(draft.subject);
     const nothing = await refusal(
-      api(t.app, ops.accessToken).platform.globalAdmin.publishEmailTemplate.mutate({
+      api(t.app, ops.accessToken).staff.globalAdmin.publishEmailTemplate.mutate({
         key: 'reset-password',
       }),
     );

@@ -52,7 +52,7 @@ const jobContext = () => ({
 
 describe('platform health', () => {
   it('reports the database with its migrations, for every tier', async () => {
-    const health = await api(t.app, readOnly.accessToken).platform.globalAdmin.health.query();
+    const health = await api(t.app, readOnly.accessToken).staff.globalAdmin.health.query();
     // A slow round trip is the machine's doing (a shared CI core), not the database's state:
     // every other problem must be absent, and the status says whether any was found.
     const problems = health.database.problems.filter((problem) => !problem.startsWith('A round trip took'));
@@ -64,7 +64,7 @@ describe('platform health', () => {
     expect(health.database.connections).toBeGreaterThanOrEqual(1);
     expect(health.database.migrationsApplied).toBeGreaterThan(10);
     expect(health.database.latestMigration).toMatch(/^\d{14}_.+\.sql$/);
-    expect(await statusOf(api(t.app, member.accessToken).platform.globalAdmin.health.query())).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).staff.globalAdmin.health.query())).toBe(403);
   });
 
   it('reads the migration history of the Supabase CLI on a database `supabase db push` migrated', async () => {
@@ -152,7 +152,7 @@ describe('platform health', () => {
       template: 'test.health',
     });
     await t.services.mailer.deliver();
-    const fine = (await api(t.app, readOnly.accessToken).platform.globalAdmin.health.query()).mail;
+    const fine = (await api(t.app, readOnly.accessToken).staff.globalAdmin.health.query()).mail;
     expect(fine).toMatchObject({
       status: 'ok',
       transport: 'dev',
@@ -223,9 +223,9 @@ describe('admin records', () => {
   it('lets a super admin grant a tier, change it, deactivate and reactivate it, each audited', async () => {
     const target = await createUser(db, t.services.identity, 'newcomer@global.test');
     const as = api(t.app, superAdmin.accessToken);
-    await as.platform.globalAdmin.setAdminTier.mutate({ email: 'Newcomer@Global.test', tier: 'read_only' });
+    await as.staff.globalAdmin.setAdminTier.mutate({ email: 'Newcomer@Global.test', tier: 'read_only' });
     const records = async () =>
-      (await api(t.app, readOnly.accessToken).platform.globalAdmin.overview.query()).admins as {
+      (await api(t.app, readOnly.accessToken).staff.globalAdmin.overview.query()).admins as {
         userId: string;
         tier: string;
         isActive: boolean;
@@ -235,18 +235,18 @@ describe('admin records', () => {
       isActive: true,
     });
 
-    await as.platform.globalAdmin.setAdminTier.mutate({ email: target.email, tier: 'support_agent' });
+    await as.staff.globalAdmin.setAdminTier.mutate({ email: target.email, tier: 'support_agent' });
     expect((await records()).find((admin) => admin.userId === target.id)?.tier).toBe('support_agent');
 
-    await as.platform.globalAdmin.deactivateAdmin.mutate({ userId: target.id });
+    await as.staff.globalAdmin.deactivateAdmin.mutate({ userId: target.id });
     expect((await records()).find((admin) => admin.userId === target.id)?.isActive).toBe(false);
-    expect(await refusal(as.platform.globalAdmin.deactivateAdmin.mutate({ userId: target.id }))).toEqual({
+    expect(await refusal(as.staff.globalAdmin.deactivateAdmin.mutate({ userId: target.id }))).toEqual({
       status: 409,
       message: 'newcomer@global.test is already inactive.',
     });
-    expect(await statusOf(api(t.app, target.accessToken).platform.globalAdmin.overview.query())).toBe(403);
+    expect(await statusOf(api(t.app, target.accessToken).staff.globalAdmin.overview.query())).toBe(403);
 
-    await as.platform.globalAdmin.setAdminTier.mutate({ email: target.email, tier: 'support_agent' });
+    await as.staff.globalAdmin.setAdminTier.mutate({ email: target.email, tier: 'support_agent' });
     expect((await records()).find((admin) => admin.userId === target.id)?.isActive).toBe(true);
 
     const grants = (await audits('tier.grant')).filter((row) => row.target_id === target.id);
@@ -263,7 +263,7 @@ describe('admin records', () => {
     for (const user of [ops, support, readOnly]) {
       expect(
         await refusal(
-          api(t.app, user.accessToken).platform.globalAdmin.setAdminTier.mutate({
+          api(t.app, user.accessToken).staff.globalAdmin.setAdminTier.mutate({
             email: member.email,
             tier: 'super_admin',
           }),
@@ -272,31 +272,31 @@ describe('admin records', () => {
     }
     expect(
       await refusal(
-        api(t.app, ops.accessToken).platform.globalAdmin.deactivateAdmin.mutate({ userId: support.id }),
+        api(t.app, ops.accessToken).staff.globalAdmin.deactivateAdmin.mutate({ userId: support.id }),
       ),
     ).toEqual({ status: 403, message: 'Access denied: super_admin role required' });
 
     const as = api(t.app, superAdmin.accessToken);
     expect(
       await refusal(
-        as.platform.globalAdmin.setAdminTier.mutate({ email: superAdmin.email, tier: 'read_only' }),
+        as.staff.globalAdmin.setAdminTier.mutate({ email: superAdmin.email, tier: 'read_only' }),
       ),
     ).toEqual({
       status: 400,
       message: 'You cannot change your own global-admin tier: ask another super admin.',
     });
-    expect(await statusOf(as.platform.globalAdmin.deactivateAdmin.mutate({ userId: superAdmin.id }))).toBe(
+    expect(await statusOf(as.staff.globalAdmin.deactivateAdmin.mutate({ userId: superAdmin.id }))).toBe(
       400,
     );
     expect(
       await statusOf(
-        as.platform.globalAdmin.setAdminTier.mutate({ email: 'nobody@global.test', tier: 'read_only' }),
+        as.staff.globalAdmin.setAdminTier.mutate({ email: 'nobody@global.test', tier: 'read_only' }),
       ),
     ).toBe(404);
     expect(
       (
         await refusal(
-          as.platform.globalAdmin.setAdminTier.mutate({ email: 'not an email', tier: 'boss' as never }),
+          as.staff.globalAdmin.setAdminTier.mutate({ email: 'not an email', tier: 'boss' as never }),
         )
       ).message,
     ).toMatch(/Enter the email address of an existing account|Choose a tier/);
@@ -312,37 +312,37 @@ describe('email templates in global admin', () => {
 
   it('lets a support agent preview, test and discard a draft; the version in use stays', async () => {
     const as = api(t.app, support.accessToken);
-    const preview = await as.platform.globalAdmin.previewEmailTemplate.query(draft);
+    const preview = await as.staff.globalAdmin.previewEmailTemplate.query(draft);
     expect(preview.subject).toBe(draft.subject);
     expect(preview.text).toContain('Choose a new password here: http');
     expect(
       (
         await refusal(
-          as.platform.globalAdmin.previewEmailTemplate.query({ ...draft, body: 'No link at all' }),
+          as.staff.globalAdmin.previewEmailTemplate.query({ ...draft, body: 'No link at all' }),
         )
       ).message,
     ).toMatch(/\{\{url\}\}/);
 
-    const sent = await as.platform.globalAdmin.sendTestEmail.mutate(draft);
+    const sent = await as.staff.globalAdmin.sendTestEmail.mutate(draft);
     expect(sent).toEqual({ to: support.email, subject: `[Test] ${draft.subject}` });
     expect((await lastEmailTo(db, support.email))?.subject).toBe(`[Test] ${draft.subject}`);
 
-    await as.platform.globalAdmin.saveEmailTemplateDraft.mutate(draft);
-    await as.platform.globalAdmin.discardEmailTemplateDraft.mutate({ key: draft.key });
-    const listed = await as.platform.globalAdmin.emailTemplates.query();
+    await as.staff.globalAdmin.saveEmailTemplateDraft.mutate(draft);
+    await as.staff.globalAdmin.discardEmailTemplateDraft.mutate({ key: draft.key });
+    const listed = await as.staff.globalAdmin.emailTemplates.query();
     expect(listed.find((template) => template.key === draft.key)).toMatchObject({
       draft: null,
       subject: 'Reset your Reshelf password',
     });
     expect(
-      await refusal(as.platform.globalAdmin.discardEmailTemplateDraft.mutate({ key: draft.key })),
+      await refusal(as.staff.globalAdmin.discardEmailTemplateDraft.mutate({ key: draft.key })),
     ).toEqual({
       status: 412,
       message: 'There is no draft of this email to discard.',
     });
     expect((await audits('email_template.discardDraft'))[0]).toMatchObject({ actor_email: support.email });
     expect(
-      await refusal(api(t.app, readOnly.accessToken).platform.globalAdmin.sendTestEmail.mutate(draft)),
+      await refusal(api(t.app, readOnly.accessToken).staff.globalAdmin.sendTestEmail.mutate(draft)),
     ).toEqual({
       status: 403,
       message: 'Access denied: support_agent role required',
@@ -351,11 +351,11 @@ describe('email templates in global admin', () => {
 
   it('keeps the published version when a later draft is discarded', async () => {
     const as = api(t.app, support.accessToken);
-    await as.platform.globalAdmin.saveEmailTemplateDraft.mutate(draft);
-    await api(t.app, ops.accessToken).platform.globalAdmin.publishEmailTemplate.mutate({ key: draft.key });
-    await as.platform.globalAdmin.saveEmailTemplateDraft.mutate({ ...draft, subject: 'Second thoughts' });
-    await as.platform.globalAdmin.discardEmailTemplateDraft.mutate({ key: draft.key });
-    const listed = await as.platform.globalAdmin.emailTemplates.query();
+    await as.staff.globalAdmin.saveEmailTemplateDraft.mutate(draft);
+    await api(t.app, ops.accessToken).staff.globalAdmin.publishEmailTemplate.mutate({ key: draft.key });
+    await as.staff.globalAdmin.saveEmailTemplateDraft.mutate({ ...draft, subject: 'Second thoughts' });
+    await as.staff.globalAdmin.discardEmailTemplateDraft.mutate({ key: draft.key });
+    const listed = await as.staff.globalAdmin.emailTemplates.query();
     expect(listed.find((template) => template.key === draft.key)).toMatchObject({
       draft: null,
       subject: draft.subject,
@@ -366,7 +366,7 @@ describe('email templates in global admin', () => {
 
 describe('a failed admin record lookup', () => {
   it('is not a denial: auth.me says the check failed, and tier procedures answer "Failed to verify admin access"', async () => {
-    const me = async () => (await api(t.app, superAdmin.accessToken).auth.me.query()).user;
+    const me = async () => (await api(t.app, superAdmin.accessToken).account.auth.me.query()).user;
     expect(await me()).toMatchObject({ adminTier: 'super_admin', adminLevel: 4, adminLookupFailed: false });
     // This file's own database: the admin records cannot be read for a moment.
     await sql`alter table public.admin_users rename to admin_users_unreadable`.execute(db);
@@ -377,14 +377,14 @@ describe('a failed admin record lookup', () => {
         adminLevel: 0,
         adminLookupFailed: true,
       });
-      expect(await refusal(api(t.app, superAdmin.accessToken).platform.globalAdmin.overview.query())).toEqual(
+      expect(await refusal(api(t.app, superAdmin.accessToken).staff.globalAdmin.overview.query())).toEqual(
         {
           status: 403,
           message: 'Failed to verify admin access',
         },
       );
       // Someone with no admin record is told the same while it cannot be read: nobody knows.
-      expect((await await api(t.app, member.accessToken).auth.me.query()).user).toMatchObject({
+      expect((await await api(t.app, member.accessToken).account.auth.me.query()).user).toMatchObject({
         adminTier: null,
         adminLookupFailed: true,
       });
@@ -392,7 +392,7 @@ describe('a failed admin record lookup', () => {
       await sql`alter table public.admin_users_unreadable rename to admin_users`.execute(db);
     }
     expect(await me()).toMatchObject({ adminTier: 'super_admin', adminLookupFailed: false });
-    expect((await await api(t.app, member.accessToken).auth.me.query()).user).toMatchObject({
+    expect((await await api(t.app, member.accessToken).account.auth.me.query()).user).toMatchObject({
       adminTier: null,
       adminLookupFailed: false,
     });

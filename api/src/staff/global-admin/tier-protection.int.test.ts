@@ -188,7 +188,7 @@ describe('/admin/users: the moderator role', () => {
 describe('pnpm ops grant-role and revoke-role', () => {
   it('refuses an ops admin changing a super admin’s staff roles, audited', async () => {
     const grant = await refusal(
-      api(t.app, ops.accessToken).platform.ops.grantRole.mutate({
+      api(t.app, ops.accessToken).staff.ops.grantRole.mutate({
         email: superB.email,
         role: 'moderator',
       }),
@@ -200,14 +200,14 @@ describe('pnpm ops grant-role and revoke-role', () => {
     expect(await refusals('role.grant.refused', superB.id)).toHaveLength(1);
 
     const revoke = await refusal(
-      api(t.app, ops.accessToken).platform.ops.revokeRole.mutate({ email: superB.email, role: 'admin' }),
+      api(t.app, ops.accessToken).staff.ops.revokeRole.mutate({ email: superB.email, role: 'admin' }),
     );
     expect(revoke.status).toBe(403);
     expect(await roles(superB.id)).toEqual(['admin']);
     expect(await refusals('role.revoke.refused', superB.id)).toHaveLength(1);
 
     // An ops admin still manages the staff roles of lower tiers and of people without one.
-    await api(t.app, ops.accessToken).platform.ops.grantRole.mutate({
+    await api(t.app, ops.accessToken).staff.ops.grantRole.mutate({
       email: support.email,
       role: 'moderator',
     });
@@ -217,28 +217,28 @@ describe('pnpm ops grant-role and revoke-role', () => {
 
 describe('/global-admin: admin records', () => {
   it('lets a super admin change and deactivate another super admin (the same level)', async () => {
-    const changed = await api(t.app, superA.accessToken).platform.globalAdmin.setAdminTier.mutate({
+    const changed = await api(t.app, superA.accessToken).staff.globalAdmin.setAdminTier.mutate({
       email: superB.email,
       tier: 'ops_admin',
     });
     expect(changed).toMatchObject({ email: superB.email, role: 'ops_admin', granted: true });
-    const deactivated = await api(t.app, superA.accessToken).platform.globalAdmin.deactivateAdmin.mutate({
+    const deactivated = await api(t.app, superA.accessToken).staff.globalAdmin.deactivateAdmin.mutate({
       userId: superB.id,
     });
     expect(deactivated.granted).toBe(false);
     // Now below the ops admin: the ops admin may change their roles after all.
-    await api(t.app, ops.accessToken).platform.ops.revokeRole.mutate({ email: superB.email, role: 'admin' });
+    await api(t.app, ops.accessToken).staff.ops.revokeRole.mutate({ email: superB.email, role: 'admin' });
     expect(await roles(superB.id)).toEqual([]);
   });
 
   it('protects the account again once its tier is back above the actor’s', async () => {
     // superB is back to super_admin; the ops admin can no longer touch them.
-    await api(t.app, superA.accessToken).platform.globalAdmin.setAdminTier.mutate({
+    await api(t.app, superA.accessToken).staff.globalAdmin.setAdminTier.mutate({
       email: superB.email,
       tier: 'super_admin',
     });
     const refused = await refusal(
-      api(t.app, ops.accessToken).platform.ops.grantRole.mutate({ email: superB.email, role: 'admin' }),
+      api(t.app, ops.accessToken).staff.ops.grantRole.mutate({ email: superB.email, role: 'admin' }),
     );
     expect(refused.status).toBe(403);
     expect(await roles(superB.id)).toEqual([]);

@@ -135,7 +135,7 @@ describe('the request log', () => {
           at: new Date(),
           requestId: `${marker}-${n}`,
           method: 'GET',
-          path: '/trpc/catalogue.public.categories',
+          path: '/trpc/catalogue.taxonomy.public.categories',
           status: 503,
           durationMs: 1,
           userId: null,

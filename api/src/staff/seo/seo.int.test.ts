@@ -35,8 +35,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const publicPage = async () => await api(t.app).pages.bySlug.query({ slug: 'seo-test-page' });
-const publicCategory = async () => await api(t.app).discovery.public.category.query({ slug: 'fiction' });
+const publicPage = async () => await api(t.app).platform.pages.bySlug.query({ slug: 'seo-test-page' });
+const publicCategory = async () => await api(t.app).catalogue.discovery.public.category.query({ slug: 'fiction' });
 
 describe('seo', () => {
   it('admins set and clear titles and descriptions that the public pages then carry', async () => {

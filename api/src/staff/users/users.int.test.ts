@@ -72,7 +72,7 @@ describe('admin users', () => {
   it('suspends someone: the session stops on the next request and they cannot sign in', async () => {
     // The person is signed in in a browser.
     const signIn = await request(t.app.server)
-      .post('/trpc/auth.signIn')
+      .post('/trpc/account.auth.signIn')
       .set(WEB)
       .send({ email: person.email, password: TEST_PASSWORD });
     expect(signIn.status).toBe(200);
@@ -98,7 +98,7 @@ describe('admin users', () => {
       message: 'This account is suspended. Contact us if you think this is a mistake.',
     });
     expect(await statusOf(api(t.app, person.accessToken).account.member.profile.query())).toBe(401);
-    const signInAgain = api(t.app, { headers: WEB }).auth.signIn.mutate({
+    const signInAgain = api(t.app, { headers: WEB }).account.auth.signIn.mutate({
       email: person.email,
       password: TEST_PASSWORD,
     });
@@ -129,7 +129,7 @@ describe('admin users', () => {
       suspended: false,
       reason: 'Appeal upheld',
     });
-    const back = api(t.app, { headers: WEB }).auth.signIn.mutate({
+    const back = api(t.app, { headers: WEB }).account.auth.signIn.mutate({
       email: person.email,
       password: TEST_PASSWORD,
     });

@@ -26,7 +26,7 @@ export function ConfirmEmailPage() {
   const next = safeNextPath(params.get('next'));
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const confirm = trpc.auth.confirmEmail.useMutation();
+  const confirm = trpc.account.auth.confirmEmail.useMutation();
   const sent = useRef(false);
   const [outcome, setOutcome] = useState<Outcome>(() =>
     token ? { state: 'working' } : { state: 'failed', message: 'This confirmation link is incomplete.' },

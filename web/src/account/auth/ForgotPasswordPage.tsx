@@ -23,7 +23,7 @@ const forgotSchema = z.object({ email: emailSchema });
  */
 export function ForgotPasswordPage() {
   usePageMeta('Reset your password', 'Get a link to choose a new password for your Reshelf account.');
-  const request = trpc.auth.requestPasswordReset.useMutation();
+  const request = trpc.account.auth.requestPasswordReset.useMutation();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<z.input<typeof forgotSchema>, unknown, z.output<typeof forgotSchema>>({

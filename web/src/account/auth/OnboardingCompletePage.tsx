@@ -13,7 +13,7 @@ export function OnboardingCompletePage() {
   const location = useLocation();
   const skipped = Boolean((location.state as { skipped?: boolean } | null)?.skipped);
   const profile = trpc.account.member.profile.useQuery();
-  const genres = trpc.catalogue.public.genres.useQuery();
+  const genres = trpc.catalogue.taxonomy.public.genres.useQuery();
   const name = session.status === 'signed-in' ? session.user.displayName : '';
   const favourites =
     profile.data && genres.data

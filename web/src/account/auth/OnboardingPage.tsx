@@ -33,7 +33,7 @@ type GenreValues = z.input<typeof genresSchema>;
  */
 export function OnboardingPage() {
   usePageMeta('Pick your favourite genres', 'Tell us what you like to read.');
-  const genres = trpc.catalogue.public.genres.useQuery();
+  const genres = trpc.catalogue.taxonomy.public.genres.useQuery();
   const profile = trpc.account.member.profile.useQuery();
   const [params] = useSearchParams();
   const next = safeNextPath(params.get('next'));
@@ -120,7 +120,7 @@ function GenreForm({
         await Promise.all([
           refreshSession(queryClient),
           utils.account.member.profile.invalidate(),
-          utils.recommendations.invalidate(),
+          utils.community.recommendations.invalidate(),
         ]);
       }
       if (next) {

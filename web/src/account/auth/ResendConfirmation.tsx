@@ -18,7 +18,7 @@ export function ResendConfirmation({
   /** Where the new link leads on to, as the first one did. */
   next?: string | null;
 }) {
-  const resend = trpc.auth.resendConfirmation.useMutation();
+  const resend = trpc.account.auth.resendConfirmation.useMutation();
   return (
     <div className="flex flex-col gap-4">
       <Button

@@ -38,7 +38,7 @@ export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   const queryClient = useQueryClient();
-  const reset = trpc.auth.resetPassword.useMutation();
+  const reset = trpc.account.auth.resetPassword.useMutation();
   const [done, setDone] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<ResetValues, unknown, z.output<typeof resetSchema>>({

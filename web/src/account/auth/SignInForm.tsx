@@ -26,7 +26,7 @@ type SignInValues = z.input<typeof signInSchema>;
  */
 export function SignInForm({ next = null }: { next?: string | null }) {
   const queryClient = useQueryClient();
-  const signIn = trpc.auth.signIn.useMutation();
+  const signIn = trpc.account.auth.signIn.useMutation();
   const [problem, setProblem] = useState<{ message: string; unconfirmedEmail?: string } | null>(null);
   const form = useForm<SignInValues, unknown, z.output<typeof signInSchema>>({
     resolver: zodResolver(signInSchema),

@@ -33,7 +33,7 @@ export const PASSWORD_HINT = 'At least 10 characters. Avoid common passwords and
  */
 export function SignUpForm({ next = null }: { next?: string | null }) {
   const navigate = useNavigate();
-  const signUp = trpc.auth.signUp.useMutation();
+  const signUp = trpc.account.auth.signUp.useMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<SignUpValues, unknown, z.output<typeof signUpSchema>>({
     resolver: zodResolver(signUpSchema),

@@ -2,7 +2,7 @@
  * The session as the web client sees it. In a browser the session itself lives in httpOnly
  * cookies set by the API (brief section 3): this page never sees a token, and the API renews an
  * expired access cookie on any call. Inside the native app the API client holds bearer tokens
- * and renews them itself (lib/bearer-session.ts, decision 0029). Either way `auth.me` answers
+ * and renews them itself (lib/bearer-session.ts, decision 0029). Either way `account.auth.me` answers
  * who is signed in (or `user: null`), and nothing here differs.
  */
 import type { MeDto } from '@reshelf/contracts';
@@ -18,8 +18,8 @@ export type SessionState =
   | { status: 'signed-out'; user: null }
   | { status: 'signed-in'; user: SessionUser };
 
-/** The cache key of `auth.me`, for updating the session from outside React (the query cache). */
-export const ME_QUERY_KEY = getQueryKey(trpc.auth.me, undefined, 'query');
+/** The cache key of `account.auth.me`, for updating the session from outside React (the query cache). */
+export const ME_QUERY_KEY = getQueryKey(trpc.account.auth.me, undefined, 'query');
 
 /** API routers whose answers belong to the signed-in person; forgotten when the person changes. */
 const PERSONAL_ROUTERS = new Set([
@@ -39,7 +39,7 @@ const PERSONAL_ROUTERS = new Set([
 ]);
 
 export function useSession(): SessionState {
-  const me = trpc.auth.me.useQuery();
+  const me = trpc.account.auth.me.useQuery();
   if (me.data) {
     return me.data.user ? { status: 'signed-in', user: me.data.user } : { status: 'signed-out', user: null };
   }

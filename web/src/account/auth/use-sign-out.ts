@@ -12,7 +12,7 @@ export type SignOutScope = 'local' | 'global';
  * the session had in memory; elsewhere the header simply shows "Sign in" again.
  */
 export function useSignOut() {
-  const mutation = trpc.auth.signOut.useMutation();
+  const mutation = trpc.account.auth.signOut.useMutation();
   const queryClient = useQueryClient();
   const location = useLocation();
 

@@ -159,7 +159,7 @@ function CardLink({ to, children }: { to: string; children: ReactNode }) {
 
 function ProfileCard() {
   const profile = trpc.account.member.profile.useQuery();
-  const genres = trpc.catalogue.public.genres.useQuery();
+  const genres = trpc.catalogue.taxonomy.public.genres.useQuery();
   const favourites =
     profile.data && genres.data
       ? genres.data

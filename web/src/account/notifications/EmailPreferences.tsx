@@ -23,7 +23,7 @@ import { useSetEmailPreference } from './hooks.ts';
  * is in the app (the bell) whatever is chosen here.
  */
 export function EmailPreferencesSection() {
-  const preferences = trpc.notifications.emailPreferences.useQuery();
+  const preferences = trpc.account.notifications.emailPreferences.useQuery();
   const save = useSetEmailPreference();
   // Arriving from a link to #emails (the notifications page, the account page): show it.
   const location = useLocation();

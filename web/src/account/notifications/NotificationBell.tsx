@@ -7,7 +7,7 @@ import { useLiveNotifications } from './hooks.ts';
 /** The header's bell for a signed-in person: a link to their notifications with the unread count, live. */
 export function NotificationBell() {
   useLiveNotifications();
-  const unread = trpc.notifications.unreadCount.useQuery(undefined, { staleTime: 60_000 });
+  const unread = trpc.account.notifications.unreadCount.useQuery(undefined, { staleTime: 60_000 });
   const count = unread.data?.unread ?? 0;
   const shown = count > 99 ? '99+' : String(count);
   return (

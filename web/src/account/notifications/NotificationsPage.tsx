@@ -60,7 +60,7 @@ const GROUP_ICONS: Record<NotificationGroup, LucideIcon> = {
  */
 export function NotificationsPage() {
   usePageMeta('Notifications');
-  const list = trpc.notifications.list.useInfiniteQuery(
+  const list = trpc.account.notifications.list.useInfiniteQuery(
     { limit: PAGE_SIZE },
     { getNextPageParam: (page) => page.nextCursor, staleTime: 0 },
   );

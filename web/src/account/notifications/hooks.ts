@@ -10,10 +10,10 @@ import { trpc } from '../../lib/trpc.ts';
 /** Marks some notifications (or 'all') read; a refusal is a toast. */
 export function useMarkNotificationsRead() {
   const utils = trpc.useUtils();
-  return trpc.notifications.markRead.useMutation({
+  return trpc.account.notifications.markRead.useMutation({
     onSuccess: ({ unread }) => {
-      utils.notifications.unreadCount.setData(undefined, { unread });
-      void utils.notifications.list.invalidate();
+      utils.account.notifications.unreadCount.setData(undefined, { unread });
+      void utils.account.notifications.list.invalidate();
     },
     onError: (error) => notify.error(apiErrorMessage(error)),
   });
@@ -22,9 +22,9 @@ export function useMarkNotificationsRead() {
 /** Switches one optional email on or off; says so in a toast either way. */
 export function useSetEmailPreference() {
   const utils = trpc.useUtils();
-  return trpc.notifications.setEmailPreference.useMutation({
+  return trpc.account.notifications.setEmailPreference.useMutation({
     onSuccess: (next) => {
-      utils.notifications.emailPreferences.setData(undefined, next);
+      utils.account.notifications.emailPreferences.setData(undefined, next);
       notify.success('Email settings saved');
     },
     onError: (error) => notify.error(apiErrorMessage(error)),
@@ -33,20 +33,20 @@ export function useSetEmailPreference() {
 
 /**
  * Keeps the member's notifications current without polling: the member's own realtime stream
- * (`realtime.events`, docs/realtime.md) says when a notification is written or read, here or in
+ * (`platform.realtime.events`, docs/realtime.md) says when a notification is written or read, here or in
  * another tab or app, and the count and the list are read again. When the stream (re)starts,
  * they are read once too, so nothing that happened while it was down is missed.
  */
 export function useLiveNotifications(): void {
   const utils = trpc.useUtils();
-  trpc.realtime.events.useSubscription(undefined, {
+  trpc.platform.realtime.events.useSubscription(undefined, {
     onStarted: () => {
-      void utils.notifications.unreadCount.invalidate();
+      void utils.account.notifications.unreadCount.invalidate();
     },
     onData: ({ data }) => {
       if (!data.kind.startsWith('notification.')) return;
-      void utils.notifications.unreadCount.invalidate();
-      void utils.notifications.list.invalidate();
+      void utils.account.notifications.unreadCount.invalidate();
+      void utils.account.notifications.list.invalidate();
     },
   });
 }

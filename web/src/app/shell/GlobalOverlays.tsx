@@ -14,7 +14,7 @@ import { WelcomeGift } from './welcome-gift/WelcomeGift.tsx';
  */
 export function GlobalOverlays() {
   usePageViews();
-  const flags = trpc.flags.public.useQuery(undefined, { retry: false });
+  const flags = trpc.platform.flags.public.useQuery(undefined, { retry: false });
   return (
     <>
       <CookieBanner />

@@ -54,7 +54,7 @@ function accountMenuLinks(
 
 /**
  * The header's account corner: "Sign in" when signed out, the account menu when signed in.
- * While `auth.me` loads it holds the space with a neutral placeholder, so neither state flashes.
+ * While `account.auth.me` loads it holds the space with a neutral placeholder, so neither state flashes.
  */
 export function HeaderAccount() {
   const session = useSession();
@@ -101,7 +101,7 @@ function AccountMenu({ user }: { user: SessionUser }) {
   const initial = name.trim().charAt(0).toUpperCase() || '?';
   // On phones the header has no room for the messages link: the avatar carries a dot instead.
   const unreadMessages =
-    trpc.messages.member.unread.useQuery(undefined, { staleTime: 15_000 }).data?.messages ?? 0;
+    trpc.community.messages.member.unread.useQuery(undefined, { staleTime: 15_000 }).data?.messages ?? 0;
 
   useEffect(() => {
     if (!open) return;

@@ -19,7 +19,7 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { type RouterOutputs, trpc } from '../../lib/trpc.ts';
 import { useMergeBooks, useUpdateBook } from './hooks.ts';
 
-type Book = RouterOutputs['catalogue']['staff']['search'][number];
+type Book = RouterOutputs['catalogue']['books']['staff']['search'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -31,7 +31,7 @@ export function BooksPage() {
   useEffect(() => setDraft(q), [q]);
   const [editing, setEditing] = useState<Book | null>(null);
   const [merging, setMerging] = useState<Book | null>(null);
-  const books = trpc.catalogue.staff.search.useQuery(
+  const books = trpc.catalogue.books.staff.search.useQuery(
     { ...(q ? { q } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );
@@ -121,7 +121,7 @@ export function BooksPage() {
 }
 
 function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
-  const categories = trpc.catalogue.public.categories.useQuery();
+  const categories = trpc.catalogue.taxonomy.public.categories.useQuery();
   const form = useForm({
     defaultValues: {
       title: book.title,
@@ -196,7 +196,7 @@ function EditBook({ book, onDone }: { book: Book; onDone: () => void }) {
 function MergeBook({ duplicate, onDone }: { duplicate: Book; onDone: () => void }) {
   const [draft, setDraft] = useState(duplicate.title);
   const [q, setQ] = useState(duplicate.title);
-  const candidates = trpc.catalogue.staff.search.useQuery(
+  const candidates = trpc.catalogue.books.staff.search.useQuery(
     { q, limit: 10 },
     { placeholderData: keepPreviousData },
   );

@@ -5,14 +5,14 @@ import { trpc } from '../../lib/trpc.ts';
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.catalogue.staff.invalidate();
+    void utils.catalogue.books.staff.invalidate();
   };
 }
 
-export function useUpdateBook(options: Parameters<typeof trpc.catalogue.staff.update.useMutation>[0] = {}) {
-  return trpc.catalogue.staff.update.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+export function useUpdateBook(options: Parameters<typeof trpc.catalogue.books.staff.update.useMutation>[0] = {}) {
+  return trpc.catalogue.books.staff.update.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }
 
-export function useMergeBooks(options: Parameters<typeof trpc.catalogue.staff.merge.useMutation>[0] = {}) {
-  return trpc.catalogue.staff.merge.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+export function useMergeBooks(options: Parameters<typeof trpc.catalogue.books.staff.merge.useMutation>[0] = {}) {
+  return trpc.catalogue.books.staff.merge.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }

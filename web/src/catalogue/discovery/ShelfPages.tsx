@@ -18,7 +18,7 @@ export function CategoriesPage() {
     'Categories',
     'Browse second-hand books by category: fiction, crime, fantasy, history, cookery and more.',
   );
-  const categories = trpc.discovery.public.categories.useQuery();
+  const categories = trpc.catalogue.discovery.public.categories.useQuery();
   return (
     <>
       <PageHeader
@@ -67,7 +67,7 @@ export function CategoriesPage() {
 
 export function CategoryPage() {
   const { slug = '' } = useParams();
-  const category = trpc.discovery.public.category.useQuery({ slug }, noRetryOn404);
+  const category = trpc.catalogue.discovery.public.category.useQuery({ slug }, noRetryOn404);
   const name = category.data?.name;
   usePageMeta(
     category.data?.seoTitle ??
@@ -110,7 +110,7 @@ export function CategoryPage() {
 
 export function GenrePage() {
   const { slug = '' } = useParams();
-  const genre = trpc.discovery.public.genre.useQuery({ slug }, noRetryOn404);
+  const genre = trpc.catalogue.discovery.public.genre.useQuery({ slug }, noRetryOn404);
   const name = genre.data?.name;
   usePageMeta(
     name ? `${name} books` : genre.isError ? 'Genre not found' : 'Genre',
@@ -147,7 +147,7 @@ export function TrendingPage() {
     'Trending books',
     'The books readers on Reshelf are viewing, saving and buying most this fortnight.',
   );
-  const trending = trpc.discovery.public.trending.useQuery({ limit: 48 });
+  const trending = trpc.catalogue.discovery.public.trending.useQuery({ limit: 48 });
   return (
     <>
       <PageHeader
@@ -182,7 +182,7 @@ export function RecentlyAddedPage() {
 
 export function StaffPicksPage() {
   usePageMeta('Staff picks', 'Second-hand books the Reshelf team loves, each with a line on why.');
-  const picks = trpc.discovery.public.staffPicks.useQuery({ limit: 48 });
+  const picks = trpc.catalogue.discovery.public.staffPicks.useQuery({ limit: 48 });
   const notes = new Map(picks.data?.map((pick) => [pick.id, pick.note]));
   return (
     <>

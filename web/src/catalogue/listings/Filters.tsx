@@ -50,10 +50,10 @@ export function Filters({
   const [genre, setGenre] = useFollow(params.genre ?? '', params.genre ?? '');
   const [charityOnly, setCharityOnly] = useFollow(params.charityOnly, String(params.charityOnly));
   const [following, setFollowing] = useFollow(params.following, String(params.following));
-  const categories = trpc.catalogue.public.categories.useQuery(undefined, {
+  const categories = trpc.catalogue.taxonomy.public.categories.useQuery(undefined, {
     enabled: !fixed.includes('category'),
   });
-  const genres = trpc.catalogue.public.genres.useQuery(undefined, { enabled: !fixed.includes('genre') });
+  const genres = trpc.catalogue.taxonomy.public.genres.useQuery(undefined, { enabled: !fixed.includes('genre') });
   const count = activeFilterCount(params);
 
   const change = (changes: Record<string, string | null | undefined>) =>

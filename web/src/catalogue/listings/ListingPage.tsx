@@ -67,7 +67,7 @@ const UNAVAILABLE_TEXT: Record<
 
 export function ListingPage() {
   const { slug = '' } = useParams();
-  const listing = trpc.listings.public.bySlug.useQuery(
+  const listing = trpc.catalogue.listings.bySlug.useQuery(
     { slug },
     { retry: (count, error) => !isNotFound(error) && count < 1 },
   );
@@ -97,7 +97,7 @@ export function ListingPage() {
 }
 
 function ListingView({ listing }: { listing: ListingDetail }) {
-  const recordView = trpc.listings.public.recordView.useMutation();
+  const recordView = trpc.catalogue.listings.recordView.useMutation();
   const recorded = useRef<string | null>(null);
   const { mutate } = recordView;
   useEffect(() => {
@@ -107,7 +107,7 @@ function ListingView({ listing }: { listing: ListingDetail }) {
     }
   }, [listing.id, listing.available, mutate]);
 
-  const similar = trpc.listings.public.similar.useQuery({ slug: listing.slug, limit: 8 });
+  const similar = trpc.catalogue.listings.similar.useQuery({ slug: listing.slug, limit: 8 });
   const photos = listing.photos;
   const origin = useSiteOrigin();
 

@@ -46,15 +46,15 @@ export function ListingsBrowser({
   const signedIn = session.status === 'signed-in';
   // /listings?following=1 (issue 26): the member's own shelf, never a cached public answer.
   const followingMode = mode === 'browse' && Object.keys(fixed).length === 0 && params.following;
-  const browse = trpc.listings.public.browse.useQuery(input, {
+  const browse = trpc.catalogue.listings.browse.useQuery(input, {
     enabled: !searching && !followingMode,
     placeholderData: keepPreviousData,
   });
-  const followed = trpc.social.following.useQuery(input, {
+  const followed = trpc.community.social.following.useQuery(input, {
     enabled: followingMode && signedIn,
     placeholderData: keepPreviousData,
   });
-  const found = trpc.listings.public.search.useQuery(
+  const found = trpc.catalogue.listings.search.useQuery(
     { ...input, q: params.q },
     { enabled: searching, placeholderData: keepPreviousData },
   );

@@ -29,7 +29,7 @@ export function CategoryLinks({ categories }: { categories: CategorySummary[] })
 
 /** The shelves with the most books, for a search with nothing to show. */
 export function PopularCategories() {
-  const categories = trpc.discovery.public.categories.useQuery();
+  const categories = trpc.catalogue.discovery.public.categories.useQuery();
   const popular = (categories.data ?? [])
     .filter((category) => category.activeListings > 0)
     .sort((a, b) => b.activeListings - a.activeListings)

@@ -13,7 +13,7 @@ export function SearchNotFoundPage() {
     'No books found',
     'We couldn’t find that book on Reshelf. Try a similar title or browse a popular category.',
   );
-  const suggestions = trpc.discovery.public.suggestions.useQuery({ q }, { enabled: q.length > 0 });
+  const suggestions = trpc.catalogue.discovery.public.suggestions.useQuery({ q }, { enabled: q.length > 0 });
 
   return (
     <>

@@ -28,7 +28,7 @@ function sellerHref(seller: SellerCard): string {
 
 export function DiscoverSellersPage() {
   usePageMeta('Discover sellers', 'Meet the readers and charity shops selling pre-loved books on Reshelf.');
-  const sellers = trpc.sellers.discover.useQuery({ limit: 48 });
+  const sellers = trpc.catalogue.sellers.discover.useQuery({ limit: 48 });
   return (
     <>
       <PageHeader
@@ -106,11 +106,11 @@ export function DiscoverSellersPage() {
 export function SellerPage() {
   const { sellerId = '' } = useParams();
   const valid = isRouteId(sellerId);
-  const seller = trpc.sellers.byId.useQuery(
+  const seller = trpc.catalogue.sellers.byId.useQuery(
     { sellerId },
     { enabled: valid, retry: (count, error) => !isNotFound(error) && count < 1 },
   );
-  const tiers = trpc.basket.public.tiers.useQuery({ sellerId }, { enabled: valid });
+  const tiers = trpc.commerce.basket.public.tiers.useQuery({ sellerId }, { enabled: valid });
   usePageMeta(
     seller.data ? `${seller.data.displayName}: books for sale` : 'Seller',
     seller.data

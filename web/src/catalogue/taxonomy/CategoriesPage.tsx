@@ -23,7 +23,7 @@ import {
 } from './hooks.ts';
 
 type Kind = 'category' | 'genre';
-type Node = RouterOutputs['catalogue']['taxonomy']['trees']['categories'][number];
+type Node = RouterOutputs['catalogue']['taxonomy']['staff']['trees']['categories'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -45,7 +45,7 @@ function inTreeOrder(nodes: Node[]): { node: Node; depth: number; first: boolean
 }
 
 export function CategoriesPage() {
-  const trees = trpc.catalogue.taxonomy.trees.useQuery();
+  const trees = trpc.catalogue.taxonomy.staff.trees.useQuery();
   return (
     <AdminPageFrame
       title="Categories"

@@ -6,31 +6,31 @@ function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
     void utils.catalogue.taxonomy.invalidate();
-    void utils.discovery.public.invalidate();
-    void utils.catalogue.public.invalidate();
+    void utils.catalogue.discovery.public.invalidate();
+    void utils.catalogue.taxonomy.public.invalidate();
   };
 }
 
 export function useMoveTaxonomyNode(
-  options: Parameters<typeof trpc.catalogue.taxonomy.move.useMutation>[0] = {},
+  options: Parameters<typeof trpc.catalogue.taxonomy.staff.move.useMutation>[0] = {},
 ) {
-  return trpc.catalogue.taxonomy.move.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+  return trpc.catalogue.taxonomy.staff.move.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }
 
 export function useRetireTaxonomyNode(
-  options: Parameters<typeof trpc.catalogue.taxonomy.retire.useMutation>[0] = {},
+  options: Parameters<typeof trpc.catalogue.taxonomy.staff.retire.useMutation>[0] = {},
 ) {
-  return trpc.catalogue.taxonomy.retire.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+  return trpc.catalogue.taxonomy.staff.retire.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }
 
 export function useAddTaxonomyNode(
-  options: Parameters<typeof trpc.catalogue.taxonomy.add.useMutation>[0] = {},
+  options: Parameters<typeof trpc.catalogue.taxonomy.staff.add.useMutation>[0] = {},
 ) {
-  return trpc.catalogue.taxonomy.add.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.catalogue.taxonomy.staff.add.useMutation(thenRefresh(options, useRefresh()));
 }
 
 export function useUpdateTaxonomyNode(
-  options: Parameters<typeof trpc.catalogue.taxonomy.update.useMutation>[0] = {},
+  options: Parameters<typeof trpc.catalogue.taxonomy.staff.update.useMutation>[0] = {},
 ) {
-  return trpc.catalogue.taxonomy.update.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.catalogue.taxonomy.staff.update.useMutation(thenRefresh(options, useRefresh()));
 }

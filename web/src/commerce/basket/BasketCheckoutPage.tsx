@@ -31,11 +31,11 @@ export function BasketCheckoutPage() {
   const [params] = useSearchParams();
   const only = params.get('group');
   const ready = useMemberBasketReady();
-  const basket = trpc.basket.member.list.useQuery(undefined, { staleTime: 0, enabled: ready });
+  const basket = trpc.commerce.basket.member.list.useQuery(undefined, { staleTime: 0, enabled: ready });
   const [promoCode, setPromoCode] = useBasketPromo();
   const groups = (basket.data?.groups ?? []).filter((group) => !only || group.key === only);
   const ids = availableIds(groups);
-  const quote = trpc.basket.member.quote.useQuery(
+  const quote = trpc.commerce.basket.member.quote.useQuery(
     { listingIds: ids, promoCode },
     { enabled: ids.length > 0, placeholderData: (previous) => previous, retry: false },
   );
@@ -102,13 +102,13 @@ function CheckoutBody({
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const [changedFrom, setChangedFrom] = useState<number | null>(null);
   const utils = trpc.useUtils();
-  const start = trpc.checkout.startBasket.useMutation({
+  const start = trpc.commerce.checkout.startBasket.useMutation({
     onSuccess: (result) => window.location.assign(result.redirectUrl),
     onError: (error) => {
       if (apiErrorCode(error) === 'PRECONDITION_FAILED') {
         setChangedFrom(quote.totalMinor);
         setIdempotencyKey(crypto.randomUUID());
-        void utils.basket.member.invalidate();
+        void utils.commerce.basket.member.invalidate();
         void refetchQuote();
       }
     },
@@ -199,10 +199,10 @@ function AddressAndPay({
   opening: boolean;
   onPay: (address: AddressInput) => void;
 }) {
-  const saved = trpc.checkout.addresses.useQuery(undefined, { staleTime: 0 });
+  const saved = trpc.commerce.checkout.addresses.useQuery(undefined, { staleTime: 0 });
   const utils = trpc.useUtils();
-  const saveAddress = trpc.checkout.saveAddress.useMutation({
-    onSuccess: () => void utils.checkout.addresses.invalidate(),
+  const saveAddress = trpc.commerce.checkout.saveAddress.useMutation({
+    onSuccess: () => void utils.commerce.checkout.addresses.invalidate(),
   });
   const [choice, setChoice] = useState<string | null>(null);
   const [saveForNextTime, setSaveForNextTime] = useState(false);

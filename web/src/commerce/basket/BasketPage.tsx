@@ -93,10 +93,10 @@ export function availableIds(groups: readonly BasketGroup[]): string[] {
 
 function MemberBasket() {
   const ready = useMemberBasketReady();
-  const basket = trpc.basket.member.list.useQuery(undefined, { staleTime: 0, enabled: ready });
+  const basket = trpc.commerce.basket.member.list.useQuery(undefined, { staleTime: 0, enabled: ready });
   const [promoCode, setPromoCode] = useBasketPromo();
   const ids = basket.data ? availableIds(basket.data.groups) : [];
-  const quote = trpc.basket.member.quote.useQuery(
+  const quote = trpc.commerce.basket.member.quote.useQuery(
     { listingIds: ids, promoCode },
     { enabled: ids.length > 0, placeholderData: (previous) => previous, retry: false },
   );
@@ -472,7 +472,7 @@ function VisitorBasket() {
   const owners = groupVisitorBasket(entries);
   const tiers = trpc.useQueries((t) =>
     owners.map((group) =>
-      t.basket.public.tiers(
+      t.commerce.basket.public.tiers(
         group.charitySlug ? { charitySlug: group.charitySlug } : { sellerId: group.sellerId },
       ),
     ),

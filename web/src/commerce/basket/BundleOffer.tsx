@@ -54,9 +54,9 @@ function BundleOfferDialog({
 }) {
   const utils = trpc.useUtils();
   const { subtotal, asking, least } = bundleOfferLimits(quote);
-  const make = trpc.offers.member.makeBundle.useMutation({
+  const make = trpc.commerce.offers.member.makeBundle.useMutation({
     onSuccess: () => {
-      void utils.offers.member.list.invalidate();
+      void utils.commerce.offers.member.list.invalidate();
       onOpenChange(false);
       notify.success(`Offer sent: the seller has ${COMMERCIAL_DEFAULTS.offerExpiryHours} hours to answer`);
     },

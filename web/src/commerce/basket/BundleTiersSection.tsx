@@ -56,7 +56,7 @@ export function BundleTiersSection({
   const charityTiers = trpc.charities.bundleTiers.get.useQuery(undefined, { enabled: owner === 'charity' });
   const current = owner === 'seller' ? sellerTiers : charityTiers;
   const onSaved = (tiers: readonly BundleTier[]) => {
-    void utils.basket.invalidate();
+    void utils.commerce.basket.invalidate();
     notify.success(
       tiers.length ? `Bundle discounts saved: ${tiersText(tiers)}` : 'Bundle discounts turned off',
     );

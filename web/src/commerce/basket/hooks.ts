@@ -40,7 +40,7 @@ export function useMemberBasketReady(): boolean {
 export function useRefreshBasket() {
   const utils = trpc.useUtils();
   return useCallback(() => {
-    void utils.basket.member.invalidate();
+    void utils.commerce.basket.member.invalidate();
   }, [utils]);
 }
 
@@ -69,7 +69,7 @@ export function useBasketCount(): number {
   const signedIn = session.status === 'signed-in';
   const visitor = useVisitorBasket();
   const ready = useMemberBasketReady();
-  const count = trpc.basket.member.count.useQuery(undefined, { enabled: ready, staleTime: 30_000 });
+  const count = trpc.commerce.basket.member.count.useQuery(undefined, { enabled: ready, staleTime: 30_000 });
   return signedIn ? (count.data?.count ?? 0) : visitor.length;
 }
 
@@ -79,7 +79,7 @@ export function useInBasket(): { ready: boolean; has: (listingId: string) => boo
   const signedIn = session.status === 'signed-in';
   const visitor = useVisitorBasket();
   const ready = useMemberBasketReady();
-  const basket = trpc.basket.member.list.useQuery(undefined, { enabled: ready, staleTime: 30_000 });
+  const basket = trpc.commerce.basket.member.list.useQuery(undefined, { enabled: ready, staleTime: 30_000 });
   const ids = signedIn
     ? (basket.data?.groups.flatMap((group) => group.items.map((item) => item.id)) ?? [])
     : visitor.map((entry) => entry.listingId);
@@ -93,7 +93,7 @@ export function useInBasket(): { ready: boolean; has: (listingId: string) => boo
 export function useAddToBasket() {
   const session = useSession();
   const refresh = useRefreshBasket();
-  const add = trpc.basket.member.add.useMutation({
+  const add = trpc.commerce.basket.member.add.useMutation({
     onSuccess: () => {
       refresh();
       notify.success('Added to your basket');
@@ -118,7 +118,7 @@ export function useAddToBasket() {
 export function useRemoveFromBasket() {
   const session = useSession();
   const refresh = useRefreshBasket();
-  const remove = trpc.basket.member.remove.useMutation({
+  const remove = trpc.commerce.basket.member.remove.useMutation({
     onSuccess: refresh,
     onError: (error) => notify.error(apiErrorMessage(error)),
   });
@@ -136,7 +136,7 @@ export function useRemoveFromBasket() {
 export function useMergeVisitorBasket() {
   const session = useSession();
   const refresh = useRefreshBasket();
-  const merge = trpc.basket.member.merge.useMutation();
+  const merge = trpc.commerce.basket.member.merge.useMutation();
   const started = useRef(false);
   const signedIn = session.status === 'signed-in';
   const { mutateAsync } = merge;

@@ -1,6 +1,6 @@
 /**
  * A visitor's basket (signed out): kept in this browser's localStorage until they sign in, when
- * `basket.member.merge` moves it into their account and it is cleared here. Each entry keeps
+ * `commerce.basket.member.merge` moves it into their account and it is cleared here. Each entry keeps
  * what the basket page shows before the server prices it (title, seller, price when added); the
  * server's answer is the one that counts once they sign in.
  *

@@ -95,10 +95,10 @@ interface AcceptedOffer {
 function useCheckoutQuote(source: CheckoutSource | null, promoCode: string | null) {
   const slug = source?.kind === 'listing' ? source.slug : '';
   const offerId = source?.kind === 'offer' ? source.offerId : '';
-  const listing = trpc.listings.public.bySlug.useQuery({ slug }, { enabled: slug !== '' });
+  const listing = trpc.catalogue.listings.bySlug.useQuery({ slug }, { enabled: slug !== '' });
   const listingId = listing.data?.id ?? '';
   const promo = promoCode ? { promoCode } : {};
-  const quote = trpc.checkout.quote.useQuery(offerId ? { offerId, ...promo } : { listingId, ...promo }, {
+  const quote = trpc.commerce.checkout.quote.useQuery(offerId ? { offerId, ...promo } : { listingId, ...promo }, {
     enabled: offerId !== '' || listingId !== '',
     retry: false,
     // Applying or removing a code keeps the page while the new price loads (same book only).
@@ -109,7 +109,7 @@ function useCheckoutQuote(source: CheckoutSource | null, promoCode: string | nul
   });
   // The buyer's threads on this book (all of them while the quote is unknown or refused, so that
   // the book is known even then: "Finish paying" for an order already started from the offer).
-  const threads = trpc.offers.member.list.useQuery(
+  const threads = trpc.commerce.offers.member.list.useQuery(
     { role: 'buyer', listingId: quote.data?.listingId },
     { enabled: offerId !== '' && (Boolean(quote.data) || quote.isError) },
   );
@@ -345,13 +345,13 @@ function AddressStep({ source }: { source: CheckoutSource }) {
   const [promoCode, setPromoCode] = usePromoCode();
   const { quote, offer, problem, loading, listingSlug, listingId } = useCheckoutQuote(source, promoCode);
   const utils = trpc.useUtils();
-  const saved = trpc.checkout.addresses.useQuery(undefined, { staleTime: 0 });
-  const saveAddress = trpc.checkout.saveAddress.useMutation({
-    onSuccess: () => void utils.checkout.addresses.invalidate(),
+  const saved = trpc.commerce.checkout.addresses.useQuery(undefined, { staleTime: 0 });
+  const saveAddress = trpc.commerce.checkout.saveAddress.useMutation({
+    onSuccess: () => void utils.commerce.checkout.addresses.invalidate(),
   });
-  const removeAddress = trpc.checkout.removeAddress.useMutation({
+  const removeAddress = trpc.commerce.checkout.removeAddress.useMutation({
     onSuccess: () => {
-      void utils.checkout.addresses.invalidate();
+      void utils.commerce.checkout.addresses.invalidate();
       notify.success('Address removed');
     },
     onError: (error) => notify.error(apiErrorMessage(error)),
@@ -527,12 +527,12 @@ export function CheckoutConfirmPage() {
   // One key per attempt on this page: a retried click or a flaky network cannot pay twice.
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const utils = trpc.useUtils();
-  const start = trpc.checkout.start.useMutation({
+  const start = trpc.commerce.checkout.start.useMutation({
     onSuccess: (result) => {
       window.location.assign(result.redirectUrl);
     },
     // A code may have run out since the page priced it: show the fresh price and the reason.
-    onError: () => void utils.checkout.quote.invalidate(),
+    onError: () => void utils.commerce.checkout.quote.invalidate(),
   });
   useEffect(() => {
     if (source && !address) navigate(addressStepPath(source), { replace: true });
@@ -652,14 +652,14 @@ export function CheckoutSuccessPage() {
   const orderId = params.get('order') ?? '';
   // A basket's payment: several orders, one per seller, paid (or not) together.
   const paymentId = params.get('payment') ?? '';
-  const order = trpc.checkout.order.useQuery(
+  const order = trpc.commerce.checkout.order.useQuery(
     { orderId },
     {
       enabled: orderId !== '',
       refetchInterval: (query) => (query.state.data?.status === 'pending_payment' ? 1000 : false),
     },
   );
-  const paymentOrders = trpc.checkout.paymentOrders.useQuery(
+  const paymentOrders = trpc.commerce.checkout.paymentOrders.useQuery(
     { checkoutPaymentId: paymentId },
     { enabled: paymentId !== '' },
   );
@@ -818,11 +818,11 @@ export function CheckoutCancelPage() {
   usePageMeta('Payment not completed', 'Your payment did not go through.');
   const [params] = useSearchParams();
   const orderId = params.get('order') ?? '';
-  const order = trpc.checkout.order.useQuery({ orderId }, { enabled: orderId !== '', retry: false });
+  const order = trpc.commerce.checkout.order.useQuery({ orderId }, { enabled: orderId !== '', retry: false });
   const cancelled = order.data?.status === 'cancelled';
   const slug = (cancelled && order.data?.listingSlug) || '';
-  const listing = trpc.listings.public.bySlug.useQuery({ slug }, { enabled: slug !== '', retry: false });
-  const threads = trpc.offers.member.list.useQuery(
+  const listing = trpc.catalogue.listings.bySlug.useQuery({ slug }, { enabled: slug !== '', retry: false });
+  const threads = trpc.commerce.offers.member.list.useQuery(
     { role: 'buyer', listingId: listing.data?.id },
     { enabled: Boolean(listing.data) },
   );

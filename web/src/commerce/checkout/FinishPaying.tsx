@@ -24,13 +24,13 @@ export function FinishPayingButton({
   size?: 'default' | 'lg';
 }) {
   const utils = trpc.useUtils();
-  const resume = trpc.checkout.resume.useMutation({
+  const resume = trpc.commerce.checkout.resume.useMutation({
     onSuccess: (result) => window.location.assign(result.redirectUrl),
     // The reservation may have just run out: show where things stand now.
     onError: () => {
-      void utils.checkout.invalidate();
-      void utils.orders.member.invalidate();
-      void utils.listings.public.bySlug.invalidate();
+      void utils.commerce.checkout.invalidate();
+      void utils.commerce.orders.member.invalidate();
+      void utils.catalogue.listings.bySlug.invalidate();
     },
   });
   const busy = resume.isPending || resume.isSuccess;
@@ -98,7 +98,7 @@ export function HeldForYou({
 export function useHeldOrder(listingId: string, enabled = true) {
   const session = useSession();
   const asked = enabled && listingId !== '' && session.status === 'signed-in';
-  const held = trpc.checkout.held.useQuery({ listingId }, { enabled: asked, staleTime: 0, retry: false });
+  const held = trpc.commerce.checkout.held.useQuery({ listingId }, { enabled: asked, staleTime: 0, retry: false });
   let settled = true;
   if (asked) settled = !held.isPending;
   else if (enabled && session.status === 'loading') settled = false;

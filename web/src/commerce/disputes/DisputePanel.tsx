@@ -33,9 +33,9 @@ import { EvidencePicker, PhotoGrid, useEvidencePhotos } from './EvidencePhotos.t
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.orders.member.invalidate();
-    void utils.orders.resolution.invalidate();
-    void utils.orders.resolutionStaff.invalidate();
+    void utils.commerce.orders.member.invalidate();
+    void utils.commerce.disputes.member.invalidate();
+    void utils.commerce.disputes.staff.invalidate();
   };
 }
 
@@ -67,7 +67,7 @@ export function ReportProblemDialog({
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
   const photos = useEvidencePhotos(order.id);
-  const report = trpc.orders.resolution.report.useMutation({
+  const report = trpc.commerce.disputes.member.report.useMutation({
     onSuccess: () => {
       refresh();
       onOpenChange(false);
@@ -187,7 +187,7 @@ const RESPONSE_TEXT = {
 } as const;
 
 export function DisputePanel({ orderId }: { orderId: string }) {
-  const query = trpc.orders.resolution.forOrder.useQuery({ orderId }, { staleTime: 0 });
+  const query = trpc.commerce.disputes.member.forOrder.useQuery({ orderId }, { staleTime: 0 });
   const c = query.data;
   if (!c) return null;
   return (
@@ -273,14 +273,14 @@ function DisputeSteps({ c }: { c: DisputeCase }) {
     setStep(null);
     notify.success(message);
   };
-  const respond = trpc.orders.resolution.respond.useMutation({ onSuccess: done('Answer sent') });
-  const answer = trpc.orders.resolution.answerOffer.useMutation({
+  const respond = trpc.commerce.disputes.member.respond.useMutation({ onSuccess: done('Answer sent') });
+  const answer = trpc.commerce.disputes.member.answerOffer.useMutation({
     onSuccess: done('Thanks: we’ve told the seller'),
   });
-  const returnTracking = trpc.orders.resolution.returnTracking.useMutation({
+  const returnTracking = trpc.commerce.disputes.member.returnTracking.useMutation({
     onSuccess: done('Tracking added: we’ve told the seller'),
   });
-  const received = trpc.orders.resolution.confirmReturn.useMutation({
+  const received = trpc.commerce.disputes.member.confirmReturn.useMutation({
     onSuccess: done('Return confirmed: the buyer is refunded'),
   });
   const failure = (m: { isError: boolean; error: unknown }) =>

@@ -13,7 +13,7 @@ export function useEvidencePhotos(orderId: string) {
   const [photos, setPhotos] = useState<string[]>([]);
   const [uploading, setUploading] = useState(0);
   const [error, setError] = useState<string | null>(null);
-  const start = trpc.messages.member.startForOrder.useMutation();
+  const start = trpc.community.messages.member.startForOrder.useMutation();
   async function add(files: File[]) {
     if (files.length === 0) return;
     setError(null);

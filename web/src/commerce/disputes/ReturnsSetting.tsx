@@ -11,12 +11,12 @@ import { trpc } from '../../lib/trpc.ts';
 
 export function ReturnsSetting() {
   const utils = trpc.useUtils();
-  const setting = trpc.orders.resolution.returnsSetting.useQuery({});
+  const setting = trpc.commerce.disputes.member.returnsSetting.useQuery({});
   // The box turns at once, as a checkbox should; if the server refuses, it turns back and says why.
   const [asked, setAsked] = useState<boolean | null>(null);
-  const save = trpc.orders.resolution.setReturnsSetting.useMutation({
+  const save = trpc.commerce.disputes.member.setReturnsSetting.useMutation({
     onSuccess: (result) => {
-      utils.orders.resolution.returnsSetting.setData({}, result);
+      utils.commerce.disputes.member.returnsSetting.setData({}, result);
       notify.success(
         result.acceptsReturns ? 'Your listings now show that you accept returns' : 'Returns turned off',
       );

@@ -15,14 +15,14 @@ const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', y
 
 export function SaleReturnPanel({ orderId }: { orderId: string }) {
   const utils = trpc.useUtils();
-  const current = trpc.orders.resolution.saleReturn.useQuery({ orderId });
+  const current = trpc.commerce.disputes.member.saleReturn.useQuery({ orderId });
   const done = () => {
-    void utils.orders.resolution.saleReturn.invalidate({ orderId });
-    void utils.orders.member.get.invalidate({ orderId });
+    void utils.commerce.disputes.member.saleReturn.invalidate({ orderId });
+    void utils.commerce.orders.member.get.invalidate({ orderId });
   };
-  const accept = trpc.orders.resolution.acceptReturn.useMutation({ onSuccess: done });
-  const decline = trpc.orders.resolution.declineReturn.useMutation({ onSuccess: done });
-  const receive = trpc.orders.resolution.receiveReturn.useMutation({ onSuccess: done });
+  const accept = trpc.commerce.disputes.member.acceptReturn.useMutation({ onSuccess: done });
+  const decline = trpc.commerce.disputes.member.declineReturn.useMutation({ onSuccess: done });
+  const receive = trpc.commerce.disputes.member.receiveReturn.useMutation({ onSuccess: done });
   const id = useId();
   const item = current.data;
   if (!item) return null;

@@ -16,15 +16,15 @@ import { DisputeCaseView } from './DisputePanel.tsx';
 
 export function StaffDisputeCase({ disputeId, onDone }: { disputeId: string; onDone: () => void }) {
   const utils = trpc.useUtils();
-  const query = trpc.orders.resolutionStaff.get.useQuery({ disputeId }, { staleTime: 0 });
+  const query = trpc.commerce.disputes.staff.get.useQuery({ disputeId }, { staleTime: 0 });
   const [step, setStep] = useState<'partial_refund' | 'return_first' | null>(null);
   const [amount, setAmount] = useState('');
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const decide = trpc.orders.resolutionStaff.decide.useMutation({
+  const decide = trpc.commerce.disputes.staff.decide.useMutation({
     onSuccess: (result) => {
       setStep(null);
-      void utils.orders.invalidate();
+      void utils.commerce.orders.invalidate();
       onDone();
       toast({
         title: result.stage === 'return' ? 'Return ordered' : 'Partial refund made',

@@ -37,7 +37,7 @@ export function ListingOffer({ listing }: { listing: ListingDetail }) {
 }
 
 function BuyerOffer({ listing }: { listing: ListingDetail }) {
-  const threads = trpc.offers.member.list.useQuery(
+  const threads = trpc.commerce.offers.member.list.useQuery(
     { role: 'buyer', listingId: listing.id },
     { staleTime: 0 },
   );

@@ -257,7 +257,7 @@ export function ThreadCard({ thread }: { thread: OfferThread }) {
 /** "Report" beside a message the other person sent: it goes to our team's queue. */
 function ReportMessage({ offerId, from }: { offerId: string; from: string }) {
   const [open, setOpen] = useState(false);
-  const report = trpc.reports.member.message.useMutation();
+  const report = trpc.community.moderation.member.message.useMutation();
   return (
     <>
       <Button

@@ -21,7 +21,7 @@ const filters = z.object({ view: z.enum(['made', 'received']).default('made') })
 export function OffersPage() {
   usePageMeta('Your offers');
   const { view } = useFilterParams(filters).values;
-  const list = trpc.offers.member.list.useQuery(
+  const list = trpc.commerce.offers.member.list.useQuery(
     { role: view === 'made' ? 'buyer' : 'seller' },
     { staleTime: 0 },
   );

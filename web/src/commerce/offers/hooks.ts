@@ -7,37 +7,37 @@ import { thenRefresh } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 type Options<K extends 'make' | 'respond' | 'withdraw' | 'counter'> = Parameters<
-  (typeof trpc.offers.member)[K]['useMutation']
+  (typeof trpc.commerce.offers.member)[K]['useMutation']
 >[0];
 
 /** Reads the offer lists and the listings again. */
 function useRefreshOffers() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.offers.member.list.invalidate();
-    void utils.listings.public.invalidate();
+    void utils.commerce.offers.member.list.invalidate();
+    void utils.catalogue.listings.invalidate();
   };
 }
 
 /** A buyer's opening offer on a listing. */
 export function useMakeOffer(options: Options<'make'> = {}) {
   const utils = trpc.useUtils();
-  return trpc.offers.member.make.useMutation(
-    thenRefresh(options, () => void utils.offers.member.list.invalidate()),
+  return trpc.commerce.offers.member.make.useMutation(
+    thenRefresh(options, () => void utils.commerce.offers.member.list.invalidate()),
   );
 }
 
 /** Accept or decline. A refusal reads the lists again too: the offer may have moved on. */
 export function useRespondToOffer(options: Options<'respond'> = {}) {
-  return trpc.offers.member.respond.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
+  return trpc.commerce.offers.member.respond.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
 }
 
 /** The buyer withdraws their offer. A refusal reads the lists again too. */
 export function useWithdrawOffer(options: Options<'withdraw'> = {}) {
-  return trpc.offers.member.withdraw.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
+  return trpc.commerce.offers.member.withdraw.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
 }
 
 /** A counter-offer. */
 export function useCounterOffer(options: Options<'counter'> = {}) {
-  return trpc.offers.member.counter.useMutation(thenRefresh(options, useRefreshOffers()));
+  return trpc.commerce.offers.member.counter.useMutation(thenRefresh(options, useRefreshOffers()));
 }

@@ -34,7 +34,7 @@ import { ORDER_PAGES } from './order-pages.ts';
 export function OrderDetail({ party: role }: { party: OrderRole }) {
   const { orderId = '' } = useParams();
   const valid = isRouteId(orderId);
-  const order = trpc.orders.member.get.useQuery(
+  const order = trpc.commerce.orders.member.get.useQuery(
     { orderId },
     { enabled: valid, staleTime: 0, retry: (count, error) => !isNotFound(error) && count < 1 },
   );

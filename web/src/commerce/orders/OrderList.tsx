@@ -29,7 +29,7 @@ export function OrderList({ party: role }: { party: OrderRole }) {
   const meta = ORDER_PAGES[role];
   usePageMeta(meta.title);
   const { status } = useFilterParams(filters).values;
-  const list = trpc.orders.member.list.useQuery({ role, status }, { staleTime: 0 });
+  const list = trpc.commerce.orders.member.list.useQuery({ role, status }, { staleTime: 0 });
   return (
     <div>
       <PageHeader

@@ -16,7 +16,7 @@ export function PaymentsPage() {
   const filters = useOrderFilters();
   const { q, order } = filters.values;
   const status = pick(PAYMENT_STATUSES, filters.values.status);
-  const payments = trpc.orders.staff.payments.useQuery(
+  const payments = trpc.commerce.orders.staff.payments.useQuery(
     { ...(q ? { q } : {}), ...(status ? { status } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );

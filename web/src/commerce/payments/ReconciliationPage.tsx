@@ -11,7 +11,7 @@ import { cn } from '../../lib/utils.ts';
 
 export function ReconciliationPage() {
   const [problemsOnly, setProblemsOnly] = useState(false);
-  const result = trpc.payouts.staff.reconciliation.useQuery({ problemsOnly });
+  const result = trpc.commerce.payouts.staff.reconciliation.useQuery({ problemsOnly });
   return (
     <AdminPageFrame
       title="Reconciliation"

@@ -69,7 +69,7 @@ export function BankPayouts({ list }: { list: PayoutsList }) {
 
 function BankPayout({ payout }: { payout: PayoutSummary }) {
   const [open, setOpen] = useState(false);
-  const detail = trpc.payouts.member.get.useQuery({ payoutId: payout.id }, { enabled: open });
+  const detail = trpc.commerce.payouts.member.get.useQuery({ payoutId: payout.id }, { enabled: open });
   return (
     <li
       className="rounded-xl border border-line bg-paper p-4 shadow-card"

@@ -44,7 +44,7 @@ const WAITING: Record<NonNullable<PayoutAccount['waitingReason']>, string> = {
 };
 
 export function GetPaidCard({ account }: { account: PayoutAccount }) {
-  const start = trpc.payouts.member.startOnboarding.useMutation({
+  const start = trpc.commerce.payouts.member.startOnboarding.useMutation({
     onSuccess: ({ url }) => window.location.assign(url),
   });
   const action = ACTION[account.state];

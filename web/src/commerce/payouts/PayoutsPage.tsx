@@ -29,10 +29,10 @@ const STATUS: Record<PayoutsView['items'][number]['status'], { label: string; to
 
 export function PayoutsPage() {
   usePageMeta('Your payouts');
-  const payouts = trpc.orders.member.payouts.useQuery({}, { staleTime: 0 });
-  const account = trpc.payouts.member.account.useQuery(undefined, { staleTime: 0 });
-  const list = trpc.payouts.member.list.useQuery(undefined, { staleTime: 0 });
-  const reporting = trpc.reporting.member.status.useQuery({}, { staleTime: 0 });
+  const payouts = trpc.commerce.orders.member.payouts.useQuery({}, { staleTime: 0 });
+  const account = trpc.commerce.payouts.member.account.useQuery(undefined, { staleTime: 0 });
+  const list = trpc.commerce.payouts.member.list.useQuery(undefined, { staleTime: 0 });
+  const reporting = trpc.commerce.taxReporting.member.status.useQuery({}, { staleTime: 0 });
   return (
     <div>
       <PageHeader

@@ -52,7 +52,7 @@ export function StatementLinks() {
               variant="outline"
               size="sm"
               onClick={async () => {
-                const file = await utils.payouts.statements.csv.fetch({ month });
+                const file = await utils.commerce.payouts.statements.csv.fetch({ month });
                 saveCsv(file.filename, file.csv);
               }}
             >

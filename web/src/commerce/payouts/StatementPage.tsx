@@ -26,7 +26,7 @@ export function StatementPage() {
   const parsed = statementMonthSchema.safeParse(params.month);
   const month = parsed.success ? parsed.data : recentMonths()[0]!;
   usePageMeta(`Statement for ${monthName(month)}`);
-  const statement = trpc.payouts.statements.month.useQuery({ month }, { staleTime: 0 });
+  const statement = trpc.commerce.payouts.statements.month.useQuery({ month }, { staleTime: 0 });
   const utils = trpc.useUtils();
   return (
     <div className="statement-print">
@@ -53,7 +53,7 @@ export function StatementPage() {
               variant="outline"
               size="sm"
               onClick={async () => {
-                const file = await utils.payouts.statements.csv.fetch({ month });
+                const file = await utils.commerce.payouts.statements.csv.fetch({ month });
                 saveCsv(file.filename, file.csv);
               }}
             >

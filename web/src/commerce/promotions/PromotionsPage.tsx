@@ -22,7 +22,7 @@ import { type RouterOutputs, trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { useCreatePromotion, useSetPromotionActive, useUpdatePromotion } from './hooks.ts';
 
-type Promotion = RouterOutputs['money']['promotions']['list'][number];
+type Promotion = RouterOutputs['commerce']['promotions']['list'][number];
 
 const STATUS: Record<Promotion['status'], { label: string; className: string }> = {
   live: { label: 'Live', className: 'bg-moss-soft text-moss' },
@@ -42,7 +42,7 @@ function discountOf(promotion: Pick<Promotion, 'kind' | 'percentOff' | 'amountOf
 }
 
 export function PromotionsPage() {
-  const promotions = trpc.money.promotions.list.useQuery();
+  const promotions = trpc.commerce.promotions.list.useQuery();
   const access = trpc.staff.dashboard.access.useQuery();
   const isAdmin = access.data?.isAdmin ?? false;
   // null: closed; 'new': creating; otherwise the promotion being edited.

@@ -27,7 +27,7 @@ export function RefundsPage() {
   const filters = useFilterParams(filterSchema);
   const { q, period } = filters.values;
   const form = useForm({ values: { q } });
-  const ledger = trpc.money.refunds.ledger.useQuery(
+  const ledger = trpc.commerce.refunds.ledger.useQuery(
     { ...(q ? { q } : {}), ...(period ? { period } : {}), limit: 100 },
     { placeholderData: keepPreviousData },
   );

@@ -24,7 +24,7 @@ const cell = 'px-3 py-3 text-right tabular-nums';
 const head = 'px-3 py-3 text-right font-semibold';
 
 export function RevenuePage() {
-  const revenue = trpc.money.revenue.byPeriod.useQuery();
+  const revenue = trpc.commerce.revenue.byPeriod.useQuery();
   return (
     <AdminPageFrame
       title="Revenue"

@@ -77,11 +77,11 @@ export function TaxDetails({ status }: { status: ReportingStatus }) {
 function DetailsForm({ status, onSaved }: { status: ReportingStatus; onSaved: () => void }) {
   const utils = trpc.useUtils();
   const [asCharity, setAsCharity] = useState(status.isCharity);
-  const save = trpc.reporting.member.saveDetails.useMutation({
+  const save = trpc.commerce.taxReporting.member.saveDetails.useMutation({
     onSuccess: () => {
       notify.success('Saved: thank you');
-      void utils.reporting.member.status.invalidate();
-      void utils.payouts.member.invalidate();
+      void utils.commerce.taxReporting.member.status.invalidate();
+      void utils.commerce.payouts.member.invalidate();
       onSaved();
     },
   });

@@ -17,7 +17,7 @@ export function MessageSellerButton({ listing }: { listing: ListingDetail }) {
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
-  const start = trpc.messages.member.startForListing.useMutation({
+  const start = trpc.community.messages.member.startForListing.useMutation({
     onSuccess: ({ threadId }) => navigate(`/messages/${threadId}`),
     onError: (error) => notify.error(apiErrorMessage(error)),
   });
@@ -55,7 +55,7 @@ export function MessageSellerButton({ listing }: { listing: ListingDetail }) {
 
 export function MessageOrderButton({ orderId, role }: { orderId: string; role: 'buyer' | 'seller' }) {
   const navigate = useNavigate();
-  const start = trpc.messages.member.startForOrder.useMutation({
+  const start = trpc.community.messages.member.startForOrder.useMutation({
     onSuccess: ({ threadId }) => navigate(`/messages/${threadId}`),
     onError: (error) => notify.error(apiErrorMessage(error)),
   });

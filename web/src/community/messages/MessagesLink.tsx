@@ -1,7 +1,7 @@
 /**
  * The header's messages link for a signed-in member, with the unread count (also shown in the
  * tab title, "(2) …"; on phones, where the header has no room, the link is in the account menu
- * and the avatar carries a dot), and the one live stream of their conversations (`messages.member.live`, over
+ * and the avatar carries a dot), and the one live stream of their conversations (`community.messages.member.live`, over
  * SSE, resumed from the last event after a dropped connection): every change invalidates what
  * it touches, so the inbox, an open thread and the counts update without a reload.
  */
@@ -40,28 +40,28 @@ function useTitleCount(count: number) {
  */
 export function useMessagesLive(): string {
   const utils = trpc.useUtils();
-  const live = trpc.messages.member.live.useSubscription(undefined, {
+  const live = trpc.community.messages.member.live.useSubscription(undefined, {
     onData: ({ data }) => {
       if (!data.thread) {
         // An offer or order changed: an open thread shows them as system lines.
-        void utils.messages.member.thread.invalidate();
+        void utils.community.messages.member.thread.invalidate();
         return;
       }
-      void utils.messages.member.unread.invalidate();
-      void utils.messages.member.threads.invalidate();
-      void utils.messages.member.thread.invalidate({ threadId: data.thread.id });
+      void utils.community.messages.member.unread.invalidate();
+      void utils.community.messages.member.threads.invalidate();
+      void utils.community.messages.member.thread.invalidate({ threadId: data.thread.id });
     },
   });
   const connected = live.status === 'pending';
   useEffect(() => {
-    if (connected) void utils.messages.member.invalidate();
+    if (connected) void utils.community.messages.member.invalidate();
   }, [connected, utils]);
   return live.status;
 }
 
 export function MessagesLink() {
   const live = useMessagesLive();
-  const unread = trpc.messages.member.unread.useQuery(undefined, { staleTime: 15_000 });
+  const unread = trpc.community.messages.member.unread.useQuery(undefined, { staleTime: 15_000 });
   const count = unread.data?.messages ?? 0;
   useTitleCount(count);
   return (

@@ -83,11 +83,11 @@ export function MessagesPage() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const [text, setText] = useState(q);
-  const threads = trpc.messages.member.threads.useQuery(q ? { q } : {}, {
+  const threads = trpc.community.messages.member.threads.useQuery(q ? { q } : {}, {
     staleTime: 0,
     placeholderData: (p) => p,
   });
-  const unread = trpc.messages.member.unread.useQuery(undefined, { staleTime: 15_000 });
+  const unread = trpc.community.messages.member.unread.useQuery(undefined, { staleTime: 15_000 });
   usePageMeta('Messages');
 
   // Search as the member types, a moment after they stop.
@@ -233,17 +233,17 @@ export function MessagesPage() {
 export function ThreadPage() {
   const { threadId = '' } = useParams();
   const valid = isRouteId(threadId);
-  const thread = trpc.messages.member.thread.useQuery(
+  const thread = trpc.community.messages.member.thread.useQuery(
     { threadId },
     { enabled: valid, staleTime: 0, retry: (count, error) => !isNotFound(error) && count < 1 },
   );
   const utils = trpc.useUtils();
-  const markRead = trpc.messages.member.markRead.useMutation({
+  const markRead = trpc.community.messages.member.markRead.useMutation({
     onSuccess: ({ marked }) => {
       if (!marked) return;
-      void utils.messages.member.unread.invalidate();
-      void utils.messages.member.threads.invalidate();
-      void utils.messages.member.thread.invalidate({ threadId });
+      void utils.community.messages.member.unread.invalidate();
+      void utils.community.messages.member.threads.invalidate();
+      void utils.community.messages.member.thread.invalidate({ threadId });
     },
   });
   usePageMeta(thread.data ? `${thread.data.counterpartName} · ${thread.data.listing.title}` : 'Messages');
@@ -292,7 +292,7 @@ export function ThreadPage() {
   return <Conversation view={thread.data} />;
 }
 
-type View = inferRouterOutputs<AppRouter>['messages']['member']['thread'];
+type View = inferRouterOutputs<AppRouter>['community']['messages']['member']['thread'];
 type Entry = View['entries'][number];
 
 function Conversation({ view }: { view: View }) {
@@ -467,7 +467,7 @@ function EntryItem({ entry, view, receipt }: { entry: Entry; view: View; receipt
 
 function ReportMessage({ messageId, name }: { messageId: string; name: string }) {
   const [open, setOpen] = useState(false);
-  const report = trpc.messages.member.report.useMutation();
+  const report = trpc.community.messages.member.report.useMutation();
   return (
     <>
       <button
@@ -495,10 +495,10 @@ function BlockButton({ view }: { view: View }) {
   const utils = trpc.useUtils();
   const done = () => {
     setOpen(false);
-    void utils.messages.member.thread.invalidate({ threadId: view.id });
+    void utils.community.messages.member.thread.invalidate({ threadId: view.id });
   };
-  const block = trpc.messages.member.block.useMutation({ onSuccess: done });
-  const unblock = trpc.messages.member.unblock.useMutation({
+  const block = trpc.community.messages.member.block.useMutation({ onSuccess: done });
+  const unblock = trpc.community.messages.member.unblock.useMutation({
     onSuccess: done,
     onError: (error) => notify.error(apiErrorMessage(error)),
   });
@@ -554,14 +554,14 @@ function Composer({ view }: { view: View }) {
   const [error, setError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const utils = trpc.useUtils();
-  const send = trpc.messages.member.send.useMutation({
+  const send = trpc.community.messages.member.send.useMutation({
     onSuccess: () => {
       setText('');
       for (const photo of photos) URL.revokeObjectURL(photo.preview);
       setPhotos([]);
       setError(null);
-      void utils.messages.member.thread.invalidate({ threadId: view.id });
-      void utils.messages.member.threads.invalidate();
+      void utils.community.messages.member.thread.invalidate({ threadId: view.id });
+      void utils.community.messages.member.threads.invalidate();
     },
     onError: (failure) => setError(apiErrorMessage(failure)),
   });

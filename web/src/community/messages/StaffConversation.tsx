@@ -13,11 +13,11 @@ type Through = { threadId: string; reportId: string } | { disputeId: string };
 
 export function StaffConversation({ through }: { through: Through }) {
   const [open, setOpen] = useState(false);
-  const byReport = trpc.messages.staff.thread.useQuery(
+  const byReport = trpc.community.messages.staff.thread.useQuery(
     'reportId' in through ? through : { threadId: '', reportId: '' },
     { enabled: open && 'reportId' in through, staleTime: 60_000 },
   );
-  const byDispute = trpc.messages.staff.forDispute.useQuery(
+  const byDispute = trpc.community.messages.staff.forDispute.useQuery(
     'disputeId' in through ? through : { disputeId: '' },
     { enabled: open && 'disputeId' in through, staleTime: 60_000 },
   );

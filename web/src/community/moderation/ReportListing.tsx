@@ -19,7 +19,7 @@ export function ReportListing({ listing }: { listing: ListingDetail }) {
   const session = useSession();
   const location = useLocation();
   const [open, setOpen] = useState(false);
-  const report = trpc.reports.member.listing.useMutation();
+  const report = trpc.community.moderation.member.listing.useMutation();
   if (listing.status === 'removed') return null;
   if (session.status === 'signed-out') {
     return (

@@ -14,7 +14,7 @@ import { RecommendationCards } from './RecommendationCards.tsx';
  */
 export function RecommendationsPage() {
   usePageMeta('Recommended for you');
-  const recommendations = trpc.recommendations.list.useQuery({ limit: 48 }, { staleTime: 0 });
+  const recommendations = trpc.community.recommendations.list.useQuery({ limit: 48 }, { staleTime: 0 });
   return (
     <div>
       <PageHeader

@@ -17,7 +17,7 @@ export function RecommendedShelf() {
 }
 
 function SignedInShelf() {
-  const recommendations = trpc.recommendations.list.useQuery({ limit: 8 });
+  const recommendations = trpc.community.recommendations.list.useQuery({ limit: 8 });
   if (recommendations.data && recommendations.data.items.length === 0) return null;
   return (
     <section

@@ -235,7 +235,7 @@ function ReviewCard({ review, given }: { review: MyReview; given: boolean }) {
 
 export function MyReviewsPage() {
   usePageMeta('Your reviews');
-  const query = trpc.reviews.member.mine.useQuery();
+  const query = trpc.community.reviews.member.mine.useQuery();
   return (
     <>
       <PageHeader

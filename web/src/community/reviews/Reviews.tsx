@@ -162,7 +162,7 @@ export function SellerReviewsSection({
   limit?: number;
   spaced?: boolean;
 }) {
-  const query = trpc.reviews.public.forSeller.useInfiniteQuery(
+  const query = trpc.community.reviews.public.forSeller.useInfiniteQuery(
     { sellerId, limit },
     { getNextPageParam: (page) => page.nextCursor },
   );
@@ -176,7 +176,7 @@ export function SellerReviewsSection({
 }
 
 export function CharityReviewsSection({ slug, name }: { slug: string; name: string }) {
-  const query = trpc.reviews.public.forCharity.useInfiniteQuery(
+  const query = trpc.community.reviews.public.forCharity.useInfiniteQuery(
     { slug, limit: 6 },
     { getNextPageParam: (page) => page.nextCursor },
   );
@@ -192,7 +192,7 @@ export function CharityReviewsSection({ slug, name }: { slug: string; name: stri
 /** The ratings of the sellers of a page of cards, by listing id (one request for the page). */
 export function useCardRatings(listingIds: string[]): Record<string, Rating> {
   const ids = [...new Set(listingIds)].slice(0, 100);
-  const query = trpc.reviews.public.ratingsForListings.useQuery(
+  const query = trpc.community.reviews.public.ratingsForListings.useQuery(
     { listingIds: ids },
     { enabled: ids.length > 0, staleTime: 60_000 },
   );

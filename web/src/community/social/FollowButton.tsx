@@ -38,12 +38,12 @@ export function FollowButton({
   const navigate = useNavigate();
   const location = useLocation();
   const utils = trpc.useUtils();
-  const status = trpc.social.follows.status.useQuery({ target }, { enabled: signedIn && !notFollowed });
-  const mutation = trpc.social.follows.set.useMutation({
+  const status = trpc.community.social.follows.status.useQuery({ target }, { enabled: signedIn && !notFollowed });
+  const mutation = trpc.community.social.follows.set.useMutation({
     onMutate: async ({ following }) => {
-      await utils.social.follows.status.cancel({ target });
-      const before = utils.social.follows.status.getData({ target });
-      utils.social.follows.status.setData({ target }, (current) =>
+      await utils.community.social.follows.status.cancel({ target });
+      const before = utils.community.social.follows.status.getData({ target });
+      utils.community.social.follows.status.setData({ target }, (current) =>
         current
           ? {
               following,
@@ -57,13 +57,13 @@ export function FollowButton({
       return { before };
     },
     onError: (error, _input, context) => {
-      utils.social.follows.status.setData({ target }, context?.before);
+      utils.community.social.follows.status.setData({ target }, context?.before);
       notify.error(apiErrorMessage(error));
     },
     onSuccess: (result, { following }) => {
-      utils.social.follows.status.setData({ target }, result);
-      void utils.social.follows.mine.invalidate();
-      void utils.social.feed.invalidate();
+      utils.community.social.follows.status.setData({ target }, result);
+      void utils.community.social.follows.mine.invalidate();
+      void utils.community.social.feed.invalidate();
       notify.success(following ? `Following ${name}` : `No longer following ${name}`);
     },
   });

@@ -20,12 +20,12 @@ const KINDS: { kind: FollowKind; title: string; icon: typeof Store }[] = [
 /** /account/following: what the member follows, by kind, each with "Unfollow"; and their followers. */
 export function FollowingPage() {
   usePageMeta('Following');
-  const mine = trpc.social.follows.mine.useQuery(undefined, { staleTime: 0 });
+  const mine = trpc.community.social.follows.mine.useQuery(undefined, { staleTime: 0 });
   const utils = trpc.useUtils();
-  const remove = trpc.social.follows.remove.useMutation({
+  const remove = trpc.community.social.follows.remove.useMutation({
     onSuccess: () => {
-      void utils.social.follows.invalidate();
-      void utils.social.feed.invalidate();
+      void utils.community.social.follows.invalidate();
+      void utils.community.social.feed.invalidate();
     },
     onError: (error) => notify.error(apiErrorMessage(error)),
   });

@@ -18,11 +18,11 @@ export function SaveSearchButton() {
   const signedIn = session.status === 'signed-in';
   const query = location.search.replace(/^\?/, '');
   const utils = trpc.useUtils();
-  const saved = trpc.social.savedSearches.forQuery.useQuery({ query }, { enabled: signedIn });
-  const save = trpc.social.savedSearches.save.useMutation({
+  const saved = trpc.community.social.savedSearches.forQuery.useQuery({ query }, { enabled: signedIn });
+  const save = trpc.community.social.savedSearches.save.useMutation({
     onSuccess: (search) => {
-      utils.social.savedSearches.forQuery.setData({ query }, search);
-      void utils.social.savedSearches.list.invalidate();
+      utils.community.social.savedSearches.forQuery.setData({ query }, search);
+      void utils.community.social.savedSearches.list.invalidate();
       notify.success(`Saved “${search.name}”: we’ll tell you when a new book matches`);
     },
     onError: (error) => notify.error(apiErrorMessage(error)),

@@ -23,16 +23,16 @@ const ALERT_HINTS: Record<SavedSearchAlerts, string> = {
 
 function SavedSearchRow({ search }: { search: SavedSearch }) {
   const utils = trpc.useUtils();
-  const update = trpc.social.savedSearches.update.useMutation({
+  const update = trpc.community.social.savedSearches.update.useMutation({
     onSuccess: () => {
-      void utils.social.savedSearches.invalidate();
+      void utils.community.social.savedSearches.invalidate();
       notify.success('Alerts changed');
     },
     onError: (error) => notify.error(apiErrorMessage(error)),
   });
-  const remove = trpc.social.savedSearches.remove.useMutation({
+  const remove = trpc.community.social.savedSearches.remove.useMutation({
     onSuccess: () => {
-      void utils.social.savedSearches.invalidate();
+      void utils.community.social.savedSearches.invalidate();
       notify.success(`Deleted “${search.name}”`);
     },
     onError: (error) => notify.error(apiErrorMessage(error)),
@@ -89,7 +89,7 @@ function SavedSearchRow({ search }: { search: SavedSearch }) {
 /** /account/saved-searches: each saved search with its alerts, to run, change or delete. */
 export function SavedSearchesPage() {
   usePageMeta('Saved searches');
-  const list = trpc.social.savedSearches.list.useQuery(undefined, { staleTime: 0 });
+  const list = trpc.community.social.savedSearches.list.useQuery(undefined, { staleTime: 0 });
   return (
     <div>
       <PageHeader

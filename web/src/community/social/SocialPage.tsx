@@ -153,7 +153,7 @@ function SuggestionGroup({
 
 /** Whom to follow: onboarding choices first, then what is trending. */
 function Suggestions() {
-  const suggestions = trpc.social.suggestions.useQuery();
+  const suggestions = trpc.community.social.suggestions.useQuery();
   if (suggestions.isPending) return <Skeleton className="h-40 rounded-xl" />;
   if (suggestions.isError) {
     return (
@@ -235,7 +235,7 @@ function Suggestions() {
 /** /social: what the member follows, newest first, a page at a time. */
 export function SocialPage() {
   usePageMeta('Your feed', 'New books and price drops from the sellers, authors and genres you follow.');
-  const feed = trpc.social.feed.useInfiniteQuery(
+  const feed = trpc.community.social.feed.useInfiniteQuery(
     { limit: PAGE_SIZE },
     { getNextPageParam: (page) => page.nextCursor, staleTime: 0 },
   );

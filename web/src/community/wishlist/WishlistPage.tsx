@@ -9,7 +9,7 @@ import { trpc } from '../../lib/trpc.ts';
 /** /account/wishlist: the books the person saved, newest first; sold ones say so. */
 export function WishlistPage() {
   usePageMeta('Your wishlist');
-  const list = trpc.wishlist.list.useQuery(undefined, { staleTime: 0 });
+  const list = trpc.community.wishlist.list.useQuery(undefined, { staleTime: 0 });
   const count = list.data?.length ?? 0;
   return (
     <div>

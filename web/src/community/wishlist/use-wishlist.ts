@@ -18,23 +18,23 @@ export function useWishlist() {
   const utils = trpc.useUtils();
   const navigate = useNavigate();
   const location = useLocation();
-  const status = trpc.wishlist.status.useQuery(undefined, { enabled: signedIn });
-  const mutation = trpc.wishlist.toggle.useMutation({
+  const status = trpc.community.wishlist.status.useQuery(undefined, { enabled: signedIn });
+  const mutation = trpc.community.wishlist.toggle.useMutation({
     onMutate: async ({ listingId, wished }) => {
-      await utils.wishlist.status.cancel();
-      const before = utils.wishlist.status.getData();
-      utils.wishlist.status.setData(undefined, (current) => {
+      await utils.community.wishlist.status.cancel();
+      const before = utils.community.wishlist.status.getData();
+      utils.community.wishlist.status.setData(undefined, (current) => {
         const ids = (current?.listingIds ?? []).filter((id) => id !== listingId);
         return { listingIds: wished ? [listingId, ...ids] : ids };
       });
       return { before };
     },
     onError: (error, _input, context) => {
-      utils.wishlist.status.setData(undefined, context?.before);
+      utils.community.wishlist.status.setData(undefined, context?.before);
       notify.error(apiErrorMessage(error));
     },
     onSuccess: (_result, { wished }) => {
-      void utils.wishlist.list.invalidate();
+      void utils.community.wishlist.list.invalidate();
       notify.success(wished ? 'Saved to your wishlist' : 'Removed from your wishlist');
     },
   });

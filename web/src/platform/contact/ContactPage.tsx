@@ -34,7 +34,7 @@ export function ContactPage() {
     website: '',
   });
   const [errors, setErrors] = useState<Errors>({});
-  const submit = trpc.contact.submit.useMutation({
+  const submit = trpc.platform.contact.submit.useMutation({
     onError(error) {
       const fieldErrors = error.data?.zodError?.fieldErrors as
         | Record<string, string[] | undefined>

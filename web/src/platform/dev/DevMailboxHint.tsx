@@ -8,7 +8,7 @@ import { trpc } from '../../lib/trpc.ts';
  * nothing is shown.
  */
 export function DevMailboxHint({ email }: { email: string }) {
-  const mailbox = trpc.dev.mailbox.useQuery({ to: email }, { retry: false, staleTime: 0 });
+  const mailbox = trpc.platform.dev.mailbox.useQuery({ to: email }, { retry: false, staleTime: 0 });
   if (!mailbox.isSuccess) return null;
   return (
     <div

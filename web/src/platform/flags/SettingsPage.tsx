@@ -20,7 +20,7 @@ const refused = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
 
 export function SettingsPage() {
-  const flags = trpc.flags.list.useQuery();
+  const flags = trpc.platform.flags.list.useQuery();
   const toggle = useToggleFlag({
     onSuccess: (flag) => {
       toast({ title: `${flag.key} is ${flag.enabled ? 'on' : 'off'}`, description: flag.description });

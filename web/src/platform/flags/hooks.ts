@@ -1,21 +1,21 @@
 /** The feature flag changes, each reloading the staff list and the flags every visitor reads. */
 import { trpc } from '../../lib/trpc.ts';
 
-type ToggleOptions = Parameters<typeof trpc.flags.toggle.useMutation>[0];
-type DescribeOptions = Parameters<typeof trpc.flags.describe.useMutation>[0];
-type CreateOptions = Parameters<typeof trpc.flags.create.useMutation>[0];
+type ToggleOptions = Parameters<typeof trpc.platform.flags.toggle.useMutation>[0];
+type DescribeOptions = Parameters<typeof trpc.platform.flags.describe.useMutation>[0];
+type CreateOptions = Parameters<typeof trpc.platform.flags.create.useMutation>[0];
 
 function useRefreshFlags() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.flags.list.invalidate();
-    void utils.flags.public.invalidate();
+    void utils.platform.flags.list.invalidate();
+    void utils.platform.flags.public.invalidate();
   };
 }
 
 export function useToggleFlag(options: ToggleOptions = {}) {
   const refresh = useRefreshFlags();
-  return trpc.flags.toggle.useMutation({
+  return trpc.platform.flags.toggle.useMutation({
     ...options,
     onSuccess: (...args) => {
       refresh();
@@ -26,7 +26,7 @@ export function useToggleFlag(options: ToggleOptions = {}) {
 
 export function useDescribeFlag(options: DescribeOptions = {}) {
   const refresh = useRefreshFlags();
-  return trpc.flags.describe.useMutation({
+  return trpc.platform.flags.describe.useMutation({
     ...options,
     onSuccess: (...args) => {
       refresh();
@@ -37,7 +37,7 @@ export function useDescribeFlag(options: DescribeOptions = {}) {
 
 export function useCreateFlag(options: CreateOptions = {}) {
   const refresh = useRefreshFlags();
-  return trpc.flags.create.useMutation({
+  return trpc.platform.flags.create.useMutation({
     ...options,
     onSuccess: (...args) => {
       refresh();

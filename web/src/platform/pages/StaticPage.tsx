@@ -23,7 +23,7 @@ const RELATED: Record<string, { to: string; label: string }[]> = {
 export function StaticPage({ slug: fixedSlug }: { slug?: string }) {
   const params = useParams();
   const slug = fixedSlug ?? params.slug ?? '';
-  const page = trpc.pages.bySlug.useQuery(
+  const page = trpc.platform.pages.bySlug.useQuery(
     { slug },
     { retry: (count, error) => !isNotFound(error) && count < 1 },
   );

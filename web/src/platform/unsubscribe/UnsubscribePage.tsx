@@ -13,8 +13,8 @@ export function UnsubscribePage() {
   const [search] = useSearchParams();
   const input = { u: search.get('u') ?? '', l: search.get('l') ?? '', s: search.get('s') ?? '' };
   const complete = Boolean(input.u && input.l && input.s);
-  const check = trpc.unsubscribe.check.useQuery(input, { enabled: complete, retry: false });
-  const confirm = trpc.unsubscribe.confirm.useMutation();
+  const check = trpc.platform.unsubscribe.check.useQuery(input, { enabled: complete, retry: false });
+  const confirm = trpc.platform.unsubscribe.confirm.useMutation();
 
   let body: React.ReactNode;
   if (!complete) {

@@ -82,8 +82,8 @@ export function SellerAnalyticsPanel({
   scope: 'seller' | 'charity';
   period: AnalyticsPeriod;
 }) {
-  const mine = trpc.account.analytics.mine.useQuery({ period }, { enabled: scope === 'seller' });
-  const charity = trpc.account.analytics.charity.useQuery({ period }, { enabled: scope === 'charity' });
+  const mine = trpc.selling.analytics.mine.useQuery({ period }, { enabled: scope === 'seller' });
+  const charity = trpc.selling.analytics.charity.useQuery({ period }, { enabled: scope === 'charity' });
   const query = scope === 'seller' ? mine : charity;
   if (query.isPending) {
     return (

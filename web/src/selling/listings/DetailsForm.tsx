@@ -177,7 +177,7 @@ function TypedDetails({
   back?: ReactNode;
 }) {
   const save = useSaveListing();
-  const categories = trpc.catalogue.public.categories.useQuery();
+  const categories = trpc.catalogue.taxonomy.public.categories.useQuery();
   const [problem, setProblem] = useState<string | null>(null);
   const book = listing.book;
   const form = useForm<DetailsValues>({

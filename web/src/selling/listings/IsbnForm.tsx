@@ -69,7 +69,7 @@ export function IsbnForm({
 }) {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
-  const start = trpc.listings.selling.start.useMutation();
+  const start = trpc.selling.listings.start.useMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<IsbnValues>({
     resolver: zodResolver(isbnFormSchema),
@@ -86,8 +86,8 @@ export function IsbnForm({
     setProblem(null);
     try {
       const result = await (startWith ? startWith(isbn) : start.mutateAsync({ isbn }));
-      utils.listings.selling.get.setData({ listingId: result.listing.id }, result.listing);
-      void utils.listings.selling.mine.invalidate();
+      utils.selling.listings.get.setData({ listingId: result.listing.id }, result.listing);
+      void utils.selling.listings.mine.invalidate();
       if (result.resumed) notify.info('You had started listing this book: carry on where you left off.');
       const step = result.resumed ? resumeStep(result.listing) : 'details';
       navigate(wizardPath(result.listing.id, step));

@@ -40,7 +40,7 @@ export function MyListingsPage() {
   // Each page is its own step in the history, as the tabs are.
   const filterParams = useFilterParams(filters, { replace: false });
   const { status, page } = filterParams.values;
-  const list = trpc.listings.selling.mine.useQuery({ status, page, pageSize: PAGE_SIZE }, { staleTime: 0 });
+  const list = trpc.selling.listings.mine.useQuery({ status, page, pageSize: PAGE_SIZE }, { staleTime: 0 });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirming, setConfirming] = useState<'withdraw' | { deleteDraft: MyListing } | null>(null);
 

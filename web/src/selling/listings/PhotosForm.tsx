@@ -43,14 +43,14 @@ export function PhotosForm({
   const locked = listing.lock !== null;
 
   const setListing = (next: SellerListing) => {
-    utils.listings.selling.get.setData({ listingId: next.id }, next);
-    void utils.listings.selling.mine.invalidate();
+    utils.selling.listings.get.setData({ listingId: next.id }, next);
+    void utils.selling.listings.mine.invalidate();
   };
-  const remove = trpc.listings.selling.removePhoto.useMutation({
+  const remove = trpc.selling.listings.removePhoto.useMutation({
     onSuccess: setListing,
     onError: (error) => notify.error(apiErrorMessage(error)),
   });
-  const reorder = trpc.listings.selling.reorderPhotos.useMutation({
+  const reorder = trpc.selling.listings.reorderPhotos.useMutation({
     onSuccess: setListing,
     onError: (error) => notify.error(apiErrorMessage(error)),
   });

@@ -171,7 +171,7 @@ export function PriceForm({
 }
 
 function PriceSuggestion({ listing, onUse }: { listing: SellerListing; onUse: (pence: number) => void }) {
-  const suggestion = trpc.listings.selling.priceSuggestion.useQuery(
+  const suggestion = trpc.selling.listings.priceSuggestion.useQuery(
     { listingId: listing.id },
     { staleTime: 60_000 },
   );

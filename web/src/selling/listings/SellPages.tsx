@@ -98,7 +98,7 @@ export function SellStartPage() {
 }
 
 function DraftsToResume() {
-  const drafts = trpc.listings.selling.mine.useQuery({ status: 'draft', pageSize: 5 });
+  const drafts = trpc.selling.listings.mine.useQuery({ status: 'draft', pageSize: 5 });
   if (drafts.isPending || drafts.isError || drafts.data.items.length === 0) return null;
   return (
     <section aria-labelledby="drafts-title" className="mx-auto w-full max-w-5xl px-4 py-10 sm:px-6 lg:px-8">
@@ -186,7 +186,7 @@ export function SellWizardPage() {
  */
 function useSellerListing(listingId: string) {
   const valid = isRouteId(listingId);
-  const listing = trpc.listings.selling.get.useQuery(
+  const listing = trpc.selling.listings.get.useQuery(
     { listingId },
     { enabled: valid, retry: (count, error) => !isNotFound(error) && count < 1 },
   );
@@ -305,13 +305,13 @@ function DraftWizard({ listingId, requested }: { listingId: string; requested: S
 function PublishStep({ listing, back }: { listing: SellerListing; back: ReactNode }) {
   const navigate = useNavigate();
   const utils = trpc.useUtils();
-  const publish = trpc.listings.selling.publish.useMutation({
+  const publish = trpc.selling.listings.publish.useMutation({
     onSuccess: (published) => {
-      utils.listings.selling.get.setData({ listingId: published.id }, published);
+      utils.selling.listings.get.setData({ listingId: published.id }, published);
       navigate(`/sell/confirm?listing=${encodeURIComponent(published.id)}`);
-      void utils.listings.selling.mine.invalidate();
-      void utils.listings.public.invalidate();
-      void utils.discovery.public.invalidate();
+      void utils.selling.listings.mine.invalidate();
+      void utils.catalogue.listings.invalidate();
+      void utils.catalogue.discovery.public.invalidate();
     },
   });
   return (
@@ -698,10 +698,10 @@ function WithdrawPanel({ listing, back }: { listing: SellerListing; back: ReactN
   const navigate = useNavigate();
   const utils = trpc.useUtils();
   const done = () => {
-    void utils.listings.selling.invalidate();
-    void utils.listings.public.invalidate();
+    void utils.selling.listings.invalidate();
+    void utils.catalogue.listings.invalidate();
   };
-  const withdraw = trpc.listings.selling.withdraw.useMutation({
+  const withdraw = trpc.selling.listings.withdraw.useMutation({
     onSuccess: (result) => {
       done();
       if (result.done.length) {
@@ -710,7 +710,7 @@ function WithdrawPanel({ listing, back }: { listing: SellerListing; back: ReactN
       } else notify.error(result.refused[0]?.message ?? 'It could not be withdrawn.');
     },
   });
-  const relist = trpc.listings.selling.relist.useMutation({
+  const relist = trpc.selling.listings.relist.useMutation({
     onSuccess: () => {
       done();
       notify.success('Back on sale');

@@ -9,7 +9,7 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 type Options<K extends 'withdraw' | 'relist' | 'deleteDraft'> = Parameters<
-  (typeof trpc.listings.selling)[K]['useMutation']
+  (typeof trpc.selling.listings)[K]['useMutation']
 >[0];
 
 const toast = { onError: (error: { message: string }) => notify.error(apiErrorMessage(error)) };
@@ -17,28 +17,28 @@ const toast = { onError: (error: { message: string }) => notify.error(apiErrorMe
 function useRefreshListings() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.listings.selling.invalidate();
-    void utils.listings.public.invalidate();
+    void utils.selling.listings.invalidate();
+    void utils.catalogue.listings.invalidate();
   };
 }
 
 /** Takes listings off sale. */
 export function useWithdrawListings(options: Options<'withdraw'> = {}) {
-  return trpc.listings.selling.withdraw.useMutation(
+  return trpc.selling.listings.withdraw.useMutation(
     thenRefresh({ ...toast, ...options }, useRefreshListings()),
   );
 }
 
 /** Puts a withdrawn listing back on sale. */
 export function useRelistListing(options: Options<'relist'> = {}) {
-  return trpc.listings.selling.relist.useMutation(
+  return trpc.selling.listings.relist.useMutation(
     thenRefresh({ ...toast, ...options }, useRefreshListings()),
   );
 }
 
 /** Deletes a draft and its photos. */
 export function useDeleteDraft(options: Options<'deleteDraft'> = {}) {
-  return trpc.listings.selling.deleteDraft.useMutation(
+  return trpc.selling.listings.deleteDraft.useMutation(
     thenRefresh({ ...toast, ...options }, useRefreshListings()),
   );
 }

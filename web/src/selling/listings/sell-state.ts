@@ -43,11 +43,11 @@ export function isStep(value: string | null): value is SellingStep {
 /** Saving a step or an edit: the cached listing becomes the saved one, lists are refreshed. */
 export function useSaveListing() {
   const utils = trpc.useUtils();
-  return trpc.listings.selling.update.useMutation({
+  return trpc.selling.listings.update.useMutation({
     onSuccess: (listing) => {
-      utils.listings.selling.get.setData({ listingId: listing.id }, listing);
-      void utils.listings.selling.mine.invalidate();
-      void utils.listings.selling.priceSuggestion.invalidate({ listingId: listing.id });
+      utils.selling.listings.get.setData({ listingId: listing.id }, listing);
+      void utils.selling.listings.mine.invalidate();
+      void utils.selling.listings.priceSuggestion.invalidate({ listingId: listing.id });
     },
   });
 }

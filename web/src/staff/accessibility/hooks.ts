@@ -6,7 +6,7 @@ function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
     void utils.staff.accessibility.invalidate();
-    void utils.pages.invalidate();
+    void utils.platform.pages.invalidate();
   };
 }
 

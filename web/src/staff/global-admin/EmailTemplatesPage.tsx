@@ -26,12 +26,12 @@ import { AdminCallFailed, useTierRefusal } from './access.tsx';
 import { formatDate, GlobalAdminFrame } from './GlobalAdminFrame.tsx';
 import { useDiscardTemplateDraft, usePublishTemplate, useSaveTemplateDraft } from './hooks.ts';
 
-type Template = RouterOutputs['platform']['globalAdmin']['emailTemplates'][number];
-type TemplateKey = RouterInputs['platform']['globalAdmin']['publishEmailTemplate']['key'];
+type Template = RouterOutputs['staff']['globalAdmin']['emailTemplates'][number];
+type TemplateKey = RouterInputs['staff']['globalAdmin']['publishEmailTemplate']['key'];
 
 export function EmailTemplatesPage() {
   usePageMeta('Email templates');
-  const templates = trpc.platform.globalAdmin.emailTemplates.useQuery();
+  const templates = trpc.staff.globalAdmin.emailTemplates.useQuery();
   const session = useSession();
   const level = session.status === 'signed-in' ? session.user.adminLevel : 0;
   const [params, setParams] = useSearchParams();
@@ -91,7 +91,7 @@ function DraftEditor({ template, canPublish }: { template: Template; canPublish:
     problem,
     previewing,
     show: showPreview,
-  } = useTemplatePreview(() => utils.platform.globalAdmin.previewEmailTemplate.fetch(edit), refused);
+  } = useTemplatePreview(() => utils.staff.globalAdmin.previewEmailTemplate.fetch(edit), refused);
   const unsaved = subject !== start.subject || body !== start.body;
 
   const fail = (title: string) => (error: unknown) => {
@@ -117,7 +117,7 @@ function DraftEditor({ template, canPublish }: { template: Template; canPublish:
     },
     onError: fail('Draft not published'),
   });
-  const sendTest = trpc.platform.globalAdmin.sendTestEmail.useMutation({
+  const sendTest = trpc.staff.globalAdmin.sendTestEmail.useMutation({
     onSuccess: (result) =>
       toast.success('Test email sent', { description: `“${result.subject}” went to ${result.to}.` }),
     onError: fail('Test email not sent'),

@@ -23,7 +23,7 @@ type Editing = { kind: 'grant' } | { kind: 'tier' | 'deactivate'; record: AdminR
  */
 export function GlobalAdminOverviewPage() {
   usePageMeta('Global admin');
-  const overview = trpc.platform.globalAdmin.overview.useQuery();
+  const overview = trpc.staff.globalAdmin.overview.useQuery();
   const session = useSession();
   const [editing, setEditing] = useState<Editing>(null);
   const selfId = session.status === 'signed-in' ? session.user.id : null;

@@ -10,7 +10,7 @@ import { QueryView } from '../../kit/QueryView.tsx';
 import { type RouterOutputs, trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 
-type Health = RouterOutputs['platform']['globalAdmin']['health'];
+type Health = RouterOutputs['staff']['globalAdmin']['health'];
 type Status = Health['status'];
 
 const STATUS_LABEL: Record<Status, string> = { ok: 'Healthy', warning: 'Needs a look', failing: 'Failing' };
@@ -107,7 +107,7 @@ function Fact({ term, children, testId }: { term: string; children: ReactNode; t
 }
 
 export function PlatformHealthPanel() {
-  const health = trpc.platform.globalAdmin.health.useQuery(undefined, { refetchInterval: 30_000 });
+  const health = trpc.staff.globalAdmin.health.useQuery(undefined, { refetchInterval: 30_000 });
 
   return (
     <section aria-labelledby="health-title" className="mt-10" data-testid="platform-health">

@@ -1,6 +1,6 @@
 /**
  * Global admin access (spec sections 6 and 8). Tiers come from active admin_users records:
- * super_admin 4, ops_admin 3, support_agent 2, read_only 1. The client decides from `auth.me`
+ * super_admin 4, ops_admin 3, support_agent 2, read_only 1. The client decides from `account.auth.me`
  * so a person is not shown a page they cannot use, and the API, the authority, answers the
  * same way: its FORBIDDEN messages lead to the same toasts and places. When the admin record
  * could not be read (`adminLookupFailed`), the check failed: "Failed to verify admin access"
@@ -56,7 +56,7 @@ function CheckFailed({
   );
 }
 
-/** `auth.me` could not read the admin record: neither allowed nor denied yet. */
+/** `account.auth.me` could not read the admin record: neither allowed nor denied yet. */
 function LookupFailed() {
   const queryClient = useQueryClient();
   const [retrying, setRetrying] = useState(false);
@@ -115,7 +115,7 @@ export function AdminCallFailed({
   const denied = code === 'FORBIDDEN' && (message === ADMIN_REQUIRED_TOAST || ROLE_REQUIRED.test(message));
 
   useEffect(() => {
-    // The server knows better than our copy of `auth.me`: read it again.
+    // The server knows better than our copy of `account.auth.me`: read it again.
     if (denied) void refreshSession(queryClient);
   }, [denied, queryClient]);
 
@@ -126,7 +126,7 @@ export function AdminCallFailed({
 
 /**
  * For a global admin action the server refused by tier (someone's tier changed since the page
- * loaded, or a button the page hid was reached anyway): the spec's toast, and `auth.me` read
+ * loaded, or a button the page hid was reached anyway): the spec's toast, and `account.auth.me` read
  * again so the page shows what the person may still do. Answers whether it was such a refusal.
  */
 export function useTierRefusal(): (error: unknown) => boolean {

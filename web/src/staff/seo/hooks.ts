@@ -6,8 +6,8 @@ function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
     void utils.staff.seo.invalidate();
-    void utils.pages.invalidate();
-    void utils.discovery.public.invalidate();
+    void utils.platform.pages.invalidate();
+    void utils.catalogue.discovery.public.invalidate();
   };
 }
 

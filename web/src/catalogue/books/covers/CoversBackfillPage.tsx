@@ -17,7 +17,7 @@ import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { useStartCoversBackfill } from './hooks.ts';
 
-type Outputs = RouterOutputs['catalogue']['covers'];
+type Outputs = RouterOutputs['catalogue']['books']['covers'];
 type Run = Outputs['overview']['runs'][number];
 type Outcome = NonNullable<Outputs['run']['items'][number]['outcome']>;
 
@@ -46,7 +46,7 @@ export function runSummary(run: Pick<Run, 'found' | 'checked' | 'noIsbn' | 'erro
 export function CoversBackfillPage() {
   const access = trpc.staff.dashboard.access.useQuery();
   // While a run is going, the list and the runs follow it (the report polls on its own).
-  const overview = trpc.catalogue.covers.overview.useQuery(undefined, {
+  const overview = trpc.catalogue.books.covers.overview.useQuery(undefined, {
     staleTime: 0,
     refetchInterval: (query) =>
       query.state.data?.runs.some((run) => run.status === 'running') ? 1500 : false,
@@ -217,7 +217,7 @@ export function CoversBackfillPage() {
 }
 
 function RunReport({ runId }: { runId: string }) {
-  const run = trpc.catalogue.covers.run.useQuery(
+  const run = trpc.catalogue.books.covers.run.useQuery(
     { runId },
     { refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false), staleTime: 0 },
   );

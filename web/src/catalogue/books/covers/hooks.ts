@@ -5,12 +5,12 @@ import { trpc } from '../../../lib/trpc.ts';
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.catalogue.covers.overview.invalidate();
+    void utils.catalogue.books.covers.overview.invalidate();
   };
 }
 
 export function useStartCoversBackfill(
-  options: Parameters<typeof trpc.catalogue.covers.start.useMutation>[0] = {},
+  options: Parameters<typeof trpc.catalogue.books.covers.start.useMutation>[0] = {},
 ) {
-  return trpc.catalogue.covers.start.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.catalogue.books.covers.start.useMutation(thenRefresh(options, useRefresh()));
 }

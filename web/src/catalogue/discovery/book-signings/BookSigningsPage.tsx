@@ -15,7 +15,7 @@ import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { useCreateSigning, useSetSigningPublished, useUpdateSigning } from './hooks.ts';
 
-type Signing = RouterOutputs['discovery']['staff']['bookSignings']['list'][number];
+type Signing = RouterOutputs['catalogue']['discovery']['bookSignings']['list'][number];
 
 const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
@@ -28,7 +28,7 @@ function toLocalInput(iso: string): string {
 }
 
 export function BookSigningsPage() {
-  const signings = trpc.discovery.staff.bookSignings.list.useQuery();
+  const signings = trpc.catalogue.discovery.bookSignings.list.useQuery();
   const [editing, setEditing] = useState<string | null>(null);
   const publish = useSetSigningPublished({
     onSuccess: (_data, input) => toast({ title: input.published ? 'Event published' : 'Event unpublished' }),

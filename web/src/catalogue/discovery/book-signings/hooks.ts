@@ -5,26 +5,26 @@ import { trpc } from '../../../lib/trpc.ts';
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.discovery.staff.bookSignings.invalidate();
+    void utils.catalogue.discovery.bookSignings.invalidate();
   };
 }
 
 export function useSetSigningPublished(
-  options: Parameters<typeof trpc.discovery.staff.bookSignings.setPublished.useMutation>[0] = {},
+  options: Parameters<typeof trpc.catalogue.discovery.bookSignings.setPublished.useMutation>[0] = {},
 ) {
-  return trpc.discovery.staff.bookSignings.setPublished.useMutation(
+  return trpc.catalogue.discovery.bookSignings.setPublished.useMutation(
     thenRefresh(options, useRefresh(), 'onSettled'),
   );
 }
 
 export function useCreateSigning(
-  options: Parameters<typeof trpc.discovery.staff.bookSignings.create.useMutation>[0] = {},
+  options: Parameters<typeof trpc.catalogue.discovery.bookSignings.create.useMutation>[0] = {},
 ) {
-  return trpc.discovery.staff.bookSignings.create.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.catalogue.discovery.bookSignings.create.useMutation(thenRefresh(options, useRefresh()));
 }
 
 export function useUpdateSigning(
-  options: Parameters<typeof trpc.discovery.staff.bookSignings.update.useMutation>[0] = {},
+  options: Parameters<typeof trpc.catalogue.discovery.bookSignings.update.useMutation>[0] = {},
 ) {
-  return trpc.discovery.staff.bookSignings.update.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.catalogue.discovery.bookSignings.update.useMutation(thenRefresh(options, useRefresh()));
 }

@@ -26,7 +26,7 @@ export function CategorySection() {
 }
 
 function CategoryList() {
-  const categories = trpc.catalogue.public.categories.useQuery();
+  const categories = trpc.catalogue.taxonomy.public.categories.useQuery();
 
   if (categories.isPending) {
     return (

@@ -78,7 +78,7 @@ function ShelfBody({
 
 /** Staff picks, trending and recently added: the home page's shelves. */
 export function ListingShelves() {
-  const home = trpc.discovery.public.home.useQuery();
+  const home = trpc.catalogue.discovery.public.home.useQuery();
   return (
     <>
       <Shelf
@@ -116,7 +116,7 @@ export function ListingShelves() {
 }
 
 export function CharityShelf() {
-  const home = trpc.discovery.public.home.useQuery();
+  const home = trpc.catalogue.discovery.public.home.useQuery();
   return (
     <div className="border-t border-line bg-moss-soft/50">
       <Shelf

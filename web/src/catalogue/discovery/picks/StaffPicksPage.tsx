@@ -22,7 +22,7 @@ const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
 
 export function StaffPicksPage() {
-  const picks = trpc.discovery.staff.picks.list.useQuery();
+  const picks = trpc.catalogue.discovery.picks.list.useQuery();
   const reorder = useReorderStaffPicks({
     onError: failed('Order not saved'),
   });
@@ -174,7 +174,7 @@ function PickNote({ listingId, note }: { listingId: string; note: string | null 
 function AddPick() {
   const form = useForm({ defaultValues: { q: '', note: '' } });
   const [searched, setSearched] = useState('');
-  const candidates = trpc.discovery.staff.picks.candidates.useQuery(
+  const candidates = trpc.catalogue.discovery.picks.candidates.useQuery(
     { q: searched },
     { enabled: searched.length >= 2 },
   );

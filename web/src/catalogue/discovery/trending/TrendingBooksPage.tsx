@@ -19,7 +19,7 @@ const failed = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: apiErrorMessage(error) });
 
 export function TrendingBooksPage() {
-  const board = trpc.discovery.staff.trending.board.useQuery();
+  const board = trpc.catalogue.discovery.trending.board.useQuery();
   const set = useSetTrendingOverride({
     onSuccess: (_data, input) =>
       toast(

@@ -1,21 +1,21 @@
 /** The trending overrides, each with the caches it changes (the staff board and the public lists). */
 import { trpc } from '../../../lib/trpc.ts';
 
-type SetOptions = Parameters<typeof trpc.discovery.staff.trending.set.useMutation>[0];
-type ClearOptions = Parameters<typeof trpc.discovery.staff.trending.clear.useMutation>[0];
+type SetOptions = Parameters<typeof trpc.catalogue.discovery.trending.set.useMutation>[0];
+type ClearOptions = Parameters<typeof trpc.catalogue.discovery.trending.clear.useMutation>[0];
 
 function useRefreshTrending() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.discovery.staff.trending.invalidate();
-    void utils.discovery.public.invalidate();
+    void utils.catalogue.discovery.trending.invalidate();
+    void utils.catalogue.discovery.public.invalidate();
   };
 }
 
 /** Pin or hide a listing on /trending; the board and the public lists reload whatever the answer. */
 export function useSetTrendingOverride(options: SetOptions = {}) {
   const refresh = useRefreshTrending();
-  return trpc.discovery.staff.trending.set.useMutation({
+  return trpc.catalogue.discovery.trending.set.useMutation({
     ...options,
     onSettled: (...args) => {
       refresh();
@@ -27,7 +27,7 @@ export function useSetTrendingOverride(options: SetOptions = {}) {
 /** Undo a pin or hide; the board and the public lists reload whatever the answer. */
 export function useClearTrendingOverride(options: ClearOptions = {}) {
   const refresh = useRefreshTrending();
-  return trpc.discovery.staff.trending.clear.useMutation({
+  return trpc.catalogue.discovery.trending.clear.useMutation({
     ...options,
     onSettled: (...args) => {
       refresh();

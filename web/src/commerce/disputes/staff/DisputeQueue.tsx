@@ -65,7 +65,7 @@ export function DisputeQueue({ kind }: { kind: DisputeKind }) {
   usePageMeta(page.title);
   const [params] = useSearchParams();
   const status = params.get('status') === 'resolved' ? 'resolved' : 'open';
-  const queue = trpc.orders.disputes.queue.useQuery({ kind, status }, { staleTime: 0 });
+  const queue = trpc.commerce.disputes.legacy.queue.useQuery({ kind, status }, { staleTime: 0 });
   const [reviewing, setReviewing] = useState<DisputeItem | null>(null);
   return (
     <div
@@ -198,7 +198,7 @@ function DisputeRow({ item, onReview }: { item: DisputeItem; onReview: () => voi
 }
 
 function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }) {
-  const order = trpc.orders.disputes.order.useQuery({ orderId: item.orderId }, { staleTime: 0 });
+  const order = trpc.commerce.disputes.legacy.order.useQuery({ orderId: item.orderId }, { staleTime: 0 });
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState<string | undefined>();
   const [confirming, setConfirming] = useState<'refund' | 'release' | null>(null);

@@ -1,7 +1,7 @@
 /** The staff dispute actions, each with the caches it changes. */
 import { trpc } from '../../../lib/trpc.ts';
 
-type ResolveOptions = Parameters<typeof trpc.orders.disputes.resolve.useMutation>[0];
+type ResolveOptions = Parameters<typeof trpc.commerce.disputes.legacy.resolve.useMutation>[0];
 
 /**
  * Resolve a dispute (refund the buyer or release to the seller). On success the queues, the
@@ -10,15 +10,15 @@ type ResolveOptions = Parameters<typeof trpc.orders.disputes.resolve.useMutation
  */
 export function useResolveDispute(options: ResolveOptions = {}) {
   const utils = trpc.useUtils();
-  return trpc.orders.disputes.resolve.useMutation({
+  return trpc.commerce.disputes.legacy.resolve.useMutation({
     ...options,
     onSuccess: (...args) => {
-      void utils.orders.disputes.invalidate();
+      void utils.commerce.disputes.legacy.invalidate();
       void utils.staff.dashboard.metrics.invalidate();
       return options.onSuccess?.(...args);
     },
     onError: (...args) => {
-      void utils.orders.disputes.invalidate();
+      void utils.commerce.disputes.legacy.invalidate();
       return options.onError?.(...args);
     },
   });

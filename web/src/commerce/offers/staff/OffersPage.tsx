@@ -27,7 +27,7 @@ import { cn } from '../../../lib/utils.ts';
 import { offerStatusLabel } from '../../orders/format.ts';
 import { useCancelOffer } from './hooks.ts';
 
-type Thread = RouterOutputs['offers']['staff']['search'][number];
+type Thread = RouterOutputs['commerce']['offers']['staff']['search'][number];
 
 const STATUSES = [
   'pending',
@@ -76,7 +76,7 @@ export function OffersPage() {
   const filters = useFilterParams(filterSchema);
   const { q, status, period } = filters.values;
   const form = useForm({ values: { q } });
-  const threads = trpc.offers.staff.search.useQuery(
+  const threads = trpc.commerce.offers.staff.search.useQuery(
     { ...(q ? { q } : {}), ...(status ? { status } : {}), ...(period ? { period } : {}), limit: 50 },
     { placeholderData: keepPreviousData, staleTime: 0 },
   );
@@ -159,7 +159,7 @@ export function OffersPage() {
 }
 
 function Summary() {
-  const summary = trpc.offers.staff.summary.useQuery(undefined, { staleTime: 0 });
+  const summary = trpc.commerce.offers.staff.summary.useQuery(undefined, { staleTime: 0 });
   if (summary.isError) return <EmptyState>{apiErrorMessage(summary.error)}</EmptyState>;
   const data = summary.data;
   const figures = [

@@ -5,10 +5,10 @@ import { trpc } from '../../../lib/trpc.ts';
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.offers.staff.invalidate();
+    void utils.commerce.offers.staff.invalidate();
   };
 }
 
-export function useCancelOffer(options: Parameters<typeof trpc.offers.staff.cancel.useMutation>[0] = {}) {
-  return trpc.offers.staff.cancel.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+export function useCancelOffer(options: Parameters<typeof trpc.commerce.offers.staff.cancel.useMutation>[0] = {}) {
+  return trpc.commerce.offers.staff.cancel.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }

@@ -26,7 +26,7 @@ export function OrderSheet({ orderId, onClose }: { orderId: string | null; onClo
 }
 
 function OrderView({ orderId }: { orderId: string }) {
-  const order = trpc.orders.disputes.order.useQuery({ orderId }, { staleTime: 0 });
+  const order = trpc.commerce.disputes.legacy.order.useQuery({ orderId }, { staleTime: 0 });
   return (
     <SheetContent side="right" className="w-full max-w-xl overflow-y-auto" data-testid="order-sheet">
       <QueryView

@@ -17,7 +17,7 @@ export function OrdersPage() {
   const filters = useOrderFilters();
   const { q, order } = filters.values;
   const status = pick(ORDER_STATUSES, filters.values.status);
-  const orders = trpc.orders.staff.search.useQuery(
+  const orders = trpc.commerce.orders.staff.search.useQuery(
     { ...(q ? { q } : {}), ...(status ? { status } : {}), limit: 50 },
     { placeholderData: keepPreviousData },
   );

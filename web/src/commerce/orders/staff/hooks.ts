@@ -1,16 +1,16 @@
 /** The staff order actions, each with the caches it changes: pages never invalidate by hand. */
 import { trpc } from '../../../lib/trpc.ts';
 
-type RefundOptions = Parameters<typeof trpc.orders.staff.refund.useMutation>[0];
+type RefundOptions = Parameters<typeof trpc.commerce.orders.staff.refund.useMutation>[0];
 
 /** Refund an order (in full or in part): afterwards its page, the order lists and the dashboard's figures reload. */
 export function useRefundOrder(orderId: string, options: RefundOptions = {}) {
   const utils = trpc.useUtils();
-  return trpc.orders.staff.refund.useMutation({
+  return trpc.commerce.orders.staff.refund.useMutation({
     ...options,
     onSuccess: (...args) => {
-      void utils.orders.disputes.order.invalidate({ orderId });
-      void utils.orders.staff.invalidate();
+      void utils.commerce.disputes.legacy.order.invalidate({ orderId });
+      void utils.commerce.orders.staff.invalidate();
       void utils.staff.dashboard.metrics.invalidate();
       return options.onSuccess?.(...args);
     },

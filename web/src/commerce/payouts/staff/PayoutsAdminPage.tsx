@@ -37,7 +37,7 @@ export function PayoutsAdminPage() {
     setParams(next, { replace: true });
   };
   const validStatus = (STATES[kind] as readonly string[]).includes(status) ? status : undefined;
-  const search = trpc.payouts.staff.search.useQuery(
+  const search = trpc.commerce.payouts.staff.search.useQuery(
     {
       kind,
       ...(seller ? { seller } : {}),
@@ -51,14 +51,14 @@ export function PayoutsAdminPage() {
   const access = trpc.staff.dashboard.access.useQuery();
   const isAdmin = access.data?.isAdmin ?? false;
   const utils = trpc.useUtils();
-  const retry = trpc.payouts.staff.retry.useMutation({
+  const retry = trpc.commerce.payouts.staff.retry.useMutation({
     onSuccess: (report) => {
       notify.success(
         report.waiting > 0
           ? 'Tried again: the seller’s money still waits (see their account or holds)'
           : `Tried again: ${report.transfers} transfer(s), ${report.payouts} payout(s) made`,
       );
-      void utils.payouts.staff.invalidate();
+      void utils.commerce.payouts.staff.invalidate();
     },
     onError: (error) => notify.error(error.message),
   });
@@ -207,12 +207,12 @@ export function PayoutsAdminPage() {
 }
 
 function Holds({ isAdmin }: { isAdmin: boolean }) {
-  const holds = trpc.payouts.staff.holds.useQuery();
+  const holds = trpc.commerce.payouts.staff.holds.useQuery();
   const utils = trpc.useUtils();
   const [releasing, setReleasing] = useState<string | null>(null);
-  const refresh = () => void utils.payouts.staff.invalidate();
-  const hold = trpc.payouts.staff.hold.useMutation({ onSuccess: refresh });
-  const release = trpc.payouts.staff.release.useMutation({
+  const refresh = () => void utils.commerce.payouts.staff.invalidate();
+  const hold = trpc.commerce.payouts.staff.hold.useMutation({ onSuccess: refresh });
+  const release = trpc.commerce.payouts.staff.release.useMutation({
     onSuccess: () => {
       setReleasing(null);
       refresh();
@@ -316,7 +316,7 @@ function Holds({ isAdmin }: { isAdmin: boolean }) {
 
 function HmrcReport() {
   const [year, setYear] = useState(new Date().getFullYear() - 1);
-  const report = trpc.reporting.staff.report.useQuery({ year });
+  const report = trpc.commerce.taxReporting.staff.report.useQuery({ year });
   const utils = trpc.useUtils();
   return (
     <section aria-labelledby="hmrc-title" className="flex flex-col gap-3">
@@ -342,7 +342,7 @@ function HmrcReport() {
           variant="outline"
           onClick={async () => {
             try {
-              const file = await utils.reporting.staff.exportCsv.fetch({ year });
+              const file = await utils.commerce.taxReporting.staff.exportCsv.fetch({ year });
               saveCsv(file.filename, file.csv);
             } catch (error) {
               notify.error(error instanceof Error ? error.message : 'The export failed');

@@ -37,7 +37,7 @@ export function ListingsPage() {
   const status = (STATUSES as readonly string[]).includes(filter.status)
     ? (filter.status as Status)
     : undefined;
-  const listings = trpc.listings.staff.search.useQuery(
+  const listings = trpc.community.moderation.listings.search.useQuery(
     {
       ...(filter.q ? { q: filter.q } : {}),
       ...(filter.seller ? { seller: filter.seller } : {}),

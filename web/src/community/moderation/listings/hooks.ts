@@ -5,12 +5,12 @@ import { trpc } from '../../../lib/trpc.ts';
 function useRefresh() {
   const utils = trpc.useUtils();
   return () => {
-    void utils.listings.staff.search.invalidate();
+    void utils.community.moderation.listings.search.invalidate();
   };
 }
 
 export function useSetListingRemoved(
-  options: Parameters<typeof trpc.listings.staff.setRemoved.useMutation>[0] = {},
+  options: Parameters<typeof trpc.community.moderation.listings.setRemoved.useMutation>[0] = {},
 ) {
-  return trpc.listings.staff.setRemoved.useMutation(thenRefresh(options, useRefresh()));
+  return trpc.community.moderation.listings.setRemoved.useMutation(thenRefresh(options, useRefresh()));
 }

@@ -21,7 +21,7 @@ import { cn } from '../../../lib/utils.ts';
 import { StaffConversation } from '../../messages/StaffConversation.tsx';
 import { useActOnReport, useDismissReport } from './hooks.ts';
 
-type Report = RouterOutputs['reports']['staff']['list'][number];
+type Report = RouterOutputs['community']['moderation']['staff']['list'][number];
 
 const STATUSES = [
   ['open', 'Open'],
@@ -51,7 +51,7 @@ export function ReportsPage() {
     kindParam === 'review'
       ? kindParam
       : undefined;
-  const reports = trpc.reports.staff.list.useQuery(
+  const reports = trpc.community.moderation.staff.list.useQuery(
     { status, ...(kind ? { kind } : {}) },
     { placeholderData: keepPreviousData },
   );

@@ -7,18 +7,18 @@ import { trpc } from '../../../lib/trpc.ts';
 
 function useRefresh() {
   const utils = trpc.useUtils();
-  return () => void utils.reports.staff.invalidate();
+  return () => void utils.community.moderation.staff.invalidate();
 }
 
-export function useDismissReport(options: Parameters<typeof trpc.reports.staff.dismiss.useMutation>[0] = {}) {
-  return trpc.reports.staff.dismiss.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
+export function useDismissReport(options: Parameters<typeof trpc.community.moderation.staff.dismiss.useMutation>[0] = {}) {
+  return trpc.community.moderation.staff.dismiss.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }
 
-export function useActOnReport(options: Parameters<typeof trpc.reports.staff.act.useMutation>[0] = {}) {
+export function useActOnReport(options: Parameters<typeof trpc.community.moderation.staff.act.useMutation>[0] = {}) {
   const utils = trpc.useUtils();
-  return trpc.reports.staff.act.useMutation(
+  return trpc.community.moderation.staff.act.useMutation(
     thenRefresh(
-      thenRefresh(options, () => void utils.listings.staff.invalidate()),
+      thenRefresh(options, () => void utils.community.moderation.listings.invalidate()),
       useRefresh(),
       'onSettled',
     ),
