@@ -277,11 +277,11 @@ describe('the results table', () => {
     );
     expect(markdown).toContain('| what | target | measured | result |\n| --- | --- | --- | --- |');
     expect(markdown).toContain(
-      '| auth.me (anonymous, stock path) throughput vs raw Fastify hello | ≥ 35% | 4.7% | NOT met |',
+      '| account.auth.me (anonymous, stock path) throughput vs raw Fastify hello | ≥ 35% | 4.7% | NOT met |',
     );
     expect(markdown).toContain('| /healthz throughput vs raw Fastify hello | ≥ 70% | 75% | met |');
     expect(markdown).toContain(
-      '| auth.me \\| lean path | not available (this branch has no TRPC_PATH) | — | — | — | — | — | — |',
+      '| account.auth.me \\| lean path | not available (this branch has no TRPC_PATH) | — | — | — | — | — | — |',
     );
     expect(markdown).toContain('| raw Fastify hello (GET /) | 20000 | 100% | 10 | 20 | 22 | 300 | 0 |');
     expect(markdown).toContain(
