@@ -6,7 +6,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { OPENAPI_FILE, renderOpenApiDocument } from '../src/http/rest/document.ts';
+import { OPENAPI_FILE, renderOpenApiDocument } from '../src/rest/document.ts';
 
 const verify = process.argv.includes('--verify');
 const fresh = renderOpenApiDocument();

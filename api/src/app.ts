@@ -44,7 +44,6 @@ import { isApiPath } from './http/paths.ts';
 import { PROBE_PATHS, registerProbes } from './http/probes.ts';
 import { etagOf, publicAnswers } from './http/public-answers.ts';
 import { createPublicCache, isPublicCall, type PublicCache } from './http/public-cache.ts';
-import { registerRestApi } from './http/rest/rest.route.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { type CallProcedure, createPageRenderer } from './http/ssr.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
@@ -60,6 +59,7 @@ import {
 } from './platform/request-log/request-log.recorder.ts';
 import { registerStorageRoute } from './platform/storage/storage.route.ts';
 import { registerUnsubscribeRoutes } from './platform/unsubscribe/unsubscribe.route.ts';
+import { registerRestApi } from './rest/rest.route.ts';
 import { type AppRouter, appRouter } from './router.ts';
 import type { Secrets } from './secrets.ts';
 import { registerUploadRoutes } from './selling/listings/upload.route.ts';

@@ -5,7 +5,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { validOutput } from './http/rest/rest.route.ts';
+import { validOutput } from './rest/rest.route.ts';
 import { appRouter } from './router.ts';
 import { hasTrustedOutput, withTrustedOutput } from './trpc.ts';
 

@@ -187,7 +187,11 @@ describe('the results table', () => {
         figures: figures({ perSecond: 20_000, nodeCpuMs: 0.022 }),
       },
       { name: 'healthz', title: 'BFF GET /healthz', figures: figures({ perSecond: 15_000 }) },
-      { name: 'stock', title: 'account.auth.me anonymous, stock tRPC plugin', figures: figures({ perSecond: 940 }) },
+      {
+        name: 'stock',
+        title: 'account.auth.me anonymous, stock tRPC plugin',
+        figures: figures({ perSecond: 940 }),
+      },
       {
         name: 'lean',
         title: 'account.auth.me | lean path',
@@ -260,7 +264,11 @@ describe('the results table', () => {
 
   it('uses the lean path once the branch has it', () => {
     const withLean = report();
-    withLean.paths[3] = { name: 'lean', title: 'account.auth.me, lean path', figures: figures({ perSecond: 8000 }) };
+    withLean.paths[3] = {
+      name: 'lean',
+      title: 'account.auth.me, lean path',
+      figures: figures({ perSecond: 8000 }),
+    };
     expect(targets(withLean)[0]).toMatchObject({
       what: 'account.auth.me (anonymous, lean path) throughput vs raw Fastify hello',
       measured: '40%',

@@ -107,7 +107,12 @@ async function main(): Promise<void> {
     children.push(lean.child);
     const targets: Target[] = [
       { name: 'raw Fastify hello', url: raw.url, path: '/hello', child: raw.child },
-      { name: 'account.auth.me, stock plugin', url: stock.url, path: '/trpc/account.auth.me', child: stock.child },
+      {
+        name: 'account.auth.me, stock plugin',
+        url: stock.url,
+        path: '/trpc/account.auth.me',
+        child: stock.child,
+      },
       { name: 'account.auth.me, lean path', url: lean.url, path: '/trpc/account.auth.me', child: lean.child },
     ].map((target) => ({ ...target, requests: 0, cpu: 0, seconds: 0, non2xx: 0 }));
     // Warm up each (JIT, pools), then interleaved rounds.

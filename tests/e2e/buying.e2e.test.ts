@@ -282,8 +282,9 @@ describe('buying', { timeout: 180_000 }, () => {
 
     // The payout is released to the seller: item at the offer price plus postage.
     await seller.page.goto('/account/payouts');
-    const reference = (await query<{ reference: string }>(seller.context, 'commerce.orders.member.get', { orderId }))
-      .reference;
+    const reference = (
+      await query<{ reference: string }>(seller.context, 'commerce.orders.member.get', { orderId })
+    ).reference;
     const row = seller.page.getByTestId('payout-row').filter({ hasText: reference });
     await expect(row.getByTestId('payout-status').textContent()).resolves.toBe('Released');
     expect(pence(await row.getByTestId('payout-amount').textContent())).toBe(countered + postage);
@@ -372,8 +373,9 @@ describe('buying', { timeout: 180_000 }, () => {
     expect(opened.revenue).toBe(before.revenue + fee);
     await admin.page.getByRole('link', { name: 'Go to Disputes' }).click();
     await admin.page.waitForURL('**/admin/disputes');
-    const reference = (await query<{ reference: string }>(buyer.context, 'commerce.orders.member.get', { orderId }))
-      .reference;
+    const reference = (
+      await query<{ reference: string }>(buyer.context, 'commerce.orders.member.get', { orderId })
+    ).reference;
     const row = admin.page.locator(`[data-testid="dispute-row"][data-reference="${reference}"]`);
     await row.getByText(reason).waitFor();
     await expect(row.textContent()).resolves.toContain(total);
@@ -497,8 +499,9 @@ describe('buying', { timeout: 180_000 }, () => {
     await missingCase.locator('img').first().waitFor();
 
     // It is a shipping dispute, not one about the book.
-    const reference = (await query<{ reference: string }>(buyer.context, 'commerce.orders.member.get', { orderId }))
-      .reference;
+    const reference = (
+      await query<{ reference: string }>(buyer.context, 'commerce.orders.member.get', { orderId })
+    ).reference;
     await admin.page.goto('/admin/disputes');
     await admin.page.getByTestId('dispute-queue').waitFor();
     await admin.page.getByRole('heading', { name: 'Disputes', level: 1 }).waitFor();

@@ -52,7 +52,10 @@ describe('notifications', { timeout: 120_000 }, () => {
     );
     await seller.page.goto('/account');
     await streaming;
-    const { unread: before } = await query<{ unread: number }>(seller.context, 'account.notifications.unreadCount');
+    const { unread: before } = await query<{ unread: number }>(
+      seller.context,
+      'account.notifications.unreadCount',
+    );
     await expect.poll(() => bellCount(seller.page)).toBe(Math.min(before, 99));
     await seller.page.evaluate(() => {
       (window as unknown as { notReloaded: boolean }).notReloaded = true;
@@ -67,7 +70,8 @@ describe('notifications', { timeout: 120_000 }, () => {
     await dialog.getByLabel('Your offer').fill((offered / 100).toFixed(2));
     const made = buyer.page.waitForResponse(
       (response) =>
-        response.url().includes('/trpc/commerce.offers.member.make') && response.request().method() === 'POST',
+        response.url().includes('/trpc/commerce.offers.member.make') &&
+        response.request().method() === 'POST',
     );
     await dialog.getByRole('button', { name: 'Send offer' }).click();
     expect((await made).ok()).toBe(true);
@@ -106,7 +110,9 @@ describe('notifications', { timeout: 120_000 }, () => {
     await seller.page.getByTestId('notifications-unread').filter({ hasText: 'All read' }).waitFor();
     await expect.poll(() => notice.getAttribute('data-read')).toBe('true');
     expect(await seller.page.locator('[data-testid="notification"][data-read="false"]').count()).toBe(0);
-    expect((await query<{ unread: number }>(seller.context, 'account.notifications.unreadCount')).unread).toBe(0);
+    expect(
+      (await query<{ unread: number }>(seller.context, 'account.notifications.unreadCount')).unread,
+    ).toBe(0);
     await snapshot(seller.page, 'notifications-read-phone', { fullPage: false });
 
     // The email settings: what is always emailed, and the switches for the rest.

@@ -59,9 +59,13 @@ describe('reviews', { timeout: 180_000 }, () => {
     await buyer.page.getByRole('button', { name: 'Pay now' }).click();
     await buyer.page.waitForURL(/\/checkout\/success\?order=/);
     const orderId = new URL(buyer.page.url()).searchParams.get('order')!;
-    const { reference } = await trpcQuery<{ reference: string }>(buyer.context, 'commerce.orders.member.get', {
-      orderId,
-    });
+    const { reference } = await trpcQuery<{ reference: string }>(
+      buyer.context,
+      'commerce.orders.member.get',
+      {
+        orderId,
+      },
+    );
 
     // The seller sends it; the buyer says everything is OK: the order completes.
     await trpcMutate(seller.context, 'commerce.orders.member.dispatch', {

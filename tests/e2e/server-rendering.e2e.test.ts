@@ -156,7 +156,9 @@ describe('a server-rendered listing page in the browser', () => {
 
       // The page counts the view in an effect: it runs once the hydrated tree is committed
       // (after any recovery from a mismatch, which would have replaced the server's DOM).
-      const viewed = page.waitForRequest((request) => request.url().includes('catalogue.listings.recordView'));
+      const viewed = page.waitForRequest((request) =>
+        request.url().includes('catalogue.listings.recordView'),
+      );
       await page.goto(`/listing/${slug}`);
       await viewed;
       const kept = await page.evaluate(() => {

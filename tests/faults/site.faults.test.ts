@@ -230,8 +230,8 @@ describe('PostgreSQL restarting under load', () => {
     for (const recovery of recoveries) expect(recovery).toBeLessThan(5_000);
     // Still signed in with the very same cookies.
     expect(
-      dataOf<{ user: { email: string } }>(await call(site.base, query('account.auth.me'), { headers: web })).user
-        .email,
+      dataOf<{ user: { email: string } }>(await call(site.base, query('account.auth.me'), { headers: web }))
+        .user.email,
     ).toBe('buyer@reshelf.test');
   });
 });

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { generateDatabaseTypes } from '../../api/scripts/db-types.ts';
-import { OPENAPI_FILE, renderOpenApiDocument } from '../../api/src/http/rest/document.ts';
+import { OPENAPI_FILE, renderOpenApiDocument } from '../../api/src/rest/document.ts';
 
 describe('generated files', () => {
   it('database types match the migrations (run `pnpm db:types` to refresh)', async () => {

@@ -214,7 +214,10 @@ describe('a server-rendered listing page', () => {
     const listingQuery = dehydrated.queries.find(
       (query) =>
         JSON.stringify(query.queryKey) ===
-        JSON.stringify([['catalogue', 'listings', 'bySlug'], { input: { slug: LISTING.slug }, type: 'query' }]),
+        JSON.stringify([
+          ['catalogue', 'listings', 'bySlug'],
+          { input: { slug: LISTING.slug }, type: 'query' },
+        ]),
     );
     expect(listingQuery?.state.data).toEqual(LISTING);
     // A query the server could not answer is left for the browser (not sent as an error):

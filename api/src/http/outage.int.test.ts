@@ -88,7 +88,9 @@ describe('while PostgreSQL is down', () => {
     expectUnavailable(await agent.get('/trpc/account.notifications.unreadCount').set(WEB));
     expectUnavailable(await agent.post('/trpc/account.notifications.markRead').set(WEB).send({ ids: 'all' }));
     // A batch answers each call with the same 503.
-    const batch = await agent.get('/trpc/account.auth.me,account.notifications.unreadCount?batch=1&input={}').set(WEB);
+    const batch = await agent
+      .get('/trpc/account.auth.me,account.notifications.unreadCount?batch=1&input={}')
+      .set(WEB);
     expectUnavailable(batch);
 
     proxy.restore();

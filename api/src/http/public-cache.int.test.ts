@@ -61,7 +61,9 @@ describe('public cache', () => {
       expect(me.headers['x-cache']).toBeUndefined();
       expect(me.body.result.data.user.email).toBe('cache-user@example.com');
     }
-    const mixed = await get('/trpc/catalogue.taxonomy.public.categories,account.auth.me?batch=1&input=%7B%7D');
+    const mixed = await get(
+      '/trpc/catalogue.taxonomy.public.categories,account.auth.me?batch=1&input=%7B%7D',
+    );
     expect(mixed.headers['x-cache']).toBeUndefined();
   });
 });

@@ -27,7 +27,13 @@ describe('tags of a cached answer', () => {
 
   it('cover every call of a batch, and an unreadable input', () => {
     expect(
-      urlTags(url('catalogue.listings.bySlug,catalogue.taxonomy.public.categories', { 0: { slug: 'a' }, 1: {} }, true)),
+      urlTags(
+        url(
+          'catalogue.listings.bySlug,catalogue.taxonomy.public.categories',
+          { 0: { slug: 'a' }, 1: {} },
+          true,
+        ),
+      ),
     ).toEqual(['listing:a', 'taxonomy']);
     expect(urlTags('/trpc/catalogue.listings.bySlug?input=%7Bnot-json')).toEqual(['lists']);
   });

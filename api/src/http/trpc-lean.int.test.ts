@@ -398,7 +398,11 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
         headers: {},
       },
       { method: 'GET', url: '/trpc/catalogue.listings.bySlug?input=%7Bnot-json', headers: {} },
-      { method: 'GET', url: '/trpc/catalogue.listings.bySlug,account.auth.me?batch=1&input=%5B1%5D', headers: {} },
+      {
+        method: 'GET',
+        url: '/trpc/catalogue.listings.bySlug,account.auth.me?batch=1&input=%5B1%5D',
+        headers: {},
+      },
       { method: 'GET', url: '/trpc/catalogue.listings.bySlug?batch=1&input=5', headers: {} },
       { method: 'GET', url: '/trpc/catalogue.listings.bySlug', headers: {} },
       { method: 'GET', url: '/trpc/account.auth.signOut', headers: {} },
@@ -413,7 +417,11 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
         payload: '{}',
       },
       { method: 'GET', url: '/trpc/account.auth.me%2Cauth.me?batch=1', headers: {} },
-      { method: 'GET', url: '/trpc/account.auth.me?batch=1&input=%7B%7D&connectionParams=%7B%7D', headers: {} },
+      {
+        method: 'GET',
+        url: '/trpc/account.auth.me?batch=1&input=%7B%7D&connectionParams=%7B%7D',
+        headers: {},
+      },
       { method: 'HEAD', url: '/trpc/account.auth.me', headers: {} },
       {
         method: 'GET',

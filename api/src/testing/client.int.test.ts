@@ -84,7 +84,11 @@ describe('the typed test client', () => {
   });
 
   it('fails a test that expected a refusal when the call succeeded', async () => {
-    await expect(failure(api(t.app).account.auth.me.query())).rejects.toThrow(/expected the call to be refused/);
-    await expect(refusal(api(t.app).account.auth.me.query())).rejects.toThrow(/expected the call to be refused/);
+    await expect(failure(api(t.app).account.auth.me.query())).rejects.toThrow(
+      /expected the call to be refused/,
+    );
+    await expect(refusal(api(t.app).account.auth.me.query())).rejects.toThrow(
+      /expected the call to be refused/,
+    );
   });
 });

@@ -174,7 +174,9 @@ describe('BearerSession', () => {
 describe('BearerSession.fetch', () => {
   it('sends the bearer token and no cookies; nothing when signed out', async () => {
     const { session, calls } = setUp({ held: tokens('kept') });
-    await session.fetch('https://api.example/trpc/account.auth.me', { headers: { 'x-reshelf-client': 'app' } });
+    await session.fetch('https://api.example/trpc/account.auth.me', {
+      headers: { 'x-reshelf-client': 'app' },
+    });
     expect(calls).toEqual([
       {
         url: 'https://api.example/trpc/account.auth.me',

@@ -75,7 +75,11 @@ describe('sessionLink', () => {
       const { client, session, values } = setUp(() => ({ data: { ok: true } }));
       await session.set(TOKENS);
       if (end === 'signOut') await client.account.auth.signOut.mutate({ scope: 'local' });
-      else await client.account.auth.resetPassword.mutate({ token: 'x'.repeat(43), password: 'a-long-new-password' });
+      else
+        await client.account.auth.resetPassword.mutate({
+          token: 'x'.repeat(43),
+          password: 'a-long-new-password',
+        });
       expect(values.has(SESSION_KEY), end).toBe(false);
       expect(await session.accessToken(), end).toBeNull();
     }

@@ -309,10 +309,12 @@ describe('with the public cache on', () => {
           .get('/trpc/catalogue.taxonomy.public.genres')
           .set('authorization', `Bearer ${token}`);
       // Anonymous calls fill the cache.
-      expect((await request(cached.app.server).get('/trpc/catalogue.taxonomy.public.genres')).status).toBe(200);
-      expect((await request(cached.app.server).get('/trpc/catalogue.taxonomy.public.genres')).headers['x-cache']).toBe(
-        'HIT',
+      expect((await request(cached.app.server).get('/trpc/catalogue.taxonomy.public.genres')).status).toBe(
+        200,
       );
+      expect(
+        (await request(cached.app.server).get('/trpc/catalogue.taxonomy.public.genres')).headers['x-cache'],
+      ).toBe('HIT');
       expect((await genres()).status).toBe(200);
       await api(cached.app, owner.accessToken).account.apiTokens.revoke.mutate({ id });
       const refused = await genres();

@@ -67,7 +67,10 @@ describe('sign-up and confirmation', () => {
     expect(me.body.result.data.user).toMatchObject({ email, signupCompleted: false, onboarded: false });
 
     // The link works once.
-    const again = await request(t.app.server).post(call('account.auth.confirmEmail')).set(WEB).send({ token });
+    const again = await request(t.app.server)
+      .post(call('account.auth.confirmEmail'))
+      .set(WEB)
+      .send({ token });
     expect(again.status).toBe(400);
     expect(again.body.error.message).toBe('This confirmation link is not valid or has already been used.');
   });
@@ -110,7 +113,10 @@ describe('sign-up and confirmation', () => {
     await sql`update auth.one_time_tokens set expires_at = now() - interval '1 second'`.execute(
       t.database.handle.db,
     );
-    const response = await request(t.app.server).post(call('account.auth.confirmEmail')).set(WEB).send({ token });
+    const response = await request(t.app.server)
+      .post(call('account.auth.confirmEmail'))
+      .set(WEB)
+      .send({ token });
     expect(response.status).toBe(400);
     expect(response.body.error.message).toBe('This confirmation link has expired. Please ask for a new one.');
   });
@@ -316,7 +322,10 @@ describe('password reset', () => {
 
   it('resets with a single-use link and signs out every session', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'reset@example.com');
-    await request(t.app.server).post(call('account.auth.requestPasswordReset')).set(WEB).send({ email: user.email });
+    await request(t.app.server)
+      .post(call('account.auth.requestPasswordReset'))
+      .set(WEB)
+      .send({ email: user.email });
     const token = linkToken(
       (await lastEmailTo(t.database.handle.db, user.email))!.text_body,
       '/reset-password',
@@ -353,7 +362,10 @@ describe('password reset', () => {
 
   it('expires a reset link after 1 hour', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'hour@example.com');
-    await request(t.app.server).post(call('account.auth.requestPasswordReset')).set(WEB).send({ email: user.email });
+    await request(t.app.server)
+      .post(call('account.auth.requestPasswordReset'))
+      .set(WEB)
+      .send({ email: user.email });
     const token = linkToken(
       (await lastEmailTo(t.database.handle.db, user.email))!.text_body,
       '/reset-password',
@@ -453,7 +465,9 @@ describe('logs', () => {
       .get(call('account.member.profile'))
       .set('cookie', `reshelf_rt=${user.refreshToken}`);
     await request(t.app.server).get(`${call('account.auth.me')}?token=${user.refreshToken}`);
-    await request(t.app.server).get(call('account.auth.me')).set('authorization', `Bearer ${user.accessToken}`);
+    await request(t.app.server)
+      .get(call('account.auth.me'))
+      .set('authorization', `Bearer ${user.accessToken}`);
     const text = t.logs.join('\n');
     expect(text.length).toBeGreaterThan(0);
     for (const secret of [

@@ -132,9 +132,15 @@ beforeAll(async () => {
   });
 
   // A conversation: the owner's message is theirs; the reply is the other member's.
-  const { threadId } = await as(owner).community.messages.member.startForListing.mutate({ listingId: othersBook.id });
+  const { threadId } = await as(owner).community.messages.member.startForListing.mutate({
+    listingId: othersBook.id,
+  });
   await as(owner).community.messages.member.send.mutate({ threadId, text: 'Owner says hello', photos: [] });
-  await as(other).community.messages.member.send.mutate({ threadId, text: 'Other member private reply', photos: [] });
+  await as(other).community.messages.member.send.mutate({
+    threadId,
+    text: 'Other member private reply',
+    photos: [],
+  });
 
   // Offers both ways: the owner's note is theirs, the other member's is not.
   await as(owner).commerce.offers.member.make.mutate({

@@ -170,14 +170,20 @@ describe('offers', () => {
     const buyer = await person('buyer');
     const first = await book(seller, 1000, 'Declined');
     const second = await book(seller, 1000, 'Expired');
-    const declined = await as(buyer).commerce.offers.member.make.mutate({ listingId: first.id, amountMinor: 600 });
+    const declined = await as(buyer).commerce.offers.member.make.mutate({
+      listingId: first.id,
+      amountMinor: 600,
+    });
     await as(seller).commerce.offers.member.respond.mutate({ offerId: declined.offerId, action: 'decline' });
     expect(await noticeOf(buyer, 'offer_declined')).toEqual([
       expect.objectContaining({ body: expect.stringContaining(first.title) }),
     ]);
     expect(await mailbox(buyer.email, 'offer.declined')).toHaveLength(1);
 
-    const expiring = await as(buyer).commerce.offers.member.make.mutate({ listingId: second.id, amountMinor: 600 });
+    const expiring = await as(buyer).commerce.offers.member.make.mutate({
+      listingId: second.id,
+      amountMinor: 600,
+    });
     // 48 hours pass.
     await db
       .updateTable('offers')
@@ -353,7 +359,9 @@ describe('emails as the member chooses', () => {
       .type('form')
       .send('List-Unsubscribe=One-Click');
     expect(unsubscribed.status).toBe(200);
-    expect((await as(buyer).account.notifications.emailPreferences.query()).lists.wishlist_alerts).toBe(false);
+    expect((await as(buyer).account.notifications.emailPreferences.query()).lists.wishlist_alerts).toBe(
+      false,
+    );
   });
 
   it('always emails what cannot be turned off, and refuses to turn it off', async () => {
@@ -426,7 +434,9 @@ describe('access', () => {
 
     // Signed out: refused.
     expect(await statusOf(api(t.app, 'not-a-token').account.notifications.list.query())).toBe(401);
-    expect(await statusOf(api(t.app, 'not-a-token').account.notifications.markRead.mutate({ ids: 'all' }))).toBe(401);
+    expect(
+      await statusOf(api(t.app, 'not-a-token').account.notifications.markRead.mutate({ ids: 'all' })),
+    ).toBe(401);
 
     // The seller marks theirs; the unread count follows.
     expect(await as(seller).account.notifications.markRead.mutate({ ids: [mine!.id] })).toEqual({
@@ -473,6 +483,8 @@ describe('access', () => {
     const titles = [...first.items, ...second.items, ...third.items].map((item: Listed) => item.title);
     expect(titles).toEqual(['Invitation 4', 'Invitation 3', 'Invitation 2', 'Invitation 1', 'Invitation 0']);
     expect(third.nextCursor).toBeNull();
-    expect(await statusOf(as(member).account.notifications.list.query({ limit: 2, cursor: 'soon' }))).toBe(400);
+    expect(await statusOf(as(member).account.notifications.list.query({ limit: 2, cursor: 'soon' }))).toBe(
+      400,
+    );
   });
 });

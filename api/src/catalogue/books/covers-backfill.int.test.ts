@@ -243,7 +243,8 @@ describe('covers backfill: the router', () => {
       message: 'Access denied: admin role required',
     });
     expect(
-      (await refusal(api(t.app, admin.accessToken).catalogue.books.covers.start.mutate({ bookIds: [] }))).message,
+      (await refusal(api(t.app, admin.accessToken).catalogue.books.covers.start.mutate({ bookIds: [] })))
+        .message,
     ).toContain('Choose at least one book');
 
     const asAdmin = api(t.app, admin.accessToken);

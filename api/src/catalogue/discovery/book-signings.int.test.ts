@@ -78,12 +78,15 @@ describe('book signings', () => {
     const as = api(t.app, moderator.accessToken);
     const before = await as.catalogue.discovery.bookSignings.list.query();
     expect(
-      (await refusal(as.catalogue.discovery.bookSignings.create.mutate({ ...event, startsAt: 'next Tuesday' })))
-        .message,
+      (
+        await refusal(
+          as.catalogue.discovery.bookSignings.create.mutate({ ...event, startsAt: 'next Tuesday' }),
+        )
+      ).message,
     ).toContain('Choose the date and time it starts');
-    expect(await statusOf(as.catalogue.discovery.bookSignings.create.mutate({ ...event, author: '  ' }))).toBe(
-      400,
-    );
+    expect(
+      await statusOf(as.catalogue.discovery.bookSignings.create.mutate({ ...event, author: '  ' })),
+    ).toBe(400);
     expect(
       await refusal(
         as.catalogue.discovery.bookSignings.update.mutate({

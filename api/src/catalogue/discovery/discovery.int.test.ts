@@ -66,7 +66,9 @@ describe('trending', () => {
     await views(secondCopy.id, 1); // 5 + 1 = 6
     await views(staleListing.id, 50, 30); // outside the window
 
-    const trending: { id: string; title: string }[] = await api(t.app).catalogue.discovery.public.trending.query({
+    const trending: { id: string; title: string }[] = await api(
+      t.app,
+    ).catalogue.discovery.public.trending.query({
       limit: 10,
     });
     expect(trending.map((card) => card.title)).toEqual(['Selling Fast', 'Wished For', 'Viewed A Lot']);
@@ -124,7 +126,9 @@ describe('shelves', () => {
       activeListings: 2,
       parent: null,
     });
-    expect(await statusOf(api(t.app).catalogue.discovery.public.category.query({ slug: 'no-such-shelf' }))).toBe(404);
+    expect(
+      await statusOf(api(t.app).catalogue.discovery.public.category.query({ slug: 'no-such-shelf' })),
+    ).toBe(404);
   });
 
   it('includes sub-categories in a parent category', async () => {
@@ -154,7 +158,9 @@ describe('shelves', () => {
     await createListing(db, { sellerId, bookId: book });
     const genre = await api(t.app).catalogue.discovery.public.genre.query({ slug: 'cosy-crime' });
     expect(genre).toMatchObject({ slug: 'cosy-crime', name: 'Cosy crime', activeListings: 1 });
-    expect(await statusOf(api(t.app).catalogue.discovery.public.genre.query({ slug: 'space-westerns' }))).toBe(404);
+    expect(
+      await statusOf(api(t.app).catalogue.discovery.public.genre.query({ slug: 'space-westerns' })),
+    ).toBe(404);
   });
 
   it('keeps genre filters right when a book’s genres change', async () => {

@@ -62,7 +62,10 @@ describe('staff picks', () => {
     ]);
     expect(list[0]?.pickedBy).toBe('moderator@picks.test');
 
-    await as.catalogue.discovery.picks.note.mutate({ listingId: listings.Villette!, note: 'Brontë at her best' });
+    await as.catalogue.discovery.picks.note.mutate({
+      listingId: listings.Villette!,
+      note: 'Brontë at her best',
+    });
     await as.catalogue.discovery.picks.remove.mutate({ listingId: listings.Middlemarch! });
     expect(await homePicks()).toEqual(['Villette', 'Persuasion']);
 
@@ -88,9 +91,12 @@ describe('staff picks', () => {
       status: 412,
       message: 'Only a listing on sale can be a staff pick.',
     });
-    expect(await statusOf(as.catalogue.discovery.picks.add.mutate({ listingId: listings.Villette! }))).toBe(409);
+    expect(await statusOf(as.catalogue.discovery.picks.add.mutate({ listingId: listings.Villette! }))).toBe(
+      409,
+    );
     expect(
-      (await refusal(as.catalogue.discovery.picks.reorder.mutate({ listingIds: [listings.Villette!] }))).message,
+      (await refusal(as.catalogue.discovery.picks.reorder.mutate({ listingIds: [listings.Villette!] })))
+        .message,
     ).toContain('changed while you were ordering');
     expect(
       await statusOf(

@@ -60,7 +60,9 @@ describe('trending books for staff', () => {
   it('is for staff only', async () => {
     expect(await statusOf(api(t.app).catalogue.discovery.trending.board.query())).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@trending.test');
-    expect(await statusOf(api(t.app, member.accessToken).catalogue.discovery.trending.board.query())).toBe(403);
+    expect(await statusOf(api(t.app, member.accessToken).catalogue.discovery.trending.board.query())).toBe(
+      403,
+    );
     const listing = await createListing(db, {
       sellerId,
       bookId: await createBook(db, { title: 'Not Yours' }),

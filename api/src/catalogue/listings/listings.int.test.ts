@@ -353,7 +353,12 @@ describe('bad input never becomes a 500', () => {
     ],
     ['unknown genre', 'catalogue.listings.browse', { genre: 'no-such-genre' }, /no genre called/],
     ['unknown charity', 'catalogue.listings.browse', { charity: 'no-such-charity' }, /no charity called/],
-    ['unknown listing', 'catalogue.listings.bySlug', { slug: 'no-such-listing' }, /couldn’t find that listing/],
+    [
+      'unknown listing',
+      'catalogue.listings.bySlug',
+      { slug: 'no-such-listing' },
+      /couldn’t find that listing/,
+    ],
   ] as const;
   it.each(clear404)('answers %s with a clear 404', async (_name, path, input, message) => {
     const response = await rawTrpcQuery(t.app, path, input);

@@ -36,7 +36,8 @@ type Node = {
   listings: number;
 };
 
-const publicCategories = async () => (await api(t.app).catalogue.discovery.public.categories.query()).map((row) => row);
+const publicCategories = async () =>
+  (await api(t.app).catalogue.discovery.public.categories.query()).map((row) => row);
 
 describe('categories and genres', () => {
   it('admins add, rename and order categories and genres, and /categories follows', async () => {
@@ -94,7 +95,9 @@ describe('categories and genres', () => {
     const oldTop = before.filter((node) => node.parentId === null).map((node) => node.id);
     expect(topLevel).toEqual([...oldTop.slice(0, -1), top, oldTop.at(-1)]);
     expect(
-      await refusal(as.catalogue.taxonomy.staff.move.mutate({ kind: 'category', id: sub, direction: 'down' })),
+      await refusal(
+        as.catalogue.taxonomy.staff.move.mutate({ kind: 'category', id: sub, direction: 'down' }),
+      ),
     ).toEqual({
       status: 412,
       message: 'That category is already last.',
@@ -123,7 +126,9 @@ describe('categories and genres', () => {
     const sub = trees.categories.find((node) => node.slug === 'riso-zines')!;
     const genre = trees.genres.find((node) => node.slug === 'solarpunk')!;
 
-    expect(await refusal(as.catalogue.taxonomy.staff.retire.mutate({ kind: 'category', id: top.id }))).toEqual({
+    expect(
+      await refusal(as.catalogue.taxonomy.staff.retire.mutate({ kind: 'category', id: top.id })),
+    ).toEqual({
       status: 412,
       message: '“Zines and pamphlets” has subcategories (such as “Riso zines”). Move or retire them first.',
     });
@@ -137,7 +142,9 @@ describe('categories and genres', () => {
     expect(
       (await refusal(as.catalogue.taxonomy.staff.retire.mutate({ kind: 'category', id: sub.id }))).message,
     ).toBe('“Riso zines” still has 1 listing. Only a category without listings can be retired.');
-    expect(await statusOf(as.catalogue.taxonomy.staff.retire.mutate({ kind: 'genre', id: genre.id }))).toBe(412);
+    expect(await statusOf(as.catalogue.taxonomy.staff.retire.mutate({ kind: 'genre', id: genre.id }))).toBe(
+      412,
+    );
 
     await db.deleteFrom('listings').where('book_id', '=', bookId).execute();
     await as.catalogue.taxonomy.staff.retire.mutate({ kind: 'category', id: sub.id });
@@ -165,7 +172,9 @@ describe('categories and genres', () => {
       ),
     ).toEqual({ status: 409, message: 'Another category already uses the slug “fiction”. Choose another.' });
     expect(
-      await statusOf(as.catalogue.taxonomy.staff.add.mutate({ kind: 'genre', name: 'X', slug: 'not a slug' })),
+      await statusOf(
+        as.catalogue.taxonomy.staff.add.mutate({ kind: 'genre', name: 'X', slug: 'not a slug' }),
+      ),
     ).toBe(400);
     const child = (
       await as.catalogue.taxonomy.staff.add.mutate({
@@ -193,11 +202,13 @@ describe('categories and genres', () => {
       const other = api(t.app, user.accessToken);
       expect(await statusOf(other.catalogue.taxonomy.staff.trees.query())).toBe(403);
       expect(
-        await statusOf(other.catalogue.taxonomy.staff.add.mutate({ kind: 'genre', name: 'Nope', slug: 'nope' })),
+        await statusOf(
+          other.catalogue.taxonomy.staff.add.mutate({ kind: 'genre', name: 'Nope', slug: 'nope' }),
+        ),
       ).toBe(403);
-      expect(await statusOf(other.catalogue.taxonomy.staff.retire.mutate({ kind: 'category', id: child }))).toBe(
-        403,
-      );
+      expect(
+        await statusOf(other.catalogue.taxonomy.staff.retire.mutate({ kind: 'category', id: child })),
+      ).toBe(403);
     }
     const trees = await as.catalogue.taxonomy.staff.trees.query();
     expect(trees.genres.map((node: Node) => node.slug)).not.toContain('nope');

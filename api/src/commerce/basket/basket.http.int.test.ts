@@ -175,7 +175,9 @@ describe('checkout of the basket over HTTP', () => {
     expect(started.totalMinor).toBe(fresh.totalMinor);
     expect(started.orders).toHaveLength(2);
     // "Finish paying" from either order goes back to the same payment.
-    const resumed = await client.commerce.checkout.resume.mutate({ orderId: started.orders[1]?.orderId as string });
+    const resumed = await client.commerce.checkout.resume.mutate({
+      orderId: started.orders[1]?.orderId as string,
+    });
     expect(resumed.redirectUrl).toBe(started.redirectUrl);
     expect(resumed.totalMinor).toBe(started.totalMinor);
 
@@ -201,7 +203,9 @@ describe('checkout of the basket over HTTP', () => {
       sam.email.split('@')[0],
       charityish.email.split('@')[0],
     ]);
-    const samOrder = await client.commerce.orders.member.get.query({ orderId: started.orders[0]?.orderId as string });
+    const samOrder = await client.commerce.orders.member.get.query({
+      orderId: started.orders[0]?.orderId as string,
+    });
     expect(samOrder).toMatchObject({ status: 'paid', itemCount: 3, title: 'North and South' });
     expect(samOrder.items.map((item) => [item.title, item.priceMinor])).toEqual([
       ['North and South', 349],

@@ -121,12 +121,18 @@ describe('checkout over HTTP', () => {
     const stranger = await createUser(t.database.handle.db, t.services.identity, 'leave-other@example.com');
     const theirs = { authorization: `Bearer ${stranger.accessToken}` };
     expect((await get('commerce.checkout.held', { listingId }, theirs)).body.result.data).toBeNull();
-    const refused = await request(t.app.server).post('/trpc/commerce.checkout.resume').set(theirs).send({ orderId });
+    const refused = await request(t.app.server)
+      .post('/trpc/commerce.checkout.resume')
+      .set(theirs)
+      .send({ orderId });
     expect(refused.status).toBe(404);
     const quoted = await get('commerce.checkout.quote', { listingId }, theirs);
     expect(quoted.status).toBe(409);
 
-    const resumed = await request(t.app.server).post('/trpc/commerce.checkout.resume').set(auth).send({ orderId });
+    const resumed = await request(t.app.server)
+      .post('/trpc/commerce.checkout.resume')
+      .set(auth)
+      .send({ orderId });
     expect(resumed.status).toBe(200);
     expect(resumed.body.result.data).toMatchObject({ orderId, redirectUrl });
     const paid = await request(t.app.server).post(`${pagePath}/success`);

@@ -594,7 +594,14 @@ describe('idempotent checkout', () => {
       await db.selectFrom('orders').select('id').where('buyer_id', '=', buyer.id).execute(),
     ).toHaveLength(1);
     await expect(
-      withIdempotency(db, buyer.id, 'commerce.checkout.start', 'key-0123456789', { other: true }, async () => 1),
+      withIdempotency(
+        db,
+        buyer.id,
+        'commerce.checkout.start',
+        'key-0123456789',
+        { other: true },
+        async () => 1,
+      ),
     ).rejects.toThrow('This request key was already used for a different request.');
   });
 });
@@ -759,9 +766,17 @@ describe('idempotency keys whose holder died (decision 0024)', () => {
       { timeout: 10_000, interval: 100 },
     );
     await expect(
-      withIdempotency(db, buyer.id, 'commerce.checkout.start', key, { slow: true }, async () => ({ done: false }), {
-        leaseSeconds: 1,
-      }),
+      withIdempotency(
+        db,
+        buyer.id,
+        'commerce.checkout.start',
+        key,
+        { slow: true },
+        async () => ({ done: false }),
+        {
+          leaseSeconds: 1,
+        },
+      ),
     ).rejects.toThrow('This request is still being processed. Please wait a moment.');
     finish();
     expect(await slow).toEqual({ done: true });

@@ -151,9 +151,9 @@ describe('staff offers: access', () => {
     const as = api(t.app, member.accessToken);
     expect(await statusOf(as.commerce.offers.staff.search.query({}))).toBe(403);
     expect(await statusOf(as.commerce.offers.staff.summary.query())).toBe(403);
-    expect(await statusOf(as.commerce.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: 'Abuse' }))).toBe(
-      403,
-    );
+    expect(
+      await statusOf(as.commerce.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: 'Abuse' })),
+    ).toBe(403);
     expect((await row(pending.offerId)).status).toBe('pending');
     const staff = api(t.app, moderator.accessToken);
     expect((await staff.commerce.offers.staff.search.query({})).length).toBeGreaterThanOrEqual(5);
@@ -222,12 +222,12 @@ describe('staff offers: search and filters', () => {
 describe('staff offers: cancelling', () => {
   it('cancels a pending offer with a reason, audited, both parties emailed', async () => {
     const as = api(t.app, moderator.accessToken);
-    expect(await refusal(as.commerce.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: ' x ' }))).toEqual(
-      {
-        status: 400,
-        message: expect.stringContaining('Give a reason'),
-      },
-    );
+    expect(
+      await refusal(as.commerce.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: ' x ' })),
+    ).toEqual({
+      status: 400,
+      message: expect.stringContaining('Give a reason'),
+    });
     expect(
       await as.commerce.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: 'Abusive messages' }),
     ).toEqual({ was: 'pending', released: false });
@@ -274,7 +274,9 @@ describe('staff offers: cancelling', () => {
     expect((await row(again.offerId)).status).toBe('pending');
     // A second cancel is refused and writes nothing.
     expect(
-      await refusal(as.commerce.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: 'Again please' })),
+      await refusal(
+        as.commerce.offers.staff.cancel.mutate({ offerId: pending.offerId, reason: 'Again please' }),
+      ),
     ).toEqual({ status: 412, message: expect.stringContaining('no longer open (it is cancelled)') });
     expect(await cancelAudits()).toHaveLength(audits.length);
   });
@@ -313,7 +315,9 @@ describe('staff offers: cancelling', () => {
     await startCheckout(deps, buyer, { offerId, address });
     const before = (await cancelAudits()).length;
     const as = api(t.app, moderator.accessToken);
-    expect(await refusal(as.commerce.offers.staff.cancel.mutate({ offerId, reason: 'Too late now' }))).toEqual({
+    expect(
+      await refusal(as.commerce.offers.staff.cancel.mutate({ offerId, reason: 'Too late now' })),
+    ).toEqual({
       status: 409,
       message: expect.stringContaining('The buyer is paying for this offer right now'),
     });

@@ -58,7 +58,9 @@ describe('staff orders', () => {
       order.items.reduce((sum, item) => sum + item.paidMinor, 0),
     );
     // Over the API too (orders.staff.search).
-    const viaApi = await api(t.app, admin.accessToken).commerce.orders.staff.search.query({ q: order.reference });
+    const viaApi = await api(t.app, admin.accessToken).commerce.orders.staff.search.query({
+      q: order.reference,
+    });
     expect(viaApi[0]).toMatchObject({ bookCount: 3 });
   });
 

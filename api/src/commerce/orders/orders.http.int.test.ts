@@ -51,7 +51,11 @@ describe('offer to payout over HTTP', () => {
 
     const low = asBuyer.commerce.offers.member.make.mutate({ listingId, amountMinor: 500 });
     expect(await refusal(low)).toEqual({ status: 400, message: expect.stringContaining('at least £6.00') });
-    const made = await asBuyer.commerce.offers.member.make.mutate({ listingId, amountMinor: 800, message: 'Hello!' });
+    const made = await asBuyer.commerce.offers.member.make.mutate({
+      listingId,
+      amountMinor: 800,
+      message: 'Hello!',
+    });
     const received = await asSeller.commerce.offers.member.list.query({ role: 'seller' });
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ currentId: made.offerId, status: 'pending', role: 'seller' });
@@ -95,7 +99,11 @@ describe('offer to payout over HTTP', () => {
       trackingRef: 'H00AB1234567',
     });
     expect(await statusOf(notMine)).toBe(404);
-    await asSeller.commerce.orders.member.dispatch.mutate({ orderId, carrier: 'evri', trackingRef: 'h00ab 1234 567' });
+    await asSeller.commerce.orders.member.dispatch.mutate({
+      orderId,
+      carrier: 'evri',
+      trackingRef: 'h00ab 1234 567',
+    });
 
     const purchase = await asBuyer.commerce.orders.member.get.query({ orderId });
     expect(purchase).toMatchObject({

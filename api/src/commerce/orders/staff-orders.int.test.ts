@@ -39,11 +39,16 @@ describe('staff orders and payments', () => {
         refundedMinor: 0,
       }),
     ]);
-    expect((await as.commerce.orders.staff.search.query({ q: order.seller.email })).map((r) => r.id)).toEqual([
-      order.orderId,
-    ]);
-    expect(await as.commerce.orders.staff.search.query({ q: order.reference, status: 'refunded' })).toEqual([]);
-    const payments = await as.commerce.orders.staff.payments.query({ q: order.buyer.email, status: 'succeeded' });
+    expect((await as.commerce.orders.staff.search.query({ q: order.seller.email })).map((r) => r.id)).toEqual(
+      [order.orderId],
+    );
+    expect(await as.commerce.orders.staff.search.query({ q: order.reference, status: 'refunded' })).toEqual(
+      [],
+    );
+    const payments = await as.commerce.orders.staff.payments.query({
+      q: order.buyer.email,
+      status: 'succeeded',
+    });
     expect(payments).toEqual([
       expect.objectContaining({ orderId: order.orderId, amountMinor: order.totalMinor, refundedMinor: 0 }),
     ]);

@@ -65,7 +65,9 @@ describe('staff payouts', () => {
     expect(await statusOf(api(t.app).commerce.payouts.staff.search.query({ kind: 'transfers' }))).toBe(401);
     const member = await createUser(db, t.services.identity, 'member@staff-payouts.test');
     expect(
-      await statusOf(api(t.app, member.accessToken).commerce.payouts.staff.search.query({ kind: 'transfers' })),
+      await statusOf(
+        api(t.app, member.accessToken).commerce.payouts.staff.search.query({ kind: 'transfers' }),
+      ),
     ).toBe(403);
     expect(await statusOf(api(t.app, moderator.accessToken).commerce.payouts.staff.holds.query())).toBe(200);
     expect(

@@ -128,12 +128,16 @@ describe('monthly statement', () => {
     expect(other.entries).toEqual([]);
     expect(other.label).toBe('January 2020');
     const buyer = await signIn(order.buyer.email);
-    const theirs = await api(t.app, buyer.accessToken).commerce.payouts.statements.month.query({ month: thisMonth });
+    const theirs = await api(t.app, buyer.accessToken).commerce.payouts.statements.month.query({
+      month: thisMonth,
+    });
     expect(theirs.entries).toEqual([]);
   });
 
   it('needs a signed-in member and a month as YYYY-MM', async () => {
-    expect(await statusOf(api(t.app).commerce.payouts.statements.month.query({ month: thisMonth }))).toBe(401);
+    expect(await statusOf(api(t.app).commerce.payouts.statements.month.query({ month: thisMonth }))).toBe(
+      401,
+    );
     const member = await createUser(db, t.services.identity, 'member@statements.test');
     const bad = await failure(
       api(t.app, member.accessToken).commerce.payouts.statements.month.query({ month: '2026-13' }),

@@ -192,9 +192,9 @@ describe('managing promotions', () => {
   it('refuses bad codes, WELCOME20, a duplicate, back-to-front dates and a limit below the uses', async () => {
     const as = api(t.app, admin.accessToken);
     const before = (await listPromotions(db)).length;
-    expect((await refusal(as.commerce.promotions.create.mutate(promotion({ code: 'NO' })))).message).toContain(
-      'Use 3 to 20 letters and digits for the code',
-    );
+    expect(
+      (await refusal(as.commerce.promotions.create.mutate(promotion({ code: 'NO' })))).message,
+    ).toContain('Use 3 to 20 letters and digits for the code');
     expect(await statusOf(as.commerce.promotions.create.mutate(promotion({ code: 'TEN OFF' })))).toBe(400);
     expect(
       (await refusal(as.commerce.promotions.create.mutate(promotion({ code: 'welcome20' })))).message,
@@ -214,12 +214,12 @@ describe('managing promotions', () => {
     expect((await listPromotions(db)).length).toBe(before);
 
     const code = await make({ totalLimit: 5 });
-    expect(await refusal(as.commerce.promotions.create.mutate(promotion({ code: code.toLowerCase() })))).toEqual(
-      {
-        status: 409,
-        message: `There is already a promotion with the code ${code}.`,
-      },
-    );
+    expect(
+      await refusal(as.commerce.promotions.create.mutate(promotion({ code: code.toLowerCase() }))),
+    ).toEqual({
+      status: 409,
+      message: `There is already a promotion with the code ${code}.`,
+    });
 
     // Two uses: the limit may come down to two, not to one.
     for (let i = 0; i < 2; i += 1) {
@@ -456,10 +456,13 @@ describe('a promo code at checkout', () => {
         total_minor: 1000,
       })
       .execute();
-    const answer = await buyer.commerce.checkout.quote.query({ listingId, promoCode: ` ${code.toLowerCase()} ` });
+    const answer = await buyer.commerce.checkout.quote.query({
+      listingId,
+      promoCode: ` ${code.toLowerCase()} `,
+    });
     expect(answer).toMatchObject({ discountMinor: 500, discountCode: code, promo: { status: 'applied' } });
-    expect((await refusal(buyer.commerce.checkout.quote.query({ listingId, promoCode: '' }))).message).toContain(
-      'Enter a promo code',
-    );
+    expect(
+      (await refusal(buyer.commerce.checkout.quote.query({ listingId, promoCode: '' }))).message,
+    ).toContain('Enter a promo code');
   });
 });

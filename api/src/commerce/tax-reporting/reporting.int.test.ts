@@ -287,10 +287,14 @@ describe('platform reporting', () => {
 
     expect(await statusOf(api(t.app).commerce.taxReporting.staff.report.query({ year: 2025 }))).toBe(401);
     expect(
-      await statusOf(api(t.app, moderator.accessToken).commerce.taxReporting.staff.report.query({ year: 2025 })),
+      await statusOf(
+        api(t.app, moderator.accessToken).commerce.taxReporting.staff.report.query({ year: 2025 }),
+      ),
     ).toBe(403);
     expect(
-      await statusOf(api(t.app, given.accessToken).commerce.taxReporting.staff.exportCsv.query({ year: 2025 })),
+      await statusOf(
+        api(t.app, given.accessToken).commerce.taxReporting.staff.exportCsv.query({ year: 2025 }),
+      ),
     ).toBe(403);
 
     const staff = api(t.app, admin.accessToken).commerce.taxReporting.staff;

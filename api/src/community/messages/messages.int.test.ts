@@ -49,7 +49,9 @@ beforeAll(async () => {
     price: 850,
   });
   threadId = (
-    await api(t.app, buyer.accessToken).community.messages.member.startForListing.mutate({ listingId: listing.id })
+    await api(t.app, buyer.accessToken).community.messages.member.startForListing.mutate({
+      listingId: listing.id,
+    })
   ).threadId;
 });
 
@@ -114,7 +116,9 @@ describe('a conversation about a listing', () => {
       bookId: await createBook(db, { title: 'Unpublished' }),
       status: 'draft',
     });
-    expect(await refusal(as(buyer).community.messages.member.startForListing.mutate({ listingId: draft.id }))).toEqual({
+    expect(
+      await refusal(as(buyer).community.messages.member.startForListing.mutate({ listingId: draft.id })),
+    ).toEqual({
       status: 404,
       message: MESSAGE_TEXTS.listingGone,
     });
@@ -179,8 +183,9 @@ describe('a conversation about a listing', () => {
   it('shows offers and the order as system lines, and the order state inline', async () => {
     const order = await paidOrder(t, 1200, 'Ordered book', { buyer: { id: buyer.id, email: buyer.email } });
     const sellerUser = order.seller;
-    const orderThread = (await as(buyer).community.messages.member.startForOrder.mutate({ orderId: order.orderId }))
-      .threadId as string;
+    const orderThread = (
+      await as(buyer).community.messages.member.startForOrder.mutate({ orderId: order.orderId })
+    ).threadId as string;
     // The seller's side opens the same thread from the order page.
     expect((await startOrderThread(db, sellerUser.id, order.orderId)).threadId).toBe(orderThread);
     expect(
@@ -209,7 +214,9 @@ describe('what a message may be', () => {
       status: 400,
       message: `photos: ${MESSAGE_TEXTS.tooManyPhotos}`,
     });
-    expect(await statusOf(as(buyer).community.messages.member.send.mutate({ threadId: 'nope', text: 'hi' }))).toBe(400);
+    expect(
+      await statusOf(as(buyer).community.messages.member.send.mutate({ threadId: 'nope', text: 'hi' })),
+    ).toBe(400);
   });
 
   it('takes photos uploaded to this conversation only, checked as listing photos are', async () => {
@@ -249,13 +256,15 @@ describe('what a message may be', () => {
     const fresh = await newThread('Off platform');
     await send(buyer, fresh.threadId, 'Is it still available?');
     expect(
-      (await as(fresh.owner).community.messages.member.thread.query({ threadId: fresh.threadId })).offPlatformWarning,
+      (await as(fresh.owner).community.messages.member.thread.query({ threadId: fresh.threadId }))
+        .offPlatformWarning,
     ).toBe(false);
     const sent = await send(fresh.owner, fresh.threadId, 'Yes! Pay me by bank transfer and save the fees');
     expect(sent.offPlatform).toBe(true);
     for (const user of [buyer, fresh.owner]) {
       expect(
-        (await as(user).community.messages.member.thread.query({ threadId: fresh.threadId })).offPlatformWarning,
+        (await as(user).community.messages.member.thread.query({ threadId: fresh.threadId }))
+          .offPlatformWarning,
       ).toBe(true);
     }
   });
@@ -292,7 +301,9 @@ describe('who may read, write and subscribe', () => {
     // A buyer of their own, suspended after the thread started.
     const suspendedBuyer = await createUser(db, t.services.identity, 'suspended-buyer@messages.test');
     const suspendedThread = (
-      await as(suspendedBuyer).community.messages.member.startForListing.mutate({ listingId: suspended.listing.id })
+      await as(suspendedBuyer).community.messages.member.startForListing.mutate({
+        listingId: suspended.listing.id,
+      })
     ).threadId as string;
     await db
       .updateTable('auth.users')
@@ -342,10 +353,16 @@ describe('who may read, write and subscribe', () => {
 
   it('refuses a stranger everything, as if the thread did not exist', async () => {
     const notFound = { status: 404, message: MESSAGE_TEXTS.notFound };
-    expect(await refusal(as(stranger).community.messages.member.thread.query({ threadId }))).toEqual(notFound);
+    expect(await refusal(as(stranger).community.messages.member.thread.query({ threadId }))).toEqual(
+      notFound,
+    );
     expect(await refusal(send(stranger, threadId, 'Hi'))).toEqual(notFound);
-    expect(await refusal(as(stranger).community.messages.member.markRead.mutate({ threadId }))).toEqual(notFound);
-    expect(await refusal(as(stranger).community.messages.member.block.mutate({ threadId }))).toEqual(notFound);
+    expect(await refusal(as(stranger).community.messages.member.markRead.mutate({ threadId }))).toEqual(
+      notFound,
+    );
+    expect(await refusal(as(stranger).community.messages.member.block.mutate({ threadId }))).toEqual(
+      notFound,
+    );
     expect(await as(stranger).community.messages.member.threads.query({})).toEqual([]);
     const message = await db
       .selectFrom('messages')
@@ -354,7 +371,10 @@ describe('who may read, write and subscribe', () => {
       .executeTakeFirstOrThrow();
     expect(
       await statusOf(
-        as(stranger).community.messages.member.report.mutate({ messageId: message.id, reason: 'spam_or_scam' }),
+        as(stranger).community.messages.member.report.mutate({
+          messageId: message.id,
+          reason: 'spam_or_scam',
+        }),
       ),
     ).toBe(404);
     // Signed out: nothing at all.
@@ -370,13 +390,14 @@ describe('who may read, write and subscribe', () => {
     );
     // A team member cannot ask about the charity's own book; the session tells the web which
     // charity's team they are on, so the listing page does not offer "Message the charity".
-    expect(await statusOf(as(helper).community.messages.member.startForListing.mutate({ listingId: donated.id }))).toBe(
-      400,
-    );
+    expect(
+      await statusOf(as(helper).community.messages.member.startForListing.mutate({ listingId: donated.id })),
+    ).toBe(400);
     expect((await as(helper).account.auth.me.query()).user?.charitySlug).toBe('books-for-all');
     expect((await as(owner).account.auth.me.query()).user?.charitySlug).toBe('books-for-all');
     expect((await as(buyer).account.auth.me.query()).user?.charitySlug).toBeNull();
-    const id = (await as(buyer).community.messages.member.startForListing.mutate({ listingId: donated.id })).threadId;
+    const id = (await as(buyer).community.messages.member.startForListing.mutate({ listingId: donated.id }))
+      .threadId;
     await send(buyer, id, 'Is this the 1990 edition?');
     expect(await as(helper).community.messages.member.unread.query()).toEqual({ messages: 1, threads: 1 });
     const inbox = await as(helper).community.messages.member.threads.query({});
@@ -393,7 +414,9 @@ describe('who may read, write and subscribe', () => {
   it('stops new messages both ways after a block; the thread stays to read; unblocking restores it', async () => {
     const fresh = await newThread('Blocked book');
     await send(buyer, fresh.threadId, 'Hi there');
-    expect(await as(fresh.owner).community.messages.member.block.mutate({ threadId: fresh.threadId })).toEqual({
+    expect(
+      await as(fresh.owner).community.messages.member.block.mutate({ threadId: fresh.threadId }),
+    ).toEqual({
       ok: true,
     });
     const blocked = { status: 403, message: MESSAGE_TEXTS.blocked };
@@ -402,7 +425,9 @@ describe('who may read, write and subscribe', () => {
     const buyerView = await as(buyer).community.messages.member.thread.query({ threadId: fresh.threadId });
     expect(buyerView).toMatchObject({ canWrite: false, blockedByMe: false, blockedByThem: true });
     expect(buyerView.entries).toHaveLength(1);
-    const ownerView = await as(fresh.owner).community.messages.member.thread.query({ threadId: fresh.threadId });
+    const ownerView = await as(fresh.owner).community.messages.member.thread.query({
+      threadId: fresh.threadId,
+    });
     expect(ownerView).toMatchObject({ canWrite: false, blockedByMe: true });
     // No new conversation between them either.
     const another = await createListing(db, {
@@ -448,7 +473,9 @@ describe('who may read, write and subscribe', () => {
     const fresh = await newThread('Reported book');
     const rude = await send(fresh.owner, fresh.threadId, 'You are an idiot');
     const staff = as(moderator);
-    expect(await refusal(staff.community.messages.staff.thread.query({ threadId: fresh.threadId }))).toMatchObject({
+    expect(
+      await refusal(staff.community.messages.staff.thread.query({ threadId: fresh.threadId })),
+    ).toMatchObject({
       status: 400,
     });
     // A report on another thread's message does not open this one.
@@ -462,7 +489,9 @@ describe('who may read, write and subscribe', () => {
       await as(buyer).community.messages.member.report.mutate({ messageId: elsewhere.id, reason: 'other' })
     ).id;
     expect(
-      await refusal(staff.community.messages.staff.thread.query({ threadId: fresh.threadId, reportId: otherReport })),
+      await refusal(
+        staff.community.messages.staff.thread.query({ threadId: fresh.threadId, reportId: otherReport }),
+      ),
     ).toEqual({ status: 403, message: STAFF_NEEDS_REASON });
     // Members are not staff.
     expect(
@@ -484,7 +513,9 @@ describe('who may read, write and subscribe', () => {
       })
     ).id;
     expect(
-      await statusOf(as(buyer).community.messages.member.report.mutate({ messageId: rude.id, reason: 'offensive' })),
+      await statusOf(
+        as(buyer).community.messages.member.report.mutate({ messageId: rude.id, reason: 'offensive' }),
+      ),
     ).toBe(409);
     const read = await staff.community.messages.staff.thread.query({ threadId: fresh.threadId, reportId });
     expect(read.side).toBe('staff');
@@ -507,7 +538,11 @@ describe('who may read, write and subscribe', () => {
         hidden: false,
       },
     });
-    await staff.community.moderation.staff.act.mutate({ reportId, note: 'Abusive language', warnSender: true });
+    await staff.community.moderation.staff.act.mutate({
+      reportId,
+      note: 'Abusive language',
+      warnSender: true,
+    });
     const warning = await lastEmailTo(db, fresh.owner.email);
     expect(warning?.text_body).toContain('a message you sent about “Reported book”');
     expect(warning?.text_body).toContain('The reason: Abusive language');
@@ -550,9 +585,9 @@ describe('who may read, write and subscribe', () => {
     // From the dispute queue, by the dispute alone.
     const viaDispute = await staff.community.messages.staff.forDispute.query({ disputeId: order.disputeId });
     expect(viaDispute?.id).toBe(orderThread);
-    expect(await statusOf(as(buyer).community.messages.staff.forDispute.query({ disputeId: order.disputeId }))).toBe(
-      403,
-    );
+    expect(
+      await statusOf(as(buyer).community.messages.staff.forDispute.query({ disputeId: order.disputeId })),
+    ).toBe(403);
     // A dispute whose buyer and seller never wrote: nothing to read, nothing audited.
     const quiet = await disputedOrder(t);
     expect(await staff.community.messages.staff.forDispute.query({ disputeId: quiet.disputeId })).toBeNull();
@@ -628,7 +663,10 @@ describe('the live stream', () => {
       await other.listen({ port: 0, host: '127.0.0.1' });
       const otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
       const stream = recordSubscription<Live>((handlers) =>
-        testClient(otherUrl, seller.accessToken).community.messages.member.live.subscribe(undefined, handlers),
+        testClient(otherUrl, seller.accessToken).community.messages.member.live.subscribe(
+          undefined,
+          handlers,
+        ),
       );
       await until(() => other.realtime.stats().live >= 1, 'a live subscriber on the other instance');
       // Sent through this instance, received through the other.
@@ -703,7 +741,8 @@ describe('notifications and the unread-message email', () => {
       'Notified Atlas',
     );
     const asker = await createUser(db, t.services.identity, 'asker@notify.messages.test');
-    const id = (await as(asker).community.messages.member.startForListing.mutate({ listingId: donated.id })).threadId;
+    const id = (await as(asker).community.messages.member.startForListing.mutate({ listingId: donated.id }))
+      .threadId;
     await send(asker, id, 'Does it have the fold-out maps?');
     for (const member of [owner, helper]) {
       expect(await notices(member)).toEqual([

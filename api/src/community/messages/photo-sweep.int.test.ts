@@ -83,7 +83,9 @@ async function listingThread(label: string) {
     sellerId: seller.id,
     bookId: await createBook(db, { title: `Sweep ${label}` }),
   });
-  const { threadId } = await as(buyer).community.messages.member.startForListing.mutate({ listingId: listing.id });
+  const { threadId } = await as(buyer).community.messages.member.startForListing.mutate({
+    listingId: listing.id,
+  });
   return { seller, buyer, threadId: threadId as string };
 }
 
@@ -94,7 +96,11 @@ describe('photos uploaded to a conversation but never sent', () => {
     const unsent = await upload(buyer, threadId);
     // Each upload is recorded until a message uses it.
     expect(await uploadRows(threadId)).toEqual([sent.url, unsent.url].sort());
-    await as(buyer).community.messages.member.send.mutate({ threadId, text: 'Here it is', photos: [sent.url] });
+    await as(buyer).community.messages.member.send.mutate({
+      threadId,
+      text: 'Here it is',
+      photos: [sent.url],
+    });
     expect(await uploadRows(threadId)).toEqual([unsent.url]);
 
     // Not yet a day old: nothing goes.
@@ -126,7 +132,9 @@ describe('photos uploaded to a conversation but never sent', () => {
     await age(threadId);
     expect(await runJob(context, 'message_photos.sweep')).toBe(1);
     expect(
-      await refusal(as(buyer).community.messages.member.send.mutate({ threadId, text: 'Late', photos: [late.url] })),
+      await refusal(
+        as(buyer).community.messages.member.send.mutate({ threadId, text: 'Late', photos: [late.url] }),
+      ),
     ).toEqual({ status: 400, message: MESSAGE_TEXTS.photoGone });
   });
 

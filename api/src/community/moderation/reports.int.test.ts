@@ -91,10 +91,16 @@ describe('who may call', () => {
     expect(await statusOf(member.community.moderation.staff.list.query({}))).toBe(403);
     expect(await statusOf(member.community.moderation.staff.openCount.query())).toBe(403);
     const some = '00000000-0000-4000-8000-000000000000';
-    expect(await statusOf(member.community.moderation.staff.dismiss.mutate({ reportId: some, note: 'Nope' }))).toBe(403);
-    expect(await statusOf(member.community.moderation.staff.act.mutate({ reportId: some, note: 'Nope' }))).toBe(403);
+    expect(
+      await statusOf(member.community.moderation.staff.dismiss.mutate({ reportId: some, note: 'Nope' })),
+    ).toBe(403);
+    expect(
+      await statusOf(member.community.moderation.staff.act.mutate({ reportId: some, note: 'Nope' })),
+    ).toBe(403);
     expect(await statusOf(api(t.app).community.moderation.staff.list.query({}))).toBe(401);
-    expect(await statusOf(api(t.app, moderator.accessToken).community.moderation.staff.list.query({}))).toBe(200);
+    expect(await statusOf(api(t.app, moderator.accessToken).community.moderation.staff.list.query({}))).toBe(
+      200,
+    );
     expect(await statusOf(api(t.app, admin.accessToken).community.moderation.staff.list.query({}))).toBe(200);
   });
 });
@@ -103,7 +109,9 @@ describe('reporting', () => {
   it('checks the reason and details', async () => {
     const as = api(t.app, buyer.accessToken);
     expect(
-      await refusal(as.community.moderation.member.listing.mutate({ listingId: fake.id, reason: 'boring' as never })),
+      await refusal(
+        as.community.moderation.member.listing.mutate({ listingId: fake.id, reason: 'boring' as never }),
+      ),
     ).toEqual({
       status: 400,
       message: 'reason: Choose a reason from the list',
@@ -130,7 +138,10 @@ describe('reporting', () => {
     ).toEqual({ status: 403, message: 'You can’t report your own listing.' });
     expect(
       await refusal(
-        api(t.app, buyer.accessToken).community.moderation.member.message.mutate({ offerId, reason: 'offensive' }),
+        api(t.app, buyer.accessToken).community.moderation.member.message.mutate({
+          offerId,
+          reason: 'offensive',
+        }),
       ),
     ).toEqual({ status: 403, message: 'You can’t report your own message.' });
     expect(
@@ -175,7 +186,9 @@ describe('reporting', () => {
       resolved_at: null,
     });
     expect(
-      await refusal(as.community.moderation.member.listing.mutate({ listingId: fake.id, reason: 'prohibited' })),
+      await refusal(
+        as.community.moderation.member.listing.mutate({ listingId: fake.id, reason: 'prohibited' }),
+      ),
     ).toEqual({
       status: 409,
       message: 'You’ve already reported this; our team will review it.',
@@ -192,7 +205,9 @@ describe('reporting', () => {
       details: 'Rude counter-offer',
     });
     expect(
-      await statusOf(as.community.moderation.member.message.mutate({ offerId: counterId, reason: 'spam_or_scam' })),
+      await statusOf(
+        as.community.moderation.member.message.mutate({ offerId: counterId, reason: 'spam_or_scam' }),
+      ),
     ).toBe(409);
   });
 
@@ -252,11 +267,16 @@ describe('the staff queue', () => {
   it('dismisses one report with a note, audited; the others on the listing stay open', async () => {
     const as = api(t.app, moderator.accessToken);
     const [mine, theirs] = await as.community.moderation.staff.list.query({ kind: 'listing' });
-    expect(await refusal(as.community.moderation.staff.dismiss.mutate({ reportId: theirs!.id, note: '' }))).toEqual({
+    expect(
+      await refusal(as.community.moderation.staff.dismiss.mutate({ reportId: theirs!.id, note: '' })),
+    ).toEqual({
       status: 400,
       message: 'note: Write a note (at least 3 characters): why it needs no action',
     });
-    await as.community.moderation.staff.dismiss.mutate({ reportId: theirs!.id, note: 'Not a prohibited item' });
+    await as.community.moderation.staff.dismiss.mutate({
+      reportId: theirs!.id,
+      note: 'Not a prohibited item',
+    });
     expect(await reportRow(theirs!.id)).toMatchObject({
       status: 'dismissed',
       resolved_by: moderator.id,
@@ -272,7 +292,9 @@ describe('the staff queue', () => {
     ]);
     expect((await reportRow(mine!.id)).status).toBe('open');
     expect(
-      await refusal(as.community.moderation.staff.dismiss.mutate({ reportId: theirs!.id, note: 'Again, please' })),
+      await refusal(
+        as.community.moderation.staff.dismiss.mutate({ reportId: theirs!.id, note: 'Again, please' }),
+      ),
     ).toEqual({ status: 409, message: 'This report is already dismissed. Refresh the page.' });
     const dismissed = await as.community.moderation.staff.list.query({ status: 'dismissed' });
     expect(dismissed).toMatchObject([
@@ -290,7 +312,9 @@ describe('the staff queue', () => {
     const as = api(t.app, moderator.accessToken);
     const [first] = await as.community.moderation.staff.list.query({ kind: 'listing' });
     expect(first!.openOnTarget).toBe(2);
-    expect(await as.community.moderation.staff.act.mutate({ reportId: first!.id, note: 'Counterfeit copy' })).toEqual({
+    expect(
+      await as.community.moderation.staff.act.mutate({ reportId: first!.id, note: 'Counterfeit copy' }),
+    ).toEqual({
       kind: 'listing',
       closed: 2,
     });
@@ -314,7 +338,9 @@ describe('the staff queue', () => {
     expect((await auditOf('report.action')).map((entry) => entry.target_id).sort()).toEqual(
       [first!.id, late].sort(),
     );
-    expect(await refusal(as.community.moderation.staff.act.mutate({ reportId: late, note: 'Again' }))).toEqual({
+    expect(
+      await refusal(as.community.moderation.staff.act.mutate({ reportId: late, note: 'Again' })),
+    ).toEqual({
       status: 409,
       message: 'This report is already actioned. Refresh the page.',
     });
@@ -390,7 +416,10 @@ describe('the staff queue', () => {
     expect(warning).toMatchObject({ template: 'offer_message_removed' });
     expect(warning?.text_body).toContain('The reason: Abusive language');
     // Staff still see what was said; the reporter cannot report it again.
-    const [closed] = await as.community.moderation.staff.list.query({ status: 'actioned', kind: 'offer_message' });
+    const [closed] = await as.community.moderation.staff.list.query({
+      status: 'actioned',
+      kind: 'offer_message',
+    });
     expect(closed!.message).toMatchObject({ text: 'Go away, you cheapskate', hidden: true });
     expect(
       await refusal(

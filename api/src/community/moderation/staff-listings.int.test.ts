@@ -63,17 +63,23 @@ describe('staff listings', () => {
     expect(await ids({ seller: 'seller@listings-staff', status: 'sold' })).toEqual([sold.id]);
     expect((await ids({ seller: 'SELLER@listings-staff' })).sort()).toEqual([listing.id, sold.id].sort());
     expect(await ids({ q: 'no such book' })).toEqual([]);
-    expect(await refusal(as.community.moderation.listings.search.query({ status: 'gone' as never }))).toEqual({
-      status: 400,
-      message: 'status: Choose a status from the list',
-    });
+    expect(await refusal(as.community.moderation.listings.search.query({ status: 'gone' as never }))).toEqual(
+      {
+        status: 400,
+        message: 'status: Choose a status from the list',
+      },
+    );
   });
 
   it('a moderator removes a listing with a reason: it leaves the shop, the seller is emailed, the log records it', async () => {
     const as = api(t.app, moderator.accessToken);
     expect(
       await refusal(
-        as.community.moderation.listings.setRemoved.mutate({ listingId: listing.id, removed: true, reason: '' }),
+        as.community.moderation.listings.setRemoved.mutate({
+          listingId: listing.id,
+          removed: true,
+          reason: '',
+        }),
       ),
     ).toEqual({
       status: 400,
@@ -133,7 +139,11 @@ describe('staff listings', () => {
 
     expect(
       await refusal(
-        as.community.moderation.listings.setRemoved.mutate({ listingId: sold.id, removed: true, reason: 'Fake' }),
+        as.community.moderation.listings.setRemoved.mutate({
+          listingId: sold.id,
+          removed: true,
+          reason: 'Fake',
+        }),
       ),
     ).toEqual({
       status: 409,

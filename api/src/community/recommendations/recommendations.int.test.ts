@@ -196,7 +196,9 @@ describe('recommendations', () => {
   });
 
   it('are the member’s own: signed out is refused, and bad input named', async () => {
-    expect(await refusal(api(t.app).community.recommendations.list.query({ limit: 5 }))).toMatchObject({ status: 401 });
+    expect(await refusal(api(t.app).community.recommendations.list.query({ limit: 5 }))).toMatchObject({
+      status: 401,
+    });
     const reader = await member('input');
     expect(
       await refusal(api(t.app, reader.accessToken).community.recommendations.list.query({ limit: 500 })),

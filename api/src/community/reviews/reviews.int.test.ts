@@ -199,7 +199,9 @@ describe('writing and publishing', () => {
     });
     expect(viaApi.reviews.map((r) => r.id)).toEqual(second.reviews.map((r) => r.id));
     expect(
-      await refusal(api(t.app).community.reviews.public.forSeller.query({ sellerId: seller.id, cursor: 'drop table' })),
+      await refusal(
+        api(t.app).community.reviews.public.forSeller.query({ sellerId: seller.id, cursor: 'drop table' }),
+      ),
     ).toEqual({ status: 400, message: 'cursor: That is not a page of reviews' });
   });
 
@@ -272,7 +274,9 @@ describe('replies, reports and removal', () => {
       reason: 'offensive',
       details: 'Not about the book at all.',
     });
-    const queue = await api(t.app, moderator.accessToken).community.moderation.staff.list.query({ status: 'open' });
+    const queue = await api(t.app, moderator.accessToken).community.moderation.staff.list.query({
+      status: 'open',
+    });
     const listed = queue.find((row) => row.id === report.id);
     expect(listed?.review).toMatchObject({ reviewId, stars: 1, text: 'Rude seller, never again.' });
 
@@ -307,7 +311,10 @@ describe('replies, reports and removal', () => {
     const staff = api(t.app, moderator.accessToken);
     const noReason = await refusal(staff.community.reviews.staff.remove.mutate({ reviewId, reason: '' }));
     expect(noReason.status).toBe(400);
-    await staff.community.reviews.staff.remove.mutate({ reviewId, reason: 'Contact details are not allowed.' });
+    await staff.community.reviews.staff.remove.mutate({
+      reviewId,
+      reason: 'Contact details are not allowed.',
+    });
     const again = await refusal(
       staff.community.reviews.staff.remove.mutate({ reviewId, reason: 'Contact details are not allowed.' }),
     );

@@ -64,7 +64,9 @@ describe('follows', () => {
     });
     // The same author however it is written.
     expect(
-      await me.community.social.follows.status.query({ target: { kind: 'author', author: 'ursula k. le guin' } }),
+      await me.community.social.follows.status.query({
+        target: { kind: 'author', author: 'ursula k. le guin' },
+      }),
     ).toEqual({ following: true, followers: 1 });
     await me.community.social.follows.set.mutate({
       target: { kind: 'genre', genreSlug: 'epic-fantasy' },
@@ -110,7 +112,10 @@ describe('follows', () => {
     ).toEqual({ status: 404, message: 'There is no genre called “no-such-genre”.' });
     expect(
       await refusal(
-        as(reader).community.social.follows.set.mutate({ target: { kind: 'author', author: '   ' }, following: true }),
+        as(reader).community.social.follows.set.mutate({
+          target: { kind: 'author', author: '   ' },
+          following: true,
+        }),
       ),
     ).toMatchObject({ status: 400, message: expect.stringContaining('Name the author') });
     const { following } = await as(other).community.social.follows.set.mutate({
@@ -136,12 +141,18 @@ describe('the feed', () => {
     const empty = await me.community.social.feed.query({ limit: 10 });
     expect(empty.followsAnything).toBe(false);
 
-    await me.community.social.follows.set.mutate({ target: { kind: 'seller', sellerId: seller.id }, following: true });
+    await me.community.social.follows.set.mutate({
+      target: { kind: 'seller', sellerId: seller.id },
+      following: true,
+    });
     await me.community.social.follows.set.mutate({
       target: { kind: 'author', author: 'Octavia E. Butler' },
       following: true,
     });
-    await me.community.social.follows.set.mutate({ target: { kind: 'genre', genreSlug: 'horror' }, following: true });
+    await me.community.social.follows.set.mutate({
+      target: { kind: 'genre', genreSlug: 'horror' },
+      following: true,
+    });
 
     const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
     const fromSeller = await createListing(db(), {
@@ -230,10 +241,11 @@ describe('the feed', () => {
     let cursor: string | null = null;
     let first = true;
     do {
-      const page: Awaited<ReturnType<typeof me.community.social.feed.query>> = await me.community.social.feed.query({
-        limit: 2,
-        cursor,
-      });
+      const page: Awaited<ReturnType<typeof me.community.social.feed.query>> =
+        await me.community.social.feed.query({
+          limit: 2,
+          cursor,
+        });
       walked.push(...page.items.map((item) => item.key));
       cursor = page.nextCursor;
       if (first) {
@@ -246,7 +258,9 @@ describe('the feed', () => {
       }
     } while (cursor);
     expect(walked).toEqual(all.items.map((item) => item.key));
-    expect((await me.community.social.feed.query({ limit: 1 })).items[0]?.listing?.title).toBe('Late Arrival');
+    expect((await me.community.social.feed.query({ limit: 1 })).items[0]?.listing?.title).toBe(
+      'Late Arrival',
+    );
     expect(await refusal(me.community.social.feed.query({ limit: 5, cursor: 'nonsense' }))).toEqual({
       status: 400,
       message: 'cursor: Not a page of your feed',
@@ -317,7 +331,9 @@ describe('saved searches', () => {
       status: 404,
       message: 'That isn’t one of your saved searches (any more).',
     });
-    expect(await refusal(as(other).community.social.savedSearches.remove.mutate({ id: saved.id }))).toMatchObject({
+    expect(
+      await refusal(as(other).community.social.savedSearches.remove.mutate({ id: saved.id })),
+    ).toMatchObject({
       status: 404,
     });
     await me.community.social.savedSearches.remove.mutate({ id: saved.id });
@@ -359,7 +375,9 @@ describe('saved searches', () => {
     // A listing from before the search was saved is not news.
     await alerts(new Date(Date.now() + 1000));
     expect(
-      (await me.account.notifications.list.query({ limit: 50 })).items.filter((n) => n.kind === 'saved_search_match'),
+      (await me.account.notifications.list.query({ limit: 50 })).items.filter(
+        (n) => n.kind === 'saved_search_match',
+      ),
     ).toEqual([]);
 
     const fresh = await createListing(db(), {
@@ -402,7 +420,10 @@ describe('saved searches', () => {
 
   it('collects daily searches into one digest a day, and sends nothing for searches with alerts off', async () => {
     const me = as(other);
-    const daily = await me.community.social.savedSearches.save.mutate({ query: 'q=earthsea', alerts: 'daily' });
+    const daily = await me.community.social.savedSearches.save.mutate({
+      query: 'q=earthsea',
+      alerts: 'daily',
+    });
     const off = await me.community.social.savedSearches.save.mutate({ query: 'q=tehanu', alerts: 'off' });
     const start = Date.now();
     await createListing(db(), {

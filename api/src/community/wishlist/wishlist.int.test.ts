@@ -127,9 +127,11 @@ describe('notifications for wished-for listings', () => {
     expect(coalesced.items[0]?.body).toBe('Emma is now £5.00 (was £9.00).');
 
     // Read, and the next drop is news again.
-    expect(await api(t.app, buyer.accessToken).account.notifications.markRead.mutate({ ids: 'all' })).toEqual({
-      unread: 0,
-    });
+    expect(await api(t.app, buyer.accessToken).account.notifications.markRead.mutate({ ids: 'all' })).toEqual(
+      {
+        unread: 0,
+      },
+    );
     await reprice(listing.id, 450);
     const later = await notifications(buyer);
     expect(later.unread).toBe(1);
@@ -139,7 +141,9 @@ describe('notifications for wished-for listings', () => {
     ]);
     // Marking one read; someone else's ids do nothing.
     const friendsId = (await notifications(friend)).items[0]!.id;
-    expect(await api(t.app, buyer.accessToken).account.notifications.markRead.mutate({ ids: [friendsId] })).toEqual({
+    expect(
+      await api(t.app, buyer.accessToken).account.notifications.markRead.mutate({ ids: [friendsId] }),
+    ).toEqual({
       unread: 1,
     });
     expect((await notifications(friend)).unread).toBe(1);

@@ -43,7 +43,9 @@ describe('the contact form', () => {
     [{ ...message, message: 'Hi' }, 'message', 'Your message needs at least 10 characters'],
     [{ ...message, message: 'x'.repeat(10_000) }, 'message', 'Your message can be at most 5,000 characters'],
   ])('explains what is wrong with a field (%#)', async (input, field, text) => {
-    const response = await failure(api(t.app, { headers: WEB }).platform.contact.submit.mutate(input as never));
+    const response = await failure(
+      api(t.app, { headers: WEB }).platform.contact.submit.mutate(input as never),
+    );
     expect(response.status).toBe(400);
     const { zodError } = response.data as { zodError: { fieldErrors: Record<string, string[]> } };
     expect(zodError.fieldErrors[field]).toEqual([text]);

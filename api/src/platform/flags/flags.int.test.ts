@@ -76,12 +76,12 @@ describe('feature flags', () => {
       status: 409,
       message: 'A flag called charity_bulk_listing already exists. Choose another name.',
     });
-    expect((await refusal(as.platform.flags.create.mutate({ key: 'Bad Name', description: 'x' }))).message).toContain(
-      'lower-case letters',
-    );
-    expect((await refusal(as.platform.flags.create.mutate({ key: 'blank', description: '   ' }))).message).toContain(
-      'Say what the flag does',
-    );
+    expect(
+      (await refusal(as.platform.flags.create.mutate({ key: 'Bad Name', description: 'x' }))).message,
+    ).toContain('lower-case letters');
+    expect(
+      (await refusal(as.platform.flags.create.mutate({ key: 'blank', description: '   ' }))).message,
+    ).toContain('Say what the flag does');
     const described = await as.platform.flags.describe.mutate({
       key: 'charity_bulk_listing',
       description: 'Charities upload a CSV of books.',

@@ -106,7 +106,10 @@ describe('email on a production server', () => {
     // Following the link: the token confirms the address and starts a session.
     const token = /\/auth\/confirm\?token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1];
     expect(token).toBeDefined();
-    const confirmed = await request(t.app.server).post('/trpc/account.auth.confirmEmail').set(WEB).send({ token });
+    const confirmed = await request(t.app.server)
+      .post('/trpc/account.auth.confirmEmail')
+      .set(WEB)
+      .send({ token });
     expect(confirmed.status).toBe(200);
     const cookies = (confirmed.headers['set-cookie'] as unknown as string[]).map(
       (cookie) => cookie.split(';')[0]!,

@@ -93,7 +93,9 @@ describe('unsubscribe links', () => {
   it('answer an incomplete link with a 400, not a 500', async () => {
     expect(await statusOf(api(t.app).platform.unsubscribe.check.query({ u: userId } as never))).toBe(400);
     expect(
-      await statusOf(api(t.app).platform.unsubscribe.check.query({ u: 'x'.repeat(10_000), l: 'all', s: 'abc' })),
+      await statusOf(
+        api(t.app).platform.unsubscribe.check.query({ u: 'x'.repeat(10_000), l: 'all', s: 'abc' }),
+      ),
     ).toBe(400);
   });
 });

@@ -316,7 +316,9 @@ describe('publishing', () => {
       q: 'pride prejudice',
     });
     expect(byTitle.items[0]).toMatchObject({ id: draft.id, priceMinor: 777, photoUrl: published.photos[0] });
-    const page = await api(t.app, buyer.accessToken).catalogue.listings.bySlug.query({ slug: published.slug! });
+    const page = await api(t.app, buyer.accessToken).catalogue.listings.bySlug.query({
+      slug: published.slug!,
+    });
     expect(page).toMatchObject({
       id: draft.id,
       available: true,

@@ -301,7 +301,10 @@ describe('admin-cleanup-listings, safely', () => {
 
   it('staff restore a withdrawn listing from /admin/listings, within 30 days', async () => {
     const as = api(t.app, moderator.accessToken);
-    const [found] = await as.community.moderation.listings.search.query({ q: 'Twice-Listed', status: 'removed' });
+    const [found] = await as.community.moderation.listings.search.query({
+      q: 'Twice-Listed',
+      status: 'removed',
+    });
     expect(found).toMatchObject({ id: ids.twin, status: 'removed', restorable: true });
     const until = new Date(found?.restoreUntil ?? 0).getTime();
     expect(Math.abs(until - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
@@ -342,7 +345,11 @@ describe('admin-cleanup-listings, safely', () => {
     expect(found).toMatchObject({ status: 'removed', restorable: false });
     expect(
       await refusal(
-        as.community.moderation.listings.setRemoved.mutate({ listingId: old, removed: false, reason: 'Please' }),
+        as.community.moderation.listings.setRemoved.mutate({
+          listingId: old,
+          removed: false,
+          reason: 'Please',
+        }),
       ),
     ).toEqual({
       status: 409,

@@ -278,16 +278,12 @@ describe('admin records', () => {
 
     const as = api(t.app, superAdmin.accessToken);
     expect(
-      await refusal(
-        as.staff.globalAdmin.setAdminTier.mutate({ email: superAdmin.email, tier: 'read_only' }),
-      ),
+      await refusal(as.staff.globalAdmin.setAdminTier.mutate({ email: superAdmin.email, tier: 'read_only' })),
     ).toEqual({
       status: 400,
       message: 'You cannot change your own global-admin tier: ask another super admin.',
     });
-    expect(await statusOf(as.staff.globalAdmin.deactivateAdmin.mutate({ userId: superAdmin.id }))).toBe(
-      400,
-    );
+    expect(await statusOf(as.staff.globalAdmin.deactivateAdmin.mutate({ userId: superAdmin.id }))).toBe(400);
     expect(
       await statusOf(
         as.staff.globalAdmin.setAdminTier.mutate({ email: 'nobody@global.test', tier: 'read_only' }),
@@ -316,11 +312,8 @@ describe('email templates in global admin', () => {
     expect(preview.subject).toBe(draft.subject);
     expect(preview.text).toContain('Choose a new password here: http');
     expect(
-      (
-        await refusal(
-          as.staff.globalAdmin.previewEmailTemplate.query({ ...draft, body: 'No link at all' }),
-        )
-      ).message,
+      (await refusal(as.staff.globalAdmin.previewEmailTemplate.query({ ...draft, body: 'No link at all' })))
+        .message,
     ).toMatch(/\{\{url\}\}/);
 
     const sent = await as.staff.globalAdmin.sendTestEmail.mutate(draft);
@@ -334,9 +327,7 @@ describe('email templates in global admin', () => {
       draft: null,
       subject: 'Reset your Reshelf password',
     });
-    expect(
-      await refusal(as.staff.globalAdmin.discardEmailTemplateDraft.mutate({ key: draft.key })),
-    ).toEqual({
+    expect(await refusal(as.staff.globalAdmin.discardEmailTemplateDraft.mutate({ key: draft.key }))).toEqual({
       status: 412,
       message: 'There is no draft of this email to discard.',
     });
@@ -377,12 +368,10 @@ describe('a failed admin record lookup', () => {
         adminLevel: 0,
         adminLookupFailed: true,
       });
-      expect(await refusal(api(t.app, superAdmin.accessToken).staff.globalAdmin.overview.query())).toEqual(
-        {
-          status: 403,
-          message: 'Failed to verify admin access',
-        },
-      );
+      expect(await refusal(api(t.app, superAdmin.accessToken).staff.globalAdmin.overview.query())).toEqual({
+        status: 403,
+        message: 'Failed to verify admin access',
+      });
       // Someone with no admin record is told the same while it cannot be read: nobody knows.
       expect((await await api(t.app, member.accessToken).account.auth.me.query()).user).toMatchObject({
         adminTier: null,

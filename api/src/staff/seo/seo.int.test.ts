@@ -36,7 +36,8 @@ afterAll(async () => {
 });
 
 const publicPage = async () => await api(t.app).platform.pages.bySlug.query({ slug: 'seo-test-page' });
-const publicCategory = async () => await api(t.app).catalogue.discovery.public.category.query({ slug: 'fiction' });
+const publicCategory = async () =>
+  await api(t.app).catalogue.discovery.public.category.query({ slug: 'fiction' });
 
 describe('seo', () => {
   it('admins set and clear titles and descriptions that the public pages then carry', async () => {

@@ -9,10 +9,14 @@ function useRefresh() {
   };
 }
 
-export function useUpdateBook(options: Parameters<typeof trpc.catalogue.books.staff.update.useMutation>[0] = {}) {
+export function useUpdateBook(
+  options: Parameters<typeof trpc.catalogue.books.staff.update.useMutation>[0] = {},
+) {
   return trpc.catalogue.books.staff.update.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }
 
-export function useMergeBooks(options: Parameters<typeof trpc.catalogue.books.staff.merge.useMutation>[0] = {}) {
+export function useMergeBooks(
+  options: Parameters<typeof trpc.catalogue.books.staff.merge.useMutation>[0] = {},
+) {
   return trpc.catalogue.books.staff.merge.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }

@@ -53,7 +53,9 @@ export function Filters({
   const categories = trpc.catalogue.taxonomy.public.categories.useQuery(undefined, {
     enabled: !fixed.includes('category'),
   });
-  const genres = trpc.catalogue.taxonomy.public.genres.useQuery(undefined, { enabled: !fixed.includes('genre') });
+  const genres = trpc.catalogue.taxonomy.public.genres.useQuery(undefined, {
+    enabled: !fixed.includes('genre'),
+  });
   const count = activeFilterCount(params);
 
   const change = (changes: Record<string, string | null | undefined>) =>

@@ -98,15 +98,18 @@ function useCheckoutQuote(source: CheckoutSource | null, promoCode: string | nul
   const listing = trpc.catalogue.listings.bySlug.useQuery({ slug }, { enabled: slug !== '' });
   const listingId = listing.data?.id ?? '';
   const promo = promoCode ? { promoCode } : {};
-  const quote = trpc.commerce.checkout.quote.useQuery(offerId ? { offerId, ...promo } : { listingId, ...promo }, {
-    enabled: offerId !== '' || listingId !== '',
-    retry: false,
-    // Applying or removing a code keeps the page while the new price loads (same book only).
-    placeholderData: (previous) =>
-      previous && (offerId ? previous.offerId === offerId : previous.listingId === listingId)
-        ? previous
-        : undefined,
-  });
+  const quote = trpc.commerce.checkout.quote.useQuery(
+    offerId ? { offerId, ...promo } : { listingId, ...promo },
+    {
+      enabled: offerId !== '' || listingId !== '',
+      retry: false,
+      // Applying or removing a code keeps the page while the new price loads (same book only).
+      placeholderData: (previous) =>
+        previous && (offerId ? previous.offerId === offerId : previous.listingId === listingId)
+          ? previous
+          : undefined,
+    },
+  );
   // The buyer's threads on this book (all of them while the quote is unknown or refused, so that
   // the book is known even then: "Finish paying" for an order already started from the offer).
   const threads = trpc.commerce.offers.member.list.useQuery(

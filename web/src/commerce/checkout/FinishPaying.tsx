@@ -98,7 +98,10 @@ export function HeldForYou({
 export function useHeldOrder(listingId: string, enabled = true) {
   const session = useSession();
   const asked = enabled && listingId !== '' && session.status === 'signed-in';
-  const held = trpc.commerce.checkout.held.useQuery({ listingId }, { enabled: asked, staleTime: 0, retry: false });
+  const held = trpc.commerce.checkout.held.useQuery(
+    { listingId },
+    { enabled: asked, staleTime: 0, retry: false },
+  );
   let settled = true;
   if (asked) settled = !held.isPending;
   else if (enabled && session.status === 'loading') settled = false;

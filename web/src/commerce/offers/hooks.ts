@@ -29,12 +29,16 @@ export function useMakeOffer(options: Options<'make'> = {}) {
 
 /** Accept or decline. A refusal reads the lists again too: the offer may have moved on. */
 export function useRespondToOffer(options: Options<'respond'> = {}) {
-  return trpc.commerce.offers.member.respond.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
+  return trpc.commerce.offers.member.respond.useMutation(
+    thenRefresh(options, useRefreshOffers(), 'onSettled'),
+  );
 }
 
 /** The buyer withdraws their offer. A refusal reads the lists again too. */
 export function useWithdrawOffer(options: Options<'withdraw'> = {}) {
-  return trpc.commerce.offers.member.withdraw.useMutation(thenRefresh(options, useRefreshOffers(), 'onSettled'));
+  return trpc.commerce.offers.member.withdraw.useMutation(
+    thenRefresh(options, useRefreshOffers(), 'onSettled'),
+  );
 }
 
 /** A counter-offer. */

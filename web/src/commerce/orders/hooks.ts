@@ -31,7 +31,9 @@ export function useCancelOrder(options: Options<'cancel'> = {}) {
 
 /** The buyer says it arrived. A refusal also reads the order again (it may have moved on). */
 export function useMarkArrived(options: Options<'markArrived'> = {}) {
-  return trpc.commerce.orders.member.markArrived.useMutation(thenRefresh(options, useRefreshOrders(), 'onSettled'));
+  return trpc.commerce.orders.member.markArrived.useMutation(
+    thenRefresh(options, useRefreshOrders(), 'onSettled'),
+  );
 }
 
 /** The buyer says everything is OK: the order completes and the seller is paid. */

@@ -10,11 +10,15 @@ function useRefresh() {
   };
 }
 
-export function useWriteReview(options: Parameters<typeof trpc.community.reviews.member.write.useMutation>[0] = {}) {
+export function useWriteReview(
+  options: Parameters<typeof trpc.community.reviews.member.write.useMutation>[0] = {},
+) {
   return trpc.community.reviews.member.write.useMutation(thenRefresh(options, useRefresh()));
 }
 
-export function useReplyToReview(options: Parameters<typeof trpc.community.reviews.member.reply.useMutation>[0] = {}) {
+export function useReplyToReview(
+  options: Parameters<typeof trpc.community.reviews.member.reply.useMutation>[0] = {},
+) {
   return trpc.community.reviews.member.reply.useMutation(thenRefresh(options, useRefresh()));
 }
 

@@ -38,7 +38,10 @@ export function FollowButton({
   const navigate = useNavigate();
   const location = useLocation();
   const utils = trpc.useUtils();
-  const status = trpc.community.social.follows.status.useQuery({ target }, { enabled: signedIn && !notFollowed });
+  const status = trpc.community.social.follows.status.useQuery(
+    { target },
+    { enabled: signedIn && !notFollowed },
+  );
   const mutation = trpc.community.social.follows.set.useMutation({
     onMutate: async ({ following }) => {
       await utils.community.social.follows.status.cancel({ target });

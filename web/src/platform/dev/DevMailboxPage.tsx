@@ -56,7 +56,10 @@ export function DevMailboxPage() {
   const [params, setParams] = useSearchParams();
   const to = params.get('to')?.trim() ?? '';
   const selectedId = params.get('message');
-  const mailbox = trpc.platform.dev.mailbox.useQuery(to ? { to } : {}, { staleTime: 0, refetchOnWindowFocus: true });
+  const mailbox = trpc.platform.dev.mailbox.useQuery(to ? { to } : {}, {
+    staleTime: 0,
+    refetchOnWindowFocus: true,
+  });
   const notFound = mailbox.isError && apiErrorCode(mailbox.error) === 'NOT_FOUND';
   usePageMeta(notFound ? 'Page not found' : 'Dev mailbox');
 

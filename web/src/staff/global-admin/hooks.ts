@@ -43,7 +43,5 @@ export function useDiscardTemplateDraft(
 export function usePublishTemplate(
   options: Parameters<typeof trpc.staff.globalAdmin.publishEmailTemplate.useMutation>[0] = {},
 ) {
-  return trpc.staff.globalAdmin.publishEmailTemplate.useMutation(
-    thenRefresh(options, useRefreshTemplates()),
-  );
+  return trpc.staff.globalAdmin.publishEmailTemplate.useMutation(thenRefresh(options, useRefreshTemplates()));
 }

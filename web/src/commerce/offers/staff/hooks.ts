@@ -9,6 +9,8 @@ function useRefresh() {
   };
 }
 
-export function useCancelOffer(options: Parameters<typeof trpc.commerce.offers.staff.cancel.useMutation>[0] = {}) {
+export function useCancelOffer(
+  options: Parameters<typeof trpc.commerce.offers.staff.cancel.useMutation>[0] = {},
+) {
   return trpc.commerce.offers.staff.cancel.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }

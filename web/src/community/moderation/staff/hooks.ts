@@ -10,11 +10,15 @@ function useRefresh() {
   return () => void utils.community.moderation.staff.invalidate();
 }
 
-export function useDismissReport(options: Parameters<typeof trpc.community.moderation.staff.dismiss.useMutation>[0] = {}) {
+export function useDismissReport(
+  options: Parameters<typeof trpc.community.moderation.staff.dismiss.useMutation>[0] = {},
+) {
   return trpc.community.moderation.staff.dismiss.useMutation(thenRefresh(options, useRefresh(), 'onSettled'));
 }
 
-export function useActOnReport(options: Parameters<typeof trpc.community.moderation.staff.act.useMutation>[0] = {}) {
+export function useActOnReport(
+  options: Parameters<typeof trpc.community.moderation.staff.act.useMutation>[0] = {},
+) {
   const utils = trpc.useUtils();
   return trpc.community.moderation.staff.act.useMutation(
     thenRefresh(

@@ -12,10 +12,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiToken } from '../../platform/identity/api-tokens.ts';
-import { seedDemoAccounts } from '../../seed/demo-accounts.ts';
-import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { createUser } from '../../testing/auth.ts';
+import { createApiToken } from '../platform/identity/api-tokens.ts';
+import { seedDemoAccounts } from '../seed/demo-accounts.ts';
+import { createTestApp, type TestApp } from '../testing/app.ts';
+import { createUser } from '../testing/auth.ts';
 import { OPENAPI_FILE, REST_PREFIX } from './document.ts';
 
 type Schema = Record<string, unknown>;

@@ -5,8 +5,8 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { createUser } from '../../testing/auth.ts';
+import { createTestApp, type TestApp } from '../testing/app.ts';
+import { createUser } from '../testing/auth.ts';
 
 let t: TestApp;
 let staffToken: string;

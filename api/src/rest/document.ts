@@ -9,10 +9,10 @@
  */
 import path from 'node:path';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
-import packageJson from '../../../package.json' with { type: 'json' };
-import { REPO_ROOT } from '../../paths.ts';
-import { appRouter } from '../../router.ts';
-import type { AccessLevel, Meta } from '../../trpc.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import { REPO_ROOT } from '../paths.ts';
+import { appRouter } from '../router.ts';
+import type { AccessLevel, Meta } from '../trpc.ts';
 
 export const OPENAPI_FILE = path.join(REPO_ROOT, 'openapi/openapi.json');
 export const REST_PREFIX = '/api/v1';
@@ -46,7 +46,12 @@ function procedures(): [string, AnyProcedure][] {
   );
 }
 
-/** Every procedure published on the REST API, in router order. */
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * Every procedure published on the REST API, by REST path then method: the document's order
+ * follows the published paths, never the router's shape, so regrouping the router leaves it as it is.
+ */
 export function publishedProcedures(): PublishedProcedure[] {
   return procedures()
     .filter(([, procedure]) => procedure._def.meta?.openapi && procedure._def.meta.openapi.enabled !== false)
@@ -65,7 +70,12 @@ export function publishedProcedures(): PublishedProcedure[] {
         operationId: meta.openapi.operationId,
         procedure,
       };
-    });
+    })
+    .sort(
+      (a, b) =>
+        a.route.localeCompare(b.route, 'en') ||
+        METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method),
+    );
 }
 
 const ERROR_SCHEMA = {

@@ -20,10 +20,10 @@ import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { asAppError, errorOfTRPCCode, INTERNAL_MESSAGE, logUnavailable, retryAfterOf } from '../../errors.ts';
-import { appRouter } from '../../router.ts';
-import { type Context, hasTrustedOutput } from '../../trpc.ts';
-import { declareScopeAccess, requireAccess } from '../access.ts';
+import { asAppError, errorOfTRPCCode, INTERNAL_MESSAGE, logUnavailable, retryAfterOf } from '../errors.ts';
+import { declareScopeAccess, requireAccess } from '../http/access.ts';
+import { appRouter } from '../router.ts';
+import { type Context, hasTrustedOutput } from '../trpc.ts';
 import {
   buildOpenApiDocument,
   type PublishedProcedure,
