@@ -37,8 +37,8 @@ import type { Database } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import { csvText, readBackCell } from '../http/csv.ts';
 import type { BookLookupPort } from '../platform/book-lookup/book-lookup.ts';
+import { requireCharity } from '../platform/identity/memberships.ts';
 import { bookColumns } from '../selling/listings/book-columns.ts';
-import { requireCharity } from './charity-account.service.ts';
 
 export interface ImportDeps {
   db: Database;

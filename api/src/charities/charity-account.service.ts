@@ -23,75 +23,18 @@ import { type BundleTiersView, getTiers, setTiers } from '../commerce/pricing/bu
 import type { Database } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import type { BookLookupPort } from '../platform/book-lookup/book-lookup.ts';
+import { activeAdmins, membershipOf, requireCharity } from '../platform/identity/memberships.ts';
 import { charityMail } from '../platform/mail/charity-mail.ts';
 import type { Mailer } from '../platform/mail/mailer.ts';
 import { notify } from '../platform/notifications/notify.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
 import { type StartResult, startListing } from '../selling/listings/selling.service.ts';
-import { activeAdmins } from '../staff/users/users.service.ts';
 
 export interface CharityDeps {
   db: Database;
   mailer: Mailer;
   /** The site's origin, for links in emails. */
   origin: string;
-}
-
-export interface CharityMembership {
-  charityId: string;
-  name: string;
-  slug: string;
-  status: 'pending' | 'approved' | 'rejected';
-  role: 'owner' | 'staff';
-}
-
-export const CHARITY_MESSAGES = {
-  notMember:
-    'This is for charities on Reshelf. Apply to sell as a charity first, or ask your charity’s owner to invite you.',
-  notApproved:
-    'Your charity is waiting for approval: you can list books once our team has approved it (usually within two working days).',
-  rejected: 'Your charity’s application was not approved. You can apply again with corrected details.',
-  ownerOnly: 'Only the charity’s owner can do this.',
-} as const;
-
-/** The caller's charity, or null when they belong to none. */
-export async function membershipOf(db: Database, userId: string): Promise<CharityMembership | null> {
-  const row = await db
-    .selectFrom('charity_members as m')
-    .innerJoin('charities as c', 'c.id', 'm.charity_id')
-    .select(['c.id', 'c.name', 'c.slug', 'c.status', 'm.role'])
-    .where('m.user_id', '=', userId)
-    .executeTakeFirst();
-  if (!row) return null;
-  return {
-    charityId: row.id,
-    name: row.name,
-    slug: row.slug,
-    status: row.status as CharityMembership['status'],
-    role: row.role as CharityMembership['role'],
-  };
-}
-
-/**
- * The caller's charity for an action: refused (403) when they belong to none, when it must be
- * approved and is not, or when only the owner may act.
- */
-export async function requireCharity(
-  db: Database,
-  userId: string,
-  need: { approved?: boolean; owner?: boolean } = {},
-): Promise<CharityMembership> {
-  const membership = await membershipOf(db, userId);
-  if (!membership) throw new AppError('FORBIDDEN', CHARITY_MESSAGES.notMember);
-  if (need.approved && membership.status !== 'approved') {
-    throw new AppError(
-      'FORBIDDEN',
-      membership.status === 'rejected' ? CHARITY_MESSAGES.rejected : CHARITY_MESSAGES.notApproved,
-      { status: membership.status },
-    );
-  }
-  if (need.owner && membership.role !== 'owner') throw new AppError('FORBIDDEN', CHARITY_MESSAGES.ownerOnly);
-  return membership;
 }
 
 export async function myCharity(db: Database, userId: string): Promise<MyCharity> {

@@ -17,7 +17,7 @@ import { type CharityDashboard, type GiftAidSummary, taxYearLabel, taxYearOf } f
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { csvText, pounds } from '../http/csv.ts';
-import { requireCharity } from './charity-account.service.ts';
+import { requireCharity } from '../platform/identity/memberships.ts';
 
 const SOLD = sql`('paid', 'dispatched', 'delivered', 'completed')`;
 

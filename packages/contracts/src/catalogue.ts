@@ -337,7 +337,6 @@ export const homeSchema = z.object({
   staffPicks: z.array(staffPickSchema),
   trending: z.array(listingCardSchema),
   recent: z.array(listingCardSchema),
-  charities: z.array(charitySummarySchema),
 });
 export type Home = z.infer<typeof homeSchema>;
 

@@ -11,8 +11,12 @@ import {
   setEmailPreferenceInputSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
+import {
+  listNotifications,
+  markRead,
+  unreadCount,
+} from '../../platform/notifications/notifications.service.ts';
 import { authedProcedure, router } from '../../trpc.ts';
-import { listNotifications, markRead, unreadCount } from './notifications.service.ts';
 import { getEmailPreferences, setEmailPreference } from './preferences.ts';
 
 export const notificationsRouter = router({

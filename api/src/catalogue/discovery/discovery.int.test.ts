@@ -109,7 +109,7 @@ describe('staff picks and recently added', () => {
 
   it('gathers the home page sections in one call', async () => {
     const home = await api(t.app).catalogue.discovery.public.home.query();
-    expect(Object.keys(home).sort()).toEqual(['charities', 'recent', 'staffPicks', 'trending']);
+    expect(Object.keys(home).sort()).toEqual(['recent', 'staffPicks', 'trending']);
     expect(home.recent.length).toBeGreaterThan(0);
   });
 });

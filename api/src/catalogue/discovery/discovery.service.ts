@@ -11,7 +11,6 @@ import type {
   StaffPick,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import { featuredCharities } from '../../charities/charities.service.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import {
@@ -109,13 +108,12 @@ export async function recentListings(db: Database, limit = 12): Promise<ListingC
 }
 
 export async function homeSections(db: Database): Promise<Home> {
-  const [picks, trending, recent, charities] = await Promise.all([
+  const [picks, trending, recent] = await Promise.all([
     staffPicks(db, 8),
     trendingListings(db, 8),
     recentListings(db, 8),
-    featuredCharities(db, 4),
   ]);
-  return { staffPicks: picks, trending, recent, charities };
+  return { staffPicks: picks, trending, recent };
 }
 
 export async function categorySummaries(db: Database): Promise<CategorySummary[]> {

@@ -39,16 +39,24 @@ import {
   type ReturnStatus,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
-import { type CharityDeps, requireCharity } from '../../charities/charity-account.service.ts';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { requireCharity } from '../../platform/identity/memberships.ts';
 import { charityMail } from '../../platform/mail/charity-mail.ts';
+import type { Mailer } from '../../platform/mail/mailer.ts';
 import { notify } from '../../platform/notifications/notify.ts';
 import type { CheckoutDeps } from '../checkout/checkout.service.ts';
 import { type Actor, lockOrderRow, noteOnOrder, recordEvent, transition } from '../orders/order-machine.ts';
 import { refund as refundOrder } from '../refunds/refund.ts';
 import { tellBoth } from './dispute-mail.ts';
+
+/** What a return's steps need: the database, the outbox and the site's origin for links. */
+export interface ReturnDeps {
+  db: Database;
+  mailer: Mailer;
+  origin: string;
+}
 
 const DAY_MS = 86_400_000;
 
@@ -338,7 +346,7 @@ async function charityRecipients(db: Database, charityId: string): Promise<strin
 }
 
 export async function requestReturn(
-  deps: CharityDeps,
+  deps: ReturnDeps,
   buyer: { userId: string },
   input: { orderId: string; reason: string; itemIds?: string[] | undefined },
 ): Promise<ReturnEligibility> {
@@ -488,7 +496,7 @@ async function respond(
  */
 async function tellCharityBuyer(
   trx: Database,
-  deps: CharityDeps,
+  deps: ReturnDeps,
   row: ReturnRow,
   message: {
     mail: { subject: string; text: string; html: string };
@@ -511,7 +519,7 @@ async function tellCharityBuyer(
 }
 
 export async function acceptReturn(
-  deps: CharityDeps,
+  deps: ReturnDeps,
   userId: string,
   returnId: string,
   address?: string,
@@ -575,7 +583,7 @@ export async function acceptReturn(
 }
 
 export async function declineReturn(
-  deps: CharityDeps,
+  deps: ReturnDeps,
   userId: string,
   input: { returnId: string; reason: string },
 ): Promise<ReturnRequest> {
@@ -632,7 +640,7 @@ export async function declineReturn(
  * refuses leaves the return accepted to try again.
  */
 export async function receiveReturn(
-  deps: CharityDeps & Pick<CheckoutDeps, 'payments'>,
+  deps: ReturnDeps & Pick<CheckoutDeps, 'payments'>,
   userId: string,
   returnId: string,
 ): Promise<ReturnRequest> {
@@ -770,7 +778,7 @@ export async function receiveReturn(
  * accepted (the buyer needs the address first).
  */
 export async function sendReturnBack(
-  deps: CharityDeps,
+  deps: ReturnDeps,
   buyerId: string,
   input: { returnId: string; carrier: Carrier; trackingRef: string },
 ): Promise<ReturnEligibility> {

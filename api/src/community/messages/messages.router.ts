@@ -5,7 +5,7 @@
  */
 import { MESSAGE_LIMITS, messageBodySchema, reportFieldsSchema } from '@reshelf/contracts';
 import { z } from 'zod';
-import { ownNotificationKind } from '../../account/notifications/notifications.service.ts';
+import { ownNotificationKind } from '../../platform/notifications/notifications.service.ts';
 import { userTopic } from '../../platform/realtime/realtime.ts';
 import { resumeInputSchema, trackedEvents } from '../../platform/realtime/stream.ts';
 import { authedProcedure, router, staffProcedure } from '../../trpc.ts';

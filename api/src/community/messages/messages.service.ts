@@ -28,12 +28,12 @@ import {
   suggestsOffPlatform,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import { markEntityNotificationsRead } from '../../account/notifications/notifications.service.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { enforce, type RateRule } from '../../http/rate-limit.ts';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
 import { isSuspended } from '../../platform/identity/resolve-auth.ts';
+import { markEntityNotificationsRead } from '../../platform/notifications/notifications.service.ts';
 import { notify } from '../../platform/notifications/notify.ts';
 import { publish, userTopic } from '../../platform/realtime/realtime.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';

@@ -4,7 +4,7 @@
  */
 import { ANALYTICS_PERIODS, sellerAnalyticsSchema } from '@reshelf/contracts';
 import { z } from 'zod';
-import { requireCharity } from '../../charities/charity-account.service.ts';
+import { requireCharity } from '../../platform/identity/memberships.ts';
 import { authedProcedure, router } from '../../trpc.ts';
 import { sellerAnalytics } from './seller-analytics.service.ts';
 

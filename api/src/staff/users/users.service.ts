@@ -239,22 +239,3 @@ export async function setModerator(
   });
   return getUser(db, input.userId);
 }
-
-/**
- * The people staff notices go to: every account with the admin role (compared lower-cased, as
- * the staff check does) that has an email address and is neither suspended nor deleted.
- */
-export async function activeAdmins(db: Database): Promise<{ id: string; email: string }[]> {
-  const rows = await db
-    .selectFrom('auth.users as u')
-    .innerJoin('user_roles as r', 'r.user_id', 'u.id')
-    .select(['u.id', 'u.email'])
-    .where(sql<boolean>`lower(trim(r.role)) = 'admin'`)
-    .where('u.email', 'is not', null)
-    .where('u.deleted_at', 'is', null)
-    .where(sql<boolean>`coalesce(u.banned_until <= now(), true)`)
-    .distinct()
-    .orderBy('u.email')
-    .execute();
-  return rows.map((row) => ({ id: row.id, email: row.email! }));
-}

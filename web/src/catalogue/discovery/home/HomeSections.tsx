@@ -116,7 +116,7 @@ export function ListingShelves() {
 }
 
 export function CharityShelf() {
-  const home = trpc.catalogue.discovery.public.home.useQuery();
+  const charities = trpc.charities.featured.useQuery({ limit: 4 });
   return (
     <div className="border-t border-line bg-moss-soft/50">
       <Shelf
@@ -125,11 +125,11 @@ export function CharityShelf() {
         blurb="Registered charities sell donated books on Reshelf. Every sale funds their work."
         more={{ to: '/charity', label: 'Reshelf for charities' }}
       >
-        {home.isPending ? (
+        {charities.isPending ? (
           <div className="h-40" />
-        ) : home.isError ? null : (
+        ) : charities.isError ? null : (
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            {home.data.charities.map((charity) => (
+            {charities.data.map((charity) => (
               <li key={charity.id}>
                 <CharityCard charity={charity} />
               </li>

@@ -13,8 +13,8 @@ import {
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { NOTIFICATION_EVENTS } from '../../platform/notifications/notify.ts';
-import { publish, userTopic } from '../../platform/realtime/realtime.ts';
+import { publish, userTopic } from '../realtime/realtime.ts';
+import { NOTIFICATION_EVENTS } from './notify.ts';
 
 interface NotificationRow {
   id: string;
