@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDatabase, type DatabaseHandle } from './db/index.ts';
-import { JOBS, startJobRunner } from './platform/jobs/runner.ts';
+import { JOBS, startJobRunner } from './jobs.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { createDevTransport } from './platform/mail/transports.ts';
 import { createTestProvider } from './platform/payments/test-provider.ts';

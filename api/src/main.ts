@@ -6,7 +6,7 @@ import { buildApp } from './app.ts';
 import { prepare } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { MigrationError } from './db/migrate.ts';
-import { startJobRunner } from './platform/jobs/runner.ts';
+import { startJobRunner } from './jobs.ts';
 import type { RunningDatabase } from './runtime.ts';
 
 async function main(): Promise<void> {

@@ -7,7 +7,7 @@
 import { rm } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { runJob } from '../../api/src/platform/jobs/runner.ts';
+import { runJob } from '../../api/src/jobs.ts';
 import { startMarketplace } from '../setup/e2e.global.ts';
 import { launchBrowser } from './browser.ts';
 

@@ -9,7 +9,7 @@ import type { NotificationKind } from '@reshelf/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
-import { type JobContext, runJob } from '../../platform/jobs/runner.ts';
+import { type JobContext, runJob } from '../../jobs.ts';
 import { notify } from '../../platform/notifications/notify.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';

@@ -10,7 +10,7 @@ import { type BasketQuote, priceGroup, WELCOME_GIFT } from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { type JobContext, runJob } from '../../platform/jobs/runner.ts';
+import { type JobContext, runJob } from '../../jobs.ts';
 import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';

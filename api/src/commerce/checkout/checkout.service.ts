@@ -1283,3 +1283,22 @@ export async function applyPaymentEvent(
   }
   return outcome.result;
 }
+
+/** Pending orders whose 15-minute reservation has lapsed: cancelled, books back on sale. */
+export async function lapseReservations(db: Database): Promise<number> {
+  const due = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('status', '=', 'pending_payment')
+    .where('reserved_until', '<', new Date())
+    .orderBy('reserved_until')
+    .limit(500)
+    .execute();
+  let moved = 0;
+  for (const order of due) {
+    if (await cancelPendingOrder(db, order.id, LAPSED_REASON, { id: null, kind: 'system' })) {
+      moved += 1;
+    }
+  }
+  return moved;
+}

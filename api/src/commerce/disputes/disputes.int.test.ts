@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getListingBySlug } from '../../catalogue/listings/listings.service.ts';
 import { getThread, startOrderThread, storeMessagePhoto } from '../../community/messages/messages.service.ts';
 import type { Database } from '../../db/index.ts';
-import { type JobContext, runJob } from '../../platform/jobs/runner.ts';
+import { type JobContext, runJob } from '../../jobs.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createPerson } from '../../testing/catalogue.ts';
 import { rejects } from '../../testing/errors.ts';

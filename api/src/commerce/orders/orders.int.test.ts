@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/index.ts';
-import { type JobContext, runJob } from '../../platform/jobs/runner.ts';
+import { type JobContext, runJob } from '../../jobs.ts';
 import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';

@@ -13,7 +13,7 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
-import { runJob } from '../../platform/jobs/runner.ts';
+import { runJob } from '../../jobs.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';

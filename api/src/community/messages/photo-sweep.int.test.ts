@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportProblem, respondAsSeller } from '../../commerce/disputes/disputes.service.ts';
 import { dispatchOrder, markArrived } from '../../commerce/orders/orders.service.ts';
 import type { Database } from '../../db/index.ts';
-import { type JobContext, runJob } from '../../platform/jobs/runner.ts';
+import { type JobContext, runJob } from '../../jobs.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';

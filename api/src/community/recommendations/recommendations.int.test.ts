@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../db/index.ts';
-import { runJob } from '../../platform/jobs/runner.ts';
+import { runJob } from '../../jobs.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser, WEB } from '../../testing/auth.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveDispute } from '../../commerce/orders/orders.service.ts';
 import type { Database } from '../../db/index.ts';
-import { runJob } from '../../platform/jobs/runner.ts';
+import { runJob } from '../../jobs.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
 import { api, refusal } from '../../testing/client.ts';

@@ -13,11 +13,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { createDatabase, type DatabaseHandle } from '../../db/index.ts';
+import { runJob } from '../../jobs.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { recordSubscription, testClient } from '../../testing/realtime.ts';
 import { until } from '../../testing/until.ts';
-import { runJob } from '../jobs/runner.ts';
 import { RealtimeStreamEnded } from './hub.ts';
 import { publish, userTopic } from './realtime.ts';
 

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { readMigrations } from '../../db/migrate.ts';
-import { JOBS, runJob } from '../../platform/jobs/runner.ts';
+import { JOBS, runJob } from '../../jobs.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
 import { api, refusal, statusOf } from '../../testing/client.ts';

@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { MIGRATIONS_DIR } from '../../db/migrate.ts';
-import { JOBS } from '../../platform/jobs/runner.ts';
+import { JOB_NAMES } from '../../platform/jobs/names.ts';
 import { MAIL_MAX_ATTEMPTS } from '../../platform/mail/mailer.ts';
 
 export type HealthStatus = 'ok' | 'warning' | 'failing';
@@ -167,30 +167,28 @@ async function jobHealth(db: Database, now: Date): Promise<PlatformHealth['jobs'
     .execute();
   const problems: string[] = [];
   let status: HealthStatus = 'ok';
-  const runs = Object.keys(JOBS)
-    .sort()
-    .map((job) => {
-      const last = latest.find((row) => row.job === job);
-      const count = counts.find((row) => row.job === job);
-      if (!last) {
-        problems.push(`${job} has never run`);
-        status = worst(status, 'failing');
-      } else if (now.getTime() - last.started_at.getTime() > JOB_STALE_AFTER_MS) {
-        problems.push(`${job} last ran ${minutes(now.getTime() - last.started_at.getTime())} minutes ago`);
-        status = worst(status, 'failing');
-      } else if (last.error) {
-        problems.push(`${job} failed on its last run: ${last.error}`);
-        status = worst(status, 'warning');
-      }
-      return {
-        job,
-        lastStartedAt: last?.started_at.toISOString() ?? null,
-        lastFinishedAt: last?.finished_at?.toISOString() ?? null,
-        lastError: last?.error ?? null,
-        runsLastDay: count?.runs ?? 0,
-        failuresLastDay: count?.failures ?? 0,
-      };
-    });
+  const runs = [...JOB_NAMES].sort().map((job) => {
+    const last = latest.find((row) => row.job === job);
+    const count = counts.find((row) => row.job === job);
+    if (!last) {
+      problems.push(`${job} has never run`);
+      status = worst(status, 'failing');
+    } else if (now.getTime() - last.started_at.getTime() > JOB_STALE_AFTER_MS) {
+      problems.push(`${job} last ran ${minutes(now.getTime() - last.started_at.getTime())} minutes ago`);
+      status = worst(status, 'failing');
+    } else if (last.error) {
+      problems.push(`${job} failed on its last run: ${last.error}`);
+      status = worst(status, 'warning');
+    }
+    return {
+      job,
+      lastStartedAt: last?.started_at.toISOString() ?? null,
+      lastFinishedAt: last?.finished_at?.toISOString() ?? null,
+      lastError: last?.error ?? null,
+      runsLastDay: count?.runs ?? 0,
+      failuresLastDay: count?.failures ?? 0,
+    };
+  });
   return { status, problems, runs };
 }
 

@@ -1,7 +1,7 @@
 /** /admin/logs: staff read the job runs, filtered by job and to failures; others may not. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
-import { runJob } from '../../platform/jobs/runner.ts';
+import { runJob } from '../../jobs.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { api, refusal, statusOf } from '../../testing/client.ts';

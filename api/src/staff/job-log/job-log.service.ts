@@ -5,7 +5,7 @@
  */
 import type { Database } from '../../db/index.ts';
 import { keysetPage } from '../../db/search.ts';
-import { JOBS } from '../../platform/jobs/runner.ts';
+import { JOB_NAMES } from '../../platform/jobs/names.ts';
 
 export interface JobRun {
   id: string;
@@ -17,7 +17,7 @@ export interface JobRun {
 }
 
 export function jobNames(): string[] {
-  return Object.keys(JOBS).sort();
+  return [...JOB_NAMES].sort();
 }
 
 export async function searchJobRuns(
