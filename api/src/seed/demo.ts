@@ -14,7 +14,7 @@ import type { PaymentProvider } from '../platform/payments/port.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
 import { attachDemoCovers, type DemoCoversReport } from '../staff/dashboard/demo-covers.ts';
 import { SNAPSHOT_BOOKS } from './books.ts';
-import { seedCatalogueDemo } from './catalogue-demo.ts';
+import { catalogueDemoSlugs, seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
 import { seedDemoBasketOrders } from './demo-basket-orders.ts';
 import { canSeedMoneyOut, demoMoneyOutSlugs, seedDemoMoneyOut } from './demo-money-out.ts';
@@ -161,7 +161,7 @@ export async function runDemoSeed(
   // seed tries again.
   let covers: SeedReport['covers'];
   try {
-    covers = await attachDemoCovers({ db, storage: services.storage });
+    covers = await attachDemoCovers({ db, storage: services.storage, slugs: catalogueDemoSlugs() });
   } catch (error) {
     covers = { listings: 0, covers: 0, ms: 0, error: (error as Error).message };
   }

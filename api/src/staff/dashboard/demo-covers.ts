@@ -22,7 +22,6 @@ import sharp from 'sharp';
 import type { Database } from '../../db/index.ts';
 import { imageWork } from '../../platform/images/image-work.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
-import { catalogueDemoSlugs } from '../../seed/catalogue-demo.ts';
 
 /** Bump when the drawing changes, so new covers get new keys (old URLs stay cached). */
 const COVER_VERSION = 1;
@@ -258,9 +257,12 @@ async function inBatches<T>(items: readonly T[], size: number, work: (item: T) =
 export async function attachDemoCovers(deps: {
   db: Database;
   storage: StoragePort;
+  /** Listings by slug that get covers too (the first start's catalogue demo), beside every seeded item. */
+  slugs?: readonly string[];
 }): Promise<DemoCoversReport> {
   const started = performance.now();
   const { db, storage } = deps;
+  const slugs = deps.slugs ?? [];
   const rows = await db
     .selectFrom('listings as l')
     .innerJoin('books as b', 'b.id', 'l.book_id')
@@ -282,7 +284,7 @@ export async function attachDemoCovers(deps: {
     .where('l.status', '<>', 'draft')
     .where((eb) =>
       eb.or([
-        eb('l.slug', 'in', catalogueDemoSlugs()),
+        ...(slugs.length > 0 ? [eb('l.slug', 'in', [...slugs])] : []),
         eb(
           'l.id',
           'in',
