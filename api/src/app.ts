@@ -12,12 +12,10 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/a
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { createViewRecorder } from './catalogue/listings/view-recorder.ts';
-import { registerSitemapRoutes } from './catalogue/sitemap/sitemap.route.ts';
-import { registerCharityUploadRoutes } from './charities/charity-uploads.route.ts';
-import { registerExportRoutes } from './commerce/exports/exports.route.ts';
-import { registerPaymentRoutes } from './commerce/payments/payment.routes.ts';
-import { registerMessagePhotoRoute } from './community/messages/photo-upload.route.ts';
+import { createViewRecorder, registerSitemapRoutes } from './catalogue/index.ts';
+import { registerCharityUploadRoutes } from './charities/index.ts';
+import { registerExportRoutes, registerPaymentRoutes } from './commerce/index.ts';
+import { registerMessagePhotoRoute } from './community/index.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import {
@@ -62,7 +60,7 @@ import { registerUnsubscribeRoutes } from './platform/unsubscribe/unsubscribe.ro
 import { registerRestApi } from './rest/rest.route.ts';
 import { type AppRouter, appRouter } from './router.ts';
 import type { Secrets } from './secrets.ts';
-import { registerUploadRoutes } from './selling/listings/upload.route.ts';
+import { registerUploadRoutes } from './selling/index.ts';
 import { createServices, type Services } from './services.ts';
 import type { Context, Deps, Meta } from './trpc.ts';
 

@@ -22,7 +22,7 @@ import { renderEmail } from './platform/mail/render.ts';
 import { EMBEDDED_DATABASE_NAME, type RunningDatabase, startDatabase } from './runtime.ts';
 import { loadSecrets } from './secrets.ts';
 import { createServices } from './services.ts';
-import { bootstrapFirstAdmin } from './staff/ops/ops.service.ts';
+import { bootstrapFirstAdmin } from './staff/index.ts';
 
 export interface BootstrapIo {
   env: NodeJS.ProcessEnv;

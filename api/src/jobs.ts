@@ -4,22 +4,25 @@
  * (advisory locks, job_runs, backoff) is platform/jobs/runner.ts; this is the one place that
  * knows every domain's jobs, as router.ts knows every domain's procedures.
  */
-import { emailDueNotifications } from './account/notifications/notification-mail.ts';
-import { lapseReservations } from './commerce/checkout/checkout.service.ts';
-import { escalateUnanswered } from './commerce/disputes/disputes.service.ts';
-import { expireOffers, lapseAcceptedOffers } from './commerce/offers/offers.service.ts';
+import { emailDueNotifications } from './account/index.ts';
 import {
+  askForReportingDetails,
   autoComplete,
   cancelUndispatched,
+  escalateUnanswered,
+  expireOffers,
+  lapseAcceptedOffers,
+  lapseReservations,
+  payOut,
   presumeDelivered,
   releaseHeldPayouts,
-} from './commerce/orders/orders.service.ts';
-import { payOut } from './commerce/payouts/payouts.service.ts';
-import { askForReportingDetails } from './commerce/tax-reporting/reporting.service.ts';
-import { sweepUnsentPhotos } from './community/messages/messages.service.ts';
-import { refreshRecommendations } from './community/recommendations/recommendations.service.ts';
-import { publishDueWindows } from './community/reviews/reviews.service.ts';
-import { runSavedSearchAlerts } from './community/social/saved-searches.service.ts';
+} from './commerce/index.ts';
+import {
+  publishDueWindows,
+  refreshRecommendations,
+  runSavedSearchAlerts,
+  sweepUnsentPhotos,
+} from './community/index.ts';
 import {
   type JobContext,
   type JobRegistry,

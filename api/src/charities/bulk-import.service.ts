@@ -38,7 +38,7 @@ import { AppError } from '../errors.ts';
 import { csvText, readBackCell } from '../http/csv.ts';
 import type { BookLookupPort } from '../platform/book-lookup/book-lookup.ts';
 import { requireCharity } from '../platform/identity/memberships.ts';
-import { bookColumns } from '../selling/listings/book-columns.ts';
+import { bookColumns } from '../selling/index.ts';
 
 export interface ImportDeps {
   db: Database;

@@ -34,13 +34,13 @@ import {
 import { z } from 'zod';
 import {
   acceptReturn,
+  bundleTiersViewSchema,
   charityReturns,
   declineReturn,
   receiveReturn,
   requestReturn,
   returnEligibility,
-} from '../commerce/disputes/returns.service.ts';
-import { bundleTiersViewSchema } from '../commerce/pricing/bundle-tiers.service.ts';
+} from '../commerce/index.ts';
 import { authedProcedure, type Context, cachedPublicProcedure, router, staffProcedure } from '../trpc.ts';
 import {
   correctionsCsv,

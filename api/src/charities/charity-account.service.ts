@@ -19,7 +19,7 @@ import {
   slugify,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import { type BundleTiersView, getTiers, setTiers } from '../commerce/pricing/bundle-tiers.service.ts';
+import { type BundleTiersView, getTiers, setTiers } from '../commerce/index.ts';
 import type { Database } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import type { BookLookupPort } from '../platform/book-lookup/book-lookup.ts';
@@ -28,7 +28,7 @@ import { charityMail } from '../platform/mail/charity-mail.ts';
 import type { Mailer } from '../platform/mail/mailer.ts';
 import { notify } from '../platform/notifications/notify.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
-import { type StartResult, startListing } from '../selling/listings/selling.service.ts';
+import { type StartResult, startListing } from '../selling/index.ts';
 
 export interface CharityDeps {
   db: Database;

@@ -22,7 +22,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/index.ts';
 import { callerOf, requireAccess } from '../http/access.ts';
 import { receiveFile, registerPhotoUploadRoute, uploadScope } from '../http/multipart.ts';
-import type { Services } from '../services.ts';
+import type { BookLookupPort } from '../platform/book-lookup/book-lookup.ts';
+import type { StoragePort } from '../platform/storage/port.ts';
 import { createImport } from './bulk-import.service.ts';
 import { logoPrefix } from './charity-account.service.ts';
 
@@ -30,7 +31,7 @@ const CSV_FILE = { missing: 'Choose a CSV file to upload.', tooBig: BULK_MESSAGE
 
 export async function registerCharityUploadRoutes(
   app: FastifyInstance,
-  options: { db: Database; services: Services },
+  options: { db: Database; services: { storage: StoragePort; bookLookup: BookLookupPort } },
 ): Promise<void> {
   const { db, services } = options;
 

@@ -143,6 +143,14 @@ export interface BookGenres {
   genre_id: string;
 }
 
+export interface BookPurchases {
+  book_id: string | null;
+  buyer_id: string | null;
+  listing_id: string | null;
+  paid_at: Timestamp | null;
+  seller_id: string | null;
+}
+
 export interface Books {
   authors: Generated<string[]>;
   category_id: string | null;
@@ -164,6 +172,14 @@ export interface Books {
   title: string;
   title_document: Generated<string | null>;
   updated_at: Generated<Timestamp>;
+}
+
+export interface BookSales {
+  charity_id: string | null;
+  listing_id: string | null;
+  net_minor: Int8 | null;
+  paid_at: Timestamp | null;
+  seller_id: string | null;
 }
 
 export interface BookSignings {
@@ -1120,6 +1136,8 @@ export interface DB {
   "auth.users": AuthUsers;
   basket_items: BasketItems;
   book_genres: BookGenres;
+  book_purchases: BookPurchases;
+  book_sales: BookSales;
   book_signings: BookSignings;
   books: Books;
   bundle_tiers: BundleTiers;

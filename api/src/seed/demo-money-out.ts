@@ -21,14 +21,14 @@
  */
 import { createHash } from 'node:crypto';
 import { COMMERCIAL_DEFAULTS, type ParcelSize, priceBreakdown, slugify } from '@reshelf/contracts';
-import { refundOrder } from '../commerce/orders/staff-orders.service.ts';
 import {
   applyConnectEvent,
   isConnectEvent,
   type PayoutDeps,
   payOut,
+  refundOrder,
   startOnboarding,
-} from '../commerce/payouts/payouts.service.ts';
+} from '../commerce/index.ts';
 import type { Database } from '../db/index.ts';
 import type { Mailer } from '../platform/mail/mailer.ts';
 import type { PaymentProvider } from '../platform/payments/port.ts';

@@ -12,7 +12,7 @@ import type { IdentityProvider } from '../platform/identity/port.ts';
 import type { Mailer } from '../platform/mail/mailer.ts';
 import type { PaymentProvider } from '../platform/payments/port.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
-import { attachDemoCovers, type DemoCoversReport } from '../staff/dashboard/demo-covers.ts';
+import { attachDemoCovers, type DemoCoversReport } from '../staff/index.ts';
 import { SNAPSHOT_BOOKS } from './books.ts';
 import { catalogueDemoSlugs, seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';

@@ -4,9 +4,14 @@
  * moved on (dispatched, delivered) through the orders service.
  */
 import type { ParcelSize } from '@reshelf/contracts';
-import { quoteBasket, startBasket } from '../commerce/checkout/basket-checkout.ts';
-import { applyPaymentEvent, type CheckoutDeps } from '../commerce/checkout/checkout.service.ts';
-import { dispatchOrder, markArrived } from '../commerce/orders/orders.service.ts';
+import {
+  applyPaymentEvent,
+  type CheckoutDeps,
+  dispatchOrder,
+  markArrived,
+  quoteBasket,
+  startBasket,
+} from '../commerce/index.ts';
 import type { Database } from '../db/index.ts';
 import type { TestProvider } from '../platform/payments/test-provider.ts';
 import type { TestApp } from './app.ts';

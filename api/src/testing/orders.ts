@@ -3,9 +3,12 @@
 import {
   applyPaymentEvent,
   type CheckoutDeps,
+  confirmOrder,
+  dispatchOrder,
+  markArrived,
+  openDispute,
   startCheckout,
-} from '../commerce/checkout/checkout.service.ts';
-import { confirmOrder, dispatchOrder, markArrived, openDispute } from '../commerce/orders/orders.service.ts';
+} from '../commerce/index.ts';
 import type { Database } from '../db/index.ts';
 import type { TestProvider } from '../platform/payments/test-provider.ts';
 import type { StoragePort } from '../platform/storage/port.ts';

@@ -1,6 +1,6 @@
 import { bundleTiersSchema, dataExportSchema, displayNameSchema } from '@reshelf/contracts';
 import { z } from 'zod';
-import { bundleTiersViewSchema, getTiers, setTiers } from '../../commerce/pricing/bundle-tiers.service.ts';
+import { bundleTiersViewSchema, getTiers, setTiers } from '../../commerce/index.ts';
 import { AppError } from '../../errors.ts';
 import { requestInfo } from '../../platform/identity/resolve-auth.ts';
 import { clearSessionCookies } from '../../platform/identity/session-cookies.ts';

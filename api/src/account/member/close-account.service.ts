@@ -10,7 +10,7 @@
  */
 import { hasStaffRole } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import { providerBalance } from '../../commerce/payouts/payouts.service.ts';
+import { providerBalance } from '../../commerce/index.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { activeAdminTier, rolesOf } from '../../http/access.ts';
@@ -26,7 +26,7 @@ import {
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { renderEmail } from '../../platform/mail/render.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
-import { photoKeysOf, photosOf } from '../../selling/listings/selling.service.ts';
+import { photoKeysOf, photosOf } from '../../selling/index.ts';
 
 export interface CloseAccountDeps {
   db: Database;

@@ -20,9 +20,8 @@ import {
   STATEMENT_ENTRY_KINDS,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import { listSellerPayouts } from '../../commerce/payouts/payouts.service.ts';
-import { myFollows } from '../../community/social/follows.service.ts';
-import { listSavedSearches } from '../../community/social/saved-searches.service.ts';
+import { listSellerPayouts } from '../../commerce/index.ts';
+import { listSavedSearches, myFollows } from '../../community/index.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { type RateRule, reserve } from '../../http/rate-limit.ts';

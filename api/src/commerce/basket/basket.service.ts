@@ -13,7 +13,7 @@ import {
   type BundleTier,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
-import { CARD_COLUMNS, CARD_JOINS, type CardRow, toCard } from '../../catalogue/listings/listings.service.ts';
+import { CARD_COLUMNS, CARD_JOINS, type CardRow, toCard } from '../../catalogue/index.ts';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';

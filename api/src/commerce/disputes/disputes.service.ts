@@ -33,8 +33,7 @@ import {
   type StaffDecision,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
-import { isThreadPhoto, startOrderThread, usePhotos } from '../../community/messages/messages.service.ts';
-import { openReviewWindow } from '../../community/reviews/reviews.service.ts';
+import { isThreadPhoto, openReviewWindow, startOrderThread, usePhotos } from '../../community/index.ts';
 import type { DB, Disputes } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';

@@ -7,7 +7,7 @@
  * party told by email is told in the app, whatever their email settings.
  */
 import { formatPence, PROTECTION_RULES } from '@reshelf/contracts';
-import { openReviewWindow } from '../../community/reviews/reviews.service.ts';
+import { openReviewWindow } from '../../community/index.ts';
 import type { Database } from '../../db/index.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/templates.ts';

@@ -37,7 +37,7 @@ import { markEntityNotificationsRead } from '../../platform/notifications/notifi
 import { notify } from '../../platform/notifications/notify.ts';
 import { publish, userTopic } from '../../platform/realtime/realtime.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
-import { ALREADY_REPORTED, REPORT_RATE } from '../moderation/reports.service.ts';
+import { ALREADY_REPORTED, REPORT_RATE } from '../moderation/report-rules.ts';
 import { messagePhotoKeys, photoRandomOf, recordUpload, usePhotos } from './photo-uploads.ts';
 
 /** A member writing quickly in a live conversation, not one spamming many. */

@@ -20,12 +20,12 @@ import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { registerPhotoUploadRoute } from '../../http/multipart.ts';
-import type { Services } from '../../services.ts';
+import type { StoragePort } from '../../platform/storage/port.ts';
 import { assertCanAttach, storeMessagePhoto } from './messages.service.ts';
 
 export async function registerMessagePhotoRoute(
   app: FastifyInstance,
-  options: { db: Database; services: Services },
+  options: { db: Database; services: { storage: StoragePort } },
 ): Promise<void> {
   const { db, services } = options;
   await registerPhotoUploadRoute(app, {

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser, WEB } from '../../testing/auth.ts';
 import { createBook, createListing } from '../../testing/catalogue.ts';
 import { api, refusal, statusOf } from '../../testing/client.ts';
-import { REPORT_RATE } from './reports.service.ts';
+import { REPORT_RATE } from './report-rules.ts';
 
 let t: TestApp;
 let db: Database;

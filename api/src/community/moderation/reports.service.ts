@@ -21,19 +21,16 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { enforce, type RateRule } from '../../http/rate-limit.ts';
+import { enforce } from '../../http/rate-limit.ts';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/registry.ts';
 import { publish, userTopic } from '../../platform/realtime/realtime.ts';
 import { removeReview } from '../reviews/reviews.service.ts';
 import { closeOpenReports, type ReportTarget } from './close-reports.ts';
+import { ALREADY_REPORTED, REPORT_RATE } from './report-rules.ts';
 import { setListingRemoved } from './staff-listings.service.ts';
 
-/** Enough for a member reporting a bad batch of listings; not enough to flood the queue. */
-export const REPORT_RATE: RateRule = { bucket: 'report', limit: 20, windowSeconds: 60 * 60 };
-
-export const ALREADY_REPORTED = 'You’ve already reported this; our team will review it.';
 const GONE = 'That report no longer exists. Refresh the page.';
 
 /** Listings a member can see on the site, and so report. */

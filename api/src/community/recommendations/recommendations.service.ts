@@ -20,8 +20,7 @@
  */
 import type { Recommendations } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import { CARD_COLUMNS, CARD_JOINS, type CardRow, toCard } from '../../catalogue/listings/listings.service.ts';
-import { PURCHASES } from '../../commerce/money/purchases.ts';
+import { CARD_COLUMNS, CARD_JOINS, type CardRow, toCard } from '../../catalogue/index.ts';
 import { type Database, PREPARED_TAG } from '../../db/index.ts';
 
 export const RECOMMENDATIONS = {
@@ -101,7 +100,7 @@ export async function computeRecommendations(
     await trx.deleteFrom('member_recommendations').where('user_id', '=', userId).execute();
     const { rows } = await sql<{ kept: number }>`
       with
-      bought as (select distinct p.book_id from ${PURCHASES} p where p.buyer_id = ${userId}),
+      bought as (select distinct p.book_id from public.book_purchases p where p.buyer_id = ${userId}),
       wished as (
         select l.book_id, b.title, b.authors
           from public.wishlist_items wi
@@ -113,7 +112,7 @@ export async function computeRecommendations(
       ),
       purchased as (
         select p.book_id, b.title, b.authors
-          from ${PURCHASES} p join public.books b on b.id = p.book_id
+          from public.book_purchases p join public.books b on b.id = p.book_id
          where p.buyer_id = ${userId}
          order by p.paid_at desc
          limit 20
@@ -148,8 +147,8 @@ export async function computeRecommendations(
         select p2.book_id, 'co_purchase' as reason, s.title as because,
                (${w.coPurchase} + ${w.coPurchasePerReader} * count(distinct p2.buyer_id))::real as score
           from (select book_id, title from wished union select book_id, title from purchased) s
-          join ${PURCHASES} p1 on p1.book_id = s.book_id and p1.buyer_id <> ${userId}
-          join ${PURCHASES} p2 on p2.buyer_id = p1.buyer_id and p2.book_id <> s.book_id
+          join public.book_purchases p1 on p1.book_id = s.book_id and p1.buyer_id <> ${userId}
+          join public.book_purchases p2 on p2.buyer_id = p1.buyer_id and p2.book_id <> s.book_id
          group by p2.book_id, s.title
         union all
         -- More by the author of a book wishlisted, bought or looked at.
@@ -231,7 +230,7 @@ export async function dueMembers(db: Database, limit: number = RECOMMENDATIONS.b
         or exists (select 1 from public.profile_authors pa where pa.user_id = r.user_id and pa.created_at > r.computed_at)
         or exists (select 1 from public.wishlist_items wi where wi.user_id = r.user_id and wi.created_at > r.computed_at)
         or exists (select 1 from public.listing_views v where v.viewer_id = r.user_id and v.viewed_at > r.computed_at)
-        or exists (select 1 from ${PURCHASES} p where p.buyer_id = r.user_id and p.paid_at > r.computed_at)
+        or exists (select 1 from public.book_purchases p where p.buyer_id = r.user_id and p.paid_at > r.computed_at)
      order by r.computed_at
      limit ${limit}`.execute(db);
   return rows.map((row) => row.user_id);

@@ -36,7 +36,7 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/templates.ts';
 import { notify } from '../../platform/notifications/notify.ts';
 import { closeOpenReports } from '../moderation/close-reports.ts';
-import { ALREADY_REPORTED, REPORT_RATE } from '../moderation/reports.service.ts';
+import { ALREADY_REPORTED, REPORT_RATE } from '../moderation/report-rules.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

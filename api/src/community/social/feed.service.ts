@@ -20,7 +20,6 @@ import {
   type ListingPage,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import { trendingListings } from '../../catalogue/discovery/discovery.service.ts';
 import {
   CARD_COLUMNS,
   CARD_JOINS,
@@ -28,7 +27,8 @@ import {
   filterSql,
   resolveRefs,
   toCard,
-} from '../../catalogue/listings/listings.service.ts';
+  trendingListings,
+} from '../../catalogue/index.ts';
 import { type Database, PREPARED_TAG } from '../../db/index.ts';
 
 interface FeedRow {

@@ -25,7 +25,7 @@ import {
   searchFieldsFromQuery,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import { filterSql, resolveRefs } from '../../catalogue/listings/listings.service.ts';
+import { filterSql, resolveRefs } from '../../catalogue/index.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';

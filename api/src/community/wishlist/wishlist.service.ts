@@ -5,7 +5,7 @@
  */
 import { type ListingCard, SELLING_LIMITS } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import { CARD_COLUMNS, CARD_JOINS, type CardRow, toCard } from '../../catalogue/listings/listings.service.ts';
+import { CARD_COLUMNS, CARD_JOINS, type CardRow, toCard } from '../../catalogue/index.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 

@@ -19,14 +19,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { registerPhotoUploadRoute } from '../../http/multipart.ts';
-import type { Services } from '../../services.ts';
+import type { StoragePort } from '../../platform/storage/port.ts';
 import { addPhoto, assertCanAddPhoto } from './selling.service.ts';
 
 export const LISTING_PHOTO_PATH = '/api/uploads/listing-photo';
 
 export async function registerUploadRoutes(
   app: FastifyInstance,
-  options: { db: Database; services: Services },
+  options: { db: Database; services: { storage: StoragePort } },
 ): Promise<void> {
   const { db, services } = options;
   await registerPhotoUploadRoute(app, {

@@ -1,6 +1,6 @@
 import { ADMIN_PERIODS } from '@reshelf/contracts';
 import { z } from 'zod';
-import { emailCleanupWithdrawals } from '../../community/moderation/staff-listings.service.ts';
+import { emailCleanupWithdrawals } from '../../community/index.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
 import { adminProcedure, type Context, router, staffProcedure } from '../../trpc.ts';

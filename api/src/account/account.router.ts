@@ -1,0 +1,13 @@
+/** The account domain's procedures: signing in, the member's own account, API tokens, notifications. */
+import { router } from '../trpc.ts';
+import { apiTokensRouter } from './api-tokens/api-tokens.router.ts';
+import { authRouter } from './auth/auth.router.ts';
+import { accountRouter } from './member/account.router.ts';
+import { notificationsRouter } from './notifications/notifications.router.ts';
+
+export const accountDomainRouter = router({
+  auth: authRouter,
+  member: accountRouter,
+  apiTokens: apiTokensRouter,
+  notifications: notificationsRouter,
+});

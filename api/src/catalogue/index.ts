@@ -1,0 +1,18 @@
+/**
+ * The catalogue domain's public surface (api/scripts/check-imports.ts): how other domains read
+ * listings as cards and filter them, the trending shelf, and the raw routes the app registers.
+ */
+export { catalogueDomainRouter } from './catalogue.router.ts';
+export { trendingListings } from './discovery/discovery.service.ts';
+export {
+  BOOK_MATCH_LIMIT,
+  CARD_COLUMNS,
+  CARD_JOINS,
+  type CardRow,
+  filterSql,
+  getListingBySlug,
+  resolveRefs,
+  toCard,
+} from './listings/listings.service.ts';
+export { createViewRecorder } from './listings/view-recorder.ts';
+export { registerSitemapRoutes } from './sitemap/sitemap.route.ts';

@@ -1,0 +1,54 @@
+/**
+ * The commerce module's one public surface (docs/architecture.md, "The commerce module"): the only
+ * file outside api/src/commerce that anything imports (api/scripts/check-imports.ts). Inside it,
+ * money derives every amount, pricing makes every quote, orders holds the one insert path and the
+ * state machine, disputes the one way to open, answer and decide, payouts the money going out.
+ */
+
+export { quoteBasket, startBasket } from './checkout/basket-checkout.ts';
+export {
+  applyPaymentEvent,
+  type CheckoutDeps,
+  lapseReservations,
+  startCheckout,
+} from './checkout/checkout.service.ts';
+export { commerceRouter } from './commerce.router.ts';
+export { escalateUnanswered } from './disputes/disputes.service.ts';
+export {
+  acceptReturn,
+  charityReturns,
+  declineReturn,
+  receiveReturn,
+  requestReturn,
+  returnEligibility,
+} from './disputes/returns.service.ts';
+export { registerExportRoutes } from './exports/exports.route.ts';
+export { expireOffers, lapseAcceptedOffers } from './offers/offers.service.ts';
+export {
+  autoComplete,
+  cancelUndispatched,
+  confirmOrder,
+  dispatchOrder,
+  markArrived,
+  openDispute,
+  presumeDelivered,
+  releaseHeldPayouts,
+} from './orders/orders.service.ts';
+export { refundOrder } from './orders/staff-orders.service.ts';
+export { registerPaymentRoutes } from './payments/payment.routes.ts';
+export {
+  applyConnectEvent,
+  isConnectEvent,
+  listSellerPayouts,
+  type PayoutDeps,
+  payOut,
+  providerBalance,
+  startOnboarding,
+} from './payouts/payouts.service.ts';
+export {
+  type BundleTiersView,
+  bundleTiersViewSchema,
+  getTiers,
+  setTiers,
+} from './pricing/bundle-tiers.service.ts';
+export { askForReportingDetails } from './tax-reporting/reporting.service.ts';
