@@ -102,7 +102,8 @@ export function placeOf(file: string): Place {
     if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
     const [top = '', ...rest] = rel.split(path.sep);
     const domains: readonly string[] = side === 'api' ? DOMAIN_ORDER : WEB_DOMAINS;
-    if (rest.length > 0 && domains.includes(top)) return { kind: 'domain', side, domain: top, rest: rest.join('/') };
+    if (rest.length > 0 && domains.includes(top))
+      return { kind: 'domain', side, domain: top, rest: rest.join('/') };
     const kernelDirs = side === 'api' ? API_KERNEL_DIRS : WEB_KERNEL_DIRS;
     if (rest.length > 0 && kernelDirs.includes(top)) return { kind: 'kernel', side };
     if (side === 'api' && rest.length === 0 && KERNEL_FILES.includes(top)) return { kind: 'kernel', side };
@@ -140,7 +141,12 @@ export function check(file: string, refs: ImportRef[]): Violation[] {
       fileName.endsWith('.router.ts') &&
       target.endsWith('.router.ts') &&
       target !== file &&
-      !(from.kind === 'domain' && fileName === `${from.domain}.router.ts` && to.kind === 'domain' && to.domain === from.domain) &&
+      !(
+        from.kind === 'domain' &&
+        fileName === `${from.domain}.router.ts` &&
+        to.kind === 'domain' &&
+        to.domain === from.domain
+      ) &&
       !(rel === path.join('api', 'src', 'platform', 'platform.router.ts'))
     )
       add('a router never imports another router (a domain composes its own in <domain>.router.ts)');
@@ -151,7 +157,8 @@ export function check(file: string, refs: ImportRef[]): Violation[] {
       continue;
     }
     if (to.kind !== 'domain') {
-      if (from.kind === 'domain' && to.kind === 'root') add('a domain imports nothing of the composition root');
+      if (from.kind === 'domain' && to.kind === 'root')
+        add('a domain imports nothing of the composition root');
       continue;
     }
     if (from.kind === 'domain' && from.domain === to.domain) continue;
@@ -161,7 +168,9 @@ export function check(file: string, refs: ImportRef[]): Violation[] {
     if (from.kind === 'domain' && from.side === 'api') {
       const order: readonly string[] = DOMAIN_ORDER;
       if (order.indexOf(to.domain) > order.indexOf(from.domain))
-        add(`${from.domain} may import only the domains below it (${DOMAIN_ORDER.join(' < ')}), not ${to.domain}`);
+        add(
+          `${from.domain} may import only the domains below it (${DOMAIN_ORDER.join(' < ')}), not ${to.domain}`,
+        );
     }
   }
   return out;
@@ -220,7 +229,8 @@ export function cycles(graph: Map<string, string[]>): string[][] {
           onStack.delete(member);
           component.push(member);
         } while (member !== current);
-        if (component.length > 1 || (graph.get(current) ?? []).includes(current)) found.push(component.sort());
+        if (component.length > 1 || (graph.get(current) ?? []).includes(current))
+          found.push(component.sort());
       }
     }
   };
@@ -258,12 +268,20 @@ function selfTest(): void {
     // Routers.
     ["import { x } from '../orders/orders.router.ts';", 'api/src/commerce/offers/offers.router.ts', false],
     ["import { x } from './orders/orders.router.ts';", 'api/src/commerce/commerce.router.ts', true],
-    ["import { x } from '../catalogue/listings/listings.router.ts';", 'api/src/commerce/commerce.router.ts', false],
+    [
+      "import { x } from '../catalogue/listings/listings.router.ts';",
+      'api/src/commerce/commerce.router.ts',
+      false,
+    ],
     ["import { x } from '../orders/orders.service.ts';", 'api/src/commerce/offers/offers.router.ts', true],
     // Inside a domain: anything; another domain: its index, and only a lower one.
     ["import { x } from '../orders/lock.ts';", 'api/src/commerce/offers/offers.service.ts', true],
     ["import { x } from '../../catalogue/index.ts';", 'api/src/commerce/basket/basket.service.ts', true],
-    ["import { x } from '../../catalogue/listings/listings.service.ts';", 'api/src/commerce/basket/basket.service.ts', false],
+    [
+      "import { x } from '../../catalogue/listings/listings.service.ts';",
+      'api/src/commerce/basket/basket.service.ts',
+      false,
+    ],
     ["import { x } from '../../commerce/index.ts';", 'api/src/catalogue/listings/listings.service.ts', false],
     ["import { x } from '../../commerce/orders/orders.service.ts';", 'api/src/commerce/x.int.test.ts', true],
     ["import { x } from '../../commerce/orders/lock.ts';", 'api/src/catalogue/listings/x.int.test.ts', true],
@@ -278,7 +296,11 @@ function selfTest(): void {
     ["import { x } from '../commerce/orders/lock.ts';", 'web/src/app/router.tsx', true],
     // The web.
     ["import { x } from '../../catalogue/index.ts';", 'web/src/commerce/basket/BasketPage.tsx', true],
-    ["import { x } from '../../catalogue/listings/ListingCard.tsx';", 'web/src/commerce/basket/BasketPage.tsx', false],
+    [
+      "import { x } from '../../catalogue/listings/ListingCard.tsx';",
+      'web/src/commerce/basket/BasketPage.tsx',
+      false,
+    ],
     ["import { x } from '../commerce/index.ts';", 'web/src/components/Thing.tsx', false],
     ["import type { AppRouter } from '@reshelf/api/router';", 'web/src/lib/trpc.ts', true],
     ["import { appRouter } from '@reshelf/api/router';", 'web/src/lib/trpc.ts', false],

@@ -47,7 +47,7 @@ const ROWS: Row[] = [
         sellerId,
         bookId: await createBook(db(), { title: 'Owner Would Like', authors: ['Only Owner'] }),
       });
-      await as(owner).community.wishlist.toggle.mutate({ listingId: wished.id, wished: true });
+      await as(owner).catalogue.wishlist.toggle.mutate({ listingId: wished.id, wished: true });
       return more.id;
     },
     read: (client) => client.community.recommendations.list.query({ limit: 48 }),

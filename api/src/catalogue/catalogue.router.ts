@@ -1,4 +1,4 @@
-/** The catalogue domain's procedures: listings, categories and genres, books, discovery shelves, sellers. */
+/** The catalogue domain's procedures: listings, categories and genres, books, discovery shelves, sellers, a member's wishlist. */
 import { router } from '../trpc.ts';
 import { coversBackfillRouter } from './books/covers-backfill.router.ts';
 import { staffBooksRouter } from './books/staff-books.router.ts';
@@ -10,6 +10,7 @@ import { listingsRouter } from './listings/listings.router.ts';
 import { sellersRouter } from './sellers/sellers.router.ts';
 import { catalogueRouter } from './taxonomy/catalogue.router.ts';
 import { taxonomyRouter } from './taxonomy/taxonomy.router.ts';
+import { wishlistRouter } from './wishlist/wishlist.router.ts';
 
 export const catalogueDomainRouter = router({
   listings: listingsRouter,
@@ -22,4 +23,5 @@ export const catalogueDomainRouter = router({
     bookSignings: bookSigningsRouter,
   }),
   sellers: sellersRouter,
+  wishlist: wishlistRouter,
 });

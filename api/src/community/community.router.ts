@@ -1,4 +1,4 @@
-/** The community domain's procedures: messages, reviews, moderation, follows and the feed, wishlists, recommendations. */
+/** The community domain's procedures: messages, reviews, moderation, follows and the feed, recommendations. */
 import { router } from '../trpc.ts';
 import { messagesRouter, staffMessagesRouter } from './messages/messages.router.ts';
 import { reportsRouter, staffReportsRouter } from './moderation/reports.router.ts';
@@ -6,13 +6,11 @@ import { staffListingsRouter } from './moderation/staff-listings.router.ts';
 import { recommendationsRouter } from './recommendations/recommendations.router.ts';
 import { reviewsMemberRouter, reviewsPublicRouter, staffReviewsRouter } from './reviews/reviews.router.ts';
 import { socialRouter } from './social/social.router.ts';
-import { wishlistRouter } from './wishlist/wishlist.router.ts';
 
 export const communityDomainRouter = router({
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),
   reviews: router({ member: reviewsMemberRouter, public: reviewsPublicRouter, staff: staffReviewsRouter }),
   moderation: router({ member: reportsRouter, staff: staffReportsRouter, listings: staffListingsRouter }),
   social: socialRouter,
-  wishlist: wishlistRouter,
   recommendations: recommendationsRouter,
 });

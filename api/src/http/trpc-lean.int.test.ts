@@ -306,7 +306,7 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
       signedIn.account.auth.me.query(),
       signedIn.account.notifications.unreadCount.query(),
       signedIn.account.notifications.emailPreferences.query(),
-      signedIn.community.wishlist.status.query(),
+      signedIn.catalogue.wishlist.status.query(),
     );
     await settle(signedIn.account.notifications.markRead.mutate({ ids: 'all' }));
     await settle(signedIn.staff.dashboard.metrics.query({ period: 'today' }));

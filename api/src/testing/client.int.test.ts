@@ -56,11 +56,11 @@ describe('the typed test client', () => {
   it('reads a refusal as the raw answer tells it: tRPC errors and the app’s own', async () => {
     const input = { listingId: 'not-a-uuid', wished: true };
     const raw = await request(t.app.server)
-      .post('/trpc/community.wishlist.toggle')
+      .post('/trpc/catalogue.wishlist.toggle')
       .set('authorization', `Bearer ${person.accessToken}`)
       .set('content-type', 'application/json')
       .send(JSON.stringify(input));
-    const typed = api(t.app, person.accessToken).community.wishlist.toggle.mutate(input);
+    const typed = api(t.app, person.accessToken).catalogue.wishlist.toggle.mutate(input);
     expect(raw.status).toBe(400);
     expect(await refusal(typed)).toEqual(errorOf(raw));
     expect(await failure(typed)).toMatchObject({

@@ -4,9 +4,9 @@ import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
 import { NotFoundContent } from '../components/not-found/NotFoundContent.tsx';
 import { PageSkeleton } from '../components/placeholders.tsx';
 import { Button } from '../components/ui/button.tsx';
+import { Wordmark } from '../components/Wordmark.tsx';
 import { usePageMeta } from '../lib/page-meta.ts';
 import { isChunkLoadError, isRecoveryReloadPending } from './preload-recovery.ts';
-import { Wordmark } from './shell/Wordmark.tsx';
 
 /** The spec's router fallback text (section 2, "Global overlays"). */
 export const UNEXPECTED_ERROR_TEXT = 'Unexpected Application Error!';

@@ -5,10 +5,10 @@ import {
   QueryClientProvider,
 } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { markSignedOut } from '../account/auth/session.ts';
 import { AccountClosedNotice } from '../account/member/AccountClosedNotice.tsx';
 import { SonnerToaster } from '../components/ui/sonner.tsx';
 import { Toaster } from '../components/ui/toaster.tsx';
+import { markSignedOut } from '../lib/session.ts';
 import { createTrpcClient, trpc } from '../lib/trpc.ts';
 import { createQueryClient } from './query-client.ts';
 

@@ -100,7 +100,7 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     (m) => m.MyListingsPage,
   ),
   '/account/wishlist': page(
-    () => import('../community/wishlist/WishlistPage.tsx'),
+    () => import('../catalogue/wishlist/WishlistPage.tsx'),
     (m) => m.WishlistPage,
   ),
   '/social': page(social, (m) => m.SocialPage),

@@ -19,8 +19,7 @@ import { Download, FileSpreadsheet, HeartHandshake, PackagePlus, UserPlus } from
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { BundleTiersSection } from '../commerce/basket/BundleTiersSection.tsx';
-import { ReturnAnswer } from '../commerce/disputes/ReturnAnswer.tsx';
+import { BundleTiersSection, ReturnAnswer } from '../commerce/index.ts';
 import { PageBody, PageHeader } from '../components/PageHeader.tsx';
 import { PageSkeleton } from '../components/placeholders.tsx';
 import { QueryError } from '../components/QueryError.tsx';
@@ -33,7 +32,7 @@ import { apiErrorMessage } from '../lib/api-errors.ts';
 import { saveCsv } from '../lib/download.ts';
 import { usePageMeta } from '../lib/page-meta.ts';
 import { trpc } from '../lib/trpc.ts';
-import { PeriodPicker, SellerAnalyticsPanel } from '../selling/analytics/SellerAnalytics.tsx';
+import { PeriodPicker, SellerAnalyticsPanel } from '../selling/index.ts';
 
 const linkClass = 'font-semibold text-brand underline-offset-4 hover:underline';
 const sectionClass = 'rounded-2xl border border-line bg-paper p-5 shadow-card sm:p-6';

@@ -11,10 +11,9 @@ import {
 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { ListingsBrowser } from '../catalogue/listings/ListingsBrowser.tsx';
-import { BuyMoreFromSeller } from '../commerce/basket/BuyMoreFromSeller.tsx';
-import { CharityReviewsSection } from '../community/reviews/Reviews.tsx';
-import { FollowButton } from '../community/social/FollowButton.tsx';
+import { ListingsBrowser } from '../catalogue/index.ts';
+import { BuyMoreFromSeller } from '../commerce/index.ts';
+import { CharityReviewsSection, FollowButton } from '../community/index.ts';
 import { NotFoundContent } from '../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../components/PageHeader.tsx';
 import { QueryError } from '../components/QueryError.tsx';
@@ -24,45 +23,7 @@ import { isNotFound } from '../lib/errors.ts';
 import { mediaUrl } from '../lib/media.ts';
 import { usePageMeta } from '../lib/page-meta.ts';
 import { trpc } from '../lib/trpc.ts';
-
-export function CharityCard({ charity }: { charity: CharitySummary }) {
-  return (
-    <Link
-      to={`/charity/${charity.slug}`}
-      data-testid="charity-card"
-      className="group flex h-full flex-col gap-2 rounded-xl border border-line bg-paper p-5 shadow-card transition hover:border-ink/25 hover:shadow-card-hover"
-    >
-      <span className="flex items-start gap-3">
-        <span
-          aria-hidden="true"
-          className="flex size-11 shrink-0 items-center justify-center overflow-hidden rounded-full bg-moss-soft text-moss"
-        >
-          {charity.logoUrl ? (
-            <img src={mediaUrl(charity.logoUrl)} alt="" className="size-full bg-white object-contain" />
-          ) : (
-            <HeartHandshake className="size-5" />
-          )}
-        </span>
-        <span className="min-w-0">
-          <span className="block font-serif text-lg leading-snug font-semibold">{charity.name}</span>
-          {charity.town ? (
-            <span className="inline-flex items-center gap-1 text-sm text-ink-muted">
-              <MapPin aria-hidden="true" className="size-3.5" />
-              {charity.town}
-            </span>
-          ) : null}
-        </span>
-      </span>
-      {charity.description ? (
-        <span className="line-clamp-3 text-sm text-ink-soft">{charity.description}</span>
-      ) : null}
-      <span className="mt-auto flex items-center justify-between pt-2 text-sm font-semibold text-moss">
-        {charity.activeListings} {charity.activeListings === 1 ? 'book' : 'books'} for sale
-        <ArrowRight aria-hidden="true" className="size-4 text-ink-muted group-hover:text-brand" />
-      </span>
-    </Link>
-  );
-}
+import { CharityCard } from './CharityCard.tsx';
 
 const REASONS = [
   {

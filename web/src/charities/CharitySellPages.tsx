@@ -31,7 +31,7 @@ import { usePageMeta } from '../lib/page-meta.ts';
 import { trpc } from '../lib/trpc.ts';
 import { UploadError, uploadFile } from '../lib/upload.ts';
 import { cn } from '../lib/utils.ts';
-import { IsbnForm } from '../selling/listings/IsbnForm.tsx';
+import { IsbnForm } from '../selling/index.ts';
 
 const linkClass = 'font-semibold text-brand underline-offset-4 hover:underline';
 const sectionClass = 'rounded-2xl border border-line bg-paper p-5 shadow-card sm:p-6';

@@ -17,8 +17,6 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
 import type { z } from 'zod';
-import { loginPath } from '../account/auth/next-path.ts';
-import { useSession } from '../account/auth/session.ts';
 import { Field } from '../components/form/Field.tsx';
 import { SubmitButton } from '../components/form/SubmitButton.tsx';
 import { PageBody, PageHeader } from '../components/PageHeader.tsx';
@@ -28,7 +26,9 @@ import { Button } from '../components/ui/button.tsx';
 import { Input, Textarea } from '../components/ui/input.tsx';
 import { apiErrorMessage, apiFieldErrors } from '../lib/api-errors.ts';
 import { mediaUrl } from '../lib/media.ts';
+import { loginPath } from '../lib/next-path.ts';
 import { usePageMeta } from '../lib/page-meta.ts';
+import { useSession } from '../lib/session.ts';
 import { trpc } from '../lib/trpc.ts';
 import { checkPhotoFile, UploadError, uploadFile } from '../lib/upload.ts';
 

@@ -8,9 +8,9 @@
 import { ArrowLeft, Search } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router-dom';
-import { useSession } from '../account/auth/session.ts';
-import { useHideSiteChrome } from '../app/shell/site-chrome.tsx';
-import { ReshelfMark } from '../app/shell/Wordmark.tsx';
+import { useHideSiteChrome } from '../components/site-chrome.tsx';
+import { ReshelfMark } from '../components/Wordmark.tsx';
+import { useSession } from '../lib/session.ts';
 import { trpc } from '../lib/trpc.ts';
 import { cn } from '../lib/utils.ts';
 import { ADMIN_HEADER_PAGES, ADMIN_HOME, ADMIN_SIDEBAR_PAGES } from './admin-pages.ts';

@@ -1,9 +1,9 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { loginPath, pathOf } from '../account/auth/next-path.ts';
-import { useSession } from '../account/auth/session.ts';
 import { AdminSkeleton } from '../components/placeholders.tsx';
 import { SessionCheckFailed } from '../components/SessionCheckFailed.tsx';
 import { apiErrorCode, apiErrorMessage } from '../lib/api-errors.ts';
+import { loginPath, pathOf } from '../lib/next-path.ts';
+import { useSession } from '../lib/session.ts';
 import { trpc } from '../lib/trpc.ts';
 import { ForbiddenPage } from './ForbiddenPage.tsx';
 

@@ -154,7 +154,7 @@ beforeAll(async () => {
     message: 'Other member private offer note',
   });
 
-  await as(owner).community.wishlist.toggle.mutate({ listingId: othersBook.id, wished: true });
+  await as(owner).catalogue.wishlist.toggle.mutate({ listingId: othersBook.id, wished: true });
   token = (await as(owner).account.apiTokens.create.mutate({ name: 'Owner script', scope: 'read' })).token;
 
   data = await as(owner).account.member.exportData.query();

@@ -311,7 +311,7 @@ describe('emails as the member chooses', () => {
     const seller = await person('seller');
     const buyer = await person('buyer');
     const listing = await book(seller, 1000, 'Dracula');
-    await as(buyer).community.wishlist.toggle.mutate({ listingId: listing.id, wished: true });
+    await as(buyer).catalogue.wishlist.toggle.mutate({ listingId: listing.id, wished: true });
     const reprice = async (priceMinor: number) =>
       await as(seller).selling.listings.update.mutate({ listingId: listing.id, priceMinor });
 

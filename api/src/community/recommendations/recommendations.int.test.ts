@@ -124,7 +124,7 @@ describe('recommendations', () => {
     const rings = await book('The Fellowship of the Ring', ['J. R. R. Tolkien']);
     const viewed = await book('Mort', ['Terry Pratchett']);
     await book('Guards! Guards!', ['Terry Pratchett']);
-    await api(t.app, { token: reader.accessToken, headers: WEB }).community.wishlist.toggle.mutate({
+    await api(t.app, { token: reader.accessToken, headers: WEB }).catalogue.wishlist.toggle.mutate({
       listingId: hobbit.id,
       wished: true,
     });

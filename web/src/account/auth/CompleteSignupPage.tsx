@@ -13,11 +13,11 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Textarea } from '../../components/ui/input.tsx';
 import { apiErrorMessage, apiFieldErrors } from '../../lib/api-errors.ts';
+import { loginPath, safeNextPath, withNext } from '../../lib/next-path.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { refreshSession, useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { AuthShell } from './AuthShell.tsx';
-import { loginPath, safeNextPath, withNext } from './next-path.ts';
-import { refreshSession, useSession } from './session.ts';
 
 export const TOWN_MAX = 80;
 export const BIO_MAX = 1000;

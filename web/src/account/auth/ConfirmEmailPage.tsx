@@ -5,11 +5,11 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { loginPath, safeNextPath, withNext } from '../../lib/next-path.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { markSignedIn } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { AuthShell, textLinkClass } from './AuthShell.tsx';
-import { loginPath, safeNextPath, withNext } from './next-path.ts';
-import { markSignedIn } from './session.ts';
 
 type Outcome = { state: 'working' } | { state: 'failed'; message: string };
 

@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { Field } from '../../components/form/Field.tsx';
 import { SubmitButton } from '../../components/form/SubmitButton.tsx';
 import { Input } from '../../components/ui/input.tsx';
+import { loginPath, safeNextPath, withNext } from '../../lib/next-path.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
-import { DevMailboxHint } from '../../platform/dev/DevMailboxHint.tsx';
+import { DevMailboxHint } from '../../platform/index.ts';
 import { AuthShell, textLinkClass } from './AuthShell.tsx';
-import { loginPath, safeNextPath, withNext } from './next-path.ts';
 import { pendingEmail, rememberPendingEmail } from './pending-email.ts';
 import { ResendConfirmation } from './ResendConfirmation.tsx';
 

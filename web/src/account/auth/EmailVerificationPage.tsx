@@ -1,10 +1,10 @@
 import { BadgeCheck, MailWarning } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { usePageMeta } from '../../lib/page-meta.ts';
-import { DevMailboxHint } from '../../platform/dev/DevMailboxHint.tsx';
+import { useSession } from '../../lib/session.ts';
+import { DevMailboxHint } from '../../platform/index.ts';
 import { AuthShell, textLinkClass } from './AuthShell.tsx';
 import { ResendConfirmation } from './ResendConfirmation.tsx';
-import { useSession } from './session.ts';
 
 /** /email-verification (signed in): is my address confirmed? If not, send the link again. */
 export function EmailVerificationPage() {

@@ -12,7 +12,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { apiErrorMessage, apiFieldErrors } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { DevMailboxHint } from '../../platform/dev/DevMailboxHint.tsx';
+import { DevMailboxHint } from '../../platform/index.ts';
 import { AuthShell, textLinkClass } from './AuthShell.tsx';
 
 const forgotSchema = z.object({ email: emailSchema });

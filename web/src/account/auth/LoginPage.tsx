@@ -1,12 +1,12 @@
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert.tsx';
+import { safeNextPath } from '../../lib/next-path.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { type SessionUser, useSession } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
 import { AuthShell, textLinkClass } from './AuthShell.tsx';
-import { safeNextPath } from './next-path.ts';
 import { SignInForm } from './SignInForm.tsx';
 import { SignUpForm } from './SignUpForm.tsx';
-import { type SessionUser, useSession } from './session.ts';
 
 type Mode = 'signin' | 'signup';
 

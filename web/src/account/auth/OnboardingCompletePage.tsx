@@ -2,9 +2,9 @@ import { ArrowRight, PartyPopper } from 'lucide-react';
 import { Link, useLocation } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { AuthShell, textLinkClass } from './AuthShell.tsx';
-import { useSession } from './session.ts';
 
 /** /onboarding/complete (signed in): the end of sign-up, with the genres picked (if any). */
 export function OnboardingCompletePage() {

@@ -13,11 +13,11 @@ import { Input } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { safeNextPath } from '../../lib/next-path.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { refreshSession, useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { AuthShell } from './AuthShell.tsx';
-import { safeNextPath } from './next-path.ts';
-import { refreshSession, useSession } from './session.ts';
 
 export const MAX_GENRES = 20;
 export const MAX_AUTHORS = 20;

@@ -1,8 +1,8 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { SessionSkeleton } from '../../components/placeholders.tsx';
 import { SessionCheckFailed } from '../../components/SessionCheckFailed.tsx';
-import { loginPath, pathOf } from './next-path.ts';
-import { useSession } from './session.ts';
+import { loginPath, pathOf } from '../../lib/next-path.ts';
+import { useSession } from '../../lib/session.ts';
 
 /**
  * The layout route around every signed-in page (spec section 2). While the session loads it

@@ -13,10 +13,10 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { apiErrorCode, apiErrorMessage, apiFieldErrors } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { markSignedOut } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { AuthShell, textLinkClass } from './AuthShell.tsx';
 import { PASSWORD_HINT } from './SignUpForm.tsx';
-import { markSignedOut } from './session.ts';
 
 const resetSchema = z
   .object({

@@ -11,11 +11,11 @@ import { SubmitButton } from '../../components/form/SubmitButton.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { apiErrorCode, apiErrorMessage, apiFieldErrors } from '../../lib/api-errors.ts';
+import { withNext } from '../../lib/next-path.ts';
+import { markSignedIn } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { textLinkClass } from './AuthShell.tsx';
-import { withNext } from './next-path.ts';
 import { rememberPendingEmail } from './pending-email.ts';
-import { markSignedIn } from './session.ts';
 
 const signInSchema = z.object({ email: emailSchema, password: passwordSchema });
 type SignInValues = z.input<typeof signInSchema>;

@@ -10,9 +10,9 @@ import { SubmitButton } from '../../components/form/SubmitButton.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { apiErrorCode, apiErrorMessage, apiFieldErrors } from '../../lib/api-errors.ts';
+import { withNext } from '../../lib/next-path.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { textLinkClass } from './AuthShell.tsx';
-import { withNext } from './next-path.ts';
 import { rememberPendingEmail } from './pending-email.ts';
 
 /** The server checks the whole password policy; the length rule is mirrored here. */

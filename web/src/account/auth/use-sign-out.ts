@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'react-router-dom';
+import { requiresSession } from '../../lib/next-path.ts';
+import { markSignedOut } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { requiresSession } from './next-path.ts';
-import { markSignedOut } from './session.ts';
 
 export type SignOutScope = 'local' | 'global';
 

@@ -19,10 +19,10 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { QueryView } from '../../kit/index.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { type SessionUser, useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { textLinkClass } from '../auth/AuthShell.tsx';
-import { type SessionUser, useSession } from '../auth/session.ts';
 import { useSignOut } from '../auth/use-sign-out.ts';
 
 /**

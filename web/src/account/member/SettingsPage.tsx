@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { BundleTiersSection } from '../../commerce/basket/BundleTiersSection.tsx';
+import { BundleTiersSection } from '../../commerce/index.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { EmailPreferencesSection } from '../notifications/EmailPreferences.tsx';
 import { ApiTokensSection } from './ApiTokensSection.tsx';

@@ -21,7 +21,7 @@ import {
   TriangleAlert,
 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router-dom';
-import { BookCover } from '../../catalogue/listings/BookCover.tsx';
+import { BookCover } from '../../components/BookCover.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { RowsSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';

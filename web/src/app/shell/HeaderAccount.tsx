@@ -17,12 +17,12 @@ import {
 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { loginPath, pathOf } from '../../account/auth/next-path.ts';
-import { type SessionUser, useSession } from '../../account/auth/session.ts';
 import { useSignOut } from '../../account/auth/use-sign-out.ts';
 import { NotificationBell } from '../../account/notifications/NotificationBell.tsx';
 import { MessagesLink } from '../../community/messages/MessagesLink.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { loginPath, pathOf } from '../../lib/next-path.ts';
+import { type SessionUser, useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 

@@ -1,10 +1,10 @@
 import { type Location, Outlet, ScrollRestoration, useNavigation } from 'react-router-dom';
+import { SiteChromeProvider } from '../../components/site-chrome.tsx';
 import { GlobalOverlays } from './GlobalOverlays.tsx';
 import { NavigationProgress } from './NavigationProgress.tsx';
 import { ShownLocation } from './ShownLocation.tsx';
 import { SiteFooter } from './SiteFooter.tsx';
 import { SiteHeader } from './SiteHeader.tsx';
-import { SiteChromeProvider } from './site-chrome.tsx';
 
 /**
  * The frame around every public page: skip link, header, main landmark, footer, and the global

@@ -1,6 +1,6 @@
 import { PRODUCT } from '@reshelf/contracts';
 import { Link } from 'react-router-dom';
-import { Wordmark } from './Wordmark.tsx';
+import { Wordmark } from '../../components/Wordmark.tsx';
 
 type FooterLink = { to: string; label: string };
 

@@ -2,8 +2,8 @@ import { Link, NavLink } from 'react-router-dom';
 import { HeaderSearch } from '../../catalogue/search/HeaderSearch.tsx';
 import { BasketLink } from '../../commerce/basket/BasketLink.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { Wordmark } from '../../components/Wordmark.tsx';
 import { HeaderAccount } from './HeaderAccount.tsx';
-import { Wordmark } from './Wordmark.tsx';
 
 export function SiteHeader() {
   return (

@@ -1,6 +1,6 @@
 import { ArrowRight } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
-import { FollowButton } from '../../community/social/FollowButton.tsx';
+import { FollowButton } from '../../community/index.ts';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { PageSkeleton } from '../../components/placeholders.tsx';

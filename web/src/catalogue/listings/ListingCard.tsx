@@ -7,10 +7,10 @@ import {
 } from '@reshelf/contracts';
 import { HeartHandshake } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { CardRating } from '../../community/reviews/Reviews.tsx';
-import { WishlistButton } from '../../community/wishlist/WishlistButton.tsx';
+import { BookCover } from '../../components/BookCover.tsx';
+import { CardRating } from '../../components/rating.tsx';
 import { cn } from '../../lib/utils.ts';
-import { BookCover } from './BookCover.tsx';
+import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 
 export function ListingCard({
   listing,

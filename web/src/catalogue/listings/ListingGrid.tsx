@@ -1,9 +1,9 @@
 import type { ListingCard as ListingCardData } from '@reshelf/contracts';
 import type { ReactNode } from 'react';
-import { useCardRatings } from '../../community/reviews/Reviews.tsx';
 import { ListingsGridSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { cn } from '../../lib/utils.ts';
+import { useCardRatings } from './card-ratings.ts';
 import { ListingCard } from './ListingCard.tsx';
 
 export const GRID_CLASSES = 'grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4';

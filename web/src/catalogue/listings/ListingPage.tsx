@@ -18,14 +18,14 @@ import {
 } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { AddToBasketButton } from '../../commerce/basket/AddToBasketButton.tsx';
-import { HeldForYou, useHeldOrder } from '../../commerce/checkout/FinishPaying.tsx';
-import { ListingOffer } from '../../commerce/offers/ListingOffer.tsx';
-import { MessageSellerButton } from '../../community/messages/MessageButtons.tsx';
-import { ReportListing } from '../../community/moderation/ReportListing.tsx';
-import { SellerReviewsSection } from '../../community/reviews/Reviews.tsx';
-import { FollowButton } from '../../community/social/FollowButton.tsx';
-import { WishlistButton } from '../../community/wishlist/WishlistButton.tsx';
+import { AddToBasketButton, HeldForYou, ListingOffer, useHeldOrder } from '../../commerce/index.ts';
+import {
+  FollowButton,
+  MessageSellerButton,
+  ReportListing,
+  SellerReviewsSection,
+} from '../../community/index.ts';
+import { BookCover } from '../../components/BookCover.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { ListingSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
@@ -36,7 +36,7 @@ import { mediaUrl, thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { useSiteOrigin } from '../../lib/site-origin.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { BookCover } from './BookCover.tsx';
+import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { bookJsonLd } from './json-ld.ts';
 import { ListingGrid } from './ListingGrid.tsx';
 

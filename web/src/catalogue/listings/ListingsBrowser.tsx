@@ -2,13 +2,13 @@ import { type BrowseInput, CATALOGUE_LIMITS, type ListingPage } from '@reshelf/c
 import { keepPreviousData } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { loginPath } from '../../account/auth/next-path.ts';
-import { useSession } from '../../account/auth/session.ts';
 import { ListingsGridSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { StaleMark } from '../../kit/QueryView.tsx';
 import { errorMessage } from '../../lib/errors.ts';
+import { loginPath } from '../../lib/next-path.ts';
+import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { Filters, type FixedFilter, SortSelect } from './Filters.tsx';
 import { ListingCards } from './ListingGrid.tsx';

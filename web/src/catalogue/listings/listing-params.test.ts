@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coverSeed } from './BookCover.tsx';
+import { coverSeed } from '../../components/BookCover.tsx';
 import {
   activeFilterCount,
   poundsToPence,

@@ -1,7 +1,7 @@
 import type { ListingPage } from '@reshelf/contracts';
 import { useCallback } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { SaveSearchButton } from '../../community/social/SaveSearchButton.tsx';
+import { SaveSearchButton } from '../../community/index.ts';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { ListingsBrowser } from '../listings/ListingsBrowser.tsx';

@@ -1,9 +1,8 @@
 import type { SellerCard } from '@reshelf/contracts';
 import { HeartHandshake, MapPin } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
-import { BuyMoreFromSeller } from '../../commerce/basket/BuyMoreFromSeller.tsx';
-import { SellerReviewsSection } from '../../community/reviews/Reviews.tsx';
-import { FollowButton } from '../../community/social/FollowButton.tsx';
+import { BuyMoreFromSeller } from '../../commerce/index.ts';
+import { FollowButton, SellerReviewsSection } from '../../community/index.ts';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';

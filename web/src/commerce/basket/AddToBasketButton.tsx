@@ -5,8 +5,8 @@
 import type { ListingDetail } from '@reshelf/contracts';
 import { Check, ShoppingBasket } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { useSession } from '../../account/auth/session.ts';
 import { Button } from '../../components/ui/button.tsx';
+import { useSession } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
 import { useAddToBasket, useInBasket } from './hooks.ts';
 

@@ -6,9 +6,9 @@
  */
 import type { ListingDetail } from '@reshelf/contracts';
 import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
-import { useSession } from '../../account/auth/session.ts';
 import { notify } from '../../components/ui/notify.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import {
   subscribeVisitorBasket,

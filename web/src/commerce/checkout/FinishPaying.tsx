@@ -5,13 +5,13 @@
  */
 import { formatPence } from '@reshelf/contracts';
 import { Lock, Timer } from 'lucide-react';
-import { useSession } from '../../account/auth/session.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { formatTime } from '../../lib/dates.ts';
+import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
-import { formatTime } from '../orders/format.ts';
 
 /** The button itself: opens the payment page again, or says why it cannot. */
 export function FinishPayingButton({

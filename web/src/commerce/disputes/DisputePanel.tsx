@@ -24,9 +24,9 @@ import { Button } from '../../components/ui/button.tsx';
 import { fieldClasses, Input, Textarea } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { formatWhen } from '../../lib/dates.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
-import { formatWhen } from '../orders/format.ts';
 import { Panel } from '../orders/OrderParts.tsx';
 import { EvidencePicker, PhotoGrid, useEvidencePhotos } from './EvidencePhotos.tsx';
 

@@ -7,14 +7,15 @@ import { COMMERCIAL_DEFAULTS, formatPence, type ListingDetail, minimumOfferMinor
 import { Clock, HandCoins } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { loginPath, pathOf } from '../../account/auth/next-path.ts';
-import { useSession } from '../../account/auth/session.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { formatWhen, timeLeft } from '../../lib/dates.ts';
+import { loginPath, pathOf } from '../../lib/next-path.ts';
+import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
-import { formatWhen, offerStatusLabel, timeLeft } from '../orders/format.ts';
+import { offerStatusLabel } from '../orders/format.ts';
 import { useMakeOffer } from './hooks.ts';
 import { OfferAmountForm } from './OfferAmountForm.tsx';
 

@@ -7,15 +7,16 @@ import { formatPence, type OfferThread, photoThumbUrl } from '@reshelf/contracts
 import { Flag } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { BookCover } from '../../catalogue/listings/BookCover.tsx';
-import { ReportDialog } from '../../community/moderation/ReportDialog.tsx';
+import { ReportDialog } from '../../community/index.ts';
+import { BookCover } from '../../components/BookCover.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { formatWhen, timeLeft } from '../../lib/dates.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
-import { formatWhen, offerStatusLabel, timeLeft } from '../orders/format.ts';
+import { offerStatusLabel } from '../orders/format.ts';
 import { useCounterOffer, useRespondToOffer, useWithdrawOffer } from './hooks.ts';
 import { OfferAmountForm } from './OfferAmountForm.tsx';
 

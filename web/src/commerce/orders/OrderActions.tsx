@@ -24,9 +24,9 @@ import { fieldClasses, Input, Textarea } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { FormDialog } from '../../kit/index.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { formatWhen } from '../../lib/dates.ts';
 import { cn } from '../../lib/utils.ts';
 import { ReportProblemDialog } from '../disputes/DisputePanel.tsx';
-import { formatWhen } from './format.ts';
 import {
   useCancelOrder,
   useConfirmOrder,

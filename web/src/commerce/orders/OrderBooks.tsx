@@ -4,7 +4,7 @@
  */
 import { formatPence, type OrderDetail, photoThumbUrl } from '@reshelf/contracts';
 import { Link } from 'react-router-dom';
-import { BookCover } from '../../catalogue/listings/BookCover.tsx';
+import { BookCover } from '../../components/BookCover.tsx';
 import { type OrderViewer, Panel } from './OrderParts.tsx';
 
 export function booksTitle(order: Pick<OrderDetail, 'title' | 'itemCount'>): string {

@@ -5,8 +5,7 @@
  */
 import { formatPence, type OrderDetail as Order, type OrderRole } from '@reshelf/contracts';
 import { Link, Navigate, useParams } from 'react-router-dom';
-import { ReturnRequestPanel } from '../../charities/ReturnRequestPanel.tsx';
-import { MessageOrderButton } from '../../community/messages/MessageButtons.tsx';
+import { MessageOrderButton } from '../../community/index.ts';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
@@ -18,6 +17,7 @@ import { isRouteId } from '../../lib/route-ids.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { HeldForYou } from '../checkout/FinishPaying.tsx';
 import { DisputePanel } from '../disputes/DisputePanel.tsx';
+import { ReturnRequestPanel } from '../disputes/ReturnRequestPanel.tsx';
 import { SaleReturnPanel } from '../disputes/SaleReturnPanel.tsx';
 import { BuyerActions, SellerActions } from './OrderActions.tsx';
 import { booksTitle, OrderBooks } from './OrderBooks.tsx';

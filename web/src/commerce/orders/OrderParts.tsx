@@ -10,9 +10,10 @@ import {
 } from '@reshelf/contracts';
 import { Scale } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { formatWhen } from '../../lib/dates.ts';
 import { cn } from '../../lib/utils.ts';
 import { PriceLines } from '../checkout/PriceLines.tsx';
-import { actorLabel, formatWhen, orderStatusLabel, orderStatusTone } from './format.ts';
+import { actorLabel, orderStatusLabel, orderStatusTone } from './format.ts';
 
 export type OrderViewer = 'buyer' | 'seller' | 'staff';
 

@@ -6,9 +6,9 @@
 import { formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { AdminPageFrame, formatDateTime } from '../../components/staff/AdminPageFrame.tsx';
+import { BasicDashboard } from '../../components/staff/BasicDashboard.tsx';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { BasicDashboard } from '../../staff/dashboard/BasicDashboard.tsx';
 import { Filters, PAYMENT_STATUSES, pick, useOrderFilters } from '../orders/staff/filters.tsx';
 import { OrderSheet } from '../orders/staff/OrderSheet.tsx';
 

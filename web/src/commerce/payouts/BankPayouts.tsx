@@ -11,9 +11,9 @@ import {
 } from '@reshelf/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { formatDay } from '../../lib/dates.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
-import { formatDay } from '../orders/format.ts';
 
 const TONE: Record<PayoutSummary['status'], string> = {
   pending: 'bg-accent/25 text-accent-foreground',

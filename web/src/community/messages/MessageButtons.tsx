@@ -6,11 +6,11 @@
 import type { ListingDetail } from '@reshelf/contracts';
 import { Loader2, MessageCircle } from 'lucide-react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { loginPath, pathOf } from '../../account/auth/next-path.ts';
-import { useSession } from '../../account/auth/session.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { loginPath, pathOf } from '../../lib/next-path.ts';
+import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 export function MessageSellerButton({ listing }: { listing: ListingDetail }) {

@@ -30,7 +30,6 @@ import {
 } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { formatWhen } from '../../commerce/orders/format.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
@@ -41,6 +40,7 @@ import { Input, Textarea } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { formatWhen } from '../../lib/dates.ts';
 import { isNotFound } from '../../lib/errors.ts';
 import { mediaUrl, thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';

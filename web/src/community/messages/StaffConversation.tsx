@@ -3,10 +3,10 @@
  * on its order, opened on request (each opening is recorded in the audit log). Read-only.
  */
 import { useState } from 'react';
-import { formatWhen } from '../../commerce/orders/format.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { formatWhen } from '../../lib/dates.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 type Through = { threadId: string; reportId: string } | { disputeId: string };

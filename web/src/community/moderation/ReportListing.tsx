@@ -7,9 +7,9 @@ import type { ListingDetail } from '@reshelf/contracts';
 import { Flag } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { loginPath, pathOf } from '../../account/auth/next-path.ts';
-import { useSession } from '../../account/auth/session.ts';
 import { Button } from '../../components/ui/button.tsx';
+import { loginPath, pathOf } from '../../lib/next-path.ts';
+import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { ReportDialog } from './ReportDialog.tsx';
 

@@ -1,6 +1,5 @@
 import { explainRecommendation, type Recommendation } from '@reshelf/contracts';
-import { ListingCard } from '../../catalogue/listings/ListingCard.tsx';
-import { GRID_CLASSES } from '../../catalogue/listings/ListingGrid.tsx';
+import { GRID_CLASSES, ListingCard } from '../../catalogue/index.ts';
 import { cn } from '../../lib/utils.ts';
 
 /** Why a book is recommended, with the book, author or genre it names in italics. */

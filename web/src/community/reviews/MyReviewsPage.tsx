@@ -7,6 +7,7 @@ import { type MyReview, type PendingReview, REVIEW_MAX_LENGTH, REVIEW_WINDOW_DAY
 import { Flag, Star } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
+import { Stars } from '../../components/rating.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Label, Textarea } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
@@ -17,7 +18,6 @@ import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { ReportDialog } from '../moderation/ReportDialog.tsx';
 import { useReplyToReview, useReportReview, useWriteReview } from './hooks.ts';
-import { Stars } from './Reviews.tsx';
 
 const dayFormat = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',

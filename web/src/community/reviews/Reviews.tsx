@@ -3,8 +3,8 @@
  * count, share dispatched on time, all from real orders) and its published reviews, with the
  * seller's reply. Used on seller, charity and listing pages; the compact rating on listing cards.
  */
-import { type PublicReview, type Rating, ratingWords, type SellerReviews } from '@reshelf/contracts';
-import { Star } from 'lucide-react';
+import type { PublicReview, SellerReviews } from '@reshelf/contracts';
+import { RatingLine, Stars } from '../../components/rating.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { QueryView } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -16,60 +16,6 @@ const dayFormat = new Intl.DateTimeFormat('en-GB', {
   year: 'numeric',
   timeZone: 'Europe/London',
 });
-
-/** Five stars, `value` of them filled; read as "4 out of 5 stars". */
-export function Stars({ value, className }: { value: number; className?: string }) {
-  return (
-    <span role="img" aria-label={`${value} out of 5 stars`} className={cn('inline-flex gap-0.5', className)}>
-      {[1, 2, 3, 4, 5].map((n) => (
-        <Star
-          key={n}
-          aria-hidden="true"
-          className={cn('size-4', n <= Math.round(value) ? 'fill-amber-500 text-amber-500' : 'text-ink/25')}
-        />
-      ))}
-    </span>
-  );
-}
-
-/** One line: the average, the count and the share dispatched on time. */
-export function RatingLine({ rating, className }: { rating: Rating; className?: string }) {
-  return (
-    <span
-      data-testid="rating"
-      className={cn('inline-flex flex-wrap items-center gap-x-2 gap-y-1', className)}
-    >
-      {rating.average !== null && rating.count > 0 ? <Stars value={rating.average} /> : null}
-      <span className="font-semibold text-ink">{ratingWords(rating)}</span>
-      {rating.onTimePercent !== null ? (
-        <span className="text-ink-muted">
-          · {rating.onTimePercent}% dispatched on time ({rating.dispatchedOnTime} of {rating.dispatchCounted}{' '}
-          orders)
-        </span>
-      ) : null}
-    </span>
-  );
-}
-
-/** The compact rating of a listing card: "★ 4.7 (12)", nothing while a seller has no reviews. */
-export function CardRating({ rating }: { rating: Rating | undefined }) {
-  if (!rating || rating.count === 0 || rating.average === null) return null;
-  return (
-    <p
-      data-testid="card-rating"
-      className="mt-1 flex items-center gap-1 text-xs font-medium text-ink-soft"
-      title={ratingWords(rating)}
-    >
-      <Star aria-hidden="true" className="size-3.5 fill-amber-500 text-amber-500" />
-      <span className="sr-only">Seller rated </span>
-      {rating.average.toFixed(1)}
-      <span className="text-ink-muted">
-        ({rating.count}
-        <span className="sr-only"> reviews</span>)
-      </span>
-    </p>
-  );
-}
 
 function ReviewItem({ review, sellerName }: { review: PublicReview; sellerName: string }) {
   return (
@@ -187,14 +133,4 @@ export function CharityReviewsSection({ slug, name }: { slug: string; name: stri
       </QueryView>
     </Section>
   );
-}
-
-/** The ratings of the sellers of a page of cards, by listing id (one request for the page). */
-export function useCardRatings(listingIds: string[]): Record<string, Rating> {
-  const ids = [...new Set(listingIds)].slice(0, 100);
-  const query = trpc.community.reviews.public.ratingsForListings.useQuery(
-    { listingIds: ids },
-    { enabled: ids.length > 0, staleTime: 60_000 },
-  );
-  return query.data ?? {};
 }

@@ -1,10 +1,10 @@
 import { BellPlus, BellRing } from 'lucide-react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { loginPath, pathOf } from '../../account/auth/next-path.ts';
-import { useSession } from '../../account/auth/session.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { loginPath, pathOf } from '../../lib/next-path.ts';
+import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 /**

@@ -2,7 +2,7 @@ import { type FeedItem, type FollowTargetInput, formatPence } from '@reshelf/con
 import { CalendarDays, Loader2, Sparkles, TrendingDown, UserPlus } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { ListingCard } from '../../catalogue/listings/ListingCard.tsx';
+import { ListingCard } from '../../catalogue/index.ts';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';

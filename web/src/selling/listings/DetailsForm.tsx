@@ -4,7 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
-import { BookCover } from '../../catalogue/listings/BookCover.tsx';
+import { BookCover } from '../../components/BookCover.tsx';
 import { Field } from '../../components/form/Field.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { fieldClasses, Input, Textarea } from '../../components/ui/input.tsx';

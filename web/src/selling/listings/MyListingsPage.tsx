@@ -9,7 +9,7 @@ import { Heart, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
-import { BookCover } from '../../catalogue/listings/BookCover.tsx';
+import { BookCover } from '../../components/BookCover.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { RowsSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';

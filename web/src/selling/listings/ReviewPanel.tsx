@@ -10,7 +10,7 @@ import {
 import { CircleAlert, Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { BookCover } from '../../catalogue/listings/BookCover.tsx';
+import { BookCover } from '../../components/BookCover.tsx';
 import { thumbUrl } from '../../lib/media.ts';
 
 /** Everything the listing will say, section by section, each with a link to change it. */

@@ -24,7 +24,7 @@ import {
 } from 'lucide-react';
 import { type ReactNode, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { BookCover } from '../../catalogue/listings/BookCover.tsx';
+import { BookCover } from '../../components/BookCover.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';

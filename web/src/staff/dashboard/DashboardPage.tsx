@@ -1,11 +1,10 @@
 import { BookOpen, ChartColumn, HeartHandshake, type LucideIcon, PoundSterling, Scale } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { Metrics, PeriodSelector, useDashboardPeriod } from '../../components/staff/BasicDashboard.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
-
-import { Metrics, PeriodSelector, useDashboardPeriod } from './BasicDashboard.tsx';
 import { DemoDataManagement } from './DemoDataManagement.tsx';
 export function DashboardPage() {
   usePageMeta('Staff dashboard');

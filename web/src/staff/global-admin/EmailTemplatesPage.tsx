@@ -9,12 +9,12 @@ import { LoaderCircle, Save, Send, Trash2, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
-import { useSession } from '../../account/auth/session.ts';
 import { AdminSkeleton } from '../../components/placeholders.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { useSession } from '../../lib/session.ts';
 import { type RouterInputs, type RouterOutputs, trpc } from '../../lib/trpc.ts';
 import {
   TemplateFields,

@@ -1,7 +1,7 @@
 import { ADMIN_TIERS } from '@reshelf/contracts';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
-import { useSession } from '../../account/auth/session.ts';
+import { useSession } from '../../lib/session.ts';
 
 const TABS = [
   { to: '/global-admin', label: 'Overview', level: ADMIN_TIERS.read_only },

@@ -1,11 +1,11 @@
 import { ADMIN_TIERS } from '@reshelf/contracts';
 import { ShieldCheck, UserPlus } from 'lucide-react';
 import { useState } from 'react';
-import { useSession } from '../../account/auth/session.ts';
 import { AdminSkeleton } from '../../components/placeholders.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
+import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { type AdminRecord, DeactivateDialog, SetTierDialog } from './AdminRecordDialogs.tsx';

@@ -11,11 +11,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
-import { loginPath, pathOf } from '../../account/auth/next-path.ts';
-import { refreshSession, useSession } from '../../account/auth/session.ts';
 import { AdminSkeleton } from '../../components/placeholders.tsx';
 import { SessionCheckFailed } from '../../components/SessionCheckFailed.tsx';
 import { apiErrorCode } from '../../lib/api-errors.ts';
+import { loginPath, pathOf } from '../../lib/next-path.ts';
+import { refreshSession, useSession } from '../../lib/session.ts';
 
 export const LOGIN_REQUIRED_TOAST = 'Please log in to access the admin panel';
 export const ADMIN_REQUIRED_TOAST = 'Access denied: Admin privileges required';

@@ -10,11 +10,11 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { LinkTabs } from '../../components/LinkTabs.tsx';
 import { AdminPageFrame, EmptyState, formatDateTime } from '../../components/staff/AdminPageFrame.tsx';
+import { BasicDashboard } from '../../components/staff/BasicDashboard.tsx';
 import { KeysetPager, useKeysetPages } from '../../components/staff/KeysetPager.tsx';
 import { fieldClasses, Label } from '../../components/ui/input.tsx';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { BasicDashboard } from '../dashboard/BasicDashboard.tsx';
 import { RequestLogPanel } from './RequestLogPanel.tsx';
 
 export function LogsPage() {

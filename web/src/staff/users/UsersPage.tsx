@@ -10,6 +10,7 @@ import { Search, ShieldCheck, ShieldOff, UserRoundCheck, UserRoundX } from 'luci
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { AdminPageFrame, EmptyState, formatDateTime } from '../../components/staff/AdminPageFrame.tsx';
+import { BasicDashboard } from '../../components/staff/BasicDashboard.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Label } from '../../components/ui/input.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
@@ -18,7 +19,6 @@ import { useFilterParams } from '../../kit/useFilterParams.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
-import { BasicDashboard } from '../dashboard/BasicDashboard.tsx';
 import { useSetModerator, useSetSuspended } from './hooks.ts';
 
 const refused = (title: string) => (error: unknown) =>

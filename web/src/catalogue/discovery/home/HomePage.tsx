@@ -1,4 +1,4 @@
-import { RecommendedShelf } from '../../../community/recommendations/RecommendedShelf.tsx';
+import { RecommendedShelf } from '../../../community/index.ts';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { CategorySection } from './CategorySection.tsx';
 import { HomeHero } from './HomeHero.tsx';

@@ -2,7 +2,7 @@ import type { Home, ListingCard } from '@reshelf/contracts';
 import { ArrowRight } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { CharityCard } from '../../../charities/CharityPages.tsx';
+import { CharityCard } from '../../../charities/index.ts';
 import { ListingsGridSkeleton } from '../../../components/placeholders.tsx';
 import { QueryError } from '../../../components/QueryError.tsx';
 import { trpc } from '../../../lib/trpc.ts';

@@ -13,7 +13,7 @@ import {
 import { Scale } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { StaffConversation } from '../../../community/messages/StaffConversation.tsx';
+import { StaffConversation } from '../../../community/index.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
 import { Field } from '../../../components/form/Field.tsx';
 import { LinkTabs } from '../../../components/LinkTabs.tsx';
@@ -26,10 +26,10 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
+import { formatWhen } from '../../../lib/dates.ts';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { formatWhen } from '../../orders/format.ts';
 import { OrderBooks } from '../../orders/OrderBooks.tsx';
 import {
   DeliveryAddress,

@@ -1,5 +1,5 @@
-import { mediaUrl } from '../../lib/media.ts';
-import { cn } from '../../lib/utils.ts';
+import { mediaUrl } from '../lib/media.ts';
+import { cn } from '../lib/utils.ts';
 
 /** Cover colours: deep, bookish tones that keep white or paper-coloured text readable. */
 const PALETTE = [

@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { loginPath, pathOf } from '../../account/auth/next-path.ts';
-import { useSession } from '../../account/auth/session.ts';
 import { notify } from '../../components/ui/notify.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { loginPath, pathOf } from '../../lib/next-path.ts';
+import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 
 /**
@@ -18,23 +18,23 @@ export function useWishlist() {
   const utils = trpc.useUtils();
   const navigate = useNavigate();
   const location = useLocation();
-  const status = trpc.community.wishlist.status.useQuery(undefined, { enabled: signedIn });
-  const mutation = trpc.community.wishlist.toggle.useMutation({
+  const status = trpc.catalogue.wishlist.status.useQuery(undefined, { enabled: signedIn });
+  const mutation = trpc.catalogue.wishlist.toggle.useMutation({
     onMutate: async ({ listingId, wished }) => {
-      await utils.community.wishlist.status.cancel();
-      const before = utils.community.wishlist.status.getData();
-      utils.community.wishlist.status.setData(undefined, (current) => {
+      await utils.catalogue.wishlist.status.cancel();
+      const before = utils.catalogue.wishlist.status.getData();
+      utils.catalogue.wishlist.status.setData(undefined, (current) => {
         const ids = (current?.listingIds ?? []).filter((id) => id !== listingId);
         return { listingIds: wished ? [listingId, ...ids] : ids };
       });
       return { before };
     },
     onError: (error, _input, context) => {
-      utils.community.wishlist.status.setData(undefined, context?.before);
+      utils.catalogue.wishlist.status.setData(undefined, context?.before);
       notify.error(apiErrorMessage(error));
     },
     onSuccess: (_result, { wished }) => {
-      void utils.community.wishlist.list.invalidate();
+      void utils.catalogue.wishlist.list.invalidate();
       notify.success(wished ? 'Saved to your wishlist' : 'Removed from your wishlist');
     },
   });

@@ -42,7 +42,7 @@ async function activeListing(price = 600) {
 }
 
 async function wish(user: TestUser, listingId: string, wished = true) {
-  return api(t.app, user.accessToken).community.wishlist.toggle.mutate({ listingId, wished });
+  return api(t.app, user.accessToken).catalogue.wishlist.toggle.mutate({ listingId, wished });
 }
 
 async function notifications(user: TestUser) {
@@ -59,16 +59,16 @@ describe('the wishlist', () => {
     expect(await wish(buyer, listing.id)).toEqual({ wished: true });
     expect(await wish(buyer, listing.id)).toEqual({ wished: true });
     const calls = api(t.app, buyer.accessToken);
-    expect(await calls.community.wishlist.status.query()).toEqual({ listingIds: [listing.id] });
-    expect(await calls.community.wishlist.list.query()).toEqual([
+    expect(await calls.catalogue.wishlist.status.query()).toEqual({ listingIds: [listing.id] });
+    expect(await calls.catalogue.wishlist.list.query()).toEqual([
       expect.objectContaining({ id: listing.id, slug: listing.slug, title: 'Emma', priceMinor: 600 }),
     ]);
     // Someone else's wishlist is their own.
-    expect(await api(t.app, friend.accessToken).community.wishlist.status.query()).toEqual({
+    expect(await api(t.app, friend.accessToken).catalogue.wishlist.status.query()).toEqual({
       listingIds: [],
     });
     expect(await wish(buyer, listing.id, false)).toEqual({ wished: false });
-    expect(await calls.community.wishlist.list.query()).toEqual([]);
+    expect(await calls.catalogue.wishlist.list.query()).toEqual([]);
   });
 
   it('refuses one’s own listing, drafts and books no longer for sale', async () => {
@@ -86,7 +86,7 @@ describe('the wishlist', () => {
 
   it('needs a session', async () => {
     const listing = await activeListing();
-    const response = api(t.app, 'not-a-token').community.wishlist.toggle.mutate({
+    const response = api(t.app, 'not-a-token').catalogue.wishlist.toggle.mutate({
       listingId: listing.id,
       wished: true,
     });
@@ -178,7 +178,7 @@ describe('notifications for wished-for listings', () => {
       body: 'Emma has been sold to another reader. Other copies may be for sale.',
     });
     // Sold is sold: it says so on the wishlist too.
-    const list = await api(t.app, buyer.accessToken).community.wishlist.list.query();
+    const list = await api(t.app, buyer.accessToken).catalogue.wishlist.list.query();
     expect(list.find((card) => card.id === listing.id)?.status).toBe('sold');
   });
 

@@ -17,8 +17,8 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { BookOpen, type LucideIcon, PoundSterling, Scale } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { Skeleton } from '../ui/skeleton.tsx';
 
 export const SESSION_EXPIRED_ALERT = 'Session expired—please sign in';
 

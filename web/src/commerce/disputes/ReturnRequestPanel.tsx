@@ -16,13 +16,13 @@ import {
 } from '@reshelf/contracts';
 import { Undo2 } from 'lucide-react';
 import { useId, useState } from 'react';
-import { Alert } from '../components/ui/alert.tsx';
-import { Button } from '../components/ui/button.tsx';
-import { fieldClasses, Input, Textarea } from '../components/ui/input.tsx';
-import { Skeleton } from '../components/ui/skeleton.tsx';
-import { apiErrorMessage } from '../lib/api-errors.ts';
-import { trpc } from '../lib/trpc.ts';
-import { cn } from '../lib/utils.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { fieldClasses, Input, Textarea } from '../../components/ui/input.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { apiErrorMessage } from '../../lib/api-errors.ts';
+import { trpc } from '../../lib/trpc.ts';
+import { cn } from '../../lib/utils.ts';
 
 const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
 

@@ -1,15 +1,15 @@
 import { Heart } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { ListingGrid } from '../../catalogue/listings/ListingGrid.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { ListingGrid } from '../listings/ListingGrid.tsx';
 
 /** /account/wishlist: the books the person saved, newest first; sold ones say so. */
 export function WishlistPage() {
   usePageMeta('Your wishlist');
-  const list = trpc.community.wishlist.list.useQuery(undefined, { staleTime: 0 });
+  const list = trpc.catalogue.wishlist.list.useQuery(undefined, { staleTime: 0 });
   const count = list.data?.length ?? 0;
   return (
     <div>

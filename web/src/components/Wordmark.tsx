@@ -1,6 +1,6 @@
 import { PRODUCT } from '@reshelf/contracts';
 import { Link } from 'react-router-dom';
-import { cn } from '../../lib/utils.ts';
+import { cn } from '../lib/utils.ts';
 
 /** Three book spines: the Reshelf mark. Decorative; the wordmark's text names the link. */
 export function ReshelfMark({ className }: { className?: string }) {

@@ -8,7 +8,7 @@
 import type { MeDto } from '@reshelf/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
-import { trpc } from '../../lib/trpc.ts';
+import { trpc } from './trpc.ts';
 
 export type SessionUser = MeDto;
 

@@ -5,9 +5,9 @@
  */
 import { type ListingCard, SELLING_LIMITS } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import { CARD_COLUMNS, CARD_JOINS, type CardRow, toCard } from '../../catalogue/index.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { CARD_COLUMNS, CARD_JOINS, type CardRow, toCard } from '../listings/listings.service.ts';
 
 export async function setWished(
   db: Database,

@@ -1,0 +1,9 @@
+/** The community domain's widgets other domains show (the web's import rule: api/scripts/check-imports.ts). */
+export { MessageOrderButton, MessageSellerButton } from './messages/MessageButtons.tsx';
+export { StaffConversation } from './messages/StaffConversation.tsx';
+export { ReportDialog } from './moderation/ReportDialog.tsx';
+export { ReportListing } from './moderation/ReportListing.tsx';
+export { RecommendedShelf } from './recommendations/RecommendedShelf.tsx';
+export { CharityReviewsSection, SellerReviewsSection } from './reviews/Reviews.tsx';
+export { FollowButton } from './social/FollowButton.tsx';
+export { SaveSearchButton } from './social/SaveSearchButton.tsx';
