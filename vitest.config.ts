@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** What every project on the run's throwaway PostgreSQL shares (tests/setup/postgres.global.ts). */
@@ -34,6 +36,14 @@ const POSTGRES_17_FILES = [
 ];
 /** `supabase db push` and the CLI's checks, against PostgreSQL 17 only (as hosted). */
 const SUPABASE_CLI_FILES = ['tests/integration/supabase-cli.int.test.ts'];
+
+// A list of paths is a guard only while each path names a file: a moved file would silently drop
+// out of the PostgreSQL 17 run. Every listed file must exist.
+const missing = [...POSTGRES_17_FILES, ...SUPABASE_CLI_FILES].filter(
+  (file) => !existsSync(fileURLToPath(new URL(file, import.meta.url))),
+);
+if (missing.length > 0)
+  throw new Error(`vitest.config.ts names test files that do not exist: ${missing.join(', ')}`);
 
 export default defineConfig({
   test: {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const dist = path.resolve(process.argv[2] ?? 'web/dist');
-const page = process.argv[3] ?? 'src/features/home/HomePage.tsx';
+const page = process.argv[3] ?? 'src/catalogue/discovery/home/HomePage.tsx';
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
 
 const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);

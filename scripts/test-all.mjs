@@ -10,7 +10,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
 const steps = [
   ['typecheck', 'node', [path.join(root, 'scripts/typecheck.mjs')]],
-  ['lint', bin('biome'), ['check', '.']],
+  ['lint: Biome', bin('biome'), ['check', '.']],
+  [
+    'lint: boundaries (domains, kernel, no import cycles)',
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'api/scripts/check-imports.ts'), '--self-test'],
+  ],
   [
     'openapi: up to date',
     process.execPath,
