@@ -174,14 +174,6 @@ export interface Books {
   updated_at: Generated<Timestamp>;
 }
 
-export interface BookSales {
-  charity_id: string | null;
-  listing_id: string | null;
-  net_minor: Int8 | null;
-  paid_at: Timestamp | null;
-  seller_id: string | null;
-}
-
 export interface BookSignings {
   author: string;
   created_at: Generated<Timestamp>;
@@ -691,6 +683,24 @@ export interface OrderEvents {
   to_status: string;
 }
 
+export interface OrderItemMoney {
+  bundle_discount_minor: number | null;
+  discount_minor: number | null;
+  goods_minor: number | null;
+  listing_id: string | null;
+  order_id: string | null;
+  order_item_id: string | null;
+  paid_minor: number | null;
+  position: number | null;
+  price_minor: number | null;
+  protection_minor: number | null;
+  refundable_minor: number | null;
+  refunded_minor: number | null;
+  returned: boolean | null;
+  seller_share_minor: number | null;
+  seller_taken_back_minor: number | null;
+}
+
 export interface OrderItems {
   bundle_discount_minor: Generated<number>;
   created_at: Generated<Timestamp>;
@@ -703,6 +713,33 @@ export interface OrderItems {
   price_minor: number;
   protection_minor: Generated<number>;
   refunded_minor: Generated<number>;
+}
+
+export interface OrderMoney {
+  books: number | null;
+  bundle_discount_minor: number | null;
+  buyer_id: string | null;
+  buyer_net_minor: number | null;
+  charity_sale: boolean | null;
+  discount_minor: number | null;
+  discount_returned_minor: number | null;
+  items_minor: number | null;
+  order_id: string | null;
+  paid_at: Timestamp | null;
+  payout_status: string | null;
+  platform_net_minor: number | null;
+  postage_minor: number | null;
+  protection_minor: number | null;
+  protection_refunded_minor: number | null;
+  protection_vat_minor: number | null;
+  refundable_minor: number | null;
+  refunded_minor: number | null;
+  seller_earnings_minor: number | null;
+  seller_id: string | null;
+  seller_net_minor: number | null;
+  seller_taken_back_minor: number | null;
+  status: string | null;
+  total_minor: number | null;
 }
 
 export interface Orders {
@@ -1067,6 +1104,20 @@ export interface Settings {
   value: Json;
 }
 
+export interface SoldBooks {
+  book_id: string | null;
+  charity_id: string | null;
+  donor_reference: string | null;
+  earnings_minor: number | null;
+  listing_id: string | null;
+  order_id: string | null;
+  order_item_id: string | null;
+  paid_at: Timestamp | null;
+  proceeds_minor: number | null;
+  reference: string | null;
+  seller_id: string | null;
+}
+
 export interface StaffPicks {
   created_at: Generated<Timestamp>;
   id: Generated<string>;
@@ -1137,7 +1188,6 @@ export interface DB {
   basket_items: BasketItems;
   book_genres: BookGenres;
   book_purchases: BookPurchases;
-  book_sales: BookSales;
   book_signings: BookSignings;
   books: Books;
   bundle_tiers: BundleTiers;
@@ -1178,7 +1228,9 @@ export interface DB {
   offer_items: OfferItems;
   offers: Offers;
   order_events: OrderEvents;
+  order_item_money: OrderItemMoney;
   order_items: OrderItems;
+  order_money: OrderMoney;
   orders: Orders;
   pages: Pages;
   payment_events: PaymentEvents;
@@ -1209,6 +1261,7 @@ export interface DB {
   seed_items: SeedItems;
   seed_runs: SeedRuns;
   settings: Settings;
+  sold_books: SoldBooks;
   staff_picks: StaffPicks;
   transfer_reversals: TransferReversals;
   transfers: Transfers;

@@ -102,6 +102,44 @@ export const orderItemSchema = z.object({
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
+/**
+ * An order's money as every surface shows it (decision 0051): computed once by the commerce
+ * module's money definitions, never added up on a page.
+ */
+export const orderMoneySchema = z.object({
+  /** How many books the order holds (one parcel). */
+  books: z.number().int(),
+  /** Every book's price, before the bundle discount. */
+  itemsMinor: z.number().int(),
+  bundleDiscountMinor: z.number().int(),
+  /** WELCOME20 or a promotion. */
+  discountMinor: z.number().int(),
+  postageMinor: z.number().int(),
+  protectionMinor: z.number().int(),
+  /** The VAT within buyer protection (books are zero-rated). */
+  protectionVatMinor: z.number().int(),
+  /** What the buyer paid. */
+  totalMinor: z.number().int(),
+  /** Given back to the buyer so far. */
+  refundedMinor: z.number().int(),
+  /** Still on the payment to give back. */
+  refundableMinor: z.number().int(),
+  /** What the buyer paid and kept paid: the total less refunds (0 before payment). */
+  buyerNetMinor: z.number().int(),
+});
+export type OrderMoney = z.infer<typeof orderMoneySchema>;
+
+/** What the order earns its seller (never shown to the buyer). */
+export const sellerMoneySchema = z.object({
+  /** The books less the bundle discount, and the postage: the earnings at payment. */
+  earningsMinor: z.number().int(),
+  /** What refunds took back from them (all of it once the payout was cancelled). */
+  takenBackMinor: z.number().int(),
+  /** What they are paid for the order: earnings less what was taken back. */
+  netMinor: z.number().int(),
+});
+export type SellerMoney = z.infer<typeof sellerMoneySchema>;
+
 export const orderSummarySchema = z.object({
   id: z.string().uuid(),
   reference: z.string(),

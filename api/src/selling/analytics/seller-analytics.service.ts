@@ -2,7 +2,7 @@
  * Seller analytics (/account/analytics, and the charity dashboard for a charity's books; issue
  * 26). Per period (the last 7 days, 30 days, or 12 months, London time, today included): listing
  * views, wishlist saves, offers received and accepted, sales, revenue net of fees (what the
- * seller is owed: the money definitions' book_sales view), conversion and average days to
+ * seller is owed: the money definitions' sold_books view), conversion and average days to
  * sell; day by day or month by month for the charts; and a table per listing with a suggestion.
  */
 import type { AnalyticsPeriod, SellerAnalytics } from '@reshelf/contracts';
@@ -118,8 +118,8 @@ export async function sellerAnalytics(
          where o.status in ('accepted', 'purchased', 'lapsed')
            and o.responded_at >= w.starts_at and o.responded_at <= w.ends_at
         union all
-        select to_char(s.paid_at at time zone 'Europe/London', ${format}), 'sale', s.net_minor
-          from public.book_sales s join mine m on m.id = s.listing_id, w
+        select to_char(s.paid_at at time zone 'Europe/London', ${format}), 'sale', s.earnings_minor
+          from public.sold_books s join mine m on m.id = s.listing_id, w
          where s.paid_at >= w.starts_at and s.paid_at <= w.ends_at
       )
       select bucket,
@@ -136,7 +136,7 @@ export async function sellerAnalytics(
       mine as (select l.id, l.published_at from public.listings l where ${mine})
       select round((avg(extract(epoch from (s.paid_at - m.published_at)) / 86400))::numeric, 1)::float8
                as average_days
-        from public.book_sales s join mine m on m.id = s.listing_id, w
+        from public.sold_books s join mine m on m.id = s.listing_id, w
        where s.paid_at >= w.starts_at and s.paid_at <= w.ends_at and m.published_at is not null`.execute(db),
     sql<{
       id: string;
@@ -154,7 +154,7 @@ export async function sellerAnalytics(
       with ${window},
       mine as (
         select l.id, l.slug, l.status, l.price_minor, l.book_id, l.photos, l.published_at,
-               (select max(s.paid_at) from public.book_sales s where s.listing_id = l.id) as sold_at
+               (select max(s.paid_at) from public.sold_books s where s.listing_id = l.id) as sold_at
           from public.listings l
          where ${mine} and l.status <> 'draft'
       )
