@@ -63,10 +63,15 @@ export function findingsIn(source: string, file = 'x.ts'): Finding[] {
 
 function* sourceFiles(dir: string): Generator<string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('dist') || entry.name.startsWith('.')) continue;
+    if (entry.name === 'node_modules' || entry.name.startsWith('dist') || entry.name.startsWith('.'))
+      continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* sourceFiles(full);
-    else if (/\.(ts|tsx)$/.test(entry.name) && !/\.(test|spec)\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
+    else if (
+      /\.(ts|tsx)$/.test(entry.name) &&
+      !/\.(test|spec)\.tsx?$/.test(entry.name) &&
+      !entry.name.endsWith('.d.ts')
+    )
       yield full;
   }
 }
@@ -76,7 +81,8 @@ export function checkTree(): Finding[] {
   for (const dir of SCANNED)
     for (const file of sourceFiles(path.join(ROOT, dir))) {
       const rel = path.relative(ROOT, file).split(path.sep).join('/');
-      if (ALLOWED.some((allowed) => rel === allowed || (allowed.endsWith('/') && rel.startsWith(allowed)))) continue;
+      if (ALLOWED.some((allowed) => rel === allowed || (allowed.endsWith('/') && rel.startsWith(allowed))))
+        continue;
       findings.push(...findingsIn(fs.readFileSync(file, 'utf8'), rel));
     }
   return findings;
@@ -94,6 +100,7 @@ function selfTest(): void {
     ['{formatPence(-account.balanceMinor)}', true],
     ['const price = row.price_minor;', false],
     ["select p.amount_minor, p.reversed_minor from public.payouts p where p.status = 'held'", false],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a line of TypeScript, quoted.
     ['const label = `${formatPence(item.priceMinor)} each`;', false],
     ['expect(x.totalMinor).toBe(1200);', false],
     ['const paid = row.price_minor - row.x_minor; // money-ok: a made-up exception', false],
@@ -102,7 +109,7 @@ function selfTest(): void {
   ];
   let failed = 0;
   for (const [line, flagged] of cases) {
-    if ((findingsIn(line).length > 0) !== flagged) {
+    if (findingsIn(line).length > 0 !== flagged) {
       failed++;
       console.error(`self-test: ${line} should ${flagged ? 'be' : 'not be'} flagged`);
     }
@@ -114,7 +121,8 @@ function selfTest(): void {
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   if (process.argv.includes('--self-test')) selfTest();
   const findings = checkTree();
-  for (const f of findings) console.error(`${f.file}:${f.line}: arithmetic on an amount outside the money module: ${f.text}`);
+  for (const f of findings)
+    console.error(`${f.file}:${f.line}: arithmetic on an amount outside the money module: ${f.text}`);
   if (findings.length) {
     console.error(
       `check-money: ${findings.length} line(s) compute money outside api/src/commerce/money (decision 0051)`,

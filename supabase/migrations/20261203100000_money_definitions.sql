@@ -162,3 +162,17 @@ select i.order_id,
   join public.listings l on l.id = i.listing_id
   join public.books b on b.id = l.book_id
  group by i.order_id;
+
+-- What a report's refund would give back: the books it names (what each has left), or, naming
+-- none, everything left on the order's payment. Staff read it in the queue.
+create view public.dispute_money with (security_invoker = true) as
+select d.id as dispute_id,
+       d.order_id,
+       (case when exists (select 1 from public.dispute_items di where di.dispute_id = d.id)
+             then (select coalesce(sum(m.refundable_minor), 0)
+                     from public.dispute_items di
+                     join public.order_item_money m on m.order_item_id = di.order_item_id
+                    where di.dispute_id = d.id)
+             else (select om.refundable_minor from public.order_money om where om.order_id = d.order_id)
+        end)::int as refundable_minor
+  from public.disputes d;

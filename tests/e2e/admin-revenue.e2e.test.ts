@@ -73,7 +73,7 @@ describe('admin revenue', () => {
     );
     const orderId = ((await orders.json()) as { result: { data: { id: string }[] } }).result.data[0]!.id;
     const detail = await context.request.get(
-      `/trpc/commerce.disputes.legacy.order?input=${encodeURIComponent(JSON.stringify({ orderId }))}`,
+      `/trpc/commerce.orders.staff.order?input=${encodeURIComponent(JSON.stringify({ orderId }))}`,
     );
     const order = (
       (await detail.json()) as { result: { data: { protectionMinor: number; totalMinor: number } } }

@@ -8,7 +8,7 @@ import { checkoutRouter } from './checkout/checkout.router.ts';
 import { disputeMemberRouter, disputeStaffRouter } from './disputes/disputes.router.ts';
 import { offersRouter } from './offers/offers.router.ts';
 import { staffOffersRouter } from './offers/staff-offers.router.ts';
-import { disputesRouter, ordersRouter } from './orders/orders.router.ts';
+import { ordersRouter } from './orders/orders.router.ts';
 import { staffOrdersRouter } from './orders/staff-orders.router.ts';
 import { payoutsRouter } from './payouts/payouts.router.ts';
 import { staffPayoutsRouter } from './payouts/staff-payouts.router.ts';
@@ -23,7 +23,7 @@ export const commerceRouter = router({
   checkout: checkoutRouter,
   offers: router({ member: offersRouter, staff: staffOffersRouter }),
   orders: router({ member: ordersRouter, staff: staffOrdersRouter }),
-  disputes: router({ member: disputeMemberRouter, staff: disputeStaffRouter, legacy: disputesRouter }),
+  disputes: router({ member: disputeMemberRouter, staff: disputeStaffRouter }),
   refunds: refundsRouter,
   payouts: router({ member: payoutsRouter, statements: statementsRouter, staff: staffPayoutsRouter }),
   revenue: revenueRouter,

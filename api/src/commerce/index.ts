@@ -13,7 +13,7 @@ export {
   startCheckout,
 } from './checkout/checkout.service.ts';
 export { commerceRouter } from './commerce.router.ts';
-export { escalateUnanswered } from './disputes/disputes.service.ts';
+export { escalateUnanswered, reportProblem } from './disputes/disputes.service.ts';
 export {
   acceptReturn,
   charityReturns,
@@ -30,7 +30,6 @@ export {
   confirmOrder,
   dispatchOrder,
   markArrived,
-  openDispute,
   presumeDelivered,
   releaseHeldPayouts,
 } from './orders/orders.service.ts';

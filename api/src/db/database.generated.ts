@@ -363,6 +363,12 @@ export interface DisputeItems {
   order_item_id: string;
 }
 
+export interface DisputeMoney {
+  dispute_id: string | null;
+  order_id: string | null;
+  refundable_minor: number | null;
+}
+
 export interface Disputes {
   escalated_at: Timestamp | null;
   id: Generated<string>;
@@ -780,6 +786,12 @@ export interface Orders {
   total_minor: number;
   tracking_ref: string | null;
   updated_at: Generated<Timestamp>;
+}
+
+export interface OrderTitles {
+  order_id: string | null;
+  title: string | null;
+  titles: string[] | null;
 }
 
 export interface Pages {
@@ -1204,6 +1216,7 @@ export interface DB {
   cover_backfill_items: CoverBackfillItems;
   cover_backfill_runs: CoverBackfillRuns;
   dispute_items: DisputeItems;
+  dispute_money: DisputeMoney;
   disputes: Disputes;
   email_outbox: EmailOutbox;
   email_suppressions: EmailSuppressions;
@@ -1231,6 +1244,7 @@ export interface DB {
   order_item_money: OrderItemMoney;
   order_items: OrderItems;
   order_money: OrderMoney;
+  order_titles: OrderTitles;
   orders: Orders;
   pages: Pages;
   payment_events: PaymentEvents;

@@ -6,7 +6,7 @@ import {
   confirmOrder,
   dispatchOrder,
   markArrived,
-  openDispute,
+  reportProblem,
   startCheckout,
 } from '../commerce/index.ts';
 import type { Database } from '../db/index.ts';
@@ -118,10 +118,11 @@ export async function disputedOrder(
       .where('id', '=', order.orderId)
       .execute();
   }
-  const { disputeId } = await openDispute(deps, order.buyer.id, {
+  const { disputeId } = await reportProblem(deps, order.buyer.id, {
     orderId: order.orderId,
-    kind,
-    reason: kind === 'not_received' ? 'Nothing has arrived after two weeks.' : 'Pages are missing.',
+    problem: kind === 'not_received' ? 'not_received' : 'not_as_described',
+    description: kind === 'not_received' ? 'Nothing has arrived after two weeks.' : 'Pages are missing.',
+    photos: [],
   });
   return { ...order, disputeId };
 }

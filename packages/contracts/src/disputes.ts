@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { COMMERCIAL_DEFAULTS } from './constants.ts';
+import { formatPence } from './money.ts';
 import { CARRIER_IDS, DISPUTE_PROBLEMS, type DisputeProblem } from './orders.ts';
 
 /** Who pays to post a book back. */
@@ -204,6 +205,10 @@ export const disputeCaseSchema = z.object({
   refundedMinor: z.number().int(),
   /** What was paid and not yet given back: the most any refund can be. */
   refundableMinor: z.number().int(),
+  /** What a full refund of the report gives back: the books it names, or everything left. */
+  fullRefundMinor: z.number().int(),
+  /** Where the case stands, in the one set of words every side reads (disputeStateText). */
+  stateText: z.string(),
   resolutionNote: z.string().nullable(),
   resolvedAt: z.string().nullable(),
   buyerName: z.string(),
@@ -219,3 +224,43 @@ export const disputeCaseSchema = z.object({
   }),
 });
 export type DisputeCase = z.infer<typeof disputeCaseSchema>;
+
+const LONDON_WHEN = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'Europe/London',
+});
+
+/**
+ * Where a case stands, for the buyer, the seller and staff alike, from its stage and what was
+ * refunded: the server puts it on every DisputeCase, so no page words it for itself.
+ */
+export function disputeStateText(c: {
+  status: string;
+  stage: DisputeStage;
+  respondBy: string | null;
+  offerMinor: number | null;
+  returnSentAt: string | null;
+  refundedMinor: number;
+}): string {
+  if (c.status === 'withdrawn') return 'Withdrawn by the buyer';
+  switch (c.stage) {
+    case 'seller':
+      return `Waiting for the seller’s answer${c.respondBy ? `, due by ${LONDON_WHEN.format(new Date(c.respondBy))}` : ''}`;
+    case 'buyer':
+      return `The seller offers ${formatPence(c.offerMinor ?? 0)} back: waiting for the buyer`;
+    case 'return':
+      return c.returnSentAt
+        ? 'The book is on its way back to the seller'
+        : 'Waiting for the buyer to send the book back';
+    case 'staff':
+      return 'Our team is deciding';
+    case 'closed':
+      return c.refundedMinor > 0
+        ? `Settled: ${formatPence(c.refundedMinor)} refunded`
+        : 'Settled: no refund, the payment went to the seller';
+  }
+}

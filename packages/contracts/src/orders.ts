@@ -227,6 +227,8 @@ export const disputeQueueItemSchema = z.object({
   books: z.array(z.string()),
   /** What a refund of the report would give back: the named books' share, or the whole order. */
   refundableMinor: z.number().int(),
+  /** What deciding it gave back to the buyer (0 while open, or when released to the seller). */
+  refundedMinor: z.number().int(),
 });
 export type DisputeQueueItem = z.infer<typeof disputeQueueItemSchema>;
 

@@ -1,14 +1,4 @@
-import type { CharitySummary } from '@reshelf/contracts';
-import {
-  ArrowRight,
-  BadgeCheck,
-  Gift,
-  HeartHandshake,
-  MapPin,
-  PackageOpen,
-  Search,
-  Undo2,
-} from 'lucide-react';
+import { BadgeCheck, Gift, MapPin, PackageOpen, Search, Undo2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ListingsBrowser } from '../catalogue/index.ts';
@@ -20,7 +10,6 @@ import { QueryError } from '../components/QueryError.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { Skeleton } from '../components/ui/skeleton.tsx';
 import { isNotFound } from '../lib/errors.ts';
-import { mediaUrl } from '../lib/media.ts';
 import { usePageMeta } from '../lib/page-meta.ts';
 import { trpc } from '../lib/trpc.ts';
 import { CharityCard } from './CharityCard.tsx';

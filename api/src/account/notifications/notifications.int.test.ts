@@ -253,10 +253,11 @@ describe('orders', () => {
     const listing = await book(seller, 900, 'Emma');
     const orderId = await buy(buyer, listing.id);
     await dispatchAndArrive(seller, buyer, orderId);
-    await as(buyer).commerce.orders.member.reportProblem.mutate({
+    await as(buyer).commerce.disputes.member.report.mutate({
       orderId,
-      kind: 'item_not_as_described',
-      reason: 'Half the pages are missing.',
+      problem: 'not_as_described',
+      description: 'Half the pages are missing.',
+      photos: [],
     });
     expect(await noticeOf(seller, 'dispute_opened')).toEqual([
       expect.objectContaining({ body: expect.stringContaining('Half the pages are missing.') }),
@@ -269,9 +270,9 @@ describe('orders', () => {
       .select('id')
       .where('order_id', '=', orderId)
       .executeTakeFirstOrThrow();
-    await as(staff).commerce.disputes.legacy.resolve.mutate({
+    await as(staff).commerce.disputes.staff.decide.mutate({
       disputeId: dispute.id,
-      outcome: 'refund',
+      decision: 'full_refund',
       note: 'The photos show the missing pages.',
     });
     expect(await noticeOf(buyer, 'dispute_resolved')).toHaveLength(1);

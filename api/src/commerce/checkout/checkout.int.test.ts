@@ -18,7 +18,7 @@ import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
-import { refundPayment } from '../refunds/refund.ts';
+import { refundPayment } from '../money/refund.ts';
 import {
   applyPaymentEvent,
   type CheckoutDeps,

@@ -36,6 +36,7 @@ import type {
   PaymentProvider,
 } from '../../platform/payments/port.ts';
 import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
+import { refundPayment } from '../money/refund.ts';
 import { closeOffersForSoldListing } from '../offers/offers.service.ts';
 import {
   type Actor,
@@ -47,7 +48,6 @@ import {
 import { queueOrderMail } from '../orders/order-mail.ts';
 import { promoOrWelcome } from '../pricing/promo-choice.ts';
 import { checkPromotion } from '../promotions/promotions.service.ts';
-import { refundPayment } from '../refunds/refund.ts';
 
 export const JUST_SOLD_MESSAGE = 'This book has just been sold. Take a look at similar books instead.';
 /** To the buyer who reserved the book and comes back to buy it again instead of finishing. */

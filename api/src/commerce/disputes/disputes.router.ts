@@ -1,11 +1,15 @@
 /**
- * Two-sided disputes (issue 25, decision 0049): `orders.resolution` for the buyer and the
- * seller, `orders.resolutionStaff` for staff deciding in /admin/disputes.
+ * Two-sided disputes (issue 25, decisions 0049 and 0051): `commerce.disputes.member` for the
+ * buyer and the seller (one way to open a report, `report`; one for the seller to answer,
+ * `respond`), `commerce.disputes.staff` for staff (the queue, a case, and one way to decide,
+ * `decide`), in /admin/disputes.
  */
 import {
   changeOfMindTrackingInputSchema,
+  DISPUTE_KINDS,
   declineReasonSchema,
   disputeCaseSchema,
+  disputeQueueItemSchema,
   reportDisputeInputSchema,
   requestReturnInputSchema,
   returnEligibilitySchema,
@@ -22,6 +26,7 @@ import {
   confirmReturn,
   decideAsStaff,
   disputeForOrder,
+  disputeQueue,
   getDisputeCase,
   reportProblem,
   respondAsSeller,
@@ -140,6 +145,17 @@ export const disputeMemberRouter = router({
 });
 
 export const disputeStaffRouter = router({
+  /** The queue: open reports oldest first, or decided ones newest first. */
+  queue: staffProcedure
+    .input(
+      z.object({
+        kind: z.enum(DISPUTE_KINDS, 'Choose a kind from the list').optional(),
+        status: z.enum(['open', 'resolved', 'all'], 'Choose open, resolved or all').default('open'),
+      }),
+    )
+    .output(z.array(disputeQueueItemSchema))
+    .query(({ ctx, input }) => disputeQueue(ctx.db, input)),
+
   /** One report with both sides and their evidence. */
   get: staffProcedure
     .input(disputeIdSchema)

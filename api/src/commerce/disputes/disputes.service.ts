@@ -23,9 +23,13 @@ import {
   booksTitle,
   CARRIERS,
   type Carrier,
+  DISPUTE_PROBLEM_LABELS,
   type DisputeCase,
+  type DisputeKind,
   type DisputeProblem,
+  type DisputeQueueItem,
   disputeKindOf,
+  disputeStateText,
   formatPence,
   PROTECTION_RULES,
   returnPostageSchema,
@@ -38,7 +42,11 @@ import type { DB, Disputes } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
+import { sellerHolidayRegion } from '../../platform/calendar/holiday-region.ts';
+import { addWorkingDays } from '../../platform/calendar/working-days.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
+import { orderMoneyOf } from '../money/order-money.ts';
+import { refund } from '../money/refund.ts';
 import {
   type Actor,
   type LockedOrder,
@@ -47,8 +55,14 @@ import {
   noteOnOrder,
   transition,
 } from '../orders/order-machine.ts';
-import { complete, type OrderDeps, openDispute } from '../orders/orders.service.ts';
-import { refund } from '../refunds/refund.ts';
+import {
+  complete,
+  deliver,
+  lockOrder,
+  type OrderDeps,
+  queueFollowUp,
+  requireStatus,
+} from '../orders/orders.service.ts';
 import { tellBoth } from './dispute-mail.ts';
 
 type Trx = Transaction<DB>;
@@ -98,15 +112,19 @@ async function isSellerOf(db: Database | Trx, userId: string, order: { id: strin
   return Boolean(row);
 }
 
-/** What is left to refund on the order's payment. */
+/** What is left to refund on the order's payment (the money definitions). */
 async function refundable(db: Database | Trx, orderId: string): Promise<number> {
+  return (await orderMoneyOf(db, orderId)).buyer.refundableMinor;
+}
+
+/** What a full refund of a report gives back: its books' (or the order's) refundable (dispute_money). */
+async function fullRefund(db: Database | Trx, disputeId: string): Promise<number> {
   const row = await db
-    .selectFrom('payments')
-    .select(sql<number>`coalesce(sum(amount_minor - refunded_minor), 0)::int`.as('left'))
-    .where('order_id', '=', orderId)
-    .where('status', '=', 'succeeded')
-    .executeTakeFirstOrThrow();
-  return row.left;
+    .selectFrom('dispute_money')
+    .select('refundable_minor')
+    .where('dispute_id', '=', disputeId)
+    .executeTakeFirst();
+  return row?.refundable_minor ?? 0;
 }
 
 type Viewer = { id: string; staff?: boolean };
@@ -186,6 +204,15 @@ export async function getDisputeCase(db: Database, viewer: Viewer, disputeId: st
     returnReceivedAt: iso(row.return_received_at),
     refundedMinor: row.refunded_minor,
     refundableMinor: await refundable(db, row.order_id),
+    fullRefundMinor: await fullRefund(db, row.id),
+    stateText: disputeStateText({
+      status: row.status,
+      stage: row.stage as DisputeCase['stage'],
+      respondBy: iso(row.respond_by),
+      offerMinor: row.offer_minor,
+      returnSentAt: iso(row.return_sent_at),
+      refundedMinor: row.refunded_minor,
+    }),
     resolutionNote: row.resolution_note,
     resolvedAt: iso(row.resolved_at),
     buyerName: row.buyer_name ?? 'Buyer',
@@ -219,7 +246,7 @@ export async function reportProblem(
   },
 ): Promise<{ disputeId: string }> {
   const threadId = await checkPhotos(deps, buyerId, input.orderId, input.photos);
-  return openDispute(deps, buyerId, {
+  return openCase(deps, buyerId, {
     orderId: input.orderId,
     kind: disputeKindOf(input.problem),
     problem: input.problem,
@@ -229,6 +256,150 @@ export async function reportProblem(
     // With the report: the photos' upload records go, so the unsent-photo sweep keeps them.
     ...(threadId ? { usePhotos: (trx: Trx) => usePhotos(trx, deps.storage, threadId, input.photos) } : {}),
   });
+}
+
+/**
+ * The buyer reports a problem (within 2 days of delivery) or a parcel that never came. A problem
+ * with some of the books of an order names them (`itemIds`, order items; none named: the whole
+ * order); a missing parcel is always the whole order.
+ */
+async function openCase(
+  deps: OrderDeps,
+  buyerId: string,
+  input: {
+    orderId: string;
+    kind: DisputeKind;
+    reason: string;
+    itemIds?: string[] | undefined;
+    /** What went wrong (issue 25); by default what the kind says. */
+    problem?: DisputeProblem;
+    /** The report's photos, checked by the caller (commerce/disputes). */
+    photos?: string[];
+    /** In the report's transaction: marks the photos used (community/messages/photo-uploads.ts). */
+    usePhotos?: (trx: Trx) => Promise<void>;
+  },
+): Promise<{ disputeId: string }> {
+  const now = new Date();
+  const result = await deps.db.transaction().execute(async (trx) => {
+    let order = await lockOrder(trx, input.orderId, { id: buyerId, as: 'buyer' });
+    const actor: Actor = { id: buyerId, kind: 'buyer' };
+    if (input.kind === 'not_received') {
+      requireStatus(
+        order,
+        ['dispatched'],
+        order.status === 'paid'
+          ? 'The seller has not sent it yet. If it is not dispatched by the deadline, the order is cancelled and refunded automatically.'
+          : 'A missing parcel can only be reported while the order is on its way.',
+      );
+      if (!order.delivery_due_at || order.delivery_due_at > now) {
+        const due = order.delivery_due_at?.toLocaleDateString('en-GB', {
+          day: 'numeric',
+          month: 'long',
+          timeZone: 'Europe/London',
+        });
+        throw new AppError(
+          'PRECONDITION_FAILED',
+          `The carrier’s delivery window has not ended yet. If it has not arrived by ${due ?? 'then'}, you can report it then.`,
+        );
+      }
+    } else {
+      requireStatus(
+        order,
+        ['dispatched', 'delivered'],
+        'A problem can be reported only once the book has arrived and within 2 days of delivery.',
+      );
+      if (order.status === 'dispatched') {
+        ({ order } = await deliver(trx, order, actor, 'The buyer said it arrived'));
+      } else if (!order.complete_after || order.complete_after <= now) {
+        throw new AppError(
+          'PRECONDITION_FAILED',
+          'The 2 days to report a problem after delivery have passed, so this order is complete.',
+        );
+      }
+    }
+    const named = await reportedItems(trx, order.id, input);
+    // The seller has 3 working days to answer (issue 25); then the job hands it to staff.
+    const respondBy = addWorkingDays(
+      now,
+      PROTECTION_RULES.sellerResponseWorkingDays,
+      await sellerHolidayRegion(trx, order),
+    );
+    const dispute = await trx
+      .insertInto('disputes')
+      .values({
+        order_id: order.id,
+        opened_by: buyerId,
+        kind: input.kind,
+        reason: input.reason,
+        problem: input.problem ?? (input.kind === 'not_received' ? 'not_received' : 'not_as_described'),
+        photos: input.photos ?? [],
+        stage: 'seller',
+        respond_by: respondBy,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await input.usePhotos?.(trx);
+    if (named) {
+      await trx
+        .insertInto('dispute_items')
+        .values(named.map((item) => ({ dispute_id: dispute.id, order_item_id: item.id })))
+        .execute();
+    }
+    const about = named ? ` (${named.map((item) => `“${item.title}”`).join(', ')})` : '';
+    const { followUp } = await transition(
+      trx,
+      order,
+      'disputed',
+      actor,
+      `${input.problem ? DISPUTE_PROBLEM_LABELS[input.problem] : input.kind === 'not_received' ? 'Not received' : 'Not as described'}${about}`,
+    );
+    await queueFollowUp(trx, deps, input.orderId, followUp, named ? `${input.reason}${about}` : input.reason);
+    return { disputeId: dispute.id };
+  });
+  return result;
+}
+
+/**
+ * The books a report names, when it names some but not all of the order's books still open
+ * (null: the whole order). Every id must be one of the order's books, not refunded yet.
+ */
+async function reportedItems(
+  trx: Trx,
+  orderId: string,
+  input: { kind: DisputeKind; itemIds?: string[] | undefined },
+): Promise<{ id: string; title: string }[] | null> {
+  if (!input.itemIds) return null;
+  const ids = [...new Set(input.itemIds)];
+  const items = await trx
+    .selectFrom('order_item_money as i')
+    .innerJoin('listings as l', 'l.id', 'i.listing_id')
+    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .select(['i.order_item_id as id', 'b.title', 'i.position', 'i.returned as refunded'])
+    .where('i.order_id', '=', orderId)
+    .orderBy('i.position')
+    .$narrowType<{ id: string; position: number; refunded: boolean }>()
+    .execute();
+  const named = ids.map((id) => items.find((item) => item.id === id));
+  if (ids.length === 0 || named.some((item) => !item)) {
+    throw new AppError(
+      'BAD_INPUT',
+      'Choose the books the problem is with: one of those is not in this order.',
+    );
+  }
+  if (named.some((item) => item?.refunded)) {
+    throw new AppError('CONFLICT', 'One of those books has already been refunded.');
+  }
+  const open = items.filter((item) => !item.refunded);
+  if (named.length >= open.length) return null;
+  if (input.kind === 'not_received') {
+    throw new AppError(
+      'BAD_INPUT',
+      'A parcel that never came is the whole order: report it without choosing books, or report a problem with the books that came.',
+    );
+  }
+  return (named as typeof items)
+    .sort((a, b) => a.position - b.position)
+    .map(({ id, title }) => ({ id, title }));
 }
 
 /** Checks the photos are the order's conversation's own; answers that thread (none without photos). */
@@ -1017,4 +1188,72 @@ export async function setReturnsSetting(
     .executeTakeFirst();
   if (!updated) throw new AppError('NOT_FOUND', 'Finish setting up your profile first.');
   return { acceptsReturns: updated.accepts_returns };
+}
+
+// The staff queue -----------------------------------------------------------------------------
+
+export async function disputeQueue(
+  db: Database,
+  filter: { kind?: DisputeKind; status: 'open' | 'resolved' | 'all'; limit?: number },
+): Promise<DisputeQueueItem[]> {
+  let query = db
+    .selectFrom('disputes as d')
+    .innerJoin('orders as o', 'o.id', 'd.order_id')
+    .leftJoin('profiles as bp', 'bp.id', 'o.buyer_id')
+    .leftJoin('profiles as sp', 'sp.id', 'o.seller_id')
+    .select([
+      'd.id',
+      'd.order_id',
+      'o.reference',
+      'd.kind',
+      'd.status',
+      'd.reason',
+      'd.resolution_note',
+      'bp.display_name as buyer_name',
+      'sp.display_name as seller_name',
+      'o.total_minor',
+      'd.opened_at',
+      'd.resolved_at',
+      // The order's books, and those the report is about (every book when it named none), with
+      // what is left to refund of them (a whole-order refund: all that is left on the payment).
+      sql<number>`(select count(*)::int from public.order_items i where i.order_id = o.id)`.as('book_count'),
+      sql<string[]>`array(
+        select b.title from public.order_items i
+        join public.listings l on l.id = i.listing_id join public.books b on b.id = l.book_id
+        where i.order_id = o.id
+          and (not exists (select 1 from public.dispute_items di where di.dispute_id = d.id)
+               or exists (select 1 from public.dispute_items di where di.dispute_id = d.id and di.order_item_id = i.id))
+        order by i.position)`.as('books'),
+      // What a refund would give back (the money definitions' dispute_money).
+      sql<number>`(select dm.refundable_minor from public.dispute_money dm where dm.dispute_id = d.id)`.as(
+        'refundable_minor',
+      ),
+      'd.refunded_minor',
+    ]);
+  if (filter.kind) query = query.where('d.kind', '=', filter.kind);
+  if (filter.status === 'open') query = query.where('d.status', '=', 'open');
+  if (filter.status === 'resolved') query = query.where('d.status', '<>', 'open');
+  const rows = await query
+    .orderBy('d.opened_at', filter.status === 'open' ? 'asc' : 'desc')
+    .limit(filter.limit ?? 200)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    orderId: row.order_id,
+    reference: row.reference,
+    title: booksTitle(row.books),
+    kind: row.kind as DisputeKind,
+    status: row.status,
+    reason: row.reason,
+    resolutionNote: row.resolution_note,
+    buyerName: row.buyer_name ?? 'Buyer',
+    sellerName: row.seller_name ?? 'Seller',
+    totalMinor: row.total_minor,
+    openedAt: row.opened_at.toISOString(),
+    resolvedAt: iso(row.resolved_at),
+    bookCount: row.book_count,
+    books: row.books,
+    refundableMinor: row.refundable_minor,
+    refundedMinor: row.refunded_minor,
+  }));
 }

@@ -47,8 +47,8 @@ import { charityMail } from '../../platform/mail/charity-mail.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { notify } from '../../platform/notifications/notify.ts';
 import type { CheckoutDeps } from '../checkout/checkout.service.ts';
+import { refund as refundOrder } from '../money/refund.ts';
 import { type Actor, lockOrderRow, noteOnOrder, recordEvent, transition } from '../orders/order-machine.ts';
-import { refund as refundOrder } from '../refunds/refund.ts';
 import { tellBoth } from './dispute-mail.ts';
 
 /** What a return's steps need: the database, the outbox and the site's origin for links. */

@@ -77,12 +77,18 @@ export interface OrderParts {
 /** What the buyer pays: the books less both discounts, postage and buyer protection. */
 export function orderTotal(parts: OrderParts): number {
   return (
-    parts.itemsMinor - parts.bundleDiscountMinor - parts.discountMinor + parts.postageMinor + parts.protectionMinor
+    parts.itemsMinor -
+    parts.bundleDiscountMinor -
+    parts.discountMinor +
+    parts.postageMinor +
+    parts.protectionMinor
   );
 }
 
 /** What an order earns its seller: the books less the bundle discount, and the postage (the payout at payment). */
-export function sellerEarnings(parts: Pick<OrderParts, 'itemsMinor' | 'bundleDiscountMinor' | 'postageMinor'>): number {
+export function sellerEarnings(
+  parts: Pick<OrderParts, 'itemsMinor' | 'bundleDiscountMinor' | 'postageMinor'>,
+): number {
   return parts.itemsMinor - parts.bundleDiscountMinor + parts.postageMinor;
 }
 

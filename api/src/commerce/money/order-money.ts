@@ -85,7 +85,10 @@ export async function orderMoney(
 }
 
 /** One order's money; throws when the order does not exist (the caller found it already). */
-export async function orderMoneyOf(db: Database | Transaction<DB>, orderId: string): Promise<OrderMoneyFacts> {
+export async function orderMoneyOf(
+  db: Database | Transaction<DB>,
+  orderId: string,
+): Promise<OrderMoneyFacts> {
   const facts = (await orderMoney(db, [orderId])).get(orderId);
   if (!facts) throw new Error(`No order ${orderId}`);
   return facts;

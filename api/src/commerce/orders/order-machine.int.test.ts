@@ -12,8 +12,8 @@ import { AppError } from '../../errors.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
 import { disputedOrder, orderDepsFor } from '../../testing/orders.ts';
+import { decideAsStaff } from '../disputes/disputes.service.ts';
 import { ACTOR_KINDS, type ActorKind, type OrderStatus, TRANSITIONS, transition } from './order-machine.ts';
-import { resolveDispute } from './orders.service.ts';
 
 /** The lifecycle (brief §5, decisions 0012 and 0022): from → to → who may. */
 const ALLOWED: Record<string, ActorKind[]> = {
@@ -239,9 +239,9 @@ describe('the orders state machine', () => {
   it('stamps refunded_at on a dispute refund too, as the dashboard counts refunded orders by it', async () => {
     const order = await disputedOrder(t);
     const staff = await createPerson(db, 'staff@order-machine.test');
-    await resolveDispute(orderDepsFor(t), staff, {
+    await decideAsStaff(orderDepsFor(t), staff, {
       disputeId: order.disputeId,
-      outcome: 'refund',
+      decision: 'full_refund',
       note: 'Lost.',
     });
     const row = await db

@@ -180,37 +180,39 @@ describe('disputes over HTTP', () => {
       carrier: 'royal_mail_tracked_24',
       trackingRef: 'AB123456785GB',
     });
-    const vague = asBuyer.commerce.orders.member.reportProblem.mutate({
+    const vague = asBuyer.commerce.disputes.member.report.mutate({
       orderId,
-      kind: 'item_not_as_described',
-      reason: 'bad',
+      problem: 'not_as_described',
+      description: 'bad',
+      photos: [],
     });
     expect((await refusal(vague)).message).toMatch(/at least 10 characters/);
-    const { disputeId } = await asBuyer.commerce.orders.member.reportProblem.mutate({
+    const { disputeId } = await asBuyer.commerce.disputes.member.report.mutate({
       orderId,
-      kind: 'item_not_as_described',
-      reason: 'The dust jacket is missing and the spine is cracked.',
+      problem: 'not_as_described',
+      description: 'The dust jacket is missing and the spine is cracked.',
+      photos: [],
     });
-    const refused = api(t.app, seller.accessToken).commerce.disputes.legacy.resolve.mutate({
+    const refused = api(t.app, seller.accessToken).commerce.disputes.staff.decide.mutate({
       disputeId,
-      outcome: 'release',
+      decision: 'release',
       note: 'Looks fine to me.',
     });
     expect(await statusOf(refused)).toBe(403);
 
     const asStaff = api(t.app, staff.accessToken);
-    const queue = await asStaff.commerce.disputes.legacy.queue.query({ kind: 'item_not_as_described' });
+    const queue = await asStaff.commerce.disputes.staff.queue.query({ kind: 'item_not_as_described' });
     expect(queue.map((item) => item.id)).toContain(disputeId);
-    const resolved = await asStaff.commerce.disputes.legacy.resolve.mutate({
+    const resolved = await asStaff.commerce.disputes.staff.decide.mutate({
       disputeId,
-      outcome: 'refund',
+      decision: 'full_refund',
       note: 'Not as described.',
     });
     expect(resolved).toEqual({ orderId, refundedMinor: totalMinor });
     const order = await asBuyer.commerce.orders.member.get.query({ orderId });
     expect(order).toMatchObject({ status: 'refunded', refundedMinor: totalMinor });
     expect(order.dispute).toMatchObject({ status: 'resolved_refund', resolutionNote: 'Not as described.' });
-    const open = await asStaff.commerce.disputes.legacy.queue.query({});
+    const open = await asStaff.commerce.disputes.staff.queue.query({});
     expect(open.map((item) => item.id)).not.toContain(disputeId);
   });
 });

@@ -13,6 +13,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
 import { rejects } from '../../testing/errors.ts';
 import { applyPaymentEvent, startCheckout } from '../checkout/checkout.service.ts';
+import { decideAsStaff, reportProblem } from '../disputes/disputes.service.ts';
 import {
   cancelBySeller,
   confirmOrder,
@@ -22,9 +23,7 @@ import {
   listPayouts,
   markArrived,
   type OrderDeps,
-  openDispute,
   presumeDelivered,
-  resolveDispute,
   withdrawDispute,
 } from './orders.service.ts';
 
@@ -293,10 +292,11 @@ describe('disputes', () => {
     await dispatchOrder(deps, seller.id, { orderId, carrier: 'dpd', trackingRef: '15501234567890' });
     await markArrived(deps, buyer.id, orderId);
     const before = await metrics();
-    const { disputeId } = await openDispute(deps, buyer.id, {
+    const { disputeId } = await reportProblem(deps, buyer.id, {
       orderId,
-      kind: 'item_not_as_described',
-      reason: 'Several pages are missing from the middle.',
+      problem: 'not_as_described',
+      description: 'Several pages are missing from the middle.',
+      photos: [],
     });
     expect((await order(orderId)).status).toBe('disputed');
     expect((await metrics()).disputes_open).toBe(before.disputes_open + 1);
@@ -310,7 +310,12 @@ describe('disputes', () => {
     expect((await payout(orderId)).status).toBe('held');
     // A second report while one is open is refused.
     await rejects(
-      openDispute(deps, buyer.id, { orderId, kind: 'item_not_as_described', reason: 'Still missing pages.' }),
+      reportProblem(deps, buyer.id, {
+        orderId,
+        problem: 'not_as_described',
+        description: 'Still missing pages.',
+        photos: [],
+      }),
       'PRECONDITION_FAILED',
     );
 
@@ -325,9 +330,9 @@ describe('disputes', () => {
         },
       },
     };
-    const result = await resolveDispute(watching, staff.id, {
+    const result = await decideAsStaff(watching, staff.id, {
       disputeId,
-      outcome: 'refund',
+      decision: 'full_refund',
       note: 'Pages missing.',
     });
     expect(result.refundedMinor).toBe(totalMinor);
@@ -348,7 +353,7 @@ describe('disputes', () => {
     expect(dispute).toMatchObject({ status: 'resolved_refund', resolved_by: staff.id });
     // Resolving twice changes nothing and refunds nothing more.
     await rejects(
-      resolveDispute(watching, staff.id, { disputeId, outcome: 'refund', note: 'Again.' }),
+      decideAsStaff(watching, staff.id, { disputeId, decision: 'full_refund', note: 'Again.' }),
       'PRECONDITION_FAILED',
       /already been resolved/,
     );
@@ -375,10 +380,11 @@ describe('disputes', () => {
       trackingRef: '15509999999999',
     });
     await rejects(
-      openDispute(deps, late.buyer.id, {
+      reportProblem(deps, late.buyer.id, {
         orderId: late.orderId,
-        kind: 'not_received',
-        reason: 'Nothing has come yet.',
+        problem: 'not_received',
+        description: 'Nothing has come yet.',
+        photos: [],
       }),
       'PRECONDITION_FAILED',
       /delivery window has not ended/,
@@ -390,10 +396,11 @@ describe('disputes', () => {
       .where('id', '=', late.orderId)
       .execute();
     await rejects(
-      openDispute(deps, late.buyer.id, {
+      reportProblem(deps, late.buyer.id, {
         orderId: late.orderId,
-        kind: 'item_not_as_described',
-        reason: 'The cover is torn badly.',
+        problem: 'not_as_described',
+        description: 'The cover is torn badly.',
+        photos: [],
       }),
       'PRECONDITION_FAILED',
       /2 days/,
@@ -410,16 +417,17 @@ describe('disputes', () => {
       .where('id', '=', orderId)
       .execute();
     expect((await getOrder(db, { id: buyer.id }, orderId)).actions.canReportNotReceived).toBe(true);
-    const { disputeId } = await openDispute(deps, buyer.id, {
+    const { disputeId } = await reportProblem(deps, buyer.id, {
       orderId,
-      kind: 'not_received',
-      reason: 'Tracking has not moved for a week.',
+      problem: 'not_received',
+      description: 'Tracking has not moved for a week.',
+      photos: [],
     });
     const staffView = await getOrder(db, { id: staff.id, staff: true }, orderId);
     expect(staffView.dispute).toMatchObject({ kind: 'not_received', status: 'open' });
-    await resolveDispute(deps, staff.id, {
+    await decideAsStaff(deps, staff.id, {
       disputeId,
-      outcome: 'release',
+      decision: 'release',
       note: 'Tracking shows it was delivered.',
     });
     expect((await order(orderId)).status).toBe('completed');
@@ -430,10 +438,11 @@ describe('disputes', () => {
   it('the buyer can withdraw their report, which completes the order', async () => {
     const { seller, buyer, orderId } = await paidOrder();
     await dispatchOrder(deps, seller.id, { orderId, carrier: 'inpost', trackingRef: 'IP123456789' });
-    await openDispute(deps, buyer.id, {
+    await reportProblem(deps, buyer.id, {
       orderId,
-      kind: 'item_not_as_described',
-      reason: 'It looks damaged on the corner.',
+      problem: 'not_as_described',
+      description: 'It looks damaged on the corner.',
+      photos: [],
     });
     await withdrawDispute(deps, buyer.id, orderId);
     expect((await order(orderId)).status).toBe('completed');
@@ -452,10 +461,11 @@ describe('disputes', () => {
     await markArrived(deps, buyer.id, orderId);
     const results = await Promise.allSettled([
       confirmOrder(deps, buyer.id, orderId),
-      openDispute(deps, buyer.id, {
+      reportProblem(deps, buyer.id, {
         orderId,
-        kind: 'item_not_as_described',
-        reason: 'Water damage on the back.',
+        problem: 'not_as_described',
+        description: 'Water damage on the back.',
+        photos: [],
       }),
     ]);
     expect(results.filter((result) => result.status === 'fulfilled').length).toBe(1);

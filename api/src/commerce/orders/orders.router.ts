@@ -1,8 +1,6 @@
-/** Orders after payment, the seller's payouts, and the staff's dispute queue. */
+/** Orders after payment, for their buyer and their seller, and the seller's payouts ledger. */
 import {
-  DISPUTE_KINDS,
   dispatchInputSchema,
-  disputeQueueItemSchema,
   orderDetailSchema,
   orderRoleSchema,
   orderSummarySchema,
@@ -10,18 +8,15 @@ import {
   reasonSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
-import { authedProcedure, router, staffProcedure } from '../../trpc.ts';
+import { authedProcedure, router } from '../../trpc.ts';
 import {
   cancelBySeller,
   confirmOrder,
   dispatchOrder,
-  disputeQueue,
   getOrder,
   listOrders,
   listPayouts,
   markArrived,
-  openDispute,
-  resolveDispute,
   withdrawDispute,
 } from './orders.service.ts';
 
@@ -101,25 +96,6 @@ export const ordersRouter = router({
       return ok;
     }),
 
-  /**
-   * The buyer reports a problem with the book(s), or a parcel that never arrived. A problem with
-   * some of an order's books names them (`itemIds`, the order's items); none named: the whole order.
-   */
-  reportProblem: authedProcedure
-    .input(
-      orderIdSchema.extend({
-        kind: z.enum(DISPUTE_KINDS, { message: 'Choose what went wrong' }),
-        reason: reasonSchema('what went wrong'),
-        itemIds: z
-          .array(z.string().uuid('Unknown book'))
-          .min(1, 'Choose at least one book')
-          .max(50, 'An order has at most 50 books')
-          .optional(),
-      }),
-    )
-    .output(z.object({ disputeId: z.string().uuid() }))
-    .mutation(({ ctx, input }) => openDispute(ctx.deps, ctx.user.userId, input)),
-
   /** The buyer withdraws their report; the order completes. */
   withdrawReport: authedProcedure
     .input(orderIdSchema)
@@ -143,42 +119,4 @@ export const ordersRouter = router({
     .input(z.object({}))
     .output(payoutsViewSchema)
     .query(({ ctx }) => listPayouts(ctx.db, ctx.user.userId)),
-});
-
-export const disputesRouter = router({
-  /** The queue: open disputes oldest first, or resolved ones newest first. */
-  queue: staffProcedure
-    .input(
-      z.object({
-        kind: z.enum(DISPUTE_KINDS).optional(),
-        status: z.enum(['open', 'resolved', 'all']).default('open'),
-      }),
-    )
-    .output(z.array(disputeQueueItemSchema))
-    .query(({ ctx, input }) => disputeQueue(ctx.db, input)),
-
-  /** An order as staff see it, with its whole timeline. */
-  order: staffProcedure
-    .input(orderIdSchema)
-    .output(orderDetailSchema)
-    .query(({ ctx, input }) => getOrder(ctx.db, { id: ctx.user.userId, staff: true }, input.orderId)),
-
-  /**
-   * Refund the buyer through the payment port (the books the report names, or everything left),
-   * or release the payout to the seller.
-   */
-  resolve: staffProcedure
-    .input(
-      z.object({
-        disputeId: z.string().uuid('Unknown dispute'),
-        outcome: z.enum(['refund', 'release'], { message: 'Choose refund or release' }),
-        note: z
-          .string()
-          .trim()
-          .min(5, 'Write a short note for both parties (at least 5 characters)')
-          .max(2000, 'Use at most 2,000 characters'),
-      }),
-    )
-    .output(z.object({ orderId: z.string().uuid(), refundedMinor: z.number().int() }))
-    .mutation(({ ctx, input }) => resolveDispute(ctx.deps, ctx.user.userId, input)),
 });

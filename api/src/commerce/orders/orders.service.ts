@@ -12,15 +12,11 @@
  * changes nothing. Emails are queued in the same transaction and go after the commit.
  */
 import {
-  booksTitle,
   CARRIERS,
   type Carrier,
   COMMERCIAL_DEFAULTS,
-  DISPUTE_PROBLEM_LABELS,
   type DisputeKind,
   type DisputeProblem,
-  type DisputeQueueItem,
-  formatPence,
   type OrderActions,
   type OrderDetail,
   type OrderItem,
@@ -28,20 +24,18 @@ import {
   type OrderSummary,
   type PayoutsView,
   PRESUMED_DELIVERY_WORKING_DAYS,
-  PROTECTION_RULES,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { recordAudit } from '../../platform/audit/audit.service.ts';
-import { deliveryHolidayRegion, sellerHolidayRegion } from '../../platform/calendar/holiday-region.ts';
+import { deliveryHolidayRegion } from '../../platform/calendar/holiday-region.ts';
 import { addWorkingDays } from '../../platform/calendar/working-days.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
+import { refund, refundedOnOrder } from '../money/refund.ts';
 import { payOut } from '../payouts/payouts.service.ts';
-import { refund, refundedOnOrder } from '../refunds/refund.ts';
 import { type Actor, type FollowUp, type LockedOrder, MOVED_ON, transition } from './order-machine.ts';
-import { type OrderMailDeps, queueOrderMail, queueStaffRefundMail } from './order-mail.ts';
+import { type OrderMailDeps, queueOrderMail } from './order-mail.ts';
 
 export interface OrderDeps extends OrderMailDeps {
   payments: PaymentProvider;
@@ -426,7 +420,7 @@ export async function getOrder(
 // Moving ------------------------------------------------------------------------------------
 
 /** Locks the order and checks who may act on it; answers the locked row. */
-async function lockOrder(
+export async function lockOrder(
   trx: Trx,
   orderId: string,
   party: { id: string; as: OrderRole } | 'any',
@@ -444,12 +438,12 @@ async function lockOrder(
   return row;
 }
 
-function requireStatus(order: LockedOrder, allowed: string[], message = MOVED_ON): void {
+export function requireStatus(order: LockedOrder, allowed: string[], message = MOVED_ON): void {
   if (!allowed.includes(order.status)) throw new AppError('PRECONDITION_FAILED', message);
 }
 
 /** Queues the email (and in-app notice) the state machine says follows a step. */
-async function queueFollowUp(
+export async function queueFollowUp(
   trx: Trx,
   deps: OrderMailDeps,
   orderId: string,
@@ -537,7 +531,7 @@ export async function dispatchOrder(
   });
 }
 
-async function deliver(
+export async function deliver(
   trx: Trx,
   order: LockedOrder,
   actor: Actor,
@@ -586,154 +580,6 @@ async function payOutAfterRelease(deps: OrderDeps, sellerId: string): Promise<vo
   }
 }
 
-/**
- * The buyer reports a problem (within 2 days of delivery) or a parcel that never came. A problem
- * with some of the books of an order names them (`itemIds`, order items; none named: the whole
- * order); a missing parcel is always the whole order.
- */
-export async function openDispute(
-  deps: OrderDeps,
-  buyerId: string,
-  input: {
-    orderId: string;
-    kind: DisputeKind;
-    reason: string;
-    itemIds?: string[] | undefined;
-    /** What went wrong (issue 25); by default what the kind says. */
-    problem?: DisputeProblem;
-    /** The report's photos, checked by the caller (commerce/disputes). */
-    photos?: string[];
-    /** In the report's transaction: marks the photos used (community/messages/photo-uploads.ts). */
-    usePhotos?: (trx: Trx) => Promise<void>;
-  },
-): Promise<{ disputeId: string }> {
-  const now = new Date();
-  const result = await deps.db.transaction().execute(async (trx) => {
-    let order = await lockOrder(trx, input.orderId, { id: buyerId, as: 'buyer' });
-    const actor: Actor = { id: buyerId, kind: 'buyer' };
-    if (input.kind === 'not_received') {
-      requireStatus(
-        order,
-        ['dispatched'],
-        order.status === 'paid'
-          ? 'The seller has not sent it yet. If it is not dispatched by the deadline, the order is cancelled and refunded automatically.'
-          : 'A missing parcel can only be reported while the order is on its way.',
-      );
-      if (!order.delivery_due_at || order.delivery_due_at > now) {
-        const due = order.delivery_due_at?.toLocaleDateString('en-GB', {
-          day: 'numeric',
-          month: 'long',
-          timeZone: 'Europe/London',
-        });
-        throw new AppError(
-          'PRECONDITION_FAILED',
-          `The carrier’s delivery window has not ended yet. If it has not arrived by ${due ?? 'then'}, you can report it then.`,
-        );
-      }
-    } else {
-      requireStatus(
-        order,
-        ['dispatched', 'delivered'],
-        'A problem can be reported only once the book has arrived and within 2 days of delivery.',
-      );
-      if (order.status === 'dispatched') {
-        ({ order } = await deliver(trx, order, actor, 'The buyer said it arrived'));
-      } else if (!order.complete_after || order.complete_after <= now) {
-        throw new AppError(
-          'PRECONDITION_FAILED',
-          'The 2 days to report a problem after delivery have passed, so this order is complete.',
-        );
-      }
-    }
-    const named = await namedItems(trx, order.id, input);
-    // The seller has 3 working days to answer (issue 25); then the job hands it to staff.
-    const respondBy = addWorkingDays(
-      now,
-      PROTECTION_RULES.sellerResponseWorkingDays,
-      await sellerHolidayRegion(trx, order),
-    );
-    const dispute = await trx
-      .insertInto('disputes')
-      .values({
-        order_id: order.id,
-        opened_by: buyerId,
-        kind: input.kind,
-        reason: input.reason,
-        problem: input.problem ?? (input.kind === 'not_received' ? 'not_received' : 'not_as_described'),
-        photos: input.photos ?? [],
-        stage: 'seller',
-        respond_by: respondBy,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await input.usePhotos?.(trx);
-    if (named) {
-      await trx
-        .insertInto('dispute_items')
-        .values(named.map((item) => ({ dispute_id: dispute.id, order_item_id: item.id })))
-        .execute();
-    }
-    const about = named ? ` (${named.map((item) => `“${item.title}”`).join(', ')})` : '';
-    const { followUp } = await transition(
-      trx,
-      order,
-      'disputed',
-      actor,
-      `${input.problem ? DISPUTE_PROBLEM_LABELS[input.problem] : input.kind === 'not_received' ? 'Not received' : 'Not as described'}${about}`,
-    );
-    await queueFollowUp(trx, deps, input.orderId, followUp, named ? `${input.reason}${about}` : input.reason);
-    return { disputeId: dispute.id };
-  });
-  return result;
-}
-
-/**
- * The books a report names, when it names some but not all of the order's books still open
- * (null: the whole order). Every id must be one of the order's books, not refunded yet.
- */
-async function namedItems(
-  trx: Trx,
-  orderId: string,
-  input: { kind: DisputeKind; itemIds?: string[] | undefined },
-): Promise<{ id: string; title: string }[] | null> {
-  if (!input.itemIds) return null;
-  const ids = [...new Set(input.itemIds)];
-  const items = await trx
-    .selectFrom('order_items as i')
-    .innerJoin('listings as l', 'l.id', 'i.listing_id')
-    .innerJoin('books as b', 'b.id', 'l.book_id')
-    .select(['i.id', 'b.title', 'i.position'])
-    .select(
-      sql<boolean>`i.refunded_minor >= i.price_minor - i.bundle_discount_minor - i.discount_minor`.as(
-        'refunded',
-      ),
-    )
-    .where('i.order_id', '=', orderId)
-    .orderBy('i.position')
-    .execute();
-  const named = ids.map((id) => items.find((item) => item.id === id));
-  if (ids.length === 0 || named.some((item) => !item)) {
-    throw new AppError(
-      'BAD_INPUT',
-      'Choose the books the problem is with: one of those is not in this order.',
-    );
-  }
-  if (named.some((item) => item?.refunded)) {
-    throw new AppError('CONFLICT', 'One of those books has already been refunded.');
-  }
-  const open = items.filter((item) => !item.refunded);
-  if (named.length >= open.length) return null;
-  if (input.kind === 'not_received') {
-    throw new AppError(
-      'BAD_INPUT',
-      'A parcel that never came is the whole order: report it without choosing books, or report a problem with the books that came.',
-    );
-  }
-  return (named as typeof items)
-    .sort((a, b) => a.position - b.position)
-    .map(({ id, title }) => ({ id, title }));
-}
-
 /** The buyer withdraws their report (it turned up, or it was fine): the order completes. */
 export async function withdrawDispute(deps: OrderDeps, buyerId: string, orderId: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
@@ -779,176 +625,6 @@ export async function cancelBySeller(
       .execute();
     await queueFollowUp(trx, deps, input.orderId, followUp, reason);
   });
-}
-
-// Staff ---------------------------------------------------------------------------------------
-
-export async function disputeQueue(
-  db: Database,
-  filter: { kind?: DisputeKind; status: 'open' | 'resolved' | 'all'; limit?: number },
-): Promise<DisputeQueueItem[]> {
-  let query = db
-    .selectFrom('disputes as d')
-    .innerJoin('orders as o', 'o.id', 'd.order_id')
-    .leftJoin('profiles as bp', 'bp.id', 'o.buyer_id')
-    .leftJoin('profiles as sp', 'sp.id', 'o.seller_id')
-    .select([
-      'd.id',
-      'd.order_id',
-      'o.reference',
-      'd.kind',
-      'd.status',
-      'd.reason',
-      'd.resolution_note',
-      'bp.display_name as buyer_name',
-      'sp.display_name as seller_name',
-      'o.total_minor',
-      'd.opened_at',
-      'd.resolved_at',
-      // The order's books, and those the report is about (every book when it named none), with
-      // what is left to refund of them (a whole-order refund: all that is left on the payment).
-      sql<number>`(select count(*)::int from public.order_items i where i.order_id = o.id)`.as('book_count'),
-      sql<string[]>`array(
-        select b.title from public.order_items i
-        join public.listings l on l.id = i.listing_id join public.books b on b.id = l.book_id
-        where i.order_id = o.id
-          and (not exists (select 1 from public.dispute_items di where di.dispute_id = d.id)
-               or exists (select 1 from public.dispute_items di where di.dispute_id = d.id and di.order_item_id = i.id))
-        order by i.position)`.as('books'),
-      sql<number>`case when exists (select 1 from public.dispute_items di where di.dispute_id = d.id)
-        then (select coalesce(sum(greatest(0, i.price_minor - i.bundle_discount_minor - i.discount_minor
-                                          + i.protection_minor - i.refunded_minor)), 0)::int
-              from public.dispute_items di join public.order_items i on i.id = di.order_item_id
-              where di.dispute_id = d.id)
-        else (select coalesce(sum(p.amount_minor - p.refunded_minor), 0)::int from public.payments p
-              where p.order_id = o.id and p.status = 'succeeded')
-        end`.as('refundable_minor'),
-    ]);
-  if (filter.kind) query = query.where('d.kind', '=', filter.kind);
-  if (filter.status === 'open') query = query.where('d.status', '=', 'open');
-  if (filter.status === 'resolved') query = query.where('d.status', '<>', 'open');
-  const rows = await query
-    .orderBy('d.opened_at', filter.status === 'open' ? 'asc' : 'desc')
-    .limit(filter.limit ?? 200)
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    orderId: row.order_id,
-    reference: row.reference,
-    title: booksTitle(row.books),
-    kind: row.kind as DisputeKind,
-    status: row.status,
-    reason: row.reason,
-    resolutionNote: row.resolution_note,
-    buyerName: row.buyer_name ?? 'Buyer',
-    sellerName: row.seller_name ?? 'Seller',
-    totalMinor: row.total_minor,
-    openedAt: row.opened_at.toISOString(),
-    resolvedAt: iso(row.resolved_at),
-    bookCount: row.book_count,
-    books: row.books,
-    refundableMinor: row.refundable_minor,
-  }));
-}
-
-/**
- * Staff settle a dispute: refund the buyer through the payment port, or release. A report on
- * some of the books refunds exactly those books' share (refunds/refund.ts) and the order
- * completes with the rest (the seller is paid for them); a report on the whole order, or on the
- * last books not refunded, refunds everything left and the order is refunded.
- */
-export async function resolveDispute(
-  deps: OrderDeps,
-  staffId: string,
-  input: { disputeId: string; outcome: 'refund' | 'release'; note: string },
-): Promise<{ orderId: string; refundedMinor: number }> {
-  const actor: Actor = { id: staffId, kind: 'staff' };
-  const result = await deps.db.transaction().execute(async (trx) => {
-    const dispute = await trx
-      .selectFrom('disputes')
-      .select(['id', 'order_id', 'status'])
-      .where('id', '=', input.disputeId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!dispute) throw new AppError('NOT_FOUND', 'We could not find that dispute.');
-    if (dispute.status !== 'open') {
-      throw new AppError('PRECONDITION_FAILED', 'This dispute has already been resolved. Refresh the queue.');
-    }
-    const order = await lockOrder(trx, dispute.order_id, 'any');
-    requireStatus(order, ['disputed']);
-    let refunded = 0;
-    let followUp: FollowUp;
-    const named = (
-      await trx
-        .selectFrom('dispute_items')
-        .select('order_item_id')
-        .where('dispute_id', '=', dispute.id)
-        .execute()
-    ).map((row) => row.order_item_id);
-    if (input.outcome === 'refund' && named.length > 0) {
-      const reason = `Dispute resolved: ${input.note}`;
-      const outcome = await refund(trx, deps.payments, order, { items: named }, reason, actor, {
-        noPayment: 'This order has no completed payment on record, so there is nothing to refund.',
-      });
-      refunded = outcome.amountMinor;
-      if (outcome.full) {
-        ({ followUp } = await transition(trx, order, 'refunded', actor, reason));
-      } else {
-        // Those books refunded; the rest of the order completes and its payout is released.
-        await complete(
-          trx,
-          order,
-          actor,
-          `${reason} (refunded ${formatPence(refunded)} for the books reported)`,
-        );
-        await queueStaffRefundMail(trx, deps, order.id, {
-          amountMinor: refunded,
-          full: false,
-          reason: input.note,
-          sellerDeductedMinor: outcome.sellerDeductedMinor,
-        });
-        followUp = null;
-      }
-    } else if (input.outcome === 'refund') {
-      ({ amountMinor: refunded, followUp } = await refundAll(
-        trx,
-        deps.payments,
-        order,
-        'refunded',
-        `Dispute resolved: ${input.note}`,
-        actor,
-      ));
-    } else {
-      followUp = await complete(trx, order, actor, `Dispute resolved: ${input.note}`);
-    }
-    await trx
-      .updateTable('disputes')
-      .set({
-        status: input.outcome === 'refund' ? 'resolved_refund' : 'resolved_release',
-        resolution_note: input.note,
-        resolved_by: staffId,
-        resolved_at: new Date(),
-      })
-      .where('id', '=', dispute.id)
-      .execute();
-    // Audit log (issue 9): the staff action, in the same transaction.
-    await recordAudit(trx, {
-      actorId: staffId,
-      action: 'dispute.resolve',
-      targetType: 'dispute',
-      targetId: dispute.id,
-      details: {
-        orderId: order.id,
-        reference: order.reference,
-        outcome: input.outcome,
-        refundedMinor: refunded,
-        note: input.note,
-      },
-    });
-    await queueFollowUp(trx, deps, order.id, followUp, input.note);
-    return { orderId: order.id, refundedMinor: refunded };
-  });
-  return result;
 }
 
 // Payouts -------------------------------------------------------------------------------------

@@ -101,7 +101,7 @@ describe('staff orders and payments', () => {
       .executeTakeFirstOrThrow();
     expect(refund).toMatchObject({ amount_minor: 250, buyer_protection_minor: 0, created_by: admin.id });
     expect(refund.provider_ref).toMatch(/^tr_/);
-    const events = (await as.commerce.disputes.legacy.order.query({ orderId: order.orderId })).events;
+    const events = (await as.commerce.orders.staff.order.query({ orderId: order.orderId })).events;
     expect(events.at(-1)).toMatchObject({
       note: 'Partial refund of £2.50 (£2.50 from the seller’s payout): Cover was creased',
     });

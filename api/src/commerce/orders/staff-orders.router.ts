@@ -1,9 +1,11 @@
 /**
- * Orders and payments for staff (/admin/orders, /admin/payments). Staff search them; an order's
- * events are `commerce.disputes.legacy.order`; refunds are for admins.
+ * Orders and payments for staff (/admin/orders, /admin/payments). Staff search them and open one
+ * (`order`: everything its buyer and seller see, with its whole timeline); refunds are for admins.
  */
+import { orderDetailSchema } from '@reshelf/contracts';
 import { z } from 'zod';
 import { adminProcedure, router, staffProcedure } from '../../trpc.ts';
+import { getOrder } from './orders.service.ts';
 import {
   ORDER_STATUSES,
   PAYMENT_STATUSES,
@@ -16,6 +18,12 @@ const q = z.string().trim().max(320, 'Use at most 320 characters').optional();
 const limit = z.number().int().min(1).max(100).default(50);
 
 export const staffOrdersRouter = router({
+  /** One order as staff see it, with its whole timeline. */
+  order: staffProcedure
+    .input(z.object({ orderId: z.string().uuid('Unknown order') }))
+    .output(orderDetailSchema)
+    .query(({ ctx, input }) => getOrder(ctx.db, { id: ctx.user.userId, staff: true }, input.orderId)),
+
   search: staffProcedure
     .input(z.object({ q, status: z.enum(ORDER_STATUSES, 'Choose a status from the list').optional(), limit }))
     .output(

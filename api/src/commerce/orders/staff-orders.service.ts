@@ -23,7 +23,7 @@ import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
-import { refund, refundedOnOrder } from '../refunds/refund.ts';
+import { refund, refundedOnOrder } from '../money/refund.ts';
 import { lockOrderRow, noteOnOrder, transition } from './order-machine.ts';
 import { type OrderMailDeps, queueStaffRefundMail } from './order-mail.ts';
 

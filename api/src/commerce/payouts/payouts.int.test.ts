@@ -17,7 +17,7 @@ import { createUser } from '../../testing/auth.ts';
 import { api, failure, statusOf } from '../../testing/client.ts';
 import { completedOrder, orderDepsFor } from '../../testing/orders.ts';
 import { reconciliation } from '../money/ledger.ts';
-import { refund } from '../refunds/refund.ts';
+import { refund } from '../money/refund.ts';
 import {
   applyConnectEvent,
   getSellerPayout,

@@ -236,27 +236,27 @@ describe('a report on one book of an order', () => {
     const buyer = await createUser(db, t.services.identity, `${paid.buyer.email.split('@')[0]}@api.test`);
     // The order's buyer, signed in (a person made without a password signs in as a fresh user).
     await db.updateTable('orders').set({ buyer_id: buyer.id }).where('id', '=', paid.orderId).execute();
-    const asBuyer = api(t.app, buyer.accessToken).commerce.orders.member;
     const damaged = paid.items[1]!;
-    const { disputeId } = await asBuyer.reportProblem.mutate({
+    const { disputeId } = await api(t.app, buyer.accessToken).commerce.disputes.member.report.mutate({
       orderId: paid.orderId,
-      kind: 'item_not_as_described',
-      reason: 'The spine is broken',
+      problem: 'not_as_described',
+      description: 'The spine is broken',
       itemIds: [damaged.id],
+      photos: [],
     });
     const asAdmin = api(t.app, admin.accessToken).commerce;
-    const detail = await asAdmin.disputes.legacy.order.query({ orderId: paid.orderId });
+    const detail = await asAdmin.orders.staff.order.query({ orderId: paid.orderId });
     expect(detail.dispute?.itemIds).toEqual([damaged.id]);
-    const [queued] = (await asAdmin.disputes.legacy.queue.query({ status: 'open' })).filter(
+    const [queued] = (await asAdmin.disputes.staff.queue.query({ status: 'open' })).filter(
       (d) => d.id === disputeId,
     );
     expect(queued).toMatchObject({ bookCount: 3, refundableMinor: damaged.paidMinor });
     expect(queued!.books).toHaveLength(1);
 
     const before = await ledger(paid.orderId);
-    const resolved = await asAdmin.disputes.legacy.resolve.mutate({
+    const resolved = await asAdmin.disputes.staff.decide.mutate({
       disputeId,
-      outcome: 'refund',
+      decision: 'full_refund',
       note: 'Refunding the damaged book',
     });
     expect(resolved.refundedMinor).toBe(damaged.paidMinor);
@@ -384,21 +384,23 @@ it('a missing parcel is the whole order, never some of its books', async () => {
     .where('id', '=', paid.orderId)
     .execute();
   const refused = await failure(
-    api(t.app, buyer.accessToken).commerce.orders.member.reportProblem.mutate({
+    api(t.app, buyer.accessToken).commerce.disputes.member.report.mutate({
       orderId: paid.orderId,
-      kind: 'not_received',
-      reason: 'Nothing came at all',
+      problem: 'not_received',
+      description: 'Nothing came at all',
       itemIds: [paid.items[0]!.id],
+      photos: [],
     }),
   );
   expect(refused.status).toBe(400);
   expect(refused.message).toContain('A parcel that never came is the whole order');
   // Naming every book is the whole order: allowed.
-  await api(t.app, buyer.accessToken).commerce.orders.member.reportProblem.mutate({
+  await api(t.app, buyer.accessToken).commerce.disputes.member.report.mutate({
     orderId: paid.orderId,
-    kind: 'not_received',
-    reason: 'Nothing came at all',
+    problem: 'not_received',
+    description: 'Nothing came at all',
     itemIds: paid.items.map((i) => i.id),
+    photos: [],
   });
   expect(await db.selectFrom('dispute_items').selectAll().execute()).not.toContainEqual(
     expect.objectContaining({ order_item_id: paid.items[0]!.id }),
@@ -410,11 +412,12 @@ it('a person who is not the buyer cannot name books of someone else’s order', 
   const stranger = await testPerson(db, 'stranger');
   const signedIn = await createUser(db, t.services.identity, `${stranger.email.split('@')[0]}@x.test`);
   const refused = await failure(
-    api(t.app, signedIn.accessToken).commerce.orders.member.reportProblem.mutate({
+    api(t.app, signedIn.accessToken).commerce.disputes.member.report.mutate({
       orderId: paid.orderId,
-      kind: 'item_not_as_described',
-      reason: 'This is not my order at all',
+      problem: 'not_as_described',
+      description: 'This is not my order at all',
       itemIds: [paid.items[0]!.id],
+      photos: [],
     }),
   );
   expect(refused.status).toBe(404);

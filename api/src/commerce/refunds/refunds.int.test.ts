@@ -63,9 +63,9 @@ describe('refunds ledger', () => {
       reason: 'Cover creased in the post.',
     });
     const disputed = await disputedOrder(t, 'not_received', 900);
-    await api(t.app, moderator.accessToken).commerce.disputes.legacy.resolve.mutate({
+    await api(t.app, moderator.accessToken).commerce.disputes.staff.decide.mutate({
       disputeId: disputed.disputeId,
-      outcome: 'refund',
+      decision: 'full_refund',
       note: 'The parcel never arrived: refunded in full.',
     });
     const protection = (

@@ -83,9 +83,9 @@ describe('revenue', () => {
   it('a dispute resolved on /admin/disputes with a refund shows here, by the refund date', async () => {
     const order = await disputedOrder(t, 'not_received', 900);
     const before = await revenue();
-    const resolved = await api(t.app, moderator.accessToken).commerce.disputes.legacy.resolve.mutate({
+    const resolved = await api(t.app, moderator.accessToken).commerce.disputes.staff.decide.mutate({
       disputeId: order.disputeId,
-      outcome: 'refund',
+      decision: 'full_refund',
       note: 'The parcel never arrived: refunded in full.',
     });
     expect(resolved.refundedMinor).toBe(order.totalMinor);

@@ -8,7 +8,7 @@
 import { REVIEW_MAX_LENGTH, REVIEW_WINDOW_DAYS } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveDispute } from '../../commerce/orders/orders.service.ts';
+import { decideAsStaff } from '../../commerce/disputes/disputes.service.ts';
 import type { Database } from '../../db/index.ts';
 import { runJob } from '../../jobs.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -81,9 +81,9 @@ describe('asking for reviews', () => {
 
   it('opens no window after a refund for "not received", even if the order then completes', async () => {
     const refunded = await disputedOrder(t, 'not_received');
-    await resolveDispute(orderDepsFor(t), moderator.id, {
+    await decideAsStaff(orderDepsFor(t), moderator.id, {
       disputeId: refunded.disputeId,
-      outcome: 'refund',
+      decision: 'full_refund',
       note: 'The parcel was lost by the carrier.',
     });
     // A part refunded for "not received", then released: complete, yet not reviewable.
@@ -97,16 +97,16 @@ describe('asking for reviews', () => {
       .insertInto('refunds')
       .values({ order_id: partly.orderId, payment_id: payment.id, amount_minor: 300, reason: 'Part of it' })
       .execute();
-    await resolveDispute(orderDepsFor(t), moderator.id, {
+    await decideAsStaff(orderDepsFor(t), moderator.id, {
       disputeId: partly.disputeId,
-      outcome: 'release',
+      decision: 'release',
       note: 'It turned up late; part refunded for the wait.',
     });
     // Released without any refund: reviewable as usual.
     const released = await disputedOrder(t, 'not_received');
-    await resolveDispute(orderDepsFor(t), moderator.id, {
+    await decideAsStaff(orderDepsFor(t), moderator.id, {
       disputeId: released.disputeId,
-      outcome: 'release',
+      decision: 'release',
       note: 'Tracking shows it was delivered.',
     });
     const windows = await db

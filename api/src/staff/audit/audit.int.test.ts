@@ -69,9 +69,9 @@ describe('existing staff actions are recorded', () => {
     const response = await api(t.app, {
       token: moderator.accessToken,
       headers: { 'x-request-id': 'req-resolve-1' },
-    }).commerce.disputes.legacy.resolve.mutate({
+    }).commerce.disputes.staff.decide.mutate({
       disputeId: order.disputeId,
-      outcome: 'refund',
+      decision: 'full_refund',
       note: 'The parcel was lost by the carrier.',
     });
     expect(response.refundedMinor).toBe(order.totalMinor);

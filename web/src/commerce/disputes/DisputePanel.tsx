@@ -167,18 +167,6 @@ export function ReportProblemDialog({
 
 // The case ----------------------------------------------------------------------------------------
 
-const STAGE_TEXT: Record<DisputeCase['stage'], (c: DisputeCase) => string> = {
-  seller: (c) => `Waiting for the seller’s answer${c.respondBy ? `, due by ${formatWhen(c.respondBy)}` : ''}`,
-  buyer: (c) => `The seller offers ${formatPence(c.offerMinor ?? 0)} back: waiting for the buyer`,
-  return: (c) =>
-    c.returnSentAt
-      ? 'The book is on its way back to the seller'
-      : 'Waiting for the buyer to send the book back',
-  staff: () => 'Our team is deciding',
-  closed: (c) =>
-    c.refundedMinor > 0 ? `Settled: ${formatPence(c.refundedMinor)} refunded` : 'Settled: no refund',
-};
-
 const RESPONSE_TEXT = {
   accept_full: 'The seller accepted a full refund',
   offer_partial: 'The seller offered part of the price back',
@@ -203,7 +191,10 @@ export function DisputeCaseView({ c }: { c: DisputeCase }) {
   return (
     <div className="flex flex-col gap-3 text-sm" data-stage={c.stage} data-testid="dispute-case-view">
       <p className="font-semibold text-ink" data-testid="dispute-stage">
-        {STAGE_TEXT[c.stage](c)}
+        {c.stateText}
+      </p>
+      <p className="text-xs text-ink-muted">
+        About {c.title} · reported {formatWhen(c.openedAt)}
       </p>
       <div>
         <p className="font-semibold">
@@ -242,6 +233,16 @@ export function DisputeCaseView({ c }: { c: DisputeCase }) {
         <p className="font-semibold text-ink" data-testid="dispute-refunded">
           Refunded: {formatPence(c.refundedMinor)}
         </p>
+      ) : null}
+      {c.resolutionNote && c.stage === 'closed' ? (
+        <div className="rounded-lg bg-paper-deep p-3">
+          <p className="font-semibold text-ink">
+            How it was settled{c.resolvedAt ? `, ${formatWhen(c.resolvedAt)}` : ''}
+          </p>
+          <p className="mt-1 break-words whitespace-pre-line text-ink-soft" data-testid="dispute-resolution">
+            {c.resolutionNote}
+          </p>
+        </div>
       ) : null}
     </div>
   );

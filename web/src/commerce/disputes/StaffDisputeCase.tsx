@@ -1,9 +1,11 @@
 /**
- * In /admin/disputes: both sides of a report and their evidence, and the two decisions beside
- * "Refund buyer" and "Release to seller": a partial refund (any amount up to what is left of
- * the payment) and "return first" (the refund waits for the tracked return).
+ * In /admin/disputes: both sides of a report and their evidence, and the one way staff decide it
+ * (`commerce.disputes.staff.decide`, decision 0051): refund the buyer (the books reported, or
+ * everything left), a partial refund (any amount up to what is left of the payment), "return
+ * first" (the refund waits for the tracked return), or release to the seller. Each asks first,
+ * showing the amount, with a note both parties read.
  */
-import { formatPence, parsePounds } from '@reshelf/contracts';
+import { formatPence, parsePounds, type StaffDecision } from '@reshelf/contracts';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Field } from '../../components/form/Field.tsx';
@@ -14,29 +16,72 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { DisputeCaseView } from './DisputePanel.tsx';
 
+const NOTE_MIN = 5;
+
 export function StaffDisputeCase({ disputeId, onDone }: { disputeId: string; onDone: () => void }) {
   const utils = trpc.useUtils();
   const query = trpc.commerce.disputes.staff.get.useQuery({ disputeId }, { staleTime: 0 });
-  const [step, setStep] = useState<'partial_refund' | 'return_first' | null>(null);
+  const [step, setStep] = useState<StaffDecision | null>(null);
   const [amount, setAmount] = useState('');
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const refresh = () => {
+    // The queues (a decided report leaves "Open" at once), the case, the order and the dashboard.
+    void utils.commerce.disputes.staff.invalidate();
+    void utils.commerce.orders.invalidate();
+    void utils.staff.dashboard.metrics.invalidate();
+  };
   const decide = trpc.commerce.disputes.staff.decide.useMutation({
     onSuccess: (result) => {
       setStep(null);
-      void utils.commerce.orders.invalidate();
+      refresh();
       onDone();
       toast({
-        title: result.stage === 'return' ? 'Return ordered' : 'Partial refund made',
+        title:
+          result.stage === 'return'
+            ? 'Return ordered'
+            : result.refundedMinor > 0
+              ? 'Buyer refunded'
+              : 'Released to the seller',
         description:
           result.stage === 'return'
             ? `The buyer of ${result.reference} is asked to send the book back.`
-            : `${formatPence(result.refundedMinor)} went back to ${result.buyerName}.`,
+            : result.refundedMinor > 0
+              ? `${formatPence(result.refundedMinor)} went back to ${result.buyerName} for order ${result.reference}.`
+              : `${result.sellerName} is paid for order ${result.reference}.`,
       });
     },
+    // Someone else may have decided it first: read it again.
+    onError: refresh,
   });
   const c = query.data;
   if (!c) return null;
+  const texts: Record<StaffDecision, { title: string; description: string; confirm: string }> = {
+    full_refund: {
+      title: `Refund ${formatPence(c.fullRefundMinor)} to ${c.buyerName}?`,
+      description:
+        c.fullRefundMinor < c.refundableMinor
+          ? `The buyer gets back what they paid for the books reported (${c.title}); the seller is not paid for them, and the rest of the order completes. This cannot be undone.`
+          : 'The buyer gets back everything left of what they paid, and the seller is not paid. This cannot be undone.',
+      confirm: 'Refund buyer',
+    },
+    partial_refund: {
+      title: 'Refund part of the order',
+      description: `Any amount up to ${formatPence(c.refundableMinor)}. The buyer keeps the book; the order completes with the rest of the seller’s payout.`,
+      confirm: 'Refund',
+    },
+    return_first: {
+      title: 'Ask for the book back first?',
+      description:
+        'The buyer posts the book back with tracking; the refund goes out when the seller confirms it came.',
+      confirm: 'Order the return',
+    },
+    release: {
+      title: `Release the payment to ${c.sellerName}?`,
+      description: 'The order completes and the seller is paid. This cannot be undone.',
+      confirm: 'Release to seller',
+    },
+  };
   return (
     <section
       aria-label="Both sides"
@@ -48,7 +93,10 @@ export function StaffDisputeCase({ disputeId, onDone }: { disputeId: string; onD
         <DisputeCaseView c={c} />
       </div>
       {c.can.decide ? (
-        <div className="mt-4 flex flex-col gap-2 sm:flex-row">
+        <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:flex-wrap" data-testid="resolve-panel">
+          <Button variant="destructive" onClick={() => setStep('full_refund')}>
+            Refund buyer
+          </Button>
           <Button variant="outline" onClick={() => setStep('partial_refund')}>
             Partial refund
           </Button>
@@ -57,6 +105,9 @@ export function StaffDisputeCase({ disputeId, onDone }: { disputeId: string; onD
               Return first
             </Button>
           ) : null}
+          <Button variant="brand" onClick={() => setStep('release')}>
+            Release to seller
+          </Button>
         </div>
       ) : null}
       <ConfirmDialog
@@ -67,13 +118,10 @@ export function StaffDisputeCase({ disputeId, onDone }: { disputeId: string; onD
             setError(null);
           }
         }}
-        title={step === 'return_first' ? 'Ask for the book back first?' : 'Refund part of the order'}
-        description={
-          step === 'return_first'
-            ? 'The buyer posts the book back with tracking; the refund goes out when the seller confirms it came.'
-            : `Any amount up to ${formatPence(c.refundableMinor)}. The buyer keeps the book; the order completes with the rest of the seller’s payout.`
-        }
-        confirmLabel={step === 'return_first' ? 'Order the return' : 'Refund'}
+        title={step ? texts[step].title : ''}
+        description={step ? texts[step].description : ''}
+        confirmLabel={step ? texts[step].confirm : ''}
+        confirmVariant={step === 'full_refund' ? 'destructive' : 'brand'}
         cancelLabel="Back"
         pending={decide.isPending}
         error={error ?? (decide.isError ? apiErrorMessage(decide.error) : null)}
@@ -83,8 +131,8 @@ export function StaffDisputeCase({ disputeId, onDone }: { disputeId: string; onD
           if (step === 'partial_refund' && (pence === null || pence <= 0)) {
             return setError('Give an amount in pounds, such as 4.00');
           }
-          if (note.trim().length < 5)
-            return setError('Write a short note for both parties (at least 5 characters)');
+          if (note.trim().length < NOTE_MIN)
+            return setError(`Write a short note for both parties (at least ${NOTE_MIN} characters)`);
           setError(null);
           decide.mutate({
             disputeId: c.id,

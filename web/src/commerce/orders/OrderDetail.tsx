@@ -21,14 +21,7 @@ import { ReturnRequestPanel } from '../disputes/ReturnRequestPanel.tsx';
 import { SaleReturnPanel } from '../disputes/SaleReturnPanel.tsx';
 import { BuyerActions, SellerActions } from './OrderActions.tsx';
 import { booksTitle, OrderBooks } from './OrderBooks.tsx';
-import {
-  DeliveryAddress,
-  DisputeInfo,
-  OrderMoney,
-  OrderStatusBadge,
-  OrderTimeline,
-  Tracking,
-} from './OrderParts.tsx';
+import { DeliveryAddress, OrderMoney, OrderStatusBadge, OrderTimeline, Tracking } from './OrderParts.tsx';
 import { ORDER_PAGES } from './order-pages.ts';
 
 export function OrderDetail({ party: role }: { party: OrderRole }) {
@@ -123,7 +116,6 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
               <HeldForYou orderId={detail.id} reservedUntil={detail.reservedUntil} />
             ) : null}
             {role === 'seller' ? <SellerActions order={detail} /> : <BuyerActions order={detail} />}
-            <DisputeInfo order={detail} />
             {detail.dispute ? <DisputePanel orderId={detail.id} /> : null}
             {role === 'buyer' ? <ReturnRequestPanel orderId={detail.id} /> : null}
             {role === 'seller' && !detail.charitySale ? <SaleReturnPanel orderId={detail.id} /> : null}

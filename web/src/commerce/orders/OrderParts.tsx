@@ -2,13 +2,7 @@
  * The pieces of an order shared by the buyer's, the seller's and staff's views: the status
  * pill, the money, the delivery address, tracking, the dispute and the timeline.
  */
-import {
-  DISPUTE_KIND_LABELS,
-  DISPUTE_PROBLEM_LABELS,
-  formatPence,
-  type OrderDetail,
-} from '@reshelf/contracts';
-import { Scale } from 'lucide-react';
+import { formatPence, type OrderDetail } from '@reshelf/contracts';
 import type { ReactNode } from 'react';
 import { formatWhen } from '../../lib/dates.ts';
 import { cn } from '../../lib/utils.ts';
@@ -203,60 +197,6 @@ export function Tracking({ order }: { order: OrderDetail }) {
         ) : null}
       </dl>
     </Panel>
-  );
-}
-
-const DISPUTE_STATUS: Record<string, string> = {
-  open: 'Open: being sorted out',
-  resolved_refund: 'Resolved: the buyer was refunded',
-  resolved_release: 'Resolved: the payment was released to the seller',
-  withdrawn: 'Withdrawn by the buyer',
-};
-
-export function DisputeInfo({ order }: { order: OrderDetail }) {
-  const dispute = order.dispute;
-  if (!dispute) return null;
-  return (
-    <section
-      aria-label="Reported problem"
-      className={cn(
-        'rounded-xl border p-5 shadow-card',
-        dispute.status === 'open' ? 'border-destructive/30 bg-destructive/5' : 'border-line bg-paper',
-      )}
-      data-testid="order-dispute"
-      data-status={dispute.status}
-    >
-      <h2 className="flex items-center gap-2 text-lg font-semibold">
-        <Scale aria-hidden="true" className="size-5 text-brand" />
-        {DISPUTE_PROBLEM_LABELS[dispute.problem] ?? DISPUTE_KIND_LABELS[dispute.kind]}
-      </h2>
-      <p className="mt-1 text-sm font-semibold text-ink" data-testid="dispute-status">
-        {dispute.status === 'resolved_refund' && order.refundedMinor < order.totalMinor
-          ? `Resolved: ${formatPence(order.refundedMinor)} of ${formatPence(order.totalMinor)} refunded to the buyer`
-          : (DISPUTE_STATUS[dispute.status] ?? dispute.status)}
-      </p>
-      {dispute.itemIds.length ? (
-        <p className="mt-2 text-sm text-ink" data-testid="dispute-books">
-          About:{' '}
-          {order.items
-            .filter((item) => dispute.itemIds.includes(item.id))
-            .map((item) => item.title)
-            .join(', ')}
-        </p>
-      ) : null}
-      <p className="mt-2 text-sm break-words whitespace-pre-line text-ink-soft">“{dispute.reason}”</p>
-      <p className="mt-1 text-xs text-ink-muted">Reported {formatWhen(dispute.openedAt)}</p>
-      {dispute.resolutionNote ? (
-        <div className="mt-3 rounded-lg bg-paper-deep p-3 text-sm">
-          <p className="font-semibold text-ink">
-            How it was settled{dispute.resolvedAt ? `, ${formatWhen(dispute.resolvedAt)}` : ''}
-          </p>
-          <p className="mt-1 break-words whitespace-pre-line text-ink-soft" data-testid="dispute-resolution">
-            {dispute.resolutionNote}
-          </p>
-        </div>
-      ) : null}
-    </section>
   );
 }
 

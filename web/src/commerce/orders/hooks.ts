@@ -15,9 +15,9 @@ export function useRefreshOrders() {
   };
 }
 
-type Options<
-  K extends 'dispatch' | 'cancel' | 'markArrived' | 'confirm' | 'reportProblem' | 'withdrawReport',
-> = Parameters<(typeof trpc.commerce.orders.member)[K]['useMutation']>[0];
+type Options<K extends 'dispatch' | 'cancel' | 'markArrived' | 'confirm' | 'withdrawReport'> = Parameters<
+  (typeof trpc.commerce.orders.member)[K]['useMutation']
+>[0];
 
 /** The seller posts it: carrier and tracking reference. */
 export function useDispatchOrder(options: Options<'dispatch'> = {}) {

@@ -1,8 +1,8 @@
 /**
  * The staff's dispute queues, /admin/disputes (not as described) and /admin/shipping-disputes
- * (not received): open disputes oldest first, or resolved ones; each opens a panel with the
- * order's timeline and the two outcomes, refund the buyer or release to the seller, each with a
- * note both parties read and a confirmation.
+ * (not received): open reports oldest first, or decided ones; each opens a panel with both sides,
+ * the conversation, the order's timeline and the decision (StaffDisputeCase: the one way staff
+ * decide a report).
  */
 import {
   DISPUTE_KIND_LABELS,
@@ -14,33 +14,24 @@ import { Scale } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { StaffConversation } from '../../../community/index.ts';
-import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
-import { Field } from '../../../components/form/Field.tsx';
 import { LinkTabs } from '../../../components/LinkTabs.tsx';
 import { QueryError } from '../../../components/QueryError.tsx';
-import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { Textarea } from '../../../components/ui/input.tsx';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
-import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
-import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { formatWhen } from '../../../lib/dates.ts';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { cn } from '../../../lib/utils.ts';
 import { OrderBooks } from '../../orders/OrderBooks.tsx';
 import {
   DeliveryAddress,
-  DisputeInfo,
   OrderMoney,
   OrderStatusBadge,
   OrderTimeline,
   Tracking,
 } from '../../orders/OrderParts.tsx';
 import { StaffDisputeCase } from '../StaffDisputeCase.tsx';
-import { useResolveDispute } from './hooks.ts';
 
 const PAGES: Record<DisputeKind, { path: string; title: string; description: string }> = {
   item_not_as_described: {
@@ -55,8 +46,6 @@ const PAGES: Record<DisputeKind, { path: string; title: string; description: str
   },
 };
 
-const NOTE_MIN = 5;
-
 type DisputeItem = DisputeQueueItem;
 
 /** One queue page: open disputes of `kind` oldest first, or resolved ones. */
@@ -65,7 +54,7 @@ export function DisputeQueue({ kind }: { kind: DisputeKind }) {
   usePageMeta(page.title);
   const [params] = useSearchParams();
   const status = params.get('status') === 'resolved' ? 'resolved' : 'open';
-  const queue = trpc.commerce.disputes.legacy.queue.useQuery({ kind, status }, { staleTime: 0 });
+  const queue = trpc.commerce.disputes.staff.queue.useQuery({ kind, status }, { staleTime: 0 });
   const [reviewing, setReviewing] = useState<DisputeItem | null>(null);
   return (
     <div
@@ -157,10 +146,10 @@ function DisputeRow({ item, onReview }: { item: DisputeItem; onReview: () => voi
                 </dd>
               </>
             ) : null}
-            <dt className="text-ink-muted">Amount</dt>
-            <dd className="tabular-nums">
-              {formatPence(item.refundableMinor)}
-              {partial(item) ? ` of ${formatPence(item.totalMinor)}` : ''}
+            <dt className="text-ink-muted">{item.status === 'open' ? 'Amount' : 'Refunded'}</dt>
+            <dd className="tabular-nums" data-testid="dispute-amount">
+              {item.status === 'open' ? formatPence(item.refundableMinor) : formatPence(item.refundedMinor)}
+              {item.status === 'open' && partial(item) ? ` of ${formatPence(item.totalMinor)}` : ''}
             </dd>
             <dt className="text-ink-muted">Opened</dt>
             <dd>{formatWhen(item.openedAt)}</dd>
@@ -198,34 +187,7 @@ function DisputeRow({ item, onReview }: { item: DisputeItem; onReview: () => voi
 }
 
 function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }) {
-  const order = trpc.commerce.disputes.legacy.order.useQuery({ orderId: item.orderId }, { staleTime: 0 });
-  const [note, setNote] = useState('');
-  const [noteError, setNoteError] = useState<string | undefined>();
-  const [confirming, setConfirming] = useState<'refund' | 'release' | null>(null);
-  const resolve = useResolveDispute({
-    onSuccess: (result, input) => {
-      setConfirming(null);
-      onDone();
-      toast({
-        title: input.outcome === 'refund' ? 'Buyer refunded' : 'Released to the seller',
-        description:
-          input.outcome === 'refund'
-            ? `${formatPence(result.refundedMinor)} went back to ${item.buyerName} for order ${item.reference}.`
-            : `${item.sellerName} is paid for order ${item.reference}.`,
-      });
-    },
-  });
-  const open = item.status === 'open';
-  const payout = order.data?.payout?.amountMinor ?? null;
-  const ask = (outcome: 'refund' | 'release') => {
-    if (note.trim().length < NOTE_MIN) {
-      setNoteError(`Write a short note for both parties (at least ${NOTE_MIN} characters)`);
-      return;
-    }
-    setNoteError(undefined);
-    resolve.reset();
-    setConfirming(outcome);
-  };
+  const order = trpc.commerce.orders.staff.order.useQuery({ orderId: item.orderId }, { staleTime: 0 });
   return (
     <SheetContent side="right" className="w-full max-w-xl overflow-y-auto">
       <div className="flex flex-col gap-4 p-5 sm:p-6" data-testid="dispute-review">
@@ -239,6 +201,11 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
             {order.data ? <OrderStatusBadge status={order.data.status} /> : null}
           </SheetDescription>
         </div>
+        <StaffDisputeCase disputeId={item.id} onDone={onDone} />
+        <section aria-label="Conversation" className="flex flex-col rounded-xl border border-line p-4">
+          <h3 className="text-sm font-semibold">Messages between them</h3>
+          <StaffConversation through={{ disputeId: item.id }} />
+        </section>
         <QueryView
           query={order}
           pending={
@@ -258,64 +225,6 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
         >
           {(data) => (
             <>
-              <DisputeInfo order={data} />
-              <StaffDisputeCase disputeId={item.id} onDone={onDone} />
-              <section aria-label="Conversation" className="flex flex-col rounded-xl border border-line p-4">
-                <h3 className="text-sm font-semibold">Messages between them</h3>
-                <StaffConversation through={{ disputeId: item.id }} />
-              </section>
-              {open ? (
-                <section
-                  aria-label="Resolve"
-                  className="rounded-xl border border-brand/30 bg-brand-soft/40 p-5"
-                  data-testid="resolve-panel"
-                >
-                  <h3 className="font-sans text-lg font-semibold">Resolve</h3>
-                  {partial(item) ? (
-                    <p className="mt-1 text-sm text-ink-soft">
-                      The report is about{' '}
-                      {item.books.length === 1 ? 'one book' : `${item.books.length} books`} of{' '}
-                      {item.bookCount}: {item.books.join(', ')}. Refund the buyer{' '}
-                      {formatPence(item.refundableMinor)}, what they paid for{' '}
-                      {item.books.length === 1 ? 'it' : 'them'}, through the payment provider (the rest of the
-                      order completes), or release the payment to the seller. Both parties get your note by
-                      email.
-                    </p>
-                  ) : (
-                    <p className="mt-1 text-sm text-ink-soft">
-                      Refund the buyer {formatPence(data.totalMinor)} in full through the payment provider, or
-                      release {payout !== null ? formatPence(payout) : 'the payment'} to the seller. Both
-                      parties get your note by email.
-                    </p>
-                  )}
-                  <Field label="Note to both parties" error={noteError} className="mt-4">
-                    {(control) => (
-                      <Textarea
-                        {...control}
-                        rows={3}
-                        value={note}
-                        onChange={(event) => {
-                          setNote(event.target.value);
-                          setNoteError(undefined);
-                        }}
-                      />
-                    )}
-                  </Field>
-                  {resolve.isError && confirming === null ? (
-                    <Alert tone="error" className="mt-3">
-                      {apiErrorMessage(resolve.error)}
-                    </Alert>
-                  ) : null}
-                  <div className="mt-4 flex flex-col gap-2 sm:flex-row">
-                    <Button variant="destructive" onClick={() => ask('refund')}>
-                      Refund buyer
-                    </Button>
-                    <Button variant="brand" onClick={() => ask('release')}>
-                      Release to seller
-                    </Button>
-                  </div>
-                </section>
-              ) : null}
               <OrderBooks order={data} viewer="staff" />
               <Tracking order={data} />
               <OrderTimeline order={data} viewer="staff" />
@@ -325,37 +234,6 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
           )}
         </QueryView>
       </div>
-      <ConfirmDialog
-        open={confirming !== null}
-        onOpenChange={(next) => (next ? undefined : setConfirming(null))}
-        title={
-          confirming === 'refund'
-            ? `Refund ${formatPence(partial(item) ? item.refundableMinor : (order.data?.totalMinor ?? item.totalMinor))} to ${item.buyerName}?`
-            : `Release the payment to ${item.sellerName}?`
-        }
-        description={
-          <div className={cn('flex flex-col gap-2')}>
-            <p>
-              {confirming === 'refund' && partial(item)
-                ? `The buyer gets back what they paid for ${item.books.join(', ')}; the seller is not paid for ${item.books.length === 1 ? 'it' : 'them'}, and the rest of the order completes. This cannot be undone.`
-                : confirming === 'refund'
-                  ? 'The buyer gets their money back in full and the seller is not paid. This cannot be undone.'
-                  : 'The order completes and the seller is paid. This cannot be undone.'}
-            </p>
-            <p className="break-words">
-              Your note: <span className="italic">“{note.trim()}”</span>
-            </p>
-          </div>
-        }
-        confirmLabel={confirming === 'refund' ? 'Refund buyer' : 'Release to seller'}
-        confirmVariant={confirming === 'refund' ? 'destructive' : 'brand'}
-        cancelLabel="Back"
-        pending={resolve.isPending}
-        error={resolve.isError ? apiErrorMessage(resolve.error) : null}
-        onConfirm={() =>
-          confirming && resolve.mutate({ disputeId: item.id, outcome: confirming, note: note.trim() })
-        }
-      />
     </SheetContent>
   );
 }

@@ -13,8 +13,9 @@ import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
+import { StaffDisputeCase } from '../../disputes/StaffDisputeCase.tsx';
 import { OrderBooks } from '../OrderBooks.tsx';
-import { DisputeInfo, OrderMoney, OrderStatusBadge, OrderTimeline } from '../OrderParts.tsx';
+import { OrderMoney, OrderStatusBadge, OrderTimeline } from '../OrderParts.tsx';
 import { useRefundOrder } from './hooks.ts';
 
 export function OrderSheet({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
@@ -26,7 +27,7 @@ export function OrderSheet({ orderId, onClose }: { orderId: string | null; onClo
 }
 
 function OrderView({ orderId }: { orderId: string }) {
-  const order = trpc.commerce.disputes.legacy.order.useQuery({ orderId }, { staleTime: 0 });
+  const order = trpc.commerce.orders.staff.order.useQuery({ orderId }, { staleTime: 0 });
   return (
     <SheetContent side="right" className="w-full max-w-xl overflow-y-auto" data-testid="order-sheet">
       <QueryView
@@ -59,7 +60,7 @@ function OrderView({ orderId }: { orderId: string }) {
               leftMinor={data.totalMinor - data.refundedMinor}
               books={data.items.filter((item) => item.refundedMinor < item.paidMinor)}
             />
-            <DisputeInfo order={data} />
+            {data.dispute ? <StaffDisputeCase disputeId={data.dispute.id} onDone={() => undefined} /> : null}
             <OrderBooks order={data} viewer="staff" />
             <OrderTimeline order={data} viewer="staff" />
             <OrderMoney order={data} viewer="staff" />
@@ -97,7 +98,7 @@ function Refund({
   });
   const kind = form.watch('kind');
   const full = kind === 'full';
-  const refund = useRefundOrder(orderId, {
+  const refund = useRefundOrder({
     onSuccess: (result) => {
       toast({
         title: 'Refund sent',

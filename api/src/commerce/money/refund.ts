@@ -37,6 +37,7 @@ import { AppError } from '../../errors.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
 import type { Actor } from '../orders/order-machine.ts';
 import { reverseForRefund } from '../payouts/payouts.service.ts';
+import { itemAmounts, owedBack } from './amounts.ts';
 
 type Trx = Transaction<DB>;
 
@@ -207,21 +208,9 @@ interface ItemForRefund {
   discount_back: number;
 }
 
-/** What the book cost the buyer, postage aside (with or without its protection share). */
-function paidFor(item: ItemForRefund, goods: boolean): number {
-  return (
-    item.price_minor - item.bundle_discount_minor - item.discount_minor + (goods ? 0 : item.protection_minor)
-  );
-}
-
-/** What is still to come back for the book. */
-function owedFor(item: ItemForRefund, goods: boolean): number {
-  return Math.max(0, paidFor(item, goods) - item.refunded_minor);
-}
-
 /** A book counts as refunded once its goods part (price less both discounts) is back. */
 function isBack(item: ItemForRefund): boolean {
-  return item.refunded_minor >= paidFor(item, true);
+  return itemAmounts(item).returned;
 }
 
 async function lockItems(trx: Trx, orderId: string): Promise<ItemForRefund[]> {
@@ -258,7 +247,7 @@ function spread(
   goods: boolean,
   withShares: boolean,
 ): ItemPart[] {
-  const owed = items.map((item) => owedFor(item, goods));
+  const owed = items.map((item) => owedBack(item, goods));
   const total = owed.reduce((a, b) => a + b, 0);
   if (total === 0) return [];
   const shares = apportion(Math.min(amount, total), owed);
@@ -436,7 +425,7 @@ function refundOfItems(
   }
   const chosen = (named as ItemForRefund[]).sort((a, b) => a.position - b.position);
   const parts: ItemPart[] = chosen.map((item) => {
-    const amountMinor = owedFor(item, goods);
+    const amountMinor = owedBack(item, goods);
     return {
       item,
       amountMinor,
@@ -483,7 +472,7 @@ function refundOfItems(
  * the payment beyond every book's owed part and the protection fee still held.
  */
 function postageLeft(items: readonly ItemForRefund[], left: number): number {
-  const owedAll = items.reduce((sum, item) => sum + owedFor(item, false), 0);
+  const owedAll = items.reduce((sum, item) => sum + owedBack(item, false), 0);
   return Math.max(0, left - owedAll);
 }
 
