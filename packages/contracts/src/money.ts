@@ -14,6 +14,17 @@ export function formatPence(minor: number): string {
   return gbp.format(minor / 100);
 }
 
+/** Pence as a plain decimal string of pounds, "3.99": for machines (JSON-LD offers, CSV cells, a form's initial value). */
+export function poundsString(minor: number): string {
+  if (!Number.isInteger(minor)) throw new TypeError(`poundsString expects whole pence, got ${minor}`);
+  return (minor / 100).toFixed(2);
+}
+
+/** Pence as a number of pounds, 3.99: for a chart's axis, never for arithmetic. */
+export function poundsValue(minor: number): number {
+  return minor / 100;
+}
+
 /** Parses a pounds amount typed by a person ("12", "12.5", "£1,234.50") into pence. */
 export function parsePounds(input: string): number | null {
   const cleaned = input.trim().replace(/^£/, '').replace(/,/g, '');

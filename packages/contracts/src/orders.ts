@@ -140,25 +140,65 @@ export const sellerMoneySchema = z.object({
 });
 export type SellerMoney = z.infer<typeof sellerMoneySchema>;
 
+/** Where the seller's earnings for an order stand (decision 0051: read from the order's state and its money). */
+export const EARNINGS_STATES = [
+  /** Held until the buyer confirms (or the return window closes). */
+  'held',
+  /** Held while a reported problem or a return is sorted out. */
+  'on_hold',
+  /** Released, and waiting: the seller has not set up payouts, or their account or payouts are on hold. */
+  'waiting',
+  /** Released; it goes to the seller's payout account with the next run. */
+  'released',
+  /** Sent to the seller's payout account at the provider. */
+  'sent',
+  /** None: the buyer was refunded everything. */
+  'taken_back',
+] as const;
+export type EarningsState = (typeof EARNINGS_STATES)[number];
+
+/**
+ * What each side reads about an order, derived once on the server from its state and its money
+ * (commerce/orders/story.ts): no page words the lifecycle for itself.
+ */
+export const orderStorySchema = z.object({
+  /** A short line saying what happens next (lists, and the order page's header). */
+  nextStep: z.string(),
+  /** The seller's earnings (seller and staff only; null for the buyer, or before payment). */
+  earnings: z.object({ state: z.enum(EARNINGS_STATES), text: z.string() }).nullable(),
+  /** For the buyer: when the seller is paid, and what that means for them (null once it no longer applies). */
+  sellerPaid: z.string().nullable(),
+});
+export type OrderStory = z.infer<typeof orderStorySchema>;
+
 export const orderSummarySchema = z.object({
   id: z.string().uuid(),
   reference: z.string(),
   status: z.string(),
   role: orderRoleSchema,
-  /** The first book's title (see itemCount for the others). */
+  /** The order's title: its first book, and how many more ("Brave New World and 2 more books"). */
   title: z.string(),
+  /** Every book's title, first to last. */
+  books: z.array(z.string()),
   listingSlug: z.string().nullable(),
   imageUrl: z.string().nullable(),
   /** How many books the order holds (one parcel). */
   itemCount: z.number().int(),
   counterpartName: z.string(),
+  /** What the buyer paid (the same as money.totalMinor). */
   totalMinor: z.number().int(),
-  /** The item subtotal (every book's price, before the bundle discount). */
+  /** The item subtotal (every book's price, before the bundle discount; money.itemsMinor). */
   itemMinor: z.number().int(),
+  /** The order's money, from the money definitions: every figure a page shows. */
+  money: orderMoneySchema,
+  /** What the order earns the seller (their own view, and staff's; null for the buyer). */
+  sellerMoney: sellerMoneySchema.nullable(),
+  /** What the viewer reads about the order (its next step, the seller's earnings, when the seller is paid). */
+  story: orderStorySchema,
   createdAt: z.string(),
   paidAt: z.string().nullable(),
   dispatchBy: z.string().nullable(),
-  /** A short line saying what happens next, for the list. */
+  /** A short line saying what happens next (the same as story.nextStep). */
   nextStep: z.string(),
   /** The buyer's order waiting for payment: until when the book is held for them (else null). */
   reservedUntil: z.string().nullable(),
@@ -286,16 +326,29 @@ export const orderDetailSchema = orderSummarySchema.extend({
 export type OrderDetail = z.infer<typeof orderDetailSchema>;
 
 export const payoutsViewSchema = z.object({
+  /** Earnings held (until the buyer confirms, a return window closes, or a report is sorted out). */
   heldMinor: z.number().int(),
+  /** Earnings released: waiting for the seller's payout set-up, or on their way or sent. */
   releasedMinor: z.number().int(),
+  /** Of those released, what waits for the seller (no payout account yet, or on hold). */
+  waitingMinor: z.number().int(),
+  /** Of those released, what has gone or is going to the seller's payout account. */
+  sentMinor: z.number().int(),
   items: z.array(
     z.object({
       id: z.string().uuid(),
       orderId: z.string().uuid(),
       reference: z.string(),
+      /** The order's title (its first book, and how many more). */
       title: z.string(),
+      /** The earnings at payment. */
       amountMinor: z.number().int(),
+      /** What is left of them: less what refunds took back, nothing once cancelled. */
+      netMinor: z.number().int(),
       status: z.enum(['held', 'released', 'cancelled']),
+      /** Where they stand, and the words for it (the order's story). */
+      state: z.enum(EARNINGS_STATES),
+      stateText: z.string(),
       createdAt: z.string(),
       releasedAt: z.string().nullable(),
       releaseAfter: z.string().nullable(),

@@ -10,6 +10,7 @@ import {
   type CharityDashboard,
   formatPence,
   type MyCharity,
+  poundsValue,
   type ReturnRequest,
   SELLER_RETURN_STATUS_LABELS,
   taxYearLabel,
@@ -237,7 +238,7 @@ function Stat({ label, value, note }: { label: string; value: string; note: stri
 function SalesChart({ monthly }: { monthly: CharityDashboard['monthly'] }) {
   const data = monthly.map((m) => ({
     month: MONTH.format(new Date(`${m.month}-01T00:00:00Z`)),
-    pounds: m.proceedsMinor / 100,
+    pounds: poundsValue(m.proceedsMinor),
     orders: m.orders,
   }));
   return (

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { isAppOrigin } from '../../http/cors.ts';
 import { authedProcedure, type Context, router } from '../../trpc.ts';
-import { itemsOfOrders } from '../orders/orders.service.ts';
+import { itemsOfOrders } from '../orders/order-views.ts';
 import { listAddresses, removeAddress, saveAddress } from './addresses.service.ts';
 import { basketPaymentOrders, startBasket } from './basket-checkout.ts';
 import { heldForBuyer, quote, resumeCheckout, startCheckout, withIdempotency } from './checkout.service.ts';

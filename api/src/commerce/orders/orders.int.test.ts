@@ -14,13 +14,11 @@ import { createBook, createListing, createPerson } from '../../testing/catalogue
 import { rejects } from '../../testing/errors.ts';
 import { applyPaymentEvent, startCheckout } from '../checkout/checkout.service.ts';
 import { decideAsStaff, reportProblem } from '../disputes/disputes.service.ts';
+import { getOrder, listOrders, listPayouts } from './order-views.ts';
 import {
   cancelBySeller,
   confirmOrder,
   dispatchOrder,
-  getOrder,
-  listOrders,
-  listPayouts,
   markArrived,
   type OrderDeps,
   presumeDelivered,

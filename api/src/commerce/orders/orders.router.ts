@@ -9,13 +9,11 @@ import {
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc.ts';
+import { getOrder, listOrders, listPayouts } from './order-views.ts';
 import {
   cancelBySeller,
   confirmOrder,
   dispatchOrder,
-  getOrder,
-  listOrders,
-  listPayouts,
   markArrived,
   withdrawDispute,
 } from './orders.service.ts';

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { api, refusal, statusOf } from '../../testing/client.ts';
 import { completedOrder, paidOrder } from '../../testing/orders.ts';
-import { listPayouts } from './orders.service.ts';
+import { listPayouts } from './order-views.ts';
 
 let t: TestApp;
 let db: Database;

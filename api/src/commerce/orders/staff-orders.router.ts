@@ -5,7 +5,7 @@
 import { orderDetailSchema } from '@reshelf/contracts';
 import { z } from 'zod';
 import { adminProcedure, router, staffProcedure } from '../../trpc.ts';
-import { getOrder } from './orders.service.ts';
+import { getOrder } from './order-views.ts';
 import {
   ORDER_STATUSES,
   PAYMENT_STATUSES,

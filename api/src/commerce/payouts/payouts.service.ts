@@ -167,6 +167,33 @@ function waitReason(
   return null;
 }
 
+/** Why each of these sellers' released earnings would wait now (no account, not active, on hold), or none. */
+export async function sellerWaitReasons(
+  db: Database | Trx,
+  sellerIds: readonly string[],
+): Promise<Map<string, PayoutWaitReason>> {
+  const ids = [...new Set(sellerIds)];
+  if (ids.length === 0) return new Map();
+  const [accounts, holds] = await Promise.all([
+    db.selectFrom('connected_accounts').select(['user_id', 'state']).where('user_id', 'in', ids).execute(),
+    db
+      .selectFrom('payout_holds')
+      .select('seller_id')
+      .where('seller_id', 'in', ids)
+      .where('released_at', 'is', null)
+      .execute(),
+  ]);
+  const reasons = new Map<string, PayoutWaitReason>();
+  for (const id of ids) {
+    const reason = waitReason(
+      accounts.find((account) => account.user_id === id),
+      holds.filter((hold) => hold.seller_id === id),
+    );
+    if (reason) reasons.set(id, reason);
+  }
+  return reasons;
+}
+
 /** `commerce.payouts.member.account`: the seller's payout account and whether (and why) earnings wait. */
 export async function payoutAccount(db: Database, sellerId: string): Promise<PayoutAccount> {
   const [account, holds, waiting, balance] = await Promise.all([

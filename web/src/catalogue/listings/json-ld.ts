@@ -1,4 +1,4 @@
-import type { ListingDetail } from '@reshelf/contracts';
+import { type ListingDetail, poundsString } from '@reshelf/contracts';
 
 const CONDITION_SCHEMA = 'https://schema.org/UsedCondition';
 
@@ -27,7 +27,7 @@ export function bookJsonLd(listing: ListingDetail, origin: string): Record<strin
     offers: {
       '@type': 'Offer',
       url,
-      price: (listing.price.itemMinor / 100).toFixed(2),
+      price: poundsString(listing.price.itemMinor),
       priceCurrency: 'GBP',
       availability,
       itemCondition: CONDITION_SCHEMA,
@@ -39,7 +39,7 @@ export function bookJsonLd(listing: ListingDetail, origin: string): Record<strin
         '@type': 'OfferShippingDetails',
         shippingRate: {
           '@type': 'MonetaryAmount',
-          value: (listing.price.postageMinor / 100).toFixed(2),
+          value: poundsString(listing.price.postageMinor),
           currency: 'GBP',
         },
         shippingDestination: { '@type': 'DefinedRegion', addressCountry: 'GB' },

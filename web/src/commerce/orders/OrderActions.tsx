@@ -71,7 +71,7 @@ export function SellerActions({ order }: { order: OrderDetail }) {
             onOpenChange={setCancelling}
             order={order}
             title="Cancel this order?"
-            description={`We cancel the order and refund the buyer ${formatPence(order.totalMinor)} in full, through the payment provider. The book is taken off sale; you can put it back on sale from your listings.`}
+            description={`We cancel the order and refund the buyer ${formatPence(order.money.refundableMinor)} in full, through the payment provider. The book is taken off sale; you can put it back on sale from your listings.`}
             reasonLabel="Why can’t you send it?"
             what="why you cannot send it"
             confirmLabel="Cancel and refund the buyer"
@@ -185,7 +185,12 @@ export function BuyerActions({ order }: { order: OrderDetail }) {
         <p className="text-sm text-ink-soft">
           Check it matches the description. If something is wrong, report it by{' '}
           <strong className="text-ink">{formatWhen(order.disputeUntil)}</strong>; after that the order
-          completes and the seller is paid.
+          completes.
+        </p>
+      ) : null}
+      {order.story.sellerPaid ? (
+        <p className="mt-1 text-sm text-ink-soft" data-testid="seller-paid">
+          {order.story.sellerPaid}
         </p>
       ) : null}
       {actions.canWithdrawDispute ? (

@@ -7,11 +7,6 @@ import { Link } from 'react-router-dom';
 import { BookCover } from '../../components/BookCover.tsx';
 import { type OrderViewer, Panel } from './OrderParts.tsx';
 
-export function booksTitle(order: Pick<OrderDetail, 'title' | 'itemCount'>): string {
-  const others = order.itemCount - 1;
-  return others > 0 ? `${order.title} and ${others} more ${others === 1 ? 'book' : 'books'}` : order.title;
-}
-
 export function OrderBooks({ order, viewer }: { order: OrderDetail; viewer: OrderViewer }) {
   const count = order.items.length;
   return (

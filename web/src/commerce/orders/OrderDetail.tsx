@@ -20,7 +20,7 @@ import { DisputePanel } from '../disputes/DisputePanel.tsx';
 import { ReturnRequestPanel } from '../disputes/ReturnRequestPanel.tsx';
 import { SaleReturnPanel } from '../disputes/SaleReturnPanel.tsx';
 import { BuyerActions, SellerActions } from './OrderActions.tsx';
-import { booksTitle, OrderBooks } from './OrderBooks.tsx';
+import { OrderBooks } from './OrderBooks.tsx';
 import { DeliveryAddress, OrderMoney, OrderStatusBadge, OrderTimeline, Tracking } from './OrderParts.tsx';
 import { ORDER_PAGES } from './order-pages.ts';
 
@@ -77,7 +77,7 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
   return (
     <div data-testid="order-detail" data-status={detail.status}>
       <PageHeader
-        title={booksTitle(detail)}
+        title={detail.title}
         crumbs={[
           { to: '/account', label: 'Your account' },
           { to: meta.base, label: meta.crumb },
@@ -92,7 +92,7 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
               <OrderStatusBadge status={detail.status} />
             </p>
             <p className="font-medium text-ink-soft" data-testid="order-next-step">
-              {detail.nextStep}
+              {detail.story.nextStep}
             </p>
           </div>
         }
@@ -126,9 +126,9 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
               >
                 <h2 className="text-lg font-semibold">Cancelled</h2>
                 <p className="mt-1 break-words text-ink-soft">{detail.cancelReason}</p>
-                {detail.refundedMinor > 0 ? (
+                {detail.money.refundedMinor > 0 ? (
                   <p className="mt-1 text-ink-soft">
-                    {formatPence(detail.refundedMinor)}{' '}
+                    {formatPence(detail.money.refundedMinor)}{' '}
                     {role === 'buyer' ? 'was refunded to you' : 'was refunded to the buyer'}.
                   </p>
                 ) : null}

@@ -18,7 +18,6 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { FinishPayingButton } from '../checkout/FinishPaying.tsx';
 import { ReturnsSetting } from '../disputes/ReturnsSetting.tsx';
-import { booksTitle } from './OrderBooks.tsx';
 import { OrderStatusBadge } from './OrderParts.tsx';
 import { ORDER_PAGES } from './order-pages.ts';
 
@@ -121,17 +120,17 @@ function OrderRow({ order, base }: { order: OrderSummary; base: string }) {
         </div>
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-start justify-between gap-2">
-            <p className="min-w-0 font-semibold break-words text-ink">{booksTitle(order)}</p>
+            <p className="min-w-0 font-semibold break-words text-ink">{order.title}</p>
             <OrderStatusBadge status={order.status} />
           </div>
           <p className="mt-0.5 text-sm text-ink-muted">
             {order.reference} · {order.role === 'buyer' ? 'from' : 'to'} {order.counterpartName} ·{' '}
-            {order.role === 'buyer'
-              ? formatPence(order.totalMinor)
-              : `sold for ${formatPence(order.itemMinor)}`}
+            {order.role === 'buyer' || !order.sellerMoney
+              ? formatPence(order.money.totalMinor)
+              : `you receive ${formatPence(order.sellerMoney.netMinor)}`}
           </p>
           <p className="mt-1 text-sm font-medium text-ink-soft" data-testid="order-next-step">
-            {order.nextStep}
+            {order.story.nextStep}
           </p>
           <p className="mt-1 text-xs text-ink-muted">
             {order.paidAt ? `Ordered ${formatDay(order.paidAt)}` : `Started ${formatDay(order.createdAt)}`}

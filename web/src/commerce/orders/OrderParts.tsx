@@ -48,60 +48,58 @@ export function Panel({
   );
 }
 
-/** The buyer (and staff) see what was paid; the seller sees what they receive. */
+/**
+ * The buyer (and staff) see what was paid; the seller sees what they receive. Every figure is the
+ * server's (the money definitions, decision 0051), and so is every line about the earnings.
+ */
 export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: OrderViewer }) {
-  if (viewer === 'seller') {
-    const payout = order.payout;
+  const { money } = order;
+  if (viewer === 'seller' && order.sellerMoney) {
+    const earned = order.sellerMoney;
     return (
       <Panel title="Your money" testId="order-money">
         <dl className="flex flex-col gap-2 text-sm">
           <div className="flex justify-between gap-4">
             <dt>
-              {order.itemCount > 1 ? `Books (${order.itemCount})` : 'Item'}
+              {money.books > 1 ? `Books (${money.books})` : 'Item'}
               {order.offerId ? ' (at the accepted offer)' : ''}
             </dt>
-            <dd className="tabular-nums">{formatPence(order.itemMinor)}</dd>
+            <dd className="tabular-nums">{formatPence(money.itemsMinor)}</dd>
           </div>
-          {order.bundleDiscountMinor > 0 ? (
+          {money.bundleDiscountMinor > 0 ? (
             <div className="flex justify-between gap-4">
               <dt>Your bundle discount</dt>
-              <dd className="tabular-nums">−{formatPence(order.bundleDiscountMinor)}</dd>
+              <dd className="tabular-nums">−{formatPence(money.bundleDiscountMinor)}</dd>
             </div>
           ) : null}
           <div className="flex justify-between gap-4">
             <dt>Postage, for you to send it</dt>
-            <dd className="tabular-nums">{formatPence(order.postageMinor)}</dd>
+            <dd className="tabular-nums">{formatPence(money.postageMinor)}</dd>
           </div>
-          {payout && payout.reversedMinor > 0 && payout.status !== 'cancelled' ? (
+          {earned.takenBackMinor > 0 && earned.netMinor > 0 ? (
             <div className="flex justify-between gap-4">
               <dt>Refunded to the buyer by Reshelf</dt>
               <dd className="tabular-nums" data-testid="payout-reversed">
-                −{formatPence(payout.reversedMinor)}
+                −{formatPence(earned.takenBackMinor)}
               </dd>
             </div>
           ) : null}
           <div className="mt-2 flex justify-between gap-4 border-t border-line pt-3 text-base font-semibold">
             <dt>You receive</dt>
             <dd className="tabular-nums" data-testid="payout-amount">
-              {formatPence(
-                payout
-                  ? payout.amountMinor - payout.reversedMinor
-                  : order.itemMinor - order.bundleDiscountMinor + order.postageMinor,
-              )}
+              {formatPence(earned.netMinor)}
             </dd>
           </div>
         </dl>
-        <p className="mt-3 text-sm text-ink-muted" data-testid="payout-status">
-          {payout?.status === 'released'
-            ? `Released to your payouts${payout.releasedAt ? ` on ${formatWhen(payout.releasedAt)}` : ''}.`
-            : payout?.status === 'cancelled'
-              ? 'No payout: the buyer was refunded.'
-              : payout?.releaseAfter
-                ? `Held until ${formatWhen(payout.releaseAfter)}, when the 14-day return window closes.`
-                : order.charitySale
-                  ? 'Held until the 14-day return window after delivery closes.'
-                  : 'Held until the buyer confirms everything is OK, or 2 days after delivery.'}
-        </p>
+        {order.story.earnings ? (
+          <p
+            className="mt-3 text-sm text-ink-muted"
+            data-testid="payout-status"
+            data-state={order.story.earnings.state}
+          >
+            {order.story.earnings.text}
+          </p>
+        ) : null}
       </Panel>
     );
   }
@@ -109,31 +107,30 @@ export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: Orde
     <Panel title={viewer === 'buyer' ? 'What you paid' : 'What the buyer paid'} testId="order-money">
       <PriceLines
         quote={{
-          itemMinor: order.itemMinor,
-          postageMinor: order.postageMinor,
-          protectionMinor: order.protectionMinor,
-          protectionVatMinor: order.protectionVatMinor,
-          discountMinor: order.discountMinor,
+          itemMinor: money.itemsMinor,
+          postageMinor: money.postageMinor,
+          protectionMinor: money.protectionMinor,
+          protectionVatMinor: money.protectionVatMinor,
+          discountMinor: money.discountMinor,
           discountCode: order.discountCode,
-          totalMinor: order.totalMinor,
+          totalMinor: money.totalMinor,
           parcelSize: order.parcelSize,
-          bundleDiscountMinor: order.bundleDiscountMinor,
-          bookCount: order.itemCount,
+          bundleDiscountMinor: money.bundleDiscountMinor,
+          bookCount: money.books,
         }}
         itemLabel={
-          order.itemCount > 1
-            ? `Books (${order.itemCount})${order.offerId ? ' at the accepted offer' : ''}`
+          money.books > 1
+            ? `Books (${money.books})${order.offerId ? ' at the accepted offer' : ''}`
             : order.offerId
               ? 'Item at the accepted offer'
               : 'Item'
         }
-        refundedMinor={order.refundedMinor}
+        refundedMinor={money.refundedMinor}
         refundedLabel={viewer === 'buyer' ? 'Refunded to you' : 'Refunded to the buyer'}
       />
-      {viewer === 'staff' && order.payout ? (
-        <p className="mt-3 text-sm text-ink-muted">
-          Seller’s payout {formatPence(order.payout.amountMinor)}: {order.payout.status}
-          {order.payout.releasedAt ? ` on ${formatWhen(order.payout.releasedAt)}` : ''}.
+      {viewer === 'staff' && order.sellerMoney && order.story.earnings ? (
+        <p className="mt-3 text-sm text-ink-muted" data-testid="payout-status">
+          The seller receives {formatPence(order.sellerMoney.netMinor)}: {order.story.earnings.text}
         </p>
       ) : null}
     </Panel>

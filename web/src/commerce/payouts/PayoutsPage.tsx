@@ -4,7 +4,7 @@
  * 0047), and the sales ledger: each sale's item price and postage is held from payment until the
  * buyer confirms (or 2 days after delivery), then released and sent to the seller's account.
  */
-import { formatPence, type PayoutsView } from '@reshelf/contracts';
+import { type EarningsState, formatPence } from '@reshelf/contracts';
 import { Wallet } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
@@ -21,10 +21,14 @@ import { BankPayouts } from './BankPayouts.tsx';
 import { GetPaidCard } from './GetPaidCard.tsx';
 import { StatementLinks } from './StatementLinks.tsx';
 
-const STATUS: Record<PayoutsView['items'][number]['status'], { label: string; tone: string }> = {
+/** The earnings states' labels and tones (the words for each line come from the server: stateText). */
+const STATE: Record<EarningsState, { label: string; tone: string }> = {
   held: { label: 'Held', tone: 'bg-accent/25 text-accent-foreground' },
+  on_hold: { label: 'On hold', tone: 'bg-accent/25 text-accent-foreground' },
+  waiting: { label: 'Waiting for you', tone: 'bg-destructive/10 text-destructive' },
   released: { label: 'Released', tone: 'bg-moss-soft text-moss' },
-  cancelled: { label: 'Cancelled', tone: 'bg-paper-deep text-ink-muted' },
+  sent: { label: 'Sent', tone: 'bg-moss-soft text-moss' },
+  taken_back: { label: 'Refunded', tone: 'bg-paper-deep text-ink-muted' },
 };
 
 export function PayoutsPage() {
@@ -37,7 +41,7 @@ export function PayoutsPage() {
     <div>
       <PageHeader
         title="Your payouts"
-        description="What your sales have earned. We hold each payment until the buyer confirms everything is OK (or 2 days after delivery), then release it to you."
+        description="What your sales have earned. We hold each payment until the buyer confirms everything is OK (or 2 days after delivery; a charity sale until its 14-day return window closes), then release it to you."
         crumbs={[
           { to: '/account', label: 'Your account' },
           { to: '/account/sales', label: 'Your sales' },
@@ -77,15 +81,24 @@ export function PayoutsPage() {
             {(data) => (
               <>
                 <div className="grid gap-4 sm:grid-cols-2">
-                  <Total
-                    label="Released"
-                    hint="Paid out for completed sales"
-                    value={data.releasedMinor}
-                    testId="payouts-released"
-                  />
+                  {data.waitingMinor > 0 ? (
+                    <Total
+                      label="Released, waiting for you"
+                      hint="Set up payouts (Get paid, above) and it goes to your account"
+                      value={data.waitingMinor}
+                      testId="payouts-waiting"
+                    />
+                  ) : (
+                    <Total
+                      label="Released"
+                      hint="Sent, or on its way, to your payout account"
+                      value={data.sentMinor}
+                      testId="payouts-released"
+                    />
+                  )}
                   <Total
                     label="Held"
-                    hint="Waiting for buyers to confirm"
+                    hint="Until buyers confirm, a return window closes, or a problem is sorted out"
                     value={data.heldMinor}
                     testId="payouts-held"
                   />
@@ -112,7 +125,7 @@ export function PayoutsPage() {
                           >
                             <p className="min-w-0 font-semibold break-words text-ink">{item.title}</p>
                             <p className="text-right font-semibold tabular-nums" data-testid="payout-amount">
-                              {formatPence(item.amountMinor - item.reversedMinor)}
+                              {formatPence(item.netMinor)}
                               {item.reversedMinor > 0 && item.status !== 'cancelled' ? (
                                 <span
                                   className="block text-xs font-normal text-ink-muted"
@@ -124,22 +137,18 @@ export function PayoutsPage() {
                               ) : null}
                             </p>
                             <p className="min-w-0 text-sm text-ink-muted">
-                              {item.reference} · sold {formatDay(item.createdAt)}
-                              {item.releasedAt
-                                ? ` · released ${formatDay(item.releasedAt)}`
-                                : item.status === 'held' && item.releaseAfter
-                                  ? ` · released ${formatDay(item.releaseAfter)}, after the return window`
-                                  : ''}
+                              {item.reference} · sold {formatDay(item.createdAt)} · {item.stateText}
                             </p>
                             <p className="text-right">
                               <span
                                 className={cn(
                                   'inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold',
-                                  STATUS[item.status].tone,
+                                  STATE[item.state].tone,
                                 )}
                                 data-testid="payout-status"
+                                data-state={item.state}
                               >
-                                {STATUS[item.status].label}
+                                {STATE[item.state].label}
                               </span>
                             </p>
                           </Link>

@@ -5,7 +5,7 @@
  * table. Uses and the pounds taken off so far come from the orders (decision 0019).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { formatPence, parsePounds, WELCOME_GIFT } from '@reshelf/contracts';
+import { formatPence, parsePounds, poundsString, WELCOME_GIFT } from '@reshelf/contracts';
 import { Pause, Pencil, Play, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -242,7 +242,7 @@ function PromotionForm({ promotion, onDone }: { promotion: Promotion | null; onD
             promotion.kind === 'percent'
               ? String(promotion.percentOff)
               : ((promotion.amountOffMinor ?? 0) / 100).toFixed(2),
-          minSpend: promotion.minItemMinor ? (promotion.minItemMinor / 100).toFixed(2) : '',
+          minSpend: promotion.minItemMinor ? poundsString(promotion.minItemMinor) : '',
           startsAt: toLocalInput(promotion.startsAt),
           endsAt: toLocalInput(promotion.endsAt),
           totalLimit: promotion.totalLimit === null ? '' : String(promotion.totalLimit),

@@ -2,6 +2,7 @@ import {
   ANALYTICS_PERIODS,
   type AnalyticsPeriod,
   formatPence,
+  poundsValue,
   type SellerAnalytics,
 } from '@reshelf/contracts';
 import { Lightbulb } from 'lucide-react';
@@ -245,7 +246,7 @@ function RevenueChart({ data }: { data: SellerAnalytics }) {
   const points = data.points.map((point) => ({
     label: bucketLabel(point.bucket),
     bucket: point.bucket,
-    pounds: point.revenueNetMinor / 100,
+    pounds: poundsValue(point.revenueNetMinor),
     minor: point.revenueNetMinor,
   }));
   return (
