@@ -277,7 +277,7 @@ describe('orders', () => {
     });
     expect(await noticeOf(buyer, 'dispute_resolved')).toHaveLength(1);
     expect(await noticeOf(seller, 'dispute_resolved')).toHaveLength(1);
-    expect(await mailbox(buyer.email, 'order.dispute_resolved_refund')).toHaveLength(1);
+    expect(await mailbox(buyer.email, 'order.dispute_decided')).toHaveLength(1);
   });
 });
 

@@ -208,7 +208,7 @@ describe('disputes over HTTP', () => {
       decision: 'full_refund',
       note: 'Not as described.',
     });
-    expect(resolved).toEqual({ orderId, refundedMinor: totalMinor });
+    expect(resolved).toMatchObject({ orderId, refundedMinor: totalMinor, stage: 'closed' });
     const order = await asBuyer.commerce.orders.member.get.query({ orderId });
     expect(order).toMatchObject({ status: 'refunded', refundedMinor: totalMinor });
     expect(order.dispute).toMatchObject({ status: 'resolved_refund', resolutionNote: 'Not as described.' });

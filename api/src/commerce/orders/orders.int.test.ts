@@ -353,7 +353,7 @@ describe('disputes', () => {
     await rejects(
       decideAsStaff(watching, staff.id, { disputeId, decision: 'full_refund', note: 'Again.' }),
       'PRECONDITION_FAILED',
-      /already been resolved/,
+      /has been settled/,
     );
     expect(refunds.length).toBe(1);
     expect((await events(orderId)).at(-1)).toMatchObject({
@@ -363,10 +363,10 @@ describe('disputes', () => {
       actor_id: staff.id,
     });
     expect(await templatesSentTo(buyer.email)).toEqual(
-      expect.arrayContaining(['order.dispute_opened', 'order.dispute_resolved_refund']),
+      expect.arrayContaining(['order.dispute_opened', 'order.dispute_decided']),
     );
     expect(await templatesSentTo(seller.email)).toEqual(
-      expect.arrayContaining(['order.dispute_opened', 'order.dispute_resolved_refund']),
+      expect.arrayContaining(['order.dispute_opened', 'order.dispute_decided']),
     );
   });
 
@@ -430,7 +430,7 @@ describe('disputes', () => {
     });
     expect((await order(orderId)).status).toBe('completed');
     expect((await payout(orderId)).status).toBe('released');
-    expect(await templatesSentTo(seller.email)).toContain('order.dispute_resolved_release');
+    expect(await templatesSentTo(seller.email)).toContain('order.dispute_decided');
   });
 
   it('the buyer can withdraw their report, which completes the order', async () => {

@@ -64,7 +64,7 @@ describe('the audit log table', () => {
 });
 
 describe('existing staff actions are recorded', () => {
-  it('commerce.disputes.legacy.resolve: who, what, the order and the refund, with the request id', async () => {
+  it('commerce.disputes.staff.decide: who, what, the order and the refund, with the request id', async () => {
     const order = await disputedOrder(t);
     const response = await api(t.app, {
       token: moderator.accessToken,
@@ -75,7 +75,7 @@ describe('existing staff actions are recorded', () => {
       note: 'The parcel was lost by the carrier.',
     });
     expect(response.refundedMinor).toBe(order.totalMinor);
-    const [row] = await rowsFor('dispute.resolve');
+    const [row] = await rowsFor('dispute.decide_full_refund');
     expect(row).toMatchObject({
       actor_id: moderator.id,
       actor_email: 'moderator@audit.test',
@@ -85,7 +85,6 @@ describe('existing staff actions are recorded', () => {
     });
     expect(row!.details).toMatchObject({
       orderId: order.orderId,
-      outcome: 'refund',
       refundedMinor: order.totalMinor,
     });
   });
