@@ -1,27 +1,8 @@
-/**
- * The basket's pricing (issue 23, decision 0043): pure functions the server charges with and the
- * web shows, so the two can never disagree. All amounts are integer pence.
- *
- * For one seller's group of books (one order, one parcel):
- *   item subtotal            the books' prices
- *   - bundle discount        the seller's best tier reached, % of the item subtotal
- *   = discounted subtotal
- *   + postage                one parcel: the band from the number and sizes of the books
- *   + buyer protection       70p + 5% of the discounted subtotal (VAT-inclusive, VAT shown)
- *   - WELCOME20 / promo      on the discounted subtotal
- *   = total
- */
+/** The basket (issue 23, decision 0043): bundle tiers, and the shapes the API and the web share. Its pricing is pricing.ts. */
 import { z } from 'zod';
 import { listingCardSchema, namedRefSchema } from './catalogue.ts';
 import { addressInputSchema, idempotencyKeySchema, promoOutcomeSchema } from './checkout.ts';
-import { COMMERCIAL_DEFAULTS, PARCEL_SIZES, type ParcelSize } from './constants.ts';
-import {
-  type BuyerProtectionRule,
-  buyerProtectionFee,
-  percentOf,
-  VAT_RATE_PERCENT,
-  vatOfInclusive,
-} from './money.ts';
+import { PARCEL_SIZES } from './constants.ts';
 
 // Bundle tiers ---------------------------------------------------------------------------------
 
@@ -71,202 +52,6 @@ export const bundleTiersSchema = z
       }
     }
   });
-
-/** The best tier's percentage for this many books (0 when no tier is reached). */
-export function bundlePercent(tiers: readonly BundleTier[], bookCount: number): number {
-  let best = 0;
-  for (const tier of tiers) if (bookCount >= tier.minBooks && tier.percent > best) best = tier.percent;
-  return best;
-}
-
-// Postage ----------------------------------------------------------------------------------
-
-/** How much of a parcel each book takes: a paperback 1, a hardback/medium 2, a large book 4. */
-export const PARCEL_SIZE_POINTS: Record<ParcelSize, number> = { small: 1, medium: 2, large: 4 };
-/** Above a large parcel (6 points), each further 4 points (or part) adds this much. */
-export const POSTAGE_STEP_POINTS = 4;
-export const POSTAGE_STEP_MINOR = 150;
-
-export type PostageRates = Record<ParcelSize, number>;
-
-export interface ParcelPostage {
-  /** What the buyer pays for the one parcel. */
-  postageMinor: number;
-  /** The parcel's band: small (1 point), medium (2–3), large (4 or more). */
-  parcelSize: ParcelSize;
-  points: number;
-}
-
-/**
- * One parcel's postage from its books (decision 0043's band table), with the seller's
- * per-size rates (the commercial settings; defaults 299 / 399 / 549):
- *
- *   points  1      small rate                     one paperback
- *   points  2–3    medium rate                    2–3 paperbacks, or one medium book (+1)
- *   points  4–6    large rate                     4–6 paperbacks, a large book, 2–3 medium
- *   points  7+     large rate + 150p for each further 4 points or part
- *
- * So a second paperback adds at most 150p (the default rates: 100p), never more than the first
- * paperback cost; one parcel never costs more than the books sent one by one.
- */
-export function parcelPostage(
-  sizes: readonly ParcelSize[],
-  rates: PostageRates = COMMERCIAL_DEFAULTS.postageMinor,
-): ParcelPostage {
-  if (sizes.length === 0) throw new RangeError('parcelPostage needs at least one book');
-  const points = sizes.reduce((sum, size) => sum + PARCEL_SIZE_POINTS[size], 0);
-  if (points <= 1) return { postageMinor: rates.small, parcelSize: 'small', points };
-  if (points <= 3) return { postageMinor: rates.medium, parcelSize: 'medium', points };
-  const steps = points <= 6 ? 0 : Math.ceil((points - 6) / POSTAGE_STEP_POINTS);
-  return { postageMinor: rates.large + steps * POSTAGE_STEP_MINOR, parcelSize: 'large', points };
-}
-
-// Apportioning -------------------------------------------------------------------------------
-
-/**
- * Splits `total` pence over items in proportion to `weights`, exactly: the shares are whole
- * pence and add up to `total`. The remainder rule (decision 0043): each item first gets the
- * floor of its exact share; the pence left over go one each to the items with the largest
- * fractional remainders, ties to the earlier item. All-zero weights split evenly by the same
- * rule. A share never exceeds its item's weight when total <= sum(weights).
- */
-export function apportion(total: number, weights: readonly number[]): number[] {
-  if (!Number.isInteger(total) || total < 0)
-    throw new RangeError('apportion expects whole, non-negative pence');
-  if (weights.length === 0) {
-    if (total === 0) return [];
-    throw new RangeError('apportion needs at least one item to share pence between');
-  }
-  for (const weight of weights) {
-    if (!Number.isInteger(weight) || weight < 0)
-      throw new RangeError('apportion expects whole, non-negative weights');
-  }
-  const sum = weights.reduce((a, b) => a + b, 0);
-  const effective = sum === 0 ? weights.map(() => 1) : weights;
-  const denominator = sum === 0 ? weights.length : sum;
-  // Integer arithmetic: share_i = floor(total * w_i / sum), remainder_i = (total * w_i) mod sum.
-  const shares: number[] = [];
-  const remainders: { index: number; remainder: bigint }[] = [];
-  let given = 0;
-  effective.forEach((weight, index) => {
-    const product = BigInt(total) * BigInt(weight);
-    const share = Number(product / BigInt(denominator));
-    shares.push(share);
-    remainders.push({ index, remainder: product % BigInt(denominator) });
-    given += share;
-  });
-  remainders.sort((a, b) =>
-    a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1,
-  );
-  for (let left = total - given, i = 0; left > 0; left--, i++) {
-    const target = remainders[i % remainders.length] as { index: number };
-    shares[target.index] = (shares[target.index] as number) + 1;
-  }
-  return shares;
-}
-
-// A group's price ---------------------------------------------------------------------------
-
-export interface BasketPricingItem {
-  priceMinor: number;
-  parcelSize: ParcelSize;
-}
-
-export interface PricedItem {
-  priceMinor: number;
-  bundleDiscountMinor: number;
-  discountMinor: number;
-  protectionMinor: number;
-  /** What the buyer pays for this book (postage aside): price - both discounts + protection. */
-  paidMinor: number;
-}
-
-export interface GroupPrice {
-  bookCount: number;
-  itemSubtotalMinor: number;
-  bundlePercent: number;
-  bundleDiscountMinor: number;
-  discountedSubtotalMinor: number;
-  postageMinor: number;
-  parcelSize: ParcelSize;
-  protectionMinor: number;
-  protectionVatMinor: number;
-  discountMinor: number;
-  totalMinor: number;
-  /** Each book's shares, apportioned (same order as the input). */
-  items: PricedItem[];
-}
-
-/**
- * Prices one seller's group. `discount` is WELCOME20 or a promotion, given the discounted
- * subtotal (a number is used as is); it never takes more than the discounted subtotal.
- */
-export function priceGroup(input: {
-  items: readonly BasketPricingItem[];
-  tiers?: readonly BundleTier[];
-  postage?: PostageRates;
-  protection?: BuyerProtectionRule;
-  discount?: number | ((discountedSubtotalMinor: number) => number);
-  vatPercent?: number;
-}): GroupPrice {
-  const { items } = input;
-  if (items.length === 0) throw new RangeError('priceGroup needs at least one book');
-  for (const item of items) {
-    if (!Number.isInteger(item.priceMinor) || item.priceMinor <= 0)
-      throw new RangeError('Every book needs a whole, positive price in pence');
-    if (!PARCEL_SIZES.includes(item.parcelSize))
-      throw new RangeError(`Unknown parcel size ${item.parcelSize}`);
-  }
-  const protectionRule = input.protection ?? {
-    fixedMinor: COMMERCIAL_DEFAULTS.buyerProtectionFixedMinor,
-    percent: COMMERCIAL_DEFAULTS.buyerProtectionPercent,
-  };
-  const prices = items.map((item) => item.priceMinor);
-  const itemSubtotalMinor = prices.reduce((a, b) => a + b, 0);
-  const percent = bundlePercent(input.tiers ?? [], items.length);
-  const bundleDiscountMinor = percentOf(itemSubtotalMinor, percent);
-  const discountedSubtotalMinor = itemSubtotalMinor - bundleDiscountMinor;
-  const parcel = parcelPostage(
-    items.map((item) => item.parcelSize),
-    input.postage ?? COMMERCIAL_DEFAULTS.postageMinor,
-  );
-  const protectionMinor = buyerProtectionFee(discountedSubtotalMinor, protectionRule);
-  const asked =
-    typeof input.discount === 'function' ? input.discount(discountedSubtotalMinor) : (input.discount ?? 0);
-  if (!Number.isInteger(asked) || asked < 0) throw new RangeError('A discount is whole, non-negative pence');
-  const discountMinor = Math.min(asked, discountedSubtotalMinor);
-
-  const bundleShares = apportion(bundleDiscountMinor, prices);
-  const afterBundle = prices.map((p, i) => p - (bundleShares[i] as number));
-  const discountShares = apportion(discountMinor, afterBundle);
-  const protectionShares = apportion(protectionMinor, afterBundle);
-  const priced = prices.map((priceMinor, i) => {
-    const bundle = bundleShares[i] as number;
-    const discount = discountShares[i] as number;
-    const protection = protectionShares[i] as number;
-    return {
-      priceMinor,
-      bundleDiscountMinor: bundle,
-      discountMinor: discount,
-      protectionMinor: protection,
-      paidMinor: priceMinor - bundle - discount + protection,
-    };
-  });
-  return {
-    bookCount: items.length,
-    itemSubtotalMinor,
-    bundlePercent: percent,
-    bundleDiscountMinor,
-    discountedSubtotalMinor,
-    postageMinor: parcel.postageMinor,
-    parcelSize: parcel.parcelSize,
-    protectionMinor,
-    protectionVatMinor: vatOfInclusive(protectionMinor, input.vatPercent ?? VAT_RATE_PERCENT),
-    discountMinor,
-    totalMinor: discountedSubtotalMinor + parcel.postageMinor + protectionMinor - discountMinor,
-    items: priced,
-  };
-}
 
 // Shapes the API and the web share -------------------------------------------------------------
 
@@ -345,6 +130,8 @@ export const groupQuoteSchema = z.object({
   totalMinor: z.number().int(),
   /** What the same books would cost bought one by one (no discount code): the saving shown. */
   singleOrdersMinor: z.number().int(),
+  /** What this order saves on them: one by one less this order (0 when nothing). */
+  savingMinor: z.number().int(),
 });
 export type GroupQuote = z.infer<typeof groupQuoteSchema>;
 

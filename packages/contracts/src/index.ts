@@ -14,6 +14,7 @@ export * from './money.ts';
 export * from './next-path.ts';
 export * from './notifications.ts';
 export * from './orders.ts';
+export * from './pricing.ts';
 export * from './payouts.ts';
 export * from './recommendations.ts';
 export * from './reporting.ts';

@@ -436,10 +436,6 @@ export const savedAddressSchema = addressViewSchema.extend({
 });
 export type SavedAddress = z.infer<typeof savedAddressSchema>;
 
-/** The least a buyer may offer: half the asking price, rounded up to the penny. */
-export function minimumOfferMinor(askingMinor: number): number {
-  return Math.ceil((askingMinor * COMMERCIAL_DEFAULTS.offerMinPercent) / 100);
-}
 
 /**
  * How an order's (or an offer's, a return's, a refund's) books are named in one line: "Title",

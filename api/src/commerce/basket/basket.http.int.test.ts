@@ -191,9 +191,10 @@ describe('checkout of the basket over HTTP', () => {
       `/checkout/success?order=${started.orders[0]?.orderId}&payment=${started.checkoutPaymentId}`,
     );
 
-    const orders = await client.commerce.checkout.paymentOrders.query({
+    const { orders, totalMinor } = await client.commerce.checkout.paymentOrders.query({
       checkoutPaymentId: started.checkoutPaymentId,
     });
+    expect(totalMinor).toBe(started.totalMinor);
     expect(orders.map((order) => order.titles)).toEqual([
       ['North and South', 'Cranford', 'Wives and Daughters'],
       ['Silas Marner'],

@@ -31,9 +31,8 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { CheckoutSession } from '../../platform/payments/port.ts';
 import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
-import { recordEvent } from '../orders/order-machine.ts';
-import { promoOrWelcome } from '../pricing/promo-choice.ts';
-import { checkPromotion } from '../promotions/promotions.service.ts';
+import { insertOrder } from '../orders/insert.ts';
+import { type PricedGroup, type PricingGroup, priceOrders } from '../pricing/quote.ts';
 import {
   type CheckoutDeps,
   cancelPendingOrder,
@@ -45,7 +44,6 @@ import {
   paymentOrders,
   recordSessionPayments,
   resumeCheckout,
-  welcomeEligible,
 } from './checkout.service.ts';
 
 type Executor = Database | Transaction<DB>;
@@ -139,19 +137,13 @@ export async function tiersFor(
   return { bySeller, byCharity };
 }
 
-interface Group {
-  key: string;
-  sellerId: string;
-  charityId: string | null;
-  charityName: string | null;
-  sellerName: string;
-  tiers: BundleTier[];
+interface Group extends PricingGroup {
   listings: BasketListing[];
 }
 
 export interface PricedBasket {
   quote: BasketQuote;
-  groups: { group: Group; quote: GroupQuote }[];
+  groups: { group: Group; priced: PricedGroup }[];
   /** The promotion the checkout uses, when the entered code won (decision 0019). */
   promotionId: string | null;
   /** Why the entered code cannot be used at all (not "WELCOME20 was better"). */
@@ -159,9 +151,10 @@ export interface PricedBasket {
 }
 
 /**
- * Prices the books a buyer asks about as one order per seller group. Books that cannot be
- * bought now (sold, reserved, withdrawn, the buyer's own) are listed as gone and not priced.
- * With `lock` (inside checkout's transaction) a promotion row is locked while its uses count.
+ * Prices the books a buyer asks about as one order per seller group (the one quote,
+ * commerce/pricing/quote.ts). Books that cannot be bought now (sold, reserved, withdrawn, the
+ * buyer's own) are listed as gone and not priced. With `lock` (inside checkout's transaction) a
+ * promotion row is locked while its uses count.
  */
 export async function priceBasket(
   db: Executor,
@@ -183,9 +176,11 @@ export async function priceBasket(
         key,
         sellerId: listing.sellerId,
         charityId: listing.charityId,
-        charityName: listing.charityName,
         sellerName: listing.sellerName,
+        books: [],
         tiers: [],
+        agreedMinor: null,
+        offerId: null,
         listings: [],
       };
       groups.push(group);
@@ -199,6 +194,12 @@ export async function priceBasket(
         `One order holds at most ${BASKET_LIMITS.maxGroupItems} books: check out ${group.sellerName}’s books in two goes.`,
       );
     }
+    group.books = group.listings.map((listing) => ({
+      listingId: listing.listingId,
+      title: listing.title,
+      priceMinor: listing.priceMinor,
+      parcelSize: listing.parcelSize,
+    }));
   }
   const tiers = await tiersFor(db, {
     sellerIds: [...new Set(groups.filter((g) => !g.charityId).map((g) => g.sellerId))],
@@ -208,143 +209,54 @@ export async function priceBasket(
     group.tiers =
       (group.charityId ? tiers.byCharity.get(group.charityId) : tiers.bySeller.get(group.sellerId)) ?? [];
   }
-  const settings = await getCommercialSettings(db as Database);
-  const priceOf = (group: Group, discount = 0) =>
-    priceGroup({
-      items: group.listings.map((listing) => ({
-        priceMinor: listing.priceMinor,
-        parcelSize: listing.parcelSize,
-      })),
-      tiers: group.tiers,
-      postage: settings.postageMinor,
-      protection: settings.buyerProtection,
-      discount,
-    });
-  const base = groups.map((group) => priceOf(group));
-  /** The group a discount takes most off (ties: the earlier group), and how much. */
-  const best = (amounts: number[]) =>
-    amounts.reduce<{ index: number; minor: number }>(
-      (top, minor, index) => (minor > top.minor ? { index, minor } : top),
-      { index: -1, minor: 0 },
-    );
-
-  // One discount per checkout (decision 0019): WELCOME20 on a first order, or the promo code
-  // when it takes more off; either goes on the group where it takes the most off.
-  const welcome = groups.length > 0 && (await welcomeEligible(db, buyerId));
-  let discount: {
-    index: number;
-    code: string;
-    minor: number;
-    label: string;
-    promotionId: string | null;
-  } | null = null;
-  if (welcome) {
-    const top = best(
-      base.map((price) => percentOf(price.discountedSubtotalMinor, WELCOME_GIFT.discountPercent)),
-    );
-    if (top.index >= 0) {
-      discount = {
-        ...top,
-        code: WELCOME_GIFT.code,
-        label: `${WELCOME_GIFT.discountPercent}% off your first order`,
-        promotionId: null,
-      };
-    }
-  }
-  let promo: PromoOutcome | null = null;
-  let promoRefusal: string | null = null;
-  if (promoCode) {
-    const code = promoCode.trim().toUpperCase();
-    if (code === WELCOME_GIFT.code) {
-      promoRefusal = welcome ? null : 'WELCOME20 is a gift for your first order only.';
-      promo = { code, status: welcome ? 'applied' : 'refused', message: promoRefusal };
-    } else if (groups.length > 0) {
-      const checks = [];
-      for (const price of base) {
-        checks.push(await checkPromotion(db, buyerId, code, price.discountedSubtotalMinor, options));
-      }
-      const top = best(checks.map((check) => (check.ok ? check.discountMinor : 0)));
-      const winner = top.index >= 0 ? checks[top.index] : undefined;
-      if (!winner?.ok) {
-        // Why not: what the largest group was told (e.g. "Spend at least £10.00").
-        const largest = best(base.map((price) => price.discountedSubtotalMinor)).index;
-        const check = checks[Math.max(largest, 0)];
-        promoRefusal = check && !check.ok ? check.message : 'We don’t recognise that code.';
-        promo = { code, status: 'refused', message: promoRefusal };
-      } else {
-        const choice = promoOrWelcome(winner.code, winner.discountMinor, discount?.minor ?? null, welcome);
-        promo = choice.promo;
-        if (choice.usePromo) {
-          discount = {
-            index: top.index,
-            code: winner.code,
-            minor: winner.discountMinor,
-            label: winner.label,
-            promotionId: winner.promotionId,
-          };
-        }
-      }
-    }
-  }
-
-  const priced = groups.map((group, index) => {
-    const own = discount?.index === index ? discount : null;
-    const price = own ? priceOf(group, own.minor) : (base[index] as ReturnType<typeof priceOf>);
-    const singleOrdersMinor = group.listings.reduce(
-      (sum, listing) =>
-        sum +
-        priceBreakdown({
-          itemMinor: listing.priceMinor,
-          postageMinor: settings.postageMinor[listing.parcelSize],
-          protection: settings.buyerProtection,
-        }).totalMinor,
-      0,
-    );
-    const quote: GroupQuote = {
-      key: group.key,
-      sellerId: group.sellerId,
-      charityId: group.charityId,
-      sellerName: group.sellerName,
-      items: group.listings.map((listing, i) => {
-        const item = price.items[i] as (typeof price.items)[number];
-        return {
-          listingId: listing.listingId,
-          title: listing.title,
-          priceMinor: item.priceMinor,
-          parcelSize: listing.parcelSize,
-          bundleDiscountMinor: item.bundleDiscountMinor,
-          discountMinor: item.discountMinor,
-          protectionMinor: item.protectionMinor,
-          paidMinor: item.paidMinor,
-        };
-      }),
-      bookCount: price.bookCount,
-      itemSubtotalMinor: price.itemSubtotalMinor,
-      bundlePercent: price.bundlePercent,
-      bundleDiscountMinor: price.bundleDiscountMinor,
-      discountedSubtotalMinor: price.discountedSubtotalMinor,
-      postageMinor: price.postageMinor,
-      parcelSize: price.parcelSize,
-      protectionMinor: price.protectionMinor,
-      protectionVatMinor: price.protectionVatMinor,
-      discountMinor: price.discountMinor,
-      discountCode: own && price.discountMinor > 0 ? own.code : null,
-      discountLabel: own && price.discountMinor > 0 ? own.label : null,
-      totalMinor: price.totalMinor,
-      singleOrdersMinor,
-    };
-    return { group, quote };
-  });
+  const priced = await priceOrders(db, buyerId, groups, promoCode, options);
+  const entries = groups.map((group, index) => ({ group, priced: priced.groups[index] as PricedGroup }));
   return {
     quote: {
-      groups: priced.map((entry) => entry.quote),
-      totalMinor: priced.reduce((sum, entry) => sum + entry.quote.totalMinor, 0),
-      promo,
+      groups: entries.map(({ group, priced: order }): GroupQuote => {
+        const { price } = order;
+        return {
+          key: group.key,
+          sellerId: group.sellerId,
+          charityId: group.charityId,
+          sellerName: group.sellerName,
+          items: group.listings.map((listing, i) => {
+            const item = price.items[i] as (typeof price.items)[number];
+            return {
+              listingId: listing.listingId,
+              title: listing.title,
+              priceMinor: item.priceMinor,
+              parcelSize: listing.parcelSize,
+              bundleDiscountMinor: item.bundleDiscountMinor,
+              discountMinor: item.discountMinor,
+              protectionMinor: item.protectionMinor,
+              paidMinor: item.paidMinor,
+            };
+          }),
+          bookCount: price.bookCount,
+          itemSubtotalMinor: price.itemSubtotalMinor,
+          bundlePercent: price.bundlePercent,
+          bundleDiscountMinor: price.bundleDiscountMinor,
+          discountedSubtotalMinor: price.discountedSubtotalMinor,
+          postageMinor: price.postageMinor,
+          parcelSize: price.parcelSize,
+          protectionMinor: price.protectionMinor,
+          protectionVatMinor: price.protectionVatMinor,
+          discountMinor: price.discountMinor,
+          discountCode: order.discountCode,
+          discountLabel: order.discountLabel,
+          totalMinor: price.totalMinor,
+          singleOrdersMinor: order.singleOrdersMinor,
+          savingMinor: order.savingMinor,
+        };
+      }),
+      totalMinor: priced.totalMinor,
+      promo: priced.promo,
       gone: gone.map((listing) => ({ listingId: listing.listingId, title: listing.title })),
     },
-    groups: priced,
-    promotionId: discount?.promotionId ?? null,
-    promoRefusal,
+    groups: entries,
+    promotionId: priced.promotionId,
+    promoRefusal: priced.promoRefusal,
   };
 }
 
@@ -494,56 +406,21 @@ export async function startBasket(
       .returning('id')
       .executeTakeFirstOrThrow();
     const orders: { orderId: string; reference: string; totalMinor: number; titles: string[] }[] = [];
-    for (const { group, quote } of priced.groups) {
-      const [firstItem] = quote.items;
-      if (!firstItem) continue;
-      const paymentPosition = orders.length + 1;
-      const order = await trx
-        .insertInto('orders')
-        .values({
-          buyer_id: buyer.id,
-          seller_id: group.sellerId,
-          listing_id: firstItem.listingId,
-          status: 'pending_payment',
-          item_price_minor: quote.itemSubtotalMinor,
-          bundle_discount_minor: quote.bundleDiscountMinor,
-          postage_minor: quote.postageMinor,
-          buyer_protection_minor: quote.protectionMinor,
-          buyer_protection_vat_minor: quote.protectionVatMinor,
-          discount_minor: quote.discountMinor,
-          discount_code: quote.discountCode,
-          promotion_id:
-            quote.discountCode && quote.discountCode !== WELCOME_GIFT.code ? priced.promotionId : null,
-          parcel_size: quote.parcelSize,
-          charity_sale: group.charityId !== null,
-          total_minor: quote.totalMinor,
-          reserved_until: reservedUntil,
-          shipping_address: JSON.stringify(input.address),
-          checkout_payment_id: payment.id,
-          payment_position: paymentPosition,
-        })
-        .returning(['id', 'reference'])
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('order_items')
-        .values(
-          quote.items.map((item, index) => ({
-            order_id: order.id,
-            listing_id: item.listingId,
-            position: index + 1,
-            price_minor: item.priceMinor,
-            bundle_discount_minor: item.bundleDiscountMinor,
-            discount_minor: item.discountMinor,
-            protection_minor: item.protectionMinor,
-          })),
-        )
-        .execute();
-      await recordEvent(trx, order.id, null, 'pending_payment', { id: buyer.id, kind: 'buyer' });
+    for (const { priced: order } of priced.groups) {
+      const created = await insertOrder(trx, {
+        buyerId: buyer.id,
+        priced: order,
+        promotionId: priced.promotionId,
+        reservedUntil,
+        address: input.address,
+        checkoutPaymentId: payment.id,
+        paymentPosition: orders.length + 1,
+      });
       orders.push({
-        orderId: order.id,
-        reference: order.reference,
-        totalMinor: quote.totalMinor,
-        titles: quote.items.map((item) => item.title),
+        orderId: created.id,
+        reference: created.reference,
+        totalMinor: order.price.totalMinor,
+        titles: order.group.books.map((book) => book.title),
       });
     }
     await attempt?.checkpoint(trx, { checkoutPaymentId: payment.id });
@@ -603,10 +480,10 @@ export async function startBasket(
 export async function basketPaymentOrders(db: Database, buyerId: string, checkoutPaymentId: string) {
   const payment = await db
     .selectFrom('checkout_payments')
-    .select(['buyer_id'])
+    .select(['buyer_id', 'amount_minor'])
     .where('id', '=', checkoutPaymentId)
     .executeTakeFirst();
   if (!payment || payment.buyer_id !== buyerId)
     throw new AppError('NOT_FOUND', 'We could not find that payment.');
-  return paymentOrders(db, checkoutPaymentId);
+  return { totalMinor: payment.amount_minor, orders: await paymentOrders(db, checkoutPaymentId) };
 }

@@ -125,20 +125,24 @@ export const checkoutRouter = router({
       );
     }),
 
-  /** The orders one payment made (a basket checkout's success page), the buyer's own only. */
+  /** The orders one payment made (a basket checkout's success page), the buyer's own only, and what was paid. */
   paymentOrders: authedProcedure
     .input(z.object({ checkoutPaymentId: z.string().uuid('Unknown payment') }))
     .output(
-      z.array(
-        z.object({
-          id: z.string().uuid(),
-          reference: z.string(),
-          totalMinor: z.number().int(),
-          /** Who sends the parcel: the seller's name, or the charity's for a charity shop's books. */
-          sellerName: z.string(),
-          titles: z.array(z.string()),
-        }),
-      ),
+      z.object({
+        /** The one payment: every order's total. */
+        totalMinor: z.number().int(),
+        orders: z.array(
+          z.object({
+            id: z.string().uuid(),
+            reference: z.string(),
+            totalMinor: z.number().int(),
+            /** Who sends the parcel: the seller's name, or the charity's for a charity shop's books. */
+            sellerName: z.string(),
+            titles: z.array(z.string()),
+          }),
+        ),
+      }),
     )
     .query(({ ctx, input }) => basketPaymentOrders(ctx.db, ctx.user.userId, input.checkoutPaymentId)),
 

@@ -15,14 +15,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   type AddressInput,
-  apportion,
   COMMERCIAL_DEFAULTS,
-  type PromoOutcome,
-  parcelPostage,
-  percentOf,
-  priceBreakdown,
   type Quote,
-  WELCOME_GIFT,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
@@ -46,8 +40,8 @@ import {
   transition,
 } from '../orders/order-machine.ts';
 import { queueOrderMail } from '../orders/order-mail.ts';
-import { promoOrWelcome } from '../pricing/promo-choice.ts';
-import { checkPromotion } from '../promotions/promotions.service.ts';
+import { insertOrder } from '../orders/insert.ts';
+import { type PricedGroup, type PricingGroup, priceOrders } from '../pricing/quote.ts';
 
 export const JUST_SOLD_MESSAGE = 'This book has just been sold. Take a look at similar books instead.';
 /** To the buyer who reserved the book and comes back to buy it again instead of finishing. */
@@ -73,17 +67,6 @@ export interface CheckoutDeps {
   log?: (message: string, error?: unknown) => void;
 }
 
-/** A buyer's first order gets WELCOME20: no order of theirs is live or done yet. */
-export async function welcomeEligible(db: Executor, buyerId: string): Promise<boolean> {
-  const previous = await db
-    .selectFrom('orders')
-    .select('id')
-    .where('buyer_id', '=', buyerId)
-    .where('status', '<>', 'cancelled')
-    .limit(1)
-    .executeTakeFirst();
-  return !previous;
-}
 
 interface Book {
   listingId: string;
@@ -96,6 +79,7 @@ interface Book {
 interface Purchasable {
   listingId: string;
   sellerId: string;
+  charityId: string | null;
   charitySale: boolean;
   title: string;
   status: string;
@@ -167,6 +151,7 @@ async function purchasable(
     books,
     listingId: listing.id,
     sellerId: listing.seller_id,
+    charityId: listing.charity_id,
     charitySale: listing.charity_id !== null,
     title: listing.title,
     status: listing.status,
@@ -177,28 +162,6 @@ async function purchasable(
   };
 }
 
-/**
- * An order's items: its one book, or a bundle offer's books with the offer's amount, the
- * discount and the protection fee apportioned by the books' asking prices (decision 0043's
- * remainder rule), every book at least 1p.
- */
-function orderItems(orderId: string, item: Purchasable, priced: Quote) {
-  const weights = item.books.map((book) => Math.max(book.priceMinor, 1));
-  let prices = apportion(priced.itemMinor, weights);
-  if (prices.some((price) => price < 1)) {
-    prices = apportion(priced.itemMinor - weights.length, weights).map((price) => price + 1);
-  }
-  const discounts = apportion(priced.discountMinor, prices);
-  const protections = apportion(priced.protectionMinor, prices);
-  return item.books.map((book, index) => ({
-    order_id: orderId,
-    listing_id: book.listingId,
-    position: index + 1,
-    price_minor: prices[index] as number,
-    discount_minor: discounts[index] as number,
-    protection_minor: protections[index] as number,
-  }));
-}
 
 /**
  * The buyer's own order waiting for payment on this book, still within its reservation. A
@@ -284,19 +247,34 @@ async function assertOnSale(db: Executor, buyerId: string, item: Purchasable): P
   if (!open) throw new AppError('CONFLICT', JUST_SOLD_MESSAGE);
 }
 
+/** The book (or an accepted offer's books) as one order to price (commerce/pricing/quote.ts). */
+function pricingGroup(item: Purchasable): PricingGroup {
+  return {
+    key: item.charityId ? `${item.sellerId}:${item.charityId}` : item.sellerId,
+    sellerId: item.sellerId,
+    charityId: item.charityId,
+    sellerName: '',
+    books: item.books.map((book) => ({
+      listingId: book.listingId,
+      title: book.title,
+      priceMinor: book.priceMinor,
+      parcelSize: book.parcelSize,
+    })),
+    // A single book reaches no bundle tier; an offer's amount is what was agreed.
+    tiers: [],
+    agreedMinor: item.offerAmountMinor,
+    offerId: item.offerId,
+  };
+}
+
 interface Priced {
   quote: Quote;
-  /** The promotion the order uses, when the entered code won (decision 0019). */
+  order: PricedGroup;
   promotionId: string | null;
-  /** Why the entered code cannot be used at all (not "WELCOME20 was better"). */
   promoRefusal: string | null;
 }
 
-/**
- * One discount at most. A buyer's first order gets WELCOME20; a promo code they enter applies
- * instead only when it takes more off, and the quote says which one won and why. With `lock`
- * (inside the order's transaction) the promotion row is locked while its uses are counted.
- */
+/** One book or an accepted offer, priced as an order of one group (the one quote, decision 0051). */
 async function price(
   db: Executor,
   buyerId: string,
@@ -304,54 +282,8 @@ async function price(
   promoCode: string | null = null,
   options: { lock?: boolean } = {},
 ): Promise<Priced> {
-  const settings = await getCommercialSettings(db as Database);
-  const itemMinor = item.offerAmountMinor ?? item.priceMinor;
-  // One parcel: a single book's postage is its size's rate; a bundle offer's books, the band.
-  const parcel = parcelPostage(
-    item.books.map((book) => book.parcelSize),
-    settings.postageMinor,
-  );
-  const breakdown = priceBreakdown({
-    itemMinor,
-    postageMinor: parcel.postageMinor,
-    protection: settings.buyerProtection,
-  });
-  const welcome = await welcomeEligible(db, buyerId);
-  let discount: { code: string; minor: number; label: string; promotionId: string | null } | null = welcome
-    ? {
-        code: WELCOME_GIFT.code,
-        minor: percentOf(itemMinor, WELCOME_GIFT.discountPercent),
-        label: `${WELCOME_GIFT.discountPercent}% off your first order`,
-        promotionId: null,
-      }
-    : null;
-  let promo: PromoOutcome | null = null;
-  let promoRefusal: string | null = null;
-  if (promoCode) {
-    const code = promoCode.trim().toUpperCase();
-    if (code === WELCOME_GIFT.code) {
-      promoRefusal = welcome ? null : 'WELCOME20 is a gift for your first order only.';
-      promo = { code, status: welcome ? 'applied' : 'refused', message: promoRefusal };
-    } else {
-      const check = await checkPromotion(db, buyerId, code, itemMinor, options);
-      if (!check.ok) {
-        promoRefusal = check.message;
-        promo = { code, status: 'refused', message: check.message };
-      } else {
-        const choice = promoOrWelcome(check.code, check.discountMinor, discount?.minor ?? null, welcome);
-        promo = choice.promo;
-        if (choice.usePromo) {
-          discount = {
-            code: check.code,
-            minor: check.discountMinor,
-            label: check.label,
-            promotionId: check.promotionId,
-          };
-        }
-      }
-    }
-  }
-  const discountMinor = discount?.minor ?? 0;
+  const priced = await priceOrders(db, buyerId, [pricingGroup(item)], promoCode, options);
+  const order = priced.groups[0] as PricedGroup;
   return {
     quote: {
       listingId: item.listingId,
@@ -359,20 +291,21 @@ async function price(
         item.books.length > 1
           ? describePayment([{ reference: '', titles: item.books.map((b) => b.title) }]).title
           : item.title,
-      itemMinor,
-      postageMinor: breakdown.postageMinor,
-      parcelSize: parcel.parcelSize,
-      protectionMinor: breakdown.protectionMinor,
-      protectionVatMinor: breakdown.protectionVatMinor,
-      discountMinor,
-      discountCode: discount?.code ?? null,
-      discountLabel: discount?.label ?? null,
-      totalMinor: breakdown.totalMinor - discountMinor,
+      itemMinor: order.price.itemSubtotalMinor,
+      postageMinor: order.price.postageMinor,
+      parcelSize: order.price.parcelSize,
+      protectionMinor: order.price.protectionMinor,
+      protectionVatMinor: order.price.protectionVatMinor,
+      discountMinor: order.price.discountMinor,
+      discountCode: order.discountCode,
+      discountLabel: order.discountLabel,
+      totalMinor: order.price.totalMinor,
       offerId: item.offerId,
-      promo,
+      promo: priced.promo,
     },
-    promotionId: discount?.promotionId ?? null,
-    promoRefusal,
+    order,
+    promotionId: priced.promotionId,
+    promoRefusal: priced.promoRefusal,
   };
 }
 
@@ -603,6 +536,7 @@ export async function startCheckout(
     await assertOnSale(trx, buyer.id, item);
     const {
       quote: priced,
+      order,
       promotionId,
       promoRefusal,
     } = await price(trx, buyer.id, item, input.promoCode ?? null, { lock: true });
@@ -634,34 +568,13 @@ export async function startCheckout(
       }
       await trx.updateTable('listings').set({ status: 'reserved' }).where('id', 'in', ids).execute();
     }
-    const created = await trx
-      .insertInto('orders')
-      .values({
-        buyer_id: buyer.id,
-        seller_id: item.sellerId,
-        listing_id: item.listingId,
-        offer_id: item.offerId,
-        status: 'pending_payment',
-        item_price_minor: priced.itemMinor,
-        postage_minor: priced.postageMinor,
-        buyer_protection_minor: priced.protectionMinor,
-        buyer_protection_vat_minor: priced.protectionVatMinor,
-        discount_minor: priced.discountMinor,
-        discount_code: priced.discountCode,
-        promotion_id: promotionId,
-        parcel_size: priced.parcelSize,
-        charity_sale: item.charitySale,
-        total_minor: priced.totalMinor,
-        reserved_until: reservedUntil,
-        shipping_address: JSON.stringify(input.address),
-      })
-      .returning(['id', 'reference'])
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('order_items')
-      .values(orderItems(created.id, item, priced))
-      .execute();
-    await recordEvent(trx, created.id, null, 'pending_payment', { id: buyer.id, kind: 'buyer' });
+    const created = await insertOrder(trx, {
+      buyerId: buyer.id,
+      priced: order,
+      promotionId,
+      reservedUntil,
+      address: input.address,
+    });
     await attempt?.checkpoint(trx, { orderId: created.id });
     return { ...created, priced, title: item.title };
   });

@@ -555,7 +555,7 @@ function VisitorGroupCard({
             ...estimate,
             discountCode: null,
             discountLabel: null,
-            singleOrdersMinor: 0,
+            savingMinor: 0,
           }}
         />
       </div>

@@ -21,11 +21,11 @@ type Priced = Pick<
   | 'discountCode'
   | 'discountLabel'
   | 'totalMinor'
-  | 'singleOrdersMinor'
+  | 'savingMinor'
 >;
 
 export function GroupPriceLines({ quote }: { quote: Priced }) {
-  const saving = quote.singleOrdersMinor - quote.totalMinor;
+  const saving = quote.savingMinor;
   return (
     <dl className="flex flex-col gap-2 text-sm" data-testid="group-price-lines">
       <div className="flex justify-between gap-4">

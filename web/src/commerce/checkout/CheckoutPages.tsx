@@ -671,7 +671,7 @@ export function CheckoutSuccessPage() {
   if (order.isError) return <CheckoutProblem message={apiErrorMessage(order.error)} />;
   const paid = order.data.status !== 'pending_payment' && order.data.status !== 'cancelled';
   const dispatchBy = order.data.dispatchBy;
-  const several = (paymentOrders.data?.length ?? 0) > 1 ? paymentOrders.data : null;
+  const several = (paymentOrders.data?.orders.length ?? 0) > 1 ? paymentOrders.data?.orders : null;
   if (several) {
     return (
       <Shell title={paid ? 'Thank you: your orders are paid' : 'Confirming your payment…'}>
@@ -679,7 +679,7 @@ export function CheckoutSuccessPage() {
           <p className="flex items-center gap-2 font-semibold">
             {paid ? <CheckCircle2 aria-hidden="true" className="size-5 shrink-0 text-emerald-700" /> : null}
             {several.length} orders, one payment of{' '}
-            {formatPence(several.reduce((sum, each) => sum + each.totalMinor, 0))}
+            {formatPence(paymentOrders.data?.totalMinor ?? 0)}
           </p>
           <p className="mt-1 text-sm text-ink-soft" data-testid="order-status">
             {paid
