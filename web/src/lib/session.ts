@@ -21,23 +21,6 @@ export type SessionState =
 /** The cache key of `account.auth.me`, for updating the session from outside React (the query cache). */
 export const ME_QUERY_KEY = getQueryKey(trpc.account.auth.me, undefined, 'query');
 
-/** API routers whose answers belong to the signed-in person; forgotten when the person changes. */
-const PERSONAL_ROUTERS = new Set([
-  'account',
-  'admin',
-  'globalAdmin',
-  'selling',
-  'wishlist',
-  'notifications',
-  'charities',
-  'checkout',
-  'offers',
-  'orders',
-  'disputes',
-  'basket',
-  'recommendations',
-]);
-
 export function useSession(): SessionState {
   const me = trpc.account.auth.me.useQuery();
   if (me.data) {
@@ -49,13 +32,15 @@ export function useSession(): SessionState {
   return { status: 'loading', user: undefined };
 }
 
+/**
+ * When the person changes, every answer read for the one before goes: personal data is spread over
+ * every domain (orders, the basket, a listing's "saved" state…), so nothing is kept but the
+ * session itself, whose query the page is watching (removing it would leave the page on a query
+ * nobody updates: the sign-in page would never see the person signed in).
+ */
 function forgetPersonalData(queryClient: QueryClient): void {
-  queryClient.removeQueries({
-    predicate: (query) => {
-      const path = query.queryKey[0];
-      return Array.isArray(path) && PERSONAL_ROUTERS.has(String(path[0]));
-    },
-  });
+  const me = JSON.stringify(ME_QUERY_KEY);
+  queryClient.removeQueries({ predicate: (query) => JSON.stringify(query.queryKey) !== me });
 }
 
 /** After sign-in or email confirmation: the API has set the cookies; remember who this is. */
