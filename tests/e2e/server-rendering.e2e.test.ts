@@ -7,7 +7,15 @@ import { CONDITION_LABELS, formatPence, type ListingDetail } from '@reshelf/cont
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { baseURL, newPage, snapshot, watchContentSecurityPolicy, withBrowser } from '../support/browser.ts';
+import {
+  baseURL,
+  newPage,
+  snapshot,
+  takeHydrationErrors,
+  VIEWPORTS,
+  watchContentSecurityPolicy,
+  withBrowser,
+} from '../support/browser.ts';
 
 let browser: Browser;
 withBrowser((launched) => (browser = launched));
@@ -169,8 +177,6 @@ describe('a page that is not there', () => {
 
   it('is hydrated as the server sent it, still saying not found (phone)', async () => {
     const { context, page } = await newPage(browser, 'phone');
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
     for (const path of NOT_FOUND_PATHS) {
       const answer = await page.goto(path);
       expect(answer?.status(), path).toBe(404);
@@ -178,7 +184,6 @@ describe('a page that is not there', () => {
       expect(await page.getByRole('heading', { level: 1 }).textContent(), path).toBe('Page not found');
     }
     await snapshot(page, 'ssr-not-found-phone');
-    expect(errors).toEqual([]);
     await context.close();
   });
 });
@@ -238,4 +243,47 @@ describe('a server-rendered listing page in the browser', () => {
       await context.close();
     });
   }
+});
+
+describe('hydration, whatever the address the site is opened at', () => {
+  it('hydrates a listing page opened at another address than PUBLIC_ORIGIN, with the site’s own links', async () => {
+    const slug = await aListingSlug();
+    // The marketplace's PUBLIC_ORIGIN is http://127.0.0.1:<port>; the same server as localhost.
+    const other = baseURL().replace('//127.0.0.1:', '//localhost:');
+    expect(other).not.toBe(baseURL());
+    const context = await browser.newContext({ baseURL: other, viewport: VIEWPORTS.phone });
+    const page = await context.newPage();
+    // The page counts the view in an effect, once the hydrated tree is committed: by then a
+    // mismatch has been reported (the shared guard in tests/support/browser.ts fails the test).
+    const viewed = page.waitForRequest((request) => request.url().includes('catalogue.listings.recordView'));
+    await page.goto(`/listing/${slug}`);
+    await viewed;
+    const jsonLd = JSON.parse((await page.getByTestId('listing-json-ld').textContent()) ?? '{}') as {
+      url?: string;
+    };
+    expect(jsonLd.url).toBe(`${baseURL()}/listing/${slug}`);
+    await context.close();
+  });
+
+  it('fails any browser test on a hydration error: the shared guard sees one', async () => {
+    const slug = await aListingSlug();
+    const { context, page } = await newPage(browser, 'phone');
+    // The server's HTML changed before React hydrates it: the title no longer matches.
+    await page.addInitScript(() => {
+      document.addEventListener('readystatechange', () => {
+        const title = document.querySelector('[data-testid="listing-page"] h1');
+        if (document.readyState === 'interactive' && title) title.textContent = 'Not what the server sent';
+      });
+    });
+    await page.goto(`/listing/${slug}`);
+    const caught: string[] = [];
+    await expect
+      .poll(() => {
+        caught.push(...takeHydrationErrors());
+        return caught.length;
+      })
+      .toBeGreaterThan(0);
+    expect(caught.join('\n')).toMatch(/Minified React error #418/);
+    await context.close();
+  });
 });

@@ -333,3 +333,21 @@ describe('a path no page lives at', () => {
     ).toBeNull();
   });
 });
+
+describe('the site origin', () => {
+  it('goes to the browser with the answers, so it renders the page’s absolute links as the server did', async () => {
+    const { call } = fakeApi();
+    const page = await render({
+      url: `/listing/${LISTING.slug}`,
+      siteOrigin: 'https://reshelf.example',
+      template: TEMPLATE,
+      call,
+    });
+    const html = await collect(page!);
+    expect(html).toMatch(
+      new RegExp(
+        `<script type="application/json" id="${STATE_SCRIPT_ID}" data-site-origin="https://reshelf.example">`,
+      ),
+    );
+  });
+});

@@ -320,7 +320,9 @@ export async function render(request: RenderRequest): Promise<RenderedPage | nul
   const state = dehydrate(queryClient, {
     shouldDehydrateQuery: (query) => defaultShouldDehydrateQuery(query) || query.state.status === 'error',
   });
-  const stateScript = `<script type="application/json" id="${STATE_SCRIPT_ID}">${scriptJson(state)}</script>`;
+  // The site's origin goes with them: the browser renders the page's absolute links (the
+  // listing's JSON-LD) from the origin the server used, whatever address it was opened at.
+  const stateScript = `<script type="application/json" id="${STATE_SCRIPT_ID}" data-site-origin="${escapeHtml(request.siteOrigin)}">${scriptJson(state)}</script>`;
   // The data block goes right after the root element: parsed before the module script runs.
   const closeRoot = after.indexOf('</div>');
   const afterWithState = `${after.slice(0, closeRoot + '</div>'.length)}${stateScript}${after.slice(closeRoot + '</div>'.length)}`;
