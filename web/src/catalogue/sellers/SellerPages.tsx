@@ -2,7 +2,7 @@ import type { SellerCard } from '@reshelf/contracts';
 import { HeartHandshake, MapPin } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
 import { BuyMoreFromSeller } from '../../commerce/index.ts';
-import { FollowButton, SellerReviewsSection } from '../../community/index.ts';
+import { FollowButton, SellerRatingSummary, SellerReviewsSection } from '../../community/index.ts';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
@@ -138,6 +138,7 @@ export function SellerPage() {
                   {data.activeListings} {data.activeListings === 1 ? 'book' : 'books'} for sale
                 </span>
               </span>
+              <SellerRatingSummary sellerId={data.id} />
               {data.bio ? <span className="text-base text-ink-soft">{data.bio}</span> : null}
               {data.charity ? (
                 <Link
@@ -167,11 +168,12 @@ export function SellerPage() {
             activeListings={data.activeListings}
           />
         ) : null}
-        {data ? <SellerReviewsSection sellerId={sellerId} sellerName={data.displayName} /> : null}
+        {/* Books first; the reviews after them (the header's rating line links down to them). */}
         <ListingsBrowser
           fixed={{ seller: sellerId }}
           empty={<p>This seller has nothing for sale right now.</p>}
         />
+        {data ? <SellerReviewsSection sellerId={sellerId} sellerName={data.displayName} spaced /> : null}
       </PageBody>
     </>
   );
