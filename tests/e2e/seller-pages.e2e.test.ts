@@ -1,14 +1,18 @@
 /**
  * Seller and charity pages lead with their books (issue 33): on a phone the reviews came before
  * any book (books began about 1,500 px down). The page's rating line sits at the top with a link
- * to all the reviews, which follow the books.
+ * to all the reviews, which follow the books. And a seller's rating (stars and count) shows
+ * wherever the seller is named: the discover page and the listing page's seller card.
  */
+import type { Rating } from '@reshelf/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newPage, VIEWPORTS, withBrowser } from '../support/browser.ts';
+import { newPage, snapshotsAt, VIEWPORTS, withBrowser } from '../support/browser.ts';
 
 let browser: Browser;
 withBrowser((launched) => (browser = launched));
+
+const shots = snapshotsAt('seller-pages');
 
 /** A returning visitor who has declined cookies: nothing opens over the page. */
 async function visitor(viewport: keyof typeof VIEWPORTS) {
@@ -75,6 +79,37 @@ describe('seller and charity pages', () => {
     await booksFirst(page);
     await page.goto('/charity/cherwell-valley-hospice-books');
     await booksFirst(page);
+    await context.close();
+  });
+
+  it('show the seller’s rating, stars and count, wherever a seller is named', async () => {
+    const { context, page } = await visitor('desktop');
+    const seller = await demoSeller(page);
+    const ratings = await query<Record<string, Rating>>(page, 'community.reviews.public.ratings', {
+      sellerIds: [seller.id],
+    });
+    const rating = ratings[seller.id]!;
+    expect(rating.count).toBeGreaterThan(0);
+    const words = `${rating.average?.toFixed(1)} (${rating.count} reviews)`;
+
+    await page.goto('/discover-sellers');
+    const card = page
+      .getByTestId('seller-list')
+      .getByRole('listitem')
+      .filter({ has: page.locator(`a[href="/seller/${seller.id}"]`) });
+    const onCard = card.getByTestId('seller-rating');
+    await onCard.waitFor();
+    expect((await onCard.innerText()).replace(/\s+/g, ' ').trim()).toBe(words);
+    expect(await onCard.getByRole('img').getAttribute('aria-label')).toBe(`${rating.average} out of 5 stars`);
+    await shots(page, 'discover', () => onCard.waitFor());
+
+    // The listing page's seller card.
+    await page.goto(`/seller/${seller.id}`);
+    await page.getByTestId('listing-card').first().getByRole('link').first().click();
+    await page.waitForURL(/\/listing\//);
+    const sellerCard = page.getByTestId('seller-card').getByTestId('seller-rating');
+    await sellerCard.waitFor();
+    expect((await sellerCard.innerText()).replace(/\s+/g, ' ').trim()).toBe(words);
     await context.close();
   });
 });

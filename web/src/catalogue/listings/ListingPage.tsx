@@ -23,6 +23,7 @@ import {
   FollowButton,
   MessageSellerButton,
   ReportListing,
+  SellerRatingFor,
   SellerReviewsSection,
 } from '../../community/index.ts';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
@@ -510,6 +511,7 @@ function SellerCard({ listing }: { listing: ListingDetail }) {
               {seller.displayName}
             </Link>
           </p>
+          <SellerRatingFor sellerId={seller.id} className="mt-0.5" />
           <p className="mt-0.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-muted">
             {seller.town ? (
               <span className="inline-flex items-center gap-1">

@@ -6,7 +6,7 @@
  * below) links to all the reviews, after the books (issue 33).
  */
 import type { PublicReview, Rating, SellerReviews } from '@reshelf/contracts';
-import { RatingLine, Stars } from '../../components/rating.tsx';
+import { RatingLine, SellerRating, Stars } from '../../components/rating.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { QueryView } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -150,6 +150,25 @@ export function SellerRatingSummary({ sellerId }: { sellerId: string }) {
 /** A charity page's rating at the top, linking to its reviews below the books. */
 export function CharityRatingSummary({ slug }: { slug: string }) {
   return <RatingSummary rating={useCharityReviews(slug).data?.pages[0]?.rating} />;
+}
+
+/**
+ * The ratings of the sellers named on a page (stars and count), in one request: by seller id,
+ * each shown by `SellerRating`. Empty while they load.
+ */
+export function useSellerRatings(sellerIds: string[]): Record<string, Rating> {
+  const ids = [...new Set(sellerIds)].slice(0, 100);
+  const query = trpc.community.reviews.public.ratings.useQuery(
+    { sellerIds: ids },
+    { enabled: ids.length > 0, staleTime: 60_000 },
+  );
+  return query.data ?? {};
+}
+
+/** One seller's rating (stars and count) where they are named; nothing while it loads. */
+export function SellerRatingFor({ sellerId, className }: { sellerId: string; className?: string }) {
+  const rating = useSellerRatings([sellerId])[sellerId];
+  return rating ? <SellerRating rating={rating} className={className} /> : null;
 }
 
 export function SellerReviewsSection({
