@@ -272,11 +272,12 @@ describe('the seller’s photos', () => {
       await snapshot(page, `listing-page-lightbox-${viewport}`, { fullPage: false });
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'detached' });
-      // Focus is back in the page, on the photo last looked at (now the one on show).
+      // Focus is back in the page, on the photo last looked at (now the one on show): the dialog
+      // gives it back once it has gone (Radix does so a moment after it leaves the page).
       await expect.poll(() => counter(page).textContent()).toBe('3 of 3');
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '')).toMatch(
-        /^Enlarge photo 3 of 3/,
-      );
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? ''))
+        .toMatch(/^Enlarge photo 3 of 3/);
       await context.close();
     });
   }
