@@ -5,7 +5,7 @@
  * photo, and the buyer's open conversation shows it within 2 s; the buyer's message shows as
  * read; an offer the buyer made in between is a system line in the conversation; the inbox
  * lists the conversation and finds it by the book's title; the seller's bell and header count
- * a new message live. Screenshots at 1280 and 390 px land
+ * a new message live, with the header's messages link and its count at every width. Screenshots at 1280 and 390 px land
  * in tests/.artifacts/.
  */
 import { CLIENT_HEADER, minimumOfferMinor } from '@reshelf/contracts';
@@ -182,9 +182,19 @@ describe('messages', () => {
       .waitFor({ timeout: LIVE_MS });
     await expect.poll(() => seller.page.title()).toMatch(/^\(1\) /);
     await shots(seller.page, 'seller-inbox', () => seller.page.getByTestId('thread-row').first().waitFor());
-    // On a phone the header has no room for the link: the avatar carries a dot.
-    await seller.page.setViewportSize(PHONE);
-    await seller.page.getByTestId('account-menu-unread').waitFor();
+    // At every width the header has the messages link with its count, on the screen, the page
+    // not scrolling sideways (down to a 320 px phone).
+    for (const width of [PHONE.width, 320]) {
+      await seller.page.setViewportSize({ ...PHONE, width });
+      const link = seller.page.getByRole('banner').getByTestId('messages-link');
+      await link.waitFor({ state: 'visible' });
+      expect(await link.getAttribute('aria-label')).toBe('Messages: 1 unread');
+      expect(await link.getByTestId('messages-count').innerText()).toBe('1');
+      const box = await link.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= width).toBe(true);
+      await noSideways(seller.page);
+    }
+    await snapshot(seller.page, 'messages-header-phone', { fullPage: false });
     await seller.page.setViewportSize(DESKTOP);
 
     // That message suggests paying outside Reshelf: both see the warning in the conversation.

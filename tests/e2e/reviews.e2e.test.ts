@@ -1,10 +1,11 @@
 /**
  * Reviews in Chromium (issue 25, decision 0048), on a marketplace of the file's own: the buyer
  * buys one of seller@reshelf.test's books, the seller dispatches it, the buyer taps "Everything is
- * OK"; both are asked (the dev mailbox, /account/reviews). The buyer reviews first: nothing shows
- * on the seller's page yet. The seller reviews the buyer: both are published together, and the
- * buyer's review appears on the seller's page, on the listing page and as the rating on the
- * seller's listing cards. The seller replies once. Screenshots at 1280 and 375 px.
+ * OK"; both are asked (the dev mailbox, /account/reviews, and the order's own page, where the buyer
+ * reviews: issue 33). The buyer reviews first: nothing shows on the seller's page yet. The seller
+ * reviews the buyer: both are published together, and the buyer's review appears on the seller's
+ * page, on the listing page (the seller's card with their rating) and as the rating on the
+ * seller's listing cards. The seller replies once. Screenshots at 1280 and 390 px.
  */
 import { CLIENT_HEADER, REVIEW_WINDOW_DAYS } from '@reshelf/contracts';
 import type { Browser } from 'playwright-core';
@@ -90,9 +91,10 @@ describe('reviews', { timeout: 180_000 }, () => {
       expect(mail.map((m) => m.subject)).toContain(`How did it go? Review order ${reference}`);
     }
 
-    // The buyer reviews first (a star is required).
-    await buyer.page.goto('/account/reviews');
-    const toReview = buyer.page.getByTestId('pending-review').filter({ hasText: reference });
+    // The order's own page asks for the review (as /account/reviews does); the buyer reviews
+    // there, first (a star is required).
+    const toReview = buyer.page.getByTestId('order-detail').getByTestId('pending-review');
+    await toReview.getByText(`Order ${reference}`).waitFor();
     await toReview.getByText(`review by`).waitFor();
     await toReview.getByRole('button', { name: 'Send review' }).click();
     await toReview.getByText('Choose from 1 to 5 stars.').waitFor();
@@ -102,6 +104,10 @@ describe('reviews', { timeout: 180_000 }, () => {
     await shots(buyer.page, 'write', () => toReview.waitFor());
     await toReview.getByRole('button', { name: 'Send review' }).click();
     await toast(buyer.page, 'Thanks — your review is published when').waitFor();
+    // Written: the order no longer asks.
+    await toReview.waitFor({ state: 'detached' });
+    await buyer.page.goto('/account/reviews');
+    expect(await buyer.page.getByTestId('pending-review').filter({ hasText: reference }).count()).toBe(0);
     await buyer.page
       .getByTestId('given-review')
       .filter({ hasText: buyerWords })
@@ -146,6 +152,7 @@ describe('reviews', { timeout: 180_000 }, () => {
 
     // And on the seller's other listing's page, and on its card.
     await buyer.page.goto(`/listing/${other.slug}`);
+    await buyer.page.getByTestId('seller-card').getByTestId('seller-rating').waitFor();
     await buyer.page.getByTestId('reviews').getByText(buyerWords).waitFor();
     await shots(buyer.page, 'listing', () =>
       buyer.page.getByTestId('reviews').getByText(buyerWords).waitFor(),

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 
 export const ARTIFACTS = fileURLToPath(new URL('../.artifacts/', import.meta.url));
 
@@ -15,6 +15,44 @@ export const VIEWPORTS = {
 let visitors = 0;
 
 /**
+ * What React reports when a server-rendered page (decision 0041) does not hydrate as sent: the
+ * production build's error #418 (the HTML did not match), #423 and #425 (older wordings of the
+ * same), and the development build's words. The browser renders the page again from scratch, so
+ * nothing looks wrong, but the server's page was thrown away.
+ */
+const HYDRATION_ERROR = /Minified React error #(418|423|425)\b|hydrat(ion|ed|ing)\b.*(fail|match|error)/i;
+
+/** Hydration errors seen since the last test ended, in any page of any context. */
+const hydrationErrors: string[] = [];
+
+/** Watches a page for hydration errors (uncaught, or logged to the console). */
+function watchHydration(page: Page): void {
+  const seen = (text: string) => {
+    if (HYDRATION_ERROR.test(text)) hydrationErrors.push(`${page.url()}: ${text.slice(0, 300)}`);
+  };
+  page.on('pageerror', (error) => seen(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') seen(message.text());
+  });
+}
+
+/**
+ * Takes the hydration errors seen so far (the list is then empty): for a test that provokes one
+ * on purpose. Every other test fails when one was seen (below).
+ */
+export function takeHydrationErrors(): string[] {
+  return hydrationErrors.splice(0);
+}
+
+// Every browser test file imports this module: each of its tests fails on a hydration error.
+afterEach(() => {
+  const errors = takeHydrationErrors();
+  if (errors.length > 0) {
+    throw new Error(`A server-rendered page did not hydrate as sent:\n${errors.join('\n')}`);
+  }
+});
+
+/**
  * Each browser context a visitor of its own, with an address of its own (from 198.18.0.0/15,
  * the range set aside for tests), as separate people would be: the test servers believe the
  * X-Forwarded-For of a loopback proxy (TRUST_PROXY=loopback), so the per-IP limits on sign-in
@@ -23,11 +61,16 @@ let visitors = 0;
  */
 function asSeparateVisitors(browser: Browser): Browser {
   const newContext = browser.newContext.bind(browser);
+  const watched = async (options: Parameters<Browser['newContext']>[0]) => {
+    const context = await newContext(options);
+    context.on('page', watchHydration);
+    return context;
+  };
   browser.newContext = (options = {}) => {
-    if (!options.baseURL || options.extraHTTPHeaders?.['x-forwarded-for']) return newContext(options);
+    if (!options.baseURL || options.extraHTTPHeaders?.['x-forwarded-for']) return watched(options);
     visitors += 1;
     const address = `198.${18 + ((visitors >> 16) & 1)}.${(visitors >> 8) & 255}.${visitors & 255}`;
-    return newContext({
+    return watched({
       ...options,
       extraHTTPHeaders: { ...options.extraHTTPHeaders, 'x-forwarded-for': address },
     }).then(waitingForHydration);

@@ -73,15 +73,35 @@ const LISTING: ListingDetail = {
   },
 };
 
-/** Answers the listing; every other query is refused (as the BFF refuses auth.me and members' data). */
+const SOLD: ListingDetail = {
+  ...LISTING,
+  id: '00000000-0000-4000-8000-000000000003',
+  slug: 'pride-and-prejudice-sold',
+  status: 'sold',
+  available: false,
+  unavailableReason: 'sold',
+};
+
+/** What the router's caller throws for a missing record (a TRPCError: its code, its message). */
+function notFound(message: string): Error {
+  return Object.assign(new Error(message), { name: 'TRPCError', code: 'NOT_FOUND' });
+}
+
+/**
+ * Answers the listings (an unknown slug: not found, as the API says it); every other query is
+ * refused (as the BFF refuses auth.me and members' data).
+ */
 function fakeApi(): { call: CallProcedure; calls: string[] } {
   const calls: string[] = [];
   const call: CallProcedure = async (path, input) => {
     calls.push(path);
     if (path === 'catalogue.listings.bySlug') {
-      if ((input as { slug: string }).slug === LISTING.slug) return LISTING;
-      throw new Error('NOT_FOUND');
+      const { slug } = input as { slug: string };
+      const found = [LISTING, SOLD].find((listing) => listing.slug === slug);
+      if (found) return found;
+      throw notFound('That listing does not exist.');
     }
+    if (path === 'catalogue.listings.similar') return [];
     throw new Error(`not answered in this test: ${path}`);
   };
   return { call, calls };
@@ -204,7 +224,7 @@ describe('a server-rendered listing page', () => {
 
     // The answers, as a data block (not a script that runs), with "<" escaped.
     const state = html.match(
-      new RegExp(`<script type="application/json" id="${STATE_SCRIPT_ID}">([\\s\\S]*?)</script>`),
+      new RegExp(`<script type="application/json" id="${STATE_SCRIPT_ID}"[^>]*>([\\s\\S]*?)</script>`),
     )?.[1];
     expect(state).toBeDefined();
     expect(state).not.toContain('<Deluxe>');
@@ -228,7 +248,7 @@ describe('a server-rendered listing page', () => {
     expect(html).toContain('data-testid="header-account-loading"');
   });
 
-  it('renders a listing the API does not know as still loading, for the browser to ask again', async () => {
+  it('answers 404 with the not-found page for a listing the API does not know, and hands the browser the same answer', async () => {
     const { call } = fakeApi();
     const page = await render({
       url: '/listing/gone',
@@ -236,8 +256,98 @@ describe('a server-rendered listing page', () => {
       template: TEMPLATE,
       call,
     });
+    expect(page?.status).toBe(404);
+    const html = await collect(page!);
+    expect(html).toContain('<title>Listing not found · Reshelf</title>');
+    expect(html).toContain('data-testid="not-found"');
+    expect(html).not.toContain('application/ld+json');
+    // The browser hydrates from the same not-found answer (so it renders the same page).
+    const state = JSON.parse(
+      html.match(
+        new RegExp(`<script type="application/json" id="${STATE_SCRIPT_ID}"[^>]*>([\\s\\S]*?)</script>`),
+      )?.[1] ?? '{}',
+    ) as { queries: { queryKey: unknown; state: { status: string; error: unknown } }[] };
+    const listing = state.queries.find((query) => JSON.stringify(query.queryKey).includes('"bySlug"'));
+    expect(listing?.state).toMatchObject({
+      status: 'error',
+      error: {
+        name: 'TRPCClientError',
+        message: 'That listing does not exist.',
+        data: { code: 'NOT_FOUND', httpStatus: 404 },
+      },
+    });
+  });
+
+  it('answers 200 for a sold listing, and says it is sold', async () => {
+    const { call } = fakeApi();
+    const page = await render({
+      url: `/listing/${SOLD.slug}`,
+      siteOrigin: 'https://reshelf.example',
+      template: TEMPLATE,
+      call,
+    });
+    expect(page?.status).toBe(200);
+    const html = await collect(page!);
+    expect(html).toContain('This copy has been sold');
+    expect(html).not.toContain('data-testid="not-found"');
+  });
+
+  it('leaves a query it was refused (not a not-found) loading, for the browser to ask', async () => {
+    const page = await render({
+      url: `/listing/${LISTING.slug}`,
+      siteOrigin: 'https://reshelf.example',
+      template: TEMPLATE,
+      call: async () => {
+        throw new Error('left for the browser');
+      },
+    });
+    expect(page?.status).toBe(200);
     const html = await collect(page!);
     expect(html).toContain('<title>Loading listing · Reshelf</title>');
-    expect(html).not.toContain('application/ld+json');
+    expect(html).not.toContain('data-testid="not-found"');
+  });
+});
+
+describe('a path no page lives at', () => {
+  it('is the not-found page, rendered on the server with 404 (the staff area keeps its own)', async () => {
+    const { call } = fakeApi();
+    for (const path of ['/this/is/nonsense', '/no-such-page']) {
+      const page = await render({
+        url: path,
+        siteOrigin: 'https://reshelf.example',
+        template: TEMPLATE,
+        call,
+      });
+      expect(page?.status, path).toBe(404);
+      const html = await collect(page!);
+      expect(html, path).toContain('<title>Page not found · Reshelf</title>');
+      expect(html, path).toContain('data-testid="not-found"');
+    }
+    expect(
+      await render({
+        url: '/admin/no-such-page',
+        siteOrigin: 'https://reshelf.example',
+        template: TEMPLATE,
+        call,
+      }),
+    ).toBeNull();
+  });
+});
+
+describe('the site origin', () => {
+  it('goes to the browser with the answers, so it renders the page’s absolute links as the server did', async () => {
+    const { call } = fakeApi();
+    const page = await render({
+      url: `/listing/${LISTING.slug}`,
+      siteOrigin: 'https://reshelf.example',
+      template: TEMPLATE,
+      call,
+    });
+    const html = await collect(page!);
+    expect(html).toMatch(
+      new RegExp(
+        `<script type="application/json" id="${STATE_SCRIPT_ID}" data-site-origin="https://reshelf.example">`,
+      ),
+    );
   });
 });

@@ -16,7 +16,7 @@
  */
 import type { AppRouter } from '@reshelf/api/router';
 import { PRODUCT } from '@reshelf/contracts';
-import { dehydrate, type Query, type QueryClient } from '@tanstack/react-query';
+import { defaultShouldDehydrateQuery, dehydrate, type Query, type QueryClient } from '@tanstack/react-query';
 import { TRPCClientError, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { StrictMode } from 'react';
@@ -31,7 +31,7 @@ import {
 import { AppProviders } from './app/providers.tsx';
 import { createQueryClient } from './app/query-client.ts';
 import { routes } from './app/router.tsx';
-import { DEFAULT_DESCRIPTION, type PageHead, PageHeadContext } from './lib/page-meta.ts';
+import { DEFAULT_DESCRIPTION, type PageHead, PageHeadContext, PageStatusContext } from './lib/page-meta.ts';
 import { SiteOriginContext } from './lib/site-origin.ts';
 import { trpc } from './lib/trpc.ts';
 
@@ -73,6 +73,34 @@ export function isServerRendered(pathname: string): boolean {
   if (!match) return false;
   if (match.route.path === '/charity/:slug' && CHARITY_PAGES.has(match.params.slug ?? '')) return false;
   return true;
+}
+
+/**
+ * Whether no page lives at a path: only the app's own catch-all (the not-found page, under the
+ * root layout) matches it. The server renders that page too, so the answer carries 404. A
+ * catch-all further down (the staff area's) stays with the shell, like the rest of that area.
+ */
+export function isUnknownPath(pathname: string): boolean {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  return matches.length === 2 && matches[0]?.route.id === 'root' && matches[1]?.route.path === '*';
+}
+
+/**
+ * The errors a page's query gets from the API that the page renders from (a listing that does
+ * not exist, a malformed address): answered on the server as the browser would receive them
+ * (`data.code`, `data.httpStatus`), so the page shows, and the browser hydrates, its not-found
+ * state. Any other failure (a read left for the browser, signed-in only) stays loading.
+ */
+const PAGE_ERRORS: Record<string, number> = { NOT_FOUND: 404, BAD_REQUEST: 400 };
+
+/** The error as the browser's tRPC client would hold it, or null when it is not a page error. */
+function pageError(error: unknown): (Error & { data: { code: string; httpStatus: number } }) | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  const httpStatus = PAGE_ERRORS[code];
+  if (httpStatus === undefined) return null;
+  // A plain object (its fields survive JSON), shaped as the client's TRPCClientError.
+  return { name: 'TRPCClientError', message: (error as Error).message, data: { code, httpStatus } };
 }
 
 /** Runs a query procedure (dotted path) on the server; throws its error, or when it is not answered there. */
@@ -155,9 +183,22 @@ async function fillQueries(
         const data = await call(procedure.path, procedure.input);
         // As the browser would receive it over HTTP (JSON, no transformer).
         queryClient.setQueryData(query.queryKey, JSON.parse(JSON.stringify(data ?? null)));
-      } catch {
-        // Not answered here (signed-in only, not found, …): the browser asks for it itself,
-        // and both render it as still loading.
+      } catch (thrown) {
+        const error = pageError(thrown);
+        // Not found (or a malformed address): the page renders its not-found state from it.
+        if (error) {
+          query.setState({
+            status: 'error',
+            fetchStatus: 'idle',
+            error,
+            errorUpdatedAt: Date.now(),
+            errorUpdateCount: 1,
+            fetchFailureCount: 1,
+            fetchFailureReason: error,
+          });
+        }
+        // Anything else is not answered here (signed-in only, …): the browser asks for it
+        // itself, and both render it as still loading.
       }
     }),
   );
@@ -213,7 +254,7 @@ function pageHtml(template: string, head: PageHead, extra: string): { before: st
  */
 export async function render(request: RenderRequest): Promise<RenderedPage | null> {
   const url = new URL(request.url, request.siteOrigin);
-  if (!isServerRendered(url.pathname)) return null;
+  if (!isServerRendered(url.pathname) && !isUnknownPath(url.pathname)) return null;
 
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(url));
@@ -226,34 +267,44 @@ export async function render(request: RenderRequest): Promise<RenderedPage | nul
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({
     ...queryClient.getDefaultOptions(),
-    queries: { ...queryClient.getDefaultOptions().queries, gcTime: Number.POSITIVE_INFINITY },
+    // A not-found answer (set below) is what the page renders from, not a query to ask again.
+    queries: {
+      ...queryClient.getDefaultOptions().queries,
+      gcTime: Number.POSITIVE_INFINITY,
+      retryOnMount: false,
+    },
   });
   const trpcClient = offlineTrpcClient();
   const collector: { current: PageHead | null } = { current: null };
+  // The status the page asks for (the not-found page: 404), as the final render gives it.
+  const status = { current: staticContext.statusCode };
   const tree = () => (
     <StrictMode>
       <SiteOriginContext.Provider value={request.siteOrigin}>
         <PageHeadContext.Provider value={collector}>
-          <AppProviders queryClient={queryClient} trpcClient={trpcClient}>
-            <StaticRouterProvider router={router} context={staticContext} hydrate={false} />
-          </AppProviders>
+          <PageStatusContext.Provider value={status}>
+            <AppProviders queryClient={queryClient} trpcClient={trpcClient}>
+              <StaticRouterProvider router={router} context={staticContext} hydrate={false} />
+            </AppProviders>
+          </PageStatusContext.Provider>
         </PageHeadContext.Provider>
       </SiteOriginContext.Provider>
     </StrictMode>
   );
+  const renderRound = () => {
+    collector.current = null;
+    status.current = staticContext.statusCode;
+    return renderToString(tree());
+  };
 
   const tried = new Set<string>();
   let settled = false;
   for (let round = 0; round < MAX_ROUNDS && !settled; round += 1) {
-    collector.current = null;
-    settled = !(await fillQueries(() => renderToString(tree()), queryClient, request.call, tried));
+    settled = !(await fillQueries(renderRound, queryClient, request.call, tried));
   }
-  // The head as the final render gives it (the answers all in): the last round's, when it
-  // started no new query.
-  if (!settled) {
-    collector.current = null;
-    renderToString(tree());
-  }
+  // The head and status as the final render gives them (the answers all in): the last
+  // round's, when it started no new query.
+  if (!settled) renderRound();
   const head: PageHead = collector.current ?? {
     title: `${PRODUCT.name} · Pre-loved books, bought and sold`,
     description: DEFAULT_DESCRIPTION,
@@ -264,8 +315,14 @@ export async function render(request: RenderRequest): Promise<RenderedPage | nul
   const canonical = new URL(canonicalPath(url), request.siteOrigin).href;
   // The listing's schema.org Book/Offer JSON-LD is in the page itself (ListingPage.tsx).
   const { before, after } = pageHtml(request.template, head, headTags(head, canonical));
-  const state = dehydrate(queryClient);
-  const stateScript = `<script type="application/json" id="${STATE_SCRIPT_ID}">${scriptJson(state)}</script>`;
+  // The answers, and the not-found ones (the page was rendered from them: so is the browser's).
+  // Nothing fetches on the server: the only errors in this cache are those fillQueries set.
+  const state = dehydrate(queryClient, {
+    shouldDehydrateQuery: (query) => defaultShouldDehydrateQuery(query) || query.state.status === 'error',
+  });
+  // The site's origin goes with them: the browser renders the page's absolute links (the
+  // listing's JSON-LD) from the origin the server used, whatever address it was opened at.
+  const stateScript = `<script type="application/json" id="${STATE_SCRIPT_ID}" data-site-origin="${escapeHtml(request.siteOrigin)}">${scriptJson(state)}</script>`;
   // The data block goes right after the root element: parsed before the module script runs.
   const closeRoot = after.indexOf('</div>');
   const afterWithState = `${after.slice(0, closeRoot + '</div>'.length)}${stateScript}${after.slice(closeRoot + '</div>'.length)}`;
@@ -274,7 +331,7 @@ export async function render(request: RenderRequest): Promise<RenderedPage | nul
     const stream = renderToPipeableStream(tree(), {
       onShellReady() {
         resolve({
-          status: staticContext.statusCode,
+          status: status.current,
           before,
           after: afterWithState,
           head,

@@ -11,6 +11,7 @@ import { createAppRouter, routes } from './app/router.tsx';
 import { initConsent } from './app/shell/consent/consent.ts';
 import { applyShellPadding } from './lib/native-shell.ts';
 import { installOverflowGuard } from './lib/overflow-guard.ts';
+import { SiteOriginContext } from './lib/site-origin.ts';
 
 applyShellPadding();
 initConsent();
@@ -24,6 +25,15 @@ function serverState(): DehydratedState | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The site origin the server rendered the page with (its PUBLIC_ORIGIN), which may not be the
+ * address in the browser's bar (127.0.0.1 for localhost, a proxy's name): the page's absolute
+ * links are rendered from it on both sides, or the hydrated text would differ (React #418).
+ */
+function serverOrigin(): string | null {
+  return document.getElementById('reshelf-ssr-state')?.dataset.siteOrigin ?? null;
 }
 
 /**
@@ -83,10 +93,12 @@ function MarkHydrated(): null {
 
 const app = (
   <StrictMode>
-    <AppProviders dehydratedState={dehydratedState}>
-      <RouterProvider router={router} />
-      <MarkHydrated />
-    </AppProviders>
+    <SiteOriginContext.Provider value={dehydratedState ? serverOrigin() : null}>
+      <AppProviders dehydratedState={dehydratedState}>
+        <RouterProvider router={router} />
+        <MarkHydrated />
+      </AppProviders>
+    </SiteOriginContext.Provider>
   </StrictMode>
 );
 // A server-rendered public page is hydrated; every other page is rendered here.

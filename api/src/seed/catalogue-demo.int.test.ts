@@ -368,6 +368,30 @@ describe('the demo seed', () => {
     );
   });
 
+  it('mixes the demo reader’s recommendations: the first dozen are not all for one reason', async () => {
+    const reader = await db
+      .selectFrom('auth.users')
+      .select('id')
+      .where('email', '=', 'buyer@reshelf.test')
+      .executeTakeFirstOrThrow();
+    const { items } = await memberRecommendations(db, reader.id, 12);
+    expect(items).toHaveLength(12);
+    // What the page says for each: "Because you like Classics", "Staff pick", …
+    const explanations = items.map((item) => `${item.reason}:${item.because ?? ''}`);
+    const counts = new Map<string, number>();
+    for (const explanation of explanations) counts.set(explanation, (counts.get(explanation) ?? 0) + 1);
+    const said = explanations.join(', ');
+    // Both genres the reader chose at onboarding, and the staff picks, are in the first dozen.
+    expect([...counts.keys()], said).toEqual(
+      expect.arrayContaining(['genre:Classics', 'genre:Cosy crime', 'staff_pick:']),
+    );
+    // No reason takes half the list, and the first two are for different reasons.
+    expect(Math.max(...counts.values()), said).toBeLessThan(6);
+    expect(explanations[0], said).not.toBe(explanations[1]);
+    // The strongest reason still leads.
+    expect(explanations[0], said).toBe('genre:Classics');
+  });
+
   it('Reset and Seed gives the new listings covers too', async () => {
     const admin = await createUser(db, t.services.identity, 'covers-admin@example.com', { roles: ['admin'] });
     const reset = await api(t.app, admin.accessToken).staff.dashboard.seed.mutate({ reset: true });

@@ -436,7 +436,6 @@ export const savedAddressSchema = addressViewSchema.extend({
 });
 export type SavedAddress = z.infer<typeof savedAddressSchema>;
 
-
 /**
  * How an order's (or an offer's, a return's, a refund's) books are named in one line: "Title",
  * or "Title and 2 more books" (issue 23: an order holds one or more books, first first).

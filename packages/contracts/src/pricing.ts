@@ -221,7 +221,6 @@ export function priceGroup(input: {
   };
 }
 
-
 /** The least a buyer may offer: half the asking price, rounded up to the penny. */
 export function minimumOfferMinor(askingMinor: number): number {
   return Math.ceil((askingMinor * COMMERCIAL_DEFAULTS.offerMinPercent) / 100);

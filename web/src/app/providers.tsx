@@ -10,7 +10,7 @@ import { SonnerToaster } from '../components/ui/sonner.tsx';
 import { Toaster } from '../components/ui/toaster.tsx';
 import { markSignedOut } from '../lib/session.ts';
 import { createTrpcClient, trpc } from '../lib/trpc.ts';
-import { createQueryClient } from './query-client.ts';
+import { createQueryClient, keepServerErrors } from './query-client.ts';
 
 type TrpcClient = ReturnType<typeof createTrpcClient>;
 
@@ -40,6 +40,7 @@ export function AppProviders({
     const client: QueryClient = createQueryClient({
       onUnauthorized: () => markSignedOut(client, { forgetData: false }),
     });
+    keepServerErrors(client, dehydratedState);
     return client;
   });
   const [trpcClient] = useState(() => givenTrpc ?? createTrpcClient());

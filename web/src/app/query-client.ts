@@ -1,5 +1,5 @@
 import { QUERY_CACHE } from '@reshelf/contracts';
-import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { type DehydratedState, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isUnauthorized, shouldRetry } from '../lib/api-errors.ts';
 
 export interface QueryClientOptions {
@@ -45,4 +45,16 @@ export function createQueryClient(options: QueryClientOptions = {}): QueryClient
       },
     },
   });
+}
+
+/**
+ * A server-rendered page may have been rendered from a not-found answer (web/src/entry-server.tsx):
+ * those answers come with the page, and the browser renders from them as the server did. A query
+ * holding an error is otherwise asked again when its page mounts, and shows as loading meanwhile,
+ * which is not the page the server sent (a hydration mismatch): these are not asked again.
+ */
+export function keepServerErrors(client: QueryClient, state: DehydratedState | undefined): void {
+  for (const query of state?.queries ?? []) {
+    if (query.state.status === 'error') client.setQueryDefaults(query.queryKey, { retryOnMount: false });
+  }
 }

@@ -3,7 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ListingsBrowser } from '../catalogue/index.ts';
 import { BuyMoreFromSeller } from '../commerce/index.ts';
-import { CharityReviewsSection, FollowButton } from '../community/index.ts';
+import { CharityRatingSummary, CharityReviewsSection, FollowButton } from '../community/index.ts';
 import { NotFoundContent } from '../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../components/PageHeader.tsx';
 import { QueryError } from '../components/QueryError.tsx';
@@ -283,6 +283,7 @@ export function CharityProfilePage() {
                   </a>
                 ) : null}
               </span>
+              <CharityRatingSummary slug={data.slug} />
               {data.description ? <span className="text-base text-ink-soft">{data.description}</span> : null}
             </span>
           ) : undefined
@@ -304,11 +305,12 @@ export function CharityProfilePage() {
             {data && tiers.data ? (
               <BuyMoreFromSeller name={data.name} tiers={tiers.data} activeListings={data.activeListings} />
             ) : null}
-            {data ? <CharityReviewsSection slug={slug} name={data.name} /> : null}
+            {/* Books first; the reviews after them (the header's rating line links down to them). */}
             <ListingsBrowser
               fixed={{ charity: slug }}
               empty={<p>This charity has no books for sale right now.</p>}
             />
+            {data ? <CharityReviewsSection slug={slug} name={data.name} /> : null}
           </>
         )}
       </PageBody>

@@ -4,6 +4,14 @@ export { StaffConversation } from './messages/StaffConversation.tsx';
 export { ReportDialog } from './moderation/ReportDialog.tsx';
 export { ReportListing } from './moderation/ReportListing.tsx';
 export { RecommendedShelf } from './recommendations/RecommendedShelf.tsx';
-export { CharityReviewsSection, SellerReviewsSection } from './reviews/Reviews.tsx';
+export { OrderReviewPrompt } from './reviews/OrderReviewPrompt.tsx';
+export {
+  CharityRatingSummary,
+  CharityReviewsSection,
+  SellerRatingFor,
+  SellerRatingSummary,
+  SellerReviewsSection,
+  useSellerRatings,
+} from './reviews/Reviews.tsx';
 export { FollowButton } from './social/FollowButton.tsx';
 export { SaveSearchButton } from './social/SaveSearchButton.tsx';

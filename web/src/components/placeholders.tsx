@@ -70,18 +70,11 @@ export function ListingSkeleton({ className }: { className?: string }) {
   return (
     <Busy
       label="Loading listing"
-      className={cn('mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 lg:px-8 lg:py-12', className)}
+      className={cn('mx-auto w-full max-w-6xl px-4 py-4 sm:px-6 md:py-8 lg:px-8 lg:py-12', className)}
     >
       <div className="grid gap-8 md:grid-cols-2 md:gap-12">
-        <div className="flex flex-col gap-3">
-          <Skeleton className="aspect-[3/4] w-full rounded-xl" />
-          <div className="grid grid-cols-4 gap-2">
-            <Skeleton className="aspect-square rounded-md" />
-            <Skeleton className="aspect-square rounded-md" />
-            <Skeleton className="aspect-square rounded-md" />
-            <Skeleton className="aspect-square rounded-md" />
-          </div>
-        </div>
+        {/* The photo's frame as the page draws it (ListingPhotos.tsx): shorter on a phone. */}
+        <Skeleton className="aspect-[3/4] max-h-[46svh] w-full rounded-xl md:max-h-none" />
         <div className="flex flex-col gap-4">
           <Skeleton className="h-4 w-24" />
           <Skeleton className="h-9 w-11/12" />

@@ -60,3 +60,29 @@ export function CardRating({ rating }: { rating: Rating | undefined }) {
     </p>
   );
 }
+
+/**
+ * A seller's rating beside their name (the discover page, the listing page's seller card): the
+ * stars with the average and the number of reviews, or "No reviews yet".
+ */
+export function SellerRating({ rating, className }: { rating: Rating; className?: string }) {
+  return (
+    <span
+      data-testid="seller-rating"
+      className={cn('inline-flex flex-wrap items-center gap-x-1.5 text-sm', className)}
+      title={ratingWords(rating)}
+    >
+      {rating.count > 0 && rating.average !== null ? (
+        <>
+          <Stars value={rating.average} />
+          <span className="font-semibold text-ink">{rating.average.toFixed(1)}</span>
+          <span className="text-ink-muted">
+            ({rating.count} {rating.count === 1 ? 'review' : 'reviews'})
+          </span>
+        </>
+      ) : (
+        <span className="text-ink-muted">No reviews yet</span>
+      )}
+    </span>
+  );
+}

@@ -72,3 +72,15 @@ export function usePageMeta(
     og('og:description', description);
   }, [title, description]);
 }
+
+/**
+ * Server rendering only (web/src/entry-server.tsx): the HTTP status the rendered page asks for.
+ * In the browser there is no collector.
+ */
+export const PageStatusContext = createContext<{ current: number } | null>(null);
+
+/** The page answers with this HTTP status when the server renders it (the not-found page: 404). */
+export function usePageStatus(status: number): void {
+  const collector = useContext(PageStatusContext);
+  if (collector) collector.current = status;
+}

@@ -1,9 +1,11 @@
 import { createContext, useContext } from 'react';
 
 /**
- * The origin the page was served from, for absolute links in the page (the listing's JSON-LD).
- * In the browser it is the window's; the server renders with the request's origin (the same one
- * the browser then sees), so the hydrated text matches (web/src/entry-server.tsx).
+ * The site's origin, for absolute links in the page (the listing's JSON-LD). The server renders
+ * with the site's PUBLIC_ORIGIN (web/src/entry-server.tsx) and hands it to the browser with the
+ * page's answers; a page it rendered is hydrated with that same origin (main.tsx), whatever
+ * address the browser opened it at, so the hydrated text matches. A page rendered only in the
+ * browser uses the window's.
  */
 export const SiteOriginContext = createContext<string | null>(null);
 

@@ -19,6 +19,13 @@ import { disallowedPrefixes, robotsTxt } from './sitemap.service.ts';
 let t: TestApp;
 let db: Database;
 let webDist: string;
+/** The sitemap's seller pages: one with books on sale, and those that should not be listed. */
+const sellers: Record<'selling' | 'nothingOnSale' | 'charityOwner' | 'closed', string> = {
+  selling: '',
+  nothingOnSale: '',
+  charityOwner: '',
+  closed: '',
+};
 const listings: Record<'old' | 'newer' | 'draft' | 'sold', string> = {
   old: '',
   newer: '',
@@ -45,6 +52,28 @@ beforeAll(async () => {
   listings.sold = await make('sold', new Date());
   await createCharity(db, { slug: 'mapped-hospice', name: 'Mapped Hospice Books' });
   await createCharity(db, { slug: 'pending-books', name: 'Pending Books', status: 'pending' });
+
+  sellers.selling = sellerId;
+  // Only a sold book: the page has nothing to find.
+  sellers.nothingOnSale = await createPerson(db, 'sold-out@reshelf.test');
+  await createListing(db, {
+    sellerId: sellers.nothingOnSale,
+    bookId,
+    status: 'sold',
+    publishedAt: new Date(),
+  });
+  // A charity's owner selling for it: the charity's page is the one to find.
+  sellers.charityOwner = await createPerson(db, 'charity-owner@reshelf.test');
+  await createCharity(db, { slug: 'owned-books', name: 'Owned Books', ownerId: sellers.charityOwner });
+  await createListing(db, { sellerId: sellers.charityOwner, bookId, publishedAt: new Date() });
+  // A closed account's books are taken off sale; even one left active is not a page to list.
+  sellers.closed = await createPerson(db, 'closed@reshelf.test');
+  await createListing(db, { sellerId: sellers.closed, bookId, publishedAt: new Date() });
+  await db
+    .updateTable('profiles')
+    .set({ closed_at: new Date(), bio: null, town: null, avatar_url: null })
+    .where('id', '=', sellers.closed)
+    .execute();
 });
 
 afterAll(async () => {
@@ -96,7 +125,7 @@ describe('robots.txt', () => {
 });
 
 describe('sitemap.xml', () => {
-  it('lists the static pages, categories, genres, charities and active listings with lastmod', async () => {
+  it('lists the static pages, categories, genres, charities, sellers and active listings with lastmod', async () => {
     const response = await request(t.app.server).get('/sitemap.xml');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
@@ -115,6 +144,7 @@ describe('sitemap.xml', () => {
       '/c/fiction',
       '/g/epic-fantasy',
       '/charity/mapped-hospice',
+      `/seller/${sellers.selling}`,
       `/listing/${listings.old}`,
       `/listing/${listings.newer}`,
     ]) {
@@ -124,6 +154,9 @@ describe('sitemap.xml', () => {
       `/listing/${listings.draft}`,
       `/listing/${listings.sold}`,
       '/charity/pending-books',
+      `/seller/${sellers.nothingOnSale}`,
+      `/seller/${sellers.charityOwner}`,
+      `/seller/${sellers.closed}`,
     ]) {
       expect(urls, path).not.toContain(`https://reshelf.example${path}`);
     }
@@ -135,6 +168,16 @@ describe('sitemap.xml', () => {
       .executeTakeFirstOrThrow();
     expect(xml).toContain(
       `<url><loc>https://reshelf.example/listing/${listings.old}</loc><lastmod>${old.updated_at.toISOString().replace(/\.\d{3}Z$/, 'Z')}</lastmod></url>`,
+    );
+    // A seller's page changes when their books on sale do.
+    const newest = await db
+      .selectFrom('listings')
+      .select((eb) => eb.fn.max('updated_at').as('at'))
+      .where('seller_id', '=', sellers.selling)
+      .where('status', '=', 'active')
+      .executeTakeFirstOrThrow();
+    expect(xml).toContain(
+      `<url><loc>https://reshelf.example/seller/${sellers.selling}</loc><lastmod>${new Date(newest.at as Date).toISOString().replace(/\.\d{3}Z$/, 'Z')}</lastmod></url>`,
     );
     // Oldest listing first, so new ones join the end.
     expect(urls.indexOf(`https://reshelf.example/listing/${listings.old}`)).toBeLessThan(

@@ -1,9 +1,9 @@
 /**
  * What search engines may crawl: robots.txt, and the sitemap of every public page worth
  * finding (the fixed public pages, the static pages staff publish, categories, genres,
- * approved charities and active listings). Up to `perFile` URLs (50,000, the protocol's limit)
+ * approved charities, sellers with books on sale, and active listings). Up to `perFile` URLs (50,000, the protocol's limit)
  * /sitemap.xml is one <urlset>; past it, a <sitemapindex> of /sitemaps/pages-<n>.xml (everything
- * but the listings: one file in practice) and /sitemaps/listings-<n>.xml, the listings oldest
+ * but the listings: a file per 50,000 sellers) and /sitemaps/listings-<n>.xml, the listings oldest
  * first so that new ones join the last file.
  */
 import { PRODUCT, SIGNED_IN_ROUTES } from '@reshelf/contracts';
@@ -113,10 +113,18 @@ export function sitemapIndexXml(origin: string, paths: readonly string[]): strin
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemaps.join('\n')}\n</sitemapindex>\n`;
 }
 
-/** Every public page but the listings: a few hundred at most. */
+/** Where each kind of page lives (a static page may have a path of its own: PAGE_PATHS). */
+const KIND_PREFIX = { category: '/c/', genre: '/g/', charity: '/charity/', seller: '/seller/' } as const;
+
+/**
+ * Every public page but the listings: the fixed pages, static pages, categories, genres and
+ * charities (a few hundred), and the sellers with books on sale (one per seller). A seller's
+ * page changes when their books on sale do. A charity's owner is found by the charity's page,
+ * and a closed account has no page worth finding.
+ */
 export async function sitePageEntries(db: Database): Promise<SitemapEntry[]> {
   const { rows } = await sql<{
-    kind: 'page' | 'category' | 'genre' | 'charity';
+    kind: 'page' | keyof typeof KIND_PREFIX;
     slug: string;
     lastmod: Date;
   }>`
@@ -124,6 +132,13 @@ export async function sitePageEntries(db: Database): Promise<SitemapEntry[]> {
     union all select 'category', slug, updated_at from public.categories
     union all select 'genre', slug, updated_at from public.genres
     union all select 'charity', slug, updated_at from public.charities where status = 'approved'
+    union all
+    select 'seller', l.seller_id::text, max(l.updated_at)
+      from public.listings l
+      join public.profiles p on p.id = l.seller_id and p.closed_at is null
+     where l.status = 'active' and l.published_at is not null
+       and not exists (select 1 from public.charities c where c.owner_id = l.seller_id and c.status = 'approved')
+     group by l.seller_id
     order by kind, slug`.execute(db);
   const fixed = new Set<string>(FIXED_PUBLIC_PATHS);
   const entries: SitemapEntry[] = FIXED_PUBLIC_PATHS.map((path) => ({ path }));
@@ -131,7 +146,7 @@ export async function sitePageEntries(db: Database): Promise<SitemapEntry[]> {
     const path =
       row.kind === 'page'
         ? (PAGE_PATHS[row.slug] ?? `/pages/${row.slug}`)
-        : `/${{ category: 'c', genre: 'g', charity: 'charity' }[row.kind]}/${row.slug}`;
+        : `${KIND_PREFIX[row.kind]}${row.slug}`;
     if (!fixed.has(path)) entries.push({ path, lastmod: row.lastmod });
   }
   return entries;

@@ -207,7 +207,11 @@ describe('checkout of the basket over HTTP', () => {
     const samOrder = await client.commerce.orders.member.get.query({
       orderId: started.orders[0]?.orderId as string,
     });
-    expect(samOrder).toMatchObject({ status: 'paid', itemCount: 3, title: 'North and South and 2 more books' });
+    expect(samOrder).toMatchObject({
+      status: 'paid',
+      itemCount: 3,
+      title: 'North and South and 2 more books',
+    });
     expect(samOrder.items.map((item) => [item.title, item.priceMinor])).toEqual([
       ['North and South', 349],
       ['Cranford', 649],

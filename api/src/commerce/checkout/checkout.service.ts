@@ -13,11 +13,7 @@
  * through the refund command (refunds/refund.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  type AddressInput,
-  COMMERCIAL_DEFAULTS,
-  type Quote,
-} from '@reshelf/contracts';
+import { type AddressInput, COMMERCIAL_DEFAULTS, type Quote } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
@@ -32,6 +28,7 @@ import type {
 import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
 import { refundPayment } from '../money/refund.ts';
 import { closeOffersForSoldListing } from '../offers/offers.service.ts';
+import { insertOrder } from '../orders/insert.ts';
 import {
   type Actor,
   type LockedOrder,
@@ -40,7 +37,6 @@ import {
   transition,
 } from '../orders/order-machine.ts';
 import { queueOrderMail } from '../orders/order-mail.ts';
-import { insertOrder } from '../orders/insert.ts';
 import { type PricedGroup, type PricingGroup, priceOrders } from '../pricing/quote.ts';
 
 export const JUST_SOLD_MESSAGE = 'This book has just been sold. Take a look at similar books instead.';
@@ -66,7 +62,6 @@ export interface CheckoutDeps {
   returnOrigin?: string;
   log?: (message: string, error?: unknown) => void;
 }
-
 
 interface Book {
   listingId: string;
@@ -161,7 +156,6 @@ async function purchasable(
     offerAmountMinor: offer?.amount_minor ?? null,
   };
 }
-
 
 /**
  * The buyer's own order waiting for payment on this book, still within its reservation. A

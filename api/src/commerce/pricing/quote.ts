@@ -11,12 +11,12 @@
  * what the buyer was shown is what they pay or they are told it changed.
  */
 import {
+  apportion,
   type BundleTier,
   formatPence,
   type GroupPrice,
   type ParcelSize,
   type PromoOutcome,
-  apportion,
   percentOf,
   priceGroup,
   WELCOME_GIFT,
@@ -169,10 +169,17 @@ export async function priceOrders(
   const priceOf = await groupPricer(db);
   const base = groups.map((group) => priceOf(group));
   const welcome = groups.length > 0 && (await welcomeEligible(db, buyerId));
-  let discount: { index: number; code: string; minor: number; label: string; promotionId: string | null } | null =
-    null;
+  let discount: {
+    index: number;
+    code: string;
+    minor: number;
+    label: string;
+    promotionId: string | null;
+  } | null = null;
   if (welcome) {
-    const top = best(base.map((price) => percentOf(price.discountedSubtotalMinor, WELCOME_GIFT.discountPercent)));
+    const top = best(
+      base.map((price) => percentOf(price.discountedSubtotalMinor, WELCOME_GIFT.discountPercent)),
+    );
     if (top.index >= 0) {
       discount = {
         ...top,

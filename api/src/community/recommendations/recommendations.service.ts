@@ -14,6 +14,11 @@
  * shown by its cheapest copy on sale; never the member's own listings (or their charity's),
  * never a book they bought, never a listing already on their wishlist.
  *
+ * The list is mixed (issue 33): ranked by score, each further book with the same explanation
+ * ("Because you like Classics") counts for `repeatDecay` times the one before it, so one strong
+ * reason cannot fill the list and the next reasons (another genre, a staff pick, what is
+ * trending) come up between its books. The stored score stays the book's own.
+ *
  * The job `recommendations.refresh` recomputes members whose signals changed since (onboarding,
  * wishlist, purchases, views) or whose list is older than REFRESH_AFTER_HOURS; a member who has
  * none yet, or who has just changed their onboarding choices, gets theirs computed on reading.
@@ -38,6 +43,11 @@ export const RECOMMENDATIONS = {
   refreshAfterHours: 6,
   /** Members per job round. */
   batch: 200,
+  /**
+   * Ranking weight of each further book with the same explanation (reason and "because"): the
+   * second Classics book ranks as if it scored half, the third a quarter, … (issue 33).
+   */
+  repeatDecay: 0.5,
   weights: {
     coPurchase: 6,
     coPurchasePerReader: 2,
@@ -194,10 +204,17 @@ export async function computeRecommendations(
                             where wi.user_id = ${userId} and wi.listing_id = l.id)
          order by bk.book_id, l.price_minor, l.published_at desc, l.id
       ),
+      repeats as (
+        select listing_id, score, reason, because,
+               row_number() over (partition by reason, because order by score desc, listing_id) as repeat
+          from picked
+      ),
       ranked as (
         select listing_id, score, reason, because,
-               row_number() over (order by score desc, listing_id) as rank
-          from picked
+               row_number() over (
+                 order by score * power(${RECOMMENDATIONS.repeatDecay}::float8, repeat - 1) desc, score desc, listing_id
+               ) as rank
+          from repeats
       ),
       written as (
         insert into public.member_recommendations (user_id, listing_id, rank, score, reason, because)

@@ -1,9 +1,4 @@
-import {
-  type AppNotification,
-  NOTIFICATION_KIND_INFO,
-  type NotificationGroup,
-  photoThumbUrl,
-} from '@reshelf/contracts';
+import { type AppNotification, NOTIFICATION_KIND_INFO, type NotificationGroup } from '@reshelf/contracts';
 import {
   BellOff,
   BellRing,
@@ -21,6 +16,7 @@ import {
   TriangleAlert,
 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router-dom';
+import { leadThumb } from '../../catalogue/index.ts';
 import { BookCover } from '../../components/BookCover.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { RowsSkeleton } from '../../components/placeholders.tsx';
@@ -189,7 +185,7 @@ function NotificationItem({
             title={item.listing.title}
             authors={item.listing.authors}
             isbn13={item.listing.isbn13}
-            coverUrl={item.listing.photoUrl ? photoThumbUrl(item.listing.photoUrl) : item.listing.coverUrl}
+            coverUrl={leadThumb(item.listing.photoUrl, item.listing.coverUrl)}
           />
         ) : (
           <span className="grid aspect-[3/4] place-items-center rounded-lg bg-paper-deep">

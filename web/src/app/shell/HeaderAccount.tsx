@@ -99,7 +99,7 @@ function AccountMenu({ user }: { user: SessionUser }) {
   const { signOut, pendingScope } = useSignOut();
   const name = user.displayName || user.email;
   const initial = name.trim().charAt(0).toUpperCase() || '?';
-  // On phones the header has no room for the messages link: the avatar carries a dot instead.
+  // The messages link in the header has the count; the menu's Messages item says it too.
   const unreadMessages =
     trpc.community.messages.member.unread.useQuery(undefined, { staleTime: 15_000 }).data?.messages ?? 0;
 
@@ -141,14 +141,7 @@ function AccountMenu({ user }: { user: SessionUser }) {
           className="relative flex size-7 shrink-0 items-center justify-center rounded-full bg-brand font-serif text-sm text-brand-foreground"
         >
           {initial}
-          {unreadMessages ? (
-            <span
-              data-testid="account-menu-unread"
-              className="absolute -top-0.5 -right-0.5 size-2.5 rounded-full bg-accent ring-2 ring-paper sm:hidden"
-            />
-          ) : null}
         </span>
-        {unreadMessages ? <span className="sr-only sm:hidden">(unread messages) </span> : null}
         <span className="sr-only">Account menu for </span>
         <span className="truncate max-sm:sr-only" data-testid="account-menu-name">
           {name}

@@ -16,7 +16,7 @@ export function SiteHeader() {
         <nav aria-label="Main" className="ml-auto flex items-center gap-1 sm:gap-2 md:ml-0">
           <NavLink
             to="/listings"
-            className="rounded-md px-3 py-2 text-sm font-semibold text-ink-soft transition-colors hover:bg-paper-deep hover:text-ink aria-[current=page]:text-brand"
+            className="rounded-md px-2 py-2 text-sm font-semibold text-ink-soft transition-colors hover:bg-paper-deep hover:text-ink aria-[current=page]:text-brand sm:px-3"
           >
             Browse
           </NavLink>

@@ -2,7 +2,6 @@ import {
   CONDITION_LABELS,
   formatPence,
   type ListingCard as ListingCardData,
-  photoThumbUrl,
   type Rating,
 } from '@reshelf/contracts';
 import { HeartHandshake } from 'lucide-react';
@@ -11,6 +10,7 @@ import { BookCover } from '../../components/BookCover.tsx';
 import { CardRating } from '../../components/rating.tsx';
 import { cn } from '../../lib/utils.ts';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
+import { leadThumb } from './listing-images.ts';
 
 export function ListingCard({
   listing,
@@ -37,7 +37,7 @@ export function ListingCard({
           title={listing.title}
           authors={listing.authors}
           isbn13={listing.isbn13}
-          coverUrl={listing.photoUrl ? photoThumbUrl(listing.photoUrl) : listing.coverUrl}
+          coverUrl={leadThumb(listing.photoUrl, listing.coverUrl)}
         />
         <WishlistButton
           listingId={listing.id}

@@ -23,22 +23,23 @@ import {
   FollowButton,
   MessageSellerButton,
   ReportListing,
+  SellerRatingFor,
   SellerReviewsSection,
 } from '../../community/index.ts';
-import { BookCover } from '../../components/BookCover.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { ListingSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { isNotFound } from '../../lib/errors.ts';
-import { mediaUrl, thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { useSiteOrigin } from '../../lib/site-origin.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { bookJsonLd } from './json-ld.ts';
 import { ListingGrid } from './ListingGrid.tsx';
+import { ListingPhotos } from './ListingPhotos.tsx';
+import { leadPicture } from './listing-images.ts';
 
 const PARCEL_LABELS: Record<(typeof PARCEL_SIZES)[number], string> = {
   small: 'small parcel',
@@ -81,7 +82,7 @@ export function ListingPage() {
     detail
       ? `${CONDITION_LABELS[detail.condition]} copy of ${detail.title} for ${formatPence(detail.price.itemMinor)}, sold by ${detail.seller.displayName} on Reshelf with buyer protection.`
       : undefined,
-    detail ? { image: detail.coverUrl, type: 'book' } : {},
+    detail ? { image: leadPicture(detail.photos[0], detail.coverUrl), type: 'book' } : {},
   );
 
   if (listing.isPending) return <ListingSkeleton />;
@@ -116,8 +117,8 @@ function ListingView({ listing }: { listing: ListingDetail }) {
       <script type="application/ld+json" data-testid="listing-json-ld">
         {JSON.stringify(bookJsonLd(listing, origin)).replace(/</g, '\\u003c')}
       </script>
-      <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 lg:px-8 lg:py-12">
-        <nav aria-label="Breadcrumb" className="mb-6 text-sm text-ink-muted">
+      <div className="mx-auto w-full max-w-6xl px-4 py-4 sm:px-6 md:py-8 lg:px-8 lg:py-12">
+        <nav aria-label="Breadcrumb" className="mb-3 text-sm text-ink-muted md:mb-6">
           <ol className="flex flex-wrap items-center gap-1.5">
             <li>
               <Link to="/listings" className="underline-offset-4 hover:text-ink hover:underline">
@@ -139,39 +140,14 @@ function ListingView({ listing }: { listing: ListingDetail }) {
         </nav>
 
         <div className="grid gap-8 md:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] md:gap-12">
-          <div className="flex flex-col gap-3">
-            <div className="mx-auto w-full max-w-sm md:max-w-none">
-              <BookCover
-                title={listing.title}
-                authors={listing.authors}
-                isbn13={listing.isbn13}
-                coverUrl={listing.coverUrl}
-                size="large"
-                eager
-              />
-            </div>
-            {photos.length ? (
-              <ul className="grid grid-cols-4 gap-2" aria-label="Photos from the seller">
-                {photos.map((photo, index) => (
-                  <li
-                    key={photo}
-                    className="aspect-square overflow-hidden rounded-md border border-line bg-paper-deep"
-                  >
-                    <a href={mediaUrl(photo)} target="_blank" rel="noreferrer">
-                      <img
-                        src={thumbUrl(photo)}
-                        alt={`${listing.title}, the copy for sale (view ${index + 1})`}
-                        width={160}
-                        height={160}
-                        loading="lazy"
-                        decoding="async"
-                        className="size-full object-cover"
-                      />
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+          <div className="md:sticky md:top-24 md:self-start">
+            <ListingPhotos
+              title={listing.title}
+              authors={listing.authors}
+              isbn13={listing.isbn13}
+              coverUrl={listing.coverUrl}
+              photos={photos}
+            />
           </div>
 
           <div className="min-w-0">
@@ -371,11 +347,27 @@ function BuyBox({ listing }: { listing: ListingDetail }) {
         <PriceBreakdown price={listing.price} />
       </div>
       <ReturnsLine returns={listing.returns} />
-      <div className="mt-6 flex flex-col gap-3 sm:flex-row">
-        <Button asChild variant="cta" size="lg" className="sm:flex-1">
+      {/*
+        On a phone, Buy stays in reach: this row is a bar fixed to the bottom of the screen with the
+        price beside it (styles.css keeps what has focus, and the page's end, clear of it).
+      */}
+      <div
+        data-testid="buy-bar"
+        data-buy-bar=""
+        className="max-md:fixed max-md:inset-x-0 max-md:bottom-0 max-md:z-40 max-md:flex max-md:h-[calc(var(--buy-bar-height)+var(--shell-bottom,0px))] max-md:items-center max-md:gap-3 max-md:border-t max-md:border-line max-md:bg-paper/95 max-md:px-4 max-md:pb-[var(--shell-bottom,0px)] max-md:shadow-[0_-8px_30px_-12px_rgb(34_28_24/0.25)] max-md:backdrop-blur-sm md:mt-6 md:flex md:gap-3"
+      >
+        <p className="flex flex-col leading-tight md:hidden">
+          <span className="font-serif text-xl font-semibold">{formatPence(listing.price.itemMinor)}</span>
+          <span className="text-xs text-ink-muted">{formatPence(listing.price.totalMinor)} in total</span>
+        </p>
+        <Button asChild variant="cta" size="lg" className="flex-1">
           <Link to={`/checkout?listing=${encodeURIComponent(listing.slug)}`}>Buy now</Link>
         </Button>
-        <AddToBasketButton listing={listing} />
+        <AddToBasketButton
+          listing={listing}
+          className="max-md:flex-none max-md:px-3.5"
+          labelClassName="max-md:sr-only"
+        />
       </div>
       <div className="mt-3 flex flex-col">
         <WishlistButton listingId={listing.id} title={listing.title} variant="page" />
@@ -519,6 +511,7 @@ function SellerCard({ listing }: { listing: ListingDetail }) {
               {seller.displayName}
             </Link>
           </p>
+          <SellerRatingFor sellerId={seller.id} className="mt-0.5" />
           <p className="mt-0.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-muted">
             {seller.town ? (
               <span className="inline-flex items-center gap-1">

@@ -1,4 +1,5 @@
 import { type ListingDetail, poundsString } from '@reshelf/contracts';
+import { leadPicture } from './listing-images.ts';
 
 const CONDITION_SCHEMA = 'https://schema.org/UsedCondition';
 
@@ -10,6 +11,7 @@ export function bookJsonLd(listing: ListingDetail, origin: string): Record<strin
     : listing.unavailableReason === 'sold'
       ? 'https://schema.org/SoldOut'
       : 'https://schema.org/Discontinued';
+  const picture = leadPicture(listing.photos[0], listing.coverUrl);
   return {
     '@context': 'https://schema.org',
     '@type': 'Book',
@@ -21,7 +23,7 @@ export function bookJsonLd(listing: ListingDetail, origin: string): Record<strin
     ...(listing.publishedYear ? { datePublished: String(listing.publishedYear) } : {}),
     ...(listing.pageCount ? { numberOfPages: listing.pageCount } : {}),
     ...(listing.bookDescription ? { description: listing.bookDescription } : {}),
-    ...(listing.coverUrl ? { image: listing.coverUrl } : {}),
+    ...(picture ? { image: new URL(picture, origin).href } : {}),
     inLanguage: listing.language,
     url,
     offers: {

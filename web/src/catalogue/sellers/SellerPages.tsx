@@ -2,10 +2,16 @@ import type { SellerCard } from '@reshelf/contracts';
 import { HeartHandshake, MapPin } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
 import { BuyMoreFromSeller } from '../../commerce/index.ts';
-import { FollowButton, SellerReviewsSection } from '../../community/index.ts';
+import {
+  FollowButton,
+  SellerRatingSummary,
+  SellerReviewsSection,
+  useSellerRatings,
+} from '../../community/index.ts';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
+import { SellerRating } from '../../components/rating.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { isNotFound } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
@@ -28,6 +34,7 @@ function sellerHref(seller: SellerCard): string {
 export function DiscoverSellersPage() {
   usePageMeta('Discover sellers', 'Meet the readers and charity shops selling pre-loved books on Reshelf.');
   const sellers = trpc.catalogue.sellers.discover.useQuery({ limit: 48 });
+  const ratings = useSellerRatings(sellers.data?.map((seller) => seller.id) ?? []);
   return (
     <>
       <PageHeader
@@ -79,6 +86,7 @@ export function DiscoverSellersPage() {
                       ) : null}
                     </span>
                   </span>
+                  {ratings[seller.id] ? <SellerRating rating={ratings[seller.id]!} /> : null}
                   {seller.bio ? (
                     <span className="line-clamp-2 text-sm text-ink-soft">{seller.bio}</span>
                   ) : null}
@@ -138,6 +146,7 @@ export function SellerPage() {
                   {data.activeListings} {data.activeListings === 1 ? 'book' : 'books'} for sale
                 </span>
               </span>
+              <SellerRatingSummary sellerId={data.id} />
               {data.bio ? <span className="text-base text-ink-soft">{data.bio}</span> : null}
               {data.charity ? (
                 <Link
@@ -167,11 +176,12 @@ export function SellerPage() {
             activeListings={data.activeListings}
           />
         ) : null}
-        {data ? <SellerReviewsSection sellerId={sellerId} sellerName={data.displayName} /> : null}
+        {/* Books first; the reviews after them (the header's rating line links down to them). */}
         <ListingsBrowser
           fixed={{ seller: sellerId }}
           empty={<p>This seller has nothing for sale right now.</p>}
         />
+        {data ? <SellerReviewsSection sellerId={sellerId} sellerName={data.displayName} spaced /> : null}
       </PageBody>
     </>
   );

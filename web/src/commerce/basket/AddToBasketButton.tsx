@@ -10,7 +10,16 @@ import { useSession } from '../../lib/session.ts';
 import { cn } from '../../lib/utils.ts';
 import { useAddToBasket, useInBasket } from './hooks.ts';
 
-export function AddToBasketButton({ listing, className }: { listing: ListingDetail; className?: string }) {
+export function AddToBasketButton({
+  listing,
+  className,
+  labelClassName,
+}: {
+  listing: ListingDetail;
+  className?: string;
+  /** For the words beside the icon: the listing page's phone bar keeps them for screen readers only. */
+  labelClassName?: string;
+}) {
   const session = useSession();
   const basket = useInBasket();
   const { addListing, pending } = useAddToBasket();
@@ -20,7 +29,7 @@ export function AddToBasketButton({ listing, className }: { listing: ListingDeta
       <Button asChild variant="outline" size="lg" className={cn('sm:flex-1', className)}>
         <Link to="/basket" data-testid="in-basket">
           <Check aria-hidden="true" />
-          In your basket
+          <span className={labelClassName}>In your basket</span>
         </Link>
       </Button>
     );
@@ -35,7 +44,7 @@ export function AddToBasketButton({ listing, className }: { listing: ListingDeta
       onClick={() => addListing(listing)}
     >
       <ShoppingBasket aria-hidden="true" />
-      Add to basket
+      <span className={labelClassName}>Add to basket</span>
     </Button>
   );
 }

@@ -678,8 +678,7 @@ export function CheckoutSuccessPage() {
         <section className="rounded-xl border border-line bg-white p-5" data-testid="payment-orders">
           <p className="flex items-center gap-2 font-semibold">
             {paid ? <CheckCircle2 aria-hidden="true" className="size-5 shrink-0 text-emerald-700" /> : null}
-            {several.length} orders, one payment of{' '}
-            {formatPence(paymentOrders.data?.totalMinor ?? 0)}
+            {several.length} orders, one payment of {formatPence(paymentOrders.data?.totalMinor ?? 0)}
           </p>
           <p className="mt-1 text-sm text-ink-soft" data-testid="order-status">
             {paid

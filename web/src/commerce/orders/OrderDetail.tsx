@@ -5,7 +5,7 @@
  */
 import { formatPence, type OrderDetail as Order, type OrderRole } from '@reshelf/contracts';
 import { Link, Navigate, useParams } from 'react-router-dom';
-import { MessageOrderButton } from '../../community/index.ts';
+import { MessageOrderButton, OrderReviewPrompt } from '../../community/index.ts';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
@@ -116,6 +116,8 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
               <HeldForYou orderId={detail.id} reservedUntil={detail.reservedUntil} />
             ) : null}
             {role === 'seller' ? <SellerActions order={detail} /> : <BuyerActions order={detail} />}
+            {/* The review this order waits for from the member, while its window is open. */}
+            <OrderReviewPrompt orderId={detail.id} completed={detail.status === 'completed'} />
             {detail.dispute ? <DisputePanel orderId={detail.id} /> : null}
             {role === 'buyer' ? <ReturnRequestPanel orderId={detail.id} /> : null}
             {role === 'seller' && !detail.charitySale ? <SaleReturnPanel orderId={detail.id} /> : null}

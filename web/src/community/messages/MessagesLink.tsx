@@ -1,7 +1,6 @@
 /**
- * The header's messages link for a signed-in member, with the unread count (also shown in the
- * tab title, "(2) …"; on phones, where the header has no room, the link is in the account menu
- * and the avatar carries a dot), and the one live stream of their conversations (`community.messages.member.live`, over
+ * The header's messages link for a signed-in member, at every width, with the unread count
+ * (also shown in the tab title, "(2) …"), and the one live stream of their conversations (`community.messages.member.live`, over
  * SSE, resumed from the last event after a dropped connection): every change invalidates what
  * it touches, so the inbox, an open thread and the counts update without a reload.
  */
@@ -70,7 +69,7 @@ export function MessagesLink() {
       data-testid="messages-link"
       data-live={live}
       aria-label={count ? `Messages: ${count} unread` : 'Messages'}
-      className="relative grid size-9 place-items-center rounded-full max-sm:hidden text-ink-soft transition-colors hover:bg-paper-deep hover:text-ink"
+      className="relative grid size-9 shrink-0 place-items-center rounded-full text-ink-soft transition-colors hover:bg-paper-deep hover:text-ink"
     >
       <MessageCircle aria-hidden="true" className="size-5" />
       {count ? (

@@ -2,9 +2,11 @@
  * Reviews as anyone sees them (issue 25, decision 0048): a seller's or charity's rating (average,
  * count, share dispatched on time, all from real orders) and its published reviews, with the
  * seller's reply. Used on seller, charity and listing pages; the compact rating on listing cards.
+ * A seller's or charity's page leads with its books: the rating line at the top (the summary
+ * below) links to all the reviews, after the books (issue 33).
  */
-import type { PublicReview, SellerReviews } from '@reshelf/contracts';
-import { RatingLine, Stars } from '../../components/rating.tsx';
+import type { PublicReview, Rating, SellerReviews } from '@reshelf/contracts';
+import { RatingLine, SellerRating, Stars } from '../../components/rating.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { QueryView } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -88,7 +90,12 @@ function ReviewsBody({
 
 function Section({ children, limit }: { children: React.ReactNode; limit?: boolean }) {
   return (
-    <section aria-labelledby="reviews-heading" data-testid="reviews" className={cn('mb-8', limit && 'mt-8')}>
+    <section
+      id={REVIEWS_ANCHOR}
+      aria-labelledby="reviews-heading"
+      data-testid="reviews"
+      className={cn('mb-8 scroll-mt-24', limit && 'mt-8')}
+    >
       <h2 id="reviews-heading" className="mb-2 font-serif text-xl font-semibold">
         Reviews
       </h2>
@@ -97,10 +104,77 @@ function Section({ children, limit }: { children: React.ReactNode; limit?: boole
   );
 }
 
+/** Reviews a seller's or charity's page loads at first (and its summary reads from the same answer). */
+const PAGE_REVIEWS = 6;
+
+/** Where a page's reviews section is: the summary's link goes there. */
+export const REVIEWS_ANCHOR = 'reviews';
+
+function useSellerReviews(sellerId: string, limit: number) {
+  return trpc.community.reviews.public.forSeller.useInfiniteQuery(
+    { sellerId, limit },
+    { getNextPageParam: (page) => page.nextCursor },
+  );
+}
+
+function useCharityReviews(slug: string) {
+  return trpc.community.reviews.public.forCharity.useInfiniteQuery(
+    { slug, limit: PAGE_REVIEWS },
+    { getNextPageParam: (page) => page.nextCursor },
+  );
+}
+
+/** The rating line with a link down to the reviews ("Read all 12 reviews"); nothing while it loads. */
+function RatingSummary({ rating }: { rating: Rating | undefined }) {
+  if (!rating) return null;
+  return (
+    <span data-testid="rating-summary" className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+      <RatingLine rating={rating} />
+      {rating.count > 0 ? (
+        <a
+          href={`#${REVIEWS_ANCHOR}`}
+          className="font-semibold text-brand underline-offset-4 hover:underline"
+        >
+          Read all {rating.count === 1 ? 'the review' : `${rating.count} reviews`}
+        </a>
+      ) : null}
+    </span>
+  );
+}
+
+/** A seller page's rating at the top, linking to its reviews below the books. */
+export function SellerRatingSummary({ sellerId }: { sellerId: string }) {
+  return <RatingSummary rating={useSellerReviews(sellerId, PAGE_REVIEWS).data?.pages[0]?.rating} />;
+}
+
+/** A charity page's rating at the top, linking to its reviews below the books. */
+export function CharityRatingSummary({ slug }: { slug: string }) {
+  return <RatingSummary rating={useCharityReviews(slug).data?.pages[0]?.rating} />;
+}
+
+/**
+ * The ratings of the sellers named on a page (stars and count), in one request: by seller id,
+ * each shown by `SellerRating`. Empty while they load.
+ */
+export function useSellerRatings(sellerIds: string[]): Record<string, Rating> {
+  const ids = [...new Set(sellerIds)].slice(0, 100);
+  const query = trpc.community.reviews.public.ratings.useQuery(
+    { sellerIds: ids },
+    { enabled: ids.length > 0, staleTime: 60_000 },
+  );
+  return query.data ?? {};
+}
+
+/** One seller's rating (stars and count) where they are named; nothing while it loads. */
+export function SellerRatingFor({ sellerId, className }: { sellerId: string; className?: string }) {
+  const rating = useSellerRatings([sellerId])[sellerId];
+  return rating ? <SellerRating rating={rating} className={className} /> : null;
+}
+
 export function SellerReviewsSection({
   sellerId,
   sellerName,
-  limit = 6,
+  limit = PAGE_REVIEWS,
   spaced,
 }: {
   sellerId: string;
@@ -108,10 +182,7 @@ export function SellerReviewsSection({
   limit?: number;
   spaced?: boolean;
 }) {
-  const query = trpc.community.reviews.public.forSeller.useInfiniteQuery(
-    { sellerId, limit },
-    { getNextPageParam: (page) => page.nextCursor },
-  );
+  const query = useSellerReviews(sellerId, limit);
   return (
     <Section limit={spaced}>
       <QueryView query={query} pending="Loading reviews…">
@@ -122,12 +193,9 @@ export function SellerReviewsSection({
 }
 
 export function CharityReviewsSection({ slug, name }: { slug: string; name: string }) {
-  const query = trpc.community.reviews.public.forCharity.useInfiniteQuery(
-    { slug, limit: 6 },
-    { getNextPageParam: (page) => page.nextCursor },
-  );
+  const query = useCharityReviews(slug);
   return (
-    <Section>
+    <Section limit>
       <QueryView query={query} pending="Loading reviews…">
         {(data) => <ReviewsBody loaded={data.pages} more={query} sellerName={name} />}
       </QueryView>

@@ -1,9 +1,15 @@
 import { ArrowLeft, BookOpen } from 'lucide-react';
 import { Link, useLocation } from 'react-router-dom';
+import { usePageStatus } from '../../lib/page-meta.ts';
 import { Button } from '../ui/button.tsx';
 
-/** The body of the not-found page; also shown by the error page when a route answers 404. */
+/**
+ * The body of the not-found page; also shown by the error page when a route answers 404, and by
+ * every page whose record does not exist (a listing, a category, a static page, a seller…). Where
+ * it shows, a server-rendered page answers 404 (web/src/entry-server.tsx).
+ */
 export function NotFoundContent() {
+  usePageStatus(404);
   const { pathname } = useLocation();
   return (
     <section

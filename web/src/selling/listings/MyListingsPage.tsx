@@ -9,6 +9,7 @@ import { Heart, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
+import { leadThumb } from '../../catalogue/index.ts';
 import { BookCover } from '../../components/BookCover.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { RowsSkeleton } from '../../components/placeholders.tsx';
@@ -17,7 +18,6 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog.tsx';
 import { notify } from '../../components/ui/notify.ts';
 import { QueryView, useFilterParams } from '../../kit/index.ts';
-import { thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
@@ -315,7 +315,7 @@ function ListingRow({
           title={item.title ?? 'New listing'}
           authors={item.authors}
           isbn13={item.isbn13}
-          coverUrl={item.photoUrl ? thumbUrl(item.photoUrl) : item.coverUrl}
+          coverUrl={leadThumb(item.photoUrl, item.coverUrl)}
         />
       </div>
       <div className="min-w-0 flex-1">

@@ -24,6 +24,7 @@ import {
 } from 'lucide-react';
 import { type ReactNode, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { leadThumb } from '../../catalogue/index.ts';
 import { BookCover } from '../../components/BookCover.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageSkeleton } from '../../components/placeholders.tsx';
@@ -35,7 +36,6 @@ import { notify } from '../../components/ui/notify.ts';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { isNotFound } from '../../lib/errors.ts';
-import { thumbUrl } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { isRouteId } from '../../lib/route-ids.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -118,7 +118,7 @@ function DraftsToResume() {
                   title={draft.title ?? 'Untitled'}
                   authors={draft.authors}
                   isbn13={draft.isbn13}
-                  coverUrl={draft.photoUrl ? thumbUrl(draft.photoUrl) : draft.coverUrl}
+                  coverUrl={leadThumb(draft.photoUrl, draft.coverUrl)}
                 />
               </div>
               <div className="min-w-0 flex-1">
@@ -580,7 +580,7 @@ function EditFrame({
               title={book.title}
               authors={book.authors}
               isbn13={book.isbn13}
-              coverUrl={listing.photos[0] ? thumbUrl(listing.photos[0]) : book.coverUrl}
+              coverUrl={leadThumb(listing.photos[0], book.coverUrl)}
             />
           ) : null}
         </div>
