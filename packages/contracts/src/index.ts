@@ -15,6 +15,7 @@ export * from './next-path.ts';
 export * from './notifications.ts';
 export * from './orders.ts';
 export * from './payouts.ts';
+export * from './plural.ts';
 export * from './recommendations.ts';
 export * from './reporting.ts';
 export * from './reports.ts';

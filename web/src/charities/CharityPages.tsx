@@ -1,4 +1,5 @@
 import type { CharitySummary } from '@reshelf/contracts';
+import { countOf } from '@reshelf/contracts';
 import {
   ArrowRight,
   BadgeCheck,
@@ -231,7 +232,7 @@ export function CharityDirectoryPage() {
         ) : (
           <>
             <p className="mb-4 text-sm text-ink-muted" aria-live="polite">
-              {directory.data.total} {directory.data.total === 1 ? 'charity' : 'charities'}
+              {countOf(directory.data.total, 'charity', 'charities')}
             </p>
             <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="charity-list">
               {directory.data.items.map((charity) => (

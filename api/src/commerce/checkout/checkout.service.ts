@@ -20,6 +20,7 @@ import {
   type PromoOutcome,
   parcelPostage,
   percentOf,
+  plural,
   priceBreakdown,
   type Quote,
   WELCOME_GIFT,
@@ -783,7 +784,7 @@ function sessionInput(
     reference: order.reference,
     amountMinor: order.totalMinor,
     description:
-      `${order.title} (${order.reference.includes(',') ? 'orders' : 'order'} ${order.reference})`.slice(
+      `${order.title} (${plural(order.reference.split(',').length, 'order', 'orders')} ${order.reference})`.slice(
         0,
         500,
       ),

@@ -24,6 +24,7 @@ import {
   MESSAGE_LIMITS,
   MESSAGE_TEXTS,
   ORDER_STATUS_LABELS,
+  plural,
   type ReportReason,
   suggestsOffPlatform,
 } from '@reshelf/contracts';
@@ -343,7 +344,7 @@ export async function sendMessage(
           userId: recipient,
           kind: 'message_received' as const,
           title: about ? `New message about “${about.title}”` : 'New message',
-          body: text || (photos === 1 ? 'Sent a photo.' : `Sent ${photos} photos.`),
+          body: text || plural(photos, 'Sent a photo.', `Sent ${photos} photos.`),
           link: `/messages/${thread.id}`,
           listingId: thread.listing_id,
           entityId: thread.id,
@@ -484,9 +485,7 @@ function toSummary(row: SummaryRow, userId: string): ThreadSummary {
     : row.last_body
       ? row.last_body
       : photos > 0
-        ? photos === 1
-          ? 'Photo'
-          : `${photos} photos`
+        ? plural(photos, 'Photo', `${photos} photos`)
         : '';
   return {
     id: row.id,

@@ -1,6 +1,7 @@
 import {
   BOOK_FORMAT_LABELS,
   CONDITION_LABELS,
+  countOf,
   formatPence,
   type ListingDetail,
   type ListingPriceBreakdown,
@@ -528,7 +529,7 @@ function SellerCard({ listing }: { listing: ListingDetail }) {
             ) : null}
             <span className="inline-flex items-center gap-1">
               <Store aria-hidden="true" className="size-3.5" />
-              {seller.activeListings} {seller.activeListings === 1 ? 'book' : 'books'} for sale
+              {countOf(seller.activeListings, 'book', 'books')} for sale
             </span>
             <span>On Reshelf since {since}</span>
           </p>

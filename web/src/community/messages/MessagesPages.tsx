@@ -8,6 +8,7 @@
 
 import type { AppRouter } from '@reshelf/api/router';
 import {
+  countOf,
   formatPence,
   MESSAGE_LIMITS,
   MESSAGE_PHOTO_PATH,
@@ -106,7 +107,7 @@ export function MessagesPage() {
         title="Messages"
         description={
           unreadThreads
-            ? `${unreadThreads} conversation${unreadThreads === 1 ? '' : 's'} with unread messages.`
+            ? `${countOf(unreadThreads, 'conversation', 'conversations')} with unread messages.`
             : 'Questions about books, and conversations about your orders.'
         }
         crumbs={[{ to: '/account', label: 'Your account' }]}

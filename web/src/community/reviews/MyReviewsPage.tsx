@@ -3,7 +3,13 @@
  * reviews they wrote (private until the other side's is in or the window closes), and the
  * published reviews of them, with their one reply and a way to report one.
  */
-import { type MyReview, type PendingReview, REVIEW_MAX_LENGTH, REVIEW_WINDOW_DAYS } from '@reshelf/contracts';
+import {
+  countOf,
+  type MyReview,
+  type PendingReview,
+  REVIEW_MAX_LENGTH,
+  REVIEW_WINDOW_DAYS,
+} from '@reshelf/contracts';
 import { Flag, Star } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
@@ -43,7 +49,7 @@ function StarPicker({ value, onChange }: { value: number; onChange: (stars: numb
               value={n}
               checked={value === n}
               onChange={() => onChange(n)}
-              aria-label={n === 1 ? '1 star' : `${n} stars`}
+              aria-label={countOf(n, 'star', 'stars')}
               className="absolute inset-0 size-full cursor-pointer opacity-0"
             />
             <Star

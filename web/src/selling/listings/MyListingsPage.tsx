@@ -1,4 +1,5 @@
 import {
+  countOf,
   formatPence,
   MY_LISTING_FILTER_LABELS,
   MY_LISTING_FILTERS,
@@ -49,7 +50,7 @@ export function MyListingsPage() {
       setSelected(new Set());
       setConfirming(null);
       if (result.done.length) {
-        notify.success(`Withdrew ${result.done.length} ${result.done.length === 1 ? 'listing' : 'listings'}`);
+        notify.success(`Withdrew ${countOf(result.done.length, 'listing', 'listings')}`);
       }
       for (const refused of result.refused) {
         notify.error(`${refused.title ?? 'A listing'}: ${refused.message}`, { duration: 8000 });
@@ -223,9 +224,7 @@ export function MyListingsPage() {
         <DialogContent>
           {confirming === 'withdraw' ? (
             <>
-              <DialogTitle>
-                Withdraw {chosen.length} {chosen.length === 1 ? 'listing' : 'listings'}?
-              </DialogTitle>
+              <DialogTitle>Withdraw {countOf(chosen.length, 'listing', 'listings')}?</DialogTitle>
               <DialogDescription className="mt-2 text-base">
                 They come off sale and leave search. You can relist any of them later.
               </DialogDescription>

@@ -5,6 +5,7 @@ import {
   PARCEL_SIZE_LABELS,
   PARCEL_SIZES,
   type ParcelSize,
+  plural,
   SELLING_MESSAGES,
   type SellerListing,
 } from '@reshelf/contracts';
@@ -192,10 +193,10 @@ function PriceSuggestion({ listing, onUse }: { listing: SellerListing; onUse: (p
   if (!data) return null;
   const where =
     data.basis === 'same_book'
-      ? `${data.sampleSize === 1 ? 'Another copy' : `${data.sampleSize} other copies`} of this book ${data.sampleSize === 1 ? 'is' : 'are'} for sale`
-      : `${data.sampleSize} ${listing.book?.category?.name ?? 'similar'} ${data.sampleSize === 1 ? 'book' : 'books'} in ${
+      ? `${plural(data.sampleSize, 'Another copy', `${data.sampleSize} other copies`)} of this book ${plural(data.sampleSize, 'is', 'are')} for sale`
+      : `${data.sampleSize} ${listing.book?.category?.name ?? 'similar'} ${plural(data.sampleSize, 'book', 'books')} in ${
           listing.condition ? CONDITION_LABELS[listing.condition].toLowerCase() : 'the same'
-        } condition ${data.sampleSize === 1 ? 'is' : 'are'} for sale`;
+        } condition ${plural(data.sampleSize, 'is', 'are')} for sale`;
   const range =
     data.lowMinor === data.highMinor
       ? `at ${formatPence(data.lowMinor)}`

@@ -1,5 +1,6 @@
 import {
   CONDITION_LABELS,
+  countOf,
   EDIT_SUBPAGES,
   type EditSubpage,
   formatPence,
@@ -441,7 +442,7 @@ const SUBPAGES: {
     subpage: 'photos',
     title: 'Photos',
     icon: Camera,
-    text: (l) => `${l.photos.length} ${l.photos.length === 1 ? 'photo' : 'photos'}`,
+    text: (l) => countOf(l.photos.length, 'photo', 'photos'),
   },
   {
     subpage: 'price',
@@ -603,8 +604,7 @@ function EditFrame({
           ) : null}
           {listing.wishlistCount ? (
             <p className="mt-1 text-sm text-ink-muted">
-              On {listing.wishlistCount} {listing.wishlistCount === 1 ? 'wishlist' : 'wishlists'}: a lower
-              price tells them at once.
+              On {countOf(listing.wishlistCount, 'wishlist', 'wishlists')}: a lower price tells them at once.
             </p>
           ) : null}
         </div>

@@ -1,5 +1,5 @@
 /** The dashboard's Demo Data Management: seed, reset and seed, and the listings cleanup. */
-import { CLEANUP_RESTORE_DAYS, SEED_BOOK_COUNT } from '@reshelf/contracts';
+import { CLEANUP_RESTORE_DAYS, countOf, SEED_BOOK_COUNT } from '@reshelf/contracts';
 import { Database, Eraser, LoaderCircle, type LucideIcon, RotateCcw, Sparkles } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
@@ -11,15 +11,11 @@ import { CleanupDialog } from './CleanupDialog.tsx';
 
 import { useCleanupListings, useSeedDemoData } from './hooks.ts';
 
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
 export function seedSummary(result: { listings: number; orders: number }): string {
   if (result.listings === 0 && result.orders === 0) {
     return 'The demo data was already in place: 0 listings and 0 orders added.';
   }
-  return `${plural(result.listings, 'listing', 'listings')} and ${plural(result.orders, 'order', 'orders')} added.`;
+  return `${countOf(result.listings, 'listing', 'listings')} and ${countOf(result.orders, 'order', 'orders')} added.`;
 }
 
 export function cleanupSummary(result: {
@@ -27,7 +23,7 @@ export function cleanupSummary(result: {
   no_image_removed: number;
   total_deleted: number;
 }): string {
-  const removed = `Removed ${plural(result.duplicates_removed, 'duplicate', 'duplicates')} and ${plural(result.no_image_removed, 'listing', 'listings')} without an image: ${result.total_deleted} in total.`;
+  const removed = `Removed ${countOf(result.duplicates_removed, 'duplicate', 'duplicates')} and ${countOf(result.no_image_removed, 'listing', 'listings')} without an image: ${result.total_deleted} in total.`;
   return result.total_deleted > 0
     ? `${removed} Staff can restore them from Listings for ${CLEANUP_RESTORE_DAYS} days.`
     : removed;

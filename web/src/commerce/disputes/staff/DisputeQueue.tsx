@@ -9,6 +9,7 @@ import {
   type DisputeKind,
   type DisputeQueueItem,
   formatPence,
+  plural,
 } from '@reshelf/contracts';
 import { Scale } from 'lucide-react';
 import { useState } from 'react';
@@ -274,10 +275,10 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
                   {partial(item) ? (
                     <p className="mt-1 text-sm text-ink-soft">
                       The report is about{' '}
-                      {item.books.length === 1 ? 'one book' : `${item.books.length} books`} of{' '}
+                      {plural(item.books.length, 'one book', `${item.books.length} books`)} of{' '}
                       {item.bookCount}: {item.books.join(', ')}. Refund the buyer{' '}
                       {formatPence(item.refundableMinor)}, what they paid for{' '}
-                      {item.books.length === 1 ? 'it' : 'them'}, through the payment provider (the rest of the
+                      {plural(item.books.length, 'it', 'them')}, through the payment provider (the rest of the
                       order completes), or release the payment to the seller. Both parties get your note by
                       email.
                     </p>
@@ -337,7 +338,7 @@ function ReviewPanel({ item, onDone }: { item: DisputeItem; onDone: () => void }
           <div className={cn('flex flex-col gap-2')}>
             <p>
               {confirming === 'refund' && partial(item)
-                ? `The buyer gets back what they paid for ${item.books.join(', ')}; the seller is not paid for ${item.books.length === 1 ? 'it' : 'them'}, and the rest of the order completes. This cannot be undone.`
+                ? `The buyer gets back what they paid for ${item.books.join(', ')}; the seller is not paid for ${plural(item.books.length, 'it', 'them')}, and the rest of the order completes. This cannot be undone.`
                 : confirming === 'refund'
                   ? 'The buyer gets their money back in full and the seller is not paid. This cannot be undone.'
                   : 'The order completes and the seller is paid. This cannot be undone.'}
