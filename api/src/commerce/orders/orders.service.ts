@@ -140,11 +140,13 @@ function nextStep(row: OrderRow, role: OrderRole): string {
           ? `Payout released on ${date(returnWindowEnds(row))}, when the 14-day return window closes`
           : `Payout released by ${date(row.complete_after)}`;
     case 'completed': {
-      if (role !== 'seller') return 'Complete';
+      // The status badge beside it already says "Completed" (ORDER_STATUS_LABELS): say what is next.
       const windowEnds = returnWindowEnds(row);
-      return windowEnds && windowEnds > new Date()
-        ? `Complete — payout released on ${date(windowEnds)}, when the return window closes`
-        : 'Complete — payout released';
+      const open = windowEnds && windowEnds > new Date();
+      if (role !== 'seller') return open ? `You can return it until ${date(windowEnds)}` : 'Nothing more to do';
+      return open
+        ? `Payout released on ${date(windowEnds)}, when the return window closes`
+        : 'Payout released';
     }
     case 'disputed':
       return 'Issue reported — being sorted out between you, or by our team';
