@@ -143,7 +143,8 @@ function nextStep(row: OrderRow, role: OrderRole): string {
       // The status badge beside it already says "Completed" (ORDER_STATUS_LABELS): say what is next.
       const windowEnds = returnWindowEnds(row);
       const open = windowEnds && windowEnds > new Date();
-      if (role !== 'seller') return open ? `You can return it until ${date(windowEnds)}` : 'Nothing more to do';
+      if (role !== 'seller')
+        return open ? `You can return it until ${date(windowEnds)}` : 'Nothing more to do';
       return open
         ? `Payout released on ${date(windowEnds)}, when the return window closes`
         : 'Payout released';

@@ -4,7 +4,7 @@
  * follow); merge a duplicate into the book to keep — its listings and genres move over, and it
  * is deleted (admins only: the server refuses moderators, shown as a toast).
  */
-import { countOf } from '@reshelf/contracts';
+import { countOf, formatIsbn } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { GitMerge, LoaderCircle, Pencil, Search } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
@@ -81,8 +81,8 @@ export function BooksPage() {
                     {book.title}
                   </p>
                   <p className="text-sm text-ink-muted">
-                    {book.authors.join(', ') || 'No author'} · {book.isbn13 ?? 'No ISBN'} ·{' '}
-                    {book.category ?? 'No category'} ·{' '}
+                    {book.authors.join(', ') || 'No author'} ·{' '}
+                    {book.isbn13 ? formatIsbn(book.isbn13) : 'No ISBN'} · {book.category ?? 'No category'} ·{' '}
                     <span data-testid="book-listings">{countOf(book.listings, 'listing', 'listings')}</span>
                   </p>
                 </div>
@@ -247,7 +247,7 @@ function MergeBook({ duplicate, onDone }: { duplicate: Book; onDone: () => void 
               <span className="min-w-0 text-sm">
                 <span className="font-semibold">{book.title}</span>
                 <span className="block text-ink-muted">
-                  {book.authors.join(', ')} · {book.isbn13 ?? 'No ISBN'} ·{' '}
+                  {book.authors.join(', ')} · {book.isbn13 ? formatIsbn(book.isbn13) : 'No ISBN'} ·{' '}
                   {countOf(book.listings, 'listing', 'listings')}
                 </span>
               </span>

@@ -2,6 +2,7 @@ import {
   BOOK_FORMAT_LABELS,
   CONDITION_LABELS,
   countOf,
+  formatIsbn,
   formatPence,
   type ListingDetail,
   type ListingPriceBreakdown,
@@ -27,6 +28,7 @@ import {
   SellerReviewsSection,
 } from '../../community/index.ts';
 import { BookCover } from '../../components/BookCover.tsx';
+import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { ListingSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
@@ -118,26 +120,15 @@ function ListingView({ listing }: { listing: ListingDetail }) {
         {JSON.stringify(bookJsonLd(listing, origin)).replace(/</g, '\\u003c')}
       </script>
       <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 lg:px-8 lg:py-12">
-        <nav aria-label="Breadcrumb" className="mb-6 text-sm text-ink-muted">
-          <ol className="flex flex-wrap items-center gap-1.5">
-            <li>
-              <Link to="/listings" className="underline-offset-4 hover:text-ink hover:underline">
-                Books
-              </Link>
-            </li>
-            {listing.category ? (
-              <li className="flex items-center gap-1.5">
-                <span aria-hidden="true">/</span>
-                <Link
-                  to={`/c/${listing.category.slug}`}
-                  className="underline-offset-4 hover:text-ink hover:underline"
-                >
-                  {listing.category.name}
-                </Link>
-              </li>
-            ) : null}
-          </ol>
-        </nav>
+        <Breadcrumbs
+          className="mb-6"
+          crumbs={[
+            { to: '/listings', label: 'Books' },
+            ...(listing.category
+              ? [{ to: `/c/${listing.category.slug}`, label: listing.category.name }]
+              : []),
+          ]}
+        />
 
         <div className="grid gap-8 md:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] md:gap-12">
           <div className="flex flex-col gap-3">
@@ -450,8 +441,8 @@ function Unavailable({ listing }: { listing: ListingDetail }) {
 
 function BookFacts({ listing }: { listing: ListingDetail }) {
   const facts: [string, string | null][] = [
-    ['ISBN-13', listing.isbn13],
-    ['ISBN-10', listing.isbn10],
+    ['ISBN-13', listing.isbn13 && formatIsbn(listing.isbn13)],
+    ['ISBN-10', listing.isbn10 && formatIsbn(listing.isbn10)],
     ['Publisher', listing.publisher],
     ['Published', listing.publishedYear ? String(listing.publishedYear) : null],
     ['Pages', listing.pageCount ? listing.pageCount.toLocaleString('en-GB') : null],

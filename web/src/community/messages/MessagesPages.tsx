@@ -31,6 +31,7 @@ import {
 } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
@@ -309,11 +310,7 @@ function Conversation({ view }: { view: View }) {
     <div data-testid="thread" data-thread-id={view.id}>
       <div className="border-b border-line bg-paper-deep/50">
         <div className="mx-auto w-full max-w-3xl px-4 py-4 sm:px-6">
-          <nav aria-label="Breadcrumb" className="mb-2 text-sm text-ink-muted">
-            <Link to="/messages" className="underline-offset-4 hover:text-ink hover:underline">
-              Messages
-            </Link>
-          </nav>
+          <Breadcrumbs className="mb-2" crumbs={[{ to: '/messages', label: 'Messages' }]} />
           <div className="flex items-start gap-3">
             <Thumb url={view.listing.imageUrl} title={view.listing.title} className="w-14" />
             <div className="min-w-0 flex-1">

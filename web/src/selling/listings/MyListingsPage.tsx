@@ -1,5 +1,6 @@
 import {
   countOf,
+  formatIsbn,
   formatPence,
   MY_LISTING_FILTER_LABELS,
   MY_LISTING_FILTERS,
@@ -286,7 +287,7 @@ function ListingRow({
   relisting: boolean;
   onDelete: () => void;
 }) {
-  const title = item.title ?? (item.isbn13 ? `ISBN ${item.isbn13}` : 'A new listing');
+  const title = item.title ?? (item.isbn13 ? `ISBN ${formatIsbn(item.isbn13)}` : 'A new listing');
   const href = item.status === 'draft' ? wizardPath(item.id, item.missing[0] ?? 'review') : editPath(item.id);
   return (
     <li

@@ -1,6 +1,6 @@
 import {
   CONDITION_LABELS,
-  formatIsbn13,
+  formatIsbn,
   formatPence,
   PARCEL_SIZE_LABELS,
   SELLING_STEP_LABELS,
@@ -40,9 +40,7 @@ export function ReviewPanel({
             <div className="min-w-0">
               <p className="font-serif text-lg font-semibold break-words">{book.title}</p>
               <p className="text-ink-muted">by {book.authors.join(', ')}</p>
-              {book.isbn13 ? (
-                <p className="text-sm text-ink-muted">ISBN {formatIsbn13(book.isbn13)}</p>
-              ) : null}
+              {book.isbn13 ? <p className="text-sm text-ink-muted">ISBN {formatIsbn(book.isbn13)}</p> : null}
               {listing.description ? (
                 <p className="mt-2 text-sm break-words text-ink-soft">{listing.description}</p>
               ) : null}

@@ -3,6 +3,7 @@ import {
   countOf,
   EDIT_SUBPAGES,
   type EditSubpage,
+  formatIsbn,
   formatPence,
   SELLING_STEP_LABELS,
   type SellerListing,
@@ -26,6 +27,7 @@ import {
 import { type ReactNode, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { BookCover } from '../../components/BookCover.tsx';
+import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
@@ -124,7 +126,7 @@ function DraftsToResume() {
               </div>
               <div className="min-w-0 flex-1">
                 <p className="truncate font-semibold">
-                  {draft.title ?? (draft.isbn13 ? `ISBN ${draft.isbn13}` : 'A new listing')}
+                  {draft.title ?? (draft.isbn13 ? `ISBN ${formatIsbn(draft.isbn13)}` : 'A new listing')}
                 </p>
                 <p className="text-sm text-ink-muted">
                   {draft.missing.length
@@ -556,23 +558,13 @@ function EditFrame({
   const book = listing.book;
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 md:py-12" data-testid="sell-edit">
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm text-ink-muted">
-        <ol className="flex flex-wrap items-center gap-1.5">
-          <li>
-            <Link to="/account/listings" className="underline-offset-4 hover:text-ink hover:underline">
-              Your listings
-            </Link>
-          </li>
-          {title ? (
-            <li className="flex items-center gap-1.5">
-              <span aria-hidden="true">/</span>
-              <Link to={editPath(listing.id)} className="underline-offset-4 hover:text-ink hover:underline">
-                {book?.title ?? 'This listing'}
-              </Link>
-            </li>
-          ) : null}
-        </ol>
-      </nav>
+      <Breadcrumbs
+        className="mb-4"
+        crumbs={[
+          { to: '/account/listings', label: 'Your listings' },
+          ...(title ? [{ to: editPath(listing.id), label: book?.title ?? 'This listing' }] : []),
+        ]}
+      />
       <div className="flex gap-4">
         <div className="w-16 shrink-0 sm:w-20">
           {book ? (

@@ -5,7 +5,7 @@
  * shows its report ("Found 12 of 40; 3 without an ISBN") with each book's outcome. Offline (the
  * embedded default) the page says a run will find nothing, and a run still checks for real.
  */
-import { countOf } from '@reshelf/contracts';
+import { countOf, formatIsbn } from '@reshelf/contracts';
 import { ImagePlus, LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { AdminPageFrame, EmptyState, formatDateTime } from '../../../components/staff/AdminPageFrame.tsx';
@@ -161,7 +161,8 @@ export function CoversBackfillPage() {
                       <div className="min-w-0 flex-1">
                         <p className="font-semibold break-words">{book.title}</p>
                         <p className="text-sm break-words text-ink-soft">
-                          {book.authors.join(', ')} · {book.isbn13 ? `ISBN ${book.isbn13}` : 'no ISBN'} ·{' '}
+                          {book.authors.join(', ')} ·{' '}
+                          {book.isbn13 ? `ISBN ${formatIsbn(book.isbn13)}` : 'no ISBN'} ·{' '}
                           {countOf(book.listings, 'listing', 'listings')} without an image
                         </p>
                         {book.lastCheck ? (
@@ -263,7 +264,7 @@ function RunReport({ runId }: { runId: string }) {
                   <div className="min-w-0 flex-1">
                     <p className="font-semibold break-words">{item.title}</p>
                     <p className="text-ink-muted break-words">
-                      {item.isbn13 ? `ISBN ${item.isbn13}` : 'no ISBN'}
+                      {item.isbn13 ? `ISBN ${formatIsbn(item.isbn13)}` : 'no ISBN'}
                       {item.detail ? ` · ${item.detail}` : ''}
                     </p>
                   </div>
