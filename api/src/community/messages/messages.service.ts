@@ -593,6 +593,8 @@ export interface ThreadMessage {
   offPlatform: boolean;
   at: string;
   readAt: string | null;
+  /** The viewer has reported it and our team has not closed the report yet. */
+  reportedByMe: boolean;
 }
 
 export interface SystemLine {
@@ -699,6 +701,23 @@ async function buildThreadView(
         .orderBy('created_at')
         .execute()
     : [];
+  const reportedByMe = new Set(
+    viewer.side === 'staff' || messages.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom('reports')
+            .select('message_id')
+            .where('reporter_id', '=', viewer.id)
+            .where('status', '=', 'open')
+            .where(
+              'message_id',
+              'in',
+              messages.map((m) => m.id),
+            )
+            .execute()
+        ).map((row) => row.message_id),
+  );
   const entries: Array<ThreadMessage | SystemLine> = [];
   for (const m of messages.reverse()) {
     const senderSide: Side = m.sender_id === thread.buyer_id ? 'buyer' : 'seller';
@@ -717,6 +736,7 @@ async function buildThreadView(
       offPlatform: m.off_platform,
       at: m.created_at.toISOString(),
       readAt: m.read_at?.toISOString() ?? null,
+      reportedByMe: reportedByMe.has(m.id),
     });
   }
   for (const offer of offers) {

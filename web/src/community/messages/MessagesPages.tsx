@@ -456,16 +456,28 @@ function EntryItem({ entry, view, receipt }: { entry: Entry; view: View; receipt
           )
         ) : null}
         {!mine && !entry.hidden && view.side !== 'staff' ? (
-          <ReportMessage messageId={entry.id} name={view.counterpartName} />
+          entry.reportedByMe ? (
+            <span className="flex items-center gap-1" data-testid="message-reported">
+              <Flag aria-hidden="true" className="size-3" />
+              Reported
+            </span>
+          ) : (
+            <ReportMessage threadId={view.id} messageId={entry.id} name={view.counterpartName} />
+          )
         ) : null}
       </p>
     </li>
   );
 }
 
-function ReportMessage({ messageId, name }: { messageId: string; name: string }) {
+/** "Report" on a message from the other member; once reported (or already), the thread says "Reported". */
+function ReportMessage({ threadId, messageId, name }: { threadId: string; messageId: string; name: string }) {
   const [open, setOpen] = useState(false);
-  const report = trpc.community.messages.member.report.useMutation();
+  const utils = trpc.useUtils();
+  const report = trpc.community.messages.member.report.useMutation({
+    // Reported now, or already while our team has it (409): either way the thread says so.
+    onSettled: () => utils.community.messages.member.thread.invalidate({ threadId }),
+  });
   return (
     <>
       <button
@@ -478,6 +490,7 @@ function ReportMessage({ messageId, name }: { messageId: string; name: string })
         Report
       </button>
       <ReportDialog
+        kind="message"
         open={open}
         onOpenChange={setOpen}
         title="Report this message"
