@@ -1,6 +1,6 @@
 import {
-  BOOK_FORMAT_LABELS,
   CONDITION_LABELS,
+  copyFeatures,
   countOf,
   formatIsbn,
   formatPence,
@@ -203,26 +203,14 @@ function ListingView({ listing }: { listing: ListingDetail }) {
               >
                 {CONDITION_LABELS[listing.condition]}
               </span>
-              {listing.exLibrary ? (
-                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
-                  Ex-library
+              {copyFeatures(listing).map((feature) => (
+                <span
+                  key={feature}
+                  className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft"
+                >
+                  {feature}
                 </span>
-              ) : null}
-              {listing.format ? (
-                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
-                  {BOOK_FORMAT_LABELS[listing.format]}
-                </span>
-              ) : null}
-              {listing.firstEdition ? (
-                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
-                  First edition
-                </span>
-              ) : null}
-              {listing.signed ? (
-                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
-                  Signed
-                </span>
-              ) : null}
+              ))}
               {listing.charity ? (
                 <span className="inline-flex items-center gap-1.5 rounded-full bg-brand-soft px-3 py-1 text-sm font-semibold text-brand">
                   <HeartHandshake aria-hidden="true" className="size-4" />

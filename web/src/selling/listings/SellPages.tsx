@@ -5,7 +5,9 @@ import {
   type EditSubpage,
   formatIsbn,
   formatPence,
+  plural,
   SELLING_STEP_LABELS,
+  SELLING_WARNINGS,
   type SellerListing,
   type SellingStep,
 } from '@reshelf/contracts';
@@ -320,6 +322,7 @@ function PublishStep({ listing, back }: { listing: SellerListing; back: ReactNod
   return (
     <div>
       <ReviewPanel listing={listing} editHref={(step) => wizardPath(listing.id, step)} />
+      <ListingWarningsPanel listing={listing} />
       {publish.error ? (
         <Alert tone="error" className="mt-4" data-testid="form-error">
           {apiErrorMessage(publish.error)}
@@ -337,6 +340,44 @@ function PublishStep({ listing, back }: { listing: SellerListing; back: ReactNod
           {publish.isPending ? 'Publishing…' : listing.status !== 'draft' ? 'Published' : 'Publish listing'}
         </Button>
       </StepActions>
+    </div>
+  );
+}
+
+/**
+ * What the server warns of before publishing (issue 33): a price far above the suggestion, and
+ * the same book already on sale in the same condition at the same price. Publishing stays open.
+ */
+function ListingWarningsPanel({ listing }: { listing: SellerListing }) {
+  const warnings = trpc.selling.listings.warnings.useQuery(
+    { listingId: listing.id },
+    { enabled: listing.status === 'draft', staleTime: 0 },
+  );
+  const data = warnings.data;
+  if (!data || (!data.price && data.duplicates.length === 0)) return null;
+  return (
+    <div className="mt-4 flex flex-col gap-3" data-testid="listing-warnings">
+      {data.price ? (
+        <Alert tone="warning" live={false} data-testid="warning-price">
+          {SELLING_WARNINGS.priceFarAbove(data.price.priceMinor, data.price.suggestedMinor)}{' '}
+          <Link to={wizardPath(listing.id, 'price')} className={linkClass}>
+            Change the price
+          </Link>
+        </Alert>
+      ) : null}
+      {data.duplicates.length ? (
+        <Alert tone="warning" live={false} data-testid="warning-duplicate">
+          {SELLING_WARNINGS.duplicate(data.duplicates.length)}{' '}
+          {data.duplicates.map((copy, index) => (
+            <span key={copy.id}>
+              {index > 0 ? ', ' : ''}
+              <Link to={copy.slug ? `/listing/${copy.slug}` : editPath(copy.id)} className={linkClass}>
+                {plural(data.duplicates.length, 'See it', `Copy ${index + 1}`)}
+              </Link>
+            </span>
+          ))}
+        </Alert>
+      ) : null}
     </div>
   );
 }
