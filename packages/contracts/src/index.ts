@@ -1,5 +1,6 @@
 export * from './access.ts';
 export * from './api-tokens.ts';
+export * from './audit.ts';
 export * from './auth.ts';
 export * from './basket.ts';
 export * from './catalogue.ts';
