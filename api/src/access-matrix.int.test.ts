@@ -106,6 +106,8 @@ describe('access matrix', () => {
       [/^staff\.(?!globalAdmin\.|ops\.)/, STAFF_OR_ABOVE],
       [/^staff\.(audit|emailTemplates)\./, /^(staff|admin)$/],
       [/^staff\.dashboard\.cleanupListings$/, /^admin$/],
+      // Reset and Seed deletes what earlier seeds made: admins only, moderators may preview it.
+      [/^staff\.dashboard\.resetAndSeed$/, /^admin$/],
       [/^staff\.globalAdmin\./, /^tier:[1-4]$/],
       [/^staff\.ops\./, /^tier:[3-4]$/],
       [/\.staff\./, STAFF_OR_ABOVE],

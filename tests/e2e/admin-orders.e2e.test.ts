@@ -62,6 +62,14 @@ describe('admin orders and payments', () => {
     expect(
       await page.getByTestId('audit-row').evaluateAll((rows) => rows.map((r) => r.dataset.action)),
     ).toEqual(['order.refund', 'order.refund']);
+    // Amounts in pounds and keys in words, who by name and email (issue 33), never raw pence or ids.
+    const details = await page.getByTestId('audit-details').first().innerText();
+    expect(details).toMatch(/Amount\s+£\d+\.\d{2}/);
+    expect(details).not.toMatch(/Minor/);
+    const who = await page.getByTestId('audit-who').first().innerText();
+    expect(who).toContain('admin@reshelf.test');
+    expect(who).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    expect(who.split('\n')[0]).not.toBe('admin@reshelf.test');
     await context.close();
   });
 

@@ -11,6 +11,9 @@
  * start it has nothing to take (the demo listings have generated covers); with a duplicate and
  * a listing without an image added it shows both, an admin confirms, and Active Listings goes
  * down by two, not to 0. A moderator sees the preview without the button that runs it.
+ *
+ * Reset and Seed (issue 33) asks first too, with what it deletes as the server counts it; only
+ * admins confirm it. The result toasts cover none of the three buttons.
  */
 import { randomBytes } from 'node:crypto';
 import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
@@ -283,7 +286,9 @@ describe('staff dashboard', () => {
     await cards(page, 'mtd');
 
     // Seed: the seed's listings are all still there, so seeding again adds nothing.
-    let seedCall = await hold(page, 'staff.dashboard.seed');
+    const seedCall = await hold(page, 'staff.dashboard.seed');
+    // The buttons at the foot of the window, where the primary toast shows on a desktop.
+    await page.getByTestId('demo-data').evaluate((panel) => panel.scrollIntoView({ block: 'end' }));
     await button(page, 'Seed 40 books + orders').click();
     await expect.poll(() => button(page, 'Seed 40 books + orders').isDisabled()).toBe(true);
     expect(await button(page, 'Reset and Seed').isEnabled()).toBe(true);
@@ -292,17 +297,48 @@ describe('staff dashboard', () => {
       variant: 'default',
       description: 'The demo data was already in place: 0 listings and 0 orders added.',
     });
+    // The toast covers none of the buttons (issue 33: it covered Cleanup for its 5 s).
+    const toastBox = (await openToast(page).boundingBox())!;
+    for (const name of ['Seed 40 books + orders', 'Reset and Seed', 'Cleanup duplicates']) {
+      const box = (await button(page, name).boundingBox())!;
+      const apart =
+        box.x + box.width <= toastBox.x ||
+        toastBox.x + toastBox.width <= box.x ||
+        box.y + box.height <= toastBox.y ||
+        toastBox.y + toastBox.height <= box.y;
+      expect([name, apart]).toEqual([name, true]);
+    }
     await snapshot(page, 'admin-dashboard-seeded-toast', { fullPage: false });
     await expect
       .poll(() => page.getByTestId('metric-listings-value').textContent())
       .toBe(asCards(await apiMetrics(context, 'mtd')).listings);
 
-    // Reset and Seed: everything the seed made goes and comes back, orders too.
-    seedCall = await hold(page, 'staff.dashboard.seed');
+    // Reset and Seed asks first, saying what it deletes as the server counts it (issue 33);
+    // then everything the seed made goes and comes back, orders too.
+    const removing = (await (await context.request.get('/trpc/staff.dashboard.resetPreview')).json()) as {
+      result: { data: { listings: number; soldListings: number; orders: number; disputes: number } };
+    };
     await button(page, 'Reset and Seed').click();
-    await expect.poll(() => button(page, 'Reset and Seed').isDisabled()).toBe(true);
-    expect(await button(page, 'Seed 40 books + orders').isEnabled()).toBe(true);
-    await seedCall.release();
+    const resetDialog = page.getByTestId('reset-dialog');
+    const { listings, soldListings, orders, disputes } = removing.result.data;
+    await resetDialog
+      .getByText(
+        `${listings} listings on sale, ${soldListings} sold listings, ${orders} orders and ${disputes} disputes`,
+      )
+      .waitFor();
+    await snapshot(page, 'admin-reset-dialog-desktop', { fullPage: false });
+    const resetCall = await hold(page, 'staff.dashboard.resetAndSeed');
+    const confirm = resetDialog.getByRole('button', { name: 'Delete and seed again' });
+    await confirm.click();
+    await expect.poll(() => confirm.getAttribute('aria-busy')).toBe('true');
+    const resetBehind = page.getByRole('button', {
+      name: 'Reset and Seed',
+      exact: true,
+      includeHidden: true,
+    });
+    expect(await resetBehind.isDisabled()).toBe(true);
+    await resetCall.release();
+    await resetDialog.waitFor({ state: 'detached' });
     expect(await toastShows(page, 'Reset and seeded')).toEqual({
       variant: 'default',
       description: '40 listings and 24 orders added.',
@@ -341,9 +377,18 @@ describe('staff dashboard', () => {
     });
     expect(await message).toBe('reset: reset must be true or false');
     await snapshot(page, 'admin-dashboard-seeding-failed', { fullPage: false });
-    message = messageOf('staff.dashboard.seed');
+    await page.route(
+      (url) => url.pathname.includes('staff.dashboard.resetAndSeed'),
+      spoil('{"0":{"expected":"not-a-digest"}}'),
+    );
+    message = messageOf('staff.dashboard.resetAndSeed');
     await button(page, 'Reset and Seed').click();
-    await openToast(page).filter({ hasText: 'Seeding failed' }).waitFor();
+    await page.getByTestId('reset-dialog').getByRole('button', { name: 'Delete and seed again' }).click();
+    expect(await toastShows(page, 'Seeding failed')).toEqual({
+      variant: 'destructive',
+      description: await message,
+    });
+    expect(await message).toBe('expected: Send the digest the preview answered (32 hex characters)');
     await expect.poll(() => button(page, 'Reset and Seed').isEnabled()).toBe(true);
 
     await onDatabase((db) => imagelessListing(db, `A Listing To Fail On ${randomBytes(3).toString('hex')}`));
@@ -413,6 +458,13 @@ describe('staff dashboard', () => {
     await snapshot(page, 'admin-cleanup-dialog-moderator-desktop', { fullPage: false });
     await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
     await dialog.waitFor({ state: 'detached' });
+    // Nor Reset and Seed: a moderator sees what it would delete, without the button (issue 33).
+    await button(page, 'Reset and Seed').click();
+    const reset = page.getByTestId('reset-dialog');
+    await reset.getByTestId('reset-admins-only').waitFor();
+    expect(await reset.getByRole('button', { name: 'Delete and seed again' }).count()).toBe(0);
+    await reset.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await reset.waitFor({ state: 'detached' });
     await page.getByRole('radio', { name: 'Last 30d' }).check();
     expect(await cards(page, 'last30')).toEqual(asCards(await apiMetrics(context, 'last30')));
     await snapshot(page, 'admin-dashboard-moderator-desktop');

@@ -4,6 +4,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { SIGN_IN_TO_CONTINUE } from '../../web/src/account/auth/sign-in-words.ts';
 import {
   createConfirmedAccount,
   DEMO_PASSWORD,
@@ -177,7 +178,7 @@ describe('signing in and out', () => {
   it('signs in with the demo buyer and signs out from the header', async () => {
     const { context, page } = await newPage(browser, 'desktop');
     await page.goto('/login');
-    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true, level: 1 }).waitFor();
     await snapshot(page, 'auth-login-desktop');
 
     await fillSignIn(page, 'buyer@reshelf.test', 'not-the-password');
@@ -258,7 +259,7 @@ describe('signed-in pages', () => {
     await page.goto('/account?tab=profile');
     await page.waitForURL((url) => url.pathname === '/login');
     expect(new URL(page.url()).searchParams.get('next')).toBe('/account?tab=profile');
-    await page.getByText('Please sign in to continue.').waitFor();
+    await page.getByText(SIGN_IN_TO_CONTINUE).waitFor();
     // The guarded page's entry was replaced, not added to.
     expect(await historyLength(page)).toBe(before + 1);
     await page.goBack();
@@ -381,7 +382,7 @@ describe('screenshots', () => {
   it('login on a phone', async () => {
     const { context, page } = await newPage(browser, 'phone');
     await page.goto('/login?next=%2Faccount');
-    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true, level: 1 }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);
     await snapshot(page, 'auth-login-phone');

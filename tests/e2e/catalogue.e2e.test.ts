@@ -111,6 +111,14 @@ describe('a newcomer finds a book', () => {
         availability: 'https://schema.org/InStock',
       },
     });
+    // The ISBN as printed in the book, hyphenated by the ISBN ranges (decision 0055), and a
+    // breadcrumb trail that ends with its last link, not with "/" (issue 33).
+    const facts = await page.locator('section[aria-labelledby="book-details"]').innerText();
+    expect(facts).toMatch(/ISBN-13\s+978-0-14-143951-8/);
+    expect(facts).toMatch(/ISBN-10\s+0-14-143951-3/);
+    const trail = (await page.getByRole('navigation', { name: 'Breadcrumb' }).innerText()).trim();
+    expect(trail).toMatch(/^Books\b/);
+    expect(trail.endsWith('/')).toBe(false);
     await page.getByRole('heading', { name: 'Similar books' }).waitFor();
     await snapshot(page, 'catalogue-listing-desktop');
     expect(errors).toEqual([]);

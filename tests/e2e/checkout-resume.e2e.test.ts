@@ -14,6 +14,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { SIGN_IN_TO_CONTINUE } from '../../web/src/account/auth/sign-in-words.ts';
 import { signedIn, uniqueEmail } from '../support/auth.ts';
 import { snapshot, VIEWPORTS } from '../support/browser.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
@@ -65,6 +66,10 @@ describe('buying as a newcomer, leaving the payment page and coming back', () =>
     await page.waitForURL((url) => url.pathname === '/login');
     const checkoutPath = `/checkout?listing=${encodeURIComponent(slug)}`;
     expect(new URL(page.url()).searchParams.get('next')).toBe(checkoutPath);
+    // A first-time visitor is not greeted as one coming back (issue 33), and is offered an account.
+    await page.getByRole('heading', { name: 'Sign in', exact: true, level: 1 }).waitFor();
+    expect(await page.getByText('Welcome back').count()).toBe(0);
+    await page.getByText(SIGN_IN_TO_CONTINUE).waitFor();
 
     // Create an account instead of signing in.
     await page.getByRole('link', { name: 'Create an account' }).first().click();

@@ -8,6 +8,7 @@
 import { CLIENT_HEADER } from '@reshelf/contracts';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { SIGN_IN_TO_CONTINUE } from '../../web/src/account/auth/sign-in-words.ts';
 import {
   createConfirmedAccount,
   headerShows,
@@ -68,7 +69,7 @@ describe('closing an account', { timeout: 120_000 }, () => {
     // And stays there: no guard sends the person on to /login afterwards.
     await page.waitForLoadState('networkidle');
     expect(pathOf(page)).toBe('/');
-    expect(await page.getByText('Please sign in to continue.').count()).toBe(0);
+    expect(await page.getByText(SIGN_IN_TO_CONTINUE).count()).toBe(0);
     await snapshot(page, 'close-account-closed-home-desktop', { fullPage: false });
 
     // The session is gone on the server too, and the old password no longer signs in.

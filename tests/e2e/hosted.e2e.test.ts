@@ -175,6 +175,7 @@ describe('the staff dashboard in hosted mode', () => {
     await snapshot(page, 'hosted-admin-seeded-desktop', { fullPage: false });
 
     await button(page, 'Reset and Seed').click();
+    await page.getByTestId('reset-dialog').getByRole('button', { name: 'Delete and seed again' }).click();
     expect(await toastShows(page, 'Reset and seeded')).toEqual({
       variant: 'default',
       description: '40 listings and 24 orders added.',

@@ -8,7 +8,12 @@
  * a new message live, with the header's messages link and its count at every width. Screenshots at 1280 and 390 px land
  * in tests/.artifacts/.
  */
-import { CLIENT_HEADER, minimumOfferMinor } from '@reshelf/contracts';
+import {
+  CLIENT_HEADER,
+  minimumOfferMinor,
+  REPORT_REASON_LABELS,
+  REPORT_REASONS_FOR,
+} from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createConfirmedAccount, signedIn, toast, uniqueEmail } from '../support/auth.ts';
@@ -211,9 +216,19 @@ describe('messages', () => {
       .getByTestId('report-message')
       .click();
     const dialog = seller.page.getByRole('dialog', { name: 'Report this message' });
-    await dialog.getByLabel('Spam or scam').check();
+    // A message's reasons, not a listing's (issue 33).
+    const offered = await dialog
+      .getByRole('radio')
+      .evaluateAll((radios) => radios.map((radio) => radio.closest('label')?.textContent?.trim()));
+    expect(offered).toEqual(REPORT_REASONS_FOR.message.map((reason) => REPORT_REASON_LABELS[reason]));
+    expect(offered).not.toContain(REPORT_REASON_LABELS.prohibited);
+    await dialog.getByLabel(REPORT_REASON_LABELS.off_platform_payment).check();
     await dialog.getByRole('button', { name: 'Send report' }).click();
     await toast(seller.page, 'Thanks — we’ll review this report').waitFor();
+    // Reported: the message says so instead of offering "Report" again.
+    const reportedMessage = seller.page.getByTestId('message').filter({ hasText: 'bank transfer' });
+    await reportedMessage.getByTestId('message-reported').waitFor();
+    expect(await reportedMessage.getByTestId('report-message').count()).toBe(0);
 
     // …and blocks the buyer: the buyer's open conversation turns read-only, live.
     await seller.page.getByTestId('block').click();

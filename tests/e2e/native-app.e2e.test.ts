@@ -93,7 +93,7 @@ describe('the native app', () => {
     const { seen: api, settled } = watchApi(page);
 
     await page.goto(`${APP_ORIGIN}/login`);
-    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true, level: 1 }).waitFor();
     // The app believes it is on Android: the status bar's room is kept.
     expect(await page.evaluate(() => document.documentElement.dataset.platform)).toBe('android');
     await fillSignIn(page, 'buyer@reshelf.test');
@@ -166,7 +166,7 @@ describe('the native app', () => {
     expect(preferences.size).toBe(0);
     await page.goto(`${APP_ORIGIN}/account/orders`);
     await page.waitForURL(`${APP_ORIGIN}/login?next=%2Faccount%2Forders`);
-    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true, level: 1 }).waitFor();
 
     // The BFF ended the session too: the old access token no longer works.
     const old = await fetch(`${marketplace.baseURL}/trpc/account.auth.me`, {

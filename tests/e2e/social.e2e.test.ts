@@ -6,6 +6,8 @@
  * it appears at the top of the member's feed, and, once the job has run, as a notification and
  * an email for the saved search. Screenshots at 390 and 1280 px land in tests/.artifacts/.
  */
+
+import { SAVED_SEARCH_ALERT_LABELS } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createConfirmedAccount, signedIn, uniqueEmail } from '../support/auth.ts';
@@ -163,6 +165,8 @@ describe('follows, the feed and saved searches', { timeout: 180_000 }, () => {
     expect(alert?.subject).toBe('New for your saved search “by McCarthy · signed”');
     expect(alert?.text).toContain(`/search?author=McCarthy&signed=1&sort=newest`);
     expect(alert?.text).toMatch(/unsubscribe/i);
+    // Counted in words that agree with the count (issue 33): no "book(s)".
+    expect(alert?.text).toContain('New on Reshelf for your saved search “by McCarthy · signed”: 1 new book.');
     // The notification leads to the book.
     await notice.click();
     await reader.page.waitForURL(new RegExp(`/listing/${slug}$`));
@@ -175,6 +179,15 @@ describe('follows, the feed and saved searches', { timeout: 180_000 }, () => {
     await reader.page.goto('/account/saved-searches');
     await reader.page.getByTestId('saved-search').first().waitFor();
     await snapshot(reader.page, 'social-6-saved-searches-desktop');
+    // One new book, in the singular; each alert setting explained once, not "No alerts: no alerts".
+    expect(await reader.page.getByTestId('saved-search').first().innerText()).toContain(
+      '1 new book in the last 7 days',
+    );
+    const help = await reader.page.getByTestId('saved-search-alerts-help').innerText();
+    for (const label of Object.values(SAVED_SEARCH_ALERT_LABELS)) {
+      expect(help).toContain(`${label}: `);
+      expect(help.toLowerCase()).not.toContain(`${label}: ${label}`.toLowerCase());
+    }
     await reader.page.goto('/listings?following=1');
     await reader.page.getByTestId('results').getByTestId('listing-card').first().waitFor();
     await snapshot(reader.page, 'social-7-following-filter-desktop');

@@ -11,6 +11,7 @@
  * out not to be a failure. Counting after the check instead let 40 concurrent wrong passwords
  * all through a limit of 10, since each one checked before any had counted.
  */
+import { countOf } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { AppError } from '../errors.ts';
@@ -110,7 +111,7 @@ export function tooManyAttempts(retryAfterSeconds: number): AppError {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return new AppError(
     'RATE_LIMITED',
-    `Too many attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    `Too many attempts. Try again in ${countOf(minutes, 'minute', 'minutes')}.`,
     { retryAfterSeconds },
   );
 }

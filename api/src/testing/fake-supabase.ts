@@ -254,6 +254,7 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
         throw new AuthFailure(
           500,
           'unexpected_failure',
+          // check-plurals: Supabase Auth's own words, copied as they are
           many ? 'Database error finding users' : 'Database error finding user',
         );
       }

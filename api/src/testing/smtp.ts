@@ -156,7 +156,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   });
   server.on('error', () => {});
   const port = (server.server.address() as { port: number }).port;
-  const scheme = options.secure ? 'smtps' : 'smtp';
+  const scheme = options.secure ? 'smtps' : 'smtp'; // check-plurals: a URL scheme, not a count
   const credentials = `${encodeURIComponent(login.user)}:${encodeURIComponent(login.password)}`;
   return {
     port,

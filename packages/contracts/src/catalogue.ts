@@ -81,6 +81,24 @@ export const BOOK_FORMAT_LABELS: Record<BookFormat, string> = {
   hardback: 'Hardback',
 };
 
+/**
+ * What a copy is besides its condition, in the words of the listing page's badges and the sell
+ * wizard's review step: "Ex-library", "Hardback", "First edition", "Signed" (only those that hold).
+ */
+export function copyFeatures(copy: {
+  exLibrary: boolean;
+  format: BookFormat | null;
+  firstEdition: boolean;
+  signed: boolean;
+}): string[] {
+  return [
+    ...(copy.exLibrary ? ['Ex-library'] : []),
+    ...(copy.format ? [BOOK_FORMAT_LABELS[copy.format]] : []),
+    ...(copy.firstEdition ? ['First edition'] : []),
+    ...(copy.signed ? ['Signed'] : []),
+  ];
+}
+
 /** Free text of an advanced-search field: cleaned, at most `max` characters, never blank. */
 const fieldText = (label: string, max: number) =>
   z

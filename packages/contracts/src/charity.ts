@@ -12,6 +12,7 @@ import {
 } from './constants.ts';
 import { ISBN_MESSAGES, parseIsbn } from './isbn.ts';
 import { parsePounds } from './money.ts';
+import { plural } from './plural.ts';
 import { SELLING_LIMITS, SELLING_MESSAGES } from './selling.ts';
 
 // Registered charity numbers ------------------------------------------------------------------
@@ -236,9 +237,9 @@ export const DONOR_REFERENCE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._/-]{0,39}$/;
 
 export const BULK_MESSAGES = {
   missingColumns: (names: string[]) =>
-    `The file has no ${names.join(', ')} column${names.length > 1 ? 's' : ''}. Start from the template: its first row names the columns.`,
+    `The file has no ${names.join(', ')} ${plural(names.length, 'column', 'columns')}. Start from the template: its first row names the columns.`,
   unknownColumns: (names: string[]) =>
-    `We don’t know the column${names.length > 1 ? 's' : ''} ${names.join(', ')}. Use the template’s column names.`,
+    `We don’t know the ${plural(names.length, 'column', 'columns')} ${names.join(', ')}. Use the template’s column names.`,
   empty: 'The file has no rows under its header. Add one row per book.',
   tooManyRows: `A file can have at most ${BULK_LIMITS.maxRows.toLocaleString('en-GB')} books. Split it into smaller files.`,
   tooBig: `The file is over ${BULK_LIMITS.maxFileBytes / 1024 / 1024} MB. Split it into smaller files.`,

@@ -1,5 +1,6 @@
 export * from './access.ts';
 export * from './api-tokens.ts';
+export * from './audit.ts';
 export * from './auth.ts';
 export * from './basket.ts';
 export * from './catalogue.ts';
@@ -15,6 +16,7 @@ export * from './next-path.ts';
 export * from './notifications.ts';
 export * from './orders.ts';
 export * from './payouts.ts';
+export * from './plural.ts';
 export * from './pricing.ts';
 export * from './recommendations.ts';
 export * from './reporting.ts';

@@ -2,6 +2,7 @@
  * ISBNs as people type them: with or without hyphens and spaces, ISBN-10 or ISBN-13.
  * The catalogue stores ISBN-13; an ISBN-10 is converted (978 prefix, new check digit).
  */
+import { parse } from 'isbn3';
 
 function isbn13CheckDigit(first12: string): string {
   let sum = 0;
@@ -93,7 +94,14 @@ export function parseIsbn(input: string): IsbnParse {
   return { ok: false, problem: 'length' };
 }
 
-/** The ISBN-13 with the usual hyphen after the prefix, for reading: 978-0141439518. */
-export function formatIsbn13(isbn13: string): string {
-  return /^\d{13}$/.test(isbn13) ? `${isbn13.slice(0, 3)}-${isbn13.slice(3)}` : isbn13;
+/**
+ * An ISBN as it is printed in the book, hyphenated by the ISBN ranges: "978-0-261-10221-7",
+ * "0-261-10221-4" (decision 0055). The one formatter for every ISBN the site shows. The ranges
+ * are the International ISBN Agency's, as the isbn3 package keeps them; hyphens already in the
+ * text are not trusted. Text that is no valid ISBN, or in no range yet, is shown as it came.
+ */
+export function formatIsbn(isbn: string): string {
+  const parsed = parse(isbn);
+  if (!parsed) return isbn;
+  return parsed.isIsbn10 ? (parsed.isbn10h ?? isbn) : parsed.isbn13h;
 }

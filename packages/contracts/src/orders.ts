@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { COMMERCIAL_DEFAULTS } from './constants.ts';
+import { countOf } from './plural.ts';
 
 /** A delivery address as the server answers it (already checked and normalised). */
 export const addressViewSchema = z.object({
@@ -442,7 +443,5 @@ export type SavedAddress = z.infer<typeof savedAddressSchema>;
  */
 export function booksTitle(titles: readonly string[]): string {
   const first = titles[0] ?? '';
-  return titles.length > 1
-    ? `${first} and ${titles.length - 1} more book${titles.length > 2 ? 's' : ''}`
-    : first;
+  return titles.length > 1 ? `${first} and ${countOf(titles.length - 1, 'more book', 'more books')}` : first;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIsbn13, ISBN_MESSAGES, isbn10To13, isbn13To10, parseIsbn } from './isbn.ts';
+import { formatIsbn, ISBN_MESSAGES, isbn10To13, isbn13To10, parseIsbn } from './isbn.ts';
 import { notificationText } from './notifications.ts';
 import { slugify } from './schemas.ts';
 import {
@@ -77,8 +77,16 @@ describe('parsing ISBNs as people type them', () => {
     expect(startListingInputSchema.parse({ isbn: null })).toEqual({ isbn: null });
   });
 
-  it('formats an ISBN-13 for reading', () => {
-    expect(formatIsbn13('9780141439518')).toBe('978-0141439518');
+  it('hyphenates an ISBN by the ISBN ranges, as it is printed in the book (issue 33)', () => {
+    // Group 0 (English), publisher 261 (HarperCollins), title 10221, check digit 7.
+    expect(formatIsbn('9780261102217')).toBe('978-0-261-10221-7');
+    expect(formatIsbn('9780141439518')).toBe('978-0-14-143951-8');
+    expect(formatIsbn('0261102214')).toBe('0-261-10221-4');
+    expect(formatIsbn('9791091146135')).toBe('979-10-91146-13-5');
+    // Hyphens as typed are not trusted: the ranges decide.
+    expect(formatIsbn('978-0261-102217')).toBe('978-0-261-10221-7');
+    // Not a valid ISBN (a wrong check digit): shown as it came, never half-hyphenated.
+    expect(formatIsbn('9780261102218')).toBe('9780261102218');
   });
 });
 

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { BOOK_FORMATS, namedRefSchema } from './catalogue.ts';
 import { COMMERCIAL_DEFAULTS, CONDITIONS, LISTING_STATUSES, PARCEL_SIZES } from './constants.ts';
 import { ISBN_MESSAGES, parseIsbn } from './isbn.ts';
+import { formatPence } from './money.ts';
+import { countOf } from './plural.ts';
 import { slugSchema } from './schemas.ts';
 
 export const SELLING_LIMITS = {
@@ -255,6 +257,38 @@ export const priceSuggestionSchema = z
   })
   .nullable();
 export type PriceSuggestion = z.infer<typeof priceSuggestionSchema>;
+
+/**
+ * A price this many times the suggestion, or more, is warned of before publishing (issue 33:
+ * £5,000 against a suggested £4.74); never refused, for a rare copy may be worth it.
+ */
+export const PRICE_WARNING_FACTOR = 3;
+
+/** Whether a price is far enough above the suggestion to warn of it. */
+export function priceFarAboveSuggestion(priceMinor: number, suggestedMinor: number): boolean {
+  return priceMinor >= PRICE_WARNING_FACTOR * suggestedMinor;
+}
+
+/**
+ * What the seller is told before publishing, from the server's figures, without being stopped:
+ * a price far above the suggestion, and their own copies of the same book in the same condition
+ * at the same price already on sale (a listing made twice by mistake).
+ */
+export const listingWarningsSchema = z.object({
+  price: z.object({ priceMinor: z.number().int(), suggestedMinor: z.number().int() }).nullable(),
+  duplicates: z.array(
+    z.object({ id: z.uuid(), slug: z.string().nullable(), status: z.enum(LISTING_STATUSES) }),
+  ),
+});
+export type ListingWarnings = z.infer<typeof listingWarningsSchema>;
+
+/** The words of those warnings, the same at the price step and the review step. */
+export const SELLING_WARNINGS = {
+  priceFarAbove: (priceMinor: number, suggestedMinor: number) =>
+    `${formatPence(priceMinor)} is far above what similar copies sell for: we suggest ${formatPence(suggestedMinor)}. You can still ask it; check it is the price you mean.`,
+  duplicate: (copies: number) =>
+    `You already have ${countOf(copies, 'copy', 'copies')} of this book on sale in the same condition at the same price. Publish this one too only if you have another copy to sell.`,
+};
 
 export const MY_LISTING_FILTERS = ['all', 'draft', 'active', 'reserved', 'sold', 'withdrawn'] as const;
 export type MyListingFilter = (typeof MY_LISTING_FILTERS)[number];

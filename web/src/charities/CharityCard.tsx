@@ -1,5 +1,7 @@
 /** A charity as a card: the directory, the charity landing page and the home page's shelf. */
+
 import type { CharitySummary } from '@reshelf/contracts';
+import { countOf } from '@reshelf/contracts';
 import { ArrowRight, HeartHandshake, MapPin } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { mediaUrl } from '../lib/media.ts';
@@ -36,7 +38,7 @@ export function CharityCard({ charity }: { charity: CharitySummary }) {
         <span className="line-clamp-3 text-sm text-ink-soft">{charity.description}</span>
       ) : null}
       <span className="mt-auto flex items-center justify-between pt-2 text-sm font-semibold text-moss">
-        {charity.activeListings} {charity.activeListings === 1 ? 'book' : 'books'} for sale
+        {countOf(charity.activeListings, 'book', 'books')} for sale
         <ArrowRight aria-hidden="true" className="size-4 text-ink-muted group-hover:text-brand" />
       </span>
     </Link>

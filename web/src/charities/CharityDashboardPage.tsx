@@ -8,6 +8,7 @@ import type { AnalyticsPeriod } from '@reshelf/contracts';
 import {
   BULK_ROW_STATUS_LABELS,
   type CharityDashboard,
+  countOf,
   formatPence,
   type MyCharity,
   poundsValue,
@@ -202,7 +203,7 @@ function ApprovedDashboard() {
         <Stat
           label="Last 30 days"
           value={formatPence(data.sales.last30Minor)}
-          note={`${data.sales.last30Count} ${data.sales.last30Count === 1 ? 'sale' : 'sales'}`}
+          note={countOf(data.sales.last30Count, 'sale', 'sales')}
         />
         <Stat
           label="Payouts"
@@ -266,7 +267,7 @@ function SalesChart({ monthly }: { monthly: CharityDashboard['monthly'] }) {
           {data.map((m) => (
             <tr key={m.month}>
               <th>{m.month}</th>
-              <td>{m.orders} sales</td>
+              <td>{countOf(m.orders, 'sale', 'sales')}</td>
               <td>£{m.pounds.toFixed(2)}</td>
             </tr>
           ))}
@@ -502,9 +503,9 @@ function GiftAidSection() {
       ) : (
         <>
           <p className="mt-4" data-testid="gift-aid-total">
-            <strong>{formatPence(summary.data.totalMinor)}</strong> from {summary.data.itemsSold}{' '}
-            {summary.data.itemsSold === 1 ? 'book' : 'books'} of {summary.data.donors.length}{' '}
-            {summary.data.donors.length === 1 ? 'donor' : 'donors'} in {summary.data.label}
+            <strong>{formatPence(summary.data.totalMinor)}</strong> from{' '}
+            {countOf(summary.data.itemsSold, 'book', 'books')} of{' '}
+            {countOf(summary.data.donors.length, 'donor', 'donors')} in {summary.data.label}
           </p>
           <div className="mt-3 max-h-80 overflow-auto">
             <table className="w-full text-left text-sm">

@@ -1,3 +1,4 @@
+import { countOf } from '@reshelf/contracts';
 import { BadgeCheck, Gift, MapPin, PackageOpen, Search, Undo2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
@@ -220,7 +221,7 @@ export function CharityDirectoryPage() {
         ) : (
           <>
             <p className="mb-4 text-sm text-ink-muted" aria-live="polite">
-              {directory.data.total} {directory.data.total === 1 ? 'charity' : 'charities'}
+              {countOf(directory.data.total, 'charity', 'charities')}
             </p>
             <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="charity-list">
               {directory.data.items.map((charity) => (

@@ -12,6 +12,7 @@ import {
   BULK_TEMPLATE_CSV,
   type BulkImport,
   CHARITY_IMPORT_PATH,
+  countOf,
   DONOR_REFERENCE_PATTERN,
 } from '@reshelf/contracts';
 import { Download, FileUp, HeartHandshake } from 'lucide-react';
@@ -334,7 +335,7 @@ function ImportReport({ importId }: { importId: string }) {
           />
         </div>
         <p className="mt-2 text-sm text-ink-muted" aria-live="polite" data-testid="import-progress">
-          {item.processedRows.toLocaleString('en-GB')} of {item.totalRows.toLocaleString('en-GB')} rows done
+          {item.processedRows.toLocaleString('en-GB')} of {countOf(item.totalRows, 'row', 'rows')} done
         </p>
       </div>
       <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="import-summary">
@@ -354,7 +355,7 @@ function ImportReport({ importId }: { importId: string }) {
         <Alert
           tone="error"
           className="mt-4"
-          title={`${toCorrect} ${toCorrect === 1 ? 'row needs' : 'rows need'} correcting`}
+          title={`${countOf(toCorrect, 'row needs', 'rows need')} correcting`}
         >
           Download them as a CSV, correct them (each row says what was wrong in its problems column) and
           upload the file again. The rows already listed stay listed.

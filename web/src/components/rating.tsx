@@ -3,7 +3,7 @@
  * the one-line summary, and the compact form on a listing card. Presentation only: the figures
  * come from the server (`Rating`, counted from real orders).
  */
-import { type Rating, ratingWords } from '@reshelf/contracts';
+import { countOf, type Rating, ratingWords } from '@reshelf/contracts';
 import { Star } from 'lucide-react';
 import { cn } from '../lib/utils.ts';
 
@@ -76,9 +76,7 @@ export function SellerRating({ rating, className }: { rating: Rating; className?
         <>
           <Stars value={rating.average} />
           <span className="font-semibold text-ink">{rating.average.toFixed(1)}</span>
-          <span className="text-ink-muted">
-            ({rating.count} {rating.count === 1 ? 'review' : 'reviews'})
-          </span>
+          <span className="text-ink-muted">({countOf(rating.count, 'review', 'reviews')})</span>
         </>
       ) : (
         <span className="text-ink-muted">No reviews yet</span>

@@ -2,6 +2,8 @@
  * Times as the site shows them: always in Europe/London whatever the device's zone, because every
  * deadline (dispatch, delivery, offers, a book held while its buyer pays) is a UK one.
  */
+import { countOf } from '@reshelf/contracts';
+
 const TIME_ZONE = 'Europe/London';
 
 const WHEN = new Intl.DateTimeFormat('en-GB', {
@@ -43,10 +45,6 @@ const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
 const DAY_MS = 24 * HOUR;
 
-function count(value: number, unit: string): string {
-  return `${value} ${unit}${value === 1 ? '' : 's'}`;
-}
-
 /**
  * How long until a deadline, roughly, as a person would say it: "2 days", "5 hours",
  * "35 minutes", "under a minute"; null once it has passed.
@@ -54,8 +52,8 @@ function count(value: number, unit: string): string {
 export function timeLeft(iso: string, now: number = Date.now()): string | null {
   const left = new Date(iso).getTime() - now;
   if (left <= 0) return null;
-  if (left >= 2 * DAY_MS) return count(Math.floor(left / DAY_MS), 'day');
-  if (left >= HOUR) return count(Math.floor(left / HOUR), 'hour');
-  if (left >= MINUTE) return count(Math.floor(left / MINUTE), 'minute');
+  if (left >= 2 * DAY_MS) return countOf(Math.floor(left / DAY_MS), 'day', 'days');
+  if (left >= HOUR) return countOf(Math.floor(left / HOUR), 'hour', 'hours');
+  if (left >= MINUTE) return countOf(Math.floor(left / MINUTE), 'minute', 'minutes');
   return 'under a minute';
 }

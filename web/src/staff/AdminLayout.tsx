@@ -5,6 +5,7 @@
  * the site, and the command palette. Pages render inside it, including the not-found page for
  * links whose pages come in later issues.
  */
+import { countOf } from '@reshelf/contracts';
 import { ArrowLeft, Search } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router-dom';
@@ -58,10 +59,10 @@ function StaffSidebar() {
   const charities = trpc.charities.waitingCount.useQuery(undefined, { staleTime: 60_000 });
   const waiting = charities.data?.waiting ?? 0;
   const counts: Record<string, { count: number; description: string }> = {
-    '/admin/reports': { count: open, description: `${open} open ${open === 1 ? 'report' : 'reports'}` },
+    '/admin/reports': { count: open, description: countOf(open, 'open report', 'open reports') },
     '/admin/charities': {
       count: waiting,
-      description: `${waiting} charity ${waiting === 1 ? 'application' : 'applications'} waiting`,
+      description: `${countOf(waiting, 'charity application', 'charity applications')} waiting`,
     },
   };
   return (

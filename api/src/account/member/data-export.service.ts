@@ -11,6 +11,7 @@
  * (off-platform detection, hidden messages, holds).
  */
 import {
+  countOf,
   DATA_EXPORT_MAX_ROWS,
   DATA_EXPORT_NOTIFICATIONS,
   DATA_EXPORT_PER_HOUR,
@@ -43,9 +44,7 @@ export async function takeExportSlot(db: Database, userId: string): Promise<void
   const minutes = Math.max(1, Math.ceil(state.retryAfterSeconds / 60));
   throw new AppError(
     'RATE_LIMITED',
-    `You can download your data ${DATA_EXPORT_PER_HOUR} times an hour. Try again in ${minutes} ${
-      minutes === 1 ? 'minute' : 'minutes'
-    }.`,
+    `You can download your data ${DATA_EXPORT_PER_HOUR} times an hour. Try again in ${countOf(minutes, 'minute', 'minutes')}.`,
     { retryAfterSeconds: state.retryAfterSeconds },
   );
 }

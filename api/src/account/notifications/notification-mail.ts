@@ -15,7 +15,7 @@
  * marked `emailed_at` in one transaction: nothing is emailed twice, nothing lost. A member who
  * left the list (settings or a link) is skipped here, and the sender would suppress it anyway.
  */
-import { formatPence, MESSAGE_DIGEST_DELAY_MINUTES } from '@reshelf/contracts';
+import { formatPence, MESSAGE_DIGEST_DELAY_MINUTES, plural } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
@@ -140,9 +140,11 @@ async function emailMessageDigests(deps: NotificationMailDeps, now: Date): Promi
           .map((row) => `${escapeLine(row.title)}: ${escapeLine(row.body)}`);
         const more = rows.length - quoted.length;
         const lines = [
-          rows.length === 1
-            ? 'You have an unread message on Reshelf.'
-            : `You have ${rows.length} unread messages on Reshelf.`,
+          plural(
+            rows.length,
+            'You have an unread message on Reshelf.',
+            `You have ${rows.length} unread messages on Reshelf.`,
+          ),
           ...quoted,
           ...(more > 0 ? [`And ${more} more.`] : []),
           'Replying quickly helps books find their readers.',
@@ -150,10 +152,11 @@ async function emailMessageDigests(deps: NotificationMailDeps, now: Date): Promi
         await deps.mailer.send(
           {
             to: email,
-            subject:
-              rows.length === 1
-                ? `Unread message: ${escapeLine((rows[0] as DigestRow).title)}`
-                : `You have ${rows.length} unread messages`,
+            subject: plural(
+              rows.length,
+              `Unread message: ${escapeLine((rows[0] as DigestRow).title)}`,
+              `You have ${rows.length} unread messages`,
+            ),
             text: `${lines.join('\n\n')}\n\n${action.label}: ${action.url}\n`,
             html: layout(lines, action),
             template: 'messages.digest',

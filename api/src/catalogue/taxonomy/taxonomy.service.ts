@@ -4,6 +4,7 @@
  * filters and the shelves read the same tables, so every change shows there at once (the
  * tables notify the public cache). Every change is audited.
  */
+import { countOf } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
@@ -291,7 +292,7 @@ export async function retireTaxonomyNode(
     if (listings > 0) {
       throw new AppError(
         'PRECONDITION_FAILED',
-        `“${node.name}” still has ${listings} listing${listings === 1 ? '' : 's'}. Only a ${LABEL[kind]} without listings can be retired.`,
+        `“${node.name}” still has ${countOf(listings, 'listing', 'listings')}. Only a ${LABEL[kind]} without listings can be retired.`,
       );
     }
     if (kind === 'category') {

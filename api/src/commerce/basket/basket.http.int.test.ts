@@ -239,7 +239,7 @@ describe('checkout of the basket over HTTP', () => {
     expect(buyerMail.find((m) => m.subject === 'Order confirmed: 3 books')?.text_body).toContain(
       '3 books (“North and South”, “Cranford” and “Wives and Daughters”)',
     );
-    const samMail = (await mail(sam.email)).find((m) => m.subject === 'You sold 3 books — please send it');
+    const samMail = (await mail(sam.email)).find((m) => m.subject === 'You sold 3 books — please send them');
     expect(samMail?.text_body).toContain('Please post them together in one parcel');
   });
 });

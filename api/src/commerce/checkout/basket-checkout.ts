@@ -21,6 +21,7 @@ import {
   type ParcelSize,
   type PromoOutcome,
   percentOf,
+  plural,
   priceBreakdown,
   priceGroup,
   WELCOME_GIFT,
@@ -375,9 +376,11 @@ export async function startBasket(
     if (priced.quote.gone.length > 0) {
       const [first] = priced.quote.gone;
       throw new QuoteChangedError(
-        priced.quote.gone.length === 1
-          ? `“${first?.title}” has just been sold, so it is no longer in your checkout. Check the new total and pay again.`
-          : `${priced.quote.gone.length} of your books have just been sold, so they are no longer in your checkout. Check the new total and pay again.`,
+        plural(
+          priced.quote.gone.length,
+          `“${first?.title}” has just been sold, so it is no longer in your checkout. Check the new total and pay again.`,
+          `${priced.quote.gone.length} of your books have just been sold, so they are no longer in your checkout. Check the new total and pay again.`,
+        ),
         priced.quote,
       );
     }
@@ -437,7 +440,7 @@ export async function startBasket(
       reference: described.reference,
       amountMinor: created.totalMinor,
       description:
-        `${described.title} (${created.orders.length === 1 ? 'order' : 'orders'} ${described.reference})`.slice(
+        `${described.title} (${plural(created.orders.length, 'order', 'orders')} ${described.reference})`.slice(
           0,
           500,
         ),

@@ -13,7 +13,7 @@
  * through the refund command (refunds/refund.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { type AddressInput, COMMERCIAL_DEFAULTS, type Quote } from '@reshelf/contracts';
+import { type AddressInput, COMMERCIAL_DEFAULTS, plural, type Quote } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
@@ -690,7 +690,7 @@ function sessionInput(
     reference: order.reference,
     amountMinor: order.totalMinor,
     description:
-      `${order.title} (${order.reference.includes(',') ? 'orders' : 'order'} ${order.reference})`.slice(
+      `${order.title} (${plural(order.reference.split(',').length, 'order', 'orders')} ${order.reference})`.slice(
         0,
         500,
       ),

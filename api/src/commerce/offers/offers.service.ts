@@ -569,6 +569,7 @@ async function queueAnswerMail(
   },
 ): Promise<void> {
   const { offer, role, title, deadline } = answer;
+  // check-plurals: a bundle is two books or more, one offer for them all
   const held = answer.bundle ? 'The books are' : 'The book is';
   const buyer = await person(trx, offer.buyer_id);
   const seller = await person(trx, offer.seller_id);

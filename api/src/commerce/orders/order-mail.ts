@@ -6,7 +6,7 @@
  * written here too, beside its emails and in the same transaction, with the same words: every
  * party told by email is told in the app, whatever their email settings.
  */
-import { formatPence, PROTECTION_RULES } from '@reshelf/contracts';
+import { formatPence, PROTECTION_RULES, plural } from '@reshelf/contracts';
 import { openReviewWindow } from '../../community/index.ts';
 import type { Database } from '../../db/index.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
@@ -126,7 +126,8 @@ function listTitles(titles: string[]): string {
   return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}` : (quoted[0] ?? '');
 }
 
-function letters(
+/** The letters one event of an order sends, each to its reader (exported for its unit test). */
+export function letters(
   kind: OrderMailKind,
   p: OrderParties,
   origin: string,
@@ -139,6 +140,7 @@ function letters(
   // One book: “Its title”; several: 3 books (“A”, “B” and “C”), every one named.
   const title = p.titles.length > 1 ? `${p.title} (${listTitles(p.titles)})` : `“${p.title}”`;
   const several = p.titles.length > 1;
+  const has = plural(p.titles.length, 'has', 'have');
   switch (kind) {
     case 'placed':
       return [
@@ -156,9 +158,9 @@ function letters(
         },
         {
           to: p.seller,
-          subject: `You sold ${p.title} — please send it`,
+          subject: `You sold ${p.title} — please send ${plural(p.titles.length, 'it', 'them')}`,
           lines: [
-            `Good news, ${p.seller.name}: ${title} has sold (${ref}).`,
+            `Good news, ${p.seller.name}: ${title} ${has} sold (${ref}).`,
             several
               ? 'Please post them together in one parcel within 5 working days and add the carrier and tracking reference, or the order will be cancelled and the buyer refunded.'
               : 'Please post it within 5 working days and add the carrier and tracking reference, or the order will be cancelled and the buyer refunded.',
@@ -174,7 +176,7 @@ function letters(
           to: p.buyer,
           subject: `On its way: ${p.title}`,
           lines: [
-            `${title} has been dispatched (${ref}). ${detail ?? ''}`.trim(),
+            `${title} ${has} been dispatched (${ref}). ${detail ?? ''}`.trim(),
             'When it arrives, check it matches the description and tap “Everything is OK”, or report a problem within 2 days.',
           ],
           action: buyerUrl(orderId),
@@ -187,7 +189,7 @@ function letters(
           to: p.buyer,
           subject: `Delivered: ${p.title}`,
           lines: [
-            `${title} has been delivered (${ref}).`,
+            `${title} ${has} been delivered (${ref}).`,
             'If everything is as described, tap “Everything is OK” so the seller is paid. If something is wrong, report it within 2 days; after that the order completes automatically.',
           ],
           action: buyerUrl(orderId),
@@ -197,7 +199,7 @@ function letters(
           to: p.seller,
           subject: `Delivered: ${p.title}`,
           lines: [
-            `${title} has been delivered to the buyer (${ref}).`,
+            `${title} ${has} been delivered to the buyer (${ref}).`,
             `Your ${formatPence(p.payoutMinor)} is released when the buyer confirms, or automatically after 2 days.`,
           ],
           action: sellerUrl(orderId),

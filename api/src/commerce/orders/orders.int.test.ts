@@ -3,6 +3,7 @@
  * is OK", the jobs (dispatch deadline, presumed delivery, auto-completion), disputes resolved
  * by staff with a refund through the payment port or a release, payouts, and the emails.
  */
+import { ORDER_STATUS_LABELS } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/index.ts';
@@ -151,6 +152,13 @@ describe('the happy path', () => {
     await confirmOrder(deps, buyer.id, orderId);
     const done = await order(orderId);
     expect(done.status).toBe('completed');
+    // The status badge says "Completed" (ORDER_STATUS_LABELS); the next step beside it says what
+    // is next, never the status again in another word ("Complete", issue 33).
+    for (const viewer of [buyer, seller]) {
+      const seen = await getOrder(db, viewer, orderId);
+      expect(seen.nextStep).not.toMatch(/\bcomplete/i);
+      expect(seen.nextStep).not.toBe(ORDER_STATUS_LABELS.completed);
+    }
     expect(done.delivered_at).not.toBeNull();
     const released = await payout(orderId);
     expect(released.status).toBe('released');

@@ -118,11 +118,14 @@ function nextStep(facts: StoryFacts, role: OrderRole, now: Date): string {
     case 'completed': {
       const back = returnLine(facts, role);
       if (back) return back;
-      if (role !== 'seller') return 'Complete';
+      // The status badge beside it already says "Completed" (ORDER_STATUS_LABELS): say what is next.
       const windowEnds = returnWindowEnds(facts);
-      return windowEnds && windowEnds > now
-        ? `Complete — payout released on ${day(windowEnds)}, when the return window closes`
-        : 'Complete — payout released';
+      const open = windowEnds !== null && windowEnds > now;
+      if (role !== 'seller')
+        return open ? `You can return it until ${day(windowEnds)}` : 'Nothing more to do';
+      return open
+        ? `Payout released on ${day(windowEnds)}, when the return window closes`
+        : 'Payout released';
     }
     case 'disputed':
       return role === 'seller'

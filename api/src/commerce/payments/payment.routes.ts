@@ -15,7 +15,7 @@
  *                                           rejected: the provider posts its signed
  *                                           account.updated webhook and sends the seller back
  */
-import { formatPence } from '@reshelf/contracts';
+import { formatPence, plural } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
@@ -96,7 +96,7 @@ button.success{background:#166534;border-color:#166534;color:#fff}button.decline
 </style></head><body><main>
 <span class="badge">TEST MODE · NO REAL MONEY</span>
 <h1>Reshelf test payments</h1>
-<p>${escapeHtml(input.title)}</p><p>${input.reference.includes(',') ? 'Orders' : 'Order'} ${escapeHtml(input.reference)}</p>
+<p>${escapeHtml(input.title)}</p><p>${plural(input.reference.split(',').length, 'Order', 'Orders')} ${escapeHtml(input.reference)}</p>
 <div class="amount" data-testid="amount">${escapeHtml(input.amount)}</div>
 ${done ? `<p data-testid="status">This payment is ${escapeHtml(input.status)}.</p>` : ''}
 ${buttons}

@@ -7,7 +7,7 @@
  * that never completed, or money that all went back, gives the use back. A pending order
  * (the 15 minutes the book is reserved while the buyer pays) holds its use until it lapses.
  */
-import { formatPence, percentOf, WELCOME_GIFT } from '@reshelf/contracts';
+import { countOf, formatPence, percentOf, WELCOME_GIFT } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
@@ -201,7 +201,7 @@ export async function updatePromotion(
     if (input.totalLimit !== null && input.totalLimit < used) {
       throw new AppError(
         'BAD_INPUT',
-        `${current.code} has been used ${used} ${used === 1 ? 'time' : 'times'}, so the total limit cannot be lower than ${used}.`,
+        `${current.code} has been used ${countOf(used, 'time', 'times')}, so the total limit cannot be lower than ${used}.`,
       );
     }
     await trx.updateTable('promotions').set(columns(input)).where('id', '=', id).execute();

@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { MESSAGE_TEXTS, suggestsOffPlatform } from '@reshelf/contracts';
+import { MESSAGE_TEXTS, REPORT_REASON_MESSAGE, suggestsOffPlatform } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailDueNotifications } from '../../account/notifications/notification-mail.ts';
@@ -373,7 +373,7 @@ describe('who may read, write and subscribe', () => {
       await statusOf(
         as(stranger).community.messages.member.report.mutate({
           messageId: message.id,
-          reason: 'spam_or_scam',
+          reason: 'spam',
         }),
       ),
     ).toBe(404);
@@ -502,21 +502,37 @@ describe('who may read, write and subscribe', () => {
     // Members report only the other side's messages, once while open.
     expect(
       await statusOf(
-        as(fresh.owner).community.messages.member.report.mutate({ messageId: rude.id, reason: 'offensive' }),
+        as(fresh.owner).community.messages.member.report.mutate({ messageId: rude.id, reason: 'harassment' }),
       ),
     ).toBe(403);
+    // A message is reported for what a message can do wrong, not for a listing's faults (issue 33).
+    expect(
+      await refusal(
+        as(buyer).community.messages.member.report.mutate({
+          messageId: rude.id,
+          reason: 'prohibited' as never,
+        }),
+      ),
+    ).toEqual({ status: 400, message: expect.stringContaining(REPORT_REASON_MESSAGE) });
+    const unreported = await as(buyer).community.messages.member.thread.query({ threadId: fresh.threadId });
+    expect(unreported.entries.find((entry) => entry.id === rude.id)).toMatchObject({ reportedByMe: false });
     const reportId = (
       await as(buyer).community.messages.member.report.mutate({
         messageId: rude.id,
-        reason: 'offensive',
+        reason: 'harassment',
         details: 'Rude',
       })
     ).id;
     expect(
       await statusOf(
-        as(buyer).community.messages.member.report.mutate({ messageId: rude.id, reason: 'offensive' }),
+        as(buyer).community.messages.member.report.mutate({ messageId: rude.id, reason: 'harassment' }),
       ),
     ).toBe(409);
+    // The reporter's thread says so, for the message they reported; the sender's says nothing.
+    const reported = await as(buyer).community.messages.member.thread.query({ threadId: fresh.threadId });
+    expect(reported.entries.find((entry) => entry.id === rude.id)).toMatchObject({ reportedByMe: true });
+    const sender = await as(fresh.owner).community.messages.member.thread.query({ threadId: fresh.threadId });
+    expect(sender.entries.find((entry) => entry.id === rude.id)).toMatchObject({ reportedByMe: false });
     const read = await staff.community.messages.staff.thread.query({ threadId: fresh.threadId, reportId });
     expect(read.side).toBe('staff');
     expect(read.entries.map((entry) => entry.text)).toEqual(['You are an idiot']);

@@ -96,7 +96,7 @@ export const messagesRouter = router({
 
   /** Reports a message the other member sent to the Reshelf team. */
   report: authedProcedure
-    .input(reportFieldsSchema.extend({ messageId: z.uuid('Choose a message to report') }))
+    .input(reportFieldsSchema('message').extend({ messageId: z.uuid('Choose a message to report') }))
     .output(z.object({ id: z.string() }))
     .mutation(({ ctx, input }) => reportMessage(ctx.db, ctx.user.userId, input)),
 

@@ -24,6 +24,7 @@ import {
   MESSAGE_LIMITS,
   MESSAGE_TEXTS,
   ORDER_STATUS_LABELS,
+  plural,
   type ReportReason,
   suggestsOffPlatform,
 } from '@reshelf/contracts';
@@ -343,7 +344,7 @@ export async function sendMessage(
           userId: recipient,
           kind: 'message_received' as const,
           title: about ? `New message about “${about.title}”` : 'New message',
-          body: text || (photos === 1 ? 'Sent a photo.' : `Sent ${photos} photos.`),
+          body: text || plural(photos, 'Sent a photo.', `Sent ${photos} photos.`),
           link: `/messages/${thread.id}`,
           listingId: thread.listing_id,
           entityId: thread.id,
@@ -484,9 +485,7 @@ function toSummary(row: SummaryRow, userId: string): ThreadSummary {
     : row.last_body
       ? row.last_body
       : photos > 0
-        ? photos === 1
-          ? 'Photo'
-          : `${photos} photos`
+        ? plural(photos, 'Photo', `${photos} photos`)
         : '';
   return {
     id: row.id,
@@ -594,6 +593,8 @@ export interface ThreadMessage {
   offPlatform: boolean;
   at: string;
   readAt: string | null;
+  /** The viewer has reported it and our team has not closed the report yet. */
+  reportedByMe: boolean;
 }
 
 export interface SystemLine {
@@ -700,6 +701,23 @@ async function buildThreadView(
         .orderBy('created_at')
         .execute()
     : [];
+  const reportedByMe = new Set(
+    viewer.side === 'staff' || messages.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom('reports')
+            .select('message_id')
+            .where('reporter_id', '=', viewer.id)
+            .where('status', '=', 'open')
+            .where(
+              'message_id',
+              'in',
+              messages.map((m) => m.id),
+            )
+            .execute()
+        ).map((row) => row.message_id),
+  );
   const entries: Array<ThreadMessage | SystemLine> = [];
   for (const m of messages.reverse()) {
     const senderSide: Side = m.sender_id === thread.buyer_id ? 'buyer' : 'seller';
@@ -718,6 +736,7 @@ async function buildThreadView(
       offPlatform: m.off_platform,
       at: m.created_at.toISOString(),
       readAt: m.read_at?.toISOString() ?? null,
+      reportedByMe: reportedByMe.has(m.id),
     });
   }
   for (const offer of offers) {

@@ -4,6 +4,7 @@
  * with a note, and act: a listing is removed and every open report on it closes, a message is
  * hidden from both people in the thread. Every staff change is in the audit log.
  */
+import { REPORT_REASON_MESSAGE } from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { reserve } from '../../http/rate-limit.ts';
@@ -114,8 +115,20 @@ describe('reporting', () => {
       ),
     ).toEqual({
       status: 400,
-      message: 'reason: Choose a reason from the list',
+      message: `reason: ${REPORT_REASON_MESSAGE}`,
     });
+    // Each kind of thing has its own reasons (issue 33): a message is no "prohibited item", a
+    // listing no "harassment".
+    expect(
+      await refusal(
+        as.community.moderation.member.message.mutate({ offerId: counterId, reason: 'prohibited' as never }),
+      ),
+    ).toEqual({ status: 400, message: `reason: ${REPORT_REASON_MESSAGE}` });
+    expect(
+      await refusal(
+        as.community.moderation.member.listing.mutate({ listingId: fake.id, reason: 'harassment' as never }),
+      ),
+    ).toEqual({ status: 400, message: `reason: ${REPORT_REASON_MESSAGE}` });
     expect(
       await refusal(
         as.community.moderation.member.listing.mutate({
@@ -140,7 +153,7 @@ describe('reporting', () => {
       await refusal(
         api(t.app, buyer.accessToken).community.moderation.member.message.mutate({
           offerId,
-          reason: 'offensive',
+          reason: 'harassment',
         }),
       ),
     ).toEqual({ status: 403, message: 'You can’t report your own message.' });
@@ -148,7 +161,7 @@ describe('reporting', () => {
       await refusal(
         api(t.app, other.accessToken).community.moderation.member.message.mutate({
           offerId: counterId,
-          reason: 'offensive',
+          reason: 'harassment',
         }),
       ),
     ).toEqual({ status: 404, message: 'We could not find that message.' });
@@ -201,13 +214,11 @@ describe('reporting', () => {
     // The message the seller sent the buyer.
     await as.community.moderation.member.message.mutate({
       offerId: counterId,
-      reason: 'offensive',
+      reason: 'harassment',
       details: 'Rude counter-offer',
     });
     expect(
-      await statusOf(
-        as.community.moderation.member.message.mutate({ offerId: counterId, reason: 'spam_or_scam' }),
-      ),
+      await statusOf(as.community.moderation.member.message.mutate({ offerId: counterId, reason: 'spam' })),
     ).toBe(409);
   });
 

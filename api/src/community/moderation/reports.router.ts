@@ -19,13 +19,13 @@ const created = z.object({ id: z.string() });
 export const reportsRouter = router({
   /** Reports a listing to the team (not your own). */
   listing: authedProcedure
-    .input(reportFieldsSchema.extend({ listingId: z.uuid('Choose a listing to report') }))
+    .input(reportFieldsSchema('listing').extend({ listingId: z.uuid('Choose a listing to report') }))
     .output(created)
     .mutation(({ ctx, input }) => reportListing(ctx.db, ctx.user.userId, input)),
 
   /** Reports the message someone sent you with an offer or counter-offer. */
   message: authedProcedure
-    .input(reportFieldsSchema.extend({ offerId: z.uuid('Choose a message to report') }))
+    .input(reportFieldsSchema('offer_message').extend({ offerId: z.uuid('Choose a message to report') }))
     .output(created)
     .mutation(({ ctx, input }) => reportOfferMessage(ctx.db, ctx.user.userId, input)),
 });

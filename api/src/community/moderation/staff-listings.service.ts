@@ -14,7 +14,7 @@
  * CLEANUP_RESTORE_DAYS days, after which they stay withdrawn. Its sellers are emailed by
  * `emailCleanupWithdrawals`, one email per seller.
  */
-import { CLEANUP_RESTORE_DAYS } from '@reshelf/contracts';
+import { CLEANUP_RESTORE_DAYS, plural } from '@reshelf/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
@@ -262,24 +262,27 @@ export async function emailCleanupWithdrawals(
   const letters: OutgoingEmail[] = [];
   for (const [sellerId, listings] of bySeller) {
     const first = listings[0]!;
-    const one = listings.length === 1;
     const lines = listings.map(
       (listing) =>
         `“${listing.title ?? 'Untitled'}”: ${(listing.removed_reason ?? '').replace(/^Withdrawn by our clean-up: /, '')}`,
     );
     const paragraphs = [
       `Hello ${first.display_name ?? 'there'},`,
-      one
-        ? `Our clean-up of the catalogue has withdrawn your listing “${first.title ?? 'Untitled'}” from Reshelf. Buyers can no longer see or buy it.`
-        : `Our clean-up of the catalogue has withdrawn ${listings.length} of your listings from Reshelf. Buyers can no longer see or buy them.`,
+      plural(
+        listings.length,
+        `Our clean-up of the catalogue has withdrawn your listing “${first.title ?? 'Untitled'}” from Reshelf. Buyers can no longer see or buy it.`,
+        `Our clean-up of the catalogue has withdrawn ${listings.length} of your listings from Reshelf. Buyers can no longer see or buy them.`,
+      ),
       ...lines,
-      `If this was a mistake, reply to this email within ${CLEANUP_RESTORE_DAYS} days and our team will put ${one ? 'it' : 'them'} back. After that you can list the book again yourself.`,
+      `If this was a mistake, reply to this email within ${CLEANUP_RESTORE_DAYS} days and our team will put ${plural(listings.length, 'it', 'them')} back. After that you can list the book again yourself.`,
     ];
     letters.push({
       to: first.email!,
-      subject: one
-        ? `Your listing “${first.title ?? 'Untitled'}” has been withdrawn`
-        : `${listings.length} of your listings have been withdrawn`,
+      subject: plural(
+        listings.length,
+        `Your listing “${first.title ?? 'Untitled'}” has been withdrawn`,
+        `${listings.length} of your listings have been withdrawn`,
+      ),
       text: `${paragraphs.join('\n\n')}\n\nYour listings: ${url}\n`,
       html: layout(paragraphs, { label: 'See your listings', url }),
       template: 'listing_removed',

@@ -59,7 +59,7 @@ export const reviewsMemberRouter = router({
 
   /** Reports a published review to the team (the reports queue). */
   report: authedProcedure
-    .input(reportFieldsSchema.extend({ reviewId: z.uuid('Choose a review to report') }))
+    .input(reportFieldsSchema('review').extend({ reviewId: z.uuid('Choose a review to report') }))
     .output(z.object({ id: z.string() }))
     .mutation(({ ctx, input }) => reportReview(ctx.db, ctx.user.userId, input)),
 });

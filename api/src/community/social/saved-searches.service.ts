@@ -13,6 +13,7 @@
  * description matches are left out of alerts: an alert should be right, not merely close.
  */
 import {
+  countOf,
   describeSavedSearch,
   formatPence,
   normaliseIsbn,
@@ -352,6 +353,7 @@ async function emailAtOnce(
     const rendered = await renderEmail(trx, 'saved-search.alert', {
       searchName: `“${search.name}”`,
       count: String(fresh.length),
+      newBooks: countOf(fresh.length, 'new book', 'new books'),
       books: books.join('\n'),
       url: `${deps.origin}${searchPath}`,
       manageUrl: `${deps.origin}/account/saved-searches`,
@@ -417,6 +419,7 @@ async function sendDigests(deps: SavedSearchAlertDeps, now: Date): Promise<numbe
         });
         const rendered = await renderEmail(trx, 'saved-search.digest', {
           count: String(rows.length),
+          newBooks: countOf(rows.length, 'new book', 'new books'),
           searches: searches.join('\n'),
           url: `${deps.origin}/account/saved-searches`,
         });

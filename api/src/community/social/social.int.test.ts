@@ -410,6 +410,7 @@ describe('saved searches', () => {
       .executeTakeFirstOrThrow();
     expect(email.subject).toBe(`New for your saved search “${saved.name}”`);
     expect(email.text_body).toContain('The Left Hand of Darkness, Ursula K. Le Guin: £4.50');
+    expect(email.text_body).toContain(`New on Reshelf for your saved search “${saved.name}”: 1 new book.`);
     expect(email.list).toBe('saved_searches');
     expect(email.unsubscribe_url).toMatch(/^https?:\/\/[^/]+\/api\/unsubscribe\?u=.+&l=saved_searches&s=/);
     // Run again: nothing new, nothing twice.
@@ -446,7 +447,7 @@ describe('saved searches', () => {
         .execute();
     expect(await digests()).toEqual([
       {
-        subject: 'Your saved searches: 1 new book(s) today',
+        subject: 'Your saved searches: 1 new book today',
         text_body: expect.stringContaining(`“${daily.name}”: A Wizard of Earthsea (£5.00)`),
       },
     ]);

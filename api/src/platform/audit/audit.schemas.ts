@@ -12,6 +12,7 @@ export const daySchema = z
 export const auditRowSchema = z.object({
   id: z.string(),
   actorId: z.string().nullable(),
+  actorName: z.string().nullable(),
   actorEmail: z.string().nullable(),
   action: z.string(),
   targetType: z.string().nullable(),

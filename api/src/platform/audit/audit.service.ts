@@ -83,6 +83,9 @@ export async function audited<T>(
 export interface AuditRow {
   id: string;
   actorId: string | null;
+  /** The actor's display name (a member's or staff's), null once their account is gone. */
+  actorName: string | null;
+  /** As recorded, else the actor's account's (a member's own action is recorded without one). */
   actorEmail: string | null;
   action: string;
   targetType: string | null;
@@ -107,35 +110,40 @@ export async function searchAudit(
   db: Database,
   filter: AuditFilter,
 ): Promise<{ rows: AuditRow[]; nextBefore: string | null }> {
-  let query = db.selectFrom('audit_log').selectAll();
+  let query = db
+    .selectFrom('audit_log')
+    .leftJoin('profiles as p', 'p.id', 'audit_log.actor_id')
+    .leftJoin('auth.users as u', 'u.id', 'audit_log.actor_id')
+    .selectAll('audit_log')
+    .select(['p.display_name as actor_name', 'u.email as account_email']);
   if (filter.actor) {
-    query = query.where('actor_email', 'ilike', `%${escapeLike(filter.actor)}%`);
+    query = query.where('audit_log.actor_email', 'ilike', `%${escapeLike(filter.actor)}%`);
   }
   if (filter.action) {
     // An exact action, or a whole area ("listing" finds listing.remove and listing.restore).
     const action = filter.action;
     query = query.where((eb) =>
-      eb.or([eb('action', '=', action), eb('action', 'like', `${escapeLike(action)}.%`)]),
+      eb.or([eb('audit_log.action', '=', action), eb('audit_log.action', 'like', `${escapeLike(action)}.%`)]),
     );
   }
-  if (filter.from) query = query.where('created_at', '>=', new Date(`${filter.from}T00:00:00Z`));
+  if (filter.from) query = query.where('audit_log.created_at', '>=', new Date(`${filter.from}T00:00:00Z`));
   if (filter.to) {
-    query = query.where('created_at', '<', sql<Date>`(${filter.to}::date + 1)::timestamptz`);
+    query = query.where('audit_log.created_at', '<', sql<Date>`(${filter.to}::date + 1)::timestamptz`);
   }
   if (filter.q) {
     const pattern = `%${escapeLike(filter.q)}%`;
     query = query.where((eb) =>
       eb.or([
-        eb('action', 'ilike', pattern),
-        eb('target_id', 'ilike', pattern),
-        eb('actor_email', 'ilike', pattern),
-        eb(sql`details::text`, 'ilike', pattern),
+        eb('audit_log.action', 'ilike', pattern),
+        eb('audit_log.target_id', 'ilike', pattern),
+        eb('audit_log.actor_email', 'ilike', pattern),
+        eb(sql`audit_log.details::text`, 'ilike', pattern),
       ]),
     );
   }
-  if (filter.before) query = query.where('id', '<', filter.before);
+  if (filter.before) query = query.where('audit_log.id', '<', filter.before);
   const rows = await query
-    .orderBy('id', 'desc')
+    .orderBy('audit_log.id', 'desc')
     .limit(filter.limit + 1)
     .execute();
   const { page, nextBefore } = keysetPage(rows, filter.limit);
@@ -143,7 +151,8 @@ export async function searchAudit(
     rows: page.map((row) => ({
       id: String(row.id),
       actorId: row.actor_id,
-      actorEmail: row.actor_email,
+      actorName: row.actor_name,
+      actorEmail: row.actor_email ?? row.account_email,
       action: row.action,
       targetType: row.target_type,
       targetId: row.target_id,

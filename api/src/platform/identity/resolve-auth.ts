@@ -4,7 +4,9 @@
  * through, so a person's session refreshes without them noticing. A bearer token starting
  * `rsk_` is a personal API token (account/api-tokens), looked up on every request.
  */
+
 import type { ApiTokenScope } from '@reshelf/contracts';
+import { countOf } from '@reshelf/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
@@ -117,7 +119,7 @@ async function resolveApiToken(
       rejected: true,
       refusal: {
         status: 429,
-        message: `Too many attempts with API tokens that do not work. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+        message: `Too many attempts with API tokens that do not work. Try again in ${countOf(minutes, 'minute', 'minutes')}.`,
         retryAfterSeconds: limit.retryAfterSeconds,
       },
     };

@@ -2,7 +2,7 @@
  * The charity emails: application received (to the applicant, and to every admin), approved or
  * rejected, invitations, and returns.
  */
-import { formatPence } from '@reshelf/contracts';
+import { formatPence, plural } from '@reshelf/contracts';
 import { layout, type Rendered } from './templates.ts';
 
 function render(subject: string, lines: string[], action?: { label: string; url: string }): Rendered {
@@ -35,11 +35,11 @@ export const charityMail = {
       [
         `${input.name} has applied to sell on Reshelf as a charity (${input.town}).`,
         `Registered number: ${input.registeredNumber} (${input.register}). Applicant: ${input.applicantEmail}.`,
-        `Please check the number against the register, then approve or reject it. ${
-          input.waiting === 1
-            ? 'This is the only application waiting.'
-            : `${input.waiting} applications are waiting in all.`
-        }`,
+        `Please check the number against the register, then approve or reject it. ${plural(
+          input.waiting,
+          'This is the only application waiting.',
+          `${input.waiting} applications are waiting in all.`,
+        )}`,
       ],
       { label: 'Review applications', url: input.url },
     ),

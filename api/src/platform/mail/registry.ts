@@ -116,6 +116,10 @@ export const EMAIL_TEMPLATES = [
     variables: {
       searchName: { description: 'The saved search’s name', sample: '“tolkien” · hardback' },
       count: { description: 'How many new books (a number)', sample: '2' },
+      newBooks: {
+        description: 'How many new books, in words: “1 new book”, “2 new books”',
+        sample: '2 new books',
+      },
       books: {
         description: 'The new books, one a line: title, author and price',
         sample: 'The Hobbit, J. R. R. Tolkien: £6.00\nThe Silmarillion, J. R. R. Tolkien: £4.50',
@@ -125,7 +129,7 @@ export const EMAIL_TEMPLATES = [
     },
     subject: 'New for your saved search {{searchName}}',
     body: [
-      '{{count}} new book(s) on Reshelf match your saved search {{searchName}}:',
+      'New on Reshelf for your saved search {{searchName}}: {{newBooks}}.',
       '{{books}}',
       'See them all, newest first: {{url}}',
       'Change how often we tell you, or stop these alerts, at {{manageUrl}}',
@@ -139,6 +143,10 @@ export const EMAIL_TEMPLATES = [
       'Once a day, when new listings matched a member’s saved searches whose alerts are “daily digest”',
     variables: {
       count: { description: 'How many new books in all (a number)', sample: '3' },
+      newBooks: {
+        description: 'How many new books in all, in words: “1 new book”, “3 new books”',
+        sample: '3 new books',
+      },
       searches: {
         description: 'Each search with its new books',
         sample:
@@ -150,7 +158,7 @@ export const EMAIL_TEMPLATES = [
         required: true,
       },
     },
-    subject: 'Your saved searches: {{count}} new book(s) today',
+    subject: 'Your saved searches: {{newBooks}} today',
     body: [
       'Here is what was listed on Reshelf in the last day for your saved searches:',
       '{{searches}}',

@@ -591,3 +591,42 @@ describe('price suggestion', () => {
     expect(similar?.sampleSize).toBeGreaterThan(0);
   });
 });
+
+describe('warnings before publishing (issue 33)', () => {
+  it('warns, without refusing, of a price far above the suggestion and of the same copy already on sale', async () => {
+    const warned = await createUser(db(), t.services.identity, 'warned@selling.test');
+    const isbn = freshIsbn(3);
+    const book = await createBook(db(), { title: 'Mansfield Park', authors: ['Jane Austen'], isbn13: isbn });
+    for (const price of [450, 474, 500])
+      await createListing(db(), { sellerId: other.id, bookId: book, price });
+    const calls = api(t.app, warned.accessToken);
+
+    // £5,000 against a suggested £4.74: a warning, and publishing still works.
+    const first = await completeDraft(warned, isbn, 500_000);
+    expect(await calls.selling.listings.warnings.query({ listingId: first.id })).toEqual({
+      price: { priceMinor: 500_000, suggestedMinor: 474 },
+      duplicates: [],
+    });
+    const published = await calls.selling.listings.publish.mutate({ listingId: first.id });
+    expect(published.status).toBe('active');
+
+    // The same book, condition and price again: the first copy is named, and it may still go on sale.
+    const second = await completeDraft(warned, isbn, 500_000);
+    const again = await calls.selling.listings.warnings.query({ listingId: second.id });
+    expect(again.duplicates).toEqual([{ id: first.id, slug: published.slug, status: 'active' }]);
+    expect(again.price?.priceMinor).toBe(500_000);
+
+    // A price near the suggestion in another condition: nothing to say.
+    await update(warned, { listingId: second.id, priceMinor: 480, condition: 'good' });
+    expect(await calls.selling.listings.warnings.query({ listingId: second.id })).toEqual({
+      price: null,
+      duplicates: [],
+    });
+    expect((await calls.selling.listings.publish.mutate({ listingId: second.id })).status).toBe('active');
+
+    // Only the seller reads their listing's warnings.
+    expect(
+      await statusOf(api(t.app, other.accessToken).selling.listings.warnings.query({ listingId: second.id })),
+    ).toBe(404);
+  });
+});

@@ -3,6 +3,7 @@ import {
   bulkListingInputSchema,
   bulkResultSchema,
   listingIdSchema,
+  listingWarningsSchema,
   myListingsInputSchema,
   myListingsSchema,
   priceSuggestionSchema,
@@ -15,6 +16,7 @@ import { authedProcedure, router } from '../../trpc.ts';
 import {
   deleteDraft,
   getSellerListing,
+  listingWarnings,
   myListings,
   publishListing,
   relistListing,
@@ -61,6 +63,11 @@ export const sellingRouter = router({
     .input(byId)
     .output(priceSuggestionSchema)
     .query(({ ctx, input }) => suggestPrice(ctx.db, ctx.user.userId, input.listingId)),
+  /** What to tell the seller before they publish: a price far above the suggestion, the same copy twice. */
+  warnings: authedProcedure
+    .input(byId)
+    .output(listingWarningsSchema)
+    .query(({ ctx, input }) => listingWarnings(ctx.db, ctx.user.userId, input.listingId)),
   publish: authedProcedure
     .input(byId)
     .output(sellerListingSchema)

@@ -12,6 +12,7 @@ import {
   type BulkResult,
   CONDITIONS,
   type Condition,
+  type ListingWarnings,
   type LockReason,
   type MyListing,
   type MyListings,
@@ -19,6 +20,7 @@ import {
   PARCEL_SIZES,
   type ParcelSize,
   type PriceSuggestion,
+  priceFarAboveSuggestion,
   SELLING_LIMITS,
   SELLING_MESSAGES,
   type SellerListing,
@@ -697,7 +699,10 @@ export async function suggestPrice(
   sellerId: string,
   listingId: string,
 ): Promise<PriceSuggestion> {
-  const row = await loadListing(db, sellerId, listingId);
+  return suggestionFor(db, await loadListing(db, sellerId, listingId));
+}
+
+async function suggestionFor(db: Database, row: ListingRow): Promise<PriceSuggestion> {
   const stats = async (where: ReturnType<typeof sql>) => {
     const { rows } = await sql<{ median: number | null; n: number; low: number | null; high: number | null }>`
       select percentile_cont(0.5) within group (order by l.price_minor) as median, count(*)::int as n,
@@ -731,6 +736,47 @@ export async function suggestPrice(
     }
   }
   return null;
+}
+
+/**
+ * What to tell the seller before they publish (issue 33), without stopping them: a price far
+ * above the suggestion (priceFarAboveSuggestion), and their own copies of the same book in the
+ * same condition at the same price already on sale or reserved.
+ */
+export async function listingWarnings(
+  db: Database,
+  sellerId: string,
+  listingId: string,
+): Promise<ListingWarnings> {
+  const row = await loadListing(db, sellerId, listingId);
+  const price = row.price_minor;
+  const suggestion = price === null ? null : await suggestionFor(db, row);
+  const duplicates =
+    row.book_id && row.condition && price !== null
+      ? await db
+          .selectFrom('listings')
+          .select(['id', 'slug', 'status'])
+          .where('seller_id', '=', sellerId)
+          .where('id', '<>', row.id)
+          .where('book_id', '=', row.book_id)
+          .where('condition', '=', row.condition)
+          .where('price_minor', '=', price)
+          .where('status', 'in', ['active', 'reserved'])
+          .orderBy('published_at')
+          .orderBy('id')
+          .execute()
+      : [];
+  return {
+    price:
+      price !== null && suggestion && priceFarAboveSuggestion(price, suggestion.suggestedMinor)
+        ? { priceMinor: price, suggestedMinor: suggestion.suggestedMinor }
+        : null,
+    duplicates: duplicates.map((d) => ({
+      id: d.id,
+      slug: d.slug,
+      status: d.status as SellerListing['status'],
+    })),
+  };
 }
 
 // My listings -------------------------------------------------------------------------------

@@ -130,6 +130,21 @@ describe('staff.audit.search', () => {
     expect(await api(t.app, admin.accessToken).staff.audit.actions.query()).toContain('listing.remove');
     expect(await statusOf(api(t.app, member.accessToken).staff.audit.search.query({}))).toBe(403);
   });
+
+  it('names who did it, a member as well as staff, never by a bare id (issue 33)', async () => {
+    // A member's own action (closing their account) is recorded without an email.
+    await recordAudit(db, { actorId: member.id, actorEmail: null, action: 'test.byMember' });
+    await recordAudit(db, { actorId: admin.id, actorEmail: 'admin@audit.test', action: 'test.byStaff' });
+    const rows = (await api(t.app, moderator.accessToken).staff.audit.search.query({ action: 'test' })).rows;
+    expect(rows.find((row) => row.action === 'test.byMember')).toMatchObject({
+      actorName: 'member',
+      actorEmail: 'member@audit.test',
+    });
+    expect(rows.find((row) => row.action === 'test.byStaff')).toMatchObject({
+      actorName: 'admin',
+      actorEmail: 'admin@audit.test',
+    });
+  });
 });
 
 describe('a staff mutation that forgets the audit log', () => {

@@ -6,6 +6,7 @@ import { recordAudit } from '../../platform/audit/audit.service.ts';
 import { adminProcedure, type Context, router, staffProcedure } from '../../trpc.ts';
 import { searchAdmin } from './admin.service.ts';
 import { attachDemoCovers } from './demo-covers.ts';
+import { type ResetPreview, resetPreview } from './reset-preview.ts';
 import { ensureSeedPeople } from './seed-people.ts';
 
 const metricsSchema = z.object({
@@ -40,6 +41,14 @@ const seedSchema = z.object({
   orders: z.number().int(),
 });
 
+const resetPreviewSchema = z.object({
+  listings: z.number().int(),
+  soldListings: z.number().int(),
+  orders: z.number().int(),
+  disputes: z.number().int(),
+  digest: z.string(),
+});
+
 const searchSchema = z.object({
   users: z.array(z.object({ id: z.string(), email: z.string(), displayName: z.string() })),
   listings: z.array(
@@ -61,6 +70,33 @@ const caller = (ctx: Context) => ({
   accessToken: ctx.auth.claims?.accessToken,
   userId: ctx.auth.claims?.userId,
 });
+
+/**
+ * Seeds the demo data, after removing what earlier seeds made when `removing` is given (its
+ * counts go in the audit log), and gives the seeded listings their covers.
+ */
+async function seedDemoData(ctx: Context, removing: Omit<ResetPreview, 'digest'> | null) {
+  // Hosted: the demo people through Supabase Auth's admin API, never rows written by SQL.
+  await ensureSeedPeople(ctx.db, ctx.identity);
+  const result = await ctx.functions.seedOpenLibraryRecent({ reset: removing !== null }, caller(ctx));
+  await recordAudit(ctx.db, {
+    action: removing ? 'admin.resetAndSeed' : 'admin.seed',
+    targetType: 'demo_data',
+    details: removing ? { removed: removing, added: result } : { added: result },
+  });
+  // The Edge Function cannot draw images (no sharp in Deno): in both backends the BFF gives
+  // the seeded listings their generated covers, through the storage port.
+  try {
+    await attachDemoCovers({ db: ctx.db, storage: ctx.storage });
+  } catch (error) {
+    ctx.req.log.error({ err: error }, 'demo covers failed');
+    throw new AppError(
+      'UNAVAILABLE',
+      'The demo data was seeded, but its cover images could not be stored. Seed again to add them.',
+    );
+  }
+  return result;
+}
 
 export const adminRouter = router({
   /** The staff guard of /admin: who the caller is as staff. */
@@ -166,9 +202,9 @@ export const adminRouter = router({
     }),
 
   /**
-   * seed-openlibrary-recent: 40 real books on sale and orders across the periods; with reset,
-   * what an earlier seed made is removed first (all in one statement). Then the seeded
-   * listings without any image get their generated covers.
+   * seed-openlibrary-recent: 40 real books on sale and orders across the periods; seeding again
+   * adds only what has gone. Then the seeded listings without any image get their generated
+   * covers. Removing what earlier seeds made first is resetAndSeed (admins only).
    */
   seed: staffProcedure
     .meta({
@@ -180,29 +216,73 @@ export const adminRouter = router({
         summary: 'Seed demo data',
       },
     })
-    .input(z.object({ reset: z.boolean('reset must be true or false').default(false) }).strict())
+    .input(
+      z
+        .object({ reset: z.boolean('reset must be true or false').default(false) })
+        .strict()
+        .refine((input) => !input.reset, {
+          path: ['reset'],
+          message: 'Reset and Seed is its own action, for admins: POST /admin/seed/reset',
+        }),
+    )
+    .output(seedSchema)
+    .mutation(({ ctx }) => seedDemoData(ctx, null)),
+
+  /**
+   * What Reset and Seed would remove, counted: the listings (on sale and sold), orders and
+   * disputes earlier seeds made, and the digest a confirmation sends back. Moderators too.
+   */
+  resetPreview: staffProcedure
+    .meta({
+      openapi: {
+        operationId: 'admin-resetPreview',
+        method: 'GET',
+        path: '/admin/seed/reset/preview',
+        tags: ['Staff'],
+        summary: 'Preview Reset and Seed',
+      },
+    })
+    .input(z.void())
+    .output(resetPreviewSchema)
+    .query(({ ctx }) => resetPreview(ctx.db)),
+
+  /**
+   * Reset and Seed (admins only, issue 33): removes what earlier seeds made (only that: see
+   * resetPreview), then seeds again, in one statement. `expected` is the preview's digest: when
+   * the demo data has changed since, nothing happens (409).
+   */
+  resetAndSeed: adminProcedure
+    .meta({
+      openapi: {
+        operationId: 'admin-resetAndSeed',
+        method: 'POST',
+        path: '/admin/seed/reset',
+        tags: ['Staff'],
+        summary: 'Reset and seed demo data',
+      },
+    })
+    .input(
+      z
+        .object({
+          expected: z
+            .string()
+            .regex(/^[0-9a-f]{32}$/, 'Send the digest the preview answered (32 hex characters)')
+            .optional(),
+        })
+        .strict()
+        .optional(),
+    )
     .output(seedSchema)
     .mutation(async ({ ctx, input }) => {
-      // Hosted: the demo people through Supabase Auth's admin API, never rows written by SQL.
-      await ensureSeedPeople(ctx.db, ctx.identity);
-      const result = await ctx.functions.seedOpenLibraryRecent(input, caller(ctx));
-      await recordAudit(ctx.db, {
-        action: 'admin.seed',
-        targetType: 'demo_data',
-        details: { reset: input.reset, ...result },
-      });
-      // The Edge Function cannot draw images (no sharp in Deno): in both backends the BFF gives
-      // the seeded listings their generated covers, through the storage port.
-      try {
-        await attachDemoCovers({ db: ctx.db, storage: ctx.storage });
-      } catch (error) {
-        ctx.req.log.error({ err: error }, 'demo covers failed');
+      const removing = await resetPreview(ctx.db);
+      if (input?.expected && input.expected !== removing.digest) {
         throw new AppError(
-          'UNAVAILABLE',
-          'The demo data was seeded, but its cover images could not be stored. Seed again to add them.',
+          'CONFLICT',
+          'The demo data has changed since you looked. Open Reset and Seed again to see what it removes now.',
         );
       }
-      return result;
+      const { digest: _digest, ...removed } = removing;
+      return seedDemoData(ctx, removed);
     }),
 
   /** The command palette: people, listings and orders matching some text. */

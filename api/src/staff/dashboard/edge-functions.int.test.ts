@@ -408,9 +408,9 @@ describe('Edge Functions over HTTP (hosted mode)', () => {
     expect(decodeProtectedHeader(staff.accessToken).alg).toBe('HS256');
     const seed = (reset: boolean) =>
       request(t.app.server)
-        .post('/trpc/staff.dashboard.seed')
+        .post(reset ? '/trpc/staff.dashboard.resetAndSeed' : '/trpc/staff.dashboard.seed')
         .set('authorization', `Bearer ${staff.accessToken}`)
-        .send({ reset });
+        .send(reset ? {} : { reset: false });
     const seededBooks = () =>
       db
         .selectFrom('books')

@@ -122,7 +122,7 @@ describe('hosted server functions through supabase-js', () => {
     // Reset and seed keeps them: Auth's users are not written by SQL on the way.
     const before = await t.database.handle.db.selectFrom('auth.users').select('id').orderBy('id').execute();
     fake.requests.length = 0;
-    const reset = await call('post', 'staff.dashboard.seed', admin.accessToken).send({ reset: true });
+    const reset = await call('post', 'staff.dashboard.resetAndSeed', admin.accessToken).send({});
     expect(reset.body.result.data).toEqual({ listings: 40, orders: 24 });
     expect(fake.requests.filter((entry) => entry.url.startsWith('/auth/v1/admin/users'))).toEqual([]);
     expect(await t.database.handle.db.selectFrom('auth.users').select('id').orderBy('id').execute()).toEqual(

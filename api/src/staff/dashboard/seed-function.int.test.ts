@@ -46,11 +46,12 @@ async function counts(): Promise<Record<Table, number>> {
   return Object.fromEntries(TABLES.map((table) => [table, ids[table].length])) as Record<Table, number>;
 }
 
+/** Seed, or (admins only) reset what earlier seeds made and seed again. */
 function seedCall(reset: boolean) {
   return request(t.app.server)
-    .post('/trpc/staff.dashboard.seed')
+    .post(reset ? '/trpc/staff.dashboard.resetAndSeed' : '/trpc/staff.dashboard.seed')
     .set('authorization', `Bearer ${staff.accessToken}`)
-    .send({ reset });
+    .send(reset ? {} : { reset: false });
 }
 
 async function seededIds(kind: string): Promise<string[]> {
@@ -391,6 +392,64 @@ describe('seed-openlibrary-recent', () => {
     expect(orders.every((order) => order.paid_at! >= new Date(starts.ytd) && order.paid_at! < now)).toBe(
       true,
     );
+  });
+
+  it('resets only for an admin who has seen what it removes, counted by the server (issue 33)', async () => {
+    await seedCall(false);
+    const moderator = await createUser(db, t.services.identity, 'seed-moderator@example.com', {
+      roles: ['moderator'],
+    });
+    const as = (token: string) => ({
+      preview: () =>
+        request(t.app.server)
+          .get('/trpc/staff.dashboard.resetPreview')
+          .set('authorization', `Bearer ${token}`),
+      reset: (body: object) =>
+        request(t.app.server)
+          .post('/trpc/staff.dashboard.resetAndSeed')
+          .set('authorization', `Bearer ${token}`)
+          .send(body),
+    });
+    // Moderators may look: what a reset removes, as the reset counts it.
+    const preview = await as(moderator.accessToken).preview();
+    expect(preview.status).toBe(200);
+    const seen = preview.body.result.data;
+    expect(seen).toEqual({
+      listings: (await seededIds('listing')).length,
+      soldListings: (await seededIds('sold_listing')).length,
+      orders: (await seededIds('order')).length,
+      disputes: (await seededIds('dispute')).length,
+      digest: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
+    expect(seen.listings).toBeGreaterThan(0);
+    const before = await rowIds();
+
+    // Only an admin resets; the seed procedure no longer does.
+    expect((await as(moderator.accessToken).reset({ expected: seen.digest })).status).toBe(403);
+    const viaSeed = await request(t.app.server)
+      .post('/trpc/staff.dashboard.seed')
+      .set('authorization', `Bearer ${staff.accessToken}`)
+      .send({ reset: true });
+    expect(viaSeed.status).toBe(400);
+    expect(viaSeed.body.error.message).toMatch(/Reset and Seed/);
+    // What the admin saw is what goes: after a change, nothing happens.
+    const stale = await as(staff.accessToken).reset({ expected: '0'.repeat(32) });
+    expect(stale.status).toBe(409);
+    expect(await rowIds()).toEqual(before);
+
+    const done = await as(staff.accessToken).reset({ expected: seen.digest });
+    expect(done.status).toBe(200);
+    expect(done.body.result.data).toEqual({ listings: 40, orders: 24 });
+    const [audit] = await db
+      .selectFrom('audit_log')
+      .select(['action', 'details'])
+      .where('action', '=', 'admin.resetAndSeed')
+      .orderBy('id', 'desc')
+      .execute();
+    expect(audit?.details).toMatchObject({
+      removed: { listings: seen.listings, soldListings: seen.soldListings, orders: seen.orders },
+      added: { listings: 40, orders: 24 },
+    });
   });
 
   it('refuses bad input and non-staff callers', async () => {

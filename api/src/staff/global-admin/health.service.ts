@@ -4,7 +4,9 @@
  * (what is queued, what failed). Each part says ok, warning or failing with the reasons, read
  * from PostgreSQL itself, so every BFF instance reports the same platform.
  */
+
 import { readdir } from 'node:fs/promises';
+import { countOf } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { MIGRATIONS_DIR } from '../../db/migrate.ts';
@@ -131,7 +133,7 @@ async function databaseHealth(db: Database): Promise<PlatformHealth['database']>
   const problems: string[] = [];
   if ('problem' in history) problems.push(history.problem);
   if (pending.length > 0)
-    problems.push(`${pending.length} migration${pending.length === 1 ? ' is' : 's are'} not applied yet`);
+    problems.push(`${countOf(pending.length, 'migration is', 'migrations are')} not applied yet`);
   if (roundTripMs > 250) problems.push(`A round trip took ${roundTripMs} ms`);
   return {
     status: problems.length ? 'warning' : 'ok',
@@ -174,7 +176,9 @@ async function jobHealth(db: Database, now: Date): Promise<PlatformHealth['jobs'
       problems.push(`${job} has never run`);
       status = worst(status, 'failing');
     } else if (now.getTime() - last.started_at.getTime() > JOB_STALE_AFTER_MS) {
-      problems.push(`${job} last ran ${minutes(now.getTime() - last.started_at.getTime())} minutes ago`);
+      problems.push(
+        `${job} last ran ${countOf(minutes(now.getTime() - last.started_at.getTime()), 'minute', 'minutes')} ago`,
+      );
       status = worst(status, 'failing');
     } else if (last.error) {
       problems.push(`${job} failed on its last run: ${last.error}`);
@@ -229,7 +233,7 @@ async function mailHealth(
   const oldest = summary.oldest_queued ? new Date(summary.oldest_queued) : null;
   if (oldest && now.getTime() - oldest.getTime() >= MAIL_STUCK_AFTER_MS) {
     problems.push(
-      `The oldest queued message has waited ${minutes(now.getTime() - oldest.getTime())} minutes`,
+      `The oldest queued message has waited ${countOf(minutes(now.getTime() - oldest.getTime()), 'minute', 'minutes')}`,
     );
     status = 'failing';
   }
@@ -242,12 +246,12 @@ async function mailHealth(
   ) {
     const waited = now.getTime() - lastFailed.getTime();
     problems.push(
-      `Sending fails: the latest attempt failed ${waited < 90_000 ? 'within the last minute' : `${minutes(waited)} minutes ago`} and nothing has been sent since`,
+      `Sending fails: the latest attempt failed ${waited < 90_000 ? 'within the last minute' : `${countOf(minutes(waited), 'minute', 'minutes')} ago`} and nothing has been sent since`,
     );
     status = 'failing';
   }
   if (summary.failed > 0) {
-    problems.push(`${summary.failed} message${summary.failed === 1 ? '' : 's'} failed in the last 24 hours`);
+    problems.push(`${countOf(summary.failed, 'message', 'messages')} failed in the last 24 hours`);
     status = worst(status, 'warning');
   }
   return {

@@ -7,6 +7,7 @@ import { cn } from '../../lib/utils.ts';
 import { AuthShell, textLinkClass } from './AuthShell.tsx';
 import { SignInForm } from './SignInForm.tsx';
 import { SignUpForm } from './SignUpForm.tsx';
+import { SIGN_IN_TO_CONTINUE } from './sign-in-words.ts';
 
 type Mode = 'signin' | 'signup';
 
@@ -48,7 +49,7 @@ export function LoginPage() {
 
   return (
     <AuthShell
-      title={mode === 'signup' ? 'Create your account' : 'Welcome back'}
+      title={mode === 'signup' ? 'Create your account' : 'Sign in'}
       description={
         mode === 'signup'
           ? 'Buy pre-loved books with buyer protection, and sell your own in under a minute.'
@@ -69,7 +70,7 @@ export function LoginPage() {
           </nav>
           {next && mode === 'signin' ? (
             <Alert tone="info" live={false} className="mt-4">
-              Please sign in to continue.
+              {SIGN_IN_TO_CONTINUE}
             </Alert>
           ) : null}
         </>

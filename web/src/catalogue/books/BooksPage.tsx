@@ -4,6 +4,7 @@
  * follow); merge a duplicate into the book to keep — its listings and genres move over, and it
  * is deleted (admins only: the server refuses moderators, shown as a toast).
  */
+import { countOf, formatIsbn } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { GitMerge, LoaderCircle, Pencil, Search } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
@@ -80,11 +81,9 @@ export function BooksPage() {
                     {book.title}
                   </p>
                   <p className="text-sm text-ink-muted">
-                    {book.authors.join(', ') || 'No author'} · {book.isbn13 ?? 'No ISBN'} ·{' '}
-                    {book.category ?? 'No category'} ·{' '}
-                    <span data-testid="book-listings">
-                      {book.listings} {book.listings === 1 ? 'listing' : 'listings'}
-                    </span>
+                    {book.authors.join(', ') || 'No author'} ·{' '}
+                    {book.isbn13 ? formatIsbn(book.isbn13) : 'No ISBN'} · {book.category ?? 'No category'} ·{' '}
+                    <span data-testid="book-listings">{countOf(book.listings, 'listing', 'listings')}</span>
                   </p>
                 </div>
                 <div className="flex gap-2">
@@ -204,7 +203,7 @@ function MergeBook({ duplicate, onDone }: { duplicate: Book; onDone: () => void 
     onSuccess: (result) => {
       toast({
         title: 'Books merged',
-        description: `${result.listingsMoved} ${result.listingsMoved === 1 ? 'listing' : 'listings'} moved; the duplicate is gone.`,
+        description: `${countOf(result.listingsMoved, 'listing', 'listings')} moved; the duplicate is gone.`,
       });
       onDone();
     },
@@ -215,8 +214,8 @@ function MergeBook({ duplicate, onDone }: { duplicate: Book; onDone: () => void 
     <DialogContent className="max-w-lg" data-testid="book-merge">
       <DialogTitle>Merge “{duplicate.title}”</DialogTitle>
       <DialogDescription className="mt-2 text-ink-soft">
-        Its {duplicate.listings} {duplicate.listings === 1 ? 'listing moves' : 'listings move'} to the book
-        you keep, which takes any ISBN, cover or description it lacks. This record is then deleted.
+        Its {countOf(duplicate.listings, 'listing moves', 'listings move')} to the book you keep, which takes
+        any ISBN, cover or description it lacks. This record is then deleted.
       </DialogDescription>
       <form
         className="mt-4 flex gap-2"
@@ -248,7 +247,8 @@ function MergeBook({ duplicate, onDone }: { duplicate: Book; onDone: () => void 
               <span className="min-w-0 text-sm">
                 <span className="font-semibold">{book.title}</span>
                 <span className="block text-ink-muted">
-                  {book.authors.join(', ')} · {book.isbn13 ?? 'No ISBN'} · {book.listings} listings
+                  {book.authors.join(', ')} · {book.isbn13 ? formatIsbn(book.isbn13) : 'No ISBN'} ·{' '}
+                  {countOf(book.listings, 'listing', 'listings')}
                 </span>
               </span>
               <Button

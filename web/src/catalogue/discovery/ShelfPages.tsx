@@ -1,3 +1,4 @@
+import { countOf } from '@reshelf/contracts';
 import { ArrowRight } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
 import { FollowButton } from '../../community/index.ts';
@@ -52,8 +53,7 @@ export function CategoriesPage() {
                   </span>
                   <span className="line-clamp-2 text-sm text-ink-muted">{category.description}</span>
                   <span className="mt-auto text-sm font-semibold text-moss">
-                    {category.activeListings.toLocaleString('en-GB')}{' '}
-                    {category.activeListings === 1 ? 'book' : 'books'}
+                    {countOf(category.activeListings, 'book', 'books')}
                   </span>
                 </Link>
               </li>
@@ -123,7 +123,7 @@ export function GenrePage() {
         title={name ?? '\u00a0'}
         description={
           genre.data
-            ? `${genre.data.activeListings.toLocaleString('en-GB')} pre-loved books in this genre.`
+            ? `${countOf(genre.data.activeListings, 'pre-loved book', 'pre-loved books')} in this genre.`
             : undefined
         }
         crumbs={[{ to: '/categories', label: 'Categories' }]}

@@ -1,6 +1,8 @@
 import {
-  BOOK_FORMAT_LABELS,
   CONDITION_LABELS,
+  copyFeatures,
+  countOf,
+  formatIsbn,
   formatPence,
   type ListingDetail,
   type ListingPriceBreakdown,
@@ -26,6 +28,7 @@ import {
   SellerRatingFor,
   SellerReviewsSection,
 } from '../../community/index.ts';
+import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { ListingSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
@@ -118,26 +121,15 @@ function ListingView({ listing }: { listing: ListingDetail }) {
         {JSON.stringify(bookJsonLd(listing, origin)).replace(/</g, '\\u003c')}
       </script>
       <div className="mx-auto w-full max-w-6xl px-4 py-4 sm:px-6 md:py-8 lg:px-8 lg:py-12">
-        <nav aria-label="Breadcrumb" className="mb-3 text-sm text-ink-muted md:mb-6">
-          <ol className="flex flex-wrap items-center gap-1.5">
-            <li>
-              <Link to="/listings" className="underline-offset-4 hover:text-ink hover:underline">
-                Books
-              </Link>
-            </li>
-            {listing.category ? (
-              <li className="flex items-center gap-1.5">
-                <span aria-hidden="true">/</span>
-                <Link
-                  to={`/c/${listing.category.slug}`}
-                  className="underline-offset-4 hover:text-ink hover:underline"
-                >
-                  {listing.category.name}
-                </Link>
-              </li>
-            ) : null}
-          </ol>
-        </nav>
+        <Breadcrumbs
+          className="mb-3 md:mb-6"
+          crumbs={[
+            { to: '/listings', label: 'Books' },
+            ...(listing.category
+              ? [{ to: `/c/${listing.category.slug}`, label: listing.category.name }]
+              : []),
+          ]}
+        />
 
         <div className="grid gap-8 md:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] md:gap-12">
           <div className="md:sticky md:top-24 md:self-start">
@@ -187,26 +179,14 @@ function ListingView({ listing }: { listing: ListingDetail }) {
               >
                 {CONDITION_LABELS[listing.condition]}
               </span>
-              {listing.exLibrary ? (
-                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
-                  Ex-library
+              {copyFeatures(listing).map((feature) => (
+                <span
+                  key={feature}
+                  className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft"
+                >
+                  {feature}
                 </span>
-              ) : null}
-              {listing.format ? (
-                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
-                  {BOOK_FORMAT_LABELS[listing.format]}
-                </span>
-              ) : null}
-              {listing.firstEdition ? (
-                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
-                  First edition
-                </span>
-              ) : null}
-              {listing.signed ? (
-                <span className="rounded-full bg-paper-deep px-3 py-1 text-sm font-semibold text-ink-soft">
-                  Signed
-                </span>
-              ) : null}
+              ))}
               {listing.charity ? (
                 <span className="inline-flex items-center gap-1.5 rounded-full bg-brand-soft px-3 py-1 text-sm font-semibold text-brand">
                   <HeartHandshake aria-hidden="true" className="size-4" />
@@ -441,8 +421,8 @@ function Unavailable({ listing }: { listing: ListingDetail }) {
 
 function BookFacts({ listing }: { listing: ListingDetail }) {
   const facts: [string, string | null][] = [
-    ['ISBN-13', listing.isbn13],
-    ['ISBN-10', listing.isbn10],
+    ['ISBN-13', listing.isbn13 && formatIsbn(listing.isbn13)],
+    ['ISBN-10', listing.isbn10 && formatIsbn(listing.isbn10)],
     ['Publisher', listing.publisher],
     ['Published', listing.publishedYear ? String(listing.publishedYear) : null],
     ['Pages', listing.pageCount ? listing.pageCount.toLocaleString('en-GB') : null],
@@ -521,7 +501,7 @@ function SellerCard({ listing }: { listing: ListingDetail }) {
             ) : null}
             <span className="inline-flex items-center gap-1">
               <Store aria-hidden="true" className="size-3.5" />
-              {seller.activeListings} {seller.activeListings === 1 ? 'book' : 'books'} for sale
+              {countOf(seller.activeListings, 'book', 'books')} for sale
             </span>
             <span>On Reshelf since {since}</span>
           </p>

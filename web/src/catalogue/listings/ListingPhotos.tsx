@@ -105,6 +105,7 @@ export function ListingPhotos({ title, authors, isbn13, coverUrl, photos }: List
           data-testid="photo-track"
           onScroll={count > 1 ? () => onScroll(false) : undefined}
           onScrollEnd={count > 1 ? () => onScroll(true) : undefined}
+          // check-plurals: not words, the arrow keys only where there are photos to move between
           onKeyDown={count > 1 ? onKeyDown : undefined}
           className="flex snap-x snap-mandatory overflow-x-auto overscroll-x-contain rounded-lg bg-paper-deep shadow-card [scrollbar-width:none] [&::-webkit-scrollbar]:hidden"
         >

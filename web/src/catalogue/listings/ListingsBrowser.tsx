@@ -1,4 +1,4 @@
-import { type BrowseInput, CATALOGUE_LIMITS, type ListingPage } from '@reshelf/contracts';
+import { type BrowseInput, CATALOGUE_LIMITS, type ListingPage, plural } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -19,7 +19,7 @@ function countText(page: ListingPage): string {
   const total = page.totalCapped
     ? `${CATALOGUE_LIMITS.countCap.toLocaleString('en-GB')}+`
     : page.total.toLocaleString('en-GB');
-  return `${total} ${page.total === 1 ? 'book' : 'books'}`;
+  return `${total} ${plural(page.total, 'book', 'books')}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CategorySummary } from '@reshelf/contracts';
+import { countOf } from '@reshelf/contracts';
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { trpc } from '../../lib/trpc.ts';
@@ -15,8 +16,7 @@ export function CategoryLinks({ categories }: { categories: CategorySummary[] })
             <span>
               <span className="block font-serif text-lg font-semibold">{category.name}</span>
               <span className="text-sm text-ink-muted">
-                {category.activeListings.toLocaleString('en-GB')}{' '}
-                {category.activeListings === 1 ? 'book' : 'books'}
+                {countOf(category.activeListings, 'book', 'books')}
               </span>
             </span>
             <ArrowRight aria-hidden="true" className="size-4 text-ink-muted group-hover:text-brand" />

@@ -1,4 +1,5 @@
 import type { SellerCard } from '@reshelf/contracts';
+import { countOf } from '@reshelf/contracts';
 import { HeartHandshake, MapPin } from 'lucide-react';
 import { Link, useParams } from 'react-router-dom';
 import { BuyMoreFromSeller } from '../../commerce/index.ts';
@@ -91,12 +92,12 @@ export function DiscoverSellersPage() {
                     <span className="line-clamp-2 text-sm text-ink-soft">{seller.bio}</span>
                   ) : null}
                   <span className="mt-auto pt-1 text-sm font-semibold text-moss">
-                    {seller.activeListings} {seller.activeListings === 1 ? 'book' : 'books'} for sale
+                    {countOf(seller.activeListings, 'book', 'books')} for sale
                     {seller.charity ? ' · charity' : ''}
                     {seller.followers ? (
                       <span className="font-normal text-ink-muted">
                         {' · '}
-                        {seller.followers} {seller.followers === 1 ? 'follower' : 'followers'}
+                        {countOf(seller.followers, 'follower', 'followers')}
                       </span>
                     ) : null}
                   </span>
@@ -142,9 +143,7 @@ export function SellerPage() {
               <span className="flex flex-wrap gap-x-4 text-base">
                 {data.town ? <span>{data.town}</span> : null}
                 <span>On Reshelf since {memberSince(data.memberSince)}</span>
-                <span>
-                  {data.activeListings} {data.activeListings === 1 ? 'book' : 'books'} for sale
-                </span>
+                <span>{countOf(data.activeListings, 'book', 'books')} for sale</span>
               </span>
               <SellerRatingSummary sellerId={data.id} />
               {data.bio ? <span className="text-base text-ink-soft">{data.bio}</span> : null}

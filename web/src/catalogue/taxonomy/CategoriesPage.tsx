@@ -4,7 +4,7 @@
  * parent), move up or down among siblings, and retire one that no listing uses. A moderator's
  * attempt is refused by the server ("Access denied: admin role required").
  */
-import { slugify } from '@reshelf/contracts';
+import { countOf, slugify } from '@reshelf/contracts';
 import { ArrowDown, ArrowUp, Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -121,9 +121,7 @@ function TreeSection({ kind, title, nodes }: { kind: Kind; title: string; nodes:
                       {node.name} <span className="font-mono text-xs text-ink-muted">/{node.slug}</span>
                     </p>
                     {node.description ? <p className="text-sm text-ink-soft">{node.description}</p> : null}
-                    <p className="text-xs text-ink-muted">
-                      {node.listings} listing{node.listings === 1 ? '' : 's'}
-                    </p>
+                    <p className="text-xs text-ink-muted">{countOf(node.listings, 'listing', 'listings')}</p>
                   </div>
                   <div className="flex gap-1">
                     <Button

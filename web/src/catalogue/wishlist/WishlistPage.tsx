@@ -1,3 +1,4 @@
+import { countOf } from '@reshelf/contracts';
 import { Heart } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
@@ -18,7 +19,7 @@ export function WishlistPage() {
         description={
           list.data
             ? count
-              ? `${count} ${count === 1 ? 'book' : 'books'} saved. We’ll tell you when one drops in price or sells.`
+              ? `${countOf(count, 'book', 'books')} saved. We’ll tell you when one drops in price or sells.`
               : 'Books you save appear here.'
             : 'Books you save appear here.'
         }

@@ -5,7 +5,13 @@
  * then, it refuses, and the page shows the new quote and asks again.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type AddressInput, addressInputSchema, type BasketQuote, formatPence } from '@reshelf/contracts';
+import {
+  type AddressInput,
+  addressInputSchema,
+  type BasketQuote,
+  formatPence,
+  plural,
+} from '@reshelf/contracts';
 import { Lock, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -154,8 +160,8 @@ function CheckoutBody({
       ))}
       {dropped > 0 ? (
         <Alert tone="info">
-          {dropped === 1 ? 'One book' : `${dropped} books`} in your basket can no longer be bought and{' '}
-          {dropped === 1 ? 'is' : 'are'} left out.
+          {plural(dropped, 'One book', `${dropped} books`)} in your basket can no longer be bought and{' '}
+          {plural(dropped, 'is', 'are')} left out.
         </Alert>
       ) : null}
       <section className="flex flex-col gap-4 rounded-xl border border-line bg-paper p-5 shadow-card">

@@ -2,6 +2,7 @@
  * The header's basket: an icon with the number of books in it (its accessible name says the
  * number). Mounting it also merges a visitor's basket into their account once they sign in.
  */
+import { countOf } from '@reshelf/contracts';
 import { ShoppingBasket } from 'lucide-react';
 import { NavLink } from 'react-router-dom';
 import { useBasketCount, useMergeVisitorBasket } from './hooks.ts';
@@ -9,7 +10,7 @@ import { useBasketCount, useMergeVisitorBasket } from './hooks.ts';
 export function BasketLink() {
   useMergeVisitorBasket();
   const count = useBasketCount();
-  const label = count === 0 ? 'Basket: empty' : `Basket: ${count} ${count === 1 ? 'book' : 'books'}`;
+  const label = count === 0 ? 'Basket: empty' : `Basket: ${countOf(count, 'book', 'books')}`;
   return (
     <NavLink
       to="/basket"

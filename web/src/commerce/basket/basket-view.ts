@@ -3,11 +3,11 @@
  * a seller's tiers in words, the "add 1 more book to save 10%" hint, where a group's seller
  * lives, and a visitor's basket grouped by seller and priced with the shared rules.
  */
-import { type BundleTier, type GroupPrice, priceGroup } from '@reshelf/contracts';
+import { type BundleTier, countOf, type GroupPrice, priceGroup } from '@reshelf/contracts';
 import type { VisitorBasketEntry } from './visitor-basket.ts';
 
 export function booksWord(count: number): string {
-  return `${count} ${count === 1 ? 'book' : 'books'}`;
+  return countOf(count, 'book', 'books');
 }
 
 /** "2 books: 5% off · 3 books: 10% off" (tiers in increasing order), or '' when off. */
@@ -38,7 +38,7 @@ export function nextTierHint(
   const next = [...tiers].sort((a, b) => a.minBooks - b.minBooks).find((tier) => tier.minBooks > bookCount);
   if (!next) return null;
   const missing = next.minBooks - bookCount;
-  return `Add ${missing} more ${missing === 1 ? 'book' : 'books'} from ${sellerName} to save ${next.percent}%`;
+  return `Add ${countOf(missing, 'more book', 'more books')} from ${sellerName} to save ${next.percent}%`;
 }
 
 /** The seller's page: a charity's shop for its books, else the seller's own page. */

@@ -4,6 +4,7 @@
  */
 import {
   COMMERCIAL_DEFAULTS,
+  countOf,
   DISPUTE_PROBLEM_LABELS,
   DISPUTE_PROBLEMS,
   PROTECTION_RULES,
@@ -13,8 +14,6 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 
 const money = (pence: number) =>
   new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(pence / 100);
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function ProtectionHelpPage() {
   usePageMeta('Buyer protection and returns');
@@ -45,17 +44,17 @@ export function ProtectionHelpPage() {
           <section>
             <h2 className="text-xl font-semibold">Reporting a problem</h2>
             <p className="mt-2">
-              Report it within {plural(r.reportWindowDays, 'day')} of delivery from your order page (after
-              that the order completes and the seller is paid). A parcel that never came can be reported once
-              the carrier’s delivery window has passed. Say what went wrong, describe it, and add up to{' '}
-              {r.maxPhotos} photos. The seller’s payment stays on hold until it is settled.
+              Report it within {countOf(r.reportWindowDays, 'day', 'days')} of delivery from your order page
+              (after that the order completes and the seller is paid). A parcel that never came can be
+              reported once the carrier’s delivery window has passed. Say what went wrong, describe it, and
+              add up to {r.maxPhotos} photos. The seller’s payment stays on hold until it is settled.
             </p>
           </section>
           <section>
             <h2 className="text-xl font-semibold">The seller answers</h2>
             <p className="mt-2">
-              The seller has {plural(r.sellerResponseWorkingDays, 'working day')} (weekends and UK bank
-              holidays not counted) to answer, in one of four ways:
+              The seller has {countOf(r.sellerResponseWorkingDays, 'working day', 'working days')} (weekends
+              and UK bank holidays not counted) to answer, in one of four ways:
             </p>
             <ul className="mt-2 list-disc pl-6">
               <li>refund you in full;</li>
@@ -107,9 +106,9 @@ export function ProtectionHelpPage() {
             <h2 className="text-xl font-semibold">Returns for any reason</h2>
             <p className="mt-2">
               Charities sell as traders: you can return a charity’s book for any reason within{' '}
-              {plural(r.charityReturnDays, 'day')} of delivery and get back the price and postage (not the
-              buyer protection fee). Private sellers who accept returns say so on their listings; their
-              returns run for {plural(r.privateReturnDays, 'day')} after delivery.
+              {countOf(r.charityReturnDays, 'day', 'days')} of delivery and get back the price and postage
+              (not the buyer protection fee). Private sellers who accept returns say so on their listings;
+              their returns run for {countOf(r.privateReturnDays, 'day', 'days')} after delivery.
             </p>
           </section>
           <p className="text-sm text-ink-muted">

@@ -10,6 +10,7 @@ import {
   CARRIERS,
   changeOfMindTrackingInputSchema,
   formatPence,
+  plural,
   RETURN_STATUS_LABELS,
   type ReturnRequest,
   returnReasonSchema,
@@ -96,9 +97,9 @@ export function ReturnRequestPanel({ orderId }: { orderId: string }) {
         <div className="mt-3 flex flex-col gap-3">
           <p className="text-ink-soft">
             {data.charityOrder
-              ? `${several ? 'These books came' : 'This book came'} from a charity`
+              ? `${plural(data.books.length, 'This book came', 'These books came')} from a charity`
               : 'The seller accepts returns'}
-            : you can return {several ? 'them' : 'it'} until{' '}
+            : you can return {plural(data.books.length, 'it', 'them')} until{' '}
             {data.deadline ? DATE.format(new Date(data.deadline)) : `the end of its ${data.windowDays} days`}
             {data.charityOrder ? '' : ' (you pay the postage to send it back)'}.
           </p>

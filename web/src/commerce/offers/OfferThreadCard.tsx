@@ -271,6 +271,7 @@ function ReportMessage({ offerId, from }: { offerId: string; from: string }) {
         Report<span className="sr-only"> this message from {from}</span>
       </Button>
       <ReportDialog
+        kind="offer_message"
         open={open}
         onOpenChange={setOpen}
         title="Report this message"

@@ -2,7 +2,7 @@
  * The books of an order (one parcel): each with its price and, for the buyer and staff, what
  * was paid for it and what went back when a dispute or a return named it.
  */
-import { formatPence, type OrderDetail, photoThumbUrl } from '@reshelf/contracts';
+import { formatPence, type OrderDetail, photoThumbUrl, plural } from '@reshelf/contracts';
 import { Link } from 'react-router-dom';
 import { BookCover } from '../../components/BookCover.tsx';
 import { type OrderViewer, Panel } from './OrderParts.tsx';
@@ -10,7 +10,7 @@ import { type OrderViewer, Panel } from './OrderParts.tsx';
 export function OrderBooks({ order, viewer }: { order: OrderDetail; viewer: OrderViewer }) {
   const count = order.items.length;
   return (
-    <Panel title={count === 1 ? 'The book' : `${count} books, one parcel`} testId="order-books">
+    <Panel title={plural(count, 'The book', `${count} books, one parcel`)} testId="order-books">
       <ul className="flex flex-col divide-y divide-line">
         {order.items.map((item) => (
           <li

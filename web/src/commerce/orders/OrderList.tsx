@@ -1,6 +1,6 @@
 /**
  * The buyer's purchases (/account/orders) and the seller's sales (/account/sales): open and
- * completed lists (?status=done), each order leading to its detail page.
+ * past lists (?status=done: completed, cancelled or refunded), each order leading to its detail page.
  */
 import { formatPence, type OrderRole, type OrderSummary, photoThumbUrl } from '@reshelf/contracts';
 import { PackageOpen } from 'lucide-react';
@@ -21,7 +21,7 @@ import { ReturnsSetting } from '../disputes/ReturnsSetting.tsx';
 import { OrderStatusBadge } from './OrderParts.tsx';
 import { ORDER_PAGES } from './order-pages.ts';
 
-/** ?status=done shows the completed orders; anything else the open ones. */
+/** ?status=done shows the past orders (completed, cancelled, refunded); anything else the open ones. */
 const filters = z.object({ status: z.enum(['open', 'done']).default('open') });
 
 export function OrderList({ party: role }: { party: OrderRole }) {
@@ -50,7 +50,7 @@ export function OrderList({ party: role }: { party: OrderRole }) {
             testId="order-tabs"
             tabs={[
               { to: meta.base, label: 'Open', current: status === 'open' },
-              { to: `${meta.base}?status=done`, label: 'Completed', current: status === 'done' },
+              { to: `${meta.base}?status=done`, label: 'Past', current: status === 'done' },
             ]}
           />
           <div className="mt-4">
@@ -74,8 +74,8 @@ export function OrderList({ party: role }: { party: OrderRole }) {
                         ? 'Nothing on its way to you right now.'
                         : 'No sales waiting for you to send or settle.'
                       : role === 'buyer'
-                        ? 'No completed orders yet.'
-                        : 'No completed sales yet.'}
+                        ? 'No past orders yet.'
+                        : 'No past sales yet.'}
                   </p>
                   <Button asChild variant="brand">
                     {role === 'buyer' ? (

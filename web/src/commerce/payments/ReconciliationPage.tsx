@@ -2,7 +2,7 @@
  * /admin/payments/reconciliation (issue 24): for every order, paid in = seller net + Reshelf fee
  * + refunds, to the penny, from the tables and the one ledger; any imbalance at the top.
  */
-import { formatPence } from '@reshelf/contracts';
+import { countOf, formatPence, plural } from '@reshelf/contracts';
 import { useState } from 'react';
 import { AdminPageFrame } from '../../components/staff/AdminPageFrame.tsx';
 import { QueryView } from '../../kit/QueryView.tsx';
@@ -38,8 +38,8 @@ export function ReconciliationPage() {
               data-testid="reconciliation-summary"
             >
               {data.imbalances > 0
-                ? `${data.imbalances} of ${data.orders} orders do not balance`
-                : `All ${data.orders} orders balance`}
+                ? `${data.imbalances} of ${countOf(data.orders, 'order', 'orders')} ${plural(data.imbalances, 'does', 'do')} not balance`
+                : plural(data.orders, 'The order balances', `All ${data.orders} orders balance`)}
             </p>
             <div className="overflow-x-auto rounded-xl border border-line bg-paper">
               <table className="w-full min-w-[44rem] text-left text-sm" data-testid="reconciliation">

@@ -4,6 +4,7 @@
  * refunds and reversals. Below: transfers in their payout account not yet paid out.
  */
 import {
+  countOf,
   formatPence,
   type PayoutSummary,
   type PayoutsList,
@@ -92,8 +93,7 @@ function BankPayout({ payout }: { payout: PayoutSummary }) {
           </span>
         </p>
         <p className="text-sm text-ink-muted">
-          {payout.orderCount === 1 ? '1 sale' : `${payout.orderCount} sales`} · sent{' '}
-          {formatDay(payout.createdAt)}
+          {countOf(payout.orderCount, 'sale', 'sales')} · sent {formatDay(payout.createdAt)}
           {payout.paidAt
             ? ` · arrived ${formatDay(payout.paidAt)}`
             : payout.arrivalDate && payout.status !== 'failed'

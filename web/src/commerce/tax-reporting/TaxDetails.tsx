@@ -4,7 +4,7 @@
  * (name, date of birth, address, NI number or UTR; a charity's registered details). Until given,
  * a seller past the threshold has their further payouts held.
  */
-import { formatPence, type ReportingDetailsInput, type ReportingStatus } from '@reshelf/contracts';
+import { countOf, formatPence, type ReportingDetailsInput, type ReportingStatus } from '@reshelf/contracts';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Label } from '../../components/ui/input.tsx';
@@ -36,7 +36,7 @@ export function TaxDetails({ status }: { status: ReportingStatus }) {
       </h2>
       <p className="mt-2 text-ink">{SAYS[status.state]}</p>
       <p className="mt-2 text-sm text-ink-muted" data-testid="tax-year-totals">
-        {status.year} so far: {status.sales} {status.sales === 1 ? 'sale' : 'sales'},{' '}
+        {status.year} so far: {countOf(status.sales, 'sale', 'sales')},{' '}
         {formatPence(status.considerationMinor)} (reported from {status.salesThreshold} sales or more than{' '}
         {formatPence(status.considerationThresholdMinor)}, about €2,000).
       </p>

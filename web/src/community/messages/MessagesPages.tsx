@@ -8,6 +8,7 @@
 
 import type { AppRouter } from '@reshelf/api/router';
 import {
+  countOf,
   formatPence,
   MESSAGE_LIMITS,
   MESSAGE_PHOTO_PATH,
@@ -30,6 +31,7 @@ import {
 } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
@@ -106,7 +108,7 @@ export function MessagesPage() {
         title="Messages"
         description={
           unreadThreads
-            ? `${unreadThreads} conversation${unreadThreads === 1 ? '' : 's'} with unread messages.`
+            ? `${countOf(unreadThreads, 'conversation', 'conversations')} with unread messages.`
             : 'Questions about books, and conversations about your orders.'
         }
         crumbs={[{ to: '/account', label: 'Your account' }]}
@@ -308,11 +310,7 @@ function Conversation({ view }: { view: View }) {
     <div data-testid="thread" data-thread-id={view.id}>
       <div className="border-b border-line bg-paper-deep/50">
         <div className="mx-auto w-full max-w-3xl px-4 py-4 sm:px-6">
-          <nav aria-label="Breadcrumb" className="mb-2 text-sm text-ink-muted">
-            <Link to="/messages" className="underline-offset-4 hover:text-ink hover:underline">
-              Messages
-            </Link>
-          </nav>
+          <Breadcrumbs className="mb-2" crumbs={[{ to: '/messages', label: 'Messages' }]} />
           <div className="flex items-start gap-3">
             <Thumb url={view.listing.imageUrl} title={view.listing.title} className="w-14" />
             <div className="min-w-0 flex-1">
@@ -458,16 +456,28 @@ function EntryItem({ entry, view, receipt }: { entry: Entry; view: View; receipt
           )
         ) : null}
         {!mine && !entry.hidden && view.side !== 'staff' ? (
-          <ReportMessage messageId={entry.id} name={view.counterpartName} />
+          entry.reportedByMe ? (
+            <span className="flex items-center gap-1" data-testid="message-reported">
+              <Flag aria-hidden="true" className="size-3" />
+              Reported
+            </span>
+          ) : (
+            <ReportMessage threadId={view.id} messageId={entry.id} name={view.counterpartName} />
+          )
         ) : null}
       </p>
     </li>
   );
 }
 
-function ReportMessage({ messageId, name }: { messageId: string; name: string }) {
+/** "Report" on a message from the other member; once reported (or already), the thread says "Reported". */
+function ReportMessage({ threadId, messageId, name }: { threadId: string; messageId: string; name: string }) {
   const [open, setOpen] = useState(false);
-  const report = trpc.community.messages.member.report.useMutation();
+  const utils = trpc.useUtils();
+  const report = trpc.community.messages.member.report.useMutation({
+    // Reported now, or already while our team has it (409): either way the thread says so.
+    onSettled: () => utils.community.messages.member.thread.invalidate({ threadId }),
+  });
   return (
     <>
       <button
@@ -480,6 +490,7 @@ function ReportMessage({ messageId, name }: { messageId: string; name: string })
         Report
       </button>
       <ReportDialog
+        kind="message"
         open={open}
         onOpenChange={setOpen}
         title="Report this message"

@@ -2,6 +2,7 @@
  * A conversation as staff read it: only through a report on one of its messages or a dispute
  * on its order, opened on request (each opening is recorded in the audit log). Read-only.
  */
+import { countOf } from '@reshelf/contracts';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
@@ -64,9 +65,7 @@ export function StaffConversation({ through }: { through: Through }) {
               {entry.senderSide === 'buyer' ? thread.buyerName : thread.sellerName}:
             </span>{' '}
             {entry.text}
-            {entry.photos.length
-              ? ` [${entry.photos.length === 1 ? '1 photo' : `${entry.photos.length} photos`}]`
-              : ''}
+            {entry.photos.length ? ` [${countOf(entry.photos.length, 'photo', 'photos')}]` : ''}
             {entry.hidden ? ' (removed by Reshelf)' : ''}{' '}
             <span className="text-xs text-ink-muted">{formatWhen(entry.at)}</span>
           </li>

@@ -1,13 +1,14 @@
 /**
- * The report form members fill in for a listing or a message sent to them: a reason from the
- * fixed list and, if they like, details. Reporting the same thing again while our team has it
+ * The report form members fill in for a listing, a message sent to them or a review: a reason
+ * from the list for that kind of thing (REPORT_REASONS_FOR) and, if they like, details. Reporting the same thing again while our team has it
  * is not an error to fix: the dialog closes and says so.
  */
 import {
   REPORT_DETAILS_MAX,
   REPORT_REASON_LABELS,
-  REPORT_REASONS,
+  REPORT_REASONS_FOR,
   type ReportReason,
+  type ReportTargetKind,
 } from '@reshelf/contracts';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
@@ -21,13 +22,15 @@ export const REPORT_THANKS = 'Thanks — we’ll review this report';
 export interface ReportDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** What is reported: it decides the reasons offered. */
+  kind: ReportTargetKind;
   title: string;
   description: string;
   /** Sends the report; resolves when the server has it. */
   send: (input: { reason: ReportReason; details?: string }) => Promise<unknown>;
 }
 
-export function ReportDialog({ open, onOpenChange, title, description, send }: ReportDialogProps) {
+export function ReportDialog({ open, onOpenChange, kind, title, description, send }: ReportDialogProps) {
   const [reason, setReason] = useState<ReportReason | null>(null);
   const [details, setDetails] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -81,7 +84,7 @@ export function ReportDialog({ open, onOpenChange, title, description, send }: R
         <form className="mt-5 flex flex-col gap-4" onSubmit={submit} aria-label={title} noValidate>
           <fieldset className="flex flex-col gap-2">
             <legend className="mb-1 text-sm font-semibold text-ink">What’s wrong?</legend>
-            {REPORT_REASONS.map((value) => (
+            {REPORT_REASONS_FOR[kind].map((value) => (
               <label
                 key={value}
                 className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg border border-line px-3 py-2 text-sm has-[:checked]:border-brand has-[:checked]:bg-brand-soft/50"

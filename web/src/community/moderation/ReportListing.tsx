@@ -41,6 +41,7 @@ export function ReportListing({ listing }: { listing: ListingDetail }) {
         Report this listing
       </Button>
       <ReportDialog
+        kind="listing"
         open={open}
         onOpenChange={setOpen}
         title="Report this listing"

@@ -114,6 +114,7 @@ function ReviewCard({ review, given }: { review: MyReview; given: boolean }) {
             Report this review
           </Button>
           <ReportDialog
+            kind="review"
             open={reporting}
             onOpenChange={setReporting}
             title="Report this review"

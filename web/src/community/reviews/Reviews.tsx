@@ -5,7 +5,7 @@
  * A seller's or charity's page leads with its books: the rating line at the top (the summary
  * below) links to all the reviews, after the books (issue 33).
  */
-import type { PublicReview, Rating, SellerReviews } from '@reshelf/contracts';
+import { countOf, type PublicReview, plural, type Rating, type SellerReviews } from '@reshelf/contracts';
 import { RatingLine, SellerRating, Stars } from '../../components/rating.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { QueryView } from '../../kit/index.ts';
@@ -135,7 +135,7 @@ function RatingSummary({ rating }: { rating: Rating | undefined }) {
           href={`#${REVIEWS_ANCHOR}`}
           className="font-semibold text-brand underline-offset-4 hover:underline"
         >
-          Read all {rating.count === 1 ? 'the review' : `${rating.count} reviews`}
+          Read all {plural(rating.count, 'the review', countOf(rating.count, 'review', 'reviews'))}
         </a>
       ) : null}
     </span>

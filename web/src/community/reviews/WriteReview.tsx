@@ -2,7 +2,7 @@
  * The form to review the other side of an order (issue 25): stars and optional words. On
  * /account/reviews for each order waiting for one, and on the order's own page (issue 33).
  */
-import { type PendingReview, REVIEW_MAX_LENGTH } from '@reshelf/contracts';
+import { countOf, type PendingReview, REVIEW_MAX_LENGTH } from '@reshelf/contracts';
 import { Star } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
@@ -37,7 +37,7 @@ function StarPicker({ value, onChange }: { value: number; onChange: (stars: numb
               value={n}
               checked={value === n}
               onChange={() => onChange(n)}
-              aria-label={n === 1 ? '1 star' : `${n} stars`}
+              aria-label={countOf(n, 'star', 'stars')}
               className="absolute inset-0 size-full cursor-pointer opacity-0"
             />
             <Star

@@ -1,4 +1,5 @@
 import type { FollowTargetInput } from '@reshelf/contracts';
+import { countOf } from '@reshelf/contracts';
 import { Check, Plus } from 'lucide-react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { notify } from '../../components/ui/notify.ts';
@@ -103,7 +104,7 @@ export function FollowButton({
       </button>
       {signedIn && followers !== undefined ? (
         <span className="text-sm text-ink-muted" data-testid="follower-count">
-          {followers} {followers === 1 ? 'follower' : 'followers'}
+          {countOf(followers, 'follower', 'followers')}
         </span>
       ) : null}
     </span>

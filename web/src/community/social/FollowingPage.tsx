@@ -1,4 +1,5 @@
 import type { Follow, FollowKind } from '@reshelf/contracts';
+import { countOf } from '@reshelf/contracts';
 import { BookUser, HeartHandshake, Shapes, Store, Users } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
@@ -58,7 +59,7 @@ export function FollowingPage() {
               <Users aria-hidden="true" className="size-5 text-brand" />
               {mine.data.followers === 0
                 ? 'No one follows you as a seller yet: readers who follow you see your new books first.'
-                : `${mine.data.followers} ${mine.data.followers === 1 ? 'reader follows' : 'readers follow'} you as a seller.`}
+                : `${countOf(mine.data.followers, 'reader follows', 'readers follow')} you as a seller.`}
             </p>
             {mine.data.follows.length === 0 ? (
               <div className="flex flex-col items-start gap-3" data-testid="following-empty">

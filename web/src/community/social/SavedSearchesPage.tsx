@@ -1,4 +1,5 @@
 import {
+  countOf,
   SAVED_SEARCH_ALERT_LABELS,
   SAVED_SEARCH_ALERTS,
   type SavedSearch,
@@ -15,11 +16,17 @@ import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 
+/** What each alert setting does, after its label ("No alerts: …"), so never the label again. */
 const ALERT_HINTS: Record<SavedSearchAlerts, string> = {
-  instant: 'In the app and by email as soon as a matching book is listed',
-  daily: 'In the app at once, by email in one digest a day',
-  off: 'No alerts: the search is kept for you to run',
+  instant: 'in the app and by email as soon as a matching book is listed',
+  daily: 'in the app at once, by email in one digest a day',
+  off: 'the search is kept for you to run, and we tell you of nothing new',
 };
+
+/** "At once: in the app and by email as soon as a matching book is listed". */
+function alertsHelp(alerts: SavedSearchAlerts): string {
+  return `${SAVED_SEARCH_ALERT_LABELS[alerts]}: ${ALERT_HINTS[alerts]}`;
+}
 
 function SavedSearchRow({ search }: { search: SavedSearch }) {
   const utils = trpc.useUtils();
@@ -49,7 +56,7 @@ function SavedSearchRow({ search }: { search: SavedSearch }) {
         </Link>
         <p className="text-sm text-ink-muted">
           {search.recentMatches
-            ? `${search.recentMatches} new ${search.recentMatches === 1 ? 'book' : 'books'} in the last 7 days`
+            ? `${countOf(search.recentMatches, 'new book', 'new books')} in the last 7 days`
             : 'No new books in the last 7 days'}
         </p>
       </div>
@@ -61,7 +68,7 @@ function SavedSearchRow({ search }: { search: SavedSearch }) {
           id={selectId}
           value={search.alerts}
           disabled={update.isPending}
-          title={ALERT_HINTS[search.alerts]}
+          title={alertsHelp(search.alerts)}
           onChange={(event) =>
             update.mutate({ id: search.id, alerts: event.target.value as SavedSearchAlerts })
           }
@@ -97,13 +104,8 @@ export function SavedSearchesPage() {
         description="We tell you when a new book matching one of these is listed: at once, or in one email a day."
         crumbs={[{ to: '/account', label: 'Your account' }]}
       >
-        <p className="mt-3 text-sm text-ink-muted">
-          {Object.entries(ALERT_HINTS)
-            .map(
-              ([alerts, hint]) =>
-                `${SAVED_SEARCH_ALERT_LABELS[alerts as SavedSearchAlerts]}: ${hint.toLowerCase()}.`,
-            )
-            .join(' ')}
+        <p className="mt-3 text-sm text-ink-muted" data-testid="saved-search-alerts-help">
+          {SAVED_SEARCH_ALERTS.map((alerts) => `${alertsHelp(alerts)}.`).join(' ')}
         </p>
       </PageHeader>
       <PageBody>

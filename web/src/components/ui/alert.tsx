@@ -1,4 +1,4 @@
-import { CircleAlert, CircleCheck, Info } from 'lucide-react';
+import { CircleAlert, CircleCheck, Info, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/utils.ts';
 
@@ -6,6 +6,8 @@ const TONES = {
   error: { box: 'border-destructive/30 bg-destructive/5', icon: CircleAlert, iconClass: 'text-destructive' },
   success: { box: 'border-moss/30 bg-moss-soft', icon: CircleCheck, iconClass: 'text-moss' },
   info: { box: 'border-line bg-paper-deep/70', icon: Info, iconClass: 'text-ink-muted' },
+  /** Worth a second look, but nothing stops the person going on. */
+  warning: { box: 'border-accent/60 bg-accent/10', icon: TriangleAlert, iconClass: 'text-accent-foreground' },
 } as const;
 
 type AlertProps = {

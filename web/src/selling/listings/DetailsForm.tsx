@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { formatIsbn13, SELLING_LIMITS, SELLING_MESSAGES, type SellerListing } from '@reshelf/contracts';
+import { formatIsbn, SELLING_LIMITS, SELLING_MESSAGES, type SellerListing } from '@reshelf/contracts';
 import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
@@ -119,7 +119,7 @@ function CatalogueDetails({
             {book.isbn13 ? (
               <>
                 <dt className="text-ink-muted">ISBN</dt>
-                <dd>{formatIsbn13(book.isbn13)}</dd>
+                <dd>{formatIsbn(book.isbn13)}</dd>
               </>
             ) : null}
             {book.publisher || book.publishedYear ? (
@@ -223,7 +223,7 @@ function TypedDetails({
       {!book ? (
         <Alert tone="info" live={false}>
           {listing.isbn13
-            ? `We don’t know the book with ISBN ${formatIsbn13(listing.isbn13)} yet. Tell us what it is: it takes a moment.`
+            ? `We don’t know the book with ISBN ${formatIsbn(listing.isbn13)} yet. Tell us what it is: it takes a moment.`
             : 'Tell us about the book: its title and who wrote it.'}
         </Alert>
       ) : null}

@@ -1,4 +1,6 @@
 import {
+  countOf,
+  formatIsbn,
   formatPence,
   MY_LISTING_FILTER_LABELS,
   MY_LISTING_FILTERS,
@@ -49,7 +51,7 @@ export function MyListingsPage() {
       setSelected(new Set());
       setConfirming(null);
       if (result.done.length) {
-        notify.success(`Withdrew ${result.done.length} ${result.done.length === 1 ? 'listing' : 'listings'}`);
+        notify.success(`Withdrew ${countOf(result.done.length, 'listing', 'listings')}`);
       }
       for (const refused of result.refused) {
         notify.error(`${refused.title ?? 'A listing'}: ${refused.message}`, { duration: 8000 });
@@ -223,9 +225,7 @@ export function MyListingsPage() {
         <DialogContent>
           {confirming === 'withdraw' ? (
             <>
-              <DialogTitle>
-                Withdraw {chosen.length} {chosen.length === 1 ? 'listing' : 'listings'}?
-              </DialogTitle>
+              <DialogTitle>Withdraw {countOf(chosen.length, 'listing', 'listings')}?</DialogTitle>
               <DialogDescription className="mt-2 text-base">
                 They come off sale and leave search. You can relist any of them later.
               </DialogDescription>
@@ -287,7 +287,7 @@ function ListingRow({
   relisting: boolean;
   onDelete: () => void;
 }) {
-  const title = item.title ?? (item.isbn13 ? `ISBN ${item.isbn13}` : 'A new listing');
+  const title = item.title ?? (item.isbn13 ? `ISBN ${formatIsbn(item.isbn13)}` : 'A new listing');
   const href = item.status === 'draft' ? wizardPath(item.id, item.missing[0] ?? 'review') : editPath(item.id);
   return (
     <li

@@ -5,7 +5,11 @@ import {
   PARCEL_SIZE_LABELS,
   PARCEL_SIZES,
   type ParcelSize,
+  parsePounds,
+  plural,
+  priceFarAboveSuggestion,
   SELLING_MESSAGES,
+  SELLING_WARNINGS,
   type SellerListing,
 } from '@reshelf/contracts';
 import { Lightbulb } from 'lucide-react';
@@ -13,6 +17,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Field } from '../../components/form/Field.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
@@ -117,6 +122,7 @@ export function PriceForm({
           </Field>
           <PriceSuggestion
             listing={listing}
+            typedMinor={parsePounds(form.watch('price') ?? '')}
             onUse={(pence) =>
               form.setValue('price', poundsText(pence), { shouldValidate: true, shouldDirty: true })
             }
@@ -170,7 +176,19 @@ export function PriceForm({
   );
 }
 
-function PriceSuggestion({ listing, onUse }: { listing: SellerListing; onUse: (pence: number) => void }) {
+/**
+ * What similar copies sell for, and a warning (not a refusal, issue 33) when the price typed is
+ * far above it (priceFarAboveSuggestion, the rule the review step's warning uses too).
+ */
+function PriceSuggestion({
+  listing,
+  typedMinor,
+  onUse,
+}: {
+  listing: SellerListing;
+  typedMinor: number | null;
+  onUse: (pence: number) => void;
+}) {
   const suggestion = trpc.selling.listings.priceSuggestion.useQuery(
     { listingId: listing.id },
     { staleTime: 60_000 },
@@ -192,29 +210,37 @@ function PriceSuggestion({ listing, onUse }: { listing: SellerListing; onUse: (p
   if (!data) return null;
   const where =
     data.basis === 'same_book'
-      ? `${data.sampleSize === 1 ? 'Another copy' : `${data.sampleSize} other copies`} of this book ${data.sampleSize === 1 ? 'is' : 'are'} for sale`
-      : `${data.sampleSize} ${listing.book?.category?.name ?? 'similar'} ${data.sampleSize === 1 ? 'book' : 'books'} in ${
+      ? `${plural(data.sampleSize, 'Another copy', `${data.sampleSize} other copies`)} of this book ${plural(data.sampleSize, 'is', 'are')} for sale`
+      : `${data.sampleSize} ${listing.book?.category?.name ?? 'similar'} ${plural(data.sampleSize, 'book', 'books')} in ${
           listing.condition ? CONDITION_LABELS[listing.condition].toLowerCase() : 'the same'
-        } condition ${data.sampleSize === 1 ? 'is' : 'are'} for sale`;
+        } condition ${plural(data.sampleSize, 'is', 'are')} for sale`;
   const range =
     data.lowMinor === data.highMinor
       ? `at ${formatPence(data.lowMinor)}`
       : `from ${formatPence(data.lowMinor)} to ${formatPence(data.highMinor)}`;
+  const farAbove = typedMinor !== null && priceFarAboveSuggestion(typedMinor, data.suggestedMinor);
   return (
-    <div
-      className="flex flex-col gap-3 rounded-xl border border-accent/50 bg-accent/10 p-4 sm:flex-row sm:items-center sm:justify-between"
-      data-testid="price-suggestion"
-    >
-      <p className="flex gap-2 text-sm text-ink-soft">
-        <Lightbulb aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-foreground" />
-        <span>
-          {where} {range}. We suggest <strong className="text-ink">{formatPence(data.suggestedMinor)}</strong>
-          .
-        </span>
-      </p>
-      <Button variant="outline" size="sm" onClick={() => onUse(data.suggestedMinor)}>
-        Use {formatPence(data.suggestedMinor)}
-      </Button>
-    </div>
+    <>
+      <div
+        className="flex flex-col gap-3 rounded-xl border border-accent/50 bg-accent/10 p-4 sm:flex-row sm:items-center sm:justify-between"
+        data-testid="price-suggestion"
+      >
+        <p className="flex gap-2 text-sm text-ink-soft">
+          <Lightbulb aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-foreground" />
+          <span>
+            {where} {range}. We suggest{' '}
+            <strong className="text-ink">{formatPence(data.suggestedMinor)}</strong>.
+          </span>
+        </p>
+        <Button variant="outline" size="sm" onClick={() => onUse(data.suggestedMinor)}>
+          Use {formatPence(data.suggestedMinor)}
+        </Button>
+      </div>
+      {farAbove ? (
+        <Alert tone="warning" data-testid="price-warning">
+          {SELLING_WARNINGS.priceFarAbove(typedMinor, data.suggestedMinor)}
+        </Alert>
+      ) : null}
+    </>
   );
 }

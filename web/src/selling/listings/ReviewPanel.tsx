@@ -1,6 +1,7 @@
 import {
   CONDITION_LABELS,
-  formatIsbn13,
+  copyFeatures,
+  formatIsbn,
   formatPence,
   PARCEL_SIZE_LABELS,
   SELLING_STEP_LABELS,
@@ -12,6 +13,16 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { BookCover } from '../../components/BookCover.tsx';
 import { thumbUrl } from '../../lib/media.ts';
+
+/** The book's publisher, year, category and ISBN, those it has. */
+function bookFacts(book: NonNullable<SellerListing['book']>): string[] {
+  return [
+    book.publisher,
+    book.publishedYear ? String(book.publishedYear) : null,
+    book.category?.name ?? null,
+    book.isbn13 ? `ISBN ${formatIsbn(book.isbn13)}` : null,
+  ].filter((fact): fact is string => Boolean(fact));
+}
 
 /** Everything the listing will say, section by section, each with a link to change it. */
 export function ReviewPanel({
@@ -39,9 +50,12 @@ export function ReviewPanel({
             </div>
             <div className="min-w-0">
               <p className="font-serif text-lg font-semibold break-words">{book.title}</p>
+              {book.subtitle ? <p className="break-words text-ink-soft">{book.subtitle}</p> : null}
               <p className="text-ink-muted">by {book.authors.join(', ')}</p>
-              {book.isbn13 ? (
-                <p className="text-sm text-ink-muted">ISBN {formatIsbn13(book.isbn13)}</p>
+              {bookFacts(book).length ? (
+                <p className="text-sm text-ink-muted" data-testid="review-book-facts">
+                  {bookFacts(book).join(' · ')}
+                </p>
               ) : null}
               {listing.description ? (
                 <p className="mt-2 text-sm break-words text-ink-soft">{listing.description}</p>
@@ -52,9 +66,9 @@ export function ReviewPanel({
       </Section>
       <Section title="Condition" step="condition" missing={missing.has('condition')} editHref={editHref}>
         {listing.condition ? (
-          <p>
+          <p data-testid="review-condition">
             <strong>{CONDITION_LABELS[listing.condition]}</strong>
-            {listing.exLibrary ? ', ex-library' : ''}
+            {copyFeatures(listing).map((feature) => `, ${feature}`)}
             {listing.conditionNotes ? (
               <span className="mt-1 block text-sm break-words text-ink-soft">{listing.conditionNotes}</span>
             ) : null}

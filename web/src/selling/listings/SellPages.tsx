@@ -1,9 +1,13 @@
 import {
   CONDITION_LABELS,
+  countOf,
   EDIT_SUBPAGES,
   type EditSubpage,
+  formatIsbn,
   formatPence,
+  plural,
   SELLING_STEP_LABELS,
+  SELLING_WARNINGS,
   type SellerListing,
   type SellingStep,
 } from '@reshelf/contracts';
@@ -26,6 +30,7 @@ import { type ReactNode, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { leadThumb } from '../../catalogue/index.ts';
 import { BookCover } from '../../components/BookCover.tsx';
+import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { PageSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
@@ -123,7 +128,7 @@ function DraftsToResume() {
               </div>
               <div className="min-w-0 flex-1">
                 <p className="truncate font-semibold">
-                  {draft.title ?? (draft.isbn13 ? `ISBN ${draft.isbn13}` : 'A new listing')}
+                  {draft.title ?? (draft.isbn13 ? `ISBN ${formatIsbn(draft.isbn13)}` : 'A new listing')}
                 </p>
                 <p className="text-sm text-ink-muted">
                   {draft.missing.length
@@ -317,6 +322,7 @@ function PublishStep({ listing, back }: { listing: SellerListing; back: ReactNod
   return (
     <div>
       <ReviewPanel listing={listing} editHref={(step) => wizardPath(listing.id, step)} />
+      <ListingWarningsPanel listing={listing} />
       {publish.error ? (
         <Alert tone="error" className="mt-4" data-testid="form-error">
           {apiErrorMessage(publish.error)}
@@ -334,6 +340,44 @@ function PublishStep({ listing, back }: { listing: SellerListing; back: ReactNod
           {publish.isPending ? 'Publishing…' : listing.status !== 'draft' ? 'Published' : 'Publish listing'}
         </Button>
       </StepActions>
+    </div>
+  );
+}
+
+/**
+ * What the server warns of before publishing (issue 33): a price far above the suggestion, and
+ * the same book already on sale in the same condition at the same price. Publishing stays open.
+ */
+function ListingWarningsPanel({ listing }: { listing: SellerListing }) {
+  const warnings = trpc.selling.listings.warnings.useQuery(
+    { listingId: listing.id },
+    { enabled: listing.status === 'draft', staleTime: 0 },
+  );
+  const data = warnings.data;
+  if (!data || (!data.price && data.duplicates.length === 0)) return null;
+  return (
+    <div className="mt-4 flex flex-col gap-3" data-testid="listing-warnings">
+      {data.price ? (
+        <Alert tone="warning" live={false} data-testid="warning-price">
+          {SELLING_WARNINGS.priceFarAbove(data.price.priceMinor, data.price.suggestedMinor)}{' '}
+          <Link to={wizardPath(listing.id, 'price')} className={linkClass}>
+            Change the price
+          </Link>
+        </Alert>
+      ) : null}
+      {data.duplicates.length ? (
+        <Alert tone="warning" live={false} data-testid="warning-duplicate">
+          {SELLING_WARNINGS.duplicate(data.duplicates.length)}{' '}
+          {data.duplicates.map((copy, index) => (
+            <span key={copy.id}>
+              {index > 0 ? ', ' : ''}
+              <Link to={copy.slug ? `/listing/${copy.slug}` : editPath(copy.id)} className={linkClass}>
+                {plural(data.duplicates.length, 'See it', `Copy ${index + 1}`)}
+              </Link>
+            </span>
+          ))}
+        </Alert>
+      ) : null}
     </div>
   );
 }
@@ -441,7 +485,7 @@ const SUBPAGES: {
     subpage: 'photos',
     title: 'Photos',
     icon: Camera,
-    text: (l) => `${l.photos.length} ${l.photos.length === 1 ? 'photo' : 'photos'}`,
+    text: (l) => countOf(l.photos.length, 'photo', 'photos'),
   },
   {
     subpage: 'price',
@@ -555,23 +599,13 @@ function EditFrame({
   const book = listing.book;
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 md:py-12" data-testid="sell-edit">
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm text-ink-muted">
-        <ol className="flex flex-wrap items-center gap-1.5">
-          <li>
-            <Link to="/account/listings" className="underline-offset-4 hover:text-ink hover:underline">
-              Your listings
-            </Link>
-          </li>
-          {title ? (
-            <li className="flex items-center gap-1.5">
-              <span aria-hidden="true">/</span>
-              <Link to={editPath(listing.id)} className="underline-offset-4 hover:text-ink hover:underline">
-                {book?.title ?? 'This listing'}
-              </Link>
-            </li>
-          ) : null}
-        </ol>
-      </nav>
+      <Breadcrumbs
+        className="mb-4"
+        crumbs={[
+          { to: '/account/listings', label: 'Your listings' },
+          ...(title ? [{ to: editPath(listing.id), label: book?.title ?? 'This listing' }] : []),
+        ]}
+      />
       <div className="flex gap-4">
         <div className="w-16 shrink-0 sm:w-20">
           {book ? (
@@ -603,8 +637,7 @@ function EditFrame({
           ) : null}
           {listing.wishlistCount ? (
             <p className="mt-1 text-sm text-ink-muted">
-              On {listing.wishlistCount} {listing.wishlistCount === 1 ? 'wishlist' : 'wishlists'}: a lower
-              price tells them at once.
+              On {countOf(listing.wishlistCount, 'wishlist', 'wishlists')}: a lower price tells them at once.
             </p>
           ) : null}
         </div>

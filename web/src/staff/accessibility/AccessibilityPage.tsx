@@ -5,6 +5,7 @@
  * to it from our own origin (so the content security rules allow it), and the violations are
  * listed by rule and impact.
  */
+import { countOf } from '@reshelf/contracts';
 import type { AxeResults, ImpactValue } from 'axe-core';
 import axeScriptUrl from 'axe-core/axe.min.js?url';
 import { LoaderCircle, Play } from 'lucide-react';
@@ -272,8 +273,8 @@ function AutomatedCheck() {
                   <>
                     <p className="text-sm" data-testid="axe-summary">
                       {check.violations.length === 0
-                        ? `No violations found; ${check.passes} rules passed.`
-                        : `${check.violations.length} rule${check.violations.length === 1 ? '' : 's'} violated; ${check.passes} rules passed.`}
+                        ? `No violations found; ${countOf(check.passes, 'rule', 'rules')} passed.`
+                        : `${countOf(check.violations.length, 'rule', 'rules')} violated; ${countOf(check.passes, 'rule', 'rules')} passed.`}
                     </p>
                     {check.violations.length > 0 ? (
                       <table className="mt-2 w-full text-left text-sm">

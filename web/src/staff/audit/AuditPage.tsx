@@ -2,6 +2,7 @@
  * /admin/audit: every staff action with who did it, what and when. Search any text, or filter
  * by actor, action and dates; newest first, 50 at a time.
  */
+import { auditDetailLines } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
 import { useForm } from 'react-hook-form';
@@ -133,7 +134,9 @@ export function AuditPage() {
                     <td className="px-4 py-3 whitespace-nowrap tabular-nums">
                       {formatDateTime(row.createdAt)}
                     </td>
-                    <td className="px-4 py-3">{row.actorEmail ?? row.actorId ?? 'system'}</td>
+                    <td className="px-4 py-3" data-testid="audit-who">
+                      <Who row={row} />
+                    </td>
                     <td className="px-4 py-3 font-mono text-xs">{row.action}</td>
                     <td className="px-4 py-3 text-xs break-all">
                       {row.targetType ? `${row.targetType} ${row.targetId ?? ''}` : '—'}
@@ -153,15 +156,36 @@ export function AuditPage() {
   );
 }
 
-function DetailList({ details }: { details: Record<string, unknown> }) {
-  const entries = Object.entries(details);
-  if (entries.length === 0) return <span className="text-ink-muted">—</span>;
+/** Who did it, by name and email; a gone account's id only as a last resort, said as such. */
+function Who({
+  row,
+}: {
+  row: { actorId: string | null; actorName: string | null; actorEmail: string | null };
+}) {
+  if (!row.actorId) return <>Reshelf (automatic)</>;
+  if (!row.actorName && !row.actorEmail) return <span className="text-ink-muted">A closed account</span>;
   return (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
-      {entries.map(([key, value]) => (
-        <div key={key} className="contents">
-          <dt className="text-ink-muted">{key}</dt>
-          <dd className="break-words">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+    <>
+      <span className="block font-medium">{row.actorName ?? row.actorEmail}</span>
+      {row.actorName && row.actorEmail ? (
+        <span className="block text-xs break-all text-ink-muted">{row.actorEmail}</span>
+      ) : null}
+    </>
+  );
+}
+
+/** The details in words and pounds, through the one formatter (auditDetailLines). */
+function DetailList({ details }: { details: Record<string, unknown> }) {
+  const lines = auditDetailLines(details);
+  if (lines.length === 0) return <span className="text-ink-muted">—</span>;
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs" data-testid="audit-details">
+      {lines.map((line, index) => (
+        // Two keys may read alike ("amountMinor" and "amount"): the position keeps them apart.
+        // biome-ignore lint/suspicious/noArrayIndexKey: the details are recorded once and never reordered
+        <div key={index} className="contents">
+          <dt className="text-ink-muted">{line.label}</dt>
+          <dd className="break-words">{line.value}</dd>
         </div>
       ))}
     </dl>

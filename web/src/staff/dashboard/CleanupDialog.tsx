@@ -5,7 +5,7 @@
  * a set that changed meanwhile is refused; moderators see the preview only. Withdrawn listings
  * are not deleted: staff restore them from Listings for 30 days.
  */
-import { CLEANUP_RESTORE_DAYS, formatPence } from '@reshelf/contracts';
+import { CLEANUP_RESTORE_DAYS, countOf, formatPence } from '@reshelf/contracts';
 import { Eraser, LoaderCircle } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -15,12 +15,8 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
 export function cleanupPreviewSummary(preview: { duplicates_removed: number; no_image_removed: number }) {
-  return `${plural(preview.duplicates_removed, 'duplicate', 'duplicates')} and ${plural(preview.no_image_removed, 'listing', 'listings')} without an image`;
+  return `${countOf(preview.duplicates_removed, 'duplicate', 'duplicates')} and ${countOf(preview.no_image_removed, 'listing', 'listings')} without an image`;
 }
 
 const RULE_LABELS = { duplicate: 'Duplicate', no_image: 'No image' } as const;
@@ -87,8 +83,8 @@ function CleanupPreview({
             <p>Nothing to clean up: no duplicate listings, and every listing has a photo or a cover.</p>
           ) : (
             <p>
-              <strong className="text-ink">{plural(data!.total_deleted, 'listing', 'listings')}</strong> would
-              be taken off sale: {cleanupPreviewSummary(data!)}.
+              <strong className="text-ink">{countOf(data!.total_deleted, 'listing', 'listings')}</strong>{' '}
+              would be taken off sale: {cleanupPreviewSummary(data!)}.
             </p>
           )}
         </div>
@@ -151,7 +147,7 @@ function CleanupPreview({
           </ul>
           {rest > 0 ? (
             <p className="-mt-2 text-sm text-ink-muted" data-testid="cleanup-more">
-              …and {plural(rest, 'more listing', 'more listings')}.
+              …and {countOf(rest, 'more listing', 'more listings')}.
             </p>
           ) : null}
           <Alert tone="info" live={false}>
@@ -190,7 +186,7 @@ function CleanupPreview({
             ) : (
               <Eraser aria-hidden="true" />
             )}
-            Withdraw {plural(data.total_deleted, 'listing', 'listings')}
+            Withdraw {countOf(data.total_deleted, 'listing', 'listings')}
           </Button>
         ) : null}
       </div>

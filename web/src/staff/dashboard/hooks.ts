@@ -2,7 +2,7 @@
 import { thenRefresh } from '../../kit/mutations.ts';
 import { trpc } from '../../lib/trpc.ts';
 
-/** Seed (or reset and seed) the demo data. */
+/** Seed the demo data. */
 export function useSeedDemoData(options: Parameters<typeof trpc.staff.dashboard.seed.useMutation>[0] = {}) {
   const utils = trpc.useUtils();
   return trpc.staff.dashboard.seed.useMutation(
@@ -20,6 +20,24 @@ export function useCleanupListings(
       options,
       () => {
         void utils.staff.dashboard.metrics.invalidate();
+        void utils.staff.dashboard.cleanupPreview.invalidate();
+      },
+      'onSettled',
+    ),
+  );
+}
+
+/** Reset and seed (admins): the figures and the reset preview reload. */
+export function useResetAndSeed(
+  options: Parameters<typeof trpc.staff.dashboard.resetAndSeed.useMutation>[0] = {},
+) {
+  const utils = trpc.useUtils();
+  return trpc.staff.dashboard.resetAndSeed.useMutation(
+    thenRefresh(
+      options,
+      () => {
+        void utils.staff.dashboard.metrics.invalidate();
+        void utils.staff.dashboard.resetPreview.invalidate();
         void utils.staff.dashboard.cleanupPreview.invalidate();
       },
       'onSettled',

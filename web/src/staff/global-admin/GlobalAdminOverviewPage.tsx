@@ -1,4 +1,4 @@
-import { ADMIN_TIERS } from '@reshelf/contracts';
+import { ADMIN_TIERS, countOf } from '@reshelf/contracts';
 import { ShieldCheck, UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { AdminSkeleton } from '../../components/placeholders.tsx';
@@ -96,8 +96,7 @@ export function GlobalAdminOverviewPage() {
                     Admin users
                   </h2>
                   <p className="mt-1 text-sm text-ink-muted">
-                    {admins.length} {admins.length === 1 ? 'record' : 'records'}. Only active records grant
-                    access.
+                    {countOf(admins.length, 'record', 'records')}. Only active records grant access.
                     {canManage ? '' : ' Only super admins change them.'}
                   </p>
                 </div>

@@ -2,6 +2,7 @@
  * /global-admin's platform health: the database, the job runner and the mail outbox, each
  * with its status and the reasons behind it. Read again every 30 seconds while open.
  */
+import { countOf } from '@reshelf/contracts';
 import { Activity, Database, Mail, RefreshCw, Timer } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '../../components/ui/button.tsx';
@@ -217,7 +218,7 @@ export function PlatformHealthPanel() {
                         <span className="block text-xs text-ink-muted">
                           {when(failure.at)} · {failure.template} ·{' '}
                           {failure.status === 'failed'
-                            ? `failed after ${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`
+                            ? `failed after ${countOf(failure.attempts, 'attempt', 'attempts')}`
                             : `attempt ${failure.attempts}, will try again`}
                         </span>
                         {failure.error}

@@ -5,6 +5,7 @@
  * shows its report ("Found 12 of 40; 3 without an ISBN") with each book's outcome. Offline (the
  * embedded default) the page says a run will find nothing, and a run still checks for real.
  */
+import { countOf, formatIsbn } from '@reshelf/contracts';
 import { ImagePlus, LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { AdminPageFrame, EmptyState, formatDateTime } from '../../../components/staff/AdminPageFrame.tsx';
@@ -39,7 +40,7 @@ const OUTCOME_TONES: Record<Outcome, string> = {
 export function runSummary(run: Pick<Run, 'found' | 'checked' | 'noIsbn' | 'errors'>): string {
   const parts = [`Found ${run.found} of ${run.checked}`];
   if (run.noIsbn > 0) parts.push(`${run.noIsbn} without an ISBN`);
-  if (run.errors > 0) parts.push(`${run.errors} ${run.errors === 1 ? 'lookup' : 'lookups'} failed`);
+  if (run.errors > 0) parts.push(`${countOf(run.errors, 'lookup', 'lookups')} failed`);
   return parts.join('; ');
 }
 
@@ -60,7 +61,7 @@ export function CoversBackfillPage() {
       setChosen(new Set());
       toast({
         title: 'Backfill started',
-        description: `Looking up ${result.requested} ${result.requested === 1 ? 'book' : 'books'}.`,
+        description: `Looking up ${countOf(result.requested, 'book', 'books')}.`,
       });
     },
     onError: (error) =>
@@ -110,7 +111,7 @@ export function CoversBackfillPage() {
                   <p className="text-sm text-ink-muted" data-testid="missing-total">
                     {data.total === 0
                       ? 'Every book on sale has an image.'
-                      : `${data.total.toLocaleString('en-GB')} ${data.total === 1 ? 'book' : 'books'}; never checked first.`}
+                      : `${countOf(data.total, 'book', 'books')}; never checked first.`}
                   </p>
                 </div>
                 {isAdmin && data.total > 0 ? (
@@ -160,8 +161,9 @@ export function CoversBackfillPage() {
                       <div className="min-w-0 flex-1">
                         <p className="font-semibold break-words">{book.title}</p>
                         <p className="text-sm break-words text-ink-soft">
-                          {book.authors.join(', ')} · {book.isbn13 ? `ISBN ${book.isbn13}` : 'no ISBN'} ·{' '}
-                          {book.listings} {book.listings === 1 ? 'listing' : 'listings'} without an image
+                          {book.authors.join(', ')} ·{' '}
+                          {book.isbn13 ? `ISBN ${formatIsbn(book.isbn13)}` : 'no ISBN'} ·{' '}
+                          {countOf(book.listings, 'listing', 'listings')} without an image
                         </p>
                         {book.lastCheck ? (
                           <p className="text-xs text-ink-muted">
@@ -262,7 +264,7 @@ function RunReport({ runId }: { runId: string }) {
                   <div className="min-w-0 flex-1">
                     <p className="font-semibold break-words">{item.title}</p>
                     <p className="text-ink-muted break-words">
-                      {item.isbn13 ? `ISBN ${item.isbn13}` : 'no ISBN'}
+                      {item.isbn13 ? `ISBN ${formatIsbn(item.isbn13)}` : 'no ISBN'}
                       {item.detail ? ` · ${item.detail}` : ''}
                     </p>
                   </div>

@@ -6,7 +6,13 @@
  * a reason, e.g. for abuse: an accepted offer's book goes back on sale and both parties are
  * emailed. The figures at the top cover every offer, not only what the filters show.
  */
-import { ADMIN_PERIOD_LABELS, ADMIN_PERIODS, type AdminPeriod, formatPence } from '@reshelf/contracts';
+import {
+  ADMIN_PERIOD_LABELS,
+  ADMIN_PERIODS,
+  type AdminPeriod,
+  countOf,
+  formatPence,
+} from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Ban, Search } from 'lucide-react';
 import { useState } from 'react';
@@ -181,7 +187,7 @@ function Summary() {
       label: 'Median discount asked',
       value: data ? percent(data.medianDiscountPercent, 1) : '…',
       hint: data
-        ? `Below the price, across ${data.opened30} opening ${data.opened30 === 1 ? 'offer' : 'offers'} in the last 30 days`
+        ? `Below the price, across ${countOf(data.opened30, 'opening offer', 'opening offers')} in the last 30 days`
         : 'Last 30 days',
       testId: 'offers-median-discount',
     },

@@ -4,7 +4,7 @@
  * with a reason (admins, audited); the HMRC platform report of a year (admins, decision 0047).
  * /admin/payments/reconciliation has the ledger's reconciliation.
  */
-import { formatPence } from '@reshelf/contracts';
+import { countOf, formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -56,7 +56,7 @@ export function PayoutsAdminPage() {
       notify.success(
         report.waiting > 0
           ? 'Tried again: the seller’s money still waits (see their account or holds)'
-          : `Tried again: ${report.transfers} transfer(s), ${report.payouts} payout(s) made`,
+          : `Tried again: ${countOf(report.transfers, 'transfer', 'transfers')}, ${countOf(report.payouts, 'payout', 'payouts')} made`,
       );
       void utils.commerce.payouts.staff.invalidate();
     },
@@ -362,7 +362,7 @@ function HmrcReport() {
           <ul className="flex flex-col gap-1 text-sm" data-testid="hmrc-report">
             {data.rows.map((row) => (
               <li key={row.sellerId}>
-                {row.email ?? row.sellerId}: {row.totals.sales} sales,{' '}
+                {row.email ?? row.sellerId}: {countOf(row.totals.sales, 'sale', 'sales')},{' '}
                 {formatPence(row.totals.considerationMinor)}
                 {row.detailsProvided ? '' : ' · details missing'}
               </li>

@@ -6,6 +6,7 @@
  * listing (the seller is emailed the note as the reason) or remove the message from its thread
  * (optionally warning its sender). Acting closes every open report on the same target.
  */
+import { countOf } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { BookOpen, MessageSquareWarning, ShieldX, Star, XCircle } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
@@ -280,7 +281,7 @@ function Target({ report }: { report: Report }) {
     return (
       <div className="min-w-0">
         <blockquote className="border-l-2 border-line pl-3 break-words italic" data-testid="reported-message">
-          “{message.text || (message.photos.length ? `${message.photos.length} photo(s)` : '')}”
+          “{message.text || (message.photos.length ? countOf(message.photos.length, 'photo', 'photos') : '')}”
         </blockquote>
         <p className="mt-1 text-sm text-ink-soft break-words">
           From {message.senderName ?? 'a member'} ({message.senderEmail ?? 'no email'}), in a conversation
@@ -329,7 +330,7 @@ function ResolveForm({
   });
   const act = useActOnReport({
     onSuccess: (result) => {
-      const closed = `${result.closed} ${result.closed === 1 ? 'report' : 'reports'} closed`;
+      const closed = `${countOf(result.closed, 'report', 'reports')} closed`;
       toast(
         result.kind === 'listing'
           ? { title: 'Listing removed', description: `${closed}; the seller has been emailed the reason.` }
