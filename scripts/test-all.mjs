@@ -17,6 +17,11 @@ const steps = [
     ['--import', 'tsx', path.join(root, 'api/scripts/check-imports.ts'), '--self-test'],
   ],
   [
+    'lint: plurals through one helper',
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'api/scripts/check-plurals.ts'), '--self-test'],
+  ],
+  [
     'openapi: up to date',
     process.execPath,
     ['--import', 'tsx', path.join(root, 'api/scripts/openapi.ts'), '--verify'],
