@@ -22,6 +22,7 @@ const ALLOWED = [
   'api/src/commerce/money/',
   'api/src/commerce/pricing/',
   'packages/contracts/src/money.ts',
+  'packages/contracts/src/pricing.ts',
   'api/src/db/database.generated.ts',
 ];
 

@@ -23,6 +23,25 @@ export {
   returnEligibility,
 } from './disputes/returns.service.ts';
 export { registerExportRoutes } from './exports/exports.route.ts';
+export {
+  applyConnectEvent,
+  isConnectEvent,
+  listSellerPayouts,
+  type PayoutDeps,
+  payOut,
+  providerBalance,
+  startOnboarding,
+} from './money/payouts.ts';
+export {
+  earningsByPayoutStatus,
+  giftAidByDonor,
+  giftAidItems,
+  giftAidSpan,
+  type SalesOf,
+  salesByCategory,
+  salesByMonth,
+  salesTotals,
+} from './money/sales.ts';
 export { expireOffers, lapseAcceptedOffers } from './offers/offers.service.ts';
 export {
   autoComplete,
@@ -35,15 +54,6 @@ export {
 } from './orders/orders.service.ts';
 export { refundOrder } from './orders/staff-orders.service.ts';
 export { registerPaymentRoutes } from './payments/payment.routes.ts';
-export {
-  applyConnectEvent,
-  isConnectEvent,
-  listSellerPayouts,
-  type PayoutDeps,
-  payOut,
-  providerBalance,
-  startOnboarding,
-} from './payouts/payouts.service.ts';
 export {
   type BundleTiersView,
   bundleTiersViewSchema,

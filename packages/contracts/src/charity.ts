@@ -593,15 +593,19 @@ export type GiftAidSummary = z.infer<typeof giftAidSummarySchema>;
 export const csvFileSchema = z.object({ fileName: z.string(), csv: z.string() });
 
 export const charityDashboardSchema = z.object({
+  /**
+   * Books sold (an order holds one or more; issue 23) and what they earned the charity: the same
+   * figures as its sales analytics (the money definitions' sold_books, decision 0051).
+   */
   sales: z.object({
     ordersCount: z.number().int(),
-    /** Books sold (an order holds one or more; issue 23). */
     booksCount: z.number().int(),
-    proceedsMinor: z.number().int(),
+    earningsMinor: z.number().int(),
     last30Count: z.number().int(),
     last30Books: z.number().int(),
     last30Minor: z.number().int(),
   }),
+  /** Listings by status (a listing sold in an order later refunded is still "sold" here). */
   listingsByStatus: z.array(z.object({ status: z.string(), count: z.number().int() })),
   payouts: z.object({
     heldMinor: z.number().int(),
@@ -609,14 +613,14 @@ export const charityDashboardSchema = z.object({
     cancelledMinor: z.number().int(),
   }),
   topCategories: z.array(
-    z.object({ name: z.string(), sold: z.number().int(), proceedsMinor: z.number().int() }),
+    z.object({ name: z.string(), sold: z.number().int(), earningsMinor: z.number().int() }),
   ),
   monthly: z.array(
     z.object({
       month: z.string(),
       orders: z.number().int(),
       books: z.number().int(),
-      proceedsMinor: z.number().int(),
+      earningsMinor: z.number().int(),
     }),
   ),
   openReturns: z.number().int(),

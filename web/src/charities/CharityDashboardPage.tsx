@@ -197,13 +197,13 @@ function ApprovedDashboard() {
       >
         <Stat
           label="Books sold"
-          value={String(data.sales.ordersCount)}
-          note={`${formatPence(data.sales.proceedsMinor)} raised`}
+          value={String(data.sales.booksCount)}
+          note={`${countOf(data.sales.ordersCount, 'order', 'orders')}, ${formatPence(data.sales.earningsMinor)} raised`}
         />
         <Stat
           label="Last 30 days"
           value={formatPence(data.sales.last30Minor)}
-          note={countOf(data.sales.last30Count, 'sale', 'sales')}
+          note={`${countOf(data.sales.last30Books, 'book', 'books')} in ${countOf(data.sales.last30Count, 'order', 'orders')}`}
         />
         <Stat
           label="Payouts"
@@ -239,7 +239,7 @@ function Stat({ label, value, note }: { label: string; value: string; note: stri
 function SalesChart({ monthly }: { monthly: CharityDashboard['monthly'] }) {
   const data = monthly.map((m) => ({
     month: MONTH.format(new Date(`${m.month}-01T00:00:00Z`)),
-    pounds: poundsValue(m.proceedsMinor),
+    pounds: poundsValue(m.earningsMinor),
     orders: m.orders,
   }));
   return (
@@ -282,6 +282,7 @@ const STATUS_LABELS: Record<string, string> = {
   active: 'On sale',
   reserved: 'Reserved',
   sold: 'Sold',
+  refunded: 'Sold, then refunded',
   withdrawn: 'Withdrawn',
   removed: 'Removed',
 };
@@ -349,7 +350,7 @@ function TopCategories({ categories }: { categories: CharityDashboard['topCatego
               <tr key={c.name} className="border-b border-line/60">
                 <td className="py-2">{c.name}</td>
                 <td className="py-2 text-right">{c.sold}</td>
-                <td className="py-2 text-right">{formatPence(c.proceedsMinor)}</td>
+                <td className="py-2 text-right">{formatPence(c.earningsMinor)}</td>
               </tr>
             ))}
           </tbody>

@@ -18,7 +18,7 @@ import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { type CsvCell, csvStream, pounds } from '../../http/csv.ts';
-import { revenueByDay } from '../revenue/revenue.service.ts';
+import { revenueByDay } from '../money/revenue.ts';
 
 export const EXPORT_KINDS = ['orders', 'order_items', 'payouts', 'listings', 'revenue'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];

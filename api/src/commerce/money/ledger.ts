@@ -122,3 +122,53 @@ export async function reconciliation(
     imbalances: bad.length,
   };
 }
+
+/** The ledger kinds a seller's statement shows. */
+type StatementKind =
+  | 'seller_credit'
+  | 'seller_debit'
+  | 'transfer'
+  | 'transfer_reversal'
+  | 'payout'
+  | 'payout_failed';
+
+/**
+ * A seller's ledger entries as their statement shows them: each signed as the seller sees it (what
+ * they earned or received positive, what went back negative), and the month's totals.
+ */
+export function statementEntries<T extends { kind: StatementKind; amount_minor: number }>(
+  rows: readonly T[],
+): {
+  entries: (T & { signedMinor: number })[];
+  totals: {
+    earnedMinor: number;
+    refundedMinor: number;
+    transferredMinor: number;
+    reversedMinor: number;
+    paidOutMinor: number;
+    failedMinor: number;
+  };
+} {
+  const totals = {
+    earnedMinor: 0,
+    refundedMinor: 0,
+    transferredMinor: 0,
+    reversedMinor: 0,
+    paidOutMinor: 0,
+    failedMinor: 0,
+  };
+  const entries = rows.map((row) => {
+    const back =
+      row.kind === 'seller_debit' || row.kind === 'transfer_reversal' || row.kind === 'payout_failed';
+    const signedMinor = back ? -Math.abs(row.amount_minor) : Math.abs(row.amount_minor);
+    const size = Math.abs(row.amount_minor);
+    if (row.kind === 'seller_credit') totals.earnedMinor += size;
+    if (row.kind === 'seller_debit') totals.refundedMinor += size;
+    if (row.kind === 'transfer') totals.transferredMinor += size;
+    if (row.kind === 'transfer_reversal') totals.reversedMinor += size;
+    if (row.kind === 'payout') totals.paidOutMinor += size;
+    if (row.kind === 'payout_failed') totals.failedMinor += size;
+    return { ...row, signedMinor };
+  });
+  return { entries, totals };
+}

@@ -36,8 +36,8 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
 import type { Actor } from '../orders/order-machine.ts';
-import { reverseForRefund } from '../payouts/payouts.service.ts';
 import { itemAmounts, owedBack } from './amounts.ts';
+import { reverseForRefund } from './payouts.ts';
 
 type Trx = Transaction<DB>;
 

@@ -20,7 +20,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { itemAmounts, sum } from '../money/amounts.ts';
 import { type OrderMoneyFacts, orderMoney } from '../money/order-money.ts';
-import { sellerWaitReasons } from '../payouts/payouts.service.ts';
+import { sellerWaitReasons } from '../money/payouts.ts';
 import {
   carrierLabel,
   heldForBuyer,

@@ -37,7 +37,7 @@ import {
   type TestProvider,
 } from '../../platform/payments/test-provider.ts';
 import { applyPaymentEvent, describePayment, paymentOrders } from '../checkout/checkout.service.ts';
-import { applyConnectEvent, isConnectEvent } from '../payouts/payouts.service.ts';
+import { applyConnectEvent, isConnectEvent } from '../money/payouts.ts';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);

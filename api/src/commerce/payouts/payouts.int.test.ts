@@ -17,7 +17,6 @@ import { createUser } from '../../testing/auth.ts';
 import { api, failure, statusOf } from '../../testing/client.ts';
 import { completedOrder, orderDepsFor } from '../../testing/orders.ts';
 import { reconciliation } from '../money/ledger.ts';
-import { refund } from '../money/refund.ts';
 import {
   applyConnectEvent,
   getSellerPayout,
@@ -32,7 +31,8 @@ import {
   retryFailedTransfer,
   startOnboarding,
   TRANSFER_ATTEMPTS,
-} from './payouts.service.ts';
+} from '../money/payouts.ts';
+import { refund } from '../money/refund.ts';
 
 let t: TestApp;
 let db: Database;

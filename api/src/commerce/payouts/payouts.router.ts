@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { authedProcedure, router } from '../../trpc.ts';
-import { getSellerPayout, listSellerPayouts, payoutAccount, startOnboarding } from './payouts.service.ts';
+import { getSellerPayout, listSellerPayouts, payoutAccount, startOnboarding } from '../money/payouts.ts';
 
 export const payoutsRouter = router({
   /** The caller's payout account: its state, what is due, holds, and earnings waiting (and why). */

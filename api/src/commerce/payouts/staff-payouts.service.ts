@@ -20,7 +20,7 @@ import {
   releasePayoutHold,
   retryFailedPayout,
   retryFailedTransfer,
-} from './payouts.service.ts';
+} from '../money/payouts.ts';
 
 export const MONEY_OUT_KINDS = ['transfers', 'payouts'] as const;
 export type MoneyOutKind = (typeof MONEY_OUT_KINDS)[number];

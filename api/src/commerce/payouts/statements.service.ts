@@ -4,6 +4,7 @@
  * as CSV for their records.
  */
 import {
+  poundsString,
   STATEMENT_CSV_COLUMNS,
   STATEMENT_ENTRY_KINDS,
   STATEMENT_ENTRY_LABELS,
@@ -12,6 +13,7 @@ import {
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { statementEntries } from '../money/ledger.ts';
 
 const UK = 'Europe/London';
 
@@ -35,13 +37,10 @@ export async function statementFor(db: Database, sellerId: string, month: string
         'o.reference',
         'l.memo',
         'l.created_at',
-        // The order's books: "Title", or "Title and 2 more books".
-        sql<string | null>`(
-          select case when count(*) > 1 then min(b.title) filter (where i.position = 0) || ' and ' || (count(*) - 1) || ' more book' || case when count(*) > 2 then 's' else '' end
-                      else min(b.title) end
-          from public.order_items i
-          join public.listings li on li.id = i.listing_id join public.books b on b.id = li.book_id
-          where i.order_id = l.order_id)`.as('title'),
+        // The order's title (the money definitions' order_titles: "Title and 2 more books").
+        sql<string | null>`(select t.title from public.order_titles t where t.order_id = l.order_id)`.as(
+          'title',
+        ),
       ])
       .where('l.seller_id', '=', sellerId)
       .where('l.kind', 'in', [...STATEMENT_ENTRY_KINDS])
@@ -58,39 +57,20 @@ export async function statementFor(db: Database, sellerId: string, month: string
       .orderBy('month', 'desc')
       .execute(),
   ]);
-  const totals = {
-    earnedMinor: 0,
-    refundedMinor: 0,
-    transferredMinor: 0,
-    reversedMinor: 0,
-    paidOutMinor: 0,
-    failedMinor: 0,
-  };
-  const entries = rows.map((row) => {
-    const kind = row.kind as StatementEntryKind;
-    // Signed as the seller sees it: what they earned or received is positive, what went back negative.
-    const amount =
-      kind === 'seller_debit' || kind === 'transfer_reversal' || kind === 'payout_failed'
-        ? -Math.abs(row.amount_minor)
-        : Math.abs(row.amount_minor);
-    if (kind === 'seller_credit') totals.earnedMinor += amount;
-    if (kind === 'seller_debit') totals.refundedMinor += -amount;
-    if (kind === 'transfer') totals.transferredMinor += amount;
-    if (kind === 'transfer_reversal') totals.reversedMinor += -amount;
-    if (kind === 'payout') totals.paidOutMinor += amount;
-    if (kind === 'payout_failed') totals.failedMinor += -amount;
-    return {
-      id: String(row.id),
-      at: new Date(row.created_at).toISOString(),
-      kind,
-      label: STATEMENT_ENTRY_LABELS[kind],
-      orderId: row.order_id,
-      reference: row.reference ?? null,
-      title: row.title ?? null,
-      amountMinor: amount,
-      memo: row.memo,
-    };
-  });
+  const { entries: signed, totals } = statementEntries(
+    rows.map((row) => ({ ...row, kind: row.kind as StatementEntryKind })),
+  );
+  const entries = signed.map((row) => ({
+    id: String(row.id),
+    at: new Date(row.created_at).toISOString(),
+    kind: row.kind,
+    label: STATEMENT_ENTRY_LABELS[row.kind],
+    orderId: row.order_id,
+    reference: row.reference ?? null,
+    title: row.title ?? null,
+    amountMinor: row.signedMinor,
+    memo: row.memo,
+  }));
   const monthList = months.map((row) => row.month);
   return {
     month,
@@ -115,7 +95,7 @@ export function statementCsv(statement: Statement): string {
         entry.label,
         entry.reference ?? '',
         entry.title ?? '',
-        (entry.amountMinor / 100).toFixed(2),
+        poundsString(entry.amountMinor),
         entry.memo ?? '',
       ]
         .map(csvCell)

@@ -14,8 +14,8 @@ import { createUser, type TestUser } from '../../testing/auth.ts';
 import { basketDepsFor, paidBasketOrder, testPerson } from '../../testing/basket-orders.ts';
 import { createCharity } from '../../testing/catalogue.ts';
 import { api, failure } from '../../testing/client.ts';
+import { revenueFor } from '../money/revenue.ts';
 import { refundOrder } from '../orders/staff-orders.service.ts';
-import { revenueFor } from '../revenue/revenue.service.ts';
 
 let t: TestApp;
 let db: Database;

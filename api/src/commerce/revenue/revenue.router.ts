@@ -5,7 +5,7 @@
 import { ADMIN_PERIODS } from '@reshelf/contracts';
 import { z } from 'zod';
 import { router, staffProcedure } from '../../trpc.ts';
-import { revenueByPeriod } from './revenue.service.ts';
+import { revenueByPeriod } from '../money/revenue.ts';
 
 export const revenueRouter = router({
   byPeriod: staffProcedure

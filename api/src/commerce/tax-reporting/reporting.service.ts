@@ -24,7 +24,7 @@ import { AppError } from '../../errors.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/registry.ts';
 import { notify } from '../../platform/notifications/notify.ts';
-import { type PayoutDeps, payOut } from '../payouts/payouts.service.ts';
+import { type PayoutDeps, payOut } from '../money/payouts.ts';
 
 export interface ReportingDeps {
   db: Database;
