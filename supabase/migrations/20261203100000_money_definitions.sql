@@ -176,3 +176,13 @@ select d.id as dispute_id,
              else (select om.refundable_minor from public.order_money om where om.order_id = d.order_id)
         end)::int as refundable_minor
   from public.disputes d;
+
+-- Each promotion's uses and what it took off: the orders that used it and are not cancelled or
+-- refunded (a code given back frees its use). Staff read it on /admin/promotions.
+create view public.promotion_money with (security_invoker = true) as
+select o.promotion_id,
+       count(*)::int as redemptions,
+       coalesce(sum(o.discount_minor), 0)::int as discounted_minor
+  from public.orders o
+ where o.promotion_id is not null and o.status not in ('cancelled', 'refunded')
+ group by o.promotion_id;

@@ -887,6 +887,12 @@ export interface Profiles {
   updated_at: Generated<Timestamp>;
 }
 
+export interface PromotionMoney {
+  discounted_minor: number | null;
+  promotion_id: string | null;
+  redemptions: number | null;
+}
+
 export interface Promotions {
   active: Generated<boolean>;
   amount_off_minor: number | null;
@@ -1255,6 +1261,7 @@ export interface DB {
   profile_authors: ProfileAuthors;
   profile_genres: ProfileGenres;
   profiles: Profiles;
+  promotion_money: PromotionMoney;
   promotions: Promotions;
   provider_payout_transfers: ProviderPayoutTransfers;
   provider_payouts: ProviderPayouts;

@@ -225,3 +225,59 @@ export function priceGroup(input: {
 export function minimumOfferMinor(askingMinor: number): number {
   return Math.ceil((askingMinor * COMMERCIAL_DEFAULTS.offerMinPercent) / 100);
 }
+
+/** One payment for several orders (a basket's groups): their totals together. */
+export function paymentTotal(orders: readonly { totalMinor: number }[]): number {
+  return orders.reduce((total, order) => total + order.totalMinor, 0);
+}
+
+// Offers (decision 0043) ------------------------------------------------------------------------
+
+/** The books' asking prices added up: what a bundle offer's 50% minimum is of. */
+export function askingSubtotal(prices: readonly (number | null)[]): number {
+  return prices.reduce<number>((total, price) => total + (price ?? 0), 0);
+}
+
+/** The asking price of books bought together: their subtotal less the bundle tier they reach. */
+export function bundleAsking(subtotalMinor: number, percent: number): number {
+  return subtotalMinor - percentOf(subtotalMinor, percent);
+}
+
+/**
+ * What a counter-offer may be: the seller counters above the buyer's last offer and below the
+ * asking price; the buyer counters at least the minimum (and above their own opening offer) and
+ * below the seller's last counter.
+ */
+export function counterBounds(input: {
+  role: 'buyer' | 'seller';
+  currentMinor: number;
+  askingMinor: number;
+  subtotalMinor: number;
+  openingMinor: number;
+}): { minMinor: number; maxMinor: number } {
+  return input.role === 'seller'
+    ? { minMinor: input.currentMinor + 1, maxMinor: input.askingMinor - 1 }
+    : {
+        minMinor: Math.max(minimumOfferMinor(input.subtotalMinor), input.openingMinor + 1),
+        maxMinor: input.currentMinor - 1,
+      };
+}
+
+/** How far below the asking price an offer is, in whole percent (0 for a free book). */
+export function offerDiscountPercent(priceMinor: number, amountMinor: number): number {
+  if (priceMinor <= 0) return 0;
+  return Math.round(((priceMinor - amountMinor) / priceMinor) * 100);
+}
+
+// Selling ----------------------------------------------------------------------------------------
+
+/**
+ * A price this many times the suggestion, or more, is warned of before publishing (issue 33:
+ * £5,000 against a suggested £4.74); never refused, for a rare copy may be worth it.
+ */
+export const PRICE_WARNING_FACTOR = 3;
+
+/** Whether a price is far enough above the suggestion to warn of it. */
+export function priceFarAboveSuggestion(priceMinor: number, suggestedMinor: number): boolean {
+  return priceMinor >= PRICE_WARNING_FACTOR * suggestedMinor;
+}

@@ -259,17 +259,6 @@ export const priceSuggestionSchema = z
 export type PriceSuggestion = z.infer<typeof priceSuggestionSchema>;
 
 /**
- * A price this many times the suggestion, or more, is warned of before publishing (issue 33:
- * £5,000 against a suggested £4.74); never refused, for a rare copy may be worth it.
- */
-export const PRICE_WARNING_FACTOR = 3;
-
-/** Whether a price is far enough above the suggestion to warn of it. */
-export function priceFarAboveSuggestion(priceMinor: number, suggestedMinor: number): boolean {
-  return priceMinor >= PRICE_WARNING_FACTOR * suggestedMinor;
-}
-
-/**
  * What the seller is told before publishing, from the server's figures, without being stopped:
  * a price far above the suggestion, and their own copies of the same book in the same condition
  * at the same price already on sale (a listing made twice by mistake).

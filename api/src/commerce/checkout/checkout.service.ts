@@ -13,7 +13,7 @@
  * through the refund command (refunds/refund.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { type AddressInput, COMMERCIAL_DEFAULTS, plural, type Quote } from '@reshelf/contracts';
+import { type AddressInput, COMMERCIAL_DEFAULTS, paymentTotal, plural, type Quote } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
@@ -26,6 +26,7 @@ import type {
   PaymentProvider,
 } from '../../platform/payments/port.ts';
 import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
+import { holdEarnings } from '../money/payouts.ts';
 import { refundPayment } from '../money/refund.ts';
 import { closeOffersForSoldListing } from '../offers/offers.service.ts';
 import { insertOrder } from '../orders/insert.ts';
@@ -627,7 +628,7 @@ export async function recordSessionPayments(
     checkoutPaymentId?: string;
   },
 ): Promise<string> {
-  const amount = input.orders.reduce((sum, order) => sum + order.totalMinor, 0);
+  const amount = paymentTotal(input.orders);
   let checkoutPaymentId = input.checkoutPaymentId;
   if (checkoutPaymentId) {
     await db
@@ -1139,15 +1140,7 @@ export async function applyPaymentEvent(
         for (const item of items.filter((row) => row.order_id === order.id)) {
           await closeOffersForSoldListing(trx, item.listing_id, order.offer_id);
         }
-        await trx
-          .insertInto('payouts')
-          .values({
-            seller_id: order.seller_id,
-            order_id: order.id,
-            amount_minor: order.item_price_minor - order.bundle_discount_minor + order.postage_minor,
-          })
-          .onConflict((oc) => oc.column('order_id').doNothing())
-          .execute();
+        await holdEarnings(trx, order);
         if (followUp === 'placed') mail.push(order.id);
       }
       // The bought books leave the buyer's basket.

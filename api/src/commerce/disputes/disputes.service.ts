@@ -45,6 +45,7 @@ import { recordAudit } from '../../platform/audit/audit.service.ts';
 import { sellerHolidayRegion } from '../../platform/calendar/holiday-region.ts';
 import { addWorkingDays } from '../../platform/calendar/working-days.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
+import { sum } from '../money/amounts.ts';
 import { orderMoneyOf } from '../money/order-money.ts';
 import { refund } from '../money/refund.ts';
 import {
@@ -501,7 +502,7 @@ async function refundInFull(
       full = full || back.full;
     }
   }
-  const refunded = outcome.amountMinor + postage;
+  const refunded = sum([outcome.amountMinor, postage]);
   if (full) await transition(trx, order, 'refunded', actor, reason);
   else
     await completeAndAskReviews(

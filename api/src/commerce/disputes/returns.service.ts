@@ -124,9 +124,8 @@ interface OrderBook {
 /** The order's books, first first. */
 async function orderBooks(db: Database | Transaction<DB>, orderId: string): Promise<OrderBook[]> {
   const { rows } = await sql<OrderBook>`
-    select i.id as order_item_id, i.listing_id, b.title,
-      i.refunded_minor >= i.price_minor - i.bundle_discount_minor - i.discount_minor as refunded
-    from public.order_items i
+    select i.order_item_id, i.listing_id, b.title, i.returned as refunded
+    from public.order_item_money i
     join public.listings l on l.id = i.listing_id
     join public.books b on b.id = l.book_id
     where i.order_id = ${orderId}

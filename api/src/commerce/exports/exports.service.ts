@@ -150,7 +150,8 @@ function orderRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> {
           'o.discount_minor',
           'o.discount_code',
           'o.total_minor',
-          sql<number>`coalesce((select sum(r.amount_minor) from public.refunds r where r.order_id = o.id), 0)::int`.as(
+          // What was refunded: the money definitions' order_money.
+          sql<number>`(select m.refunded_minor from public.order_money m where m.order_id = o.id)`.as(
             'refunded_minor',
           ),
         ])
@@ -186,13 +187,13 @@ function orderItemRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> 
   return (async function* () {
     for await (const row of pages((after) => {
       let query = db
-        .selectFrom('order_items as i')
+        .selectFrom('order_item_money as i')
         .innerJoin('orders as o', 'o.id', 'i.order_id')
         .innerJoin('listings as l', 'l.id', 'i.listing_id')
         .innerJoin('books as b', 'b.id', 'l.book_id')
         .leftJoin('auth.users as su', 'su.id', 'o.seller_id')
         .select([
-          'i.id',
+          'i.order_item_id as id',
           'o.reference',
           'o.status',
           'o.paid_at',
@@ -205,12 +206,14 @@ function orderItemRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> 
           'i.bundle_discount_minor',
           'i.discount_minor',
           'i.protection_minor',
+          'i.paid_minor',
           'i.refunded_minor',
         ])
         .where('o.paid_at', '>=', start(period))
-        .where('o.paid_at', '<', end(period));
-      if (after) query = query.where('i.id', '>', after);
-      return query.orderBy('i.id').limit(PAGE).execute();
+        .where('o.paid_at', '<', end(period))
+        .$narrowType<{ id: string; position: number }>();
+      if (after) query = query.where('i.order_item_id', '>', after);
+      return query.orderBy('i.order_item_id').limit(PAGE).execute();
     })) {
       yield {
         order_reference: row.reference,
@@ -225,9 +228,7 @@ function orderItemRows(db: Database, period: ExportPeriod): AsyncGenerator<Row> 
         bundle_discount_gbp: pounds(row.bundle_discount_minor),
         discount_gbp: pounds(row.discount_minor),
         buyer_protection_gbp: pounds(row.protection_minor),
-        paid_gbp: pounds(
-          row.price_minor - row.bundle_discount_minor - row.discount_minor + row.protection_minor,
-        ),
+        paid_gbp: pounds(row.paid_minor ?? 0),
         refunded_gbp: pounds(row.refunded_minor),
       };
     }

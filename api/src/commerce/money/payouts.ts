@@ -38,6 +38,7 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/templates.ts';
 import { type NotificationInput, notify } from '../../platform/notifications/notify.ts';
 import type { ConnectedAccountState, PaymentEvent, PaymentProvider } from '../../platform/payments/port.ts';
+import { sellerEarnings } from './amounts.ts';
 
 type Trx = Transaction<DB>;
 
@@ -115,6 +116,38 @@ async function tell(
     },
     { trx: trx as unknown as Database },
   );
+}
+
+// Earnings held at payment --------------------------------------------------------------------------
+
+/**
+ * A paid order's earnings for its seller (the `payouts` row): the books less the bundle discount,
+ * and the postage, held until the order completes. Written once, here: a second payment event for
+ * the same order changes nothing.
+ */
+export async function holdEarnings(
+  trx: Trx,
+  order: {
+    id: string;
+    seller_id: string;
+    item_price_minor: number;
+    bundle_discount_minor: number;
+    postage_minor: number;
+  },
+): Promise<void> {
+  await trx
+    .insertInto('payouts')
+    .values({
+      seller_id: order.seller_id,
+      order_id: order.id,
+      amount_minor: sellerEarnings({
+        itemsMinor: order.item_price_minor,
+        bundleDiscountMinor: order.bundle_discount_minor,
+        postageMinor: order.postage_minor,
+      }),
+    })
+    .onConflict((oc) => oc.column('order_id').doNothing())
+    .execute();
 }
 
 // The seller's account ----------------------------------------------------------------------------

@@ -194,3 +194,67 @@ export async function earningsByPayoutStatus(
     cancelledMinor: of_('cancelled')?.earned ?? 0,
   };
 }
+
+// HMRC platform reporting (decision 0047) ----------------------------------------------------------
+
+export interface QuarterTotals {
+  sales: number;
+  /** What the seller was paid for their sales: their earnings less what refunds took back. */
+  considerationMinor: number;
+  /** What the platform kept of the sales' price (today: the bundle discount the seller gave). */
+  feesMinor: number;
+}
+
+const paidYear = sql<number>`extract(year from (coalesce(o.paid_at, o.created_at) at time zone 'Europe/London'))::int`;
+const paidQuarter = sql<number>`extract(quarter from (coalesce(o.paid_at, o.created_at) at time zone 'Europe/London'))::int`;
+
+/** One seller's (or every seller's) sales, consideration and fees in a calendar year, by quarter. */
+export async function reportableByQuarter(
+  db: Executor,
+  year: number,
+  sellerId?: string,
+): Promise<Map<string, QuarterTotals[]>> {
+  let query = db
+    .selectFrom('payouts as p')
+    .innerJoin('orders as o', 'o.id', 'p.order_id')
+    .where('p.status', '<>', 'cancelled')
+    .where(paidYear, '=', year)
+    .select([
+      'p.seller_id',
+      paidQuarter.as('quarter'),
+      sql<number>`count(*)::int`.as('sales'),
+      sql<number>`coalesce(sum(p.amount_minor - p.reversed_minor), 0)::int`.as('consideration'),
+      sql<number>`coalesce(sum(greatest(o.item_price_minor + o.postage_minor - p.amount_minor, 0)), 0)::int`.as(
+        'fees',
+      ),
+    ])
+    .groupBy(['p.seller_id', paidQuarter]);
+  if (sellerId) query = query.where('p.seller_id', '=', sellerId);
+  const rows = await query.execute();
+  const out = new Map<string, QuarterTotals[]>();
+  for (const row of rows) {
+    let quarters = out.get(row.seller_id);
+    if (!quarters) {
+      quarters = [1, 2, 3, 4].map(() => ({ sales: 0, considerationMinor: 0, feesMinor: 0 }));
+      out.set(row.seller_id, quarters);
+    }
+    quarters[row.quarter - 1] = {
+      sales: row.sales,
+      considerationMinor: row.consideration,
+      feesMinor: row.fees,
+    };
+  }
+  return out;
+}
+
+/** A year's quarters added up. */
+export function yearOfQuarters(quarters: readonly QuarterTotals[] | undefined): QuarterTotals {
+  return (quarters ?? []).reduce(
+    (total, q) => ({
+      sales: total.sales + q.sales,
+      considerationMinor: total.considerationMinor + q.considerationMinor,
+      feesMinor: total.feesMinor + q.feesMinor,
+    }),
+    { sales: 0, considerationMinor: 0, feesMinor: 0 },
+  );
+}

@@ -19,15 +19,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  askingSubtotal,
   BASKET_LIMITS,
   booksTitle,
+  bundleAsking,
   bundlePercent,
   COMMERCIAL_DEFAULTS,
+  counterBounds,
   formatPence,
   minimumOfferMinor,
   type OfferThread,
   type OrderRole,
-  percentOf,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
@@ -125,7 +127,7 @@ async function groupOf(db: Database | Trx, listingIds: readonly string[]): Promi
   const listings = listingIds.flatMap((id) => rows.filter((row) => row.id === id));
   if (listings.length !== listingIds.length)
     throw new AppError('NOT_FOUND', 'We could not find one of those books.');
-  const subtotal = listings.reduce((sum, l) => sum + (l.price_minor ?? 0), 0);
+  const subtotal = askingSubtotal(listings.map((l) => l.price_minor));
   const first = listings[0] as GroupListing;
   const bundle = listings.length > 1;
   const percent = bundle ? bundlePercent(await tiersFor(db, first), listings.length) : 0;
@@ -133,14 +135,14 @@ async function groupOf(db: Database | Trx, listingIds: readonly string[]): Promi
     listings,
     bundle,
     title: groupTitle(listings),
-    askingMinor: subtotal - percentOf(subtotal, percent),
+    askingMinor: bundleAsking(subtotal, percent),
     allActive: listings.every((l) => l.status === 'active'),
   };
 }
 
 /** The books' prices added up (what the 50% minimum is of). */
 function subtotalOf(group: Pick<OfferGroup, 'listings'>): number {
-  return group.listings.reduce((sum, l) => sum + (l.price_minor ?? 0), 0);
+  return askingSubtotal(group.listings.map((l) => l.price_minor));
 }
 
 /** The group an offer round is for. */
@@ -432,7 +434,13 @@ export async function counterOffer(
         .where('thread_id', '=', offer.thread_id)
         .where('round', '=', 1)
         .executeTakeFirstOrThrow();
-      const least = Math.max(minimumOfferMinor(subtotalOf(group)), first.amount_minor + 1);
+      const { minMinor: least } = counterBounds({
+        role: 'buyer',
+        currentMinor: offer.amount_minor,
+        askingMinor: offer.amount_minor,
+        subtotalMinor: subtotalOf(group),
+        openingMinor: first.amount_minor,
+      });
       if (input.amountMinor < least || input.amountMinor >= offer.amount_minor) {
         throw new AppError(
           'BAD_INPUT',
@@ -942,9 +950,8 @@ export async function listThreads(
       const owner = items[0] as (typeof items)[number];
       const key = owner.charity_id ? `c:${owner.charity_id}` : `s:${owner.seller_id}`;
       if (!tierCache.has(key)) tierCache.set(key, await tiersFor(db, owner));
-      subtotalMinor = items.reduce((sum, book) => sum + (book.price_minor ?? 0), 0);
-      askingMinor =
-        subtotalMinor - percentOf(subtotalMinor, bundlePercent(tierCache.get(key) ?? [], items.length));
+      subtotalMinor = askingSubtotal(items.map((book) => book.price_minor));
+      askingMinor = bundleAsking(subtotalMinor, bundlePercent(tierCache.get(key) ?? [], items.length));
     }
     threadsOut.push(threadView(threadId, rounds, items, { askingMinor, subtotalMinor }, role, now));
   }
@@ -987,6 +994,13 @@ function threadView(
         },
       ];
   const canCounter = open && theirs && (role === 'seller' ? current.round === 1 : current.round === 2);
+  const counter = counterBounds({
+    role,
+    currentMinor: current.amount_minor,
+    askingMinor: asking,
+    subtotalMinor: price.subtotalMinor,
+    openingMinor: first,
+  });
   return {
     currentId: current.id,
     status,
@@ -1022,12 +1036,8 @@ function threadView(
       canWithdraw: open && !theirs,
       canPay: role === 'buyer' && status === 'accepted' && books.every((book) => book.status === 'reserved'),
     },
-    counterMinMinor: canCounter
-      ? role === 'seller'
-        ? current.amount_minor + 1
-        : Math.max(minimumOfferMinor(price.subtotalMinor), first + 1)
-      : null,
-    counterMaxMinor: canCounter ? (role === 'seller' ? asking - 1 : current.amount_minor - 1) : null,
+    counterMinMinor: canCounter ? counter.minMinor : null,
+    counterMaxMinor: canCounter ? counter.maxMinor : null,
   };
 }
 

@@ -10,7 +10,7 @@
  * "countered" only ever sits on a thread's latest round, so "threads with a round in this
  * status" is the thread's status, and for "countered" it means "threads with a counter-offer".
  */
-import type { AdminPeriod } from '@reshelf/contracts';
+import { type AdminPeriod, offerDiscountPercent } from '@reshelf/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { escapeLike } from '../../db/search.ts';
@@ -74,11 +74,6 @@ function effective(alias: 'o' | 'r', now: Date) {
     when ${sql.ref(`${alias}.status`)} = 'pending' and ${sql.ref(`${alias}.expires_at`)} <= ${now} then 'expired'
     when ${sql.ref(`${alias}.status`)} = 'accepted' and ${sql.ref(`${alias}.checkout_deadline`)} <= ${now} then 'lapsed'
     else ${sql.ref(`${alias}.status`)} end`;
-}
-
-function discount(priceMinor: number, amountMinor: number): number {
-  if (priceMinor <= 0) return 0;
-  return Math.round(((priceMinor - amountMinor) / priceMinor) * 100);
 }
 
 export async function searchOfferThreads(
@@ -212,7 +207,7 @@ export async function searchOfferThreads(
           round: row.round,
           madeBy: row.made_by as 'buyer' | 'seller',
           amountMinor: row.amount_minor,
-          discountPercent: discount(price, row.amount_minor),
+          discountPercent: offerDiscountPercent(price, row.amount_minor),
           status: row.status,
           message: row.message,
           createdAt: row.created_at.toISOString(),
@@ -260,6 +255,7 @@ export async function offerSummary(db: Database, now: Date = new Date()): Promis
           where r.thread_id = first.thread_id and r.checkout_deadline is not null))::int`.as('accepted'),
         sql<number | null>`percentile_cont(0.5) within group (
           order by (l.price_minor - first.amount_minor)::float8 * 100 / nullif(l.price_minor, 0))`.as(
+          // money-ok: a percentage for the median, offerDiscountPercent's rule in SQL
           'median_discount',
         ),
       ])

@@ -12,7 +12,7 @@ import { createUser, type TestUser } from '../../testing/auth.ts';
 import { basketDepsFor, type PaidBasketOrder, paidBasketOrder } from '../../testing/basket-orders.ts';
 import { createListing } from '../../testing/catalogue.ts';
 import { api } from '../../testing/client.ts';
-import { refundLedger } from '../refunds/refunds.service.ts';
+import { refundLedger } from '../money/refunds-ledger.ts';
 import { refundOrder, searchOrders } from './staff-orders.service.ts';
 
 let t: TestApp;

@@ -6,12 +6,13 @@
  * written here too, beside its emails and in the same transaction, with the same words: every
  * party told by email is told in the app, whatever their email settings.
  */
-import { formatPence, PROTECTION_RULES, plural } from '@reshelf/contracts';
+import { booksTitle, countOf, formatPence, PROTECTION_RULES, plural } from '@reshelf/contracts';
 import { openReviewWindow } from '../../community/index.ts';
 import type { Database } from '../../db/index.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/templates.ts';
 import { type NotificationInput, notify } from '../../platform/notifications/notify.ts';
+import { sellerEarnings } from '../money/amounts.ts';
 
 const londonDayFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/London',
@@ -88,11 +89,15 @@ export async function orderParties(db: Database, orderId: string): Promise<Order
   const titles = items.length > 0 ? items.map((item) => item.title) : [row.title];
   return {
     reference: row.reference,
-    title: titles.length > 1 ? `${titles.length} books` : row.title,
+    title: booksTitle(titles),
     titles,
     totalMinor: row.total_minor,
     // The seller gives the bundle discount (decision 0043).
-    payoutMinor: row.item_price_minor - row.bundle_discount_minor + row.postage_minor,
+    payoutMinor: sellerEarnings({
+      itemsMinor: row.item_price_minor,
+      bundleDiscountMinor: row.bundle_discount_minor,
+      postageMinor: row.postage_minor,
+    }),
     payoutReleaseAfter: row.release_after,
     buyer: { id: row.buyer_id, email: row.buyer_email ?? '', name: row.buyer_name ?? 'there' },
     seller: { id: row.seller_id, email: row.seller_email ?? '', name: row.seller_name ?? 'there' },
@@ -138,7 +143,10 @@ export function letters(
   const sellerUrl = (id: string) => ({ label: 'View the sale', url: `${origin}/account/sales/${id}` });
   const ref = `order ${p.reference}`;
   // One book: “Its title”; several: 3 books (“A”, “B” and “C”), every one named.
-  const title = p.titles.length > 1 ? `${p.title} (${listTitles(p.titles)})` : `“${p.title}”`;
+  const title =
+    p.titles.length > 1
+      ? `${countOf(p.titles.length, 'book', 'books')} (${listTitles(p.titles)})`
+      : `“${p.title}”`;
   const several = p.titles.length > 1;
   const has = plural(p.titles.length, 'has', 'have');
   switch (kind) {

@@ -70,17 +70,16 @@ export async function searchOrders(
       // Every book of the order, first first (issue 23).
       sql<StaffOrderBook[]>`coalesce((
         select json_agg(json_build_object(
-                 'id', i.id, 'title', b.title, 'priceMinor', i.price_minor,
-                 'paidMinor', i.price_minor - i.bundle_discount_minor - i.discount_minor + i.protection_minor,
-                 'refundedMinor', i.refunded_minor) order by i.position)
-        from public.order_items i
+                 'id', i.order_item_id, 'title', b.title, 'priceMinor', i.price_minor,
+                 'paidMinor', i.paid_minor, 'refundedMinor', i.refunded_minor) order by i.position)
+        from public.order_item_money i
         join public.listings l on l.id = i.listing_id join public.books b on b.id = l.book_id
         where i.order_id = o.id), '[]'::json)`.as('books'),
       'bu.email as buyer_email',
       'su.email as seller_email',
       'o.total_minor',
       'o.created_at',
-      sql<number>`coalesce((select sum(r.amount_minor) from public.refunds r where r.order_id = o.id), 0)::int`.as(
+      sql<number>`(select m.refunded_minor from public.order_money m where m.order_id = o.id)`.as(
         'refunded_minor',
       ),
     ]);

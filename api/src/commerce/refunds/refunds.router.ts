@@ -2,7 +2,7 @@
 import { ADMIN_PERIODS } from '@reshelf/contracts';
 import { z } from 'zod';
 import { router, staffProcedure } from '../../trpc.ts';
-import { refundLedger } from './refunds.service.ts';
+import { refundLedger } from '../money/refunds-ledger.ts';
 
 export const refundsRouter = router({
   ledger: staffProcedure

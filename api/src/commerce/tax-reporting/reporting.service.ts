@@ -25,6 +25,7 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/registry.ts';
 import { notify } from '../../platform/notifications/notify.ts';
 import { type PayoutDeps, payOut } from '../money/payouts.ts';
+import { type QuarterTotals, reportableByQuarter, yearOfQuarters } from '../money/sales.ts';
 
 export interface ReportingDeps {
   db: Database;
@@ -37,68 +38,9 @@ export function ukYear(at: Date): number {
   return Number(new Intl.DateTimeFormat('en-GB', { year: 'numeric', timeZone: 'Europe/London' }).format(at));
 }
 
-const paidYear = sql<number>`extract(year from (coalesce(o.paid_at, o.created_at) at time zone 'Europe/London'))::int`;
-const paidQuarter = sql<number>`extract(quarter from (coalesce(o.paid_at, o.created_at) at time zone 'Europe/London'))::int`;
-
-interface QuarterTotals {
-  sales: number;
-  considerationMinor: number;
-  feesMinor: number;
-}
-
-/** One seller's (or every seller's) sales, consideration and fees in a year, by quarter. */
-async function quarterTotals(
-  db: Database,
-  year: number,
-  sellerId?: string,
-): Promise<Map<string, QuarterTotals[]>> {
-  let query = db
-    .selectFrom('payouts as p')
-    .innerJoin('orders as o', 'o.id', 'p.order_id')
-    .where('p.status', '<>', 'cancelled')
-    .where(paidYear, '=', year)
-    .select([
-      'p.seller_id',
-      paidQuarter.as('quarter'),
-      sql<number>`count(*)::int`.as('sales'),
-      sql<number>`coalesce(sum(p.amount_minor - p.reversed_minor), 0)::int`.as('consideration'),
-      sql<number>`coalesce(sum(greatest(o.item_price_minor + o.postage_minor - p.amount_minor, 0)), 0)::int`.as(
-        'fees',
-      ),
-    ])
-    .groupBy(['p.seller_id', paidQuarter]);
-  if (sellerId) query = query.where('p.seller_id', '=', sellerId);
-  const rows = await query.execute();
-  const out = new Map<string, QuarterTotals[]>();
-  for (const row of rows) {
-    let quarters = out.get(row.seller_id);
-    if (!quarters) {
-      quarters = [1, 2, 3, 4].map(() => ({ sales: 0, considerationMinor: 0, feesMinor: 0 }));
-      out.set(row.seller_id, quarters);
-    }
-    quarters[row.quarter - 1] = {
-      sales: row.sales,
-      considerationMinor: row.consideration,
-      feesMinor: row.fees,
-    };
-  }
-  return out;
-}
-
-function sum(quarters: QuarterTotals[] | undefined): QuarterTotals {
-  return (quarters ?? []).reduce(
-    (total, q) => ({
-      sales: total.sales + q.sales,
-      considerationMinor: total.considerationMinor + q.considerationMinor,
-      feesMinor: total.feesMinor + q.feesMinor,
-    }),
-    { sales: 0, considerationMinor: 0, feesMinor: 0 },
-  );
-}
-
 /** A seller's sales and consideration in a calendar year. */
 export async function yearTotals(db: Database, sellerId: string, year: number): Promise<QuarterTotals> {
-  return sum((await quarterTotals(db, year, sellerId)).get(sellerId));
+  return yearOfQuarters((await reportableByQuarter(db, year, sellerId)).get(sellerId));
 }
 
 async function ownCharity(db: Database, userId: string) {
@@ -276,7 +218,7 @@ export async function saveReportingDetails(
 export async function askForReportingDetails(deps: ReportingDeps, now = new Date()): Promise<number> {
   const { db } = deps;
   const year = ukYear(now);
-  const totals = await quarterTotals(db, year);
+  const totals = await reportableByQuarter(db, year);
   const holds = new Set(
     (
       await db
@@ -289,7 +231,7 @@ export async function askForReportingDetails(deps: ReportingDeps, now = new Date
   );
   const candidates = new Map<string, 'asked' | 'held'>();
   for (const [sellerId, quarters] of totals) {
-    const year = sum(quarters);
+    const year = yearOfQuarters(quarters);
     if (holds.has(sellerId)) candidates.set(sellerId, 'held');
     else if (shouldAskForDetails(year.sales, year.considerationMinor)) candidates.set(sellerId, 'asked');
   }
@@ -402,9 +344,9 @@ export async function annualReport(db: Database, year: number): Promise<ReportRo
   if (!Number.isInteger(year) || year < 2000 || year > 2200) {
     throw new AppError('BAD_INPUT', 'Choose a year between 2000 and 2200.');
   }
-  const totals = await quarterTotals(db, year);
+  const totals = await reportableByQuarter(db, year);
   const reportable = [...totals].filter(([, quarters]) => {
-    const total = sum(quarters);
+    const total = yearOfQuarters(quarters);
     return isReportable(total.sales, total.considerationMinor);
   });
   if (reportable.length === 0) return [];
@@ -420,7 +362,7 @@ export async function annualReport(db: Database, year: number): Promise<ReportRo
   ]);
   const rows = reportable.map(([sellerId, quarters]): ReportRow => {
     const d = details.find((row) => row.user_id === sellerId);
-    const total = sum(quarters);
+    const total = yearOfQuarters(quarters);
     const account = accounts.find((row) => row.user_id === sellerId);
     const tin = d?.nino ?? d?.utr ?? '';
     const cells = {
@@ -470,7 +412,7 @@ export async function annualReport(db: Database, year: number): Promise<ReportRo
   return rows.sort(
     (a, b) =>
       Number(a.detailsProvided) - Number(b.detailsProvided) ||
-      b.totals.considerationMinor - a.totals.considerationMinor ||
+      b.totals.considerationMinor - a.totals.considerationMinor || // money-ok: an ordering, not a figure
       a.sellerId.localeCompare(b.sellerId),
   );
 }
