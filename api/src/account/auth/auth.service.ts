@@ -9,6 +9,7 @@ import { AppError } from '../../errors.ts';
 import { activeAdminTier, rolesOf } from '../../http/access.ts';
 import { clear, enforce, type RateRule, release, reserve, tooManyAttempts } from '../../http/rate-limit.ts';
 import { normaliseEmail } from '../../platform/identity/local.ts';
+import { passwordAttempts } from '../../platform/identity/passwords.ts';
 import {
   type AccessClaims,
   IdentityError,
@@ -90,11 +91,13 @@ export async function signUp(
   const email = normaliseEmail(input.email);
   refuseDemoInProduction(deps, email);
   assertPassword(input.password, { email, displayName: input.displayName });
-  await enforce(deps.db, [
-    [AUTH_LIMITS.signUpIp, deps.info.ip ?? 'unknown'],
-    [AUTH_LIMITS.signUpAccount, email],
-  ]);
-  await translate(() => deps.identity.signUp({ ...input, email }, deps.links));
+  await passwordAttempts.run(async () => {
+    await enforce(deps.db, [
+      [AUTH_LIMITS.signUpIp, deps.info.ip ?? 'unknown'],
+      [AUTH_LIMITS.signUpAccount, email],
+    ]);
+    await translate(() => deps.identity.signUp({ ...input, email }, deps.links));
+  });
   return { email };
 }
 
@@ -115,6 +118,12 @@ export async function confirmEmail(deps: AuthDeps, token: string): Promise<Sessi
 export async function signIn(deps: AuthDeps, input: { email: string; password: string }): Promise<Session> {
   const email = normaliseEmail(input.email);
   refuseDemoInProduction(deps, email);
+  // The whole attempt waits its turn (passwords.ts): a burst of guesses holds a few database
+  // connections, never the pool's queue that everyone else needs.
+  return passwordAttempts.run(() => checkedSignIn(deps, email, input.password));
+}
+
+async function checkedSignIn(deps: AuthDeps, email: string, password: string): Promise<Session> {
   const ip = deps.info.ip ?? 'unknown';
   await enforce(deps.db, [[AUTH_LIMITS.signInIp, ip]]);
   // The attempt takes one of the account's failure slots before the password is checked, so
@@ -123,7 +132,7 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
   const failure = await reserve(deps.db, AUTH_LIMITS.signInFailures, email);
   if (!failure.allowed) throw tooManyAttempts(failure.retryAfterSeconds);
   try {
-    const session = await deps.identity.signIn(email, input.password, deps.info);
+    const session = await deps.identity.signIn(email, password, deps.info);
     await clear(deps.db, AUTH_LIMITS.signInFailures, email);
     return session;
   } catch (error) {
@@ -150,8 +159,10 @@ export async function requestPasswordReset(deps: AuthDeps, rawEmail: string) {
 
 export async function resetPassword(deps: AuthDeps, input: { token: string; password: string }) {
   assertPassword(input.password, {});
-  await enforce(deps.db, [[AUTH_LIMITS.resetSubmitIp, deps.info.ip ?? 'unknown']]);
-  return translate(() => deps.identity.resetPassword(input.token, input.password));
+  return passwordAttempts.run(async () => {
+    await enforce(deps.db, [[AUTH_LIMITS.resetSubmitIp, deps.info.ip ?? 'unknown']]);
+    return translate(() => deps.identity.resetPassword(input.token, input.password));
+  });
 }
 
 export async function signOut(

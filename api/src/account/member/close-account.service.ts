@@ -17,6 +17,7 @@ import { activeAdminTier, rolesOf } from '../../http/access.ts';
 import { clear, type RateRule, release, reserve, tooManyAttempts } from '../../http/rate-limit.ts';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
 import { CLOSED_DISPLAY_NAME } from '../../platform/identity/local.ts';
+import { passwordAttempts } from '../../platform/identity/passwords.ts';
 import {
   type AccessClaims,
   IdentityError,
@@ -193,7 +194,8 @@ export async function closeAccount(
   if (hasStaffRole(roles) || tier) throw new AppError('CONFLICT', CLOSE_ACCOUNT_MESSAGES.staff);
   const user = await identity.getUser(userId);
   if (!user?.email) throw new AppError('NOT_FOUND', 'We could not find your account.');
-  await checkPassword(deps, user.email, input.password, info);
+  const email = user.email;
+  await passwordAttempts.run(() => checkPassword(deps, email, input.password, info));
 
   const files = await db.transaction().execute(async (trx) => {
     // One closing at a time, and nothing unfinished at the moment it happens.
