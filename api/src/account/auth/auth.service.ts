@@ -7,7 +7,13 @@ import { type MeDto, tierLevel } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { activeAdminTier, rolesOf } from '../../http/access.ts';
-import { clear, enforce, type RateRule, release, reserve, tooManyAttempts } from '../../http/rate-limit.ts';
+import {
+  clear,
+  enforce,
+  type FailureLimits,
+  type RateRule,
+  underFailureLimits,
+} from '../../http/rate-limit.ts';
 import { normaliseEmail } from '../../platform/identity/local.ts';
 import { passwordAttempts } from '../../platform/identity/passwords.ts';
 import {
@@ -22,7 +28,10 @@ import { passwordProblems } from './password-policy.ts';
 
 export const AUTH_LIMITS = {
   signInIp: { bucket: 'sign-in:ip', limit: 50, windowSeconds: 15 * 60 },
+  /** Wrong passwords per account and address (key: accountAddressKey). */
   signInFailures: { bucket: 'sign-in:failures', limit: 10, windowSeconds: 15 * 60 },
+  /** Wrong passwords per account from every address: the ceiling (SIGN_IN_FAILURES). */
+  signInAccountFailures: { bucket: 'sign-in:account-failures', limit: 100, windowSeconds: 15 * 60 },
   signUpIp: { bucket: 'sign-up:ip', limit: 10, windowSeconds: 60 * 60 },
   signUpAccount: { bucket: 'sign-up:account', limit: 3, windowSeconds: 60 * 60 },
   resendIp: { bucket: 'resend:ip', limit: 10, windowSeconds: 15 * 60 },
@@ -31,6 +40,21 @@ export const AUTH_LIMITS = {
   resetAccount: { bucket: 'reset:account', limit: 3, windowSeconds: 60 * 60 },
   resetSubmitIp: { bucket: 'reset-submit:ip', limit: 20, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateRule>;
+
+/**
+ * Wrong passwords at sign-in (decision 0053): 10 per account from one address; past 10 at an
+ * account from every address together, only an address that has not failed at it in the window is
+ * checked; past 100, none until the window ends or the owner resets the password.
+ */
+export const SIGN_IN_FAILURES: FailureLimits = {
+  accountAddress: AUTH_LIMITS.signInFailures,
+  account: AUTH_LIMITS.signInAccountFailures,
+  freshOnlyAfter: 10,
+  lockedHint: 'or reset your password to sign in now',
+};
+
+const wrongPassword = (error: unknown) =>
+  error instanceof IdentityError && error.code === 'invalid_credentials';
 
 export const DEMO_EMAIL_DOMAIN = '@reshelf.test';
 
@@ -126,21 +150,18 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
 async function checkedSignIn(deps: AuthDeps, email: string, password: string): Promise<Session> {
   const ip = deps.info.ip ?? 'unknown';
   await enforce(deps.db, [[AUTH_LIMITS.signInIp, ip]]);
-  // The attempt takes one of the account's failure slots before the password is checked, so
-  // at most the limit's worth of guesses is ever checked, however many arrive at once. It
-  // gives the slot back unless the password was wrong.
-  const failure = await reserve(deps.db, AUTH_LIMITS.signInFailures, email);
-  if (!failure.allowed) throw tooManyAttempts(failure.retryAfterSeconds);
-  try {
-    const session = await deps.identity.signIn(email, password, deps.info);
-    await clear(deps.db, AUTH_LIMITS.signInFailures, email);
-    return session;
-  } catch (error) {
-    if (!(error instanceof IdentityError && error.code === 'invalid_credentials')) {
-      await release(deps.db, AUTH_LIMITS.signInFailures, email, failure).catch(() => {});
-    }
-    throw toAppError(error);
-  }
+  // The attempt takes its failure slots before the password is checked, so at most the
+  // limits' worth of guesses is ever checked, however many arrive at once; they are given back
+  // unless the password was wrong.
+  return translate(() =>
+    underFailureLimits(
+      deps.db,
+      SIGN_IN_FAILURES,
+      { account: email, address: ip },
+      () => deps.identity.signIn(email, password, deps.info),
+      wrongPassword,
+    ),
+  );
 }
 
 export async function refresh(deps: AuthDeps, refreshToken: string): Promise<Session> {
@@ -161,7 +182,12 @@ export async function resetPassword(deps: AuthDeps, input: { token: string; pass
   assertPassword(input.password, {});
   return passwordAttempts.run(async () => {
     await enforce(deps.db, [[AUTH_LIMITS.resetSubmitIp, deps.info.ip ?? 'unknown']]);
-    return translate(() => deps.identity.resetPassword(input.token, input.password));
+    const reset = await translate(() => deps.identity.resetPassword(input.token, input.password));
+    // Following the emailed link proved who they are: the account's wrong passwords from every
+    // address are forgotten, so a lock an attacker ran up no longer keeps the owner out.
+    const user = await deps.identity.getUser(reset.userId);
+    if (user?.email) await clear(deps.db, SIGN_IN_FAILURES.account, normaliseEmail(user.email));
+    return reset;
   });
 }
 
