@@ -15,6 +15,8 @@ export type SecretPurpose =
   | 'unsubscribe'
   | 'webhook'
   | 'api-token'
+  /** The test payment provider's onboarding links (as Stripe's account links: short-lived, per account). */
+  | 'onboarding-link'
   /** Salted hashes that stand in for a visitor (view counting, contact-form flood control). */
   | 'visitor';
 

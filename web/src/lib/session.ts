@@ -49,10 +49,17 @@ export function useSession(): SessionState {
   return { status: 'loading', user: undefined };
 }
 
+/** The session query's own path (`account.auth.me`): it is updated in place, never forgotten. */
+const ME_PATH = JSON.stringify(ME_QUERY_KEY[0]);
+
 function forgetPersonalData(queryClient: QueryClient): void {
   queryClient.removeQueries({
     predicate: (query) => {
       const path = query.queryKey[0];
+      // Since the routers moved under their domains, `account.auth.me` is under `account` too:
+      // removing it left the page watching a query that no longer existed, so signing in with
+      // the form never left /login.
+      if (JSON.stringify(path) === ME_PATH) return false;
       return Array.isArray(path) && PERSONAL_ROUTERS.has(String(path[0]));
     },
   });
