@@ -375,10 +375,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // One-click unsubscribe (RFC 8058) from a non-essential email's List-Unsubscribe header.
   await registerUnsubscribeRoutes(app, { db: database.db, secrets });
   // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.
-  await registerStorageRoute(app, services.storage);
+  await registerStorageRoute(app, services.storage, secrets);
   await registerUploadRoutes(app, { db: database.db, services });
   await registerCharityUploadRoutes(app, { db: database.db, services });
-  await registerMessagePhotoRoute(app, { db: database.db, services });
+  await registerMessagePhotoRoute(app, { db: database.db, services, secrets });
   // The REST API (/api/v1) and its docs (/api/docs): the published procedures, bearer only.
   await registerRestApi(app, { createContext: (req, res) => createContext(req, res, false) });
   await registerExportRoutes(app, { db: database.db });

@@ -248,6 +248,13 @@ const envSchema = z
         .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be a bucket name: lower-case letters, digits and hyphens')
         .default('listing-photos'),
     ),
+    SUPABASE_STORAGE_PRIVATE_BUCKET: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be a bucket name: lower-case letters, digits and hyphens')
+        .default('conversation-photos'),
+    ),
   })
   .superRefine((env, ctx) => {
     // Links in emails and the payment provider's return addresses need the site's real origin.
@@ -442,6 +449,8 @@ export interface AppConfig {
   bookLookup: 'offline' | 'openlibrary';
   /** The public Supabase Storage bucket for photos (hosted mode). */
   storageBucket: string;
+  /** The private bucket for a conversation's photos (hosted mode; decision 0055). */
+  storagePrivateBucket: string;
   /**
    * Which proxies' X-Forwarded-For to believe (Fastify's trustProxy): none (false), a hop
    * count, or their addresses. request.ip, and so every per-IP limit, follows it.
@@ -563,6 +572,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         ? 'offline'
         : (env.BOOK_LOOKUP ?? (env.BACKEND === 'supabase' ? 'openlibrary' : 'offline')),
     storageBucket: env.SUPABASE_STORAGE_BUCKET,
+    storagePrivateBucket: env.SUPABASE_STORAGE_PRIVATE_BUCKET,
     trustProxy: env.TRUST_PROXY,
   };
 }
