@@ -38,7 +38,8 @@ import { createBackgroundWork } from './http/background.ts';
 import { registerCompression } from './http/compression.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
-import { isApiPath } from './http/paths.ts';
+import { isDevPagePath, isLoopbackAddress } from './http/loopback.ts';
+import { isApiPath, pathOf } from './http/paths.ts';
 import { PROBE_PATHS, registerProbes } from './http/probes.ts';
 import { etagOf, publicAnswers } from './http/public-answers.ts';
 import { createPublicCache, isPublicCall, type PublicCache } from './http/public-cache.ts';
@@ -174,6 +175,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         isApiPath(urlPath) && !PROBE_PATHS.has(urlPath) && !/^\/(?:trpc|api\/v1)(?:\/|$)/.test(urlPath),
     }),
   );
+
+  // The development pages (the mailbox, which holds password-reset links): a client on this
+  // machine only, and nobody in production; anyone else finds nothing there (issue 33).
+  app.addHook('onRequest', (request, reply, done) => {
+    const urlPath = pathOf(request.url);
+    if (!isDevPagePath(urlPath) || (config.env !== 'production' && isLoopbackAddress(request.ip)))
+      return done();
+    reply
+      .code(404)
+      .send({ error: ERRORS.NOT_FOUND.title, message: `No route for ${request.method} ${urlPath}` });
+  });
 
   // CSP, HSTS (production), Referrer-Policy, nosniff, no-store on private API answers.
   const headers = securityHeaders(config, path.join(config.webDist, 'index.html'));
@@ -435,7 +447,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.setNotFoundHandler(async (request, reply) => {
     const isApi = isApiPath(request.url);
-    if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A file of the built web that is not there (an old deploy's chunk, a typo) is a 404: the
+    // app's page in its place would be run as the script or style the browser asked for.
+    const missingFile = pathOf(request.url).startsWith('/assets/');
+    if (serveWeb && !isApi && !missingFile && (request.method === 'GET' || request.method === 'HEAD')) {
       if (pages && request.method === 'GET') {
         const page = await pages.render(request.url, callerFor(request, reply), request.log);
         if (page) {

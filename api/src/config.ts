@@ -102,7 +102,9 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     BACKEND: z.enum(['embedded', 'supabase']).default('embedded'),
-    HOST: z.string().trim().min(1).default('0.0.0.0'),
+    /** Unset: 127.0.0.1 outside production (a development instance is this machine's alone:
+     * its dev mailbox holds password-reset links), every interface in production (issue 33). */
+    HOST: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
     PORT: z.preprocess(
       emptyAsUndefined,
       z
@@ -519,7 +521,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     env: env.NODE_ENV,
     backend: env.BACKEND,
-    host: env.HOST,
+    host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port: env.PORT,
     dataDir: path.resolve(REPO_ROOT, env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
@@ -533,7 +535,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicOrigin: env.PUBLIC_ORIGIN,
     siteOrigin: env.PUBLIC_ORIGIN
       ? new URL(env.PUBLIC_ORIGIN).origin
-      : `http://${listenHost(env.HOST)}:${env.PORT}`,
+      : `http://${env.HOST ? listenHost(env.HOST) : 'localhost'}:${env.PORT}`,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST ?? 'web/dist'),
     webSsrEntry: path.join(
       env.WEB_SSR
