@@ -37,7 +37,7 @@ import {
 import { createBackgroundWork } from './http/background.ts';
 import { registerCompression } from './http/compression.ts';
 import { csrfGuard } from './http/csrf.ts';
-import { registerLoadShedding } from './http/load-shedding.ts';
+import { registerLoadShedding, webRootFiles } from './http/load-shedding.ts';
 import { isDevPagePath, isLoopbackAddress } from './http/loopback.ts';
 import { isApiPath, pathOf } from './http/paths.ts';
 import { PROBE_PATHS, registerProbes } from './http/probes.ts';
@@ -225,7 +225,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Overloaded (event loop lagging, or the database pool's queue full): 503 with Retry-After
   // at the door, before any work, except for /healthz and /readyz.
-  await registerLoadShedding(app, { database, maxEventLoopDelayMs: config.maxEventLoopDelayMs });
+  await registerLoadShedding(app, {
+    database,
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    webRootFiles: webRootFiles(config.webDist),
+  });
   // Mail leaves through the outbox: this instance's sender wakes on every queued message.
   const mail = await startMailDelivery(database, services.mailer, (message, error) =>
     error ? app.log.warn({ err: error }, message) : app.log.info(message),
