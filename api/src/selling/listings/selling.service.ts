@@ -151,7 +151,7 @@ function isEditableBook(row: ListingRow): boolean {
   return Boolean(row.book_id && row.verification === null);
 }
 
-async function toSellerListing(db: Db, row: ListingRow, sellerId: string): Promise<SellerListing> {
+async function toSellerListing(db: Db, row: ListingRow): Promise<SellerListing> {
   const settings = await getCommercialSettings(db);
   const lock = lockOf(row.status, row.order_status);
   return {
@@ -198,7 +198,7 @@ async function toSellerListing(db: Db, row: ListingRow, sellerId: string): Promi
 }
 
 export async function getSellerListing(db: Database, sellerId: string, listingId: string) {
-  return toSellerListing(db, await loadListing(db, sellerId, listingId), sellerId);
+  return toSellerListing(db, await loadListing(db, sellerId, listingId));
 }
 
 // Starting ----------------------------------------------------------------------------------
@@ -329,7 +329,7 @@ export async function updateListing(
         .where('id', '=', row.id)
         .execute();
     }
-    return toSellerListing(trx, await loadListing(trx, sellerId, row.id), sellerId);
+    return toSellerListing(trx, await loadListing(trx, sellerId, row.id));
   });
 }
 
@@ -393,7 +393,7 @@ export async function addPhoto(
         .set({ photos: JSON.stringify([...photos, url]), updated_at: new Date() })
         .where('id', '=', listingId)
         .execute();
-      return toSellerListing(trx, await loadListing(trx, sellerId, listingId), sellerId);
+      return toSellerListing(trx, await loadListing(trx, sellerId, listingId));
     });
     return { url, thumbUrl: storage.publicUrl(keys[1]!), listing };
   } catch (error) {
@@ -428,7 +428,7 @@ export async function removePhoto(
       .where('id', '=', listingId)
       .execute();
     return {
-      listing: await toSellerListing(trx, await loadListing(trx, sellerId, listingId), sellerId),
+      listing: await toSellerListing(trx, await loadListing(trx, sellerId, listingId)),
       keys: photoKeysOf(listingId, url) ?? [],
     };
   });
@@ -456,7 +456,7 @@ export async function reorderPhotos(
       .set({ photos: JSON.stringify(order), updated_at: new Date() })
       .where('id', '=', listingId)
       .execute();
-    return toSellerListing(trx, await loadListing(trx, sellerId, listingId), sellerId);
+    return toSellerListing(trx, await loadListing(trx, sellerId, listingId));
   });
 }
 
@@ -525,7 +525,7 @@ export async function publishListing(
       return await db.transaction().execute(async (trx) => {
         const row = await loadListing(trx, sellerId, listingId, { lock: true });
         refuseIfLocked(row);
-        if (row.status === 'active') return toSellerListing(trx, row, sellerId);
+        if (row.status === 'active') return toSellerListing(trx, row);
         if (row.status !== 'draft') {
           throw new AppError(
             'CONFLICT',
@@ -545,7 +545,7 @@ export async function publishListing(
           })
           .where('id', '=', row.id)
           .execute();
-        return toSellerListing(trx, await loadListing(trx, sellerId, row.id), sellerId);
+        return toSellerListing(trx, await loadListing(trx, sellerId, row.id));
       });
     } catch (error) {
       if (isSlugTaken(error)) {
@@ -567,7 +567,7 @@ export async function relistListing(
   return db.transaction().execute(async (trx) => {
     const row = await loadListing(trx, sellerId, listingId, { lock: true });
     refuseIfLocked(row);
-    if (row.status === 'active') return toSellerListing(trx, row, sellerId);
+    if (row.status === 'active') return toSellerListing(trx, row);
     if (row.status !== 'withdrawn')
       throw new AppError('CONFLICT', 'Only a withdrawn listing can be relisted.');
     assertComplete(row);
@@ -576,7 +576,7 @@ export async function relistListing(
       .set({ status: 'active', published_at: new Date(), updated_at: new Date() })
       .where('id', '=', row.id)
       .execute();
-    return toSellerListing(trx, await loadListing(trx, sellerId, row.id), sellerId);
+    return toSellerListing(trx, await loadListing(trx, sellerId, row.id));
   });
 }
 
