@@ -47,7 +47,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { type CallProcedure, createPageRenderer } from './http/ssr.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
 import { registerLeanTrpc, type TrpcPathStats } from './http/trpc-lean.ts';
-import { loggerOptions, logRequest } from './logger.ts';
+import { humanLogStream, loggerOptions, logRequest } from './logger.ts';
 import { type AuthState, resolveAuth } from './platform/identity/resolve-auth.ts';
 import { type MailDelivery, startMailDelivery } from './platform/mail/delivery.ts';
 import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from './platform/realtime/hub.ts';
@@ -118,7 +118,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, database, secrets, logStream } = options;
   const services = options.services ?? (await createServices(config, database, secrets));
   const app = Fastify({
-    logger: loggerOptions(config.logLevel, logStream),
+    // Tests pass a stream of their own and read JSON; a terminal outside production reads people's lines.
+    logger: loggerOptions(
+      config.logLevel,
+      logStream ?? (config.logFormat === 'human' ? humanLogStream() : undefined),
+    ),
     // Batched tRPC calls put every procedure name into one path segment.
     routerOptions: { maxParamLength: 5000 },
     requestIdHeader: 'x-request-id',

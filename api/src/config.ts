@@ -142,6 +142,7 @@ const envSchema = z
         .optional(),
     ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.preprocess(emptyAsUndefined, z.enum(['json', 'human'], 'must be json or human').optional()),
     PUBLIC_ORIGIN: z.preprocess(
       emptyAsUndefined,
       z
@@ -401,6 +402,8 @@ export interface AppConfig {
   /** Shed requests (503, Retry-After) while the event loop lags more than this; 0: never. */
   maxEventLoopDelayMs: number;
   logLevel: Env['LOG_LEVEL'];
+  /** JSON lines (production: for log collectors), or short lines for a person (otherwise). */
+  logFormat: 'json' | 'human';
   /** PUBLIC_ORIGIN as configured: CORS and the CSRF check admit it. */
   publicOrigin: string | undefined;
   /**
@@ -532,6 +535,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     // Off in tests, where a busy test machine's lag would shed a test's own requests.
     maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS ?? (env.NODE_ENV === 'test' ? 0 : 200),
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'human'),
     publicOrigin: env.PUBLIC_ORIGIN,
     siteOrigin: env.PUBLIC_ORIGIN
       ? new URL(env.PUBLIC_ORIGIN).origin
