@@ -2,14 +2,14 @@
 // The unit and integration tests again, on the Node the Docker image ships (docker/Dockerfile's
 // NODE_VERSION: the Active LTS, decisions 0030 and 0057), when this machine's Node is another
 // major (CI's and the README's set-up run on what the machine has, Node 20 here). That Node comes
-// from npm's `node-<platform>-<arch>` package, installed at run time into a scratch folder outside
-// the repository (never committed), as scripts/ensure-chromium.mjs installs Chromium; a second
-// run finds it there.
+// from npm's `node-<platform>-<arch>` package, installed at run time into a scratch folder,
+// node_modules/.cache/reshelf-node-<major> (ignored by git: never committed; readable by the
+// ordinary user a test starts the site as, which a home directory's cache may not be), as
+// scripts/ensure-chromium.mjs installs Chromium; a second run finds it there.
 //
 //   node scripts/test-node-lts.mjs [--print-node]   (--print-node: install if needed, print its path)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,11 +27,7 @@ export function imageNodeVersion() {
 function ensureNode(major) {
   const platform = process.platform === 'win32' ? 'win' : process.platform;
   const name = `node-${platform}-${process.arch}`;
-  const scratch = path.join(
-    process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'),
-    'reshelf',
-    `node-${major}`,
-  );
+  const scratch = path.join(root, 'node_modules', '.cache', `reshelf-node-${major}`);
   const binary = path.join(scratch, 'node_modules', name, 'bin', 'node');
   const works = () =>
     existsSync(binary) &&
