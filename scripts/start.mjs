@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `pnpm start`: builds the web client when it is missing or older than its sources, then
-// serves the built web and the API on one port (PORT, default 3000) with data in DATA_DIR.
+// `pnpm start`: builds the web client when it is missing or older than its sources (unless
+// WEB_DIST names a build of its own), then serves the built web and the API on one port (PORT,
+// default 3000) with data in DATA_DIR. Ctrl+C: the server drains and stops (api/src/main.ts),
+// and this script ends with its exit code, 0, so pnpm reports no failure.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -21,9 +23,11 @@ function newest(dir) {
   return latest;
 }
 
-const sources = Math.max(newest(path.join(root, 'web')), newest(path.join(root, 'packages')));
+const sources = process.env.WEB_DIST
+  ? 0
+  : Math.max(newest(path.join(root, 'web')), newest(path.join(root, 'packages')));
 const stale = (file) => !existsSync(file) || statSync(file).mtimeMs < sources;
-if (stale(dist) || stale(ssr)) {
+if (!process.env.WEB_DIST && (stale(dist) || stale(ssr))) {
   console.info('[reshelf] building the web client…');
   const vite = path.join(root, 'web/node_modules/vite/bin/vite.js');
   for (const args of [['build'], ['build', '--ssr', 'src/entry-server.tsx']]) {
@@ -40,5 +44,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'api/
   stdio: 'inherit',
   env: process.env,
 });
+// Passed on (a SIGTERM sent to this script alone; the terminal's Ctrl+C reached the server too,
+// which stops once however often it is asked), then this script waits for the server.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

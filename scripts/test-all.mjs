@@ -48,6 +48,14 @@ const steps = [
     bin('vitest'),
     ['run', '--project', 'unit', '--project', 'integration', '--project', 'e2e'],
   ],
+  // The unit and integration tests again on the Node the Docker image ships (the Active LTS,
+  // decision 0062), installed from npm at run time: the machine's own Node (20 here) is what the
+  // steps above ran on.
+  [
+    'tests on the image’s Node LTS (unit, integration)',
+    process.execPath,
+    [path.join(root, 'scripts/test-node-lts.mjs')],
+  ],
   // On its own, after everything else: it restarts PostgreSQL, kills the site and overloads it,
   // and its timings must not compete with other tests (decision 0024).
   ['fault suite (PostgreSQL restarts, SIGKILL, overload)', bin('vitest'), ['run', '--project', 'faults']],

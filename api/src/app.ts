@@ -37,8 +37,9 @@ import {
 import { createBackgroundWork } from './http/background.ts';
 import { registerCompression } from './http/compression.ts';
 import { csrfGuard } from './http/csrf.ts';
-import { registerLoadShedding } from './http/load-shedding.ts';
-import { isApiPath } from './http/paths.ts';
+import { registerLoadShedding, webRootFiles } from './http/load-shedding.ts';
+import { isDevPagePath, isLoopbackAddress } from './http/loopback.ts';
+import { isApiPath, pathOf } from './http/paths.ts';
 import { PROBE_PATHS, registerProbes } from './http/probes.ts';
 import { etagOf, publicAnswers } from './http/public-answers.ts';
 import { createPublicCache, isPublicCall, type PublicCache } from './http/public-cache.ts';
@@ -46,7 +47,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { type CallProcedure, createPageRenderer } from './http/ssr.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
 import { registerLeanTrpc, type TrpcPathStats } from './http/trpc-lean.ts';
-import { loggerOptions, logRequest } from './logger.ts';
+import { humanLogStream, loggerOptions, logRequest } from './logger.ts';
 import { type AuthState, resolveAuth } from './platform/identity/resolve-auth.ts';
 import { type MailDelivery, startMailDelivery } from './platform/mail/delivery.ts';
 import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from './platform/realtime/hub.ts';
@@ -117,7 +118,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, database, secrets, logStream } = options;
   const services = options.services ?? (await createServices(config, database, secrets));
   const app = Fastify({
-    logger: loggerOptions(config.logLevel, logStream),
+    // Tests pass a stream of their own and read JSON; a terminal outside production reads people's lines.
+    logger: loggerOptions(
+      config.logLevel,
+      logStream ?? (config.logFormat === 'human' ? humanLogStream() : undefined),
+    ),
     // Batched tRPC calls put every procedure name into one path segment.
     routerOptions: { maxParamLength: 5000 },
     requestIdHeader: 'x-request-id',
@@ -175,6 +180,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }),
   );
 
+  // The development pages (the mailbox, which holds password-reset links): a client on this
+  // machine only, and nobody in production; anyone else finds nothing there (issue 33).
+  app.addHook('onRequest', (request, reply, done) => {
+    const urlPath = pathOf(request.url);
+    if (!isDevPagePath(urlPath) || (config.env !== 'production' && isLoopbackAddress(request.ip)))
+      return done();
+    reply
+      .code(404)
+      .send({ error: ERRORS.NOT_FOUND.title, message: `No route for ${request.method} ${urlPath}` });
+  });
+
   // CSP, HSTS (production), Referrer-Policy, nosniff, no-store on private API answers.
   const headers = securityHeaders(config, path.join(config.webDist, 'index.html'));
   app.decorateRequest('publicAnswer', false);
@@ -213,7 +229,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Overloaded (event loop lagging, or the database pool's queue full): 503 with Retry-After
   // at the door, before any work, except for /healthz and /readyz.
-  await registerLoadShedding(app, { database, maxEventLoopDelayMs: config.maxEventLoopDelayMs });
+  await registerLoadShedding(app, {
+    database,
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    webRootFiles: webRootFiles(config.webDist),
+  });
   // Mail leaves through the outbox: this instance's sender wakes on every queued message.
   const mail = await startMailDelivery(database, services.mailer, (message, error) =>
     error ? app.log.warn({ err: error }, message) : app.log.info(message),
@@ -375,10 +395,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // One-click unsubscribe (RFC 8058) from a non-essential email's List-Unsubscribe header.
   await registerUnsubscribeRoutes(app, { db: database.db, secrets });
   // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.
-  await registerStorageRoute(app, services.storage);
+  await registerStorageRoute(app, services.storage, secrets);
   await registerUploadRoutes(app, { db: database.db, services });
   await registerCharityUploadRoutes(app, { db: database.db, services });
-  await registerMessagePhotoRoute(app, { db: database.db, services });
+  await registerMessagePhotoRoute(app, { db: database.db, services, secrets });
   // The REST API (/api/v1) and its docs (/api/docs): the published procedures, bearer only.
   await registerRestApi(app, { createContext: (req, res) => createContext(req, res, false) });
   await registerExportRoutes(app, { db: database.db });
@@ -435,7 +455,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.setNotFoundHandler(async (request, reply) => {
     const isApi = isApiPath(request.url);
-    if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A file of the built web that is not there (an old deploy's chunk, a typo) is a 404: the
+    // app's page in its place would be run as the script or style the browser asked for.
+    const missingFile = pathOf(request.url).startsWith('/assets/');
+    if (serveWeb && !isApi && !missingFile && (request.method === 'GET' || request.method === 'HEAD')) {
       if (pages && request.method === 'GET') {
         const page = await pages.render(request.url, callerFor(request, reply), request.log);
         if (page) {

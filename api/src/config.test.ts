@@ -251,6 +251,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PUBLIC_ORIGIN: 'reshelf.example' })).toThrow(/PUBLIC_ORIGIN must be a URL/);
   });
 
+  it('listens on 127.0.0.1 outside production unless HOST asks for more, and on every interface in production (issue 33)', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '::' }).host).toBe('::');
+    expect(loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE, ...MAIL }).host).toBe('0.0.0.0');
+    expect(
+      loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE, ...MAIL, HOST: '10.0.0.5' }).host,
+    ).toBe('10.0.0.5');
+  });
+
   it('defaults the origin of links outside production to the address the server listens on', () => {
     expect(loadConfig({}).siteOrigin).toBe('http://localhost:3000');
     expect(loadConfig({ NODE_ENV: 'test', PORT: '4100' }).siteOrigin).toBe('http://localhost:4100');

@@ -102,7 +102,9 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     BACKEND: z.enum(['embedded', 'supabase']).default('embedded'),
-    HOST: z.string().trim().min(1).default('0.0.0.0'),
+    /** Unset: 127.0.0.1 outside production (a development instance is this machine's alone:
+     * its dev mailbox holds password-reset links), every interface in production (issue 33). */
+    HOST: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
     PORT: z.preprocess(
       emptyAsUndefined,
       z
@@ -140,6 +142,7 @@ const envSchema = z
         .optional(),
     ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.preprocess(emptyAsUndefined, z.enum(['json', 'human'], 'must be json or human').optional()),
     PUBLIC_ORIGIN: z.preprocess(
       emptyAsUndefined,
       z
@@ -247,6 +250,13 @@ const envSchema = z
         .string()
         .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be a bucket name: lower-case letters, digits and hyphens')
         .default('listing-photos'),
+    ),
+    SUPABASE_STORAGE_PRIVATE_BUCKET: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be a bucket name: lower-case letters, digits and hyphens')
+        .default('conversation-photos'),
     ),
   })
   .superRefine((env, ctx) => {
@@ -392,6 +402,8 @@ export interface AppConfig {
   /** Shed requests (503, Retry-After) while the event loop lags more than this; 0: never. */
   maxEventLoopDelayMs: number;
   logLevel: Env['LOG_LEVEL'];
+  /** JSON lines (production: for log collectors), or short lines for a person (otherwise). */
+  logFormat: 'json' | 'human';
   /** PUBLIC_ORIGIN as configured: CORS and the CSRF check admit it. */
   publicOrigin: string | undefined;
   /**
@@ -442,6 +454,8 @@ export interface AppConfig {
   bookLookup: 'offline' | 'openlibrary';
   /** The public Supabase Storage bucket for photos (hosted mode). */
   storageBucket: string;
+  /** The private bucket for a conversation's photos (hosted mode; decision 0060). */
+  storagePrivateBucket: string;
   /**
    * Which proxies' X-Forwarded-For to believe (Fastify's trustProxy): none (false), a hop
    * count, or their addresses. request.ip, and so every per-IP limit, follows it.
@@ -510,7 +524,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     env: env.NODE_ENV,
     backend: env.BACKEND,
-    host: env.HOST,
+    host: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port: env.PORT,
     dataDir: path.resolve(REPO_ROOT, env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
@@ -521,10 +535,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     // Off in tests, where a busy test machine's lag would shed a test's own requests.
     maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS ?? (env.NODE_ENV === 'test' ? 0 : 200),
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'human'),
     publicOrigin: env.PUBLIC_ORIGIN,
     siteOrigin: env.PUBLIC_ORIGIN
       ? new URL(env.PUBLIC_ORIGIN).origin
-      : `http://${listenHost(env.HOST)}:${env.PORT}`,
+      : `http://${env.HOST ? listenHost(env.HOST) : 'localhost'}:${env.PORT}`,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST ?? 'web/dist'),
     webSsrEntry: path.join(
       env.WEB_SSR
@@ -563,6 +578,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         ? 'offline'
         : (env.BOOK_LOOKUP ?? (env.BACKEND === 'supabase' ? 'openlibrary' : 'offline')),
     storageBucket: env.SUPABASE_STORAGE_BUCKET,
+    storagePrivateBucket: env.SUPABASE_STORAGE_PRIVATE_BUCKET,
     trustProxy: env.TRUST_PROXY,
   };
 }

@@ -6,7 +6,8 @@
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions, REDACT_PATHS } from './logger.ts';
+import { loadConfig } from './config.ts';
+import { humanLine, humanLogStream, loggerOptions, REDACT_PATHS } from './logger.ts';
 
 async function linesOf(run: (app: FastifyInstance) => Promise<void>): Promise<string> {
   const lines: string[] = [];
@@ -74,5 +75,70 @@ describe('logger options', () => {
       expect(text).not.toContain(secret);
     }
     expect(text).toContain('text/html');
+  });
+});
+
+describe('people’s lines (pnpm start outside production; issue 33)', () => {
+  const at = new Date(2026, 11, 10, 9, 5, 7).getTime();
+
+  it('writes a request as time, method, path, status and milliseconds', () => {
+    const json = JSON.stringify({
+      level: 30,
+      time: at,
+      req: { method: 'GET', url: '/trpc/catalogue.listings.browse' },
+      res: { statusCode: 200 },
+      responseTime: 11.8,
+      msg: 'request',
+    });
+    expect(humanLine(json)).toBe('09:05:07 GET /trpc/catalogue.listings.browse 200 11.8 ms');
+  });
+
+  it('says the level when it is not info, and a warning’s error without its stack', () => {
+    const warning = JSON.stringify({
+      level: 40,
+      time: at,
+      err: { message: 'terminating connection', stack: 'error: terminating connection\n    at x (y.js:1:1)' },
+      msg: 'request log lines not written',
+    });
+    expect(humanLine(warning)).toBe(
+      '09:05:07 warning: request log lines not written: terminating connection',
+    );
+    const error = JSON.stringify({
+      level: 50,
+      time: at,
+      err: { message: 'boom', stack: 'Error: boom\n    at z' },
+      msg: 'request failed',
+    });
+    expect(humanLine(error)).toBe('09:05:07 error: request failed\nError: boom\n    at z');
+    expect(
+      humanLine(JSON.stringify({ level: 30, time: at, msg: 'Server listening at http://127.0.0.1:3000' })),
+    ).toBe('09:05:07 Server listening at http://127.0.0.1:3000');
+    expect(humanLine('not json\n')).toBe('not json');
+  });
+
+  it('is what development writes; production writes JSON, and LOG_FORMAT says otherwise', () => {
+    expect(loadConfig({}).logFormat).toBe('human');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://reshelf:pw@db.example:5432/reshelf',
+        APP_SECRET: 'a-production-secret-that-is-long-enough-0123',
+        PUBLIC_ORIGIN: 'https://reshelf.example',
+        STRIPE_SECRET_KEY: 'sk_test_logger',
+        STRIPE_WEBHOOK_SECRET: 'whsec_logger',
+        MAIL: 'smtp',
+        SMTP_URL: 'smtp://user:pw@mail.example:587',
+        MAIL_FROM: 'no-reply@reshelf.example',
+      }).logFormat,
+    ).toBe('json');
+  });
+
+  it('passes every line through humanLogStream', () => {
+    const written: string[] = [];
+    humanLogStream({ write: (text) => written.push(text) }).write(
+      `${JSON.stringify({ level: 30, time: at, msg: 'hello' })}\n`,
+    );
+    expect(written).toEqual(['09:05:07 hello\n']);
   });
 });

@@ -70,6 +70,57 @@ export function loggerOptions(level: string, stream?: DestinationStream): Fastif
   return stream ? { ...options, stream } : options;
 }
 
+const LEVEL_LABELS: Record<number, string> = {
+  10: 'trace: ',
+  20: 'debug: ',
+  40: 'warning: ',
+  50: 'error: ',
+  60: 'fatal: ',
+};
+
+/**
+ * A pino line (JSON) as a short line for a person at a terminal (`pnpm start` outside
+ * production; production and the tests keep JSON, for machines): the local time, then for a
+ * request its method, path, status and milliseconds, otherwise the level (when not info) and the
+ * message, with an error's message, and its stack only at error level and above.
+ */
+export function humanLine(json: string): string {
+  let entry: {
+    time?: number;
+    level?: number;
+    msg?: string;
+    req?: { method?: string; url?: string };
+    res?: { statusCode?: number };
+    responseTime?: number;
+    err?: { message?: string; stack?: string };
+  };
+  try {
+    entry = JSON.parse(json);
+  } catch {
+    return json.trimEnd();
+  }
+  const time = new Date(entry.time ?? Date.now()).toTimeString().slice(0, 8);
+  if (entry.msg === 'request' && entry.req) {
+    return `${time} ${entry.req.method} ${entry.req.url} ${entry.res?.statusCode ?? ''} ${entry.responseTime ?? 0} ms`;
+  }
+  const level = LEVEL_LABELS[entry.level ?? 30] ?? '';
+  const error = entry.err
+    ? (entry.level ?? 30) >= 50 && entry.err.stack
+      ? `\n${entry.err.stack}`
+      : `: ${entry.err.message ?? ''}`
+    : '';
+  return `${time} ${level}${entry.msg ?? ''}${error}`;
+}
+
+/** A pino destination that writes `humanLine`s to `out` (standard output by default). */
+export function humanLogStream(out: { write(text: string): unknown } = process.stdout): DestinationStream {
+  return {
+    write(line: string) {
+      out.write(`${humanLine(line)}\n`);
+    },
+  };
+}
+
 /**
  * The one line written for each request once its answer is sent (Fastify's own pair,
  * "incoming request" and "request completed", is off): the request id (`reqId`), method, path

@@ -1,6 +1,11 @@
 /**
- * Process entry: configuration, database, the app, and a graceful shutdown that drains
- * requests before stopping the database, so SIGINT/SIGTERM leave no postgres behind.
+ * Process entry: configuration, database, the app, and a graceful shutdown. On SIGINT (Ctrl+C)
+ * or SIGTERM, in order: stop taking connections and drain the requests in flight (app.close,
+ * whose hooks also end the realtime hub's and the mail sender's LISTEN and write the last
+ * request-log lines), stop the job runner, close the pool, stop PostgreSQL; then one line, and
+ * exit 0. The embedded PostgreSQL runs in a process group of its own (db/embedded.ts), so the
+ * terminal's Ctrl+C reaches this process alone and the database stops last, when asked, rather
+ * than first, under everyone's feet (issue 33: eight "connection lost" lines and a stack trace).
  */
 import { buildApp } from './app.ts';
 import { prepare } from './bootstrap.ts';
@@ -25,7 +30,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string, app?: { close(): Promise<void> }) => {
     if (shuttingDown) return;
     shuttingDown = true;
-    bootLog.info(`${signal} received: draining requests, then stopping`);
+    const started = Date.now();
     const force = setTimeout(() => {
       console.error('[reshelf] shutdown took longer than 25 s; exiting');
       process.exit(1);
@@ -35,6 +40,9 @@ async function main(): Promise<void> {
       await stopBackground?.();
       await database?.stop();
       clearTimeout(force);
+      bootLog.info(
+        `stopped (${signal}) in ${Date.now() - started} ms: requests drained, jobs and listeners ended, database closed`,
+      );
       process.exit(0);
     } catch (error) {
       console.error('[reshelf] error during shutdown', error);

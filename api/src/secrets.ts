@@ -15,6 +15,10 @@ export type SecretPurpose =
   | 'unsubscribe'
   | 'webhook'
   | 'api-token'
+  /** The test payment provider's onboarding links (as Stripe's account links: short-lived, per account). */
+  | 'onboarding-link'
+  /** Short-lived addresses of private stored files (a conversation's photos). */
+  | 'storage-url'
   /** Salted hashes that stand in for a visitor (view counting, contact-form flood control). */
   | 'visitor';
 

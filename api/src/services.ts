@@ -103,6 +103,7 @@ export async function createServices(
         url: supabase.url,
         serviceRoleKey: supabase.serviceRoleKey,
         bucket: config.storageBucket,
+        privateBucket: config.storagePrivateBucket,
       }),
       bookLookup,
     };

@@ -50,6 +50,7 @@ import type { PaymentProvider } from './platform/payments/port.ts';
 import type { RealtimeHub } from './platform/realtime/port.ts';
 import type { ServerFunctions } from './platform/server-functions/server-functions.ts';
 import type { StoragePort } from './platform/storage/port.ts';
+import { signPrivateUrls } from './platform/storage/private-photos.ts';
 import type { Secrets } from './secrets.ts';
 
 export type { AccessLevel } from './http/access.ts';
@@ -250,9 +251,21 @@ export function hasTrustedOutput(procedure: unknown): boolean {
 
 const requireUser = t.middleware(({ ctx, next }) => next({ ctx: { user: requireSignedIn(ctx.auth) } }));
 
+/**
+ * A signed-in procedure's answer, once its own checks have let the caller see it, with every
+ * private stored address in it signed for a short while (conversation photos:
+ * platform/storage/private-photos.ts). Public answers never hold one.
+ */
+const signPrivatePhotos = t.middleware(async ({ ctx, type, next }) => {
+  const result = await next();
+  if (!result.ok || type === 'subscription') return result;
+  return { ...result, data: signPrivateUrls(result.data, ctx.secrets) };
+});
+
 export const authedProcedure = baseProcedure
   .meta({ access: 'authed' })
   .use(requireUser)
+  .use(signPrivatePhotos)
   .use(rejectUnstorableText);
 
 export const AUDIT_MISSING_MESSAGE = 'staff mutation finished without an audit log entry';
@@ -284,6 +297,7 @@ const auditTrail = t.middleware(async ({ ctx, type, path, next }) => {
 const staffOnly = baseProcedure
   .meta({ access: 'staff' })
   .use(requireUser)
+  .use(signPrivatePhotos)
   .use(async ({ ctx, next }) => next({ ctx: await requireStaff(ctx.db, ctx.user, ctx.req.log) }));
 
 export const staffProcedure = staffOnly.use(auditTrail).use(rejectUnstorableText);
@@ -303,6 +317,7 @@ export function tierProcedure(requiredLevel: number = DEFAULT_REQUIRED_TIER_LEVE
   return baseProcedure
     .meta({ access: `tier:${requiredLevel}` })
     .use(requireUser)
+    .use(signPrivatePhotos)
     .use(async ({ ctx, next }) => {
       const { adminTier, adminLevel } = await requireTier(ctx.db, ctx.user, requiredLevel, ctx.req.log);
       return next({ ctx: { adminTier: adminTier as keyof typeof ADMIN_TIERS, adminLevel } });

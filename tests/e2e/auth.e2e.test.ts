@@ -297,6 +297,26 @@ describe('signed-in pages', () => {
     await context.close();
   });
 
+  it('never follows a next that normalises to another host, signed in or not (issue 33)', async () => {
+    const { context, page } = await newPage(browser, 'desktop');
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    for (const next of ['/.//evil.example', '/x/..//evil.example', '/%2e%2e//evil.example']) {
+      await page.goto(`/login?next=${encodeURIComponent(next)}`);
+      await page.getByRole('form', { name: 'Sign in' }).waitFor();
+      expect(await page.getByText('Please sign in to continue.').count()).toBe(0);
+    }
+    await signInViaApi(context, 'buyer@reshelf.test');
+    for (const next of ['/.//evil.example', '/x/..//evil.example', '/%2e%2e//evil.example']) {
+      await page.goto(`/login?next=${encodeURIComponent(next)}`);
+      await page.waitForURL((url) => url.pathname === '/');
+      expect(page.url()).toBe(`${baseURL()}/`);
+      expect(await page.getByText('Unexpected Application Error').count()).toBe(0);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('an expired session on a signed-in page goes to /login?next=… and back after sign-in', async () => {
     const { context, page } = await newPage(browser, 'desktop');
     await signInViaApi(context, 'charity@reshelf.test');

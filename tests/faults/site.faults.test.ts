@@ -8,7 +8,10 @@
  *      there, no idempotency key is stuck past its lease (the retry of an interrupted checkout
  *      completes), no book stays reserved past its reservation;
  *   3. three times the concurrency that saturates it: what is shed is 503 with Retry-After, what
- *      is admitted is answered within 1 s at the 99th percentile, and memory stays bounded.
+ *      is admitted is answered within 1 s at the 99th percentile, and memory stays bounded;
+ *   4. a burst of 50 wrong passwords from many addresses: every one is checked (none refused by
+ *      a limit), and no other request, during the burst or after it, is shed (password hashing
+ *      runs off the event loop: decision 0057).
  * The figures are printed; only the invariants are asserted.
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -68,11 +71,14 @@ beforeAll(async () => {
   await ensureDatabaseExists(postgres.url(), 'reshelf');
   site = await startSite({
     NODE_ENV: 'development',
-    // Warnings too: the suite counts what the site shed, and why.
+    // Warnings too, as JSON: the suite counts what the site shed, and why.
     LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
     DATA_DIR: path.join(dataDir, 'site'),
     DATABASE_URL: postgres.url('reshelf'),
     SEED_DEMO: 'true',
+    // The burst of wrong passwords comes from many addresses (X-Forwarded-For from this process).
+    TRUST_PROXY: 'loopback',
   });
 });
 
@@ -600,5 +606,101 @@ describe('three times the saturating concurrency', () => {
       async () => (await call(site.base, '/readyz')).status === 200,
     );
     expect((await call(site.base, query('catalogue.listings.browse', { pageSize: 12 }))).status).toBe(200);
+  });
+});
+
+// ---- 4. A burst of wrong passwords ------------------------------------------------------------
+
+describe('a burst of wrong passwords', () => {
+  it('a burst of 50 wrong passwords sheds no other request', async () => {
+    const bystander = await bearerSession('buyer@reshelf.test');
+    site.shed.clear();
+    const demo = [
+      'buyer',
+      'seller',
+      'charity',
+      'moderator',
+      'admin',
+      'super',
+      'ops',
+      'support',
+      'readonly',
+    ].map((name) => `${name}@reshelf.test`);
+    // 50 guesses, each from its own address, five at each demo account and five at addresses with
+    // no account: under every limit, so each one is checked.
+    const targets = [...demo.flatMap((email) => Array.from({ length: 5 }, () => email))];
+    while (targets.length < 50) targets.push(`nobody-${targets.length}@reshelf.test`);
+    const others: { name: string; path: string; headers?: Record<string, string> }[] = [
+      { name: 'catalogue.listings.browse', path: query('catalogue.listings.browse', { pageSize: 12 }) },
+      {
+        name: 'account.auth.me (bearer)',
+        path: query('account.auth.me'),
+        headers: { authorization: `Bearer ${bystander.bearer}` },
+      },
+      // A file (never shed). Not a server-rendered page: rendering is synchronous work on the
+      // event loop, a load of its own that this test is not about.
+      { name: '/favicon.svg', path: '/favicon.svg' },
+      { name: '/healthz', path: '/healthz' },
+    ];
+    const during: { name: string; answer: Answer }[] = [];
+    let running = true;
+    const bystanders = Array.from({ length: 3 }, async (_, n) => {
+      for (let i = n; running; i += 1) {
+        const other = others[i % others.length]!;
+        during.push({
+          name: other.name,
+          answer: await call(site.base, other.path, { headers: other.headers }),
+        });
+      }
+    });
+    const burst = await Promise.all(
+      targets.map((email, n) =>
+        call(site.base, '/trpc/account.auth.signIn', {
+          body: { email, password: `not-the-password-${n}` },
+          headers: { 'x-reshelf-client': 'fault-suite', 'x-forwarded-for': `198.51.100.${n + 1}` },
+          timeoutMs: 60_000,
+        }),
+      ),
+    );
+    running = false;
+    await Promise.all(bystanders);
+    // The next requests after the burst, one after another, and the owner's correct password.
+    const after: { name: string; answer: Answer }[] = [];
+    for (let i = 0; i < 13; i += 1) {
+      const other = others[i % others.length]!;
+      after.push({ name: other.name, answer: await call(site.base, other.path, { headers: other.headers }) });
+    }
+    const owner = await call(site.base, '/trpc/account.auth.signIn', {
+      body: { email: 'seller@reshelf.test', password: DEMO_PASSWORD },
+      headers: { 'x-reshelf-client': 'fault-suite', 'x-forwarded-for': '203.0.113.7' },
+    });
+
+    const burstStatuses = new Map<number, number>();
+    for (const answer of burst) burstStatuses.set(answer.status, (burstStatuses.get(answer.status) ?? 0) + 1);
+    const shedDuring = during.filter(({ answer }) => answer.status === 503);
+    const shedAfter = after.filter(({ answer }) => answer.status === 503);
+    printFigures('A burst of 50 wrong passwords (50 addresses, 9 accounts and 5 unknown addresses)', [
+      ['wrong-password answers', JSON.stringify(Object.fromEntries(burstStatuses))],
+      ['slowest wrong-password answer (ms)', Math.round(Math.max(...burst.map((answer) => answer.ms)))],
+      ['other requests during the burst', during.length],
+      ['  of which shed (503)', shedDuring.length],
+      ['  slowest (ms)', Math.round(Math.max(...during.map(({ answer }) => answer.ms)))],
+      ['the next 13 requests: shed', shedAfter.length],
+      ['the owner signing in after it', owner.status],
+      ['shed, by reason (site log)', JSON.stringify(Object.fromEntries(site.shed))],
+    ]);
+
+    expect(site.crashes, site.crashes[0]?.output).toEqual([]);
+    // Every guess was checked: none refused by a limit or shed.
+    expect(Object.fromEntries(burstStatuses)).toEqual({ 400: 50 });
+    expect(during.length).toBeGreaterThan(0);
+    expect(shedDuring.map(({ name }) => name)).toEqual([]);
+    expect(shedAfter.map(({ name }) => name)).toEqual([]);
+    expect(
+      during
+        .filter(({ answer }) => answer.status !== 200)
+        .map(({ name, answer }) => `${name} ${answer.status}`),
+    ).toEqual([]);
+    expect(owner.status, JSON.stringify(owner.body)).toBe(200);
   });
 });

@@ -4,7 +4,7 @@
  * configuration, and an ordinary user.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmod, chown, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -162,6 +162,75 @@ describe('the marketplace process', { timeout: 2 * START_BUDGET_MS + 30_000 }, (
     expect(await categorySlugs(second.port)).toContain('kept-across-restarts');
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
+    expect(postgresProcessesFor(dataDir)).toEqual([]);
+  });
+
+  it('Ctrl+C on `pnpm start` stops quietly, in order, with one line and exit code 0 (issue 33)', async () => {
+    const dataDir = await tempDataDir();
+    // The web the site serves, built already: `pnpm start` builds web/dist only when WEB_DIST is not given.
+    const web = await tempDataDir();
+    await writeFile(path.join(web, 'index.html'), '<!doctype html><div id="root"></div>');
+    const port = await freePort();
+    // What the terminal does: `pnpm start` in a process group of its own, and Ctrl+C sends SIGINT
+    // to every process in it (pnpm, the start script, the server, and whatever else shares it).
+    const pnpm = process.env.npm_execpath;
+    const command = pnpm && /pnpm/.test(pnpm) ? [pnpm, 'start'] : [path.join(ROOT, 'scripts/start.mjs')];
+    const child = spawn(process.execPath, command, {
+      cwd: ROOT,
+      detached: true,
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'info',
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        WEB_DIST: web,
+        WEB_SSR: path.join(web, 'no-ssr'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr!.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    cleanups.push(async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        process.kill(-child.pid!, 'SIGKILL');
+        await exited;
+      }
+    });
+    const deadline = Date.now() + START_BUDGET_MS;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`exited early:\n${output}`);
+      if (Date.now() > deadline)
+        throw new Error(`no /healthz within ${START_BUDGET_MS / 1000} s:\n${output}`);
+      const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (up) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await categorySlugs(port)).toContain('fiction');
+    // A request line in development is short and for people: no JSON.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const requestLine = output
+      .split('\n')
+      .find((line) => line.includes('/trpc/catalogue.taxonomy.public.categories'));
+    expect(requestLine, output).toMatch(
+      /^\d\d:\d\d:\d\d GET \/trpc\/catalogue\.taxonomy\.public\.categories 200 \d+(\.\d)? ms$/,
+    );
+    expect(output).not.toMatch(/^\{"level"/m);
+
+    const before = output.length;
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await exited, output).toBe(0);
+    const after = output.slice(before).trim().split('\n');
+    expect(after, output.slice(before)).toEqual([expect.stringMatching(/^\[reshelf\] stopped \(SIGINT\)/)]);
     expect(postgresProcessesFor(dataDir)).toEqual([]);
   });
 

@@ -53,11 +53,13 @@ afterEach(() => {
 });
 
 /**
- * Each browser context a visitor of its own, with an address of its own (from 198.18.0.0/15,
- * the range set aside for tests), as separate people would be: the test servers believe the
- * X-Forwarded-For of a loopback proxy (TRUST_PROXY=loopback), so the per-IP limits on sign-in
- * and sign-up count each context apart instead of the whole suite as one address. A context
- * that sets the header itself, or has no baseURL (the native app's), is left alone.
+ * Each browser context a visitor of its own, with an address of its own, as separate people
+ * would be: the test servers believe the X-Forwarded-For of a loopback proxy
+ * (TRUST_PROXY=loopback), so the per-IP limits on sign-in and sign-up count each context apart
+ * instead of the whole suite as one address. The addresses are loopback ones (127.0.0.0/8 is all
+ * this machine, where the browser is): the development mailbox answers loopback clients only
+ * (issue 33), and the tests read it as the developer at this machine would. A context that sets
+ * the header itself, or has no baseURL (the native app's), is left alone.
  */
 function asSeparateVisitors(browser: Browser): Browser {
   const newContext = browser.newContext.bind(browser);
@@ -69,7 +71,7 @@ function asSeparateVisitors(browser: Browser): Browser {
   browser.newContext = (options = {}) => {
     if (!options.baseURL || options.extraHTTPHeaders?.['x-forwarded-for']) return watched(options);
     visitors += 1;
-    const address = `198.${18 + ((visitors >> 16) & 1)}.${(visitors >> 8) & 255}.${visitors & 255}`;
+    const address = `127.${18 + ((visitors >> 16) & 1)}.${(visitors >> 8) & 255}.${visitors & 255}`;
     return watched({
       ...options,
       extraHTTPHeaders: { ...options.extraHTTPHeaders, 'x-forwarded-for': address },

@@ -1,7 +1,15 @@
 /**
  * The catalogue domain's public surface (api/scripts/check-imports.ts): how other domains read
- * listings as cards and filter them, the trending shelf, and the raw routes the app registers.
+ * listings as cards and filter them, the trending shelf, the raw routes the app registers, and
+ * book records: which may be pre-filled, and storing what a seller typed (decision 0061).
  */
+export {
+  bookColumns,
+  saveTypedBook,
+  type TypedBook,
+  UNVERIFIED,
+  verifiedBookFor,
+} from './books/book-records.ts';
 export { catalogueDomainRouter } from './catalogue.router.ts';
 export { trendingListings } from './discovery/discovery.service.ts';
 export {

@@ -32,13 +32,13 @@ import {
 import { CsvError } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { sql, type Transaction } from 'kysely';
+import { saveTypedBook, verifiedBookFor } from '../catalogue/index.ts';
 import type { DB } from '../db/database.generated.ts';
 import type { Database } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import { csvText, readBackCell } from '../http/csv.ts';
 import type { BookLookupPort } from '../platform/book-lookup/book-lookup.ts';
 import { requireCharity } from '../platform/identity/memberships.ts';
-import { bookColumns } from '../selling/index.ts';
 
 export interface ImportDeps {
   db: Database;
@@ -302,29 +302,42 @@ async function resolveBooks(
     .selectFrom('books')
     .select(['id', 'isbn13', 'title'])
     .where('isbn13', 'in', isbns)
+    .where('verification', 'is not', null)
     .execute();
   for (const book of known) if (book.isbn13) books.set(book.isbn13, { id: book.id, title: book.title });
+  // The rest: what a lookup finds (verified), else what the row typed (an unverified book, or its
+  // correction of one). Details another seller typed are never taken as the row's (decision 0061):
+  // a row with neither is corrected by hand.
+  const lookup = { lookup: (isbn: string) => deps.bookLookup.lookup(isbn).catch(() => null) };
   for (const isbn of isbns) {
     if (books.has(isbn)) continue;
+    const verified = await verifiedBookFor(trx, lookup, isbn);
     const typed = items.find((item) => item.isbn13 === isbn && item.title && item.author);
-    const found = await deps.bookLookup.lookup(isbn).catch(() => null);
-    const values =
-      found && found.authors.length > 0
-        ? bookColumns(found)
-        : typed
-          ? { title: typed.title!, authors: [typed.author!] }
-          : null;
-    if (!values) continue;
-    const inserted = await trx
-      .insertInto('books')
-      .values({ ...values, isbn13: isbn, created_by: sellerId })
-      .onConflict((oc) => oc.column('isbn13').doNothing())
-      .returning(['id', 'title'])
-      .executeTakeFirst();
-    const book =
-      inserted ??
-      (await trx.selectFrom('books').select(['id', 'title']).where('isbn13', '=', isbn).executeTakeFirst());
-    if (book) books.set(isbn, book);
+    const id =
+      verified?.id ??
+      (typed
+        ? (
+            await saveTypedBook(
+              trx,
+              sellerId,
+              { isbn13: isbn },
+              {
+                title: typed.title!,
+                subtitle: null,
+                authors: [typed.author!],
+                publisher: null,
+                published_year: null,
+              },
+            )
+          ).id
+        : null);
+    if (!id) continue;
+    const book = await trx
+      .selectFrom('books')
+      .select(['id', 'title'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    books.set(isbn, book);
   }
   return books;
 }

@@ -172,6 +172,8 @@ export interface Books {
   title: string;
   title_document: Generated<string | null>;
   updated_at: Generated<Timestamp>;
+  verification: Generated<string | null>;
+  verified_at: Generated<Timestamp | null>;
 }
 
 export interface BookSignings {

@@ -309,6 +309,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     const child: ChildProcess = spawn(postgres, args, {
       ...(who ?? {}),
       stdio: ['ignore', 'ignore', 'pipe'],
+      // A process group of its own: the terminal's Ctrl+C (SIGINT to the whole foreground group)
+      // must not stop the database before the app has drained and closed its pool; stop() does,
+      // last (main.ts). Should this process die without stopping it, the next start stops it.
+      detached: true,
     });
     await new Promise<void>((resolve, reject) => {
       let stderr = '';

@@ -162,7 +162,12 @@ export function createDatabase(
     },
     options.maxWaiting ?? Number.POSITIVE_INFINITY,
   );
-  const lost = (error: Error) => options.onConnectionError?.(error, 'pool');
+  // Once the pool is closing, its connections ending (or the server stopping under the last of
+  // them: pg's end() resolves before their sockets have closed) is what was asked for, not news.
+  let closing = false;
+  const lost = (error: Error) => {
+    if (!closing) options.onConnectionError?.(error, 'pool');
+  };
   // An idle client losing its connection must not crash the process; the pool replaces it.
   // (Reported by the client's own listener below, which hears it too.)
   pool.on('error', () => {});
@@ -358,6 +363,7 @@ export function createDatabase(
       return pool.saturated();
     },
     async close() {
+      closing = true;
       const client = health;
       health = undefined;
       await client?.then((connected) => connected.end()).catch(() => {});

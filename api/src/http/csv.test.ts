@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { csvCells, HOSTILE_CSV_CELLS } from '../testing/csv.ts';
 import { csvStream, csvText, neutralise, pounds, readBackCell } from './csv.ts';
 
 const cell = (value: Parameters<typeof csvText>[1] extends Iterable<infer R> ? R[keyof R] : never) =>
@@ -39,6 +40,15 @@ describe('formula prefixes', () => {
     // The full-width forms some spreadsheets also take for the operators.
     expect(cell('＝1+1')).toBe("'＝1+1");
     expect(cell('＠SUM(1)')).toBe("'＠SUM(1)");
+  });
+
+  it('neutralises every hostile cell of the issue-33 probe, and the small forms of = + - @', () => {
+    for (const hostile of HOSTILE_CSV_CELLS)
+      expect(csvCells(csvText(['v'], [{ v: hostile }]))[1]).toEqual([`'${hostile}`]);
+    for (const small of ['\uFE62', '\uFE63', '\uFE66', '\uFE6B'])
+      expect(neutralise(`${small}1+1`)).toBe(`'${small}1+1`);
+    // The payout statement's own writer let text starting with a minus and a digit through.
+    expect(cell(`-1+1+cmd|' /C calc'!A0`)).toBe(`'-1+1+cmd|' /C calc'!A0`);
   });
 
   it('leaves other text alone, a formula character later on included', () => {

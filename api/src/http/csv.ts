@@ -5,6 +5,11 @@
  * quote or a line break is quoted, its quotes doubled). A test fails if any other file imports
  * csv-stringify.
  *
+ * Every CSV means every one: staff exports, Gift Aid, corrections, `pnpm ops`, the seller's monthly
+ * statement and the HMRC platform report (which had writers of their own until issue 33: one let
+ * `-1+1+cmd|' /C calc'!A0` through, the other full-width `＝`). `csv-injection.int.test.ts` finds
+ * them all and feeds each the same hostile cells.
+ *
  * Formula injection (OWASP "CSV Injection"): a spreadsheet runs a cell that starts with `=`,
  * `+`, `-` or `@` (and some with a tab or a carriage return, or their full-width forms) as a
  * formula, so text someone typed (a title `=HYPERLINK("http://evil","x")`, a donor reference
@@ -13,7 +18,8 @@
  * text. Genuine numbers are left alone, so a refund of -3.50 in a money column stays a number
  * you can add up: the caller says a value is a number by passing a `number` (or `pounds()` for
  * pence shown as pounds), never a string. A string that looks like a number ("-3.50" typed in a
- * cell) is text, and is neutralised like any other.
+ * cell) is text, and is neutralised like any other. A negative amount is written `-3.50`: a
+ * plain number, and only ever digits after the sign, so no formula (decision 0059).
  */
 import { pipeline, Readable } from 'node:stream';
 import { type Options, stringify } from 'csv-stringify';
@@ -40,8 +46,9 @@ export function pounds(minor: number | null | undefined): Pounds | null {
 export type CsvCell = string | number | bigint | boolean | Date | Pounds | null | undefined;
 export type CsvRow<Column extends string> = { readonly [C in Column]: CsvCell };
 
-/** What a spreadsheet may run as a formula at the start of a cell (OWASP, and full-width forms). */
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+/** What a spreadsheet may run as a formula at the start of a cell (OWASP), and the full-width and
+ * small forms of = + - @ that some spreadsheets (and input methods) take for them. */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20\uFE62\uFE63\uFE66\uFE6B]/;
 
 /** Text as a cell a spreadsheet shows and never runs: a leading formula character gets a `'`. */
 export function neutralise(text: string): string {

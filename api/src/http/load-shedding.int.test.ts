@@ -53,10 +53,46 @@ function expectShed(response: request.Response) {
   expect(response.headers['retry-after']).toBe(String(OVERLOADED_RETRY_AFTER_SECONDS));
 }
 
+/** A built web (the shell, a file under /assets, one at its root) and a stored listing photo. */
+function webAndStorage() {
+  const web = mkdtempSync(path.join(tmpdir(), 'reshelf-web-'));
+  mkdirSync(path.join(web, 'assets'));
+  writeFileSync(path.join(web, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(path.join(web, 'assets', 'index-abc123.css'), 'body{color:black}');
+  writeFileSync(path.join(web, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(path.join(web, 'apple-touch-icon.png'), 'png');
+  const data = mkdtempSync(path.join(tmpdir(), 'reshelf-data-'));
+  mkdirSync(path.join(data, 'storage', 'listings', 'l1', 'p1'), { recursive: true });
+  writeFileSync(path.join(data, 'storage', 'listings', 'l1', 'p1', '400.webp'), 'webp');
+  return {
+    env: { WEB_DIST: web, DATA_DIR: data },
+    remove: () => {
+      rmSync(web, { recursive: true, force: true });
+      rmSync(data, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What a phone loading /trending fetched besides the page and the API: never shed (issue 33). */
+async function expectFilesServed(app: FastifyInstance) {
+  for (const [url, body] of [
+    ['/assets/index-abc123.css', 'body{color:black}'],
+    ['/favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>'],
+    ['/apple-touch-icon.png', 'png'],
+    ['/storage/listings/l1/p1/400.webp', 'webp'],
+  ] as const) {
+    const response = await request(app.server).get(url);
+    expect(response.status, url).toBe(200);
+    const text = Buffer.isBuffer(response.body) ? response.body.toString() : response.text;
+    expect(text, url).toBe(body);
+  }
+}
+
 describe('a full database pool queue', () => {
   it('sheds new requests at once in each surface’s error shape, and takes them again when it drains', async () => {
     const handle = createDatabase(database.url, { max: 1, maxWaiting: 1 });
-    const app = await appOn(handle);
+    const files = webAndStorage();
+    const app = await appOn(handle, files.env);
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -87,6 +123,8 @@ describe('a full database pool queue', () => {
       expect(rest.body).toEqual({ code: 'SERVICE_UNAVAILABLE', message: OVERLOADED_MESSAGE });
 
       expect((await request(app.server).get('/healthz')).status).toBe(200);
+      // The web's files and stored photos need no database: served.
+      await expectFilesServed(app);
       // Ready: PostgreSQL answers (over the probe's own connection), however busy this pool is.
       expect((await request(app.server).get('/readyz')).body).toEqual({ status: 'ready', database: true });
 
@@ -98,6 +136,7 @@ describe('a full database pool queue', () => {
       release();
       await app.close();
       await handle.close();
+      files.remove();
     }
   });
 });
@@ -153,13 +192,10 @@ describe('a lagging event loop', () => {
       await handle.close();
     }
   });
-  it('still serves the web’s own files, and shows a person’s browser a page that tries again', async () => {
-    const web = mkdtempSync(path.join(tmpdir(), 'reshelf-web-'));
-    mkdirSync(path.join(web, 'assets'));
-    writeFileSync(path.join(web, 'index.html'), '<!doctype html><div id="root"></div>');
-    writeFileSync(path.join(web, 'assets', 'index-abc123.css'), 'body{color:black}');
+  it('still serves the web’s own files and stored photos, and shows a person’s browser a page that tries again', async () => {
+    const files = webAndStorage();
     const handle = createDatabase(database.url, { max: 2 });
-    const app = await appOn(handle, { MAX_EVENT_LOOP_DELAY_MS: '10', WEB_DIST: web });
+    const app = await appOn(handle, { MAX_EVENT_LOOP_DELAY_MS: '10', ...files.env });
     const hog = setInterval(() => {
       const until = Date.now() + 100;
       while (Date.now() < until) {
@@ -171,10 +207,8 @@ describe('a lagging event loop', () => {
         async () => expectShed(await request(app.server).get('/trpc/catalogue.taxonomy.public.categories')),
         { timeout: 15_000, interval: 50 },
       );
-      // The styles of a page the browser already has: served.
-      const css = await request(app.server).get('/assets/index-abc123.css');
-      expect(css.status).toBe(200);
-      expect(css.text).toBe('body{color:black}');
+      // The styles, icons and cover photos of a page the browser already has: served.
+      await expectFilesServed(app);
       // A page: a short page saying so, not JSON, that asks again by itself.
       const page = await request(app.server).get('/search?q=dune').set('accept', 'text/html,*/*');
       expectShed(page);
@@ -191,7 +225,7 @@ describe('a lagging event loop', () => {
       clearInterval(hog);
       await app.close();
       await handle.close();
-      rmSync(web, { recursive: true, force: true });
+      files.remove();
     }
   });
 });

@@ -6,24 +6,41 @@
  *   - the database pool has every connection in use and DATABASE_POOL_MAX_WAITING requests
  *     already waiting (the pool itself also refuses further checkouts: db/index.ts).
  * /healthz and /readyz are never shed: they must say whether the process and database are up.
- * Nor are the built web's files (`/assets/…`, `/favicon.svg`): they come from disk, cost next to
- * nothing, and a page the browser already has is broken without its styles and code.
+ * Nor are files (issue 33: a phone loading /trending under load got ten 503s, nine of them
+ * covers): the built web's (`/assets/…` and every file at its root, the favicon and icons) and
+ * stored photos (`/storage/…`). They need no database, cost next to nothing, and a page the
+ * browser already has is broken without its styles, code and pictures.
  * The answer has the shape the caller reads: tRPC error envelopes (one per call of a batch) on
  * /trpc, the REST error on /api/v1, a short page saying so (which tries again by itself) for a
  * person's browser asking for a page, JSON elsewhere.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import underPressure from '@fastify/under-pressure';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseHandle } from '../db/index.ts';
 import { OVERLOADED_MESSAGE, OVERLOADED_RETRY_AFTER_SECONDS } from '../errors.ts';
+import { STORAGE_PATH } from '../platform/storage/port.ts';
 import { isApiPath, pathOf } from './paths.ts';
 
-const NEVER_SHED = new Set(['/healthz', '/readyz', '/favicon.svg']);
+const NEVER_SHED = new Set(['/healthz', '/readyz']);
+const FILE_PREFIXES = ['/assets/', `${STORAGE_PATH}/`];
 
-function spared(url: string): boolean {
-  const path = pathOf(url);
-  return NEVER_SHED.has(path) || path.startsWith('/assets/');
+/** The paths never shed: the probes, files under FILE_PREFIXES, and the web's root files. */
+function sparing(webRootFiles: Iterable<string>): (url: string) => boolean {
+  const exact = new Set([...NEVER_SHED, ...webRootFiles]);
+  return (url) => {
+    const path = pathOf(url);
+    return exact.has(path) || FILE_PREFIXES.some((prefix) => path.startsWith(prefix));
+  };
+}
+
+/** The paths of the files at the root of the built web (`/favicon.svg`…), not the shell itself. */
+export function webRootFiles(webDist: string): string[] {
+  if (!existsSync(webDist)) return [];
+  return readdirSync(webDist, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.name.startsWith('index.html'))
+    .map((entry) => `/${entry.name}`);
 }
 
 /** A person's browser asking for a page (not the API, not a file): it is shown a page. */
@@ -85,6 +102,8 @@ export interface LoadSheddingOptions {
   database: Pick<DatabaseHandle, 'saturated'>;
   /** 0 turns the event-loop check off. */
   maxEventLoopDelayMs: number;
+  /** The built web's root files (`webRootFiles`), never shed. */
+  webRootFiles?: string[];
 }
 
 /** How long after it is ready an instance ignores its event loop's lag (its start-up's own). */
@@ -94,6 +113,7 @@ export async function registerLoadShedding(
   app: FastifyInstance,
   options: LoadSheddingOptions,
 ): Promise<void> {
+  const spared = sparing(options.webRootFiles ?? []);
   if (options.maxEventLoopDelayMs > 0) {
     // Building the app and loading its code block the loop for a while: that lag is not load,
     // and a fresh instance must not turn away its first requests for it. The lag is judged

@@ -5,11 +5,12 @@
 import { CLIENT_HEADER } from '@reshelf/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_LIMITS } from '../account/auth/auth.service.ts';
+import { AUTH_LIMITS, SIGN_IN_FAILURES } from '../account/auth/auth.service.ts';
 import { CONTACT_LIMIT, submitContactMessage } from '../platform/contact/contact.service.ts';
 import { API_TOKEN_FAILURES } from '../platform/identity/resolve-auth.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
-import { createUser, TEST_PASSWORD } from '../testing/auth.ts';
+import { createUser, lastEmailTo, linkToken, TEST_PASSWORD } from '../testing/auth.ts';
+import { api, failure } from '../testing/client.ts';
 
 let t: TestApp;
 /** Sign-ins that reached the identity provider, i.e. had their password checked. */
@@ -17,6 +18,8 @@ const checked: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp({
+    // The attacker's addresses ride in X-Forwarded-For from the test's own connection.
+    env: { TRUST_PROXY: 'loopback' },
     services: (defaults) => ({
       ...defaults,
       identity: {
@@ -36,8 +39,11 @@ afterAll(async () => {
 
 const WEB = { [CLIENT_HEADER]: 'web' };
 
-function signIn(email: string, password: string) {
-  return request(t.app.server).post('/trpc/account.auth.signIn').set(WEB).send({ email, password });
+function signIn(email: string, password: string, from?: string) {
+  return request(t.app.server)
+    .post('/trpc/account.auth.signIn')
+    .set({ ...WEB, ...(from ? { 'x-forwarded-for': from } : {}) })
+    .send({ email, password });
 }
 
 function counts(statuses: number[]): Record<number, number> {
@@ -83,13 +89,98 @@ describe('the per-account wrong-password limit', () => {
       // A success forgets the failures before it.
       expect((await signIn(user.email, TEST_PASSWORD)).status).toBe(200);
     }
-    const row = await t.database.handle.db
+    const rows = await t.database.handle.db
       .selectFrom('rate_limits')
-      .select('hits')
-      .where('bucket', '=', AUTH_LIMITS.signInFailures.bucket)
-      .where('key', '=', user.email)
-      .executeTakeFirst();
-    expect(row).toBeUndefined();
+      .select(['bucket', 'key', 'hits'])
+      .where('bucket', 'in', [AUTH_LIMITS.signInFailures.bucket, AUTH_LIMITS.signInAccountFailures.bucket])
+      .where('key', 'like', `${user.email}%`)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('an attacker who knows the address (issue 33)', () => {
+  it('cannot lock the owner out with wrong passwords from rotating addresses', async () => {
+    const user = await createUser(t.database.handle.db, t.services.identity, 'targeted@example.com');
+    checked.length = 0;
+    // The probe: ten wrong passwords, each from a new address, then a few more.
+    for (let n = 1; n <= 12; n += 1) {
+      expect((await signIn(user.email, `wrong-${n}`, `198.51.100.${n}`)).status).toBe(400);
+    }
+    // An address that failed at this account is now refused, unchecked, even with the right password.
+    const known = await signIn(user.email, TEST_PASSWORD, '198.51.100.3');
+    expect(known.status).toBe(429);
+    expect(known.body.error.message).toMatch(
+      /^Too many attempts\. Try again in \d+ minutes?, or reset your password to sign in now\.$/,
+    );
+    expect(checked.filter((email) => email === user.email)).toHaveLength(12);
+    // The owner, from an address with no failures at the account, gets in.
+    const owner = await signIn(user.email, TEST_PASSWORD, '203.0.113.10');
+    expect(owner.status).toBe(200);
+  });
+
+  it('gets one guess per new address once the account is under attack, none past the ceiling; a reset lets the owner in', async () => {
+    const user = await createUser(t.database.handle.db, t.services.identity, 'besieged@example.com');
+    const { freshOnlyAfter } = SIGN_IN_FAILURES;
+    const ceiling = SIGN_IN_FAILURES.account.limit;
+    // Past the soft line, an address that has failed once is refused on its second guess.
+    for (let n = 1; n <= freshOnlyAfter; n += 1) {
+      expect((await signIn(user.email, `wrong-${n}`, '192.0.2.1')).status).toBe(400);
+    }
+    expect((await signIn(user.email, 'wrong-again', '192.0.2.1')).status).toBe(429);
+    for (let n = freshOnlyAfter + 1; n <= ceiling; n += 1) {
+      const from = `10.1.${Math.floor(n / 250)}.${n % 250}`;
+      expect((await signIn(user.email, `wrong-${n}`, from)).status, `guess ${n}`).toBe(400);
+      expect((await signIn(user.email, `wrong-${n}-again`, from)).status, `guess ${n} again`).toBe(429);
+    }
+    // The ceiling: nothing is checked now, the owner's right password from a new address included.
+    checked.length = 0;
+    const locked = await signIn(user.email, TEST_PASSWORD, '203.0.113.20');
+    expect(locked.status).toBe(429);
+    expect(locked.body.error.message).toContain('or reset your password to sign in now');
+    expect(checked).toEqual([]);
+
+    // The emailed reset link proves who they are: the lock goes with the old password.
+    await request(t.app.server)
+      .post('/trpc/account.auth.requestPasswordReset')
+      .set({ ...WEB, 'x-forwarded-for': '203.0.113.20' })
+      .send({ email: user.email })
+      .expect(200);
+    const mail = await lastEmailTo(t.database.handle.db, user.email);
+    const token = linkToken(mail!.text_body, '/reset-password');
+    await request(t.app.server)
+      .post('/trpc/account.auth.resetPassword')
+      .set({ ...WEB, 'x-forwarded-for': '203.0.113.20' })
+      .send({ token, password: 'a-brand-new-password' })
+      .expect(200);
+    expect((await signIn(user.email, 'a-brand-new-password', '203.0.113.20')).status).toBe(200);
+  });
+
+  it('cannot stop the owner closing their account with wrong passwords from rotating addresses', async () => {
+    const user = await createUser(
+      t.database.handle.db,
+      t.services.identity,
+      'closing-under-fire@example.com',
+    );
+    const close = (password: string, from: string) =>
+      api(t.app, {
+        token: user.accessToken,
+        headers: { 'x-forwarded-for': from },
+      }).account.member.close.mutate({
+        password,
+        confirm: 'CLOSE',
+      });
+    for (let n = 1; n <= 12; n += 1) {
+      expect((await failure(close(`wrong-${n}`, `198.51.100.${100 + n}`))).status).toBe(400);
+    }
+    expect((await failure(close(TEST_PASSWORD, '198.51.100.101'))).status).toBe(429);
+    await close(TEST_PASSWORD, '203.0.113.30');
+    const profile = await t.database.handle.db
+      .selectFrom('profiles')
+      .select('closed_at')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(profile.closed_at).not.toBeNull();
   });
 });
 

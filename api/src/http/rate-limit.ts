@@ -107,13 +107,85 @@ export async function clear(db: Database, rule: RateRule, key: string): Promise<
   await db.deleteFrom('rate_limits').where('bucket', '=', rule.bucket).where('key', '=', key).execute();
 }
 
-export function tooManyAttempts(retryAfterSeconds: number): AppError {
+export function tooManyAttempts(retryAfterSeconds: number, hint?: string): AppError {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return new AppError(
     'RATE_LIMITED',
-    `Too many attempts. Try again in ${countOf(minutes, 'minute', 'minutes')}.`,
+    `Too many attempts. Try again in ${countOf(minutes, 'minute', 'minutes')}${hint ? `, ${hint}` : ''}.`,
     { retryAfterSeconds },
   );
+}
+
+/**
+ * Wrong passwords at one door (signing in, closing an account), limited so that guessing is
+ * bounded but an attacker cannot deny the owner (decision 0058). Two counts of failures, each
+ * taken before the password is checked and given back unless it was wrong:
+ *   - per account and address (`accountAddress`): past it, that address may not try that account;
+ *   - per account, every address (`account`): past `freshOnlyAfter` failures only an address
+ *     with no failure at this account in the window is checked (this attempt holds its first
+ *     slot), so the owner's correct password from somewhere the attacker is not still works,
+ *     while each address the attacker brings buys one guess; past `account.limit` nothing is
+ *     checked until the window ends, or until the owner proves who they are another way (a
+ *     password reset clears the account's count).
+ * The per-address limits of each door (all attempts, any account) stay as they were.
+ */
+export interface FailureLimits {
+  accountAddress: RateRule;
+  account: RateRule;
+  freshOnlyAfter: number;
+  /** Added to the refusal when the account itself is locked (how else to get in). */
+  lockedHint?: string;
+}
+
+/** The key of the account-and-address count. */
+export function accountAddressKey(account: string, address: string): string {
+  return `${account} ${address}`;
+}
+
+/**
+ * Runs `check` (which throws an error `isFailure` recognises for a wrong password) under the
+ * limits. A success forgets the account's failures (from every address, and from this one).
+ */
+export async function underFailureLimits<T>(
+  db: Database,
+  limits: FailureLimits,
+  who: { account: string; address: string },
+  check: () => Promise<T>,
+  isFailure: (error: unknown) => boolean,
+): Promise<T> {
+  const pairKey = accountAddressKey(who.account, who.address);
+  const taken: [RateRule, string, RateState][] = [];
+  const giveBack = async () => {
+    for (const [rule, key, state] of taken) await release(db, rule, key, state).catch(() => {});
+  };
+  const take = async (rule: RateRule, key: string, hint?: string) => {
+    const state = await reserve(db, rule, key);
+    if (!state.allowed) {
+      await giveBack();
+      throw tooManyAttempts(state.retryAfterSeconds, hint);
+    }
+    taken.push([rule, key, state]);
+    return state;
+  };
+  const pair = await take(limits.accountAddress, pairKey);
+  const account = await take(limits.account, who.account, limits.lockedHint);
+  if (account.hits > limits.freshOnlyAfter && pair.hits > 1) {
+    // The account is under attack and this address has failed at it before in this window:
+    // refused unchecked. Fresh addresses (the owner's, most likely) are still checked.
+    await giveBack();
+    throw tooManyAttempts(pair.retryAfterSeconds, limits.lockedHint);
+  }
+  let result: T;
+  try {
+    result = await check();
+  } catch (error) {
+    if (!isFailure(error)) await giveBack();
+    throw error;
+  }
+  await giveBack();
+  await clear(db, limits.accountAddress, pairKey);
+  await clear(db, limits.account, who.account);
+  return result;
 }
 
 /**

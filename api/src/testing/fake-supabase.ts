@@ -23,7 +23,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import bcrypt from 'bcryptjs';
+import { hash as bcryptHash, verify as bcryptVerify } from '@node-rs/bcrypt';
 import {
   createLocalJWKSet,
   exportJWK,
@@ -309,7 +309,7 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
     const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
     if (!email)
       throw new AuthFailure(400, 'validation_failed', 'Unable to validate email address: invalid format');
-    const hash = typeof body.password === 'string' ? await bcrypt.hash(body.password, 4) : null;
+    const hash = typeof body.password === 'string' ? await bcryptHash(body.password, 4) : null;
     try {
       // As Auth writes a user: every token column '' (never NULL).
       const { rows } = await pool.query<UserRow>(
@@ -369,7 +369,7 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
           const row = await findUser('email', String(body.email ?? ''));
           const ok =
             row?.encrypted_password &&
-            (await bcrypt.compare(String(body.password ?? ''), row.encrypted_password));
+            (await bcryptVerify(String(body.password ?? ''), row.encrypted_password));
           if (!row || !ok) throw new AuthFailure(400, 'invalid_credentials', 'Invalid login credentials');
           if (!row.email_confirmed_at)
             throw new AuthFailure(400, 'email_not_confirmed', 'Email not confirmed');
@@ -471,7 +471,7 @@ export async function startFakeSupabase(options: FakeSupabaseOptions): Promise<F
         if (request.method === 'GET') return send(response, 200, userJson(row));
         if (request.method === 'PUT') {
           const hash =
-            typeof body.password === 'string' ? await bcrypt.hash(body.password, 4) : row.encrypted_password;
+            typeof body.password === 'string' ? await bcryptHash(body.password, 4) : row.encrypted_password;
           const confirmed =
             body.email_confirm === true ? (row.email_confirmed_at ?? new Date()) : row.email_confirmed_at;
           // As Auth does: a new address (confirmed with email_confirm), metadata replaced, and a

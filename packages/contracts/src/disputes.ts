@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { COMMERCIAL_DEFAULTS } from './constants.ts';
+import { conversationPhotoSchema } from './messages.ts';
 import { formatPence } from './money.ts';
 import { CARRIER_IDS, DISPUTE_PROBLEMS, type DisputeProblem } from './orders.ts';
 
@@ -80,7 +81,7 @@ export const STAFF_DECISIONS = ['full_refund', 'partial_refund', 'return_first',
 export type StaffDecision = (typeof STAFF_DECISIONS)[number];
 
 const photosSchema = z
-  .array(z.string().min(1).max(1000))
+  .array(conversationPhotoSchema)
   .max(PROTECTION_RULES.maxPhotos, `Add at most ${PROTECTION_RULES.maxPhotos} photos`)
   .default([]);
 

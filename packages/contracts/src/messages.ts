@@ -41,12 +41,25 @@ export const MESSAGE_TEXTS = {
     'A message here suggests paying another way (a bank transfer, PayPal friends and family, or contact details to move the chat elsewhere). Paying outside Reshelf means no buyer protection and no refund if the book never arrives.',
 } as const;
 
+/**
+ * A conversation photo's address without its signature: the API hands out private photos at a
+ * short-lived signed address (`…/1600.webp?expires=…&sig=…`) and keeps the plain one; a page
+ * sends back what it was given.
+ */
+export function withoutSignature(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** A photo of a conversation (a message's, or a dispute's evidence), as sent back by a page. */
+export const conversationPhotoSchema = z.string().min(1).max(1000).overwrite(withoutSignature);
+
 /** What a member sends: text, photos (URLs from the message photo upload), or both. */
 export const messageBodySchema = z
   .object({
     text: z.string().max(MESSAGE_LIMITS.maxText, MESSAGE_TEXTS.tooLong).default(''),
     photos: z
-      .array(z.string().min(1).max(1000))
+      .array(conversationPhotoSchema)
       .max(MESSAGE_LIMITS.maxPhotos, MESSAGE_TEXTS.tooManyPhotos)
       .default([]),
   })

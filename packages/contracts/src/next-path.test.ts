@@ -26,6 +26,28 @@ describe('safeNextPath', () => {
     expect(safeNextPath(value)).toBeNull();
   });
 
+  it.each([
+    ['a dot segment before a double slash', '/.//evil.example'],
+    ['a parent segment before a double slash', '/x/..//evil.example'],
+    ['an encoded parent segment before a double slash', '/%2e%2e//evil.example'],
+    ['an encoded dot segment', '/%2E//evil.example/account'],
+    ['a dot segment and a backslash host', '/./\\evil.example'],
+    ['dot segments all the way up', '/a/b/../..//evil.example'],
+  ])('refuses %s, which normalises to another host', (_name, value) => {
+    expect(safeNextPath(value)).toBeNull();
+    expect(withNext('/onboarding', value)).toBe('/onboarding');
+    expect(nextPathSchema.safeParse(value).success).toBe(false);
+  });
+
+  it('answers with a normalised path, which it accepts again unchanged', () => {
+    for (const value of ['/a/./b/../c?x=1#y', '/%2e/account', '/sell/42/photos?step=2#top', '/x/..']) {
+      const once = safeNextPath(value);
+      expect(once).not.toBeNull();
+      expect(safeNextPath(once)).toBe(once);
+    }
+    expect(safeNextPath('/a/./b/../c?x=1#y')).toBe('/a/c?x=1#y');
+  });
+
   it('keeps an encoded double slash as a path on this site', () => {
     expect(safeNextPath('/%2F%2Fevil.example')).toBe('/%2F%2Fevil.example');
   });

@@ -12,10 +12,21 @@ export const LOGIN_PATH = '/login';
 export const NEXT_PATH_MAX = 2000;
 const PLACEHOLDER_ORIGIN = 'https://reshelf.invalid';
 
-/** The path, query and hash of `raw` when it is a same-site path; otherwise null. */
+/** A path browsers read as this site's: one leading slash, not `//` or `/\` (another host). */
+function isSameSitePath(path: string): boolean {
+  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\');
+}
+
+/**
+ * The path, query and hash of `raw` when it is a same-site path; otherwise null. The answer is
+ * normalised (dot segments resolved, as a browser resolves them) and checked *after* that:
+ * `/.//evil.example`, `/x/..//evil.example` and `/%2e%2e//evil.example` all normalise to
+ * `//evil.example`, which a browser would take for another host. Checked twice: the raw text,
+ * so that nothing but a path is parsed, and what normalising made of it.
+ */
 export function safeNextPath(raw: string | null | undefined): string | null {
   if (!raw || raw.length > NEXT_PATH_MAX) return null;
-  if (!raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return null;
+  if (!isSameSitePath(raw)) return null;
   // Control characters and backslashes have no place in our paths, and browsers rewrite them.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting them is the point.
   if (/[\u0000-\u001f\u007f\\]/.test(raw)) return null;
@@ -26,9 +37,11 @@ export function safeNextPath(raw: string | null | undefined): string | null {
     return null;
   }
   if (url.origin !== PLACEHOLDER_ORIGIN) return null;
+  const normalised = `${url.pathname}${url.search}${url.hash}`;
+  if (!isSameSitePath(normalised) || normalised.length > NEXT_PATH_MAX) return null;
   // Coming back to the sign-in page after signing in would go nowhere.
   if (url.pathname === LOGIN_PATH) return null;
-  return `${url.pathname}${url.search}${url.hash}`;
+  return normalised;
 }
 
 /** `path` with `next` added to its query (left off when `next` is not a same-site path). */

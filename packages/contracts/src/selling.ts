@@ -360,8 +360,9 @@ export type PhotoUploadResult = z.infer<typeof photoUploadResultSchema>;
  * ".../400.webp". Cards and thumbnails ask for the small one; other URLs are left as they are.
  */
 export function photoThumbUrl(url: string): string {
+  // A private photo's signed address keeps its signature, which covers both sizes.
   return url.replace(
-    new RegExp(`/${SELLING_LIMITS.photoLargePx}\\.(webp|jpg)$`),
+    new RegExp(`/${SELLING_LIMITS.photoLargePx}\\.(webp|jpg)(?=$|\\?)`),
     `/${SELLING_LIMITS.photoThumbPx}.$1`,
   );
 }

@@ -389,6 +389,57 @@ describe('password reset', () => {
   });
 });
 
+/** bcrypt (cost 4) of TEST_PASSWORD: what the local provider stored before argon2id. */
+const OLD_BCRYPT_HASH = '$2b$04$FzdOmE3y3ejRIPTmxqdpeulgVrXhwARnrNiA4woHgYHsJvsGbzAlm';
+const OWASP_ARGON2ID_PREFIX = '$argon2id$v=19$m=19456,t=2,p=1$';
+
+async function storedHash(email: string): Promise<string | null> {
+  const row = await t.database.handle.db
+    .selectFrom('auth.users')
+    .select('encrypted_password')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  return row.encrypted_password;
+}
+
+describe('password hashing', () => {
+  it('stores a new password as argon2id at OWASP parameters', async () => {
+    const email = 'argon@example.com';
+    await signUp(email);
+    expect((await storedHash(email))?.startsWith(OWASP_ARGON2ID_PREFIX)).toBe(true);
+  });
+
+  it('replaces an old bcrypt hash at the next correct sign-in, and keeps it on a wrong one', async () => {
+    const user = await createUser(t.database.handle.db, t.services.identity, 'bcrypt-era@example.com');
+    await t.database.handle.db
+      .updateTable('auth.users')
+      .set({ encrypted_password: OLD_BCRYPT_HASH })
+      .where('id', '=', user.id)
+      .execute();
+    const wrong = await request(t.app.server)
+      .post(call('account.auth.signIn'))
+      .set(WEB)
+      .send({ email: user.email, password: 'not-the-password' });
+    expect(wrong.status).toBe(400);
+    expect(await storedHash(user.email)).toBe(OLD_BCRYPT_HASH);
+
+    const right = await request(t.app.server)
+      .post(call('account.auth.signIn'))
+      .set(WEB)
+      .send({ email: user.email, password: TEST_PASSWORD });
+    expect(right.status).toBe(200);
+    const rehashed = await storedHash(user.email);
+    expect(rehashed?.startsWith(OWASP_ARGON2ID_PREFIX)).toBe(true);
+    // And the new hash works.
+    const again = await request(t.app.server)
+      .post(call('account.auth.signIn'))
+      .set(WEB)
+      .send({ email: user.email, password: TEST_PASSWORD });
+    expect(again.status).toBe(200);
+    expect(await storedHash(user.email)).toBe(rehashed);
+  });
+});
+
 describe('rate limits', () => {
   it('allows at most 10 failed sign-ins per account per 15 minutes, with Retry-After', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'guessed@example.com');

@@ -7,8 +7,15 @@ import { type MeDto, tierLevel } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { activeAdminTier, rolesOf } from '../../http/access.ts';
-import { clear, enforce, type RateRule, release, reserve, tooManyAttempts } from '../../http/rate-limit.ts';
+import {
+  clear,
+  enforce,
+  type FailureLimits,
+  type RateRule,
+  underFailureLimits,
+} from '../../http/rate-limit.ts';
 import { normaliseEmail } from '../../platform/identity/local.ts';
+import { passwordAttempts } from '../../platform/identity/passwords.ts';
 import {
   type AccessClaims,
   IdentityError,
@@ -21,7 +28,10 @@ import { passwordProblems } from './password-policy.ts';
 
 export const AUTH_LIMITS = {
   signInIp: { bucket: 'sign-in:ip', limit: 50, windowSeconds: 15 * 60 },
+  /** Wrong passwords per account and address (key: accountAddressKey). */
   signInFailures: { bucket: 'sign-in:failures', limit: 10, windowSeconds: 15 * 60 },
+  /** Wrong passwords per account from every address: the ceiling (SIGN_IN_FAILURES). */
+  signInAccountFailures: { bucket: 'sign-in:account-failures', limit: 100, windowSeconds: 15 * 60 },
   signUpIp: { bucket: 'sign-up:ip', limit: 10, windowSeconds: 60 * 60 },
   signUpAccount: { bucket: 'sign-up:account', limit: 3, windowSeconds: 60 * 60 },
   resendIp: { bucket: 'resend:ip', limit: 10, windowSeconds: 15 * 60 },
@@ -30,6 +40,21 @@ export const AUTH_LIMITS = {
   resetAccount: { bucket: 'reset:account', limit: 3, windowSeconds: 60 * 60 },
   resetSubmitIp: { bucket: 'reset-submit:ip', limit: 20, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateRule>;
+
+/**
+ * Wrong passwords at sign-in (decision 0058): 10 per account from one address; past 10 at an
+ * account from every address together, only an address that has not failed at it in the window is
+ * checked; past 100, none until the window ends or the owner resets the password.
+ */
+export const SIGN_IN_FAILURES: FailureLimits = {
+  accountAddress: AUTH_LIMITS.signInFailures,
+  account: AUTH_LIMITS.signInAccountFailures,
+  freshOnlyAfter: 10,
+  lockedHint: 'or reset your password to sign in now',
+};
+
+const wrongPassword = (error: unknown) =>
+  error instanceof IdentityError && error.code === 'invalid_credentials';
 
 export const DEMO_EMAIL_DOMAIN = '@reshelf.test';
 
@@ -90,11 +115,13 @@ export async function signUp(
   const email = normaliseEmail(input.email);
   refuseDemoInProduction(deps, email);
   assertPassword(input.password, { email, displayName: input.displayName });
-  await enforce(deps.db, [
-    [AUTH_LIMITS.signUpIp, deps.info.ip ?? 'unknown'],
-    [AUTH_LIMITS.signUpAccount, email],
-  ]);
-  await translate(() => deps.identity.signUp({ ...input, email }, deps.links));
+  await passwordAttempts.run(async () => {
+    await enforce(deps.db, [
+      [AUTH_LIMITS.signUpIp, deps.info.ip ?? 'unknown'],
+      [AUTH_LIMITS.signUpAccount, email],
+    ]);
+    await translate(() => deps.identity.signUp({ ...input, email }, deps.links));
+  });
   return { email };
 }
 
@@ -115,23 +142,26 @@ export async function confirmEmail(deps: AuthDeps, token: string): Promise<Sessi
 export async function signIn(deps: AuthDeps, input: { email: string; password: string }): Promise<Session> {
   const email = normaliseEmail(input.email);
   refuseDemoInProduction(deps, email);
+  // The whole attempt waits its turn (passwords.ts): a burst of guesses holds a few database
+  // connections, never the pool's queue that everyone else needs.
+  return passwordAttempts.run(() => checkedSignIn(deps, email, input.password));
+}
+
+async function checkedSignIn(deps: AuthDeps, email: string, password: string): Promise<Session> {
   const ip = deps.info.ip ?? 'unknown';
   await enforce(deps.db, [[AUTH_LIMITS.signInIp, ip]]);
-  // The attempt takes one of the account's failure slots before the password is checked, so
-  // at most the limit's worth of guesses is ever checked, however many arrive at once. It
-  // gives the slot back unless the password was wrong.
-  const failure = await reserve(deps.db, AUTH_LIMITS.signInFailures, email);
-  if (!failure.allowed) throw tooManyAttempts(failure.retryAfterSeconds);
-  try {
-    const session = await deps.identity.signIn(email, input.password, deps.info);
-    await clear(deps.db, AUTH_LIMITS.signInFailures, email);
-    return session;
-  } catch (error) {
-    if (!(error instanceof IdentityError && error.code === 'invalid_credentials')) {
-      await release(deps.db, AUTH_LIMITS.signInFailures, email, failure).catch(() => {});
-    }
-    throw toAppError(error);
-  }
+  // The attempt takes its failure slots before the password is checked, so at most the
+  // limits' worth of guesses is ever checked, however many arrive at once; they are given back
+  // unless the password was wrong.
+  return translate(() =>
+    underFailureLimits(
+      deps.db,
+      SIGN_IN_FAILURES,
+      { account: email, address: ip },
+      () => deps.identity.signIn(email, password, deps.info),
+      wrongPassword,
+    ),
+  );
 }
 
 export async function refresh(deps: AuthDeps, refreshToken: string): Promise<Session> {
@@ -150,8 +180,15 @@ export async function requestPasswordReset(deps: AuthDeps, rawEmail: string) {
 
 export async function resetPassword(deps: AuthDeps, input: { token: string; password: string }) {
   assertPassword(input.password, {});
-  await enforce(deps.db, [[AUTH_LIMITS.resetSubmitIp, deps.info.ip ?? 'unknown']]);
-  return translate(() => deps.identity.resetPassword(input.token, input.password));
+  return passwordAttempts.run(async () => {
+    await enforce(deps.db, [[AUTH_LIMITS.resetSubmitIp, deps.info.ip ?? 'unknown']]);
+    const reset = await translate(() => deps.identity.resetPassword(input.token, input.password));
+    // Following the emailed link proved who they are: the account's wrong passwords from every
+    // address are forgotten, so a lock an attacker ran up no longer keeps the owner out.
+    const user = await deps.identity.getUser(reset.userId);
+    if (user?.email) await clear(deps.db, SIGN_IN_FAILURES.account, normaliseEmail(user.email));
+    return reset;
+  });
 }
 
 export async function signOut(

@@ -73,6 +73,26 @@ describe('account.close refuses', () => {
     expect(refusedSeller.message).toContain(`You have an order in progress (${order.reference})`);
   });
 
+  it('while an order is in progress, yet the correct password replaces an old bcrypt hash', async () => {
+    const order = await paidOrder(t);
+    const token = await signIn(order.buyer.email);
+    // bcrypt (cost 4) of TEST_PASSWORD: what the local provider stored before argon2id.
+    const bcrypt = '$2b$04$FzdOmE3y3ejRIPTmxqdpeulgVrXhwARnrNiA4woHgYHsJvsGbzAlm';
+    await db
+      .updateTable('auth.users')
+      .set({ encrypted_password: bcrypt })
+      .where('email', '=', order.buyer.email)
+      .execute();
+    const refused = await failure(close(token));
+    expect(refused.status).toBe(409);
+    const row = await db
+      .selectFrom('auth.users')
+      .select('encrypted_password')
+      .where('email', '=', order.buyer.email)
+      .executeTakeFirstOrThrow();
+    expect(row.encrypted_password?.startsWith('$argon2id$v=19$m=19456,t=2,p=1$')).toBe(true);
+  });
+
   it('while money from a sale is waiting to be paid out', async () => {
     const order = await completedOrder(t);
     const refused = await failure(close(await signIn(order.seller.email)));

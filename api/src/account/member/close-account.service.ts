@@ -14,9 +14,10 @@ import { providerBalance } from '../../commerce/index.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { activeAdminTier, rolesOf } from '../../http/access.ts';
-import { clear, type RateRule, release, reserve, tooManyAttempts } from '../../http/rate-limit.ts';
+import { type FailureLimits, underFailureLimits } from '../../http/rate-limit.ts';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
 import { CLOSED_DISPLAY_NAME } from '../../platform/identity/local.ts';
+import { passwordAttempts } from '../../platform/identity/passwords.ts';
 import {
   type AccessClaims,
   IdentityError,
@@ -36,8 +37,12 @@ export interface CloseAccountDeps {
   origin: string;
 }
 
-/** Wrong passwords while closing, per account: as many guesses as signing in allows. */
-const PASSWORD_FAILURES: RateRule = { bucket: 'close-account:failures', limit: 10, windowSeconds: 15 * 60 };
+/** Wrong passwords while closing: as many guesses as signing in allows, under the same rule. */
+export const CLOSE_ACCOUNT_FAILURES: FailureLimits = {
+  accountAddress: { bucket: 'close-account:failures', limit: 10, windowSeconds: 15 * 60 },
+  account: { bucket: 'close-account:account-failures', limit: 100, windowSeconds: 15 * 60 },
+  freshOnlyAfter: 10,
+};
 
 export const CLOSE_ACCOUNT_MESSAGES = {
   wrongPassword: 'That password is not right. Enter your current password to close your account.',
@@ -143,22 +148,24 @@ async function checkPassword(
   password: string,
   info: RequestInfo,
 ): Promise<void> {
-  const failure = await reserve(deps.db, PASSWORD_FAILURES, email);
-  if (!failure.allowed) throw tooManyAttempts(failure.retryAfterSeconds);
   let session: Awaited<ReturnType<IdentityProvider['signIn']>>;
   try {
-    session = await deps.identity.signIn(email, password, info);
+    session = await underFailureLimits(
+      deps.db,
+      CLOSE_ACCOUNT_FAILURES,
+      { account: email, address: info.ip ?? 'unknown' },
+      () => deps.identity.signIn(email, password, info),
+      (error) => error instanceof IdentityError && error.code === 'invalid_credentials',
+    );
   } catch (error) {
     if (error instanceof IdentityError && error.code === 'invalid_credentials') {
       throw new AppError('BAD_INPUT', CLOSE_ACCOUNT_MESSAGES.wrongPassword);
     }
-    await release(deps.db, PASSWORD_FAILURES, email, failure).catch(() => {});
     if (error instanceof IdentityError && error.code === 'unavailable') {
       throw new AppError('UNAVAILABLE', error.message);
     }
     throw error;
   }
-  await clear(deps.db, PASSWORD_FAILURES, email);
   // The check made a session of its own: it ends at once (closing ends every session anyway).
   await deps.identity
     .signOut(
@@ -193,7 +200,8 @@ export async function closeAccount(
   if (hasStaffRole(roles) || tier) throw new AppError('CONFLICT', CLOSE_ACCOUNT_MESSAGES.staff);
   const user = await identity.getUser(userId);
   if (!user?.email) throw new AppError('NOT_FOUND', 'We could not find your account.');
-  await checkPassword(deps, user.email, input.password, info);
+  const email = user.email;
+  await passwordAttempts.run(() => checkPassword(deps, email, input.password, info));
 
   const files = await db.transaction().execute(async (trx) => {
     // One closing at a time, and nothing unfinished at the moment it happens.

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { adminProcedure, router, staffProcedure } from '../../trpc.ts';
-import { mergeBooks, searchBooks, updateBook } from './staff-books.service.ts';
+import { confirmBook, mergeBooks, searchBooks, updateBook } from './staff-books.service.ts';
 
 const bookId = z.uuid('Choose a book from the list');
 
@@ -14,6 +14,8 @@ export const staffBooksRouter = router({
       z.object({
         q: z.string().trim().max(200, 'Use at most 200 characters').optional(),
         limit: z.number().int().min(1).max(100).default(50),
+        /** Only books a seller typed that nobody has confirmed yet (decision 0061). */
+        unverified: z.boolean().optional(),
       }),
     )
     .output(
@@ -26,6 +28,8 @@ export const staffBooksRouter = router({
           description: z.string().nullable(),
           category: z.string().nullable(),
           listings: z.number(),
+          verified: z.boolean(),
+          addedBy: z.string().nullable(),
         }),
       ),
     )
@@ -59,6 +63,12 @@ export const staffBooksRouter = router({
     )
     .output(z.void())
     .mutation(({ ctx, input }) => updateBook(ctx.db, ctx.user.userId, input)),
+
+  /** Vouch for a book a seller typed, as it is: verified from now on. */
+  confirm: staffProcedure
+    .input(z.object({ bookId }))
+    .output(z.void())
+    .mutation(({ ctx, input }) => confirmBook(ctx.db, ctx.user.userId, input.bookId)),
 
   merge: adminProcedure
     .input(z.object({ duplicateId: bookId, keepId: bookId }))

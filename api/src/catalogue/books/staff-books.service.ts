@@ -4,6 +4,10 @@
  * its listings and genres move over and the kept book takes the ISBN, cover and description it
  * lacked, then the duplicate is deleted, all in one transaction. Each change is audited; the
  * books and listings triggers keep listings' category and genres and the public cache right.
+ *
+ * Books a seller typed are unverified (book-records.ts, decision 0061): staff find them with the
+ * `unverified` filter, who added them, and confirm them as they are (`confirmBook`) or correct
+ * them (`updateBook`); either verifies the book, which sellers then get pre-filled and cannot change.
  */
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
@@ -19,21 +23,27 @@ export interface StaffBookRow {
   description: string | null;
   category: string | null;
   listings: number;
+  verified: boolean;
+  /** The member who typed an unverified book (their address), or null. */
+  addedBy: string | null;
 }
 
 export async function searchBooks(
   db: Database,
-  filter: { q?: string; limit: number },
+  filter: { q?: string; limit: number; unverified?: boolean },
 ): Promise<StaffBookRow[]> {
   let query = db
     .selectFrom('books as b')
     .leftJoin('categories as c', 'c.id', 'b.category_id')
+    .leftJoin('auth.users as u', 'u.id', 'b.created_by')
     .select([
       'b.id',
       'b.title',
       'b.authors',
       'b.isbn13',
       'b.description',
+      'b.verification',
+      'u.email as added_by',
       'c.slug as category',
       sql<number>`(select count(*)::int from public.listings l where l.book_id = b.id)`.as('listings'),
     ]);
@@ -50,6 +60,7 @@ export async function searchBooks(
       ]),
     );
   }
+  if (filter.unverified) query = query.where('b.verification', 'is', null);
   const rows = await query.orderBy('b.title').orderBy('b.id').limit(filter.limit).execute();
   return rows.map((row) => ({
     id: row.id,
@@ -59,7 +70,29 @@ export async function searchBooks(
     description: row.description,
     category: row.category ?? null,
     listings: row.listings,
+    verified: row.verification !== null,
+    addedBy: row.verification === null ? (row.added_by ?? null) : null,
   }));
+}
+
+/** Staff vouch for a book as it is: verified, so sellers get it pre-filled and cannot change it. */
+export async function confirmBook(db: Database, staffId: string, bookId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const book = await trx
+      .updateTable('books')
+      .set({ verification: 'staff', verified_at: new Date() })
+      .where('id', '=', bookId)
+      .returning(['title', 'authors'])
+      .executeTakeFirst();
+    if (!book) throw new AppError('NOT_FOUND', 'We could not find that book. Search again.');
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: 'book.confirm',
+      targetType: 'book',
+      targetId: bookId,
+      details: { title: book.title, authors: book.authors },
+    });
+  });
 }
 
 export async function updateBook(
@@ -99,6 +132,9 @@ export async function updateBook(
         authors: input.authors,
         description: input.description,
         category_id: categoryId,
+        // Staff's correction is staff's word (decision 0061).
+        verification: 'staff',
+        verified_at: new Date(),
       })
       .where('id', '=', input.bookId)
       .execute();

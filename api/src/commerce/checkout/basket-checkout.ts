@@ -19,19 +19,13 @@ import {
   COMMERCIAL_DEFAULTS,
   type GroupQuote,
   type ParcelSize,
-  type PromoOutcome,
-  percentOf,
   plural,
-  priceBreakdown,
-  priceGroup,
-  WELCOME_GIFT,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { CheckoutSession } from '../../platform/payments/port.ts';
-import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
 import { insertOrder } from '../orders/insert.ts';
 import { type PricedGroup, type PricingGroup, priceOrders } from '../pricing/quote.ts';
 import {

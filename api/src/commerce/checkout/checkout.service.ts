@@ -25,18 +25,11 @@ import type {
   PaymentEvent,
   PaymentProvider,
 } from '../../platform/payments/port.ts';
-import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
 import { holdEarnings } from '../money/payouts.ts';
 import { refundPayment } from '../money/refund.ts';
 import { closeOffersForSoldListing } from '../offers/offers.service.ts';
 import { insertOrder } from '../orders/insert.ts';
-import {
-  type Actor,
-  type LockedOrder,
-  lockOrderRow,
-  recordEvent,
-  transition,
-} from '../orders/order-machine.ts';
+import { type Actor, type LockedOrder, lockOrderRow, transition } from '../orders/order-machine.ts';
 import { queueOrderMail } from '../orders/order-mail.ts';
 import { type PricedGroup, type PricingGroup, priceOrders } from '../pricing/quote.ts';
 

@@ -15,25 +15,17 @@ import {
   CARRIERS,
   type Carrier,
   COMMERCIAL_DEFAULTS,
-  type DisputeKind,
-  type DisputeProblem,
-  type OrderActions,
-  type OrderDetail,
-  type OrderItem,
   type OrderRole,
-  type OrderSummary,
-  type PayoutsView,
   PRESUMED_DELIVERY_WORKING_DAYS,
 } from '@reshelf/contracts';
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
-import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { deliveryHolidayRegion } from '../../platform/calendar/holiday-region.ts';
 import { addWorkingDays } from '../../platform/calendar/working-days.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
 import { payOut } from '../money/payouts.ts';
-import { refund, refundedOnOrder } from '../money/refund.ts';
+import { refund } from '../money/refund.ts';
 import { type Actor, type FollowUp, type LockedOrder, MOVED_ON, transition } from './order-machine.ts';
 import { type OrderMailDeps, queueOrderMail } from './order-mail.ts';
 import { returnWindowEnds } from './story.ts';
@@ -43,10 +35,6 @@ export interface OrderDeps extends OrderMailDeps {
 }
 
 type Trx = Transaction<DB>;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-const iso = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);
 
 // Moving ------------------------------------------------------------------------------------
 

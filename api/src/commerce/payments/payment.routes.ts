@@ -9,18 +9,24 @@
  *                                           Back is the site, or the app's own origin when
  *                                           the page's `?return=` names it (decision 0029)
  *   GET  /payments/test/onboarding/:account  the test provider's hosted-style onboarding page
- *                                           (Connect, issue 24)
+ *                                           (Connect, issue 24), for the account's owner only:
+ *                                           their session, or the link they were given
+ *                                           (`?link=`, as a Stripe account link: per account,
+ *                                           an hour; issue 33)
  *   POST /payments/test/onboarding/:account/:outcome   complete, complete with a bank that
  *                                           refuses payouts, needs more information, or
  *                                           rejected: the provider posts its signed
  *                                           account.updated webhook and sends the seller back
+ *                                           to a path on the site (safeNextPath). Only with
+ *                                           the page's link (a plain form cannot send the
+ *                                           CSRF header a cookie session needs)
  */
-import { formatPence, plural } from '@reshelf/contracts';
-import type { FastifyInstance } from 'fastify';
+import { formatPence, plural, safeNextPath } from '@reshelf/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
 import { ERRORS } from '../../errors.ts';
-import { requireAccess } from '../../http/access.ts';
+import { authenticateWith, requireAccess } from '../../http/access.ts';
 import { isAppOrigin } from '../../http/cors.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import {
@@ -30,6 +36,7 @@ import {
   WebhookSignatureError,
 } from '../../platform/payments/port.ts';
 import {
+  ONBOARDING_LINK_PARAM,
   ONBOARDING_OUTCOMES,
   type OnboardingOutcome,
   TEST_RETURN_PARAM,
@@ -38,6 +45,8 @@ import {
 } from '../../platform/payments/test-provider.ts';
 import { applyPaymentEvent, describePayment, paymentOrders } from '../checkout/checkout.service.ts';
 import { applyConnectEvent, isConnectEvent } from '../money/payouts.ts';
+
+const PAYOUTS_PAGE = '/account/payouts';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -167,18 +176,57 @@ export async function registerPaymentRoutes(
   provider.setDeliverer(post);
   app.addHook('onClose', async () => provider.setDeliverer(null));
 
-  /** Where the onboarding page sends the seller back: a path on the site, or the payouts page. */
+  /**
+   * Where the onboarding page sends the seller back: a path on the site (the one rule for `next`,
+   * safeNextPath: normalised, then checked), or the payouts page. The link made for the seller
+   * names the site's own address; only its path is kept.
+   */
   const onboardingReturn = (query: unknown): string => {
-    const value = (query as Record<string, unknown> | undefined)?.return;
-    if (typeof value !== 'string') return '/account/payouts';
-    try {
-      const url = new URL(value, deps.origin);
-      if (url.origin !== new URL(deps.origin).origin) return '/account/payouts';
-      return `${url.pathname}${url.search}`;
-    } catch {
-      return '/account/payouts';
+    const value = (query as Record<string, unknown> | undefined)?.[TEST_RETURN_PARAM];
+    if (typeof value !== 'string') return PAYOUTS_PAGE;
+    let path = value;
+    if (!value.startsWith('/')) {
+      try {
+        const url = new URL(value);
+        if (url.origin !== new URL(deps.origin).origin) return PAYOUTS_PAGE;
+        path = `${url.pathname}${url.search}`;
+      } catch {
+        return PAYOUTS_PAGE;
+      }
     }
+    return safeNextPath(path) ?? PAYOUTS_PAGE;
   };
+
+  const linkOf = (query: unknown): string | null => {
+    const value = (query as Record<string, unknown> | undefined)?.[ONBOARDING_LINK_PARAM];
+    return typeof value === 'string' ? value : null;
+  };
+
+  /** The account's owner is asking: the link they were given, or (the page only) their session. */
+  const ownerAsks = async (
+    request: FastifyRequest<{ Params: { account: string } }>,
+    reply: FastifyReply,
+    options: { session: boolean },
+  ): Promise<boolean> => {
+    const account = request.params.account;
+    const link = linkOf(request.query);
+    if (link !== null) return provider.verifyOnboardingToken(account, link);
+    if (!options.session) return false;
+    const auth = await authenticateWith(
+      () => request.server.authenticate(request, reply, { cookies: true }),
+      request.log,
+    );
+    if (!auth.claims) return false;
+    const owned = await deps.db
+      .selectFrom('connected_accounts')
+      .select('user_id')
+      .where('provider', '=', 'test')
+      .where('provider_account_id', '=', account)
+      .where('user_id', '=', auth.claims.userId)
+      .executeTakeFirst();
+    return Boolean(owned);
+  };
+  const NOT_YOURS = 'This onboarding link is not valid or has expired. Start again from your payouts page.';
 
   const ONBOARDING_CHOICES: Record<OnboardingOutcome, string> = {
     complete: 'Complete set-up',
@@ -223,11 +271,18 @@ export async function registerPaymentRoutes(
     '/payments/test/onboarding/:account',
     requireAccess('public'),
     async (request, reply) => {
-      if (!(await knownAccount(request.params.account))) {
-        return reply.code(404).type('text/html').send('<p>This onboarding link is not valid.</p>');
+      // Not the owner, or no such account: the same answer, so an account id tells nobody anything.
+      if (
+        !(await ownerAsks(request, reply, { session: true })) ||
+        !(await knownAccount(request.params.account))
+      ) {
+        return reply.code(404).type('text/html').send(`<p>${NOT_YOURS}</p>`);
       }
       const back = onboardingReturn(request.query);
-      const query = `?return=${encodeURIComponent(back)}`;
+      const query = `?${new URLSearchParams({
+        [TEST_RETURN_PARAM]: back,
+        [ONBOARDING_LINK_PARAM]: provider.onboardingToken(request.params.account),
+      })}`;
       const buttons = ONBOARDING_OUTCOMES.map(
         (outcome) =>
           `<form method="post" action="/payments/test/onboarding/${escapeHtml(request.params.account)}/${outcome}${escapeHtml(query)}"><button class="${outcome}" type="submit">${escapeHtml(ONBOARDING_CHOICES[outcome])}</button></form>`,
@@ -270,10 +325,11 @@ ${buttons}
             .code(400)
             .send({ error: ERRORS.BAD_INPUT.title, message: `outcome: ${outcome.error.issues[0]?.message}` });
         }
-        if (!(await knownAccount(request.params.account))) {
-          return reply
-            .code(404)
-            .send({ error: ERRORS.NOT_FOUND.title, message: 'This onboarding link is not valid.' });
+        if (
+          !(await ownerAsks(request, reply, { session: false })) ||
+          !(await knownAccount(request.params.account))
+        ) {
+          return reply.code(404).send({ error: ERRORS.NOT_FOUND.title, message: NOT_YOURS });
         }
         const { event } = provider.onboard(request.params.account, outcome.data);
         await post(event);

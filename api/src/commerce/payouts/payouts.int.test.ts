@@ -427,6 +427,58 @@ describe('money out through the test provider', () => {
     await expect(retryFailedTransfer(deps, transfer.id)).rejects.toThrow('Only a failed transfer');
     await balanced(other.orderId);
   });
+  it('is its owner’s alone: no one else may open the page or change the account’s state (issue 33)', async () => {
+    const owner = await createUser(db, t.services.identity, 'onboarding-owner@payouts.test');
+    const stranger = await createUser(db, t.services.identity, 'onboarding-stranger@payouts.test');
+    const { url } = await startOnboarding(deps, owner);
+    const acct = await accountId(owner.id);
+    const bare = `/payments/test/onboarding/${acct}`;
+    // Knowing the account id is not enough: not signed in, or signed in as someone else.
+    expect((await request(t.app.server).get(bare)).status).toBe(404);
+    expect(
+      (await request(t.app.server).get(bare).set('authorization', `Bearer ${stranger.accessToken}`)).status,
+    ).toBe(404);
+    for (const outcome of ['complete', 'rejected']) {
+      expect((await request(t.app.server).post(`${bare}/${outcome}`)).status).toBe(404);
+      expect(
+        (
+          await request(t.app.server)
+            .post(`${bare}/${outcome}`)
+            .set('authorization', `Bearer ${stranger.accessToken}`)
+        ).status,
+      ).toBe(404);
+      // A link token made for another account does not open this one.
+      const other = new URL((await startOnboarding(deps, stranger)).url);
+      expect((await request(t.app.server).post(`${bare}/${outcome}${other.search}`)).status).toBe(404);
+    }
+    await provider.flushEvents();
+    expect((await payoutAccount(db, owner.id)).state).toBe('pending');
+    // The link its owner was given works.
+    const page = new URL(url);
+    expect((await request(t.app.server).get(`${page.pathname}${page.search}`)).status).toBe(200);
+  });
+
+  it('sends the seller back only to a path on this site, whatever `return` says (issue 33)', async () => {
+    const owner = await createUser(db, t.services.identity, 'onboarding-return@payouts.test');
+    const page = new URL((await startOnboarding(deps, owner)).url);
+    for (const hostile of [
+      '/.//evil.example',
+      '/x/..//evil.example',
+      '/%2e%2e//evil.example',
+      '//evil.example',
+      'https://evil.example/',
+    ]) {
+      page.searchParams.set('return', hostile);
+      const shown = await request(t.app.server).get(`${page.pathname}${page.search}`);
+      expect(shown.status).toBe(200);
+      expect(shown.text).not.toContain('evil.example');
+      const done = await request(t.app.server).post(`${page.pathname}/needs_information${page.search}`);
+      expect(done.status).toBe(303);
+      expect(done.headers.location).toBe('/account/payouts');
+    }
+    await provider.flushEvents();
+  });
+
   it('onboards an account the test provider made before a restart: the database still knows it', async () => {
     const seller = await createUser(db, t.services.identity, 'restarted-seller@payouts.test');
     // As if the site restarted after the account was made: the provider's memory is empty.
@@ -436,9 +488,15 @@ describe('money out through the test provider', () => {
       .values({ user_id: seller.id, provider: 'test', provider_account_id: acct, state: 'pending' })
       .execute();
     expect(provider.hasAccount(acct)).toBe(false);
-    const shown = await request(t.app.server).get(`/payments/test/onboarding/${acct}`);
+    // Its owner, signed in, opens the page at its bare address; its buttons carry a link of their own.
+    const shown = await request(t.app.server)
+      .get(`/payments/test/onboarding/${acct}`)
+      .set('authorization', `Bearer ${seller.accessToken}`);
     expect(shown.status).toBe(200);
-    const done = await request(t.app.server).post(`/payments/test/onboarding/${acct}/complete`);
+    const action = /action="([^"]*\/complete[^"]*)"/
+      .exec(shown.text)![1]!
+      .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+    const done = await request(t.app.server).post(action);
     expect(done.status).toBe(303);
     await provider.flushEvents();
     expect((await payoutAccount(db, seller.id)).state).toBe('active');

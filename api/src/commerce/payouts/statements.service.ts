@@ -4,7 +4,6 @@
  * as CSV for their records.
  */
 import {
-  poundsString,
   STATEMENT_CSV_COLUMNS,
   STATEMENT_ENTRY_KINDS,
   STATEMENT_ENTRY_LABELS,
@@ -13,6 +12,7 @@ import {
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
+import { csvText, pounds } from '../../http/csv.ts';
 import { statementEntries } from '../money/ledger.ts';
 
 const UK = 'Europe/London';
@@ -81,26 +81,18 @@ export async function statementFor(db: Database, sellerId: string, month: string
   };
 }
 
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^-\d/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
+/** The statement as CSV, through the one writer (api/src/http/csv.ts): amounts as numbers, text as text. */
 export function statementCsv(statement: Statement): string {
-  const lines = [STATEMENT_CSV_COLUMNS.join(',')];
-  for (const entry of statement.entries) {
-    lines.push(
-      [
-        new Intl.DateTimeFormat('en-CA', { timeZone: UK }).format(new Date(entry.at)),
-        entry.label,
-        entry.reference ?? '',
-        entry.title ?? '',
-        poundsString(entry.amountMinor),
-        entry.memo ?? '',
-      ]
-        .map(csvCell)
-        .join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: UK });
+  return csvText(
+    STATEMENT_CSV_COLUMNS,
+    statement.entries.map((entry) => ({
+      date: day.format(new Date(entry.at)),
+      type: entry.label,
+      order_reference: entry.reference ?? '',
+      book: entry.title ?? '',
+      amount_gbp: pounds(entry.amountMinor),
+      note: entry.memo ?? '',
+    })),
+  );
 }

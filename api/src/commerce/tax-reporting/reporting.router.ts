@@ -81,12 +81,12 @@ export const reportingStaffRouter = router({
     .input(yearInput)
     .output(z.object({ filename: z.string(), columns: z.array(z.string()), csv: z.string() }))
     .query(async ({ ctx, input }) => {
-      const csv = await annualReportCsv(ctx.db, input.year);
+      const { csv, rows } = await annualReportCsv(ctx.db, input.year);
       await recordAudit(ctx.db, {
         action: 'reporting.export',
         targetType: 'reporting_year',
         targetId: String(input.year),
-        details: { rows: csv.split('\r\n').length - 2 },
+        details: { rows },
       });
       return {
         filename: `reshelf-hmrc-platform-report-${input.year}.csv`,

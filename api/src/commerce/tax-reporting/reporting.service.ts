@@ -18,9 +18,9 @@ import {
   type ReportingStatus,
   shouldAskForDetails,
 } from '@reshelf/contracts';
-import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { type CsvRow, csvText, pounds } from '../../http/csv.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/registry.ts';
 import { notify } from '../../platform/notifications/notify.ts';
@@ -331,10 +331,9 @@ export interface ReportRow {
   detailsProvided: boolean;
   totals: QuarterTotals;
   quarters: QuarterTotals[];
-  cells: Record<(typeof REPORTING_CSV_COLUMNS)[number], string>;
+  /** The CSV's cells: text as text, amounts as pounds() and counts as numbers (api/src/http/csv.ts). */
+  cells: CsvRow<(typeof REPORTING_CSV_COLUMNS)[number]>;
 }
-
-const pounds = (minor: number) => (minor / 100).toFixed(2);
 
 /**
  * The year's reportable sellers (not excluded), with the fields the rules require, biggest
@@ -366,7 +365,7 @@ export async function annualReport(db: Database, year: number): Promise<ReportRo
     const account = accounts.find((row) => row.user_id === sellerId);
     const tin = d?.nino ?? d?.utr ?? '';
     const cells = {
-      reporting_year: String(year),
+      reporting_year: year,
       seller_id: sellerId,
       seller_type: d ? d.kind : '',
       first_name: d?.first_name ?? '',
@@ -384,21 +383,21 @@ export async function annualReport(db: Database, year: number): Promise<ReportRo
       business_registration_number: d?.registered_number ?? '',
       financial_account_identifier: account?.provider_account_id ?? '',
       q1_consideration_gbp: pounds(quarters[0]?.considerationMinor ?? 0),
-      q1_sales: String(quarters[0]?.sales ?? 0),
+      q1_sales: quarters[0]?.sales ?? 0,
       q1_fees_gbp: pounds(quarters[0]?.feesMinor ?? 0),
       q2_consideration_gbp: pounds(quarters[1]?.considerationMinor ?? 0),
-      q2_sales: String(quarters[1]?.sales ?? 0),
+      q2_sales: quarters[1]?.sales ?? 0,
       q2_fees_gbp: pounds(quarters[1]?.feesMinor ?? 0),
       q3_consideration_gbp: pounds(quarters[2]?.considerationMinor ?? 0),
-      q3_sales: String(quarters[2]?.sales ?? 0),
+      q3_sales: quarters[2]?.sales ?? 0,
       q3_fees_gbp: pounds(quarters[2]?.feesMinor ?? 0),
       q4_consideration_gbp: pounds(quarters[3]?.considerationMinor ?? 0),
-      q4_sales: String(quarters[3]?.sales ?? 0),
+      q4_sales: quarters[3]?.sales ?? 0,
       q4_fees_gbp: pounds(quarters[3]?.feesMinor ?? 0),
       total_consideration_gbp: pounds(total.considerationMinor),
-      total_sales: String(total.sales),
+      total_sales: total.sales,
       details_provided: d ? 'yes' : 'no',
-    } satisfies Record<(typeof REPORTING_CSV_COLUMNS)[number], string>;
+    } satisfies CsvRow<(typeof REPORTING_CSV_COLUMNS)[number]>;
     return {
       sellerId,
       email: emails.find((row) => row.id === sellerId)?.email ?? null,
@@ -417,17 +416,14 @@ export async function annualReport(db: Database, year: number): Promise<ReportRo
   );
 }
 
-function csvCell(value: string): string {
-  // A cell a spreadsheet would run as a formula is quoted with a leading apostrophe.
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** The annual report as CSV, in the required fields (REPORTING_CSV_COLUMNS). */
-export async function annualReportCsv(db: Database, year: number): Promise<string> {
+/** The annual report as CSV, in the required fields (REPORTING_CSV_COLUMNS), and its number of sellers. */
+export async function annualReportCsv(db: Database, year: number): Promise<{ csv: string; rows: number }> {
   const rows = await annualReport(db, year);
-  const lines = [REPORTING_CSV_COLUMNS.join(',')];
-  for (const row of rows)
-    lines.push(REPORTING_CSV_COLUMNS.map((column) => csvCell(row.cells[column])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return {
+    csv: csvText(
+      REPORTING_CSV_COLUMNS,
+      rows.map((row) => row.cells),
+    ),
+    rows: rows.length,
+  };
 }

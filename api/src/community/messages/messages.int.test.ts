@@ -7,7 +7,12 @@
  */
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { MESSAGE_TEXTS, REPORT_REASON_MESSAGE, suggestsOffPlatform } from '@reshelf/contracts';
+import {
+  MESSAGE_TEXTS,
+  REPORT_REASON_MESSAGE,
+  suggestsOffPlatform,
+  withoutSignature,
+} from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailDueNotifications } from '../../account/notifications/notification-mail.ts';
@@ -233,11 +238,18 @@ describe('what a message may be', () => {
     expect(nosy.status).toBe(404);
     const ok = await upload(buyer, threadId, await photo(80, 60));
     expect(ok.status).toBe(201);
-    expect(ok.body.url).toMatch(new RegExp(`/messages/${threadId}/[0-9a-f]{16}/1600\\.webp$`));
+    // Signed for a while (a private photo: decision 0060); sent back as it is.
+    expect(ok.body.url).toMatch(
+      new RegExp(`^/storage/messages/${threadId}/[0-9a-f]{16}/1600\\.webp\\?expires=\\d+&sig=`),
+    );
     const sent = await send(buyer, threadId, '', [ok.body.url]);
     expect(sent.id).toEqual(expect.any(String));
     const view = await as(seller).community.messages.member.thread.query({ threadId });
-    expect(view.entries.at(-1)).toMatchObject({ text: '', photos: [ok.body.url] });
+    const last = view.entries.at(-1)!;
+    expect(last).toMatchObject({ text: '' });
+    expect(last.kind === 'message' ? last.photos.map(withoutSignature) : []).toEqual([
+      withoutSignature(ok.body.url),
+    ]);
     // Another thread's photo, or any other URL, is refused.
     const other = await newThread('Photo thief');
     expect(await refusal(send(buyer, other.threadId, 'look', [ok.body.url]))).toMatchObject({ status: 400 });

@@ -4,7 +4,7 @@
  * the files of those unused for more than UNSENT_PHOTO_HOURS, then their records. Real
  * PostgreSQL, the real upload route and the embedded storage.
  */
-import { MESSAGE_TEXTS, UNSENT_PHOTO_HOURS } from '@reshelf/contracts';
+import { MESSAGE_TEXTS, UNSENT_PHOTO_HOURS, withoutSignature } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +49,10 @@ async function upload(
     .set('authorization', `Bearer ${user.accessToken}`)
     .attach('photo', await photo(60, 40), { filename: 'p.png', contentType: 'image/png' });
   expect(response.status).toBe(201);
-  return response.body as { url: string; thumbUrl: string };
+  // The answer is signed for the page (a private photo: decision 0060); the records keep the plain address.
+  const body = response.body as { url: string; thumbUrl: string };
+  expect(body.url).toMatch(/\?expires=\d+&sig=/);
+  return { url: withoutSignature(body.url), thumbUrl: withoutSignature(body.thumbUrl) };
 }
 
 /** The storage key behind an embedded URL (/storage/<key>). */

@@ -8,7 +8,8 @@
  * shared photo upload's steps (http/multipart.ts).
  *
  * Only a member of the conversation who may write in it now can upload (a blocked pair cannot).
- * The answer is `{ url, thumbUrl }`; the member then sends the message with the `url`, which
+ * The answer is `{ url, thumbUrl }`, signed (the photo is private: platform/storage/
+ * private-photos.ts), so the page can show it; the member then sends the message with the `url`, which
  * `community.messages.member.send` accepts only for this thread's own photos. Each upload is recorded until
  * a message, report or contest uses it; one left unused for UNSENT_PHOTO_HOURS is deleted by the
  * job message_photos.sweep (photo-uploads.ts).
@@ -21,13 +22,15 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { registerPhotoUploadRoute } from '../../http/multipart.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
+import { signPrivateUrls } from '../../platform/storage/private-photos.ts';
+import type { Secrets } from '../../secrets.ts';
 import { assertCanAttach, storeMessagePhoto } from './messages.service.ts';
 
 export async function registerMessagePhotoRoute(
   app: FastifyInstance,
-  options: { db: Database; services: { storage: StoragePort } },
+  options: { db: Database; services: { storage: StoragePort }; secrets: Secrets },
 ): Promise<void> {
-  const { db, services } = options;
+  const { db, services, secrets } = options;
   await registerPhotoUploadRoute(app, {
     path: MESSAGE_PHOTO_PATH,
     parseTarget: (request) => {
@@ -38,12 +41,15 @@ export async function registerMessagePhotoRoute(
       return threadId.data;
     },
     authorise: (userId, threadId) => assertCanAttach(db, userId, threadId),
-    store: (photo, userId, threadId) =>
-      storeMessagePhoto(
-        { db, storage: services.storage },
-        { threadId, uploaderId: userId },
-        photo,
-        randomBytes(8).toString('hex'),
+    store: async (photo, userId, threadId) =>
+      signPrivateUrls(
+        await storeMessagePhoto(
+          { db, storage: services.storage },
+          { threadId, uploaderId: userId },
+          photo,
+          randomBytes(8).toString('hex'),
+        ),
+        secrets,
       ),
   });
 }

@@ -1,10 +1,17 @@
-/** Development-only tools. In production every procedure here answers NOT_FOUND. */
+/**
+ * Development-only tools, for the developer at this machine: in production, or to a client
+ * that is not on this machine (the mailbox holds password-reset links: issue 33), every
+ * procedure here answers NOT_FOUND, as if it did not exist.
+ */
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
+import { isLoopbackAddress } from '../../http/loopback.ts';
 import { type Context, publicProcedure, router } from '../../trpc.ts';
 
 function assertDevelopment(ctx: Context) {
-  if (ctx.config.env === 'production') throw new AppError('NOT_FOUND', 'Not found');
+  if (ctx.config.env === 'production' || !isLoopbackAddress(ctx.req.ip)) {
+    throw new AppError('NOT_FOUND', 'Not found');
+  }
 }
 
 const messageSchema = z.object({

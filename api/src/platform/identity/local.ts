@@ -1,18 +1,19 @@
 /**
- * The local identity provider (embedded backend): accounts in auth.users with bcrypt hashes
- * (Supabase Auth's own format, so accounts can move to it), HS256 access tokens carrying
+ * The local identity provider (embedded backend): accounts in auth.users with argon2id password
+ * hashes made off the event loop (passwords.ts; older bcrypt hashes are checked and replaced at
+ * the next correct sign-in: decision 0057), HS256 access tokens carrying
  * Supabase's claims, opaque refresh tokens that rotate on every use with reuse detection,
  * and single-use emailed tokens for confirmation and password reset.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { withNext } from '@reshelf/contracts';
-import bcrypt from 'bcryptjs';
 import { type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import type { Secrets } from '../../secrets.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { renderEmail } from '../mail/render.ts';
+import { checkPassword, type HashingParameters, hashPassword, OWASP_ARGON2ID } from './passwords.ts';
 import {
   IdentityError,
   type IdentityProvider,
@@ -31,7 +32,9 @@ export interface LocalIdentityOptions {
   /** A refresh token used again within this many seconds of its rotation is a concurrent
    * request (two tabs refreshing at once), not theft. */
   reuseIntervalSeconds?: number;
-  bcryptCost?: number;
+  /** argon2id's parameters for new hashes (OWASP's by default; the bench's members use cheaper
+   * ones to save time, and those are replaced at a sign-in like any outdated hash). */
+  passwordHashing?: HashingParameters;
   /** The HS256 key for access tokens; derived from the app secret when not given. A
    * hosted-style setup passes Supabase's JWT secret here so Edge Functions can verify. */
   jwtKey?: Uint8Array;
@@ -51,8 +54,6 @@ interface CheckedToken {
 
 /** Checked access tokens remembered per process (about 1 KiB each); forgotten all at once when full. */
 const SIGNED_TOKENS_KEPT = 20_000;
-// Compared against when no account matches, so a wrong email takes as long as a wrong password.
-const DUMMY_HASH = bcrypt.hashSync('reshelf-timing-equaliser', 10);
 
 function opaqueToken(): string {
   return randomBytes(32).toString('base64url');
@@ -108,7 +109,8 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
   const accessTtl = options.accessTokenTtlSeconds ?? 15 * 60;
   const sessionTtl = options.sessionTtlSeconds ?? 30 * 24 * 60 * 60;
   const reuseInterval = options.reuseIntervalSeconds ?? 10;
-  const cost = options.bcryptCost ?? 10;
+  const hashing = options.passwordHashing ?? OWASP_ARGON2ID;
+  const hash = (password: string) => hashPassword(password, hashing);
   const jwtKey = options.jwtKey ?? secrets.key('jwt');
   // Access tokens whose signature and claims jose has checked, until they expire: a signed-in
   // person sends the same token on every request for its hour, and checking the HMAC again
@@ -302,14 +304,14 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
         }
         return;
       }
-      const hash = await bcrypt.hash(input.password, cost);
+      const hashed = await hash(input.password);
       // The account, its confirmation link and the email with it: all or nothing.
       await db.transaction().execute(async (trx) => {
         const created = await trx
           .insertInto('auth.users')
           .values({
             email,
-            encrypted_password: hash,
+            encrypted_password: hashed,
             raw_user_meta_data: JSON.stringify({ display_name: input.displayName }),
             raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),
           })
@@ -345,9 +347,20 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
 
     async signIn(rawEmail, password, info) {
       const user = await findByEmail(rawEmail);
-      const matches = await bcrypt.compare(password, user?.encrypted_password ?? DUMMY_HASH);
-      if (!user?.encrypted_password || !matches) {
+      // No account, or no password: a dummy is checked, so a wrong email costs what a wrong password does.
+      const checked = await checkPassword(password, user?.encrypted_password, hashing);
+      if (!user?.encrypted_password || !checked.matches) {
         throw new IdentityError('invalid_credentials', 'Incorrect email or password.');
+      }
+      if (checked.rehash) {
+        // An old bcrypt hash (or other parameters than today's): replaced now that we have the
+        // password, unless the password changed meanwhile (a reset in between wins).
+        await db
+          .updateTable('auth.users')
+          .set({ encrypted_password: await hash(password), updated_at: new Date() })
+          .where('id', '=', user.id)
+          .where('encrypted_password', '=', user.encrypted_password)
+          .execute();
       }
       if (user.banned_until && user.banned_until.getTime() > Date.now()) {
         throw new IdentityError(
@@ -532,12 +545,12 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
 
     async resetPassword(token, newPassword) {
       const userId = await consumeOneTimeToken(token, 'recovery_token');
-      const hash = await bcrypt.hash(newPassword, cost);
+      const hashed = await hash(newPassword);
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('auth.users')
           .set({
-            encrypted_password: hash,
+            encrypted_password: hashed,
             // Following an emailed link proves the address.
             email_confirmed_at: sql`coalesce(email_confirmed_at, now())`,
           })
@@ -560,12 +573,12 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
 
     async ensureUser(input) {
       const email = normaliseEmail(input.email);
-      const hash = await bcrypt.hash(input.password, cost);
+      const hashed = await hash(input.password);
       const existing = await findByEmail(email);
       if (existing) {
         await db
           .updateTable('auth.users')
-          .set({ encrypted_password: hash, email_confirmed_at: sql`coalesce(email_confirmed_at, now())` })
+          .set({ encrypted_password: hashed, email_confirmed_at: sql`coalesce(email_confirmed_at, now())` })
           .where('id', '=', existing.id)
           .execute();
         return { id: existing.id };
@@ -574,7 +587,7 @@ export function createLocalIdentity(options: LocalIdentityOptions): IdentityProv
         .insertInto('auth.users')
         .values({
           email,
-          encrypted_password: hash,
+          encrypted_password: hashed,
           email_confirmed_at: new Date(),
           raw_user_meta_data: JSON.stringify({ display_name: input.displayName }),
           raw_app_meta_data: JSON.stringify({ provider: 'email', providers: ['email'] }),

@@ -1,6 +1,6 @@
 /**
  * The identity port. Two adapters: the local provider (embedded backend: our own tables,
- * bcrypt hashes, HS256 JWTs with Supabase's claims, rotating refresh tokens) and Supabase
+ * argon2id password hashes, HS256 JWTs with Supabase's claims, rotating refresh tokens) and Supabase
  * Auth (hosted backend). Services and procedures see only this interface.
  */
 

@@ -147,6 +147,14 @@ export interface TestProvider extends PaymentProvider {
   /** Whether the provider made this account (the onboarding page refuses any other). */
   hasAccount(accountId: string): boolean;
   /**
+   * A token that opens this account's onboarding page for ONBOARDING_LINK_SECONDS, as a Stripe
+   * account link does: made only for the account's owner (createOnboardingLink is called from
+   * their session, and the page makes fresh ones for the owner it lets in).
+   */
+  onboardingToken(accountId: string): string;
+  /** Whether `token` was made for this account and has not expired. */
+  verifyOnboardingToken(accountId: string, token: string): boolean;
+  /**
    * Takes back an account this provider made before the process restarted (the test provider
    * keeps its records in memory; the database still knows the account and its state).
    */
@@ -168,6 +176,9 @@ export interface TestProvider extends PaymentProvider {
 
 /** The query parameter on the payment page that names where to send the buyer back. */
 export const TEST_RETURN_PARAM = 'return';
+/** The onboarding page's link token (query parameter) and how long one works. */
+export const ONBOARDING_LINK_PARAM = 'link';
+export const ONBOARDING_LINK_SECONDS = 60 * 60;
 
 /**
  * The payment page, served by the BFF at the site's origin. When the buyer came from elsewhere
@@ -201,6 +212,10 @@ export function createTestProvider(options: { secrets: Secrets }): TestProvider 
     return lastCreated;
   };
   const accounts = new Map<string, ConnectedAccountStatus & { payoutsFail: boolean }>();
+  const onboardingToken = (accountId: string) => {
+    const expires = Math.floor(Date.now() / 1000) + ONBOARDING_LINK_SECONDS;
+    return `${expires}.${options.secrets.sign('onboarding-link', `${accountId}.${expires}`)}`;
+  };
   /** Idempotency: a key seen before answers what it answered first. */
   const answered = new Map<string, unknown>();
   const transfers = new Map<string, { amountMinor: number; reversedMinor: number; reshelfId: string }>();
@@ -291,6 +306,16 @@ export function createTestProvider(options: { secrets: Secrets }): TestProvider 
 
     hasAccount(accountId) {
       return accounts.has(accountId);
+    },
+
+    onboardingToken,
+
+    verifyOnboardingToken(accountId, token) {
+      const match = /^(\d{1,12})\.([A-Za-z0-9_-]{20,100})$/.exec(token);
+      if (!match) return false;
+      const expires = Number(match[1]);
+      if (expires < Date.now() / 1000) return false;
+      return options.secrets.verify('onboarding-link', `${accountId}.${expires}`, match[2]!);
     },
 
     adoptAccount(account) {
@@ -414,7 +439,8 @@ export function createTestProvider(options: { secrets: Secrets }): TestProvider 
 
     async createOnboardingLink(input) {
       const page = new URL(`/payments/test/onboarding/${input.accountId}`, new URL(input.siteOrigin).origin);
-      page.searchParams.set('return', input.returnUrl);
+      page.searchParams.set(TEST_RETURN_PARAM, input.returnUrl);
+      page.searchParams.set(ONBOARDING_LINK_PARAM, onboardingToken(input.accountId));
       return { url: page.href };
     },
 

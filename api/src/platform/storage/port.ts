@@ -2,8 +2,9 @@
  * The file storage port (brief §2): photos and covers by key. Two adapters: the embedded one
  * writes under DATA_DIR/storage and the BFF serves the files at /storage/<key>; the hosted one
  * keeps them in a public Supabase Storage bucket. Keys are chosen by the BFF, never by a
- * caller, and name content that never changes (a new photo gets a new key), so every URL can
- * be cached for ever.
+ * caller, and name content that never changes (a new photo gets a new key), so every public URL
+ * can be cached for ever. A conversation's photos are private (private-photos.ts): a private
+ * bucket when hosted, and served by the BFF only at short-lived signed addresses.
  */
 
 export interface StoredObject {

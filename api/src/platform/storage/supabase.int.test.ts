@@ -29,11 +29,12 @@ beforeEach(() => {
   fake.requests.length = 0;
 });
 
-const storageOf = (options: { key?: string; bucket?: string } = {}) =>
+const storageOf = (options: { key?: string; bucket?: string; privateBucket?: string } = {}) =>
   createSupabaseStorage({
     url: fake.url,
     serviceRoleKey: options.key ?? fake.serviceKey,
     bucket: options.bucket ?? 'listing-photos',
+    privateBucket: options.privateBucket ?? 'conversation-photos',
     timeoutMs: 2_000,
   });
 
@@ -111,6 +112,30 @@ describe('Supabase Storage through supabase-js', () => {
       /Invalid storage key/,
     );
     expect(fake.requests).toEqual([]);
+  });
+
+  it('keeps a conversation’s photos in a private bucket, served by the BFF, never at a public address (issue 33)', async () => {
+    const storage = storageOf({ privateBucket: 'private-evidence' });
+    const key = 'messages/0c8f5a3e-4d1b-4c7a-9a53-1f0e2d3c4b5a/0123456789abcdef/1600.webp';
+    await storage.put(key, Buffer.from('evidence'), 'image/webp');
+    expect(fake.requests.map((entry) => `${entry.method} ${entry.url}`)).toEqual([
+      'POST /storage/v1/bucket',
+      `POST /storage/v1/object/private-evidence/${key}`,
+    ]);
+    expect(JSON.parse(fake.requests[0]!.body)).toMatchObject({ id: 'private-evidence', public: false });
+    expect(fake.buckets.get('private-evidence')).toEqual({ public: false });
+    // Its address is the BFF's, which asks for a signature (storage.route.ts), not the bucket's.
+    expect(storage.publicUrl(key)).toBe(`/storage/${key}`);
+    const direct = await fetch(`${fake.url}/storage/v1/object/public/private-evidence/${key}`);
+    expect(direct.status).toBe(404);
+    expect(await storage.get(key)).toEqual({ body: Buffer.from('evidence'), contentType: 'image/webp' });
+    fake.requests.length = 0;
+    await storage.delete([key, 'listings/l1/p1/1600.webp']);
+    expect(fake.requests.map((entry) => `${entry.method} ${entry.url}`).sort()).toEqual([
+      'DELETE /storage/v1/object/listing-photos',
+      'DELETE /storage/v1/object/private-evidence',
+    ]);
+    expect(await storage.get(key)).toBeNull();
   });
 
   it('a request that cannot be sent is 503, and the bucket is tried again next time', async () => {

@@ -1,5 +1,7 @@
 /**
- * The hosted storage adapter: a public Supabase Storage bucket, through supabase-js's Storage
+ * The hosted storage adapter: a public Supabase Storage bucket for listing photos, logos and
+ * covers, and a private one for a conversation's photos (private-photos.ts: the BFF serves them
+ * at /storage/<key> with a short-lived signature, reading them with the service key), through supabase-js's Storage
  * client (`storage.from(bucket).upload/download/remove/getPublicUrl`, `createBucket`) with the
  * service key. Failure kinds, as for the other hosted adapters: a request that cannot be sent
  * (or times out) → 503; any answer Storage refuses → 502, because every request carries our
@@ -13,12 +15,15 @@ type StorageError = Error;
 
 import { AppError } from '../../errors.ts';
 import { createServerClient } from '../../supabase-client.ts';
-import { assertValidKey, type StoragePort } from './port.ts';
+import { assertValidKey, STORAGE_PATH, type StoragePort } from './port.ts';
+import { isPrivateKey } from './private-photos.ts';
 
 export interface SupabaseStorageOptions {
   url: string;
   serviceRoleKey: string;
   bucket: string;
+  /** The private bucket for a conversation's photos (never readable without the service key). */
+  privateBucket: string;
   fetch?: typeof fetch;
   /** How long one request may take before it counts as not sent (30 s). */
   timeoutMs?: number;
@@ -79,27 +84,33 @@ export function createSupabaseStorage(options: SupabaseStorageOptions): StorageP
       });
     },
   });
-  const bucket = () => client.storage.from(options.bucket);
-  let bucketReady: Promise<void> | undefined;
+  const nameOf = (key: string) => (isPrivateKey(key) ? options.privateBucket : options.bucket);
+  const bucket = (key: string) => client.storage.from(nameOf(key));
+  const bucketsReady = new Map<string, Promise<void>>();
 
-  /** Creates the public bucket the first time we write; one that exists already is fine. */
-  function ensureBucket(): Promise<void> {
-    bucketReady ??= (async () => {
-      const { error } = await client.storage.createBucket(options.bucket, { public: true });
-      if (error && !isDuplicate(error)) throw failure('create bucket', error);
-    })().catch((error) => {
-      bucketReady = undefined;
-      throw error;
-    });
-    return bucketReady;
+  /** Creates the key's bucket (public, or private) the first time we write; one that exists is fine. */
+  function ensureBucket(key: string): Promise<void> {
+    const name = nameOf(key);
+    let ready = bucketsReady.get(name);
+    if (!ready) {
+      ready = (async () => {
+        const { error } = await client.storage.createBucket(name, { public: !isPrivateKey(key) });
+        if (error && !isDuplicate(error)) throw failure('create bucket', error);
+      })().catch((error) => {
+        bucketsReady.delete(name);
+        throw error;
+      });
+      bucketsReady.set(name, ready);
+    }
+    return ready;
   }
 
   return {
     kind: 'supabase',
     async put(key, body, contentType) {
       assertValidKey(key);
-      await ensureBucket();
-      const { error } = await bucket().upload(key, body, {
+      await ensureBucket(key);
+      const { error } = await bucket(key).upload(key, body, {
         contentType,
         cacheControl: '31536000',
         upsert: true,
@@ -108,7 +119,7 @@ export function createSupabaseStorage(options: SupabaseStorageOptions): StorageP
     },
     async get(key) {
       assertValidKey(key);
-      const { data, error } = await bucket().download(key);
+      const { data, error } = await bucket(key).download(key);
       if (error) {
         if (isNotFound(error)) return null;
         throw failure('download', error);
@@ -121,12 +132,18 @@ export function createSupabaseStorage(options: SupabaseStorageOptions): StorageP
     async delete(keys) {
       if (keys.length === 0) return;
       for (const key of keys) assertValidKey(key);
-      const { error } = await bucket().remove(keys);
-      if (error && !isNotFound(error)) throw failure('delete', error);
+      const byBucket = new Map<string, string[]>();
+      for (const key of keys) byBucket.set(nameOf(key), [...(byBucket.get(nameOf(key)) ?? []), key]);
+      for (const [name, inBucket] of byBucket) {
+        const { error } = await client.storage.from(name).remove(inBucket);
+        if (error && !isNotFound(error)) throw failure('delete', error);
+      }
     },
     publicUrl(key) {
       assertValidKey(key);
-      return bucket().getPublicUrl(key).data.publicUrl;
+      // A private file has no public address: the BFF's own, which needs a signature.
+      if (isPrivateKey(key)) return `${STORAGE_PATH}/${key}`;
+      return bucket(key).getPublicUrl(key).data.publicUrl;
     },
   };
 }

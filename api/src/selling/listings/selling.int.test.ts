@@ -176,11 +176,26 @@ describe('the wizard’s draft', () => {
       .where('isbn13', '=', UNKNOWN)
       .executeTakeFirstOrThrow();
     expect(book.created_by).toBe(seller.id);
+    expect(book.verification).toBeNull();
 
-    // Another seller starting from the same ISBN now gets that book, and may not change it.
+    // Another seller starting from the same ISBN is not handed those details as fact (issue 33,
+    // decision 0061): they type their own, which correct the same unverified book.
     const second = await start(other, UNKNOWN);
-    expect(second.source).toBe('catalogue');
-    expect(second.listing.book).toMatchObject({ id: typed.book!.id, editable: false });
+    expect(second.source).toBeNull();
+    expect(second.listing.book).toBeNull();
+    const theirs = await update(other, {
+      listingId: second.listing.id,
+      book: { title: 'Introduction to Algorithms', authors: ['Thomas H. Cormen', 'Ronald L. Rivest'] },
+    });
+    expect(theirs.book).toMatchObject({ id: typed.book!.id, editable: true });
+    // Once staff confirm it, it is the catalogue's: pre-filled, and nobody's to change.
+    await db()
+      .updateTable('books')
+      .set({ verification: 'staff', verified_at: new Date() })
+      .where('isbn13', '=', UNKNOWN)
+      .execute();
+    const third = await start(seller, UNKNOWN);
+    expect(third.listing.book).toMatchObject({ id: typed.book!.id, editable: false });
     const refused = await refusal(
       update(other, { listingId: second.listing.id, book: { title: 'Mine now', authors: ['Me'] } }),
     );

@@ -31,13 +31,13 @@ import {
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { z } from 'zod';
+import { saveTypedBook, verifiedBookFor } from '../../catalogue/index.ts';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { BookLookupPort } from '../../platform/book-lookup/book-lookup.ts';
 import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
-import { bookColumns } from './book-columns.ts';
 
 type Db = Database | Transaction<DB>;
 
@@ -72,10 +72,9 @@ interface ListingRow {
   publisher: string | null;
   published_year: number | null;
   cover_url: string | null;
-  created_by: string | null;
+  verification: string | null;
   category_slug: string | null;
   category_name: string | null;
-  other_uses: number;
   order_status: string | null;
   wishlist_count: number;
 }
@@ -92,8 +91,7 @@ async function loadListing(
       l.format, l.first_edition, l.signed, l.condition_notes, l.description, l.photos, l.price_minor, l.parcel_size, l.published_at,
       l.created_at, l.updated_at, l.category_id,
       b.isbn13 as b_isbn13, b.title, b.subtitle, b.authors, b.publisher, b.published_year, b.cover_url,
-      b.created_by, c.slug as category_slug, c.name as category_name,
-      (select count(*)::int from public.listings o where o.book_id = l.book_id and o.id <> l.id) as other_uses,
+      b.verification, c.slug as category_slug, c.name as category_name,
       (select o.status from public.order_items i join public.orders o on o.id = i.order_id
         where i.listing_id = l.id and o.status not in ('cancelled', 'refunded')
         order by o.created_at desc limit 1) as order_status,
@@ -150,11 +148,12 @@ const MISSING_MESSAGES: Record<Exclude<SellingStep, 'isbn' | 'review'>, string> 
   parcel: SELLING_MESSAGES.parcelMissing,
 };
 
-function isEditableBook(row: ListingRow, sellerId: string): boolean {
-  return Boolean(row.book_id && row.created_by === sellerId && row.other_uses === 0);
+/** A seller may correct their listing's book while nobody has vouched for it (decision 0061). */
+function isEditableBook(row: ListingRow): boolean {
+  return Boolean(row.book_id && row.verification === null);
 }
 
-async function toSellerListing(db: Db, row: ListingRow, sellerId: string): Promise<SellerListing> {
+async function toSellerListing(db: Db, row: ListingRow): Promise<SellerListing> {
   const settings = await getCommercialSettings(db);
   const lock = lockOf(row.status, row.order_status);
   return {
@@ -177,7 +176,7 @@ async function toSellerListing(db: Db, row: ListingRow, sellerId: string): Promi
                 ? { slug: row.category_slug, name: row.category_name }
                 : null,
             coverUrl: row.cover_url,
-            editable: isEditableBook(row, sellerId),
+            editable: isEditableBook(row),
           }
         : null,
     condition: row.condition,
@@ -201,7 +200,7 @@ async function toSellerListing(db: Db, row: ListingRow, sellerId: string): Promi
 }
 
 export async function getSellerListing(db: Database, sellerId: string, listingId: string) {
-  return toSellerListing(db, await loadListing(db, sellerId, listingId), sellerId);
+  return toSellerListing(db, await loadListing(db, sellerId, listingId));
 }
 
 // Starting ----------------------------------------------------------------------------------
@@ -240,35 +239,11 @@ export async function startListing(
       };
     }
   }
-  let source: StartResult['source'] = null;
-  let bookId: string | null = null;
-  if (isbn13) {
-    const book = await db.selectFrom('books').select('id').where('isbn13', '=', isbn13).executeTakeFirst();
-    if (book) {
-      bookId = book.id;
-      source = 'catalogue';
-    } else {
-      const found = await lookup.lookup(isbn13);
-      if (found && found.authors.length > 0) {
-        const inserted = await db
-          .insertInto('books')
-          .values({
-            isbn13,
-            isbn10: null,
-            ...bookColumns(found),
-            created_by: sellerId,
-          })
-          .onConflict((oc) => oc.column('isbn13').doNothing())
-          .returning('id')
-          .executeTakeFirst();
-        bookId =
-          inserted?.id ??
-          (await db.selectFrom('books').select('id').where('isbn13', '=', isbn13).executeTakeFirst())?.id ??
-          null;
-        source = bookId ? 'openlibrary' : null;
-      }
-    }
-  }
+  // Pre-filled only from a verified book (the catalogue's, a lookup's, staff's): details another
+  // seller typed are not handed over as fact, and the seller types their own (decision 0061).
+  const verified = isbn13 ? await verifiedBookFor(db, lookup, isbn13) : null;
+  const bookId = verified?.id ?? null;
+  const source: StartResult['source'] = verified?.source ?? null;
   const created = await db
     .insertInto('listings')
     .values({
@@ -319,33 +294,24 @@ export async function updateListing(
         published_year: book.publishedYear ?? null,
         category_id: categoryId,
       };
-      if (row.book_id && isEditableBook(row, sellerId)) {
-        await trx.updateTable('books').set(bookValues).where('id', '=', row.book_id).execute();
-      } else if (row.book_id) {
+      // The listing's book, or the ISBN's (another seller may have typed it meanwhile), corrected
+      // while unverified; a new unverified book otherwise. A verified book is not the seller's to change.
+      const saved = await saveTypedBook(
+        trx,
+        sellerId,
+        row.book_id ? { bookId: row.book_id } : { isbn13: row.draft_isbn13 },
+        bookValues,
+      );
+      // A verified book with this ISBN (found or confirmed meanwhile) is the listing's book as it is.
+      if (row.book_id && saved.verified) {
         throw new AppError(
           'BAD_INPUT',
           'This book’s details come from our catalogue, so they can’t be changed here. Say anything about your copy in its description.',
           { field: 'book' },
         );
-      } else {
-        // A book someone else has added with this ISBN meanwhile is the same book: use it.
-        const existing = row.draft_isbn13
-          ? await trx
-              .selectFrom('books')
-              .select('id')
-              .where('isbn13', '=', row.draft_isbn13)
-              .executeTakeFirst()
-          : undefined;
-        const bookId =
-          existing?.id ??
-          (
-            await trx
-              .insertInto('books')
-              .values({ ...bookValues, isbn13: row.draft_isbn13, created_by: sellerId })
-              .returning('id')
-              .executeTakeFirstOrThrow()
-          ).id;
-        changes.book_id = bookId;
+      }
+      if (!row.book_id) {
+        changes.book_id = saved.id;
         changes.draft_isbn13 = null;
       }
     }
@@ -365,7 +331,7 @@ export async function updateListing(
         .where('id', '=', row.id)
         .execute();
     }
-    return toSellerListing(trx, await loadListing(trx, sellerId, row.id), sellerId);
+    return toSellerListing(trx, await loadListing(trx, sellerId, row.id));
   });
 }
 
@@ -429,7 +395,7 @@ export async function addPhoto(
         .set({ photos: JSON.stringify([...photos, url]), updated_at: new Date() })
         .where('id', '=', listingId)
         .execute();
-      return toSellerListing(trx, await loadListing(trx, sellerId, listingId), sellerId);
+      return toSellerListing(trx, await loadListing(trx, sellerId, listingId));
     });
     return { url, thumbUrl: storage.publicUrl(keys[1]!), listing };
   } catch (error) {
@@ -464,7 +430,7 @@ export async function removePhoto(
       .where('id', '=', listingId)
       .execute();
     return {
-      listing: await toSellerListing(trx, await loadListing(trx, sellerId, listingId), sellerId),
+      listing: await toSellerListing(trx, await loadListing(trx, sellerId, listingId)),
       keys: photoKeysOf(listingId, url) ?? [],
     };
   });
@@ -492,7 +458,7 @@ export async function reorderPhotos(
       .set({ photos: JSON.stringify(order), updated_at: new Date() })
       .where('id', '=', listingId)
       .execute();
-    return toSellerListing(trx, await loadListing(trx, sellerId, listingId), sellerId);
+    return toSellerListing(trx, await loadListing(trx, sellerId, listingId));
   });
 }
 
@@ -561,7 +527,7 @@ export async function publishListing(
       return await db.transaction().execute(async (trx) => {
         const row = await loadListing(trx, sellerId, listingId, { lock: true });
         refuseIfLocked(row);
-        if (row.status === 'active') return toSellerListing(trx, row, sellerId);
+        if (row.status === 'active') return toSellerListing(trx, row);
         if (row.status !== 'draft') {
           throw new AppError(
             'CONFLICT',
@@ -581,7 +547,7 @@ export async function publishListing(
           })
           .where('id', '=', row.id)
           .execute();
-        return toSellerListing(trx, await loadListing(trx, sellerId, row.id), sellerId);
+        return toSellerListing(trx, await loadListing(trx, sellerId, row.id));
       });
     } catch (error) {
       if (isSlugTaken(error)) {
@@ -603,7 +569,7 @@ export async function relistListing(
   return db.transaction().execute(async (trx) => {
     const row = await loadListing(trx, sellerId, listingId, { lock: true });
     refuseIfLocked(row);
-    if (row.status === 'active') return toSellerListing(trx, row, sellerId);
+    if (row.status === 'active') return toSellerListing(trx, row);
     if (row.status !== 'withdrawn')
       throw new AppError('CONFLICT', 'Only a withdrawn listing can be relisted.');
     assertComplete(row);
@@ -612,7 +578,7 @@ export async function relistListing(
       .set({ status: 'active', published_at: new Date(), updated_at: new Date() })
       .where('id', '=', row.id)
       .execute();
-    return toSellerListing(trx, await loadListing(trx, sellerId, row.id), sellerId);
+    return toSellerListing(trx, await loadListing(trx, sellerId, row.id));
   });
 }
 

@@ -11,9 +11,14 @@ import { SIGN_IN_TO_CONTINUE } from './sign-in-words.ts';
 
 type Mode = 'signin' | 'signup';
 
-/** Where a person goes once signed in: `next` if it is a same-site path, else on with their setup. */
+/**
+ * Where a person goes once signed in: `next` if it is a same-site path, else on with their setup.
+ * Checked here again, where it is followed: a path that normalises to another host
+ * (`/.//evil.example`) made the router throw instead of going anywhere (issue 33).
+ */
 export function destinationAfterSignIn(next: string | null, user: SessionUser): string {
-  if (next) return next;
+  const safe = safeNextPath(next);
+  if (safe) return safe;
   if (!user.signupCompleted) return '/complete-signup';
   return '/';
 }

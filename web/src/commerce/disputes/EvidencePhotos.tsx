@@ -6,6 +6,7 @@ import { MESSAGE_PHOTO_PATH, PROTECTION_RULES } from '@reshelf/contracts';
 import { ImagePlus, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
+import { mediaUrl, thumbUrl } from '../../lib/media.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { checkPhotoFile, UploadError, uploadFile } from '../../lib/upload.ts';
 
@@ -100,9 +101,9 @@ export function PhotoGrid({ photos, onRemove }: { photos: string[]; onRemove?: (
     <ul className="grid grid-cols-3 gap-2 sm:grid-cols-6" data-testid="evidence-photos">
       {photos.map((url, index) => (
         <li key={url} className="relative">
-          <a href={url} target="_blank" rel="noreferrer">
+          <a href={mediaUrl(url)} target="_blank" rel="noreferrer">
             <img
-              src={url.replace(/\/1600\.webp$/, '/400.webp')}
+              src={thumbUrl(url)}
               alt={`Evidence ${index + 1} of ${photos.length}`}
               className="aspect-square w-full rounded-lg border border-line object-cover"
             />
