@@ -22,6 +22,11 @@ const steps = [
     ['--import', 'tsx', path.join(root, 'api/scripts/check-plurals.ts'), '--self-test'],
   ],
   [
+    'lint: money computed only in the money module',
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'api/scripts/check-money.ts'), '--self-test'],
+  ],
+  [
     'openapi: up to date',
     process.execPath,
     ['--import', 'tsx', path.join(root, 'api/scripts/openapi.ts'), '--verify'],

@@ -34,7 +34,7 @@ First admin of a new site (no token: the server's own environment, DATABASE_URL 
 Commands (the token each needs):
   metrics [--period today|mtd|last30|ytd]     the staff dashboard's numbers (staff)
   seed                                        seed 40 books with orders (staff, read-write token)
-  reset-seed                                  remove what earlier seeds made, then seed (staff, read-write)
+  reset-seed                                  remove what earlier seeds made, then seed (admin, read-write)
   cleanup --dry-run                           what the clean-up would withdraw, with some titles (staff)
   cleanup                                     withdraw duplicate listings and those without an image
                                               (admin, read-write; staff restore them at /admin/listings for 30 days)
@@ -168,7 +168,10 @@ export async function runOps(argv: string[], io: OpsIo): Promise<number> {
       }
       case 'seed':
       case 'reset-seed': {
-        const result = await client.staff.dashboard.seed.mutate({ reset: command === 'reset-seed' });
+        const result =
+          command === 'reset-seed'
+            ? await client.staff.dashboard.resetAndSeed.mutate({})
+            : await client.staff.dashboard.seed.mutate({});
         print(
           result,
           `${command === 'seed' ? 'Seeded demo data' : 'Reset and seeded'}: ${result.listings} listings, ${result.orders} orders\n`,

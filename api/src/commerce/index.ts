@@ -23,13 +23,16 @@ export {
   returnEligibility,
 } from './disputes/returns.service.ts';
 export { registerExportRoutes } from './exports/exports.route.ts';
+export { statementMonths } from './money/ledger.ts';
 export {
   applyConnectEvent,
+  holdEarnings,
   isConnectEvent,
   listSellerPayouts,
   type PayoutDeps,
   payOut,
   providerBalance,
+  releaseEarnings,
   startOnboarding,
 } from './money/payouts.ts';
 export {
@@ -43,6 +46,7 @@ export {
   salesTotals,
 } from './money/sales.ts';
 export { expireOffers, lapseAcceptedOffers } from './offers/offers.service.ts';
+export { insertOrder } from './orders/insert.ts';
 export {
   autoComplete,
   cancelUndispatched,
@@ -53,6 +57,7 @@ export {
   releaseHeldPayouts,
 } from './orders/orders.service.ts';
 export { refundOrder } from './orders/staff-orders.service.ts';
+export { returnWindowEnds } from './orders/story.ts';
 export { registerPaymentRoutes } from './payments/payment.routes.ts';
 export {
   type BundleTiersView,
@@ -60,4 +65,5 @@ export {
   getTiers,
   setTiers,
 } from './pricing/bundle-tiers.service.ts';
+export { type PricingGroup, quoteGroup } from './pricing/quote.ts';
 export { askForReportingDetails } from './tax-reporting/reporting.service.ts';

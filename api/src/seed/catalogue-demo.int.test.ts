@@ -394,7 +394,7 @@ describe('the demo seed', () => {
 
   it('Reset and Seed gives the new listings covers too', async () => {
     const admin = await createUser(db, t.services.identity, 'covers-admin@example.com', { roles: ['admin'] });
-    const reset = await api(t.app, admin.accessToken).staff.dashboard.seed.mutate({ reset: true });
+    const reset = await api(t.app, admin.accessToken).staff.dashboard.resetAndSeed.mutate({});
     expect(reset).toEqual({ listings: 40, orders: 24 });
     const { rows } = await sql<{ bare: number }>`
       select count(*)::int as bare from public.listings l

@@ -7,16 +7,11 @@
  * Users are created without passwords; the sign-in work gives the demo accounts theirs.
  */
 import { createHash } from 'node:crypto';
-import {
-  COMMERCIAL_DEFAULTS,
-  type Condition,
-  type ParcelSize,
-  priceBreakdown,
-  slugify,
-} from '@reshelf/contracts';
+import { type Condition, type ParcelSize, slugify } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { type SeedBook, SNAPSHOT_BOOKS, upsertSnapshotBooks } from './books.ts';
+import { seedSale } from './seed-sale.ts';
 
 export interface DemoPerson {
   email: string;
@@ -341,41 +336,34 @@ export async function seedCatalogueDemo(db: Database): Promise<CatalogueDemoRepo
   const listings = await db
     .insertInto('listings')
     .values(listingRows)
-    .returning(['id', 'slug', 'book_id', 'seller_id', 'price_minor', 'parcel_size'])
+    .returning(['id', 'slug', 'book_id', 'seller_id', 'charity_id', 'price_minor', 'parcel_size'])
     .execute();
 
   // A few copies sold in the last fortnight (sales feed trending; the pages say "sold").
   const soldSlugs = listings.filter((_, index) => index % 17 === 5).slice(0, 4);
   for (const [index, listing] of soldSlugs.entries()) {
     const buyerId = buyerIds[index % buyerIds.length]!;
-    const breakdown = priceBreakdown({
-      itemMinor: listing.price_minor!,
-      postageMinor: COMMERCIAL_DEFAULTS.postageMinor[listing.parcel_size as ParcelSize],
-      protection: {
-        fixedMinor: COMMERCIAL_DEFAULTS.buyerProtectionFixedMinor,
-        percent: COMMERCIAL_DEFAULTS.buyerProtectionPercent,
-      },
-    });
     const paidAt = new Date(Date.now() - (3 + index * 2) * 86_400_000);
-    await db.updateTable('listings').set({ status: 'sold' }).where('id', '=', listing.id).execute();
-    await db
-      .insertInto('orders')
-      .values({
-        buyer_id: buyerId,
-        seller_id: listing.seller_id,
-        listing_id: listing.id,
-        status: 'completed',
-        item_price_minor: breakdown.itemMinor,
-        postage_minor: breakdown.postageMinor,
-        buyer_protection_minor: breakdown.protectionMinor,
-        total_minor: breakdown.totalMinor,
-        paid_at: paidAt,
-        dispatched_at: new Date(paidAt.getTime() + 86_400_000),
-        delivered_at: new Date(paidAt.getTime() + 3 * 86_400_000),
-        completed_at: new Date(paidAt.getTime() + 4 * 86_400_000),
-        created_at: paidAt,
-      })
-      .execute();
+    const at = (days: number) => new Date(paidAt.getTime() + days * 86_400_000);
+    await seedSale(db, {
+      buyerId,
+      sellerId: listing.seller_id,
+      charityId: listing.charity_id,
+      books: [
+        {
+          listingId: listing.id,
+          priceMinor: listing.price_minor!,
+          parcelSize: listing.parcel_size as ParcelSize,
+        },
+      ],
+      status: 'completed',
+      paidAt,
+      dispatchedAt: at(1),
+      deliveredAt: at(3),
+      completedAt: at(4),
+      paymentRef: `demo_sold_${listing.id.replaceAll('-', '')}`,
+      note: 'Demo sale',
+    });
   }
   const soldIds = new Set(soldSlugs.map((listing) => listing.id));
   const active = listings.filter((listing) => !soldIds.has(listing.id));

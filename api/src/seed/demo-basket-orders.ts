@@ -5,13 +5,14 @@
  * - reader@reshelf.test bought two of Margaret's books together, completed;
  * - bookworm@reshelf.test bought two books from Cherwell Valley Hospice Books' shop, delivered and
  *   inside its 14-day return window (the shop's tier: 2 books 10%).
- * Priced by the same rules as checkout (`priceGroup` in packages/contracts: bundle tier, one
- * parcel's postage, protection on the discounted subtotal), each with its payment and the
- * seller's payout, as a paid basket order has.
+ * Written as a real sale is (`seedSale`: checkout's pricer with the bundle tier, one parcel's
+ * postage and protection on the discounted subtotal; the one order insert; the payment and the
+ * seller's earnings).
  */
-import { type BundleTier, COMMERCIAL_DEFAULTS, type ParcelSize, priceGroup } from '@reshelf/contracts';
+import type { BundleTier, ParcelSize } from '@reshelf/contracts';
 import type { Database } from '../db/index.ts';
 import { DEMO_CHARITIES, DEMO_SELLERS } from './catalogue-demo.ts';
+import { seedSale } from './seed-sale.ts';
 
 const DAY = 86_400_000;
 
@@ -99,113 +100,29 @@ export async function seedDemoBasketOrders(db: Database): Promise<{ orders: numb
         .onConflict((oc) => oc.doNothing())
         .execute();
     }
-    const price = priceGroup({
-      items: listings.map((l) => ({
-        priceMinor: l.price_minor ?? 0,
-        parcelSize: (l.parcel_size ?? 'small') as ParcelSize,
+    const paidAt = new Date(Date.now() - plan.paidDaysAgo * DAY);
+    const sent = plan.status !== 'paid';
+    const deliveredAt = sent ? new Date(paidAt.getTime() + 2 * DAY) : null;
+    const completedAt = plan.status === 'completed' ? new Date(paidAt.getTime() + 3 * DAY) : null;
+    await seedSale(db, {
+      buyerId,
+      sellerId,
+      charityId: charity?.id ?? null,
+      books: listings.map((listing) => ({
+        listingId: listing.id,
+        priceMinor: listing.price_minor ?? 0,
+        parcelSize: (listing.parcel_size ?? 'small') as ParcelSize,
       })),
       tiers: plan.tiers,
-      postage: COMMERCIAL_DEFAULTS.postageMinor,
+      status: plan.status,
+      paidAt,
+      dispatchedAt: sent ? new Date(paidAt.getTime() + DAY) : null,
+      trackingRef: sent ? `RM${String(100000 + orders).padStart(9, '0')}GB` : null,
+      deliveredAt,
+      completedAt,
+      paymentRef: `demo_basket_${plan.sellerEmail.replace(/\W/g, '')}_${plan.buyerEmail.replace(/\W/g, '')}`,
+      note: `Demo basket order of ${listings.length} books`,
     });
-    const paidAt = new Date(Date.now() - plan.paidDaysAgo * DAY);
-    const dispatchedAt = plan.status === 'paid' ? null : new Date(paidAt.getTime() + DAY);
-    const deliveredAt = plan.status === 'paid' ? null : new Date(paidAt.getTime() + 2 * DAY);
-    const order = await db
-      .insertInto('orders')
-      .values({
-        buyer_id: buyerId,
-        seller_id: sellerId,
-        listing_id: listings[0]!.id,
-        status: plan.status,
-        item_price_minor: price.itemSubtotalMinor,
-        bundle_discount_minor: price.bundleDiscountMinor,
-        postage_minor: price.postageMinor,
-        buyer_protection_minor: price.protectionMinor,
-        buyer_protection_vat_minor: price.protectionVatMinor,
-        discount_minor: 0,
-        total_minor: price.totalMinor,
-        parcel_size: price.parcelSize,
-        charity_sale: Boolean(charity),
-        shipping_address: JSON.stringify({
-          fullName: 'Jo March',
-          line1: '1 Orchard House',
-          line2: null,
-          town: 'Bath',
-          postcode: 'BA1 1AA',
-        }),
-        paid_at: paidAt,
-        dispatch_by: new Date(paidAt.getTime() + 7 * DAY),
-        dispatched_at: dispatchedAt,
-        carrier: dispatchedAt ? 'royal_mail_tracked_48' : null,
-        tracking_ref: dispatchedAt ? `RM${String(100000 + orders).padStart(9, '0')}GB` : null,
-        delivered_at: deliveredAt,
-        complete_after: deliveredAt ? new Date(deliveredAt.getTime() + 2 * DAY) : null,
-        completed_at: plan.status === 'completed' ? new Date(paidAt.getTime() + 3 * DAY) : null,
-        created_at: paidAt,
-      })
-      .returning(['id', 'total_minor'])
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('order_items')
-      .values(
-        listings.map((listing, index) => ({
-          order_id: order.id,
-          listing_id: listing.id,
-          position: index + 1,
-          price_minor: price.items[index]!.priceMinor,
-          bundle_discount_minor: price.items[index]!.bundleDiscountMinor,
-          discount_minor: price.items[index]!.discountMinor,
-          protection_minor: price.items[index]!.protectionMinor,
-          created_at: paidAt,
-        })),
-      )
-      .execute();
-    await db
-      .updateTable('listings')
-      .set({ status: 'sold' })
-      .where(
-        'id',
-        'in',
-        listings.map((l) => l.id),
-      )
-      .execute();
-    await db
-      .insertInto('payments')
-      .values({
-        order_id: order.id,
-        provider: 'test',
-        provider_ref: `demo_basket_${order.id.replaceAll('-', '')}`,
-        amount_minor: order.total_minor,
-        status: 'succeeded',
-        created_at: paidAt,
-      })
-      .execute();
-    const releasedAt = plan.status === 'completed' ? new Date(paidAt.getTime() + 3 * DAY) : null;
-    await db
-      .insertInto('payouts')
-      .values({
-        seller_id: sellerId,
-        order_id: order.id,
-        amount_minor: price.discountedSubtotalMinor + price.postageMinor,
-        status: releasedAt ? 'released' : 'held',
-        released_at: releasedAt,
-        ...(charity && deliveredAt && !releasedAt
-          ? { release_after: new Date(deliveredAt.getTime() + COMMERCIAL_DEFAULTS.charityReturnDays * DAY) }
-          : {}),
-        created_at: paidAt,
-      })
-      .execute();
-    await db
-      .insertInto('order_events')
-      .values({
-        order_id: order.id,
-        from_status: null,
-        to_status: 'paid',
-        actor_kind: 'system',
-        note: `Demo basket order of ${listings.length} books`,
-        created_at: paidAt,
-      })
-      .execute();
     orders += 1;
     books += listings.length;
   }

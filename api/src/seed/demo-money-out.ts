@@ -20,7 +20,7 @@
  * Only with the test provider: Reshelf never moves demo money through a real one.
  */
 import { createHash } from 'node:crypto';
-import { COMMERCIAL_DEFAULTS, type ParcelSize, priceBreakdown, slugify } from '@reshelf/contracts';
+import { type ParcelSize, slugify } from '@reshelf/contracts';
 import {
   applyConnectEvent,
   isConnectEvent,
@@ -34,6 +34,7 @@ import type { Mailer } from '../platform/mail/mailer.ts';
 import type { PaymentProvider } from '../platform/payments/port.ts';
 import type { SignedEvent, TestProvider } from '../platform/payments/test-provider.ts';
 import { SNAPSHOT_BOOKS } from './books.ts';
+import { seedSale } from './seed-sale.ts';
 
 const DAY = 86_400_000;
 
@@ -137,7 +138,7 @@ async function person(db: Database, email: string): Promise<{ id: string; email:
   return { id: row.id, email: row.email };
 }
 
-/** Writes one sale as the other demo sales are: listing, order, its book, payment and payout. */
+/** Writes one sale as the other demo sales are (`seedSale`): its listing, then the sale. */
 async function writeSale(
   db: Database,
   key: SaleKey,
@@ -153,14 +154,6 @@ async function writeSale(
     .executeTakeFirstOrThrow();
   const pages = book.page_count ?? 300;
   const parcel: ParcelSize = pages > 600 ? 'large' : pages > 350 ? 'medium' : 'small';
-  const price = priceBreakdown({
-    itemMinor: sale.priceMinor,
-    postageMinor: COMMERCIAL_DEFAULTS.postageMinor[parcel],
-    protection: {
-      fixedMinor: COMMERCIAL_DEFAULTS.buyerProtectionFixedMinor,
-      percent: COMMERCIAL_DEFAULTS.buyerProtectionPercent,
-    },
-  });
   const paid = new Date(now.getTime() - sale.paidDaysAgo * DAY);
   const completed = sale.status === 'completed';
   const at = (days: number) => new Date(paid.getTime() + days * DAY);
@@ -180,84 +173,29 @@ async function writeSale(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const order = await db
-    .insertInto('orders')
-    .values({
-      buyer_id: people.buyerId,
-      seller_id: people.sellerId,
-      listing_id: listing.id,
-      status: sale.status,
-      item_price_minor: price.itemMinor,
-      postage_minor: price.postageMinor,
-      buyer_protection_minor: price.protectionMinor,
-      buyer_protection_vat_minor: price.protectionVatMinor,
-      total_minor: price.totalMinor,
-      parcel_size: parcel,
-      charity_sale: false,
-      shipping_address: JSON.stringify({
-        fullName: 'Alex Morgan',
-        line1: '4 Castle Street',
-        line2: null,
-        town: 'Cambridge',
-        postcode: 'CB3 0AQ',
-      }),
-      paid_at: paid,
-      dispatch_by: at(7),
-      dispatched_at: completed ? at(1) : null,
-      carrier: completed ? 'royal_mail_tracked_48' : null,
-      tracking_ref: completed
-        ? `RM${createHash('sha256').update(key).digest('hex').slice(0, 9).toUpperCase()}GB`
-        : null,
-      delivered_at: completed ? at(3) : null,
-      completed_at: completed ? at(4) : null,
-      created_at: paid,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('order_items')
-    .values({
-      order_id: order.id,
-      listing_id: listing.id,
-      position: 1,
-      price_minor: price.itemMinor,
-      protection_minor: price.protectionMinor,
-      created_at: paid,
-    })
-    .execute();
-  await db
-    .insertInto('payments')
-    .values({
-      order_id: order.id,
-      provider: 'test',
-      provider_ref: `demo_money_${createHash('sha256').update(`money-out:${key}`).digest('hex').slice(0, 24)}`,
-      amount_minor: price.totalMinor,
-      status: 'succeeded',
-      created_at: paid,
-    })
-    .execute();
-  await db
-    .insertInto('payouts')
-    .values({
-      seller_id: people.sellerId,
-      order_id: order.id,
-      amount_minor: price.itemMinor + price.postageMinor,
-      status: completed ? 'released' : 'held',
-      released_at: completed ? at(4) : null,
-      created_at: paid,
-    })
-    .execute();
-  await db
-    .insertInto('order_events')
-    .values({
-      order_id: order.id,
-      from_status: null,
-      to_status: 'paid',
-      actor_kind: 'system',
-      note: 'Demo sale',
-      created_at: paid,
-    })
-    .execute();
+  const order = await seedSale(db, {
+    buyerId: people.buyerId,
+    sellerId: people.sellerId,
+    charityId: null,
+    books: [{ listingId: listing.id, priceMinor: sale.priceMinor, parcelSize: parcel }],
+    status: sale.status,
+    paidAt: paid,
+    dispatchedAt: completed ? at(1) : null,
+    trackingRef: completed
+      ? `RM${createHash('sha256').update(key).digest('hex').slice(0, 9).toUpperCase()}GB`
+      : null,
+    deliveredAt: completed ? at(3) : null,
+    completedAt: completed ? at(4) : null,
+    address: {
+      fullName: 'Alex Morgan',
+      line1: '4 Castle Street',
+      line2: null,
+      town: 'Cambridge',
+      postcode: 'CB3 0AQ',
+    },
+    paymentRef: `demo_money_${createHash('sha256').update(`money-out:${key}`).digest('hex').slice(0, 24)}`,
+    note: 'Demo sale',
+  });
   return order.id;
 }
 

@@ -75,7 +75,7 @@ export async function seedDemoSocial(db: Database): Promise<Record<string, unkno
       .values({
         listing_id: dropped.id,
         seller_id: seller,
-        old_price_minor: dropped.price_minor + 200,
+        old_price_minor: dropped.price_minor + 200, // money-ok: the demo's made-up earlier price
         new_price_minor: dropped.price_minor,
         dropped_at: new Date(Date.now() - 86_400_000),
       })

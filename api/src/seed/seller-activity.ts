@@ -11,10 +11,11 @@
  * Deterministic, like the rest of the demo data.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { COMMERCIAL_DEFAULTS, type ParcelSize, priceBreakdown, slugify } from '@reshelf/contracts';
+import { type ParcelSize, slugify } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
 import { DEMO_BUYERS } from './catalogue-demo.ts';
+import { seedSale } from './seed-sale.ts';
 
 const DAY = 86_400_000;
 /** How far back the activity goes. */
@@ -107,14 +108,8 @@ export async function seedSellerActivity(
       const published = ago(paidDaysAgo + daysToSell, 3);
       const paid = ago(paidDaysAgo, Math.floor(pick(`${key}:hour`) * 8));
       const itemMinor = 300 + Math.floor(pick(`${key}:price`) * 12) * 50;
-      const breakdown = priceBreakdown({
-        itemMinor,
-        postageMinor: COMMERCIAL_DEFAULTS.postageMinor[book.parcel],
-        protection: {
-          fixedMinor: COMMERCIAL_DEFAULTS.buyerProtectionFixedMinor,
-          percent: COMMERCIAL_DEFAULTS.buyerProtectionPercent,
-        },
-      });
+      // An offer 50p under the asking price, for the sales that followed one.
+      const offeredMinor = 250 + Math.floor(pick(`${key}:price`) * 12) * 50;
       const slug = `${slugify(book.title)}-${createHash('sha256').update(key).digest('hex').slice(0, 6)}`;
       const listing = await db
         .insertInto('listings')
@@ -149,7 +144,7 @@ export async function seedSellerActivity(
             buyer_id: buyerId,
             seller_id: seller.userId,
             made_by: 'buyer',
-            amount_minor: itemMinor - 50,
+            amount_minor: offeredMinor,
             status: 'purchased',
             expires_at: new Date(paid.getTime() + DAY),
             responded_at: new Date(paid.getTime() - 3_600_000),
@@ -159,52 +154,21 @@ export async function seedSellerActivity(
           .execute();
         report.offers += 1;
       }
-      const completed = new Date(paid.getTime() + 4 * DAY);
-      const order = await db
-        .insertInto('orders')
-        .values({
-          buyer_id: buyerId,
-          seller_id: seller.userId,
-          listing_id: listing.id,
-          offer_id: offerId,
-          status: 'completed',
-          item_price_minor: breakdown.itemMinor,
-          postage_minor: breakdown.postageMinor,
-          buyer_protection_minor: breakdown.protectionMinor,
-          total_minor: breakdown.totalMinor,
-          parcel_size: book.parcel,
-          charity_sale: seller.charityId !== null,
-          paid_at: paid,
-          dispatched_at: new Date(paid.getTime() + DAY),
-          delivered_at: new Date(paid.getTime() + 3 * DAY),
-          completed_at: completed,
-          created_at: paid,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
       // Paid through the test provider, as a real sale is: the money in matches the order.
-      await db
-        .insertInto('payments')
-        .values({
-          order_id: order.id,
-          provider: 'test',
-          provider_ref: `demo_activity_${order.id.replaceAll('-', '')}`,
-          amount_minor: breakdown.totalMinor,
-          status: 'succeeded',
-          created_at: paid,
-        })
-        .execute();
-      await db
-        .insertInto('payouts')
-        .values({
-          seller_id: seller.userId,
-          order_id: order.id,
-          amount_minor: breakdown.itemMinor + breakdown.postageMinor,
-          status: 'released',
-          released_at: completed,
-          created_at: paid,
-        })
-        .execute();
+      await seedSale(db, {
+        buyerId,
+        sellerId: seller.userId,
+        charityId: seller.charityId,
+        books: [{ listingId: listing.id, priceMinor: itemMinor, parcelSize: book.parcel }],
+        offer: offerId ? { id: offerId, amountMinor: offeredMinor } : null,
+        status: 'completed',
+        paidAt: paid,
+        dispatchedAt: new Date(paid.getTime() + DAY),
+        deliveredAt: new Date(paid.getTime() + 3 * DAY),
+        completedAt: new Date(paid.getTime() + 4 * DAY),
+        paymentRef: `demo_activity_${listing.id.replaceAll('-', '')}`,
+        note: 'Demo sale',
+      });
       sold.push({ id: listing.id, slug, published, paid });
       report.sales += 1;
     }

@@ -138,16 +138,10 @@ export async function paidBasketOrder(
     });
   }
   if (options.to === 'delivered') await markArrived({ ...deps }, buyer.id, order.orderId);
+  // What each book was paid: the money definitions' view (decision 0051).
   const items = await db
-    .selectFrom('order_items')
-    .select([
-      'id',
-      'listing_id',
-      'price_minor',
-      'bundle_discount_minor',
-      'discount_minor',
-      'protection_minor',
-    ])
+    .selectFrom('order_item_money')
+    .select(['order_item_id', 'listing_id', 'paid_minor', 'discount_minor', 'protection_minor'])
     .where('order_id', '=', order.orderId)
     .orderBy('position')
     .execute();
@@ -158,11 +152,11 @@ export async function paidBasketOrder(
     buyer,
     listingIds,
     items: items.map((item) => ({
-      id: item.id,
-      listingId: item.listing_id,
-      paidMinor: item.price_minor - item.bundle_discount_minor - item.discount_minor + item.protection_minor,
-      protectionMinor: item.protection_minor,
-      discountMinor: item.discount_minor,
+      id: item.order_item_id as string,
+      listingId: item.listing_id as string,
+      paidMinor: item.paid_minor ?? 0,
+      protectionMinor: item.protection_minor ?? 0,
+      discountMinor: item.discount_minor ?? 0,
     })),
     totalMinor: order.totalMinor,
   };

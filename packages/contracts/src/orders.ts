@@ -100,6 +100,8 @@ export const orderItemSchema = z.object({
   paidMinor: z.number().int(),
   /** Given back for this book (a dispute or a charity return naming it). */
   refundedMinor: z.number().int(),
+  /** What is left of it to refund. */
+  refundableMinor: z.number().int(),
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 

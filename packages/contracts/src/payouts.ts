@@ -79,6 +79,8 @@ export const payoutAccountSchema = z.object({
   waitingReason: z.enum(PAYOUT_WAIT_REASONS).nullable(),
   /** Money in the seller's account at the provider not yet paid out (e.g. after a failed payout). */
   balanceMinor: z.number().int(),
+  /** What the seller owes when that balance is below zero (refunds taken back after payout), else 0. */
+  owedMinor: z.number().int(),
   updatedAt: iso.nullable(),
 });
 export type PayoutAccount = z.infer<typeof payoutAccountSchema>;
@@ -135,6 +137,8 @@ export const transferSummarySchema = z.object({
   reference: z.string(),
   amountMinor: z.number().int(),
   reversedMinor: z.number().int(),
+  /** What it still carries: sent less taken back. */
+  netMinor: z.number().int(),
   status: z.enum(TRANSFER_STATUSES),
   failureReason: z.string().nullable(),
   createdAt: iso,

@@ -18,10 +18,9 @@ import {
   DATA_EXPORT_VERSION,
   type DataExport,
   type OrderExport,
-  STATEMENT_ENTRY_KINDS,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
-import { listSellerPayouts } from '../../commerce/index.ts';
+import { listSellerPayouts, statementMonths } from '../../commerce/index.ts';
 import { listSavedSearches, myFollows } from '../../community/index.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
@@ -277,14 +276,7 @@ export async function exportMemberData(db: Database, userId: string, now = new D
         .execute();
 
       const payouts = await listSellerPayouts(trx, userId);
-      const statements = await sql<{ month: string; kind: string; entries: number; amount_minor: number }>`
-        select to_char(l.created_at at time zone 'Europe/London', 'YYYY-MM') as month, l.kind,
-               count(*)::int as entries, sum(l.amount_minor)::int as amount_minor
-          from public.ledger_entries l
-         where l.seller_id = ${userId} and l.kind = any(${[...STATEMENT_ENTRY_KINDS]}::text[])
-         group by 1, 2
-         order by 1 desc, 2
-         limit ${DATA_EXPORT_MAX_ROWS}`.execute(trx);
+      const statements = await statementMonths(trx, userId, DATA_EXPORT_MAX_ROWS);
 
       const charities = await trx
         .selectFrom('charity_members as m')
@@ -411,7 +403,7 @@ export async function exportMemberData(db: Database, userId: string, now = new D
           readAt: isoOf(row.read_at),
         })),
         payouts,
-        statements: statements.rows.map((row) => ({
+        statements: statements.map((row) => ({
           month: row.month,
           kind: row.kind,
           entries: row.entries,

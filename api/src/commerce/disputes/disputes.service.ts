@@ -502,6 +502,7 @@ async function refundInFull(
       full = full || back.full;
     }
   }
+  // money-ok: the two refunds money's refund() just made, added for the note and the answer
   const refunded = sum([outcome.amountMinor, postage]);
   if (full) await transition(trx, order, 'refunded', actor, reason);
   else

@@ -120,6 +120,16 @@ export function earningsLeft(earnings: StoredEarnings): number {
   return earnings.status === 'cancelled' ? 0 : earnings.amount_minor - earnings.reversed_minor;
 }
 
+/** What a transfer to the seller's account still carries: what was sent less what was taken back. */
+export function transferLeft(transfer: { amount_minor: number; reversed_minor: number }): number {
+  return transfer.amount_minor - transfer.reversed_minor;
+}
+
+/** What a seller owes Reshelf: a balance below zero at the provider (a refund taken back after payout). */
+export function owedOf(balanceMinor: number): number {
+  return Math.max(0, -balanceMinor);
+}
+
 /** Sums amounts (the one way to add up money outside SQL). */
 export function sum(amounts: Iterable<number>): number {
   let total = 0;

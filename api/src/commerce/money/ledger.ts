@@ -9,7 +9,7 @@
  * written from, and the ledger agreeing with those tables; and no seller transferred more than
  * they are owed. Orders with a problem come first.
  */
-import type { ReconciliationRow } from '@reshelf/contracts';
+import { type ReconciliationRow, STATEMENT_ENTRY_KINDS } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 
@@ -171,4 +171,24 @@ export function statementEntries<T extends { kind: StatementKind; amount_minor: 
     return { ...row, signedMinor };
   });
   return { entries, totals };
+}
+
+/**
+ * A seller's statement entries summed by month and kind, newest month first (their data export):
+ * the same entries their monthly statements list.
+ */
+export async function statementMonths(
+  db: Database,
+  sellerId: string,
+  limit: number,
+): Promise<{ month: string; kind: string; entries: number; amount_minor: number }[]> {
+  const { rows } = await sql<{ month: string; kind: string; entries: number; amount_minor: number }>`
+    select to_char(l.created_at at time zone 'Europe/London', 'YYYY-MM') as month, l.kind,
+           count(*)::int as entries, sum(l.amount_minor)::int as amount_minor
+      from public.ledger_entries l
+     where l.seller_id = ${sellerId} and l.kind = any(${[...STATEMENT_ENTRY_KINDS]}::text[])
+     group by 1, 2
+     order by 1 desc, 2
+     limit ${limit}`.execute(db);
+  return rows;
 }

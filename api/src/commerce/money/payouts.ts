@@ -38,7 +38,7 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/templates.ts';
 import { type NotificationInput, notify } from '../../platform/notifications/notify.ts';
 import type { ConnectedAccountState, PaymentEvent, PaymentProvider } from '../../platform/payments/port.ts';
-import { sellerEarnings } from './amounts.ts';
+import { owedOf, sellerEarnings, transferLeft } from './amounts.ts';
 
 type Trx = Transaction<DB>;
 
@@ -150,6 +150,58 @@ export async function holdEarnings(
     .execute();
 }
 
+/**
+ * A completed order's held earnings become the seller's: released now, or, while a charity sale's
+ * return window is still open (`holdUntil`), kept held until then (`releaseHeldEarnings` then).
+ */
+export async function releaseEarnings(
+  trx: Trx,
+  orderId: string,
+  holdUntil: Date | null,
+  now = new Date(),
+): Promise<void> {
+  const update = trx.updateTable('payouts').where('order_id', '=', orderId).where('status', '=', 'held');
+  if (holdUntil && holdUntil > now) {
+    await update.set({ release_after: holdUntil }).execute();
+    return;
+  }
+  await update.set({ status: 'released', released_at: now }).execute();
+}
+
+/**
+ * Earnings held through a return window are released once it has closed, for completed orders
+ * with no return still open (requested or accepted: the book may be on its way back). One
+ * statement, so a return being refunded at the same moment either cancels the payout first or
+ * finds it released. Answers the orders released.
+ */
+export async function releaseHeldEarnings(trx: Trx, now = new Date()): Promise<string[]> {
+  const released = await trx
+    .updateTable('payouts as p')
+    .set({ status: 'released', released_at: now })
+    .where('p.status', '=', 'held')
+    .where('p.release_after', '<=', now)
+    .where(({ exists, not, selectFrom }) =>
+      exists(
+        selectFrom('orders as o')
+          .select('o.id')
+          .whereRef('o.id', '=', 'p.order_id')
+          .where('o.status', '=', 'completed'),
+      ).and(
+        not(
+          exists(
+            selectFrom('return_requests as r')
+              .select('r.id')
+              .whereRef('r.order_id', '=', 'p.order_id')
+              .where('r.status', 'in', ['requested', 'accepted']),
+          ),
+        ),
+      ),
+    )
+    .returning('p.order_id')
+    .execute();
+  return released.map((row) => row.order_id);
+}
+
 // The seller's account ----------------------------------------------------------------------------
 
 async function openHolds(db: Database | Trx, sellerId: string) {
@@ -248,6 +300,7 @@ export async function payoutAccount(db: Database, sellerId: string): Promise<Pay
     waitingMinor: waiting,
     waitingReason: waiting > 0 ? reason : null,
     balanceMinor: balance,
+    owedMinor: owedOf(balance),
     updatedAt: account ? account.updated_at.toISOString() : null,
   };
 }
@@ -410,6 +463,7 @@ export async function listSellerPayouts(db: Database, sellerId: string): Promise
       reference: t.reference,
       amountMinor: t.amount_minor,
       reversedMinor: t.reversed_minor,
+      netMinor: transferLeft(t),
       status: t.status as 'pending' | 'paid' | 'failed' | 'reversed',
       failureReason: t.failure_reason,
       createdAt: t.created_at.toISOString(),

@@ -253,9 +253,8 @@ export async function offerSummary(db: Database, now: Date = new Date()): Promis
         sql<number>`count(*) filter (where exists (
           select 1 from public.offers r
           where r.thread_id = first.thread_id and r.checkout_deadline is not null))::int`.as('accepted'),
-        sql<number | null>`percentile_cont(0.5) within group (
+        sql<number | null>`percentile_cont(0.5) within group ( -- money-ok: offerDiscountPercent's rule in SQL
           order by (l.price_minor - first.amount_minor)::float8 * 100 / nullif(l.price_minor, 0))`.as(
-          // money-ok: a percentage for the median, offerDiscountPercent's rule in SQL
           'median_discount',
         ),
       ])

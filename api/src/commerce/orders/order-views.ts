@@ -115,6 +115,7 @@ export async function itemsOfOrders(db: Executor, orderIds: string[]): Promise<M
       protectionMinor: row.protection_minor,
       paidMinor: itemAmounts(row).paidMinor,
       refundedMinor: row.refunded_minor,
+      refundableMinor: itemAmounts(row).refundableMinor,
     });
     items.set(row.order_id, list);
   }

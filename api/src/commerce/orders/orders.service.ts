@@ -24,7 +24,7 @@ import { AppError } from '../../errors.ts';
 import { deliveryHolidayRegion } from '../../platform/calendar/holiday-region.ts';
 import { addWorkingDays } from '../../platform/calendar/working-days.ts';
 import type { PaymentProvider } from '../../platform/payments/port.ts';
-import { payOut } from '../money/payouts.ts';
+import { payOut, releaseEarnings, releaseHeldEarnings } from '../money/payouts.ts';
 import { refund } from '../money/refund.ts';
 import { type Actor, type FollowUp, type LockedOrder, MOVED_ON, transition } from './order-machine.ts';
 import { type OrderMailDeps, queueOrderMail } from './order-mail.ts';
@@ -73,23 +73,10 @@ export async function queueFollowUp(
   await queueOrderMail(trx, deps, orderId, followUp, detail ?? null);
 }
 
-/**
- * Releases the seller's held payout, or for a charity sale still within its return window
- * keeps it held until the window closes (`payouts.release_held` releases it then).
- */
-async function releasePayout(trx: Trx, order: LockedOrder, now = new Date()): Promise<void> {
-  const holdUntil = returnWindowEnds({ charitySale: order.charity_sale, deliveredAt: order.delivered_at });
-  const update = trx.updateTable('payouts').where('order_id', '=', order.id).where('status', '=', 'held');
-  if (holdUntil && holdUntil > now) {
-    await update.set({ release_after: holdUntil }).execute();
-    return;
-  }
-  await update.set({ status: 'released', released_at: now }).execute();
-}
-
 export async function complete(trx: Trx, order: LockedOrder, actor: Actor, note?: string): Promise<FollowUp> {
   const { followUp } = await transition(trx, order, 'completed', actor, note);
-  await releasePayout(trx, order);
+  const holdUntil = returnWindowEnds({ charitySale: order.charity_sale, deliveredAt: order.delivered_at });
+  await releaseEarnings(trx, order.id, holdUntil);
   return followUp;
 }
 
@@ -339,37 +326,13 @@ export async function presumeDelivered(deps: OrderDeps, now = new Date()): Promi
 /**
  * Charity payouts held through the 14-day return window are released once it has closed, for
  * completed orders with no return still open (requested or accepted: the book may be on its
- * way back). One statement, so a return being refunded at the same moment either cancels the
- * payout first or finds it released; the sellers are told (in the app and by email) in the
+ * way back; money's `releaseHeldEarnings`); the sellers are told (in the app and by email) in the
  * same transaction.
  */
 export async function releaseHeldPayouts(deps: OrderMailDeps, now = new Date()): Promise<number> {
   return deps.db.transaction().execute(async (trx) => {
-    const released = await trx
-      .updateTable('payouts as p')
-      .set({ status: 'released', released_at: now })
-      .where('p.status', '=', 'held')
-      .where('p.release_after', '<=', now)
-      .where(({ exists, not, selectFrom }) =>
-        exists(
-          selectFrom('orders as o')
-            .select('o.id')
-            .whereRef('o.id', '=', 'p.order_id')
-            .where('o.status', '=', 'completed'),
-        ).and(
-          not(
-            exists(
-              selectFrom('return_requests as r')
-                .select('r.id')
-                .whereRef('r.order_id', '=', 'p.order_id')
-                .where('r.status', 'in', ['requested', 'accepted']),
-            ),
-          ),
-        ),
-      )
-      .returning('p.order_id')
-      .execute();
-    for (const payout of released) await queueOrderMail(trx, deps, payout.order_id, 'payout_released');
+    const released = await releaseHeldEarnings(trx, now);
+    for (const orderId of released) await queueOrderMail(trx, deps, orderId, 'payout_released');
     return released.length;
   });
 }

@@ -147,6 +147,16 @@ async function groupPricer(db: Executor) {
   };
 }
 
+/** What the group's books cost as orders of their own at their asking prices, with no discount. */
+function asSingleOrders(
+  priceOf: (group: PricingGroup, discount?: number) => GroupPrice,
+  group: PricingGroup,
+): number {
+  return group.books
+    .map((book) => priceOf({ ...group, books: [book], agreedMinor: null, tiers: [] }).totalMinor)
+    .reduce((total, each) => total + each, 0);
+}
+
 /** The group a discount takes most off (ties: the earlier group), and how much. */
 function best(amounts: readonly number[]): { index: number; minor: number } {
   return amounts.reduce<{ index: number; minor: number }>(
@@ -227,10 +237,7 @@ export async function priceOrders(
   const priced = groups.map((group, index): PricedGroup => {
     const own = discount?.index === index ? discount : null;
     const price = own ? priceOf(group, own.minor) : (base[index] as GroupPrice);
-    // Each book as an order of its own at its asking price, with no discount.
-    const singleOrdersMinor = group.books
-      .map((book) => priceOf({ ...group, books: [book], agreedMinor: null, tiers: [] }).totalMinor)
-      .reduce((total, each) => total + each, 0);
+    const singleOrdersMinor = asSingleOrders(priceOf, group);
     return {
       group,
       price,
@@ -246,5 +253,23 @@ export async function priceOrders(
     promo,
     promotionId: discount?.promotionId ?? null,
     promoRefusal,
+  };
+}
+
+/**
+ * One group priced with no discount (the demo seed's sales, which were never anyone's first
+ * order): the same pricer as checkout, so a seeded order's money is what checkout would charge.
+ */
+export async function quoteGroup(db: Executor, group: PricingGroup): Promise<PricedGroup> {
+  const priceOf = await groupPricer(db);
+  const price = priceOf(group);
+  const singleOrdersMinor = asSingleOrders(priceOf, group);
+  return {
+    group,
+    price,
+    discountCode: null,
+    discountLabel: null,
+    singleOrdersMinor,
+    savingMinor: Math.max(0, singleOrdersMinor - price.totalMinor),
   };
 }

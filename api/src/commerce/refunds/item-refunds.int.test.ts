@@ -332,17 +332,23 @@ describe('a charity return of one book of an order', () => {
     const status = new Map(listings.map((l) => [l.id, l.status]));
     expect(status.get(paid.listingIds[0]!)).toBe('sold');
     expect(status.get(paid.listingIds[1]!)).toBe('withdrawn');
-    // The dashboard: one order, one book still sold, its proceeds its price less its bundle share.
+    // The dashboard: one order, one book still sold; what it earned the charity is that book's
+    // price less its bundle share, and the order's postage (the seller keeps it on a return).
     const kept = await db
       .selectFrom('order_items')
       .selectAll()
       .where('id', '=', paid.items[0]!.id)
       .executeTakeFirstOrThrow();
+    const { postage_minor } = await db
+      .selectFrom('orders')
+      .select('postage_minor')
+      .where('id', '=', paid.orderId)
+      .executeTakeFirstOrThrow();
     const dashboard = await asOwner.dashboard.query();
     expect(dashboard.sales).toMatchObject({
       ordersCount: 1,
       booksCount: 1,
-      proceedsMinor: kept.price_minor - kept.bundle_discount_minor,
+      earningsMinor: kept.price_minor - kept.bundle_discount_minor + postage_minor,
     });
     expect(dashboard.monthly.at(-1)).toMatchObject({ orders: 1, books: 1 });
   });

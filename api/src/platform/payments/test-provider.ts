@@ -485,9 +485,11 @@ export function createTestProvider(options: { secrets: Secrets }): TestProvider 
       return once(`reversal:${input.idempotencyKey}`, () => {
         const transfer = transfers.get(input.transferRef);
         if (transfer) {
+          // money-ok: the fake provider keeps its own books, as Stripe does for a transfer
           if (transfer.reversedMinor + input.amountMinor > transfer.amountMinor) {
             throw new Error('The reversal is more than is left of the transfer');
           }
+          // money-ok: the fake provider's own books
           transfer.reversedMinor += input.amountMinor;
         }
         const reversalRef = `trr_test_${hex()}`;

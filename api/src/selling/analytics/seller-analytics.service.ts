@@ -199,7 +199,7 @@ export async function sellerAnalytics(
       offersReceived: sum.offersReceived + point.offersReceived,
       offersAccepted: sum.offersAccepted + point.offersAccepted,
       sales: sum.sales + point.sales,
-      revenueNetMinor: sum.revenueNetMinor + point.revenueNetMinor,
+      revenueNetMinor: sum.revenueNetMinor + point.revenueNetMinor, // money-ok: the periods' sold_books earnings
     }),
     ZERO,
   );

@@ -12,6 +12,7 @@ import {
   type BasketQuote,
   formatPence,
   type GroupQuote,
+  paymentTotal,
   photoThumbUrl,
 } from '@reshelf/contracts';
 import { Package, Sparkles, Tag, Trash2 } from 'lucide-react';
@@ -484,7 +485,7 @@ function VisitorBasket() {
     return tiers[index]?.data ?? [];
   });
   if (entries.length === 0) return <EmptyBasket />;
-  const total = groups.reduce((sum, group) => sum + group.estimate.totalMinor, 0);
+  const total = paymentTotal(groups.map((group) => group.estimate));
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] lg:items-start">
       <div className="flex min-w-0 flex-col gap-6">

@@ -21,10 +21,9 @@ import { OfferAmountForm } from '../offers/OfferAmountForm.tsx';
 import { booksWord } from './basket-view.ts';
 
 /** The dialog's numbers: the least offer (half the books' prices) and the price now (after the tier). */
-export function bundleOfferLimits(group: Pick<GroupQuote, 'itemSubtotalMinor' | 'bundleDiscountMinor'>) {
+export function bundleOfferLimits(group: Pick<GroupQuote, 'itemSubtotalMinor' | 'discountedSubtotalMinor'>) {
   const subtotal = group.itemSubtotalMinor;
-  const asking = subtotal - group.bundleDiscountMinor;
-  return { subtotal, asking, least: minimumOfferMinor(subtotal) };
+  return { subtotal, asking: group.discountedSubtotalMinor, least: minimumOfferMinor(subtotal) };
 }
 
 export function BundleOfferButton({ group, quote }: { group: BasketGroup; quote: GroupQuote | null }) {

@@ -54,7 +54,7 @@ export function BankPayouts({ list }: { list: PayoutsList }) {
                   {transfer.reference}
                 </Link>
                 <span className="tabular-nums">
-                  {formatPence(transfer.amountMinor - transfer.reversedMinor)}
+                  {formatPence(transfer.netMinor)}
                   {transfer.status === 'failed' && transfer.failureReason
                     ? ` · failed: ${transfer.failureReason}`
                     : ''}

@@ -111,13 +111,13 @@ export function GetPaidCard({ account }: { account: PayoutAccount }) {
           In your payout account, not yet paid to your bank: {formatPence(account.balanceMinor)}
         </p>
       )}
-      {account.balanceMinor < 0 && (
+      {account.owedMinor > 0 && (
         <p
           className="mt-3 rounded-lg bg-accent/15 px-3 py-2 text-sm text-ink"
           data-testid="payout-owed"
           role="status"
         >
-          You owe {formatPence(-account.balanceMinor)}: a refund to a buyer was taken back after the money had
+          You owe {formatPence(account.owedMinor)}: a refund to a buyer was taken back after the money had
           gone to your bank. It comes off your next payouts.
         </p>
       )}

@@ -57,8 +57,8 @@ function OrderView({ orderId }: { orderId: string }) {
             </div>
             <Refund
               orderId={orderId}
-              leftMinor={data.totalMinor - data.refundedMinor}
-              books={data.items.filter((item) => item.refundedMinor < item.paidMinor)}
+              leftMinor={data.money.refundableMinor}
+              books={data.items.filter((item) => item.refundableMinor > 0)}
             />
             {data.dispute ? <StaffDisputeCase disputeId={data.dispute.id} onDone={() => undefined} /> : null}
             <OrderBooks order={data} viewer="staff" />
@@ -169,7 +169,7 @@ function Refund({
             <label key={book.id} className="flex items-start gap-2">
               <input type="checkbox" value={book.id} className="mt-0.5" {...form.register('itemIds')} />
               <span className="break-words">
-                {book.title} ({formatPence(book.paidMinor - book.refundedMinor)})
+                {book.title} ({formatPence(book.refundableMinor)})
               </span>
             </label>
           ))}
