@@ -166,11 +166,18 @@ export async function seedBenchMembers(client: pg.Client, databaseUrl: string, a
           join a on a.n = 1 + ((m.n * 15485863 + j * 32452843) % a.total)
         on conflict do nothing returning 1
       )
-      insert into public.orders (buyer_id, seller_id, listing_id, status, item_price_minor, total_minor, paid_at, created_at)
-      select m.id, s.seller_id, s.id, 'completed', s.price_minor, s.price_minor,
-             now() - ((s.n % 80) || ' days')::interval, now() - ((s.n % 80) || ' days')::interval
-        from s join m on m.n = 1 + (s.n % ${BENCH_MEMBERS})
-       where s.seller_id <> m.id`);
+      , planned as materialized (
+        select gen_random_uuid() as order_id, m.id as buyer_id, s.seller_id, s.id as listing_id, s.price_minor,
+               now() - ((s.n % 80) || ' days')::interval as at
+          from s join m on m.n = 1 + (s.n % ${BENCH_MEMBERS})
+         where s.seller_id <> m.id
+      ), orders as (
+        insert into public.orders (id, buyer_id, seller_id, status, item_price_minor, total_minor, paid_at, created_at)
+        select order_id, buyer_id, seller_id, 'completed', price_minor, price_minor, at, at from planned
+        returning 1
+      )
+      insert into public.order_items (order_id, listing_id, position, price_minor)
+      select order_id, listing_id, 1, price_minor from planned`);
     await client.query('analyze');
     for (let i = 1; i <= BENCH_MEMBERS; i++) {
       const session = await identity.signIn(`reader${i}@bench.reshelf.test`, PASSWORD, {});

@@ -423,8 +423,9 @@ describe('the site killed during checkouts', () => {
     const overdue = await rows<{ id: string }>(
       `select l.id from listings l
         where l.id = any($1::uuid[]) and l.status = 'reserved'
-          and not exists (select 1 from orders o where o.listing_id = l.id and o.status = 'pending_payment'
-                            and o.reserved_until > now())`,
+          and not exists (select 1 from order_items i join orders o on o.id = i.order_id
+                           where i.listing_id = l.id and o.status = 'pending_payment'
+                             and o.reserved_until > now())`,
       [[...taken]],
     );
     const cancelled = await rows<{ reason: string; count: string }>(

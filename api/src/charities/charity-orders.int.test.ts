@@ -235,7 +235,10 @@ describe('14-day returns', () => {
     const after = await db
       .selectFrom('orders')
       .innerJoin('payouts', 'payouts.order_id', 'orders.id')
-      .innerJoin('listings', 'listings.id', 'orders.listing_id')
+      .innerJoin('order_items as first_item', (join) =>
+        join.onRef('first_item.order_id', '=', 'orders.id').on('first_item.position', '=', 1),
+      )
+      .innerJoin('listings', 'listings.id', 'first_item.listing_id')
       .select(['orders.status', 'payouts.status as payout', 'listings.status as listing'])
       .where('orders.id', '=', orderId)
       .executeTakeFirstOrThrow();
@@ -385,7 +388,10 @@ describe('the charity dashboard', () => {
     const sold = await db
       .selectFrom('order_money as m')
       .innerJoin('orders as o', 'o.id', 'm.order_id')
-      .innerJoin('listings as l', 'l.id', 'o.listing_id')
+      .innerJoin('order_items as first_item', (join) =>
+        join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
+      )
+      .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
       .select([
         (eb) => eb.fn.countAll<string>().as('n'),
         (eb) => eb.fn.sum<string>('m.books').as('books'),

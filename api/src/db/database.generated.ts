@@ -772,7 +772,6 @@ export interface Orders {
   dispatched_at: Timestamp | null;
   id: Generated<string>;
   item_price_minor: number;
-  listing_id: string;
   offer_id: string | null;
   paid_at: Timestamp | null;
   parcel_size: string | null;

@@ -2,6 +2,7 @@ import { NOTIFICATION_KINDS } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing/db.ts';
+import { insertOrderRow } from '../testing/orders.ts';
 import type { Database } from './index.ts';
 
 let testDb: TestDatabase;
@@ -141,34 +142,28 @@ describe('schema', () => {
     const other = await createUser('other-o@reshelf.test');
     const listing = await createListing(seller, await createBook('9780007525546'), 'one-order');
     const order = (buyerId: string, status = 'paid') =>
-      db
-        .insertInto('orders')
-        .values({
-          buyer_id: buyerId,
-          seller_id: seller,
-          listing_id: listing,
-          status,
-          item_price_minor: 500,
-          postage_minor: 299,
-          buyer_protection_minor: 95,
-          total_minor: 894,
-        })
-        .execute();
+      insertOrderRow(db, {
+        buyer_id: buyerId,
+        seller_id: seller,
+        listing_id: listing,
+        status,
+        item_price_minor: 500,
+        postage_minor: 299,
+        buyer_protection_minor: 95,
+        total_minor: 894,
+      });
     await order(buyer);
-    await expect(order(other)).rejects.toThrow(/orders_one_live_per_listing/);
+    await expect(order(other)).rejects.toThrow(/order_items_one_live_per_listing/);
     await expect(order(other, 'cancelled')).resolves.toBeTruthy();
     await expect(
-      db
-        .insertInto('orders')
-        .values({
-          buyer_id: other,
-          seller_id: seller,
-          listing_id: listing,
-          status: 'cancelled',
-          item_price_minor: 500,
-          total_minor: 1,
-        })
-        .execute(),
+      insertOrderRow(db, {
+        buyer_id: other,
+        seller_id: seller,
+        listing_id: listing,
+        status: 'cancelled',
+        item_price_minor: 500,
+        total_minor: 1,
+      }),
     ).rejects.toThrow(/orders_total_adds_up/);
     await expect(order(seller, 'cancelled')).rejects.toThrow(/orders_buyer_is_not_seller/);
   });

@@ -40,7 +40,10 @@ function pick(key: string): number {
 export async function seedDemoReviews(db: Database): Promise<{ windows: number; reviews: number }> {
   const orders = await db
     .selectFrom('orders as o')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('order_items as first_item', (join) =>
+      join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
+    )
+    .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
     .select(['o.id', 'o.buyer_id', 'o.seller_id', 'o.completed_at', 'l.charity_id'])
     .where('o.status', '=', 'completed')
     .where('o.completed_at', 'is not', null)

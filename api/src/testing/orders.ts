@@ -1,5 +1,6 @@
 /** Orders for staff tests: paid through checkout and the test provider's webhook, then moved on. */
 
+import type { Insertable, Selectable, Transaction } from 'kysely';
 import {
   applyPaymentEvent,
   type CheckoutDeps,
@@ -9,6 +10,7 @@ import {
   reportProblem,
   startCheckout,
 } from '../commerce/index.ts';
+import type { DB } from '../db/database.generated.ts';
 import type { Database } from '../db/index.ts';
 import type { TestProvider } from '../platform/payments/test-provider.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
@@ -138,5 +140,32 @@ export async function completedOrder(t: TestApp, price = 1000) {
   });
   await markArrived(deps, order.buyer.id, order.orderId);
   await confirmOrder(deps, order.buyer.id, order.orderId);
+  return order;
+}
+
+/**
+ * An order row written straight to the tables (tests of what reads orders), with its one book as
+ * its order item, as checkout's one insert writes a single book (the item carries the order's
+ * price and shares). Answers the order row.
+ */
+export async function insertOrderRow(
+  db: Database | Transaction<DB>,
+  values: Insertable<DB['orders']> & { listing_id: string },
+): Promise<Selectable<DB['orders']>> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => insertOrderRow(trx, values));
+  const { listing_id, ...row } = values;
+  const order = await db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+  await db
+    .insertInto('order_items')
+    .values({
+      order_id: order.id,
+      listing_id,
+      position: 1,
+      price_minor: order.item_price_minor,
+      bundle_discount_minor: order.bundle_discount_minor,
+      discount_minor: order.discount_minor,
+      protection_minor: order.buyer_protection_minor,
+    })
+    .execute();
   return order;
 }

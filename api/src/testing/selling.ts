@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import request from 'supertest';
 import type { Database } from '../db/index.ts';
+import { insertOrderRow } from './orders.ts';
 
 /** A listing photo uploaded as a person with a bearer token (the raw upload route, not tRPC). */
 export function uploadListingPhoto(
@@ -69,21 +70,17 @@ export async function createOrder(
   order: { listingId: string; buyerId: string; sellerId: string; status: string; priceMinor?: number },
 ): Promise<string> {
   const item = order.priceMinor ?? 500;
-  const row = await db
-    .insertInto('orders')
-    .values({
-      listing_id: order.listingId,
-      buyer_id: order.buyerId,
-      seller_id: order.sellerId,
-      status: order.status,
-      item_price_minor: item,
-      postage_minor: 299,
-      buyer_protection_minor: 95,
-      total_minor: item + 299 + 95,
-      reserved_until: order.status === 'pending_payment' ? new Date(Date.now() + 15 * 60_000) : null,
-      paid_at: order.status === 'pending_payment' ? null : new Date(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await insertOrderRow(db, {
+    listing_id: order.listingId,
+    buyer_id: order.buyerId,
+    seller_id: order.sellerId,
+    status: order.status,
+    item_price_minor: item,
+    postage_minor: 299,
+    buyer_protection_minor: 95,
+    total_minor: item + 299 + 95,
+    reserved_until: order.status === 'pending_payment' ? new Date(Date.now() + 15 * 60_000) : null,
+    paid_at: order.status === 'pending_payment' ? null : new Date(),
+  });
   return row.id;
 }

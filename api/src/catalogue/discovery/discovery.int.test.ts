@@ -4,6 +4,7 @@ import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
 import { api, statusOf } from '../../testing/client.ts';
+import { insertOrderRow } from '../../testing/orders.ts';
 
 let t: TestApp;
 let db: Database;
@@ -49,20 +50,17 @@ describe('trending', () => {
       .values({ user_id: buyerId, listing_id: wishedListing.id })
       .execute();
     await views(wishedListing.id, 2); // 3 + 2 = 5
-    await db
-      .insertInto('orders')
-      .values({
-        buyer_id: buyerId,
-        seller_id: sellerId,
-        listing_id: soldCopy.id,
-        status: 'completed',
-        item_price_minor: 800,
-        postage_minor: 299,
-        buyer_protection_minor: 110,
-        total_minor: 1209,
-        paid_at: new Date(Date.now() - 2 * 86_400_000),
-      })
-      .execute();
+    await insertOrderRow(db, {
+      buyer_id: buyerId,
+      seller_id: sellerId,
+      listing_id: soldCopy.id,
+      status: 'completed',
+      item_price_minor: 800,
+      postage_minor: 299,
+      buyer_protection_minor: 110,
+      total_minor: 1209,
+      paid_at: new Date(Date.now() - 2 * 86_400_000),
+    });
     await views(secondCopy.id, 1); // 5 + 1 = 6
     await views(staleListing.id, 50, 30); // outside the window
 

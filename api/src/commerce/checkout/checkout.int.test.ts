@@ -18,6 +18,7 @@ import { createTestProvider } from '../../platform/payments/test-provider.ts';
 import { createSecrets } from '../../secrets.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
+import { insertOrderRow } from '../../testing/orders.ts';
 import { refundPayment } from '../money/refund.ts';
 import {
   applyPaymentEvent,
@@ -52,6 +53,20 @@ async function person(label: string): Promise<{ id: string; email: string }> {
   return { id: await createPerson(db, email), email };
 }
 
+/** A paid order of that seller's book, written straight to the tables. */
+async function orderOf(sellerId: string, listingId: string): Promise<{ id: string; seller_id: string }> {
+  const buyer = await person('buyer');
+  return insertOrderRow(db, {
+    buyer_id: buyer.id,
+    seller_id: sellerId,
+    listing_id: listingId,
+    status: 'paid',
+    item_price_minor: 1000,
+    total_minor: 1000,
+    paid_at: new Date(),
+  });
+}
+
 async function listingFor(sellerId: string, price = 1000): Promise<string> {
   const bookId = await createBook(db, { title: `A fine book ${n}` });
   return (await createListing(db, { sellerId, bookId, price, parcelSize: 'small' })).id;
@@ -61,17 +76,14 @@ async function listingFor(sellerId: string, price = 1000): Promise<string> {
 async function makeReturning(buyerId: string): Promise<void> {
   const seller = await person('old-seller');
   const listingId = await listingFor(seller.id);
-  await db
-    .insertInto('orders')
-    .values({
-      buyer_id: buyerId,
-      seller_id: seller.id,
-      listing_id: listingId,
-      status: 'completed',
-      item_price_minor: 1000,
-      total_minor: 1000,
-    })
-    .execute();
+  await insertOrderRow(db, {
+    buyer_id: buyerId,
+    seller_id: seller.id,
+    listing_id: listingId,
+    status: 'completed',
+    item_price_minor: 1000,
+    total_minor: 1000,
+  });
 }
 
 async function deliver(providerRef: string, outcome: 'success' | 'decline' | 'abandon', amount: number) {
@@ -164,7 +176,11 @@ describe('a listing is sold at most once', () => {
       expect(failure.reason).toBeInstanceOf(AppError);
       expect((failure.reason as AppError).message).toBe(JUST_SOLD_MESSAGE);
     }
-    const orders = await db.selectFrom('orders').selectAll().where('listing_id', '=', listingId).execute();
+    const orders = await db
+      .selectFrom('orders')
+      .selectAll()
+      .where('id', 'in', db.selectFrom('order_items').select('order_id').where('listing_id', '=', listingId))
+      .execute();
     expect(orders).toHaveLength(1);
     const payments = await db
       .selectFrom('payments')
@@ -214,16 +230,16 @@ describe('the dispatch deadline counts the seller’s working days', () => {
 
   it('takes the region from a charity’s postcode, else the seller’s default address, else England and Wales', async () => {
     const nobody = await person('seller');
-    expect(
-      await sellerHolidayRegion(db, { seller_id: nobody.id, listing_id: await listingFor(nobody.id) }),
-    ).toBe('england-and-wales');
+    expect(await sellerHolidayRegion(db, await orderOf(nobody.id, await listingFor(nobody.id)))).toBe(
+      'england-and-wales',
+    );
 
     const glasgow = await person('seller');
     await saveAddress(glasgow.id, 'OX1 2JD', false);
     await saveAddress(glasgow.id, 'G1 1XQ', true);
-    expect(
-      await sellerHolidayRegion(db, { seller_id: glasgow.id, listing_id: await listingFor(glasgow.id) }),
-    ).toBe('scotland');
+    expect(await sellerHolidayRegion(db, await orderOf(glasgow.id, await listingFor(glasgow.id)))).toBe(
+      'scotland',
+    );
 
     const owner = await person('charity');
     await saveAddress(owner.id, 'OX1 2JD', true);
@@ -235,9 +251,7 @@ describe('the dispatch deadline counts the seller’s working days', () => {
     await db.updateTable('charities').set({ postcode: 'BT1 1AA' }).where('id', '=', charityId).execute();
     const bookId = await createBook(db, { title: 'Donated' });
     const { id: charityListing } = await createListing(db, { sellerId: owner.id, bookId, charityId });
-    expect(await sellerHolidayRegion(db, { seller_id: owner.id, listing_id: charityListing })).toBe(
-      'northern-ireland',
-    );
+    expect(await sellerHolidayRegion(db, await orderOf(owner.id, charityListing))).toBe('northern-ireland');
     // The delivery window counts the working days where the parcel goes.
     expect(deliveryHolidayRegion({ ...address, postcode: 'EH1 1YZ' })).toBe('scotland');
     expect(deliveryHolidayRegion(null)).toBe('england-and-wales');
@@ -669,7 +683,11 @@ describe('idempotency keys whose holder died (decision 0024)', () => {
         .selectFrom('orders')
         .select('id')
         .where('buyer_id', '=', buyer.id)
-        .where('listing_id', '=', listingId)
+        .where(
+          'id',
+          'in',
+          db.selectFrom('order_items').select('order_id').where('listing_id', '=', listingId),
+        )
         .executeTakeFirst();
       if (!order) return false;
       if (stage === 'before-payment') return true;

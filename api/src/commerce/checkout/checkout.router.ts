@@ -2,6 +2,7 @@ import {
   addressInputSchema,
   basketStartInputSchema,
   basketStartResultSchema,
+  booksTitle,
   idempotencyKeySchema,
   promoCodeInputSchema,
   quoteSchema,
@@ -27,7 +28,7 @@ const orderViewSchema = z.object({
   id: z.string().uuid(),
   reference: z.string(),
   status: z.string(),
-  /** The first book's title; `titles` names every book of the order. */
+  /** The order's title ("Brave New World and 2 more books"); `titles` names every book. */
   title: z.string(),
   titles: z.array(z.string()),
   itemMinor: z.number().int(),
@@ -180,14 +181,11 @@ export const checkoutRouter = router({
     .query(async ({ ctx, input }) => {
       const row = await ctx.db
         .selectFrom('orders as o')
-        .innerJoin('listings as l', 'l.id', 'o.listing_id')
-        .innerJoin('books as b', 'b.id', 'l.book_id')
         .select([
           'o.id',
           'o.reference',
           'o.status',
           'o.buyer_id',
-          'b.title',
           'o.item_price_minor',
           'o.bundle_discount_minor',
           'o.postage_minor',
@@ -199,7 +197,6 @@ export const checkoutRouter = router({
           'o.cancel_reason',
           'o.reserved_until',
           'o.dispatch_by',
-          'l.slug',
         ])
         .where('o.id', '=', input.orderId)
         .executeTakeFirst();
@@ -212,8 +209,8 @@ export const checkoutRouter = router({
         id: row.id,
         reference: row.reference,
         status: row.status,
-        title: row.title,
-        titles: items.length > 0 ? items.map((item) => item.title) : [row.title],
+        title: booksTitle(items.map((item) => item.title)),
+        titles: items.map((item) => item.title),
         itemMinor: row.item_price_minor,
         bundleDiscountMinor: row.bundle_discount_minor,
         postageMinor: row.postage_minor,
@@ -223,7 +220,7 @@ export const checkoutRouter = router({
         discountCode: row.discount_code,
         totalMinor: row.total_minor,
         cancelReason: row.cancel_reason,
-        listingSlug: row.slug,
+        listingSlug: items[0]?.listingSlug ?? null,
         reservedUntil: held ? (row.reserved_until as Date).toISOString() : null,
         canFinishPaying: held,
         dispatchBy: row.dispatch_by?.toISOString() ?? null,

@@ -48,7 +48,10 @@ describe('the ledger over the demo seed', () => {
     const slugs = demoMoneyOutSlugs();
     const sales = await db
       .selectFrom('orders as o')
-      .innerJoin('listings as l', 'l.id', 'o.listing_id')
+      .innerJoin('order_items as first_item', (join) =>
+        join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
+      )
+      .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
       .innerJoin('auth.users as s', 's.id', 'o.seller_id')
       .leftJoin('payouts as p', 'p.order_id', 'o.id')
       .leftJoin('transfers as t', 't.order_id', 'o.id')

@@ -483,13 +483,12 @@ export async function getSellerPayout(
     .selectFrom('provider_payout_transfers as x')
     .innerJoin('transfers as t', 't.id', 'x.transfer_id')
     .innerJoin('orders as o', 'o.id', 't.order_id')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
-    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .innerJoin('order_titles as ot', 'ot.order_id', 'o.id')
     .select([
       't.id as transfer_id',
       'o.id as order_id',
       'o.reference',
-      'b.title',
+      'ot.title',
       'o.total_minor',
       'o.buyer_protection_minor',
       'o.discount_minor',
@@ -523,7 +522,7 @@ export async function getSellerPayout(
       transferId: line.transfer_id,
       orderId: line.order_id,
       reference: line.reference,
-      title: line.title,
+      title: line.title ?? '',
       saleMinor: line.item_price_minor - line.bundle_discount_minor + line.postage_minor,
       paidMinor: line.total_minor,
       feeMinor: line.buyer_protection_minor - line.discount_minor,

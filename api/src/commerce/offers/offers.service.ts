@@ -677,23 +677,20 @@ async function endAcceptedOffer(
   ending: Ending,
 ): Promise<'ended' | 'paying' | 'moved'> {
   const listingIds = await offerListingIds(trx, offer);
-  // A live order holding any of the books (its first, or any item) means its buyer is paying.
+  // A live order holding any of the books means its buyer is paying.
   const live = await trx
     .selectFrom('orders as o')
     .select('o.id')
     .where('o.status', 'not in', ['cancelled', 'refunded'])
     .where((eb) =>
-      eb.or([
-        eb('o.listing_id', 'in', listingIds),
-        eb.exists(
-          eb
-            .selectFrom('order_items as i')
-            .select('i.id')
-            .whereRef('i.order_id', '=', 'o.id')
-            .where('i.listing_id', 'in', listingIds)
-            .where('i.live', '=', true),
-        ),
-      ]),
+      eb.exists(
+        eb
+          .selectFrom('order_items as i')
+          .select('i.id')
+          .whereRef('i.order_id', '=', 'o.id')
+          .where('i.listing_id', 'in', listingIds)
+          .where('i.live', '=', true),
+      ),
     )
     .orderBy('o.id')
     .forUpdate()

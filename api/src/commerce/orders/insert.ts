@@ -34,7 +34,6 @@ export async function insertOrder(
     .values({
       buyer_id: input.buyerId,
       seller_id: group.sellerId,
-      listing_id: first.listingId,
       offer_id: group.offerId,
       status: 'pending_payment',
       item_price_minor: price.itemSubtotalMinor,

@@ -11,7 +11,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
-import { disputedOrder, orderDepsFor } from '../../testing/orders.ts';
+import { disputedOrder, insertOrderRow, orderDepsFor } from '../../testing/orders.ts';
 import { decideAsStaff } from '../disputes/disputes.service.ts';
 import { ACTOR_KINDS, type ActorKind, type OrderStatus, TRANSITIONS, transition } from './order-machine.ts';
 
@@ -93,20 +93,16 @@ async function attempt(from: OrderStatus, to: OrderStatus, actor: ActorKind): Pr
   await db
     .transaction()
     .execute(async (trx) => {
-      const row = await trx
-        .insertInto('orders')
-        .values({
-          buyer_id: order.buyerId,
-          seller_id: order.sellerId,
-          listing_id: order.listingId,
-          status: from,
-          item_price_minor: 1000,
-          postage_minor: 300,
-          total_minor: 1300,
-          shipping_address: JSON.stringify({ postcode: 'BA1 1AA' }),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await insertOrderRow(trx, {
+        buyer_id: order.buyerId,
+        seller_id: order.sellerId,
+        listing_id: order.listingId,
+        status: from,
+        item_price_minor: 1000,
+        postage_minor: 300,
+        total_minor: 1300,
+        shipping_address: JSON.stringify({ postcode: 'BA1 1AA' }),
+      });
       const events = () =>
         trx
           .selectFrom('order_events')
@@ -207,18 +203,14 @@ describe('the orders state machine', () => {
     await db
       .transaction()
       .execute(async (trx) => {
-        const row = await trx
-          .insertInto('orders')
-          .values({
-            buyer_id: order.buyerId,
-            seller_id: order.sellerId,
-            listing_id: order.listingId,
-            status: 'delivered',
-            item_price_minor: 1000,
-            total_minor: 1000,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const row = await insertOrderRow(trx, {
+          buyer_id: order.buyerId,
+          seller_id: order.sellerId,
+          listing_id: order.listingId,
+          status: 'delivered',
+          item_price_minor: 1000,
+          total_minor: 1000,
+        });
         await trx.updateTable('orders').set({ status: 'disputed' }).where('id', '=', row.id).execute();
         await expect(transition(trx, row, 'completed', { id: null, kind: 'system' })).rejects.toMatchObject({
           code: 'PRECONDITION_FAILED',

@@ -53,8 +53,6 @@ export interface OrderParties {
 export async function orderParties(db: Database, orderId: string): Promise<OrderParties | undefined> {
   const row = await db
     .selectFrom('orders as o')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
-    .innerJoin('books as b', 'b.id', 'l.book_id')
     .innerJoin('auth.users as bu', 'bu.id', 'o.buyer_id')
     .innerJoin('auth.users as su', 'su.id', 'o.seller_id')
     .leftJoin('profiles as bp', 'bp.id', 'o.buyer_id')
@@ -67,7 +65,6 @@ export async function orderParties(db: Database, orderId: string): Promise<Order
       'o.item_price_minor',
       'o.bundle_discount_minor',
       'o.postage_minor',
-      'b.title',
       'o.buyer_id',
       'o.seller_id',
       'bu.email as buyer_email',
@@ -86,7 +83,7 @@ export async function orderParties(db: Database, orderId: string): Promise<Order
     .where('i.order_id', '=', orderId)
     .orderBy('i.position')
     .execute();
-  const titles = items.length > 0 ? items.map((item) => item.title) : [row.title];
+  const titles = items.map((item) => item.title);
   return {
     reference: row.reference,
     title: booksTitle(titles),

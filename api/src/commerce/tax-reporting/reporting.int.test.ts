@@ -18,6 +18,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
 import { api, failure, statusOf } from '../../testing/client.ts';
+import { insertOrderRow } from '../../testing/orders.ts';
 import { ukYear } from './reporting.service.ts';
 
 let t: TestApp;
@@ -52,19 +53,15 @@ async function sales(
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const listing = await createListing(db, { sellerId, bookId, price: amount, status: 'sold' });
-    const order = await db
-      .insertInto('orders')
-      .values({
-        buyer_id: buyerId,
-        seller_id: sellerId,
-        listing_id: listing.id,
-        item_price_minor: amount,
-        total_minor: amount,
-        status: 'paid',
-        paid_at: options.paidAt ?? new Date(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const order = await insertOrderRow(db, {
+      buyer_id: buyerId,
+      seller_id: sellerId,
+      listing_id: listing.id,
+      item_price_minor: amount,
+      total_minor: amount,
+      status: 'paid',
+      paid_at: options.paidAt ?? new Date(),
+    });
     await db
       .insertInto('payouts')
       .values({

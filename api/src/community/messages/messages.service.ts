@@ -681,7 +681,9 @@ async function buildThreadView(
     db
       .selectFrom('orders')
       .select(['id', 'reference', 'status', 'paid_at', 'created_at'])
-      .where('listing_id', '=', thread.listing_id)
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('order_items').select('order_id').where('listing_id', '=', thread.listing_id),
+      )
       .where('buyer_id', '=', thread.buyer_id)
       .orderBy('created_at', 'desc')
       .execute(),

@@ -12,6 +12,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser, WEB } from '../../testing/auth.ts';
 import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
 import { api, refusal } from '../../testing/client.ts';
+import { insertOrderRow } from '../../testing/orders.ts';
 import { computeRecommendations, dueMembers, memberRecommendations } from './recommendations.service.ts';
 
 let t: TestApp;
@@ -45,18 +46,15 @@ async function bought(buyerId: string, listing: { id: string }) {
     .select(['seller_id', 'price_minor'])
     .where('id', '=', listing.id)
     .executeTakeFirstOrThrow();
-  await db()
-    .insertInto('orders')
-    .values({
-      buyer_id: buyerId,
-      seller_id: row.seller_id,
-      listing_id: listing.id,
-      status: 'paid',
-      item_price_minor: row.price_minor!,
-      total_minor: row.price_minor!,
-      paid_at: new Date(Date.now() - 60_000),
-    })
-    .execute();
+  await insertOrderRow(db(), {
+    buyer_id: buyerId,
+    seller_id: row.seller_id,
+    listing_id: listing.id,
+    status: 'paid',
+    item_price_minor: row.price_minor!,
+    total_minor: row.price_minor!,
+    paid_at: new Date(Date.now() - 60_000),
+  });
   await db().updateTable('listings').set({ status: 'sold' }).where('id', '=', listing.id).execute();
 }
 

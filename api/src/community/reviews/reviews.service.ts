@@ -135,7 +135,10 @@ export async function openReviewWindow(
 ): Promise<boolean> {
   const order = await trx
     .selectFrom('orders as o')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('order_items as first_item', (join) =>
+      join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
+    )
+    .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
     .innerJoin('books as b', 'b.id', 'l.book_id')
     .select(['o.id', 'o.status', 'o.reference', 'o.buyer_id', 'o.seller_id', 'l.charity_id', 'b.title'])
     .where('o.id', '=', orderId)
@@ -553,7 +556,10 @@ export async function reviewsFor(
     .selectFrom('reviews as r')
     .innerJoin('review_windows as w', 'w.order_id', 'r.order_id')
     .innerJoin('orders as o', 'o.id', 'r.order_id')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('order_items as first_item', (join) =>
+      join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
+    )
+    .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
     .innerJoin('books as b', 'b.id', 'l.book_id')
     .leftJoin('profiles as ap', 'ap.id', 'r.author_id')
     .select([
@@ -634,7 +640,10 @@ export async function myReviews(db: Database, memberId: string, now = new Date()
   const pendingRows = await db
     .selectFrom('review_windows as w')
     .innerJoin('orders as o', 'o.id', 'w.order_id')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('order_items as first_item', (join) =>
+      join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
+    )
+    .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
     .innerJoin('books as b', 'b.id', 'l.book_id')
     .leftJoin('profiles as bp', 'bp.id', 'w.buyer_id')
     .leftJoin('profiles as sp', 'sp.id', 'w.seller_id')
@@ -684,7 +693,10 @@ export async function myReviews(db: Database, memberId: string, now = new Date()
   const base = db
     .selectFrom('reviews as r')
     .innerJoin('orders as o', 'o.id', 'r.order_id')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('order_items as first_item', (join) =>
+      join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
+    )
+    .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
     .innerJoin('books as b', 'b.id', 'l.book_id')
     .innerJoin('review_windows as w', 'w.order_id', 'r.order_id')
     .leftJoin('profiles as ap', 'ap.id', 'r.author_id')

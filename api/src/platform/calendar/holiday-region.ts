@@ -13,15 +13,17 @@ import { type BankHolidayRegion, bankHolidayRegionOf } from './working-days.ts';
  */
 export async function sellerHolidayRegion(
   db: Database | Transaction<DB>,
-  order: { seller_id: string; listing_id: string },
+  order: { id: string; seller_id: string },
 ): Promise<BankHolidayRegion> {
   const row = await db
     .selectNoFrom((eb) => [
       eb
-        .selectFrom('listings as l')
+        .selectFrom('order_items as i')
+        .innerJoin('listings as l', 'l.id', 'i.listing_id')
         .innerJoin('charities as ch', 'ch.id', 'l.charity_id')
         .select('ch.postcode')
-        .where('l.id', '=', order.listing_id)
+        .where('i.order_id', '=', order.id)
+        .limit(1)
         .as('charity_postcode'),
       eb
         .selectFrom('addresses as a')

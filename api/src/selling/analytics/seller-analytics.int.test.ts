@@ -10,6 +10,7 @@ import { createUser, type TestUser } from '../../testing/auth.ts';
 import { paidBasketOrder } from '../../testing/basket-orders.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
 import { api, refusal } from '../../testing/client.ts';
+import { insertOrderRow } from '../../testing/orders.ts';
 import { suggestionFor } from './seller-analytics.service.ts';
 
 let t: TestApp;
@@ -68,21 +69,17 @@ async function views(listingId: string, daysAgo: number, count: number) {
 }
 
 async function sell(listingId: string, sellerId: string, daysAgo: number, price = 1000) {
-  const order = await db()
-    .insertInto('orders')
-    .values({
-      buyer_id: buyerId,
-      seller_id: sellerId,
-      listing_id: listingId,
-      status: 'paid',
-      item_price_minor: price,
-      postage_minor: 300,
-      buyer_protection_minor: 120,
-      total_minor: price + 420,
-      paid_at: ago(daysAgo),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const order = await insertOrderRow(db(), {
+    buyer_id: buyerId,
+    seller_id: sellerId,
+    listing_id: listingId,
+    status: 'paid',
+    item_price_minor: price,
+    postage_minor: 300,
+    buyer_protection_minor: 120,
+    total_minor: price + 420,
+    paid_at: ago(daysAgo),
+  });
   await db()
     .insertInto('payouts')
     .values({ seller_id: sellerId, order_id: order.id, amount_minor: price + 300, status: 'held' })

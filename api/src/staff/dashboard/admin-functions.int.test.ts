@@ -10,6 +10,7 @@ import type { Database } from '../../db/index.ts';
 import { poolClient } from '../../platform/server-functions/server-functions.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser } from '../../testing/auth.ts';
+import { insertOrderRow } from '../../testing/orders.ts';
 
 let t: TestApp;
 let db: Database;
@@ -52,22 +53,18 @@ async function listing(
 
 async function paidOrder(protection: number, paidAt: string, refundedAt?: string): Promise<string> {
   const listingId = await listing(await book(), { status: 'sold' });
-  const row = await db
-    .insertInto('orders')
-    .values({
-      buyer_id: buyer,
-      seller_id: seller,
-      listing_id: listingId,
-      status: refundedAt ? 'refunded' : 'paid',
-      item_price_minor: 1000,
-      postage_minor: 299,
-      buyer_protection_minor: protection,
-      total_minor: 1299 + protection,
-      paid_at: new Date(paidAt),
-      refunded_at: refundedAt ? new Date(refundedAt) : null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await insertOrderRow(db, {
+    buyer_id: buyer,
+    seller_id: seller,
+    listing_id: listingId,
+    status: refundedAt ? 'refunded' : 'paid',
+    item_price_minor: 1000,
+    postage_minor: 299,
+    buyer_protection_minor: protection,
+    total_minor: 1299 + protection,
+    paid_at: new Date(paidAt),
+    refunded_at: refundedAt ? new Date(refundedAt) : null,
+  });
   if (refundedAt) {
     // A full refund, buyer protection included, recorded through the payment.
     const payment = await db

@@ -14,6 +14,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
 import { api, refusal } from '../../testing/client.ts';
+import { insertOrderRow } from '../../testing/orders.ts';
 
 let t: TestApp;
 let db: Database;
@@ -134,17 +135,14 @@ beforeAll(async () => {
   ids.coverOnly = await listing(seller.id, covered);
   // No image, but someone ordered it once (the order was cancelled): never taken.
   ids.hadSale = await listing(seller.id, await createBook(db, { title: 'Once Nearly Sold' }));
-  await db
-    .insertInto('orders')
-    .values({
-      buyer_id: buyer.id,
-      seller_id: seller.id,
-      listing_id: ids.hadSale,
-      status: 'cancelled',
-      item_price_minor: 500,
-      total_minor: 500,
-    })
-    .execute();
+  await insertOrderRow(db, {
+    buyer_id: buyer.id,
+    seller_id: seller.id,
+    listing_id: ids.hadSale,
+    status: 'cancelled',
+    item_price_minor: 500,
+    total_minor: 500,
+  });
 
   // A charity's bulk uploads: one an hour ago (no photos yet: untouched), one 30 hours ago.
   const charityId = await createCharity(db, {

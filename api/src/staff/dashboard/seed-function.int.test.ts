@@ -20,6 +20,7 @@ import { getCommercialSettings } from '../../platform/settings/settings.service.
 import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
+import { insertOrderRow } from '../../testing/orders.ts';
 
 let t: TestApp;
 let db: Database;
@@ -153,7 +154,10 @@ describe('seed-openlibrary-recent', () => {
     const settings = await getCommercialSettings(db);
     const orders = await db
       .selectFrom('orders as o')
-      .innerJoin('listings as l', 'l.id', 'o.listing_id')
+      .innerJoin('order_items as first_item', (join) =>
+        join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
+      )
+      .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
       .innerJoin('auth.users as b', 'b.id', 'o.buyer_id')
       .select([
         'o.id',
@@ -255,19 +259,15 @@ describe('seed-openlibrary-recent', () => {
       .where('id', '=', bought!)
       .executeTakeFirstOrThrow();
     await db.updateTable('listings').set({ status: 'sold' }).where('id', '=', bought!).execute();
-    const realOrder = await db
-      .insertInto('orders')
-      .values({
-        buyer_id: buyer.id,
-        seller_id: boughtListing.seller_id,
-        listing_id: bought!,
-        status: 'paid',
-        item_price_minor: boughtListing.price_minor!,
-        total_minor: boughtListing.price_minor!,
-        paid_at: new Date(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const realOrder = await insertOrderRow(db, {
+      buyer_id: buyer.id,
+      seller_id: boughtListing.seller_id,
+      listing_id: bought!,
+      status: 'paid',
+      item_price_minor: boughtListing.price_minor!,
+      total_minor: boughtListing.price_minor!,
+      paid_at: new Date(),
+    });
 
     const before = await rowIds();
     const seeded: Record<Table, string[]> = {
@@ -310,7 +310,14 @@ describe('seed-openlibrary-recent', () => {
   it('reset and seed starts again cleanly: the same counts, never more', async () => {
     await db
       .deleteFrom('orders')
-      .where('listing_id', 'in', await seededIds('listing'))
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('order_items')
+          .select('order_id')
+          .where('listing_id', 'in', await seededIds('listing')),
+      )
       .execute();
     const first = await seedCall(true);
     expect(first.body.result.data).toEqual({ listings: 40, orders: 24 });

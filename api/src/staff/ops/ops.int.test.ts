@@ -140,7 +140,6 @@ describe('pnpm ops', () => {
         .values({
           buyer_id: buyer.id,
           seller_id: seller.id,
-          listing_id: listings[0]!,
           status: 'paid',
           item_price_minor: 1000,
           bundle_discount_minor: 50,

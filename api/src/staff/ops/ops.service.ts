@@ -60,7 +60,10 @@ export async function exportOrders(db: Database, period: AdminPeriod) {
   const bounds = await periodBounds(db, period);
   const rows = await db
     .selectFrom('orders as o')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
+    .innerJoin('order_items as first_item', (join) =>
+      join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
+    )
+    .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
     .innerJoin('books as b', 'b.id', 'l.book_id')
     .leftJoin('charities as c', 'c.id', 'l.charity_id')
     .select([
