@@ -16,7 +16,8 @@ import { runDemoSeed } from '../../seed/demo.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { api } from '../../testing/client.ts';
 import { csvCells } from '../../testing/csv.ts';
-import { getOrder, listOrders } from '../orders/order-views.ts';
+import { getOrder, listOrders, listPayouts } from '../orders/order-views.ts';
+import { statementFor } from '../payouts/statements.service.ts';
 import { reconciliation } from './ledger.ts';
 import { generateMoneyOrders, type MoneyOrders } from './money-orders.ts';
 
@@ -452,5 +453,51 @@ describe('every surface agrees with them', () => {
       booksCount: sold.length,
       earningsMinor: net,
     });
+  });
+
+  it('the seller’s payouts: each order’s earnings at payment and what is left of them', async () => {
+    for (const sellerId of new Set(truths.map((truth) => truth.sellerId))) {
+      const view = await listPayouts(db, sellerId);
+      for (const truth of truths.filter((one) => one.sellerId === sellerId)) {
+        const item = view.items.find((one) => one.orderId === truth.id);
+        expect({
+          ref: truth.reference,
+          amount: item?.amountMinor,
+          net: item?.netMinor,
+          title: item?.title,
+        }).toEqual({
+          ref: truth.reference,
+          amount: truth.seller.earningsMinor,
+          net: truth.seller.netMinor,
+          title: truth.title,
+        });
+      }
+    }
+  });
+
+  it('the monthly statements: each order’s credits and debits come to the seller’s net, under its title', async () => {
+    for (const sellerId of new Set(truths.map((truth) => truth.sellerId))) {
+      const latest = await statementFor(db, sellerId, new Date().toISOString().slice(0, 7));
+      const entries = [...latest.entries];
+      for (const month of latest.months) {
+        if (month === latest.month) continue;
+        entries.push(...(await statementFor(db, sellerId, month)).entries);
+      }
+      for (const truth of truths.filter((one) => one.sellerId === sellerId)) {
+        const mine = entries.filter(
+          (entry) =>
+            entry.orderId === truth.id && (entry.kind === 'seller_credit' || entry.kind === 'seller_debit'),
+        );
+        let net = 0;
+        for (const entry of mine) net += entry.amountMinor;
+        expect({ ref: truth.reference, net, titles: [...new Set(mine.map((entry) => entry.title))] }).toEqual(
+          {
+            ref: truth.reference,
+            net: truth.seller.netMinor,
+            titles: [truth.title],
+          },
+        );
+      }
+    }
   });
 });
