@@ -1,13 +1,14 @@
 /**
  * The TypeScript amounts (amounts.ts) equal the SQL money definitions (order_item_money,
  * order_money) for the same rows, over the demo seed and the generated orders of
- * money-orders.ts (refunds in part and per book, returns, reports, released and reversed
+ * testing/money-orders.ts (refunds in part and per book, returns, reports, released and reversed
  * earnings): the two sides of decision 0051 cannot drift apart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { runDemoSeed } from '../../seed/demo.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { generateMoneyOrders } from '../../testing/money-orders.ts';
 import {
   earningsLeft,
   itemAmounts,
@@ -18,7 +19,6 @@ import {
   sellerPartOf,
   sum,
 } from './amounts.ts';
-import { generateMoneyOrders } from './money-orders.ts';
 
 let t: TestApp;
 let db: Database;

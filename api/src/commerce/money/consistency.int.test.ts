@@ -1,6 +1,6 @@
 /**
  * Every surface that shows an order agrees with the money definitions (issue 32, decision 0051):
- * over the demo seed and a generated set of orders (money-orders.ts: every way money moves,
+ * over the demo seed and a generated set of orders (testing/money-orders.ts: every way money moves,
  * through the real services and API), each paid order's buyer paid, refunded and net, the
  * seller's earnings and net, its book count and its title are the same, to the penny, on the
  * buyer's order and list, the seller's sale and list, the staff order, the dispute queue, both CSV
@@ -16,10 +16,10 @@ import { runDemoSeed } from '../../seed/demo.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { api } from '../../testing/client.ts';
 import { csvCells } from '../../testing/csv.ts';
+import { generateMoneyOrders, type MoneyOrders } from '../../testing/money-orders.ts';
 import { getOrder, listOrders, listPayouts } from '../orders/order-views.ts';
 import { statementFor } from '../payouts/statements.service.ts';
 import { reconciliation } from './ledger.ts';
-import { generateMoneyOrders, type MoneyOrders } from './money-orders.ts';
 
 let t: TestApp;
 let db: Database;

@@ -8,16 +8,20 @@
  * released) and one refunded after release (taken back from released earnings). The demo seed
  * adds earnings paid out, transfers reversed, a debt netted and a failed payout paid again.
  */
-import type { TestProvider } from '../../platform/payments/test-provider.ts';
-import type { TestApp } from '../../testing/app.ts';
-import { createUser, type TestUser } from '../../testing/auth.ts';
-import { paidBasketOrder, testPerson } from '../../testing/basket-orders.ts';
-import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
-import { api } from '../../testing/client.ts';
-import { completedOrder, disputedOrder, orderDepsFor, paidOrder } from '../../testing/orders.ts';
-import { applyPaymentEvent, startCheckout } from '../checkout/checkout.service.ts';
-import { makeOffer, respondToOffer } from '../offers/offers.service.ts';
-import { refundOrder } from '../orders/staff-orders.service.ts';
+import {
+  applyPaymentEvent,
+  makeOffer,
+  refundOrder,
+  respondToOffer,
+  startCheckout,
+} from '../commerce/index.ts';
+import type { TestProvider } from '../platform/payments/test-provider.ts';
+import type { TestApp } from './app.ts';
+import { createUser, type TestUser } from './auth.ts';
+import { paidBasketOrder, testPerson } from './basket-orders.ts';
+import { createBook, createCharity, createListing } from './catalogue.ts';
+import { api } from './client.ts';
+import { completedOrder, disputedOrder, orderDepsFor, paidOrder } from './orders.ts';
 
 export interface MoneyOrders {
   admin: TestUser;
