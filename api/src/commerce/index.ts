@@ -45,7 +45,12 @@ export {
   salesByMonth,
   salesTotals,
 } from './money/sales.ts';
-export { expireOffers, lapseAcceptedOffers } from './offers/offers.service.ts';
+export {
+  expireOffers,
+  lapseAcceptedOffers,
+  makeOffer,
+  respondToOffer,
+} from './offers/offers.service.ts';
 export { insertOrder } from './orders/insert.ts';
 export {
   autoComplete,
