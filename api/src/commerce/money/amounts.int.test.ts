@@ -4,6 +4,8 @@
  * testing/money-orders.ts (refunds in part and per book, returns, reports, released and reversed
  * earnings): the two sides of decision 0051 cannot drift apart.
  */
+import { vatOfInclusive } from '@reshelf/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { runDemoSeed } from '../../seed/demo.ts';
@@ -135,5 +137,25 @@ describe('the TypeScript amounts equal the SQL views', () => {
         ).toBe(order.seller_net_minor);
       }
     }
+  });
+
+  it('the VAT within an inclusive amount: vatOfInclusive and vat_of_inclusive, and every order’s protection VAT', async () => {
+    const amounts = [...Array.from({ length: 400 }, (_, i) => i), 599, 1234, 99_999];
+    const { rows } = await sql<{ gross: number; vat: number }>`
+      select g as gross, public.vat_of_inclusive(g) as vat from unnest(${amounts}::int[]) g`.execute(db);
+    expect(rows.map((row) => [row.gross, row.vat])).toEqual(
+      amounts.map((gross) => [gross, vatOfInclusive(gross)]),
+    );
+    // Every order, seeded or bought, carries the VAT within its protection (seeded ones said 0).
+    const orders = await db
+      .selectFrom('orders')
+      .select(['reference', 'buyer_protection_minor', 'buyer_protection_vat_minor'])
+      .execute();
+    expect(orders.length).toBeGreaterThan(20);
+    expect(
+      orders.filter(
+        (order) => order.buyer_protection_vat_minor !== vatOfInclusive(order.buyer_protection_minor),
+      ),
+    ).toEqual([]);
   });
 });
