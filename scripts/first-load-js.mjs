@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The JavaScript a first visit to a route loads before the page can show (issue 22: "home route
+// The JavaScript a first visit to a route loads before the page can show ("home route
 // first-load JS, gzip"), from a Vite build manifest: the entry chunk and everything it imports
 // statically, plus the route's lazy page chunk and its static imports. gzip at zlib's default
 // level, as Vite's own report.

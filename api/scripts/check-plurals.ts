@@ -1,5 +1,5 @@
 /**
- * No hand-made plurals (issue 33), run by `pnpm lint`: words that change with a count go through
+ * No hand-made plurals, run by `pnpm lint`: words that change with a count go through
  * `plural` / `countOf` in packages/contracts/src/plural.ts (Intl.PluralRules, en-GB), never
  * through a ternary of our own. In `web/src`, `api/src` and `packages/contracts/src` (tests
  * aside) it refuses:

@@ -181,7 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
 
   // The development pages (the mailbox, which holds password-reset links): a client on this
-  // machine only, and nobody in production; anyone else finds nothing there (issue 33).
+  // machine only, and nobody in production; anyone else finds nothing there.
   app.addHook('onRequest', (request, reply, done) => {
     const urlPath = pathOf(request.url);
     if (!isDevPagePath(urlPath) || (config.env !== 'production' && isLoopbackAddress(request.ip)))

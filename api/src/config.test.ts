@@ -251,7 +251,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PUBLIC_ORIGIN: 'reshelf.example' })).toThrow(/PUBLIC_ORIGIN must be a URL/);
   });
 
-  it('listens on 127.0.0.1 outside production unless HOST asks for more, and on every interface in production (issue 33)', () => {
+  it('listens on 127.0.0.1 outside production unless HOST asks for more, and on every interface in production', () => {
     expect(loadConfig({}).host).toBe('127.0.0.1');
     expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('127.0.0.1');
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');

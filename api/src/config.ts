@@ -103,7 +103,7 @@ const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     BACKEND: z.enum(['embedded', 'supabase']).default('embedded'),
     /** Unset: 127.0.0.1 outside production (a development instance is this machine's alone:
-     * its dev mailbox holds password-reset links), every interface in production (issue 33). */
+     * its dev mailbox holds password-reset links), every interface in production. */
     HOST: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
     PORT: z.preprocess(
       emptyAsUndefined,
@@ -199,7 +199,7 @@ const envSchema = z
       z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_…)').optional(),
     ),
     // The Connect endpoint's own signing secret (events from connected accounts: account.updated,
-    // payout.*), when Stripe posts them to a separate endpoint at the same address (issue 24).
+    // payout.*), when Stripe posts them to a separate endpoint at the same address.
     STRIPE_CONNECT_WEBHOOK_SECRET: z.preprocess(
       emptyAsUndefined,
       z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_…)').optional(),

@@ -1,5 +1,5 @@
 /**
- * Formula injection in every CSV the site writes (issue 33; decisions 0026 and 0059). The same
+ * Formula injection in every CSV the site writes (decisions 0026 and 0059). The same
  * hostile cells (`HOSTILE_CSV_CELLS`: `-1+1+cmd|' /C calc'!A0`, `-2+3+HYPERLINK(…)`, full-width
  * `＝1+1`…) are typed wherever a person's text reaches a CSV: book titles, a charity's donor
  * references and corrections, a ledger note, a seller's reporting details, an email address.

@@ -43,12 +43,12 @@ export const JOBS: JobRegistry = {
   'orders.presume_delivered': (context) => presumeDelivered(context),
   'orders.auto_complete': (context) => autoComplete(context),
   'payouts.release_held': (context) => releaseHeldPayouts(context),
-  // Released sales become transfers to the sellers' accounts, and balances go to their banks (issue 24).
+  // Released sales become transfers to the sellers' accounts, and balances go to their banks.
   'payouts.send': async (context) => {
     const report = await payOut(context);
     return report.transfers + report.payouts;
   },
-  // Reports the seller did not answer within 3 working days go to staff (issue 25).
+  // Reports the seller did not answer within 3 working days go to staff.
   'disputes.escalate': (context) => escalateUnanswered(context),
   // HMRC platform reporting: ask sellers near the threshold for their details (decision 0047).
   'reporting.ask': (context) => askForReportingDetails(context),
@@ -65,7 +65,7 @@ export const JOBS: JobRegistry = {
   // UNSENT_PHOTO_HOURS (24): their files are deleted, then their records (decision 0035).
   'message_photos.sweep': (context) => sweepUnsentPhotos(context),
   // The backstop of mail delivery: retries that came due, and anything a NOTIFY wake-up missed.
-  // Members' recommendations whose signals changed, or that are older than 6 hours (issue 26).
+  // Members' recommendations whose signals changed, or that are older than 6 hours.
   'recommendations.refresh': ({ db }) => refreshRecommendations(db),
   'mail.deliver': async ({ mailer, log }) => {
     const report = await mailer.deliver(log ? { log } : {});

@@ -78,7 +78,7 @@ describe('logger options', () => {
   });
 });
 
-describe('people’s lines (pnpm start outside production; issue 33)', () => {
+describe('people’s lines (pnpm start outside production)', () => {
   const at = new Date(2026, 11, 10, 9, 5, 7).getTime();
 
   it('writes a request as time, method, path, status and milliseconds', () => {

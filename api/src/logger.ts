@@ -9,7 +9,7 @@
  * passes a body or an input. Redaction stays only as a backstop for a log call that names a
  * credential at the top of its object (`{ token }`, `{ headers }`): exact paths, which pino
  * checks only when such a key is present. No wildcard paths (`*.token`, `*.*.password`): those
- * made pino walk every object of every line, about a tenth of a request's CPU (issue 22).
+ * made pino walk every object of every line, about a tenth of a request's CPU.
  */
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { DestinationStream, LoggerOptions } from 'pino';

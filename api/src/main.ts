@@ -5,7 +5,7 @@
  * request-log lines), stop the job runner, close the pool, stop PostgreSQL; then one line, and
  * exit 0. The embedded PostgreSQL runs in a process group of its own (db/embedded.ts), so the
  * terminal's Ctrl+C reaches this process alone and the database stops last, when asked, rather
- * than first, under everyone's feet (issue 33: eight "connection lost" lines and a stack trace).
+ * than first, under everyone's feet (eight "connection lost" lines and a stack trace).
  */
 import { buildApp } from './app.ts';
 import { prepare } from './bootstrap.ts';

@@ -1,5 +1,5 @@
 /**
- * The member's own (issue 26): every procedure that answers with a member's personal data reads
+ * The member's own: every procedure that answers with a member's personal data reads
  * it for the caller alone. For each row, an owner's data is made; the owner sees it, another
  * member (and a charity's outsider) does not, a visitor is refused (401), and no input can name
  * someone else (the procedure's input has no user, seller or charity field).

@@ -223,7 +223,7 @@ export const cachedPublicProcedure = baseProcedure
  * browse, search, the listing page): its `.output()` schema stays on the procedure, for the
  * OpenAPI document and the REST door (rest.route.ts validates every answer against it, as the
  * published contract promises), but /trpc no longer parses each answer against it again
- * (≈6.5% of the CPU of a page of results, issue 22). tRPC 11 adds `.output()` as a middleware
+ * (≈6.5% of the CPU of a page of results). tRPC 11 adds `.output()` as a middleware
  * of the procedure; this takes that one middleware out. That the schema would leave these
  * answers unchanged is tested (listings.int.test.ts).
  */

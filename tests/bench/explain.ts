@@ -1,5 +1,5 @@
 /**
- * Where PostgreSQL's time goes in the catalogue reads the bench judges (issue 22: "for any target
+ * Where PostgreSQL's time goes in the catalogue reads the bench judges ("for any target
  * not met, the profile that shows what remains"). Seeds the bench's data, runs the real service
  * functions on a sample of the bench's own rotating inputs, captures each statement as sent, and
  * runs it again under `EXPLAIN (ANALYZE, BUFFERS)` in the same session settings: planning and
@@ -7,7 +7,7 @@
  *
  *   node --import tsx tests/bench/explain.ts [--size 10k|100k] [--sample 40] [--plans] [--members]
  *
- * `--members`: the signed-in reads of issue 26 instead (members.ts's members, each with their
+ * `--members`: the signed-in reads of decision 0044 instead (members.ts's members, each with their
  * recommendations computed first as the job does): recommendations, the feed's first page and
  * advanced search, one read per member of the sample.
  *

@@ -1,5 +1,5 @@
 /**
- * The signed-in reads of issue 26, at 50 concurrent members on the bench catalogue: each
+ * The signed-in reads of decision 0044, at 50 concurrent members on the bench catalogue: each
  * request is one member's, with that member's bearer token, rotating through the members.
  *
  *   - recommendations (recommendations.list): read from the per-member table the job fills;
@@ -344,7 +344,7 @@ function cpuText(f: LoadFigures): string {
 /** The members' table of the bench report (markdown). */
 export function renderMembers(bench: MemberBench): string {
   const lines = [
-    '## Signed-in reads (issue 26), 50 concurrent members',
+    '## Signed-in reads, 50 concurrent members',
     '',
     '| scenario | members | req/s | p50 ms | p95 ms | p99 ms | non-2xx | CPU ms/req (node + pg) |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -233,7 +233,7 @@ export function renderMarkdown(report: BenchReport): string {
     `- Load: autocannon, ${report.load.connections} connections, ${report.load.durationSeconds} s measured after ${report.load.warmupSeconds} s warm-up; BFF pool ${report.load.poolMax}; tRPC path of the catalogue BFFs: ${report.trpcPath}`,
   );
   out.push('');
-  out.push('## Targets (issue 22)');
+  out.push('## Targets');
   out.push('');
   out.push(
     markdownTable(

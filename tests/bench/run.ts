@@ -1,6 +1,6 @@
 /**
  * `pnpm bench [--size 10k|100k|1m] [--no-lighthouse] [--no-realtime] …` (options.ts): what
- * issue 22's targets are judged on, measured in one run on one machine.
+ * the targets are judged on, measured in one run on one machine.
  *
  *  1. A throwaway embedded PostgreSQL, seeded set-based (seed.ts) at the chosen size.
  *  2. The request path, in interleaved rounds: a bare Fastify hello (raw-hello.ts), the BFF's
@@ -423,7 +423,7 @@ async function main(options: BenchOptions): Promise<void> {
       });
     }
 
-    // Signed-in reads (issue 26): recommendations at 50 concurrent members (members.ts) -----------
+    // Signed-in reads: recommendations at 50 concurrent members (members.ts) -----------
     const members = await benchMembers({
       databaseUrl,
       postmasterPid: postmaster,

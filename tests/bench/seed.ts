@@ -281,7 +281,7 @@ export async function seedBench(
            (array['like_new', 'very_good', 'very_good', 'good', 'good', 'well_read'])[1 + (i % 6)],
            100 + ((i * 7919) % 2900),
            (array['small', 'small', 'medium', 'large'])[1 + (i % 4)],
-           -- Advanced search's format (issue 26): most copies say, some do not.
+           -- Advanced search's format: most copies say, some do not.
            (array['paperback', 'paperback', 'hardback', null])[1 + ((i / 3) % 4)],
            (array['Read once, spine uncreased.', 'Light shelf wear; pages clean.', 'Reading creases; a sound copy.',
                   'Well loved but complete.'])[1 + (i % 4)],

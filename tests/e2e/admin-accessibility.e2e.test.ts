@@ -1,5 +1,5 @@
 /**
- * /admin/accessibility in a real browser (issue 9): the demo admin edits the accessibility
+ * /admin/accessibility in a real browser: the demo admin edits the accessibility
  * statement, which /pages/accessibility-policy then shows, and runs the automated check: axe-core
  * runs on each key page and the results are listed by rule and impact. The statement is public,
  * so this file runs against a marketplace of its own (tests/support/server.ts).

@@ -1,5 +1,5 @@
 /**
- * /admin/analytics in a real browser (issue 9): the demo admin sees listings published, orders
+ * /admin/analytics in a real browser: the demo admin sees listings published, orders
  * paid and sign-ups as charts, by day for the last 30 days, then by month for this year; the
  * numbers behind each chart agree with its total and with the API. A moderator sees it too.
  * Read-only, so it runs against the shared demo marketplace.

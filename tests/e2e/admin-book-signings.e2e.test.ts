@@ -1,5 +1,5 @@
 /**
- * /admin/book-signings in a real browser (issue 9): a moderator creates an event (a draft),
+ * /admin/book-signings in a real browser: a moderator creates an event (a draft),
  * publishes it, edits its venue, and the list keeps it after a reload. Events are staff-only,
  * so the shared e2e marketplace is enough; the title is unique to this run.
  */

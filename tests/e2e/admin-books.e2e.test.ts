@@ -1,5 +1,5 @@
 /**
- * /admin/books in a real browser (issue 9): the demo admin corrects a book's title, then merges
+ * /admin/books in a real browser: the demo admin corrects a book's title, then merges
  * it into another book — its listings move over and the record goes; the audit log has both.
  * A moderator may edit but the merge is refused with a toast. Changes the catalogue, so this
  * file runs against a marketplace of its own.

@@ -1,5 +1,5 @@
 /**
- * /admin/categories in a real browser (issue 9): the demo admin adds a category with a
+ * /admin/categories in a real browser: the demo admin adds a category with a
  * description, renames it, and /categories shows it under its new name; then retires it and
  * it is gone. A moderator is refused by the server. Categories are public, so this file runs
  * against a marketplace of its own (tests/support/server.ts).

@@ -1,5 +1,5 @@
 /**
- * /admin/covers-backfill in a real browser (issue 9), with lookups offline (the embedded
+ * /admin/covers-backfill in a real browser, with lookups offline (the embedded
  * default): two books on sale without any image, one with an ISBN and one without, are listed;
  * the page says lookups are offline; an admin, on a phone, chooses both and runs the backfill,
  * and the report says nothing was found and lists both books with their outcome. A moderator

@@ -1,5 +1,5 @@
 /**
- * /admin/launch-plan in a real browser (issue 9): a moderator adds an item with an owner, ticks
+ * /admin/launch-plan in a real browser: a moderator adds an item with an owner, ticks
  * it off (the page then says who did and when), moves it to the top and sees the order kept
  * after a reload. The plan is staff-only, so the shared e2e marketplace is enough; the titles
  * are unique to this run.

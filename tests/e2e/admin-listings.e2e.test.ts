@@ -1,5 +1,5 @@
 /**
- * /admin/listings in a real browser (issue 9): a moderator finds a seller's listing, removes it
+ * /admin/listings in a real browser: a moderator finds a seller's listing, removes it
  * with a reason (the listing page then says it is unavailable, the seller has the email in the
  * dev mailbox), and restores it; both actions are in the audit log. Removing changes what
  * every visitor sees, so this file runs against a marketplace of its own.

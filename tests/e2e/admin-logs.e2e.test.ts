@@ -1,5 +1,5 @@
 /**
- * /admin/logs in a real browser (issue 9): the shared basic dashboard on top, then the job
+ * /admin/logs in a real browser: the shared basic dashboard on top, then the job
  * runs; a moderator narrows them to one job, then to failed runs. The e2e server runs no job
  * runner, so the runs are recorded in its own marketplace's database first. Then the request
  * log: a buyer's failed call shows up, found by status and by person.

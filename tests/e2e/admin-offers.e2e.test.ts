@@ -1,5 +1,5 @@
 /**
- * /admin/offers in a real browser (issue 9): the demo buyer offers on one of the demo seller's
+ * /admin/offers in a real browser: the demo buyer offers on one of the demo seller's
  * books and the seller accepts (the book is held); a moderator, on a phone, finds the thread by
  * the buyer's email, reads its round, and cancels it with a reason: the open-offers figure goes
  * down, the book is back on sale, and the buyer's /account/offers shows the offer cancelled.

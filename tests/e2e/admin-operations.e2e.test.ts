@@ -1,5 +1,5 @@
 /**
- * The staff area's working pages in a real browser (issue 9), signed in as the demo admin and
+ * The staff area's working pages in a real browser, signed in as the demo admin and
  * moderator: resolve a shipping dispute with a refund, curate the staff picks the home page
  * then shows, edit an email template, preview it and send a test to the dev mailbox, switch a
  * feature flag, export last month's orders as CSV, and find each action in the audit log. A

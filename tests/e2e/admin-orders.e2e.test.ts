@@ -1,5 +1,5 @@
 /**
- * /admin/orders and /admin/payments in a real browser (issue 9): the shared basic dashboard on
+ * /admin/orders and /admin/payments in a real browser: the shared basic dashboard on
  * top; the demo admin opens an order, reads its events, refunds part of it and then the rest
  * through the payment port; the payments page shows the refunded money and the audit log both
  * refunds. A moderator may look but not refund. Refunds change the figures, so this file runs
@@ -56,13 +56,13 @@ describe('admin orders and payments', () => {
     const cells = await payment.locator('td').allTextContents();
     expect(cells.at(-1)).toBe(cells.at(-2));
 
-    // This order's entries: the demo seed's money out (issue 24) has staff refunds of its own.
+    // This order's entries: the demo seed's money out has staff refunds of its own.
     await page.goto(`/admin/audit?action=order&q=${reference}`);
     await page.getByTestId('audit-row').first().waitFor();
     expect(
       await page.getByTestId('audit-row').evaluateAll((rows) => rows.map((r) => r.dataset.action)),
     ).toEqual(['order.refund', 'order.refund']);
-    // Amounts in pounds and keys in words, who by name and email (issue 33), never raw pence or ids.
+    // Amounts in pounds and keys in words, who by name and email, never raw pence or ids.
     const details = await page.getByTestId('audit-details').first().innerText();
     expect(details).toMatch(/Amount\s+£\d+\.\d{2}/);
     expect(details).not.toMatch(/Minor/);

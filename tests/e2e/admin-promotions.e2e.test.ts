@@ -1,5 +1,5 @@
 /**
- * /admin/promotions and the promo code at checkout, in a real browser (issue 9): an admin
+ * /admin/promotions and the promo code at checkout, in a real browser: an admin
  * creates a code, a buyer applies it at checkout (after a code that does not exist), sees the
  * discount on every step and pays the discounted total, and the admin's table shows the use.
  * It sells a book, so it runs on a marketplace of its own.

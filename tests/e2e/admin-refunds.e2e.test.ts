@@ -1,5 +1,5 @@
 /**
- * /admin/refunds in a real browser (issue 9): the demo admin refunds part of a paid order on
+ * /admin/refunds in a real browser: the demo admin refunds part of a paid order on
  * /admin/orders; the refunds ledger then shows it — found by reference, kept by the "Today"
  * filter, with its amount, reason and who made it — and its reference leads back to the order
  * on /admin/orders. A moderator reads the ledger too. Refunds change the figures, so this file

@@ -1,9 +1,9 @@
 /**
- * /admin/revenue in a real browser (issue 9): buyer protection and postage for each period.
+ * /admin/revenue in a real browser: buyer protection and postage for each period.
  * The demo admin resolves a shipping dispute with a refund on /admin/shipping-disputes; the
  * money goes back through the payment port and today's protection refunded rises by the
  * order's buyer protection on the revenue page. A first order with WELCOME20 shows as a
- * discount Reshelf funds and comes off net income (issue 16); each period's CSV has the
+ * discount Reshelf funds and comes off net income; each period's CSV has the
  * page's figures. Runs against a marketplace of its own (buyer@reshelf.test has no orders).
  */
 import { CLIENT_HEADER, parsePounds } from '@reshelf/contracts';

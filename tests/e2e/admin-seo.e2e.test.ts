@@ -1,5 +1,5 @@
 /**
- * /admin/seo in a real browser (issue 9): the demo admin gives the About us page and the
+ * /admin/seo in a real browser: the demo admin gives the About us page and the
  * Fiction category their own search titles and descriptions; the public pages' tab title and
  * meta description follow. Page meta is public, so this file runs against a marketplace of its
  * own (tests/support/server.ts).

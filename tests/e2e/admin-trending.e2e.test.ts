@@ -1,5 +1,5 @@
 /**
- * /admin/trending-books in a real browser (issue 9): the demo admin pins the last book of the
+ * /admin/trending-books in a real browser: the demo admin pins the last book of the
  * computed trending list and /trending then shows it first; hiding another takes it off
  * /trending; both are undone from the "Pinned and hidden" list. A moderator may curate too.
  * Curation changes the public list, so this file runs against a marketplace of its own.

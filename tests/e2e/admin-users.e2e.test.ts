@@ -1,5 +1,5 @@
 /**
- * /admin/users in a real browser (issue 9): the shared basic dashboard on top; the demo admin
+ * /admin/users in a real browser: the shared basic dashboard on top; the demo admin
  * finds a person, suspends them (their open session stops on its next request), restores them
  * and grants then revokes moderator; each action is in the audit log. A moderator is refused.
  * Suspending changes who may sign in, so this file runs against a marketplace of its own.

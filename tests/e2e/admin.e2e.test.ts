@@ -1,5 +1,5 @@
 /**
- * The staff dashboard in a real browser (issue 5): the period selector and cards against the
+ * The staff dashboard in a real browser: the period selector and cards against the
  * API's numbers, Demo Data Management with its toasts, the sidebar (Ctrl/Cmd+B, the cookie,
  * the phone sheet), the command palette, not-found pages inside the staff frame, and the
  * metrics' session-expired path. Signed in as the demo accounts.
@@ -7,12 +7,12 @@
  * Seeding, resetting and cleaning up change the whole catalogue, so this file runs against a
  * marketplace of its own (tests/support/server.ts), not the one the other files share.
  *
- * Cleanup (issue 16): the button opens a dialog with a dry run of the clean-up; on a first
+ * Cleanup: the button opens a dialog with a dry run of the clean-up; on a first
  * start it has nothing to take (the demo listings have generated covers); with a duplicate and
  * a listing without an image added it shows both, an admin confirms, and Active Listings goes
  * down by two, not to 0. A moderator sees the preview without the button that runs it.
  *
- * Reset and Seed (issue 33) asks first too, with what it deletes as the server counts it; only
+ * Reset and Seed asks first too, with what it deletes as the server counts it; only
  * admins confirm it. The result toasts cover none of the three buttons.
  */
 import { randomBytes } from 'node:crypto';
@@ -297,7 +297,7 @@ describe('staff dashboard', () => {
       variant: 'default',
       description: 'The demo data was already in place: 0 listings and 0 orders added.',
     });
-    // The toast covers none of the buttons (issue 33: it covered Cleanup for its 5 s).
+    // The toast covers none of the buttons (it covered Cleanup for its 5 s).
     const toastBox = (await openToast(page).boundingBox())!;
     for (const name of ['Seed 40 books + orders', 'Reset and Seed', 'Cleanup duplicates']) {
       const box = (await button(page, name).boundingBox())!;
@@ -313,7 +313,7 @@ describe('staff dashboard', () => {
       .poll(() => page.getByTestId('metric-listings-value').textContent())
       .toBe(asCards(await apiMetrics(context, 'mtd')).listings);
 
-    // Reset and Seed asks first, saying what it deletes as the server counts it (issue 33);
+    // Reset and Seed asks first, saying what it deletes as the server counts it;
     // then everything the seed made goes and comes back, orders too.
     const removing = (await (await context.request.get('/trpc/staff.dashboard.resetPreview')).json()) as {
       result: { data: { listings: number; soldListings: number; orders: number; disputes: number } };
@@ -458,7 +458,7 @@ describe('staff dashboard', () => {
     await snapshot(page, 'admin-cleanup-dialog-moderator-desktop', { fullPage: false });
     await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
     await dialog.waitFor({ state: 'detached' });
-    // Nor Reset and Seed: a moderator sees what it would delete, without the button (issue 33).
+    // Nor Reset and Seed: a moderator sees what it would delete, without the button.
     await button(page, 'Reset and Seed').click();
     const reset = page.getByTestId('reset-dialog');
     await reset.getByTestId('reset-admins-only').waitFor();
@@ -602,7 +602,7 @@ describe('staff frame', () => {
     await page.waitForURL('**/admin/offers');
     await page.getByTestId('offers-page').waitFor();
     expect(await nav.getByRole('link', { name: 'Offers' }).getAttribute('aria-current')).toBe('page');
-    // Every sidebar link has its page now (issue 9); an unknown staff address is not-found in the frame.
+    // Every sidebar link has its page now; an unknown staff address is not-found in the frame.
     await page.goto('/admin/no-such-page');
     await page.getByTestId('not-found').waitFor();
     expect(await page.getByTestId('staff-header').isVisible()).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * API tokens in Chromium (issue 11): seller@reshelf.test creates a read-only token in
+ * API tokens in Chromium: seller@reshelf.test creates a read-only token in
  * account settings, sees it once, an integrator uses it on /api/v1, the seller revokes it and
  * it stops working at once. A buyer is told who may have tokens. The interactive API docs
  * load with everything from this site (no CDN). Screenshots at 390 and 1280 px.

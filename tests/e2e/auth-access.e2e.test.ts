@@ -1,5 +1,5 @@
 /**
- * The staff area and global admin guards in a real browser (issue 3): the 403 page, the four
+ * The staff area and global admin guards in a real browser: the 403 page, the four
  * global admin toasts and where each sends the person.
  */
 import type { Browser, Page } from 'playwright-core';

@@ -1,5 +1,5 @@
 /**
- * Sign-up, sign-in, sessions and password reset in a real browser against the real BFF (issue 3).
+ * Sign-up, sign-in, sessions and password reset in a real browser against the real BFF.
  * Tests share one server and database, so each uses addresses of its own.
  */
 import type { Browser } from 'playwright-core';
@@ -297,7 +297,7 @@ describe('signed-in pages', () => {
     await context.close();
   });
 
-  it('never follows a next that normalises to another host, signed in or not (issue 33)', async () => {
+  it('never follows a next that normalises to another host, signed in or not', async () => {
     const { context, page } = await newPage(browser, 'desktop');
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));

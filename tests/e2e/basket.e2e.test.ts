@@ -1,5 +1,5 @@
 /**
- * The basket in Chromium (issue 23), on a marketplace of its own (tests/support/server.ts), so
+ * The basket in Chromium, on a marketplace of its own (tests/support/server.ts), so
  * buyer@reshelf.test has never bought anything and the books are the seed's:
  *
  * - seller@reshelf.test (Sam's Shelf) sets bundle discount tiers in their settings;

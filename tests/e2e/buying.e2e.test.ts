@@ -1,5 +1,5 @@
 /**
- * Buying in Chromium (issue 8), with the demo accounts, each in a browser of their own:
+ * Buying in Chromium, with the demo accounts, each in a browser of their own:
  *
  * - the offer path: buyer@reshelf.test finds one of seller@reshelf.test's books and offers
  *   under the asking price; the seller counters; the buyer accepts, pays at /checkout/offer
@@ -10,7 +10,7 @@
  *   staff dashboard's Open Disputes goes up by one, an admin refunds it at /admin/disputes, the
  *   buyer's order shows Refunded and Buyer Protection revenue drops by the order's fee;
  * - a parcel that never came: after the carrier's window (moved on in the database), the buyer
- *   reports it missing with a photo (the dispute report, issue 25) and staff release the payment
+ *   reports it missing with a photo (the dispute report) and staff release the payment
  *   from /admin/shipping-disputes.
  *
  * The dashboard's figures cover the whole marketplace and WELCOME20 needs a buyer with no
@@ -484,7 +484,7 @@ describe('buying', { timeout: 180_000 }, () => {
     await missing
       .getByLabel('What happened?')
       .fill('Tracking has shown "in transit" for days and nothing came.');
-    // The same report as a problem with the book (issue 25): a photo, here of the tracking page.
+    // The same report as a problem with the book: a photo, here of the tracking page.
     await missing.getByTestId('evidence-file').setInputFiles({
       name: 'tracking.png',
       mimeType: 'image/png',

@@ -112,7 +112,7 @@ describe('a newcomer finds a book', () => {
       },
     });
     // The ISBN as printed in the book, hyphenated by the ISBN ranges (decision 0055), and a
-    // breadcrumb trail that ends with its last link, not with "/" (issue 33).
+    // breadcrumb trail that ends with its last link, not with "/".
     const facts = await page.locator('section[aria-labelledby="book-details"]').innerText();
     expect(facts).toMatch(/ISBN-13\s+978-0-14-143951-8/);
     expect(facts).toMatch(/ISBN-10\s+0-14-143951-3/);

@@ -1,5 +1,5 @@
 /**
- * Charities in Chromium (issue 10): a new charity signs up and sees the confirmation; staff
+ * Charities in Chromium: a new charity signs up and sees the confirmation; staff
  * approve it at /admin/charities and it appears in /charity/directory; charity@reshelf.test
  * bulk-lists a 50-row CSV with three bad rows, gets the report row by row, downloads the rows
  * to correct, fixes and uploads them again, and sees the dashboard with its charts.

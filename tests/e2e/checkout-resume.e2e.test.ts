@@ -1,5 +1,5 @@
 /**
- * Buying as a newcomer, and coming back to a payment (issue 16), in Chromium:
+ * Buying as a newcomer, and coming back to a payment, in Chromium:
  *
  * - "Buy now" signed out → create an account → confirm with the link in the dev mailbox →
  *   profile → onboarding → the checkout for that very book (`next` survives all of it);
@@ -66,7 +66,7 @@ describe('buying as a newcomer, leaving the payment page and coming back', () =>
     await page.waitForURL((url) => url.pathname === '/login');
     const checkoutPath = `/checkout?listing=${encodeURIComponent(slug)}`;
     expect(new URL(page.url()).searchParams.get('next')).toBe(checkoutPath);
-    // A first-time visitor is not greeted as one coming back (issue 33), and is offered an account.
+    // A first-time visitor is not greeted as one coming back, and is offered an account.
     await page.getByRole('heading', { name: 'Sign in', exact: true, level: 1 }).waitFor();
     expect(await page.getByText('Welcome back').count()).toBe(0);
     await page.getByText(SIGN_IN_TO_CONTINUE).waitFor();

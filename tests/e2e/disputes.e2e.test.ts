@@ -1,5 +1,5 @@
 /**
- * Two-sided disputes in Chromium (issue 25), with the demo accounts in browsers of their own:
+ * Two-sided disputes in Chromium, with the demo accounts in browsers of their own:
  *
  * - buyer@reshelf.test buys one of seller@reshelf.test's books; it is dispatched; the buyer
  *   reports it "Damaged" with a photo; the seller offers 40% back from the sale page; the buyer

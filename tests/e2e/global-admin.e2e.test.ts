@@ -1,5 +1,5 @@
 /**
- * /global-admin in a real browser (issue 9): platform health for every tier; a super admin
+ * /global-admin in a real browser: platform health for every tier; a super admin
  * grants, changes and deactivates an admin record; a support agent drafts an email and sends
  * themselves a test, and an ops admin publishes it. Changes admin records and templates that
  * other tests rely on, so this file runs against a marketplace of its own.

@@ -1,5 +1,5 @@
 /**
- * The listing page is photo-first (issue 33): the seller's photos lead (the drawn cover only
+ * The listing page is photo-first: the seller's photos lead (the drawn cover only
  * when there are none), swipeable, operable by keyboard and zoomable in a lightbox that traps
  * focus and gives it back; on a phone the photo, the title, the price and Buy are all on the
  * first screen (Buy in a bar fixed to the bottom that never hides what has focus); the card and

@@ -1,5 +1,5 @@
 /**
- * Messages in Chromium (issue 20), two people each in a browser of their own: a new buyer asks
+ * Messages in Chromium, two people each in a browser of their own: a new buyer asks
  * seller@reshelf.test about one of their books with "Message the seller"; the seller, with the
  * conversation open, sees the question within 2 s without reloading; the seller replies with a
  * photo, and the buyer's open conversation shows it within 2 s; the buyer's message shows as
@@ -216,7 +216,7 @@ describe('messages', () => {
       .getByTestId('report-message')
       .click();
     const dialog = seller.page.getByRole('dialog', { name: 'Report this message' });
-    // A message's reasons, not a listing's (issue 33).
+    // A message's reasons, not a listing's.
     const offered = await dialog
       .getByRole('radio')
       .evaluateAll((radios) => radios.map((radio) => radio.closest('label')?.textContent?.trim()));

@@ -1,5 +1,5 @@
 /**
- * The native app signs in and buys (issue 18, decision 0029). The web client, built as the app
+ * The native app signs in and buys (decision 0029). The web client, built as the app
  * is built (VITE_API_ORIGIN), runs at https://localhost, the Android web view's origin, and
  * believes it is inside the native shell; the BFF runs at its own http://127.0.0.1 origin. The
  * buyer signs in, browses, buys with the test provider (its page at the BFF, then back to the

@@ -1,5 +1,5 @@
 /**
- * Notifications in Chromium (issue 20), two people in browsers of their own: a new buyer makes
+ * Notifications in Chromium, two people in browsers of their own: a new buyer makes
  * an offer on one of seller@reshelf.test's books; the seller, with a page open, sees the bell's
  * count go up within 2 seconds without a reload (the realtime stream, not polling); they open
  * /account/notifications, find the offer leading to their offers, and mark all read. Their

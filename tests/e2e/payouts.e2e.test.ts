@@ -1,5 +1,5 @@
 /**
- * Money out in Chromium (issue 24), on a marketplace of its own, in test mode end to end: a new
+ * Money out in Chromium, on a marketplace of its own, in test mode end to end: a new
  * seller lists a book through the selling pages (ISBN to published) and sees "Set up payouts";
  * a buyer buys it from its page, through checkout and the test provider's payment page; the
  * seller completes onboarding on the test onboarding page and comes back Active; the seller

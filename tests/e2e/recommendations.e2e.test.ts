@@ -1,5 +1,5 @@
 /**
- * Recommendations and seller analytics in Chromium (issue 26): a new member picks genres and an
+ * Recommendations and seller analytics in Chromium: a new member picks genres and an
  * author in onboarding and sees recommendations, each explained, on /recommendations and on the
  * home page; the demo seller sees their analytics after the demo's ninety days of activity, per
  * period, with charts, tables for screen readers and suggestions; the demo charity sees the same

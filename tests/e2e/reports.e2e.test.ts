@@ -1,5 +1,5 @@
 /**
- * Reports in a real browser (issue 9): a buyer reports a listing from its page (reporting it
+ * Reports in a real browser: a buyer reports a listing from its page (reporting it
  * again is kindly refused), a moderator finds it at /admin/reports on a phone and removes the
  * listing, and dismisses another report with a note. Removing a listing changes what every
  * visitor sees, so this file runs against a marketplace of its own (whose demo seed also

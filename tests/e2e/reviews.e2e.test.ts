@@ -1,8 +1,8 @@
 /**
- * Reviews in Chromium (issue 25, decision 0048), on a marketplace of the file's own: the buyer
+ * Reviews in Chromium (decision 0048), on a marketplace of the file's own: the buyer
  * buys one of seller@reshelf.test's books, the seller dispatches it, the buyer taps "Everything is
  * OK"; both are asked (the dev mailbox, /account/reviews, and the order's own page, where the buyer
- * reviews: issue 33). The buyer reviews first: nothing shows on the seller's page yet. The seller
+ * reviews). The buyer reviews first: nothing shows on the seller's page yet. The seller
  * reviews the buyer: both are published together, and the buyer's review appears on the seller's
  * page, on the listing page (the seller's card with their rating) and as the rating on the
  * seller's listing cards. The seller replies once. Screenshots at 1280 and 390 px.

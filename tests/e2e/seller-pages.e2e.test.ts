@@ -1,5 +1,5 @@
 /**
- * Seller and charity pages lead with their books (issue 33): on a phone the reviews came before
+ * Seller and charity pages lead with their books: on a phone the reviews came before
  * any book (books began about 1,500 px down). The page's rating line sits at the top with a link
  * to all the reviews, which follow the books. And a seller's rating (stars and count) shows
  * wherever the seller is named: the discover page and the listing page's seller card.

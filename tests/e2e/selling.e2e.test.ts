@@ -1,5 +1,5 @@
 /**
- * Selling in Chromium (issue 7): seller@reshelf.test lists a real book from its ISBN with a
+ * Selling in Chromium: seller@reshelf.test lists a real book from its ISBN with a
  * photo in one pass and in under a minute, finds it by search at once and lowers its price;
  * buyer@reshelf.test, who saved it to their wishlist, sees the price-drop notification. Every
  * bad input gets its message; an edit while a buyer is paying is refused with the reason.

@@ -1,5 +1,5 @@
 /**
- * The site shell (issue 4): cookie banner, consent-gated analytics, welcome gift, both toast
+ * The site shell: cookie banner, consent-gated analytics, welcome gift, both toast
  * systems, lazy-page failure recovery, layout rules and the native shell's padding.
  *
  * Every timing runs on Playwright's controlled clock: installed and paused before the page

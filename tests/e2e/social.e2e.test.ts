@@ -1,5 +1,5 @@
 /**
- * The reader's side in Chromium (issue 26), on a marketplace of this file's own (so the test
+ * The reader's side in Chromium, on a marketplace of this file's own (so the test
  * can run the saved-search job when it chooses; the e2e server runs no job runner): a new
  * member follows seller@reshelf.test from their page and saves an advanced search (signed
  * copies by McCarthy); the seller lists a signed copy of The Road through the selling wizard;
@@ -165,7 +165,7 @@ describe('follows, the feed and saved searches', { timeout: 180_000 }, () => {
     expect(alert?.subject).toBe('New for your saved search “by McCarthy · signed”');
     expect(alert?.text).toContain(`/search?author=McCarthy&signed=1&sort=newest`);
     expect(alert?.text).toMatch(/unsubscribe/i);
-    // Counted in words that agree with the count (issue 33): no "book(s)".
+    // Counted in words that agree with the count: no "book(s)".
     expect(alert?.text).toContain('New on Reshelf for your saved search “by McCarthy · signed”: 1 new book.');
     // The notification leads to the book.
     await notice.click();

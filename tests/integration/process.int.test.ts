@@ -165,7 +165,7 @@ describe('the marketplace process', { timeout: 2 * START_BUDGET_MS + 30_000 }, (
     expect(postgresProcessesFor(dataDir)).toEqual([]);
   });
 
-  it('Ctrl+C on `pnpm start` stops quietly, in order, with one line and exit code 0 (issue 33)', async () => {
+  it('Ctrl+C on `pnpm start` stops quietly, in order, with one line and exit code 0', async () => {
     const dataDir = await tempDataDir();
     // The web the site serves, built already: `pnpm start` builds web/dist only when WEB_DIST is not given.
     const web = await tempDataDir();

@@ -1,5 +1,5 @@
 /**
- * Runtimes (issue 33, decision 0062): `engines` says what the toolchain accepts (Node 20.19+ for
+ * Runtimes (decision 0062): `engines` says what the toolchain accepts (Node 20.19+ for
  * the README's set-up, which a machine with only Node 20 and npm runs, and the LTS lines after
  * it); CI runs the unit and integration tests a second time on the Node the Docker image ships,
  * installed from npm at run time (scripts/test-node-lts.mjs), never committed.

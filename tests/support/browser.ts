@@ -58,7 +58,7 @@ afterEach(() => {
  * (TRUST_PROXY=loopback), so the per-IP limits on sign-in and sign-up count each context apart
  * instead of the whole suite as one address. The addresses are loopback ones (127.0.0.0/8 is all
  * this machine, where the browser is): the development mailbox answers loopback clients only
- * (issue 33), and the tests read it as the developer at this machine would. A context that sets
+ *, and the tests read it as the developer at this machine would. A context that sets
  * the header itself, or has no baseURL (the native app's), is left alone.
  */
 function asSeparateVisitors(browser: Browser): Browser {

@@ -1,5 +1,5 @@
 /**
- * Bulk listing from a CSV file (issue 10).
+ * Bulk listing from a CSV file.
  *
  * An upload is read with csv-parse and every row is checked at once (the shared rules in
  * @reshelf/contracts: ISBN with its check digit, condition, price, notes, donor reference,

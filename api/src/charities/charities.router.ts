@@ -199,7 +199,7 @@ export const charitiesRouter = router({
     .output(csvFileSchema)
     .query(({ ctx, input }) => giftAidCsv(ctx.db, ctx.user.userId, input)),
 
-  // The shop's bundle discount tiers (issue 23): any member reads them, the owner sets them.
+  // The shop's bundle discount tiers: any member reads them, the owner sets them.
   bundleTiers: router({
     get: authedProcedure
       .input(z.object({}).optional())

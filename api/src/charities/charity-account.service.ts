@@ -463,7 +463,7 @@ export async function startCharityListing(
   return started;
 }
 
-/** The caller's charity shop's bundle tiers (issue 23): any member of its team may read them. */
+/** The caller's charity shop's bundle tiers: any member of its team may read them. */
 export async function getCharityTiers(db: Database, userId: string): Promise<BundleTiersView> {
   const charity = await requireCharity(db, userId);
   return getTiers(db, { charityId: charity.charityId });

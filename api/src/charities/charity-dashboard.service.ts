@@ -4,7 +4,7 @@
  * the charity's payouts tell one story.
  *
  * A sale counts once the buyer has paid and until it is cancelled or refunded. An order holds one
- * or more of the charity's books (issue 23); each book counts as sold unless it came back (a
+ * or more of the charity's books; each book counts as sold unless it came back (a
  * return or a refund of that book), and the dashboard counts both orders and books. What they
  * earned is what the charity is paid (its books less the shop's bundle discount, and postage, less
  * what refunds took back). Months and tax years are in London time.

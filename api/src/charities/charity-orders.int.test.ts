@@ -1,5 +1,5 @@
 /**
- * Charity orders (issue 10): the 14-day return flow (request, accept or decline, refund when
+ * Charity orders: the 14-day return flow (request, accept or decline, refund when
  * the book is back, each step emailed and recorded), Retail Gift Aid totals per donor and tax
  * year with their CSV exports, and the dashboard's figures, all on fixtures.
  */
@@ -344,7 +344,7 @@ describe('Retail Gift Aid', () => {
 
   it('writes a donor reference or a title that a spreadsheet would run as a formula as text', async () => {
     // Donor references are checked when typed and by the database (listings_donor_reference_check);
-    // the CSV writer must not rely on either (issue 17), so this test takes the check away.
+    // the CSV writer must not rely on either, so this test takes the check away.
     await sql`alter table public.listings drop constraint listings_donor_reference_check`.execute(db);
     await order({
       status: 'completed',

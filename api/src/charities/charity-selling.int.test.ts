@@ -1,5 +1,5 @@
 /**
- * Charities selling (issue 10): applying with a registered number, staff approval and
+ * Charities selling: applying with a registered number, staff approval and
  * rejection (emailed, recorded), the approval gate (in the service and in the database),
  * invitations, and bulk listing from CSV: a row-by-row report, duplicates, a retried upload
  * that lists nothing twice, corrections uploaded again, unknown ISBNs, and 2,000 rows.

@@ -1,6 +1,6 @@
 /**
  * The charity upload routes check access exactly as an authed procedure does (http/access.ts):
- * a suspended account is refused at once, whatever token it still holds (issue 21: these routes
+ * a suspended account is refused at once, whatever token it still holds (these routes
  * skipped the suspension check the tRPC context and the listing photo route make). Run against
  * the hosted sign-in service's stand-in, whose access tokens stay valid until they expire: only
  * the suspension check turns a suspended account away.

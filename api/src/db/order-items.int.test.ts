@@ -1,5 +1,5 @@
 /**
- * The schema of issue 23 (decision 0043), against real PostgreSQL: an order's items (one made
+ * The schema of decision 0043, against real PostgreSQL: an order's items (one made
  * at commit for a one-book insert), a listing in at most one live order through its items, items
  * that must add up to the order, a refund that never exceeds what was paid for a book, bundle
  * tiers that rise, and a one-order payment row that gets its checkout payment.

@@ -1,5 +1,5 @@
 /**
- * The database as a second wall (issue 17, decision 0026). The BFF is the only writer: the
+ * The database as a second wall (decision 0026). The BFF is the only writer: the
  * client roles Supabase exposes through PostgREST (`anon`, `authenticated`) may read what a
  * policy lets them and write nothing, and the BFF's runtime connection is a role that is
  * neither superuser nor the owner of anything, so grants and the append-only audit log hold

@@ -1,12 +1,12 @@
 /**
- * The one CSV writer (issue 17, decision 0026): every CSV the BFF or its scripts write for
+ * The one CSV writer (decision 0026): every CSV the BFF or its scripts write for
  * people to open — staff exports, a charity's Gift Aid, bulk-listing corrections, `pnpm ops`
  * — goes through here, on csv-stringify (RFC 4180: CRLF line ends; a field with a comma, a
  * quote or a line break is quoted, its quotes doubled). A test fails if any other file imports
  * csv-stringify.
  *
  * Every CSV means every one: staff exports, Gift Aid, corrections, `pnpm ops`, the seller's monthly
- * statement and the HMRC platform report (which had writers of their own until issue 33: one let
+ * statement and the HMRC platform report (which had writers of their own until one let
  * `-1+1+cmd|' /C calc'!A0` through, the other full-width `＝`). `csv-injection.int.test.ts` finds
  * them all and feeds each the same hostile cells.
  *

@@ -73,7 +73,7 @@ function webAndStorage() {
   };
 }
 
-/** What a phone loading /trending fetched besides the page and the API: never shed (issue 33). */
+/** What a phone loading /trending fetched besides the page and the API: never shed. */
 async function expectFilesServed(app: FastifyInstance) {
   for (const [url, body] of [
     ['/assets/index-abc123.css', 'body{color:black}'],

@@ -6,7 +6,7 @@
  *   - the database pool has every connection in use and DATABASE_POOL_MAX_WAITING requests
  *     already waiting (the pool itself also refuses further checkouts: db/index.ts).
  * /healthz and /readyz are never shed: they must say whether the process and database are up.
- * Nor are files (issue 33: a phone loading /trending under load got ten 503s, nine of them
+ * Nor are files (a phone loading /trending under load got ten 503s, nine of them
  * covers): the built web's (`/assets/…` and every file at its root, the favicon and icons) and
  * stored photos (`/storage/…`). They need no database, cost next to nothing, and a page the
  * browser already has is broken without its styles, code and pictures.

@@ -2,7 +2,7 @@
  * Whether a request comes from this machine: its address (request.ip, which believes
  * X-Forwarded-For only from the proxies TRUST_PROXY names) is a loopback one, 127.0.0.0/8 or
  * ::1, written as IPv4 or IPv4-mapped IPv6. What only the developer at the keyboard may reach
- * (the development mailbox: issue 33) asks this.
+ * (the development mailbox) asks this.
  */
 import { isIP } from 'node:net';
 

@@ -1,5 +1,5 @@
 /**
- * The Capacitor app against the BFF (issue 18, decision 0029): it runs on its own origins
+ * The Capacitor app against the BFF (decision 0029): it runs on its own origins
  * (capacitor://localhost on iOS, https://localhost on Android), sends no cookies and signs in
  * for tokens. What it may do from there, and what a cookie session from anywhere but the site
  * itself still may not.

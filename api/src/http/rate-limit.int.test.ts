@@ -99,7 +99,7 @@ describe('the per-account wrong-password limit', () => {
   });
 });
 
-describe('an attacker who knows the address (issue 33)', () => {
+describe('an attacker who knows the address', () => {
   it('cannot lock the owner out with wrong passwords from rotating addresses', async () => {
     const user = await createUser(t.database.handle.db, t.services.identity, 'targeted@example.com');
     checked.length = 0;

@@ -1,5 +1,5 @@
 /**
- * What the BFF serves besides the API (issue 33): a missing file under the built assets is a
+ * What the BFF serves besides the API: a missing file under the built assets is a
  * 404, never the app's shell with 200; the development mailbox (its page and the
  * `platform.dev.*` procedures), which holds every email the site sent, password-reset links
  * included, answers only a client on this machine (loopback), and nobody in production.

@@ -126,10 +126,10 @@ describe('the demo seed', () => {
         .selectFrom('orders')
         .select(['status', 'total_minor'])
         // The catalogue's own sales, not the staff seed's orders (nor the demo's basket orders,
-        // issue 23, which are in several states: see the test below).
+        // decision 0043, which are in several states: see the test below).
         .where('id', 'not in', db.selectFrom('seed_items').select('row_id').where('kind', '=', 'order'))
         .where('id', 'not in', db.selectFrom('order_items').select('order_id').where('position', '>', 1))
-        // Nor the demo's money out (issue 24), which refunds one before it was sent.
+        // Nor the demo's money out, which refunds one before it was sent.
         .where(
           'id',
           'not in',
@@ -148,7 +148,7 @@ describe('the demo seed', () => {
     expect(orders.every((order) => order.status === 'completed')).toBe(true);
   });
 
-  it('reviews every completed order, published, so sellers with sales show a rating (issue 25)', async () => {
+  it('reviews every completed order, published, so sellers with sales show a rating', async () => {
     const completed = await db
       .selectFrom('orders')
       .select(['id', 'seller_id'])
@@ -342,7 +342,7 @@ describe('the demo seed', () => {
     expect(preview).toMatchObject({ duplicates_removed: 0, no_image_removed: 0, total_deleted: 0 });
   });
 
-  it('gives the demo reader follows, a feed, books from what they follow and a saved search (issue 26)', async () => {
+  it('gives the demo reader follows, a feed, books from what they follow and a saved search', async () => {
     const reader = await db
       .selectFrom('auth.users')
       .select('id')

@@ -1,5 +1,5 @@
 /**
- * Orders of several books in the demo data (issue 23), so the pages show them on a fresh start:
+ * Orders of several books in the demo data, so the pages show them on a fresh start:
  * - bookworm@reshelf.test bought three of Sam's Shelf's books in one basket order, paid and waiting
  *   for Sam to send the one parcel (Sam's bundle tiers: 2 books 5%, 3 books 10%, 5 books 15%);
  * - reader@reshelf.test bought two of Margaret's books together, completed;

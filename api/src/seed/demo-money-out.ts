@@ -1,5 +1,5 @@
 /**
- * Money out in the demo data (issue 24, decision 0046), so the ledger test over the seed and
+ * Money out in the demo data (decision 0046), so the ledger test over the seed and
  * /admin/payments/reconciliation see refunds and reversals, not only payments and fees:
  *
  * - Tom Reads Sci-Fi (tom@reshelf.test) sold The Hobbit; before it was sent, staff refunded it in

@@ -1,5 +1,5 @@
 /**
- * Reviews of the demo's completed orders (issue 25, decision 0048), so a newcomer sees ratings
+ * Reviews of the demo's completed orders (decision 0048), so a newcomer sees ratings
  * on listing cards, listing pages and seller and charity pages from the first start. Every
  * completed demo order gets its review window, closed and published, with the buyer's review
  * of the seller and (most of the time) the seller's of the buyer; a few sellers have replied.

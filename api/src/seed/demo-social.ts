@@ -1,5 +1,5 @@
 /**
- * The reader's side of the demo (issue 26, decision 0044): demo copies described as advanced
+ * The reader's side of the demo (decision 0044): demo copies described as advanced
  * search asks (a third hardbacks, a few first editions and signed copies, chosen by their slugs
  * so every seed is the same), and buyer@reshelf.test following a seller, a charity, a genre and
  * an author, with a saved search and a recent price drop, so /social, the Following filter and

@@ -113,13 +113,13 @@ export async function runDemoSeed(
   if (await once(db, 'site-pages', (trx) => seedSitePages(trx))) ran.push('site-pages');
   if (await once(db, 'catalogue-demo', (trx) => seedCatalogueDemo(trx))) ran.push('catalogue-demo');
   if (await once(db, 'demo-reports', (trx) => seedDemoReports(trx))) ran.push('demo-reports');
-  // Orders of several books (issue 23): the basket's pages have something to show.
+  // Orders of several books: the basket's pages have something to show.
   if (await once(db, 'demo-basket-orders', (trx) => seedDemoBasketOrders(trx)))
     ran.push('demo-basket-orders');
-  // Ninety days of views, saves, offers and sales for the demo seller and charity (issue 26).
+  // Ninety days of views, saves, offers and sales for the demo seller and charity.
   if (await once(db, 'seller-activity', (trx) => seedSellerActivity(trx))) ran.push('seller-activity');
   // Refunds before and after release, a debt netted from the next payout and a failed payout paid
-  // again (issue 24), through the app's own services and the test provider: the ledger test over
+  // again, through the app's own services and the test provider: the ledger test over
   // the seed and the reconciliation page cover refunds and reversals. Not in one transaction
   // (those services commit their own), so it is recorded once it is done; if an earlier start
   // stopped part-way its sales are there already, and it is recorded as such, not run again.
@@ -151,9 +151,9 @@ export async function runDemoSeed(
       (result) => ({ ...result }),
     );
   if (await once(db, 'seed-openlibrary-recent', staffSeed)) ran.push('seed-openlibrary-recent');
-  // Follows, a saved search and copies' formats for the reader's side (issue 26).
+  // Follows, a saved search and copies' formats for the reader's side.
   if (await once(db, 'demo-social', (trx) => seedDemoSocial(trx))) ran.push('demo-social');
-  // Reviews of every completed demo order (issue 25): ratings on cards and seller pages at once.
+  // Reviews of every completed demo order: ratings on cards and seller pages at once.
   if (await once(db, 'demo-reviews', (trx) => seedDemoReviews(trx))) ran.push('demo-reviews');
   // Every start, not once: demo listings still without an image (a first start, or data from
   // before covers were drawn) get their generated covers; otherwise this finds nothing.

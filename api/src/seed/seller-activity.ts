@@ -1,7 +1,7 @@
 /**
  * Ninety days of selling for the demo seller (Sam's Shelf, seller@reshelf.test) and the demo
  * charity (Cherwell Valley Hospice Books, charity@reshelf.test), so /account/analytics and the
- * charity dashboard have something to show on a first start (issue 26): listing views and
+ * charity dashboard have something to show on a first start: listing views and
  * wishlist saves spread over the period, offers that were declined, expired, withdrawn or ended
  * in a purchase, and sales of earlier copies (completed orders with their payouts). A few views
  * are by the demo buyer (buyer@reshelf.test), so their recommendations have something to follow.

@@ -1,5 +1,5 @@
 /**
- * Orders of several books for tests (issue 23): a seller's (or a charity shop's) books bought
+ * Orders of several books for tests: a seller's (or a charity shop's) books bought
  * together through basket checkout and the test provider's webhook, as a buyer would, then
  * moved on (dispatched, delivered) through the orders service.
  */

@@ -2,7 +2,7 @@
 import { parse } from 'csv-parse/sync';
 
 /**
- * Cells a spreadsheet would run, as people can type them (issue 33's probe and OWASP's list):
+ * Cells a spreadsheet would run, as people can type them (the probe and OWASP's list):
  * a leading `-` or `+` followed by more formula, the full-width forms of `=`, `+`, `-` and `@`.
  */
 export const HOSTILE_CSV_CELLS = [

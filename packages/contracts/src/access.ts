@@ -34,7 +34,7 @@ export function tierForLevel(level: number): AdminTier | undefined {
 
 /**
  * Spec §2: routes that need a session (no session: /login, replacing history). After the
- * spec's /account pages come the buying pages under it (issue 8), which the order and offer
+ * spec's /account pages come the buying pages under it, which the order and offer
  * emails link to.
  */
 export const SIGNED_IN_ROUTES = [

@@ -1,5 +1,5 @@
 /**
- * Personal API tokens (issue 11): created and revoked in account settings, sent as
+ * Personal API tokens: created and revoked in account settings, sent as
  * `Authorization: Bearer rsk_…` to /api/v1 and /trpc. Shared by the BFF and the web form.
  */
 import { z } from 'zod';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { auditDetailLines } from './audit.ts';
 
 describe('auditDetailLines', () => {
-  it('shows amounts in pence as pounds, and every key in words (issue 33)', () => {
+  it('shows amounts in pence as pounds, and every key in words', () => {
     expect(
       auditDetailLines({
         reference: 'RS-1234',

@@ -1,5 +1,5 @@
 /**
- * The audit log's details as staff read them (issue 33), the one formatter of them: each key in
+ * The audit log's details as staff read them, the one formatter of them: each key in
  * words ("refundedMinor" is "Refunded", "run_id" "Run ID") and each value as the site shows it
  * (an amount in pence, a key ending in Minor, in pounds; yes or no; a list joined).
  */

@@ -1,4 +1,4 @@
-/** The basket (issue 23, decision 0043): bundle tiers, and the shapes the API and the web share. Its pricing is pricing.ts. */
+/** The basket (decision 0043): bundle tiers, and the shapes the API and the web share. Its pricing is pricing.ts. */
 import { z } from 'zod';
 import { listingCardSchema, namedRefSchema } from './catalogue.ts';
 import { addressInputSchema, idempotencyKeySchema, promoOutcomeSchema } from './checkout.ts';

@@ -115,7 +115,7 @@ const yearSchema = (label: string) =>
     .max(2100, `${label} must be 2100 or earlier`);
 
 /**
- * Advanced search (issue 26): fields that narrow browsing and search alike, each one also a key
+ * Advanced search: fields that narrow browsing and search alike, each one also a key
  * of the /search address (web: listing-params.ts, saved searches: savedSearchQuery).
  */
 export const advancedFilterFields = {
@@ -287,7 +287,7 @@ export const listingDetailSchema = z.object({
   bookDescription: z.string().nullable(),
   condition: z.enum(CONDITIONS),
   exLibrary: z.boolean(),
-  /** The copy's binding, if the seller said; first edition and signed (issue 26). */
+  /** The copy's binding, if the seller said; first edition and signed. */
   format: z.enum(BOOK_FORMATS).nullable(),
   firstEdition: z.boolean(),
   signed: z.boolean(),
@@ -303,7 +303,7 @@ export const listingDetailSchema = z.object({
     .nullable(),
   price: priceBreakdownSchema,
   /**
-   * Returns for any reason (issue 25): a charity's (trader rules) or a private seller's who
+   * Returns for any reason: a charity's (trader rules) or a private seller's who
    * accepts them; null when the seller takes returns only for a problem report.
    */
   returns: z.object({ days: z.number().int(), postageBy: z.enum(['seller', 'buyer']) }).nullable(),

@@ -1,5 +1,5 @@
 /**
- * Charities (issue 10): sign-up, review, members, bulk listing from a CSV, Retail Gift Aid and
+ * Charities: sign-up, review, members, bulk listing from a CSV, Retail Gift Aid and
  * 14-day returns. The shapes, limits and messages shared by the BFF and the web client.
  */
 import { z } from 'zod';
@@ -498,7 +498,7 @@ export const requestReturnInputSchema = z.object({
     .optional(),
 });
 
-/** A book of a charity order, as a return names it (issue 23: a return may name some books). */
+/** A book of a charity order, as a return names it (a return may name some books). */
 export const returnBookSchema = z.object({ orderItemId: z.uuid(), title: z.string() });
 
 export const returnRequestSchema = z.object({
@@ -519,7 +519,7 @@ export const returnRequestSchema = z.object({
   respondedAt: z.string().nullable(),
   refundedAt: z.string().nullable(),
   buyerName: z.string().nullable(),
-  /** The buyer's posting back (issue 25: the same tracking step as a dispute's return). */
+  /** The buyer's posting back (the same tracking step as a dispute's return). */
   returnCarrier: z.string().nullable(),
   returnTrackingRef: z.string().nullable(),
   returnSentAt: z.string().nullable(),
@@ -594,7 +594,7 @@ export const csvFileSchema = z.object({ fileName: z.string(), csv: z.string() })
 
 export const charityDashboardSchema = z.object({
   /**
-   * Books sold (an order holds one or more; issue 23) and what they earned the charity: the same
+   * Books sold (an order holds one or more) and what they earned the charity: the same
    * figures as its sales analytics (the money definitions' sold_books, decision 0051).
    */
   sales: z.object({

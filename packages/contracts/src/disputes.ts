@@ -1,5 +1,5 @@
 /**
- * Two-sided disputes and returns (issue 25, decision 0049): the rules as data. The API enforces
+ * Two-sided disputes and returns (decision 0049): the rules as data. The API enforces
  * them and the help page (/help-centre/buyer-protection) is written from them, so the page cannot say
  * something the code does not do.
  */

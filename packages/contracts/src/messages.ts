@@ -1,5 +1,5 @@
 /**
- * Messages between members (issue 20, decision 0035): a thread per listing and buyer, text and
+ * Messages between members (decision 0035): a thread per listing and buyer, text and
  * photos, read receipts, blocks and reports. Shared by the BFF (validation, detection) and the
  * web (the same limits, the same warning).
  */

@@ -1,5 +1,5 @@
 /**
- * Notifications (issue 20, decision 0036): every kind a member is told about, in the app (the
+ * Notifications (decision 0036): every kind a member is told about, in the app (the
  * bell and /account/notifications) and by email as their preferences say. Shared by the BFF and
  * the web client: the kinds, what each one's email is (always sent, on a list the member may
  * leave, or none), and the shapes of the list and the preferences.

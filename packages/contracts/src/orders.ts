@@ -239,14 +239,14 @@ export const DISPUTE_PROBLEM_LABELS: Record<DisputeProblem, string> = {
 export const disputeViewSchema = z.object({
   id: z.string().uuid(),
   kind: z.enum(DISPUTE_KINDS),
-  /** What went wrong, as the buyer reported it (issue 25): damaged, wrong book, … */
+  /** What went wrong, as the buyer reported it: damaged, wrong book, … */
   problem: z.enum(DISPUTE_PROBLEMS),
   status: z.string(),
   reason: z.string(),
   resolutionNote: z.string().nullable(),
   openedAt: z.string(),
   resolvedAt: z.string().nullable(),
-  /** The order items the report is about (issue 23); empty: the whole order. */
+  /** The order items the report is about; empty: the whole order. */
   itemIds: z.array(z.string().uuid()),
 });
 
@@ -403,7 +403,7 @@ export const offerThreadSchema = z.object({
     imageUrl: z.string().nullable(),
     status: z.string(),
   }),
-  /** A bundle offer: one amount for several books of one seller (issue 23); `listing` is the first. */
+  /** A bundle offer: one amount for several books of one seller; `listing` is the first. */
   bundle: z.boolean(),
   /** Every book the offer is for (one for an ordinary offer), in the order offered. */
   books: z.array(
@@ -441,7 +441,7 @@ export type SavedAddress = z.infer<typeof savedAddressSchema>;
 
 /**
  * How an order's (or an offer's, a return's, a refund's) books are named in one line: "Title",
- * or "Title and 2 more books" (issue 23: an order holds one or more books, first first).
+ * or "Title and 2 more books" (an order holds one or more books, first first).
  */
 export function booksTitle(titles: readonly string[]): string {
   const first = titles[0] ?? '';

@@ -1,5 +1,5 @@
 /**
- * Money out (issue 24, decision 0046): sellers and charities are paid through the payment
+ * Money out (decision 0046): sellers and charities are paid through the payment
  * provider (Stripe Connect Express; the local test provider in test mode). The states the schema
  * keeps (supabase/migrations/20261128100000_payouts_through_the_provider.sql) and the shapes of
  * the seller's `payouts.member.*` procedures, shared by the BFF and the web client.

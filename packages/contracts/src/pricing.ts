@@ -272,8 +272,8 @@ export function offerDiscountPercent(priceMinor: number, amountMinor: number): n
 // Selling ----------------------------------------------------------------------------------------
 
 /**
- * A price this many times the suggestion, or more, is warned of before publishing (issue 33:
- * £5,000 against a suggested £4.74); never refused, for a rare copy may be worth it.
+ * A price this many times the suggestion, or more, is warned of before publishing (a
+ * seller typed £5,000 against a suggested £4.74); never refused, for a rare copy may be worth it.
  */
 export const PRICE_WARNING_FACTOR = 3;
 

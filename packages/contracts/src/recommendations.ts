@@ -1,4 +1,4 @@
-/** Recommendations and seller analytics (issue 26): what the API answers and the web reads. */
+/** Recommendations and seller analytics: what the API answers and the web reads. */
 import { z } from 'zod';
 import { listingCardSchema } from './catalogue.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Reports (issue 9): a member reports a listing, a message someone sent them (in a conversation
+ * Reports: a member reports a listing, a message someone sent them (in a conversation
  * or with an offer) or a review to the Reshelf team. The reasons are fixed lists, one for each
  * kind of thing reported, so staff can sort the queue by them.
  */
@@ -39,7 +39,7 @@ export type ReportTargetKind = (typeof REPORT_TARGET_KINDS)[number];
 const MESSAGE_REASONS = ['harassment', 'spam', 'scam_or_fraud', 'off_platform_payment', 'other'] as const;
 
 /**
- * The reasons a member may give, by what they report (issue 33): a listing's faults (a
+ * The reasons a member may give, by what they report: a listing's faults (a
  * prohibited item, a wrong price) are not a message's or a review's. A message sent with an
  * offer is a message. Reports made before these lists keep the reason they were given.
  */

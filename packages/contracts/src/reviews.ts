@@ -1,5 +1,5 @@
 /**
- * Reviews (issue 25, decision 0048): after an order completes, its buyer and its seller are each
+ * Reviews (decision 0048): after an order completes, its buyer and its seller are each
  * asked to review the other within REVIEW_WINDOW_DAYS; the two reviews are published together
  * when both are in, or when the window closes. The help page reads these same constants.
  */

@@ -77,7 +77,7 @@ describe('parsing ISBNs as people type them', () => {
     expect(startListingInputSchema.parse({ isbn: null })).toEqual({ isbn: null });
   });
 
-  it('hyphenates an ISBN by the ISBN ranges, as it is printed in the book (issue 33)', () => {
+  it('hyphenates an ISBN by the ISBN ranges, as it is printed in the book', () => {
     // Group 0 (English), publisher 261 (HarperCollins), title 10221, check digit 7.
     expect(formatIsbn('9780261102217')).toBe('978-0-261-10221-7');
     expect(formatIsbn('9780141439518')).toBe('978-0-14-143951-8');

@@ -1,5 +1,5 @@
 /**
- * The reader's side (issue 26, decision 0044): follows, the /social feed and saved searches.
+ * The reader's side (decision 0044): follows, the /social feed and saved searches.
  * Shared by the BFF and the web client.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The seller's monthly statement (issue 24): every movement of their money in a calendar month
+ * The seller's monthly statement: every movement of their money in a calendar month
  * (UK time), from the one ledger: sales earned, refunds taken back, transfers to their payout
  * account, reversals of transfers, payouts to their bank and payouts that failed.
  */

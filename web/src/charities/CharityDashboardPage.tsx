@@ -683,7 +683,7 @@ function RecentImports() {
   );
 }
 
-/** The same figures as a seller's /account/analytics, for the charity's books (issue 26). */
+/** The same figures as a seller's /account/analytics, for the charity's books. */
 function CharityAnalytics() {
   const [period, setPeriod] = useState<AnalyticsPeriod>('30d');
   return (

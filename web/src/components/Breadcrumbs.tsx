@@ -5,7 +5,7 @@ export type Crumb = { to: string; label: string };
 
 /**
  * The trail of links above a page's heading, the one on every page that has one: "/" between
- * two links and none after the last (issue 33), for the heading below is the page itself.
+ * two links and none after the last, for the heading below is the page itself.
  */
 export function Breadcrumbs({ crumbs, className }: { crumbs: Crumb[]; className?: string }) {
   if (crumbs.length === 0) return null;

@@ -1,5 +1,5 @@
 /**
- * The breadcrumb trail (issue 33): a separator between two links, never after the last one (a
+ * The breadcrumb trail: a separator between two links, never after the last one (a
  * trail ending in "/" points at nothing), the same on every page that has a trail.
  */
 import { renderToStaticMarkup } from 'react-dom/server';

@@ -3,7 +3,7 @@
  * palette are all drawn, so they cannot drift apart. Each page says where it is shown:
  *
  * - `sidebar`: the spec's sidebar links in the spec's order (section 2), with Charities, Orders,
- *   Payments and Logs among them (issue 16: staff could not find them);
+ *   Payments and Logs among them (staff could not find them);
  * - `header`: the dashboard header's links (Analytics, Revenue);
  * - `palette`: only in the command palette (pages staff reach now and then).
  *

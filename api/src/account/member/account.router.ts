@@ -69,7 +69,7 @@ export const accountRouter = router({
     .input(
       z.object({
         genreIds: z.array(z.string().uuid('Unknown genre')).max(20, 'Pick at most 20 genres'),
-        // Favourite authors (issue 26): left as they were when not sent.
+        // Favourite authors: left as they were when not sent.
         authors: z
           .array(
             z

@@ -1,5 +1,5 @@
 /**
- * Notifications through the real app and database (issue 20): every event a member expects
+ * Notifications through the real app and database: every event a member expects
  * writes one in the event's own transaction and announces it on the member's realtime stream;
  * each is emailed as the member's preferences say (the dev mailbox is the outbox); the list,
  * the unread count and marking read are the member's own, and nobody else's.

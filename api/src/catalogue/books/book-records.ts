@@ -1,5 +1,5 @@
 /**
- * Book records and who vouches for them (issue 33, decision 0061). A book's details are the
+ * Book records and who vouches for them (decision 0061). A book's details are the
  * catalogue's (seeded or imported), a lookup's (Open Library) or staff's: verified. Details a
  * seller typed make an unverified book, which is nobody's word but theirs:
  *   - another seller starting a listing of the same ISBN is not handed them as fact: a lookup

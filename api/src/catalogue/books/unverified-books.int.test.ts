@@ -1,5 +1,5 @@
 /**
- * Catalogue poisoning (issue 33, decision 0061). The probe: seller A listed an ISBN the
+ * Catalogue poisoning (decision 0061). The probe: seller A listed an ISBN the
  * catalogue lacked with a hostile title; seller B's listing of the same ISBN then came
  * pre-filled with A's title, and B could not change it. Now what a seller types makes an
  * unverified book: nobody else is handed it as fact, later sellers may correct it, a lookup

@@ -151,7 +151,7 @@ function containsPattern(text: string): string {
 }
 
 /**
- * Advanced search's conditions on the book and the seller (issue 26): text fields match
+ * Advanced search's conditions on the book and the seller: text fields match
  * anywhere in the book's normalised title, authors or publisher (lower case, no accents; the
  * title and authors through their trigram indexes), the town is the seller's or the charity's.
  */

@@ -1,5 +1,5 @@
 /**
- * Listing views, counted without slowing the catalogue (issue 26): the listing page's call
+ * Listing views, counted without slowing the catalogue: the listing page's call
  * answers at once, the view waits in memory and is written with others in one insert every
  * couple of seconds (or sooner once many wait), one array per column (`insert … select from
  * unnest(…)`), as the request log does. Bots and crawlers are not counted. One view per member

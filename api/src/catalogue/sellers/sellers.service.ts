@@ -35,7 +35,7 @@ const SELLER_COLUMNS = sql`
   ch.slug as charity_slug, ch.name as charity_name, ch.town as charity_town`;
 
 /**
- * Sellers with books on sale for /discover-sellers (issue 26, decision 0044), ranked by
+ * Sellers with books on sale for /discover-sellers (decision 0044), ranked by
  * followers and recent activity: three times ln(1 + followers) plus ln(1 + books listed in the
  * last 30 days), then the most books on sale. Logarithms, so a seller with thousands of
  * followers does not bury everyone newer, and one busy afternoon of listing does not either.

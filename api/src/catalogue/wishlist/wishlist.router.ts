@@ -1,4 +1,4 @@
-/** The wishlist (issue 7): save a listing, list the saved ones, and which are saved. Signed in only. */
+/** The wishlist: save a listing, list the saved ones, and which are saved. Signed in only. */
 import { listingCardSchema, wishlistStatusSchema, wishlistToggleInputSchema } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc.ts';

@@ -1,5 +1,5 @@
 /**
- * The basket through the real app (issue 23): basket.member.* and checkout.startBasket over
+ * The basket through the real app: basket.member.* and checkout.startBasket over
  * tRPC, the test provider's page and webhook, the orders and the emails that follow.
  */
 import request from 'supertest';

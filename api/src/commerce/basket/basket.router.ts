@@ -1,5 +1,5 @@
 /**
- * The basket (issue 23): `basket.member.*`. Signed in only; a visitor's basket lives in the
+ * The basket: `basket.member.*`. Signed in only; a visitor's basket lives in the
  * browser and is merged on sign-in. The quote prices the books group by group (one order and one
  * parcel per seller); checkout of the groups is `commerce.checkout.startBasket`.
  */

@@ -1,5 +1,5 @@
 /**
- * The basket (issue 23, decision 0043): books a member means to buy, grouped by seller (one
+ * The basket (decision 0043): books a member means to buy, grouped by seller (one
  * parcel, one order each). Adding is idempotent (a double tap adds once); a visitor's basket
  * lives in the browser and is merged in on sign-in. A book sold, reserved or withdrawn
  * meanwhile stays in the basket shown as gone, until the member removes it (or buys the rest).

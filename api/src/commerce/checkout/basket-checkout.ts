@@ -1,5 +1,5 @@
 /**
- * Checkout of basket groups (issue 23, decision 0043): several books, one order per seller group
+ * Checkout of basket groups (decision 0043): several books, one order per seller group
  * (one parcel), one payment for them all.
  *
  * The price is `priceGroup` from packages/contracts (what the web shows is what is charged): the

@@ -1,5 +1,5 @@
 /**
- * Change-of-mind returns on the one return flow (issue 25, decision 0049), against real
+ * Change-of-mind returns on the one return flow (decision 0049), against real
  * PostgreSQL: a charity's 14-day return (trader rules) — the buyer asks, the charity accepts and
  * the buyer gets the address, the buyer enters the carrier and tracking, the charity confirms
  * receipt, the refund goes out (the books and postage, not the protection fee, from the

@@ -1,5 +1,5 @@
 /**
- * Two-sided disputes (issue 25) against real PostgreSQL: every path reaches the right order
+ * Two-sided disputes against real PostgreSQL: every path reaches the right order
  * state, money movement and emails; the seller's 3 working days expire through the job runner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Two-sided disputes (issue 25, decisions 0049 and 0051): `commerce.disputes.member` for the
+ * Two-sided disputes (decisions 0049 and 0051): `commerce.disputes.member` for the
  * buyer and the seller (one way to open a report, `report`; one for the seller to answer,
  * `respond`), `commerce.disputes.staff` for staff (the queue, a case, and one way to decide,
  * `decide`), in /admin/disputes.

@@ -1,5 +1,5 @@
 /**
- * Two-sided disputes and returns (issue 25, decision 0049).
+ * Two-sided disputes and returns (decision 0049).
  *
  * The buyer reports a problem (a reason from DISPUTE_PROBLEMS, a description and up to 6 photos
  * from the order's conversation): `orders.service.openDispute` moves the order to disputed and
@@ -272,7 +272,7 @@ async function openCase(
     kind: DisputeKind;
     reason: string;
     itemIds?: string[] | undefined;
-    /** What went wrong (issue 25); by default what the kind says. */
+    /** What went wrong; by default what the kind says. */
     problem?: DisputeProblem;
     /** The report's photos, checked by the caller (commerce/disputes). */
     photos?: string[];
@@ -319,7 +319,7 @@ async function openCase(
       }
     }
     const named = await reportedItems(trx, order.id, input);
-    // The seller has 3 working days to answer (issue 25); then the job hands it to staff.
+    // The seller has 3 working days to answer; then the job hands it to staff.
     const respondBy = addWorkingDays(
       now,
       PROTECTION_RULES.sellerResponseWorkingDays,

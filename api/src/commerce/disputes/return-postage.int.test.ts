@@ -1,5 +1,5 @@
 /**
- * Return postage on a return that is the seller's fault (issue 25, decision 0049), against real
+ * Return postage on a return that is the seller's fault (decision 0049), against real
  * PostgreSQL: the buyer enters what they paid to post the book back with the tracking; when the
  * seller confirms it came, the refund includes it (capped at PROTECTION_RULES.returnPostageCapMinor,
  * and at what is left of the card payment), taken from the seller's payout through the refund

@@ -1,6 +1,6 @@
 /**
  * Change-of-mind returns: 14-day returns on charity orders (brief §4: charities sell as
- * traders), on the same return flow as a dispute's return (issue 25, decision 0049): ask →
+ * traders), on the same return flow as a dispute's return (decision 0049): ask →
  * the seller accepts and the buyer is given the address → the buyer enters the carrier and
  * tracking (`sendReturnBack`, the dispute return's own tracking rule) → the seller confirms
  * receipt → the refund. Every step is an order event, emailed and notified in the app to both
@@ -20,7 +20,7 @@
  * book that never comes back; the buyer's statutory 14 days to be refunded after returning
  * the goods fit inside it.
  *
- * An order of several books (issue 23): the request may name some of them (`return_items`;
+ * An order of several books: the request may name some of them (`return_items`;
  * none named is every book not yet refunded). When they are back, exactly those books are
  * refunded (each its price less its shares of the bundle discount and of WELCOME20/the
  * promotion, not its protection share: refund.ts, `{ items, goods }`); the order keeps going

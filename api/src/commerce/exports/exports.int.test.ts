@@ -80,7 +80,7 @@ describe('exports', () => {
     );
     expect(listings[0]).toContain('slug');
     expect(listings.length).toBeGreaterThan(1);
-    // A listing whose title someone typed as a formula comes out as text (issue 17).
+    // A listing whose title someone typed as a formula comes out as text.
     const titleAt = listings[0]!.indexOf('title');
     expect(listings.map((row) => row[titleAt])).toContain(`'=HYPERLINK("http://evil","x")`);
     const old = parse(

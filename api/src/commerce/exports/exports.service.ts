@@ -6,7 +6,7 @@
  * orders    paid in the period (unpaid attempts are not orders yet): ONE ROW PER ORDER, its books
  *           listed in `title` (first first, separated by "; ") and counted in `books`; the money
  *           columns are the order's (item_price is the books' subtotal, less bundle_discount)
- * order_items  the books of the orders paid in the period: ONE ROW PER BOOK (issue 23), with
+ * order_items  the books of the orders paid in the period: ONE ROW PER BOOK, with
  *           its price and its apportioned shares of the bundle discount, the discount and buyer
  *           protection, what was paid for it (postage aside) and what has been refunded of it
  * payouts   created in the period (held when the order was paid; released or cancelled since)

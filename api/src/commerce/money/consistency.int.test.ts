@@ -1,5 +1,5 @@
 /**
- * Every surface that shows an order agrees with the money definitions (issue 32, decision 0051):
+ * Every surface that shows an order agrees with the money definitions (decision 0051):
  * over the demo seed and a generated set of orders (testing/money-orders.ts: every way money moves,
  * through the real services and API), each paid order's buyer paid, refunded and net, the
  * seller's earnings and net, its book count and its title are the same, to the penny, on the

@@ -1,5 +1,5 @@
 /**
- * The ledger balances over the whole demo seed (issue 24): for every order, paid in = seller net
+ * The ledger balances over the whole demo seed: for every order, paid in = seller net
  * + Reshelf fee + refunds, to the penny, in the ledger and in the tables it is written from. The
  * seed's money out (seed/demo-money-out.ts) gives it a full refund before release, a partial
  * refund after release (a transfer reversal), a debt netted from the next payout and a failed

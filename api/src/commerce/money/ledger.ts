@@ -1,5 +1,5 @@
 /**
- * The one ledger (issue 24, decision 0046; the money module of decision 0038). Every movement of
+ * The one ledger (decision 0046; the money module of decision 0038). Every movement of
  * money is a `ledger_entries` row, written by the tables that hold the money as they change
  * (supabase/migrations/20261128110000_ledger_writes.sql): payments, refunds, the seller's share
  * (payouts) and Reshelf's fee, transfers and their reversals, payouts to the seller's bank.

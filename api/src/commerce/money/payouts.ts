@@ -1,5 +1,5 @@
 /**
- * Money out (issue 24, decision 0046): sellers and charities are paid through the payment
+ * Money out (decision 0046): sellers and charities are paid through the payment
  * provider. A released sale (payouts.status = 'released', orders.service / the release job)
  * becomes a transfer of exactly the seller's net to their connected account, made from the
  * buyer's charge with an idempotency key; the account's balance is then paid out to their bank.
@@ -1124,7 +1124,7 @@ async function applyConnect(
   return { outcome: 'no_change', kick: null };
 }
 
-// For staff (issue 24's /admin/payouts) ---------------------------------------------------------------
+// For staff (the /admin/payouts) ---------------------------------------------------------------
 
 /**
  * Holds a seller's payouts (no transfer or payout is made while any hold is open); answers the

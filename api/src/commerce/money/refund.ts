@@ -1,5 +1,5 @@
 /**
- * Money going back to a buyer: the ONE refund command (issue 21 §1, decision 0038). Staff
+ * Money going back to a buyer: the ONE refund command (decision 0038). Staff
  * refunds (/admin/orders), dispute refunds, seller and dispatch-deadline cancellations and
  * charity returns all call `refund()`; the ledger reads (/admin/refunds) are beside it in
  * refunds.service.ts.
@@ -16,7 +16,7 @@
  * The order's status is not moved here: the caller moves it through the orders state machine
  * (orders/order-machine.ts) in the same transaction.
  *
- * Items (issue 23, decision 0043): a refund may name some of an order's books (`{ items }`: a
+ * Items (decision 0043): a refund may name some of an order's books (`{ items }`: a
  * dispute or a charity return naming them, or staff). Each named book gets back exactly what was
  * paid for it and not yet given back: its price − its share of the bundle discount − its share
  * of WELCOME20/the promotion + its share of buyer protection (a charity return: without the
@@ -120,7 +120,7 @@ export async function refundPayment(
 /**
  * Takes the seller's part of a refund back from their payout (decision 0022), in the refund's
  * transaction; answers how much was taken. From a released payout whose transfer to the seller's
- * account is made, the part is reversed at the provider (issue 24), so Reshelf is never out of
+ * account is made, the part is reversed at the provider, so Reshelf is never out of
  * pocket.
  */
 async function takeFromPayout(

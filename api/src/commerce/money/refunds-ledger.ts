@@ -51,7 +51,7 @@ export async function refundLedger(
         'r.id',
         'r.order_id',
         'o.reference',
-        // The books the refund gave back (issue 23: some of an order's books), else the order's.
+        // The books the refund gave back (some of an order's books), else the order's.
         sql<string[]>`coalesce(
           nullif(array(select b.title from public.refund_items ri
                        join public.order_items i on i.id = ri.order_item_id

@@ -17,17 +17,17 @@
  * - discounts returned: the discount taken back by refunds made in the period
  *   (`refunds.discount_minor`): a refund of everything left takes back what is left of the
  *   order's discount (the seller's payout was cancelled or taken back in full, so Reshelf paid
- *   nothing towards it), a refund of some books their apportioned shares of it (issue 23: the
+ *   nothing towards it), a refund of some books their apportioned shares of it (the
  *   seller gives back what they were paid for those books, the buyer gets what they paid). A
  *   partial refund by amount comes out of the seller's payout (decision 0022) and leaves the
- *   discount funded. (Until issue 23 this was "the discounts of orders refunded or cancelled
+ *   discount funded. (Before decision 0043 this was "the discounts of orders refunded or cancelled
  *   after payment, dated by their last refund"; the migration moved each such discount onto that
  *   last refund, so the figures are unchanged for them.)
  * - discounts funded = given − returned;
  * - net = protection charged − protection refunded − discounts funded;
  * - postage: what buyers paid for postage on orders paid in the period (passed on to sellers
  *   with their payout, so not income); refunds: every refund made in the period, in full;
- * - books paid: the books (order items) of the orders paid in the period (issue 23: an order
+ * - books paid: the books (order items) of the orders paid in the period (an order
  *   holds one or more books, so orders paid and books paid differ).
  *
  * One query (`revenueFor`) works out every figure for any list of periods, so the page and the

@@ -1,5 +1,5 @@
 /**
- * "Ask for a bundle price" (issue 23) against real PostgreSQL: one offer for a seller's group of
+ * "Ask for a bundle price" against real PostgreSQL: one offer for a seller's group of
  * books, under the offer rules (at least half the books' total, less than they cost now, one
  * counter each way, 48 hours, 24 hours to pay); accepting holds every book, all or none; paying
  * goes through checkout's bundle-offer entry and sells them all in one order; a lapse puts them

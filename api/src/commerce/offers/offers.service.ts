@@ -8,7 +8,7 @@
  * Each round is a row (round 1 the buyer's offer, 2 the seller's counter, 3 the buyer's
  * counter) in one thread; at most one open thread per buyer and listing (a unique index).
  *
- * "Ask for a bundle price" (issue 23): an offer on a whole seller group, 2 to 20 books of one
+ * "Ask for a bundle price": an offer on a whole seller group, 2 to 20 books of one
  * seller (or one charity's shop), under the same rules: at least half the group's item
  * subtotal, less than what the books cost now (the subtotal less the seller's bundle tier), 48
  * hours a round, one counter each way, 24 hours to pay. Every round names its books

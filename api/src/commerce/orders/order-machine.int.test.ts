@@ -1,5 +1,5 @@
 /**
- * Walks the orders state machine (issue 21 §1): every (from → to) pair over the statuses the
+ * Walks the orders state machine: every (from → to) pair over the statuses the
  * SCHEMA allows (read from the orders.status check constraint, not from the table), for every
  * actor. The allowed moves are written out below as the lifecycle of brief §5, independently of
  * TRANSITIONS: each works for its actor (status, columns, event), and every other pair and

@@ -1,5 +1,5 @@
 /**
- * The orders state machine: the ONE place an order's status changes (issue 21 §1, decision 0038).
+ * The orders state machine: the ONE place an order's status changes (decision 0038).
  *
  * `TRANSITIONS` is the table, as data: for each allowed (from → to), who may make it, which
  * columns it sets beside the status, and what follows it (the email and in-app notice the step
@@ -181,7 +181,7 @@ export const TRANSITIONS: readonly TransitionRule[] = [
     to: 'completed',
     // The buyer withdraws the report (or accepts a part back); or staff resolve it by releasing
     // the payout; or the seller (a charity) refunds the books a report names, or confirms they came
-    // back, and the rest of the order completes (issue 25: the dispute feature tells both sides).
+    // back, and the rest of the order completes (the dispute feature tells both sides).
     by: { buyer: 'dispute_withdrawn', staff: 'dispute_resolved_release', seller: null, charity: null },
     sets: ['completed_at'],
     columns: completed,
@@ -190,7 +190,7 @@ export const TRANSITIONS: readonly TransitionRule[] = [
     from: 'disputed',
     to: 'refunded',
     // Staff resolve it by refunding the buyer (or refund the order in full from /admin/orders);
-    // the seller accepts a full refund or confirms the book came back (issue 25: the dispute
+    // the seller accepts a full refund or confirms the book came back (the dispute
     // feature tells both sides itself).
     by: { staff: 'dispute_resolved_refund', seller: null, charity: null },
     sets: ['refunded_at'],
@@ -212,7 +212,7 @@ export const TRANSITIONS: readonly TransitionRule[] = [
       from,
       to: 'refunded',
       // The charity (its 14 days) or a private seller who accepts returns takes the book back
-      // (issue 25): the return service tells the buyer itself.
+      //: the return service tells the buyer itself.
       by: { staff: 'staff_refund', charity: 'charity_return_refunded', seller: 'charity_return_refunded' },
       sets: ['refunded_at'],
       columns: refunded,

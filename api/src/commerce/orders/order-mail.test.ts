@@ -1,5 +1,5 @@
 /**
- * The order emails' words for an order of one book and of several (issue 33): the verb after the
+ * The order emails' words for an order of one book and of several: the verb after the
  * books agrees with how many there are ("“Emma” has been delivered", "3 books (…) have been
  * delivered"), and nothing of the singular is left in a letter about several books.
  */

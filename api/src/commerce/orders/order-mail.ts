@@ -1,5 +1,5 @@
 /**
- * The emails of the order lifecycle (issue 8): placed, dispatched, delivered, completed,
+ * The emails of the order lifecycle: placed, dispatched, delivered, completed,
  * cancelled, dispute opened and resolved, payouts released, and the offer steps. Queued in the
  * outbox on the transaction of the step itself (decision 0028): they exist exactly when the
  * step committed, and go out after it. Each step's in-app notifications (decision 0036) are

@@ -153,7 +153,7 @@ describe('the happy path', () => {
     const done = await order(orderId);
     expect(done.status).toBe('completed');
     // The status badge says "Completed" (ORDER_STATUS_LABELS); the next step beside it says what
-    // is next, never the status again in another word ("Complete", issue 33).
+    // is next, never the status again in another word ("Complete").
     for (const viewer of [buyer, seller]) {
       const seen = await getOrder(db, viewer, orderId);
       expect(seen.nextStep).not.toMatch(/\bcomplete/i);
@@ -177,14 +177,14 @@ describe('the happy path', () => {
       steps.filter((step) => step.actor_kind === 'buyer').every((step) => step.actor_id === buyer.id),
     ).toBe(true);
 
-    // Completion asks both sides to review each other (issue 25, decision 0048).
+    // Completion asks both sides to review each other (decision 0048).
     expect(await templatesSentTo(buyer.email)).toEqual([
       'order.placed',
       'order.dispatched',
       'order.review_request',
       'order.completed',
     ]);
-    // Released, but the seller has no payout account yet: they are told why it waits (issue 24).
+    // Released, but the seller has no payout account yet: they are told why it waits.
     expect(await templatesSentTo(seller.email)).toEqual([
       'order.placed',
       'order.review_request',

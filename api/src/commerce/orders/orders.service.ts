@@ -165,7 +165,7 @@ export async function confirmOrder(deps: OrderDeps, buyerId: string, orderId: st
     await queueFollowUp(trx, deps, orderId, await complete(trx, order, actor, 'Everything is OK'));
     return order.seller_id;
   });
-  // The released sale goes to the seller now (issue 24), not at the next run of payouts.send;
+  // The released sale goes to the seller now, not at the next run of payouts.send;
   // a provider that does not answer leaves it to that job, and the buyer's confirmation stands.
   await payOutAfterRelease(deps, sellerId);
 }

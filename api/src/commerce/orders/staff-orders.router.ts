@@ -32,7 +32,7 @@ export const staffOrdersRouter = router({
           id: z.string(),
           reference: z.string(),
           status: z.string(),
-          /** "Title", or "Title and 2 more books" (issue 23: an order has one or more books). */
+          /** "Title", or "Title and 2 more books" (an order has one or more books). */
           title: z.string().nullable(),
           bookCount: z.number(),
           books: z.array(

@@ -67,7 +67,7 @@ export async function searchOrders(
       'o.id',
       'o.reference',
       'o.status',
-      // Every book of the order, first first (issue 23).
+      // Every book of the order, first first.
       sql<StaffOrderBook[]>`coalesce((
         select json_agg(json_build_object(
                  'id', i.order_item_id, 'title', b.title, 'priceMinor', i.price_minor,

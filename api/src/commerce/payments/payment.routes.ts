@@ -9,10 +9,10 @@
  *                                           Back is the site, or the app's own origin when
  *                                           the page's `?return=` names it (decision 0029)
  *   GET  /payments/test/onboarding/:account  the test provider's hosted-style onboarding page
- *                                           (Connect, issue 24), for the account's owner only:
+ *                                           (Connect), for the account's owner only:
  *                                           their session, or the link they were given
  *                                           (`?link=`, as a Stripe account link: per account,
- *                                           an hour; issue 33)
+ *                                           an hour)
  *   POST /payments/test/onboarding/:account/:outcome   complete, complete with a bank that
  *                                           refuses payouts, needs more information, or
  *                                           rejected: the provider posts its signed

@@ -1,5 +1,5 @@
 /**
- * Money out (issue 24), the whole life on the local test provider against real PostgreSQL: a
+ * Money out, the whole life on the local test provider against real PostgreSQL: a
  * seller without a payout account is told once why their earnings wait; onboarding on the test
  * page (needs more information, then complete) makes the account active and the released sale is
  * transferred for exactly the seller's net, from the buyer's charge, and paid out; webhooks
@@ -427,7 +427,7 @@ describe('money out through the test provider', () => {
     await expect(retryFailedTransfer(deps, transfer.id)).rejects.toThrow('Only a failed transfer');
     await balanced(other.orderId);
   });
-  it('is its owner’s alone: no one else may open the page or change the account’s state (issue 33)', async () => {
+  it('is its owner’s alone: no one else may open the page or change the account’s state', async () => {
     const owner = await createUser(db, t.services.identity, 'onboarding-owner@payouts.test');
     const stranger = await createUser(db, t.services.identity, 'onboarding-stranger@payouts.test');
     const { url } = await startOnboarding(deps, owner);
@@ -458,7 +458,7 @@ describe('money out through the test provider', () => {
     expect((await request(t.app.server).get(`${page.pathname}${page.search}`)).status).toBe(200);
   });
 
-  it('sends the seller back only to a path on this site, whatever `return` says (issue 33)', async () => {
+  it('sends the seller back only to a path on this site, whatever `return` says', async () => {
     const owner = await createUser(db, t.services.identity, 'onboarding-return@payouts.test');
     const page = new URL((await startOnboarding(deps, owner)).url);
     for (const hostile of [

@@ -1,7 +1,7 @@
 /**
- * The seller's payouts through the payment provider (issue 24, decision 0046): their payout
+ * The seller's payouts through the payment provider (decision 0046): their payout
  * account and its set-up, and the payouts made to their bank. Staff's tools for the same money
- * are `payouts.staff` (issue 24's other half).
+ * are `payouts.staff` (the other half).
  */
 import {
   onboardingLinkSchema,

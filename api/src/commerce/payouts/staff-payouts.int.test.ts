@@ -1,5 +1,5 @@
 /**
- * Money out for staff (issue 24): transfers and payouts searched by seller, state and period;
+ * Money out for staff: transfers and payouts searched by seller, state and period;
  * a failed one retried; a seller's payouts held and released with a reason, audited; the
  * reconciliation with imbalances first.
  */

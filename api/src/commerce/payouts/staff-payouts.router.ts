@@ -1,5 +1,5 @@
 /**
- * Money out for staff (issue 24): /admin/payouts (transfers and payouts by seller, state and
+ * Money out for staff: /admin/payouts (transfers and payouts by seller, state and
  * period; retry a failed one; hold or release a seller's payouts) and the reconciliation page.
  * Staff read; admins act (each action audited).
  */

@@ -1,5 +1,5 @@
 /**
- * Money out for staff (/admin/payouts, /admin/payments/reconciliation; issue 24): search the
+ * Money out for staff (/admin/payouts, /admin/payments/reconciliation): search the
  * transfers (one per released sale) and the payouts to sellers' banks by seller, state and
  * period; retry a failed one; hold or release a seller's payouts with a reason (audited); and
  * the reconciliation of the one ledger, imbalances first.

@@ -1,5 +1,5 @@
 /**
- * The seller's monthly statement (issue 24): the month's sales, refunds, transfers, reversals
+ * The seller's monthly statement: the month's sales, refunds, transfers, reversals
  * and payouts from the ledger, signed as the seller sees them, with totals and as CSV; only the
  * seller's own, only that month.
  */

@@ -1,4 +1,4 @@
-/** The seller's monthly statement (issue 24): for the printable page, and as CSV. */
+/** The seller's monthly statement: for the printable page, and as CSV. */
 import { statementMonthSchema, statementSchema } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc.ts';

@@ -1,5 +1,5 @@
 /**
- * The seller's monthly statement (issue 24): their ledger entries in a calendar month (UK time),
+ * The seller's monthly statement: their ledger entries in a calendar month (UK time),
  * with each sale's order and book, and the month's totals; as data for the printable page and
  * as CSV for their records.
  */

@@ -1,5 +1,5 @@
 /**
- * Bundle discount tiers (issue 23): a seller sets their own, a charity's owner sets the shop's;
+ * Bundle discount tiers: a seller sets their own, a charity's owner sets the shop's;
  * up to three, rising in books and percentage, off by default; refused input changes nothing;
  * only the charity's owner may set the shop's, any member may read them, nobody else either.
  */

@@ -1,5 +1,5 @@
 /**
- * Bundle discount tiers (issue 23, decision 0043): a seller's own, and a charity shop's (for the
+ * Bundle discount tiers (decision 0043): a seller's own, and a charity shop's (for the
  * charity's listings). Up to three tiers, strictly increasing in both the number of books and
  * the percentage; none is "off" (the default). The basket's pricing (`priceGroup` in
  * packages/contracts) reads them; here they are read and replaced.

@@ -1,5 +1,5 @@
 /**
- * Refunds of some of an order's books (issue 23), against real PostgreSQL: each book gets back
+ * Refunds of some of an order's books, against real PostgreSQL: each book gets back
  * exactly what was paid for it (its price less its bundle-discount and WELCOME20 shares, plus its
  * buyer-protection share, apportioned at checkout), the last books take the postage, so refunding
  * every book one by one adds up exactly to what the buyer paid; a refund never exceeds what was

@@ -517,7 +517,7 @@ describe('who may read, write and subscribe', () => {
         as(fresh.owner).community.messages.member.report.mutate({ messageId: rude.id, reason: 'harassment' }),
       ),
     ).toBe(403);
-    // A message is reported for what a message can do wrong, not for a listing's faults (issue 33).
+    // A message is reported for what a message can do wrong, not for a listing's faults.
     expect(
       await refusal(
         as(buyer).community.messages.member.report.mutate({

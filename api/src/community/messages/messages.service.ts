@@ -1,5 +1,5 @@
 /**
- * Messages between members (issue 20, decision 0035).
+ * Messages between members (decision 0035).
  *
  * A thread is about one listing, between its seller and one buyer: questions before buying, and
  * the order afterwards (the thread shows the buyer's latest order on the listing inline, and the
@@ -197,7 +197,7 @@ export async function startListingThread(
 
 /**
  * "Message" on an order page (either side): one thread per order, about its first book (an
- * order of several books is one parcel from one seller, so one conversation; issue 23).
+ * order of several books is one parcel from one seller, so one conversation).
  */
 export async function startOrderThread(
   db: Database,

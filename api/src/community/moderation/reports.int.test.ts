@@ -117,7 +117,7 @@ describe('reporting', () => {
       status: 400,
       message: `reason: ${REPORT_REASON_MESSAGE}`,
     });
-    // Each kind of thing has its own reasons (issue 33): a message is no "prohibited item", a
+    // Each kind of thing has its own reasons: a message is no "prohibited item", a
     // listing no "harassment".
     expect(
       await refusal(

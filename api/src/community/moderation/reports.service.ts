@@ -1,5 +1,5 @@
 /**
- * Reports (issue 9). A signed-in member reports a listing on sale (not their own), or a
+ * Reports. A signed-in member reports a listing on sale (not their own), or a
  * message someone sent them with an offer (not their own), with a reason from a fixed list
  * and optional details. One open report per member and target: reporting again while it is
  * open is refused kindly. Reports are rate-limited per member.

@@ -1,4 +1,4 @@
-/** Recommendations (issue 26): a member reads their own, explained. */
+/** Recommendations: a member reads their own, explained. */
 import { recommendationsSchema } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc.ts';

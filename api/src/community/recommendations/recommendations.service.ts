@@ -1,5 +1,5 @@
 /**
- * Recommendations (/recommendations and the home page's row, issue 26; decision 0045).
+ * Recommendations (/recommendations and the home page's row, decision 0045).
  *
  * Computed in SQL from what we hold, into `member_recommendations` (one row per recommended
  * listing, ranked, each with its reason), so reading them is one indexed query. The signals, and
@@ -14,7 +14,7 @@
  * shown by its cheapest copy on sale; never the member's own listings (or their charity's),
  * never a book they bought, never a listing already on their wishlist.
  *
- * The list is mixed (issue 33): ranked by score, each further book with the same explanation
+ * The list is mixed: ranked by score, each further book with the same explanation
  * ("Because you like Classics") counts for `repeatDecay` times the one before it, so one strong
  * reason cannot fill the list and the next reasons (another genre, a staff pick, what is
  * trending) come up between its books. The stored score stays the book's own.
@@ -45,7 +45,7 @@ export const RECOMMENDATIONS = {
   batch: 200,
   /**
    * Ranking weight of each further book with the same explanation (reason and "because"): the
-   * second Classics book ranks as if it scored half, the third a quarter, … (issue 33).
+   * second Classics book ranks as if it scored half, the third a quarter, ….
    */
   repeatDecay: 0.5,
   weights: {

@@ -1,5 +1,5 @@
 /**
- * Reviews against real PostgreSQL (issue 25, decision 0048): completing an order asks both sides
+ * Reviews against real PostgreSQL (decision 0048): completing an order asks both sides
  * (notice + email); one review per side, only of a completed order, none after a refund for "not
  * received"; hidden until both are in or the window closes (the job); one reply; a report goes to
  * the queue and acting on it removes the review (audited, both told); the seller's rating numbers

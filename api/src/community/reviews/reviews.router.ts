@@ -1,5 +1,5 @@
 /**
- * Reviews (issue 25, decision 0048): `reviews.member` is what buyers and sellers call,
+ * Reviews (decision 0048): `reviews.member` is what buyers and sellers call,
  * `reviews.public` what anyone reads on seller, charity and listing pages, `reviews.staff` the
  * staff's removal.
  */

@@ -1,5 +1,5 @@
 /**
- * Reviews (issue 25, decision 0048 "reviews published together").
+ * Reviews (decision 0048 "reviews published together").
  *
  * - When an order completes, `openReviewWindow` (called by order-mail in the completing step's
  *   transaction) opens its review window for REVIEW_WINDOW_DAYS and asks both sides, in the app

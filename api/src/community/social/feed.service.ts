@@ -1,5 +1,5 @@
 /**
- * The /social feed (issue 26, decision 0044), newest first, paged with a keyset: the time and
+ * The /social feed (decision 0044), newest first, paged with a keyset: the time and
  * key of the last item seen, so items arriving meanwhile never shift a page. Four sources:
  *   - new listings from followed sellers, charities, authors and genres (one item per listing,
  *     explained by the first reason of: seller, charity, author, genre);

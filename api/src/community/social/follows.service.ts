@@ -1,5 +1,5 @@
 /**
- * Follows (issue 26, decision 0044): a member follows a seller, a charity, an author or a
+ * Follows (decision 0044): a member follows a seller, a charity, an author or a
  * genre. Following is idempotent (the button says what it should be, not "flip"). Sellers,
  * charities and genres are followed by id, so the follow goes with them; an author by name,
  * compared lower-cased and without accents (the generated `author_key`).

@@ -1,5 +1,5 @@
 /**
- * Saved searches (issue 26, decision 0044): any /search address, kept with its alerts. The job
+ * Saved searches (decision 0044): any /search address, kept with its alerts. The job
  * `saved_searches.alerts` matches NEW listings only: each search remembers `checked_until`, and
  * each run looks at listings published since then (with a few minutes' overlap, for a listing
  * whose publishing transaction began earlier and committed later; `saved_search_matches`

@@ -1,6 +1,6 @@
 /**
  * Follows, the feed, the "Following" shelf and saved searches with their alerts, through the
- * real app and database (issue 26). Each member's follows and saved searches are their own.
+ * real app and database. Each member's follows and saved searches are their own.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The reader's side (issue 26): follows, the /social feed, the "Following" shelf and saved
+ * The reader's side: follows, the /social feed, the "Following" shelf and saved
  * searches. Every procedure is the signed-in member's own: no procedure takes a member id.
  */
 import {

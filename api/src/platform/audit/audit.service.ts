@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 9): every staff action is recorded with who, what and when, inside the
+ * The audit log: every staff action is recorded with who, what and when, inside the
  * action's own transaction, so an action and its record commit or roll back together.
  *
  * Hard to forget: staff and tier procedures run inside an audit trail (AsyncLocalStorage, see

@@ -7,7 +7,7 @@
  * file over this one). `working-days.test.ts` fails from 60 days before the last date in the
  * file, so it is renewed before the sums start treating bank holidays as working days.
  *
- * Which region's holidays apply (decided in issue 16):
+ * Which region's holidays apply (decision 0011):
  *   - the dispatch deadline counts the seller's working days: the region of the charity's
  *     postcode for a charity's listing, else of the seller's default saved address (else their
  *     latest one);

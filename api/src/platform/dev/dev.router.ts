@@ -1,6 +1,6 @@
 /**
  * Development-only tools, for the developer at this machine: in production, or to a client
- * that is not on this machine (the mailbox holds password-reset links: issue 33), every
+ * that is not on this machine (the mailbox holds password-reset links), every
  * procedure here answers NOT_FOUND, as if it did not exist.
  */
 import { z } from 'zod';

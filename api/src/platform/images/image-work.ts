@@ -1,5 +1,5 @@
 /**
- * Image work, bounded (issue 17, decision 0026). Decoding is the expensive part of an image:
+ * Image work, bounded (decision 0026). Decoding is the expensive part of an image:
  * its cost follows the pixels, not the file (a 100 KB PNG of one colour can hold 50 megapixels,
  * 150 MB once decoded). So:
  *

@@ -196,7 +196,7 @@ export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailC
   { key: 'account-closed', class: { essential: true, why: 'account' } },
   { key: 'order.', family: true, class: { essential: true, why: 'orders' } },
   { key: 'offer.', family: true, class: { essential: true, why: 'offers' } },
-  // Money out (issue 24): why earnings wait, payouts sent and failed, the payout account's state.
+  // Money out: why earnings wait, payouts sent and failed, the payout account's state.
   { key: 'payout.', family: true, class: { essential: true, why: 'payments' } },
   { key: 'charity-', family: true, class: { essential: true, why: 'account' } },
   { key: 'listing_', family: true, class: { essential: true, why: 'staff' } },
@@ -210,7 +210,7 @@ export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailC
   { key: 'wishlist_alerts.', family: true, class: { essential: false, list: 'wishlist_alerts' } },
   // Unread messages, in one email after a while (decision 0036).
   { key: 'messages.', family: true, class: { essential: false, list: 'messages' } },
-  // New listings for saved searches, at once or in a daily digest (issue 26, decision 0044).
+  // New listings for saved searches, at once or in a daily digest (decision 0044).
   { key: 'saved-search.', family: true, class: { essential: false, list: 'saved_searches' } },
 ];
 

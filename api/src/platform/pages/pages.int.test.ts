@@ -79,7 +79,7 @@ const OLD_FAQ_ANSWER =
   "Use the unsubscribe link at the bottom of any email, or change your email settings in your account. You'll still get emails about your orders.";
 const OLD_HELP_ACCOUNT =
   'Change your email preferences from your account settings, or use the unsubscribe link at the bottom of any email we send.';
-/** Promises of an email setting in the account (there was none before issue 20). */
+/** Promises of an email setting in the account (there was none before decision 0036). */
 const PROMISED_SETTING = /email (settings|preferences)/i;
 
 describe('what the pages say about emails', () => {
@@ -93,7 +93,7 @@ describe('what the pages say about emails', () => {
         .where('slug', '=', slug)
         .executeTakeFirstOrThrow()
     ).body_markdown;
-  /** The FAQ and help centre as seeded before issue 16 (the FAQ with a section of its own after). */
+  /** The FAQ and help centre as first seeded (the FAQ with a section of its own after). */
   const seedOldEmailPages = async () => {
     await setBody('faq', `## How do I stop getting emails?\n\n${OLD_FAQ_ANSWER}\n\n## Other\n\nKept.`);
     await setBody('help-centre', `## Your account\n\n${OLD_HELP_ACCOUNT}`);
@@ -119,7 +119,7 @@ describe('what the pages say about emails', () => {
     const migration = (
       await readFile(path.join(MIGRATIONS_DIR, NOTIFICATION_PAGES_MIGRATION), 'utf8')
     ).trim();
-    // A site seeded before issue 16, corrected by its migration and then by this one.
+    // A site seeded with the first FAQ, corrected by its migration and then by this one.
     await seedOldEmailPages();
     await sql.raw(before).execute(db);
     expect(await bodyOf('faq')).not.toMatch(PROMISED_SETTING);

@@ -31,7 +31,7 @@ export type PaymentEventType =
   | 'payment.succeeded'
   | 'payment.failed'
   | 'payment.abandoned'
-  /** Connect (issue 24): a connected account's state changed (Stripe account.updated). */
+  /** Connect: a connected account's state changed (Stripe account.updated). */
   | 'account.updated'
   /** A transfer was made, updated or reversed (transfer.created / .updated / .reversed). */
   | 'transfer.updated'
@@ -159,7 +159,7 @@ export interface PaymentProvider {
     idempotencyKey: string;
   }): Promise<{ refundRef: string }>;
 
-  // Connect (issue 24, decision 0046): sellers are paid through the provider -----------------
+  // Connect (decision 0046): sellers are paid through the provider -----------------
 
   /** A new connected account for a seller (Stripe: an Express account, payouts on demand). */
   createConnectedAccount(input: CreateConnectedAccountInput): Promise<{ accountId: string }>;

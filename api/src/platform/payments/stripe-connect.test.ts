@@ -1,5 +1,5 @@
 /**
- * The Stripe adapter's Connect side (issue 24), offline: a real Stripe client whose HTTP layer is
+ * The Stripe adapter's Connect side, offline: a real Stripe client whose HTTP layer is
  * a recording fetch (the request shapes: method, path, form body, Idempotency-Key and
  * Stripe-Account headers), and webhooks signed with Stripe's own test helper.
  */

@@ -3,7 +3,7 @@
  * id; webhooks are verified with Stripe's own signature check. Refunds go to the session's
  * payment intent, with an idempotency key.
  *
- * Connect (issue 24, decision 0046): sellers have Express accounts (GB, transfers capability,
+ * Connect (decision 0046): sellers have Express accounts (GB, transfers capability,
  * payouts on demand so Reshelf says when money leaves), onboarded through account links. A
  * released sale is a transfer of exactly the seller's net from the buyer's charge
  * (`source_transaction`), a refund after release a transfer reversal, and a payout is made on the

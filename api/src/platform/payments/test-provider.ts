@@ -8,7 +8,7 @@
  * HMAC-SHA256 over "<timestamp>.<body>" with a key derived from the app secret; a stale
  * timestamp (over 5 minutes) is refused.
  *
- * Connect (issue 24, decision 0046), simulated locally: connected accounts (acct_test_…) are set
+ * Connect (decision 0046), simulated locally: connected accounts (acct_test_…) are set
  * up on a local onboarding page (/payments/test/onboarding/<account>) whose outcomes are complete,
  * complete with a bank that refuses payouts, needs more information, or rejected; each posts a
  * signed account.updated webhook. Transfers, reversals, refunds and payouts answer at once (a

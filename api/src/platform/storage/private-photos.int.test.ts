@@ -1,6 +1,6 @@
 /**
  * Conversation photos (messages, and the evidence of a dispute, which are the order
- * conversation's photos) are private (issue 33): served only at a short-lived signed address
+ * conversation's photos) are private: served only at a short-lived signed address
  * that the API hands to those who may see them (the conversation's members, staff handling
  * it), and cached privately; the plain address, a forged or expired signature, or one made for
  * another photo is a 404. Listing photos stay public and cached for a year.

@@ -1,5 +1,5 @@
 /**
- * Private stored files (issue 33, decision 0060): a conversation's photos (messages, and the
+ * Private stored files (decision 0060): a conversation's photos (messages, and the
  * evidence of a dispute, which is the order conversation's photos) are not public. They are
  * stored under PRIVATE_PREFIXES (embedded: on disk as before; hosted: in a private bucket) and
  * kept in the database at their plain address, `/storage/<key>`, which by itself opens nothing.

@@ -114,7 +114,7 @@ describe('Supabase Storage through supabase-js', () => {
     expect(fake.requests).toEqual([]);
   });
 
-  it('keeps a conversation’s photos in a private bucket, served by the BFF, never at a public address (issue 33)', async () => {
+  it('keeps a conversation’s photos in a private bucket, served by the BFF, never at a public address', async () => {
     const storage = storageOf({ privateBucket: 'private-evidence' });
     const key = 'messages/0c8f5a3e-4d1b-4c7a-9a53-1f0e2d3c4b5a/0123456789abcdef/1600.webp';
     await storage.put(key, Buffer.from('evidence'), 'image/webp');

@@ -1,5 +1,5 @@
 /**
- * Seller analytics (issue 26): a member reads their own books' figures; a charity's members
+ * Seller analytics: a member reads their own books' figures; a charity's members
  * read their charity's (refused, 403, to anyone else).
  */
 import { ANALYTICS_PERIODS, sellerAnalyticsSchema } from '@reshelf/contracts';

@@ -178,8 +178,7 @@ describe('the wizard’s draft', () => {
     expect(book.created_by).toBe(seller.id);
     expect(book.verification).toBeNull();
 
-    // Another seller starting from the same ISBN is not handed those details as fact (issue 33,
-    // decision 0061): they type their own, which correct the same unverified book.
+    // Another seller starting from the same ISBN is not handed those details as fact (// decision 0061): they type their own, which correct the same unverified book.
     const second = await start(other, UNKNOWN);
     expect(second.source).toBeNull();
     expect(second.listing.book).toBeNull();
@@ -607,7 +606,7 @@ describe('price suggestion', () => {
   });
 });
 
-describe('warnings before publishing (issue 33)', () => {
+describe('warnings before publishing', () => {
   it('warns, without refusing, of a price far above the suggestion and of the same copy already on sale', async () => {
     const warned = await createUser(db(), t.services.identity, 'warned@selling.test');
     const isbn = freshIsbn(3);

@@ -1,4 +1,4 @@
-/** Selling (issue 7): the listing wizard, editing, publishing and "my listings". Signed in only. */
+/** Selling: the listing wizard, editing, publishing and "my listings". Signed in only. */
 import {
   bulkListingInputSchema,
   bulkResultSchema,

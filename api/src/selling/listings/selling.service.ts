@@ -705,7 +705,7 @@ async function suggestionFor(db: Database, row: ListingRow): Promise<PriceSugges
 }
 
 /**
- * What to tell the seller before they publish (issue 33), without stopping them: a price far
+ * What to tell the seller before they publish, without stopping them: a price far
  * above the suggestion (priceFarAboveSuggestion), and their own copies of the same book in the
  * same condition at the same price already on sale or reserved.
  */

@@ -131,7 +131,7 @@ describe('staff.audit.search', () => {
     expect(await statusOf(api(t.app, member.accessToken).staff.audit.search.query({}))).toBe(403);
   });
 
-  it('names who did it, a member as well as staff, never by a bare id (issue 33)', async () => {
+  it('names who did it, a member as well as staff, never by a bare id', async () => {
     // A member's own action (closing their account) is recorded without an email.
     await recordAudit(db, { actorId: member.id, actorEmail: null, action: 'test.byMember' });
     await recordAudit(db, { actorId: admin.id, actorEmail: 'admin@audit.test', action: 'test.byStaff' });

@@ -247,7 +247,7 @@ export const adminRouter = router({
     .query(({ ctx }) => resetPreview(ctx.db)),
 
   /**
-   * Reset and Seed (admins only, issue 33): removes what earlier seeds made (only that: see
+   * Reset and Seed (admins only): removes what earlier seeds made (only that: see
    * resetPreview), then seeds again, in one statement. `expected` is the preview's digest: when
    * the demo data has changed since, nothing happens (409).
    */

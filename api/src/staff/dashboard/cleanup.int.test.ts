@@ -1,5 +1,5 @@
 /**
- * "Cleanup duplicates" made safe (issue 16, decision 0023), on the real database and procedures:
+ * "Cleanup duplicates" made safe (decision 0023), on the real database and procedures:
  * a dry run of the same function shows counts and titles and changes nothing; moderators may
  * preview but only admins run it; a stale preview is refused; listings are withdrawn (never
  * deleted), audited as staff removals, their sellers emailed once each, and restorable from

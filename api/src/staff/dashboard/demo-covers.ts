@@ -1,5 +1,5 @@
 /**
- * Generated book covers for the demo data (issue 16, decision 0023). Offline the demo books
+ * Generated book covers for the demo data (decision 0023). Offline the demo books
  * have no cover image and the demo listings no photo, so the catalogue looked unlike the
  * product and the clean-up's "no image" rule took every demo listing. Each demo book gets a
  * cover drawn from its title, author and genre (a colour per genre), rendered with sharp to

@@ -1,5 +1,5 @@
 /**
- * What "Reset and Seed" would remove (issue 33), counted by the server before anything goes:
+ * What "Reset and Seed" would remove, counted by the server before anything goes:
  * the rows earlier seeds made and recorded in seed_items that are still there (the reset,
  * public.seed_openlibrary_reset, removes exactly those, and keeps any a real order still needs).
  * The digest names that set, so a reset confirmed against an older look refuses to run.

@@ -401,7 +401,7 @@ describe('seed-openlibrary-recent', () => {
     );
   });
 
-  it('resets only for an admin who has seen what it removes, counted by the server (issue 33)', async () => {
+  it('resets only for an admin who has seen what it removes, counted by the server', async () => {
     await seedCall(false);
     const moderator = await createUser(db, t.services.identity, 'seed-moderator@example.com', {
       roles: ['moderator'],

@@ -14,7 +14,7 @@ type Mode = 'signin' | 'signup';
 /**
  * Where a person goes once signed in: `next` if it is a same-site path, else on with their setup.
  * Checked here again, where it is followed: a path that normalises to another host
- * (`/.//evil.example`) made the router throw instead of going anywhere (issue 33).
+ * (`/.//evil.example`) made the router throw instead of going anywhere.
  */
 export function destinationAfterSignIn(next: string | null, user: SessionUser): string {
   const safe = safeNextPath(next);

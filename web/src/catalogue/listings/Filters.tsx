@@ -40,7 +40,7 @@ export function Filters({
 }: {
   params: ListingParams;
   fixed?: FixedFilter[];
-  /** The "Following" filter (issue 26): on /listings, for a signed-in member. */
+  /** The "Following" filter: on /listings, for a signed-in member. */
   showFollowing?: boolean;
 }) {
   const [search, setSearch] = useSearchParams();

@@ -294,7 +294,7 @@ export function PriceBreakdown({ price }: { price: ListingPriceBreakdown }) {
   );
 }
 
-/** Returns for any reason (issue 25): a charity's, or a private seller's who accepts them. */
+/** Returns for any reason: a charity's, or a private seller's who accepts them. */
 function ReturnsLine({ returns }: { returns: ListingDetail['returns'] }) {
   return (
     <p className="mt-4 text-sm text-ink-soft" data-testid="listing-returns">

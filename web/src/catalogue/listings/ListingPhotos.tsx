@@ -1,10 +1,10 @@
 /**
- * The listing page's pictures, photo-first (issue 33): the seller's photos lead, one to a slide
+ * The listing page's pictures, photo-first: the seller's photos lead, one to a slide
  * in a track that scrolls and snaps sideways (a swipe on touch, with no script involved), with
  * buttons, thumbnails and the arrow keys to step through them, and a lightbox to look closer.
  * The book's drawn cover stands in only when the seller gave no photo.
  *
- * The first photo is the page's largest paint (issue 34): in the server's HTML, fetched first
+ * The first photo is the page's largest paint: in the server's HTML, fetched first
  * (`fetchpriority="high"`, never lazy), with its size given so nothing moves as it arrives.
  */
 import { ChevronLeft, ChevronRight, ZoomIn, ZoomOut } from 'lucide-react';

@@ -44,7 +44,7 @@ export function ListingsBrowser({
   const searching = mode === 'search' && params.q.trim().length > 0;
   const session = useSession();
   const signedIn = session.status === 'signed-in';
-  // /listings?following=1 (issue 26): the member's own shelf, never a cached public answer.
+  // /listings?following=1: the member's own shelf, never a cached public answer.
   const followingMode = mode === 'browse' && Object.keys(fixed).length === 0 && params.following;
   const browse = trpc.catalogue.listings.browse.useQuery(input, {
     enabled: !searching && !followingMode,

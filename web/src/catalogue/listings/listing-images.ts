@@ -3,7 +3,7 @@ import { photoThumbUrl } from '@reshelf/contracts';
 /**
  * The picture that stands for a listing wherever it is shown (its card, its page, Open Graph,
  * JSON-LD): the seller's first photo, else the book's cover; null when there is neither (a cover
- * is drawn). One rule, so a card and its page never show different pictures (issue 33).
+ * is drawn). One rule, so a card and its page never show different pictures.
  */
 export function leadPicture(firstPhoto: string | null | undefined, coverUrl: string | null): string | null {
   return firstPhoto ?? coverUrl ?? null;

@@ -85,7 +85,7 @@ describe('generated covers', () => {
   });
 });
 
-describe('advanced search and the Following filter in the address (issue 26)', () => {
+describe('advanced search and the Following filter in the address', () => {
   it('reads the advanced fields, drops bad ones, and sends them to the API', () => {
     const params = readListingParams(
       new URLSearchParams(

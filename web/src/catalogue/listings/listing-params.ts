@@ -26,7 +26,7 @@ export interface ListingParams {
   sort: ListingSort | undefined;
   page: number;
   asOf: string | undefined;
-  /** Advanced search's fields (issue 26), as the address has them. */
+  /** Advanced search's fields, as the address has them. */
   advanced: AdvancedParams;
   /** /listings?following=1: only books from what the signed-in member follows. */
   following: boolean;

@@ -14,7 +14,7 @@ export function SearchPage() {
   const [search] = useSearchParams();
   const navigate = useNavigate();
   const q = (search.get('q') ?? '').trim();
-  // Advanced search's fields (issue 26) make a search without words.
+  // Advanced search's fields make a search without words.
   const advanced = Object.keys(readListingParams(search).advanced).length > 0;
   usePageMeta(
     q ? `“${q}”: search results` : advanced ? 'Advanced search results' : 'Search books',

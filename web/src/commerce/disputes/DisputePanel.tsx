@@ -1,5 +1,5 @@
 /**
- * A report with two sides (issue 25) on the order page: what the buyer reported (reason,
+ * A report with two sides on the order page: what the buyer reported (reason,
  * description, photos), the seller's answer, an offer, a return, and the step the viewer may
  * take now (the server's `can`). The conversation (Message button) carries the talk; each step
  * is a system line there.

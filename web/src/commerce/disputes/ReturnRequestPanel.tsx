@@ -1,6 +1,6 @@
 /**
  * The buyer's side of a change-of-mind return, for an order's page (a charity's 14 days, or a
- * private seller's who accepts returns; issue 25: one return flow): whether the book can go back
+ * private seller's who accepts returns; one return flow): whether the book can go back
  * and until when, the request form (a reason), and then where the request stands (accepted with
  * the address to post it to and the tracking form, declined with the seller's reason, or
  * refunded). Renders nothing for an order whose seller takes no returns.

@@ -1,5 +1,5 @@
 /**
- * A private seller's choice to accept returns for any reason (issue 25): shown on their
+ * A private seller's choice to accept returns for any reason: shown on their
  * listings, for PROTECTION_RULES.privateReturnDays after delivery, the buyer paying the postage.
  */
 import { PROTECTION_RULES } from '@reshelf/contracts';

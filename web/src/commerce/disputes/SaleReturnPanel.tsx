@@ -1,5 +1,5 @@
 /**
- * The private seller's side of a change-of-mind return, on their sale page (issue 25: a private
+ * The private seller's side of a change-of-mind return, on their sale page (a private
  * seller who accepts returns runs the same return flow as a charity): the buyer's request, then
  * accept (saying where to post it) or decline (with a reason), the buyer's tracking once posted,
  * and "the book is back", which refunds the buyer from the payout (the answers are ReturnAnswer,

@@ -275,7 +275,7 @@ export function BuyerActions({ order }: { order: OrderDetail }) {
 
 // The seller's cancel, with a reason ----------------------------------------------------------
 // (The buyer's reports, "not as described" and "it hasn't arrived", are the dispute report:
-// ReportProblemDialog, with photos; issue 25.)
+// ReportProblemDialog, with photos.)
 
 function ReasonDialog({
   open,

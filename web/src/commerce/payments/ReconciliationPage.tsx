@@ -1,5 +1,5 @@
 /**
- * /admin/payments/reconciliation (issue 24): for every order, paid in = seller net + Reshelf fee
+ * /admin/payments/reconciliation: for every order, paid in = seller net + Reshelf fee
  * + refunds, to the penny, from the tables and the one ledger; any imbalance at the top.
  */
 import { countOf, formatPence, plural } from '@reshelf/contracts';

@@ -1,5 +1,5 @@
 /**
- * The seller's payouts to their bank (issue 24): each with its state (pending, in transit, paid,
+ * The seller's payouts to their bank: each with its state (pending, in transit, paid,
  * failed with the reason and what to do) and, opened, the sales it carried with their fees,
  * refunds and reversals. Below: transfers in their payout account not yet paid out.
  */

@@ -1,5 +1,5 @@
 /**
- * "Get paid" on /account/payouts (issue 24): the seller's payout account at the payment
+ * "Get paid" on /account/payouts: the seller's payout account at the payment
  * provider (set up on the provider's hosted page: Reshelf never sees bank details), its state,
  * what is due, and why released earnings wait if they do.
  */

@@ -1,5 +1,5 @@
 /**
- * /account/payouts: "Get paid" (the seller's payout account at the payment provider, issue 24),
+ * /account/payouts: "Get paid" (the seller's payout account at the payment provider),
  * the payouts to their bank, monthly statements, the details HMRC reporting needs (decision
  * 0047), and the sales ledger: each sale's item price and postage is held from payment until the
  * buyer confirms (or 2 days after delivery), then released and sent to the seller's account.

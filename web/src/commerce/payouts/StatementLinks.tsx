@@ -1,4 +1,4 @@
-/** The seller's monthly statements (issue 24): the printable page and the CSV of each month. */
+/** The seller's monthly statements: the printable page and the CSV of each month. */
 
 import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';

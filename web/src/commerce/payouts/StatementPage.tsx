@@ -1,5 +1,5 @@
 /**
- * /account/payouts/statement/:month: the seller's statement for a month (issue 24), ready to
+ * /account/payouts/statement/:month: the seller's statement for a month, ready to
  * print (the site's header and footer are left off paper) or download as CSV.
  */
 import { formatPence, statementMonthSchema } from '@reshelf/contracts';

@@ -1,5 +1,5 @@
 /**
- * /account/reviews (issue 25): the orders the member may still review (each with its form), the
+ * /account/reviews: the orders the member may still review (each with its form), the
  * reviews they wrote (private until the other side's is in or the window closes), and the
  * published reviews of them, with their one reply and a way to report one.
  */

@@ -1,6 +1,6 @@
 /**
  * On an order's own page: the review it is waiting for from the member, while its window is open
- * (issue 33). A window opens when the order completes, so the member's reviews to write
+ *. A window opens when the order completes, so the member's reviews to write
  * (`community.reviews.member.pending`, the list /account/reviews shows) are read, afresh, once the
  * page shows the order completed (the buyer may have just said everything is OK); nothing when
  * this order is not among them.

@@ -1,9 +1,9 @@
 /**
- * Reviews as anyone sees them (issue 25, decision 0048): a seller's or charity's rating (average,
+ * Reviews as anyone sees them (decision 0048): a seller's or charity's rating (average,
  * count, share dispatched on time, all from real orders) and its published reviews, with the
  * seller's reply. Used on seller, charity and listing pages; the compact rating on listing cards.
  * A seller's or charity's page leads with its books: the rating line at the top (the summary
- * below) links to all the reviews, after the books (issue 33).
+ * below) links to all the reviews, after the books.
  */
 import { countOf, type PublicReview, plural, type Rating, type SellerReviews } from '@reshelf/contracts';
 import { RatingLine, SellerRating, Stars } from '../../components/rating.tsx';

@@ -1,6 +1,6 @@
 /**
- * The form to review the other side of an order (issue 25): stars and optional words. On
- * /account/reviews for each order waiting for one, and on the order's own page (issue 33).
+ * The form to review the other side of an order: stars and optional words. On
+ * /account/reviews for each order waiting for one, and on the order's own page.
  */
 import { countOf, type PendingReview, REVIEW_MAX_LENGTH } from '@reshelf/contracts';
 import { Star } from 'lucide-react';

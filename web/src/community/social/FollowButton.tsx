@@ -10,7 +10,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 
 /**
- * Follow a seller, a charity, an author or a genre (issue 26). Signed in: pressed when the
+ * Follow a seller, a charity, an author or a genre. Signed in: pressed when the
  * member follows it, with how many do; a tap changes it at once and puts it back if the API
  * says no. Signed out: a tap goes to /login and comes back here. Nothing is asked of the API
  * until the session is known, so a page rendered on the server shows the plain button.

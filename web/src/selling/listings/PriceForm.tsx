@@ -177,7 +177,7 @@ export function PriceForm({
 }
 
 /**
- * What similar copies sell for, and a warning (not a refusal, issue 33) when the price typed is
+ * What similar copies sell for, and a warning (not a refusal) when the price typed is
  * far above it (priceFarAboveSuggestion, the rule the review step's warning uses too).
  */
 function PriceSuggestion({

@@ -1,5 +1,5 @@
 /**
- * The sell wizard's review step shows every field the seller chose (issue 33: it left out the
+ * The sell wizard's review step shows every field the seller chose (it left out the
  * format), each in its step's section.
  */
 import { BOOK_FORMAT_LABELS, CONDITION_LABELS, type SellerListing } from '@reshelf/contracts';

@@ -345,7 +345,7 @@ function PublishStep({ listing, back }: { listing: SellerListing; back: ReactNod
 }
 
 /**
- * What the server warns of before publishing (issue 33): a price far above the suggestion, and
+ * What the server warns of before publishing: a price far above the suggestion, and
  * the same book already on sale in the same condition at the same price. Publishing stays open.
  */
 function ListingWarningsPanel({ listing }: { listing: SellerListing }) {

@@ -1,5 +1,5 @@
 /**
- * "Cleanup duplicates", confirmed (issue 16, decision 0023): the dialog first asks the server
+ * "Cleanup duplicates", confirmed (decision 0023): the dialog first asks the server
  * for a dry run of the very function the button runs and shows what would go (how many of
  * each rule and some of their titles). Admins confirm it, sending the preview's digest back so
  * a set that changed meanwhile is refused; moderators see the preview only. Withdrawn listings

@@ -32,7 +32,7 @@ export function cleanupSummary(result: {
 /**
  * Seed, Reset and Seed, and Cleanup, each button beside what it does. The buttons keep to the
  * left, so the primary toast (bottom right on a desktop) never covers one while it shows the
- * result of another (issue 33). Reset and Seed and Cleanup say what they would remove first.
+ * result of another. Reset and Seed and Cleanup say what they would remove first.
  */
 export function DemoDataManagement() {
   const onSeedError = (error: unknown) =>

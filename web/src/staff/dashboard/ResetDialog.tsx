@@ -1,5 +1,5 @@
 /**
- * "Reset and Seed", confirmed (issue 33): the dialog first asks the server what a reset would
+ * "Reset and Seed", confirmed: the dialog first asks the server what a reset would
  * remove (staff.dashboard.resetPreview: the listings, orders and disputes earlier seeds made,
  * counted) and says it before anything happens, as the clean-up does. Admins confirm it,
  * sending the preview's digest back so demo data that changed meanwhile is not reset unseen;

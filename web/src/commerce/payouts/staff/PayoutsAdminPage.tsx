@@ -1,5 +1,5 @@
 /**
- * /admin/payouts (issue 24): transfers (one per released sale) and payouts to sellers' banks,
+ * /admin/payouts: transfers (one per released sale) and payouts to sellers' banks,
  * searched by seller, state and period; a failed one retried; sellers' payouts held and released
  * with a reason (admins, audited); the HMRC platform report of a year (admins, decision 0047).
  * /admin/payments/reconciliation has the ledger's reconciliation.
