@@ -69,6 +69,20 @@ import { tellBoth } from './dispute-mail.ts';
 type Trx = Transaction<DB>;
 type DisputeRow = import('kysely').Selectable<Disputes>;
 
+/**
+ * The titles of the books a report (`d`) on an order (`o`) is about, first to last: those it
+ * names, or every book of the order when it names none.
+ */
+function reportBooks() {
+  return sql<string[]>`array(
+    select b.title from public.order_items i
+    join public.listings l on l.id = i.listing_id join public.books b on b.id = l.book_id
+    where i.order_id = o.id
+      and (not exists (select 1 from public.dispute_items di where di.dispute_id = d.id)
+           or exists (select 1 from public.dispute_items di where di.dispute_id = d.id and di.order_item_id = i.id))
+    order by i.position)`;
+}
+
 export interface DisputeDeps extends OrderDeps {
   storage: StoragePort;
 }
@@ -160,13 +174,7 @@ export async function getDisputeCase(db: Database, viewer: Viewer, disputeId: st
       'o.status as order_status',
       'bp.display_name as buyer_name',
       'sp.display_name as seller_name',
-      sql<string[]>`array(
-        select b.title from public.order_items i
-        join public.listings l on l.id = i.listing_id join public.books b on b.id = l.book_id
-        where i.order_id = o.id
-          and (not exists (select 1 from public.dispute_items di where di.dispute_id = d.id)
-               or exists (select 1 from public.dispute_items di where di.dispute_id = d.id and di.order_item_id = i.id))
-        order by i.position)`.as('books'),
+      reportBooks().as('books'),
     ])
     .where('d.id', '=', disputeId)
     .executeTakeFirst();
@@ -1219,13 +1227,7 @@ export async function disputeQueue(
       // The order's books, and those the report is about (every book when it named none), with
       // what is left to refund of them (a whole-order refund: all that is left on the payment).
       sql<number>`(select count(*)::int from public.order_items i where i.order_id = o.id)`.as('book_count'),
-      sql<string[]>`array(
-        select b.title from public.order_items i
-        join public.listings l on l.id = i.listing_id join public.books b on b.id = l.book_id
-        where i.order_id = o.id
-          and (not exists (select 1 from public.dispute_items di where di.dispute_id = d.id)
-               or exists (select 1 from public.dispute_items di where di.dispute_id = d.id and di.order_item_id = i.id))
-        order by i.position)`.as('books'),
+      reportBooks().as('books'),
       // What a refund would give back (the money definitions' dispute_money).
       sql<number>`(select dm.refundable_minor from public.dispute_money dm where dm.dispute_id = d.id)`.as(
         'refundable_minor',
