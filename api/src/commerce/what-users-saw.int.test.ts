@@ -123,7 +123,7 @@ describe('what users saw (issue 32)', () => {
     const { owner, charityId } = await charity();
     const buyer = await person('charity-buyer');
     const ownerSide = { seller: party(owner), charityId, tiers: [] as [number, number][] };
-    // Three books in one order, one book in another, and one sold and then refunded on return.
+    // Three books in one order, one book in another, one sold and then refunded on return.
     await paidBasketOrder(t, [{ price: 650 }, { price: 600 }, { price: 599 }], {
       ...ownerSide,
       buyer: party(buyer),
@@ -148,6 +148,23 @@ describe('what users saw (issue 32)', () => {
       trackingRef: 'RM100000001GB',
     });
     await asOwner.charities.receiveReturn.mutate({ returnId });
+    // And one refunded after a reported problem: its listing stays sold, but no book was sold.
+    const reported = await paidBasketOrder(t, [{ price: 520 }], {
+      ...ownerSide,
+      buyer: party(buyer),
+      to: 'dispatched',
+    });
+    const { disputeId } = await asBuyer.commerce.disputes.member.report.mutate({
+      orderId: reported.orderId,
+      problem: 'damaged',
+      description: 'Water damage all through the second half of the book.',
+      photos: [],
+    });
+    await as(staff).commerce.disputes.staff.decide.mutate({
+      disputeId,
+      decision: 'full_refund',
+      note: 'Refunded: the photos show the water damage.',
+    });
 
     const dashboard = await asOwner.charities.dashboard.query();
     const analytics = await asOwner.selling.analytics.charity.query({ period: '30d' });
