@@ -81,7 +81,9 @@ describe('a settled dispute', { timeout: 240_000 }, () => {
     const sellerCase = seller.page.getByTestId('dispute-case');
     await sellerCase.getByRole('button', { name: 'I disagree' }).click();
     const contest = seller.page.getByRole('dialog', { name: 'Tell us your side' });
-    await contest.getByLabel('Why do you disagree?').fill('It was wrapped in card and bubble wrap; it left whole.');
+    await contest
+      .getByLabel('Why do you disagree?')
+      .fill('It was wrapped in card and bubble wrap; it left whole.');
     await contest.getByRole('button', { name: 'Send my side' }).click();
     await toast(seller.page, 'Answer sent').waitFor();
     await sellerCase.getByTestId('dispute-stage').getByText('Our team is deciding').waitFor();
@@ -95,7 +97,9 @@ describe('a settled dispute', { timeout: 240_000 }, () => {
     await staffCase.getByText(description).waitFor();
     await staffCase.getByTestId('resolve-panel').getByRole('button', { name: 'Refund buyer' }).click();
     const refund = admin.page.getByRole('dialog', { name: `Refund ${total} to Ava Reader?` });
-    await refund.getByLabel('Note to both parties').fill('The photos of the parcel show the damage in transit.');
+    await refund
+      .getByLabel('Note to both parties')
+      .fill('The photos of the parcel show the damage in transit.');
     await refund.getByRole('button', { name: 'Refund buyer' }).click();
     await openToast(admin.page, 'Buyer refunded').waitFor();
     await openRow.waitFor({ state: 'detached' });
