@@ -218,6 +218,19 @@ describe('what users saw (issue 32)', () => {
       (item) => item.kind === 'review_requested',
     );
     expect(asked?.body).toContain(`(“${title}”)`);
+    // Both review; the seller's page then says what the buyer bought: the order, not its first book.
+    await as(buyer).community.reviews.member.write.mutate({
+      orderId: order.orderId,
+      stars: 5,
+      body: 'All three arrived well packed.',
+    });
+    await as(seller).community.reviews.member.write.mutate({
+      orderId: order.orderId,
+      stars: 5,
+      body: 'Paid promptly, thank you.',
+    });
+    const published = await api(t.app).community.reviews.public.forSeller.query({ sellerId: seller.id });
+    expect(published.reviews.map((review) => review.bookTitle)).toEqual([title]);
   });
 
   it('before payouts are set up, released earnings wait: none of them is "paid out"', async () => {

@@ -555,8 +555,8 @@ export async function reviewsFor(
     .selectFrom('reviews as r')
     .innerJoin('review_windows as w', 'w.order_id', 'r.order_id')
     .innerJoin('orders as o', 'o.id', 'r.order_id')
-    .innerJoin('listings as l', 'l.id', 'o.listing_id')
-    .innerJoin('books as b', 'b.id', 'l.book_id')
+    // "Ava bought “Brave New World and 2 more books”": the order's title, as every surface names it.
+    .innerJoin('order_titles as ot', 'ot.order_id', 'o.id')
     .leftJoin('profiles as ap', 'ap.id', 'r.author_id')
     .select([
       'r.id',
@@ -564,7 +564,7 @@ export async function reviewsFor(
       'r.body',
       'r.author_role',
       'ap.display_name as author_name',
-      'b.title',
+      'ot.title',
       'r.published_at',
       'r.reply',
       'r.replied_at',
@@ -575,7 +575,8 @@ export async function reviewsFor(
     ])
     .where('r.author_role', '=', 'buyer')
     .where('r.published_at', 'is not', null)
-    .where('r.removed_at', 'is', null);
+    .where('r.removed_at', 'is', null)
+    .$narrowType<{ title: string }>();
   query =
     'sellerId' in subject
       ? query.where('r.subject_id', '=', subject.sellerId)
