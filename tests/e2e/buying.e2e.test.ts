@@ -290,7 +290,7 @@ describe('buying', { timeout: 180_000 }, () => {
     await expect(row.getByTestId('payout-status').textContent()).resolves.toBe('Waiting for you');
     expect(pence(await row.getByTestId('payout-amount').textContent())).toBe(countered + postage);
     expect(
-      pence(await seller.page.getByTestId('payouts-released-value').textContent()),
+      pence(await seller.page.getByTestId('payouts-waiting-value').textContent()),
     ).toBeGreaterThanOrEqual(countered + postage);
     await shots(seller.page, 'payouts', () => row.waitFor());
 
@@ -423,11 +423,15 @@ describe('buying', { timeout: 180_000 }, () => {
 
     const toBuyer = await mailSubjects(buyer.context, 'buyer@reshelf.test');
     expect(toBuyer).toEqual(
-      expect.arrayContaining([`We have your report: ${title}`, `Refund on its way: ${title}`]),
+      expect.arrayContaining([`We have your report: ${title}`, `Refund of ${total} on its way: ${title}`]),
     );
+    // The one decide path's letters (order.dispute_decided).
     const toSeller = await mailSubjects(seller.context, 'seller@reshelf.test');
     expect(toSeller).toEqual(
-      expect.arrayContaining([`The buyer reported a problem: ${title}`, `Report resolved: ${title}`]),
+      expect.arrayContaining([
+        `The buyer reported a problem: ${title}`,
+        `Report decided: the buyer is refunded: ${title}`,
+      ]),
     );
     await Promise.all([seller.context.close(), buyer.context.close(), admin.context.close()]);
   });
