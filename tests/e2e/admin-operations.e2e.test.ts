@@ -209,7 +209,8 @@ describe('admin operations', () => {
       .getByTestId('audit-row')
       .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-action')));
     for (const action of [
-      'dispute.resolve',
+      // The one decide path's action (commerce.disputes.staff.decide: refund the buyer in full).
+      'dispute.decide_full_refund',
       'staff_pick.add',
       'email_template.sendTest',
       'email_template.update',

@@ -240,7 +240,7 @@ describe('the basket', { timeout: 240_000 }, () => {
     await report.getByRole('button', { name: 'Send the report' }).click();
     await toast(buyer.page, 'Report sent').waitFor();
     await buyer.page.locator('[data-testid="order-detail"][data-status="disputed"]').waitFor();
-    await buyer.page.getByTestId('order-dispute').getByText(second.title).waitFor();
+    await buyer.page.getByTestId('dispute-case').getByText(second.title).first().waitFor();
 
     // Staff refund that book only.
     const admin = await signedIn(browser, 'admin@reshelf.test', { baseURL: marketplace.baseURL });
@@ -258,12 +258,13 @@ describe('the basket', { timeout: 240_000 }, () => {
       .waitFor();
     await row.getByRole('button', { name: /Review/ }).click();
     const review = admin.page.getByTestId('dispute-review');
-    await review
-      .getByLabel('Note to both parties')
-      .fill('The missing pages are clear in the buyer’s photos.');
-    await review.getByRole('button', { name: 'Refund buyer' }).click();
+    // The one decide path: it asks first, showing the amount, with a note for both parties.
+    await review.getByTestId('resolve-panel').getByRole('button', { name: 'Refund buyer' }).click();
     const confirm = admin.page.getByRole('dialog', { name: /^Refund £[\d.]+ to Ava Reader\?$/ });
     await confirm.waitFor();
+    await confirm
+      .getByLabel('Note to both parties')
+      .fill('The missing pages are clear in the buyer’s photos.');
     const refunded = pence(
       /Refund (£[\d.]+)/.exec((await confirm.getByRole('heading').textContent()) ?? '')?.[1] ?? '',
     );

@@ -280,16 +280,17 @@ describe('buying', { timeout: 180_000 }, () => {
     expect(await buyer.page.getByTestId('buyer-actions').count()).toBe(0);
     await buyer.page.getByTestId('timeline-event').filter({ hasText: 'Everything is OK' }).waitFor();
 
-    // The payout is released to the seller: item at the offer price plus postage.
+    // The payout is released to the seller: item at the offer price plus postage. The demo seller
+    // has not set up payouts, so it waits for them (never "Paid out": issue 32).
     await seller.page.goto('/account/payouts');
     const reference = (
       await query<{ reference: string }>(seller.context, 'commerce.orders.member.get', { orderId })
     ).reference;
     const row = seller.page.getByTestId('payout-row').filter({ hasText: reference });
-    await expect(row.getByTestId('payout-status').textContent()).resolves.toBe('Released');
+    await expect(row.getByTestId('payout-status').textContent()).resolves.toBe('Waiting for you');
     expect(pence(await row.getByTestId('payout-amount').textContent())).toBe(countered + postage);
     expect(
-      pence(await seller.page.getByTestId('payouts-released-value').textContent()),
+      pence(await seller.page.getByTestId('payouts-waiting-value').textContent()),
     ).toBeGreaterThanOrEqual(countered + postage);
     await shots(seller.page, 'payouts', () => row.waitFor());
 
@@ -364,7 +365,7 @@ describe('buying', { timeout: 180_000 }, () => {
     await report.getByRole('button', { name: 'Send the report' }).click();
     await toast(buyer.page, 'Report sent').waitFor();
     await buyer.page.locator('[data-testid="order-detail"][data-status="disputed"]').waitFor();
-    await buyer.page.getByTestId('order-dispute').getByText(reason).waitFor();
+    await buyer.page.getByTestId('dispute-case').getByText(reason).waitFor();
     await buyer.page.getByRole('button', { name: 'Withdraw my report' }).waitFor();
 
     // Staff: one more open dispute, and this order's fee in the year's revenue.
@@ -383,15 +384,15 @@ describe('buying', { timeout: 180_000 }, () => {
     await row.getByRole('button', { name: /Review/ }).click();
     const review = admin.page.getByTestId('dispute-review');
     await review.getByTestId('order-timeline').getByText('Issue reported').waitFor();
-    // A decision needs a note for both parties.
-    await review.getByRole('button', { name: 'Refund buyer' }).click();
-    await review.getByText('Write a short note for both parties (at least 5 characters)').waitFor();
-    await review
+    // The one decide path (commerce.disputes.staff.decide): it asks first, with a note for both parties.
+    await review.getByTestId('resolve-panel').getByRole('button', { name: 'Refund buyer' }).click();
+    const confirm = admin.page.getByRole('dialog', { name: `Refund ${total} to Ava Reader?` });
+    await confirm.getByRole('button', { name: 'Refund buyer' }).click();
+    await confirm.getByText('Write a short note for both parties (at least 5 characters)').waitFor();
+    await confirm
       .getByLabel('Note to both parties')
       .fill('The seller’s photos did not show the missing pages.');
     await snapshot(admin.page, 'buying-dispute-review-desktop', { fullPage: false });
-    await review.getByRole('button', { name: 'Refund buyer' }).click();
-    const confirm = admin.page.getByRole('dialog', { name: `Refund ${total} to Ava Reader?` });
     await confirm.getByRole('button', { name: 'Refund buyer' }).click();
     const done = admin.page.locator('[data-testid="primary-toast"][data-state="open"]').filter({
       hasText: 'Buyer refunded',
@@ -411,21 +412,26 @@ describe('buying', { timeout: 180_000 }, () => {
     await expect(buyer.page.getByTestId('order-status-badge').first().textContent()).resolves.toBe(
       'Refunded',
     );
-    await expect(buyer.page.getByTestId('dispute-status').textContent()).resolves.toBe(
-      'Resolved: the buyer was refunded',
+    // One outcome, in the words every side reads (disputeStateText).
+    await expect(buyer.page.getByTestId('dispute-stage').textContent()).resolves.toBe(
+      `Settled: ${total} refunded`,
     );
     expect(pence(await buyer.page.getByTestId('refunded-line').locator('dd').textContent())).toBe(
       pence(total),
     );
-    await shots(buyer.page, 'order-refunded', () => buyer.page.getByTestId('order-dispute').waitFor());
+    await shots(buyer.page, 'order-refunded', () => buyer.page.getByTestId('dispute-case').waitFor());
 
     const toBuyer = await mailSubjects(buyer.context, 'buyer@reshelf.test');
     expect(toBuyer).toEqual(
-      expect.arrayContaining([`We have your report: ${title}`, `Refund on its way: ${title}`]),
+      expect.arrayContaining([`We have your report: ${title}`, `Refund of ${total} on its way: ${title}`]),
     );
+    // The one decide path's letters (order.dispute_decided).
     const toSeller = await mailSubjects(seller.context, 'seller@reshelf.test');
     expect(toSeller).toEqual(
-      expect.arrayContaining([`The buyer reported a problem: ${title}`, `Report resolved: ${title}`]),
+      expect.arrayContaining([
+        `The buyer reported a problem: ${title}`,
+        `Report decided: the buyer is refunded: ${title}`,
+      ]),
     );
     await Promise.all([seller.context.close(), buyer.context.close(), admin.context.close()]);
   });
@@ -519,12 +525,10 @@ describe('buying', { timeout: 180_000 }, () => {
     await row.getByText('Not received').waitFor();
     await row.getByRole('button', { name: /Review/ }).click();
     const review = admin.page.getByTestId('dispute-review');
-    await review.getByLabel('Note to both parties').fill('The carrier confirmed delivery to the porch.');
-    await review.getByRole('button', { name: 'Release to seller' }).click();
-    await admin.page
-      .getByRole('dialog', { name: "Release the payment to Sam's Shelf?" })
-      .getByRole('button', { name: 'Release to seller' })
-      .click();
+    await review.getByTestId('resolve-panel').getByRole('button', { name: 'Release to seller' }).click();
+    const release = admin.page.getByRole('dialog', { name: "Release the payment to Sam's Shelf?" });
+    await release.getByLabel('Note to both parties').fill('The carrier confirmed delivery to the porch.');
+    await release.getByRole('button', { name: 'Release to seller' }).click();
     await admin.page
       .locator('[data-testid="primary-toast"][data-state="open"]')
       .filter({ hasText: 'Released to the seller' })
@@ -534,12 +538,13 @@ describe('buying', { timeout: 180_000 }, () => {
     // The order completes: the seller is paid, the buyer sees the decision.
     await buyer.page.reload();
     await buyer.page.locator('[data-testid="order-detail"][data-status="completed"]').waitFor();
-    await expect(buyer.page.getByTestId('dispute-status').textContent()).resolves.toBe(
-      'Resolved: the payment was released to the seller',
+    await expect(buyer.page.getByTestId('dispute-stage').textContent()).resolves.toBe(
+      'Settled: no refund, the payment went to the seller',
     );
+    // Released, and waiting for the demo seller's payout set-up.
     await seller.page.goto('/account/payouts');
     const payout = seller.page.getByTestId('payout-row').filter({ hasText: reference });
-    await expect(payout.getByTestId('payout-status').textContent()).resolves.toBe('Released');
+    await expect(payout.getByTestId('payout-status').textContent()).resolves.toBe('Waiting for you');
     await Promise.all([seller.context.close(), buyer.context.close(), admin.context.close()]);
   });
 

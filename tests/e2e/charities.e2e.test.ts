@@ -271,6 +271,21 @@ describe('charities', () => {
       await page.getByTestId('listings-chart').locator('svg').first().waitFor();
       expect(await page.getByTestId('charity-status').innerText()).toBe('Approved');
       expect(await page.getByTestId('listings-by-status').innerText()).toMatch(/On sale: \d+/);
+      if (viewport === 'desktop') {
+        // One set of figures (issue 32): "Books sold" is the breakdown's "Sold", and the card's last
+        // 30 days are the sales analytics' (30 days, its first period): the same money, the same books.
+        const stats = await page.getByTestId('charity-stats').innerText();
+        const booksSold = Number(/Books sold\s+(\d+)/.exec(stats)?.[1]);
+        expect(booksSold).toBeGreaterThan(0);
+        const breakdown = await page.getByTestId('listings-by-status').innerText();
+        expect(Number(/(?:^|\s)Sold: (\d+)/.exec(breakdown)?.[1])).toBe(booksSold);
+        const last30 = /Last 30 days\s+(£[\d,.]+)\s+(\d+) books? in/.exec(stats);
+        expect(last30).not.toBeNull();
+        const analytics = page.getByTestId('seller-analytics');
+        await analytics.getByTestId('stat-revenue').waitFor();
+        expect(await analytics.getByTestId('stat-revenue').locator('p').nth(1).innerText()).toBe(last30?.[1]);
+        expect(await analytics.getByTestId('stat-sales').locator('p').nth(1).innerText()).toBe(last30?.[2]);
+      }
       await page.getByRole('heading', { name: 'Retail Gift Aid' }).waitFor();
       await page.getByRole('heading', { name: 'Recent CSV uploads' }).waitFor();
       await noHorizontalScroll(page);

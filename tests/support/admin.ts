@@ -4,7 +4,7 @@ import { openToast } from './auth.ts';
 
 /**
  * On /admin/disputes or /admin/shipping-disputes: reviews a queue row and refunds the buyer in
- * full, with a note to both parties; waits for the staff toast.
+ * full ("Refund buyer", then the dialog's note to both parties); waits for the staff toast.
  */
 export async function refundDispute(
   page: Page,
@@ -12,12 +12,14 @@ export async function refundDispute(
   note = 'The carrier lost the parcel: refunded in full.',
 ): Promise<void> {
   await row.getByRole('button', { name: /Review/ }).click();
-  const review = page.getByTestId('dispute-review');
-  await review.getByLabel('Note to both parties').fill(note);
-  await review.getByRole('button', { name: 'Refund buyer' }).click();
+  // The one decide path (commerce.disputes.staff.decide): it asks first, with the note in the dialog.
   await page
-    .getByRole('dialog', { name: /^Refund / })
+    .getByTestId('dispute-review')
+    .getByTestId('resolve-panel')
     .getByRole('button', { name: 'Refund buyer' })
     .click();
+  const dialog = page.getByRole('dialog', { name: /^Refund / });
+  await dialog.getByLabel('Note to both parties').fill(note);
+  await dialog.getByRole('button', { name: 'Refund buyer' }).click();
   await openToast(page, 'Buyer refunded').waitFor();
 }

@@ -70,7 +70,7 @@ export const publicReviewSchema = z.object({
   /** Who wrote it about whom: a buyer about the seller, or the seller about the buyer. */
   authorRole: z.enum(REVIEW_ROLES),
   authorName: z.string(),
-  /** The first book of the order reviewed. */
+  /** The order reviewed, titled as everywhere: its first book, and how many more ("X and 2 more books"). */
   bookTitle: z.string(),
   publishedAt: z.string(),
   reply: z.string().nullable(),

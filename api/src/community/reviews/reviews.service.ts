@@ -139,9 +139,11 @@ export async function openReviewWindow(
       join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
     )
     .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
-    .innerJoin('books as b', 'b.id', 'l.book_id')
-    .select(['o.id', 'o.status', 'o.reference', 'o.buyer_id', 'o.seller_id', 'l.charity_id', 'b.title'])
+    // The order's title as every surface names it ("Title and 2 more books", decision 0051).
+    .innerJoin('order_titles as ot', 'ot.order_id', 'o.id')
+    .select(['o.id', 'o.status', 'o.reference', 'o.buyer_id', 'o.seller_id', 'l.charity_id', 'ot.title'])
     .where('o.id', '=', orderId)
+    .$narrowType<{ title: string }>()
     .executeTakeFirst();
   if (order?.status !== 'completed') return false;
   if (await refundedForNotReceived(trx, orderId)) return false;
@@ -556,11 +558,8 @@ export async function reviewsFor(
     .selectFrom('reviews as r')
     .innerJoin('review_windows as w', 'w.order_id', 'r.order_id')
     .innerJoin('orders as o', 'o.id', 'r.order_id')
-    .innerJoin('order_items as first_item', (join) =>
-      join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
-    )
-    .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
-    .innerJoin('books as b', 'b.id', 'l.book_id')
+    // "Ava bought “Brave New World and 2 more books”": the order's title, as every surface names it.
+    .innerJoin('order_titles as ot', 'ot.order_id', 'o.id')
     .leftJoin('profiles as ap', 'ap.id', 'r.author_id')
     .select([
       'r.id',
@@ -568,7 +567,7 @@ export async function reviewsFor(
       'r.body',
       'r.author_role',
       'ap.display_name as author_name',
-      'b.title',
+      'ot.title',
       'r.published_at',
       'r.reply',
       'r.replied_at',
@@ -579,7 +578,8 @@ export async function reviewsFor(
     ])
     .where('r.author_role', '=', 'buyer')
     .where('r.published_at', 'is not', null)
-    .where('r.removed_at', 'is', null);
+    .where('r.removed_at', 'is', null)
+    .$narrowType<{ title: string }>();
   query =
     'sellerId' in subject
       ? query.where('r.subject_id', '=', subject.sellerId)
@@ -640,11 +640,8 @@ export async function myReviews(db: Database, memberId: string, now = new Date()
   const pendingRows = await db
     .selectFrom('review_windows as w')
     .innerJoin('orders as o', 'o.id', 'w.order_id')
-    .innerJoin('order_items as first_item', (join) =>
-      join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
-    )
-    .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
-    .innerJoin('books as b', 'b.id', 'l.book_id')
+    // The order's title as every surface names it ("Title and 2 more books", decision 0051).
+    .innerJoin('order_titles as ot', 'ot.order_id', 'o.id')
     .leftJoin('profiles as bp', 'bp.id', 'w.buyer_id')
     .leftJoin('profiles as sp', 'sp.id', 'w.seller_id')
     .leftJoin('charities as c', 'c.id', 'w.charity_id')
@@ -653,7 +650,7 @@ export async function myReviews(db: Database, memberId: string, now = new Date()
       'w.buyer_id',
       'w.closes_at',
       'o.reference',
-      'b.title',
+      'ot.title',
       'bp.display_name as buyer_name',
       'sp.display_name as seller_name',
       'c.name as charity_name',
@@ -674,6 +671,7 @@ export async function myReviews(db: Database, memberId: string, now = new Date()
     )
     .orderBy('w.closes_at')
     .limit(100)
+    .$narrowType<{ title: string }>()
     .execute();
   const pending: PendingReview[] = pendingRows.map((row) => {
     const role: ReviewRole = row.buyer_id === memberId ? 'buyer' : 'seller';
@@ -693,11 +691,7 @@ export async function myReviews(db: Database, memberId: string, now = new Date()
   const base = db
     .selectFrom('reviews as r')
     .innerJoin('orders as o', 'o.id', 'r.order_id')
-    .innerJoin('order_items as first_item', (join) =>
-      join.onRef('first_item.order_id', '=', 'o.id').on('first_item.position', '=', 1),
-    )
-    .innerJoin('listings as l', 'l.id', 'first_item.listing_id')
-    .innerJoin('books as b', 'b.id', 'l.book_id')
+    .innerJoin('order_titles as ot', 'ot.order_id', 'o.id')
     .innerJoin('review_windows as w', 'w.order_id', 'r.order_id')
     .leftJoin('profiles as ap', 'ap.id', 'r.author_id')
     .leftJoin('profiles as sp', 'sp.id', 'r.subject_id')
@@ -713,13 +707,14 @@ export async function myReviews(db: Database, memberId: string, now = new Date()
       'ap.display_name as author_name',
       'sp.display_name as subject_name',
       'c.name as charity_name',
-      'b.title',
+      'ot.title',
       'r.created_at',
       'r.published_at',
       'r.reply',
       'r.removed_at',
       'r.removed_reason',
-    ]);
+    ])
+    .$narrowType<{ title: string }>();
   const [givenRows, receivedRows] = await Promise.all([
     base.where('r.author_id', '=', memberId).orderBy('r.created_at', 'desc').limit(100).execute(),
     base
