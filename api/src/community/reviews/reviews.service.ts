@@ -533,13 +533,15 @@ async function ratingFor(db: Database, subject: Subject): Promise<Rating> {
       (select count(*)::int from public.reviews r join public.review_windows w on w.order_id = r.order_id
         where w.charity_id = ${subject.charityId} and r.author_role = 'buyer'
           and r.published_at is not null and r.removed_at is null) as n,
-      (select count(*)::int from public.orders o join public.listings l on l.id = o.listing_id
-        where l.charity_id = ${subject.charityId} and o.dispatch_by is not null
+      (select count(*)::int from public.orders o
+        where exists (select 1 from public.order_items i join public.listings l on l.id = i.listing_id
+                       where i.order_id = o.id and l.charity_id = ${subject.charityId})
+          and o.dispatch_by is not null
           and (o.dispatched_at is not null or o.dispatch_by <= now())) as counted,
-      (select count(*)::int from public.orders o join public.listings l on l.id = o.listing_id
-        where l.charity_id = ${subject.charityId} and o.dispatched_at <= o.dispatch_by) as on_time`.execute(
-    db,
-  );
+      (select count(*)::int from public.orders o
+        where exists (select 1 from public.order_items i join public.listings l on l.id = i.listing_id
+                       where i.order_id = o.id and l.charity_id = ${subject.charityId})
+          and o.dispatched_at <= o.dispatch_by) as on_time`.execute(db);
   return ratingOf(rows[0]!);
 }
 
