@@ -377,6 +377,8 @@ describe('staff dashboard', () => {
     });
     expect(await message).toBe('reset: reset must be true or false');
     await snapshot(page, 'admin-dashboard-seeding-failed', { fullPage: false });
+    // The next failure has the same title: let this toast go first, so the next one read is its own.
+    await openToast(page).filter({ hasText: 'Seeding failed' }).waitFor({ state: 'detached' });
     await page.route(
       (url) => url.pathname.includes('staff.dashboard.resetAndSeed'),
       spoil('{"0":{"expected":"not-a-digest"}}'),

@@ -173,7 +173,7 @@ describe('reports', () => {
     await thread.getByText('“Take it or leave it, you thief”').waitFor();
     await thread.getByRole('button', { name: /^Report this message from / }).click();
     const dialog = seller.page.getByRole('dialog', { name: 'Report this message' });
-    await dialog.getByLabel('Offensive content').check();
+    await dialog.getByLabel('Harassment or abuse').check();
     await dialog.getByRole('button', { name: 'Send report' }).click();
     await toast(seller.page, 'Thanks — we’ll review this report').waitFor();
     await noSideways(seller.page);
@@ -190,7 +190,7 @@ describe('reports', () => {
     const badge = page.getByRole('navigation', { name: 'Staff' }).getByTestId('sidebar-badge');
     await badge.filter({ hasText: /^4$/ }).waitFor();
     const report = page.getByTestId('report').filter({ hasText: 'Take it or leave it, you thief' });
-    await report.getByText('Offensive content').waitFor();
+    await report.getByText('Harassment or abuse').waitFor();
     await report.getByRole('button', { name: 'Remove message…' }).click();
     await report.getByLabel('Reason (the sender is told if you warn them)').fill('Abusive language');
     await report.getByLabel('Warn the sender by email').check();
