@@ -430,7 +430,8 @@ describe('the site killed during checkouts', () => {
     );
     const cancelled = await rows<{ reason: string; count: string }>(
       `select cancel_reason as reason, count(*) from orders
-        where listing_id = any($1::uuid[]) and status = 'cancelled' group by cancel_reason`,
+        where id in (select order_id from order_items where listing_id = any($1::uuid[]))
+          and status = 'cancelled' group by cancel_reason`,
       [[...taken]],
     );
     printFigures('The site SIGKILLed during checkouts (6 buyers, 3 books each)', [
