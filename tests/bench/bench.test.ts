@@ -146,6 +146,25 @@ describe('Lighthouse results', () => {
     ).toEqual({ performance: 54, lcpMs: 6612 });
     expect(
       summariseLighthouse({
+        categories: { performance: { score: 0.97 } },
+        audits: {
+          'largest-contentful-paint': { numericValue: 1650 },
+          'total-blocking-time': { numericValue: 123.6 },
+          'cumulative-layout-shift': { numericValue: 0.04321 },
+          'first-contentful-paint': { numericValue: 980.2 },
+          'resource-summary': {
+            details: {
+              items: [
+                { resourceType: 'total', transferSize: 400_000 },
+                { resourceType: 'script', transferSize: 150_528 },
+              ],
+            },
+          },
+        },
+      }),
+    ).toEqual({ performance: 97, lcpMs: 1650, tbtMs: 124, cls: 0.043, fcpMs: 980, scriptKiB: 147 });
+    expect(
+      summariseLighthouse({
         runtimeError: { code: 'NO_FCP', message: 'The page did not paint any content.' },
         categories: { performance: { score: null } },
         audits: {},
@@ -221,11 +240,35 @@ describe('the results table', () => {
         cacheOn: figures(),
       },
     ],
-    web: { homeJsGzipKiB: 230.4, precompressed: 'none (/assets/index.js)' },
+    web: { homeJsGzipKiB: 230.4, homeModulePreloads: 47, precompressed: 'none (/assets/index.js)' },
     lighthouse: {
       rows: [
-        { page: 'home', url: '/', performance: 96, lcpMs: 1700 },
-        { page: 'search', url: '/search?q=x', error: 'The page did not paint any content.' },
+        {
+          page: 'home',
+          url: '/',
+          performance: 96,
+          lcpMs: 1700,
+          tbtMs: 151,
+          cls: 0.05,
+          modulePreloads: 10,
+          firstLoadJsGzipKiB: 139.9,
+        },
+        {
+          page: 'search',
+          url: '/search?q=x',
+          error: 'The page did not paint any content.',
+          modulePreloads: 11,
+        },
+        {
+          page: 'basket',
+          url: '/basket',
+          signedIn: true,
+          performance: 88,
+          lcpMs: 2100,
+          tbtMs: 40,
+          cls: 0.2,
+          modulePreloads: 9,
+        },
       ],
     },
     notes: ['a note'],
@@ -252,13 +295,33 @@ describe('the results table', () => {
       measured: '26 ms',
       met: false,
     });
-    expect(row('home route first-load JS')).toMatchObject({ measured: '230.4 KiB', met: false });
+    expect(row('home page first-load JS')).toMatchObject({
+      target: '≤ 140 KiB',
+      measured: '230.4 KiB',
+      met: false,
+    });
     expect(row('Lighthouse mobile performance: home')).toMatchObject({ measured: '96', met: true });
     expect(row('Lighthouse mobile LCP: home')).toMatchObject({ measured: '1.7 s', met: true });
+    // The limits are inclusive: 10 preloads and CLS 0.05 pass, 151 ms of blocking does not.
+    expect(row('modulepreload links: home')).toMatchObject({ target: '≤ 10', measured: '10', met: true });
+    expect(row('Lighthouse mobile total blocking time: home')).toMatchObject({
+      target: '≤ 150 ms',
+      measured: '151 ms',
+      met: false,
+    });
+    expect(row('Lighthouse mobile CLS: home')).toMatchObject({ target: '≤ 0.05', met: true });
     expect(row('Lighthouse mobile performance: search')).toMatchObject({
       measured: 'failed: The page did not paint any content.',
       met: null,
     });
+    expect(row('modulepreload links: search')).toMatchObject({ measured: '11', met: false });
+    // Signed-in pages are judged by the same targets, and say they were signed in.
+    expect(row('Lighthouse mobile performance: basket (signed in)')).toMatchObject({
+      measured: '88',
+      met: false,
+    });
+    expect(row('Lighthouse mobile CLS: basket (signed in)')).toMatchObject({ measured: '0.2', met: false });
+    expect(row('modulepreload links: basket (signed in)')).toMatchObject({ met: true });
     expect(row('static assets pre-compressed')).toMatchObject({ met: false });
   });
 
@@ -298,7 +361,12 @@ describe('the results table', () => {
     expect(markdown).toContain(
       '| browse | off (judged) | 4000 | 12000 | 1000 | 10 | 20 | 30 | 0.5 | 0.3 | 0.8 | 3 (1× 404, 2× 503) |',
     );
-    expect(markdown).toContain('| search | /search?q=x | failed: The page did not paint any content. | — |');
+    expect(markdown).toContain(
+      '| search | /search?q=x | failed: The page did not paint any content. | — | — | — | — | — | — | 11 |',
+    );
+    expect(markdown).toContain('| home | / | 96 | 1.7 | — | 151 | 0.05 | — | 139.9 | 10 |');
+    expect(markdown).toContain('| basket (signed in) | /basket | 88 | 2.1 | — | 40 | 0.2 | — | — | 9 |');
+    expect(markdown).toContain('Home first-load JS (gzip): 230.4 KiB from 47 modulepreload links');
     expect(markdown).toContain(
       '| Lighthouse mobile performance: search | ≥ 95 | failed: The page did not paint any content. | not measured |',
     );
@@ -307,7 +375,7 @@ describe('the results table', () => {
     const skipped = renderMarkdown(report({ lighthouse: { skipped: '--no-lighthouse', rows: [] } }));
     expect(skipped).toContain('Lighthouse: skipped (--no-lighthouse).');
     expect(skipped).toContain(
-      '| Lighthouse (home, search, listing) | ≥ 95, LCP ≤ 1.8 s | — | not measured |',
+      '| Lighthouse (home, search, listing, orders, basket) | ≥ 95, LCP ≤ 1.8 s | — | not measured |',
     );
   });
 });

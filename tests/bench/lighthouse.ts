@@ -3,7 +3,7 @@
  * simulated slow 4G and 4x CPU slowdown, a phone screen. Only the performance category.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './harness.ts';
@@ -23,6 +23,12 @@ export const CHROMIUM_FLAGS = [
 export interface LighthouseFigures {
   performance?: number;
   lcpMs?: number;
+  /** Total blocking time: long tasks past 50 ms, between first paint and interactive. */
+  tbtMs?: number;
+  cls?: number;
+  fcpMs?: number;
+  /** JavaScript the page loaded (transfer size, every script), KiB. */
+  scriptKiB?: number;
   error?: string;
 }
 
@@ -31,13 +37,33 @@ export function summariseLighthouse(lhr: unknown): LighthouseFigures {
   const result = lhr as {
     runtimeError?: { code?: string; message?: string };
     categories?: { performance?: { score?: number | null } };
-    audits?: Record<string, { numericValue?: number; errorMessage?: string } | undefined>;
+    audits?: Record<
+      string,
+      | {
+          numericValue?: number;
+          errorMessage?: string;
+          details?: { items?: Array<{ resourceType?: string; transferSize?: number }> };
+        }
+      | undefined
+    >;
   };
   const score = result.categories?.performance?.score;
   const lcp = result.audits?.['largest-contentful-paint'];
   const figures: LighthouseFigures = {};
   if (typeof score === 'number') figures.performance = Math.round(score * 100);
   if (typeof lcp?.numericValue === 'number') figures.lcpMs = Math.round(lcp.numericValue);
+  const numeric = (id: string) => result.audits?.[id]?.numericValue;
+  const tbt = numeric('total-blocking-time');
+  if (typeof tbt === 'number') figures.tbtMs = Math.round(tbt);
+  const cls = numeric('cumulative-layout-shift');
+  if (typeof cls === 'number') figures.cls = Math.round(cls * 1000) / 1000;
+  const fcp = numeric('first-contentful-paint');
+  if (typeof fcp === 'number') figures.fcpMs = Math.round(fcp);
+  const scripts = result.audits?.['resource-summary']?.details?.items?.find(
+    (i) => i.resourceType === 'script',
+  );
+  if (typeof scripts?.transferSize === 'number')
+    figures.scriptKiB = Math.round((scripts.transferSize / 1024) * 10) / 10;
   const error =
     result.runtimeError?.message ?? (figures.performance === undefined ? lcp?.errorMessage : undefined);
   if (error) figures.error = error;
@@ -45,7 +71,17 @@ export function summariseLighthouse(lhr: unknown): LighthouseFigures {
   return figures;
 }
 
-export async function runLighthouse(url: string, chromiumPath: string): Promise<LighthouseFigures> {
+/**
+ * Lighthouse on `url`. `headers` go with every request the page makes (a signed-in page's
+ * session cookies: Lighthouse's own `--extra-headers`).
+ */
+export async function runLighthouse(
+  url: string,
+  chromiumPath: string,
+  headers?: Record<string, string>,
+  /** Where to keep Lighthouse's whole JSON result (its traces and audits), for a closer look. */
+  keepAs?: string,
+): Promise<LighthouseFigures> {
   const dir = await mkdtemp(path.join(tmpdir(), 'reshelf-lighthouse-'));
   const output = path.join(dir, 'result.json');
   const bin = path.join(ROOT, 'tests/node_modules/.bin/lighthouse');
@@ -61,13 +97,19 @@ export async function runLighthouse(url: string, chromiumPath: string): Promise<
           `--chrome-flags=${CHROMIUM_FLAGS.join(' ')}`,
           '--max-wait-for-load=60000',
           '--quiet',
+          ...(headers ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
         ],
         { env: { ...process.env, CHROME_PATH: chromiumPath }, timeout: 180_000 },
         (error, _stdout, stderr) =>
           error ? reject(new Error(`${error.message}\n${stderr.slice(-2000)}`)) : resolve(),
       );
     });
-    return summariseLighthouse(JSON.parse(await readFile(output, 'utf8')));
+    const text = await readFile(output, 'utf8');
+    if (keepAs) {
+      await mkdir(path.dirname(keepAs), { recursive: true });
+      await writeFile(keepAs, text);
+    }
+    return summariseLighthouse(JSON.parse(text));
   } catch (error) {
     return { error: (error as Error).message.split('\n')[0]!.slice(0, 300) };
   } finally {

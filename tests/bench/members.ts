@@ -39,6 +39,12 @@ export const MEMBER_CONNECTIONS = 50;
 export const BENCH_MEMBERS = 200;
 const PASSWORD = 'bench-member-password';
 
+/** A seeded member's sign-in (member `n` of 1…BENCH_MEMBERS). */
+export const benchMemberCredentials = (n: number) => ({
+  email: `reader${n}@bench.reshelf.test`,
+  password: PASSWORD,
+});
+
 export interface MemberRow {
   scenario: string;
   title: string;
@@ -123,11 +129,14 @@ export async function seedBenchMembers(client: pg.Client, databaseUrl: string, a
   try {
     for (let i = 1; i <= BENCH_MEMBERS; i++) {
       await identity.ensureUser({
-        email: `reader${i}@bench.reshelf.test`,
-        password: PASSWORD,
+        ...benchMemberCredentials(i),
         displayName: `Reader ${i}`,
       });
     }
+    await client.query(`
+      create temporary table bench_planned_orders (
+        order_id uuid, buyer_id uuid, seller_id uuid, listing_id uuid, price_minor integer, at timestamptz
+      )`);
     await client.query(`
       with m as (
         select u.id, row_number() over (order by u.email) as n from auth.users u
@@ -166,21 +175,30 @@ export async function seedBenchMembers(client: pg.Client, databaseUrl: string, a
           join a on a.n = 1 + ((m.n * 15485863 + j * 32452843) % a.total)
         on conflict do nothing returning 1
       )
-      , planned as materialized (
-        select gen_random_uuid() as order_id, m.id as buyer_id, s.seller_id, s.id as listing_id, s.price_minor,
-               now() - ((s.n % 80) || ' days')::interval as at
+      , planned as (
+        insert into bench_planned_orders (order_id, buyer_id, seller_id, listing_id, price_minor, at)
+        select gen_random_uuid(), m.id, s.seller_id, s.id, s.price_minor,
+               now() - ((s.n % 80) || ' days')::interval
           from s join m on m.n = 1 + (s.n % ${BENCH_MEMBERS})
          where s.seller_id <> m.id
-      ), orders as (
-        insert into public.orders (id, buyer_id, seller_id, status, item_price_minor, total_minor, paid_at, created_at)
-        select order_id, buyer_id, seller_id, 'completed', price_minor, price_minor, at, at from planned
         returning 1
       )
+      select (select count(*) from planned) as planned`);
+    // The orders, then their books in a statement of their own (an order's book reads its
+    // order's status when inserted, order_items_set_live, which a statement cannot see of rows
+    // it inserts itself), in one transaction: an order has books when it commits.
+    await client.query('begin');
+    await client.query(`
+      insert into public.orders (id, buyer_id, seller_id, status, item_price_minor, total_minor, paid_at, created_at)
+      select order_id, buyer_id, seller_id, 'completed', price_minor, price_minor, at, at from bench_planned_orders`);
+    await client.query(`
       insert into public.order_items (order_id, listing_id, position, price_minor)
-      select order_id, listing_id, 1, price_minor from planned`);
+      select order_id, listing_id, 1, price_minor from bench_planned_orders`);
+    await client.query('commit');
+    await client.query('drop table bench_planned_orders');
     await client.query('analyze');
     for (let i = 1; i <= BENCH_MEMBERS; i++) {
-      const session = await identity.signIn(`reader${i}@bench.reshelf.test`, PASSWORD, {});
+      const session = await identity.signIn(benchMemberCredentials(i).email, PASSWORD, {});
       tokens.push(session.accessToken);
     }
     const members = (

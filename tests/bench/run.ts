@@ -26,6 +26,7 @@ import { get } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { CLIENT_HEADER } from '@reshelf/contracts';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase } from '../../api/src/db/index.ts';
@@ -41,7 +42,7 @@ import {
   throwawayDatabase,
 } from './harness.ts';
 import { runLighthouse } from './lighthouse.ts';
-import { benchMembers, renderMembers } from './members.ts';
+import { benchMemberCredentials, benchMembers, renderMembers } from './members.ts';
 import { BENCH_SIZES, BenchArgsError, type BenchOptions, parseBenchArgs, USAGE } from './options.ts';
 import { cpuMsPerRequest, processTicks, readPostgresTicks } from './proc.ts';
 import {
@@ -230,30 +231,92 @@ function entryScripts(html: string): string[] {
   return [...found].filter((src) => src.startsWith('/'));
 }
 
-async function webFigures(siteUrl: string | undefined): Promise<BenchReport['web']> {
-  const index = path.join(WEB_DIST, 'index.html');
-  if (!existsSync(index)) return { note: 'web/dist is not built (run with Lighthouse, or pnpm build)' };
-  const scripts = entryScripts(readFileSync(index, 'utf8'));
-  const bytes = scripts.reduce(
-    (n, src) => n + gzipSync(readFileSync(path.join(WEB_DIST, src)), { level: 9 }).length,
-    0,
-  );
-  const web: BenchReport['web'] = {
-    homeJsGzipKiB: Math.round((bytes / 1024) * 10) / 10,
-    note: `${scripts.length} entry/modulepreload scripts of web/dist/index.html, gzip -9`,
+/** The first-load scripts of a page as served: its entry, its modulepreload links, their gzip size. */
+async function pageScripts(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ modulePreloads: number; firstLoadJsGzipKiB: number; entry?: string }> {
+  const response = await fetch(url, { headers, redirect: 'follow' });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const html = await response.text();
+  const scripts = entryScripts(html);
+  const bytes = scripts.reduce((n, src) => {
+    const file = path.join(WEB_DIST, src.split('?')[0]!);
+    return existsSync(file) ? n + gzipSync(readFileSync(file), { level: 9 }).length : n;
+  }, 0);
+  return {
+    modulePreloads: [...html.matchAll(/<link\b[^>]*\brel="modulepreload"/g)].length,
+    firstLoadJsGzipKiB: Math.round((bytes / 1024) * 10) / 10,
+    entry: scripts[0],
   };
-  if (siteUrl && scripts[0]) {
+}
+
+async function webFigures(siteUrl: string | undefined): Promise<BenchReport['web']> {
+  if (!siteUrl || !existsSync(path.join(WEB_DIST, 'index.html')))
+    return { note: 'web/dist is not built (run with Lighthouse, or pnpm build)' };
+  const home = await pageScripts(`${siteUrl}/`);
+  const web: BenchReport['web'] = {
+    homeJsGzipKiB: home.firstLoadJsGzipKiB,
+    homeModulePreloads: home.modulePreloads,
+    note: 'the home page as the BFF serves it: its module entry and modulepreload links, gzip -9',
+  };
+  if (home.entry) {
     // node:http, not fetch: the header exactly as sent, nothing decoded or added on the way.
     const encoding = await new Promise<string>((resolve, reject) => {
-      get(siteUrl + scripts[0], { headers: { 'accept-encoding': 'br, gzip' } }, (response) => {
+      get(siteUrl + home.entry, { headers: { 'accept-encoding': 'br, gzip' } }, (response) => {
         response.resume();
         response.on('end', () => resolve(String(response.headers['content-encoding'] ?? 'none')));
       }).on('error', reject);
     });
-    web.precompressed = `${encoding} (${scripts[0]})`;
+    web.precompressed = `${encoding} (${home.entry})`;
   }
   return web;
 }
+
+/**
+ * A seeded member signed in on `siteUrl` as the web client is (session cookies), with three
+ * books from different sellers in their basket: the Cookie header for the signed-in pages.
+ */
+async function signedInMember(siteUrl: string, databaseUrl: string): Promise<Record<string, string>> {
+  const { email, password } = benchMemberCredentials(1);
+  const post = async (procedure: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${siteUrl}/trpc/${procedure}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: siteUrl,
+        [CLIENT_HEADER]: 'web',
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${procedure} answered ${response.status}: ${await response.text()}`);
+    return response;
+  };
+  const signIn = await post('account.auth.signIn', { email, password });
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0]!)
+    .join('; ');
+  if (!cookie) throw new Error('signing in set no session cookie');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      `select distinct on (l.seller_id) l.id from public.listings l
+        where l.status = 'active' and l.seller_id <> (select id from auth.users where email = $1)
+        order by l.seller_id, l.id limit 3`,
+      [email],
+    );
+    for (const row of rows) await post('commerce.basket.member.add', { listingId: row.id }, { cookie });
+  } finally {
+    await client.end();
+  }
+  return { cookie };
+}
+
+/** Lighthouse's whole results of the last run, one per page (not committed: tests/bench/results/*). */
+const LIGHTHOUSE_KEPT = path.join(ROOT, 'tests/bench/results/lighthouse');
 
 // Main -------------------------------------------------------------------------------------------
 
@@ -435,18 +498,34 @@ async function main(options: BenchOptions): Promise<void> {
     const web = await webFigures(serveWeb ? warm.url : undefined);
     const lighthouseRows: LighthouseRow[] = [];
     if (!lighthouseSkipped) {
-      const pages: Array<[LighthouseRow['page'], string]> = [
+      const member = await signedInMember(warm.url, databaseUrl);
+      const pages: Array<[LighthouseRow['page'], string, Record<string, string>?]> = [
         ['home', '/'],
         ['search', `/search?q=${encodeURIComponent('silent harbour')}`],
         ['listing', '/listing/bench-7'],
+        ['orders', '/account/orders', member],
+        ['basket', '/basket', member],
       ];
-      for (const [page, p] of pages) {
-        log(`Lighthouse: ${page} (${p})`);
-        const figures = await runLighthouse(warm.url + p, CHROMIUM);
-        log(
-          `  performance ${figures.performance ?? '—'}, LCP ${figures.lcpMs ?? '—'} ms${figures.error ? ` (${figures.error})` : ''}`,
+      for (const [page, p, headers] of pages) {
+        log(`Lighthouse: ${page} (${p})${headers ? ', signed in' : ''}`);
+        const served = await pageScripts(warm.url + p, headers);
+        const figures = await runLighthouse(
+          warm.url + p,
+          CHROMIUM,
+          headers,
+          path.join(LIGHTHOUSE_KEPT, `${options.size}-${page}.json`),
         );
-        lighthouseRows.push({ page, url: p, ...figures });
+        log(
+          `  performance ${figures.performance ?? '—'}, LCP ${figures.lcpMs ?? '—'} ms, TBT ${figures.tbtMs ?? '—'} ms, CLS ${figures.cls ?? '—'}, ${served.modulePreloads} modulepreloads${figures.error ? ` (${figures.error})` : ''}`,
+        );
+        lighthouseRows.push({
+          page,
+          url: p,
+          ...(headers ? { signedIn: true } : {}),
+          ...figures,
+          modulePreloads: served.modulePreloads,
+          firstLoadJsGzipKiB: served.firstLoadJsGzipKiB,
+        });
       }
     }
     const loadEnd = loadavg();
