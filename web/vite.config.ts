@@ -166,6 +166,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                 { name: 'data', test: /[\\/]node_modules[\\/](@tanstack|@trpc)[\\/]/ },
                 // Last: everything else every page loads first, in one chunk.
                 {
+                  debugName: 'app',
                   name: (() => {
                     const loadedFirst = withTheEntry();
                     return (id: string, graph: ModuleGraph) =>
