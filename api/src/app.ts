@@ -461,6 +461,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (serveWeb && !isApi && !missingFile && (request.method === 'GET' || request.method === 'HEAD')) {
       if (pages && request.method === 'GET') {
         const page = await pages.render(request.url, callerFor(request, reply), request.log);
+        // The page decided, from its answers, to send the visitor elsewhere (no hits for a search).
+        if (page && 'location' in page) {
+          return reply.header('cache-control', 'no-cache').redirect(page.location, page.status);
+        }
         if (page) {
           // The same for every visitor; asked again each time, like the shell (the catalogue moves).
           return reply

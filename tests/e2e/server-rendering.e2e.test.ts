@@ -7,6 +7,7 @@ import { CONDITION_LABELS, formatPence, type ListingDetail } from '@reshelf/cont
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
+import { signedIn } from '../support/auth.ts';
 import {
   baseURL,
   newPage,
@@ -243,6 +244,54 @@ describe('a server-rendered listing page in the browser', () => {
       await context.close();
     });
   }
+});
+
+/** Words no book on the demo shelves matches (and no filter to blame). */
+const NO_HITS_WORDS = 'zzqxv qwzzk';
+
+describe('a search with no hits', () => {
+  it('is redirected by the server, before any HTML, to /search/not-found, itself rendered on the server', async () => {
+    const response = await fetch(new URL(`/search?q=${encodeURIComponent(NO_HITS_WORDS)}`, baseURL()), {
+      headers: { accept: 'text/html' },
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(`/search/not-found?q=${encodeURIComponent(NO_HITS_WORDS)}`);
+    const notFound = await html(response.headers.get('location') ?? '');
+    expect(notFound.status).toBe(200);
+    expect(visibleText(notFound.body)).toContain(`No books found for “${NO_HITS_WORDS}”`);
+    expect(notFound.body).toContain('id="reshelf-ssr-state"');
+  });
+
+  it('lands on /search/not-found in the browser, hydrated as sent (phone)', async () => {
+    const { context, page } = await newPage(browser, 'phone');
+    const answer = await page.goto(`/search?q=${encodeURIComponent(NO_HITS_WORDS)}`);
+    expect(new URL(page.url()).pathname).toBe('/search/not-found');
+    expect(answer?.status()).toBe(200);
+    await page.getByTestId('search-not-found').waitFor();
+    await context.close();
+  });
+});
+
+describe('no hydration error on the pages people open first', () => {
+  it('home, a search, a listing, a search with no hits; signed in, the orders and the basket', async () => {
+    const slug = await aListingSlug();
+    const { context, page } = await signedIn(browser, 'buyer@reshelf.test', { viewport: 'phone' });
+    for (const path of ['/', '/search?q=pride', `/listing/${slug}`, `/search?q=${NO_HITS_WORDS}`]) {
+      await page.goto(path);
+      // Hydrated (the helper waits for it): any mismatch has been reported by now.
+      expect(await page.locator('html[data-hydrated]').count(), path).toBe(1);
+    }
+    for (const path of ['/account/orders', '/basket']) {
+      await page.goto(path);
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+    }
+    // The shared guard (tests/support/browser.ts) fails this test on any hydration error seen;
+    // the last test of this file proves it sees one.
+    expect(takeHydrationErrors()).toEqual([]);
+    await context.close();
+  });
 });
 
 describe('hydration, whatever the address the site is opened at', () => {

@@ -3,12 +3,14 @@
  * answers it hands to the browser, and how it treats a query it cannot answer. The real BFF and
  * the browser: tests/e2e/server-rendering.e2e.test.ts.
  */
-import type { ListingDetail } from '@reshelf/contracts';
+import type { ListingDetail, ListingPage } from '@reshelf/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   type CallProcedure,
   isServerRendered,
   type PipeTarget,
+  type RedirectedPage,
+  type RenderedPage,
   render,
   STATE_SCRIPT_ID,
 } from './entry-server.tsx';
@@ -82,6 +84,17 @@ const SOLD: ListingDetail = {
   unavailableReason: 'sold',
 };
 
+/** A search's answer with nothing in it. */
+const NO_HITS: ListingPage = {
+  items: [],
+  page: 1,
+  pageSize: 24,
+  total: 0,
+  totalCapped: false,
+  hasNextPage: false,
+  asOf: '2026-01-01T00:00:00.000Z',
+};
+
 /** What the router's caller throws for a missing record (a TRPCError: its code, its message). */
 function notFound(message: string): Error {
   return Object.assign(new Error(message), { name: 'TRPCError', code: 'NOT_FOUND' });
@@ -102,13 +115,20 @@ function fakeApi(): { call: CallProcedure; calls: string[] } {
       throw notFound('That listing does not exist.');
     }
     if (path === 'catalogue.listings.similar') return [];
+    if (path === 'catalogue.listings.search') {
+      // Nothing is ever found for "harbour"; anything else finds one book (its card is not read here).
+      const { q } = input as { q: string };
+      const found = q === 'harbour' ? [] : [null];
+      return { ...NO_HITS, items: [], total: found.length };
+    }
     throw new Error(`not answered in this test: ${path}`);
   };
   return { call, calls };
 }
 
 /** The whole page as the BFF sends it: before, the streamed app, after. */
-function collect(page: { before: string; after: string; pipe(target: PipeTarget): void }): Promise<string> {
+function collect(page: RenderedPage | RedirectedPage | null): Promise<string> {
+  if (!page || page.redirect !== undefined) throw new Error(`not a rendered page: ${JSON.stringify(page)}`);
   return new Promise((resolve) => {
     const decoder = new TextDecoder();
     let body = '';
@@ -189,7 +209,7 @@ describe('a server-rendered listing page', () => {
       call,
     });
     expect(page).not.toBeNull();
-    const html = await collect(page!);
+    const html = await collect(page);
     expect(calls).toContain('catalogue.listings.bySlug');
 
     expect(html).toContain('<title>Pride &amp; Prejudice &lt;Deluxe&gt; by Jane Austen · Reshelf</title>');
@@ -257,7 +277,7 @@ describe('a server-rendered listing page', () => {
       call,
     });
     expect(page?.status).toBe(404);
-    const html = await collect(page!);
+    const html = await collect(page);
     expect(html).toContain('<title>Listing not found · Reshelf</title>');
     expect(html).toContain('data-testid="not-found"');
     expect(html).not.toContain('application/ld+json');
@@ -287,7 +307,7 @@ describe('a server-rendered listing page', () => {
       call,
     });
     expect(page?.status).toBe(200);
-    const html = await collect(page!);
+    const html = await collect(page);
     expect(html).toContain('This copy has been sold');
     expect(html).not.toContain('data-testid="not-found"');
   });
@@ -302,7 +322,7 @@ describe('a server-rendered listing page', () => {
       },
     });
     expect(page?.status).toBe(200);
-    const html = await collect(page!);
+    const html = await collect(page);
     expect(html).toContain('<title>Loading listing · Reshelf</title>');
     expect(html).not.toContain('data-testid="not-found"');
   });
@@ -319,7 +339,7 @@ describe('a path no page lives at', () => {
         call,
       });
       expect(page?.status, path).toBe(404);
-      const html = await collect(page!);
+      const html = await collect(page);
       expect(html, path).toContain('<title>Page not found · Reshelf</title>');
       expect(html, path).toContain('data-testid="not-found"');
     }
@@ -334,6 +354,27 @@ describe('a path no page lives at', () => {
   });
 });
 
+describe('a page that sends the visitor elsewhere', () => {
+  const at = (url: string) =>
+    render({ url, siteOrigin: 'https://reshelf.example', template: TEMPLATE, call: fakeApi().call });
+
+  it('answers a search with no hits with the redirect to /search/not-found, before any HTML', async () => {
+    expect(await at('/search?q=harbour')).toEqual({ status: 302, redirect: '/search/not-found?q=harbour' });
+  });
+
+  it('renders a search that finds something, and one with no hits whose filters are to blame', async () => {
+    expect((await at('/search?q=pride'))?.status).toBe(200);
+    const filtered = await at('/search?q=harbour&condition=good');
+    expect(filtered?.status).toBe(200);
+    expect(await collect(filtered)).toMatch(/Results for “(<!-- -->)?harbour/);
+  });
+
+  it('renders /search/not-found on the server', async () => {
+    const html = await collect(await at('/search/not-found?q=harbour'));
+    expect(html).toMatch(/No books found for “(<!-- -->)?harbour/);
+  });
+});
+
 describe('the site origin', () => {
   it('goes to the browser with the answers, so it renders the page’s absolute links as the server did', async () => {
     const { call } = fakeApi();
@@ -343,7 +384,7 @@ describe('the site origin', () => {
       template: TEMPLATE,
       call,
     });
-    const html = await collect(page!);
+    const html = await collect(page);
     expect(html).toMatch(
       new RegExp(
         `<script type="application/json" id="${STATE_SCRIPT_ID}" data-site-origin="https://reshelf.example">`,

@@ -31,7 +31,13 @@ import {
 import { AppProviders } from './app/providers.tsx';
 import { createQueryClient } from './app/query-client.ts';
 import { routes } from './app/router.tsx';
-import { DEFAULT_DESCRIPTION, type PageHead, PageHeadContext, PageStatusContext } from './lib/page-meta.ts';
+import {
+  DEFAULT_DESCRIPTION,
+  type PageHead,
+  PageHeadContext,
+  PageRedirectContext,
+  PageStatusContext,
+} from './lib/page-meta.ts';
 import { SiteOriginContext } from './lib/site-origin.ts';
 import { trpc } from './lib/trpc.ts';
 
@@ -43,6 +49,7 @@ export const SERVER_RENDERED_ROUTES = [
   '/',
   '/listings',
   '/search',
+  '/search/not-found',
   '/listing/:slug',
   '/categories',
   '/c/:slug',
@@ -126,8 +133,19 @@ export interface PipeTarget {
   on(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 
+/**
+ * The page sends the visitor elsewhere (`usePageRedirect`, decided while rendering with the
+ * answers in): the server answers this before any HTML (302 and its Location).
+ */
+export interface RedirectedPage {
+  status: 302;
+  /** The path (and query) to go to, on this site. */
+  redirect: string;
+}
+
 export interface RenderedPage {
   status: number;
+  redirect?: undefined;
   /** Everything before the rendered app (the head with this page's title, meta and links). */
   before: string;
   /** The rendered app, streamed: ends the target when done. */
@@ -215,6 +233,13 @@ const scriptJson = (value: unknown) =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
+/** A redirect's target as a path on this site (an absolute URL elsewhere is refused). */
+function sitePath(to: string, siteOrigin: string): string {
+  const target = new URL(to, siteOrigin);
+  if (target.origin !== new URL(siteOrigin).origin) throw new Error(`A page redirected off the site: ${to}`);
+  return `${target.pathname}${target.search}`;
+}
+
 /** The canonical path: search and the listings keep their query (filters make the page). */
 function canonicalPath(url: URL): string {
   if (url.pathname === '/search' || url.pathname === '/listings') return `${url.pathname}${url.search}`;
@@ -252,7 +277,7 @@ function pageHtml(template: string, head: PageHead, extra: string): { before: st
  * The page for a public URL, or null when the path is not server-rendered (the caller serves
  * the shell). Throws when rendering fails before anything is sent: the caller serves the shell.
  */
-export async function render(request: RenderRequest): Promise<RenderedPage | null> {
+export async function render(request: RenderRequest): Promise<RenderedPage | RedirectedPage | null> {
   const url = new URL(request.url, request.siteOrigin);
   if (!isServerRendered(url.pathname) && !isUnknownPath(url.pathname)) return null;
 
@@ -278,14 +303,18 @@ export async function render(request: RenderRequest): Promise<RenderedPage | nul
   const collector: { current: PageHead | null } = { current: null };
   // The status the page asks for (the not-found page: 404), as the final render gives it.
   const status = { current: staticContext.statusCode };
+  // Where the page sends the visitor instead (the final render's word), if anywhere.
+  const redirect: { current: string | null } = { current: null };
   const tree = () => (
     <StrictMode>
       <SiteOriginContext.Provider value={request.siteOrigin}>
         <PageHeadContext.Provider value={collector}>
           <PageStatusContext.Provider value={status}>
-            <AppProviders queryClient={queryClient} trpcClient={trpcClient}>
-              <StaticRouterProvider router={router} context={staticContext} hydrate={false} />
-            </AppProviders>
+            <PageRedirectContext.Provider value={redirect}>
+              <AppProviders queryClient={queryClient} trpcClient={trpcClient}>
+                <StaticRouterProvider router={router} context={staticContext} hydrate={false} />
+              </AppProviders>
+            </PageRedirectContext.Provider>
           </PageStatusContext.Provider>
         </PageHeadContext.Provider>
       </SiteOriginContext.Provider>
@@ -294,6 +323,7 @@ export async function render(request: RenderRequest): Promise<RenderedPage | nul
   const renderRound = () => {
     collector.current = null;
     status.current = staticContext.statusCode;
+    redirect.current = null;
     return renderToString(tree());
   };
 
@@ -305,6 +335,11 @@ export async function render(request: RenderRequest): Promise<RenderedPage | nul
   // The head and status as the final render gives them (the answers all in): the last
   // round's, when it started no new query.
   if (!settled) renderRound();
+  // The page says it is not the one to show: answer the redirect, nothing rendered is sent.
+  if (redirect.current !== null) {
+    queryClient.clear();
+    return { status: 302, redirect: sitePath(redirect.current, request.siteOrigin) };
+  }
   const head: PageHead = collector.current ?? {
     title: `${PRODUCT.name} · Pre-loved books, bought and sold`,
     description: DEFAULT_DESCRIPTION,

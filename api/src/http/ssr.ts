@@ -18,9 +18,17 @@ import type { FastifyBaseLogger } from 'fastify';
 /** What the server bundle answers (web/src/entry-server.tsx; typed here, not imported). */
 interface RenderedPage {
   status: number;
+  redirect?: undefined;
   before: string;
   after: string;
   pipe(target: NodeJS.WritableStream): void;
+}
+
+/** The page sends the visitor elsewhere: answered before any HTML (decision 0066). */
+interface RedirectedPage {
+  status: 302;
+  /** A path on this site. */
+  redirect: string;
 }
 
 export type CallProcedure = (procedurePath: string, input: unknown) => Promise<unknown>;
@@ -31,7 +39,7 @@ interface ServerBundle {
     siteOrigin: string;
     template: string;
     call: CallProcedure;
-  }): Promise<RenderedPage | null>;
+  }): Promise<RenderedPage | RedirectedPage | null>;
 }
 
 export interface PageRendererOptions {
@@ -44,14 +52,15 @@ export interface PageRendererOptions {
 
 export interface PageRenderer {
   /**
-   * The page as a stream with its status, or null when the caller should serve the shell (not
-   * a server-rendered path, or rendering failed: logged).
+   * The page as a stream with its status, a redirect (the page decided, with its answers, that
+   * it is not the one to show), or null when the caller should serve the shell (not a
+   * server-rendered path, or rendering failed: logged).
    */
   render(
     url: string,
     call: CallProcedure,
     log: FastifyBaseLogger,
-  ): Promise<{ status: number; body: Readable } | null>;
+  ): Promise<{ status: number; body: Readable } | { status: number; location: string } | null>;
 }
 
 /** The server bundle, loaded once on first use; null when it was not built. */
@@ -73,6 +82,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
         template ??= readFileSync(options.indexHtml, 'utf8');
         const page = await loaded.render({ url, siteOrigin: options.siteOrigin, template, call });
         if (!page) return null;
+        if (page.redirect !== undefined) return { status: page.status, location: page.redirect };
         const body = new PassThrough();
         body.write(page.before);
         const app = new PassThrough();

@@ -3,7 +3,8 @@
  * .output()) and the web client. GET inputs are flat primitives so they map to query strings.
  */
 import { z } from 'zod';
-import { COMMERCIAL_DEFAULTS, CONDITIONS, LISTING_STATUSES, PARCEL_SIZES } from './constants.ts';
+import { CATALOGUE_LIMITS } from './catalogue-limits.ts';
+import { CONDITIONS, LISTING_STATUSES, PARCEL_SIZES } from './constants.ts';
 import { normaliseIsbn } from './isbn.ts';
 import { slugSchema } from './schemas.ts';
 
@@ -15,22 +16,6 @@ export const LISTING_SORT_LABELS: Record<ListingSort, string> = {
   price_asc: 'Price: low to high',
   price_desc: 'Price: high to low',
 };
-
-export const CATALOGUE_LIMITS = {
-  /** Results per page: the default and the most a caller may ask for. */
-  pageSize: 24,
-  maxPageSize: 48,
-  /** Pages beyond this are refused (400); pages past the last result are simply empty. */
-  maxPage: 10_000,
-  /** Search text is refused (400) beyond this many characters; the web input stops there. */
-  maxQueryLength: 200,
-  /**
-   * Totals are counted up to this many; beyond it the page says "1,000+" (counting every
-   * match of a broad filter would cost more than the page itself).
-   */
-  countCap: 1_000,
-  maxPriceMinor: COMMERCIAL_DEFAULTS.maxPriceMinor,
-} as const;
 
 const conditionPattern = CONDITIONS.join('|');
 /** One or more conditions, comma-separated: "like_new,very_good". */

@@ -13,7 +13,8 @@ import {
 import { ISBN_MESSAGES, parseIsbn } from './isbn.ts';
 import { parsePounds } from './money.ts';
 import { plural } from './plural.ts';
-import { SELLING_LIMITS, SELLING_MESSAGES } from './selling.ts';
+import { SELLING_MESSAGES } from './selling.ts';
+import { SELLING_LIMITS } from './selling-limits.ts';
 
 // Registered charity numbers ------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nextPathSchema, safeNextPath, withNext } from './next-path.ts';
+import { safeNextPath, withNext } from './next-path.ts';
+import { nextPathSchema } from './schemas.ts';
 
 describe('safeNextPath', () => {
   it('keeps same-site paths with their query and hash', () => {

@@ -5,8 +5,6 @@
  * browsers read as another host), never an absolute URL or a scheme, no control characters.
  * The web client and the API both read `next` through this one helper.
  */
-import { z } from 'zod';
-
 export const LOGIN_PATH = '/login';
 /** The longest `next` kept; longer is not a path of ours. */
 export const NEXT_PATH_MAX = 2000;
@@ -52,13 +50,3 @@ export function withNext(path: string, next: string | null | undefined): string 
   const joined = `${base}${base.includes('?') ? '&' : '?'}next=${encodeURIComponent(safe)}`;
   return hash === undefined ? joined : `${joined}#${hash}`;
 }
-
-/** `next` in an API input: a same-site path, or refused with a message saying so. */
-export const nextPathSchema = z
-  .string()
-  .max(NEXT_PATH_MAX, `next is at most ${NEXT_PATH_MAX} characters`)
-  .refine(
-    (value) => safeNextPath(value) !== null,
-    'next must be a path on this site that starts with a single /, like /checkout?listing=…',
-  )
-  .transform((value) => safeNextPath(value) as string);

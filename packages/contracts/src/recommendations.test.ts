@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { explainRecommendation, RECOMMENDATION_REASONS, sellerAnalyticsSchema } from './recommendations.ts';
+import { explainRecommendation, RECOMMENDATION_REASONS } from './recommendation-reasons.ts';
+import { sellerAnalyticsSchema } from './recommendations.ts';
 
 describe('explaining a recommendation', () => {
   it('names the book, author or genre behind it', () => {

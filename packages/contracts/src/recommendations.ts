@@ -1,19 +1,7 @@
 /** Recommendations and seller analytics: what the API answers and the web reads. */
 import { z } from 'zod';
 import { listingCardSchema } from './catalogue.ts';
-
-/** Why a book is recommended, strongest first. */
-export const RECOMMENDATION_REASONS = [
-  'co_purchase',
-  'wishlist',
-  'purchase',
-  'view',
-  'author',
-  'genre',
-  'staff_pick',
-  'trending',
-] as const;
-export type RecommendationReason = (typeof RECOMMENDATION_REASONS)[number];
+import { RECOMMENDATION_REASONS } from './recommendation-reasons.ts';
 
 export const recommendationSchema = listingCardSchema.extend({
   reason: z.enum(RECOMMENDATION_REASONS),
@@ -29,28 +17,6 @@ export const recommendationsSchema = z.object({
   computedAt: z.string().nullable(),
 });
 export type Recommendations = z.infer<typeof recommendationsSchema>;
-
-/** The explanation shown under a recommended book, as plain text (the web emphasises `because`). */
-export function explainRecommendation(reason: RecommendationReason, because: string | null): string {
-  switch (reason) {
-    case 'co_purchase':
-      return `Readers who bought ${because} also bought this`;
-    case 'wishlist':
-      return `Because you wishlisted ${because}`;
-    case 'purchase':
-      return `Because you bought ${because}`;
-    case 'view':
-      return `Because you looked at ${because}`;
-    case 'author':
-      return `Because you like ${because}`;
-    case 'genre':
-      return `Because you like ${because}`;
-    case 'staff_pick':
-      return 'Picked by our staff';
-    case 'trending':
-      return 'Trending on Reshelf';
-  }
-}
 
 export const ANALYTICS_PERIODS = ['7d', '30d', '12m'] as const;
 export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];

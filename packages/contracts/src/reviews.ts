@@ -4,7 +4,6 @@
  * when both are in, or when the window closes. The help page reads these same constants.
  */
 import { z } from 'zod';
-import { countOf } from './plural.ts';
 
 /** Days after completion in which each side may review the other. */
 export const REVIEW_WINDOW_DAYS = 14;
@@ -131,9 +130,3 @@ export const myReviewsSchema = z.object({
   received: z.array(myReviewSchema),
 });
 export type MyReviews = z.infer<typeof myReviewsSchema>;
-
-/** "4.7 ★ (12)" style words, the same on every page. */
-export function ratingWords(rating: Pick<Rating, 'average' | 'count'>): string {
-  if (rating.count === 0 || rating.average === null) return 'No reviews yet';
-  return `${rating.average.toFixed(1)} out of 5 from ${countOf(rating.count, 'review', 'reviews')}`;
-}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NEXT_PATH_MAX, safeNextPath } from './next-path.ts';
 
 export const slugSchema = z
   .string()
@@ -40,3 +41,13 @@ export const genreSchema = z.object({
   description: z.string().nullable(),
 });
 export type Genre = z.infer<typeof genreSchema>;
+
+/** `next` in an API input: a same-site path, or refused with a message saying so. */
+export const nextPathSchema = z
+  .string()
+  .max(NEXT_PATH_MAX, `next is at most ${NEXT_PATH_MAX} characters`)
+  .refine(
+    (value) => safeNextPath(value) !== null,
+    'next must be a path on this site that starts with a single /, like /checkout?listing=…',
+  )
+  .transform((value) => safeNextPath(value) as string);

@@ -5,11 +5,11 @@ import { slugify } from './schemas.ts';
 import {
   bookDetailsInputSchema,
   isbnInputSchema,
-  photoThumbUrl,
   priceMinorSchema,
   SELLING_MESSAGES,
   startListingInputSchema,
 } from './selling.ts';
+import { photoThumbUrl } from './selling-limits.ts';
 
 describe('parsing ISBNs as people type them', () => {
   it('reads ISBN-13 with hyphens, spaces and a label', () => {

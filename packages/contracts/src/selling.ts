@@ -5,35 +5,12 @@
  */
 import { z } from 'zod';
 import { BOOK_FORMATS, namedRefSchema } from './catalogue.ts';
-import { COMMERCIAL_DEFAULTS, CONDITIONS, LISTING_STATUSES, PARCEL_SIZES } from './constants.ts';
+import { CONDITIONS, LISTING_STATUSES, PARCEL_SIZES } from './constants.ts';
 import { ISBN_MESSAGES, parseIsbn } from './isbn.ts';
 import { formatPence } from './money.ts';
 import { countOf } from './plural.ts';
 import { slugSchema } from './schemas.ts';
-
-export const SELLING_LIMITS = {
-  maxPhotos: 8,
-  /** Uploads over this are refused (10 MB). */
-  maxPhotoBytes: 10 * 1024 * 1024,
-  /** Images with more pixels are refused from their header, before decoding (40 megapixels). */
-  maxPhotoPixels: 40_000_000,
-  /** Longest edge of the two stored sizes of every photo, in pixels. */
-  photoLargePx: 1600,
-  photoThumbPx: 400,
-  maxTitle: 300,
-  maxSubtitle: 300,
-  maxAuthors: 20,
-  maxAuthorLength: 200,
-  maxPublisher: 200,
-  maxConditionNotes: 2000,
-  maxDescription: 5000,
-  minPriceMinor: 1,
-  maxPriceMinor: COMMERCIAL_DEFAULTS.maxPriceMinor,
-  /** Listings one bulk withdrawal may name. */
-  maxBulk: 100,
-  /** Saved books per person. */
-  maxWishlist: 500,
-} as const;
+import { SELLING_LIMITS } from './selling-limits.ts';
 
 /** Image types a photo may be (read from the file's first bytes, never its name). */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
@@ -354,18 +331,6 @@ export const photoUploadResultSchema = z.object({
   listing: sellerListingSchema,
 });
 export type PhotoUploadResult = z.infer<typeof photoUploadResultSchema>;
-
-/**
- * Stored photos come in two sizes at keys that differ only in the size: ".../1600.webp" and
- * ".../400.webp". Cards and thumbnails ask for the small one; other URLs are left as they are.
- */
-export function photoThumbUrl(url: string): string {
-  // A private photo's signed address keeps its signature, which covers both sizes.
-  return url.replace(
-    new RegExp(`/${SELLING_LIMITS.photoLargePx}\\.(webp|jpg)(?=$|\\?)`),
-    `/${SELLING_LIMITS.photoThumbPx}.$1`,
-  );
-}
 
 // Wishlist and notifications --------------------------------------------------------------
 

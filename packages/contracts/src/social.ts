@@ -6,13 +6,13 @@ import { z } from 'zod';
 import {
   advancedFilterFields,
   BOOK_FORMATS,
-  CATALOGUE_LIMITS,
   cleanSearchText,
   conditionListSchema,
   listingCardSchema,
   namedRefSchema,
   sellerCardSchema,
 } from './catalogue.ts';
+import { CATALOGUE_LIMITS } from './catalogue-limits.ts';
 import { CONDITIONS } from './constants.ts';
 import { parsePounds } from './money.ts';
 import { slugSchema } from './schemas.ts';

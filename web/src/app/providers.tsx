@@ -4,10 +4,9 @@ import {
   type QueryClient,
   QueryClientProvider,
 } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 import { AccountClosedNotice } from '../account/member/AccountClosedNotice.tsx';
 import { SonnerToaster } from '../components/ui/sonner.tsx';
-import { Toaster } from '../components/ui/toaster.tsx';
 import { markSignedOut } from '../lib/session.ts';
 import { createTrpcClient, trpc } from '../lib/trpc.ts';
 import { createQueryClient, keepServerErrors } from './query-client.ts';
@@ -22,6 +21,27 @@ export interface AppProvidersProps {
   trpcClient?: TrpcClient;
   /** The answers the server rendered the page with (web/src/entry-server.tsx), for hydration. */
   dehydratedState?: DehydratedState | undefined;
+}
+
+/**
+ * The primary toasts' region (Radix's toast, components/ui/toaster.tsx), fetched once the page
+ * has been taken over rather than with it (decision 0066): nothing on the server, nothing in the
+ * first render in the browser (so hydration matches), then the toaster. A toast raised before
+ * it arrives waits in use-toast.ts's store and shows when it mounts.
+ */
+function PrimaryToaster() {
+  const [Loaded, setLoaded] = useState<ComponentType | null>(null);
+  useEffect(() => {
+    let live = true;
+    import('../components/ui/toaster.tsx').then(
+      (loaded) => live && setLoaded(() => loaded.Toaster),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return Loaded ? <Loaded /> : null;
 }
 
 /** Everything the app needs above the router: the query cache, the API client and both toast systems. */
@@ -49,7 +69,7 @@ export function AppProviders({
       <QueryClientProvider client={queryClient}>
         <HydrationBoundary state={dehydratedState}>
           {children}
-          <Toaster />
+          <PrimaryToaster />
           <SonnerToaster />
           <AccountClosedNotice />
         </HydrationBoundary>

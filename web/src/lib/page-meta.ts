@@ -1,5 +1,6 @@
 import { PRODUCT } from '@reshelf/contracts';
 import { createContext, useContext, useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
 
 /** The site-wide description (also in index.html), used when a page gives none of its own. */
 export const DEFAULT_DESCRIPTION =
@@ -83,4 +84,24 @@ export const PageStatusContext = createContext<{ current: number } | null>(null)
 export function usePageStatus(status: number): void {
   const collector = useContext(PageStatusContext);
   if (collector) collector.current = status;
+}
+
+/**
+ * Server rendering only (web/src/entry-server.tsx): where the rendered page sends the visitor
+ * instead (a path), if it does. In the browser there is no collector.
+ */
+export const PageRedirectContext = createContext<{ current: string | null } | null>(null);
+
+/**
+ * The page is not the one to show: go to `to` instead (history replaced). On the server the
+ * answer is that redirect (302 with its Location) before any HTML is sent; in the browser, after
+ * a move to the page, it navigates there. Null: stay.
+ */
+export function usePageRedirect(to: string | null): void {
+  const collector = useContext(PageRedirectContext);
+  if (collector && to) collector.current = to;
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (to) navigate(to, { replace: true });
+  }, [navigate, to]);
 }

@@ -1,6 +1,6 @@
 import { type BrowseInput, CATALOGUE_LIMITS, type ListingPage, plural } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ListingsGridSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { StaleMark } from '../../kit/QueryView.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { loginPath } from '../../lib/next-path.ts';
+import { usePageRedirect } from '../../lib/page-meta.ts';
 import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { Filters, type FixedFilter, SortSelect } from './Filters.tsx';
@@ -29,13 +30,16 @@ function countText(page: ListingPage): string {
 export function ListingsBrowser({
   fixed = {},
   mode = 'browse',
-  onResult,
+  redirectFor,
   empty,
 }: {
   fixed?: Partial<Pick<BrowseInput, 'category' | 'genre' | 'charity' | 'seller'>>;
   mode?: 'browse' | 'search';
-  /** Told about each answer (the search page uses it to go to /search/not-found). */
-  onResult?: (page: ListingPage, info: { filtered: boolean }) => void;
+  /**
+   * Where an answer sends the visitor instead, if anywhere (the search page: /search/not-found
+   * for words nothing matches). Decided while rendering, so the server answers the redirect.
+   */
+  redirectFor?: (page: ListingPage, info: { filtered: boolean }) => string | null;
   empty?: ReactNode;
 }) {
   const [search, setSearch] = useSearchParams();
@@ -63,9 +67,9 @@ export function ListingsBrowser({
   const fixedKeys = Object.keys(fixed) as FixedFilter[];
   const sort = params.sort ?? (searching ? 'relevance' : 'newest');
 
-  useEffect(() => {
-    if (query.data && !query.isPlaceholderData) onResult?.(query.data, { filtered });
-  }, [query.data, query.isPlaceholderData, filtered, onResult]);
+  usePageRedirect(
+    redirectFor && query.data && !query.isPlaceholderData ? redirectFor(query.data, { filtered }) : null,
+  );
 
   let body: ReactNode;
   if (followingMode && session.status === 'signed-out') {

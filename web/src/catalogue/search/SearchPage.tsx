@@ -1,6 +1,5 @@
 import type { ListingPage } from '@reshelf/contracts';
-import { useCallback } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { SaveSearchButton } from '../../community/index.ts';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
@@ -12,7 +11,6 @@ const linkClass = 'font-semibold text-brand underline-offset-4 hover:underline';
 
 export function SearchPage() {
   const [search] = useSearchParams();
-  const navigate = useNavigate();
   const q = (search.get('q') ?? '').trim();
   // Advanced search's fields make a search without words.
   const advanced = Object.keys(readListingParams(search).advanced).length > 0;
@@ -24,14 +22,11 @@ export function SearchPage() {
   );
 
   // Nothing at all for these words (and no filters to blame): offer suggestions instead.
-  const onResult = useCallback(
-    (page: ListingPage, info: { filtered: boolean }) => {
-      if (q && page.total === 0 && page.page === 1 && !info.filtered) {
-        navigate(`/search/not-found?q=${encodeURIComponent(q)}`, { replace: true });
-      }
-    },
-    [navigate, q],
-  );
+  // Decided while rendering: the server answers it as a redirect, before any HTML.
+  const redirectFor = (page: ListingPage, info: { filtered: boolean }) =>
+    q && page.total === 0 && page.page === 1 && !info.filtered
+      ? `/search/not-found?q=${encodeURIComponent(q)}`
+      : null;
 
   if (!q && !advanced) {
     return (
@@ -66,7 +61,7 @@ export function SearchPage() {
         </div>
       </PageHeader>
       <PageBody>
-        <ListingsBrowser mode="search" onResult={onResult} />
+        <ListingsBrowser mode="search" redirectFor={redirectFor} />
       </PageBody>
     </>
   );

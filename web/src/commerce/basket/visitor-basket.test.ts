@@ -75,6 +75,27 @@ describe('the visitor basket in localStorage', () => {
     expect(readVisitorBasket(null)).toEqual([]);
   });
 
+  it('keeps an entry from before charity shops (no charitySlug) and drops one of the wrong shape', () => {
+    const storage = new MemoryStorage();
+    const { charitySlug: _, ...older } = entry(1);
+    storage.values.set(
+      VISITOR_BASKET_KEY,
+      JSON.stringify([
+        older,
+        { ...entry(2), parcelSize: 'huge' },
+        { ...entry(3), priceMinor: 1.5 },
+        { ...entry(4), priceMinor: -1 },
+        { ...entry(5), authors: ['A', 7] },
+        { ...entry(6), sellerId: 'not-a-uuid' },
+        { ...entry(7), coverUrl: undefined },
+        entry(8),
+      ]),
+    );
+    const kept = readVisitorBasket(storage);
+    expect(kept.map((book) => book.slug)).toEqual(['book-1', 'book-8']);
+    expect(kept[0]).toEqual({ ...older, charitySlug: null });
+  });
+
   it('says when the browser refused to keep it', () => {
     const storage = new MemoryStorage();
     storage.refuse = true;

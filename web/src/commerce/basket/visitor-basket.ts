@@ -8,30 +8,78 @@
  * a subscription so every "Add to basket" button and the header's count agree at once, also
  * across tabs (the storage event).
  */
-import { PARCEL_SIZES } from '@reshelf/contracts';
-import { z } from 'zod';
+import { PARCEL_SIZES, type ParcelSize } from '@reshelf/contracts';
 
 export const VISITOR_BASKET_KEY = 'reshelf:basket';
 /** As many books as a signed-in basket may hold (the server refuses more). */
 export const VISITOR_BASKET_LIMIT = 50;
 
-export const visitorBasketEntrySchema = z.object({
-  listingId: z.uuid(),
-  slug: z.string().min(1),
-  title: z.string(),
-  authors: z.array(z.string()),
-  priceMinor: z.number().int().nonnegative(),
-  parcelSize: z.enum(PARCEL_SIZES),
-  coverUrl: z.string().nullable(),
-  isbn13: z.string().nullable(),
-  sellerId: z.uuid(),
-  sellerName: z.string(),
-  charityName: z.string().nullable(),
+export interface VisitorBasketEntry {
+  listingId: string;
+  slug: string;
+  title: string;
+  authors: string[];
+  priceMinor: number;
+  parcelSize: ParcelSize;
+  coverUrl: string | null;
+  isbn13: string | null;
+  sellerId: string;
+  sellerName: string;
+  charityName: string | null;
   /** The charity's shop, whose bundle tiers apply to its books (absent in baskets kept before it). */
-  charitySlug: z.string().nullable().default(null),
-  addedAt: z.string(),
-});
-export type VisitorBasketEntry = z.infer<typeof visitorBasketEntrySchema>;
+  charitySlug: string | null;
+  addedAt: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+
+/**
+ * One kept entry as this browser stored it, or null when it is not one (edited by hand, an older
+ * shape). Checked by hand rather than with a zod schema: the header's basket count reads this on
+ * every page, and zod would then be in every page's first load (decision 0066).
+ */
+export function readVisitorBasketEntry(candidate: unknown): VisitorBasketEntry | null {
+  if (typeof candidate !== 'object' || candidate === null) return null;
+  const entry = candidate as Record<string, unknown>;
+  const charitySlug = entry.charitySlug === undefined ? null : entry.charitySlug;
+  const valid =
+    isText(entry.listingId) &&
+    UUID.test(entry.listingId) &&
+    isText(entry.slug) &&
+    entry.slug.length > 0 &&
+    isText(entry.title) &&
+    Array.isArray(entry.authors) &&
+    entry.authors.every(isText) &&
+    Number.isSafeInteger(entry.priceMinor) &&
+    (entry.priceMinor as number) >= 0 &&
+    (PARCEL_SIZES as readonly unknown[]).includes(entry.parcelSize) &&
+    isTextOrNull(entry.coverUrl) &&
+    isTextOrNull(entry.isbn13) &&
+    isText(entry.sellerId) &&
+    UUID.test(entry.sellerId) &&
+    isText(entry.sellerName) &&
+    isTextOrNull(entry.charityName) &&
+    isTextOrNull(charitySlug) &&
+    isText(entry.addedAt);
+  if (!valid) return null;
+  return {
+    listingId: entry.listingId as string,
+    slug: entry.slug as string,
+    title: entry.title as string,
+    authors: [...(entry.authors as string[])],
+    priceMinor: entry.priceMinor as number,
+    parcelSize: entry.parcelSize as ParcelSize,
+    coverUrl: entry.coverUrl as string | null,
+    isbn13: entry.isbn13 as string | null,
+    sellerId: entry.sellerId as string,
+    sellerName: entry.sellerName as string,
+    charityName: entry.charityName as string | null,
+    charitySlug: charitySlug as string | null,
+    addedAt: entry.addedAt as string,
+  };
+}
 
 interface StorageLike {
   getItem(key: string): string | null;
@@ -58,10 +106,10 @@ export function readVisitorBasket(storage: StorageLike | null): VisitorBasketEnt
   const seen = new Set<string>();
   const entries: VisitorBasketEntry[] = [];
   for (const candidate of parsed) {
-    const entry = visitorBasketEntrySchema.safeParse(candidate);
-    if (!entry.success || seen.has(entry.data.listingId)) continue;
-    seen.add(entry.data.listingId);
-    entries.push(entry.data);
+    const entry = readVisitorBasketEntry(candidate);
+    if (!entry || seen.has(entry.listingId)) continue;
+    seen.add(entry.listingId);
+    entries.push(entry);
   }
   return entries.slice(0, VISITOR_BASKET_LIMIT);
 }
@@ -83,7 +131,10 @@ export function addToVisitorBasket(storage: StorageLike | null, entry: VisitorBa
   const entries = readVisitorBasket(storage);
   if (entries.some((existing) => existing.listingId === entry.listingId)) return 'already';
   if (entries.length >= VISITOR_BASKET_LIMIT) return 'full';
-  return write(storage, [...entries, visitorBasketEntrySchema.parse(entry)]) ? 'added' : 'unstored';
+  // Only the entry's own fields are kept, as they will be read back.
+  const kept = readVisitorBasketEntry(entry);
+  if (!kept) throw new Error(`Not a basket entry: ${JSON.stringify(entry)}`);
+  return write(storage, [...entries, kept]) ? 'added' : 'unstored';
 }
 
 export function removeFromVisitorBasket(storage: StorageLike | null, listingId: string): void {
