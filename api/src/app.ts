@@ -48,7 +48,7 @@ import { type CallProcedure, createPageRenderer } from './http/ssr.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
 import { registerLeanTrpc, type TrpcPathStats } from './http/trpc-lean.ts';
 import { humanLogStream, loggerOptions, logRequest } from './logger.ts';
-import { type AuthState, resolveAuth } from './platform/identity/resolve-auth.ts';
+import { type AuthState, presentsNoCredential, resolveAuth } from './platform/identity/resolve-auth.ts';
 import { type MailDelivery, startMailDelivery } from './platform/mail/delivery.ts';
 import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from './platform/realtime/hub.ts';
 import {
@@ -356,7 +356,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     };
   }
 
-  const trpcStats: TrpcPathStats = { path: config.trpcPath, lean: 0, stock: 0 };
+  const trpcStats: TrpcPathStats = { path: config.trpcPath, lean: 0, stock: 0, anonymous: 0 };
   app.decorate('trpcPath', trpcStats);
   await app.register(async (scope) => {
     scope.addHook('onRequest', csrfGuard(config));
@@ -380,9 +380,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (config.trpcPath === 'stock') {
       await scope.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions });
     } else {
-      await scope.register((trpcScope) => registerLeanTrpc(trpcScope, trpcOptions, trpcStats), {
-        prefix: '/trpc',
-      });
+      await scope.register(
+        (trpcScope) =>
+          registerLeanTrpc(trpcScope, trpcOptions, trpcStats, (request) =>
+            presentsNoCredential(request, config),
+          ),
+        { prefix: '/trpc' },
+      );
     }
   });
 
