@@ -109,7 +109,9 @@ async function main(): Promise<void> {
   });
   const seconds = Number(values.seconds);
   const top = Number(values.top);
-  const dir = values.keep ? path.resolve(values.keep) : await mkdtemp(path.join(tmpdir(), 'reshelf-profile-'));
+  const dir = values.keep
+    ? path.resolve(values.keep)
+    : await mkdtemp(path.join(tmpdir(), 'reshelf-profile-'));
   const env = Object.fromEntries(
     values.env.map((pair) => {
       const at = pair.indexOf('=');

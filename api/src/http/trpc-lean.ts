@@ -30,6 +30,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import { type FastifyHandlerOptions, fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import { getHTTPStatusCode } from '@trpc/server/http';
 import {
+  defaultTransformer,
   getErrorShape,
   getProcedureAtPath,
   getTRPCErrorFromUnknown,
@@ -68,6 +69,16 @@ type CallResult = readonly [TRPCError, undefined] | readonly [undefined, unknown
 
 const METHOD_OF: Record<'query' | 'mutation', string> = { query: 'GET', mutation: 'POST' };
 const VARY = 'trpc-accept, accept';
+/** A URL without a query string: nothing to read (never written to). */
+const NO_QUERY = new URLSearchParams();
+
+/**
+ * tRPC's answer as bytes: Fastify would add `; charset=utf-8` to a string's JSON content type,
+ * which tRPC's answer does not carry; and bytes go out with a Content-Length.
+ */
+function sendJson(reply: FastifyReply, status: number, body: Buffer) {
+  return reply.code(status).header('vary', VARY).header('content-type', 'application/json').send(body);
+}
 
 /** tRPC's getAcceptHeader, on Node's headers. */
 function acceptOf(request: FastifyRequest): string | null {
@@ -110,7 +121,19 @@ export async function registerLeanTrpc<TRouter extends AnyTRPCRouter>(
   const { router, createContext, onError } = trpcOptions;
   const config = router._def._config;
   const deserialize = (value: unknown) => config.transformer.input.deserialize(value);
+  // tRPC's default transformer changes nothing: its answers need no copy on the way out.
+  const serialize = (json: unknown): Buffer =>
+    Buffer.from(
+      JSON.stringify(
+        config.transformer === defaultTransformer ? json : transformTRPCResponse(config, json as never),
+      ),
+    );
   const anonymousAnswers = declaredAnonymousAnswers(router);
+  /** A single call's whole answer for each declared anonymous answer, serialized once. */
+  const anonymousBodies = new Map<unknown, Buffer>();
+  for (const [procedure, answer] of anonymousAnswers) {
+    anonymousBodies.set(procedure, serialize({ result: { data: answer } }));
+  }
 
   // The same body parsers as the stock plugin: tRPC reads the JSON text itself (its own errors
   // for bad JSON), and form data reaches the stock handler as the raw stream.
@@ -145,7 +168,7 @@ export async function registerLeanTrpc<TRouter extends AnyTRPCRouter>(
     const url = request.url;
     if (url.includes('#')) return stock(request, reply);
     const queryAt = url.indexOf('?');
-    const searchParams = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
+    const searchParams = queryAt === -1 ? NO_QUERY : new URLSearchParams(url.slice(queryAt + 1));
     if (searchParams.has('connectionParams')) return stock(request, reply);
     let path: string;
     try {
@@ -175,6 +198,15 @@ export async function registerLeanTrpc<TRouter extends AnyTRPCRouter>(
       else if (type !== procedureType) return stock(request, reply);
     }
     stats.lean += 1;
+
+    // One call of a declared anonymous answer, without an input or a credential: its bytes.
+    if (!isBatchCall && method === 'GET' && !searchParams.get('input')) {
+      const body = anonymousBodies.get(procedures[0]);
+      if (body && presentsNoCredential(request)) {
+        stats.anonymous += 1;
+        return sendJson(reply, 200, body);
+      }
+    }
 
     // The inputs, read once and only when a procedure asks (tRPC's memo: one error for all).
     let inputs: { ok: true; value: Record<number, unknown> } | { ok: false; error: TRPCError } | undefined;
@@ -307,14 +339,7 @@ export async function registerLeanTrpc<TRouter extends AnyTRPCRouter>(
       }
     };
 
-    // As bytes: Fastify would add `; charset=utf-8` to a string's JSON content type, which tRPC's
-    // answer does not carry.
-    const send = (status: number, json: unknown) =>
-      reply
-        .code(status)
-        .header('vary', VARY)
-        .header('content-type', 'application/json')
-        .send(Buffer.from(JSON.stringify(transformTRPCResponse(config, json as never))));
+    const send = (status: number, json: unknown) => sendJson(reply, status, serialize(json));
 
     const errorShape = (error: TRPCError, index: number | undefined, shapeType: string) =>
       getErrorShape({
