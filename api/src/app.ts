@@ -40,7 +40,7 @@ import { csrfGuard } from './http/csrf.ts';
 import { registerLoadShedding, webRootFiles } from './http/load-shedding.ts';
 import { isDevPagePath, isLoopbackAddress } from './http/loopback.ts';
 import { isApiPath, pathOf } from './http/paths.ts';
-import { PROBE_PATHS, registerProbes } from './http/probes.ts';
+import { PROBE_PATHS, probeLogLevels, registerProbes } from './http/probes.ts';
 import { etagOf, publicAnswers } from './http/public-answers.ts';
 import { createPublicCache, isPublicCall, type PublicCache } from './http/public-cache.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -210,8 +210,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (loggedPath(request.url)) requestLog.answering(reply.raw);
     done(null, payload);
   });
+  // A good health probe's line is mostly at debug (http/probes.ts, decision 0070).
+  const probeLevel = probeLogLevels();
   app.addHook('onResponse', (request, reply, done) => {
-    logRequest(request, reply, request.actorId);
+    const route = request.routeOptions.url;
+    const level =
+      route !== undefined && PROBE_PATHS.has(route)
+        ? probeLevel(route, reply.statusCode, reply.elapsedTime)
+        : 'info';
+    logRequest(request, reply, request.actorId, level);
     const line = requestLine(request, reply, request.actorId);
     if (line) requestLog.record(line, reply.raw);
     done();

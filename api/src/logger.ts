@@ -126,11 +126,18 @@ export function humanLogStream(out: { write(text: string): unknown } = process.s
  * "incoming request" and "request completed", is off): the request id (`reqId`), method, path
  * without its query (`req`), the route pattern, the tRPC procedure(s) called, the status, the
  * duration in milliseconds and the signed-in user's id. Never the input or anyone's email.
+ * At info, but a good health probe's, mostly at debug (http/probes.ts, decision 0070).
  */
-export function logRequest(request: FastifyRequest, reply: FastifyReply, userId: string | null): void {
+export function logRequest(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string | null,
+  level: 'info' | 'debug' = 'info',
+): void {
+  if (!request.log.isLevelEnabled(level)) return;
   const url = pathOf(request.url);
   const procedure = url.startsWith('/trpc/') ? url.slice('/trpc/'.length).slice(0, 2000) : undefined;
-  request.log.info(
+  request.log[level](
     {
       req: request,
       route: request.routeOptions.url,

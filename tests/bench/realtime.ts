@@ -73,14 +73,15 @@ function rssKiB(pid: number): number {
  */
 const MEMORY_PROBE = [
   "import { writeFileSync, renameSync } from 'node:fs';",
-  "import { writeHeapSnapshot } from 'node:v8';",
+  "import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';",
   'let snapshots = 0;',
   "process.on('SIGUSR2', () => {",
+  '  const beforeGc = { ...process.memoryUsage(), spaces: Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, Math.round(s.space_size / 1048576)])) };',
   '  globalThis.gc(); globalThis.gc();',
   '  const file = process.env.BENCH_MEMORY_FILE;',
   '  const dir = process.env.BENCH_HEAP_SNAPSHOTS;',
   "  if (dir) writeHeapSnapshot(dir + '/' + String(++snapshots) + '.heapsnapshot');",
-  "  writeFileSync(file + '.tmp', JSON.stringify(process.memoryUsage()));",
+  "  writeFileSync(file + '.tmp', JSON.stringify({ ...process.memoryUsage(), beforeGc }));",
   "  renameSync(file + '.tmp', file);",
   '});',
 ].join('\n');
@@ -99,7 +100,8 @@ async function memoryAfterGc(pid: number, file: string): Promise<MemoryAfterGc> 
   const started = performance.now();
   for (;;) {
     try {
-      const usage = JSON.parse(await readFile(file, 'utf8')) as NodeJS.MemoryUsage;
+      const usage = JSON.parse(await readFile(file, 'utf8')) as NodeJS.MemoryUsage & { beforeGc: unknown };
+      if (process.env.BENCH_MEMORY_DETAIL) log(`memory: ${JSON.stringify(usage)}`);
       return {
         rssKiB: usage.rss / 1024,
         heapUsedKiB: usage.heapUsed / 1024,
