@@ -57,6 +57,8 @@ export interface RequestLogRecorder {
   flush(): Promise<void>;
   /** Stops the timer and writes what waits, without waiting for answers still going out. */
   stop(): Promise<void>;
+  /** Answers announced whose lines have not come yet (a closed stream must leave none). */
+  readonly pending: number;
 }
 
 /** Requests worth a line: the API, not the web's files, uploads served back, or health probes. */
@@ -195,6 +197,9 @@ export function createRequestLogRecorder(
     async stop() {
       for (const response of [...announced]) settle(response);
       await buffer.stop();
+    },
+    get pending() {
+      return announced.size;
     },
   };
 }
