@@ -368,8 +368,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(async (scope) => {
     scope.addHook('onRequest', csrfGuard(config));
     // Public catalogue reads may be kept by caches; every other answer is no-store.
-    scope.addHook('onRequest', async (request) => {
-      request.publicAnswer = isPublicCall(request, (procedurePath) => cacheable.has(procedurePath));
+    const isCacheable = (procedurePath: string) => cacheable.has(procedurePath);
+    scope.addHook('onRequest', (request, _reply, done) => {
+      request.publicAnswer = isPublicCall(request, isCacheable);
+      done();
     });
     if (publicCache) scope.addHook('onRequest', publicCache.onRequest);
     // Each procedure declares and checks its own level (trpc.ts, on the same checks).
