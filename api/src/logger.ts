@@ -134,7 +134,9 @@ export function logRequest(
   userId: string | null,
   level: 'info' | 'debug' = 'info',
 ): void {
-  if (!request.log.isLevelEnabled(level)) return;
+  // pino's own check (not in Fastify's logger type): a line below the level is not even built.
+  const log = request.log as FastifyReply['log'] & { isLevelEnabled?(level: string): boolean };
+  if (log.isLevelEnabled?.(level) === false) return;
   const url = pathOf(request.url);
   const procedure = url.startsWith('/trpc/') ? url.slice('/trpc/'.length).slice(0, 2000) : undefined;
   request.log[level](
