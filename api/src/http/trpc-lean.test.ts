@@ -8,13 +8,15 @@ describe('declared anonymous answers (decision 0069)', () => {
     const mutation = router({
       bad: publicProcedure.meta({ anonymousAnswer: { ok: true } }).mutation(() => ({ ok: true })),
     });
-    await expect(registerLeanTrpc(Fastify(), { router: mutation })).rejects.toThrow(
-      'bad: only a query may declare an anonymous answer (it is a mutation)',
-    );
+    await expect(
+      registerLeanTrpc(Fastify(), { router: mutation, createContext: () => ({}) as never }),
+    ).rejects.toThrow('bad: only a query may declare an anonymous answer (it is a mutation)');
     const query = router({
       good: publicProcedure.meta({ anonymousAnswer: { ok: true } }).query(() => ({ ok: true })),
     });
-    await expect(registerLeanTrpc(Fastify(), { router: query })).resolves.toBeUndefined();
+    await expect(
+      registerLeanTrpc(Fastify(), { router: query, createContext: () => ({}) as never }),
+    ).resolves.toBeUndefined();
   });
 
   it('are sent only to a caller the app says presents no credential', async () => {
