@@ -40,7 +40,7 @@ import { csrfGuard } from './http/csrf.ts';
 import { registerLoadShedding, webRootFiles } from './http/load-shedding.ts';
 import { isDevPagePath, isLoopbackAddress } from './http/loopback.ts';
 import { isApiPath, pathOf } from './http/paths.ts';
-import { PROBE_PATHS, registerProbes } from './http/probes.ts';
+import { PROBE_PATHS, probeLogLevels, registerProbes } from './http/probes.ts';
 import { etagOf, publicAnswers } from './http/public-answers.ts';
 import { createPublicCache, isPublicCall, type PublicCache } from './http/public-cache.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -48,7 +48,7 @@ import { type CallProcedure, createPageRenderer } from './http/ssr.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
 import { registerLeanTrpc, type TrpcPathStats } from './http/trpc-lean.ts';
 import { humanLogStream, loggerOptions, logRequest } from './logger.ts';
-import { type AuthState, resolveAuth } from './platform/identity/resolve-auth.ts';
+import { type AuthState, presentsNoCredential, resolveAuth } from './platform/identity/resolve-auth.ts';
 import { type MailDelivery, startMailDelivery } from './platform/mail/delivery.ts';
 import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from './platform/realtime/hub.ts';
 import {
@@ -210,8 +210,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (loggedPath(request.url)) requestLog.answering(reply.raw);
     done(null, payload);
   });
+  // A good health probe's line is mostly at debug (http/probes.ts, decision 0070).
+  const probeLevel = probeLogLevels();
   app.addHook('onResponse', (request, reply, done) => {
-    logRequest(request, reply, request.actorId);
+    const route = request.routeOptions.url;
+    const level =
+      route !== undefined && PROBE_PATHS.has(route)
+        ? probeLevel(route, reply.statusCode, reply.elapsedTime)
+        : 'info';
+    logRequest(request, reply, request.actorId, level);
     const line = requestLine(request, reply, request.actorId);
     if (line) requestLog.record(line, reply.raw);
     done();
@@ -356,13 +363,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     };
   }
 
-  const trpcStats: TrpcPathStats = { path: config.trpcPath, lean: 0, stock: 0 };
+  const trpcStats: TrpcPathStats = { path: config.trpcPath, lean: 0, stock: 0, anonymous: 0 };
   app.decorate('trpcPath', trpcStats);
   await app.register(async (scope) => {
     scope.addHook('onRequest', csrfGuard(config));
     // Public catalogue reads may be kept by caches; every other answer is no-store.
-    scope.addHook('onRequest', async (request) => {
-      request.publicAnswer = isPublicCall(request, (procedurePath) => cacheable.has(procedurePath));
+    const isCacheable = (procedurePath: string) => cacheable.has(procedurePath);
+    scope.addHook('onRequest', (request, _reply, done) => {
+      request.publicAnswer = isPublicCall(request, isCacheable);
+      done();
     });
     if (publicCache) scope.addHook('onRequest', publicCache.onRequest);
     // Each procedure declares and checks its own level (trpc.ts, on the same checks).
@@ -380,9 +389,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (config.trpcPath === 'stock') {
       await scope.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions });
     } else {
-      await scope.register((trpcScope) => registerLeanTrpc(trpcScope, trpcOptions, trpcStats), {
-        prefix: '/trpc',
-      });
+      await scope.register(
+        (trpcScope) =>
+          registerLeanTrpc(trpcScope, trpcOptions, trpcStats, (request) =>
+            presentsNoCredential(request, config),
+          ),
+        { prefix: '/trpc' },
+      );
     }
   });
 

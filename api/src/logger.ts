@@ -126,11 +126,20 @@ export function humanLogStream(out: { write(text: string): unknown } = process.s
  * "incoming request" and "request completed", is off): the request id (`reqId`), method, path
  * without its query (`req`), the route pattern, the tRPC procedure(s) called, the status, the
  * duration in milliseconds and the signed-in user's id. Never the input or anyone's email.
+ * At info, but a good health probe's, mostly at debug (http/probes.ts, decision 0070).
  */
-export function logRequest(request: FastifyRequest, reply: FastifyReply, userId: string | null): void {
+export function logRequest(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string | null,
+  level: 'info' | 'debug' = 'info',
+): void {
+  // pino's own check (not in Fastify's logger type): a line below the level is not even built.
+  const log = request.log as FastifyReply['log'] & { isLevelEnabled?(level: string): boolean };
+  if (log.isLevelEnabled?.(level) === false) return;
   const url = pathOf(request.url);
   const procedure = url.startsWith('/trpc/') ? url.slice('/trpc/'.length).slice(0, 2000) : undefined;
-  request.log.info(
+  request.log[level](
     {
       req: request,
       route: request.routeOptions.url,

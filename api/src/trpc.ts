@@ -69,6 +69,13 @@ export interface Meta {
   cache?: boolean;
   /** Published on the REST API under /api/v1 (http/rest). */
   openapi?: OpenApiMeta['openapi'];
+  /**
+   * A query's answer to every caller who presents no credential (no bearer token, no session
+   * cookie) and no input: the same for all of them, so the lean /trpc path sends it without a
+   * context or a procedure call (http/trpc-lean.ts). The procedure itself must answer the same
+   * (it returns this very value; trpc-lean.int.test.ts compares the two byte for byte).
+   */
+  anonymousAnswer?: unknown;
 }
 
 /**

@@ -31,6 +31,10 @@ describe('pnpm bench arguments', () => {
     expect(parseBenchArgs(['--duration', '30']).durationSeconds).toBe(30);
     expect(parseBenchArgs([], { BENCH_DURATION: '5' }).durationSeconds).toBe(5);
     expect(parseBenchArgs(['--duration', '7'], { BENCH_DURATION: '5' }).durationSeconds).toBe(7);
+    expect(parseBenchArgs(['--only', 'request-path', '--baseline=/work/base'])).toMatchObject({
+      only: 'request-path',
+      baseline: '/work/base',
+    });
   });
 
   it('refuses what it does not understand, saying what is wrong', () => {
@@ -49,6 +53,8 @@ describe('pnpm bench arguments', () => {
     expect(fails(['--duration', '0'])).toBe('--duration must be from 1 to 600, not 0');
     expect(fails(['--rounds', 'two'])).toBe('--rounds needs a whole number from 1 to 20, not "two"');
     expect(fails(['--no-lighthouse=yes'])).toBe('--no-lighthouse takes no value');
+    expect(fails(['--only', 'catalogue'])).toBe('--only must be one of request-path, not "catalogue"');
+    expect(fails(['--baseline'])).toBe('--baseline needs a value');
     expect(fails(['--sise', '10k'])).toMatch(/^unknown option "--sise"\n\npnpm bench \[options\]/);
     expect(fails([], { BENCH_DURATION: 'ten' })).toBe(
       'BENCH_DURATION needs a whole number from 1 to 600, not "ten"',

@@ -93,11 +93,14 @@ export async function startBff(options: {
   env?: Record<string, string>;
   /** Node options before `--import tsx`, e.g. `--expose-gc`. */
   nodeArgs?: string[];
+  /** The checkout whose BFF to run (another worktree, for a baseline); this one by default. */
+  root?: string;
 }): Promise<Bff> {
   const port = await freePort();
-  const args = [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'api/src/main.ts')];
+  const root = options.root ?? ROOT;
+  const args = [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(root, 'api/src/main.ts')];
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd: root,
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -113,7 +116,7 @@ export async function startBff(options: {
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-      WEB_DIST: path.join(ROOT, 'api/.no-web-dist'),
+      WEB_DIST: path.join(root, 'api/.no-web-dist'),
       ...options.env,
     },
     // Request logs are written (pino at info, as in production) and thrown away.

@@ -2,6 +2,7 @@
  * `pnpm bench` command-line options (pure: no I/O, unit-tested in bench.test.ts).
  *
  *   pnpm bench [--size 10k|100k|1m] [--duration <s>] [--rounds <n>] [--no-lighthouse] [--no-realtime]
+ *              [--only request-path] [--baseline <checkout>]
  */
 
 /** The dataset sizes the bench seeds: listings, and the sellers, charities and books behind them. */
@@ -29,8 +30,17 @@ export interface BenchOptions {
   lighthouse: boolean;
   /** Run tests/bench/realtime.ts after the catalogue bench (the second half of `pnpm bench`). */
   realtime: boolean;
+  /** Run one part alone: `request-path` seeds nothing, writes no results file, runs no realtime bench. */
+  only?: 'request-path';
+  /**
+   * Another checkout of the project (e.g. a worktree of main): its BFF's /healthz and lean
+   * `account.auth.me` join the request-path rounds, so before and after are measured in one run.
+   */
+  baseline?: string;
   help: boolean;
 }
+
+export const ONLY_PARTS = ['request-path'] as const;
 
 export const USAGE = `pnpm bench [options]
 
@@ -39,6 +49,10 @@ export const USAGE = `pnpm bench [options]
   --rounds <n>         interleaved rounds of the raw Fastify / healthz / auth.me comparison (default 2)
   --no-lighthouse      skip Lighthouse (and the web build it needs)
   --no-realtime        skip the realtime fan-out bench (tests/bench/realtime.ts) afterwards
+  --only request-path  only the request-path rounds (no seeding, no catalogue, web or realtime);
+                       printed, not written to results/
+  --baseline <dir>     another checkout (e.g. a worktree of main) whose /healthz and lean auth.me
+                       join the request-path rounds: before and after in one run
   --help               this text`;
 
 export class BenchArgsError extends Error {
@@ -104,6 +118,19 @@ export function parseBenchArgs(
         break;
       case '--rounds':
         options.rounds = wholeNumber('--rounds', value(), 1, 20);
+        break;
+      case '--only': {
+        const part = value();
+        if (!(ONLY_PARTS as readonly string[]).includes(part)) {
+          throw new BenchArgsError(
+            `--only must be one of ${ONLY_PARTS.join(', ')}, not ${JSON.stringify(part)}`,
+          );
+        }
+        options.only = part as (typeof ONLY_PARTS)[number];
+        break;
+      }
+      case '--baseline':
+        options.baseline = value();
         break;
       case '--no-lighthouse':
       case '--no-realtime':

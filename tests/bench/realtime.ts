@@ -73,10 +73,23 @@ function rssKiB(pid: number): number {
  */
 const MEMORY_PROBE = [
   "import { writeFileSync, renameSync } from 'node:fs';",
+  "import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';",
+  "import { Session } from 'node:inspector';",
+  'let snapshots = 0;',
+  'let signals = 0;',
+  'const sampling = process.env.BENCH_ALLOCATIONS ? new Session() : undefined;',
+  'sampling?.connect();',
   "process.on('SIGUSR2', () => {",
+  '  signals += 1;',
+  // BENCH_ALLOCATIONS=<file>: every allocation sampled (the garbage too) from the streams being live to their close.
+  "  if (sampling && signals === 2) sampling.post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });",
+  "  if (sampling && signals === 3) sampling.post('HeapProfiler.stopSampling', (error, result) => writeFileSync(process.env.BENCH_ALLOCATIONS, JSON.stringify(result.profile)));",
+  '  const beforeGc = { ...process.memoryUsage(), spaces: Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, Math.round(s.space_size / 1048576)])) };',
   '  globalThis.gc(); globalThis.gc();',
   '  const file = process.env.BENCH_MEMORY_FILE;',
-  "  writeFileSync(file + '.tmp', JSON.stringify(process.memoryUsage()));",
+  '  const dir = process.env.BENCH_HEAP_SNAPSHOTS;',
+  "  if (dir) writeHeapSnapshot(dir + '/' + String(++snapshots) + '.heapsnapshot');",
+  "  writeFileSync(file + '.tmp', JSON.stringify({ ...process.memoryUsage(), beforeGc }));",
   "  renameSync(file + '.tmp', file);",
   '});',
 ].join('\n');
@@ -95,14 +108,17 @@ async function memoryAfterGc(pid: number, file: string): Promise<MemoryAfterGc> 
   const started = performance.now();
   for (;;) {
     try {
-      const usage = JSON.parse(await readFile(file, 'utf8')) as NodeJS.MemoryUsage;
+      const usage = JSON.parse(await readFile(file, 'utf8')) as NodeJS.MemoryUsage & { beforeGc: unknown };
+      if (process.env.BENCH_MEMORY_DETAIL) log(`memory: ${JSON.stringify(usage)}`);
       return {
         rssKiB: usage.rss / 1024,
         heapUsedKiB: usage.heapUsed / 1024,
         externalKiB: usage.external / 1024,
       };
     } catch {
-      if (performance.now() - started > 30_000) throw new Error('the BFF did not report its memory');
+      // A heap snapshot (BENCH_HEAP_SNAPSHOTS) takes a while on a busy machine.
+      const patience = process.env.BENCH_HEAP_SNAPSHOTS ? 300_000 : 30_000;
+      if (performance.now() - started > patience) throw new Error('the BFF did not report its memory');
       await new Promise((r) => setTimeout(r, 20));
     }
   }
@@ -165,6 +181,10 @@ function startRealtimeBff(databaseUrl: string, appSecret: string, memoryFile: st
     nodeArgs: ['--expose-gc', '--import', `data:text/javascript,${encodeURIComponent(MEMORY_PROBE)}`],
     env: {
       BENCH_MEMORY_FILE: memoryFile,
+      // A heap snapshot at each measurement (1 before, 2 live, 3 after closing), for a diff.
+      ...(process.env.BENCH_HEAP_SNAPSHOTS ? { BENCH_HEAP_SNAPSHOTS: process.env.BENCH_HEAP_SNAPSHOTS } : {}),
+      // A sampled allocation profile (.heapprofile) of the rounds, garbage included.
+      ...(process.env.BENCH_ALLOCATIONS ? { BENCH_ALLOCATIONS: process.env.BENCH_ALLOCATIONS } : {}),
       // The bench signs its members in with the same secret, so the BFF accepts their tokens.
       APP_SECRET: appSecret,
     },

@@ -24,7 +24,7 @@ export interface LoadFigures {
 }
 
 export interface PathRow {
-  name: 'raw' | 'healthz' | 'stock' | 'lean';
+  name: 'raw' | 'healthz' | 'stock' | 'lean' | 'healthz-baseline' | 'lean-baseline';
   title: string;
   /** Not measured, and why (e.g. the lean path is not on this branch). */
   unavailable?: string;

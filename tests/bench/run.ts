@@ -48,10 +48,13 @@ import { cpuMsPerRequest, processTicks, readPostgresTicks } from './proc.ts';
 import {
   type BenchReport,
   type CatalogueRow,
+  failuresText,
   type LighthouseRow,
   type LoadFigures,
+  markdownTable,
   type PathRow,
   renderMarkdown,
+  shareOfRaw,
 } from './report.ts';
 import { browseInputs, detailSlugs, searchInputs } from './rotation.ts';
 import { seedBench } from './seed.ts';
@@ -145,9 +148,10 @@ function combine(parts: readonly LoadFigures[]): LoadFigures {
 
 // Processes ---------------------------------------------------------------------------------------
 
-function catalogueBff(databaseUrl: string, env: Record<string, string>): Promise<Bff> {
+function catalogueBff(databaseUrl: string, env: Record<string, string>, root?: string): Promise<Bff> {
   return startBff({
     databaseUrl,
+    ...(root ? { root } : {}),
     env: {
       DATABASE_POOL_MAX: String(POOL_MAX),
       // Load shedding off: at 50 connections over a pool of 10 the production settings (20
@@ -318,6 +322,176 @@ async function signedInMember(siteUrl: string, databaseUrl: string): Promise<Rec
 /** Lighthouse's whole results of the last run, one per page (not committed: tests/bench/results/*). */
 const LIGHTHOUSE_KEPT = path.join(ROOT, 'tests/bench/results/lighthouse');
 
+// The request path --------------------------------------------------------------------------------
+
+/** The baseline checkout's BFFs (--baseline): /healthz, and auth.me on its default (lean) path. */
+async function startBaseline(
+  options: BenchOptions,
+  databaseUrl: string,
+  children: ChildProcess[],
+): Promise<{ healthz: Bff; lean: Bff } | undefined> {
+  if (!options.baseline) return undefined;
+  const root = path.resolve(options.baseline);
+  if (!existsSync(path.join(root, 'api/src/main.ts'))) {
+    throw new BenchArgsError(`--baseline ${options.baseline}: no api/src/main.ts there`);
+  }
+  log(
+    `baseline: ${root} (${spawnSync('git', ['-C', root, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).stdout.trim()})`,
+  );
+  const healthz = await catalogueBff(databaseUrl, { PUBLIC_CACHE_SECONDS: '0' }, root);
+  children.push(healthz.child);
+  const lean = await catalogueBff(databaseUrl, { TRPC_PATH: 'lean' }, root);
+  children.push(lean.child);
+  return { healthz, lean };
+}
+
+/** Raw Fastify, /healthz, auth.me stock and lean (and the baseline's), in interleaved rounds. */
+async function requestPathRounds(
+  options: BenchOptions,
+  bffs: {
+    raw: { url: string; child: ChildProcess };
+    healthz: Bff;
+    stock: Bff;
+    lean: Bff | undefined;
+    baseline: { healthz: Bff; lean: Bff } | undefined;
+    postmaster: number;
+  },
+): Promise<PathRow[]> {
+  const { durationSeconds: seconds, warmupSeconds: warmup } = options;
+  const { raw, healthz, stock, lean: leanBff, baseline, postmaster } = bffs;
+  const me = trpcPath('account.auth.me');
+  const endpoints: Array<{ row: PathRow; url?: string; path: string; pid?: number }> = [
+    {
+      row: { name: 'raw', title: 'raw Fastify hello (GET /)' },
+      url: raw.url,
+      path: '/',
+      pid: raw.child.pid,
+    },
+    {
+      row: { name: 'healthz', title: 'BFF GET /healthz' },
+      url: healthz.url,
+      path: '/healthz',
+      pid: healthz.child.pid,
+    },
+    {
+      row: { name: 'stock', title: 'account.auth.me anonymous, stock tRPC plugin' },
+      url: stock.url,
+      path: me,
+      pid: stock.child.pid,
+    },
+    leanBff
+      ? {
+          row: { name: 'lean', title: 'account.auth.me anonymous, lean path' },
+          url: leanBff.url,
+          path: me,
+          pid: leanBff.child.pid,
+        }
+      : {
+          row: {
+            name: 'lean',
+            title: 'account.auth.me anonymous, lean path',
+            unavailable: 'not available (this branch has no TRPC_PATH)',
+          },
+          path: me,
+        },
+    ...(baseline
+      ? [
+          {
+            row: { name: 'healthz-baseline', title: 'baseline: BFF GET /healthz' } as PathRow,
+            url: baseline.healthz.url,
+            path: '/healthz',
+            pid: baseline.healthz.child.pid,
+          },
+          {
+            row: {
+              name: 'lean-baseline',
+              title: 'baseline: account.auth.me anonymous, lean path',
+            } as PathRow,
+            url: baseline.lean.url,
+            path: me,
+            pid: baseline.lean.child.pid,
+          },
+        ]
+      : []),
+  ];
+  const windows = new Map<string, LoadFigures[]>();
+  for (const e of endpoints) {
+    if (!e.url || !e.pid) continue;
+    await assertAnswers(e.url, [e.path]);
+    log(`warming ${e.row.title}`);
+    await load(e.url, [e.path], warmup, { node: e.pid, postmaster });
+  }
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const e of endpoints) {
+      if (!e.url || !e.pid) continue;
+      const figures = await load(e.url, [e.path], seconds, { node: e.pid, postmaster });
+      log(`  round ${round} ${e.row.title}: ${figures.perSecond} req/s, p95 ${figures.p95} ms`);
+      windows.set(e.row.name, [...(windows.get(e.row.name) ?? []), figures]);
+    }
+  }
+  return endpoints.map((e) => {
+    const parts = windows.get(e.row.name);
+    return parts ? { ...e.row, figures: combine(parts) } : e.row;
+  });
+}
+
+/** `--only request-path`: reference data only, the four (six with --baseline) BFFs' rounds, printed. */
+async function requestPathOnly(options: BenchOptions): Promise<void> {
+  log(`Reshelf bench, request path only, on ${machineLine()}`);
+  const database = await throwawayDatabase('reshelf-bench-', 'reshelf_bench');
+  const children: ChildProcess[] = [];
+  try {
+    const seedHandle = createDatabase(database.databaseUrl, { max: 2 });
+    await seedReferenceData(seedHandle.db);
+    await seedHandle.close();
+    const start = async (env: Record<string, string>) => {
+      const bff = await catalogueBff(database.databaseUrl, env);
+      children.push(bff.child);
+      return bff;
+    };
+    const healthz = await start({ PUBLIC_CACHE_SECONDS: '0' });
+    const stock = await start({ TRPC_PATH: 'stock' });
+    const lean = leanPathAvailable() ? await start({ TRPC_PATH: 'lean' }) : undefined;
+    const raw = await startRawHello();
+    children.push(raw.child);
+    const baseline = await startBaseline(options, database.databaseUrl, children);
+    const loadStart = loadavg();
+    const paths = await requestPathRounds(options, {
+      raw,
+      healthz,
+      stock,
+      lean,
+      baseline,
+      postmaster: database.postmasterPid(),
+    });
+    const loadEnd = loadavg();
+    console.info(
+      `\n## Request path (${options.rounds} interleaved rounds of ${options.durationSeconds} s, ${CONNECTIONS} connections; load ${loadStart.map((n) => n.toFixed(2)).join(' / ')} → ${loadEnd.map((n) => n.toFixed(2)).join(' / ')})\n`,
+    );
+    console.info(
+      markdownTable(
+        ['endpoint', 'req/s', 'share of raw', 'p50 ms', 'p95 ms', 'Node CPU µs/req', 'non-2xx'],
+        paths.map((p) =>
+          p.figures
+            ? [
+                p.title,
+                String(Math.round(p.figures.perSecond)),
+                `${((shareOfRaw(paths, p.name) ?? 0) * 100).toFixed(1)}%`,
+                String(p.figures.p50),
+                String(p.figures.p95),
+                p.figures.nodeCpuMs === undefined ? '—' : String(Math.round(p.figures.nodeCpuMs * 1000)),
+                failuresText(p.figures),
+              ]
+            : [p.title, p.unavailable ?? 'not available', '—', '—', '—', '—', '—'],
+        ),
+      ),
+    );
+  } finally {
+    for (const child of children) await stopBff(child);
+    await database.stop();
+  }
+}
+
 // Main -------------------------------------------------------------------------------------------
 
 const trpcPath = (procedure: string, input?: unknown) =>
@@ -382,63 +556,16 @@ async function main(options: BenchOptions): Promise<void> {
     if (leanBff) children.push(leanBff.child);
     const raw = await startRawHello();
     children.push(raw.child);
+    const baseline = await startBaseline(options, databaseUrl, children);
     const loadStart = loadavg();
 
-    // The request path, rounds interleaved ---------------------------------------------------
-    const me = trpcPath('account.auth.me');
-    const endpoints: Array<{ row: PathRow; url?: string; path: string; pid?: number }> = [
-      {
-        row: { name: 'raw', title: 'raw Fastify hello (GET /)' },
-        url: raw.url,
-        path: '/',
-        pid: raw.child.pid,
-      },
-      {
-        row: { name: 'healthz', title: 'BFF GET /healthz' },
-        url: cold.url,
-        path: '/healthz',
-        pid: cold.child.pid,
-      },
-      {
-        row: { name: 'stock', title: 'account.auth.me anonymous, stock tRPC plugin' },
-        url: stock.url,
-        path: me,
-        pid: stock.child.pid,
-      },
-      leanBff
-        ? {
-            row: { name: 'lean', title: 'account.auth.me anonymous, lean path' },
-            url: leanBff.url,
-            path: me,
-            pid: leanBff.child.pid,
-          }
-        : {
-            row: {
-              name: 'lean',
-              title: 'account.auth.me anonymous, lean path',
-              unavailable: 'not available (this branch has no TRPC_PATH)',
-            },
-            path: me,
-          },
-    ];
-    const windows = new Map<string, LoadFigures[]>();
-    for (const e of endpoints) {
-      if (!e.url || !e.pid) continue;
-      await assertAnswers(e.url, [e.path]);
-      log(`warming ${e.row.title}`);
-      await load(e.url, [e.path], warmup, { node: e.pid, postmaster });
-    }
-    for (let round = 1; round <= options.rounds; round++) {
-      for (const e of endpoints) {
-        if (!e.url || !e.pid) continue;
-        const figures = await load(e.url, [e.path], seconds, { node: e.pid, postmaster });
-        log(`  round ${round} ${e.row.title}: ${figures.perSecond} req/s, p95 ${figures.p95} ms`);
-        windows.set(e.row.name, [...(windows.get(e.row.name) ?? []), figures]);
-      }
-    }
-    const paths: PathRow[] = endpoints.map((e) => {
-      const parts = windows.get(e.row.name);
-      return parts ? { ...e.row, figures: combine(parts) } : e.row;
+    const paths = await requestPathRounds(options, {
+      raw,
+      healthz: cold,
+      stock,
+      lean: leanBff,
+      baseline,
+      postmaster,
     });
 
     // The catalogue ------------------------------------------------------------------------------
@@ -587,12 +714,13 @@ if (options.help) {
   process.exit(0);
 }
 try {
-  await main(options);
+  if (options.only === 'request-path') await requestPathOnly(options);
+  else await main(options);
 } catch (error) {
   console.error(error);
   process.exit(1);
 }
-if (options.realtime) {
+if (options.realtime && !options.only) {
   const realtime = spawnSync(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'tests/bench/realtime.ts')],

@@ -73,21 +73,43 @@ describe('the batch writer', () => {
     expect(left).toEqual(['a', 'bad', 'c']);
   });
 
-  it('drops the oldest beyond the bound on push, reporting it only when told why', async () => {
-    const errors: string[] = [];
+  it('drops the oldest beyond the bound on push, and says so once per write, with the count, when told why', async () => {
+    const errors: [string, number][] = [];
+    const left: number[] = [];
+    const inserts: number[][] = [];
     const writer = createBatchWriter<number>({
+      insert: async (batch) => {
+        inserts.push(batch);
+      },
+      batchSize: 2,
+      maxWaiting: 3,
+      flushEveryMs: 60_000,
+      overflowError: 'backlog full',
+      onError: (error, dropped) => errors.push([(error as Error).message, dropped]),
+      onLeave: (item) => left.push(item),
+    });
+    // A burst faster than any write: the newest 3 wait, the 997 before them are dropped.
+    for (let i = 1; i <= 1000; i += 1) writer.push(i);
+    expect(writer.waiting).toBe(3);
+    expect(left).toHaveLength(997);
+    // Not a report per push (each with an error's stack): one, with the count, as it writes.
+    expect(errors).toEqual([]);
+    await writer.flush();
+    expect(errors).toEqual([['backlog full', 997]]);
+    expect(inserts).toEqual([[998, 999], [1000]]);
+    await writer.stop();
+    // Without a reason to give, drops are not reported.
+    const quiet: unknown[] = [];
+    const silent = createBatchWriter<number>({
       insert: async () => {},
       batchSize: 100,
       maxWaiting: 2,
       flushEveryMs: 60_000,
-      overflowError: 'backlog full',
-      onError: (error) => errors.push((error as Error).message),
+      onError: (error) => quiet.push(error),
     });
-    writer.push(1);
-    writer.push(2);
-    writer.push(3);
-    expect(writer.waiting).toBe(2);
-    expect(errors).toEqual(['backlog full']);
-    await writer.stop();
+    for (let i = 1; i <= 5; i += 1) silent.push(i);
+    expect(silent.waiting).toBe(2);
+    await silent.stop();
+    expect(quiet).toEqual([]);
   });
 });

@@ -4,7 +4,10 @@
  * that fails because the database is away or too busy keeps its items (within `maxWaiting`) for
  * the next flush and says so once, not on every flush; any other failure drops that batch and
  * says how many. Beyond `maxWaiting` the oldest items are dropped: a backlog never grows without
- * bound and never holds up the request that made it.
+ * bound and never holds up the request that made it. Those drops are counted and said once per
+ * write, with the count: a push stays a few operations however full the backlog (under a load
+ * the database cannot keep up with, a report with an error's stack on every push cost more
+ * than the request it recorded).
  *
  * flush() resolves once everything pushed before the call is written (or dropped); stop() ends
  * the timer and writes what waits, and after it nothing more is kept.
@@ -38,11 +41,20 @@ export function createBatchWriter<T>(options: {
   let stopped = false;
   /** The last flush found the database away: said once, not every flush. */
   let deferred = false;
+  /** Items a push dropped (the backlog full) since this was last said. */
+  let overflowed = 0;
+  /** A write queued behind the one under way, not started yet: it will take every item pushed. */
+  let queued: Promise<void> | undefined;
   const leave = (items: T[]) => {
     if (onLeave) for (const item of items) onLeave(item);
   };
 
   const write = async () => {
+    queued = undefined;
+    if (overflowed > 0) {
+      onError?.(new Error(options.overflowError), overflowed);
+      overflowed = 0;
+    }
     while (waiting.length > 0) {
       const batch = waiting.slice(0, batchSize);
       waiting = waiting.slice(batch.length);
@@ -70,8 +82,8 @@ export function createBatchWriter<T>(options: {
     }
   };
   const writeNow = () => {
-    writing = writing.then(write);
-    return writing;
+    queued ??= writing = writing.then(write);
+    return queued;
   };
   const timer = setInterval(() => void writeNow(), options.flushEveryMs ?? 2000);
   timer.unref();
@@ -81,12 +93,12 @@ export function createBatchWriter<T>(options: {
       if (stopped) return false;
       waiting.push(item);
       if (waiting.length > maxWaiting) {
-        const dropped = waiting.length - maxWaiting;
-        leave(waiting.slice(0, dropped));
-        waiting = waiting.slice(dropped);
-        if (options.overflowError) onError?.(new Error(options.overflowError), dropped);
+        // One over the bound (the backlog was full): the oldest goes, without copying the rest.
+        const oldest = waiting.shift() as T;
+        onLeave?.(oldest);
+        if (options.overflowError) overflowed += 1;
       }
-      if (waiting.length >= batchSize) void writeNow();
+      if (waiting.length >= batchSize && !queued) void writeNow();
       return true;
     },
     flush: writeNow,

@@ -87,26 +87,44 @@ describe('the health probes', () => {
     }
   });
 
-  it('write one log line each, and no request-log row', async () => {
-    t.logs.length = 0;
-    await t.app.inject({
-      method: 'GET',
-      url: '/healthz?token=probe-secret',
-      headers: { 'x-request-id': 'probe-2' },
-    });
-    const lines = t.logs
-      .map((line) => JSON.parse(line) as { msg: string; reqId?: string; req?: { url?: string } })
-      .filter((line) => line.msg === 'request');
-    expect(lines).toEqual([
-      expect.objectContaining({ reqId: 'probe-2', req: expect.objectContaining({ url: '/healthz' }) }),
-    ]);
-    expect(t.logs.join('\n')).not.toContain('probe-secret');
-    await t.app.requestLog.flush();
-    const rows = await t.database.handle.db
-      .selectFrom('request_log')
-      .select('id')
-      .where('request_id', '=', 'probe-2')
-      .execute();
-    expect(rows).toEqual([]);
+  it('log the first good answer of each minute at info and the rest at debug (decision 0070), with no request-log row', async () => {
+    // An app of its own, logging at debug, so that both levels are seen.
+    const own = await createTestApp({ env: { PUBLIC_ORIGIN: SITE, LOG_LEVEL: 'debug' } });
+    try {
+      for (const id of ['probe-1', 'probe-2', 'probe-3']) {
+        await own.app.inject({
+          method: 'GET',
+          url: '/healthz?token=probe-secret',
+          headers: { 'x-request-id': id },
+        });
+      }
+      await own.app.inject({ method: 'GET', url: '/readyz', headers: { 'x-request-id': 'ready-1' } });
+      await own.app.inject({ method: 'GET', url: '/api/nowhere', headers: { 'x-request-id': 'other-1' } });
+      const lines = own.logs
+        .map(
+          (line) =>
+            JSON.parse(line) as { msg: string; level: number; reqId?: string; req?: { url?: string } },
+        )
+        .filter((line) => line.msg === 'request')
+        .map((line) => [line.reqId, line.level, line.req?.url]);
+      expect(lines).toEqual([
+        ['probe-1', 30, '/healthz'],
+        ['probe-2', 20, '/healthz'],
+        ['probe-3', 20, '/healthz'],
+        ['ready-1', 30, '/readyz'],
+        // Every other request: at info, always.
+        ['other-1', 30, '/api/nowhere'],
+      ]);
+      expect(own.logs.join('\n')).not.toContain('probe-secret');
+      await own.app.requestLog.flush();
+      const rows = await own.database.handle.db
+        .selectFrom('request_log')
+        .select('request_id')
+        .where('request_id', 'in', ['probe-1', 'probe-2', 'ready-1', 'other-1'])
+        .execute();
+      expect(rows.map((row) => row.request_id)).toEqual(['other-1']);
+    } finally {
+      await own.close();
+    }
   });
 });

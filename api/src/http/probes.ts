@@ -8,12 +8,40 @@
  * start. The app's global hooks still run for them, each a plain callback that lets a probe
  * through at once: never shed, no text guard, no request-log row (`loggedPath`); the answer
  * carries the request id, the security headers with `Cache-Control: no-store`, CORS for the
- * admitted origins, and one log line, as every answer does.
+ * admitted origins, and a log line, as every answer does: at info when the probe failed or was
+ * slow and for the first good answer of each path in a minute, at debug for the rest (decision
+ * 0070, `probeLogLevels`).
  */
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../db/index.ts';
+import { SLOW_REQUEST_MS } from '../platform/request-log/request-log.recorder.ts';
 
 export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+
+/** A path's good probe answers are logged at info at most once in this long (decision 0070). */
+export const PROBE_LOG_EVERY_MS = 60_000;
+
+/**
+ * The level of a probe's request line (decision 0070). Info, always, when it failed (400 and
+ * up: /readyz without its database) or was slow (SLOW_REQUEST_MS), as any request; of the good
+ * answers, the first of each path in `everyMs`, so the log shows the probes still arrive; the
+ * rest at debug (LOG_LEVEL=debug shows every one). A load balancer asks every few seconds and
+ * a benchmark thousands of times a second: a line for each cost more than the probe itself.
+ */
+export function probeLogLevels(
+  everyMs = PROBE_LOG_EVERY_MS,
+  now: () => number = Date.now,
+): (path: string, status: number, durationMs: number) => 'info' | 'debug' {
+  const lastInfo = new Map<string, number>();
+  return (path, status, durationMs) => {
+    if (status >= 400 || durationMs >= SLOW_REQUEST_MS) return 'info';
+    const at = now();
+    const last = lastInfo.get(path);
+    if (last !== undefined && at - last < everyMs) return 'debug';
+    lastInfo.set(path, at);
+    return 'info';
+  };
+}
 
 /** Registers the probes: call before registerCompression. */
 export function registerProbes(app: FastifyInstance, database: Pick<DatabaseHandle, 'ping'>): void {

@@ -40,7 +40,7 @@ export interface PublicCache {
   invalidate(): void;
   /** Drops the entries a change notification's payload names (everything when it names none). */
   invalidateFor(notification: string): void;
-  onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  onRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void;
   /**
    * The answer to a request onRequest let through (nothing happens for any other): says MISS,
    * and keeps a 200 answer's body unless a change touched it meanwhile.
@@ -229,21 +229,26 @@ export function createPublicCache(options: PublicCacheOptions): PublicCache {
       }
     },
 
-    async onRequest(request, reply) {
+    // A plain callback (no promise per request): a hit is answered here, anything else goes on.
+    onRequest(request, reply, done) {
       const key = keyFor(request);
-      if (!key) return undefined;
+      if (!key) return done();
       const entry = entries.get(key);
       if (entry && entry.expiresAt > Date.now()) {
         // Most recently used goes to the back, so eviction takes the coldest first.
         entries.delete(key);
         entries.set(key, entry);
         reply.header('x-cache', 'HIT').header('etag', entry.etag);
-        if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
-        return reply.code(200).header('content-type', entry.contentType).send(entry.body);
+        if (etagMatches(request.headers['if-none-match'], entry.etag)) {
+          reply.code(304).send();
+          return;
+        }
+        reply.code(200).header('content-type', entry.contentType).send(entry.body);
+        return;
       }
       if (entry) entries.delete(key);
       pending.set(request, { key, generation });
-      return undefined;
+      done();
     },
 
     answered(request, reply, answer) {

@@ -17,7 +17,7 @@ import { buildApp } from '../app.ts';
 import { type AppConfig, loadConfig } from '../config.ts';
 import { createDatabase, type DatabaseHandle } from '../db/index.ts';
 import { createApiToken } from '../platform/identity/api-tokens.ts';
-import type { AppRouter } from '../router.ts';
+import { type AppRouter, appRouter } from '../router.ts';
 import { createSecrets } from '../secrets.ts';
 import { seedReferenceData } from '../seed/demo.ts';
 import { createServices } from '../services.ts';
@@ -25,6 +25,7 @@ import { createUser, TEST_PASSWORD, type TestUser } from '../testing/auth.ts';
 import { createBook, createListing } from '../testing/catalogue.ts';
 import { createTestDatabase, type TestDatabase } from '../testing/db.ts';
 import { type DatabaseProxy, startDatabaseProxy } from '../testing/db-proxy.ts';
+import type { Meta } from '../trpc.ts';
 
 /** The headers a client, a proxy or a cache reads. */
 const COMPARED_HEADERS = [
@@ -462,5 +463,98 @@ describe('the lean tRPC path answers as the stock plugin does', () => {
     const recent = expectAllSame(from);
     expect(recent.every((exchange) => exchange.stock.status === 503)).toBe(true);
     expect(recent.every((exchange) => exchange.stock.headers['retry-after'] !== undefined)).toBe(true);
+  });
+});
+
+/**
+ * A query that declares its answer to anyone without a credential (meta.anonymousAnswer): the
+ * lean path sends it without a context or a procedure call. Every such procedure is asked on
+ * both apps (the stock plugin always runs the procedure), and the two answers must agree on
+ * everything: the status, every header (security, cache, CORS, the request id we send) and the
+ * body, byte for byte; a caller with a credential still goes through the procedure.
+ */
+describe('a declared anonymous answer is sent without calling the procedure', () => {
+  /**
+   * Every header except the transport's: the date, the connection, and the framing (the stock
+   * plugin streams its answer chunked, the lean path sends a Content-Length: decision 0040).
+   */
+  const everyHeader = (response: Answer) => {
+    const {
+      date: _date,
+      connection: _connection,
+      'content-length': _length,
+      'transfer-encoding': _chunked,
+      ...rest
+    } = response.headers;
+    return { status: response.status, headers: rest, body: response.body.toString('utf8') };
+  };
+  const expectIdentical = ({ sent, stock, lean }: Exchange) => {
+    const where = `${sent.method} ${sent.url}`;
+    expect(everyHeader(lean), where).toEqual(everyHeader(stock));
+    expect(Buffer.compare(lean.body, stock.body), `${where}: body bytes`).toBe(0);
+    expect(Number(lean.headers['content-length']), `${where}: length`).toBe(lean.body.length);
+  };
+  const declared = () =>
+    Object.entries(
+      (appRouter as unknown as { _def: { procedures: Record<string, { _def: { meta?: Meta } }> } })._def
+        .procedures,
+    )
+      .filter(([, procedure]) => procedure._def.meta?.anonymousAnswer !== undefined)
+      .map(([path]) => path);
+
+  it('anonymous: the same bytes and headers as the procedure, and no procedure ran', async () => {
+    const paths = declared();
+    // The walk found the procedure this exists for (a filter that matched nothing proves nothing).
+    expect(paths).toContain('account.auth.me');
+    const before = leanApp.trpcPath.anonymous;
+    let shortcuts = 0;
+    for (const path of paths) {
+      const variants: Sent[] = [
+        { method: 'GET', url: `/trpc/${path}`, headers: { 'x-request-id': `anon-${path}` } },
+        // The Capacitor app's origin: CORS headers on both.
+        {
+          method: 'GET',
+          url: `/trpc/${path}`,
+          headers: { origin: 'capacitor://localhost', 'x-request-id': `cors-${path}` },
+        },
+        // The web client's batch (void inputs as `{}`), with a cookie that is no session's.
+        {
+          method: 'GET',
+          url: `/trpc/${path},${path}?batch=1&input=%7B%7D`,
+          headers: { [CLIENT_HEADER]: 'web', cookie: 'theme=dark', 'x-request-id': `batch-${path}` },
+        },
+      ];
+      for (const sent of variants) expectIdentical(await both(sent));
+      shortcuts += 4;
+    }
+    expect(leanApp.trpcPath.anonymous - before).toBe(shortcuts);
+    const me = await leanApp.inject({ method: 'GET', url: '/trpc/account.auth.me' });
+    expect(me.body).toBe('{"result":{"data":{"user":null}}}');
+  });
+
+  it('a session cookie, a bearer token or an input goes through the procedure', async () => {
+    const before = leanApp.trpcPath.anonymous;
+    const sent: Sent[] = [
+      { method: 'GET', url: '/trpc/account.auth.me', headers: { cookie: memberCookie, 'x-request-id': 'c' } },
+      {
+        method: 'GET',
+        url: '/trpc/account.auth.me',
+        headers: { authorization: `Bearer ${readToken}`, 'x-request-id': 'b' },
+      },
+      {
+        method: 'GET',
+        url: '/trpc/account.auth.me',
+        headers: { authorization: 'Bearer not-a-token', 'x-request-id': 'x' },
+      },
+      { method: 'GET', url: '/trpc/account.auth.me?input=%7B%7D', headers: { 'x-request-id': 'i' } },
+    ];
+    const exchanges = [];
+    for (const one of sent) exchanges.push(await both(one));
+    for (const exchange of exchanges) expectIdentical(exchange);
+    expect(exchanges[0]!.lean.body.toString()).toContain(member.email);
+    expect(exchanges[2]!.lean.status).toBe(200);
+    expect(exchanges[2]!.lean.headers['www-authenticate']).toBeDefined();
+    expect(exchanges[3]!.lean.status).toBe(400);
+    expect(leanApp.trpcPath.anonymous).toBe(before);
   });
 });

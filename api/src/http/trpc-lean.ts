@@ -13,6 +13,11 @@
  * getErrorShape, so the project's errorFormatter applies unchanged. The context is made once per
  * request, for every call of a batch.
  *
+ * A query may declare its answer to every caller without a credential (`meta.anonymousAnswer`,
+ * trpc.ts): for such a caller (the app's `presentsNoCredential`) asking without an input, the
+ * answer is sent as it is, with no context made and no procedure called; the route's hooks
+ * (request id, security and cache headers, CORS, the request log) run as for any answer.
+ *
  * Anything else goes to the stock handler, inside this same route, so it behaves as before:
  * subscriptions (server-sent events), streamed batches (`application/jsonl`), form data and
  * octet-stream inputs, HEAD and other methods, mixed procedure types in one batch, connection
@@ -25,6 +30,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import { type FastifyHandlerOptions, fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import { getHTTPStatusCode } from '@trpc/server/http';
 import {
+  defaultTransformer,
   getErrorShape,
   getProcedureAtPath,
   getTRPCErrorFromUnknown,
@@ -63,6 +69,16 @@ type CallResult = readonly [TRPCError, undefined] | readonly [undefined, unknown
 
 const METHOD_OF: Record<'query' | 'mutation', string> = { query: 'GET', mutation: 'POST' };
 const VARY = 'trpc-accept, accept';
+/** A URL without a query string: nothing to read (never written to). */
+const NO_QUERY = new URLSearchParams();
+
+/**
+ * tRPC's answer as bytes: Fastify would add `; charset=utf-8` to a string's JSON content type,
+ * which tRPC's answer does not carry; and bytes go out with a Content-Length.
+ */
+function sendJson(reply: FastifyReply, status: number, body: Buffer) {
+  return reply.code(status).header('vary', VARY).header('content-type', 'application/json').send(body);
+}
 
 /** tRPC's getAcceptHeader, on Node's headers. */
 function acceptOf(request: FastifyRequest): string | null {
@@ -85,6 +101,8 @@ export interface TrpcPathStats {
   path: TrpcPath;
   /** Answered by the lean route itself. */
   lean: number;
+  /** Calls answered with their procedure's declared anonymous answer, without calling it. */
+  anonymous: number;
   /** Handed to the stock handler (subscriptions, streams, form data, other methods…). */
   stock: number;
 }
@@ -96,11 +114,26 @@ export interface TrpcPathStats {
 export async function registerLeanTrpc<TRouter extends AnyTRPCRouter>(
   scope: FastifyInstance,
   trpcOptions: LeanTrpcOptions<TRouter>,
-  stats: TrpcPathStats = { path: 'lean', lean: 0, stock: 0 },
+  stats: TrpcPathStats = { path: 'lean', lean: 0, stock: 0, anonymous: 0 },
+  /** Whether a request presents no credential, so a declared anonymous answer is its answer. */
+  presentsNoCredential: (request: FastifyRequest) => boolean = () => false,
 ): Promise<void> {
   const { router, createContext, onError } = trpcOptions;
   const config = router._def._config;
   const deserialize = (value: unknown) => config.transformer.input.deserialize(value);
+  // tRPC's default transformer changes nothing: its answers need no copy on the way out.
+  const serialize = (json: unknown): Buffer =>
+    Buffer.from(
+      JSON.stringify(
+        config.transformer === defaultTransformer ? json : transformTRPCResponse(config, json as never),
+      ),
+    );
+  const anonymousAnswers = declaredAnonymousAnswers(router);
+  /** A single call's whole answer for each declared anonymous answer, serialized once. */
+  const anonymousBodies = new Map<unknown, Buffer>();
+  for (const [procedure, answer] of anonymousAnswers) {
+    anonymousBodies.set(procedure, serialize({ result: { data: answer } }));
+  }
 
   // The same body parsers as the stock plugin: tRPC reads the JSON text itself (its own errors
   // for bad JSON), and form data reaches the stock handler as the raw stream.
@@ -135,7 +168,7 @@ export async function registerLeanTrpc<TRouter extends AnyTRPCRouter>(
     const url = request.url;
     if (url.includes('#')) return stock(request, reply);
     const queryAt = url.indexOf('?');
-    const searchParams = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
+    const searchParams = queryAt === -1 ? NO_QUERY : new URLSearchParams(url.slice(queryAt + 1));
     if (searchParams.has('connectionParams')) return stock(request, reply);
     let path: string;
     try {
@@ -165,6 +198,15 @@ export async function registerLeanTrpc<TRouter extends AnyTRPCRouter>(
       else if (type !== procedureType) return stock(request, reply);
     }
     stats.lean += 1;
+
+    // One call of a declared anonymous answer, without an input or a credential: its bytes.
+    if (!isBatchCall && method === 'GET' && !searchParams.get('input')) {
+      const body = anonymousBodies.get(procedures[0]);
+      if (body && presentsNoCredential(request)) {
+        stats.anonymous += 1;
+        return sendJson(reply, 200, body);
+      }
+    }
 
     // The inputs, read once and only when a procedure asks (tRPC's memo: one error for all).
     let inputs: { ok: true; value: Record<number, unknown> } | { ok: false; error: TRPCError } | undefined;
@@ -220,16 +262,43 @@ export async function registerLeanTrpc<TRouter extends AnyTRPCRouter>(
     };
     const inputOf = (index: number) => (inputs?.ok ? inputs.value[index] : undefined);
 
-    // The context, once for the whole batch.
+    // Declared anonymous answers: a GET without a credential, and without an input for the call.
+    let constants: (CallResult | undefined)[] | undefined;
+    if (method === 'GET' && procedures.some((procedure) => procedure && anonymousAnswers.has(procedure))) {
+      if (presentsNoCredential(request)) {
+        let given: Record<number, unknown> | undefined;
+        try {
+          given = readInputs();
+        } catch {
+          // The calls report the bad input themselves.
+        }
+        if (given) {
+          constants = procedures.map((procedure, index) =>
+            procedure && anonymousAnswers.has(procedure) && given[index] === undefined
+              ? [undefined, anonymousAnswers.get(procedure)]
+              : undefined,
+          );
+        }
+      }
+    }
+
+    // The context, once for the whole batch, unless every call has its answer already.
     let ctx: unknown;
     let ctxError: TRPCError | undefined;
-    try {
-      ctx = await createContext?.({ req: request, res: reply, info: undefined as never });
-    } catch (cause) {
-      ctxError = getTRPCErrorFromUnknown(cause);
+    if (!constants?.every((constant) => constant !== undefined)) {
+      try {
+        ctx = await createContext?.({ req: request, res: reply, info: undefined as never });
+      } catch (cause) {
+        ctxError = getTRPCErrorFromUnknown(cause);
+      }
     }
 
     const call = async (index: number): Promise<CallResult> => {
+      const constant = constants?.[index];
+      if (constant) {
+        stats.anonymous += 1;
+        return constant;
+      }
       const procedure = procedures[index];
       const procedurePath = paths[index] as string;
       try {
@@ -270,14 +339,7 @@ export async function registerLeanTrpc<TRouter extends AnyTRPCRouter>(
       }
     };
 
-    // As bytes: Fastify would add `; charset=utf-8` to a string's JSON content type, which tRPC's
-    // answer does not carry.
-    const send = (status: number, json: unknown) =>
-      reply
-        .code(status)
-        .header('vary', VARY)
-        .header('content-type', 'application/json')
-        .send(Buffer.from(JSON.stringify(transformTRPCResponse(config, json as never))));
+    const send = (status: number, json: unknown) => sendJson(reply, status, serialize(json));
 
     const errorShape = (error: TRPCError, index: number | undefined, shapeType: string) =>
       getErrorShape({
@@ -328,4 +390,27 @@ export async function registerLeanTrpc<TRouter extends AnyTRPCRouter>(
     });
     return send(getHTTPStatusCode(json), json);
   });
+}
+
+/**
+ * The queries of the router that declare an anonymous answer (meta.anonymousAnswer), by
+ * procedure. Declared on anything but a query, it is a mistake: refused at start.
+ */
+function declaredAnonymousAnswers(router: AnyTRPCRouter): Map<unknown, unknown> {
+  const answers = new Map<unknown, unknown>();
+  const procedures = router._def.procedures as Record<
+    string,
+    { _def: { type: ProcedureType; meta?: { anonymousAnswer?: unknown } } }
+  >;
+  for (const [path, procedure] of Object.entries(procedures)) {
+    const answer = procedure._def.meta?.anonymousAnswer;
+    if (answer === undefined) continue;
+    if (procedure._def.type !== 'query') {
+      throw new Error(
+        `${path}: only a query may declare an anonymous answer (it is a ${procedure._def.type})`,
+      );
+    }
+    answers.set(procedure, answer);
+  }
+  return answers;
 }

@@ -58,15 +58,18 @@ async function signedIn(ctx: Context, session: Session) {
 
 const ok = z.object({ ok: z.literal(true) });
 
+/** What `me` answers a caller with no credential: declared, so /trpc sends it without the call. */
+const SIGNED_OUT = { user: null };
+
 export const authRouter = router({
   me: publicProcedure
+    .meta({ anonymousAnswer: SIGNED_OUT })
     .input(z.void())
     .output(z.object({ user: meSchema.nullable() }))
     .query(async ({ ctx }) => {
       const claims = ctx.auth.claims;
-      return {
-        user: claims ? await auth.describeUser(ctx.db, ctx.identity, claims.userId, ctx.req.log) : null,
-      };
+      if (!claims) return SIGNED_OUT;
+      return { user: await auth.describeUser(ctx.db, ctx.identity, claims.userId, ctx.req.log) };
     }),
 
   /** `next`: where to go once the address is confirmed and the account set up. */

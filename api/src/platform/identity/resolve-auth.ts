@@ -211,6 +211,18 @@ export async function resolveAuth(
 /** The challenge sent with any answer to a request whose bearer token was refused. */
 export const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
 
+/**
+ * Whether a request presents no credential resolveAuth reads: no bearer token and, where cookies
+ * count, neither session cookie. Such a caller is anonymous without any lookup (the lean /trpc
+ * path answers a query's declared anonymous answer on this alone).
+ */
+export function presentsNoCredential(request: FastifyRequest, config: AppConfig, cookies = true): boolean {
+  if (bearerToken(request)) return false;
+  if (!cookies) return true;
+  const session = readSessionCookies(request, config);
+  return !session.access && !session.refresh;
+}
+
 async function resolveCredentials(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -218,6 +230,9 @@ async function resolveCredentials(
   config: AppConfig,
   options: { apiTokens?: ApiTokenAuth; cookies?: boolean },
 ): Promise<AuthState> {
+  if (presentsNoCredential(request, config, options.cookies !== false)) {
+    return { claims: null, via: null, rejected: false };
+  }
   const bearer = bearerToken(request);
   if (bearer && options.apiTokens && looksLikeApiToken(bearer)) {
     return resolveApiToken(request, bearer, options.apiTokens);
@@ -226,9 +241,8 @@ async function resolveCredentials(
     const claims = await identity.verify(bearer);
     return { claims: claims && { ...claims, accessToken: bearer }, via: 'bearer', rejected: !claims };
   }
-  if (options.cookies === false) return { claims: null, via: null, rejected: false };
+  // No bearer token, so at least one session cookie (presentsNoCredential).
   const cookies = readSessionCookies(request, config);
-  if (!cookies.access && !cookies.refresh) return { claims: null, via: null, rejected: false };
   if (cookies.access) {
     const claims = await identity.verify(cookies.access);
     if (claims) return { claims: { ...claims, accessToken: cookies.access }, via: 'cookie', rejected: false };

@@ -110,6 +110,25 @@ describe('realtime events', () => {
     await until(() => b.realtime.stats().subscribers === 0, 'the subscriber to leave');
   });
 
+  it('leave nothing behind once closed: no subscriber, topic, queued event or announced answer', async () => {
+    const streams = [
+      ...Array.from({ length: 10 }, () => subscribe(urlB, alice)),
+      ...Array.from({ length: 10 }, () => subscribe(urlB, bob)),
+    ];
+    await live(b, 20);
+    expect(b.realtime.stats()).toMatchObject({ subscribers: 20, topics: 2 });
+    // Every stream's answer is on its way, so the request log waits for each.
+    expect(b.requestLog.pending).toBeGreaterThanOrEqual(20);
+    await publishFor(alice, uuid(90));
+    await publishFor(bob, uuid(91));
+    for (const stream of streams) await stream.waitFor(1);
+    for (const stream of streams) stream.close();
+    await until(() => b.realtime.stats().subscribers === 0, 'every subscriber to leave');
+    await until(() => b.requestLog.pending === 0, 'every stream’s answer to be settled');
+    expect(b.realtime.stats()).toMatchObject({ subscribers: 0, live: 0, topics: 0, queued: 0 });
+    expect(b.requestLog.pending).toBe(0);
+  });
+
   it('resume after a lost connection with exactly the events missed, once', async () => {
     const first = subscribe(urlA, alice);
     await live(a.app);

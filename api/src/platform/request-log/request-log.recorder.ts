@@ -57,6 +57,8 @@ export interface RequestLogRecorder {
   flush(): Promise<void>;
   /** Stops the timer and writes what waits, without waiting for answers still going out. */
   stop(): Promise<void>;
+  /** Answers announced whose lines have not come yet (a closed stream must leave none). */
+  readonly pending: number;
 }
 
 /** Requests worth a line: the API, not the web's files, uploads served back, or health probes. */
@@ -153,28 +155,33 @@ export function createRequestLogRecorder(
     onError: options.onError,
     overflowError: 'request log backlog full',
   });
-  /** Answers on their way whose lines are not recorded yet, each with how to say it is settled. */
-  const announced = new Map<ServerResponse, { settled: Promise<void>; settle: () => void }>();
+  /**
+   * Answers on their way whose lines are not recorded yet. Per request this is a set entry and
+   * a shared 'close' listener, nothing more: promises are made only by a flush() that waits.
+   */
+  const announced = new Set<ServerResponse>();
+  /** Flushes waiting, each for the answers announced before it was called. */
+  let waiting: { left: Set<ServerResponse>; done: () => void }[] = [];
   const settle = (response: ServerResponse) => {
-    announced.get(response)?.settle();
-    announced.delete(response);
+    if (!announced.delete(response) || waiting.length === 0) return;
+    for (const flush of waiting) {
+      if (flush.left.delete(response) && flush.left.size === 0) flush.done();
+    }
+    waiting = waiting.filter((flush) => flush.left.size > 0);
   };
+  function closed(this: ServerResponse) {
+    // Cut off before it finished: no line will come. Finished: onResponse records it, perhaps a
+    // few callbacks after 'close' (async hooks); settle anyway once those have run.
+    if (!this.writableFinished) settle(this);
+    else setImmediate(settle, this);
+  }
 
   return {
     answering(response) {
       // Already gone (the client hung up first): its 'close' has passed and no line will come.
       if (buffer.stopped || response.destroyed || announced.has(response)) return;
-      let resolve = () => {};
-      const settled = new Promise<void>((done) => {
-        resolve = done;
-      });
-      announced.set(response, { settled, settle: resolve });
-      response.once('close', () => {
-        // Cut off before it finished: no line will come. Finished: onResponse records it,
-        // perhaps a few callbacks after 'close' (async hooks); settle anyway once those have run.
-        if (!response.writableFinished) settle(response);
-        else setImmediate(() => settle(response));
-      });
+      announced.add(response);
+      response.on('close', closed);
     },
     record(line, response) {
       if (response) settle(response);
@@ -182,12 +189,17 @@ export function createRequestLogRecorder(
       buffer.push(line);
     },
     async flush() {
-      await Promise.all([...announced.values()].map((answer) => answer.settled));
+      if (announced.size > 0) {
+        await new Promise<void>((done) => waiting.push({ left: new Set(announced), done }));
+      }
       await buffer.flush();
     },
     async stop() {
-      for (const response of [...announced.keys()]) settle(response);
+      for (const response of [...announced]) settle(response);
       await buffer.stop();
+    },
+    get pending() {
+      return announced.size;
     },
   };
 }
