@@ -2,7 +2,7 @@
 import './zod-config.ts';
 import './styles.css';
 import type { DehydratedState } from '@tanstack/react-query';
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createPath, matchRoutes, type RouteObject, RouterProvider } from 'react-router-dom';
 import { installPreloadRecovery } from './app/preload-recovery.ts';
@@ -101,8 +101,11 @@ const app = (
     </SiteOriginContext.Provider>
   </StrictMode>
 );
-// A server-rendered public page is hydrated; every other page is rendered here.
-if (dehydratedState && container.hasChildNodes()) hydrateRoot(container, app);
+// A server-rendered public page is hydrated; every other page is rendered here. Hydrating in a
+// transition lets React yield to the browser every few milliseconds instead of holding the main
+// thread for the whole page (on a phone, one task of half a second); the page shows meanwhile,
+// and a click on a part not yet hydrated hydrates that part first (decision 0067).
+if (dehydratedState && container.hasChildNodes()) startTransition(() => void hydrateRoot(container, app));
 else createRoot(container).render(app);
 
 installOverflowGuard();
