@@ -98,13 +98,22 @@ function resized(raw: Raw, width: PhotoWidth) {
 
 /**
  * Every size in PHOTO_WIDTHS × PHOTO_FORMATS from a photo's decoded pixels, one after another
- * (one libvips thread: the limiter's slot is the bound on CPU and memory).
+ * (one libvips thread: the limiter's slot is the bound on CPU and memory). A photo narrower than
+ * a width is not enlarged: every width it fits inside whole is one encoding, stored under each name.
  */
 export async function makePhotoSizes(raw: Raw): Promise<PhotoSize[]> {
+  const { width, height } = raw.info;
+  const whole = new Map<PhotoFormat, PhotoVariant>();
   const sizes: PhotoSize[] = [];
   for (const name of PHOTO_WIDTHS) {
+    const fitsWhole = width <= name && height * PHOTO_FRAME.width <= name * PHOTO_FRAME.height;
     for (const format of PHOTO_FORMATS) {
-      sizes.push({ ...(await encode(resized(raw, name), format)), name, format });
+      let variant = fitsWhole ? whole.get(format) : undefined;
+      if (!variant) {
+        variant = await encode(resized(raw, name), format);
+        if (fitsWhole) whole.set(format, variant);
+      }
+      sizes.push({ ...variant, name, format });
     }
   }
   return sizes;

@@ -100,13 +100,22 @@ describe('uploading a listing photo', () => {
       .withMetadata({ exif: { IFD0: { Copyright: 'Someone' } } })
       .jpeg()
       .toBuffer();
-    const response = await uploadListingPhoto(t.app, seller.accessToken, draft.id, jpeg, 'p.jpg', 'image/jpeg');
+    const response = await uploadListingPhoto(
+      t.app,
+      seller.accessToken,
+      draft.id,
+      jpeg,
+      'p.jpg',
+      'image/jpeg',
+    );
     expect(response.status).toBe(201);
     const url: string = response.body.url;
     const served: string[] = [];
     for (const width of PHOTO_WIDTHS) {
       for (const format of PHOTO_FORMATS) {
-        const file = await request(t.app.server).get(photoSizeUrl(url, width, format)).buffer(true);
+        const file = await request(t.app.server)
+          .get(photoSizeUrl(url, width, format))
+          .buffer(true);
         expect(file.status).toBe(200);
         expect(file.headers['content-type']).toBe(PHOTO_FORMAT_TYPES[format]);
         expect(file.headers['cache-control']).toBe('public, max-age=31536000, immutable');
