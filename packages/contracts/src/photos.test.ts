@@ -4,7 +4,9 @@ import { photoThumbUrl, SELLING_LIMITS } from './selling.ts';
 
 describe('the sizes of a stored photo', () => {
   it('are found beside its large size, by width and format, on either storage', () => {
-    expect(photoSizeUrl('/storage/listings/l/p/1600.webp', 720, 'avif')).toBe('/storage/listings/l/p/720.avif');
+    expect(photoSizeUrl('/storage/listings/l/p/1600.webp', 720, 'avif')).toBe(
+      '/storage/listings/l/p/720.avif',
+    );
     expect(
       photoSizeUrl('https://x.supabase.co/storage/v1/object/public/b/listings/l/p/1600.webp', 1080, 'webp'),
     ).toBe('https://x.supabase.co/storage/v1/object/public/b/listings/l/p/1080.webp');

@@ -38,7 +38,7 @@ beforeAll(async () => {
   storage = t.services.storage;
   context = { ...orderDepsFor(t), storage };
   sellerId = (await createUser(db, t.services.identity, 'seller@photo-sizes.test')).id;
-  bookId = (await createBook(db, { title: 'Persuasion', authors: ['Jane Austen'] })).id;
+  bookId = await createBook(db, { title: 'Persuasion', authors: ['Jane Austen'] });
 });
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import { usePageRedirect } from '../../lib/page-meta.ts';
 import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { Filters, type FixedFilter, SortSelect } from './Filters.tsx';
-import { ListingCards } from './ListingGrid.tsx';
+import { FIRST_SCREEN_CARDS, ListingCards } from './ListingGrid.tsx';
 import { activeFilterCount, readListingParams, toApiInput, withChanges } from './listing-params.ts';
 import { Pagination } from './Pagination.tsx';
 
@@ -147,7 +147,12 @@ export function ListingsBrowser({
         aria-busy={query.isFetching}
         className={query.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
       >
-        <ListingCards listings={query.data.items} testId="results" />
+        <ListingCards
+          listings={query.data.items}
+          testId="results"
+          layout="browser"
+          firstScreen={FIRST_SCREEN_CARDS}
+        />
         <Pagination
           page={query.data.page}
           pageSize={query.data.pageSize}
