@@ -15,6 +15,7 @@ import {
 import pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { FIRST_SCREEN_CARDS } from '../../web/src/lib/photo-layout.ts';
 import { baseURL, launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
 import { imagesLoaded } from '../support/selling.ts';
 
@@ -325,6 +326,31 @@ describe('the seller’s photos', () => {
     await page.goto(`/listing/${slug}`);
     await page.getByTestId('generated-cover').waitFor();
     expect(await page.getByTestId('listing-photos').count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('the cards on the first screen of the search and browse pages', () => {
+  it('load at once, the first fetched first, the rest when scrolled near', async () => {
+    const { context, page } = await visitor('phone');
+    await page.goto('/listings');
+    const images = page.getByTestId('results').getByTestId('listing-card').getByRole('img');
+    await images.first().waitFor();
+    const attributes = await images.evaluateAll((elements) =>
+      elements.map((img) => [img.getAttribute('loading'), img.getAttribute('fetchpriority') ?? ''].join(' ')),
+    );
+    expect(attributes.length).toBeGreaterThan(FIRST_SCREEN_CARDS);
+    expect(attributes.slice(0, FIRST_SCREEN_CARDS)).toEqual([
+      'eager high',
+      ...Array(FIRST_SCREEN_CARDS - 1).fill('eager '),
+    ]);
+    expect(new Set(attributes.slice(FIRST_SCREEN_CARDS))).toEqual(new Set(['lazy ']));
+    // Each is a stored photo's <picture>, sized to the 3:4 frame.
+    const first = images.first();
+    expect(await first.evaluate((img) => img.parentElement?.tagName)).toBe('PICTURE');
+    expect(Number(await first.getAttribute('width')) * 4).toBe(
+      Number(await first.getAttribute('height')) * 3,
+    );
     await context.close();
   });
 });

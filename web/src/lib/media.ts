@@ -7,6 +7,9 @@ import {
   photoThumbUrl,
 } from '@reshelf/contracts';
 import { apiUrl } from './api.ts';
+import { PHOTO_LAYOUT_SIZES, type PhotoLayout } from './photo-layout.ts';
+
+export { FIRST_SCREEN_CARDS, PHOTO_LAYOUT_SIZES, type PhotoLayout } from './photo-layout.ts';
 
 /**
  * Where to load an image from. Stored photos come as paths on the API ("/storage/…"), which
@@ -21,22 +24,6 @@ export function mediaUrl(url: string): string {
 export function thumbUrl(url: string): string {
   return mediaUrl(photoThumbUrl(url));
 }
-
-/**
- * How wide a photo is shown, for `sizes` (and a preload's `imagesizes`, which must be the same
- * text): one entry per layout, from its classes. The widths are the image's own, inside the
- * card's padding or the page's column, at each breakpoint of the layout.
- */
-export const PHOTO_LAYOUT_SIZES = {
-  /** ListingGrid's GRID_CLASSES across the page (max-w-6xl, px-4/6/8): 2, 3, then 4 columns, a card's p-3 inside. */
-  grid: '(min-width: 1152px) 236px, (min-width: 1024px) calc(25vw - 52px), (min-width: 640px) calc(33.3vw - 51px), calc(50vw - 46px)',
-  /** The same grid beside the 16rem filters (ListingsBrowser, from lg). */
-  browser:
-    '(min-width: 1152px) 164px, (min-width: 1024px) calc(25vw - 124px), (min-width: 640px) calc(33.3vw - 51px), calc(50vw - 46px)',
-  /** The listing page's photo: 5/12 of the page beside the details from md, the page's width below. */
-  listing: '(min-width: 1152px) 434px, (min-width: 768px) calc(41.7vw - 40px), calc(100vw - 32px)',
-} as const;
-export type PhotoLayout = keyof typeof PHOTO_LAYOUT_SIZES;
 
 /** A stored photo's `srcset` in one format: every size, by its width. */
 export function photoSrcSet(url: string, format: PhotoFormat): string {

@@ -47,12 +47,6 @@ export function ListingGrid({
   return <ListingCards listings={query.data} notes={notes} className={className} testId={testId} />;
 }
 
-/**
- * The cards whose photos load at once: as many as the first screen of a phone shows (two rows of
- * two at 390 px), the first fetched first; the rest load as they are scrolled near.
- */
-export const FIRST_SCREEN_CARDS = 4;
-
 export function ListingCards({
   listings,
   notes,

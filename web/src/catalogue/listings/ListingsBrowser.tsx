@@ -7,12 +7,13 @@ import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { StaleMark } from '../../kit/QueryView.tsx';
 import { errorMessage } from '../../lib/errors.ts';
+import { FIRST_SCREEN_CARDS } from '../../lib/media.ts';
 import { loginPath } from '../../lib/next-path.ts';
 import { usePageRedirect } from '../../lib/page-meta.ts';
 import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { Filters, type FixedFilter, SortSelect } from './Filters.tsx';
-import { FIRST_SCREEN_CARDS, ListingCards } from './ListingGrid.tsx';
+import { ListingCards } from './ListingGrid.tsx';
 import { activeFilterCount, readListingParams, toApiInput, withChanges } from './listing-params.ts';
 import { Pagination } from './Pagination.tsx';
 

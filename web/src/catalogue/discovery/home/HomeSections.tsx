@@ -7,7 +7,7 @@ import { ListingsGridSkeleton } from '../../../components/placeholders.tsx';
 import { QueryError } from '../../../components/QueryError.tsx';
 import { trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
-import { FIRST_SCREEN_CARDS, ListingCards } from '../../listings/ListingGrid.tsx';
+import { ListingCards } from '../../listings/ListingGrid.tsx';
 
 function Shelf({
   id,
@@ -62,13 +62,10 @@ function ShelfBody({
   home,
   pick,
   notes,
-  firstScreen = 0,
 }: {
   home: HomeQuery;
   pick: (data: Home) => ListingCard[];
   notes?: (data: Home) => Map<string, string | null>;
-  /** The first shelf's leading cards are on (or next to) the first screen: ListingCards. */
-  firstScreen?: number;
 }) {
   if (home.isPending) return <ListingsGridSkeleton />;
   if (home.isError || !home.data) {
@@ -76,7 +73,8 @@ function ShelfBody({
   }
   const listings = pick(home.data);
   if (!listings.length) return <p className="text-ink-muted">Nothing here yet. Check back soon.</p>;
-  return <ListingCards listings={listings} notes={notes?.(home.data)} firstScreen={firstScreen} />;
+  // No card is on the home page's first screen (the hero fills it at 390 and 1,280 px): all lazy.
+  return <ListingCards listings={listings} notes={notes?.(home.data)} />;
 }
 
 /** Staff picks, trending and recently added: the home page's shelves. */
@@ -94,7 +92,6 @@ export function ListingShelves() {
           home={home}
           pick={(data) => data.staffPicks}
           notes={(data) => new Map(data.staffPicks.map((pick) => [pick.id, pick.note]))}
-          firstScreen={FIRST_SCREEN_CARDS}
         />
       </Shelf>
       <div className="border-y border-line bg-paper-deep/50">
