@@ -354,3 +354,30 @@ describe('the cards on the first screen of the search and browse pages', () => {
     await context.close();
   });
 });
+
+describe('a photo whose sizes cannot be loaded', () => {
+  it('shows its large size instead, never a broken image (hosted storage before the job reaches it)', async () => {
+    const home = await fetch(new URL('/', baseURL())).then((response) => response.text());
+    const slug = home.match(/href="\/listing\/([^"?#]+)"/)?.[1];
+    const listing = await listingFromApi(slug ?? '');
+    const { context, page } = await visitor('phone');
+    // Every size is missing, as in a hosted bucket: only the large WebP and the old thumbnail exist.
+    await page.route(/\/storage\/.+\/(?:720|1080)\.(?:avif|webp)$|\/storage\/.+\/400\.avif$/, (route) =>
+      route.fulfill({ status: 404, body: '' }),
+    );
+    for (const [path, image] of [
+      [`/listing/${slug}`, page.getByTestId('listing-photos').getByRole('img').first()],
+      ['/listings', page.getByTestId('results').getByTestId('listing-card').getByRole('img').first()],
+    ] as const) {
+      await page.goto(path);
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await expect
+        .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+        .toBe(true);
+      const shown = new URL(await image.evaluate((img: HTMLImageElement) => img.currentSrc), baseURL());
+      expect(shown.pathname).toMatch(/\/1600\.webp$/);
+    }
+    expect(listing.photos.length).toBeGreaterThan(0);
+    await context.close();
+  });
+});

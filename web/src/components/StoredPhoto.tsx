@@ -3,11 +3,13 @@
  * then WebP (the browser takes the first format it can show, and the width its layout and
  * screen need from `sizes`), and explicit `width`/`height` (the 3:4 frame) so nothing moves as it
  * arrives. Any other picture (a cover hosted elsewhere, a photo's old thumbnail address) is a
- * plain `<img>` of the address given.
+ * plain `<img>` of the address given. A size that fails to load gives way to the photo's large
+ * size, so a photo whose sizes are not made yet still shows.
  *
  * `priority`: "high" for the page's largest picture (eager, fetched first), "eager" for others
  * on the first screen, "lazy" (the default) for the rest.
  */
+
 import {
   hasPhotoSizes,
   PHOTO_FORMAT_TYPES,
@@ -16,6 +18,7 @@ import {
   PHOTO_WIDTHS,
   photoSizeUrl,
 } from '@reshelf/contracts';
+import { useEffect, useRef, useState } from 'react';
 import { mediaUrl, PHOTO_LAYOUT_SIZES, type PhotoLayout, photoSrcSet } from '../lib/media.ts';
 
 export type PhotoPriority = 'high' | 'eager' | 'lazy';
@@ -50,7 +53,16 @@ export function StoredPhoto({
     decoding: decoding ?? (priority === 'high' ? ('sync' as const) : ('async' as const)),
     className,
   };
-  if (!hasPhotoSizes(url)) return <img src={mediaUrl(url)} alt={alt} {...common} />;
+  const image = useRef<HTMLImageElement>(null);
+  // A size that cannot be loaded (a photo whose sizes are not made yet, on hosted storage where
+  // no stand-in answers: decision 0063) gives way to the photo's large size. An error before
+  // hydration is seen on mount: the image finished with no picture.
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    const img = image.current;
+    if (img?.complete && img.currentSrc !== '' && img.naturalWidth === 0) setFailed(true);
+  }, []);
+  if (!hasPhotoSizes(url) || failed) return <img src={mediaUrl(url)} alt={alt} {...common} />;
   const sizes = PHOTO_LAYOUT_SIZES[layout];
   // The last format is the <img>'s own (every browser shows WebP); the better ones are sources.
   const last = PHOTO_FORMATS[PHOTO_FORMATS.length - 1]!;
@@ -70,6 +82,8 @@ export function StoredPhoto({
         srcSet={photoSrcSet(url, last)}
         sizes={sizes}
         alt={alt}
+        ref={image}
+        onError={() => setFailed(true)}
         {...common}
       />
     </picture>
