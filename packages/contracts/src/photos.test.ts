@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hasPhotoSizes, PHOTO_WIDTHS, photoSizeKey, photoSizeUrl } from './photos.ts';
-import { photoThumbUrl, SELLING_LIMITS } from './selling.ts';
+import { photoThumbUrl, SELLING_LIMITS } from './selling-limits.ts';
 
 describe('the sizes of a stored photo', () => {
   it('are found beside its large size, by width and format, on either storage', () => {

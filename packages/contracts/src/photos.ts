@@ -7,8 +7,10 @@
  * kept in the database); every size of it sits in the same folder, named by its width and
  * format: ".../<folder>/720.avif", ".../<folder>/400.webp". The zoom view keeps the 1600 px WebP.
  * Any other address (a hosted cover elsewhere) has no sizes and is used as it is.
+ *
+ * Builds no schema: every card reads it, and the first load has no zod (decision 0066).
  */
-import { SELLING_LIMITS } from './selling.ts';
+import { SELLING_LIMITS } from './selling-limits.ts';
 
 /**
  * The widths every listing photo is made in, in both formats: a card (about 150 to 240 CSS px,
