@@ -32,6 +32,7 @@ import {
 } from './platform/jobs/runner.ts';
 import { pruneRealtimeEvents } from './platform/realtime/realtime.ts';
 import { pruneRequestLog } from './platform/request-log/request-log.service.ts';
+import { backfillPhotoSizes } from './selling/index.ts';
 
 export type { JobContext } from './platform/jobs/runner.ts';
 
@@ -67,6 +68,8 @@ export const JOBS: JobRegistry = {
   // The backstop of mail delivery: retries that came due, and anything a NOTIFY wake-up missed.
   // Members' recommendations whose signals changed, or that are older than 6 hours.
   'recommendations.refresh': ({ db }) => refreshRecommendations(db),
+  // Listing photos stored before there were sizes get them, a few a round (decision 0063).
+  'photos.sizes': ({ db, storage }) => backfillPhotoSizes({ db, storage }),
   'mail.deliver': async ({ mailer, log }) => {
     const report = await mailer.deliver(log ? { log } : {});
     return report.sent + report.retried + report.failed + report.suppressed;

@@ -5,10 +5,17 @@
  * first screen (Buy in a bar fixed to the bottom that never hides what has focus); the card and
  * the page show the same picture, and the first photo is the page's largest contentful paint.
  */
-import { formatPence, type ListingDetail, photoThumbUrl } from '@reshelf/contracts';
+import {
+  formatPence,
+  type ListingDetail,
+  PHOTO_WIDTHS,
+  type PhotoFormat,
+  photoSizeUrl,
+} from '@reshelf/contracts';
 import pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { FIRST_SCREEN_CARDS } from '../../web/src/lib/photo-layout.ts';
 import { baseURL, launchBrowser, snapshot, VIEWPORTS } from '../support/browser.ts';
 import { imagesLoaded } from '../support/selling.ts';
 
@@ -143,9 +150,27 @@ describe('the listing page on a phone', () => {
     expect(await onFirstScreen(page.getByRole('link', { name: 'Buy now' }))).toBe(true);
     await snapshot(page, 'listing-page-first-screen-phone', { fullPage: false });
 
-    // The seller's photo, at full size, sized before it loads and fetched first: the LCP.
-    const src = new URL((await photo.getAttribute('src')) ?? '', baseURL()).pathname;
-    expect(src).toBe(listing.photos[0]);
+    // The seller's photo, sized before it loads and fetched first: the LCP. A <picture> of every
+    // size in AVIF, then WebP (decision 0063), the browser taking the one the layout needs.
+    const first = listing.photos[0]!;
+    const sizesOf = (format: PhotoFormat) =>
+      PHOTO_WIDTHS.map((width) => `${photoSizeUrl(first, width, format)} ${width}w`).join(', ');
+    const picture = page.getByTestId('listing-photos').locator('picture').first();
+    expect(await photo.evaluate((img) => img.parentElement?.tagName)).toBe('PICTURE');
+    const avif = picture.locator('source[type="image/avif"]');
+    expect(await avif.count()).toBe(1);
+    expect(await avif.getAttribute('srcset')).toBe(sizesOf('avif'));
+    const sizes = await avif.getAttribute('sizes');
+    expect(sizes).toMatch(/100vw/);
+    expect(await photo.getAttribute('srcset')).toBe(sizesOf('webp'));
+    expect(await photo.getAttribute('sizes')).toBe(sizes);
+    expect(new URL((await photo.getAttribute('src')) ?? '', baseURL()).pathname).toBe(
+      photoSizeUrl(first, PHOTO_WIDTHS[1], 'webp'),
+    );
+    // Chromium shows AVIF, at a width for the phone's 358 CSS px at its pixel ratio.
+    const shown = new URL(await photo.evaluate((img: HTMLImageElement) => img.currentSrc), baseURL())
+      .pathname;
+    expect(PHOTO_WIDTHS.map((width) => photoSizeUrl(first, width, 'avif'))).toContain(shown);
     expect(await photo.getAttribute('alt')).toContain(listing.title);
     expect(Number(await photo.getAttribute('width'))).toBeGreaterThan(0);
     expect(Number(await photo.getAttribute('height'))).toBeGreaterThan(0);
@@ -153,11 +178,24 @@ describe('the listing page on a phone', () => {
     expect(await photo.getAttribute('loading')).not.toBe('lazy');
     expect(await largestPaint(page)).toBe('img in the gallery');
 
-    // The card for the same listing shows the same picture (its small size).
+    // The server's head preloads it: the same srcset and sizes as its AVIF source, fetched first.
+    const preloads = page.locator('head link[rel="preload"][as="image"]');
+    expect(await preloads.count()).toBe(1);
+    expect(await preloads.getAttribute('imagesrcset')).toBe(sizesOf('avif'));
+    expect(await preloads.getAttribute('imagesizes')).toBe(sizes);
+    expect(await preloads.getAttribute('type')).toBe('image/avif');
+    expect(await preloads.getAttribute('fetchpriority')).toBe('high');
+
+    // The card for the same listing shows the same picture (a size for a card).
     await page.goto('/');
     const card = page.getByTestId('listing-card').filter({ has: page.locator(`a[href="/listing/${slug}"]`) });
-    const cardSrc = await card.first().getByRole('img').first().getAttribute('src');
-    expect(new URL(cardSrc ?? '', baseURL()).pathname).toBe(photoThumbUrl(listing.photos[0]!));
+    const cardImage = card.first().getByRole('img').first();
+    expect(await cardImage.getAttribute('srcset')).toBe(sizesOf('webp'));
+    expect(new URL((await cardImage.getAttribute('src')) ?? '', baseURL()).pathname).toBe(
+      photoSizeUrl(first, PHOTO_WIDTHS[1], 'webp'),
+    );
+    // No other page preloads an image from its head.
+    expect(await page.locator('head link[rel="preload"][as="image"]').count()).toBe(0);
     await context.close();
   });
 
@@ -288,6 +326,58 @@ describe('the seller’s photos', () => {
     await page.goto(`/listing/${slug}`);
     await page.getByTestId('generated-cover').waitFor();
     expect(await page.getByTestId('listing-photos').count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('the cards on the first screen of the search and browse pages', () => {
+  it('load at once, the first fetched first, the rest when scrolled near', async () => {
+    const { context, page } = await visitor('phone');
+    await page.goto('/listings');
+    const images = page.getByTestId('results').getByTestId('listing-card').getByRole('img');
+    await images.first().waitFor();
+    const attributes = await images.evaluateAll((elements) =>
+      elements.map((img) => [img.getAttribute('loading'), img.getAttribute('fetchpriority') ?? ''].join(' ')),
+    );
+    expect(attributes.length).toBeGreaterThan(FIRST_SCREEN_CARDS);
+    expect(attributes.slice(0, FIRST_SCREEN_CARDS)).toEqual([
+      'eager high',
+      ...Array(FIRST_SCREEN_CARDS - 1).fill('eager '),
+    ]);
+    expect(new Set(attributes.slice(FIRST_SCREEN_CARDS))).toEqual(new Set(['lazy ']));
+    // Each is a stored photo's <picture>, sized to the 3:4 frame.
+    const first = images.first();
+    expect(await first.evaluate((img) => img.parentElement?.tagName)).toBe('PICTURE');
+    expect(Number(await first.getAttribute('width')) * 4).toBe(
+      Number(await first.getAttribute('height')) * 3,
+    );
+    await context.close();
+  });
+});
+
+describe('a photo whose sizes cannot be loaded', () => {
+  it('shows its large size instead, never a broken image (hosted storage before the job reaches it)', async () => {
+    const home = await fetch(new URL('/', baseURL())).then((response) => response.text());
+    const slug = home.match(/href="\/listing\/([^"?#]+)"/)?.[1];
+    const listing = await listingFromApi(slug ?? '');
+    const { context, page } = await visitor('phone');
+    // Every size is missing, as in a hosted bucket: only the large WebP and the old thumbnail exist.
+    await page.route(/\/storage\/.+\/(?:720|1080)\.(?:avif|webp)$|\/storage\/.+\/400\.avif$/, (route) =>
+      route.fulfill({ status: 404, body: '' }),
+    );
+    for (const [path, image] of [
+      [`/listing/${slug}`, page.getByTestId('listing-photos').getByRole('img').first()],
+      ['/listings', page.getByTestId('results').getByTestId('listing-card').getByRole('img').first()],
+    ] as const) {
+      await page.goto(path);
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await expect
+        .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+        .toBe(true);
+      const shown = new URL(await image.evaluate((img: HTMLImageElement) => img.currentSrc), baseURL());
+      expect(shown.pathname).toMatch(/\/1600\.webp$/);
+    }
+    expect(listing.photos.length).toBeGreaterThan(0);
     await context.close();
   });
 });

@@ -3,7 +3,7 @@
  * answers it hands to the browser, and how it treats a query it cannot answer. The real BFF and
  * the browser: tests/e2e/server-rendering.e2e.test.ts.
  */
-import type { ListingDetail, ListingPage } from '@reshelf/contracts';
+import { type ListingDetail, type ListingPage, PHOTO_WIDTHS } from '@reshelf/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   type CallProcedure,
@@ -14,6 +14,7 @@ import {
   render,
   STATE_SCRIPT_ID,
 } from './entry-server.tsx';
+import { PHOTO_LAYOUT_SIZES } from './lib/media.ts';
 
 const TEMPLATE = `<!doctype html><html lang="en-GB"><head><meta charset="UTF-8" />
 <meta
@@ -95,6 +96,14 @@ const NO_HITS: ListingPage = {
   asOf: '2026-01-01T00:00:00.000Z',
 };
 
+/** A listing with the seller's photos (stored with every size: decision 0063). */
+const WITH_PHOTOS: ListingDetail = {
+  ...LISTING,
+  id: '00000000-0000-4000-8000-000000000004',
+  slug: 'pride-and-prejudice-photos',
+  photos: ['/storage/listings/l/aa11/1600.webp', '/storage/listings/l/bb22/1600.webp'],
+};
+
 /** What the router's caller throws for a missing record (a TRPCError: its code, its message). */
 function notFound(message: string): Error {
   return Object.assign(new Error(message), { name: 'TRPCError', code: 'NOT_FOUND' });
@@ -110,7 +119,7 @@ function fakeApi(): { call: CallProcedure; calls: string[] } {
     calls.push(path);
     if (path === 'catalogue.listings.bySlug') {
       const { slug } = input as { slug: string };
-      const found = [LISTING, SOLD].find((listing) => listing.slug === slug);
+      const found = [LISTING, SOLD, WITH_PHOTOS].find((listing) => listing.slug === slug);
       if (found) return found;
       throw notFound('That listing does not exist.');
     }
@@ -266,6 +275,51 @@ describe('a server-rendered listing page', () => {
     expect(calls).toContain('account.auth.me');
     expect(dehydrated.queries.some((query) => JSON.stringify(query.queryKey).includes('"me"'))).toBe(false);
     expect(html).toContain('data-testid="header-account-loading"');
+  });
+
+  it('preloads the first photo from its head, and shows it as a picture in AVIF and WebP at the size shown', async () => {
+    const page = await render({
+      url: `/listing/${WITH_PHOTOS.slug}`,
+      siteOrigin: 'https://reshelf.example',
+      template: TEMPLATE,
+      call: fakeApi().call,
+    });
+    const html = await collect(page!);
+    const head = html.slice(0, html.indexOf('</head>'));
+    const avif = PHOTO_WIDTHS.map((width) => `/storage/listings/l/aa11/${width}.avif ${width}w`).join(', ');
+    expect(head).toContain(
+      `<link rel="preload" as="image" imagesrcset="${avif}" imagesizes="${PHOTO_LAYOUT_SIZES.listing}" type="image/avif" fetchpriority="high" />`,
+    );
+    // Only the first photo is preloaded.
+    expect(head.match(/rel="preload" as="image"/g)).toHaveLength(1);
+    expect(head).not.toContain('bb22');
+
+    const root = html.slice(html.indexOf('<div id="root">'));
+    const pictures = [...root.matchAll(/<picture[^>]*>([\s\S]*?)<\/picture>/g)].map((match) => match[1]!);
+    expect(pictures).toHaveLength(2);
+    const [first, second] = pictures;
+    expect(first).toContain(
+      `<source type="image/avif" srcSet="${avif}" sizes="${PHOTO_LAYOUT_SIZES.listing}"/>`,
+    );
+    const img = first!.match(/<img [^>]*>/)?.[0] ?? '';
+    expect(img).toContain('src="/storage/listings/l/aa11/720.webp"');
+    expect(img).toContain(`srcSet="${avif.replaceAll('.avif', '.webp')}"`);
+    expect(img).toMatch(/ width="600" height="800"/);
+    expect(img).toContain('loading="eager"');
+    expect(img).toContain('fetchPriority="high"');
+    expect(second).toContain('loading="lazy"');
+    expect(second).not.toContain('fetchPriority');
+  });
+
+  it('preloads nothing for a listing with no photo of its own', async () => {
+    const page = await render({
+      url: `/listing/${LISTING.slug}`,
+      siteOrigin: 'https://reshelf.example',
+      template: TEMPLATE,
+      call: fakeApi().call,
+    });
+    const html = await collect(page!);
+    expect(html.slice(0, html.indexOf('</head>'))).not.toContain('rel="preload" as="image"');
   });
 
   it('answers 404 with the not-found page for a listing the API does not know, and hands the browser the same answer', async () => {

@@ -257,6 +257,14 @@ function headTags(head: PageHead, canonical: string): string {
     `<meta property="og:locale" content="en_GB" />`,
   ];
   if (head.image) tags.push(`<meta property="og:image" content="${escapeHtml(head.image)}" />`);
+  // The page's largest picture, fetched with the page's own resources rather than after them
+  // (the listing's first photo: decision 0063); the same srcset and sizes as its <source>.
+  if (head.preloadImage) {
+    const { srcset, sizes, type } = head.preloadImage;
+    tags.push(
+      `<link rel="preload" as="image" imagesrcset="${escapeHtml(srcset)}" imagesizes="${escapeHtml(sizes)}" type="${escapeHtml(type)}" fetchpriority="high" />`,
+    );
+  }
   return tags.join('');
 }
 

@@ -862,6 +862,14 @@ export interface PayoutWaitNotices {
   seller_id: string;
 }
 
+export interface PhotoSizeBackfill {
+  after_listing: string | null;
+  finished_at: Timestamp | null;
+  photos: Generated<number>;
+  started_at: Generated<Timestamp>;
+  version: number;
+}
+
 export interface ProfileAuthors {
   author: string;
   created_at: Generated<Timestamp>;
@@ -1259,6 +1267,7 @@ export interface DB {
   payout_holds: PayoutHolds;
   payout_wait_notices: PayoutWaitNotices;
   payouts: Payouts;
+  photo_size_backfill: PhotoSizeBackfill;
   profile_authors: ProfileAuthors;
   profile_genres: ProfileGenres;
   profiles: Profiles;

@@ -86,6 +86,8 @@ export interface PhotoUploadRoute<Target> {
   parseTarget: (request: FastifyRequest) => Target;
   /** Refuses a caller who may not add a photo to the target, before the file is read. */
   authorise?: (userId: string, target: Target) => Promise<void>;
+  /** Make every size in PHOTO_WIDTHS in AVIF and WebP too (a listing's photos: decision 0063). */
+  sizes?: boolean;
   /** Stores the processed photo and gives the answer's body (sent with 201). */
   store: (photo: ProcessedPhoto, userId: string, target: Target) => Promise<unknown>;
 }
@@ -109,7 +111,7 @@ export function registerPhotoUploadRoute<Target>(
       try {
         await route.authorise?.(userId, target);
         const file = await receiveFile(request, PHOTO_FILE);
-        const photo = await processPhoto(file.bytes);
+        const photo = await processPhoto(file.bytes, { sizes: route.sizes ?? false });
         return reply.code(201).send(await route.store(photo, userId, target));
       } catch (error) {
         if (

@@ -17,6 +17,7 @@ export * from './next-path.ts';
 export * from './notifications.ts';
 export * from './orders.ts';
 export * from './payouts.ts';
+export * from './photos.ts';
 export * from './plural.ts';
 export * from './pricing.ts';
 export * from './rating-words.ts';

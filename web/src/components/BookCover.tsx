@@ -1,5 +1,6 @@
-import { mediaUrl } from '../lib/media.ts';
+import type { PhotoLayout } from '../lib/media.ts';
 import { cn } from '../lib/utils.ts';
+import { type PhotoPriority, StoredPhoto } from './StoredPhoto.tsx';
 
 /** Cover colours: deep, bookish tones that keep white or paper-coloured text readable. */
 const PALETTE = [
@@ -35,10 +36,15 @@ type BookCoverProps = {
   size?: 'card' | 'large' | 'thumb';
   /** Load at once (the listing page's main image) rather than when scrolled near. */
   eager?: boolean;
+  /** A stored photo's fetch priority (StoredPhoto): "high" for the page's largest picture. */
+  priority?: PhotoPriority | undefined;
+  /** Where a stored photo is shown, for the size the browser picks (the grid's unless large). */
+  photoLayout?: PhotoLayout | undefined;
 };
 
 /**
- * A book's cover at a fixed 3:4 shape, so nothing moves as pages load. With no cover image
+ * A book's cover at a fixed 3:4 shape, so nothing moves as pages load. A stored photo is shown
+ * at the size its layout needs (StoredPhoto: AVIF or WebP, decision 0063). With no cover image
  * (the usual case: nothing is fetched from the network), it draws a typographic cover from the
  * title and author on a colour chosen from the ISBN.
  */
@@ -50,18 +56,18 @@ export function BookCover({
   className,
   size = 'card',
   eager = false,
+  priority,
+  photoLayout,
 }: BookCoverProps) {
   const frame = cn('relative aspect-[3/4] w-full overflow-hidden rounded-lg shadow-card', className);
   if (coverUrl) {
     return (
       <div className={cn(frame, 'bg-paper-deep')} data-testid="cover-image">
-        <img
-          src={mediaUrl(coverUrl)}
+        <StoredPhoto
+          url={coverUrl}
           alt={`Cover of ${title}`}
-          width={300}
-          height={400}
-          loading={eager ? 'eager' : 'lazy'}
-          decoding="async"
+          layout={photoLayout ?? (size === 'large' ? 'listing' : 'grid')}
+          priority={priority ?? (eager ? 'eager' : 'lazy')}
           className="absolute inset-0 size-full object-cover"
         />
       </div>

@@ -14,11 +14,24 @@ export interface PageHead {
   /** Open Graph: the picture (a listing's cover) and the kind of page ("website", "book"). */
   image?: string | undefined;
   type: string;
+  /**
+   * The page's largest picture, for the server's head to preload (`<link rel="preload"
+   * as="image" imagesrcset imagesizes fetchpriority="high">`): the listing page's first photo.
+   */
+  preloadImage?: ImagePreload | undefined;
+}
+
+/** A responsive image to preload: the same srcset and sizes as the `<source>` it stands for. */
+export interface ImagePreload {
+  srcset: string;
+  sizes: string;
+  type: string;
 }
 
 export interface PageMetaExtra {
   image?: string | null | undefined;
   type?: string;
+  preloadImage?: ImagePreload | null | undefined;
 }
 
 /**
@@ -40,6 +53,7 @@ export function usePageMeta(
       description,
       image: extra.image ?? undefined,
       type: extra.type ?? 'website',
+      preloadImage: extra.preloadImage ?? undefined,
     };
   }
 

@@ -3,13 +3,13 @@
  * not the name; over 10 MB is refused; sizes fit 1600 px and 400 px without enlarging; the
  * photo is turned upright and its metadata (GPS included) is not copied.
  */
-import { SELLING_LIMITS, SELLING_MESSAGES } from '@reshelf/contracts';
+import { PHOTO_FORMATS, PHOTO_WIDTHS, SELLING_LIMITS, SELLING_MESSAGES } from '@reshelf/contracts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
 import { solidPng } from '../../testing/selling.ts';
 import { imageWork } from './image-work.ts';
-import { processPhoto, sniffImageType } from './photos.ts';
+import { photoSizesFromLarge, processPhoto, sniffImageType } from './photos.ts';
 
 function image(width: number, height: number, colour = '#8c2f24') {
   return sharp({ create: { width, height, channels: 3, background: colour } });
@@ -129,5 +129,81 @@ describe('web sizes', () => {
       expect(after.orientation).toBeUndefined();
       expect(variant.body.includes(Buffer.from('GPS'))).toBe(false);
     }
+  });
+});
+
+describe('the sizes a listing photo is shown at (decision 0063)', () => {
+  /** What each size is, read back from its bytes. */
+  async function described(sizes: Awaited<ReturnType<typeof photoSizesFromLarge>>) {
+    return Promise.all(
+      sizes.map(async (size) => {
+        const meta = await sharp(size.body).metadata();
+        expect([meta.width, meta.height]).toEqual([size.width, size.height]);
+        return `${size.name}.${size.format} ${meta.format} ${size.contentType} ${meta.width}x${meta.height}`;
+      }),
+    );
+  }
+
+  it('makes every width in AVIF and WebP, fitted inside the 3:4 frame, from one decode', async () => {
+    const before = imageWork.stats().started;
+    const photo = await processPhoto(await image(1500, 2000).jpeg().toBuffer(), { sizes: true });
+    expect(imageWork.stats().started).toBe(before + 1);
+    expect(photo.sizes).toHaveLength(PHOTO_WIDTHS.length * PHOTO_FORMATS.length);
+    expect(await described(photo.sizes)).toEqual([
+      '400.avif heif image/avif 400x533',
+      '400.webp webp image/webp 400x533',
+      '720.avif heif image/avif 720x960',
+      '720.webp webp image/webp 720x960',
+      '1080.avif heif image/avif 1080x1440',
+      '1080.webp webp image/webp 1080x1440',
+    ]);
+    // The thumbnail is the smallest WebP; the large size is still the 1600 px square's.
+    expect(photo.thumb).toBe(photo.sizes.find((size) => size.name === 400 && size.format === 'webp'));
+    expect([photo.large.width, photo.large.height]).toEqual([1200, 1600]);
+    expect((await sharp(photo.sizes[0]!.body).metadata()).compression).toBe('av1');
+  });
+
+  it('fits a wide photo by its width and never enlarges a small one', async () => {
+    const wide = await processPhoto(await image(2000, 1000).png().toBuffer(), { sizes: true });
+    expect(wide.sizes.map((size) => `${size.width}x${size.height}`)).toEqual([
+      '400x200',
+      '400x200',
+      '720x360',
+      '720x360',
+      '1080x540',
+      '1080x540',
+    ]);
+    const small = await processPhoto(await image(500, 600).png().toBuffer(), { sizes: true });
+    expect(small.sizes.map((size) => size.width)).toEqual([400, 400, 500, 500, 500, 500]);
+  });
+
+  it('copies no metadata into any size', async () => {
+    const original = await image(600, 800)
+      .jpeg()
+      .withExif({ IFD0: { Make: 'Phone' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } })
+      .toBuffer();
+    const photo = await processPhoto(original, { sizes: true });
+    for (const size of photo.sizes) {
+      const meta = await sharp(size.body).metadata();
+      expect(meta.exif).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(size.body.includes(Buffer.from('GPS'))).toBe(false);
+    }
+  });
+
+  it('makes no sizes unless asked (a conversation’s photo, a logo)', async () => {
+    expect((await processPhoto(await image(60, 80).png().toBuffer())).sizes).toEqual([]);
+  });
+
+  it('makes the sizes of a photo already stored from its large WebP', async () => {
+    const large = await image(1200, 1600).webp().toBuffer();
+    expect(await described(await photoSizesFromLarge(large))).toEqual([
+      '400.avif heif image/avif 400x533',
+      '400.webp webp image/webp 400x533',
+      '720.avif heif image/avif 720x960',
+      '720.webp webp image/webp 720x960',
+      '1080.avif heif image/avif 1080x1440',
+      '1080.webp webp image/webp 1080x1440',
+    ]);
   });
 });

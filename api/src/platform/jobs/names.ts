@@ -21,6 +21,7 @@ export const JOB_NAMES = [
   'realtime.prune',
   'message_photos.sweep',
   'recommendations.refresh',
+  'photos.sizes',
   'mail.deliver',
 ] as const;
 

@@ -37,6 +37,7 @@ export function assertValidKey(key: string): void {
 /** Content types by extension: the keys we write always end in one of these. */
 export const CONTENT_TYPES: Record<string, string> = {
   webp: 'image/webp',
+  avif: 'image/avif',
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
   png: 'image/png',

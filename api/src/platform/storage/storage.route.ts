@@ -5,13 +5,40 @@
  * expires, and cached privately for no longer; without a valid
  * signature it is the same 404 as a file that does not exist. Only well-formed keys are looked
  * up (no "..", no absolute paths, no encoded separators): anything else is a plain 404.
+ *
+ * A listing photo's size (PHOTO_WIDTHS, AVIF or WebP: decision 0063) that is not made yet (a
+ * photo stored before there were sizes, until the job photos.sizes reaches it) is answered with
+ * the nearest file the photo has, its thumbnail or its large WebP, for five minutes only: the
+ * page shows the photo, never a broken image, and has the real size once it exists.
  */
+import { PHOTO_FORMATS, PHOTO_WIDTHS, photoSizeKey, SELLING_LIMITS } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../errors.ts';
 import { requireAccess } from '../../http/access.ts';
 import type { Secrets } from '../../secrets.ts';
 import { isValidKey, STORAGE_PATH, type StoragePort } from './port.ts';
 import { isPrivateKey, signatureSecondsLeft } from './private-photos.ts';
+
+/** How long a stand-in for a size not made yet may be kept (then the real size is asked for). */
+export const STAND_IN_SECONDS = 300;
+
+const SIZE_FILE = new RegExp(`^(.+)/(${PHOTO_WIDTHS.join('|')})\\.(${PHOTO_FORMATS.join('|')})$`);
+
+/**
+ * For a photo size's key, the file that stands in for it until it is made: the thumbnail (which
+ * every photo has) for the smallest width, else the large WebP. Null for any other key, and for
+ * the thumbnail itself.
+ */
+export function standInKey(key: string): string | null {
+  const match = SIZE_FILE.exec(key);
+  if (!match) return null;
+  const [, folder, width, format] = match;
+  const smallest = Number(width) === SELLING_LIMITS.photoThumbPx;
+  if (smallest && format === 'webp') return null;
+  return smallest
+    ? photoSizeKey(folder!, SELLING_LIMITS.photoThumbPx, 'webp')
+    : `${folder}/${SELLING_LIMITS.photoLargePx}.webp`;
+}
 
 export async function registerStorageRoute(
   app: FastifyInstance,
@@ -25,12 +52,16 @@ export async function registerStorageRoute(
     if (!isValidKey(key)) return notFound();
     const secondsLeft = isPrivateKey(key) ? signatureSecondsLeft(secrets, key, request.query) : null;
     if (isPrivateKey(key) && secondsLeft === null) return notFound();
-    const stored = await storage.get(key);
+    let stored = await storage.get(key);
+    const standIn = stored ? null : standInKey(key);
+    if (standIn) stored = await storage.get(standIn);
     if (!stored) return notFound();
     if (secondsLeft !== null) {
       reply
         .header('cache-control', `private, max-age=${secondsLeft}`)
         .header('referrer-policy', 'no-referrer');
+    } else if (standIn) {
+      reply.header('cache-control', `public, max-age=${STAND_IN_SECONDS}`);
     } else {
       reply.header('cache-control', 'public, max-age=31536000, immutable');
     }

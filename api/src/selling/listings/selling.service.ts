@@ -19,7 +19,12 @@ import {
   type MyListingsInput,
   PARCEL_SIZES,
   type ParcelSize,
+  PHOTO_FORMATS,
+  PHOTO_WIDTHS,
+  type PhotoFormat,
+  type PhotoWidth,
   type PriceSuggestion,
+  photoSizeKey,
   priceFarAboveSuggestion,
   SELLING_LIMITS,
   SELLING_MESSAGES,
@@ -337,16 +342,21 @@ export async function updateListing(
 
 // Photos ------------------------------------------------------------------------------------
 
-/** The storage keys of a photo URL of this listing (both sizes), or null for a foreign URL. */
+/**
+ * The storage keys of a photo URL of this listing (the large size and every size in
+ * PHOTO_WIDTHS × PHOTO_FORMATS), or null for a foreign URL.
+ */
 export function photoKeysOf(listingId: string, url: string): string[] | null {
   const match = new RegExp(
     `(?:^|/)(listings/${listingId}/[a-z0-9]+)/${SELLING_LIMITS.photoLargePx}\\.webp$`,
   ).exec(url);
   if (!match) return null;
-  return [
-    `${match[1]}/${SELLING_LIMITS.photoLargePx}.webp`,
-    `${match[1]}/${SELLING_LIMITS.photoThumbPx}.webp`,
-  ];
+  return [`${match[1]}/${SELLING_LIMITS.photoLargePx}.webp`, ...photoSizeKeys(match[1]!)];
+}
+
+/** The keys of every size of a photo in a folder (the thumbnail, `<photoThumbPx>.webp`, among them). */
+function photoSizeKeys(folder: string): string[] {
+  return PHOTO_WIDTHS.flatMap((width) => PHOTO_FORMATS.map((format) => photoSizeKey(folder, width, format)));
 }
 
 /** Checks a photo may be added before the work of storing it (checked again when saving). */
@@ -358,13 +368,23 @@ export async function assertCanAddPhoto(db: Database, sellerId: string, listingI
   }
 }
 
+interface StoredFile {
+  body: Buffer;
+  width: number;
+  height: number;
+  contentType: string;
+}
+
 export interface NewPhoto {
-  large: { body: Buffer; width: number; height: number; contentType: string };
-  thumb: { body: Buffer; width: number; height: number; contentType: string };
+  large: StoredFile;
+  thumb: StoredFile;
+  /** Every size in PHOTO_WIDTHS × PHOTO_FORMATS (decision 0063); the thumbnail is one of them. */
+  sizes: Array<StoredFile & { name: PhotoWidth; format: PhotoFormat }>;
 }
 
 /**
- * Stores a processed photo's two sizes and adds it to the listing. If the listing cannot take
+ * Stores a processed photo's sizes (the large one last: the address kept is its) and adds it to
+ * the listing. If the listing cannot take
  * it after all (locked or full meanwhile), the stored files are deleted again: nothing is left
  * half-saved.
  */
@@ -376,13 +396,19 @@ export async function addPhoto(
   photo: NewPhoto,
 ): Promise<{ url: string; thumbUrl: string; listing: SellerListing }> {
   const prefix = `listings/${listingId}/${randomBytes(8).toString('hex')}`;
-  const keys = [
-    `${prefix}/${SELLING_LIMITS.photoLargePx}.webp`,
-    `${prefix}/${SELLING_LIMITS.photoThumbPx}.webp`,
-  ];
-  await storage.put(keys[0]!, photo.large.body, photo.large.contentType);
-  await storage.put(keys[1]!, photo.thumb.body, photo.thumb.contentType);
-  const url = storage.publicUrl(keys[0]!);
+  const largeKey = `${prefix}/${SELLING_LIMITS.photoLargePx}.webp`;
+  const thumbKey = photoSizeKey(prefix, SELLING_LIMITS.photoThumbPx, 'webp');
+  const keys = [largeKey, ...photoSizeKeys(prefix)];
+  const files = new Map<string, StoredFile>([[thumbKey, photo.thumb]]);
+  for (const size of photo.sizes) files.set(photoSizeKey(prefix, size.name, size.format), size);
+  try {
+    for (const [key, file] of files) await storage.put(key, file.body, file.contentType);
+    await storage.put(largeKey, photo.large.body, photo.large.contentType);
+  } catch (error) {
+    await storage.delete(keys).catch(() => {});
+    throw error;
+  }
+  const url = storage.publicUrl(largeKey);
   try {
     const listing = await db.transaction().execute(async (trx) => {
       const row = await loadListing(trx, sellerId, listingId, { lock: true });
@@ -397,7 +423,7 @@ export async function addPhoto(
         .execute();
       return toSellerListing(trx, await loadListing(trx, sellerId, listingId));
     });
-    return { url, thumbUrl: storage.publicUrl(keys[1]!), listing };
+    return { url, thumbUrl: storage.publicUrl(thumbKey), listing };
   } catch (error) {
     await storage.delete(keys).catch(() => {});
     throw error;

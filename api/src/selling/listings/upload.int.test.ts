@@ -5,7 +5,15 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { SELLING_LIMITS, SELLING_MESSAGES, type SellerListing } from '@reshelf/contracts';
+import {
+  PHOTO_FORMAT_TYPES,
+  PHOTO_FORMATS,
+  PHOTO_WIDTHS,
+  photoSizeUrl,
+  SELLING_LIMITS,
+  SELLING_MESSAGES,
+  type SellerListing,
+} from '@reshelf/contracts';
 import sharp from 'sharp';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +48,9 @@ afterAll(async () => {
 async function newDraft(user: TestUser = seller): Promise<SellerListing> {
   return (await api(t.app, user.accessToken).selling.listings.start.mutate({ isbn: null })).listing;
 }
+
+/** The files one photo is: its large size and every size in both formats. */
+const FILES_PER_PHOTO = 1 + PHOTO_WIDTHS.length * PHOTO_FORMATS.length;
 
 /** Every file the embedded storage holds for a listing. */
 async function storedFiles(listingId: string): Promise<string[]> {
@@ -80,6 +91,47 @@ describe('uploading a listing photo', () => {
     expect(await sharp(large.body).metadata()).toMatchObject({ format: 'webp', width: 1600, height: 1067 });
     const thumb = await request(t.app.server).get(response.body.thumbUrl);
     expect(await sharp(thumb.body).metadata()).toMatchObject({ width: 400, height: 267 });
+  });
+
+  it('stores every size in AVIF and WebP, served with its type, cached for ever, without metadata', async () => {
+    const draft = await newDraft();
+    // A portrait photo, as most photos of a book are: each size is exactly as wide as its name.
+    const jpeg = await sharp(await photo(1500, 2000, 'jpeg'))
+      .withMetadata({ exif: { IFD0: { Copyright: 'Someone' } } })
+      .jpeg()
+      .toBuffer();
+    const response = await uploadListingPhoto(
+      t.app,
+      seller.accessToken,
+      draft.id,
+      jpeg,
+      'p.jpg',
+      'image/jpeg',
+    );
+    expect(response.status).toBe(201);
+    const url: string = response.body.url;
+    const served: string[] = [];
+    for (const width of PHOTO_WIDTHS) {
+      for (const format of PHOTO_FORMATS) {
+        const file = await request(t.app.server)
+          .get(photoSizeUrl(url, width, format))
+          .buffer(true);
+        expect(file.status).toBe(200);
+        expect(file.headers['content-type']).toBe(PHOTO_FORMAT_TYPES[format]);
+        expect(file.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        const meta = await sharp(file.body).metadata();
+        expect(meta).toMatchObject({ format: format === 'avif' ? 'heif' : 'webp', width });
+        expect(meta.height).toBe(Math.round((width * 4) / 3));
+        expect(meta.exif).toBeUndefined();
+        served.push(`${width}.${format}`);
+      }
+    }
+    expect(served).toHaveLength(PHOTO_WIDTHS.length * PHOTO_FORMATS.length);
+    // Every file of the photo is in its folder: the large size and each of the sizes, no more.
+    const folder = url.split('/').at(-2)!;
+    expect((await storedFiles(draft.id)).sort()).toEqual(
+      ['1600.webp', ...served].map((file) => `${folder}/${file}`).sort(),
+    );
   });
 
   it('takes a PNG sent with no useful name or type: the bytes decide', async () => {
@@ -162,7 +214,7 @@ describe('uploading a listing photo', () => {
     const ninth = await uploadListingPhoto(t.app, seller.accessToken, draft.id, small);
     expect(ninth.status).toBe(400);
     expect(ninth.body.message).toBe(SELLING_MESSAGES.tooManyPhotos);
-    expect(await storedFiles(draft.id)).toHaveLength(SELLING_LIMITS.maxPhotos * 2);
+    expect(await storedFiles(draft.id)).toHaveLength(SELLING_LIMITS.maxPhotos * FILES_PER_PHOTO);
   });
 
   it('removes a photo and its files; deleting a draft deletes its files', async () => {
@@ -170,7 +222,7 @@ describe('uploading a listing photo', () => {
     const calls = api(t.app, seller.accessToken);
     const first = (await uploadListingPhoto(t.app, seller.accessToken, draft.id, await photo(30, 30))).body;
     const second = (await uploadListingPhoto(t.app, seller.accessToken, draft.id, await photo(40, 30))).body;
-    expect(await storedFiles(draft.id)).toHaveLength(4);
+    expect(await storedFiles(draft.id)).toHaveLength(2 * FILES_PER_PHOTO);
     const reordered = await calls.selling.listings.reorderPhotos.mutate({
       listingId: draft.id,
       photos: [second.url, first.url],
@@ -179,7 +231,7 @@ describe('uploading a listing photo', () => {
     const after = await calls.selling.listings.removePhoto.mutate({ listingId: draft.id, url: first.url });
     expect(after.photos).toEqual([second.url]);
     expect((await request(t.app.server).get(first.url)).status).toBe(404);
-    expect(await storedFiles(draft.id)).toHaveLength(2);
+    expect(await storedFiles(draft.id)).toHaveLength(FILES_PER_PHOTO);
     await calls.selling.listings.deleteDraft.mutate({ listingId: draft.id });
     expect(await storedFiles(draft.id)).toEqual([]);
   });

@@ -38,6 +38,8 @@ export async function registerUploadRoutes(
       return listingId.data;
     },
     authorise: (userId, listingId) => assertCanAddPhoto(db, userId, listingId),
+    // Shown on cards and the listing page: every size, in AVIF and WebP (decision 0063).
+    sizes: true,
     store: async (photo, userId, listingId) => {
       const saved = await addPhoto(db, services.storage, userId, listingId, photo);
       return {

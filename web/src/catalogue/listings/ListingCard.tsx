@@ -8,17 +8,25 @@ import { HeartHandshake } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { BookCover } from '../../components/BookCover.tsx';
 import { CardRating } from '../../components/rating.tsx';
+import type { PhotoPriority } from '../../components/StoredPhoto.tsx';
+import type { PhotoLayout } from '../../lib/media.ts';
 import { cn } from '../../lib/utils.ts';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
-import { leadThumb } from './listing-images.ts';
+import { leadCardPicture } from './listing-images.ts';
 
 export function ListingCard({
   listing,
   note,
   className,
   rating,
+  layout = 'grid',
+  priority = 'lazy',
 }: {
   listing: ListingCardData;
+  /** The grid the card is in, for the size of its photo. */
+  layout?: PhotoLayout;
+  /** On the first screen: "eager", or "high" for the first card (StoredPhoto). */
+  priority?: PhotoPriority;
   note?: string | null;
   className?: string;
   /** The seller's rating (decision 0048), when they have reviews. */
@@ -37,7 +45,9 @@ export function ListingCard({
           title={listing.title}
           authors={listing.authors}
           isbn13={listing.isbn13}
-          coverUrl={leadThumb(listing.photoUrl, listing.coverUrl)}
+          coverUrl={leadCardPicture(listing.photoUrl, listing.coverUrl)}
+          photoLayout={layout}
+          priority={priority}
         />
         <WishlistButton
           listingId={listing.id}

@@ -2,6 +2,7 @@ import type { ListingCard as ListingCardData } from '@reshelf/contracts';
 import type { ReactNode } from 'react';
 import { ListingsGridSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
+import type { PhotoLayout } from '../../lib/media.ts';
 import { cn } from '../../lib/utils.ts';
 import { useCardRatings } from './card-ratings.ts';
 import { ListingCard } from './ListingCard.tsx';
@@ -51,18 +52,30 @@ export function ListingCards({
   notes,
   className,
   testId = 'listing-grid',
+  layout = 'grid',
+  firstScreen = 0,
 }: {
   listings: ListingCardData[];
   notes?: Map<string, string | null>;
   className?: string;
   testId?: string;
+  /** The grid's layout, for the size of the photos (beside the filters: "browser"). */
+  layout?: PhotoLayout;
+  /** How many leading cards are on the first screen (eager, the first one "high"); 0 for none. */
+  firstScreen?: number;
 }) {
   const ratings = useCardRatings(listings.map((listing) => listing.id));
   return (
     <ul data-testid={testId} className={cn(GRID_CLASSES, className)}>
-      {listings.map((listing) => (
+      {listings.map((listing, index) => (
         <li key={listing.id}>
-          <ListingCard listing={listing} note={notes?.get(listing.id)} rating={ratings[listing.id]} />
+          <ListingCard
+            listing={listing}
+            note={notes?.get(listing.id)}
+            rating={ratings[listing.id]}
+            layout={layout}
+            priority={index === 0 && firstScreen > 0 ? 'high' : index < firstScreen ? 'eager' : 'lazy'}
+          />
         </li>
       ))}
     </ul>

@@ -4,6 +4,7 @@ import {
   countOf,
   formatIsbn,
   formatPence,
+  hasPhotoSizes,
   type ListingDetail,
   type ListingPriceBreakdown,
   type PARCEL_SIZES,
@@ -35,6 +36,7 @@ import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { isNotFound } from '../../lib/errors.ts';
+import { photoPreload } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { useSiteOrigin } from '../../lib/site-origin.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -85,7 +87,17 @@ export function ListingPage() {
     detail
       ? `${CONDITION_LABELS[detail.condition]} copy of ${detail.title} for ${formatPence(detail.price.itemMinor)}, sold by ${detail.seller.displayName} on Reshelf with buyer protection.`
       : undefined,
-    detail ? { image: leadPicture(detail.photos[0], detail.coverUrl), type: 'book' } : {},
+    detail
+      ? {
+          image: leadPicture(detail.photos[0], detail.coverUrl),
+          type: 'book',
+          // The first photo is the page's largest paint: the server's head preloads it.
+          preloadImage:
+            detail.photos[0] && hasPhotoSizes(detail.photos[0])
+              ? photoPreload(detail.photos[0], 'listing')
+              : null,
+        }
+      : {},
   );
 
   if (listing.isPending) return <ListingSkeleton />;

@@ -5,11 +5,14 @@
  * The book's drawn cover stands in only when the seller gave no photo.
  *
  * The first photo is the page's largest paint: in the server's HTML, fetched first
- * (`fetchpriority="high"`, never lazy), with its size given so nothing moves as it arrives.
+ * (`fetchpriority="high"`, never lazy, and preloaded by the page's head: ListingPage), at the
+ * size the page shows it in AVIF or WebP (StoredPhoto, decision 0063), with its size given so
+ * nothing moves as it arrives.
  */
 import { ChevronLeft, ChevronRight, ZoomIn, ZoomOut } from 'lucide-react';
 import { type KeyboardEvent, useCallback, useRef, useState } from 'react';
 import { BookCover } from '../../components/BookCover.tsx';
+import { StoredPhoto } from '../../components/StoredPhoto.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog.tsx';
 import { mediaUrl, thumbUrl } from '../../lib/media.ts';
 import { cn } from '../../lib/utils.ts';
@@ -65,7 +68,14 @@ export function ListingPhotos({ title, authors, isbn13, coverUrl, photos }: List
 
   if (count === 0) {
     return (
-      <BookCover title={title} authors={authors} isbn13={isbn13} coverUrl={coverUrl} size="large" eager />
+      <BookCover
+        title={title}
+        authors={authors}
+        isbn13={isbn13}
+        coverUrl={coverUrl}
+        size="large"
+        priority="high"
+      />
     );
   }
 
@@ -124,14 +134,11 @@ export function ListingPhotos({ title, authors, isbn13, coverUrl, photos }: List
                 aria-label={`Enlarge photo ${index + 1} of ${count}: ${altText(title, index, count)}`}
                 tabIndex={index === shown ? 0 : -1}
               >
-                <img
-                  src={mediaUrl(photo)}
+                <StoredPhoto
+                  url={photo}
                   alt={altText(title, index, count)}
-                  width={FRAME.width}
-                  height={FRAME.height}
-                  loading={index === 0 ? 'eager' : 'lazy'}
-                  fetchPriority={index === 0 ? 'high' : 'auto'}
-                  decoding={index === 0 ? 'sync' : 'async'}
+                  layout="listing"
+                  priority={index === 0 ? 'high' : 'lazy'}
                   className="size-full object-contain"
                 />
                 <span

@@ -7,6 +7,7 @@ import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { StaleMark } from '../../kit/QueryView.tsx';
 import { errorMessage } from '../../lib/errors.ts';
+import { FIRST_SCREEN_CARDS } from '../../lib/media.ts';
 import { loginPath } from '../../lib/next-path.ts';
 import { usePageRedirect } from '../../lib/page-meta.ts';
 import { useSession } from '../../lib/session.ts';
@@ -147,7 +148,12 @@ export function ListingsBrowser({
         aria-busy={query.isFetching}
         className={query.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
       >
-        <ListingCards listings={query.data.items} testId="results" />
+        <ListingCards
+          listings={query.data.items}
+          testId="results"
+          layout="browser"
+          firstScreen={FIRST_SCREEN_CARDS}
+        />
         <Pagination
           page={query.data.page}
           pageSize={query.data.pageSize}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leadPicture, leadThumb } from './listing-images.ts';
+import { leadCardPicture, leadPicture, leadThumb } from './listing-images.ts';
 
 describe('a listing’s lead picture', () => {
   const photo = '/storage/listings/l/p/1600.webp';
@@ -14,5 +14,11 @@ describe('a listing’s lead picture', () => {
     expect(leadThumb(null, cover)).toBe(cover);
     expect(leadPicture(null, null)).toBeNull();
     expect(leadThumb(null, null)).toBeNull();
+  });
+  it('on a card is a stored photo as it is (its picture picks a size), any other at its small size', () => {
+    expect(leadCardPicture(photo, cover)).toBe(photo);
+    expect(leadCardPicture('/storage/listings/l/p/1600.jpg', null)).toBe('/storage/listings/l/p/400.jpg');
+    expect(leadCardPicture(null, cover)).toBe(cover);
+    expect(leadCardPicture(null, null)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { photoThumbUrl } from '@reshelf/contracts';
+import { hasPhotoSizes, photoThumbUrl } from '@reshelf/contracts';
 
 /**
  * The picture that stands for a listing wherever it is shown (its card, its page, Open Graph,
@@ -13,4 +13,17 @@ export function leadPicture(firstPhoto: string | null | undefined, coverUrl: str
 export function leadThumb(firstPhoto: string | null | undefined, coverUrl: string | null): string | null {
   const picture = leadPicture(firstPhoto, coverUrl);
   return picture ? photoThumbUrl(picture) : null;
+}
+
+/**
+ * The lead picture as a card shows it: a stored photo with every size as it is (the card's
+ * `<picture>` picks the size it needs), any other at its small size.
+ */
+export function leadCardPicture(
+  firstPhoto: string | null | undefined,
+  coverUrl: string | null,
+): string | null {
+  const picture = leadPicture(firstPhoto, coverUrl);
+  if (!picture) return null;
+  return hasPhotoSizes(picture) ? picture : photoThumbUrl(picture);
 }

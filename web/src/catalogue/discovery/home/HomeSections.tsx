@@ -73,6 +73,7 @@ function ShelfBody({
   }
   const listings = pick(home.data);
   if (!listings.length) return <p className="text-ink-muted">Nothing here yet. Check back soon.</p>;
+  // No card is on the home page's first screen (the hero fills it at 390 and 1,280 px): all lazy.
   return <ListingCards listings={listings} notes={notes?.(home.data)} />;
 }
 
