@@ -116,6 +116,25 @@ describe('recommendations', () => {
     expect(why['The Long Way']).toEqual(['author', 'Becky Chambers']);
   });
 
+  it('are computed for a member who likes an author of over a thousand books', async () => {
+    // The 1,075th book with one explanation would rank at 0.5 to the 1,074th: below what a
+    // float8 holds, which PostgreSQL refuses as an underflow rather than rounding to 0.
+    const reader = await member('prolific');
+    const author = 'Prolific Penwright';
+    const copies = 1100;
+    await db().insertInto('profile_authors').values({ user_id: reader.id, author }).execute();
+    for (let i = 0; i < copies; i += 50) {
+      await Promise.all(
+        Array.from({ length: Math.min(50, copies - i) }, (_, j) => book(`Penwright ${i + j + 1}`, [author])),
+      );
+    }
+    const answer = await recommendations(reader);
+    const byAuthor = Object.values(explained(answer.items)).filter(
+      ([reason, because]) => reason === 'author' && because === author,
+    );
+    expect(byAuthor.length).toBeGreaterThan(0);
+  });
+
   it('explain by the wishlist and views; never a wishlisted listing or a book bought', async () => {
     const reader = await member('wisher');
     const hobbit = await book('The Hobbit', ['J. R. R. Tolkien']);

@@ -215,6 +215,10 @@ export async function computeRecommendations(
                  order by score * power(${RECOMMENDATIONS.repeatDecay}::float8, repeat - 1) desc, score desc, listing_id
                ) as rank
           from repeats
+         -- A book further down its explanation than the list is long is outranked by every one
+         -- above it, so it can never be kept; leaving it out also keeps power() from underflowing,
+         -- which PostgreSQL raises as an error (0.5 to the 1,075th: an author of a thousand books).
+         where repeat <= ${RECOMMENDATIONS.keep}
       ),
       written as (
         insert into public.member_recommendations (user_id, listing_id, rank, score, reason, because)
