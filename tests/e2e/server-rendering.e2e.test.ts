@@ -3,6 +3,8 @@
  * what a search engine reads without running any JavaScript, and the same page in Chromium,
  * hydrated without a mismatch and still working.
  */
+
+import { get } from 'node:http';
 import { CONDITION_LABELS, formatPence, type ListingDetail } from '@reshelf/contracts';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
@@ -29,6 +31,20 @@ async function html(path: string): Promise<{ status: number; type: string; body:
     type: response.headers.get('content-type') ?? '',
     body: await response.text(),
   };
+}
+
+/** The Content-Encoding a page is sent with to a browser that takes brotli (node:http decodes nothing). */
+function encodingOf(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    get(
+      new URL(path, baseURL()),
+      { headers: { accept: 'text/html', 'accept-encoding': 'gzip, deflate, br' } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(String(response.headers['content-encoding'] ?? 'none')));
+      },
+    ).on('error', reject);
+  });
 }
 
 const ENTITIES: Record<string, string> = {
@@ -124,9 +140,10 @@ describe('a listing page without JavaScript', () => {
     expect(visibleText(home.body)).toMatch(/Staff picks/i);
     expect(home.body).toContain(`<link rel="canonical" href="${baseURL()}/" />`);
 
-    for (const path of ['/listings', '/search?q=pride', '/categories', '/trending', '/terms']) {
+    for (const path of ['/', '/listings', '/search?q=pride', '/categories', '/trending', '/terms']) {
       const page = await html(path);
       expect(page.status, path).toBe(200);
+      expect(await encodingOf(path), path).toBe('br');
       expect(page.body, path).toContain('id="reshelf-ssr-state"');
       expect(page.body, path).toMatch(/<div id="root"><[a-z]/);
     }

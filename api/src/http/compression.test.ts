@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { COMPRESS_THRESHOLD_BYTES, registerCompression } from './compression.ts';
+import { COMPRESS_THRESHOLD_BYTES, registerCompression, streamEncoding } from './compression.ts';
 
 describe('registerCompression', () => {
   it('never compresses an event stream', async () => {
@@ -26,5 +26,17 @@ describe('registerCompression', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('streamEncoding (server-rendered pages)', () => {
+  it('prefers brotli, then gzip, honours q=0 and *, and sends as it is when nothing is taken', () => {
+    expect(streamEncoding('gzip, deflate, br')).toBe('br');
+    expect(streamEncoding('gzip, br;q=0')).toBe('gzip');
+    expect(streamEncoding('deflate')).toBeNull();
+    expect(streamEncoding(undefined)).toBeNull();
+    expect(streamEncoding('*')).toBe('br');
+    expect(streamEncoding('*;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(streamEncoding('identity')).toBeNull();
   });
 });
