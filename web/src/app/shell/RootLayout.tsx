@@ -40,7 +40,10 @@ export function RootLayout() {
             id="main"
             tabIndex={-1}
             aria-busy={navigation.state !== 'idle'}
-            className="flex flex-1 flex-col"
+            // At least a screen tall, so the footer starts below the first screen: a page whose
+            // content arrives after it shows (a signed-in page, rendered in the browser) does
+            // not push a visible footer down as it grows (layout shift 0.32 on /basket before).
+            className="flex min-h-dvh flex-1 flex-col"
           >
             <Outlet />
           </main>
