@@ -25,12 +25,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { CLIENT_HEADER } from '@reshelf/contracts';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createDatabase } from '../../api/src/db/index.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
+import { measure as measureFirstLoad } from '../../scripts/first-load-js.mjs';
 import {
   type Bff,
   log,
@@ -235,23 +235,17 @@ function entryScripts(html: string): string[] {
   return [...found].filter((src) => src.startsWith('/'));
 }
 
-/** The first-load scripts of a page as served: its entry, its modulepreload links, their gzip size. */
+/** The modulepreload links of a page's HTML as served, and its module entry. */
 async function pageScripts(
   url: string,
   headers: Record<string, string> = {},
-): Promise<{ modulePreloads: number; firstLoadJsGzipKiB: number; entry?: string }> {
+): Promise<{ modulePreloads: number; entry?: string }> {
   const response = await fetch(url, { headers, redirect: 'follow' });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   const html = await response.text();
-  const scripts = entryScripts(html);
-  const bytes = scripts.reduce((n, src) => {
-    const file = path.join(WEB_DIST, src.split('?')[0]!);
-    return existsSync(file) ? n + gzipSync(readFileSync(file), { level: 9 }).length : n;
-  }, 0);
   return {
     modulePreloads: [...html.matchAll(/<link\b[^>]*\brel="modulepreload"/g)].length,
-    firstLoadJsGzipKiB: Math.round((bytes / 1024) * 10) / 10,
-    entry: scripts[0],
+    entry: entryScripts(html)[0],
   };
 }
 
@@ -260,9 +254,9 @@ async function webFigures(siteUrl: string | undefined): Promise<BenchReport['web
     return { note: 'web/dist is not built (run with Lighthouse, or pnpm build)' };
   const home = await pageScripts(`${siteUrl}/`);
   const web: BenchReport['web'] = {
-    homeJsGzipKiB: home.firstLoadJsGzipKiB,
+    homeJsGzipKiB: Math.round((measureFirstLoad(WEB_DIST).first.gzip / 1024) * 10) / 10,
     homeModulePreloads: home.modulePreloads,
-    note: 'the home page as the BFF serves it: its module entry and modulepreload links, gzip -9',
+    note: "the build's first load of the home page (its entry and the home route's chunks with their static imports, gzip: scripts/first-load-js.mjs, as the build's budget judges it); the links of the home page as the BFF serves it",
   };
   if (home.entry) {
     // node:http, not fetch: the header exactly as sent, nothing decoded or added on the way.
@@ -651,7 +645,6 @@ async function main(options: BenchOptions): Promise<void> {
           ...(headers ? { signedIn: true } : {}),
           ...figures,
           modulePreloads: served.modulePreloads,
-          firstLoadJsGzipKiB: served.firstLoadJsGzipKiB,
         });
       }
     }
