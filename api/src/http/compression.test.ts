@@ -1,6 +1,13 @@
+import { Readable } from 'node:stream';
+import { brotliDecompressSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { COMPRESS_THRESHOLD_BYTES, registerCompression, streamEncoding } from './compression.ts';
+import {
+  COMPRESS_THRESHOLD_BYTES,
+  compressedStream,
+  registerCompression,
+  streamEncoding,
+} from './compression.ts';
 
 describe('registerCompression', () => {
   it('never compresses an event stream', async () => {
@@ -38,5 +45,28 @@ describe('streamEncoding (server-rendered pages)', () => {
     expect(streamEncoding('*')).toBe('br');
     expect(streamEncoding('*;q=0, gzip;q=0.5')).toBe('gzip');
     expect(streamEncoding('identity')).toBeNull();
+  });
+
+  it('compresses a streamed page as asked, adding Accept-Encoding to the Vary already set', async () => {
+    const page = `<p>${'a page '.repeat(2000)}</p>`;
+    const app = Fastify();
+    app.get('/page', (request, reply) =>
+      reply
+        .header('vary', 'Origin')
+        .type('text/html')
+        .send(compressedStream(request, reply, Readable.from([page]))),
+    );
+    try {
+      const br = await app.inject({ url: '/page', headers: { 'accept-encoding': 'gzip, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.vary).toBe('Origin, Accept-Encoding');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(page);
+      const plain = await app.inject({ url: '/page' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('Origin, Accept-Encoding');
+      expect(plain.body).toBe(page);
+    } finally {
+      await app.close();
+    }
   });
 });

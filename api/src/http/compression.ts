@@ -41,7 +41,13 @@ export function streamEncoding(acceptEncoding: string | undefined): 'br' | 'gzip
  * server-rendered pages are answered) is not one. Sets Content-Encoding and Vary.
  */
 export function compressedStream(request: FastifyRequest, reply: FastifyReply, body: Readable): Readable {
-  reply.header('vary', 'Accept-Encoding');
+  // Added to what Vary already names (CORS's Origin), not put in its place.
+  const vary = String(reply.getHeader('vary') ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (!vary.some((name) => name === '*' || name.toLowerCase() === 'accept-encoding'))
+    reply.header('vary', [...vary, 'Accept-Encoding'].join(', '));
   const encoding = streamEncoding(request.headers['accept-encoding']);
   if (!encoding) return body;
   reply.header('content-encoding', encoding);
