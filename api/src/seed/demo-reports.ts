@@ -5,6 +5,7 @@
  * not the demo seller's, so nothing a person tries with the demo accounts collides with them.
  * They go with their listing if it is ever deleted (the foreign key cascades).
  */
+import { REPORT_REASON_HARM, type ReportReason } from '@reshelf/contracts';
 import type { Database } from '../db/index.ts';
 import { DEMO_BUYERS, DEMO_SELLERS } from './catalogue-demo.ts';
 
@@ -32,7 +33,13 @@ export async function seedDemoReports(db: Database): Promise<{ reports: number }
     .execute();
   const [one, two] = listings;
   if (!one || !two) return { reports: 0 };
-  const rows = [
+  const rows: {
+    listing_id: string;
+    reporter_id: string;
+    reason: ReportReason;
+    details: string | null;
+    hoursAgo: number;
+  }[] = [
     {
       listing_id: one.id,
       reporter_id: reader,
@@ -44,7 +51,7 @@ export async function seedDemoReports(db: Database): Promise<{ reports: number }
     {
       listing_id: two.id,
       reporter_id: reader,
-      reason: 'spam_or_scam',
+      reason: 'scam_or_fraud',
       details: 'The seller asked me to pay by bank transfer outside Reshelf.',
       hoursAgo: 6,
     },
@@ -54,6 +61,7 @@ export async function seedDemoReports(db: Database): Promise<{ reports: number }
     .values(
       rows.map(({ hoursAgo, ...row }) => ({
         ...row,
+        harm: REPORT_REASON_HARM[row.reason],
         target_kind: 'listing',
         created_at: new Date(Date.now() - hoursAgo * 3_600_000),
       })),

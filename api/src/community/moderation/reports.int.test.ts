@@ -318,7 +318,7 @@ describe('the staff queue', () => {
     const third = await createUser(db, t.services.identity, 'third@reports.test');
     const { id: late } = await api(t.app, third.accessToken).community.moderation.member.listing.mutate({
       listingId: fake.id,
-      reason: 'spam_or_scam',
+      reason: 'scam_or_fraud',
     });
     const as = api(t.app, moderator.accessToken);
     const [first] = await as.community.moderation.staff.list.query({ kind: 'listing' });
