@@ -124,6 +124,9 @@ export const REPORT_REASONS_FOR = {
   profile: ['scam_or_fraud', 'harassment', ...SERIOUS, 'spam', 'other'],
 } as const satisfies Record<ReportTargetKind, readonly ReportReason[]>;
 
+/** A reason a member may give today (the others are kept by reports made before). */
+export type OfferedReportReason = (typeof REPORT_REASONS_FOR)[ReportTargetKind][number];
+
 export const REPORT_STATUSES = ['open', 'actioned', 'dismissed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
