@@ -262,7 +262,9 @@ describe('reports', () => {
     await buyer.page.goto('/account/notifications');
     const outcome = buyer.page
       .getByTestId('notification')
-      .filter({ hasText: 'We removed the listing you reported' });
+      .filter({ hasText: 'We removed the listing you reported' })
+      // Newest first: the first test's report was removed too.
+      .first();
     await outcome.waitFor();
     expect(await outcome.textContent()).not.toContain('bank transfer');
 
