@@ -72,7 +72,7 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
   { path: '/admin/trending-books', label: 'Trending books', icon: TrendingUp, place: 'sidebar', aliases: ['/admin/trending'] },
   { path: '/admin/offers', label: 'Offers', icon: HandCoins, place: 'sidebar' },
   { path: '/admin/reports', label: 'Reports', icon: ClipboardList, place: 'sidebar', keywords: ['harm', 'fraud', 'online safety'] },
-  { path: '/admin/appeals', label: 'Appeals', icon: Scale, place: 'sidebar', keywords: ['removals', 'reports', 'online safety'] },
+  { path: '/admin/appeals', label: 'Appeals', icon: Scale, place: 'palette', keywords: ['removals', 'reports', 'online safety'] },
   { path: '/admin/disputes', label: 'Disputes', icon: Scale, place: 'sidebar' },
   { path: '/admin/shipping-disputes', label: 'Shipping disputes', icon: Truck, place: 'sidebar', keywords: ['not received'] },
   { path: '/admin/refunds', label: 'Refunds', icon: Undo2, place: 'sidebar' },

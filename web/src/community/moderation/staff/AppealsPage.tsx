@@ -17,7 +17,7 @@ import { toast } from '../../../components/ui/use-toast.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../../lib/api-errors.ts';
 import { trpc } from '../../../lib/trpc.ts';
-import { waiting } from './ReportsPage.tsx';
+import { waiting } from './waiting.ts';
 
 const STATUSES = [
   ['open', 'Open'],

@@ -23,6 +23,7 @@ import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { StaffConversation } from '../../messages/StaffConversation.tsx';
 import { useActOnReport, useDismissReport } from './hooks.ts';
+import { waiting } from './waiting.ts';
 
 type Report = RouterOutputs['community']['moderation']['staff']['list'][number];
 
@@ -174,15 +175,6 @@ function groupByHarm(reports: Report[]): [HarmKind, Report[]][] {
   const groups = new Map<HarmKind, Report[]>();
   for (const report of reports) groups.set(report.harm, [...(groups.get(report.harm) ?? []), report]);
   return [...groups];
-}
-
-/** How long since `iso`, in words: "waiting 40 min", "waiting 3 h", "waiting 2 days". */
-export function waiting(iso: string, now = Date.now()): string {
-  const minutes = Math.max(0, Math.floor((now - new Date(iso).getTime()) / 60_000));
-  if (minutes < 60) return `waiting ${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `waiting ${hours} h`;
-  return `waiting ${Math.floor(hours / 24)} days`;
 }
 
 function ReportRow({ report }: { report: Report }) {
