@@ -90,6 +90,9 @@ export function AppealsPage() {
   );
 }
 
+/** The removal as its owner was told it ("your listing …"), in staff's words ("their listing …"). */
+const theirs = (what: string) => what.replace(/\byour\b/g, 'their');
+
 function AppealRow({ appeal }: { appeal: StaffAppeal }) {
   const [deciding, setDeciding] = useState(false);
   return (
@@ -110,7 +113,7 @@ function AppealRow({ appeal }: { appeal: StaffAppeal }) {
       </div>
       <div className="text-sm break-words">
         <p className="font-semibold">
-          {appeal.owner.name ?? 'A member'} ({appeal.owner.email ?? 'no email'}): {appeal.what}
+          {appeal.owner.name ?? 'A member'} ({appeal.owner.email ?? 'no email'}): {theirs(appeal.what)}
         </p>
         <p className="mt-1">
           Removed on {formatDateTime(appeal.removedAt)} by{' '}

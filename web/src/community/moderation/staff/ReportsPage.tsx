@@ -33,7 +33,7 @@ const STATUSES = [
   ['dismissed', 'Dismissed'],
 ] as const;
 const KINDS = [
-  ['', 'Listings and messages'],
+  ['', 'Everything'],
   ['listing', 'Listings'],
   ['offer_message', 'Offer messages'],
   ['message', 'Conversation messages'],
