@@ -44,7 +44,8 @@ describe('admin listings', () => {
     expect(mail.ok()).toBe(true);
     const [latest] = ((await mail.json()) as { result: { data: { template: string; text: string }[] } })
       .result.data;
-    expect(latest?.template).toBe('listing_removed');
+    // The seller is told why and how to appeal (decision 0077).
+    expect(latest?.template).toBe('safety.content_removed');
     expect(latest?.text).toContain('The reason: Photos show a different edition');
 
     await page.goto(href);
@@ -60,8 +61,12 @@ describe('admin listings', () => {
 
     await page.goto('/admin/audit?action=listing');
     await page.getByTestId('audit-row').first().waitFor();
+    // Newest first: this test's two (the demo seed's removal under appeal comes after them).
     expect(
-      await page.getByTestId('audit-row').evaluateAll((rows) => rows.map((r) => r.dataset.action)),
+      (await page.getByTestId('audit-row').evaluateAll((rows) => rows.map((r) => r.dataset.action))).slice(
+        0,
+        2,
+      ),
     ).toEqual(['listing.restore', 'listing.remove']);
     await context.close();
   });

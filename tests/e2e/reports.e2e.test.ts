@@ -103,7 +103,9 @@ describe('reports', () => {
     await snapshot(page, 'admin-reports-phone');
 
     await reported.getByRole('button', { name: 'Remove listing…' }).click();
-    await reported.getByLabel('Reason (the seller is told)').fill('Counterfeit copy');
+    await reported
+      .getByLabel('Reason (the member who posted it is told, and may appeal)')
+      .fill('Counterfeit copy');
     await reported.getByRole('button', { name: 'Remove listing', exact: true }).click();
     await openToast(page, 'Listing removed').waitFor();
     await reported.waitFor({ state: 'detached' });
@@ -111,7 +113,7 @@ describe('reports', () => {
     const other = page.getByTestId('report').filter({ hasText: fine.title });
     await other.getByRole('button', { name: 'Dismiss…' }).click();
     await other
-      .getByLabel('Why it needs no action (for the team)')
+      .getByLabel('Why it needs no action (for the team; the reporter is told it stays up)')
       .fill('The edition is described correctly');
     await other.getByRole('button', { name: 'Dismiss report' }).click();
     await openToast(page, 'Report dismissed').waitFor();
@@ -173,7 +175,7 @@ describe('reports', () => {
     await thread.getByText('“Take it or leave it, you thief”').waitFor();
     await thread.getByRole('button', { name: /^Report this message from / }).click();
     const dialog = seller.page.getByRole('dialog', { name: 'Report this message' });
-    await dialog.getByLabel('Harassment or abuse').check();
+    await dialog.getByLabel('Harassment or threats').check();
     await dialog.getByRole('button', { name: 'Send report' }).click();
     await toast(seller.page, 'Thanks — we’ll review this report').waitFor();
     await noSideways(seller.page);
@@ -190,9 +192,11 @@ describe('reports', () => {
     const badge = page.getByRole('navigation', { name: 'Staff' }).getByTestId('sidebar-badge');
     await badge.filter({ hasText: /^4$/ }).waitFor();
     const report = page.getByTestId('report').filter({ hasText: 'Take it or leave it, you thief' });
-    await report.getByText('Harassment or abuse').waitFor();
+    await report.getByText('Harassment or threats').first().waitFor();
     await report.getByRole('button', { name: 'Remove message…' }).click();
-    await report.getByLabel('Reason (the sender is told if you warn them)').fill('Abusive language');
+    await report
+      .getByLabel('Reason (the member who posted it is told, and may appeal)')
+      .fill('Abusive language');
     await report.getByLabel('Warn the sender by email').check();
     await report.getByRole('button', { name: 'Remove message', exact: true }).click();
     await openToast(page, 'Message removed').waitFor();
@@ -210,10 +214,115 @@ describe('reports', () => {
     const mail = await staff.context.request.get(
       `/trpc/platform.dev.mailbox?input=${encodeURIComponent(JSON.stringify({ to: 'buyer@reshelf.test' }))}`,
     );
-    const [latest] = ((await mail.json()) as { result: { data: { template: string; text: string }[] } })
-      .result.data;
-    expect(latest?.template).toBe('offer_message_removed');
+    // The warning (and, beside it, the notice of the removal with the appeal).
+    const latest = (
+      (await mail.json()) as { result: { data: { template: string; text: string }[] } }
+    ).result.data.find((email) => email.template === 'offer_message_removed');
     expect(latest?.text).toContain('The reason: Abusive language');
     await Promise.all([buyer.context.close(), seller.context.close(), staff.context.close()]);
+  });
+
+  it('report → outcome → appeal: the reporter is told, the seller appeals, a second member of staff upholds it', async () => {
+    const moderator = await signedIn(browser, 'moderator@reshelf.test', { baseURL: marketplace.baseURL });
+    const [target] = await sellerListings(moderator.context, 1);
+    if (!target) throw new Error('the demo seller has no active listing left');
+
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
+    await buyer.page.goto(`/listing/${target.slug}`);
+    await buyer.page.getByRole('button', { name: 'Report this listing' }).click();
+    const dialog = buyer.page.getByRole('dialog', { name: 'Report this listing' });
+    // Fraud is the first reason offered.
+    await expect
+      .poll(async () => (await dialog.getByRole('radio').first().getAttribute('value')) ?? '')
+      .toBe('scam_or_fraud');
+    await dialog.getByLabel('Scam or fraud').check();
+    await dialog.getByRole('button', { name: 'Send report' }).click();
+    await toast(buyer.page, 'Thanks — we’ll review this report').waitFor();
+
+    // The queue by harm: fraud first, with how long each report has waited.
+    const { page } = moderator;
+    await page.goto('/admin/reports');
+    const groups = page.getByTestId('harm-group');
+    await groups.first().waitFor();
+    expect(await groups.first().getAttribute('data-harm')).toBe('fraud');
+    const reported = groups.first().getByTestId('report').filter({ hasText: target.title });
+    await reported
+      .getByTestId('waiting')
+      .filter({ hasText: /^waiting \d+ min$/ })
+      .waitFor();
+    await snapshot(page, 'admin-reports-by-harm-desktop', { fullPage: false });
+    await reported.getByRole('button', { name: 'Remove listing…' }).click();
+    await reported
+      .getByLabel('Reason (the member who posted it is told, and may appeal)')
+      .fill('Asking buyers to pay by bank transfer breaks our payment rules');
+    await reported.getByRole('button', { name: 'Remove listing', exact: true }).click();
+    await openToast(page, 'Listing removed').waitFor();
+
+    // The reporter is told the outcome, without the note.
+    await buyer.page.goto('/account/notifications');
+    const outcome = buyer.page
+      .getByTestId('notification')
+      .filter({ hasText: 'We removed the listing you reported' })
+      // Newest first: the first test's report was removed too.
+      .first();
+    await outcome.waitFor();
+    expect(await outcome.textContent()).not.toContain('bank transfer');
+
+    // The seller is told why and appeals.
+    const seller = await signedIn(browser, 'seller@reshelf.test', {
+      baseURL: marketplace.baseURL,
+      viewport: 'phone',
+    });
+    await seller.page.goto('/account/notifications');
+    await seller.page
+      .getByTestId('notification')
+      .filter({ hasText: `We removed your listing “${target.title}”` })
+      .click();
+    await seller.page.waitForURL(/\/account\/removals\//);
+    await seller.page.getByTestId('removal-reason').filter({ hasText: 'bank transfer' }).waitFor();
+    await seller.page.getByRole('button', { name: 'Send appeal' }).click();
+    await seller.page.getByRole('alert').filter({ hasText: 'at least 10 characters' }).waitFor();
+    await seller.page
+      .getByLabel('Why the removal was wrong')
+      .fill('I never asked anyone to pay outside Reshelf; the buyer must have mistaken me for someone else.');
+    await snapshot(seller.page, 'removal-appeal-phone');
+    await seller.page.getByRole('button', { name: 'Send appeal' }).click();
+    await seller.page.getByTestId('appeal').and(seller.page.locator('[data-status="open"]')).waitFor();
+    await noSideways(seller.page);
+
+    // The moderator who removed it may not decide the appeal.
+    await page.goto('/admin/appeals');
+    const mine = page.getByTestId('appeal').filter({ hasText: target.title });
+    await mine.getByTestId('not-yours').waitFor();
+    expect(await mine.getByRole('button', { name: 'Decide…' }).count()).toBe(0);
+
+    // Someone else does, and upholds it.
+    const admin = await signedIn(browser, 'admin@reshelf.test', {
+      baseURL: marketplace.baseURL,
+      viewport: 'phone',
+    });
+    await admin.page.goto('/admin/appeals');
+    const appeal = admin.page.getByTestId('appeal').filter({ hasText: target.title });
+    await appeal.getByTestId('appeal-text').filter({ hasText: 'mistaken me' }).waitFor();
+    await appeal.getByRole('button', { name: 'Decide…' }).click();
+    await appeal
+      .getByLabel('What you decided and why (the member reads it)')
+      .fill('The report was mistaken: the listing is fine.');
+    await snapshot(admin.page, 'admin-appeals-phone');
+    await appeal.getByRole('button', { name: 'Uphold: put it back' }).click();
+    await openToast(admin.page, 'Appeal upheld: the content is back').waitFor();
+
+    // The seller sees the decision, and the listing is back on sale.
+    await seller.page.reload();
+    await seller.page.getByTestId('appeal-decision').filter({ hasText: 'The report was mistaken' }).waitFor();
+    await buyer.page.goto(`/listing/${target.slug}`);
+    await buyer.page.getByRole('button', { name: 'Report this listing' }).waitFor();
+    expect(await buyer.page.getByText('This listing has been removed').count()).toBe(0);
+    await Promise.all([
+      buyer.context.close(),
+      seller.context.close(),
+      moderator.context.close(),
+      admin.context.close(),
+    ]);
   });
 });

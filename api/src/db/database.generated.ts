@@ -635,6 +635,30 @@ export interface MessageThreads {
   seller_id: string;
 }
 
+export interface ModerationRemovals {
+  appeal_by: Timestamp;
+  appeal_status: string | null;
+  appeal_text: string | null;
+  appealed_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  decided_at: Timestamp | null;
+  decided_by: string | null;
+  decision_note: string | null;
+  harm: string | null;
+  id: Generated<string>;
+  listing_id: string | null;
+  message_id: string | null;
+  offer_id: string | null;
+  owner_id: string;
+  profile_id: string | null;
+  reason: string;
+  removed_by: string;
+  removed_content: Generated<Json>;
+  review_id: string | null;
+  target_kind: string;
+  what: string;
+}
+
 export interface Notifications {
   body: string | null;
   charity_id: string | null;
@@ -1010,10 +1034,12 @@ export interface ReportingNotices {
 export interface Reports {
   created_at: Generated<Timestamp>;
   details: string | null;
+  harm: string;
   id: Generated<string>;
   listing_id: string | null;
   message_id: string | null;
   offer_id: string | null;
+  profile_id: string | null;
   reason: string;
   reporter_id: string;
   resolution_note: string | null;
@@ -1252,6 +1278,7 @@ export interface DB {
   message_photo_uploads: MessagePhotoUploads;
   message_threads: MessageThreads;
   messages: Messages;
+  moderation_removals: ModerationRemovals;
   notifications: Notifications;
   offer_items: OfferItems;
   offers: Offers;

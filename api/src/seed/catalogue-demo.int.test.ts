@@ -74,6 +74,7 @@ describe('the demo seed', () => {
       'seed-openlibrary-recent',
       'demo-social',
       'demo-reviews',
+      'demo-appeal',
     ]);
     const again = await seed();
     expect(again.ran).toEqual([]);
@@ -295,6 +296,19 @@ describe('the demo seed', () => {
     expect(new Set(reports.map((report) => report.listing_id)).size).toBe(2);
     // Never the demo seller's: browser tests work with those listings.
     expect(reports.every((report) => report.email === 'margaret@reshelf.test')).toBe(true);
+  });
+
+  it('reports of different kinds of harm and one open appeal, decided by someone else than the remover', async () => {
+    const harms = await db.selectFrom('reports').select('harm').distinct().execute();
+    expect(harms.length).toBeGreaterThan(1);
+    expect(harms.map((row) => row.harm)).toContain('fraud');
+    const appeals = await db
+      .selectFrom('moderation_removals as m')
+      .innerJoin('listings as l', 'l.id', 'm.listing_id')
+      .innerJoin('auth.users as u', 'u.id', 'm.removed_by')
+      .select(['m.appeal_status', 'l.status', 'u.email'])
+      .execute();
+    expect(appeals).toEqual([{ appeal_status: 'open', status: 'removed', email: 'moderator@reshelf.test' }]);
   });
 
   it('gives every demo listing a generated cover as its photo, stored and served', async () => {

@@ -18,7 +18,7 @@ import { catalogueDemoSlugs, seedCatalogueDemo } from './catalogue-demo.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
 import { seedDemoBasketOrders } from './demo-basket-orders.ts';
 import { canSeedMoneyOut, demoMoneyOutSlugs, seedDemoMoneyOut } from './demo-money-out.ts';
-import { seedDemoReports } from './demo-reports.ts';
+import { seedDemoAppeal, seedDemoReports } from './demo-reports.ts';
 import { seedDemoReviews } from './demo-reviews.ts';
 import { seedDemoSocial } from './demo-social.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
@@ -155,6 +155,8 @@ export async function runDemoSeed(
   if (await once(db, 'demo-social', (trx) => seedDemoSocial(trx))) ran.push('demo-social');
   // Reviews of every completed demo order: ratings on cards and seller pages at once.
   if (await once(db, 'demo-reviews', (trx) => seedDemoReviews(trx))) ran.push('demo-reviews');
+  // Last, so nothing above finds its listing removed: one removal with an open appeal.
+  if (await once(db, 'demo-appeal', (trx) => seedDemoAppeal(trx))) ran.push('demo-appeal');
   // Every start, not once: demo listings still without an image (a first start, or data from
   // before covers were drawn) get their generated covers; otherwise this finds nothing.
   // A failure here is reported, not fatal: the marketplace starts, and the next start or

@@ -130,9 +130,13 @@ export async function disputedOrder(
 }
 
 /** A paid order the buyer has received and confirmed: completed, the seller's payout released. */
-export async function completedOrder(t: TestApp, price = 1000) {
+export async function completedOrder(
+  t: TestApp,
+  price = 1000,
+  people: { buyer?: { id: string; email: string }; seller?: { id: string; email: string } } = {},
+) {
   const deps = orderDepsFor(t);
-  const order = await paidOrder(t, price);
+  const order = await paidOrder(t, price, undefined, people);
   await dispatchOrder(deps, order.seller.id, {
     orderId: order.orderId,
     carrier: 'royal_mail_tracked_48',

@@ -71,6 +71,7 @@ export const SIGNED_IN_ROUTES = [
   '/account/analytics',
   '/account/reviews',
   '/account/payouts/statement/:month',
+  '/account/removals/:removalId',
   '/charity/sell',
   '/charity/bulk-listing',
   '/charity/dashboard',

@@ -39,6 +39,9 @@ export const NOTIFICATION_KINDS = [
   'review_published',
   'review_removed',
   'return_update',
+  'report_decided',
+  'content_removed',
+  'appeal_decided',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -63,6 +66,7 @@ export const NOTIFICATION_GROUPS = [
   { id: 'charity', label: 'Charities' },
   { id: 'searches', label: 'Your saved searches' },
   { id: 'reviews', label: 'Reviews' },
+  { id: 'safety', label: 'Reports and appeals' },
 ] as const;
 export type NotificationGroup = (typeof NOTIFICATION_GROUPS)[number]['id'];
 
@@ -164,6 +168,24 @@ export const NOTIFICATION_KIND_INFO: Record<
       kind: 'always',
       reason: 'Our team removed something you wrote or received: we always email it.',
     },
+  },
+  report_decided: {
+    label: 'Our team decides something you reported',
+    group: 'safety',
+    email: {
+      kind: 'always',
+      reason: 'You asked our team to look at something: we always email what we decided.',
+    },
+  },
+  content_removed: {
+    label: 'Our team removes something you posted',
+    group: 'safety',
+    email: { kind: 'always', reason: 'It says why and how to appeal, so we always email it.' },
+  },
+  appeal_decided: {
+    label: 'Your appeal is decided',
+    group: 'safety',
+    email: { kind: 'always', reason: 'It is our final answer on your appeal: we always email it.' },
   },
 };
 

@@ -162,6 +162,10 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../commerce/payouts/StatementPage.tsx'),
     (m) => m.StatementPage,
   ),
+  '/account/removals/:removalId': page(
+    () => import('../community/moderation/RemovalPage.tsx'),
+    (m) => m.RemovalPage,
+  ),
   '/messages': page(messages, (m) => m.MessagesPage),
   '/messages/:threadId': page(messages, (m) => m.ThreadPage),
 };

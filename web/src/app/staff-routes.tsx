@@ -43,6 +43,7 @@ const PAGES: [string[], LazyPage][] = [
   [['accessibility'], page(() => import('../staff/accessibility/AccessibilityPage.tsx'), (m) => m.AccessibilityPage)],
   [['book-signings'], page(() => import('../catalogue/discovery/book-signings/BookSigningsPage.tsx'), (m) => m.BookSigningsPage)],
   [['reports'], page(() => import('../community/moderation/staff/ReportsPage.tsx'), (m) => m.ReportsPage)],
+  [['appeals'], page(() => import('../community/moderation/staff/AppealsPage.tsx'), (m) => m.AppealsPage)],
   [['promotions'], page(() => import('../commerce/promotions/PromotionsPage.tsx'), (m) => m.PromotionsPage)],
   [['offers'], page(() => import('../commerce/offers/staff/OffersPage.tsx'), (m) => m.OffersPage)],
   [['covers-backfill'], page(() => import('../catalogue/books/covers/CoversBackfillPage.tsx'), (m) => m.CoversBackfillPage)],

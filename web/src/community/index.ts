@@ -3,6 +3,7 @@ export { MessageOrderButton, MessageSellerButton } from './messages/MessageButto
 export { StaffConversation } from './messages/StaffConversation.tsx';
 export { ReportDialog } from './moderation/ReportDialog.tsx';
 export { ReportListing } from './moderation/ReportListing.tsx';
+export { ReportProfile } from './moderation/ReportProfile.tsx';
 export { RecommendedShelf } from './recommendations/RecommendedShelf.tsx';
 export { OrderReviewPrompt } from './reviews/OrderReviewPrompt.tsx';
 export {

@@ -38,7 +38,7 @@ import { markEntityNotificationsRead } from '../../platform/notifications/notifi
 import { notify } from '../../platform/notifications/notify.ts';
 import { publish, userTopic } from '../../platform/realtime/realtime.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
-import { ALREADY_REPORTED, REPORT_RATE } from '../moderation/report-rules.ts';
+import { insertReport, REPORT_RATE } from '../moderation/report-rules.ts';
 import { messagePhotoKeys, photoRandomOf, recordUpload, usePhotos } from './photo-uploads.ts';
 
 /** A member writing quickly in a live conversation, not one spamming many. */
@@ -853,23 +853,7 @@ export async function reportMessage(
   if (senderSide === side) throw new AppError('FORBIDDEN', 'You can’t report your own message.');
   if (message.hidden_at) throw new AppError('CONFLICT', 'Our team has already removed this message.');
   await enforce(db, [[REPORT_RATE, userId]]);
-  try {
-    return await db
-      .insertInto('reports')
-      .values({
-        target_kind: 'message',
-        message_id: input.messageId,
-        reporter_id: userId,
-        reason: input.reason,
-        details: input.details,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-  } catch (error) {
-    if ((error as { code?: string } | null)?.code === '23505')
-      throw new AppError('CONFLICT', ALREADY_REPORTED);
-    throw error;
-  }
+  return insertReport(db, userId, { messageId: input.messageId }, input);
 }
 
 // Staff ------------------------------------------------------------------------------------------

@@ -241,7 +241,13 @@ describe('the staff queue', () => {
     const as = api(t.app, moderator.accessToken);
     const open = await as.community.moderation.staff.list.query({});
     expect(open).toHaveLength(3);
-    const [first, second, third] = open;
+    // By harm (HARM_KINDS): the prohibited item, then the harassing message, then the counterfeit.
+    const [second, third, first] = open;
+    expect(open.map((report) => report.harm)).toEqual([
+      'illegal_item',
+      'harassment',
+      'intellectual_property',
+    ]);
     expect(first).toMatchObject({
       kind: 'listing',
       reason: 'not_as_described',
@@ -277,7 +283,8 @@ describe('the staff queue', () => {
 
   it('dismisses one report with a note, audited; the others on the listing stay open', async () => {
     const as = api(t.app, moderator.accessToken);
-    const [mine, theirs] = await as.community.moderation.staff.list.query({ kind: 'listing' });
+    // Theirs (a prohibited item) comes before mine (counterfeit): HARM_KINDS' order.
+    const [theirs, mine] = await as.community.moderation.staff.list.query({ kind: 'listing' });
     expect(
       await refusal(as.community.moderation.staff.dismiss.mutate({ reportId: theirs!.id, note: '' })),
     ).toEqual({
@@ -298,7 +305,13 @@ describe('the staff queue', () => {
         actor_email: moderator.email,
         target_type: 'report',
         target_id: theirs!.id,
-        details: { kind: 'listing', reason: 'prohibited', listingId: fake.id, note: 'Not a prohibited item' },
+        details: {
+          kind: 'listing',
+          reason: 'prohibited',
+          harm: 'illegal_item',
+          listingId: fake.id,
+          note: 'Not a prohibited item',
+        },
       },
     ]);
     expect((await reportRow(mine!.id)).status).toBe('open');
@@ -318,10 +331,13 @@ describe('the staff queue', () => {
     const third = await createUser(db, t.services.identity, 'third@reports.test');
     const { id: late } = await api(t.app, third.accessToken).community.moderation.member.listing.mutate({
       listingId: fake.id,
-      reason: 'spam_or_scam',
+      reason: 'scam_or_fraud',
     });
     const as = api(t.app, moderator.accessToken);
-    const [first] = await as.community.moderation.staff.list.query({ kind: 'listing' });
+    const open = await as.community.moderation.staff.list.query({ kind: 'listing' });
+    // The late one (fraud) is first in the queue; the first one came in before it.
+    expect(open.map((report) => report.id)[0]).toBe(late);
+    const first = open.find((report) => report.reporter.email === buyer.email);
     expect(first!.openOnTarget).toBe(2);
     expect(
       await as.community.moderation.staff.act.mutate({ reportId: first!.id, note: 'Counterfeit copy' }),
@@ -333,7 +349,8 @@ describe('the staff queue', () => {
       status: 'removed',
       available: false,
     });
-    expect(await lastEmailTo(db, seller.email)).toMatchObject({ template: 'listing_removed' });
+    // The seller is told why, and that they may appeal (close-reports.ts).
+    expect(await lastEmailTo(db, seller.email)).toMatchObject({ template: 'safety.content_removed' });
     for (const id of [first!.id, late]) {
       expect(await reportRow(id)).toMatchObject({
         status: 'actioned',

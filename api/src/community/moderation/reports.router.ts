@@ -2,16 +2,29 @@
  * Reports: members report a listing or a message sent to them (`reports`); staff, moderators
  * too, work the queue at /admin/reports (`staffReports`).
  */
-import { REPORT_REASONS, REPORT_STATUSES, REPORT_TARGET_KINDS, reportFieldsSchema } from '@reshelf/contracts';
+import {
+  APPEAL_STATUSES,
+  appealInputSchema,
+  HARM_KINDS,
+  REPORT_REASONS,
+  REPORT_STATUSES,
+  REPORT_TARGET_KINDS,
+  removalSchema,
+  reportFieldsSchema,
+  staffAppealSchema,
+} from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router, staffProcedure } from '../../trpc.ts';
+import { appealRemoval, countOpenAppeals, decideAppeal, listAppeals, myRemoval } from './removals.service.ts';
 import {
   actOnReport,
   countOpenReports,
   dismissReport,
   listReports,
+  openReportsByHarm,
   reportListing,
   reportOfferMessage,
+  reportProfile,
 } from './reports.service.ts';
 
 const created = z.object({ id: z.string() });
@@ -28,6 +41,26 @@ export const reportsRouter = router({
     .input(reportFieldsSchema('offer_message').extend({ offerId: z.uuid('Choose a message to report') }))
     .output(created)
     .mutation(({ ctx, input }) => reportOfferMessage(ctx.db, ctx.user.userId, input)),
+
+  /** Reports a member's profile (their name, bio or photo), not your own. */
+  profile: authedProcedure
+    .input(reportFieldsSchema('profile').extend({ profileId: z.uuid('Choose a member to report') }))
+    .output(created)
+    .mutation(({ ctx, input }) => reportProfile(ctx.db, ctx.user.userId, input)),
+});
+
+/** A member's own removals: why our team removed something they posted, and their appeal. */
+export const removalsRouter = router({
+  get: authedProcedure
+    .input(z.object({ removalId: z.uuid('Choose a removal from your notifications') }))
+    .output(removalSchema)
+    .query(({ ctx, input }) => myRemoval(ctx.db, ctx.user.userId, input.removalId)),
+
+  /** Appeals a removal once, within APPEAL_WINDOW_DAYS: someone else on our team decides it. */
+  appeal: authedProcedure
+    .input(appealInputSchema)
+    .output(removalSchema)
+    .mutation(({ ctx, input }) => appealRemoval(ctx.db, ctx.user.userId, input)),
 });
 
 const reportId = z.uuid('Choose a report from the list');
@@ -43,6 +76,8 @@ const reportSchema = z.object({
   kind: z.enum(REPORT_TARGET_KINDS),
   reason: z.enum(REPORT_REASONS),
   reasonLabel: z.string(),
+  harm: z.enum(HARM_KINDS),
+  harmLabel: z.string(),
   details: z.string().nullable(),
   status: z.enum(REPORT_STATUSES),
   createdAt: z.string(),
@@ -97,6 +132,15 @@ const reportSchema = z.object({
       orderReference: z.string().nullable(),
     })
     .nullable(),
+  profile: z
+    .object({
+      profileId: z.string(),
+      name: z.string().nullable(),
+      bio: z.string().nullable(),
+      avatarUrl: z.string().nullable(),
+      email: z.string().nullable(),
+    })
+    .nullable(),
 });
 
 export const staffReportsRouter = router({
@@ -105,6 +149,7 @@ export const staffReportsRouter = router({
       z.object({
         status: z.enum(REPORT_STATUSES, 'Choose a status from the list').default('open'),
         kind: z.enum(REPORT_TARGET_KINDS, 'Choose listings or messages').optional(),
+        harm: z.enum(HARM_KINDS, 'Choose a kind of harm from the list').optional(),
         limit: z.number().int().min(1).max(200).default(100),
       }),
     )
@@ -116,12 +161,27 @@ export const staffReportsRouter = router({
     .output(z.object({ open: z.number().int() }))
     .query(async ({ ctx }) => ({ open: await countOpenReports(ctx.db) })),
 
+  /** Open reports by kind of harm, fraud first, with when the oldest of each came in. */
+  byHarm: staffProcedure
+    .input(z.void())
+    .output(
+      z.array(
+        z.object({
+          harm: z.enum(HARM_KINDS),
+          label: z.string(),
+          open: z.number().int(),
+          oldestAt: z.string().nullable(),
+        }),
+      ),
+    )
+    .query(({ ctx }) => openReportsByHarm(ctx.db)),
+
   /** Closes one report without action; the note is for the team. */
   dismiss: staffProcedure
     .input(z.object({ reportId, note: note('why it needs no action') }))
     .output(z.object({ ok: z.literal(true) }))
     .mutation(async ({ ctx, input }) => {
-      await dismissReport(ctx.db, ctx.user.userId, input);
+      await dismissReport(ctx.deps, ctx.user.userId, input);
       return { ok: true as const };
     }),
 
@@ -140,4 +200,34 @@ export const staffReportsRouter = router({
     )
     .output(z.object({ kind: z.enum(REPORT_TARGET_KINDS), closed: z.number().int() }))
     .mutation(({ ctx, input }) => actOnReport(ctx.deps, ctx.user.userId, input)),
+});
+
+/** Appeals against removals: staff other than the one who removed the content decide them. */
+export const staffAppealsRouter = router({
+  list: staffProcedure
+    .input(
+      z.object({
+        status: z.enum(APPEAL_STATUSES, 'Choose a status from the list').default('open'),
+        limit: z.number().int().min(1).max(200).default(100),
+      }),
+    )
+    .output(z.array(staffAppealSchema))
+    .query(({ ctx, input }) => listAppeals(ctx.db, ctx.user.userId, input)),
+
+  openCount: staffProcedure
+    .input(z.void())
+    .output(z.object({ open: z.number().int() }))
+    .query(async ({ ctx }) => ({ open: await countOpenAppeals(ctx.db) })),
+
+  /** Upholds (the content goes back) or rejects an appeal; the member is told the note. */
+  decide: staffProcedure
+    .input(
+      z.object({
+        removalId: z.uuid('Choose an appeal from the list'),
+        uphold: z.boolean('Choose to uphold or reject the appeal'),
+        note: note('what you decided and why; the member reads it'),
+      }),
+    )
+    .output(z.object({ status: z.enum(APPEAL_STATUSES) }))
+    .mutation(({ ctx, input }) => decideAppeal(ctx.deps, ctx.user.userId, input)),
 });

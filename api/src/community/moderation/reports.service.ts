@@ -12,6 +12,9 @@
  * audited in its transaction.
  */
 import {
+  HARM_KINDS,
+  HARM_LABELS,
+  type HarmKind,
   REPORT_REASON_LABELS,
   type ReportReason,
   type ReportStatus,
@@ -27,8 +30,8 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/registry.ts';
 import { publish, userTopic } from '../../platform/realtime/realtime.ts';
 import { removeReview } from '../reviews/reviews.service.ts';
-import { closeOpenReports, type ReportTarget } from './close-reports.ts';
-import { ALREADY_REPORTED, REPORT_RATE } from './report-rules.ts';
+import { type ReportTarget, recordRemoval, tellReporter } from './close-reports.ts';
+import { insertReport, REPORT_RATE } from './report-rules.ts';
 import { setListingRemoved } from './staff-listings.service.ts';
 
 const GONE = 'That report no longer exists. Refresh the page.';
@@ -39,27 +42,6 @@ const REPORTABLE_LISTING_STATUSES = ['active', 'reserved', 'sold', 'withdrawn'];
 export interface ReportInput {
   reason: ReportReason;
   details: string | null;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === '23505';
-}
-
-async function insertReport(
-  db: Database,
-  values: { target_kind: ReportTargetKind; listing_id?: string; offer_id?: string; reporter_id: string },
-  input: ReportInput,
-): Promise<{ id: string }> {
-  try {
-    return await db
-      .insertInto('reports')
-      .values({ ...values, reason: input.reason, details: input.details })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('CONFLICT', ALREADY_REPORTED);
-    throw error;
-  }
 }
 
 export async function reportListing(
@@ -82,11 +64,7 @@ export async function reportListing(
     throw new AppError('FORBIDDEN', 'You can’t report your own listing.');
   }
   await enforce(db, [[REPORT_RATE, reporterId]]);
-  return insertReport(
-    db,
-    { target_kind: 'listing', listing_id: input.listingId, reporter_id: reporterId },
-    input,
-  );
+  return insertReport(db, reporterId, { listingId: input.listingId }, input);
 }
 
 export async function reportOfferMessage(
@@ -109,11 +87,24 @@ export async function reportOfferMessage(
     throw new AppError('CONFLICT', 'Our team has already removed this message.');
   }
   await enforce(db, [[REPORT_RATE, reporterId]]);
-  return insertReport(
-    db,
-    { target_kind: 'offer_message', offer_id: input.offerId, reporter_id: reporterId },
-    input,
-  );
+  return insertReport(db, reporterId, { offerId: input.offerId }, input);
+}
+
+/** Reports a member's profile (their name, bio or photo): anyone's but your own, while the account is open. */
+export async function reportProfile(
+  db: Database,
+  reporterId: string,
+  input: ReportInput & { profileId: string },
+): Promise<{ id: string }> {
+  const profile = await db
+    .selectFrom('profiles')
+    .select(['id', 'closed_at'])
+    .where('id', '=', input.profileId)
+    .executeTakeFirst();
+  if (!profile || profile.closed_at) throw new AppError('NOT_FOUND', 'We could not find that member.');
+  if (profile.id === reporterId) throw new AppError('FORBIDDEN', 'You can’t report your own profile.');
+  await enforce(db, [[REPORT_RATE, reporterId]]);
+  return insertReport(db, reporterId, { profileId: input.profileId }, input);
 }
 
 // Staff ------------------------------------------------------------------------------------------
@@ -123,6 +114,8 @@ export interface StaffReport {
   kind: ReportTargetKind;
   reason: ReportReason;
   reasonLabel: string;
+  harm: HarmKind;
+  harmLabel: string;
   details: string | null;
   status: ReportStatus;
   createdAt: string;
@@ -172,11 +165,19 @@ export interface StaffReport {
     authorEmail: string | null;
     orderReference: string | null;
   } | null;
+  /** A member's profile: what they wrote about themselves, as it is now. */
+  profile: {
+    profileId: string;
+    name: string | null;
+    bio: string | null;
+    avatarUrl: string | null;
+    email: string | null;
+  } | null;
 }
 
 export async function listReports(
   db: Database,
-  filter: { status: ReportStatus; kind?: ReportTargetKind; limit: number },
+  filter: { status: ReportStatus; kind?: ReportTargetKind; harm?: HarmKind; limit: number },
 ): Promise<StaffReport[]> {
   let query = db
     .selectFrom('reports as r')
@@ -192,6 +193,8 @@ export async function listReports(
     .leftJoin('auth.users as rvu', 'rvu.id', 'rv.author_id')
     .leftJoin('profiles as rvp', 'rvp.id', 'rv.author_id')
     .leftJoin('orders as rvo', 'rvo.id', 'rv.order_id')
+    .leftJoin('profiles as pp', 'pp.id', 'r.profile_id')
+    .leftJoin('auth.users as ppu', 'ppu.id', 'r.profile_id')
     // The listing reported, or the one the offer or conversation was about.
     .leftJoin('listings as l', (join) =>
       join.on((eb) =>
@@ -228,6 +231,12 @@ export async function listReports(
       'r.offer_id',
       'r.message_id',
       'r.review_id',
+      'r.profile_id',
+      'r.harm',
+      'pp.display_name as pp_name',
+      'pp.bio as pp_bio',
+      'pp.avatar_url as pp_avatar',
+      'ppu.email as pp_email',
       'rv.stars as rv_stars',
       'rv.body as rv_body',
       'rv.reply as rv_reply',
@@ -271,23 +280,33 @@ export async function listReports(
             inner('s.offer_id', '=', inner.ref('r.offer_id')),
             inner('s.message_id', '=', inner.ref('r.message_id')),
             inner('s.review_id', '=', inner.ref('r.review_id')),
+            inner('s.profile_id', '=', inner.ref('r.profile_id')),
           ]),
         )
         .as('open_on_target'),
     ])
     .where('r.status', '=', filter.status);
   if (filter.kind) query = query.where('r.target_kind', '=', filter.kind);
-  // The open queue oldest first (first come, first served); closed ones most recent first.
+  if (filter.harm) query = query.where('r.harm', '=', filter.harm);
+  // The open queue by harm, fraud first (HARM_KINDS' order), oldest first within each (first
+  // come, first served); closed ones most recent first.
   query =
-    filter.status === 'open' ? query.orderBy('r.created_at', 'asc') : query.orderBy('r.resolved_at', 'desc');
+    filter.status === 'open'
+      ? query
+          .orderBy(sql`array_position(${sql.val([...HARM_KINDS])}::text[], r.harm)`)
+          .orderBy('r.created_at', 'asc')
+      : query.orderBy('r.resolved_at', 'desc');
   const rows = await query.orderBy('r.id').limit(filter.limit).execute();
   return rows.map((row) => {
     const reason = row.reason as ReportReason;
+    const harm = row.harm as HarmKind;
     return {
       id: row.id,
       kind: row.target_kind as ReportTargetKind,
       reason,
       reasonLabel: REPORT_REASON_LABELS[reason] ?? reason,
+      harm,
+      harmLabel: HARM_LABELS[harm],
       details: row.details,
       status: row.status as ReportStatus,
       createdAt: row.created_at.toISOString(),
@@ -346,6 +365,16 @@ export async function listReports(
               orderReference: row.rv_reference ?? null,
             }
           : null,
+      profile:
+        row.target_kind === 'profile' && row.profile_id
+          ? {
+              profileId: row.profile_id,
+              name: row.pp_name ?? null,
+              bio: row.pp_bio ?? null,
+              avatarUrl: row.pp_avatar ?? null,
+              email: row.pp_email ?? null,
+            }
+          : null,
     };
   });
 }
@@ -360,10 +389,38 @@ export async function countOpenReports(db: Database): Promise<number> {
   return row.n;
 }
 
+/**
+ * Open reports by harm, every harm in the queue's order (fraud first) with how many wait and
+ * since when the oldest has waited.
+ */
+export async function openReportsByHarm(
+  db: Database,
+): Promise<{ harm: HarmKind; label: string; open: number; oldestAt: string | null }[]> {
+  const rows = await db
+    .selectFrom('reports')
+    .select(['harm', sql<number>`count(*)::int`.as('n'), sql<Date>`min(created_at)`.as('oldest')])
+    .where('status', '=', 'open')
+    .groupBy('harm')
+    .execute();
+  return HARM_KINDS.map((harm) => {
+    const row = rows.find((r) => r.harm === harm);
+    return { harm, label: HARM_LABELS[harm], open: row?.n ?? 0, oldestAt: row?.oldest.toISOString() ?? null };
+  });
+}
+
 async function openReport(db: Database, reportId: string) {
   const report = await db
     .selectFrom('reports')
-    .select(['id', 'status', 'target_kind', 'listing_id', 'offer_id', 'message_id', 'review_id'])
+    .select([
+      'id',
+      'status',
+      'target_kind',
+      'listing_id',
+      'offer_id',
+      'message_id',
+      'review_id',
+      'profile_id',
+    ])
     .where('id', '=', reportId)
     .executeTakeFirst();
   if (!report) throw new AppError('NOT_FOUND', GONE);
@@ -375,11 +432,11 @@ async function openReport(db: Database, reportId: string) {
 
 /** Closes one report without action (the others on the same target stay open). */
 export async function dismissReport(
-  db: Database,
+  deps: ActDeps,
   staffId: string,
   input: { reportId: string; note: string },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await deps.db.transaction().execute(async (trx) => {
     const closed = await trx
       .updateTable('reports')
       .set({
@@ -390,7 +447,18 @@ export async function dismissReport(
       })
       .where('id', '=', input.reportId)
       .where('status', '=', 'open')
-      .returning(['target_kind', 'reason', 'listing_id', 'offer_id', 'message_id'])
+      .returning([
+        'id',
+        'target_kind',
+        'reason',
+        'harm',
+        'reporter_id',
+        'listing_id',
+        'offer_id',
+        'message_id',
+        'review_id',
+        'profile_id',
+      ])
       .executeTakeFirst();
     if (!closed) {
       await openReport(trx, input.reportId); // throws why: gone, or closed already
@@ -404,14 +472,21 @@ export async function dismissReport(
       details: {
         kind: closed.target_kind,
         reason: closed.reason,
+        harm: closed.harm,
         ...(closed.listing_id
           ? { listingId: closed.listing_id }
           : closed.message_id
             ? { messageId: closed.message_id }
-            : { offerId: closed.offer_id }),
+            : closed.review_id
+              ? { reviewId: closed.review_id }
+              : closed.profile_id
+                ? { profileId: closed.profile_id }
+                : { offerId: closed.offer_id }),
         note: input.note,
       },
     });
+    // The reporter hears what was decided, not the note (it is for the team).
+    await tellReporter(trx, deps, closed, false);
   });
 }
 
@@ -452,6 +527,9 @@ export async function actOnReport(
     });
     return { kind: 'review', closed: closedReports };
   }
+  if (report.target_kind === 'profile' && report.profile_id) {
+    return actOnProfile(deps, staffId, report.profile_id, input.note);
+  }
   if (!report.offer_id) throw new Error(`report ${report.id} has no target`);
   const offerId = report.offer_id;
   const { closed } = await deps.db.transaction().execute(async (trx) => {
@@ -477,6 +555,7 @@ export async function actOnReport(
       reportsOn: { offerId },
       senderId,
       title: offer.title,
+      what: `a message you sent with an offer on “${offer.title}”`,
     });
     return { closed };
   });
@@ -524,6 +603,7 @@ async function actOnThreadMessage(
       reportsOn: { messageId },
       senderId: message.sender_id,
       title: message.title ?? 'a book',
+      what: `a message you sent about “${message.title ?? 'a book'}”`,
       about: {
         what: `a message you sent about “${message.title ?? 'a book'}”`,
         url: `${deps.origin}/messages/${message.thread_id}`,
@@ -550,6 +630,8 @@ async function closeHiddenMessage(
     reportsOn: ReportTarget;
     senderId: string;
     title: string;
+    /** The message in words, as its sender knows it. */
+    what: string;
     about?: { what: string; url: string; label: string };
   },
 ): Promise<number> {
@@ -558,9 +640,57 @@ async function closeHiddenMessage(
     ...hidden.audit,
     details: { ...hidden.audit.details, note: input.note, warned: input.warnSender },
   });
-  const closed = await closeOpenReports(trx, staffId, hidden.reportsOn, input.note);
+  // Its reporters are told the outcome, and its sender why, with the appeal (close-reports.ts).
+  const closed = await recordRemoval(trx, deps, staffId, {
+    target: hidden.reportsOn,
+    ownerId: hidden.senderId,
+    note: input.note,
+    what: hidden.what,
+  });
   if (input.warnSender) await warnSender(trx, deps, hidden.senderId, hidden.title, input.note, hidden.about);
   return closed;
+}
+
+/**
+ * A reported profile: what the member wrote about themselves (bio) and their photo are taken
+ * down (kept with the removal, to put back if their appeal is upheld), its reports closed, and
+ * the member told why. Their name stays: staff change a name from the member's account.
+ */
+async function actOnProfile(
+  deps: ActDeps,
+  staffId: string,
+  profileId: string,
+  note: string,
+): Promise<{ kind: ReportTargetKind; closed: number }> {
+  const closed = await deps.db.transaction().execute(async (trx) => {
+    const profile = await trx
+      .selectFrom('profiles')
+      .select(['bio', 'avatar_url'])
+      .where('id', '=', profileId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!profile) throw new AppError('NOT_FOUND', 'That member no longer exists. Refresh the page.');
+    await trx
+      .updateTable('profiles')
+      .set({ bio: null, avatar_url: null, updated_at: new Date() })
+      .where('id', '=', profileId)
+      .execute();
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: 'profile.hide',
+      targetType: 'profile',
+      targetId: profileId,
+      details: { note, hadBio: profile.bio !== null, hadPhoto: profile.avatar_url !== null },
+    });
+    return recordRemoval(trx, deps, staffId, {
+      target: { profileId },
+      ownerId: profileId,
+      note,
+      what: 'the bio and photo on your profile',
+      removedContent: { bio: profile.bio, avatarUrl: profile.avatar_url },
+    });
+  });
+  return { kind: 'profile', closed };
 }
 
 async function countOpenOn(db: Database, target: { listingId: string }): Promise<number> {

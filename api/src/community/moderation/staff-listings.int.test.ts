@@ -96,7 +96,7 @@ describe('staff listings', () => {
       available: false,
     });
     const email = await lastEmailTo(db, seller.email);
-    expect(email).toMatchObject({ template: 'listing_removed' });
+    expect(email).toMatchObject({ template: 'safety.content_removed' });
     expect(email?.text_body).toContain('The reason: Counterfeit copy');
     const [entry] = await db
       .selectFrom('audit_log')

@@ -16,14 +16,15 @@
  */
 import { CLEANUP_RESTORE_DAYS, plural } from '@reshelf/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Mailer, OutgoingEmail } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/registry.ts';
-import { closeOpenReports } from './close-reports.ts';
+import { recordRemoval } from './close-reports.ts';
 
 export const REMOVABLE_STATUSES = ['active', 'draft', 'withdrawn'] as const;
 export const LISTING_STATUSES = ['active', 'draft', 'reserved', 'sold', 'removed', 'withdrawn'] as const;
@@ -124,32 +125,24 @@ async function emailSeller(
   trx: Database,
   mailer: Mailer,
   listing: StaffListing,
-  removed: boolean,
   reason: string,
   origin: string,
 ) {
   if (!listing.sellerEmail) return;
   const title = listing.title ?? 'your listing';
-  const paragraphs = removed
-    ? [
-        `Hello ${listing.sellerName ?? 'there'},`,
-        `Our team has removed your listing “${title}” from Reshelf. Buyers can no longer see or buy it.`,
-        `The reason: ${reason}`,
-        'If you think this is a mistake, reply to this email and tell us why.',
-      ]
-    : [
-        `Hello ${listing.sellerName ?? 'there'},`,
-        `Our team has restored your listing “${title}” on Reshelf.`,
-        `The reason: ${reason}`,
-      ];
+  const paragraphs = [
+    `Hello ${listing.sellerName ?? 'there'},`,
+    `Our team has restored your listing “${title}” on Reshelf.`,
+    `The reason: ${reason}`,
+  ];
   const url = `${origin}/account/listings`;
   await mailer.send(
     {
       to: listing.sellerEmail,
-      subject: removed ? `Your listing “${title}” has been removed` : `Your listing “${title}” is back`,
+      subject: `Your listing “${title}” is back`,
       text: `${paragraphs.join('\n\n')}\n\nYour listings: ${url}\n`,
       html: layout(paragraphs, { label: 'See your listings', url }),
-      template: removed ? 'listing_removed' : 'listing_restored',
+      template: 'listing_restored',
       userId: listing.sellerId,
     },
     { trx },
@@ -161,8 +154,20 @@ export async function setListingRemoved(
   staffId: string,
   input: { listingId: string; removed: boolean; reason: string },
 ): Promise<StaffListing> {
-  const { db } = deps;
-  const listing = await db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute((trx) => setListingRemovedIn(trx, deps, staffId, input));
+}
+
+/**
+ * Removes or restores a listing on `trx`: a removal closes its open reports and tells its
+ * reporters and its seller (with the appeal, close-reports.ts); a restoration emails the seller.
+ */
+export async function setListingRemovedIn(
+  trx: Transaction<DB>,
+  deps: { mailer: Mailer; origin: string },
+  staffId: string,
+  input: { listingId: string; removed: boolean; reason: string },
+): Promise<StaffListing> {
+  {
     const before = await trx
       .selectFrom('listings')
       .select(['id', 'status'])
@@ -221,16 +226,21 @@ export async function setListingRemoved(
       targetId: input.listingId,
       details: { from: before.status, to: status, reason: input.reason },
     });
-    if (input.removed) {
-      await closeOpenReports(trx, staffId, { listingId: input.listingId }, input.reason);
-    }
     const after = toListing(
       await listingQuery(trx).where('l.id', '=', input.listingId).executeTakeFirstOrThrow(),
     );
-    await emailSeller(trx, deps.mailer, after, input.removed, input.reason, deps.origin);
+    if (input.removed) {
+      await recordRemoval(trx, deps, staffId, {
+        target: { listingId: input.listingId },
+        ownerId: after.sellerId,
+        note: input.reason,
+        what: `your listing “${after.title ?? 'Untitled'}”`,
+      });
+    } else {
+      await emailSeller(trx, deps.mailer, after, input.reason, deps.origin);
+    }
     return after;
-  });
-  return listing;
+  }
 }
 
 /**

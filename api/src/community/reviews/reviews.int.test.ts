@@ -294,9 +294,13 @@ describe('replies, reports and removal', () => {
       .where('target_id', '=', reviewId)
       .executeTakeFirstOrThrow();
     expect(audit.details).toMatchObject({ reason: 'Personal remarks are not allowed in reviews.' });
-    for (const who of [order.buyer, order.seller]) {
+    // Its author is told why and may appeal (close-reports.ts); the member it was about is told too.
+    for (const [who, subject] of [
+      [order.buyer, `We removed your review of order ${order.reference}`],
+      [order.seller, `A review of order ${order.reference} was removed`],
+    ] as const) {
       const mail = await lastEmailTo(db, who.email);
-      expect(mail?.subject).toBe(`A review of order ${order.reference} was removed`);
+      expect(mail?.subject).toBe(subject);
       expect(mail?.text_body).toContain('Personal remarks are not allowed in reviews.');
     }
   });

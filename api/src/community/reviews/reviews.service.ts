@@ -35,8 +35,8 @@ import { recordAudit } from '../../platform/audit/audit.service.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/templates.ts';
 import { notify } from '../../platform/notifications/notify.ts';
-import { closeOpenReports } from '../moderation/close-reports.ts';
-import { ALREADY_REPORTED, REPORT_RATE } from '../moderation/report-rules.ts';
+import { recordRemoval } from '../moderation/close-reports.ts';
+import { insertReport, REPORT_RATE } from '../moderation/report-rules.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -353,23 +353,7 @@ export async function reportReview(
   if (review.author_id === reporterId) throw new AppError('FORBIDDEN', 'You can’t report your own review.');
   if (review.removed_at) throw new AppError('CONFLICT', 'Our team has already removed this review.');
   await enforce(db, [[REPORT_RATE, reporterId]]);
-  try {
-    return await db
-      .insertInto('reports')
-      .values({
-        target_kind: 'review',
-        review_id: input.reviewId,
-        reporter_id: reporterId,
-        reason: input.reason,
-        details: input.details,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-  } catch (error) {
-    if ((error as { code?: string } | null)?.code === '23505')
-      throw new AppError('CONFLICT', ALREADY_REPORTED);
-    throw error;
-  }
+  return insertReport(db, reporterId, { reviewId: input.reviewId }, input);
 }
 
 /**
@@ -410,7 +394,6 @@ export async function removeReview(
         reason: input.reason,
       },
     });
-    const closedReports = await closeOpenReports(trx, staffId, { reviewId: review.id }, input.reason);
     const reference = (
       await trx
         .selectFrom('orders')
@@ -418,15 +401,16 @@ export async function removeReview(
         .where('id', '=', review.order_id)
         .executeTakeFirstOrThrow()
     ).reference;
+    // Its reporters are told the outcome, and its author why, with the appeal (close-reports.ts).
+    const closedReports = await recordRemoval(trx, deps, staffId, {
+      target: { reviewId: review.id },
+      ownerId: review.author_id,
+      note: input.reason,
+      what: `your review of order ${reference}`,
+    });
     const url = `${deps.origin}${ACCOUNT_REVIEWS}`;
+    // Its author is told by recordRemoval above (with the appeal); the member it was about, here.
     for (const [who, lines] of [
-      [
-        review.author_id,
-        [
-          `Our team has removed the review you wrote of order ${reference}, because it broke our review rules.`,
-          `The reason: ${input.reason}`,
-        ],
-      ],
       [
         review.subject_id,
         [

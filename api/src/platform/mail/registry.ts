@@ -201,6 +201,8 @@ export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailC
   { key: 'charity-', family: true, class: { essential: true, why: 'account' } },
   { key: 'listing_', family: true, class: { essential: true, why: 'staff' } },
   { key: 'offer_message_removed', class: { essential: true, why: 'staff' } },
+  // Reports and appeals: a reporter told the outcome, a member told why their content was removed and what their appeal decided.
+  { key: 'safety.', family: true, class: { essential: true, why: 'staff' } },
   // HMRC platform reporting: the details the law needs before a seller's payouts go on (decision 0047).
   { key: 'reporting.', family: true, class: { essential: true, why: 'payments' } },
   // A test of a template that staff send themselves from the template editor.

@@ -12,6 +12,7 @@ import {
   MessageCircle,
   Package,
   Settings,
+  ShieldCheck,
   Star,
   TriangleAlert,
 } from 'lucide-react';
@@ -47,6 +48,7 @@ const GROUP_ICONS: Record<NotificationGroup, LucideIcon> = {
   charity: HeartHandshake,
   searches: BellRing,
   reviews: Star,
+  safety: ShieldCheck,
 };
 
 /**

@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router-dom';
 import { BuyMoreFromSeller } from '../../commerce/index.ts';
 import {
   FollowButton,
+  ReportProfile,
   SellerRatingSummary,
   SellerReviewsSection,
   useSellerRatings,
@@ -165,6 +166,11 @@ export function SellerPage() {
             name={data.displayName}
             className="mt-4"
           />
+        ) : null}
+        {data ? (
+          <div className="mt-3">
+            <ReportProfile profileId={data.id} name={data.displayName} />
+          </div>
         ) : null}
       </PageHeader>
       <PageBody>

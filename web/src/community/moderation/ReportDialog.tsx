@@ -7,7 +7,7 @@ import {
   REPORT_DETAILS_MAX,
   REPORT_REASON_LABELS,
   REPORT_REASONS_FOR,
-  type ReportReason,
+  type OfferedReportReason as ReportReason,
   type ReportTargetKind,
 } from '@reshelf/contracts';
 import { type FormEvent, useId, useState } from 'react';

@@ -11,6 +11,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { QueryView } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import { ReportControl } from '../moderation/ReportControl.tsx';
+import { useReportReview } from './hooks.ts';
 
 const dayFormat = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
@@ -36,7 +38,22 @@ function ReviewItem({ review, sellerName }: { review: PublicReview; sellerName: 
           <p className="text-ink">{review.reply}</p>
         </div>
       ) : null}
+      <ReportReview review={review} />
     </li>
+  );
+}
+
+/** Any member may report a published review or its reply (not one they wrote: the server says so). */
+function ReportReview({ review }: { review: PublicReview }) {
+  const report = useReportReview();
+  return (
+    <ReportControl
+      kind="review"
+      label="Report this review"
+      className="mt-2"
+      description={`Tell our team what’s wrong with ${review.authorName}’s review${review.reply ? ' or its reply' : ''}. Nobody is told who reported it.`}
+      send={(input) => report.mutateAsync({ reviewId: review.id, ...input })}
+    />
   );
 }
 

@@ -1,14 +1,16 @@
 /**
- * /admin/reports (staff, moderators too): listings and offer messages members reported. The
- * open queue comes oldest first, each report with what it is about, its reason and details,
- * who reported it and how many open reports the same listing or message has. Filters (status,
- * kind) are kept in the address. Staff dismiss a report with a note, or act on it: remove the
+ * /admin/reports (staff, moderators too): listings, messages, reviews and profiles members
+ * reported. The open queue comes by kind of harm, fraud first (HARM_KINDS), each harm with how
+ * many wait and oldest first within it, each report with how long it has waited, what it is
+ * about, its reason and details, who reported it and how many open reports the same target has.
+ * Filters (status, kind, harm) are kept in the address; the appeals queue is beside it
+ * (/admin/appeals). Staff dismiss a report with a note, or act on it: remove the
  * listing (the seller is emailed the note as the reason) or remove the message from its thread
  * (optionally warning its sender). Acting closes every open report on the same target.
  */
-import { countOf } from '@reshelf/contracts';
+import { countOf, HARM_KINDS, HARM_LABELS, type HarmKind, REPORT_TARGET_KINDS } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { BookOpen, MessageSquareWarning, ShieldX, Star, XCircle } from 'lucide-react';
+import { BookOpen, MessageSquareWarning, ShieldX, Star, UserRound, XCircle } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { AdminPageFrame, EmptyState, formatDateTime } from '../../../components/staff/AdminPageFrame.tsx';
@@ -21,6 +23,7 @@ import { type RouterOutputs, trpc } from '../../../lib/trpc.ts';
 import { cn } from '../../../lib/utils.ts';
 import { StaffConversation } from '../../messages/StaffConversation.tsx';
 import { useActOnReport, useDismissReport } from './hooks.ts';
+import { waiting } from './waiting.ts';
 
 type Report = RouterOutputs['community']['moderation']['staff']['list'][number];
 
@@ -30,11 +33,12 @@ const STATUSES = [
   ['dismissed', 'Dismissed'],
 ] as const;
 const KINDS = [
-  ['', 'Listings and messages'],
+  ['', 'Everything'],
   ['listing', 'Listings'],
   ['offer_message', 'Offer messages'],
   ['message', 'Conversation messages'],
   ['review', 'Reviews'],
+  ['profile', 'Profiles'],
 ] as const;
 type Status = (typeof STATUSES)[number][0];
 type Kind = Exclude<(typeof KINDS)[number][0], ''>;
@@ -45,19 +49,17 @@ export function ReportsPage() {
     ? (params.get('status') as Status)
     : 'open';
   const kindParam = params.get('kind');
-  const kind: Kind | undefined =
-    kindParam === 'listing' ||
-    kindParam === 'offer_message' ||
-    kindParam === 'message' ||
-    kindParam === 'review'
-      ? kindParam
-      : undefined;
+  const kind = REPORT_TARGET_KINDS.find((value) => value === kindParam) as Kind | undefined;
+  const harmParam = params.get('harm');
+  const harm = HARM_KINDS.find((value) => value === harmParam);
   const reports = trpc.community.moderation.staff.list.useQuery(
-    { status, ...(kind ? { kind } : {}) },
+    { status, ...(kind ? { kind } : {}), ...(harm ? { harm } : {}) },
     { placeholderData: keepPreviousData },
   );
+  const byHarm = trpc.community.moderation.staff.byHarm.useQuery();
+  const appeals = trpc.community.moderation.appeals.openCount.useQuery();
 
-  function setFilter(key: 'status' | 'kind', value: string) {
+  function setFilter(key: 'status' | 'kind' | 'harm', value: string) {
     const next = new URLSearchParams(params);
     if (value && !(key === 'status' && value === 'open')) next.set(key, value);
     else next.delete(key);
@@ -67,9 +69,39 @@ export function ReportsPage() {
   return (
     <AdminPageFrame
       title="Reports"
-      description="Listings and messages members reported. Dismiss a report with a note, or act on it: remove the listing or the message. Acting closes every open report on the same listing or message."
+      description="What members reported, by kind of harm (fraud first), oldest first within each. Dismiss a report with a note, or act on it: remove what was reported. Acting closes every open report on it; each reporter is told the outcome, and the member who posted it is told why and may appeal."
       testId="reports-page"
     >
+      <nav aria-label="Open reports by kind of harm" className="flex flex-col gap-2">
+        <ul className="flex flex-wrap gap-2" data-testid="harm-counts">
+          {(byHarm.data ?? []).map((row) => (
+            <li key={row.harm}>
+              <button
+                type="button"
+                onClick={() => setFilter('harm', harm === row.harm ? '' : row.harm)}
+                aria-pressed={harm === row.harm}
+                data-harm={row.harm}
+                className={cn(
+                  'min-h-11 rounded-full border px-3 py-1 text-sm',
+                  harm === row.harm ? 'border-brand bg-brand-soft text-brand' : 'border-line bg-paper',
+                  row.open === 0 && 'text-ink-muted',
+                )}
+              >
+                {row.label}: <span className="font-semibold">{row.open}</span>
+                {row.oldestAt ? (
+                  <span className="text-ink-muted"> · oldest {waiting(row.oldestAt)}</span>
+                ) : null}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <p className="text-sm">
+          <Link to="/admin/appeals" className="font-semibold text-brand underline-offset-2 hover:underline">
+            Appeals against removals{appeals.data ? ` (${appeals.data.open} open)` : ''}
+          </Link>
+        </p>
+      </nav>
+
       <div className="grid gap-3 rounded-xl border border-line bg-paper p-4 sm:grid-cols-2">
         <div className="flex flex-col gap-1">
           <Label htmlFor="reports-status">Status</Label>
@@ -113,15 +145,36 @@ export function ReportsPage() {
         }
       >
         {(data) => (
-          <ul className="flex flex-col gap-3" data-testid="reports" aria-busy={reports.isFetching}>
-            {data.map((report) => (
-              <ReportRow key={report.id} report={report} />
+          <div className="flex flex-col gap-6" data-testid="reports" aria-busy={reports.isFetching}>
+            {groupByHarm(data).map(([group, rows]) => (
+              <section
+                key={group}
+                aria-labelledby={`harm-${group}`}
+                data-testid="harm-group"
+                data-harm={group}
+              >
+                <h2 id={`harm-${group}`} className="mb-2 text-lg font-semibold">
+                  {HARM_LABELS[group]} ({rows.length})
+                </h2>
+                <ul className="flex flex-col gap-3">
+                  {rows.map((report) => (
+                    <ReportRow key={report.id} report={report} />
+                  ))}
+                </ul>
+              </section>
             ))}
-          </ul>
+          </div>
         )}
       </QueryView>
     </AdminPageFrame>
   );
+}
+
+/** Reports in their groups by harm, in the order the server sent them (HARM_KINDS' order when open). */
+function groupByHarm(reports: Report[]): [HarmKind, Report[]][] {
+  const groups = new Map<HarmKind, Report[]>();
+  for (const report of reports) groups.set(report.harm, [...(groups.get(report.harm) ?? []), report]);
+  return [...groups];
 }
 
 function ReportRow({ report }: { report: Report }) {
@@ -140,11 +193,27 @@ function ReportRow({ report }: { report: Report }) {
             <BookOpen className="size-3.5" aria-hidden="true" />
           ) : report.kind === 'review' ? (
             <Star className="size-3.5" aria-hidden="true" />
+          ) : report.kind === 'profile' ? (
+            <UserRound className="size-3.5" aria-hidden="true" />
           ) : (
             <MessageSquareWarning className="size-3.5" aria-hidden="true" />
           )}
-          {report.kind === 'listing' ? 'Listing' : report.kind === 'review' ? 'Review' : 'Message'}
+          {report.kind === 'listing'
+            ? 'Listing'
+            : report.kind === 'review'
+              ? 'Review'
+              : report.kind === 'profile'
+                ? 'Profile'
+                : 'Message'}
         </span>
+        <span className="rounded-full bg-destructive/10 px-2 py-0.5 text-destructive" data-testid="harm">
+          {report.harmLabel}
+        </span>
+        {report.status === 'open' ? (
+          <span className="rounded-full bg-ink/10 px-2 py-0.5 text-ink" data-testid="waiting">
+            {waiting(report.createdAt)}
+          </span>
+        ) : null}
         <span className="rounded-full bg-accent/25 px-2 py-0.5 text-accent-foreground">
           {report.reasonLabel}
         </span>
@@ -198,6 +267,7 @@ const KIND_WORD: Record<Report['kind'], string> = {
   offer_message: 'message',
   message: 'message',
   review: 'review',
+  profile: 'profile bio and photo',
 };
 
 function Target({ report }: { report: Report }) {
@@ -303,6 +373,25 @@ function Target({ report }: { report: Report }) {
       </div>
     );
   }
+  if (report.profile) {
+    const { profile } = report;
+    return (
+      <div className="min-w-0" data-testid="reported-profile">
+        <p className="font-semibold break-words">
+          <Link to={`/seller/${profile.profileId}`} className="hover:underline">
+            {profile.name ?? 'A member'}
+          </Link>{' '}
+          <span className="text-sm font-normal text-ink-soft">({profile.email ?? 'no email'})</span>
+        </p>
+        {profile.bio ? (
+          <blockquote className="border-l-2 border-line pl-3 break-words italic">“{profile.bio}”</blockquote>
+        ) : (
+          <p className="text-sm text-ink-muted">No bio.</p>
+        )}
+        {profile.avatarUrl ? <p className="text-sm text-ink-soft">Has a profile photo.</p> : null}
+      </div>
+    );
+  }
   return <p className="text-sm text-ink-muted">What was reported no longer exists.</p>;
 }
 
@@ -330,19 +419,21 @@ function ResolveForm({
   });
   const act = useActOnReport({
     onSuccess: (result) => {
-      const closed = `${countOf(result.closed, 'report', 'reports')} closed`;
+      const closed = `${countOf(result.closed, 'report', 'reports')} closed, reporters told`;
       toast(
         result.kind === 'listing'
-          ? { title: 'Listing removed', description: `${closed}; the seller has been emailed the reason.` }
+          ? { title: 'Listing removed', description: `${closed}; the seller has been told the reason.` }
           : result.kind === 'review'
             ? {
                 title: 'Review removed',
                 description: `${closed}; both members have been emailed the reason.`,
               }
-            : {
-                title: 'Message removed',
-                description: `${closed}; the thread now says “Message removed by Reshelf”.`,
-              },
+            : result.kind === 'profile'
+              ? { title: 'Bio and photo taken down', description: `${closed}; the member has been told why.` }
+              : {
+                  title: 'Message removed',
+                  description: `${closed}; the thread now says “Message removed by Reshelf”.`,
+                },
       );
       onClose();
     },
@@ -351,12 +442,10 @@ function ResolveForm({
   const pending = dismiss.isPending || act.isPending;
   const label =
     mode === 'dismiss'
-      ? 'Why it needs no action (for the team)'
-      : report.kind === 'listing'
-        ? 'Reason (the seller is told)'
-        : report.kind === 'review'
-          ? 'Reason (both members are told)'
-          : 'Reason (the sender is told if you warn them)';
+      ? 'Why it needs no action (for the team; the reporter is told it stays up)'
+      : report.kind === 'review'
+        ? 'Reason (both members are told; its author may appeal)'
+        : 'Reason (the member who posted it is told, and may appeal)';
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -365,7 +454,7 @@ function ResolveForm({
       act.mutate({
         reportId: report.id,
         note,
-        warnSender: report.kind !== 'listing' && report.kind !== 'review' && warn,
+        warnSender: (report.kind === 'message' || report.kind === 'offer_message') && warn,
       });
   }
 
@@ -385,7 +474,7 @@ function ResolveForm({
           onChange={(event) => setNote(event.target.value)}
         />
       </div>
-      {mode === 'act' && report.kind !== 'listing' && report.kind !== 'review' ? (
+      {mode === 'act' && (report.kind === 'message' || report.kind === 'offer_message') ? (
         <label className="flex items-center gap-2 text-sm">
           <input
             type="checkbox"
