@@ -66,8 +66,11 @@ export function modelCancellationForm(trader: {
  * for every checkout: a single book, a basket, an offer.
  */
 export function orderButtonLabel(totalMinor: number): string {
-  return `Place order and pay ${formatPence(totalMinor)}`;
+  return `${ORDER_BUTTON_WORDS} ${formatPence(totalMinor)}`;
 }
+
+/** The order button's words before the amount (tests that read the amount from the page use it). */
+export const ORDER_BUTTON_WORDS = 'Place order and pay';
 
 /** The trader a listing is sold by, shown before the order; null for a private seller. */
 export const traderSchema = z.object({
