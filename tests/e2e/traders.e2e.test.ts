@@ -16,6 +16,8 @@ let browser: Browser;
 let db: pg.Client;
 /** The demo seller this file makes a business seller (their declaration is taken back afterwards). */
 const BUSINESS_EMAIL = 'priya@reshelf.test';
+/** The demo seller who declares through their listings page (taken back afterwards too). */
+const SETTINGS_EMAIL = 'seller@reshelf.test';
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -25,8 +27,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await db?.query(
-    `delete from public.seller_trade_declarations where user_id = (select id from auth.users where email = $1)`,
-    [BUSINESS_EMAIL],
+    `delete from public.seller_trade_declarations
+      where user_id in (select id from auth.users where email = any ($1::text[]))`,
+    [[BUSINESS_EMAIL, SETTINGS_EMAIL]],
   );
   await browser?.close();
   await db?.end();
@@ -144,6 +147,42 @@ describe('traders and private sellers before the order', () => {
       PRIVATE_SELLER_NOTICE,
     );
     await expect(page.getByTestId('trader-details').count()).resolves.toBe(0);
+    await context.close();
+  });
+
+  it('a seller says they sell as a business in their listings, with clear errors, and can go back to private', async () => {
+    for (const viewport of ['phone', 'desktop'] as const) {
+      const { context, page } = await visitor(viewport);
+      await signInViaApi(context, SETTINGS_EMAIL);
+      await page.goto('/account/listings');
+      const setting = page.getByTestId('trader-setting');
+      await setting.waitFor();
+      if (viewport === 'desktop') {
+        await setting.getByRole('button', { name: 'I sell as a business' }).click();
+        await setting.getByLabel('Trading name').fill("Sam's Shelf Books");
+        await setting.getByLabel('Address line 1').fill('PO Box 42');
+        await setting.getByLabel('Town or city').fill('Oxford');
+        await setting.getByLabel('Postcode').fill('ox1 1aa');
+        await setting.getByLabel('Email for buyers').fill('sam@shelf.test');
+        await setting.getByRole('button', { name: 'I sell as a business' }).click();
+        await setting
+          .getByText('Give the address where you trade from, not a PO box or Freepost address')
+          .waitFor();
+        await setting.getByLabel('Address line 1').fill('9 Cornmarket Street');
+        await setting.getByRole('button', { name: 'I sell as a business' }).click();
+        await setting.getByText("You sell as Sam's Shelf Books").waitFor();
+      }
+      await snapshot(page, `traders-settings-${viewport}`);
+      await context.close();
+    }
+    const { context, page } = await visitor('desktop');
+    await signInViaApi(context, SETTINGS_EMAIL);
+    await page.goto('/account/listings');
+    await page.getByTestId('trader-setting').getByRole('button', { name: 'I sell privately' }).click();
+    await page
+      .getByTestId('trader-setting')
+      .getByText(`Your listings say: “${PRIVATE_SELLER_NOTICE}”`)
+      .waitFor();
     await context.close();
   });
 });
