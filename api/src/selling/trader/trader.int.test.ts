@@ -4,13 +4,14 @@
  * VAT number), and from then on their listing and its checkout name them as the trader with the
  * cancellation rights; a charity's listing names the charity; a private seller's names nobody.
  */
-import { CANCELLATION_RULES } from '@reshelf/contracts';
+import { CANCELLATION_RULES, REPORTING_ASK_AT_MINOR } from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
 import { api, failure } from '../../testing/client.ts';
+import { paidOrder } from '../../testing/orders.ts';
 
 let t: TestApp;
 let db: Database;
@@ -138,6 +139,26 @@ describe('declaring a business seller', () => {
     const asMember = api(t.app, member.accessToken);
     expect(await asMember.selling.trader.status.query({})).toMatchObject({
       answer: 'unanswered',
+      prompt: false,
+    });
+    // One sale worth more than the point at which platform reporting asks for details.
+    await paidOrder(t, REPORTING_ASK_AT_MINOR + 10_000, 'A first folio', {
+      seller: { id: member.id, email: member.email },
+    });
+    expect(await asMember.selling.trader.status.query({})).toMatchObject({
+      answer: 'unanswered',
+      prompt: true,
+      business: null,
+    });
+    // Their listings are still a private seller's until they say otherwise.
+    const [listing] = await db
+      .selectFrom('listings')
+      .select('slug')
+      .where('seller_id', '=', member.id)
+      .execute();
+    expect((await api(t.app).catalogue.listings.bySlug.query({ slug: listing!.slug! })).trader).toBeNull();
+    expect(await asMember.selling.trader.declarePrivate.mutate({})).toMatchObject({
+      answer: 'private',
       prompt: false,
     });
   });
