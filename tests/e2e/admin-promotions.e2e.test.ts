@@ -4,7 +4,7 @@
  * discount on every step and pays the discounted total, and the admin's table shows the use.
  * It sells a book, so it runs on a marketplace of its own.
  */
-import { formatPence, orderButtonLabel } from '@reshelf/contracts';
+import { orderButtonLabel } from '@reshelf/contracts';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openToast, signedIn } from '../support/auth.ts';
