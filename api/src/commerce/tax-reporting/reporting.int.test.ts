@@ -270,6 +270,40 @@ describe('platform reporting', () => {
     expect(saved.details).toMatchObject({ kind: 'charity', name: 'Reporting Hospice Books (1099999)' });
   });
 
+  it('lets a business seller that is a company give its legal name, company number, address and UTR', async () => {
+    const owner = await seller('company');
+    const me = api(t.app, owner.accessToken).commerce.taxReporting.member;
+    const company = {
+      kind: 'company' as const,
+      legalName: 'Kennet Rare Books Ltd',
+      companyNumber: '1234567',
+      addressLine1: '4 Wharf Street',
+      town: 'Newbury',
+      postcode: 'RG14 5AP',
+    };
+    const bad = await failure(me.saveDetails.mutate({ ...company, companyNumber: 'X1' }));
+    expect(bad.message).toContain('Enter a Companies House number');
+    const saved = await me.saveDetails.mutate({ ...company, utr: '12345 67890' });
+    expect(saved.details).toMatchObject({
+      kind: 'company',
+      name: 'Kennet Rare Books Ltd (company 01234567)',
+      dateOfBirth: null,
+      taxReference: expect.stringMatching(/^UTR /),
+    });
+    const row = await db
+      .selectFrom('reporting_details')
+      .select(['kind', 'legal_name', 'registered_number', 'utr', 'nino'])
+      .where('user_id', '=', owner.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      kind: 'company',
+      legal_name: 'Kennet Rare Books Ltd',
+      registered_number: '01234567',
+      utr: '1234567890',
+      nino: null,
+    });
+  });
+
   it('exports the annual report for admins: reportable sellers only, missing details first, by quarter', async () => {
     const given = await seller('report-given');
     await sales(given.id, REPORTING_SALES_THRESHOLD, 100, { paidAt: new Date(Date.UTC(2025, 1, 10)) });

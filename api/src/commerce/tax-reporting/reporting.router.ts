@@ -59,7 +59,7 @@ export const reportingStaffRouter = router({
           z.object({
             sellerId: z.string(),
             email: z.string().nullable(),
-            sellerType: z.enum(['individual', 'charity', 'unknown']),
+            sellerType: z.enum(['individual', 'charity', 'company', 'unknown']),
             detailsProvided: z.boolean(),
             totals: quarterSchema,
             quarters: z.array(quarterSchema),

@@ -84,11 +84,13 @@ export async function reportingStatus(
     isCharity: Boolean(charity),
     details: details
       ? {
-          kind: details.kind as 'individual' | 'charity',
+          kind: details.kind as 'individual' | 'charity' | 'company',
           name:
             details.kind === 'charity'
               ? `${details.legal_name} (${details.registered_number})`
-              : `${details.first_name} ${details.last_name}`,
+              : details.kind === 'company'
+                ? `${details.legal_name} (company ${details.registered_number})`
+                : `${details.first_name} ${details.last_name}`,
           dateOfBirth: details.date_of_birth ? isoDate(details.date_of_birth) : null,
           address: [details.address_line1, details.address_line2, details.town, details.postcode]
             .filter(Boolean)
@@ -162,14 +164,15 @@ export async function saveReportingDetails(
           registered_number: null,
         }
       : {
-          kind: 'charity',
+          // An entity: a charity (its registered number) or a company (its company number).
+          kind: input.kind,
           first_name: null,
           last_name: null,
           legal_name: input.legalName,
           date_of_birth: null,
           nino: null,
           utr: input.utr,
-          registered_number: input.registeredNumber,
+          registered_number: input.kind === 'charity' ? input.registeredNumber : input.companyNumber,
         };
   const address = {
     address_line1: input.addressLine1,
@@ -327,7 +330,7 @@ async function tellSeller(
 export interface ReportRow {
   sellerId: string;
   email: string | null;
-  sellerType: 'individual' | 'charity' | 'unknown';
+  sellerType: 'individual' | 'charity' | 'company' | 'unknown';
   detailsProvided: boolean;
   totals: QuarterTotals;
   quarters: QuarterTotals[];
@@ -401,7 +404,7 @@ export async function annualReport(db: Database, year: number): Promise<ReportRo
     return {
       sellerId,
       email: emails.find((row) => row.id === sellerId)?.email ?? null,
-      sellerType: d ? (d.kind as 'individual' | 'charity') : 'unknown',
+      sellerType: d ? (d.kind as 'individual' | 'charity' | 'company') : 'unknown',
       detailsProvided: Boolean(d),
       totals: total,
       quarters: quarters ?? [],
