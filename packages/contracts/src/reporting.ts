@@ -251,3 +251,30 @@ export const REPORTING_CSV_COLUMNS = [
   'total_sales',
   'details_provided',
 ] as const;
+
+/**
+ * What the rules require of a seller, by kind (SI 2023/817): what staff see as missing until a
+ * seller gives their details (the database takes them only complete).
+ */
+export const REPORTING_REQUIRED_FIELDS = {
+  individual: ['name', 'date of birth', 'address', 'National Insurance number or UTR'],
+  entity: ['legal name', 'address', 'company or charity number'],
+} as const;
+
+/** A seller this year who is reportable, or close to it, without details: what is missing, when asked. */
+export const reportingMissingRowSchema = z.object({
+  sellerId: z.string(),
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+  /** Past the threshold (not an excluded seller); else close to it. */
+  reportable: z.boolean(),
+  sales: z.number().int(),
+  considerationMinor: z.number().int(),
+  /** An entity (a charity's member, a business seller that is a company) or an individual. */
+  kind: z.enum(['individual', 'entity']),
+  missing: z.array(z.string()),
+  askedAt: z.string().nullable(),
+  heldNoticeAt: z.string().nullable(),
+  payoutsHeld: z.boolean(),
+});
+export type ReportingMissingRow = z.infer<typeof reportingMissingRowSchema>;

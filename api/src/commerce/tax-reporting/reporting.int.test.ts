@@ -304,6 +304,39 @@ describe('platform reporting', () => {
     });
   });
 
+  it('shows admins who is missing what: reportable and nearly reportable sellers without details, and when asked', async () => {
+    const year = ukYear(new Date());
+    const near = await seller('missing-near');
+    await sales(near.id, REPORTING_ASK_AT_SALES);
+    const past = await seller('missing-past');
+    await sales(past.id, REPORTING_SALES_THRESHOLD);
+    const given = await seller('missing-given');
+    await sales(given.id, REPORTING_SALES_THRESHOLD);
+    await api(t.app, given.accessToken).commerce.taxReporting.member.saveDetails.mutate(individual);
+    const staff = api(t.app, admin.accessToken).commerce.taxReporting.staff;
+    const before = await staff.missing.query({ year });
+    const rowOf = (rows: typeof before, id: string) => rows.find((row) => row.sellerId === id);
+    expect(rowOf(before, given.id)).toBeUndefined();
+    expect(rowOf(before, near.id)).toMatchObject({
+      reportable: false,
+      sales: REPORTING_ASK_AT_SALES,
+      askedAt: null,
+      missing: ['name', 'date of birth', 'address', 'National Insurance number or UTR'],
+    });
+    expect(rowOf(before, past.id)).toMatchObject({ reportable: true, payoutsHeld: true });
+    // Reportable sellers first.
+    expect(before.findIndex((row) => row.sellerId === past.id)).toBeLessThan(
+      before.findIndex((row) => row.sellerId === near.id),
+    );
+    await runJob(jobContext(), 'reporting.ask');
+    const after = await staff.missing.query({ year });
+    expect(rowOf(after, near.id)?.askedAt).toEqual(expect.any(String));
+    expect(rowOf(after, past.id)?.heldNoticeAt).toEqual(expect.any(String));
+    expect(
+      await statusOf(api(t.app, moderator.accessToken).commerce.taxReporting.staff.missing.query({ year })),
+    ).toBe(403);
+  });
+
   it('exports the annual report for admins: reportable sellers only, missing details first, by quarter', async () => {
     const given = await seller('report-given');
     await sales(given.id, REPORTING_SALES_THRESHOLD, 100, { paidAt: new Date(Date.UTC(2025, 1, 10)) });
