@@ -15,6 +15,7 @@ import {
   lapseReservations,
   payOut,
   presumeDelivered,
+  refundPostedReturns,
   releaseHeldPayouts,
 } from './commerce/index.ts';
 import {
@@ -51,6 +52,8 @@ export const JOBS: JobRegistry = {
   },
   // Reports the seller did not answer within 3 working days go to staff.
   'disputes.escalate': (context) => escalateUnanswered(context),
+  // A trader's return posted back (tracked) and not confirmed: refunded after the refund days (decision 0073).
+  'returns.refund_posted': (context) => refundPostedReturns(context),
   // HMRC platform reporting: ask sellers near the threshold for their details (decision 0047).
   'reporting.ask': (context) => askForReportingDetails(context),
   'request_log.prune': ({ db }) => pruneRequestLog(db),

@@ -4,7 +4,7 @@
  * discount on every step and pays the discounted total, and the admin's table shows the use.
  * It sells a book, so it runs on a marketplace of its own.
  */
-import { formatPence } from '@reshelf/contracts';
+import { orderButtonLabel } from '@reshelf/contracts';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openToast, signedIn } from '../support/auth.ts';
@@ -92,7 +92,7 @@ describe('admin promotions', () => {
     await expect(page.getByTestId('discount-line').locator('dt').textContent()).resolves.toBe(
       `${code}: 50% off`,
     );
-    await page.getByRole('button', { name: `Pay ${formatPence(total)}` }).click();
+    await page.getByRole('button', { name: orderButtonLabel(total) }).click();
     await page.waitForURL(/\/payments\/test\/tp_/);
     expect(pence(await page.getByTestId('amount').textContent())).toBe(total);
     await page.getByRole('button', { name: 'Pay now' }).click();

@@ -6,7 +6,7 @@
  * discount Reshelf funds and comes off net income; each period's CSV has the
  * page's figures. Runs against a marketplace of its own (buyer@reshelf.test has no orders).
  */
-import { CLIENT_HEADER, parsePounds } from '@reshelf/contracts';
+import { CLIENT_HEADER, ORDER_BUTTON_WORDS, parsePounds } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { refundDispute } from '../support/admin.ts';
@@ -125,7 +125,7 @@ describe('admin revenue', () => {
     await buyer.page.getByRole('button', { name: 'Continue to confirm' }).click();
     await buyer.page.waitForURL(/\/checkout\/confirm\?/);
     const total = (await buyer.page.getByTestId('total').textContent())!.trim();
-    await buyer.page.getByRole('button', { name: `Pay ${total}` }).click();
+    await buyer.page.getByRole('button', { name: `${ORDER_BUTTON_WORDS} ${total}` }).click();
     await buyer.page.waitForURL(/\/payments\/test\/tp_/);
     await buyer.page.getByRole('button', { name: 'Pay now' }).click();
     await buyer.page.waitForURL(/\/checkout\/success\?order=/);

@@ -12,6 +12,7 @@
  * Signing up and buying change what others see, so this file runs on a marketplace of its own.
  * Screenshots at 390 and 1280 px land in tests/.artifacts/.
  */
+import { ORDER_BUTTON_WORDS } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SIGN_IN_TO_CONTINUE } from '../../web/src/account/auth/sign-in-words.ts';
@@ -117,7 +118,7 @@ describe('buying as a newcomer, leaving the payment page and coming back', () =>
     await page.getByRole('button', { name: 'Continue to confirm' }).click();
     await page.waitForURL(/\/checkout\/confirm\?/);
     const total = (await page.getByTestId('total').textContent())!.trim();
-    await page.getByRole('button', { name: `Pay ${total}` }).click();
+    await page.getByRole('button', { name: `${ORDER_BUTTON_WORDS} ${total}` }).click();
     await page.waitForURL(/\/payments\/test\/tp_/);
     const paymentPage = page.url();
 

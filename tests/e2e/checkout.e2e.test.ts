@@ -2,6 +2,7 @@
  * Buying in Chromium: a signed-in buyer goes from a listing to the test provider's payment
  * page and back, paying or declining, with the server's price breakdown all the way.
  */
+import { ORDER_BUTTON_WORDS } from '@reshelf/contracts';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signInViaApi } from '../support/auth.ts';
@@ -37,7 +38,7 @@ async function buyFirstListing(
   await expect(page.getByTestId('address').textContent()).resolves.toContain('OX1 3DP');
   const total = (await page.getByTestId('total').textContent())!.trim();
   await snapshot(page, `checkout-confirm-${viewport}`);
-  await page.getByRole('button', { name: `Pay ${total}` }).click();
+  await page.getByRole('button', { name: `${ORDER_BUTTON_WORDS} ${total}` }).click();
   await page.waitForURL(/\/payments\/test\/tp_/);
   await expect(page.getByTestId('amount').textContent()).resolves.toBe(total);
   await snapshot(page, `checkout-test-provider-${viewport}`);

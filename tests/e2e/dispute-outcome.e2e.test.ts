@@ -10,7 +10,7 @@
  * A marketplace of its own (tests/support/server.ts); screenshots at 1280 and 390 px land in
  * tests/.artifacts/ as dispute-outcome-*.
  */
-import { formatPence } from '@reshelf/contracts';
+import { formatPence, ORDER_BUTTON_WORDS } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openToast, signedIn, toast } from '../support/auth.ts';
@@ -157,7 +157,7 @@ async function buy(buyer: Person, slug: string): Promise<string> {
   await buyer.page.getByRole('button', { name: 'Continue to confirm' }).click();
   await buyer.page.waitForURL(/\/checkout\/confirm\?/);
   const total = (await buyer.page.getByTestId('total').textContent())!.trim();
-  await buyer.page.getByRole('button', { name: `Pay ${total}` }).click();
+  await buyer.page.getByRole('button', { name: `${ORDER_BUTTON_WORDS} ${total}` }).click();
   await buyer.page.waitForURL(/\/payments\/test\/tp_/);
   await buyer.page.getByRole('button', { name: 'Pay now' }).click();
   await buyer.page.waitForURL(/\/checkout\/success\?order=/);

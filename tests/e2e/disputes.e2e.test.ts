@@ -18,7 +18,7 @@
  * A marketplace of its own (tests/support/server.ts): the books bought here leave the shared
  * catalogue alone. Screenshots at 1280 and 375 px land in tests/.artifacts/.
  */
-import { CLIENT_HEADER, formatPence } from '@reshelf/contracts';
+import { CLIENT_HEADER, formatPence, ORDER_BUTTON_WORDS } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openToast, signedIn, toast } from '../support/auth.ts';
@@ -75,7 +75,7 @@ async function boughtAndSent(buyer: Person, seller: Person, book: SellerListing)
   await buyer.page.getByRole('button', { name: 'Continue to confirm' }).click();
   await buyer.page.waitForURL(/\/checkout\/confirm\?/);
   const total = (await buyer.page.getByTestId('total').textContent())!.trim();
-  await buyer.page.getByRole('button', { name: `Pay ${total}` }).click();
+  await buyer.page.getByRole('button', { name: `${ORDER_BUTTON_WORDS} ${total}` }).click();
   await buyer.page.waitForURL(/\/payments\/test\/tp_/);
   await buyer.page.getByRole('button', { name: 'Pay now' }).click();
   await buyer.page.waitForURL(/\/checkout\/success\?order=/);

@@ -6,9 +6,11 @@
  * app), finds the order, and signs out; the tokens live in the device's Preferences, never in a
  * cookie, and are gone after signing out.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ORDER_BUTTON_WORDS } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillSignIn, headerShows } from '../support/auth.ts';
@@ -126,7 +128,7 @@ describe('the native app', () => {
     await page.getByRole('button', { name: 'Continue to confirm' }).click();
     await page.waitForURL(/\/checkout\/confirm/);
     const total = (await page.getByTestId('total').textContent())!.trim();
-    await page.getByRole('button', { name: `Pay ${total}` }).click();
+    await page.getByRole('button', { name: `${ORDER_BUTTON_WORDS} ${total}` }).click();
 
     // The test provider's page is the BFF's; it knows to send the buyer back to the app.
     await page.waitForURL(

@@ -7,7 +7,7 @@
  * page, on the listing page (the seller's card with their rating) and as the rating on the
  * seller's listing cards. The seller replies once. Screenshots at 1280 and 390 px.
  */
-import { CLIENT_HEADER, REVIEW_WINDOW_DAYS } from '@reshelf/contracts';
+import { CLIENT_HEADER, ORDER_BUTTON_WORDS, REVIEW_WINDOW_DAYS } from '@reshelf/contracts';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signedIn, toast } from '../support/auth.ts';
@@ -55,7 +55,7 @@ describe('reviews', { timeout: 180_000 }, () => {
     await buyer.page.getByRole('button', { name: 'Continue to confirm' }).click();
     await buyer.page.waitForURL(/\/checkout\/confirm\?/);
     const total = (await buyer.page.getByTestId('total').textContent())!.trim();
-    await buyer.page.getByRole('button', { name: `Pay ${total}` }).click();
+    await buyer.page.getByRole('button', { name: `${ORDER_BUTTON_WORDS} ${total}` }).click();
     await buyer.page.waitForURL(/\/payments\/test\/tp_/);
     await buyer.page.getByRole('button', { name: 'Pay now' }).click();
     await buyer.page.waitForURL(/\/checkout\/success\?order=/);

@@ -2,6 +2,7 @@
  * The buyer's steps at checkout as they click through them, shared by the browser tests that buy
  * through the real pages (buying, payouts).
  */
+import { ORDER_BUTTON_WORDS } from '@reshelf/contracts';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -17,7 +18,7 @@ export async function fillAddress(page: Page): Promise<void> {
 export async function payOnConfirmPage(page: Page): Promise<{ orderId: string; total: string }> {
   await page.waitForURL(/\/checkout\/confirm\?/);
   const total = (await page.getByTestId('total').textContent())!.trim();
-  await page.getByRole('button', { name: `Pay ${total}` }).click();
+  await page.getByRole('button', { name: `${ORDER_BUTTON_WORDS} ${total}` }).click();
   await page.waitForURL(/\/payments\/test\/tp_/);
   await expect(page.getByTestId('amount').textContent()).resolves.toBe(total);
   await page.getByRole('button', { name: 'Pay now' }).click();

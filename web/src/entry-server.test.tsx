@@ -63,6 +63,7 @@ const LISTING: ListingDetail = {
     charity: null,
   },
   charity: null,
+  trader: null,
   returns: null,
   price: {
     itemMinor: 1250,

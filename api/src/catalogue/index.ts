@@ -23,4 +23,5 @@ export {
   toCard,
 } from './listings/listings.service.ts';
 export { createViewRecorder } from './listings/view-recorder.ts';
+export { traderOfListing, tradersOfListings } from './sellers/traders.ts';
 export { registerSitemapRoutes } from './sitemap/sitemap.route.ts';

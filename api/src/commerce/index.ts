@@ -19,6 +19,7 @@ export {
   charityReturns,
   declineReturn,
   receiveReturn,
+  refundPostedReturns,
   requestReturn,
   returnEligibility,
 } from './disputes/returns.service.ts';
@@ -71,4 +72,4 @@ export {
   setTiers,
 } from './pricing/bundle-tiers.service.ts';
 export { type PricingGroup, quoteGroup } from './pricing/quote.ts';
-export { askForReportingDetails } from './tax-reporting/reporting.service.ts';
+export { askForReportingDetails, ukYear, yearTotals } from './tax-reporting/reporting.service.ts';

@@ -1149,6 +1149,22 @@ export interface SeedRuns {
   ran_at: Generated<Timestamp>;
 }
 
+export interface SellerTradeDeclarations {
+  address_line1: string | null;
+  address_line2: string | null;
+  company_number: string | null;
+  contact_email: string | null;
+  declared_at: Generated<Timestamp>;
+  is_company: boolean | null;
+  postcode: string | null;
+  town: string | null;
+  trades: boolean;
+  trading_name: string | null;
+  updated_at: Generated<Timestamp>;
+  user_id: string;
+  vat_number: string | null;
+}
+
 export interface Settings {
   description: string | null;
   key: string;
@@ -1318,6 +1334,7 @@ export interface DB {
   saved_searches: SavedSearches;
   seed_items: SeedItems;
   seed_runs: SeedRuns;
+  seller_trade_declarations: SellerTradeDeclarations;
   settings: Settings;
   sold_books: SoldBooks;
   staff_picks: StaffPicks;

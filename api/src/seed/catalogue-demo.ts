@@ -57,6 +57,9 @@ export interface DemoCharity extends DemoPerson {
   name: string;
   slug: string;
   registeredNumber: string;
+  /** Where the charity trades from (with `town`): shown before the order. */
+  addressLine1: string;
+  postcode: string;
   description: string;
   website: string;
 }
@@ -69,6 +72,8 @@ export const DEMO_CHARITIES: readonly DemoCharity[] = [
     slug: 'cherwell-valley-hospice-books',
     registeredNumber: '1148392',
     town: 'Banbury',
+    addressLine1: '14 Parsons Street',
+    postcode: 'OX16 5LW',
     bio: 'The bookshop of Cherwell Valley Hospice.',
     description:
       'Every book we sell is donated by people across north Oxfordshire, and every penny of profit pays for hospice nursing at home and on our ward. Our volunteers sort, clean and check each book before it is listed.',
@@ -81,6 +86,8 @@ export const DEMO_CHARITIES: readonly DemoCharity[] = [
     slug: 'pennine-animal-rescue-books',
     registeredNumber: '1093517',
     town: 'Hebden Bridge',
+    addressLine1: '3 Market Street',
+    postcode: 'HX7 6AA',
     bio: 'Second-hand books raising money for rescued cats, dogs and ponies.',
     description:
       'Pennine Animal Rescue rehomes more than four hundred animals a year from our centre above the Calder Valley. Our book volunteers list donated books online so that readers anywhere in the UK can help.',
@@ -93,6 +100,8 @@ export const DEMO_CHARITIES: readonly DemoCharity[] = [
     slug: 'leith-literacy-trust',
     registeredNumber: 'SC047215',
     town: 'Edinburgh',
+    addressLine1: '61 Great Junction Street',
+    postcode: 'EH6 5HX',
     bio: 'Selling donated books to fund reading programmes for children in Leith.',
     description:
       'We run after-school reading clubs and give free books to families in Leith and north Edinburgh. Donated books that our clubs cannot use are sold here, and the money buys new ones for children who have none.',
@@ -270,6 +279,9 @@ export async function seedCatalogueDemo(db: Database): Promise<CatalogueDemoRepo
         registered_number: charity.registeredNumber,
         status: 'approved',
         town: charity.town,
+        // Charities are traders: buyers see the address before the order (decision 0073).
+        address_line1: charity.addressLine1,
+        postcode: charity.postcode,
         description: charity.description,
         website: charity.website,
         owner_id: userId,

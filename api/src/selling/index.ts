@@ -6,3 +6,4 @@ export { backfillPhotoSizes } from './listings/photo-sizes.ts';
 export { photoKeysOf, photosOf, type StartResult, startListing } from './listings/selling.service.ts';
 export { registerUploadRoutes } from './listings/upload.route.ts';
 export { sellingDomainRouter } from './selling.router.ts';
+export { businessSellerOf, traderStatus } from './trader/trader.service.ts';

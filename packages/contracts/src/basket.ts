@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listingCardSchema, namedRefSchema } from './catalogue.ts';
 import { addressInputSchema, idempotencyKeySchema, promoOutcomeSchema } from './checkout.ts';
 import { PARCEL_SIZES } from './constants.ts';
+import { traderSchema } from './traders.ts';
 
 // Bundle tiers ---------------------------------------------------------------------------------
 
@@ -132,6 +133,8 @@ export const groupQuoteSchema = z.object({
   singleOrdersMinor: z.number().int(),
   /** What this order saves on them: one by one less this order (0 when nothing). */
   savingMinor: z.number().int(),
+  /** The trader selling this group's books (traders.ts); null: a private seller. */
+  trader: traderSchema.nullable(),
 });
 export type GroupQuote = z.infer<typeof groupQuoteSchema>;
 

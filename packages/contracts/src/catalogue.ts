@@ -7,6 +7,7 @@ import { CATALOGUE_LIMITS } from './catalogue-limits.ts';
 import { CONDITIONS, LISTING_STATUSES, PARCEL_SIZES } from './constants.ts';
 import { normaliseIsbn } from './isbn.ts';
 import { slugSchema } from './schemas.ts';
+import { traderSchema } from './traders.ts';
 
 export const LISTING_SORTS = ['relevance', 'newest', 'price_asc', 'price_desc'] as const;
 export type ListingSort = (typeof LISTING_SORTS)[number];
@@ -287,6 +288,8 @@ export const listingDetailSchema = z.object({
     .object({ slug: z.string(), name: z.string(), town: z.string().nullable(), registeredNumber: z.string() })
     .nullable(),
   price: priceBreakdownSchema,
+  /** The trader selling it (a charity, a business seller), shown before the order; null: a private seller. */
+  trader: traderSchema.nullable(),
   /**
    * Returns for any reason: a charity's (trader rules) or a private seller's who
    * accepts them; null when the seller takes returns only for a problem report.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { traderSchema } from './traders.ts';
 
 /** A UK postcode, normalised to upper case with one space before the inward code. */
 export function normalisePostcode(value: string): string | null {
@@ -75,6 +76,8 @@ export const quoteSchema = z.object({
   offerId: z.string().uuid().nullable(),
   /** The promo code the buyer entered, whether it applied, and if not, why. */
   promo: promoOutcomeSchema.nullable(),
+  /** The trader selling it, shown before the order (traders.ts); null: a private seller. */
+  trader: traderSchema.nullable(),
 });
 export type Quote = z.infer<typeof quoteSchema>;
 

@@ -5,6 +5,7 @@
  * members' message text, staff notes or risk flags.
  */
 import { z } from 'zod';
+import { businessSellerSchema, traderStatusSchema } from './business-sellers.ts';
 import { emailPreferencesSchema } from './notifications.ts';
 import { addressViewSchema } from './orders.ts';
 import { payoutsListSchema } from './payouts.ts';
@@ -111,6 +112,9 @@ export const dataExportSchema = z.object({
     town: z.string().nullable(),
     avatarUrl: z.string().nullable(),
     acceptsReturns: z.boolean(),
+    /** Whether they said they sell as a business or privately, and a business seller's details (decision 0073). */
+    sellsAs: traderStatusSchema.shape.answer,
+    businessSeller: businessSellerSchema.nullable(),
     signupCompletedAt: when,
     onboardedAt: when,
     favouriteGenres: z.array(z.string()),

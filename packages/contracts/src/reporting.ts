@@ -5,6 +5,7 @@
  * that, Reshelf asks for the details the rules require, and holds further payouts until given.
  */
 import { z } from 'zod';
+import { parseCompanyNumber } from './business-sellers.ts';
 import { postcodeSchema } from './checkout.ts';
 
 /** A seller with this many sales in a calendar year is reportable. */
@@ -137,9 +138,40 @@ export const charityReportingDetailsSchema = z
   })
   .transform((value) => ({ ...value, utr: value.utr ? parseUtr(value.utr) : null }));
 
+/**
+ * A company (a business seller trading as one, decision 0073): its legal name, Companies House
+ * number and registered address, and its UTR if it has one.
+ */
+export const companyReportingDetailsSchema = z
+  .object({
+    kind: z.literal('company'),
+    legalName: text(200, 'Enter the company’s legal name, as at Companies House'),
+    companyNumber: text(20, 'Enter the company number'),
+    ...addressFields,
+    utr: optional(20),
+  })
+  .superRefine((value, ctx) => {
+    if (!parseCompanyNumber(value.companyNumber)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['companyNumber'],
+        message: 'Enter a Companies House number: 8 digits, or 2 letters and 6 digits (like SC123456)',
+      });
+    }
+    if (value.utr && !parseUtr(value.utr)) {
+      ctx.addIssue({ code: 'custom', path: ['utr'], message: 'Enter a UTR of 10 digits, like 12345 67890' });
+    }
+  })
+  .transform((value) => ({
+    ...value,
+    companyNumber: parseCompanyNumber(value.companyNumber) as string,
+    utr: value.utr ? parseUtr(value.utr) : null,
+  }));
+
 export const reportingDetailsInputSchema = z.discriminatedUnion('kind', [
   individualReportingDetailsSchema,
   charityReportingDetailsSchema,
+  companyReportingDetailsSchema,
 ]);
 export type ReportingDetailsInput = z.input<typeof reportingDetailsInputSchema>;
 export type ReportingDetails = z.output<typeof reportingDetailsInputSchema>;
@@ -162,7 +194,7 @@ export const reportingStatusSchema = z.object({
   /** The details given (the NI number and UTR shown only by their last characters). */
   details: z
     .object({
-      kind: z.enum(['individual', 'charity']),
+      kind: z.enum(['individual', 'charity', 'company']),
       name: z.string(),
       dateOfBirth: z.string().nullable(),
       address: z.string(),
@@ -219,3 +251,30 @@ export const REPORTING_CSV_COLUMNS = [
   'total_sales',
   'details_provided',
 ] as const;
+
+/**
+ * What the rules require of a seller, by kind (SI 2023/817): what staff see as missing until a
+ * seller gives their details (the database takes them only complete).
+ */
+export const REPORTING_REQUIRED_FIELDS = {
+  individual: ['name', 'date of birth', 'address', 'National Insurance number or UTR'],
+  entity: ['legal name', 'address', 'company or charity number'],
+} as const;
+
+/** A seller this year who is reportable, or close to it, without details: what is missing, when asked. */
+export const reportingMissingRowSchema = z.object({
+  sellerId: z.string(),
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+  /** Past the threshold (not an excluded seller); else close to it. */
+  reportable: z.boolean(),
+  sales: z.number().int(),
+  considerationMinor: z.number().int(),
+  /** An entity (a charity's member, a business seller that is a company) or an individual. */
+  kind: z.enum(['individual', 'entity']),
+  missing: z.array(z.string()),
+  askedAt: z.string().nullable(),
+  heldNoticeAt: z.string().nullable(),
+  payoutsHeld: z.boolean(),
+});
+export type ReportingMissingRow = z.infer<typeof reportingMissingRowSchema>;

@@ -157,6 +157,15 @@ describe('a member with a completed order and a review closes their account', ()
       scope: 'read',
     });
     expect(created.token).toMatch(/^rsk_/);
+    // They had said they sell as a business (decision 0073): their trading details go with the account.
+    await api(t.app, token).selling.trader.declareBusiness.mutate({
+      tradingName: 'Jo’s Paperbacks',
+      isCompany: false,
+      addressLine1: '3 Gay Street',
+      town: 'Bath',
+      postcode: 'BA1 2PH',
+      contactEmail: 'jo@paperbacks.test',
+    });
 
     const answer = await close(token);
     expect(answer).toEqual({ ok: true });
@@ -168,6 +177,13 @@ describe('a member with a completed order and a review closes their account', ()
       .execute();
     expect(listings).toEqual([{ id: onSale.id, status: 'withdrawn' }]);
     expect(listings.find((row) => row.id === draft.id)).toBeUndefined();
+    expect(
+      await db
+        .selectFrom('seller_trade_declarations')
+        .select('user_id')
+        .where('user_id', '=', member.id)
+        .execute(),
+    ).toEqual([]);
 
     const profile = await db
       .selectFrom('profiles')

@@ -258,6 +258,8 @@ export async function closeAccount(
     await trx.deleteFrom('profile_genres').where('user_id', '=', userId).execute();
     await trx.deleteFrom('profile_authors').where('user_id', '=', userId).execute();
     await trx.deleteFrom('addresses').where('user_id', '=', userId).execute();
+    // A business seller's trading details (decision 0073): their listings are gone, so are these.
+    await trx.deleteFrom('seller_trade_declarations').where('user_id', '=', userId).execute();
     await trx.deleteFrom('bundle_tiers').where('seller_id', '=', userId).execute();
     await trx.deleteFrom('member_recommendations').where('user_id', '=', userId).execute();
     await trx.deleteFrom('member_recommendation_runs').where('user_id', '=', userId).execute();

@@ -156,6 +156,14 @@ beforeAll(async () => {
 
   await as(owner).catalogue.wishlist.toggle.mutate({ listingId: othersBook.id, wished: true });
   token = (await as(owner).account.apiTokens.create.mutate({ name: 'Owner script', scope: 'read' })).token;
+  await as(owner).selling.trader.declareBusiness.mutate({
+    tradingName: 'Owner Books',
+    isCompany: false,
+    addressLine1: '5 Stonegate',
+    town: 'York',
+    postcode: 'YO1 8AS',
+    contactEmail: 'owner@books.test',
+  });
 
   data = await as(owner).account.member.exportData.query();
 });
@@ -172,6 +180,9 @@ describe('account.member.exportData', () => {
       saved_searches: true,
     });
     expect(data.profile.displayName).toBe('owner');
+    // Their answer to "do you sell as a business?" and the trading details they gave (decision 0073).
+    expect(data.profile.sellsAs).toBe('business');
+    expect(data.profile.businessSeller).toMatchObject({ tradingName: 'Owner Books', postcode: 'YO1 8AS' });
     expect(data.addresses).toEqual([
       expect.objectContaining({
         fullName: 'Owner Person',

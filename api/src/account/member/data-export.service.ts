@@ -26,6 +26,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { type RateRule, reserve } from '../../http/rate-limit.ts';
 import { listApiTokens } from '../../platform/identity/api-tokens.ts';
+import { traderStatus } from '../../selling/index.ts';
 import { getEmailPreferences } from '../notifications/preferences.ts';
 import { getProfile } from './account.service.ts';
 
@@ -128,6 +129,7 @@ export async function exportMemberData(db: Database, userId: string, now = new D
         .select(['avatar_url', 'accepts_returns', 'signup_completed_at', 'onboarded_at'])
         .where('id', '=', userId)
         .executeTakeFirstOrThrow();
+      const trader = await traderStatus(trx, userId);
       const access = await sql<{ roles: string[]; tier: string | null; genres: string[] }>`
         select
           coalesce((select array_agg(r.role order by r.role) from public.user_roles r where r.user_id = ${userId}), '{}') as roles,
@@ -339,6 +341,8 @@ export async function exportMemberData(db: Database, userId: string, now = new D
           town: profile.town,
           avatarUrl: profileExtra.avatar_url,
           acceptsReturns: profileExtra.accepts_returns,
+          sellsAs: trader.answer,
+          businessSeller: trader.business,
           signupCompletedAt: isoOf(profileExtra.signup_completed_at),
           onboardedAt: isoOf(profileExtra.onboarded_at),
           favouriteGenres: genres,

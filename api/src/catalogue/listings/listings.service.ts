@@ -30,6 +30,7 @@ import {
   COMMERCIAL_SETTINGS_SQL,
   commercialSettingsFromText,
 } from '../../platform/settings/settings.service.ts';
+import { TRADER_COLUMNS, TRADER_JOINS, type TraderRow, traderFromRow } from '../sellers/traders.ts';
 
 /** The columns of a listing card, from listings l, books b and an approved charity ch. */
 export const CARD_COLUMNS = sql`
@@ -519,6 +520,8 @@ interface DetailRow {
   settings: string | null;
 }
 
+type DetailWithTraderRow = DetailRow & TraderRow;
+
 const UNAVAILABLE: Partial<Record<ListingDetail['status'], ListingDetail['unavailableReason']>> = {
   sold: 'sold',
   reserved: 'reserved',
@@ -529,7 +532,7 @@ const UNAVAILABLE: Partial<Record<ListingDetail['status'], ListingDetail['unavai
 /** The listing page. Drafts are not found; sold, reserved, withdrawn and removed ones say so. */
 export async function getListingBySlug(db: Database, slug: string): Promise<ListingDetail> {
   // One statement, the commercial settings included: no second round trip for them.
-  const { rows } = await sql<DetailRow>`${sql.raw(PREPARED_TAG)}
+  const { rows } = await sql<DetailWithTraderRow>`${sql.raw(PREPARED_TAG)}
       select l.id, l.slug, l.status, l.condition, l.ex_library, l.format, l.first_edition, l.signed,
         l.condition_notes, l.description,
         l.photos, l.price_minor, l.parcel_size, l.published_at,
@@ -545,13 +548,15 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
         p.accepts_returns as seller_accepts_returns,
         ch.slug as charity_slug, ch.name as charity_name, ch.town as charity_town,
         ch.registered_number as charity_number,
-        ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
+        ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings,
+        ${sql.raw(TRADER_COLUMNS)}
       from public.listings l
       join public.books b on b.id = l.book_id
       join auth.users u on u.id = l.seller_id
       left join public.profiles p on p.id = l.seller_id
       left join public.categories cat on cat.id = l.category_id
       left join public.charities ch on ch.id = l.charity_id and ch.status = 'approved'
+      ${sql.raw(TRADER_JOINS)}
       where l.slug = ${slug} and l.status <> 'draft'`.execute(db);
   const row = rows[0];
   if (!row) {
@@ -567,6 +572,7 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
     postageMinor: settings.postageMinor[row.parcel_size],
     protection: settings.buyerProtection,
   });
+  const trader = traderFromRow(row);
   const charity =
     row.charity_slug && row.charity_name && row.charity_number
       ? {
@@ -617,8 +623,9 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
       charity: charity ? { slug: charity.slug, name: charity.name } : null,
     },
     charity,
-    // Returns for any reason: a charity always (trader rules), a private seller who opted in.
-    returns: charity
+    trader,
+    // Returns for any reason: a trader always (a charity, a business seller), a private seller who opted in.
+    returns: trader
       ? { days: PROTECTION_RULES.charityReturnDays, postageBy: PROTECTION_RULES.changeOfMindReturnPostageBy }
       : row.seller_accepts_returns
         ? {

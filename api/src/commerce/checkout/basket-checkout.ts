@@ -22,6 +22,7 @@ import {
   plural,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
+import { tradersOfListings } from '../../catalogue/index.ts';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
@@ -206,6 +207,10 @@ export async function priceBasket(
   }
   const priced = await priceOrders(db, buyerId, groups, promoCode, options);
   const entries = groups.map((group, index) => ({ group, priced: priced.groups[index] as PricedGroup }));
+  const traders = await tradersOfListings(
+    db,
+    groups.flatMap((group) => group.listings.slice(0, 1).map((listing) => listing.listingId)),
+  );
   return {
     quote: {
       groups: entries.map(({ group, priced: order }): GroupQuote => {
@@ -243,6 +248,7 @@ export async function priceBasket(
           totalMinor: price.totalMinor,
           singleOrdersMinor: order.singleOrdersMinor,
           savingMinor: order.savingMinor,
+          trader: traders.get(group.listings[0]?.listingId ?? '') ?? null,
         };
       }),
       totalMinor: priced.totalMinor,

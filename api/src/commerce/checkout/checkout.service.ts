@@ -15,6 +15,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type AddressInput, COMMERCIAL_DEFAULTS, paymentTotal, plural, type Quote } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
+import { traderOfListing } from '../../catalogue/index.ts';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
@@ -272,6 +273,8 @@ async function price(
 ): Promise<Priced> {
   const priced = await priceOrders(db, buyerId, [pricingGroup(item)], promoCode, options);
   const order = priced.groups[0] as PricedGroup;
+  // Every book of an order is one seller's (and one charity's): the first names the trader.
+  const trader = await traderOfListing(db, item.books[0]?.listingId ?? item.listingId);
   return {
     quote: {
       listingId: item.listingId,
@@ -290,6 +293,7 @@ async function price(
       totalMinor: order.price.totalMinor,
       offerId: item.offerId,
       promo: priced.promo,
+      trader,
     },
     order,
     promotionId: priced.promotionId,

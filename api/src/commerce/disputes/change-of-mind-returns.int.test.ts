@@ -7,14 +7,16 @@
  * a private seller who accepts returns (their setting): the same flow, within
  * PROTECTION_RULES.privateReturnDays, the seller giving the address to post it to.
  */
-import { PROTECTION_RULES } from '@reshelf/contracts';
+import { CANCELLATION_RULES, PROTECTION_RULES } from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
+import { runJob } from '../../jobs.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { paidBasketOrder } from '../../testing/basket-orders.ts';
 import { createCharity } from '../../testing/catalogue.ts';
 import { api, refusal } from '../../testing/client.ts';
+import { orderDepsFor } from '../../testing/orders.ts';
 import { reconciliation } from '../money/ledger.ts';
 import { setReturnsSetting } from './disputes.service.ts';
 
@@ -257,5 +259,120 @@ describe('a private seller who accepts returns', () => {
     expect(await mails(buyer.email)).toContain('order.return_refunded');
     const ledger = await reconciliation(db);
     expect(ledger.rows.find((row) => row.orderId === paid.orderId)?.problems).toEqual([]);
+  });
+});
+
+/**
+ * A business seller is a trader (decision 0073): their buyer cancels exactly as a charity's —
+ * within CANCELLATION_RULES.cancelDays of delivery, whatever the seller's returns setting; the
+ * book goes back to the address they trade from; the refund (the book and the outbound postage,
+ * not the protection fee) goes through the refund command. If the seller never confirms the book
+ * arrived, the buyer's tracking (proof of posting) is enough: CANCELLATION_RULES.refundDays later
+ * the job refunds them.
+ */
+describe('a business seller’s buyer cancels as a charity’s does', () => {
+  const DAY = 86_400_000;
+  async function businessSale(label: string, price: number) {
+    const seller = await createUser(db, t.services.identity, `${label}-seller@com-returns.test`);
+    const buyer = await createUser(db, t.services.identity, `${label}-buyer@com-returns.test`);
+    await api(t.app, seller.accessToken).selling.trader.declareBusiness.mutate({
+      tradingName: `${label} Books Ltd`,
+      isCompany: true,
+      companyNumber: 'SC123456',
+      addressLine1: '2 Canal Row',
+      town: 'Bath',
+      postcode: 'BA1 1AA',
+      contactEmail: `${label}@books.test`,
+    });
+    const paid = await paidBasketOrder(t, [{ price }], {
+      seller: { id: seller.id, email: seller.email },
+      buyer: { id: buyer.id, email: buyer.email },
+      to: 'delivered',
+    });
+    return { seller, buyer, paid };
+  }
+
+  it('cancels within the window, posts it to the trading address, and is refunded the book and postage', async () => {
+    const { seller, buyer, paid } = await businessSale('kestrel', 1300);
+    const asBuyer = api(t.app, buyer.accessToken).commerce.disputes.member;
+    const asSeller = api(t.app, seller.accessToken).commerce.disputes.member;
+    const open = await asBuyer.returnEligibility.query({ orderId: paid.orderId });
+    expect(open).toMatchObject({
+      eligible: true,
+      returnsOffered: true,
+      windowDays: CANCELLATION_RULES.cancelDays,
+    });
+    const requested = await asBuyer.requestReturn.mutate({
+      orderId: paid.orderId,
+      reason: 'Changed my mind',
+    });
+    const returnId = requested.request!.id;
+    // The trader's address is where it goes: the seller need not type one.
+    await asSeller.acceptReturn.mutate({ returnId, address: '' });
+    expect((await asBuyer.returnEligibility.query({ orderId: paid.orderId })).request).toMatchObject({
+      status: 'accepted',
+      returnAddress: 'kestrel Books Ltd, 2 Canal Row, Bath, BA1 1AA',
+    });
+    await asBuyer.returnSentBack.mutate({ returnId, carrier: 'evri', trackingRef: 'H0100000000021' });
+    const done = await asSeller.receiveReturn.mutate({ returnId });
+    const order = await db
+      .selectFrom('orders')
+      .select(['status', 'total_minor', 'buyer_protection_minor', 'postage_minor'])
+      .where('id', '=', paid.orderId)
+      .executeTakeFirstOrThrow();
+    expect(order.postage_minor).toBeGreaterThan(0);
+    expect(done.refundMinor).toBe(order.total_minor - order.buyer_protection_minor);
+    expect(order.status).toBe('refunded');
+    const ledger = await reconciliation(db);
+    expect(ledger.rows.find((row) => row.orderId === paid.orderId)?.problems).toEqual([]);
+  });
+
+  it('refuses after the window with the date it ended', async () => {
+    const { buyer, paid } = await businessSale('merlin', 800);
+    const deliveredAt = new Date(Date.now() - (CANCELLATION_RULES.cancelDays + 1) * DAY);
+    await db
+      .updateTable('orders')
+      .set({ delivered_at: deliveredAt })
+      .where('id', '=', paid.orderId)
+      .execute();
+    const asBuyer = api(t.app, buyer.accessToken).commerce.disputes.member;
+    const late = await refusal(asBuyer.requestReturn.mutate({ orderId: paid.orderId, reason: 'Too late?' }));
+    expect(late.status).toBe(412);
+    expect(late.message).toMatch(
+      new RegExp(`^The ${CANCELLATION_RULES.cancelDays} days to return this book ended on `),
+    );
+  });
+
+  it('with proof of posting and no answer from the seller, the job refunds the buyer after the refund days', async () => {
+    const { seller, buyer, paid } = await businessSale('harrier', 900);
+    const asBuyer = api(t.app, buyer.accessToken).commerce.disputes.member;
+    const requested = await asBuyer.requestReturn.mutate({ orderId: paid.orderId, reason: 'Not for me' });
+    const returnId = requested.request!.id;
+    await api(t.app, seller.accessToken).commerce.disputes.member.acceptReturn.mutate({
+      returnId,
+      address: '',
+    });
+    await asBuyer.returnSentBack.mutate({ returnId, carrier: 'evri', trackingRef: 'H0100000000022' });
+    const deps = orderDepsFor(t);
+    // Not before the refund days are over.
+    expect(await runJob(deps, 'returns.refund_posted')).toBe(0);
+    await db
+      .updateTable('return_requests')
+      .set({ return_sent_at: new Date(Date.now() - CANCELLATION_RULES.refundDays * DAY - 60_000) })
+      .where('id', '=', returnId)
+      .execute();
+    expect(await runJob(deps, 'returns.refund_posted')).toBe(1);
+    expect(await runJob(deps, 'returns.refund_posted')).toBe(0);
+    const order = await db
+      .selectFrom('orders')
+      .select(['status', 'total_minor', 'buyer_protection_minor'])
+      .where('id', '=', paid.orderId)
+      .executeTakeFirstOrThrow();
+    expect(order.status).toBe('refunded');
+    const back = await asBuyer.returnEligibility.query({ orderId: paid.orderId });
+    expect(back.request).toMatchObject({
+      status: 'refunded',
+      refundMinor: order.total_minor - order.buyer_protection_minor,
+    });
   });
 });

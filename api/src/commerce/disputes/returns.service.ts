@@ -30,6 +30,7 @@
  */
 import {
   booksTitle,
+  CANCELLATION_RULES,
   CARRIERS,
   type Carrier,
   formatPence,
@@ -39,6 +40,7 @@ import {
   type ReturnStatus,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
+import { traderOfListing } from '../../catalogue/index.ts';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
@@ -60,9 +62,14 @@ export interface ReturnDeps {
 
 const DAY_MS = 86_400_000;
 
-/** The days a change-of-mind return may be asked for: a charity's, or a private seller's. */
-function windowDays(order: { charity_id: string | null }): number {
-  return order.charity_id ? PROTECTION_RULES.charityReturnDays : PROTECTION_RULES.privateReturnDays;
+/** The order's seller is a trader: a charity, or a business seller (decision 0073). */
+function traderOrder(order: { charity_id: string | null; trades: boolean }): boolean {
+  return Boolean(order.charity_id) || order.trades;
+}
+
+/** The days a change-of-mind return may be asked for: a trader's cancellation days, or a private seller's. */
+function windowDays(order: { charity_id: string | null; trades: boolean }): number {
+  return traderOrder(order) ? CANCELLATION_RULES.cancelDays : PROTECTION_RULES.privateReturnDays;
 }
 
 function deadlineOf(order: OrderForReturn): Date | null {
@@ -92,6 +99,8 @@ interface OrderForReturn {
   charity_id: string | null;
   /** The private seller takes books back for a change of mind (their setting). */
   accepts_returns: boolean;
+  /** The seller declared they sell as a trade (a business seller): a trader, as a charity is. */
+  trades: boolean;
 }
 
 /** The order, with the charity its books came from (every item of an order is one shop's). */
@@ -103,7 +112,9 @@ async function orderForReturn(
   const { rows } = await sql<OrderForReturn>`
     select o.id, o.reference, o.status, o.buyer_id, o.seller_id, o.delivered_at, o.total_minor,
       o.buyer_protection_minor, o.discount_minor, l.charity_id,
-      coalesce(sp.accepts_returns, false) as accepts_returns
+      coalesce(sp.accepts_returns, false) as accepts_returns,
+      exists (select 1 from public.seller_trade_declarations d
+              where d.user_id = o.seller_id and d.trades) as trades
     from public.orders o
     join public.order_items i on i.order_id = o.id and i.position = 1
     join public.listings l on l.id = i.listing_id
@@ -272,15 +283,15 @@ async function returnById(db: Database, id: string): Promise<ReturnRow | undefin
   return (await withBooks(db, rows))[0];
 }
 
-/** Whether the order's books may go back for a change of mind at all (a charity's, or a private seller's who accepts returns). */
+/** Whether the order's books may go back for a change of mind at all (a trader's, or a private seller's who accepts returns). */
 function returnsOffered(order: OrderForReturn): boolean {
-  return Boolean(order.charity_id) || order.accepts_returns;
+  return traderOrder(order) || order.accepts_returns;
 }
 
 /** Why an order cannot be returned now, or null when it can. */
 function refusal(order: OrderForReturn, now: Date): string | null {
   if (!returnsOffered(order)) {
-    return 'Only books bought from charities can be returned. A private seller’s book must match its description: if it doesn’t, report a problem with the order.';
+    return 'Only books bought from charities and business sellers can be returned for a change of mind. A private seller’s book must match its description: if it doesn’t, report a problem with the order.';
   }
   if (!RETURNABLE.includes(order.status) || !order.delivered_at) {
     return ['refunded', 'cancelled'].includes(order.status)
@@ -524,7 +535,11 @@ export async function acceptReturn(
   address?: string,
 ): Promise<ReturnRequest> {
   const row = await charityReturn(deps.db, userId, returnId);
-  const given = address?.trim().replace(/\s+/g, ' ') ?? '';
+  const typed = address?.trim().replace(/\s+/g, ' ') ?? '';
+  // A business seller's books go back to the address they trade from unless they give another.
+  const trader =
+    !row.charity_id && !typed && row.books[0] ? await traderOfListing(deps.db, row.books[0].listingId) : null;
+  const given = trader ? `${trader.name}, ${trader.address}` : typed;
   if (!row.charity_id && (given.length < 5 || given.length > 300)) {
     throw new AppError(
       'BAD_INPUT',
@@ -644,9 +659,57 @@ export async function receiveReturn(
   returnId: string,
 ): Promise<ReturnRequest> {
   const row = await charityReturn(deps.db, userId, returnId);
+  return toReturn(await refundReturn(deps, row, userId, sellerActor(row, userId)), true);
+}
+
+/**
+ * A trader's return the buyer posted back (their tracking is the proof of posting) that the
+ * seller has not confirmed within CANCELLATION_RULES.refundDays: the buyer is refunded now, as
+ * the regulations require (reg. 34(6): within 14 days of the goods coming back or of the
+ * buyer's proof of sending them, whichever is first), by the same refund as a confirmed
+ * receipt. The job `returns.refund_posted`; answers the returns refunded.
+ */
+export async function refundPostedReturns(
+  deps: ReturnDeps & Pick<CheckoutDeps, 'payments'>,
+  now = new Date(),
+): Promise<number> {
+  const due = new Date(now.getTime() - CANCELLATION_RULES.refundDays * DAY_MS);
+  const { rows } = await sql<{ id: string }>`
+    select r.id
+    from public.return_requests r
+    where r.status = 'accepted' and r.refunded_by is null
+      and r.return_sent_at is not null and r.return_sent_at <= ${due}
+      and (r.charity_id is not null
+           or exists (select 1 from public.seller_trade_declarations d
+                      where d.user_id = r.seller_id and d.trades))
+    order by r.return_sent_at
+    limit 100`.execute(deps.db);
+  let refunded = 0;
+  for (const { id } of rows) {
+    const row = await returnById(deps.db, id);
+    if (!row) continue;
+    try {
+      // Claimed for the seller, on whose behalf the refund goes out; the order's events say the system did it.
+      await refundReturn(deps, row, row.seller_id, { id: null, kind: 'system' });
+      refunded += 1;
+    } catch (error) {
+      // Claimed meanwhile (the seller confirmed it), or refunded already: nothing to do.
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
+  return refunded;
+}
+
+/** Refunds a return's books (claimed by `claimant` so it happens once) and tells both sides. */
+async function refundReturn(
+  deps: ReturnDeps & Pick<CheckoutDeps, 'payments'>,
+  row: ReturnRow,
+  claimant: string,
+  actor: Actor,
+): Promise<ReturnRow> {
   const claimed = await deps.db
     .updateTable('return_requests')
-    .set({ refunded_by: userId })
+    .set({ refunded_by: claimant })
     .where('id', '=', row.id)
     .where('status', '=', 'accepted')
     .where('refunded_by', 'is', null)
@@ -659,7 +722,6 @@ export async function receiveReturn(
         : 'This return has already been refunded or closed.',
     );
   }
-  const actor = sellerActor(row, userId);
   // Books of the return refunded meanwhile (e.g. by staff) are not refunded twice.
   const refundedAlready = new Set(
     (await orderBooks(deps.db, row.order_id)).filter((b) => b.refunded).map((b) => b.order_item_id),
@@ -768,7 +830,7 @@ export async function receiveReturn(
       .execute();
     throw error;
   }
-  return toReturn(refunded, true);
+  return refunded;
 }
 
 /**

@@ -31,8 +31,9 @@ const ALLOWED: Record<string, ActorKind[]> = {
   'disputed→refunded': ['staff', 'seller', 'charity'],
   'paid→refunded': ['staff'],
   'dispatched→refunded': ['staff'],
-  'delivered→refunded': ['staff', 'charity', 'seller'],
-  'completed→refunded': ['staff', 'charity', 'seller'],
+  // The system: a trader's return posted back with tracking and not confirmed in time (decision 0073).
+  'delivered→refunded': ['staff', 'charity', 'seller', 'system'],
+  'completed→refunded': ['staff', 'charity', 'seller', 'system'],
 };
 
 /** The columns each target status must fill in (beside the status). */

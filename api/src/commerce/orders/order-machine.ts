@@ -212,8 +212,14 @@ export const TRANSITIONS: readonly TransitionRule[] = [
       from,
       to: 'refunded',
       // The charity (its 14 days) or a private seller who accepts returns takes the book back
-      //: the return service tells the buyer itself.
-      by: { staff: 'staff_refund', charity: 'charity_return_refunded', seller: 'charity_return_refunded' },
+      //: the return service tells the buyer itself. The system refunds a trader's return the
+      // buyer posted back (tracked) and the seller did not confirm in time (decision 0073).
+      by: {
+        staff: 'staff_refund',
+        charity: 'charity_return_refunded',
+        seller: 'charity_return_refunded',
+        system: 'charity_return_refunded',
+      },
       sets: ['refunded_at'],
       columns: refunded,
     }),

@@ -3,6 +3,7 @@
  * books agrees with how many there are ("“Emma” has been delivered", "3 books (…) have been
  * delivered"), and nothing of the singular is left in a letter about several books.
  */
+import { CANCELLATION_RIGHTS, PRIVATE_SELLER_NOTICE, type Trader } from '@reshelf/contracts';
 import { describe, expect, it } from 'vitest';
 import { letters, type OrderMailKind, type OrderParties } from './order-mail.ts';
 
@@ -19,7 +20,7 @@ const KINDS: OrderMailKind[] = [
   'payout_released',
 ];
 
-function parties(titles: string[]): OrderParties {
+function parties(titles: string[], trader: Trader | null = null): OrderParties {
   return {
     reference: 'RS-1234',
     title: titles.length > 1 ? `${titles.length} books` : (titles[0] as string),
@@ -29,6 +30,7 @@ function parties(titles: string[]): OrderParties {
     payoutReleaseAfter: null,
     buyer: { id: 'b', email: 'b@example.org', name: 'Bea' },
     seller: { id: 's', email: 's@example.org', name: 'Sam' },
+    trader,
   };
 }
 
@@ -56,5 +58,36 @@ describe('order emails', () => {
     expect(one).toContain('“Emma” has been delivered');
     expect(one).toContain('“Emma” has sold');
     expect(one).toContain('You sold Emma — please send it');
+  });
+});
+
+describe('the order confirmation (a durable medium, Consumer Contracts Regulations reg. 16)', () => {
+  const trader: Trader = {
+    kind: 'business',
+    name: 'Kennet Rare Books',
+    address: '4 Wharf Street, Newbury, RG14 5AP',
+    registration: { label: 'Company number', number: '01234567' },
+    vatNumber: null,
+    email: 'shop@kennet.test',
+  };
+  const confirmation = (who: Trader | null) => {
+    const [toBuyer] = letters('placed', parties(['Emma'], who), 'https://reshelf.example', 'o1', null);
+    return toBuyer!.lines.join('\n');
+  };
+
+  it('from a trader carries who they are, the cancellation rights and the model cancellation form', () => {
+    const text = confirmation(trader);
+    expect(text).toContain(
+      'Sold by Kennet Rare Books, 4 Wharf Street, Newbury, RG14 5AP (Company number: 01234567)',
+    );
+    for (const right of CANCELLATION_RIGHTS) expect(text).toContain(right);
+    expect(text).toContain('Model cancellation form');
+    expect(text).toContain('To: Kennet Rare Books, 4 Wharf Street, Newbury, RG14 5AP, shop@kennet.test');
+  });
+
+  it('from a private seller says the rights do not apply', () => {
+    const text = confirmation(null);
+    expect(text).toContain(PRIVATE_SELLER_NOTICE);
+    expect(text).not.toContain('Model cancellation form');
   });
 });

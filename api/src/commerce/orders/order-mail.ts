@@ -6,7 +6,20 @@
  * written here too, beside its emails and in the same transaction, with the same words: every
  * party told by email is told in the app, whatever their email settings.
  */
-import { booksTitle, countOf, formatPence, PROTECTION_RULES, plural } from '@reshelf/contracts';
+import {
+  booksTitle,
+  CANCELLATION_RIGHTS,
+  CANCELLATION_RIGHTS_TITLE,
+  countOf,
+  formatPence,
+  modelCancellationForm,
+  PRIVATE_SELLER_NOTICE,
+  PROTECTION_RULES,
+  plural,
+  type Trader,
+  traderSummary,
+} from '@reshelf/contracts';
+import { traderOfListing } from '../../catalogue/index.ts';
 import { openReviewWindow } from '../../community/index.ts';
 import type { Database } from '../../db/index.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
@@ -48,6 +61,8 @@ export interface OrderParties {
   payoutReleaseAfter: Date | null;
   buyer: Party;
   seller: Party;
+  /** The trader selling the books (a charity, a business seller); null: a private seller. */
+  trader: Trader | null;
 }
 
 export async function orderParties(db: Database, orderId: string): Promise<OrderParties | undefined> {
@@ -79,7 +94,7 @@ export async function orderParties(db: Database, orderId: string): Promise<Order
     .selectFrom('order_items as i')
     .innerJoin('listings as l', 'l.id', 'i.listing_id')
     .innerJoin('books as b', 'b.id', 'l.book_id')
-    .select('b.title')
+    .select(['b.title', 'i.listing_id'])
     .where('i.order_id', '=', orderId)
     .orderBy('i.position')
     .execute();
@@ -98,6 +113,8 @@ export async function orderParties(db: Database, orderId: string): Promise<Order
     payoutReleaseAfter: row.release_after,
     buyer: { id: row.buyer_id, email: row.buyer_email ?? '', name: row.buyer_name ?? 'there' },
     seller: { id: row.seller_id, email: row.seller_email ?? '', name: row.seller_name ?? 'there' },
+    // Every book of an order is one seller's (one charity's): the first names the trader.
+    trader: items[0] ? await traderOfListing(db, items[0].listing_id) : null,
   };
 }
 
@@ -157,6 +174,15 @@ export function letters(
             several
               ? 'The seller has 5 working days to send them, in one parcel. We will email you the tracking reference as soon as it is on its way.'
               : 'The seller has 5 working days to send it. We will email you the tracking reference as soon as it is on its way.',
+            // What the buyer may do, on a durable medium (Consumer Contracts Regulations reg. 16).
+            ...(p.trader
+              ? [
+                  traderSummary(p.trader),
+                  `${CANCELLATION_RIGHTS_TITLE}:`,
+                  ...CANCELLATION_RIGHTS,
+                  ...modelCancellationForm(p.trader).split('\n'),
+                ]
+              : [PRIVATE_SELLER_NOTICE]),
           ],
           action: buyerUrl(orderId),
           notice: 'order_paid',

@@ -75,7 +75,19 @@ export async function queueFollowUp(
 
 export async function complete(trx: Trx, order: LockedOrder, actor: Actor, note?: string): Promise<FollowUp> {
   const { followUp } = await transition(trx, order, 'completed', actor, note);
-  const holdUntil = returnWindowEnds({ charitySale: order.charity_sale, deliveredAt: order.delivered_at });
+  // A trader's sale (a charity's, a business seller's: decision 0073) keeps its payout held
+  // through the cancellation window, so a cancelled sale's refund comes out of it.
+  const traderSale =
+    order.charity_sale ||
+    Boolean(
+      await trx
+        .selectFrom('seller_trade_declarations')
+        .select('user_id')
+        .where('user_id', '=', order.seller_id)
+        .where('trades', '=', true)
+        .executeTakeFirst(),
+    );
+  const holdUntil = returnWindowEnds({ charitySale: traderSale, deliveredAt: order.delivered_at });
   await releaseEarnings(trx, order.id, holdUntil);
   return followUp;
 }

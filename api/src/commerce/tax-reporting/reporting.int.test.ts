@@ -270,6 +270,73 @@ describe('platform reporting', () => {
     expect(saved.details).toMatchObject({ kind: 'charity', name: 'Reporting Hospice Books (1099999)' });
   });
 
+  it('lets a business seller that is a company give its legal name, company number, address and UTR', async () => {
+    const owner = await seller('company');
+    const me = api(t.app, owner.accessToken).commerce.taxReporting.member;
+    const company = {
+      kind: 'company' as const,
+      legalName: 'Kennet Rare Books Ltd',
+      companyNumber: '1234567',
+      addressLine1: '4 Wharf Street',
+      town: 'Newbury',
+      postcode: 'RG14 5AP',
+    };
+    const bad = await failure(me.saveDetails.mutate({ ...company, companyNumber: 'X1' }));
+    expect(bad.message).toContain('Enter a Companies House number');
+    const saved = await me.saveDetails.mutate({ ...company, utr: '12345 67890' });
+    expect(saved.details).toMatchObject({
+      kind: 'company',
+      name: 'Kennet Rare Books Ltd (company 01234567)',
+      dateOfBirth: null,
+      taxReference: expect.stringMatching(/^UTR /),
+    });
+    const row = await db
+      .selectFrom('reporting_details')
+      .select(['kind', 'legal_name', 'registered_number', 'utr', 'nino'])
+      .where('user_id', '=', owner.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      kind: 'company',
+      legal_name: 'Kennet Rare Books Ltd',
+      registered_number: '01234567',
+      utr: '1234567890',
+      nino: null,
+    });
+  });
+
+  it('shows admins who is missing what: reportable and nearly reportable sellers without details, and when asked', async () => {
+    const year = ukYear(new Date());
+    const near = await seller('missing-near');
+    await sales(near.id, REPORTING_ASK_AT_SALES);
+    const past = await seller('missing-past');
+    await sales(past.id, REPORTING_SALES_THRESHOLD);
+    const given = await seller('missing-given');
+    await sales(given.id, REPORTING_SALES_THRESHOLD);
+    await api(t.app, given.accessToken).commerce.taxReporting.member.saveDetails.mutate(individual);
+    const staff = api(t.app, admin.accessToken).commerce.taxReporting.staff;
+    const before = await staff.missing.query({ year });
+    const rowOf = (rows: typeof before, id: string) => rows.find((row) => row.sellerId === id);
+    expect(rowOf(before, given.id)).toBeUndefined();
+    expect(rowOf(before, near.id)).toMatchObject({
+      reportable: false,
+      sales: REPORTING_ASK_AT_SALES,
+      askedAt: null,
+      missing: ['name', 'date of birth', 'address', 'National Insurance number or UTR'],
+    });
+    expect(rowOf(before, past.id)).toMatchObject({ reportable: true, payoutsHeld: true });
+    // Reportable sellers first.
+    expect(before.findIndex((row) => row.sellerId === past.id)).toBeLessThan(
+      before.findIndex((row) => row.sellerId === near.id),
+    );
+    await runJob(jobContext(), 'reporting.ask');
+    const after = await staff.missing.query({ year });
+    expect(rowOf(after, near.id)?.askedAt).toEqual(expect.any(String));
+    expect(rowOf(after, past.id)?.heldNoticeAt).toEqual(expect.any(String));
+    expect(
+      await statusOf(api(t.app, moderator.accessToken).commerce.taxReporting.staff.missing.query({ year })),
+    ).toBe(403);
+  });
+
   it('exports the annual report for admins: reportable sellers only, missing details first, by quarter', async () => {
     const given = await seller('report-given');
     await sales(given.id, REPORTING_SALES_THRESHOLD, 100, { paidAt: new Date(Date.UTC(2025, 1, 10)) });

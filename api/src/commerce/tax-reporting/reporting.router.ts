@@ -6,6 +6,7 @@
 import {
   REPORTING_CSV_COLUMNS,
   reportingDetailsInputSchema,
+  reportingMissingRowSchema,
   reportingStatusSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
@@ -14,6 +15,7 @@ import { adminProcedure, authedProcedure, router } from '../../trpc.ts';
 import {
   annualReport,
   annualReportCsv,
+  missingDetails,
   reportingStatus,
   saveReportingDetails,
   ukYear,
@@ -48,6 +50,12 @@ const quarterSchema = z.object({
 });
 
 export const reportingStaffRouter = router({
+  /** Who is missing what this year: reportable or nearly reportable sellers without details (admins). */
+  missing: adminProcedure
+    .input(yearInput)
+    .output(z.array(reportingMissingRowSchema))
+    .query(({ ctx, input }) => missingDetails(ctx.db, input.year)),
+
   /** The year's reportable sellers: those whose details are missing first. */
   report: adminProcedure
     .input(yearInput)
@@ -59,7 +67,7 @@ export const reportingStaffRouter = router({
           z.object({
             sellerId: z.string(),
             email: z.string().nullable(),
-            sellerType: z.enum(['individual', 'charity', 'unknown']),
+            sellerType: z.enum(['individual', 'charity', 'company', 'unknown']),
             detailsProvided: z.boolean(),
             totals: quarterSchema,
             quarters: z.array(quarterSchema),

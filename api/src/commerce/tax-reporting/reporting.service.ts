@@ -12,12 +12,15 @@ import {
   isReportable,
   REPORTING_CONSIDERATION_THRESHOLD_MINOR,
   REPORTING_CSV_COLUMNS,
+  REPORTING_REQUIRED_FIELDS,
   REPORTING_SALES_THRESHOLD,
   type ReportingDetails,
+  type ReportingMissingRow,
   type ReportingState,
   type ReportingStatus,
   shouldAskForDetails,
 } from '@reshelf/contracts';
+import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { type CsvRow, csvText, pounds } from '../../http/csv.ts';
@@ -84,11 +87,13 @@ export async function reportingStatus(
     isCharity: Boolean(charity),
     details: details
       ? {
-          kind: details.kind as 'individual' | 'charity',
+          kind: details.kind as 'individual' | 'charity' | 'company',
           name:
             details.kind === 'charity'
               ? `${details.legal_name} (${details.registered_number})`
-              : `${details.first_name} ${details.last_name}`,
+              : details.kind === 'company'
+                ? `${details.legal_name} (company ${details.registered_number})`
+                : `${details.first_name} ${details.last_name}`,
           dateOfBirth: details.date_of_birth ? isoDate(details.date_of_birth) : null,
           address: [details.address_line1, details.address_line2, details.town, details.postcode]
             .filter(Boolean)
@@ -162,14 +167,15 @@ export async function saveReportingDetails(
           registered_number: null,
         }
       : {
-          kind: 'charity',
+          // An entity: a charity (its registered number) or a company (its company number).
+          kind: input.kind,
           first_name: null,
           last_name: null,
           legal_name: input.legalName,
           date_of_birth: null,
           nino: null,
           utr: input.utr,
-          registered_number: input.registeredNumber,
+          registered_number: input.kind === 'charity' ? input.registeredNumber : input.companyNumber,
         };
   const address = {
     address_line1: input.addressLine1,
@@ -327,7 +333,7 @@ async function tellSeller(
 export interface ReportRow {
   sellerId: string;
   email: string | null;
-  sellerType: 'individual' | 'charity' | 'unknown';
+  sellerType: 'individual' | 'charity' | 'company' | 'unknown';
   detailsProvided: boolean;
   totals: QuarterTotals;
   quarters: QuarterTotals[];
@@ -401,7 +407,7 @@ export async function annualReport(db: Database, year: number): Promise<ReportRo
     return {
       sellerId,
       email: emails.find((row) => row.id === sellerId)?.email ?? null,
-      sellerType: d ? (d.kind as 'individual' | 'charity') : 'unknown',
+      sellerType: d ? (d.kind as 'individual' | 'charity' | 'company') : 'unknown',
       detailsProvided: Boolean(d),
       totals: total,
       quarters: quarters ?? [],
@@ -426,4 +432,82 @@ export async function annualReportCsv(db: Database, year: number): Promise<{ csv
     ),
     rows: rows.length,
   };
+}
+
+/**
+ * Staff's "who is missing what" for a year: every seller past the threshold or close to it
+ * (`shouldAskForDetails`) who has not given their details, reportable ones first, then by sales;
+ * what the rules require of them, when they were asked and told their payouts are held.
+ */
+export async function missingDetails(db: Database, year: number): Promise<ReportingMissingRow[]> {
+  if (!Number.isInteger(year) || year < 2000 || year > 2200) {
+    throw new AppError('BAD_INPUT', 'Choose a year between 2000 and 2200.');
+  }
+  const totals = await reportableByQuarter(db, year);
+  const near = [...totals]
+    .map(([sellerId, quarters]) => ({ sellerId, total: yearOfQuarters(quarters) }))
+    .filter(
+      ({ total }) =>
+        shouldAskForDetails(total.sales, total.considerationMinor) ||
+        isReportable(total.sales, total.considerationMinor),
+    );
+  if (near.length === 0) return [];
+  const ids = near.map((row) => row.sellerId);
+  const [given, notices, people, holds, entities] = await Promise.all([
+    db.selectFrom('reporting_details').select('user_id').where('user_id', 'in', ids).execute(),
+    db
+      .selectFrom('reporting_notices')
+      .select(['seller_id', 'kind', 'notified_at'])
+      .where('seller_id', 'in', ids)
+      .where('year', '=', year)
+      .execute(),
+    db
+      .selectFrom('auth.users as u')
+      .leftJoin('profiles as pr', 'pr.id', 'u.id')
+      .select(['u.id', 'u.email', 'pr.display_name'])
+      .where('u.id', 'in', ids)
+      .execute(),
+    db
+      .selectFrom('payout_holds')
+      .select('seller_id')
+      .where('kind', '=', 'reporting')
+      .where('released_at', 'is', null)
+      .where('seller_id', 'in', ids)
+      .execute(),
+    sql<{ user_id: string }>`
+      select m.user_id from public.charity_members m where m.user_id = any (${ids}::uuid[])
+      union
+      select d.user_id from public.seller_trade_declarations d
+       where d.user_id = any (${ids}::uuid[]) and d.trades and d.is_company`.execute(db),
+  ]);
+  const hasDetails = new Set(given.map((row) => row.user_id));
+  const held = new Set(holds.map((row) => row.seller_id));
+  const entity = new Set(entities.rows.map((row) => row.user_id));
+  const noticeAt = (sellerId: string, kind: string) =>
+    notices.find((row) => row.seller_id === sellerId && row.kind === kind)?.notified_at.toISOString() ?? null;
+  return near
+    .filter(({ sellerId }) => !hasDetails.has(sellerId))
+    .map(({ sellerId, total }): ReportingMissingRow => {
+      const person = people.find((row) => row.id === sellerId);
+      const kind = entity.has(sellerId) ? 'entity' : 'individual';
+      return {
+        sellerId,
+        email: person?.email ?? null,
+        name: person?.display_name ?? null,
+        reportable: isReportable(total.sales, total.considerationMinor),
+        sales: total.sales,
+        considerationMinor: total.considerationMinor,
+        kind,
+        missing: [...REPORTING_REQUIRED_FIELDS[kind]],
+        askedAt: noticeAt(sellerId, 'asked'),
+        heldNoticeAt: noticeAt(sellerId, 'held'),
+        payoutsHeld: held.has(sellerId),
+      };
+    })
+    .sort(
+      (a, b) =>
+        Number(b.reportable) - Number(a.reportable) ||
+        b.sales - a.sales ||
+        a.sellerId.localeCompare(b.sellerId),
+    );
 }

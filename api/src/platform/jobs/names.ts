@@ -13,6 +13,7 @@ export const JOB_NAMES = [
   'payouts.release_held',
   'payouts.send',
   'disputes.escalate',
+  'returns.refund_posted',
   'reporting.ask',
   'request_log.prune',
   'reviews.publish',

@@ -62,6 +62,21 @@ describe('admin users', () => {
       email: person.email,
       listings: { total: 1, active: 1 },
       orders: { bought: 0, sold: 0, recent: [] },
+      trades: 'unanswered',
+      business: null,
+    });
+    // A business seller's declaration is staff's to see (decision 0073).
+    await api(t.app, person.accessToken).selling.trader.declareBusiness.mutate({
+      tradingName: 'Jones Books',
+      isCompany: false,
+      addressLine1: '1 High Street',
+      town: 'Ely',
+      postcode: 'CB7 4JU',
+      contactEmail: 'jones@books.test',
+    });
+    expect(await as.staff.users.get.query({ userId: person.id })).toMatchObject({
+      trades: 'business',
+      business: { tradingName: 'Jones Books', isCompany: false, companyNumber: null, postcode: 'CB7 4JU' },
     });
     expect(await refusal(as.staff.users.get.query({ userId: crypto.randomUUID() }))).toEqual({
       status: 404,

@@ -1,4 +1,5 @@
 /** People for staff (/admin/users): search, view, suspend, moderator role. Admins only. */
+import { businessSellerSchema, traderStatusSchema } from '@reshelf/contracts';
 import { z } from 'zod';
 import { adminProcedure, router } from '../../trpc.ts';
 import { getUser, searchUsers, setModerator, setSuspended } from './users.service.ts';
@@ -15,6 +16,8 @@ const summarySchema = z.object(summary);
 const detailSchema = z.object({
   ...summary,
   emailConfirmed: z.boolean(),
+  trades: traderStatusSchema.shape.answer,
+  business: businessSellerSchema.nullable(),
   listings: z.object({ total: z.number(), active: z.number() }),
   orders: z.object({
     bought: z.number(),

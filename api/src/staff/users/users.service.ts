@@ -10,11 +10,13 @@
  * Nobody acts on an account whose global-admin tier is above their own (a staff admin without
  * a tier has none): staff/global-admin/tier-protection.ts, refusals audited.
  */
+import type { BusinessSeller, TraderStatus } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { escapeLike } from '../../db/search.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
+import { traderStatus } from '../../selling/index.ts';
 import { assertMayActOn } from '../global-admin/tier-protection.ts';
 
 /** Suspended "until further notice": the year 9999, which every client parses. */
@@ -40,6 +42,9 @@ export interface UserOrder {
 
 export interface UserDetail extends UserSummary {
   emailConfirmed: boolean;
+  /** Whether they sell as a business, privately, or have not said; a business seller's details. */
+  trades: TraderStatus['answer'];
+  business: BusinessSeller | null;
   listings: { total: number; active: number };
   orders: { bought: number; sold: number; recent: UserOrder[] };
 }
@@ -117,9 +122,12 @@ export async function getUser(db: Database, userId: string): Promise<UserDetail>
     .orderBy('created_at', 'desc')
     .limit(10)
     .execute();
+  const trader = await traderStatus(db, userId);
   return {
     ...toSummary(row),
     emailConfirmed: Boolean(row.email_confirmed_at),
+    trades: trader.answer,
+    business: trader.business,
     listings,
     orders: {
       bought: counts.bought,

@@ -33,6 +33,7 @@ import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
 import { ListingSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
+import { SellerTerms } from '../../components/SellerTerms.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { isNotFound } from '../../lib/errors.ts';
@@ -338,7 +339,9 @@ function BuyBox({ listing }: { listing: ListingDetail }) {
       <div className="mt-5">
         <PriceBreakdown price={listing.price} />
       </div>
-      <ReturnsLine returns={listing.returns} />
+      {/* A trader's cancellation rights say what returns are; a private seller may offer them. */}
+      {listing.trader ? null : <ReturnsLine returns={listing.returns} />}
+      <SellerTerms trader={listing.trader} className="mt-4" />
       {/*
         On a phone, Buy stays in reach: this row is a bar fixed to the bottom of the screen with the
         price beside it (styles.css keeps what has focus, and the page's end, clear of it).

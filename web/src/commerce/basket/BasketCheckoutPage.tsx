@@ -10,6 +10,7 @@ import {
   addressInputSchema,
   type BasketQuote,
   formatPence,
+  orderButtonLabel,
   plural,
 } from '@reshelf/contracts';
 import { Lock, ShieldCheck } from 'lucide-react';
@@ -17,6 +18,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router-dom';
 import { PageSkeleton } from '../../components/placeholders.tsx';
+import { SellerTerms } from '../../components/SellerTerms.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { apiErrorCode, apiErrorMessage } from '../../lib/api-errors.ts';
@@ -156,6 +158,7 @@ function CheckoutBody({
             ))}
           </ul>
           <GroupPriceLines quote={group} />
+          <SellerTerms trader={group.trader} className="mt-4" />
         </section>
       ))}
       {dropped > 0 ? (
@@ -304,7 +307,7 @@ function AddressAndPay({
       </p>
       <Button type="submit" size="lg" variant="cta" disabled={busy} aria-busy={opening || undefined}>
         <Lock aria-hidden="true" className="size-4" />
-        {opening ? 'Opening the payment page…' : `Pay ${formatPence(totalMinor)}`}
+        {opening ? 'Opening the payment page…' : orderButtonLabel(totalMinor)}
       </Button>
     </form>
   );

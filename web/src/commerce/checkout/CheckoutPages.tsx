@@ -3,6 +3,7 @@ import {
   type AddressInput,
   addressInputSchema,
   formatPence,
+  orderButtonLabel,
   type Quote,
   type SavedAddress,
 } from '@reshelf/contracts';
@@ -23,6 +24,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Field } from '../../components/form/Field.tsx';
 import { SubmitButton } from '../../components/form/SubmitButton.tsx';
 import { PageSkeleton } from '../../components/placeholders.tsx';
+import { SellerTerms } from '../../components/SellerTerms.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -279,6 +281,7 @@ function QuoteSummary({
         <PriceLines quote={quote} itemLabel={quote.offerId ? 'Item at your offer price' : 'Item'} />
       </div>
       <PromoCodeField quote={quote} promo={promo} />
+      <SellerTerms trader={quote.trader} className="mt-4" />
     </section>
   );
 }
@@ -601,7 +604,7 @@ export function CheckoutConfirmPage() {
         <Lock aria-hidden="true" className="size-4" />
         {start.isPending || start.isSuccess
           ? 'Opening the payment page…'
-          : `Pay ${formatPence(priced.totalMinor)}`}
+          : orderButtonLabel(priced.totalMinor)}
       </Button>
     </Shell>
   );

@@ -76,7 +76,9 @@ export function TaxDetails({ status }: { status: ReportingStatus }) {
 
 function DetailsForm({ status, onSaved }: { status: ReportingStatus; onSaved: () => void }) {
   const utils = trpc.useUtils();
-  const [asCharity, setAsCharity] = useState(status.isCharity);
+  // Whose details: the charity's, the member's own, or their company's (a business seller, decision 0073).
+  const [who, setWho] = useState<'charity' | 'own' | 'company'>(status.isCharity ? 'charity' : 'own');
+  const asCharity = who === 'charity';
   const save = trpc.commerce.taxReporting.member.saveDetails.useMutation({
     onSuccess: () => {
       notify.success('Saved: thank you');
@@ -104,15 +106,23 @@ function DetailsForm({ status, onSaved }: { status: ReportingStatus; onSaved: ()
           utr: text('utr'),
           ...address,
         }
-      : {
-          kind: 'individual',
-          firstName: text('firstName'),
-          lastName: text('lastName'),
-          dateOfBirth: text('dateOfBirth'),
-          nino: text('nino'),
-          utr: text('utr'),
-          ...address,
-        };
+      : who === 'company'
+        ? {
+            kind: 'company',
+            legalName: text('legalName'),
+            companyNumber: text('companyNumber'),
+            utr: text('utr'),
+            ...address,
+          }
+        : {
+            kind: 'individual',
+            firstName: text('firstName'),
+            lastName: text('lastName'),
+            dateOfBirth: text('dateOfBirth'),
+            nino: text('nino'),
+            utr: text('utr'),
+            ...address,
+          };
     save.mutate(input);
   };
   const field = (name: string, label: string, props: Record<string, unknown> = {}) => (
@@ -123,18 +133,26 @@ function DetailsForm({ status, onSaved }: { status: ReportingStatus; onSaved: ()
   );
   return (
     <form className="mt-4 flex flex-col gap-3" onSubmit={submit} data-testid="tax-details-form" noValidate>
-      {status.isCharity && (
-        <fieldset className="flex flex-wrap gap-4 text-sm">
-          <legend className="sr-only">Whose details</legend>
+      <fieldset className="flex flex-wrap gap-4 text-sm">
+        <legend className="sr-only">Whose details</legend>
+        {status.isCharity ? (
           <label className="flex items-center gap-2">
-            <input type="radio" checked={asCharity} onChange={() => setAsCharity(true)} /> The charity’s
+            <input type="radio" checked={asCharity} onChange={() => setWho('charity')} /> The charity’s
           </label>
-          <label className="flex items-center gap-2">
-            <input type="radio" checked={!asCharity} onChange={() => setAsCharity(false)} /> My own
-          </label>
-        </fieldset>
-      )}
-      {asCharity ? (
+        ) : null}
+        <label className="flex items-center gap-2">
+          <input type="radio" checked={who === 'own'} onChange={() => setWho('own')} /> My own
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="radio" checked={who === 'company'} onChange={() => setWho('company')} /> My company’s
+        </label>
+      </fieldset>
+      {who === 'company' ? (
+        <>
+          {field('legalName', 'Company’s legal name', { autoComplete: 'organization', required: true })}
+          {field('companyNumber', 'Company number', { required: true })}
+        </>
+      ) : asCharity ? (
         <>
           {field('legalName', 'Registered name', { defaultValue: charity?.legalName ?? '', required: true })}
           {field('registeredNumber', 'Registered charity number', {
@@ -150,10 +168,18 @@ function DetailsForm({ status, onSaved }: { status: ReportingStatus; onSaved: ()
           {field('nino', 'National Insurance number', { placeholder: 'AB 12 34 56 C' })}
         </div>
       )}
-      {field('utr', asCharity ? 'UTR (if the charity has one)' : 'Or your UTR (10 digits)', {
-        inputMode: 'numeric',
-      })}
-      <div key={asCharity ? 'charity' : 'own'} className="grid gap-3 sm:grid-cols-2">
+      {field(
+        'utr',
+        asCharity
+          ? 'UTR (if the charity has one)'
+          : who === 'company'
+            ? 'UTR (if the company has one)'
+            : 'Or your UTR (10 digits)',
+        {
+          inputMode: 'numeric',
+        },
+      )}
+      <div key={who} className="grid gap-3 sm:grid-cols-2">
         {field('addressLine1', 'Address', {
           autoComplete: 'address-line1',
           defaultValue: asCharity ? (charity?.addressLine1 ?? '') : '',

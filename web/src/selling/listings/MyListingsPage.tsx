@@ -23,6 +23,7 @@ import { QueryView, useFilterParams } from '../../kit/index.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import { TraderSetting } from '../trader/TraderSetting.tsx';
 import { useDeleteDraft, useRelistListing, useWithdrawListings } from './hooks.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 import { editPath, wizardPath } from './sell-state.ts';
@@ -94,6 +95,7 @@ export function MyListingsPage() {
         </Button>
       </PageHeader>
       <PageBody>
+        <TraderSetting />
         <nav aria-label="Filter by status" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
           <ul className="flex min-w-max gap-1 border-b border-line" data-testid="status-tabs">
             {MY_LISTING_FILTERS.map((filter) => {

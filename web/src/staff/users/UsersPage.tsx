@@ -4,7 +4,7 @@
  * listings and orders, suspend or unsuspend them with a reason, and grant or revoke moderator.
  * Every change is recorded in the audit log by the server.
  */
-import { formatPence } from '@reshelf/contracts';
+import { formatPence, traderAddress } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { Search, ShieldCheck, ShieldOff, UserRoundCheck, UserRoundX } from 'lucide-react';
 import { useForm } from 'react-hook-form';
@@ -165,6 +165,14 @@ function Person({ userId }: { userId: string }) {
                 {data.suspended ? <Badge tone="danger">suspended</Badge> : <Badge>active</Badge>}
               </p>
             </div>
+
+            <p className="text-sm text-ink-soft" data-testid="user-trades">
+              {data.business
+                ? `Business seller: ${data.business.tradingName}, ${traderAddress(data.business)}${data.business.companyNumber ? ` · company ${data.business.companyNumber}` : ''}${data.business.vatNumber ? ` · VAT ${data.business.vatNumber}` : ''} · ${data.business.contactEmail}`
+                : data.trades === 'private'
+                  ? 'Sells privately (said so)'
+                  : 'Has not said whether they sell as a business'}
+            </p>
 
             <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
               <Figure label="Listings" value={data.listings.total} />

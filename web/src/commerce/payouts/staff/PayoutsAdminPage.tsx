@@ -201,6 +201,7 @@ export function PayoutsAdminPage() {
         )}
       </QueryView>
       <Holds isAdmin={isAdmin} />
+      {isAdmin ? <MissingReportingDetails /> : null}
       {isAdmin ? <HmrcReport /> : null}
     </AdminPageFrame>
   );
@@ -310,6 +311,56 @@ function Holds({ isAdmin }: { isAdmin: boolean }) {
           ) : null}
         </form>
       )}
+    </section>
+  );
+}
+
+/** Who is missing what this year: reportable or nearly reportable sellers without their details. */
+function MissingReportingDetails() {
+  const year = new Date().getFullYear();
+  const missing = trpc.commerce.taxReporting.staff.missing.useQuery({ year });
+  return (
+    <section aria-labelledby="missing-title" className="flex flex-col gap-3" data-testid="reporting-missing">
+      <h2 id="missing-title" className="text-xl font-semibold">
+        HMRC details missing, {year}
+      </h2>
+      <p className="text-sm text-ink-muted">
+        Sellers past the platform-reporting threshold this year, or close to it, who have not given the
+        details the rules require. They must give them by 31 December; past the threshold, their payouts wait.
+      </p>
+      <QueryView query={missing} pending="Loading…" empty="Nobody is missing details this year.">
+        {(rows) => (
+          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+            <table className="w-full text-left text-sm">
+              <thead className="text-ink-muted">
+                <tr>
+                  <th className="px-4 py-2 font-semibold">Seller</th>
+                  <th className="px-4 py-2 font-semibold">Where they stand</th>
+                  <th className="px-4 py-2 font-semibold">Missing</th>
+                  <th className="px-4 py-2 font-semibold">Asked</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row.sellerId} className="border-t border-line align-top">
+                    <td className="px-4 py-2 break-all">{row.email ?? row.name ?? row.sellerId}</td>
+                    <td className="px-4 py-2">
+                      {row.reportable ? 'Reportable' : 'Close to the threshold'}:{' '}
+                      {countOf(row.sales, 'sale', 'sales')}, {formatPence(row.considerationMinor)}
+                      {row.payoutsHeld ? ' · payouts held' : ''}
+                    </td>
+                    <td className="px-4 py-2">{row.missing.join(', ')}</td>
+                    <td className="px-4 py-2 whitespace-nowrap">
+                      {row.askedAt ? formatDateTime(row.askedAt) : 'Not yet'}
+                      {row.heldNoticeAt ? ` · told of the hold ${formatDateTime(row.heldNoticeAt)}` : ''}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
     </section>
   );
 }
