@@ -109,9 +109,17 @@ interface Chosen {
 /** The cheapest paperback, a dearer medium or large book (private sellers), and a charity's book. */
 async function choose(context: BrowserContext): Promise<Chosen[]> {
   const browse = (input: Record<string, unknown>) =>
-    query<{ items: ListingCard[] }>(context, 'catalogue.listings.browse', { page: 1, pageSize: 48, ...input });
-  const cheap = (await browse({ sort: 'price_asc' })).items.find((c) => !c.charity && c.parcelSize === 'small');
-  const dear = (await browse({ sort: 'price_desc' })).items.find((c) => !c.charity && c.parcelSize !== 'small');
+    query<{ items: ListingCard[] }>(context, 'catalogue.listings.browse', {
+      page: 1,
+      pageSize: 48,
+      ...input,
+    });
+  const cheap = (await browse({ sort: 'price_asc' })).items.find(
+    (c) => !c.charity && c.parcelSize === 'small',
+  );
+  const dear = (await browse({ sort: 'price_desc' })).items.find(
+    (c) => !c.charity && c.parcelSize !== 'small',
+  );
   const charity = (await browse({ sort: 'newest', charityOnly: true })).items[0];
   const picked = { 'cheap paperback': cheap, 'dearer hardback': dear, 'charity book': charity };
   const chosen: Chosen[] = [];
@@ -234,22 +242,25 @@ describe('every price a buyer sees is what checkout charges (decision 0071)', { 
         const figures = await charged(book.card.id);
         await checkListingPage(page, book, figures);
         if (walk === 'starting rule') shownBefore.set(book.card.id, figures.allInMinor);
-        else expect(figures.allInMinor, `${book.label} follows the new rule`).not.toBe(shownBefore.get(book.card.id));
+        else
+          expect(figures.allInMinor, `${book.label} follows the new rule`).not.toBe(
+            shownBefore.get(book.card.id),
+          );
       }
       await checkBasket(page, paperback, await charged(paperback.card.id));
     }
 
     // What the buyer sees, at both widths.
-    await page.goto('/');
-    await page.locator('[data-testid="listing-card"]').first().waitFor();
-    await snapshot(page, 'all-in-prices-home-desktop', { fullPage: false });
+    await page.goto('/recently-added');
+    await page.locator('[data-testid="listing-card"]').first().scrollIntoViewIfNeeded();
+    await snapshot(page, 'all-in-prices-cards-desktop', { fullPage: false });
     await page.goto(`/listing/${paperback.card.slug}`);
     await page.getByTestId('listing-price').waitFor();
     await snapshot(page, 'all-in-prices-listing-desktop', { fullPage: false });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto('/');
-    await page.locator('[data-testid="listing-card"]').first().waitFor();
-    await snapshot(page, 'all-in-prices-home-phone', { fullPage: false });
+    await page.goto('/recently-added');
+    await page.locator('[data-testid="listing-card"]').first().scrollIntoViewIfNeeded();
+    await snapshot(page, 'all-in-prices-cards-phone', { fullPage: false });
     await page.goto(`/listing/${paperback.card.slug}`);
     await page.getByTestId('listing-price').waitFor();
     await snapshot(page, 'all-in-prices-listing-phone', { fullPage: false });

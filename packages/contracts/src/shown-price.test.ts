@@ -26,7 +26,10 @@ describe('shownPrice (decision 0071): the headline price a buyer must pay', () =
   it('equals what checkout charges for the one book less its postage, under any rule', () => {
     const rules = [
       live,
-      { buyerProtection: { fixedMinor: 99, percent: 7 }, postageMinor: { small: 250, medium: 350, large: 500 } },
+      {
+        buyerProtection: { fixedMinor: 99, percent: 7 },
+        postageMinor: { small: 250, medium: 350, large: 500 },
+      },
       { buyerProtection: { fixedMinor: 0, percent: 0 }, postageMinor: { small: 0, medium: 0, large: 0 } },
     ];
     for (const rule of rules)

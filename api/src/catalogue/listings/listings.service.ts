@@ -13,6 +13,7 @@
 import {
   type BrowseParams,
   CATALOGUE_LIMITS,
+  itemPriceRangeForShown,
   type ListingCard,
   type ListingDetail,
   type ListingPage,
@@ -22,7 +23,6 @@ import {
   priceBreakdown,
   type SearchParams,
   type SearchResult,
-  itemPriceRangeForShown,
   shownPrice,
 } from '@reshelf/contracts';
 import { type RawBuilder, sql } from 'kysely';

@@ -125,7 +125,9 @@ describe('notifications for wished-for listings', () => {
     await reprice(listing.id, 500);
     const coalesced = await notifications(buyer);
     expect(coalesced.items).toHaveLength(1);
-    expect(coalesced.items[0]?.body).toBe('Emma is now £5.95 (was £10.15), including buyer protection, + postage from £2.99.');
+    expect(coalesced.items[0]?.body).toBe(
+      'Emma is now £5.95 (was £10.15), including buyer protection, + postage from £2.99.',
+    );
 
     // Read, and the next drop is news again.
     expect(await api(t.app, buyer.accessToken).account.notifications.markRead.mutate({ ids: 'all' })).toEqual(

@@ -131,11 +131,22 @@ describe('every price the API states for a listing is what checkout charges (dec
 
     // The buyer follows the seller, wishes for the paperback, saves a search, and messages them.
     const me = as(buyer);
-    await me.community.social.follows.set.mutate({ target: { kind: 'seller', sellerId: seller.id }, following: true });
+    await me.community.social.follows.set.mutate({
+      target: { kind: 'seller', sellerId: seller.id },
+      following: true,
+    });
     await me.catalogue.wishlist.toggle.mutate({ listingId: paperback.id, wished: true });
-    const saved = await me.community.social.savedSearches.save.mutate({ query: 'q=allin', alerts: 'instant' });
-    const conversation = await me.community.messages.member.startForListing.mutate({ listingId: hardback.id });
-    await me.community.messages.member.send.mutate({ threadId: conversation.threadId, text: 'Is it still for sale?' });
+    const saved = await me.community.social.savedSearches.save.mutate({
+      query: 'q=allin',
+      alerts: 'instant',
+    });
+    const conversation = await me.community.messages.member.startForListing.mutate({
+      listingId: hardback.id,
+    });
+    await me.community.messages.member.send.mutate({
+      threadId: conversation.threadId,
+      text: 'Is it still for sale?',
+    });
 
     // Staff change the rule; then the seller drops the paperback's price and lists a new book.
     await setRule({ fixedMinor: 95, percent: 8 });
@@ -155,7 +166,9 @@ describe('every price the API states for a listing is what checkout charges (dec
 
     // The feed: the drop, and the cards.
     const feed = await me.community.social.feed.query({ limit: 50 });
-    const drops = feed.items.filter((item) => item.kind === 'price_drop' && item.listing?.id === paperback.id);
+    const drops = feed.items.filter(
+      (item) => item.kind === 'price_drop' && item.listing?.id === paperback.id,
+    );
     for (const item of drops) expect(item.priceDrop?.nowAllInMinor).toBe(dropped.allInMinor);
     const feedCards = feed.items.flatMap((item) => (item.listing ? [item.listing] : []));
     for (const card of feedCards) expect(card.allInMinor).toBe((await charged(card.id)).allInMinor);
@@ -177,7 +190,13 @@ describe('every price the API states for a listing is what checkout charges (dec
     }
     counts['price-drop notifications'] = dropNotes.length;
     await runJob(
-      { db, payments: t.services.payments, mailer: t.services.mailer, storage: t.services.storage, origin: t.config.siteOrigin },
+      {
+        db,
+        payments: t.services.payments,
+        mailer: t.services.mailer,
+        storage: t.services.storage,
+        origin: t.config.siteOrigin,
+      },
       'notifications.email',
     );
     const outbox = (template: string) =>
@@ -196,7 +215,13 @@ describe('every price the API states for a listing is what checkout charges (dec
 
     // The saved search's alert for the new listing: in the app, and emailed at once.
     await runJob(
-      { db, payments: t.services.payments, mailer: t.services.mailer, storage: t.services.storage, origin: t.config.siteOrigin },
+      {
+        db,
+        payments: t.services.payments,
+        mailer: t.services.mailer,
+        storage: t.services.storage,
+        origin: t.config.siteOrigin,
+      },
       'saved_searches.alerts',
     );
     const matchLine = SHOWN_PRICE_WORDS.inline({

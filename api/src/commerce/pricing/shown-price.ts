@@ -11,10 +11,7 @@
  */
 import { type BasketPricingItem, type ShownPrice, shownPrice } from '@reshelf/contracts';
 import type { Database } from '../../db/index.ts';
-import {
-  type CommercialSettings,
-  getCommercialSettings,
-} from '../../platform/settings/settings.service.ts';
+import { type CommercialSettings, getCommercialSettings } from '../../platform/settings/settings.service.ts';
 
 export type ShownPricer = (item: BasketPricingItem) => ShownPrice;
 

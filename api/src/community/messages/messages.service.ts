@@ -24,11 +24,11 @@ import {
   MESSAGE_LIMITS,
   MESSAGE_TEXTS,
   ORDER_STATUS_LABELS,
+  type ParcelSize,
   plural,
   type ReportReason,
-  suggestsOffPlatform,
-  type ParcelSize,
   shownPrice,
+  suggestsOffPlatform,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';

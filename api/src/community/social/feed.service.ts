@@ -235,7 +235,9 @@ async function hydrate(db: Database, userId: string, rows: FeedRow[]): Promise<F
           : null,
         seller: card ? { id: card.seller_id, name: card.seller_name ?? 'A Reshelf seller' } : null,
         priceDrop:
-          card && row.old_price !== null && row.new_price !== null ? dropOf(card, row.old_price, row.new_price) : null,
+          card && row.old_price !== null && row.new_price !== null
+            ? dropOf(card, row.old_price, row.new_price)
+            : null,
         note: row.note,
         signing: signing
           ? {

@@ -21,10 +21,10 @@ import {
   type SavedSearch,
   type SavedSearchAlerts,
   type SavedSearchParams,
+  SHOWN_PRICE_WORDS,
   SOCIAL_LIMITS,
   savedSearchParamsSchema,
   savedSearchQuery,
-  SHOWN_PRICE_WORDS,
   searchFieldsFromQuery,
   shownPrice,
 } from '@reshelf/contracts';

@@ -453,7 +453,9 @@ describe('saved searches', () => {
       {
         subject: 'Your saved searches: 1 new book today',
         // All-in (decision 0071): £5.00 and 70p + 25p buyer protection.
-        text_body: expect.stringContaining(`“${daily.name}”: A Wizard of Earthsea (£5.95 including buyer protection)`),
+        text_body: expect.stringContaining(
+          `“${daily.name}”: A Wizard of Earthsea (£5.95 including buyer protection)`,
+        ),
       },
     ]);
     // Another match the same day waits for tomorrow's digest (it is in the app at once).

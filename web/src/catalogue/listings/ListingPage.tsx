@@ -44,8 +44,8 @@ import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { bookJsonLd } from './json-ld.ts';
 import { ListingGrid } from './ListingGrid.tsx';
 import { ListingPhotos } from './ListingPhotos.tsx';
-import { ShownPriceNote } from './ShownPrice.tsx';
 import { leadPicture } from './listing-images.ts';
+import { ShownPriceNote } from './ShownPrice.tsx';
 
 const PARCEL_LABELS: Record<(typeof PARCEL_SIZES)[number], string> = {
   small: 'small parcel',

@@ -61,8 +61,8 @@ function Headline({ item }: { item: FeedItem }) {
             {item.priceDrop ? (
               <>
                 {' '}
-                to <strong data-testid="price-drop-now">{formatPence(item.priceDrop.nowAllInMinor)}</strong> (was{' '}
-                {formatPence(item.priceDrop.wasAllInMinor)}), {SHOWN_PRICE_WORDS.including}
+                to <strong data-testid="price-drop-now">{formatPence(item.priceDrop.nowAllInMinor)}</strong>{' '}
+                (was {formatPence(item.priceDrop.wasAllInMinor)}), {SHOWN_PRICE_WORDS.including}
               </>
             ) : null}
           </span>
