@@ -123,7 +123,8 @@ describe('a listing page without JavaScript', () => {
     if (listing.isbn13) expect(jsonLd.isbn).toBe(listing.isbn13);
     expect(jsonLd.offers).toMatchObject({
       '@type': 'Offer',
-      price: (listing.price.itemMinor / 100).toFixed(2),
+      // The all-in price (decision 0071); postage is the offer's shippingDetails.
+      price: (listing.price.allInMinor / 100).toFixed(2),
       priceCurrency: 'GBP',
       availability: listing.available ? 'https://schema.org/InStock' : expect.any(String),
       itemCondition: 'https://schema.org/UsedCondition',
