@@ -144,7 +144,8 @@ describe('the listing page on a phone', () => {
 
     expect(await onFirstScreen(photo)).toBe(true);
     expect(await onFirstScreen(page.getByRole('heading', { level: 1, name: listing.title }))).toBe(true);
-    expect(await onFirstScreen(page.getByText(formatPence(listing.price.itemMinor), { exact: true }))).toBe(
+    // The all-in headline (decision 0071), in the buy bar.
+    expect(await onFirstScreen(page.getByText(formatPence(listing.price.allInMinor), { exact: true }))).toBe(
       true,
     );
     expect(await onFirstScreen(page.getByRole('link', { name: 'Buy now' }))).toBe(true);

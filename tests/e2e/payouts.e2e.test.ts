@@ -63,7 +63,8 @@ describe('payouts', { timeout: 240_000 }, () => {
     // A buyer buys the book from its page, through checkout and the test provider's payment page.
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
     await buyer.page.goto(path);
-    await buyer.page.getByTestId('listing-price').filter({ hasText: '£12.00' }).waitFor();
+    // The all-in headline (decision 0071): £12.00 and £1.30 buyer protection.
+    await buyer.page.getByTestId('listing-price').filter({ hasText: '£13.30' }).waitFor();
     await buyer.page.getByRole('link', { name: 'Buy now' }).click();
     await buyer.page.waitForURL(/\/checkout\?listing=/);
     await fillAddress(buyer.page);

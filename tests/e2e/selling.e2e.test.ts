@@ -57,7 +57,8 @@ describe('selling a book', () => {
     // The buyer saves it to their wishlist from its page.
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { viewport: 'phone', returning: false });
     await buyer.page.goto(`/listing/${slug}`);
-    expect(await buyer.page.getByTestId('listing-price').innerText()).toBe('£8.75');
+    // The headline is all-in (decision 0071): £8.75 and 70p + 5% (44p) buyer protection.
+    expect(await buyer.page.getByTestId('listing-price').innerText()).toBe('£9.89');
     const heart = buyer.page.getByTestId('wishlist-button');
     await buyer.page.getByTestId('notification-bell').waitFor();
     await heart.click();
@@ -95,7 +96,8 @@ describe('selling a book', () => {
     await buyer.page.waitForURL('**/account/notifications');
     const notice = buyer.page
       .getByTestId('notification')
-      .filter({ hasText: 'The Road is now £6.50 (was £8.75).' });
+      // All-in, as the buyer pays it: £6.50 + £1.03, was £8.75 + £1.14.
+      .filter({ hasText: 'The Road is now £7.53 (was £9.89), including buyer protection, + postage from' });
     await notice.waitFor();
     expect(await notice.innerText()).toContain('Price drop on your wishlist');
     await imagesLoaded(buyer.page);

@@ -96,6 +96,8 @@ describe('a listing page without JavaScript', () => {
 
     const text = visibleText(page.body);
     expect(text).toContain(listing.title);
+    // The all-in headline (decision 0071), and the item price in the breakdown.
+    expect(text).toContain(formatPence(listing.price.allInMinor));
     expect(text).toContain(formatPence(listing.price.itemMinor));
     expect(text).toContain(CONDITION_LABELS[listing.condition]);
     expect(text).toContain(listing.seller.displayName);
@@ -103,7 +105,7 @@ describe('a listing page without JavaScript', () => {
     const title = decode(page.body.match(/<title>([^<]*)<\/title>/)?.[1] ?? '');
     expect(title).toBe(`${listing.title} by ${listing.authors.join(', ')} · Reshelf`);
     const description = decode(page.body.match(/<meta name="description" content="([^"]*)"/)?.[1] ?? '');
-    expect(description).toContain(formatPence(listing.price.itemMinor));
+    expect(description).toContain(formatPence(listing.price.allInMinor));
     expect(description).toContain(listing.seller.displayName);
 
     const canonical = `${baseURL()}/listing/${slug}`;
@@ -121,7 +123,8 @@ describe('a listing page without JavaScript', () => {
     if (listing.isbn13) expect(jsonLd.isbn).toBe(listing.isbn13);
     expect(jsonLd.offers).toMatchObject({
       '@type': 'Offer',
-      price: (listing.price.itemMinor / 100).toFixed(2),
+      // The all-in price (decision 0071); postage is the offer's shippingDetails.
+      price: (listing.price.allInMinor / 100).toFixed(2),
       priceCurrency: 'GBP',
       availability: listing.available ? 'https://schema.org/InStock' : expect.any(String),
       itemCondition: 'https://schema.org/UsedCondition',

@@ -67,6 +67,7 @@ const LISTING: ListingDetail = {
   returns: null,
   price: {
     itemMinor: 1250,
+    allInMinor: 1383,
     postageMinor: 299,
     protectionMinor: 133,
     protectionVatMinor: 22,
@@ -224,7 +225,7 @@ describe('a server-rendered listing page', () => {
 
     expect(html).toContain('<title>Pride &amp; Prejudice &lt;Deluxe&gt; by Jane Austen · Reshelf</title>');
     expect(html).toContain(
-      '<meta name="description" content="Good copy of Pride &amp; Prejudice &lt;Deluxe&gt; for £12.50, sold by Ann Example on Reshelf with buyer protection." />',
+      '<meta name="description" content="Good copy of Pride &amp; Prejudice &lt;Deluxe&gt; for £13.83 including buyer protection, sold by Ann Example on Reshelf." />',
     );
     expect(html).not.toContain('The site-wide description.');
     expect(html).toContain(
@@ -240,7 +241,8 @@ describe('a server-rendered listing page', () => {
     // The page itself: title, price, condition, seller, and the Book/Offer JSON-LD.
     const root = html.slice(html.indexOf('<div id="root">'), html.indexOf(`<script type="application/json"`));
     expect(root).toContain('Pride &amp; Prejudice &lt;Deluxe&gt;');
-    expect(root).toContain('£12.50');
+    // The headline is the all-in price (decision 0071): £12.50 and £1.33 buyer protection.
+    expect(root).toContain('£13.83');
     expect(root).toContain('Ann Example');
     expect(root).toMatch(/data-testid="listing-condition"[^>]*>Good</);
     const jsonLd = root.match(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/)?.[1];
@@ -249,7 +251,7 @@ describe('a server-rendered listing page', () => {
       name: LISTING.title,
       isbn: LISTING.isbn13,
       url: 'https://reshelf.example/listing/pride-and-prejudice-1',
-      offers: { price: '12.50', priceCurrency: 'GBP', availability: 'https://schema.org/InStock' },
+      offers: { price: '13.83', priceCurrency: 'GBP', availability: 'https://schema.org/InStock' },
     });
 
     // The answers, as a data block (not a script that runs), with "<" escaped.

@@ -72,4 +72,5 @@ export {
   setTiers,
 } from './pricing/bundle-tiers.service.ts';
 export { type PricingGroup, quoteGroup } from './pricing/quote.ts';
+export { liveShownPricer, type ShownPricer, shownPricerUnder } from './pricing/shown-price.ts';
 export { askForReportingDetails, ukYear, yearTotals } from './tax-reporting/reporting.service.ts';

@@ -200,7 +200,12 @@ export const listingCardSchema = z.object({
   photoUrl: z.string().nullable(),
   condition: z.enum(CONDITIONS),
   exLibrary: z.boolean(),
+  /** The seller's asking price (what sellers and staff set); buyers are shown allInMinor. */
   priceMinor: z.number().int(),
+  /** What the buyer must pay for the book, buyer protection included (shownPrice, decision 0071). */
+  allInMinor: z.number().int(),
+  /** Postage for this book on its own, under the live rates: shown as "+ postage from". */
+  postageFromMinor: z.number().int(),
   parcelSize: z.enum(PARCEL_SIZES),
   status: z.enum(LISTING_STATUSES),
   charity: namedRefSchema.nullable(),
@@ -230,6 +235,8 @@ export type SearchResult = z.infer<typeof searchResultSchema>;
 
 export const priceBreakdownSchema = z.object({
   itemMinor: z.number().int(),
+  /** The headline: item and buyer protection (shownPrice, decision 0071); postage follows. */
+  allInMinor: z.number().int(),
   postageMinor: z.number().int(),
   protectionMinor: z.number().int(),
   protectionVatMinor: z.number().int(),

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { formatPence } from './money.ts';
+import { SHOWN_PRICE_WORDS, type ShownPrice } from './pricing.ts';
 
 export const NOTIFICATION_KINDS = [
   'offer_received',
@@ -249,16 +250,20 @@ export const setEmailPreferenceInputSchema = z.object({
   enabled: z.boolean(),
 });
 
-/** The words of a wishlist notification (written by a database trigger), made when read. */
+/**
+ * The words of a wishlist notification (written by a database trigger), made when read. A price
+ * drop states the shown prices (decision 0071): what the buyer must pay now and before, buyer
+ * protection included, under today's rule.
+ */
 export function notificationText(
   kind: 'wishlist_price_drop' | 'wishlist_sold',
-  data: { title: string; oldPriceMinor?: number; newPriceMinor?: number },
+  data: { title: string; now?: ShownPrice | undefined; wasAllInMinor?: number | undefined },
 ): { title: string; body: string } {
-  if (kind === 'wishlist_price_drop' && data.newPriceMinor !== undefined) {
-    const was = data.oldPriceMinor !== undefined ? ` (was ${formatPence(data.oldPriceMinor)})` : '';
+  if (kind === 'wishlist_price_drop' && data.now !== undefined) {
+    const was = data.wasAllInMinor !== undefined ? ` (was ${formatPence(data.wasAllInMinor)})` : '';
     return {
       title: 'Price drop on your wishlist',
-      body: `${data.title} is now ${formatPence(data.newPriceMinor)}${was}.`,
+      body: `${data.title} is now ${formatPence(data.now.allInMinor)}${was}, ${SHOWN_PRICE_WORDS.including}, ${SHOWN_PRICE_WORDS.postageFrom(data.now.postageFromMinor)}.`,
     };
   }
   return {

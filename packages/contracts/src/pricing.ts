@@ -20,6 +20,7 @@ import { COMMERCIAL_DEFAULTS, PARCEL_SIZES, type ParcelSize } from './constants.
 import {
   type BuyerProtectionRule,
   buyerProtectionFee,
+  formatPence,
   percentOf,
   VAT_RATE_PERCENT,
   vatOfInclusive,
@@ -219,6 +220,83 @@ export function priceGroup(input: {
     totalMinor: discountedSubtotalMinor + parcel.postageMinor + protectionMinor - discountMinor,
     items: priced,
   };
+}
+
+// The price shown (decision 0071) ----------------------------------------------------------------
+
+/** The live commercial rules a shown price follows (the settings staff change). */
+export interface ShownPriceRules {
+  buyerProtection: BuyerProtectionRule;
+  postageMinor: PostageRates;
+}
+
+export interface ShownPrice {
+  /** What the buyer must pay for the book: the item and buyer protection (the headline price). */
+  allInMinor: number;
+  /** The postage the buyer would pay for this book on its own: its parcel band's rate. */
+  postageFromMinor: number;
+}
+
+/**
+ * The price every surface shows for one listing (the Digital Markets, Competition and Consumers
+ * Act 2024 bans leaving a mandatory fee out of the headline): the book bought on its own, no
+ * discount, priced by priceGroup exactly as checkout prices it, less the postage, which follows
+ * as "+ postage from". A bundle tier starts at two books, so it never changes one book's price.
+ */
+export function shownPrice(item: BasketPricingItem, rules: ShownPriceRules): ShownPrice {
+  const group = priceGroup({
+    items: [item],
+    postage: rules.postageMinor,
+    protection: rules.buyerProtection,
+  });
+  return { allInMinor: group.totalMinor - group.postageMinor, postageFromMinor: group.postageMinor };
+}
+
+/** The words beside a shown price, on the web and in emails and notifications (one wording). */
+export const SHOWN_PRICE_WORDS = {
+  includes: 'Includes buyer protection',
+  including: 'including buyer protection',
+  postageFrom: (postageFromMinor: number) => `+ postage from ${formatPence(postageFromMinor)}`,
+  /** In a sentence: "£4.89 including buyer protection, + postage from £2.99". */
+  inline: (shown: ShownPrice) =>
+    `${formatPence(shown.allInMinor)} ${SHOWN_PRICE_WORDS.including}, ${SHOWN_PRICE_WORDS.postageFrom(shown.postageFromMinor)}`,
+} as const;
+
+/** The all-in price of an item price under a protection rule (never below the item price). */
+function allInOf(itemMinor: number, rule: BuyerProtectionRule): number {
+  return itemMinor + buyerProtectionFee(itemMinor, rule);
+}
+
+/** The least whole item price whose all-in price is at least `target` (the all-in rises with the item). */
+function leastItemReaching(target: number, rule: BuyerProtectionRule): number {
+  let low = 0;
+  let high = Math.max(0, target);
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (allInOf(middle, rule) >= target) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/**
+ * A price filter is on the all-in price (decision 0071: "under £5" is what the buyer pays):
+ * its bounds as the item prices inside them, so the query filters and sorts on the item price
+ * and its indexes. The all-in price rises with the item price, so the order is the same.
+ * A maximum below the fee itself gives 0 (no listing is free).
+ */
+export function itemPriceRangeForShown(
+  shown: { minMinor?: number | undefined; maxMinor?: number | undefined },
+  rule: BuyerProtectionRule,
+): { minMinor?: number; maxMinor?: number } {
+  const range: { minMinor?: number; maxMinor?: number } = {};
+  if (shown.minMinor !== undefined) range.minMinor = leastItemReaching(shown.minMinor, rule);
+  if (shown.maxMinor !== undefined) {
+    // The greatest item price whose all-in is at most the maximum: one below the least above it.
+    const above = leastItemReaching(shown.maxMinor + 1, rule);
+    range.maxMinor = Math.max(0, above - 1);
+  }
+  return range;
 }
 
 /** The least a buyer may offer: half the asking price, rounded up to the penny. */

@@ -132,10 +132,14 @@ describe('listing inputs', () => {
 
   it('words notifications', () => {
     expect(
-      notificationText('wishlist_price_drop', { title: 'Emma', oldPriceMinor: 600, newPriceMinor: 450 }),
+      notificationText('wishlist_price_drop', {
+        title: 'Emma',
+        now: { allInMinor: 543, postageFromMinor: 299 },
+        wasAllInMinor: 700,
+      }),
     ).toEqual({
       title: 'Price drop on your wishlist',
-      body: 'Emma is now £4.50 (was £6.00).',
+      body: 'Emma is now £5.43 (was £7.00), including buyer protection, + postage from £2.99.',
     });
     expect(notificationText('wishlist_sold', { title: 'Emma' }).title).toBe(
       'A book on your wishlist has sold',

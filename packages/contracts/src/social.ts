@@ -87,7 +87,8 @@ export const feedItemSchema = z.object({
   /** Why it is in the feed: what the member follows ("Jane Austen", an author). */
   because: z.object({ kind: z.enum(FOLLOW_KINDS), label: z.string(), href: z.string() }).nullable(),
   seller: z.object({ id: z.uuid(), name: z.string() }).nullable(),
-  priceDrop: z.object({ oldPriceMinor: z.number().int(), newPriceMinor: z.number().int() }).nullable(),
+  /** A seller's price drop, as shown prices (decision 0071): both all-in under today's rule. */
+  priceDrop: z.object({ wasAllInMinor: z.number().int(), nowAllInMinor: z.number().int() }).nullable(),
   /** A staff pick's note. */
   note: z.string().nullable(),
   signing: z

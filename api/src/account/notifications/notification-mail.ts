@@ -15,8 +15,15 @@
  * marked `emailed_at` in one transaction: nothing is emailed twice, nothing lost. A member who
  * left the list (settings or a link) is skipped here, and the sender would suppress it anyway.
  */
-import { formatPence, MESSAGE_DIGEST_DELAY_MINUTES, plural } from '@reshelf/contracts';
+import {
+  formatPence,
+  MESSAGE_DIGEST_DELAY_MINUTES,
+  type ParcelSize,
+  plural,
+  SHOWN_PRICE_WORDS,
+} from '@reshelf/contracts';
 import { sql } from 'kysely';
+import { liveShownPricer } from '../../commerce/index.ts';
 import type { Database } from '../../db/index.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { isSuppressed } from '../../platform/mail/suppressions.ts';
@@ -46,8 +53,9 @@ async function emailPriceDrops(deps: NotificationMailDeps, now: Date): Promise<n
       title: string | null;
       slug: string | null;
       status: string | null;
+      parcel_size: ParcelSize | null;
     }>`
-      select n.id, n.user_id, u.email, n.data, b.title, l.slug, l.status
+      select n.id, n.user_id, u.email, n.data, b.title, l.slug, l.status, l.parcel_size
       from public.notifications n
       join auth.users u on u.id = n.user_id
       left join public.listings l on l.id = n.listing_id
@@ -56,21 +64,28 @@ async function emailPriceDrops(deps: NotificationMailDeps, now: Date): Promise<n
       order by n.created_at
       limit 100
       for update of n skip locked`.execute(trx);
+    // The shown prices (decision 0071): the dropped item prices, all-in under today's rule.
+    const shown = await liveShownPricer(trx);
     for (const row of rows) {
       const send =
         row.email &&
         row.title &&
         row.slug &&
         row.status === 'active' &&
+        row.parcel_size &&
         row.data.newPriceMinor !== undefined &&
         !(await isSuppressed(trx, { userId: row.user_id, email: row.email }, 'wishlist_alerts'));
       if (send) {
-        const price = formatPence(row.data.newPriceMinor as number);
+        const parcelSize = row.parcel_size as ParcelSize;
+        const now = shown({ priceMinor: row.data.newPriceMinor as number, parcelSize });
+        const price = formatPence(now.allInMinor);
         const was =
-          row.data.oldPriceMinor !== undefined ? ` (was ${formatPence(row.data.oldPriceMinor)})` : '';
+          row.data.oldPriceMinor !== undefined
+            ? ` (was ${formatPence(shown({ priceMinor: row.data.oldPriceMinor, parcelSize }).allInMinor)})`
+            : '';
         const action = { label: 'See the book', url: `${deps.origin}/listing/${row.slug}` };
         const lines = [
-          `Good news: “${row.title}”, on your wishlist, is now ${price}${was}.`,
+          `Good news: “${row.title}”, on your wishlist, is now ${price}${was}, ${SHOWN_PRICE_WORDS.including}, ${SHOWN_PRICE_WORDS.postageFrom(now.postageFromMinor)}.`,
           'Books go quickly: buy it now or make an offer before someone else does.',
         ];
         await deps.mailer.send(

@@ -325,7 +325,8 @@ describe('emails as the member chooses', () => {
     const [alert] = await mailbox(buyer.email, 'wishlist_alerts.price_drop');
     expect(alert).toMatchObject({
       list: 'wishlist_alerts',
-      subject: `Price drop: ${listing.title} is now £9.00`,
+      // All-in (decision 0071): £9.00 and 70p + 45p buyer protection.
+      subject: `Price drop: ${listing.title} is now £10.15`,
     });
     // Sent once.
     await runJob(jobs(), 'notifications.email');

@@ -146,14 +146,24 @@ describe('filters and sorts', () => {
     );
   });
 
-  it('filters by price range, inclusive at both ends', async () => {
+  it('filters by the all-in price (decision 0071), inclusive at both ends', async () => {
     const all = await browse({ pageSize: 48, sort: 'price_asc' });
-    const cheapest = all.items[0]!.priceMinor;
+    const cheapest = all.items[0]!.allInMinor;
     const page = await browse({ minPrice: cheapest, maxPrice: cheapest, pageSize: 48 });
     expect(page.total).toBeGreaterThan(0);
-    expect(page.items.every((item) => item.priceMinor === cheapest)).toBe(true);
+    expect(page.items.every((item) => item.allInMinor === cheapest)).toBe(true);
     const range = await browse({ minPrice: 500, maxPrice: 800, pageSize: 48 });
-    expect(range.items.every((item) => item.priceMinor >= 500 && item.priceMinor <= 800)).toBe(true);
+    expect(range.total).toBeGreaterThan(0);
+    expect(range.items.every((item) => item.allInMinor >= 500 && item.allInMinor <= 800)).toBe(true);
+    // A penny either side of a listing's all-in price takes it out: the bounds are exact.
+    const edge = all.items[1]!;
+    const above = await browse({ minPrice: edge.allInMinor + 1, pageSize: 48, sort: 'price_asc' });
+    expect(above.items.map((item) => item.id)).not.toContain(edge.id);
+    const below = await browse({ maxPrice: edge.allInMinor - 1, pageSize: 48, sort: 'price_asc' });
+    expect(below.items.map((item) => item.id)).not.toContain(edge.id);
+    // Sorted by price, the all-in prices are in order too (they rise with the item price).
+    const shown = all.items.map((item) => item.allInMinor);
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
   });
 
   it('filters to charity sellers, or one charity', async () => {

@@ -13,6 +13,7 @@
 import {
   type BrowseParams,
   CATALOGUE_LIMITS,
+  itemPriceRangeForShown,
   type ListingCard,
   type ListingDetail,
   type ListingPage,
@@ -22,6 +23,7 @@ import {
   priceBreakdown,
   type SearchParams,
   type SearchResult,
+  shownPrice,
 } from '@reshelf/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import { type Database, PREPARED_TAG } from '../../db/index.ts';
@@ -29,14 +31,20 @@ import { AppError } from '../../errors.ts';
 import {
   COMMERCIAL_SETTINGS_SQL,
   commercialSettingsFromText,
+  getCommercialSettings,
 } from '../../platform/settings/settings.service.ts';
 import { TRADER_COLUMNS, TRADER_JOINS, type TraderRow, traderFromRow } from '../sellers/traders.ts';
 
-/** The columns of a listing card, from listings l, books b and an approved charity ch. */
+/**
+ * The columns of a listing card, from listings l, books b and an approved charity ch, and the
+ * live commercial settings (one InitPlan per statement) its shown price follows, so every card
+ * of every statement carries the price a buyer must pay under the rule of its own snapshot.
+ */
 export const CARD_COLUMNS = sql`
   l.id, l.slug, b.title, b.authors, b.isbn13, b.cover_url, l.photos ->> 0 as photo_url,
   l.condition, l.ex_library, l.price_minor, l.parcel_size, l.status,
-  ch.slug as charity_slug, ch.name as charity_name, l.published_at`;
+  ch.slug as charity_slug, ch.name as charity_name, l.published_at,
+  ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as card_settings`;
 
 export const CARD_JOINS = sql`
   join public.books b on b.id = l.book_id
@@ -58,9 +66,19 @@ export interface CardRow {
   charity_slug: string | null;
   charity_name: string | null;
   published_at: Date | null;
+  /** COMMERCIAL_SETTINGS_SQL's text: the rules the shown price follows. */
+  card_settings: string | null;
 }
 
+/**
+ * A card as buyers see it: its price is shownPrice under the statement's live settings
+ * (decision 0071), the same function checkout's quote agrees with.
+ */
 export function toCard(row: CardRow): ListingCard {
+  const shown = shownPrice(
+    { priceMinor: row.price_minor, parcelSize: row.parcel_size },
+    commercialSettingsFromText(row.card_settings),
+  );
   return {
     id: row.id,
     slug: row.slug,
@@ -72,6 +90,8 @@ export function toCard(row: CardRow): ListingCard {
     condition: row.condition,
     exLibrary: row.ex_library,
     priceMinor: row.price_minor,
+    allInMinor: shown.allInMinor,
+    postageFromMinor: shown.postageFromMinor,
     parcelSize: row.parcel_size,
     status: row.status,
     charity: row.charity_slug && row.charity_name ? { slug: row.charity_slug, name: row.charity_name } : null,
@@ -92,6 +112,11 @@ interface ResolvedRefs {
    * checked, which finds a page quickly when many books match).
    */
   bookIds: string[] | null;
+  /**
+   * The price filter as item prices: minPrice and maxPrice are all-in prices (decision 0071),
+   * turned into the item prices inside them under the live protection rule.
+   */
+  itemPrices: { minMinor?: number; maxMinor?: number };
 }
 
 /**
@@ -105,7 +130,14 @@ export const BOOK_MATCH_LIMIT = 1000;
 /** Turns the slugs in a filter into ids, or a clear NOT_FOUND for one that does not exist. */
 export async function resolveRefs(db: Database, filters: Filters): Promise<ResolvedRefs> {
   const bookIds = await matchingBooks(db, filters);
-  const refs: ResolvedRefs = { categoryIds: null, genreId: null, charityId: null, bookIds };
+  const itemPrices =
+    filters.minPrice === undefined && filters.maxPrice === undefined
+      ? {}
+      : itemPriceRangeForShown(
+          { minMinor: filters.minPrice, maxMinor: filters.maxPrice },
+          (await getCommercialSettings(db)).buyerProtection,
+        );
+  const refs: ResolvedRefs = { categoryIds: null, genreId: null, charityId: null, bookIds, itemPrices };
   if (!filters.category && !filters.genre && !filters.charity) return refs;
   const { rows } = await sql<{
     category_ids: string[] | null;
@@ -130,7 +162,13 @@ export async function resolveRefs(db: Database, filters: Filters): Promise<Resol
   if (filters.charity && !row.charity_id) {
     throw new AppError('NOT_FOUND', `There is no charity called “${filters.charity}” on Reshelf.`);
   }
-  return { categoryIds: row.category_ids, genreId: row.genre_id, charityId: row.charity_id, bookIds };
+  return {
+    categoryIds: row.category_ids,
+    genreId: row.genre_id,
+    charityId: row.charity_id,
+    bookIds,
+    itemPrices,
+  };
 }
 
 /**
@@ -214,8 +252,9 @@ export function filterSql(filters: Filters, refs: ResolvedRefs, asOf: Date): Raw
   if (refs.charityId) conditions.push(sql`l.charity_id = ${refs.charityId}`);
   const conditionList = parseConditionList(filters.condition);
   if (conditionList.length) conditions.push(sql`l.condition = any(${conditionList}::text[])`);
-  if (filters.minPrice !== undefined) conditions.push(sql`l.price_minor >= ${filters.minPrice}`);
-  if (filters.maxPrice !== undefined) conditions.push(sql`l.price_minor <= ${filters.maxPrice}`);
+  const { minMinor, maxMinor } = refs.itemPrices;
+  if (minMinor !== undefined) conditions.push(sql`l.price_minor >= ${minMinor}`);
+  if (maxMinor !== undefined) conditions.push(sql`l.price_minor <= ${maxMinor}`);
   if (filters.charityOnly) conditions.push(sql`l.charity_id is not null`);
   if (filters.seller) conditions.push(sql`l.seller_id = ${filters.seller}`);
   conditions.push(...advancedSql(filters, refs.bookIds));
@@ -635,6 +674,8 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
         : null,
     price: {
       ...breakdown,
+      allInMinor: shownPrice({ priceMinor: row.price_minor, parcelSize: row.parcel_size }, settings)
+        .allInMinor,
       parcelSize: row.parcel_size,
       protectionFixedMinor: settings.buyerProtection.fixedMinor,
       protectionPercent: settings.buyerProtection.percent,

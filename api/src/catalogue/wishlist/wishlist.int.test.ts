@@ -109,7 +109,8 @@ describe('notifications for wished-for listings', () => {
       expect.objectContaining({
         kind: 'wishlist_price_drop',
         title: 'Price drop on your wishlist',
-        body: 'Emma is now £6.50 (was £9.00).',
+        // All-in (decision 0071): each price and its 70p + 5% buyer protection; a paperback's postage.
+        body: 'Emma is now £7.53 (was £10.15), including buyer protection, + postage from £2.99.',
         read: false,
         listing: expect.objectContaining({ slug: listing.slug, title: 'Emma', authors: ['Jane Austen'] }),
       }),
@@ -124,7 +125,9 @@ describe('notifications for wished-for listings', () => {
     await reprice(listing.id, 500);
     const coalesced = await notifications(buyer);
     expect(coalesced.items).toHaveLength(1);
-    expect(coalesced.items[0]?.body).toBe('Emma is now £5.00 (was £9.00).');
+    expect(coalesced.items[0]?.body).toBe(
+      'Emma is now £5.95 (was £10.15), including buyer protection, + postage from £2.99.',
+    );
 
     // Read, and the next drop is news again.
     expect(await api(t.app, buyer.accessToken).account.notifications.markRead.mutate({ ids: 'all' })).toEqual(
@@ -136,8 +139,8 @@ describe('notifications for wished-for listings', () => {
     const later = await notifications(buyer);
     expect(later.unread).toBe(1);
     expect(later.items.map((item) => [item.body, item.read])).toEqual([
-      ['Emma is now £4.50 (was £5.00).', false],
-      ['Emma is now £5.00 (was £9.00).', true],
+      ['Emma is now £5.43 (was £5.95), including buyer protection, + postage from £2.99.', false],
+      ['Emma is now £5.95 (was £10.15), including buyer protection, + postage from £2.99.', true],
     ]);
     // Marking one read; someone else's ids do nothing.
     const friendsId = (await notifications(friend)).items[0]!.id;

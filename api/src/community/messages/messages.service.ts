@@ -24,8 +24,10 @@ import {
   MESSAGE_LIMITS,
   MESSAGE_TEXTS,
   ORDER_STATUS_LABELS,
+  type ParcelSize,
   plural,
   type ReportReason,
+  shownPrice,
   suggestsOffPlatform,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
@@ -37,6 +39,10 @@ import { isSuspended } from '../../platform/identity/resolve-auth.ts';
 import { markEntityNotificationsRead } from '../../platform/notifications/notifications.service.ts';
 import { notify } from '../../platform/notifications/notify.ts';
 import { publish, userTopic } from '../../platform/realtime/realtime.ts';
+import {
+  COMMERCIAL_SETTINGS_SQL,
+  commercialSettingsFromText,
+} from '../../platform/settings/settings.service.ts';
 import type { StoragePort } from '../../platform/storage/port.ts';
 import { insertReport, REPORT_RATE } from '../moderation/report-rules.ts';
 import { messagePhotoKeys, photoRandomOf, recordUpload, usePhotos } from './photo-uploads.ts';
@@ -421,7 +427,10 @@ export interface ThreadSummary {
     slug: string | null;
     title: string;
     imageUrl: string | null;
+    /** The seller's asking price (the seller's side shows it). */
     priceMinor: number | null;
+    /** What the buyer must pay for it, buyer protection included (decision 0071). */
+    allInMinor: number | null;
     status: string;
   };
   lastMessage: { text: string; fromMe: boolean; at: string } | null;
@@ -459,6 +468,8 @@ function threadSummaryQuery(db: Database, userId: string, charityId: string | nu
       'l.slug',
       'l.status as listing_status',
       'l.price_minor',
+      'l.parcel_size',
+      sql<string | null>`${sql.raw(COMMERCIAL_SETTINGS_SQL)}`.as('settings'),
       'b.title',
       'b.cover_url',
       sql<string | null>`l.photos ->> 0`.as('photo_url'),
@@ -497,6 +508,13 @@ function toSummary(row: SummaryRow, userId: string): ThreadSummary {
       title: row.title ?? 'Untitled book',
       imageUrl: row.photo_url ?? row.cover_url ?? null,
       priceMinor: row.price_minor,
+      allInMinor:
+        row.price_minor === null || row.price_minor <= 0 || row.parcel_size === null
+          ? null
+          : shownPrice(
+              { priceMinor: row.price_minor, parcelSize: row.parcel_size as ParcelSize },
+              commercialSettingsFromText(row.settings),
+            ).allInMinor,
       status: row.listing_status,
     },
     lastMessage: row.last_at

@@ -18,6 +18,7 @@ import {
   type FeedPage,
   type FollowSuggestions,
   type ListingPage,
+  shownPrice,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import {
@@ -30,6 +31,7 @@ import {
   trendingListings,
 } from '../../catalogue/index.ts';
 import { type Database, PREPARED_TAG } from '../../db/index.ts';
+import { commercialSettingsFromText } from '../../platform/settings/settings.service.ts';
 
 interface FeedRow {
   kind: FeedItem['kind'];
@@ -184,6 +186,14 @@ export async function feedPage(
   };
 }
 
+/** A price drop's item prices as shown prices (decision 0071), under the card's statement's settings. */
+function dropOf(card: CardRow, oldPriceMinor: number, newPriceMinor: number) {
+  const rules = commercialSettingsFromText(card.card_settings);
+  const allIn = (priceMinor: number) =>
+    shownPrice({ priceMinor, parcelSize: card.parcel_size }, rules).allInMinor;
+  return { wasAllInMinor: allIn(oldPriceMinor), nowAllInMinor: allIn(newPriceMinor) };
+}
+
 /** The cards, reasons and signings of a page's rows, in two or three reads. */
 async function hydrate(db: Database, userId: string, rows: FeedRow[]): Promise<FeedItem[]> {
   const listingIds = [...new Set(rows.flatMap((row) => (row.listing_id ? [row.listing_id] : [])))];
@@ -225,8 +235,8 @@ async function hydrate(db: Database, userId: string, rows: FeedRow[]): Promise<F
           : null,
         seller: card ? { id: card.seller_id, name: card.seller_name ?? 'A Reshelf seller' } : null,
         priceDrop:
-          row.old_price !== null && row.new_price !== null
-            ? { oldPriceMinor: row.old_price, newPriceMinor: row.new_price }
+          card && row.old_price !== null && row.new_price !== null
+            ? dropOf(card, row.old_price, row.new_price)
             : null,
         note: row.note,
         signing: signing

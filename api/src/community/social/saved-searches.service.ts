@@ -17,13 +17,16 @@ import {
   describeSavedSearch,
   formatPence,
   normaliseIsbn,
+  type ParcelSize,
   type SavedSearch,
   type SavedSearchAlerts,
   type SavedSearchParams,
+  SHOWN_PRICE_WORDS,
   SOCIAL_LIMITS,
   savedSearchParamsSchema,
   savedSearchQuery,
   searchFieldsFromQuery,
+  shownPrice,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { filterSql, resolveRefs } from '../../catalogue/index.ts';
@@ -33,6 +36,10 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import { renderEmail } from '../../platform/mail/render.ts';
 import { isSuppressed } from '../../platform/mail/suppressions.ts';
 import { notify } from '../../platform/notifications/notify.ts';
+import {
+  COMMERCIAL_SETTINGS_SQL,
+  commercialSettingsFromText,
+} from '../../platform/settings/settings.service.ts';
 
 /** Listings published this long before a search's `checked_until` are looked at again. */
 export const MATCH_OVERLAP_MS = 5 * 60_000;
@@ -231,6 +238,17 @@ interface MatchRow {
   title: string;
   authors: string[];
   price_minor: number;
+  parcel_size: ParcelSize;
+  /** COMMERCIAL_SETTINGS_SQL's text: the rules the shown price follows. */
+  settings: string | null;
+}
+
+/** A listing's shown price (decision 0071), under the settings its statement read. */
+function shownOf(row: { price_minor: number; parcel_size: ParcelSize; settings: string | null }) {
+  return shownPrice(
+    { priceMinor: row.price_minor, parcelSize: row.parcel_size },
+    commercialSettingsFromText(row.settings),
+  );
 }
 
 /** New active listings matching a saved search, published in (since, upTo]. */
@@ -252,7 +270,8 @@ async function newMatches(db: Database, search: DueSearch, upTo: Date): Promise<
           or b.title_document @@ websearch_to_tsquery('english', public.search_normalise(${q}::text)))`
     : sql``;
   const { rows } = await sql<MatchRow>`
-    select l.id, l.slug, b.title, b.authors, l.price_minor
+    select l.id, l.slug, b.title, b.authors, l.price_minor, l.parcel_size,
+      ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
     from public.listings l join public.books b on b.id = l.book_id
     where ${where} and l.published_at > ${search.since} and l.seller_id <> ${search.user_id} ${words}
     order by l.published_at desc, l.id desc
@@ -260,9 +279,9 @@ async function newMatches(db: Database, search: DueSearch, upTo: Date): Promise<
   return rows;
 }
 
-function bookLine(row: { title: string; authors: string[]; price_minor: number }): string {
+function bookLine(row: MatchRow): string {
   const by = row.authors.length ? `, ${row.authors.join(', ')}` : '';
-  return `${row.title}${by}: ${formatPence(row.price_minor)}`;
+  return `${row.title}${by}: ${SHOWN_PRICE_WORDS.inline(shownOf(row))}`;
 }
 
 /**
@@ -381,6 +400,8 @@ interface DigestRow {
   name: string;
   title: string;
   price_minor: number;
+  parcel_size: ParcelSize;
+  settings: string | null;
 }
 
 /** One email per member whose daily searches matched since their last digest (a day ago or more). */
@@ -397,7 +418,8 @@ async function sendDigests(deps: SavedSearchAlertDeps, now: Date): Promise<numbe
   for (const { user_id: userId } of members) {
     sent += await deps.db.transaction().execute(async (trx) => {
       const { rows } = await sql<DigestRow>`
-        select m.saved_search_id, m.listing_id, s.name, b.title, l.price_minor
+        select m.saved_search_id, m.listing_id, s.name, b.title, l.price_minor, l.parcel_size,
+          ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
         from public.saved_search_matches m
         join public.saved_searches s on s.id = m.saved_search_id
         join public.listings l on l.id = m.listing_id
@@ -413,7 +435,7 @@ async function sendDigests(deps: SavedSearchAlertDeps, now: Date): Promise<numbe
         const searches = [...bySearch].map(([name, books]) => {
           const listed = books
             .slice(0, QUOTED)
-            .map((b) => `${b.title} (${formatPence(b.price_minor)})`)
+            .map((b) => `${b.title} (${formatPence(shownOf(b).allInMinor)} ${SHOWN_PRICE_WORDS.including})`)
             .join(', ');
           return `“${name}”: ${listed}${books.length > QUOTED ? ` and ${books.length - QUOTED} more` : ''}`;
         });

@@ -229,7 +229,8 @@ describe('the feed', () => {
       ['new_listing', 'Kindred', 'Octavia E. Butler'],
       ['new_listing', 'Feed Book One', 'seller'],
     ]);
-    expect(all.items[0]?.priceDrop).toEqual({ oldPriceMinor: 900, newPriceMinor: 700 });
+    // As shown prices (decision 0071): £9.00 and £7.00, each with 70p + 5% buyer protection.
+    expect(all.items[0]?.priceDrop).toEqual({ wasAllInMinor: 1015, nowAllInMinor: 805 });
     expect(all.items[1]?.note).toBe('A staff favourite');
     expect(all.items.find((i) => i.listing?.id === inGenre.id)?.because?.href).toBe('/g/horror');
     expect(all.items.find((i) => i.listing?.id === byAuthor.id)?.because?.kind).toBe('author');
@@ -398,7 +399,8 @@ describe('saved searches', () => {
     expect(notes).toEqual([
       expect.objectContaining({
         title: `New for “${saved.name}”: The Left Hand of Darkness`,
-        body: 'The Left Hand of Darkness, Ursula K. Le Guin: £4.50. It matches your saved search.',
+        // All-in (decision 0071): £4.50 and 70p + 23p buyer protection; a paperback's postage.
+        body: 'The Left Hand of Darkness, Ursula K. Le Guin: £5.43 including buyer protection, + postage from £2.99. It matches your saved search.',
         link: `/listing/${fresh.slug}`,
       }),
     ]);
@@ -409,7 +411,9 @@ describe('saved searches', () => {
       .where('template', '=', 'saved-search.alert')
       .executeTakeFirstOrThrow();
     expect(email.subject).toBe(`New for your saved search “${saved.name}”`);
-    expect(email.text_body).toContain('The Left Hand of Darkness, Ursula K. Le Guin: £4.50');
+    expect(email.text_body).toContain(
+      'The Left Hand of Darkness, Ursula K. Le Guin: £5.43 including buyer protection, + postage from £2.99',
+    );
     expect(email.text_body).toContain(`New on Reshelf for your saved search “${saved.name}”: 1 new book.`);
     expect(email.list).toBe('saved_searches');
     expect(email.unsubscribe_url).toMatch(/^https?:\/\/[^/]+\/api\/unsubscribe\?u=.+&l=saved_searches&s=/);
@@ -448,7 +452,10 @@ describe('saved searches', () => {
     expect(await digests()).toEqual([
       {
         subject: 'Your saved searches: 1 new book today',
-        text_body: expect.stringContaining(`“${daily.name}”: A Wizard of Earthsea (£5.00)`),
+        // All-in (decision 0071): £5.00 and 70p + 25p buyer protection.
+        text_body: expect.stringContaining(
+          `“${daily.name}”: A Wizard of Earthsea (£5.95 including buyer protection)`,
+        ),
       },
     ]);
     // Another match the same day waits for tomorrow's digest (it is in the app at once).
@@ -581,7 +588,8 @@ describe('advanced search', () => {
       const answer = await anyone.browse.query({
         author,
         yearFrom: 1990,
-        minPrice: 300,
+        // All-in (decision 0071): £2.50 is £3.33 with buyer protection, the others about £6.
+        minPrice: 400,
         pageSize: 2,
         page: p,
       });

@@ -9,11 +9,15 @@ import {
   type NotificationKind,
   type NotificationList,
   notificationText,
+  type ParcelSize,
+  type ShownPrice,
+  shownPrice,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { publish, userTopic } from '../realtime/realtime.ts';
+import { COMMERCIAL_SETTINGS_SQL, commercialSettingsFromText } from '../settings/settings.service.ts';
 import { NOTIFICATION_EVENTS } from './notify.ts';
 
 interface NotificationRow {
@@ -34,6 +38,20 @@ interface NotificationRow {
   isbn13: string | null;
   photo_url: string | null;
   cover_url: string | null;
+  parcel_size: ParcelSize | null;
+  /** COMMERCIAL_SETTINGS_SQL's text: the rules a price drop's shown prices follow. */
+  settings: string | null;
+}
+
+/** A price drop's shown prices (decision 0071): the item prices the trigger kept, all-in today. */
+function dropPrices(row: NotificationRow): { now?: ShownPrice; wasAllInMinor?: number } {
+  const { newPriceMinor, oldPriceMinor } = row.data;
+  if (newPriceMinor === undefined || row.parcel_size === null) return {};
+  const rules = commercialSettingsFromText(row.settings);
+  const now = shownPrice({ priceMinor: newPriceMinor, parcelSize: row.parcel_size }, rules);
+  if (oldPriceMinor === undefined) return { now };
+  const was = shownPrice({ priceMinor: oldPriceMinor, parcelSize: row.parcel_size }, rules);
+  return { now, wasAllInMinor: was.allInMinor };
 }
 
 function toNotification(row: NotificationRow): AppNotification {
@@ -42,8 +60,7 @@ function toNotification(row: NotificationRow): AppNotification {
   const text = wishlist
     ? notificationText(row.kind as 'wishlist_price_drop' | 'wishlist_sold', {
         title: bookTitle,
-        oldPriceMinor: row.data.oldPriceMinor,
-        newPriceMinor: row.data.newPriceMinor,
+        ...dropPrices(row),
       })
     : { title: row.title ?? '', body: row.body ?? '' };
   const listingSlug = row.status && row.status !== 'draft' ? row.slug : null;
@@ -92,7 +109,8 @@ export async function listNotifications(
       select n.id, n.kind, n.title, n.body, n.link, n.data, n.read_at, n.created_at,
         to_char(n.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at_us,
         l.slug, l.status, b.title as book_title, b.authors, b.isbn13,
-        l.photos ->> 0 as photo_url, b.cover_url
+        l.photos ->> 0 as photo_url, b.cover_url, l.parcel_size,
+        ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
       from public.notifications n
       left join public.orders o on o.id = n.order_id
       left join public.offers f on f.id = n.offer_id

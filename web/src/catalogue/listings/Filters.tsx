@@ -4,6 +4,7 @@ import {
   LISTING_SORT_LABELS,
   LISTING_SORTS,
   type ListingSort,
+  SHOWN_PRICE_WORDS,
 } from '@reshelf/contracts';
 import { SlidersHorizontal, X } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
@@ -295,6 +296,8 @@ function PriceFilter({
           Apply
         </Button>
       </div>
+      {/* The bounds are on the price the cards show (decision 0071). */}
+      <p className="mt-1.5 text-xs text-ink-muted">{SHOWN_PRICE_WORDS.includes}, as on the cards</p>
       {error ? (
         <p id={errorId} role="alert" className="mt-2 text-sm text-destructive">
           {error}

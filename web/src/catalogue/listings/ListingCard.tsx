@@ -13,6 +13,7 @@ import type { PhotoLayout } from '../../lib/media.ts';
 import { cn } from '../../lib/utils.ts';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { leadCardPicture } from './listing-images.ts';
+import { ShownPriceNote } from './ShownPrice.tsx';
 
 export function ListingCard({
   listing,
@@ -75,13 +76,14 @@ export function ListingCard({
         {note ? <p className="mt-2 line-clamp-3 text-sm text-ink-soft italic">“{note}”</p> : null}
         <div className="mt-auto flex flex-wrap items-end justify-between gap-x-2 gap-y-1 pt-3">
           <p className="text-lg leading-none font-semibold text-ink" data-testid="card-price">
-            {formatPence(listing.priceMinor)}
+            {formatPence(listing.allInMinor)}
           </p>
           <p className="text-xs font-medium text-ink-muted" data-testid="card-condition">
             {CONDITION_LABELS[listing.condition]}
             {listing.exLibrary ? ' · ex-library' : ''}
           </p>
         </div>
+        <ShownPriceNote postageFromMinor={listing.postageFromMinor} className="mt-1" />
         {listing.charity ? (
           <p className="mt-2 flex items-center gap-1.5 text-xs font-medium text-moss">
             <HeartHandshake aria-hidden="true" className="size-3.5 shrink-0" />

@@ -46,6 +46,7 @@ import { bookJsonLd } from './json-ld.ts';
 import { ListingGrid } from './ListingGrid.tsx';
 import { ListingPhotos } from './ListingPhotos.tsx';
 import { leadPicture } from './listing-images.ts';
+import { ShownPriceNote } from './ShownPrice.tsx';
 
 const PARCEL_LABELS: Record<(typeof PARCEL_SIZES)[number], string> = {
   small: 'small parcel',
@@ -86,7 +87,7 @@ export function ListingPage() {
         ? 'Listing not found'
         : 'Loading listing',
     detail
-      ? `${CONDITION_LABELS[detail.condition]} copy of ${detail.title} for ${formatPence(detail.price.itemMinor)}, sold by ${detail.seller.displayName} on Reshelf with buyer protection.`
+      ? `${CONDITION_LABELS[detail.condition]} copy of ${detail.title} for ${formatPence(detail.price.allInMinor)} including buyer protection, sold by ${detail.seller.displayName} on Reshelf.`
       : undefined,
     detail
       ? {
@@ -331,10 +332,11 @@ function BuyBox({ listing }: { listing: ListingDetail }) {
         Price
       </h2>
       <p className="font-serif text-4xl font-semibold" data-testid="listing-price">
-        {formatPence(listing.price.itemMinor)}
+        {formatPence(listing.price.allInMinor)}
       </p>
+      <ShownPriceNote postageFromMinor={listing.price.postageMinor} className="mt-1 text-sm" />
       <p className="mt-1 text-sm text-ink-muted">
-        {formatPence(listing.price.totalMinor)} in total with postage and buyer protection
+        {formatPence(listing.price.totalMinor)} in total with postage
       </p>
       <div className="mt-5">
         <PriceBreakdown price={listing.price} />
@@ -352,8 +354,8 @@ function BuyBox({ listing }: { listing: ListingDetail }) {
         className="max-md:fixed max-md:inset-x-0 max-md:bottom-0 max-md:z-40 max-md:flex max-md:h-[calc(var(--buy-bar-height)+var(--shell-bottom,0px))] max-md:items-center max-md:gap-3 max-md:border-t max-md:border-line max-md:bg-paper/95 max-md:px-4 max-md:pb-[var(--shell-bottom,0px)] max-md:shadow-[0_-8px_30px_-12px_rgb(34_28_24/0.25)] max-md:backdrop-blur-sm md:mt-6 md:flex md:gap-3"
       >
         <p className="flex flex-col leading-tight md:hidden">
-          <span className="font-serif text-xl font-semibold">{formatPence(listing.price.itemMinor)}</span>
-          <span className="text-xs text-ink-muted">{formatPence(listing.price.totalMinor)} in total</span>
+          <span className="font-serif text-xl font-semibold">{formatPence(listing.price.allInMinor)}</span>
+          <span className="text-xs text-ink-muted">{formatPence(listing.price.totalMinor)} with postage</span>
         </p>
         <Button asChild variant="cta" size="lg" className="flex-1">
           <Link to={`/checkout?listing=${encodeURIComponent(listing.slug)}`}>Buy now</Link>

@@ -29,7 +29,8 @@ export function bookJsonLd(listing: ListingDetail, origin: string): Record<strin
     offers: {
       '@type': 'Offer',
       url,
-      price: poundsString(listing.price.itemMinor),
+      // The all-in price (decision 0071): what the buyer must pay, buyer protection included.
+      price: poundsString(listing.price.allInMinor),
       priceCurrency: 'GBP',
       availability,
       itemCondition: CONDITION_SCHEMA,

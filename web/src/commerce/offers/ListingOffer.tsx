@@ -160,6 +160,9 @@ function MakeOfferDialog({
           {listing.seller.displayName} is asking {formatPence(asking)} for “{listing.title}”. Offer at least{' '}
           {formatPence(least)}: the seller has {COMMERCIAL_DEFAULTS.offerExpiryHours} hours to accept, decline
           or counter. If they accept, you have {COMMERCIAL_DEFAULTS.acceptedOfferCheckoutHours} hours to pay.
+          {/* An offer is on the item price; the shown price is all-in (decision 0071): say so. */} Buyer
+          protection is added to the amount agreed, as it is in the {formatPence(listing.price.allInMinor)}{' '}
+          shown for the asking price.
         </DialogDescription>
         <div className="mt-5">
           <OfferAmountForm

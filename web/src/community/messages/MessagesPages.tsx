@@ -14,6 +14,7 @@ import {
   MESSAGE_PHOTO_PATH,
   MESSAGE_TEXTS,
   SELLING_MESSAGES,
+  SHOWN_PRICE_WORDS,
 } from '@reshelf/contracts';
 import type { inferRouterOutputs } from '@trpc/server';
 import {
@@ -333,9 +334,15 @@ function Conversation({ view }: { view: View }) {
                 className="flex flex-wrap items-center gap-x-2 text-sm text-ink-muted"
                 data-testid="thread-listing"
               >
-                {view.listing.priceMinor !== null ? (
-                  <span className="font-semibold text-ink tabular-nums">
-                    {formatPence(view.listing.priceMinor)}
+                {view.side === 'buyer' && view.listing.allInMinor !== null ? (
+                  <span className="font-semibold text-ink tabular-nums" data-testid="thread-price">
+                    {formatPence(view.listing.allInMinor)}{' '}
+                    <span className="font-normal text-ink-muted">{SHOWN_PRICE_WORDS.including}</span>
+                  </span>
+                ) : view.listing.priceMinor !== null ? (
+                  <span className="font-semibold text-ink tabular-nums" data-testid="thread-price">
+                    {formatPence(view.listing.priceMinor)}{' '}
+                    <span className="font-normal text-ink-muted">your asking price</span>
                   </span>
                 ) : null}
                 <span>· {LISTING_STATUS[view.listing.status] ?? view.listing.status}</span>

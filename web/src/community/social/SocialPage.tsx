@@ -1,4 +1,4 @@
-import { type FeedItem, type FollowTargetInput, formatPence } from '@reshelf/contracts';
+import { type FeedItem, type FollowTargetInput, formatPence, SHOWN_PRICE_WORDS } from '@reshelf/contracts';
 import { CalendarDays, Loader2, Sparkles, TrendingDown, UserPlus } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -61,8 +61,8 @@ function Headline({ item }: { item: FeedItem }) {
             {item.priceDrop ? (
               <>
                 {' '}
-                to <strong>{formatPence(item.priceDrop.newPriceMinor)}</strong> (was{' '}
-                {formatPence(item.priceDrop.oldPriceMinor)})
+                to <strong data-testid="price-drop-now">{formatPence(item.priceDrop.nowAllInMinor)}</strong>{' '}
+                (was {formatPence(item.priceDrop.wasAllInMinor)}), {SHOWN_PRICE_WORDS.including}
               </>
             ) : null}
           </span>

@@ -81,7 +81,7 @@ export function TrendingBooksPage() {
                           ) : null}
                         </p>
                         <p className="text-sm text-ink-muted">
-                          {card.authors.join(', ')} · {formatPence(card.priceMinor)}
+                          {card.authors.join(', ')} · asking {formatPence(card.priceMinor)}
                         </p>
                       </div>
                       <div className="flex gap-2">
