@@ -15,6 +15,7 @@ import {
   reportingKeptUntilYear,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { layout } from '../../platform/mail/registry.ts';
@@ -171,6 +172,12 @@ async function tellCopyReady(
   );
 }
 
+const snapshotTotals = z.object({
+  sales: z.number().int(),
+  considerationMinor: z.number().int(),
+  feesMinor: z.number().int(),
+}) satisfies z.ZodType<QuarterTotals>;
+
 function masked(value: string): string {
   return `•••${value.slice(-3)}`;
 }
@@ -200,9 +207,10 @@ export async function sellerCopy(db: Database, sellerId: string, year: number): 
     .where('s.year', '=', year)
     .executeTakeFirst();
   if (!row) throw new AppError('NOT_FOUND', `We did not report any sales of yours to HMRC for ${year}.`);
-  const cells = row.cells as Record<string, string>;
-  const quarters = row.quarters as QuarterTotals[];
-  const totals = row.totals as QuarterTotals;
+  // The snapshot's shape is checked, not assumed: it was written at filing, perhaps years ago.
+  const cells = z.record(z.string(), z.string()).parse(row.cells);
+  const quarters = z.array(snapshotTotals).parse(row.quarters);
+  const totals = snapshotTotals.parse(row.totals);
   const text = (key: string) => (cells[key] ? cells[key] : null);
   const name =
     cells.seller_type === 'individual'
