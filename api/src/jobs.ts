@@ -15,6 +15,7 @@ import {
   lapseReservations,
   payOut,
   presumeDelivered,
+  purgeReportingRecords,
   refundPostedReturns,
   releaseHeldPayouts,
 } from './commerce/index.ts';
@@ -56,6 +57,8 @@ export const JOBS: JobRegistry = {
   'returns.refund_posted': (context) => refundPostedReturns(context),
   // HMRC platform reporting: ask sellers near the threshold for their details (decision 0047).
   'reporting.ask': (context) => askForReportingDetails(context),
+  // HMRC platform reporting: records kept 5 years after the reporting year, then purged (decision 0078).
+  'reporting.purge': ({ db }) => purgeReportingRecords({ db }),
   'request_log.prune': ({ db }) => pruneRequestLog(db),
   // Review windows whose 14 days are over: their reviews are published (decision 0048).
   'reviews.publish': (context) => publishDueWindows(context),

@@ -73,4 +73,5 @@ export {
 } from './pricing/bundle-tiers.service.ts';
 export { type PricingGroup, quoteGroup } from './pricing/quote.ts';
 export { liveShownPricer, type ShownPricer, shownPricerUnder } from './pricing/shown-price.ts';
+export { purgeReportingRecords } from './tax-reporting/filing.service.ts';
 export { askForReportingDetails, ukYear, yearTotals } from './tax-reporting/reporting.service.ts';

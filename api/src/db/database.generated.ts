@@ -1024,10 +1024,26 @@ export interface ReportingDetails {
   utr: string | null;
 }
 
+export interface ReportingFilings {
+  filed_at: Generated<Timestamp>;
+  filed_by: string | null;
+  sellers: number;
+  year: number;
+}
+
 export interface ReportingNotices {
   kind: string;
   notified_at: Generated<Timestamp>;
   seller_id: string;
+  year: number;
+}
+
+export interface ReportingSnapshots {
+  cells: Json;
+  created_at: Generated<Timestamp>;
+  quarters: Json;
+  seller_id: string;
+  totals: Json;
   year: number;
 }
 
@@ -1323,7 +1339,9 @@ export interface DB {
   refund_items: RefundItems;
   refunds: Refunds;
   reporting_details: ReportingDetails;
+  reporting_filings: ReportingFilings;
   reporting_notices: ReportingNotices;
+  reporting_snapshots: ReportingSnapshots;
   reports: Reports;
   request_log: RequestLog;
   return_items: ReturnItems;

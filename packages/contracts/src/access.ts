@@ -71,6 +71,7 @@ export const SIGNED_IN_ROUTES = [
   '/account/analytics',
   '/account/reviews',
   '/account/payouts/statement/:month',
+  '/account/payouts/reporting/:year',
   '/account/removals/:removalId',
   '/charity/sell',
   '/charity/bulk-listing',

@@ -43,6 +43,7 @@ export const NOTIFICATION_KINDS = [
   'report_decided',
   'content_removed',
   'appeal_decided',
+  'reporting_copy',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -123,6 +124,11 @@ export const NOTIFICATION_KIND_INFO: Record<
   payout_account: { label: 'Your payout account changes', group: 'problems', email: ALWAYS_ORDERS },
   payout_details_needed: {
     label: 'We need your details for HMRC reporting',
+    group: 'problems',
+    email: ALWAYS_ORDERS,
+  },
+  reporting_copy: {
+    label: 'Your copy of what we reported to HMRC',
     group: 'problems',
     email: ALWAYS_ORDERS,
   },

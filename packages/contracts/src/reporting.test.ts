@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
+  daysUntil,
   isReportable,
   parseNino,
   parseUtr,
   REPORTING_ASK_AT_MINOR,
   REPORTING_CONSIDERATION_THRESHOLD_MINOR,
+  REPORTING_DATES,
+  REPORTING_RETENTION_YEARS,
+  reportingDeadlines,
   reportingDetailsInputSchema,
+  reportingKeptUntilYear,
   shouldAskForDetails,
 } from './reporting.ts';
 
@@ -59,5 +64,25 @@ describe('tax references', () => {
     expect(missing.error?.issues.map((issue) => issue.message)).toContain(
       'Enter your National Insurance number or your Unique Taxpayer Reference (UTR)',
     );
+  });
+});
+
+describe('the reporting calendar and retention (decision 0078)', () => {
+  it('collects by 31 December of the year and reports by 31 January after', () => {
+    expect(reportingDeadlines(2026)).toEqual({ collectBy: '2026-12-31', reportBy: '2027-01-31' });
+    expect(REPORTING_DATES.collectBy.label).toBe('31 December');
+    expect(REPORTING_DATES.reportBy.label).toBe('31 January');
+  });
+
+  it('counts whole days to a deadline, negative once it has passed, across a clock change', () => {
+    expect(daysUntil('2027-01-30', '2027-01-31')).toBe(1);
+    expect(daysUntil('2027-01-31', '2027-01-31')).toBe(0);
+    expect(daysUntil('2027-02-02', '2027-01-31')).toBe(-2);
+    expect(daysUntil('2026-10-20', '2026-11-01')).toBe(12);
+  });
+
+  it('keeps a year’s records through the fifth year after it', () => {
+    expect(REPORTING_RETENTION_YEARS).toBe(5);
+    expect(reportingKeptUntilYear(2026)).toBe(2031);
   });
 });

@@ -278,3 +278,89 @@ export const reportingMissingRowSchema = z.object({
   payoutsHeld: z.boolean(),
 });
 export type ReportingMissingRow = z.infer<typeof reportingMissingRowSchema>;
+
+// The year's dates and the records kept (decision 0078) ----------------------------------------
+
+/**
+ * The reporting calendar (SI 2023/817): a seller's details are collected by 31 December of the
+ * reporting year; the report goes to HMRC, and each seller gets their copy, by 31 January after.
+ * Months are 1–12.
+ */
+export const REPORTING_DATES = {
+  collectBy: { month: 12, day: 31, label: '31 December' },
+  reportBy: { month: 1, day: 31, label: '31 January' },
+} as const;
+
+/** Reporting records (the filed snapshots and the details they were built from) are kept this many years after the reporting year ends. */
+export const REPORTING_RETENTION_YEARS = 5;
+
+/** The deadlines of a reporting year, as ISO dates: collect by its 31 December, report by the next 31 January. */
+export function reportingDeadlines(year: number): { collectBy: string; reportBy: string } {
+  const iso = (y: number, m: number, d: number) =>
+    `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  const { collectBy, reportBy } = REPORTING_DATES;
+  return {
+    collectBy: iso(year, collectBy.month, collectBy.day),
+    reportBy: iso(year + 1, reportBy.month, reportBy.day),
+  };
+}
+
+/** Whole days from `today` (an ISO date) to `deadline` (an ISO date); negative once it has passed. */
+export function daysUntil(today: string, deadline: string): number {
+  return Math.round((Date.parse(`${deadline}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The last calendar year a reporting year's records are kept in; they are purged from the 1 January after. */
+export function reportingKeptUntilYear(year: number): number {
+  return year + REPORTING_RETENTION_YEARS;
+}
+
+/** Filing a year: the year (ended) being filed. */
+export const reportingFileInputSchema = z.object({
+  year: z
+    .number({ error: 'Choose a year' })
+    .int('Choose a whole year')
+    .min(2000, 'Choose a year from 2000')
+    .max(2200, 'Choose a year before 2200'),
+});
+
+/** A year's filing, as staff see it: who filed, when, how many sellers; and its deadlines. */
+export const reportingFilingSchema = z.object({
+  year: z.number().int(),
+  collectBy: z.string(),
+  reportBy: z.string(),
+  daysToReport: z.number().int(),
+  filedAt: z.string().nullable(),
+  filedBy: z.string().nullable(),
+  sellers: z.number().int().nullable(),
+});
+export type ReportingFiling = z.infer<typeof reportingFilingSchema>;
+
+const quarterCopySchema = z.object({
+  quarter: z.number().int(),
+  sales: z.number().int(),
+  considerationMinor: z.number().int(),
+  feesMinor: z.number().int(),
+});
+
+/**
+ * A seller's own copy of what was reported for a year: the same fields HMRC got, read from the
+ * frozen snapshot, the NI number and UTR shown only by their last characters.
+ */
+export const reportingCopySchema = z.object({
+  year: z.number().int(),
+  filedAt: z.string(),
+  sellerType: z.string(),
+  name: z.string(),
+  dateOfBirth: z.string().nullable(),
+  businessRegistrationNumber: z.string().nullable(),
+  address: z.string(),
+  taxReference: z.string().nullable(),
+  financialAccountIdentifier: z.string().nullable(),
+  quarters: z.array(quarterCopySchema),
+  totalSales: z.number().int(),
+  totalConsiderationMinor: z.number().int(),
+  totalFeesMinor: z.number().int(),
+  keptUntilYear: z.number().int(),
+});
+export type ReportingCopy = z.infer<typeof reportingCopySchema>;

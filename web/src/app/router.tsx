@@ -158,6 +158,10 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../community/reviews/MyReviewsPage.tsx'),
     (m) => m.MyReviewsPage,
   ),
+  '/account/payouts/reporting/:year': page(
+    () => import('../commerce/tax-reporting/ReportingCopyPage.tsx'),
+    (m) => m.ReportingCopyPage,
+  ),
   '/account/payouts/statement/:month': page(
     () => import('../commerce/payouts/StatementPage.tsx'),
     (m) => m.StatementPage,

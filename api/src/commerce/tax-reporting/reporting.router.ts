@@ -5,13 +5,17 @@
  */
 import {
   REPORTING_CSV_COLUMNS,
+  reportingCopySchema,
   reportingDetailsInputSchema,
+  reportingFileInputSchema,
+  reportingFilingSchema,
   reportingMissingRowSchema,
   reportingStatusSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { recordAudit } from '../../platform/audit/audit.service.ts';
 import { adminProcedure, authedProcedure, router } from '../../trpc.ts';
+import { fileYear, reportingFilings, sellerCopies, sellerCopy } from './filing.service.ts';
 import {
   annualReport,
   annualReportCsv,
@@ -33,6 +37,18 @@ export const reportingMemberRouter = router({
     .input(reportingDetailsInputSchema)
     .output(reportingStatusSchema)
     .mutation(({ ctx, input }) => saveReportingDetails(ctx.deps, ctx.user.userId, input)),
+
+  /** The years the member was reported to HMRC for (their copies), newest first. */
+  copies: authedProcedure
+    .input(z.object({}).optional())
+    .output(z.array(z.object({ year: z.number().int(), filedAt: z.string() })))
+    .query(({ ctx }) => sellerCopies(ctx.db, ctx.user.userId)),
+
+  /** The member's copy of what was reported for a filed year (read from the snapshot; NI number masked). */
+  copy: authedProcedure
+    .input(reportingFileInputSchema)
+    .output(reportingCopySchema)
+    .query(({ ctx, input }) => sellerCopy(ctx.db, ctx.user.userId, input.year)),
 });
 
 const yearInput = z.object({
@@ -50,6 +66,27 @@ const quarterSchema = z.object({
 });
 
 export const reportingStaffRouter = router({
+  /** This year and the last with their deadlines and days left, and each year filed: who, when, how many sellers (admins). */
+  filings: adminProcedure
+    .input(z.object({}).optional())
+    .output(z.array(reportingFilingSchema))
+    .query(({ ctx }) => reportingFilings(ctx.db)),
+
+  /** Files an ended year once: freezes each reported seller's row and sends each their copy (audited). */
+  file: adminProcedure
+    .input(reportingFileInputSchema)
+    .output(reportingFilingSchema)
+    .mutation(async ({ ctx, input }) => {
+      const filing = await fileYear(ctx.deps, { year: input.year, staffId: ctx.user.userId });
+      await recordAudit(ctx.db, {
+        action: 'reporting.file',
+        targetType: 'reporting_year',
+        targetId: String(input.year),
+        details: { sellers: filing.sellers },
+      });
+      return filing;
+    }),
+
   /** Who is missing what this year: reportable or nearly reportable sellers without details (admins). */
   missing: adminProcedure
     .input(yearInput)

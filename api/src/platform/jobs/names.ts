@@ -15,6 +15,7 @@ export const JOB_NAMES = [
   'disputes.escalate',
   'returns.refund_posted',
   'reporting.ask',
+  'reporting.purge',
   'request_log.prune',
   'reviews.publish',
   'notifications.email',

@@ -4,8 +4,15 @@
  * (name, date of birth, address, NI number or UTR; a charity's registered details). Until given,
  * a seller past the threshold has their further payouts held.
  */
-import { countOf, formatPence, type ReportingDetailsInput, type ReportingStatus } from '@reshelf/contracts';
+import {
+  countOf,
+  formatPence,
+  REPORTING_DATES,
+  type ReportingDetailsInput,
+  type ReportingStatus,
+} from '@reshelf/contracts';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Label } from '../../components/ui/input.tsx';
 import { notify } from '../../components/ui/notify.ts';
@@ -35,6 +42,11 @@ export function TaxDetails({ status }: { status: ReportingStatus }) {
         Details for HMRC
       </h2>
       <p className="mt-2 text-ink">{SAYS[status.state]}</p>
+      {status.state === 'asked' || status.state === 'required' ? (
+        <p className="mt-2 font-medium text-ink" data-testid="tax-details-due">
+          Give them by {REPORTING_DATES.collectBy.label} {status.year}.
+        </p>
+      ) : null}
       <p className="mt-2 text-sm text-ink-muted" data-testid="tax-year-totals">
         {status.year} so far: {countOf(status.sales, 'sale', 'sales')},{' '}
         {formatPence(status.considerationMinor)} (reported from {status.salesThreshold} sales or more than{' '}
@@ -63,6 +75,7 @@ export function TaxDetails({ status }: { status: ReportingStatus }) {
           )}
         </dl>
       )}
+      <ReportingCopies />
       {editing ? (
         <DetailsForm status={status} onSaved={() => setEditing(false)} />
       ) : (
@@ -71,6 +84,26 @@ export function TaxDetails({ status }: { status: ReportingStatus }) {
         </Button>
       )}
     </section>
+  );
+}
+
+/** The years the seller was reported for: each a link to their copy (decision 0078). */
+function ReportingCopies() {
+  const copies = trpc.commerce.taxReporting.member.copies.useQuery();
+  if (!copies.data?.length) return null;
+  return (
+    <div className="mt-3 text-sm" data-testid="reporting-copies">
+      <h3 className="font-semibold">What we reported to HMRC</h3>
+      <ul className="mt-1 flex flex-wrap gap-3">
+        {copies.data.map((copy) => (
+          <li key={copy.year}>
+            <Link className="text-brand underline" to={`/account/payouts/reporting/${copy.year}`}>
+              Your copy for {copy.year}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -4,7 +4,7 @@
  * with a reason (admins, audited); the HMRC platform report of a year (admins, decision 0047).
  * /admin/payments/reconciliation has the ledger's reconciliation.
  */
-import { countOf, formatPence } from '@reshelf/contracts';
+import { countOf, formatPence, REPORTING_DATES } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -202,6 +202,7 @@ export function PayoutsAdminPage() {
       </QueryView>
       <Holds isAdmin={isAdmin} />
       {isAdmin ? <MissingReportingDetails /> : null}
+      {isAdmin ? <ReportingFilings /> : null}
       {isAdmin ? <HmrcReport /> : null}
     </AdminPageFrame>
   );
@@ -326,7 +327,8 @@ function MissingReportingDetails() {
       </h2>
       <p className="text-sm text-ink-muted">
         Sellers past the platform-reporting threshold this year, or close to it, who have not given the
-        details the rules require. They must give them by 31 December; past the threshold, their payouts wait.
+        details the rules require. They must give them by {REPORTING_DATES.collectBy.label}; past the
+        threshold, their payouts wait.
       </p>
       <QueryView query={missing} pending="Loading…" empty="Nobody is missing details this year.">
         {(rows) => (
@@ -353,6 +355,97 @@ function MissingReportingDetails() {
                     <td className="px-4 py-2 whitespace-nowrap">
                       {row.askedAt ? formatDateTime(row.askedAt) : 'Not yet'}
                       {row.heldNoticeAt ? ` · told of the hold ${formatDateTime(row.heldNoticeAt)}` : ''}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+/**
+ * Filing the HMRC platform report (decision 0078): each year's deadlines (details by
+ * 31 December, the report and the sellers' copies by 31 January after) with the days left;
+ * filing an ended year freezes what was reported and sends each reported seller their copy.
+ */
+function ReportingFilings() {
+  const filings = trpc.commerce.taxReporting.staff.filings.useQuery();
+  const utils = trpc.useUtils();
+  const file = trpc.commerce.taxReporting.staff.file.useMutation({
+    onSuccess: async (filing) => {
+      notify.success(
+        `${filing.year} filed: ${countOf(filing.sellers ?? 0, 'seller', 'sellers')} sent their copy.`,
+      );
+      await utils.commerce.taxReporting.staff.filings.invalidate();
+    },
+    onError: (error) => notify.error(error.message),
+  });
+  const currentYear = new Date().getFullYear();
+  return (
+    <section aria-labelledby="filings-title" className="flex flex-col gap-3" data-testid="reporting-filings">
+      <h2 id="filings-title" className="text-xl font-semibold">
+        Filing the HMRC report
+      </h2>
+      <p className="text-sm text-ink-muted">
+        Sellers give their details by {REPORTING_DATES.collectBy.label}; we report the year to HMRC and send
+        each reported seller their copy by {REPORTING_DATES.reportBy.label} after. Filing a year records who
+        filed it and freezes what was reported: the sellers' copies read that record.
+      </p>
+      <QueryView query={filings} pending="Loading…">
+        {(rows) => (
+          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+            <table className="w-full text-left text-sm">
+              <thead className="text-ink-muted">
+                <tr>
+                  <th className="px-4 py-2 font-semibold">Year</th>
+                  <th className="px-4 py-2 font-semibold">Details by</th>
+                  <th className="px-4 py-2 font-semibold">Report and copies by</th>
+                  <th className="px-4 py-2 font-semibold">Filed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr
+                    key={row.year}
+                    className="border-t border-line align-top"
+                    data-testid={`filing-${row.year}`}
+                  >
+                    <td className="px-4 py-2 font-semibold">{row.year}</td>
+                    <td className="px-4 py-2 whitespace-nowrap">{row.collectBy}</td>
+                    <td className="px-4 py-2">
+                      {row.reportBy}
+                      {row.filedAt
+                        ? ''
+                        : row.daysToReport >= 0
+                          ? ` · ${countOf(row.daysToReport, 'day', 'days')} left`
+                          : ` · ${countOf(-row.daysToReport, 'day', 'days')} late`}
+                    </td>
+                    <td className="px-4 py-2">
+                      {row.filedAt ? (
+                        `${formatDateTime(row.filedAt)} by ${row.filedBy} · ${countOf(row.sellers ?? 0, 'seller', 'sellers')}`
+                      ) : row.year < currentYear ? (
+                        <Button
+                          size="sm"
+                          disabled={file.isPending}
+                          onClick={() => {
+                            if (
+                              window.confirm(
+                                `File ${row.year}? What is reported is frozen, and every reported seller is sent their copy.`,
+                              )
+                            ) {
+                              file.mutate({ year: row.year });
+                            }
+                          }}
+                        >
+                          File {row.year}
+                        </Button>
+                      ) : (
+                        'Not ended yet'
+                      )}
                     </td>
                   </tr>
                 ))}
