@@ -324,9 +324,12 @@ describe('keyboard only', () => {
     }
     await tabTo(page, /^(Continue|Review|Go to payment|Pay)/);
     await page.keyboard.press('Enter');
-    await page.waitForURL(/\/checkout\/confirm\?/);
-    await tabTo(page, /^Pay /);
-    await page.keyboard.press('Enter');
+    // A basket's checkout goes straight to the provider; a single book's shows the confirm page.
+    await page.waitForURL(/\/checkout\/confirm\?|\/payments\/test\/tp_/, { waitUntil: 'commit' });
+    if (new URL(page.url()).pathname === '/checkout/confirm') {
+      await tabTo(page, /^Pay /);
+      await page.keyboard.press('Enter');
+    }
     // The test provider's page is not the app: wait for its button, not for the app to show it.
     await page.getByRole('button', { name: 'Pay now' }).waitFor();
     expect(new URL(page.url()).pathname).toMatch(/^\/payments\/test\/tp_/);
