@@ -1,9 +1,10 @@
 /**
  * WCAG 2.2 AA over every page the app has (issue 35): one table of routes, each opened in
  * Chromium at 1,280 px and at 390 px, checked by axe-core (wcag2a, wcag2aa, wcag21a, wcag21aa,
- * wcag22aa) and, at 390 px, measured for target size (2.5.8). The file fails on any serious or
- * critical axe violation and on any target under 24 × 24 CSS px without the spacing the
- * criterion allows, and prints the findings as a table (route × width × rule × nodes).
+ * wcag22aa), searched for anything dragged (2.5.7: nothing may need dragging) and, at 390 px,
+ * measured for target size (2.5.8). The file fails on any serious or critical axe violation, on
+ * any draggable element and on any target under 24 × 24 CSS px without the spacing the criterion
+ * allows, and prints the findings as a table (route × width × rule × nodes).
  *
  * The table is checked against the router itself (web/src/app/router.tsx): a route the app
  * defines without a row here, or a row for a route it no longer has, fails the first test, so
@@ -486,6 +487,19 @@ describe('accessibility of every route', () => {
             }
             for (const finding of await runAxe(page)) {
               mine.push({ route: row.route, url, width: viewport.width, ...finding });
+            }
+            // WCAG 2.5.7: nothing is done by dragging (photo order has buttons, carousels too).
+            const dragged = await page.locator('[draggable="true"]').count();
+            if (dragged > 0) {
+              mine.push({
+                route: row.route,
+                url,
+                width: viewport.width,
+                rule: 'dragging-2.5.7',
+                impact: 'serious',
+                nodes: dragged,
+                targets: [],
+              });
             }
             if (viewport === VIEWPORTS.phone) {
               const small = await smallTargets(page);
