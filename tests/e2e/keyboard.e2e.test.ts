@@ -16,7 +16,7 @@ import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, signedIn } from '../support/auth.ts';
-import { VIEWPORTS } from '../support/browser.ts';
+import { snapshot, VIEWPORTS } from '../support/browser.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
@@ -183,6 +183,7 @@ describe('keyboard only', () => {
       expect(first.rect.bottom - first.rect.top, 'the skip link shows when focused').toBeGreaterThanOrEqual(
         24,
       );
+      if (path === '/') await snapshot(page, 'keyboard-skip-link-desktop', { fullPage: false });
       await page.keyboard.press('Enter');
       await expect.poll(() => activeId(page), { timeout: 5_000 }).toBe('main');
       await context.close();
@@ -195,7 +196,10 @@ describe('keyboard only', () => {
     await phone.page.goto(`/listing/${slug}`);
     await phone.page.locator('[data-buy-bar]').waitFor();
     // Every Tab through the page checks the focused element against the buy bar (tab()).
-    for (let i = 0; i < 60; i += 1) await tab(phone.page);
+    for (let i = 0; i < 60; i += 1) {
+      const now = await tab(phone.page);
+      if (i === 30) await snapshot(phone.page, `keyboard-focus-phone-${now.tag}`, { fullPage: false });
+    }
     await phone.context.close();
 
     const desktop = await visitor('desktop');
