@@ -346,8 +346,9 @@ async function runAxe(page: Page): Promise<Omit<Finding, 'route' | 'url' | 'widt
 /**
  * WCAG 2.2 2.5.8 (target size, minimum): every visible target at least 24 × 24 CSS px, or
  * spaced so that a 24 px circle on its centre meets no other target (nor another such circle).
- * Links inside a sentence are exempt (the inline exception); so are native controls the author
- * has not sized (the user-agent exception).
+ * Links inside a sentence are exempt (the inline exception); a control's label counts as part
+ * of its target. The user-agent exception is not taken: a control the browser sizes is measured
+ * like any other.
  */
 async function smallTargets(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -375,20 +376,22 @@ async function smallTargets(page: Page): Promise<string[]> {
       return `${el.tagName.toLowerCase()}${testId ? `[data-testid=${testId}]` : ''} "${name}"`;
     };
     const targets = [...document.querySelectorAll(SELECTOR)]
-      // A label's control counts once: the label (or wrapper) if it is the target.
       .filter((el) => visible(el) && !inSentence(el))
       .map((el) => {
-        const r = el.getBoundingClientRect();
+        // A control's label activates it too: the target is the control and its labels together
+        // (a 16 px checkbox in a 32 px label row is a 32 px target).
+        const rects = [el, ...((el as HTMLInputElement).labels ?? [])].map((part) =>
+          part.getBoundingClientRect(),
+        );
+        const left = Math.min(...rects.map((r) => r.left));
+        const top = Math.min(...rects.map((r) => r.top));
+        const right = Math.max(...rects.map((r) => r.right));
+        const bottom = Math.max(...rects.map((r) => r.bottom));
         return {
           el,
-          r: {
-            left: r.left + scrollX,
-            top: r.top + scrollY,
-            right: r.right + scrollX,
-            bottom: r.bottom + scrollY,
-          },
-          w: r.width,
-          h: r.height,
+          r: { left: left + scrollX, top: top + scrollY, right: right + scrollX, bottom: bottom + scrollY },
+          w: right - left,
+          h: bottom - top,
         };
       });
     const small = targets.filter((t) => t.w < 24 - 0.5 || t.h < 24 - 0.5);
@@ -403,7 +406,6 @@ async function smallTargets(page: Page): Promise<string[]> {
     };
     const offenders: string[] = [];
     for (const t of small) {
-      // A native control at its browser size (an unstyled checkbox) is exempt.
       const c = centre(t);
       const crowded = targets.some((other) => {
         if (other === t || other.el.contains(t.el) || t.el.contains(other.el)) return false;
@@ -467,6 +469,8 @@ describe('accessibility of every route', () => {
       <div style="display:flex;gap:2px"><button style="width:16px;height:16px;padding:0">a</button><button style="width:16px;height:16px;padding:0">b</button></div>
       <div style="margin-top:80px"><button style="width:16px;height:16px;padding:0">alone</button></div>
       <p style="margin-top:80px">Read <a href="/terms">the terms</a> before you buy.</p>
+      <label style="display:flex;align-items:center;min-height:32px;margin-top:80px"><input type="checkbox" style="width:16px;height:16px;margin:0"> In a label row</label>
+      <label style="display:flex;align-items:center;min-height:32px"><input type="checkbox" style="width:16px;height:16px;margin:0"> Another</label>
       <button style="width:48px;height:48px">big</button>`);
     expect(await smallTargets(page)).toEqual(['button "a" 16×16', 'button "b" 16×16']);
     await context.close();

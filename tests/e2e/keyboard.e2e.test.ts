@@ -296,6 +296,29 @@ describe('keyboard only', () => {
     await context.close();
   });
 
+  it('a buyer messages a seller by keyboard alone, at 390 px, and focus in the thread stays clear of the composer', async () => {
+    const { rows } = await db.query<{ slug: string }>(
+      `select l.slug from public.listings l join auth.users u on u.id = l.seller_id
+       where l.status = 'active' and l.charity_id is null and u.email = 'seller@reshelf.test'
+       order by l.slug desc limit 1`,
+    );
+    const { context, page } = await member('buyer@reshelf.test', 'phone');
+    await page.goto(`/listing/${rows[0]!.slug}`);
+    await page.locator('main').waitFor();
+    await tabTo(page, /^Message the seller$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/messages\/[0-9a-f-]{36}$/);
+    const text = 'Hello, does this copy have any pencil marks inside?';
+    await tabTo(page, /^Your message/);
+    await page.keyboard.type(text);
+    await tabTo(page, /^Send$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('thread-entries').getByText(text).waitFor();
+    // Back up through the page: nothing that takes focus hides under the sticky composer (tab()).
+    for (let i = 0; i < 15; i += 1) await tab(page, true);
+    await context.close();
+  });
+
   it('a buyer finds a book, adds it to the basket, checks out and pays by keyboard alone', async () => {
     const { title } = await activeSlug();
     const { context, page } = await member('buyer@reshelf.test');
