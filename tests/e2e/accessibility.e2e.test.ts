@@ -33,13 +33,15 @@ const AXE_SOURCE = readFileSync(
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
 
-type Role = 'public' | 'member' | 'buyer' | 'charity' | 'staff' | 'super';
+type Role = 'public' | 'member' | 'buyer' | 'appellant' | 'charity' | 'staff' | 'super';
 
 /** Who each role signs in as (the demo accounts; README). */
 const ROLE_EMAIL: Record<Exclude<Role, 'public'>, string> = {
   member: 'seller@reshelf.test',
   // Bought books in the demo data (demo-basket-orders.ts); given the demo password below.
   buyer: 'bookworm@reshelf.test',
+  // Whose listing the demo data removed (demo-reports.ts): read from the database below.
+  appellant: '',
   charity: 'charity@reshelf.test',
   staff: 'admin@reshelf.test',
   super: 'super@reshelf.test',
@@ -57,6 +59,7 @@ interface Demo {
   saleId: string;
   threadId: string;
   month: string;
+  removalId: string;
 }
 
 interface Row {
@@ -144,6 +147,7 @@ const TABLE: Row[] = [
   { route: '/account/sales', role: 'member' },
   { route: '/account/sales/:orderId', role: 'member', url: (d) => `/account/sales/${d.saleId}` },
   { route: '/account/payouts', role: 'member' },
+  { route: '/account/removals/:removalId', role: 'appellant', url: (d) => `/account/removals/${d.removalId}` },
   { route: '/account/analytics', role: 'member' },
   { route: '/account/reviews', role: 'member' },
   { route: '/account/payouts/statement/:month', role: 'member', url: (d) => `/account/payouts/statement/${d.month}` },
@@ -185,6 +189,7 @@ const TABLE: Row[] = [
   { route: '/admin/promotions', role: 'staff' },
   { route: '/admin/offers', role: 'staff' },
   { route: '/admin/covers-backfill', role: 'staff' },
+  { route: '/admin/appeals', role: 'staff' },
   { route: '/admin/*', role: 'staff', url: () => '/admin/no-such-page' },
   { route: '/global-admin', role: 'super' },
   { route: '/global-admin/email-templates', role: 'super' },
@@ -232,11 +237,21 @@ async function demoData(databaseUrl: string): Promise<Demo> {
       ROLE_EMAIL.member,
     ]);
     const buyer = await one('buyer', 'select id as v from auth.users where email = $1', [ROLE_EMAIL.buyer]);
-    // The demo buyer with orders has no password (catalogue-demo.ts): this marketplace's own
-    // copy gives it the demo accounts' one.
+    // The demo buyer with orders and the seller whose listing was removed have no password
+    // (catalogue-demo.ts): this marketplace's own copy gives them the demo accounts' one.
+    const removalId = await one(
+      'removal',
+      'select id as v from public.moderation_removals order by created_at limit 1',
+    );
+    ROLE_EMAIL.appellant = await one(
+      "removal's owner",
+      'select u.email as v from public.moderation_removals r join auth.users u on u.id = r.owner_id where r.id = $1',
+      [removalId],
+    );
     await db.query(
-      'update auth.users set encrypted_password = (select encrypted_password from auth.users where id = $1) where id = $2',
-      [member, buyer],
+      `update auth.users set encrypted_password = (select encrypted_password from auth.users where id = $1)
+       where id = $2 or email = $3`,
+      [member, buyer, ROLE_EMAIL.appellant],
     );
     return {
       listingSlug: await one(
@@ -280,6 +295,7 @@ async function demoData(databaseUrl: string): Promise<Demo> {
         [member, buyer],
       ),
       month: await one('month', `select to_char(now(), 'YYYY-MM') as v`),
+      removalId,
     };
   } finally {
     await db.end();
@@ -476,7 +492,7 @@ describe('accessibility of every route', () => {
     await context.close();
   });
 
-  const roles: Role[] = ['public', 'member', 'buyer', 'charity', 'staff', 'super'];
+  const roles: Role[] = ['public', 'member', 'buyer', 'appellant', 'charity', 'staff', 'super'];
   it.each(roles)(
     '%s pages: no serious or critical axe violation and no small target, at 1,280 and 390 px',
     async (role) => {
