@@ -120,7 +120,9 @@ async function tab(page: Page, back = false): Promise<Focused> {
 async function tabTo(page: Page, name: RegExp, { max = 120, back = false } = {}): Promise<Focused> {
   const seen: string[] = [];
   for (let i = 0; i < max; i += 1) {
-    const now = await tab(page, back);
+    const now = await tab(page, back).catch((error: Error) => {
+      throw new Error(`${error.message}\nlooking for ${name} on ${page.url()}, after:\n${seen.join('\n')}`);
+    });
     if (name.test(now.name)) return now;
     seen.push(`${now.tag} "${now.name}"`);
   }
@@ -349,12 +351,12 @@ describe('keyboard only', () => {
       await tabTo(page, new RegExp(`^${label}`));
       await page.keyboard.type(value);
     }
-    await tabTo(page, /^(Continue|Review|Go to payment|Pay)/);
+    await tabTo(page, /^(Continue|Review|Go to payment|Pay|Place order)/);
     await page.keyboard.press('Enter');
     // A basket's checkout goes straight to the provider; a single book's shows the confirm page.
     await page.waitForURL(/\/checkout\/confirm\?|\/payments\/test\/tp_/, { waitUntil: 'commit' });
     if (new URL(page.url()).pathname === '/checkout/confirm') {
-      await tabTo(page, /^Pay /);
+      await tabTo(page, /^(Pay|Place order and pay) /);
       await page.keyboard.press('Enter');
     }
     // The test provider's page is not the app: wait for its button, not for the app to show it.
