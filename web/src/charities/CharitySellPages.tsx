@@ -26,6 +26,7 @@ import { Button } from '../components/ui/button.tsx';
 import { Input } from '../components/ui/input.tsx';
 import { notify } from '../components/ui/notify.ts';
 import { Skeleton } from '../components/ui/skeleton.tsx';
+import { TableScroll } from '../kit/index.ts';
 import { apiErrorMessage } from '../lib/api-errors.ts';
 import { saveCsv } from '../lib/download.ts';
 import { usePageMeta } from '../lib/page-meta.ts';
@@ -217,7 +218,7 @@ export function BulkListingPage() {
             <p className="mt-2 text-ink-soft">
               One row per book. Save your spreadsheet as “CSV (comma delimited)”.
             </p>
-            <div className="mt-3 overflow-x-auto">
+            <TableScroll label="Rows read from the file" className="mt-3">
               <table className="w-full min-w-[32rem] text-left text-sm">
                 <thead>
                   <tr className="border-b border-line text-ink-muted">
@@ -237,7 +238,7 @@ export function BulkListingPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
             <Button
               variant="outline"
               className="mt-4"
@@ -410,7 +411,7 @@ function ImportReport({ importId }: { importId: string }) {
             <QueryError what="the report" onRetry={() => report.refetch()} retrying={report.isFetching} />
           ) : (
             <>
-              <div className="mt-4 overflow-x-auto">
+              <TableScroll label="Report rows" className="mt-4">
                 <table className="w-full min-w-[36rem] text-left text-sm" data-testid="report-rows">
                   <thead>
                     <tr className="border-b border-line text-ink-muted">
@@ -463,7 +464,7 @@ function ImportReport({ importId }: { importId: string }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
               {report.data.total > report.data.pageSize ? (
                 <div className="mt-4 flex items-center gap-3 text-sm">
                   <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>

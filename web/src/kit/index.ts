@@ -1,5 +1,6 @@
 /** The staff and account pages' kit (README.md beside this file). */
 
+export { ChartArea } from './ChartArea.tsx';
 export { FormDialog, type FormDialogProps, showServerError } from './FormDialog.tsx';
 export { EmptyState, LoadingLine } from './feedback.tsx';
 export {
@@ -19,4 +20,5 @@ export {
   type QueryViewProps,
   StaleMark,
 } from './QueryView.tsx';
+export { TableScroll } from './TableScroll.tsx';
 export { type FilterParams, useFilterParams } from './useFilterParams.ts';

@@ -7,11 +7,12 @@
  */
 import { countOf } from '@reshelf/contracts';
 import { ArrowLeft, Search } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router-dom';
 import { useHideSiteChrome } from '../components/site-chrome.tsx';
 import { ReshelfMark } from '../components/Wordmark.tsx';
 import { useSession } from '../lib/session.ts';
+import { useStickyBar } from '../lib/sticky-bar.ts';
 import { trpc } from '../lib/trpc.ts';
 import { cn } from '../lib/utils.ts';
 import { ADMIN_HEADER_PAGES, ADMIN_HOME, ADMIN_SIDEBAR_PAGES } from './admin-pages.ts';
@@ -77,7 +78,6 @@ function StaffSidebar() {
           to={ADMIN_HOME}
           onClick={isMobile ? closeSheet : undefined}
           className="flex min-w-0 items-center gap-2.5 rounded-md"
-          aria-label="Reshelf staff area, dashboard"
         >
           <ReshelfMark className="size-7 shrink-0" />
           <span className={cn('min-w-0 leading-tight', collapsed && 'sr-only')}>
@@ -85,6 +85,7 @@ function StaffSidebar() {
             <span className="block text-xs font-semibold uppercase tracking-widest text-brand">
               Staff area
             </span>
+            <span className="sr-only">, dashboard</span>
           </span>
         </Link>
       </div>
@@ -126,8 +127,12 @@ function StaffSignedInAs({ collapsed }: { collapsed: boolean }) {
 }
 
 function StaffHeader({ onSearch }: { onSearch: () => void }) {
+  // Sticky: focus scrolls clear of it (WCAG 2.4.11).
+  const header = useRef<HTMLElement>(null);
+  useStickyBar(header, 'top');
   return (
     <header
+      ref={header}
       data-testid="staff-header"
       className="sticky top-[var(--shell-top,0px)] z-20 flex h-14 shrink-0 items-center gap-2 border-b border-line bg-paper/95 px-2 backdrop-blur-sm sm:gap-3 sm:px-4"
     >

@@ -30,7 +30,7 @@ export function RootLayout() {
         <div className="flex min-h-dvh flex-col">
           <a
             href="#main"
-            className="sr-only rounded-md bg-ink px-4 py-2 text-sm font-semibold text-paper focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+            className="sr-only rounded-md bg-ink px-4 py-2 text-sm font-semibold text-paper focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[60] focus:px-4 focus:py-3"
           >
             Skip to main content
           </a>

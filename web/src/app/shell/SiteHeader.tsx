@@ -1,13 +1,21 @@
+import { useRef } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { HeaderSearch } from '../../catalogue/search/HeaderSearch.tsx';
 import { BasketLink } from '../../commerce/basket/BasketLink.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Wordmark } from '../../components/Wordmark.tsx';
+import { useStickyBar } from '../../lib/sticky-bar.ts';
 import { HeaderAccount } from './HeaderAccount.tsx';
 
 export function SiteHeader() {
+  // Sticky from 768 px: focus scrolls clear of it (WCAG 2.4.11).
+  const header = useRef<HTMLElement>(null);
+  useStickyBar(header, 'top');
   return (
-    <header className="border-b border-line bg-paper/95 backdrop-blur-sm md:sticky md:top-[var(--shell-top,0px)] md:z-[55]">
+    <header
+      ref={header}
+      className="border-b border-line bg-paper/95 backdrop-blur-sm md:sticky md:top-[var(--shell-top,0px)] md:z-[55]"
+    >
       <div className="mx-auto flex w-full max-w-6xl flex-wrap items-center gap-x-4 gap-y-3 px-4 py-3 sm:px-6 lg:px-8">
         <Wordmark />
 

@@ -64,9 +64,10 @@ export function ListingCard({
       </div>
       <div className="flex min-w-0 flex-1 flex-col">
         <h3 className="line-clamp-2 font-serif text-base leading-snug font-semibold">
+          {/* The link covers the card (::after), and so does its focus ring (WCAG 2.4.7). */}
           <Link
             to={`/listing/${listing.slug}`}
-            className="rounded-sm after:absolute after:inset-0 after:rounded-xl focus-visible:outline-none group-has-[:focus-visible]:outline-2 group-has-[:focus-visible]:outline-brand"
+            className="rounded-sm after:absolute after:inset-0 after:rounded-xl focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-brand focus-visible:after:outline-solid"
           >
             {listing.title}
           </Link>

@@ -7,6 +7,7 @@ import { formatPence } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import { AdminPageFrame, formatDateTime } from '../../components/staff/AdminPageFrame.tsx';
 import { BasicDashboard } from '../../components/staff/BasicDashboard.tsx';
+import { TableScroll } from '../../kit/index.ts';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { Filters, PAYMENT_STATUSES, pick, useOrderFilters } from '../orders/staff/filters.tsx';
@@ -34,7 +35,7 @@ export function PaymentsPage() {
       />
       <QueryView query={payments} pending="Loading payments…" empty="No payments match.">
         {(data) => (
-          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+          <TableScroll label="Payments" className="rounded-xl border border-line bg-paper">
             <table className="w-full min-w-[40rem] text-left text-sm" data-testid="staff-payments">
               <thead className="border-b border-line text-ink-muted">
                 <tr>
@@ -74,7 +75,7 @@ export function PaymentsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </QueryView>
       <OrderSheet orderId={order ?? null} onClose={() => filters.set({ order: undefined })} />

@@ -5,6 +5,7 @@
 import { countOf, formatPence, plural } from '@reshelf/contracts';
 import { useState } from 'react';
 import { AdminPageFrame } from '../../components/staff/AdminPageFrame.tsx';
+import { TableScroll } from '../../kit/index.ts';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
@@ -41,7 +42,7 @@ export function ReconciliationPage() {
                 ? `${data.imbalances} of ${countOf(data.orders, 'order', 'orders')} ${plural(data.imbalances, 'does', 'do')} not balance`
                 : plural(data.orders, 'The order balances', `All ${data.orders} orders balance`)}
             </p>
-            <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+            <TableScroll label="Reconciliation" className="rounded-xl border border-line bg-paper">
               <table className="w-full min-w-[44rem] text-left text-sm" data-testid="reconciliation">
                 <thead className="border-b border-line text-ink-muted">
                   <tr>
@@ -81,7 +82,7 @@ export function ReconciliationPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           </>
         )}
       </QueryView>

@@ -7,7 +7,7 @@ import { Link, useParams } from 'react-router-dom';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { QueryView } from '../../kit/index.ts';
+import { QueryView, TableScroll } from '../../kit/index.ts';
 import { saveCsv } from '../../lib/download.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -101,7 +101,10 @@ export function StatementPage() {
                     Nothing moved in {data.label}.
                   </p>
                 ) : (
-                  <div className="mt-6 overflow-x-auto rounded-xl border border-line bg-paper">
+                  <TableScroll
+                    label="Statement entries"
+                    className="mt-6 rounded-xl border border-line bg-paper"
+                  >
                     <table className="w-full text-left text-sm" data-testid="statement-entries">
                       <thead className="border-b border-line text-ink-muted">
                         <tr>
@@ -139,7 +142,7 @@ export function StatementPage() {
                         ))}
                       </tbody>
                     </table>
-                  </div>
+                  </TableScroll>
                 )}
               </>
             )}

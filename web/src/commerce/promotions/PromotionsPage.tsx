@@ -16,6 +16,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../components/ui/dialog.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { TableScroll } from '../../kit/index.ts';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { type RouterOutputs, trpc } from '../../lib/trpc.ts';
@@ -74,7 +75,7 @@ export function PromotionsPage() {
         empty={<EmptyState testId="promotions-empty">No promotions yet.</EmptyState>}
       >
         {(data) => (
-          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+          <TableScroll label="Promotion codes" className="rounded-xl border border-line bg-paper">
             <table className="w-full min-w-[56rem] text-left text-sm" data-testid="promotions-table">
               <caption className="sr-only">Promotion codes, newest first</caption>
               <thead className="border-b border-line text-ink-muted">
@@ -160,7 +161,7 @@ export function PromotionsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </QueryView>
       <Dialog open={editing !== null} onOpenChange={(open) => (open ? undefined : setEditing(null))}>

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { AdminPageFrame, EmptyState, formatDateTime } from '../../components/staff/AdminPageFrame.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../components/ui/input.tsx';
+import { TableScroll } from '../../kit/index.ts';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { useFilterParams } from '../../kit/useFilterParams.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -102,7 +103,7 @@ export function RefundsPage() {
                 </dd>
               </div>
             </dl>
-            <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+            <TableScroll label="Refunds" className="rounded-xl border border-line bg-paper">
               <table className="w-full min-w-[52rem] text-left text-sm" data-testid="refunds-table">
                 <caption className="sr-only">Refunds, newest first</caption>
                 <thead className="border-b border-line text-ink-muted">
@@ -150,7 +151,7 @@ export function RefundsPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
             {data.count > data.rows.length ? (
               <p className="text-sm text-ink-muted">
                 Showing the newest {data.rows.length} of {data.count}. Narrow the period or search by

@@ -9,6 +9,7 @@
 import { ADMIN_PERIOD_LABELS, formatPence } from '@reshelf/contracts';
 import { Download } from 'lucide-react';
 import { AdminPageFrame } from '../../components/staff/AdminPageFrame.tsx';
+import { TableScroll } from '../../kit/index.ts';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { apiUrl } from '../../lib/api.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -34,7 +35,7 @@ export function RevenuePage() {
       <QueryView query={revenue} pending="Loading revenue…">
         {(data) => (
           <>
-            <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+            <TableScroll label="Revenue by period" className="rounded-xl border border-line bg-paper">
               <table className="w-full min-w-[54rem] text-left text-sm" data-testid="revenue-table">
                 <caption className="sr-only">Revenue by period</caption>
                 <thead className="border-b border-line text-ink-muted">
@@ -99,7 +100,7 @@ export function RevenuePage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
             <dl
               className="grid max-w-3xl gap-3 rounded-xl border border-line bg-paper p-4 text-sm text-ink-soft sm:p-5"
               data-testid="revenue-net-line"

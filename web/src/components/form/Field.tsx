@@ -34,7 +34,8 @@ export function Field({ label, hint, error, aside, optional, className, children
           {label}
           {optional ? <span className="ml-1 font-normal text-ink-muted">(optional)</span> : null}
         </Label>
-        {aside}
+        {/* A link beside the label is a full 24 px target (WCAG 2.5.8), not just its text's height. */}
+        {aside ? <span className="[&>a]:inline-flex [&>a]:min-h-6 [&>a]:items-center">{aside}</span> : null}
       </div>
       {hint ? (
         <p id={hintId} className="-mt-0.5 text-sm text-ink-muted">

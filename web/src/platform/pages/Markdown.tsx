@@ -1,6 +1,7 @@
 import Markdown from 'react-markdown';
 import { Link } from 'react-router-dom';
 import remarkGfm from 'remark-gfm';
+import { TableScroll } from '../../kit/index.ts';
 
 /**
  * Markdown from the database, rendered as React elements: raw HTML in the text is not
@@ -21,9 +22,9 @@ export function MarkdownContent({ children }: { children: string }) {
               </a>
             ),
           table: ({ children: rows }) => (
-            <div className="overflow-x-auto">
+            <TableScroll label="Table">
               <table>{rows}</table>
-            </div>
+            </TableScroll>
           ),
         }}
       >

@@ -21,6 +21,7 @@ import {
 } from 'recharts';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { ChartArea, TableScroll } from '../../kit/index.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 
@@ -173,7 +174,7 @@ function ActivityChart({ data }: { data: SellerAnalytics }) {
       <h2 id="activity-chart-title" className="text-xl font-semibold">
         Views, saves and sales
       </h2>
-      <div className="mt-4 h-64" data-testid="activity-chart" aria-hidden="true">
+      <ChartArea className="mt-4 h-64" data-testid="activity-chart">
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={points} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--color-line)" vertical={false} />
@@ -210,7 +211,7 @@ function ActivityChart({ data }: { data: SellerAnalytics }) {
             />
           </LineChart>
         </ResponsiveContainer>
-      </div>
+      </ChartArea>
       <div className="sr-only">
         <table>
           <caption>
@@ -254,7 +255,7 @@ function RevenueChart({ data }: { data: SellerAnalytics }) {
       <h2 id="revenue-chart-title" className="text-xl font-semibold">
         Revenue
       </h2>
-      <div className="mt-4 h-64" data-testid="revenue-chart" aria-hidden="true">
+      <ChartArea className="mt-4 h-64" data-testid="revenue-chart">
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={points} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--color-line)" vertical={false} />
@@ -267,7 +268,7 @@ function RevenueChart({ data }: { data: SellerAnalytics }) {
             <Bar dataKey="pounds" fill="var(--color-moss)" radius={[4, 4, 0, 0]} isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
-      </div>
+      </ChartArea>
       <div className="sr-only">
         <table>
           <caption>Revenue by {data.period === '12m' ? 'month' : 'day'}</caption>
@@ -306,7 +307,7 @@ function ListingsTable({ data }: { data: SellerAnalytics }) {
       {data.listings.length === 0 ? (
         <p className="mt-4 text-ink-muted">No books on sale or sold in this period yet.</p>
       ) : (
-        <div className="mt-4 overflow-x-auto">
+        <TableScroll label="Figures by listing" className="mt-4">
           <table className="w-full min-w-[36rem] text-left text-sm" data-testid="listing-figures">
             <thead className="border-b border-line text-ink-muted">
               <tr>
@@ -363,7 +364,7 @@ function ListingsTable({ data }: { data: SellerAnalytics }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

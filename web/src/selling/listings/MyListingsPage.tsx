@@ -330,8 +330,9 @@ function ListingRow({
             </span>
           ) : null}
         </div>
-        <p className="mt-1 truncate font-semibold">
-          <Link to={href} className="underline-offset-4 hover:underline">
+        <p className="mt-1 font-semibold">
+          {/* A block, so the link is a full line tall (WCAG 2.5.8: 24 px). */}
+          <Link to={href} className="block truncate underline-offset-4 hover:underline">
             {title}
           </Link>
         </p>

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { AdminPageFrame } from '../../components/staff/AdminPageFrame.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { ChartArea } from '../../kit/ChartArea.tsx';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { trpc } from '../../lib/trpc.ts';
 
@@ -111,7 +112,7 @@ function MetricChart({
           {total.toLocaleString('en-GB')}
         </p>
       </div>
-      <div className="mt-3 h-56" aria-hidden="true">
+      <ChartArea className="mt-3 h-56">
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--color-line)" vertical={false} />
@@ -121,7 +122,7 @@ function MetricChart({
             <Bar dataKey="value" fill={metric.colour} radius={[4, 4, 0, 0]} isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
-      </div>
+      </ChartArea>
       <table className="sr-only">
         <caption>
           {metric.title} by {data[0]?.bucket.length === 7 ? 'month' : 'day'}

@@ -11,6 +11,7 @@ import { AdminPageFrame, EmptyState, formatDateTime } from '../../components/sta
 import { KeysetPager, useKeysetPages } from '../../components/staff/KeysetPager.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../components/ui/input.tsx';
+import { TableScroll } from '../../kit/index.ts';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { useFilterParams } from '../../kit/useFilterParams.ts';
 import { trpc } from '../../lib/trpc.ts';
@@ -108,7 +109,7 @@ export function AuditPage() {
         empty={<EmptyState testId="audit-empty">No entries match these filters.</EmptyState>}
       >
         {(data) => (
-          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+          <TableScroll label="Audit log" className="rounded-xl border border-line bg-paper">
             <table
               className="w-full min-w-[44rem] text-left text-sm"
               data-testid="audit-table"
@@ -148,7 +149,7 @@ export function AuditPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </QueryView>
       <KeysetPager pages={pages} nextBefore={log.data?.nextBefore} noun="entries" />

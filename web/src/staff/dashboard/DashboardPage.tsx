@@ -47,8 +47,6 @@ export function DashboardPage() {
 function WaitingForStaff() {
   const charities = trpc.charities.waitingCount.useQuery(undefined, { staleTime: 30_000 });
   const waiting = charities.data?.waiting;
-  const label =
-    waiting === undefined ? 'Charity applications waiting' : `Charity applications waiting: ${waiting}`;
   return (
     <section aria-labelledby="waiting-title" className="-mt-4">
       <h2 id="waiting-title" className="sr-only">
@@ -57,7 +55,6 @@ function WaitingForStaff() {
       <div className="grid gap-4 sm:grid-cols-3">
         <Link
           to="/admin/charities"
-          aria-label={label}
           data-testid="charity-applications-waiting"
           data-waiting={waiting}
           className="group flex items-center gap-4 rounded-xl border border-line bg-paper p-4 shadow-card transition-colors hover:border-brand/40"
@@ -66,7 +63,9 @@ function WaitingForStaff() {
             <HeartHandshake aria-hidden="true" className="size-4.5" />
           </span>
           <span className="min-w-0 flex-1">
-            <span className="block text-sm font-semibold text-ink-muted">Charity applications waiting</span>
+            <span className="block text-sm font-semibold text-ink-muted">
+              Charity applications waiting<span className="sr-only">:</span>
+            </span>
             <span className="block text-xs text-ink-muted group-hover:text-brand">Review them</span>
           </span>
           {waiting === undefined ? (

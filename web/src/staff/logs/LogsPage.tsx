@@ -13,6 +13,7 @@ import { AdminPageFrame, EmptyState, formatDateTime } from '../../components/sta
 import { BasicDashboard } from '../../components/staff/BasicDashboard.tsx';
 import { KeysetPager, useKeysetPages } from '../../components/staff/KeysetPager.tsx';
 import { fieldClasses, Label } from '../../components/ui/input.tsx';
+import { TableScroll } from '../../kit/index.ts';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { RequestLogPanel } from './RequestLogPanel.tsx';
@@ -104,7 +105,7 @@ function JobRunsPanel() {
         }
       >
         {(data) => (
-          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+          <TableScroll label="Job runs" className="rounded-xl border border-line bg-paper">
             <table className="w-full min-w-[40rem] text-left text-sm" aria-busy={runs.isFetching}>
               <caption className="sr-only">Job runs, newest first</caption>
               <thead className="border-b border-line text-ink-muted">
@@ -135,7 +136,7 @@ function JobRunsPanel() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </QueryView>
       <KeysetPager pages={pages} nextBefore={runs.data?.nextBefore} noun="runs" />

@@ -12,6 +12,7 @@ import { EmptyState, formatDateTime } from '../../components/staff/AdminPageFram
 import { KeysetPager, useKeysetPages } from '../../components/staff/KeysetPager.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { fieldClasses, Input, Label } from '../../components/ui/input.tsx';
+import { TableScroll } from '../../kit/index.ts';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
@@ -145,7 +146,7 @@ export function RequestLogPanel() {
         }
       >
         {(data) => (
-          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+          <TableScroll label="Requests" className="rounded-xl border border-line bg-paper">
             <table className="w-full min-w-[48rem] text-left text-sm" aria-busy={lines.isFetching}>
               <caption className="sr-only">Requests, newest first</caption>
               <thead className="border-b border-line text-ink-muted">
@@ -192,7 +193,7 @@ export function RequestLogPanel() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </QueryView>
       <KeysetPager pages={pages} nextBefore={lines.data?.nextBefore} noun="requests" />

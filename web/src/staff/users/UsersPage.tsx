@@ -14,6 +14,7 @@ import { BasicDashboard } from '../../components/staff/BasicDashboard.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input, Label } from '../../components/ui/input.tsx';
 import { toast } from '../../components/ui/use-toast.ts';
+import { TableScroll } from '../../kit/index.ts';
 import { QueryView } from '../../kit/QueryView.tsx';
 import { useFilterParams } from '../../kit/useFilterParams.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
@@ -182,7 +183,7 @@ function Person({ userId }: { userId: string }) {
             </dl>
 
             {data.orders.recent.length ? (
-              <div className="overflow-x-auto">
+              <TableScroll label="Recent orders">
                 <table className="w-full text-left text-sm">
                   <caption className="sr-only">Recent orders</caption>
                   <thead className="text-ink-muted">
@@ -204,7 +205,7 @@ function Person({ userId }: { userId: string }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             ) : (
               <p className="text-sm text-ink-muted">No orders yet.</p>
             )}

@@ -12,6 +12,7 @@ import { AdminPageFrame, formatDateTime } from '../../../components/staff/AdminP
 import { Button } from '../../../components/ui/button.tsx';
 import { Input, Label } from '../../../components/ui/input.tsx';
 import { notify } from '../../../components/ui/notify.ts';
+import { TableScroll } from '../../../kit/index.ts';
 import { QueryView } from '../../../kit/QueryView.tsx';
 import { saveCsv } from '../../../lib/download.ts';
 import { trpc } from '../../../lib/trpc.ts';
@@ -142,7 +143,7 @@ export function PayoutsAdminPage() {
         isEmpty={(rows) => rows.length === 0}
       >
         {(rows) => (
-          <div className="overflow-x-auto rounded-xl border border-line bg-paper">
+          <TableScroll label="Money out" className="rounded-xl border border-line bg-paper">
             <table className="w-full min-w-[44rem] text-left text-sm" data-testid="staff-money-out">
               <thead className="border-b border-line text-ink-muted">
                 <tr>
@@ -197,7 +198,7 @@ export function PayoutsAdminPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </QueryView>
       <Holds isAdmin={isAdmin} />

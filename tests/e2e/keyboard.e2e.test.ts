@@ -1,0 +1,371 @@
+/**
+ * The site by keyboard alone (WCAG 2.2 AA, issue 35), in Chromium: only `keyboard.press` and
+ * typing into the field that has focus, never a click.
+ *
+ * - The skip link is the first Tab on every kind of page and takes focus to the main landmark.
+ * - Every Tab lands on something with a visible focus indicator (2.4.7), and focus is never
+ *   hidden under a bar stuck to the top or bottom of the screen (2.4.11).
+ * - Focus returns to the control that opened a menu, dialog or sheet when it closes.
+ * - Signing in lets a password manager and the clipboard do the work (3.3.8): the right
+ *   `autocomplete` on every email and password field, and pasting works.
+ * - A buyer finds a book, puts it in the basket, checks out and pays, by keyboard.
+ *
+ * The marketplace is the file's own: the journey buys a demo book.
+ */
+import pg from 'pg';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, signedIn } from '../support/auth.ts';
+import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
+
+let browser: Browser;
+let marketplace: OwnMarketplace;
+withOwnMarketplace((started) => ({ browser, marketplace } = started));
+
+let db: pg.Client;
+beforeAll(async () => {
+  db = new pg.Client({ connectionString: marketplace.databaseUrl });
+  await db.connect();
+});
+afterAll(async () => {
+  await db?.end();
+});
+
+interface Focused {
+  tag: string;
+  id: string;
+  name: string;
+  /** A focus indicator is drawn: an outline (the site's one ring, styles.css), not a shadow that may be there anyway. */
+  indicator: boolean;
+  rect: { top: number; bottom: number; left: number; right: number };
+  /** Bars stuck to the top or bottom of the screen that cover part of the focused element. */
+  coveredBy: string[];
+}
+
+/** What has focus now, whether it shows it, and whether a sticky bar hides it. */
+function focused(page: Page): Promise<Focused> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) {
+      return {
+        tag: 'body',
+        id: '',
+        name: '',
+        indicator: false,
+        rect: { top: 0, bottom: 0, left: 0, right: 0 },
+        coveredBy: [],
+      };
+    }
+    // On the element or on a pseudo-element it draws (a card's link covers the card with ::after).
+    const drawn = [getComputedStyle(el), getComputedStyle(el, '::after'), getComputedStyle(el, '::before')];
+    const outline = drawn.some((s) => s.outlineStyle !== 'none' && Number.parseFloat(s.outlineWidth) >= 1);
+    const labelled =
+      el.getAttribute('aria-label') ??
+      (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement
+        ? [...(el.labels ?? [])].map((l) => l.textContent).join(' ')
+        : '') ??
+      '';
+    const name = (labelled || el.textContent || (el as HTMLInputElement).placeholder || '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 80);
+    const r = el.getBoundingClientRect();
+    const coveredBy: string[] = [];
+    for (const bar of document.querySelectorAll<HTMLElement>('body *')) {
+      const position = getComputedStyle(bar).position;
+      if (position !== 'fixed' && position !== 'sticky') continue;
+      if (bar.contains(el) || el.contains(bar)) continue;
+      const b = bar.getBoundingClientRect();
+      if (b.width === 0 || b.height === 0 || b.height > window.innerHeight / 2) continue;
+      if (getComputedStyle(bar).visibility === 'hidden' || getComputedStyle(bar).opacity === '0') continue;
+      const stuckTop = b.top <= 1 && b.bottom > 0;
+      const stuckBottom = b.bottom >= window.innerHeight - 1 && b.top < window.innerHeight;
+      if (!stuckTop && !stuckBottom) continue;
+      const top = Math.max(r.top, b.top);
+      const bottom = Math.min(r.bottom, b.bottom);
+      const left = Math.max(r.left, b.left);
+      const right = Math.min(r.right, b.right);
+      if (bottom - top <= 1 || right - left <= 1) continue;
+      // Covered only where the bar is drawn above it (the skip link sits above the header).
+      const above = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+      if (above && bar.contains(above))
+        coveredBy.push(`${bar.tagName.toLowerCase()}.${[...bar.classList].slice(0, 3).join('.')}`);
+    }
+    return {
+      tag: el.tagName.toLowerCase(),
+      id: el.id,
+      name,
+      indicator: outline,
+      rect: { top: r.top, bottom: r.bottom, left: r.left, right: r.right },
+      coveredBy,
+    };
+  });
+}
+
+/** One Tab (or Shift+Tab): focus moves to something that shows it and is not hidden. */
+async function tab(page: Page, back = false): Promise<Focused> {
+  await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  const now = await focused(page);
+  if (now.tag !== 'body') {
+    expect(now.indicator, `no visible focus indicator on ${now.tag} "${now.name}"`).toBe(true);
+    expect(now.coveredBy, `${now.tag} "${now.name}" is hidden under a sticky bar: ${now.coveredBy}`).toEqual(
+      [],
+    );
+  }
+  return now;
+}
+
+/** Tabs until focus is on a control whose name matches; fails if it never comes (a trap or a gap). */
+async function tabTo(page: Page, name: RegExp, { max = 120, back = false } = {}): Promise<Focused> {
+  const seen: string[] = [];
+  for (let i = 0; i < max; i += 1) {
+    const now = await tab(page, back).catch((error: Error) => {
+      throw new Error(`${error.message}\nlooking for ${name} on ${page.url()}, after:\n${seen.join('\n')}`);
+    });
+    if (name.test(now.name)) return now;
+    seen.push(`${now.tag} "${now.name}"`);
+  }
+  throw new Error(`${max} Tabs never reached ${name}; focus went through:\n${seen.join('\n')}`);
+}
+
+async function visitor(
+  viewport: keyof typeof VIEWPORTS = 'desktop',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS[viewport] });
+  await context.addInitScript(() => {
+    localStorage.setItem('cookie-consent', 'declined');
+    localStorage.setItem('has-visited', 'true');
+  });
+  return { context, page: await context.newPage() };
+}
+
+async function member(email: string, viewport: keyof typeof VIEWPORTS = 'desktop') {
+  return signedIn(browser, email, { baseURL: marketplace.baseURL, viewport });
+}
+
+async function activeId(page: Page): Promise<string> {
+  return page.evaluate(() => document.activeElement?.id ?? '');
+}
+
+/** Marks the element with focus, to find it again after a dialog closes. */
+async function markOpener(page: Page): Promise<void> {
+  await page.evaluate(() => document.activeElement?.setAttribute('data-opener', ''));
+}
+
+async function focusIsOnOpener(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.activeElement?.hasAttribute('data-opener') ?? false);
+}
+
+async function activeSlug(): Promise<{ slug: string; title: string }> {
+  const { rows } = await db.query<{ slug: string; title: string }>(
+    `select l.slug, b.title from public.listings l join public.books b on b.id = l.book_id
+     join auth.users u on u.id = l.seller_id
+     where l.status = 'active' and l.charity_id is null and u.email <> 'buyer@reshelf.test'
+     order by l.slug limit 1`,
+  );
+  if (!rows[0]) throw new Error('the demo data has no active listing');
+  return rows[0];
+}
+
+describe('keyboard only', () => {
+  it('the first Tab on any page is the skip link, and it takes focus to the main content', async () => {
+    const { slug } = await activeSlug();
+    for (const [who, path] of [
+      [null, '/'],
+      [null, `/listing/${slug}`],
+      ['seller@reshelf.test', '/account'],
+      ['admin@reshelf.test', '/admin'],
+    ] as const) {
+      const { context, page } = who ? await member(who) : await visitor();
+      await page.goto(path);
+      await page.locator('main').waitFor();
+      const first = await tab(page);
+      expect(first.name, `first Tab on ${path}`).toBe('Skip to main content');
+      expect(first.rect.bottom - first.rect.top, 'the skip link shows when focused').toBeGreaterThanOrEqual(
+        24,
+      );
+      if (path === '/') await snapshot(page, 'keyboard-skip-link-desktop', { fullPage: false });
+      await page.keyboard.press('Enter');
+      await expect.poll(() => activeId(page), { timeout: 5_000 }).toBe('main');
+      await context.close();
+    }
+  });
+
+  it('focus never hides under a sticky bar: the listing page at 390 px, a long list at 1,280 px both ways', async () => {
+    const { slug } = await activeSlug();
+    const phone = await visitor('phone');
+    await phone.page.goto(`/listing/${slug}`);
+    await phone.page.locator('[data-buy-bar]').waitFor();
+    // Every Tab through the page checks the focused element against the buy bar (tab()).
+    for (let i = 0; i < 60; i += 1) {
+      const now = await tab(phone.page);
+      if (i === 30) await snapshot(phone.page, `keyboard-focus-phone-${now.tag}`, { fullPage: false });
+    }
+    await phone.context.close();
+
+    const desktop = await visitor('desktop');
+    await desktop.page.goto('/listings');
+    await desktop.page.getByRole('heading', { level: 1 }).waitFor();
+    for (let i = 0; i < 50; i += 1) await tab(desktop.page);
+    // Back up the page: the sticky header is above what gets focus.
+    for (let i = 0; i < 45; i += 1) await tab(desktop.page, true);
+    await desktop.context.close();
+  });
+
+  it('focus returns to the opener when a menu, dialog or sheet closes', async () => {
+    // The header's account menu.
+    const buyer = await member('buyer@reshelf.test');
+    const { slug } = await activeSlug();
+    await buyer.page.goto(`/listing/${slug}`);
+    await tabTo(buyer.page, /Account menu for /);
+    await markOpener(buyer.page);
+    await buyer.page.keyboard.press('Enter');
+    await buyer.page.locator('[data-testid="account-menu"] [aria-expanded="true"]').waitFor();
+    await buyer.page.keyboard.press('Escape');
+    await expect.poll(() => focusIsOnOpener(buyer.page), { timeout: 5_000 }).toBe(true);
+
+    // A dialog on the listing page: making an offer.
+    await tabTo(buyer.page, /^Make an offer$/);
+    await markOpener(buyer.page);
+    await buyer.page.keyboard.press('Enter');
+    await buyer.page.getByRole('dialog').waitFor();
+    await buyer.page.keyboard.press('Escape');
+    await buyer.page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await focusIsOnOpener(buyer.page)).toBe(true);
+    await buyer.context.close();
+
+    // The staff area: the command palette, and the sidebar as a sheet on a phone.
+    const staff = await member('admin@reshelf.test', 'phone');
+    await staff.page.goto('/admin');
+    await staff.page.getByRole('heading', { level: 1 }).waitFor();
+    await tabTo(staff.page, /^Search/);
+    await markOpener(staff.page);
+    await staff.page.keyboard.press('Enter');
+    await staff.page.getByRole('dialog').waitFor();
+    await staff.page.keyboard.press('Escape');
+    await staff.page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await focusIsOnOpener(staff.page)).toBe(true);
+    await staff.page.evaluate(() => document.activeElement?.removeAttribute('data-opener'));
+
+    await tabTo(staff.page, /sidebar|menu/i, { back: true });
+    await markOpener(staff.page);
+    await staff.page.keyboard.press('Enter');
+    await staff.page.getByRole('dialog').waitFor();
+    await staff.page.keyboard.press('Escape');
+    await staff.page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await focusIsOnOpener(staff.page)).toBe(true);
+    await staff.context.close();
+  });
+
+  it('signing in lets the browser and the clipboard fill it in: autocomplete set, paste allowed (WCAG 3.3.8)', async () => {
+    const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS.desktop });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: marketplace.baseURL });
+    await context.addInitScript(() => {
+      localStorage.setItem('cookie-consent', 'declined');
+      localStorage.setItem('has-visited', 'true');
+    });
+    const page = await context.newPage();
+    const expected: [string, string[]][] = [
+      ['/login', ['email', 'current-password']],
+      ['/forgot-password', ['email']],
+      ['/reset-password?token=abc', ['new-password', 'new-password']],
+    ];
+    for (const [path, kinds] of expected) {
+      await page.goto(path);
+      await page.locator('main form').first().waitFor();
+      const fields = await page
+        .locator('main input[type="email"], main input[type="password"], main input[autocomplete="email"]')
+        .evaluateAll((inputs) => inputs.map((input) => input.getAttribute('autocomplete')));
+      expect(fields, path).toEqual(kinds);
+    }
+    // No puzzle, and the clipboard works: a password manager's copy pastes in.
+    await page.goto('/login');
+    const form = page.getByRole('form', { name: 'Sign in' });
+    await form.waitFor();
+    expect(await page.locator('iframe, [class*="captcha" i], [id*="captcha" i]').count()).toBe(0);
+    for (const [label, value] of [
+      ['Email address', 'buyer@reshelf.test'],
+      ['Password', DEMO_PASSWORD],
+    ] as const) {
+      await page.evaluate((text) => navigator.clipboard.writeText(text), value);
+      await tabTo(page, new RegExp(`^${label}`));
+      await page.keyboard.press('ControlOrMeta+V');
+      expect(await form.getByLabel(label, { exact: true }).inputValue()).toBe(value);
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname !== '/login');
+    await context.close();
+  });
+
+  it('a buyer messages a seller by keyboard alone, at 390 px, and focus in the thread stays clear of the composer', async () => {
+    const { rows } = await db.query<{ slug: string }>(
+      `select l.slug from public.listings l join auth.users u on u.id = l.seller_id
+       where l.status = 'active' and l.charity_id is null and u.email = 'seller@reshelf.test'
+       order by l.slug desc limit 1`,
+    );
+    const { context, page } = await member('buyer@reshelf.test', 'phone');
+    await page.goto(`/listing/${rows[0]!.slug}`);
+    await page.locator('main').waitFor();
+    await tabTo(page, /^Message the seller$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/messages\/[0-9a-f-]{36}$/);
+    const text = 'Hello, does this copy have any pencil marks inside?';
+    await tabTo(page, /^Your message/);
+    await page.keyboard.type(text);
+    await tabTo(page, /^Send$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('thread-entries').getByText(text).waitFor();
+    // Back up through the page: nothing that takes focus hides under the sticky composer (tab()).
+    for (let i = 0; i < 15; i += 1) await tab(page, true);
+    await context.close();
+  });
+
+  it('a buyer finds a book, adds it to the basket, checks out and pays by keyboard alone', async () => {
+    const { title } = await activeSlug();
+    const { context, page } = await member('buyer@reshelf.test');
+    await page.goto('/');
+    await page.locator('main').waitFor();
+    const search = await tabTo(page, /search/i);
+    expect(search.tag).toBe('input');
+    await page.keyboard.type(title);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/search\?/);
+    await tabTo(page, new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/listing\//);
+    await tabTo(page, /^Add to basket/);
+    await page.keyboard.press('Enter');
+    await tabTo(page, /basket/i, { back: true });
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/basket/);
+    await tabTo(page, /^Check ?out/i);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/checkout/);
+    for (const [label, value] of [
+      ['Full name', 'Ava Reader'],
+      ['Address line 1', '12 Turl Street'],
+      ['Town or city', 'Oxford'],
+      ['Postcode', 'OX1 3DP'],
+    ] as const) {
+      await tabTo(page, new RegExp(`^${label}`));
+      await page.keyboard.type(value);
+    }
+    await tabTo(page, /^(Continue|Review|Go to payment|Pay|Place order)/);
+    await page.keyboard.press('Enter');
+    // A basket's checkout goes straight to the provider; a single book's shows the confirm page.
+    await page.waitForURL(/\/checkout\/confirm\?|\/payments\/test\/tp_/, { waitUntil: 'commit' });
+    if (new URL(page.url()).pathname === '/checkout/confirm') {
+      await tabTo(page, /^(Pay|Place order and pay) /);
+      await page.keyboard.press('Enter');
+    }
+    // The test provider's page is not the app: wait for its button, not for the app to show it.
+    await page.getByRole('button', { name: 'Pay now' }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/payments\/test\/tp_/);
+    await tabTo(page, /^Pay now$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/checkout\/success\?order=/);
+    await page.getByRole('heading', { name: 'Thank you: your order is paid', level: 1 }).waitFor();
+    await context.close();
+  });
+});
