@@ -151,6 +151,8 @@ const TABLE: Row[] = [
   { route: '/account/analytics', role: 'member' },
   { route: '/account/reviews', role: 'member' },
   { route: '/account/payouts/statement/:month', role: 'member', url: (d) => `/account/payouts/statement/${d.month}` },
+  // No year is filed in the demo data, so this is the page's "no copy for that year" state.
+  { route: '/account/payouts/reporting/:year', role: 'member', url: () => '/account/payouts/reporting/2025' },
   { route: '/charity/sell', role: 'charity' },
   { route: '/charity/bulk-listing', role: 'charity' },
   { route: '/charity/dashboard', role: 'charity' },
