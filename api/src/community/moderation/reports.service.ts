@@ -125,7 +125,7 @@ export async function reportCharity(
     .select(['c.id', 'c.status', 'cm.user_id as member'])
     .where('c.id', '=', input.charityId)
     .executeTakeFirst();
-  if (!charity || charity.status !== 'approved') {
+  if (charity?.status !== 'approved') {
     throw new AppError('NOT_FOUND', 'We could not find that charity.');
   }
   if (charity.member) throw new AppError('FORBIDDEN', 'You can’t report your own charity’s page.');
