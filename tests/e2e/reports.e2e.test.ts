@@ -169,6 +169,8 @@ describe('reports', () => {
     });
     await buyer.page.goto(`/charity/${slug}`);
     await buyer.page.getByText(description).waitFor();
+    await noSideways(buyer.page);
+    await snapshot(buyer.page, 'charity-page-report-phone', { fullPage: false });
     await buyer.page.getByRole('button', { name: 'Report this charity’s page' }).click();
     const dialog = buyer.page.getByRole('dialog', { name: 'Report this charity’s page' });
     // A profile's reasons, fraud first; not a listing's.
@@ -202,6 +204,7 @@ describe('reports', () => {
     await buyer.page.reload();
     await buyer.page.getByRole('heading', { name: 'Cherwell Valley Hospice Books', level: 1 }).waitFor();
     expect(await buyer.page.getByText(description).count()).toBe(0);
+    await snapshot(buyer.page, 'charity-page-taken-down-phone', { fullPage: false });
     await buyer.context.close();
     await staff.context.close();
   });
