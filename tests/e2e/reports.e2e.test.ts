@@ -1,7 +1,8 @@
 /**
  * Reports in a real browser: a buyer reports a listing from its page (reporting it
  * again is kindly refused), a moderator finds it at /admin/reports on a phone and removes the
- * listing, and dismisses another report with a note. Removing a listing changes what every
+ * listing, and dismisses another report with a note; a charity's page is reported (not by its
+ * own team) and its description taken down. Removing a listing changes what every
  * visitor sees, so this file runs against a marketplace of its own (whose demo seed also
  * leaves a few open reports, on other listings).
  */
@@ -145,6 +146,65 @@ describe('reports', () => {
     expect(
       await page.getByTestId('audit-row').evaluateAll((rows) => rows.map((r) => r.dataset.action)),
     ).toEqual(['report.dismiss', 'report.action']);
+    await buyer.context.close();
+    await staff.context.close();
+  });
+
+  it('a buyer reports a charity’s page; its own team is refused; a moderator takes its description down', async () => {
+    const slug = 'cherwell-valley-hospice-books';
+    const description = 'Every book we sell is donated';
+
+    const team = await signedIn(browser, 'charity@reshelf.test', { baseURL: marketplace.baseURL });
+    await team.page.goto(`/charity/${slug}`);
+    await team.page.getByRole('button', { name: 'Report this charity’s page' }).click();
+    const own = team.page.getByRole('dialog', { name: 'Report this charity’s page' });
+    await own.getByLabel('Spam', { exact: true }).check();
+    await own.getByRole('button', { name: 'Send report' }).click();
+    await own.getByText('You can’t report your own charity’s page.').waitFor();
+    await team.context.close();
+
+    const buyer = await signedIn(browser, 'buyer@reshelf.test', {
+      baseURL: marketplace.baseURL,
+      viewport: 'phone',
+    });
+    await buyer.page.goto(`/charity/${slug}`);
+    await buyer.page.getByText(description).waitFor();
+    await noSideways(buyer.page);
+    await snapshot(buyer.page, 'charity-page-report-phone', { fullPage: false });
+    await buyer.page.getByRole('button', { name: 'Report this charity’s page' }).click();
+    const dialog = buyer.page.getByRole('dialog', { name: 'Report this charity’s page' });
+    // A profile's reasons, fraud first; not a listing's.
+    expect(await dialog.getByLabel('Prohibited item').count()).toBe(0);
+    await dialog.getByLabel('Scam or fraud').check();
+    await dialog.getByLabel('Details (optional)').fill('Asks for donations by bank transfer.');
+    await snapshot(buyer.page, 'report-charity-dialog-phone', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Send report' }).click();
+    await toast(buyer.page, 'Thanks — we’ll review this report').waitFor();
+
+    const staff = await signedIn(browser, 'moderator@reshelf.test', { baseURL: marketplace.baseURL });
+    const { page } = staff;
+    await page.goto('/admin/reports?kind=charity');
+    const reported = page.getByTestId('report').filter({ hasText: 'Cherwell Valley Hospice Books' });
+    await reported.getByText('Charity’s page', { exact: true }).waitFor();
+    await reported.getByText(/owner charity@reshelf\.test/).waitFor();
+    await reported.getByText('“Asks for donations by bank transfer.”').waitFor();
+    await noSideways(page);
+    await snapshot(page, 'admin-reports-charity-desktop');
+    await reported.getByRole('button', { name: 'Remove charity’s description and logo…' }).click();
+    await reported
+      .getByLabel('Reason (the charity’s owner is told, and may appeal)')
+      .fill('Asks for payment outside Reshelf');
+    await reported
+      .getByRole('button', { name: 'Remove charity’s description and logo', exact: true })
+      .click();
+    await openToast(page, 'Description and logo taken down').waitFor();
+    await reported.waitFor({ state: 'detached' });
+
+    // The page keeps its name and books, without the description.
+    await buyer.page.reload();
+    await buyer.page.getByRole('heading', { name: 'Cherwell Valley Hospice Books', level: 1 }).waitFor();
+    expect(await buyer.page.getByText(description).count()).toBe(0);
+    await snapshot(buyer.page, 'charity-page-taken-down-phone', { fullPage: false });
     await buyer.context.close();
     await staff.context.close();
   });

@@ -640,6 +640,7 @@ export interface ModerationRemovals {
   appeal_status: string | null;
   appeal_text: string | null;
   appealed_at: Timestamp | null;
+  charity_id: string | null;
   created_at: Generated<Timestamp>;
   decided_at: Timestamp | null;
   decided_by: string | null;
@@ -1048,6 +1049,7 @@ export interface ReportingSnapshots {
 }
 
 export interface Reports {
+  charity_id: string | null;
   created_at: Generated<Timestamp>;
   details: string | null;
   harm: string;

@@ -1,6 +1,7 @@
 /**
  * Reports: a member reports something another member wrote or posted (a listing, a message in a
- * conversation or with an offer, a review or its reply, a member's profile) to the Reshelf team.
+ * conversation or with an offer, a review or its reply, a member's profile, a charity's page) to
+ * the Reshelf team.
  * The reasons are fixed lists, one for each kind of thing reported; every reason belongs to a
  * kind of harm (REPORT_REASON_HARM), recorded with the report, and staff work the queue by harm,
  * fraud first (HARM_KINDS' order; docs/safety/illegal-harms-risk-assessment.md says why).
@@ -88,7 +89,14 @@ export const REPORT_REASON_HARM: Record<ReportReason, HarmKind> = {
   other: 'other',
 };
 
-export const REPORT_TARGET_KINDS = ['listing', 'offer_message', 'message', 'review', 'profile'] as const;
+export const REPORT_TARGET_KINDS = [
+  'listing',
+  'offer_message',
+  'message',
+  'review',
+  'profile',
+  'charity',
+] as const;
 export type ReportTargetKind = (typeof REPORT_TARGET_KINDS)[number];
 
 /** What each kind of thing is called in words ("the listing you reported"). */
@@ -98,6 +106,7 @@ export const REPORT_TARGET_LABELS: Record<ReportTargetKind, string> = {
   message: 'message',
   review: 'review',
   profile: 'profile',
+  charity: 'charity’s page',
 };
 
 /** The illegal harms anything can carry, after each kind's own reasons. */
@@ -111,6 +120,8 @@ const MESSAGE_REASONS = [
   'other',
 ] as const;
 
+const PROFILE_REASONS = ['scam_or_fraud', 'harassment', ...SERIOUS, 'spam', 'other'] as const;
+
 /**
  * The reasons a member may give, by what they report, fraud first: a listing's faults (a
  * prohibited item, a wrong price) are not a message's or a review's. A message sent with an
@@ -121,7 +132,9 @@ export const REPORT_REASONS_FOR = {
   message: MESSAGE_REASONS,
   offer_message: MESSAGE_REASONS,
   review: ['scam_or_fraud', 'harassment', ...SERIOUS, 'spam', 'other'],
-  profile: ['scam_or_fraud', 'harassment', ...SERIOUS, 'spam', 'other'],
+  profile: PROFILE_REASONS,
+  /** A charity's page (its description and logo): what its team wrote, as a member's profile. */
+  charity: PROFILE_REASONS,
 } as const satisfies Record<ReportTargetKind, readonly ReportReason[]>;
 
 /** A reason a member may give today (the others are kept by reports made before). */

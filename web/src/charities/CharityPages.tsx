@@ -4,7 +4,12 @@ import { type FormEvent, useId, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ListingsBrowser } from '../catalogue/index.ts';
 import { BuyMoreFromSeller } from '../commerce/index.ts';
-import { CharityRatingSummary, CharityReviewsSection, FollowButton } from '../community/index.ts';
+import {
+  CharityRatingSummary,
+  CharityReviewsSection,
+  FollowButton,
+  ReportCharity,
+} from '../community/index.ts';
 import { NotFoundContent } from '../components/not-found/NotFoundContent.tsx';
 import { PageBody, PageHeader } from '../components/PageHeader.tsx';
 import { QueryError } from '../components/QueryError.tsx';
@@ -296,6 +301,11 @@ export function CharityProfilePage() {
             name={data.name}
             className="mt-4"
           />
+        ) : null}
+        {data ? (
+          <div className="mt-3">
+            <ReportCharity charityId={data.id} name={data.name} />
+          </div>
         ) : null}
       </PageHeader>
       <PageBody>

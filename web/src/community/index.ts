@@ -1,6 +1,7 @@
 /** The community domain's widgets other domains show (the web's import rule: api/scripts/check-imports.ts). */
 export { MessageOrderButton, MessageSellerButton } from './messages/MessageButtons.tsx';
 export { StaffConversation } from './messages/StaffConversation.tsx';
+export { ReportCharity } from './moderation/ReportCharity.tsx';
 export { ReportDialog } from './moderation/ReportDialog.tsx';
 export { ReportListing } from './moderation/ReportListing.tsx';
 export { ReportProfile } from './moderation/ReportProfile.tsx';

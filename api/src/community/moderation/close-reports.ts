@@ -29,7 +29,8 @@ export type ReportTarget =
   | { offerId: string }
   | { messageId: string }
   | { reviewId: string }
-  | { profileId: string };
+  | { profileId: string }
+  | { charityId: string };
 
 export interface ModerationDeps {
   db: Database;
@@ -43,6 +44,7 @@ const COLUMNS = {
   messageId: ['message_id', 'message'],
   reviewId: ['review_id', 'review'],
   profileId: ['profile_id', 'profile'],
+  charityId: ['charity_id', 'charity'],
 } as const;
 
 export function targetColumn(target: ReportTarget) {
@@ -196,7 +198,10 @@ export async function recordRemoval(
     note: string;
     /** The content in words, as its owner knows it (“your listing “Dracula””). */
     what: string;
-    /** What was taken down to be put back if the appeal is upheld (a profile's bio and photo). */
+    /**
+     * What was taken down to be put back if the appeal is upheld (a profile's bio and photo, a
+     * charity page's description and logo).
+     */
     removedContent?: Record<string, unknown>;
   },
 ): Promise<number> {

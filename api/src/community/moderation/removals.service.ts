@@ -33,6 +33,7 @@ const ACTION: Record<ReportTargetKind, string> = {
   message: 'We hid the message: the other member now sees “Message removed by Reshelf”.',
   review: 'We took the review down: it no longer shows or counts towards a rating.',
   profile: 'We took the bio and photo off your profile; your name and listings stay.',
+  charity: 'We took the description and logo off your charity’s page; its name, number and books stay.',
 };
 
 function removalQuery(db: Database) {
@@ -261,6 +262,7 @@ async function restore(
     message_id: string | null;
     review_id: string | null;
     profile_id: string | null;
+    charity_id: string | null;
     removed_content: unknown;
   },
   note: string,
@@ -308,12 +310,30 @@ async function restore(
       }))
       .where('id', '=', removal.profile_id)
       .execute();
+  } else if (removal.charity_id) {
+    const kept = (removal.removed_content ?? {}) as { description?: string | null; logoUrl?: string | null };
+    // What the charity's team has written since stays, as for a profile.
+    await trx
+      .updateTable('charities')
+      .set((eb) => ({
+        description: eb.fn.coalesce('description', sql.val(kept.description ?? null)),
+        logo_url: eb.fn.coalesce('logo_url', sql.val(kept.logoUrl ?? null)),
+        updated_at: new Date(),
+      }))
+      .where('id', '=', removal.charity_id)
+      .execute();
   }
   await recordAudit(trx, {
     actorId: staffId,
     action: `${removal.target_kind}.restore`,
     targetType: removal.target_kind,
-    targetId: removal.review_id ?? removal.message_id ?? removal.offer_id ?? removal.profile_id ?? removal.id,
+    targetId:
+      removal.review_id ??
+      removal.message_id ??
+      removal.offer_id ??
+      removal.profile_id ??
+      removal.charity_id ??
+      removal.id,
     details: { removalId: removal.id, reason },
   });
 }

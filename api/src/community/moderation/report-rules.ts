@@ -1,5 +1,5 @@
 /**
- * What every report door shares (listings, offers, messages, reviews, profiles): how often a
+ * What every report door shares (listings, offers, messages, reviews, profiles, charities' pages): how often a
  * member may report, what a second report of the same thing is told, and writing the report with
  * the harm its reason is about. Apart from reports.service.ts so that the reviews and messages
  * services, which take their own reports, need not import it (it removes reviews, so that would

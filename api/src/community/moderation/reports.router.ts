@@ -1,6 +1,6 @@
 /**
- * Reports: members report a listing or a message sent to them (`reports`); staff, moderators
- * too, work the queue at /admin/reports (`staffReports`).
+ * Reports: members report a listing, a message sent to them, a member's profile or a charity's
+ * page (`reports`); staff, moderators too, work the queue at /admin/reports (`staffReports`).
  */
 import {
   APPEAL_STATUSES,
@@ -22,6 +22,7 @@ import {
   dismissReport,
   listReports,
   openReportsByHarm,
+  reportCharity,
   reportListing,
   reportOfferMessage,
   reportProfile,
@@ -47,6 +48,12 @@ export const reportsRouter = router({
     .input(reportFieldsSchema('profile').extend({ profileId: z.uuid('Choose a member to report') }))
     .output(created)
     .mutation(({ ctx, input }) => reportProfile(ctx.db, ctx.user.userId, input)),
+
+  /** Reports a charity's page (its description or logo), not your own charity's. */
+  charity: authedProcedure
+    .input(reportFieldsSchema('charity').extend({ charityId: z.uuid('Choose a charity to report') }))
+    .output(created)
+    .mutation(({ ctx, input }) => reportCharity(ctx.db, ctx.user.userId, input)),
 });
 
 /** A member's own removals: why our team removed something they posted, and their appeal. */
@@ -139,6 +146,16 @@ const reportSchema = z.object({
       bio: z.string().nullable(),
       avatarUrl: z.string().nullable(),
       email: z.string().nullable(),
+    })
+    .nullable(),
+  charity: z
+    .object({
+      charityId: z.string(),
+      slug: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+      logoUrl: z.string().nullable(),
+      ownerEmail: z.string().nullable(),
     })
     .nullable(),
 });

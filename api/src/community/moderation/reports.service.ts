@@ -107,6 +107,32 @@ export async function reportProfile(
   return insertReport(db, reporterId, { profileId: input.profileId }, input);
 }
 
+/**
+ * Reports a charity's page (its description and logo, written by its team): any approved charity's
+ * but one you are on the team of. The moderation domain sits below charities, so it reads the
+ * tables, not the charities domain.
+ */
+export async function reportCharity(
+  db: Database,
+  reporterId: string,
+  input: ReportInput & { charityId: string },
+): Promise<{ id: string }> {
+  const charity = await db
+    .selectFrom('charities as c')
+    .leftJoin('charity_members as cm', (join) =>
+      join.onRef('cm.charity_id', '=', 'c.id').on('cm.user_id', '=', reporterId),
+    )
+    .select(['c.id', 'c.status', 'cm.user_id as member'])
+    .where('c.id', '=', input.charityId)
+    .executeTakeFirst();
+  if (charity?.status !== 'approved') {
+    throw new AppError('NOT_FOUND', 'We could not find that charity.');
+  }
+  if (charity.member) throw new AppError('FORBIDDEN', 'You can’t report your own charity’s page.');
+  await enforce(db, [[REPORT_RATE, reporterId]]);
+  return insertReport(db, reporterId, { charityId: input.charityId }, input);
+}
+
 // Staff ------------------------------------------------------------------------------------------
 
 export interface StaffReport {
@@ -173,6 +199,15 @@ export interface StaffReport {
     avatarUrl: string | null;
     email: string | null;
   } | null;
+  /** A charity's page: what its team wrote, as it is now, and whom a removal tells (its owner). */
+  charity: {
+    charityId: string;
+    slug: string;
+    name: string;
+    description: string | null;
+    logoUrl: string | null;
+    ownerEmail: string | null;
+  } | null;
 }
 
 export async function listReports(
@@ -195,6 +230,8 @@ export async function listReports(
     .leftJoin('orders as rvo', 'rvo.id', 'rv.order_id')
     .leftJoin('profiles as pp', 'pp.id', 'r.profile_id')
     .leftJoin('auth.users as ppu', 'ppu.id', 'r.profile_id')
+    .leftJoin('charities as ch', 'ch.id', 'r.charity_id')
+    .leftJoin('auth.users as chu', 'chu.id', 'ch.owner_id')
     // The listing reported, or the one the offer or conversation was about.
     .leftJoin('listings as l', (join) =>
       join.on((eb) =>
@@ -232,7 +269,13 @@ export async function listReports(
       'r.message_id',
       'r.review_id',
       'r.profile_id',
+      'r.charity_id',
       'r.harm',
+      'ch.slug as ch_slug',
+      'ch.name as ch_name',
+      'ch.description as ch_description',
+      'ch.logo_url as ch_logo',
+      'chu.email as ch_owner_email',
       'pp.display_name as pp_name',
       'pp.bio as pp_bio',
       'pp.avatar_url as pp_avatar',
@@ -281,6 +324,7 @@ export async function listReports(
             inner('s.message_id', '=', inner.ref('r.message_id')),
             inner('s.review_id', '=', inner.ref('r.review_id')),
             inner('s.profile_id', '=', inner.ref('r.profile_id')),
+            inner('s.charity_id', '=', inner.ref('r.charity_id')),
           ]),
         )
         .as('open_on_target'),
@@ -375,6 +419,17 @@ export async function listReports(
               email: row.pp_email ?? null,
             }
           : null,
+      charity:
+        row.target_kind === 'charity' && row.charity_id
+          ? {
+              charityId: row.charity_id,
+              slug: row.ch_slug ?? '',
+              name: row.ch_name ?? '',
+              description: row.ch_description ?? null,
+              logoUrl: row.ch_logo ?? null,
+              ownerEmail: row.ch_owner_email ?? null,
+            }
+          : null,
     };
   });
 }
@@ -420,6 +475,7 @@ async function openReport(db: Database, reportId: string) {
       'message_id',
       'review_id',
       'profile_id',
+      'charity_id',
     ])
     .where('id', '=', reportId)
     .executeTakeFirst();
@@ -458,6 +514,7 @@ export async function dismissReport(
         'message_id',
         'review_id',
         'profile_id',
+        'charity_id',
       ])
       .executeTakeFirst();
     if (!closed) {
@@ -481,7 +538,9 @@ export async function dismissReport(
               ? { reviewId: closed.review_id }
               : closed.profile_id
                 ? { profileId: closed.profile_id }
-                : { offerId: closed.offer_id }),
+                : closed.charity_id
+                  ? { charityId: closed.charity_id }
+                  : { offerId: closed.offer_id }),
         note: input.note,
       },
     });
@@ -529,6 +588,9 @@ export async function actOnReport(
   }
   if (report.target_kind === 'profile' && report.profile_id) {
     return actOnProfile(deps, staffId, report.profile_id, input.note);
+  }
+  if (report.target_kind === 'charity' && report.charity_id) {
+    return actOnCharity(deps, staffId, report.charity_id, input.note);
   }
   if (!report.offer_id) throw new Error(`report ${report.id} has no target`);
   const offerId = report.offer_id;
@@ -691,6 +753,64 @@ async function actOnProfile(
     });
   });
   return { kind: 'profile', closed };
+}
+
+/**
+ * A charity's page broke the rules: its description and logo come down (kept, to put back if an
+ * appeal is upheld); its name, registered number and books stay. Its owner is told and may appeal
+ * (the charity's team has one owner: charity_members' other role, staff, does not manage the page).
+ */
+async function actOnCharity(
+  deps: ActDeps,
+  staffId: string,
+  charityId: string,
+  note: string,
+): Promise<{ kind: ReportTargetKind; closed: number }> {
+  const closed = await deps.db.transaction().execute(async (trx) => {
+    const charity = await trx
+      .selectFrom('charities')
+      .select(['name', 'description', 'logo_url', 'owner_id'])
+      .where('id', '=', charityId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!charity) throw new AppError('NOT_FOUND', 'That charity no longer exists. Refresh the page.');
+    const ownerId =
+      charity.owner_id ??
+      (
+        await trx
+          .selectFrom('charity_members')
+          .select('user_id')
+          .where('charity_id', '=', charityId)
+          .where('role', '=', 'owner')
+          .executeTakeFirst()
+      )?.user_id;
+    if (!ownerId) {
+      throw new AppError(
+        'CONFLICT',
+        'This charity has no owner to tell or to appeal, so its page can’t be taken down here. Ask an admin to contact the charity.',
+      );
+    }
+    await trx
+      .updateTable('charities')
+      .set({ description: null, logo_url: null, updated_at: new Date() })
+      .where('id', '=', charityId)
+      .execute();
+    await recordAudit(trx, {
+      actorId: staffId,
+      action: 'charity.hide',
+      targetType: 'charity',
+      targetId: charityId,
+      details: { note, hadDescription: charity.description !== null, hadLogo: charity.logo_url !== null },
+    });
+    return recordRemoval(trx, deps, staffId, {
+      target: { charityId },
+      ownerId,
+      note,
+      what: `the description and logo on your charity’s page (${charity.name})`,
+      removedContent: { description: charity.description, logoUrl: charity.logo_url },
+    });
+  });
+  return { kind: 'charity', closed };
 }
 
 async function countOpenOn(db: Database, target: { listingId: string }): Promise<number> {

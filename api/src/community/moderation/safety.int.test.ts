@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, lastEmailTo, type TestUser } from '../../testing/auth.ts';
-import { createBook, createListing } from '../../testing/catalogue.ts';
+import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
 import { api, refusal } from '../../testing/client.ts';
 import { completedOrder } from '../../testing/orders.ts';
 import { writeReview } from '../reviews/reviews.service.ts';
@@ -467,5 +467,132 @@ describe('removal, appeal and a second member of staff', () => {
         }),
       ),
     ).toEqual({ status: 409, message: 'The time to appeal this removal has passed.' });
+  });
+});
+
+describe('a charity’s page', () => {
+  it('is reportable with its harm; acting takes its words down and tells its owner; the owner appeals; another member of staff upholds and they come back', async () => {
+    const owner = await createUser(db, t.services.identity, 'charity-owner@safety.test');
+    const teammate = await createUser(db, t.services.identity, 'charity-staff@safety.test');
+    const charityId = await createCharity(db, {
+      slug: 'safety-trust',
+      name: 'Safety Trust',
+      ownerId: owner.id,
+    });
+    await db
+      .insertInto('charity_members')
+      .values({ charity_id: charityId, user_id: teammate.id, role: 'staff' })
+      .execute();
+    await db
+      .updateTable('charities')
+      .set({ description: 'Send your donation to my personal bank account', logo_url: '/logo/safety.png' })
+      .where('id', '=', charityId)
+      .execute();
+
+    const report = await as(witness).community.moderation.member.charity.mutate({
+      charityId,
+      reason: 'scam_or_fraud',
+      details: 'Asks for money outside Reshelf.',
+    });
+    expect(await harmOf(report.id)).toBe('fraud');
+    // Its own team may not report it; a profile's reasons only; a charity not on Reshelf is not found.
+    expect(
+      await refusal(as(teammate).community.moderation.member.charity.mutate({ charityId, reason: 'spam' })),
+    ).toEqual({ status: 403, message: 'You can’t report your own charity’s page.' });
+    expect(
+      await refusal(
+        as(witness).community.moderation.member.charity.mutate({ charityId, reason: 'prohibited' as never }),
+      ),
+    ).toMatchObject({ status: 400, message: expect.stringContaining('Choose a reason from the list') });
+    const pending = await createCharity(db, {
+      slug: 'pending-trust',
+      name: 'Pending Trust',
+      status: 'pending',
+    });
+    expect(
+      await refusal(
+        as(witness).community.moderation.member.charity.mutate({ charityId: pending, reason: 'spam' }),
+      ),
+    ).toEqual({ status: 404, message: 'We could not find that charity.' });
+
+    const queue = await as(mod).community.moderation.staff.list.query({ kind: 'charity' });
+    expect(queue.find((r) => r.id === report.id)).toMatchObject({
+      kind: 'charity',
+      openOnTarget: 1,
+      charity: {
+        charityId,
+        slug: 'safety-trust',
+        name: 'Safety Trust',
+        description: 'Send your donation to my personal bank account',
+        logoUrl: '/logo/safety.png',
+        ownerEmail: owner.email,
+      },
+    });
+
+    await as(mod).community.moderation.staff.act.mutate({
+      reportId: report.id,
+      note: 'Asks for payment outside Reshelf',
+    });
+    const page = async () =>
+      db
+        .selectFrom('charities')
+        .select(['description', 'logo_url', 'name'])
+        .where('id', '=', charityId)
+        .executeTakeFirstOrThrow();
+    expect(await page()).toEqual({ description: null, logo_url: null, name: 'Safety Trust' });
+    const removal = await db
+      .selectFrom('moderation_removals')
+      .select(['id', 'owner_id', 'target_kind', 'harm'])
+      .where('charity_id', '=', charityId)
+      .executeTakeFirstOrThrow();
+    expect(removal).toMatchObject({ owner_id: owner.id, target_kind: 'charity', harm: 'fraud' });
+    const told = await lastEmailTo(db, owner.email);
+    expect(told).toMatchObject({ template: 'safety.content_removed' });
+    expect(told?.subject).toContain('your charity’s page');
+    expect(told?.text_body).toContain('The reason: Asks for payment outside Reshelf');
+    expect(
+      (await notificationsOf(witness)).some((n) => n.title === 'We removed the charity’s page you reported'),
+    ).toBe(true);
+    expect(await as(owner).community.moderation.removals.get.query({ removalId: removal.id })).toMatchObject({
+      kind: 'charity',
+      canAppeal: true,
+    });
+
+    await as(owner).community.moderation.removals.appeal.mutate({
+      removalId: removal.id,
+      text: 'That is our treasurer’s account for the charity, and we will change it.',
+    });
+    expect(
+      await refusal(
+        as(mod).community.moderation.appeals.decide.mutate({
+          removalId: removal.id,
+          uphold: true,
+          note: 'Fine',
+        }),
+      ),
+    ).toEqual({ status: 403, message: APPEAL_SAME_STAFF });
+    // The team rewrote the description meanwhile: it stays; the empty logo is filled back.
+    await db
+      .updateTable('charities')
+      .set({ description: 'Buy our books on Reshelf' })
+      .where('id', '=', charityId)
+      .execute();
+    await as(admin).community.moderation.appeals.decide.mutate({
+      removalId: removal.id,
+      uphold: true,
+      note: 'A charity account, now explained',
+    });
+    expect(await page()).toEqual({
+      description: 'Buy our books on Reshelf',
+      logo_url: '/logo/safety.png',
+      name: 'Safety Trust',
+    });
+    const audit = await db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('target_id', '=', charityId)
+      .orderBy('created_at')
+      .execute();
+    expect(audit.map((a) => a.action)).toEqual(['charity.hide', 'charity.restore']);
   });
 });

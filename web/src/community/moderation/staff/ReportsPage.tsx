@@ -1,6 +1,6 @@
 /**
- * /admin/reports (staff, moderators too): listings, messages, reviews and profiles members
- * reported. The open queue comes by kind of harm, fraud first (HARM_KINDS), each harm with how
+ * /admin/reports (staff, moderators too): listings, messages, reviews, profiles and charities'
+ * pages members reported. The open queue comes by kind of harm, fraud first (HARM_KINDS), each harm with how
  * many wait and oldest first within it, each report with how long it has waited, what it is
  * about, its reason and details, who reported it and how many open reports the same target has.
  * Filters (status, kind, harm) are kept in the address; the appeals queue is beside it
@@ -10,7 +10,15 @@
  */
 import { countOf, HARM_KINDS, HARM_LABELS, type HarmKind, REPORT_TARGET_KINDS } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
-import { BookOpen, MessageSquareWarning, ShieldX, Star, UserRound, XCircle } from 'lucide-react';
+import {
+  BookOpen,
+  HeartHandshake,
+  MessageSquareWarning,
+  ShieldX,
+  Star,
+  UserRound,
+  XCircle,
+} from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { AdminPageFrame, EmptyState, formatDateTime } from '../../../components/staff/AdminPageFrame.tsx';
@@ -39,6 +47,7 @@ const KINDS = [
   ['message', 'Conversation messages'],
   ['review', 'Reviews'],
   ['profile', 'Profiles'],
+  ['charity', 'Charities’ pages'],
 ] as const;
 type Status = (typeof STATUSES)[number][0];
 type Kind = Exclude<(typeof KINDS)[number][0], ''>;
@@ -195,6 +204,8 @@ function ReportRow({ report }: { report: Report }) {
             <Star className="size-3.5" aria-hidden="true" />
           ) : report.kind === 'profile' ? (
             <UserRound className="size-3.5" aria-hidden="true" />
+          ) : report.kind === 'charity' ? (
+            <HeartHandshake className="size-3.5" aria-hidden="true" />
           ) : (
             <MessageSquareWarning className="size-3.5" aria-hidden="true" />
           )}
@@ -204,7 +215,9 @@ function ReportRow({ report }: { report: Report }) {
               ? 'Review'
               : report.kind === 'profile'
                 ? 'Profile'
-                : 'Message'}
+                : report.kind === 'charity'
+                  ? 'Charity’s page'
+                  : 'Message'}
         </span>
         <span className="rounded-full bg-destructive/10 px-2 py-0.5 text-destructive" data-testid="harm">
           {report.harmLabel}
@@ -268,6 +281,7 @@ const KIND_WORD: Record<Report['kind'], string> = {
   message: 'message',
   review: 'review',
   profile: 'profile bio and photo',
+  charity: 'charity’s description and logo',
 };
 
 function Target({ report }: { report: Report }) {
@@ -392,6 +406,29 @@ function Target({ report }: { report: Report }) {
       </div>
     );
   }
+  if (report.charity) {
+    const { charity } = report;
+    return (
+      <div className="min-w-0" data-testid="reported-charity">
+        <p className="font-semibold break-words">
+          <Link to={`/charity/${charity.slug}`} className="hover:underline">
+            {charity.name}
+          </Link>{' '}
+          <span className="text-sm font-normal text-ink-soft">
+            (owner {charity.ownerEmail ?? 'no email'})
+          </span>
+        </p>
+        {charity.description ? (
+          <blockquote className="border-l-2 border-line pl-3 break-words italic">
+            “{charity.description}”
+          </blockquote>
+        ) : (
+          <p className="text-sm text-ink-muted">No description.</p>
+        )}
+        {charity.logoUrl ? <p className="text-sm text-ink-soft">Has a logo.</p> : null}
+      </div>
+    );
+  }
   return <p className="text-sm text-ink-muted">What was reported no longer exists.</p>;
 }
 
@@ -430,10 +467,15 @@ function ResolveForm({
               }
             : result.kind === 'profile'
               ? { title: 'Bio and photo taken down', description: `${closed}; the member has been told why.` }
-              : {
-                  title: 'Message removed',
-                  description: `${closed}; the thread now says “Message removed by Reshelf”.`,
-                },
+              : result.kind === 'charity'
+                ? {
+                    title: 'Description and logo taken down',
+                    description: `${closed}; the charity’s owner has been told why.`,
+                  }
+                : {
+                    title: 'Message removed',
+                    description: `${closed}; the thread now says “Message removed by Reshelf”.`,
+                  },
       );
       onClose();
     },
@@ -445,7 +487,9 @@ function ResolveForm({
       ? 'Why it needs no action (for the team; the reporter is told it stays up)'
       : report.kind === 'review'
         ? 'Reason (both members are told; its author may appeal)'
-        : 'Reason (the member who posted it is told, and may appeal)';
+        : report.kind === 'charity'
+          ? 'Reason (the charity’s owner is told, and may appeal)'
+          : 'Reason (the member who posted it is told, and may appeal)';
 
   function submit(event: FormEvent) {
     event.preventDefault();
