@@ -244,27 +244,12 @@ export async function askForReportingDetails(deps: ReportingDeps, now = new Date
   for (const sellerId of holds) candidates.set(sellerId, 'held');
   if (candidates.size === 0) return 0;
   const ids = [...candidates.keys()];
-  const [given, told, people] = await Promise.all([
-    db.selectFrom('reporting_details').select('user_id').where('user_id', 'in', ids).execute(),
-    db
-      .selectFrom('reporting_notices')
-      .select(['seller_id', 'kind'])
-      .where('seller_id', 'in', ids)
-      .where('year', '=', year)
-      .execute(),
-    db
-      .selectFrom('auth.users as u')
-      .leftJoin('profiles as pr', 'pr.id', 'u.id')
-      .select(['u.id', 'u.email', 'pr.display_name'])
-      .where('u.id', 'in', ids)
-      .execute(),
-  ]);
-  const hasDetails = new Set(given.map((row) => row.user_id));
-  const already = new Set(told.map((row) => `${row.seller_id}:${row.kind}`));
+  const { hasDetails, notices, people } = await sellersOnFile(db, ids, year);
+  const already = new Set(notices.map((row) => `${row.seller_id}:${row.kind}`));
   let count = 0;
   for (const [sellerId, kind] of candidates) {
     if (hasDetails.has(sellerId) || already.has(`${sellerId}:${kind}`)) continue;
-    const person = people.find((row) => row.id === sellerId);
+    const person = people.get(sellerId);
     await db.transaction().execute(async (trx) => {
       const inserted = await trx
         .insertInto('reporting_notices')
@@ -286,6 +271,34 @@ export async function askForReportingDetails(deps: ReportingDeps, now = new Date
 }
 
 export const REPORTING_DETAILS_PATH = '/account/payouts#tax-details';
+
+/**
+ * What is on file for these sellers in a year: who has given their details, which notices
+ * (asked, held) they were sent and when, and their email and name to write to them. The asking
+ * job and staff's "who is missing what" read it here.
+ */
+async function sellersOnFile(db: Database, ids: readonly string[], year: number) {
+  const [given, notices, people] = await Promise.all([
+    db.selectFrom('reporting_details').select('user_id').where('user_id', 'in', ids).execute(),
+    db
+      .selectFrom('reporting_notices')
+      .select(['seller_id', 'kind', 'notified_at'])
+      .where('seller_id', 'in', ids)
+      .where('year', '=', year)
+      .execute(),
+    db
+      .selectFrom('auth.users as u')
+      .leftJoin('profiles as pr', 'pr.id', 'u.id')
+      .select(['u.id', 'u.email', 'pr.display_name'])
+      .where('u.id', 'in', ids)
+      .execute(),
+  ]);
+  return {
+    hasDetails: new Set(given.map((row) => row.user_id)),
+    notices,
+    people: new Map(people.map((row) => [row.id, { email: row.email, display_name: row.display_name }])),
+  };
+}
 
 async function tellSeller(
   trx: Database,
@@ -453,20 +466,8 @@ export async function missingDetails(db: Database, year: number): Promise<Report
     );
   if (near.length === 0) return [];
   const ids = near.map((row) => row.sellerId);
-  const [given, notices, people, holds, entities] = await Promise.all([
-    db.selectFrom('reporting_details').select('user_id').where('user_id', 'in', ids).execute(),
-    db
-      .selectFrom('reporting_notices')
-      .select(['seller_id', 'kind', 'notified_at'])
-      .where('seller_id', 'in', ids)
-      .where('year', '=', year)
-      .execute(),
-    db
-      .selectFrom('auth.users as u')
-      .leftJoin('profiles as pr', 'pr.id', 'u.id')
-      .select(['u.id', 'u.email', 'pr.display_name'])
-      .where('u.id', 'in', ids)
-      .execute(),
+  const [{ hasDetails, notices, people }, holds, entities] = await Promise.all([
+    sellersOnFile(db, ids, year),
     db
       .selectFrom('payout_holds')
       .select('seller_id')
@@ -480,7 +481,6 @@ export async function missingDetails(db: Database, year: number): Promise<Report
       select d.user_id from public.seller_trade_declarations d
        where d.user_id = any (${ids}::uuid[]) and d.trades and d.is_company`.execute(db),
   ]);
-  const hasDetails = new Set(given.map((row) => row.user_id));
   const held = new Set(holds.map((row) => row.seller_id));
   const entity = new Set(entities.rows.map((row) => row.user_id));
   const noticeAt = (sellerId: string, kind: string) =>
@@ -488,7 +488,7 @@ export async function missingDetails(db: Database, year: number): Promise<Report
   return near
     .filter(({ sellerId }) => !hasDetails.has(sellerId))
     .map(({ sellerId, total }): ReportingMissingRow => {
-      const person = people.find((row) => row.id === sellerId);
+      const person = people.get(sellerId);
       const kind = entity.has(sellerId) ? 'entity' : 'individual';
       return {
         sellerId,
