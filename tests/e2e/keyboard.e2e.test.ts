@@ -399,6 +399,8 @@ describe('keyboard only', () => {
     for (let i = 0; i < 4 && !/^Very good/.test((await focused(page)).name); i += 1)
       await page.keyboard.press('ArrowDown');
     expect((await focused(page)).name).toMatch(/^Very good/);
+    // Tab onto a group with nothing chosen focuses its first option without choosing it: Space does.
+    await page.keyboard.press('Space');
     await tabTo(page, /^Notes on any defects/);
     await page.keyboard.type('Light shelf wear to the spine; pages clean.');
     await tabTo(page, /^Save and continue$/);
@@ -429,10 +431,9 @@ describe('keyboard only', () => {
     for (let i = 0; i < 4 && !/^Small parcel/.test((await focused(page)).name); i += 1)
       await page.keyboard.press('ArrowDown');
     expect((await focused(page)).name).toMatch(/^Small parcel/);
+    await page.keyboard.press('Space');
     await tabTo(page, /^Save and continue$/);
     await page.keyboard.press('Enter');
-    await page.waitForTimeout(4000);
-    console.info('DEBUG', page.url(), await page.locator('main').innerText());
 
     await wizardStep(page, 'review');
     await tabTo(page, /^Publish listing$/);
@@ -470,7 +471,9 @@ describe('keyboard only', () => {
     // The decided row leaves the open queue, so its Review button is gone: focus goes to the queue,
     // not to the top of the document.
     await expect
-      .poll(() => page.evaluate(() => document.querySelector('main')?.contains(document.activeElement) ?? false))
+      .poll(() =>
+        page.evaluate(() => document.querySelector('main')?.contains(document.activeElement) ?? false),
+      )
       .toBe(true);
     const now = await focused(page);
     expect(now.tag).not.toBe('body');
@@ -501,7 +504,8 @@ describe('keyboard only', () => {
     for (let i = 0; ; i += 1) {
       expect(i, 'Tab never reached the cookie banner').toBeLessThan(300);
       await page.evaluate(() => {
-        for (const marked of document.querySelectorAll('[data-opener]')) marked.removeAttribute('data-opener');
+        for (const marked of document.querySelectorAll('[data-opener]'))
+          marked.removeAttribute('data-opener');
       });
       await markOpener(page);
       await tab(page);
@@ -519,10 +523,11 @@ describe('keyboard only', () => {
     const gift = page.getByTestId('welcome-gift');
     await gift.waitFor();
     await page.keyboard.press('Escape');
-    // Radix gives focus back on a zero-delay timer, and this page's clock is paused.
-    await page.clock.runFor(1);
     await gift.waitFor({ state: 'detached' });
-    expect(await focusIsOnOpener(page)).toBe(true);
+    // Radix gives focus back on a zero-delay timer once the dialog has gone, and this page's clock
+    // is paused: it moves on by the least step.
+    await page.clock.runFor(1);
+    await expect.poll(() => focusIsOnOpener(page), { timeout: 5_000 }).toBe(true);
     await context.close();
   });
 });
