@@ -13,6 +13,7 @@
  *   "only keys": the photo is set on the focused file input with `setInputFiles`, since the
  *   browser's own file chooser is not part of the page.
  * - Staff decide a dispute by keyboard, and focus lands somewhere sensible when the case closes.
+ * - An address saved at checkout is offered at the next one, not asked for again (3.3.7).
  *
  * The marketplace is the file's own: the journey buys a demo book.
  */
@@ -529,5 +530,48 @@ describe('keyboard only', () => {
     await page.clock.runFor(1);
     await expect.poll(() => focusIsOnOpener(page), { timeout: 5_000 }).toBe(true);
     await context.close();
+  });
+
+  it('an address saved at checkout is offered at the next checkout, not asked for again (WCAG 3.3.7)', async () => {
+    const { slug } = await activeSlug();
+    const { rows } = await db.query<{ id: string }>(
+      `select id from auth.users where email = 'buyer@reshelf.test'`,
+    );
+    const buyerId = rows[0]!.id;
+    try {
+      const first = await member('buyer@reshelf.test');
+      await first.page.goto(`/checkout?listing=${slug}`);
+      await first.page.getByRole('form', { name: 'Delivery address' }).waitFor();
+      for (const [label, value] of [
+        ['Full name', 'Ava Reader'],
+        ['Address line 1', '12 Turl Street'],
+        ['Town or city', 'Oxford'],
+        ['Postcode', 'OX1 3DP'],
+      ] as const) {
+        await tabTo(first.page, new RegExp(`^${label}`));
+        await first.page.keyboard.type(value);
+      }
+      await tabTo(first.page, /^Save this address for next time/);
+      await first.page.keyboard.press('Space');
+      await tabTo(first.page, /^Continue to confirm$/);
+      await first.page.keyboard.press('Enter');
+      await first.page.waitForURL(/\/checkout\/confirm\?/);
+      await first.context.close();
+
+      // Another visit: the address is chosen already, and no field asks for it again.
+      const again = await member('buyer@reshelf.test');
+      await again.page.goto(`/checkout?listing=${slug}`);
+      const form = again.page.getByRole('form', { name: 'Delivery address' });
+      await form.getByTestId('saved-address').waitFor();
+      expect(await form.getByRole('radio', { name: /Ava Reader/ }).isChecked()).toBe(true);
+      expect(await form.getByRole('textbox').count()).toBe(0);
+      await tabTo(again.page, /^Continue to confirm$/);
+      await again.page.keyboard.press('Enter');
+      await again.page.waitForURL(/\/checkout\/confirm\?/);
+      await again.page.getByText('12 Turl Street').first().waitFor();
+      await again.context.close();
+    } finally {
+      await db.query('delete from public.addresses where user_id = $1', [buyerId]);
+    }
   });
 });

@@ -8,7 +8,8 @@ type FocusHandlers = Pick<ComponentProps<typeof Content>, 'onOpenAutoFocus' | 'o
  * Focus goes back to whatever opened a dialog or sheet when it closes (WCAG 2.4.3). Radix returns
  * it to a `DialogTrigger`, but most dialogs here are opened from state by an ordinary button, and
  * then focus fell to the page's start. The element with focus as the dialog opens is remembered
- * and focused again on close; if it has left the page meanwhile, focus goes to the main content. A page's own handlers run first and may prevent this.
+ * and focused again on close; if it has left the page meanwhile, focus goes to the main content.
+ * A page's own handlers run first and may prevent this.
  *
  * What the dialog did may then take the opener off the page while it has focus (deciding a
  * dispute removes its row, and the row's Review button, from the open queue): focus would fall to
