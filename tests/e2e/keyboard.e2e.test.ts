@@ -440,6 +440,7 @@ describe('keyboard only', () => {
     await tabTo(page, /^Publish listing$/);
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/sell\/confirm\?listing=/);
+    await snapshot(page, 'keyboard-sell-published-desktop', { fullPage: false });
     const id = new URL(page.url()).searchParams.get('listing')!;
     const { rows } = await db.query<{ status: string; price_minor: number }>(
       'select status, price_minor from public.listings where id = $1',
@@ -478,6 +479,7 @@ describe('keyboard only', () => {
       .toBe(true);
     const now = await focused(page);
     expect(now.tag).not.toBe('body');
+    await snapshot(page, 'keyboard-dispute-decided-desktop', { fullPage: false });
     // The next Tab goes on from there, and the dispute shows decided under Resolved.
     await tabTo(page, /^Resolved$/);
     await page.keyboard.press('Enter');
