@@ -9,14 +9,22 @@
  * - Signing in lets a password manager and the clipboard do the work (3.3.8): the right
  *   `autocomplete` on every email and password field, and pasting works.
  * - A buyer finds a book, puts it in the basket, checks out and pays, by keyboard.
+ * - A seller lists a book through the sell wizard to published, by keyboard. The one exception to
+ *   "only keys": the photo is set on the focused file input with `setInputFiles`, since the
+ *   browser's own file chooser is not part of the page.
+ * - Staff decide a dispute by keyboard, and focus lands somewhere sensible when the case closes.
+ * - An address saved at checkout is offered at the next one, not asked for again (3.3.7).
  *
  * The marketplace is the file's own: the journey buys a demo book.
  */
+import { COOKIE_BANNER, WELCOME_GIFT } from '@reshelf/contracts';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, signedIn } from '../support/auth.ts';
+import { DEMO_PASSWORD, openToast, signedIn } from '../support/auth.ts';
 import { snapshot, VIEWPORTS } from '../support/browser.ts';
+import { makePng } from '../support/png.ts';
+import { wizardStep } from '../support/selling.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
@@ -367,5 +375,205 @@ describe('keyboard only', () => {
     await page.waitForURL(/\/checkout\/success\?order=/);
     await page.getByRole('heading', { name: 'Thank you: your order is paid', level: 1 }).waitFor();
     await context.close();
+  });
+
+  it('a seller lists a book through the sell wizard to published by keyboard alone', async () => {
+    const { context, page } = await member('seller@reshelf.test');
+    await page.goto('/sell/new');
+    await page.locator('main').waitFor();
+    await page.getByTestId('isbn-input').waitFor();
+    // The wizard puts focus in the ISBN field: typing starts at once.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('isbn-input');
+    await page.keyboard.type('9780141439518');
+    await page.keyboard.press('Enter');
+
+    await wizardStep(page, 'details');
+    await tabTo(page, /^Save and continue$/);
+    await page.keyboard.press('Enter');
+
+    await wizardStep(page, 'condition');
+    // A radio group is one Tab stop: the arrows choose within it.
+    const first = await tabTo(page, /^(As new|Like new|New)/);
+    expect(first.tag).toBe('input');
+    for (let i = 0; i < 4 && !/^Very good/.test((await focused(page)).name); i += 1)
+      await page.keyboard.press('ArrowDown');
+    expect((await focused(page)).name).toMatch(/^Very good/);
+    // Tab onto a group with nothing chosen focuses its first option without choosing it: Space does.
+    await page.keyboard.press('Space');
+    await tabTo(page, /^Notes on any defects/);
+    await page.keyboard.type('Light shelf wear to the spine; pages clean.');
+    await tabTo(page, /^Save and continue$/);
+    await page.keyboard.press('Enter');
+
+    await wizardStep(page, 'photos');
+    const input = await tabTo(page, /^Add photos of your copy/);
+    expect(input.tag).toBe('input');
+    // The one exception: the browser's file chooser is not the page's, so the file is set on the
+    // input that has focus.
+    await page
+      .locator('input[type="file"]:focus')
+      .setInputFiles({ name: 'front-cover.png', mimeType: 'image/png', buffer: makePng(600, 800) });
+    await page.getByTestId('photo-list').getByRole('img', { name: 'Your copy, main view' }).waitFor();
+    await tabTo(page, /^Continue$/);
+    await page.keyboard.press('Enter');
+
+    await wizardStep(page, 'price');
+    await page.getByTestId('price-suggestion').waitFor();
+    await tabTo(page, /^Your price/);
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('9.50');
+    await tabTo(page, /^Save and continue$/);
+    await page.keyboard.press('Enter');
+
+    await wizardStep(page, 'parcel');
+    await tabTo(page, /parcel/i);
+    for (let i = 0; i < 4 && !/^Small parcel/.test((await focused(page)).name); i += 1)
+      await page.keyboard.press('ArrowDown');
+    expect((await focused(page)).name).toMatch(/^Small parcel/);
+    await page.keyboard.press('Space');
+    await tabTo(page, /^Save and continue$/);
+    await page.keyboard.press('Enter');
+
+    await wizardStep(page, 'review');
+    await tabTo(page, /^Publish listing$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/sell\/confirm\?listing=/);
+    await snapshot(page, 'keyboard-sell-published-desktop', { fullPage: false });
+    const id = new URL(page.url()).searchParams.get('listing')!;
+    const { rows } = await db.query<{ status: string; price_minor: number }>(
+      'select status, price_minor from public.listings where id = $1',
+      [id],
+    );
+    expect(rows[0]).toMatchObject({ status: 'active', price_minor: 950 });
+    await context.close();
+  });
+
+  it('staff decide a dispute by keyboard alone, and focus lands in the queue when the case closes', async () => {
+    const { context, page } = await member('admin@reshelf.test');
+    await page.goto('/admin/disputes');
+    const row = page.getByTestId('dispute-row').first();
+    await row.waitFor();
+    const reference = (await row.getAttribute('data-reference'))!;
+    await tabTo(page, new RegExp(`^Review ${reference}$`));
+    await page.keyboard.press('Enter');
+    const review = page.getByTestId('dispute-review');
+    await review.getByTestId('resolve-panel').waitFor();
+    await tabTo(page, /^Refund buyer$/);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: /^Refund / });
+    await dialog.waitFor();
+    await tabTo(page, /^Note to both parties/);
+    await page.keyboard.type('The book was not as described: refunded in full.');
+    await tabTo(page, /^Refund buyer$/);
+    await page.keyboard.press('Enter');
+    await openToast(page, 'Buyer refunded').waitFor();
+    await review.waitFor({ state: 'detached' });
+    // The decided row leaves the open queue, so its Review button is gone: focus goes to the queue,
+    // not to the top of the document.
+    await expect
+      .poll(() =>
+        page.evaluate(() => document.querySelector('main')?.contains(document.activeElement) ?? false),
+      )
+      .toBe(true);
+    const now = await focused(page);
+    expect(now.tag).not.toBe('body');
+    await snapshot(page, 'keyboard-dispute-decided-desktop', { fullPage: false });
+    // The next Tab goes on from there, and the dispute shows decided under Resolved.
+    await tabTo(page, /^Resolved$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/status=resolved/);
+    const decided = page.locator(`[data-testid="dispute-row"][data-reference="${reference}"]`);
+    await decided.getByText(/^Refunded /).waitFor();
+    await context.close();
+  });
+
+  it('focus returns to where it was when the cookie banner and the welcome gift close', async () => {
+    const context = await browser.newContext({ baseURL: marketplace.baseURL, viewport: VIEWPORTS.desktop });
+    const page = await context.newPage();
+    // The page's clock moves only when the test says (the banner's and the gift's timers).
+    const start = Date.now();
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(start + 10_000);
+    await page.goto('/');
+    await page.locator('main').waitFor();
+    await page.clock.runFor(COOKIE_BANNER.delayMs);
+    await page.locator('[data-testid="cookie-banner"][data-state="entering"]').waitFor();
+    await page.clock.runFor(COOKIE_BANNER.slideInMs);
+    const banner = page.getByTestId('cookie-banner');
+    await page.locator('[data-testid="cookie-banner"][data-state="open"]').waitFor();
+    // Tab through the page into the banner (it is last), marking the control focus leaves it from.
+    for (let i = 0; ; i += 1) {
+      expect(i, 'Tab never reached the cookie banner').toBeLessThan(300);
+      await page.evaluate(() => {
+        for (const marked of document.querySelectorAll('[data-opener]'))
+          marked.removeAttribute('data-opener');
+      });
+      await markOpener(page);
+      await tab(page);
+      if (await banner.evaluate((section) => section.contains(document.activeElement))) break;
+    }
+    expect(await page.locator('[data-opener]').count()).toBe(1);
+    await tabTo(page, /^Decline$/);
+    await page.keyboard.press('Enter');
+    await page.clock.runFor(COOKIE_BANNER.removalMs);
+    await banner.waitFor({ state: 'detached' });
+    expect(await focusIsOnOpener(page)).toBe(true);
+
+    // The welcome gift opens by itself after 90 s and gives focus back to where it was.
+    await page.clock.runFor(WELCOME_GIFT.delayMs);
+    const gift = page.getByTestId('welcome-gift');
+    await gift.waitFor();
+    await page.keyboard.press('Escape');
+    await gift.waitFor({ state: 'detached' });
+    // Radix gives focus back on a zero-delay timer once the dialog has gone, and this page's clock
+    // is paused: it moves on by the least step.
+    await page.clock.runFor(1);
+    await expect.poll(() => focusIsOnOpener(page), { timeout: 5_000 }).toBe(true);
+    await context.close();
+  });
+
+  it('an address saved at checkout is offered at the next checkout, not asked for again (WCAG 3.3.7)', async () => {
+    const { slug } = await activeSlug();
+    const { rows } = await db.query<{ id: string }>(
+      `select id from auth.users where email = 'buyer@reshelf.test'`,
+    );
+    const buyerId = rows[0]!.id;
+    try {
+      const first = await member('buyer@reshelf.test');
+      await first.page.goto(`/checkout?listing=${slug}`);
+      await first.page.getByRole('form', { name: 'Delivery address' }).waitFor();
+      for (const [label, value] of [
+        ['Full name', 'Ava Reader'],
+        ['Address line 1', '12 Turl Street'],
+        ['Town or city', 'Oxford'],
+        ['Postcode', 'OX1 3DP'],
+      ] as const) {
+        await tabTo(first.page, new RegExp(`^${label}`));
+        await first.page.keyboard.type(value);
+      }
+      await tabTo(first.page, /^Save this address for next time/);
+      await first.page.keyboard.press('Space');
+      await tabTo(first.page, /^Continue to confirm$/);
+      await first.page.keyboard.press('Enter');
+      await first.page.waitForURL(/\/checkout\/confirm\?/);
+      await first.context.close();
+
+      // Another visit: the address is chosen already, and no field asks for it again.
+      const again = await member('buyer@reshelf.test');
+      await again.page.goto(`/checkout?listing=${slug}`);
+      const form = again.page.getByRole('form', { name: 'Delivery address' });
+      await form.getByTestId('saved-address').waitFor();
+      expect(await form.getByRole('radio', { name: /Ava Reader/ }).isChecked()).toBe(true);
+      expect(await form.getByRole('textbox').count()).toBe(0);
+      await tabTo(again.page, /^Continue to confirm$/);
+      await again.page.keyboard.press('Enter');
+      await again.page.waitForURL(/\/checkout\/confirm\?/);
+      await again.page.getByText('12 Turl Street').first().waitFor();
+      await again.context.close();
+    } finally {
+      await db.query('delete from public.addresses where user_id = $1', [buyerId]);
+    }
   });
 });
