@@ -478,6 +478,12 @@ describe('accessibility of every route', () => {
     expect([...defined].filter((route) => !rows.has(route)).sort()).toEqual([]);
     expect([...rows].filter((route) => !defined.has(route)).sort()).toEqual([]);
     expect(TABLE.length).toBe(rows.size);
+    // The accessibility statement says how many addresses this table checks: it must be this one.
+    const statement = readFileSync(
+      new URL('../../api/src/seed/pages/accessibility-policy.md', import.meta.url),
+      'utf8',
+    );
+    expect(statement.match(/\((\d+) addresses,/)?.[1]).toBe(String(TABLE.length));
   });
 
   it('the target-size measure finds a crowded small target, and passes a spaced one or a link in a sentence', async () => {
