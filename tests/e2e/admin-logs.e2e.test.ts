@@ -51,7 +51,7 @@ describe('admin logs', () => {
     const jobsShown = () => runs.evaluateAll((rows) => rows.map((row) => row.dataset.job));
     expect(await jobsShown()).toEqual(['orders.auto_complete', 'orders.auto_complete', 'offers.expire']);
 
-    await page.getByLabel('Job').selectOption('offers.expire');
+    await page.getByLabel('Job', { exact: true }).selectOption('offers.expire');
     await page.waitForURL('**/admin/logs?job=offers.expire');
     await page
       .locator('[data-testid="job-run"][data-job="orders.auto_complete"]')
@@ -59,7 +59,7 @@ describe('admin logs', () => {
       .waitFor({ state: 'detached' });
     expect(await jobsShown()).toEqual(['offers.expire']);
 
-    await page.getByLabel('Job').selectOption('');
+    await page.getByLabel('Job', { exact: true }).selectOption('');
     await page.waitForURL((url) => url.pathname === '/admin/logs' && url.search === '');
     // The box follows the address, so it is checked once the address says so: click, then wait.
     await page.getByLabel('Errors only').click();
