@@ -350,6 +350,8 @@ describe('keyboard only', () => {
     await tabTo(page, /^Check ?out/i);
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/checkout/);
+    // The address form comes with the quote; Tab only once it is there, or focus runs to the footer.
+    await page.getByRole('form', { name: 'Delivery address' }).getByLabel(/^Full name/).waitFor();
     for (const [label, value] of [
       ['Full name', 'Ava Reader'],
       ['Address line 1', '12 Turl Street'],
