@@ -6,6 +6,7 @@ import { bookSigningsRouter } from './discovery/book-signings.router.ts';
 import { discoveryRouter } from './discovery/discovery.router.ts';
 import { staffPicksRouter } from './discovery/staff-picks.router.ts';
 import { staffTrendingRouter } from './discovery/staff-trending.router.ts';
+import { editionsRouter } from './editions/editions.router.ts';
 import { listingsRouter } from './listings/listings.router.ts';
 import { sellersRouter } from './sellers/sellers.router.ts';
 import { catalogueRouter } from './taxonomy/catalogue.router.ts';
@@ -15,7 +16,7 @@ import { wishlistRouter } from './wishlist/wishlist.router.ts';
 export const catalogueDomainRouter = router({
   listings: listingsRouter,
   taxonomy: router({ public: catalogueRouter, staff: taxonomyRouter }),
-  books: router({ staff: staffBooksRouter, covers: coversBackfillRouter }),
+  books: router({ public: editionsRouter, staff: staffBooksRouter, covers: coversBackfillRouter }),
   discovery: router({
     public: discoveryRouter,
     picks: staffPicksRouter,

@@ -174,6 +174,7 @@ export interface Books {
   updated_at: Generated<Timestamp>;
   verification: Generated<string | null>;
   verified_at: Generated<Timestamp | null>;
+  work_id: string | null;
 }
 
 export interface BookSignings {
@@ -405,6 +406,27 @@ export interface Disputes {
   updated_at: Generated<Timestamp>;
 }
 
+export interface EditionSearch {
+  book_id: string;
+  category_id: string | null;
+  charity: Generated<boolean>;
+  conditions: Generated<string[]>;
+  copies: Generated<number>;
+  document: string;
+  first_edition: Generated<boolean>;
+  formats: Generated<string[]>;
+  genre_ids: Generated<string[]>;
+  isbn13: string | null;
+  lowest_price_minor: number | null;
+  newest_published_at: Timestamp | null;
+  published_year: number | null;
+  search_title: string;
+  signed: Generated<boolean>;
+  title_length: number;
+  updated_at: Generated<Timestamp>;
+  work_id: string;
+}
+
 export interface EmailOutbox {
   attempts: Generated<number>;
   created_at: Generated<Timestamp>;
@@ -549,7 +571,9 @@ export interface ListingPriceDrops {
 }
 
 export interface Listings {
+  book_club: Generated<boolean>;
   book_id: string | null;
+  bookman_grade: string | null;
   category_id: string | null;
   charity_id: string | null;
   condition: string | null;
@@ -558,14 +582,18 @@ export interface Listings {
   description: string | null;
   donor_reference: string | null;
   draft_isbn13: string | null;
+  dust_jacket: string | null;
   ex_library: Generated<boolean>;
   first_edition: Generated<boolean>;
+  first_printing: Generated<boolean>;
   format: string | null;
   genre_ids: Generated<string[]>;
   id: Generated<string>;
+  inscribed: Generated<boolean>;
   parcel_size: string | null;
   photos: Generated<Json>;
   price_minor: number | null;
+  print_on_demand: Generated<boolean>;
   published_at: Timestamp | null;
   removed_reason: string | null;
   seller_id: string;
@@ -1154,6 +1182,11 @@ export interface SavedSearchMatches {
   saved_search_id: string;
 }
 
+export interface SearchWords {
+  editions: Generated<number>;
+  word: string;
+}
+
 export interface SeedItems {
   created_at: Generated<Timestamp>;
   kind: string;
@@ -1263,6 +1296,17 @@ export interface WishlistItems {
   user_id: string;
 }
 
+export interface Works {
+  authors: Generated<string[]>;
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  open_library_key: string | null;
+  slug: string;
+  title: string;
+  updated_at: Generated<Timestamp>;
+  work_key: string;
+}
+
 export interface DB {
   addresses: Addresses;
   admin_users: AdminUsers;
@@ -1293,6 +1337,7 @@ export interface DB {
   dispute_items: DisputeItems;
   dispute_money: DisputeMoney;
   disputes: Disputes;
+  edition_search: EditionSearch;
   email_outbox: EmailOutbox;
   email_suppressions: EmailSuppressions;
   email_templates: EmailTemplates;
@@ -1352,6 +1397,7 @@ export interface DB {
   reviews: Reviews;
   saved_search_matches: SavedSearchMatches;
   saved_searches: SavedSearches;
+  search_words: SearchWords;
   seed_items: SeedItems;
   seed_runs: SeedRuns;
   seller_trade_declarations: SellerTradeDeclarations;
@@ -1363,4 +1409,5 @@ export interface DB {
   trending_overrides: TrendingOverrides;
   user_roles: UserRoles;
   wishlist_items: WishlistItems;
+  works: Works;
 }

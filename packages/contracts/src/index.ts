@@ -11,6 +11,8 @@ export * from './checkout.ts';
 export * from './constants.ts';
 export * from './data-export.ts';
 export * from './disputes.ts';
+export * from './edition-words.ts';
+export * from './editions.ts';
 export * from './isbn.ts';
 export * from './messages.ts';
 export * from './money.ts';

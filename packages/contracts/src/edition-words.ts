@@ -1,0 +1,89 @@
+/**
+ * The book, then the copy (decision 0079): a work groups editions, an edition groups copies.
+ * Collectors' words and the AB Bookman scale, without zod (the web's first load reads these).
+ */
+import type { Condition } from './constants.ts';
+
+/** The AB Bookman scale, best first, as collectors and the trade grade a copy or its jacket. */
+export const BOOKMAN_GRADES = ['fine', 'near_fine', 'very_good', 'good', 'fair', 'poor'] as const;
+export type BookmanGrade = (typeof BOOKMAN_GRADES)[number];
+export const BOOKMAN_LABELS: Record<BookmanGrade, string> = {
+  fine: 'Fine',
+  near_fine: 'Near Fine',
+  very_good: 'Very Good',
+  good: 'Good',
+  fair: 'Fair',
+  poor: 'Poor',
+};
+
+/**
+ * Reshelf's everyday grade read on the Bookman scale, where a seller of a collectable copy has
+ * not graded it themselves. Near Fine and Poor are only ever a seller's own grade.
+ */
+export const BOOKMAN_FOR_CONDITION: Record<Condition, BookmanGrade> = {
+  like_new: 'fine',
+  very_good: 'very_good',
+  good: 'good',
+  well_read: 'fair',
+};
+
+/** A dust jacket: graded on its own, or absent ("none"); null when the seller does not say. */
+export const DUST_JACKET_STATES = ['none', ...BOOKMAN_GRADES] as const;
+export type DustJacketState = (typeof DUST_JACKET_STATES)[number];
+export const DUST_JACKET_LABELS: Record<DustJacketState, string> = {
+  none: 'No dust jacket',
+  ...BOOKMAN_LABELS,
+};
+
+/** What a collector asks of a copy, each a yes or no the seller states. */
+export const COPY_ATTRIBUTES = [
+  'firstEdition',
+  'firstPrinting',
+  'signed',
+  'inscribed',
+  'exLibrary',
+  'bookClub',
+  'printOnDemand',
+] as const;
+export type CopyAttribute = (typeof COPY_ATTRIBUTES)[number];
+export const COPY_ATTRIBUTE_LABELS: Record<CopyAttribute, string> = {
+  firstEdition: 'First edition',
+  firstPrinting: 'First printing',
+  signed: 'Signed',
+  inscribed: 'Inscribed',
+  exLibrary: 'Ex-library',
+  bookClub: 'Book club edition',
+  printOnDemand: 'Print on demand',
+};
+
+/** A copy is collectable when it is a first edition or printing, signed or inscribed. */
+export function isCollectable(copy: {
+  firstEdition: boolean;
+  firstPrinting: boolean;
+  signed: boolean;
+  inscribed: boolean;
+}): boolean {
+  return copy.firstEdition || copy.firstPrinting || copy.signed || copy.inscribed;
+}
+
+/** A collectable copy's Bookman grade: the seller's own, or its everyday grade's. */
+export function bookmanGradeOf(copy: {
+  condition: Condition;
+  bookmanGrade: BookmanGrade | null;
+}): BookmanGrade {
+  return copy.bookmanGrade ?? BOOKMAN_FOR_CONDITION[copy.condition];
+}
+
+/** How results are grouped: one per edition (an ISBN, or an edition without one) or per work. */
+export const RESULT_GROUPS = ['edition', 'work'] as const;
+export type ResultGroup = (typeof RESULT_GROUPS)[number];
+export const RESULT_GROUP_LABELS: Record<ResultGroup, string> = {
+  edition: 'Each edition',
+  work: 'Each book',
+};
+
+/** "Did you mean": the words of a query corrected, and the text the page shows. */
+export const CORRECTION_WORDS = {
+  showing: 'Showing results for',
+  instead: 'search instead for',
+} as const;
