@@ -351,7 +351,10 @@ describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/checkout/);
     // The address form comes with the quote; Tab only once it is there, or focus runs to the footer.
-    await page.getByRole('form', { name: 'Delivery address' }).getByLabel(/^Full name/).waitFor();
+    await page
+      .getByRole('form', { name: 'Delivery address' })
+      .getByLabel(/^Full name/)
+      .waitFor();
     for (const [label, value] of [
       ['Full name', 'Ava Reader'],
       ['Address line 1', '12 Turl Street'],
