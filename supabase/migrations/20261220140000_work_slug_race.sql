@@ -34,3 +34,27 @@ begin
   return v_id;
 end;
 $$;
+
+-- A book whose title its own check refuses gets no work: the book's check says what is wrong,
+-- not the work's.
+create or replace function public.books_assign_work() returns trigger
+language plpgsql
+set search_path = public, extensions, pg_catalog
+as $$
+begin
+  if new.title is null or char_length(btrim(new.title)) not between 1 and 300 then
+    return new;
+  end if;
+  if tg_op = 'INSERT' then
+    if new.work_id is null then
+      new.work_id := public.work_for(new.title, new.authors);
+    end if;
+  elsif new.work_id is not distinct from old.work_id
+    and public.work_key(new.title, new.authors) is distinct from public.work_key(old.title, old.authors)
+    and not exists (select 1 from public.works w where w.id = old.work_id and w.open_library_key is not null)
+  then
+    new.work_id := public.work_for(new.title, new.authors);
+  end if;
+  return new;
+end;
+$$;
