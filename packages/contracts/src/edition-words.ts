@@ -87,3 +87,23 @@ export const CORRECTION_WORDS = {
   showing: 'Showing results for',
   instead: 'search instead for',
 } as const;
+
+/** What a seller is told when a copy's collectors' details do not fit together. */
+export const COLLECTOR_MESSAGES = {
+  bookmanNotCollectable:
+    'A Bookman grade is for a collectable copy: tick first edition, first printing, signed or inscribed, or leave the grade as your condition’s',
+  bookmanUnknown: 'Choose a Bookman grade: Fine, Near Fine, Very Good, Good, Fair or Poor',
+  dustJacketUnknown: 'Choose the dust jacket’s grade, “No dust jacket”, or “Not saying”',
+} as const;
+
+/** The Bookman grade a collectable copy is shown with, or null for a copy that is not collectable. */
+export function shownBookmanGrade(copy: {
+  firstEdition: boolean;
+  firstPrinting: boolean;
+  signed: boolean;
+  inscribed: boolean;
+  condition: Condition;
+  bookmanGrade: BookmanGrade | null;
+}): BookmanGrade | null {
+  return isCollectable(copy) ? bookmanGradeOf(copy) : null;
+}
