@@ -2,7 +2,7 @@
  * The book, then the copy (decision 0079): a work groups editions, an edition groups copies.
  * Collectors' words and the AB Bookman scale, without zod (the web's first load reads these).
  */
-import type { Condition } from './constants.ts';
+import { CONDITION_LABELS, type Condition } from './constants.ts';
 
 /** The AB Bookman scale, best first, as collectors and the trade grade a copy or its jacket. */
 export const BOOKMAN_GRADES = ['fine', 'near_fine', 'very_good', 'good', 'fair', 'poor'] as const;
@@ -106,4 +106,40 @@ export function shownBookmanGrade(copy: {
   bookmanGrade: BookmanGrade | null;
 }): BookmanGrade | null {
   return isCollectable(copy) ? bookmanGradeOf(copy) : null;
+}
+
+/** A copy as the collectors' words read it. */
+export interface CollectorCopy {
+  condition: Condition;
+  firstEdition: boolean;
+  firstPrinting: boolean;
+  signed: boolean;
+  inscribed: boolean;
+  exLibrary: boolean;
+  bookClub: boolean;
+  printOnDemand: boolean;
+  dustJacket: DustJacketState | null;
+  bookmanGrade: BookmanGrade | null;
+}
+
+/** The attributes a copy has, in COPY_ATTRIBUTES' order ("First edition", "Signed"…). */
+export function copyAttributesOf(copy: CollectorCopy): string[] {
+  return COPY_ATTRIBUTES.filter((attribute) => copy[attribute]).map(
+    (attribute) => COPY_ATTRIBUTE_LABELS[attribute],
+  );
+}
+
+/** The dust jacket in words ("Dust jacket: Near Fine", "No dust jacket"), or null when unsaid. */
+export function dustJacketText(copy: Pick<CollectorCopy, 'dustJacket'>): string | null {
+  if (copy.dustJacket === null) return null;
+  return copy.dustJacket === 'none'
+    ? DUST_JACKET_LABELS.none
+    : `Dust jacket: ${DUST_JACKET_LABELS[copy.dustJacket]}`;
+}
+
+/** The everyday grade, and for a collectable copy its Bookman grade: "Very good (Bookman: Very Good)". */
+export function conditionWithBookman(copy: CollectorCopy): string {
+  const grade = shownBookmanGrade(copy);
+  const everyday = CONDITION_LABELS[copy.condition];
+  return grade ? `${everyday} (Bookman: ${BOOKMAN_LABELS[grade]})` : everyday;
 }

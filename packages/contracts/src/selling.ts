@@ -172,12 +172,16 @@ export const updateListingInputSchema = z.object({
   priceMinor: priceMinorSchema.optional(),
   parcelSize: z.enum(PARCEL_SIZES, SELLING_MESSAGES.parcelMissing).optional(),
 }).superRefine((input, ctx) => {
-  const flags = [input.firstEdition, input.firstPrinting, input.signed, input.inscribed];
-  if (input.bookmanGrade && flags.every((flag) => flag !== undefined)) {
-    const [firstEdition, firstPrinting, signed, inscribed] = flags as boolean[];
-    if (!isCollectable({ firstEdition, firstPrinting, signed, inscribed })) {
-      ctx.addIssue({ code: 'custom', path: ['bookmanGrade'], message: COLLECTOR_MESSAGES.bookmanNotCollectable });
-    }
+  const { firstEdition, firstPrinting, signed, inscribed } = input;
+  if (
+    input.bookmanGrade &&
+    firstEdition !== undefined &&
+    firstPrinting !== undefined &&
+    signed !== undefined &&
+    inscribed !== undefined &&
+    !isCollectable({ firstEdition, firstPrinting, signed, inscribed })
+  ) {
+    ctx.addIssue({ code: 'custom', path: ['bookmanGrade'], message: COLLECTOR_MESSAGES.bookmanNotCollectable });
   }
 });
 export type UpdateListingInput = z.input<typeof updateListingInputSchema>;
