@@ -145,45 +145,51 @@ export const startListingInputSchema = z.object({
 });
 export type StartListingInput = z.input<typeof startListingInputSchema>;
 
-export const updateListingInputSchema = z.object({
-  listingId: listingIdSchema,
-  book: bookDetailsInputSchema.optional(),
-  description: optionalText(SELLING_LIMITS.maxDescription, SELLING_MESSAGES.descriptionTooLong),
-  condition: z.enum(CONDITIONS, SELLING_MESSAGES.conditionMissing).optional(),
-  exLibrary: z.boolean().optional(),
-  /** The copy's binding, and what makes it special (advanced search finds them). */
-  format: z.enum(BOOK_FORMATS, 'Format must be paperback or hardback').nullable().optional(),
-  firstEdition: z.boolean().optional(),
-  signed: z.boolean().optional(),
-  /** The rest of the collectors' attributes (COPY_ATTRIBUTES, decision 0082). */
-  firstPrinting: z.boolean().optional(),
-  inscribed: z.boolean().optional(),
-  bookClub: z.boolean().optional(),
-  printOnDemand: z.boolean().optional(),
-  /** The dust jacket's own Bookman grade, or 'none'; null: the seller does not say. */
-  dustJacket: z.enum(DUST_JACKET_STATES, COLLECTOR_MESSAGES.dustJacketUnknown).nullable().optional(),
-  /**
-   * A collectable copy's Bookman grade; null: its everyday grade's (BOOKMAN_FOR_CONDITION). A
-   * grade on a copy that is not collectable is refused, here when the input says so and by the
-   * service against the stored copy.
-   */
-  bookmanGrade: z.enum(BOOKMAN_GRADES, COLLECTOR_MESSAGES.bookmanUnknown).nullable().optional(),
-  conditionNotes: optionalText(SELLING_LIMITS.maxConditionNotes, SELLING_MESSAGES.conditionNotesTooLong),
-  priceMinor: priceMinorSchema.optional(),
-  parcelSize: z.enum(PARCEL_SIZES, SELLING_MESSAGES.parcelMissing).optional(),
-}).superRefine((input, ctx) => {
-  const { firstEdition, firstPrinting, signed, inscribed } = input;
-  if (
-    input.bookmanGrade &&
-    firstEdition !== undefined &&
-    firstPrinting !== undefined &&
-    signed !== undefined &&
-    inscribed !== undefined &&
-    !isCollectable({ firstEdition, firstPrinting, signed, inscribed })
-  ) {
-    ctx.addIssue({ code: 'custom', path: ['bookmanGrade'], message: COLLECTOR_MESSAGES.bookmanNotCollectable });
-  }
-});
+export const updateListingInputSchema = z
+  .object({
+    listingId: listingIdSchema,
+    book: bookDetailsInputSchema.optional(),
+    description: optionalText(SELLING_LIMITS.maxDescription, SELLING_MESSAGES.descriptionTooLong),
+    condition: z.enum(CONDITIONS, SELLING_MESSAGES.conditionMissing).optional(),
+    exLibrary: z.boolean().optional(),
+    /** The copy's binding, and what makes it special (advanced search finds them). */
+    format: z.enum(BOOK_FORMATS, 'Format must be paperback or hardback').nullable().optional(),
+    firstEdition: z.boolean().optional(),
+    signed: z.boolean().optional(),
+    /** The rest of the collectors' attributes (COPY_ATTRIBUTES, decision 0082). */
+    firstPrinting: z.boolean().optional(),
+    inscribed: z.boolean().optional(),
+    bookClub: z.boolean().optional(),
+    printOnDemand: z.boolean().optional(),
+    /** The dust jacket's own Bookman grade, or 'none'; null: the seller does not say. */
+    dustJacket: z.enum(DUST_JACKET_STATES, COLLECTOR_MESSAGES.dustJacketUnknown).nullable().optional(),
+    /**
+     * A collectable copy's Bookman grade; null: its everyday grade's (BOOKMAN_FOR_CONDITION). A
+     * grade on a copy that is not collectable is refused, here when the input says so and by the
+     * service against the stored copy.
+     */
+    bookmanGrade: z.enum(BOOKMAN_GRADES, COLLECTOR_MESSAGES.bookmanUnknown).nullable().optional(),
+    conditionNotes: optionalText(SELLING_LIMITS.maxConditionNotes, SELLING_MESSAGES.conditionNotesTooLong),
+    priceMinor: priceMinorSchema.optional(),
+    parcelSize: z.enum(PARCEL_SIZES, SELLING_MESSAGES.parcelMissing).optional(),
+  })
+  .superRefine((input, ctx) => {
+    const { firstEdition, firstPrinting, signed, inscribed } = input;
+    if (
+      input.bookmanGrade &&
+      firstEdition !== undefined &&
+      firstPrinting !== undefined &&
+      signed !== undefined &&
+      inscribed !== undefined &&
+      !isCollectable({ firstEdition, firstPrinting, signed, inscribed })
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bookmanGrade'],
+        message: COLLECTOR_MESSAGES.bookmanNotCollectable,
+      });
+    }
+  });
 export type UpdateListingInput = z.input<typeof updateListingInputSchema>;
 
 export const LOCK_REASONS = ['reserved', 'sold', 'removed'] as const;

@@ -482,9 +482,10 @@ describe('collectors’ attributes', () => {
       status: 400,
       message: COLLECTOR_MESSAGES.bookmanNotCollectable,
     });
-    expect(
-      await refusal(update(seller, { listingId: draft.id, dustJacket: 'mint' as 'fine' })),
-    ).toEqual({ status: 400, message: `dustJacket: ${COLLECTOR_MESSAGES.dustJacketUnknown}` });
+    expect(await refusal(update(seller, { listingId: draft.id, dustJacket: 'mint' as 'fine' }))).toEqual({
+      status: 400,
+      message: `dustJacket: ${COLLECTOR_MESSAGES.dustJacketUnknown}`,
+    });
     expect((await listingRow(draft.id)).bookman_grade).toBeNull();
 
     const saved = await update(seller, {
