@@ -7,7 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createOpenLibraryLookup } from '../../platform/book-lookup/book-lookup.ts';
-import { type FakeOpenLibrary, startFakeOpenLibrary } from '../../platform/book-lookup/fake-open-library.ts';
+import {
+  type FakeEdition,
+  type FakeOpenLibrary,
+  startFakeOpenLibrary,
+} from '../../platform/book-lookup/fake-open-library.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook } from '../../testing/catalogue.ts';
@@ -45,11 +49,7 @@ afterAll(async () => {
 });
 
 /** Open Library knows this ISBN as this book, in this work (or with this edition answer). */
-function known(
-  title: string,
-  author: string,
-  edition: FakeOpenLibrary['editions'] extends Map<string, infer E> ? E['edition'] : never,
-): string {
+function known(title: string, author: string, edition: FakeEdition['edition']): string {
   const isbn = freshIsbn();
   server.editions.set(isbn, { data: { title, authors: [{ name: author }] }, edition });
   return isbn;
