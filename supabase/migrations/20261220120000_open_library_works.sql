@@ -48,3 +48,15 @@ begin
   return v_id;
 end;
 $$;
+
+-- An emptied work goes whenever an edition leaves it. The trigger of 20261220100000 fired on
+-- `update of work_id`, which PostgreSQL reads as "work_id named in the UPDATE's SET list": a
+-- corrected title or author, moved by `books_assign_work` (a BEFORE trigger), left its old
+-- work behind, empty. Now any update that changes the work, and any delete, tidies up.
+drop trigger books_drop_empty_work on public.books;
+create trigger books_drop_empty_work_update after update on public.books
+  for each row when (old.work_id is distinct from new.work_id)
+  execute function public.works_drop_empty();
+create trigger books_drop_empty_work_delete after delete on public.books
+  for each row execute function public.works_drop_empty();
+delete from public.works w where not exists (select 1 from public.books b where b.work_id = w.id);
