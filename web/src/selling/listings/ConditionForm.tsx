@@ -193,9 +193,16 @@ export function ConditionForm({
             </label>
           ))}
         </div>
-        <label className="flex flex-col gap-1.5 text-sm">
-          <span className="font-semibold text-ink">Dust jacket</span>
-          <select {...form.register('dustJacket')} className={SELECT_CLASS}>
+        <div className="flex flex-col gap-1.5 text-sm">
+          <label htmlFor={`${groupId}-jacket`} className="font-semibold text-ink">
+            Dust jacket
+          </label>
+          <select
+            id={`${groupId}-jacket`}
+            aria-describedby={`${groupId}-jacket-hint`}
+            {...form.register('dustJacket')}
+            className={SELECT_CLASS}
+          >
             <option value="">Not saying</option>
             {DUST_JACKET_STATES.map((state) => (
               <option key={state} value={state}>
@@ -203,12 +210,21 @@ export function ConditionForm({
               </option>
             ))}
           </select>
-          <span className="text-ink-muted">Graded on its own, on the Bookman scale collectors use.</span>
-        </label>
+          <span id={`${groupId}-jacket-hint`} className="text-ink-muted">
+            Graded on its own, on the Bookman scale collectors use.
+          </span>
+        </div>
         {collectable ? (
-          <label className="flex flex-col gap-1.5 text-sm">
-            <span className="font-semibold text-ink">Bookman grade of the book</span>
-            <select {...form.register('bookmanGrade')} className={SELECT_CLASS}>
+          <div className="flex flex-col gap-1.5 text-sm">
+            <label htmlFor={`${groupId}-bookman`} className="font-semibold text-ink">
+              Bookman grade
+            </label>
+            <select
+              id={`${groupId}-bookman`}
+              aria-describedby={`${groupId}-bookman-hint`}
+              {...form.register('bookmanGrade')}
+              className={SELECT_CLASS}
+            >
               <option value="">
                 {chosen
                   ? `As its condition: ${BOOKMAN_LABELS[BOOKMAN_FOR_CONDITION[chosen]]}`
@@ -220,10 +236,10 @@ export function ConditionForm({
                 </option>
               ))}
             </select>
-            <span className="text-ink-muted">
-              Collectors read a first edition, signed or inscribed copy on this scale.
+            <span id={`${groupId}-bookman-hint`} className="text-ink-muted">
+              A first edition or printing, signed or inscribed copy is graded on this scale too.
             </span>
-          </label>
+          </div>
         ) : null}
       </fieldset>
       <Field
