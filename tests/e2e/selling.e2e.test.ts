@@ -207,7 +207,7 @@ describe('bad inputs and refusals', () => {
     await step(page, 'condition');
     await page.getByTestId('step-submit').click();
     expect(await fieldError.innerText()).toBe('Choose the condition of your copy');
-    await page.getByText('Good', { exact: true }).click();
+    await page.getByTestId('condition-options').getByText('Good', { exact: true }).click();
     await page.getByTestId('step-submit').click();
 
     // No photo; a file that is not an image; a file over 10 MB.
