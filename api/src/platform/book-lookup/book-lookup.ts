@@ -30,10 +30,13 @@ export type LookupOutcome =
 
 export interface BookLookupPort {
   readonly kind: 'offline' | 'openlibrary';
-  /** The book, or null for anything else (selling never fails on a lookup). */
+  /** The book with its work, or null for anything else (selling never fails on a lookup). */
   lookup(isbn13: string): Promise<ExternalBook | null>;
-  /** The same lookup, telling "not found" from a failure. Never throws. */
-  find(isbn13: string): Promise<LookupOutcome>;
+  /**
+   * The same lookup, telling "not found" from a failure. Never throws. The work is asked for
+   * only with `work` (a second request): the covers backfill needs none.
+   */
+  find(isbn13: string, options?: { work?: boolean }): Promise<LookupOutcome>;
 }
 
 export function createOfflineBookLookup(): BookLookupPort {
@@ -105,7 +108,7 @@ export function createOpenLibraryLookup(
     options.onError?.(error);
     return { status: 'error', message };
   };
-  async function find(isbn13: string): Promise<LookupOutcome> {
+  async function find(isbn13: string, { work = false }: { work?: boolean } = {}): Promise<LookupOutcome> {
     const key = `ISBN:${isbn13}`;
     let body: unknown;
     try {
@@ -134,7 +137,7 @@ export function createOpenLibraryLookup(
     const book = fromOpenLibrary(record);
     if (!book)
       return failed(new Error('unreadable record'), 'Open Library’s record for this ISBN was malformed');
-    return { status: 'found', book: { ...book, workKey: await workKeyFor(isbn13) } };
+    return { status: 'found', book: work ? { ...book, workKey: await workKeyFor(isbn13) } : book };
   }
   /** The edition's work, or null for any failure: the book is found either way. */
   async function workKeyFor(isbn13: string): Promise<string | null> {
@@ -152,7 +155,7 @@ export function createOpenLibraryLookup(
     kind: 'openlibrary',
     find,
     async lookup(isbn13) {
-      const outcome = await find(isbn13);
+      const outcome = await find(isbn13, { work: true });
       return outcome.status === 'found' ? outcome.book : null;
     },
   };

@@ -32,7 +32,7 @@ describe('Open Library’s works', () => {
       edition: { body: { key: '/books/OL1M', works: [{ key: '/works/OL27482W' }] } },
     });
     const lookup = createOpenLibraryLookup({ baseUrl: server.baseUrl });
-    expect(await lookup.find(isbn)).toEqual({
+    expect(await lookup.find(isbn, { work: true })).toEqual({
       status: 'found',
       book: expect.objectContaining({
         title: 'The Hobbit',
@@ -68,7 +68,16 @@ describe('Open Library’s works', () => {
     expect(await lookup.lookup('9780000000088')).toMatchObject({ workKey: null });
   });
 
-  it('are not asked for when the book is not found', async () => {
+  it('are not asked for when the book is not found, nor by a find that does not want them', async () => {
+    const isbn = '9780261102224';
+    server.editions.set(isbn, { data: DATA, edition: { body: { works: [{ key: '/works/OL1W' }] } } });
+    const plain = createOpenLibraryLookup({ baseUrl: server.baseUrl });
+    const asked = server.requests.length;
+    expect(await plain.find(isbn)).toMatchObject({ status: 'found', book: { workKey: null } });
+    expect(server.requests.slice(asked)).toEqual([
+      `/api/books?bibkeys=ISBN%3A${isbn}&format=json&jscmd=data`,
+    ]);
+
     const lookup = createOpenLibraryLookup({ baseUrl: server.baseUrl });
     const before = server.requests.length;
     expect(await lookup.find('9780000000095')).toEqual({ status: 'not_found' });
