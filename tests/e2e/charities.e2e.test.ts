@@ -6,6 +6,7 @@
  * Screenshots at 390 and 1280 px land in tests/.artifacts/.
  */
 import { readFile } from 'node:fs/promises';
+import { BULK_COLUMNS } from '@reshelf/contracts';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
@@ -150,9 +151,11 @@ describe('charities', () => {
       page.getByRole('button', { name: 'Download the template' }).click(),
     ]);
     const templateText = await readFile((await template.path())!, 'utf8');
+    // The template's header is the documented columns, in their order (the collectors' last).
     expect(templateText.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
-      'isbn,condition,price,notes,donor_reference,photo_url,parcel_size,title,author',
+      BULK_COLUMNS.map((column) => column.key).join(','),
     );
+    expect(templateText).toContain(',first_edition,first_printing,signed,');
 
     await page
       .getByTestId('csv-input')

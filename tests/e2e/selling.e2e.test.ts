@@ -2,12 +2,13 @@
  * Selling in Chromium: seller@reshelf.test lists a real book from its ISBN with a
  * photo in one pass and in under a minute, finds it by search at once and lowers its price;
  * buyer@reshelf.test, who saved it to their wishlist, sees the price-drop notification. Every
- * bad input gets its message; an edit while a buyer is paying is refused with the reason.
+ * bad input gets its message; an edit while a buyer is paying is refused with the reason. A
+ * signed first edition in its dust jacket shows its collectors' details on its page.
  * Screenshots of each step at 390 and 1280 px land in tests/.artifacts/.
  */
 
 import pg from 'pg';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signedIn } from '../support/auth.ts';
 import { launchBrowser, newPage, snapshot } from '../support/browser.ts';
@@ -27,6 +28,26 @@ afterAll(async () => {
   await browser?.close();
   await db?.end();
 });
+
+/** The published listing's "Collector's details" for the signed first edition listBook made. */
+async function collectorDetailsShown(page: Page, viewport: 'phone' | 'desktop') {
+  const block = page.getByTestId('collector-details');
+  await block.waitFor();
+  const text = await block.innerText();
+  for (const words of [
+    'Collector’s details',
+    'Very good (Bookman: Very Good)',
+    'First edition, Signed',
+    'Near Fine',
+  ])
+    expect(text).toContain(words);
+  const jsonLd = JSON.parse((await page.getByTestId('listing-json-ld').textContent()) ?? '{}');
+  expect(jsonLd.bookEdition).toBe('First edition');
+  await block.scrollIntoViewIfNeeded();
+  await imagesLoaded(page);
+  await noHorizontalScroll(page);
+  await snapshot(page, `selling-collector-details-${viewport}`, { fullPage: false });
+}
 
 describe('selling a book', () => {
   it('lists a real book with a photo from its ISBN in one pass, found by search at once; edits the price; a buyer who wished for it hears of the drop', async () => {
@@ -114,10 +135,12 @@ describe('selling a book', () => {
 
   it('works on a phone, and the same pages look right there', async () => {
     const seller = await signedIn(browser, 'seller@reshelf.test', { viewport: 'phone', returning: false });
+    // A signed first edition in its dust jacket: the collectors' details, asked and shown.
     const listed = await listBook(
       seller.page,
       { isbn: '0-14-143984-X', title: 'Dracula', price: '5.20' },
       'phone',
+      { collectable: true },
     );
     await seller.page.goto('/account/listings?status=active');
     await seller.page.getByTestId('my-listing').first().waitFor();
@@ -130,6 +153,7 @@ describe('selling a book', () => {
     const visitor = await newPage(browser, 'phone');
     await visitor.page.goto(path);
     await visitor.page.getByTestId('header-sign-in').waitFor();
+    await collectorDetailsShown(visitor.page, 'phone');
     await visitor.page.getByTestId('wishlist-button').click();
     await visitor.page.waitForURL(`**/login?next=${encodeURIComponent(path)}`);
     await visitor.context.close();
@@ -137,6 +161,7 @@ describe('selling a book', () => {
     const buyer = await signedIn(browser, 'buyer@reshelf.test', { returning: false });
     await buyer.page.goto(path);
     await buyer.page.getByTestId('notification-bell').waitFor();
+    await collectorDetailsShown(buyer.page, 'desktop');
     await buyer.page.getByTestId('wishlist-button').click();
     await buyer.page.locator('[data-testid="wishlist-button"][aria-pressed="true"]').waitFor();
     await buyer.page.goto('/account/wishlist');
@@ -182,7 +207,7 @@ describe('bad inputs and refusals', () => {
     await step(page, 'condition');
     await page.getByTestId('step-submit').click();
     expect(await fieldError.innerText()).toBe('Choose the condition of your copy');
-    await page.getByText('Good', { exact: true }).click();
+    await page.getByTestId('condition-options').getByText('Good', { exact: true }).click();
     await page.getByTestId('step-submit').click();
 
     // No photo; a file that is not an image; a file over 10 MB.

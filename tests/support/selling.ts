@@ -36,6 +36,8 @@ export async function listBook(
   page: Page,
   book: { isbn: string; title: string; price: string },
   shots?: string,
+  /** A signed first edition with its dust jacket (Near Fine), checked at the review step. */
+  { collectable = false }: { collectable?: boolean } = {},
 ): Promise<{ id: string; url: string }> {
   const shot = async (name: string) => {
     if (!shots) return;
@@ -60,6 +62,19 @@ export async function listBook(
   await wizardStep(page, 'condition');
   await page.getByText('Very good', { exact: true }).click();
   await page.getByLabel('Notes on any defects').fill('Light shelf wear to the spine; pages clean.');
+  if (collectable) {
+    const details = page.getByTestId('collector-attributes');
+    // The Bookman grade is asked for only once the copy is collectable.
+    expect(await page.getByLabel('Bookman grade', { exact: true }).count()).toBe(0);
+    await details.getByText('First edition', { exact: true }).click();
+    await details.getByText('Signed', { exact: true }).click();
+    await page.getByLabel('Dust jacket', { exact: true }).selectOption('near_fine');
+    const bookman = page.getByLabel('Bookman grade', { exact: true });
+    await bookman.waitFor();
+    // It defaults to the everyday grade's mapping.
+    expect(await bookman.inputValue()).toBe('');
+    expect(await bookman.locator('option:checked').innerText()).toBe('As its condition: Very Good');
+  }
   await shot('3-condition');
   await page.getByTestId('step-submit').click();
 
@@ -85,6 +100,16 @@ export async function listBook(
 
   await wizardStep(page, 'review');
   expect(await page.getByTestId('review-price').innerText()).toBe(`£${book.price}`);
+  if (collectable) {
+    const condition = await page.getByTestId('review-condition').innerText();
+    for (const words of [
+      'Very good (Bookman: Very Good)',
+      'First edition',
+      'Signed',
+      'Dust jacket: Near Fine',
+    ])
+      expect(condition).toContain(words);
+  }
   await shot('7-review');
   await page.getByTestId('publish').click();
 

@@ -3,7 +3,7 @@
  *
  * An upload is read with csv-parse and every row is checked at once (the shared rules in
  * @reshelf/contracts: ISBN with its check digit, condition, price, notes, donor reference,
- * photo URL, parcel size; duplicates within the file). The import and all its rows are stored
+ * photo URL, parcel size, the collectors' details; duplicates within the file). The import and all its rows are stored
  * in one transaction and the answer comes straight back; valid rows are then listed in
  * batches of 100, one transaction per batch with a savepoint per row, by whichever BFF
  * instance holds the import's lease. The page polls the import for progress.
@@ -342,6 +342,22 @@ async function resolveBooks(
   return books;
 }
 
+/** A row's collectors' details as the listing's columns (none for a row stored before them). */
+function collectorColumns(item: BulkItem) {
+  const collector = item.collector;
+  return {
+    first_edition: collector?.firstEdition ?? false,
+    first_printing: collector?.firstPrinting ?? false,
+    signed: collector?.signed ?? false,
+    inscribed: collector?.inscribed ?? false,
+    ex_library: collector?.exLibrary ?? false,
+    book_club: collector?.bookClub ?? false,
+    print_on_demand: collector?.printOnDemand ?? false,
+    dust_jacket: collector?.dustJacket ?? null,
+    bookman_grade: collector?.bookmanGrade ?? null,
+  };
+}
+
 async function listRow(
   trx: Transaction<DB>,
   charityId: string,
@@ -358,6 +374,7 @@ async function listRow(
     condition_notes: item.notes,
     donor_reference: item.donorReference,
     photos: JSON.stringify(item.photoUrl ? [item.photoUrl] : []),
+    ...collectorColumns(item),
   };
   if (!book) {
     const draft = await trx

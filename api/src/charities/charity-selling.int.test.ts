@@ -523,6 +523,45 @@ describe('bulk listing from a CSV', () => {
     expect(draft).toEqual({ status: 'draft', draft_isbn13: '9780999990001', charity_id: charityId });
   });
 
+  it('lists a row’s collectors’ details, and refuses a Bookman grade on a copy that is not collectable', async () => {
+    const csv = [
+      'isbn,condition,price,notes,first_edition,signed,ex_library,dust_jacket,bookman_grade',
+      `${KNOWN[4]},Very good,40.00,Signed first,yes,yes,,Near Fine,Near Fine`,
+      `${KNOWN[4]},Good,2.00,Library copy,,,yes,none,`,
+      `${KNOWN[4]},Good,2.50,Not collectable,,,,,Fine`,
+    ].join('\n');
+    const response = await upload(helper, csv, 'collectors.csv');
+    expect(response.body).toMatchObject({ totalRows: 3, invalidRows: 1 });
+    const done = await finished(helper, response.body.id);
+    expect(done).toMatchObject({ listedRows: 2 });
+    const all = await report(helper, response.body.id);
+    expect(all.rows[2]?.errors).toEqual([BULK_MESSAGES.bookmanNotCollectable]);
+    const copies = await db
+      .selectFrom('listings')
+      .select(['first_edition', 'signed', 'ex_library', 'first_printing', 'dust_jacket', 'bookman_grade'])
+      .where('id', 'in', [all.rows[0]!.listingId!, all.rows[1]!.listingId!])
+      .orderBy('price_minor', 'desc')
+      .execute();
+    expect(copies).toEqual([
+      {
+        first_edition: true,
+        signed: true,
+        ex_library: false,
+        first_printing: false,
+        dust_jacket: 'near_fine',
+        bookman_grade: 'near_fine',
+      },
+      {
+        first_edition: false,
+        signed: false,
+        ex_library: true,
+        first_printing: false,
+        dust_jacket: 'none',
+        bookman_grade: null,
+      },
+    ]);
+  });
+
   it('lists 2,000 rows in one upload, in batches that show progress', async () => {
     const lines = ['isbn,condition,price,notes'];
     for (let i = 0; i < 2000; i++)

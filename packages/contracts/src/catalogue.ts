@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { CATALOGUE_LIMITS } from './catalogue-limits.ts';
 import { CONDITIONS, LISTING_STATUSES, PARCEL_SIZES } from './constants.ts';
+import { BOOKMAN_GRADES, DUST_JACKET_STATES } from './edition-words.ts';
 import { normaliseIsbn } from './isbn.ts';
 import { slugSchema } from './schemas.ts';
 import { traderSchema } from './traders.ts';
@@ -284,6 +285,13 @@ export const listingDetailSchema = z.object({
   format: z.enum(BOOK_FORMATS).nullable(),
   firstEdition: z.boolean(),
   signed: z.boolean(),
+  /** Collectors' details (decision 0082): the Collector's details block reads them. */
+  firstPrinting: z.boolean(),
+  inscribed: z.boolean(),
+  bookClub: z.boolean(),
+  printOnDemand: z.boolean(),
+  dustJacket: z.enum(DUST_JACKET_STATES).nullable(),
+  bookmanGrade: z.enum(BOOKMAN_GRADES).nullable(),
   conditionNotes: z.string().nullable(),
   description: z.string().nullable(),
   photos: z.array(z.string()),

@@ -117,6 +117,17 @@ describe('bulk-listing rows', () => {
         photoUrl: null,
         title: null,
         author: null,
+        collector: {
+          firstEdition: false,
+          firstPrinting: false,
+          signed: false,
+          inscribed: false,
+          exLibrary: false,
+          bookClub: false,
+          printOnDemand: false,
+          dustJacket: null,
+          bookmanGrade: null,
+        },
       },
     });
     const full = validateBulkRow({
@@ -135,6 +146,48 @@ describe('bulk-listing rows', () => {
       donorReference: 'D-00123',
       photoUrl: 'https://example.org/p.jpg',
       parcelSize: 'medium',
+    });
+  });
+
+  it('reads the collectors’ columns: yes or no, the dust jacket’s grade and a collectable copy’s Bookman grade', () => {
+    const row = validateBulkRow({
+      ...good,
+      first_edition: 'Yes',
+      signed: 'y',
+      inscribed: 'no',
+      book_club: '',
+      dust_jacket: 'near fine',
+      bookman_grade: 'Very-Good',
+    });
+    expect(row.ok && row.item.collector).toEqual({
+      firstEdition: true,
+      firstPrinting: false,
+      signed: true,
+      inscribed: false,
+      exLibrary: false,
+      bookClub: false,
+      printOnDemand: false,
+      dustJacket: 'near_fine',
+      bookmanGrade: 'very_good',
+    });
+    expect(validateBulkRow({ ...good, dust_jacket: 'None' })).toMatchObject({
+      ok: true,
+      item: { collector: { dustJacket: 'none' } },
+    });
+    expect(
+      validateBulkRow({ ...good, signed: 'maybe', dust_jacket: 'tatty', bookman_grade: 'As new' }),
+    ).toEqual({
+      ok: false,
+      errors: [
+        BULK_MESSAGES.yesNo('signed', 'maybe'),
+        BULK_MESSAGES.dustJacket('tatty'),
+        BULK_MESSAGES.bookmanGrade('As new'),
+      ],
+    });
+    // A Bookman grade on a copy that is not collectable is refused, as in the sell wizard.
+    expect(validateBulkRow({ ...good, ex_library: 'yes', bookman_grade: 'Fine' })).toEqual({
+      ok: false,
+      errors: [BULK_MESSAGES.bookmanNotCollectable],
     });
   });
 
@@ -186,6 +239,10 @@ describe('bulk-listing rows', () => {
     if (!a.ok || !b.ok || !c.ok) throw new Error('rows should be valid');
     expect(bulkItemKey(a.item)).toBe(bulkItemKey(b.item));
     expect(bulkItemKey(a.item)).not.toBe(bulkItemKey(c.item));
+    // A signed copy is not the same copy as an unsigned one.
+    const d = validateBulkRow({ ...good, notes: 'Signed  copy', signed: 'yes' });
+    if (!d.ok) throw new Error('row should be valid');
+    expect(bulkItemKey(d.item)).not.toBe(bulkItemKey(a.item));
   });
 
   it('maps headers in any case, with aliases, and names missing and unknown columns', () => {

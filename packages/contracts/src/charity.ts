@@ -10,6 +10,16 @@ import {
   type Condition,
   PARCEL_SIZES,
 } from './constants.ts';
+import {
+  BOOKMAN_GRADES,
+  type BookmanGrade,
+  COLLECTOR_MESSAGES,
+  COPY_ATTRIBUTES,
+  type CopyAttribute,
+  DUST_JACKET_STATES,
+  type DustJacketState,
+  isCollectable,
+} from './edition-words.ts';
 import { ISBN_MESSAGES, parseIsbn } from './isbn.ts';
 import { parsePounds } from './money.ts';
 import { plural } from './plural.ts';
@@ -224,14 +234,43 @@ export const BULK_COLUMNS = [
   { key: 'parcel_size', required: false, hint: 'small (the default), medium or large' },
   { key: 'title', required: false, hint: 'Needed only when we do not know the ISBN' },
   { key: 'author', required: false, hint: 'Needed only when we do not know the ISBN' },
+  // Collectors' details (decision 0082): yes or no (blank is no), and two grades.
+  { key: 'first_edition', required: false, hint: 'yes if it is a first edition' },
+  { key: 'first_printing', required: false, hint: 'yes if it is a first printing' },
+  { key: 'signed', required: false, hint: 'yes if the author signed it' },
+  { key: 'inscribed', required: false, hint: 'yes if the author wrote in it to someone' },
+  { key: 'ex_library', required: false, hint: 'yes if it came from a library' },
+  { key: 'book_club', required: false, hint: 'yes if it is a book club edition' },
+  { key: 'print_on_demand', required: false, hint: 'yes if it was printed on demand' },
+  {
+    key: 'dust_jacket',
+    required: false,
+    hint: 'The jacket’s grade: Fine, Near Fine, Very Good, Good, Fair or Poor; none if it has none',
+  },
+  {
+    key: 'bookman_grade',
+    required: false,
+    hint: 'For a first edition or printing, signed or inscribed copy: its grade on the same scale (blank: as its condition)',
+  },
 ] as const;
 export type BulkColumn = (typeof BULK_COLUMNS)[number]['key'];
 
+/** The column of each collectors' attribute. */
+export const BULK_ATTRIBUTE_COLUMNS: Record<CopyAttribute, BulkColumn> = {
+  firstEdition: 'first_edition',
+  firstPrinting: 'first_printing',
+  signed: 'signed',
+  inscribed: 'inscribed',
+  exLibrary: 'ex_library',
+  bookClub: 'book_club',
+  printOnDemand: 'print_on_demand',
+};
+
 export const BULK_TEMPLATE_CSV = [
   BULK_COLUMNS.map((column) => column.key).join(','),
-  '9780141439518,Very good,4.50,Light shelf wear to the cover,D-00123,,small,,',
-  '978-0-14-143966-2,Good,3.00,,D-00124,,,,',
-  '9780951234563,Like new,6.00,Signed by the author,,https://example.org/photos/signed-copy.jpg,medium,A Local History of Banbury,J. Smith',
+  '9780141439518,Very good,4.50,Light shelf wear to the cover,D-00123,,small,,,,,,,,,,,',
+  '978-0-14-143966-2,Good,3.00,,D-00124,,,,,,,,,yes,,,,',
+  '9780951234563,Like new,6.00,Signed by the author,,https://example.org/photos/signed-copy.jpg,medium,A Local History of Banbury,J. Smith,yes,,yes,,,,,Near Fine,Near Fine',
 ].join('\r\n');
 
 export const DONOR_REFERENCE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._/-]{0,39}$/;
@@ -262,6 +301,12 @@ export const BULK_MESSAGES = {
   parcelSize: (value: string) => `Parcel size “${value}” isn’t one we use: write small, medium or large`,
   titleTooLong: 'Title can be at most 300 characters',
   authorTooLong: 'Author can be at most 200 characters',
+  yesNo: (column: string, value: string) => `${column} “${value}” isn’t yes or no`,
+  dustJacket: (value: string) =>
+    `dust_jacket “${value}” isn’t a grade we use: write Fine, Near Fine, Very Good, Good, Fair, Poor or none`,
+  bookmanGrade: (value: string) =>
+    `bookman_grade “${value}” isn’t a grade we use: write Fine, Near Fine, Very Good, Good, Fair or Poor`,
+  bookmanNotCollectable: `bookman_grade: ${COLLECTOR_MESSAGES.bookmanNotCollectable}`,
   duplicate: (row: number) =>
     `Duplicate of row ${row}: the same book, condition, price and notes. If you have two copies, say how they differ in the notes.`,
 } as const;
@@ -277,6 +322,47 @@ export interface BulkItem {
   photoUrl: string | null;
   title: string | null;
   author: string | null;
+  /** Collectors' details; absent from rows stored before they were read (all no, unsaid). */
+  collector?: BulkCollector;
+}
+
+/** A row's collectors' details, as the listing stores them. */
+export type BulkCollector = Record<CopyAttribute, boolean> & {
+  dustJacket: DustJacketState | null;
+  bookmanGrade: BookmanGrade | null;
+};
+
+const YES = new Set(['yes', 'y', 'true', '1', 'x']);
+const NO = new Set(['', 'no', 'n', 'false', '0']);
+
+/** A grade as typed ("Near Fine", "near-fine", "VERY GOOD"), or null. */
+function gradeOf<T extends string>(value: string, grades: readonly T[]): T | null {
+  const key = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  return (grades as readonly string[]).includes(key) ? (key as T) : null;
+}
+
+/** The collectors' columns of a row: the details, with each problem pushed to `errors`. */
+function collectorOf(text: (key: BulkColumn) => string, errors: string[]): BulkCollector {
+  const flags = {} as Record<CopyAttribute, boolean>;
+  for (const attribute of COPY_ATTRIBUTES) {
+    const column = BULK_ATTRIBUTE_COLUMNS[attribute];
+    const value = text(column);
+    const said = value.toLowerCase();
+    if (!YES.has(said) && !NO.has(said)) errors.push(BULK_MESSAGES.yesNo(column, value));
+    flags[attribute] = YES.has(said);
+  }
+  const jacketText = text('dust_jacket');
+  const jacket =
+    jacketText === '' ? null : gradeOf(jacketText.replace(/^no(ne)?$/i, 'none'), DUST_JACKET_STATES);
+  if (jacketText !== '' && !jacket) errors.push(BULK_MESSAGES.dustJacket(jacketText));
+  const gradeText = text('bookman_grade');
+  const grade = gradeText === '' ? null : gradeOf(gradeText, BOOKMAN_GRADES);
+  if (gradeText !== '' && !grade) errors.push(BULK_MESSAGES.bookmanGrade(gradeText));
+  if (grade && !isCollectable(flags)) errors.push(BULK_MESSAGES.bookmanNotCollectable);
+  return { ...flags, dustJacket: jacket, bookmanGrade: grade };
 }
 
 function normaliseHeader(name: string): string {
@@ -389,10 +475,23 @@ export function validateBulkRow(
   const author = text('author') || null;
   if (author && author.length > SELLING_LIMITS.maxAuthorLength) errors.push(BULK_MESSAGES.authorTooLong);
 
+  const collector = collectorOf(text, errors);
+
   if (errors.length > 0 || !isbn13 || !condition || priceMinor === null) return { ok: false, errors };
   return {
     ok: true,
-    item: { isbn13, condition, priceMinor, parcelSize, notes, donorReference, photoUrl, title, author },
+    item: {
+      isbn13,
+      condition,
+      priceMinor,
+      parcelSize,
+      notes,
+      donorReference,
+      photoUrl,
+      title,
+      author,
+      collector,
+    },
   };
 }
 
@@ -405,6 +504,8 @@ export function bulkItemKey(item: BulkItem): string {
     (item.notes ?? '').toLowerCase().replace(/\s+/g, ' '),
     (item.donorReference ?? '').toLowerCase(),
     item.photoUrl ?? '',
+    // A signed copy and an unsigned one are two copies (absent: all no, unsaid).
+    item.collector ?? null,
   ]);
 }
 

@@ -2,7 +2,7 @@
  * The book, then the copy (decision 0079): a work groups editions, an edition groups copies.
  * Collectors' words and the AB Bookman scale, without zod (the web's first load reads these).
  */
-import type { Condition } from './constants.ts';
+import { CONDITION_LABELS, type Condition } from './constants.ts';
 
 /** The AB Bookman scale, best first, as collectors and the trade grade a copy or its jacket. */
 export const BOOKMAN_GRADES = ['fine', 'near_fine', 'very_good', 'good', 'fair', 'poor'] as const;
@@ -87,3 +87,59 @@ export const CORRECTION_WORDS = {
   showing: 'Showing results for',
   instead: 'search instead for',
 } as const;
+
+/** What a seller is told when a copy's collectors' details do not fit together. */
+export const COLLECTOR_MESSAGES = {
+  bookmanNotCollectable:
+    'A Bookman grade is for a collectable copy: tick first edition, first printing, signed or inscribed, or leave the grade as your condition’s',
+  bookmanUnknown: 'Choose a Bookman grade: Fine, Near Fine, Very Good, Good, Fair or Poor',
+  dustJacketUnknown: 'Choose the dust jacket’s grade, “No dust jacket”, or “Not saying”',
+} as const;
+
+/** The Bookman grade a collectable copy is shown with, or null for a copy that is not collectable. */
+export function shownBookmanGrade(copy: {
+  firstEdition: boolean;
+  firstPrinting: boolean;
+  signed: boolean;
+  inscribed: boolean;
+  condition: Condition;
+  bookmanGrade: BookmanGrade | null;
+}): BookmanGrade | null {
+  return isCollectable(copy) ? bookmanGradeOf(copy) : null;
+}
+
+/** A copy as the collectors' words read it. */
+export interface CollectorCopy {
+  condition: Condition;
+  firstEdition: boolean;
+  firstPrinting: boolean;
+  signed: boolean;
+  inscribed: boolean;
+  exLibrary: boolean;
+  bookClub: boolean;
+  printOnDemand: boolean;
+  dustJacket: DustJacketState | null;
+  bookmanGrade: BookmanGrade | null;
+}
+
+/** The attributes a copy has, in COPY_ATTRIBUTES' order ("First edition", "Signed"…). */
+export function copyAttributesOf(copy: CollectorCopy): string[] {
+  return COPY_ATTRIBUTES.filter((attribute) => copy[attribute]).map(
+    (attribute) => COPY_ATTRIBUTE_LABELS[attribute],
+  );
+}
+
+/** The dust jacket in words ("Dust jacket: Near Fine", "No dust jacket"), or null when unsaid. */
+export function dustJacketText(copy: Pick<CollectorCopy, 'dustJacket'>): string | null {
+  if (copy.dustJacket === null) return null;
+  return copy.dustJacket === 'none'
+    ? DUST_JACKET_LABELS.none
+    : `Dust jacket: ${DUST_JACKET_LABELS[copy.dustJacket]}`;
+}
+
+/** The everyday grade, and for a collectable copy its Bookman grade: "Very good (Bookman: Very Good)". */
+export function conditionWithBookman(copy: CollectorCopy): string {
+  const grade = shownBookmanGrade(copy);
+  const everyday = CONDITION_LABELS[copy.condition];
+  return grade ? `${everyday} (Bookman: ${BOOKMAN_LABELS[grade]})` : everyday;
+}

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { BOOK_FORMATS, namedRefSchema } from './catalogue.ts';
 import { CONDITIONS, LISTING_STATUSES, PARCEL_SIZES } from './constants.ts';
+import { BOOKMAN_GRADES, COLLECTOR_MESSAGES, DUST_JACKET_STATES, isCollectable } from './edition-words.ts';
 import { ISBN_MESSAGES, parseIsbn } from './isbn.ts';
 import { formatPence } from './money.ts';
 import { countOf } from './plural.ts';
@@ -144,20 +145,51 @@ export const startListingInputSchema = z.object({
 });
 export type StartListingInput = z.input<typeof startListingInputSchema>;
 
-export const updateListingInputSchema = z.object({
-  listingId: listingIdSchema,
-  book: bookDetailsInputSchema.optional(),
-  description: optionalText(SELLING_LIMITS.maxDescription, SELLING_MESSAGES.descriptionTooLong),
-  condition: z.enum(CONDITIONS, SELLING_MESSAGES.conditionMissing).optional(),
-  exLibrary: z.boolean().optional(),
-  /** The copy's binding, and what makes it special (advanced search finds them). */
-  format: z.enum(BOOK_FORMATS, 'Format must be paperback or hardback').nullable().optional(),
-  firstEdition: z.boolean().optional(),
-  signed: z.boolean().optional(),
-  conditionNotes: optionalText(SELLING_LIMITS.maxConditionNotes, SELLING_MESSAGES.conditionNotesTooLong),
-  priceMinor: priceMinorSchema.optional(),
-  parcelSize: z.enum(PARCEL_SIZES, SELLING_MESSAGES.parcelMissing).optional(),
-});
+export const updateListingInputSchema = z
+  .object({
+    listingId: listingIdSchema,
+    book: bookDetailsInputSchema.optional(),
+    description: optionalText(SELLING_LIMITS.maxDescription, SELLING_MESSAGES.descriptionTooLong),
+    condition: z.enum(CONDITIONS, SELLING_MESSAGES.conditionMissing).optional(),
+    exLibrary: z.boolean().optional(),
+    /** The copy's binding, and what makes it special (advanced search finds them). */
+    format: z.enum(BOOK_FORMATS, 'Format must be paperback or hardback').nullable().optional(),
+    firstEdition: z.boolean().optional(),
+    signed: z.boolean().optional(),
+    /** The rest of the collectors' attributes (COPY_ATTRIBUTES, decision 0082). */
+    firstPrinting: z.boolean().optional(),
+    inscribed: z.boolean().optional(),
+    bookClub: z.boolean().optional(),
+    printOnDemand: z.boolean().optional(),
+    /** The dust jacket's own Bookman grade, or 'none'; null: the seller does not say. */
+    dustJacket: z.enum(DUST_JACKET_STATES, COLLECTOR_MESSAGES.dustJacketUnknown).nullable().optional(),
+    /**
+     * A collectable copy's Bookman grade; null: its everyday grade's (BOOKMAN_FOR_CONDITION). A
+     * grade on a copy that is not collectable is refused, here when the input says so and by the
+     * service against the stored copy.
+     */
+    bookmanGrade: z.enum(BOOKMAN_GRADES, COLLECTOR_MESSAGES.bookmanUnknown).nullable().optional(),
+    conditionNotes: optionalText(SELLING_LIMITS.maxConditionNotes, SELLING_MESSAGES.conditionNotesTooLong),
+    priceMinor: priceMinorSchema.optional(),
+    parcelSize: z.enum(PARCEL_SIZES, SELLING_MESSAGES.parcelMissing).optional(),
+  })
+  .superRefine((input, ctx) => {
+    const { firstEdition, firstPrinting, signed, inscribed } = input;
+    if (
+      input.bookmanGrade &&
+      firstEdition !== undefined &&
+      firstPrinting !== undefined &&
+      signed !== undefined &&
+      inscribed !== undefined &&
+      !isCollectable({ firstEdition, firstPrinting, signed, inscribed })
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bookmanGrade'],
+        message: COLLECTOR_MESSAGES.bookmanNotCollectable,
+      });
+    }
+  });
 export type UpdateListingInput = z.input<typeof updateListingInputSchema>;
 
 export const LOCK_REASONS = ['reserved', 'sold', 'removed'] as const;
@@ -190,6 +222,13 @@ export const sellerListingSchema = z.object({
   format: z.enum(BOOK_FORMATS).nullable(),
   firstEdition: z.boolean(),
   signed: z.boolean(),
+  firstPrinting: z.boolean(),
+  inscribed: z.boolean(),
+  bookClub: z.boolean(),
+  printOnDemand: z.boolean(),
+  dustJacket: z.enum(DUST_JACKET_STATES).nullable(),
+  /** The seller's own Bookman grade; null: the everyday grade's (bookmanGradeOf). */
+  bookmanGrade: z.enum(BOOKMAN_GRADES).nullable(),
   conditionNotes: z.string().nullable(),
   description: z.string().nullable(),
   photos: z.array(z.string()),

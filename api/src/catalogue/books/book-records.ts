@@ -10,7 +10,7 @@
  *   - staff confirm or correct it on /admin/books (staff-books.service.ts), which verifies it;
  *     from then on sellers get it pre-filled and cannot change it.
  */
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 
@@ -54,11 +54,12 @@ export async function verifiedBookFor(
   if (known?.verification) return { id: known.id, source: 'catalogue' };
   const found = await lookup.lookup(isbn13);
   if (!found || found.authors.length === 0) return null;
+  const work = await openLibraryWork(db, found);
   if (known) {
     // What a seller typed gives way to what the lookup found; a record verified meanwhile stays.
     await db
       .updateTable('books')
-      .set({ ...bookColumns(found), ...byLookup() })
+      .set({ ...bookColumns(found), ...byLookup(), ...work })
       .where('id', '=', known.id)
       .where('verification', 'is', null)
       .execute();
@@ -66,13 +67,28 @@ export async function verifiedBookFor(
   }
   const inserted = await db
     .insertInto('books')
-    .values({ isbn13, isbn10: null, ...bookColumns(found), ...byLookup() })
+    .values({ isbn13, isbn10: null, ...bookColumns(found), ...byLookup(), ...work })
     .onConflict((oc) => oc.column('isbn13').doNothing())
     .returning('id')
     .executeTakeFirst();
   if (inserted) return { id: inserted.id, source: 'openlibrary' };
   // Another listing stored it a moment ago: take it as it is now.
   return verifiedBookFor(db, { lookup: async () => null }, isbn13);
+}
+
+/**
+ * The work a looked-up edition joins when Open Library names its work: the one with that key,
+ * else the work its title and author give, which takes the key (decision 0082; the SQL
+ * function `work_for_open_library`, which asks `work_for` for the grouping rule). Without a
+ * key, nothing: the insert trigger groups the edition by title and author.
+ */
+async function openLibraryWork(db: Db, found: ExternalBook): Promise<{ work_id?: string }> {
+  if (!found.workKey) return {};
+  const { rows } = await sql<{ id: string }>`
+    select public.work_for_open_library(${found.workKey}, ${found.title}, ${found.authors}::text[]) as id`.execute(
+    db,
+  );
+  return { work_id: rows[0]!.id };
 }
 
 export interface TypedBook {

@@ -106,6 +106,7 @@ describe('a book a seller typed', () => {
       publishedYear: 2001,
       pageCount: 200,
       coverUrl: null,
+      workKey: null,
     });
     const later = await start(b, isbn);
     expect(later.source).toBe('openlibrary');

@@ -523,6 +523,12 @@ interface DetailRow {
   format: 'paperback' | 'hardback' | null;
   first_edition: boolean;
   signed: boolean;
+  first_printing: boolean;
+  inscribed: boolean;
+  book_club: boolean;
+  print_on_demand: boolean;
+  dust_jacket: ListingDetail['dustJacket'];
+  bookman_grade: ListingDetail['bookmanGrade'];
   condition_notes: string | null;
   description: string | null;
   photos: unknown;
@@ -573,6 +579,7 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
   // One statement, the commercial settings included: no second round trip for them.
   const { rows } = await sql<DetailWithTraderRow>`${sql.raw(PREPARED_TAG)}
       select l.id, l.slug, l.status, l.condition, l.ex_library, l.format, l.first_edition, l.signed,
+        l.first_printing, l.inscribed, l.book_club, l.print_on_demand, l.dust_jacket, l.bookman_grade,
         l.condition_notes, l.description,
         l.photos, l.price_minor, l.parcel_size, l.published_at,
         b.title, b.subtitle, b.authors, b.isbn13, b.isbn10, b.publisher, b.published_year,
@@ -643,6 +650,12 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
     format: row.format,
     firstEdition: row.first_edition,
     signed: row.signed,
+    firstPrinting: row.first_printing,
+    inscribed: row.inscribed,
+    bookClub: row.book_club,
+    printOnDemand: row.print_on_demand,
+    dustJacket: row.dust_jacket,
+    bookmanGrade: row.bookman_grade,
     // A listing staff removed keeps its book details but not the seller's words or photos.
     conditionNotes: removed ? null : row.condition_notes,
     description: removed ? null : row.description,

@@ -37,8 +37,13 @@ describe('book lookup', () => {
       publishedYear: 2003,
       pageCount: 480,
       coverUrl: 'https://covers.openlibrary.org/b/id/1-L.jpg',
+      // This fake answers the edition's record with the same body, which names no work.
+      workKey: null,
     });
-    expect(urls).toEqual([`https://openlibrary.org/api/books?bibkeys=ISBN%3A${ISBN}&format=json&jscmd=data`]);
+    expect(urls).toEqual([
+      `https://openlibrary.org/api/books?bibkeys=ISBN%3A${ISBN}&format=json&jscmd=data`,
+      `https://openlibrary.org/isbn/${ISBN}.json`,
+    ]);
   });
 
   it('answers "not found" for an unknown ISBN, an error, a failure to connect or a malformed record', async () => {

@@ -2,8 +2,11 @@
  * The book lookup port: details of a book by ISBN from outside our catalogue. Two adapters:
  * offline (knows nothing: the seller types the details) and Open Library, used in hosted mode
  * where the BFF can reach the internet. The Open Library adapter never fails a listing: a slow,
- * missing or malformed answer is "not found" and the seller types the details instead. Tests
- * use the offline adapter, or the Open Library one with a fake fetch.
+ * missing or malformed answer is "not found" and the seller types the details instead. A found
+ * book carries Open Library's work ("OL27448W", from `/isbn/{isbn}.json`) when that answer
+ * names one; without it the book is still found and grouped by title and author (decision
+ * 0082). Tests use the offline adapter, or the Open Library one with a fake fetch or a local
+ * HTTP server shaped like Open Library's API.
  */
 import { z } from 'zod';
 
@@ -15,6 +18,8 @@ export interface ExternalBook {
   publishedYear: number | null;
   pageCount: number | null;
   coverUrl: string | null;
+  /** Open Library's work this edition belongs to ("OL27448W"), when it says. */
+  workKey: string | null;
 }
 
 /** What one lookup came to, for callers that report it (the covers backfill). */
@@ -25,10 +30,13 @@ export type LookupOutcome =
 
 export interface BookLookupPort {
   readonly kind: 'offline' | 'openlibrary';
-  /** The book, or null for anything else (selling never fails on a lookup). */
+  /** The book with its work, or null for anything else (selling never fails on a lookup). */
   lookup(isbn13: string): Promise<ExternalBook | null>;
-  /** The same lookup, telling "not found" from a failure. Never throws. */
-  find(isbn13: string): Promise<LookupOutcome>;
+  /**
+   * The same lookup, telling "not found" from a failure. Never throws. The work is asked for
+   * only with `work` (a second request): the covers backfill needs none.
+   */
+  find(isbn13: string, options?: { work?: boolean }): Promise<LookupOutcome>;
 }
 
 export function createOfflineBookLookup(): BookLookupPort {
@@ -72,7 +80,17 @@ export function fromOpenLibrary(record: unknown): ExternalBook | null {
         ? data.number_of_pages
         : null,
     coverUrl: cover && /^https:\/\//.test(cover) && cover.length <= 2048 ? cover : null,
+    workKey: null,
   };
+}
+
+const editionRecord = z.object({ works: z.array(z.object({ key: z.string() })).min(1) });
+
+/** The work key in Open Library's edition record (`works: [{ key: "/works/OL…W" }]`), or null. */
+export function workKeyOf(record: unknown): string | null {
+  const parsed = editionRecord.safeParse(record);
+  if (!parsed.success) return null;
+  return /^\/works\/(OL[0-9]+W)$/.exec(parsed.data.works[0]!.key)?.[1] ?? null;
 }
 
 export function createOpenLibraryLookup(
@@ -90,7 +108,7 @@ export function createOpenLibraryLookup(
     options.onError?.(error);
     return { status: 'error', message };
   };
-  async function find(isbn13: string): Promise<LookupOutcome> {
+  async function find(isbn13: string, { work = false }: { work?: boolean } = {}): Promise<LookupOutcome> {
     const key = `ISBN:${isbn13}`;
     let body: unknown;
     try {
@@ -119,13 +137,25 @@ export function createOpenLibraryLookup(
     const book = fromOpenLibrary(record);
     if (!book)
       return failed(new Error('unreadable record'), 'Open Library’s record for this ISBN was malformed');
-    return { status: 'found', book };
+    return { status: 'found', book: work ? { ...book, workKey: await workKeyFor(isbn13) } : book };
+  }
+  /** The edition's work, or null for any failure: the book is found either way. */
+  async function workKeyFor(isbn13: string): Promise<string | null> {
+    try {
+      const response = await send(`${base}/isbn/${encodeURIComponent(isbn13)}.json`, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return response.ok ? workKeyOf(await response.json()) : null;
+    } catch {
+      return null;
+    }
   }
   return {
     kind: 'openlibrary',
     find,
     async lookup(isbn13) {
-      const outcome = await find(isbn13);
+      const outcome = await find(isbn13, { work: true });
       return outcome.status === 'found' ? outcome.book : null;
     },
   };

@@ -4,7 +4,7 @@
  * concurrent publishes, found by search at once), editing refused while reserved or sold,
  * withdrawing and relisting, "my listings" and the price suggestion.
  */
-import { isbn10To13, SELLING_MESSAGES, type SellerListing } from '@reshelf/contracts';
+import { COLLECTOR_MESSAGES, isbn10To13, SELLING_MESSAGES, type SellerListing } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -448,6 +448,94 @@ describe('publishing', () => {
     expect(published.status).toBe('active');
     expect(published.slug).toMatch(/^a-race-lost-once-[a-z0-9]{6}$/);
     expect(publishStats.slugRetries).toBe(retriesBefore + 1);
+  });
+});
+
+describe('collectors’ attributes', () => {
+  it('are saved, published on the listing page and editable; a Bookman grade only on a collectable copy', async () => {
+    const draft = await completeDraft(seller, EMMA, 12_000);
+    const none = await api(t.app, seller.accessToken).selling.listings.get.query({ listingId: draft.id });
+    expect(none).toMatchObject({
+      firstPrinting: false,
+      inscribed: false,
+      bookClub: false,
+      printOnDemand: false,
+      dustJacket: null,
+      bookmanGrade: null,
+    });
+
+    // Refused by the schema when the input itself says the copy is not collectable…
+    expect(
+      await refusal(
+        update(seller, {
+          listingId: draft.id,
+          firstEdition: false,
+          firstPrinting: false,
+          signed: false,
+          inscribed: false,
+          bookmanGrade: 'fine',
+        }),
+      ),
+    ).toEqual({ status: 400, message: `bookmanGrade: ${COLLECTOR_MESSAGES.bookmanNotCollectable}` });
+    // …and by the service against the stored copy when it does not.
+    expect(await refusal(update(seller, { listingId: draft.id, bookmanGrade: 'fine' }))).toEqual({
+      status: 400,
+      message: COLLECTOR_MESSAGES.bookmanNotCollectable,
+    });
+    expect(await refusal(update(seller, { listingId: draft.id, dustJacket: 'mint' as 'fine' }))).toEqual({
+      status: 400,
+      message: `dustJacket: ${COLLECTOR_MESSAGES.dustJacketUnknown}`,
+    });
+    expect((await listingRow(draft.id)).bookman_grade).toBeNull();
+
+    const saved = await update(seller, {
+      listingId: draft.id,
+      firstEdition: true,
+      firstPrinting: true,
+      signed: true,
+      inscribed: false,
+      exLibrary: false,
+      bookClub: false,
+      printOnDemand: false,
+      dustJacket: 'near_fine',
+      bookmanGrade: 'near_fine',
+    });
+    expect(saved).toMatchObject({
+      firstEdition: true,
+      firstPrinting: true,
+      signed: true,
+      dustJacket: 'near_fine',
+      bookmanGrade: 'near_fine',
+    });
+    const published = await api(t.app, seller.accessToken).selling.listings.publish.mutate({
+      listingId: draft.id,
+    });
+    const page = await api(t.app, buyer.accessToken).catalogue.listings.bySlug.query({
+      slug: published.slug!,
+    });
+    expect(page).toMatchObject({
+      condition: 'very_good',
+      firstEdition: true,
+      firstPrinting: true,
+      signed: true,
+      inscribed: false,
+      bookClub: false,
+      printOnDemand: false,
+      dustJacket: 'near_fine',
+      bookmanGrade: 'near_fine',
+    });
+
+    // Edited after publishing: no longer collectable, so its own grade goes with it.
+    const edited = await update(seller, {
+      listingId: draft.id,
+      firstEdition: false,
+      firstPrinting: false,
+      signed: false,
+      bookClub: true,
+      dustJacket: 'none',
+    });
+    expect(edited).toMatchObject({ bookClub: true, dustJacket: 'none', bookmanGrade: null });
+    expect(await listingRow(draft.id)).toMatchObject({ book_club: true, bookman_grade: null });
   });
 });
 

@@ -10,8 +10,10 @@
 import { randomBytes } from 'node:crypto';
 import {
   type BulkResult,
+  COLLECTOR_MESSAGES,
   CONDITIONS,
   type Condition,
+  isCollectable,
   type ListingWarnings,
   type LockReason,
   type MyListing,
@@ -61,6 +63,12 @@ interface ListingRow {
   format: 'paperback' | 'hardback' | null;
   first_edition: boolean;
   signed: boolean;
+  first_printing: boolean;
+  inscribed: boolean;
+  book_club: boolean;
+  print_on_demand: boolean;
+  dust_jacket: SellerListing['dustJacket'];
+  bookman_grade: SellerListing['bookmanGrade'];
   condition_notes: string | null;
   description: string | null;
   photos: unknown;
@@ -93,7 +101,8 @@ async function loadListing(
 ): Promise<ListingRow> {
   const { rows } = await sql<ListingRow>`
     select l.id, l.seller_id, l.status, l.slug, l.draft_isbn13, l.book_id, l.condition, l.ex_library,
-      l.format, l.first_edition, l.signed, l.condition_notes, l.description, l.photos, l.price_minor, l.parcel_size, l.published_at,
+      l.format, l.first_edition, l.signed, l.first_printing, l.inscribed, l.book_club, l.print_on_demand,
+      l.dust_jacket, l.bookman_grade, l.condition_notes, l.description, l.photos, l.price_minor, l.parcel_size, l.published_at,
       l.created_at, l.updated_at, l.category_id,
       b.isbn13 as b_isbn13, b.title, b.subtitle, b.authors, b.publisher, b.published_year, b.cover_url,
       b.verification, c.slug as category_slug, c.name as category_name,
@@ -189,6 +198,12 @@ async function toSellerListing(db: Db, row: ListingRow): Promise<SellerListing> 
     format: row.format,
     firstEdition: row.first_edition,
     signed: row.signed,
+    firstPrinting: row.first_printing,
+    inscribed: row.inscribed,
+    bookClub: row.book_club,
+    printOnDemand: row.print_on_demand,
+    dustJacket: row.dust_jacket,
+    bookmanGrade: row.bookman_grade,
     conditionNotes: row.condition_notes,
     description: row.description,
     photos: photosOf(row.photos),
@@ -326,6 +341,7 @@ export async function updateListing(
     if (values.format !== undefined) changes.format = values.format;
     if (values.firstEdition !== undefined) changes.first_edition = values.firstEdition;
     if (values.signed !== undefined) changes.signed = values.signed;
+    Object.assign(changes, collectorChanges(row, values));
     if (values.conditionNotes !== undefined) changes.condition_notes = values.conditionNotes;
     if (values.priceMinor !== undefined) changes.price_minor = values.priceMinor;
     if (values.parcelSize !== undefined) changes.parcel_size = values.parcelSize;
@@ -338,6 +354,32 @@ export async function updateListing(
     }
     return toSellerListing(trx, await loadListing(trx, sellerId, row.id));
   });
+}
+
+/**
+ * The collectors' attributes a save changes (decision 0082). A Bookman grade is kept only on a
+ * collectable copy: one asked for on a copy that is not (after this save) is refused, and a copy
+ * that stops being collectable loses the grade it had, so none is left behind unseen.
+ */
+function collectorChanges(row: ListingRow, values: UpdateValues): Record<string, unknown> {
+  const changes: Record<string, unknown> = {};
+  if (values.firstPrinting !== undefined) changes.first_printing = values.firstPrinting;
+  if (values.inscribed !== undefined) changes.inscribed = values.inscribed;
+  if (values.bookClub !== undefined) changes.book_club = values.bookClub;
+  if (values.printOnDemand !== undefined) changes.print_on_demand = values.printOnDemand;
+  if (values.dustJacket !== undefined) changes.dust_jacket = values.dustJacket;
+  const collectable = isCollectable({
+    firstEdition: values.firstEdition ?? row.first_edition,
+    firstPrinting: values.firstPrinting ?? row.first_printing,
+    signed: values.signed ?? row.signed,
+    inscribed: values.inscribed ?? row.inscribed,
+  });
+  if (values.bookmanGrade && !collectable) {
+    throw new AppError('BAD_INPUT', COLLECTOR_MESSAGES.bookmanNotCollectable, { field: 'bookmanGrade' });
+  }
+  if (values.bookmanGrade !== undefined) changes.bookman_grade = values.bookmanGrade;
+  else if (!collectable && row.bookman_grade !== null) changes.bookman_grade = null;
+  return changes;
 }
 
 // Photos ------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { useSiteOrigin } from '../../lib/site-origin.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
+import { CollectorDetails } from './CollectorDetails.tsx';
 import { bookJsonLd } from './json-ld.ts';
 import { ListingGrid } from './ListingGrid.tsx';
 import { ListingPhotos } from './ListingPhotos.tsx';
@@ -232,6 +233,8 @@ function ListingView({ listing }: { listing: ListingDetail }) {
                 {listing.description ? <p className="mt-2 text-ink-soft">{listing.description}</p> : null}
               </section>
             ) : null}
+
+            <CollectorDetails listing={listing} />
 
             {listing.bookDescription ? (
               <section aria-labelledby="about-book" className="mt-8">

@@ -1,7 +1,20 @@
-import { type ListingDetail, poundsString } from '@reshelf/contracts';
+import {
+  COPY_ATTRIBUTE_LABELS,
+  type CopyAttribute,
+  type ListingDetail,
+  poundsString,
+} from '@reshelf/contracts';
 import { leadPicture } from './listing-images.ts';
 
 const CONDITION_SCHEMA = 'https://schema.org/UsedCondition';
+
+/** The collectors' attributes that say which edition or printing a copy is (schema.org bookEdition). */
+const EDITION_ATTRIBUTES: CopyAttribute[] = ['firstEdition', 'firstPrinting', 'bookClub', 'printOnDemand'];
+
+function bookEdition(listing: ListingDetail): string | null {
+  const said = EDITION_ATTRIBUTES.filter((attribute) => listing[attribute]);
+  return said.length ? said.map((attribute) => COPY_ATTRIBUTE_LABELS[attribute]).join(', ') : null;
+}
 
 /** schema.org Book with its Offer, for search engines (https://schema.org/Book). */
 export function bookJsonLd(listing: ListingDetail, origin: string): Record<string, unknown> {
@@ -12,6 +25,7 @@ export function bookJsonLd(listing: ListingDetail, origin: string): Record<strin
       ? 'https://schema.org/SoldOut'
       : 'https://schema.org/Discontinued';
   const picture = leadPicture(listing.photos[0], listing.coverUrl);
+  const edition = bookEdition(listing);
   return {
     '@context': 'https://schema.org',
     '@type': 'Book',
@@ -22,6 +36,7 @@ export function bookJsonLd(listing: ListingDetail, origin: string): Record<strin
     ...(listing.publisher ? { publisher: { '@type': 'Organization', name: listing.publisher } } : {}),
     ...(listing.publishedYear ? { datePublished: String(listing.publishedYear) } : {}),
     ...(listing.pageCount ? { numberOfPages: listing.pageCount } : {}),
+    ...(edition ? { bookEdition: edition } : {}),
     ...(listing.bookDescription ? { description: listing.bookDescription } : {}),
     ...(picture ? { image: new URL(picture, origin).href } : {}),
     inLanguage: listing.language,

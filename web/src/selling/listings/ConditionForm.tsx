@@ -2,9 +2,18 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   BOOK_FORMAT_LABELS,
   BOOK_FORMATS,
+  BOOKMAN_FOR_CONDITION,
+  BOOKMAN_GRADES,
+  BOOKMAN_LABELS,
   CONDITION_LABELS,
   CONDITIONS,
+  COPY_ATTRIBUTE_LABELS,
+  COPY_ATTRIBUTES,
   type Condition,
+  type CopyAttribute,
+  DUST_JACKET_LABELS,
+  DUST_JACKET_STATES,
+  isCollectable,
   SELLING_LIMITS,
   SELLING_MESSAGES,
   type SellerListing,
@@ -26,13 +35,29 @@ export const CONDITION_HINTS: Record<Condition, string> = {
   well_read: 'Much loved: heavy wear, perhaps notes or stains, still complete.',
 };
 
+/** What each collectors' attribute means, in a seller's words. */
+const ATTRIBUTE_HINTS: Record<CopyAttribute, string> = {
+  firstEdition: 'The copyright page says first edition, or shows a full number line ending in 1.',
+  firstPrinting: 'The first print run of that edition: the number line still ends in 1.',
+  signed: 'Signed by the author.',
+  inscribed: 'Written in by the author to someone, or with a message.',
+  exLibrary: 'It came from a library: stamps, a plastic jacket or a card pocket.',
+  bookClub: 'Printed for a book club, not the publisher’s trade edition.',
+  printOnDemand: 'Printed to order, usually a recent reprint of an older book.',
+};
+
 const conditionSchema = z.object({
   condition: z.enum(CONDITIONS, SELLING_MESSAGES.conditionMissing),
-  exLibrary: z.boolean(),
   // '' is "not saying"; the API keeps null.
   format: z.enum(['', ...BOOK_FORMATS]),
-  firstEdition: z.boolean(),
-  signed: z.boolean(),
+  ...(Object.fromEntries(COPY_ATTRIBUTES.map((attribute) => [attribute, z.boolean()])) as Record<
+    CopyAttribute,
+    z.ZodBoolean
+  >),
+  // '' is "not saying" (null).
+  dustJacket: z.enum(['', ...DUST_JACKET_STATES]),
+  // '' is "as the condition" (null: BOOKMAN_FOR_CONDITION).
+  bookmanGrade: z.enum(['', ...BOOKMAN_GRADES]),
   conditionNotes: z
     .string()
     .trim()
@@ -40,7 +65,13 @@ const conditionSchema = z.object({
 });
 type ConditionValues = z.input<typeof conditionSchema>;
 
-/** The copy's condition (one of four), the ex-library flag and notes on any defects. */
+const SELECT_CLASS =
+  'h-10 w-full max-w-xs rounded-md border border-line bg-white px-3 text-sm text-ink shadow-sm';
+
+/**
+ * The copy's condition (one of four), its format, the collectors' attributes (with the dust
+ * jacket's grade, and a Bookman grade for a collectable copy) and notes on any defects.
+ */
 export function ConditionForm({
   listing,
   onSaved,
@@ -59,19 +90,37 @@ export function ConditionForm({
     resolver: zodResolver(conditionSchema),
     defaultValues: {
       condition: listing.condition ?? (undefined as unknown as Condition),
-      exLibrary: listing.exLibrary,
       format: listing.format ?? '',
-      firstEdition: listing.firstEdition,
-      signed: listing.signed,
+      ...(Object.fromEntries(COPY_ATTRIBUTES.map((attribute) => [attribute, listing[attribute]])) as Record<
+        CopyAttribute,
+        boolean
+      >),
+      dustJacket: listing.dustJacket ?? '',
+      bookmanGrade: listing.bookmanGrade ?? '',
       conditionNotes: listing.conditionNotes ?? '',
     },
   });
   const { errors, isSubmitting } = form.formState;
   const chosen = form.watch('condition');
+  const collectable = isCollectable({
+    firstEdition: form.watch('firstEdition'),
+    firstPrinting: form.watch('firstPrinting'),
+    signed: form.watch('signed'),
+    inscribed: form.watch('inscribed'),
+  });
   const onSubmit = form.handleSubmit(async (values) => {
     setProblem(null);
     try {
-      onSaved(await save.mutateAsync({ listingId: listing.id, ...values, format: values.format || null }));
+      onSaved(
+        await save.mutateAsync({
+          listingId: listing.id,
+          ...values,
+          format: values.format || null,
+          dustJacket: values.dustJacket || null,
+          // A grade is kept only for a collectable copy; otherwise it is the condition's, unsaid.
+          bookmanGrade: (isCollectable(values) && values.bookmanGrade) || null,
+        }),
+      );
     } catch (error) {
       setProblem(apiErrorMessage(error));
     }
@@ -109,27 +158,11 @@ export function ConditionForm({
           </p>
         ) : null}
       </fieldset>
-      <label className="flex cursor-pointer items-start gap-3 rounded-xl border border-line bg-paper p-4">
-        <input
-          type="checkbox"
-          {...form.register('exLibrary')}
-          className="mt-1 size-4 shrink-0 accent-brand"
-        />
-        <span>
-          <span className="block font-semibold text-ink">Ex-library</span>
-          <span className="mt-0.5 block text-sm text-ink-muted">
-            It came from a library: stamps, a plastic jacket or a card pocket.
-          </span>
-        </span>
-      </label>
       <fieldset className="flex flex-col gap-3">
         <legend className="text-sm font-semibold text-ink">The copy itself</legend>
         <label className="flex flex-col gap-1.5 text-sm">
           <span className="font-semibold text-ink">Format</span>
-          <select
-            {...form.register('format')}
-            className="h-10 w-full max-w-xs rounded-md border border-line bg-white px-3 text-sm text-ink shadow-sm"
-          >
+          <select {...form.register('format')} className={SELECT_CLASS}>
             <option value="">Not saying</option>
             {BOOK_FORMATS.map((format) => (
               <option key={format} value={format}>
@@ -138,28 +171,76 @@ export function ConditionForm({
             ))}
           </select>
         </label>
-        <label className="flex cursor-pointer items-start gap-3 rounded-xl border border-line bg-paper p-4">
-          <input
-            type="checkbox"
-            {...form.register('firstEdition')}
-            className="mt-1 size-4 shrink-0 accent-brand"
-          />
-          <span>
-            <span className="block font-semibold text-ink">First edition</span>
-            <span className="mt-0.5 block text-sm text-ink-muted">
-              The copyright page says first edition, or shows a full number line ending in 1.
-            </span>
+      </fieldset>
+      <fieldset className="flex flex-col gap-3" data-testid="collector-attributes">
+        <legend className="text-sm font-semibold text-ink">Collector’s details</legend>
+        <p className="text-sm text-ink-muted">Tick all that are true of your copy.</p>
+        <div className="grid gap-3 sm:grid-cols-2">
+          {COPY_ATTRIBUTES.map((attribute) => (
+            <label
+              key={attribute}
+              className="flex cursor-pointer items-start gap-3 rounded-xl border border-line bg-paper p-4"
+            >
+              <input
+                type="checkbox"
+                {...form.register(attribute)}
+                className="mt-1 size-4 shrink-0 accent-brand"
+              />
+              <span>
+                <span className="block font-semibold text-ink">{COPY_ATTRIBUTE_LABELS[attribute]}</span>
+                <span className="mt-0.5 block text-sm text-ink-muted">{ATTRIBUTE_HINTS[attribute]}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        <div className="flex flex-col gap-1.5 text-sm">
+          <label htmlFor={`${groupId}-jacket`} className="font-semibold text-ink">
+            Dust jacket
+          </label>
+          <select
+            id={`${groupId}-jacket`}
+            aria-describedby={`${groupId}-jacket-hint`}
+            {...form.register('dustJacket')}
+            className={SELECT_CLASS}
+          >
+            <option value="">Not saying</option>
+            {DUST_JACKET_STATES.map((state) => (
+              <option key={state} value={state}>
+                {DUST_JACKET_LABELS[state]}
+              </option>
+            ))}
+          </select>
+          <span id={`${groupId}-jacket-hint`} className="text-ink-muted">
+            Graded on its own, on the Bookman scale collectors use.
           </span>
-        </label>
-        <label className="flex cursor-pointer items-start gap-3 rounded-xl border border-line bg-paper p-4">
-          <input type="checkbox" {...form.register('signed')} className="mt-1 size-4 shrink-0 accent-brand" />
-          <span>
-            <span className="block font-semibold text-ink">Signed</span>
-            <span className="mt-0.5 block text-sm text-ink-muted">
-              Signed by the author: say in the notes if it is dedicated to someone.
+        </div>
+        {collectable ? (
+          <div className="flex flex-col gap-1.5 text-sm">
+            <label htmlFor={`${groupId}-bookman`} className="font-semibold text-ink">
+              Bookman grade
+            </label>
+            <select
+              id={`${groupId}-bookman`}
+              aria-describedby={`${groupId}-bookman-hint`}
+              {...form.register('bookmanGrade')}
+              className={SELECT_CLASS}
+            >
+              <option value="">
+                {chosen
+                  ? `As its condition: ${BOOKMAN_LABELS[BOOKMAN_FOR_CONDITION[chosen]]}`
+                  : 'As its condition'}
+              </option>
+              {BOOKMAN_GRADES.map((grade) => (
+                <option key={grade} value={grade}>
+                  {BOOKMAN_LABELS[grade]}
+                </option>
+              ))}
+            </select>
+            <span id={`${groupId}-bookman-hint`} className="text-ink-muted">
+              A first edition or printing, signed or inscribed copy is graded on this scale too.
             </span>
-          </span>
-        </label>
+          </div>
+        ) : null}
       </fieldset>
       <Field
         label="Notes on any defects"

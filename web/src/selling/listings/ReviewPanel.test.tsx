@@ -1,6 +1,6 @@
 /**
  * The sell wizard's review step shows every field the seller chose (it left out the
- * format), each in its step's section.
+ * format), the collectors' details among them, each in its step's section.
  */
 import { BOOK_FORMAT_LABELS, CONDITION_LABELS, type SellerListing } from '@reshelf/contracts';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -30,6 +30,12 @@ const LISTING: SellerListing = {
   format: 'hardback',
   firstEdition: true,
   signed: true,
+  firstPrinting: false,
+  inscribed: true,
+  bookClub: false,
+  printOnDemand: false,
+  dustJacket: 'near_fine',
+  bookmanGrade: null,
   conditionNotes: 'A little foxing.',
   description: 'With its dust jacket.',
   photos: [],
@@ -63,11 +69,13 @@ describe('the review step', () => {
       '1991',
       'Fiction',
       'ISBN 978-0-261-10221-7',
-      CONDITION_LABELS.very_good,
+      `${CONDITION_LABELS.very_good} (Bookman: Very Good)`,
       BOOK_FORMAT_LABELS.hardback,
       'First edition',
       'Signed',
+      'Inscribed',
       'Ex-library',
+      'Dust jacket: Near Fine',
       'A little foxing.',
       'With its dust jacket.',
     ]) {
@@ -75,9 +83,25 @@ describe('the review step', () => {
     }
   });
 
-  it('says nothing of a format, edition or signature the seller did not choose', () => {
-    const shown = text({ ...LISTING, format: null, firstEdition: false, signed: false, exLibrary: false });
-    for (const words of [...Object.values(BOOK_FORMAT_LABELS), 'First edition', 'Signed', 'Ex-library']) {
+  it('says nothing of a format, edition, signature, jacket or Bookman grade the seller did not choose', () => {
+    const shown = text({
+      ...LISTING,
+      format: null,
+      firstEdition: false,
+      signed: false,
+      inscribed: false,
+      exLibrary: false,
+      dustJacket: null,
+    });
+    for (const words of [
+      ...Object.values(BOOK_FORMAT_LABELS),
+      'First edition',
+      'Signed',
+      'Inscribed',
+      'Ex-library',
+      'Dust jacket',
+      'Bookman',
+    ]) {
       expect(shown).not.toContain(words);
     }
   });

@@ -1,6 +1,8 @@
 import {
-  CONDITION_LABELS,
-  copyFeatures,
+  BOOK_FORMAT_LABELS,
+  conditionWithBookman,
+  copyAttributesOf,
+  dustJacketText,
   formatIsbn,
   formatPence,
   PARCEL_SIZE_LABELS,
@@ -67,8 +69,12 @@ export function ReviewPanel({
       <Section title="Condition" step="condition" missing={missing.has('condition')} editHref={editHref}>
         {listing.condition ? (
           <p data-testid="review-condition">
-            <strong>{CONDITION_LABELS[listing.condition]}</strong>
-            {copyFeatures(listing).map((feature) => `, ${feature}`)}
+            <strong>{conditionWithBookman({ ...listing, condition: listing.condition })}</strong>
+            {[
+              ...(listing.format ? [BOOK_FORMAT_LABELS[listing.format]] : []),
+              ...copyAttributesOf({ ...listing, condition: listing.condition }),
+              ...(dustJacketText(listing) ? [dustJacketText(listing)] : []),
+            ].map((feature) => `, ${feature}`)}
             {listing.conditionNotes ? (
               <span className="mt-1 block text-sm break-words text-ink-soft">{listing.conditionNotes}</span>
             ) : null}
