@@ -10,8 +10,8 @@ import { liveShownPricer } from '../../commerce/index.ts';
 import { ratingsOf } from '../../community/reviews/reviews.service.ts';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { api, failure } from '../../testing/client.ts';
 import { createBook, createCharity, createListing, createPerson } from '../../testing/catalogue.ts';
+import { api, failure } from '../../testing/client.ts';
 
 let t: TestApp;
 let db: Database;
@@ -66,7 +66,11 @@ beforeAll(async () => {
     sellerId: sellerB,
     parcelSize: 'medium',
   });
-  await make('charity', editions.paperback, 600, { condition: 'like_new', charityId, sellerId: charityOwner });
+  await make('charity', editions.paperback, 600, {
+    condition: 'like_new',
+    charityId,
+    sellerId: charityOwner,
+  });
   await make('hardback', editions.hardback, 1200, { condition: 'good', sellerId: sellerB });
   await make('sold', editions.hardback, 100, { status: 'sold' });
   await db
