@@ -95,7 +95,7 @@ function BookView({ page }: { page: BookPageData }) {
       <Breadcrumbs className="mb-3 md:mb-6" crumbs={[{ to: '/listings', label: 'Books' }]} />
 
       <div className="grid gap-6 sm:grid-cols-[10rem_minmax(0,1fr)] md:grid-cols-[14rem_minmax(0,1fr)] md:gap-10">
-        <div className="mx-auto w-40 sm:mx-0 sm:w-full">
+        <div className="mx-auto w-48 sm:mx-0 sm:w-full">
           <BookCover
             title={work.title}
             authors={work.authors}
