@@ -4,6 +4,7 @@
  * narrowed to an edition; NOT_FOUND for an unknown book or edition; the REST door; and a
  * listing's other editions and "N more copies from £x".
  */
+import { bookForListingSchema, bookPageSchema } from '@reshelf/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveShownPricer } from '../../commerce/index.ts';
@@ -123,6 +124,8 @@ describe('catalogue.books.public.bySlug', () => {
     expect(page.lowAllInMinor).toBe(page.copies[0]!.allInMinor);
     expect(page.highAllInMinor).toBe(page.copies[3]!.allInMinor);
     expect(page.editions[0]!.lowestAllInMinor).toBe(page.copies[0]!.allInMinor);
+    // /trpc trusts the answer (withTrustedOutput): its schema would leave it as it is.
+    expect(bookPageSchema.parse(page)).toEqual(page);
   });
 
   it('prices every copy as the listing page and shownPrice do (what checkout charges before postage)', async () => {
@@ -225,6 +228,7 @@ describe('catalogue.books.public.forListing', () => {
     // Editions without a copy on sale are not offered.
     expect(book.otherEditions.map((edition) => edition.id)).toEqual([editions.hardback]);
     expect(book.moreCopies).toBe(3);
+    expect(bookForListingSchema.parse(book)).toEqual(book);
     const cheap = await api(t.app).catalogue.listings.bySlug.query({ slug: copies.cheap });
     expect(book.moreCopiesFromMinor).toBe(cheap.price.allInMinor);
 
