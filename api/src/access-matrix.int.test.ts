@@ -113,7 +113,8 @@ describe('access matrix', () => {
       [/\.staff\./, STAFF_OR_ABOVE],
       [/^commerce\.(refunds|revenue|promotions)\./, STAFF_OR_ABOVE],
       [/^community\.moderation\.listings\./, STAFF_OR_ABOVE],
-      [/^catalogue\.(books|discovery\.(picks|trending|bookSignings))\./, STAFF_OR_ABOVE],
+      // Books' staff tools; `catalogue.books.public` (search, the book page) is anyone's (decision 0081).
+      [/^catalogue\.(books\.(?!public\.)\w+|discovery\.(picks|trending|bookSignings))\./, STAFF_OR_ABOVE],
       // What members call about themselves.
       [/\.member\./, /^(authed|staff|admin|tier:[1-4])$/],
       [/^account\.(member|apiTokens|notifications)\./, /^(authed|staff|admin|tier:[1-4])$/],
