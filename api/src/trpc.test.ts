@@ -50,6 +50,8 @@ describe('the catalogue’s hot reads', () => {
       .map(([path]) => path)
       .sort();
     expect(trusted).toEqual([
+      'catalogue.books.public.bySlug',
+      'catalogue.books.public.forListing',
       'catalogue.books.public.search',
       'catalogue.listings.browse',
       'catalogue.listings.bySlug',

@@ -50,6 +50,7 @@ const ROLE_EMAIL: Record<Exclude<Role, 'public'>, string> = {
 /** Real addresses from the demo data, read once from the database. */
 interface Demo {
   listingSlug: string;
+  workSlug: string;
   memberListingId: string;
   categorySlug: string;
   genreSlug: string;
@@ -94,6 +95,7 @@ const TABLE: Row[] = [
   { route: '/recently-added', role: 'public' },
   { route: '/staff-picks', role: 'public' },
   { route: '/listing/:slug', role: 'public', url: (d) => `/listing/${d.listingSlug}` },
+  { route: '/book/:slug', role: 'public', url: (d) => `/book/${d.workSlug}` },
   { route: '/checkout/success', role: 'public' },
   { route: '/checkout/cancel', role: 'public' },
   { route: '/reshelf-app', role: 'public' },
@@ -260,6 +262,12 @@ async function demoData(databaseUrl: string): Promise<Demo> {
         'active listing of another seller',
         `select slug as v from public.listings where status = 'active' and seller_id <> $1 and charity_id is null order by slug limit 1`,
         [member],
+      ),
+      // The book page with the most editions on sale: its editions list and copies table are full.
+      workSlug: await one(
+        'book with copies on sale',
+        `select w.slug as v from public.works w join public.edition_search es on es.work_id = w.id
+         where es.copies > 0 group by w.slug order by count(*) desc, sum(es.copies) desc, w.slug limit 1`,
       ),
       memberListingId: await one(
         "member's listing",

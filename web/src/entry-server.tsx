@@ -51,6 +51,7 @@ export const SERVER_RENDERED_ROUTES = [
   '/search',
   '/search/not-found',
   '/listing/:slug',
+  '/book/:slug',
   '/categories',
   '/c/:slug',
   '/g/:slug',

@@ -23,5 +23,6 @@ export {
   toCard,
 } from './listings/listings.service.ts';
 export { createViewRecorder } from './listings/view-recorder.ts';
+export { ratingOf, sellerRatings } from './sellers/seller-ratings.ts';
 export { traderOfListing, tradersOfListings } from './sellers/traders.ts';
 export { registerSitemapRoutes } from './sitemap/sitemap.route.ts';

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { BOOK_FORMATS, conditionListSchema, LISTING_SORTS, searchQuerySchema } from './catalogue.ts';
 import { CATALOGUE_LIMITS } from './catalogue-limits.ts';
 import { CONDITIONS } from './constants.ts';
-import { RESULT_GROUPS } from './edition-words.ts';
+import { BOOKMAN_GRADES, COPY_ATTRIBUTES, DUST_JACKET_STATES, RESULT_GROUPS } from './edition-words.ts';
+import { ratingSchema } from './reviews.ts';
 import { slugSchema } from './schemas.ts';
 
 const priceSchema = (label: string) =>
@@ -110,3 +111,98 @@ export const bookSearchResultSchema = z.object({
   isbn: z.string().nullable(),
 });
 export type BookSearchResult = z.infer<typeof bookSearchResultSchema>;
+
+/**
+ * The book page (/book/{slug}): a work, its editions and every copy on sale (decision 0081).
+ * `edition` narrows the copies to one edition; the editions list stays whole.
+ */
+export const bookPageInputSchema = z.object({
+  slug: slugSchema,
+  edition: z.uuid('Edition must be the id of one of the book’s editions').optional(),
+});
+export type BookPageInput = z.input<typeof bookPageInputSchema>;
+
+/** The most copies a book page lists (cheapest first); `copiesOnSale` counts them all. */
+export const BOOK_PAGE_MAX_COPIES = 200;
+
+/** An edition of the work: an ISBN, or an edition without one. */
+export const bookEditionSchema = z.object({
+  /** The edition's id: /book/{workSlug}?edition={id}. */
+  id: z.uuid(),
+  title: z.string(),
+  subtitle: z.string().nullable(),
+  isbn13: z.string().nullable(),
+  publisher: z.string().nullable(),
+  publishedYear: z.number().int().nullable(),
+  /** The formats its copies on sale come in. */
+  formats: z.array(z.enum(BOOK_FORMATS)),
+  coverUrl: z.string().nullable(),
+  copiesOnSale: z.number().int(),
+  /** The lowest all-in price among its copies on sale (decision 0071); null with none. */
+  lowestAllInMinor: z.number().int().nullable(),
+});
+export type BookEdition = z.infer<typeof bookEditionSchema>;
+
+/** A copy on sale, as a row of the book page's table. */
+export const bookCopySchema = z.object({
+  /** The copy's listing: /listing/{listingSlug}. */
+  listingSlug: z.string(),
+  editionId: z.uuid(),
+  condition: z.enum(CONDITIONS),
+  /** A collectable copy's grade on the Bookman scale (bookmanGradeOf); null for any other copy. */
+  bookmanGrade: z.enum(BOOKMAN_GRADES).nullable(),
+  dustJacket: z.enum(DUST_JACKET_STATES).nullable(),
+  format: z.enum(BOOK_FORMATS).nullable(),
+  /** The collectors' attributes the seller states of it, in COPY_ATTRIBUTES order. */
+  attributes: z.array(z.enum(COPY_ATTRIBUTES)),
+  sellerId: z.uuid(),
+  /** The seller's name, or the charity's when a charity sells it. */
+  sellerName: z.string(),
+  charity: z.object({ slug: z.string(), name: z.string() }).nullable(),
+  /** The seller's rating from buyers' reviews (the same as on their profile). */
+  sellerRating: ratingSchema,
+  /** Item and buyer protection (decision 0071): what the copy costs before postage. */
+  allInMinor: z.number().int(),
+  /** Postage for this copy on its own under the live rates: "+ postage from". */
+  postageFromMinor: z.number().int(),
+});
+export type BookCopy = z.infer<typeof bookCopySchema>;
+
+export const bookPageSchema = z.object({
+  work: z.object({
+    slug: z.string(),
+    title: z.string(),
+    authors: z.array(z.string()),
+    /** The description and cover of its best edition (most copies on sale, then a cover). */
+    description: z.string().nullable(),
+    coverUrl: z.string().nullable(),
+  }),
+  /** Every edition of the work, those with copies on sale first. */
+  editions: z.array(bookEditionSchema),
+  /** The edition the copies are narrowed to (`edition`); null for all of them. */
+  editionId: z.uuid().nullable(),
+  /** Copies on sale (of that edition), cheapest all-in first, at most BOOK_PAGE_MAX_COPIES. */
+  copies: z.array(bookCopySchema),
+  /** How many copies are on sale (of that edition), however many are listed. */
+  copiesOnSale: z.number().int(),
+  /** The lowest and highest all-in price among them; null with none on sale. */
+  lowAllInMinor: z.number().int().nullable(),
+  highAllInMinor: z.number().int().nullable(),
+});
+export type BookPage = z.infer<typeof bookPageSchema>;
+
+export const bookForListingInputSchema = z.object({ slug: slugSchema });
+
+/** A listing's book: its other editions and the other copies on sale ("N more copies from £x"). */
+export const bookForListingSchema = z.object({
+  workSlug: z.string(),
+  /** The listing's own edition. */
+  editionId: z.uuid(),
+  /** The work's other editions with a copy on sale, most copies first. */
+  otherEditions: z.array(bookEditionSchema),
+  /** Copies of the work on sale other than this one. */
+  moreCopies: z.number().int(),
+  /** The lowest all-in price among them; null with none. */
+  moreCopiesFromMinor: z.number().int().nullable(),
+});
+export type BookForListing = z.infer<typeof bookForListingSchema>;

@@ -263,6 +263,13 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: 'book/:slug',
+        hydrateFallbackElement: <PageSkeleton label="Loading book" />,
+        lazy: async () => ({
+          Component: (await import('../catalogue/editions/BookPage.tsx')).BookPage,
+        }),
+      },
+      {
         path: 'categories',
         hydrateFallbackElement: <PageSkeleton />,
         lazy: async () => ({ Component: (await catalogue()).CategoriesPage }),

@@ -19,6 +19,8 @@ import { disallowedPrefixes, robotsTxt } from './sitemap.service.ts';
 let t: TestApp;
 let db: Database;
 let webDist: string;
+/** Book pages (works): one with a copy on sale, one whose only copy is sold. */
+const works = { onSale: '', soldOut: '' };
 /** The sitemap's seller pages: one with books on sale, and those that should not be listed. */
 const sellers: Record<'selling' | 'nothingOnSale' | 'charityOwner' | 'closed', string> = {
   selling: '',
@@ -54,6 +56,19 @@ beforeAll(async () => {
   await createCharity(db, { slug: 'pending-books', name: 'Pending Books', status: 'pending' });
 
   sellers.selling = sellerId;
+  const workOf = async (id: string) =>
+    (
+      await db
+        .selectFrom('books')
+        .innerJoin('works', 'works.id', 'books.work_id')
+        .select('works.slug')
+        .where('books.id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).slug;
+  works.onSale = await workOf(bookId);
+  const soldOutBook = await createBook(db, { title: 'Unmapped Sold Out', authors: ['Gone Away'] });
+  await createListing(db, { sellerId, bookId: soldOutBook, status: 'sold', publishedAt: new Date() });
+  works.soldOut = await workOf(soldOutBook);
   // Only a sold book: the page has nothing to find.
   sellers.nothingOnSale = await createPerson(db, 'sold-out@reshelf.test');
   await createListing(db, {
@@ -147,6 +162,7 @@ describe('sitemap.xml', () => {
       `/seller/${sellers.selling}`,
       `/listing/${listings.old}`,
       `/listing/${listings.newer}`,
+      `/book/${works.onSale}`,
     ]) {
       expect(urls, path).toContain(`https://reshelf.example${path}`);
     }
@@ -157,6 +173,7 @@ describe('sitemap.xml', () => {
       `/seller/${sellers.nothingOnSale}`,
       `/seller/${sellers.charityOwner}`,
       `/seller/${sellers.closed}`,
+      `/book/${works.soldOut}`,
     ]) {
       expect(urls, path).not.toContain(`https://reshelf.example${path}`);
     }
@@ -178,6 +195,18 @@ describe('sitemap.xml', () => {
       .executeTakeFirstOrThrow();
     expect(xml).toContain(
       `<url><loc>https://reshelf.example/seller/${sellers.selling}</loc><lastmod>${new Date(newest.at as Date).toISOString().replace(/\.\d{3}Z$/, 'Z')}</lastmod></url>`,
+    );
+    // A book page changes when its copies on sale do.
+    const newestCopy = await db
+      .selectFrom('listings')
+      .innerJoin('books', 'books.id', 'listings.book_id')
+      .innerJoin('works', 'works.id', 'books.work_id')
+      .select((eb) => eb.fn.max('listings.updated_at').as('at'))
+      .where('works.slug', '=', works.onSale)
+      .where('listings.status', '=', 'active')
+      .executeTakeFirstOrThrow();
+    expect(xml).toContain(
+      `<url><loc>https://reshelf.example/book/${works.onSale}</loc><lastmod>${new Date(newestCopy.at as Date).toISOString().replace(/\.\d{3}Z$/, 'Z')}</lastmod></url>`,
     );
     // Oldest listing first, so new ones join the end.
     expect(urls.indexOf(`https://reshelf.example/listing/${listings.old}`)).toBeLessThan(

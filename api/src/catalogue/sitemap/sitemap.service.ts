@@ -1,7 +1,8 @@
 /**
  * What search engines may crawl: robots.txt, and the sitemap of every public page worth
  * finding (the fixed public pages, the static pages staff publish, categories, genres,
- * approved charities, sellers with books on sale, and active listings). Up to `perFile` URLs (50,000, the protocol's limit)
+ * approved charities, sellers with books on sale, book pages of works with a copy on sale, and
+ * active listings). Up to `perFile` URLs (50,000, the protocol's limit)
  * /sitemap.xml is one <urlset>; past it, a <sitemapindex> of /sitemaps/pages-<n>.xml (everything
  * but the listings: a file per 50,000 sellers) and /sitemaps/listings-<n>.xml, the listings oldest
  * first so that new ones join the last file.
@@ -37,7 +38,7 @@ const PAGE_PATHS: Record<string, string> = {
 };
 
 /** Paths under which every page is public (the sitemap's dynamic entries). */
-const PUBLIC_PREFIXES = ['/listing/', '/c/', '/g/', '/charity/', '/seller/', '/pages/'];
+const PUBLIC_PREFIXES = ['/book/', '/listing/', '/c/', '/g/', '/charity/', '/seller/', '/pages/'];
 
 /** Areas for staff, signed-in people or machines: never worth crawling. */
 const PRIVATE_AREAS = ['/admin', '/global-admin', '/api', '/trpc', '/dev'];
@@ -114,12 +115,19 @@ export function sitemapIndexXml(origin: string, paths: readonly string[]): strin
 }
 
 /** Where each kind of page lives (a static page may have a path of its own: PAGE_PATHS). */
-const KIND_PREFIX = { category: '/c/', genre: '/g/', charity: '/charity/', seller: '/seller/' } as const;
+const KIND_PREFIX = {
+  category: '/c/',
+  genre: '/g/',
+  charity: '/charity/',
+  seller: '/seller/',
+  book: '/book/',
+} as const;
 
 /**
  * Every public page but the listings: the fixed pages, static pages, categories, genres and
- * charities (a few hundred), and the sellers with books on sale (one per seller). A seller's
- * page changes when their books on sale do. A charity's owner is found by the charity's page,
+ * charities (a few hundred), the sellers with books on sale (one per seller), and the book pages
+ * of works with a copy on sale (decision 0081). A seller's page, and a book's, changes when its
+ * books on sale do. A charity's owner is found by the charity's page,
  * and a closed account has no page worth finding.
  */
 export async function sitePageEntries(db: Database): Promise<SitemapEntry[]> {
@@ -139,6 +147,13 @@ export async function sitePageEntries(db: Database): Promise<SitemapEntry[]> {
      where l.status = 'active' and l.published_at is not null
        and not exists (select 1 from public.charities c where c.owner_id = l.seller_id and c.status = 'approved')
      group by l.seller_id
+    union all
+    select 'book', w.slug, max(l.updated_at)
+      from public.listings l
+      join public.books b on b.id = l.book_id
+      join public.works w on w.id = b.work_id
+     where l.status = 'active' and l.published_at is not null
+     group by w.slug
     order by kind, slug`.execute(db);
   const fixed = new Set<string>(FIXED_PUBLIC_PATHS);
   const entries: SitemapEntry[] = FIXED_PUBLIC_PATHS.map((path) => ({ path }));

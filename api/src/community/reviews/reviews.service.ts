@@ -27,6 +27,7 @@ import {
   type SellerReviews,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
+import { ratingOf, sellerRatings } from '../../catalogue/index.ts';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
@@ -443,54 +444,9 @@ export async function removeReview(
 
 type Subject = { sellerId: string } | { charityId: string };
 
-function ratingOf(row: {
-  average: string | number | null;
-  n: number;
-  counted: number;
-  on_time: number;
-}): Rating {
-  const average = row.average === null ? null : Math.round(Number(row.average) * 10) / 10;
-  return {
-    average: row.n > 0 ? average : null,
-    count: row.n,
-    dispatchCounted: row.counted,
-    dispatchedOnTime: row.on_time,
-    onTimePercent: row.counted > 0 ? Math.round((row.on_time * 100) / row.counted) : null,
-  };
-}
-
 /** Ratings of several sellers at once (listing cards), by seller id; sellers with none are absent. */
 export async function ratingsOf(db: Database, sellerIds: string[]): Promise<Record<string, Rating>> {
-  if (sellerIds.length === 0) return {};
-  const { rows } = await sql<{
-    seller_id: string;
-    average: string | null;
-    n: number;
-    counted: number;
-    on_time: number;
-  }>`
-    with ids as (select unnest(${sellerIds}::uuid[]) as seller_id),
-    stars as (
-      select r.subject_id as seller_id, avg(r.stars) as average, count(*)::int as n
-      from public.reviews r
-      where r.subject_id = any(${sellerIds}::uuid[]) and r.author_role = 'buyer'
-        and r.published_at is not null and r.removed_at is null
-      group by r.subject_id
-    ),
-    dispatch as (
-      select o.seller_id, count(*)::int as counted,
-        count(*) filter (where o.dispatched_at <= o.dispatch_by)::int as on_time
-      from public.orders o
-      where o.seller_id = any(${sellerIds}::uuid[]) and o.dispatch_by is not null
-        and (o.dispatched_at is not null or o.dispatch_by <= now())
-      group by o.seller_id
-    )
-    select ids.seller_id, stars.average, coalesce(stars.n, 0) as n,
-      coalesce(dispatch.counted, 0) as counted, coalesce(dispatch.on_time, 0) as on_time
-    from ids
-    left join stars on stars.seller_id = ids.seller_id
-    left join dispatch on dispatch.seller_id = ids.seller_id`.execute(db);
-  return Object.fromEntries(rows.map((row) => [row.seller_id, ratingOf(row)]));
+  return sellerRatings(db, sellerIds);
 }
 
 /** The ratings of the sellers of some listings (a page of cards), by listing id. */

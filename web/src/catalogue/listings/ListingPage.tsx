@@ -41,6 +41,7 @@ import { photoPreload } from '../../lib/media.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { useSiteOrigin } from '../../lib/site-origin.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { OtherCopies } from '../editions/OtherCopies.tsx';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
 import { CollectorDetails } from './CollectorDetails.tsx';
 import { bookJsonLd } from './json-ld.ts';
@@ -221,6 +222,7 @@ function ListingView({ listing }: { listing: ListingDetail }) {
             </div>
 
             {listing.available ? <BuyBox listing={listing} /> : <Unavailable listing={listing} />}
+            <OtherCopies listingSlug={listing.slug} />
 
             {listing.conditionNotes || listing.description ? (
               <section aria-labelledby="seller-notes" className="mt-8">
