@@ -16,7 +16,7 @@ import {
   shownPrice,
 } from '@reshelf/contracts';
 import { type RawBuilder, sql } from 'kysely';
-import type { Database } from '../../db/index.ts';
+import { type Database, PREPARED_TAG } from '../../db/index.ts';
 import {
   COMMERCIAL_SETTINGS_SQL,
   commercialSettingsFromText,
@@ -94,12 +94,23 @@ export async function searchBooks(db: Database, params: BookSearchParams): Promi
   };
 }
 
+type Page = Pick<BookSearchResult, 'items' | 'page' | 'pageSize' | 'total' | 'totalCapped' | 'hasNextPage'>;
+
+/**
+ * One search or browse, reading `edition_search` alone (decision 0080). The filters over an
+ * edition (category, genre) are its columns; the filters over copies (condition, price, format,
+ * first edition, signed, charity) first prune on the edition's own summary (its conditions,
+ * formats, flags, lowest price: necessary, never sufficient) and are then answered exactly from
+ * its copies' summary (`copy_list`), which also gives the count, lowest price, conditions and
+ * formats of the copies that meet them. Words: the strong tier is the title and authors
+ * (`head`), ranked in full; the weak tier, description only, a bounded sample (SEARCH_LIMITS).
+ */
 async function runSearch(
   db: Database,
   params: BookSearchParams,
   q: string | null,
   isbn: string | null,
-): Promise<Pick<BookSearchResult, 'items' | 'page' | 'pageSize' | 'total' | 'totalCapped' | 'hasNextPage'>> {
+): Promise<Page> {
   const refs = await resolveRefs(db, {
     category: params.category,
     genre: params.genre,
@@ -107,34 +118,61 @@ async function runSearch(
     maxPrice: params.maxPrice,
   });
   const editionWhere: RawBuilder<unknown>[] = [sql`es.copies > 0`];
-  if (q) {
-    editionWhere.push(
-      isbn
-        ? sql`es.isbn13 = ${isbn}`
-        : sql`es.document @@ websearch_to_tsquery('english', public.search_normalise(${q}))`,
-    );
-  }
   if (refs.categoryIds) editionWhere.push(sql`es.category_id = any(${refs.categoryIds}::uuid[])`);
   if (refs.genreId) editionWhere.push(sql`es.genre_ids @> array[${refs.genreId}]::uuid[]`);
-  const copyWhere: RawBuilder<unknown>[] = [sql`l.status = 'active'`];
+  const copyWhere: RawBuilder<unknown>[] = [];
   const conditions = parseConditionList(params.condition);
-  if (conditions.length) copyWhere.push(sql`l.condition = any(${conditions}::text[])`);
-  if (refs.itemPrices.minMinor !== undefined)
-    copyWhere.push(sql`l.price_minor >= ${refs.itemPrices.minMinor}`);
-  if (refs.itemPrices.maxMinor !== undefined)
-    copyWhere.push(sql`l.price_minor <= ${refs.itemPrices.maxMinor}`);
-  if (params.format) copyWhere.push(sql`l.format = ${params.format}`);
-  if (params.firstEdition) copyWhere.push(sql`l.first_edition`);
-  if (params.signed) copyWhere.push(sql`l.signed`);
+  if (conditions.length) {
+    editionWhere.push(sql`es.conditions && ${conditions}::text[]`);
+    copyWhere.push(sql`c.condition = any(${conditions}::text[])`);
+  }
+  const { minMinor, maxMinor } = refs.itemPrices;
+  if (minMinor !== undefined) copyWhere.push(sql`c.price_minor >= ${minMinor}`);
+  if (maxMinor !== undefined) {
+    editionWhere.push(sql`es.lowest_price_minor <= ${maxMinor}`);
+    copyWhere.push(sql`c.price_minor <= ${maxMinor}`);
+  }
+  if (params.format) {
+    editionWhere.push(sql`es.formats @> array[${params.format}]::text[]`);
+    copyWhere.push(sql`c.format = ${params.format}`);
+  }
+  if (params.firstEdition) {
+    editionWhere.push(sql`es.first_edition`);
+    copyWhere.push(sql`c.first_edition`);
+  }
+  if (params.signed) {
+    editionWhere.push(sql`es.signed`);
+    copyWhere.push(sql`c.signed`);
+  }
   if (params.charityOnly) {
+    editionWhere.push(sql`es.charity`);
     copyWhere.push(
-      sql`exists (select 1 from public.charities ch where ch.id = l.charity_id and ch.status = 'approved')`,
+      sql`exists (select 1 from public.charities ch where ch.id = c.charity_id and ch.status = 'approved')`,
     );
   }
-  const rank = q
-    ? sql`(case when es.isbn13 = ${isbn} then 2 when es.search_title = public.search_normalise(${q}) then 1 else 0 end) * 10
-          + ts_rank_cd(es.document, websearch_to_tsquery('english', public.search_normalise(${q})), 1)`
-    : sql`0`;
+  // The copies that meet the filters: the edition's own figures, or its summary unnested.
+  const copies = copyWhere.length
+    ? sql`cross join lateral (
+        select count(*)::int as copies, min(c.price_minor) as low_price_minor,
+          (array_agg(c.parcel_size order by c.n))[1] as low_parcel_size,
+          array_agg(distinct c.condition) as conditions,
+          coalesce(array_agg(distinct c.format) filter (where c.format is not null), '{}') as formats,
+          bool_or(c.first_edition) as first_edition, bool_or(c.signed) as signed,
+          bool_or(c.charity_id is not null) as charity, max(c.published_at) as newest
+        from unnest(es.copy_list) with ordinality
+          c(price_minor, parcel_size, condition, format, first_edition, signed, charity_id, published_at, n)
+        where ${sql.join(copyWhere, sql` and `)}
+      ) s`
+    : sql``;
+  const summary = copyWhere.length
+    ? sql`s.copies, s.low_price_minor, s.low_parcel_size, s.conditions, s.formats, s.first_edition,
+          s.signed, s.charity, s.newest`
+    : sql`es.copies, es.lowest_price_minor as low_price_minor, es.lowest_parcel_size as low_parcel_size,
+          es.conditions, es.formats, es.first_edition, es.signed, es.charity,
+          es.newest_published_at as newest`;
+  const met = copyWhere.length ? sql` and s.copies > 0` : sql``;
+  const filters = sql.join(editionWhere, sql` and `);
+  const byWork = params.group === 'work';
   const sort = params.sort ?? (q ? 'relevance' : 'newest');
   const order =
     sort === 'price_asc'
@@ -142,61 +180,100 @@ async function runSearch(
       : sort === 'price_desc'
         ? sql`g.low_price_minor desc, g.key asc`
         : sort === 'newest' || !q
-          ? sql`g.newest desc, g.key asc`
-          : sql`g.rank desc, g.title_length asc, g.newest desc, g.key asc`;
-  const byWork = params.group === 'work';
+          ? sql`g.newest desc, g.key desc`
+          : sql`g.tier asc, g.strength desc, g.title_match desc, g.score desc, g.title_length asc,
+                g.newest desc, g.key desc`;
+  const matched = !q
+    ? sql`select es.book_id, es.work_id, es.title_length, 0 as tier, 0 as strength, 0 as title_match,
+            0::real as score, ${summary}
+          from public.edition_search es ${copies}
+          where ${filters}${met}`
+    : isbn
+      ? sql`select es.book_id, es.work_id, es.title_length, 0 as tier, 2 as strength, 1 as title_match,
+              0::real as score, ${summary}
+            from public.edition_search es ${copies}
+            where es.isbn13 = ${isbn} and ${filters}${met}`
+      : sql`select es.book_id, es.work_id, es.title_length, 0 as tier,
+              (es.search_title = input.qn)::int as strength,
+              (tsvector_to_array(ts_filter(es.head, '{a}')) && input.words)::int as title_match,
+              ts_rank_cd(es.head, input.tsq, 1) as score, ${summary}
+            from public.edition_search es ${copies}, input
+            where (es.head @@ input.tsq or es.search_title = input.qn) and ${filters}${met}
+            union all
+            (select w.* from (
+              select es.book_id, es.work_id, es.title_length, 1 as tier, 0 as strength, 0 as title_match,
+                ts_rank_cd(es.document, input.tsq, 1) as score, ${summary}
+              from public.edition_search es ${copies}, input
+              where es.document @@ input.tsq and not (es.head @@ input.tsq)
+                and es.search_title <> input.qn and ${filters}${met}
+              limit ${SEARCH_LIMITS.weakSample}
+            ) w
+            order by w.score desc
+            limit ${SEARCH_LIMITS.weak})`;
+  // Without words the page is read in the index's order and counted apart (capped): the
+  // window count would make every matching edition a row first.
+  const windowCount = Boolean(q) || byWork || copyWhere.length > 0 || sort !== 'newest';
+  const grouped = byWork
+    ? sql`select m.work_id as key, null::uuid as edition_id, m.work_id,
+          (array_agg(m.book_id order by m.tier, m.strength desc, m.title_match desc, m.score desc,
+                     m.copies desc, m.book_id))[1] as shown_book,
+          count(*)::int as editions, sum(m.copies)::int as copies,
+          min(m.low_price_minor) as low_price_minor,
+          (array_agg(m.low_parcel_size order by m.low_price_minor, m.book_id))[1] as low_parcel_size,
+          array(select distinct x from unnest(string_to_array(string_agg(array_to_string(m.conditions, ' '), ' '), ' ')) x
+                where x <> '' order by x) as conditions,
+          array(select distinct x from unnest(string_to_array(string_agg(array_to_string(m.formats, ' '), ' '), ' ')) x
+                where x <> '' order by x) as formats,
+          min(m.tier) as tier, max(m.strength) as strength, max(m.title_match) as title_match,
+          max(m.score) as score, min(m.title_length) as title_length, max(m.newest) as newest,
+          bool_or(m.first_edition) as first_edition, bool_or(m.signed) as signed,
+          bool_or(m.charity) as charity
+        from m group by m.work_id`
+    : sql`select m.book_id as key, m.book_id as edition_id, m.work_id, m.book_id as shown_book,
+          1 as editions, m.copies, m.low_price_minor, m.low_parcel_size,
+          array(select x from unnest(m.conditions) x order by x) as conditions,
+          array(select x from unnest(m.formats) x order by x) as formats,
+          m.tier, m.strength, m.title_match, m.score, m.title_length, m.newest,
+          m.first_edition, m.signed, m.charity
+        from m`;
   const offset = (params.page - 1) * params.pageSize;
-  const { rows } = await sql<ResultRow>`
-    with editions as (
-      select es.book_id, es.work_id, es.title_length, ${rank} as rank
-      from public.edition_search es
-      where ${sql.join(editionWhere, sql` and `)}
+  const { rows } = await sql<ResultRow>`${sql.raw(PREPARED_TAG)}
+    with input as materialized (
+      select websearch_to_tsquery('english', public.search_normalise(${q ?? ''})) as tsq,
+        public.search_normalise(${q ?? ''}) as qn,
+        tsvector_to_array(to_tsvector('english', public.search_normalise(${q ?? ''}))) as words
     ),
-    copies as (
-      select e.book_id, e.work_id, e.rank, e.title_length,
-        count(*)::int as copies,
-        min(l.price_minor) as low_price_minor,
-        (array_agg(l.parcel_size order by l.price_minor, l.id))[1] as low_parcel_size,
-        array_agg(distinct l.condition) as conditions,
-        coalesce(array_agg(distinct l.format) filter (where l.format is not null), '{}') as formats,
-        bool_or(l.first_edition) as first_edition,
-        bool_or(l.signed) as signed,
-        bool_or(l.charity_id is not null) as charity,
-        max(l.published_at) as newest
-      from editions e
-      join public.listings l on l.book_id = e.book_id
-      where ${sql.join(copyWhere, sql` and `)}
-      group by e.book_id, e.work_id, e.rank, e.title_length
-    ),
-    g as (
-      select ${byWork ? sql`c.work_id` : sql`c.book_id`} as key,
-        ${byWork ? sql`null::uuid` : sql`min(c.book_id::text)::uuid`} as edition_id,
-        c.work_id,
-        (array_agg(c.book_id order by c.rank desc, c.copies desc, c.book_id))[1] as shown_book,
-        count(*)::int as editions,
-        sum(c.copies)::int as copies,
-        min(c.low_price_minor) as low_price_minor,
-        (array_agg(c.low_parcel_size order by c.low_price_minor, c.book_id))[1] as low_parcel_size,
-        array(select distinct unnest(array_agg(x)) from unnest(array_agg(c.conditions)) x) as conditions,
-        max(c.rank) as rank, min(c.title_length) as title_length, max(c.newest) as newest,
-        bool_or(c.first_edition) as first_edition, bool_or(c.signed) as signed, bool_or(c.charity) as charity
-      from copies c
-      group by ${byWork ? sql`c.work_id` : sql`c.book_id, c.work_id`}
+    m as (${matched}),
+    g as (${grouped}),
+    p as (
+      select g.*, ${windowCount ? sql`count(*) over ()::int` : sql`0`} as total
+      from g
+      order by ${order}
+      limit ${params.pageSize + 1} offset ${offset}
     )
     select w.slug as work_slug, g.edition_id, ${byWork ? sql`w.title, w.authors` : sql`b.title, b.authors`},
       b.isbn13, b.publisher, b.published_year, b.cover_url,
-      g.editions, g.copies, g.low_price_minor, g.low_parcel_size, g.conditions,
-      (select coalesce(array_agg(distinct f), '{}') from copies c2, unnest(c2.formats) f
-        where ${byWork ? sql`c2.work_id = g.work_id` : sql`c2.book_id = g.edition_id`}) as formats,
-      g.first_edition, g.signed, g.charity,
-      count(*) over ()::int as total,
+      g.editions, g.copies, g.low_price_minor, g.low_parcel_size, g.conditions, g.formats,
+      g.first_edition, g.signed, g.charity, g.total,
       ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
-    from g
+    from p g
     join public.works w on w.id = g.work_id
     join public.books b on b.id = g.shown_book
-    order by ${order}
-    limit ${params.pageSize + 1} offset ${offset}`.execute(db);
-  const total = rows[0]?.total ?? 0;
+    order by ${order}`.execute(db);
+  let total = rows[0]?.total ?? 0;
+  if (!windowCount || (rows.length === 0 && params.page > 1)) {
+    // Counted apart, up to the cap: without words, or past the last page.
+    const counted = await sql<{ total: number }>`${sql.raw(PREPARED_TAG)}
+      with input as materialized (
+        select websearch_to_tsquery('english', public.search_normalise(${q ?? ''})) as tsq,
+          public.search_normalise(${q ?? ''}) as qn,
+          tsvector_to_array(to_tsvector('english', public.search_normalise(${q ?? ''}))) as words
+      ),
+      m as (${matched}),
+      g as (${grouped})
+      select count(*)::int as total from (select 1 from g limit ${CATALOGUE_LIMITS.countCap + 1}) x`.execute(db);
+    total = counted.rows[0]?.total ?? 0;
+  }
   return {
     items: rows.slice(0, params.pageSize).map(toResult),
     page: params.page,
