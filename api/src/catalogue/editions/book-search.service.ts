@@ -21,7 +21,14 @@ import {
   COMMERCIAL_SETTINGS_SQL,
   commercialSettingsFromText,
 } from '../../platform/settings/settings.service.ts';
-import { resolveRefs, SEARCH_LIMITS, suggestionWords } from '../listings/listings.service.ts';
+import { resolveRefs, SEARCH_LIMITS } from '../listings/listings.service.ts';
+import {
+  chooseCorrection,
+  correctableWords,
+  correctedText,
+  type LookAlike,
+  oneSlipFrom,
+} from './book-search.words.ts';
 
 interface ResultRow {
   work_slug: string;
@@ -45,30 +52,59 @@ interface ResultRow {
   settings: string | null;
 }
 
-/** The words of q the dictionary does not know, each with its nearest known word. */
-export async function correctionsFor(db: Database, q: string): Promise<Correction[]> {
-  const words = suggestionWords(q);
-  if (!words.length) return [];
-  const { rows } = await sql<{ from: string; to: string | null }>`
-    select q.word as "from",
-      (select sw.word from public.search_words sw
-        where sw.word % public.search_normalise(q.word) and sw.editions > 0
-        order by similarity(sw.word, public.search_normalise(q.word)) desc, sw.editions desc, sw.word
-        limit 1) as "to"
-    from unnest(${words}::text[]) with ordinality q(word, n)
-    where not exists (select 1 from public.search_words k
-                       where k.word = public.search_normalise(q.word) and k.editions > 0)
-    order by q.n`.execute(db);
-  return rows.filter((row): row is Correction => row.to !== null && row.to !== row.from);
-}
+/** How many trigram neighbours of a word the dictionary offers to chooseCorrection. */
+const LOOK_ALIKES = 8;
 
-/** q with each corrected word replaced, the rest as typed. */
-export function correctedText(q: string, corrections: readonly Correction[]): string {
-  const byWord = new Map(corrections.map((c) => [c.from, c.to]));
-  return q
-    .split(/(\s+)/)
-    .map((part) => byWord.get(part.replace(/["“”]/g, '').toLowerCase()) ?? part)
-    .join('');
+/**
+ * The corrections for the words of q the catalogue does not know (decision 0080). A word is
+ * known when the dictionary holds it, or when it matches an edition's document as search reads
+ * it (a plural, a word of a description): known words are never corrected, however rare. An
+ * unknown word's look-alikes are its trigram neighbours in `search_words` (`%`, through its
+ * trigram index), and for a short word the spellings one slip away that the dictionary holds
+ * (its primary key); chooseCorrection picks among them. One statement; `books` is not read.
+ */
+export async function correctionsFor(db: Database, q: string): Promise<Correction[]> {
+  const words = correctableWords(q);
+  if (!words.length) return [];
+  const slipsOf = words.map((word) => oneSlipFrom(word));
+  const { rows } = await sql<{
+    word: string;
+    normal: string;
+    known: boolean;
+    look_alikes: LookAlike[];
+  }>`${sql.raw(PREPARED_TAG)}
+    select q.word, q.normal,
+      exists (select 1 from public.search_words k where k.word = q.normal and k.editions > 0)
+        or exists (select 1 from public.edition_search es
+                    where es.copies > 0 and es.document @@ plainto_tsquery('english', q.normal)) as known,
+      coalesce((
+        select jsonb_agg(jsonb_build_object('word', x.word, 'editions', x.editions, 'similarity', x.similarity))
+        from (
+          (select sw.word, sw.editions, similarity(sw.word, q.normal) as similarity
+           from public.search_words sw
+           where sw.word % q.normal and sw.editions > 0
+           order by similarity(sw.word, q.normal) desc, sw.editions desc, sw.word
+           limit ${LOOK_ALIKES})
+          union
+          select sw.word, sw.editions, similarity(sw.word, q.normal)
+          from unnest(${slipsOf.flatMap((list, n) => list.map(() => n + 1))}::int[],
+                      ${slipsOf.flat()}::text[]) s(n, word)
+          join public.search_words sw on sw.word = s.word and sw.editions > 0
+          where s.n = q.n
+        ) x
+      ), '[]'::jsonb) as look_alikes
+    from (
+      select w.word, w.n, public.search_normalise(w.word) as normal
+      from unnest(${words}::text[]) with ordinality w(word, n)
+    ) q
+    order by q.n`.execute(db);
+  const corrections: Correction[] = [];
+  for (const row of rows) {
+    if (row.known) continue;
+    const to = chooseCorrection(row.normal, row.look_alikes);
+    if (to) corrections.push({ from: row.word, to });
+  }
+  return corrections;
 }
 
 export async function searchBooks(db: Database, params: BookSearchParams): Promise<BookSearchResult> {
