@@ -2,10 +2,14 @@
  * Results by book on the demo catalogue: one result per edition or per work, the copies and the
  * lowest all-in price those copies give, and "did you mean" for a misspelt word.
  */
+import { type BookSearchInput, bookSearchInputSchema, type BookResult, shownPrice } from '@reshelf/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
 import { seedCatalogueDemo } from '../../seed/catalogue-demo.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { api } from '../../testing/client.ts';
+import { searchBooks } from './book-search.service.ts';
 
 let t: TestApp;
 
@@ -49,5 +53,141 @@ describe('catalogue.books.public.search', () => {
     expect(works.total).toBeGreaterThan(0);
     expect(works.total).toBeLessThanOrEqual(editions.total);
     expect(works.items.every((item) => item.editionId === null)).toBe(true);
+  });
+});
+
+/** Every page of a search, as results by edition id (or work slug). */
+async function allResults(input: BookSearchInput): Promise<Map<string, BookResult>> {
+  const out = new Map<string, BookResult>();
+  for (let page = 1; ; page++) {
+    const result = await searchBooks(
+      t.database.handle.db,
+      bookSearchInputSchema.parse({ ...input, page, pageSize: 48, sort: 'price_asc' }),
+    );
+    for (const item of result.items) out.set(item.editionId ?? item.workSlug, item);
+    if (!result.hasNextPage) break;
+  }
+  return out;
+}
+
+interface CopyFilter {
+  condition?: string[];
+  minItem?: number;
+  maxItem?: number;
+  format?: string;
+  firstEdition?: boolean;
+  signed?: boolean;
+  charityOnly?: boolean;
+  q?: string;
+}
+
+/** The reference: what the filters give read copy by copy from `listings` itself. */
+async function fromListings(filter: CopyFilter, byWork: boolean): Promise<Map<string, Partial<BookResult>>> {
+  const settings = await getCommercialSettings(t.database.handle.db);
+  const { rows } = await sql<{
+    key: string;
+    copies: number;
+    low: number;
+    parcel: 'small' | 'medium' | 'large';
+    conditions: BookResult['conditions'];
+    formats: BookResult['formats'];
+    first_edition: boolean;
+    signed: boolean;
+    charity: boolean;
+  }>`
+    select ${byWork ? sql`w.slug` : sql`b.id::text`} as key, count(*)::int as copies,
+      min(l.price_minor) as low,
+      (array_agg(l.parcel_size order by l.price_minor, b.id, l.id))[1] as parcel,
+      array_agg(distinct l.condition order by l.condition) as conditions,
+      coalesce(array_agg(distinct l.format order by l.format) filter (where l.format is not null), '{}') as formats,
+      bool_or(l.first_edition) as first_edition, bool_or(l.signed) as signed,
+      bool_or(l.charity_id is not null) as charity
+    from public.listings l
+    join public.books b on b.id = l.book_id
+    join public.works w on w.id = b.work_id
+    where l.status = 'active'
+      and (${filter.condition ?? null}::text[] is null or l.condition = any(${filter.condition ?? null}::text[]))
+      and (${filter.minItem ?? null}::int is null or l.price_minor >= ${filter.minItem ?? null}::int)
+      and (${filter.maxItem ?? null}::int is null or l.price_minor <= ${filter.maxItem ?? null}::int)
+      and (${filter.format ?? null}::text is null or l.format = ${filter.format ?? null}::text)
+      and (not ${filter.firstEdition ?? false} or l.first_edition)
+      and (not ${filter.signed ?? false} or l.signed)
+      and (not ${filter.charityOnly ?? false}
+           or exists (select 1 from public.charities ch where ch.id = l.charity_id and ch.status = 'approved'))
+      and (${filter.q ?? null}::text is null
+           or (select es.document from public.edition_search es where es.book_id = b.id)
+              @@ websearch_to_tsquery('english', public.search_normalise(${filter.q ?? ''})))
+    group by 1`.execute(t.database.handle.db);
+  return new Map(
+    rows.map((row) => [
+      row.key,
+      {
+        copies: row.copies,
+        lowestAllInMinor: shownPrice({ priceMinor: row.low, parcelSize: row.parcel }, settings).allInMinor,
+        conditions: row.conditions,
+        formats: row.formats,
+        firstEdition: row.first_edition,
+        signed: row.signed,
+        charity: row.charity,
+      },
+    ]),
+  );
+}
+
+describe('the filters over copies, answered from the edition’s document alone', () => {
+  beforeAll(async () => {
+    // Vary the demo's copies: formats, first editions, signed copies; and one of the demo's
+    // charities no longer approved (its copies are no longer "sold by a charity"), so every
+    // filter leaves some copies of an edition and not others.
+    await sql`
+      update public.listings l set
+        format = (array['paperback', 'hardback', null])[1 + get_byte(decode(md5(l.id::text), 'hex'), 0) % 3],
+        first_edition = get_byte(decode(md5(l.id::text), 'hex'), 1) % 4 = 0,
+        signed = get_byte(decode(md5(l.id::text), 'hex'), 2) % 5 = 0`.execute(t.database.handle.db);
+    const { rows } = await sql<{ id: string }>`
+      select distinct l.charity_id as id from public.listings l
+       where l.charity_id is not null and l.status = 'active' order by 1`.execute(t.database.handle.db);
+    expect(rows.length, 'the demo sells for two charities or more').toBeGreaterThan(1);
+    await sql`update public.charities set status = 'pending' where id = ${rows[0]!.id}`.execute(
+      t.database.handle.db,
+    );
+  });
+
+  const CASES: readonly (readonly [string, BookSearchInput, CopyFilter])[] = [
+    ['no filter', {}, {}],
+    ['one condition', { condition: 'good' }, { condition: ['good'] }],
+    ['conditions and a price ceiling', { condition: 'like_new,very_good', maxPrice: 900 }, {}],
+    ['a price floor', { minPrice: 700 }, {}],
+    ['hardbacks', { format: 'hardback' }, { format: 'hardback' }],
+    ['first editions', { firstEdition: true }, { firstEdition: true }],
+    ['signed paperbacks', { signed: true, format: 'paperback' }, { signed: true, format: 'paperback' }],
+    ['sold by an approved charity', { charityOnly: true }, { charityOnly: true }],
+    ['words and a condition', { q: 'austen', condition: 'good,well_read' }, { q: 'austen', condition: ['good', 'well_read'] }],
+  ];
+
+  it.each(CASES)('%s: by edition and by work, the same as reading the copies', async (_name, input, filter) => {
+    const settings = await getCommercialSettings(t.database.handle.db);
+    const parsed = bookSearchInputSchema.parse(input);
+    // The all-in price filter, as item prices (the reference reads item prices).
+    const { itemPriceRangeForShown } = await import('@reshelf/contracts');
+    const items =
+      parsed.minPrice === undefined && parsed.maxPrice === undefined
+        ? {}
+        : itemPriceRangeForShown({ minMinor: parsed.minPrice, maxMinor: parsed.maxPrice }, settings.buyerProtection);
+    const full: CopyFilter = {
+      ...filter,
+      condition: parsed.condition ? parsed.condition.split(',') : undefined,
+      minItem: items.minMinor,
+      maxItem: items.maxMinor,
+    };
+    for (const group of ['edition', 'work'] as const) {
+      const expected = await fromListings(full, group === 'work');
+      const actual = await allResults({ ...input, group });
+      expect(expected.size, `${group}: the reference finds something`).toBeGreaterThan(0);
+      expect([...actual.keys()].sort(), group).toEqual([...expected.keys()].sort());
+      for (const [key, result] of actual) {
+        expect({ key, ...result }, group).toMatchObject({ key, ...expected.get(key) });
+      }
+    }
   });
 });
