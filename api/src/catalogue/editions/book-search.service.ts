@@ -73,11 +73,9 @@ export async function correctionsFor(db: Database, q: string): Promise<Correctio
     known: boolean;
     look_alikes: LookAlike[];
   }>`${sql.raw(PREPARED_TAG)}
-    select q.word, q.normal,
-      exists (select 1 from public.search_words k where k.word = q.normal and k.editions > 0)
-        or exists (select 1 from public.edition_search es
-                    where es.copies > 0 and es.document @@ plainto_tsquery('english', q.normal)) as known,
-      coalesce((
+    select q.word, q.normal, q.known,
+      -- Look-alikes only for a word the catalogue does not know (a CASE runs its branch alone).
+      case when q.known then '[]'::jsonb else coalesce((
         select jsonb_agg(jsonb_build_object('word', x.word, 'editions', x.editions, 'similarity', x.similarity))
         from (
           (select sw.word, sw.editions, similarity(sw.word, q.normal) as similarity
@@ -92,10 +90,16 @@ export async function correctionsFor(db: Database, q: string): Promise<Correctio
           join public.search_words sw on sw.word = s.word and sw.editions > 0
           where s.n = q.n
         ) x
-      ), '[]'::jsonb) as look_alikes
+      ), '[]'::jsonb) end as look_alikes
     from (
-      select w.word, w.n, public.search_normalise(w.word) as normal
-      from unnest(${words}::text[]) with ordinality w(word, n)
+      select w.word, w.n, w.normal,
+        exists (select 1 from public.search_words k where k.word = w.normal and k.editions > 0)
+          or exists (select 1 from public.edition_search es
+                      where es.copies > 0 and es.document @@ plainto_tsquery('english', w.normal)) as known
+      from (
+        select u.word, u.n, public.search_normalise(u.word) as normal
+        from unnest(${words}::text[]) with ordinality u(word, n)
+      ) w
     ) q
     order by q.n`.execute(db);
   const corrections: Correction[] = [];
@@ -132,14 +136,26 @@ export async function searchBooks(db: Database, params: BookSearchParams): Promi
 
 type Page = Pick<BookSearchResult, 'items' | 'page' | 'pageSize' | 'total' | 'totalCapped' | 'hasNextPage'>;
 
+/** The columns of an edition's copies' summary (`edition_copy`), unnested as `c`. */
+const COPY_COLUMNS = sql`c(price_minor, parcel_size, condition, format, first_edition, signed, charity_id,
+  published_at, n)`;
+
 /**
- * One search or browse, reading `edition_search` alone (decision 0080). The filters over an
- * edition (category, genre) are its columns; the filters over copies (condition, price, format,
- * first edition, signed, charity) first prune on the edition's own summary (its conditions,
- * formats, flags, lowest price: necessary, never sufficient) and are then answered exactly from
- * its copies' summary (`copy_list`), which also gives the count, lowest price, conditions and
- * formats of the copies that meet them. Words: the strong tier is the title and authors
- * (`head`), ranked in full; the weak tier, description only, a bounded sample (SEARCH_LIMITS).
+ * One search or browse, reading `edition_search` alone (decision 0080).
+ *
+ * The filters over an edition (category, genre) are its columns. The filters over copies
+ * (condition, price, format, first edition, signed, charity) prune first on the edition's own
+ * figures (its conditions, formats, flags, lowest price: necessary, never sufficient), then ask
+ * its copies' summary (`copy_list`, cheapest first) whether one copy meets them all, stopping at
+ * the first that does; for a price sort, the first copy that meets them is the lowest price. Only
+ * the page's editions then summarise their copies that meet the filters (count, lowest price and
+ * its parcel, conditions, formats, flags). Grouped by work, every matching edition is summarised
+ * and the work's figures are theirs together.
+ *
+ * Words: the strong tier is the title and authors (`head`, small, ranked in full: an ISBN, the
+ * exact title, a title word over an author-only match, the full-text rank, the shorter title);
+ * the weak tier, the description only, a bounded sample (SEARCH_LIMITS), as searchListings.
+ * Without words the page is read in an index's order (newest, price) and counted apart.
  */
 async function runSearch(
   db: Database,
@@ -183,72 +199,75 @@ async function runSearch(
   if (params.charityOnly) {
     editionWhere.push(sql`es.charity`);
     copyWhere.push(
-      sql`exists (select 1 from public.charities ch where ch.id = c.charity_id and ch.status = 'approved')`,
+      sql`c.charity_id in (select ch.id from public.charities ch where ch.status = 'approved')`,
     );
   }
-  // The copies that meet the filters: the edition's own figures, or its summary unnested.
-  const copies = copyWhere.length
+  const filtered = copyWhere.length > 0;
+  const meets = filtered ? sql.join(copyWhere, sql` and `) : sql`true`;
+  if (filtered) {
+    editionWhere.push(sql`exists (select 1 from unnest(es.copy_list) with ordinality ${COPY_COLUMNS} where ${meets})`);
+  }
+  const byWork = params.group === 'work';
+  const sort = params.sort ?? (q ? 'relevance' : 'newest');
+  const byPrice = sort === 'price_asc' || sort === 'price_desc';
+  // The copies of `es` that meet the filters, summarised (the edition's own figures unfiltered).
+  const summary = filtered
     ? sql`cross join lateral (
         select count(*)::int as copies, min(c.price_minor) as low_price_minor,
           (array_agg(c.parcel_size order by c.n))[1] as low_parcel_size,
-          array_agg(distinct c.condition) as conditions,
-          coalesce(array_agg(distinct c.format) filter (where c.format is not null), '{}') as formats,
+          array(select distinct x from unnest(array_agg(c.condition)) x order by x) as conditions,
+          array(select distinct x from unnest(array_agg(c.format)) x where x is not null order by x) as formats,
           bool_or(c.first_edition) as first_edition, bool_or(c.signed) as signed,
-          bool_or(c.charity_id is not null) as charity, max(c.published_at) as newest
-        from unnest(es.copy_list) with ordinality
-          c(price_minor, parcel_size, condition, format, first_edition, signed, charity_id, published_at, n)
-        where ${sql.join(copyWhere, sql` and `)}
-      ) s`
-    : sql``;
-  const summary = copyWhere.length
-    ? sql`s.copies, s.low_price_minor, s.low_parcel_size, s.conditions, s.formats, s.first_edition,
-          s.signed, s.charity, s.newest`
-    : sql`es.copies, es.lowest_price_minor as low_price_minor, es.lowest_parcel_size as low_parcel_size,
-          es.conditions, es.formats, es.first_edition, es.signed, es.charity,
-          es.newest_published_at as newest`;
-  const met = copyWhere.length ? sql` and s.copies > 0` : sql``;
-  const filters = sql.join(editionWhere, sql` and `);
-  const byWork = params.group === 'work';
-  const sort = params.sort ?? (q ? 'relevance' : 'newest');
+          bool_or(c.charity_id is not null) as charity
+        from unnest(es.copy_list) with ordinality ${COPY_COLUMNS} where ${meets}) s`
+    : sql`cross join lateral (
+        select es.copies, es.lowest_price_minor as low_price_minor, es.lowest_parcel_size as low_parcel_size,
+          array(select x from unnest(es.conditions) x order by x) as conditions,
+          array(select x from unnest(es.formats) x order by x) as formats,
+          es.first_edition, es.signed, es.charity) s`;
+  const lowPrice = filtered
+    ? sql`(select c.price_minor from unnest(es.copy_list) with ordinality ${COPY_COLUMNS}
+          where ${meets} order by c.n limit 1)`
+    : sql`es.lowest_price_minor`;
   const order =
     sort === 'price_asc'
       ? sql`g.low_price_minor asc, g.key asc`
       : sort === 'price_desc'
-        ? sql`g.low_price_minor desc, g.key asc`
+        ? sql`g.low_price_minor desc, g.key desc`
         : sort === 'newest' || !q
           ? sql`g.newest desc, g.key desc`
           : sql`g.tier asc, g.strength desc, g.title_match desc, g.score desc, g.title_length asc,
                 g.newest desc, g.key desc`;
+  // By edition, what ranks and sorts (the page's editions are summarised last); by work, each
+  // matching edition's copies summarised, the work's figures made from them.
+  const keys = byWork
+    ? sql`es.book_id, es.work_id, es.title_length, es.newest_published_at as newest, s.*`
+    : sql`es.book_id, es.work_id, es.title_length, es.newest_published_at as newest,
+        ${byPrice ? lowPrice : sql`null::int`} as low_price_minor`;
+  const from = byWork ? sql`public.edition_search es ${summary}` : sql`public.edition_search es`;
+  const filters = sql.join(editionWhere, sql` and `);
   const matched = !q
-    ? sql`select es.book_id, es.work_id, es.title_length, 0 as tier, 0 as strength, 0 as title_match,
-            0::real as score, ${summary}
-          from public.edition_search es ${copies}
-          where ${filters}${met}`
+    ? sql`select ${keys}, 0 as tier, 0 as strength, 0 as title_match, 0::real as score
+          from ${from} where ${filters}`
     : isbn
-      ? sql`select es.book_id, es.work_id, es.title_length, 0 as tier, 2 as strength, 1 as title_match,
-              0::real as score, ${summary}
-            from public.edition_search es ${copies}
-            where es.isbn13 = ${isbn} and ${filters}${met}`
-      : sql`select es.book_id, es.work_id, es.title_length, 0 as tier,
-              (es.search_title = input.qn)::int as strength,
+      ? sql`select ${keys}, 0 as tier, 2 as strength, 1 as title_match, 0::real as score
+            from ${from} where es.isbn13 = ${isbn} and ${filters}`
+      : sql`select ${keys}, 0 as tier, (es.search_title = input.qn)::int as strength,
               (tsvector_to_array(ts_filter(es.head, '{a}')) && input.words)::int as title_match,
-              ts_rank_cd(es.head, input.tsq, 1) as score, ${summary}
-            from public.edition_search es ${copies}, input
-            where (es.head @@ input.tsq or es.search_title = input.qn) and ${filters}${met}
+              ts_rank_cd(es.head, input.tsq, 1) as score
+            from ${from}, input
+            where (es.head @@ input.tsq or es.search_title = input.qn) and ${filters}
             union all
             (select w.* from (
-              select es.book_id, es.work_id, es.title_length, 1 as tier, 0 as strength, 0 as title_match,
-                ts_rank_cd(es.document, input.tsq, 1) as score, ${summary}
-              from public.edition_search es ${copies}, input
+              select ${keys}, 1 as tier, 0 as strength, 0 as title_match,
+                ts_rank_cd(es.document, input.tsq, 1) as score
+              from ${from}, input
               where es.document @@ input.tsq and not (es.head @@ input.tsq)
-                and es.search_title <> input.qn and ${filters}${met}
+                and es.search_title <> input.qn and ${filters}
               limit ${SEARCH_LIMITS.weakSample}
             ) w
             order by w.score desc
             limit ${SEARCH_LIMITS.weak})`;
-  // Without words the page is read in the index's order and counted apart (capped): the
-  // window count would make every matching edition a row first.
-  const windowCount = Boolean(q) || byWork || copyWhere.length > 0 || sort !== 'newest';
   const grouped = byWork
     ? sql`select m.work_id as key, null::uuid as edition_id, m.work_id,
           (array_agg(m.book_id order by m.tier, m.strength desc, m.title_match desc, m.score desc,
@@ -260,25 +279,23 @@ async function runSearch(
                 where x <> '' order by x) as conditions,
           array(select distinct x from unnest(string_to_array(string_agg(array_to_string(m.formats, ' '), ' '), ' ')) x
                 where x <> '' order by x) as formats,
+          bool_or(m.first_edition) as first_edition, bool_or(m.signed) as signed, bool_or(m.charity) as charity,
           min(m.tier) as tier, max(m.strength) as strength, max(m.title_match) as title_match,
-          max(m.score) as score, min(m.title_length) as title_length, max(m.newest) as newest,
-          bool_or(m.first_edition) as first_edition, bool_or(m.signed) as signed,
-          bool_or(m.charity) as charity
+          max(m.score) as score, min(m.title_length) as title_length, max(m.newest) as newest
         from m group by m.work_id`
     : sql`select m.book_id as key, m.book_id as edition_id, m.work_id, m.book_id as shown_book,
-          1 as editions, m.copies, m.low_price_minor, m.low_parcel_size,
-          array(select x from unnest(m.conditions) x order by x) as conditions,
-          array(select x from unnest(m.formats) x order by x) as formats,
-          m.tier, m.strength, m.title_match, m.score, m.title_length, m.newest,
-          m.first_edition, m.signed, m.charity
+          1 as editions, m.low_price_minor, m.tier, m.strength, m.title_match, m.score,
+          m.title_length, m.newest
         from m`;
-  const offset = (params.page - 1) * params.pageSize;
-  const { rows } = await sql<ResultRow>`${sql.raw(PREPARED_TAG)}
-    with input as materialized (
+  const input = sql`input as materialized (
       select websearch_to_tsquery('english', public.search_normalise(${q ?? ''})) as tsq,
         public.search_normalise(${q ?? ''}) as qn,
         tsvector_to_array(to_tsvector('english', public.search_normalise(${q ?? ''}))) as words
-    ),
+    )`;
+  const offset = (params.page - 1) * params.pageSize;
+  const windowCount = Boolean(q);
+  const { rows } = await sql<ResultRow>`${sql.raw(PREPARED_TAG)}
+    with ${input},
     m as (${matched}),
     g as (${grouped}),
     p as (
@@ -288,25 +305,30 @@ async function runSearch(
       limit ${params.pageSize + 1} offset ${offset}
     )
     select w.slug as work_slug, g.edition_id, ${byWork ? sql`w.title, w.authors` : sql`b.title, b.authors`},
-      b.isbn13, b.publisher, b.published_year, b.cover_url,
-      g.editions, g.copies, g.low_price_minor, g.low_parcel_size, g.conditions, g.formats,
-      g.first_edition, g.signed, g.charity, g.total,
+      b.isbn13, b.publisher, b.published_year, b.cover_url, g.editions, g.total,
+      x.copies, x.low_price_minor, x.low_parcel_size, x.conditions, x.formats,
+      x.first_edition, x.signed, x.charity,
       ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
     from p g
-    join public.works w on w.id = g.work_id
-    join public.books b on b.id = g.shown_book
+    -- The page's rows only, each by its key (limit 1: a lookup, never joined by hash).
+    cross join lateral (select w.slug, w.title, w.authors from public.works w where w.id = g.work_id limit 1) w
+    cross join lateral (
+      select b.title, b.authors, b.isbn13, b.publisher, b.published_year, b.cover_url
+      from public.books b where b.id = g.shown_book limit 1
+    ) b
+    ${
+      byWork
+        ? sql`cross join lateral (select g.copies, g.low_price_minor, g.low_parcel_size, g.conditions,
+            g.formats, g.first_edition, g.signed, g.charity) x`
+        : sql`cross join lateral (select s.* from public.edition_search es ${summary}
+            where es.book_id = g.key limit 1) x`
+    }
     order by ${order}`.execute(db);
   let total = rows[0]?.total ?? 0;
   if (!windowCount || (rows.length === 0 && params.page > 1)) {
     // Counted apart, up to the cap: without words, or past the last page.
     const counted = await sql<{ total: number }>`${sql.raw(PREPARED_TAG)}
-      with input as materialized (
-        select websearch_to_tsquery('english', public.search_normalise(${q ?? ''})) as tsq,
-          public.search_normalise(${q ?? ''}) as qn,
-          tsvector_to_array(to_tsvector('english', public.search_normalise(${q ?? ''}))) as words
-      ),
-      m as (${matched}),
-      g as (${grouped})
+      with ${input}, m as (${matched}), g as (${grouped})
       select count(*)::int as total from (select 1 from g limit ${CATALOGUE_LIMITS.countCap + 1}) x`.execute(db);
     total = counted.rows[0]?.total ?? 0;
   }
