@@ -3,7 +3,7 @@
 -- The document gains what answering the filters over copies exactly needs without reading
 -- `listings`: a compact summary of each active copy (price, parcel size, condition, format,
 -- first edition, signed, charity), cheapest first, and the parcel size of the cheapest copy
--- (for the all-in price). A filtered search unnests the summary of the editions its other
+-- (for the all-in price), and the dearest copy's price. A filtered search unnests the summary of the editions its other
 -- conditions leave; an unfiltered one reads the edition's own figures. `head` is the title
 -- (A) and authors (B) alone, the strong tier's text: small, so ranking it is cheap, where the
 -- whole document carries the description's first 4,000 characters.
@@ -22,9 +22,14 @@ create type public.edition_copy as (
 alter table public.edition_search
   add column head tsvector not null default ''::tsvector,
   add column copy_list public.edition_copy[] not null default '{}',
-  add column lowest_parcel_size text;
+  add column lowest_parcel_size text,
+  add column highest_price_minor integer;
 
 create index edition_search_head_idx on public.edition_search using gin (head) where copies > 0;
+-- The dearest copy bounds the lowest price of the copies that meet any filter from above, as
+-- the cheapest bounds it from below: a price-sorted filtered browse walks one of these two.
+create index edition_search_highest_idx on public.edition_search (highest_price_minor, book_id)
+  where copies > 0;
 
 create or replace function public.refresh_editions(p_book_ids uuid[]) returns void
 language plpgsql
@@ -62,6 +67,7 @@ begin
     copies = c.copies,
     lowest_price_minor = c.lowest_price_minor,
     lowest_parcel_size = c.lowest_parcel_size,
+    highest_price_minor = c.highest_price_minor,
     copy_list = c.copy_list,
     conditions = c.conditions,
     formats = c.formats,
@@ -75,6 +81,7 @@ begin
     select count(*)::int as copies,
       min(l.price_minor) as lowest_price_minor,
       (array_agg(l.parcel_size order by l.price_minor, l.id))[1] as lowest_parcel_size,
+      max(l.price_minor) as highest_price_minor,
       coalesce(array_agg(row(l.price_minor, l.parcel_size, l.condition, l.format, l.first_edition,
                              l.signed, l.charity_id, l.published_at)::public.edition_copy
                          order by l.price_minor, l.id), '{}') as copy_list,

@@ -162,32 +162,42 @@ describe('the filters over copies, answered from the edition’s document alone'
     ['first editions', { firstEdition: true }, { firstEdition: true }],
     ['signed paperbacks', { signed: true, format: 'paperback' }, { signed: true, format: 'paperback' }],
     ['sold by an approved charity', { charityOnly: true }, { charityOnly: true }],
-    ['words and a condition', { q: 'austen', condition: 'good,well_read' }, { q: 'austen', condition: ['good', 'well_read'] }],
+    [
+      'words and a condition',
+      { q: 'austen', condition: 'good,well_read' },
+      { q: 'austen', condition: ['good', 'well_read'] },
+    ],
   ];
 
-  it.each(CASES)('%s: by edition and by work, the same as reading the copies', async (_name, input, filter) => {
-    const settings = await getCommercialSettings(t.database.handle.db);
-    const parsed = bookSearchInputSchema.parse(input);
-    // The all-in price filter, as item prices (the reference reads item prices).
-    const { itemPriceRangeForShown } = await import('@reshelf/contracts');
-    const items =
-      parsed.minPrice === undefined && parsed.maxPrice === undefined
-        ? {}
-        : itemPriceRangeForShown({ minMinor: parsed.minPrice, maxMinor: parsed.maxPrice }, settings.buyerProtection);
-    const full: CopyFilter = {
-      ...filter,
-      condition: parsed.condition ? parsed.condition.split(',') : undefined,
-      minItem: items.minMinor,
-      maxItem: items.maxMinor,
-    };
-    for (const group of ['edition', 'work'] as const) {
-      const expected = await fromListings(full, group === 'work');
-      const actual = await allResults({ ...input, group });
-      expect(expected.size, `${group}: the reference finds something`).toBeGreaterThan(0);
-      expect([...actual.keys()].sort(), group).toEqual([...expected.keys()].sort());
-      for (const [key, result] of actual) {
-        expect({ key, ...result }, group).toMatchObject({ key, ...expected.get(key) });
+  it.each(CASES)(
+    '%s: by edition and by work, the same as reading the copies',
+    async (_name, input, filter) => {
+      const settings = await getCommercialSettings(t.database.handle.db);
+      const parsed = bookSearchInputSchema.parse(input);
+      // The all-in price filter, as item prices (the reference reads item prices).
+      const { itemPriceRangeForShown } = await import('@reshelf/contracts');
+      const items =
+        parsed.minPrice === undefined && parsed.maxPrice === undefined
+          ? {}
+          : itemPriceRangeForShown(
+              { minMinor: parsed.minPrice, maxMinor: parsed.maxPrice },
+              settings.buyerProtection,
+            );
+      const full: CopyFilter = {
+        ...filter,
+        condition: parsed.condition ? parsed.condition.split(',') : undefined,
+        minItem: items.minMinor,
+        maxItem: items.maxMinor,
+      };
+      for (const group of ['edition', 'work'] as const) {
+        const expected = await fromListings(full, group === 'work');
+        const actual = await allResults({ ...input, group });
+        expect(expected.size, `${group}: the reference finds something`).toBeGreaterThan(0);
+        expect([...actual.keys()].sort(), group).toEqual([...expected.keys()].sort());
+        for (const [key, result] of actual) {
+          expect({ key, ...result }, group).toMatchObject({ key, ...expected.get(key) });
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -198,14 +198,14 @@ async function runSearch(
   }
   if (params.charityOnly) {
     editionWhere.push(sql`es.charity`);
-    copyWhere.push(
-      sql`c.charity_id in (select ch.id from public.charities ch where ch.status = 'approved')`,
-    );
+    copyWhere.push(sql`c.charity_id in (select ch.id from public.charities ch where ch.status = 'approved')`);
   }
   const filtered = copyWhere.length > 0;
   const meets = filtered ? sql.join(copyWhere, sql` and `) : sql`true`;
   if (filtered) {
-    editionWhere.push(sql`exists (select 1 from unnest(es.copy_list) with ordinality ${COPY_COLUMNS} where ${meets})`);
+    editionWhere.push(
+      sql`exists (select 1 from unnest(es.copy_list) with ordinality ${COPY_COLUMNS} where ${meets})`,
+    );
   }
   const byWork = params.group === 'work';
   const sort = params.sort ?? (q ? 'relevance' : 'newest');
@@ -245,10 +245,30 @@ async function runSearch(
     : sql`es.book_id, es.work_id, es.title_length, es.newest_published_at as newest,
         ${byPrice ? lowPrice : sql`null::int`} as low_price_minor`;
   const from = byWork ? sql`public.edition_search es ${summary}` : sql`public.edition_search es`;
+  const offset = (params.page - 1) * params.pageSize;
+  // A price-sorted filtered browse: the lowest price of the copies that meet the filters lies
+  // between the edition's cheapest and dearest copy. Walking the editions by their cheapest
+  // (dearest) copy, the first page's worth that meet the filters sets a bound, T; every edition
+  // that can come before it on the page has its cheapest copy at or under T (its dearest at or
+  // over T), a range of an index. The page is then exact, and nothing is read sequentially.
+  const bounded = !q && !byWork && byPrice && filtered;
+  const bound = bounded
+    ? sort === 'price_asc'
+      ? sql` and es.lowest_price_minor <= (
+          select max(f.low) from (
+            select ${lowPrice} as low from public.edition_search es where ${sql.join(editionWhere, sql` and `)}
+            order by es.lowest_price_minor, es.book_id limit ${offset + params.pageSize + 1}) f)`
+      : sql` and es.highest_price_minor >= (
+          select min(f.low) from (
+            select ${lowPrice} as low from public.edition_search es where ${sql.join(editionWhere, sql` and `)}
+            order by es.highest_price_minor desc, es.book_id desc limit ${offset + params.pageSize + 1}) f)`
+    : sql``;
   const filters = sql.join(editionWhere, sql` and `);
+  const browsed = (page: boolean) =>
+    sql`select ${keys}, 0 as tier, 0 as strength, 0 as title_match, 0::real as score
+          from ${from} where ${filters}${page ? bound : sql``}`;
   const matched = !q
-    ? sql`select ${keys}, 0 as tier, 0 as strength, 0 as title_match, 0::real as score
-          from ${from} where ${filters}`
+    ? browsed(true)
     : isbn
       ? sql`select ${keys}, 0 as tier, 2 as strength, 1 as title_match, 0::real as score
             from ${from} where es.isbn13 = ${isbn} and ${filters}`
@@ -292,7 +312,6 @@ async function runSearch(
         public.search_normalise(${q ?? ''}) as qn,
         tsvector_to_array(to_tsvector('english', public.search_normalise(${q ?? ''}))) as words
     )`;
-  const offset = (params.page - 1) * params.pageSize;
   const windowCount = Boolean(q);
   const { rows } = await sql<ResultRow>`${sql.raw(PREPARED_TAG)}
     with ${input},
@@ -328,8 +347,11 @@ async function runSearch(
   if (!windowCount || (rows.length === 0 && params.page > 1)) {
     // Counted apart, up to the cap: without words, or past the last page.
     const counted = await sql<{ total: number }>`${sql.raw(PREPARED_TAG)}
-      with ${input}, m as (${matched}), g as (${grouped})
-      select count(*)::int as total from (select 1 from g limit ${CATALOGUE_LIMITS.countCap + 1}) x`.execute(db);
+      with ${input}, m as (${q ? matched : browsed(false)}), g as (${grouped})
+      select count(*)::int as total from (
+        -- In the newest index's order, so the capped count walks an index, not the table.
+        select 1 from g ${byWork ? sql`` : sql`order by g.newest desc, g.key desc`}
+        limit ${CATALOGUE_LIMITS.countCap + 1}) x`.execute(db);
     total = counted.rows[0]?.total ?? 0;
   }
   return {
