@@ -2,7 +2,7 @@
  * Results by book on the demo catalogue: one result per edition or per work, the copies and the
  * lowest all-in price those copies give, and "did you mean" for a misspelt word.
  */
-import { type BookSearchInput, bookSearchInputSchema, type BookResult, shownPrice } from '@reshelf/contracts';
+import { type BookResult, type BookSearchInput, bookSearchInputSchema, shownPrice } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
@@ -200,4 +200,68 @@ describe('the filters over copies, answered from the edition’s document alone'
       }
     },
   );
+});
+
+describe('the document under concurrent writers', () => {
+  /** The document's figures beside the same figures read from the copies. */
+  async function documentAndCopies(bookId: string) {
+    const { rows } = await t.database.handle.pool.query<{ document: unknown; copies: unknown }>(
+      `select
+         (select json_build_object('copies', es.copies, 'low', es.lowest_price_minor, 'high', es.highest_price_minor,
+            'list', (select json_agg(c.price_minor order by c.price_minor) from unnest(es.copy_list) c))
+          from public.edition_search es where es.book_id = $1) as document,
+         (select json_build_object('copies', count(*)::int, 'low', min(price_minor), 'high', max(price_minor),
+            'list', json_agg(price_minor order by price_minor))
+          from public.listings where book_id = $1 and status = 'active') as copies`,
+      [bookId],
+    );
+    return rows[0]!;
+  }
+
+  it('ends right when two transactions change copies of one edition at once', async () => {
+    const pool = t.database.handle.pool;
+    const { rows } = await pool.query<{ book_id: string; ids: string[] }>(
+      `select book_id, array_agg(id order by id) as ids from public.listings
+        where status = 'active' group by book_id having count(*) >= 2 order by book_id limit 1`,
+    );
+    const { book_id: bookId, ids } = rows[0]!;
+    const a = await pool.connect();
+    const b = await pool.connect();
+    try {
+      await a.query('begin');
+      await b.query('begin');
+      await a.query('update public.listings set price_minor = 111 where id = $1', [ids[0]]);
+      // B waits on the edition's row that A's trigger locked, then reads the copies afresh.
+      const second = b.query('update public.listings set price_minor = 9_999 where id = $1', [ids[1]]);
+      await a.query('commit');
+      await second;
+      await b.query('commit');
+    } finally {
+      a.release();
+      b.release();
+    }
+    const { document, copies } = await documentAndCopies(bookId);
+    expect(document).toEqual(copies);
+    expect(document).toMatchObject({ low: 111, high: 9_999 });
+  });
+
+  it('ends right after a bulk insert of copies across editions', async () => {
+    const pool = t.database.handle.pool;
+    const { rows: books } = await pool.query<{ id: string }>(
+      `select b.id from public.books b order by b.id limit 5`,
+    );
+    const { rows: sellers } = await pool.query<{ seller_id: string }>(
+      `select seller_id from public.listings where charity_id is null limit 1`,
+    );
+    await pool.query(
+      `insert into public.listings (seller_id, book_id, slug, status, condition, price_minor, parcel_size, published_at)
+       select $1, b.id, 'bulk-' || b.n || '-' || i, 'active', 'good', 200 + i * 10 + b.n, 'small', now()
+       from unnest($2::uuid[]) with ordinality b(id, n), generate_series(1, 4) i`,
+      [sellers[0]!.seller_id, books.map((book) => book.id)],
+    );
+    for (const book of books) {
+      const { document, copies } = await documentAndCopies(book.id);
+      expect(document).toEqual(copies);
+    }
+  });
 });

@@ -11,9 +11,9 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBench } from '../../../../tests/bench/seed.ts';
 import { createDatabase, type DatabaseHandle, TRIGRAM_THRESHOLDS } from '../../db/index.ts';
-import { createTestDatabase, type TestDatabase } from '../../testing/db.ts';
 import { SNAPSHOT_BOOKS } from '../../seed/books.ts';
 import { seedReferenceData } from '../../seed/demo.ts';
+import { createTestDatabase, type TestDatabase } from '../../testing/db.ts';
 import { searchBooks } from './book-search.service.ts';
 
 interface PlanNode {
