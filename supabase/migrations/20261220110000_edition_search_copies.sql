@@ -31,9 +31,13 @@ create index edition_search_head_idx on public.edition_search using gin (head) w
 create index edition_search_highest_idx on public.edition_search (highest_price_minor, book_id)
   where copies > 0;
 
+-- Planned for its ids every time (plan_cache_mode): a session that inserts many books one by
+-- one (a seed, an import) would otherwise keep the generic plan made while the tables were
+-- empty, a sequential read of `books` and `edition_search` per row, quadratic in the books.
 create or replace function public.refresh_editions(p_book_ids uuid[]) returns void
 language plpgsql
 set search_path = public, extensions, pg_catalog
+set plan_cache_mode = force_custom_plan
 as $$
 begin
   if p_book_ids is null or cardinality(p_book_ids) = 0 then
