@@ -313,7 +313,7 @@ async function runSearch(
         tsvector_to_array(to_tsvector('english', public.search_normalise(${q ?? ''}))) as words
     )`;
   const windowCount = Boolean(q);
-  const { rows } = await sql<ResultRow>`${sql.raw(PREPARED_TAG)}
+  const { rows } = await sql<ResultRow>`
     with ${input},
     m as (${matched}),
     g as (${grouped}),
@@ -346,7 +346,7 @@ async function runSearch(
   let total = rows[0]?.total ?? 0;
   if (!windowCount || (rows.length === 0 && params.page > 1)) {
     // Counted apart, up to the cap: without words, or past the last page.
-    const counted = await sql<{ total: number }>`${sql.raw(PREPARED_TAG)}
+    const counted = await sql<{ total: number }>`
       with ${input}, m as (${q ? matched : browsed(false)}), g as (${grouped})
       select count(*)::int as total from (
         -- In the newest index's order, so the capped count walks an index, not the table.
