@@ -21,14 +21,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { browseInputSchema, searchInputSchema } from '@reshelf/contracts';
+import { bookSearchInputSchema } from '@reshelf/contracts';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import {
-  browseListings,
-  getListingBySlug,
-  searchListings,
-} from '../../api/src/catalogue/listings/listings.service.ts';
+import { searchBooks } from '../../api/src/catalogue/editions/book-search.service.ts';
+import { getListingBySlug } from '../../api/src/catalogue/listings/listings.service.ts';
 import { freePort } from '../../api/src/db/embedded.ts';
 import { createDatabase } from '../../api/src/db/index.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
@@ -109,14 +106,14 @@ const SCENARIOS: {
 }[] = [
   {
     name: 'search',
-    paths: SEARCHES.map((q) => trpcPath('catalogue.listings.search', { q })),
-    call: (db, i) => searchListings(db, searchInputSchema.parse({ q: SEARCHES[i % SEARCHES.length] })),
+    paths: SEARCHES.map((q) => trpcPath('catalogue.books.public.search', { q })),
+    call: (db, i) => searchBooks(db, bookSearchInputSchema.parse({ q: SEARCHES[i % SEARCHES.length] })),
     inputs: SEARCHES.length,
   },
   {
     name: 'browse',
-    paths: BROWSES.map((input) => trpcPath('catalogue.listings.browse', input)),
-    call: (db, i) => browseListings(db, browseInputSchema.parse(BROWSES[i % BROWSES.length])),
+    paths: BROWSES.map((input) => trpcPath('catalogue.books.public.search', input)),
+    call: (db, i) => searchBooks(db, bookSearchInputSchema.parse(BROWSES[i % BROWSES.length])),
     inputs: BROWSES.length,
   },
   {

@@ -15,13 +15,10 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { browseInputSchema, searchInputSchema } from '@reshelf/contracts';
+import { bookSearchInputSchema, browseInputSchema } from '@reshelf/contracts';
 import pg from 'pg';
-import {
-  browseListings,
-  getListingBySlug,
-  searchListings,
-} from '../../api/src/catalogue/listings/listings.service.ts';
+import { searchBooks } from '../../api/src/catalogue/editions/book-search.service.ts';
+import { browseListings, getListingBySlug } from '../../api/src/catalogue/listings/listings.service.ts';
 import {
   coldStart,
   computeRecommendations,
@@ -120,14 +117,14 @@ try {
         (input): Read => [
           'search',
           JSON.stringify(input),
-          () => searchListings(handle.db, searchInputSchema.parse(input)),
+          () => searchBooks(handle.db, bookSearchInputSchema.parse(input)),
         ],
       ),
       ...browseInputs(sample, vocabulary).map(
         (input): Read => [
           'browse',
           JSON.stringify(input),
-          () => browseListings(handle.db, browseInputSchema.parse(input)),
+          () => searchBooks(handle.db, bookSearchInputSchema.parse(input)),
         ],
       ),
       ...detailSlugs(sample, size.listings).map(

@@ -566,14 +566,14 @@ async function main(options: BenchOptions): Promise<void> {
     const scenarios: Array<{ scenario: CatalogueRow['scenario']; title: string; paths: string[] }> = [
       {
         scenario: 'search',
-        title: 'search (listings.public.search)',
-        paths: searchInputs(DISTINCT.search).map((input) => trpcPath('catalogue.listings.search', input)),
+        title: 'search (books.public.search)',
+        paths: searchInputs(DISTINCT.search).map((input) => trpcPath('catalogue.books.public.search', input)),
       },
       {
         scenario: 'browse',
-        title: 'filtered browse (listings.public.browse)',
+        title: 'filtered browse (books.public.search without words)',
         paths: browseInputs(DISTINCT.browse, vocabulary).map((input) =>
-          trpcPath('catalogue.listings.browse', input),
+          trpcPath('catalogue.books.public.search', input),
         ),
       },
       {

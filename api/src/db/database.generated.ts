@@ -412,11 +412,15 @@ export interface EditionSearch {
   charity: Generated<boolean>;
   conditions: Generated<string[]>;
   copies: Generated<number>;
+  copy_list: Generated<string[]>;
   document: string;
   first_edition: Generated<boolean>;
   formats: Generated<string[]>;
   genre_ids: Generated<string[]>;
+  head: Generated<string>;
+  highest_price_minor: number | null;
   isbn13: string | null;
+  lowest_parcel_size: string | null;
   lowest_price_minor: number | null;
   newest_published_at: Timestamp | null;
   published_year: number | null;

@@ -14,6 +14,10 @@ describe('tags of a cached answer', () => {
     expect(urlTags(url('catalogue.listings.search', { q: 'emma', category: 'romance' }))).toEqual([
       'category:romance',
     ]);
+    expect(urlTags(url('catalogue.books.public.search', { category: 'fiction', group: 'work' }))).toEqual([
+      'category:fiction',
+    ]);
+    expect(urlTags(url('catalogue.books.public.search', { q: 'emma' }))).toEqual(['lists']);
     expect(urlTags(url('catalogue.listings.browse', { genre: 'horror' }))).toEqual(['lists']);
     expect(urlTags('/trpc/catalogue.listings.search?input=%7B%22q%22%3A%22x%22%7D')).toEqual(['lists']);
   });

@@ -99,7 +99,11 @@ export function isPublicCall(
   return Boolean(paths && paths.length > 0 && paths.every(cacheable));
 }
 
-const CATEGORY_FILTERED = new Set(['catalogue.listings.browse', 'catalogue.listings.search']);
+const CATEGORY_FILTERED = new Set([
+  'catalogue.listings.browse',
+  'catalogue.listings.search',
+  'catalogue.books.public.search',
+]);
 
 /** What one call's answer is read from (the tags above), from its procedure and input. */
 export function callTags(path: string, input: unknown): string[] {

@@ -42,6 +42,26 @@ describe('REST adapter', () => {
     expect(notOnly.body.total).toBe(all.body.total);
   });
 
+  it('searches and browses books: GET /books/search with words, filters read from the query string', async () => {
+    const browse = await request(t.app.server).get('/api/v1/books/search?pageSize=5&group=work');
+    expect(browse.status).toBe(200);
+    expect(browse.body).toMatchObject({ pageSize: 5, group: 'work', query: null, correctedQuery: null });
+    expect(browse.body.items.length).toBeGreaterThan(0);
+    expect(browse.body.items.every((item: { editionId: unknown }) => item.editionId === null)).toBe(true);
+    const title = browse.body.items[0].title as string;
+    const search = await request(t.app.server).get(
+      `/api/v1/books/search?q=${encodeURIComponent(title)}&exact=true&maxPrice=-1`,
+    );
+    expect(search.status).toBe(400);
+    expect(search.body.issues.map((issue: { path: string }) => issue.path)).toContain('maxPrice');
+    const found = await request(t.app.server).get(
+      `/api/v1/books/search?q=${encodeURIComponent(title)}&exact=true`,
+    );
+    expect(found.status).toBe(200);
+    expect(found.body.items.map((item: { title: string }) => item.title)).toContain(title);
+    expect(found.body.correctedQuery).toBeNull();
+  });
+
   it('leaves the shared schemas alone: tRPC still refuses text for a number', async () => {
     await request(t.app.server).get('/api/v1/listings?page=1');
     const trpc = await request(t.app.server).get(

@@ -2,10 +2,14 @@
  * Results by book on the demo catalogue: one result per edition or per work, the copies and the
  * lowest all-in price those copies give, and "did you mean" for a misspelt word.
  */
+import { type BookResult, type BookSearchInput, bookSearchInputSchema, shownPrice } from '@reshelf/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
 import { seedCatalogueDemo } from '../../seed/catalogue-demo.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { api } from '../../testing/client.ts';
+import { searchBooks } from './book-search.service.ts';
 
 let t: TestApp;
 
@@ -49,5 +53,215 @@ describe('catalogue.books.public.search', () => {
     expect(works.total).toBeGreaterThan(0);
     expect(works.total).toBeLessThanOrEqual(editions.total);
     expect(works.items.every((item) => item.editionId === null)).toBe(true);
+  });
+});
+
+/** Every page of a search, as results by edition id (or work slug). */
+async function allResults(input: BookSearchInput): Promise<Map<string, BookResult>> {
+  const out = new Map<string, BookResult>();
+  for (let page = 1; ; page++) {
+    const result = await searchBooks(
+      t.database.handle.db,
+      bookSearchInputSchema.parse({ ...input, page, pageSize: 48, sort: 'price_asc' }),
+    );
+    for (const item of result.items) out.set(item.editionId ?? item.workSlug, item);
+    if (!result.hasNextPage) break;
+  }
+  return out;
+}
+
+interface CopyFilter {
+  condition?: string[];
+  minItem?: number;
+  maxItem?: number;
+  format?: string;
+  firstEdition?: boolean;
+  signed?: boolean;
+  charityOnly?: boolean;
+  q?: string;
+}
+
+/** The reference: what the filters give read copy by copy from `listings` itself. */
+async function fromListings(filter: CopyFilter, byWork: boolean): Promise<Map<string, Partial<BookResult>>> {
+  const settings = await getCommercialSettings(t.database.handle.db);
+  const { rows } = await sql<{
+    key: string;
+    copies: number;
+    low: number;
+    parcel: 'small' | 'medium' | 'large';
+    conditions: BookResult['conditions'];
+    formats: BookResult['formats'];
+    first_edition: boolean;
+    signed: boolean;
+    charity: boolean;
+  }>`
+    select ${byWork ? sql`w.slug` : sql`b.id::text`} as key, count(*)::int as copies,
+      min(l.price_minor) as low,
+      (array_agg(l.parcel_size order by l.price_minor, b.id, l.id))[1] as parcel,
+      array_agg(distinct l.condition order by l.condition) as conditions,
+      coalesce(array_agg(distinct l.format order by l.format) filter (where l.format is not null), '{}') as formats,
+      bool_or(l.first_edition) as first_edition, bool_or(l.signed) as signed,
+      bool_or(l.charity_id is not null) as charity
+    from public.listings l
+    join public.books b on b.id = l.book_id
+    join public.works w on w.id = b.work_id
+    where l.status = 'active'
+      and (${filter.condition ?? null}::text[] is null or l.condition = any(${filter.condition ?? null}::text[]))
+      and (${filter.minItem ?? null}::int is null or l.price_minor >= ${filter.minItem ?? null}::int)
+      and (${filter.maxItem ?? null}::int is null or l.price_minor <= ${filter.maxItem ?? null}::int)
+      and (${filter.format ?? null}::text is null or l.format = ${filter.format ?? null}::text)
+      and (not ${filter.firstEdition ?? false} or l.first_edition)
+      and (not ${filter.signed ?? false} or l.signed)
+      and (not ${filter.charityOnly ?? false}
+           or exists (select 1 from public.charities ch where ch.id = l.charity_id and ch.status = 'approved'))
+      and (${filter.q ?? null}::text is null
+           or (select es.document from public.edition_search es where es.book_id = b.id)
+              @@ websearch_to_tsquery('english', public.search_normalise(${filter.q ?? ''})))
+    group by 1`.execute(t.database.handle.db);
+  return new Map(
+    rows.map((row) => [
+      row.key,
+      {
+        copies: row.copies,
+        lowestAllInMinor: shownPrice({ priceMinor: row.low, parcelSize: row.parcel }, settings).allInMinor,
+        conditions: row.conditions,
+        formats: row.formats,
+        firstEdition: row.first_edition,
+        signed: row.signed,
+        charity: row.charity,
+      },
+    ]),
+  );
+}
+
+describe('the filters over copies, answered from the edition’s document alone', () => {
+  beforeAll(async () => {
+    // Vary the demo's copies: formats, first editions, signed copies; and one of the demo's
+    // charities no longer approved (its copies are no longer "sold by a charity"), so every
+    // filter leaves some copies of an edition and not others.
+    await sql`
+      update public.listings l set
+        format = (array['paperback', 'hardback', null])[1 + get_byte(decode(md5(l.id::text), 'hex'), 0) % 3],
+        first_edition = get_byte(decode(md5(l.id::text), 'hex'), 1) % 4 = 0,
+        signed = get_byte(decode(md5(l.id::text), 'hex'), 2) % 5 = 0`.execute(t.database.handle.db);
+    const { rows } = await sql<{ id: string }>`
+      select distinct l.charity_id as id from public.listings l
+       where l.charity_id is not null and l.status = 'active' order by 1`.execute(t.database.handle.db);
+    expect(rows.length, 'the demo sells for two charities or more').toBeGreaterThan(1);
+    await sql`update public.charities set status = 'pending' where id = ${rows[0]!.id}`.execute(
+      t.database.handle.db,
+    );
+  });
+
+  const CASES: readonly (readonly [string, BookSearchInput, CopyFilter])[] = [
+    ['no filter', {}, {}],
+    ['one condition', { condition: 'good' }, { condition: ['good'] }],
+    ['conditions and a price ceiling', { condition: 'like_new,very_good', maxPrice: 900 }, {}],
+    ['a price floor', { minPrice: 700 }, {}],
+    ['hardbacks', { format: 'hardback' }, { format: 'hardback' }],
+    ['first editions', { firstEdition: true }, { firstEdition: true }],
+    ['signed paperbacks', { signed: true, format: 'paperback' }, { signed: true, format: 'paperback' }],
+    ['sold by an approved charity', { charityOnly: true }, { charityOnly: true }],
+    [
+      'words and a condition',
+      { q: 'austen', condition: 'good,well_read' },
+      { q: 'austen', condition: ['good', 'well_read'] },
+    ],
+  ];
+
+  it.each(CASES)(
+    '%s: by edition and by work, the same as reading the copies',
+    async (_name, input, filter) => {
+      const settings = await getCommercialSettings(t.database.handle.db);
+      const parsed = bookSearchInputSchema.parse(input);
+      // The all-in price filter, as item prices (the reference reads item prices).
+      const { itemPriceRangeForShown } = await import('@reshelf/contracts');
+      const items =
+        parsed.minPrice === undefined && parsed.maxPrice === undefined
+          ? {}
+          : itemPriceRangeForShown(
+              { minMinor: parsed.minPrice, maxMinor: parsed.maxPrice },
+              settings.buyerProtection,
+            );
+      const full: CopyFilter = {
+        ...filter,
+        condition: parsed.condition ? parsed.condition.split(',') : undefined,
+        minItem: items.minMinor,
+        maxItem: items.maxMinor,
+      };
+      for (const group of ['edition', 'work'] as const) {
+        const expected = await fromListings(full, group === 'work');
+        const actual = await allResults({ ...input, group });
+        expect(expected.size, `${group}: the reference finds something`).toBeGreaterThan(0);
+        expect([...actual.keys()].sort(), group).toEqual([...expected.keys()].sort());
+        for (const [key, result] of actual) {
+          expect({ key, ...result }, group).toMatchObject({ key, ...expected.get(key) });
+        }
+      }
+    },
+  );
+});
+
+describe('the document under concurrent writers', () => {
+  /** The document's figures beside the same figures read from the copies. */
+  async function documentAndCopies(bookId: string) {
+    const { rows } = await t.database.handle.pool.query<{ document: unknown; copies: unknown }>(
+      `select
+         (select json_build_object('copies', es.copies, 'low', es.lowest_price_minor, 'high', es.highest_price_minor,
+            'list', (select json_agg(c.price_minor order by c.price_minor) from unnest(es.copy_list) c))
+          from public.edition_search es where es.book_id = $1) as document,
+         (select json_build_object('copies', count(*)::int, 'low', min(price_minor), 'high', max(price_minor),
+            'list', json_agg(price_minor order by price_minor))
+          from public.listings where book_id = $1 and status = 'active') as copies`,
+      [bookId],
+    );
+    return rows[0]!;
+  }
+
+  it('ends right when two transactions change copies of one edition at once', async () => {
+    const pool = t.database.handle.pool;
+    const { rows } = await pool.query<{ book_id: string; ids: string[] }>(
+      `select book_id, array_agg(id order by id) as ids from public.listings
+        where status = 'active' group by book_id having count(*) >= 2 order by book_id limit 1`,
+    );
+    const { book_id: bookId, ids } = rows[0]!;
+    const a = await pool.connect();
+    const b = await pool.connect();
+    try {
+      await a.query('begin');
+      await b.query('begin');
+      await a.query('update public.listings set price_minor = 111 where id = $1', [ids[0]]);
+      // B waits on the edition's row that A's trigger locked, then reads the copies afresh.
+      const second = b.query('update public.listings set price_minor = 9_999 where id = $1', [ids[1]]);
+      await a.query('commit');
+      await second;
+      await b.query('commit');
+    } finally {
+      a.release();
+      b.release();
+    }
+    const { document, copies } = await documentAndCopies(bookId);
+    expect(document).toEqual(copies);
+    expect(document).toMatchObject({ low: 111, high: 9_999 });
+  });
+
+  it('ends right after a bulk insert of copies across editions', async () => {
+    const pool = t.database.handle.pool;
+    const { rows: books } = await pool.query<{ id: string }>(
+      `select b.id from public.books b order by b.id limit 5`,
+    );
+    const { rows: sellers } = await pool.query<{ seller_id: string }>(
+      `select seller_id from public.listings where charity_id is null limit 1`,
+    );
+    await pool.query(
+      `insert into public.listings (seller_id, book_id, slug, status, condition, price_minor, parcel_size, published_at)
+       select $1, b.id, 'bulk-' || b.n || '-' || i, 'active', 'good', 200 + i * 10 + b.n, 'small', now()
+       from unnest($2::uuid[]) with ordinality b(id, n), generate_series(1, 4) i`,
+      [sellers[0]!.seller_id, books.map((book) => book.id)],
+    );
+    for (const book of books) {
+      const { document, copies } = await documentAndCopies(book.id);
+      expect(document).toEqual(copies);
+    }
   });
 });

@@ -356,7 +356,7 @@ export const SEARCH_LIMITS = {
 } as const;
 
 /** Little words that every title shares: left out of misspelling matches ("the hobit"). */
-const FUZZY_STOPWORDS = new Set([
+export const FUZZY_STOPWORDS: ReadonlySet<string> = new Set([
   'the',
   'a',
   'an',

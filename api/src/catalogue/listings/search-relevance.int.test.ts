@@ -1,9 +1,16 @@
 /**
  * Search relevance as a person meets it, on the demo catalogue (the snapshot's real books): a
- * table of queries and the book that must come first, and what "did you mean" may offer when a
- * search finds nothing. Add a row when a query ranks the wrong book first.
+ * table of queries and the book that must come first on the search page (results by book,
+ * catalogue.books.public.search), a table of misspellings with the book they mean and what the
+ * page says ("Showing results for … — search instead for …"), and what the suggestions may
+ * offer when a search finds nothing. Add a row when a query ranks the wrong book first.
  */
-import type { SearchResult, SearchSuggestions } from '@reshelf/contracts';
+import {
+  type BookSearchResult,
+  CORRECTION_WORDS,
+  type SearchResult,
+  type SearchSuggestions,
+} from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalogueDemo } from '../../seed/catalogue-demo.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -21,8 +28,20 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Copy by copy (catalogue.listings.search), for integrators and the suggestions below. */
 async function search(q: string): Promise<SearchResult> {
   return await api(t.app).catalogue.listings.search.query({ q });
+}
+
+/** By book, as the search page asks. */
+async function searchBooks(q: string): Promise<BookSearchResult> {
+  return await api(t.app).catalogue.books.public.search.query({ q });
+}
+
+/** What the page says above corrected results, or null when the words ran as typed. */
+function didYouMean(result: BookSearchResult): string | null {
+  if (result.correctedQuery === null) return null;
+  return `${CORRECTION_WORDS.showing} ${result.correctedQuery} — ${CORRECTION_WORDS.instead} ${result.query}`;
 }
 
 async function suggestions(q: string): Promise<SearchSuggestions> {
@@ -51,8 +70,97 @@ const FIRST_RESULT: readonly (readonly [query: string, first: string, why: strin
 
 describe('search relevance: the first result', () => {
   it.each(FIRST_RESULT)('“%s” → %s (%s)', async (query, first) => {
+    const result = await searchBooks(query);
+    expect(result.items[0]?.title, JSON.stringify(result.items.map((item) => item.title))).toBe(first);
+  });
+
+  it.each(FIRST_RESULT)('copy by copy too: “%s” → %s', async (query, first) => {
     const result = await search(query);
     expect(result.items[0]?.title, JSON.stringify(result.items.map((item) => item.title))).toBe(first);
+  });
+});
+
+/**
+ * Misspelling → the book meant, and the page's words. Transposed, dropped and doubled letters,
+ * a letter replaced, authors' surnames, short words (where trigrams alone miss the slip) and
+ * several words at once.
+ */
+const MISSPELLINGS: readonly (readonly [query: string, first: string, says: string])[] = [
+  ['tolkein', 'The Hobbit', 'Showing results for tolkien — search instead for tolkein'],
+  ['dickins', 'Great Expectations', 'Showing results for dickens — search instead for dickins'],
+  ['steinbek', 'Of Mice and Men', 'Showing results for steinbeck — search instead for steinbek'],
+  ['fitzgerlad', 'The Great Gatsby', 'Showing results for fitzgerald — search instead for fitzgerlad'],
+  [
+    'rowlnig',
+    "Harry Potter and the Philosopher's Stone",
+    'Showing results for rowling — search instead for rowlnig',
+  ],
+  ['pratchet', 'The Colour of Magic', 'Showing results for pratchett — search instead for pratchet'],
+  ['atwod', "The Handmaid's Tale", 'Showing results for atwood — search instead for atwod'],
+  ['brysen', 'Notes from a Small Island', 'Showing results for bryson — search instead for brysen'],
+  ['huxly', 'Brave New World', 'Showing results for huxley — search instead for huxly'],
+  ['pulman', 'Northern Lights', 'Showing results for pullman — search instead for pulman'],
+  ['osmen', 'The Thursday Murder Club', 'Showing results for osman — search instead for osmen'],
+  ['harrari', 'Sapiens', 'Showing results for harari — search instead for harrari'],
+  ['dawkens', 'The Selfish Gene', 'Showing results for dawkins — search instead for dawkens'],
+  ['kahnemann', 'Thinking, Fast and Slow', 'Showing results for kahneman — search instead for kahnemann'],
+  ['roald dhal', 'Matilda', 'Showing results for roald dahl — search instead for roald dhal'],
+  ['matlida', 'Matilda', 'Showing results for matilda — search instead for matlida'],
+  ['frankenstien', 'Frankenstein', 'Showing results for frankenstein — search instead for frankenstien'],
+  ['dracual', 'Dracula', 'Showing results for dracula — search instead for dracual'],
+  ['gatsbby', 'The Great Gatsby', 'Showing results for gatsby — search instead for gatsbby'],
+  [
+    'mockingbrid',
+    'To Kill a Mockingbird',
+    'Showing results for mockingbird — search instead for mockingbrid',
+  ],
+  ['hobbbit', 'The Hobbit', 'Showing results for hobbit — search instead for hobbbit'],
+  ['middlemarh', 'Middlemarch', 'Showing results for middlemarch — search instead for middlemarh'],
+  ['sapeins', 'Sapiens', 'Showing results for sapiens — search instead for sapeins'],
+  ['odysey', 'The Odyssey', 'Showing results for odyssey — search instead for odysey'],
+  [
+    'caterpiller',
+    'The Very Hungry Caterpillar',
+    'Showing results for caterpillar — search instead for caterpiller',
+  ],
+  [
+    'pride and prejudise',
+    'Pride and Prejudice',
+    'Showing results for pride and prejudice — search instead for pride and prejudise',
+  ],
+  [
+    'hary poter',
+    "Harry Potter and the Philosopher's Stone",
+    'Showing results for harry potter — search instead for hary poter',
+  ],
+  ['atomc habits', 'Atomic Habits', 'Showing results for atomic habits — search instead for atomc habits'],
+  ['emam', 'Emma', 'Showing results for emma — search instead for emam'],
+  ['mccarthy raod', 'The Road', 'Showing results for mccarthy road — search instead for mccarthy raod'],
+];
+
+describe('did you mean: a misspelling finds the book meant, and the page says so', () => {
+  it('holds thirty misspellings, each once', () => {
+    expect(new Set(MISSPELLINGS.map(([query]) => query)).size).toBe(30);
+  });
+
+  it.each(MISSPELLINGS)('“%s” → %s (%s)', async (query, first, says) => {
+    const result = await searchBooks(query);
+    expect(result.items[0]?.title, JSON.stringify(result.items.map((item) => item.title))).toBe(first);
+    expect(didYouMean(result)).toBe(says);
+  });
+
+  it('leaves alone quoted words, -excluded words, ISBNs, and words spelt right', async () => {
+    for (const query of ['"tolkein"', 'hobbit -tolkein', '9780261102354', 'tolkien', 'yorkshire moors']) {
+      const result = await searchBooks(query);
+      expect(result.correctedQuery, query).toBeNull();
+      expect(result.corrections, query).toEqual([]);
+    }
+  });
+
+  it('runs the words as typed when asked to (“search instead for”)', async () => {
+    const result = await api(t.app).catalogue.books.public.search.query({ q: 'dickins', exact: true });
+    expect(result.correctedQuery).toBeNull();
+    expect(result.total).toBe(0);
   });
 });
 
@@ -66,8 +174,10 @@ describe('search relevance: rules behind the table', () => {
       category: 'fiction',
     });
     await createListing(t.database.handle.db, { sellerId, bookId, publishedAt: new Date() });
-    const titles = (await search('ring')).items.map((item) => item.title);
-    expect(titles.slice(0, 2)).toEqual(['The Fellowship of the Ring', 'Poems']);
+    for (const result of [await searchBooks('ring'), await search('ring')]) {
+      const titles = result.items.map((item) => item.title);
+      expect(titles.slice(0, 2)).toEqual(['The Fellowship of the Ring', 'Poems']);
+    }
   });
 });
 
