@@ -34,6 +34,7 @@ interface ResultRow {
   cover_url: string | null;
   editions: number;
   copies: number;
+  low_slug: string;
   low_price_minor: number;
   low_parcel_size: 'small' | 'medium' | 'large';
   conditions: BookResult['conditions'];
@@ -157,6 +158,7 @@ async function runSearch(
         count(*)::int as copies,
         min(l.price_minor) as low_price_minor,
         (array_agg(l.parcel_size order by l.price_minor, l.id))[1] as low_parcel_size,
+        (array_agg(l.slug order by l.price_minor, l.id))[1] as low_slug,
         array_agg(distinct l.condition) as conditions,
         coalesce(array_agg(distinct l.format) filter (where l.format is not null), '{}') as formats,
         bool_or(l.first_edition) as first_edition,
@@ -177,6 +179,7 @@ async function runSearch(
         sum(c.copies)::int as copies,
         min(c.low_price_minor) as low_price_minor,
         (array_agg(c.low_parcel_size order by c.low_price_minor, c.book_id))[1] as low_parcel_size,
+        (array_agg(c.low_slug order by c.low_price_minor, c.book_id))[1] as low_slug,
         array(select distinct unnest(array_agg(x)) from unnest(array_agg(c.conditions)) x) as conditions,
         max(c.rank) as rank, min(c.title_length) as title_length, max(c.newest) as newest,
         bool_or(c.first_edition) as first_edition, bool_or(c.signed) as signed, bool_or(c.charity) as charity
@@ -185,7 +188,7 @@ async function runSearch(
     )
     select w.slug as work_slug, g.edition_id, ${byWork ? sql`w.title, w.authors` : sql`b.title, b.authors`},
       b.isbn13, b.publisher, b.published_year, b.cover_url,
-      g.editions, g.copies, g.low_price_minor, g.low_parcel_size, g.conditions,
+      g.editions, g.copies, g.low_slug, g.low_price_minor, g.low_parcel_size, g.conditions,
       (select coalesce(array_agg(distinct f), '{}') from copies c2, unnest(c2.formats) f
         where ${byWork ? sql`c2.work_id = g.work_id` : sql`c2.book_id = g.edition_id`}) as formats,
       g.first_edition, g.signed, g.charity,
@@ -223,6 +226,7 @@ function toResult(row: ResultRow): BookResult {
     coverUrl: row.cover_url,
     editions: row.editions,
     copies: row.copies,
+    listingSlug: row.copies === 1 ? row.low_slug : null,
     lowestAllInMinor: shown.allInMinor,
     postageFromMinor: shown.postageFromMinor,
     conditions: row.conditions,
