@@ -1,5 +1,7 @@
 import {
   type BookResult,
+  CONDITION_LABELS,
+  CONDITIONS,
   COPY_ATTRIBUTE_LABELS,
   countOf,
   formatPence,
@@ -13,6 +15,7 @@ import type { PhotoPriority } from '../../components/StoredPhoto.tsx';
 import type { PhotoLayout } from '../../lib/media.ts';
 import { cn } from '../../lib/utils.ts';
 import { GRID_CLASSES } from './ListingGrid.tsx';
+import { leadCardPicture } from './listing-images.ts';
 import { ShownPriceNote } from './ShownPrice.tsx';
 
 /**
@@ -62,7 +65,7 @@ export function BookResultCard({
         title={result.title}
         authors={result.authors}
         isbn13={result.isbn13}
-        coverUrl={result.coverUrl}
+        coverUrl={leadCardPicture(null, result.coverUrl)}
         photoLayout={layout}
         priority={priority}
       />
@@ -101,6 +104,11 @@ export function BookResultCard({
           </span>
         </p>
         <ShownPriceNote postageFromMinor={result.postageFromMinor} className="mt-1" />
+        <p className="mt-1 text-xs font-medium text-ink-muted" data-testid="card-condition">
+          {CONDITIONS.filter((condition) => result.conditions.includes(condition))
+            .map((condition) => CONDITION_LABELS[condition])
+            .join(', ')}
+        </p>
         {result.charity ? (
           <p className="mt-2 flex items-center gap-1.5 text-xs font-medium text-moss">
             <HeartHandshake aria-hidden="true" className="size-3.5 shrink-0" />

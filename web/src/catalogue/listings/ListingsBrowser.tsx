@@ -9,7 +9,7 @@ import {
 } from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { ListingsGridSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -20,6 +20,7 @@ import { loginPath } from '../../lib/next-path.ts';
 import { usePageRedirect } from '../../lib/page-meta.ts';
 import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { cn } from '../../lib/utils.ts';
 import { BookResultCards } from './BookResultCard.tsx';
 import { Filters, type FixedFilter, SortSelect } from './Filters.tsx';
 import { ListingCards } from './ListingGrid.tsx';
@@ -50,47 +51,48 @@ function countText(page: ResultPage, group: ResultGroup | null): string {
     : `${total} ${plural(page.total, 'book', 'books')}`;
 }
 
-/** "Each edition" / "Each book": how results by book are grouped, kept in the address. */
+/**
+ * "Each edition" / "Each book": how results by book are grouped, kept in the address
+ * (`group=work`). Links, so each grouping is an address of its own and works before hydration.
+ */
 function GroupControl({ value }: { value: ResultGroup }) {
-  const [search, setSearch] = useSearchParams();
+  const [search] = useSearchParams();
+  const { pathname } = useLocation();
   return (
-    <fieldset className="flex items-center gap-2" data-testid="result-group">
-      <legend className="sr-only">Show results for</legend>
-      <div className="inline-flex rounded-md border border-line bg-white p-0.5 shadow-sm">
-        {RESULT_GROUPS.map((group) => (
-          <label
-            key={group}
-            className="cursor-pointer rounded px-3 py-1.5 text-sm font-medium text-ink-muted has-checked:bg-ink has-checked:text-paper has-focus-visible:outline-2 has-focus-visible:outline-offset-1 has-focus-visible:outline-brand"
-          >
-            <input
-              type="radio"
-              name="result-group"
-              value={group}
-              className="sr-only"
-              checked={value === group}
-              onChange={() =>
-                setSearch(withChanges(search, { group: group === 'edition' ? null : group }), {
-                  preventScrollReset: true,
-                })
-              }
-            />
-            {RESULT_GROUP_LABELS[group]}
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <div
+      role="group"
+      aria-label="Show results for"
+      className="inline-flex rounded-md border border-line bg-white p-0.5 shadow-sm"
+      data-testid="result-group"
+    >
+      {RESULT_GROUPS.map((group) => (
+        <Link
+          key={group}
+          to={`${pathname}?${withChanges(search, { group: group === 'edition' ? null : group })}`}
+          preventScrollReset
+          aria-current={value === group ? 'true' : undefined}
+          className={cn(
+            'rounded px-3 py-1.5 text-sm font-medium',
+            value === group ? 'bg-ink text-paper' : 'text-ink-muted hover:bg-paper-deep hover:text-ink',
+          )}
+        >
+          {RESULT_GROUP_LABELS[group]}
+        </Link>
+      ))}
+    </div>
   );
 }
 
 /** "Showing results for tolkien — search instead for tolkein" (the words as typed, exact=1). */
 function DidYouMean({ corrected, asked }: { corrected: string; asked: string }) {
   const [search] = useSearchParams();
+  const { pathname } = useLocation();
   return (
     <p className="mb-4 text-base text-ink-soft" data-testid="did-you-mean">
       {CORRECTION_WORDS.showing} <strong className="font-semibold text-ink">{corrected}</strong> —{' '}
       {CORRECTION_WORDS.instead}{' '}
       <Link
-        to={`?${withChanges(search, { exact: '1' })}`}
+        to={`${pathname}?${withChanges(search, { exact: '1' })}`}
         className="font-semibold text-brand underline underline-offset-4"
         data-testid="search-instead"
       >
