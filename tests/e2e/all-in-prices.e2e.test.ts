@@ -198,9 +198,10 @@ async function walkCardSurfaces(
   // copy, or its edition among the results.
   for (const { card } of chosen) {
     await page.goto(`/search?q=${encodeURIComponent(card.title)}`);
-    const { rows } = await db.query<{ book_id: string }>('select book_id from public.listings where id = $1', [
-      card.id,
-    ]);
+    const { rows } = await db.query<{ book_id: string }>(
+      'select book_id from public.listings where id = $1',
+      [card.id],
+    );
     const found = (await bookResultsOn(page)).some(
       (shown) => shown.listingSlug === card.slug || shown.editionId === rows[0]?.book_id,
     );

@@ -48,7 +48,9 @@ describe('a newcomer finds a book', () => {
     await filters.getByRole('checkbox', { name: condition, exact: true }).check();
     await page.waitForURL(/condition=/);
     await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-    const price = pence(await results.getByTestId('book-result').first().getByTestId('card-price').innerText());
+    const price = pence(
+      await results.getByTestId('book-result').first().getByTestId('card-price').innerText(),
+    );
     const maxPounds = String(Math.ceil(price / 100));
     await filters.getByLabel('To (£)').fill(maxPounds);
     await filters.getByRole('button', { name: 'Apply' }).click();

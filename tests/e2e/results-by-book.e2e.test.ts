@@ -54,12 +54,12 @@ async function allInOf(context: BrowserContext, slug: string): Promise<number> {
 }
 
 /** Each result's copies are the edition's copies on sale, and its price the cheapest one's all-in. */
-async function checkResults(page: Page): Promise<number> {
+async function checkResults(page: Page, filter: { signed?: boolean } = {}): Promise<number> {
   const results = await bookResultsOn(page);
   for (const result of results) {
     const slugs = result.listingSlug
       ? [result.listingSlug]
-      : (await copiesOnSale(db, result.editionId ?? '')).map((copy) => copy.slug);
+      : (await copiesOnSale(db, result.editionId ?? '', filter)).map((copy) => copy.slug);
     expect(slugs.length, `${result.href}: copies`).toBe(result.copies);
     const prices = await Promise.all(slugs.map((slug) => allInOf(page.context(), slug)));
     expect(result.price, `${result.href}: from`).toBe(Math.min(...prices));
@@ -133,6 +133,8 @@ describe('results by book', { timeout: 180_000 }, () => {
         expect(marks).toContain('Signed');
       }
       expect(await page.getByTestId('book-result').count()).toBe(rows[0]!.editions);
+      // Each result counts and prices only its signed copies.
+      expect(await checkResults(page, { signed: true })).toBe(rows[0]!.editions);
       await snapshot(page, `${tag}-filtered`);
 
       // A category, by book.

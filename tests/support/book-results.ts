@@ -51,15 +51,19 @@ export async function bookResultsOn(page: Page): Promise<ShownResult[]> {
   });
 }
 
-/** The copies on sale of an edition, cheapest first (as the search orders them: price, then id). */
+/**
+ * The copies on sale of an edition (only the signed ones, with `signed`), cheapest first (as the
+ * search orders them: price, then id).
+ */
 export async function copiesOnSale(
   db: pg.Client,
   editionId: string,
+  { signed = false }: { signed?: boolean } = {},
 ): Promise<{ id: string; slug: string; priceMinor: number }[]> {
   const { rows } = await db.query<{ id: string; slug: string; price_minor: number }>(
     `select id, slug, price_minor from public.listings
-      where book_id = $1 and status = 'active' order by price_minor, id`,
-    [editionId],
+      where book_id = $1 and status = 'active' and (signed or not $2) order by price_minor, id`,
+    [editionId, signed],
   );
   return rows.map((row) => ({ id: row.id, slug: row.slug, priceMinor: row.price_minor }));
 }

@@ -59,12 +59,11 @@ function GroupControl({ value }: { value: ResultGroup }) {
   const [search] = useSearchParams();
   const { pathname } = useLocation();
   return (
-    <div
-      role="group"
-      aria-label="Show results for"
+    <fieldset
       className="inline-flex rounded-md border border-line bg-white p-0.5 shadow-sm"
       data-testid="result-group"
     >
+      <legend className="sr-only">Show results for</legend>
       {RESULT_GROUPS.map((group) => (
         <Link
           key={group}
@@ -79,7 +78,7 @@ function GroupControl({ value }: { value: ResultGroup }) {
           {RESULT_GROUP_LABELS[group]}
         </Link>
       ))}
-    </div>
+    </fieldset>
   );
 }
 
