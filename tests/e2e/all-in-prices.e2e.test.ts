@@ -7,7 +7,10 @@
  * with no discount (the demo buyer's first-order WELCOME20 is added back, and must be the only one). Each surface's cards are
  * read as the buyer sees them (the card's price and its "+ postage from"), every card on the page
  * checked, and each surface must show at least one card (a count per surface, so a surface whose
- * cards were not found fails instead of passing on nothing). The chosen listings (the cheapest
+ * cards were not found fails instead of passing on nothing). Search, browse and a category show
+ * results by book (decision 0079): each result's "from" price is what checkout charges for the
+ * cheapest of its copies on sale (read from the database), its postage that copy's, and its
+ * count the number of those copies. The chosen listings (the cheapest
  * paperback, a dearer medium or large book, a charity's book) are checked on the listing page
  * (headline, JSON-LD Offer and its shippingDetails, the breakdown) and in the basket.
  *
@@ -26,6 +29,7 @@ import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signedIn } from '../support/auth.ts';
+import { bookResultsOn, copiesOnSale } from '../support/book-results.ts';
 import { snapshot, VIEWPORTS } from '../support/browser.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
@@ -132,7 +136,12 @@ async function choose(context: BrowserContext): Promise<Chosen[]> {
 }
 
 /** Walks every card surface; answers the number of cards checked on each. */
-async function walkCardSurfaces(page: Page, chosen: Chosen[], charged: (id: string) => Promise<Charged>) {
+async function walkCardSurfaces(
+  page: Page,
+  db: pg.Client,
+  chosen: Chosen[],
+  charged: (id: string) => Promise<Charged>,
+) {
   const idBySlug = new Map<string, string>();
   const idOf = async (slug: string) => {
     let id = idBySlug.get(slug);
@@ -143,11 +152,31 @@ async function walkCardSurfaces(page: Page, chosen: Chosen[], charged: (id: stri
     return id;
   };
   const [paperback, , charityBook] = chosen as [Chosen, Chosen, Chosen];
-  const surfaces: Record<string, string> = {
-    home: '/',
+  const counts: Record<string, number> = {};
+  const bookSurfaces: Record<string, string> = {
     search: `/search?q=${encodeURIComponent(paperback.card.title)}`,
     'browse (all listings)': '/listings',
     category: `/c/${paperback.detail.category?.slug ?? ''}`,
+  };
+  for (const [surface, path] of Object.entries(bookSurfaces)) {
+    await page.goto(path);
+    const results = await bookResultsOn(page);
+    for (const result of results) {
+      const copies = result.listingSlug
+        ? [{ id: await idOf(result.listingSlug), slug: result.listingSlug }]
+        : await copiesOnSale(db, result.editionId ?? '');
+      expect(copies.length, `${surface}: ${result.href} copies`).toBe(result.copies);
+      const figures = await Promise.all(copies.map((copy) => charged(copy.id)));
+      const lowest = Math.min(...figures.map((figure) => figure.allInMinor));
+      expect(result.price, `${surface}: ${result.href}`).toBe(lowest);
+      // "+ postage from": the cheapest copy's own (the first, price then id, at the lowest price).
+      const cheapest = figures.find((figure) => figure.allInMinor === lowest)!;
+      expect(result.postageFrom, `${surface}: ${result.href} postage`).toBe(cheapest.postageMinor);
+    }
+    counts[surface] = results.length;
+  }
+  const surfaces: Record<string, string> = {
+    home: '/',
     'recently added': '/recently-added',
     trending: '/trending',
     'staff picks': '/staff-picks',
@@ -155,7 +184,6 @@ async function walkCardSurfaces(page: Page, chosen: Chosen[], charged: (id: stri
     'charity page': `/charity/${charityBook.detail.charity?.slug ?? ''}`,
     'listing page (more cards)': `/listing/${paperback.card.slug}`,
   };
-  const counts: Record<string, number> = {};
   for (const [surface, path] of Object.entries(surfaces)) {
     await page.goto(path);
     const cards = await cardsOn(page);
@@ -166,10 +194,18 @@ async function walkCardSurfaces(page: Page, chosen: Chosen[], charged: (id: stri
     }
     counts[surface] = cards.length;
   }
-  // The chosen books are on the surfaces meant to hold them.
+  // The chosen books are on the surfaces meant to hold them: a search for the title finds the
+  // copy, or its edition among the results.
   for (const { card } of chosen) {
     await page.goto(`/search?q=${encodeURIComponent(card.title)}`);
-    expect((await cardsOn(page)).some((shown) => shown.slug === card.slug)).toBe(true);
+    const { rows } = await db.query<{ book_id: string }>(
+      'select book_id from public.listings where id = $1',
+      [card.id],
+    );
+    const found = (await bookResultsOn(page)).some(
+      (shown) => shown.listingSlug === card.slug || shown.editionId === rows[0]?.book_id,
+    );
+    expect(found, card.title).toBe(true);
   }
   return counts;
 }
@@ -233,7 +269,9 @@ describe('every price a buyer sees is what checkout charges (decision 0071)', { 
         }
       }
       const charged = checkoutOf(context);
-      const counts = await walkCardSurfaces(page, chosen, charged);
+      const client = new pg.Client({ connectionString: marketplace.databaseUrl });
+      await client.connect();
+      const counts = await walkCardSurfaces(page, client, chosen, charged).finally(() => client.end());
       for (const [surface, count] of Object.entries(counts)) {
         expect(count, `${walk}: cards found on ${surface}`).toBeGreaterThan(0);
       }

@@ -152,9 +152,16 @@ describe('buying', { timeout: 180_000 }, () => {
     const asking = book.priceMinor!;
 
     // The buyer finds the book by searching for it.
+    // By book (decision 0079): the result is the copy itself, or its edition, whose book page
+    // lists the copies; the buyer then opens this seller's copy.
     await buyer.page.goto(`/search?q=${encodeURIComponent(title)}`);
-    await buyer.page.locator(`a[href="/listing/${book.slug}"]`).first().click();
-    await buyer.page.waitForURL(`**/listing/${book.slug}`);
+    const found = buyer.page.getByTestId('book-result').filter({
+      has: buyer.page.getByRole('heading', { name: title, exact: true }),
+    });
+    await found.first().waitFor();
+    const href = (await found.first().getByRole('link').getAttribute('href')) ?? '';
+    expect(href === `/listing/${book.slug}` || href.startsWith('/book/')).toBe(true);
+    await buyer.page.goto(`/listing/${book.slug}`);
     await buyer.page.getByRole('button', { name: 'Make an offer' }).click();
     const dialog = buyer.page.getByRole('dialog', { name: 'Make an offer' });
     await dialog.waitFor();
@@ -555,7 +562,8 @@ describe('buying', { timeout: 180_000 }, () => {
       localStorage.setItem('has-visited', 'true');
     });
     const page = await context.newPage();
-    await page.goto('/listings');
+    // Copy by copy (/listings answers by book, decision 0079).
+    await page.goto('/recently-added');
     await page.getByTestId('listing-card').first().locator('a[href^="/listing/"]').first().click();
     await page.waitForURL('**/listing/**');
     const path = new URL(page.url()).pathname;

@@ -35,44 +35,52 @@ describe('a newcomer finds a book', () => {
     await box.fill('Pride and Prejudise');
     await box.press('Enter');
     await page.waitForURL(/\/search\?q=Pride(\+|%20)and(\+|%20)Prejudise/);
+    // Results by book (decision 0079): one result per edition, its copies counted and priced from.
     const results = page.getByTestId('results');
-    await results.getByTestId('listing-card').first().waitFor();
+    await results.getByTestId('book-result').first().waitFor();
     expect(await page.title()).toMatch(/Pride and Prejudise/);
-    const first = results.getByTestId('listing-card').first();
+    const first = results.getByTestId('book-result').first();
     expect(await first.getByRole('heading').innerText()).toBe('Pride and Prejudice');
 
-    // Filter to the condition of the copy found, and to a price just above it.
-    const condition = (await first.getByTestId('card-condition').innerText()).split(' · ')[0]!;
-    const price = pence(await first.getByTestId('card-price').innerText());
+    // Filter to a condition of its copies, then to a price just above its cheapest such copy.
+    const condition = (await first.getByTestId('card-condition').innerText()).split(', ')[0]!;
     const filters = page.getByTestId('filters');
     await filters.getByRole('checkbox', { name: condition, exact: true }).check();
     await page.waitForURL(/condition=/);
+    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    const price = pence(
+      await results.getByTestId('book-result').first().getByTestId('card-price').innerText(),
+    );
     const maxPounds = String(Math.ceil(price / 100));
     await filters.getByLabel('To (£)').fill(maxPounds);
     await filters.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(new RegExp(`maxPrice=${maxPounds}`));
     await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-    const cards = results.getByTestId('listing-card');
+    const cards = results.getByTestId('book-result');
     const count = await cards.count();
     expect(count).toBeGreaterThan(0);
     for (let i = 0; i < count; i++) {
-      expect((await cards.nth(i).getByTestId('card-condition').innerText()).startsWith(condition)).toBe(true);
+      // Every result has a copy in that condition, at or under the price.
+      expect((await cards.nth(i).getByTestId('card-condition').innerText()).split(', ')).toEqual([condition]);
       expect(pence(await cards.nth(i).getByTestId('card-price').innerText())).toBeLessThanOrEqual(
         Number(maxPounds) * 100,
       );
     }
     expect(await cards.first().getByRole('heading').innerText()).toBe('Pride and Prejudice');
+    expect(pence(await cards.first().getByTestId('card-price').innerText())).toBe(price);
     await snapshot(page, 'catalogue-search-filtered-desktop');
 
     // A link reproduces the page: the filters are in the URL.
     const url = page.url();
     const again = await context.newPage();
     await again.goto(url);
-    await again.getByTestId('results').getByTestId('listing-card').first().waitFor();
-    expect(await again.getByTestId('results').getByTestId('listing-card').count()).toBe(count);
+    await again.getByTestId('results').getByTestId('book-result').first().waitFor();
+    expect(await again.getByTestId('results').getByTestId('book-result').count()).toBe(count);
     expect(await again.getByRole('checkbox', { name: condition, exact: true }).isChecked()).toBe(true);
     await again.close();
 
+    // The one copy that meets the filters: its result leads straight to it.
+    expect(await cards.first().getByTestId('result-copies').innerText()).toMatch(/^1 copy at /);
     await cards.first().getByRole('link').click();
     await page.waitForURL(/\/listing\//);
     const breakdown = page.getByTestId('price-breakdown');
@@ -131,8 +139,9 @@ describe('a newcomer finds a book', () => {
 
   it('shows the listing page on a phone without sideways scrolling', async () => {
     const { context, page } = await newPage(browser, 'phone');
-    await page.goto('/search?q=hobbit');
-    await page.getByTestId('results').getByRole('link').first().click();
+    // Copy by copy (a search answers by book, decision 0079, and leads to the book page first).
+    await page.goto('/recently-added');
+    await page.getByTestId('results').getByTestId('listing-card').first().getByRole('link').click();
     await page.getByTestId('price-breakdown').waitFor();
     await page.getByTestId('seller-card').waitFor();
     await noHorizontalScroll(page);
@@ -170,7 +179,8 @@ describe('shelves and charities', () => {
       const { context, page } = await newPage(browser, viewport);
       await page.goto('/c/crime-thriller');
       await page.getByRole('heading', { level: 1, name: 'Crime & Thriller' }).waitFor();
-      await page.getByTestId('results').getByTestId('listing-card').first().waitFor();
+      // By book (decision 0079).
+      await page.getByTestId('results').getByTestId('book-result').first().waitFor();
       const titles = await page.getByTestId('results').getByRole('heading').allInnerTexts();
       expect(titles).toContain('The Thursday Murder Club');
       expect(titles).not.toContain('Pride and Prejudice');

@@ -5,7 +5,7 @@
  */
 
 import { get } from 'node:http';
-import { CONDITION_LABELS, formatPence, type ListingDetail } from '@reshelf/contracts';
+import { CONDITION_LABELS, CORRECTION_WORDS, formatPence, type ListingDetail } from '@reshelf/contracts';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
@@ -151,6 +151,16 @@ describe('a listing page without JavaScript', () => {
       expect(page.body, path).toMatch(/<div id="root"><[a-z]/);
     }
 
+    // Results by book (decision 0079) are in the first HTML: the cards, their copies and prices,
+    // "did you mean" for a misspelling, and the grouping the address asks for.
+    const search = await html('/search?q=tolkein');
+    expect(search.body).toContain('data-testid="book-result"');
+    expect(visibleText(search.body)).toMatch(/\d+ cop(y at|ies from) £\d+\.\d\d/);
+    expect(visibleText(search.body)).toContain(
+      `${CORRECTION_WORDS.showing} tolkien — ${CORRECTION_WORDS.instead} tolkein`,
+    );
+    expect(visibleText((await html('/listings?group=work')).body)).toMatch(/\d+ books?\b/);
+
     for (const path of ['/account', '/admin', '/login', '/sell']) {
       const page = await html(path);
       expect(page.body, path).toContain('<div id="root"></div>');
@@ -256,7 +266,7 @@ describe('a server-rendered listing page in the browser', () => {
       });
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Books' }).click();
       await page.waitForURL(/\/listings$/);
-      await page.getByTestId('listing-card').first().waitFor();
+      await page.getByTestId('book-result').first().waitFor();
       expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
 
       expect(problems).toEqual([]);

@@ -75,6 +75,8 @@ export const bookResultSchema = z.object({
   editions: z.number().int(),
   /** Copies on sale that meet the filters. */
   copies: z.number().int(),
+  /** The copy's slug (/listing/{slug}) when exactly one copy meets the filters; else null. */
+  listingSlug: z.string().nullable(),
   /** The lowest all-in price among those copies (item + buyer protection, decision 0071). */
   lowestAllInMinor: z.number().int(),
   /** Postage for that copy on its own, under the live rates: "+ postage from". */

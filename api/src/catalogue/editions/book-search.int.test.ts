@@ -54,6 +54,20 @@ describe('catalogue.books.public.search', () => {
     expect(works.total).toBeLessThanOrEqual(editions.total);
     expect(works.items.every((item) => item.editionId === null)).toBe(true);
   });
+
+  it('names the copy of a result that has exactly one, so a card can link straight to it', async () => {
+    const result = await api(t.app).catalogue.books.public.search.query({ pageSize: 48 });
+    const single = result.items.find((item) => item.copies === 1);
+    const many = result.items.find((item) => item.copies > 1);
+    expect(single).toBeDefined();
+    expect(many).toBeDefined();
+    const { rows } = await t.database.handle.pool.query<{ slug: string }>(
+      `select l.slug from public.listings l where l.book_id = $1 and l.status = 'active'`,
+      [single!.editionId],
+    );
+    expect(single!.listingSlug).toBe(rows[0]!.slug);
+    expect(many!.listingSlug).toBeNull();
+  });
 });
 
 /** Every page of a search, as results by edition id (or work slug). */

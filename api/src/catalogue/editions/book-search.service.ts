@@ -41,6 +41,8 @@ interface ResultRow {
   cover_url: string | null;
   editions: number;
   copies: number;
+  /** The copy's slug when exactly one copy meets the filters. */
+  only_slug: string | null;
   low_price_minor: number;
   low_parcel_size: 'small' | 'medium' | 'large';
   conditions: BookResult['conditions'];
@@ -327,6 +329,15 @@ async function runSearch(
       b.isbn13, b.publisher, b.published_year, b.cover_url, g.editions, g.total,
       x.copies, x.low_price_minor, x.low_parcel_size, x.conditions, x.formats,
       x.first_edition, x.signed, x.charity,
+      -- A result with one copy that meets the filters links to it: read for the page's rows only.
+      case when x.copies = 1 then (
+        select c.slug from public.listings c
+        where c.status = 'active' and ${meets} and ${
+          byWork
+            ? sql`c.book_id in (select eb.id from public.books eb where eb.work_id = g.work_id)`
+            : sql`c.book_id = g.key`
+        }
+        limit 1) end as only_slug,
       ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
     from p g
     -- The page's rows only, each by its key (limit 1: a lookup, never joined by hash).
@@ -380,6 +391,7 @@ function toResult(row: ResultRow): BookResult {
     coverUrl: row.cover_url,
     editions: row.editions,
     copies: row.copies,
+    listingSlug: row.only_slug,
     lowestAllInMinor: shown.allInMinor,
     postageFromMinor: shown.postageFromMinor,
     conditions: row.conditions,

@@ -100,6 +100,7 @@ export function CategoryPage() {
         ) : (
           <ListingsBrowser
             fixed={{ category: slug }}
+            byBook
             empty={<p>No books in this category are for sale right now.</p>}
           />
         )}
@@ -135,6 +136,7 @@ export function GenrePage() {
       <PageBody>
         <ListingsBrowser
           fixed={{ genre: slug }}
+          byBook
           empty={<p>No books in this genre are for sale right now.</p>}
         />
       </PageBody>

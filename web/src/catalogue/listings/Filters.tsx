@@ -1,6 +1,10 @@
 import {
+  BOOK_FORMAT_LABELS,
+  BOOK_FORMATS,
+  type BookFormat,
   CONDITION_LABELS,
   CONDITIONS,
+  COPY_ATTRIBUTE_LABELS,
   LISTING_SORT_LABELS,
   LISTING_SORTS,
   type ListingSort,
@@ -51,6 +55,12 @@ export function Filters({
   const [genre, setGenre] = useFollow(params.genre ?? '', params.genre ?? '');
   const [charityOnly, setCharityOnly] = useFollow(params.charityOnly, String(params.charityOnly));
   const [following, setFollowing] = useFollow(params.following, String(params.following));
+  const [format, setFormat] = useFollow(params.advanced.format ?? '', params.advanced.format ?? '');
+  const [firstEdition, setFirstEdition] = useFollow(
+    params.advanced.firstEdition ?? false,
+    String(params.advanced.firstEdition),
+  );
+  const [signed, setSigned] = useFollow(params.advanced.signed ?? false, String(params.advanced.signed));
   const categories = trpc.catalogue.taxonomy.public.categories.useQuery(undefined, {
     enabled: !fixed.includes('category'),
   });
@@ -163,6 +173,59 @@ export function Filters({
 
         <PriceFilter params={params} onApply={(minPrice, maxPrice) => change({ minPrice, maxPrice })} />
 
+        {/* Over copies: the same address keys as advanced search's (listing-params). */}
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={`${id}-format`} className="text-sm font-semibold">
+            Format
+          </label>
+          <select
+            id={`${id}-format`}
+            className={fieldClass}
+            value={format}
+            onChange={(event) => {
+              setFormat(event.target.value as BookFormat | '');
+              change({ format: event.target.value || null });
+            }}
+          >
+            <option value="">Any format</option>
+            {BOOK_FORMATS.map((value) => (
+              <option key={value} value={value}>
+                {BOOK_FORMAT_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+
+        <fieldset className="flex flex-col gap-2">
+          <legend className="mb-1.5 text-sm font-semibold">Collectable</legend>
+          <label className="flex min-h-8 cursor-pointer items-center gap-2.5 text-sm">
+            <input
+              type="checkbox"
+              className="size-4 accent-brand"
+              data-testid="first-edition-filter"
+              checked={firstEdition}
+              onChange={(event) => {
+                setFirstEdition(event.target.checked);
+                change({ firstEdition: event.target.checked ? '1' : null });
+              }}
+            />
+            {COPY_ATTRIBUTE_LABELS.firstEdition}
+          </label>
+          <label className="flex min-h-8 cursor-pointer items-center gap-2.5 text-sm">
+            <input
+              type="checkbox"
+              className="size-4 accent-brand"
+              data-testid="signed-filter"
+              checked={signed}
+              onChange={(event) => {
+                setSigned(event.target.checked);
+                change({ signed: event.target.checked ? '1' : null });
+              }}
+            />
+            {COPY_ATTRIBUTE_LABELS.signed}
+          </label>
+        </fieldset>
+
         {!fixed.includes('charity') ? (
           <label className="flex min-h-8 cursor-pointer items-center gap-2.5 text-sm font-semibold">
             <input
@@ -208,6 +271,9 @@ export function Filters({
                 maxPrice: null,
                 charity: null,
                 following: null,
+                format: null,
+                firstEdition: null,
+                signed: null,
               })
             }
           >

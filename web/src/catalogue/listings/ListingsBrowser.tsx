@@ -1,7 +1,15 @@
-import { type BrowseInput, CATALOGUE_LIMITS, type ListingPage, plural } from '@reshelf/contracts';
+import {
+  type BrowseInput,
+  CATALOGUE_LIMITS,
+  CORRECTION_WORDS,
+  plural,
+  RESULT_GROUP_LABELS,
+  RESULT_GROUPS,
+  type ResultGroup,
+} from '@reshelf/contracts';
 import { keepPreviousData } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { ListingsGridSkeleton } from '../../components/placeholders.tsx';
 import { QueryError } from '../../components/QueryError.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -12,16 +20,85 @@ import { loginPath } from '../../lib/next-path.ts';
 import { usePageRedirect } from '../../lib/page-meta.ts';
 import { useSession } from '../../lib/session.ts';
 import { trpc } from '../../lib/trpc.ts';
+import { cn } from '../../lib/utils.ts';
+import { BookResultCards } from './BookResultCard.tsx';
 import { Filters, type FixedFilter, SortSelect } from './Filters.tsx';
 import { ListingCards } from './ListingGrid.tsx';
-import { activeFilterCount, readListingParams, toApiInput, withChanges } from './listing-params.ts';
+import {
+  activeFilterCount,
+  readListingParams,
+  readsByBook,
+  toApiInput,
+  toBookInput,
+  withChanges,
+} from './listing-params.ts';
 import { Pagination } from './Pagination.tsx';
 
-function countText(page: ListingPage): string {
+/** What the count and the redirect read of an answer, copy by copy or by book. */
+export interface ResultPage {
+  total: number;
+  totalCapped: boolean;
+  page: number;
+}
+
+/** "12 books" copy by copy or for works, "12 editions" by edition. */
+function countText(page: ResultPage, group: ResultGroup | null): string {
   const total = page.totalCapped
     ? `${CATALOGUE_LIMITS.countCap.toLocaleString('en-GB')}+`
     : page.total.toLocaleString('en-GB');
-  return `${total} ${plural(page.total, 'book', 'books')}`;
+  return group === 'edition'
+    ? `${total} ${plural(page.total, 'edition', 'editions')}`
+    : `${total} ${plural(page.total, 'book', 'books')}`;
+}
+
+/**
+ * "Each edition" / "Each book": how results by book are grouped, kept in the address
+ * (`group=work`). Links, so each grouping is an address of its own and works before hydration.
+ */
+function GroupControl({ value }: { value: ResultGroup }) {
+  const [search] = useSearchParams();
+  const { pathname } = useLocation();
+  return (
+    <fieldset
+      className="inline-flex rounded-md border border-line bg-white p-0.5 shadow-sm"
+      data-testid="result-group"
+    >
+      <legend className="sr-only">Show results for</legend>
+      {RESULT_GROUPS.map((group) => (
+        <Link
+          key={group}
+          to={`${pathname}?${withChanges(search, { group: group === 'edition' ? null : group })}`}
+          preventScrollReset
+          aria-current={value === group ? 'true' : undefined}
+          className={cn(
+            'rounded px-3 py-1.5 text-sm font-medium',
+            value === group ? 'bg-ink text-paper' : 'text-ink-muted hover:bg-paper-deep hover:text-ink',
+          )}
+        >
+          {RESULT_GROUP_LABELS[group]}
+        </Link>
+      ))}
+    </fieldset>
+  );
+}
+
+/** "Showing results for tolkien — search instead for tolkein" (the words as typed, exact=1). */
+function DidYouMean({ corrected, asked }: { corrected: string; asked: string }) {
+  const [search] = useSearchParams();
+  const { pathname } = useLocation();
+  return (
+    <p className="mb-4 text-base text-ink-soft" data-testid="did-you-mean">
+      {CORRECTION_WORDS.showing} <strong className="font-semibold text-ink">{corrected}</strong> —{' '}
+      {CORRECTION_WORDS.instead}{' '}
+      <Link
+        to={`${pathname}?${withChanges(search, { exact: '1' })}`}
+        className="font-semibold text-brand underline underline-offset-4"
+        data-testid="search-instead"
+      >
+        {asked}
+      </Link>
+    </p>
+  );
 }
 
 /**
@@ -33,14 +110,21 @@ export function ListingsBrowser({
   mode = 'browse',
   redirectFor,
   empty,
+  byBook = false,
 }: {
   fixed?: Partial<Pick<BrowseInput, 'category' | 'genre' | 'charity' | 'seller'>>;
   mode?: 'browse' | 'search';
   /**
+   * Results by book (decision 0079): one per edition or work, for /search, /listings and the
+   * category and genre shelves. A seller's or charity's shelf and "following" stay copy by copy,
+   * and so do advanced searches by a field the book search lacks (listing-params, COPY_ONLY_KEYS).
+   */
+  byBook?: boolean;
+  /**
    * Where an answer sends the visitor instead, if anywhere (the search page: /search/not-found
    * for words nothing matches). Decided while rendering, so the server answers the redirect.
    */
-  redirectFor?: (page: ListingPage, info: { filtered: boolean }) => string | null;
+  redirectFor?: (page: ResultPage, info: { filtered: boolean }) => string | null;
   empty?: ReactNode;
 }) {
   const [search, setSearch] = useSearchParams();
@@ -51,8 +135,13 @@ export function ListingsBrowser({
   const signedIn = session.status === 'signed-in';
   // /listings?following=1: the member's own shelf, never a cached public answer.
   const followingMode = mode === 'browse' && Object.keys(fixed).length === 0 && params.following;
+  const books = byBook && !followingMode && !fixed.seller && !fixed.charity && readsByBook(params);
+  const bookQuery = trpc.catalogue.books.public.search.useQuery(
+    toBookInput(params, { category: fixed.category, genre: fixed.genre }),
+    { enabled: books, placeholderData: keepPreviousData },
+  );
   const browse = trpc.catalogue.listings.browse.useQuery(input, {
-    enabled: !searching && !followingMode,
+    enabled: !books && !searching && !followingMode,
     placeholderData: keepPreviousData,
   });
   const followed = trpc.community.social.following.useQuery(input, {
@@ -61,9 +150,10 @@ export function ListingsBrowser({
   });
   const found = trpc.catalogue.listings.search.useQuery(
     { ...input, q: params.q },
-    { enabled: searching, placeholderData: keepPreviousData },
+    { enabled: !books && searching, placeholderData: keepPreviousData },
   );
-  const query = searching ? found : followingMode ? followed : browse;
+  const copies = searching ? found : followingMode ? followed : browse;
+  const query = books ? bookQuery : copies;
   const filtered = activeFilterCount(params) > 0;
   const fixedKeys = Object.keys(fixed) as FixedFilter[];
   const sort = params.sort ?? (searching ? 'relevance' : 'newest');
@@ -130,6 +220,9 @@ export function ListingsBrowser({
                     maxPrice: null,
                     charity: null,
                     following: null,
+                    format: null,
+                    firstEdition: null,
+                    signed: null,
                   }),
                 )
               }
@@ -142,28 +235,48 @@ export function ListingsBrowser({
         )}
       </div>
     );
-  } else {
+  } else if (books && bookQuery.data) {
+    body = (
+      <div
+        aria-busy={query.isFetching}
+        className={query.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
+      >
+        <BookResultCards
+          results={bookQuery.data.items}
+          group={bookQuery.data.group}
+          firstScreen={FIRST_SCREEN_CARDS}
+        />
+        <Pagination
+          page={bookQuery.data.page}
+          pageSize={bookQuery.data.pageSize}
+          total={bookQuery.data.total}
+          hasNextPage={bookQuery.data.hasNextPage}
+        />
+      </div>
+    );
+  } else if (copies.data) {
     body = (
       <div
         aria-busy={query.isFetching}
         className={query.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
       >
         <ListingCards
-          listings={query.data.items}
+          listings={copies.data.items}
           testId="results"
           layout="browser"
           firstScreen={FIRST_SCREEN_CARDS}
         />
         <Pagination
-          page={query.data.page}
-          pageSize={query.data.pageSize}
-          total={query.data.total}
-          hasNextPage={query.data.hasNextPage}
-          asOf={query.data.asOf}
+          page={copies.data.page}
+          pageSize={copies.data.pageSize}
+          total={copies.data.total}
+          hasNextPage={copies.data.hasNextPage}
+          asOf={copies.data.asOf}
         />
       </div>
     );
   }
+  const corrected = books && searching ? bookQuery.data?.correctedQuery : null;
 
   return (
     <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)] lg:gap-8">
@@ -175,11 +288,17 @@ export function ListingsBrowser({
         />
       </aside>
       <section aria-label="Results" className="min-w-0">
+        {corrected && bookQuery.data?.query ? (
+          <DidYouMean corrected={corrected} asked={bookQuery.data.query} />
+        ) : null}
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
           <p className="text-sm text-ink-muted" aria-live="polite" data-testid="result-count">
-            {query.data ? countText(query.data) : ' '}
+            {query.data ? countText(query.data, books ? params.group : null) : ' '}
           </p>
-          <SortSelect value={sort} hasQuery={searching} />
+          <div className="flex flex-wrap items-center gap-3">
+            {books ? <GroupControl value={params.group} /> : null}
+            <SortSelect value={sort} hasQuery={searching} />
+          </div>
         </div>
         <StaleMark stale={query.isPlaceholderData} />
         {body}

@@ -14,7 +14,7 @@ export function ListingsPage() {
         description="Every pre-loved book for sale on Reshelf, from readers and charity shops across the UK."
       />
       <PageBody>
-        <ListingsBrowser />
+        <ListingsBrowser byBook />
       </PageBody>
     </>
   );

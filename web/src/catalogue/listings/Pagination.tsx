@@ -35,7 +35,8 @@ export function Pagination({
   pageSize: number;
   total: number;
   hasNextPage: boolean;
-  asOf: string;
+  /** The snapshot the pages are of (copy by copy); results by book have none. */
+  asOf?: string;
 }) {
   const [search] = useSearchParams();
   const { pathname } = useLocation();
@@ -45,7 +46,7 @@ export function Pagination({
     const next = new URLSearchParams(search);
     if (target === 1) next.delete('page');
     else next.set('page', String(target));
-    next.set('asOf', asOf);
+    if (asOf) next.set('asOf', asOf);
     return `${pathname}?${next.toString()}`;
   };
   return (

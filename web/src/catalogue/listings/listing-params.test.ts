@@ -4,7 +4,9 @@ import {
   activeFilterCount,
   poundsToPence,
   readListingParams,
+  readsByBook,
   toApiInput,
+  toBookInput,
   withChanges,
 } from './listing-params.ts';
 import { pageWindow } from './Pagination.tsx';
@@ -113,5 +115,59 @@ describe('advanced search and the Following filter in the address', () => {
     expect(withChanges(new URLSearchParams('page=3&asOf=x&title=a'), { title: 'b' }).toString()).toBe(
       'title=b',
     );
+  });
+});
+
+describe('results by book in the URL', () => {
+  it('reads the grouping and "search as typed", and maps the filters over copies', () => {
+    const params = readListingParams(
+      new URLSearchParams(
+        'q=tolkein&exact=1&group=work&condition=good&minPrice=2&maxPrice=7.50&format=hardback&firstEdition=1&signed=1&charity=1&sort=price_asc&page=2&asOf=2026-11-21T10:00:00.000Z',
+      ),
+    );
+    expect(params.group).toBe('work');
+    expect(params.exact).toBe(true);
+    expect(toBookInput(params, { genre: 'fantasy' })).toEqual({
+      q: 'tolkein',
+      exact: true,
+      group: 'work',
+      genre: 'fantasy',
+      condition: 'good',
+      minPrice: 200,
+      maxPrice: 750,
+      format: 'hardback',
+      firstEdition: true,
+      signed: true,
+      charityOnly: true,
+      sort: 'price_asc',
+      page: 2,
+      pageSize: 24,
+    });
+    const plain = readListingParams(new URLSearchParams('group=nonsense'));
+    expect(plain.group).toBe('edition');
+    expect(toBookInput(plain)).toEqual({ group: 'edition', page: 1, pageSize: 24 });
+  });
+
+  it('reads by book unless an advanced field the book search lacks is asked for', () => {
+    expect(readsByBook(readListingParams(new URLSearchParams('q=dune&format=paperback&signed=1')))).toBe(
+      true,
+    );
+    for (const key of [
+      'title=Dune',
+      'author=Herbert',
+      'isbn=9780441013593',
+      'publisher=Ace',
+      'yearFrom=1965',
+      'yearTo=1970',
+      'town=Leeds',
+    ]) {
+      expect(readsByBook(readListingParams(new URLSearchParams(`q=dune&${key}`))), key).toBe(false);
+    }
+  });
+
+  it('a new grouping or "search as typed" starts again at page 1', () => {
+    const search = new URLSearchParams('q=tolkein&page=3&asOf=x');
+    expect(withChanges(search, { group: 'work' }).toString()).toBe('q=tolkein&group=work');
+    expect(withChanges(search, { exact: '1' }).toString()).toBe('q=tolkein&exact=1');
   });
 });

@@ -6,6 +6,7 @@
 import {
   BOOK_FORMATS,
   type BookFormat,
+  type BookSearchInput,
   type BrowseInput,
   CATALOGUE_LIMITS,
   CONDITIONS,
@@ -13,6 +14,8 @@ import {
   LISTING_SORTS,
   type ListingSort,
   parsePounds,
+  RESULT_GROUPS,
+  type ResultGroup,
 } from '@reshelf/contracts';
 
 export interface ListingParams {
@@ -30,6 +33,10 @@ export interface ListingParams {
   advanced: AdvancedParams;
   /** /listings?following=1: only books from what the signed-in member follows. */
   following: boolean;
+  /** Results by book: one per edition, or per work ("group=work"). */
+  group: ResultGroup;
+  /** "exact=1": the words as typed, without "did you mean". */
+  exact: boolean;
 }
 
 export interface AdvancedParams {
@@ -76,6 +83,18 @@ function readAdvanced(search: URLSearchParams): AdvancedParams {
   return advanced;
 }
 
+/**
+ * Advanced search's fields the search by book does not have: asking for one reads the copies
+ * one by one, as before (catalogue.listings.search / browse). Format, first edition and signed
+ * are filters over copies in both.
+ */
+export const COPY_ONLY_KEYS = ['title', 'author', 'isbn', 'publisher', 'yearFrom', 'yearTo', 'town'] as const;
+
+/** Whether these params can be read by book (no advanced field the book search lacks). */
+export function readsByBook(params: ListingParams): boolean {
+  return COPY_ONLY_KEYS.every((key) => params.advanced[key] === undefined);
+}
+
 /** Keys that change what is listed: changing one starts again at page 1, as of now. */
 export const FILTER_KEYS = [
   'q',
@@ -88,11 +107,14 @@ export const FILTER_KEYS = [
   'sort',
   ...ADVANCED_KEYS,
   'following',
+  'group',
+  'exact',
 ] as const;
 
 export function readListingParams(search: URLSearchParams): ListingParams {
   const page = Number.parseInt(search.get('page') ?? '1', 10);
   const sort = search.get('sort');
+  const group = search.get('group');
   return {
     q: (search.get('q') ?? '').slice(0, CATALOGUE_LIMITS.maxQueryLength),
     category: search.get('category') || undefined,
@@ -108,6 +130,8 @@ export function readListingParams(search: URLSearchParams): ListingParams {
     asOf: search.get('asOf') || undefined,
     advanced: readAdvanced(search),
     following: search.get('following') === '1',
+    group: group && (RESULT_GROUPS as readonly string[]).includes(group) ? (group as ResultGroup) : 'edition',
+    exact: search.get('exact') === '1',
   };
 }
 
@@ -141,6 +165,36 @@ export function toApiInput(params: ListingParams, fixed: Partial<BrowseInput> = 
   };
   // Drop undefined keys: they would only lengthen the request URL.
   return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as BrowseInput;
+}
+
+/** The input of the search by book (catalogue.books.public.search) for these params. */
+export function toBookInput(
+  params: ListingParams,
+  fixed: Partial<Pick<BookSearchInput, 'category' | 'genre'>> = {},
+): BookSearchInput {
+  const copies = toApiInput(params);
+  const q = params.q.trim();
+  const input: BookSearchInput = {
+    q: q || undefined,
+    exact: (q && params.exact) || undefined,
+    group: params.group,
+    category: copies.category,
+    genre: copies.genre,
+    condition: copies.condition,
+    minPrice: copies.minPrice,
+    maxPrice: copies.maxPrice,
+    format: params.advanced.format,
+    firstEdition: params.advanced.firstEdition,
+    signed: params.advanced.signed,
+    charityOnly: copies.charityOnly,
+    sort: copies.sort,
+    page: copies.page,
+    pageSize: copies.pageSize,
+    ...fixed,
+  };
+  return Object.fromEntries(
+    Object.entries(input).filter(([, value]) => value !== undefined),
+  ) as BookSearchInput;
 }
 
 /**

@@ -1,9 +1,8 @@
-import type { ListingPage } from '@reshelf/contracts';
 import { Link, useSearchParams } from 'react-router-dom';
 import { SaveSearchButton } from '../../community/index.ts';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
-import { ListingsBrowser } from '../listings/ListingsBrowser.tsx';
+import { ListingsBrowser, type ResultPage } from '../listings/ListingsBrowser.tsx';
 import { readListingParams } from '../listings/listing-params.ts';
 import { PopularCategories } from './PopularCategories.tsx';
 
@@ -23,7 +22,7 @@ export function SearchPage() {
 
   // Nothing at all for these words (and no filters to blame): offer suggestions instead.
   // Decided while rendering: the server answers it as a redirect, before any HTML.
-  const redirectFor = (page: ListingPage, info: { filtered: boolean }) =>
+  const redirectFor = (page: ResultPage, info: { filtered: boolean }) =>
     q && page.total === 0 && page.page === 1 && !info.filtered
       ? `/search/not-found?q=${encodeURIComponent(q)}`
       : null;
@@ -61,7 +60,7 @@ export function SearchPage() {
         </div>
       </PageHeader>
       <PageBody>
-        <ListingsBrowser mode="search" redirectFor={redirectFor} />
+        <ListingsBrowser mode="search" redirectFor={redirectFor} byBook />
       </PageBody>
     </>
   );
