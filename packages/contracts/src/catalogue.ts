@@ -35,7 +35,7 @@ export function parseConditionList(value: string | undefined): (typeof CONDITION
   );
 }
 
-const priceSchema = (label: string) =>
+export const priceSchema = (label: string) =>
   z
     .number(`${label} must be a number of pence`)
     .int(`${label} must be a whole number of pence`)
@@ -132,17 +132,8 @@ export const ADVANCED_FILTER_KEYS = Object.keys(
   advancedFilterFields,
 ) as (keyof typeof advancedFilterFields)[];
 
-const filterFields = {
-  ...advancedFilterFields,
-  category: slugSchema.optional(),
-  genre: slugSchema.optional(),
-  condition: conditionListSchema.optional(),
-  minPrice: priceSchema('The minimum price').optional(),
-  maxPrice: priceSchema('The maximum price').optional(),
-  charityOnly: z.boolean().optional(),
-  charity: slugSchema.optional(),
-  seller: z.uuid('Seller must be a seller id').optional(),
-  sort: z.enum(LISTING_SORTS).optional(),
+/** A page of a catalogue read: its number, and how many to a page. */
+export const pagingFields = {
   page: z
     .number()
     .int('Page must be a whole number')
@@ -155,14 +146,28 @@ const filterFields = {
     .min(1, 'Page size must be 1 or more')
     .max(CATALOGUE_LIMITS.maxPageSize, `Page size can be at most ${CATALOGUE_LIMITS.maxPageSize}`)
     .default(CATALOGUE_LIMITS.pageSize),
+};
+
+const filterFields = {
+  ...advancedFilterFields,
+  category: slugSchema.optional(),
+  genre: slugSchema.optional(),
+  condition: conditionListSchema.optional(),
+  minPrice: priceSchema('The minimum price').optional(),
+  maxPrice: priceSchema('The maximum price').optional(),
+  charityOnly: z.boolean().optional(),
+  charity: slugSchema.optional(),
+  seller: z.uuid('Seller must be a seller id').optional(),
+  sort: z.enum(LISTING_SORTS).optional(),
+  ...pagingFields,
   /** Results are as of this moment: listings published later do not shift the pages. */
   asOf: z.iso.datetime({ offset: true, error: 'asOf must be an ISO date-time' }).optional(),
 };
 
-function pricesInOrder(value: { minPrice?: number | undefined; maxPrice?: number | undefined }) {
+export function pricesInOrder(value: { minPrice?: number | undefined; maxPrice?: number | undefined }) {
   return value.minPrice === undefined || value.maxPrice === undefined || value.minPrice <= value.maxPrice;
 }
-const priceOrderIssue = {
+export const priceOrderIssue = {
   message: 'The minimum price must not be more than the maximum price',
   path: ['maxPrice'],
 };

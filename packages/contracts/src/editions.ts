@@ -4,19 +4,20 @@
  * Browsing a seller's or a charity's books stays copy by copy (catalogue.ts).
  */
 import { z } from 'zod';
-import { BOOK_FORMATS, conditionListSchema, LISTING_SORTS, searchQuerySchema } from './catalogue.ts';
-import { CATALOGUE_LIMITS } from './catalogue-limits.ts';
+import {
+  BOOK_FORMATS,
+  conditionListSchema,
+  LISTING_SORTS,
+  pagingFields,
+  priceOrderIssue,
+  priceSchema,
+  pricesInOrder,
+  searchQuerySchema,
+} from './catalogue.ts';
 import { CONDITIONS } from './constants.ts';
 import { BOOKMAN_GRADES, COPY_ATTRIBUTES, DUST_JACKET_STATES, RESULT_GROUPS } from './edition-words.ts';
 import { ratingSchema } from './reviews.ts';
 import { slugSchema } from './schemas.ts';
-
-const priceSchema = (label: string) =>
-  z
-    .number(`${label} must be a number of pence`)
-    .int(`${label} must be a whole number of pence`)
-    .min(0, `${label} cannot be negative`)
-    .max(CATALOGUE_LIMITS.maxPriceMinor, `${label} can be at most £10,000`);
 
 /**
  * A search (with words) or a browse (without) by book. The filters are over copies: an edition
@@ -39,23 +40,9 @@ export const bookSearchInputSchema = z
     signed: z.boolean().optional(),
     charityOnly: z.boolean().optional(),
     sort: z.enum(LISTING_SORTS).optional(),
-    page: z
-      .number()
-      .int('Page must be a whole number')
-      .min(1, 'Page must be 1 or more')
-      .max(CATALOGUE_LIMITS.maxPage, `Page can be at most ${CATALOGUE_LIMITS.maxPage}`)
-      .default(1),
-    pageSize: z
-      .number()
-      .int()
-      .min(1, 'Page size must be 1 or more')
-      .max(CATALOGUE_LIMITS.maxPageSize, `Page size can be at most ${CATALOGUE_LIMITS.maxPageSize}`)
-      .default(CATALOGUE_LIMITS.pageSize),
+    ...pagingFields,
   })
-  .refine((v) => v.minPrice === undefined || v.maxPrice === undefined || v.minPrice <= v.maxPrice, {
-    message: 'The minimum price must not be more than the maximum price',
-    path: ['maxPrice'],
-  });
+  .refine(pricesInOrder, priceOrderIssue);
 export type BookSearchInput = z.input<typeof bookSearchInputSchema>;
 export type BookSearchParams = z.output<typeof bookSearchInputSchema>;
 

@@ -33,6 +33,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { useSiteOrigin } from '../../lib/site-origin.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import { AuthorLinks } from '../listings/AuthorLinks.tsx';
 import { ShownPriceNote } from '../listings/ShownPrice.tsx';
 import { workJsonLd } from './book-json-ld.ts';
 import {
@@ -110,18 +111,7 @@ function BookView({ page }: { page: BookPageData }) {
           <h1 className="text-3xl font-semibold break-words sm:text-4xl">{work.title}</h1>
           {work.authors.length ? (
             <p className="mt-2 text-lg text-ink-muted">
-              by{' '}
-              {work.authors.map((author, index) => (
-                <span key={author}>
-                  {index > 0 ? ', ' : null}
-                  <Link
-                    to={`/search?q=${encodeURIComponent(author)}`}
-                    className="font-medium text-ink underline-offset-4 hover:text-brand hover:underline"
-                  >
-                    {author}
-                  </Link>
-                </span>
-              ))}
+              <AuthorLinks authors={work.authors} />
             </p>
           ) : null}
           <p className="mt-4 font-serif text-xl font-semibold" data-testid="book-summary">

@@ -43,6 +43,7 @@ import { useSiteOrigin } from '../../lib/site-origin.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { OtherCopies } from '../editions/OtherCopies.tsx';
 import { WishlistButton } from '../wishlist/WishlistButton.tsx';
+import { AuthorLinks } from './AuthorLinks.tsx';
 import { CollectorDetails } from './CollectorDetails.tsx';
 import { bookJsonLd } from './json-ld.ts';
 import { ListingGrid } from './ListingGrid.tsx';
@@ -167,18 +168,7 @@ function ListingView({ listing }: { listing: ListingDetail }) {
             <h1 className="mt-2 text-3xl font-semibold break-words sm:text-4xl">{listing.title}</h1>
             {listing.subtitle ? <p className="mt-1 text-lg text-ink-soft">{listing.subtitle}</p> : null}
             <p className="mt-2 text-lg text-ink-muted">
-              by{' '}
-              {listing.authors.map((author, index) => (
-                <span key={author}>
-                  {index > 0 ? ', ' : null}
-                  <Link
-                    to={`/search?q=${encodeURIComponent(author)}`}
-                    className="font-medium text-ink underline-offset-4 hover:text-brand hover:underline"
-                  >
-                    {author}
-                  </Link>
-                </span>
-              ))}
+              <AuthorLinks authors={listing.authors} />
             </p>
             {listing.authors.length ? (
               <div className="mt-3 flex flex-wrap gap-2" data-testid="follow-authors">
