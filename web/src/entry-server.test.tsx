@@ -138,6 +138,19 @@ function fakeApi(): { call: CallProcedure; calls: string[] } {
       const found = q === 'harbour' ? [] : [null];
       return { ...NO_HITS, items: [], total: found.length };
     }
+    if (path === 'catalogue.books.public.search') {
+      // Search by book (what /search reads): the same, nothing for "harbour".
+      const { q } = input as { q?: string };
+      return {
+        ...NO_HITS,
+        items: [],
+        total: q === 'harbour' ? 0 : 1,
+        group: 'edition',
+        query: q ?? null,
+        correctedQuery: null,
+        corrections: [],
+      };
+    }
     throw new Error(`not answered in this test: ${path}`);
   };
   return { call, calls };
