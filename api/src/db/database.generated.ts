@@ -199,6 +199,16 @@ export interface BundleTiers {
   seller_id: string | null;
 }
 
+export interface CarrierWebhookEvents {
+  applied_at: Timestamp | null;
+  event_id: string;
+  outcome: string;
+  payload: Json;
+  provider: string;
+  received_at: Generated<Timestamp>;
+  tracking_ref: string | null;
+}
+
 export interface Categories {
   created_at: Generated<Timestamp>;
   description: string | null;
@@ -561,6 +571,7 @@ export interface LedgerEntries {
   provider_payout_id: string | null;
   refund_id: string | null;
   seller_id: string | null;
+  shipment_id: string | null;
   transfer_id: string | null;
   transfer_reversal_id: string | null;
 }
@@ -823,16 +834,22 @@ export interface Orders {
   currency: Generated<string>;
   delivered_at: Timestamp | null;
   delivery_due_at: Timestamp | null;
+  delivery_method: string | null;
   discount_code: string | null;
   discount_minor: Generated<number>;
   dispatch_by: Timestamp | null;
   dispatched_at: Timestamp | null;
+  drop_off_point: Json | null;
+  expected_delivery_on: Timestamp | null;
   id: Generated<string>;
   item_price_minor: number;
   offer_id: string | null;
   paid_at: Timestamp | null;
   parcel_size: string | null;
+  parcel_thickness_mm: number | null;
+  parcel_weight_g: number | null;
   payment_position: number | null;
+  postage_band: string | null;
   postage_minor: Generated<number>;
   promotion_id: string | null;
   reference: Generated<string>;
@@ -1228,6 +1245,56 @@ export interface Settings {
   value: Json;
 }
 
+export interface ShipmentLabels {
+  created_at: Generated<Timestamp>;
+  format: string;
+  pdf: Buffer;
+  shipment_id: string;
+}
+
+export interface Shipments {
+  band: string;
+  bought_at: Timestamp | null;
+  cost_minor: number;
+  created_at: Generated<Timestamp>;
+  delivered_at: Timestamp | null;
+  direction: string;
+  dispute_id: string | null;
+  drop_off_point: Json | null;
+  expected_delivery_on: Timestamp | null;
+  first_scan_at: Timestamp | null;
+  id: Generated<string>;
+  last_error: string | null;
+  last_scan_at: Timestamp | null;
+  method: string;
+  network: string;
+  order_id: string;
+  paid_by: string;
+  provider: string;
+  provider_ref: string | null;
+  purchase_attempts: Generated<number>;
+  qr_code: string | null;
+  return_request_id: string | null;
+  status: Generated<string>;
+  thickness_mm: number;
+  tracking_ref: string | null;
+  tracking_url: string | null;
+  updated_at: Generated<Timestamp>;
+  weight_g: number;
+}
+
+export interface ShipmentScans {
+  description: string;
+  event_id: string;
+  id: Generated<string>;
+  location: string | null;
+  occurred_at: Timestamp;
+  provider: string;
+  received_at: Generated<Timestamp>;
+  shipment_id: string;
+  status: string;
+}
+
 export interface SoldBooks {
   book_id: string | null;
   charity_id: string | null;
@@ -1326,6 +1393,7 @@ export interface DB {
   book_signings: BookSignings;
   books: Books;
   bundle_tiers: BundleTiers;
+  carrier_webhook_events: CarrierWebhookEvents;
   categories: Categories;
   charities: Charities;
   charity_import_rows: CharityImportRows;
@@ -1406,6 +1474,9 @@ export interface DB {
   seed_runs: SeedRuns;
   seller_trade_declarations: SellerTradeDeclarations;
   settings: Settings;
+  shipment_labels: ShipmentLabels;
+  shipment_scans: ShipmentScans;
+  shipments: Shipments;
   sold_books: SoldBooks;
   staff_picks: StaffPicks;
   transfer_reversals: TransferReversals;

@@ -19,6 +19,7 @@ export * from './money.ts';
 export * from './next-path.ts';
 export * from './notifications.ts';
 export * from './orders.ts';
+export * from './parcels.ts';
 export * from './payouts.ts';
 export * from './photos.ts';
 export * from './plural.ts';
