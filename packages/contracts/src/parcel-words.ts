@@ -6,6 +6,7 @@
  * The one rule for a parcel's band and price is `parcelFor` + `postageFor`; checkout, the
  * basket, the catalogue's "+ postage from", the label purchase and the ledger all call these.
  */
+import type { BookFormat } from './catalogue.ts';
 import type { ParcelSize } from './constants.ts';
 
 // Bands ----------------------------------------------------------------------------------------
@@ -73,8 +74,6 @@ export const DROP_OFF_POINT_KIND_LABELS: Record<DropOffPointKind, string> = {
 };
 
 // Estimating a book -----------------------------------------------------------------------------
-
-export type BookFormat = 'paperback' | 'hardback';
 
 export interface ParcelBook {
   /** The listing's format; unknown is taken as a paperback. */
