@@ -11,6 +11,12 @@ import { createTestCarrier } from './test-carrier.ts';
 export { createDropOffDirectory, type DropOffDirectory, LOCKER_LARGEST_BAND } from './drop-off-directory.ts';
 export * from './port.ts';
 export {
+  CARRIER_WEBHOOK_PATH,
+  registerTestCarrierRoutes,
+  SCAN_BUTTONS,
+  TEST_CARRIER_PAGE,
+} from './test-carrier.routes.ts';
+export {
   createTestCarrier,
   TEST_CARRIER_NAME,
   TEST_CARRIER_OUTAGE_POSTCODE,
