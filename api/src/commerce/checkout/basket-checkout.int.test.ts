@@ -179,9 +179,9 @@ describe('the basket quote', () => {
     const [samGroup, charityGroup] = quote.groups;
     const expectedSam = priceGroup({
       items: [
-        { priceMinor: 349, parcelSize: 'small' },
-        { priceMinor: 549, parcelSize: 'small' },
-        { priceMinor: 550, parcelSize: 'medium' },
+        { priceMinor: 349, parcelSize: 'small', format: null, pageCount: null },
+        { priceMinor: 549, parcelSize: 'small', format: null, pageCount: null },
+        { priceMinor: 550, parcelSize: 'medium', format: null, pageCount: null },
       ],
       tiers: [
         { minBooks: 2, percent: 5 },
