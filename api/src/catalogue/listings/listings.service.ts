@@ -506,7 +506,7 @@ export async function searchListings(db: Database, params: SearchParams): Promis
     select ${CARD_COLUMNS}, count(*) over ()::int as total
     from (
       select hits.tier, hits.strength, hits.title_match, hits.score,
-        bk.id, bk.title, bk.authors, bk.isbn13, bk.cover_url
+        bk.id, bk.title, bk.authors, bk.isbn13, bk.cover_url, bk.page_count
       from hits join public.books bk on bk.id = hits.id
     ) b
     join public.listings l on l.book_id = b.id
