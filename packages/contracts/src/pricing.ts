@@ -21,7 +21,6 @@ import { COMMERCIAL_DEFAULTS, PARCEL_SIZES, type ParcelSize } from './constants.
 import {
   type BuyerProtectionRule,
   buyerProtectionFee,
-  formatPence,
   percentOf,
   VAT_RATE_PERCENT,
   vatOfInclusive,
