@@ -43,6 +43,7 @@ import {
 import type { BackgroundWork } from './http/background.ts';
 import { runInAuditTrail } from './platform/audit/audit.service.ts';
 import type { BookLookupPort } from './platform/book-lookup/book-lookup.ts';
+import type { CarrierProvider } from './platform/carriers/port.ts';
 import type { AccessClaims, IdentityProvider } from './platform/identity/port.ts';
 import type { AuthState } from './platform/identity/resolve-auth.ts';
 import type { Mailer, MailLog } from './platform/mail/port.ts';
@@ -91,6 +92,8 @@ export interface Deps {
   mailer: Mailer;
   functions: ServerFunctions;
   payments: PaymentProvider;
+  /** Drop-off points, labels and scans (decision 0083). */
+  carriers: CarrierProvider;
   storage: StoragePort;
   bookLookup: BookLookupPort;
   /** Work that goes on after the answer (tracked, so tests can wait for it). */
