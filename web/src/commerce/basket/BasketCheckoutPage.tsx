@@ -9,6 +9,7 @@ import {
   type AddressInput,
   addressInputSchema,
   type BasketQuote,
+  type DeliveryChoice,
   formatPence,
   orderButtonLabel,
   plural,
@@ -25,6 +26,14 @@ import { apiErrorCode, apiErrorMessage } from '../../lib/api-errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import {
+  CHOOSE_A_POINT,
+  choiceOf,
+  DeliveryChoiceFieldset,
+  type DeliveryPick,
+  HOME_PICK,
+  startChoiceOf,
+} from '../checkout/DeliveryChoice.tsx';
 import { type AddressValues, NewAddressFields } from '../checkout/NewAddressFields.tsx';
 import { availableIds, PromoForm } from './BasketPage.tsx';
 import { booksWord } from './basket-view.ts';
@@ -43,8 +52,16 @@ export function BasketCheckoutPage() {
   const [promoCode, setPromoCode] = useBasketPromo();
   const groups = (basket.data?.groups ?? []).filter((group) => !only || group.key === only);
   const ids = availableIds(groups);
+  // Each seller's parcel: home delivery (tracked) preselected; a drop-off is priced once its point is picked.
+  const [picks, setPicks] = useState<Record<string, DeliveryPick>>({});
+  const deliveries = Object.fromEntries(
+    Object.entries(picks).flatMap(([key, pick]) => {
+      const choice = choiceOf(pick);
+      return choice ? [[key, choice] as const] : [];
+    }),
+  );
   const quote = trpc.commerce.basket.member.quote.useQuery(
-    { listingIds: ids, promoCode },
+    { listingIds: ids, promoCode, ...(Object.keys(deliveries).length ? { deliveries } : {}) },
     { enabled: ids.length > 0, placeholderData: (previous) => previous, retry: false },
   );
 
@@ -74,6 +91,8 @@ export function BasketCheckoutPage() {
         checking={quote.isFetching}
         onPromo={setPromoCode}
         refetchQuote={() => quote.refetch()}
+        picks={picks}
+        onPick={(key, pick) => setPicks((current) => ({ ...current, [key]: pick }))}
       />
     </Shell>
   );
@@ -99,13 +118,21 @@ function CheckoutBody({
   checking,
   onPromo,
   refetchQuote,
+  picks,
+  onPick,
 }: {
   quote: BasketQuote;
   listingIds: string[];
   checking: boolean;
   onPromo: (code: string | null) => void;
   refetchQuote: () => Promise<unknown>;
+  picks: Record<string, DeliveryPick>;
+  onPick: (groupKey: string, pick: DeliveryPick) => void;
 }) {
+  const saved = trpc.commerce.checkout.addresses.useQuery(undefined, { staleTime: 0 });
+  const startPostcode = (saved.data?.find((address) => address.isDefault) ?? saved.data?.[0])?.postcode ?? '';
+  // Groups whose buyer chose a drop-off but no point yet, after trying to pay.
+  const [unpicked, setUnpicked] = useState<string[]>([]);
   // One key per attempt: a retried click or a flaky network cannot pay twice; a new quote, a new key.
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const [changedFrom, setChangedFrom] = useState<number | null>(null);
@@ -123,9 +150,19 @@ function CheckoutBody({
   });
   const parcels = quote.groups.length;
   const pay = (address: AddressInput) => {
+    const missing = quote.groups
+      .filter((group) => !startChoiceOf(picks[group.key] ?? HOME_PICK))
+      .map((group) => group.key);
+    setUnpicked(missing);
+    if (missing.length) return;
+    const deliveries: Record<string, DeliveryChoice> = {};
+    for (const group of quote.groups) {
+      deliveries[group.key] = startChoiceOf(picks[group.key] ?? HOME_PICK) ?? { method: 'home' };
+    }
     start.mutate({
       listingIds: quote.groups.flatMap((group) => group.items.map((item) => item.listingId)),
       address,
+      deliveries,
       ...(quote.promo?.status === 'applied' ? { promoCode: quote.promo.code } : {}),
       idempotencyKey,
       quotedTotalMinor: quote.totalMinor,
@@ -158,6 +195,19 @@ function CheckoutBody({
             ))}
           </ul>
           <GroupPriceLines quote={group} parcel={group.delivery} />
+          <div className="mt-4 border-t border-line pt-4">
+            <DeliveryChoiceFieldset
+              delivery={group.delivery}
+              pick={picks[group.key] ?? HOME_PICK}
+              onPick={(next) => {
+                onPick(group.key, next);
+                setUnpicked((current) => current.filter((key) => key !== group.key));
+              }}
+              postcode={startPostcode}
+              error={unpicked.includes(group.key) ? CHOOSE_A_POINT : null}
+              idPrefix={`group-${group.key}`}
+            />
+          </div>
           <SellerTerms trader={group.trader} className="mt-4" />
         </section>
       ))}
