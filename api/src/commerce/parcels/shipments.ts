@@ -32,13 +32,13 @@ import {
   CarrierUnavailableError,
   type LabelAddress,
 } from '../../platform/carriers/port.ts';
-import { applyWaitingScans } from './carrier-webhooks.ts';
+import { applyWaitingScans, type ScanDeps } from './carrier-webhooks.ts';
 
 export type ShipmentRow = Selectable<Shipments>;
 type Trx = Transaction<DB>;
 
-export interface ParcelDeps {
-  db: Database;
+/** The carrier, and what scans recorded with a label need (waiting scans move the order). */
+export interface ParcelDeps extends ScanDeps {
   carriers: CarrierProvider;
 }
 
@@ -207,7 +207,7 @@ export async function purchaseLabel(
       .execute();
     if (afterRecorded) await afterRecorded(trx, recorded);
     // Scans that came before the label was recorded (a fast carrier, a slow answer).
-    if ((await applyWaitingScans(trx, recorded)) > 0) return shipmentById(trx, recorded.id);
+    if ((await applyWaitingScans(trx, deps, recorded)) > 0) return shipmentById(trx, recorded.id);
     return recorded;
   });
 }
