@@ -64,15 +64,8 @@ export {
 } from './orders/orders.service.ts';
 export { refundOrder } from './orders/staff-orders.service.ts';
 export { returnWindowEnds } from './orders/story.ts';
-export {
-  onScan,
-  recordCarrierWebhook,
-  type ScanEffect,
-  type WebhookOutcome,
-} from './parcels/carrier-webhooks.ts';
-export { labelPath, registerParcelRoutes } from './parcels/parcel.routes.ts';
-export { parcelOfOrder } from './parcels/parcel-of-order.ts';
-export { openShipment, type ParcelDeps, purchaseLabel, shipmentById } from './parcels/shipments.ts';
+export { registerOutboundScans } from './parcels/outbound.ts';
+export { registerParcelRoutes } from './parcels/parcel.routes.ts';
 export { registerPaymentRoutes } from './payments/payment.routes.ts';
 export {
   type BundleTiersView,

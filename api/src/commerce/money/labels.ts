@@ -28,7 +28,7 @@ export async function chargeLabel(
     .where('order_id', '=', shipment.order_id)
     .forUpdate()
     .executeTakeFirst();
-  if (!payout || payout.status !== 'held') return;
+  if (payout?.status !== 'held') return;
   // What the label takes from the seller's earnings: its cost, never more than is left of them.
   const charge = Math.min(shipment.cost_minor, payout.amount_minor - payout.reversed_minor);
   const label = await trx

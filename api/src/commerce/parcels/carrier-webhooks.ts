@@ -17,23 +17,21 @@ import {
 } from '@reshelf/contracts';
 import type { Selectable, Transaction } from 'kysely';
 import type { DB, Shipments } from '../../db/database.generated.ts';
+import type { Database } from '../../db/index.ts';
 import type { CarrierScan, VerifiedWebhook } from '../../platform/carriers/port.ts';
-import type { OrderMailDeps } from '../orders/order-mail.ts';
 
 type Trx = Transaction<DB>;
 type ShipmentRow = Selectable<Shipments>;
 
-/** What a scan's effects need beyond the transaction: the mailer and the site's origin for letters. */
-export type ScanDeps = OrderMailDeps;
-
 /**
  * What a scan does beyond the shipment: called once for each scan newly recorded, after the
- * shipment's status is updated, with the status the shipment had before (equal to `after` when
- * a late, older scan changed nothing). Emails and notices are queued on `trx` (order-mail).
+ * shipment's status is updated, with the status the shipment had before (equal to `after` when a
+ * late, older scan changed nothing). Emails are queued on `trx`; a hook is registered at app
+ * start with the deps it needs (mailer, origin, payments).
  */
 export type ScanEffect = (
   trx: Trx,
-  context: { deps: ScanDeps; shipment: ShipmentRow; scan: CarrierScan; before: string; after: string },
+  context: { shipment: ShipmentRow; scan: CarrierScan; before: string; after: string },
 ) => Promise<void>;
 
 const effects: Partial<Record<ShipmentDirection, ScanEffect>> = {};
@@ -47,11 +45,11 @@ export type WebhookOutcome = 'applied' | 'duplicate' | 'unknown_parcel' | 'ignor
 
 /** Records a verified webhook and applies its scans, in one transaction. */
 export async function recordCarrierWebhook(
-  deps: ScanDeps,
+  db: Database,
   provider: string,
   webhook: VerifiedWebhook,
 ): Promise<WebhookOutcome> {
-  return deps.db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     const trackingRef = webhook.scans[0]?.trackingRef ?? null;
     const logged = await trx
       .insertInto('carrier_webhook_events')
@@ -69,7 +67,7 @@ export async function recordCarrierWebhook(
     if (webhook.scans.length === 0) return 'ignored';
     let outcome: WebhookOutcome = 'duplicate';
     for (const scan of webhook.scans) {
-      const applied = await applyScan(trx, deps, provider, scan);
+      const applied = await applyScan(trx, provider, scan);
       if (applied === 'unknown_parcel') outcome = 'unknown_parcel';
       else if (applied === 'applied' && outcome !== 'unknown_parcel') outcome = 'applied';
     }
@@ -86,7 +84,6 @@ export async function recordCarrierWebhook(
 /** One scan: recorded once; the shipment moves on; the direction's hook runs. */
 export async function applyScan(
   trx: Trx,
-  deps: ScanDeps,
   provider: string,
   scan: CarrierScan,
 ): Promise<'applied' | 'duplicate' | 'unknown_parcel'> {
@@ -138,7 +135,7 @@ export async function applyScan(
     .returningAll()
     .executeTakeFirstOrThrow();
   const effect = effects[shipment.direction as ShipmentDirection];
-  if (effect) await effect(trx, { deps, shipment: moved, scan, before: shipment.status, after });
+  if (effect) await effect(trx, { shipment: moved, scan, before: shipment.status, after });
   return 'applied';
 }
 
@@ -172,7 +169,7 @@ function loggedScans(payload: unknown): CarrierScan[] {
  * Applies the scans that arrived before the label was recorded (kept as `unknown_parcel`), in
  * the transaction that records the label.
  */
-export async function applyWaitingScans(trx: Trx, deps: ScanDeps, shipment: ShipmentRow): Promise<number> {
+export async function applyWaitingScans(trx: Trx, shipment: ShipmentRow): Promise<number> {
   if (!shipment.tracking_ref) return 0;
   const waiting = await trx
     .selectFrom('carrier_webhook_events')
@@ -186,7 +183,7 @@ export async function applyWaitingScans(trx: Trx, deps: ScanDeps, shipment: Ship
   let applied = 0;
   for (const event of waiting) {
     for (const scan of loggedScans(event.payload)) {
-      if ((await applyScan(trx, deps, shipment.provider, scan)) === 'applied') applied++;
+      if ((await applyScan(trx, shipment.provider, scan)) === 'applied') applied++;
     }
     await trx
       .updateTable('carrier_webhook_events')

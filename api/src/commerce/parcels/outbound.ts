@@ -27,7 +27,7 @@ import { AppError } from '../../errors.ts';
 import type { LabelAddress } from '../../platform/carriers/port.ts';
 import { chargeLabel } from '../money/labels.ts';
 import { type Actor, lockOrderRow, MOVED_ON, noteOnOrder, transition } from '../orders/order-machine.ts';
-import { queueOrderMail } from '../orders/order-mail.ts';
+import { type OrderMailDeps, queueOrderMail } from '../orders/order-mail.ts';
 import {
   lockOrder,
   type OrderDeps,
@@ -74,44 +74,49 @@ function collectFrom(shipment: ShipmentRow, location: string | null): string {
  * What an outbound scan does to its order. Runs in the scan's transaction, only when the scan
  * moved the shipment to a new status; an order already past the step is left where it is.
  */
-export const outboundScanEffect: ScanEffect = async (trx, { deps, shipment, scan, before, after }) => {
-  if (before === after) return;
-  let order = await lockOrderRow(trx, shipment.order_id);
-  if (!order) return;
-  const { carrier, trackingRef, label } = dispatchDetails(shipment);
-  if (order.status === 'paid') {
-    // The first scan: the parcel is with the carrier.
-    const moved = await transition(
-      trx,
-      order,
-      'dispatched',
-      CARRIER,
-      `${label} ${trackingRef}: ${SHIPMENT_STATUS_TEXT[scan.status]}`,
-      { carrier, trackingRef },
-    );
-    order = moved.order;
-    await queueFollowUp(
-      trx,
-      deps,
-      order.id,
-      moved.followUp,
-      `It is with ${label}, tracking reference ${trackingRef}.`,
-    );
-  }
-  if (order.status !== 'dispatched') return;
-  if (after === 'delivered') {
-    const moved = await transition(trx, order, 'delivered', CARRIER, `${label} scanned it delivered`);
-    await queueFollowUp(trx, deps, order.id, moved.followUp);
-  } else if (after === 'delivery_failed') {
-    await noteOnOrder(trx, order.id, CARRIER, `${label} could not deliver it: ${scan.description}`);
-    await queueOrderMail(trx, deps, order.id, 'delivery_failed', collectFrom(shipment, scan.location));
-  } else if (after === 'returned_to_sender') {
-    await noteOnOrder(trx, order.id, CARRIER, `${label} is returning it to the seller`);
-    await queueOrderMail(trx, deps, order.id, 'returned_to_sender');
-  }
-};
+export const outboundScanEffect =
+  (deps: OrderMailDeps): ScanEffect =>
+  async (trx, { shipment, scan, before, after }) => {
+    if (before === after) return;
+    let order = await lockOrderRow(trx, shipment.order_id);
+    if (!order) return;
+    const { carrier, trackingRef, label } = dispatchDetails(shipment);
+    if (order.status === 'paid') {
+      // The first scan: the parcel is with the carrier.
+      const moved = await transition(
+        trx,
+        order,
+        'dispatched',
+        CARRIER,
+        `${label} ${trackingRef}: ${SHIPMENT_STATUS_TEXT[scan.status]}`,
+        { carrier, trackingRef },
+      );
+      order = moved.order;
+      await queueFollowUp(
+        trx,
+        deps,
+        order.id,
+        moved.followUp,
+        `It is with ${label}, tracking reference ${trackingRef}.`,
+      );
+    }
+    if (order.status !== 'dispatched') return;
+    if (after === 'delivered') {
+      const moved = await transition(trx, order, 'delivered', CARRIER, `${label} scanned it delivered`);
+      await queueFollowUp(trx, deps, order.id, moved.followUp);
+    } else if (after === 'delivery_failed') {
+      await noteOnOrder(trx, order.id, CARRIER, `${label} could not deliver it: ${scan.description}`);
+      await queueOrderMail(trx, deps, order.id, 'delivery_failed', collectFrom(shipment, scan.location));
+    } else if (after === 'returned_to_sender') {
+      await noteOnOrder(trx, order.id, CARRIER, `${label} is returning it to the seller`);
+      await queueOrderMail(trx, deps, order.id, 'returned_to_sender');
+    }
+  };
 
-onScan('outbound', outboundScanEffect);
+/** Installs what outbound scans do, with the deps their letters need (app start). */
+export function registerOutboundScans(deps: OrderMailDeps): void {
+  onScan('outbound', outboundScanEffect(deps));
+}
 
 // Get label ------------------------------------------------------------------------------------
 

@@ -18,9 +18,8 @@ import type { Database } from '../../db/index.ts';
 import { AppError, ERRORS } from '../../errors.ts';
 import { callerOf, requireAccess, rolesOf } from '../../http/access.ts';
 import { type CarrierProvider, CarrierSignatureError } from '../../platform/carriers/port.ts';
-import { recordCarrierWebhook, type ScanDeps } from './carrier-webhooks.ts';
+import { recordCarrierWebhook } from './carrier-webhooks.ts';
 import { senderSide, sideOfOrder } from './parties.ts';
-import './outbound.ts';
 import { qrSvg } from './qr.ts';
 
 export const CARRIER_WEBHOOK_PATH = '/webhooks/carriers';
@@ -39,7 +38,7 @@ const fileSchema = z.enum(['a4.pdf', 'thermal_4x6.pdf', 'qr.svg'], {
 
 export async function registerParcelRoutes(
   app: FastifyInstance,
-  deps: ScanDeps & { carriers: CarrierProvider },
+  deps: { db: Database; carriers: CarrierProvider },
 ): Promise<void> {
   await app.register(async (scope) => {
     // The signature is computed over the exact bytes received.
@@ -64,8 +63,7 @@ export async function registerParcelRoutes(
             error instanceof CarrierSignatureError ? error.message : 'The webhook body could not be read';
           return reply.code(400).send({ error: ERRORS.BAD_INPUT.title, message });
         }
-        const log = (message: string, error?: unknown) => request.log.error({ err: error }, message);
-        const outcome = await recordCarrierWebhook({ ...deps, log }, deps.carriers.name, webhook);
+        const outcome = await recordCarrierWebhook(deps.db, deps.carriers.name, webhook);
         request.log.info({ eventId: webhook.eventId, outcome }, 'carrier webhook recorded');
         return reply.send({ received: true, outcome });
       },
@@ -94,7 +92,7 @@ export async function registerParcelRoutes(
         return reply
           .header('content-type', 'image/svg+xml')
           .header('cache-control', 'private, no-store')
-          .send(await qrSvg(shipment.qr_code));
+          .send(qrSvg(shipment.qr_code));
       }
       const format = file.data === 'a4.pdf' ? 'a4' : 'thermal_4x6';
       const label = await deps.db

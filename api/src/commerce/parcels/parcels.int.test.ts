@@ -10,7 +10,9 @@ import { LABEL_UNAVAILABLE, NOTIFICATION_KINDS } from '@reshelf/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { createUser } from '../../testing/auth.ts';
 import { type CarrierDouble, createCarrierDouble, type ScanInput } from '../../testing/carrier-double.ts';
+import { api, failure } from '../../testing/client.ts';
 import { rejects } from '../../testing/errors.ts';
 import { orderDepsFor, paidOrder } from '../../testing/orders.ts';
 import { reconciliation } from '../money/ledger.ts';
@@ -27,9 +29,10 @@ let deps: ParcelDeps & ReturnType<typeof orderDepsFor>;
 let events = 0;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  db = t.database.handle.db;
+  // The app's carrier is the double: its webhooks are signed its way, its labels counted.
   carrier = createCarrierDouble('test');
+  t = await createTestApp({ services: (defaults) => ({ ...defaults, carriers: carrier }) });
+  db = t.database.handle.db;
   deps = { ...orderDepsFor(t), carriers: carrier };
 });
 afterAll(async () => {
@@ -87,7 +90,7 @@ function scan(
 }
 async function post(...scans: ReturnType<typeof scan>[]) {
   events += 1;
-  return recordCarrierWebhook(deps, 'test', { eventId: `webhook-${events}`, scans, payload: null });
+  return recordCarrierWebhook(db, 'test', { eventId: `webhook-${events}`, scans, payload: null });
 }
 
 async function templatesSentTo(email: string): Promise<string[]> {
@@ -233,7 +236,7 @@ describe('the carrier’s scans move the order', () => {
     const again = scan(ref, 'in_transit', 20);
     expect(await post(again)).toBe('applied');
     expect(
-      await recordCarrierWebhook(deps, 'test', { eventId: 'repeat-1', scans: [again], payload: null }),
+      await recordCarrierWebhook(db, 'test', { eventId: 'repeat-1', scans: [again], payload: null }),
     ).toBe('duplicate');
 
     expect(await post(scan(ref, 'delivered', 2))).toBe('applied');
@@ -363,5 +366,118 @@ describe('the carrier’s scans move the order', () => {
     expect(await templatesSentTo(order.buyer.email)).toContain('order.returned_parcel_refunded');
     // A second press finds it moved on.
     await rejects(confirmReturned(deps, order.seller.id, order.orderId), 'PRECONDITION_FAILED');
+  });
+});
+
+describe('the routes', () => {
+  async function people() {
+    const n = Math.random().toString(36).slice(2, 8);
+    const seller = await createUser(db, t.services.identity, `label-seller-${n}@parcels.test`);
+    const buyer = await createUser(db, t.services.identity, `label-buyer-${n}@parcels.test`);
+    const order = await paidOrder(t, 900, 'Route book', { seller, buyer });
+    await addressFor(seller.id);
+    return { seller, buyer, order };
+  }
+  const webhook = (body: string, headers: Record<string, string>, provider = 'test') =>
+    t.app.inject({ method: 'POST', url: `/webhooks/carriers/${provider}`, headers, payload: body });
+  const logged = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('carrier_webhook_events')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('takes signed scans: a bad signature is refused and writes nothing; a repeat and an unknown parcel are 200', async () => {
+    const { seller, order } = await people();
+    const view = await api(t.app, seller.accessToken).commerce.parcels.seller.getLabel.mutate({
+      orderId: order.orderId,
+    });
+    expect(view.status).toBe('label_ready');
+    const ref = view.trackingRef as string;
+    const signed = carrier.signed('route-1', [
+      { eventId: 'route-scan-1', trackingRef: ref, status: 'accepted', occurredAt: new Date() },
+    ]);
+
+    const before = await logged();
+    const forged = await webhook(signed.body, { ...signed.headers, 'x-double-signature': 'f'.repeat(64) });
+    expect(forged.statusCode).toBe(400);
+    expect(await logged()).toBe(before);
+    expect((await orderRow(order.orderId)).status).toBe('paid');
+    expect((await webhook(signed.body, signed.headers, 'someone-else')).statusCode).toBe(404);
+
+    const first = await webhook(signed.body, signed.headers);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ outcome: 'applied' });
+    expect((await orderRow(order.orderId)).status).toBe('dispatched');
+    const repeat = await webhook(signed.body, signed.headers);
+    expect(repeat.statusCode).toBe(200);
+    expect(repeat.json()).toMatchObject({ outcome: 'duplicate' });
+
+    const stray = carrier.signed('route-2', [
+      { eventId: 'route-scan-2', trackingRef: 'NOSUCH0000GB', status: 'in_transit', occurredAt: new Date() },
+    ]);
+    const unknown = await webhook(stray.body, stray.headers);
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.json()).toMatchObject({ outcome: 'unknown_parcel' });
+
+    // Both sides see the timeline; only the seller may download the label.
+    const buyerSees = await api(t.app, (await people()).buyer.accessToken);
+    expect(
+      await failure(buyerSees.commerce.parcels.member.forOrder.query({ orderId: order.orderId })),
+    ).toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+
+  it('downloads the label PDF and the QR code for the sender and staff only', async () => {
+    const { seller, buyer, order } = await people();
+    const view = await api(t.app, seller.accessToken).commerce.parcels.seller.getLabel.mutate({
+      orderId: order.orderId,
+    });
+    const get = (token: string, file: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/labels/${view.id}/${file}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+
+    const a4 = await get(seller.accessToken, 'a4.pdf');
+    expect(a4.statusCode).toBe(200);
+    expect(a4.headers['content-type']).toBe('application/pdf');
+    expect(a4.headers['content-disposition']).toBe(
+      `attachment; filename="reshelf-label-${order.reference}-a4.pdf"`,
+    );
+    expect(a4.rawPayload.subarray(0, 4).toString('latin1')).toBe('%PDF');
+    const thermal = await get(seller.accessToken, 'thermal_4x6.pdf');
+    expect(thermal.statusCode).toBe(200);
+    expect(thermal.headers['content-disposition']).toContain('-thermal_4x6.pdf"');
+    const qr = await get(seller.accessToken, 'qr.svg');
+    expect(qr.statusCode).toBe(200);
+    expect(qr.headers['content-type']).toContain('image/svg+xml');
+    expect(qr.body).toContain('<svg');
+
+    expect((await get(buyer.accessToken, 'a4.pdf')).statusCode).toBe(404);
+    expect((await get(buyer.accessToken, 'qr.svg')).statusCode).toBe(404);
+    const staff = await createUser(
+      db,
+      t.services.identity,
+      `label-staff-${view.id.slice(0, 6)}@parcels.test`,
+      {
+        roles: ['admin'],
+      },
+    );
+    expect((await get(staff.accessToken, 'a4.pdf')).statusCode).toBe(200);
+    expect((await get(seller.accessToken, 'label.exe')).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/labels/${view.id}/a4.pdf` })).statusCode).toBe(401);
+
+    // The buyer sees the parcel and its tracking, without the label.
+    const [seen] = await api(t.app, buyer.accessToken).commerce.parcels.member.forOrder.query({
+      orderId: order.orderId,
+    });
+    expect(seen).toMatchObject({ id: view.id, labelAvailable: false, trackingRef: view.trackingRef });
+    expect(seen?.trackingUrl).toMatch(/^https:/);
   });
 });

@@ -9,8 +9,8 @@
  *                     however many times the button is pressed at once
  *   applyScans        (carrier-webhooks.ts) records scans and moves the shipment on
  *
- * What a shipment's scans do to its order or return is the direction's business: the hooks in
- * `SCAN_EFFECTS` (outbound: orders; return: disputes and returns).
+ * What a shipment's scans do to its order or return is the direction's business: the hooks
+ * registered with `onScan` at app start (outbound.ts: orders; returns-scans.ts: returns).
  */
 import {
   type CarrierNetwork,
@@ -32,13 +32,13 @@ import {
   CarrierUnavailableError,
   type LabelAddress,
 } from '../../platform/carriers/port.ts';
-import { applyWaitingScans, type ScanDeps } from './carrier-webhooks.ts';
+import { applyWaitingScans } from './carrier-webhooks.ts';
 
 export type ShipmentRow = Selectable<Shipments>;
 type Trx = Transaction<DB>;
 
-/** The carrier, and what scans recorded with a label need (waiting scans move the order). */
-export interface ParcelDeps extends ScanDeps {
+export interface ParcelDeps {
+  db: Database;
   carriers: CarrierProvider;
 }
 
@@ -207,7 +207,7 @@ export async function purchaseLabel(
       .execute();
     if (afterRecorded) await afterRecorded(trx, recorded);
     // Scans that came before the label was recorded (a fast carrier, a slow answer).
-    if ((await applyWaitingScans(trx, deps, recorded)) > 0) return shipmentById(trx, recorded.id);
+    if ((await applyWaitingScans(trx, recorded)) > 0) return shipmentById(trx, recorded.id);
     return recorded;
   });
 }
