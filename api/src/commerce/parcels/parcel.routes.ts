@@ -17,12 +17,14 @@ import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
 import { AppError, ERRORS } from '../../errors.ts';
 import { callerOf, requireAccess, rolesOf } from '../../http/access.ts';
-import { type CarrierProvider, CarrierSignatureError } from '../../platform/carriers/port.ts';
+import {
+  CARRIER_WEBHOOK_PATH,
+  type CarrierProvider,
+  CarrierSignatureError,
+} from '../../platform/carriers/index.ts';
 import { recordCarrierWebhook } from './carrier-webhooks.ts';
 import { senderSide, sideOfOrder } from './parties.ts';
 import { qrSvg } from './qr.ts';
-
-export const CARRIER_WEBHOOK_PATH = '/webhooks/carriers';
 
 const NO_LABEL = 'We could not find that label.';
 
