@@ -243,6 +243,10 @@ export const SHIPMENT_STATUS_TEXT: Record<ShipmentStatus, string> = {
   returned_to_sender: 'Returned to the sender',
 };
 
+/** A seller (or charity) with no address to post from asks for a label. */
+export const ADD_SENDER_ADDRESS =
+  'Add the address you post from, then get the label: it is printed on the label as the sender.';
+
 /** When a label cannot be bought (the carrier is down or refuses): the sale stands, try again. */
 export const LABEL_UNAVAILABLE =
   'The carrier is not answering, so we could not buy the label. Your sale is safe: try again in a few minutes.';

@@ -13,6 +13,7 @@
  * that arrives late or twice finds the order already there and moves nothing.
  */
 import {
+  ADD_SENDER_ADDRESS,
   CARRIERS,
   type CarrierNetwork,
   type DropOffPoint,
@@ -45,8 +46,6 @@ type Trx = Transaction<DB>;
 
 const CARRIER: Actor = { id: null, kind: 'provider' };
 const NOT_FOUND = 'We could not find that order. Check the link, or look in your orders.';
-export const ADD_SENDER_ADDRESS =
-  'Add the address you post from (your default address in Account settings), then get the label.';
 export const LABEL_ONLY_WHEN_PAID =
   'A label can be bought only for a paid sale that has not been posted yet.';
 export const NOT_RETURNED = 'The carrier has not said this parcel is on its way back to you.';

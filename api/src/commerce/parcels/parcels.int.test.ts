@@ -6,7 +6,7 @@
  * a failed delivery and a returned parcel tell both sides, and the seller's "It came back"
  * refunds the buyer; the label's cost is in the ledger and reconciliation still balances.
  */
-import { LABEL_UNAVAILABLE, NOTIFICATION_KINDS } from '@reshelf/contracts';
+import { ADD_SENDER_ADDRESS, LABEL_UNAVAILABLE, NOTIFICATION_KINDS } from '@reshelf/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -18,7 +18,7 @@ import { orderDepsFor, paidOrder } from '../../testing/orders.ts';
 import { reconciliation } from '../money/ledger.ts';
 import { autoComplete } from '../orders/orders.service.ts';
 import { recordCarrierWebhook } from './carrier-webhooks.ts';
-import { ADD_SENDER_ADDRESS, confirmReturned, getLabel, NOT_RETURNED } from './outbound.ts';
+import { confirmReturned, getLabel, NOT_RETURNED } from './outbound.ts';
 import { shipmentsForOrder } from './shipment-view.ts';
 import type { ParcelDeps } from './shipments.ts';
 

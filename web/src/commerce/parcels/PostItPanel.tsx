@@ -3,13 +3,20 @@
  * QR code to show at the drop-off), bought once; the dispatch deadline. A carrier outage says so
  * and offers "Try again"; the sale stands.
  */
-import { CARRIER_NETWORK_LABELS, labelPath, type OrderDetail, type ShipmentView } from '@reshelf/contracts';
+import {
+  ADD_SENDER_ADDRESS,
+  CARRIER_NETWORK_LABELS,
+  labelPath,
+  type OrderDetail,
+  type ShipmentView,
+} from '@reshelf/contracts';
 import { Download, Printer } from 'lucide-react';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { formatWhen } from '../../lib/dates.ts';
 import { useGetLabel, useOrderParcels } from './hooks.ts';
+import { SenderAddressForm } from './SenderAddressForm.tsx';
 
 /** Where the parcel is handed over, by how the buyer chose to receive it. */
 function dropOffGuidance(parcel: ShipmentView): string {
@@ -101,14 +108,18 @@ export function PostItPanel({ order }: { order: OrderDetail }) {
               {failure}
             </Alert>
           ) : null}
-          <Button
-            onClick={buy}
-            disabled={getLabel.isPending || parcels.isPending}
-            className="sm:w-auto sm:self-start"
-          >
-            <Printer aria-hidden="true" />
-            {getLabel.isPending ? 'Buying the label…' : failure ? 'Try again' : 'Get label'}
-          </Button>
+          {failure === ADD_SENDER_ADDRESS ? (
+            <SenderAddressForm onSaved={buy} />
+          ) : (
+            <Button
+              onClick={buy}
+              disabled={getLabel.isPending || parcels.isPending}
+              className="sm:w-auto sm:self-start"
+            >
+              <Printer aria-hidden="true" />
+              {getLabel.isPending ? 'Buying the label…' : failure ? 'Try again' : 'Get label'}
+            </Button>
+          )}
         </div>
       )}
     </section>
