@@ -1,8 +1,7 @@
 /**
  * The seller ships with a prepaid label (issue 37), in Chromium with the demo accounts in
  * browsers of their own: buyer@reshelf.test buys one of seller@reshelf.test's books; on the sale
- * page the seller presses "Get label", is asked for the address they post from (none saved yet),
- * adds it and downloads the A4 PDF (it starts %PDF and opens in
+ * page the seller presses "Get label" and downloads the A4 PDF (it starts %PDF and opens in
  * pdf-lib); the test carrier's page posts "Accepted" then "Delivered" as signed webhooks; both
  * sides' order pages show the order dispatched, then delivered, with the tracking timeline
  * newest first and the link to the carrier's page.
@@ -11,7 +10,7 @@
  * tests/.artifacts/ as seller-label-*.
  */
 import { createRequire } from 'node:module';
-import { ADD_SENDER_ADDRESS, ORDER_BUTTON_WORDS, type SHIPMENT_STATUS_TEXT } from '@reshelf/contracts';
+import { ORDER_BUTTON_WORDS, type SHIPMENT_STATUS_TEXT } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signedIn } from '../support/auth.ts';
@@ -113,14 +112,6 @@ describe('the seller ships with a prepaid label', { timeout: 240_000 }, () => {
     await postIt.getByTestId('post-by').waitFor();
     await shots(seller.page, 'post-it', () => postIt.getByRole('button', { name: 'Get label' }).waitFor());
     await postIt.getByRole('button', { name: 'Get label' }).click();
-    // The seller has no address to post from yet: the panel asks for it, then buys the label.
-    await postIt.getByTestId('label-error').getByText(ADD_SENDER_ADDRESS).waitFor();
-    const form = postIt.getByRole('form', { name: 'The address you post from' });
-    await form.getByLabel('Your name').fill(SELLER_ADDRESS.fullName);
-    await form.getByLabel('Address line 1').fill(SELLER_ADDRESS.line1);
-    await form.getByLabel('Town or city').fill(SELLER_ADDRESS.town);
-    await form.getByLabel('Postcode').fill(SELLER_ADDRESS.postcode);
-    await form.getByRole('button', { name: 'Save and get the label' }).click();
     const a4 = postIt.getByRole('link', { name: 'Download A4 label (PDF)' });
     await a4.waitFor();
     await postIt.getByRole('link', { name: 'Download 4×6 inch label (PDF)' }).waitFor();
