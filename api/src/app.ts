@@ -14,7 +14,12 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { createViewRecorder, registerSitemapRoutes } from './catalogue/index.ts';
 import { registerCharityUploadRoutes } from './charities/index.ts';
-import { registerExportRoutes, registerPaymentRoutes } from './commerce/index.ts';
+import {
+  registerExportRoutes,
+  registerOutboundScans,
+  registerParcelRoutes,
+  registerPaymentRoutes,
+} from './commerce/index.ts';
 import { registerMessagePhotoRoute } from './community/index.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
@@ -339,6 +344,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       carriers: services.carriers,
       storage: services.storage,
       bookLookup: services.bookLookup,
+      carriers: services.carriers,
       background,
       realtime,
       origin: config.siteOrigin,
@@ -408,6 +414,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer: services.mailer,
     origin: config.siteOrigin,
   });
+  // Parcels (issue 37): what the carrier's scans of a parcel to the buyer do to its order, the
+  // carriers' signed webhooks and the label downloads.
+  registerOutboundScans({ db: database.db, mailer: services.mailer, origin: config.siteOrigin });
+  await registerParcelRoutes(app, { db: database.db, carriers: services.carriers });
   // The test carrier's scan page and tracking pages (not in production: CARRIERS=test only).
   await registerTestCarrierRoutes(app, { db: database.db, carriers: services.carriers });
   // One-click unsubscribe (RFC 8058) from a non-essential email's List-Unsubscribe header.

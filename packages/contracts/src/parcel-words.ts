@@ -8,6 +8,7 @@
  */
 import type { BookFormat } from './catalogue.ts';
 import type { ParcelSize } from './constants.ts';
+import type { Carrier } from './orders.ts';
 
 // Bands ----------------------------------------------------------------------------------------
 
@@ -64,6 +65,12 @@ export const CARRIER_NETWORK_LABELS: Record<CarrierNetwork, string> = {
   evri: 'Evri',
 };
 export const HOME_DELIVERY_NETWORK: CarrierNetwork = 'royal_mail';
+/** The order's carrier (CARRIERS) when a network's label is scanned: home goes Royal Mail Tracked 48. */
+export const NETWORK_CARRIER: Record<CarrierNetwork, Carrier> = {
+  royal_mail: 'royal_mail_tracked_48',
+  inpost: 'inpost',
+  evri: 'evri',
+};
 
 export const DROP_OFF_POINT_KINDS = ['locker', 'parcel_shop', 'post_office'] as const;
 export type DropOffPointKind = (typeof DROP_OFF_POINT_KINDS)[number];
@@ -191,6 +198,12 @@ export const LABEL_FORMAT_LABELS: Record<LabelFormat, string> = {
   qr: 'QR code for printer-free drop-off',
 };
 
+/** Where a label is downloaded (the BFF's route, cookie-authenticated: the sender or staff). */
+export const LABELS_PATH = '/labels';
+export function labelPath(shipmentId: string, format: LabelFormat): string {
+  return `${LABELS_PATH}/${shipmentId}/${format === 'qr' ? 'qr.svg' : `${format}.pdf`}`;
+}
+
 /** Who pays for a label: the buyer at checkout, the seller (a fault return), or the buyer on a change-of-mind return. */
 export const LABEL_PAYERS = ['buyer', 'seller', 'reshelf'] as const;
 export type LabelPayer = (typeof LABEL_PAYERS)[number];
@@ -229,6 +242,10 @@ export const SHIPMENT_STATUS_TEXT: Record<ShipmentStatus, string> = {
   delivery_failed: 'Delivery failed',
   returned_to_sender: 'Returned to the sender',
 };
+
+/** A seller (or charity) with no address to post from asks for a label. */
+export const ADD_SENDER_ADDRESS =
+  'Add the address you post from, then get the label: it is printed on the label as the sender.';
 
 /** When a label cannot be bought (the carrier is down or refuses): the sale stands, try again. */
 export const LABEL_UNAVAILABLE =
