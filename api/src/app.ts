@@ -14,7 +14,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { createViewRecorder, registerSitemapRoutes } from './catalogue/index.ts';
 import { registerCharityUploadRoutes } from './charities/index.ts';
-import { registerExportRoutes, registerPaymentRoutes } from './commerce/index.ts';
+import { registerExportRoutes, registerPaymentRoutes, registerReturnScans } from './commerce/index.ts';
 import { registerMessagePhotoRoute } from './community/index.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
@@ -337,6 +337,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       payments: services.payments,
       storage: services.storage,
       bookLookup: services.bookLookup,
+      carriers: services.carriers,
       background,
       realtime,
       origin: config.siteOrigin,
@@ -403,6 +404,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     db: database.db,
     payments: services.payments,
     mailer: services.mailer,
+    origin: config.siteOrigin,
+  });
+  // What a return label's scans do: the return is sent, then received and refunded (issue 37).
+  registerReturnScans({
+    db: database.db,
+    payments: services.payments,
+    mailer: services.mailer,
+    storage: services.storage,
+    carriers: services.carriers,
     origin: config.siteOrigin,
   });
   // One-click unsubscribe (RFC 8058) from a non-essential email's List-Unsubscribe header.

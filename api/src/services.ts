@@ -7,6 +7,7 @@ import {
   createOfflineBookLookup,
   createOpenLibraryLookup,
 } from './platform/book-lookup/book-lookup.ts';
+import type { CarrierProvider } from './platform/carriers/port.ts';
 import { createLocalIdentity } from './platform/identity/local.ts';
 import type { IdentityProvider } from './platform/identity/port.ts';
 import { createMailer, type Mailer } from './platform/mail/mailer.ts';
@@ -37,6 +38,8 @@ export interface Services {
   /** Book details by ISBN beyond our catalogue (Open Library when online, else nothing). */
   bookLookup: BookLookupPort;
   payments: PaymentProvider;
+  /** The carrier (labels, drop-off points, scans), when the site has one. */
+  carriers?: CarrierProvider;
   /**
    * Hosted backend: the server functions for callers with a personal API token, which an Edge
    * Function cannot verify. The same shared SQL, run in-process (decision 0014).

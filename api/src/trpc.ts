@@ -43,6 +43,7 @@ import {
 import type { BackgroundWork } from './http/background.ts';
 import { runInAuditTrail } from './platform/audit/audit.service.ts';
 import type { BookLookupPort } from './platform/book-lookup/book-lookup.ts';
+import type { CarrierProvider } from './platform/carriers/port.ts';
 import type { AccessClaims, IdentityProvider } from './platform/identity/port.ts';
 import type { AuthState } from './platform/identity/resolve-auth.ts';
 import type { Mailer, MailLog } from './platform/mail/port.ts';
@@ -93,6 +94,8 @@ export interface Deps {
   payments: PaymentProvider;
   storage: StoragePort;
   bookLookup: BookLookupPort;
+  /** The carrier (labels, drop-off points, scans), when the site has one. */
+  carriers?: CarrierProvider | undefined;
   /** Work that goes on after the answer (tracked, so tests can wait for it). */
   background: BackgroundWork;
   /** This instance's realtime fan-out: subscriptions read their topics through it. */
@@ -104,7 +107,7 @@ export interface Deps {
 }
 
 /** The deps, also spread flat for existing code (`ctx.db`, `ctx.mailer`), plus who is calling. */
-export interface Context extends Omit<Deps, 'origin' | 'log'> {
+export interface Context extends Omit<Deps, 'origin' | 'log' | 'carriers'> {
   deps: Deps;
   auth: AuthState;
   req: FastifyRequest;

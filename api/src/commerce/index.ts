@@ -64,6 +64,7 @@ export {
 } from './orders/orders.service.ts';
 export { refundOrder } from './orders/staff-orders.service.ts';
 export { returnWindowEnds } from './orders/story.ts';
+export { registerReturnScans } from './parcels/returns-scans.ts';
 export { registerPaymentRoutes } from './payments/payment.routes.ts';
 export {
   type BundleTiersView,
