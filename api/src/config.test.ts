@@ -9,9 +9,12 @@ const MAIL = {
   MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
 };
 
-/** What production needs besides the origin and Stripe: its database and its secret. */
+const EASYPOST = { EASYPOST_API_KEY: 'EZAKlive0123456789', EASYPOST_WEBHOOK_SECRET: 'a-webhook-secret-0123' };
+
+/** What production needs besides the origin and Stripe: its database, its secret and its carrier. */
 const PRODUCTION_BASE = {
   NODE_ENV: 'production',
+  ...EASYPOST,
   DATABASE_URL: 'postgres://reshelf:pw@db.example:5432/reshelf',
   APP_SECRET: 'a-production-secret-that-is-long-enough-0123',
 };
@@ -154,6 +157,8 @@ describe('loadConfig', () => {
       'PUBLIC_ORIGIN',
       'STRIPE_SECRET_KEY',
       'STRIPE_WEBHOOK_SECRET',
+      'EASYPOST_API_KEY',
+      'EASYPOST_WEBHOOK_SECRET',
       'MAIL',
       'DATABASE_URL',
       'SUPABASE_URL',
@@ -173,6 +178,8 @@ describe('loadConfig', () => {
       'PUBLIC_ORIGIN',
       'STRIPE_SECRET_KEY',
       'STRIPE_WEBHOOK_SECRET',
+      'EASYPOST_API_KEY',
+      'EASYPOST_WEBHOOK_SECRET',
       'MAIL',
       'DATABASE_URL',
     ]);
@@ -180,6 +187,8 @@ describe('loadConfig', () => {
       'PUBLIC_ORIGIN',
       'STRIPE_SECRET_KEY',
       'STRIPE_WEBHOOK_SECRET',
+      'EASYPOST_API_KEY',
+      'EASYPOST_WEBHOOK_SECRET',
       'MAIL',
       'DATABASE_URL',
       'APP_SECRET',
@@ -212,6 +221,37 @@ describe('loadConfig', () => {
         ...MAIL,
       }).payments,
     ).toEqual({ provider: 'stripe', secretKey: 'sk_live_1', webhookSecret: 'whsec_1' });
+  });
+
+  it('buys labels from the test carrier outside production and requires EasyPost in production', () => {
+    expect(loadConfig({}).carriers).toEqual({ provider: 'test', failLabels: false });
+    expect(loadConfig({ TEST_CARRIER_FAIL_LABELS: '1' }).carriers).toEqual({
+      provider: 'test',
+      failLabels: true,
+    });
+    expect(() => loadConfig({ TEST_CARRIER_FAIL_LABELS: 'yes' })).toThrow(
+      /TEST_CARRIER_FAIL_LABELS must be 1 \(labels fail\) or 0/,
+    );
+    expect(() => loadConfig({ CARRIERS: 'royalmail' })).toThrow(/CARRIERS must be test or easypost/);
+    const { EASYPOST_API_KEY: _key, EASYPOST_WEBHOOK_SECRET: _secret, ...withoutCarrier } = PRODUCTION_BASE;
+    expect(() => loadConfig({ ...withoutCarrier, PUBLIC_ORIGIN: SITE, ...STRIPE, ...MAIL })).toThrow(
+      /EASYPOST_API_KEY is required when parcel labels are bought through EasyPost\n.*EASYPOST_WEBHOOK_SECRET is required/,
+    );
+    expect(() =>
+      loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE, ...MAIL, CARRIERS: 'test' }),
+    ).toThrow(/CARRIERS cannot be test in production: use easypost/);
+    expect(() => loadConfig({ CARRIERS: 'easypost', EASYPOST_API_KEY: 'sk_live_1', ...MAIL })).toThrow(
+      /EASYPOST_API_KEY must be an EasyPost API key/,
+    );
+    expect(loadConfig({ ...PRODUCTION_BASE, PUBLIC_ORIGIN: SITE, ...STRIPE, ...MAIL }).carriers).toEqual({
+      provider: 'easypost',
+      apiKey: EASYPOST.EASYPOST_API_KEY,
+      webhookSecret: EASYPOST.EASYPOST_WEBHOOK_SECRET,
+      baseUrl: 'https://api.easypost.com',
+    });
+    expect(
+      loadConfig({ CARRIERS: 'easypost', ...EASYPOST, EASYPOST_BASE_URL: 'http://127.0.0.1:4010/' }).carriers,
+    ).toMatchObject({ provider: 'easypost', baseUrl: 'http://127.0.0.1:4010' });
   });
 
   it('never seeds demo data in production or on the hosted backend', () => {

@@ -204,6 +204,37 @@ const envSchema = z
       emptyAsUndefined,
       z.string().startsWith('whsec_', 'must be a Stripe webhook signing secret (whsec_…)').optional(),
     ),
+    // Who buys parcel labels (decision 0083, 0084): the embedded test carrier or EasyPost.
+    CARRIERS: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['test', 'easypost'], 'must be test or easypost').optional(),
+    ),
+    EASYPOST_API_KEY: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^EZ[AT]K[A-Za-z0-9]+$/, 'must be an EasyPost API key (EZAK… production, EZTK… test)')
+        .optional(),
+    ),
+    EASYPOST_WEBHOOK_SECRET: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .min(16, "must be the webhook's secret as set on EasyPost (16 characters or more)")
+        .optional(),
+    ),
+    EASYPOST_BASE_URL: z.preprocess(
+      emptyAsUndefined,
+      z
+        .url({ protocol: /^https?$/, error: 'must be an http or https URL, e.g. https://api.easypost.com' })
+        .default('https://api.easypost.com'),
+    ),
+    // The test carrier refuses every label (a carrier outage, for browser tests and demos).
+    TEST_CARRIER_FAIL_LABELS: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['0', '1'], 'must be 1 (labels fail) or 0').default('0'),
+    ),
     MAIL: z.preprocess(
       emptyAsUndefined,
       z.enum(['dev', 'smtp', 'resend'], 'must be dev, smtp or resend').optional(),
@@ -284,6 +315,24 @@ const envSchema = z
             code: 'custom',
             path: [name],
             message: 'is required when payments go through Stripe',
+          });
+      }
+    }
+    const carriers = env.CARRIERS ?? (env.NODE_ENV === 'production' ? 'easypost' : 'test');
+    if (carriers === 'test' && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CARRIERS'],
+        message: 'cannot be test in production: use easypost',
+      });
+    }
+    if (carriers === 'easypost') {
+      for (const name of ['EASYPOST_API_KEY', 'EASYPOST_WEBHOOK_SECRET'] as const) {
+        if (!env[name])
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'is required when parcel labels are bought through EasyPost',
           });
       }
     }
@@ -425,6 +474,13 @@ export interface AppConfig {
   payments:
     | { provider: 'test' }
     | { provider: 'stripe'; secretKey: string; webhookSecret: string; connectWebhookSecret?: string };
+  /**
+   * Who buys parcel labels and reports scans (decision 0084): the embedded test carrier (not in
+   * production; `failLabels` makes every purchase fail as an outage would) or EasyPost.
+   */
+  carriers:
+    | { provider: 'test'; failLabels: boolean }
+    | { provider: 'easypost'; apiKey: string; webhookSecret: string; baseUrl: string };
   /** Lifetime of cached public catalogue answers; 0 turns the cache off (the default in tests). */
   publicCacheSeconds: number;
   /**
@@ -559,6 +615,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
               : {}),
           }
         : { provider: 'test' },
+    carriers:
+      (env.CARRIERS ?? (env.NODE_ENV === 'production' ? 'easypost' : 'test')) === 'easypost'
+        ? {
+            provider: 'easypost',
+            apiKey: env.EASYPOST_API_KEY ?? '',
+            webhookSecret: env.EASYPOST_WEBHOOK_SECRET ?? '',
+            baseUrl: env.EASYPOST_BASE_URL.replace(/\/+$/, ''),
+          }
+        : { provider: 'test', failLabels: env.TEST_CARRIER_FAIL_LABELS === '1' },
     publicCacheSeconds: env.PUBLIC_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 60),
     trpcPath: env.TRPC_PATH,
     requestLogSample: env.REQUEST_LOG_SAMPLE,

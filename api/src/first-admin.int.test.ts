@@ -32,6 +32,8 @@ beforeAll(async () => {
     PUBLIC_ORIGIN: ORIGIN,
     STRIPE_SECRET_KEY: 'sk_test_bootstrap',
     STRIPE_WEBHOOK_SECRET: 'whsec_bootstrap',
+    EASYPOST_API_KEY: 'EZTKoffline0123',
+    EASYPOST_WEBHOOK_SECRET: 'carrier-webhook-offline',
     // Production mail must leave the building; these tests print the link instead.
     MAIL: 'smtp',
     SMTP_URL: 'smtp://127.0.0.1:9/',

@@ -127,6 +127,8 @@ describe('people’s lines (pnpm start outside production)', () => {
         PUBLIC_ORIGIN: 'https://reshelf.example',
         STRIPE_SECRET_KEY: 'sk_test_logger',
         STRIPE_WEBHOOK_SECRET: 'whsec_logger',
+        EASYPOST_API_KEY: 'EZTKoffline0123',
+        EASYPOST_WEBHOOK_SECRET: 'carrier-webhook-offline',
         MAIL: 'smtp',
         SMTP_URL: 'smtp://user:pw@mail.example:587',
         MAIL_FROM: 'no-reply@reshelf.example',

@@ -8,6 +8,8 @@ import { createSecrets, loadSecrets } from './secrets.ts';
 const STRIPE = {
   STRIPE_SECRET_KEY: 'sk_test_offline',
   STRIPE_WEBHOOK_SECRET: 'whsec_offline',
+  EASYPOST_API_KEY: 'EZTKoffline0123',
+  EASYPOST_WEBHOOK_SECRET: 'carrier-webhook-offline',
   MAIL: 'smtp',
   SMTP_URL: 'smtp://127.0.0.1:9',
   MAIL_FROM: 'no-reply@reshelf.example',

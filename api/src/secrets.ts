@@ -20,7 +20,9 @@ export type SecretPurpose =
   /** Short-lived addresses of private stored files (a conversation's photos). */
   | 'storage-url'
   /** Salted hashes that stand in for a visitor (view counting, contact-form flood control). */
-  | 'visitor';
+  | 'visitor'
+  /** The test carrier's signed scan webhooks (its own key: a payment webhook's signature is worthless here). */
+  | 'carrier-webhook';
 
 export interface Secrets {
   key(purpose: SecretPurpose): Buffer;

@@ -7,7 +7,7 @@ import {
   createOfflineBookLookup,
   createOpenLibraryLookup,
 } from './platform/book-lookup/book-lookup.ts';
-import type { CarrierProvider } from './platform/carriers/port.ts';
+import { type CarrierProvider, createCarrierProvider } from './platform/carriers/index.ts';
 import { createLocalIdentity } from './platform/identity/local.ts';
 import type { IdentityProvider } from './platform/identity/port.ts';
 import { createMailer, type Mailer } from './platform/mail/mailer.ts';
@@ -38,8 +38,8 @@ export interface Services {
   /** Book details by ISBN beyond our catalogue (Open Library when online, else nothing). */
   bookLookup: BookLookupPort;
   payments: PaymentProvider;
-  /** The carrier (labels, drop-off points, scans), when the site has one. */
-  carriers?: CarrierProvider;
+  /** Parcel labels, drop-off points and scans (decision 0083): the test carrier or EasyPost. */
+  carriers: CarrierProvider;
   /**
    * Hosted backend: the server functions for callers with a personal API token, which an Edge
    * Function cannot verify. The same shared SQL, run in-process (decision 0014).
@@ -102,6 +102,7 @@ export async function createServices(
       functions: createEdgeFunctions({ url: supabase.url, serviceRoleKey: supabase.serviceRoleKey }),
       functionsForApiTokens: createInProcessFunctions(database.pool, { snapshot: SNAPSHOT_BOOKS }),
       payments: createPaymentProvider(config, secrets),
+      carriers: createCarrierProvider(config, secrets),
       storage: createSupabaseStorage({
         url: supabase.url,
         serviceRoleKey: supabase.serviceRoleKey,
@@ -116,6 +117,7 @@ export async function createServices(
     identity: createLocalIdentity({ db: database.db, secrets, mailer }),
     functions: createInProcessFunctions(database.pool, { snapshot: SNAPSHOT_BOOKS }),
     payments: createPaymentProvider(config, secrets),
+    carriers: createCarrierProvider(config, secrets),
     storage: createEmbeddedStorage(path.join(config.dataDir, 'storage')),
     bookLookup,
   };

@@ -185,6 +185,8 @@ async function startBffAt(root: string, databaseUrl: string): Promise<{ url: str
       NODE_ENV: 'production',
       STRIPE_SECRET_KEY: 'sk_test_benchmark_unused',
       STRIPE_WEBHOOK_SECRET: 'whsec_benchmark_unused',
+      EASYPOST_API_KEY: 'EZTKoffline0123',
+      EASYPOST_WEBHOOK_SECRET: 'carrier-webhook-offline',
       MAIL: 'smtp',
       SMTP_URL: 'smtp://127.0.0.1:9',
       MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',

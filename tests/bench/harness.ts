@@ -107,6 +107,8 @@ export async function startBff(options: {
       // Production requires Stripe for payments; the benchmark never pays for anything.
       STRIPE_SECRET_KEY: 'sk_test_benchmark_unused',
       STRIPE_WEBHOOK_SECRET: 'whsec_benchmark_unused',
+      EASYPOST_API_KEY: 'EZTKoffline0123',
+      EASYPOST_WEBHOOK_SECRET: 'carrier-webhook-offline',
       // Production mail must leave the building; the benchmark sends none (port 9 discards).
       MAIL: 'smtp',
       SMTP_URL: 'smtp://127.0.0.1:9',

@@ -41,6 +41,8 @@ const SAMPLE_ENV = {
   APP_SECRET: 'a-sample-app-secret-that-is-long-enough-0123456789',
   STRIPE_SECRET_KEY: 'sk_test_sample',
   STRIPE_WEBHOOK_SECRET: 'whsec_sample',
+  EASYPOST_API_KEY: 'EZTKoffline0123',
+  EASYPOST_WEBHOOK_SECRET: 'carrier-webhook-offline',
   MAIL_FROM: 'Reshelf <no-reply@reshelf.example>',
 };
 /** Settings compose passes on when given (MAIL=smtp needs SMTP_URL; the app itself says so). */

@@ -254,6 +254,8 @@ function production(databaseUrl: string, port: number): Record<string, string> {
     PUBLIC_ORIGIN: 'https://reshelf.example',
     STRIPE_SECRET_KEY: 'sk_test_docker_runtime',
     STRIPE_WEBHOOK_SECRET: 'whsec_docker_runtime',
+    EASYPOST_API_KEY: 'EZTKoffline0123',
+    EASYPOST_WEBHOOK_SECRET: 'carrier-webhook-offline',
     // Production mail must leave the building; nothing here is emailed (the link is printed).
     MAIL: 'smtp',
     SMTP_URL: 'smtp://127.0.0.1:9/',

@@ -282,6 +282,8 @@ describe('the marketplace process', { timeout: 2 * START_BUDGET_MS + 30_000 }, (
       'STRIPE_SECRET_KEY',
       'PUBLIC_ORIGIN',
       'STRIPE_WEBHOOK_SECRET',
+      'EASYPOST_API_KEY',
+      'EASYPOST_WEBHOOK_SECRET',
       'MAIL',
       'DATABASE_URL',
       'APP_SECRET',

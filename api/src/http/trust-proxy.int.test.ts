@@ -18,6 +18,8 @@ const PRODUCTION = {
   PAYMENTS: 'stripe',
   STRIPE_SECRET_KEY: 'sk_test_trust_proxy',
   STRIPE_WEBHOOK_SECRET: 'whsec_trust_proxy',
+  EASYPOST_API_KEY: 'EZTKoffline0123',
+  EASYPOST_WEBHOOK_SECRET: 'carrier-webhook-offline',
   // Production mail must leave the building (nothing is sent in these tests).
   MAIL: 'smtp',
   SMTP_URL: 'smtp://127.0.0.1:9/',

@@ -29,6 +29,8 @@ beforeAll(async () => {
       PUBLIC_ORIGIN: 'https://reshelf.example',
       STRIPE_SECRET_KEY: 'sk_test_web_files',
       STRIPE_WEBHOOK_SECRET: 'whsec_web_files',
+      EASYPOST_API_KEY: 'EZTKoffline0123',
+      EASYPOST_WEBHOOK_SECRET: 'carrier-webhook-offline',
       MAIL: 'smtp',
       SMTP_URL: 'smtp://user:pw@mail.example:587',
       MAIL_FROM: 'no-reply@reshelf.example',

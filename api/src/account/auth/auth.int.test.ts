@@ -273,6 +273,8 @@ describe('sessions', () => {
         APP_SECRET: 'p'.repeat(40),
         STRIPE_SECRET_KEY: 'sk_test_offline',
         STRIPE_WEBHOOK_SECRET: 'whsec_offline',
+        EASYPOST_API_KEY: 'EZTKoffline0123',
+        EASYPOST_WEBHOOK_SECRET: 'carrier-webhook-offline',
         // Production mail must leave the building; nothing here sends any (port 9 discards).
         MAIL: 'smtp',
         SMTP_URL: 'smtp://127.0.0.1:9',

@@ -31,6 +31,8 @@ beforeAll(async () => {
       PAYMENTS: 'stripe',
       STRIPE_SECRET_KEY: 'sk_test_offline',
       STRIPE_WEBHOOK_SECRET: 'whsec_offline',
+      EASYPOST_API_KEY: 'EZTKoffline0123',
+      EASYPOST_WEBHOOK_SECRET: 'carrier-webhook-offline',
       MAIL: 'smtp',
       // smtp://: STARTTLS, required; the sink's certificate is self-signed.
       SMTP_URL: sink.url,
