@@ -56,6 +56,7 @@ import {
   openReturnShipment,
   type ReturnParcelDeps,
   type ReturnParcelScan,
+  returnShipmentOf,
   tellReturnTrouble,
 } from '../parcels/returns.ts';
 import { tellBoth } from './dispute-mail.ts';
@@ -724,6 +725,11 @@ export async function refundPostedReturns(
   return refunded;
 }
 
+/** What a refund says about a buyer-paid return label kept from it (decision 0087). */
+function labelKeptLine(keptMinor: number): string {
+  return keptMinor > 0 ? `, less ${formatPence(keptMinor)} for your return label` : '';
+}
+
 /** Refunds a return's books (claimed by `claimant` so it happens once) and tells both sides. */
 async function refundReturn(
   deps: ReturnDeps & Pick<CheckoutDeps, 'payments'>,
@@ -772,11 +778,22 @@ async function refundReturnWithin(
   const returned = row.books.filter((book) => !refundedAlready.has(book.orderItemId));
   if (returned.length === 0)
     throw new AppError('PRECONDITION_FAILED', 'This order has already been refunded in full.');
+  // A return label the buyer pays for (a change of mind) comes off the refund once the carrier
+  // has scanned it (decision 0087); a buyer who posted it their own way pays nothing for it.
+  const label = await returnShipmentOf(trx, { returnRequestId: row.id });
+  const keepForLabel =
+    label && label.paid_by === 'buyer' && label.first_scan_at !== null
+      ? { shipmentId: label.id, costMinor: label.cost_minor }
+      : undefined;
   const refund = await refundOrder(
     trx,
     deps.payments,
     order,
-    { items: returned.map((book) => book.orderItemId), goods: true },
+    {
+      items: returned.map((book) => book.orderItemId),
+      goods: true,
+      ...(keepForLabel ? { keepForLabel } : {}),
+    },
     `Charity return of ${order.reference}: ${row.reason}`.slice(0, 500),
     actor,
     { noPayment: 'We couldn’t find this order’s payment to refund.' },
@@ -830,7 +847,7 @@ async function refundReturnWithin(
       buyer: {
         subject: `Refund of ${formatPence(refund.amountMinor)} on its way`,
         lines: [
-          `The seller has ${row.title} (order ${row.reference}) back. We have refunded ${formatPence(refund.amountMinor)} to your original payment method: the book and its postage. It can take up to 5 working days to show.`,
+          `The seller has ${row.title} (order ${row.reference}) back. We have refunded ${formatPence(refund.amountMinor)} to your original payment method: the book and its postage${labelKeptLine(refund.labelKeptMinor)}. It can take up to 5 working days to show.`,
         ],
       },
       seller: {
@@ -854,7 +871,7 @@ async function refundReturnWithin(
     notice: {
       kind: 'refund',
       title: `Refund of ${formatPence(refund.amountMinor)} for ${row.title}`,
-      body: `The charity has your returned copy of “${row.title}” (order ${row.reference}). We have refunded ${formatPence(refund.amountMinor)} to your original payment method; it can take up to 5 working days to show.`,
+      body: `The charity has your returned copy of “${row.title}” (order ${row.reference}). We have refunded ${formatPence(refund.amountMinor)} to your original payment method${labelKeptLine(refund.labelKeptMinor)}; it can take up to 5 working days to show.`,
     },
   });
   return done;

@@ -18,12 +18,15 @@ interface Row {
   reference: string;
   paid: number;
   refunded: number;
+  /** Buyer-paid return labels' costs kept from refunds (decision 0087). */
+  labels_kept: number;
   seller_net: number;
   fee: number;
   ledger_payment: number;
   ledger_refund: number;
   ledger_seller: number;
   ledger_fee: number;
+  ledger_label: number;
   transferred: number;
   has_transfer: boolean;
 }
@@ -33,13 +36,14 @@ const pounds = (pence: number) => `${pence < 0 ? '−' : ''}£${(Math.abs(pence)
 /** One order's problems, in words (none: it balances). */
 function problemsOf(row: Row): string[] {
   const problems: string[] = [];
-  const identity = row.paid - (row.seller_net + row.fee + row.refunded);
+  const identity = row.paid - (row.seller_net + row.fee + row.refunded + row.labels_kept);
   if (identity !== 0) {
     problems.push(
-      `Paid in ${pounds(row.paid)} is not seller net ${pounds(row.seller_net)} + fee ${pounds(row.fee)} + refunds ${pounds(row.refunded)} (off by ${pounds(identity)})`,
+      `Paid in ${pounds(row.paid)} is not seller net ${pounds(row.seller_net)} + fee ${pounds(row.fee)} + refunds ${pounds(row.refunded)}${row.labels_kept ? ` + return labels kept ${pounds(row.labels_kept)}` : ''} (off by ${pounds(identity)})`,
     );
   }
-  const ledgerIdentity = row.ledger_payment + row.ledger_refund - (row.ledger_seller + row.ledger_fee);
+  const ledgerIdentity =
+    row.ledger_payment + row.ledger_refund + row.ledger_label - (row.ledger_seller + row.ledger_fee);
   if (ledgerIdentity !== 0) problems.push(`The ledger does not balance (off by ${pounds(ledgerIdentity)})`);
   if (row.ledger_payment !== row.paid)
     problems.push(`The ledger has ${pounds(row.ledger_payment)} paid in, the payments ${pounds(row.paid)}`);
@@ -74,6 +78,7 @@ export async function reconciliation(
         coalesce((select sum(p.amount_minor) from public.payments p
                   where p.order_id = o.id and p.status = 'succeeded'), 0)::int as paid,
         coalesce((select sum(r.amount_minor) from public.refunds r where r.order_id = o.id), 0)::int as refunded,
+        coalesce((select sum(r.label_kept_minor) from public.refunds r where r.order_id = o.id), 0)::int as labels_kept,
         coalesce((select case when po.status = 'cancelled' then 0 else po.amount_minor - po.reversed_minor end
                   from public.payouts po where po.order_id = o.id), 0)::int as seller_net,
         case when exists (select 1 from public.payouts po where po.order_id = o.id)
@@ -90,6 +95,9 @@ export async function reconciliation(
         coalesce((select sum(amount_minor) from public.ledger_entries l
                   where l.order_id = o.id and l.kind = 'fee'), 0)::int as ledger_fee,
         coalesce((select sum(amount_minor) from public.ledger_entries l
+                  where l.order_id = o.id and l.kind = 'carrier_label' and l.refund_id is not null), 0)::int
+          as ledger_label,
+        coalesce((select sum(amount_minor) from public.ledger_entries l
                   where l.order_id = o.id and l.kind in ('transfer', 'transfer_reversal')), 0)::int as transferred,
         exists (select 1 from public.transfers t where t.order_id = o.id and t.status in ('paid', 'reversed')) as has_transfer
       from public.orders o
@@ -100,8 +108,9 @@ export async function reconciliation(
     select * from money order by created_at desc, order_id`.execute(db);
   const all = rows.map((row) => {
     const problems = problemsOf(row);
-    const ledgerOff = row.ledger_payment + row.ledger_refund - (row.ledger_seller + row.ledger_fee);
-    const tablesOff = row.paid - (row.seller_net + row.fee + row.refunded);
+    const ledgerOff =
+      row.ledger_payment + row.ledger_refund + row.ledger_label - (row.ledger_seller + row.ledger_fee);
+    const tablesOff = row.paid - (row.seller_net + row.fee + row.refunded + row.labels_kept);
     return {
       orderId: row.order_id,
       reference: row.reference,

@@ -322,7 +322,24 @@ describe('a change-of-mind return: the buyer pays for the label', () => {
       .select(['status', 'refund_minor'])
       .where('id', '=', requested.request!.id)
       .executeTakeFirstOrThrow();
-    expect(refunded.status).toBe('refunded');
+    // The books and their postage, not the protection fee, less the label the buyer pays for.
+    const protection = paid.items.reduce((sum, item) => sum + item.protectionMinor, 0);
+    const label = postageFor(parcel.band, 'home');
+    expect(refunded).toEqual({ status: 'refunded', refund_minor: paid.totalMinor - protection - label });
+    const kept = await db
+      .selectFrom('ledger_entries')
+      .select(['amount_minor', 'shipment_id'])
+      .where('order_id', '=', paid.orderId)
+      .where('kind', '=', 'carrier_label')
+      .execute();
+    expect(kept).toEqual([{ amount_minor: -label, shipment_id: ready.id }]);
+    const refundNotice = await db
+      .selectFrom('notifications')
+      .select('body')
+      .where('user_id', '=', buyer.id)
+      .where('kind', '=', 'refund')
+      .executeTakeFirstOrThrow();
+    expect(refundNotice.body).toContain(`less £${(label / 100).toFixed(2)} for your return label`);
     expect(await scan(ready.tracking_ref!, 'delivered', '2026-12-06T12:00:00Z')).toBe('applied');
     expect(
       await db.selectFrom('refunds').select('id').where('order_id', '=', paid.orderId).execute(),
