@@ -48,6 +48,7 @@ import { type CallProcedure, createPageRenderer } from './http/ssr.ts';
 import { rejectUnstorableParameters } from './http/text-guard.ts';
 import { registerLeanTrpc, type TrpcPathStats } from './http/trpc-lean.ts';
 import { humanLogStream, loggerOptions, logRequest } from './logger.ts';
+import { registerTestCarrierRoutes } from './platform/carriers/index.ts';
 import { type AuthState, presentsNoCredential, resolveAuth } from './platform/identity/resolve-auth.ts';
 import { type MailDelivery, startMailDelivery } from './platform/mail/delivery.ts';
 import { createRealtimeHub, type RealtimeHub, type RealtimeHubOptions } from './platform/realtime/hub.ts';
@@ -415,6 +416,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     carriers: services.carriers,
     origin: config.siteOrigin,
   });
+  // The test carrier's scan page and tracking pages (not in production: CARRIERS=test only).
+  await registerTestCarrierRoutes(app, { db: database.db, carriers: services.carriers });
   // One-click unsubscribe (RFC 8058) from a non-essential email's List-Unsubscribe header.
   await registerUnsubscribeRoutes(app, { db: database.db, secrets });
   // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.

@@ -9,7 +9,14 @@ import type { CarrierProvider } from './port.ts';
 import { createTestCarrier } from './test-carrier.ts';
 
 export { createDropOffDirectory, type DropOffDirectory, LOCKER_LARGEST_BAND } from './drop-off-directory.ts';
+export { createEasyPostCarrier, EASYPOST_NAME, EASYPOST_SIGNATURE_HEADER } from './easypost.ts';
 export * from './port.ts';
+export {
+  CARRIER_WEBHOOK_PATH,
+  registerTestCarrierRoutes,
+  SCAN_BUTTONS,
+  TEST_CARRIER_PAGE,
+} from './test-carrier.routes.ts';
 export {
   createTestCarrier,
   TEST_CARRIER_NAME,
