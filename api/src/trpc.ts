@@ -92,6 +92,8 @@ export interface Deps {
   mailer: Mailer;
   functions: ServerFunctions;
   payments: PaymentProvider;
+  /** Drop-off points, labels and scans (decision 0083). */
+  carriers: CarrierProvider;
   storage: StoragePort;
   bookLookup: BookLookupPort;
   /** The carrier (labels, drop-off points, scans), when the site has one. */

@@ -58,6 +58,7 @@ const pence = (text: string | null): number => {
 interface Charged {
   /** What checkout charges for the book on its own, less postage: the figure every surface shows. */
   allInMinor: number;
+  /** Its cheapest delivery method's postage (decision 0083). */
   postageMinor: number;
 }
 
@@ -72,7 +73,8 @@ function checkoutOf(context: BrowserContext) {
         return {
           // money-ok: checkout's own lines: the total, its discount added back, less postage.
           allInMinor: quote.totalMinor + quote.discountMinor - quote.postageMinor,
-          postageMinor: quote.postageMinor,
+          // "+ postage from": the cheapest delivery checkout offers for the book alone.
+          postageMinor: Math.min(...quote.delivery.options.map((option) => option.postageMinor)),
         };
       });
       known.set(listingId, charged);

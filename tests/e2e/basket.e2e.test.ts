@@ -14,13 +14,14 @@
  */
 import {
   CLIENT_HEADER,
-  COMMERCIAL_DEFAULTS,
   formatPence,
   type ListingCard,
+  type ListingDetail,
   orderButtonLabel,
-  parcelPostage,
+  parcelFor,
   parsePounds,
   percentOf,
+  postageFor,
 } from '@reshelf/contracts';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -180,9 +181,17 @@ describe('the basket', { timeout: 240_000 }, () => {
     await expect(bundle.locator('dt').textContent()).resolves.toBe('Bundle discount (3 books: 10% off)');
     expect(pence(await bundle.locator('dd').textContent())).toBe(percentOf(subtotal, 10));
     expect(await samGroup.getByTestId('group-postage').count()).toBe(1);
+    // One parcel for Sam's three books, by home delivery (the choice until the buyer makes one).
+    const parcelBooks = await Promise.all(
+      [first, second, third].map(async (book) => {
+        const detail = await query<ListingDetail>(buyer.context, 'catalogue.listings.bySlug', {
+          slug: book.slug,
+        });
+        return { parcelSize: book.parcelSize, format: detail.format, pageCount: detail.pageCount };
+      }),
+    );
     expect(pence(await samGroup.getByTestId('group-postage').textContent())).toBe(
-      parcelPostage([first.parcelSize, second.parcelSize, third.parcelSize], COMMERCIAL_DEFAULTS.postageMinor)
-        .postageMinor,
+      postageFor(parcelFor(parcelBooks).band, 'home'),
     );
     expect(await charityGroup.getByTestId('group-postage').count()).toBe(1);
     await samGroup.getByTestId('group-saving').waitFor();

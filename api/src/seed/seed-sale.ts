@@ -64,12 +64,29 @@ async function writeSale(
   trx: Transaction<DB>,
   sale: SeedSale,
 ): Promise<{ id: string; reference: string; totalMinor: number }> {
+  // What each parcel is estimated from: the listing's format and the edition's pages.
+  const parcelFacts = await trx
+    .selectFrom('listings as l')
+    .leftJoin('books as b', 'b.id', 'l.book_id')
+    .select(['l.id', 'l.format', 'b.page_count'])
+    .where(
+      'l.id',
+      'in',
+      sale.books.map((book) => book.listingId),
+    )
+    .execute();
+  const factsOf = new Map(parcelFacts.map((row) => [row.id, row]));
   const group: PricingGroup = {
     key: sale.sellerId,
     sellerId: sale.sellerId,
     charityId: sale.charityId,
     sellerName: '',
-    books: sale.books.map((book) => ({ ...book, title: '' })),
+    books: sale.books.map((book) => ({
+      ...book,
+      title: '',
+      format: factsOf.get(book.listingId)?.format ?? null,
+      pageCount: factsOf.get(book.listingId)?.page_count ?? null,
+    })),
     tiers: sale.tiers ?? [],
     agreedMinor: sale.offer?.amountMinor ?? null,
     offerId: sale.offer?.id ?? null,

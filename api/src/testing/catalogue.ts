@@ -28,6 +28,8 @@ export async function createBook(
     category?: string;
     genres?: string[];
     description?: string;
+    /** The edition's pages (what a parcel is estimated from). */
+    pageCount?: number | null;
   },
 ): Promise<string> {
   const category = book.category
@@ -45,6 +47,7 @@ export async function createBook(
       isbn13: book.isbn13 ?? null,
       description: book.description ?? null,
       category_id: category?.id ?? null,
+      page_count: book.pageCount ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -67,6 +70,7 @@ export async function createListing(
     price?: number;
     condition?: Condition;
     parcelSize?: ParcelSize;
+    format?: 'paperback' | 'hardback' | null;
     status?: 'active' | 'draft' | 'sold' | 'removed' | 'withdrawn' | 'reserved';
     charityId?: string | null;
     publishedAt?: Date;
@@ -85,6 +89,7 @@ export async function createListing(
       condition: listing.condition ?? 'good',
       price_minor: listing.price ?? 500,
       parcel_size: listing.parcelSize ?? 'small',
+      format: listing.format ?? null,
       charity_id: listing.charityId ?? null,
       description: listing.description ?? null,
       published_at: listing.publishedAt ?? new Date(Date.now() - 60_000),

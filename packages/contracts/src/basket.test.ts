@@ -5,9 +5,12 @@ import {
   bundlePercent,
   bundleTiersSchema,
   COMMERCIAL_DEFAULTS,
+  DEFAULT_POSTAGE_RATES,
   PARCEL_SIZES,
   type ParcelSize,
-  parcelPostage,
+  parcelFor,
+  parcelPostageFor,
+  postageFor,
   priceBreakdown,
   priceGroup,
 } from './index.ts';
@@ -17,11 +20,17 @@ const RULE = {
   percent: COMMERCIAL_DEFAULTS.buyerProtectionPercent,
 };
 
-/** What the same book costs as its own order today (no discount code). */
+/** A book of this size with the size's typical page count, as a listing with no edition pages. */
+const book = (parcelSize: ParcelSize) => ({ parcelSize, format: null, pageCount: null });
+
+/** Home delivery's postage for these books in one parcel (the rule, not a typed figure). */
+const homePostage = (...sizes: ParcelSize[]) => postageFor(parcelFor(sizes.map(book)).band, 'home');
+
+/** What the same book costs as its own order today (no discount code), sent to the door. */
 function singleOrder(priceMinor: number, size: ParcelSize): number {
   return priceBreakdown({
     itemMinor: priceMinor,
-    postageMinor: COMMERCIAL_DEFAULTS.postageMinor[size],
+    postageMinor: homePostage(size),
     protection: RULE,
   }).totalMinor;
 }
@@ -127,54 +136,58 @@ describe('bundle tiers', () => {
 });
 
 describe('one parcel’s postage', () => {
-  it('follows the band table', () => {
-    expect(parcelPostage(['small'])).toEqual({ postageMinor: 299, parcelSize: 'small', points: 1 });
-    expect(parcelPostage(['small', 'small'])).toEqual({ postageMinor: 399, parcelSize: 'medium', points: 2 });
-    expect(parcelPostage(['small', 'small', 'small']).postageMinor).toBe(399);
-    expect(parcelPostage(['medium']).postageMinor).toBe(399);
-    expect(parcelPostage(['large']).postageMinor).toBe(549);
-    expect(parcelPostage(['small', 'small', 'small', 'small', 'small', 'small']).postageMinor).toBe(549);
-    expect(parcelPostage(['large', 'large']).postageMinor).toBe(549 + 150);
-    expect(parcelPostage(['large', 'large', 'large']).postageMinor).toBe(549 + 2 * 150);
-    expect(() => parcelPostage([])).toThrow(RangeError);
+  it('is the label’s price for the books’ band and the delivery method', () => {
+    const paperback = parcelPostageFor([book('small')], 'home');
+    expect(paperback.parcel.band).toBe('large_letter');
+    expect(paperback.postageMinor).toBe(DEFAULT_POSTAGE_RATES.large_letter.home);
+    expect(parcelPostageFor([book('small')], 'drop_off').postageMinor).toBe(
+      DEFAULT_POSTAGE_RATES.large_letter.drop_off,
+    );
+    expect(parcelPostageFor([book('small'), book('small')], 'home').parcel.band).toBe('small_parcel');
+    expect(() => parcelPostageFor([], 'home')).toThrow(RangeError);
   });
 
-  it('never charges more for a second paperback than the first paperback cost', () => {
-    const sizes: ParcelSize[] = [];
-    for (let n = 0; n < 20; n++) {
-      const before = sizes.length ? parcelPostage(sizes).postageMinor : 0;
-      sizes.push('small');
-      const added = parcelPostage(sizes).postageMinor - before;
-      expect(added).toBeLessThanOrEqual(n === 0 ? 299 : 150);
+  it('never charges more for one more book than that book would cost on its own', () => {
+    for (const size of PARCEL_SIZES) {
+      const sizes: ParcelSize[] = [];
+      for (let n = 0; n < 12; n++) {
+        const before = sizes.length ? homePostage(...sizes) : 0;
+        sizes.push(size);
+        expect(homePostage(...sizes) - before).toBeLessThanOrEqual(homePostage(size));
+      }
     }
   });
 });
 
 describe('a seller’s group priced as one order', () => {
-  it('prices the issue’s three books from Sam’s Shelf at £19.89 (£26.27 as three orders)', () => {
+  it('prices the issue’s three books from Sam’s Shelf as one parcel, for less than three orders', () => {
     const items = [
-      { priceMinor: 349, parcelSize: 'small' as const },
-      { priceMinor: 549, parcelSize: 'small' as const },
-      { priceMinor: 550, parcelSize: 'small' as const },
+      { priceMinor: 349, ...book('small') },
+      { priceMinor: 549, ...book('small') },
+      { priceMinor: 550, ...book('small') },
     ];
-    expect(items.reduce((sum, item) => sum + singleOrder(item.priceMinor, item.parcelSize), 0)).toBe(2627);
+    const singles = items.reduce((sum, item) => sum + singleOrder(item.priceMinor, item.parcelSize), 0);
+    expect(singles).toBe(1448 + 3 * homePostage('small') + 17 + 70 + 27 + 70 + 28 + 70);
     const group = priceGroup({ items });
     expect(group).toMatchObject({
       itemSubtotalMinor: 1448,
       bundleDiscountMinor: 0,
-      postageMinor: 399,
+      method: 'home',
+      postageMinor: homePostage('small', 'small', 'small'),
       protectionMinor: 142,
       protectionVatMinor: 24,
-      totalMinor: 1989,
+      totalMinor: 1448 + homePostage('small', 'small', 'small') + 142,
     });
+    expect(group.parcel.band).toBe('small_parcel');
+    expect(group.totalMinor).toBeLessThan(singles);
   });
 
   it('takes the bundle discount off the subtotal, then protection and WELCOME20 on what is left', () => {
     const group = priceGroup({
       items: [
-        { priceMinor: 1000, parcelSize: 'small' },
-        { priceMinor: 500, parcelSize: 'medium' },
-        { priceMinor: 251, parcelSize: 'small' },
+        { priceMinor: 1000, ...book('small') },
+        { priceMinor: 500, ...book('medium') },
+        { priceMinor: 251, ...book('small') },
       ],
       tiers: [
         { minBooks: 2, percent: 5 },
@@ -188,8 +201,8 @@ describe('a seller’s group priced as one order', () => {
     expect(group.discountedSubtotalMinor).toBe(1576);
     expect(group.protectionMinor).toBe(70 + 79); // 78.8
     expect(group.discountMinor).toBe(315); // 315.2
-    expect(group.postageMinor).toBe(549); // 1 + 2 + 1 = 4 points
-    expect(group.totalMinor).toBe(1576 + 549 + 149 - 315);
+    expect(group.postageMinor).toBe(homePostage('small', 'medium', 'small'));
+    expect(group.totalMinor).toBe(1576 + group.postageMinor + 149 - 315);
     const sum = (key: 'bundleDiscountMinor' | 'discountMinor' | 'protectionMinor' | 'priceMinor') =>
       group.items.reduce((total, item) => total + item[key], 0);
     expect(sum('bundleDiscountMinor')).toBe(group.bundleDiscountMinor);
@@ -201,14 +214,14 @@ describe('a seller’s group priced as one order', () => {
   });
 
   it('never takes off more than the discounted subtotal', () => {
-    const group = priceGroup({ items: [{ priceMinor: 300, parcelSize: 'small' }], discount: 1000 });
+    const group = priceGroup({ items: [{ priceMinor: 300, ...book('small') }], discount: 1000 });
     expect(group.discountMinor).toBe(300);
-    expect(group.totalMinor).toBe(299 + 70 + 15);
+    expect(group.totalMinor).toBe(homePostage('small') + 70 + 15);
   });
 
   it('refuses books without a price', () => {
     expect(() => priceGroup({ items: [] })).toThrow(RangeError);
-    expect(() => priceGroup({ items: [{ priceMinor: 0, parcelSize: 'small' }] })).toThrow(RangeError);
+    expect(() => priceGroup({ items: [{ priceMinor: 0, ...book('small') }] })).toThrow(RangeError);
   });
 
   it('costs less than the single orders for every allowed combination of 2 to 5 books', () => {
@@ -239,7 +252,7 @@ describe('a seller’s group priced as one order', () => {
         for (let step = 1; step <= 3; step++) {
           const items = sizes.map((parcelSize, i) => ({
             priceMinor: prices[(shift + i * step) % prices.length] as number,
-            parcelSize,
+            ...book(parcelSize),
           }));
           const singles = items.reduce((sum, item) => sum + singleOrder(item.priceMinor, item.parcelSize), 0);
           for (const tiers of tierSets) {

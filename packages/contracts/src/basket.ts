@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listingCardSchema, namedRefSchema } from './catalogue.ts';
 import { addressInputSchema, idempotencyKeySchema, promoOutcomeSchema } from './checkout.ts';
 import { PARCEL_SIZES } from './constants.ts';
+import { deliveryChoiceSchema, deliveryQuoteSchema } from './parcels.ts';
 import { traderSchema } from './traders.ts';
 
 // Bundle tiers ---------------------------------------------------------------------------------
@@ -122,7 +123,8 @@ export const groupQuoteSchema = z.object({
   bundleDiscountMinor: z.number().int(),
   discountedSubtotalMinor: z.number().int(),
   postageMinor: z.number().int(),
-  parcelSize: z.enum(PARCEL_SIZES),
+  /** The group's one parcel: the method its postage is for, and both options. */
+  delivery: deliveryQuoteSchema,
   protectionMinor: z.number().int(),
   protectionVatMinor: z.number().int(),
   discountMinor: z.number().int(),
@@ -148,9 +150,18 @@ export const basketQuoteSchema = z.object({
 });
 export type BasketQuote = z.infer<typeof basketQuoteSchema>;
 
+/**
+ * How the buyer wants each seller group's parcel, by the group's key (a group not named gets
+ * home delivery, the preselected choice).
+ */
+export const groupDeliveriesSchema = z
+  .record(z.string().max(80, 'Unknown seller group'), deliveryChoiceSchema)
+  .refine((value) => Object.keys(value).length <= 50, 'Too many seller groups');
+
 /** A quote for some of the basket: these books (the web sends the ones the buyer checks out). */
 export const basketQuoteInputSchema = z.object({
   listingIds: basketListingIdsSchema,
+  deliveries: groupDeliveriesSchema.optional(),
   promoCode: z.string().trim().toUpperCase().max(40, 'We don’t recognise that code.').nullish(),
 });
 
@@ -171,6 +182,7 @@ export type BasketStartResult = z.infer<typeof basketStartResultSchema>;
 export const basketStartInputSchema = z.object({
   listingIds: basketListingIdsSchema,
   address: addressInputSchema,
+  deliveries: groupDeliveriesSchema.optional(),
   promoCode: z.string().trim().toUpperCase().max(40, 'We don’t recognise that code.').nullish(),
   idempotencyKey: idempotencyKeySchema,
   quotedTotalMinor: z.number().int().positive('The quoted total is missing'),

@@ -1,25 +1,9 @@
 import { z } from 'zod';
+import { deliveryQuoteSchema } from './parcels.ts';
+import { postcodeSchema } from './postcode.ts';
 import { traderSchema } from './traders.ts';
 
-/** A UK postcode, normalised to upper case with one space before the inward code. */
-export function normalisePostcode(value: string): string | null {
-  const compact = value.replace(/\s+/g, '').toUpperCase();
-  if (!/^[A-Z]{1,2}[0-9][A-Z0-9]?[0-9][A-Z]{2}$/.test(compact)) return null;
-  return `${compact.slice(0, -3)} ${compact.slice(-3)}`;
-}
-
-export const postcodeSchema = z
-  .string()
-  .trim()
-  .min(1, 'Enter a postcode')
-  .transform((value, ctx) => {
-    const normalised = normalisePostcode(value);
-    if (!normalised) {
-      ctx.addIssue({ code: 'custom', message: 'Enter a UK postcode, like SW1A 1AA' });
-      return z.NEVER;
-    }
-    return normalised;
-  });
+export { normalisePostcode, postcodeSchema } from './postcode.ts';
 
 export const addressInputSchema = z.object({
   fullName: z.string().trim().min(1, 'Enter the name to deliver to').max(100, 'Use at most 100 characters'),
@@ -64,7 +48,8 @@ export const quoteSchema = z.object({
   title: z.string(),
   itemMinor: z.number().int(),
   postageMinor: z.number().int(),
-  parcelSize: z.enum(['small', 'medium', 'large']),
+  /** The parcel, the method the postage is for, and what the other method would cost. */
+  delivery: deliveryQuoteSchema,
   protectionMinor: z.number().int(),
   protectionVatMinor: z.number().int(),
   discountMinor: z.number().int(),

@@ -100,7 +100,6 @@ export const CLEANUP_RESTORE_DAYS = 30;
 export const COMMERCIAL_DEFAULTS = {
   buyerProtectionFixedMinor: 70,
   buyerProtectionPercent: 5,
-  postageMinor: { small: 299, medium: 399, large: 549 },
   offerMinPercent: 50,
   offerExpiryHours: 48,
   acceptedOfferCheckoutHours: 24,

@@ -8,6 +8,7 @@ import { COMMERCIAL_DEFAULTS } from './constants.ts';
 import { conversationPhotoSchema } from './messages.ts';
 import { formatPence } from './money.ts';
 import { CARRIER_IDS, DISPUTE_PROBLEMS, type DisputeProblem } from './orders.ts';
+import { DEFAULT_POSTAGE_RATES } from './parcel-words.ts';
 
 /** Who pays to post a book back. */
 export type ReturnPostagePayer = 'seller' | 'buyer';
@@ -43,11 +44,13 @@ export const PROTECTION_RULES = {
     not_received: 'seller',
   } satisfies Record<DisputeProblem, ReturnPostagePayer>,
   /**
-   * The most return postage the seller refunds: the price of the largest parcel band
-   * (COMMERCIAL_DEFAULTS.postageMinor.large), enough to post any book back tracked. A card refund
+   * The most return postage the seller refunds: the dearest rate on the label rate card
+   * (DEFAULT_POSTAGE_RATES: a Medium Parcel to the door), enough to post any book back tracked. A card refund
    * can never exceed what the buyer paid, so it is also capped at what is left of the payment.
    */
-  returnPostageCapMinor: Math.max(...Object.values(COMMERCIAL_DEFAULTS.postageMinor)),
+  returnPostageCapMinor: Math.max(
+    ...Object.values(DEFAULT_POSTAGE_RATES).flatMap((byMethod) => Object.values(byMethod)),
+  ),
   /** A return for a change of mind (a charity's 14 days, or a private seller's opt-in): the buyer. */
   changeOfMindReturnPostageBy: 'buyer' as ReturnPostagePayer,
   /** What a report covers. */

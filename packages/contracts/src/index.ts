@@ -10,6 +10,7 @@ export * from './charity.ts';
 export * from './checkout.ts';
 export * from './constants.ts';
 export * from './data-export.ts';
+export * from './delivery-words.ts';
 export * from './disputes.ts';
 export * from './edition-words.ts';
 export * from './editions.ts';

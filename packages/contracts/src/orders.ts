@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { COMMERCIAL_DEFAULTS } from './constants.ts';
+import { orderDeliverySchema } from './delivery-words.ts';
 import { countOf } from './plural.ts';
 
 /** A delivery address as the server answers it (already checked and normalised). */
@@ -297,6 +298,8 @@ export const orderDetailSchema = orderSummarySchema.extend({
   discountMinor: z.number().int(),
   discountCode: z.string().nullable(),
   parcelSize: z.string().nullable(),
+  /** How the buyer chose to receive it, the parcel's band and when it is expected (null before issue 37). */
+  delivery: orderDeliverySchema.nullable(),
   offerId: z.string().uuid().nullable(),
   charitySale: z.boolean(),
   address: addressViewSchema.nullable(),

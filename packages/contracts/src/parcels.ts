@@ -3,7 +3,6 @@
  * search, label download and tracking timeline share. The rules and texts are in parcel-words.
  */
 import { z } from 'zod';
-import { postcodeSchema } from './checkout.ts';
 import {
   CARRIER_NETWORKS,
   DELIVERY_METHODS,
@@ -15,6 +14,7 @@ import {
   SHIPMENT_DIRECTIONS,
   SHIPMENT_STATUSES,
 } from './parcel-words.ts';
+import { postcodeSchema } from './postcode.ts';
 
 export * from './parcel-words.ts';
 
@@ -68,6 +68,35 @@ export const dropOffPointSchema = z.object({
   distanceM: z.number().int().nonnegative().optional(),
 });
 export type DropOffPoint = z.infer<typeof dropOffPointSchema>;
+
+/**
+ * One delivery method as checkout offers it for a parcel: its postage, the order's total with it
+ * and when it would arrive (the server's figures; the browser never computes them).
+ */
+export const deliveryOptionSchema = z.object({
+  method: z.enum(DELIVERY_METHODS),
+  label: z.string(),
+  postageMinor: z.number().int(),
+  totalMinor: z.number().int(),
+  /** The expected delivery date (YYYY-MM-DD, London). */
+  expectedDeliveryOn: z.string(),
+});
+export type DeliveryOption = z.infer<typeof deliveryOptionSchema>;
+
+/** A quoted parcel: the chosen method (home delivery until the buyer chose) and both options. */
+export const deliveryQuoteSchema = z.object({
+  method: z.enum(DELIVERY_METHODS),
+  band: z.enum(POSTAGE_BANDS),
+  bandLabel: z.string(),
+  weightG: z.number().int(),
+  thicknessMm: z.number().int(),
+  expectedDeliveryOn: z.string(),
+  /** The chosen locker or parcel shop, as the buyer saw it. */
+  dropOffPoint: dropOffPointSchema.nullable(),
+  /** Every method, in DELIVERY_METHODS order. */
+  options: z.array(deliveryOptionSchema),
+});
+export type DeliveryQuote = z.infer<typeof deliveryQuoteSchema>;
 
 export const labelInputSchema = z.object({
   shipmentId: z.string().uuid('Unknown parcel'),

@@ -10,7 +10,8 @@
  *   item subtotal            the books' prices
  *   - bundle discount        the seller's best tier reached, % of the item subtotal
  *   = discounted subtotal
- *   + postage                one parcel: the band from the number and sizes of the books
+ *   + postage                one parcel: its band from the books' estimated weight and
+ *                            thickness, at the label's price for the delivery method
  *   + buyer protection       70p + 5% of the discounted subtotal (VAT-inclusive, VAT shown)
  *   - WELCOME20 / promo      on the discounted subtotal
  *   = total
@@ -25,6 +26,19 @@ import {
   VAT_RATE_PERCENT,
   vatOfInclusive,
 } from './money.ts';
+import {
+  DEFAULT_POSTAGE_RATES,
+  DELIVERY_METHOD_LABELS,
+  type DeliveryMethod,
+  type Parcel,
+  type ParcelBook,
+  POSTAGE_BAND_LABELS,
+  type PostageBand,
+  type PostageRateCard,
+  parcelFor,
+  postageFor,
+  postageFromFor,
+} from './parcel-words.ts';
 
 /** The best tier's percentage for this many books (0 when no tier is reached). */
 export function bundlePercent(tiers: readonly BundleTier[], bookCount: number): number {
@@ -35,44 +49,19 @@ export function bundlePercent(tiers: readonly BundleTier[], bookCount: number): 
 
 // Postage ----------------------------------------------------------------------------------
 
-/** How much of a parcel each book takes: a paperback 1, a hardback/medium 2, a large book 4. */
-export const PARCEL_SIZE_POINTS: Record<ParcelSize, number> = { small: 1, medium: 2, large: 4 };
-/** Above a large parcel (6 points), each further 4 points (or part) adds this much. */
-export const POSTAGE_STEP_POINTS = 4;
-export const POSTAGE_STEP_MINOR = 150;
-
-export type PostageRates = Record<ParcelSize, number>;
-
-export interface ParcelPostage {
-  /** What the buyer pays for the one parcel. */
-  postageMinor: number;
-  /** The parcel's band: small (1 point), medium (2–3), large (4 or more). */
-  parcelSize: ParcelSize;
-  points: number;
-}
-
 /**
- * One parcel's postage from its books (decision 0043's band table), with the seller's
- * per-size rates (the commercial settings; defaults 299 / 399 / 549):
- *
- *   points  1      small rate                     one paperback
- *   points  2–3    medium rate                    2–3 paperbacks, or one medium book (+1)
- *   points  4–6    large rate                     4–6 paperbacks, a large book, 2–3 medium
- *   points  7+     large rate + 150p for each further 4 points or part
- *
- * So a second paperback adds at most 150p (the default rates: 100p), never more than the first
- * paperback cost; one parcel never costs more than the books sent one by one.
+ * One parcel's postage from its books (decision 0083, parcel-words.ts): the books stacked into
+ * one parcel (`parcelFor`: its band from their estimated weight and thickness), priced at what
+ * the label costs for the buyer's delivery method (`postageFor`, the rate card in the settings).
+ * Throws RangeError(PARCEL_TOO_HEAVY) past a Medium Parcel.
  */
-export function parcelPostage(
-  sizes: readonly ParcelSize[],
-  rates: PostageRates = COMMERCIAL_DEFAULTS.postageMinor,
-): ParcelPostage {
-  if (sizes.length === 0) throw new RangeError('parcelPostage needs at least one book');
-  const points = sizes.reduce((sum, size) => sum + PARCEL_SIZE_POINTS[size], 0);
-  if (points <= 1) return { postageMinor: rates.small, parcelSize: 'small', points };
-  if (points <= 3) return { postageMinor: rates.medium, parcelSize: 'medium', points };
-  const steps = points <= 6 ? 0 : Math.ceil((points - 6) / POSTAGE_STEP_POINTS);
-  return { postageMinor: rates.large + steps * POSTAGE_STEP_MINOR, parcelSize: 'large', points };
+export function parcelPostageFor(
+  books: readonly ParcelBook[],
+  method: DeliveryMethod,
+  rates: PostageRateCard = DEFAULT_POSTAGE_RATES,
+): { postageMinor: number; parcel: Parcel } {
+  const parcel = parcelFor(books);
+  return { postageMinor: postageFor(parcel.band, method, rates), parcel };
 }
 
 // Apportioning -------------------------------------------------------------------------------
@@ -121,9 +110,12 @@ export function apportion(total: number, weights: readonly number[]): number[] {
 
 // A group's price ---------------------------------------------------------------------------
 
-export interface BasketPricingItem {
+/** What a quote prices before the buyer chose (preselected at checkout). */
+export const DEFAULT_DELIVERY_METHOD: DeliveryMethod = 'home';
+
+/** A book as priced: its price, and what its parcel is estimated from (format, pages, size). */
+export interface BasketPricingItem extends ParcelBook {
   priceMinor: number;
-  parcelSize: ParcelSize;
 }
 
 export interface PricedItem {
@@ -142,7 +134,10 @@ export interface GroupPrice {
   bundleDiscountMinor: number;
   discountedSubtotalMinor: number;
   postageMinor: number;
-  parcelSize: ParcelSize;
+  /** The delivery method the postage is for (home delivery until the buyer chose). */
+  method: DeliveryMethod;
+  /** The one parcel the books go in: its band, estimated weight and thickness. */
+  parcel: Parcel;
   protectionMinor: number;
   protectionVatMinor: number;
   discountMinor: number;
@@ -158,7 +153,10 @@ export interface GroupPrice {
 export function priceGroup(input: {
   items: readonly BasketPricingItem[];
   tiers?: readonly BundleTier[];
-  postage?: PostageRates;
+  /** The label rate card (the commercial setting `postage_rates`). */
+  rates?: PostageRateCard;
+  /** How the buyer wants it: home delivery (tracked) until they choose. */
+  method?: DeliveryMethod;
   protection?: BuyerProtectionRule;
   discount?: number | ((discountedSubtotalMinor: number) => number);
   vatPercent?: number;
@@ -180,10 +178,8 @@ export function priceGroup(input: {
   const percent = bundlePercent(input.tiers ?? [], items.length);
   const bundleDiscountMinor = percentOf(itemSubtotalMinor, percent);
   const discountedSubtotalMinor = itemSubtotalMinor - bundleDiscountMinor;
-  const parcel = parcelPostage(
-    items.map((item) => item.parcelSize),
-    input.postage ?? COMMERCIAL_DEFAULTS.postageMinor,
-  );
+  const method = input.method ?? DEFAULT_DELIVERY_METHOD;
+  const { postageMinor, parcel } = parcelPostageFor(items, method, input.rates ?? DEFAULT_POSTAGE_RATES);
   const protectionMinor = buyerProtectionFee(discountedSubtotalMinor, protectionRule);
   const asked =
     typeof input.discount === 'function' ? input.discount(discountedSubtotalMinor) : (input.discount ?? 0);
@@ -212,12 +208,13 @@ export function priceGroup(input: {
     bundlePercent: percent,
     bundleDiscountMinor,
     discountedSubtotalMinor,
-    postageMinor: parcel.postageMinor,
-    parcelSize: parcel.parcelSize,
+    postageMinor,
+    method,
+    parcel,
     protectionMinor,
     protectionVatMinor: vatOfInclusive(protectionMinor, input.vatPercent ?? VAT_RATE_PERCENT),
     discountMinor,
-    totalMinor: discountedSubtotalMinor + parcel.postageMinor + protectionMinor - discountMinor,
+    totalMinor: discountedSubtotalMinor + postageMinor + protectionMinor - discountMinor,
     items: priced,
   };
 }
@@ -227,14 +224,16 @@ export function priceGroup(input: {
 /** The live commercial rules a shown price follows (the settings staff change). */
 export interface ShownPriceRules {
   buyerProtection: BuyerProtectionRule;
-  postageMinor: PostageRates;
+  postageRates: PostageRateCard;
 }
 
 export interface ShownPrice {
   /** What the buyer must pay for the book: the item and buyer protection (the headline price). */
   allInMinor: number;
-  /** The postage the buyer would pay for this book on its own: its parcel band's rate. */
+  /** The postage the buyer would pay for this book on its own: its band's cheapest method. */
   postageFromMinor: number;
+  /** The band the book on its own goes in. */
+  band: PostageBand;
 }
 
 /**
@@ -246,10 +245,42 @@ export interface ShownPrice {
 export function shownPrice(item: BasketPricingItem, rules: ShownPriceRules): ShownPrice {
   const group = priceGroup({
     items: [item],
-    postage: rules.postageMinor,
+    rates: rules.postageRates,
     protection: rules.buyerProtection,
   });
-  return { allInMinor: group.totalMinor - group.postageMinor, postageFromMinor: group.postageMinor };
+  const band = group.parcel.band;
+  return {
+    allInMinor: group.totalMinor - group.postageMinor,
+    postageFromMinor: postageFromFor(band, rules.postageRates),
+    band,
+  };
+}
+
+/**
+ * What "+ postage from" would be for this book at each of the seller's sizes (the seller's
+ * choice shows the buyer's postage): its band's cheapest method, the book on its own.
+ */
+export function postageFromBySize(
+  book: Pick<ParcelBook, 'format' | 'pageCount'>,
+  rates: PostageRateCard,
+): Record<ParcelSize, number> {
+  const of = (parcelSize: ParcelSize) => postageFromFor(parcelFor([{ ...book, parcelSize }]).band, rates);
+  return { small: of('small'), medium: of('medium'), large: of('large') };
+}
+
+/**
+ * The all-in price alone (the item and buyer protection), where no "+ postage from" is shown:
+ * postage never enters the all-in, so it needs no parcel. Still priced by shownPrice.
+ */
+export function shownAllInMinor(priceMinor: number, rules: ShownPriceRules): number {
+  return shownPrice({ priceMinor, parcelSize: 'small', format: null, pageCount: null }, rules).allInMinor;
+}
+
+/** The postage line's words: the band, and how it comes ("Large Letter · Home delivery (tracked)"). */
+export function postageLineWords(band: PostageBand, method: DeliveryMethod | null): string {
+  return method
+    ? `${POSTAGE_BAND_LABELS[band]} · ${DELIVERY_METHOD_LABELS[method]}`
+    : POSTAGE_BAND_LABELS[band];
 }
 
 /** The words beside a shown price, on the web and in emails and notifications (one wording). */

@@ -134,7 +134,7 @@ describe('listing inputs', () => {
     expect(
       notificationText('wishlist_price_drop', {
         title: 'Emma',
-        now: { allInMinor: 543, postageFromMinor: 299 },
+        now: { allInMinor: 543, postageFromMinor: 299, band: 'large_letter' },
         wasAllInMinor: 700,
       }),
     ).toEqual({

@@ -1,54 +1,78 @@
 import { describe, expect, it } from 'vitest';
 import { COMMERCIAL_DEFAULTS } from './constants.ts';
-import { itemPriceRangeForShown, priceGroup, shownPrice } from './pricing.ts';
+import { DEFAULT_POSTAGE_RATES, DELIVERY_METHODS, parcelFor, postageFromFor } from './parcel-words.ts';
+import { itemPriceRangeForShown, priceGroup, shownAllInMinor, shownPrice } from './pricing.ts';
 
 const live = {
   buyerProtection: {
     fixedMinor: COMMERCIAL_DEFAULTS.buyerProtectionFixedMinor,
     percent: COMMERCIAL_DEFAULTS.buyerProtectionPercent,
   },
-  postageMinor: COMMERCIAL_DEFAULTS.postageMinor,
+  postageRates: DEFAULT_POSTAGE_RATES,
 };
 
+const paperback = { parcelSize: 'small' as const, format: 'paperback', pageCount: 320 };
+const hardback = { parcelSize: 'medium' as const, format: 'hardback', pageCount: 400 };
+
 describe('shownPrice (decision 0071): the headline price a buyer must pay', () => {
-  it('is the item plus buyer protection under the rule, and postage from the listing’s own band', () => {
-    // £3.99 + 70p + 5% of £3.99 (19.95p → 20p) = £4.89; one paperback's postage £2.99.
-    expect(shownPrice({ priceMinor: 399, parcelSize: 'small' }, live)).toEqual({
+  it('is the item plus buyer protection under the rule, and postage from the book’s own band', () => {
+    // £3.99 + 70p + 5% of £3.99 (19.95p → 20p) = £4.89; a 320-page paperback is a Large Letter.
+    expect(shownPrice({ priceMinor: 399, ...paperback }, live)).toEqual({
       allInMinor: 489,
-      postageFromMinor: 299,
+      postageFromMinor: postageFromFor('large_letter'),
+      band: 'large_letter',
     });
-    expect(shownPrice({ priceMinor: 1250, parcelSize: 'medium' }, live)).toEqual({
-      allInMinor: 1383,
-      postageFromMinor: 399,
-    });
+    const heavy = shownPrice({ priceMinor: 1250, ...hardback }, live);
+    expect(heavy.allInMinor).toBe(1383);
+    expect(heavy.band).toBe(parcelFor([hardback]).band);
+    expect(heavy.postageFromMinor).toBe(postageFromFor(heavy.band));
   });
 
-  it('equals what checkout charges for the one book less its postage, under any rule', () => {
+  it('is checkout’s total for the one book less its postage, and postage from is its cheapest method', () => {
     const rules = [
       live,
       {
         buyerProtection: { fixedMinor: 99, percent: 7 },
-        postageMinor: { small: 250, medium: 350, large: 500 },
+        postageRates: {
+          large_letter: { home: 250, drop_off: 260 },
+          small_parcel: { home: 350, drop_off: 300 },
+          medium_parcel: { home: 500, drop_off: 450 },
+        },
       },
-      { buyerProtection: { fixedMinor: 0, percent: 0 }, postageMinor: { small: 0, medium: 0, large: 0 } },
+      {
+        buyerProtection: { fixedMinor: 0, percent: 0 },
+        postageRates: {
+          large_letter: { home: 0, drop_off: 0 },
+          small_parcel: { home: 0, drop_off: 0 },
+          medium_parcel: { home: 0, drop_off: 0 },
+        },
+      },
     ];
     for (const rule of rules)
       for (const priceMinor of [1, 50, 399, 1001, 12_345])
-        for (const parcelSize of ['small', 'medium', 'large'] as const) {
-          const group = priceGroup({
-            items: [{ priceMinor, parcelSize }],
-            postage: rule.postageMinor,
-            protection: rule.buyerProtection,
-          });
-          const shown = shownPrice({ priceMinor, parcelSize }, rule);
-          expect(shown.allInMinor + shown.postageFromMinor).toBe(group.totalMinor);
-          expect(shown.postageFromMinor).toBe(group.postageMinor);
+        for (const book of [
+          paperback,
+          hardback,
+          { parcelSize: 'large' as const, format: null, pageCount: null },
+        ]) {
+          const shown = shownPrice({ priceMinor, ...book }, rule);
+          const totals = DELIVERY_METHODS.map(
+            (method) =>
+              priceGroup({
+                items: [{ priceMinor, ...book }],
+                rates: rule.postageRates,
+                method,
+                protection: rule.buyerProtection,
+              }).totalMinor,
+          );
+          expect(shown.allInMinor + shown.postageFromMinor).toBe(Math.min(...totals));
+          expect(shownAllInMinor(priceMinor, rule)).toBe(shown.allInMinor);
         }
   });
 
   it('turns an all-in price range into the item prices inside it, exactly at the edges', () => {
     const range = itemPriceRangeForShown({ minMinor: 489, maxMinor: 1383 }, live.buyerProtection);
-    const allIn = (priceMinor: number) => shownPrice({ priceMinor, parcelSize: 'small' }, live).allInMinor;
+    const allIn = (priceMinor: number) => shownAllInMinor(priceMinor, live);
     expect(range.minMinor).toBeDefined();
     expect(range.maxMinor).toBeDefined();
     expect(allIn(range.minMinor as number)).toBeGreaterThanOrEqual(489);

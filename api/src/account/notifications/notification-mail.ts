@@ -54,8 +54,10 @@ async function emailPriceDrops(deps: NotificationMailDeps, now: Date): Promise<n
       slug: string | null;
       status: string | null;
       parcel_size: ParcelSize | null;
+      format: string | null;
+      page_count: number | null;
     }>`
-      select n.id, n.user_id, u.email, n.data, b.title, l.slug, l.status, l.parcel_size
+      select n.id, n.user_id, u.email, n.data, b.title, l.slug, l.status, l.parcel_size, l.format, b.page_count
       from public.notifications n
       join auth.users u on u.id = n.user_id
       left join public.listings l on l.id = n.listing_id
@@ -76,12 +78,16 @@ async function emailPriceDrops(deps: NotificationMailDeps, now: Date): Promise<n
         row.data.newPriceMinor !== undefined &&
         !(await isSuppressed(trx, { userId: row.user_id, email: row.email }, 'wishlist_alerts'));
       if (send) {
-        const parcelSize = row.parcel_size as ParcelSize;
-        const now = shown({ priceMinor: row.data.newPriceMinor as number, parcelSize });
+        const book = {
+          parcelSize: row.parcel_size as ParcelSize,
+          format: row.format,
+          pageCount: row.page_count,
+        };
+        const now = shown({ ...book, priceMinor: row.data.newPriceMinor as number });
         const price = formatPence(now.allInMinor);
         const was =
           row.data.oldPriceMinor !== undefined
-            ? ` (was ${formatPence(shown({ priceMinor: row.data.oldPriceMinor, parcelSize }).allInMinor)})`
+            ? ` (was ${formatPence(shown({ ...book, priceMinor: row.data.oldPriceMinor }).allInMinor)})`
             : '';
         const action = { label: 'See the book', url: `${deps.origin}/listing/${row.slug}` };
         const lines = [

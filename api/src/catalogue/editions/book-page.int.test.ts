@@ -135,7 +135,13 @@ describe('catalogue.books.public.bySlug', () => {
       const listing = await api(t.app).catalogue.listings.bySlug.query({ slug: copy.listingSlug });
       expect(copy.allInMinor).toBe(listing.price.allInMinor);
       expect(copy.postageFromMinor).toBe(listing.price.postageMinor);
-      const shown = pricer({ priceMinor: listing.price.itemMinor, parcelSize: listing.price.parcelSize });
+      const shown = pricer({
+        priceMinor: listing.price.itemMinor,
+        parcelSize: listing.price.parcelSize,
+        format: listing.format,
+        pageCount: listing.pageCount,
+      });
+      expect(copy.postageFromMinor).toBe(shown.postageFromMinor);
       expect(copy.allInMinor).toBe(shown.allInMinor);
       // The all-in price is more than the item price: buyer protection is in it.
       expect(copy.allInMinor).toBeGreaterThan(listing.price.itemMinor);

@@ -14,6 +14,7 @@ import {
   COPY_ATTRIBUTES,
   type CopyAttribute,
   isCollectable,
+  shownAllInMinor,
   shownPrice,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
@@ -69,6 +70,7 @@ interface CopyRow {
   charity_name: string | null;
   price_minor: number;
   parcel_size: 'small' | 'medium' | 'large';
+  page_count: number | null;
   total: number;
 }
 
@@ -131,8 +133,7 @@ function toEdition(row: EditionRow, settings: CommercialSettings): BookEdition {
     lowestAllInMinor:
       row.low_price_minor === null || row.low_parcel_size === null
         ? null
-        : shownPrice({ priceMinor: row.low_price_minor, parcelSize: row.low_parcel_size }, settings)
-            .allInMinor,
+        : shownAllInMinor(row.low_price_minor, settings),
   };
 }
 
@@ -152,7 +153,7 @@ export async function bookPage(
       l.first_edition, l.first_printing, l.signed, l.inscribed, l.ex_library, l.book_club, l.print_on_demand,
       l.seller_id, coalesce(ch.name, p.display_name) as seller_name,
       ch.slug as charity_slug, ch.name as charity_name,
-      l.price_minor, l.parcel_size, count(*) over ()::int as total
+      l.price_minor, l.parcel_size, b.page_count, count(*) over ()::int as total
     from public.listings l
     join public.books b on b.id = l.book_id
     join public.profiles p on p.id = l.seller_id
@@ -187,7 +188,15 @@ function toCopy(
   settings: CommercialSettings,
   ratings: Record<string, BookCopy['sellerRating']>,
 ): BookCopy {
-  const shown = shownPrice({ priceMinor: row.price_minor, parcelSize: row.parcel_size }, settings);
+  const shown = shownPrice(
+    {
+      priceMinor: row.price_minor,
+      parcelSize: row.parcel_size,
+      format: row.format,
+      pageCount: row.page_count,
+    },
+    settings,
+  );
   const flags = {
     firstEdition: row.first_edition,
     firstPrinting: row.first_printing,
@@ -256,7 +265,6 @@ export async function bookForListing(db: Database, slug: string): Promise<BookFo
     moreCopiesFromMinor:
       row.low_price_minor === null || row.low_parcel_size === null
         ? null
-        : shownPrice({ priceMinor: row.low_price_minor, parcelSize: row.low_parcel_size }, settings)
-            .allInMinor,
+        : shownAllInMinor(row.low_price_minor, settings),
   };
 }

@@ -2,7 +2,12 @@
  * Results by book on the demo catalogue: one result per edition or per work, the copies and the
  * lowest all-in price those copies give, and "did you mean" for a misspelt word.
  */
-import { type BookResult, type BookSearchInput, bookSearchInputSchema, shownPrice } from '@reshelf/contracts';
+import {
+  type BookResult,
+  type BookSearchInput,
+  bookSearchInputSchema,
+  shownAllInMinor,
+} from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
@@ -137,7 +142,7 @@ async function fromListings(filter: CopyFilter, byWork: boolean): Promise<Map<st
       row.key,
       {
         copies: row.copies,
-        lowestAllInMinor: shownPrice({ priceMinor: row.low, parcelSize: row.parcel }, settings).allInMinor,
+        lowestAllInMinor: shownAllInMinor(row.low, settings),
         conditions: row.conditions,
         formats: row.formats,
         firstEdition: row.first_edition,

@@ -45,6 +45,8 @@ interface ResultRow {
   only_slug: string | null;
   low_price_minor: number;
   low_parcel_size: 'small' | 'medium' | 'large';
+  low_format: string | null;
+  low_page_count: number | null;
   conditions: BookResult['conditions'];
   formats: BookResult['formats'];
   first_edition: boolean;
@@ -217,6 +219,7 @@ async function runSearch(
     ? sql`cross join lateral (
         select count(*)::int as copies, min(c.price_minor) as low_price_minor,
           (array_agg(c.parcel_size order by c.n))[1] as low_parcel_size,
+          (array_agg(c.format order by c.n))[1] as low_format,
           array(select distinct x from unnest(array_agg(c.condition)) x order by x) as conditions,
           array(select distinct x from unnest(array_agg(c.format)) x where x is not null order by x) as formats,
           bool_or(c.first_edition) as first_edition, bool_or(c.signed) as signed,
@@ -224,6 +227,8 @@ async function runSearch(
         from unnest(es.copy_list) with ordinality ${COPY_COLUMNS} where ${meets}) s`
     : sql`cross join lateral (
         select es.copies, es.lowest_price_minor as low_price_minor, es.lowest_parcel_size as low_parcel_size,
+          (select c.format from unnest(es.copy_list) with ordinality ${COPY_COLUMNS} order by c.n limit 1)
+            as low_format,
           array(select x from unnest(es.conditions) x order by x) as conditions,
           array(select x from unnest(es.formats) x order by x) as formats,
           es.first_edition, es.signed, es.charity) s`;
@@ -297,6 +302,8 @@ async function runSearch(
           count(*)::int as editions, sum(m.copies)::int as copies,
           min(m.low_price_minor) as low_price_minor,
           (array_agg(m.low_parcel_size order by m.low_price_minor, m.book_id))[1] as low_parcel_size,
+          (array_agg(m.low_format order by m.low_price_minor, m.book_id))[1] as low_format,
+          (array_agg(m.book_id order by m.low_price_minor, m.book_id))[1] as low_book,
           array(select distinct x from unnest(string_to_array(string_agg(array_to_string(m.conditions, ' '), ' '), ' ')) x
                 where x <> '' order by x) as conditions,
           array(select distinct x from unnest(string_to_array(string_agg(array_to_string(m.formats, ' '), ' '), ' ')) x
@@ -306,7 +313,7 @@ async function runSearch(
           max(m.score) as score, min(m.title_length) as title_length, max(m.newest) as newest
         from m group by m.work_id`
     : sql`select m.book_id as key, m.book_id as edition_id, m.work_id, m.book_id as shown_book,
-          1 as editions, m.low_price_minor, m.tier, m.strength, m.title_match, m.score,
+          1 as editions, m.book_id as low_book, m.low_price_minor, m.tier, m.strength, m.title_match, m.score,
           m.title_length, m.newest
         from m`;
   const input = sql`input as materialized (
@@ -327,7 +334,9 @@ async function runSearch(
     )
     select w.slug as work_slug, g.edition_id, ${byWork ? sql`w.title, w.authors` : sql`b.title, b.authors`},
       b.isbn13, b.publisher, b.published_year, b.cover_url, g.editions, g.total,
-      x.copies, x.low_price_minor, x.low_parcel_size, x.conditions, x.formats,
+      x.copies, x.low_price_minor, x.low_parcel_size, x.low_format, x.conditions, x.formats,
+      -- The cheapest copy's edition's pages: what its "+ postage from" is estimated from.
+      (select lb.page_count from public.books lb where lb.id = g.low_book limit 1) as low_page_count,
       x.first_edition, x.signed, x.charity,
       -- A result with one copy that meets the filters links to it: read for the page's rows only.
       case when x.copies = 1 then (
@@ -348,7 +357,7 @@ async function runSearch(
     ) b
     ${
       byWork
-        ? sql`cross join lateral (select g.copies, g.low_price_minor, g.low_parcel_size, g.conditions,
+        ? sql`cross join lateral (select g.copies, g.low_price_minor, g.low_parcel_size, g.low_format, g.conditions,
             g.formats, g.first_edition, g.signed, g.charity) x`
         : sql`cross join lateral (select s.* from public.edition_search es ${summary}
             where es.book_id = g.key limit 1) x`
@@ -377,7 +386,12 @@ async function runSearch(
 
 function toResult(row: ResultRow): BookResult {
   const shown = shownPrice(
-    { priceMinor: row.low_price_minor, parcelSize: row.low_parcel_size },
+    {
+      priceMinor: row.low_price_minor,
+      parcelSize: row.low_parcel_size,
+      format: row.low_format,
+      pageCount: row.low_page_count,
+    },
     commercialSettingsFromText(row.settings),
   );
   return {

@@ -1,8 +1,11 @@
 import {
+  DEFAULT_POSTAGE_RATES,
   type ListingPage,
   listingCardSchema,
   listingDetailSchema,
   listingPageSchema,
+  parcelFor,
+  postageFromFor,
   type SearchResult,
   searchInputSchema,
   searchResultSchema,
@@ -389,9 +392,10 @@ describe('bad input never becomes a 500', () => {
 });
 
 describe('the listing page', () => {
-  it('shows the full price: item, postage for its parcel size, buyer protection with its VAT, total', async () => {
+  it('shows the full price: item, postage from for the book alone, buyer protection with its VAT, total', async () => {
     const book = await createBook(db, { title: 'A Priced Book', category: 'fiction', genres: ['classics'] });
     const { slug } = await createListing(db, { sellerId, bookId: book, price: 799, parcelSize: 'medium' });
+    const postage = postageFromFor(parcelFor([{ parcelSize: 'medium', format: null, pageCount: null }]).band);
     const detail = await api(t.app).catalogue.listings.bySlug.query({ slug });
     expect(detail).toMatchObject({
       title: 'A Priced Book',
@@ -402,10 +406,10 @@ describe('the listing page', () => {
       seller: { id: sellerId, displayName: 'Fixture Books', charity: null },
       price: {
         itemMinor: 799,
-        postageMinor: 399,
+        postageMinor: postage,
         protectionMinor: 110, // 70p + 5% of £7.99 (39.95p -> 40p)
         protectionVatMinor: 18,
-        totalMinor: 799 + 399 + 110,
+        totalMinor: 799 + postage + 110,
         parcelSize: 'medium',
         protectionFixedMinor: 70,
         protectionPercent: 5,
@@ -416,10 +420,13 @@ describe('the listing page', () => {
   it('follows the settings when staff change the fee or postage', async () => {
     const book = await createBook(db, { title: 'Settings Follow', category: 'fiction' });
     const { slug } = await createListing(db, { sellerId, bookId: book, price: 1000, parcelSize: 'large' });
+    const band = parcelFor([{ parcelSize: 'large', format: null, pageCount: null }]).band;
+    const rates = structuredClone(DEFAULT_POSTAGE_RATES);
+    rates[band] = { home: 601, drop_off: 600 };
     await db
       .updateTable('settings')
-      .set({ value: JSON.stringify({ small: 250, medium: 350, large: 600 }) })
-      .where('key', '=', 'postage_bands')
+      .set({ value: JSON.stringify(rates) })
+      .where('key', '=', 'postage_rates')
       .execute();
     try {
       const detail = await api(t.app).catalogue.listings.bySlug.query({ slug });
@@ -427,8 +434,8 @@ describe('the listing page', () => {
     } finally {
       await db
         .updateTable('settings')
-        .set({ value: JSON.stringify({ small: 299, medium: 399, large: 549 }) })
-        .where('key', '=', 'postage_bands')
+        .set({ value: JSON.stringify(DEFAULT_POSTAGE_RATES) })
+        .where('key', '=', 'postage_rates')
         .execute();
     }
   });
@@ -538,7 +545,12 @@ describe('the hot reads', () => {
     };
     const detail = await getListingBySlug(db.withPlugin(counting), slug);
     expect(statements).toBe(1);
-    expect(detail.price).toMatchObject({ postageMinor: 549, protectionMinor: 120, totalMinor: 1669 });
+    const postage = postageFromFor(parcelFor([{ parcelSize: 'large', format: null, pageCount: null }]).band);
+    expect(detail.price).toMatchObject({
+      postageMinor: postage,
+      protectionMinor: 120,
+      totalMinor: 1120 + postage,
+    });
   });
 
   it('answer exactly what their output schemas would (/trpc no longer parses them)', async () => {

@@ -42,7 +42,7 @@ import { TRADER_COLUMNS, TRADER_JOINS, type TraderRow, traderFromRow } from '../
  */
 export const CARD_COLUMNS = sql`
   l.id, l.slug, b.title, b.authors, b.isbn13, b.cover_url, l.photos ->> 0 as photo_url,
-  l.condition, l.ex_library, l.price_minor, l.parcel_size, l.status,
+  l.condition, l.ex_library, l.price_minor, l.parcel_size, l.format, b.page_count, l.status,
   ch.slug as charity_slug, ch.name as charity_name, l.published_at,
   ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as card_settings`;
 
@@ -62,6 +62,9 @@ export interface CardRow {
   ex_library: boolean;
   price_minor: number;
   parcel_size: ListingCard['parcelSize'];
+  /** The listing's format and the edition's pages: what its parcel is estimated from. */
+  format: string | null;
+  page_count: number | null;
   status: ListingCard['status'];
   charity_slug: string | null;
   charity_name: string | null;
@@ -76,7 +79,12 @@ export interface CardRow {
  */
 export function toCard(row: CardRow): ListingCard {
   const shown = shownPrice(
-    { priceMinor: row.price_minor, parcelSize: row.parcel_size },
+    {
+      priceMinor: row.price_minor,
+      parcelSize: row.parcel_size,
+      format: row.format,
+      pageCount: row.page_count,
+    },
     commercialSettingsFromText(row.card_settings),
   );
   return {
@@ -498,7 +506,7 @@ export async function searchListings(db: Database, params: SearchParams): Promis
     select ${CARD_COLUMNS}, count(*) over ()::int as total
     from (
       select hits.tier, hits.strength, hits.title_match, hits.score,
-        bk.id, bk.title, bk.authors, bk.isbn13, bk.cover_url
+        bk.id, bk.title, bk.authors, bk.isbn13, bk.cover_url, bk.page_count
       from hits join public.books bk on bk.id = hits.id
     ) b
     join public.listings l on l.book_id = b.id
@@ -613,9 +621,19 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
   }
   const removed = row.status === 'removed';
   const settings = commercialSettingsFromText(row.settings);
+  const shown = shownPrice(
+    {
+      priceMinor: row.price_minor,
+      parcelSize: row.parcel_size,
+      format: row.format,
+      pageCount: row.page_count,
+    },
+    settings,
+  );
+  // The breakdown's postage is the book on its own by the cheapest method ("+ postage from").
   const breakdown = priceBreakdown({
     itemMinor: row.price_minor,
-    postageMinor: settings.postageMinor[row.parcel_size],
+    postageMinor: shown.postageFromMinor,
     protection: settings.buyerProtection,
   });
   const trader = traderFromRow(row);
@@ -687,8 +705,7 @@ export async function getListingBySlug(db: Database, slug: string): Promise<List
         : null,
     price: {
       ...breakdown,
-      allInMinor: shownPrice({ priceMinor: row.price_minor, parcelSize: row.parcel_size }, settings)
-        .allInMinor,
+      allInMinor: shown.allInMinor,
       parcelSize: row.parcel_size,
       protectionFixedMinor: settings.buyerProtection.fixedMinor,
       protectionPercent: settings.buyerProtection.percent,

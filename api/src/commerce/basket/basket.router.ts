@@ -64,7 +64,10 @@ export const basketRouter = router({
     .input(basketQuoteInputSchema)
     .output(basketQuoteSchema)
     .query(({ ctx, input }) =>
-      quoteBasket(ctx.db, ctx.user.userId, input.listingIds, input.promoCode ?? null),
+      quoteBasket(ctx.db, ctx.user.userId, input.listingIds, input.promoCode ?? null, {
+        choices: input.deliveries,
+        carriers: ctx.deps.carriers,
+      }),
     ),
 });
 

@@ -6,7 +6,14 @@
  * the payment together, and a lapse releases every book of the payment.
  */
 import { randomUUID } from 'node:crypto';
-import { type BasketQuote, priceGroup, WELCOME_GIFT } from '@reshelf/contracts';
+import {
+  type BasketQuote,
+  type ParcelSize,
+  parcelFor,
+  postageFor,
+  priceGroup,
+  WELCOME_GIFT,
+} from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
@@ -24,6 +31,11 @@ let t: TestApp;
 let db: Database;
 let deps: CheckoutDeps & JobContext;
 const provider = createTestProvider({ secrets: createSecrets('basket-test-secret-0123456789abcdef') });
+/** A listing of this size with no format or pages (the test books): what its parcel is estimated from. */
+const paperbackOf = (parcelSize: ParcelSize) => ({ parcelSize, format: null, pageCount: null });
+/** Home delivery for these books in one parcel: the rule's figure, never typed. */
+const homeFor = (...sizes: ParcelSize[]) => postageFor(parcelFor(sizes.map(paperbackOf)).band, 'home');
+
 const address = {
   fullName: 'Jo March',
   line1: '1 Orchard House',
@@ -179,9 +191,9 @@ describe('the basket quote', () => {
     const [samGroup, charityGroup] = quote.groups;
     const expectedSam = priceGroup({
       items: [
-        { priceMinor: 349, parcelSize: 'small' },
-        { priceMinor: 549, parcelSize: 'small' },
-        { priceMinor: 550, parcelSize: 'medium' },
+        { priceMinor: 349, parcelSize: 'small', format: null, pageCount: null },
+        { priceMinor: 549, parcelSize: 'small', format: null, pageCount: null },
+        { priceMinor: 550, parcelSize: 'medium', format: null, pageCount: null },
       ],
       tiers: [
         { minBooks: 2, percent: 5 },
@@ -207,7 +219,7 @@ describe('the basket quote', () => {
       bundleDiscountMinor: 0,
       discountMinor: 0,
       discountCode: null,
-      totalMinor: 300 + 299 + 70 + 15,
+      totalMinor: 300 + homeFor('small') + 70 + 15,
     });
     expect(quote.totalMinor).toBe((samGroup?.totalMinor ?? 0) + (charityGroup?.totalMinor ?? 0));
   });
@@ -233,7 +245,7 @@ describe('checkout of basket groups', () => {
     expect(aOrder).toMatchObject({
       item_price_minor: 1500,
       bundle_discount_minor: 150,
-      postage_minor: 399,
+      postage_minor: homeFor('small', 'small'),
       status: 'pending_payment',
     });
     const items = await db
@@ -278,7 +290,7 @@ describe('checkout of basket groups', () => {
       .where('order_id', '=', aOrder?.id as string)
       .executeTakeFirstOrThrow();
     // The seller gives the bundle discount; the platform gives WELCOME20.
-    expect(payout.amount_minor).toBe(1500 - 150 + 399);
+    expect(payout.amount_minor).toBe(1500 - 150 + homeFor('small', 'small'));
     // The bought books left the basket.
     expect((await listBasket(db, buyer.id)).groups).toEqual([]);
     const events = await db
@@ -511,16 +523,16 @@ describe('an accepted bundle offer', () => {
       .execute();
 
     const q = await quote(db, buyer.id, { offerId });
-    // 1 small + 1 medium = 3 points: one medium parcel; protection on the offer's amount.
+    // A paperback and a hardback-sized book: one parcel; protection on the offer's amount.
     expect(q).toMatchObject({
       itemMinor: 1001,
-      postageMinor: 399,
-      parcelSize: 'medium',
+      postageMinor: homeFor('small', 'medium'),
       protectionMinor: 70 + 50,
     });
+    expect(q.delivery.band).toBe(parcelFor([paperbackOf('small'), paperbackOf('medium')]).band);
     expect(q.title).toMatch(/^2 books: Basket book \d+, Basket book \d+$/);
     const started = await startCheckout(deps, buyer, { offerId, address });
-    expect(started.totalMinor).toBe(1001 + 399 + 120);
+    expect(started.totalMinor).toBe(1001 + homeFor('small', 'medium') + 120);
     const items = await db
       .selectFrom('order_items')
       .selectAll()

@@ -17,6 +17,7 @@ import {
   type BasketStartResult,
   type BundleTier,
   COMMERCIAL_DEFAULTS,
+  type DeliveryChoice,
   type GroupQuote,
   type ParcelSize,
   plural,
@@ -26,6 +27,7 @@ import { tradersOfListings } from '../../catalogue/index.ts';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import type { CarrierProvider } from '../../platform/carriers/index.ts';
 import type { CheckoutSession } from '../../platform/payments/port.ts';
 import { insertOrder } from '../orders/insert.ts';
 import { type PricedGroup, type PricingGroup, priceOrders } from '../pricing/quote.ts';
@@ -41,6 +43,13 @@ import {
   recordSessionPayments,
   resumeCheckout,
 } from './checkout.service.ts';
+import {
+  deliveryColumns,
+  deliveryQuote,
+  deliveryRegion,
+  type GroupDeliveries,
+  resolveGroupDeliveries,
+} from './delivery.ts';
 
 type Executor = Database | Transaction<DB>;
 
@@ -58,6 +67,8 @@ interface BasketListing {
   status: string;
   priceMinor: number;
   parcelSize: ParcelSize;
+  format: string | null;
+  pageCount: number | null;
 }
 
 /** The listings, in the order asked (unknown ids are refused). */
@@ -74,7 +85,9 @@ async function loadListings(db: Executor, listingIds: string[]): Promise<BasketL
       'l.status',
       'l.price_minor',
       'l.parcel_size',
+      'l.format',
       'b.title',
+      'b.page_count',
       'p.display_name',
       'ch.name as charity_name',
       'ch.slug as charity_slug',
@@ -97,9 +110,14 @@ async function loadListings(db: Executor, listingIds: string[]): Promise<BasketL
       status: row.status,
       priceMinor: row.price_minor ?? 0,
       parcelSize: (row.parcel_size ?? 'small') as ParcelSize,
+      format: row.format,
+      pageCount: row.page_count,
     };
   });
 }
+
+/** No choice made: every group by home delivery (the preselected choice). */
+const NO_CHOICE: GroupDeliveries = { choices: {}, points: new Map() };
 
 /** A group's key: one seller, and one charity's shop for a charity's books (one parcel). */
 export function groupKey(listing: { sellerId: string; charityId: string | null }): string {
@@ -157,6 +175,7 @@ export async function priceBasket(
   buyerId: string,
   listingIds: string[],
   promoCode: string | null,
+  deliveries: GroupDeliveries = NO_CHOICE,
   options: { lock?: boolean } = {},
 ): Promise<PricedBasket> {
   const ids = [...new Set(listingIds)];
@@ -177,6 +196,7 @@ export async function priceBasket(
         tiers: [],
         agreedMinor: null,
         offerId: null,
+        method: deliveries.choices[key]?.method ?? 'home',
         listings: [],
       };
       groups.push(group);
@@ -195,6 +215,8 @@ export async function priceBasket(
       title: listing.title,
       priceMinor: listing.priceMinor,
       parcelSize: listing.parcelSize,
+      format: listing.format,
+      pageCount: listing.pageCount,
     }));
   }
   const tiers = await tiersFor(db, {
@@ -215,6 +237,7 @@ export async function priceBasket(
     quote: {
       groups: entries.map(({ group, priced: order }): GroupQuote => {
         const { price } = order;
+        const point = deliveries.points.get(group.key) ?? null;
         return {
           key: group.key,
           sellerId: group.sellerId,
@@ -239,7 +262,7 @@ export async function priceBasket(
           bundleDiscountMinor: price.bundleDiscountMinor,
           discountedSubtotalMinor: price.discountedSubtotalMinor,
           postageMinor: price.postageMinor,
-          parcelSize: price.parcelSize,
+          delivery: deliveryQuote(order, point, deliveryRegion(point, deliveries.postcode)),
           protectionMinor: price.protectionMinor,
           protectionVatMinor: price.protectionVatMinor,
           discountMinor: price.discountMinor,
@@ -267,10 +290,15 @@ export async function quoteBasket(
   buyerId: string,
   listingIds: string[],
   promoCode: string | null,
+  delivery: {
+    choices?: Record<string, DeliveryChoice> | undefined;
+    carriers?: CarrierProvider | undefined;
+  } = {},
 ): Promise<BasketQuote> {
+  const deliveries = await resolveGroupDeliveries(delivery.carriers, delivery.choices);
   // Their own run-out reservations are let go first: the books may be back on sale.
   await lapseOwnOverdue(db, buyerId, listingIds);
-  return (await priceBasket(db, buyerId, listingIds, promoCode)).quote;
+  return (await priceBasket(db, buyerId, listingIds, promoCode, deliveries)).quote;
 }
 
 function sameQuote(
@@ -295,6 +323,8 @@ export interface BasketStartInput {
   listingIds: string[];
   address: AddressInput;
   promoCode: string | null;
+  /** Each seller group's delivery choice by its key (home delivery when not named). */
+  deliveries?: Record<string, DeliveryChoice> | undefined;
   quotedTotalMinor: number;
   quotedGroups: { key: string; totalMinor: number }[];
 }
@@ -363,6 +393,10 @@ export async function startBasket(
     if (continued) return continued;
   }
   const listingIds = [...new Set(input.listingIds)];
+  const deliveries = {
+    ...(await resolveGroupDeliveries(deps.carriers, input.deliveries)),
+    postcode: input.address.postcode,
+  };
   await lapseOwnOverdue(deps.db, buyer.id, listingIds);
   const reservedUntil = new Date(Date.now() + COMMERCIAL_DEFAULTS.reservationMinutes * 60 * 1000);
   const created = await deps.db.transaction().execute(async (trx) => {
@@ -372,7 +406,7 @@ export async function startBasket(
     await sql`select id from public.listings where id = any(${sql.val(listingIds)}::uuid[]) order by id for update`.execute(
       trx,
     );
-    const priced = await priceBasket(trx, buyer.id, listingIds, input.promoCode, { lock: true });
+    const priced = await priceBasket(trx, buyer.id, listingIds, input.promoCode, deliveries, { lock: true });
     if (priced.quote.gone.length > 0) {
       const [first] = priced.quote.gone;
       throw new QuoteChangedError(
@@ -409,8 +443,9 @@ export async function startBasket(
       .returning('id')
       .executeTakeFirstOrThrow();
     const orders: { orderId: string; reference: string; totalMinor: number; titles: string[] }[] = [];
-    for (const { priced: order } of priced.groups) {
+    for (const [index, { priced: order }] of priced.groups.entries()) {
       const created = await insertOrder(trx, {
+        delivery: deliveryColumns((priced.quote.groups[index] as GroupQuote).delivery),
         buyerId: buyer.id,
         priced: order,
         promotionId: priced.promotionId,

@@ -6,6 +6,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { parcelFor, postageFor } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/index.ts';
@@ -33,6 +34,12 @@ import {
   startCheckout,
   withIdempotency,
 } from './checkout.service.ts';
+
+/** Home delivery for one paperback-sized book with no known pages: the rule's figure. */
+const PAPERBACK_HOME = postageFor(
+  parcelFor([{ parcelSize: 'small', format: null, pageCount: null }]).band,
+  'home',
+);
 
 let t: TestApp;
 let db: Database;
@@ -138,18 +145,18 @@ describe('quote', () => {
     // 70p + 5% of £10.00 = £1.20, of which VAT (20%, inclusive) is 20p; 20% off £10.00.
     expect(q).toMatchObject({
       itemMinor: 1000,
-      postageMinor: 299,
+      postageMinor: PAPERBACK_HOME,
       protectionMinor: 120,
       protectionVatMinor: 20,
       discountMinor: 200,
       discountCode: 'WELCOME20',
-      totalMinor: 1000 + 299 + 120 - 200,
+      totalMinor: 1000 + PAPERBACK_HOME + 120 - 200,
     });
     await makeReturning(buyer.id);
     expect(await quote(db, buyer.id, { listingId })).toMatchObject({
       discountMinor: 0,
       discountCode: null,
-      totalMinor: 1419,
+      totalMinor: 1000 + PAPERBACK_HOME + 120,
     });
   });
 
@@ -209,7 +216,7 @@ describe('a listing is sold at most once', () => {
       .selectAll()
       .where('order_id', '=', order.id)
       .executeTakeFirstOrThrow();
-    expect(payout).toMatchObject({ status: 'held', amount_minor: 1500 + 299 });
+    expect(payout).toMatchObject({ status: 'held', amount_minor: 1500 + PAPERBACK_HOME });
   });
 });
 

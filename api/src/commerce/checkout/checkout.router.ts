@@ -3,7 +3,11 @@ import {
   basketStartInputSchema,
   basketStartResultSchema,
   booksTitle,
+  deliveryChoiceSchema,
+  dropOffPointSchema,
+  dropOffSearchInputSchema,
   idempotencyKeySchema,
+  postcodeSchema,
   promoCodeInputSchema,
   quoteSchema,
   savedAddressSchema,
@@ -11,11 +15,13 @@ import {
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { isAppOrigin } from '../../http/cors.ts';
-import { authedProcedure, type Context, router } from '../../trpc.ts';
+import { enforce } from '../../http/rate-limit.ts';
+import { authedProcedure, type Context, publicProcedure, router } from '../../trpc.ts';
 import { itemsOfOrders } from '../orders/order-views.ts';
 import { listAddresses, removeAddress, saveAddress } from './addresses.service.ts';
 import { basketPaymentOrders, startBasket } from './basket-checkout.ts';
 import { heldForBuyer, quote, resumeCheckout, startCheckout, withIdempotency } from './checkout.service.ts';
+import { DROP_OFF_SEARCH_LIMIT, DROP_OFF_SEARCH_RATE, searchDropOffPoints } from './delivery.ts';
 
 const sourceSchema = z.union([
   z.object({ listingId: z.string().uuid('Unknown book'), offerId: z.undefined().optional() }),
@@ -23,6 +29,12 @@ const sourceSchema = z.union([
 ]);
 
 const promoField = z.object({ promoCode: promoCodeInputSchema.optional() });
+
+/** How the buyer wants the parcel (home delivery when not given) and, for its date, their postcode. */
+const deliveryField = z.object({
+  delivery: deliveryChoiceSchema.optional(),
+  postcode: postcodeSchema.optional(),
+});
 
 const orderViewSchema = z.object({
   id: z.string().uuid(),
@@ -72,10 +84,45 @@ function deps(ctx: Context) {
 export const checkoutRouter = router({
   /** The server's price for a listing or an accepted offer, line by line. */
   /** With `promoCode`, the quote says whether the code applies and, if not, why (decision 0019). */
+  /** With `delivery`, the postage, total and date are for that choice (home delivery otherwise). */
   quote: authedProcedure
-    .input(z.intersection(sourceSchema, promoField))
+    .input(z.intersection(z.intersection(sourceSchema, promoField), deliveryField))
     .output(quoteSchema)
-    .query(({ ctx, input }) => quote(ctx.db, ctx.user.userId, source(input), input.promoCode ?? null)),
+    .query(({ ctx, input }) =>
+      quote(ctx.db, ctx.user.userId, source(input), input.promoCode ?? null, {
+        choice: input.delivery,
+        postcode: input.postcode,
+        carriers: ctx.deps.carriers,
+      }),
+    ),
+
+  /**
+   * Lockers, parcel shops and Post Offices nearest a postcode (with `band`, only those that can
+   * take that parcel), for the buyer's delivery choice. Anyone may ask; rate-limited by address.
+   */
+  dropOffPoints: publicProcedure
+    .meta({
+      openapi: {
+        operationId: 'checkout-dropOffPoints',
+        method: 'GET',
+        path: '/checkout/drop-off-points',
+        tags: ['Checkout'],
+        summary: 'Drop-off points near a postcode',
+      },
+    })
+    .input(dropOffSearchInputSchema)
+    .output(z.object({ points: z.array(dropOffPointSchema) }))
+    .query(async ({ ctx, input }) => {
+      await enforce(ctx.db, [[DROP_OFF_SEARCH_RATE, ctx.req.ip]]);
+      return {
+        points: await searchDropOffPoints(
+          ctx.deps.carriers,
+          input.postcode,
+          input.band ?? null,
+          DROP_OFF_SEARCH_LIMIT,
+        ),
+      };
+    }),
 
   /** Reserves the book for 15 minutes and opens the payment; a retried key answers once. */
   start: authedProcedure
@@ -86,13 +133,19 @@ export const checkoutRouter = router({
           address: addressInputSchema,
           idempotencyKey: idempotencyKeySchema,
           promoCode: promoField.shape.promoCode,
+          delivery: deliveryChoiceSchema.optional(),
         }),
       ),
     )
     .output(startResultSchema)
     .mutation(async ({ ctx, input }) => {
       const buyer = { id: ctx.user.userId, email: ctx.user.email };
-      const request = { ...source(input), address: input.address, promoCode: input.promoCode ?? null };
+      const request = {
+        ...source(input),
+        address: input.address,
+        promoCode: input.promoCode ?? null,
+        delivery: input.delivery ?? { method: 'home' as const },
+      };
       return withIdempotency(ctx.db, buyer.id, 'checkout.start', input.idempotencyKey, request, (attempt) =>
         startCheckout(deps(ctx), buyer, request, attempt),
       );
@@ -113,6 +166,7 @@ export const checkoutRouter = router({
         listingIds: input.listingIds,
         address: input.address,
         promoCode: input.promoCode ?? null,
+        deliveries: input.deliveries,
         quotedTotalMinor: input.quotedTotalMinor,
         quotedGroups: input.quotedGroups,
       };

@@ -13,12 +13,21 @@
  * through the refund command (refunds/refund.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { type AddressInput, COMMERCIAL_DEFAULTS, paymentTotal, plural, type Quote } from '@reshelf/contracts';
+import {
+  type AddressInput,
+  COMMERCIAL_DEFAULTS,
+  type DeliveryChoice,
+  type DropOffPoint,
+  paymentTotal,
+  plural,
+  type Quote,
+} from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import { traderOfListing } from '../../catalogue/index.ts';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import type { CarrierProvider } from '../../platform/carriers/index.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import type {
   CheckoutSession,
@@ -33,6 +42,7 @@ import { insertOrder } from '../orders/insert.ts';
 import { type Actor, type LockedOrder, lockOrderRow, transition } from '../orders/order-machine.ts';
 import { queueOrderMail } from '../orders/order-mail.ts';
 import { type PricedGroup, type PricingGroup, priceOrders } from '../pricing/quote.ts';
+import { deliveryColumns, deliveryQuote, deliveryRegion, resolveDropOffPoint } from './delivery.ts';
 
 export const JUST_SOLD_MESSAGE = 'This book has just been sold. Take a look at similar books instead.';
 /** To the buyer who reserved the book and comes back to buy it again instead of finishing. */
@@ -48,6 +58,8 @@ export interface CheckoutDeps {
   db: Database;
   payments: PaymentProvider;
   mailer: Mailer;
+  /** Drop-off points for the buyer's delivery choice (decision 0083). */
+  carriers?: CarrierProvider;
   /** The site's origin, for the provider's return URLs. */
   origin: string;
   /**
@@ -64,6 +76,8 @@ interface Book {
   status: string;
   priceMinor: number;
   parcelSize: 'small' | 'medium' | 'large';
+  format: string | null;
+  pageCount: number | null;
 }
 
 interface Purchasable {
@@ -121,7 +135,17 @@ async function purchasable(
   const rows = await db
     .selectFrom('listings as l')
     .innerJoin('books as b', 'b.id', 'l.book_id')
-    .select(['l.id', 'l.seller_id', 'l.status', 'l.price_minor', 'l.parcel_size', 'l.charity_id', 'b.title'])
+    .select([
+      'l.id',
+      'l.seller_id',
+      'l.status',
+      'l.price_minor',
+      'l.parcel_size',
+      'l.format',
+      'l.charity_id',
+      'b.title',
+      'b.page_count',
+    ])
     .where('l.id', 'in', ids)
     .execute();
   const listing = rows.find((row) => row.id === ids[0]);
@@ -135,6 +159,8 @@ async function purchasable(
       status: row.status,
       priceMinor: row.price_minor ?? 0,
       parcelSize: (row.parcel_size ?? 'small') as Book['parcelSize'],
+      format: row.format,
+      pageCount: row.page_count,
     };
   });
   return {
@@ -237,7 +263,7 @@ async function assertOnSale(db: Executor, buyerId: string, item: Purchasable): P
 }
 
 /** The book (or an accepted offer's books) as one order to price (commerce/pricing/quote.ts). */
-function pricingGroup(item: Purchasable): PricingGroup {
+function pricingGroup(item: Purchasable, delivery: DeliveryChoice | undefined): PricingGroup {
   return {
     key: item.charityId ? `${item.sellerId}:${item.charityId}` : item.sellerId,
     sellerId: item.sellerId,
@@ -248,11 +274,14 @@ function pricingGroup(item: Purchasable): PricingGroup {
       title: book.title,
       priceMinor: book.priceMinor,
       parcelSize: book.parcelSize,
+      format: book.format,
+      pageCount: book.pageCount,
     })),
     // A single book reaches no bundle tier; an offer's amount is what was agreed.
     tiers: [],
     agreedMinor: item.offerAmountMinor,
     offerId: item.offerId,
+    method: delivery?.method ?? 'home',
   };
 }
 
@@ -263,16 +292,25 @@ interface Priced {
   promoRefusal: string | null;
 }
 
+/** How the buyer wants it: the choice, the point it names (looked up already) and the delivery postcode. */
+export interface DeliveryInput {
+  choice?: DeliveryChoice | undefined;
+  point: DropOffPoint | null;
+  postcode?: string | null | undefined;
+}
+
 /** One book or an accepted offer, priced as an order of one group (the one quote, decision 0051). */
 async function price(
   db: Executor,
   buyerId: string,
   item: Purchasable,
+  delivery: DeliveryInput,
   promoCode: string | null = null,
   options: { lock?: boolean } = {},
 ): Promise<Priced> {
-  const priced = await priceOrders(db, buyerId, [pricingGroup(item)], promoCode, options);
+  const priced = await priceOrders(db, buyerId, [pricingGroup(item, delivery.choice)], promoCode, options);
   const order = priced.groups[0] as PricedGroup;
+  const parcel = deliveryQuote(order, delivery.point, deliveryRegion(delivery.point, delivery.postcode));
   // Every book of an order is one seller's (and one charity's): the first names the trader.
   const trader = await traderOfListing(db, item.books[0]?.listingId ?? item.listingId);
   return {
@@ -284,7 +322,7 @@ async function price(
           : item.title,
       itemMinor: order.price.itemSubtotalMinor,
       postageMinor: order.price.postageMinor,
-      parcelSize: order.price.parcelSize,
+      delivery: parcel,
       protectionMinor: order.price.protectionMinor,
       protectionVatMinor: order.price.protectionVatMinor,
       discountMinor: order.price.discountMinor,
@@ -301,13 +339,22 @@ async function price(
   };
 }
 
-/** What the buyer would pay now, line by line; the server's figures, never the browser's. */
+/**
+ * What the buyer would pay now, line by line, for the delivery they chose (home delivery until
+ * they chose); the server's figures, never the browser's.
+ */
 export async function quote(
   db: Database,
   buyerId: string,
   source: { listingId: string } | { offerId: string },
   promoCode: string | null = null,
+  delivery: {
+    choice?: DeliveryChoice | undefined;
+    postcode?: string | undefined;
+    carriers?: CarrierProvider;
+  } = {},
 ): Promise<Quote> {
+  const point = await resolveDropOffPoint(delivery.carriers, delivery.choice);
   let item = await purchasable(db, buyerId, source);
   // Their own run-out reservation is let go first: the book may be back on sale.
   if (
@@ -319,7 +366,9 @@ export async function quote(
   )
     item = await purchasable(db, buyerId, source);
   await assertOnSale(db, buyerId, item);
-  return (await price(db, buyerId, item, promoCode)).quote;
+  return (
+    await price(db, buyerId, item, { choice: delivery.choice, point, postcode: delivery.postcode }, promoCode)
+  ).quote;
 }
 
 export interface StartResult {
@@ -503,6 +552,8 @@ export async function startCheckout(
   input: ({ listingId: string } | { offerId: string }) & {
     address: AddressInput;
     promoCode?: string | null;
+    /** Home delivery (tracked) when not given. */
+    delivery?: DeliveryChoice | undefined;
   },
   /** Under an idempotency key: the order is recorded as the key's progress, and a retry of an
    * attempt that died carries on from the order it made. */
@@ -519,6 +570,7 @@ export async function startCheckout(
     buyer.id,
     (await purchasable(deps.db, buyer.id, input)).books.map((book) => book.listingId),
   );
+  const point = await resolveDropOffPoint(deps.carriers, input.delivery);
   const reservedUntil = new Date(Date.now() + COMMERCIAL_DEFAULTS.reservationMinutes * 60 * 1000);
   const order = await deps.db.transaction().execute(async (trx) => {
     // One checkout at a time per buyer, so WELCOME20 (or a promotion's per-buyer limit)
@@ -531,7 +583,14 @@ export async function startCheckout(
       order,
       promotionId,
       promoRefusal,
-    } = await price(trx, buyer.id, item, input.promoCode ?? null, { lock: true });
+    } = await price(
+      trx,
+      buyer.id,
+      item,
+      { choice: input.delivery, point, postcode: input.address.postcode },
+      input.promoCode ?? null,
+      { lock: true },
+    );
     // A code that stopped working since the quote is refused, not silently dropped: the buyer
     // would otherwise pay more than the page told them.
     if (promoRefusal) throw new AppError('PRECONDITION_FAILED', promoRefusal);
@@ -566,6 +625,7 @@ export async function startCheckout(
       promotionId,
       reservedUntil,
       address: input.address,
+      delivery: deliveryColumns(priced.delivery),
     });
     await attempt?.checkpoint(trx, { orderId: created.id });
     return { ...created, priced, title: item.title };

@@ -4,9 +4,9 @@
  * first event, in the caller's transaction. A single book, an accepted offer and each group of a
  * basket all come through here, and so does the demo seed.
  */
-import { type AddressInput, WELCOME_GIFT } from '@reshelf/contracts';
-import type { Transaction } from 'kysely';
-import type { DB } from '../../db/database.generated.ts';
+import { type AddressInput, PARCEL_SIZES, WELCOME_GIFT } from '@reshelf/contracts';
+import type { Insertable, Transaction } from 'kysely';
+import type { DB, Orders } from '../../db/database.generated.ts';
 import type { PricedGroup } from '../pricing/quote.ts';
 import { recordEvent } from './order-machine.ts';
 
@@ -20,6 +20,19 @@ export interface NewOrder {
   /** The checkout payment the order is paid with, and its place in it (a basket's orders). */
   checkoutPaymentId?: string | null;
   paymentPosition?: number | null;
+  /**
+   * The buyer's delivery choice and the parcel (checkout/delivery.ts: deliveryColumns); the
+   * demo seed's orders, never chosen at a checkout, have none.
+   */
+  delivery?: Pick<
+    Insertable<Orders>,
+    | 'delivery_method'
+    | 'drop_off_point'
+    | 'postage_band'
+    | 'parcel_weight_g'
+    | 'parcel_thickness_mm'
+    | 'expected_delivery_on'
+  >;
 }
 
 export async function insertOrder(
@@ -44,13 +57,16 @@ export async function insertOrder(
       discount_minor: price.discountMinor,
       discount_code: discountCode,
       promotion_id: discountCode && discountCode !== WELCOME_GIFT.code ? input.promotionId : null,
-      parcel_size: price.parcelSize,
+      // The largest of the seller's sizes (the band itself is postage_band).
+      parcel_size:
+        PARCEL_SIZES[Math.max(...group.books.map((book) => PARCEL_SIZES.indexOf(book.parcelSize)))],
       charity_sale: group.charityId !== null,
       total_minor: price.totalMinor,
       reserved_until: input.reservedUntil,
       shipping_address: JSON.stringify(input.address),
       checkout_payment_id: input.checkoutPaymentId ?? null,
       payment_position: input.paymentPosition ?? null,
+      ...input.delivery,
     })
     .returning(['id', 'reference'])
     .executeTakeFirstOrThrow();

@@ -8,11 +8,15 @@ import {
   booksTitle,
   type DisputeKind,
   type DisputeProblem,
+  type DropOffPoint,
+  type OrderDelivery,
   type OrderDetail,
   type OrderItem,
   type OrderRole,
   type OrderSummary,
   type PayoutsView,
+  POSTAGE_BANDS,
+  type PostageBand,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
@@ -35,6 +39,24 @@ type Executor = Database | Trx;
 
 const iso = (value: Date | null | undefined): string | null => (value ? value.toISOString() : null);
 
+/** The buyer's delivery choice from the order's columns (checkout/delivery.ts wrote them). */
+export function orderDeliveryOf(row: {
+  delivery_method: string | null;
+  postage_band: string | null;
+  drop_off_point: unknown;
+  expected_delivery_on: string | null;
+}): OrderDelivery | null {
+  if (row.delivery_method !== 'home' && row.delivery_method !== 'drop_off') return null;
+  return {
+    method: row.delivery_method,
+    band: (POSTAGE_BANDS as readonly string[]).includes(row.postage_band ?? '')
+      ? (row.postage_band as PostageBand)
+      : null,
+    dropOffPoint: (row.drop_off_point as DropOffPoint | null) ?? null,
+    expectedDeliveryOn: row.expected_delivery_on,
+  };
+}
+
 function orderQuery(db: Executor) {
   return db
     .selectFrom('orders as o')
@@ -49,6 +71,11 @@ function orderQuery(db: Executor) {
       'o.offer_id',
       'o.discount_code',
       'o.parcel_size',
+      'o.delivery_method',
+      'o.postage_band',
+      'o.drop_off_point',
+      // A date as it is (a JS Date would be local midnight).
+      sql<string | null>`to_char(o.expected_delivery_on, 'YYYY-MM-DD')`.as('expected_delivery_on'),
       'o.charity_sale',
       'o.shipping_address',
       'o.carrier',
@@ -351,6 +378,7 @@ export async function getOrder(
     discountMinor: money.buyer.discountMinor,
     discountCode: row.discount_code,
     parcelSize: row.parcel_size,
+    delivery: orderDeliveryOf(row),
     offerId: row.offer_id,
     charitySale: row.charity_sale,
     address: address ?? null,

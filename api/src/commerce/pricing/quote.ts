@@ -13,8 +13,12 @@
 import {
   apportion,
   type BundleTier,
+  DEFAULT_DELIVERY_METHOD,
+  DELIVERY_METHODS,
+  type DeliveryMethod,
   formatPence,
   type GroupPrice,
+  PARCEL_TOO_HEAVY,
   type ParcelSize,
   type PromoOutcome,
   percentOf,
@@ -24,6 +28,7 @@ import {
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
 import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
 import { checkPromotion } from '../promotions/promotions.service.ts';
 
@@ -35,6 +40,9 @@ export interface PricingBook {
   /** The asking price. */
   priceMinor: number;
   parcelSize: ParcelSize;
+  /** The listing's format and the edition's page count: what the parcel is estimated from. */
+  format: string | null;
+  pageCount: number | null;
 }
 
 /** One order to price: one seller's (or one charity shop's) books, in one parcel. */
@@ -49,6 +57,8 @@ export interface PricingGroup {
   /** An accepted offer's amount for all the group's books (they share it by asking price), or null. */
   agreedMinor: number | null;
   offerId: string | null;
+  /** How the buyer wants the parcel; home delivery (the preselected choice) until they chose. */
+  method?: DeliveryMethod;
 }
 
 export interface PricedGroup {
@@ -60,6 +70,8 @@ export interface PricedGroup {
   singleOrdersMinor: number;
   /** What the saving is: one by one less this order (0 when none). */
   savingMinor: number;
+  /** The order's postage and total by each delivery method (DELIVERY_METHODS order), same discount. */
+  options: { method: DeliveryMethod; postageMinor: number; totalMinor: number }[];
 }
 
 export interface PricedOrders {
@@ -134,16 +146,27 @@ async function groupPricer(db: Executor) {
   const settings = await getCommercialSettings(db as Database);
   return (group: PricingGroup, discount = 0): GroupPrice => {
     const prices = chargedPrices(group);
-    return priceGroup({
-      items: group.books.map((book, index) => ({
-        priceMinor: prices[index] as number,
-        parcelSize: book.parcelSize,
-      })),
-      tiers: group.agreedMinor === null ? group.tiers : [],
-      postage: settings.postageMinor,
-      protection: settings.buyerProtection,
-      discount,
-    });
+    try {
+      return priceGroup({
+        items: group.books.map((book, index) => ({
+          priceMinor: prices[index] as number,
+          parcelSize: book.parcelSize,
+          format: book.format,
+          pageCount: book.pageCount,
+        })),
+        tiers: group.agreedMinor === null ? group.tiers : [],
+        rates: settings.postageRates,
+        method: group.method ?? DEFAULT_DELIVERY_METHOD,
+        protection: settings.buyerProtection,
+        discount,
+      });
+    } catch (error) {
+      // One seller's books past a Medium Parcel (20 kg): said in words, nothing written.
+      if (error instanceof RangeError && error.message === PARCEL_TOO_HEAVY) {
+        throw new AppError('BAD_INPUT', PARCEL_TOO_HEAVY);
+      }
+      throw error;
+    }
   };
 }
 
@@ -155,6 +178,18 @@ function asSingleOrders(
   return group.books
     .map((book) => priceOf({ ...group, books: [book], agreedMinor: null, tiers: [] }).totalMinor)
     .reduce((total, each) => total + each, 0);
+}
+
+/** The group priced by each delivery method with the same discount (what the buyer chooses between). */
+function byMethod(
+  priceOf: (group: PricingGroup, discount?: number) => GroupPrice,
+  group: PricingGroup,
+  discount: number,
+): PricedGroup['options'] {
+  return DELIVERY_METHODS.map((method) => {
+    const price = priceOf({ ...group, method }, discount);
+    return { method, postageMinor: price.postageMinor, totalMinor: price.totalMinor };
+  });
 }
 
 /** The group a discount takes most off (ties: the earlier group), and how much. */
@@ -245,6 +280,7 @@ export async function priceOrders(
       discountLabel: own && price.discountMinor > 0 ? own.label : null,
       singleOrdersMinor,
       savingMinor: Math.max(0, singleOrdersMinor - price.totalMinor),
+      options: byMethod(priceOf, group, own?.minor ?? 0),
     };
   });
   return {
@@ -271,5 +307,6 @@ export async function quoteGroup(db: Executor, group: PricingGroup): Promise<Pri
     discountLabel: null,
     singleOrdersMinor,
     savingMinor: Math.max(0, singleOrdersMinor - price.totalMinor),
+    options: byMethod(priceOf, group, 0),
   };
 }

@@ -227,6 +227,7 @@ describe('every price the API states for a listing is what checkout charges (dec
     const matchLine = SHOWN_PRICE_WORDS.inline({
       allInMinor: freshCharge.allInMinor,
       postageFromMinor: freshCharge.postageMinor,
+      band: 'large_letter',
     });
     const matchNotes = (await me.account.notifications.list.query({ limit: 50 })).items.filter(
       (note) => note.kind === 'saved_search_match' && note.body.includes('Allin Newcomer'),

@@ -24,10 +24,9 @@ import {
   MESSAGE_LIMITS,
   MESSAGE_TEXTS,
   ORDER_STATUS_LABELS,
-  type ParcelSize,
   plural,
   type ReportReason,
-  shownPrice,
+  shownAllInMinor,
   suggestsOffPlatform,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
@@ -511,10 +510,7 @@ function toSummary(row: SummaryRow, userId: string): ThreadSummary {
       allInMinor:
         row.price_minor === null || row.price_minor <= 0 || row.parcel_size === null
           ? null
-          : shownPrice(
-              { priceMinor: row.price_minor, parcelSize: row.parcel_size as ParcelSize },
-              commercialSettingsFromText(row.settings),
-            ).allInMinor,
+          : shownAllInMinor(row.price_minor, commercialSettingsFromText(row.settings)),
       status: row.listing_status,
     },
     lastMessage: row.last_at

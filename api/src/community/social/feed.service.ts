@@ -18,7 +18,7 @@ import {
   type FeedPage,
   type FollowSuggestions,
   type ListingPage,
-  shownPrice,
+  shownAllInMinor,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import {
@@ -189,8 +189,7 @@ export async function feedPage(
 /** A price drop's item prices as shown prices (decision 0071), under the card's statement's settings. */
 function dropOf(card: CardRow, oldPriceMinor: number, newPriceMinor: number) {
   const rules = commercialSettingsFromText(card.card_settings);
-  const allIn = (priceMinor: number) =>
-    shownPrice({ priceMinor, parcelSize: card.parcel_size }, rules).allInMinor;
+  const allIn = (priceMinor: number) => shownAllInMinor(priceMinor, rules);
   return { wasAllInMinor: allIn(oldPriceMinor), nowAllInMinor: allIn(newPriceMinor) };
 }
 

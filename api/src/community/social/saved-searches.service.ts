@@ -239,14 +239,27 @@ interface MatchRow {
   authors: string[];
   price_minor: number;
   parcel_size: ParcelSize;
+  format: string | null;
+  page_count: number | null;
   /** COMMERCIAL_SETTINGS_SQL's text: the rules the shown price follows. */
   settings: string | null;
 }
 
 /** A listing's shown price (decision 0071), under the settings its statement read. */
-function shownOf(row: { price_minor: number; parcel_size: ParcelSize; settings: string | null }) {
+function shownOf(row: {
+  price_minor: number;
+  parcel_size: ParcelSize;
+  format: string | null;
+  page_count: number | null;
+  settings: string | null;
+}) {
   return shownPrice(
-    { priceMinor: row.price_minor, parcelSize: row.parcel_size },
+    {
+      priceMinor: row.price_minor,
+      parcelSize: row.parcel_size,
+      format: row.format,
+      pageCount: row.page_count,
+    },
     commercialSettingsFromText(row.settings),
   );
 }
@@ -270,7 +283,7 @@ async function newMatches(db: Database, search: DueSearch, upTo: Date): Promise<
           or b.title_document @@ websearch_to_tsquery('english', public.search_normalise(${q}::text)))`
     : sql``;
   const { rows } = await sql<MatchRow>`
-    select l.id, l.slug, b.title, b.authors, l.price_minor, l.parcel_size,
+    select l.id, l.slug, b.title, b.authors, l.price_minor, l.parcel_size, l.format, b.page_count,
       ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
     from public.listings l join public.books b on b.id = l.book_id
     where ${where} and l.published_at > ${search.since} and l.seller_id <> ${search.user_id} ${words}
@@ -401,6 +414,8 @@ interface DigestRow {
   title: string;
   price_minor: number;
   parcel_size: ParcelSize;
+  format: string | null;
+  page_count: number | null;
   settings: string | null;
 }
 
@@ -418,7 +433,7 @@ async function sendDigests(deps: SavedSearchAlertDeps, now: Date): Promise<numbe
   for (const { user_id: userId } of members) {
     sent += await deps.db.transaction().execute(async (trx) => {
       const { rows } = await sql<DigestRow>`
-        select m.saved_search_id, m.listing_id, s.name, b.title, l.price_minor, l.parcel_size,
+        select m.saved_search_id, m.listing_id, s.name, b.title, l.price_minor, l.parcel_size, l.format, b.page_count,
           ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
         from public.saved_search_matches m
         join public.saved_searches s on s.id = m.saved_search_id

@@ -8,7 +8,12 @@ import { createEasyPostCarrier } from './easypost.ts';
 import type { CarrierProvider } from './port.ts';
 import { createTestCarrier } from './test-carrier.ts';
 
-export { createDropOffDirectory, type DropOffDirectory, LOCKER_LARGEST_BAND } from './drop-off-directory.ts';
+export {
+  createDropOffDirectory,
+  type DropOffDirectory,
+  LOCKER_LARGEST_BAND,
+  takesBand,
+} from './drop-off-directory.ts';
 export { createEasyPostCarrier, EASYPOST_NAME, EASYPOST_SIGNATURE_HEADER } from './easypost.ts';
 export * from './port.ts';
 export {

@@ -11,6 +11,7 @@ import {
   notificationText,
   type ParcelSize,
   type ShownPrice,
+  shownAllInMinor,
   shownPrice,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
@@ -39,6 +40,8 @@ interface NotificationRow {
   photo_url: string | null;
   cover_url: string | null;
   parcel_size: ParcelSize | null;
+  format: string | null;
+  page_count: number | null;
   /** COMMERCIAL_SETTINGS_SQL's text: the rules a price drop's shown prices follow. */
   settings: string | null;
 }
@@ -48,10 +51,10 @@ function dropPrices(row: NotificationRow): { now?: ShownPrice; wasAllInMinor?: n
   const { newPriceMinor, oldPriceMinor } = row.data;
   if (newPriceMinor === undefined || row.parcel_size === null) return {};
   const rules = commercialSettingsFromText(row.settings);
-  const now = shownPrice({ priceMinor: newPriceMinor, parcelSize: row.parcel_size }, rules);
+  const book = { parcelSize: row.parcel_size, format: row.format, pageCount: row.page_count };
+  const now = shownPrice({ ...book, priceMinor: newPriceMinor }, rules);
   if (oldPriceMinor === undefined) return { now };
-  const was = shownPrice({ priceMinor: oldPriceMinor, parcelSize: row.parcel_size }, rules);
-  return { now, wasAllInMinor: was.allInMinor };
+  return { now, wasAllInMinor: shownAllInMinor(oldPriceMinor, rules) };
 }
 
 function toNotification(row: NotificationRow): AppNotification {
@@ -109,7 +112,7 @@ export async function listNotifications(
       select n.id, n.kind, n.title, n.body, n.link, n.data, n.read_at, n.created_at,
         to_char(n.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at_us,
         l.slug, l.status, b.title as book_title, b.authors, b.isbn13,
-        l.photos ->> 0 as photo_url, b.cover_url, l.parcel_size,
+        l.photos ->> 0 as photo_url, b.cover_url, l.parcel_size, l.format, b.page_count,
         ${sql.raw(COMMERCIAL_SETTINGS_SQL)} as settings
       from public.notifications n
       left join public.orders o on o.id = n.order_id

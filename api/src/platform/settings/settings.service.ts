@@ -1,25 +1,38 @@
 /**
- * Commercial settings (brief section 4): the buyer-protection fee and the postage bands are
+ * Commercial settings (brief section 4): the buyer-protection fee and the label rate card
+ * (postage per band and delivery method, decision 0083) are
  * settings staff can change, read through this one service. A missing key falls back to the
  * starting values in @reshelf/contracts; a malformed one is an error, never a silent guess
  * about what to charge.
  */
-import { type BuyerProtectionRule, COMMERCIAL_DEFAULTS, type ParcelSize } from '@reshelf/contracts';
+import {
+  type BuyerProtectionRule,
+  COMMERCIAL_DEFAULTS,
+  DEFAULT_POSTAGE_RATES,
+  type PostageRateCard,
+} from '@reshelf/contracts';
 import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
 
 export interface CommercialSettings {
   buyerProtection: BuyerProtectionRule;
-  postageMinor: Record<ParcelSize, number>;
+  /** What a label costs per band and delivery method: what the buyer pays for postage. */
+  postageRates: PostageRateCard;
 }
 
 const pence = z.number().int().min(0).max(100_000);
 const buyerProtectionSchema = z.object({ fixedMinor: pence, percent: z.number().min(0).max(100) });
-const postageBandsSchema = z.object({ small: pence, medium: pence, large: pence });
+const methodRatesSchema = z.object({ home: pence, drop_off: pence });
+/** The label rate card as stored (setting `postage_rates`): pence per band and method. */
+export const postageRatesSchema = z.object({
+  large_letter: methodRatesSchema,
+  small_parcel: methodRatesSchema,
+  medium_parcel: methodRatesSchema,
+}) satisfies z.ZodType<PostageRateCard>;
 
 export const COMMERCIAL_SETTING_KEYS = {
   buyerProtection: 'buyer_protection',
-  postageBands: 'postage_bands',
+  postageRates: 'postage_rates',
 } as const;
 
 export async function getCommercialSettings(db: Database): Promise<CommercialSettings> {
@@ -34,7 +47,7 @@ export async function getCommercialSettings(db: Database): Promise<CommercialSet
 /** The settings from their stored values by key: defaults for a missing key, an error for a malformed one. */
 export function commercialSettingsOf(byKey: ReadonlyMap<string, unknown>): CommercialSettings {
   const protection = byKey.get(COMMERCIAL_SETTING_KEYS.buyerProtection);
-  const postage = byKey.get(COMMERCIAL_SETTING_KEYS.postageBands);
+  const postage = byKey.get(COMMERCIAL_SETTING_KEYS.postageRates);
   return {
     buyerProtection:
       protection === undefined
@@ -43,8 +56,8 @@ export function commercialSettingsOf(byKey: ReadonlyMap<string, unknown>): Comme
             percent: COMMERCIAL_DEFAULTS.buyerProtectionPercent,
           }
         : buyerProtectionSchema.parse(protection),
-    postageMinor:
-      postage === undefined ? { ...COMMERCIAL_DEFAULTS.postageMinor } : postageBandsSchema.parse(postage),
+    postageRates:
+      postage === undefined ? structuredClone(DEFAULT_POSTAGE_RATES) : postageRatesSchema.parse(postage),
   };
 }
 

@@ -27,6 +27,7 @@ import {
   type PhotoWidth,
   type PriceSuggestion,
   photoSizeKey,
+  postageFromBySize,
   priceFarAboveSuggestion,
   SELLING_LIMITS,
   SELLING_MESSAGES,
@@ -74,6 +75,7 @@ interface ListingRow {
   photos: unknown;
   price_minor: number | null;
   parcel_size: ParcelSize | null;
+  page_count: number | null;
   published_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -105,7 +107,7 @@ async function loadListing(
       l.dust_jacket, l.bookman_grade, l.condition_notes, l.description, l.photos, l.price_minor, l.parcel_size, l.published_at,
       l.created_at, l.updated_at, l.category_id,
       b.isbn13 as b_isbn13, b.title, b.subtitle, b.authors, b.publisher, b.published_year, b.cover_url,
-      b.verification, c.slug as category_slug, c.name as category_name,
+      b.page_count, b.verification, c.slug as category_slug, c.name as category_name,
       (select o.status from public.order_items i join public.orders o on o.id = i.order_id
         where i.listing_id = l.id and o.status not in ('cancelled', 'refunded')
         order by o.created_at desc limit 1) as order_status,
@@ -209,7 +211,7 @@ async function toSellerListing(db: Db, row: ListingRow): Promise<SellerListing> 
     photos: photosOf(row.photos),
     priceMinor: row.price_minor,
     parcelSize: row.parcel_size,
-    postageMinor: settings.postageMinor,
+    postageMinor: postageFromBySize({ format: row.format, pageCount: row.page_count }, settings.postageRates),
     publishedAt: row.published_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

@@ -157,7 +157,7 @@ function CheckoutBody({
               </li>
             ))}
           </ul>
-          <GroupPriceLines quote={group} />
+          <GroupPriceLines quote={group} parcel={group.delivery} />
           <SellerTerms trader={group.trader} className="mt-4" />
         </section>
       ))}

@@ -232,7 +232,7 @@ function MemberGroup({
       {available.length > 0 ? (
         <div className="mt-4 border-t border-line pt-4">
           {quote ? (
-            <GroupPriceLines quote={quote} />
+            <GroupPriceLines quote={quote} parcel={quote.delivery} />
           ) : quoting ? (
             <Skeleton className="h-32 w-full rounded-lg" />
           ) : null}
@@ -558,6 +558,7 @@ function VisitorGroupCard({
             discountLabel: null,
             savingMinor: 0,
           }}
+          parcel={{ band: estimate.parcel.band, method: estimate.method }}
         />
       </div>
     </GroupFrame>

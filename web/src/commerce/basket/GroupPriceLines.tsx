@@ -3,7 +3,13 @@
  * one parcel, buyer protection with the VAT it includes, WELCOME20 or a promo code, the total,
  * and what buying them together saves against one order each.
  */
-import { formatPence, type GroupQuote } from '@reshelf/contracts';
+import {
+  type DeliveryMethod,
+  formatPence,
+  type GroupQuote,
+  type PostageBand,
+  postageLineWords,
+} from '@reshelf/contracts';
 import { discountText } from '../checkout/PriceLines.tsx';
 import { booksWord } from './basket-view.ts';
 
@@ -14,7 +20,6 @@ type Priced = Pick<
   | 'bundlePercent'
   | 'bundleDiscountMinor'
   | 'postageMinor'
-  | 'parcelSize'
   | 'protectionMinor'
   | 'protectionVatMinor'
   | 'discountMinor'
@@ -24,7 +29,13 @@ type Priced = Pick<
   | 'savingMinor'
 >;
 
-export function GroupPriceLines({ quote }: { quote: Priced }) {
+/** The one parcel's band and the method its postage is for. */
+export interface ParcelWords {
+  band: PostageBand;
+  method: DeliveryMethod;
+}
+
+export function GroupPriceLines({ quote, parcel }: { quote: Priced; parcel: ParcelWords }) {
   const saving = quote.savingMinor;
   return (
     <dl className="flex flex-col gap-2 text-sm" data-testid="group-price-lines">
@@ -43,7 +54,12 @@ export function GroupPriceLines({ quote }: { quote: Priced }) {
         </div>
       ) : null}
       <div className="flex justify-between gap-4">
-        <dt>Postage (one {quote.parcelSize} parcel)</dt>
+        <dt>
+          Postage (one parcel)
+          <span className="block text-xs text-ink-muted" data-testid="group-postage-words">
+            {postageLineWords(parcel.band, parcel.method)}
+          </span>
+        </dt>
         <dd className="shrink-0 tabular-nums" data-testid="group-postage">
           {formatPence(quote.postageMinor)}
         </dd>

@@ -1,4 +1,4 @@
-import { COMMERCIAL_DEFAULTS } from '@reshelf/contracts';
+import { parcelFor, postageFor } from '@reshelf/contracts';
 import { describe, expect, it } from 'vitest';
 import { groupVisitorBasket, nextTierHint, sellerPagePath, tierReached, tiersText } from './basket-view.ts';
 import type { VisitorBasketEntry } from './visitor-basket.ts';
@@ -57,9 +57,11 @@ describe('a visitor’s basket', () => {
       ['Hospice Books', 1, true],
     ]);
     const [two, one] = groups;
-    // Two paperbacks: one medium parcel, not two small ones.
-    expect(two?.estimate.postageMinor).toBe(COMMERCIAL_DEFAULTS.postageMinor.medium);
-    expect(one?.estimate.postageMinor).toBe(COMMERCIAL_DEFAULTS.postageMinor.small);
+    // Two paperbacks: one parcel (a Small Parcel), not two Large Letters; home delivery until chosen.
+    const paperback = { parcelSize: 'small' as const, format: null, pageCount: null };
+    expect(two?.estimate.parcel.band).toBe('small_parcel');
+    expect(two?.estimate.postageMinor).toBe(postageFor(parcelFor([paperback, paperback]).band, 'home'));
+    expect(one?.estimate.postageMinor).toBe(postageFor(parcelFor([paperback]).band, 'home'));
     expect(two?.estimate.bundleDiscountMinor).toBe(0);
   });
 

@@ -87,6 +87,9 @@ export function groupVisitorBasket(
         items: books.map((book) => ({
           priceMinor: Math.max(1, book.priceMinor),
           parcelSize: book.parcelSize,
+          // A visitor's basket keeps the card's facts: the estimate takes the size's typical book.
+          format: null,
+          pageCount: null,
         })),
         tiers,
       }),

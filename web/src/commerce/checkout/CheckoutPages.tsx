@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type AddressInput,
   addressInputSchema,
+  type DeliveryChoice,
   formatPence,
   orderButtonLabel,
   type Quote,
@@ -34,6 +35,15 @@ import { formatDay, formatWhen, timeLeft } from '../../lib/dates.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
+import {
+  CHOOSE_A_POINT,
+  choiceOf,
+  DeliveryChoiceFieldset,
+  type DeliveryPick,
+  HOME_PICK,
+  pickedOption,
+  startChoiceOf,
+} from './DeliveryChoice.tsx';
 import { HeldForYou, HeldForYouOnListing } from './FinishPaying.tsx';
 import { type AddressValues, NewAddressFields } from './NewAddressFields.tsx';
 import { PriceLines } from './PriceLines.tsx';
@@ -94,12 +104,21 @@ interface AcceptedOffer {
  * The server's price for the source, and for an offer the offer itself (its deadline and the
  * asking price it came down from). `problem` is the first error, to be shown instead of the page.
  */
-function useCheckoutQuote(source: CheckoutSource | null, promoCode: string | null) {
+function useCheckoutQuote(
+  source: CheckoutSource | null,
+  promoCode: string | null,
+  /** The delivery the buyer chose (home delivery when none) and their postcode, for the date. */
+  delivery: { choice?: DeliveryChoice | undefined; postcode?: string | undefined } = {},
+) {
   const slug = source?.kind === 'listing' ? source.slug : '';
   const offerId = source?.kind === 'offer' ? source.offerId : '';
   const listing = trpc.catalogue.listings.bySlug.useQuery({ slug }, { enabled: slug !== '' });
   const listingId = listing.data?.id ?? '';
-  const promo = promoCode ? { promoCode } : {};
+  const promo = {
+    ...(promoCode ? { promoCode } : {}),
+    ...(delivery.choice ? { delivery: delivery.choice } : {}),
+    ...(delivery.postcode ? { postcode: delivery.postcode } : {}),
+  };
   const quote = trpc.commerce.checkout.quote.useQuery(
     offerId ? { offerId, ...promo } : { listingId, ...promo },
     {
@@ -248,11 +267,21 @@ function QuoteSummary({
   quote,
   offer,
   promo,
+  method = quote.delivery.method,
 }: {
   quote: Quote;
   offer: AcceptedOffer | null;
   promo: PromoControls;
+  /** The delivery method the buyer picked: the postage and total shown are the quote's for it. */
+  method?: DeliveryPick['method'];
 }) {
+  const option = pickedOption(quote.delivery, { method, point: null });
+  const shown = {
+    ...quote,
+    postageMinor: option?.postageMinor ?? quote.postageMinor,
+    totalMinor: option?.totalMinor ?? quote.totalMinor,
+    parcel: { band: quote.delivery.band, method },
+  };
   const left = offer?.checkoutDeadline ? timeLeft(offer.checkoutDeadline) : null;
   return (
     <section className="rounded-xl border border-line bg-white p-5">
@@ -278,7 +307,7 @@ function QuoteSummary({
         </div>
       ) : null}
       <div className="mt-4">
-        <PriceLines quote={quote} itemLabel={quote.offerId ? 'Item at your offer price' : 'Item'} />
+        <PriceLines quote={shown} itemLabel={quote.offerId ? 'Item at your offer price' : 'Item'} />
       </div>
       <PromoCodeField quote={quote} promo={promo} />
       <SellerTerms trader={quote.trader} className="mt-4" />
@@ -528,8 +557,14 @@ export function CheckoutConfirmPage() {
   const navigate = useNavigate();
   const source = useSource('either');
   const [promoCode, setPromoCode] = usePromoCode();
-  const { quote, offer, problem, loading, listingSlug, listingId } = useCheckoutQuote(source, promoCode);
   const address = useMemo(readStoredAddress, []);
+  // Home delivery (tracked) is preselected; a drop-off is priced once its point is picked.
+  const [pick, setPick] = useState<DeliveryPick>(HOME_PICK);
+  const [pickError, setPickError] = useState<string | null>(null);
+  const { quote, offer, problem, loading, listingSlug, listingId } = useCheckoutQuote(source, promoCode, {
+    choice: choiceOf(pick),
+    postcode: address?.postcode,
+  });
   // One key per attempt on this page: a retried click or a flaky network cannot pay twice.
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const utils = trpc.useUtils();
@@ -558,19 +593,39 @@ export function CheckoutConfirmPage() {
   const priced = quote.data;
   // Only a code that took money off goes with the payment; a refused one is shown, not sent.
   const promo = priced.promo?.status === 'applied' ? { promoCode: priced.promo.code } : {};
-  const pay = () =>
+  const picked = pickedOption(priced.delivery, pick);
+  const pay = () => {
+    const delivery = startChoiceOf(pick);
+    if (!delivery) {
+      setPickError(CHOOSE_A_POINT);
+      return;
+    }
     start.mutate(
       source.kind === 'offer'
-        ? { offerId: source.offerId, address, idempotencyKey, ...promo }
-        : { listingId: priced.listingId, address, idempotencyKey, ...promo },
+        ? { offerId: source.offerId, address, idempotencyKey, delivery, ...promo }
+        : { listingId: priced.listingId, address, idempotencyKey, delivery, ...promo },
     );
+  };
   return (
     <Shell title="Confirm and pay">
       <QuoteSummary
         quote={priced}
         offer={offer}
+        method={pick.method}
         promo={{ onApply: setPromoCode, onRemove: () => setPromoCode(null), checking: quote.isFetching }}
       />
+      <section className="rounded-xl border border-line bg-white p-5" aria-label="Delivery">
+        <DeliveryChoiceFieldset
+          delivery={priced.delivery}
+          pick={pick}
+          onPick={(next) => {
+            setPick(next);
+            setPickError(null);
+          }}
+          postcode={address.postcode}
+          error={pickError}
+        />
+      </section>
       <section className="rounded-xl border border-line bg-white p-5 text-sm">
         <div className="flex items-start justify-between gap-4">
           <div className="min-w-0">
@@ -604,7 +659,7 @@ export function CheckoutConfirmPage() {
         <Lock aria-hidden="true" className="size-4" />
         {start.isPending || start.isSuccess
           ? 'Opening the payment page…'
-          : orderButtonLabel(priced.totalMinor)}
+          : orderButtonLabel(picked?.totalMinor ?? priced.totalMinor)}
       </Button>
     </Shell>
   );

@@ -1,6 +1,11 @@
-import { formatPence, type Quote, WELCOME_GIFT } from '@reshelf/contracts';
-
-const PARCEL_LABELS = { small: 'Small parcel', medium: 'Medium parcel', large: 'Large parcel' } as const;
+import {
+  type DeliveryMethod,
+  formatPence,
+  type PostageBand,
+  postageLineWords,
+  type Quote,
+  WELCOME_GIFT,
+} from '@reshelf/contracts';
 
 type Priced = Pick<
   Quote,
@@ -8,7 +13,8 @@ type Priced = Pick<
 > & {
   discountCode: string | null;
   discountLabel?: string | null;
-  parcelSize?: string | null;
+  /** The parcel's band and how it comes, when known (an order before issue 37 has neither). */
+  parcel?: { band: PostageBand; method: DeliveryMethod | null } | null;
   /** A basket order's bundle discount off the books, and how many books it is for. */
   bundleDiscountMinor?: number;
   bookCount?: number;
@@ -22,7 +28,7 @@ export function discountText(code: string | null, label: string | null | undefin
 }
 
 /**
- * What the buyer pays, line by line (brief §4): the item, postage for the parcel size, buyer
+ * What the buyer pays, line by line (brief §4): the item, postage for the parcel and method, buyer
  * protection with the VAT it includes, the discount (WELCOME20 or a promo code) when the server
  * applied one, the total; and, after a refund, what went back.
  */
@@ -37,10 +43,6 @@ export function PriceLines({
   refundedMinor?: number;
   refundedLabel?: string;
 }) {
-  const parcel =
-    quote.parcelSize && quote.parcelSize in PARCEL_LABELS
-      ? PARCEL_LABELS[quote.parcelSize as Quote['parcelSize']]
-      : null;
   return (
     <dl className="flex flex-col gap-2 text-sm" data-testid="price-lines">
       <div className="flex justify-between gap-4">
@@ -58,7 +60,14 @@ export function PriceLines({
         </div>
       ) : null}
       <div className="flex justify-between gap-4">
-        <dt>Postage{parcel ? ` (${parcel.toLowerCase()})` : ''}</dt>
+        <dt>
+          Postage
+          {quote.parcel ? (
+            <span className="block text-xs text-ink-muted" data-testid="postage-words">
+              {postageLineWords(quote.parcel.band, quote.parcel.method)}
+            </span>
+          ) : null}
+        </dt>
         <dd className="shrink-0 whitespace-nowrap tabular-nums" data-testid="postage">
           {formatPence(quote.postageMinor)}
         </dd>

@@ -2,7 +2,7 @@
  * The pieces of an order shared by the buyer's, the seller's and staff's views: the status
  * pill, the money, the delivery address, tracking, the dispute and the timeline.
  */
-import { formatPence, type OrderDetail } from '@reshelf/contracts';
+import { formatPence, type OrderDetail, orderDeliveryWords } from '@reshelf/contracts';
 import type { ReactNode } from 'react';
 import { formatWhen } from '../../lib/dates.ts';
 import { cn } from '../../lib/utils.ts';
@@ -114,7 +114,7 @@ export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: Orde
           discountMinor: money.discountMinor,
           discountCode: order.discountCode,
           totalMinor: money.totalMinor,
-          parcelSize: order.parcelSize,
+          parcel: order.delivery?.band ? { band: order.delivery.band, method: order.delivery.method } : null,
           bundleDiscountMinor: money.bundleDiscountMinor,
           bookCount: money.books,
         }}
@@ -137,10 +137,25 @@ export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: Orde
   );
 }
 
+/** How the buyer chose to receive it: the method, the locker or parcel shop, the expected date. */
+function DeliveryChoiceLines({ delivery }: { delivery: NonNullable<OrderDetail['delivery']> }) {
+  const words = orderDeliveryWords(delivery);
+  return (
+    <div className="mb-3 text-sm text-ink-soft" data-testid="order-delivery" data-method={delivery.method}>
+      <p className="font-semibold text-ink" data-testid="order-delivery-method">
+        {words.method}
+      </p>
+      {words.point ? <p data-testid="order-delivery-point">{words.point}</p> : null}
+      {words.expected ? <p data-testid="order-delivery-expected">{words.expected}</p> : null}
+    </div>
+  );
+}
+
 export function DeliveryAddress({ order, viewer }: { order: OrderDetail; viewer: OrderViewer }) {
   const address = order.address;
   return (
     <Panel title={viewer === 'seller' ? 'Post it to' : 'Delivery address'} testId="order-address">
+      {order.delivery ? <DeliveryChoiceLines delivery={order.delivery} /> : null}
       {address ? (
         <address className="text-sm not-italic break-words text-ink-soft">
           <span className="font-semibold text-ink">{address.fullName}</span>
