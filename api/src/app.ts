@@ -14,7 +14,13 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { createViewRecorder, registerSitemapRoutes } from './catalogue/index.ts';
 import { registerCharityUploadRoutes } from './charities/index.ts';
-import { registerExportRoutes, registerPaymentRoutes, registerReturnScans } from './commerce/index.ts';
+import {
+  registerExportRoutes,
+  registerOutboundScans,
+  registerParcelRoutes,
+  registerPaymentRoutes,
+  registerReturnScans,
+} from './commerce/index.ts';
 import { registerMessagePhotoRoute } from './community/index.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/index.ts';
@@ -339,7 +345,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       carriers: services.carriers,
       storage: services.storage,
       bookLookup: services.bookLookup,
-      carriers: services.carriers,
       background,
       realtime,
       origin: config.siteOrigin,
@@ -409,6 +414,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     mailer: services.mailer,
     origin: config.siteOrigin,
   });
+  // Parcels (issue 37): what the carrier's scans of a parcel to the buyer do to its order, the
+  // carriers' signed webhooks and the label downloads.
+  registerOutboundScans({ db: database.db, mailer: services.mailer, origin: config.siteOrigin });
+  await registerParcelRoutes(app, { db: database.db, carriers: services.carriers });
   // What a return label's scans do: the return is sent, then received and refunded (issue 37).
   registerReturnScans({
     db: database.db,

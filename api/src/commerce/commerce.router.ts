@@ -10,6 +10,7 @@ import { offersRouter } from './offers/offers.router.ts';
 import { staffOffersRouter } from './offers/staff-offers.router.ts';
 import { ordersRouter } from './orders/orders.router.ts';
 import { staffOrdersRouter } from './orders/staff-orders.router.ts';
+import { parcelsMemberRouter, parcelsSellerRouter } from './parcels/parcels.router.ts';
 import { payoutsRouter } from './payouts/payouts.router.ts';
 import { staffPayoutsRouter } from './payouts/staff-payouts.router.ts';
 import { statementsRouter } from './payouts/statements.router.ts';
@@ -23,6 +24,7 @@ export const commerceRouter = router({
   checkout: checkoutRouter,
   offers: router({ member: offersRouter, staff: staffOffersRouter }),
   orders: router({ member: ordersRouter, staff: staffOrdersRouter }),
+  parcels: router({ seller: parcelsSellerRouter, member: parcelsMemberRouter }),
   disputes: router({ member: disputeMemberRouter, staff: disputeStaffRouter }),
   refunds: refundsRouter,
   payouts: router({ member: payoutsRouter, statements: statementsRouter, staff: staffPayoutsRouter }),

@@ -30,6 +30,24 @@ export const CARRIERS = {
 export type Carrier = keyof typeof CARRIERS;
 export const CARRIER_IDS = Object.keys(CARRIERS) as [Carrier, ...Carrier[]];
 
+/** Each known carrier's public tracking page for a reference (issue 37); 'other' has none. */
+const CARRIER_TRACKING_PAGES: Partial<Record<Carrier, (ref: string) => string>> = {
+  royal_mail_tracked_24: (ref) => `https://www.royalmail.com/track-your-item#/tracking-results/${ref}`,
+  royal_mail_tracked_48: (ref) => `https://www.royalmail.com/track-your-item#/tracking-results/${ref}`,
+  evri: (ref) => `https://www.evri.com/track/parcel/${ref}/details`,
+  dpd: (ref) => `https://track.dpd.co.uk/parcels/${ref}`,
+  yodel: (ref) => `https://www.yodel.co.uk/tracking/${ref}`,
+  inpost: (ref) => `https://inpost.co.uk/tracking/?number=${ref}`,
+  parcelforce: (ref) => `https://www.parcelforce.com/track-trace?trackNumber=${ref}`,
+};
+
+/** The carrier's tracking page for a typed tracking reference, or null when it has none. */
+export function trackingUrlFor(carrier: string | null, ref: string | null): string | null {
+  if (!carrier || !ref) return null;
+  const page = CARRIER_TRACKING_PAGES[carrier as Carrier];
+  return page ? page(encodeURIComponent(ref)) : null;
+}
+
 /** After the carrier's window, a parcel nobody reported missing is taken as delivered. */
 export const PRESUMED_DELIVERY_WORKING_DAYS = 5;
 

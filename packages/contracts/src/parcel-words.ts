@@ -8,6 +8,7 @@
  */
 import type { BookFormat } from './catalogue.ts';
 import type { ParcelSize } from './constants.ts';
+import type { Carrier } from './orders.ts';
 
 // Bands ----------------------------------------------------------------------------------------
 
@@ -64,6 +65,12 @@ export const CARRIER_NETWORK_LABELS: Record<CarrierNetwork, string> = {
   evri: 'Evri',
 };
 export const HOME_DELIVERY_NETWORK: CarrierNetwork = 'royal_mail';
+/** The order's carrier (CARRIERS) when a network's label is scanned: home goes Royal Mail Tracked 48. */
+export const NETWORK_CARRIER: Record<CarrierNetwork, Carrier> = {
+  royal_mail: 'royal_mail_tracked_48',
+  inpost: 'inpost',
+  evri: 'evri',
+};
 
 export const DROP_OFF_POINT_KINDS = ['locker', 'parcel_shop', 'post_office'] as const;
 export type DropOffPointKind = (typeof DROP_OFF_POINT_KINDS)[number];

@@ -160,7 +160,9 @@ export const reconciliationRowSchema = z.object({
   sellerNetMinor: z.number().int(),
   feeMinor: z.number().int(),
   refundedMinor: z.number().int(),
-  /** paid − (seller net + fee + refunds), and the ledger's disagreement with the tables; 0 when balanced. */
+  /** Labels Reshelf bought with the buyer's postage (issue 37). */
+  labelsMinor: z.number().int(),
+  /** paid − (seller net + fee + refunds + labels), and the ledger's disagreement with the tables; 0 when balanced. */
   imbalanceMinor: z.number().int(),
   problems: z.array(z.string()),
 });

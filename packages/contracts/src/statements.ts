@@ -24,6 +24,9 @@ export const STATEMENT_ENTRY_LABELS: Record<StatementEntryKind, string> = {
   payout_failed: 'Payout failed (money back in your balance)',
 };
 
+/** A seller_debit for a label Reshelf bought with the buyer's postage (issue 37). */
+export const STATEMENT_LABEL_ENTRY = 'Postage label (paid from the buyer’s postage)';
+
 export const statementMonthSchema = z
   .string()
   .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Choose a month as YYYY-MM, like 2026-11');

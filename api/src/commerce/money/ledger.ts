@@ -5,7 +5,9 @@
  * (payouts) and Reshelf's fee, transfers and their reversals, payouts to the seller's bank.
  *
  * `reconciliation()` is what the staff reconciliation page shows: for every order, paid in =
- * seller net + Reshelf fee + refunds, to the penny, both in the ledger and in the tables it is
+ * seller net + Reshelf fee + refunds + the labels Reshelf bought with the buyer's postage
+ * (money/labels.ts, issue 37) or kept from the buyer's refund (a change-of-mind return label,
+ * decision 0087), to the penny, both in the ledger and in the tables it is
  * written from, and the ledger agreeing with those tables; and no seller transferred more than
  * they are owed. Orders with a problem come first.
  */
@@ -18,32 +20,39 @@ interface Row {
   reference: string;
   paid: number;
   refunded: number;
-  /** Buyer-paid return labels' costs kept from refunds (decision 0087). */
-  labels_kept: number;
   seller_net: number;
   fee: number;
+  labels: number;
   ledger_payment: number;
   ledger_refund: number;
   ledger_seller: number;
   ledger_fee: number;
-  ledger_label: number;
+  ledger_labels: number;
   transferred: number;
   has_transfer: boolean;
 }
 
 const pounds = (pence: number) => `${pence < 0 ? '−' : ''}£${(Math.abs(pence) / 100).toFixed(2)}`;
 
+/** paid − (seller net + fee + refunds + labels) in the tables; 0 when it balances. */
+function tablesOff(row: Row): number {
+  return row.paid - (row.seller_net + row.fee + row.refunded + row.labels);
+}
+/** The ledger's own identity: payments and refunds = the seller, the fee and the labels. */
+function ledgerOff(row: Row): number {
+  return row.ledger_payment + row.ledger_refund - (row.ledger_seller + row.ledger_fee + row.ledger_labels);
+}
+
 /** One order's problems, in words (none: it balances). */
 function problemsOf(row: Row): string[] {
   const problems: string[] = [];
-  const identity = row.paid - (row.seller_net + row.fee + row.refunded + row.labels_kept);
+  const identity = tablesOff(row);
   if (identity !== 0) {
     problems.push(
-      `Paid in ${pounds(row.paid)} is not seller net ${pounds(row.seller_net)} + fee ${pounds(row.fee)} + refunds ${pounds(row.refunded)}${row.labels_kept ? ` + return labels kept ${pounds(row.labels_kept)}` : ''} (off by ${pounds(identity)})`,
+      `Paid in ${pounds(row.paid)} is not seller net ${pounds(row.seller_net)} + fee ${pounds(row.fee)} + refunds ${pounds(row.refunded)}${row.labels ? ` + labels ${pounds(row.labels)}` : ''} (off by ${pounds(identity)})`,
     );
   }
-  const ledgerIdentity =
-    row.ledger_payment + row.ledger_refund + row.ledger_label - (row.ledger_seller + row.ledger_fee);
+  const ledgerIdentity = ledgerOff(row);
   if (ledgerIdentity !== 0) problems.push(`The ledger does not balance (off by ${pounds(ledgerIdentity)})`);
   if (row.ledger_payment !== row.paid)
     problems.push(`The ledger has ${pounds(row.ledger_payment)} paid in, the payments ${pounds(row.paid)}`);
@@ -57,6 +66,10 @@ function problemsOf(row: Row): string[] {
     );
   if (row.ledger_fee !== row.fee)
     problems.push(`The ledger has a fee of ${pounds(row.ledger_fee)}, the order ${pounds(row.fee)}`);
+  if (row.ledger_labels !== row.labels)
+    problems.push(
+      `The ledger has ${pounds(row.ledger_labels)} of labels, the shipments ${pounds(row.labels)}`,
+    );
   if (row.has_transfer && row.transferred > row.seller_net)
     problems.push(
       `The seller was sent ${pounds(row.transferred)}, more than their ${pounds(row.seller_net)}`,
@@ -78,7 +91,6 @@ export async function reconciliation(
         coalesce((select sum(p.amount_minor) from public.payments p
                   where p.order_id = o.id and p.status = 'succeeded'), 0)::int as paid,
         coalesce((select sum(r.amount_minor) from public.refunds r where r.order_id = o.id), 0)::int as refunded,
-        coalesce((select sum(r.label_kept_minor) from public.refunds r where r.order_id = o.id), 0)::int as labels_kept,
         coalesce((select case when po.status = 'cancelled' then 0 else po.amount_minor - po.reversed_minor end
                   from public.payouts po where po.order_id = o.id), 0)::int as seller_net,
         case when exists (select 1 from public.payouts po where po.order_id = o.id)
@@ -86,6 +98,15 @@ export async function reconciliation(
                - coalesce((select sum(r.buyer_protection_minor - r.discount_minor) from public.refunds r
                            where r.order_id = o.id), 0)
           else 0 end::int as fee,
+        coalesce((select sum(l.amount_minor) from public.ledger_entries l
+                  where l.order_id = o.id and l.kind = 'carrier_label'), 0)::int as ledger_labels,
+        coalesce((select sum(s.cost_minor) from public.shipments s
+                  where s.order_id = o.id and s.direction = 'outbound' and s.paid_by = 'buyer'
+                    and exists (select 1 from public.ledger_entries l
+                                where l.shipment_id = s.id and l.kind = 'seller_debit')), 0)::int
+          -- Buyer-paid return labels kept from refunds (decision 0087).
+          + coalesce((select sum(r.label_kept_minor) from public.refunds r where r.order_id = o.id), 0)::int
+          as labels,
         coalesce((select sum(amount_minor) from public.ledger_entries l
                   where l.order_id = o.id and l.kind = 'payment'), 0)::int as ledger_payment,
         coalesce((select sum(amount_minor) from public.ledger_entries l
@@ -94,9 +115,6 @@ export async function reconciliation(
                   where l.order_id = o.id and l.kind in ('seller_credit', 'seller_debit')), 0)::int as ledger_seller,
         coalesce((select sum(amount_minor) from public.ledger_entries l
                   where l.order_id = o.id and l.kind = 'fee'), 0)::int as ledger_fee,
-        coalesce((select sum(amount_minor) from public.ledger_entries l
-                  where l.order_id = o.id and l.kind = 'carrier_label' and l.refund_id is not null), 0)::int
-          as ledger_label,
         coalesce((select sum(amount_minor) from public.ledger_entries l
                   where l.order_id = o.id and l.kind in ('transfer', 'transfer_reversal')), 0)::int as transferred,
         exists (select 1 from public.transfers t where t.order_id = o.id and t.status in ('paid', 'reversed')) as has_transfer
@@ -108,9 +126,8 @@ export async function reconciliation(
     select * from money order by created_at desc, order_id`.execute(db);
   const all = rows.map((row) => {
     const problems = problemsOf(row);
-    const ledgerOff =
-      row.ledger_payment + row.ledger_refund + row.ledger_label - (row.ledger_seller + row.ledger_fee);
-    const tablesOff = row.paid - (row.seller_net + row.fee + row.refunded + row.labels_kept);
+    const ledgerImbalance = ledgerOff(row);
+    const tablesImbalance = tablesOff(row);
     return {
       orderId: row.order_id,
       reference: row.reference,
@@ -118,7 +135,8 @@ export async function reconciliation(
       sellerNetMinor: row.seller_net,
       feeMinor: row.fee,
       refundedMinor: row.refunded,
-      imbalanceMinor: tablesOff !== 0 ? tablesOff : ledgerOff,
+      labelsMinor: row.labels,
+      imbalanceMinor: tablesImbalance !== 0 ? tablesImbalance : ledgerImbalance,
       problems,
     };
   });

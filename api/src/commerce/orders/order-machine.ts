@@ -129,7 +129,9 @@ export const TRANSITIONS: readonly TransitionRule[] = [
   {
     from: 'paid',
     to: 'dispatched',
-    by: { seller: 'dispatched' },
+    // The seller types the carrier and tracking reference; or the carrier's first scan of a
+    // label bought through Reshelf (the provider, issue 37).
+    by: { seller: 'dispatched', provider: 'dispatched' },
     sets: ['dispatched_at', 'carrier', 'tracking_ref', 'delivery_due_at'],
     columns: ({ order, now, details }) => {
       if (!details.carrier || !details.trackingRef) {
@@ -160,8 +162,9 @@ export const TRANSITIONS: readonly TransitionRule[] = [
   {
     from: 'dispatched',
     to: 'delivered',
-    // The buyer says it arrived; or nothing was reported missing after the carrier's window (job).
-    by: { buyer: 'delivered', system: 'delivered' },
+    // The buyer says it arrived; or nothing was reported missing after the carrier's window (job);
+    // or the carrier scanned it delivered (the provider, issue 37).
+    by: { buyer: 'delivered', system: 'delivered', provider: 'delivered' },
     sets: ['delivered_at', 'complete_after'],
     columns: delivered,
   },
@@ -203,12 +206,21 @@ export const TRANSITIONS: readonly TransitionRule[] = [
     sets: ['refunded_at'],
     columns: refunded,
   },
-  // Staff refund the whole of what is left (decision 0022), from any paid state.
+  // Staff refund the whole of what is left (decision 0022), from any paid state. A parcel the
+  // carrier returned to its sender: the seller (a charity) confirms it came back and the buyer is
+  // refunded in full (issue 37; the service checks the carrier's scan said so).
   ...(['paid', 'dispatched'] as const).map(
     (from): TransitionRule => ({
       from,
       to: 'refunded',
-      by: { staff: 'staff_refund' },
+      by:
+        from === 'dispatched'
+          ? {
+              staff: 'staff_refund',
+              seller: 'returned_parcel_refunded',
+              charity: 'returned_parcel_refunded',
+            }
+          : { staff: 'staff_refund' },
       sets: ['refunded_at'],
       columns: refunded,
     }),

@@ -128,7 +128,13 @@ export type OrderMailKind =
   | 'dispute_resolved_refund'
   | 'dispute_resolved_release'
   | 'dispute_withdrawn'
-  | 'payout_released';
+  | 'payout_released'
+  /** The carrier could not deliver the parcel (issue 37): `detail` says where to collect it. */
+  | 'delivery_failed'
+  /** The carrier is taking the parcel back to the seller. */
+  | 'returned_to_sender'
+  /** The seller has the returned parcel back: the buyer is refunded in full. */
+  | 'returned_parcel_refunded';
 
 interface Letter {
   to: Party;
@@ -371,6 +377,75 @@ export function letters(
           ],
           action: { label: 'View your payouts', url: `${origin}/account/payouts` },
           notice: 'payout_released',
+        },
+      ];
+    case 'delivery_failed':
+      return [
+        {
+          to: p.buyer,
+          subject: `The carrier could not deliver: ${p.title}`,
+          lines: [
+            `The carrier could not deliver ${title} (${ref}).`,
+            detail ??
+              'Look for the card the carrier left: it says where to collect the parcel or how to arrange another delivery.',
+            'If it does not reach you, the carrier sends it back to the seller and you are refunded in full.',
+          ],
+          action: buyerUrl(orderId),
+          notice: 'parcel_problem',
+        },
+        {
+          to: p.seller,
+          subject: `The carrier could not deliver: ${p.title}`,
+          lines: [
+            `The carrier could not deliver ${title} to the buyer (${ref}). We have told the buyer how to collect it.`,
+            'There is nothing for you to do yet. If the carrier sends it back to you, confirm on the sale page when it arrives and the buyer is refunded.',
+          ],
+          action: sellerUrl(orderId),
+          notice: 'parcel_problem',
+        },
+      ];
+    case 'returned_to_sender':
+      return [
+        {
+          to: p.buyer,
+          subject: `Your parcel is going back to the seller: ${p.title}`,
+          lines: [
+            `The carrier could not deliver ${title} and is returning it to the seller (${ref}).`,
+            `When the seller has it back, you are refunded ${formatPence(p.totalMinor)} in full.`,
+          ],
+          action: buyerUrl(orderId),
+          notice: 'parcel_problem',
+        },
+        {
+          to: p.seller,
+          subject: `Coming back to you: ${p.title}`,
+          lines: [
+            `The carrier could not deliver ${title} and is returning it to you (${ref}).`,
+            'When it arrives, open the sale and tap “It came back”: the buyer is refunded in full and the sale closes.',
+          ],
+          action: sellerUrl(orderId),
+          notice: 'parcel_problem',
+        },
+      ];
+    case 'returned_parcel_refunded':
+      return [
+        {
+          to: p.buyer,
+          subject: `Refunded: ${p.title}`,
+          lines: [
+            `The seller has the parcel back (${ref}), so we have refunded ${formatPence(p.totalMinor)} to your original payment method; it usually shows within 5–10 working days.`,
+          ],
+          action: buyerUrl(orderId),
+          notice: 'refund',
+        },
+        {
+          to: p.seller,
+          subject: `Sale closed: ${p.title}`,
+          lines: [
+            `You confirmed ${title} came back (${ref}). The buyer is refunded and the sale is closed; you can put the book on sale again.`,
+          ],
+          action: sellerUrl(orderId),
+          notice: 'refund',
         },
       ];
     case 'dispute_withdrawn':

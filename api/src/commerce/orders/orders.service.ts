@@ -96,7 +96,7 @@ export async function complete(trx: Trx, order: LockedOrder, actor: Actor, note?
  * Refunds everything still refundable on the order (the refund command, which also ends the
  * seller's payout) and moves the order to `to` (cancelled or refunded).
  */
-async function refundAll(
+export async function refundAll(
   trx: Trx,
   payments: PaymentProvider,
   order: LockedOrder,

@@ -25,8 +25,9 @@ type ShipmentRow = Selectable<Shipments>;
 
 /**
  * What a scan does beyond the shipment: called once for each scan newly recorded, after the
- * shipment's status is updated, with the status the shipment had before. `followUps` collects
- * work for after the commit (emails are queued inside; payouts and refunds go through money).
+ * shipment's status is updated, with the status the shipment had before (equal to `after` when a
+ * late, older scan changed nothing). Emails are queued on `trx`; a hook is registered at app
+ * start with the deps it needs (mailer, origin, payments).
  */
 export type ScanEffect = (
   trx: Trx,

@@ -332,7 +332,7 @@ describe('a change-of-mind return: the buyer pays for the label', () => {
       .where('order_id', '=', paid.orderId)
       .where('kind', '=', 'carrier_label')
       .execute();
-    expect(kept).toEqual([{ amount_minor: -label, shipment_id: ready.id }]);
+    expect(kept).toEqual([{ amount_minor: label, shipment_id: ready.id }]);
     const refundNotice = await db
       .selectFrom('notifications')
       .select('body')

@@ -9,8 +9,8 @@
  *                     however many times the button is pressed at once
  *   applyScans        (carrier-webhooks.ts) records scans and moves the shipment on
  *
- * What a shipment's scans do to its order or return is the direction's business: the hooks in
- * `SCAN_EFFECTS` (outbound: orders; return: disputes and returns).
+ * What a shipment's scans do to its order or return is the direction's business: the hooks
+ * registered with `onScan` at app start (outbound.ts: orders; returns-scans.ts: returns).
  */
 import {
   type CarrierNetwork,

@@ -7,6 +7,7 @@ import {
   STATEMENT_CSV_COLUMNS,
   STATEMENT_ENTRY_KINDS,
   STATEMENT_ENTRY_LABELS,
+  STATEMENT_LABEL_ENTRY,
   type Statement,
   type StatementEntryKind,
 } from '@reshelf/contracts';
@@ -36,6 +37,7 @@ export async function statementFor(db: Database, sellerId: string, month: string
         'l.order_id',
         'o.reference',
         'l.memo',
+        'l.shipment_id',
         'l.created_at',
         // The order's title (the money definitions' order_titles: "Title and 2 more books").
         sql<string | null>`(select t.title from public.order_titles t where t.order_id = l.order_id)`.as(
@@ -64,7 +66,11 @@ export async function statementFor(db: Database, sellerId: string, month: string
     id: String(row.id),
     at: new Date(row.created_at).toISOString(),
     kind: row.kind,
-    label: STATEMENT_ENTRY_LABELS[row.kind],
+    // A label bought with the buyer's postage is a debit of its own kind to the seller (issue 37).
+    label:
+      row.shipment_id && row.kind === 'seller_debit'
+        ? STATEMENT_LABEL_ENTRY
+        : STATEMENT_ENTRY_LABELS[row.kind],
     orderId: row.order_id,
     reference: row.reference ?? null,
     title: row.title ?? null,

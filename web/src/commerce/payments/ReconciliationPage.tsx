@@ -51,6 +51,7 @@ export function ReconciliationPage() {
                     <th className="px-3 py-2 text-right font-semibold">Seller net</th>
                     <th className="px-3 py-2 text-right font-semibold">Reshelf fee</th>
                     <th className="px-3 py-2 text-right font-semibold">Refunds</th>
+                    <th className="px-3 py-2 text-right font-semibold">Labels</th>
                     <th className="px-3 py-2 text-right font-semibold">Off by</th>
                   </tr>
                 </thead>
@@ -77,6 +78,7 @@ export function ReconciliationPage() {
                       <td className="px-3 py-2 text-right tabular-nums">{formatPence(row.sellerNetMinor)}</td>
                       <td className="px-3 py-2 text-right tabular-nums">{formatPence(row.feeMinor)}</td>
                       <td className="px-3 py-2 text-right tabular-nums">{formatPence(row.refundedMinor)}</td>
+                      <td className="px-3 py-2 text-right tabular-nums">{formatPence(row.labelsMinor)}</td>
                       <td className="px-3 py-2 text-right tabular-nums">{formatPence(row.imbalanceMinor)}</td>
                     </tr>
                   ))}
