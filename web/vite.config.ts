@@ -8,7 +8,17 @@ import { precompress } from './precompress.ts';
 /** The API (BFF) listens here in development; everything below is proxied to it. */
 const API_DEV_ORIGIN = 'http://127.0.0.1:3000';
 // /payments: the test provider's payment page and its buttons (served by the API).
-const PROXIED_PATHS = ['/trpc', '/api', '/healthz', '/readyz', '/storage', '/payments', '/dev'] as const;
+const PROXIED_PATHS = [
+  '/trpc',
+  '/api',
+  '/healthz',
+  '/readyz',
+  '/storage',
+  '/payments',
+  '/dev',
+  '/labels',
+  '/webhooks',
+] as const;
 
 /**
  * The Host header is kept as the browser sent it (no changeOrigin), so the API's same-origin

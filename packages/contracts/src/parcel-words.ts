@@ -198,6 +198,12 @@ export const LABEL_FORMAT_LABELS: Record<LabelFormat, string> = {
   qr: 'QR code for printer-free drop-off',
 };
 
+/** Where a label is downloaded (the BFF's route, cookie-authenticated: the sender or staff). */
+export const LABELS_PATH = '/labels';
+export function labelPath(shipmentId: string, format: LabelFormat): string {
+  return `${LABELS_PATH}/${shipmentId}/${format === 'qr' ? 'qr.svg' : `${format}.pdf`}`;
+}
+
 /** Who pays for a label: the buyer at checkout, the seller (a fault return), or the buyer on a change-of-mind return. */
 export const LABEL_PAYERS = ['buyer', 'seller', 'reshelf'] as const;
 export type LabelPayer = (typeof LABEL_PAYERS)[number];

@@ -20,9 +20,9 @@ const ALLOWED: Record<string, ActorKind[]> = {
   'pending_payment→paid': ['provider'],
   'cancelled→paid': ['provider'],
   'pending_payment→cancelled': ['provider', 'system'],
-  'paid→dispatched': ['seller'],
+  'paid→dispatched': ['seller', 'provider'],
   'paid→cancelled': ['seller', 'system'],
-  'dispatched→delivered': ['buyer', 'system'],
+  'dispatched→delivered': ['buyer', 'system', 'provider'],
   'delivered→completed': ['buyer', 'system'],
   'dispatched→disputed': ['buyer'],
   'delivered→disputed': ['buyer'],
@@ -30,7 +30,7 @@ const ALLOWED: Record<string, ActorKind[]> = {
   // Issue 25: the seller (or the charity) refunds in full, or confirms the book came back.
   'disputed→refunded': ['staff', 'seller', 'charity'],
   'paid→refunded': ['staff'],
-  'dispatched→refunded': ['staff'],
+  'dispatched→refunded': ['staff', 'seller', 'charity'],
   // The system: a trader's return posted back with tracking and not confirmed in time (decision 0073).
   'delivered→refunded': ['staff', 'charity', 'seller', 'system'],
   'completed→refunded': ['staff', 'charity', 'seller', 'system'],

@@ -11,26 +11,22 @@
  *                                       buyer, the buyer for a return) or staff; anyone else 404.
  *   GET /labels/:shipmentId/qr.svg      the printer-free drop-off QR code, to the same people.
  */
-import { hasStaffRole, type LABEL_FORMATS, type ShipmentDirection } from '@reshelf/contracts';
+import { hasStaffRole, LABELS_PATH, type ShipmentDirection } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/index.ts';
 import { AppError, ERRORS } from '../../errors.ts';
 import { callerOf, requireAccess, rolesOf } from '../../http/access.ts';
-import { type CarrierProvider, CarrierSignatureError } from '../../platform/carriers/port.ts';
+import {
+  CARRIER_WEBHOOK_PATH,
+  type CarrierProvider,
+  CarrierSignatureError,
+} from '../../platform/carriers/index.ts';
 import { recordCarrierWebhook } from './carrier-webhooks.ts';
 import { senderSide, sideOfOrder } from './parties.ts';
 import { qrSvg } from './qr.ts';
 
-export const CARRIER_WEBHOOK_PATH = '/webhooks/carriers';
-export const LABELS_PATH = '/labels';
-
 const NO_LABEL = 'We could not find that label.';
-
-/** The label's address for a format: `/labels/<id>/a4.pdf`, `/labels/<id>/qr.svg`. */
-export function labelPath(shipmentId: string, format: (typeof LABEL_FORMATS)[number]): string {
-  return `${LABELS_PATH}/${shipmentId}/${format === 'qr' ? 'qr.svg' : `${format}.pdf`}`;
-}
 
 const fileSchema = z.enum(['a4.pdf', 'thermal_4x6.pdf', 'qr.svg'], {
   error: 'Choose a4.pdf, thermal_4x6.pdf or qr.svg',

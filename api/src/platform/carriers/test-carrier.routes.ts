@@ -299,7 +299,7 @@ ${notice}${rows || '<p>No parcels yet: buy a label for an order first.</p>'}`,
 <p>${escapeHtml(CARRIER_NETWORK_LABELS[shipment.network as keyof typeof CARRIER_NETWORK_LABELS] ?? shipment.network)} · <span class="status" data-testid="status">${escapeHtml(
                 SHIPMENT_STATUS_TEXT[shipment.status as keyof typeof SHIPMENT_STATUS_TEXT] ?? shipment.status,
               )}</span></p>
-${items ? `<ol>${items}</ol>` : '<p>No scans yet: the parcel has not been handed to the carrier.</p>'}`,
+${items ? `<ol reversed>${items}</ol>` : '<p>No scans yet: the parcel has not been handed to the carrier.</p>'}`,
             ),
           );
       },

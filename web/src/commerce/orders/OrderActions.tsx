@@ -47,17 +47,16 @@ export function SellerActions({ order }: { order: OrderDetail }) {
   const [cancelling, setCancelling] = useState(false);
   if (!actions.canDispatch && !actions.canCancel) return null;
   return (
-    <Panel title="Send it" testId="seller-actions">
+    <Panel title="Posting it your own way? Add the tracking number" testId="seller-actions">
       {order.itemCount > 1 ? (
         <p className="mb-2 text-sm font-semibold text-ink">
           {order.itemCount} books in one parcel: send them together, with one tracking number.
         </p>
       ) : null}
-      {order.dispatchBy ? (
+      {order.dispatchBy && actions.canDispatch ? (
         <p className="text-sm text-ink-soft">
-          Post it to the address below and add the tracking reference by{' '}
-          <strong className="text-ink">{formatWhen(order.dispatchBy)}</strong>, or the order is cancelled and
-          the buyer refunded.
+          Post it to the address below with any tracked service and add the tracking reference by{' '}
+          <strong className="text-ink">{formatWhen(order.dispatchBy)}</strong>.
         </p>
       ) : null}
       {actions.canDispatch ? <DispatchForm order={order} /> : null}

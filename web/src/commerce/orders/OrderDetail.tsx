@@ -19,6 +19,7 @@ import { HeldForYou } from '../checkout/FinishPaying.tsx';
 import { DisputePanel } from '../disputes/DisputePanel.tsx';
 import { ReturnRequestPanel } from '../disputes/ReturnRequestPanel.tsx';
 import { SaleReturnPanel } from '../disputes/SaleReturnPanel.tsx';
+import { ParcelTracking, PostItPanel } from '../parcels/index.ts';
 import { BuyerActions, SellerActions } from './OrderActions.tsx';
 import { OrderBooks } from './OrderBooks.tsx';
 import { DeliveryAddress, OrderMoney, OrderStatusBadge, OrderTimeline, Tracking } from './OrderParts.tsx';
@@ -115,6 +116,7 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
             {role === 'buyer' && detail.canFinishPaying && detail.reservedUntil ? (
               <HeldForYou orderId={detail.id} reservedUntil={detail.reservedUntil} />
             ) : null}
+            {role === 'seller' && detail.actions.canDispatch ? <PostItPanel order={detail} /> : null}
             {role === 'seller' ? <SellerActions order={detail} /> : <BuyerActions order={detail} />}
             {/* The review this order waits for from the member, while its window is open. */}
             <OrderReviewPrompt orderId={detail.id} completed={detail.status === 'completed'} />
@@ -138,6 +140,7 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
             ) : null}
             <OrderBooks order={detail} viewer={role} />
             <Tracking order={detail} />
+            <ParcelTracking order={detail} role={role} />
             <OrderTimeline order={detail} viewer={role} />
           </div>
           <div className="flex min-w-0 flex-col gap-4">

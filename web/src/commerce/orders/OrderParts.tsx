@@ -2,7 +2,7 @@
  * The pieces of an order shared by the buyer's, the seller's and staff's views: the status
  * pill, the money, the delivery address, tracking, the dispute and the timeline.
  */
-import { formatPence, type OrderDetail, orderDeliveryWords } from '@reshelf/contracts';
+import { formatPence, type OrderDetail, orderDeliveryWords, trackingUrlFor } from '@reshelf/contracts';
 import type { ReactNode } from 'react';
 import { formatWhen } from '../../lib/dates.ts';
 import { cn } from '../../lib/utils.ts';
@@ -181,6 +181,8 @@ export function DeliveryAddress({ order, viewer }: { order: OrderDetail; viewer:
 
 export function Tracking({ order }: { order: OrderDetail }) {
   if (!order.trackingRef) return null;
+  // A typed reference of a known carrier links to the carrier's own tracking page.
+  const trackingUrl = trackingUrlFor(order.carrier, order.trackingRef);
   return (
     <Panel title="Tracking" testId="order-tracking">
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1.5 text-sm">
@@ -188,7 +190,19 @@ export function Tracking({ order }: { order: OrderDetail }) {
         <dd className="break-words">{order.carrierLabel ?? order.carrier}</dd>
         <dt className="text-ink-muted">Reference</dt>
         <dd className="font-mono break-all" data-testid="tracking-ref">
-          {order.trackingRef}
+          {trackingUrl ? (
+            <a
+              href={trackingUrl}
+              target="_blank"
+              rel="noopener"
+              aria-label={`${order.trackingRef}: track it on ${order.carrierLabel ?? 'the carrier'}’s site (opens in a new tab)`}
+              className="text-brand underline"
+            >
+              {order.trackingRef}
+            </a>
+          ) : (
+            order.trackingRef
+          )}
         </dd>
         {order.dispatchedAt ? (
           <>

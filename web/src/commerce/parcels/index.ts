@@ -1,0 +1,2 @@
+export { ParcelTracking } from './ParcelTracking.tsx';
+export { PostItPanel } from './PostItPanel.tsx';
