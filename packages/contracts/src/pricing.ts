@@ -21,7 +21,6 @@ import { COMMERCIAL_DEFAULTS, PARCEL_SIZES, type ParcelSize } from './constants.
 import {
   type BuyerProtectionRule,
   buyerProtectionFee,
-  formatPence,
   percentOf,
   VAT_RATE_PERCENT,
   vatOfInclusive,
@@ -283,15 +282,9 @@ export function postageLineWords(band: PostageBand, method: DeliveryMethod | nul
     : POSTAGE_BAND_LABELS[band];
 }
 
-/** The words beside a shown price, on the web and in emails and notifications (one wording). */
-export const SHOWN_PRICE_WORDS = {
-  includes: 'Includes buyer protection',
-  including: 'including buyer protection',
-  postageFrom: (postageFromMinor: number) => `+ postage from ${formatPence(postageFromMinor)}`,
-  /** In a sentence: "£4.89 including buyer protection, + postage from £2.99". */
-  inline: (shown: ShownPrice) =>
-    `${formatPence(shown.allInMinor)} ${SHOWN_PRICE_WORDS.including}, ${SHOWN_PRICE_WORDS.postageFrom(shown.postageFromMinor)}`,
-} as const;
+// The words beside a shown price live in shown-price-words.ts: the first load reads them
+// without the pricing rules (docs/performance.md, the first-load budget).
+export { SHOWN_PRICE_WORDS } from './shown-price-words.ts';
 
 /** The all-in price of an item price under a protection rule (never below the item price). */
 function allInOf(itemMinor: number, rule: BuyerProtectionRule): number {

@@ -5,7 +5,7 @@
  * and at what is left of the card payment), taken from the seller's payout through the refund
  * command; the ledger still balances to the penny.
  */
-import { PROTECTION_RULES } from '@reshelf/contracts';
+import { DEFAULT_POSTAGE_RATES, PROTECTION_RULES } from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -88,8 +88,10 @@ const buyerEmail = (email: string, template: string) =>
     .executeTakeFirstOrThrow();
 
 describe('return postage paid by the seller', () => {
-  it('the cap is the largest parcel band’s postage, and every problem the seller caused is theirs', () => {
-    expect(PROTECTION_RULES.returnPostageCapMinor).toBe(549);
+  it('the cap is the dearest label on the rate card, and every problem the seller caused is theirs', () => {
+    expect(PROTECTION_RULES.returnPostageCapMinor).toBe(
+      Math.max(...Object.values(DEFAULT_POSTAGE_RATES).flatMap((byMethod) => Object.values(byMethod))),
+    );
     expect(PROTECTION_RULES.returnPostageBy).toMatchObject({
       not_as_described: 'seller',
       damaged: 'seller',

@@ -3,7 +3,14 @@
  * books agrees with how many there are ("“Emma” has been delivered", "3 books (…) have been
  * delivered"), and nothing of the singular is left in a letter about several books.
  */
-import { CANCELLATION_RIGHTS, PRIVATE_SELLER_NOTICE, type Trader } from '@reshelf/contracts';
+import {
+  CANCELLATION_RIGHTS,
+  DELIVERY_METHOD_LABELS,
+  deliveryDateWords,
+  orderDeliveryWords,
+  PRIVATE_SELLER_NOTICE,
+  type Trader,
+} from '@reshelf/contracts';
 import { describe, expect, it } from 'vitest';
 import { letters, type OrderMailKind, type OrderParties } from './order-mail.ts';
 
@@ -20,7 +27,11 @@ const KINDS: OrderMailKind[] = [
   'payout_released',
 ];
 
-function parties(titles: string[], trader: Trader | null = null): OrderParties {
+function parties(
+  titles: string[],
+  trader: Trader | null = null,
+  delivery: OrderParties['delivery'] = null,
+): OrderParties {
   return {
     reference: 'RS-1234',
     title: titles.length > 1 ? `${titles.length} books` : (titles[0] as string),
@@ -31,6 +42,7 @@ function parties(titles: string[], trader: Trader | null = null): OrderParties {
     buyer: { id: 'b', email: 'b@example.org', name: 'Bea' },
     seller: { id: 's', email: 's@example.org', name: 'Sam' },
     trader,
+    delivery,
   };
 }
 
@@ -42,6 +54,47 @@ const words = (titles: string[]) =>
   );
 
 describe('order emails', () => {
+  it('confirm the buyer’s delivery choice: the method, the locker or parcel shop and the expected date', () => {
+    const point = {
+      id: 'INPOST-EC1A01',
+      network: 'inpost' as const,
+      kind: 'locker' as const,
+      name: 'InPost Locker – Little Britain',
+      addressLine: '1 Little Britain',
+      town: 'London',
+      postcode: 'EC1A 9WB',
+      latitude: 51.5,
+      longitude: -0.1,
+      openingHours: [],
+    };
+    const delivery = {
+      method: 'drop_off' as const,
+      band: 'large_letter' as const,
+      dropOffPoint: point,
+      expectedDeliveryOn: '2026-12-08',
+    };
+    const [buyer, seller] = letters(
+      'placed',
+      parties(['Emma'], null, delivery),
+      'https://reshelf.example',
+      'o1',
+      null,
+    );
+    const words = orderDeliveryWords(delivery);
+    expect(buyer?.lines).toContain(`${words.method}: ${words.point}. ${words.expected}.`);
+    expect(words.expected).toBe(`Expected by ${deliveryDateWords('2026-12-08')}`);
+    expect(deliveryDateWords('2026-12-08')).toBe('Tuesday 8 December');
+    expect(seller?.lines.join(' ')).not.toContain(point.name);
+    const home = letters(
+      'placed',
+      parties(['Emma'], null, { ...delivery, method: 'home', dropOffPoint: null }),
+      'https://reshelf.example',
+      'o1',
+      null,
+    );
+    expect(home[0]?.lines).toContain(`${DELIVERY_METHOD_LABELS.home}. ${words.expected}.`);
+  });
+
   it('say the books of an order of several "have" sold, been dispatched and been delivered', () => {
     const several = words(['North and South', 'Cranford', 'Wives and Daughters']).join('\n');
     expect(several).toContain(

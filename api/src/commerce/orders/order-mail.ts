@@ -13,12 +13,15 @@ import {
   countOf,
   formatPence,
   modelCancellationForm,
+  type OrderDelivery,
+  orderDeliveryWords,
   PRIVATE_SELLER_NOTICE,
   PROTECTION_RULES,
   plural,
   type Trader,
   traderSummary,
 } from '@reshelf/contracts';
+import { sql } from 'kysely';
 import { traderOfListing } from '../../catalogue/index.ts';
 import { openReviewWindow } from '../../community/index.ts';
 import type { Database } from '../../db/index.ts';
@@ -26,6 +29,7 @@ import type { Mailer } from '../../platform/mail/mailer.ts';
 import { layout } from '../../platform/mail/templates.ts';
 import { type NotificationInput, notify } from '../../platform/notifications/notify.ts';
 import { sellerEarnings } from '../money/amounts.ts';
+import { orderDeliveryOf } from './order-views.ts';
 
 const londonDayFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/London',
@@ -63,6 +67,19 @@ export interface OrderParties {
   seller: Party;
   /** The trader selling the books (a charity, a business seller); null: a private seller. */
   trader: Trader | null;
+  /** How the buyer chose to receive it (null on an order from before issue 37). */
+  delivery: OrderDelivery | null;
+}
+
+/** The delivery choice in one sentence: "Collect from a locker or parcel shop: InPost Locker …, EC1A 9WB. Expected by …". */
+export function deliveryLine(delivery: OrderDelivery): string {
+  const words = orderDeliveryWords(delivery);
+  return [
+    `${words.method}${words.point ? `: ${words.point}` : ''}.`,
+    words.expected ? `${words.expected}.` : null,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 export async function orderParties(db: Database, orderId: string): Promise<OrderParties | undefined> {
@@ -80,6 +97,10 @@ export async function orderParties(db: Database, orderId: string): Promise<Order
       'o.item_price_minor',
       'o.bundle_discount_minor',
       'o.postage_minor',
+      'o.delivery_method',
+      'o.postage_band',
+      'o.drop_off_point',
+      sql<string | null>`to_char(o.expected_delivery_on, 'YYYY-MM-DD')`.as('expected_delivery_on'),
       'o.buyer_id',
       'o.seller_id',
       'bu.email as buyer_email',
@@ -115,6 +136,7 @@ export async function orderParties(db: Database, orderId: string): Promise<Order
     seller: { id: row.seller_id, email: row.seller_email ?? '', name: row.seller_name ?? 'there' },
     // Every book of an order is one seller's (one charity's): the first names the trader.
     trader: items[0] ? await traderOfListing(db, items[0].listing_id) : null,
+    delivery: orderDeliveryOf(row),
   };
 }
 
@@ -180,6 +202,7 @@ export function letters(
             several
               ? 'The seller has 5 working days to send them, in one parcel. We will email you the tracking reference as soon as it is on its way.'
               : 'The seller has 5 working days to send it. We will email you the tracking reference as soon as it is on its way.',
+            ...(p.delivery ? [deliveryLine(p.delivery)] : []),
             // What the buyer may do, on a durable medium (Consumer Contracts Regulations reg. 16).
             ...(p.trader
               ? [
