@@ -87,6 +87,7 @@ beforeAll(async () => {
 
 afterEach(() => {
   fake.mode = 'ok';
+  fake.downFor = null;
   fake.rates = [...FAKE_EASYPOST_RATES];
 });
 
@@ -161,6 +162,26 @@ describe('EasyPost labels', () => {
     const calls = fake.requests.slice(before).map((r) => `${r.method} ${r.path}`);
     expect(calls).not.toContain('POST /v2/shipments');
     expect(calls.some((call) => call.endsWith('/buy'))).toBe(false);
+    expect([...fake.shipments.values()].filter((s) => s.reference === input.shipmentId)).toHaveLength(1);
+  });
+
+  it('after a purchase that failed half-way, buys the shipment it already made rather than a second one', async () => {
+    const input = request();
+    fake.downFor = /\/buy$/;
+    await expect(carrier.buyLabel(input)).rejects.toMatchObject({
+      message: LABEL_UNAVAILABLE,
+      retryable: true,
+    });
+    const made = [...fake.shipments.values()].filter((s) => s.reference === input.shipmentId);
+    expect(made).toHaveLength(1);
+    expect(made[0]?.postage_label).toBeNull();
+    fake.downFor = null;
+    const before = fake.requests.length;
+    const label = await carrier.buyLabel(input);
+    expect(label.providerRef).toBe(made[0]?.id);
+    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path}`)).not.toContain(
+      'POST /v2/shipments',
+    );
     expect([...fake.shipments.values()].filter((s) => s.reference === input.shipmentId)).toHaveLength(1);
   });
 

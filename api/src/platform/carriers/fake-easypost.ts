@@ -9,7 +9,8 @@
  *                                      label links)
  * Every /v2 call needs HTTP Basic auth with the API key as the user; errors are EasyPost's
  * error objects ({ error: { code, message, errors: [{ field, message }] } }). `mode` makes it
- * answer 503 ('down') or never answer ('hang'), as an outage would. `sendTracker` signs and
+ * answer 503 ('down') or never answer ('hang'), as an outage would; `downFor` fails only the
+ * paths it matches (a purchase that fails after the shipment was made). `sendTracker` signs and
  * posts a tracker event as EasyPost's webhooks do (X-Hmac-Signature: hmac-sha256-hex=…).
  */
 import { randomBytes } from 'node:crypto';
@@ -62,6 +63,8 @@ export interface FakeEasyPost {
   apiKey: string;
   webhookSecret: string;
   mode: 'ok' | 'down' | 'hang';
+  /** Only requests whose path matches answer 503 (e.g. the purchase, after the shipment was made). */
+  downFor: RegExp | null;
   rates: FakeRate[];
   readonly shipments: Map<string, StoredShipment>;
   /** Every request, in order: method, path and the Idempotency-Key it carried. */
@@ -144,7 +147,7 @@ export async function startFakeEasyPost(
       hanging.add(res);
       return;
     }
-    if (fake.mode === 'down')
+    if (fake.mode === 'down' || fake.downFor?.test(path))
       return fail(res, 503, 'SERVICE_UNAVAILABLE', 'EasyPost is temporarily unavailable.');
 
     const expected = `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`;
@@ -258,6 +261,7 @@ export async function startFakeEasyPost(
     apiKey,
     webhookSecret,
     mode: 'ok',
+    downFor: null,
     rates: [...FAKE_EASYPOST_RATES],
     shipments,
     requests,
