@@ -244,7 +244,7 @@ export function OrderTimeline({ order, viewer }: { order: OrderDetail; viewer: O
             />
             <p className="font-semibold text-ink">{orderStatusLabel(event.toStatus)}</p>
             <p className="text-ink-muted">
-              {actorLabel(event.actorKind, viewer)} ·{' '}
+              {actorLabel(event.actorKind, viewer, event.toStatus)} ·{' '}
               <time dateTime={event.createdAt}>{formatWhen(event.createdAt)}</time>
             </p>
             {event.note ? <p className="mt-0.5 break-words text-ink-soft">{event.note}</p> : null}

@@ -12,5 +12,8 @@ describe('labels', () => {
     expect(actorLabel('seller', 'buyer')).toBe('The seller');
     expect(actorLabel('staff', 'seller')).toBe('Reshelf’s team');
     expect(actorLabel('system', 'staff')).toBe('Reshelf');
+    expect(actorLabel('provider', 'buyer', 'paid')).toBe('The payment provider');
+    expect(actorLabel('provider', 'buyer', 'dispatched')).toBe('The carrier');
+    expect(actorLabel('provider', 'seller', 'delivered')).toBe('The carrier');
   });
 });

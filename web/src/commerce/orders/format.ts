@@ -26,8 +26,16 @@ export function orderStatusTone(status: string): string {
 }
 
 /** Who moved an order, as the person reading the timeline would put it. */
-export function actorLabel(actorKind: string, viewer: 'buyer' | 'seller' | 'staff'): string {
+export function actorLabel(
+  actorKind: string,
+  viewer: 'buyer' | 'seller' | 'staff',
+  toStatus?: string,
+): string {
   if (actorKind === viewer) return 'You';
+  // The provider kind is the payment provider's, and the carrier's when its scans dispatch or
+  // deliver a parcel with a label bought through Reshelf (issue 37, decision 0086).
+  if (actorKind === 'provider' && (toStatus === 'dispatched' || toStatus === 'delivered'))
+    return 'The carrier';
   switch (actorKind) {
     case 'buyer':
       return 'The buyer';
