@@ -3,12 +3,18 @@
  * books, and an in-app notification (made in the same transaction) when a saved listing's
  * price drops or it sells.
  */
+import { formatPence, parcelFor, postageFromFor } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createListing } from '../../testing/catalogue.ts';
 import { api, refusal, statusOf } from '../../testing/client.ts';
+
+/** "+ postage from" for one paperback-sized test book (no format or pages): the rule's figure. */
+const PAPERBACK_FROM = postageFromFor(
+  parcelFor([{ parcelSize: 'small', format: null, pageCount: null }]).band,
+);
 
 let t: TestApp;
 let seller: TestUser;
@@ -110,7 +116,7 @@ describe('notifications for wished-for listings', () => {
         kind: 'wishlist_price_drop',
         title: 'Price drop on your wishlist',
         // All-in (decision 0071): each price and its 70p + 5% buyer protection; a paperback's postage.
-        body: 'Emma is now £7.53 (was £10.15), including buyer protection, + postage from £2.99.',
+        body: `Emma is now £7.53 (was £10.15), including buyer protection, + postage from ${formatPence(PAPERBACK_FROM)}.`,
         read: false,
         listing: expect.objectContaining({ slug: listing.slug, title: 'Emma', authors: ['Jane Austen'] }),
       }),
@@ -126,7 +132,7 @@ describe('notifications for wished-for listings', () => {
     const coalesced = await notifications(buyer);
     expect(coalesced.items).toHaveLength(1);
     expect(coalesced.items[0]?.body).toBe(
-      'Emma is now £5.95 (was £10.15), including buyer protection, + postage from £2.99.',
+      `Emma is now £5.95 (was £10.15), including buyer protection, + postage from ${formatPence(PAPERBACK_FROM)}.`,
     );
 
     // Read, and the next drop is news again.
@@ -139,8 +145,14 @@ describe('notifications for wished-for listings', () => {
     const later = await notifications(buyer);
     expect(later.unread).toBe(1);
     expect(later.items.map((item) => [item.body, item.read])).toEqual([
-      ['Emma is now £5.43 (was £5.95), including buyer protection, + postage from £2.99.', false],
-      ['Emma is now £5.95 (was £10.15), including buyer protection, + postage from £2.99.', true],
+      [
+        `Emma is now £5.43 (was £5.95), including buyer protection, + postage from ${formatPence(PAPERBACK_FROM)}.`,
+        false,
+      ],
+      [
+        `Emma is now £5.95 (was £10.15), including buyer protection, + postage from ${formatPence(PAPERBACK_FROM)}.`,
+        true,
+      ],
     ]);
     // Marking one read; someone else's ids do nothing.
     const friendsId = (await notifications(friend)).items[0]!.id;

@@ -1,9 +1,16 @@
 /** Checkout through the real app: procedures, the test provider's page and its webhook. */
+import { formatPence, parcelFor, postageFor } from '@reshelf/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser } from '../../testing/auth.ts';
 import { createBook, createListing } from '../../testing/catalogue.ts';
+
+/** Home delivery for one paperback-sized test book (no format or pages): the rule's figure. */
+const PAPERBACK_HOME = postageFor(
+  parcelFor([{ parcelSize: 'small', format: null, pageCount: null }]).band,
+  'home',
+);
 
 let t: TestApp;
 
@@ -45,14 +52,14 @@ describe('checkout over HTTP', () => {
       .send({ listingId, address, idempotencyKey: 'happy-path-0001' });
     expect(started.status).toBe(200);
     const { orderId, redirectUrl, totalMinor } = started.body.result.data;
-    expect(totalMinor).toBe(800 + 299 + 110 - 160);
+    expect(totalMinor).toBe(800 + PAPERBACK_HOME + 110 - 160);
     const pagePath = new URL(redirectUrl).pathname;
     expect(pagePath).toMatch(/^\/payments\/test\/tp_[0-9a-f]{24}$/);
 
     const page = await request(t.app.server).get(pagePath);
     expect(page.status).toBe(200);
     expect(page.text).toContain('TEST MODE');
-    expect(page.text).toContain('£10.49');
+    expect(page.text).toContain(formatPence(totalMinor));
 
     const paid = await request(t.app.server).post(`${pagePath}/success`);
     expect(paid.status).toBe(303);
@@ -64,7 +71,7 @@ describe('checkout over HTTP', () => {
     expect(order.body.result.data).toMatchObject({
       status: 'paid',
       discountCode: 'WELCOME20',
-      totalMinor: 1049,
+      totalMinor: 800 + PAPERBACK_HOME + 110 - 160,
     });
     const again = await request(t.app.server).get(pagePath);
     expect(again.text).toContain('This payment is succeeded.');

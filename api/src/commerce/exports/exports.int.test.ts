@@ -1,4 +1,5 @@
 /** CSV exports: staff only, by period in London days, streamed, formulas neutralised, audited. */
+import { parcelFor, postageFor } from '@reshelf/contracts';
 import { parse as parseCsv } from 'csv-parse/sync';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,7 +152,12 @@ describe('exports', () => {
       'released_at',
     ]);
     const payout = payouts.find((row) => row[0] === late.reference)!;
-    expect(payout.slice(2, 5)).toEqual(['22.99', '2.50', 'held']);
+    // The seller's payout: the book and its postage (home delivery, the paperback-sized test book).
+    const postage = postageFor(
+      parcelFor([{ parcelSize: 'small', format: null, pageCount: null }]).band,
+      'home',
+    );
+    expect(payout.slice(2, 5)).toEqual([((2000 + postage) / 100).toFixed(2), '2.50', 'held']);
 
     await refundOrder(deps, admin.id, { orderId: late.orderId, amountMinor: 'full', reason: 'Lost.' });
     const money = async (orderId: string) =>

@@ -3,6 +3,7 @@
  * audited; checkout applies a code only within its dates, limits and minimum spend, never
  * together with WELCOME20, and its total limit holds under simultaneous checkouts.
  */
+import { parcelFor, postageFor } from '@reshelf/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestProvider } from '../../platform/payments/test-provider.ts';
@@ -16,6 +17,12 @@ import { insertOrderRow } from '../../testing/orders.ts';
 import { type CheckoutDeps, cancelPendingOrder, quote, startCheckout } from '../checkout/checkout.service.ts';
 import { makeOffer, respondToOffer } from '../offers/offers.service.ts';
 import { createPromotion, listPromotions, type PromotionInput } from './promotions.service.ts';
+
+/** Home delivery for one paperback-sized test book (no format or pages): the rule's figure. */
+const PAPERBACK_HOME = postageFor(
+  parcelFor([{ parcelSize: 'small', format: null, pageCount: null }]).band,
+  'home',
+);
 
 let t: TestApp;
 let db: Database;
@@ -255,14 +262,14 @@ describe('a promo code at checkout', () => {
       discountMinor: 150,
       discountCode: tenPercent,
       discountLabel: '15% off',
-      totalMinor: 1000 + 299 + 120 - 150,
+      totalMinor: 1000 + PAPERBACK_HOME + 120 - 150,
       promo: { code: tenPercent, status: 'applied', message: null },
     });
     const big = await make({ kind: 'fixed', percentOff: null, amountOffMinor: 5000 });
     expect(await quote(db, buyer.id, { listingId }, big)).toMatchObject({
       discountMinor: 1000,
       discountLabel: '£50.00 off',
-      totalMinor: 299 + 120,
+      totalMinor: PAPERBACK_HOME + 120,
     });
   });
 
@@ -292,7 +299,7 @@ describe('a promo code at checkout', () => {
       expect(await quote(db, buyer.id, { listingId }, code)).toMatchObject({
         discountMinor: 0,
         discountCode: null,
-        totalMinor: 900 + 299 + 115,
+        totalMinor: 900 + PAPERBACK_HOME + 115,
         promo: { code, status: 'refused', message },
       });
       await rejects(
@@ -408,7 +415,7 @@ describe('a promo code at checkout', () => {
       address,
       promoCode: small,
     });
-    expect(withSmall.totalMinor).toBe(1000 + 299 + 120 - 200);
+    expect(withSmall.totalMinor).toBe(1000 + PAPERBACK_HOME + 120 - 200);
     expect((await row(small)).redemptions).toBe(0);
 
     const returning = await returningBuyer();
@@ -440,7 +447,7 @@ describe('a promo code at checkout', () => {
     });
     const started = await startCheckout(deps, buyer, { offerId, address, promoCode: quarter });
     expect(await row(quarter)).toMatchObject({ redemptions: 1, discountedMinor: 200 });
-    expect(started.totalMinor).toBe(800 + 299 + 110 - 200);
+    expect(started.totalMinor).toBe(800 + PAPERBACK_HOME + 110 - 200);
   });
 
   it('answers through the quote procedure, with the code in any case', async () => {

@@ -2,6 +2,7 @@
  * Follows, the feed, the "Following" shelf and saved searches with their alerts, through the
  * real app and database. Each member's follows and saved searches are their own.
  */
+import { formatPence, parcelFor, postageFromFor } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOK_MATCH_LIMIT } from '../../catalogue/listings/listings.service.ts';
@@ -10,6 +11,11 @@ import { createUser, type TestUser } from '../../testing/auth.ts';
 import { createBook, createCharity, createListing } from '../../testing/catalogue.ts';
 import { api, refusal, statusOf } from '../../testing/client.ts';
 import { runSavedSearchAlerts } from './saved-searches.service.ts';
+
+/** "+ postage from" for one paperback-sized test book (no format or pages): the rule's figure. */
+const PAPERBACK_FROM = postageFromFor(
+  parcelFor([{ parcelSize: 'small', format: null, pageCount: null }]).band,
+);
 
 let t: TestApp;
 let reader: TestUser;
@@ -400,7 +406,7 @@ describe('saved searches', () => {
       expect.objectContaining({
         title: `New for “${saved.name}”: The Left Hand of Darkness`,
         // All-in (decision 0071): £4.50 and 70p + 23p buyer protection; a paperback's postage.
-        body: 'The Left Hand of Darkness, Ursula K. Le Guin: £5.43 including buyer protection, + postage from £2.99. It matches your saved search.',
+        body: `The Left Hand of Darkness, Ursula K. Le Guin: £5.43 including buyer protection, + postage from ${formatPence(PAPERBACK_FROM)}. It matches your saved search.`,
         link: `/listing/${fresh.slug}`,
       }),
     ]);
@@ -412,7 +418,7 @@ describe('saved searches', () => {
       .executeTakeFirstOrThrow();
     expect(email.subject).toBe(`New for your saved search “${saved.name}”`);
     expect(email.text_body).toContain(
-      'The Left Hand of Darkness, Ursula K. Le Guin: £5.43 including buyer protection, + postage from £2.99',
+      `The Left Hand of Darkness, Ursula K. Le Guin: £5.43 including buyer protection, + postage from ${formatPence(PAPERBACK_FROM)}`,
     );
     expect(email.text_body).toContain(`New on Reshelf for your saved search “${saved.name}”: 1 new book.`);
     expect(email.list).toBe('saved_searches');

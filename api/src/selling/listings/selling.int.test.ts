@@ -4,7 +4,14 @@
  * concurrent publishes, found by search at once), editing refused while reserved or sold,
  * withdrawing and relisting, "my listings" and the price suggestion.
  */
-import { COLLECTOR_MESSAGES, isbn10To13, SELLING_MESSAGES, type SellerListing } from '@reshelf/contracts';
+import {
+  COLLECTOR_MESSAGES,
+  DEFAULT_POSTAGE_RATES,
+  isbn10To13,
+  postageFromBySize,
+  SELLING_MESSAGES,
+  type SellerListing,
+} from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -89,7 +96,8 @@ describe('the wizard’s draft', () => {
       isbn13: PRIDE,
       book: { id: prideId, title: 'Pride and Prejudice', authors: ['Jane Austen'], editable: false },
       missing: ['condition', 'photos', 'price', 'parcel'],
-      postageMinor: { small: 299, medium: 399, large: 549 },
+      // What the buyer would pay for postage at each size: the book alone, its cheapest method.
+      postageMinor: postageFromBySize({ format: null, pageCount: null }, DEFAULT_POSTAGE_RATES),
       lock: null,
     });
     const id = first.listing.id;
