@@ -19,6 +19,7 @@ import {
   registerOutboundScans,
   registerParcelRoutes,
   registerPaymentRoutes,
+  registerReturnScans,
 } from './commerce/index.ts';
 import { registerMessagePhotoRoute } from './community/index.ts';
 import type { AppConfig } from './config.ts';
@@ -344,7 +345,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       carriers: services.carriers,
       storage: services.storage,
       bookLookup: services.bookLookup,
-      carriers: services.carriers,
       background,
       realtime,
       origin: config.siteOrigin,
@@ -418,6 +418,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // carriers' signed webhooks and the label downloads.
   registerOutboundScans({ db: database.db, mailer: services.mailer, origin: config.siteOrigin });
   await registerParcelRoutes(app, { db: database.db, carriers: services.carriers });
+  // What a return label's scans do: the return is sent, then received and refunded (issue 37).
+  registerReturnScans({
+    db: database.db,
+    payments: services.payments,
+    mailer: services.mailer,
+    storage: services.storage,
+    carriers: services.carriers,
+    origin: config.siteOrigin,
+  });
   // The test carrier's scan page and tracking pages (not in production: CARRIERS=test only).
   await registerTestCarrierRoutes(app, { db: database.db, carriers: services.carriers });
   // One-click unsubscribe (RFC 8058) from a non-essential email's List-Unsubscribe header.

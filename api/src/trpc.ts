@@ -96,8 +96,6 @@ export interface Deps {
   carriers: CarrierProvider;
   storage: StoragePort;
   bookLookup: BookLookupPort;
-  /** The carrier (labels, drop-off points, scans), when the site has one. */
-  carriers?: CarrierProvider | undefined;
   /** Work that goes on after the answer (tracked, so tests can wait for it). */
   background: BackgroundWork;
   /** This instance's realtime fan-out: subscriptions read their topics through it. */
@@ -109,7 +107,7 @@ export interface Deps {
 }
 
 /** The deps, also spread flat for existing code (`ctx.db`, `ctx.mailer`), plus who is calling. */
-export interface Context extends Omit<Deps, 'origin' | 'log' | 'carriers'> {
+export interface Context extends Omit<Deps, 'origin' | 'log'> {
   deps: Deps;
   auth: AuthState;
   req: FastifyRequest;

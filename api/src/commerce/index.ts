@@ -66,6 +66,7 @@ export { refundOrder } from './orders/staff-orders.service.ts';
 export { returnWindowEnds } from './orders/story.ts';
 export { registerOutboundScans } from './parcels/outbound.ts';
 export { registerParcelRoutes } from './parcels/parcel.routes.ts';
+export { registerReturnScans } from './parcels/returns-scans.ts';
 export { registerPaymentRoutes } from './payments/payment.routes.ts';
 export {
   type BundleTiersView,

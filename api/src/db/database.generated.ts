@@ -1049,6 +1049,8 @@ export interface Refunds {
   created_by: string | null;
   discount_minor: Generated<number>;
   id: Generated<string>;
+  label_kept_minor: Generated<number>;
+  label_shipment_id: string | null;
   order_id: string;
   payment_id: string;
   provider_ref: string | null;

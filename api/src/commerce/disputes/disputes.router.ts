@@ -15,11 +15,14 @@ import {
   returnEligibilitySchema,
   returnRequestSchema,
   returnTrackingInputSchema,
+  SHIPMENT_STATUSES,
+  type ShipmentStatus,
   sellerRespondInputSchema,
   staffDecisionInputSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, router, staffProcedure } from '../../trpc.ts';
+import { retryReturnLabel } from '../parcels/returns.ts';
 import {
   addReturnTracking,
   answerOffer,
@@ -131,6 +134,28 @@ export const disputeMemberRouter = router({
     .input(changeOfMindTrackingInputSchema)
     .output(returnEligibilitySchema)
     .mutation(({ ctx, input }) => sendReturnBack(ctx.deps, ctx.user.userId, input)),
+
+  /**
+   * The buyer's "Try again" on a return label the carrier could not sell us (it was down): buys
+   * it now, once however often pressed. Their own return's label only.
+   */
+  retryReturnLabel: authedProcedure
+    .input(z.object({ shipmentId: z.uuid('Unknown return label') }))
+    .output(
+      z.object({
+        shipmentId: z.uuid(),
+        status: z.enum(SHIPMENT_STATUSES),
+        lastError: z.string().nullable(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const shipment = await retryReturnLabel(ctx.deps, ctx.user.userId, input.shipmentId);
+      return {
+        shipmentId: shipment.id,
+        status: shipment.status as ShipmentStatus,
+        lastError: shipment.last_error,
+      };
+    }),
 
   /** Whether the caller, as a private seller, accepts returns for any reason (shown on listings). */
   returnsSetting: authedProcedure

@@ -23,6 +23,7 @@ import {
   booksTitle,
   CARRIERS,
   type Carrier,
+  type CarrierNetwork,
   DISPUTE_PROBLEM_LABELS,
   type DisputeCase,
   type DisputeKind,
@@ -64,6 +65,13 @@ import {
   queueFollowUp,
   requireStatus,
 } from '../orders/orders.service.ts';
+import {
+  buyReturnLabel,
+  openReturnShipment,
+  type ReturnParcelDeps,
+  type ReturnParcelScan,
+  tellReturnTrouble,
+} from '../parcels/returns.ts';
 import { tellBoth } from './dispute-mail.ts';
 
 type Trx = Transaction<DB>;
@@ -83,7 +91,7 @@ function reportBooks() {
     order by i.position)`;
 }
 
-export interface DisputeDeps extends OrderDeps {
+export interface DisputeDeps extends OrderDeps, ReturnParcelDeps {
   storage: StoragePort;
 }
 
@@ -612,6 +620,7 @@ export async function respondAsSeller(
   )?.order_id;
   if (!orderId) throw new AppError('NOT_FOUND', 'We could not find that report.');
   const photoThread = await checkPhotos(deps, sellerId, orderId, statementPhotos);
+  let returnShipmentId: string | null = null;
   await deps.db.transaction().execute(async (trx) => {
     const { dispute, order } = await lockDispute(trx, input.disputeId);
     if (!(await isSellerOf(trx, sellerId, order)))
@@ -698,7 +707,8 @@ export async function respondAsSeller(
           actor,
           `The seller asked for the book back (return postage paid by the ${payer})`,
         );
-        await tellReturn(trx, deps, order, payer, 'The seller');
+        returnShipmentId = await openReturnShipment(trx, deps, order.id, { disputeId: dispute.id }, payer);
+        await tellReturn(trx, deps, order, payer, 'The seller', returnShipmentId !== null);
         break;
       }
       case 'contest': {
@@ -738,6 +748,8 @@ export async function respondAsSeller(
       ...(input.response === 'offer_partial' ? { offerMinor: input.amountMinor } : {}),
     });
   });
+  // The prepaid return label is bought after the commit; an outage leaves "Try again" for the buyer.
+  await buyReturnLabel(deps, returnShipmentId);
   return getDisputeCase(deps.db, { id: sellerId }, input.disputeId);
 }
 
@@ -747,10 +759,14 @@ async function tellReturn(
   order: LockedOrder,
   payer: 'seller' | 'buyer',
   who: string,
+  labelled = false,
 ) {
   const cap = formatPence(PROTECTION_RULES.returnPostageCapMinor);
-  const postage =
-    payer === 'seller'
+  const postage = labelled
+    ? payer === 'seller'
+      ? 'Your prepaid return label is on your order: print it (A4 or 4×6) or show its QR code at a Post Office. The seller pays for it.'
+      : 'Your return label is on your order: print it (A4 or 4×6) or show its QR code at a Post Office. Its cost comes off your refund.'
+    : payer === 'seller'
       ? `The seller pays the return postage: keep the receipt and enter what it cost with the tracking; your refund includes it (up to ${cap}).`
       : 'You pay the return postage.';
   await tellBoth(trx, deps, order.id, {
@@ -759,17 +775,25 @@ async function tellReturn(
     buyer: {
       subject: 'Please send the book back',
       lines: [
-        `${who} asked for the book from order ${order.reference} back before the refund. Post it with tracking and add the tracking reference on your order; the refund goes out when the seller has it.`,
+        labelled
+          ? `${who} asked for the book from order ${order.reference} back before the refund. The carrier's scans tell us it is on its way and when it arrives; the refund goes out then, with nothing for you to tap.`
+          : `${who} asked for the book from order ${order.reference} back before the refund. Post it with tracking and add the tracking reference on your order; the refund goes out when the seller has it.`,
         postage,
       ],
     },
     seller: {
       subject: 'The book is coming back to you',
       lines: [
-        `${who === 'The seller' ? 'You' : who} asked for the book from order ${order.reference} back. When it arrives, confirm it on the sale page and the buyer is refunded.`,
-        payer === 'seller'
-          ? `You pay the return postage: the buyer's refund includes what they paid to post it back (up to ${cap}), from your payout for this sale.`
-          : 'The buyer pays the return postage.',
+        labelled
+          ? `${who === 'The seller' ? 'You' : who} asked for the book from order ${order.reference} back, with a prepaid return label. When the carrier delivers it to you, the buyer is refunded.`
+          : `${who === 'The seller' ? 'You' : who} asked for the book from order ${order.reference} back. When it arrives, confirm it on the sale page and the buyer is refunded.`,
+        labelled
+          ? payer === 'seller'
+            ? 'You pay for the return label.'
+            : 'The buyer pays for the return label: its cost comes off their refund.'
+          : payer === 'seller'
+            ? `You pay the return postage: the buyer's refund includes what they paid to post it back (up to ${cap}), from your payout for this sale.`
+            : 'The buyer pays the return postage.',
       ],
     },
   });
@@ -873,45 +897,19 @@ export async function addReturnTracking(
     const trackingRef = input.trackingRef.toUpperCase();
     // Only a seller-paid return refunds the postage; the buyer's own postage is not recorded.
     const postageMinor = dispute.return_postage_by === 'seller' ? (parsedPostage.data ?? null) : null;
-    await trx
-      .updateTable('disputes')
-      .set({
-        return_carrier: input.carrier,
-        return_tracking_ref: trackingRef,
-        return_postage_minor: postageMinor,
-        return_sent_at: new Date(),
-        updated_at: new Date(),
-      })
-      .where('id', '=', dispute.id)
-      .execute();
-    const label = CARRIERS[input.carrier].label;
-    await noteOnOrder(
+    await bookSentBack(
       trx,
-      order.id,
+      deps,
+      dispute,
+      order,
       { id: buyerId, kind: 'buyer' },
-      `The buyer sent the book back: ${label} ${trackingRef}${postageMinor ? ` (postage ${formatPence(postageMinor)})` : ''}`,
+      {
+        carrier: input.carrier,
+        trackingRef,
+        postageMinor,
+        sentAt: new Date(),
+      },
     );
-    await tellBoth(trx, deps, order.id, {
-      template: 'order.dispute_return_sent',
-      notice: 'dispute_opened',
-      buyer: {
-        subject: 'Return on its way',
-        lines: [
-          `Thanks: the book from order ${order.reference} is on its way back with ${label} (${trackingRef}). You are refunded when the seller confirms it arrived.`,
-        ],
-      },
-      seller: {
-        subject: 'The book is on its way back',
-        lines: [
-          `The buyer sent the book from order ${order.reference} back with ${label}, tracking ${trackingRef}. When it arrives, confirm it on the sale page: the buyer is then refunded.`,
-          ...(postageMinor
-            ? [
-                `They paid ${formatPence(postageMinor)} to post it; their refund includes ${formatPence(Math.min(postageMinor, PROTECTION_RULES.returnPostageCapMinor))} of it, from your payout for this sale.`,
-              ]
-            : []),
-        ],
-      },
-    });
     await audit(trx, buyerId, 'dispute.return_sent', dispute, order, {
       carrier: input.carrier,
       trackingRef,
@@ -919,6 +917,65 @@ export async function addReturnTracking(
     });
   });
   return getDisputeCase(deps.db, { id: buyerId }, input.disputeId);
+}
+
+/**
+ * The book is on its way back: the buyer typed the carrier and tracking, or the return label's
+ * first scan said so. The one path (note on the order, both told).
+ */
+async function bookSentBack(
+  trx: Trx,
+  deps: DisputeDeps,
+  dispute: DisputeRow,
+  order: LockedOrder,
+  actor: Actor,
+  sent: {
+    carrier: Carrier;
+    trackingRef: string;
+    postageMinor: number | null;
+    sentAt: Date;
+    scanned?: boolean;
+  },
+): Promise<void> {
+  await trx
+    .updateTable('disputes')
+    .set({
+      return_carrier: sent.carrier,
+      return_tracking_ref: sent.trackingRef,
+      return_postage_minor: sent.postageMinor,
+      return_sent_at: sent.sentAt,
+      updated_at: new Date(),
+    })
+    .where('id', '=', dispute.id)
+    .execute();
+  const label = CARRIERS[sent.carrier].label;
+  await noteOnOrder(
+    trx,
+    order.id,
+    actor,
+    `The buyer sent the book back: ${label} ${sent.trackingRef}${sent.postageMinor ? ` (postage ${formatPence(sent.postageMinor)})` : ''}`,
+  );
+  await tellBoth(trx, deps, order.id, {
+    template: 'order.dispute_return_sent',
+    notice: 'dispute_opened',
+    buyer: {
+      subject: 'Return on its way',
+      lines: [
+        `Thanks: the book from order ${order.reference} is on its way back with ${label} (${sent.trackingRef}). ${sent.scanned ? 'You are refunded when the carrier delivers it to the seller.' : 'You are refunded when the seller confirms it arrived.'}`,
+      ],
+    },
+    seller: {
+      subject: 'The book is on its way back',
+      lines: [
+        `The buyer sent the book from order ${order.reference} back with ${label}, tracking ${sent.trackingRef}. ${sent.scanned ? 'When the carrier delivers it to you, the buyer is refunded.' : 'When it arrives, confirm it on the sale page: the buyer is then refunded.'}`,
+        ...(sent.postageMinor
+          ? [
+              `They paid ${formatPence(sent.postageMinor)} to post it; their refund includes ${formatPence(Math.min(sent.postageMinor, PROTECTION_RULES.returnPostageCapMinor))} of it, from your payout for this sale.`,
+            ]
+          : []),
+      ],
+    },
+  });
 }
 
 /** The seller has the book back: the buyer is refunded in full. */
@@ -935,44 +992,115 @@ export async function confirmReturn(
     if (!dispute.return_sent_at) {
       throw new AppError('PRECONDITION_FAILED', 'The buyer has not added the return tracking yet.');
     }
-    const actor: Actor = { id: sellerId, kind: 'seller' };
-    const reason = 'The book came back to the seller';
-    const entered = dispute.return_postage_by === 'seller' ? (dispute.return_postage_minor ?? 0) : 0;
-    const { refunded, postage } = await refundInFull(trx, deps, dispute, order, actor, reason, entered);
-    await trx
-      .updateTable('disputes')
-      .set({ return_received_at: new Date(), return_postage_refunded_minor: postage })
-      .where('id', '=', dispute.id)
-      .execute();
-    const postageLine = (whose: string) =>
-      postage > 0
-        ? ` That includes ${formatPence(postage)} for ${whose} return postage${postage < entered ? ` (of the ${formatPence(entered)} paid: ${postage === PROTECTION_RULES.returnPostageCapMinor ? `return postage is refunded up to ${formatPence(PROTECTION_RULES.returnPostageCapMinor)}` : 'a refund cannot be more than the order’s payment'})` : ''}.`
-        : entered > 0
-          ? ` The ${formatPence(entered)} return postage could not be added: a refund cannot be more than the order’s payment, which has all gone back.`
-          : '';
-    await settle(trx, dispute.id, { status: 'resolved_refund', refunded, note: reason, by: sellerId });
-    await tellBoth(trx, deps, order.id, {
-      template: 'order.dispute_return_received',
-      notice: 'refund',
-      buyer: {
-        subject: `Refund of ${formatPence(refunded)} on its way`,
-        lines: [
-          `The seller has the book from order ${order.reference} back. ${formatPence(refunded)} is on its way to the card you paid with, usually within 5 to 10 working days.${postageLine('your')}`,
-        ],
-      },
-      seller: {
-        subject: `Return received: the buyer is refunded ${formatPence(refunded)}`,
-        lines: [
-          `You confirmed the book from order ${order.reference} came back; the buyer has been refunded ${formatPence(refunded)} from your payout for this sale.${postageLine('the')}`,
-        ],
-      },
-    });
-    await audit(trx, sellerId, 'dispute.return_received', dispute, order, {
+    await bookCameBack(trx, deps, dispute, order, { id: sellerId, kind: 'seller' });
+  });
+  return getDisputeCase(deps.db, { id: sellerId }, input.disputeId);
+}
+
+/**
+ * The book is back with the seller (they confirmed it, or the return label's "delivered" scan
+ * said so): the buyer is refunded in full, the report settled and both told. The one path.
+ */
+async function bookCameBack(
+  trx: Trx,
+  deps: DisputeDeps,
+  dispute: DisputeRow,
+  order: LockedOrder,
+  actor: Actor,
+): Promise<void> {
+  const by = actor.id;
+  const reason = 'The book came back to the seller';
+  const entered = dispute.return_postage_by === 'seller' ? (dispute.return_postage_minor ?? 0) : 0;
+  const { refunded, postage } = await refundInFull(trx, deps, dispute, order, actor, reason, entered);
+  await trx
+    .updateTable('disputes')
+    .set({ return_received_at: new Date(), return_postage_refunded_minor: postage })
+    .where('id', '=', dispute.id)
+    .execute();
+  const postageLine = (whose: string) =>
+    postage > 0
+      ? ` That includes ${formatPence(postage)} for ${whose} return postage${postage < entered ? ` (of the ${formatPence(entered)} paid: ${postage === PROTECTION_RULES.returnPostageCapMinor ? `return postage is refunded up to ${formatPence(PROTECTION_RULES.returnPostageCapMinor)}` : 'a refund cannot be more than the order’s payment'})` : ''}.`
+      : entered > 0
+        ? ` The ${formatPence(entered)} return postage could not be added: a refund cannot be more than the order’s payment, which has all gone back.`
+        : '';
+  await settle(trx, dispute.id, { status: 'resolved_refund', refunded, note: reason, by });
+  await tellBoth(trx, deps, order.id, {
+    template: 'order.dispute_return_received',
+    notice: 'refund',
+    buyer: {
+      subject: `Refund of ${formatPence(refunded)} on its way`,
+      lines: [
+        `The seller has the book from order ${order.reference} back. ${formatPence(refunded)} is on its way to the card you paid with, usually within 5 to 10 working days.${postageLine('your')}`,
+      ],
+    },
+    seller: {
+      subject: `Return received: the buyer is refunded ${formatPence(refunded)}`,
+      lines: [
+        `The book from order ${order.reference} came back to you; the buyer has been refunded ${formatPence(refunded)} from your payout for this sale.${postageLine('the')}`,
+      ],
+    },
+  });
+  // A receipt the carrier scanned has no member to audit: the order's event says the system did it.
+  if (by) {
+    await audit(trx, by, 'dispute.return_received', dispute, order, {
       refundedMinor: refunded,
       returnPostageMinor: postage,
     });
-  });
-  return getDisputeCase(deps.db, { id: sellerId }, input.disputeId);
+  }
+}
+
+/** The carriers the return label's networks are listed as on a dispute (its `return_carrier`). */
+const NETWORK_CARRIER: Record<CarrierNetwork, Carrier> = {
+  royal_mail: 'royal_mail_tracked_48',
+  inpost: 'inpost',
+  evri: 'evri',
+};
+
+/**
+ * A scan of a dispute's return label (parcels/returns-scans.ts, in the scan's transaction): the
+ * first scan sends the book back as the buyer's typed tracking does; "delivered" is the seller's
+ * "it came back" (the refund, once); a failed delivery or a parcel sent back to the buyer tells
+ * both sides. A report settled meanwhile is left alone.
+ */
+export async function disputeReturnScanned(
+  trx: Trx,
+  deps: DisputeDeps,
+  parcel: ReturnParcelScan,
+): Promise<void> {
+  if (!parcel.disputeId) return;
+  const dispute = await trx
+    .selectFrom('disputes')
+    .selectAll()
+    .where('id', '=', parcel.disputeId)
+    .forUpdate()
+    .executeTakeFirst();
+  const order = dispute ? await lockOrderRow(trx, dispute.order_id) : undefined;
+  if (!dispute || !order) return;
+  if (dispute.status !== 'open' || dispute.stage !== 'return' || order.status !== 'disputed') return;
+  const system: Actor = { id: null, kind: 'system' };
+  let current = dispute;
+  if (!dispute.return_sent_at) {
+    await bookSentBack(trx, deps, dispute, order, system, {
+      carrier: NETWORK_CARRIER[parcel.network],
+      trackingRef: parcel.trackingRef,
+      postageMinor: null,
+      sentAt: parcel.occurredAt,
+      scanned: true,
+    });
+    current = {
+      ...dispute,
+      return_carrier: NETWORK_CARRIER[parcel.network],
+      return_sent_at: parcel.occurredAt,
+    };
+  }
+  if (parcel.after === 'delivered' && parcel.before !== 'delivered') {
+    await bookCameBack(trx, deps, current, order, system);
+  } else if (
+    (parcel.after === 'delivery_failed' || parcel.after === 'returned_to_sender') &&
+    parcel.before !== parcel.after
+  ) {
+    await tellReturnTrouble(trx, deps, order.id, order.reference, parcel.after);
+  }
 }
 
 /** Staff decide: full refund, partial refund, return first, or release. */
@@ -981,6 +1109,7 @@ export async function decideAsStaff(
   staffId: string,
   input: { disputeId: string; decision: StaffDecision; amountMinor?: number | undefined; note: string },
 ): Promise<DisputeCase> {
+  let returnShipmentId: string | null = null;
   await deps.db.transaction().execute(async (trx) => {
     const { dispute, order } = await lockDispute(trx, input.disputeId);
     const actor: Actor = { id: staffId, kind: 'staff' };
@@ -1067,7 +1196,8 @@ export async function decideAsStaff(
           actor,
           `Our team asked for the book back before the refund (return postage paid by the ${payer})`,
         );
-        await tellReturn(trx, deps, order, payer, 'Our team');
+        returnShipmentId = await openReturnShipment(trx, deps, order.id, { disputeId: dispute.id }, payer);
+        await tellReturn(trx, deps, order, payer, 'Our team', returnShipmentId !== null);
         break;
       }
       case 'release': {
@@ -1104,6 +1234,7 @@ export async function decideAsStaff(
       note: input.note,
     });
   });
+  await buyReturnLabel(deps, returnShipmentId);
   return getDisputeCase(deps.db, { id: staffId, staff: true }, input.disputeId);
 }
 

@@ -51,10 +51,18 @@ import { notify } from '../../platform/notifications/notify.ts';
 import type { CheckoutDeps } from '../checkout/checkout.service.ts';
 import { refund as refundOrder } from '../money/refund.ts';
 import { type Actor, lockOrderRow, noteOnOrder, recordEvent, transition } from '../orders/order-machine.ts';
+import {
+  buyReturnLabel,
+  openReturnShipment,
+  type ReturnParcelDeps,
+  type ReturnParcelScan,
+  returnShipmentOf,
+  tellReturnTrouble,
+} from '../parcels/returns.ts';
 import { tellBoth } from './dispute-mail.ts';
 
-/** What a return's steps need: the database, the outbox and the site's origin for links. */
-export interface ReturnDeps {
+/** What a return's steps need: the database, the outbox, the site's origin for links and the carrier (its label). */
+export interface ReturnDeps extends ReturnParcelDeps {
   db: Database;
   mailer: Mailer;
   origin: string;
@@ -549,6 +557,7 @@ export async function acceptReturn(
       },
     );
   }
+  let returnShipmentId: string | null = null;
   const accepted = await deps.db.transaction().execute(async (trx) => {
     await respond(trx, row.id, 'requested', {
       status: 'accepted',
@@ -557,6 +566,17 @@ export async function acceptReturn(
     });
     await noteOnOrder(trx, row.order_id, sellerActor(row, userId), 'Return accepted');
     const accepted = (await returnById(trx, row.id))!;
+    // The return label: the buyer pays for a change of mind (the rule), bought after the commit.
+    returnShipmentId = await openReturnShipment(
+      trx,
+      deps,
+      row.order_id,
+      { returnRequestId: row.id },
+      PROTECTION_RULES.changeOfMindReturnPostageBy,
+    );
+    const labelled = returnShipmentId !== null;
+    const labelLine =
+      'Your return label is on your order: print it (A4 or 4×6) or show its QR code at a Post Office. Its cost comes off your refund, and the carrier’s scans move the return on.';
     if (!row.charity_id) {
       await tellBoth(trx, deps, row.order_id, {
         template: 'order.return_accepted',
@@ -565,7 +585,9 @@ export async function acceptReturn(
           subject: 'Your return was accepted',
           lines: [
             `The seller accepted your return of ${row.title} (order ${row.reference}).`,
-            `Post it to: ${given}. Use tracking and add it on your order; you pay the postage. You are refunded the book and its postage when the seller has it back.`,
+            labelled
+              ? labelLine
+              : `Post it to: ${given}. Use tracking and add it on your order; you pay the postage. You are refunded the book and its postage when the seller has it back.`,
           ],
         },
         seller: {
@@ -588,11 +610,14 @@ export async function acceptReturn(
       notice: {
         kind: 'return_update',
         title: `Your return was accepted: ${row.title}`,
-        body: `Post it to ${returnAddress(accepted) ?? row.charity_name} with tracking, then add the tracking on your order. You are refunded when the charity has it back.`,
+        body: labelled
+          ? `${labelLine} You are refunded when the charity has it back.`
+          : `Post it to ${returnAddress(accepted) ?? row.charity_name} with tracking, then add the tracking on your order. You are refunded when the charity has it back.`,
       },
     });
     return accepted;
   });
+  await buyReturnLabel(deps, returnShipmentId);
   return toReturn(accepted, true);
 }
 
@@ -700,6 +725,11 @@ export async function refundPostedReturns(
   return refunded;
 }
 
+/** What a refund says about a buyer-paid return label kept from it (decision 0087). */
+function labelKeptLine(keptMinor: number): string {
+  return keptMinor > 0 ? `, less ${formatPence(keptMinor)} for your return label` : '';
+}
+
 /** Refunds a return's books (claimed by `claimant` so it happens once) and tells both sides. */
 async function refundReturn(
   deps: ReturnDeps & Pick<CheckoutDeps, 'payments'>,
@@ -707,7 +737,23 @@ async function refundReturn(
   claimant: string,
   actor: Actor,
 ): Promise<ReturnRow> {
-  const claimed = await deps.db
+  return deps.db.transaction().execute((trx) => refundReturnWithin(trx, deps, row, claimant, actor));
+}
+
+/**
+ * The refund of a return in `trx` (the seller's "it came back", the posted-return job, or the
+ * return label's "delivered" scan: one path). The claim is one conditional update, so two
+ * clicks, two members or a click and a scan refund once; a refund the provider refuses rolls
+ * the claim back with the rest, leaving the return accepted to try again.
+ */
+async function refundReturnWithin(
+  trx: Transaction<DB>,
+  deps: ReturnDeps & Pick<CheckoutDeps, 'payments'>,
+  row: ReturnRow,
+  claimant: string,
+  actor: Actor,
+): Promise<ReturnRow> {
+  const claimed = await trx
     .updateTable('return_requests')
     .set({ refunded_by: claimant })
     .where('id', '=', row.id)
@@ -724,113 +770,111 @@ async function refundReturn(
   }
   // Books of the return refunded meanwhile (e.g. by staff) are not refunded twice.
   const refundedAlready = new Set(
-    (await orderBooks(deps.db, row.order_id)).filter((b) => b.refunded).map((b) => b.order_item_id),
+    (await orderBooks(trx, row.order_id)).filter((b) => b.refunded).map((b) => b.order_item_id),
   );
-  let refunded: ReturnRow;
-  try {
-    refunded = await deps.db.transaction().execute(async (trx) => {
-      const order = (await orderForReturn(trx, row.order_id, { lock: true }))!;
-      // The refund command: the books (the last ones with the postage), and the seller's payout
-      // gives back what they took for them (0012, 0022); the books' protection share stays.
-      const returned = row.books.filter((book) => !refundedAlready.has(book.orderItemId));
-      if (returned.length === 0)
-        throw new AppError('PRECONDITION_FAILED', 'This order has already been refunded in full.');
-      const refund = await refundOrder(
-        trx,
-        deps.payments,
-        order,
-        { items: returned.map((book) => book.orderItemId), goods: true },
-        `Charity return of ${order.reference}: ${row.reason}`.slice(0, 500),
-        actor,
-        { noPayment: 'We couldn’t find this order’s payment to refund.' },
-      );
-      await trx
-        .updateTable('return_requests')
-        .set({
-          status: 'refunded',
-          refund_id: refund.refundId!,
-          refund_minor: refund.amountMinor,
-          refunded_at: new Date(),
-        })
-        .where('id', '=', row.id)
-        .execute();
-      const current = (await lockOrderRow(trx, row.order_id))!;
-      if (refund.full && RETURNABLE.includes(current.status)) {
-        await transition(
-          trx,
-          current,
-          'refunded',
-          actor,
-          `Returned to the ${row.charity_id ? 'charity' : 'seller'}: refunded ${refund.amountMinor}p`,
-        );
-      } else if (!refund.full) {
-        // Some books back; the order goes on with the rest.
-        await noteOnOrder(
-          trx,
-          current.id,
-          actor,
-          `Returned to the ${row.charity_id ? 'charity' : 'seller'}: ${returned.map((book) => `“${book.title}”`).join(', ')}, refunded ${refund.amountMinor}p`,
-        );
-      }
-      if (refund.full ? RETURNABLE.includes(current.status) : true) {
-        // The copies that came back are the charity's to put on sale again.
-        await trx
-          .updateTable('listings')
-          .set({ status: 'withdrawn', updated_at: new Date() })
-          .where(
-            'id',
-            'in',
-            returned.map((book) => book.listingId),
-          )
-          .where('status', '=', 'sold')
-          .execute();
-      }
-      const done = (await returnById(trx, row.id))!;
-      if (!row.charity_id) {
-        await tellBoth(trx, deps, row.order_id, {
-          template: 'order.return_refunded',
-          notice: 'refund',
-          buyer: {
-            subject: `Refund of ${formatPence(refund.amountMinor)} on its way`,
-            lines: [
-              `The seller has ${row.title} (order ${row.reference}) back. We have refunded ${formatPence(refund.amountMinor)} to your original payment method: the book and its postage. It can take up to 5 working days to show.`,
-            ],
-          },
-          seller: {
-            subject: `Return received: the buyer is refunded ${formatPence(refund.amountMinor)}`,
-            lines: [
-              `You confirmed ${row.title} (order ${row.reference}) came back; the buyer has been refunded ${formatPence(refund.amountMinor)} from your payout for this sale.`,
-            ],
-          },
-        });
-        return done;
-      }
-      // The buyer sees the refund in the app too, in the same transaction.
-      await tellCharityBuyer(trx, deps, done, {
-        mail: charityMail.returnRefunded({
-          title: row.title,
-          reference: row.reference,
-          amountMinor: refund.amountMinor,
-          url: `${deps.origin}/account/orders`,
-        }),
-        template: 'charity-return-refunded',
-        notice: {
-          kind: 'refund',
-          title: `Refund of ${formatPence(refund.amountMinor)} for ${row.title}`,
-          body: `The charity has your returned copy of “${row.title}” (order ${row.reference}). We have refunded ${formatPence(refund.amountMinor)} to your original payment method; it can take up to 5 working days to show.`,
-        },
-      });
-      return done;
-    });
-  } catch (error) {
-    await deps.db
-      .updateTable('return_requests')
-      .set({ refunded_by: null })
-      .where('id', '=', row.id)
-      .execute();
-    throw error;
+  const order = (await orderForReturn(trx, row.order_id, { lock: true }))!;
+  // The refund command: the books (the last ones with the postage), and the seller's payout
+  // gives back what they took for them (0012, 0022); the books' protection share stays.
+  const returned = row.books.filter((book) => !refundedAlready.has(book.orderItemId));
+  if (returned.length === 0)
+    throw new AppError('PRECONDITION_FAILED', 'This order has already been refunded in full.');
+  // A return label the buyer pays for (a change of mind) comes off the refund once the carrier
+  // has scanned it (decision 0087); a buyer who posted it their own way pays nothing for it.
+  const label = await returnShipmentOf(trx, { returnRequestId: row.id });
+  const keepForLabel =
+    label && label.paid_by === 'buyer' && label.first_scan_at !== null
+      ? { shipmentId: label.id, costMinor: label.cost_minor }
+      : undefined;
+  const refund = await refundOrder(
+    trx,
+    deps.payments,
+    order,
+    {
+      items: returned.map((book) => book.orderItemId),
+      goods: true,
+      ...(keepForLabel ? { keepForLabel } : {}),
+    },
+    `Charity return of ${order.reference}: ${row.reason}`.slice(0, 500),
+    actor,
+    { noPayment: 'We couldn’t find this order’s payment to refund.' },
+  );
+  await trx
+    .updateTable('return_requests')
+    .set({
+      status: 'refunded',
+      refund_id: refund.refundId!,
+      refund_minor: refund.amountMinor,
+      refunded_at: new Date(),
+    })
+    .where('id', '=', row.id)
+    .execute();
+  const current = (await lockOrderRow(trx, row.order_id))!;
+  if (refund.full && RETURNABLE.includes(current.status)) {
+    await transition(
+      trx,
+      current,
+      'refunded',
+      actor,
+      `Returned to the ${row.charity_id ? 'charity' : 'seller'}: refunded ${refund.amountMinor}p`,
+    );
+  } else if (!refund.full) {
+    // Some books back; the order goes on with the rest.
+    await noteOnOrder(
+      trx,
+      current.id,
+      actor,
+      `Returned to the ${row.charity_id ? 'charity' : 'seller'}: ${returned.map((book) => `“${book.title}”`).join(', ')}, refunded ${refund.amountMinor}p`,
+    );
   }
-  return refunded;
+  if (refund.full ? RETURNABLE.includes(current.status) : true) {
+    // The copies that came back are the charity's to put on sale again.
+    await trx
+      .updateTable('listings')
+      .set({ status: 'withdrawn', updated_at: new Date() })
+      .where(
+        'id',
+        'in',
+        returned.map((book) => book.listingId),
+      )
+      .where('status', '=', 'sold')
+      .execute();
+  }
+  const done = (await returnById(trx, row.id))!;
+  if (!row.charity_id) {
+    await tellBoth(trx, deps, row.order_id, {
+      template: 'order.return_refunded',
+      notice: 'refund',
+      buyer: {
+        subject: `Refund of ${formatPence(refund.amountMinor)} on its way`,
+        lines: [
+          `The seller has ${row.title} (order ${row.reference}) back. We have refunded ${formatPence(refund.amountMinor)} to your original payment method: the book and its postage${labelKeptLine(refund.labelKeptMinor)}. It can take up to 5 working days to show.`,
+        ],
+      },
+      seller: {
+        subject: `Return received: the buyer is refunded ${formatPence(refund.amountMinor)}`,
+        lines: [
+          `You confirmed ${row.title} (order ${row.reference}) came back; the buyer has been refunded ${formatPence(refund.amountMinor)} from your payout for this sale.`,
+        ],
+      },
+    });
+    return done;
+  }
+  // The buyer sees the refund in the app too, in the same transaction.
+  await tellCharityBuyer(trx, deps, done, {
+    mail: charityMail.returnRefunded({
+      title: row.title,
+      reference: row.reference,
+      amountMinor: refund.amountMinor,
+      url: `${deps.origin}/account/orders`,
+    }),
+    template: 'charity-return-refunded',
+    notice: {
+      kind: 'refund',
+      title: `Refund of ${formatPence(refund.amountMinor)} for ${row.title}`,
+      body: `The charity has your returned copy of “${row.title}” (order ${row.reference}). We have refunded ${formatPence(refund.amountMinor)} to your original payment method${labelKeptLine(refund.labelKeptMinor)}; it can take up to 5 working days to show.`,
+    },
+  });
+  return done;
 }
 
 /**
@@ -863,36 +907,102 @@ export async function sendReturnBack(
     if (current.status !== 'accepted') {
       throw new AppError('PRECONDITION_FAILED', 'This return has been closed. Reload the page to see how.');
     }
-    await trx
-      .updateTable('return_requests')
-      .set({ return_carrier: input.carrier, return_tracking_ref: trackingRef, return_sent_at: new Date() })
-      .where('id', '=', row.id)
-      .execute();
-    const label = CARRIERS[input.carrier].label;
-    await noteOnOrder(
+    await bookSentBack(
       trx,
-      row.order_id,
+      deps,
+      row,
       { id: buyerId, kind: 'buyer' },
-      `The buyer sent the book back: ${label} ${trackingRef}`,
+      {
+        carrier: input.carrier,
+        trackingRef,
+        sentAt: new Date(),
+      },
     );
-    await tellBoth(trx, deps, row.order_id, {
-      template: 'order.return_sent',
-      notice: 'return_update',
-      buyer: {
-        subject: 'Return on its way',
-        lines: [
-          `Thanks: ${row.title} (order ${row.reference}) is on its way back to ${row.charity_name} with ${label} (${trackingRef}). You are refunded when they confirm it arrived.`,
-        ],
-      },
-      seller: {
-        subject: 'The book is on its way back',
-        lines: [
-          `The buyer sent ${row.title} (order ${row.reference}) back with ${label}, tracking ${trackingRef}. When it arrives, mark it received on your charity dashboard: the buyer is then refunded.`,
-        ],
-      },
-    });
   });
   return returnEligibility(deps.db, buyerId, row.order_id);
+}
+
+/**
+ * The book is on its way back: the buyer typed the carrier and tracking, or the return label's
+ * first scan said so. The one path (the return's tracking, a note on the order, both told).
+ */
+async function bookSentBack(
+  trx: Transaction<DB>,
+  deps: ReturnDeps,
+  row: ReturnRow,
+  actor: Actor,
+  sent: { carrier: Carrier; trackingRef: string; sentAt: Date; scanned?: boolean },
+): Promise<void> {
+  await trx
+    .updateTable('return_requests')
+    .set({ return_carrier: sent.carrier, return_tracking_ref: sent.trackingRef, return_sent_at: sent.sentAt })
+    .where('id', '=', row.id)
+    .execute();
+  const label = CARRIERS[sent.carrier].label;
+  await noteOnOrder(trx, row.order_id, actor, `The buyer sent the book back: ${label} ${sent.trackingRef}`);
+  await tellBoth(trx, deps, row.order_id, {
+    template: 'order.return_sent',
+    notice: 'return_update',
+    buyer: {
+      subject: 'Return on its way',
+      lines: [
+        `Thanks: ${row.title} (order ${row.reference}) is on its way back to ${row.charity_name} with ${label} (${sent.trackingRef}). ${sent.scanned ? 'You are refunded when the carrier delivers it to them.' : 'You are refunded when they confirm it arrived.'}`,
+      ],
+    },
+    seller: {
+      subject: 'The book is on its way back',
+      lines: [
+        `The buyer sent ${row.title} (order ${row.reference}) back with ${label}, tracking ${sent.trackingRef}. ${sent.scanned ? 'When the carrier delivers it to you, the buyer is refunded.' : 'When it arrives, mark it received on your charity dashboard: the buyer is then refunded.'}`,
+      ],
+    },
+  });
+}
+
+/** The carriers the return label's networks are listed as on a return (its `return_carrier`). */
+const NETWORK_CARRIER: Record<ReturnParcelScan['network'], Carrier> = {
+  royal_mail: 'royal_mail_tracked_48',
+  inpost: 'inpost',
+  evri: 'evri',
+};
+
+/**
+ * A scan of a change-of-mind return's label (parcels/returns-scans.ts, in the scan's
+ * transaction): the first scan sends it back as the buyer's typed tracking does; "delivered" is
+ * the seller's "it came back" (the same refund, once: the claim); a failed delivery or a parcel
+ * sent back to the buyer tells both sides. A return closed meanwhile is left alone.
+ */
+export async function changeOfMindReturnScanned(
+  trx: Transaction<DB>,
+  deps: ReturnDeps & Pick<CheckoutDeps, 'payments'>,
+  parcel: ReturnParcelScan,
+): Promise<void> {
+  if (!parcel.returnRequestId) return;
+  const current = await trx
+    .selectFrom('return_requests')
+    .select(['status', 'return_sent_at', 'refunded_by'])
+    .where('id', '=', parcel.returnRequestId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (current?.status !== 'accepted') return;
+  const row = (await returnById(trx, parcel.returnRequestId))!;
+  const system: Actor = { id: null, kind: 'system' };
+  if (!current.return_sent_at) {
+    await bookSentBack(trx, deps, row, system, {
+      carrier: NETWORK_CARRIER[parcel.network],
+      trackingRef: parcel.trackingRef,
+      sentAt: parcel.occurredAt,
+      scanned: true,
+    });
+  }
+  if (parcel.after === 'delivered' && parcel.before !== 'delivered') {
+    // Claimed for the seller, on whose behalf the refund goes out (as the posted-return job does).
+    if (current.refunded_by === null) await refundReturnWithin(trx, deps, row, row.seller_id, system);
+  } else if (
+    (parcel.after === 'delivery_failed' || parcel.after === 'returned_to_sender') &&
+    parcel.before !== parcel.after
+  ) {
+    await tellReturnTrouble(trx, deps, row.order_id, row.reference, parcel.after);
+  }
 }
 
 export async function charityReturns(db: Database, userId: string): Promise<ReturnRequest[]> {

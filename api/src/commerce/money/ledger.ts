@@ -6,7 +6,8 @@
  *
  * `reconciliation()` is what the staff reconciliation page shows: for every order, paid in =
  * seller net + Reshelf fee + refunds + the labels Reshelf bought with the buyer's postage
- * (money/labels.ts, issue 37), to the penny, both in the ledger and in the tables it is
+ * (money/labels.ts, issue 37) or kept from the buyer's refund (a change-of-mind return label,
+ * decision 0087), to the penny, both in the ledger and in the tables it is
  * written from, and the ledger agreeing with those tables; and no seller transferred more than
  * they are owed. Orders with a problem come first.
  */
@@ -102,7 +103,10 @@ export async function reconciliation(
         coalesce((select sum(s.cost_minor) from public.shipments s
                   where s.order_id = o.id and s.direction = 'outbound' and s.paid_by = 'buyer'
                     and exists (select 1 from public.ledger_entries l
-                                where l.shipment_id = s.id and l.kind = 'seller_debit')), 0)::int as labels,
+                                where l.shipment_id = s.id and l.kind = 'seller_debit')), 0)::int
+          -- Buyer-paid return labels kept from refunds (decision 0087).
+          + coalesce((select sum(r.label_kept_minor) from public.refunds r where r.order_id = o.id), 0)::int
+          as labels,
         coalesce((select sum(amount_minor) from public.ledger_entries l
                   where l.order_id = o.id and l.kind = 'payment'), 0)::int as ledger_payment,
         coalesce((select sum(amount_minor) from public.ledger_entries l

@@ -48,6 +48,8 @@ export interface RefundInput {
   protectionMinor: number;
   /** The WELCOME20/promotion discount this refund takes back (revenue's "discounts returned"). */
   discountMinor?: number;
+  /** A buyer-paid return label's cost kept from this refund (decision 0087). */
+  labelKept?: { shipmentId: string; amountMinor: number };
   reason: string;
   actor: Actor;
 }
@@ -100,6 +102,8 @@ export async function refundWithin(
       amount_minor: input.amountMinor,
       buyer_protection_minor: input.protectionMinor,
       discount_minor: input.discountMinor ?? 0,
+      label_kept_minor: input.labelKept?.amountMinor ?? 0,
+      label_shipment_id: input.labelKept?.shipmentId ?? null,
       reason: input.reason,
       provider_ref: refundRef,
       created_by: input.actor.id,
@@ -185,6 +189,11 @@ export type RefundAmount = number | 'full' | 'everything' | 'goods' | RefundOfIt
 export interface RefundOfItems {
   items: readonly string[];
   goods?: boolean;
+  /**
+   * A buyer-paid return label (decision 0087): its cost is kept from this refund (from the
+   * postage part first, then the books' parts), recorded on the refund and in the ledger.
+   */
+  keepForLabel?: { shipmentId: string; costMinor: number };
 }
 
 export interface RefundOrder {
@@ -299,6 +308,8 @@ export interface RefundOutcome {
   full: boolean;
   /** How much came back from the seller's payout. */
   sellerDeductedMinor: number;
+  /** A buyer-paid return label's cost kept from it (decision 0087), or 0. */
+  labelKeptMinor: number;
 }
 
 /** Messages that differ by where the refund is asked for (each door keeps its words). */
@@ -349,8 +360,12 @@ export async function refund(
   let parts: ItemPart[];
   /** What the seller gave for the books that come back, when not the whole payout. */
   let sellerPart: number | null = null;
+  let labelKept: RefundInput['labelKept'];
   if (typeof amount === 'object') {
     ({ amountMinor, full, parts, sellerPart } = refundOfItems(items, amount, left));
+    if (amount.keepForLabel && amount.keepForLabel.costMinor > 0) {
+      ({ amountMinor, parts, labelKept } = keepForLabel(amountMinor, parts, amount.keepForLabel));
+    }
   } else if (amount === 'everything') {
     amountMinor = Math.max(0, left);
     full = true;
@@ -391,6 +406,7 @@ export async function refund(
       amountMinor,
       protectionMinor,
       discountMinor,
+      ...(labelKept ? { labelKept } : {}),
       reason,
       actor,
     }));
@@ -404,7 +420,7 @@ export async function refund(
     sellerPart ?? amountMinor,
     full,
   );
-  return { refundId, amountMinor, full, sellerDeductedMinor };
+  return { refundId, amountMinor, full, sellerDeductedMinor, labelKeptMinor: labelKept?.amountMinor ?? 0 };
 }
 
 /**
@@ -465,6 +481,37 @@ function refundOfItems(
     0,
   );
   return { amountMinor: itemsMinor, full: false, parts, sellerPart };
+}
+
+/**
+ * Keeps a buyer-paid return label's cost from a refund of books (decision 0087): from the
+ * postage part first (what the refund gives beyond the books), then from the books' parts
+ * (apportioned by what each gives back). A refund is at least a penny, so at most all but one
+ * penny of it is kept. The seller's part is unchanged: they give back what they were paid.
+ */
+function keepForLabel(
+  amountMinor: number,
+  parts: ItemPart[],
+  label: { shipmentId: string; costMinor: number },
+): { amountMinor: number; parts: ItemPart[]; labelKept: { shipmentId: string; amountMinor: number } } {
+  const kept = Math.max(0, Math.min(label.costMinor, amountMinor - 1));
+  const rest = amountMinor - kept;
+  const partsTotal = parts.reduce((sum, part) => sum + part.amountMinor, 0);
+  let reduced = parts;
+  if (partsTotal > rest) {
+    const shares = apportion(
+      rest,
+      parts.map((part) => part.amountMinor),
+    );
+    reduced = parts
+      .map((part, index) => ({ ...part, amountMinor: shares[index] ?? 0 }))
+      .filter((part) => part.amountMinor > 0);
+  }
+  return {
+    amountMinor: rest,
+    parts: reduced,
+    labelKept: { shipmentId: label.shipmentId, amountMinor: kept },
+  };
 }
 
 /**

@@ -26,9 +26,9 @@ const ALLOWED: Record<string, ActorKind[]> = {
   'delivered→completed': ['buyer', 'system'],
   'dispatched→disputed': ['buyer'],
   'delivered→disputed': ['buyer'],
-  'disputed→completed': ['buyer', 'staff', 'seller', 'charity'],
+  'disputed→completed': ['buyer', 'staff', 'seller', 'charity', 'system'],
   // Issue 25: the seller (or the charity) refunds in full, or confirms the book came back.
-  'disputed→refunded': ['staff', 'seller', 'charity'],
+  'disputed→refunded': ['staff', 'seller', 'charity', 'system'],
   'paid→refunded': ['staff'],
   'dispatched→refunded': ['staff', 'seller', 'charity'],
   // The system: a trader's return posted back with tracking and not confirmed in time (decision 0073).

@@ -184,8 +184,15 @@ export const TRANSITIONS: readonly TransitionRule[] = [
     to: 'completed',
     // The buyer withdraws the report (or accepts a part back); or staff resolve it by releasing
     // the payout; or the seller (a charity) refunds the books a report names, or confirms they came
-    // back, and the rest of the order completes (the dispute feature tells both sides).
-    by: { buyer: 'dispute_withdrawn', staff: 'dispute_resolved_release', seller: null, charity: null },
+    // back, and the rest of the order completes (the dispute feature tells both sides); or the
+    // return label's "delivered" scan says they came back (the system, issue 37).
+    by: {
+      buyer: 'dispute_withdrawn',
+      staff: 'dispute_resolved_release',
+      seller: null,
+      charity: null,
+      system: null,
+    },
     sets: ['completed_at'],
     columns: completed,
   },
@@ -194,8 +201,8 @@ export const TRANSITIONS: readonly TransitionRule[] = [
     to: 'refunded',
     // Staff resolve it by refunding the buyer (or refund the order in full from /admin/orders);
     // the seller accepts a full refund or confirms the book came back (the dispute
-    // feature tells both sides itself).
-    by: { staff: 'dispute_resolved_refund', seller: null, charity: null },
+    // feature tells both sides itself), or the return label's "delivered" scan says it did.
+    by: { staff: 'dispute_resolved_refund', seller: null, charity: null, system: null },
     sets: ['refunded_at'],
     columns: refunded,
   },

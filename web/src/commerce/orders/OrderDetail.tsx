@@ -17,6 +17,7 @@ import { isRouteId } from '../../lib/route-ids.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { HeldForYou } from '../checkout/FinishPaying.tsx';
 import { DisputePanel } from '../disputes/DisputePanel.tsx';
+import { ReturnLabelPanel } from '../disputes/ReturnLabelPanel.tsx';
 import { ReturnRequestPanel } from '../disputes/ReturnRequestPanel.tsx';
 import { SaleReturnPanel } from '../disputes/SaleReturnPanel.tsx';
 import { ParcelTracking, PostItPanel } from '../parcels/index.ts';
@@ -122,6 +123,7 @@ function OrderDetailView({ detail, role }: { detail: Order; role: OrderRole }) {
             <OrderReviewPrompt orderId={detail.id} completed={detail.status === 'completed'} />
             {detail.dispute ? <DisputePanel orderId={detail.id} /> : null}
             {role === 'buyer' ? <ReturnRequestPanel orderId={detail.id} /> : null}
+            {role === 'buyer' ? <ReturnLabelPanel orderId={detail.id} /> : null}
             {role === 'seller' && !detail.charitySale ? <SaleReturnPanel orderId={detail.id} /> : null}
             {detail.status === 'cancelled' && detail.cancelReason ? (
               <section
