@@ -2,7 +2,7 @@
  * The buyer's delivery choice in Chromium (issue 37), on a marketplace of its own: at 390 px and
  * 1,280 px a buyer checks out one book and picks a locker near their postcode (the total and the
  * date follow the choice, and going on without a point is refused in words); a buyer checks out
- * a basket of two books from one seller by home delivery. Each order page shows the choice.
+ * a basket of two books from one seller to a locker. Each order page shows the choice.
  *
  * Every figure is read from the server's quote or the page, never typed. Screenshots land in
  * tests/.artifacts/ (delivery-*.png).
@@ -166,7 +166,7 @@ describe('the delivery choice at checkout', () => {
     });
   }
 
-  it('a buyer checks out two books from one seller by home delivery, one parcel (desktop)', async () => {
+  it('a buyer checks out two books from one seller to a locker, one parcel (desktop)', async () => {
     const { context, page } = await signedIn(browser, 'buyer@reshelf.test', { baseURL: marketplace.baseURL });
     const books = await booksOnSale(context);
     // Two books of one seller (not a charity's shop), neither bought by the tests above.
@@ -206,6 +206,8 @@ describe('the delivery choice at checkout', () => {
       .first()
       .click();
     await page.waitForURL(/\/checkout\/basket/);
+    // The address form renders once the saved addresses are known.
+    await page.getByLabel('Full name').or(page.getByLabel('Send it to a new address')).first().waitFor();
     const newAddress = page.getByLabel('Send it to a new address');
     if (await newAddress.count()) await newAddress.check();
     if (await page.getByLabel('Full name').count()) {
@@ -214,7 +216,47 @@ describe('the delivery choice at checkout', () => {
       await page.getByLabel('Town or city').fill('London');
       await page.getByLabel('Postcode').fill(POSTCODE);
     }
+    // The seller's one parcel: home delivery preselected; choose a locker near the postcode.
+    const checkoutGroup = page.getByTestId('checkout-group');
+    expect(await checkoutGroup.count()).toBe(1);
+    const groupChoice = checkoutGroup.getByTestId('delivery-choice');
+    expect(await groupChoice.getByRole('radio', { name: DELIVERY_METHOD_LABELS.home }).isChecked()).toBe(
+      true,
+    );
+    await groupChoice.getByRole('radio', { name: DELIVERY_METHOD_LABELS.drop_off }).check();
+    // Paying before a point is chosen is refused in words, for that parcel.
     const pay = page.getByRole('button', { name: new RegExp(`^${ORDER_BUTTON_WORDS}`) });
+    await pay.click();
+    await expect(checkoutGroup.getByTestId('drop-off-error').textContent()).resolves.toBe(
+      'Choose a locker or parcel shop',
+    );
+    await checkoutGroup.getByLabel('Postcode to search near').fill(POSTCODE);
+    await checkoutGroup.getByRole('button', { name: 'Find' }).click();
+    const points = checkoutGroup.getByTestId('drop-off-point');
+    await points.first().waitFor();
+    const lockerOrShop = points.first();
+    const pointName = (await lockerOrShop.locator('.font-semibold').first().textContent()) ?? '';
+    await lockerOrShop.getByRole('radio').check();
+    // The total is the server's quote for the group with that point.
+    const groupKey = (
+      await query<{ groups: { key: string }[] }>(context, 'commerce.basket.member.quote', {
+        listingIds: pair.map((card) => card.id),
+      })
+    ).groups[0]?.key as string;
+    const pointId = (
+      await query<{ points: { id: string; name: string }[] }>(context, 'commerce.checkout.dropOffPoints', {
+        postcode: POSTCODE,
+        band: quote.groups[0]?.delivery.band,
+      })
+    ).points.find((point) => point.name === pointName)?.id;
+    const withPoint = await query<{ totalMinor: number }>(context, 'commerce.basket.member.quote', {
+      listingIds: pair.map((card) => card.id),
+      deliveries: { [groupKey]: { method: 'drop_off', pointId } },
+    });
+    await expect
+      .poll(async () => pence(await page.getByTestId('total').textContent()))
+      .toBe(withPoint.totalMinor);
+    await snapshot(page, 'delivery-basket-locker-desktop');
     await pay.click();
     try {
       await page.waitForURL(/\/payments\/test\/tp_/);
@@ -228,9 +270,9 @@ describe('the delivery choice at checkout', () => {
     await page.goto(`/account/orders/${orderId}`);
     await page.getByTestId('order-delivery').waitFor();
     await expect(page.getByTestId('order-delivery-method').textContent()).resolves.toBe(
-      DELIVERY_METHOD_LABELS.home,
+      DELIVERY_METHOD_LABELS.drop_off,
     );
-    await expect(page.getByTestId('order-delivery-point').count()).resolves.toBe(0);
+    await expect(page.getByTestId('order-delivery-point').textContent()).resolves.toContain(pointName);
     await expect(page.getByTestId('order-delivery-expected').textContent()).resolves.toMatch(/^Expected by /);
     await snapshot(page, 'delivery-order-basket-desktop');
     await context.close();

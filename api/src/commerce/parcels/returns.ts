@@ -16,7 +16,6 @@
  */
 import {
   type CarrierNetwork,
-  DEFAULT_POSTAGE_RATES,
   HOME_DELIVERY_NETWORK,
   type LabelPayer,
   PARCEL_SIZES,
@@ -32,9 +31,16 @@ import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { CarrierProvider, LabelAddress } from '../../platform/carriers/port.ts';
+import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
 import { tellBoth } from '../disputes/dispute-mail.ts';
 import type { OrderMailDeps } from '../orders/order-mail.ts';
-import { type LabelParties, purchaseLabel, type ShipmentRow, shipmentById } from './shipments.ts';
+import {
+  type LabelParties,
+  openShipment,
+  purchaseLabel,
+  type ShipmentRow,
+  shipmentById,
+} from './shipments.ts';
 
 type Trx = Transaction<DB>;
 
@@ -74,31 +80,26 @@ export async function openReturnShipment(
     // Past one Medium Parcel: the buyer posts it their own way.
     return null;
   }
-  const disputeId = 'disputeId' in of ? of.disputeId : null;
-  const returnRequestId = 'returnRequestId' in of ? of.returnRequestId : null;
-  const inserted = await trx
-    .insertInto('shipments')
-    .values({
-      order_id: orderId,
+  const { postageRates } = await getCommercialSettings(trx as unknown as Database);
+  const shipment = await openShipment(
+    trx,
+    {
+      orderId,
       direction: 'return',
-      dispute_id: disputeId,
-      return_request_id: returnRequestId,
-      provider: deps.carriers.name,
+      disputeId: 'disputeId' in of ? of.disputeId : null,
+      returnRequestId: 'returnRequestId' in of ? of.returnRequestId : null,
       network: HOME_DELIVERY_NETWORK,
       method: RETURN_METHOD,
-      drop_off_point: null,
+      dropOffPoint: null,
       band: parcel.band,
-      weight_g: parcel.weightG,
-      thickness_mm: parcel.thicknessMm,
-      cost_minor: postageFor(parcel.band, RETURN_METHOD, DEFAULT_POSTAGE_RATES),
-      paid_by: paidBy,
-    })
-    .onConflict((conflict) => conflict.doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (inserted) return inserted.id;
-  const existing = await returnShipmentOf(trx, of);
-  return existing?.id ?? null;
+      weightG: parcel.weightG,
+      thicknessMm: parcel.thicknessMm,
+      costMinor: postageFor(parcel.band, RETURN_METHOD, postageRates),
+      paidBy,
+    },
+    deps.carriers.name,
+  );
+  return shipment.id;
 }
 
 /** The return's shipment, if it has one. */
