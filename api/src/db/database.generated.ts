@@ -812,6 +812,7 @@ export interface OrderMoney {
   refunded_minor: number | null;
   seller_earnings_minor: number | null;
   seller_id: string | null;
+  seller_label_minor: number | null;
   seller_net_minor: number | null;
   seller_taken_back_minor: number | null;
   status: string | null;

@@ -159,6 +159,8 @@ export const sellerMoneySchema = z.object({
   takenBackMinor: z.number().int(),
   /** What they are paid for the order: earnings less what was taken back. */
   netMinor: z.number().int(),
+  /** The outbound label Reshelf bought with the buyer's postage, taken from the earnings (0 without one). */
+  labelMinor: z.number().int(),
 });
 export type SellerMoney = z.infer<typeof sellerMoneySchema>;
 

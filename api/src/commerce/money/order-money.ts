@@ -34,6 +34,7 @@ interface Row {
   seller_earnings_minor: number;
   seller_taken_back_minor: number;
   seller_net_minor: number;
+  seller_label_minor: number;
   payout_status: string | null;
   protection_refunded_minor: number;
   discount_returned_minor: number;
@@ -59,6 +60,7 @@ function toFacts(row: Row): OrderMoneyFacts {
       earningsMinor: row.seller_earnings_minor,
       takenBackMinor: row.seller_taken_back_minor,
       netMinor: row.seller_net_minor,
+      labelMinor: row.seller_label_minor,
     },
     platformNetMinor: row.platform_net_minor,
     protectionRefundedMinor: row.protection_refunded_minor,
@@ -78,7 +80,8 @@ export async function orderMoney(
     select m.order_id, m.books, m.items_minor, m.bundle_discount_minor, m.discount_minor, m.postage_minor,
            m.protection_minor, m.protection_vat_minor, m.total_minor, m.refunded_minor, m.refundable_minor,
            m.buyer_net_minor, m.seller_earnings_minor, m.seller_taken_back_minor, m.seller_net_minor,
-           m.payout_status, m.protection_refunded_minor, m.discount_returned_minor, m.platform_net_minor
+           m.payout_status, m.protection_refunded_minor, m.discount_returned_minor, m.platform_net_minor,
+           m.seller_label_minor
       from public.order_money m
      where m.order_id = any(${sql.val(ids)}::uuid[])`.execute(db);
   return new Map(rows.map((row) => [row.order_id, toFacts(row)]));

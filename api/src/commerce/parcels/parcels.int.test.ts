@@ -16,6 +16,7 @@ import { api, failure } from '../../testing/client.ts';
 import { rejects } from '../../testing/errors.ts';
 import { orderDepsFor, paidOrder } from '../../testing/orders.ts';
 import { reconciliation } from '../money/ledger.ts';
+import { orderMoneyOf } from '../money/order-money.ts';
 import { autoComplete } from '../orders/orders.service.ts';
 import { recordCarrierWebhook } from './carrier-webhooks.ts';
 import { confirmReturned, getLabel, NOT_RETURNED } from './outbound.ts';
@@ -214,6 +215,11 @@ describe('Get label', () => {
       { kind: 'carrier_label', amount_minor: order.postage_minor, shipment_id: view.id },
       { kind: 'seller_debit', amount_minor: -order.postage_minor, shipment_id: view.id },
     ]);
+    // The seller's money reads the same story: earnings − the label = what they receive.
+    const money = await orderMoneyOf(db, withLabel.orderId);
+    expect(money.seller.labelMinor).toBe(order.postage_minor);
+    expect(money.seller.earningsMinor - money.seller.labelMinor).toBe(money.seller.netMinor);
+    expect((await orderMoneyOf(db, without.orderId)).seller.labelMinor).toBe(0);
     const { rows } = await reconciliation(db);
     for (const id of [withLabel.orderId, without.orderId]) {
       const row = rows.find((candidate) => candidate.orderId === id);

@@ -73,9 +73,17 @@ export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: Orde
             </div>
           ) : null}
           <div className="flex justify-between gap-4">
-            <dt>Postage, for you to send it</dt>
+            <dt>{earned.labelMinor > 0 ? 'Postage, paid by the buyer' : 'Postage, for you to send it'}</dt>
             <dd className="tabular-nums">{formatPence(money.postageMinor)}</dd>
           </div>
+          {earned.labelMinor > 0 ? (
+            <div className="flex justify-between gap-4">
+              <dt>Postage label bought through Reshelf</dt>
+              <dd className="tabular-nums" data-testid="label-cost">
+                −{formatPence(earned.labelMinor)}
+              </dd>
+            </div>
+          ) : null}
           {earned.takenBackMinor > 0 && earned.netMinor > 0 ? (
             <div className="flex justify-between gap-4">
               <dt>Refunded to the buyer by Reshelf</dt>
