@@ -10,7 +10,7 @@
  * tests/.artifacts/ as seller-label-*.
  */
 import { createRequire } from 'node:module';
-import { ORDER_BUTTON_WORDS, type SHIPMENT_STATUS_TEXT } from '@reshelf/contracts';
+import { formatPence, ORDER_BUTTON_WORDS, type SHIPMENT_STATUS_TEXT } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signedIn } from '../support/auth.ts';
@@ -130,12 +130,18 @@ describe('the seller ships with a prepaid label', { timeout: 240_000 }, () => {
     // Not the buyer's to download.
     expect((await buyer.context.request.get((await a4.getAttribute('href'))!)).status()).toBe(404);
 
-    const [parcel] = await trpcQuery<{ trackingRef: string }[]>(
+    const [parcel] = await trpcQuery<{ trackingRef: string; costMinor: number }[]>(
       seller.context,
       'commerce.parcels.member.forOrder',
       { orderId },
     );
     const trackingRef = parcel!.trackingRef;
+
+    // The seller's money names the label the buyer's postage paid for.
+    await seller.page.reload();
+    const labelCost = seller.page.getByTestId('order-money').getByTestId('label-cost');
+    await labelCost.waitFor();
+    expect((await labelCost.textContent())?.trim()).toBe(`−${formatPence(parcel!.costMinor)}`);
 
     // The carrier accepts it: the order is dispatched, on both sides.
     const carrierPage = await seller.context.newPage();

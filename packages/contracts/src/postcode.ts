@@ -15,6 +15,7 @@ export const postcodeSchema = z
   .string()
   .trim()
   .min(1, 'Enter a postcode')
+  .meta({ description: 'A UK postcode', examples: ['EC1A 1BB'] })
   .transform((value, ctx) => {
     const normalised = normalisePostcode(value);
     if (!normalised) {

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { isAppOrigin } from '../../http/cors.ts';
 import { enforce } from '../../http/rate-limit.ts';
-import { authedProcedure, type Context, publicProcedure, router } from '../../trpc.ts';
+import { authedProcedure, type Context, router } from '../../trpc.ts';
 import { itemsOfOrders } from '../orders/order-views.ts';
 import { listAddresses, removeAddress, saveAddress } from './addresses.service.ts';
 import { basketPaymentOrders, startBasket } from './basket-checkout.ts';
@@ -98,9 +98,10 @@ export const checkoutRouter = router({
 
   /**
    * Lockers, parcel shops and Post Offices nearest a postcode (with `band`, only those that can
-   * take that parcel), for the buyer's delivery choice. Anyone may ask; rate-limited by address.
+   * take that parcel), for the buyer's delivery choice at checkout (signed in, like the quote);
+   * rate-limited by address.
    */
-  dropOffPoints: publicProcedure
+  dropOffPoints: authedProcedure
     .meta({
       openapi: {
         operationId: 'checkout-dropOffPoints',
