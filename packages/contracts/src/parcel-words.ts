@@ -116,7 +116,8 @@ const LARGE_GSM = 130;
 /**
  * A book's weight and thickness from its format and pages (decision 0083): the leaves' area
  * times the paper's weight, plus the cover; pages times the paper's thickness, plus the boards.
- * A 320-page B-format paperback comes to about 205 g and 20 mm; a 400-page hardback to 860 g.
+ * A 320-page B-format paperback comes to about 300 g and 21 mm (a Large Letter); a 400-page
+ * hardback to about 900 g and 34 mm (a Small Parcel).
  */
 export function estimateBook(book: ParcelBook): BookEstimate {
   const trim = TRIM_MM[book.parcelSize];
