@@ -18,7 +18,7 @@
  * A marketplace of its own (tests/support/server.ts): the books bought here leave the shared
  * catalogue alone. Screenshots at 1280 and 375 px land in tests/.artifacts/.
  */
-import { CLIENT_HEADER, formatPence, ORDER_BUTTON_WORDS } from '@reshelf/contracts';
+import { CLIENT_HEADER, formatPence, ORDER_BUTTON_WORDS, PROTECTION_RULES } from '@reshelf/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openToast, signedIn, toast } from '../support/auth.ts';
@@ -402,8 +402,11 @@ describe('two-sided disputes', { timeout: 240_000 }, () => {
     const page = buyer.page.getByTestId('protection-help');
     await page.getByText('3 working days', { exact: false }).first().waitFor();
     await page.getByTestId('return-postage-table').getByText('Not as described').waitFor();
-    // Seller-paid return postage is refunded up to the largest parcel band's price.
-    await page.getByTestId('return-postage-rule').filter({ hasText: 'up to £5.49' }).waitFor();
+    // Seller-paid return postage is refunded up to the dearest label on the rate card.
+    await page
+      .getByTestId('return-postage-rule')
+      .filter({ hasText: `up to ${formatPence(PROTECTION_RULES.returnPostageCapMinor)}` })
+      .waitFor();
     await shots(buyer.page, 'help', () => page.waitFor());
     await buyer.context.close();
   });

@@ -75,11 +75,13 @@ export function ProtectionHelpPage() {
               seller confirms it came back.
             </p>
             <p className="mt-2" data-testid="return-postage-rule">
-              When the seller pays the return postage, enter what you paid to post it (from your receipt) with
-              the tracking: your refund includes it, up to {money(r.returnPostageCapMinor)} (the price of our
-              largest parcel), taken from the seller’s payment. A refund can never be more than you paid for
-              the order, so when the whole order comes back you get back everything you paid, and no more. For
-              a change of mind, you pay to post it back.
+              When the seller pays the return postage, you get a prepaid return label (or a QR code to show at
+              the Post Office) on your order page. If you post it your own way instead, enter what you paid
+              (from your receipt) with the tracking: your refund includes it, up to{' '}
+              {money(r.returnPostageCapMinor)}
+              (the price of our dearest label), taken from the seller’s payment. A refund can never be more
+              than you paid for the order, so when the whole order comes back you get back everything you
+              paid, and no more. For a change of mind, you pay to post it back.
             </p>
             <table className="mt-3 w-full text-left text-sm" data-testid="return-postage-table">
               <thead>
