@@ -5,14 +5,16 @@
  * carrier could not sell us offers "Try again". The return's tracking timeline is the parcels'
  * own (ParcelTracking), on both sides.
  */
-import { formatPence, labelPath } from '@reshelf/contracts';
-import { Download, Printer, RotateCcw } from 'lucide-react';
+
+import { formatPence } from '@reshelf/contracts';
+import { RotateCcw } from 'lucide-react';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { thenRefresh } from '../../kit/index.ts';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { trpc } from '../../lib/trpc.ts';
 import { useOrderParcels } from '../parcels/hooks.ts';
+import { LabelDownloads } from '../parcels/LabelDownloads.tsx';
 
 export function ReturnLabelPanel({ orderId }: { orderId: string }) {
   const parcels = useOrderParcels(orderId);
@@ -58,42 +60,13 @@ export function ReturnLabelPanel({ orderId }: { orderId: string }) {
             <span className="font-mono">{parcel.trackingRef}</span>: you are refunded when the carrier
             delivers it, with nothing for you to confirm.
           </p>
-          <ul className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:gap-4">
-            <li>
-              <a
-                href={labelPath(parcel.id, 'a4')}
-                download
-                className="inline-flex items-center gap-2 font-semibold text-brand underline"
-              >
-                <Download aria-hidden="true" className="size-4" />
-                Download A4 return label (PDF)
-              </a>
-            </li>
-            <li>
-              <a
-                href={labelPath(parcel.id, 'thermal_4x6')}
-                download
-                className="inline-flex items-center gap-2 font-semibold text-brand underline"
-              >
-                <Printer aria-hidden="true" className="size-4" />
-                Download 4×6 inch return label (PDF)
-              </a>
-            </li>
-          </ul>
-          <figure className="flex flex-col items-start gap-2 sm:flex-row sm:items-center sm:gap-4">
-            <img
-              src={labelPath(parcel.id, 'qr')}
-              alt={`QR code for the ${parcel.carrierName} return`}
-              width={128}
-              height={128}
-              className="size-32 rounded border border-line bg-white p-1"
-            />
-            <figcaption className="text-sm text-ink-soft">
-              <strong className="block text-ink">No printer? Show this at a Post Office.</strong>
-              They print the label for you. Or hand the labelled parcel in at a Post Office or a parcel
-              postbox.
-            </figcaption>
-          </figure>
+          <LabelDownloads
+            parcel={parcel}
+            noun="return label"
+            qrAlt={`QR code for the ${parcel.carrierName} return`}
+            qrTitle="No printer? Show this at a Post Office."
+            qrGuidance="They print the label for you. Or hand the labelled parcel in at a Post Office or a parcel postbox."
+          />
         </div>
       ) : failure ? (
         <div className="mt-4 flex flex-col gap-3">

@@ -3,19 +3,20 @@
  * QR code to show at the drop-off), bought once; the dispatch deadline. A carrier outage says so
  * and offers "Try again"; the sale stands.
  */
+
 import {
   ADD_SENDER_ADDRESS,
   CARRIER_NETWORK_LABELS,
-  labelPath,
   type OrderDetail,
   type ShipmentView,
 } from '@reshelf/contracts';
-import { Download, Printer } from 'lucide-react';
+import { Printer } from 'lucide-react';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { apiErrorMessage } from '../../lib/api-errors.ts';
 import { formatWhen } from '../../lib/dates.ts';
 import { useGetLabel, useOrderParcels } from './hooks.ts';
+import { LabelDownloads } from './LabelDownloads.tsx';
 import { SenderAddressForm } from './SenderAddressForm.tsx';
 
 /** Where the parcel is handed over, by how the buyer chose to receive it. */
@@ -59,43 +60,13 @@ export function PostItPanel({ order }: { order: OrderDetail }) {
             Your prepaid {parcel.carrierName} label ({parcel.bandLabel}) is ready. Tracking number{' '}
             <span className="font-mono">{parcel.trackingRef}</span>.
           </p>
-          <ul className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:gap-4">
-            <li>
-              <a
-                href={labelPath(parcel.id, 'a4')}
-                download
-                className="inline-flex items-center gap-2 font-semibold text-brand underline"
-              >
-                <Download aria-hidden="true" className="size-4" />
-                Download A4 label (PDF)
-              </a>
-            </li>
-            <li>
-              <a
-                href={labelPath(parcel.id, 'thermal_4x6')}
-                download
-                className="inline-flex items-center gap-2 font-semibold text-brand underline"
-              >
-                <Printer aria-hidden="true" className="size-4" />
-                Download 4×6 inch label (PDF)
-              </a>
-            </li>
-          </ul>
-          <figure className="flex flex-col items-start gap-2 sm:flex-row sm:items-center sm:gap-4">
-            <img
-              src={labelPath(parcel.id, 'qr')}
-              alt={`QR code for ${parcel.carrierName} drop-off`}
-              width={128}
-              height={128}
-              className="size-32 rounded border border-line bg-white p-1"
-            />
-            <figcaption className="text-sm text-ink-soft">
-              <strong className="block text-ink">
-                No printer? Show this at {parcel.carrierName} drop-off.
-              </strong>
-              {dropOffGuidance(parcel)}
-            </figcaption>
-          </figure>
+          <LabelDownloads
+            parcel={parcel}
+            noun="label"
+            qrAlt={`QR code for ${parcel.carrierName} drop-off`}
+            qrTitle={`No printer? Show this at ${parcel.carrierName} drop-off.`}
+            qrGuidance={dropOffGuidance(parcel)}
+          />
         </div>
       ) : (
         <div className="mt-4 flex flex-col gap-3">
