@@ -79,7 +79,7 @@ export function OrderMoney({ order, viewer }: { order: OrderDetail; viewer: Orde
           {earned.labelMinor > 0 ? (
             <div className="flex justify-between gap-4">
               <dt>Postage label bought through Reshelf</dt>
-              <dd className="tabular-nums" data-testid="label-cost">
+              <dd className="whitespace-nowrap tabular-nums" data-testid="label-cost">
                 −{formatPence(earned.labelMinor)}
               </dd>
             </div>
