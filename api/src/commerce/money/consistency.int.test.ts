@@ -50,7 +50,7 @@ interface Truth {
     refundableMinor: number;
     buyerNetMinor: number;
   };
-  seller: { earningsMinor: number; takenBackMinor: number; netMinor: number };
+  seller: { earningsMinor: number; takenBackMinor: number; netMinor: number; labelMinor: number };
   platformNetMinor: number;
   items: { id: string; paidMinor: number; refundedMinor: number; position: number }[];
 }
@@ -82,6 +82,7 @@ async function loadTruths(): Promise<Truth[]> {
     seller_earnings_minor: number;
     seller_taken_back_minor: number;
     seller_net_minor: number;
+    seller_label_minor: number;
     platform_net_minor: number;
   }>`
     select m.*, o.reference, t.titles, t.title
@@ -123,6 +124,7 @@ async function loadTruths(): Promise<Truth[]> {
       earningsMinor: row.seller_earnings_minor,
       takenBackMinor: row.seller_taken_back_minor,
       netMinor: row.seller_net_minor,
+      labelMinor: row.seller_label_minor,
     },
     platformNetMinor: row.platform_net_minor,
     items: items
