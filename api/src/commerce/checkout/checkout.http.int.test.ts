@@ -150,8 +150,16 @@ describe('checkout over HTTP', () => {
       canFinishPaying: false,
       reservedUntil: null,
     });
-    // What happens next: the seller's 5 working days to send it.
-    expect(Date.parse(after.body.result.data.dispatchBy)).toBeGreaterThan(Date.now() + 5 * 86_400_000);
+    // What happens next: the seller's 5 working days to send it, from payment (never fewer than
+    // 5 calendar days: paid on a Sunday, it is the Friday at the same time).
+    const { paid_at } = await t.database.handle.db
+      .selectFrom('orders')
+      .select('paid_at')
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    expect(Date.parse(after.body.result.data.dispatchBy)).toBeGreaterThanOrEqual(
+      new Date(paid_at as Date).getTime() + 5 * 86_400_000,
+    );
   });
 
   it('refuses a bad postcode, an unsigned webhook and another person’s order', async () => {

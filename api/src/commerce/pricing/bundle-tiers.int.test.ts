@@ -150,11 +150,12 @@ describe("a charity shop's bundle tiers", () => {
   });
 
   it('someone outside any charity can neither read nor set them', async () => {
+    // Each call made only when it is awaited: a refusal made early would reject unobserved.
     for (const call of [
-      api(t.app, other.accessToken).charities.bundleTiers.get.query(),
-      api(t.app, other.accessToken).charities.bundleTiers.set.mutate({ tiers: [] }),
+      () => api(t.app, other.accessToken).charities.bundleTiers.get.query(),
+      () => api(t.app, other.accessToken).charities.bundleTiers.set.mutate({ tiers: [] }),
     ]) {
-      expect((await refusal(call)).status).toBe(403);
+      expect((await refusal(call())).status).toBe(403);
     }
     expect((await refusal(api(t.app).charities.bundleTiers.get.query())).status).toBe(401);
   });
