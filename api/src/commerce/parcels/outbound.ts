@@ -37,7 +37,7 @@ import {
   requireStatus,
 } from '../orders/orders.service.ts';
 import { onScan, type ScanEffect } from './carrier-webhooks.ts';
-import { parcelOfOrder } from './parcel-of-order.ts';
+import { parcelOfOrder, sellerPostingAddress } from './parcel-of-order.ts';
 import { sideOfOrder } from './parties.ts';
 import { shipmentViews } from './shipment-view.ts';
 import { openShipment, type ParcelDeps, purchaseLabel, type ShipmentRow, shipmentById } from './shipments.ts';
@@ -119,41 +119,11 @@ export function registerOutboundScans(deps: OrderMailDeps): void {
 
 // Get label ------------------------------------------------------------------------------------
 
-/** The address the seller posts from: the charity's for a charity's sale, else their default. */
-async function senderAddress(db: Database | Trx, orderId: string, sellerId: string): Promise<LabelAddress> {
-  const charity = await db
-    .selectFrom('order_items as i')
-    .innerJoin('listings as l', 'l.id', 'i.listing_id')
-    .innerJoin('charities as c', 'c.id', 'l.charity_id')
-    .select(['c.name', 'c.address_line1', 'c.address_line2', 'c.town', 'c.postcode'])
-    .where('i.order_id', '=', orderId)
-    .executeTakeFirst();
-  if (charity) {
-    if (!charity.address_line1 || !charity.town || !charity.postcode)
-      throw new AppError('BAD_INPUT', ADD_SENDER_ADDRESS);
-    return {
-      fullName: charity.name,
-      line1: charity.address_line1,
-      line2: charity.address_line2,
-      town: charity.town,
-      postcode: charity.postcode,
-    };
-  }
-  const address = await db
-    .selectFrom('addresses')
-    .select(['full_name', 'line1', 'line2', 'town', 'postcode'])
-    .where('user_id', '=', sellerId)
-    .orderBy('is_default', 'desc')
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
+/** The address the seller posts from (the one place: parcel-of-order), or "add it" when there is none. */
+async function senderAddress(db: Database | Trx, orderId: string): Promise<LabelAddress> {
+  const address = await sellerPostingAddress(db, orderId);
   if (!address) throw new AppError('BAD_INPUT', ADD_SENDER_ADDRESS);
-  return {
-    fullName: address.full_name,
-    line1: address.line1,
-    line2: address.line2,
-    town: address.town,
-    postcode: address.postcode,
-  };
+  return address;
 }
 
 /** Where the label sends it: the buyer's door, or the buyer's name at the point they chose. */
@@ -210,7 +180,7 @@ export async function getLabel(deps: ParcelDeps, userId: string, orderId: string
     if (order.status !== 'paid') throw new AppError('PRECONDITION_FAILED', LABEL_ONLY_WHEN_PAID);
     const parcel = await parcelOfOrder(deps.db, orderId);
     const parties = {
-      from: await senderAddress(deps.db, orderId, order.seller_id),
+      from: await senderAddress(deps.db, orderId),
       to: recipient(order.shipping_address, parcel.dropOffPoint),
     };
     const open =

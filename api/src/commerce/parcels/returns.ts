@@ -18,15 +18,13 @@ import {
   type CarrierNetwork,
   HOME_DELIVERY_NETWORK,
   type LabelPayer,
-  PARCEL_SIZES,
   type ParcelBook,
-  type ParcelSize,
   parcelFor,
   postageFor,
   type ScanStatus,
   SHIPMENT_STATUS_TEXT,
 } from '@reshelf/contracts';
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
@@ -34,6 +32,7 @@ import type { CarrierProvider, LabelAddress } from '../../platform/carriers/port
 import { getCommercialSettings } from '../../platform/settings/settings.service.ts';
 import { tellBoth } from '../disputes/dispute-mail.ts';
 import type { OrderMailDeps } from '../orders/order-mail.ts';
+import { parcelBooksOf, sellerPostingAddress } from './parcel-of-order.ts';
 import {
   type LabelParties,
   openShipment,
@@ -177,59 +176,32 @@ function labelAddress(value: StoredAddress | null | undefined): LabelAddress | n
 }
 
 /**
- * A return goes from where the buyer had it delivered back to the seller: a charity's own
- * address (its name on the label), or the seller's default saved address.
+ * A return goes from where the buyer had it delivered back to where the seller posts from
+ * (`sellerPostingAddress`: a charity's own address, or the seller's default saved address).
  */
 export async function returnParties(db: Database | Trx, orderId: string): Promise<LabelParties | null> {
-  const { rows } = await sql<{
-    shipping_address: StoredAddress | null;
-    charity: StoredAddress | null;
-    seller: StoredAddress | null;
-  }>`
-    select o.shipping_address,
-      (select jsonb_build_object('fullName', c.name, 'line1', c.address_line1, 'line2', c.address_line2,
-                                 'town', c.town, 'postcode', c.postcode)
-       from public.order_items i join public.listings l on l.id = i.listing_id
-       join public.charities c on c.id = l.charity_id
-       where i.order_id = o.id order by i.position limit 1) as charity,
-      (select jsonb_build_object('fullName', a.full_name, 'line1', a.line1, 'line2', a.line2,
-                                 'town', a.town, 'postcode', a.postcode)
-       from public.addresses a where a.user_id = o.seller_id
-       order by a.is_default desc, a.created_at limit 1) as seller
-    from public.orders o where o.id = ${orderId}`.execute(db);
-  const row = rows[0];
-  if (!row) return null;
-  const from = labelAddress(row.shipping_address);
-  const to = row.charity ? labelAddress(row.charity) : labelAddress(row.seller);
+  const order = await db
+    .selectFrom('orders')
+    .select('shipping_address')
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  if (!order) return null;
+  const from = labelAddress(order.shipping_address as StoredAddress | null);
+  const to = await sellerPostingAddress(db, orderId);
   return from && to ? { from, to } : null;
 }
 
 /** The books the return carries: those it names, or every book of the order. */
 async function booksGoingBack(trx: Trx, orderId: string, of: ReturnOf): Promise<ParcelBook[]> {
-  const named =
-    'disputeId' in of
-      ? sql`select order_item_id from public.dispute_items where dispute_id = ${of.disputeId}`
-      : sql`select order_item_id from public.return_items where return_id = ${of.returnRequestId}`;
-  const { rows } = await sql<{
-    format: string | null;
-    parcel_size: string | null;
-    page_count: number | null;
-  }>`
-    select l.format, l.parcel_size, b.page_count
-    from public.order_items i
-    join public.listings l on l.id = i.listing_id
-    left join public.books b on b.id = l.book_id
-    where i.order_id = ${orderId}
-      and (not exists (${named}) or i.id in (${named}))
-    order by i.position`.execute(trx);
-  return rows.map((row) => ({
-    format: row.format,
-    pageCount: row.page_count,
-    // A listing without a size is taken as a paperback, the seller's default.
-    parcelSize: PARCEL_SIZES.includes(row.parcel_size as ParcelSize)
-      ? (row.parcel_size as ParcelSize)
-      : 'small',
-  }));
+  const named = await ('disputeId' in of
+    ? trx.selectFrom('dispute_items').select('order_item_id').where('dispute_id', '=', of.disputeId)
+    : trx.selectFrom('return_items').select('order_item_id').where('return_id', '=', of.returnRequestId)
+  ).execute();
+  return parcelBooksOf(
+    trx,
+    orderId,
+    named.map((row) => row.order_item_id),
+  );
 }
 
 /** A return label's scan as the return's side sees it (returns-scans.ts hands it on). */
