@@ -48,6 +48,8 @@ export function ListingPhotos({ title, authors, isbn13, coverUrl, photos }: List
 
   /** The photo being brought into view by `show`, until the track has scrolled there. */
   const heading = useRef<number | null>(null);
+  /** Whether `show`'s scroll, cut off once, has been sent on to its photo. */
+  const resumed = useRef(false);
 
   /**
    * Brings photo `index` into the track (smoothly, unless the visitor asked for less motion); when
@@ -62,6 +64,7 @@ export function ListingPhotos({ title, authors, isbn13, coverUrl, photos }: List
       element.children[next]?.querySelector('button')?.focus({ preventScroll: true });
     }
     heading.current = next;
+    resumed.current = false;
     element.scrollTo({ left: next * element.clientWidth, behavior: reduce ? 'auto' : 'smooth' });
     setShown(next);
   }, []);
@@ -87,9 +90,25 @@ export function ListingPhotos({ title, authors, isbn13, coverUrl, photos }: List
     const element = track.current;
     if (!element || element.clientWidth === 0) return;
     const at = Math.max(0, Math.min(count - 1, Math.round(element.scrollLeft / element.clientWidth)));
-    if (heading.current !== null && !settled && at !== heading.current) return;
+    if (heading.current !== null && at !== heading.current) {
+      // A scroll `show` started that came to rest short of its photo (another scroll, such as
+      // focus bringing a photo into view, cut it off) and the visitor has not touched the track
+      // since: finish it, once, rather than show a photo nobody chose.
+      if (!settled) return;
+      if (!resumed.current) {
+        resumed.current = true;
+        element.scrollTo({ left: heading.current * element.clientWidth, behavior: 'auto' });
+        return;
+      }
+    }
     heading.current = null;
+    resumed.current = false;
     setShown(at);
+  };
+  /** The visitor's own hand on the track (a finger, a mouse, a wheel) wins over `show`. */
+  const letGo = () => {
+    heading.current = null;
+    resumed.current = false;
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
@@ -115,6 +134,8 @@ export function ListingPhotos({ title, authors, isbn13, coverUrl, photos }: List
           data-testid="photo-track"
           onScroll={count > 1 ? () => onScroll(false) : undefined}
           onScrollEnd={count > 1 ? () => onScroll(true) : undefined}
+          onPointerDown={count > 1 ? letGo : undefined}
+          onWheel={count > 1 ? letGo : undefined}
           // check-plurals: not words, the arrow keys only where there are photos to move between
           onKeyDown={count > 1 ? onKeyDown : undefined}
           className="flex snap-x snap-mandatory overflow-x-auto overscroll-x-contain rounded-lg bg-paper-deep shadow-card [scrollbar-width:none] [&::-webkit-scrollbar]:hidden"
