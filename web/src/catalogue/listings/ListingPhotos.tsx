@@ -134,7 +134,9 @@ export function ListingPhotos({ title, authors, isbn13, coverUrl, photos }: List
           data-testid="photo-track"
           onScroll={count > 1 ? () => onScroll(false) : undefined}
           onScrollEnd={count > 1 ? () => onScroll(true) : undefined}
+          // check-plurals: not words, the visitor's own hand only where there are photos to move between
           onPointerDown={count > 1 ? letGo : undefined}
+          // check-plurals: not words, as above
           onWheel={count > 1 ? letGo : undefined}
           // check-plurals: not words, the arrow keys only where there are photos to move between
           onKeyDown={count > 1 ? onKeyDown : undefined}
