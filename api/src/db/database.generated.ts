@@ -23,6 +23,8 @@ export type JsonPrimitive = boolean | number | string | null;
 
 export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
+export type Numeric = ColumnType<string, number | string, number | string>;
+
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export interface Addresses {
@@ -632,6 +634,15 @@ export interface MemberBlocks {
   created_at: Generated<Timestamp>;
 }
 
+export interface MemberBooks {
+  created_at: Generated<Timestamp>;
+  import_id: string | null;
+  shelf: string | null;
+  source: Generated<string>;
+  user_id: string;
+  work_id: string;
+}
+
 export interface MemberRecommendationRuns {
   candidates: Generated<number>;
   computed_at: Generated<Timestamp>;
@@ -1026,6 +1037,18 @@ export interface RateLimits {
   window_start: Timestamp;
 }
 
+export interface ReadingListImports {
+  created_at: Generated<Timestamp>;
+  file_name: string | null;
+  have_shelves: Generated<string[]>;
+  id: Generated<string>;
+  report: Json;
+  rows: number;
+  source: string;
+  user_id: string;
+  want_shelves: Generated<string[]>;
+}
+
 export interface RealtimeEvents {
   created_at: Generated<Timestamp>;
   entity_id: string | null;
@@ -1240,6 +1263,15 @@ export interface SellerTradeDeclarations {
   vat_number: string | null;
 }
 
+export interface Series {
+  created_at: Generated<Timestamp>;
+  id: Generated<string>;
+  name: string;
+  open_library_name: string | null;
+  slug: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Settings {
   description: string | null;
   key: string;
@@ -1364,6 +1396,43 @@ export interface UserRoles {
   user_id: string;
 }
 
+export interface WantMatches {
+  emailed_at: Timestamp | null;
+  listing_id: string;
+  matched_at: Generated<Timestamp>;
+  want_id: string;
+}
+
+export interface WantQueue {
+  listing_id: string;
+  queued_at: Generated<Timestamp>;
+}
+
+export interface Wants {
+  alerts: Generated<string>;
+  book_id: string | null;
+  created_at: Generated<Timestamp>;
+  dust_jacket: Generated<boolean>;
+  first_edition: Generated<boolean>;
+  format: string | null;
+  id: Generated<string>;
+  import_id: string | null;
+  isbn13: string | null;
+  kind: string;
+  last_digest_at: Timestamp | null;
+  max_all_in_minor: number | null;
+  min_condition: string | null;
+  no_book_club: Generated<boolean>;
+  no_print_on_demand: Generated<boolean>;
+  series_id: string | null;
+  shelf: string | null;
+  signed: Generated<boolean>;
+  source: Generated<string>;
+  updated_at: Generated<Timestamp>;
+  user_id: string;
+  work_id: string | null;
+}
+
 export interface WishlistItems {
   created_at: Generated<Timestamp>;
   listing_id: string;
@@ -1375,6 +1444,8 @@ export interface Works {
   created_at: Generated<Timestamp>;
   id: Generated<string>;
   open_library_key: string | null;
+  series_id: string | null;
+  series_position: Numeric | null;
   slug: string;
   title: string;
   updated_at: Generated<Timestamp>;
@@ -1427,6 +1498,7 @@ export interface DB {
   listing_views: ListingViews;
   listings: Listings;
   member_blocks: MemberBlocks;
+  member_books: MemberBooks;
   member_recommendation_runs: MemberRecommendationRuns;
   member_recommendations: MemberRecommendations;
   message_photo_uploads: MessagePhotoUploads;
@@ -1457,6 +1529,7 @@ export interface DB {
   provider_payout_transfers: ProviderPayoutTransfers;
   provider_payouts: ProviderPayouts;
   rate_limits: RateLimits;
+  reading_list_imports: ReadingListImports;
   realtime_events: RealtimeEvents;
   refund_items: RefundItems;
   refunds: Refunds;
@@ -1476,6 +1549,7 @@ export interface DB {
   seed_items: SeedItems;
   seed_runs: SeedRuns;
   seller_trade_declarations: SellerTradeDeclarations;
+  series: Series;
   settings: Settings;
   shipment_labels: ShipmentLabels;
   shipment_scans: ShipmentScans;
@@ -1486,6 +1560,9 @@ export interface DB {
   transfers: Transfers;
   trending_overrides: TrendingOverrides;
   user_roles: UserRoles;
+  want_matches: WantMatches;
+  want_queue: WantQueue;
+  wants: Wants;
   wishlist_items: WishlistItems;
   works: Works;
 }

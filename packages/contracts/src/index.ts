@@ -38,3 +38,4 @@ export * from './social.ts';
 export * from './statements.ts';
 export * from './text.ts';
 export * from './traders.ts';
+export * from './wants.ts';
