@@ -38,12 +38,32 @@ export class Pounds {
   }
 }
 
+/**
+ * An ISBN as Goodreads writes it, `="0141439513"`: a formula that is only ever a quoted literal
+ * of digits (and X), so that a spreadsheet keeps the leading zeros. Built here from the digits,
+ * never from text someone typed, so no other formula can be written through it (decision 0090).
+ */
+export class ExcelLiteral {
+  constructor(readonly digits: string) {
+    if (!/^[0-9X]*$/.test(digits)) throw new TypeError(`CSV: an Excel literal takes ISBN digits, got ${digits}`);
+  }
+
+  toString(): string {
+    return `="${this.digits}"`;
+  }
+}
+
+/** An ISBN cell in Goodreads' `="…"` form (`=""` for none). */
+export function excelLiteral(digits: string | null | undefined): ExcelLiteral {
+  return new ExcelLiteral(digits ?? '');
+}
+
 /** Pence as a pounds cell; nothing (an empty cell) for null or undefined. */
 export function pounds(minor: number | null | undefined): Pounds | null {
   return minor === null || minor === undefined ? null : new Pounds(minor);
 }
 
-export type CsvCell = string | number | bigint | boolean | Date | Pounds | null | undefined;
+export type CsvCell = string | number | bigint | boolean | Date | Pounds | ExcelLiteral | null | undefined;
 export type CsvRow<Column extends string> = { readonly [C in Column]: CsvCell };
 
 /** What a spreadsheet may run as a formula at the start of a cell (OWASP), and the full-width and
@@ -82,8 +102,8 @@ function options(columns: readonly string[], bom: boolean): Options {
       boolean: (value) => (value ? 'true' : 'false'),
       date: (value) => value.toISOString(),
       object: (value) => {
-        if (value instanceof Pounds) return value.toString();
-        throw new TypeError('CSV: a cell must be text, a number, a date, a boolean or pounds()');
+        if (value instanceof Pounds || value instanceof ExcelLiteral) return value.toString();
+        throw new TypeError('CSV: a cell must be text, a number, a date, a boolean, pounds() or excelLiteral()');
       },
     },
   };

@@ -26,6 +26,7 @@ export * from './photos.ts';
 export * from './plural.ts';
 export * from './pricing.ts';
 export * from './rating-words.ts';
+export * from './reading-lists.ts';
 export * from './recommendation-reasons.ts';
 export * from './recommendations.ts';
 export * from './reporting.ts';
