@@ -73,6 +73,8 @@ beforeAll(async () => {
   for (const [index, hostile] of HOSTILE.entries()) {
     const bookId = await createBook(db, { title: hostile });
     // A sale by the seller, big enough to make them reportable to HMRC, with its payout.
+    // A want for that edition: the seller's reading-list export carries its title.
+    await db.insertInto('wants').values({ user_id: seller.id, kind: 'edition', book_id: bookId }).execute();
     const listing = await createListing(db, { sellerId: seller.id, bookId, status: 'sold', price: 1000 });
     const orderId = await createOrder(db, {
       listingId: listing.id,
@@ -256,6 +258,16 @@ const FILES: CsvFile[] = [
     fetch: async () =>
       (await api(t.app, owner.accessToken).charities.importCorrections.query({ importId })).csv,
   },
+  ...(['goodreads', 'storygraph'] as const).map(
+    (format): CsvFile => ({
+      name: `the member’s reading list for ${format}`,
+      source: 'api/src/account/reading-lists/reading-lists.service.ts',
+      procedure: 'account.readingLists.export',
+      carries: HOSTILE,
+      fetch: async () =>
+        (await api(t.app, seller.accessToken).account.readingLists.export.query({ format })).csv,
+    }),
+  ),
   {
     name: 'pnpm ops export-orders',
     source: 'api/scripts/ops.ts',

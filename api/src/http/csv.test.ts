@@ -9,8 +9,8 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvCells, HOSTILE_CSV_CELLS } from '../testing/csv.ts';
-import { csvStream, csvText, neutralise, pounds, readBackCell } from './csv.ts';
+import { csvCells, HOSTILE_CSV_CELLS, runnableCells } from '../testing/csv.ts';
+import { csvStream, csvText, excelLiteral, neutralise, pounds, readBackCell } from './csv.ts';
 
 const cell = (value: Parameters<typeof csvText>[1] extends Iterable<infer R> ? R[keyof R] : never) =>
   csvText(['v'], [{ v: value }]).split('\r\n')[1];
@@ -191,5 +191,16 @@ describe('one writer', () => {
     );
     expect(importers).toEqual([WRITER]);
     expect(files).not.toContain('api/src/staff/ops/csv.ts');
+  });
+});
+
+describe('Goodreads ISBN cells', () => {
+  it('are written ="…" around digits only, and nothing else can be written through them', () => {
+    const csv = csvText(['ISBN', 'ISBN13'] as const, [
+      { ISBN: excelLiteral('014143951X'), ISBN13: excelLiteral(null) },
+    ]);
+    expect(csvCells(csv)[1]).toEqual(['="014143951X"', '=""']);
+    expect(runnableCells(csv)).toEqual([]);
+    expect(() => excelLiteral('1"+HYPERLINK("x")')).toThrow(TypeError);
   });
 });

@@ -45,7 +45,8 @@ export class Pounds {
  */
 export class ExcelLiteral {
   constructor(readonly digits: string) {
-    if (!/^[0-9X]*$/.test(digits)) throw new TypeError(`CSV: an Excel literal takes ISBN digits, got ${digits}`);
+    if (!/^[0-9X]*$/.test(digits))
+      throw new TypeError(`CSV: an Excel literal takes ISBN digits, got ${digits}`);
   }
 
   toString(): string {
@@ -103,7 +104,9 @@ function options(columns: readonly string[], bom: boolean): Options {
       date: (value) => value.toISOString(),
       object: (value) => {
         if (value instanceof Pounds || value instanceof ExcelLiteral) return value.toString();
-        throw new TypeError('CSV: a cell must be text, a number, a date, a boolean, pounds() or excelLiteral()');
+        throw new TypeError(
+          'CSV: a cell must be text, a number, a date, a boolean, pounds() or excelLiteral()',
+        );
       },
     },
   };

@@ -25,6 +25,11 @@ export const HOSTILE_CSV_CELLS = [
 const RUNS_AS_FORMULA = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20\uFE62\uFE63\uFE66\uFE6B]/;
 /** A plain number: what a money or count cell is, and what no formula can be. */
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+/**
+ * Goodreads' ISBN cell, `="0141439513"`: a formula, but one that is only a quoted literal of
+ * digits (and X), so it runs to that text and nothing else (decision 0090).
+ */
+const ISBN_LITERAL = /^="[0-9X]*"$/;
 
 /** The cells of a CSV (header first), read as a spreadsheet's import would. */
 export function csvCells(csv: string): string[][] {
@@ -35,7 +40,7 @@ export function csvCells(csv: string): string[][] {
 export function runnableCells(csv: string): string[] {
   return csvCells(csv)
     .flat()
-    .filter((cell) => RUNS_AS_FORMULA.test(cell) && !PLAIN_NUMBER.test(cell));
+    .filter((cell) => RUNS_AS_FORMULA.test(cell) && !PLAIN_NUMBER.test(cell) && !ISBN_LITERAL.test(cell));
 }
 
 /** The hostile cells that reached the file (written as text, behind a quote mark). */

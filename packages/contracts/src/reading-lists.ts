@@ -138,7 +138,9 @@ export const readingListRowSchema = z.object({
   isbn13: z.string().nullable(),
   shelves: z.array(z.string()),
   match: z.enum(READING_LIST_MATCHES),
-  work: z.object({ id: z.uuid(), slug: z.string(), title: z.string(), authors: z.array(z.string()) }).nullable(),
+  work: z
+    .object({ id: z.uuid(), slug: z.string(), title: z.string(), authors: z.array(z.string()) })
+    .nullable(),
   /** Why a row did not match, or could not be read, in the member's words. */
   reason: z.string().nullable(),
   /** What the import made of it (absent in a preview). */

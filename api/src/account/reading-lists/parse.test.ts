@@ -66,7 +66,9 @@ describe('a StoryGraph export', () => {
 
 describe('a file that is neither', () => {
   it('is refused, naming what was expected', () => {
-    expect(() => parseReadingList('title,author\nDune,Frank Herbert\n')).toThrow(READING_LIST_MESSAGES.unknownHeader);
+    expect(() => parseReadingList('title,author\nDune,Frank Herbert\n')).toThrow(
+      READING_LIST_MESSAGES.unknownHeader,
+    );
     expect(() => parseReadingList('"unclosed\n')).toThrow(READING_LIST_MESSAGES.notCsv);
   });
 

@@ -9,6 +9,7 @@
  * line breaks, a byte-order mark, CRLF or LF.
  */
 import {
+  normaliseIsbn,
   OWNED_SHELF,
   READING_LIST_COLUMNS,
   READING_LIST_LIMITS,
@@ -16,7 +17,6 @@ import {
   READING_LIST_SOURCE_LABELS,
   READING_LIST_SOURCES,
   type ReadingListSource,
-  normaliseIsbn,
 } from '@reshelf/contracts';
 import { CsvError } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
@@ -136,12 +136,14 @@ function entryFrom(source: ReadingListSource, cells: string[], row: number): Rea
 
 /** A Goodreads or StoryGraph export, read row by row (a row that cannot be read says why). */
 export function parseReadingList(text: string): ParsedReadingList {
-  if (text.length > READING_LIST_LIMITS.maxFileChars) throw new AppError('BAD_INPUT', READING_LIST_MESSAGES.tooBig);
+  if (text.length > READING_LIST_LIMITS.maxFileChars)
+    throw new AppError('BAD_INPUT', READING_LIST_MESSAGES.tooBig);
   const [header, ...body] = readRecords(text);
   if (!header) throw new AppError('BAD_INPUT', READING_LIST_MESSAGES.empty);
   const source = detect(header);
   if (body.length === 0) throw new AppError('BAD_INPUT', READING_LIST_MESSAGES.noRows);
-  if (body.length > READING_LIST_LIMITS.maxRows) throw new AppError('BAD_INPUT', READING_LIST_MESSAGES.tooManyRows);
+  if (body.length > READING_LIST_LIMITS.maxRows)
+    throw new AppError('BAD_INPUT', READING_LIST_MESSAGES.tooManyRows);
   return { source, entries: body.map((cells, index) => entryFrom(source, cells, index + 1)) };
 }
 

@@ -14,7 +14,8 @@
  * delivered) in either layout, through the one CSV writer.
  */
 import {
-  GOODREADS_COLUMNS,
+  type GOODREADS_COLUMNS,
+  isbn13To10,
   READING_LIST_COLUMNS,
   READING_LIST_MESSAGES,
   type ReadingListImport,
@@ -24,18 +25,17 @@ import {
   type ReadingListPreviewInput,
   type ReadingListRow,
   type ReadingListSource,
-  STORYGRAPH_COLUMNS,
-  WANT_LIMITS,
-  WANT_MESSAGES,
-  isbn13To10,
   readingListImportInputSchema,
   readingListPreviewInputSchema,
+  type STORYGRAPH_COLUMNS,
+  WANT_LIMITS,
+  WANT_MESSAGES,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { type CsvRow, csvText, excelLiteral } from '../../http/csv.ts';
-import { type ReadingListEntry, parseReadingList, titleCandidates } from './parse.ts';
+import { parseReadingList, type ReadingListEntry, titleCandidates } from './parse.ts';
 
 type Work = NonNullable<ReadingListRow['work']>;
 
@@ -62,7 +62,12 @@ export async function matchEntries(db: Database, entries: ReadingListEntry[]): P
   // work (`work_key`); an Open Library work's key carries its id after a further `|`.
   const wanted = readable.filter((entry) => !(entry.isbn13 && byIsbn.has(entry.isbn13)));
   const candidates = wanted.flatMap((entry) =>
-    titleCandidates(entry.title).map((title, rank) => ({ row: entry.row, rank, title, author: entry.authors[0] ?? '' })),
+    titleCandidates(entry.title).map((title, rank) => ({
+      row: entry.row,
+      rank,
+      title,
+      author: entry.authors[0] ?? '',
+    })),
   );
   const byTitle = new Map<number, Work>();
   if (candidates.length > 0) {
@@ -115,11 +120,16 @@ function shelvesOf(entries: ReadingListEntry[]) {
     if (entry.error) continue;
     for (const shelf of entry.shelves) counts.set(shelf, (counts.get(shelf) ?? 0) + 1);
   }
-  return [...counts].map(([name, rows]) => ({ name, rows })).sort((a, b) => b.rows - a.rows || a.name.localeCompare(b.name));
+  return [...counts]
+    .map(([name, rows]) => ({ name, rows }))
+    .sort((a, b) => b.rows - a.rows || a.name.localeCompare(b.name));
 }
 
 /** What an import of this file would do: its format, shelves and every row's match. Writes nothing. */
-export async function previewReadingList(db: Database, raw: ReadingListPreviewInput): Promise<ReadingListPreview> {
+export async function previewReadingList(
+  db: Database,
+  raw: ReadingListPreviewInput,
+): Promise<ReadingListPreview> {
   const input = readingListPreviewInputSchema.parse(raw);
   const { source, entries } = parseReadingList(input.text);
   const rows = await matchEntries(db, entries);
@@ -165,7 +175,8 @@ export async function importReadingList(
   const { source, entries } = parseReadingList(input.text);
   const known = new Set(shelvesOf(entries).map((shelf) => shelf.name));
   for (const shelf of [...input.wantShelves, ...input.haveShelves]) {
-    if (!known.has(shelf)) throw new AppError('BAD_INPUT', `“${shelf}”: ${READING_LIST_MESSAGES.unknownShelf}`);
+    if (!known.has(shelf))
+      throw new AppError('BAD_INPUT', `“${shelf}”: ${READING_LIST_MESSAGES.unknownShelf}`);
   }
   if (entries.some((entry) => entry.error) && !input.skipBadRows) {
     throw new AppError('BAD_INPUT', READING_LIST_MESSAGES.badRowsNotConfirmed);
@@ -189,7 +200,8 @@ export async function importReadingList(
       .returning('id')
       .executeTakeFirstOrThrow();
 
-    const onShelf = (row: ReadingListRow, shelves: Set<string>) => row.shelves.some((shelf) => shelves.has(shelf));
+    const onShelf = (row: ReadingListRow, shelves: Set<string>) =>
+      row.shelves.some((shelf) => shelves.has(shelf));
     const wantRows = rows.filter((row) => row.work && onShelf(row, wantShelves));
     const haveRows = rows.filter((row) => row.work && onShelf(row, haveShelves));
 
@@ -209,9 +221,11 @@ export async function importReadingList(
               .execute()
           ).map((want) => want.work_id),
     );
-    const firstShelf = (row: ReadingListRow, shelves: Set<string>) => row.shelves.find((shelf) => shelves.has(shelf))!;
+    const firstShelf = (row: ReadingListRow, shelves: Set<string>) =>
+      row.shelves.find((shelf) => shelves.has(shelf))!;
     const newWants = new Map<string, ReadingListRow>();
-    for (const row of wantRows) if (!alreadyWanted.has(row.work!.id) && !newWants.has(row.work!.id)) newWants.set(row.work!.id, row);
+    for (const row of wantRows)
+      if (!alreadyWanted.has(row.work!.id) && !newWants.has(row.work!.id)) newWants.set(row.work!.id, row);
     const addedWants = new Set<string>();
     if (newWants.size > 0) {
       const inserted = await trx
@@ -305,7 +319,11 @@ export async function listReadingListImports(db: Database, userId: string) {
 }
 
 /** One of the member's imports with its report. */
-export async function getReadingListImport(db: Database, userId: string, id: string): Promise<ReadingListImport> {
+export async function getReadingListImport(
+  db: Database,
+  userId: string,
+  id: string,
+): Promise<ReadingListImport> {
   const record = await db
     .selectFrom('reading_list_imports')
     .selectAll()
@@ -374,7 +392,10 @@ async function exportBooks(db: Database, userId: string): Promise<ExportBook[]> 
     .where((eb) => eb.or([eb('o.delivered_at', 'is not', null), eb('o.completed_at', 'is not', null)]))
     .orderBy('o.created_at')
     .execute();
-  return [...wants.filter((want) => want.title), ...purchases.map((book) => ({ ...book, shelf: 'read' as const }))];
+  return [
+    ...wants.filter((want) => want.title),
+    ...purchases.map((book) => ({ ...book, shelf: 'read' as const })),
+  ];
 }
 
 type GoodreadsColumn = (typeof GOODREADS_COLUMNS)[number];
