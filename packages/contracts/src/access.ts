@@ -61,6 +61,7 @@ export const SIGNED_IN_ROUTES = [
   '/account/wishlist',
   '/account/following',
   '/account/saved-searches',
+  '/account/reading-lists',
   '/account/notifications',
   '/account/offers',
   '/account/orders',

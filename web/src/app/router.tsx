@@ -112,6 +112,10 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../community/social/SavedSearchesPage.tsx'),
     (m) => m.SavedSearchesPage,
   ),
+  '/account/reading-lists': page(
+    () => import('../account/reading-lists/ReadingListsPage.tsx'),
+    (m) => m.ReadingListsPage,
+  ),
   '/account/notifications': page(
     () => import('../account/notifications/NotificationsPage.tsx'),
     (m) => m.NotificationsPage,

@@ -70,6 +70,7 @@ export function AccountPage() {
             <CardLink to="/social">Your feed</CardLink>
             <CardLink to="/account/following">Following</CardLink>
             <CardLink to="/account/saved-searches">Saved searches</CardLink>
+            <CardLink to="/account/reading-lists">Reading lists (Goodreads, StoryGraph)</CardLink>
             <CardLink to="/recommendations">Recommended for you</CardLink>
             <CardLink to="/account/reviews">Your reviews</CardLink>
           </div>
