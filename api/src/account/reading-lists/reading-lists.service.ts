@@ -59,7 +59,8 @@ export async function matchEntries(db: Database, entries: ReadingListEntry[]): P
     }
   }
   // Title and author: each candidate title with the first author, keyed as the catalogue keys a
-  // work (`work_key`); an Open Library work's key carries its id after a further `|`.
+  // work (`work_key`); an Open Library work's key carries its id after a further `|`, so the
+  // key's first two parts are compared (indexed: works_title_author_key_idx).
   const wanted = readable.filter((entry) => !(entry.isbn13 && byIsbn.has(entry.isbn13)));
   const candidates = wanted.flatMap((entry) =>
     titleCandidates(entry.title).map((title, rank) => ({
@@ -78,7 +79,8 @@ export async function matchEntries(db: Database, entries: ReadingListEntry[]): P
       )
       select distinct on (c.row) c.row, w.id, w.slug, w.title, w.authors
       from candidate c
-      join public.works w on w.work_key = c.key or w.work_key like c.key || '|%'
+      join public.works w
+        on (split_part(w.work_key, '|', 1) || '|' || split_part(w.work_key, '|', 2)) = c.key
       where c.key not like '%|' and c.key not like '|%'
       order by c.row, c.rank, (w.work_key = c.key) desc, w.created_at
     `.execute(db);
