@@ -87,6 +87,11 @@ describe('reading lists', () => {
     expect(imports).toHaveLength(1);
     expect(imports[0]!.added).toEqual({ wants: 11, haves: 0 });
 
+    // The import is kept with its report.
+    const past = page.getByTestId('reading-list-import').filter({ hasText: 'goodreads_library_export.csv' });
+    await past.getByRole('button', { name: /Show report/ }).click();
+    await past.getByTestId('reading-list-unmatched').getByText('Piranesi').waitFor();
+
     // The wants exist: the Goodreads export (read from the member's wants) lists them as to-read.
     const arriving = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Goodreads CSV' }).click();

@@ -24,6 +24,7 @@ import { Download, FileUp } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PageBody, PageHeader } from '../../components/PageHeader.tsx';
+import { QueryError } from '../../components/QueryError.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { notify } from '../../components/ui/notify.ts';
@@ -315,6 +316,53 @@ function ImportSection() {
   );
 }
 
+function PastImport({ entry }: { entry: Omit<ReadingListImport, 'rows'> }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const report = trpc.account.readingLists.get.useQuery({ id: entry.id }, { enabled: open });
+  const name = entry.fileName ?? READING_LIST_SOURCE_LABELS[entry.source];
+  return (
+    <li className="flex flex-col gap-2 py-3" data-testid="reading-list-import">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <span className="font-semibold">{name}</span>{' '}
+          <span className="text-ink-muted">{DATE.format(new Date(entry.createdAt))}</span>
+          <br />
+          <span className="text-sm text-ink-soft">
+            {countOf(entry.counts.rows, 'book', 'books')}; {countOf(entry.added.wants, 'want', 'wants')} and{' '}
+            {countOf(entry.added.haves, 'book', 'books')} you have added
+          </span>
+        </div>
+        <Button
+          variant="outline"
+          size="sm"
+          aria-expanded={open}
+          aria-controls={`${id}-report`}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? 'Hide report' : 'Show report'}
+          <span className="sr-only"> for {name}</span>
+        </Button>
+      </div>
+      <div id={`${id}-report`} hidden={!open}>
+        {!open ? null : report.data ? (
+          <Report rows={report.data.rows} />
+        ) : report.isError ? (
+          <QueryError
+            what="this import’s report"
+            onRetry={() => report.refetch()}
+            retrying={report.isFetching}
+          />
+        ) : (
+          <p role="status" className="text-ink-muted">
+            Loading the report…
+          </p>
+        )}
+      </div>
+    </li>
+  );
+}
+
 function PastImports() {
   const id = useId();
   const list = trpc.account.readingLists.list.useQuery(undefined, { staleTime: 0 });
@@ -326,17 +374,7 @@ function PastImports() {
       </h2>
       <ul className="mt-3 divide-y divide-line" data-testid="reading-list-imports">
         {list.data.map((entry) => (
-          <li key={entry.id} className="py-2">
-            <span className="font-semibold">
-              {entry.fileName ?? READING_LIST_SOURCE_LABELS[entry.source]}
-            </span>{' '}
-            <span className="text-ink-muted">{DATE.format(new Date(entry.createdAt))}</span>
-            <br />
-            <span className="text-sm text-ink-soft">
-              {countOf(entry.counts.rows, 'book', 'books')}; {countOf(entry.added.wants, 'want', 'wants')} and{' '}
-              {countOf(entry.added.haves, 'book', 'books')} you have added
-            </span>
-          </li>
+          <PastImport key={entry.id} entry={entry} />
         ))}
       </ul>
     </section>
