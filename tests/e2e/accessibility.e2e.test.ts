@@ -142,6 +142,7 @@ const TABLE: Row[] = [
   { route: '/account/wishlist', role: 'member' },
   { route: '/account/following', role: 'member' },
   { route: '/account/saved-searches', role: 'member' },
+  { route: '/account/reading-lists', role: 'member' },
   { route: '/account/notifications', role: 'member' },
   { route: '/account/offers', role: 'member' },
   { route: '/account/orders', role: 'buyer' },
