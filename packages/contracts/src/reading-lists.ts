@@ -93,6 +93,7 @@ export const READING_LIST_MESSAGES = {
   unknownHeader:
     'That isn’t a Goodreads or StoryGraph export. A Goodreads export starts “Book Id,Title,Author,Author l-f,…”; a StoryGraph export starts “Title,Authors,Contributors,ISBN/UID,…”.',
   noRows: 'That file has its header but no books.',
+  notText: 'That file has a NUL character in it, so it isn’t a text file: choose the CSV file itself.',
   badRowsNotConfirmed:
     'Some rows of this file can’t be read (see the report). Confirm that they may be skipped, or fix the file and try again.',
   unknownShelf: 'That shelf isn’t in this file.',

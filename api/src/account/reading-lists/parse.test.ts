@@ -72,6 +72,11 @@ describe('a file that is neither', () => {
     expect(() => parseReadingList('"unclosed\n')).toThrow(READING_LIST_MESSAGES.notCsv);
   });
 
+  it('with a NUL character is refused: it is not text', () => {
+    const text = fixture('goodreads_library_export.csv').replace('Emma', 'Em\u0000ma');
+    expect(() => parseReadingList(text)).toThrow(READING_LIST_MESSAGES.notText);
+  });
+
   it('with the header and no rows is refused too', () => {
     const header = fixture('storygraph_export.csv').split('\r\n')[0]!;
     expect(() => parseReadingList(`${header}\r\n`)).toThrow(READING_LIST_MESSAGES.noRows);

@@ -138,6 +138,8 @@ function entryFrom(source: ReadingListSource, cells: string[], row: number): Rea
 export function parseReadingList(text: string): ParsedReadingList {
   if (text.length > READING_LIST_LIMITS.maxFileChars)
     throw new AppError('BAD_INPUT', READING_LIST_MESSAGES.tooBig);
+  // Text PostgreSQL cannot store (the report is jsonb): refused whole, as the bulk upload does.
+  if (text.includes('\u0000')) throw new AppError('BAD_INPUT', READING_LIST_MESSAGES.notText);
   const [header, ...body] = readRecords(text);
   if (!header) throw new AppError('BAD_INPUT', READING_LIST_MESSAGES.empty);
   const source = detect(header);
