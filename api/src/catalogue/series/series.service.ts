@@ -20,7 +20,8 @@ import {
   WANT_MESSAGES,
   wantInputSchema,
 } from '@reshelf/contracts';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/database.generated.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import {
@@ -40,7 +41,7 @@ export function seriesSlugOf(name: string): string {
 
 /** The series with this name (by its key), created with this name when there is none. */
 export async function seriesIdFor(
-  db: Database,
+  db: Database | Transaction<DB>,
   name: string,
   openLibraryName: string | null = null,
 ): Promise<string> {
@@ -62,7 +63,7 @@ export async function seriesIdFor(
  * source placed it: the first word stands). Answers whether it was placed.
  */
 export async function placeWorkInSeries(
-  db: Database,
+  db: Database | Transaction<DB>,
   workId: string,
   place: { name: string; position: number | null; openLibraryName?: string | null },
 ): Promise<boolean> {
