@@ -170,7 +170,7 @@ describe('complete the set', () => {
     });
   }
 
-  it('wants the rest of the series, and the want is there again after a reload', async () => {
+  it('wants the rest of the series, kept after a reload; a bought volume cannot be unmarked', async () => {
     const { context, page } = await signedIn(browser, EMAIL, { viewport: 'phone', password: PASSWORD });
     try {
       await page.goto(`/book/${workSlugs[0]}`);
@@ -184,6 +184,10 @@ describe('complete the set', () => {
         [memberId],
       );
       expect(wants.rows).toEqual([{ kind: 'series', series_id: seriesId }]);
+      // Volume 2 was bought here: a purchase is not unmarked, so no "I don't have this" for it.
+      await page.goto(`/book/${workSlugs[1]}`);
+      await page.getByTestId('set-bought-this').waitFor();
+      expect(await page.getByTestId('set-have-this').count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -44,9 +44,13 @@ export const seriesSetSchema = z.object({
 });
 export type SeriesSet = z.infer<typeof seriesSetSchema>;
 
-/** What a member has of a series: the volumes' work slugs, and their want for the rest, if any. */
+/**
+ * What a member has of a series: the volumes' work slugs, those of them bought on Reshelf (a
+ * purchase is not unmarked by "I don't have this"), and their want for the rest, if any.
+ */
 export const seriesHoldingsSchema = z.object({
   have: z.array(z.string()),
+  bought: z.array(z.string()),
   restWantId: z.uuid().nullable(),
 });
 export type SeriesHoldings = z.infer<typeof seriesHoldingsSchema>;

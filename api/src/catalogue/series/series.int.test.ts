@@ -122,6 +122,7 @@ describe('what a member has of it', () => {
     const client = api(t.app, member.accessToken);
     expect(await client.catalogue.series.member.holdings.query({ seriesSlug })).toEqual({
       have: [],
+      bought: [],
       restWantId: null,
     });
     // Volume 1 bought, in another edition of the work; volume 2 marked on its book page.
@@ -138,6 +139,7 @@ describe('what a member has of it', () => {
 
     const holdings = await client.catalogue.series.member.holdings.query({ seriesSlug });
     expect(holdings.have).toEqual([slugs.get(1), slugs.get(2)]);
+    expect(holdings.bought).toEqual([slugs.get(1)]);
 
     const set = (await api(t.app).catalogue.series.forWork.query({ slug: slugs.get(1)! }))!;
     const line = completeTheSetLine(

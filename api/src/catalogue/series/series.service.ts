@@ -147,10 +147,8 @@ export async function seriesForWork(db: Database, workSlug: string): Promise<Ser
  * The works a member has, among these series' (or these works): bought on Reshelf (an order as
  * buyer, paid and not cancelled or refunded, of any edition) or in their `member_books`.
  */
-function heldWorksSql(userId: string) {
+function boughtWorksSql(userId: string) {
   return sql`(
-    select mb.work_id from public.member_books mb where mb.user_id = ${userId}
-    union
     select b.work_id from public.order_items oi
       join public.orders o on o.id = oi.order_id
       join public.listings l on l.id = oi.listing_id
@@ -159,7 +157,18 @@ function heldWorksSql(userId: string) {
   )`;
 }
 
-/** What the member has of a series (work slugs), and their want for the rest of it, if any. */
+function heldWorksSql(userId: string) {
+  return sql`(
+    select mb.work_id from public.member_books mb where mb.user_id = ${userId}
+    union
+    ${boughtWorksSql(userId)}
+  )`;
+}
+
+/**
+ * What the member has of a series (work slugs), which of those they bought on Reshelf (not theirs
+ * to unmark), and their want for the rest of it, if any.
+ */
 export async function seriesHoldings(
   db: Database,
   userId: string,
@@ -167,8 +176,8 @@ export async function seriesHoldings(
 ): Promise<SeriesHoldings> {
   const series = await db.selectFrom('series').select('id').where('slug', '=', seriesSlug).executeTakeFirst();
   if (!series) throw new AppError('NOT_FOUND', SERIES_MESSAGES.notFound);
-  const { rows } = await sql<{ slug: string }>`
-    select w.slug from public.works w
+  const { rows } = await sql<{ slug: string; bought: boolean }>`
+    select w.slug, w.id in ${boughtWorksSql(userId)} as bought from public.works w
     where w.series_id = ${series.id} and w.id in ${heldWorksSql(userId)}
     order by w.series_position nulls last, w.slug`.execute(db);
   const want = await db
@@ -179,7 +188,11 @@ export async function seriesHoldings(
     .where('series_id', '=', series.id)
     .orderBy('created_at')
     .executeTakeFirst();
-  return { have: rows.map((row) => row.slug), restWantId: want?.id ?? null };
+  return {
+    have: rows.map((row) => row.slug),
+    bought: rows.filter((row) => row.bought).map((row) => row.slug),
+    restWantId: want?.id ?? null,
+  };
 }
 
 /** "I have this" / "I don't have this" on a book page: the member's own record (source 'reshelf'). */

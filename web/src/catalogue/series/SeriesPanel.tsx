@@ -59,6 +59,8 @@ export function CompleteTheSet({ set, workSlug }: { set: SeriesSet; workSlug: st
     ? completeTheSetLine(set.volumes.map((volume) => ({ ...volume, have: have.has(volume.workSlug) })))
     : null;
   const haveThis = have.has(workSlug);
+  // A purchase is not the member's to unmark: "I have this" toggles only their own record.
+  const boughtThis = holdings.data?.bought.includes(workSlug) ?? false;
   const firstMissingOnSale = set.volumes.find(
     (volume) => !have.has(volume.workSlug) && volume.lowestAllInMinor !== null,
   );
@@ -145,15 +147,25 @@ export function CompleteTheSet({ set, workSlug }: { set: SeriesSet; workSlug: st
       </ol>
       {signedIn ? (
         <div className="mt-4 flex flex-wrap gap-3">
-          <Button
-            variant="outline"
-            aria-pressed={haveThis}
-            disabled={!holdings.data || setHave.isPending}
-            onClick={() => setHave.mutate({ slug: workSlug, have: !haveThis })}
-            data-testid="set-have-this"
-          >
-            {haveThis ? 'I don’t have this' : 'I have this'}
-          </Button>
+          {boughtThis ? (
+            <p
+              className="flex items-center gap-1 self-center text-sm text-ink-soft"
+              data-testid="set-bought-this"
+            >
+              <Check aria-hidden="true" className="size-4 text-brand" />
+              You bought this on Reshelf
+            </p>
+          ) : (
+            <Button
+              variant="outline"
+              aria-pressed={haveThis}
+              disabled={!holdings.data || setHave.isPending}
+              onClick={() => setHave.mutate({ slug: workSlug, have: !haveThis })}
+              data-testid="set-have-this"
+            >
+              {haveThis ? 'I don’t have this' : 'I have this'}
+            </Button>
+          )}
           {holdings.data?.restWantId ? (
             <p
               className="flex items-center gap-1 self-center text-sm text-ink-soft"
