@@ -9,6 +9,7 @@ import { staffTrendingRouter } from './discovery/staff-trending.router.ts';
 import { editionsRouter } from './editions/editions.router.ts';
 import { listingsRouter } from './listings/listings.router.ts';
 import { sellersRouter } from './sellers/sellers.router.ts';
+import { seriesRouter } from './series/series.router.ts';
 import { catalogueRouter } from './taxonomy/catalogue.router.ts';
 import { taxonomyRouter } from './taxonomy/taxonomy.router.ts';
 import { wishlistRouter } from './wishlist/wishlist.router.ts';
@@ -24,5 +25,6 @@ export const catalogueDomainRouter = router({
     bookSignings: bookSigningsRouter,
   }),
   sellers: sellersRouter,
+  series: seriesRouter,
   wishlist: wishlistRouter,
 });

@@ -25,4 +25,5 @@ export {
 export { createViewRecorder } from './listings/view-recorder.ts';
 export { ratingOf, sellerRatings } from './sellers/seller-ratings.ts';
 export { traderOfListing, tradersOfListings } from './sellers/traders.ts';
+export { placeWorkInSeries, seriesIdFor } from './series/series.service.ts';
 export { registerSitemapRoutes } from './sitemap/sitemap.route.ts';

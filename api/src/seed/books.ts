@@ -8,6 +8,7 @@
  */
 import { isbn13To10, isValidIsbn13 } from '@reshelf/contracts';
 import { z } from 'zod';
+import { placeWorkInSeries } from '../catalogue/index.ts';
 import type { Database } from '../db/index.ts';
 import snapshot from './books-snapshot.json' with { type: 'json' };
 import { CATEGORIES, GENRES } from './reference-data.ts';
@@ -26,6 +27,12 @@ const seedBookSchema = z.object({
   category: z.enum(categorySlugs),
   genres: z.array(z.enum(genreSlugs)),
   description: z.string().min(40).max(2000),
+  /** The book's series and its place in it (decision 0089): "Harry Potter", 2. */
+  series: z
+    .object({ name: z.string().min(1).max(200), position: z.number().positive().multipleOf(0.5) })
+    .optional(),
+  /** Copies the demo catalogue lists when not its usual number (0: a volume no one is selling). */
+  demoCopies: z.number().int().min(0).max(2).optional(),
 });
 
 export type SeedBook = z.infer<typeof seedBookSchema> & { isbn10: string | null };
@@ -37,8 +44,8 @@ export const SNAPSHOT_BOOKS: readonly SeedBook[] = z
 
 /**
  * Inserts the snapshot's books (and their genres) that are not there yet, matched by ISBN-13,
- * and answers every snapshot book's id by ISBN-13. The categories and genres must exist
- * (seedReferenceData).
+ * places their works in their series (unless placed already), and answers every snapshot book's
+ * id by ISBN-13. The categories and genres must exist (seedReferenceData).
  */
 export async function upsertSnapshotBooks(
   db: Database,
@@ -88,12 +95,17 @@ export async function upsertSnapshotBooks(
   }
   const all = await db
     .selectFrom('books')
-    .select(['id', 'isbn13'])
+    .select(['id', 'isbn13', 'work_id'])
     .where(
       'isbn13',
       'in',
       books.map((book) => book.isbn13),
     )
     .execute();
+  const works = new Map(all.map((row) => [row.isbn13!, row.work_id!]));
+  for (const book of books) {
+    const workId = works.get(book.isbn13);
+    if (book.series && workId) await placeWorkInSeries(db, workId, book.series);
+  }
   return new Map(all.map((row) => [row.isbn13!, row.id]));
 }

@@ -240,11 +240,21 @@ async function createPerson(db: Database, person: DemoPerson, createdDaysAgo: nu
   return id;
 }
 
-/** The copies the demo catalogue lists: one of every snapshot book, a second of every fifth. */
+/**
+ * The copies the demo catalogue lists: one of every snapshot book, a second of every fifth, or
+ * the number a book names (`demoCopies`: 0 for a series volume no one is selling).
+ */
 function plannedCopies(): { book: SeedBook; copy: number }[] {
   return SNAPSHOT_BOOKS.flatMap((book, index) =>
-    Array.from({ length: index % 5 === 0 ? 2 : 1 }, (_, copy) => ({ book, copy })),
+    Array.from({ length: book.demoCopies ?? (index % 5 === 0 ? 2 : 1) }, (_, copy) => ({ book, copy })),
   );
+}
+
+/** The slug of a snapshot book's demo copy (its first, or the one named), for later seed parts. */
+export function catalogueDemoSlug(isbn13: string, copy = 0): string {
+  const book = SNAPSHOT_BOOKS.find((candidate) => candidate.isbn13 === isbn13);
+  if (!book) throw new Error(`${isbn13} is not a snapshot book`);
+  return listingSlug(book, copy);
 }
 
 /** The slugs of the demo catalogue's listings (deterministic), so later work can find them. */

@@ -20,6 +20,7 @@ import { seedDemoBasketOrders } from './demo-basket-orders.ts';
 import { canSeedMoneyOut, demoMoneyOutSlugs, seedDemoMoneyOut } from './demo-money-out.ts';
 import { seedDemoAppeal, seedDemoReports } from './demo-reports.ts';
 import { seedDemoReviews } from './demo-reviews.ts';
+import { seedDemoSeries } from './demo-series.ts';
 import { seedDemoSocial } from './demo-social.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
 import { seedSellerActivity } from './seller-activity.ts';
@@ -112,6 +113,8 @@ export async function runDemoSeed(
   }
   if (await once(db, 'site-pages', (trx) => seedSitePages(trx))) ran.push('site-pages');
   if (await once(db, 'catalogue-demo', (trx) => seedCatalogueDemo(trx))) ran.push('catalogue-demo');
+  // The demo buyer has Harry Potter 1, 2 and 4, with 3 on sale: "complete the set" (decision 0089).
+  if (await once(db, 'demo-series', (trx) => seedDemoSeries(trx))) ran.push('demo-series');
   if (await once(db, 'demo-reports', (trx) => seedDemoReports(trx))) ran.push('demo-reports');
   // Orders of several books: the basket's pages have something to show.
   if (await once(db, 'demo-basket-orders', (trx) => seedDemoBasketOrders(trx)))

@@ -35,6 +35,8 @@ export * from './reviews.ts';
 export * from './schemas.ts';
 export * from './selling.ts';
 export * from './selling-limits.ts';
+export * from './series.ts';
+export * from './series-words.ts';
 export * from './social.ts';
 export * from './statements.ts';
 export * from './text.ts';

@@ -104,6 +104,10 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     (m) => m.WishlistPage,
   ),
   '/social': page(social, (m) => m.SocialPage),
+  '/account/series': page(
+    () => import('../catalogue/series/MySeriesPage.tsx'),
+    (m) => m.MySeriesPage,
+  ),
   '/account/following': page(
     () => import('../community/social/FollowingPage.tsx'),
     (m) => m.FollowingPage,

@@ -17,6 +17,7 @@ import type { Database } from '../../db/index.ts';
 type Db = Database | Transaction<DB>;
 
 import type { BookLookupPort, ExternalBook } from '../../platform/book-lookup/book-lookup.ts';
+import { placeWorkInSeries } from '../series/series.service.ts';
 
 /** A book found by ISBN outside our catalogue, as the columns of its row in `books`. */
 export function bookColumns(found: ExternalBook) {
@@ -63,6 +64,7 @@ export async function verifiedBookFor(
       .where('id', '=', known.id)
       .where('verification', 'is', null)
       .execute();
+    await placeInSeries(db, known.id, found);
     return { id: known.id, source: 'openlibrary' };
   }
   const inserted = await db
@@ -71,7 +73,10 @@ export async function verifiedBookFor(
     .onConflict((oc) => oc.column('isbn13').doNothing())
     .returning('id')
     .executeTakeFirst();
-  if (inserted) return { id: inserted.id, source: 'openlibrary' };
+  if (inserted) {
+    await placeInSeries(db, inserted.id, found);
+    return { id: inserted.id, source: 'openlibrary' };
+  }
   // Another listing stored it a moment ago: take it as it is now.
   return verifiedBookFor(db, { lookup: async () => null }, isbn13);
 }
@@ -89,6 +94,17 @@ async function openLibraryWork(db: Db, found: ExternalBook): Promise<{ work_id?:
     db,
   );
   return { work_id: rows[0]!.id };
+}
+
+/**
+ * A looked-up edition's series (Open Library's `series` field, decision 0089): its work joins
+ * the series of that name (made when new) at that volume, unless the work has a series already.
+ */
+async function placeInSeries(db: Db, bookId: string, found: ExternalBook): Promise<void> {
+  if (!found.series) return;
+  const book = await db.selectFrom('books').select('work_id').where('id', '=', bookId).executeTakeFirst();
+  if (!book?.work_id) return;
+  await placeWorkInSeries(db, book.work_id, { ...found.series, openLibraryName: found.series.name });
 }
 
 export interface TypedBook {

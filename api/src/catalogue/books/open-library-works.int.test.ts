@@ -141,3 +141,45 @@ describe('a book created from a lookup', () => {
     ).toBeUndefined();
   });
 });
+
+describe('an edition’s series (decision 0089)', () => {
+  async function placeOf(bookId: string) {
+    return db
+      .selectFrom('books')
+      .innerJoin('works', 'works.id', 'books.work_id')
+      .leftJoin('series', 'series.id', 'works.series_id')
+      .select(['series.slug', 'series.name', 'series.open_library_name', 'works.series_position'])
+      .where('books.id', '=', bookId)
+      .executeTakeFirstOrThrow();
+  }
+  const withSeries = (key: string, series: unknown) => ({
+    body: { works: [{ key: `/works/${key}` }], series },
+  });
+
+  it('places the work in the series its edition names, joining it by name from another spelling', async () => {
+    const second = await listed(
+      known('The Subtle Knife', 'Philip Pullman', withSeries('OL8900001W', ['His Dark Materials -- 2'])),
+    );
+    expect(await placeOf(second)).toMatchObject({
+      slug: 'his-dark-materials',
+      name: 'His Dark Materials',
+      open_library_name: 'His Dark Materials',
+      series_position: '2.0',
+    });
+    const first = await listed(
+      known('Northern Lights', 'Philip Pullman', withSeries('OL8900002W', 'His dark materials ; bk. 1')),
+    );
+    expect(await placeOf(first)).toMatchObject({ slug: 'his-dark-materials', series_position: '1.0' });
+    const half = await listed(
+      known('Lyra’s Oxford', 'Philip Pullman', withSeries('OL8900003W', ['His Dark Materials (3.5)'])),
+    );
+    expect(await placeOf(half)).toMatchObject({ slug: 'his-dark-materials', series_position: '3.5' });
+  });
+
+  it('leaves the work in no series when the edition names none, or none it can read', async () => {
+    const none = await listed(known('A Book Alone', 'Ann Single', inWork('OL8900004W')));
+    expect(await placeOf(none)).toMatchObject({ slug: null, series_position: null });
+    const unreadable = await listed(known('Another Alone', 'Ann Single', withSeries('OL8900005W', [42])));
+    expect(await placeOf(unreadable)).toMatchObject({ slug: null, series_position: null });
+  });
+});

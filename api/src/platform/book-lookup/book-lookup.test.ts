@@ -37,8 +37,9 @@ describe('book lookup', () => {
       publishedYear: 2003,
       pageCount: 480,
       coverUrl: 'https://covers.openlibrary.org/b/id/1-L.jpg',
-      // This fake answers the edition's record with the same body, which names no work.
+      // This fake answers the edition's record with the same body, which names no work or series.
       workKey: null,
+      series: null,
     });
     expect(urls).toEqual([
       `https://openlibrary.org/api/books?bibkeys=ISBN%3A${ISBN}&format=json&jscmd=data`,

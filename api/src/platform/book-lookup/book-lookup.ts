@@ -9,6 +9,7 @@
  * HTTP server shaped like Open Library's API.
  */
 import { z } from 'zod';
+import { type SeriesPlace, seriesOf } from './open-library-series.ts';
 
 export interface ExternalBook {
   title: string;
@@ -20,6 +21,8 @@ export interface ExternalBook {
   coverUrl: string | null;
   /** Open Library's work this edition belongs to ("OL27448W"), when it says. */
   workKey: string | null;
+  /** The edition's series and volume (its `series` field, decision 0089), when it says. */
+  series?: SeriesPlace | null;
 }
 
 /** What one lookup came to, for callers that report it (the covers backfill). */
@@ -93,6 +96,12 @@ export function workKeyOf(record: unknown): string | null {
   return /^\/works\/(OL[0-9]+W)$/.exec(parsed.data.works[0]!.key)?.[1] ?? null;
 }
 
+/** The series in Open Library's edition record (`series: ["Discworld ; 1"]`), or null. */
+export function seriesOfEdition(record: unknown): SeriesPlace | null {
+  if (!record || typeof record !== 'object') return null;
+  return seriesOf((record as { series?: unknown }).series);
+}
+
 export function createOpenLibraryLookup(
   options: {
     baseUrl?: string;
@@ -137,18 +146,23 @@ export function createOpenLibraryLookup(
     const book = fromOpenLibrary(record);
     if (!book)
       return failed(new Error('unreadable record'), 'Open Library’s record for this ISBN was malformed');
-    return { status: 'found', book: work ? { ...book, workKey: await workKeyFor(isbn13) } : book };
+    return { status: 'found', book: work ? { ...book, ...(await editionFor(isbn13)) } : book };
   }
-  /** The edition's work, or null for any failure: the book is found either way. */
-  async function workKeyFor(isbn13: string): Promise<string | null> {
+  /**
+   * The edition's work and series (from one answer), or nulls for any failure: the book is found
+   * either way.
+   */
+  async function editionFor(isbn13: string): Promise<{ workKey: string | null; series: SeriesPlace | null }> {
     try {
       const response = await send(`${base}/isbn/${encodeURIComponent(isbn13)}.json`, {
         headers: { accept: 'application/json' },
         signal: AbortSignal.timeout(timeoutMs),
       });
-      return response.ok ? workKeyOf(await response.json()) : null;
+      if (!response.ok) return { workKey: null, series: null };
+      const record: unknown = await response.json();
+      return { workKey: workKeyOf(record), series: seriesOfEdition(record) };
     } catch {
-      return null;
+      return { workKey: null, series: null };
     }
   }
   return {

@@ -35,6 +35,7 @@ import { trpc } from '../../lib/trpc.ts';
 import { cn } from '../../lib/utils.ts';
 import { AuthorLinks } from '../listings/AuthorLinks.tsx';
 import { ShownPriceNote } from '../listings/ShownPrice.tsx';
+import { CompleteTheSet, SeriesPlace, useWorkSeries } from '../series/SeriesPanel.tsx';
 import { workJsonLd } from './book-json-ld.ts';
 import {
   COPY_SORT_LABELS,
@@ -84,6 +85,7 @@ export function BookPage() {
 function BookView({ page }: { page: BookPageData }) {
   const origin = useSiteOrigin();
   const { work } = page;
+  const series = useWorkSeries(work.slug);
   const chosen = page.editions.find((edition) => edition.id === page.editionId) ?? null;
   return (
     <div
@@ -114,6 +116,7 @@ function BookView({ page }: { page: BookPageData }) {
               <AuthorLinks authors={work.authors} />
             </p>
           ) : null}
+          {series.data ? <SeriesPlace set={series.data} /> : null}
           <p className="mt-4 font-serif text-xl font-semibold" data-testid="book-summary">
             {copiesFrom(page.copiesOnSale, page.lowAllInMinor)}
             {chosen ? (
@@ -129,6 +132,7 @@ function BookView({ page }: { page: BookPageData }) {
         </div>
       </div>
 
+      {series.data ? <CompleteTheSet set={series.data} workSlug={work.slug} /> : null}
       <Editions page={page} />
       <Copies page={page} chosen={chosen} />
     </div>
