@@ -59,6 +59,7 @@ export const SIGNED_IN_ROUTES = [
   '/account/settings',
   '/account/listings',
   '/account/wishlist',
+  '/account/wants',
   '/account/following',
   '/account/saved-searches',
   '/account/notifications',

@@ -136,7 +136,7 @@ async function tell(
     title:
       copies.length === 1
         ? `Wanted: ${first.title} is on sale`
-        : `${copies.length} books you want are on sale`,
+        : `${countOf(copies.length, 'book you want is', 'books you want are')} on sale`,
     body:
       copies.length === 1
         ? `${copyLine(first)}.`

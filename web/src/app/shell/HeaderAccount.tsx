@@ -1,6 +1,7 @@
 import {
   Bell,
   BellRing,
+  BookHeart,
   BookOpen,
   ChevronDown,
   HandCoins,
@@ -40,6 +41,7 @@ function accountMenuLinks(
     { to: '/account/offers', label: 'Offers', icon: HandCoins },
     { to: '/account/listings', label: 'Your listings', icon: BookOpen },
     { to: '/account/wishlist', label: 'Wishlist', icon: Heart },
+    { to: '/account/wants', label: 'Wants', icon: BookHeart },
     { to: '/social', label: 'Your feed', icon: Rss, testId: 'menu-feed' },
     { to: '/account/saved-searches', label: 'Saved searches', icon: BellRing },
     { to: '/messages', label: 'Messages', icon: MessageCircle, testId: 'menu-messages' },
