@@ -11,7 +11,7 @@ import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createConfirmedAccount, signedIn, uniqueEmail } from '../support/auth.ts';
-import { launchBrowser, snapshot } from '../support/browser.ts';
+import { baseURL, launchBrowser, snapshot } from '../support/browser.ts';
 import { makePng } from '../support/png.ts';
 
 let browser: Browser;
@@ -31,20 +31,25 @@ beforeAll(async () => {
     ['lantern', LANTERN],
     ['quarry', QUARRY],
   ] as const) {
-    const { rows } = await db.query<{ id: string; slug: string }>(
-      `with b as (
-         insert into public.books (title, authors, isbn13, publisher, published_year)
-         values ($1, '{Wren Wantwell}', $2, 'Lamplight Press', 1998) returning id, work_id)
-       select b.id, w.slug from b join public.works w on w.id = b.work_id`,
+    const { rows } = await db.query<{ id: string }>(
+      `insert into public.books (title, authors, isbn13, publisher, published_year)
+       values ($1, '{Wren Wantwell}', $2, 'Lamplight Press', 1998) returning id`,
       [title, books[key].isbn],
     );
     books[key].id = rows[0]!.id;
-    books[key].slug = rows[0]!.slug;
+    // Its work, made by the books trigger in that statement.
+    const work = await db.query<{ slug: string }>(
+      'select w.slug from public.works w join public.books b on b.work_id = w.id where b.id = $1',
+      [books[key].id],
+    );
+    books[key].slug = work.rows[0]!.slug;
   }
 });
 
 afterAll(async () => {
-  const ids = Object.values(books).map((book) => book.id);
+  const ids = Object.values(books)
+    .map((book) => book.id)
+    .filter(Boolean);
   await db?.query('delete from public.listings where book_id = any($1::uuid[])', [ids]);
   await db?.query('delete from public.books where id = any($1::uuid[])', [ids]);
   await browser?.close();
@@ -61,7 +66,7 @@ async function query<T>(context: BrowserContext, procedure: string, input?: unkn
 async function newMember(label: string, viewport: 'phone' | 'desktop') {
   const email = uniqueEmail(label);
   const password = 'a-long-enough-password-1';
-  const signup = await browser.newContext();
+  const signup = await browser.newContext({ baseURL: baseURL() });
   await createConfirmedAccount(signup, email, password, label);
   await signup.close();
   return { email, ...(await signedIn(browser, email, { viewport, password })) };
