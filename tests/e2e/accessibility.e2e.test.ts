@@ -140,6 +140,7 @@ const TABLE: Row[] = [
   { route: '/account/settings', role: 'member' },
   { route: '/account/listings', role: 'member' },
   { route: '/account/wishlist', role: 'member' },
+  { route: '/account/wants', role: 'member' },
   { route: '/account/following', role: 'member' },
   { route: '/account/saved-searches', role: 'member' },
   { route: '/account/notifications', role: 'member' },
