@@ -159,7 +159,10 @@ async function tell(
       const books = instant.slice(0, QUOTED).map(copyLine);
       if (instant.length > QUOTED) books.push(`And ${instant.length - QUOTED} more.`);
       const rendered = await renderEmail(trx, 'wants.alert', {
-        title: instant.length === 1 ? lead.title : countOf(instant.length, 'book you want', 'books you want'),
+        headline:
+          instant.length === 1
+            ? `${lead.title} is on sale`
+            : `${countOf(instant.length, 'book you want is', 'books you want are')} on sale`,
         books: books.join('\n'),
         newCopies: countOf(instant.length, 'copy', 'copies'),
         url: `${deps.origin}${instant.length === 1 ? `/listing/${lead.slug}` : WANTS_PATH}`,

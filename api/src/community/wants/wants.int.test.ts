@@ -237,6 +237,23 @@ describe('matching on publish', () => {
     expect((await told(reader)).filter((n) => n.title.includes('The Snake’s Pass'))).toHaveLength(1);
   });
 
+  it('tells of several copies published together in one notification and one email, in words that agree', async () => {
+    const member = await createUser(db(), t.services.identity, 'several@wants.test');
+    const one = await edition('Seven Golden Buttons');
+    const two = await edition('The Shoulder of Shasta');
+    await as(member).community.wants.add.mutate({ target: { kind: 'edition', bookId: one.id } });
+    await as(member).community.wants.add.mutate({ target: { kind: 'edition', bookId: two.id } });
+    await list(one.id);
+    await list(two.id);
+    expect(await match()).toBe(2);
+    expect((await told(member)).map((n) => [n.title, n.link])).toEqual([
+      ['2 books you want are on sale', '/account/wants'],
+    ]);
+    expect((await mailbox(member, 'wants.alert')).map((m) => m.subject)).toEqual([
+      'Wanted: 2 books you want are on sale',
+    ]);
+  });
+
   it('never tells a seller of their own copy', async () => {
     const book = await edition('The Mystery of the Sea');
     await as(seller).community.wants.add.mutate({ target: { kind: 'edition', bookId: book.id } });

@@ -172,7 +172,10 @@ export const EMAIL_TEMPLATES = [
     sentWhen:
       'A copy is published that meets a member’s want whose alerts are “at once” (right after it is published; the job runner is the backstop)',
     variables: {
-      title: { description: 'The wanted book’s title', sample: 'Dracula' },
+      headline: {
+        description: 'What is on sale: “Dracula is on sale”, or “2 books you want are on sale”',
+        sample: 'Dracula is on sale',
+      },
       books: {
         description: 'The copies, one a line: title, author, what the want asked and the all-in price',
         sample:
@@ -189,7 +192,7 @@ export const EMAIL_TEMPLATES = [
       },
       manageUrl: { description: 'Where the member manages their wants', sample: SAMPLE_LINK },
     },
-    subject: 'Wanted: {{title}} is on sale',
+    subject: 'Wanted: {{headline}}',
     body: [
       'A book you want is on sale on Reshelf: {{newCopies}}.',
       '{{books}}',
