@@ -434,7 +434,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Stored files (GET /storage/<key>) and uploads (POST /api/uploads/...), each in its own scope.
   await registerStorageRoute(app, services.storage, secrets);
   await registerUploadRoutes(app, { db: database.db, services });
-  await registerCharityUploadRoutes(app, { db: database.db, services });
+  await registerCharityUploadRoutes(app, {
+    db: database.db,
+    services,
+    origin: config.siteOrigin,
+    background,
+  });
   await registerMessagePhotoRoute(app, { db: database.db, services, secrets });
   // The REST API (/api/v1) and its docs (/api/docs): the published procedures, bearer only.
   await registerRestApi(app, { createContext: (req, res) => createContext(req, res, false) });

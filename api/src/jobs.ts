@@ -20,6 +20,7 @@ import {
   releaseHeldPayouts,
 } from './commerce/index.ts';
 import {
+  matchQueuedWants,
   publishDueWindows,
   refreshRecommendations,
   runSavedSearchAlerts,
@@ -66,6 +67,8 @@ export const JOBS: JobRegistry = {
   'notifications.email': (context) => emailDueNotifications(context),
   // New listings for saved searches: in the app, and emailed at once or in a daily digest.
   'saved_searches.alerts': (context) => runSavedSearchAlerts(context),
+  // Copies published for members' wants (the backstop of the match right after publishing), and the daily digests.
+  'wants.match': (context) => matchQueuedWants(context),
   // Realtime events older than 7 days (clients resume from them; notifications stay).
   'realtime.prune': ({ db }) => pruneRealtimeEvents(db),
   // Photos uploaded to a conversation or a report's evidence and not sent within

@@ -141,6 +141,7 @@ const TABLE: Row[] = [
   { route: '/account/listings', role: 'member' },
   { route: '/account/wishlist', role: 'member' },
   { route: '/account/series', role: 'member' },
+  { route: '/account/wants', role: 'member' },
   { route: '/account/following', role: 'member' },
   { route: '/account/saved-searches', role: 'member' },
   { route: '/account/reading-lists', role: 'member' },

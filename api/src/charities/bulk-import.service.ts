@@ -45,6 +45,8 @@ export interface ImportDeps {
   bookLookup: BookLookupPort;
   /** Where a background failure is reported (the request's logger). */
   log?: (error: unknown, message: string) => void;
+  /** Called after each batch's commit: the wants matcher takes what it put on sale (decision 0088). */
+  afterBatch?: () => void;
 }
 
 const LEASE_SECONDS = 60;
@@ -480,6 +482,7 @@ export async function processImport(deps: ImportDeps, importId: string): Promise
   if (!lease) return;
   try {
     while ((await processBatch(deps, importId, lease)) > 0) {
+      deps.afterBatch?.();
       // Each batch renews the lease; yield between batches so requests keep being served.
       await new Promise((resolve) => setImmediate(resolve));
     }

@@ -41,6 +41,7 @@ import {
   requestReturn,
   returnEligibility,
 } from '../commerce/index.ts';
+import { kickWantMatcher } from '../community/index.ts';
 import { authedProcedure, type Context, cachedPublicProcedure, router, staffProcedure } from '../trpc.ts';
 import {
   correctionsCsv,
@@ -72,6 +73,7 @@ function importDeps(ctx: Context) {
     db: ctx.db,
     bookLookup: ctx.bookLookup,
     log: (err: unknown, message: string) => ctx.req.log.error({ err }, message),
+    afterBatch: () => kickWantMatcher(ctx.deps),
   };
 }
 

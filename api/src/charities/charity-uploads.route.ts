@@ -19,10 +19,13 @@ import {
   SELLING_LIMITS,
 } from '@reshelf/contracts';
 import type { FastifyInstance } from 'fastify';
+import { kickWantMatcher } from '../community/index.ts';
 import type { Database } from '../db/index.ts';
 import { callerOf, requireAccess } from '../http/access.ts';
+import type { BackgroundWork } from '../http/background.ts';
 import { receiveFile, registerPhotoUploadRoute, uploadScope } from '../http/multipart.ts';
 import type { BookLookupPort } from '../platform/book-lookup/book-lookup.ts';
+import type { Mailer } from '../platform/mail/mailer.ts';
 import type { StoragePort } from '../platform/storage/port.ts';
 import { createImport } from './bulk-import.service.ts';
 import { logoPrefix } from './charity-account.service.ts';
@@ -31,7 +34,13 @@ const CSV_FILE = { missing: 'Choose a CSV file to upload.', tooBig: BULK_MESSAGE
 
 export async function registerCharityUploadRoutes(
   app: FastifyInstance,
-  options: { db: Database; services: { storage: StoragePort; bookLookup: BookLookupPort } },
+  options: {
+    db: Database;
+    services: { storage: StoragePort; bookLookup: BookLookupPort; mailer: Mailer };
+    /** For the wants matcher, kicked after each batch of an upload is listed. */
+    origin: string;
+    background: BackgroundWork;
+  },
 ): Promise<void> {
   const { db, services } = options;
 
@@ -50,7 +59,19 @@ export async function registerCharityUploadRoutes(
       const userId = callerOf(request).userId;
       const file = await receiveFile(request, CSV_FILE);
       const created = await createImport(
-        { db, bookLookup: services.bookLookup, log: (err, message) => request.log.error({ err }, message) },
+        {
+          db,
+          bookLookup: services.bookLookup,
+          log: (err, message) => request.log.error({ err }, message),
+          afterBatch: () =>
+            kickWantMatcher({
+              db,
+              mailer: services.mailer,
+              origin: options.origin,
+              background: options.background,
+              log: (message, err) => request.log.error({ err }, message),
+            }),
+        },
         userId,
         { name: file.name, bytes: file.bytes },
       );

@@ -11,6 +11,7 @@ import { staffListingsRouter } from './moderation/staff-listings.router.ts';
 import { recommendationsRouter } from './recommendations/recommendations.router.ts';
 import { reviewsMemberRouter, reviewsPublicRouter, staffReviewsRouter } from './reviews/reviews.router.ts';
 import { socialRouter } from './social/social.router.ts';
+import { wantsRouter } from './wants/wants.router.ts';
 
 export const communityDomainRouter = router({
   messages: router({ member: messagesRouter, staff: staffMessagesRouter }),
@@ -24,4 +25,5 @@ export const communityDomainRouter = router({
   }),
   social: socialRouter,
   recommendations: recommendationsRouter,
+  wants: wantsRouter,
 });

@@ -16,3 +16,5 @@ export { refreshRecommendations } from './recommendations/recommendations.servic
 export { openReviewWindow, publishDueWindows } from './reviews/reviews.service.ts';
 export { myFollows } from './social/follows.service.ts';
 export { listSavedSearches, runSavedSearchAlerts } from './social/saved-searches.service.ts';
+export { kickWantMatcher, matchQueuedWants } from './wants/match.ts';
+export { demandFor, listWants } from './wants/wants.service.ts';

@@ -60,6 +60,7 @@ export const SIGNED_IN_ROUTES = [
   '/account/listings',
   '/account/wishlist',
   '/account/series',
+  '/account/wants',
   '/account/following',
   '/account/saved-searches',
   '/account/reading-lists',

@@ -420,6 +420,7 @@ export const EMAIL_LISTS = [
   'wishlist_alerts',
   'messages',
   'saved_searches',
+  'wants',
 ] as const;
 export type EmailList = (typeof EMAIL_LISTS)[number];
 export const EMAIL_LIST_LABELS: Record<EmailList, string> = {
@@ -429,6 +430,7 @@ export const EMAIL_LIST_LABELS: Record<EmailList, string> = {
   wishlist_alerts: 'wishlist price-drop alerts',
   messages: 'emails about unread messages',
   saved_searches: 'saved-search alerts',
+  wants: 'alerts for books you want',
 };
 
 export const unsubscribeInputSchema = z.object({

@@ -10,6 +10,7 @@ import { emailPreferencesSchema } from './notifications.ts';
 import { addressViewSchema } from './orders.ts';
 import { payoutsListSchema } from './payouts.ts';
 import { myFollowsSchema, savedSearchSchema } from './social.ts';
+import { wantViewSchema } from './wants.ts';
 
 /** Raised when the document's shape changes in a way a reader must know about. */
 export const DATA_EXPORT_VERSION = 1;
@@ -157,6 +158,8 @@ export const dataExportSchema = z.object({
   wishlist: z.array(z.object({ listingId: z.string(), title: z.string().nullable(), addedAt: iso })),
   follows: myFollowsSchema.shape.follows,
   savedSearches: z.array(savedSearchSchema),
+  /** What the member wants (decision 0088), with their conditions and alerts. */
+  wants: z.array(wantViewSchema),
   /**
    * The newest notifications (at most DATA_EXPORT_NOTIFICATIONS), without their text: a notice can
    * quote another member (a message, an offer's note, a return's reason).

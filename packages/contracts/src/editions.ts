@@ -159,6 +159,8 @@ export type BookCopy = z.infer<typeof bookCopySchema>;
 
 export const bookPageSchema = z.object({
   work: z.object({
+    /** The work's id (a want names it: decision 0088). */
+    id: z.uuid(),
     slug: z.string(),
     title: z.string(),
     authors: z.array(z.string()),

@@ -45,11 +45,12 @@ export const NOTIFICATION_KINDS = [
   'content_removed',
   'appeal_decided',
   'reporting_copy',
+  'want_match',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The email lists a member may leave from their settings (and from any such email's link). */
-export const OPTIONAL_EMAIL_LISTS = ['messages', 'wishlist_alerts', 'saved_searches'] as const;
+export const OPTIONAL_EMAIL_LISTS = ['messages', 'wishlist_alerts', 'saved_searches', 'wants'] as const;
 export type OptionalEmailList = (typeof OPTIONAL_EMAIL_LISTS)[number];
 
 export type NotificationEmail =
@@ -68,6 +69,7 @@ export const NOTIFICATION_GROUPS = [
   { id: 'wishlist', label: 'Your wishlist' },
   { id: 'charity', label: 'Charities' },
   { id: 'searches', label: 'Your saved searches' },
+  { id: 'wants', label: 'Books you want' },
   { id: 'reviews', label: 'Reviews' },
   { id: 'safety', label: 'Reports and appeals' },
 ] as const;
@@ -168,6 +170,15 @@ export const NOTIFICATION_KIND_INFO: Record<
       label: 'New books for your saved searches (at once or daily, as each search says)',
     },
   },
+  want_match: {
+    label: 'A copy of a book you want is on sale',
+    group: 'wants',
+    email: {
+      kind: 'optional',
+      list: 'wants',
+      label: 'Books you want, on sale (at once or daily, as each want says)',
+    },
+  },
   review_requested: {
     label: 'You are asked to review an order',
     group: 'reviews',
@@ -253,7 +264,12 @@ export const markNotificationsReadInputSchema = z.object({
 
 export const emailPreferencesSchema = z.object({
   /** Whether each optional list is emailed (false: the member left it). */
-  lists: z.object({ messages: z.boolean(), wishlist_alerts: z.boolean(), saved_searches: z.boolean() }),
+  lists: z.object({
+    messages: z.boolean(),
+    wishlist_alerts: z.boolean(),
+    saved_searches: z.boolean(),
+    wants: z.boolean(),
+  }),
 });
 export type EmailPreferences = z.infer<typeof emailPreferencesSchema>;
 

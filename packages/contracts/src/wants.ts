@@ -38,6 +38,8 @@ export const WANT_MESSAGES = {
   noTarget: 'Choose the book, the edition or the series you want.',
   badIsbn: 'That ISBN isn’t valid: check its 10 or 13 digits.',
   maxPrice: 'The most you’d pay must be between £0.01 and £10,000.00, in pence.',
+  /** The same, where a person types pounds (the book page's form). */
+  maxPriceTyped: 'Type the most you’d pay in pounds, between £0.01 and £10,000.00 (e.g. 12.50).',
   ownListing: 'This is your own listing.',
 } as const;
 

@@ -103,6 +103,10 @@ const SIGNED_IN_PAGES: Partial<Record<SignedInRoute, LazyPage>> = {
     () => import('../catalogue/wishlist/WishlistPage.tsx'),
     (m) => m.WishlistPage,
   ),
+  '/account/wants': page(
+    () => import('../community/wants/WantsPage.tsx'),
+    (m) => m.WantsPage,
+  ),
   '/social': page(social, (m) => m.SocialPage),
   '/account/series': page(
     () => import('../catalogue/series/MySeriesPage.tsx'),

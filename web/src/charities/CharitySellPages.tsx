@@ -14,10 +14,12 @@ import {
   CHARITY_IMPORT_PATH,
   countOf,
   DONOR_REFERENCE_PATTERN,
+  normaliseIsbn,
 } from '@reshelf/contracts';
 import { Download, FileUp, HeartHandshake } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { useIsbnDemand } from '../community/index.ts';
 import { PageBody, PageHeader } from '../components/PageHeader.tsx';
 import { PageSkeleton } from '../components/placeholders.tsx';
 import { QueryError } from '../components/QueryError.tsx';
@@ -294,6 +296,8 @@ function ImportReport({ importId }: { importId: string }) {
     { importId, filter, page, pageSize: 50 },
     { enabled: done, staleTime: 0 },
   );
+  // How many readers want each row's book (decision 0088), for the page of rows in one request.
+  const demand = useIsbnDemand(report.data?.rows.map((row) => row.isbn) ?? []);
   const utils = trpc.useUtils();
   const [downloading, setDownloading] = useState(false);
   if (status.isPending) return <Skeleton className="h-40 rounded-2xl" />;
@@ -438,6 +442,11 @@ function ImportReport({ importId }: { importId: string }) {
                           ) : (
                             (row.title ?? '—')
                           )}
+                          {demand.get(normaliseIsbn(row.isbn) ?? '') ? (
+                            <span className="block text-xs font-medium text-brand" data-testid="row-demand">
+                              {demand.get(normaliseIsbn(row.isbn) ?? '')}
+                            </span>
+                          ) : null}
                         </td>
                         <td className="py-2 pr-3">
                           <span

@@ -17,3 +17,5 @@ export {
 } from './reviews/Reviews.tsx';
 export { FollowButton } from './social/FollowButton.tsx';
 export { SaveSearchButton } from './social/SaveSearchButton.tsx';
+export { DemandNote, useIsbnDemand } from './wants/DemandNote.tsx';
+export { WantButton } from './wants/WantButton.tsx';

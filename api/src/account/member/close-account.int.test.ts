@@ -139,6 +139,13 @@ describe('a member with a completed order and a review closes their account', ()
     const otherBook = await createBook(db, { title: 'A book someone else sells' });
     const wished = await createListing(db, { sellerId: other, bookId: otherBook, price: 700 });
     await db.insertInto('wishlist_items').values({ user_id: member.id, listing_id: wished.id }).execute();
+    // A want, matched once (decision 0088).
+    const want = await db
+      .insertInto('wants')
+      .values({ user_id: member.id, kind: 'edition', book_id: otherBook })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('want_matches').values({ want_id: want.id, listing_id: wished.id }).execute();
     await db
       .insertInto('follows')
       .values({ follower_id: member.id, kind: 'seller', seller_id: other })
@@ -195,6 +202,10 @@ describe('a member with a completed order and a review closes their account', ()
 
     expect(
       await db.selectFrom('wishlist_items').select('listing_id').where('user_id', '=', member.id).execute(),
+    ).toEqual([]);
+    expect(await db.selectFrom('wants').select('id').where('user_id', '=', member.id).execute()).toEqual([]);
+    expect(
+      await db.selectFrom('want_matches').select('want_id').where('listing_id', '=', wished.id).execute(),
     ).toEqual([]);
     expect(
       await db

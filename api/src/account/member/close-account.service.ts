@@ -254,6 +254,8 @@ export async function closeAccount(
       .where((eb) => eb.or([eb('follower_id', '=', userId), eb('seller_id', '=', userId)]))
       .execute();
     await trx.deleteFrom('saved_searches').where('user_id', '=', userId).execute();
+    // Wants (their matches go with them, by cascade).
+    await trx.deleteFrom('wants').where('user_id', '=', userId).execute();
     await trx.deleteFrom('notifications').where('user_id', '=', userId).execute();
     await trx.deleteFrom('profile_genres').where('user_id', '=', userId).execute();
     await trx.deleteFrom('profile_authors').where('user_id', '=', userId).execute();

@@ -178,6 +178,7 @@ describe('account.member.exportData', () => {
       messages: true,
       wishlist_alerts: true,
       saved_searches: true,
+      wants: true,
     });
     expect(data.profile.displayName).toBe('owner');
     // Their answer to "do you sell as a business?" and the trading details they gave (decision 0073).
@@ -246,7 +247,7 @@ describe('account.member.exportData', () => {
     expect(data.apiTokens).toEqual([
       expect.objectContaining({ name: 'Owner script', scope: 'read', status: 'active', lastUsedAt: null }),
     ]);
-    for (const section of ['follows', 'savedSearches', 'charities', 'statements'] as const) {
+    for (const section of ['follows', 'savedSearches', 'wants', 'charities', 'statements'] as const) {
       expect(Array.isArray(data[section])).toBe(true);
     }
     expect(data.payouts).toEqual({ payouts: expect.any(Array), transfers: expect.any(Array) });

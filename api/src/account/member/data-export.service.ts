@@ -21,7 +21,7 @@ import {
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import { listSellerPayouts, statementMonths } from '../../commerce/index.ts';
-import { listSavedSearches, myFollows } from '../../community/index.ts';
+import { listSavedSearches, listWants, myFollows } from '../../community/index.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { type RateRule, reserve } from '../../http/rate-limit.ts';
@@ -266,6 +266,7 @@ export async function exportMemberData(db: Database, userId: string, now = new D
 
       const follows = await myFollows(trx, userId);
       const savedSearches = await listSavedSearches(trx, userId);
+      const wants = await listWants(trx, userId);
 
       const notifications = await trx
         .selectFrom('notifications')
@@ -399,6 +400,7 @@ export async function exportMemberData(db: Database, userId: string, now = new D
         })),
         follows: follows.follows,
         savedSearches,
+        wants,
         notifications: notifications.map((row) => ({
           kind: row.kind,
           title: row.title,

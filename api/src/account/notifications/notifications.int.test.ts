@@ -317,7 +317,7 @@ describe('emails as the member chooses', () => {
       await as(seller).selling.listings.update.mutate({ listingId: listing.id, priceMinor });
 
     expect(await as(buyer).account.notifications.emailPreferences.query()).toEqual({
-      lists: { messages: true, wishlist_alerts: true, saved_searches: true },
+      lists: { messages: true, wishlist_alerts: true, saved_searches: true, wants: true },
     });
     await reprice(900);
     expect(await noticeOf(buyer, 'wishlist_price_drop')).toHaveLength(1);
@@ -338,7 +338,7 @@ describe('emails as the member chooses', () => {
         list: 'wishlist_alerts',
         enabled: false,
       }),
-    ).toEqual({ lists: { messages: true, wishlist_alerts: false, saved_searches: true } });
+    ).toEqual({ lists: { messages: true, wishlist_alerts: false, saved_searches: true, wants: true } });
     await as(buyer).account.notifications.markRead.mutate({ ids: 'all' });
     await reprice(800);
     expect((await noticeOf(buyer, 'wishlist_price_drop')).filter((item) => !item.read)).toHaveLength(1);

@@ -168,6 +168,7 @@ export async function bookPage(
   const prices = copies.map((copy) => copy.allInMinor);
   return {
     work: {
+      id: work.id,
       slug: work.slug,
       title: work.title,
       authors: work.authors,

@@ -20,6 +20,7 @@ export const JOB_NAMES = [
   'reviews.publish',
   'notifications.email',
   'saved_searches.alerts',
+  'wants.match',
   'realtime.prune',
   'message_photos.sweep',
   'recommendations.refresh',

@@ -5,9 +5,9 @@ import { EMAIL_TEMPLATES, emailClass } from './registry.ts';
 describe('which emails are essential', () => {
   it('classifies every email the product sends as essential, with why', () => {
     const sent = [
-      // Saved-search alerts are a list a member may leave (below); every other template is essential.
+      // Saved-search and wants alerts are lists a member may leave (below); every other template is essential.
       ...EMAIL_TEMPLATE_CATALOGUE.map((template) => template.key).filter(
-        (key) => !key.startsWith('saved-search.'),
+        (key) => !key.startsWith('saved-search.') && !key.startsWith('wants.'),
       ),
       ...['placed', 'dispatched', 'delivered', 'completed', 'cancelled', 'dispute_opened'].map(
         (kind) => `order.${kind}`,
@@ -34,6 +34,8 @@ describe('which emails are essential', () => {
     expect(emailClass('recommendations.weekly')).toEqual({ essential: false, list: 'recommendations' });
     expect(emailClass('saved-search.alert')).toEqual({ essential: false, list: 'saved_searches' });
     expect(emailClass('saved-search.digest')).toEqual({ essential: false, list: 'saved_searches' });
+    expect(emailClass('wants.alert')).toEqual({ essential: false, list: 'wants' });
+    expect(emailClass('wants.digest')).toEqual({ essential: false, list: 'wants' });
   });
 
   it('knows nothing of a template nobody classified, nor of a bare family', () => {

@@ -166,6 +166,69 @@ export const EMAIL_TEMPLATES = [
     ].join('\n\n'),
     action: { label: 'Your saved searches', urlVariable: 'url' },
   },
+  {
+    key: 'wants.alert',
+    name: 'Wants: a copy is on sale',
+    sentWhen:
+      'A copy is published that meets a member’s want whose alerts are “at once” (right after it is published; the job runner is the backstop)',
+    variables: {
+      headline: {
+        description: 'What is on sale: “Dracula is on sale”, or “2 books you want are on sale”',
+        sample: 'Dracula is on sale',
+      },
+      books: {
+        description: 'The copies, one a line: title, author, what the want asked and the all-in price',
+        sample:
+          'Dracula, Bram Stoker (Signed · First edition): £48.20 including buyer protection, + postage from £2.29',
+      },
+      newCopies: {
+        description: 'How many copies, in words: “1 copy”, “2 copies”',
+        sample: '1 copy',
+      },
+      url: {
+        description: 'The copy (or the member’s wants, for several)',
+        sample: SAMPLE_LINK,
+        required: true,
+      },
+      manageUrl: { description: 'Where the member manages their wants', sample: SAMPLE_LINK },
+    },
+    subject: 'Wanted: {{headline}}',
+    body: [
+      'A book you want is on sale on Reshelf: {{newCopies}}.',
+      '{{books}}',
+      'See it before someone else does: {{url}}',
+      'Change how often we tell you, or remove the want, at {{manageUrl}}',
+    ].join('\n\n'),
+    action: { label: 'See the book', urlVariable: 'url' },
+  },
+  {
+    key: 'wants.digest',
+    name: 'Wants: daily digest',
+    sentWhen: 'Once a day, when copies met a member’s wants whose alerts are “once a day”',
+    variables: {
+      newCopies: {
+        description: 'How many copies in all, in words: “1 copy”, “3 copies”',
+        sample: '3 copies',
+      },
+      books: {
+        description: 'The copies, one a line: title, author and the all-in price',
+        sample:
+          'Dracula, Bram Stoker: £6.20 including buyer protection, + postage from £2.29\nEmma, Jane Austen: £4.95 including buyer protection, + postage from £2.29',
+      },
+      url: {
+        description: 'Where the member sees and manages their wants',
+        sample: SAMPLE_LINK,
+        required: true,
+      },
+    },
+    subject: 'Books you want: {{newCopies}} on sale today',
+    body: [
+      'These copies of books you want went on sale on Reshelf in the last day:',
+      '{{books}}',
+      'See your wants, change how often we tell you, or stop these emails: {{url}}',
+    ].join('\n\n'),
+    action: { label: 'Your wants', urlVariable: 'url' },
+  },
 ] as const satisfies readonly TemplateDefinition[];
 
 export type EmailTemplateKey = (typeof EMAIL_TEMPLATES)[number]['key'];
@@ -214,6 +277,8 @@ export const EMAIL_CLASSES: readonly { key: string; family?: true; class: EmailC
   { key: 'messages.', family: true, class: { essential: false, list: 'messages' } },
   // New listings for saved searches, at once or in a daily digest (decision 0044).
   { key: 'saved-search.', family: true, class: { essential: false, list: 'saved_searches' } },
+  // Copies that meet a member's wants, at once or in a daily digest (decision 0088).
+  { key: 'wants.', family: true, class: { essential: false, list: 'wants' } },
 ];
 
 /** Whether an email is essential, or the list it belongs to; undefined for an unknown template. */

@@ -12,6 +12,7 @@ import {
   updateListingInputSchema,
 } from '@reshelf/contracts';
 import { z } from 'zod';
+import { kickWantMatcher } from '../../community/index.ts';
 import { authedProcedure, router } from '../../trpc.ts';
 import {
   deleteDraft,
@@ -48,7 +49,12 @@ export const sellingRouter = router({
   update: authedProcedure
     .input(updateListingInputSchema)
     .output(sellerListingSchema)
-    .mutation(({ ctx, input }) => updateListing(ctx.db, ctx.user.userId, input)),
+    .mutation(async ({ ctx, input }) => {
+      const listing = await updateListing(ctx.db, ctx.user.userId, input);
+      // A price cut or a new edition of a listing on sale is queued for wants (decision 0088).
+      if (listing.status === 'active') kickWantMatcher(ctx.deps);
+      return listing;
+    }),
   removePhoto: authedProcedure
     .input(z.object({ listingId: listingIdSchema, url: z.string().min(1).max(2048) }))
     .output(sellerListingSchema)
@@ -71,11 +77,20 @@ export const sellingRouter = router({
   publish: authedProcedure
     .input(byId)
     .output(sellerListingSchema)
-    .mutation(({ ctx, input }) => publishListing(ctx.db, ctx.user.userId, input.listingId)),
+    .mutation(async ({ ctx, input }) => {
+      const listing = await publishListing(ctx.db, ctx.user.userId, input.listingId);
+      // Right after the commit: members who want this book are told (decision 0088).
+      kickWantMatcher(ctx.deps);
+      return listing;
+    }),
   relist: authedProcedure
     .input(byId)
     .output(sellerListingSchema)
-    .mutation(({ ctx, input }) => relistListing(ctx.db, ctx.user.userId, input.listingId)),
+    .mutation(async ({ ctx, input }) => {
+      const listing = await relistListing(ctx.db, ctx.user.userId, input.listingId);
+      kickWantMatcher(ctx.deps);
+      return listing;
+    }),
   withdraw: authedProcedure
     .input(bulkListingInputSchema)
     .output(bulkResultSchema)

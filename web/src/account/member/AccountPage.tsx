@@ -67,6 +67,7 @@ export function AccountPage() {
             <CardLink to="/account/orders">Your orders</CardLink>
             <CardLink to="/account/offers?view=made">Offers you’ve made</CardLink>
             <CardLink to="/account/wishlist">Wishlist</CardLink>
+            <CardLink to="/account/wants">Wants</CardLink>
             <CardLink to="/social">Your feed</CardLink>
             <CardLink to="/account/following">Following</CardLink>
             <CardLink to="/account/saved-searches">Saved searches</CardLink>

@@ -2,6 +2,7 @@ import { type AppNotification, NOTIFICATION_KIND_INFO, type NotificationGroup } 
 import {
   BellOff,
   BellRing,
+  BookHeart,
   Check,
   CheckCheck,
   HandCoins,
@@ -47,6 +48,7 @@ const GROUP_ICONS: Record<NotificationGroup, LucideIcon> = {
   wishlist: Heart,
   charity: HeartHandshake,
   searches: BellRing,
+  wants: BookHeart,
   reviews: Star,
   safety: ShieldCheck,
 };

@@ -1,6 +1,7 @@
 import {
   Bell,
   BellRing,
+  BookHeart,
   BookOpen,
   ChevronDown,
   HandCoins,
@@ -41,6 +42,7 @@ function accountMenuLinks(
     { to: '/account/offers', label: 'Offers', icon: HandCoins },
     { to: '/account/listings', label: 'Your listings', icon: BookOpen },
     { to: '/account/wishlist', label: 'Wishlist', icon: Heart },
+    { to: '/account/wants', label: 'Wants', icon: BookHeart },
     { to: '/account/series', label: 'Your series', icon: Library },
     { to: '/social', label: 'Your feed', icon: Rss, testId: 'menu-feed' },
     { to: '/account/saved-searches', label: 'Saved searches', icon: BellRing },

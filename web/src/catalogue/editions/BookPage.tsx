@@ -22,6 +22,7 @@ import {
 import { keepPreviousData } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, ArrowUpDown, HeartHandshake, Star } from 'lucide-react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { WantButton } from '../../community/index.ts';
 import { BookCover } from '../../components/BookCover.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
@@ -129,6 +130,10 @@ function BookView({ page }: { page: BookPageData }) {
             </p>
           ) : null}
           {work.description ? <p className="mt-4 max-w-prose text-ink-soft">{work.description}</p> : null}
+          <WantButton
+            workId={work.id}
+            edition={chosen ? { id: chosen.id, name: editionName(chosen) } : null}
+          />
         </div>
       </div>
 

@@ -37,6 +37,14 @@ export function WishlistPage() {
                 Nothing saved yet. Tap the heart on any book to keep it here, and we’ll let you know if its
                 price drops.
               </p>
+              <p className="text-ink-soft">
+                Your wishlist keeps copies already on sale. Looking for a book nobody is selling yet? Choose
+                “Want this book” on its page and it goes in your{' '}
+                <Link to="/account/wants" className="underline">
+                  wants
+                </Link>
+                .
+              </p>
               <Button asChild variant="brand">
                 <Link to="/listings">Browse books</Link>
               </Button>

@@ -29,6 +29,7 @@ import {
 import { type ReactNode, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { leadThumb } from '../../catalogue/index.ts';
+import { DemandNote } from '../../community/index.ts';
 import { BookCover } from '../../components/BookCover.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
 import { NotFoundContent } from '../../components/not-found/NotFoundContent.tsx';
@@ -278,6 +279,7 @@ function DraftWizard({ listingId, requested }: { listingId: string; requested: S
       {step === 'photos' ? (
         <PhotosForm listing={data} onDone={advance} submitLabel="Continue" back={back} />
       ) : null}
+      {step === 'price' ? <DemandNote bookId={data.book?.id ?? null} isbn={data.isbn13} /> : null}
       {step === 'price' ? (
         <PriceForm
           listing={data}

@@ -1,0 +1,172 @@
+import {
+  BOOK_FORMAT_LABELS,
+  BOOK_FORMATS,
+  type BookFormat,
+  CONDITION_LABELS,
+  CONDITIONS,
+  type Condition,
+  NO_CONDITIONS,
+  parsePounds,
+  poundsString,
+  WANT_ALERT_LABELS,
+  WANT_ALERTS,
+  WANT_MESSAGES,
+  type WantAlerts,
+  type WantConditions,
+} from '@reshelf/contracts';
+import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+
+export interface WantFormValue {
+  conditions: WantConditions;
+  alerts: WantAlerts;
+}
+
+const CHECKS = [
+  ['firstEdition', 'First edition'],
+  ['signed', 'Signed'],
+  ['dustJacket', 'With its dust jacket'],
+  ['noPrintOnDemand', 'No print-on-demand copies'],
+  ['noBookClub', 'No book-club editions'],
+] as const satisfies readonly (readonly [keyof WantConditions, string])[];
+
+/**
+ * The conditions a copy must meet and how the member is told: checkboxes, the lowest condition,
+ * the most they'd pay all-in (in pounds) and the format. Empty means any copy.
+ */
+export function WantForm({
+  initial,
+  submitLabel,
+  busy,
+  onSubmit,
+  onCancel,
+  children,
+}: {
+  initial?: WantFormValue;
+  submitLabel: string;
+  busy: boolean;
+  onSubmit: (value: WantFormValue) => void;
+  onCancel?: () => void;
+  /** What comes first in the form (the book page's "any edition or this edition"). */
+  children?: React.ReactNode;
+}) {
+  const id = useId();
+  const [conditions, setConditions] = useState<WantConditions>(initial?.conditions ?? NO_CONDITIONS);
+  const [alerts, setAlerts] = useState<WantAlerts>(initial?.alerts ?? 'instant');
+  const [price, setPrice] = useState(
+    initial?.conditions.maxAllInMinor ? poundsString(initial.conditions.maxAllInMinor) : '',
+  );
+  const [priceError, setPriceError] = useState<string | null>(null);
+  const set = (change: Partial<WantConditions>) => setConditions((before) => ({ ...before, ...change }));
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    let maxAllInMinor: number | null = null;
+    if (price.trim()) {
+      maxAllInMinor = parsePounds(price);
+      if (maxAllInMinor === null || maxAllInMinor < 1 || maxAllInMinor > 1_000_000) {
+        setPriceError(WANT_MESSAGES.maxPriceTyped);
+        return;
+      }
+    }
+    setPriceError(null);
+    onSubmit({ conditions: { ...conditions, maxAllInMinor }, alerts });
+  }
+
+  return (
+    <form onSubmit={submit} className="mt-3 flex flex-col gap-4 text-sm" data-testid="want-form" noValidate>
+      {children}
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 font-semibold text-ink">Only copies that are…</legend>
+        {CHECKS.map(([key, label]) => (
+          <label key={key} className="flex min-h-9 items-center gap-2">
+            <input
+              type="checkbox"
+              className="size-4 accent-brand"
+              checked={conditions[key] as boolean}
+              onChange={(event) => set({ [key]: event.target.checked })}
+            />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <div className="grid gap-3 sm:grid-cols-3">
+        <label className="flex flex-col gap-1" htmlFor={`${id}-condition`}>
+          <span className="font-semibold text-ink">Condition at least</span>
+          <select
+            id={`${id}-condition`}
+            value={conditions.minCondition ?? ''}
+            onChange={(event) => set({ minCondition: (event.target.value || null) as Condition | null })}
+            className="h-10 rounded-md border border-line bg-white px-2 text-ink"
+          >
+            <option value="">Any condition</option>
+            {CONDITIONS.map((condition) => (
+              <option key={condition} value={condition}>
+                {CONDITION_LABELS[condition]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1" htmlFor={`${id}-format`}>
+          <span className="font-semibold text-ink">Format</span>
+          <select
+            id={`${id}-format`}
+            value={conditions.format ?? ''}
+            onChange={(event) => set({ format: (event.target.value || null) as BookFormat | null })}
+            className="h-10 rounded-md border border-line bg-white px-2 text-ink"
+          >
+            <option value="">Any format</option>
+            {BOOK_FORMATS.map((format) => (
+              <option key={format} value={format}>
+                {BOOK_FORMAT_LABELS[format]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1" htmlFor={`${id}-price`}>
+          <span className="font-semibold text-ink">Most you’d pay, all-in (£)</span>
+          <input
+            id={`${id}-price`}
+            inputMode="decimal"
+            value={price}
+            placeholder="Any price"
+            aria-invalid={priceError ? true : undefined}
+            aria-describedby={priceError ? `${id}-price-error` : undefined}
+            onChange={(event) => setPrice(event.target.value)}
+            className="h-10 rounded-md border border-line bg-white px-2 text-ink"
+          />
+          {priceError ? (
+            <span id={`${id}-price-error`} className="text-destructive">
+              {priceError}
+            </span>
+          ) : null}
+        </label>
+      </div>
+      <label className="flex flex-col gap-1" htmlFor={`${id}-alerts`}>
+        <span className="font-semibold text-ink">Tell me</span>
+        <select
+          id={`${id}-alerts`}
+          value={alerts}
+          onChange={(event) => setAlerts(event.target.value as WantAlerts)}
+          className="h-10 rounded-md border border-line bg-white px-2 text-ink"
+        >
+          {WANT_ALERTS.map((choice) => (
+            <option key={choice} value={choice}>
+              {WANT_ALERT_LABELS[choice]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant="brand" disabled={busy} data-testid="want-save">
+          {submitLabel}
+        </Button>
+        {onCancel ? (
+          <Button type="button" variant="ghost" onClick={onCancel}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
