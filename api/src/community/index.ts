@@ -17,4 +17,4 @@ export { openReviewWindow, publishDueWindows } from './reviews/reviews.service.t
 export { myFollows } from './social/follows.service.ts';
 export { listSavedSearches, runSavedSearchAlerts } from './social/saved-searches.service.ts';
 export { kickWantMatcher, matchQueuedWants } from './wants/match.ts';
-export { demandFor, listWants } from './wants/wants.service.ts';
+export { assertWithinWantLimit, demandFor, listWants } from './wants/wants.service.ts';

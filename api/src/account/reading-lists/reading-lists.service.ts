@@ -28,10 +28,9 @@ import {
   readingListImportInputSchema,
   readingListPreviewInputSchema,
   type STORYGRAPH_COLUMNS,
-  WANT_LIMITS,
-  WANT_MESSAGES,
 } from '@reshelf/contracts';
 import { sql } from 'kysely';
+import { assertWithinWantLimit } from '../../community/index.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { type CsvRow, csvText, excelLiteral } from '../../http/csv.ts';
@@ -246,12 +245,7 @@ export async function importReadingList(
         .returning('work_id')
         .execute();
       for (const want of inserted) addedWants.add(want.work_id!);
-      const { total } = await trx
-        .selectFrom('wants')
-        .select((eb) => eb.fn.countAll<string>().as('total'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow();
-      if (Number(total) > WANT_LIMITS.maxWants) throw new AppError('CONFLICT', WANT_MESSAGES.tooMany);
+      await assertWithinWantLimit(trx, userId, 0);
     }
 
     // Books the member has.

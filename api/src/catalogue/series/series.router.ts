@@ -13,7 +13,7 @@ import {
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, cachedPublicProcedure, router, withTrustedOutput } from '../../trpc.ts';
-import { memberSeries, seriesForWork, seriesHoldings, setHave, wantRestOfSeries } from './series.service.ts';
+import { memberSeries, seriesForWork, seriesHoldings, setHave } from './series.service.ts';
 
 export const seriesRouter = router({
   /** A work's series with every volume, its copies on sale and lowest all-in price; null for a book in none. */
@@ -49,10 +49,5 @@ export const seriesRouter = router({
       .input(z.void())
       .output(memberSeriesSchema)
       .query(({ ctx }) => memberSeries(ctx.db, ctx.user.userId)),
-    /** "Want the rest of this series": a series want with no conditions, made once. */
-    wantRest: authedProcedure
-      .input(seriesBySlugInputSchema)
-      .output(z.object({ wantId: z.uuid() }))
-      .mutation(({ ctx, input }) => wantRestOfSeries(ctx.db, ctx.user.userId, input.seriesSlug)),
   }),
 });

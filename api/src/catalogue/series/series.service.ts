@@ -16,9 +16,6 @@ import {
   type SeriesVolume,
   shownAllInMinor,
   slugify,
-  WANT_LIMITS,
-  WANT_MESSAGES,
-  wantInputSchema,
 } from '@reshelf/contracts';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/database.generated.ts';
@@ -144,28 +141,6 @@ export async function seriesForWork(db: Database, workSlug: string): Promise<Ser
 }
 
 /**
- * The works a member has, among these series' (or these works): bought on Reshelf (an order as
- * buyer, paid and not cancelled or refunded, of any edition) or in their `member_books`.
- */
-function boughtWorksSql(userId: string) {
-  return sql`(
-    select b.work_id from public.order_items oi
-      join public.orders o on o.id = oi.order_id
-      join public.listings l on l.id = oi.listing_id
-      join public.books b on b.id = l.book_id
-    where o.buyer_id = ${userId} and oi.live and o.status <> 'pending_payment'
-  )`;
-}
-
-function heldWorksSql(userId: string) {
-  return sql`(
-    select mb.work_id from public.member_books mb where mb.user_id = ${userId}
-    union
-    ${boughtWorksSql(userId)}
-  )`;
-}
-
-/**
  * What the member has of a series (work slugs), which of those they bought on Reshelf (not theirs
  * to unmark), and their want for the rest of it, if any.
  */
@@ -177,8 +152,8 @@ export async function seriesHoldings(
   const series = await db.selectFrom('series').select('id').where('slug', '=', seriesSlug).executeTakeFirst();
   if (!series) throw new AppError('NOT_FOUND', SERIES_MESSAGES.notFound);
   const { rows } = await sql<{ slug: string; bought: boolean }>`
-    select w.slug, w.id in ${boughtWorksSql(userId)} as bought from public.works w
-    where w.series_id = ${series.id} and w.id in ${heldWorksSql(userId)}
+    select w.slug, public.member_bought_work(${userId}, w.id) as bought from public.works w
+    where w.series_id = ${series.id} and public.member_has_work(${userId}, w.id)
     order by w.series_position nulls last, w.slug`.execute(db);
   const want = await db
     .selectFrom('wants')
@@ -224,7 +199,7 @@ export async function setHave(
 export async function memberSeries(db: Database, userId: string): Promise<MemberSeries> {
   const { rows: held } = await sql<{ series_id: string; slug: string }>`
     select w.series_id, w.slug from public.works w
-    where w.series_id is not null and w.id in ${heldWorksSql(userId)}`.execute(db);
+    where w.series_id is not null and public.member_has_work(${userId}, w.id)`.execute(db);
   const rows = await volumesOf(db, [...new Set(held.map((row) => row.series_id))]);
   const settings = commercialSettingsFromText(rows[0]?.settings ?? null);
   const bySeries = new Map<string, MemberSeries[number]>();
@@ -238,65 +213,4 @@ export async function memberSeries(db: Database, userId: string): Promise<Member
     bySeries.set(row.series_id, entry);
   }
   return [...bySeries.values()];
-}
-
-/**
- * "Want the rest of this series": the member's series want (`wantInputSchema`'s defaults: no
- * conditions, alerts at once), made once: the wants' unique index makes saving it again find the
- * same one. wants38's wants service will own wants; until the merge joins them this is the one
- * place the set panel makes one.
- */
-export async function wantRestOfSeries(
-  db: Database,
-  userId: string,
-  seriesSlug: string,
-): Promise<{ wantId: string }> {
-  const series = await db.selectFrom('series').select('id').where('slug', '=', seriesSlug).executeTakeFirst();
-  if (!series) throw new AppError('NOT_FOUND', SERIES_MESSAGES.notFound);
-  const { conditions, alerts } = wantInputSchema.parse({ target: { kind: 'series', seriesId: series.id } });
-  const row = {
-    user_id: userId,
-    kind: 'series' as const,
-    series_id: series.id,
-    first_edition: conditions.firstEdition,
-    signed: conditions.signed,
-    dust_jacket: conditions.dustJacket,
-    min_condition: conditions.minCondition,
-    max_all_in_minor: conditions.maxAllInMinor,
-    format: conditions.format,
-    no_print_on_demand: conditions.noPrintOnDemand,
-    no_book_club: conditions.noBookClub,
-  };
-  const existing = () =>
-    db
-      .selectFrom('wants')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('kind', '=', 'series')
-      .where('series_id', '=', series.id)
-      .where('first_edition', '=', row.first_edition)
-      .where('signed', '=', row.signed)
-      .where('dust_jacket', '=', row.dust_jacket)
-      .where('min_condition', row.min_condition === null ? 'is' : '=', row.min_condition)
-      .where('max_all_in_minor', row.max_all_in_minor === null ? 'is' : '=', row.max_all_in_minor)
-      .where('format', row.format === null ? 'is' : '=', row.format)
-      .where('no_print_on_demand', '=', row.no_print_on_demand)
-      .where('no_book_club', '=', row.no_book_club)
-      .executeTakeFirst();
-  const found = await existing();
-  if (found) return { wantId: found.id };
-  const { count } = await db
-    .selectFrom('wants')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  if (Number(count) >= WANT_LIMITS.maxWants) throw new AppError('CONFLICT', WANT_MESSAGES.tooMany);
-  await db
-    .insertInto('wants')
-    .values({ ...row, alerts })
-    .onConflict((oc) => oc.doNothing())
-    .execute();
-  const made = await existing();
-  if (!made) throw new AppError('INTERNAL', 'The want could not be saved.');
-  return { wantId: made.id };
 }

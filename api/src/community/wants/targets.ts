@@ -7,18 +7,12 @@
  */
 import { type RawBuilder, sql } from 'kysely';
 
-/** Order statuses that mean the member bought the copy (paid for, on its way or delivered). */
-const BOUGHT = sql.raw(`('paid', 'dispatched', 'delivered', 'completed')`);
-
-/** Whether the member (`userId`: a SQL expression) has the work (`workId`: a SQL expression). */
+/**
+ * Whether the member (`userId`: a SQL expression) has the work (`workId`: a SQL expression): the
+ * database's one definition, `public.member_has_work` (bought on Reshelf, or in `member_books`).
+ */
 export function memberHasWork(userId: RawBuilder<unknown>, workId: RawBuilder<unknown>) {
-  return sql`(exists (select 1 from public.member_books mb where mb.user_id = ${userId} and mb.work_id = ${workId})
-    or exists (
-      select 1 from public.orders o
-        join public.order_items oi on oi.order_id = o.id
-        join public.listings bl on bl.id = oi.listing_id
-        join public.books bb on bb.id = bl.book_id
-      where o.buyer_id = ${userId} and o.status in ${BOUGHT} and bb.work_id = ${workId}))`;
+  return sql`public.member_has_work(${userId}, ${workId})`;
 }
 
 /**

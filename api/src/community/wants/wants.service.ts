@@ -194,6 +194,19 @@ function isDuplicate(error: unknown): boolean {
 }
 
 /**
+ * Refuses (BAD_INPUT, `WANT_MESSAGES.tooMany`) when the member's wants and `adding` more would
+ * pass WANT_LIMITS.maxWants: the one check, for a want added here and a reading list's wants.
+ */
+export async function assertWithinWantLimit(db: Database, userId: string, adding: number): Promise<void> {
+  const { count } = await db
+    .selectFrom('wants')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (Number(count) + adding > WANT_LIMITS.maxWants) throw new AppError('BAD_INPUT', WANT_MESSAGES.tooMany);
+}
+
+/**
  * Adds a want, or (the same target and conditions again) changes its alerts. A member keeps at
  * most WANT_LIMITS.maxWants.
  */
@@ -222,12 +235,7 @@ export async function addWant(db: Database, userId: string, raw: WantInput): Pro
       await trx.updateTable('wants').set({ alerts: input.alerts }).where('id', '=', same.id).execute();
       return same.id;
     }
-    const { count } = await trx
-      .selectFrom('wants')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= WANT_LIMITS.maxWants) throw new AppError('BAD_INPUT', WANT_MESSAGES.tooMany);
+    await assertWithinWantLimit(trx, userId, 1);
     const row = await trx
       .insertInto('wants')
       .values({ user_id: userId, kind: input.target.kind, ...target, ...conditions, alerts: input.alerts })

@@ -51,7 +51,7 @@ export function CompleteTheSet({ set, workSlug }: { set: SeriesSet; workSlug: st
   const setHave = trpc.catalogue.series.member.setHave.useMutation({
     onSuccess: () => utils.catalogue.series.member.invalidate(),
   });
-  const wantRest = trpc.catalogue.series.member.wantRest.useMutation({
+  const wantRest = trpc.community.wants.add.useMutation({
     onSuccess: () => utils.catalogue.series.member.holdings.invalidate({ seriesSlug: set.series.slug }),
   });
   const have = new Set(holdings.data?.have ?? []);
@@ -178,7 +178,7 @@ export function CompleteTheSet({ set, workSlug }: { set: SeriesSet; workSlug: st
             <Button
               variant="brand"
               disabled={!holdings.data || wantRest.isPending}
-              onClick={() => wantRest.mutate({ seriesSlug: set.series.slug })}
+              onClick={() => wantRest.mutate({ target: { kind: 'series', seriesId: set.series.id } })}
               data-testid="set-want-rest"
             >
               Want the rest of this series
