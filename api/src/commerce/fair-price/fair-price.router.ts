@@ -1,0 +1,36 @@
+/** A fair price from Reshelf's own sales (issue 38, decision 0091). */
+import { CONDITIONS, FAIR_PRICE_MAX_BATCH, fairPriceQuerySchema, fairPriceSchema } from '@reshelf/contracts';
+import { z } from 'zod';
+import { authedProcedure, cachedPublicProcedure, router } from '../../trpc.ts';
+import { fairPrices, typicalPrice } from './fair-price.service.ts';
+
+export const fairPriceRouter = router({
+  /** The sell wizard's price step: band, suggestion, the level it rests on and its sales; null when too few. */
+  suggest: authedProcedure
+    .input(fairPriceQuerySchema)
+    .output(fairPriceSchema.nullable())
+    .query(async ({ ctx, input }) => (await fairPrices(ctx.db, [input]))[0] ?? null),
+
+  /** The charity bulk upload's preview: every row's suggestion in one query, in the rows' order. */
+  suggestMany: authedProcedure
+    .input(
+      z.object({
+        rows: z
+          .array(fairPriceQuerySchema)
+          .max(FAIR_PRICE_MAX_BATCH, `Ask for at most ${FAIR_PRICE_MAX_BATCH} rows at once`),
+      }),
+    )
+    .output(z.array(fairPriceSchema.nullable()))
+    .query(({ ctx, input }) => fairPrices(ctx.db, input.rows)),
+
+  /** Buyers: "typical price £x–£y in this condition", from this book's own sales only; null otherwise. */
+  typical: cachedPublicProcedure
+    .input(
+      z.object({
+        bookId: z.string().uuid('Unknown book'),
+        condition: z.enum(CONDITIONS, { message: 'Choose a condition' }),
+      }),
+    )
+    .output(fairPriceSchema.nullable())
+    .query(({ ctx, input }) => typicalPrice(ctx.db, input)),
+});

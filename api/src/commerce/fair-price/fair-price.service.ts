@@ -1,0 +1,110 @@
+/**
+ * The fair price's read (decision 0091): the sales that might concern a batch of copies (their
+ * edition's, their work's, their format-and-genre's, in their condition, inside the window), in
+ * one query over `fair_price_sales`, then the pure core (fair-price.ts) for each copy.
+ */
+import {
+  type Condition,
+  FAIR_PRICE_PUBLIC_LEVELS,
+  type FairPrice,
+  type FairPriceQuery,
+} from '@reshelf/contracts';
+import { sql } from 'kysely';
+import type { Database } from '../../db/index.ts';
+import { estimateFairPrice, FAIR_PRICE_RULES, type FairPriceKey, type FairPriceSale } from './fair-price.ts';
+
+interface SaleRow {
+  key_index: number;
+  book_id: string;
+  work_id: string | null;
+  condition: Condition;
+  format: string | null;
+  category_id: string | null;
+  price_minor: number;
+  sold_at: Date;
+}
+
+interface KeyRow {
+  key_index: number;
+  book_id: string;
+  work_id: string | null;
+  category_id: string | null;
+}
+
+/** The fair price of each query, in order (null: not enough sales at any level, or an unknown book). */
+export async function fairPrices(
+  db: Database,
+  queries: readonly FairPriceQuery[],
+  now: Date = new Date(),
+): Promise<(FairPrice | null)[]> {
+  if (queries.length === 0) return [];
+  const books = queries.map((query) => query.bookId);
+  const conditions = queries.map((query) => query.condition);
+  const formats = queries.map((query) => query.format ?? null);
+  const since = new Date(now.getTime() - FAIR_PRICE_RULES.windowDays * 86_400_000);
+  // One statement: the keys (each query with its book's work and category), then every sale in
+  // the window that shares a key's condition and its edition, work, or format and category.
+  const result = await sql<SaleRow | (KeyRow & { price_minor: null })>`
+    with q as (
+      select (q.ord - 1)::int as key_index, q.book_id, q.condition, q.format
+        from unnest(${books}::uuid[], ${conditions}::text[], ${formats}::text[])
+             with ordinality as q(book_id, condition, format, ord)
+    ), k as (
+      select q.key_index, q.book_id, b.work_id, b.category_id, q.condition, q.format
+        from q join public.books b on b.id = q.book_id
+    )
+    select k.key_index, k.book_id, k.work_id, k.category_id, null::text as condition, null::text as format,
+           null::int as price_minor, null::timestamptz as sold_at
+      from k
+    union all
+    select k.key_index, s.book_id, s.work_id, s.category_id, s.condition, s.format, s.price_minor, s.sold_at
+      from k
+      join public.fair_price_sales s
+        on s.condition = k.condition and s.sold_at >= ${since} and s.sold_at <= ${now}
+       and (s.book_id = k.book_id
+            or (k.work_id is not null and s.work_id = k.work_id)
+            or (k.format is not null and k.category_id is not null
+                and s.format = k.format and s.category_id = k.category_id))
+  `.execute(db);
+  const keys = new Map<number, FairPriceKey>();
+  const sales = new Map<number, FairPriceSale[]>();
+  for (const row of result.rows) {
+    const query = queries[row.key_index];
+    if (!query) continue;
+    if (row.price_minor === null) {
+      keys.set(row.key_index, {
+        bookId: row.book_id,
+        workId: row.work_id,
+        condition: query.condition,
+        format: query.format ?? null,
+        categoryId: row.category_id,
+      });
+      continue;
+    }
+    const sale = row as SaleRow;
+    const list = sales.get(row.key_index) ?? [];
+    list.push({
+      bookId: sale.book_id,
+      workId: sale.work_id,
+      condition: sale.condition,
+      format: sale.format,
+      categoryId: sale.category_id,
+      priceMinor: sale.price_minor,
+      soldAt: new Date(sale.sold_at),
+    });
+    sales.set(row.key_index, list);
+  }
+  return queries.map((_, index) => {
+    const key = keys.get(index);
+    return key ? estimateFairPrice(key, sales.get(index) ?? [], now) : null;
+  });
+}
+
+/** What a buyer sees: only a band from this book's own sales (its edition's or its work's). */
+export async function typicalPrice(
+  db: Database,
+  query: { bookId: string; condition: Condition },
+): Promise<FairPrice | null> {
+  const [price] = await fairPrices(db, [{ bookId: query.bookId, condition: query.condition, format: null }]);
+  return price && FAIR_PRICE_PUBLIC_LEVELS.includes(price.level) ? price : null;
+}
