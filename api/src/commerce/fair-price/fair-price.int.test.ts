@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser } from '../../testing/auth.ts';
-import { createBook } from '../../testing/catalogue.ts';
+import { createBook, createListing, createPerson } from '../../testing/catalogue.ts';
 import { api, failure } from '../../testing/client.ts';
 import { paidOrder } from '../../testing/orders.ts';
 
@@ -139,6 +139,16 @@ describe('commerce.fairPrice', () => {
     expect(await anonymous.query({ bookId: sibling, condition: 'good' })).toMatchObject({ level: 'work' });
     // Enough sales of similar books is not enough to tell a buyer what this book goes for.
     expect(await anonymous.query({ bookId: lonely, condition: 'very_good' })).toBeNull();
+    // A listing page asks by its slug: its copy's edition, in its condition.
+    const person = await createPerson(db, 'fair-price-lister@example.test');
+    const copy = await createListing(db, { sellerId: person, bookId: edition, condition: 'very_good' });
+    expect(await anonymous.query({ listingSlug: copy.slug })).toMatchObject({
+      level: 'edition',
+      salesCount: 6,
+    });
+    const other = await createListing(db, { sellerId: person, bookId: lonely, condition: 'very_good' });
+    expect(await anonymous.query({ listingSlug: other.slug })).toBeNull();
+    expect(await anonymous.query({ listingSlug: 'no-such-listing' })).toBeNull();
   });
 
   it('refuses the seller procedures anonymously and bad input with a clear message', async () => {

@@ -1,5 +1,12 @@
 /** A fair price from Reshelf's own sales (issue 38, decision 0091). */
-import { CONDITIONS, FAIR_PRICE_MAX_BATCH, fairPriceQuerySchema, fairPriceSchema } from '@reshelf/contracts';
+import {
+  CONDITIONS,
+  type Condition,
+  FAIR_PRICE_MAX_BATCH,
+  fairPriceQuerySchema,
+  fairPriceSchema,
+  slugSchema,
+} from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, cachedPublicProcedure, router } from '../../trpc.ts';
 import { fairPrices, typicalPrice } from './fair-price.service.ts';
@@ -26,11 +33,25 @@ export const fairPriceRouter = router({
   /** Buyers: "typical price £x–£y in this condition", from this book's own sales only; null otherwise. */
   typical: cachedPublicProcedure
     .input(
-      z.object({
-        bookId: z.string().uuid('Unknown book'),
-        condition: z.enum(CONDITIONS, { message: 'Choose a condition' }),
-      }),
+      z.union([
+        z.object({
+          bookId: z.string().uuid('Unknown book'),
+          condition: z.enum(CONDITIONS, { message: 'Choose a condition' }),
+        }),
+        // A listing page asks for its copy: that copy's edition in its condition.
+        z.object({ listingSlug: slugSchema }),
+      ]),
     )
     .output(fairPriceSchema.nullable())
-    .query(({ ctx, input }) => typicalPrice(ctx.db, input)),
+    .query(async ({ ctx, input }) => {
+      if ('bookId' in input) return typicalPrice(ctx.db, input);
+      const listing = await ctx.db
+        .selectFrom('listings')
+        .select(['book_id', 'condition'])
+        .where('slug', '=', input.listingSlug)
+        .where('status', 'in', ['active', 'reserved', 'sold'])
+        .executeTakeFirst();
+      if (!listing?.book_id || !listing.condition) return null;
+      return typicalPrice(ctx.db, { bookId: listing.book_id, condition: listing.condition as Condition });
+    }),
 });

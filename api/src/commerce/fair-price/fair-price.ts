@@ -4,8 +4,9 @@
  * each to the nearest 10p; with fewer than `minSales` it falls back to the work's sales in that
  * condition, then to sales of the same format and category in that condition, and answers which
  * level it rests on and on how many sales. Fewer than `minSales` at every level: no answer.
- * Recent sales weigh more: a sale's weight halves every `halfLifeDays`; sales older than
- * `windowDays` are not read. The backtest (`backtestFairPrice`) runs this same code.
+ * Sales older than `windowDays` (two years) are not read; inside it a sale's weight can halve
+ * every `halfLifeDays`, but the backtest found equal weights best (0: off; docs/performance.md,
+ * "Fair price"). The backtest (`backtestFairPrice`) runs this same code.
  */
 import type { Condition, FairPrice, FairPriceLevel } from '@reshelf/contracts';
 
@@ -31,10 +32,10 @@ export interface FairPriceKey {
   categoryId: string | null;
 }
 
-/** Chosen by the backtest (docs/performance.md, "Fair price"). */
+/** Chosen by the backtest (tests/bench/fair-price.ts; docs/performance.md, "Fair price"). */
 export const FAIR_PRICE_RULES = {
   minSales: 5,
-  halfLifeDays: 180,
+  halfLifeDays: 0,
   windowDays: 730,
   stepMinor: 10,
 } as const;
