@@ -18,6 +18,7 @@ import {
 import { Download, FileUp, HeartHandshake } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { FairPriceLine, useListingFairPrices } from '../commerce/index.ts';
 import { PageBody, PageHeader } from '../components/PageHeader.tsx';
 import { PageSkeleton } from '../components/placeholders.tsx';
 import { QueryError } from '../components/QueryError.tsx';
@@ -294,6 +295,10 @@ function ImportReport({ importId }: { importId: string }) {
     { importId, filter, page, pageSize: 50 },
     { enabled: done, staleTime: 0 },
   );
+  // Each row's suggested price from Reshelf's own sales (commerce's fair price), one request a page.
+  const fairPrices = useListingFairPrices(
+    (report.data?.rows ?? []).flatMap((row) => (row.listingId ? [row.listingId] : [])),
+  );
   const utils = trpc.useUtils();
   const [downloading, setDownloading] = useState(false);
   if (status.isPending) return <Skeleton className="h-40 rounded-2xl" />;
@@ -452,6 +457,11 @@ function ImportReport({ importId }: { importId: string }) {
                           >
                             {BULK_ROW_STATUS_LABELS[row.status]}
                           </span>
+                          {row.listingId ? (
+                            <span className="block">
+                              <FairPriceLine price={fairPrices.get(row.listingId)} />
+                            </span>
+                          ) : null}
                           {row.errors.length ? (
                             <ul className="mt-1 list-disc pl-4 text-ink-soft">
                               {row.errors.map((error) => (

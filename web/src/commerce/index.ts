@@ -4,5 +4,10 @@ export { BundleTiersSection } from './basket/BundleTiersSection.tsx';
 export { BuyMoreFromSeller } from './basket/BuyMoreFromSeller.tsx';
 export { HeldForYou, useHeldOrder } from './checkout/FinishPaying.tsx';
 export { ReturnAnswer } from './disputes/ReturnAnswer.tsx';
-export { FairPriceLine, FairPriceSuggestion, TypicalPrice, useFairPrices } from './fair-price/FairPrice.tsx';
+export {
+  FairPriceLine,
+  FairPriceSuggestion,
+  TypicalPrice,
+  useListingFairPrices,
+} from './fair-price/FairPrice.tsx';
 export { ListingOffer } from './offers/ListingOffer.tsx';

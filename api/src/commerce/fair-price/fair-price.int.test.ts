@@ -149,6 +149,23 @@ describe('commerce.fairPrice', () => {
     const other = await createListing(db, { sellerId: person, bookId: lonely, condition: 'very_good' });
     expect(await anonymous.query({ listingSlug: other.slug })).toBeNull();
     expect(await anonymous.query({ listingSlug: 'no-such-listing' })).toBeNull();
+    // A bulk upload report asks by its rows' copies, in their order; an unknown id answers null.
+    const paperback = await createListing(db, {
+      sellerId: person,
+      bookId: lonely,
+      condition: 'very_good',
+      format: 'paperback',
+    });
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const rows = await api(t.app, seller.accessToken).commerce.fairPrice.forListings.query({
+      listingIds: [other.id, copy.id, unknown, paperback.id],
+    });
+    expect(rows.map((row) => row && [row.level, row.salesCount])).toEqual([
+      null,
+      ['edition', 6],
+      null,
+      ['format_genre', 6],
+    ]);
   });
 
   it('refuses the seller procedures anonymously and bad input with a clear message', async () => {

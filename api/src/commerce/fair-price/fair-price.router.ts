@@ -9,7 +9,7 @@ import {
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, cachedPublicProcedure, router } from '../../trpc.ts';
-import { fairPrices, typicalPrice } from './fair-price.service.ts';
+import { fairPrices, fairPricesForListings, typicalPrice } from './fair-price.service.ts';
 
 export const fairPriceRouter = router({
   /** The sell wizard's price step: band, suggestion, the level it rests on and its sales; null when too few. */
@@ -29,6 +29,18 @@ export const fairPriceRouter = router({
     )
     .output(z.array(fairPriceSchema.nullable()))
     .query(({ ctx, input }) => fairPrices(ctx.db, input.rows)),
+
+  /** A charity's bulk upload report: each row's copy (listed or a draft), in one batch, in the ids' order. */
+  forListings: authedProcedure
+    .input(
+      z.object({
+        listingIds: z
+          .array(z.string().uuid('Unknown listing'))
+          .max(FAIR_PRICE_MAX_BATCH, `Ask for at most ${FAIR_PRICE_MAX_BATCH} rows at once`),
+      }),
+    )
+    .output(z.array(fairPriceSchema.nullable()))
+    .query(({ ctx, input }) => fairPricesForListings(ctx.db, input.listingIds)),
 
   /** Buyers: "typical price £x–£y in this condition", from this book's own sales only; null otherwise. */
   typical: cachedPublicProcedure

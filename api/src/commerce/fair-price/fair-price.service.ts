@@ -108,3 +108,30 @@ export async function typicalPrice(
   const [price] = await fairPrices(db, [{ bookId: query.bookId, condition: query.condition, format: null }]);
   return price && FAIR_PRICE_PUBLIC_LEVELS.includes(price.level) ? price : null;
 }
+
+/**
+ * A charity's bulk upload report: each listed or draft row's fair price, for its copy's
+ * edition, condition and format; in the ids' order (null for a copy without a book or condition,
+ * or too few sales). Two statements for the whole page of rows.
+ */
+export async function fairPricesForListings(
+  db: Database,
+  listingIds: readonly string[],
+): Promise<(FairPrice | null)[]> {
+  if (listingIds.length === 0) return [];
+  const copies = await db
+    .selectFrom('listings')
+    .select(['id', 'book_id', 'condition', 'format'])
+    .where('id', 'in', [...listingIds])
+    .execute();
+  const asked = copies.filter(
+    (copy): copy is typeof copy & { book_id: string; condition: Condition } =>
+      copy.book_id !== null && copy.condition !== null,
+  );
+  const prices = await fairPrices(
+    db,
+    asked.map((copy) => ({ bookId: copy.book_id, condition: copy.condition, format: copy.format })),
+  );
+  const byId = new Map(asked.map((copy, index) => [copy.id, prices[index] ?? null]));
+  return listingIds.map((id) => byId.get(id) ?? null);
+}

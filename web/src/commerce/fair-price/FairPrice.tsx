@@ -60,14 +60,13 @@ export function FairPriceLine({ price }: { price: FairPrice | null | undefined }
   );
 }
 
-/** Every preview row's fair price in one request, in the rows' order. */
-export function useFairPrices(
-  rows: readonly { bookId: string; condition: Condition; format: string | null }[],
-) {
-  return trpc.commerce.fairPrice.suggestMany.useQuery(
-    { rows: [...rows] },
-    { enabled: rows.length > 0, staleTime: 5 * 60_000 },
+/** Each bulk upload report row's fair price (its copy's), in one request: by listing id. */
+export function useListingFairPrices(listingIds: readonly string[]): Map<string, FairPrice | null> {
+  const query = trpc.commerce.fairPrice.forListings.useQuery(
+    { listingIds: [...listingIds] },
+    { enabled: listingIds.length > 0, staleTime: 5 * 60_000 },
   );
+  return new Map(listingIds.map((id, index) => [id, query.data?.[index] ?? null]));
 }
 
 /** A buyer on a listing page: "Typical price £x–£y in this condition", from this book's own sales. */
