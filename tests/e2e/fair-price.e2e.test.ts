@@ -5,7 +5,7 @@
  * the data is enough. Screenshots at 390 and 1280 px land in tests/.artifacts/.
  */
 
-import { FAIR_PRICE_WORDS, type FairPrice, poundsString } from '@reshelf/contracts';
+import { type Condition, FAIR_PRICE_WORDS, type FairPrice, poundsString } from '@reshelf/contracts';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -110,7 +110,7 @@ describe('a fair price', () => {
     }
   });
 
-  it('shows a buyer the typical price in this condition on a listing page where the data is enough', async () => {
+  it('shows a buyer the typical price in this condition on a listing page, and per condition on the book page, where the data is enough', async () => {
     // An active demo listing whose edition has the most sales in the copy's condition.
     const { rows } = await db.query<{ slug: string; book_id: string; condition: string }>(
       `select l.slug, l.book_id, l.condition from public.listings l
@@ -134,6 +134,26 @@ describe('a fair price', () => {
       await imagesLoaded(page);
       await noHorizontalScroll(page);
       await snapshot(page, `fair-price-listing-${viewport}`, { fullPage: false });
+
+      // The book page, with that edition chosen: the typical price in each condition with enough sales.
+      const { rows: works } = await db.query<{ slug: string }>(
+        'select w.slug from public.works w join public.books b on b.work_id = w.id where b.id = $1',
+        [listing.book_id],
+      );
+      await page.goto(`/book/${works[0]!.slug}?edition=${listing.book_id}`);
+      const lines = page.getByTestId('typical-prices');
+      await lines.waitFor();
+      const byCondition = await trpcQuery<{ condition: Condition; price: FairPrice }[]>(
+        context,
+        'commerce.fairPrice.typicalByCondition',
+        { bookId: listing.book_id },
+      );
+      expect(byCondition.map((row) => row.condition)).toContain(listing.condition);
+      const text = await lines.innerText();
+      for (const row of byCondition)
+        expect(text).toContain(FAIR_PRICE_WORDS.typicalIn(row.price, row.condition));
+      await noHorizontalScroll(page);
+      await snapshot(page, `fair-price-book-${viewport}`, { fullPage: false });
       await context.close();
     }
   });

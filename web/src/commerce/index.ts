@@ -8,6 +8,7 @@ export {
   FairPriceLine,
   FairPriceSuggestion,
   TypicalPrice,
+  TypicalPrices,
   useListingFairPrices,
 } from './fair-price/FairPrice.tsx';
 export { ListingOffer } from './offers/ListingOffer.tsx';

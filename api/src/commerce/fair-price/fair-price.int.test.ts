@@ -139,6 +139,13 @@ describe('commerce.fairPrice', () => {
     expect(await anonymous.query({ bookId: sibling, condition: 'good' })).toMatchObject({ level: 'work' });
     // Enough sales of similar books is not enough to tell a buyer what this book goes for.
     expect(await anonymous.query({ bookId: lonely, condition: 'very_good' })).toBeNull();
+    // A book page: the edition's typical price in each condition that has one, in the conditions' order.
+    const byCondition = await api(t.app).commerce.fairPrice.typicalByCondition.query({ bookId: edition });
+    expect(byCondition.map(({ condition, price }) => [condition, price.level, price.salesCount])).toEqual([
+      ['very_good', 'edition', 6],
+      ['good', 'work', 5],
+    ]);
+    expect(await api(t.app).commerce.fairPrice.typicalByCondition.query({ bookId: lonely })).toEqual([]);
     // A listing page asks by its slug: its copy's edition, in its condition.
     const person = await createPerson(db, 'fair-price-lister@example.test');
     const copy = await createListing(db, { sellerId: person, bookId: edition, condition: 'very_good' });

@@ -9,7 +9,7 @@ import {
 } from '@reshelf/contracts';
 import { z } from 'zod';
 import { authedProcedure, cachedPublicProcedure, router } from '../../trpc.ts';
-import { fairPrices, fairPricesForListings, typicalPrice } from './fair-price.service.ts';
+import { fairPrices, fairPricesForListings, typicalByCondition, typicalPrice } from './fair-price.service.ts';
 
 export const fairPriceRouter = router({
   /** The sell wizard's price step: band, suggestion, the level it rests on and its sales; null when too few. */
@@ -66,4 +66,10 @@ export const fairPriceRouter = router({
       if (!listing?.book_id || !listing.condition) return null;
       return typicalPrice(ctx.db, { bookId: listing.book_id, condition: listing.condition as Condition });
     }),
+
+  /** A book page: an edition's typical price in each condition with enough of this book's sales. */
+  typicalByCondition: cachedPublicProcedure
+    .input(z.object({ bookId: z.string().uuid('Unknown book') }))
+    .output(z.array(z.object({ condition: z.enum(CONDITIONS), price: fairPriceSchema })))
+    .query(({ ctx, input }) => typicalByCondition(ctx.db, input.bookId)),
 });

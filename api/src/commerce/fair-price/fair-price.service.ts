@@ -4,6 +4,7 @@
  * one query over `fair_price_sales`, then the pure core (fair-price.ts) for each copy.
  */
 import {
+  CONDITIONS,
   type Condition,
   FAIR_PRICE_PUBLIC_LEVELS,
   type FairPrice,
@@ -134,4 +135,19 @@ export async function fairPricesForListings(
   );
   const byId = new Map(asked.map((copy, index) => [copy.id, prices[index] ?? null]));
   return listingIds.map((id) => byId.get(id) ?? null);
+}
+
+/** A book page: the typical price of an edition in each condition that has one (its own sales or its work's). */
+export async function typicalByCondition(
+  db: Database,
+  bookId: string,
+): Promise<{ condition: Condition; price: FairPrice }[]> {
+  const prices = await fairPrices(
+    db,
+    CONDITIONS.map((condition) => ({ bookId, condition, format: null })),
+  );
+  return CONDITIONS.flatMap((condition, index) => {
+    const price = prices[index];
+    return price && FAIR_PRICE_PUBLIC_LEVELS.includes(price.level) ? [{ condition, price }] : [];
+  });
 }

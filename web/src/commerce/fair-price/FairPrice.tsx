@@ -84,3 +84,23 @@ export function TypicalPrice({ listingSlug }: { listingSlug: string }) {
     </p>
   );
 }
+
+/** A book page (an edition chosen): its typical price in each condition that has one. */
+export function TypicalPrices({ bookId }: { bookId: string }) {
+  const query = trpc.commerce.fairPrice.typicalByCondition.useQuery({ bookId }, { staleTime: 5 * 60_000 });
+  const rows = query.data ?? [];
+  if (rows.length === 0) return null;
+  return (
+    <ul className="mt-3 flex flex-col gap-1 text-sm text-ink-soft" data-testid="typical-prices">
+      {rows.map(({ condition, price }) => (
+        <li key={condition} className="flex items-start gap-2">
+          <Scale aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-moss" />
+          <span>
+            {FAIR_PRICE_WORDS.typicalIn(price, condition)}
+            <span className="text-xs text-ink-muted"> · {FAIR_PRICE_WORDS.typicalBasis(price)}</span>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
