@@ -59,7 +59,9 @@ export const FAIR_PRICE_WORDS = {
   typical: (price: FairPrice) => `Typical price ${band(price)} in this condition`,
   /** A book page, one line per condition: "Typical price £3.90–£5.20 in Very good condition". */
   typicalIn: (price: FairPrice, condition: Condition) =>
-    `Typical price ${band(price)} in ${CONDITION_LABELS[condition]} condition`,
+    `Typical price ${band(price)} in ${CONDITION_LABELS[condition]} condition (${countOf(price.salesCount, 'sale', 'sales')})`,
+  /** Under the book page's lines, once. */
+  typicalListBasis: 'Item prices of copies sold on Reshelf, before postage and buyer protection.',
   /** Under it: what the band is of (the book's own price, as the item price line shows it). */
   typicalBasis: (price: FairPrice) =>
     `The item price of ${countOf(price.salesCount, 'copy', 'copies')} sold on Reshelf, before postage and buyer protection`,

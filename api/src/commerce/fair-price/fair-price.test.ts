@@ -117,6 +117,10 @@ describe('fair price: the pure core', () => {
     );
     expect(FAIR_PRICE_WORDS.typical(price)).toBe('Typical price £3.90–£5.20 in this condition');
     expect(FAIR_PRICE_WORDS.use(price)).toBe('Use £4.50');
+    expect(FAIR_PRICE_WORDS.typicalIn({ ...price, salesCount: 1 }, 'good')).toBe(
+      'Typical price £3.90–£5.20 in Good condition (1 sale)',
+    );
+    expect(FAIR_PRICE_WORDS.short(price)).toBe('Suggested £4.50 (£3.90–£5.20, 23 sales)');
   });
 });
 

@@ -91,16 +91,16 @@ export function TypicalPrices({ bookId }: { bookId: string }) {
   const rows = query.data ?? [];
   if (rows.length === 0) return null;
   return (
-    <ul className="mt-3 flex flex-col gap-1 text-sm text-ink-soft" data-testid="typical-prices">
-      {rows.map(({ condition, price }) => (
-        <li key={condition} className="flex items-start gap-2">
-          <Scale aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-moss" />
-          <span>
-            {FAIR_PRICE_WORDS.typicalIn(price, condition)}
-            <span className="text-xs text-ink-muted"> · {FAIR_PRICE_WORDS.typicalBasis(price)}</span>
-          </span>
-        </li>
-      ))}
-    </ul>
+    <div className="mt-3 text-sm text-ink-soft" data-testid="typical-prices">
+      <ul className="flex flex-col gap-1">
+        {rows.map(({ condition, price }) => (
+          <li key={condition} className="flex items-start gap-2">
+            <Scale aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-moss" />
+            <span>{FAIR_PRICE_WORDS.typicalIn(price, condition)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-1 text-xs text-ink-muted">{FAIR_PRICE_WORDS.typicalListBasis}</p>
+    </div>
   );
 }
