@@ -31,6 +31,7 @@ import pg from 'pg';
 import { createDatabase } from '../../api/src/db/index.ts';
 import { seedReferenceData } from '../../api/src/seed/demo.ts';
 import { measure as measureFirstLoad } from '../../scripts/first-load-js.mjs';
+import { fairPriceBacktests, renderFairPrice } from './fair-price.ts';
 import {
   type Bff,
   log,
@@ -683,9 +684,11 @@ async function main(options: BenchOptions): Promise<void> {
     };
     const base = path.join(ROOT, 'tests/bench/results', `${ranAt.slice(0, 10)}-${options.size}`);
     await mkdir(path.dirname(base), { recursive: true });
-    const markdown = `${renderMarkdown(report)}\n\n${renderMembers(members)}\n`;
+    // The fair price's backtest (fair-price.ts): no load, no database; its own table.
+    const fairPrice = fairPriceBacktests();
+    const markdown = `${renderMarkdown(report)}\n\n${renderMembers(members)}\n\n${renderFairPrice(fairPrice)}\n`;
     await writeFile(`${base}.md`, markdown);
-    await writeFile(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(`${base}.json`, `${JSON.stringify({ ...report, fairPrice }, null, 2)}\n`);
     console.info(`\n${markdown}`);
     log(`written to ${path.relative(process.cwd(), base)}.md and .json`);
   } finally {

@@ -6,6 +6,7 @@ import { router } from '../trpc.ts';
 import { basketPublicRouter, basketRouter } from './basket/basket.router.ts';
 import { checkoutRouter } from './checkout/checkout.router.ts';
 import { disputeMemberRouter, disputeStaffRouter } from './disputes/disputes.router.ts';
+import { fairPriceRouter } from './fair-price/fair-price.router.ts';
 import { offersRouter } from './offers/offers.router.ts';
 import { staffOffersRouter } from './offers/staff-offers.router.ts';
 import { ordersRouter } from './orders/orders.router.ts';
@@ -31,4 +32,5 @@ export const commerceRouter = router({
   revenue: revenueRouter,
   promotions: promotionsRouter,
   taxReporting: router({ member: reportingMemberRouter, staff: reportingStaffRouter }),
+  fairPrice: fairPriceRouter,
 });

@@ -488,6 +488,17 @@ export interface EmailTemplates {
   updated_by: string | null;
 }
 
+export interface FairPriceSales {
+  book_id: string | null;
+  category_id: string | null;
+  charity: boolean | null;
+  condition: string | null;
+  format: string | null;
+  price_minor: number | null;
+  sold_at: Timestamp | null;
+  work_id: string | null;
+}
+
 export interface FeatureFlags {
   created_at: Generated<Timestamp>;
   description: string;
@@ -1209,6 +1220,18 @@ export interface ReviewWindows {
   seller_id: string;
 }
 
+export interface SalesHistory {
+  book_id: string;
+  category_id: string | null;
+  charity: Generated<boolean>;
+  condition: string;
+  format: string | null;
+  id: Generated<Int8>;
+  price_minor: number;
+  sold_at: Timestamp;
+  source: Generated<string>;
+}
+
 export interface SavedSearches {
   alerts: Generated<string>;
   checked_until: Generated<Timestamp>;
@@ -1487,6 +1510,7 @@ export interface DB {
   email_outbox: EmailOutbox;
   email_suppressions: EmailSuppressions;
   email_templates: EmailTemplates;
+  fair_price_sales: FairPriceSales;
   feature_flags: FeatureFlags;
   follows: Follows;
   genres: Genres;
@@ -1543,6 +1567,7 @@ export interface DB {
   return_requests: ReturnRequests;
   review_windows: ReviewWindows;
   reviews: Reviews;
+  sales_history: SalesHistory;
   saved_search_matches: SavedSearchMatches;
   saved_searches: SavedSearches;
   search_words: SearchWords;

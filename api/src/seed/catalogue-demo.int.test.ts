@@ -76,6 +76,7 @@ describe('the demo seed', () => {
       'seller-activity',
       'demo-money-out',
       'seed-openlibrary-recent',
+      'demo-sales-history',
       'demo-social',
       'demo-reviews',
       'demo-appeal',
@@ -291,6 +292,50 @@ describe('the demo seed', () => {
       .having((eb) => eb.fn.countAll(), '>', 1)
       .execute();
     expect(duplicates).toEqual([]);
+  });
+
+  it('leaves two years of past sales of every demo book, so the sell wizard suggests a price', async () => {
+    const history = await db
+      .selectFrom('sales_history')
+      .select([
+        (eb) => eb.fn.countAll<string>().as('sales'),
+        (eb) => eb.fn.count<string>('book_id').distinct().as('books'),
+        (eb) => eb.fn.min('sold_at').as('first'),
+        (eb) => eb.fn.max('sold_at').as('last'),
+      ])
+      .executeTakeFirstOrThrow();
+    const books = await db
+      .selectFrom('books')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
+    const details = await db
+      .selectFrom('seed_runs')
+      .select('details')
+      .where('name', '=', 'demo-sales-history')
+      .executeTakeFirstOrThrow();
+    // A few thousand sales over about two years, of (nearly) every book, as the seed reports.
+    expect(details.details).toMatchObject({ sales: Number(history.sales), books: Number(books.count) });
+    console.info(
+      `demo sales history: ${history.sales} sales written in ${(details.details as { ms: number }).ms} ms`,
+    );
+    expect(Number(history.sales)).toBeGreaterThan(2000);
+    expect(Number(history.books)).toBeGreaterThan(Number(books.count) * 0.8);
+    const span = new Date(history.last as Date).getTime() - new Date(history.first as Date).getTime();
+    expect(span / 86_400_000).toBeGreaterThan(600);
+    // A demo listing's edition has a suggestion for a seller listing it again.
+    const listing = await db
+      .selectFrom('listings')
+      .select(['book_id', 'condition', 'format'])
+      .where('slug', 'in', catalogueDemoSlugs())
+      .where('status', '=', 'active')
+      .executeTakeFirstOrThrow();
+    const seller = await createUser(db, t.services.identity, 'fair-price-demo@example.com');
+    const suggestion = await api(t.app, seller.accessToken).commerce.fairPrice.suggest.query({
+      bookId: listing.book_id as string,
+      condition: listing.condition as 'good',
+      format: listing.format,
+    });
+    expect(suggestion?.salesCount).toBeGreaterThanOrEqual(5);
   });
 
   it('leaves ninety days of views, saves, offers and sales for the demo seller and charity', async () => {

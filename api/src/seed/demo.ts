@@ -20,6 +20,7 @@ import { seedDemoBasketOrders } from './demo-basket-orders.ts';
 import { canSeedMoneyOut, demoMoneyOutSlugs, seedDemoMoneyOut } from './demo-money-out.ts';
 import { seedDemoAppeal, seedDemoReports } from './demo-reports.ts';
 import { seedDemoReviews } from './demo-reviews.ts';
+import { seedDemoSalesHistory } from './demo-sales-history.ts';
 import { seedDemoSeries } from './demo-series.ts';
 import { seedDemoSocial } from './demo-social.ts';
 import { CATEGORIES, GENRES } from './reference-data.ts';
@@ -154,6 +155,9 @@ export async function runDemoSeed(
       (result) => ({ ...result }),
     );
   if (await once(db, 'seed-openlibrary-recent', staffSeed)) ran.push('seed-openlibrary-recent');
+  // Two years of past sales of every demo book, for the fair price (decision 0091).
+  if (await once(db, 'demo-sales-history', (trx) => seedDemoSalesHistory(trx)))
+    ran.push('demo-sales-history');
   // Follows, a saved search and copies' formats for the reader's side.
   if (await once(db, 'demo-social', (trx) => seedDemoSocial(trx))) ran.push('demo-social');
   // Reviews of every completed demo order: ratings on cards and seller pages at once.

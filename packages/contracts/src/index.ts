@@ -14,6 +14,7 @@ export * from './delivery-words.ts';
 export * from './disputes.ts';
 export * from './edition-words.ts';
 export * from './editions.ts';
+export * from './fair-price-words.ts';
 export * from './isbn.ts';
 export * from './messages.ts';
 export * from './money.ts';

@@ -19,6 +19,7 @@ import {
 import { Download, FileUp, HeartHandshake } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { FairPriceLine, useListingFairPrices } from '../commerce/index.ts';
 import { useIsbnDemand } from '../community/index.ts';
 import { PageBody, PageHeader } from '../components/PageHeader.tsx';
 import { PageSkeleton } from '../components/placeholders.tsx';
@@ -298,6 +299,10 @@ function ImportReport({ importId }: { importId: string }) {
   );
   // How many readers want each row's book (decision 0088), for the page of rows in one request.
   const demand = useIsbnDemand(report.data?.rows.map((row) => row.isbn) ?? []);
+  // Each row's suggested price from Reshelf's own sales (commerce's fair price), one request a page.
+  const fairPrices = useListingFairPrices(
+    (report.data?.rows ?? []).flatMap((row) => (row.listingId ? [row.listingId] : [])),
+  );
   const utils = trpc.useUtils();
   const [downloading, setDownloading] = useState(false);
   if (status.isPending) return <Skeleton className="h-40 rounded-2xl" />;
@@ -461,6 +466,11 @@ function ImportReport({ importId }: { importId: string }) {
                           >
                             {BULK_ROW_STATUS_LABELS[row.status]}
                           </span>
+                          {row.listingId ? (
+                            <span className="block">
+                              <FairPriceLine price={fairPrices.get(row.listingId)} />
+                            </span>
+                          ) : null}
                           {row.errors.length ? (
                             <ul className="mt-1 list-disc pl-4 text-ink-soft">
                               {row.errors.map((error) => (

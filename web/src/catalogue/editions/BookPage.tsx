@@ -22,6 +22,7 @@ import {
 import { keepPreviousData } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, ArrowUpDown, HeartHandshake, Star } from 'lucide-react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { TypicalPrices } from '../../commerce/index.ts';
 import { WantButton } from '../../community/index.ts';
 import { BookCover } from '../../components/BookCover.tsx';
 import { Breadcrumbs } from '../../components/Breadcrumbs.tsx';
@@ -128,6 +129,10 @@ function BookView({ page }: { page: BookPageData }) {
             <p className="text-sm text-ink-muted">
               Prices include buyer protection; postage is added at checkout.
             </p>
+          ) : null}
+          {/* One edition's sales: chosen, or the book's only one. */}
+          {(chosen ?? (page.editions.length === 1 ? page.editions[0] : null)) ? (
+            <TypicalPrices bookId={(chosen ?? page.editions[0])!.id} />
           ) : null}
           {work.description ? <p className="mt-4 max-w-prose text-ink-soft">{work.description}</p> : null}
           <WantButton

@@ -21,7 +21,13 @@ import {
 } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { AddToBasketButton, HeldForYou, ListingOffer, useHeldOrder } from '../../commerce/index.ts';
+import {
+  AddToBasketButton,
+  HeldForYou,
+  ListingOffer,
+  TypicalPrice,
+  useHeldOrder,
+} from '../../commerce/index.ts';
 import {
   FollowButton,
   MessageSellerButton,
@@ -336,6 +342,7 @@ function BuyBox({ listing }: { listing: ListingDetail }) {
       <div className="mt-5">
         <PriceBreakdown price={listing.price} />
       </div>
+      <TypicalPrice listingSlug={listing.slug} />
       {/* A trader's cancellation rights say what returns are; a private seller may offer them. */}
       {listing.trader ? null : <ReturnsLine returns={listing.returns} />}
       <SellerTerms trader={listing.trader} className="mt-4" />

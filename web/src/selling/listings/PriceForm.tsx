@@ -16,6 +16,7 @@ import { Lightbulb } from 'lucide-react';
 import { type ReactNode, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { FairPriceSuggestion } from '../../commerce/index.ts';
 import { Field } from '../../components/form/Field.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -120,6 +121,14 @@ export function PriceForm({
               </div>
             )}
           </Field>
+          <FairPriceSuggestion
+            bookId={listing.book?.id}
+            condition={listing.condition}
+            format={listing.format}
+            onUse={(pence) =>
+              form.setValue('price', poundsText(pence), { shouldValidate: true, shouldDirty: true })
+            }
+          />
           <PriceSuggestion
             listing={listing}
             typedMinor={parsePounds(form.watch('price') ?? '')}
@@ -232,7 +241,13 @@ function PriceSuggestion({
             <strong className="text-ink">{formatPence(data.suggestedMinor)}</strong>.
           </span>
         </p>
-        <Button variant="outline" size="sm" onClick={() => onUse(data.suggestedMinor)}>
+        <Button
+          variant="outline"
+          size="sm"
+          // As the fair price's button: no blur first, so the field's error cannot move it away.
+          onMouseDown={(event) => event.preventDefault()}
+          onClick={() => onUse(data.suggestedMinor)}
+        >
           Use {formatPence(data.suggestedMinor)}
         </Button>
       </div>
