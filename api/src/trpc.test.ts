@@ -57,6 +57,8 @@ describe('the catalogue’s hot reads', () => {
       'catalogue.listings.bySlug',
       'catalogue.listings.search',
       'catalogue.listings.similar',
+      // The book page's series panel, read beside bySlug on every book page.
+      'catalogue.series.forWork',
     ]);
   });
 });
