@@ -34,7 +34,7 @@ import type { Database } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { renderEmail } from '../../platform/mail/render.ts';
-import { isSuppressed } from '../../platform/mail/suppressions.ts';
+import { listRecipient } from '../../platform/mail/suppressions.ts';
 import { notify } from '../../platform/notifications/notify.ts';
 import {
   COMMERCIAL_SETTINGS_SQL,
@@ -43,7 +43,7 @@ import {
 
 /** Listings published this long before a search's `checked_until` are looked at again. */
 export const MATCH_OVERLAP_MS = 5 * 60_000;
-/** A daily digest goes at most this often to a member. */
+/** A daily digest (of saved searches, and of wants) goes at most this often to a member. */
 export const DIGEST_INTERVAL_MS = 24 * 60 * 60_000;
 /** Titles quoted in one notification or email (the rest are counted). */
 const QUOTED = 5;
@@ -363,13 +363,6 @@ async function alertOne(deps: SavedSearchAlertDeps, search: DueSearch, now: Date
   });
 }
 
-async function recipient(trx: Database, userId: string): Promise<string | null> {
-  const user = await trx.selectFrom('auth.users').select('email').where('id', '=', userId).executeTakeFirst();
-  const email = user?.email ?? null;
-  if (!email || (await isSuppressed(trx, { userId, email }, 'saved_searches'))) return null;
-  return email;
-}
-
 async function emailAtOnce(
   deps: SavedSearchAlertDeps,
   trx: Database,
@@ -378,7 +371,7 @@ async function emailAtOnce(
   searchPath: string,
   now: Date,
 ): Promise<void> {
-  const email = await recipient(trx, search.user_id);
+  const email = await listRecipient(trx, search.user_id, 'saved_searches');
   if (email) {
     const books = fresh.slice(0, QUOTED).map(bookLine);
     if (fresh.length > QUOTED) books.push(`And ${fresh.length - QUOTED} more.`);
@@ -443,7 +436,7 @@ async function sendDigests(deps: SavedSearchAlertDeps, now: Date): Promise<numbe
         order by s.created_at, m.matched_at
         for update of m skip locked`.execute(trx);
       if (rows.length === 0) return 0;
-      const email = await recipient(trx, userId);
+      const email = await listRecipient(trx, userId, 'saved_searches');
       if (email) {
         const bySearch = new Map<string, DigestRow[]>();
         for (const row of rows) bySearch.set(row.name, [...(bySearch.get(row.name) ?? []), row]);

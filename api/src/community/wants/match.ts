@@ -18,8 +18,9 @@ import type { Database } from '../../db/index.ts';
 import type { BackgroundWork } from '../../http/background.ts';
 import type { Mailer } from '../../platform/mail/mailer.ts';
 import { renderEmail } from '../../platform/mail/render.ts';
-import { isSuppressed } from '../../platform/mail/suppressions.ts';
+import { listRecipient } from '../../platform/mail/suppressions.ts';
 import { notify } from '../../platform/notifications/notify.ts';
+import { DIGEST_INTERVAL_MS } from '../social/saved-searches.service.ts';
 import {
   CONDITION_COLUMNS,
   COPY_COLUMNS,
@@ -39,8 +40,6 @@ export interface WantMatchDeps {
 
 /** Listings taken from the queue in one transaction. */
 export const MATCH_BATCH = 100;
-/** A daily digest goes at most this often to a member. */
-export const WANT_DIGEST_INTERVAL_MS = 24 * 60 * 60_000;
 /** Copies quoted in one notification or email (the rest are counted). */
 const QUOTED = 5;
 const WANTS_PATH = '/account/wants';
@@ -153,7 +152,7 @@ async function tell(
     ...new Map(rows.filter((row) => row.alerts === 'instant').map((row) => [row.listing_id, row])).values(),
   ];
   if (instant.length) {
-    const email = await recipient(trx, userId);
+    const email = await listRecipient(trx, userId, 'wants');
     if (email) {
       const lead = instant[0] as CandidateRow;
       const books = instant.slice(0, QUOTED).map(copyLine);
@@ -183,16 +182,9 @@ async function tell(
   }
 }
 
-async function recipient(trx: Database, userId: string): Promise<string | null> {
-  const user = await trx.selectFrom('auth.users').select('email').where('id', '=', userId).executeTakeFirst();
-  const email = user?.email ?? null;
-  if (!email || (await isSuppressed(trx, { userId, email }, 'wants'))) return null;
-  return email;
-}
-
 /** One email per member whose daily wants matched since their last digest (a day ago or more). */
 export async function sendWantDigests(deps: WantMatchDeps, now = new Date()): Promise<number> {
-  const dueBefore = new Date(now.getTime() - WANT_DIGEST_INTERVAL_MS);
+  const dueBefore = new Date(now.getTime() - DIGEST_INTERVAL_MS);
   const { rows: members } = await sql<{ user_id: string }>`
     select w.user_id from public.wants w
     where w.alerts = 'daily'
@@ -215,7 +207,7 @@ export async function sendWantDigests(deps: WantMatchDeps, now = new Date()): Pr
         for update of m skip locked`.execute(trx);
       if (rows.length === 0) return 0;
       const copies = [...new Map(rows.map((row) => [row.listing_id, row])).values()];
-      const email = await recipient(trx, userId);
+      const email = await listRecipient(trx, userId, 'wants');
       if (email) {
         const books = copies.slice(0, QUOTED * 4).map(copyLine);
         if (copies.length > QUOTED * 4) books.push(`And ${copies.length - QUOTED * 4} more.`);

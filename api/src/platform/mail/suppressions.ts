@@ -28,3 +28,11 @@ export async function isSuppressed(db: Database, recipient: Recipient, list: Ema
     .executeTakeFirst();
   return Boolean(found);
 }
+
+/** The member's address for an email on `list`, or null when they have none or left the list. */
+export async function listRecipient(db: Database, userId: string, list: EmailList): Promise<string | null> {
+  const user = await db.selectFrom('auth.users').select('email').where('id', '=', userId).executeTakeFirst();
+  const email = user?.email ?? null;
+  if (!email || (await isSuppressed(db, { userId, email }, list))) return null;
+  return email;
+}
