@@ -1,8 +1,11 @@
 /**
  * "Complete the set" in the demo (decision 0089): the demo buyer has volumes 1, 2 and 4 of Harry
- * Potter (volume 2 bought on Reshelf as a completed order, volumes 1 and 4 marked "I have this")
- * while volume 3 is on sale, so the book page and the account show a gap with a price. Runs once,
- * after the catalogue demo (its HP2 copy is the one bought).
+ * Potter (marked "I have this") while volume 3 is on sale, so the book page and the account show
+ * a gap with a price; and bought The Subtle Knife on Reshelf as a completed order, so His Dark
+ * Materials shows a volume bought here. Runs once, after the catalogue demo (its copy of The
+ * Subtle Knife is the one bought). No copy of volume 2 is on sale in the demo: search ranks a
+ * series' volumes by the engine's own rules (the shortest title first), and the demo's "harry
+ * potter" should find the first book first.
  */
 import type { ParcelSize } from '@reshelf/contracts';
 import { sql } from 'kysely';
@@ -10,12 +13,15 @@ import type { Database } from '../db/index.ts';
 import { catalogueDemoSlug } from './catalogue-demo.ts';
 import { seedSale } from './seed-sale.ts';
 
+/** The Subtle Knife, His Dark Materials 2. */
+const SUBTLE_KNIFE = '9781407130231';
+
 export const DEMO_SET = {
   member: 'buyer@reshelf.test',
-  /** Harry Potter and the Chamber of Secrets: bought from its demo seller. */
-  bought: '9781408855669',
-  /** The Philosopher's Stone and the Goblet of Fire: the member's own copies. */
-  marked: ['9781408855652', '9781408855683'],
+  /** The Subtle Knife (His Dark Materials 2): bought from its demo seller. */
+  bought: SUBTLE_KNIFE,
+  /** The Philosopher's Stone, the Chamber of Secrets and the Goblet of Fire: the member's own copies. */
+  marked: ['9781408855652', '9781408855669', '9781408855683'],
   /** The Prisoner of Azkaban: the gap, on sale. */
   missing: '9781408855676',
 } as const;
