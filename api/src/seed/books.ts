@@ -7,6 +7,7 @@
  * genre slug fails fast rather than half-seeding.
  */
 import { isbn13To10, isValidIsbn13 } from '@reshelf/contracts';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { placeWorkInSeries } from '../catalogue/index.ts';
 import type { Database } from '../db/index.ts';
@@ -95,17 +96,29 @@ export async function upsertSnapshotBooks(
   }
   const all = await db
     .selectFrom('books')
-    .select(['id', 'isbn13', 'work_id'])
+    .select(['id', 'isbn13'])
     .where(
       'isbn13',
       'in',
       books.map((book) => book.isbn13),
     )
     .execute();
-  const works = new Map(all.map((row) => [row.isbn13!, row.work_id!]));
-  for (const book of books) {
-    const workId = works.get(book.isbn13);
-    if (book.series && workId) await placeWorkInSeries(db, workId, book.series);
+  // Series need works (decision 0089). The seed also runs on a database from before works and
+  // series (the works migration's own test seeds one, then migrates it): there, nothing to place.
+  const { rows: schema } = await sql<{ series: boolean }>`
+    select to_regclass('public.series') is not null as series`.execute(db);
+  const inSeries = books.filter((book) => book.series).map((book) => book.isbn13);
+  if (schema[0]?.series && inSeries.length > 0) {
+    const placed = await db
+      .selectFrom('books')
+      .select(['isbn13', 'work_id'])
+      .where('isbn13', 'in', inSeries)
+      .execute();
+    const works = new Map(placed.map((row) => [row.isbn13!, row.work_id!]));
+    for (const book of books) {
+      const workId = works.get(book.isbn13);
+      if (book.series && workId) await placeWorkInSeries(db, workId, book.series);
+    }
   }
   return new Map(all.map((row) => [row.isbn13!, row.id]));
 }
