@@ -63,13 +63,22 @@ function copyLine(row: CandidateRow): string {
 }
 
 /**
- * Takes queued listings a batch at a time until the queue is empty (or `maxBatches` ran), and
- * sends the daily digests that are due. Answers how many matches and digests it made.
+ * The job: takes queued listings a batch at a time until the queue is empty (or `maxBatches`
+ * ran), and sends the daily digests that are due. Answers how many matches and digests it made.
  */
 export async function matchQueuedWants(
   deps: WantMatchDeps,
   now = new Date(),
-  { maxBatches = 20 }: { maxBatches?: number } = {},
+  options: { maxBatches?: number } = {},
+): Promise<number> {
+  return (await matchQueue(deps, now, options)) + (await sendWantDigests(deps, now));
+}
+
+/** The queue only, a batch at a time: what a publishing commit needs (digests are the job's). */
+async function matchQueue(
+  deps: WantMatchDeps,
+  now: Date,
+  { maxBatches = 20 }: { maxBatches?: number },
 ): Promise<number> {
   let made = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
@@ -77,7 +86,7 @@ export async function matchQueuedWants(
     made += result.matches;
     if (result.taken < MATCH_BATCH) break;
   }
-  return made + (await sendWantDigests(deps, now));
+  return made;
 }
 
 async function matchBatch(deps: WantMatchDeps, now: Date): Promise<{ taken: number; matches: number }> {
@@ -244,6 +253,6 @@ export function kickWantMatcher(
   deps: WantMatchDeps & { background: BackgroundWork; log: (message: string, error?: unknown) => void },
 ): void {
   deps.background.track(
-    matchQueuedWants(deps).catch((error: unknown) => deps.log('wants matcher failed', error)),
+    matchQueue(deps, new Date(), {}).catch((error: unknown) => deps.log('wants matcher failed', error)),
   );
 }
