@@ -273,6 +273,12 @@ describe('the seller’s photos', () => {
       await expect.poll(() => counter(page).textContent()).toBe('1 of 3');
 
       if (viewport === 'phone') {
+        // The steps back have come to rest on the first photo (a finger lands on a still track).
+        await expect
+          .poll(() =>
+            gallery.getByTestId('photo-track').evaluate((element) => Math.round(element.scrollLeft)),
+          )
+          .toBe(0);
         // A swipe to the left, as a finger makes it: down on the photo, along, and up.
         const track = await gallery.getByTestId('photo-track').boundingBox();
         if (!track) throw new Error('no photo track');
