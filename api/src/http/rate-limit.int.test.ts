@@ -7,7 +7,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_LIMITS, SIGN_IN_FAILURES } from '../account/auth/auth.service.ts';
 import { CONTACT_LIMIT, submitContactMessage } from '../platform/contact/contact.service.ts';
-import { API_TOKEN_FAILURES } from '../platform/identity/resolve-auth.ts';
+import { API_TOKEN_FAILURES, API_TOKEN_REFUSALS } from '../platform/identity/resolve-auth.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { createUser, lastEmailTo, linkToken, TEST_PASSWORD } from '../testing/auth.ts';
 import { api, failure } from '../testing/client.ts';
@@ -188,7 +188,7 @@ describe('the per-IP limit on API tokens that do not work', () => {
   it('looks up at most the limit’s worth of 40 concurrent forged tokens', async () => {
     await t.database.handle.db
       .deleteFrom('rate_limits')
-      .where('bucket', '=', API_TOKEN_FAILURES.bucket)
+      .where('bucket', 'in', [API_TOKEN_FAILURES.bucket, API_TOKEN_REFUSALS.bucket])
       .execute();
     const before = t.logs.filter((line) => line.includes('API token refused')).length;
     const responses = await Promise.all(
@@ -206,14 +206,14 @@ describe('the per-IP limit on API tokens that do not work', () => {
     });
     await t.database.handle.db
       .deleteFrom('rate_limits')
-      .where('bucket', '=', API_TOKEN_FAILURES.bucket)
+      .where('bucket', 'in', [API_TOKEN_FAILURES.bucket, API_TOKEN_REFUSALS.bucket])
       .execute();
   });
 
-  it('does not count a token that works', async () => {
+  it('does not count a token that works, and serves a burst of working calls bigger than the limit', async () => {
     await t.database.handle.db
       .deleteFrom('rate_limits')
-      .where('bucket', '=', API_TOKEN_FAILURES.bucket)
+      .where('bucket', 'in', [API_TOKEN_FAILURES.bucket, API_TOKEN_REFUSALS.bucket])
       .execute();
     const owner = await createUser(t.database.handle.db, t.services.identity, 'scripter@example.com', {
       roles: ['moderator'],
@@ -225,17 +225,82 @@ describe('the per-IP limit on API tokens that do not work', () => {
     expect(created.status).toBe(200);
     const token = created.body.result.data.token as string;
     const calls = await Promise.all(
-      Array.from({ length: API_TOKEN_FAILURES.limit + 5 }, () =>
+      Array.from({ length: API_TOKEN_FAILURES.limit * 3 }, () =>
         request(t.app.server).get('/trpc/account.auth.me').set('authorization', `Bearer ${token}`),
       ),
     );
-    expect(calls.every((response) => response.status === 200)).toBe(true);
+    expect(counts(calls.map((response) => response.status))).toEqual({ 200: API_TOKEN_FAILURES.limit * 3 });
     const rows = await t.database.handle.db
       .selectFrom('rate_limits')
       .select('hits')
-      .where('bucket', '=', API_TOKEN_FAILURES.bucket)
+      .where('bucket', 'in', [API_TOKEN_FAILURES.bucket, API_TOKEN_REFUSALS.bucket])
       .execute();
     expect(rows.reduce((sum, row) => sum + row.hits, 0)).toBe(0);
+  });
+
+  it('waits for lookups still under way instead of refusing a token that works', async () => {
+    const db = t.database.handle.db;
+    await db
+      .deleteFrom('rate_limits')
+      .where('bucket', 'in', [API_TOKEN_FAILURES.bucket, API_TOKEN_REFUSALS.bucket])
+      .execute();
+    const owner = await createUser(db, t.services.identity, 'burst-script@example.com', {
+      roles: ['moderator'],
+    });
+    const created = await request(t.app.server)
+      .post('/trpc/account.apiTokens.create')
+      .set('authorization', `Bearer ${owner.accessToken}`)
+      .send({ name: 'Burst', scope: 'read', expiresInDays: 30 });
+    const token = created.body.result.data.token as string;
+    // One token that does not work makes this address's rows in both counts.
+    const bad = await request(t.app.server)
+      .get('/trpc/account.auth.me')
+      .set('authorization', `Bearer rsk_${'B'.repeat(40)}`);
+    expect(bad.status).toBe(401);
+    // Every slot of the window taken by lookups that have not answered yet (none has failed).
+    await db
+      .updateTable('rate_limits')
+      .set({ hits: 0 })
+      .where('bucket', '=', API_TOKEN_REFUSALS.bucket)
+      .execute();
+    const slots = await db
+      .updateTable('rate_limits')
+      .set({ hits: API_TOKEN_FAILURES.limit })
+      .where('bucket', '=', API_TOKEN_FAILURES.bucket)
+      .executeTakeFirst();
+    expect(Number(slots.numUpdatedRows)).toBe(1);
+    const waiting = request(t.app.server)
+      .get('/trpc/account.auth.me')
+      .set('authorization', `Bearer ${token}`);
+    const answered = waiting.then((response) => response.status);
+    let early: number | undefined;
+    void answered.then((status) => {
+      early = status;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // While the slots are held it is not answered (a refusal would have come at once)…
+    expect(early).toBeUndefined();
+    // …and once one lookup gives its slot back (its token worked), it goes through.
+    await db
+      .updateTable('rate_limits')
+      .set((eb) => ({ hits: eb('hits', '-', 1) }))
+      .where('bucket', '=', API_TOKEN_FAILURES.bucket)
+      .execute();
+    expect(await answered).toBe(200);
+    // When those lookups had failed instead, the address is refused at once.
+    await db
+      .updateTable('rate_limits')
+      .set({ hits: API_TOKEN_FAILURES.limit })
+      .where('bucket', 'in', [API_TOKEN_FAILURES.bucket, API_TOKEN_REFUSALS.bucket])
+      .execute();
+    const refused = await request(t.app.server)
+      .get('/trpc/account.auth.me')
+      .set('authorization', `Bearer ${token}`);
+    expect(refused.status).toBe(429);
+    await db
+      .deleteFrom('rate_limits')
+      .where('bucket', 'in', [API_TOKEN_FAILURES.bucket, API_TOKEN_REFUSALS.bucket])
+      .execute();
   });
 });
 

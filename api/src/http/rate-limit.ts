@@ -102,6 +102,35 @@ export async function release(db: Database, rule: RateRule, key: string, taken: 
     .execute();
 }
 
+/**
+ * Records that something already happened (no limit, never refused) and answers how many times
+ * it has in this window. Not a limiter: `reserve` is the only way to ask "may this go ahead?".
+ * Used beside a failure limit to tell failures that happened from slots still being checked.
+ */
+export async function tally(db: Database, rule: RateRule, key: string): Promise<number> {
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ bucket: rule.bucket, key, window_start: windowStart(rule), hits: 1 })
+    .onConflict((oc) =>
+      oc.columns(['bucket', 'key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }),
+    )
+    .returning('hits')
+    .executeTakeFirstOrThrow();
+  return row.hits;
+}
+
+/** How many times `tally` has recorded for a key in this window. */
+export async function tallied(db: Database, rule: RateRule, key: string): Promise<number> {
+  const row = await db
+    .selectFrom('rate_limits')
+    .select('hits')
+    .where('bucket', '=', rule.bucket)
+    .where('key', '=', key)
+    .where('window_start', '=', windowStart(rule))
+    .executeTakeFirst();
+  return row?.hits ?? 0;
+}
+
 /** Forgets every count for a key (e.g. an account's failed sign-ins once one succeeds). */
 export async function clear(db: Database, rule: RateRule, key: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('bucket', '=', rule.bucket).where('key', '=', key).execute();

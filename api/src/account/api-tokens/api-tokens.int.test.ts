@@ -9,7 +9,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/index.ts';
 import { hashApiToken } from '../../platform/identity/api-tokens.ts';
-import { API_TOKEN_FAILURES } from '../../platform/identity/resolve-auth.ts';
+import { API_TOKEN_FAILURES, API_TOKEN_REFUSALS } from '../../platform/identity/resolve-auth.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { createUser, type TestUser, WEB } from '../../testing/auth.ts';
 import { api, failure, type RouterInputs, statusOf } from '../../testing/client.ts';
@@ -247,7 +247,10 @@ describe('using tokens', () => {
   });
 
   it('rate-limits an IP that keeps presenting tokens that do not work', async () => {
-    await db.deleteFrom('rate_limits').where('bucket', '=', API_TOKEN_FAILURES.bucket).execute();
+    await db
+      .deleteFrom('rate_limits')
+      .where('bucket', 'in', [API_TOKEN_FAILURES.bucket, API_TOKEN_REFUSALS.bucket])
+      .execute();
     const forged = `rsk_${'A'.repeat(40)}`;
     for (let index = 0; index < API_TOKEN_FAILURES.limit; index += 1) {
       const response = await failure(api(t.app, forged).account.auth.me.query());
@@ -261,7 +264,10 @@ describe('using tokens', () => {
     // Even a good token from that IP waits: the limit is on the address.
     const good = (await createToken(seller, { name: 'Good', scope: 'read' })).token;
     expect(await statusOf(api(t.app, good).account.auth.me.query())).toBe(429);
-    await db.deleteFrom('rate_limits').where('bucket', '=', API_TOKEN_FAILURES.bucket).execute();
+    await db
+      .deleteFrom('rate_limits')
+      .where('bucket', 'in', [API_TOKEN_FAILURES.bucket, API_TOKEN_REFUSALS.bucket])
+      .execute();
     expect(await statusOf(api(t.app, good).account.auth.me.query())).toBe(200);
   });
 

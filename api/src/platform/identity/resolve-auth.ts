@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { AppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../errors.ts';
-import { type RateRule, release, reserve } from '../../http/rate-limit.ts';
+import { type RateRule, type RateState, release, reserve, tallied, tally } from '../../http/rate-limit.ts';
 import type { Secrets } from '../../secrets.ts';
 import { API_TOKEN_REJECTIONS, checkApiToken, looksLikeApiToken } from './api-tokens.ts';
 import { type AccessClaims, IdentityError, type IdentityProvider } from './port.ts';
@@ -97,6 +97,36 @@ export const API_TOKEN_FAILURES: RateRule = {
   windowSeconds: 15 * 60,
 };
 
+/**
+ * The failures that have happened, beside `API_TOKEN_FAILURES`' slots (which also hold the
+ * lookups still under way). A full window of slots with fewer settled failures than the limit
+ * is a burst still being checked, not an address to refuse.
+ */
+export const API_TOKEN_REFUSALS: RateRule = { ...API_TOKEN_FAILURES, bucket: 'api-token-refused' };
+
+/** How long a request waits for a slot while the window is full of lookups still under way. */
+export const API_TOKEN_SLOT_WAIT_MS = 5000;
+
+/**
+ * Takes a slot for one lookup. When every slot is taken but fewer than the limit have failed,
+ * the rest are lookups in flight (a script's burst of working calls gives them back within
+ * milliseconds), so this waits for one to come free instead of refusing a token that may work.
+ * It stops waiting as soon as the settled failures reach the limit: that address is refused,
+ * and nothing past the limit is ever looked up.
+ */
+async function takeApiTokenSlot(db: Database, ip: string): Promise<RateState> {
+  const giveUpAt = Date.now() + API_TOKEN_SLOT_WAIT_MS;
+  let pause = 10;
+  for (;;) {
+    const slot = await reserve(db, API_TOKEN_FAILURES, ip);
+    if (slot.allowed) return slot;
+    if (Date.now() >= giveUpAt) return slot;
+    if ((await tallied(db, API_TOKEN_REFUSALS, ip)) >= API_TOKEN_FAILURES.limit) return slot;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, 100);
+  }
+}
+
 export interface ApiTokenAuth {
   db: Database;
   secrets: Secrets;
@@ -110,7 +140,7 @@ async function resolveApiToken(
   const ip = request.ip;
   // A failure slot is taken before the token is looked up and given back when it works, so
   // concurrent guesses from one address cannot all be checked before any has counted.
-  const limit = await reserve(tokens.db, API_TOKEN_FAILURES, ip);
+  const limit = await takeApiTokenSlot(tokens.db, ip);
   if (!limit.allowed) {
     const minutes = Math.max(1, Math.ceil(limit.retryAfterSeconds / 60));
     return {
@@ -133,6 +163,7 @@ async function resolveApiToken(
   }
   if (check.ok) await release(tokens.db, API_TOKEN_FAILURES, ip, limit);
   if (!check.ok) {
+    await tally(tokens.db, API_TOKEN_REFUSALS, ip);
     request.log.info({ reason: check.reason }, 'API token refused');
     return {
       claims: null,
