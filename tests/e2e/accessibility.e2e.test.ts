@@ -14,24 +14,17 @@
  * the checkout, which other files would rather not find.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInViaApi } from '../support/auth.ts';
+import { FAILING_IMPACTS, runAxe } from '../support/axe.ts';
 import { VIEWPORTS } from '../support/browser.ts';
 import { type OwnMarketplace, withOwnMarketplace } from '../support/server.ts';
 
 let browser: Browser;
 let marketplace: OwnMarketplace;
 withOwnMarketplace((started) => ({ browser, marketplace } = started));
-
-const AXE_SOURCE = readFileSync(
-  createRequire(new URL('../../web/package.json', import.meta.url)).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-const FAILING_IMPACTS = new Set(['serious', 'critical']);
 
 type Role = 'public' | 'member' | 'buyer' | 'appellant' | 'charity' | 'staff' | 'super';
 
@@ -350,26 +343,6 @@ interface Finding {
   impact: string;
   nodes: number;
   targets: string[];
-}
-
-async function runAxe(page: Page): Promise<Omit<Finding, 'route' | 'url' | 'width'>[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (tags) => {
-    type AxeResult = {
-      violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
-    };
-    const axe = (window as unknown as { axe: { run: (c: Document, o: unknown) => Promise<AxeResult> } }).axe;
-    const results = await axe.run(document, {
-      runOnly: { type: 'tag', values: tags },
-      resultTypes: ['violations'],
-    });
-    return results.violations.map((v) => ({
-      rule: v.id,
-      impact: v.impact ?? 'unknown',
-      nodes: v.nodes.length,
-      targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)),
-    }));
-  }, WCAG_TAGS);
 }
 
 /**

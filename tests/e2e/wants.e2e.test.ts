@@ -6,13 +6,15 @@
  * edition of another book (at desktop width): an unsigned first edition listed tells them
  * nothing, a signed first edition does. The books are this file's own, removed after.
  */
-import { WANT_WORDS } from '@reshelf/contracts';
+import { NO_CONDITIONS, WANT_WORDS, wantConditionsLine } from '@reshelf/contracts';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createConfirmedAccount, signedIn, uniqueEmail } from '../support/auth.ts';
+import { createConfirmedAccount, signedIn, toast, uniqueEmail } from '../support/auth.ts';
+import { FAILING_IMPACTS, runAxe } from '../support/axe.ts';
 import { baseURL, launchBrowser, snapshot } from '../support/browser.ts';
 import { makePng } from '../support/png.ts';
+import { trpcMutate } from '../support/trpc.ts';
 
 let browser: Browser;
 let db: pg.Client;
@@ -243,5 +245,71 @@ describe('wants', { timeout: 240_000 }, () => {
 
     expect(errors).toEqual([]);
     for (const context of [member.context, collector.context, seller.context]) await context.close();
+  });
+
+  it('a member changes a want’s conditions on /account/wants at a phone’s width, and they stay changed', async () => {
+    const member = await newMember('wants-editor', 'phone');
+    const { page, context } = member;
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    const work = await db.query<{ work_id: string }>('select work_id from public.books where id = $1', [
+      books.quarry.id,
+    ]);
+    await trpcMutate(context, 'community.wants.add', {
+      target: { kind: 'work', workId: work.rows[0]!.work_id },
+      conditions: { signed: true },
+    });
+    const summary = (conditions: Partial<typeof NO_CONDITIONS>) =>
+      `${WANT_WORDS.kind.work} · ${wantConditionsLine({ ...NO_CONDITIONS, ...conditions })}`;
+    const focused = (selector: string) =>
+      page.evaluate((s) => document.activeElement === document.querySelector(s), selector);
+
+    await page.goto('/account/wants');
+    const row = page.getByTestId('want');
+    await row.waitFor();
+    expect(await row.getByTestId('want-conditions').innerText()).toBe(summary({ signed: true }));
+
+    // Edit opens the conditions form in place, filled in, focus on its first field.
+    await row.getByTestId('want-edit').click();
+    const form = row.getByTestId('want-form');
+    await form.waitFor();
+    expect(await form.getByLabel('Signed', { exact: true }).isChecked()).toBe(true);
+    expect(await focused('[data-testid="want-form"] input')).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const failing = (await runAxe(page)).filter((finding) => FAILING_IMPACTS.has(finding.impact));
+    expect(failing).toEqual([]);
+
+    // Cancel: nothing changed, focus back on Edit.
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
+    expect(await focused('[data-testid="want-edit"]')).toBe(true);
+
+    // A price that isn't one is refused in words beside it.
+    await row.getByTestId('want-edit').click();
+    await form.getByLabel('Most you’d pay, all-in (£)').fill('twelve');
+    await form.getByTestId('want-save').click();
+    await form.getByText('Type the most you’d pay in pounds', { exact: false }).waitFor();
+
+    // New conditions: a first edition in very good condition or better, up to £25 all-in.
+    await form.getByLabel('Signed', { exact: true }).uncheck();
+    await form.getByLabel('First edition', { exact: true }).check();
+    await form.getByLabel('Condition at least').selectOption('very_good');
+    await form.getByLabel('Most you’d pay, all-in (£)').fill('25');
+    await snapshot(page, 'wants-7-edit-conditions-phone');
+    await form.getByTestId('want-save').click();
+    await toast(page, WANT_WORDS.changed(false)).waitFor();
+    await form.waitFor({ state: 'detached' });
+    const changed = summary({ firstEdition: true, minCondition: 'very_good', maxAllInMinor: 2500 });
+    expect(await row.getByTestId('want-conditions').innerText()).toBe(changed);
+    expect(await focused('[data-testid="want-edit"]')).toBe(true);
+
+    // Still so after a reload, and as the API has it.
+    await page.reload();
+    await page.getByTestId('want').getByTestId('want-conditions').waitFor();
+    expect(await page.getByTestId('want').getByTestId('want-conditions').innerText()).toBe(changed);
+    expect(await page.getByTestId('want').count()).toBe(1);
+    await snapshot(page, 'wants-8-edited-phone');
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

@@ -210,6 +210,12 @@ export const WANT_WORDS = {
   /** Shown to a seller listing an edition: "3 readers want this". */
   demand: (readers: number) =>
     `${countOf(readers, 'reader', 'readers')} ${plural(readers, 'wants', 'want')} this`,
+  /**
+   * After a want is changed. `madeOne`: its new conditions were another of the member's wants
+   * for that target, so the two are now that one (decision 0093).
+   */
+  changed: (madeOne: boolean) =>
+    madeOne ? 'You already wanted it that way: the two wants are now one' : 'Your want is changed',
   /** What each kind of want is called on the member's list. */
   kind: { work: 'Any edition', edition: 'This edition', series: 'The rest of the series' } as Record<
     WantKind,

@@ -181,6 +181,139 @@ describe('a member’s wants', () => {
   });
 });
 
+describe('changing a want’s conditions (decision 0093)', () => {
+  const any = {
+    firstEdition: false,
+    signed: false,
+    dustJacket: false,
+    minCondition: null,
+    maxAllInMinor: null,
+    format: null,
+    noPrintOnDemand: false,
+    noBookClub: false,
+  } as const;
+
+  it('saves the new conditions; the copies on sale now that meet them are found, and the next copy published is matched under them', async () => {
+    const member = await createUser(db(), t.services.identity, 'edit-conditions@wants.test');
+    const book = await edition('The Burial of the Rats');
+    await list(book.id, { price: 500 });
+    await match(); // on sale before the want: matched against the wants then (none)
+    const want = await as(member).community.wants.add.mutate({
+      target: { kind: 'work', workId: book.workId },
+      conditions: { signed: true },
+    });
+    expect(want.matchesOnSale).toBe(0);
+    const looser = await as(member).community.wants.update.mutate({
+      id: want.id,
+      conditions: { ...any, maxAllInMinor: await allIn(500), format: null },
+    });
+    expect(looser).toMatchObject({ id: want.id, alerts: 'instant', matchesOnSale: 1 });
+    expect(looser.conditions).toEqual({ ...any, maxAllInMinor: await allIn(500) });
+    expect((await as(member).community.wants.list.query()).map((w) => [w.id, w.conditions])).toEqual([
+      [want.id, looser.conditions],
+    ]);
+    // Published from now on: matched under the new conditions (signed no longer asked).
+    const copy = await list(book.id, { price: 400 });
+    await match();
+    expect((await told(member)).map((n) => n.link)).toEqual([`/listing/${copy.slug}`]);
+  });
+
+  it('conditions another of the member’s wants has make the two one, with the alerts saved; nothing is told twice', async () => {
+    const member = await createUser(db(), t.services.identity, 'edit-same@wants.test');
+    const book = await edition('The Judge’s House');
+    const signed = await as(member).community.wants.add.mutate({
+      target: { kind: 'work', workId: book.workId },
+      conditions: { signed: true },
+    });
+    const copy = await list(book.id, { signed: true, price: 900 });
+    await match();
+    expect(await told(member)).toHaveLength(1);
+    // A second want for any copy, made after that copy was matched.
+    const plain = await as(member).community.wants.add.mutate({
+      target: { kind: 'work', workId: book.workId },
+      alerts: 'daily',
+    });
+    const kept = await as(member).community.wants.update.mutate({
+      id: signed.id,
+      conditions: any,
+      alerts: 'off',
+    });
+    expect(kept).toMatchObject({ id: plain.id, alerts: 'off', conditions: any, matchesOnSale: 1 });
+    expect((await as(member).community.wants.list.query()).map((w) => w.id)).toEqual([plain.id]);
+    expect(
+      await db()
+        .selectFrom('want_matches')
+        .select(['want_id', 'listing_id'])
+        .where('listing_id', '=', copy.id)
+        .execute(),
+    ).toEqual([{ want_id: plain.id, listing_id: copy.id }]);
+    // The seller cuts the price (queued again): the member was told of that copy already.
+    await db().updateTable('listings').set({ price_minor: 800 }).where('id', '=', copy.id).execute();
+    await match();
+    expect(await told(member)).toHaveLength(1);
+    // An edition want with the same conditions is another target: not made one.
+    const other = await as(member).community.wants.add.mutate({
+      target: { kind: 'edition', bookId: book.id },
+      conditions: { signed: true },
+    });
+    expect((await as(member).community.wants.update.mutate({ id: other.id, conditions: any })).id).toBe(
+      other.id,
+    );
+    expect(await as(member).community.wants.list.query()).toHaveLength(2);
+  });
+
+  it('refuses a bad condition in words and leaves the want as it was; a series and an uncatalogued ISBN want change too', async () => {
+    const member = await createUser(db(), t.services.identity, 'edit-bad@wants.test');
+    const book = await edition('The Squaw');
+    const want = await as(member).community.wants.add.mutate({
+      target: { kind: 'edition', bookId: book.id },
+      conditions: { firstEdition: true },
+    });
+    expect(
+      await refusal(
+        as(member).community.wants.update.mutate({
+          id: want.id,
+          conditions: { ...any, maxAllInMinor: -500 },
+        }),
+      ),
+    ).toEqual({ status: 400, message: `conditions.maxAllInMinor: ${WANT_MESSAGES.maxPrice}` });
+    expect(
+      await refusal(as(collector).community.wants.update.mutate({ id: want.id, conditions: any })),
+    ).toMatchObject({ status: 404, message: WANT_MESSAGES.notFound });
+    expect((await as(member).community.wants.list.query())[0]?.conditions).toEqual({
+      ...any,
+      firstEdition: true,
+    });
+
+    const series = await db()
+      .insertInto('series')
+      .values({ slug: 'edit-tales', name: 'Edit Tales' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const rest = await as(member).community.wants.add.mutate({
+      target: { kind: 'series', seriesId: series.id },
+    });
+    const isbn = freshIsbn();
+    const waiting = await as(member).community.wants.add.mutate({ target: { kind: 'edition', isbn } });
+    expect(
+      await as(member).community.wants.update.mutate({
+        id: rest.id,
+        conditions: { ...any, dustJacket: true, minCondition: 'very_good' },
+      }),
+    ).toMatchObject({
+      id: rest.id,
+      kind: 'series',
+      conditions: { dustJacket: true, minCondition: 'very_good' },
+    });
+    expect(
+      await as(member).community.wants.update.mutate({
+        id: waiting.id,
+        conditions: { ...any, noPrintOnDemand: true },
+      }),
+    ).toMatchObject({ id: waiting.id, isbn13: isbn, bookId: null, conditions: { noPrintOnDemand: true } });
+  });
+});
+
 describe('matching on publish', () => {
   it('tells a member once that a wanted edition is on sale, however often and concurrently the matcher runs', async () => {
     const book = await edition('Dracula');

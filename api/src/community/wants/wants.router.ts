@@ -40,7 +40,11 @@ export const wantsRouter = router({
     .input(wantInputSchema)
     .output(wantViewSchema)
     .mutation(({ ctx, input }) => addWant(ctx.db, ctx.user.userId, input)),
-  /** Changes a want's alerts or its conditions. */
+  /**
+   * Changes a want's alerts or its conditions (all of them: what is left out is not asked). New
+   * conditions another of the member's wants for that target has make the two one (the one rule,
+   * as `add`): the answer is the want kept.
+   */
   update: authedProcedure
     .input(
       z.object({

@@ -128,7 +128,7 @@ async function one(db: Database, userId: string, id: string): Promise<WantView> 
 }
 
 /** A target's columns, checked: the work, edition or series must exist (an ISBN need not be catalogued). */
-async function targetColumns(db: Database, target: WantTarget) {
+async function targetColumns(db: Database, target: WantTarget): Promise<TargetColumns> {
   const none = { work_id: null, book_id: null, isbn13: null, series_id: null };
   switch (target.kind) {
     case 'work': {
@@ -188,11 +188,6 @@ function conditionColumns(conditions: WantConditions) {
   };
 }
 
-function isDuplicate(error: unknown): boolean {
-  const pg = error as { code?: string; constraint?: string };
-  return pg.code === '23505' && pg.constraint === 'wants_one_per_target';
-}
-
 /**
  * Refuses (BAD_INPUT, `WANT_MESSAGES.tooMany`) when the member's wants and `adding` more would
  * pass WANT_LIMITS.maxWants: the one check, for a want added here and a reading list's wants.
@@ -206,6 +201,52 @@ export async function assertWithinWantLimit(db: Database, userId: string, adding
   if (Number(count) + adding > WANT_LIMITS.maxWants) throw new AppError('BAD_INPUT', WANT_MESSAGES.tooMany);
 }
 
+interface TargetColumns {
+  work_id: string | null;
+  book_id: string | null;
+  isbn13: string | null;
+  series_id: string | null;
+}
+type ConditionColumns = ReturnType<typeof conditionColumns>;
+
+/** Adding or changing a member's wants waits for any other doing so (the one-want rule below holds). */
+async function lockMembersWants(trx: Database, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext('wants'), hashtext(${userId}))`.execute(trx);
+}
+
+/**
+ * The one rule (decision 0088, 0093): a member has one want per target and conditions. Answers
+ * the member's want with this kind, target and these conditions (other than `except`), if any:
+ * saving a want (`addWant`) or changing one's conditions (`updateWant`) to one they already have
+ * keeps that one and gives it the alerts just saved. The unique index `wants_one_per_target` is
+ * the database's guard under it.
+ */
+async function sameWant(
+  trx: Database,
+  userId: string,
+  kind: WantKind,
+  columns: TargetColumns & ConditionColumns,
+  except?: string,
+): Promise<string | null> {
+  const same = await trx
+    .selectFrom('wants')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .where((eb) =>
+      eb.and(
+        Object.entries(columns).map(([column, value]) =>
+          value === null
+            ? eb(column as keyof typeof columns, 'is', null)
+            : eb(column as keyof typeof columns, '=', value as never),
+        ),
+      ),
+    )
+    .$if(except !== undefined, (query) => query.where('id', '<>', except as string))
+    .executeTakeFirst();
+  return same?.id ?? null;
+}
+
 /**
  * Adds a want, or (the same target and conditions again) changes its alerts. A member keeps at
  * most WANT_LIMITS.maxWants.
@@ -215,25 +256,11 @@ export async function addWant(db: Database, userId: string, raw: WantInput): Pro
   const target = await targetColumns(db, input.target);
   const conditions = conditionColumns(input.conditions);
   const id = await db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext('wants'), hashtext(${userId}))`.execute(trx);
-    const same = await trx
-      .selectFrom('wants')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('kind', '=', input.target.kind)
-      .where((eb) =>
-        eb.and(
-          Object.entries({ ...target, ...conditions }).map(([column, value]) =>
-            value === null
-              ? eb(column as keyof typeof target, 'is', null)
-              : eb(column as keyof typeof target, '=', value as never),
-          ),
-        ),
-      )
-      .executeTakeFirst();
+    await lockMembersWants(trx, userId);
+    const same = await sameWant(trx, userId, input.target.kind, { ...target, ...conditions });
     if (same) {
-      await trx.updateTable('wants').set({ alerts: input.alerts }).where('id', '=', same.id).execute();
-      return same.id;
+      await trx.updateTable('wants').set({ alerts: input.alerts }).where('id', '=', same).execute();
+      return same;
     }
     await assertWithinWantLimit(trx, userId, 1);
     const row = await trx
@@ -246,33 +273,60 @@ export async function addWant(db: Database, userId: string, raw: WantInput): Pro
   return one(db, userId, id);
 }
 
-/** Changes a want's alerts or conditions (its target stays: a new target is a new want). */
+/**
+ * Changes a want's alerts or conditions (its target stays: a new target is a new want). New
+ * conditions that another of the member's wants for the same target already has make the two one
+ * (the one rule, as `addWant`): that want is kept with the alerts saved, the one edited goes, and
+ * the copies it had told the member of stay told. Answers the want as it now is (the kept one's
+ * id when they became one). Copies on sale now that meet the new conditions are counted in the
+ * answer (`matchesOnSale`), as they are for a want just added; copies published or made cheaper
+ * from now on are matched by the queue under the new conditions.
+ */
 export async function updateWant(
   db: Database,
   userId: string,
   input: { id: string; alerts?: WantAlerts | undefined; conditions?: WantConditions | undefined },
 ): Promise<WantView> {
-  const changes = {
-    ...(input.alerts !== undefined ? { alerts: input.alerts } : {}),
-    ...(input.conditions !== undefined ? conditionColumns(wantConditionsSchema.parse(input.conditions)) : {}),
-  };
-  if (Object.keys(changes).length === 0) return one(db, userId, input.id);
-  try {
-    const updated = await db
-      .updateTable('wants')
-      .set(changes)
+  if (input.alerts === undefined && input.conditions === undefined) return one(db, userId, input.id);
+  const conditions =
+    input.conditions !== undefined ? conditionColumns(wantConditionsSchema.parse(input.conditions)) : null;
+  const id = await db.transaction().execute(async (trx) => {
+    await lockMembersWants(trx, userId);
+    const want = await trx
+      .selectFrom('wants')
+      .select(['id', 'kind', 'work_id', 'book_id', 'isbn13', 'series_id', 'alerts'])
       .where('id', '=', input.id)
       .where('user_id', '=', userId)
-      .returning('id')
       .executeTakeFirst();
-    if (!updated) throw new AppError('NOT_FOUND', WANT_MESSAGES.notFound);
-  } catch (error) {
-    if (isDuplicate(error)) {
-      throw new AppError('CONFLICT', 'You already want this book with those conditions.');
+    if (!want) throw new AppError('NOT_FOUND', WANT_MESSAGES.notFound);
+    const alerts = input.alerts ?? (want.alerts as WantAlerts);
+    if (conditions) {
+      const target = {
+        work_id: want.work_id,
+        book_id: want.book_id,
+        isbn13: want.isbn13,
+        series_id: want.series_id,
+      };
+      const same = await sameWant(trx, userId, want.kind as WantKind, { ...target, ...conditions }, want.id);
+      if (same) {
+        await trx.updateTable('wants').set({ alerts }).where('id', '=', same).execute();
+        await sql`
+          insert into public.want_matches (want_id, listing_id, matched_at, emailed_at)
+          select ${same}, m.listing_id, m.matched_at, m.emailed_at
+          from public.want_matches m where m.want_id = ${want.id}
+          on conflict (want_id, listing_id) do nothing`.execute(trx);
+        await trx.deleteFrom('wants').where('id', '=', want.id).execute();
+        return same;
+      }
     }
-    throw error;
-  }
-  return one(db, userId, input.id);
+    await trx
+      .updateTable('wants')
+      .set({ alerts, ...(conditions ?? {}) })
+      .where('id', '=', want.id)
+      .execute();
+    return want.id;
+  });
+  return one(db, userId, id);
 }
 
 export async function removeWant(db: Database, userId: string, id: string): Promise<void> {

@@ -46,10 +46,10 @@ export function WantButton({
     onError: (error) => notify.error(apiErrorMessage(error)),
   });
   const update = trpc.community.wants.update.useMutation({
-    onSuccess: () => {
+    onSuccess: (want, input) => {
       changed();
       setEditing(null);
-      notify.success('Your want is changed');
+      notify.success(WANT_WORDS.changed(want.id !== input.id));
     },
     onError: (error) => notify.error(apiErrorMessage(error)),
   });

@@ -14,7 +14,7 @@ import {
   type WantAlerts,
   type WantConditions,
 } from '@reshelf/contracts';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 
 export interface WantFormValue {
@@ -40,6 +40,9 @@ export function WantForm({
   busy,
   onSubmit,
   onCancel,
+  label,
+  focusFirst = false,
+  error,
   children,
 }: {
   initial?: WantFormValue;
@@ -47,6 +50,12 @@ export function WantForm({
   busy: boolean;
   onSubmit: (value: WantFormValue) => void;
   onCancel?: () => void;
+  /** The form's name for assistive technology ("Conditions for Dracula"). */
+  label?: string;
+  /** Move focus to the form's first field when it opens (a form opened in place by a button). */
+  focusFirst?: boolean;
+  /** What went wrong saving (the API's words), shown beside Save. */
+  error?: string | null;
   /** What comes first in the form (the book page's "any edition or this edition"). */
   children?: React.ReactNode;
 }) {
@@ -58,6 +67,10 @@ export function WantForm({
   );
   const [priceError, setPriceError] = useState<string | null>(null);
   const set = (change: Partial<WantConditions>) => setConditions((before) => ({ ...before, ...change }));
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (focusFirst) form.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, [focusFirst]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -74,7 +87,14 @@ export function WantForm({
   }
 
   return (
-    <form onSubmit={submit} className="mt-3 flex flex-col gap-4 text-sm" data-testid="want-form" noValidate>
+    <form
+      ref={form}
+      onSubmit={submit}
+      className="mt-3 flex flex-col gap-4 text-sm"
+      data-testid="want-form"
+      aria-label={label}
+      noValidate
+    >
       {children}
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1 font-semibold text-ink">Only copies that are…</legend>
@@ -157,6 +177,11 @@ export function WantForm({
           ))}
         </select>
       </label>
+      {error ? (
+        <p role="alert" className="text-destructive" data-testid="want-form-error">
+          {error}
+        </p>
+      ) : null}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" variant="brand" disabled={busy} data-testid="want-save">
           {submitLabel}
