@@ -6,7 +6,7 @@
  * edition of another book (at desktop width): an unsigned first edition listed tells them
  * nothing, a signed first edition does. The books are this file's own, removed after.
  */
-import { NO_CONDITIONS, WANT_WORDS, wantConditionsLine } from '@reshelf/contracts';
+import { NO_CONDITIONS, WANT_MESSAGES, WANT_WORDS, wantConditionsLine } from '@reshelf/contracts';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -309,6 +309,13 @@ describe('wants', { timeout: 240_000 }, () => {
     expect(await page.getByTestId('want').getByTestId('want-conditions').innerText()).toBe(changed);
     expect(await page.getByTestId('want').count()).toBe(1);
     await snapshot(page, 'wants-8-edited-phone');
+
+    // The API's refusal is said beside the form: the want was removed elsewhere meanwhile.
+    const [want] = await query<{ id: string }[]>(context, 'community.wants.list');
+    await page.getByTestId('want-edit').click();
+    await trpcMutate(context, 'community.wants.remove', { id: want!.id });
+    await page.getByTestId('want-save').click();
+    expect(await page.getByTestId('want-form').getByRole('alert').innerText()).toBe(WANT_MESSAGES.notFound);
     expect(errors).toEqual([]);
     await context.close();
   });
