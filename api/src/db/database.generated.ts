@@ -437,6 +437,8 @@ export interface EditionSearch {
   newest_published_at: Timestamp | null;
   published_year: number | null;
   search_title: string;
+  series_id: string | null;
+  series_position: Numeric | null;
   signed: Generated<boolean>;
   title_length: number;
   updated_at: Generated<Timestamp>;

@@ -284,3 +284,113 @@ describe('the document under concurrent writers', () => {
     }
   });
 });
+
+describe('a series’ volumes in volume order when the words name the series (decision 0092)', () => {
+  const HARRY_POTTER = [
+    "Harry Potter and the Philosopher's Stone",
+    'Harry Potter and the Chamber of Secrets',
+    'Harry Potter and the Prisoner of Azkaban',
+    'Harry Potter and the Goblet of Fire',
+  ];
+  const GOBLET = '9781408855683';
+
+  beforeAll(async () => {
+    // The demo sells Harry Potter 1 and 3 and His Dark Materials 1 and 2; nobody sells Harry
+    // Potter 2 and 4 or The Amber Spyglass (`demoCopies: 0`): a copy of each goes on sale here.
+    const pool = t.database.handle.pool;
+    const { rows: sellers } = await pool.query<{ seller_id: string }>(
+      `select seller_id from public.listings where charity_id is null order by seller_id limit 1`,
+    );
+    const { rowCount } = await pool.query(
+      `insert into public.listings (seller_id, book_id, slug, status, condition, price_minor, parcel_size, published_at)
+       select $1, b.id, 'series-' || b.isbn13, 'active', 'good', 450, 'small', now()
+       from public.books b where b.isbn13 = any($2::text[])`,
+      [sellers[0]!.seller_id, ['9781408855669', GOBLET, '9781407130248']],
+    );
+    expect(rowCount).toBe(3);
+  });
+
+  async function titles(q: string, group: 'edition' | 'work' = 'edition'): Promise<string[]> {
+    const result = await searchBooks(
+      t.database.handle.db,
+      bookSearchInputSchema.parse({ q, group, pageSize: 48 }),
+    );
+    return result.items.map((item) => item.title);
+  }
+
+  it('"harry potter" lists the volumes 1, 2, 3, 4 first, by edition and by work', async () => {
+    for (const group of ['edition', 'work'] as const) {
+      expect((await titles('harry potter', group)).slice(0, 4), group).toEqual(HARRY_POTTER);
+    }
+    // The series' name alone, in no title: found in the strong tier, in volume order.
+    expect((await titles('his dark materials')).slice(0, 3)).toEqual([
+      'Northern Lights',
+      'The Subtle Knife',
+      'The Amber Spyglass',
+    ]);
+  });
+
+  it('keeps each series’ volumes together when the words name two series', async () => {
+    const db = t.database.handle.db;
+    const hobbit = sql`(select b.work_id from public.books b where b.title = 'The Hobbit' limit 1)`;
+    await sql`insert into public.series (slug, name) values ('dark-materials-companions', 'Dark Materials Companions')`.execute(
+      db,
+    );
+    await sql`update public.works set series_id = (select id from public.series where slug = 'dark-materials-companions'),
+      series_position = 1 where id = ${hobbit}`.execute(db);
+    try {
+      const found = (await titles('dark materials')).slice(0, 4);
+      const companions = found.indexOf('The Hobbit');
+      expect(companions === 0 || companions === 3, found.join(', ')).toBe(true);
+      expect(found.filter((title) => title !== 'The Hobbit')).toEqual([
+        'Northern Lights',
+        'The Subtle Knife',
+        'The Amber Spyglass',
+      ]);
+    } finally {
+      await sql`update public.works set series_id = null, series_position = null where id = ${hobbit}`.execute(
+        db,
+      );
+      await sql`delete from public.series where slug = 'dark-materials-companions'`.execute(db);
+    }
+    expect(await titles('dark materials')).not.toContain('The Hobbit');
+  });
+
+  it('words that name one volume, or its ISBN, still put that volume first', async () => {
+    for (const group of ['edition', 'work'] as const) {
+      expect((await titles('chamber of secrets', group))[0], group).toBe(HARRY_POTTER[1]);
+      expect((await titles('harry potter goblet', group))[0], group).toBe(HARRY_POTTER[3]);
+      // "fire" names A Song of Ice and Fire too: the books with the word in their own title first.
+      const fire = await titles('fire', group);
+      expect(fire, group).toContain('A Game of Thrones');
+      expect(fire.indexOf('A Game of Thrones'), group).toBeGreaterThan(fire.indexOf('Catching Fire'));
+      expect(fire.indexOf('A Game of Thrones'), group).toBeGreaterThan(fire.indexOf(HARRY_POTTER[3]!));
+    }
+    expect((await titles(GOBLET))[0]).toBe(HARRY_POTTER[3]);
+  });
+
+  it('follows a work moved within its series, and a series renamed', async () => {
+    const db = t.database.handle.db;
+    const stone = sql`(select b.work_id from public.books b where b.isbn13 = '9781408855652')`;
+    await sql`update public.works set series_position = 5 where id = ${stone}`.execute(db);
+    try {
+      for (const group of ['edition', 'work'] as const) {
+        expect((await titles('harry potter', group)).slice(0, 4), group).toEqual([
+          ...HARRY_POTTER.slice(1),
+          HARRY_POTTER[0],
+        ]);
+      }
+    } finally {
+      await sql`update public.works set series_position = 1 where id = ${stone}`.execute(db);
+    }
+    expect((await titles('harry potter')).slice(0, 4)).toEqual(HARRY_POTTER);
+
+    await sql`update public.series set name = 'Hogwarts Chronicles' where slug = 'harry-potter'`.execute(db);
+    try {
+      expect((await titles('hogwarts chronicles')).slice(0, 4)).toEqual(HARRY_POTTER);
+    } finally {
+      await sql`update public.series set name = 'Harry Potter' where slug = 'harry-potter'`.execute(db);
+    }
+    expect(await titles('hogwarts chronicles')).not.toContain(HARRY_POTTER[1]);
+  });
+});

@@ -156,8 +156,10 @@ const COPY_COLUMNS = sql`c(price_minor, parcel_size, condition, format, first_ed
  * its parcel, conditions, formats, flags). Grouped by work, every matching edition is summarised
  * and the work's figures are theirs together.
  *
- * Words: the strong tier is the title and authors (`head`, small, ranked in full: an ISBN, the
- * exact title, a title word over an author-only match, the full-text rank, the shorter title);
+ * Words: the strong tier is the title, authors and series name (`head`, small, ranked in full: an
+ * ISBN, the exact title, a title word over an author-only match, then when the words name a
+ * series (all of them satisfied by its name) its volumes together in volume order, the full-text
+ * rank, the shorter title; decision 0092);
  * the weak tier, the description only, a bounded sample (SEARCH_LIMITS), as searchListings.
  * Without words the page is read in an index's order (newest, price) and counted apart.
  */
@@ -243,14 +245,15 @@ async function runSearch(
         ? sql`g.low_price_minor desc, g.key desc`
         : sort === 'newest' || !q
           ? sql`g.newest desc, g.key desc`
-          : sql`g.tier asc, g.strength desc, g.title_match desc, g.score desc, g.title_length asc,
-                g.newest desc, g.key desc`;
+          : sql`g.tier asc, g.strength desc, g.title_match desc, g.series_key asc nulls last,
+                g.volume asc nulls last, g.score desc, g.title_length asc, g.newest desc, g.key desc`;
   // By edition, what ranks and sorts (the page's editions are summarised last); by work, each
   // matching edition's copies summarised, the work's figures made from them.
   const keys = byWork
-    ? sql`es.book_id, es.work_id, es.title_length, es.newest_published_at as newest, s.*`
-    : sql`es.book_id, es.work_id, es.title_length, es.newest_published_at as newest,
-        ${byPrice ? lowPrice : sql`null::int`} as low_price_minor`;
+    ? sql`es.book_id, es.work_id, es.title_length, es.newest_published_at as newest, es.series_id,
+        es.series_position, s.*`
+    : sql`es.book_id, es.work_id, es.title_length, es.newest_published_at as newest, es.series_id,
+        es.series_position, ${byPrice ? lowPrice : sql`null::int`} as low_price_minor`;
   const from = byWork ? sql`public.edition_search es ${summary}` : sql`public.edition_search es`;
   const offset = (params.page - 1) * params.pageSize;
   // A price-sorted filtered browse: the lowest price of the copies that meet the filters lies
@@ -272,21 +275,23 @@ async function runSearch(
     : sql``;
   const filters = sql.join(editionWhere, sql` and `);
   const browsed = (page: boolean) =>
-    sql`select ${keys}, 0 as tier, 0 as strength, 0 as title_match, 0::real as score
+    sql`select ${keys}, 0 as tier, 0 as strength, 0 as title_match, false as series_named, 0::real as score
           from ${from} where ${filters}${page ? bound : sql``}`;
   const matched = !q
     ? browsed(true)
     : isbn
-      ? sql`select ${keys}, 0 as tier, 2 as strength, 1 as title_match, 0::real as score
+      ? sql`select ${keys}, 0 as tier, 2 as strength, 1 as title_match, false as series_named, 0::real as score
             from ${from} where es.isbn13 = ${isbn} and ${filters}`
       : sql`select ${keys}, 0 as tier, (es.search_title = input.qn)::int as strength,
               (tsvector_to_array(ts_filter(es.head, '{a}')) && input.words)::int as title_match,
+              -- The words name the edition's series: the head's C part is the series' name.
+              es.series_id is not null and ts_filter(es.head, '{c}') @@ input.tsq as series_named,
               ts_rank_cd(es.head, input.tsq, 1) as score
             from ${from}, input
             where (es.head @@ input.tsq or es.search_title = input.qn) and ${filters}
             union all
             (select w.* from (
-              select ${keys}, 1 as tier, 0 as strength, 0 as title_match,
+              select ${keys}, 1 as tier, 0 as strength, 0 as title_match, false as series_named,
                 ts_rank_cd(es.document, input.tsq, 1) as score
               from ${from}, input
               where es.document @@ input.tsq and not (es.head @@ input.tsq)
@@ -310,11 +315,14 @@ async function runSearch(
                 where x <> '' order by x) as formats,
           bool_or(m.first_edition) as first_edition, bool_or(m.signed) as signed, bool_or(m.charity) as charity,
           min(m.tier) as tier, max(m.strength) as strength, max(m.title_match) as title_match,
-          max(m.score) as score, min(m.title_length) as title_length, max(m.newest) as newest
+          max(m.score) as score, min(m.title_length) as title_length, max(m.newest) as newest,
+          (array_agg(m.series_id) filter (where m.series_named))[1] as series_key,
+          min(m.series_position) filter (where m.series_named) as volume
         from m group by m.work_id`
     : sql`select m.book_id as key, m.book_id as edition_id, m.work_id, m.book_id as shown_book,
           1 as editions, m.book_id as low_book, m.low_price_minor, m.tier, m.strength, m.title_match, m.score,
-          m.title_length, m.newest
+          m.title_length, m.newest, case when m.series_named then m.series_id end as series_key,
+          case when m.series_named then m.series_position end as volume
         from m`;
   const input = sql`input as materialized (
       select websearch_to_tsquery('english', public.search_normalise(${q ?? ''})) as tsq,
