@@ -4,7 +4,7 @@
  * the emails at once and in a daily digest with their one-click unsubscribe, and the demand a
  * seller sees.
  */
-import { formatPence, shownPrice, WANT_MESSAGES, WANT_WORDS } from '@reshelf/contracts';
+import { formatPence, NO_CONDITIONS, shownPrice, WANT_MESSAGES, WANT_WORDS } from '@reshelf/contracts';
 import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,16 +132,7 @@ describe('a member’s wants', () => {
     expect((await me.community.wants.list.query()).find((w) => w.id === added.id)?.matchesOnSale).toBe(1);
     const stricter = await me.community.wants.update.mutate({
       id: added.id,
-      conditions: {
-        firstEdition: true,
-        signed: false,
-        dustJacket: false,
-        minCondition: null,
-        maxAllInMinor: null,
-        format: null,
-        noPrintOnDemand: false,
-        noBookClub: false,
-      },
+      conditions: { ...NO_CONDITIONS, firstEdition: true },
     });
     expect(stricter.matchesOnSale).toBe(0);
     expect(await me.community.wants.forBook.query({ workId: book.workId })).toHaveLength(1);
@@ -182,17 +173,6 @@ describe('a member’s wants', () => {
 });
 
 describe('changing a want’s conditions (decision 0093)', () => {
-  const any = {
-    firstEdition: false,
-    signed: false,
-    dustJacket: false,
-    minCondition: null,
-    maxAllInMinor: null,
-    format: null,
-    noPrintOnDemand: false,
-    noBookClub: false,
-  } as const;
-
   it('saves the new conditions; the copies on sale now that meet them are found, and the next copy published is matched under them', async () => {
     const member = await createUser(db(), t.services.identity, 'edit-conditions@wants.test');
     const book = await edition('The Burial of the Rats');
@@ -205,10 +185,10 @@ describe('changing a want’s conditions (decision 0093)', () => {
     expect(want.matchesOnSale).toBe(0);
     const looser = await as(member).community.wants.update.mutate({
       id: want.id,
-      conditions: { ...any, maxAllInMinor: await allIn(500), format: null },
+      conditions: { ...NO_CONDITIONS, maxAllInMinor: await allIn(500), format: null },
     });
     expect(looser).toMatchObject({ id: want.id, alerts: 'instant', matchesOnSale: 1 });
-    expect(looser.conditions).toEqual({ ...any, maxAllInMinor: await allIn(500) });
+    expect(looser.conditions).toEqual({ ...NO_CONDITIONS, maxAllInMinor: await allIn(500) });
     expect((await as(member).community.wants.list.query()).map((w) => [w.id, w.conditions])).toEqual([
       [want.id, looser.conditions],
     ]);
@@ -235,10 +215,10 @@ describe('changing a want’s conditions (decision 0093)', () => {
     });
     const kept = await as(member).community.wants.update.mutate({
       id: signed.id,
-      conditions: any,
+      conditions: NO_CONDITIONS,
       alerts: 'off',
     });
-    expect(kept).toMatchObject({ id: plain.id, alerts: 'off', conditions: any, matchesOnSale: 1 });
+    expect(kept).toMatchObject({ id: plain.id, alerts: 'off', conditions: NO_CONDITIONS, matchesOnSale: 1 });
     expect((await as(member).community.wants.list.query()).map((w) => w.id)).toEqual([plain.id]);
     expect(
       await db()
@@ -256,9 +236,9 @@ describe('changing a want’s conditions (decision 0093)', () => {
       target: { kind: 'edition', bookId: book.id },
       conditions: { signed: true },
     });
-    expect((await as(member).community.wants.update.mutate({ id: other.id, conditions: any })).id).toBe(
-      other.id,
-    );
+    expect(
+      (await as(member).community.wants.update.mutate({ id: other.id, conditions: NO_CONDITIONS })).id,
+    ).toBe(other.id);
     expect(await as(member).community.wants.list.query()).toHaveLength(2);
   });
 
@@ -273,15 +253,15 @@ describe('changing a want’s conditions (decision 0093)', () => {
       await refusal(
         as(member).community.wants.update.mutate({
           id: want.id,
-          conditions: { ...any, maxAllInMinor: -500 },
+          conditions: { ...NO_CONDITIONS, maxAllInMinor: -500 },
         }),
       ),
     ).toEqual({ status: 400, message: `conditions.maxAllInMinor: ${WANT_MESSAGES.maxPrice}` });
     expect(
-      await refusal(as(collector).community.wants.update.mutate({ id: want.id, conditions: any })),
+      await refusal(as(collector).community.wants.update.mutate({ id: want.id, conditions: NO_CONDITIONS })),
     ).toMatchObject({ status: 404, message: WANT_MESSAGES.notFound });
     expect((await as(member).community.wants.list.query())[0]?.conditions).toEqual({
-      ...any,
+      ...NO_CONDITIONS,
       firstEdition: true,
     });
 
@@ -298,7 +278,7 @@ describe('changing a want’s conditions (decision 0093)', () => {
     expect(
       await as(member).community.wants.update.mutate({
         id: rest.id,
-        conditions: { ...any, dustJacket: true, minCondition: 'very_good' },
+        conditions: { ...NO_CONDITIONS, dustJacket: true, minCondition: 'very_good' },
       }),
     ).toMatchObject({
       id: rest.id,
@@ -308,7 +288,7 @@ describe('changing a want’s conditions (decision 0093)', () => {
     expect(
       await as(member).community.wants.update.mutate({
         id: waiting.id,
-        conditions: { ...any, noPrintOnDemand: true },
+        conditions: { ...NO_CONDITIONS, noPrintOnDemand: true },
       }),
     ).toMatchObject({ id: waiting.id, isbn13: isbn, bookId: null, conditions: { noPrintOnDemand: true } });
   });
