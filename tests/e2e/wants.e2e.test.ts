@@ -295,6 +295,10 @@ describe('wants', { timeout: 240_000 }, () => {
     await form.getByLabel('First edition', { exact: true }).check();
     await form.getByLabel('Condition at least').selectOption('very_good');
     await form.getByLabel('Most you’d pay, all-in (£)').fill('25');
+    // A price now: the words about the one refused have gone.
+    await form
+      .getByText('Type the most you’d pay in pounds', { exact: false })
+      .waitFor({ state: 'detached' });
     await snapshot(page, 'wants-7-edit-conditions-phone');
     await form.getByTestId('want-save').click();
     await toast(page, WANT_WORDS.changed(false)).waitFor();

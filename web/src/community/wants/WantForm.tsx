@@ -72,15 +72,19 @@ export function WantForm({
     if (focusFirst) form.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
   }, [focusFirst]);
 
+  /** The typed price in pence (null for any price), or undefined when it is not a price. */
+  function typedPrice(typed: string): number | null | undefined {
+    if (!typed.trim()) return null;
+    const minor = parsePounds(typed);
+    return minor === null || minor < 1 || minor > 1_000_000 ? undefined : minor;
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
-    let maxAllInMinor: number | null = null;
-    if (price.trim()) {
-      maxAllInMinor = parsePounds(price);
-      if (maxAllInMinor === null || maxAllInMinor < 1 || maxAllInMinor > 1_000_000) {
-        setPriceError(WANT_MESSAGES.maxPriceTyped);
-        return;
-      }
+    const maxAllInMinor = typedPrice(price);
+    if (maxAllInMinor === undefined) {
+      setPriceError(WANT_MESSAGES.maxPriceTyped);
+      return;
     }
     setPriceError(null);
     onSubmit({ conditions: { ...conditions, maxAllInMinor }, alerts });
@@ -152,7 +156,11 @@ export function WantForm({
             placeholder="Any price"
             aria-invalid={priceError ? true : undefined}
             aria-describedby={priceError ? `${id}-price-error` : undefined}
-            onChange={(event) => setPrice(event.target.value)}
+            onChange={(event) => {
+              setPrice(event.target.value);
+              // Once it has been refused, the words go as soon as what is typed is a price.
+              if (priceError && typedPrice(event.target.value) !== undefined) setPriceError(null);
+            }}
             className="h-10 rounded-md border border-line bg-white px-2 text-ink"
           />
           {priceError ? (
