@@ -178,6 +178,18 @@ describe('wants', { timeout: 240_000 }, () => {
       'community.wants.list',
     );
     expect(mine).toMatchObject({ kind: 'edition', bookId: books.lantern.id, alerts: 'instant' });
+    // Edit on the book page opens the conditions form with focus on its first field; Cancel closes it.
+    const line = member.page.getByTestId('my-want');
+    await line.getByRole('button', { name: 'Edit' }).click();
+    const editing = line.getByTestId('want-form');
+    await editing.waitFor();
+    expect(
+      await editing.evaluate(
+        (form) => document.activeElement === form.querySelector('input, select, textarea'),
+      ),
+    ).toBe(true);
+    await editing.getByRole('button', { name: 'Cancel' }).click();
+    await editing.waitFor({ state: 'detached' });
 
     // The seller lists that edition: the wizard says a reader wants it.
     const lantern = await listCopy(seller.page, books.lantern.isbn, {

@@ -206,6 +206,7 @@ function WantLine({
       {editing ? (
         <WantForm
           initial={{ conditions: want.conditions, alerts: want.alerts }}
+          focusFirst
           submitLabel="Save changes"
           busy={busy}
           onSubmit={onSave}
