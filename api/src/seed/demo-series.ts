@@ -3,8 +3,9 @@
  * Potter (marked "I have this") while volume 3 is on sale, so the book page and the account show
  * a gap with a price. Nothing is bought for them: the demo buyer's first order is still to come
  * (the WELCOME20 first-order discount is theirs to try). Runs once, after the catalogue demo. No
- * copy of volume 2 is on sale in the demo: search ranks a series' volumes by the engine's own
- * rules (the shortest title first), and the demo's "harry potter" should find the first book first.
+ * copy of volume 2 is on sale in the demo (`demoCopies: 0`): that kept "harry potter" from showing
+ * the Chamber of Secrets first before search put a series in volume order (decision 0092), and the
+ * demo's counts, which tests read, still assume it.
  */
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';

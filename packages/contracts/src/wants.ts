@@ -30,16 +30,20 @@ export type WantSource = (typeof WANT_SOURCES)[number];
 export const WANT_LIMITS = {
   /** Wants one member may keep (a big to-read shelf fits). */
   maxWants: 2000,
+  /** The most a want's all-in price may be, in pence (£10,000.00); the least is 1p. */
+  maxPriceMinor: 1_000_000,
 } as const;
+
+const PRICE_RANGE = `between ${formatPence(1)} and ${formatPence(WANT_LIMITS.maxPriceMinor)}`;
 
 export const WANT_MESSAGES = {
   tooMany: `You have ${WANT_LIMITS.maxWants} wants already. Remove some to add more.`,
   notFound: 'That isn’t one of your wants (any more).',
   noTarget: 'Choose the book, the edition or the series you want.',
   badIsbn: 'That ISBN isn’t valid: check its 10 or 13 digits.',
-  maxPrice: 'The most you’d pay must be between £0.01 and £10,000.00, in pence.',
+  maxPrice: `The most you’d pay must be ${PRICE_RANGE}, in pence.`,
   /** The same, where a person types pounds (the book page's form). */
-  maxPriceTyped: 'Type the most you’d pay in pounds, between £0.01 and £10,000.00 (e.g. 12.50).',
+  maxPriceTyped: `Type the most you’d pay in pounds, ${PRICE_RANGE} (e.g. 12.50).`,
   ownListing: 'This is your own listing.',
 } as const;
 
@@ -53,7 +57,7 @@ export const wantConditionsSchema = z.object({
     .number()
     .int(WANT_MESSAGES.maxPrice)
     .min(1, WANT_MESSAGES.maxPrice)
-    .max(1_000_000, WANT_MESSAGES.maxPrice)
+    .max(WANT_LIMITS.maxPriceMinor, WANT_MESSAGES.maxPrice)
     .nullable()
     .default(null)
     .meta({

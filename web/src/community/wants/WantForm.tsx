@@ -13,6 +13,7 @@ import {
   WANT_MESSAGES,
   type WantAlerts,
   type WantConditions,
+  wantConditionsSchema,
 } from '@reshelf/contracts';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
@@ -76,7 +77,10 @@ export function WantForm({
   function typedPrice(typed: string): number | null | undefined {
     if (!typed.trim()) return null;
     const minor = parsePounds(typed);
-    return minor === null || minor < 1 || minor > 1_000_000 ? undefined : minor;
+    // The conditions' own rule for the price (whole pence, 1p to the limit).
+    return minor !== null && wantConditionsSchema.shape.maxAllInMinor.safeParse(minor).success
+      ? minor
+      : undefined;
   }
 
   function submit(event: FormEvent) {
